@@ -1,0 +1,187 @@
+//! The machine configuration the core enforces: denominations, notes,
+//! limits, mode. A parameter, never a constant (decisions.md). Every change
+//! is journaled as a configuration event (M-7).
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::money::{Cents, Currency};
+
+/// Production refuses every lab facility (reproducible seeds, relaxed
+/// durability); lab mode is for certification labs and tests (A-5, §40).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    Production,
+    Lab,
+}
+
+/// The credential for authenticated operator actions (RAM clear, D-32):
+/// salted SHA-256 of the operator's PIN.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OperatorCredential {
+    pub operator_id: String,
+    pub salt: String,
+    /// Hex SHA-256 of `salt ‖ pin`.
+    pub pin_sha256: String,
+}
+
+impl OperatorCredential {
+    pub fn new(operator_id: &str, salt: &str, pin: &str) -> Self {
+        Self {
+            operator_id: operator_id.into(),
+            salt: salt.into(),
+            pin_sha256: pin_digest(salt, pin),
+        }
+    }
+
+    pub fn accepts(&self, operator_id: &str, pin: &str) -> bool {
+        operator_id == self.operator_id && pin_digest(&self.salt, pin) == self.pin_sha256
+    }
+}
+
+fn pin_digest(salt: &str, pin: &str) -> String {
+    hex::encode(Sha256::new().chain_update(salt).chain_update(pin).finalize())
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MachineConfig {
+    /// The machine identification number shown on screen and tickets (M-8).
+    pub machine_id: String,
+    pub mode: Mode,
+    pub currency: Currency,
+    /// Denominations the player may choose, in cents (M-9).
+    pub denominations: Vec<Cents>,
+    /// Note values the acceptor takes, in cents.
+    pub accepted_notes: Vec<Cents>,
+    /// Above this credit the note acceptor refuses notes (BKNTLIM, F-43).
+    pub credit_limit: Cents,
+    /// The largest ticket accepted (F-43).
+    pub ticket_in_limit: Cents,
+    /// Cash-outs above this become an attendant hand-pay (F-43, M-12).
+    pub ticket_out_limit: Cents,
+    /// A single win at or above this locks up for an attendant hand-pay (M-12, F-44).
+    pub handpay_limit: Cents,
+    /// Machine-paid wins at or above this count as prémios acumulados (M-25 g).
+    pub jackpot_threshold: Cents,
+    /// Displayed and exported meter digits, 10 to 18 (C-21).
+    pub meter_digits: u8,
+    /// Who may clear critical memory.
+    pub operator: OperatorCredential,
+}
+
+impl Default for MachineConfig {
+    fn default() -> Self {
+        Self {
+            machine_id: "EGM-0001".into(),
+            mode: Mode::Production,
+            currency: Currency::default(),
+            denominations: vec![1, 2, 5, 10, 20, 50, 100, 200],
+            accepted_notes: vec![500, 1_000, 2_000, 5_000, 10_000],
+            credit_limit: 300_000,
+            ticket_in_limit: 300_000,
+            ticket_out_limit: 100_000,
+            handpay_limit: 120_000,
+            jackpot_threshold: 50_000,
+            meter_digits: 10,
+            operator: OperatorCredential::new("operator", "egm-default-salt", "0000"),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error("machine_id must not be empty")]
+    EmptyMachineId,
+    #[error("at least one denomination is required")]
+    NoDenominations,
+    #[error("denomination {0} cents is invalid (zero or listed twice)")]
+    BadDenomination(Cents),
+    #[error("note value {0} cents is invalid (zero or listed twice)")]
+    BadNote(Cents),
+    #[error("meter_digits must be between 10 and 18, not {0}")]
+    MeterDigits(u8),
+    #[error("jackpot_threshold ({jackpot}) must not exceed handpay_limit ({handpay})")]
+    JackpotAboveHandpay { jackpot: Cents, handpay: Cents },
+    #[error("{0} must be greater than zero")]
+    ZeroLimit(&'static str),
+    #[error("currency code {0:?} must be three upper-case letters")]
+    CurrencyCode(String),
+}
+
+impl MachineConfig {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.machine_id.trim().is_empty() {
+            return Err(ConfigError::EmptyMachineId);
+        }
+        if self.denominations.is_empty() {
+            return Err(ConfigError::NoDenominations);
+        }
+        for (i, &d) in self.denominations.iter().enumerate() {
+            if d == 0 || self.denominations[..i].contains(&d) {
+                return Err(ConfigError::BadDenomination(d));
+            }
+        }
+        for (i, &n) in self.accepted_notes.iter().enumerate() {
+            if n == 0 || self.accepted_notes[..i].contains(&n) {
+                return Err(ConfigError::BadNote(n));
+            }
+        }
+        if !(10..=18).contains(&self.meter_digits) {
+            return Err(ConfigError::MeterDigits(self.meter_digits));
+        }
+        if self.jackpot_threshold > self.handpay_limit {
+            return Err(ConfigError::JackpotAboveHandpay {
+                jackpot: self.jackpot_threshold,
+                handpay: self.handpay_limit,
+            });
+        }
+        for (name, v) in [
+            ("credit_limit", self.credit_limit),
+            ("ticket_in_limit", self.ticket_in_limit),
+            ("ticket_out_limit", self.ticket_out_limit),
+            ("handpay_limit", self.handpay_limit),
+        ] {
+            if v == 0 {
+                return Err(ConfigError::ZeroLimit(name));
+            }
+        }
+        let code = &self.currency.code;
+        if code.len() != 3 || !code.chars().all(|c| c.is_ascii_uppercase()) {
+            return Err(ConfigError::CurrencyCode(code.clone()));
+        }
+        Ok(())
+    }
+
+    /// SHA-256 of the canonical JSON form: what the event log records.
+    pub fn digest(&self) -> String {
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        hex::encode(Sha256::digest(json))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_valid_and_bad_values_are_named() {
+        assert_eq!(MachineConfig::default().validate(), Ok(()));
+        let mut c = MachineConfig::default();
+        c.denominations = vec![5, 5];
+        assert_eq!(c.validate(), Err(ConfigError::BadDenomination(5)));
+        let mut c = MachineConfig::default();
+        c.meter_digits = 9;
+        assert_eq!(c.validate(), Err(ConfigError::MeterDigits(9)));
+        let mut c = MachineConfig::default();
+        c.jackpot_threshold = c.handpay_limit + 1;
+        assert!(matches!(c.validate(), Err(ConfigError::JackpotAboveHandpay { .. })));
+    }
+
+    #[test]
+    fn operator_pin_is_checked() {
+        let cred = OperatorCredential::new("ana", "s", "1234");
+        assert!(cred.accepts("ana", "1234"));
+        assert!(!cred.accepts("ana", "1235"));
+        assert!(!cred.accepts("rui", "1234"));
+    }
+}

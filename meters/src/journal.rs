@@ -1,0 +1,157 @@
+//! The journal: every event the machine records, one entry per fact.
+//!
+//! Critical memory is this journal (append-only, MAC-chained, see
+//! [`crate::store`]); the meters, the credit, the open game cycle, doors and
+//! tilts are a pure fold over it ([`crate::state::CriticalState::apply`]).
+//! Each command of [`crate::Machine`] appends its entries in one SQLite
+//! transaction, so all the meters an event moves move together (C-23).
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::MachineConfig;
+use crate::meters::Door;
+use crate::money::Cents;
+use crate::rng::SeedSource;
+
+/// One recorded step of a game cycle: the outcome drawn, a decision, a
+/// reveal. `data` is the game's own record (game-core serialises it); the
+/// core keeps it for recall and recovery without interpreting it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    pub name: String,
+    pub data: serde_json::Value,
+}
+
+impl Step {
+    pub fn new(name: impl Into<String>, data: serde_json::Value) -> Self {
+        Self { name: name.into(), data }
+    }
+}
+
+/// A part of a round's win, for recall and PAR reconciliation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WinComponent {
+    pub label: String,
+    pub amount: Cents,
+}
+
+/// How a round's prize was paid (M-12, M-33).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WinPayment {
+    /// Added to the credit meter; `jackpot` when at or above the jackpot
+    /// threshold (M-25 g "prémios acumulados").
+    Credited { jackpot: bool },
+    /// Locked up for an attendant: at or above the hand-pay limit.
+    Handpay { id: u64 },
+}
+
+/// Why a hand-pay lock-up happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HandpayKind {
+    /// A win at or above the hand-pay limit (F-44).
+    Jackpot { round: u64, game: String, denom: Cents },
+    /// A cash-out above the ticket-out limit (F-43).
+    CancelledCredits,
+}
+
+/// Conditions that stop play until cleared (certification.md E-38).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Tilt {
+    /// The self-audit found the meters inconsistent (C-25).
+    SelfAudit,
+    /// The logic door was opened: attendant clear and re-verification (E-37).
+    LogicDoorAccess,
+    /// A program, paytable or asset digest did not match the manifest (H-51).
+    ProgramVerification,
+    /// A device fault reported by the cabinet (printer, note acceptor).
+    DeviceFault,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Entry {
+    /// The first entry of a journal; after a RAM clear it names the clear.
+    Genesis { machine_id: String, after_clear: Option<u64> },
+    PowerUp { unclean_shutdown: bool },
+    PowerDown,
+    RngSeeded { source: SeedSource },
+    ConfigChanged { digest: String, config: Box<MachineConfig> },
+    NoteIn { value: Cents },
+    NoteRejected { value: Cents, reason: String },
+    TicketIn { validation: String, value: Cents },
+    TicketRejected { validation: String, reason: String },
+    TicketOut { validation: String, value: Cents },
+    HandpayLocked { id: u64, handpay: HandpayKind, amount: Cents },
+    HandpayPaid { id: u64, attendant: String },
+    RoundBegun { round: u64, game: String, denom: Cents, stake: Cents, credit_before: Cents, step: Step },
+    RoundStep { round: u64, step: Step, extra_stake: Cents },
+    RoundSettled {
+        round: u64,
+        win: Cents,
+        components: Vec<WinComponent>,
+        payment: WinPayment,
+        credit_after: Cents,
+    },
+    RoundVoided { round: u64, refund: Cents, reason: String, credit_after: Cents },
+    /// Logged when a round interrupted by a power loss is resumed (M-36).
+    RoundResumed { round: u64, at_step: u32 },
+    DoorOpened { door: Door },
+    DoorClosed { door: Door },
+    TiltSet { tilt: Tilt, detail: String },
+    TiltCleared { tilt: Tilt, by: String },
+    /// Program verification result (H-51), recorded by the cabinet.
+    Verification { ok: bool, detail: String },
+    /// A displayed meter rolled over past 10^digits − 1 (C-21).
+    MeterRollover { meter: String, count: u64 },
+}
+
+impl Entry {
+    /// The kind column of the journal (the serde tag).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Entry::Genesis { .. } => "genesis",
+            Entry::PowerUp { .. } => "power_up",
+            Entry::PowerDown => "power_down",
+            Entry::RngSeeded { .. } => "rng_seeded",
+            Entry::ConfigChanged { .. } => "config_changed",
+            Entry::NoteIn { .. } => "note_in",
+            Entry::NoteRejected { .. } => "note_rejected",
+            Entry::TicketIn { .. } => "ticket_in",
+            Entry::TicketRejected { .. } => "ticket_rejected",
+            Entry::TicketOut { .. } => "ticket_out",
+            Entry::HandpayLocked { .. } => "handpay_locked",
+            Entry::HandpayPaid { .. } => "handpay_paid",
+            Entry::RoundBegun { .. } => "round_begun",
+            Entry::RoundStep { .. } => "round_step",
+            Entry::RoundSettled { .. } => "round_settled",
+            Entry::RoundVoided { .. } => "round_voided",
+            Entry::RoundResumed { .. } => "round_resumed",
+            Entry::DoorOpened { .. } => "door_opened",
+            Entry::DoorClosed { .. } => "door_closed",
+            Entry::TiltSet { .. } => "tilt_set",
+            Entry::TiltCleared { .. } => "tilt_cleared",
+            Entry::Verification { .. } => "verification",
+            Entry::MeterRollover { .. } => "meter_rollover",
+        }
+    }
+
+    /// The game round an entry belongs to, for recall.
+    pub fn round(&self) -> Option<u64> {
+        match self {
+            Entry::RoundBegun { round, .. }
+            | Entry::RoundStep { round, .. }
+            | Entry::RoundSettled { round, .. }
+            | Entry::RoundVoided { round, .. }
+            | Entry::RoundResumed { round, .. } => Some(*round),
+            Entry::HandpayLocked { handpay: HandpayKind::Jackpot { round, .. }, .. } => Some(*round),
+            _ => None,
+        }
+    }
+
+    /// Whether the entry belongs in the event log (certification.md E-39)
+    /// rather than only in game recall.
+    pub fn is_event(&self) -> bool {
+        // Resumed and voided rounds are logged as events too (M-36).
+        !matches!(self, Entry::RoundBegun { .. } | Entry::RoundStep { .. } | Entry::RoundSettled { .. })
+    }
+}

@@ -1,0 +1,31 @@
+//! # meters — the certified core of the EGM
+//!
+//! Owns what a certification lab must be able to trust: the random number
+//! generator ([`rng`]), the mandatory meters of M-25 ([`meters`]), credit and
+//! denomination accounting ([`money`]), critical memory in a MAC-chained
+//! SQLite journal ([`store`]), the event log and recall ([`journal`]), the
+//! self-audit ([`state`]) and game-cycle recovery ([`machine`]).
+//!
+//! It must never: depend on a renderer or any game's rules, use a float for
+//! money, decrement a meter other than the credit meter, show or animate
+//! anything, repair critical memory silently, or contain `unsafe` code.
+#![forbid(unsafe_code)]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
+pub mod config;
+pub mod journal;
+pub mod machine;
+pub mod meters;
+pub mod money;
+pub mod rng;
+pub mod state;
+pub mod store;
+pub mod ticket;
+
+pub use config::{MachineConfig, Mode, OperatorCredential};
+pub use journal::{Entry, HandpayKind, Step, Tilt, WinComponent, WinPayment};
+pub use machine::{BootError, CashOut, CoreError, Machine, PlayBlock, RecallOutcome, RoundRecall, SeedChoice, Settled};
+pub use meters::{Door, GameMeters, MachineMeters, M25};
+pub use money::{Cents, Currency};
+pub use rng::{CoreRng, GameRng, StreamRng, WeightTable};
+pub use state::CriticalState;

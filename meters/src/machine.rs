@@ -1,0 +1,648 @@
+//! The machine: the only way anything reaches critical memory.
+//!
+//! Every command checks what the rules require, builds its journal entries,
+//! commits them in one durable transaction and only then folds them into the
+//! live state. A game draws its outcome through [`Machine::rng`] and commits
+//! it with [`Machine::begin_round`] before anything is shown; the cabinet
+//! only animates what is committed.
+
+use std::path::Path;
+
+use crate::config::{ConfigError, MachineConfig, Mode};
+use crate::journal::{Entry, HandpayKind, Step, Tilt, WinComponent, WinPayment};
+use crate::meters::Door;
+use crate::money::Cents;
+use crate::rng::{CoreRng, RngError, SeedSource};
+use crate::state::{AuditFailure, CriticalState, OpenRound, PendingHandpay};
+use crate::store::{IntegrityError, RamClearRecord, Record, Store, StoreError};
+use crate::ticket::{self, Ticket};
+
+/// How the live generator is seeded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeedChoice {
+    /// OS entropy mixed with the persisted carry: production.
+    Entropy,
+    /// A reproducible seed: refused unless the configuration is in lab mode.
+    Lab(u64),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BootError {
+    #[error("invalid machine configuration: {0}")]
+    Config(#[from] ConfigError),
+    #[error("a reproducible RNG seed is refused in production mode; it exists only in lab configurations")]
+    LabSeedRefused,
+    #[error("critical memory fault (RAM error), play disabled: {0}")]
+    RamError(IntegrityError),
+    #[error("{0}")]
+    Store(StoreError),
+    #[error("{0}")]
+    Rng(#[from] RngError),
+    #[error("RAM clear refused: operator authentication failed")]
+    AuthenticationFailed,
+}
+
+impl From<StoreError> for BootError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Integrity(i) => BootError::RamError(i),
+            other => BootError::Store(other),
+        }
+    }
+}
+
+/// Why play (or money in, or cash-out) is refused right now.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayBlock {
+    #[error("critical memory fault: {0}")]
+    CriticalMemory(String),
+    #[error("door open: {0:?}")]
+    DoorOpen(Door),
+    #[error("tilt: {0:?}")]
+    Tilt(Tilt),
+    #[error("hand-pay {0} awaits an attendant")]
+    HandpayPending(u64),
+    #[error("round {0} is in progress")]
+    RoundInProgress(u64),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CoreError {
+    #[error("refused: {0}")]
+    Blocked(#[from] PlayBlock),
+    #[error("{0}")]
+    SelfAudit(#[from] AuditFailure),
+    #[error("critical memory fault: {0}")]
+    CriticalMemory(String),
+    #[error("insufficient credit: {credit} cents on the meter, {needed} needed")]
+    InsufficientCredit { credit: Cents, needed: Cents },
+    #[error("denomination {0} cents is not configured")]
+    UnknownDenomination(Cents),
+    #[error("stake {stake} cents is not a whole number of {denom}-cent credits")]
+    StakeNotWholeCredits { stake: Cents, denom: Cents },
+    #[error("a game needs a stake greater than zero")]
+    ZeroStake,
+    #[error("no round {0} is open")]
+    NoSuchRound(u64),
+    #[error("note refused: {0}")]
+    NoteRejected(String),
+    #[error("ticket refused: {0}")]
+    TicketRejected(String),
+    #[error("there is no credit to cash out")]
+    NothingToCashOut,
+    #[error("no hand-pay {0} is pending")]
+    NoSuchHandpay(u64),
+    #[error("{0:?} is not active")]
+    TiltNotActive(Tilt),
+    #[error("{0:?} clears only when its cause is gone")]
+    TiltStillCaused(Tilt),
+    #[error("random number generator: {0}")]
+    Rng(#[from] RngError),
+}
+
+/// What a settlement did with the win.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settled {
+    pub round: u64,
+    pub win: Cents,
+    pub payment: WinPayment,
+    pub credit_after: Cents,
+}
+
+/// What a cash-out produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CashOut {
+    /// A printed ticket (cancelamento de créditos, bilhetes codificados pagos).
+    Ticket(Ticket),
+    /// Above the ticket-out limit: locked up for an attendant (M-12).
+    Handpay { id: u64, amount: Cents },
+}
+
+/// One round as recall shows it (M-15, M-34, E-33).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RoundRecall {
+    pub round: u64,
+    pub game: String,
+    pub denom: Cents,
+    pub started_utc: String,
+    pub credit_before: Cents,
+    pub stake: Cents,
+    pub steps: Vec<RecallStep>,
+    pub outcome: RecallOutcome,
+    /// Steps at which the round was resumed after a power loss (M-36).
+    pub resumed_at: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RecallStep {
+    pub at_utc: String,
+    pub step: Step,
+    pub extra_stake: Cents,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub enum RecallOutcome {
+    InProgress,
+    Settled { win: Cents, components: Vec<WinComponent>, payment: WinPayment, credit_after: Cents },
+    Voided { refund: Cents, reason: String, credit_after: Cents },
+}
+
+pub struct Machine {
+    store: Store,
+    state: CriticalState,
+    config: MachineConfig,
+    rng: CoreRng,
+    /// A write to critical memory failed: nothing more is accepted until a
+    /// restart re-verifies the file.
+    fault: Option<String>,
+}
+
+impl Machine {
+    /// Boot: verify critical memory, replay it, seed the RNG, record the
+    /// power-up (and the configuration when it changed), run the self-audit.
+    pub fn open(path: &Path, config: MachineConfig, seed: SeedChoice) -> Result<Machine, BootError> {
+        config.validate()?;
+        if matches!(seed, SeedChoice::Lab(_)) && config.mode != Mode::Lab {
+            return Err(BootError::LabSeedRefused);
+        }
+        let mut store = Store::open(path)?;
+        let mut state = CriticalState::default();
+        store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()))?;
+
+        let mut boot = Vec::new();
+        let fresh = store.is_empty();
+        if fresh {
+            let after_clear = (store.epoch() > 0).then_some(store.epoch());
+            boot.push(Entry::Genesis { machine_id: config.machine_id.clone(), after_clear });
+        }
+        boot.push(Entry::PowerUp { unclean_shutdown: !fresh && !state.clean_shutdown });
+        let rng = match seed {
+            SeedChoice::Entropy => {
+                let seeded = CoreRng::seed_from_entropy(&store.rng_carry()?)?;
+                store.set_rng_carry(&seeded.next_carry)?;
+                seeded.rng
+            }
+            SeedChoice::Lab(s) => CoreRng::lab(s),
+        };
+        boot.push(Entry::RngSeeded { source: rng.source() });
+        let digest = config.digest();
+        if state.config.as_ref().map(MachineConfig::digest) != Some(digest.clone()) {
+            boot.push(Entry::ConfigChanged { digest, config: Box::new(config.clone()) });
+        }
+        let mut machine = Machine { store, state, config, rng, fault: None };
+        machine.commit(boot).map_err(|e| BootError::Store(StoreError::Io(std::io::Error::other(e.to_string()))))?;
+        if let Err(failure) = machine.state.self_audit() {
+            let _ = machine.commit(vec![Entry::TiltSet { tilt: Tilt::SelfAudit, detail: failure.to_string() }]);
+        }
+        Ok(machine)
+    }
+
+    /// Clear critical memory after a RAM error (D-32): authenticated, with
+    /// the meters before it recorded in a chain that survives the clear.
+    /// Returns the clear's number; boot again with [`Machine::open`].
+    pub fn ram_clear(
+        path: &Path,
+        config: &MachineConfig,
+        operator_id: &str,
+        pin: &str,
+        reason: &str,
+    ) -> Result<u64, BootError> {
+        if !config.operator.accepts(operator_id, pin) {
+            return Err(BootError::AuthenticationFailed);
+        }
+        let mut store = Store::open(path)?;
+        // The meters before: as far as the journal can be read and trusted.
+        let mut state = CriticalState::default();
+        let readable = store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()));
+        let before = serde_json::json!({
+            "verified": readable.is_ok(),
+            "problem": readable.err().map(|e| e.to_string()),
+            "entries_read": state.entries,
+            "credit": state.credit,
+            "meters": state.totals,
+            "per_game": state.per_game,
+            "per_denomination": state.per_denom,
+        });
+        Ok(store.ram_clear(operator_id, reason, &before.to_string())?)
+    }
+
+    fn commit(&mut self, entries: Vec<Entry>) -> Result<(), CoreError> {
+        if let Some(f) = &self.fault {
+            return Err(CoreError::CriticalMemory(f.clone()));
+        }
+        if let Err(e) = self.store.append(&entries) {
+            let msg = e.to_string();
+            self.fault = Some(msg.clone());
+            return Err(CoreError::CriticalMemory(msg));
+        }
+        for e in &entries {
+            if let Err(x) = self.state.apply(e) {
+                let msg = format!("journal and state disagree: {x}");
+                self.fault = Some(msg.clone());
+                return Err(CoreError::CriticalMemory(msg));
+            }
+        }
+        let rollovers: Vec<Entry> = self
+            .state
+            .unlogged_rollovers(self.config.meter_digits)
+            .into_iter()
+            .map(|(meter, count)| Entry::MeterRollover { meter, count })
+            .collect();
+        if !rollovers.is_empty() {
+            self.commit(rollovers)?;
+        }
+        Ok(())
+    }
+
+    /// The integrity check before each game and each cash-out (C-25, D-29):
+    /// the end of the journal on disk, then the self-audit.
+    fn verify_before_money_moves(&mut self) -> Result<(), CoreError> {
+        if let Some(f) = &self.fault {
+            return Err(CoreError::CriticalMemory(f.clone()));
+        }
+        if let Err(e) = self.store.check_end() {
+            let msg = e.to_string();
+            self.fault = Some(msg.clone());
+            return Err(CoreError::CriticalMemory(msg));
+        }
+        if let Err(failure) = self.state.self_audit() {
+            self.commit(vec![Entry::TiltSet { tilt: Tilt::SelfAudit, detail: failure.to_string() }])?;
+            return Err(failure.into());
+        }
+        Ok(())
+    }
+
+    /// Why play is refused now, if it is.
+    pub fn play_block(&self) -> Option<PlayBlock> {
+        if let Some(f) = &self.fault {
+            return Some(PlayBlock::CriticalMemory(f.clone()));
+        }
+        if let Some(d) = self.state.doors_open.iter().next() {
+            return Some(PlayBlock::DoorOpen(*d));
+        }
+        if let Some(t) = self.state.tilts.iter().next() {
+            return Some(PlayBlock::Tilt(*t));
+        }
+        if let Some(h) = self.state.handpays.keys().next() {
+            return Some(PlayBlock::HandpayPending(*h));
+        }
+        None
+    }
+
+    fn ensure_idle(&self) -> Result<(), CoreError> {
+        if let Some(b) = self.play_block() {
+            return Err(b.into());
+        }
+        if let Some(r) = &self.state.open_round {
+            return Err(PlayBlock::RoundInProgress(r.round).into());
+        }
+        Ok(())
+    }
+
+    // ----- money in -------------------------------------------------------
+
+    /// A note in the acceptor. Accepted notes credit the meter (M-25 e);
+    /// refused notes are returned and logged.
+    pub fn insert_note(&mut self, value: Cents) -> Result<Cents, CoreError> {
+        let refusal = if let Some(b) = self.play_block() {
+            Some(format!("acceptor disabled ({b})"))
+        } else if !self.config.accepted_notes.contains(&value) {
+            Some(format!("{value}-cent notes are not accepted"))
+        } else if self.state.credit.saturating_add(value) > self.config.credit_limit {
+            Some(format!("credit would exceed the limit of {} cents", self.config.credit_limit))
+        } else {
+            None
+        };
+        if let Some(reason) = refusal {
+            self.commit(vec![Entry::NoteRejected { value, reason: reason.clone() }])?;
+            return Err(CoreError::NoteRejected(reason));
+        }
+        self.commit(vec![Entry::NoteIn { value }])?;
+        Ok(self.state.credit)
+    }
+
+    /// A ticket in the reader, by validation number (M-25 f). Without a
+    /// ticket-validation host, the machine accepts only unredeemed tickets
+    /// it printed itself.
+    pub fn insert_ticket(&mut self, validation: &str) -> Result<Cents, CoreError> {
+        let issued = self.state.tickets.get(validation).cloned();
+        let refusal = if let Some(b) = self.play_block() {
+            Some(format!("reader disabled ({b})"))
+        } else if !ticket::is_well_formed(validation) {
+            Some("not a valid 18-digit validation number".to_owned())
+        } else {
+            match issued {
+                None => Some("unknown validation number".to_owned()),
+                Some(t) if t.redeemed => Some("ticket already redeemed".to_owned()),
+                Some(t) if t.value > self.config.ticket_in_limit => {
+                    Some(format!("ticket above the limit of {} cents", self.config.ticket_in_limit))
+                }
+                Some(t) if self.state.credit.saturating_add(t.value) > self.config.credit_limit => {
+                    Some(format!("credit would exceed the limit of {} cents", self.config.credit_limit))
+                }
+                Some(_) => None,
+            }
+        };
+        if let Some(reason) = refusal {
+            self.commit(vec![Entry::TicketRejected { validation: validation.to_owned(), reason: reason.clone() }])?;
+            return Err(CoreError::TicketRejected(reason));
+        }
+        let value = self.state.tickets.get(validation).map_or(0, |t| t.value);
+        self.commit(vec![Entry::TicketIn { validation: validation.to_owned(), value }])?;
+        Ok(self.state.credit)
+    }
+
+    // ----- cash-out -------------------------------------------------------
+
+    /// Cash out the whole credit meter, remainder cents included: a ticket,
+    /// or a hand-pay lock-up above the ticket-out limit.
+    pub fn cash_out(&mut self) -> Result<CashOut, CoreError> {
+        self.ensure_idle()?;
+        self.verify_before_money_moves()?;
+        let amount = self.state.credit;
+        if amount == 0 {
+            return Err(CoreError::NothingToCashOut);
+        }
+        if amount > self.config.ticket_out_limit {
+            let id = self.state.last_handpay + 1;
+            self.commit(vec![Entry::HandpayLocked { id, handpay: HandpayKind::CancelledCredits, amount }])?;
+            return Ok(CashOut::Handpay { id, amount });
+        }
+        let validation = loop {
+            let v = ticket::new_validation_number()?;
+            if !self.state.tickets.contains_key(&v) {
+                break v;
+            }
+        };
+        self.commit(vec![Entry::TicketOut { validation: validation.clone(), value: amount }])?;
+        let issued_utc = self
+            .store
+            .last_events(1)
+            .ok()
+            .and_then(|r| r.into_iter().next())
+            .map(|r| r.at_utc)
+            .unwrap_or_default();
+        Ok(CashOut::Ticket(Ticket {
+            machine_id: self.config.machine_id.clone(),
+            validation,
+            value: amount,
+            issued_utc,
+        }))
+    }
+
+    // ----- the game cycle -------------------------------------------------
+
+    /// Start a round: the stake leaves the credit meter and the first step
+    /// (with the drawn outcome) is committed, before anything is shown.
+    pub fn begin_round(&mut self, game: &str, denom: Cents, stake: Cents, step: Step) -> Result<u64, CoreError> {
+        self.ensure_idle()?;
+        if !self.config.denominations.contains(&denom) {
+            return Err(CoreError::UnknownDenomination(denom));
+        }
+        if stake == 0 {
+            return Err(CoreError::ZeroStake);
+        }
+        if stake % denom != 0 {
+            return Err(CoreError::StakeNotWholeCredits { stake, denom });
+        }
+        if stake > self.state.credit {
+            return Err(CoreError::InsufficientCredit { credit: self.state.credit, needed: stake });
+        }
+        self.verify_before_money_moves()?;
+        let round = self.state.last_round + 1;
+        self.commit(vec![Entry::RoundBegun {
+            round,
+            game: game.to_owned(),
+            denom,
+            stake,
+            credit_before: self.state.credit,
+            step,
+        }])?;
+        Ok(round)
+    }
+
+    /// Commit a further step of the open round (a hold, a draw, a raise).
+    /// `extra_stake` leaves the credit meter with it.
+    pub fn record_step(&mut self, round: u64, step: Step, extra_stake: Cents) -> Result<(), CoreError> {
+        let open = self.open_round_checked(round)?;
+        if extra_stake % open.denom != 0 {
+            return Err(CoreError::StakeNotWholeCredits { stake: extra_stake, denom: open.denom });
+        }
+        if extra_stake > self.state.credit {
+            return Err(CoreError::InsufficientCredit { credit: self.state.credit, needed: extra_stake });
+        }
+        self.commit(vec![Entry::RoundStep { round, step, extra_stake }])
+    }
+
+    /// Settle the open round: the stake enters créditos jogados and the win
+    /// créditos ganhos, and the win is paid at once (M-33) or locked up for
+    /// a hand-pay at or above the limit (M-12, F-44).
+    pub fn settle_round(&mut self, round: u64, win: Cents, components: Vec<WinComponent>) -> Result<Settled, CoreError> {
+        let open = self.open_round_checked(round)?;
+        let mut entries = Vec::new();
+        let payment = if win >= self.config.handpay_limit {
+            let id = self.state.last_handpay + 1;
+            entries.push(Entry::HandpayLocked {
+                id,
+                handpay: HandpayKind::Jackpot { round, game: open.game.clone(), denom: open.denom },
+                amount: win,
+            });
+            WinPayment::Handpay { id }
+        } else {
+            WinPayment::Credited { jackpot: win > 0 && win >= self.config.jackpot_threshold }
+        };
+        let credit_after = match payment {
+            WinPayment::Credited { .. } => self
+                .state
+                .credit
+                .checked_add(win)
+                .ok_or_else(|| CoreError::CriticalMemory("credit meter overflow".into()))?,
+            WinPayment::Handpay { .. } => self.state.credit,
+        };
+        entries.insert(0, Entry::RoundSettled { round, win, components, payment, credit_after });
+        self.commit(entries)?;
+        Ok(Settled { round, win, payment, credit_after })
+    }
+
+    /// Void the open round and refund every stake (M-36): for a round the
+    /// machine cannot finish.
+    pub fn void_round(&mut self, round: u64, reason: &str) -> Result<Cents, CoreError> {
+        let open = self.open_round_checked(round)?;
+        let credit_after = self.state.credit + open.stake;
+        self.commit(vec![Entry::RoundVoided { round, refund: open.stake, reason: reason.to_owned(), credit_after }])?;
+        Ok(open.stake)
+    }
+
+    /// Record that an interrupted round is being resumed after a restart (M-36).
+    pub fn resume_round(&mut self, round: u64) -> Result<(), CoreError> {
+        let open = self.open_round_checked(round)?;
+        self.commit(vec![Entry::RoundResumed { round, at_step: open.steps }])
+    }
+
+    fn open_round_checked(&self, round: u64) -> Result<OpenRound, CoreError> {
+        if let Some(f) = &self.fault {
+            return Err(CoreError::CriticalMemory(f.clone()));
+        }
+        match &self.state.open_round {
+            Some(open) if open.round == round => Ok(open.clone()),
+            _ => Err(CoreError::NoSuchRound(round)),
+        }
+    }
+
+    // ----- doors, tilts, attendant ----------------------------------------
+
+    /// A door opened (E-37): play, money in and cash-out stop while it is
+    /// open. The logic door also sets a tilt that needs an attendant.
+    pub fn open_door(&mut self, door: Door) -> Result<(), CoreError> {
+        if self.state.doors_open.contains(&door) {
+            return Ok(());
+        }
+        let mut entries = vec![Entry::DoorOpened { door }];
+        if door == Door::Logic && !self.state.tilts.contains(&Tilt::LogicDoorAccess) {
+            entries.push(Entry::TiltSet {
+                tilt: Tilt::LogicDoorAccess,
+                detail: "logic door opened: attendant clear and program re-verification required".into(),
+            });
+        }
+        self.commit(entries)
+    }
+
+    pub fn close_door(&mut self, door: Door) -> Result<(), CoreError> {
+        if !self.state.doors_open.contains(&door) {
+            return Ok(());
+        }
+        self.commit(vec![Entry::DoorClosed { door }])
+    }
+
+    /// Set a tilt reported by the cabinet (device fault, verification).
+    pub fn set_tilt(&mut self, tilt: Tilt, detail: &str) -> Result<(), CoreError> {
+        self.commit(vec![Entry::TiltSet { tilt, detail: detail.to_owned() }])
+    }
+
+    /// An attendant clears a tilt. A self-audit tilt clears only when the
+    /// audit now passes; the logic-door tilt only with every door closed.
+    pub fn clear_tilt(&mut self, tilt: Tilt, attendant: &str) -> Result<(), CoreError> {
+        if !self.state.tilts.contains(&tilt) {
+            return Err(CoreError::TiltNotActive(tilt));
+        }
+        let still = match tilt {
+            Tilt::SelfAudit => self.state.self_audit().is_err(),
+            Tilt::LogicDoorAccess => self.state.doors_open.contains(&Door::Logic),
+            _ => false,
+        };
+        if still {
+            return Err(CoreError::TiltStillCaused(tilt));
+        }
+        self.commit(vec![Entry::TiltCleared { tilt, by: attendant.to_owned() }])
+    }
+
+    /// An attendant pays a hand-pay with the attendant key (M-12).
+    pub fn pay_handpay(&mut self, id: u64, attendant: &str) -> Result<PendingHandpay, CoreError> {
+        let hp = self.state.handpays.get(&id).cloned().ok_or(CoreError::NoSuchHandpay(id))?;
+        self.commit(vec![Entry::HandpayPaid { id, attendant: attendant.to_owned() }])?;
+        Ok(hp)
+    }
+
+    /// Record a program-verification result (H-51); a failure tilts.
+    pub fn record_verification(&mut self, ok: bool, detail: &str) -> Result<(), CoreError> {
+        let mut entries = vec![Entry::Verification { ok, detail: detail.to_owned() }];
+        if !ok {
+            entries.push(Entry::TiltSet { tilt: Tilt::ProgramVerification, detail: detail.to_owned() });
+        }
+        self.commit(entries)
+    }
+
+    /// A clean power-down.
+    pub fn shutdown(mut self) -> Result<(), CoreError> {
+        self.commit(vec![Entry::PowerDown])
+    }
+
+    // ----- reading --------------------------------------------------------
+
+    pub fn state(&self) -> &CriticalState {
+        &self.state
+    }
+
+    pub fn config(&self) -> &MachineConfig {
+        &self.config
+    }
+
+    pub fn credit(&self) -> Cents {
+        self.state.credit
+    }
+
+    pub fn open_round(&self) -> Option<&OpenRound> {
+        self.state.open_round.as_ref()
+    }
+
+    /// The live generator: games draw through it, then commit what they drew.
+    pub fn rng(&self) -> &CoreRng {
+        &self.rng
+    }
+
+    pub fn seed_source(&self) -> SeedSource {
+        self.rng.source()
+    }
+
+    /// The last `n` rounds with every step, oldest first (recall).
+    pub fn recall(&self, n: u64) -> Result<Vec<RoundRecall>, StoreError> {
+        Ok(recall_from(&self.store.last_rounds(n)?))
+    }
+
+    /// The last `n` events, newest first.
+    pub fn events(&self, n: u64) -> Result<Vec<Record>, StoreError> {
+        self.store.last_events(n)
+    }
+
+    pub fn ram_clears(&self) -> Result<Vec<RamClearRecord>, StoreError> {
+        self.store.ram_clears()
+    }
+}
+
+/// Group a round's journal records into recall entries.
+pub fn recall_from(records: &[Record]) -> Vec<RoundRecall> {
+    let mut out: Vec<RoundRecall> = Vec::new();
+    for r in records {
+        match &r.entry {
+            Entry::RoundBegun { round, game, denom, stake, credit_before, step } => out.push(RoundRecall {
+                round: *round,
+                game: game.clone(),
+                denom: *denom,
+                started_utc: r.at_utc.clone(),
+                credit_before: *credit_before,
+                stake: *stake,
+                steps: vec![RecallStep { at_utc: r.at_utc.clone(), step: step.clone(), extra_stake: 0 }],
+                outcome: RecallOutcome::InProgress,
+                resumed_at: Vec::new(),
+            }),
+            Entry::RoundStep { round, step, extra_stake } => {
+                if let Some(rr) = out.iter_mut().rev().find(|x| x.round == *round) {
+                    rr.stake += extra_stake;
+                    rr.steps.push(RecallStep { at_utc: r.at_utc.clone(), step: step.clone(), extra_stake: *extra_stake });
+                }
+            }
+            Entry::RoundResumed { round, at_step } => {
+                if let Some(rr) = out.iter_mut().rev().find(|x| x.round == *round) {
+                    rr.resumed_at.push(*at_step);
+                }
+            }
+            Entry::RoundSettled { round, win, components, payment, credit_after } => {
+                if let Some(rr) = out.iter_mut().rev().find(|x| x.round == *round) {
+                    rr.outcome = RecallOutcome::Settled {
+                        win: *win,
+                        components: components.clone(),
+                        payment: *payment,
+                        credit_after: *credit_after,
+                    };
+                }
+            }
+            Entry::RoundVoided { round, refund, reason, credit_after } => {
+                if let Some(rr) = out.iter_mut().rev().find(|x| x.round == *round) {
+                    rr.outcome = RecallOutcome::Voided { refund: *refund, reason: reason.clone(), credit_after: *credit_after };
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,390 @@
+//! The critical state: a pure fold over the journal, and the self-audit.
+//!
+//! [`CriticalState::apply`] is the only code that moves a meter. The same
+//! function runs live (after an entry is durably committed) and at boot
+//! (replaying the verified journal), so the state after a restart is by
+//! construction the state before it. `apply` refuses an entry that does not
+//! follow from the state (a settle without an open round, a credit that
+//! would go negative): replay then reports the journal inconsistent.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::MachineConfig;
+use crate::journal::{Entry, HandpayKind, Tilt, WinPayment};
+use crate::meters::{Door, GameMeters, MachineMeters, M25};
+use crate::money::Cents;
+
+/// A game cycle that has begun and not yet been settled or voided.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenRound {
+    pub round: u64,
+    pub game: String,
+    pub denom: Cents,
+    /// Every stake of the round so far (base bet plus raises, doubles…).
+    pub stake: Cents,
+    pub credit_before: Cents,
+    /// Steps recorded so far (the begin step counts as 1).
+    pub steps: u32,
+}
+
+/// A hand-pay waiting for an attendant (F-44: a persisted queue).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingHandpay {
+    pub id: u64,
+    pub handpay: HandpayKind,
+    pub amount: Cents,
+}
+
+/// A ticket this machine printed, and whether it has come back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IssuedTicket {
+    pub value: Cents,
+    pub redeemed: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CriticalState {
+    pub machine_id: String,
+    /// How many RAM clears came before this journal.
+    pub clears: u64,
+    pub config: Option<MachineConfig>,
+    /// The credit meter, in cents: the only meter that may go down.
+    pub credit: Cents,
+    pub totals: MachineMeters,
+    pub per_game: BTreeMap<String, GameMeters>,
+    pub per_denom: BTreeMap<Cents, GameMeters>,
+    pub open_round: Option<OpenRound>,
+    pub last_round: u64,
+    pub handpays: BTreeMap<u64, PendingHandpay>,
+    pub last_handpay: u64,
+    pub doors_open: BTreeSet<Door>,
+    pub tilts: BTreeSet<Tilt>,
+    pub tickets: BTreeMap<String, IssuedTicket>,
+    /// Whether the last power-down was recorded (a clean shutdown).
+    pub clean_shutdown: bool,
+    pub games_since_power_up: u64,
+    pub games_since_door_close: u64,
+    /// Rollovers already logged per machine meter (C-21).
+    pub rollovers_logged: BTreeMap<String, u64>,
+    /// Journal entries folded so far.
+    pub entries: u64,
+}
+
+/// The journal does not follow from the state: an entry that could not
+/// have been written by a correct machine.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{entry}: {problem}")]
+pub struct Inconsistency {
+    pub entry: &'static str,
+    pub problem: String,
+}
+
+/// The self-audit failed (C-25): names the equation and both sides.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("self-audit failed: {equation}: {left} ≠ {right}")]
+pub struct AuditFailure {
+    pub equation: &'static str,
+    pub left: u64,
+    pub right: u64,
+}
+
+fn fail(entry: &Entry, problem: impl Into<String>) -> Inconsistency {
+    Inconsistency { entry: entry.kind(), problem: problem.into() }
+}
+
+impl CriticalState {
+    /// Fold one journal entry into the state.
+    pub fn apply(&mut self, e: &Entry) -> Result<(), Inconsistency> {
+        match e {
+            Entry::Genesis { machine_id, after_clear } => {
+                if self.entries != 0 {
+                    return Err(fail(e, "genesis is not the first entry"));
+                }
+                self.machine_id = machine_id.clone();
+                self.clears = after_clear.unwrap_or(0);
+                self.clean_shutdown = true;
+            }
+            Entry::PowerUp { .. } => {
+                self.totals.arranques += 1;
+                self.games_since_power_up = 0;
+                self.clean_shutdown = false;
+            }
+            Entry::PowerDown => self.clean_shutdown = true,
+            Entry::RngSeeded { .. }
+            | Entry::NoteRejected { .. }
+            | Entry::TicketRejected { .. }
+            | Entry::Verification { .. } => {}
+            Entry::ConfigChanged { config, .. } => self.config = Some((**config).clone()),
+            Entry::NoteIn { value } => {
+                self.credit = add(e, self.credit, *value)?;
+                self.totals.dinheiro_entrado += value;
+                *self.totals.notas_por_valor.entry(*value).or_default() += 1;
+            }
+            Entry::TicketIn { validation, value } => {
+                let t = self
+                    .tickets
+                    .get_mut(validation)
+                    .ok_or_else(|| fail(e, format!("ticket {validation} was never issued")))?;
+                if t.redeemed || t.value != *value {
+                    return Err(fail(e, format!("ticket {validation} is redeemed or of another value")));
+                }
+                t.redeemed = true;
+                self.credit = add(e, self.credit, *value)?;
+                self.totals.bilhetes_codificados_entrados += value;
+                self.totals.bilhetes_entrados_contagem += 1;
+            }
+            Entry::TicketOut { validation, value } => {
+                self.credit = sub(e, self.credit, *value)?;
+                self.totals.cancelamento_creditos += value;
+                self.totals.bilhetes_codificados_pagos += value;
+                self.totals.bilhetes_pagos_contagem += 1;
+                if self
+                    .tickets
+                    .insert(validation.clone(), IssuedTicket { value: *value, redeemed: false })
+                    .is_some()
+                {
+                    return Err(fail(e, format!("validation number {validation} issued twice")));
+                }
+            }
+            Entry::HandpayLocked { id, handpay, amount } => {
+                if *id != self.last_handpay + 1 {
+                    return Err(fail(e, format!("hand-pay {id} out of sequence")));
+                }
+                if let HandpayKind::CancelledCredits = handpay {
+                    self.credit = sub(e, self.credit, *amount)?;
+                }
+                self.last_handpay = *id;
+                self.handpays
+                    .insert(*id, PendingHandpay { id: *id, handpay: handpay.clone(), amount: *amount });
+            }
+            Entry::HandpayPaid { id, .. } => {
+                let hp = self.handpays.remove(id).ok_or_else(|| fail(e, format!("no hand-pay {id}")))?;
+                self.totals.pagamentos_manuais_contagem += 1;
+                match hp.handpay {
+                    HandpayKind::CancelledCredits => self.totals.cancelamento_creditos_manual += hp.amount,
+                    HandpayKind::Jackpot { game, denom, .. } => {
+                        for m in self.game_scopes(&game, denom) {
+                            m.premio_acumulado_manual += hp.amount;
+                        }
+                    }
+                }
+            }
+            Entry::RoundBegun { round, game, denom, stake, credit_before, .. } => {
+                if self.open_round.is_some() {
+                    return Err(fail(e, "a round is already open"));
+                }
+                if *round != self.last_round + 1 {
+                    return Err(fail(e, format!("round {round} out of sequence")));
+                }
+                if *credit_before != self.credit {
+                    return Err(fail(e, "credit before the round does not match the meter"));
+                }
+                self.credit = sub(e, self.credit, *stake)?;
+                self.last_round = *round;
+                self.open_round = Some(OpenRound {
+                    round: *round,
+                    game: game.clone(),
+                    denom: *denom,
+                    stake: *stake,
+                    credit_before: *credit_before,
+                    steps: 1,
+                });
+            }
+            Entry::RoundStep { round, extra_stake, .. } => {
+                let credit = sub(e, self.credit, *extra_stake)?;
+                let open = self.open_round_mut(e, *round)?;
+                open.stake += extra_stake;
+                open.steps += 1;
+                self.credit = credit;
+            }
+            Entry::RoundResumed { round, .. } => {
+                self.open_round_mut(e, *round)?;
+            }
+            Entry::RoundSettled { round, win, payment, credit_after, .. } => {
+                let open = self.open_round_mut(e, *round)?.clone();
+                if let WinPayment::Credited { .. } = payment {
+                    self.credit = add(e, self.credit, *win)?;
+                    self.totals.ganhos_creditados += win;
+                }
+                if *credit_after != self.credit {
+                    return Err(fail(e, "credit after the round does not match the meter"));
+                }
+                for m in self.game_scopes(&open.game, open.denom) {
+                    m.creditos_jogados += open.stake;
+                    m.creditos_ganhos += win;
+                    m.jogadas_efectuadas += 1;
+                    if *win > 0 {
+                        m.jogadas_ganhas += 1;
+                    } else {
+                        m.jogadas_perdidas += 1;
+                    }
+                    if let WinPayment::Credited { jackpot: true } = payment {
+                        m.premios_acumulados += win;
+                    }
+                }
+                self.games_since_power_up += 1;
+                self.games_since_door_close += 1;
+                self.open_round = None;
+            }
+            Entry::RoundVoided { round, refund, credit_after, .. } => {
+                let open = self.open_round_mut(e, *round)?.clone();
+                if *refund != open.stake {
+                    return Err(fail(e, "a void must refund the whole stake"));
+                }
+                self.credit = add(e, self.credit, *refund)?;
+                if *credit_after != self.credit {
+                    return Err(fail(e, "credit after the void does not match the meter"));
+                }
+                for m in self.game_scopes(&open.game, open.denom) {
+                    m.jogadas_anuladas += 1;
+                    m.reembolsos_anulacao += refund;
+                }
+                self.open_round = None;
+            }
+            Entry::DoorOpened { door } => {
+                self.doors_open.insert(*door);
+                *self.totals.aberturas_porta.entry(*door).or_default() += 1;
+            }
+            Entry::DoorClosed { door } => {
+                self.doors_open.remove(door);
+                if self.doors_open.is_empty() {
+                    self.games_since_door_close = 0;
+                }
+            }
+            Entry::TiltSet { tilt, .. } => {
+                self.tilts.insert(*tilt);
+            }
+            Entry::TiltCleared { tilt, .. } => {
+                self.tilts.remove(tilt);
+            }
+            Entry::MeterRollover { meter, count } => {
+                self.rollovers_logged.insert(meter.clone(), *count);
+            }
+        }
+        self.entries += 1;
+        Ok(())
+    }
+
+    fn open_round_mut(&mut self, e: &Entry, round: u64) -> Result<&mut OpenRound, Inconsistency> {
+        match self.open_round.as_mut() {
+            Some(open) if open.round == round => Ok(open),
+            _ => Err(fail(e, format!("round {round} is not the open round"))),
+        }
+    }
+
+    /// The three game-meter sets an event of `game` at `denom` moves:
+    /// machine totals, the game's and the denomination's.
+    fn game_scopes(&mut self, game: &str, denom: Cents) -> [&mut GameMeters; 3] {
+        [
+            &mut self.totals.games,
+            self.per_game.entry(game.to_owned()).or_default(),
+            self.per_denom.entry(denom).or_default(),
+        ]
+    }
+
+    /// Stakes of the open round, held outside the credit meter.
+    pub fn stake_in_play(&self) -> Cents {
+        self.open_round.as_ref().map_or(0, |r| r.stake)
+    }
+
+    fn pending_handpays(&self, cancelled_credits: bool) -> Cents {
+        self.handpays
+            .values()
+            .filter(|h| matches!(h.handpay, HandpayKind::CancelledCredits) == cancelled_credits)
+            .map(|h| h.amount)
+            .sum()
+    }
+
+    /// The self-audit (decisions.md "Meters", C-25), in modular arithmetic:
+    /// 1. credit = money in + tickets in + prizes credited − wagers − stake
+    ///    in play − cash-outs (ticket, hand-paid and awaiting hand-pay);
+    /// 2. créditos ganhos = prizes credited + hand-paid jackpots + jackpots
+    ///    awaiting hand-pay;
+    /// 3. per-game and per-denomination meters each sum to the totals.
+    pub fn self_audit(&self) -> Result<(), AuditFailure> {
+        let t = &self.totals;
+        let g = &t.games;
+        let left = self
+            .credit
+            .wrapping_add(g.creditos_jogados)
+            .wrapping_add(self.stake_in_play())
+            .wrapping_add(t.cancelamento_creditos)
+            .wrapping_add(t.cancelamento_creditos_manual)
+            .wrapping_add(self.pending_handpays(true));
+        let right = t
+            .dinheiro_entrado
+            .wrapping_add(t.bilhetes_codificados_entrados)
+            .wrapping_add(t.ganhos_creditados);
+        if left != right {
+            return Err(AuditFailure {
+                equation: "credit + wagers + stake in play + cash-outs = money in + tickets in + prizes credited",
+                left,
+                right,
+            });
+        }
+        let left = g.creditos_ganhos;
+        let right = t
+            .ganhos_creditados
+            .wrapping_add(g.premio_acumulado_manual)
+            .wrapping_add(self.pending_handpays(false));
+        if left != right {
+            return Err(AuditFailure {
+                equation: "créditos ganhos = prizes credited + hand-paid and pending jackpots",
+                left,
+                right,
+            });
+        }
+        if t.bilhetes_codificados_pagos != t.cancelamento_creditos {
+            return Err(AuditFailure {
+                equation: "bilhetes codificados pagos = cancelamento de créditos",
+                left: t.bilhetes_codificados_pagos,
+                right: t.cancelamento_creditos,
+            });
+        }
+        let notes: u64 = t.notas_por_valor.iter().map(|(v, n)| v.wrapping_mul(*n)).sum();
+        if notes != t.dinheiro_entrado {
+            return Err(AuditFailure {
+                equation: "Σ notes per value = dinheiro entrado",
+                left: notes,
+                right: t.dinheiro_entrado,
+            });
+        }
+        for (scope, sets) in [
+            ("per-game meters sum to the totals", GameMeters::sum(self.per_game.values())),
+            ("per-denomination meters sum to the totals", GameMeters::sum(self.per_denom.values())),
+        ] {
+            if sets != *g {
+                return Err(AuditFailure {
+                    equation: scope,
+                    left: sets.creditos_jogados,
+                    right: g.creditos_jogados,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Machine meters whose display rolled over more often than logged:
+    /// `(meter key, rollover count)` pairs to record (C-21).
+    pub fn unlogged_rollovers(&self, digits: u8) -> Vec<(String, u64)> {
+        M25::ALL
+            .iter()
+            .filter_map(|m| Some((m.key(), m.machine_value(&self.totals)?)))
+            .filter_map(|(key, value)| {
+                let n = crate::meters::rollovers(value, digits);
+                let logged = self.rollovers_logged.get(key).copied().unwrap_or(0);
+                (n > logged).then(|| (key.to_owned(), n))
+            })
+            .collect()
+    }
+}
+
+fn add(e: &Entry, a: Cents, b: Cents) -> Result<Cents, Inconsistency> {
+    a.checked_add(b).ok_or_else(|| fail(e, "credit meter overflow"))
+}
+
+fn sub(e: &Entry, a: Cents, b: Cents) -> Result<Cents, Inconsistency> {
+    a.checked_sub(b).ok_or_else(|| fail(e, format!("credit {a} cannot pay {b}")))
+}

@@ -1,0 +1,488 @@
+//! Critical memory: the journal in a real SQLite file (certification.md §D).
+//!
+//! * WAL with `synchronous=FULL`: a committed transaction survives a power cut.
+//! * Every row carries `HMAC-SHA256(key, epoch ‖ seq ‖ previous MAC ‖ time ‖
+//!   kind ‖ round ‖ body)`, chaining each record to the one before: an edited,
+//!   removed, inserted or reordered row breaks the chain. A `head` row, itself
+//!   MAC'd and rewritten in every transaction, anchors the end, so removing
+//!   the newest rows is detected too.
+//! * The key lives in a file beside the database (`<db>.key`, mode 0600),
+//!   standing in for the cabinet's protected key store; without it no MAC
+//!   can be forged.
+//! * A RAM clear ([`Store::ram_clear`]) keeps its own chained record in
+//!   `ram_clears`, with the meters before it, and archives the cleared
+//!   journal: the record of the clear survives the clear (D-32).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use hmac::{Hmac, Mac};
+use rusqlite::{params, Connection, OptionalExtension};
+use sha2::Sha256;
+
+use crate::journal::Entry;
+
+type HmacSha256 = Hmac<Sha256>;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS journal (
+    seq      INTEGER PRIMARY KEY,
+    at_utc   TEXT    NOT NULL,
+    kind     TEXT    NOT NULL,
+    round_id INTEGER,
+    body     TEXT    NOT NULL,
+    mac      BLOB    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS journal_round ON journal(round_id) WHERE round_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS head (
+    id    INTEGER PRIMARY KEY CHECK (id = 1),
+    epoch INTEGER NOT NULL,
+    seq   INTEGER NOT NULL,
+    mac   BLOB    NOT NULL,
+    tag   BLOB    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ram_clears (
+    n             INTEGER PRIMARY KEY,
+    at_utc        TEXT NOT NULL,
+    operator      TEXT NOT NULL,
+    reason        TEXT NOT NULL,
+    meters_before TEXT NOT NULL,
+    mac           BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS journal_archive (
+    clear_n  INTEGER NOT NULL,
+    seq      INTEGER NOT NULL,
+    at_utc   TEXT,
+    kind     TEXT,
+    round_id INTEGER,
+    body     TEXT,
+    mac      BLOB
+);
+CREATE TABLE IF NOT EXISTS rng_carry (
+    id    INTEGER PRIMARY KEY CHECK (id = 1),
+    carry BLOB NOT NULL
+);
+";
+
+/// A stored journal record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub seq: u64,
+    pub at_utc: String,
+    pub entry: Entry,
+}
+
+/// A RAM clear as recorded in its own chain.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RamClearRecord {
+    pub n: u64,
+    pub at_utc: String,
+    pub operator: String,
+    pub reason: String,
+    /// JSON of the meters before the clear (as far as they could be read).
+    pub meters_before: String,
+}
+
+/// What is wrong with critical memory. Names the first bad record.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum IntegrityError {
+    #[error("record {seq} ({kind}): MAC mismatch, the record was edited, forged or moved")]
+    MacMismatch { seq: u64, kind: String },
+    #[error("record {found} follows record {expected_prev}: records were removed or reordered")]
+    Sequence { expected_prev: u64, found: u64 },
+    #[error("record {seq}: the body cannot be decoded ({detail})")]
+    Undecodable { seq: u64, detail: String },
+    #[error("record {seq} ({kind}): {detail}")]
+    Inconsistent { seq: u64, kind: String, detail: String },
+    #[error("the head record does not match the last record ({detail}): records were removed or added")]
+    Head { detail: String },
+    #[error("RAM clear record {n}: MAC mismatch")]
+    ClearRecord { n: u64 },
+    #[error("the machine key {0} is missing while critical memory holds records")]
+    KeyMissing(String),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("critical memory (SQLite) error: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("critical memory file error: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("critical memory encoding error: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error(transparent)]
+    Integrity(#[from] IntegrityError),
+}
+
+/// The journal's end: the last record's sequence number and MAC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Head {
+    epoch: u64,
+    seq: u64,
+    mac: [u8; 32],
+}
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+    key: [u8; 32],
+    head: Head,
+}
+
+fn now_utc() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| "1970-01-01T00:00:00Z".into())
+}
+
+fn mac_of(key: &[u8; 32], parts: &[&[u8]]) -> [u8; 32] {
+    // HMAC accepts keys of any length; a 32-byte key cannot fail.
+    let mut m = match HmacSha256::new_from_slice(key) {
+        Ok(m) => m,
+        Err(_) => unreachable!("HMAC-SHA256 takes keys of any length"),
+    };
+    for p in parts {
+        m.update(&(p.len() as u64).to_le_bytes());
+        m.update(p);
+    }
+    m.finalize().into_bytes().into()
+}
+
+/// The MAC of one journal record, chained to the previous record's MAC.
+#[allow(clippy::too_many_arguments)]
+fn record_mac(key: &[u8; 32], epoch: u64, seq: u64, prev: &[u8; 32], at: &str, kind: &str, round: Option<u64>, body: &str) -> [u8; 32] {
+    let round = round.unwrap_or(u64::MAX).to_le_bytes();
+    mac_of(
+        key,
+        &[b"egm journal v1", &epoch.to_le_bytes(), &seq.to_le_bytes(), prev, at.as_bytes(), kind.as_bytes(), &round, body.as_bytes()],
+    )
+}
+
+fn head_tag(key: &[u8; 32], h: &Head) -> [u8; 32] {
+    mac_of(key, &[b"egm head v1", &h.epoch.to_le_bytes(), &h.seq.to_le_bytes(), &h.mac])
+}
+
+impl Store {
+    /// Open (or create) critical memory at `path`. Does not verify it: call
+    /// [`Store::replay`] before trusting anything in it.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.execute_batch(SCHEMA)?;
+        let key_path = key_path(path);
+        let key = match fs::read(&key_path) {
+            Ok(bytes) if bytes.len() == 32 => {
+                let mut k = [0u8; 32];
+                k.copy_from_slice(&bytes);
+                k
+            }
+            Ok(_) => return Err(IntegrityError::KeyMissing(key_path.display().to_string()).into()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let rows: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0))?;
+                let clears: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
+                if rows > 0 || clears > 0 {
+                    return Err(IntegrityError::KeyMissing(key_path.display().to_string()).into());
+                }
+                create_key(&key_path)?
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
+        let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
+        Ok(Store { conn, path: path.to_owned(), key, head })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn head_tag(&self, h: &Head) -> [u8; 32] {
+        head_tag(&self.key, h)
+    }
+
+    /// Verify the whole chain (RAM clears, every record, the head) and hand
+    /// each decoded record to `visit` in order. The first bad record stops
+    /// the walk and is named in the error. On success the store is ready to
+    /// append after the last record.
+    pub fn replay(
+        &mut self,
+        mut visit: impl FnMut(&Record) -> Result<(), String>,
+    ) -> Result<(), StoreError> {
+        self.verify_clears()?;
+        let epoch = self.head.epoch;
+        let mut prev = Head { epoch, seq: 0, mac: [0; 32] };
+        {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq")?;
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                let seq: i64 = row.get(0)?;
+                let seq = seq as u64;
+                let at: String = row.get(1)?;
+                let kind: String = row.get(2)?;
+                let round: Option<i64> = row.get(3)?;
+                let body: String = row.get(4)?;
+                let mac: Vec<u8> = row.get(5)?;
+                if seq != prev.seq + 1 {
+                    return Err(IntegrityError::Sequence { expected_prev: prev.seq, found: seq }.into());
+                }
+                let expect = record_mac(&self.key, epoch, seq, &prev.mac, &at, &kind, round.map(|r| r as u64), &body);
+                if mac.as_slice() != expect.as_slice() {
+                    return Err(IntegrityError::MacMismatch { seq, kind }.into());
+                }
+                let entry: Entry = serde_json::from_str(&body)
+                    .map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
+                let record = Record { seq, at_utc: at, entry };
+                visit(&record)
+                    .map_err(|detail| IntegrityError::Inconsistent { seq, kind: kind.clone(), detail })?;
+                prev = Head { epoch, seq, mac: expect };
+            }
+        }
+        self.check_head_row(&prev)?;
+        self.head = prev;
+        Ok(())
+    }
+
+    fn check_head_row(&self, expected: &Head) -> Result<(), StoreError> {
+        let row: Option<(i64, i64, Vec<u8>, Vec<u8>)> = self
+            .conn
+            .query_row("SELECT epoch, seq, mac, tag FROM head WHERE id = 1", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })
+            .optional()?;
+        match row {
+            None if expected.seq == 0 => Ok(()),
+            None => Err(IntegrityError::Head { detail: "head record missing".into() }.into()),
+            Some((epoch, seq, mac, tag)) => {
+                let stored = Head { epoch: epoch as u64, seq: seq as u64, mac: to32(&mac) };
+                if tag.as_slice() != self.head_tag(&stored).as_slice() {
+                    return Err(IntegrityError::Head { detail: "head MAC mismatch".into() }.into());
+                }
+                if stored != *expected {
+                    return Err(IntegrityError::Head {
+                        detail: format!("head names record {} of epoch {}, the journal ends at record {}", stored.seq, stored.epoch, expected.seq),
+                    }
+                    .into());
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The cheap check before each game (D-29): the last record and the head
+    /// on disk are still the ones this process wrote.
+    pub fn check_end(&self) -> Result<(), StoreError> {
+        let last: Option<(i64, String, String, Option<i64>, String, Vec<u8>)> = self
+            .conn
+            .query_row(
+                "SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+            )
+            .optional()?;
+        match last {
+            None if self.head.seq == 0 => {}
+            None => return Err(IntegrityError::Head { detail: "the journal is empty".into() }.into()),
+            Some((seq, _, kind, ..)) if seq as u64 != self.head.seq => {
+                let _ = kind;
+                return Err(IntegrityError::Sequence { expected_prev: self.head.seq, found: seq as u64 }.into());
+            }
+            Some((seq, _, kind, _, _, mac)) => {
+                if mac.as_slice() != self.head.mac.as_slice() {
+                    return Err(IntegrityError::MacMismatch { seq: seq as u64, kind }.into());
+                }
+            }
+        }
+        self.check_head_row(&self.head)
+    }
+
+    /// Append entries in one durable transaction (C-23): all or none.
+    pub fn append(&mut self, entries: &[Entry]) -> Result<(), StoreError> {
+        let at = now_utc();
+        let mut head = self.head;
+        let tx = self.conn.transaction()?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO journal (seq, at_utc, kind, round_id, body, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            for e in entries {
+                let body = serde_json::to_string(e)?;
+                let seq = head.seq + 1;
+                let round = e.round();
+                let mac = record_mac(&self.key, head.epoch, seq, &head.mac, &at, e.kind(), round, &body);
+                insert.execute(params![seq as i64, at, e.kind(), round.map(|r| r as i64), body, mac.as_slice()])?;
+                head = Head { epoch: head.epoch, seq, mac };
+            }
+        }
+        let tag = head_tag(&self.key, &head);
+        tx.execute(
+            "INSERT INTO head (id, epoch, seq, mac, tag) VALUES (1, ?1, ?2, ?3, ?4)
+             ON CONFLICT(id) DO UPDATE SET epoch = ?1, seq = ?2, mac = ?3, tag = ?4",
+            params![head.epoch as i64, head.seq as i64, head.mac.as_slice(), tag.as_slice()],
+        )?;
+        tx.commit()?;
+        self.head = head;
+        Ok(())
+    }
+
+    /// Records belonging to the last `n` rounds, oldest first (recall).
+    pub fn last_rounds(&self, n: u64) -> Result<Vec<Record>, StoreError> {
+        let max: Option<i64> = self.conn.query_row("SELECT max(round_id) FROM journal", [], |r| r.get(0))?;
+        let Some(max) = max else { return Ok(Vec::new()) };
+        let from = (max - n as i64 + 1).max(0);
+        self.select("WHERE round_id >= ?1 ORDER BY seq", from)
+    }
+
+    /// The last `n` event-log records (everything but round steps), newest first.
+    pub fn last_events(&self, n: u64) -> Result<Vec<Record>, StoreError> {
+        self.select(
+            "WHERE kind NOT IN ('round_begun', 'round_step', 'round_settled') ORDER BY seq DESC LIMIT ?1",
+            n as i64,
+        )
+    }
+
+    fn select(&self, tail: &str, arg: i64) -> Result<Vec<Record>, StoreError> {
+        let mut stmt = self.conn.prepare(&format!("SELECT seq, at_utc, body FROM journal {tail}"))?;
+        let rows = stmt.query_map([arg], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (seq, at_utc, body) = row?;
+            let entry = serde_json::from_str(&body)
+                .map_err(|e| IntegrityError::Undecodable { seq: seq as u64, detail: e.to_string() })?;
+            out.push(Record { seq: seq as u64, at_utc, entry });
+        }
+        Ok(out)
+    }
+
+    /// Every RAM clear ever made on this file, oldest first.
+    pub fn ram_clears(&self) -> Result<Vec<RamClearRecord>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT n, at_utc, operator, reason, meters_before FROM ram_clears ORDER BY n")?;
+        let rows = stmt.query_map([], |r| {
+            Ok(RamClearRecord {
+                n: r.get::<_, i64>(0)? as u64,
+                at_utc: r.get(1)?,
+                operator: r.get(2)?,
+                reason: r.get(3)?,
+                meters_before: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn clear_mac(&self, c: &RamClearRecord, prev: &[u8; 32]) -> [u8; 32] {
+        mac_of(
+            &self.key,
+            &[b"egm ram clear v1", &c.n.to_le_bytes(), prev, c.at_utc.as_bytes(), c.operator.as_bytes(), c.reason.as_bytes(), c.meters_before.as_bytes()],
+        )
+    }
+
+    fn verify_clears(&self) -> Result<[u8; 32], StoreError> {
+        let mut stmt = self.conn.prepare("SELECT mac FROM ram_clears ORDER BY n")?;
+        let macs: Vec<Vec<u8>> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        let mut prev = [0u8; 32];
+        for (i, (c, mac)) in self.ram_clears()?.iter().zip(macs).enumerate() {
+            if c.n != i as u64 + 1 || mac.as_slice() != self.clear_mac(c, &prev).as_slice() {
+                return Err(IntegrityError::ClearRecord { n: c.n }.into());
+            }
+            prev = to32(&mac);
+        }
+        Ok(prev)
+    }
+
+    /// Clear critical memory (D-32): record the clear in its own chain with
+    /// the meters before it, archive the journal, and start a new epoch. The
+    /// caller has authenticated the operator.
+    pub fn ram_clear(&mut self, operator: &str, reason: &str, meters_before: &str) -> Result<u64, StoreError> {
+        // A clear is the cure for a broken journal, but never for a broken
+        // record of earlier clears: those must stay verifiable.
+        let prev = self.verify_clears()?;
+        let n = self.head.epoch + 1;
+        let rec = RamClearRecord {
+            n,
+            at_utc: now_utc(),
+            operator: operator.into(),
+            reason: reason.into(),
+            meters_before: meters_before.into(),
+        };
+        let mac = self.clear_mac(&rec, &prev);
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO ram_clears (n, at_utc, operator, reason, meters_before, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![n as i64, rec.at_utc, rec.operator, rec.reason, rec.meters_before, mac.as_slice()],
+        )?;
+        tx.execute(
+            "INSERT INTO journal_archive SELECT ?1, seq, at_utc, kind, round_id, body, mac FROM journal",
+            [n as i64],
+        )?;
+        tx.execute("DELETE FROM journal", [])?;
+        tx.execute("DELETE FROM head", [])?;
+        tx.commit()?;
+        self.head = Head { epoch: n, seq: 0, mac: [0; 32] };
+        Ok(n)
+    }
+
+    /// The RNG carry persisted by the previous boot (A-5).
+    pub fn rng_carry(&self) -> Result<Vec<u8>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT carry FROM rng_carry WHERE id = 1", [], |r| r.get(0))
+            .optional()?
+            .unwrap_or_default())
+    }
+
+    pub fn set_rng_carry(&self, carry: &[u8]) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO rng_carry (id, carry) VALUES (1, ?1) ON CONFLICT(id) DO UPDATE SET carry = ?1",
+            [carry],
+        )?;
+        Ok(())
+    }
+
+    /// RAM clears so far: the journal's epoch.
+    pub fn epoch(&self) -> u64 {
+        self.head.epoch
+    }
+
+    /// Number of records in the current journal.
+    pub fn len(&self) -> u64 {
+        self.head.seq
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.head.seq == 0
+    }
+}
+
+fn to32(v: &[u8]) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    let n = v.len().min(32);
+    out[..n].copy_from_slice(&v[..n]);
+    out
+}
+
+fn key_path(db: &Path) -> PathBuf {
+    let mut s = db.as_os_str().to_owned();
+    s.push(".key");
+    PathBuf::from(s)
+}
+
+fn create_key(path: &Path) -> Result<[u8; 32], StoreError> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let mut opts = fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(path)?;
+    f.write_all(&key)?;
+    f.sync_all()?;
+    Ok(key)
+}
