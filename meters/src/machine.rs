@@ -375,13 +375,7 @@ impl Machine {
             }
         };
         self.commit(vec![Entry::TicketOut { validation: validation.clone(), value: amount }])?;
-        let issued_utc = self
-            .store
-            .last_events(1)
-            .ok()
-            .and_then(|r| r.into_iter().next())
-            .map(|r| r.at_utc)
-            .unwrap_or_default();
+        let issued_utc = self.store.last_commit_utc().to_owned();
         Ok(CashOut::Ticket(Ticket {
             machine_id: self.config.machine_id.clone(),
             validation,

@@ -128,6 +128,7 @@ pub struct Store {
     path: PathBuf,
     key: [u8; 32],
     head: Head,
+    last_at: String,
 }
 
 fn now_utc() -> String {
@@ -191,7 +192,7 @@ impl Store {
         };
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
-        Ok(Store { conn, path: path.to_owned(), key, head })
+        Ok(Store { conn, path: path.to_owned(), key, head, last_at: String::new() })
     }
 
     pub fn path(&self) -> &Path {
@@ -325,6 +326,7 @@ impl Store {
         )?;
         tx.commit()?;
         self.head = head;
+        self.last_at = at;
         Ok(())
     }
 
@@ -441,6 +443,11 @@ impl Store {
             [carry],
         )?;
         Ok(())
+    }
+
+    /// The UTC time of the last committed transaction.
+    pub fn last_commit_utc(&self) -> &str {
+        &self.last_at
     }
 
     /// RAM clears so far: the journal's epoch.

@@ -1,0 +1,273 @@
+//! The machine's accounting, limits, doors, hand-pays and game cycle, on a
+//! real SQLite file (M-9, M-12, M-25, M-33, M-36; certification.md §C, §F).
+#![allow(clippy::unwrap_used)]
+
+use meters::{
+    BootError, CashOut, CoreError, Door, Entry, Machine, MachineConfig, Mode, PlayBlock, RecallOutcome, SeedChoice,
+    Step, Tilt, WinComponent, WinPayment, M25,
+};
+use serde_json::json;
+
+fn lab_config() -> MachineConfig {
+    MachineConfig { mode: Mode::Lab, ..MachineConfig::default() }
+}
+
+fn boot(dir: &tempfile::TempDir) -> Machine {
+    Machine::open(&dir.path().join("egm.sqlite"), lab_config(), SeedChoice::Lab(1)).unwrap()
+}
+
+fn play(m: &mut Machine, denom: u64, stake: u64, win: u64) -> u64 {
+    let round = m.begin_round("test-game", denom, stake, Step::new("outcome", json!({ "win": win }))).unwrap();
+    m.settle_round(round, win, vec![WinComponent { label: "line 1".into(), amount: win }]).unwrap();
+    round
+}
+
+#[test]
+fn notes_bets_wins_and_cash_out_move_the_m25_meters() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    assert_eq!(m.insert_note(2_000).unwrap(), 2_000);
+    assert_eq!(m.insert_note(500).unwrap(), 2_500);
+    play(&mut m, 5, 100, 0);
+    play(&mut m, 5, 100, 450);
+    play(&mut m, 10, 200, 60_000); // at the jackpot threshold: machine-paid jackpot
+    let t = &m.state().totals;
+    assert_eq!(t.games.creditos_jogados, 400);
+    assert_eq!(t.games.creditos_ganhos, 60_450);
+    assert_eq!(t.games.jogadas_efectuadas, 3);
+    assert_eq!(t.games.jogadas_ganhas, 2);
+    assert_eq!(t.games.jogadas_perdidas, 1);
+    assert_eq!(t.games.receita_bruta(), 400 - 60_450);
+    assert_eq!(t.games.premios_acumulados, 60_000);
+    assert_eq!(t.dinheiro_entrado, 2_500);
+    assert_eq!(t.notas_por_valor.get(&2_000), Some(&1));
+    assert_eq!(t.notas_por_valor.get(&500), Some(&1));
+    assert_eq!(m.credit(), 2_500 - 400 + 60_450);
+    assert_eq!(m.state().per_denom[&5].creditos_jogados, 200);
+    assert_eq!(m.state().per_denom[&10].creditos_jogados, 200);
+    assert_eq!(m.state().per_game["test-game"].creditos_ganhos, 60_450);
+
+    let CashOut::Ticket(ticket) = m.cash_out().unwrap() else { panic!("expected a ticket") };
+    assert_eq!(ticket.value, 62_550);
+    assert_eq!(ticket.validation.len(), 18);
+    assert_eq!(m.credit(), 0);
+    let t = &m.state().totals;
+    assert_eq!(t.cancelamento_creditos, 62_550);
+    assert_eq!(t.bilhetes_codificados_pagos, 62_550);
+    assert_eq!(M25::CancelamentoCreditos.machine_value(t), Some(62_550));
+    assert!(m.state().self_audit().is_ok());
+
+    // The ticket comes back once, and only once.
+    assert_eq!(m.insert_ticket(&ticket.validation).unwrap(), 62_550);
+    assert_eq!(m.state().totals.bilhetes_codificados_entrados, 62_550);
+    assert!(matches!(m.insert_ticket(&ticket.validation), Err(CoreError::TicketRejected(_))));
+    assert!(matches!(m.insert_ticket("123456789012345678"), Err(CoreError::TicketRejected(_))));
+}
+
+#[test]
+fn refused_notes_are_logged_and_never_credited() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    assert!(matches!(m.insert_note(700), Err(CoreError::NoteRejected(_))));
+    // Credit limit (F-43): 300,000 cents by default.
+    for _ in 0..30 {
+        m.insert_note(10_000).unwrap();
+    }
+    let err = m.insert_note(500).unwrap_err();
+    assert!(err.to_string().contains("limit"), "{err}");
+    assert_eq!(m.credit(), 300_000);
+    let events = m.events(50).unwrap();
+    assert_eq!(events.iter().filter(|r| matches!(r.entry, Entry::NoteRejected { .. })).count(), 2);
+}
+
+#[test]
+fn multidenomination_never_loses_a_cent() {
+    // decisions.md: the remainder stays on the meter and is cashable.
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(500).unwrap();
+    play(&mut m, 2, 2, 1); // an odd-cent prize (e.g. a scatter pay on a fractional bet)
+    play(&mut m, 200, 400, 0);
+    assert_eq!(m.credit(), 99);
+    let view = meters::money::credits_at(m.credit(), 20);
+    assert_eq!((view.credits, view.remainder_cents), (4, 19));
+    assert!(matches!(m.begin_round("g", 200, 200, Step::new("s", json!(null))), Err(CoreError::InsufficientCredit { .. })));
+    assert!(matches!(m.begin_round("g", 3, 3, Step::new("s", json!(null))), Err(CoreError::UnknownDenomination(3))));
+    assert!(matches!(m.begin_round("g", 20, 30, Step::new("s", json!(null))), Err(CoreError::StakeNotWholeCredits { .. })));
+    let CashOut::Ticket(t) = m.cash_out().unwrap() else { panic!() };
+    assert_eq!(t.value, 99, "every cent, remainder included, is cashed out");
+}
+
+#[test]
+fn wins_at_the_handpay_limit_lock_up_until_an_attendant_pays() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(1_000).unwrap();
+    let round = m.begin_round("g", 100, 100, Step::new("outcome", json!({"win": 120_000}))).unwrap();
+    let settled = m.settle_round(round, 120_000, vec![]).unwrap();
+    let WinPayment::Handpay { id } = settled.payment else { panic!("expected a hand-pay") };
+    assert_eq!(m.credit(), 900, "a hand-paid win never reaches the credit meter");
+    assert_eq!(m.play_block(), Some(PlayBlock::HandpayPending(id)));
+    assert!(matches!(m.cash_out(), Err(CoreError::Blocked(PlayBlock::HandpayPending(_)))));
+    assert_eq!(m.state().totals.games.creditos_ganhos, 120_000);
+    assert!(m.state().self_audit().is_ok());
+    m.pay_handpay(id, "attendant 7").unwrap();
+    assert_eq!(m.play_block(), None);
+    assert_eq!(m.state().totals.games.premio_acumulado_manual, 120_000);
+    assert_eq!(m.state().per_game["g"].premio_acumulado_manual, 120_000);
+    assert!(m.state().self_audit().is_ok());
+}
+
+#[test]
+fn cash_out_above_the_ticket_limit_is_a_hand_pay() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    for _ in 0..11 {
+        m.insert_note(10_000).unwrap();
+    }
+    let CashOut::Handpay { id, amount } = m.cash_out().unwrap() else { panic!("expected a hand-pay") };
+    assert_eq!(amount, 110_000);
+    assert_eq!(m.credit(), 0);
+    assert!(m.state().self_audit().is_ok());
+    m.pay_handpay(id, "att").unwrap();
+    assert_eq!(m.state().totals.cancelamento_creditos_manual, 110_000);
+    assert_eq!(m.state().totals.cancelamento_creditos, 0);
+}
+
+#[test]
+fn an_open_door_stops_play_money_in_and_cash_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(1_000).unwrap();
+    m.open_door(Door::Main).unwrap();
+    assert_eq!(m.play_block(), Some(PlayBlock::DoorOpen(Door::Main)));
+    assert!(m.begin_round("g", 1, 1, Step::new("s", json!(null))).is_err());
+    assert!(m.insert_note(500).is_err());
+    assert!(m.cash_out().is_err());
+    m.close_door(Door::Main).unwrap();
+    assert_eq!(m.play_block(), None);
+    assert_eq!(m.state().totals.aberturas_porta[&Door::Main], 1);
+
+    // The logic door leaves a tilt for an attendant (E-37).
+    m.open_door(Door::Logic).unwrap();
+    assert!(matches!(m.clear_tilt(Tilt::LogicDoorAccess, "att"), Err(CoreError::TiltStillCaused(_))));
+    m.close_door(Door::Logic).unwrap();
+    assert_eq!(m.play_block(), Some(PlayBlock::Tilt(Tilt::LogicDoorAccess)));
+    m.clear_tilt(Tilt::LogicDoorAccess, "att").unwrap();
+    assert_eq!(m.play_block(), None);
+}
+
+#[test]
+fn a_round_survives_a_restart_at_its_step_and_can_be_voided() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    {
+        let mut m = boot(&dir);
+        m.insert_note(1_000).unwrap();
+        let r = m.begin_round("poker", 5, 25, Step::new("deal", json!({"cards": [1, 2, 3, 4, 5]}))).unwrap();
+        m.record_step(r, Step::new("hold", json!({"held": [0, 1]})), 0).unwrap();
+        // Power cut: the machine is dropped without a shutdown.
+    }
+    let mut m = Machine::open(&path, lab_config(), SeedChoice::Lab(2)).unwrap();
+    let open = m.open_round().cloned().unwrap();
+    assert_eq!((open.round, open.steps, open.stake), (1, 2, 25));
+    assert_eq!(m.credit(), 975);
+    let power_up = m.events(10).unwrap().into_iter().find_map(|r| match r.entry {
+        Entry::PowerUp { unclean_shutdown } => Some(unclean_shutdown),
+        _ => None,
+    });
+    assert_eq!(power_up, Some(true), "the power loss is logged");
+    // No new round, no cash-out while it is open.
+    assert!(matches!(m.cash_out(), Err(CoreError::Blocked(PlayBlock::RoundInProgress(1)))));
+    m.resume_round(1).unwrap();
+    let refund = m.void_round(1, "cannot resume: game retired").unwrap();
+    assert_eq!(refund, 25);
+    assert_eq!(m.credit(), 1_000);
+    let t = &m.state().totals.games;
+    assert_eq!((t.jogadas_efectuadas, t.jogadas_anuladas, t.reembolsos_anulacao, t.creditos_jogados), (0, 1, 25, 0));
+    let recall = m.recall(100).unwrap();
+    assert_eq!(recall.len(), 1);
+    assert_eq!(recall[0].steps.len(), 2);
+    assert_eq!(recall[0].resumed_at, vec![2]);
+    assert!(matches!(recall[0].outcome, RecallOutcome::Voided { refund: 25, .. }));
+}
+
+#[test]
+fn recall_keeps_every_step_of_the_last_100_rounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(10_000).unwrap();
+    for i in 0..105u64 {
+        let r = m.begin_round("g", 1, 10, Step::new("draw", json!({"i": i}))).unwrap();
+        m.record_step(r, Step::new("double-up", json!({"won": i % 2 == 0})), 0).unwrap();
+        m.settle_round(r, i % 3, vec![]).unwrap();
+    }
+    let recall = m.recall(100).unwrap();
+    assert_eq!(recall.len(), 100);
+    assert_eq!(recall[0].round, 6);
+    assert_eq!(recall[99].round, 105);
+    let last = &recall[99];
+    assert_eq!(last.steps[0].step.data, json!({"i": 104}));
+    assert_eq!(last.steps[1].step.name, "double-up");
+    let RecallOutcome::Settled { win, credit_after, .. } = last.outcome else { panic!() };
+    assert_eq!(win, 104 % 3);
+    assert_eq!(credit_after, m.credit());
+    assert_eq!(last.credit_before, credit_after + 10 - win);
+}
+
+#[test]
+fn meters_display_ten_digits_and_the_rollover_is_logged() {
+    // C-21: a meter at 9,999,999,999 + 1 shows 0, and the rollover is logged.
+    let dir = tempfile::tempdir().unwrap();
+    let config = MachineConfig {
+        mode: Mode::Lab,
+        accepted_notes: vec![3_333_333_333, 1],
+        credit_limit: u64::MAX / 2,
+        ..MachineConfig::default()
+    };
+    let mut m = Machine::open(&dir.path().join("egm.sqlite"), config, SeedChoice::Lab(3)).unwrap();
+    for _ in 0..3 {
+        m.insert_note(3_333_333_333).unwrap();
+    }
+    let v = M25::DinheiroEntrado.machine_value(&m.state().totals).unwrap();
+    assert_eq!(v, 9_999_999_999);
+    assert_eq!(meters::meters::displayed(v, 10), 9_999_999_999);
+    assert!(m.events(100).unwrap().iter().all(|r| !matches!(r.entry, Entry::MeterRollover { .. })));
+    m.insert_note(1).unwrap();
+    let v = M25::DinheiroEntrado.machine_value(&m.state().totals).unwrap();
+    assert_eq!(meters::meters::displayed(v, 10), 0);
+    let rollover = m.events(5).unwrap().into_iter().find_map(|r| match r.entry {
+        Entry::MeterRollover { meter, count } => Some((meter, count)),
+        _ => None,
+    });
+    assert_eq!(rollover, Some(("dinheiro_entrado".to_owned(), 1)));
+}
+
+#[test]
+fn a_lab_seed_is_refused_in_production_and_logged_in_lab() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let err = Machine::open(&path, MachineConfig::default(), SeedChoice::Lab(9)).err().unwrap();
+    assert!(matches!(err, BootError::LabSeedRefused), "{err}");
+    let m = Machine::open(&path, lab_config(), SeedChoice::Lab(9)).unwrap();
+    let seeded = m.events(10).unwrap().into_iter().find_map(|r| match r.entry {
+        Entry::RngSeeded { source } => Some(source),
+        _ => None,
+    });
+    assert_eq!(seeded, Some(meters::rng::SeedSource::Lab(9)));
+}
+
+#[test]
+fn configuration_changes_are_journaled() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    drop(boot(&dir));
+    drop(boot(&dir));
+    let changed = MachineConfig { handpay_limit: 200_000, ..lab_config() };
+    let m = Machine::open(&path, changed, SeedChoice::Lab(1)).unwrap();
+    let changes = m.events(100).unwrap().iter().filter(|r| matches!(r.entry, Entry::ConfigChanged { .. })).count();
+    assert_eq!(changes, 2, "the first configuration and the one change (M-7)");
+    assert_eq!(m.state().totals.arranques, 3);
+    let bad = MachineConfig { denominations: vec![], ..lab_config() };
+    assert!(matches!(Machine::open(&path, bad, SeedChoice::Lab(1)), Err(BootError::Config(_))));
+}
