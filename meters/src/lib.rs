@@ -13,6 +13,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod config;
+pub mod inspect;
 pub mod journal;
 pub mod machine;
 pub mod meters;

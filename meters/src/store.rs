@@ -195,6 +195,24 @@ impl Store {
         Ok(Store { conn, path: path.to_owned(), key, head, last_at: String::new() })
     }
 
+    /// Open critical memory for reading only (meter readers, lab tools):
+    /// nothing is created or written, and a missing key is an error.
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        if !path.exists() {
+            return Err(std::io::Error::new(std::io::ErrorKind::NotFound, format!("{} does not exist", path.display())).into());
+        }
+        let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        let key_path = key_path(path);
+        let bytes = fs::read(&key_path).map_err(|_| IntegrityError::KeyMissing(key_path.display().to_string()))?;
+        if bytes.len() != 32 {
+            return Err(IntegrityError::KeyMissing(key_path.display().to_string()).into());
+        }
+        let key = to32(&bytes);
+        let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
+        let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
+        Ok(Store { conn, path: path.to_owned(), key, head, last_at: String::new() })
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -334,7 +352,7 @@ impl Store {
     pub fn last_rounds(&self, n: u64) -> Result<Vec<Record>, StoreError> {
         let max: Option<i64> = self.conn.query_row("SELECT max(round_id) FROM journal", [], |r| r.get(0))?;
         let Some(max) = max else { return Ok(Vec::new()) };
-        let from = (max - n as i64 + 1).max(0);
+        let from = i64::try_from(n).map_or(0, |n| max.saturating_sub(n).saturating_add(1).max(0));
         self.select("WHERE round_id >= ?1 ORDER BY seq", from)
     }
 

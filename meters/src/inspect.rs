@@ -1,0 +1,54 @@
+//! Read-only inspection of critical memory for meter readers and lab tools
+//! (`egm-lab meters|recall|events|verify`): verifies the whole chain and
+//! replays it, and never writes a byte.
+
+use std::path::Path;
+
+use crate::machine::{recall_from, RoundRecall};
+use crate::state::{AuditFailure, CriticalState};
+use crate::store::{RamClearRecord, Record, Store, StoreError};
+
+pub struct Inspection {
+    store: Store,
+    state: CriticalState,
+    records: u64,
+}
+
+impl Inspection {
+    /// Verify and replay `path`. The error names the first bad record.
+    pub fn open(path: &Path) -> Result<Inspection, StoreError> {
+        let mut store = Store::open_read_only(path)?;
+        let mut state = CriticalState::default();
+        let mut records = 0u64;
+        store.replay(|r| {
+            records += 1;
+            state.apply(&r.entry).map_err(|e| e.to_string())
+        })?;
+        Ok(Inspection { store, state, records })
+    }
+
+    pub fn state(&self) -> &CriticalState {
+        &self.state
+    }
+
+    /// Records in the current journal.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    pub fn self_audit(&self) -> Result<(), AuditFailure> {
+        self.state.self_audit()
+    }
+
+    pub fn recall(&self, n: u64) -> Result<Vec<RoundRecall>, StoreError> {
+        Ok(recall_from(&self.store.last_rounds(n)?))
+    }
+
+    pub fn events(&self, n: u64) -> Result<Vec<Record>, StoreError> {
+        self.store.last_events(n)
+    }
+
+    pub fn ram_clears(&self) -> Result<Vec<RamClearRecord>, StoreError> {
+        self.store.ram_clears()
+    }
+}

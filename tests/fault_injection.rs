@@ -1,0 +1,135 @@
+//! Fault injection (issue 2 "Proof"; certification.md C-23, E-35): a real
+//! process drives the core on a real SQLite file and is killed with SIGKILL
+//! at random points, many times. After each kill the file must verify, the
+//! self-audit must pass, every fact the process reported as committed must
+//! be there, no round may be settled twice, every settled win must be the
+//! outcome its round committed first, and recall must reconcile with the
+//! meters to the cent. Bounded in count and time.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use meters::inspect::Inspection;
+use meters::RecallOutcome;
+
+const KILLS: u32 = 40;
+const TIME_BUDGET: Duration = Duration::from_secs(90);
+
+/// A tiny deterministic generator for kill delays (the test's own, not the core's).
+struct Delays(u64);
+impl Delays {
+    fn next_ms(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        2 + self.0 % 120
+    }
+}
+
+struct Reported {
+    settled: BTreeMap<u64, u64>,
+    begun: Vec<u64>,
+    notes: u64,
+    tickets_out: Vec<(String, u64)>,
+}
+
+fn parse(out: &str, into: &mut Reported) {
+    for line in out.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w.as_slice() {
+            ["settled", r, win] => {
+                let (r, win) = (r.parse().unwrap(), win.parse().unwrap());
+                if let Some(prev) = into.settled.insert(r, win) {
+                    panic!("round {r} reported settled twice ({prev} then {win})");
+                }
+            }
+            ["begun", r, _] => into.begun.push(r.parse().unwrap()),
+            ["note", _] => into.notes += 1,
+            ["ticket", v, value] => into.tickets_out.push((v.to_string(), value.parse().unwrap())),
+            _ => {}
+        }
+    }
+}
+
+fn check(db: &std::path::Path, reported: &Reported) -> u64 {
+    let i = Inspection::open(db).unwrap_or_else(|e| panic!("critical memory does not verify: {e}"));
+    i.self_audit().unwrap();
+    let s = i.state();
+    let rounds = i.recall(u64::MAX).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    let (mut staked, mut won, mut played) = (0u64, 0u64, 0u64);
+    for r in &rounds {
+        assert!(seen.insert(r.round), "round {} recorded twice", r.round);
+        let committed_win = r.steps[0].step.data["win"].as_u64().unwrap();
+        match &r.outcome {
+            RecallOutcome::Settled { win, .. } => {
+                assert_eq!(*win, committed_win, "round {} paid another outcome than it drew", r.round);
+                staked += r.stake;
+                won += win;
+                played += 1;
+            }
+            RecallOutcome::InProgress => assert_eq!(s.open_round.as_ref().map(|o| o.round), Some(r.round)),
+            RecallOutcome::Voided { .. } => panic!("the soak game always resumes, never voids"),
+        }
+    }
+    let g = &s.totals.games;
+    assert_eq!((g.creditos_jogados, g.creditos_ganhos, g.jogadas_efectuadas), (staked, won, played));
+    for (round, win) in &reported.settled {
+        let r = rounds.iter().find(|r| r.round == *round).unwrap_or_else(|| panic!("round {round} was lost"));
+        assert!(matches!(r.outcome, RecallOutcome::Settled { win: w, .. } if w == *win), "round {round} lost its win");
+    }
+    for b in &reported.begun {
+        assert!(rounds.iter().any(|r| r.round == *b), "begun round {b} was lost");
+    }
+    assert!(s.totals.notas_por_valor.get(&5_000).copied().unwrap_or(0) >= reported.notes, "a reported note was lost");
+    for (v, value) in &reported.tickets_out {
+        assert_eq!(s.tickets.get(v).map(|t| t.value), Some(*value), "ticket {v} was lost");
+    }
+    played
+}
+
+#[test]
+fn killing_the_process_at_random_points_never_loses_or_doubles_a_cent() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("egm.sqlite");
+    let exe = env!("CARGO_BIN_EXE_egm-soak");
+    let mut delays = Delays(0x9E37_79B9_7F4A_7C15);
+    let mut reported = Reported { settled: BTreeMap::new(), begun: Vec::new(), notes: 0, tickets_out: Vec::new() };
+    let start = Instant::now();
+    let mut kills = 0;
+    let mut resumed = 0;
+    while kills < KILLS && start.elapsed() < TIME_BUDGET {
+        let mut child = Command::new(exe)
+            .arg(&db)
+            .arg("1000000")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delays.next_ms()));
+        child.kill().unwrap(); // SIGKILL: no destructor, no shutdown entry
+        child.wait().unwrap();
+        kills += 1;
+        let mut out = String::new();
+        child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        assert!(err.is_empty() || !err.contains("Error"), "the workload failed: {err}");
+        resumed += out.lines().filter(|l| l.starts_with("resumed")).count();
+        parse(&out, &mut reported);
+        check(&db, &reported);
+    }
+    // A last clean run finishes any interrupted round.
+    let out = Command::new(exe).arg(&db).arg("20").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    parse(&String::from_utf8_lossy(&out.stdout), &mut reported);
+    let played = check(&db, &reported);
+    let i = Inspection::open(&db).unwrap();
+    assert!(i.state().open_round.is_none());
+    assert!(kills >= 10, "only {kills} kills within the time budget");
+    assert!(played > 50, "the workload barely ran ({played} rounds)");
+    eprintln!("{kills} kills, {played} rounds settled, {resumed} rounds resumed after a kill");
+}

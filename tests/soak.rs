@@ -1,0 +1,108 @@
+//! `egm-soak DB ROUNDS`: a soak workload that drives the real core the way
+//! a cabinet does — notes in, rounds with several committed steps, wins,
+//! hand-pays, cash-out tickets that come back, door openings — and reports
+//! on stdout each fact *after* it is committed. The fault-injection tests
+//! kill it at random points (`kill -9`) and check that every reported fact
+//! survived and nothing happened twice. Labs can use it for soak runs.
+//!
+//! A round of the workload's game draws its win at the first step (the
+//! outcome is committed before anything is revealed), then commits three
+//! reveal steps, then settles. On restart an interrupted round is resumed at
+//! the step it reached, with the outcome it committed (M-36).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{anyhow, Context, Result};
+use meters::{CashOut, Door, GameRng, Machine, MachineConfig, Mode, SeedChoice, Step, WeightTable, WinComponent, WinPayment};
+use serde_json::json;
+
+const GAME: &str = "soak";
+const REVEALS: u32 = 3;
+const DENOMS: [u64; 3] = [1, 10, 100];
+/// Win multipliers of the stake and their weights.
+const PAYS: [(u64, u64); 7] = [(0, 600), (1, 200), (2, 100), (5, 60), (20, 30), (100, 9), (2_000, 1)];
+
+fn say(line: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")?;
+    out.flush()?;
+    Ok(())
+}
+
+fn finish_round(m: &mut Machine, round: u64, win: u64, from_step: u32) -> Result<()> {
+    for k in from_step..=REVEALS {
+        m.record_step(round, Step::new("reveal", json!({ "k": k })), 0)?;
+    }
+    let settled = m.settle_round(round, win, vec![WinComponent { label: "soak".into(), amount: win }])?;
+    say(&format!("settled {round} {win}"))?;
+    if let WinPayment::Handpay { id } = settled.payment {
+        m.pay_handpay(id, "soak attendant")?;
+        say(&format!("handpay {id} {win}"))?;
+    }
+    Ok(())
+}
+
+fn main() -> Result<()> {
+    let mut args = std::env::args().skip(1);
+    let db = PathBuf::from(args.next().context("usage: egm-soak DB ROUNDS")?);
+    let rounds: u64 = args.next().context("usage: egm-soak DB ROUNDS")?.parse()?;
+    let config = MachineConfig { mode: Mode::Lab, ..MachineConfig::default() };
+    let mut m = Machine::open(&db, config, SeedChoice::Entropy)?;
+
+    // Recovery: resume the interrupted round at its step, same outcome.
+    if let Some(open) = m.open_round().cloned() {
+        let recall = m.recall(1)?;
+        let first = recall.last().and_then(|r| r.steps.first()).ok_or_else(|| anyhow!("open round without steps"))?;
+        let win = first.step.data["win"].as_u64().ok_or_else(|| anyhow!("open round without an outcome"))?;
+        m.resume_round(open.round)?;
+        say(&format!("resumed {} {}", open.round, open.steps))?;
+        finish_round(&mut m, open.round, win, open.steps)?;
+    }
+    for tilt in m.state().tilts.clone() {
+        m.clear_tilt(tilt, "soak attendant")?;
+    }
+    for door in Door::ALL {
+        m.close_door(door)?;
+    }
+    let pays = WeightTable::new(&PAYS.map(|(_, w)| w))?;
+
+    for i in 0..rounds {
+        if m.credit() < 2_000 {
+            m.insert_note(5_000)?;
+            say("note 5000")?;
+        }
+        let (denom, credits, mult) = {
+            let mut rng = m.rng().lock();
+            let denom = DENOMS[rng.index(DENOMS.len())];
+            let credits = 1 + rng.uniform(10);
+            (denom, credits, PAYS[rng.pick(&pays)].0)
+        };
+        let stake = denom * credits;
+        let win = stake * mult;
+        let round = m.begin_round(GAME, denom, stake, Step::new("outcome", json!({ "win": win })))?;
+        say(&format!("begun {round} {stake}"))?;
+        finish_round(&mut m, round, win, 2)?;
+
+        if i % 7 == 6 {
+            match m.cash_out()? {
+                CashOut::Ticket(t) => {
+                    say(&format!("ticket {} {}", t.validation, t.value))?;
+                    m.insert_ticket(&t.validation)?;
+                    say(&format!("ticket_in {} {}", t.validation, t.value))?;
+                }
+                CashOut::Handpay { id, amount } => {
+                    m.pay_handpay(id, "soak attendant")?;
+                    say(&format!("cashout_handpay {id} {amount}"))?;
+                }
+            }
+        }
+        if i % 11 == 10 {
+            m.open_door(Door::Main)?;
+            m.close_door(Door::Main)?;
+        }
+    }
+    say("done")?;
+    m.shutdown()?;
+    Ok(())
+}

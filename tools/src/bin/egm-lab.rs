@@ -1,0 +1,310 @@
+//! `egm-lab`: the certification lab's tools (certification.md A-8, D, E-39).
+//!
+//! * `rng-dump --bytes N` — raw generator output, before scaling (for
+//!   dieharder, NIST STS, TestU01); without `--bytes`, an endless stream.
+//! * `rng-dump --uniform N --count K` — scaled outcomes through the
+//!   production `uniform(n)`, one per line.
+//! * `meters DB`, `recall DB`, `events DB` — read critical memory (after
+//!   verifying it), as text or `--json`.
+//! * `verify DB` — integrity check: exit 0 clean, exit 2 naming the first bad
+//!   record.
+//! * `ram-clear DB` — the authenticated RAM clear (D-32).
+//!
+//! Readers open the file read-only: they never change critical memory.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use meters::inspect::Inspection;
+use meters::meters::{displayed, displayed_signed};
+use meters::{GameMeters, GameRng, Machine, MachineConfig, StreamRng, M25};
+
+#[derive(Parser)]
+#[command(name = "egm-lab", version, about = "Certification lab tools for the EGM core")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Dump generator output: raw bytes, or scaled outcomes with --uniform.
+    RngDump {
+        /// Raw bytes to write (endless when omitted).
+        #[arg(long, conflicts_with = "uniform")]
+        bytes: Option<u64>,
+        /// Scale through the production uniform(N) instead of raw output.
+        #[arg(long)]
+        uniform: Option<u64>,
+        /// How many scaled outcomes (with --uniform).
+        #[arg(long, default_value_t = 1000, requires = "uniform")]
+        count: u64,
+        /// A reproducible lab seed; fresh OS entropy when omitted.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// The meters of M-25: machine, per game, per denomination.
+    Meters {
+        db: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The last rounds with every step (M-15, M-34).
+    Recall {
+        db: PathBuf,
+        #[arg(long, default_value_t = 100)]
+        last: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The event log, newest first (E-39).
+    Events {
+        db: PathBuf,
+        #[arg(long, default_value_t = 1000)]
+        last: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Verify critical memory: the MAC chain, the head, the replay, the self-audit.
+    Verify { db: PathBuf },
+    /// Clear critical memory after a RAM error (authenticated, recorded).
+    RamClear {
+        db: PathBuf,
+        #[arg(long)]
+        operator: String,
+        #[arg(long)]
+        pin: String,
+        #[arg(long)]
+        reason: String,
+        /// Machine configuration (RON) holding the operator credential.
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::RngDump { bytes, uniform, count, seed } => rng_dump(bytes, uniform, count, seed),
+        Command::Meters { db, json } => meters_cmd(&db, json),
+        Command::Recall { db, last, json } => recall_cmd(&db, last, json),
+        Command::Events { db, last, json } => events_cmd(&db, last, json),
+        Command::Verify { db } => return verify_cmd(&db),
+        Command::RamClear { db, operator, pin, reason, config } => ram_clear_cmd(&db, &operator, &pin, &reason, config),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // A closed pipe (`| head`, dieharder done) is a normal end.
+            if e.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("egm-lab: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn rng(seed: Option<u64>) -> Result<StreamRng> {
+    Ok(match seed {
+        Some(s) => StreamRng::from_seed(s),
+        None => StreamRng::from_entropy()?,
+    })
+}
+
+fn rng_dump(bytes: Option<u64>, uniform: Option<u64>, count: u64, seed: Option<u64>) -> Result<()> {
+    let mut rng = rng(seed)?;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    if let Some(n) = uniform {
+        if n == 0 {
+            bail!("--uniform needs N > 0");
+        }
+        for _ in 0..count {
+            writeln!(out, "{}", rng.uniform(n))?;
+        }
+        return Ok(out.flush()?);
+    }
+    let mut buf = vec![0u8; 1 << 16];
+    let mut left = bytes;
+    loop {
+        let n = match left {
+            Some(0) => break,
+            Some(l) => l.min(buf.len() as u64) as usize,
+            None => buf.len(),
+        };
+        rng.fill_raw(&mut buf[..n]);
+        out.write_all(&buf[..n])?;
+        if let Some(l) = left.as_mut() {
+            *l -= n as u64;
+        }
+    }
+    Ok(out.flush()?)
+}
+
+fn inspect(db: &Path) -> Result<Inspection> {
+    Inspection::open(db).with_context(|| format!("reading {}", db.display()))
+}
+
+fn game_rows(g: &GameMeters) -> Vec<(&'static str, u64)> {
+    vec![
+        ("a) créditos jogados", g.creditos_jogados),
+        ("b) créditos ganhos", g.creditos_ganhos),
+        ("c) jogadas efectuadas", g.jogadas_efectuadas),
+        ("jogadas ganhas", g.jogadas_ganhas),
+        ("jogadas perdidas", g.jogadas_perdidas),
+        ("jogadas anuladas", g.jogadas_anuladas),
+        ("reembolsos de anulação", g.reembolsos_anulacao),
+        ("g) prémios acumulados", g.premios_acumulados),
+        ("g) prémios acumulados progressivos", g.premios_acumulados_progressivos),
+        ("g) prémio acumulado manual", g.premio_acumulado_manual),
+    ]
+}
+
+fn meters_cmd(db: &Path, json: bool) -> Result<()> {
+    let i = inspect(db)?;
+    let s = i.state();
+    let digits = s.config.as_ref().map_or(10, |c| c.meter_digits);
+    if json {
+        let m25: serde_json::Map<String, serde_json::Value> = M25::ALL
+            .iter()
+            .map(|m| {
+                let v = match m.machine_value(&s.totals) {
+                    Some(v) => serde_json::json!({ "value": v, "displayed": displayed(v, digits) }),
+                    None => {
+                        let r = s.totals.games.receita_bruta();
+                        serde_json::json!({ "value": r.to_string(), "displayed": displayed_signed(r, digits).to_string() })
+                    }
+                };
+                (m.key().to_owned(), v)
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "machine_id": s.machine_id,
+            "meter_digits": digits,
+            "credit": s.credit,
+            "m25": m25,
+            "machine": s.totals,
+            "per_game": s.per_game,
+            "per_denomination": s.per_denom,
+            "self_audit": i.self_audit().map_err(|e| e.to_string()).err(),
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+        return Ok(());
+    }
+    println!("Máquina {}  —  contadores (M-25), em cêntimos, {digits} dígitos", s.machine_id);
+    println!("crédito: {}", s.credit);
+    for m in M25::ALL {
+        match m.machine_value(&s.totals) {
+            Some(v) => println!("  {:<40} {:>width$}", m.legal_name(), displayed(v, digits), width = usize::from(digits)),
+            None => println!(
+                "  {:<40} {:>width$}",
+                m.legal_name(),
+                displayed_signed(s.totals.games.receita_bruta(), digits),
+                width = usize::from(digits)
+            ),
+        }
+    }
+    println!("  notas por valor: {:?}", s.totals.notas_por_valor);
+    println!("  aberturas de porta: {:?}", s.totals.aberturas_porta);
+    println!("  arranques: {}", s.totals.arranques);
+    for (name, g) in &s.per_game {
+        println!("jogo {name}:");
+        for (label, v) in game_rows(g) {
+            println!("  {label:<40} {:>width$}", displayed(v, digits), width = usize::from(digits));
+        }
+    }
+    for (denom, g) in &s.per_denom {
+        println!("denominação {denom} cêntimos:");
+        for (label, v) in game_rows(g) {
+            println!("  {label:<40} {:>width$}", displayed(v, digits), width = usize::from(digits));
+        }
+    }
+    match i.self_audit() {
+        Ok(()) => println!("auto-auditoria: OK"),
+        Err(e) => println!("auto-auditoria: FALHOU — {e}"),
+    }
+    Ok(())
+}
+
+fn recall_cmd(db: &Path, last: u64, json: bool) -> Result<()> {
+    let rounds = inspect(db)?.recall(last)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rounds)?);
+        return Ok(());
+    }
+    for r in rounds {
+        println!(
+            "jogada {} — {} @ {} cênt. — {} — crédito antes {} — aposta {}",
+            r.round, r.game, r.denom, r.started_utc, r.credit_before, r.stake
+        );
+        for s in &r.steps {
+            println!("    {} {} {}{}", s.at_utc, s.step.name, s.step.data, if s.extra_stake > 0 { format!(" (+{} aposta)", s.extra_stake) } else { String::new() });
+        }
+        if !r.resumed_at.is_empty() {
+            println!("    retomada após falha de energia no passo {:?}", r.resumed_at);
+        }
+        println!("    resultado: {:?}", r.outcome);
+    }
+    Ok(())
+}
+
+fn events_cmd(db: &Path, last: u64, json: bool) -> Result<()> {
+    let i = inspect(db)?;
+    let events = i.events(last)?;
+    let clears = i.ram_clears()?;
+    if json {
+        let events: Vec<_> = events
+            .iter()
+            .map(|r| serde_json::json!({ "seq": r.seq, "at_utc": r.at_utc, "event": r.entry }))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "events": events, "ram_clears": clears }))?);
+        return Ok(());
+    }
+    for r in events {
+        println!("{:>8} {} {}", r.seq, r.at_utc, serde_json::to_string(&r.entry)?);
+    }
+    for c in clears {
+        println!("RAM clear {} {} by {}: {}", c.n, c.at_utc, c.operator, c.reason);
+    }
+    Ok(())
+}
+
+fn verify_cmd(db: &Path) -> ExitCode {
+    match Inspection::open(db) {
+        Err(e) => {
+            println!("FAILED: {}: {e}", db.display());
+            ExitCode::from(2)
+        }
+        Ok(i) => match i.self_audit() {
+            Err(e) => {
+                println!("FAILED: {}: {e}", db.display());
+                ExitCode::from(3)
+            }
+            Ok(()) => {
+                let clears = i.ram_clears().map(|c| c.len()).unwrap_or(0);
+                println!(
+                    "OK: {}: {} records verified (MAC chain and head), {} RAM clears, self-audit passed",
+                    db.display(),
+                    i.records(),
+                    clears
+                );
+                ExitCode::SUCCESS
+            }
+        },
+    }
+}
+
+fn ram_clear_cmd(db: &Path, operator: &str, pin: &str, reason: &str, config: Option<PathBuf>) -> Result<()> {
+    let config: MachineConfig = match config {
+        Some(p) => ron::from_str(&std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?)
+            .with_context(|| format!("parsing {}", p.display()))?,
+        None => MachineConfig::default(),
+    };
+    let n = Machine::ram_clear(db, &config, operator, pin, reason)?;
+    println!("RAM clear {n} recorded; the meters before it are kept in the clear record");
+    Ok(())
+}
