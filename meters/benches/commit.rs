@@ -1,0 +1,41 @@
+//! Durable round commits per second (issue 2): WAL + synchronous=FULL, on a
+//! real file in the target directory (a real disk, not tmpfs).
+//!
+//! * `round (begin + settle)`: the two durable transactions of a one-step
+//!   game round (the outcome is committed at begin, the win at settle).
+//! * `note in`: one durable transaction.
+#![allow(clippy::unwrap_used)]
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use meters::{Machine, MachineConfig, Mode, SeedChoice, Step};
+use serde_json::json;
+
+fn bench(c: &mut Criterion) {
+    let dir = tempfile::Builder::new().prefix("egm-bench").tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let config = MachineConfig { mode: Mode::Lab, credit_limit: u64::MAX / 4, ..MachineConfig::default() };
+    let mut m = Machine::open(&dir.path().join("bench.sqlite"), config, SeedChoice::Lab(1)).unwrap();
+    let mut g = c.benchmark_group("critical memory");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("round (begin + settle), fsync", |b| {
+        b.iter(|| {
+            if m.credit() < 100 {
+                m.insert_note(10_000).unwrap();
+            }
+            let r = m.begin_round("bench", 10, 50, Step::new("outcome", json!({"stops": [3, 17, 9, 22, 5]}))).unwrap();
+            m.settle_round(r, 20, vec![]).unwrap();
+        })
+    });
+    g.bench_function("note in, fsync", |b| {
+        b.iter(|| {
+            m.insert_note(500).unwrap();
+        })
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(5));
+    targets = bench
+}
+criterion_main!(benches);
