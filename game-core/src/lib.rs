@@ -1,0 +1,16 @@
+//! # game-core — the rules of every game
+//!
+//! Owns the rules of the games the cabinet hosts, as pure, deterministic
+//! functions and state machines: given the draws of the core's RNG
+//! ([`meters::GameRng`]) and the player's decisions, they say what happened
+//! and what it pays. Reel slots live in [`reels`], the fair double-up in
+//! [`double_up`].
+//!
+//! It must never: draw randomness other than through `meters::GameRng`,
+//! touch money meters or critical memory, do I/O, render, or use a float
+//! in a game outcome.
+#![forbid(unsafe_code)]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
+pub mod double_up;
+pub mod reels;

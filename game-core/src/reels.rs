@@ -1,0 +1,466 @@
+//! Reel slots (M-1, M-5, M-13, M-14; decisions.md "Games: Reels").
+//!
+//! A round is a pure function of the RNG draws: the stops of every reel are
+//! drawn (uniformly, or by the strip's integer weights), the window is read
+//! off the strips, and the wins follow:
+//! * line wins, left to right from the first reel, the highest win per line
+//!   (M-13) and every line's win summed (M-14); a wild substitutes for every
+//!   regular symbol, with an optional multiplier when it takes part, and
+//!   pays on its own when a run of wilds pays more;
+//! * scatter pays on the total bet, wherever the scatters stand, added to
+//!   the line wins;
+//! * free games when enough scatters show, played on their own strips if
+//!   the paytable gives them, with a win multiplier, and retriggered by
+//!   scatters during free games.
+//!
+//! All free games of a round are drawn when the round is drawn, so the
+//! whole outcome is committed before any reel moves.
+
+use meters::{GameRng, WeightTable};
+use serde::{Deserialize, Serialize};
+
+pub use crate::double_up::DoubleUpRule;
+
+/// Index of a symbol in [`ReelGame::symbols`].
+pub type SymbolId = u8;
+
+/// The most reels a game may have.
+pub const MAX_REELS: usize = 8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SymbolKind {
+    Regular,
+    /// Substitutes for every regular symbol; a win it takes part in is
+    /// multiplied by `multiplier` (1 for none).
+    Wild { multiplier: u64 },
+    /// Pays anywhere in the window, on the total bet.
+    Scatter,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Symbol {
+    pub id: String,
+    pub name: String,
+    pub kind: SymbolKind,
+}
+
+/// A reel strip: the symbol at each stop and, optionally, each stop's weight.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strip {
+    pub symbols: Vec<SymbolId>,
+    pub weights: Option<Vec<u64>>,
+}
+
+impl Strip {
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+
+    /// The weight of stop `i` (1 on an unweighted strip).
+    pub fn weight(&self, i: usize) -> u64 {
+        self.weights.as_ref().map_or(1, |w| w[i])
+    }
+
+    /// The sum of the stop weights: the strip's share of the game cycle.
+    pub fn total_weight(&self) -> u64 {
+        self.weights.as_ref().map_or(self.symbols.len() as u64, |w| w.iter().sum())
+    }
+
+    /// The symbol at `row` of the window when the reel stops at `stop`.
+    pub fn at(&self, stop: usize, row: usize) -> SymbolId {
+        self.symbols[(stop + row) % self.symbols.len()]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FreeGamesRule {
+    /// Free games awarded by scatter count (index = count).
+    pub awards: Vec<u32>,
+    /// Multiplier of every free-game win.
+    pub multiplier: u64,
+    /// Whether scatters during free games award more free games.
+    pub retrigger: bool,
+    /// Strips for free games; the base strips when absent.
+    pub reels: Option<Vec<Strip>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScatterRule {
+    pub symbol: SymbolId,
+    /// Pay by scatter count (index = count), times the total bet.
+    pub pays: Vec<u64>,
+    pub free_games: Option<FreeGamesRule>,
+}
+
+/// The bets a player may choose: lines played × credits per line (M-31 b).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BetRules {
+    pub lines: Vec<u32>,
+    pub credits_per_line: Vec<u64>,
+}
+
+/// A reel game as the paytable compiler produces it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReelGame {
+    pub id: String,
+    pub name: String,
+    pub symbols: Vec<Symbol>,
+    pub rows: u8,
+    pub reels: Vec<Strip>,
+    /// Each payline: the row it crosses on each reel.
+    pub lines: Vec<Vec<u8>>,
+    /// Line pays by symbol and run length: `pays[symbol][count]`, in credits
+    /// per credit bet on the line.
+    pub pays: Vec<Vec<u64>>,
+    pub scatter: Option<ScatterRule>,
+    pub bet: BetRules,
+    pub double_up: Option<DoubleUpRule>,
+}
+
+/// What one line pays: the winning symbol, how many in a row, whether a
+/// wild took part, and the pay per credit bet on the line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinePay {
+    pub symbol: SymbolId,
+    pub count: u8,
+    pub wild: bool,
+    pub pay: u64,
+}
+
+/// A chosen bet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bet {
+    pub lines: u32,
+    pub credits_per_line: u64,
+}
+
+impl Bet {
+    pub fn total_credits(&self) -> u64 {
+        u64::from(self.lines) * self.credits_per_line
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum BetError {
+    #[error("{0} lines is not a bet this game offers")]
+    Lines(u32),
+    #[error("{0} credits per line is not a bet this game offers")]
+    CreditsPerLine(u64),
+}
+
+/// A line win in a spin, in credits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineWin {
+    /// 0-based payline index.
+    pub line: u32,
+    pub symbol: SymbolId,
+    pub count: u8,
+    pub wild: bool,
+    pub win: u64,
+}
+
+/// One spin: where the reels stopped and what it paid, in credits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spin {
+    pub free: bool,
+    pub stops: Vec<u32>,
+    pub line_wins: Vec<LineWin>,
+    pub scatter_count: u8,
+    pub scatter_win: u64,
+    pub free_games_awarded: u32,
+    /// Line and scatter wins, with the free-game multiplier applied.
+    pub win: u64,
+}
+
+/// A whole round: the base spin and every free game it led to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReelRound {
+    pub bet: Bet,
+    pub base: Spin,
+    pub free_spins: Vec<Spin>,
+    /// Total win of the round, in credits.
+    pub win: u64,
+}
+
+impl ReelGame {
+    pub fn reel_count(&self) -> usize {
+        self.reels.len()
+    }
+
+    fn wild(&self) -> Option<(SymbolId, u64)> {
+        self.symbols.iter().enumerate().find_map(|(i, s)| match s.kind {
+            SymbolKind::Wild { multiplier } => Some((i as SymbolId, multiplier)),
+            _ => None,
+        })
+    }
+
+    /// The strips of a spin: free-game strips when given.
+    pub fn strips(&self, free: bool) -> &[Strip] {
+        if free {
+            if let Some(r) = self.scatter.as_ref().and_then(|s| s.free_games.as_ref()).and_then(|f| f.reels.as_ref()) {
+                return r;
+            }
+        }
+        &self.reels
+    }
+
+    /// The pay of one line holding `syms` (one symbol per reel), left to
+    /// right: the highest of the wild run's own pay and the first regular
+    /// symbol's run with wilds substituting (M-13). `None` when it pays nothing.
+    #[inline]
+    pub fn line_pay(&self, syms: &[SymbolId]) -> Option<LinePay> {
+        let (wild, mult) = match self.wild() {
+            Some((w, m)) => (Some(w), m),
+            None => (None, 1),
+        };
+        self.line_pay_with(syms, wild, mult)
+    }
+
+    #[inline]
+    fn line_pay_with(&self, syms: &[SymbolId], wild: Option<SymbolId>, mult: u64) -> Option<LinePay> {
+        let is_wild = |s: SymbolId| Some(s) == wild;
+        let leading = syms.iter().take_while(|&&s| is_wild(s)).count();
+        let mut best: Option<LinePay> = None;
+        if let Some(w) = wild {
+            if leading > 0 {
+                let pay = self.pays[w as usize][leading];
+                if pay > 0 {
+                    best = Some(LinePay { symbol: w, count: leading as u8, wild: true, pay });
+                }
+            }
+        }
+        if leading < syms.len() {
+            let x = syms[leading];
+            if !matches!(self.symbols[x as usize].kind, SymbolKind::Scatter) {
+                let run = leading + 1 + syms[leading + 1..].iter().take_while(|&&s| s == x || is_wild(s)).count();
+                let wild_in_run = leading > 0 || syms[leading + 1..run].iter().any(|&s| is_wild(s));
+                let base = self.pays[x as usize][run];
+                let pay = if wild_in_run { base * mult } else { base };
+                if pay > 0 && best.is_none_or(|b| pay > b.pay) {
+                    best = Some(LinePay { symbol: x, count: run as u8, wild: wild_in_run, pay });
+                }
+            }
+        }
+        best
+    }
+
+    /// The symbols of payline `line` when the reels stop at `stops`.
+    pub fn line_symbols(&self, stops: &[u32], line: usize, free: bool) -> Vec<SymbolId> {
+        let strips = self.strips(free);
+        self.lines[line].iter().zip(stops).zip(strips).map(|((&row, &stop), s)| s.at(stop as usize, row as usize)).collect()
+    }
+
+    /// The window: `window[reel][row]`.
+    pub fn window(&self, stops: &[u32], free: bool) -> Vec<Vec<SymbolId>> {
+        let strips = self.strips(free);
+        stops
+            .iter()
+            .zip(strips)
+            .map(|(&stop, s)| (0..self.rows as usize).map(|r| s.at(stop as usize, r)).collect())
+            .collect()
+    }
+
+    /// Scatter symbols anywhere in the window.
+    pub fn scatter_count(&self, stops: &[u32], free: bool) -> u8 {
+        let Some(sc) = &self.scatter else { return 0 };
+        self.window(stops, free).iter().flatten().filter(|&&s| s == sc.symbol).count() as u8
+    }
+
+    /// Evaluate a spin at `stops` for `bet`, in credits.
+    pub fn evaluate(&self, stops: &[u32], bet: Bet, free: bool) -> Spin {
+        let mult = if free { self.free_games().map_or(1, |f| f.multiplier) } else { 1 };
+        let mut line_wins = Vec::new();
+        for line in 0..bet.lines as usize {
+            if let Some(p) = self.line_pay(&self.line_symbols(stops, line, free)) {
+                line_wins.push(LineWin {
+                    line: line as u32,
+                    symbol: p.symbol,
+                    count: p.count,
+                    wild: p.wild,
+                    win: p.pay * bet.credits_per_line * mult,
+                });
+            }
+        }
+        let scatter_count = self.scatter_count(stops, free);
+        let (scatter_win, free_games_awarded) = match &self.scatter {
+            None => (0, 0),
+            Some(sc) => {
+                let pay = sc.pays.get(scatter_count as usize).copied().unwrap_or(0);
+                let awarded = match &sc.free_games {
+                    Some(f) if !free || f.retrigger => f.awards.get(scatter_count as usize).copied().unwrap_or(0),
+                    _ => 0,
+                };
+                (pay * bet.total_credits() * mult, awarded)
+            }
+        };
+        let win = line_wins.iter().map(|w| w.win).sum::<u64>() + scatter_win;
+        Spin { free, stops: stops.to_vec(), line_wins, scatter_count, scatter_win, free_games_awarded, win }
+    }
+
+    pub fn free_games(&self) -> Option<&FreeGamesRule> {
+        self.scatter.as_ref().and_then(|s| s.free_games.as_ref())
+    }
+
+    pub fn check_bet(&self, bet: Bet) -> Result<(), BetError> {
+        if !self.bet.lines.contains(&bet.lines) {
+            return Err(BetError::Lines(bet.lines));
+        }
+        if !self.bet.credits_per_line.contains(&bet.credits_per_line) {
+            return Err(BetError::CreditsPerLine(bet.credits_per_line));
+        }
+        Ok(())
+    }
+
+    /// Draw a round: the base spin and every free game it leads to. The
+    /// result is the whole outcome, to be committed before it is shown.
+    pub fn play(&self, tables: &StopTables, rng: &mut impl GameRng, bet: Bet) -> Result<ReelRound, BetError> {
+        self.check_bet(bet)?;
+        let base = self.evaluate(&tables.draw(rng, false), bet, false);
+        let mut owed = base.free_games_awarded;
+        let mut free_spins = Vec::new();
+        while owed > 0 {
+            owed -= 1;
+            let spin = self.evaluate(&tables.draw(rng, true), bet, true);
+            owed += spin.free_games_awarded;
+            free_spins.push(spin);
+        }
+        let win = base.win + free_spins.iter().map(|s| s.win).sum::<u64>();
+        Ok(ReelRound { bet, base, free_spins, win })
+    }
+}
+
+/// The weight tables of the strips, built once per game: every stop is
+/// drawn through the core's weighted choice.
+#[derive(Clone, Debug)]
+pub struct StopTables {
+    base: Vec<WeightTable>,
+    free: Vec<WeightTable>,
+}
+
+impl StopTables {
+    pub fn new(game: &ReelGame) -> Result<Self, meters::rng::WeightError> {
+        let build = |strips: &[Strip]| -> Result<Vec<WeightTable>, meters::rng::WeightError> {
+            strips
+                .iter()
+                .map(|s| match &s.weights {
+                    Some(w) => WeightTable::new(w),
+                    None => WeightTable::new(&vec![1; s.len()]),
+                })
+                .collect()
+        };
+        Ok(Self { base: build(game.strips(false))?, free: build(game.strips(true))? })
+    }
+
+    /// Draw one stop per reel.
+    pub fn draw(&self, rng: &mut impl GameRng, free: bool) -> Vec<u32> {
+        let t = if free { &self.free } else { &self.base };
+        t.iter().map(|w| rng.pick(w) as u32).collect()
+    }
+}
+
+/// A fast, allocation-free evaluator of whole rounds for simulation: the
+/// same rules, the same draws, with the strips' windows laid out flat.
+pub struct FastReels<'a> {
+    game: &'a ReelGame,
+    tables: &'a StopTables,
+    wild: Option<SymbolId>,
+    wild_mult: u64,
+    base: Layout,
+    free: Layout,
+}
+
+struct Layout {
+    /// `windows[reel][stop * rows + row]`.
+    windows: Vec<Vec<SymbolId>>,
+    /// Scatters in each reel's window at each stop.
+    scatters: Vec<Vec<u8>>,
+}
+
+impl Layout {
+    fn new(game: &ReelGame, strips: &[Strip]) -> Self {
+        let rows = game.rows as usize;
+        let scatter = game.scatter.as_ref().map(|s| s.symbol);
+        let windows: Vec<Vec<SymbolId>> =
+            strips.iter().map(|s| (0..s.len()).flat_map(|stop| (0..rows).map(move |r| s.at(stop, r))).collect()).collect();
+        let scatters = windows
+            .iter()
+            .map(|w| w.chunks(rows).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect())
+            .collect();
+        Self { windows, scatters }
+    }
+}
+
+impl<'a> FastReels<'a> {
+    pub fn new(game: &'a ReelGame, tables: &'a StopTables) -> Self {
+        let (wild, wild_mult) = match game.wild() {
+            Some((w, m)) => (Some(w), m),
+            None => (None, 1),
+        };
+        Self {
+            game,
+            tables,
+            wild,
+            wild_mult,
+            base: Layout::new(game, game.strips(false)),
+            free: Layout::new(game, game.strips(true)),
+        }
+    }
+
+    /// One spin's line + scatter win per credit per line (before the free
+    /// multiplier), and the free games it awards.
+    #[inline]
+    fn spin(&self, rng: &mut impl GameRng, lines: usize, free: bool) -> (u64, u32) {
+        let g = self.game;
+        let layout = if free { &self.free } else { &self.base };
+        let tables = if free { &self.tables.free } else { &self.tables.base };
+        let rows = g.rows as usize;
+        let n = g.reels.len();
+        let mut stops = [0usize; MAX_REELS];
+        let mut scatters = 0u8;
+        for r in 0..n {
+            let s = rng.pick(&tables[r]);
+            stops[r] = s * rows;
+            scatters += layout.scatters[r][s];
+        }
+        let mut syms = [0 as SymbolId; MAX_REELS];
+        let mut win = 0u64;
+        for line in &g.lines[..lines] {
+            for r in 0..n {
+                syms[r] = layout.windows[r][stops[r] + line[r] as usize];
+            }
+            if let Some(p) = g.line_pay_with(&syms[..n], self.wild, self.wild_mult) {
+                win += p.pay;
+            }
+        }
+        let mut awarded = 0;
+        if let Some(sc) = &g.scatter {
+            win += sc.pays.get(scatters as usize).copied().unwrap_or(0) * lines as u64;
+            if let Some(f) = &sc.free_games {
+                if !free || f.retrigger {
+                    awarded = f.awards.get(scatters as usize).copied().unwrap_or(0);
+                }
+            }
+        }
+        (win, awarded)
+    }
+
+    /// One whole round's win, in credits per credit per line.
+    #[inline]
+    pub fn round(&self, rng: &mut impl GameRng, lines: usize) -> u64 {
+        let (mut win, mut owed) = self.spin(rng, lines, false);
+        if owed > 0 {
+            let mult = self.game.free_games().map_or(1, |f| f.multiplier);
+            while owed > 0 {
+                owed -= 1;
+                let (w, a) = self.spin(rng, lines, true);
+                win += w * mult;
+                owed += a;
+            }
+        }
+        win
+    }
+}

@@ -1,0 +1,256 @@
+//! `paytable check`: the exact figures of every bet configuration, and the
+//! refusals the rules require (M-17, decisions.md "Return to player",
+//! certification.md B-12, B-15).
+
+use game_core::reels::ReelGame;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+use serde::Serialize;
+
+use crate::reel_math::{analyse, decimal, MathError, ReelFigures};
+
+/// The RTP floor: 80% by default, configurable upward only (M-17).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Floor(BigRational);
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum FloorError {
+    #[error("{0:?} is not a percentage like 80 or 85.5")]
+    NotANumber(String),
+    #[error("the RTP floor cannot be set below 80% (M-17): {0}%")]
+    BelowLaw(String),
+    #[error("an RTP floor above 100% makes every game illegal: {0}%")]
+    Above100(String),
+}
+
+impl Floor {
+    pub fn legal_minimum() -> Self {
+        Floor(BigRational::new(BigInt::from(80), BigInt::from(100)))
+    }
+
+    /// Parse a percentage with up to 6 decimals, exactly.
+    pub fn from_percent(s: &str) -> Result<Self, FloorError> {
+        let t = s.trim().trim_end_matches('%');
+        let (int_part, frac) = t.split_once('.').unwrap_or((t, ""));
+        if int_part.is_empty() || frac.len() > 6 || !int_part.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) {
+            return Err(FloorError::NotANumber(s.to_owned()));
+        }
+        let num: BigInt = format!("{int_part}{frac}").parse().map_err(|_| FloorError::NotANumber(s.to_owned()))?;
+        let den = BigInt::from(100) * BigInt::from(10u64.pow(frac.len() as u32));
+        let f = BigRational::new(num, den);
+        if f < Self::legal_minimum().0 {
+            return Err(FloorError::BelowLaw(t.to_owned()));
+        }
+        if f > BigRational::from_integer(1.into()) {
+            return Err(FloorError::Above100(t.to_owned()));
+        }
+        Ok(Floor(f))
+    }
+
+    pub fn value(&self) -> &BigRational {
+        &self.0
+    }
+}
+
+/// The smallest per-game probability an advertised prize may have without
+/// an odds disclosure (GLI-11 §4.8.2).
+pub fn odds_limit() -> BigRational {
+    BigRational::new(1.into(), BigInt::from(100_000_000u64))
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ConfigReport {
+    pub lines: u32,
+    /// Exact RTP as a fraction `numerator/denominator`.
+    pub rtp_exact: String,
+    pub rtp_percent: String,
+    pub rtp_lines_percent: String,
+    pub rtp_scatter_percent: String,
+    pub rtp_free_games_percent: String,
+    pub hit_frequency_percent: String,
+    pub hit_frequency_one_in: f64,
+    /// Standard deviation of a round's win, in total bets.
+    pub standard_deviation: f64,
+    pub max_base_win_credits_per_line_credit: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PrizeReport {
+    pub prize: String,
+    pub pays: String,
+    /// Probability per game at the largest line count.
+    pub probability: f64,
+    pub one_in: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    pub game: String,
+    pub name: String,
+    pub cycle: String,
+    pub floor_percent: String,
+    pub configs: Vec<ConfigReport>,
+    pub top_award: Option<PrizeReport>,
+    pub prizes: Vec<PrizeReport>,
+    pub free_games: Option<FreeGamesReport>,
+    pub odds_disclosure: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FreeGamesReport {
+    pub trigger_one_in: f64,
+    pub mean_games_per_trigger: f64,
+    pub retrigger_rate: f64,
+    pub multiplier: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error("{game} with {lines} lines returns {rtp}%, under the floor of {floor}% (M-17)")]
+    UnderFloor { game: String, lines: u32, rtp: String, floor: String },
+    #[error("{game} with {lines} lines returns {rtp}%, over 100% (certification.md B-12)")]
+    Over100 { game: String, lines: u32, rtp: String },
+    #[error("{game}: the prize {prize} has a probability of 1 in {one_in:.0} per game, rarer than 1 in 100,000,000, and the paytable has no odds_disclosure (GLI-11 §4.8.2)")]
+    TooRare { game: String, prize: String, one_in: f64 },
+}
+
+fn pct(x: &BigRational) -> String {
+    decimal(&(x * BigRational::from_integer(100.into())), 4)
+}
+
+fn f(x: &BigRational) -> f64 {
+    x.to_f64().unwrap_or(f64::NAN)
+}
+
+/// Every prize the paytable advertises, with its exact probability per game.
+fn prizes(game: &ReelGame, fig: &ReelFigures) -> Vec<(String, String, BigRational, u64)> {
+    let cycle = BigRational::from_integer(BigInt::from(fig.cycle));
+    let mut out = Vec::new();
+    for (sym, pays) in game.pays.iter().enumerate() {
+        for (count, &pay) in pays.iter().enumerate() {
+            if pay == 0 {
+                continue;
+            }
+            let w = fig.combo_any.get(&(sym as u8, count as u8)).copied().unwrap_or(0);
+            let p = BigRational::from_integer(BigInt::from(w)) / &cycle;
+            out.push((format!("{} × {}", count, game.symbols[sym].name), format!("{pay} per line credit"), p, pay));
+        }
+    }
+    if let Some(sc) = &game.scatter {
+        let name = &game.symbols[sc.symbol as usize].name;
+        for (c, &pay) in sc.pays.iter().enumerate() {
+            let awards = sc.free_games.as_ref().and_then(|f| f.awards.get(c)).copied().unwrap_or(0);
+            if pay == 0 && awards == 0 {
+                continue;
+            }
+            let w = fig.scatter_distribution.get(c).copied().unwrap_or(0);
+            let p = BigRational::from_integer(BigInt::from(w)) / &cycle;
+            let what = match (pay, awards) {
+                (0, a) => format!("{a} free games"),
+                (p, 0) => format!("{p} × total bet"),
+                (p, a) => format!("{p} × total bet + {a} free games"),
+            };
+            out.push((format!("{c} × {name} (scatter)"), what, p, 0));
+        }
+    }
+    out
+}
+
+/// The figures and the verdict: accepted when `refusals` is empty.
+pub struct Checked {
+    pub report: CheckReport,
+    pub figures: ReelFigures,
+    pub refusals: Vec<Refusal>,
+}
+
+impl Checked {
+    pub fn accepted(&self) -> bool {
+        self.refusals.is_empty()
+    }
+}
+
+/// Compute the exact figures and judge them against the rules.
+pub fn check(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>) -> Result<Checked, MathError> {
+    let fig = analyse(game)?;
+    let mut refusals = Vec::new();
+    let one = BigRational::from_integer(1.into());
+    let mut configs = Vec::new();
+    for c in &fig.configs {
+        if c.rtp < floor.0 {
+            refusals.push(Refusal::UnderFloor { game: game.id.clone(), lines: c.lines, rtp: pct(&c.rtp), floor: pct(&floor.0) });
+        }
+        if c.rtp > one {
+            refusals.push(Refusal::Over100 { game: game.id.clone(), lines: c.lines, rtp: pct(&c.rtp) });
+        }
+        configs.push(ConfigReport {
+            lines: c.lines,
+            rtp_exact: format!("{}/{}", c.rtp.numer(), c.rtp.denom()),
+            rtp_percent: pct(&c.rtp),
+            rtp_lines_percent: pct(&c.rtp_lines),
+            rtp_scatter_percent: pct(&c.rtp_scatter),
+            rtp_free_games_percent: pct(&c.rtp_free_games),
+            hit_frequency_percent: pct(&c.hit_frequency),
+            hit_frequency_one_in: 1.0 / f(&c.hit_frequency),
+            standard_deviation: c.standard_deviation(),
+            max_base_win_credits_per_line_credit: c.max_base_win,
+        });
+    }
+    let all = prizes(game, &fig);
+    let limit = odds_limit();
+    for (prize, _, p, _) in &all {
+        if !p.is_zero() && *p < limit && odds_disclosure.is_none() {
+            refusals.push(Refusal::TooRare { game: game.id.clone(), prize: prize.clone(), one_in: 1.0 / f(p) });
+        }
+    }
+    let report_prize = |(prize, pays, p, _): &(String, String, BigRational, u64)| PrizeReport {
+        prize: prize.clone(),
+        pays: pays.clone(),
+        probability: f(p),
+        one_in: 1.0 / f(p),
+    };
+    let top = all.iter().filter(|x| x.3 > 0).max_by_key(|x| x.3).map(report_prize);
+    let free_games = fig.free_games.as_ref().map(|fg| FreeGamesReport {
+        trigger_one_in: 1.0 / f(&fg.trigger_probability),
+        mean_games_per_trigger: f(&fg.mean_games_per_trigger),
+        retrigger_rate: f(&fg.retrigger_rate),
+        multiplier: game.free_games().map_or(1, |g| g.multiplier),
+    });
+    let report = CheckReport {
+        game: game.id.clone(),
+        name: game.name.clone(),
+        cycle: fig.cycle.to_string(),
+        floor_percent: pct(&floor.0),
+        configs,
+        top_award: top,
+        prizes: all.iter().map(report_prize).collect(),
+        free_games,
+        odds_disclosure: odds_disclosure.map(str::to_owned),
+    };
+    Ok(Checked { report, figures: fig, refusals })
+}
+
+impl std::fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{} ({}) — full cycle {} stop combinations, floor {}%", self.name, self.game, self.cycle, self.floor_percent)?;
+        writeln!(f, "{:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>10}", "lines", "RTP %", "lines %", "scatter %", "free %", "hit %", "SD", "max base")?;
+        for c in &self.configs {
+            writeln!(
+                f,
+                "{:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9.3} {:>10}",
+                c.lines, c.rtp_percent, c.rtp_lines_percent, c.rtp_scatter_percent, c.rtp_free_games_percent, c.hit_frequency_percent, c.standard_deviation, c.max_base_win_credits_per_line_credit
+            )?;
+        }
+        if let Some(t) = &self.top_award {
+            writeln!(f, "top award: {} pays {} — 1 in {:.0} games", t.prize, t.pays, t.one_in)?;
+        }
+        if let Some(fg) = &self.free_games {
+            writeln!(
+                f,
+                "free games: triggered 1 in {:.1} games, {:.3} games per trigger (retriggers {:.5} per game), wins ×{}",
+                fg.trigger_one_in, fg.mean_games_per_trigger, fg.retrigger_rate, fg.multiplier
+            )?;
+        }
+        Ok(())
+    }
+}

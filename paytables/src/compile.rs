@@ -1,0 +1,320 @@
+//! From the designer's RON to the game-core model, with every check the
+//! rules and common sense ask for; each error names its file and line.
+
+use std::collections::HashMap;
+
+use game_core::reels::{BetRules, FreeGamesRule, ReelGame, ScatterRule, Strip, Symbol, SymbolId, SymbolKind, MAX_REELS};
+use game_core::double_up::DoubleUpRule;
+
+use crate::error::{PaytableError, Reporter};
+use crate::format::{KindSource, ReelPaytable};
+use crate::locate::Path;
+
+/// Parse a RON source (the file name is for messages).
+pub fn parse(file: &str, src: &str) -> Result<ReelPaytable, PaytableError> {
+    ron::from_str(src).map_err(|e| PaytableError::Syntax {
+        file: file.to_owned(),
+        line: e.position.line,
+        column: e.position.col,
+        message: e.code.to_string(),
+    })
+}
+
+/// Read, parse and validate a paytable file.
+pub fn load(path: &std::path::Path) -> Result<ReelGame, PaytableError> {
+    let file = path.display().to_string();
+    let src = std::fs::read_to_string(path).map_err(|e| PaytableError::Io { file: file.clone(), problem: e.to_string() })?;
+    compile(&file, &src)
+}
+
+/// Parse and validate a source into the game model.
+pub fn compile(file: &str, src: &str) -> Result<ReelGame, PaytableError> {
+    let p = parse(file, src)?;
+    validate(&Reporter { file, src }, &p)
+}
+
+fn root() -> Path {
+    Path::default()
+}
+
+fn strips(
+    r: &Reporter<'_>,
+    ids: &HashMap<&str, SymbolId>,
+    reels: &[Vec<String>],
+    weights: Option<&Vec<Vec<u64>>>,
+    at: Path,
+    weights_at: Path,
+) -> Result<Vec<Strip>, PaytableError> {
+    if let Some(w) = weights {
+        if w.len() != reels.len() {
+            return Err(r.at(weights_at, format!("{} weight lists for {} reels", w.len(), reels.len())));
+        }
+    }
+    let mut out = Vec::new();
+    for (i, reel) in reels.iter().enumerate() {
+        if reel.is_empty() {
+            return Err(r.at(at.clone().index(i), format!("reel {} is empty", i + 1)));
+        }
+        let mut symbols = Vec::with_capacity(reel.len());
+        for (j, s) in reel.iter().enumerate() {
+            match ids.get(s.as_str()) {
+                Some(&id) => symbols.push(id),
+                None => return Err(r.at(at.clone().index(i).index(j), format!("unknown symbol {s:?} on reel {}, stop {j}", i + 1))),
+            }
+        }
+        let w = match weights {
+            None => None,
+            Some(w) => {
+                let w = &w[i];
+                if w.len() != reel.len() {
+                    return Err(r.at(
+                        weights_at.clone().index(i),
+                        format!("reel {} has {} stops but {} weights", i + 1, reel.len(), w.len()),
+                    ));
+                }
+                if w.iter().all(|&x| x == 0) {
+                    return Err(r.at(weights_at.clone().index(i), format!("the weights of reel {} are all zero", i + 1)));
+                }
+                if w.iter().try_fold(0u64, |a, &x| a.checked_add(x)).is_none() {
+                    return Err(r.at(weights_at.clone().index(i), format!("the weights of reel {} overflow", i + 1)));
+                }
+                Some(w.clone())
+            }
+        };
+        out.push(Strip { symbols, weights: w });
+    }
+    Ok(out)
+}
+
+/// Whether `sym` (or the wild) shows on `strip` at a stop of non-zero weight.
+fn can_show(strip: &Strip, sym: SymbolId, wild: Option<SymbolId>) -> bool {
+    strip.symbols.iter().enumerate().any(|(i, &s)| (s == sym || Some(s) == wild) && strip.weight(i) > 0)
+}
+
+/// The most scatters the window can show.
+fn max_scatters(strips: &[Strip], rows: usize, scatter: SymbolId) -> usize {
+    strips
+        .iter()
+        .map(|s| (0..s.len()).filter(|&i| s.weight(i) > 0).map(|stop| (0..rows).filter(|&r| s.at(stop, r) == scatter).count()).max().unwrap_or(0))
+        .sum()
+}
+
+pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, PaytableError> {
+    if p.id.trim().is_empty() || !p.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(r.at(root().field("id"), "the id must be non-empty letters, digits, '-' or '_'"));
+    }
+    if p.name.trim().is_empty() {
+        return Err(r.at(root().field("name"), "the name must not be empty"));
+    }
+    if p.rows == 0 || p.rows > 8 {
+        return Err(r.at(root().field("rows"), format!("rows must be 1 to 8, not {}", p.rows)));
+    }
+    // M-1: three or more reels.
+    if p.reels.len() < 3 || p.reels.len() > MAX_REELS {
+        return Err(r.at(root().field("reels"), format!("a reel game has 3 to {MAX_REELS} reels (M-1), not {}", p.reels.len())));
+    }
+    if p.symbols.is_empty() || p.symbols.len() > 64 {
+        return Err(r.at(root().field("symbols"), "a game has 1 to 64 symbols"));
+    }
+    let mut ids: HashMap<&str, SymbolId> = HashMap::new();
+    let mut symbols = Vec::new();
+    let (mut wild, mut scatter_sym) = (None, None);
+    for (i, s) in p.symbols.iter().enumerate() {
+        let at = root().field("symbols").index(i);
+        if ids.insert(s.id.as_str(), i as SymbolId).is_some() {
+            return Err(r.at(at, format!("symbol {:?} is defined twice", s.id)));
+        }
+        let kind = match s.kind {
+            KindSource::Regular => SymbolKind::Regular,
+            KindSource::Wild { multiplier } => {
+                if wild.replace(i as SymbolId).is_some() {
+                    return Err(r.at(at, "only one wild symbol is supported"));
+                }
+                if multiplier == 0 {
+                    return Err(r.at(at, "a wild multiplier must be at least 1"));
+                }
+                SymbolKind::Wild { multiplier }
+            }
+            KindSource::Scatter => {
+                if scatter_sym.replace(i as SymbolId).is_some() {
+                    return Err(r.at(at, "only one scatter symbol is supported"));
+                }
+                SymbolKind::Scatter
+            }
+        };
+        symbols.push(Symbol { id: s.id.clone(), name: s.name.clone(), kind });
+    }
+    let n = p.reels.len();
+    let rows = p.rows as usize;
+    let reels = strips(r, &ids, &p.reels, p.weights.as_ref(), root().field("reels"), root().field("weights"))?;
+
+    if p.lines.is_empty() {
+        return Err(r.at(root().field("lines"), "at least one payline is required"));
+    }
+    for (i, line) in p.lines.iter().enumerate() {
+        if line.len() != n {
+            return Err(r.at(root().field("lines").index(i), format!("payline {} crosses {} reels, the game has {n}", i + 1, line.len())));
+        }
+        if let Some(&row) = line.iter().find(|&&row| row as usize >= rows) {
+            return Err(r.at(root().field("lines").index(i), format!("payline {} uses row {row}, outside the {rows}-row window", i + 1)));
+        }
+    }
+
+    // Free-game strips, when given.
+    let free = match p.scatter.as_ref().and_then(|s| s.free_games.as_ref()) {
+        None => None,
+        Some(f) => {
+            let at = root().field("scatter").field("free_games");
+            let strips = match &f.reels {
+                None => None,
+                Some(fr) => {
+                    if fr.len() != n {
+                        return Err(r.at(at.field("reels"), format!("{} free-game reels for a {n}-reel game", fr.len())));
+                    }
+                    Some(strips(r, &ids, fr, f.weights.as_ref(), at.clone().field("reels"), at.clone().field("weights"))?)
+                }
+            };
+            if f.weights.is_some() && f.reels.is_none() {
+                return Err(r.at(at.field("weights"), "free-game weights need free-game reels"));
+            }
+            Some((f, strips))
+        }
+    };
+    let all_strips: Vec<&[Strip]> = match &free {
+        Some((_, Some(fs))) => vec![&reels, fs],
+        _ => vec![&reels],
+    };
+
+    let mut pays = vec![vec![0u64; n + 1]; symbols.len()];
+    for (i, pay) in p.pays.iter().enumerate() {
+        let at = root().field("pays").index(i);
+        let Some(&sym) = ids.get(pay.symbol.as_str()) else {
+            return Err(r.at(at, format!("pay for unknown symbol {:?}", pay.symbol)));
+        };
+        if Some(sym) == scatter_sym {
+            return Err(r.at(at, "the scatter pays through `scatter.pays`, not on lines"));
+        }
+        let k = pay.count as usize;
+        if k == 0 || k > n {
+            return Err(r.at(at, format!("{} in a row is impossible on {n} reels", pay.count)));
+        }
+        if pay.pays == 0 {
+            return Err(r.at(at, "a pay of 0 is not a prize: remove it"));
+        }
+        if pays[sym as usize][k] != 0 {
+            return Err(r.at(at, format!("{} × {} is paid twice", pay.count, pay.symbol)));
+        }
+        let possible = all_strips.iter().any(|strips| (0..k).all(|reel| can_show(&strips[reel], sym, wild)));
+        if !possible {
+            return Err(r.at(at, format!("pay for an impossible combination: {} × {:?} cannot line up on these strips", pay.count, pay.symbol)));
+        }
+        pays[sym as usize][k] = pay.pays;
+    }
+
+    let scatter = match &p.scatter {
+        None => None,
+        Some(sc) => {
+            let at = root().field("scatter");
+            let Some(&sym) = ids.get(sc.symbol.as_str()) else {
+                return Err(r.at(at.field("symbol"), format!("unknown scatter symbol {:?}", sc.symbol)));
+            };
+            if Some(sym) != scatter_sym {
+                return Err(r.at(at.field("symbol"), format!("{:?} is not declared with kind: Scatter", sc.symbol)));
+            }
+            let max = all_strips.iter().map(|s| max_scatters(s, rows, sym)).max().unwrap_or(0);
+            let mut spays = vec![0u64; n * rows + 1];
+            for (&c, &v) in &sc.pays {
+                if c == 0 || c as usize > max {
+                    return Err(r.at(at.clone().field("pays"), format!("pay for an impossible combination: {c} scatters (at most {max} can show)")));
+                }
+                spays[c as usize] = v;
+            }
+            let free_games = match free {
+                None => None,
+                Some((f, strips)) => {
+                    let fat = at.clone().field("free_games");
+                    if f.multiplier == 0 {
+                        return Err(r.at(fat.field("multiplier"), "the free-game multiplier must be at least 1"));
+                    }
+                    let mut awards = vec![0u32; n * rows + 1];
+                    for (&c, &v) in &f.awards {
+                        if c == 0 || c as usize > max {
+                            return Err(r.at(fat.clone().field("awards"), format!("free games for an impossible combination: {c} scatters")));
+                        }
+                        awards[c as usize] = v;
+                    }
+                    if awards.iter().all(|&a| a == 0) {
+                        return Err(r.at(fat.field("awards"), "free games are declared but never awarded"));
+                    }
+                    Some(FreeGamesRule { awards, multiplier: f.multiplier, retrigger: f.retrigger, reels: strips })
+                }
+            };
+            Some(ScatterRule { symbol: sym, pays: spays, free_games })
+        }
+    };
+    if scatter_sym.is_some() && scatter.is_none() {
+        return Err(r.at(root().field("scatter"), "a scatter symbol is declared but `scatter` is missing"));
+    }
+
+    let bat = root().field("bet");
+    if p.bet.lines.is_empty() || p.bet.credits_per_line.is_empty() {
+        return Err(r.at(bat, "bet needs at least one line count and one credits-per-line value"));
+    }
+    for &l in &p.bet.lines {
+        if l == 0 || l as usize > p.lines.len() {
+            return Err(r.at(bat.clone().field("lines"), format!("{l} lines: the game has {} paylines", p.lines.len())));
+        }
+    }
+    if p.bet.credits_per_line.contains(&0) {
+        return Err(r.at(bat.field("credits_per_line"), "credits per line must be at least 1"));
+    }
+    let double_up = match p.double_up {
+        None => None,
+        Some(d) => {
+            // decisions.md: at most 5 doubles.
+            if d.max_doubles == 0 || d.max_doubles > 5 {
+                return Err(r.at(root().field("double_up").field("max_doubles"), "the double-up allows 1 to 5 doubles (decisions.md)"));
+            }
+            if d.max_win_credits == 0 {
+                return Err(r.at(root().field("double_up").field("max_win_credits"), "the maximum double-up win must be positive"));
+            }
+            Some(DoubleUpRule { max_doubles: d.max_doubles, max_win_credits: d.max_win_credits })
+        }
+    };
+    let mut sorted_lines = p.bet.lines.clone();
+    sorted_lines.sort_unstable();
+    sorted_lines.dedup();
+    let mut cpl = p.bet.credits_per_line.clone();
+    cpl.sort_unstable();
+    cpl.dedup();
+    Ok(ReelGame {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        symbols,
+        rows: p.rows,
+        reels,
+        lines: p.lines.clone(),
+        pays,
+        scatter,
+        bet: BetRules { lines: sorted_lines, credits_per_line: cpl },
+        double_up,
+    })
+}
+
+/// A validated paytable with what the compiler needs beside the game model.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub file: String,
+    pub text: String,
+    pub game: ReelGame,
+    pub odds_disclosure: Option<String>,
+}
+
+/// Read, parse and validate a paytable file, keeping its source.
+pub fn load_source(path: &std::path::Path) -> Result<Source, PaytableError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| PaytableError::Io { file: file.clone(), problem: e.to_string() })?;
+    let p = parse(&file, &text)?;
+    let game = validate(&Reporter { file: &file, src: &text }, &p)?;
+    Ok(Source { file, game, odds_disclosure: p.odds_disclosure.clone(), text })
+}

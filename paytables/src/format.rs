@@ -1,0 +1,127 @@
+//! The paytable format for reel games: RON, written by game designers.
+//! `docs/paytable-format.md` documents every field; the samples live in
+//! `assets/paytables/`.
+//!
+//! ```ron
+//! ReelPaytable(
+//!     id: "classic-sevens",
+//!     name: "Sevens Classic",
+//!     rows: 1,
+//!     symbols: [
+//!         (id: "7", name: "Sete"),
+//!         (id: "W", name: "Wild", kind: Wild(multiplier: 2)),
+//!         (id: "S", name: "Estrela", kind: Scatter),
+//!     ],
+//!     reels: [["7", "W", "S"], ["7", "W", "S"], ["7", "W", "S"]],
+//!     weights: None,                 // or Some([[1, 2, 1], ...]) per stop
+//!     lines: [[0, 0, 0]],            // the row crossed on each reel
+//!     pays: [(symbol: "7", count: 3, pays: 100)],
+//!     scatter: None,
+//!     bet: (lines: [1], credits_per_line: [1, 2, 3]),
+//!     double_up: None,
+//!     odds_disclosure: None,
+//! )
+//! ```
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReelPaytable {
+    /// A stable identifier: the game's name in meters, recall and manifests.
+    pub id: String,
+    /// The name shown to the player (M-30 a).
+    pub name: String,
+    /// Rows of the window (1 for a classic single-line game, 3 for a 5×3).
+    pub rows: u8,
+    pub symbols: Vec<SymbolSource>,
+    /// The base game's reel strips: symbol ids, stop by stop.
+    pub reels: Vec<Vec<String>>,
+    /// Optional integer weight of every stop, reel by reel.
+    #[serde(default)]
+    pub weights: Option<Vec<Vec<u64>>>,
+    /// Paylines: the row (0 = top) crossed on each reel.
+    pub lines: Vec<Vec<u8>>,
+    /// Line pays, in credits per credit bet on the line.
+    pub pays: Vec<PaySource>,
+    #[serde(default)]
+    pub scatter: Option<ScatterSource>,
+    pub bet: BetSource,
+    #[serde(default)]
+    pub double_up: Option<DoubleUpSource>,
+    /// The odds disclosure shown with any prize rarer than 1 in
+    /// 100,000,000 per game (GLI-11 §4.8.2); such a prize is refused without it.
+    #[serde(default)]
+    pub odds_disclosure: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SymbolSource {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub kind: KindSource,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum KindSource {
+    #[default]
+    Regular,
+    Wild { multiplier: u64 },
+    Scatter,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaySource {
+    pub symbol: String,
+    /// How many in a row from the first reel.
+    pub count: u8,
+    pub pays: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScatterSource {
+    pub symbol: String,
+    /// Scatter count → pay, times the total bet.
+    #[serde(default)]
+    pub pays: BTreeMap<u8, u64>,
+    #[serde(default)]
+    pub free_games: Option<FreeGamesSource>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FreeGamesSource {
+    /// Scatter count → free games awarded.
+    pub awards: BTreeMap<u8, u32>,
+    /// Multiplier of every free-game win.
+    pub multiplier: u64,
+    /// Scatters during free games award more free games.
+    pub retrigger: bool,
+    /// Strips for free games (the base strips when absent).
+    #[serde(default)]
+    pub reels: Option<Vec<Vec<String>>>,
+    #[serde(default)]
+    pub weights: Option<Vec<Vec<u64>>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BetSource {
+    /// The line counts the player may play.
+    pub lines: Vec<u32>,
+    /// The credits per line the player may bet.
+    pub credits_per_line: Vec<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DoubleUpSource {
+    pub max_doubles: u8,
+    pub max_win_credits: u64,
+}

@@ -1,0 +1,511 @@
+//! Exact mathematics of a reel game over its full cycle (certification.md
+//! B-11, B-12, B-15; M-17).
+//!
+//! **Base game.** Every combination of stops is accounted for, weighted by
+//! its stop weights, without visiting them one by one: the stops are
+//! enumerated reel by reel, and a branch ends as soon as every played line
+//! is decided (its left-to-right run is broken, so later reels cannot change
+//! its pay). The reels after that point only matter through the number of
+//! scatters they show, which is folded in from their exact scatter-count
+//! distribution. The result is, for every scatter count `c`, the weight of
+//! the combinations and the exact sums of the spin's win and of its square.
+//!
+//! **Free games.** A free game pays `X` and awards `R` more free games; each
+//! of those is an independent copy. The total `G` of one free game and its
+//! descendants satisfies `E[G] = E[X] / (1 − E[R])` and
+//! `E[G²] = (E[X²] + 2 E[XR] E[G] + E[R(R−1)] E[G]²) / (1 − E[R])`, exact in
+//! rationals; `E[R] < 1` is required (otherwise free games never end on
+//! average). A trigger awarding `N` free games adds `N E[G]`, and
+//! `N E[G²] + N(N−1) E[G]²` to the second moment.
+//!
+//! Everything is integer or rational arithmetic; floats only format output.
+
+use std::collections::BTreeMap;
+
+use game_core::reels::{ReelGame, Strip, SymbolId, SymbolKind, MAX_REELS};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+
+/// Per scatter count: weight, Σ win·weight, Σ win²·weight (win in credits
+/// per credit per line, before any free-game multiplier).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Moments {
+    pub weight: u128,
+    pub sum: u128,
+    pub sum_sq: u128,
+}
+
+impl Moments {
+    fn add(&mut self, win: u64, w: u128) {
+        let x = u128::from(win);
+        self.weight += w;
+        self.sum += x * w;
+        self.sum_sq += x * x * w;
+    }
+    fn merge(&mut self, o: &Moments) {
+        self.weight += o.weight;
+        self.sum += o.sum;
+        self.sum_sq += o.sum_sq;
+    }
+}
+
+/// What the enumeration of one set of strips collects, for each line count.
+#[derive(Clone, Debug, Default)]
+pub struct SpinStats {
+    /// `by_scatters[config][c]`.
+    pub by_scatters: Vec<Vec<Moments>>,
+    /// Σ line wins · weight per config (without scatter pays).
+    pub line_sum: Vec<u128>,
+    /// Weight of spins that pay anything or award free games, per config.
+    pub hit_weight: Vec<u128>,
+    /// Win → weight, per config.
+    pub histogram: Vec<BTreeMap<u64, u128>>,
+    /// (symbol, count) → weight of spins where it pays on at least one
+    /// played line, at the largest line count.
+    pub combo_any: BTreeMap<(SymbolId, u8), u128>,
+    pub cycle: u128,
+}
+
+impl SpinStats {
+    fn merge(&mut self, o: SpinStats) {
+        for (a, b) in self.by_scatters.iter_mut().zip(&o.by_scatters) {
+            for (x, y) in a.iter_mut().zip(b) {
+                x.merge(y);
+            }
+        }
+        for (a, b) in self.line_sum.iter_mut().zip(&o.line_sum) {
+            *a += b;
+        }
+        for (a, b) in self.hit_weight.iter_mut().zip(&o.hit_weight) {
+            *a += b;
+        }
+        for (a, b) in self.histogram.iter_mut().zip(o.histogram) {
+            for (k, v) in b {
+                *a.entry(k).or_default() += v;
+            }
+        }
+        for (k, v) in o.combo_any {
+            *self.combo_any.entry(k).or_default() += v;
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum MathError {
+    #[error("the game cycle ({0}) is too large for exact enumeration")]
+    CycleTooLarge(String),
+    #[error("free games retrigger {0} free games per free game on average: they would never end (it must be below 1)")]
+    EndlessFreeGames(String),
+}
+
+/// One line's run as the reels are revealed left to right.
+#[derive(Clone, Copy)]
+struct LineRun {
+    syms: [SymbolId; MAX_REELS],
+    len: u8,
+    /// `Some(pay)` once later reels cannot change the line's pay.
+    decided: Option<(u64, SymbolId, u8)>,
+}
+
+struct Walk<'a> {
+    game: &'a ReelGame,
+    n: usize,
+    rows: usize,
+    wild: Option<SymbolId>,
+    scatter: Option<SymbolId>,
+    /// `windows[reel][stop * rows + row]`.
+    windows: Vec<Vec<SymbolId>>,
+    weights: Vec<Vec<u64>>,
+    scatters: Vec<Vec<u8>>,
+    /// Scatter-count distribution of reels `k..n`, in weight units.
+    suffix: Vec<Vec<u128>>,
+    lines: Vec<Vec<u8>>,
+    configs: Vec<usize>,
+    scatter_pays: Vec<u64>,
+    awards: Vec<u32>,
+}
+
+impl Walk<'_> {
+    /// Decide the line once its run is broken (or the reels are done):
+    /// later reels cannot change its pay then. The pay itself comes from the
+    /// game's own rule, `ReelGame::line_pay`.
+    fn decide(&self, run: &mut LineRun) {
+        let k = run.len as usize;
+        let syms = &run.syms[..k];
+        let leading = syms.iter().take_while(|&&x| Some(x) == self.wild).count();
+        let newest = syms[k - 1];
+        let decided = k == self.n
+            || (leading < k && {
+                let x = syms[leading];
+                // A scatter ends a wild run; otherwise a symbol that is
+                // neither the run's symbol nor wild breaks it.
+                Some(x) == self.scatter || (k - 1 > leading && newest != x && Some(newest) != self.wild)
+            });
+        if decided {
+            // Fill the rest with the breaking symbol: it cannot extend the run.
+            let mut full = [0 as SymbolId; MAX_REELS];
+            full[..k].copy_from_slice(syms);
+            for slot in full.iter_mut().take(self.n).skip(k) {
+                *slot = newest;
+            }
+            run.decided = Some(match self.game.line_pay(&full[..self.n]) {
+                Some(p) => (p.pay, p.symbol, p.count),
+                None => (0, 0, 0),
+            });
+        }
+    }
+
+    fn rec(&self, depth: usize, runs: &[LineRun], scat: usize, w: u128, out: &mut SpinStats) {
+        let max_lines = *self.configs.last().unwrap_or(&0);
+        for stop in 0..self.weights[depth].len() {
+            let sw = u128::from(self.weights[depth][stop]);
+            if sw == 0 {
+                continue;
+            }
+            let mut next: Vec<LineRun> = runs[..max_lines].to_vec();
+            let mut all = true;
+            for (l, run) in next.iter_mut().enumerate() {
+                if run.decided.is_none() {
+                    let row = self.lines[l][depth] as usize;
+                    run.syms[depth] = self.windows[depth][stop * self.rows + row];
+                    run.len = depth as u8 + 1;
+                    self.decide(run);
+                    all &= run.decided.is_some();
+                }
+            }
+            let scat_here = scat + self.scatters[depth][stop] as usize;
+            if all || depth + 1 == self.n {
+                self.settle(&next, scat_here, w * sw, depth + 1, out);
+            } else {
+                self.rec(depth + 1, &next, scat_here, w * sw, out);
+            }
+        }
+    }
+
+    /// Every line is decided after `depth` reels: fold in the rest of the
+    /// reels through their scatter-count distribution.
+    fn settle(&self, runs: &[LineRun], scat: usize, w: u128, depth: usize, out: &mut SpinStats) {
+        let max_lines = *self.configs.last().unwrap_or(&0);
+        let pays: Vec<u64> = runs[..max_lines].iter().map(|r| r.decided.map_or(0, |d| d.0)).collect();
+        let line_win: Vec<u64> = self.configs.iter().map(|&l| pays[..l].iter().sum()).collect();
+        let mut combos: Vec<(SymbolId, u8)> =
+            runs[..max_lines].iter().filter_map(|r| r.decided.filter(|d| d.0 > 0).map(|d| (d.1, d.2))).collect();
+        combos.sort_unstable();
+        combos.dedup();
+        let rest: &[u128] = if depth < self.n { &self.suffix[depth] } else { &[1] };
+        for (c2, &cw) in rest.iter().enumerate() {
+            if cw == 0 {
+                continue;
+            }
+            let c = scat + c2;
+            let weight = w * cw;
+            let spay = self.scatter_pays.get(c).copied().unwrap_or(0);
+            let triggers = self.awards.get(c).copied().unwrap_or(0) > 0;
+            for (j, &l) in self.configs.iter().enumerate() {
+                let win = line_win[j] + spay * l as u64;
+                out.by_scatters[j][c].add(win, weight);
+                out.line_sum[j] += u128::from(line_win[j]) * weight;
+                if win > 0 || triggers {
+                    out.hit_weight[j] += weight;
+                }
+                *out.histogram[j].entry(win).or_default() += weight;
+            }
+            for k in &combos {
+                *out.combo_any.entry(*k).or_default() += weight;
+            }
+        }
+    }
+}
+
+/// The exact distribution of scatters shown by `strips`, in weight units.
+pub fn scatter_distribution(strips: &[Strip], rows: usize, scatter: Option<SymbolId>) -> Vec<u128> {
+    let mut dist = vec![1u128];
+    for s in strips {
+        let mut per = vec![0u128; rows + 1];
+        for stop in 0..s.len() {
+            let c = (0..rows).filter(|&r| Some(s.at(stop, r)) == scatter).count();
+            per[c] += u128::from(s.weight(stop));
+        }
+        let mut next = vec![0u128; dist.len() + rows];
+        for (a, &x) in dist.iter().enumerate() {
+            for (b, &y) in per.iter().enumerate() {
+                next[a + b] += x * y;
+            }
+        }
+        dist = next;
+    }
+    dist
+}
+
+/// Enumerate the full cycle of `strips` for the line counts `configs`
+/// (ascending). `free` marks free-game strips (for retrigger awards).
+pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool) -> Result<SpinStats, MathError> {
+    let n = strips.len();
+    let rows = game.rows as usize;
+    let wild = game.symbols.iter().position(|s| matches!(s.kind, SymbolKind::Wild { .. })).map(|i| i as SymbolId);
+    let scatter = game.scatter.as_ref().map(|s| s.symbol);
+    let mut cycle: u128 = 1;
+    for s in strips {
+        cycle = cycle
+            .checked_mul(u128::from(s.total_weight()))
+            .filter(|&c| c < (1u128 << 80))
+            .ok_or_else(|| MathError::CycleTooLarge(format!("{} reels", n)))?;
+    }
+    let windows: Vec<Vec<SymbolId>> =
+        strips.iter().map(|s| (0..s.len()).flat_map(|stop| (0..rows).map(move |r| s.at(stop, r))).collect()).collect();
+    let scatters: Vec<Vec<u8>> = windows
+        .iter()
+        .map(|w| w.chunks(rows).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect())
+        .collect();
+    let suffix: Vec<Vec<u128>> = (0..=n).map(|k| scatter_distribution(&strips[k.min(n)..], rows, scatter)).collect();
+    let (scatter_pays, awards) = match &game.scatter {
+        None => (Vec::new(), Vec::new()),
+        Some(sc) => {
+            let awards = match &sc.free_games {
+                Some(f) if !free || f.retrigger => f.awards.clone(),
+                _ => Vec::new(),
+            };
+            (sc.pays.clone(), awards)
+        }
+    };
+    let walk = Walk {
+        game,
+        n,
+        rows,
+        wild,
+        scatter,
+        windows,
+        weights: strips.iter().map(|s| (0..s.len()).map(|i| s.weight(i)).collect()).collect(),
+        scatters,
+        suffix,
+        lines: game.lines.clone(),
+        configs: configs.to_vec(),
+        scatter_pays,
+        awards,
+    };
+    let max_c = n * rows + 1;
+    let empty = || SpinStats {
+        by_scatters: vec![vec![Moments::default(); max_c]; configs.len()],
+        line_sum: vec![0; configs.len()],
+        hit_weight: vec![0; configs.len()],
+        histogram: vec![BTreeMap::new(); configs.len()],
+        combo_any: BTreeMap::new(),
+        cycle,
+    };
+    let max_lines = *configs.last().unwrap_or(&0);
+    let start = vec![LineRun { syms: [0; MAX_REELS], len: 0, decided: None }; max_lines];
+    // Split the first reel's stops over the machine's cores.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let first = strips[0].len();
+    let mut total = empty();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let walk = &walk;
+                let start = &start;
+                let mut part = empty();
+                scope.spawn(move || {
+                    for stop in (t..first).step_by(threads) {
+                        let sw = u128::from(walk.weights[0][stop]);
+                        if sw == 0 {
+                            continue;
+                        }
+                        let mut runs = start.clone();
+                        let mut all = true;
+                        for (l, run) in runs.iter_mut().enumerate() {
+                            run.syms[0] = walk.windows[0][stop * walk.rows + walk.lines[l][0] as usize];
+                            run.len = 1;
+                            walk.decide(run);
+                            all &= run.decided.is_some();
+                        }
+                        let scat = walk.scatters[0][stop] as usize;
+                        if all || walk.n == 1 {
+                            walk.settle(&runs, scat, sw, 1, &mut part);
+                        } else {
+                            walk.rec(1, &runs, scat, sw, &mut part);
+                        }
+                    }
+                    part
+                })
+            })
+            .collect();
+        for h in handles {
+            if let Ok(part) = h.join() {
+                total.merge(part);
+            }
+        }
+    });
+    Ok(total)
+}
+
+fn rat(x: u128) -> BigRational {
+    BigRational::from_integer(BigInt::from(x))
+}
+
+fn int(x: u64) -> BigRational {
+    BigRational::from_integer(BigInt::from(x))
+}
+
+/// Exact figures of one bet configuration (a line count). RTP does not
+/// depend on credits per line: every pay scales with it.
+#[derive(Clone, Debug)]
+pub struct ConfigFigures {
+    pub lines: u32,
+    pub rtp: BigRational,
+    pub rtp_lines: BigRational,
+    pub rtp_scatter: BigRational,
+    pub rtp_free_games: BigRational,
+    pub hit_frequency: BigRational,
+    /// Variance of the round's win, in units of the total bet squared.
+    pub variance: BigRational,
+    /// The largest base-spin win, in credits per credit per line.
+    pub max_base_win: u64,
+    /// Base spin win (credits per credit per line) → weight in the cycle.
+    pub histogram: BTreeMap<u64, u128>,
+}
+
+impl ConfigFigures {
+    pub fn standard_deviation(&self) -> f64 {
+        self.variance.to_f64().unwrap_or(f64::NAN).sqrt()
+    }
+}
+
+/// The free-game feature's exact figures.
+#[derive(Clone, Debug)]
+pub struct FreeGameFigures {
+    /// Probability that a base spin triggers free games.
+    pub trigger_probability: BigRational,
+    /// Mean free games played per trigger, retriggers included.
+    pub mean_games_per_trigger: BigRational,
+    /// Mean retriggered free games per free game, E[R].
+    pub retrigger_rate: BigRational,
+}
+
+#[derive(Clone, Debug)]
+pub struct ReelFigures {
+    pub cycle: u128,
+    pub configs: Vec<ConfigFigures>,
+    pub free_games: Option<FreeGameFigures>,
+    /// (symbol, count) → weight of base spins in which it pays on at least
+    /// one line, at the largest line count.
+    pub combo_any: BTreeMap<(SymbolId, u8), u128>,
+    /// Scatter count → weight in the base cycle.
+    pub scatter_distribution: Vec<u128>,
+}
+
+/// The exact figures of every bet configuration of `game`.
+pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
+    let configs: Vec<usize> = game.bet.lines.iter().map(|&l| l as usize).collect();
+    let base = enumerate(game, &game.reels, &configs, false)?;
+    let cycle = rat(base.cycle);
+
+    // Free games: one free game's moments, then the branching process.
+    let free = match game.free_games() {
+        None => None,
+        Some(f) => {
+            let spin = enumerate(game, game.strips(true), &configs, true)?;
+            let fcycle = rat(spin.cycle);
+            let m = int(f.multiplier);
+            let mut per_config = Vec::new();
+            for j in 0..configs.len() {
+                let (mut ex, mut ex2, mut exr, mut er, mut err1) =
+                    (BigRational::zero(), BigRational::zero(), BigRational::zero(), BigRational::zero(), BigRational::zero());
+                for (c, mo) in spin.by_scatters[j].iter().enumerate() {
+                    if mo.weight == 0 {
+                        continue;
+                    }
+                    let r = if f.retrigger { u64::from(f.awards.get(c).copied().unwrap_or(0)) } else { 0 };
+                    ex += rat(mo.sum) * &m;
+                    ex2 += rat(mo.sum_sq) * &m * &m;
+                    exr += rat(mo.sum) * &m * int(r);
+                    er += rat(mo.weight) * int(r);
+                    err1 += rat(mo.weight) * int(r * r.saturating_sub(1));
+                }
+                let (ex, ex2, exr, er, err1) = (ex / &fcycle, ex2 / &fcycle, exr / &fcycle, er / &fcycle, err1 / &fcycle);
+                let one = BigRational::from_integer(1.into());
+                if er >= one {
+                    return Err(MathError::EndlessFreeGames(format!("{:.4}", er.to_f64().unwrap_or(f64::NAN))));
+                }
+                let eg = &ex / (&one - &er);
+                let eg2 = (&ex2 + int(2) * &exr * &eg + &err1 * &eg * &eg) / (&one - &er);
+                per_config.push((eg, eg2, er));
+            }
+            Some((f.awards.clone(), per_config))
+        }
+    };
+
+    let mut figures = Vec::new();
+    let mut free_figs = None;
+    for (j, &l) in configs.iter().enumerate() {
+        let bet = int(l as u64);
+        let (mut e1, mut e2) = (BigRational::zero(), BigRational::zero());
+        let mut e_free = BigRational::zero();
+        let mut scatter_sum = BigRational::zero();
+        let mut trigger_w = BigRational::zero();
+        let mut games = BigRational::zero();
+        for (c, mo) in base.by_scatters[j].iter().enumerate() {
+            if mo.weight == 0 {
+                continue;
+            }
+            e1 += rat(mo.sum);
+            e2 += rat(mo.sum_sq);
+            let spay = game.scatter.as_ref().and_then(|s| s.pays.get(c)).copied().unwrap_or(0);
+            scatter_sum += rat(mo.weight) * int(spay * l as u64);
+            if let Some((awards, per)) = &free {
+                let nn = u64::from(awards.get(c).copied().unwrap_or(0));
+                if nn > 0 {
+                    let (eg, eg2, _) = &per[j];
+                    let nr = int(nn);
+                    e_free += rat(mo.weight) * &nr * eg;
+                    // 2 E[B·F] + E[F²] for this scatter count.
+                    e2 += int(2) * rat(mo.sum) * &nr * eg;
+                    e2 += rat(mo.weight) * (&nr * eg2 + &nr * (&nr - int(1)) * eg * eg);
+                    trigger_w += rat(mo.weight);
+                    games += rat(mo.weight) * &nr;
+                }
+            }
+        }
+        let mean = (&e1 + &e_free) / &cycle;
+        let second = &e2 / &cycle;
+        let variance = (&second - &mean * &mean) / (&bet * &bet);
+        let rtp_lines = rat(base.line_sum[j]) / &cycle / &bet;
+        let rtp_scatter = &scatter_sum / &cycle / &bet;
+        let rtp_free_games = &e_free / &cycle / &bet;
+        if let Some((_, per)) = &free {
+            if j + 1 == configs.len() && !trigger_w.is_zero() {
+                let (_, _, er) = &per[j];
+                let one = BigRational::from_integer(1.into());
+                free_figs = Some(FreeGameFigures {
+                    trigger_probability: &trigger_w / &cycle,
+                    mean_games_per_trigger: &games / &trigger_w / (&one - er),
+                    retrigger_rate: er.clone(),
+                });
+            }
+        }
+        figures.push(ConfigFigures {
+            lines: l as u32,
+            rtp: &mean / &bet,
+            rtp_lines,
+            rtp_scatter,
+            rtp_free_games,
+            hit_frequency: rat(base.hit_weight[j]) / &cycle,
+            variance,
+            max_base_win: base.histogram[j].keys().next_back().copied().unwrap_or(0),
+            histogram: base.histogram[j].clone(),
+        });
+    }
+    let scatter_distribution = scatter_distribution(&game.reels, game.rows as usize, game.scatter.as_ref().map(|s| s.symbol));
+    Ok(ReelFigures { cycle: base.cycle, configs: figures, free_games: free_figs, combo_any: base.combo_any, scatter_distribution })
+}
+
+/// Exact decimal expansion of a rational, for reports: `digits` after the point.
+pub fn decimal(x: &BigRational, digits: usize) -> String {
+    let scale = BigInt::from(10u32).pow(digits as u32);
+    let scaled = (x * BigRational::from_integer(scale.clone())).round().to_integer();
+    let neg = scaled < BigInt::zero();
+    let abs = if neg { -scaled } else { scaled };
+    let s = format!("{:0>width$}", abs.to_string(), width = digits + 1);
+    let (i, f) = s.split_at(s.len() - digits);
+    format!("{}{}.{}", if neg { "-" } else { "" }, i, f)
+}
