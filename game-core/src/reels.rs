@@ -191,7 +191,8 @@ impl ReelGame {
         self.reels.len()
     }
 
-    fn wild(&self) -> Option<(SymbolId, u64)> {
+    /// The wild symbol and its multiplier, if the game has one.
+    pub fn wild(&self) -> Option<(SymbolId, u64)> {
         self.symbols.iter().enumerate().find_map(|(i, s)| match s.kind {
             SymbolKind::Wild { multiplier } => Some((i as SymbolId, multiplier)),
             _ => None,
@@ -220,24 +221,38 @@ impl ReelGame {
         self.line_pay_with(syms, wild, mult)
     }
 
+    /// [`ReelGame::line_pay`] with the wild symbol and its multiplier
+    /// already looked up (see [`ReelGame::wild`]): for hot loops.
     #[inline]
-    fn line_pay_with(&self, syms: &[SymbolId], wild: Option<SymbolId>, mult: u64) -> Option<LinePay> {
-        let is_wild = |s: SymbolId| Some(s) == wild;
-        let leading = syms.iter().take_while(|&&s| is_wild(s)).count();
+    pub fn line_pay_with(&self, syms: &[SymbolId], wild: Option<SymbolId>, mult: u64) -> Option<LinePay> {
+        let n = syms.len();
+        // A sentinel that matches no symbol when the game has no wild.
+        let w = wild.unwrap_or(SymbolId::MAX);
+        let mut leading = 0;
+        while leading < n && syms[leading] == w {
+            leading += 1;
+        }
         let mut best: Option<LinePay> = None;
-        if let Some(w) = wild {
-            if leading > 0 {
-                let pay = self.pays[w as usize][leading];
-                if pay > 0 {
-                    best = Some(LinePay { symbol: w, count: leading as u8, wild: true, pay });
-                }
+        if leading > 0 {
+            let pay = self.pays[w as usize][leading];
+            if pay > 0 {
+                best = Some(LinePay { symbol: w, count: leading as u8, wild: true, pay });
             }
         }
-        if leading < syms.len() {
+        if leading < n {
             let x = syms[leading];
             if !matches!(self.symbols[x as usize].kind, SymbolKind::Scatter) {
-                let run = leading + 1 + syms[leading + 1..].iter().take_while(|&&s| s == x || is_wild(s)).count();
-                let wild_in_run = leading > 0 || syms[leading + 1..run].iter().any(|&s| is_wild(s));
+                let mut run = leading + 1;
+                let mut wild_in_run = leading > 0;
+                while run < n {
+                    let s = syms[run];
+                    if s == w {
+                        wild_in_run = true;
+                    } else if s != x {
+                        break;
+                    }
+                    run += 1;
+                }
                 let base = self.pays[x as usize][run];
                 let pay = if wild_in_run { base * mult } else { base };
                 if pay > 0 && best.is_none_or(|b| pay > b.pay) {
@@ -246,6 +261,37 @@ impl ReelGame {
             }
         }
         best
+    }
+
+    /// Whether a line starting with `first` (the symbols of its first reels)
+    /// may pay: true unless its run is already broken and the broken run
+    /// pays nothing. Conservative: `true` never loses a win.
+    pub fn may_pay_after(&self, first: &[SymbolId]) -> bool {
+        let n = self.reels.len();
+        if first.len() >= n {
+            return self.line_pay(first).is_some();
+        }
+        let wild = self.wild().map(|(w, _)| w);
+        let leading = first.iter().take_while(|&&x| Some(x) == wild).count();
+        if leading == first.len() {
+            return true;
+        }
+        let x = first[leading];
+        let scatter_first = matches!(self.symbols[x as usize].kind, SymbolKind::Scatter);
+        let broken_at = if scatter_first {
+            Some(leading)
+        } else {
+            first[leading + 1..].iter().position(|&s| s != x && Some(s) != wild).map(|p| p + leading + 1)
+        };
+        match broken_at {
+            None => true,
+            Some(k) => {
+                // Decided: the pay of the prefix, later reels cannot change it.
+                let mut full = first[..=k].to_vec();
+                full.resize(n, first[k]);
+                self.line_pay(&full).is_some()
+            }
+        }
     }
 
     /// The symbols of payline `line` when the reels stop at `stops`.
@@ -363,12 +409,17 @@ impl StopTables {
 }
 
 /// A fast, allocation-free evaluator of whole rounds for simulation: the
-/// same rules, the same draws, with the strips' windows laid out flat.
+/// same rules, the same draws in the same order as [`ReelGame::play`], with
+/// the strips' windows laid out flat.
 pub struct FastReels<'a> {
     game: &'a ReelGame,
     tables: &'a StopTables,
     wild: Option<SymbolId>,
     wild_mult: u64,
+    /// Each payline's rows, as fixed arrays.
+    lines: Vec<[u8; MAX_REELS]>,
+    /// One-symbol line pays (`pays[symbol][1]`).
+    pay1: Vec<u64>,
     base: Layout,
     free: Layout,
 }
@@ -378,7 +429,16 @@ struct Layout {
     windows: Vec<Vec<SymbolId>>,
     /// Scatters in each reel's window at each stop.
     scatters: Vec<Vec<u8>>,
+    /// For every stop combination of the first three reels, the lines that
+    /// may pay: `candidates[(a·len1 + b)·len2 + c]`. A line left out pays
+    /// nothing whatever the later reels show (its run is broken, and the
+    /// broken run pays nothing). `None` when the table would be too large
+    /// or the game has more than 64 lines.
+    candidates: Option<Vec<u64>>,
 }
+
+/// The largest candidate table built (entries).
+const MAX_CANDIDATE_TABLE: usize = 1 << 22;
 
 impl Layout {
     fn new(game: &ReelGame, strips: &[Strip]) -> Self {
@@ -390,7 +450,31 @@ impl Layout {
             .iter()
             .map(|w| w.chunks(rows).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect())
             .collect();
-        Self { windows, scatters }
+        let entries = strips.iter().take(3).map(Strip::len).product::<usize>();
+        let candidates = (game.lines.len() <= 64 && strips.len() > 3 && entries <= MAX_CANDIDATE_TABLE).then(|| {
+            let (l0, l1, l2) = (strips[0].len(), strips[1].len(), strips[2].len());
+            let mut table = vec![0u64; entries];
+            for a in 0..l0 {
+                for b in 0..l1 {
+                    for c in 0..l2 {
+                        let mut mask = 0u64;
+                        for (i, line) in game.lines.iter().enumerate() {
+                            let s = [
+                                windows[0][a * rows + line[0] as usize],
+                                windows[1][b * rows + line[1] as usize],
+                                windows[2][c * rows + line[2] as usize],
+                            ];
+                            if game.may_pay_after(&s) {
+                                mask |= 1 << i;
+                            }
+                        }
+                        table[(a * l1 + b) * l2 + c] = mask;
+                    }
+                }
+            }
+            table
+        });
+        Self { windows, scatters, candidates }
     }
 }
 
@@ -400,11 +484,22 @@ impl<'a> FastReels<'a> {
             Some((w, m)) => (Some(w), m),
             None => (None, 1),
         };
+        let lines = game
+            .lines
+            .iter()
+            .map(|l| {
+                let mut a = [0u8; MAX_REELS];
+                a[..l.len()].copy_from_slice(l);
+                a
+            })
+            .collect();
         Self {
             game,
             tables,
             wild,
             wild_mult,
+            lines,
+            pay1: game.pays.iter().map(|p| p.get(1).copied().unwrap_or(0)).collect(),
             base: Layout::new(game, game.strips(false)),
             free: Layout::new(game, game.strips(true)),
         }
@@ -428,14 +523,51 @@ impl<'a> FastReels<'a> {
         }
         let mut syms = [0 as SymbolId; MAX_REELS];
         let mut win = 0u64;
-        for line in &g.lines[..lines] {
-            for r in 0..n {
+        if let Some(table) = &layout.candidates {
+            let (l1, l2) = (layout.scatters[1].len(), layout.scatters[2].len());
+            let key = ((stops[0] / rows) * l1 + stops[1] / rows) * l2 + stops[2] / rows;
+            let played = if lines >= 64 { u64::MAX } else { (1u64 << lines) - 1 };
+            let mut mask = table[key] & played;
+            while mask != 0 {
+                let i = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let line = &self.lines[i];
+                for r in 0..n {
+                    syms[r] = layout.windows[r][stops[r] + line[r] as usize];
+                }
+                if let Some(p) = g.line_pay_with(&syms[..n], self.wild, self.wild_mult) {
+                    win += p.pay;
+                }
+            }
+            return self.scatter_part(win, scatters, lines, free);
+        }
+        let w = self.wild.unwrap_or(SymbolId::MAX);
+        let (w0, w1) = (&layout.windows[0][stops[0]..], &layout.windows[1][stops[1]..]);
+        for line in &self.lines[..lines] {
+            let s0 = w0[line[0] as usize];
+            let s1 = w1[line[1] as usize];
+            // The run stops at the first reel: only a one-symbol pay is
+            // possible (the same answer `line_pay` gives, without the walk).
+            if s0 != w && s1 != s0 && s1 != w {
+                win += self.pay1[s0 as usize];
+                continue;
+            }
+            syms[0] = s0;
+            syms[1] = s1;
+            for r in 2..n {
                 syms[r] = layout.windows[r][stops[r] + line[r] as usize];
             }
             if let Some(p) = g.line_pay_with(&syms[..n], self.wild, self.wild_mult) {
                 win += p.pay;
             }
         }
+        self.scatter_part(win, scatters, lines, free)
+    }
+
+    /// Add the scatter pay and the free games awarded.
+    #[inline]
+    fn scatter_part(&self, mut win: u64, scatters: u8, lines: usize, free: bool) -> (u64, u32) {
+        let g = self.game;
         let mut awarded = 0;
         if let Some(sc) = &g.scatter {
             win += sc.pays.get(scatters as usize).copied().unwrap_or(0) * lines as u64;

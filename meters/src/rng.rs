@@ -78,6 +78,8 @@ pub fn lemire_map<W: Word>(x: W, n: W) -> Option<W> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WeightTable {
     cumulative: Vec<u64>,
+    /// Every weight is 1: the ticket is the index (no search needed).
+    uniform: bool,
 }
 
 /// Why a weight table cannot be built.
@@ -105,7 +107,8 @@ impl WeightTable {
         if total == 0 {
             return Err(WeightError::ZeroTotal);
         }
-        Ok(Self { cumulative })
+        let uniform = weights.iter().all(|&w| w == 1);
+        Ok(Self { cumulative, uniform })
     }
 
     pub fn total(&self) -> u64 {
@@ -124,6 +127,9 @@ impl WeightTable {
     /// Zero-weight entries are never chosen.
     #[inline]
     pub fn index_of(&self, ticket: u64) -> usize {
+        if self.uniform {
+            return ticket as usize;
+        }
         self.cumulative.partition_point(|&c| c <= ticket)
     }
 }
@@ -134,11 +140,24 @@ pub trait GameRng {
     /// One raw, unscaled 64-bit output of the generator.
     fn next_raw(&mut self) -> u64;
 
+    /// One raw, unscaled 32-bit output of the generator.
+    fn next_raw32(&mut self) -> u32;
+
     /// A uniformly distributed integer in `0..n`. `n == 0` yields 0.
+    /// Ranges below 2^32 are scaled from 32-bit words (half the generator
+    /// output), larger ones from 64-bit words; both by Lemire's exact
+    /// rejection ([`lemire_map`]).
     #[inline]
     fn uniform(&mut self, n: u64) -> u64 {
         if n.is_zero() {
             return 0;
+        }
+        if let Ok(n32) = u32::try_from(n) {
+            loop {
+                if let Some(v) = lemire_map(self.next_raw32(), n32) {
+                    return u64::from(v);
+                }
+            }
         }
         loop {
             if let Some(v) = lemire_map(self.next_raw(), n) {
@@ -217,6 +236,11 @@ impl GameRng for StreamRng {
     #[inline]
     fn next_raw(&mut self) -> u64 {
         self.0.next_u64()
+    }
+
+    #[inline]
+    fn next_raw32(&mut self) -> u32 {
+        self.0.next_u32()
     }
 }
 
@@ -375,6 +399,11 @@ impl GameRng for RngGuard<'_> {
     #[inline]
     fn next_raw(&mut self) -> u64 {
         self.0.next_u64()
+    }
+
+    #[inline]
+    fn next_raw32(&mut self) -> u32 {
+        self.0.next_u32()
     }
 }
 

@@ -64,6 +64,24 @@ fn chi_square_critical(df: f64, p: f64) -> f64 {
     ChiSquared::new(df).unwrap().inverse_cdf(p)
 }
 
+/// Ranges of 2^32 and above take the 64-bit path: uniform as well.
+#[test]
+fn uniform_above_32_bits_passes_chi_square() {
+    const DRAWS: u64 = 2_000_000;
+    let n: u64 = (1 << 40) + 3;
+    let buckets = 64u64;
+    let mut rng = StreamRng::from_seed(99);
+    let mut counts = vec![0u64; buckets as usize];
+    for _ in 0..DRAWS {
+        let v = rng.uniform(n);
+        assert!(v < n);
+        counts[(u128::from(v) * u128::from(buckets) / u128::from(n)) as usize] += 1;
+    }
+    let e = DRAWS as f64 / buckets as f64;
+    let chi: f64 = counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum();
+    assert!(chi < chi_square_critical((buckets - 1) as f64, 0.99), "χ² = {chi}");
+}
+
 /// 10^7 production draws of `uniform(n)`: the chi-square statistic must sit
 /// under the 99% critical value.
 #[test]

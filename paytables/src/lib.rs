@@ -13,12 +13,15 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod artifact;
 pub mod check;
 pub mod compile;
 pub mod error;
 pub mod format;
 pub mod locate;
+pub mod par;
 pub mod reel_math;
+pub mod simulate;
 
 pub use compile::{compile, load, load_source, Source};
 pub use error::PaytableError;

@@ -64,6 +64,9 @@ pub struct SpinStats {
     /// (symbol, count) → weight of spins where it pays on at least one
     /// played line, at the largest line count.
     pub combo_any: BTreeMap<(SymbolId, u8), u128>,
+    /// (symbol, count, pay) → Σ over the played lines of the weight of spins
+    /// where that line pays it, at the largest line count.
+    pub combo_hits: BTreeMap<(SymbolId, u8, u64), u128>,
     pub cycle: u128,
 }
 
@@ -88,6 +91,9 @@ impl SpinStats {
         for (k, v) in o.combo_any {
             *self.combo_any.entry(k).or_default() += v;
         }
+        for (k, v) in o.combo_hits {
+            *self.combo_hits.entry(k).or_default() += v;
+        }
     }
 }
 
@@ -99,13 +105,20 @@ pub enum MathError {
     EndlessFreeGames(String),
 }
 
+/// The most paylines the exact analysis handles.
+pub const MAX_LINES: usize = 64;
+
 /// One line's run as the reels are revealed left to right.
 #[derive(Clone, Copy)]
 struct LineRun {
     syms: [SymbolId; MAX_REELS],
     len: u8,
-    /// `Some(pay)` once later reels cannot change the line's pay.
+    /// `Some((pay, symbol, count))` once later reels cannot change the pay.
     decided: Option<(u64, SymbolId, u8)>,
+}
+
+impl LineRun {
+    const EMPTY: LineRun = LineRun { syms: [0; MAX_REELS], len: 0, decided: None };
 }
 
 struct Walk<'a> {
@@ -113,6 +126,7 @@ struct Walk<'a> {
     n: usize,
     rows: usize,
     wild: Option<SymbolId>,
+    wild_mult: u64,
     scatter: Option<SymbolId>,
     /// `windows[reel][stop * rows + row]`.
     windows: Vec<Vec<SymbolId>>,
@@ -149,21 +163,23 @@ impl Walk<'_> {
             for slot in full.iter_mut().take(self.n).skip(k) {
                 *slot = newest;
             }
-            run.decided = Some(match self.game.line_pay(&full[..self.n]) {
+            run.decided = Some(match self.game.line_pay_with(&full[..self.n], self.wild, self.wild_mult) {
                 Some(p) => (p.pay, p.symbol, p.count),
                 None => (0, 0, 0),
             });
         }
     }
 
-    fn rec(&self, depth: usize, runs: &[LineRun], scat: usize, w: u128, out: &mut SpinStats) {
-        let max_lines = *self.configs.last().unwrap_or(&0);
+    /// Walk reel `depth` onwards. `scratch[0]` holds this level's runs;
+    /// the rest is handed down, so no node allocates or clears memory.
+    fn rec(&self, depth: usize, runs: &[LineRun], scat: usize, w: u128, out: &mut Tally, scratch: &mut [Vec<LineRun>]) {
+        let Some((next, deeper)) = scratch.split_first_mut() else { return };
         for stop in 0..self.weights[depth].len() {
             let sw = u128::from(self.weights[depth][stop]);
             if sw == 0 {
                 continue;
             }
-            let mut next: Vec<LineRun> = runs[..max_lines].to_vec();
+            next.copy_from_slice(runs);
             let mut all = true;
             for (l, run) in next.iter_mut().enumerate() {
                 if run.decided.is_none() {
@@ -176,46 +192,157 @@ impl Walk<'_> {
             }
             let scat_here = scat + self.scatters[depth][stop] as usize;
             if all || depth + 1 == self.n {
-                self.settle(&next, scat_here, w * sw, depth + 1, out);
+                self.settle(next, scat_here, w * sw, depth + 1, out);
             } else {
-                self.rec(depth + 1, &next, scat_here, w * sw, out);
+                self.rec(depth + 1, next, scat_here, w * sw, out, deeper);
             }
         }
     }
 
     /// Every line is decided after `depth` reels: fold in the rest of the
     /// reels through their scatter-count distribution.
-    fn settle(&self, runs: &[LineRun], scat: usize, w: u128, depth: usize, out: &mut SpinStats) {
-        let max_lines = *self.configs.last().unwrap_or(&0);
-        let pays: Vec<u64> = runs[..max_lines].iter().map(|r| r.decided.map_or(0, |d| d.0)).collect();
-        let line_win: Vec<u64> = self.configs.iter().map(|&l| pays[..l].iter().sum()).collect();
-        let mut combos: Vec<(SymbolId, u8)> =
-            runs[..max_lines].iter().filter_map(|r| r.decided.filter(|d| d.0 > 0).map(|d| (d.1, d.2))).collect();
-        combos.sort_unstable();
-        combos.dedup();
+    fn settle(&self, runs: &[LineRun], scat: usize, w: u128, depth: usize, out: &mut Tally) {
+        let nc = self.configs.len();
+        // Line wins per config: prefix sums over the played lines.
+        let mut line_win = std::mem::take(&mut out.line_win);
+        let mut acc = 0u64;
+        let mut j = 0;
+        for (l, r) in runs.iter().enumerate() {
+            acc += r.decided.map_or(0, |d| d.0);
+            while j < nc && self.configs[j] == l + 1 {
+                line_win[j] = acc;
+                j += 1;
+            }
+        }
+        // Paying combinations, once each, at the largest line count.
+        let mut combos = std::mem::take(&mut out.combos);
+        combos.clear();
+        for r in runs {
+            if let Some((pay, sym, count)) = r.decided.filter(|d| d.0 > 0) {
+                let k = self.combo_index(sym, count);
+                out.combo_hits_by_pay.push_hit(k, pay, 0);
+                if !combos.contains(&k) {
+                    combos.push(k);
+                }
+            }
+        }
         let rest: &[u128] = if depth < self.n { &self.suffix[depth] } else { &[1] };
+        let mut line_hits_weight = 0u128;
         for (c2, &cw) in rest.iter().enumerate() {
             if cw == 0 {
                 continue;
             }
             let c = scat + c2;
             let weight = w * cw;
+            line_hits_weight += weight;
             let spay = self.scatter_pays.get(c).copied().unwrap_or(0);
             let triggers = self.awards.get(c).copied().unwrap_or(0) > 0;
             for (j, &l) in self.configs.iter().enumerate() {
                 let win = line_win[j] + spay * l as u64;
-                out.by_scatters[j][c].add(win, weight);
-                out.line_sum[j] += u128::from(line_win[j]) * weight;
+                out.stats.by_scatters[j][c].add(win, weight);
+                out.stats.line_sum[j] += u128::from(line_win[j]) * weight;
                 if win > 0 || triggers {
-                    out.hit_weight[j] += weight;
+                    out.stats.hit_weight[j] += weight;
                 }
-                *out.histogram[j].entry(win).or_default() += weight;
+                out.histograms[j].add(win, weight);
             }
-            for k in &combos {
-                *out.combo_any.entry(*k).or_default() += weight;
+            for &k in &combos {
+                out.combo_any[k as usize] += weight;
             }
         }
+        out.combo_hits_by_pay.scale_last(line_hits_weight);
+        out.line_win = line_win;
+        out.combos = combos;
     }
+
+    fn combo_index(&self, sym: SymbolId, count: u8) -> u16 {
+        sym as u16 * (MAX_REELS as u16 + 1) + count as u16
+    }
+}
+
+impl Tally {
+    fn into_stats(self, symbols: usize) -> SpinStats {
+        let mut stats = self.stats;
+        stats.histogram = self.histograms.into_iter().map(Histogram::into_map).collect();
+        for sym in 0..symbols {
+            for count in 0..=MAX_REELS {
+                let w = self.combo_any[sym * (MAX_REELS + 1) + count];
+                if w > 0 {
+                    stats.combo_any.insert((sym as SymbolId, count as u8), w);
+                }
+            }
+        }
+        for ((k, pay), w) in self.combo_hits_by_pay.totals {
+            let (sym, count) = (k / (MAX_REELS as u16 + 1), k % (MAX_REELS as u16 + 1));
+            *stats.combo_hits.entry((sym as SymbolId, count as u8, pay)).or_default() += w;
+        }
+        stats
+    }
+}
+
+/// A win histogram: dense when wins are small, a tree otherwise.
+#[derive(Clone, Debug)]
+enum Histogram {
+    Dense(Vec<u128>),
+    Sparse(BTreeMap<u64, u128>),
+}
+
+impl Histogram {
+    fn new(max_win: u64) -> Self {
+        if max_win < (1 << 20) {
+            Histogram::Dense(vec![0; max_win as usize + 1])
+        } else {
+            Histogram::Sparse(BTreeMap::new())
+        }
+    }
+    #[inline]
+    fn add(&mut self, win: u64, w: u128) {
+        match self {
+            Histogram::Dense(v) => match v.get_mut(win as usize) {
+                Some(x) => *x += w,
+                None => unreachable!("a win above the computed maximum"),
+            },
+            Histogram::Sparse(m) => *m.entry(win).or_default() += w,
+        }
+    }
+    fn into_map(self) -> BTreeMap<u64, u128> {
+        match self {
+            Histogram::Dense(v) => v.into_iter().enumerate().filter(|(_, w)| *w > 0).map(|(k, w)| (k as u64, w)).collect(),
+            Histogram::Sparse(m) => m,
+        }
+    }
+}
+
+/// Line hits per (combination, pay): hits are pushed with weight 0 and
+/// scaled by the leaf's total weight once its scatter fold is known.
+#[derive(Clone, Debug, Default)]
+struct HitLog {
+    totals: BTreeMap<(u16, u64), u128>,
+    pending: Vec<(u16, u64)>,
+}
+
+impl HitLog {
+    #[inline]
+    fn push_hit(&mut self, k: u16, pay: u64, _w: u128) {
+        self.pending.push((k, pay));
+    }
+    #[inline]
+    fn scale_last(&mut self, weight: u128) {
+        for key in self.pending.drain(..) {
+            *self.totals.entry(key).or_default() += weight;
+        }
+    }
+}
+
+/// A thread's running totals.
+struct Tally {
+    stats: SpinStats,
+    histograms: Vec<Histogram>,
+    combo_any: Vec<u128>,
+    combo_hits_by_pay: HitLog,
+    /// Scratch: line wins per config, paying combinations of a leaf.
+    line_win: Vec<u64>,
+    combos: Vec<u16>,
 }
 
 /// The exact distribution of scatters shown by `strips`, in weight units.
@@ -274,6 +401,7 @@ pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: boo
         n,
         rows,
         wild,
+        wild_mult: game.wild().map_or(1, |(_, m)| m),
         scatter,
         windows,
         weights: strips.iter().map(|s| (0..s.len()).map(|i| s.weight(i)).collect()).collect(),
@@ -291,10 +419,27 @@ pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: boo
         hit_weight: vec![0; configs.len()],
         histogram: vec![BTreeMap::new(); configs.len()],
         combo_any: BTreeMap::new(),
+        combo_hits: BTreeMap::new(),
         cycle,
     };
     let max_lines = *configs.last().unwrap_or(&0);
-    let start = vec![LineRun { syms: [0; MAX_REELS], len: 0, decided: None }; max_lines];
+    if max_lines > MAX_LINES || configs.is_empty() {
+        return Err(MathError::CycleTooLarge(format!("{max_lines} lines (at most {MAX_LINES})")));
+    }
+    // The largest spin win bounds the histograms.
+    let max_pay = game.pays.iter().flatten().copied().max().unwrap_or(0)
+        * game.symbols.iter().map(|s| match s.kind { SymbolKind::Wild { multiplier } => multiplier, _ => 1 }).max().unwrap_or(1);
+    let max_win = max_pay * max_lines as u64 + walk.scatter_pays.iter().copied().max().unwrap_or(0) * max_lines as u64;
+    let combo_slots = game.symbols.len() * (MAX_REELS + 1);
+    let tally = || Tally {
+        stats: empty(),
+        histograms: configs.iter().map(|_| Histogram::new(max_win)).collect(),
+        combo_any: vec![0; combo_slots],
+        combo_hits_by_pay: HitLog::default(),
+        line_win: vec![0; configs.len()],
+        combos: Vec::with_capacity(max_lines),
+    };
+    let start = vec![LineRun::EMPTY; max_lines];
     // Split the first reel's stops over the machine's cores.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     let first = strips[0].len();
@@ -304,7 +449,8 @@ pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: boo
             .map(|t| {
                 let walk = &walk;
                 let start = &start;
-                let mut part = empty();
+                let mut part = tally();
+                let mut scratch = vec![vec![LineRun::EMPTY; max_lines]; n];
                 scope.spawn(move || {
                     for stop in (t..first).step_by(threads) {
                         let sw = u128::from(walk.weights[0][stop]);
@@ -323,10 +469,10 @@ pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: boo
                         if all || walk.n == 1 {
                             walk.settle(&runs, scat, sw, 1, &mut part);
                         } else {
-                            walk.rec(1, &runs, scat, sw, &mut part);
+                            walk.rec(1, &runs, scat, sw, &mut part, &mut scratch[1..]);
                         }
                     }
-                    part
+                    part.into_stats(game.symbols.len())
                 })
             })
             .collect();
@@ -390,6 +536,9 @@ pub struct ReelFigures {
     /// (symbol, count) → weight of base spins in which it pays on at least
     /// one line, at the largest line count.
     pub combo_any: BTreeMap<(SymbolId, u8), u128>,
+    /// (symbol, count, pay) → line hits in the base cycle at the largest
+    /// line count.
+    pub combo_hits: BTreeMap<(SymbolId, u8, u64), u128>,
     /// Scatter count → weight in the base cycle.
     pub scatter_distribution: Vec<u128>,
 }
@@ -404,7 +553,15 @@ pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
     let free = match game.free_games() {
         None => None,
         Some(f) => {
-            let spin = enumerate(game, game.strips(true), &configs, true)?;
+            // On the base strips, a free spin's moments by scatter count are
+            // the base spin's: only the awards differ, applied below.
+            let own;
+            let spin = if f.reels.is_some() {
+                own = enumerate(game, game.strips(true), &configs, true)?;
+                &own
+            } else {
+                &base
+            };
             let fcycle = rat(spin.cycle);
             let m = int(f.multiplier);
             let mut per_config = Vec::new();
@@ -496,7 +653,14 @@ pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
         });
     }
     let scatter_distribution = scatter_distribution(&game.reels, game.rows as usize, game.scatter.as_ref().map(|s| s.symbol));
-    Ok(ReelFigures { cycle: base.cycle, configs: figures, free_games: free_figs, combo_any: base.combo_any, scatter_distribution })
+    Ok(ReelFigures {
+        cycle: base.cycle,
+        configs: figures,
+        free_games: free_figs,
+        combo_any: base.combo_any,
+        combo_hits: base.combo_hits,
+        scatter_distribution,
+    })
 }
 
 /// Exact decimal expansion of a rational, for reports: `digits` after the point.

@@ -10,26 +10,60 @@ use paytables::reel_math::{enumerate, Moments};
 
 /// Brute force over every stop combination: per line count, per scatter
 /// count, the exact moments of the spin win (credits per line credit).
+/// Each combination is evaluated whole, with the game's own line rule; the
+/// first reel's stops are split over two threads.
 fn brute(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool) -> (Vec<Vec<Moments>>, Vec<u128>) {
+    let halves: Vec<_> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..2).map(|t| s.spawn(move || brute_part(game, strips, configs, free, t, 2))).collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let (mut m, mut h) = halves[0].clone();
+    for (m2, h2) in &halves[1..] {
+        for (a, b) in m.iter_mut().zip(m2) {
+            for (x, y) in a.iter_mut().zip(b) {
+                x.weight += y.weight;
+                x.sum += y.sum;
+                x.sum_sq += y.sum_sq;
+            }
+        }
+        for (a, b) in h.iter_mut().zip(h2) {
+            *a += b;
+        }
+    }
+    (m, h)
+}
+
+fn brute_part(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool, part: usize, parts: usize) -> (Vec<Vec<Moments>>, Vec<u128>) {
     let n = strips.len();
     let rows = game.rows as usize;
     let sc = game.scatter.as_ref();
     let max_c = n * rows + 1;
     let mut moments = vec![vec![Moments::default(); max_c]; configs.len()];
     let mut hits = vec![0u128; configs.len()];
-    let mut stops = vec![0usize; n];
     let max_lines = *configs.last().unwrap();
+    let mut stops = [0usize; 8];
+    stops[0] = part;
+    let mut pays = [0u64; 64];
     loop {
-        let w: u128 = stops.iter().zip(strips).map(|(&s, st)| u128::from(st.weight(s))).product();
+        let w: u128 = (0..n).map(|r| u128::from(strips[r].weight(stops[r]))).product();
         if w > 0 {
-            let window: Vec<Vec<u8>> = stops.iter().zip(strips).map(|(&s, st)| (0..rows).map(|r| st.at(s, r)).collect()).collect();
-            let scatters = sc.map_or(0, |sc| window.iter().flatten().filter(|&&x| x == sc.symbol).count());
-            let pays: Vec<u64> = (0..max_lines)
-                .map(|l| {
-                    let syms: Vec<u8> = (0..n).map(|r| window[r][game.lines[l][r] as usize]).collect();
-                    game.line_pay(&syms).map_or(0, |p| p.pay)
-                })
-                .collect();
+            let mut scatters = 0;
+            if let Some(sc) = sc {
+                for r in 0..n {
+                    for row in 0..rows {
+                        if strips[r].at(stops[r], row) == sc.symbol {
+                            scatters += 1;
+                        }
+                    }
+                }
+            }
+            for (l, pay) in pays.iter_mut().enumerate().take(max_lines) {
+                let mut syms = [0u8; 8];
+                for r in 0..n {
+                    syms[r] = strips[r].at(stops[r], game.lines[l][r] as usize);
+                }
+                *pay = game.line_pay(&syms[..n]).map_or(0, |p| p.pay);
+            }
             let spay = sc.map_or(0, |sc| sc.pays[scatters]);
             let awards = sc.and_then(|s| s.free_games.as_ref()).filter(|f| !free || f.retrigger).map_or(0, |f| f.awards[scatters]);
             for (j, &l) in configs.iter().enumerate() {
@@ -44,16 +78,19 @@ fn brute(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool) -> (V
                 }
             }
         }
-        // Next combination (odometer).
+        // Next combination (odometer); the first reel steps by `parts`.
         let mut r = n;
         loop {
             if r == 0 {
                 return (moments, hits);
             }
             r -= 1;
-            stops[r] += 1;
+            stops[r] += if r == 0 { parts } else { 1 };
             if stops[r] < strips[r].len() {
                 break;
+            }
+            if r == 0 {
+                return (moments, hits);
             }
             stops[r] = 0;
         }

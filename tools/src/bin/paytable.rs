@@ -35,6 +35,55 @@ enum Command {
         #[arg(long, default_value = "80")]
         floor: String,
     },
+    /// Write the PAR sheet: Markdown, CSV tables and SVG charts.
+    Par {
+        file: PathBuf,
+        #[arg(short, long)]
+        out: PathBuf,
+        #[arg(long, default_value = "80")]
+        floor: String,
+    },
+    /// Play N rounds through the production game code and RNG.
+    Simulate {
+        file: PathBuf,
+        #[arg(long)]
+        games: u64,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Lines played (the largest offered when omitted).
+        #[arg(long)]
+        lines: Option<u32>,
+        /// Threads (the machine's cores when omitted).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the canonical compiled artifact; print its SHA-256 digest.
+    Compile {
+        file: PathBuf,
+        #[arg(short, long)]
+        out: PathBuf,
+        #[arg(long, default_value = "80")]
+        floor: String,
+        /// Add (or update) the artifact's digest in this approved manifest.
+        #[arg(long)]
+        approve_into: Option<PathBuf>,
+    },
+}
+
+/// Load and check a paytable; refuse with every reason.
+fn checked(file: &std::path::Path, floor: &str) -> Result<(paytables::Source, paytables::check::Checked)> {
+    let floor = Floor::from_percent(floor)?;
+    let source = paytables::load_source(file)?;
+    let checked = check(&source.game, &floor, source.odds_disclosure.as_deref()).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    for r in &checked.refusals {
+        eprintln!("{}: REFUSED: {r}", file.display());
+    }
+    if !checked.accepted() {
+        return Err(anyhow!("{} refused ({} reason(s))", file.display(), checked.refusals.len()));
+    }
+    Ok((source, checked))
 }
 
 fn main() -> ExitCode {
@@ -73,5 +122,80 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Err(anyhow!("{} refused ({} reason(s))", file.display(), checked.refusals.len()))
             }
         }
+        Command::Par { file, out, floor } => {
+            let (source, checked) = checked(&file, &floor)?;
+            for f in paytables::par::write_par(&source.game, &checked, &out)? {
+                println!("{}", f.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Simulate { file, games, seed, lines, threads, json } => simulate(&file, games, seed, lines, threads, json),
+        Command::Compile { file, out, floor, approve_into } => {
+            let (source, checked) = checked(&file, &floor)?;
+            let artifact = paytables::artifact::build(&source.text, &source.game, &checked.figures, source.odds_disclosure.clone());
+            let bytes = paytables::artifact::canonical_bytes(&artifact);
+            std::fs::write(&out, &bytes).map_err(|e| anyhow!("{}: {e}", out.display()))?;
+            let digest = paytables::artifact::sha256_hex(&bytes);
+            println!("{digest}  {}", out.display());
+            if let Some(m) = approve_into {
+                let mut manifest = paytables::artifact::read_manifest(&m)?;
+                let name = out.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+                manifest.approved.retain(|e| e.id != source.game.id);
+                manifest.approved.push(paytables::artifact::ManifestEntry { id: source.game.id.clone(), file: name, sha256: digest });
+                manifest.approved.sort_by(|a, b| a.id.cmp(&b.id));
+                let text = ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::default())?;
+                std::fs::write(&m, text + "\n").map_err(|e| anyhow!("{}: {e}", m.display()))?;
+                println!("approved in {}", m.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+fn simulate(file: &std::path::Path, games: u64, seed: Option<u64>, lines: Option<u32>, threads: Option<usize>, json: bool) -> Result<ExitCode> {
+    let source = paytables::load_source(file)?;
+    let game = &source.game;
+    let lines = lines.unwrap_or_else(|| game.bet.lines.last().copied().unwrap_or(1));
+    if !game.bet.lines.contains(&lines) {
+        return Err(anyhow!("{}: {lines} lines is not a bet this game offers ({:?})", file.display(), game.bet.lines));
+    }
+    let seed = match seed {
+        Some(s) => s,
+        None => meters::GameRng::next_raw(&mut meters::StreamRng::from_entropy()?),
+    };
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let exact = paytables::reel_math::analyse(game)?;
+    let exact_rtp = exact
+        .configs
+        .iter()
+        .find(|c| c.lines == lines)
+        .map(|c| num_traits::ToPrimitive::to_f64(&c.rtp).unwrap_or(f64::NAN))
+        .unwrap_or(f64::NAN);
+    let bar = indicatif::ProgressBar::new(games);
+    if json {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rounds  {per_sec}  eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let started = std::time::Instant::now();
+    let r = paytables::simulate::run_parallel(game, lines, games, seed, threads, &|n| bar.inc(n))?;
+    let secs = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let (lo, hi) = r.ci99();
+    let inside = exact_rtp >= lo && exact_rtp <= hi;
+    if json {
+        let doc = serde_json::json!({
+            "game": game.id, "lines": lines, "games": r.games, "seed": seed, "threads": threads,
+            "measured_rtp": r.rtp(), "ci99": [lo, hi], "exact_rtp": exact_rtp, "exact_inside_ci99": inside,
+            "standard_deviation": r.standard_deviation(), "seconds": secs, "rounds_per_second": r.games as f64 / secs,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        println!("{} — {} rounds at {} lines, seed {seed}, {threads} thread(s), {:.2} s ({:.0} rounds/s)", game.name, r.games, lines, secs, r.games as f64 / secs);
+        println!("measured RTP {:.4}%   99% interval [{:.4}%, {:.4}%]", r.rtp() * 100.0, lo * 100.0, hi * 100.0);
+        println!("exact RTP    {:.4}%   {}", exact_rtp * 100.0, if inside { "inside the interval" } else { "OUTSIDE the interval" });
+    }
+    Ok(ExitCode::SUCCESS)
 }

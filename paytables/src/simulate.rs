@@ -1,0 +1,97 @@
+//! Simulation: a cross-check of the exact figures, never a substitute
+//! (certification.md B-11). Rounds are played by game-core's
+//! [`FastReels`] — the same rules and the same draws, in the same order, as
+//! `ReelGame::play` (a test proves them equal round by round) — through the
+//! core's ChaCha20 stream and its production scaling.
+
+use game_core::reels::{FastReels, ReelGame, StopTables};
+use meters::StreamRng;
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SimResult {
+    pub games: u64,
+    pub lines: u32,
+    /// Σ win and Σ win², in credits per credit per line.
+    pub total_win: u128,
+    pub sum_sq: u128,
+    pub hits: u64,
+}
+
+impl SimResult {
+    /// Measured RTP.
+    pub fn rtp(&self) -> f64 {
+        self.total_win as f64 / (self.games as f64 * f64::from(self.lines))
+    }
+
+    /// Sample standard deviation of a round's win, in total bets.
+    pub fn standard_deviation(&self) -> f64 {
+        let n = self.games as f64;
+        let bet = f64::from(self.lines);
+        let mean = self.total_win as f64 / n;
+        let var = (self.sum_sq as f64 / n - mean * mean) * n / (n - 1.0).max(1.0);
+        var.max(0.0).sqrt() / bet
+    }
+
+    /// The 99% confidence interval of the RTP (normal approximation).
+    pub fn ci99(&self) -> (f64, f64) {
+        let half = 2.575_829_3 * self.standard_deviation() / (self.games as f64).sqrt();
+        (self.rtp() - half, self.rtp() + half)
+    }
+
+    fn merge(&mut self, o: &SimResult) {
+        self.games += o.games;
+        self.total_win += o.total_win;
+        self.sum_sq += o.sum_sq;
+        self.hits += o.hits;
+    }
+}
+
+/// Play `games` rounds at `lines` lines on one thread from `seed`;
+/// `progress` is called with the rounds done every 2^16 rounds.
+pub fn run(game: &ReelGame, tables: &StopTables, lines: u32, games: u64, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> SimResult {
+    let fast = FastReels::new(game, tables);
+    let mut rng = StreamRng::from_seed(seed);
+    let mut r = SimResult { games, lines, total_win: 0, sum_sq: 0, hits: 0 };
+    let mut done = 0u64;
+    while done < games {
+        let chunk = (games - done).min(1 << 16);
+        for _ in 0..chunk {
+            let w = fast.round(&mut rng, lines as usize);
+            r.total_win += u128::from(w);
+            r.sum_sq += u128::from(w) * u128::from(w);
+            r.hits += u64::from(w > 0);
+        }
+        done += chunk;
+        progress(chunk);
+    }
+    r
+}
+
+/// Split `games` over `threads` threads, thread `t` seeded `seed + t`:
+/// reproducible for a given seed and thread count.
+pub fn run_parallel(
+    game: &ReelGame,
+    lines: u32,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<SimResult, meters::rng::WeightError> {
+    let tables = StopTables::new(game)?;
+    let threads = threads.max(1) as u64;
+    let parts: Vec<SimResult> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads)
+            .map(|t| {
+                let share = games / threads + u64::from(t < games % threads);
+                let tables = &tables;
+                s.spawn(move || run(game, tables, lines, share, seed.wrapping_add(t), progress))
+            })
+            .collect();
+        hs.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let mut total = SimResult { games: 0, lines, total_win: 0, sum_sq: 0, hits: 0 };
+    for p in &parts {
+        total.merge(p);
+    }
+    Ok(total)
+}
