@@ -1,0 +1,215 @@
+//! The paytable compiler: errors that name file and line, the floor and
+//! odds refusals, artifacts and the approved manifest, and the simulation
+//! cross-check of both samples (issue 3).
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+
+use game_core::reels::{Bet, FastReels, StopTables};
+use meters::StreamRng;
+use num_traits::ToPrimitive;
+use paytables::artifact::{self, Manifest, ManifestEntry};
+use paytables::check::{check, Floor, Refusal};
+use paytables::{compile, PaytableError};
+
+fn sample(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables").join(file)
+}
+
+fn classic_src() -> String {
+    std::fs::read_to_string(sample("classic-sevens.ron")).unwrap()
+}
+
+fn line_of(src: &str, needle: &str) -> usize {
+    src.lines().position(|l| l.contains(needle)).unwrap() + 1
+}
+
+fn invalid(src: &str) -> (usize, String) {
+    match compile("bad.ron", src) {
+        Err(PaytableError::Invalid { file, line, path, problem }) => {
+            assert_eq!(file, "bad.ron");
+            (line, format!("{path}: {problem}"))
+        }
+        other => panic!("expected a validation error, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_unknown_symbol_is_named_with_its_line() {
+    let src = classic_src().replacen(r#"["7", "-", "B1", "-", "B2""#, r#"["7", "-", "B1", "-", "XX""#, 1);
+    let (line, msg) = invalid(&src);
+    assert_eq!(line, line_of(&src, r#""XX""#));
+    assert!(msg.contains("unknown symbol \"XX\" on reel 3, stop 4"), "{msg}");
+    assert!(msg.starts_with("reels[2][4]"), "{msg}");
+}
+
+#[test]
+fn an_empty_strip_is_named_with_its_line() {
+    let src = classic_src().replacen(
+        r#"["7", "-", "B1", "-", "B2", "-", "B1", "-", "B3", "-", "CH", "-", "W", "-", "B1", "-", "B2", "-", "B1", "-", "B3", "-"],"#,
+        "[],",
+        1,
+    );
+    let (line, msg) = invalid(&src);
+    assert_eq!(line, line_of(&src, "[],"));
+    assert!(msg.contains("reel 3 is empty"), "{msg}");
+}
+
+#[test]
+fn a_payline_outside_the_window_is_named_with_its_line() {
+    let src = classic_src().replace("lines: [[0, 0, 0]],", "lines: [\n        [0, 1, 0],\n    ],");
+    let (line, msg) = invalid(&src);
+    assert_eq!(line, line_of(&src, "[0, 1, 0]"));
+    assert!(msg.contains("payline 1 uses row 1, outside the 1-row window"), "{msg}");
+}
+
+#[test]
+fn a_pay_for_an_impossible_combination_is_refused() {
+    // No wild and no seven on reel 2 once the sevens and wilds are blanked there.
+    let src = classic_src()
+        .replacen(r#"["7", "-", "B1", "-", "CH", "-", "B2", "-", "B1", "-", "B3", "-", "W", "-", "B1", "-", "B2", "-", "B3", "-", "B1", "-"]"#,
+                  r#"["-", "-", "B1", "-", "CH", "-", "B2", "-", "B1", "-", "B3", "-", "-", "-", "B1", "-", "B2", "-", "B3", "-", "B1", "-"]"#, 1);
+    let (line, msg) = invalid(&src);
+    assert_eq!(line, line_of(&src, r#"(symbol: "W",  count: 3"#));
+    assert!(msg.contains("impossible combination"), "{msg}");
+}
+
+#[test]
+fn syntax_errors_name_line_and_column() {
+    let src = classic_src().replacen("rows: 1,", "rows: 1,,", 1);
+    match compile("bad.ron", &src) {
+        Err(PaytableError::Syntax { file, line, .. }) => {
+            assert_eq!(file, "bad.ron");
+            assert_eq!(line, line_of(&src, "rows: 1,,"));
+        }
+        other => panic!("expected a syntax error, got {other:?}"),
+    }
+}
+
+#[test]
+fn unknown_fields_are_refused_by_name() {
+    let src = classic_src().replacen("rows: 1,", "rows: 1,\n    colour: 3,", 1);
+    let err = compile("bad.ron", &src).unwrap_err().to_string();
+    assert!(err.contains("colour"), "{err}");
+}
+
+#[test]
+fn the_floor_refuses_a_stingy_paytable_and_cannot_be_lowered() {
+    let src = classic_src()
+        .replace("pays: 1000)", "pays: 100)")
+        .replace("pays: 50)", "pays: 20)")
+        .replace("pays: 20)", "pays: 10)")
+        .replace("pays: 12)", "pays: 5)");
+    let game = compile("stingy.ron", &src).unwrap();
+    let checked = check(&game, &Floor::legal_minimum(), None).unwrap();
+    assert!(!checked.accepted());
+    let msg = checked.refusals[0].to_string();
+    assert!(matches!(checked.refusals[0], Refusal::UnderFloor { lines: 1, .. }), "{msg}");
+    assert!(msg.contains("classic-sevens with 1 lines returns") && msg.contains("under the floor of 80.0000%"), "{msg}");
+    assert!(Floor::from_percent("79.99").is_err());
+    assert!(Floor::from_percent("abc").is_err());
+    // Raised floors refuse more: the classic sample returns 95.3735%.
+    let game = compile("classic.ron", &classic_src()).unwrap();
+    assert!(check(&game, &Floor::from_percent("95.3").unwrap(), None).unwrap().accepted());
+    assert!(!check(&game, &Floor::from_percent("95.4").unwrap(), None).unwrap().accepted());
+}
+
+#[test]
+fn a_prize_rarer_than_one_in_100_million_needs_an_odds_disclosure() {
+    // Five reels of one-in-40 wilds: 5 wilds ≈ 1 in 10^8.
+    let src = std::fs::read_to_string(sample("ocean-treasure.ron")).unwrap();
+    let game = compile("ocean.ron", &src).unwrap();
+    let checked = check(&game, &Floor::legal_minimum(), None).unwrap();
+    assert!(checked.accepted(), "the sample's top award is 1 in ~10^5: {:?}", checked.refusals);
+    // Make five wilds rare: a stop whose window shows the wild weighs 1,
+    // every other stop 40 (weights belong to stops: the window's top row).
+    // Five wilds on a line: about 1 in 10^15.
+    let mut rare = game.clone();
+    for reel in &mut rare.reels {
+        let w: Vec<u64> = (0..reel.len()).map(|stop| if (0..3).any(|r| reel.at(stop, r) == 8) { 1 } else { 40 }).collect();
+        reel.weights = Some(w);
+    }
+    let refused = check(&rare, &Floor::legal_minimum(), None).unwrap();
+    let too_rare: Vec<_> = refused.refusals.iter().filter(|r| matches!(r, Refusal::TooRare { .. })).collect();
+    assert!(!too_rare.is_empty(), "{:?}", refused.refusals);
+    assert!(too_rare.iter().any(|r| r.to_string().contains("the prize 5 × Pérola (wild) has a probability of 1 in")), "{too_rare:?}");
+    let disclosed = check(&rare, &Floor::legal_minimum(), Some("5 Pérolas: 1 em 10.000.000.000")).unwrap();
+    assert!(disclosed.refusals.iter().all(|r| !matches!(r, Refusal::TooRare { .. })));
+}
+
+#[test]
+fn artifacts_are_canonical_and_the_cabinet_loads_only_approved_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = paytables::load_source(&sample("classic-sevens.ron")).unwrap();
+    let checked = check(&source.game, &Floor::legal_minimum(), None).unwrap();
+    let a = artifact::build(&source.text, &source.game, &checked.figures, None);
+    let b = artifact::build(&source.text, &source.game, &checked.figures, None);
+    assert_eq!(artifact::canonical_bytes(&a), artifact::canonical_bytes(&b), "deterministic");
+    let path = dir.path().join("classic.json");
+    let bytes = artifact::canonical_bytes(&a);
+    std::fs::write(&path, &bytes).unwrap();
+    let digest = artifact::sha256_hex(&bytes);
+
+    let empty = Manifest::default();
+    assert!(matches!(artifact::load_approved(&path, &empty, &Floor::legal_minimum()), Err(artifact::ArtifactError::NotApproved { .. })));
+    let manifest = Manifest { approved: vec![ManifestEntry { id: "classic-sevens".into(), file: "classic.json".into(), sha256: digest }] };
+    let game = artifact::load_approved(&path, &manifest, &Floor::legal_minimum()).unwrap();
+    assert_eq!(game, source.game);
+    // A cabinet with a higher floor refuses it again at load (decisions.md).
+    let err = artifact::load_approved(&path, &manifest, &Floor::from_percent("96").unwrap()).unwrap_err();
+    assert!(err.to_string().contains("under the floor of 96.0000%"), "{err}");
+    // One byte changed: no longer approved.
+    let mut tampered = bytes.clone();
+    let i = tampered.iter().position(|&c| c == b'7').unwrap();
+    tampered[i] = b'8';
+    std::fs::write(&path, &tampered).unwrap();
+    assert!(matches!(artifact::load_approved(&path, &manifest, &Floor::legal_minimum()), Err(artifact::ArtifactError::NotApproved { .. })));
+}
+
+/// Simulation through the production code lands within the 99% interval
+/// of the exact RTP, for every sample.
+#[test]
+fn simulation_agrees_with_the_exact_figures() {
+    for (file, lines, games) in [("classic-sevens.ron", 1, 3_000_000u64), ("ocean-treasure.ron", 20, 3_000_000), ("ocean-treasure.ron", 1, 3_000_000)] {
+        let game = paytables::load(&sample(file)).unwrap();
+        let exact = paytables::reel_math::analyse(&game).unwrap();
+        let c = exact.configs.iter().find(|c| c.lines == lines).unwrap();
+        let rtp = c.rtp.to_f64().unwrap();
+        let sim = paytables::simulate::run_parallel(&game, lines, games, 2026, 2, &|_| {}).unwrap();
+        let (lo, hi) = sim.ci99();
+        assert!(lo <= rtp && rtp <= hi, "{file} at {lines} lines: exact {rtp} outside [{lo}, {hi}]");
+        // The exact standard deviation agrees with the measured one to 5%.
+        let sd = c.standard_deviation();
+        assert!((sim.standard_deviation() - sd).abs() / sd < 0.05, "{file}: SD {} vs exact {sd}", sim.standard_deviation());
+    }
+}
+
+/// The samples' rounds from the simulation path equal the production rounds.
+#[test]
+fn the_fast_path_equals_the_production_round_on_the_samples() {
+    for file in ["classic-sevens.ron", "ocean-treasure.ron"] {
+        let game = paytables::load(&sample(file)).unwrap();
+        let tables = StopTables::new(&game).unwrap();
+        let fast = FastReels::new(&game, &tables);
+        let lines = *game.bet.lines.last().unwrap();
+        let (mut a, mut b) = (StreamRng::from_seed(5), StreamRng::from_seed(5));
+        for i in 0..100_000 {
+            let round = game.play(&tables, &mut a, Bet { lines, credits_per_line: 1 }).unwrap();
+            assert_eq!(fast.round(&mut b, lines as usize), round.win, "{file} round {i}");
+        }
+    }
+}
+
+/// Published figures of the samples, to catch any drift in the maths.
+#[test]
+fn the_samples_exact_figures() {
+    let classic = paytables::load(&sample("classic-sevens.ron")).unwrap();
+    let f = paytables::reel_math::analyse(&classic).unwrap();
+    assert_eq!(f.cycle, 262_144);
+    let ocean = paytables::load(&sample("ocean-treasure.ron")).unwrap();
+    let f = paytables::reel_math::analyse(&ocean).unwrap();
+    assert_eq!(f.cycle, 28u128.pow(5));
+    for c in &f.configs {
+        assert_eq!(paytables::reel_math::decimal(&c.rtp, 6), "0.921058", "{} lines", c.lines);
+    }
+}
