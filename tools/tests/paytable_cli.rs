@@ -1,0 +1,109 @@
+//! The `paytable` program as a game designer runs it.
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn paytable(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_paytable")).args(args).output().unwrap()
+}
+
+fn sample(f: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables").join(f).display().to_string()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn check_accepts_the_samples_with_their_exact_figures() {
+    let out = paytable(&["check", &sample("classic-sevens.ron")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("95.3735") && s.contains("ACCEPTED"), "{s}");
+    let out = paytable(&["check", &sample("ocean-treasure.ron"), "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["accepted"], true);
+    let configs = v["report"]["configs"].as_array().unwrap();
+    assert_eq!(configs.len(), 5);
+    assert!(configs.iter().all(|c| c["rtp_percent"] == "92.1058"));
+    assert_eq!(configs[4]["rtp_free_games_percent"], "17.8293");
+}
+
+#[test]
+fn check_refuses_with_a_clear_message_and_a_non_zero_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read_to_string(sample("classic-sevens.ron")).unwrap();
+    let stingy = dir.path().join("stingy.ron");
+    std::fs::write(&stingy, src.replace("pays: 50)", "pays: 5)").replace("pays: 20)", "pays: 2)").replace("pays: 12)", "pays: 1)")).unwrap();
+    let out = paytable(&["check", stingy.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let e = text(&out.stderr);
+    assert!(e.contains("REFUSED") && e.contains("classic-sevens with 1 lines returns") && e.contains("under the floor of 80.0000%"), "{e}");
+
+    let broken = dir.path().join("broken.ron");
+    std::fs::write(&broken, src.replacen(r#"["7", "-", "B1""#, r#"["7", "-", "B9""#, 1)).unwrap();
+    let out = paytable(&["check", broken.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let e = text(&out.stderr);
+    let line = src.lines().position(|l| l.contains(r#"["7", "-", "B1""#)).unwrap() + 1;
+    assert!(e.contains(&format!("broken.ron:{line}: reels[0][2]: unknown symbol \"B9\"")), "{e}");
+
+    let out = paytable(&["check", &sample("classic-sevens.ron"), "--floor", "79"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("cannot be set below 80%"));
+    let out = paytable(&["check", "/nonexistent.ron"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("/nonexistent.ron"));
+}
+
+#[test]
+fn par_writes_a_sheet_tables_and_charts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = paytable(&["par", &sample("classic-sevens.ron"), "-o", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let md = std::fs::read_to_string(dir.path().join("classic-sevens-par.md")).unwrap();
+    assert!(md.contains("| 1 | 95.3735 |"), "{md}");
+    assert!(md.contains("3 × Duplo") && md.contains("Top award"));
+    let combos = std::fs::read_to_string(dir.path().join("classic-sevens-combinations.csv")).unwrap();
+    // Three wilds: one stop of weight 1 per reel → 1 combination of 262,144.
+    assert!(combos.lines().any(|l| l.starts_with("Duplo,3,1000,1,")), "{combos}");
+    for svg in ["classic-sevens-win-distribution.svg", "classic-sevens-rtp-convergence.svg"] {
+        let s = std::fs::read_to_string(dir.path().join(svg)).unwrap();
+        assert!(s.starts_with("<svg") && s.len() > 2_000, "{svg}");
+    }
+}
+
+#[test]
+fn simulate_reports_the_measured_rtp_next_to_the_exact_one() {
+    let out = paytable(&["simulate", &sample("ocean-treasure.ron"), "--games", "400000", "--seed", "9", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], 400_000);
+    assert_eq!(v["exact_inside_ci99"], true, "{v}");
+    let again = paytable(&["simulate", &sample("ocean-treasure.ron"), "--games", "400000", "--seed", "9", "--json"]);
+    let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(v["measured_rtp"], w["measured_rtp"], "a seed reproduces the run");
+    let out = paytable(&["simulate", &sample("ocean-treasure.ron"), "--games", "10", "--lines", "7"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("7 lines is not a bet"));
+}
+
+/// The committed artifacts are exactly what the compiler makes of the
+/// committed sources, and their digests are the approved ones.
+#[test]
+fn committed_artifacts_match_their_sources_and_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = std::fs::read_to_string(sample("approved.ron")).unwrap();
+    for id in ["classic-sevens", "ocean-treasure"] {
+        let out_path = dir.path().join(format!("{id}.json"));
+        let out = paytable(&["compile", &sample(&format!("{id}.ron")), "-o", out_path.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let digest = text(&out.stdout).split_whitespace().next().unwrap().to_owned();
+        assert!(manifest.contains(&digest), "{id}: {digest} not in approved.ron");
+        let committed = std::fs::read(sample(&format!("compiled/{id}.json"))).unwrap();
+        assert_eq!(std::fs::read(&out_path).unwrap(), committed, "{id}: compiled artifact differs from the committed one");
+    }
+}
