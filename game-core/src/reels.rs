@@ -201,11 +201,10 @@ impl ReelGame {
 
     /// The strips of a spin: free-game strips when given.
     pub fn strips(&self, free: bool) -> &[Strip] {
-        if free {
-            if let Some(r) = self.scatter.as_ref().and_then(|s| s.free_games.as_ref()).and_then(|f| f.reels.as_ref()) {
+        if free
+            && let Some(r) = self.scatter.as_ref().and_then(|s| s.free_games.as_ref()).and_then(|f| f.reels.as_ref()) {
                 return r;
             }
-        }
         &self.reels
     }
 
@@ -571,11 +570,10 @@ impl<'a> FastReels<'a> {
         let mut awarded = 0;
         if let Some(sc) = &g.scatter {
             win += sc.pays.get(scatters as usize).copied().unwrap_or(0) * lines as u64;
-            if let Some(f) = &sc.free_games {
-                if !free || f.retrigger {
+            if let Some(f) = &sc.free_games
+                && (!free || f.retrigger) {
                     awarded = f.awards.get(scatters as usize).copied().unwrap_or(0);
                 }
-            }
         }
         (win, awarded)
     }

@@ -166,11 +166,9 @@ mod tests {
     #[test]
     fn default_is_valid_and_bad_values_are_named() {
         assert_eq!(MachineConfig::default().validate(), Ok(()));
-        let mut c = MachineConfig::default();
-        c.denominations = vec![5, 5];
+        let c = MachineConfig { denominations: vec![5, 5], ..MachineConfig::default() };
         assert_eq!(c.validate(), Err(ConfigError::BadDenomination(5)));
-        let mut c = MachineConfig::default();
-        c.meter_digits = 9;
+        let c = MachineConfig { meter_digits: 9, ..MachineConfig::default() };
         assert_eq!(c.validate(), Err(ConfigError::MeterDigits(9)));
         let mut c = MachineConfig::default();
         c.jackpot_threshold = c.handpay_limit + 1;

@@ -396,7 +396,7 @@ impl Machine {
         if stake == 0 {
             return Err(CoreError::ZeroStake);
         }
-        if stake % denom != 0 {
+        if !stake.is_multiple_of(denom) {
             return Err(CoreError::StakeNotWholeCredits { stake, denom });
         }
         if stake > self.state.credit {
@@ -419,7 +419,7 @@ impl Machine {
     /// `extra_stake` leaves the credit meter with it.
     pub fn record_step(&mut self, round: u64, step: Step, extra_stake: Cents) -> Result<(), CoreError> {
         let open = self.open_round_checked(round)?;
-        if extra_stake % open.denom != 0 {
+        if !extra_stake.is_multiple_of(open.denom) {
             return Err(CoreError::StakeNotWholeCredits { stake: extra_stake, denom: open.denom });
         }
         if extra_stake > self.state.credit {
@@ -548,6 +548,15 @@ impl Machine {
 
     /// A clean power-down.
     pub fn shutdown(mut self) -> Result<(), CoreError> {
+        self.power_down()
+    }
+
+    /// Record a clean power-down without giving up the machine (the cabinet
+    /// calls it as the application exits).
+    pub fn power_down(&mut self) -> Result<(), CoreError> {
+        if self.state.clean_shutdown {
+            return Ok(());
+        }
         self.commit(vec![Entry::PowerDown])
     }
 

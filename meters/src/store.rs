@@ -65,6 +65,9 @@ CREATE TABLE IF NOT EXISTS rng_carry (
 );
 ";
 
+/// A journal row as SQLite returns it: seq, time, kind, round, body, MAC.
+type StoredRow = (i64, String, String, Option<i64>, String, Vec<u8>);
+
 /// A stored journal record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
@@ -294,7 +297,7 @@ impl Store {
     /// The cheap check before each game (D-29): the last record and the head
     /// on disk are still the ones this process wrote.
     pub fn check_end(&self) -> Result<(), StoreError> {
-        let last: Option<(i64, String, String, Option<i64>, String, Vec<u8>)> = self
+        let last: Option<StoredRow> = self
             .conn
             .query_row(
                 "SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq DESC LIMIT 1",

@@ -94,14 +94,13 @@ proptest! {
                 }
                 Op::BadNote => prop_assert!(m.insert_note(1_234).is_err()),
                 Op::ReturnTicket(i) => {
-                    if let Some(v) = tickets.get(i).cloned() {
-                        if let Ok(c) = m.insert_ticket(&v) {
+                    if let Some(v) = tickets.get(i).cloned()
+                        && let Ok(c) = m.insert_ticket(&v) {
                             let value = c - credit;
                             credit = c;
                             prop_assert!(value > 0);
                             tickets.retain(|t| *t != v);
                         }
-                    }
                 }
                 Op::Round { game, denom, credits, win_credits, extra_credits } => {
                     let d = cfg.denominations[denom];

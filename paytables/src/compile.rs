@@ -45,11 +45,10 @@ fn strips(
     at: Path,
     weights_at: Path,
 ) -> Result<Vec<Strip>, PaytableError> {
-    if let Some(w) = weights {
-        if w.len() != reels.len() {
+    if let Some(w) = weights
+        && w.len() != reels.len() {
             return Err(r.at(weights_at, format!("{} weight lists for {} reels", w.len(), reels.len())));
         }
-    }
     let mut out = Vec::new();
     for (i, reel) in reels.iter().enumerate() {
         if reel.is_empty() {

@@ -164,13 +164,12 @@ pub fn offset(src: &str, path: &Path) -> usize {
             }
             Seg::Index(n) => {
                 // `Some([...])`: step into the Some first.
-                if src[at..].trim_start().starts_with("Some") {
-                    if let Some(inner) = enter(b, at) {
+                if src[at..].trim_start().starts_with("Some")
+                    && let Some(inner) = enter(b, at) {
                         at = inner;
                         let Some(j) = enter(b, at) else { return at };
                         i = j;
                     }
-                }
                 for _ in 0..*n {
                     let start = i;
                     i = skip_value(b, i);

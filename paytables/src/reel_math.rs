@@ -629,8 +629,8 @@ pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
         let rtp_lines = rat(base.line_sum[j]) / &cycle / &bet;
         let rtp_scatter = &scatter_sum / &cycle / &bet;
         let rtp_free_games = &e_free / &cycle / &bet;
-        if let Some((_, per)) = &free {
-            if j + 1 == configs.len() && !trigger_w.is_zero() {
+        if let Some((_, per)) = &free
+            && j + 1 == configs.len() && !trigger_w.is_zero() {
                 let (_, _, er) = &per[j];
                 let one = BigRational::from_integer(1.into());
                 free_figs = Some(FreeGameFigures {
@@ -639,7 +639,6 @@ pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
                     retrigger_rate: er.clone(),
                 });
             }
-        }
         figures.push(ConfigFigures {
             lines: l as u32,
             rtp: &mean / &bet,

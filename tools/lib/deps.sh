@@ -4,7 +4,7 @@
 # The Debian packages the workspace needs: Bevy's build and runtime
 # libraries, and Xvfb with software Vulkan for the cabinet's window tests.
 EGM_DEBIAN_PACKAGES=(pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev
-                     xvfb mesa-vulkan-drivers libvulkan1 xauth)
+                     xvfb mesa-vulkan-drivers libvulkan1 xauth xdotool)
 
 egm_need_cargo() {
     if ! command -v cargo >/dev/null 2>&1; then

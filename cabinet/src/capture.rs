@@ -1,0 +1,60 @@
+//! Screenshots taken by the cabinet itself: F12 at any time, and on entering
+//! each mode; saved as numbered PNG files in the screenshot folder (labs and
+//! the window tests keep them as evidence).
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{save_to_disk, Screenshot};
+
+use crate::modes::Mode;
+
+#[derive(Resource)]
+pub struct Capture {
+    pub dir: PathBuf,
+    pub count: u32,
+}
+
+pub struct CapturePlugin {
+    pub dir: PathBuf,
+}
+
+impl Plugin for CapturePlugin {
+    fn build(&self, app: &mut App) {
+        // Continue the numbering of earlier runs: a restart never overwrites.
+        let count = std::fs::read_dir(&self.dir).map_or(0, |d| d.filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "png")).count()) as u32;
+        app.insert_resource(Capture { dir: self.dir.clone(), count })
+            .add_systems(Update, (screenshot_on_f12, screenshot_on_mode_change));
+    }
+}
+
+fn take(commands: &mut Commands, capture: &mut Capture, label: &str) {
+    if std::fs::create_dir_all(&capture.dir).is_err() {
+        return;
+    }
+    capture.count += 1;
+    let path = capture.dir.join(format!("{:03}-{label}.png", capture.count));
+    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+}
+
+fn screenshot_on_f12(keys: Res<ButtonInput<KeyCode>>, mut commands: Commands, mut capture: ResMut<Capture>) {
+    if keys.just_pressed(KeyCode::F12) {
+        take(&mut commands, &mut capture, "f12");
+    }
+}
+
+fn screenshot_on_mode_change(mode: Res<State<Mode>>, mut commands: Commands, mut capture: ResMut<Capture>, mut last: Local<Option<(Mode, f32)>>, time: Res<Time>) {
+    // Wait a moment after each change so the new screen has been drawn.
+    let now = time.elapsed_secs();
+    let m = *mode.get();
+    match *last {
+        Some((prev, _)) if prev == m => {}
+        _ => *last = Some((m, now)),
+    }
+    if let Some((lm, at)) = *last {
+        if at >= 0.0 && now - at > 0.5 {
+            take(&mut commands, &mut capture, &format!("{lm:?}").to_lowercase());
+            *last = Some((lm, -1.0));
+        }
+    }
+}

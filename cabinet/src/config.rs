@@ -1,0 +1,56 @@
+//! The cabinet configuration (`--config FILE`, RON): the machine's
+//! configuration enforced by the core, plus what the cabinet itself needs.
+
+use std::path::{Path, PathBuf};
+
+use meters::MachineConfig;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CabinetConfig {
+    pub machine: MachineConfig,
+    /// "pt" (default, M-10, M-30) or "en".
+    pub language: String,
+    /// The RTP floor the cabinet enforces at load, in percent (≥ 80).
+    pub rtp_floor_percent: String,
+    /// Game ids to offer, in menu order.
+    pub games: Vec<String>,
+    pub paytable_dir: PathBuf,
+    pub manifest: PathBuf,
+    pub ticket_dir: PathBuf,
+    /// The most autoplay games a player may set (M-32); 0 disables autoplay.
+    pub autoplay_max: u32,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{0}: {1}")]
+    Read(String, std::io::Error),
+    #[error("{0}: {1}")]
+    Parse(String, String),
+    #[error("{0}: language must be \"pt\" or \"en\", not {1:?}")]
+    Language(String, String),
+    #[error("{0}: autoplay_max must be at most 100 (decisions.md), not {1}")]
+    Autoplay(String, u32),
+    #[error("{0}: no games are enabled")]
+    NoGames(String),
+}
+
+impl CabinetConfig {
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read(file.clone(), e))?;
+        let c: CabinetConfig = ron::from_str(&text).map_err(|e| ConfigError::Parse(file.clone(), e.to_string()))?;
+        if c.language != "pt" && c.language != "en" {
+            return Err(ConfigError::Language(file, c.language));
+        }
+        if c.autoplay_max > 100 {
+            return Err(ConfigError::Autoplay(file, c.autoplay_max));
+        }
+        if c.games.is_empty() {
+            return Err(ConfigError::NoGames(file));
+        }
+        Ok(c)
+    }
+}

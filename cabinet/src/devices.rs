@@ -1,0 +1,156 @@
+//! The cabinet's devices and buttons, emulated by keys (issue 5): the note
+//! acceptor (1–4: 5, 10, 20, 50 €), the ticket reader (T: the last printed
+//! ticket), the player's buttons, the doors (M main, L logic) and the
+//! attendant key (K). Each key only calls the session.
+
+use bevy::prelude::*;
+use game_core::double_up::Colour;
+use meters::Door;
+
+use crate::modes::Mode;
+use crate::screens::help::HelpOpen;
+use crate::screens::reels::Reveal;
+use crate::SessionRes;
+
+pub struct DevicesPlugin;
+
+impl Plugin for DevicesPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Update, (accept_money_keys, door_and_key_switches, player_buttons, autoplay_next_round));
+    }
+}
+
+fn accept_money_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) {
+    let Ok(mut s) = session.0.lock() else { return };
+    for (key, cents) in [(KeyCode::Digit1, 500), (KeyCode::Digit2, 1_000), (KeyCode::Digit3, 2_000), (KeyCode::Digit4, 5_000)] {
+        if keys.just_pressed(key) {
+            s.insert_note(cents);
+        }
+    }
+    if keys.just_pressed(KeyCode::KeyT) {
+        if let Some(v) = s.last_ticket.clone() {
+            s.insert_ticket(&v);
+        }
+    }
+}
+
+fn door_and_key_switches(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) {
+    let Ok(mut s) = session.0.lock() else { return };
+    if keys.just_pressed(KeyCode::KeyM) {
+        s.toggle_door(Door::Main);
+    }
+    if keys.just_pressed(KeyCode::KeyL) {
+        s.toggle_door(Door::Logic);
+    }
+    if keys.just_pressed(KeyCode::KeyK) {
+        if *mode.get() == Mode::Audit {
+            s.attendant_clear();
+            next.set(Mode::Idle);
+        } else {
+            next.set(Mode::Audit);
+        }
+    }
+}
+
+fn player_buttons(
+    keys: Res<ButtonInput<KeyCode>>,
+    session: Res<SessionRes>,
+    mode: Res<State<Mode>>,
+    mut next: ResMut<NextState<Mode>>,
+    mut reveal: ResMut<Reveal>,
+    mut help: ResMut<HelpOpen>,
+) {
+    let Ok(mut s) = session.0.lock() else { return };
+    let m = *mode.get();
+    if keys.just_pressed(KeyCode::KeyE) {
+        s.lang = match s.lang {
+            crate::session::Lang::Pt => crate::session::Lang::En,
+            crate::session::Lang::En => crate::session::Lang::Pt,
+        };
+    }
+    if keys.just_pressed(KeyCode::KeyV) {
+        s.show_currency = !s.show_currency;
+    }
+    if keys.just_pressed(KeyCode::KeyH) {
+        help.0 = !help.0;
+    }
+    match m {
+        Mode::Attract | Mode::Idle => {
+            if keys.just_pressed(KeyCode::Space) && s.spin() {
+                next.set(Mode::Playing);
+            }
+            if keys.just_pressed(KeyCode::KeyC) {
+                s.cash_out();
+            }
+            if keys.just_pressed(KeyCode::ArrowLeft) {
+                s.select_game(-1);
+            }
+            if keys.just_pressed(KeyCode::ArrowRight) {
+                s.select_game(1);
+            }
+            if keys.just_pressed(KeyCode::ArrowUp) {
+                s.change_lines(1);
+            }
+            if keys.just_pressed(KeyCode::ArrowDown) {
+                s.change_lines(-1);
+            }
+            if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
+                s.change_credits_per_line(1);
+            }
+            if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
+                s.change_credits_per_line(-1);
+            }
+            if keys.just_pressed(KeyCode::KeyQ) {
+                s.change_denomination(-1);
+            }
+            if keys.just_pressed(KeyCode::KeyW) {
+                s.change_denomination(1);
+            }
+            if keys.just_pressed(KeyCode::KeyA) && s.config.autoplay_max > 0 {
+                // M-32: a finite count, stopped by any key below.
+                s.autoplay_left = s.config.autoplay_max.min(10);
+            }
+            if keys.just_pressed(KeyCode::KeyR) {
+                next.set(Mode::Recall);
+            }
+        }
+        Mode::Playing => {
+            if keys.just_pressed(KeyCode::Space) {
+                reveal.hurry = true;
+            }
+            if keys.just_pressed(KeyCode::KeyG) {
+                s.gamble(Colour::Red);
+            }
+            if keys.just_pressed(KeyCode::KeyB) {
+                s.gamble(Colour::Black);
+            }
+            if keys.just_pressed(KeyCode::Enter) {
+                s.collect();
+            }
+            if keys.just_pressed(KeyCode::KeyA) {
+                s.autoplay_left = 0;
+            }
+        }
+        Mode::Recall => {
+            if keys.just_pressed(KeyCode::KeyR) || keys.just_pressed(KeyCode::Escape) {
+                next.set(Mode::Idle);
+            }
+        }
+        Mode::Audit | Mode::Tilt => {}
+    }
+}
+
+/// Autoplay (M-32): the next round when the last is done, until the count
+/// runs out or anything blocks play.
+fn autoplay_next_round(session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) {
+    let Ok(mut s) = session.0.lock() else { return };
+    if s.autoplay_left == 0 || *mode.get() != Mode::Idle || s.round.is_some() {
+        return;
+    }
+    s.autoplay_left -= 1;
+    if s.spin() {
+        next.set(Mode::Playing);
+    } else {
+        s.autoplay_left = 0;
+    }
+}

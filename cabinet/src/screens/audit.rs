@@ -1,0 +1,231 @@
+//! The operator and audit menu, behind the attendant key (bevy_egui): every
+//! meter (machine, game, denomination), the event log, recall of the last
+//! rounds replayed on the reel screen itself, hand-pays and tilts, the
+//! software verification report, the configuration.
+
+use bevy::prelude::*;
+use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use meters::meters::{displayed, displayed_signed};
+use meters::store::Record;
+use meters::{GameMeters, RecallOutcome, RoundRecall, M25};
+
+use crate::modes::Mode;
+use crate::session::SpinRecord;
+use crate::screens::{screen_ui, HudLayout};
+use crate::SessionRes;
+
+pub struct AuditPlugin;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tab {
+    #[default]
+    Meters,
+    Events,
+    Recall,
+    Attendant,
+    Verification,
+    Configuration,
+}
+
+/// What the menu shows, read from critical memory when it opens.
+#[derive(Resource, Default)]
+pub struct AuditView {
+    pub tab: Tab,
+    pub recall: Vec<RoundRecall>,
+    pub events: Vec<Record>,
+    pub selected: Option<usize>,
+}
+
+impl Plugin for AuditPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<AuditView>()
+            .add_systems(OnEnter(Mode::Audit), load_audit_view)
+            .add_systems(EguiPrimaryContextPass, draw_audit.run_if(in_state(Mode::Audit)));
+    }
+}
+
+fn load_audit_view(session: Res<SessionRes>, mut view: ResMut<AuditView>) {
+    let Ok(s) = session.0.lock() else { return };
+    view.recall = s.machine.recall(100).unwrap_or_default();
+    view.events = s.machine.events(1000).unwrap_or_default();
+    view.selected = view.recall.len().checked_sub(1);
+}
+
+fn meter_grid(ui: &mut egui::Ui, id: &str, g: &GameMeters, digits: u8) {
+    egui::Grid::new(id).striped(true).show(ui, |ui| {
+        for (label, v) in [
+            ("a) créditos jogados", g.creditos_jogados),
+            ("b) créditos ganhos", g.creditos_ganhos),
+            ("c) jogadas efectuadas", g.jogadas_efectuadas),
+            ("jogadas ganhas", g.jogadas_ganhas),
+            ("jogadas perdidas", g.jogadas_perdidas),
+            ("jogadas anuladas", g.jogadas_anuladas),
+            ("g) prémios acumulados", g.premios_acumulados),
+            ("g) prémio acumulado manual", g.premio_acumulado_manual),
+        ] {
+            ui.label(label);
+            ui.monospace(format!("{:0>width$}", displayed(v, digits), width = usize::from(digits)));
+            ui.end_row();
+        }
+        ui.label("d) receita bruta");
+        ui.monospace(displayed_signed(g.receita_bruta(), digits).to_string());
+        ui.end_row();
+    });
+}
+
+fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>, mut view: ResMut<AuditView>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut root = screen_ui(ctx, "audit", &hud);
+    let Ok(mut s) = session.0.lock() else { return Ok(()) };
+    let mut attendant_clear = false;
+    egui::CentralPanel::default().show(&mut root, |ui| {
+        ui.heading(s.t("MENU DE AUDITORIA (K para sair)", "AUDIT MENU (K to leave)"));
+        ui.horizontal(|ui| {
+            for (tab, label) in [
+                (Tab::Meters, s.t("Contadores", "Meters")),
+                (Tab::Events, s.t("Eventos", "Events")),
+                (Tab::Recall, "RECALL"),
+                (Tab::Attendant, s.t("Pagamentos e tilts", "Hand-pays and tilts")),
+                (Tab::Verification, s.t("Verificação", "Verification")),
+                (Tab::Configuration, s.t("Configuração", "Configuration")),
+            ] {
+                if ui.selectable_label(view.tab == tab, label).clicked() {
+                    view.tab = tab;
+                }
+            }
+        });
+        ui.separator();
+        let digits = s.machine.config().meter_digits;
+        egui::ScrollArea::vertical().show(ui, |ui| match view.tab {
+            Tab::Meters => {
+                let st = s.machine.state();
+                ui.heading(format!("{} — {}", s.t("Máquina", "Machine"), st.machine_id));
+                egui::Grid::new("m25").striped(true).show(ui, |ui| {
+                    for m in M25::ALL {
+                        ui.label(m.legal_name());
+                        match m.machine_value(&st.totals) {
+                            Some(v) => ui.monospace(format!("{:0>width$}", displayed(v, digits), width = usize::from(digits))),
+                            None => ui.monospace(displayed_signed(st.totals.games.receita_bruta(), digits).to_string()),
+                        };
+                        ui.end_row();
+                    }
+                    ui.label(s.t("crédito", "credit"));
+                    ui.monospace(st.credit.to_string());
+                    ui.end_row();
+                    ui.label(s.t("notas por valor", "notes by value"));
+                    ui.monospace(format!("{:?}", st.totals.notas_por_valor));
+                    ui.end_row();
+                    ui.label(s.t("aberturas de porta", "door openings"));
+                    ui.monospace(format!("{:?}", st.totals.aberturas_porta));
+                    ui.end_row();
+                    ui.label(s.t("arranques", "power-ups"));
+                    ui.monospace(st.totals.arranques.to_string());
+                    ui.end_row();
+                });
+                for (name, g) in &st.per_game {
+                    ui.collapsing(format!("{} {name}", s.t("Jogo", "Game")), |ui| meter_grid(ui, &format!("g-{name}"), g, digits));
+                }
+                for (d, g) in &st.per_denom {
+                    ui.collapsing(format!("{} {d}", s.t("Denominação (cêntimos)", "Denomination (cents)")), |ui| meter_grid(ui, &format!("d-{d}"), g, digits));
+                }
+                ui.label(match st.self_audit() {
+                    Ok(()) => s.t("Auto-auditoria: OK", "Self-audit: OK").to_owned(),
+                    Err(e) => e.to_string(),
+                });
+            }
+            Tab::Events => {
+                for r in &view.events {
+                    ui.monospace(format!("{:>7} {} {}", r.seq, r.at_utc, serde_json::to_string(&r.entry).unwrap_or_default()));
+                }
+            }
+            Tab::Recall => {
+                let mut picked = None;
+                ui.horizontal_wrapped(|ui| {
+                    for (i, r) in view.recall.iter().enumerate().rev().take(100) {
+                        if ui.selectable_label(view.selected == Some(i), r.round.to_string()).clicked() {
+                            picked = Some(i);
+                        }
+                    }
+                });
+                if picked.is_some() {
+                    view.selected = picked;
+                }
+                if let Some(r) = view.selected.and_then(|i| view.recall.get(i)) {
+                    ui.label(format!(
+                        "RECALL — {} {} — {} @ {} — {} {} — {} {}",
+                        s.t("jogada", "game"),
+                        r.round,
+                        r.game,
+                        r.denom,
+                        s.t("crédito antes", "credit before"),
+                        r.credit_before,
+                        s.t("aposta", "bet"),
+                        r.stake
+                    ));
+                    match &r.outcome {
+                        RecallOutcome::Settled { win, credit_after, .. } => ui.label(format!("{} {win} — {} {credit_after}", s.t("prémio", "win"), s.t("crédito depois", "credit after"))),
+                        RecallOutcome::Voided { refund, reason, .. } => ui.label(format!("{} {refund}: {reason}", s.t("anulada, devolvido", "voided, refunded"))),
+                        RecallOutcome::InProgress => ui.label(s.t("em curso", "in progress")),
+                    };
+                    if !r.resumed_at.is_empty() {
+                        ui.label(format!("{} {:?}", s.t("retomada no passo", "resumed at step"), r.resumed_at));
+                    }
+                    // Replayed by the reel screen's own painter.
+                    if let Some(rec) = r.steps.first().and_then(|st| serde_json::from_value::<SpinRecord>(st.step.data.clone()).ok()) {
+                        if let Some(g) = s.games.iter().find(|g| g.game.id == rec.game) {
+                            crate::screens::reels::paint_reels(ui, &g.game, &rec.outcome.base, &[], 0.0, true);
+                            ui.label(format!("{} {} — {} {}", s.t("jogos grátis", "free games"), rec.outcome.free_spins.len(), s.t("prémio total", "total win"), rec.outcome.win));
+                        }
+                    }
+                    for st in &r.steps {
+                        ui.monospace(format!("{} {} {}", st.at_utc, st.step.name, if st.step.name == "gamble" { st.step.data.to_string() } else { String::new() }));
+                    }
+                }
+            }
+            Tab::Attendant => {
+                let st = s.machine.state();
+                for h in st.handpays.values() {
+                    ui.label(format!("{} {}: {} ({:?})", s.t("Pagamento manual", "Hand-pay"), h.id, h.amount, h.handpay));
+                }
+                for t in &st.tilts {
+                    ui.label(format!("Tilt: {t:?}"));
+                }
+                ui.label(format!("{}: {:?}", s.t("Portas abertas", "Doors open"), st.doors_open));
+                if ui.button(s.t("Pagar e limpar (chave do empregado)", "Pay and clear (attendant key)")).clicked() {
+                    attendant_clear = true;
+                }
+            }
+            Tab::Verification => {
+                egui::Grid::new("verification").striped(true).show(ui, |ui| {
+                    ui.strong(s.t("ficheiro", "file"));
+                    ui.strong(s.t("esperado", "expected"));
+                    ui.strong(s.t("actual", "actual"));
+                    ui.strong("");
+                    ui.end_row();
+                    for c in &s.verification.checks {
+                        ui.monospace(c.file.display().to_string());
+                        ui.monospace(&c.expected);
+                        ui.monospace(&c.actual);
+                        ui.label(if c.ok() { "OK" } else { "FALHA / FAIL" });
+                        ui.end_row();
+                    }
+                    if let Some(p) = &s.verification.program {
+                        ui.monospace(p.file.display().to_string());
+                        ui.monospace("—");
+                        ui.monospace(&p.actual);
+                        ui.label(s.t("programa", "program"));
+                        ui.end_row();
+                    }
+                });
+            }
+            Tab::Configuration => {
+                ui.monospace(ron::ser::to_string_pretty(s.machine.config(), ron::ser::PrettyConfig::default()).unwrap_or_default());
+                ui.monospace(format!("games: {:?}, floor {}%, autoplay ≤ {}", s.config.games, s.config.rtp_floor_percent, s.config.autoplay_max));
+            }
+        });
+    });
+    if attendant_clear {
+        s.attendant_clear();
+    }
+    Ok(())
+}

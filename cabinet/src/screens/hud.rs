@@ -1,0 +1,64 @@
+//! The always-visible information (M-30, M-8, M-16): machine id and game,
+//! denomination, lines and bet, win, credit, progressives; and the message
+//! line. In Portuguese by default, English on request.
+
+use bevy::prelude::*;
+use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+
+use crate::screens::{viewport_ui, HudLayout};
+use crate::SessionRes;
+
+pub struct HudPlugin;
+
+impl Plugin for HudPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<HudLayout>().add_systems(EguiPrimaryContextPass, draw_hud);
+    }
+}
+
+fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: ResMut<HudLayout>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut root = viewport_ui(ctx, "hud");
+    let Ok(s) = session.0.lock() else { return Ok(()) };
+    let game = &s.game().game;
+    let top = egui::Panel::top("hud_top").show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            ui.heading(format!("{} {}", s.t("Máquina", "Machine"), s.machine.config().machine_id));
+            ui.separator();
+            ui.heading(&game.name);
+            ui.separator();
+            ui.label(format!("{} {}", s.t("Denominação", "Denomination"), s.machine.config().currency.format(s.denom)));
+            ui.separator();
+            ui.label(format!("{}: —", s.t("Progressivos", "Progressives")));
+            if s.machine.config().mode == meters::Mode::Lab {
+                ui.separator();
+                ui.colored_label(egui::Color32::YELLOW, s.t("MODO LABORATÓRIO", "LAB MODE"));
+            }
+        });
+    });
+    let last_win = s.round.as_ref().map(|r| if r.revealed { r.at_stake * r.denom } else { 0 }).or_else(|| s.history.last().map(|h| h.win)).unwrap_or(0);
+    let bottom = egui::Panel::bottom("hud_bottom").show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            let big = |t: String| egui::RichText::new(t).size(22.0).strong();
+            ui.label(big(format!("{} {}", s.t("CRÉDITO", "CREDIT"), s.show(s.machine.credit()))));
+            ui.separator();
+            ui.label(big(format!("{} {}", s.t("APOSTA", "BET"), s.show(s.stake_cents()))));
+            ui.label(format!("{} {} × {} {}", s.lines, s.t("linhas", "lines"), s.credits_per_line, s.t("créd./linha", "cr/line")));
+            ui.separator();
+            ui.label(big(format!("{} {}", s.t("PRÉMIO", "WIN"), s.show(last_win))));
+            if s.autoplay_left > 0 {
+                ui.separator();
+                ui.label(format!("{} {}", s.t("Jogo automático:", "Autoplay:"), s.autoplay_left));
+            }
+        });
+        if let Some(m) = &s.message {
+            ui.colored_label(egui::Color32::LIGHT_YELLOW, m);
+        }
+        ui.small(s.t(
+            "Espaço jogar · 1-4 notas · C pagar · setas esq./dir. jogo · setas cima/baixo linhas · +/− aposta · Q/W denominação · G/B dobrar · Enter receber · A automático · H ajuda · R histórico · V créditos/€ · E idioma · K chave · M/L portas · F12 captura",
+            "Space play · 1-4 notes · C cash out · left/right arrows game · up/down arrows lines · +/− bet · Q/W denomination · G/B double · Enter collect · A autoplay · H help · R history · V credits/€ · E language · K key · M/L doors · F12 screenshot",
+        ));
+    });
+    *layout = HudLayout { top: top.response.rect.height(), bottom: bottom.response.rect.height() };
+    Ok(())
+}

@@ -1,0 +1,38 @@
+//! One plugin per screen and menu.
+
+pub mod attract;
+pub mod audit;
+pub mod help;
+pub mod hud;
+pub mod recall;
+pub mod reels;
+pub mod tilt;
+
+use bevy::prelude::Resource;
+use bevy_egui::egui;
+
+/// The space the always-visible panels take (heights in points), measured
+/// by the HUD each frame; screens draw in the rest of the window.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct HudLayout {
+    pub top: f32,
+    pub bottom: f32,
+}
+
+impl Default for HudLayout {
+    fn default() -> Self {
+        HudLayout { top: 40.0, bottom: 110.0 }
+    }
+}
+
+/// A root `Ui` covering the window.
+pub fn viewport_ui(ctx: &egui::Context, id: &'static str) -> egui::Ui {
+    egui::Ui::new(ctx.clone(), id.into(), egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()))
+}
+
+/// A root `Ui` for a screen: the window less the HUD's panels.
+pub fn screen_ui(ctx: &egui::Context, id: &'static str, hud: &HudLayout) -> egui::Ui {
+    let r = ctx.viewport_rect();
+    let rect = egui::Rect::from_min_max(egui::pos2(r.min.x, r.min.y + hud.top), egui::pos2(r.max.x, (r.max.y - hud.bottom).max(r.min.y + hud.top + 1.0)));
+    egui::Ui::new(ctx.clone(), id.into(), egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(rect))
+}

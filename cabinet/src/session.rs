@@ -1,0 +1,438 @@
+//! The session controller: what each player, attendant or device action
+//! does, in terms of the core (`meters::Machine`) and the games
+//! (`game-core`). Bevy systems call these methods and draw the result; no
+//! rule and no money movement lives in a system.
+//!
+//! A reel round: the whole outcome is drawn (`ReelGame::play`) and committed
+//! with `begin_round` before the reels move; after the reveal a win is
+//! collected (`settle_round`) or gambled (each gamble a committed step); a
+//! round interrupted by a power loss is resumed at its last step on boot.
+
+use std::path::PathBuf;
+
+use game_core::double_up::{Colour, Gamble};
+use game_core::reels::{Bet, ReelGame, ReelRound, StopTables};
+use meters::{CashOut, Cents, CoreError, Door, Machine, PlayBlock, Step, Tilt, WinComponent};
+use serde::{Deserialize, Serialize};
+
+use crate::config::CabinetConfig;
+use crate::verification::Report;
+
+pub struct LoadedGame {
+    pub game: ReelGame,
+    pub tables: StopTables,
+}
+
+/// What the first step of a reel round records: the bet and the outcome.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SpinRecord {
+    pub game: String,
+    pub denom: Cents,
+    pub bet: Bet,
+    pub outcome: ReelRound,
+}
+
+/// The round in play, as the screen shows it.
+#[derive(Clone, Debug)]
+pub struct ActiveRound {
+    pub id: u64,
+    pub game: usize,
+    pub denom: Cents,
+    pub record: SpinRecord,
+    /// The amount (credits) now at stake in the double-up, after gambles.
+    pub at_stake: u64,
+    pub gambles: Vec<Gamble>,
+    pub resumed: bool,
+    /// The reels have been shown to the end (all free games).
+    pub revealed: bool,
+}
+
+/// A finished round for the player's history (M-34) and the idle display (E-34).
+#[derive(Clone, Debug)]
+pub struct RoundSummary {
+    pub round: u64,
+    pub game: String,
+    pub denom: Cents,
+    pub stake: Cents,
+    pub win: Cents,
+    pub outcome: ReelRound,
+    pub gambles: Vec<Gamble>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    Pt,
+    En,
+}
+
+pub struct Session {
+    pub machine: Machine,
+    pub config: CabinetConfig,
+    pub games: Vec<LoadedGame>,
+    pub selected: usize,
+    pub denom: Cents,
+    pub lines: u32,
+    pub credits_per_line: u64,
+    pub round: Option<ActiveRound>,
+    pub history: Vec<RoundSummary>,
+    pub message: Option<String>,
+    pub lang: Lang,
+    /// Show amounts in currency (true) or credits (M-16).
+    pub show_currency: bool,
+    pub verification: Report,
+    pub last_ticket: Option<String>,
+    pub autoplay_left: u32,
+}
+
+impl Session {
+    pub fn new(machine: Machine, config: CabinetConfig, games: Vec<LoadedGame>, verification: Report) -> Self {
+        let denom = machine.config().denominations.iter().copied().find(|&d| d >= 1).unwrap_or(1);
+        let lang = if config.language == "en" { Lang::En } else { Lang::Pt };
+        let (lines, credits_per_line) = games.first().map_or((1, 1), |g| {
+            (g.game.bet.lines.last().copied().unwrap_or(1), g.game.bet.credits_per_line.first().copied().unwrap_or(1))
+        });
+        let mut s = Session {
+            machine,
+            config,
+            games,
+            selected: 0,
+            denom,
+            lines,
+            credits_per_line,
+            round: None,
+            history: Vec::new(),
+            message: None,
+            lang,
+            show_currency: true,
+            verification,
+            last_ticket: None,
+            autoplay_left: 0,
+        };
+        s.resume_interrupted_round();
+        s
+    }
+
+    pub fn t<'a>(&self, pt: &'a str, en: &'a str) -> &'a str {
+        match self.lang {
+            Lang::Pt => pt,
+            Lang::En => en,
+        }
+    }
+
+    pub fn game(&self) -> &LoadedGame {
+        &self.games[self.selected.min(self.games.len().saturating_sub(1))]
+    }
+
+    pub fn bet(&self) -> Bet {
+        Bet { lines: self.lines, credits_per_line: self.credits_per_line }
+    }
+
+    pub fn stake_cents(&self) -> Cents {
+        self.bet().total_credits() * self.denom
+    }
+
+    /// Amount as the player chose to see it: currency or credits (M-16).
+    pub fn show(&self, cents: Cents) -> String {
+        let c = &self.machine.config().currency;
+        if self.show_currency {
+            c.format(cents)
+        } else {
+            let v = meters::money::credits_at(cents, self.denom);
+            if v.remainder_cents > 0 {
+                format!("{} cr + {}", v.credits, c.format(v.remainder_cents))
+            } else {
+                format!("{} cr", v.credits)
+            }
+        }
+    }
+
+    fn fail(&mut self, e: impl std::fmt::Display) {
+        self.message = Some(e.to_string());
+    }
+
+    // ----- player -----------------------------------------------------
+
+    /// Game and denomination change only in idle (M-9, E-41).
+    pub fn select_game(&mut self, delta: i32) {
+        if self.round.is_some() || self.games.is_empty() {
+            return;
+        }
+        let n = self.games.len() as i32;
+        self.selected = ((self.selected as i32 + delta).rem_euclid(n)) as usize;
+        let g = &self.games[self.selected].game;
+        self.lines = g.bet.lines.last().copied().unwrap_or(1);
+        self.credits_per_line = g.bet.credits_per_line.first().copied().unwrap_or(1);
+    }
+
+    pub fn change_denomination(&mut self, delta: i32) {
+        if self.round.is_some() {
+            return;
+        }
+        let ds = &self.machine.config().denominations;
+        if let Some(i) = ds.iter().position(|&d| d == self.denom) {
+            let j = (i as i32 + delta).clamp(0, ds.len() as i32 - 1) as usize;
+            self.denom = ds[j];
+        }
+    }
+
+    pub fn change_lines(&mut self, delta: i32) {
+        if self.round.is_some() {
+            return;
+        }
+        let opts = self.game().game.bet.lines.clone();
+        if let Some(i) = opts.iter().position(|&l| l == self.lines) {
+            self.lines = opts[(i as i32 + delta).clamp(0, opts.len() as i32 - 1) as usize];
+        }
+    }
+
+    pub fn change_credits_per_line(&mut self, delta: i32) {
+        if self.round.is_some() {
+            return;
+        }
+        let opts = self.game().game.bet.credits_per_line.clone();
+        if let Some(i) = opts.iter().position(|&c| c == self.credits_per_line) {
+            self.credits_per_line = opts[(i as i32 + delta).clamp(0, opts.len() as i32 - 1) as usize];
+        }
+    }
+
+    /// Draw the round and commit it, before anything moves.
+    pub fn spin(&mut self) -> bool {
+        if self.round.is_some() {
+            return false;
+        }
+        let bet = self.bet();
+        let denom = self.denom;
+        let g = self.game();
+        let outcome = {
+            let mut rng = self.machine.rng().lock();
+            match g.game.play(&g.tables, &mut rng, bet) {
+                Ok(o) => o,
+                Err(e) => {
+                    let msg = e.to_string();
+                    drop(rng);
+                    self.fail(msg);
+                    return false;
+                }
+            }
+        };
+        let record = SpinRecord { game: g.game.id.clone(), denom, bet, outcome };
+        let data = serde_json::to_value(&record).unwrap_or(serde_json::Value::Null);
+        match self.machine.begin_round(&record.game, denom, bet.total_credits() * denom, Step::new("spin", data)) {
+            Ok(id) => {
+                self.message = None;
+                let at_stake = record.outcome.win;
+                self.round = Some(ActiveRound { id, game: self.selected, denom, record, at_stake, gambles: Vec::new(), resumed: false, revealed: false });
+                true
+            }
+            Err(e) => {
+                self.autoplay_left = 0;
+                self.fail(e);
+                false
+            }
+        }
+    }
+
+    /// The reels have shown the whole outcome: settle, unless the player
+    /// may double up (then they choose).
+    pub fn revealed(&mut self) {
+        let Some(r) = self.round.as_mut() else { return };
+        r.revealed = true;
+        let offer = self.double_up_offered();
+        if !offer {
+            self.collect();
+        }
+    }
+
+    /// Whether the double-up is offered now (shown before the player chooses, M-11).
+    pub fn double_up_offered(&self) -> bool {
+        let Some(r) = &self.round else { return false };
+        let Some(rule) = self.games.get(r.game).and_then(|g| g.game.double_up) else { return false };
+        r.revealed && self.autoplay_left == 0 && rule.check(r.at_stake, r.gambles.len() as u8).is_ok()
+    }
+
+    /// Take the amount at stake: settle the round (M-33).
+    pub fn collect(&mut self) {
+        let Some(r) = self.round.clone() else { return };
+        let win = r.at_stake * r.denom;
+        let components = self.components(&r);
+        match self.machine.settle_round(r.id, win, components) {
+            Ok(s) => {
+                if let meters::WinPayment::Handpay { .. } = s.payment {
+                    self.message = Some(self.t("Prémio a pagar manualmente: chame o empregado", "Hand-pay: call an attendant").to_owned());
+                }
+                self.history.push(RoundSummary {
+                    round: r.id,
+                    game: r.record.game.clone(),
+                    denom: r.denom,
+                    stake: r.record.bet.total_credits() * r.denom,
+                    win,
+                    outcome: r.record.outcome.clone(),
+                    gambles: r.gambles.clone(),
+                });
+                self.round = None;
+            }
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn components(&self, r: &ActiveRound) -> Vec<WinComponent> {
+        let o = &r.record.outcome;
+        let mut c = Vec::new();
+        for w in &o.base.line_wins {
+            c.push(WinComponent { label: format!("line {} {}×{}", w.line + 1, w.count, w.symbol), amount: w.win * r.denom });
+        }
+        if o.base.scatter_win > 0 {
+            c.push(WinComponent { label: "scatter".into(), amount: o.base.scatter_win * r.denom });
+        }
+        let free: u64 = o.free_spins.iter().map(|s| s.win).sum();
+        if free > 0 {
+            c.push(WinComponent { label: format!("free games ({})", o.free_spins.len()), amount: free * r.denom });
+        }
+        if !r.gambles.is_empty() {
+            c.push(WinComponent { label: format!("double-up ({} gambles)", r.gambles.len()), amount: r.at_stake * r.denom });
+        }
+        c
+    }
+
+    /// Gamble the amount at stake on a colour: a committed step; a loss ends the round.
+    pub fn gamble(&mut self, pick: Colour) {
+        if !self.double_up_offered() {
+            return;
+        }
+        let Some(r) = self.round.as_ref() else { return };
+        let Some(rule) = self.games.get(r.game).and_then(|g| g.game.double_up) else { return };
+        let (id, at_stake, done) = (r.id, r.at_stake, r.gambles.len() as u8);
+        let gamble = {
+            let mut rng = self.machine.rng().lock();
+            rule.gamble(&mut rng, at_stake, done, pick)
+        };
+        let Ok(g) = gamble else { return };
+        let data = serde_json::to_value(g).unwrap_or(serde_json::Value::Null);
+        if let Err(e) = self.machine.record_step(id, Step::new("gamble", data), 0) {
+            self.fail(e);
+            return;
+        }
+        if let Some(r) = self.round.as_mut() {
+            r.gambles.push(g);
+            r.at_stake = g.result;
+        }
+        if g.result == 0 || !self.double_up_offered() {
+            self.collect();
+        }
+    }
+
+    /// Resume the round a power loss interrupted, at its step (M-36), or
+    /// void it when it cannot be resumed.
+    fn resume_interrupted_round(&mut self) {
+        let Some(open) = self.machine.open_round().cloned() else { return };
+        let recall = self.machine.recall(1).ok().and_then(|mut r| r.pop());
+        let parsed = recall.as_ref().and_then(|rr| {
+            let first = rr.steps.first()?;
+            let record: SpinRecord = serde_json::from_value(first.step.data.clone()).ok()?;
+            let gambles: Vec<Gamble> = rr.steps[1..].iter().filter_map(|s| serde_json::from_value(s.step.data.clone()).ok()).collect();
+            Some((record, gambles))
+        });
+        let game = parsed.as_ref().and_then(|(rec, _)| self.games.iter().position(|g| g.game.id == rec.game));
+        match (parsed, game) {
+            (Some((record, gambles)), Some(gi)) => {
+                if let Err(e) = self.machine.resume_round(open.round) {
+                    self.fail(e);
+                    return;
+                }
+                let at_stake = gambles.last().map_or(record.outcome.win, |g| g.result);
+                self.selected = gi;
+                self.denom = record.denom;
+                self.lines = record.bet.lines;
+                self.credits_per_line = record.bet.credits_per_line;
+                self.message = Some(self.t("Jogada interrompida retomada", "Interrupted game resumed").to_owned());
+                self.round = Some(ActiveRound { id: open.round, game: gi, denom: record.denom, record, at_stake, gambles, resumed: true, revealed: false });
+            }
+            _ => {
+                let reason = "the interrupted game cannot be resumed on this cabinet";
+                match self.machine.void_round(open.round, reason) {
+                    Ok(refund) => self.message = Some(format!("{}: {}", self.t("Jogada anulada, aposta devolvida", "Game voided, stake refunded"), self.show(refund))),
+                    Err(e) => self.fail(e),
+                }
+            }
+        }
+    }
+
+    // ----- money and devices -------------------------------------------
+
+    pub fn insert_note(&mut self, cents: Cents) {
+        match self.machine.insert_note(cents) {
+            Ok(_) => self.message = None,
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// The ticket reader: a ticket by validation number.
+    pub fn insert_ticket(&mut self, validation: &str) {
+        match self.machine.insert_ticket(validation) {
+            Ok(_) => self.message = None,
+            Err(e) => self.fail(e),
+        }
+    }
+
+    pub fn cash_out(&mut self) {
+        match self.machine.cash_out() {
+            Ok(CashOut::Ticket(t)) => {
+                let dir = PathBuf::from(&self.config.ticket_dir);
+                match crate::ticket_printer::print(&t, &self.machine.config().currency, &dir) {
+                    Ok(p) => self.message = Some(format!("{} {}", self.t("Bilhete impresso:", "Ticket printed:"), p.display())),
+                    Err(e) => self.fail(format!("printer: {e}")),
+                }
+                self.last_ticket = Some(t.validation);
+            }
+            Ok(CashOut::Handpay { amount, .. }) => {
+                self.message = Some(format!("{} {}", self.t("Pagamento manual:", "Hand-pay:"), self.show(amount)));
+            }
+            Err(CoreError::NothingToCashOut) => {}
+            Err(e) => self.fail(e),
+        }
+    }
+
+    pub fn toggle_door(&mut self, door: Door) {
+        let r = if self.machine.state().doors_open.contains(&door) { self.machine.close_door(door) } else { self.machine.open_door(door) };
+        if let Err(e) = r {
+            self.fail(e);
+        }
+    }
+
+    /// The attendant key: pay every pending hand-pay, clear what can be cleared.
+    pub fn attendant_clear(&mut self) {
+        let ids: Vec<u64> = self.machine.state().handpays.keys().copied().collect();
+        for id in ids {
+            if let Err(e) = self.machine.pay_handpay(id, "attendant") {
+                self.fail(e);
+            }
+        }
+        let tilts: Vec<Tilt> = self.machine.state().tilts.iter().copied().collect();
+        for t in tilts {
+            if t == Tilt::ProgramVerification && !self.verification.failures().is_empty() {
+                continue;
+            }
+            let _ = self.machine.clear_tilt(t, "attendant");
+        }
+    }
+
+    /// What stops play now, in the player's language.
+    pub fn block_text(&self) -> Option<String> {
+        let b = self.machine.play_block()?;
+        Some(match b {
+            PlayBlock::DoorOpen(d) => format!("{} ({d:?})", self.t("PORTA ABERTA", "DOOR OPEN")),
+            PlayBlock::Tilt(Tilt::ProgramVerification) => {
+                let f = self.verification.failures().first().map(|c| format!(": {} — {} ≠ {}", c.file.display(), c.expected, c.actual)).unwrap_or_default();
+                format!("{}{f}", self.t("FALHA NA VERIFICAÇÃO DO PROGRAMA", "PROGRAM VERIFICATION FAILURE"))
+            }
+            PlayBlock::Tilt(Tilt::LogicDoorAccess) => self.t("ACESSO À PORTA LÓGICA: chame o empregado", "LOGIC DOOR ACCESSED: call an attendant").to_owned(),
+            PlayBlock::Tilt(t) => format!("TILT {t:?}"),
+            PlayBlock::HandpayPending(id) => {
+                let amount = self.machine.state().handpays.get(&id).map_or(0, |h| h.amount);
+                format!("{} {}", self.t("PAGAMENTO MANUAL PENDENTE:", "HAND-PAY PENDING:"), self.show(amount))
+            }
+            PlayBlock::CriticalMemory(m) => format!("{} {m}", self.t("ERRO DE MEMÓRIA CRÍTICA:", "CRITICAL MEMORY ERROR:")),
+            PlayBlock::RoundInProgress(_) => return None,
+        })
+    }
+}

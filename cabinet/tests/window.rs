@@ -1,0 +1,225 @@
+//! The real cabinet in a real window under Xvfb (issue 5 "Proof"): whole
+//! sessions driven through its inputs with X key events, checked against
+//! critical memory (read-only) and the screenshots the cabinet takes. The
+//! screenshots are kept in `target/cabinet-screenshots/` as test artifacts.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use meters::inspect::Inspection;
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+struct Xvfb {
+    child: Child,
+    display: String,
+}
+
+impl Xvfb {
+    fn start() -> Xvfb {
+        let n = 90 + std::process::id() % 100;
+        let display = format!(":{n}");
+        let child = Command::new("Xvfb").args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("Xvfb (tools/test.sh installs it)");
+        std::thread::sleep(Duration::from_millis(800));
+        Xvfb { child, display }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Rig {
+    dir: tempfile::TempDir,
+    x: Xvfb,
+}
+
+impl Rig {
+    fn new() -> Rig {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = workspace();
+        let config = std::fs::read_to_string(ws.join("assets/config/cabinet.ron")).unwrap()
+            .replace("\"assets/paytables/compiled\"", &format!("{:?}", ws.join("assets/paytables/compiled").display().to_string()))
+            .replace("\"assets/paytables/approved.ron\"", &format!("{:?}", ws.join("assets/paytables/approved.ron").display().to_string()))
+            .replace("\"var/tickets\"", &format!("{:?}", dir.path().join("tickets").display().to_string()));
+        std::fs::write(dir.path().join("cabinet.ron"), config).unwrap();
+        Rig { dir, x: Xvfb::start() }
+    }
+
+    fn db(&self) -> PathBuf {
+        self.dir.path().join("egm.sqlite")
+    }
+
+    fn shots(&self) -> PathBuf {
+        self.dir.path().join("shots")
+    }
+
+    fn launch(&self) -> Child {
+        let child = Command::new(env!("CARGO_BIN_EXE_cabinet"))
+            .args(["--windowed", "--size", "1280x720", "--lab-seed", "7"])
+            .arg("--config").arg(self.dir.path().join("cabinet.ron"))
+            .arg("--db").arg(self.db())
+            .arg("--screenshot-dir").arg(self.shots())
+            .env("DISPLAY", &self.x.display)
+            .env("XDG_RUNTIME_DIR", self.dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        // Wait for the window, then give it the keyboard focus.
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let out = self.xdotool(&["search", "--name", "EGM cabinet"]);
+            if let Some(id) = out.lines().next().filter(|l| !l.trim().is_empty()) {
+                let id = id.trim().to_owned();
+                self.xdotool(&["windowfocus", &id]);
+                break;
+            }
+            assert!(Instant::now() < deadline, "the cabinet window never appeared");
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        // Let the first frames render and the boot settle.
+        std::thread::sleep(Duration::from_secs(3));
+        child
+    }
+
+    fn xdotool(&self, args: &[&str]) -> String {
+        let out = Command::new("xdotool").args(args).env("DISPLAY", &self.x.display).output().expect("xdotool (tools/test.sh installs it)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn key(&self, k: &str) {
+        self.xdotool(&["key", "--delay", "80", k]);
+        std::thread::sleep(Duration::from_millis(250));
+    }
+
+    /// Poll critical memory until `cond` holds.
+    fn wait_for(&self, what: &str, cond: impl Fn(&Inspection) -> bool) -> Inspection {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(i) = Inspection::open(&self.db()) {
+                if cond(&i) {
+                    return i;
+                }
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for: {what}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    fn screenshot(&self) {
+        self.key("F12");
+        std::thread::sleep(Duration::from_millis(800));
+    }
+
+    fn keep_screenshots(&self, name: &str) -> Vec<PathBuf> {
+        let keep = workspace().join("target/cabinet-screenshots").join(name);
+        let _ = std::fs::remove_dir_all(&keep);
+        std::fs::create_dir_all(&keep).unwrap();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(self.shots()).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
+        files.sort();
+        for f in &files {
+            std::fs::copy(f, keep.join(f.file_name().unwrap())).unwrap();
+        }
+        files
+    }
+}
+
+fn assert_png(path: &Path) {
+    let bytes = std::fs::read(path).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{} is not a PNG", path.display());
+    assert!(bytes.len() > 8_000, "{} is suspiciously small ({} bytes): a blank frame?", path.display(), bytes.len());
+}
+
+#[test]
+fn a_whole_session_in_a_real_window() {
+    let rig = Rig::new();
+    let mut cab = rig.launch();
+
+    // A note of 20 €.
+    rig.key("3");
+    rig.wait_for("the note to be credited", |i| i.state().totals.dinheiro_entrado == 2_000);
+    rig.screenshot();
+
+    // Five rounds of the first game: spin, then collect any win.
+    for n in 1..=5u64 {
+        rig.key("space");
+        std::thread::sleep(Duration::from_millis(2_500));
+        rig.key("Return");
+        rig.wait_for("the round to settle", |i| i.state().totals.games.jogadas_efectuadas == n && i.state().open_round.is_none());
+    }
+    rig.screenshot();
+    // The other game, fewer lines.
+    rig.key("Right");
+    rig.key("Down");
+    rig.key("space");
+    std::thread::sleep(Duration::from_millis(3_000));
+    rig.key("Return");
+    let i = rig.wait_for("a round of the second game", |i| i.state().per_game.len() == 2 && i.state().open_round.is_none());
+    assert!(i.state().per_game.contains_key("classic-sevens") && i.state().per_game.contains_key("ocean-treasure"));
+    i.self_audit().unwrap();
+    rig.screenshot();
+
+    // Recall in the audit menu, behind the attendant key.
+    rig.key("k");
+    std::thread::sleep(Duration::from_millis(1_000));
+    rig.screenshot();
+    rig.key("k");
+
+    // A door opening stops play and is counted.
+    rig.key("m");
+    rig.wait_for("the main door to open", |i| i.state().doors_open.contains(&meters::Door::Main));
+    std::thread::sleep(Duration::from_millis(800));
+    rig.screenshot();
+    rig.key("space");
+    rig.key("m");
+    let i = rig.wait_for("the main door to close", |i| i.state().doors_open.is_empty());
+    assert_eq!(i.state().totals.games.jogadas_efectuadas, 6, "no round was played with the door open");
+
+    // Cash out: a ticket is printed, the meters move.
+    let credit = i.state().credit;
+    rig.key("c");
+    let i = rig.wait_for("the cash-out", |i| i.state().credit == 0);
+    assert_eq!(i.state().totals.cancelamento_creditos, credit);
+    let tickets: Vec<_> = std::fs::read_dir(rig.dir.path().join("tickets")).unwrap().filter_map(|e| e.ok()).collect();
+    assert_eq!(tickets.len(), 1);
+    let ticket = std::fs::read_to_string(tickets[0].path()).unwrap();
+    assert!(ticket.contains("EGM-0001") && ticket.contains("euros") && ticket.contains("Número de validação"), "{ticket}");
+    rig.screenshot();
+
+    // Kill the cabinet mid-round, restart: the round is resumed and finished as recorded.
+    rig.key("1");
+    rig.wait_for("the second note", |i| i.state().credit == 500);
+    rig.key("space");
+    let i = rig.wait_for("the round to begin", |i| i.state().open_round.is_some());
+    let open = i.state().open_round.clone().unwrap();
+    cab.kill().unwrap(); // SIGKILL
+    cab.wait().unwrap();
+    let mut cab = rig.launch();
+    std::thread::sleep(Duration::from_millis(2_500));
+    rig.key("Return");
+    let i = rig.wait_for("the interrupted round to finish", |i| i.state().open_round.is_none());
+    let recall = i.recall(1).unwrap();
+    assert_eq!(recall[0].round, open.round);
+    assert!(!recall[0].resumed_at.is_empty(), "the resume is recorded");
+    assert!(matches!(recall[0].outcome, meters::RecallOutcome::Settled { .. }));
+    i.self_audit().unwrap();
+    rig.screenshot();
+
+    let _ = cab.kill();
+    let _ = cab.wait();
+    let shots = rig.keep_screenshots("session");
+    assert!(shots.len() >= 8, "only {} screenshots", shots.len());
+    for s in &shots {
+        assert_png(s);
+    }
+    let distinct: std::collections::BTreeSet<Vec<u8>> = shots.iter().map(|s| std::fs::read(s).unwrap()).collect();
+    assert!(distinct.len() >= 6, "the screens did not change");
+}
