@@ -51,10 +51,9 @@ fn screenshot_on_mode_change(mode: Res<State<Mode>>, mut commands: Commands, mut
         Some((prev, _)) if prev == m => {}
         _ => *last = Some((m, now)),
     }
-    if let Some((lm, at)) = *last {
-        if at >= 0.0 && now - at > 0.5 {
+    if let Some((lm, at)) = *last
+        && at >= 0.0 && now - at > 0.5 {
             take(&mut commands, &mut capture, &format!("{lm:?}").to_lowercase());
             *last = Some((lm, -1.0));
         }
-    }
 }

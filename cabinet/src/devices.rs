@@ -27,11 +27,10 @@ fn accept_money_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) 
             s.insert_note(cents);
         }
     }
-    if keys.just_pressed(KeyCode::KeyT) {
-        if let Some(v) = s.last_ticket.clone() {
+    if keys.just_pressed(KeyCode::KeyT)
+        && let Some(v) = s.last_ticket.clone() {
             s.insert_ticket(&v);
         }
-    }
 }
 
 fn door_and_key_switches(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) {

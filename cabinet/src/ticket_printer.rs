@@ -50,7 +50,7 @@ pub fn number_in_words(n: u64) -> String {
         }
     }
     if rest > 0 {
-        let joiner = if rest < 100 || rest % 100 == 0 { " e " } else { " " };
+        let joiner = if rest < 100 || rest.is_multiple_of(100) { " e " } else { " " };
         return format!("{}{joiner}{}", parts.join(" "), below_1000(rest));
     }
     parts.join(" ")
@@ -82,9 +82,9 @@ pub fn barcode(digits: &str) -> String {
     let mut out = String::from("█ █ "); // start: narrow bar, space, bar, space
     for pair in d.chunks(2) {
         let (a, b) = (pair[0], pair.get(1).copied().unwrap_or(0));
-        for k in 0..5 {
-            out.push_str(if I2OF5[a][k] == 1 { "██" } else { "█" });
-            out.push_str(if I2OF5[b][k] == 1 { "  " } else { " " });
+        for (bar, space) in I2OF5[a].iter().zip(&I2OF5[b]) {
+            out.push_str(if *bar == 1 { "██" } else { "█" });
+            out.push_str(if *space == 1 { "  " } else { " " });
         }
     }
     out.push_str("██ █"); // stop: wide bar, space, bar

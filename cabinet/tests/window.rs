@@ -104,11 +104,10 @@ impl Rig {
     fn wait_for(&self, what: &str, cond: impl Fn(&Inspection) -> bool) -> Inspection {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            if let Ok(i) = Inspection::open(&self.db()) {
-                if cond(&i) {
+            if let Ok(i) = Inspection::open(&self.db())
+                && cond(&i) {
                     return i;
                 }
-            }
             assert!(Instant::now() < deadline, "timed out waiting for: {what}");
             std::thread::sleep(Duration::from_millis(200));
         }

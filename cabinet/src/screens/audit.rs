@@ -171,12 +171,11 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.label(format!("{} {:?}", s.t("retomada no passo", "resumed at step"), r.resumed_at));
                     }
                     // Replayed by the reel screen's own painter.
-                    if let Some(rec) = r.steps.first().and_then(|st| serde_json::from_value::<SpinRecord>(st.step.data.clone()).ok()) {
-                        if let Some(g) = s.games.iter().find(|g| g.game.id == rec.game) {
+                    if let Some(rec) = r.steps.first().and_then(|st| serde_json::from_value::<SpinRecord>(st.step.data.clone()).ok())
+                        && let Some(g) = s.games.iter().find(|g| g.game.id == rec.game) {
                             crate::screens::reels::paint_reels(ui, &g.game, &rec.outcome.base, &[], 0.0, true);
                             ui.label(format!("{} {} — {} {}", s.t("jogos grátis", "free games"), rec.outcome.free_spins.len(), s.t("prémio total", "total win"), rec.outcome.win));
                         }
-                    }
                     for st in &r.steps {
                         ui.monospace(format!("{} {} {}", st.at_utc, st.step.name, if st.step.name == "gamble" { st.step.data.to_string() } else { String::new() }));
                     }
