@@ -47,6 +47,23 @@ impl GameMeters {
         i128::from(self.creditos_jogados) - i128::from(self.creditos_ganhos)
     }
 
+    /// Every counted meter with its name (for meter readers and the audit
+    /// menu); d) receita bruta is derived and signed, see [`Self::receita_bruta`].
+    pub fn labelled(&self) -> [(&'static str, u64); 10] {
+        [
+            ("a) créditos jogados", self.creditos_jogados),
+            ("b) créditos ganhos", self.creditos_ganhos),
+            ("c) jogadas efectuadas", self.jogadas_efectuadas),
+            ("jogadas ganhas", self.jogadas_ganhas),
+            ("jogadas perdidas", self.jogadas_perdidas),
+            ("jogadas anuladas", self.jogadas_anuladas),
+            ("reembolsos de anulação", self.reembolsos_anulacao),
+            ("g) prémios acumulados", self.premios_acumulados),
+            ("g) prémios acumulados progressivos", self.premios_acumulados_progressivos),
+            ("g) prémio acumulado manual", self.premio_acumulado_manual),
+        ]
+    }
+
     /// Field-wise sum, for the reconciliation of per-game and
     /// per-denomination meters with the totals.
     pub fn sum<'a>(sets: impl IntoIterator<Item = &'a GameMeters>) -> GameMeters {

@@ -308,8 +308,7 @@ impl Store {
         match last {
             None if self.head.seq == 0 => {}
             None => return Err(IntegrityError::Head { detail: "the journal is empty".into() }.into()),
-            Some((seq, _, kind, ..)) if seq as u64 != self.head.seq => {
-                let _ = kind;
+            Some((seq, ..)) if seq as u64 != self.head.seq => {
                 return Err(IntegrityError::Sequence { expected_prev: self.head.seq, found: seq as u64 }.into());
             }
             Some((seq, _, kind, _, _, mac)) => {

@@ -53,16 +53,7 @@ fn load_audit_view(session: Res<SessionRes>, mut view: ResMut<AuditView>) {
 
 fn meter_grid(ui: &mut egui::Ui, id: &str, g: &GameMeters, digits: u8) {
     egui::Grid::new(id).striped(true).show(ui, |ui| {
-        for (label, v) in [
-            ("a) créditos jogados", g.creditos_jogados),
-            ("b) créditos ganhos", g.creditos_ganhos),
-            ("c) jogadas efectuadas", g.jogadas_efectuadas),
-            ("jogadas ganhas", g.jogadas_ganhas),
-            ("jogadas perdidas", g.jogadas_perdidas),
-            ("jogadas anuladas", g.jogadas_anuladas),
-            ("g) prémios acumulados", g.premios_acumulados),
-            ("g) prémio acumulado manual", g.premio_acumulado_manual),
-        ] {
+        for (label, v) in g.labelled() {
             ui.label(label);
             ui.monospace(format!("{:0>width$}", displayed(v, digits), width = usize::from(digits)));
             ui.end_row();

@@ -20,7 +20,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use meters::inspect::Inspection;
 use meters::meters::{displayed, displayed_signed};
-use meters::{GameMeters, GameRng, Machine, MachineConfig, StreamRng, M25};
+use meters::{GameRng, Machine, MachineConfig, StreamRng, M25};
 
 #[derive(Parser)]
 #[command(name = "egm-lab", version, about = "Certification lab tools for the EGM core")]
@@ -149,21 +149,6 @@ fn inspect(db: &Path) -> Result<Inspection> {
     Inspection::open(db).with_context(|| format!("reading {}", db.display()))
 }
 
-fn game_rows(g: &GameMeters) -> Vec<(&'static str, u64)> {
-    vec![
-        ("a) créditos jogados", g.creditos_jogados),
-        ("b) créditos ganhos", g.creditos_ganhos),
-        ("c) jogadas efectuadas", g.jogadas_efectuadas),
-        ("jogadas ganhas", g.jogadas_ganhas),
-        ("jogadas perdidas", g.jogadas_perdidas),
-        ("jogadas anuladas", g.jogadas_anuladas),
-        ("reembolsos de anulação", g.reembolsos_anulacao),
-        ("g) prémios acumulados", g.premios_acumulados),
-        ("g) prémios acumulados progressivos", g.premios_acumulados_progressivos),
-        ("g) prémio acumulado manual", g.premio_acumulado_manual),
-    ]
-}
-
 fn meters_cmd(db: &Path, json: bool) -> Result<()> {
     let i = inspect(db)?;
     let s = i.state();
@@ -213,13 +198,13 @@ fn meters_cmd(db: &Path, json: bool) -> Result<()> {
     println!("  arranques: {}", s.totals.arranques);
     for (name, g) in &s.per_game {
         println!("jogo {name}:");
-        for (label, v) in game_rows(g) {
+        for (label, v) in g.labelled() {
             println!("  {label:<40} {:>width$}", displayed(v, digits), width = usize::from(digits));
         }
     }
     for (denom, g) in &s.per_denom {
         println!("denominação {denom} cêntimos:");
-        for (label, v) in game_rows(g) {
+        for (label, v) in g.labelled() {
             println!("  {label:<40} {:>width$}", displayed(v, digits), width = usize::from(digits));
         }
     }
