@@ -84,13 +84,25 @@ pub struct Session {
     pub autoplay_left: u32,
 }
 
+/// A game's opening bet: every line, the smallest credits per line.
+fn default_bet(game: &ReelGame) -> (u32, u64) {
+    (game.bet.lines.last().copied().unwrap_or(1), game.bet.credits_per_line.first().copied().unwrap_or(1))
+}
+
+/// The option `delta` places from `current` in `options`, held at the ends;
+/// `current` itself when it is not offered.
+fn step<T: Copy + PartialEq>(options: &[T], current: T, delta: i32) -> T {
+    match options.iter().position(|&o| o == current) {
+        Some(i) => options[(i as i32 + delta).clamp(0, options.len() as i32 - 1) as usize],
+        None => current,
+    }
+}
+
 impl Session {
     pub fn new(machine: Machine, config: CabinetConfig, games: Vec<LoadedGame>, verification: Report) -> Self {
         let denom = machine.config().denominations.iter().copied().find(|&d| d >= 1).unwrap_or(1);
         let lang = if config.language == "en" { Lang::En } else { Lang::Pt };
-        let (lines, credits_per_line) = games.first().map_or((1, 1), |g| {
-            (g.game.bet.lines.last().copied().unwrap_or(1), g.game.bet.credits_per_line.first().copied().unwrap_or(1))
-        });
+        let (lines, credits_per_line) = games.first().map_or((1, 1), |g| default_bet(&g.game));
         let mut s = Session {
             machine,
             config,
@@ -159,40 +171,28 @@ impl Session {
         }
         let n = self.games.len() as i32;
         self.selected = ((self.selected as i32 + delta).rem_euclid(n)) as usize;
-        let g = &self.games[self.selected].game;
-        self.lines = g.bet.lines.last().copied().unwrap_or(1);
-        self.credits_per_line = g.bet.credits_per_line.first().copied().unwrap_or(1);
+        (self.lines, self.credits_per_line) = default_bet(&self.games[self.selected].game);
     }
 
     pub fn change_denomination(&mut self, delta: i32) {
         if self.round.is_some() {
             return;
         }
-        let ds = &self.machine.config().denominations;
-        if let Some(i) = ds.iter().position(|&d| d == self.denom) {
-            let j = (i as i32 + delta).clamp(0, ds.len() as i32 - 1) as usize;
-            self.denom = ds[j];
-        }
+        self.denom = step(&self.machine.config().denominations, self.denom, delta);
     }
 
     pub fn change_lines(&mut self, delta: i32) {
         if self.round.is_some() {
             return;
         }
-        let opts = self.game().game.bet.lines.clone();
-        if let Some(i) = opts.iter().position(|&l| l == self.lines) {
-            self.lines = opts[(i as i32 + delta).clamp(0, opts.len() as i32 - 1) as usize];
-        }
+        self.lines = step(&self.game().game.bet.lines, self.lines, delta);
     }
 
     pub fn change_credits_per_line(&mut self, delta: i32) {
         if self.round.is_some() {
             return;
         }
-        let opts = self.game().game.bet.credits_per_line.clone();
-        if let Some(i) = opts.iter().position(|&c| c == self.credits_per_line) {
-            self.credits_per_line = opts[(i as i32 + delta).clamp(0, opts.len() as i32 - 1) as usize];
-        }
+        self.credits_per_line = step(&self.game().game.bet.credits_per_line, self.credits_per_line, delta);
     }
 
     /// Draw the round and commit it, before anything moves.

@@ -22,9 +22,7 @@ pub fn parse(file: &str, src: &str) -> Result<ReelPaytable, PaytableError> {
 
 /// Read, parse and validate a paytable file.
 pub fn load(path: &std::path::Path) -> Result<ReelGame, PaytableError> {
-    let file = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|e| PaytableError::Io { file: file.clone(), problem: e.to_string() })?;
-    compile(&file, &src)
+    load_source(path).map(|s| s.game)
 }
 
 /// Parse and validate a source into the game model.
