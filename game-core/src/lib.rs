@@ -3,8 +3,9 @@
 //! Owns the rules of the games the cabinet hosts, as pure, deterministic
 //! functions and state machines: given the draws of the core's RNG
 //! ([`meters::GameRng`]) and the player's decisions, they say what happened
-//! and what it pays. Reel slots live in [`reels`], the fair double-up in
-//! [`double_up`].
+//! and what it pays. Reel slots live in [`reels`]; cards, poker hands,
+//! draw poker and póquer sem descarte in [`cards`], [`poker`],
+//! [`draw_poker`] and [`stud_poker`]; the fair double-up in [`double_up`].
 //!
 //! It must never: draw randomness other than through `meters::GameRng`,
 //! touch money meters or critical memory, do I/O, render, or use a float
@@ -12,5 +13,9 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod cards;
 pub mod double_up;
+pub mod draw_poker;
+pub mod poker;
 pub mod reels;
+pub mod stud_poker;

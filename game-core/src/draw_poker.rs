@@ -1,0 +1,517 @@
+//! Draw poker (video poker): deal five from one deck (plus the joker where
+//! the game uses it), the player holds any of them, the rest are replaced
+//! from the same deck, and the final hand is paid by the paytable.
+//!
+//! The text has no draw-poker section (card-games.md A.4): the games are
+//! paytables, not code. Hands are defined by PSD 6 and PSD 27 c) (the ace
+//! is low only in A-2-3-4-5, no wrap-around); the paytable is displayed
+//! (M-8) and only the highest prize of the hand is paid (M-13): a hand is
+//! paid as the first entry of the paytable it makes, and the compiler
+//! checks that pays never rise down the list.
+//!
+//! The whole round is drawn at the deal: ten distinct cards, the five dealt
+//! and, in order, the five that replace discarded cards. It is committed
+//! with the wager before anything is shown, so a round interrupted between
+//! deal and draw resumes with the same cards.
+
+use meters::GameRng;
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{Card, ACE, DEUCE, RANKS};
+use crate::double_up::DoubleUpRule;
+use crate::poker::{all_broadway, straight_top};
+
+/// A set of ranks, bit `r` for rank `r` (0 = deuce … 12 = ace).
+pub type RankMask = u16;
+pub const ALL_RANKS: RankMask = (1 << RANKS) - 1;
+
+/// Which cards are wild.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Wild {
+    None,
+    /// The four deuces (Deuces Wild).
+    Deuces,
+    /// A 53rd card, the joker (Joker Poker).
+    Joker,
+}
+
+/// A hand the paytable can pay. With wild cards a hand makes every pattern
+/// some choice of the wild cards' values makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pattern {
+    /// T-J-Q-K-A of one suit with no wild card.
+    RoyalFlush,
+    /// Four wild cards (four deuces).
+    FourWilds,
+    /// A royal flush made with at least one wild card.
+    WildRoyalFlush,
+    /// Five cards of one rank (only with wild cards).
+    FiveOfAKind,
+    StraightFlush,
+    /// Four of a rank in `ranks`, the fifth card (the kicker) of a rank in
+    /// `kickers` (Double Double Bonus pays the kicker).
+    FourOfAKind { ranks: RankMask, kickers: RankMask },
+    FullHouse,
+    Flush,
+    Straight,
+    ThreeOfAKind,
+    TwoPair,
+    /// A pair of a rank in `ranks` (Jacks or Better: J, Q, K, A).
+    Pair { ranks: RankMask },
+}
+
+/// One line of the paytable: credits per coin bet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PayEntry {
+    pub name: String,
+    pub pattern: Pattern,
+    pub pays: u64,
+    /// Pays per coin when the maximum coins are bet (the royal's bonus).
+    pub max_coin_pays: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawPokerGame {
+    pub id: String,
+    pub name: String,
+    pub wild: Wild,
+    /// Highest first; a hand is paid as the first entry it makes.
+    pub entries: Vec<PayEntry>,
+    /// The coin counts the player may bet, ascending.
+    pub coins: Vec<u32>,
+    pub double_up: Option<DoubleUpRule>,
+}
+
+/// The cards held: bit `i` for the `i`-th card dealt.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Hold(pub u8);
+
+impl Hold {
+    pub fn holds(self, i: usize) -> bool {
+        self.0 & (1 << i) != 0
+    }
+
+    pub fn toggle(self, i: usize) -> Hold {
+        Hold(self.0 ^ (1 << i))
+    }
+
+    pub fn count(self) -> u32 {
+        (self.0 & 0x1F).count_ones()
+    }
+
+    /// "H-H--" style description: which of the five are held.
+    pub fn describe(self, hand: &[Card; 5]) -> String {
+        let held: Vec<String> = (0..5).filter(|&i| self.holds(i)).map(|i| hand[i].to_string()).collect();
+        if held.is_empty() { "discard all".into() } else { format!("hold {}", held.join(" ")) }
+    }
+}
+
+/// What the cards make, computed once per hand; every pattern is tested
+/// against it in constant time.
+#[derive(Clone, Copy, Debug)]
+pub struct Facts {
+    /// Wild cards in the hand.
+    pub wilds: u8,
+    /// Natural cards per rank.
+    pub count: [u8; RANKS],
+    /// Ranks of the natural cards.
+    pub mask: RankMask,
+    pub naturals: u8,
+    /// All natural cards share one suit (wild cards take any).
+    pub suited: bool,
+}
+
+impl Facts {
+    pub fn of(hand: &[Card; 5], wild: Wild) -> Facts {
+        let mut f = Facts { wilds: 0, count: [0; RANKS], mask: 0, naturals: 0, suited: true };
+        let mut suit = None;
+        for &c in hand {
+            let is_wild = match wild {
+                Wild::None => false,
+                Wild::Deuces => !c.is_joker() && c.rank() == DEUCE,
+                Wild::Joker => c.is_joker(),
+            };
+            if is_wild {
+                f.wilds += 1;
+                continue;
+            }
+            f.naturals += 1;
+            f.count[c.rank() as usize] += 1;
+            f.mask |= 1 << c.rank();
+            match suit {
+                None => suit = Some(c.suit()),
+                Some(s) if s != c.suit() => f.suited = false,
+                Some(_) => {}
+            }
+        }
+        f
+    }
+
+    fn distinct(&self) -> bool {
+        self.mask.count_ones() == u32::from(self.naturals)
+    }
+
+    /// The natural ranks fit inside five ranks in a row (the wheel counts,
+    /// with the ace low), all different: the wild cards fill the gaps.
+    fn straight_possible(&self) -> bool {
+        if !self.distinct() {
+            return false;
+        }
+        const WHEEL: RankMask = 0b1_0000_0000_1111;
+        if self.mask & !WHEEL == 0 {
+            return true;
+        }
+        (0..=8).any(|low| self.mask & !(0b11111 << low) == 0)
+    }
+
+    /// Whether some value of the wild cards makes `p`.
+    pub fn makes(&self, p: Pattern) -> bool {
+        let w = self.wilds;
+        match p {
+            Pattern::RoyalFlush => w == 0 && self.suited && straight_top(self.mask) == Some(ACE),
+            Pattern::FourWilds => w == 4,
+            Pattern::WildRoyalFlush => w > 0 && self.suited && self.distinct() && all_broadway(self.mask),
+            Pattern::FiveOfAKind => w > 0 && self.mask.count_ones() <= 1,
+            Pattern::StraightFlush => self.suited && self.straight_possible(),
+            Pattern::FourOfAKind { ranks, kickers } => (0..RANKS).any(|r| {
+                if ranks & (1 << r) == 0 {
+                    return false;
+                }
+                let have = self.count[r];
+                let need = 4u8.saturating_sub(have);
+                if need > w {
+                    return false;
+                }
+                // The fifth card: a natural of another rank, or a wild card
+                // that may be any rank.
+                if self.naturals - have == 1 {
+                    let other = self.mask & !(1 << r);
+                    other & kickers != 0
+                } else {
+                    kickers != 0
+                }
+            }),
+            Pattern::FullHouse => {
+                let ranks: Vec<u8> = (0..RANKS).map(|r| self.count[r]).filter(|&c| c > 0).collect();
+                match ranks.as_slice() {
+                    [] => w >= 5,
+                    [c] => *c <= 3,
+                    [a, b] => (*a <= 3 && *b <= 2) || (*b <= 3 && *a <= 2),
+                    _ => false,
+                }
+            }
+            Pattern::Flush => self.suited,
+            Pattern::Straight => self.straight_possible(),
+            Pattern::ThreeOfAKind => self.count.iter().any(|&c| c + w >= 3) || w >= 3,
+            Pattern::TwoPair => {
+                let (mut c1, mut c2) = (0u8, 0u8);
+                for &c in &self.count {
+                    if c > c1 {
+                        c2 = c1;
+                        c1 = c;
+                    } else if c > c2 {
+                        c2 = c;
+                    }
+                }
+                2u8.saturating_sub(c1) + 2u8.saturating_sub(c2) <= w
+            }
+            Pattern::Pair { ranks } => (0..RANKS).any(|r| ranks & (1 << r) != 0 && self.count[r] + w >= 2),
+        }
+    }
+}
+
+/// A dealt round: the five cards dealt, then the replacements in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dealt {
+    pub cards: [Card; 10],
+}
+
+impl Dealt {
+    pub fn hand(&self) -> [Card; 5] {
+        std::array::from_fn(|i| self.cards[i])
+    }
+
+    /// The final hand: held cards stay, the others are replaced in order
+    /// by the next cards of the deck.
+    pub fn draw(&self, hold: Hold) -> [Card; 5] {
+        let mut next = 5;
+        std::array::from_fn(|i| {
+            if hold.holds(i) {
+                self.cards[i]
+            } else {
+                let c = self.cards[next];
+                next += 1;
+                c
+            }
+        })
+    }
+}
+
+impl DrawPokerGame {
+    pub fn deck_size(&self) -> usize {
+        if self.wild == Wild::Joker { 53 } else { 52 }
+    }
+
+    pub fn max_coins(&self) -> u32 {
+        self.coins.iter().copied().max().unwrap_or(1)
+    }
+
+    /// The paytable entry the hand is paid as, if any (the first it makes).
+    pub fn evaluate(&self, hand: &[Card; 5]) -> Option<usize> {
+        let f = Facts::of(hand, self.wild);
+        self.entries.iter().position(|e| f.makes(e.pattern))
+    }
+
+    /// Credits per coin an entry pays at `coins` coins.
+    pub fn pays_per_coin(&self, entry: usize, coins: u32) -> u64 {
+        self.entries.get(entry).map_or(0, |e| match e.max_coin_pays {
+            Some(m) if coins == self.max_coins() => m,
+            _ => e.pays,
+        })
+    }
+
+    /// Credits won by a final hand at `coins` coins.
+    pub fn win(&self, hand: &[Card; 5], coins: u32) -> u64 {
+        self.evaluate(hand).map_or(0, |e| self.pays_per_coin(e, coins) * u64::from(coins))
+    }
+
+    /// Draw the round's ten cards (five dealt, five replacements).
+    pub fn deal(&self, rng: &mut impl GameRng) -> Dealt {
+        let idx = rng.draw_without_replacement(self.deck_size(), 10);
+        Dealt { cards: std::array::from_fn(|i| Card::from_index(idx[i] as u8).unwrap_or(Card::JOKER)) }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::cards::{JACK, KING};
+
+    fn e(name: &str, pattern: Pattern, pays: u64) -> PayEntry {
+        PayEntry { name: name.into(), pattern, pays, max_coin_pays: None }
+    }
+
+    pub fn jacks_or_better() -> DrawPokerGame {
+        let high = (1 << JACK) | (1 << 10) | (1 << KING) | (1 << ACE);
+        DrawPokerGame {
+            id: "job".into(),
+            name: "Jacks or Better".into(),
+            wild: Wild::None,
+            entries: vec![
+                PayEntry { max_coin_pays: Some(800), ..e("Royal Flush", Pattern::RoyalFlush, 250) },
+                e("Straight Flush", Pattern::StraightFlush, 50),
+                e("Four of a Kind", Pattern::FourOfAKind { ranks: ALL_RANKS, kickers: ALL_RANKS }, 25),
+                e("Full House", Pattern::FullHouse, 9),
+                e("Flush", Pattern::Flush, 6),
+                e("Straight", Pattern::Straight, 4),
+                e("Three of a Kind", Pattern::ThreeOfAKind, 3),
+                e("Two Pair", Pattern::TwoPair, 2),
+                e("Jacks or Better", Pattern::Pair { ranks: high }, 1),
+            ],
+            coins: vec![1, 2, 3, 4, 5],
+            double_up: None,
+        }
+    }
+
+    /// Every pattern a brute-force reference needs, for the wild games.
+    pub fn every_pattern(wild: Wild) -> DrawPokerGame {
+        let low = 0b1110; // 3, 4, 5
+        let aces = 1 << ACE;
+        let entries = vec![
+            e("Royal", Pattern::RoyalFlush, 800),
+            e("Four wilds", Pattern::FourWilds, 200),
+            e("Wild royal", Pattern::WildRoyalFlush, 100),
+            e("Five of a kind", Pattern::FiveOfAKind, 90),
+            e("Straight flush", Pattern::StraightFlush, 50),
+            e("Four aces, kicker 3-5", Pattern::FourOfAKind { ranks: aces, kickers: low }, 45),
+            e("Four 3-5, kicker A", Pattern::FourOfAKind { ranks: low, kickers: aces | low }, 40),
+            e("Four of a kind", Pattern::FourOfAKind { ranks: ALL_RANKS, kickers: ALL_RANKS }, 25),
+            e("Full house", Pattern::FullHouse, 9),
+            e("Flush", Pattern::Flush, 6),
+            e("Straight", Pattern::Straight, 4),
+            e("Three of a kind", Pattern::ThreeOfAKind, 3),
+            e("Two pair", Pattern::TwoPair, 2),
+            e("Kings or better", Pattern::Pair { ranks: (1 << KING) | aces }, 1),
+            e("Low pair", Pattern::Pair { ranks: ALL_RANKS }, 1),
+        ];
+        DrawPokerGame { id: "every".into(), name: "every pattern".into(), wild, entries, coins: vec![1], double_up: None }
+    }
+
+    /// The plain definitions, for a hand of natural cards (duplicates
+    /// allowed: wild cards stand for any card).
+    struct Natural {
+        count: [u8; 13],
+        sorted: [u8; 13],
+        flush: bool,
+        straight: bool,
+        royal: bool,
+    }
+
+    impl Natural {
+        fn of(cards: &[Card; 5]) -> Natural {
+            let mut count = [0u8; 13];
+            for c in cards {
+                count[c.rank() as usize] += 1;
+            }
+            let mask: u16 = cards.iter().fold(0, |m, c| m | 1 << c.rank());
+            let flush = cards.iter().all(|c| c.suit() == cards[0].suit());
+            let straight = mask.count_ones() == 5 && straight_top(mask).is_some();
+            let royal = flush && straight && straight_top(mask) == Some(ACE);
+            let mut sorted = count;
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            Natural { count, sorted, flush, straight, royal }
+        }
+
+        /// `wilds`: how many wild cards the original hand had.
+        fn makes(&self, p: Pattern, wilds: u8) -> bool {
+            let (count, sorted) = (&self.count, &self.sorted);
+            match p {
+                Pattern::RoyalFlush => wilds == 0 && self.royal,
+                Pattern::FourWilds => wilds == 4,
+                Pattern::WildRoyalFlush => wilds > 0 && self.royal,
+                Pattern::FiveOfAKind => sorted[0] == 5,
+                Pattern::StraightFlush => self.flush && self.straight,
+                Pattern::FourOfAKind { ranks, kickers } => (0..13).any(|r| {
+                    if ranks & (1 << r) == 0 || count[r] < 4 {
+                        return false;
+                    }
+                    // The kicker: the card left once four of rank r are set aside.
+                    let mut left = *count;
+                    left[r] -= 4;
+                    let k = (0..13).find(|&k| left[k] > 0).unwrap_or(r);
+                    kickers & (1 << k) != 0
+                }),
+                Pattern::FullHouse => sorted[0] == 3 && sorted[1] == 2,
+                Pattern::Flush => self.flush,
+                Pattern::Straight => self.straight,
+                Pattern::ThreeOfAKind => sorted[0] >= 3,
+                Pattern::TwoPair => sorted[0] >= 2 && sorted[1] >= 2,
+                Pattern::Pair { ranks } => (0..13).any(|r| ranks & (1 << r) != 0 && count[r] >= 2),
+            }
+        }
+    }
+
+    /// The reference: every wild card takes every one of the 52 cards
+    /// (duplicates included), and the best-paying entry any choice makes.
+    pub fn brute_force(game: &DrawPokerGame, hand: &[Card; 5]) -> Option<usize> {
+        let is_wild = |c: &Card| match game.wild {
+            Wild::None => false,
+            Wild::Deuces => !c.is_joker() && c.rank() == DEUCE,
+            Wild::Joker => c.is_joker(),
+        };
+        let mut cards: [Card; 5] = *hand;
+        cards.sort_by_key(|c| is_wild(c));
+        let n = hand.iter().filter(|c| !is_wild(c)).count();
+        let w = 5 - n;
+        let mut best: Option<usize> = None;
+        // Wild cards are interchangeable: choose their values as a multiset.
+        let mut choice = vec![0u8; w];
+        loop {
+            for (i, &c) in choice.iter().enumerate() {
+                cards[n + i] = Card::from_index(c).unwrap();
+            }
+            let nat = Natural::of(&cards);
+            let limit = best.unwrap_or(game.entries.len());
+            if let Some(e) = game.entries[..limit].iter().position(|e| nat.makes(e.pattern, w as u8)) {
+                best = Some(e);
+            }
+            // Next multiset (non-decreasing sequence) of card indices.
+            let mut i = w;
+            loop {
+                if i == 0 {
+                    return best;
+                }
+                i -= 1;
+                if choice[i] < 51 {
+                    choice[i] += 1;
+                    for j in i + 1..w {
+                        choice[j] = choice[i];
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Every hand of the deck against the brute-force reference, split
+    /// over the machine's cores.
+    fn exhaustive(game: &DrawPokerGame) -> u64 {
+        let n = game.deck_size() as u8;
+        let threads = std::thread::available_parallelism().map_or(2, |t| t.get()).max(2);
+        let checked = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let checked = &checked;
+                s.spawn(move || {
+                    for a in (0..n).filter(|a| *a as usize % threads == t) {
+                        for b in a + 1..n {
+                            for c in b + 1..n {
+                                for d in c + 1..n {
+                                    for e in d + 1..n {
+                                        let h = [a, b, c, d, e].map(|i| Card::from_index(i).unwrap());
+                                        assert_eq!(game.evaluate(&h), brute_force(game, &h), "{h:?}");
+                                        checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        checked.into_inner()
+    }
+
+    #[test]
+    fn evaluator_equals_brute_force_on_every_natural_hand() {
+        assert_eq!(exhaustive(&jacks_or_better()), 2_598_960);
+        assert_eq!(exhaustive(&every_pattern(Wild::None)), 2_598_960);
+    }
+
+    #[test]
+    fn evaluator_equals_brute_force_on_every_deuces_wild_hand() {
+        assert_eq!(exhaustive(&every_pattern(Wild::Deuces)), 2_598_960);
+    }
+
+    #[test]
+    fn evaluator_equals_brute_force_on_every_joker_hand() {
+        assert_eq!(exhaustive(&every_pattern(Wild::Joker)), 2_869_685);
+    }
+
+    #[test]
+    fn examples() {
+        let g = jacks_or_better();
+        let h = |s: &str| crate::cards::parse_hand(&[s.to_owned()]).unwrap();
+        assert_eq!(g.evaluate(&h("Ts Js Qs Ks As")), Some(0));
+        assert_eq!(g.win(&h("Ts Js Qs Ks As"), 5), 4000);
+        assert_eq!(g.win(&h("Ts Js Qs Ks As"), 4), 1000);
+        assert_eq!(g.evaluate(&h("Jd Jc 9h 7s 3d")), Some(8));
+        assert_eq!(g.evaluate(&h("Td Tc 9h 7s 3d")), None);
+        assert_eq!(g.evaluate(&h("Ad 2c 3h 4s 5d")), Some(5));
+        assert_eq!(g.evaluate(&h("Qd Kc Ah 2s 3d")), None, "no wrap-around");
+        let d = every_pattern(Wild::Deuces);
+        assert_eq!(d.evaluate(&h("2d 2c 2h 2s 5d")), Some(1));
+        assert_eq!(d.evaluate(&h("2d Jh Qh Kh Ah")), Some(2));
+        assert_eq!(d.evaluate(&h("2d 7h 7c 7s 7d")), Some(3));
+        assert_eq!(d.evaluate(&h("2d Ah Ac As 4d")), Some(5), "four aces with a 4 kicker");
+        let dealt = Dealt { cards: h("As Kd Qh Jc Tc").into_iter().chain(h("2d 3d 4d 5d 6d")).collect::<Vec<_>>().try_into().unwrap() };
+        assert_eq!(dealt.draw(Hold(0b10101)), h("As 2d Qh 3d Tc"));
+        assert_eq!(Hold(0b10101).describe(&dealt.hand()), "hold As Qh Tc");
+    }
+
+    #[test]
+    fn deal_draws_ten_distinct_cards() {
+        let mut rng = meters::StreamRng::from_seed(4);
+        let g = every_pattern(Wild::Joker);
+        let mut seen_joker = false;
+        for _ in 0..2_000 {
+            let d = g.deal(&mut rng);
+            let mut s = d.cards.to_vec();
+            s.sort();
+            s.dedup();
+            assert_eq!(s.len(), 10);
+            seen_joker |= d.cards.contains(&Card::JOKER);
+        }
+        assert!(seen_joker);
+    }
+}
