@@ -125,3 +125,134 @@ pub struct DoubleUpSource {
     pub max_doubles: u8,
     pub max_win_credits: u64,
 }
+
+/// A draw-poker paytable (Jacks or Better, Bonus Poker, Double Double
+/// Bonus, Deuces Wild, Joker Poker…): the game is the paytable.
+///
+/// ```ron
+/// DrawPokerPaytable(
+///     id: "jacks-or-better-9-6",
+///     name: "Jacks or Better 9/6",
+///     wild: None,                    // or Deuces, or Joker (a 53rd card)
+///     coins: [1, 2, 3, 4, 5],
+///     pays: [                        // highest first, pays per coin
+///         (hand: RoyalFlush, name: "Royal Flush", pays: 250, max_coin_pays: Some(800)),
+///         (hand: FourOfAKind(ranks: "A", kickers: "2-4"), name: "Four Aces + 2-4", pays: 400),
+///         (hand: Pair(ranks: "J-A"), name: "Jacks or Better", pays: 1),
+///     ],
+///     double_up: None,
+/// )
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawPokerPaytable {
+    pub id: String,
+    pub name: String,
+    #[serde(default = "no_wild")]
+    pub wild: WildSource,
+    pub coins: Vec<u32>,
+    pub pays: Vec<HandPaySource>,
+    #[serde(default)]
+    pub double_up: Option<DoubleUpSource>,
+    #[serde(default)]
+    pub odds_disclosure: Option<String>,
+}
+
+fn any_rank() -> String {
+    "any".into()
+}
+
+fn no_wild() -> WildSource {
+    WildSource::None
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WildSource {
+    None,
+    Deuces,
+    Joker,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandPaySource {
+    pub hand: HandSource,
+    pub name: String,
+    /// Credits per coin bet.
+    pub pays: u64,
+    /// Credits per coin when the most coins are bet (the royal's bonus).
+    #[serde(default)]
+    pub max_coin_pays: Option<u64>,
+}
+
+/// Rank sets are written "any", "A", "2-4", "J-A", "5-K" or lists of those
+/// separated by commas ("A,2-4").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HandSource {
+    RoyalFlush,
+    FourWilds,
+    WildRoyalFlush,
+    FiveOfAKind,
+    StraightFlush,
+    FourOfAKind {
+        #[serde(default = "any_rank")]
+        ranks: String,
+        #[serde(default = "any_rank")]
+        kickers: String,
+    },
+    FullHouse,
+    Flush,
+    Straight,
+    ThreeOfAKind,
+    TwoPair,
+    Pair { ranks: String },
+}
+
+/// A póquer sem descarte (Caribbean stud) paytable: the text fixes the
+/// raise paytable (PSD 30) except the royal flush (50 to 100, SP-15).
+///
+/// ```ron
+/// StudPokerPaytable(
+///     id: "poquer-sem-descarte",
+///     name: "Póquer sem Descarte",
+///     royal_flush_pays: 100,
+///     tie_rule: SuitOrder,           // SP-17; or Push (PSD 26)
+///     antes: [1, 2, 5, 10, 25],
+///     max_win_credits: Some(100000),
+///     jackpot: None,
+/// )
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StudPokerPaytable {
+    pub id: String,
+    pub name: String,
+    pub royal_flush_pays: u64,
+    pub tie_rule: TieRuleSource,
+    pub antes: Vec<u64>,
+    #[serde(default)]
+    pub max_win_credits: Option<u64>,
+    #[serde(default)]
+    pub jackpot: Option<JackpotSource>,
+    #[serde(default)]
+    pub odds_disclosure: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TieRuleSource {
+    SuitOrder,
+    Push,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JackpotSource {
+    pub bet_credits: u64,
+    pub royal_fixed: u64,
+    pub straight_flush_fixed: u64,
+    pub four_of_a_kind: u64,
+    pub full_house: u64,
+    pub flush: u64,
+    pub start_value_credits: u64,
+    pub pays_on_fold: bool,
+}

@@ -16,12 +16,16 @@
 pub mod artifact;
 pub mod check;
 pub mod compile;
+pub mod draw_check;
+pub mod draw_math;
 pub mod error;
 pub mod format;
 pub mod locate;
 pub mod par;
+pub mod poker_compile;
 pub mod reel_math;
 pub mod simulate;
+pub mod stud_math;
 
 pub use compile::{compile, load, load_source, Source};
 pub use error::PaytableError;

@@ -107,3 +107,31 @@ fn committed_artifacts_match_their_sources_and_the_manifest() {
         assert_eq!(std::fs::read(&out_path).unwrap(), committed, "{id}: compiled artifact differs from the committed one");
     }
 }
+
+#[test]
+fn poker_check_and_strategy_from_the_command_line() {
+    let out = paytable(&["check", &sample("jacks-or-better-9-6.ron")]);
+    let s = text(&out.stdout);
+    assert!(out.status.success(), "{s}{}", text(&out.stderr));
+    assert!(s.contains("0.9954390") && s.contains("ACCEPTED"), "{s}");
+
+    let out = paytable(&["strategy", &sample("jacks-or-better-9-6.ron"), "Ah", "Kh", "Qh", "Jh", "2h"]);
+    let s = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Four to the royal beats the pat flush (6). Of the 47 draws: Th makes
+    // the royal (800), seven other hearts a flush (6 each), three tens a
+    // straight (4 each), twelve J/Q/K/A a high pair (1 each): 866/47.
+    let best = s.lines().find(|l| l.starts_with("best")).unwrap();
+    assert!(best.contains("Ah  Kh  Qh  Jh  --") && best.contains("866/47"), "{s}");
+    assert!(s.lines().any(|l| l.contains("Ah  Kh  Qh  Jh  2h") && l.contains("6/1")), "{s}");
+    assert_eq!(s.lines().skip(2).filter(|l| l.contains('/')).count(), 32, "one line per hold");
+
+    let out = paytable(&["strategy", &sample("jacks-or-better-9-6.ron"), "Ah", "Kh", "Qh", "Jh", "1x"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("\"1x\" is not a card"), "{}", text(&out.stderr));
+
+    let out = paytable(&["check", &sample("poquer-sem-descarte.ron")]);
+    let s = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(s.contains("5.2241") && s.contains("80.4245%"), "{s}");
+}

@@ -16,6 +16,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Result};
 use clap::{Parser, Subcommand};
 use paytables::check::{check, Floor};
+use paytables::poker_compile::Kind;
 
 #[derive(Parser)]
 #[command(name = "paytable", version, about = "The paytable compiler: exact RTP, PAR sheets, simulation, signed artifacts")]
@@ -56,8 +57,25 @@ enum Command {
         /// Threads (the machine's cores when omitted).
         #[arg(long)]
         threads: Option<usize>,
+        /// Draw poker: coins bet (the most when omitted).
+        #[arg(long)]
+        coins: Option<u32>,
+        /// Póquer sem descarte: the ante in credits (the smallest when omitted).
+        #[arg(long)]
+        ante: Option<u64>,
         #[arg(long)]
         json: bool,
+    },
+    /// Draw poker: the expected value of each of the 32 holds of five cards,
+    /// best first, by enumerating every draw.
+    Strategy {
+        file: PathBuf,
+        /// Five cards: As Kd 10h 2c Jk (the joker), in one or more words.
+        #[arg(required = true, num_args = 1..)]
+        cards: Vec<String>,
+        /// Coins bet (the most the game takes when omitted).
+        #[arg(long)]
+        coins: Option<u32>,
     },
     /// Write the canonical compiled artifact; print its SHA-256 digest.
     Compile {
@@ -98,6 +116,12 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Check { file, json, floor } if kind(&file)? == Kind::DrawPoker => draw_check(&file, json, &floor),
+        Command::Check { file, json, floor } if kind(&file)? == Kind::StudPoker => stud_check(&file, json, &floor),
+        Command::Simulate { file, games, seed, threads, coins, ante, json, .. } if kind(&file)? != Kind::Reels => {
+            poker_simulate(&file, games, seed, coins, ante, threads, json)
+        }
+        Command::Strategy { file, cards, coins } => strategy(&file, &cards, coins),
         Command::Check { file, json, floor } => {
             let floor = Floor::from_percent(&floor)?;
             let source = paytables::load_source(&file)?;
@@ -129,7 +153,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Simulate { file, games, seed, lines, threads, json } => simulate(&file, games, seed, lines, threads, json),
+        Command::Simulate { file, games, seed, lines, threads, json, .. } => simulate(&file, games, seed, lines, threads, json),
         Command::Compile { file, out, floor, approve_into } => {
             let (source, checked) = checked(&file, &floor)?;
             let artifact = paytables::artifact::build(&source.text, &source.game, &checked.figures, source.odds_disclosure.clone());
@@ -196,6 +220,156 @@ fn simulate(file: &std::path::Path, games: u64, seed: Option<u64>, lines: Option
         println!("{} — {} rounds at {} lines, seed {seed}, {threads} thread(s), {:.2} s ({:.0} rounds/s)", game.name, r.games, lines, secs, r.games as f64 / secs);
         println!("measured RTP {:.4}%   99% interval [{:.4}%, {:.4}%]", r.rtp() * 100.0, lo * 100.0, hi * 100.0);
         println!("exact RTP    {:.4}%   {}", exact_rtp * 100.0, if inside { "inside the interval" } else { "OUTSIDE the interval" });
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read(file: &std::path::Path) -> Result<String> {
+    std::fs::read_to_string(file).map_err(|e| anyhow!("{}: {e}", file.display()))
+}
+
+fn kind(file: &std::path::Path) -> Result<Kind> {
+    Ok(paytables::poker_compile::kind_of(&file.display().to_string(), &read(file)?)?)
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn load_draw(file: &std::path::Path) -> Result<(game_core::draw_poker::DrawPokerGame, Option<String>)> {
+    Ok(paytables::poker_compile::compile_draw(&file.display().to_string(), &read(file)?)?)
+}
+
+fn load_stud(file: &std::path::Path) -> Result<(game_core::stud_poker::StudPokerGame, Option<String>)> {
+    Ok(paytables::poker_compile::compile_stud(&file.display().to_string(), &read(file)?)?)
+}
+
+fn verdict(file: &std::path::Path, refusals: &[String], json: bool) -> Result<ExitCode> {
+    for r in refusals {
+        eprintln!("{}: REFUSED: {r}", file.display());
+    }
+    if refusals.is_empty() {
+        if !json {
+            println!("ACCEPTED");
+        }
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Err(anyhow!("{} refused ({} reason(s))", file.display(), refusals.len()))
+    }
+}
+
+fn draw_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
+    let floor = Floor::from_percent(floor)?;
+    let (game, odds) = load_draw(file)?;
+    let checked = paytables::draw_check::check(&game, &floor, odds.as_deref(), threads());
+    let refusals: Vec<String> = checked.refusals.iter().map(|r| r.to_string()).collect();
+    if json {
+        let doc = serde_json::json!({ "accepted": refusals.is_empty(), "refusals": refusals, "report": checked.report });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        print!("{}", checked.report);
+    }
+    verdict(file, &refusals, json)
+}
+
+fn stud_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
+    let floor = Floor::from_percent(floor)?;
+    let (game, odds) = load_stud(file)?;
+    let checked = paytables::stud_math::check(&game, &floor, odds.as_deref(), threads());
+    let refusals: Vec<String> = checked.refusals.iter().map(|r| r.to_string()).collect();
+    if json {
+        let doc = serde_json::json!({ "accepted": refusals.is_empty(), "refusals": refusals, "report": checked.report });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        print!("{}", checked.report);
+    }
+    verdict(file, &refusals, json)
+}
+
+fn strategy(file: &std::path::Path, cards: &[String], coins: Option<u32>) -> Result<ExitCode> {
+    if kind(file)? != Kind::DrawPoker {
+        return Err(anyhow!("{}: strategy is for draw-poker paytables", file.display()));
+    }
+    let (game, _) = load_draw(file)?;
+    let hand = game_core::cards::parse_hand(cards)?;
+    if game.wild != game_core::draw_poker::Wild::Joker && hand.contains(&game_core::cards::Card::JOKER) {
+        return Err(anyhow!("{} has no joker in its deck", game.name));
+    }
+    let coins = coins.unwrap_or_else(|| game.max_coins());
+    if !game.coins.contains(&coins) {
+        return Err(anyhow!("{coins} coins is not a bet {} offers ({:?})", game.name, game.coins));
+    }
+    let mut values = paytables::draw_math::hold_values(&game, &hand, coins);
+    values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0 .0.cmp(&b.0 .0)));
+    let shown: Vec<String> = hand.iter().map(|c| c.to_string()).collect();
+    let dealt = game.evaluate(&hand).map_or("nothing".to_owned(), |e| game.entries[e].name.clone());
+    println!("{} — {} at {coins} coin(s); dealt: {}", game.name, shown.join(" "), dealt);
+    println!("{:>4}  {:<26} {:>14}  exact", "", "hold", "EV per coin");
+    for (i, (hold, ev)) in values.iter().enumerate() {
+        let mark = if i == 0 { "best" } else { "" };
+        let held: String = (0..5).map(|k| if hold.holds(k) { format!("{:<4}", hand[k].to_string()) } else { "--  ".to_owned() }).collect();
+        println!("{mark:>4}  {held:<26} {:>14.8}  {}/{}", num_traits::ToPrimitive::to_f64(ev).unwrap_or(f64::NAN), ev.numer(), ev.denom());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn poker_simulate(file: &std::path::Path, games: u64, seed: Option<u64>, coins: Option<u32>, ante: Option<u64>, threads_arg: Option<usize>, json: bool) -> Result<ExitCode> {
+    let seed = match seed {
+        Some(s) => s,
+        None => meters::GameRng::next_raw(&mut meters::StreamRng::from_entropy()?),
+    };
+    let threads = threads_arg.unwrap_or_else(threads);
+    let bar = indicatif::ProgressBar::new(games);
+    if json {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rounds  {per_sec}  eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    // (name, bet, exact RTP, games, measured RTP, 99% interval, SD, seconds)
+    let (name, what, exact, n, rtp, (lo, hi), sd, secs) = match kind(file)? {
+        Kind::DrawPoker => {
+            let (game, _) = load_draw(file)?;
+            let coins = coins.unwrap_or_else(|| game.max_coins());
+            if !game.coins.contains(&coins) {
+                return Err(anyhow!("{coins} coins is not a bet {} offers ({:?})", game.name, game.coins));
+            }
+            let tables = paytables::draw_math::DrawTables::build(&game, threads);
+            let fig = paytables::draw_math::analyse_with(&game, &tables, threads);
+            let exact = fig.configs.iter().find(|c| c.coins == coins).map_or(f64::NAN, |c| num_traits::ToPrimitive::to_f64(&c.rtp).unwrap_or(f64::NAN));
+            let started = std::time::Instant::now();
+            let r = paytables::draw_check::simulate(&game, &tables, coins, games, seed, threads, &|n| bar.inc(n));
+            (game.name.clone(), format!("{coins} coin(s), optimal holds"), exact, r.games, r.rtp(), r.ci99(), r.standard_deviation(), started.elapsed().as_secs_f64())
+        }
+        _ => {
+            let (game, _) = load_stud(file)?;
+            let ante = ante.unwrap_or(game.antes[0]);
+            if !game.antes.contains(&ante) {
+                return Err(anyhow!("an ante of {ante} is not offered by {} ({:?})", game.name, game.antes));
+            }
+            let an = paytables::stud_math::analyse(&game, threads);
+            let cfg = an.configs.iter().find(|c| c.ante == ante).ok_or_else(|| anyhow!("no figures for ante {ante}"))?;
+            let exact = num_traits::ToPrimitive::to_f64(&cfg.rtp).unwrap_or(f64::NAN);
+            let started = std::time::Instant::now();
+            let r = paytables::stud_math::simulate(&game, &an, ante, games, seed, threads, &|n| bar.inc(n));
+            (game.name.clone(), format!("ante {ante}, optimal raise/fold"), exact, r.games, r.rtp(), r.ci99(), r.standard_deviation(), started.elapsed().as_secs_f64())
+        }
+    };
+    bar.finish_and_clear();
+    let inside = exact >= lo && exact <= hi;
+    if json {
+        let doc = serde_json::json!({
+            "game": name, "bet": what, "games": n, "seed": seed, "threads": threads,
+            "measured_rtp": rtp, "ci99": [lo, hi], "exact_rtp": exact, "exact_inside_ci99": inside,
+            "standard_deviation": sd, "seconds": secs, "rounds_per_second": n as f64 / secs,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        println!("{name} — {n} rounds, {what}, seed {seed}, {threads} thread(s), {secs:.2} s ({:.0} rounds/s)", n as f64 / secs);
+        println!("measured RTP {:.4}%   99% interval [{:.4}%, {:.4}%]", rtp * 100.0, lo * 100.0, hi * 100.0);
+        println!("exact RTP    {:.4}%   {}", exact * 100.0, if inside { "inside the interval" } else { "OUTSIDE the interval" });
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,367 @@
+//! From a designer's poker RON to game-core's poker models, with every
+//! check the rules ask for; each error names its file and line.
+
+use game_core::double_up::DoubleUpRule;
+use game_core::cards::Card;
+use game_core::draw_poker::{DrawPokerGame, Facts, PayEntry, Pattern, RankMask, Wild, ALL_RANKS};
+use game_core::stud_poker::{JackpotRule, StudPokerGame, TieRule};
+
+use crate::error::{PaytableError, Reporter};
+use crate::format::{DrawPokerPaytable, HandSource, StudPokerPaytable, TieRuleSource, WildSource};
+use crate::locate::Path;
+
+fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, PaytableError> {
+    ron::from_str(src).map_err(|e| PaytableError::Syntax {
+        file: file.to_owned(),
+        line: e.position.line,
+        column: e.position.col,
+        message: e.code.to_string(),
+    })
+}
+
+/// Parse a rank set: "any", "A", "2-4", "J-A", "A,2-4".
+pub fn rank_set(s: &str) -> Result<RankMask, String> {
+    let rank = |t: &str| -> Result<u8, String> {
+        let t = t.trim().to_ascii_uppercase();
+        let t = if t == "10" { "T".to_owned() } else { t };
+        "23456789TJQKA".find(t.as_str()).filter(|_| t.len() == 1).map(|i| i as u8).ok_or_else(|| format!("{t:?} is not a rank (2…9, T or 10, J, Q, K, A)"))
+    };
+    if s.trim().eq_ignore_ascii_case("any") {
+        return Ok(ALL_RANKS);
+    }
+    let mut mask = 0;
+    for part in s.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (rank(a)?, rank(b)?);
+                if a > b {
+                    return Err(format!("the range {part:?} runs downwards: write the lower rank first (ace is high)"));
+                }
+                for r in a..=b {
+                    mask |= 1 << r;
+                }
+            }
+            None => mask |= 1 << rank(part)?,
+        }
+    }
+    Ok(mask)
+}
+
+fn check_name(r: &Reporter<'_>, id: &str, name: &str) -> Result<(), PaytableError> {
+    if id.trim().is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(r.at(Path::default().field("id"), "the id must be non-empty letters, digits, '-' or '_'"));
+    }
+    if name.trim().is_empty() {
+        return Err(r.at(Path::default().field("name"), "the name must not be empty"));
+    }
+    Ok(())
+}
+
+pub fn compile_draw(file: &str, src: &str) -> Result<(DrawPokerGame, Option<String>), PaytableError> {
+    let p: DrawPokerPaytable = parse(file, src)?;
+    let game = validate_draw(&Reporter { file, src }, &p)?;
+    Ok((game, p.odds_disclosure))
+}
+
+pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPokerGame, PaytableError> {
+    let root = Path::default;
+    check_name(r, &p.id, &p.name)?;
+    let wild = match p.wild {
+        WildSource::None => Wild::None,
+        WildSource::Deuces => Wild::Deuces,
+        WildSource::Joker => Wild::Joker,
+    };
+    if p.coins.is_empty() || p.coins.contains(&0) || p.coins.iter().any(|&c| c > 100) {
+        return Err(r.at(root().field("coins"), "coins must list 1 to 100 coins per bet, at least one choice"));
+    }
+    let mut coins = p.coins.clone();
+    coins.sort_unstable();
+    coins.dedup();
+    if p.pays.is_empty() {
+        return Err(r.at(root().field("pays"), "a paytable needs at least one winning hand"));
+    }
+    let mut entries: Vec<PayEntry> = Vec::new();
+    for (i, pay) in p.pays.iter().enumerate() {
+        let at = root().field("pays").index(i);
+        let set = |s: &str, what: &str| -> Result<RankMask, PaytableError> {
+            match rank_set(s) {
+                Ok(0) => Err(r.at(at.clone().field("hand"), format!("the {what} set {s:?} is empty"))),
+                Ok(m) => Ok(m),
+                Err(e) => Err(r.at(at.clone().field("hand"), format!("{what}: {e}"))),
+            }
+        };
+        let pattern = match &pay.hand {
+            HandSource::RoyalFlush => Pattern::RoyalFlush,
+            HandSource::FourWilds => Pattern::FourWilds,
+            HandSource::WildRoyalFlush => Pattern::WildRoyalFlush,
+            HandSource::FiveOfAKind => Pattern::FiveOfAKind,
+            HandSource::StraightFlush => Pattern::StraightFlush,
+            HandSource::FourOfAKind { ranks, kickers } => Pattern::FourOfAKind { ranks: set(ranks, "ranks")?, kickers: set(kickers, "kickers")? },
+            HandSource::FullHouse => Pattern::FullHouse,
+            HandSource::Flush => Pattern::Flush,
+            HandSource::Straight => Pattern::Straight,
+            HandSource::ThreeOfAKind => Pattern::ThreeOfAKind,
+            HandSource::TwoPair => Pattern::TwoPair,
+            HandSource::Pair { ranks } => Pattern::Pair { ranks: set(ranks, "ranks")? },
+        };
+        match (pattern, wild) {
+            (Pattern::FourWilds, w) if w != Wild::Deuces => {
+                return Err(r.at(at.field("hand"), "pay for an impossible hand: four wild cards needs wild: Deuces"));
+            }
+            (Pattern::WildRoyalFlush | Pattern::FiveOfAKind, Wild::None) => {
+                return Err(r.at(at.field("hand"), "pay for an impossible hand: it needs wild cards (wild: Deuces or Joker)"));
+            }
+            _ => {}
+        }
+        if pay.name.trim().is_empty() {
+            return Err(r.at(at.field("name"), "every winning hand needs the name the player sees (M-8)"));
+        }
+        if pay.pays == 0 || pay.max_coin_pays == Some(0) {
+            return Err(r.at(at.field("pays"), "a pay of 0 is not a prize: remove it"));
+        }
+        if pay.max_coin_pays.is_some_and(|m| m < pay.pays) {
+            return Err(r.at(at.field("max_coin_pays"), "the maximum-coin pay is lower than the normal pay"));
+        }
+        if entries.iter().any(|e| e.pattern == pattern) {
+            return Err(r.at(at.field("hand"), format!("{:?} is paid twice", pay.hand)));
+        }
+        entries.push(PayEntry { name: pay.name.clone(), pattern, pays: pay.pays, max_coin_pays: pay.max_coin_pays });
+    }
+    let double_up = match p.double_up {
+        None => None,
+        Some(d) => {
+            if d.max_doubles == 0 || d.max_doubles > 5 {
+                return Err(r.at(root().field("double_up").field("max_doubles"), "the double-up allows 1 to 5 doubles (decisions.md)"));
+            }
+            Some(DoubleUpRule { max_doubles: d.max_doubles, max_win_credits: d.max_win_credits })
+        }
+    };
+    let game = DrawPokerGame { id: p.id.clone(), name: p.name.clone(), wild, entries, coins, double_up };
+    // M-13: a hand is paid only its highest prize, and the game pays the
+    // first entry a hand makes; so wherever one hand makes two entries, the
+    // one listed first must pay at least as much, at every coin count.
+    for (made, example) in made_sets(&game) {
+        let listed: Vec<usize> = (0..game.entries.len()).filter(|i| made & (1 << i) != 0).collect();
+        for (k, &i) in listed.iter().enumerate() {
+            for &j in &listed[k + 1..] {
+                for &c in &game.coins {
+                    let (above, below) = (game.pays_per_coin(i, c), game.pays_per_coin(j, c));
+                    if below > above {
+                        let hand: Vec<String> = example.iter().map(|c| c.to_string()).collect();
+                        return Err(r.at(
+                            root().field("pays").index(j),
+                            format!(
+                                "{:?} pays {below} per coin at {c} coin(s), more than {:?} listed above it ({above}), and a hand such as {} makes both: list hands from the highest pay down (M-13)",
+                                game.entries[j].name,
+                                game.entries[i].name,
+                                hand.join(" ")
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(game)
+}
+
+/// Every distinct set of entries some hand of the deck makes at once, with
+/// one such hand.
+fn made_sets(game: &DrawPokerGame) -> Vec<(u32, [Card; 5])> {
+    let n = game.deck_size() as u8;
+    let mut seen: std::collections::HashMap<u32, [Card; 5]> = std::collections::HashMap::new();
+    let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
+    for e in 4..n {
+        for d in 3..e {
+            for c in 2..d {
+                for b in 1..c {
+                    for a in 0..b {
+                        let hand = [a, b, c, d, e].map(card);
+                        let f = Facts::of(&hand, game.wild);
+                        let made = game.entries.iter().enumerate().filter(|(_, x)| f.makes(x.pattern)).fold(0u32, |m, (i, _)| m | 1 << i);
+                        if made.count_ones() > 1 {
+                            seen.entry(made).or_insert(hand);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut v: Vec<(u32, [Card; 5])> = seen.into_iter().collect();
+    v.sort_by_key(|x| x.0);
+    v
+}
+
+pub fn compile_stud(file: &str, src: &str) -> Result<(StudPokerGame, Option<String>), PaytableError> {
+    let p: StudPokerPaytable = parse(file, src)?;
+    let game = validate_stud(&Reporter { file, src }, &p)?;
+    Ok((game, p.odds_disclosure))
+}
+
+pub fn validate_stud(r: &Reporter<'_>, p: &StudPokerPaytable) -> Result<StudPokerGame, PaytableError> {
+    let root = Path::default;
+    check_name(r, &p.id, &p.name)?;
+    // SP-15: the royal flush pays 50 to 100 to 1 (operator's choice).
+    if !(50..=100).contains(&p.royal_flush_pays) {
+        return Err(r.at(root().field("royal_flush_pays"), format!("the royal flush pays 50 to 100 to 1 (SP-15), not {}", p.royal_flush_pays)));
+    }
+    let mut antes = p.antes.clone();
+    antes.sort_unstable();
+    antes.dedup();
+    let (Some(&min), Some(&max)) = (antes.first(), antes.last()) else {
+        return Err(r.at(root().field("antes"), "at least one ante is needed"));
+    };
+    if min == 0 {
+        return Err(r.at(root().field("antes"), "an ante of 0 credits is not a bet"));
+    }
+    // PSD 20: the largest ante at most 25 times the smallest.
+    if max > 25 * min {
+        return Err(r.at(root().field("antes"), format!("the largest ante ({max}) is more than 25 times the smallest ({min}) (PSD 20)")));
+    }
+    if p.max_win_credits == Some(0) {
+        return Err(r.at(root().field("max_win_credits"), "a cap of 0 credits would pay nothing"));
+    }
+    let jackpot = match &p.jackpot {
+        None => None,
+        Some(j) => {
+            let at = root().field("jackpot");
+            if j.bet_credits == 0 {
+                return Err(r.at(at.field("bet_credits"), "the side bet must be at least 1 credit"));
+            }
+            // PSD 41, seed 004 §10: the start value is at least 10,000 × the side bet.
+            if j.start_value_credits < 10_000 * j.bet_credits {
+                return Err(r.at(
+                    at.field("start_value_credits"),
+                    format!("the start value {} is under 10,000 × the side bet ({}) (PSD 41)", j.start_value_credits, 10_000 * j.bet_credits),
+                ));
+            }
+            Some(JackpotRule {
+                bet_credits: j.bet_credits,
+                royal_fixed: j.royal_fixed,
+                straight_flush_fixed: j.straight_flush_fixed,
+                four_of_a_kind: j.four_of_a_kind,
+                full_house: j.full_house,
+                flush: j.flush,
+                start_value_credits: j.start_value_credits,
+                pays_on_fold: j.pays_on_fold,
+            })
+        }
+    };
+    Ok(StudPokerGame {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        // PSD 30 / SP-15, high card first.
+        raise_pays: [1, 1, 2, 3, 4, 5, 7, 20, 50, p.royal_flush_pays],
+        tie_rule: match p.tie_rule {
+            TieRuleSource::SuitOrder => TieRule::SuitOrder,
+            TieRuleSource::Push => TieRule::Push,
+        },
+        antes,
+        max_win_credits: p.max_win_credits,
+        jackpot,
+    })
+}
+
+/// Which kind of paytable a source is, from its leading struct name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Reels,
+    DrawPoker,
+    StudPoker,
+}
+
+pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
+    let mut rest = src;
+    // Skip whitespace and comments before the first identifier.
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |x| x.1);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |x| x.1);
+        } else if rest.starts_with("#!") {
+            rest = rest.split_once('\n').map_or("", |x| x.1);
+        } else {
+            break;
+        }
+    }
+    let ident: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    match ident.as_str() {
+        "ReelPaytable" => Ok(Kind::Reels),
+        "DrawPokerPaytable" => Ok(Kind::DrawPoker),
+        "StudPokerPaytable" => Ok(Kind::StudPoker),
+        other => Err(PaytableError::Invalid {
+            file: file.to_owned(),
+            line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
+            path: "(root)".into(),
+            problem: format!(
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…) or StudPokerPaytable(…)",
+                if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
+            ),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_sets() {
+        assert_eq!(rank_set("any"), Ok(ALL_RANKS));
+        assert_eq!(rank_set("A"), Ok(1 << 12));
+        assert_eq!(rank_set("2-4"), Ok(0b111));
+        assert_eq!(rank_set("J-A"), Ok(0b1111 << 9));
+        assert_eq!(rank_set("A, 2-4"), Ok((1 << 12) | 0b111));
+        assert_eq!(rank_set("10"), Ok(1 << 8));
+        assert!(rank_set("A-2").unwrap_err().contains("downwards"));
+        assert!(rank_set("X").unwrap_err().contains("not a rank"));
+    }
+
+    #[test]
+    fn kinds_are_recognised_and_strangers_named() {
+        assert_eq!(kind_of("f", "// c\nDrawPokerPaytable(").unwrap(), Kind::DrawPoker);
+        assert_eq!(kind_of("f", "  StudPokerPaytable(").unwrap(), Kind::StudPoker);
+        assert_eq!(kind_of("f", "ReelPaytable(").unwrap(), Kind::Reels);
+        let e = kind_of("f.ron", "\n\nBingo(").unwrap_err().to_string();
+        assert!(e.starts_with("f.ron:3:"), "{e}");
+        assert!(e.contains("\"Bingo\""), "{e}");
+    }
+
+    fn draw_err(src: &str) -> String {
+        compile_draw("t.ron", src).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn draw_errors_name_the_line_and_problem() {
+        let ok = "DrawPokerPaytable(\n id: \"t\",\n name: \"T\",\n coins: [1],\n pays: [\n  (hand: RoyalFlush, name: \"Royal\", pays: 800),\n  (hand: Pair(ranks: \"J-A\"), name: \"Jacks\", pays: 1),\n ],\n)";
+        assert!(compile_draw("t.ron", ok).is_ok());
+        let rising = ok.replace("RoyalFlush", "TwoPair").replace("pays: 1),\n ]", "pays: 900),\n ]");
+        let e = draw_err(&rising);
+        assert!(e.starts_with("t.ron:7:") && e.contains("M-13") && e.contains("makes both"), "{e}");
+        // A hand can never be both a royal flush and a pair: no order needed.
+        assert!(compile_draw("t.ron", &ok.replace("pays: 1),\n ]", "pays: 900),\n ]")).is_ok());
+        let e = draw_err(&ok.replace("RoyalFlush", "FourWilds"));
+        assert!(e.starts_with("t.ron:6:") && e.contains("Deuces"), "{e}");
+        let e = draw_err(&ok.replace("J-A", "J-Z"));
+        assert!(e.starts_with("t.ron:7:") && e.contains("\"Z\" is not a rank"), "{e}");
+        let e = draw_err(&ok.replace("coins: [1]", "coins: []"));
+        assert!(e.starts_with("t.ron:4:"), "{e}");
+        let e = draw_err(&ok.replace("Pair(ranks: \"J-A\")", "RoyalFlush"));
+        assert!(e.contains("paid twice"), "{e}");
+        let e = draw_err(&ok.replace("pays: 800", "pays: 0"));
+        assert!(e.starts_with("t.ron:6:") && e.contains("not a prize"), "{e}");
+    }
+
+    #[test]
+    fn stud_errors_name_the_rule() {
+        let ok = "StudPokerPaytable(\n id: \"s\",\n name: \"S\",\n royal_flush_pays: 100,\n tie_rule: SuitOrder,\n antes: [1, 25],\n jackpot: Some((bet_credits: 1, royal_fixed: 0, straight_flush_fixed: 0, four_of_a_kind: 100, full_house: 75, flush: 50, start_value_credits: 10000, pays_on_fold: true)),\n)";
+        assert!(compile_stud("s.ron", ok).is_ok());
+        let e = compile_stud("s.ron", &ok.replace("100,\n tie", "40,\n tie")).unwrap_err().to_string();
+        assert!(e.starts_with("s.ron:4:") && e.contains("SP-15"), "{e}");
+        let e = compile_stud("s.ron", &ok.replace("[1, 25]", "[1, 26]")).unwrap_err().to_string();
+        assert!(e.starts_with("s.ron:6:") && e.contains("PSD 20"), "{e}");
+        let e = compile_stud("s.ron", &ok.replace("10000", "9999")).unwrap_err().to_string();
+        assert!(e.starts_with("s.ron:7:") && e.contains("PSD 41"), "{e}");
+    }
+}
