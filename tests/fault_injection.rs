@@ -64,9 +64,12 @@ fn check(db: &std::path::Path, reported: &Reported) -> u64 {
     for r in &rounds {
         assert!(seen.insert(r.round), "round {} recorded twice", r.round);
         let committed_win = r.steps[0].step.data["win"].as_u64().unwrap();
+        let committed_hit = r.steps[0].step.data["hit"].as_u64();
         match &r.outcome {
-            RecallOutcome::Settled { win, .. } => {
-                assert_eq!(*win, committed_win, "round {} paid another outcome than it drew", r.round);
+            RecallOutcome::Settled { win, components, .. } => {
+                let progressive: u64 = components.iter().filter(|c| c.label.starts_with("progressive ")).map(|c| c.amount).sum();
+                assert_eq!(*win, committed_win + progressive, "round {} paid another outcome than it drew", r.round);
+                assert_eq!(committed_hit.is_some(), components.iter().any(|c| c.label.starts_with("progressive ")), "round {} lost or invented its progressive hit", r.round);
                 staked += r.stake;
                 won += win;
                 played += 1;
@@ -77,6 +80,20 @@ fn check(db: &std::path::Path, reported: &Reported) -> u64 {
     }
     let g = &s.totals.games;
     assert_eq!((g.creditos_jogados, g.creditos_ganhos, g.jogadas_efectuadas), (staked, won, played));
+    // Progressive pools (issue 6): every contribution of every begun round
+    // is in the pool, every award left it exactly once, and the books
+    // balance to the millionth of a cent after any kill.
+    if let Some(pool) = s.pools.get("soak-pool") {
+        let begun: u128 = u128::from(g.creditos_jogados) + s.open_round.as_ref().map_or(0, |o| u128::from(o.stake));
+        let mut awarded = 0u64;
+        for (cfg, level) in pool.config.levels.iter().zip(&pool.levels) {
+            assert!(level.balanced(), "pool level {} does not balance", cfg.name);
+            assert!(level.current >= cfg.reset_value);
+            assert_eq!(level.contributed_micro, begun * u128::from(cfg.increment_ppm + cfg.reserve_ppm), "a contribution was lost or counted twice");
+            awarded += level.won;
+        }
+        assert_eq!(awarded, g.premios_acumulados_progressivos, "progressive awards and the meter disagree");
+    }
     for (round, win) in &reported.settled {
         let r = rounds.iter().find(|r| r.round == *round).unwrap_or_else(|| panic!("round {round} was lost"));
         assert!(matches!(r.outcome, RecallOutcome::Settled { win: w, .. } if w == *win), "round {round} lost its win");

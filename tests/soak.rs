@@ -14,10 +14,24 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, Context, Result};
-use meters::{CashOut, Door, GameRng, Machine, MachineConfig, Mode, SeedChoice, Step, WeightTable, WinComponent, WinPayment};
+use meters::{CashOut, Door, GameRng, LevelConfig, Machine, MachineConfig, Mode, PoolConfig, SeedChoice, Step, WeightTable, WinComponent, WinPayment};
 use serde_json::json;
 
 const GAME: &str = "soak";
+pub const POOL: &str = "soak-pool";
+
+/// The workload's progressive pool: two levels; every round contributes.
+fn pool() -> PoolConfig {
+    PoolConfig {
+        id: POOL.into(),
+        games: vec![GAME.into()],
+        min_wager: 1,
+        levels: vec![
+            LevelConfig { name: "Grande".into(), start_value: 50_000, reset_value: 50_000, increment_ppm: 10_000, reserve_ppm: 2_000, ceiling: Some(80_000) },
+            LevelConfig { name: "Mini".into(), start_value: 500, reset_value: 400, increment_ppm: 23_456, reserve_ppm: 0, ceiling: None },
+        ],
+    }
+}
 const REVEALS: u32 = 3;
 const DENOMS: [u64; 3] = [1, 10, 100];
 /// Win multipliers of the stake and their weights.
@@ -30,11 +44,13 @@ fn say(line: &str) -> Result<()> {
     Ok(())
 }
 
-fn finish_round(m: &mut Machine, round: u64, win: u64, from_step: u32) -> Result<()> {
+fn finish_round(m: &mut Machine, round: u64, win: u64, hit: Option<usize>, from_step: u32) -> Result<()> {
     for k in from_step..=REVEALS {
         m.record_step(round, Step::new("reveal", json!({ "k": k })), 0)?;
     }
-    let settled = m.settle_round(round, win, vec![WinComponent { label: "soak".into(), amount: win }])?;
+    let hits: Vec<(String, usize)> = hit.map(|l| (POOL.to_owned(), l)).into_iter().collect();
+    let settled = m.settle_round_with_progressive(round, win, vec![WinComponent { label: "soak".into(), amount: win }], &hits)?;
+    let win = settled.win;
     say(&format!("settled {round} {win}"))?;
     if let WinPayment::Handpay { id } = settled.payment {
         m.pay_handpay(id, "soak attendant")?;
@@ -55,9 +71,10 @@ fn main() -> Result<()> {
         let recall = m.recall(1)?;
         let first = recall.last().and_then(|r| r.steps.first()).ok_or_else(|| anyhow!("open round without steps"))?;
         let win = first.step.data["win"].as_u64().ok_or_else(|| anyhow!("open round without an outcome"))?;
+        let hit = first.step.data["hit"].as_u64().map(|l| l as usize);
         m.resume_round(open.round)?;
         say(&format!("resumed {} {}", open.round, open.steps))?;
-        finish_round(&mut m, open.round, win, open.steps)?;
+        finish_round(&mut m, open.round, win, hit, open.steps)?;
     }
     for tilt in m.state().tilts.clone() {
         m.clear_tilt(tilt, "soak attendant")?;
@@ -66,23 +83,33 @@ fn main() -> Result<()> {
         m.close_door(door)?;
     }
     let pays = WeightTable::new(&PAYS.map(|(_, w)| w))?;
+    if !m.pools().contains_key(POOL) {
+        m.configure_pool(pool())?;
+        say("pool configured")?;
+    }
 
     for i in 0..rounds {
         if m.credit() < 2_000 {
             m.insert_note(5_000)?;
             say("note 5000")?;
         }
-        let (denom, credits, mult) = {
+        let (denom, credits, mult, hit) = {
             let mut rng = m.rng().lock();
             let denom = DENOMS[rng.index(DENOMS.len())];
             let credits = 1 + rng.uniform(10);
-            (denom, credits, PAYS[rng.pick(&pays)].0)
+            // A progressive hit: the Mini 1 in 40, the Grande 1 in 400.
+            let hit = match rng.uniform(400) {
+                0 => Some(0),
+                1..=10 => Some(1),
+                _ => None,
+            };
+            (denom, credits, PAYS[rng.pick(&pays)].0, hit)
         };
         let stake = denom * credits;
         let win = stake * mult;
-        let round = m.begin_round(GAME, denom, stake, Step::new("outcome", json!({ "win": win })))?;
+        let round = m.begin_round(GAME, denom, stake, Step::new("outcome", json!({ "win": win, "hit": hit })))?;
         say(&format!("begun {round} {stake}"))?;
-        finish_round(&mut m, round, win, 2)?;
+        finish_round(&mut m, round, win, hit, 2)?;
 
         if i % 7 == 6 {
             match m.cash_out()? {

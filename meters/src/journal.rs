@@ -11,7 +11,28 @@ use serde::{Deserialize, Serialize};
 use crate::config::MachineConfig;
 use crate::meters::Door;
 use crate::money::Cents;
+use crate::progressive::PoolConfig;
 use crate::rng::SeedSource;
+
+/// A progressive level won in a round (M-21): paid in the round's own
+/// settlement, with the value the level had.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgressiveAward {
+    pub pool: String,
+    pub level: usize,
+    pub amount: Cents,
+    /// Seconds since the Unix epoch (the hit's time in the last-25 list).
+    pub time: i64,
+}
+
+/// Where a transfer out of a pool goes (M-23).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TransferTarget {
+    /// A level of a pool of the same game model and bet type.
+    Pool { pool: String, level: usize },
+    /// Anything else needs the authority's reference.
+    Authority { reference: String },
+}
 
 /// One recorded step of a game cycle: the outcome drawn, a decision, a
 /// reveal. `data` is the game's own record (game-core serialises it); the
@@ -91,6 +112,9 @@ pub enum Entry {
         components: Vec<WinComponent>,
         payment: WinPayment,
         credit_after: Cents,
+        /// Progressive levels won (their amounts are part of `win`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        progressive: Vec<ProgressiveAward>,
     },
     RoundVoided { round: u64, refund: Cents, reason: String, credit_after: Cents },
     /// Logged when a round interrupted by a power loss is resumed (M-36).
@@ -103,6 +127,10 @@ pub enum Entry {
     Verification { ok: bool, detail: String },
     /// A displayed meter rolled over past 10^digits − 1 (C-21).
     MeterRollover { meter: String, count: u64 },
+    /// A progressive pool set up on this machine (M-18), at its start values.
+    PoolConfigured { pool: PoolConfig },
+    /// Pool money moved out of a level (M-23), never to the operator.
+    PoolTransfer { pool: String, level: usize, amount: Cents, to: TransferTarget, by: String },
 }
 
 impl Entry {
@@ -132,6 +160,8 @@ impl Entry {
             Entry::TiltCleared { .. } => "tilt_cleared",
             Entry::Verification { .. } => "verification",
             Entry::MeterRollover { .. } => "meter_rollover",
+            Entry::PoolConfigured { .. } => "pool_configured",
+            Entry::PoolTransfer { .. } => "pool_transfer",
         }
     }
 

@@ -18,13 +18,15 @@ pub mod journal;
 pub mod machine;
 pub mod meters;
 pub mod money;
+pub mod progressive;
 pub mod rng;
 pub mod state;
 pub mod store;
 pub mod ticket;
 
 pub use config::{MachineConfig, Mode, OperatorCredential};
-pub use journal::{Entry, HandpayKind, Step, Tilt, WinComponent, WinPayment};
+pub use journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WinComponent, WinPayment};
+pub use progressive::{LevelConfig, Pool, PoolConfig};
 pub use machine::{BootError, CashOut, CoreError, Machine, PlayBlock, RecallOutcome, RoundRecall, SeedChoice, Settled};
 pub use meters::{Door, GameMeters, MachineMeters, M25};
 pub use money::{Cents, Currency};

@@ -9,7 +9,8 @@
 use std::path::Path;
 
 use crate::config::{ConfigError, MachineConfig, Mode};
-use crate::journal::{Entry, HandpayKind, Step, Tilt, WinComponent, WinPayment};
+use crate::journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WinComponent, WinPayment};
+use crate::progressive::PoolConfig;
 use crate::meters::Door;
 use crate::money::Cents;
 use crate::rng::{CoreRng, RngError, SeedSource};
@@ -98,6 +99,8 @@ pub enum CoreError {
     TiltStillCaused(Tilt),
     #[error("random number generator: {0}")]
     Rng(#[from] RngError),
+    #[error("progressive: {0}")]
+    Progressive(String),
 }
 
 /// What a settlement did with the win.
@@ -432,7 +435,33 @@ impl Machine {
     /// créditos ganhos, and the win is paid at once (M-33) or locked up for
     /// a hand-pay at or above the limit (M-12, F-44).
     pub fn settle_round(&mut self, round: u64, win: Cents, components: Vec<WinComponent>) -> Result<Settled, CoreError> {
+        self.settle_round_with_progressive(round, win, components, &[])
+    }
+
+    /// Settle a round whose outcome also hit progressive levels (`hits`:
+    /// pool id and level). Each award is the level's whole value at this
+    /// moment (M-21), paid in the same transaction as the round's base win
+    /// and counted in "prémios acumulados progressivos"; the level restarts
+    /// at its reset value.
+    pub fn settle_round_with_progressive(&mut self, round: u64, base_win: Cents, mut components: Vec<WinComponent>, hits: &[(String, usize)]) -> Result<Settled, CoreError> {
         let open = self.open_round_checked(round)?;
+        let time = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+        let mut progressive = Vec::new();
+        // Award on a copy first: two hits of one level in a round get the
+        // full value and then the reset value.
+        let mut pools = self.state.pools.clone();
+        let mut win = base_win;
+        for (pool_id, level) in hits {
+            let pool = pools.get_mut(pool_id).ok_or_else(|| CoreError::Progressive(format!("no pool {pool_id}")))?;
+            if !pool.qualifies(&open.game, open.stake) {
+                return Err(CoreError::Progressive(format!("round {round} on {} does not qualify for pool {pool_id}", open.game)));
+            }
+            let amount = pool.award(*level, time, &self.state.machine_id, round).map_err(|e| CoreError::Progressive(e.to_string()))?;
+            win = win.checked_add(amount).ok_or_else(|| CoreError::CriticalMemory("win overflow".into()))?;
+            let name = pool.config.levels.get(*level).map_or_else(String::new, |l| l.name.clone());
+            components.push(WinComponent { label: format!("progressive {pool_id} {name}"), amount });
+            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time });
+        }
         let mut entries = Vec::new();
         let payment = if win >= self.config.handpay_limit {
             let id = self.state.last_handpay + 1;
@@ -453,9 +482,39 @@ impl Machine {
                 .ok_or_else(|| CoreError::CriticalMemory("credit meter overflow".into()))?,
             WinPayment::Handpay { .. } => self.state.credit,
         };
-        entries.insert(0, Entry::RoundSettled { round, win, components, payment, credit_after });
+        entries.insert(0, Entry::RoundSettled { round, win, components, payment, credit_after, progressive });
         self.commit(entries)?;
         Ok(Settled { round, win, payment, credit_after })
+    }
+
+    /// Set up a progressive pool on this machine (M-18), each level at its
+    /// start value. A pool id is set up once: its money is never reset (M-20).
+    pub fn configure_pool(&mut self, config: PoolConfig) -> Result<(), CoreError> {
+        config.validate().map_err(|e| CoreError::Progressive(e.to_string()))?;
+        if self.state.pools.contains_key(&config.id) {
+            return Err(CoreError::Progressive(format!("pool {} already exists: its money cannot be reset (M-20)", config.id)));
+        }
+        self.commit(vec![Entry::PoolConfigured { pool: config }])
+    }
+
+    /// Move pool money out of a level (M-23): to a pool of the same game
+    /// model and bet type, or to a target with an authority reference.
+    pub fn transfer_pool(&mut self, pool: &str, level: usize, amount: Cents, to: TransferTarget, by: &str) -> Result<(), CoreError> {
+        let entry = Entry::PoolTransfer { pool: pool.to_owned(), level, amount, to, by: by.to_owned() };
+        // Check on a copy, so that a refused transfer is never journaled.
+        let mut probe = self.state.clone();
+        probe.apply(&entry).map_err(|e| CoreError::Progressive(e.problem))?;
+        self.commit(vec![entry])
+    }
+
+    /// The pools and their levels, meters and last hits.
+    pub fn pools(&self) -> &std::collections::BTreeMap<String, crate::progressive::Pool> {
+        &self.state.pools
+    }
+
+    /// The liability report (M-24): every pool and level now.
+    pub fn liability_report(&self) -> Vec<crate::progressive::LiabilityLine> {
+        crate::progressive::liability_report(self.state.pools.values())
     }
 
     /// Void the open round and refund every stake (M-36): for a round the
@@ -629,7 +688,7 @@ pub fn recall_from(records: &[Record]) -> Vec<RoundRecall> {
                     rr.resumed_at.push(*at_step);
                 }
             }
-            Entry::RoundSettled { round, win, components, payment, credit_after } => {
+            Entry::RoundSettled { round, win, components, payment, credit_after, .. } => {
                 if let Some(rr) = out.iter_mut().rev().find(|x| x.round == *round) {
                     rr.outcome = RecallOutcome::Settled {
                         win: *win,

@@ -15,6 +15,8 @@ use crate::config::MachineConfig;
 use crate::journal::{Entry, HandpayKind, Tilt, WinPayment};
 use crate::meters::{Door, GameMeters, MachineMeters, M25};
 use crate::money::Cents;
+use crate::progressive::Pool;
+use crate::journal::TransferTarget;
 
 /// A game cycle that has begun and not yet been settled or voided.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,6 +70,9 @@ pub struct CriticalState {
     pub games_since_door_close: u64,
     /// Rollovers already logged per machine meter (C-21).
     pub rollovers_logged: BTreeMap<String, u64>,
+    /// Progressive pools on this machine, by id (M-18 to M-24).
+    #[serde(default)]
+    pub pools: BTreeMap<String, Pool>,
     /// Journal entries folded so far.
     pub entries: u64,
 }
@@ -117,6 +122,35 @@ impl CriticalState {
             | Entry::TicketRejected { .. }
             | Entry::Verification { .. } => {}
             Entry::ConfigChanged { config, .. } => self.config = Some((**config).clone()),
+            Entry::PoolConfigured { pool } => {
+                if self.pools.contains_key(&pool.id) {
+                    return Err(fail(e, format!("pool {} already exists: its money cannot be reset (M-20)", pool.id)));
+                }
+                let p = Pool::new(pool.clone()).map_err(|x| fail(e, x.to_string()))?;
+                self.pools.insert(pool.id.clone(), p);
+            }
+            Entry::PoolTransfer { pool, level, amount, to, .. } => {
+                let target_ok = match to {
+                    TransferTarget::Authority { reference } => !reference.trim().is_empty(),
+                    TransferTarget::Pool { pool: other, level: ol } => {
+                        let from = self.pools.get(pool).ok_or_else(|| fail(e, format!("no pool {pool}")))?;
+                        self.pools.get(other).is_some_and(|o| from.same_model(&o.config) && *ol < o.levels.len() && other != pool)
+                    }
+                };
+                if !target_ok {
+                    return Err(fail(e, "a transfer needs a pool of the same game model or an authority reference (M-23)"));
+                }
+                self.pools
+                    .get_mut(pool)
+                    .ok_or_else(|| fail(e, format!("no pool {pool}")))?
+                    .transfer_out(*level, *amount)
+                    .map_err(|x| fail(e, x.to_string()))?;
+                if let TransferTarget::Pool { pool: other, level: ol } = to
+                    && let Some(o) = self.pools.get_mut(other)
+                {
+                    o.transfer_in(*ol, *amount).map_err(|x| fail(e, x.to_string()))?;
+                }
+            }
             Entry::NoteIn { value } => {
                 self.credit = add(e, self.credit, *value)?;
                 self.totals.dinheiro_entrado += value;
@@ -182,6 +216,12 @@ impl CriticalState {
                     return Err(fail(e, "credit before the round does not match the meter"));
                 }
                 self.credit = sub(e, self.credit, *stake)?;
+                // The wager's contributions, in its own record (M-21).
+                for pool in self.pools.values_mut() {
+                    if pool.qualifies(game, *stake) {
+                        pool.contribute(*stake);
+                    }
+                }
                 self.last_round = *round;
                 self.open_round = Some(OpenRound {
                     round: *round,
@@ -202,8 +242,27 @@ impl CriticalState {
             Entry::RoundResumed { round, .. } => {
                 self.open_round_mut(e, *round)?;
             }
-            Entry::RoundSettled { round, win, payment, credit_after, .. } => {
+            Entry::RoundSettled { round, win, payment, credit_after, progressive, .. } => {
                 let open = self.open_round_mut(e, *round)?.clone();
+                let mut progressive_total: Cents = 0;
+                for a in progressive {
+                    let machine = self.machine_id.clone();
+                    let pool = self.pools.get_mut(&a.pool).ok_or_else(|| fail(e, format!("no pool {}", a.pool)))?;
+                    if !pool.qualifies(&open.game, open.stake) {
+                        return Err(fail(e, format!("round {round} does not qualify for pool {}", a.pool)));
+                    }
+                    let amount = pool.award(a.level, a.time, &machine, *round).map_err(|x| fail(e, x.to_string()))?;
+                    if amount != a.amount {
+                        return Err(fail(e, format!("pool {} level {} held {amount}, the record says {}", a.pool, a.level, a.amount)));
+                    }
+                    progressive_total = add(e, progressive_total, amount)?;
+                }
+                if progressive_total > *win {
+                    return Err(fail(e, "progressive awards exceed the round's win"));
+                }
+                for m in self.game_scopes(&open.game, open.denom) {
+                    m.premios_acumulados_progressivos += progressive_total;
+                }
                 if let WinPayment::Credited { .. } = payment {
                     self.credit = add(e, self.credit, *win)?;
                     self.totals.ganhos_creditados += win;

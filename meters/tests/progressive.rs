@@ -1,0 +1,139 @@
+//! Progressive pools in critical memory (issue 6; M-18 to M-24), on a real
+//! SQLite file: contributions in the wager's record, awards in the round's
+//! settlement, meters, the last 25 hits, transfers (M-23), the liability
+//! report (M-24), and all of it identical after a restart.
+#![allow(clippy::unwrap_used)]
+
+use meters::{CoreError, LevelConfig, Machine, MachineConfig, Mode, PoolConfig, SeedChoice, Step, TransferTarget, WinComponent};
+use serde_json::json;
+
+fn config() -> MachineConfig {
+    MachineConfig { mode: Mode::Lab, handpay_limit: 10_000_000, ..MachineConfig::default() }
+}
+
+fn pool(id: &str, game: &str) -> PoolConfig {
+    PoolConfig {
+        id: id.into(),
+        games: vec![game.into()],
+        min_wager: 100,
+        levels: vec![
+            LevelConfig { name: "Grande".into(), start_value: 100_000, reset_value: 100_000, increment_ppm: 10_000, reserve_ppm: 5_000, ceiling: Some(101_000) },
+            LevelConfig { name: "Mini".into(), start_value: 1_000, reset_value: 900, increment_ppm: 33_333, reserve_ppm: 0, ceiling: None },
+        ],
+    }
+}
+
+fn round(m: &mut Machine, game: &str, stake: u64, hits: &[(String, usize)]) -> u64 {
+    let r = m.begin_round(game, 100, stake, Step::new("outcome", json!({}))).unwrap();
+    m.settle_round_with_progressive(r, 0, vec![WinComponent { label: "base".into(), amount: 0 }], hits).unwrap().win
+}
+
+#[test]
+fn contributions_awards_and_meters_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(1)).unwrap();
+    for _ in 0..50 {
+        m.insert_note(5_000).unwrap();
+    }
+    m.configure_pool(pool("p", "reels")).unwrap();
+    // A second set-up of the same pool would reset its money: refused.
+    assert!(matches!(m.configure_pool(pool("p", "reels")), Err(CoreError::Progressive(_))));
+    // Under the minimum wager and other games do not contribute.
+    round(&mut m, "reels", 100, &[]);
+    round(&mut m, "poker", 500, &[]);
+    let mini = &m.pools()["p"].levels[1];
+    assert_eq!((mini.current, mini.fraction), (1_003, 333_300), "100 cents × 3.3333% = 3.3333 cents");
+    for _ in 0..99 {
+        round(&mut m, "reels", 300, &[]);
+    }
+    // 100 + 99 × 300 = 29,800 cents of qualifying wagers.
+    let grande = &m.pools()["p"].levels[0];
+    assert_eq!(grande.current, 100_298);
+    assert_eq!(grande.reserve, 149);
+    // Two hits of the Mini in one round: the full value, then the reset
+    // value (issue 6: "exactly one award from the full value and the next
+    // from the reset value").
+    let r = m.begin_round("reels", 100, 300, Step::new("outcome", json!({}))).unwrap();
+    let mini_value = m.pools()["p"].levels[1].current;
+    let credit = m.credit();
+    let s = m.settle_round_with_progressive(r, 50, vec![WinComponent { label: "base".into(), amount: 50 }], &[("p".into(), 1), ("p".into(), 1)]).unwrap();
+    assert_eq!(s.win, 50 + mini_value + 900);
+    assert_eq!(m.credit(), credit + s.win);
+    let g = &m.state().totals.games;
+    assert_eq!(g.premios_acumulados_progressivos, mini_value + 900);
+    assert_eq!(m.pools()["p"].levels[1].current, 900);
+    assert_eq!(m.pools()["p"].levels[1].hits, 2);
+    assert_eq!(m.pools()["p"].last_hits[0].amount, 900);
+    assert_eq!(m.pools()["p"].last_hits[1].amount, mini_value);
+    // Recall shows the awards (M-15).
+    let recall = m.recall(1).unwrap();
+    match &recall[0].outcome {
+        meters::RecallOutcome::Settled { components, .. } => {
+            assert_eq!(components.iter().filter(|c| c.label == "progressive p Mini").count(), 2);
+        }
+        o => panic!("{o:?}"),
+    }
+    // A game that does not qualify cannot win the pool.
+    let r = m.begin_round("poker", 100, 300, Step::new("outcome", json!({}))).unwrap();
+    assert!(matches!(m.settle_round_with_progressive(r, 0, vec![], &[("p".into(), 0)]), Err(CoreError::Progressive(_))));
+    m.settle_round(r, 0, vec![]).unwrap();
+    // 30 more hits: the last 25 are kept.
+    for _ in 0..30 {
+        round(&mut m, "reels", 100, &[("p".into(), 1)]);
+    }
+    assert_eq!(m.pools()["p"].last_hits.len(), 25);
+    let before = m.pools().clone();
+    let report = m.liability_report();
+    assert_eq!(report.len(), 2);
+    assert_eq!(report[0].liability, before["p"].levels[0].current + before["p"].levels[0].reserve);
+    for l in &before["p"].levels {
+        assert!(l.balanced());
+    }
+    drop(m);
+    let m = Machine::open(&path, config(), SeedChoice::Lab(1)).unwrap();
+    assert_eq!(m.pools(), &before, "the pools are a fold over the journal: identical after a restart");
+    assert_eq!(m.liability_report(), report);
+}
+
+#[test]
+fn pool_money_leaves_only_by_award_or_a_logged_transfer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(1)).unwrap();
+    for _ in 0..50 {
+        m.insert_note(5_000).unwrap();
+    }
+    m.configure_pool(pool("a", "reels")).unwrap();
+    m.configure_pool(pool("b", "reels")).unwrap();
+    m.configure_pool(pool("other", "poker")).unwrap();
+    for _ in 0..50 {
+        round(&mut m, "reels", 1_000, &[]);
+    }
+    let events = m.events(1_000).unwrap().len();
+    let mini = m.pools()["a"].levels[1].current;
+    // No authority, another game model, or below the reset value: refused
+    // and never journaled (M-20, M-23).
+    let refused = [
+        m.transfer_pool("a", 1, 10, TransferTarget::Authority { reference: " ".into() }, "op"),
+        m.transfer_pool("a", 1, 10, TransferTarget::Pool { pool: "other".into(), level: 1 }, "op"),
+        m.transfer_pool("a", 1, mini - 899, TransferTarget::Pool { pool: "b".into(), level: 1 }, "op"),
+        m.transfer_pool("a", 7, 1, TransferTarget::Pool { pool: "b".into(), level: 1 }, "op"),
+    ];
+    for r in refused {
+        assert!(matches!(r, Err(CoreError::Progressive(_))), "{r:?}");
+    }
+    assert_eq!(m.events(1_000).unwrap().len(), events);
+    // To a pool of the same model, and to an authority's reference.
+    let b_mini = m.pools()["b"].levels[1].current;
+    m.transfer_pool("a", 1, mini - 900, TransferTarget::Pool { pool: "b".into(), level: 1 }, "op").unwrap();
+    assert_eq!(m.pools()["a"].levels[1].current, 900);
+    assert_eq!(m.pools()["b"].levels[1].current, b_mini + mini - 900);
+    let reserve = m.pools()["a"].levels[0].reserve;
+    m.transfer_pool("a", 0, reserve, TransferTarget::Authority { reference: "SRIJ 2026/123".into() }, "op").unwrap();
+    assert_eq!(m.pools()["a"].levels[0].reserve, 0);
+    for p in m.pools().values() {
+        assert!(p.levels.iter().all(|l| l.balanced()));
+    }
+    assert_eq!(m.events(1_000).unwrap().len(), events + 2);
+}
