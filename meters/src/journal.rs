@@ -23,6 +23,10 @@ pub struct ProgressiveAward {
     pub amount: Cents,
     /// Seconds since the Unix epoch (the hit's time in the last-25 list).
     pub time: i64,
+    /// Awarded by the linked progressive controller (M-19), not a pool of
+    /// this machine.
+    #[serde(default)]
+    pub linked: bool,
 }
 
 /// Where a transfer out of a pool goes (M-23).
@@ -129,6 +133,11 @@ pub enum Entry {
     MeterRollover { meter: String, count: u64 },
     /// A progressive pool set up on this machine (M-18), at its start values.
     PoolConfigured { pool: PoolConfig },
+    /// This machine joined a linked pool (M-19): wagers on `games` of at
+    /// least `min_wager` contribute through the progressive controller.
+    LinkedPoolJoined { pool: String, games: Vec<String>, min_wager: Cents },
+    /// The controller acknowledged these rounds' contributions.
+    LinkedDelivered { pool: String, rounds: Vec<u64> },
     /// Pool money moved out of a level (M-23), never to the operator.
     PoolTransfer { pool: String, level: usize, amount: Cents, to: TransferTarget, by: String },
 }
@@ -162,6 +171,8 @@ impl Entry {
             Entry::MeterRollover { .. } => "meter_rollover",
             Entry::PoolConfigured { .. } => "pool_configured",
             Entry::PoolTransfer { .. } => "pool_transfer",
+            Entry::LinkedPoolJoined { .. } => "linked_pool_joined",
+            Entry::LinkedDelivered { .. } => "linked_delivered",
         }
     }
 

@@ -15,6 +15,8 @@
 pub mod config;
 pub mod inspect;
 pub mod journal;
+#[cfg(feature = "linked")]
+pub mod linked;
 pub mod machine;
 pub mod meters;
 pub mod money;

@@ -443,7 +443,21 @@ impl Machine {
     /// moment (M-21), paid in the same transaction as the round's base win
     /// and counted in "prémios acumulados progressivos"; the level restarts
     /// at its reset value.
-    pub fn settle_round_with_progressive(&mut self, round: u64, base_win: Cents, mut components: Vec<WinComponent>, hits: &[(String, usize)]) -> Result<Settled, CoreError> {
+    pub fn settle_round_with_progressive(&mut self, round: u64, base_win: Cents, components: Vec<WinComponent>, hits: &[(String, usize)]) -> Result<Settled, CoreError> {
+        self.settle_round_with_awards(round, base_win, components, hits, &[])
+    }
+
+    /// [`Self::settle_round_with_progressive`], also paying awards the
+    /// linked progressive controller made for this round (`linked`: pool,
+    /// level, amount).
+    pub fn settle_round_with_awards(
+        &mut self,
+        round: u64,
+        base_win: Cents,
+        mut components: Vec<WinComponent>,
+        hits: &[(String, usize)],
+        linked: &[(String, usize, Cents)],
+    ) -> Result<Settled, CoreError> {
         let open = self.open_round_checked(round)?;
         let time = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         let mut progressive = Vec::new();
@@ -451,6 +465,14 @@ impl Machine {
         // full value and then the reset value.
         let mut pools = self.state.pools.clone();
         let mut win = base_win;
+        for (pool_id, level, amount) in linked {
+            if !self.state.linked.contains_key(pool_id) {
+                return Err(CoreError::Progressive(format!("this machine is not in linked pool {pool_id}")));
+            }
+            win = win.checked_add(*amount).ok_or_else(|| CoreError::CriticalMemory("win overflow".into()))?;
+            components.push(WinComponent { label: format!("progressive {pool_id} level {level} (linked)"), amount: *amount });
+            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount: *amount, time, linked: true });
+        }
         for (pool_id, level) in hits {
             let pool = pools.get_mut(pool_id).ok_or_else(|| CoreError::Progressive(format!("no pool {pool_id}")))?;
             if !pool.qualifies(&open.game, open.stake) {
@@ -460,7 +482,7 @@ impl Machine {
             win = win.checked_add(amount).ok_or_else(|| CoreError::CriticalMemory("win overflow".into()))?;
             let name = pool.config.levels.get(*level).map_or_else(String::new, |l| l.name.clone());
             components.push(WinComponent { label: format!("progressive {pool_id} {name}"), amount });
-            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time });
+            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time, linked: false });
         }
         let mut entries = Vec::new();
         let payment = if win >= self.config.handpay_limit {
@@ -505,6 +527,33 @@ impl Machine {
         let mut probe = self.state.clone();
         probe.apply(&entry).map_err(|e| CoreError::Progressive(e.problem))?;
         self.commit(vec![entry])
+    }
+
+    /// Join a linked pool (M-19): from now on, wagers on `games` of at least
+    /// `min_wager` are journaled as contributions owed to the controller.
+    pub fn join_linked_pool(&mut self, pool: &str, games: Vec<String>, min_wager: Cents) -> Result<(), CoreError> {
+        if self.state.linked.contains_key(pool) {
+            return Ok(());
+        }
+        self.commit(vec![Entry::LinkedPoolJoined { pool: pool.to_owned(), games, min_wager }])
+    }
+
+    /// The contributions the controller has not acknowledged: (pool, round, wager).
+    pub fn linked_pending(&self) -> Vec<(String, u64, Cents)> {
+        self.state.linked_pending.iter().flat_map(|(p, m)| m.iter().map(move |(r, w)| (p.clone(), *r, *w))).collect()
+    }
+
+    /// Record the controller's acknowledgement of these rounds' contributions.
+    pub fn linked_delivered(&mut self, pool: &str, rounds: Vec<u64>) -> Result<(), CoreError> {
+        if rounds.is_empty() {
+            return Ok(());
+        }
+        for r in &rounds {
+            if !self.state.linked_pending.get(pool).is_some_and(|m| m.contains_key(r)) {
+                return Err(CoreError::Progressive(format!("round {r} has no contribution to {pool} pending")));
+            }
+        }
+        self.commit(vec![Entry::LinkedDelivered { pool: pool.to_owned(), rounds }])
     }
 
     /// The pools and their levels, meters and last hits.

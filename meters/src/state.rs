@@ -73,6 +73,13 @@ pub struct CriticalState {
     /// Progressive pools on this machine, by id (M-18 to M-24).
     #[serde(default)]
     pub pools: BTreeMap<String, Pool>,
+    /// Linked pools this machine contributes to: (games, minimum wager).
+    #[serde(default)]
+    pub linked: BTreeMap<String, (Vec<String>, Cents)>,
+    /// The linked-pool outbox: contributions journaled with their wager and
+    /// not yet acknowledged by the controller: pool → round → wager.
+    #[serde(default)]
+    pub linked_pending: BTreeMap<String, BTreeMap<u64, Cents>>,
     /// Journal entries folded so far.
     pub entries: u64,
 }
@@ -128,6 +135,16 @@ impl CriticalState {
                 }
                 let p = Pool::new(pool.clone()).map_err(|x| fail(e, x.to_string()))?;
                 self.pools.insert(pool.id.clone(), p);
+            }
+            Entry::LinkedPoolJoined { pool, games, min_wager } => {
+                self.linked.insert(pool.clone(), (games.clone(), *min_wager));
+            }
+            Entry::LinkedDelivered { pool, rounds } => {
+                for r in rounds {
+                    if self.linked_pending.get_mut(pool).and_then(|m| m.remove(r)).is_none() {
+                        return Err(fail(e, format!("round {r} had no contribution to {pool} pending")));
+                    }
+                }
             }
             Entry::PoolTransfer { pool, level, amount, to, .. } => {
                 let target_ok = match to {
@@ -222,6 +239,11 @@ impl CriticalState {
                         pool.contribute(*stake);
                     }
                 }
+                for (pool, (games, min)) in &self.linked {
+                    if *stake >= *min && games.iter().any(|g| g == game) {
+                        self.linked_pending.entry(pool.clone()).or_default().insert(*round, *stake);
+                    }
+                }
                 self.last_round = *round;
                 self.open_round = Some(OpenRound {
                     round: *round,
@@ -246,6 +268,13 @@ impl CriticalState {
                 let open = self.open_round_mut(e, *round)?.clone();
                 let mut progressive_total: Cents = 0;
                 for a in progressive {
+                    if a.linked {
+                        if !self.linked.contains_key(&a.pool) {
+                            return Err(fail(e, format!("this machine is not in linked pool {}", a.pool)));
+                        }
+                        progressive_total = add(e, progressive_total, a.amount)?;
+                        continue;
+                    }
                     let machine = self.machine_id.clone();
                     let pool = self.pools.get_mut(&a.pool).ok_or_else(|| fail(e, format!("no pool {}", a.pool)))?;
                     if !pool.qualifies(&open.game, open.stake) {

@@ -2,9 +2,11 @@
 # Debian packages are installed with apt-get (as root, or through sudo).
 
 # The Debian packages the workspace needs: Bevy's build and runtime
-# libraries, and Xvfb with software Vulkan for the cabinet's window tests.
+# libraries, Xvfb with software Vulkan for the cabinet's window tests, and
+# PostgreSQL for the linked progressive controller (tools/postgres.sh).
 EGM_DEBIAN_PACKAGES=(pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev
-                     xvfb mesa-vulkan-drivers libvulkan1 xauth xdotool)
+                     xvfb mesa-vulkan-drivers libvulkan1 xauth xdotool
+                     postgresql)
 
 egm_need_cargo() {
     if ! command -v cargo >/dev/null 2>&1; then

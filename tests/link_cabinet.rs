@@ -1,0 +1,148 @@
+//! `egm-link-cabinet URL DB MACHINE ROUNDS [PACE_MS]`: one cabinet of a linked
+//! progressive pool (issue 6, M-19), as the load test runs eight or more of
+//! them at once. It plays ROUNDS rounds of a progressive-eligible game on
+//! its own critical memory (DB), delivers each wager's contribution to the
+//! controller at URL from its journaled outbox, and asks the controller for
+//! the award when a round's committed outcome hits a level. It reports each
+//! fact on stdout after it is committed. It stops taking bets while the
+//! controller has not answered for 5 seconds, and delivers what it queued
+//! once the link is back.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context, Result};
+use meters::linked::{Link, LinkError};
+use meters::{GameRng, Machine, MachineConfig, Mode, SeedChoice, Step};
+use serde_json::json;
+
+pub const POOL: &str = "linked-sevens";
+pub const GAME: &str = "linked-game";
+
+fn say(line: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Send the outbox; journal the acknowledgement.
+fn deliver(m: &mut Machine, link: &mut Link, machine: &str) -> Result<bool> {
+    let pending: Vec<(u64, u64)> = m.linked_pending().into_iter().filter(|p| p.0 == POOL).map(|p| (p.1, p.2)).collect();
+    if pending.is_empty() {
+        return Ok(true);
+    }
+    match link.call(|c| c.contribute(machine, POOL, &pending)) {
+        Ok(_) => {
+            m.linked_delivered(POOL, pending.iter().map(|p| p.0).collect())?;
+            say(&format!("delivered {}", pending.len()))?;
+            Ok(true)
+        }
+        Err(_) => Ok(false),
+    }
+}
+
+/// The award of a committed hit; retried until the controller answers
+/// (the round stays open meanwhile, as after a power cut). `unavailable`
+/// counts the polls made while the link is marked down.
+fn award(link: &mut Link, machine: &str, round: u64, level: usize, unavailable: &mut u64) -> Result<u64> {
+    let started = Instant::now();
+    loop {
+        match link.call(|c| c.award(machine, round, POOL, level, 0)) {
+            Ok(a) => return Ok(a),
+            Err(LinkError::Invalid(e)) => return Err(anyhow!(e)),
+            Err(_) if started.elapsed() < Duration::from_secs(120) => {
+                if !link.available() {
+                    *unavailable += 1;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => return Err(anyhow!("no award for round {round}: {e}")),
+        }
+    }
+}
+
+fn finish(m: &mut Machine, link: &mut Link, machine: &str, round: u64, hit: Option<usize>, unavailable: &mut u64) -> Result<()> {
+    match hit {
+        Some(level) => {
+            let amount = award(link, machine, round, level, unavailable)?;
+            m.settle_round_with_awards(round, 0, vec![], &[], &[(POOL.to_owned(), level, amount)])?;
+            say(&format!("award {round} {level} {amount}"))?;
+        }
+        None => {
+            m.settle_round(round, 0, vec![])?;
+        }
+    }
+    say(&format!("settled {round}"))
+}
+
+fn main() -> Result<()> {
+    let usage = "usage: egm-link-cabinet URL DB MACHINE ROUNDS [PACE_MS]";
+    let mut args = std::env::args().skip(1);
+    let url = args.next().context(usage)?;
+    let db = PathBuf::from(args.next().context(usage)?);
+    let machine = args.next().context(usage)?;
+    let rounds: u64 = args.next().context(usage)?.parse()?;
+    // A player's pace between rounds, in milliseconds.
+    let pace = Duration::from_millis(args.next().map_or(Ok(0), |p| p.parse())?);
+    let config = MachineConfig { mode: Mode::Lab, machine_id: machine.clone(), ..MachineConfig::default() };
+    let mut m = Machine::open(&db, config, SeedChoice::Entropy)?;
+    m.join_linked_pool(POOL, vec![GAME.to_owned()], 1)?;
+    let mut link = Link::new(&url);
+
+    if let Some(open) = m.open_round().cloned() {
+        let recall = m.recall(1)?;
+        let first = recall.last().and_then(|r| r.steps.first()).ok_or_else(|| anyhow!("open round without steps"))?;
+        let hit = first.step.data["hit"].as_u64().map(|l| l as usize);
+        m.resume_round(open.round)?;
+        say(&format!("resumed {}", open.round))?;
+        finish(&mut m, &mut link, &machine, open.round, hit, &mut 0)?;
+    }
+
+    let mut played = 0u64;
+    let mut last_beat: Option<Instant> = None;
+    let mut unavailable = 0u64;
+    while played < rounds {
+        if last_beat.is_none_or(|t| t.elapsed() > Duration::from_millis(200)) {
+            let _ = link.heartbeat(POOL);
+            last_beat = Some(Instant::now());
+        }
+        if !link.available() {
+            // M-19 / issue 6: no progressive-eligible bet without the controller.
+            unavailable += 1;
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
+        if m.credit() < 1_000 {
+            m.insert_note(5_000)?;
+        }
+        let (stake, hit) = {
+            let mut rng = m.rng().lock();
+            let stake = 1 + rng.uniform(100);
+            let hit = match rng.uniform(1_000) {
+                0..=1 => Some(0),
+                2..=21 => Some(1),
+                _ => None,
+            };
+            (stake, hit)
+        };
+        let round = m.begin_round(GAME, 1, stake, Step::new("outcome", json!({ "hit": hit })))?;
+        say(&format!("begun {round} {stake}"))?;
+        deliver(&mut m, &mut link, &machine)?;
+        finish(&mut m, &mut link, &machine, round, hit, &mut unavailable)?;
+        played += 1;
+        std::thread::sleep(pace);
+    }
+    // Deliver what is still queued before stopping.
+    let started = Instant::now();
+    while !deliver(&mut m, &mut link, &machine)? {
+        if started.elapsed() > Duration::from_secs(120) {
+            return Err(anyhow!("the controller never came back"));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    say(&format!("done {played} unavailable_polls {unavailable}"))?;
+    m.shutdown()?;
+    Ok(())
+}
