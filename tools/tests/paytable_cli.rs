@@ -135,3 +135,14 @@ fn poker_check_and_strategy_from_the_command_line() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(s.contains("5.2241") && s.contains("80.4245%"), "{s}");
 }
+
+#[test]
+fn check_reports_the_progressive_on_its_own_line() {
+    let pool = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/progressive/linked-sevens.ron").display().to_string();
+    let out = paytable(&["check", &sample("classic-sevens.ron"), "--progressive", &pool]);
+    let s = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // 0.5% (Grande) + 2% (Mini): outside the base RTP (decisions.md).
+    assert!(s.contains("progressive linked-sevens: 2.5000% of each qualifying wager (Grande 0.5000%, Mini 2.0000%), not part of the base RTP"), "{s}");
+    assert!(s.contains("95.3735"), "the base RTP is unchanged: {s}");
+}

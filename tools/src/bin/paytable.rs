@@ -35,6 +35,10 @@ enum Command {
         /// RTP floor in percent: 80 by default, may only be raised.
         #[arg(long, default_value = "80")]
         floor: String,
+        /// A progressive pool (RON) the game contributes to: its share of
+        /// each wager is reported on its own line, outside the base RTP.
+        #[arg(long)]
+        progressive: Option<PathBuf>,
     },
     /// Write the PAR sheet: Markdown, CSV tables and SVG charts.
     Par {
@@ -116,13 +120,23 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Check { file, json, floor } if kind(&file)? == Kind::DrawPoker => draw_check(&file, json, &floor),
-        Command::Check { file, json, floor } if kind(&file)? == Kind::StudPoker => stud_check(&file, json, &floor),
+        Command::Check { progressive: Some(pool), file, json, floor } => {
+            let line = progressive_line(&pool)?;
+            let r = run(Cli { command: Command::Check { file, json, floor, progressive: None } });
+            if json {
+                println!("{}", serde_json::json!({ "progressive": line }));
+            } else {
+                println!("{}", line["text"].as_str().unwrap_or_default());
+            }
+            r
+        }
+        Command::Check { file, json, floor, .. } if kind(&file)? == Kind::DrawPoker => draw_check(&file, json, &floor),
+        Command::Check { file, json, floor, .. } if kind(&file)? == Kind::StudPoker => stud_check(&file, json, &floor),
         Command::Simulate { file, games, seed, threads, coins, ante, json, .. } if kind(&file)? != Kind::Reels => {
             poker_simulate(&file, games, seed, coins, ante, threads, json)
         }
         Command::Strategy { file, cards, coins } => strategy(&file, &cards, coins),
-        Command::Check { file, json, floor } => {
+        Command::Check { file, json, floor, .. } => {
             let floor = Floor::from_percent(&floor)?;
             let source = paytables::load_source(&file)?;
             let checked = check(&source.game, &floor, source.odds_disclosure.as_deref())
@@ -372,4 +386,23 @@ fn poker_simulate(file: &std::path::Path, games: u64, seed: Option<u64>, coins: 
         println!("exact RTP    {:.4}%   {}", exact * 100.0, if inside { "inside the interval" } else { "OUTSIDE the interval" });
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The progressive's line (decisions.md: contributions are excluded from the
+/// base RTP and reported on their own line): the share of each qualifying
+/// wager that goes to the pool, level by level.
+fn progressive_line(pool: &std::path::Path) -> Result<serde_json::Value> {
+    let text = read(pool)?;
+    let cfg: meters::PoolConfig = ron::from_str(&text).map_err(|e| anyhow!("{}:{}: {}", pool.display(), e.position.line, e.code))?;
+    cfg.validate().map_err(|e| anyhow!("{}: {e}", pool.display()))?;
+    let pct = |ppm: u64| format!("{}.{:04}", ppm / 10_000, ppm % 10_000);
+    let total: u64 = cfg.levels.iter().map(|l| u64::from(l.increment_ppm) + u64::from(l.reserve_ppm)).sum();
+    let levels: Vec<String> = cfg.levels.iter().map(|l| format!("{} {}%", l.name, pct(u64::from(l.increment_ppm) + u64::from(l.reserve_ppm)))).collect();
+    let text = format!(
+        "progressive {}: {}% of each qualifying wager ({}), not part of the base RTP above",
+        cfg.id,
+        pct(total),
+        levels.join(", ")
+    );
+    Ok(serde_json::json!({ "pool": cfg.id, "contribution_percent": pct(total), "text": text }))
 }
