@@ -17,5 +17,6 @@ pub mod cards;
 pub mod double_up;
 pub mod draw_poker;
 pub mod poker;
+pub mod progressive;
 pub mod reels;
 pub mod stud_poker;

@@ -1,0 +1,94 @@
+//! Progressive triggers (M-18, issue 6): which outcomes of which games win
+//! a progressive level. The pools themselves (values, contributions,
+//! awards) belong to the core (`meters::progressive`, `meters::linked`);
+//! a game only says "this committed outcome hits level N", and the core
+//! pays the level's value in the round's settlement.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::Card;
+use crate::draw_poker::{DrawPokerGame, Pattern};
+use crate::poker::Category;
+use crate::reels::{ReelGame, ReelRound, SymbolId};
+use crate::stud_poker::JackpotRule;
+
+/// What wins a level.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Trigger {
+    /// `count` of `symbol` in a row from the first reel on a played line,
+    /// with wilds substituting (the line's own pay), in the base game, at
+    /// the largest bet per line the game offers when `max_bet_only`.
+    ReelCombination { symbol: String, count: u8, max_bet_only: bool },
+    /// The final hand is paid as this draw-poker pattern, at the most
+    /// coins when `max_coins_only` (the classic "royal flush on max bet").
+    PokerHand { pattern: Pattern, max_coins_only: bool },
+    /// Póquer sem descarte's side bet: the royal flush takes 100% of the
+    /// pool, the straight flush 10% (SP-18), when greater than the fixed sum.
+    StudSideBet,
+    /// Bingo: a full card within this many balls (B-9 to B-13).
+    BingoWithin { balls: u8 },
+}
+
+/// Whether a reel round hits the trigger.
+pub fn reels_hit(game: &ReelGame, round: &ReelRound, trigger: &Trigger) -> bool {
+    let Trigger::ReelCombination { symbol, count, max_bet_only } = trigger else { return false };
+    let max_cpl = game.bet.credits_per_line.iter().copied().max().unwrap_or(0);
+    if *max_bet_only && round.bet.credits_per_line < max_cpl {
+        return false;
+    }
+    let Some(sym) = game.symbols.iter().position(|s| &s.id == symbol).map(|i| i as SymbolId) else { return false };
+    round.base.line_wins.iter().any(|w| w.symbol == sym && w.count >= *count)
+}
+
+/// Whether a draw-poker final hand hits the trigger.
+pub fn draw_hit(game: &DrawPokerGame, hand: &[Card; 5], coins: u32, trigger: &Trigger) -> bool {
+    let Trigger::PokerHand { pattern, max_coins_only } = trigger else { return false };
+    if *max_coins_only && coins < game.max_coins() {
+        return false;
+    }
+    game.evaluate(hand).is_some_and(|e| game.entries[e].pattern == *pattern)
+}
+
+/// The share of the pool a stud side bet takes for the player's hand, in
+/// cents of a pool holding `pool` (the rest of the award, if any, is the
+/// fixed sum the game pays).
+pub fn stud_pool_share(rule: &JackpotRule, category: Category, pool: u64) -> u64 {
+    rule.award(category, pool).from_pool
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_hand;
+    use crate::draw_poker::tests::jacks_or_better;
+
+    #[test]
+    fn royal_flush_on_max_coins_triggers() {
+        let g = jacks_or_better();
+        let t = Trigger::PokerHand { pattern: Pattern::RoyalFlush, max_coins_only: true };
+        let royal = parse_hand(&["Ts Js Qs Ks As".to_owned()]).unwrap();
+        let sf = parse_hand(&["9s Ts Js Qs Ks".to_owned()]).unwrap();
+        assert!(draw_hit(&g, &royal, 5, &t));
+        assert!(!draw_hit(&g, &royal, 4, &t), "only on the maximum bet");
+        assert!(!draw_hit(&g, &sf, 5, &t));
+        assert!(!draw_hit(&g, &royal, 5, &Trigger::StudSideBet));
+    }
+
+    #[test]
+    fn stud_side_bet_takes_the_whole_pool_or_a_tenth() {
+        let j = JackpotRule {
+            bet_credits: 1,
+            royal_fixed: 0,
+            straight_flush_fixed: 500,
+            four_of_a_kind: 100,
+            full_house: 75,
+            flush: 50,
+            start_value_credits: 10_000,
+            pays_on_fold: true,
+        };
+        assert_eq!(stud_pool_share(&j, Category::RoyalFlush, 12_345), 12_345);
+        assert_eq!(stud_pool_share(&j, Category::StraightFlush, 12_345), 1_234);
+        assert_eq!(stud_pool_share(&j, Category::StraightFlush, 4_000), 0, "the fixed sum is greater");
+        assert_eq!(stud_pool_share(&j, Category::FourOfAKind, 12_345), 0);
+    }
+}
