@@ -69,7 +69,8 @@ fn check(db: &std::path::Path, reported: &Reported) -> u64 {
             RecallOutcome::Settled { win, components, .. } => {
                 let progressive: u64 = components.iter().filter(|c| c.label.starts_with("progressive ")).map(|c| c.amount).sum();
                 assert_eq!(*win, committed_win + progressive, "round {} paid another outcome than it drew", r.round);
-                assert_eq!(committed_hit.is_some(), components.iter().any(|c| c.label.starts_with("progressive ")), "round {} lost or invented its progressive hit", r.round);
+                let drawn_hit = components.iter().any(|c| c.label.starts_with("progressive ") && !c.label.ends_with("(mystery)"));
+                assert_eq!(committed_hit.is_some(), drawn_hit, "round {} lost or invented its progressive hit", r.round);
                 staked += r.stake;
                 won += win;
                 played += 1;
@@ -89,6 +90,12 @@ fn check(db: &std::path::Path, reported: &Reported) -> u64 {
         for (cfg, level) in pool.config.levels.iter().zip(&pool.levels) {
             assert!(level.balanced(), "pool level {} does not balance", cfg.name);
             assert!(level.current >= cfg.reset_value);
+            if cfg.mystery {
+                // A mystery level is paid by the round that passes its hidden value.
+                let t = level.mystery_at.unwrap();
+                assert!(t >= cfg.reset_value && Some(t) <= cfg.ceiling);
+                assert!(level.current < t || level.mystery_due.is_some() && s.open_round.is_some(), "a mystery level passed its value unpaid");
+            }
             assert_eq!(level.contributed_micro, begun * u128::from(cfg.increment_ppm + cfg.reserve_ppm), "a contribution was lost or counted twice");
             awarded += level.won;
         }

@@ -51,8 +51,8 @@ fn pool() -> PoolConfig {
         games: vec!["linked-game".into()],
         min_wager: 1,
         levels: vec![
-            LevelConfig { name: "Grande".into(), start_value: 100_000, reset_value: 100_000, increment_ppm: 5_000, reserve_ppm: 0, ceiling: None },
-            LevelConfig { name: "Mini".into(), start_value: 1_000, reset_value: 1_000, increment_ppm: 20_000, reserve_ppm: 0, ceiling: None },
+            LevelConfig { name: "Grande".into(), start_value: 100_000, reset_value: 100_000, increment_ppm: 5_000, reserve_ppm: 0, ceiling: None, mystery: false },
+            LevelConfig { name: "Mini".into(), start_value: 1_000, reset_value: 1_000, increment_ppm: 20_000, reserve_ppm: 0, ceiling: None, mystery: false },
         ],
     }
 }

@@ -27,8 +27,8 @@ fn pool() -> PoolConfig {
         games: vec![GAME.into()],
         min_wager: 1,
         levels: vec![
-            LevelConfig { name: "Grande".into(), start_value: 50_000, reset_value: 50_000, increment_ppm: 10_000, reserve_ppm: 2_000, ceiling: Some(80_000) },
-            LevelConfig { name: "Mini".into(), start_value: 500, reset_value: 400, increment_ppm: 23_456, reserve_ppm: 0, ceiling: None },
+            LevelConfig { name: "Grande".into(), start_value: 50_000, reset_value: 50_000, increment_ppm: 10_000, reserve_ppm: 2_000, ceiling: Some(52_000), mystery: true },
+            LevelConfig { name: "Mini".into(), start_value: 500, reset_value: 400, increment_ppm: 23_456, reserve_ppm: 0, ceiling: None, mystery: false },
         ],
     }
 }

@@ -27,6 +27,9 @@ pub struct ProgressiveAward {
     /// this machine.
     #[serde(default)]
     pub linked: bool,
+    /// A mystery level's next hidden value, drawn at this award.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_mystery_at: Option<Cents>,
 }
 
 /// Where a transfer out of a pool goes (M-23).
@@ -132,7 +135,12 @@ pub enum Entry {
     /// A displayed meter rolled over past 10^digits − 1 (C-21).
     MeterRollover { meter: String, count: u64 },
     /// A progressive pool set up on this machine (M-18), at its start values.
-    PoolConfigured { pool: PoolConfig },
+    PoolConfigured {
+        pool: PoolConfig,
+        /// The mystery levels' first hidden values, level by level.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        mystery_at: Vec<Option<Cents>>,
+    },
     /// This machine joined a linked pool (M-19): wagers on `games` of at
     /// least `min_wager` contribute through the progressive controller.
     LinkedPoolJoined { pool: String, games: Vec<String>, min_wager: Cents },

@@ -13,7 +13,7 @@ use crate::journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferT
 use crate::progressive::PoolConfig;
 use crate::meters::Door;
 use crate::money::Cents;
-use crate::rng::{CoreRng, RngError, SeedSource};
+use crate::rng::{CoreRng, GameRng, RngError, SeedSource};
 use crate::state::{AuditFailure, CriticalState, OpenRound, PendingHandpay};
 use crate::store::{IntegrityError, RamClearRecord, Record, Store, StoreError};
 use crate::ticket::{self, Ticket};
@@ -471,18 +471,38 @@ impl Machine {
             }
             win = win.checked_add(*amount).ok_or_else(|| CoreError::CriticalMemory("win overflow".into()))?;
             components.push(WinComponent { label: format!("progressive {pool_id} level {level} (linked)"), amount: *amount });
-            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount: *amount, time, linked: true });
+            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount: *amount, time, linked: true, next_mystery_at: None });
         }
-        for (pool_id, level) in hits {
+        // Mystery levels this round's wager took past their hidden value.
+        let mut hits: Vec<(String, usize)> = hits.to_vec();
+        let explicit = hits.len();
+        for (id, pool) in &self.state.pools {
+            for (l, level) in pool.levels.iter().enumerate() {
+                if level.mystery_due == Some(round) && !hits.iter().any(|h| h.0 == *id && h.1 == l) {
+                    hits.push((id.clone(), l));
+                }
+            }
+        }
+        let mut nth = 0usize;
+        for (pool_id, level) in &hits {
             let pool = pools.get_mut(pool_id).ok_or_else(|| CoreError::Progressive(format!("no pool {pool_id}")))?;
             if !pool.qualifies(&open.game, open.stake) {
                 return Err(CoreError::Progressive(format!("round {round} on {} does not qualify for pool {pool_id}", open.game)));
             }
             let amount = pool.award(*level, time, &self.state.machine_id, round).map_err(|e| CoreError::Progressive(e.to_string()))?;
+            let next_mystery_at = match pool.mystery_range(*level) {
+                Some((lo, hi)) => Some(lo + self.rng.lock().uniform(hi - lo + 1)),
+                None => None,
+            };
+            if next_mystery_at.is_some() {
+                pool.set_mystery(*level, next_mystery_at).map_err(|e| CoreError::Progressive(e.to_string()))?;
+            }
             win = win.checked_add(amount).ok_or_else(|| CoreError::CriticalMemory("win overflow".into()))?;
             let name = pool.config.levels.get(*level).map_or_else(String::new, |l| l.name.clone());
-            components.push(WinComponent { label: format!("progressive {pool_id} {name}"), amount });
-            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time, linked: false });
+            let mystery = if nth >= explicit { " (mystery)" } else { "" };
+            nth += 1;
+            components.push(WinComponent { label: format!("progressive {pool_id} {name}{mystery}"), amount });
+            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time, linked: false, next_mystery_at });
         }
         let mut entries = Vec::new();
         let payment = if win >= self.config.handpay_limit {
@@ -516,7 +536,18 @@ impl Machine {
         if self.state.pools.contains_key(&config.id) {
             return Err(CoreError::Progressive(format!("pool {} already exists: its money cannot be reset (M-20)", config.id)));
         }
-        self.commit(vec![Entry::PoolConfigured { pool: config }])
+        // Mystery levels: their first hidden values, drawn now (journaled).
+        let mut mystery_at = Vec::new();
+        for l in &config.levels {
+            mystery_at.push(match (l.mystery, l.ceiling) {
+                (true, Some(hi)) => Some(l.reset_value.min(l.start_value) + self.rng.lock().uniform(hi - l.reset_value.min(l.start_value) + 1)),
+                _ => None,
+            });
+        }
+        if mystery_at.iter().all(Option::is_none) {
+            mystery_at.clear();
+        }
+        self.commit(vec![Entry::PoolConfigured { pool: config, mystery_at }])
     }
 
     /// Move pool money out of a level (M-23): to a pool of the same game

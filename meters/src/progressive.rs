@@ -49,6 +49,10 @@ pub struct LevelConfig {
     pub reserve_ppm: u32,
     /// The most the level may show; contributions beyond it overflow to the reserve.
     pub ceiling: Option<Cents>,
+    /// A mystery level: it is won by the wager that takes it past a hidden
+    /// value drawn uniformly between the reset value and the ceiling.
+    #[serde(default)]
+    pub mystery: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,6 +112,9 @@ impl PoolConfig {
             {
                 return Err(bad("the ceiling is below the start value"));
             }
+            if l.mystery && l.ceiling.is_none() {
+                return Err(bad("a mystery level needs a ceiling: it is won between its reset value and the ceiling"));
+            }
         }
         Ok(())
     }
@@ -147,6 +154,13 @@ pub struct Level {
     pub operator_funded: Cents,
     pub transferred_out: Cents,
     pub transferred_in: Cents,
+    /// A mystery level's hidden value (drawn by the machine, journaled).
+    #[serde(default)]
+    pub mystery_at: Option<Cents>,
+    /// The round whose wager took a mystery level past its hidden value:
+    /// that round's settlement must pay the level.
+    #[serde(default)]
+    pub mystery_due: Option<u64>,
 }
 
 impl Level {
@@ -191,6 +205,38 @@ impl Pool {
         wager >= self.config.min_wager && self.config.games.iter().any(|g| g == game)
     }
 
+    /// Add a qualifying wager's contributions to every level; a mystery
+    /// level passing its hidden value becomes due to `round`.
+    pub fn contribute_for(&mut self, wager: Cents, round: u64) {
+        self.contribute(wager);
+        for l in &mut self.levels {
+            if l.mystery_due.is_none() && l.mystery_at.is_some_and(|t| l.current >= t) {
+                l.mystery_due = Some(round);
+            }
+        }
+    }
+
+    /// Set the hidden values of the mystery levels (from the journal).
+    pub fn set_mystery(&mut self, level: usize, at: Option<Cents>) -> Result<(), PoolError> {
+        let cfg = self.config.levels.get(level).ok_or_else(|| PoolError::NoLevel { pool: self.config.id.clone(), level })?;
+        if let Some(t) = at
+            && (!cfg.mystery || t < cfg.reset_value.min(cfg.start_value) || Some(t) > cfg.ceiling)
+        {
+            return Err(PoolError::Config { pool: self.config.id.clone(), level, problem: format!("hidden value {t} outside reset value and ceiling") });
+        }
+        self.levels[level].mystery_at = at;
+        Ok(())
+    }
+
+    /// The range a mystery level's next hidden value is drawn from.
+    pub fn mystery_range(&self, level: usize) -> Option<(Cents, Cents)> {
+        let cfg = self.config.levels.get(level)?;
+        if !cfg.mystery {
+            return None;
+        }
+        Some((cfg.reset_value, cfg.ceiling?))
+    }
+
     /// Add a qualifying wager's contributions to every level.
     pub fn contribute(&mut self, wager: Cents) {
         for (cfg, level) in self.config.levels.iter().zip(self.levels.iter_mut()) {
@@ -228,6 +274,7 @@ impl Pool {
         l.reserve -= from_reserve;
         l.operator_funded += reset - from_reserve;
         l.current = reset;
+        l.mystery_due = None;
         self.last_hits.push_front(Hit { time, machine: machine.to_owned(), round, level, amount });
         self.last_hits.truncate(HITS_KEPT);
         Ok(amount)
@@ -313,8 +360,8 @@ pub(crate) mod tests {
             games: vec!["classic-sevens".into()],
             min_wager: 1,
             levels: vec![
-                LevelConfig { name: "Grand".into(), start_value: 100_000, reset_value: 100_000, increment_ppm: 7_500, reserve_ppm: 2_500, ceiling: Some(500_000) },
-                LevelConfig { name: "Mini".into(), start_value: 1_000, reset_value: 800, increment_ppm: 12_345, reserve_ppm: 0, ceiling: None },
+                LevelConfig { name: "Grand".into(), start_value: 100_000, reset_value: 100_000, increment_ppm: 7_500, reserve_ppm: 2_500, ceiling: Some(500_000), mystery: false },
+                LevelConfig { name: "Mini".into(), start_value: 1_000, reset_value: 800, increment_ppm: 12_345, reserve_ppm: 0, ceiling: None, mystery: false },
             ],
         }
     }

@@ -129,11 +129,14 @@ impl CriticalState {
             | Entry::TicketRejected { .. }
             | Entry::Verification { .. } => {}
             Entry::ConfigChanged { config, .. } => self.config = Some((**config).clone()),
-            Entry::PoolConfigured { pool } => {
+            Entry::PoolConfigured { pool, mystery_at } => {
                 if self.pools.contains_key(&pool.id) {
                     return Err(fail(e, format!("pool {} already exists: its money cannot be reset (M-20)", pool.id)));
                 }
-                let p = Pool::new(pool.clone()).map_err(|x| fail(e, x.to_string()))?;
+                let mut p = Pool::new(pool.clone()).map_err(|x| fail(e, x.to_string()))?;
+                for (level, at) in mystery_at.iter().enumerate() {
+                    p.set_mystery(level, *at).map_err(|x| fail(e, x.to_string()))?;
+                }
                 self.pools.insert(pool.id.clone(), p);
             }
             Entry::LinkedPoolJoined { pool, games, min_wager } => {
@@ -236,7 +239,7 @@ impl CriticalState {
                 // The wager's contributions, in its own record (M-21).
                 for pool in self.pools.values_mut() {
                     if pool.qualifies(game, *stake) {
-                        pool.contribute(*stake);
+                        pool.contribute_for(*stake, *round);
                     }
                 }
                 for (pool, (games, min)) in &self.linked {
@@ -284,7 +287,17 @@ impl CriticalState {
                     if amount != a.amount {
                         return Err(fail(e, format!("pool {} level {} held {amount}, the record says {}", a.pool, a.level, a.amount)));
                     }
+                    if pool.mystery_range(a.level).is_some() {
+                        pool.set_mystery(a.level, a.next_mystery_at).map_err(|x| fail(e, x.to_string()))?;
+                    }
                     progressive_total = add(e, progressive_total, amount)?;
+                }
+                // A mystery level this round's wager took past its hidden
+                // value must be paid in this settlement.
+                for (id, pool) in &self.pools {
+                    if let Some(l) = pool.levels.iter().position(|l| l.mystery_due == Some(*round)) {
+                        return Err(fail(e, format!("round {round} won the mystery level {l} of pool {id} and did not pay it")));
+                    }
                 }
                 if progressive_total > *win {
                     return Err(fail(e, "progressive awards exceed the round's win"));

@@ -17,8 +17,8 @@ fn pool(id: &str, game: &str) -> PoolConfig {
         games: vec![game.into()],
         min_wager: 100,
         levels: vec![
-            LevelConfig { name: "Grande".into(), start_value: 100_000, reset_value: 100_000, increment_ppm: 10_000, reserve_ppm: 5_000, ceiling: Some(101_000) },
-            LevelConfig { name: "Mini".into(), start_value: 1_000, reset_value: 900, increment_ppm: 33_333, reserve_ppm: 0, ceiling: None },
+            LevelConfig { name: "Grande".into(), start_value: 100_000, reset_value: 100_000, increment_ppm: 10_000, reserve_ppm: 5_000, ceiling: Some(101_000), mystery: false },
+            LevelConfig { name: "Mini".into(), start_value: 1_000, reset_value: 900, increment_ppm: 33_333, reserve_ppm: 0, ceiling: None, mystery: false },
         ],
     }
 }
@@ -136,4 +136,45 @@ fn pool_money_leaves_only_by_award_or_a_logged_transfer() {
         assert!(p.levels.iter().all(|l| l.balanced()));
     }
     assert_eq!(m.events(1_000).unwrap().len(), events + 2);
+}
+
+/// A mystery level (issue 6): won by the wager that takes it past a hidden
+/// value drawn between the reset value and the ceiling, paid in that
+/// round's settlement, the next value drawn and journaled at the award.
+#[test]
+fn a_mystery_level_pays_the_round_that_passes_its_hidden_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(7)).unwrap();
+    for _ in 0..50 {
+        m.insert_note(5_000).unwrap();
+    }
+    let mut cfg = pool("m", "reels");
+    cfg.levels[1] = LevelConfig { name: "Mistério".into(), start_value: 1_000, reset_value: 1_000, increment_ppm: 100_000, reserve_ppm: 0, ceiling: Some(1_500), mystery: true };
+    m.configure_pool(cfg).unwrap();
+    let mut awards = 0;
+    for _ in 0..400 {
+        let before = m.pools()["m"].levels[1].clone();
+        let threshold = before.mystery_at.unwrap();
+        assert!((1_000..=1_500).contains(&threshold));
+        let r = m.begin_round("reels", 100, 300, Step::new("outcome", json!({}))).unwrap();
+        let passed = m.pools()["m"].levels[1].current >= threshold;
+        assert_eq!(m.pools()["m"].levels[1].mystery_due.is_some(), passed);
+        let s = m.settle_round(r, 0, vec![]).unwrap();
+        if passed {
+            awards += 1;
+            // The whole value at the moment the wager passed the threshold
+            // (never above the ceiling: the excess went to the reserve).
+            assert_eq!(s.win, (before.current + 30).min(1_500));
+            assert!(s.win >= threshold && s.win <= 1_500);
+            assert_eq!(m.pools()["m"].levels[1].current, 1_000);
+        } else {
+            assert_eq!(s.win, 0);
+        }
+    }
+    assert!(awards >= 10, "{awards} mystery awards");
+    let before = m.pools().clone();
+    drop(m);
+    let m = Machine::open(&path, config(), SeedChoice::Lab(7)).unwrap();
+    assert_eq!(m.pools(), &before);
 }

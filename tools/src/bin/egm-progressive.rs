@@ -85,7 +85,7 @@ fn bench(url: &str, threads: usize, seconds: u64, batch: usize) -> Result<()> {
         id: pool.clone(),
         games: vec!["bench".into()],
         min_wager: 1,
-        levels: vec![meters::LevelConfig { name: "L".into(), start_value: 1_000, reset_value: 1_000, increment_ppm: 10_000, reserve_ppm: 0, ceiling: None }],
+        levels: vec![meters::LevelConfig { name: "L".into(), start_value: 1_000, reset_value: 1_000, increment_ppm: 10_000, reserve_ppm: 0, ceiling: None, mystery: false }],
     };
     let mut c = Controller::connect(url)?;
     c.create_schema()?;
