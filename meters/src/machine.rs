@@ -483,8 +483,7 @@ impl Machine {
                 }
             }
         }
-        let mut nth = 0usize;
-        for (pool_id, level) in &hits {
+        for (nth, (pool_id, level)) in hits.iter().enumerate() {
             let pool = pools.get_mut(pool_id).ok_or_else(|| CoreError::Progressive(format!("no pool {pool_id}")))?;
             if !pool.qualifies(&open.game, open.stake) {
                 return Err(CoreError::Progressive(format!("round {round} on {} does not qualify for pool {pool_id}", open.game)));
@@ -500,7 +499,6 @@ impl Machine {
             win = win.checked_add(amount).ok_or_else(|| CoreError::CriticalMemory("win overflow".into()))?;
             let name = pool.config.levels.get(*level).map_or_else(String::new, |l| l.name.clone());
             let mystery = if nth >= explicit { " (mystery)" } else { "" };
-            nth += 1;
             components.push(WinComponent { label: format!("progressive {pool_id} {name}{mystery}"), amount });
             progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time, linked: false, next_mystery_at });
         }
