@@ -21,6 +21,20 @@ pub struct CabinetConfig {
     pub ticket_dir: PathBuf,
     /// The most autoplay games a player may set (M-32); 0 disables autoplay.
     pub autoplay_max: u32,
+    /// Standalone progressive pools on this cabinet (M-18), set up at the
+    /// first start, with what wins each level (M-30: shown on screen).
+    #[serde(default)]
+    pub progressives: Vec<ProgressiveSetup>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProgressiveSetup {
+    pub pool: meters::PoolConfig,
+    /// (level, trigger): a committed outcome that hits the trigger wins the
+    /// level. Mystery levels need none.
+    #[serde(default)]
+    pub triggers: Vec<(usize, game_core::progressive::Trigger)>,
 }
 
 #[derive(Debug, thiserror::Error)]

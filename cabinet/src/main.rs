@@ -79,6 +79,12 @@ fn boot(args: &Args) -> Result<Session, String> {
         BootError::RamError(i) => format!("ERRO DE MEMÓRIA CRÍTICA / RAM ERROR: {i}. Jogo desactivado; limpeza da RAM: egm-lab ram-clear {}", args.db.display()),
         other => other.to_string(),
     })?;
+    // Standalone progressive pools: set up once; their money stays (M-20).
+    for p in &config.progressives {
+        if !machine.pools().contains_key(&p.pool.id) {
+            machine.configure_pool(p.pool.clone()).map_err(|e| format!("progressive {}: {e}", p.pool.id))?;
+        }
+    }
     let manifest = verification::read_manifest(&config.manifest).map_err(|e| e.to_string())?;
     let report = verification::verify(&config.games, &config.paytable_dir, &manifest);
     let failures: Vec<String> = report.failures().iter().map(|c| format!("{}: expected {}, found {}", c.file.display(), c.expected, c.actual)).collect();

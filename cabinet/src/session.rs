@@ -253,10 +253,15 @@ impl Session {
     /// Take the amount at stake: settle the round (M-33).
     pub fn collect(&mut self) {
         let Some(r) = self.round.clone() else { return };
-        let win = r.at_stake * r.denom;
+        let base_win = r.at_stake * r.denom;
         let components = self.components(&r);
-        match self.machine.settle_round(r.id, win, components) {
+        let hits = self.progressive_hits(&r);
+        match self.machine.settle_round_with_progressive(r.id, base_win, components, &hits) {
             Ok(s) => {
+                let win = s.win;
+                if win > base_win {
+                    self.message = Some(format!("{} {}", self.t("PROGRESSIVO!", "PROGRESSIVE!"), self.show(win - base_win)));
+                }
                 if let meters::WinPayment::Handpay { .. } = s.payment {
                     self.message = Some(self.t("Prémio a pagar manualmente: chame o empregado", "Hand-pay: call an attendant").to_owned());
                 }
@@ -273,6 +278,36 @@ impl Session {
             }
             Err(e) => self.fail(e),
         }
+    }
+
+    /// The progressive levels the round's committed outcome wins (the
+    /// core adds any mystery level the round's wager passed).
+    fn progressive_hits(&self, r: &ActiveRound) -> Vec<(String, usize)> {
+        let Some(g) = self.games.get(r.game) else { return Vec::new() };
+        let mut hits = Vec::new();
+        for p in &self.config.progressives {
+            if !p.pool.games.contains(&g.game.id) {
+                continue;
+            }
+            for (level, trigger) in &p.triggers {
+                if game_core::progressive::reels_hit(&g.game, &r.record.outcome, trigger) {
+                    hits.push((p.pool.id.clone(), *level));
+                }
+            }
+        }
+        hits
+    }
+
+    /// The progressive levels shown with the current game (M-30): name and value.
+    pub fn progressives_shown(&self) -> Vec<(String, u64)> {
+        let id = &self.game().game.id;
+        let mut out = Vec::new();
+        for pool in self.machine.pools().values().filter(|p| p.config.games.contains(id)) {
+            for (cfg, level) in pool.config.levels.iter().zip(&pool.levels) {
+                out.push((cfg.name.clone(), level.current));
+            }
+        }
+        out
     }
 
     fn components(&self, r: &ActiveRound) -> Vec<WinComponent> {

@@ -163,6 +163,13 @@ fn a_whole_session_in_a_real_window() {
     rig.key("Return");
     let i = rig.wait_for("a round of the second game", |i| i.state().per_game.len() == 2 && i.state().open_round.is_none());
     assert!(i.state().per_game.contains_key("classic-sevens") && i.state().per_game.contains_key("ocean-treasure"));
+    // The configured progressive took its share of every classic-sevens
+    // wager, and none of the other game's (M-18, issue 6).
+    let pool = &i.state().pools["sevens"];
+    let sevens = &i.state().per_game["classic-sevens"];
+    let open_stake = i.state().open_round.as_ref().filter(|o| o.game == "classic-sevens").map_or(0, |o| o.stake);
+    assert_eq!(pool.levels[0].contributed_micro, u128::from(sevens.creditos_jogados + open_stake) * 12_000);
+    assert!(pool.levels.iter().all(|l| l.balanced()));
     i.self_audit().unwrap();
     rig.screenshot();
 

@@ -29,7 +29,14 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
             ui.separator();
             ui.label(format!("{} {}", s.t("Denominação", "Denomination"), s.machine.config().currency.format(s.denom)));
             ui.separator();
-            ui.label(format!("{}: —", s.t("Progressivos", "Progressives")));
+            let shown = s.progressives_shown();
+            if shown.is_empty() {
+                ui.label(format!("{}: —", s.t("Progressivos", "Progressives")));
+            } else {
+                let cur = &s.machine.config().currency;
+                let text: Vec<String> = shown.iter().map(|(name, v)| format!("{name} {}", cur.format(*v))).collect();
+                ui.colored_label(egui::Color32::GOLD, format!("{}: {}", s.t("Progressivos", "Progressives"), text.join(" · ")));
+            }
             if s.machine.config().mode == meters::Mode::Lab {
                 ui.separator();
                 ui.colored_label(egui::Color32::YELLOW, s.t("MODO LABORATÓRIO", "LAB MODE"));
