@@ -24,7 +24,7 @@ use num_traits::{ToPrimitive, Zero};
 const NONE: u8 = u8::MAX;
 
 /// Binomial coefficients C(n, k) for n ≤ 53, k ≤ 5.
-fn binom_table() -> [[u64; 6]; 54] {
+pub(crate) fn binom_table() -> [[u64; 6]; 54] {
     let mut b = [[0u64; 6]; 54];
     for row in b.iter_mut() {
         row[0] = 1;
@@ -443,29 +443,6 @@ pub fn next_combination(pick: &mut [usize], n: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game_core::draw_poker::{PayEntry, Pattern, Wild, ALL_RANKS};
-
-    pub fn nine_six() -> DrawPokerGame {
-        let e = |name: &str, pattern, pays| PayEntry { name: name.into(), pattern, pays, max_coin_pays: None };
-        DrawPokerGame {
-            id: "job".into(),
-            name: "Jacks or Better".into(),
-            wild: Wild::None,
-            entries: vec![
-                PayEntry { max_coin_pays: Some(800), ..e("Royal Flush", Pattern::RoyalFlush, 250) },
-                e("Straight Flush", Pattern::StraightFlush, 50),
-                e("Four of a Kind", Pattern::FourOfAKind { ranks: ALL_RANKS, kickers: ALL_RANKS }, 25),
-                e("Full House", Pattern::FullHouse, 9),
-                e("Flush", Pattern::Flush, 6),
-                e("Straight", Pattern::Straight, 4),
-                e("Three of a Kind", Pattern::ThreeOfAKind, 3),
-                e("Two Pair", Pattern::TwoPair, 2),
-                e("Jacks or Better", Pattern::Pair { ranks: 0b1111 << 9 }, 1),
-            ],
-            coins: vec![1, 5],
-            double_up: None,
-        }
-    }
 
     #[test]
     fn suit_classes_cover_every_deal() {
@@ -474,13 +451,5 @@ mod tests {
         assert_eq!(c.iter().map(|x| u64::from(x.1)).sum::<u64>(), 2_598_960);
         let j = suit_classes(53);
         assert_eq!(j.iter().map(|x| u64::from(x.1)).sum::<u64>(), 2_869_685);
-    }
-
-    #[test]
-    fn nine_six_jacks_or_better_returns_the_published_figure() {
-        let f = analyse(&nine_six(), 2);
-        let max = f.configs.iter().find(|c| c.coins == 5).unwrap();
-        let pct = crate::reel_math::decimal(&max.rtp, 7);
-        assert_eq!(pct, "0.9954390");
     }
 }

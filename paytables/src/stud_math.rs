@@ -32,27 +32,14 @@ use crate::reel_math::decimal;
 pub const COMPLETIONS: u64 = 163_185;
 pub const HANDS: u64 = 2_598_960;
 
-fn binom() -> [[u64; 6]; 53] {
-    let mut b = [[0u64; 6]; 53];
-    for row in b.iter_mut() {
-        row[0] = 1;
-    }
-    for n in 1..53 {
-        for k in 1..6 {
-            b[n][k] = b[n - 1][k - 1] + b[n - 1][k];
-        }
-    }
-    b
-}
-
 struct Index {
-    b: [[u64; 6]; 53],
+    b: [[u64; 6]; 54],
     offset: [usize; 5],
 }
 
 impl Index {
     fn new() -> Index {
-        let b = binom();
+        let b = crate::draw_math::binom_table();
         let mut offset = [0usize; 5];
         for k in 1..5 {
             offset[k] = offset[k - 1] + b[52][k - 1] as usize;

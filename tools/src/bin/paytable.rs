@@ -272,32 +272,29 @@ fn verdict(file: &std::path::Path, refusals: &[String], json: bool) -> Result<Ex
     }
 }
 
+/// Print a poker report (text or JSON) and its verdict.
+fn report(file: &std::path::Path, json: bool, report: &(impl serde::Serialize + std::fmt::Display), refusals: Vec<String>) -> Result<ExitCode> {
+    if json {
+        let doc = serde_json::json!({ "accepted": refusals.is_empty(), "refusals": refusals, "report": report });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        print!("{report}");
+    }
+    verdict(file, &refusals, json)
+}
+
 fn draw_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
     let floor = Floor::from_percent(floor)?;
     let (game, odds) = load_draw(file)?;
     let checked = paytables::draw_check::check(&game, &floor, odds.as_deref(), threads());
-    let refusals: Vec<String> = checked.refusals.iter().map(|r| r.to_string()).collect();
-    if json {
-        let doc = serde_json::json!({ "accepted": refusals.is_empty(), "refusals": refusals, "report": checked.report });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
-    } else {
-        print!("{}", checked.report);
-    }
-    verdict(file, &refusals, json)
+    report(file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect())
 }
 
 fn stud_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
     let floor = Floor::from_percent(floor)?;
     let (game, odds) = load_stud(file)?;
     let checked = paytables::stud_math::check(&game, &floor, odds.as_deref(), threads());
-    let refusals: Vec<String> = checked.refusals.iter().map(|r| r.to_string()).collect();
-    if json {
-        let doc = serde_json::json!({ "accepted": refusals.is_empty(), "refusals": refusals, "report": checked.report });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
-    } else {
-        print!("{}", checked.report);
-    }
-    verdict(file, &refusals, json)
+    report(file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect())
 }
 
 fn strategy(file: &std::path::Path, cards: &[String], coins: Option<u32>) -> Result<ExitCode> {
