@@ -14,6 +14,7 @@
 mod capture;
 mod config;
 mod devices;
+mod frame_stats;
 mod modes;
 mod screens;
 mod session;
@@ -147,6 +148,7 @@ fn main() -> ExitCode {
                     screens::audit::AuditPlugin,
                     devices::DevicesPlugin,
                     capture::CapturePlugin { dir: args.screenshot_dir.clone() },
+                    frame_stats::FrameStatsPlugin,
                 ));
         }
         Err(reason) => {
