@@ -48,6 +48,7 @@ fn record_frame_time(time: Res<Time>, mut frames: ResMut<FrameTimes>) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     #[test]
     fn summary_of_known_frames() {
