@@ -192,11 +192,13 @@ impl Facts {
                 }
             }),
             Pattern::FullHouse => {
-                let ranks: Vec<u8> = (0..RANKS).map(|r| self.count[r]).filter(|&c| c > 0).collect();
-                match ranks.as_slice() {
-                    [] => w >= 5,
-                    [c] => *c <= 3,
-                    [a, b] => (*a <= 3 && *b <= 2) || (*b <= 3 && *a <= 2),
+                // At most two natural ranks, one of them held at most 3
+                // times and the other at most twice (wild cards fill both).
+                let mut held = self.count.iter().copied().filter(|&c| c > 0);
+                match (held.next(), held.next(), held.next()) {
+                    (None, _, _) => w >= 5,
+                    (Some(c), None, _) => c <= 3,
+                    (Some(a), Some(b), None) => (a <= 3 && b <= 2) || (b <= 3 && a <= 2),
                     _ => false,
                 }
             }
