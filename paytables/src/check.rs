@@ -115,11 +115,13 @@ pub enum Refusal {
     TooRare { game: String, prize: String, one_in: f64 },
 }
 
-fn pct(x: &BigRational) -> String {
+/// A rational as a percentage with four decimals (exact rounding).
+pub(crate) fn pct(x: &BigRational) -> String {
     decimal(&(x * BigRational::from_integer(100.into())), 4)
 }
 
-fn f(x: &BigRational) -> f64 {
+/// A rational as a float, for display only.
+pub(crate) fn f(x: &BigRational) -> f64 {
     x.to_f64().unwrap_or(f64::NAN)
 }
 

@@ -7,21 +7,13 @@ use game_core::draw_poker::DrawPokerGame;
 use meters::StreamRng;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::Zero;
 use serde::Serialize;
 
-use crate::check::{odds_limit, Floor};
+use crate::check::{f, odds_limit, pct, Floor};
 use crate::draw_math::{analyse_with, DrawFigures, DrawTables};
 use crate::reel_math::decimal;
 use crate::simulate::SimResult;
-
-fn pct(x: &BigRational) -> String {
-    decimal(&(x * BigRational::from_integer(100.into())), 4)
-}
-
-fn f(x: &BigRational) -> f64 {
-    x.to_f64().unwrap_or(f64::NAN)
-}
 
 #[derive(Clone, Debug, Serialize)]
 pub struct DrawConfigReport {

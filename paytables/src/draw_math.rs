@@ -21,63 +21,30 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-const NONE: u8 = u8::MAX;
+use crate::subsets::{each_hand, each_hand_with_top, SubsetIndex};
 
-/// Binomial coefficients C(n, k) for n ≤ 53, k ≤ 5.
-pub(crate) fn binom_table() -> [[u64; 6]; 54] {
-    let mut b = [[0u64; 6]; 54];
-    for row in b.iter_mut() {
-        row[0] = 1;
-    }
-    for n in 1..54 {
-        for k in 1..6 {
-            b[n][k] = b[n - 1][k - 1] + b[n - 1][k];
-        }
-    }
-    b
-}
+const NONE: u8 = u8::MAX;
 
 /// For every card subset of size 0 to 4, how many hands of each paytable
 /// entry contain it; for every hand, the entry it is paid as.
 pub struct DrawTables {
-    deck: usize,
+    ix: SubsetIndex,
     entries: usize,
-    binom: [[u64; 6]; 54],
-    /// Start of the subsets of each size in `counts` (in subsets).
-    offset: [usize; 5],
-    /// `counts[(offset[k] + colex rank) * entries + entry]`.
+    /// `counts[subset index * entries + entry]`.
     counts: Vec<u32>,
     /// The entry each 5-card hand (by colex rank) is paid as, or `NONE`.
     hand_entry: Vec<u8>,
 }
 
 impl DrawTables {
-    /// Colex ranks of the 32 subsets of five sorted cards, each offset into
-    /// the table of its size (the full hand: its rank among 5-card hands).
-    fn subset_indices(&self, c: &[u8; 5]) -> [usize; 32] {
-        let mut rank = [0usize; 32];
-        for m in 1..32usize {
-            let top = 31 - (m as u32).leading_zeros() as usize;
-            let size = m.count_ones() as usize;
-            rank[m] = rank[m & !(1 << top)] + self.binom[c[top] as usize][size] as usize;
-        }
-        for (m, r) in rank.iter_mut().enumerate().take(31) {
-            *r += self.offset[m.count_ones() as usize];
-        }
-        rank
-    }
-
     /// Count every hand of the deck into the tables, on `threads` threads.
     pub fn build(game: &DrawPokerGame, threads: usize) -> DrawTables {
         let deck = game.deck_size();
         let entries = game.entries.len();
-        let binom = binom_table();
-        let mut offset = [0usize; 5];
-        for k in 1..5 {
-            offset[k] = offset[k - 1] + binom[deck][k - 1] as usize;
-        }
-        let small = offset[4] + binom[deck][4] as usize;
-        let mut tables = DrawTables { deck, entries, binom, offset, counts: Vec::new(), hand_entry: Vec::new() };
+        let ix = SubsetIndex::new(deck);
+        let small = ix.small();
+        let hands = ix.hands();
+        let mut tables = DrawTables { ix, entries, counts: Vec::new(), hand_entry: Vec::new() };
         let threads = threads.max(1);
         // Thread t takes the top cards e ≡ t (mod threads); each keeps its
         // own counts, summed at the end.
@@ -91,29 +58,19 @@ impl DrawTables {
                         let mut counts = vec![0u32; small * entries];
                         let mut blocks = Vec::new();
                         for e in (4..deck as u8).filter(|e| *e as usize % threads == t) {
-                            let start = tables.binom[e as usize][5] as usize;
-                            let mut block = Vec::with_capacity(tables.binom[e as usize][4] as usize);
+                            let start = tables.ix.binom(e as usize, 5) as usize;
+                            let mut block = Vec::with_capacity(tables.ix.binom(e as usize, 4) as usize);
                             let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
-                            for d in 3..e {
-                                for c in 2..d {
-                                    for b in 1..c {
-                                        for a in 0..b {
-                                            let cards = [a, b, c, d, e];
-                                            let hand = cards.map(card);
-                                            match game.evaluate(&hand) {
-                                                None => block.push(NONE),
-                                                Some(entry) => {
-                                                    block.push(entry as u8);
-                                                    let idx = tables.subset_indices(&cards);
-                                                    for &i in &idx[..31] {
-                                                        counts[i * entries + entry] += 1;
-                                                    }
-                                                }
-                                            }
-                                        }
+                            each_hand_with_top(e, |cards| match game.evaluate(&cards.map(card)) {
+                                None => block.push(NONE),
+                                Some(entry) => {
+                                    block.push(entry as u8);
+                                    let idx = tables.ix.subsets(&cards);
+                                    for &i in &idx[..31] {
+                                        counts[i * entries + entry] += 1;
                                     }
                                 }
-                            }
+                            });
                             blocks.push((start, block));
                         }
                         (counts, blocks)
@@ -123,7 +80,7 @@ impl DrawTables {
             handles.into_iter().filter_map(|h| h.join().ok()).collect()
         });
         let mut counts = vec![0u32; small * entries];
-        let mut hand_entry = vec![NONE; binom[deck][5] as usize];
+        let mut hand_entry = vec![NONE; hands];
         for (c, blocks) in parts {
             for (a, b) in counts.iter_mut().zip(&c) {
                 *a += *b;
@@ -140,7 +97,7 @@ impl DrawTables {
     /// How many final hands of each entry every hold of the deal can make
     /// (`sorted` ascending); `out[hold][entry]`.
     fn hold_counts(&self, sorted: &[u8; 5], out: &mut [[i64; 16]; 32]) {
-        let idx = self.subset_indices(sorted);
+        let idx = self.ix.subsets(sorted);
         for (m, row) in out.iter_mut().enumerate() {
             *row = [0; 16];
             if m == 31 {
@@ -175,7 +132,7 @@ impl DrawTables {
 
     /// How many draws a hold keeping `held` cards has.
     pub fn draws(&self, held: u32) -> u64 {
-        self.binom[self.deck - 5][5 - held as usize]
+        self.ix.binom(self.ix.deck() - 5, 5 - held as usize)
     }
 
     /// The total pay (per coin, `pays[entry]`) of every hold of a deal, over
@@ -263,37 +220,28 @@ pub struct DrawFigures {
 /// representative when its per-suit rank masks are in descending order.
 pub fn suit_classes(deck: usize) -> Vec<([u8; 5], u32)> {
     let mut out = Vec::with_capacity(140_000);
-    for e in 4..deck as u8 {
-        for d in 3..e {
-            for c in 2..d {
-                for b in 1..c {
-                    for a in 0..b {
-                        let cards = [a, b, c, d, e];
-                        let mut masks = [0u16; 4];
-                        for &x in &cards {
-                            if x < 52 {
-                                masks[(x % 4) as usize] |= 1 << (x / 4);
-                            }
-                        }
-                        if masks.windows(2).all(|w| w[0] >= w[1]) {
-                            // 24 / ∏ (multiplicity of each equal mask)!
-                            let mut size = 24u32;
-                            let mut i = 0;
-                            while i < 4 {
-                                let mut j = i;
-                                while j < 4 && masks[j] == masks[i] {
-                                    j += 1;
-                                }
-                                size /= (1..=(j - i) as u32).product::<u32>();
-                                i = j;
-                            }
-                            out.push((cards, size));
-                        }
-                    }
-                }
+    each_hand(deck, |cards| {
+        let mut masks = [0u16; 4];
+        for &x in &cards {
+            if x < 52 {
+                masks[(x % 4) as usize] |= 1 << (x / 4);
             }
         }
-    }
+        if masks.windows(2).all(|w| w[0] >= w[1]) {
+            // 24 / ∏ (multiplicity of each equal mask)!
+            let mut size = 24u32;
+            let mut i = 0;
+            while i < 4 {
+                let mut j = i;
+                while j < 4 && masks[j] == masks[i] {
+                    j += 1;
+                }
+                size /= (1..=(j - i) as u32).product::<u32>();
+                i = j;
+            }
+            out.push((cards, size));
+        }
+    });
     out
 }
 
@@ -321,13 +269,13 @@ pub fn analyse(game: &DrawPokerGame, threads: usize) -> DrawFigures {
 }
 
 pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -> DrawFigures {
-    let classes = suit_classes(tables.deck);
+    let classes = suit_classes(tables.ix.deck());
     let entries = game.entries.len();
     // A common denominator for every hold size.
     let draws: Vec<u128> = (0..=5).map(|h| u128::from(tables.draws(h))).collect();
     let lcm = draws.iter().fold(1u128, |l, &d| l / gcd(l, d) * d);
     let scale: Vec<u128> = draws.iter().map(|&d| lcm / d).collect();
-    let deals = tables.binom[tables.deck][5];
+    let deals = tables.ix.hands() as u64;
     let mut configs = Vec::new();
     for (coin_counts, pays) in pay_vectors(game) {
         let threads = threads.max(1);

@@ -26,6 +26,7 @@ pub mod poker_compile;
 pub mod reel_math;
 pub mod simulate;
 pub mod stud_math;
+pub mod subsets;
 
 pub use compile::{compile, load, load_source, Source};
 pub use error::PaytableError;

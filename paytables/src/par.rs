@@ -14,12 +14,7 @@ use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use plotters::prelude::*;
 
-use crate::check::Checked;
-use crate::reel_math::decimal;
-
-fn pct(x: &BigRational) -> String {
-    decimal(&(x * BigRational::from_integer(100.into())), 4)
-}
+use crate::check::{pct, Checked};
 
 /// Win buckets in multiples of the total bet.
 const BUCKETS: [(f64, f64, &str); 10] = [

@@ -9,6 +9,7 @@ use game_core::stud_poker::{JackpotRule, StudPokerGame, TieRule};
 use crate::error::{PaytableError, Reporter};
 use crate::format::{DrawPokerPaytable, HandSource, StudPokerPaytable, TieRuleSource, WildSource};
 use crate::locate::Path;
+use crate::subsets::each_hand;
 
 fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, PaytableError> {
     ron::from_str(src).map_err(|e| PaytableError::Syntax {
@@ -168,25 +169,16 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
 /// Every distinct set of entries some hand of the deck makes at once, with
 /// one such hand.
 fn made_sets(game: &DrawPokerGame) -> Vec<(u32, [Card; 5])> {
-    let n = game.deck_size() as u8;
     let mut seen: std::collections::HashMap<u32, [Card; 5]> = std::collections::HashMap::new();
     let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
-    for e in 4..n {
-        for d in 3..e {
-            for c in 2..d {
-                for b in 1..c {
-                    for a in 0..b {
-                        let hand = [a, b, c, d, e].map(card);
-                        let f = Facts::of(&hand, game.wild);
-                        let made = game.entries.iter().enumerate().filter(|(_, x)| f.makes(x.pattern)).fold(0u32, |m, (i, _)| m | 1 << i);
-                        if made.count_ones() > 1 {
-                            seen.entry(made).or_insert(hand);
-                        }
-                    }
-                }
-            }
+    each_hand(game.deck_size(), |cards| {
+        let hand = cards.map(card);
+        let f = Facts::of(&hand, game.wild);
+        let made = game.entries.iter().enumerate().filter(|(_, x)| f.makes(x.pattern)).fold(0u32, |m, (i, _)| m | 1 << i);
+        if made.count_ones() > 1 {
+            seen.entry(made).or_insert(hand);
         }
-    }
+    });
     let mut v: Vec<(u32, [Card; 5])> = seen.into_iter().collect();
     v.sort_by_key(|x| x.0);
     v

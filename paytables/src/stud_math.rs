@@ -24,54 +24,13 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
 
-use crate::check::Floor;
+use crate::check::{f, pct, Floor};
 use crate::draw_math::suit_classes;
-use crate::reel_math::decimal;
+use crate::subsets::{each_hand, SubsetIndex};
 
 /// Dealer completions of a player hand and an up card: C(46, 4).
 pub const COMPLETIONS: u64 = 163_185;
 pub const HANDS: u64 = 2_598_960;
-
-struct Index {
-    b: [[u64; 6]; 54],
-    offset: [usize; 5],
-}
-
-impl Index {
-    fn new() -> Index {
-        let b = crate::draw_math::binom_table();
-        let mut offset = [0usize; 5];
-        for k in 1..5 {
-            offset[k] = offset[k - 1] + b[52][k - 1] as usize;
-        }
-        Index { b, offset }
-    }
-
-    /// Indices of the 31 non-empty subsets of five sorted cards (bit i =
-    /// card i); the full hand's is its colex rank among hands.
-    fn subsets(&self, c: &[u8; 5]) -> [usize; 32] {
-        let mut rank = [0usize; 32];
-        for m in 1..32usize {
-            let top = 31 - (m as u32).leading_zeros() as usize;
-            rank[m] = rank[m & !(1 << top)] + self.b[c[top] as usize][m.count_ones() as usize] as usize;
-        }
-        for (m, r) in rank.iter_mut().enumerate().take(31).skip(1) {
-            *r += self.offset[m.count_ones() as usize];
-        }
-        rank
-    }
-
-    fn small(&self) -> usize {
-        self.offset[4] + self.b[52][4] as usize
-    }
-
-    /// Index of a sorted subset: of size ≤ 4 in the subset table, of size 5
-    /// among hands (colex rank).
-    fn of(&self, sorted: &[u8]) -> usize {
-        let r: u64 = sorted.iter().enumerate().map(|(i, &c)| self.b[c as usize][i + 1]).sum();
-        if sorted.len() == 5 { r as usize } else { self.offset[sorted.len()] + r as usize }
-    }
-}
 
 /// Per up card (by card index), counts over the dealer completions.
 #[derive(Clone, Copy)]
@@ -113,6 +72,8 @@ pub struct StudAnalysis {
     decisions: Vec<Vec<u64>>,
     /// For each ante the game offers, its entry in `decisions`.
     group_of: Vec<usize>,
+    /// Player hands' ranks, for [`StudAnalysis::decide`].
+    ix: SubsetIndex,
     pub seconds: f64,
 }
 
@@ -122,7 +83,7 @@ impl StudAnalysis {
         let Some(k) = game.antes.iter().position(|&a| a == ante).and_then(|i| self.group_of.get(i).copied()) else { return Decision::Fold };
         let mut s = player.map(|c| c.index());
         s.sort_unstable();
-        let idx = Index::new().of(&s);
+        let idx = self.ix.of(&s);
         if self.decisions[k][idx] & (1 << up.index()) != 0 { Decision::Raise } else { Decision::Fold }
     }
 }
@@ -167,29 +128,21 @@ pub type Probe = ([u8; 5], u8, (u64, u64, u64));
 /// hand, up card) pairs, for tests against brute force.
 pub fn analyse_probed(game: &StudPokerGame, threads: usize, probes: &[([u8; 5], u8)]) -> (StudAnalysis, Vec<Probe>) {
     let started = std::time::Instant::now();
-    let ix = Index::new();
+    let ix = SubsetIndex::new(52);
     let small = ix.small();
-    // Every hand: its rank value (suits ignored) and whether it qualifies.
-    let mut value = vec![0u32; HANDS as usize];
+    // Every hand, by its colex rank: its rank value (suits ignored); the
+    // qualifying ones also in rank order for the sweep.
+    let mut value = Vec::with_capacity(HANDS as usize);
     let mut hands: Vec<(u32, [u8; 5])> = Vec::with_capacity(1_500_000);
     let mut dealt_counts = [0u64; 10];
-    for e in 4..52u8 {
-        for d in 3..e {
-            for c in 2..d {
-                for b in 1..c {
-                    for a in 0..b {
-                        let s = [a, b, c, d, e];
-                        let v = evaluate(&s.map(|i| Card::from_index(i).unwrap_or(Card::JOKER)));
-                        value[ix.of(&s)] = v.raw();
-                        dealt_counts[v.category() as usize] += 1;
-                        if at_least_ace_king(v) {
-                            hands.push((v.raw(), s));
-                        }
-                    }
-                }
-            }
+    each_hand(52, |s| {
+        let v = evaluate(&s.map(|i| Card::from_index(i).unwrap_or(Card::JOKER)));
+        value.push(v.raw());
+        dealt_counts[v.category() as usize] += 1;
+        if at_least_ace_king(v) {
+            hands.push((v.raw(), s));
         }
-    }
+    });
     hands.sort_unstable_by_key(|h| h.0);
     let qualifies = |v: u32| v >= hands.first().map_or(u32::MAX, |h| h.0);
     let classes = suit_classes(52);
@@ -418,7 +371,7 @@ pub fn analyse_probed(game: &StudPokerGame, threads: usize, probes: &[([u8; 5], 
     let dealt = Category::ALL.iter().map(|&c| (c, BigRational::new(BigInt::from(dealt_counts[c as usize]), BigInt::from(HANDS)))).collect();
     // P(dealer qualifies) for a random deal: qualifying hands / all hands.
     let dealer_qualifies = BigRational::new(BigInt::from(hands.len() as u64), BigInt::from(HANDS));
-    (StudAnalysis { configs, dealt, dealer_qualifies, decisions, group_of, seconds: started.elapsed().as_secs_f64() }, probed)
+    (StudAnalysis { configs, dealt, dealer_qualifies, decisions, group_of, ix, seconds: started.elapsed().as_secs_f64() }, probed)
 }
 
 /// Dealer hands of the same ranks and category as the player's (sorted
@@ -522,14 +475,6 @@ pub fn side_bet_rtp(game: &StudPokerGame, dealt: &[(Category, BigRational)], poo
         r += p * BigRational::from_integer(BigInt::from(j.award(*c, pool).amount));
     }
     Some(r / BigRational::from_integer(BigInt::from(j.bet_credits)))
-}
-
-fn pct(x: &BigRational) -> String {
-    decimal(&(x * BigRational::from_integer(100.into())), 4)
-}
-
-fn f(x: &BigRational) -> f64 {
-    x.to_f64().unwrap_or(f64::NAN)
 }
 
 #[derive(Clone, Debug, Serialize)]
