@@ -99,12 +99,7 @@ fn checked(file: &std::path::Path, floor: &str) -> Result<(paytables::Source, pa
     let floor = Floor::from_percent(floor)?;
     let source = paytables::load_source(file)?;
     let checked = check(&source.game, &floor, source.odds_disclosure.as_deref()).map_err(|e| anyhow!("{}: {e}", file.display()))?;
-    for r in &checked.refusals {
-        eprintln!("{}: REFUSED: {r}", file.display());
-    }
-    if !checked.accepted() {
-        return Err(anyhow!("{} refused ({} reason(s))", file.display(), checked.refusals.len()));
-    }
+    verdict(file, &checked.refusals.iter().map(|r| r.to_string()).collect::<Vec<_>>(), true)?;
     Ok((source, checked))
 }
 
@@ -141,24 +136,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let source = paytables::load_source(&file)?;
             let checked = check(&source.game, &floor, source.odds_disclosure.as_deref())
                 .map_err(|e| anyhow!("{}: {e}", file.display()))?;
-            if json {
-                let refusals: Vec<String> = checked.refusals.iter().map(|r| r.to_string()).collect();
-                let doc = serde_json::json!({ "accepted": checked.accepted(), "refusals": refusals, "report": checked.report });
-                println!("{}", serde_json::to_string_pretty(&doc)?);
-            } else {
-                print!("{}", checked.report);
-            }
-            for r in &checked.refusals {
-                eprintln!("{}: REFUSED: {r}", file.display());
-            }
-            if checked.accepted() {
-                if !json {
-                    println!("ACCEPTED");
-                }
-                Ok(ExitCode::SUCCESS)
-            } else {
-                Err(anyhow!("{} refused ({} reason(s))", file.display(), checked.refusals.len()))
-            }
+            report(&file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect())
         }
         Command::Par { file, out, floor } => {
             let (source, checked) = checked(&file, &floor)?;
@@ -258,12 +236,14 @@ fn load_stud(file: &std::path::Path) -> Result<(game_core::stud_poker::StudPoker
     Ok(paytables::poker_compile::compile_stud(&file.display().to_string(), &read(file)?)?)
 }
 
-fn verdict(file: &std::path::Path, refusals: &[String], json: bool) -> Result<ExitCode> {
+/// Name every refusal on stderr; refuse with their count, or accept
+/// (printing ACCEPTED unless `quiet`).
+fn verdict(file: &std::path::Path, refusals: &[String], quiet: bool) -> Result<ExitCode> {
     for r in refusals {
         eprintln!("{}: REFUSED: {r}", file.display());
     }
     if refusals.is_empty() {
-        if !json {
+        if !quiet {
             println!("ACCEPTED");
         }
         Ok(ExitCode::SUCCESS)
@@ -272,7 +252,7 @@ fn verdict(file: &std::path::Path, refusals: &[String], json: bool) -> Result<Ex
     }
 }
 
-/// Print a poker report (text or JSON) and its verdict.
+/// Print a check report (text or JSON) and its verdict.
 fn report(file: &std::path::Path, json: bool, report: &(impl serde::Serialize + std::fmt::Display), refusals: Vec<String>) -> Result<ExitCode> {
     if json {
         let doc = serde_json::json!({ "accepted": refusals.is_empty(), "refusals": refusals, "report": report });
