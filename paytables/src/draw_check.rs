@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::check::{f, odds_limit, pct, Floor};
 use crate::draw_math::{analyse_with, DrawFigures, DrawTables};
 use crate::reel_math::decimal;
-use crate::simulate::SimResult;
+use crate::simulate::{across_threads, SimResult};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct DrawConfigReport {
@@ -151,38 +151,25 @@ impl std::fmt::Display for DrawReport {
 /// `threads` threads from `seed`: dealt by game-core, held by the tables.
 pub fn simulate(game: &DrawPokerGame, tables: &DrawTables, coins: u32, games: u64, seed: u64, threads: usize, progress: &(dyn Fn(u64) + Sync)) -> SimResult {
     let pays: Vec<u64> = (0..game.entries.len()).map(|e| game.pays_per_coin(e, coins)).collect();
-    let threads = threads.max(1) as u64;
-    let parts: Vec<SimResult> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let pays = &pays;
-                let n = games / threads + u64::from(t < games % threads);
-                s.spawn(move || {
-                    let mut rng = StreamRng::from_seed(seed ^ (t.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
-                    let mut r = SimResult { games: n, lines: 1, total_win: 0, sum_sq: 0, hits: 0 };
-                    for i in 0..n {
-                        let dealt = game.deal(&mut rng);
-                        let hold = tables.best_hold(&dealt.hand(), pays);
-                        let w = game.evaluate(&dealt.draw(hold)).map_or(0, |e| pays[e]);
-                        r.total_win += u128::from(w);
-                        r.sum_sq += u128::from(w) * u128::from(w);
-                        r.hits += u64::from(w > 0);
-                        if i % 65_536 == 65_535 {
-                            progress(65_536);
-                        }
-                    }
-                    r
-                })
-            })
-            .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    let parts = across_threads(games, threads, |t, n| {
+        let mut rng = StreamRng::from_seed(seed ^ (t.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+        let mut r = SimResult { games: n, lines: 1, total_win: 0, sum_sq: 0, hits: 0 };
+        for i in 0..n {
+            let dealt = game.deal(&mut rng);
+            let hold = tables.best_hold(&dealt.hand(), &pays);
+            let w = game.evaluate(&dealt.draw(hold)).map_or(0, |e| pays[e]);
+            r.total_win += u128::from(w);
+            r.sum_sq += u128::from(w) * u128::from(w);
+            r.hits += u64::from(w > 0);
+            if i % 65_536 == 65_535 {
+                progress(65_536);
+            }
+        }
+        r
     });
     let mut total = SimResult { games: 0, lines: 1, total_win: 0, sum_sq: 0, hits: 0 };
-    for p in parts {
-        total.games += p.games;
-        total.total_win += p.total_win;
-        total.sum_sq += p.sum_sq;
-        total.hits += p.hits;
+    for p in &parts {
+        total.merge(p);
     }
     total
 }

@@ -38,7 +38,7 @@ impl SimResult {
         (self.rtp() - half, self.rtp() + half)
     }
 
-    fn merge(&mut self, o: &SimResult) {
+    pub(crate) fn merge(&mut self, o: &SimResult) {
         self.games += o.games;
         self.total_win += o.total_win;
         self.sum_sq += o.sum_sq;
@@ -67,6 +67,17 @@ pub fn run(game: &ReelGame, tables: &StopTables, lines: u32, games: u64, seed: u
     r
 }
 
+/// Run `work(t, share)` on `threads` threads, thread `t` playing its
+/// `share` of `games` (the shares differ by at most one).
+pub fn across_threads<R: Send>(games: u64, threads: usize, work: impl Fn(u64, u64) -> R + Sync) -> Vec<R> {
+    let threads = threads.max(1) as u64;
+    std::thread::scope(|s| {
+        let work = &work;
+        let hs: Vec<_> = (0..threads).map(|t| s.spawn(move || work(t, games / threads + u64::from(t < games % threads)))).collect();
+        hs.into_iter().filter_map(|h| h.join().ok()).collect()
+    })
+}
+
 /// Split `games` over `threads` threads, thread `t` seeded `seed + t`:
 /// reproducible for a given seed and thread count.
 pub fn run_parallel(
@@ -78,17 +89,7 @@ pub fn run_parallel(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SimResult, meters::rng::WeightError> {
     let tables = StopTables::new(game)?;
-    let threads = threads.max(1) as u64;
-    let parts: Vec<SimResult> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..threads)
-            .map(|t| {
-                let share = games / threads + u64::from(t < games % threads);
-                let tables = &tables;
-                s.spawn(move || run(game, tables, lines, share, seed.wrapping_add(t), progress))
-            })
-            .collect();
-        hs.into_iter().filter_map(|h| h.join().ok()).collect()
-    });
+    let parts = across_threads(games, threads, |t, share| run(game, &tables, lines, share, seed.wrapping_add(t), progress));
     let mut total = SimResult { games: 0, lines, total_win: 0, sum_sq: 0, hits: 0 };
     for p in &parts {
         total.merge(p);

@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::check::{f, pct, Floor};
 use crate::draw_math::suit_classes;
+use crate::simulate::across_threads;
 use crate::subsets::{each_hand, SubsetIndex};
 
 /// Dealer completions of a player hand and an up card: C(46, 4).
@@ -654,28 +655,19 @@ impl RatioSim {
 /// Play `games` rounds at `ante` with the optimal decision, on `threads`
 /// threads from `seed`, through game-core's deal and settlement.
 pub fn simulate(game: &StudPokerGame, analysis: &StudAnalysis, ante: u64, games: u64, seed: u64, threads: usize, progress: &(dyn Fn(u64) + Sync)) -> RatioSim {
-    let threads = threads.max(1) as u64;
-    let parts: Vec<RatioSim> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let n = games / threads + u64::from(t < games % threads);
-                s.spawn(move || {
-                    let mut rng = StreamRng::from_seed(seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                    let mut r = RatioSim::default();
-                    for i in 0..n {
-                        let deal = game.deal(&mut rng);
-                        let d = analysis.decide(game, ante, &deal.player, deal.dealer_up_card());
-                        let st = game.settle(&deal, ante, d);
-                        r.add(st.staked, st.returned);
-                        if i % 65_536 == 65_535 {
-                            progress(65_536);
-                        }
-                    }
-                    r
-                })
-            })
-            .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    let parts = across_threads(games, threads, |t, n| {
+        let mut rng = StreamRng::from_seed(seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut r = RatioSim::default();
+        for i in 0..n {
+            let deal = game.deal(&mut rng);
+            let d = analysis.decide(game, ante, &deal.player, deal.dealer_up_card());
+            let st = game.settle(&deal, ante, d);
+            r.add(st.staked, st.returned);
+            if i % 65_536 == 65_535 {
+                progress(65_536);
+            }
+        }
+        r
     });
     let mut total = RatioSim::default();
     for p in &parts {
