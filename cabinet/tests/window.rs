@@ -23,7 +23,9 @@ impl Xvfb {
     fn start() -> Xvfb {
         let n = 90 + std::process::id() % 100;
         let display = format!(":{n}");
-        let child = Command::new("Xvfb").args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("Xvfb (tools/test.sh installs it)");
+        // -noreset: when the killed cabinet was the last client, a resetting
+        // server could refuse the restarted one's connection.
+        let child = Command::new("Xvfb").args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("Xvfb (tools/test.sh installs it)");
         std::thread::sleep(Duration::from_millis(800));
         Xvfb { child, display }
     }
