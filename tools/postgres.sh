@@ -8,13 +8,14 @@
 #   tools/postgres.sh kill      stop it at once, as a crash would (-m immediate)
 #   tools/postgres.sh url       print the URL
 #
-# EGM_PG_PORT (default 55432) and EGM_PG_DATA (default target/postgres) move it.
+# EGM_PG_PORT (default 55432) and EGM_PG_DATA (default target/postgres, or,
+# when the postgres account cannot reach the checkout, as in a 0700 temporary
+# directory, a folder of this checkout's own under /var/lib/postgresql) move it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lib/deps.sh
 
 PORT=${EGM_PG_PORT:-55432}
-DATA=${EGM_PG_DATA:-$PWD/target/postgres}
 URL="postgres://egm@127.0.0.1:$PORT/egm_progressive"
 
 pg_bin() {
@@ -27,14 +28,26 @@ pg_bin() {
     echo "$d"
 }
 
-# PostgreSQL refuses to run as root: run it as the postgres account.
+# PostgreSQL refuses to run as root: run it as the postgres account (from
+# a directory it may enter).
 as_pg() {
-    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+    if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
+}
+
+data_dir() {
+    if [ -n "${EGM_PG_DATA:-}" ]; then
+        echo "$EGM_PG_DATA"
+    elif [ "$(id -u)" != 0 ] || runuser -u postgres -- test -x "$PWD" 2>/dev/null; then
+        echo "$PWD/target/postgres"
+    else
+        echo "/var/lib/postgresql/egm-$(printf '%s' "$PWD" | sha256sum | cut -c1-12)"
+    fi
 }
 
 case "${1:-start}" in
 start)
     BIN=$(pg_bin)
+    DATA=$(data_dir)
     mkdir -p "$DATA"
     if [ "$(id -u)" = 0 ]; then chown postgres "$DATA"; chmod 700 "$DATA"; fi
     if [ ! -f "$DATA/PG_VERSION" ]; then
@@ -49,8 +62,8 @@ start)
     fi
     echo "$URL"
     ;;
-stop) as_pg "$(pg_bin)/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null ;;
-kill) as_pg "$(pg_bin)/pg_ctl" -D "$DATA" -m immediate -w stop >/dev/null ;;
+stop) as_pg "$(pg_bin)/pg_ctl" -D "$(data_dir)" -m fast -w stop >/dev/null ;;
+kill) as_pg "$(pg_bin)/pg_ctl" -D "$(data_dir)" -m immediate -w stop >/dev/null ;;
 url) echo "$URL" ;;
 *) echo "usage: $0 start|stop|kill|url" >&2; exit 2 ;;
 esac
