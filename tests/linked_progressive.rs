@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use meters::inspect::Inspection;
 use meters::linked::Controller;
 use meters::{LevelConfig, PoolConfig};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 const CABINETS: usize = 8;
 const ROUNDS: u64 = 1_200;
@@ -215,4 +216,89 @@ fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
     // Asking again returns the same award, never a second one.
     assert_eq!(c.award("A", 2, POOL, 1, 0).unwrap() + c.award("B", 2, POOL, 1, 0).unwrap(), 2_200);
     assert!(c.books(POOL).unwrap().balanced());
+}
+
+/// A reserve share and a ceiling on a linked level: every contribution and
+/// award against an independent model kept here in millionths of a cent
+/// (the increment to the level up to the ceiling, the overflow and the
+/// reserve share to the reserve, the restart at the reset value from the
+/// reserve's whole cents first), with the books balanced after each step.
+#[test]
+fn reserve_and_ceiling_overflow_match_an_independent_model() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let url = fresh_database(&postgres("start"), "ceiling");
+    let mut c = Controller::connect(&url).unwrap();
+    c.create_schema().unwrap();
+    let mut cfg = pool();
+    cfg.levels[0] = LevelConfig { name: "Grande".into(), start_value: 10_000, reset_value: 8_000, increment_ppm: 12_345, reserve_ppm: 3_333, ceiling: Some(10_500), mystery: false };
+    cfg.levels[1].reserve_ppm = 7_000;
+    c.configure_pool(&cfg).unwrap();
+    // A mystery level's hidden value would live on one cabinet: refused.
+    let mut mystery = cfg.clone();
+    mystery.id = "mystery".into();
+    mystery.levels[1].mystery = true;
+    mystery.levels[1].ceiling = Some(5_000);
+    assert!(c.configure_pool(&mystery).unwrap_err().to_string().contains("mystery"));
+
+    const M: i128 = 1_000_000;
+    // (current, reserve, overflow) in millionths, per level.
+    let mut model: Vec<(i128, i128, i128)> = cfg.levels.iter().map(|l| (i128::from(l.start_value) * M, 0, 0)).collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+    let mut overflowed = false;
+    for round in 1..=400u64 {
+        let wager = 1 + rng.next_u64() % 20_000;
+        c.contribute("A", POOL, &[(round, wager)]).unwrap();
+        for (l, lc) in cfg.levels.iter().enumerate() {
+            let (cur, res, over) = &mut model[l];
+            let inc = i128::from(wager) * i128::from(lc.increment_ppm);
+            let room = lc.ceiling.map_or(i128::MAX, |c| (i128::from(c) * M - *cur).max(0));
+            let to_level = inc.min(room);
+            *cur += to_level;
+            *res += inc - to_level + i128::from(wager) * i128::from(lc.reserve_ppm);
+            *over += inc - to_level;
+            overflowed |= inc > to_level;
+        }
+        if rng.next_u64() % 25 == 0 {
+            let l = (rng.next_u64() % 2) as usize;
+            let got = c.award("A", round, POOL, l, 0).unwrap();
+            let (cur, res, _) = &mut model[l];
+            assert_eq!(i128::from(got), *cur / M, "award of level {l} in round {round}");
+            let reset = i128::from(cfg.levels[l].reset_value);
+            let from_reserve = (*res / M).min(reset);
+            *cur = reset * M + *cur % M;
+            *res -= from_reserve * M;
+        }
+        let books = c.books(POOL).unwrap();
+        assert!(books.balanced(), "round {round}: {books:?}");
+        let levels = c.levels(POOL).unwrap();
+        for (l, (cur, res, over)) in model.iter().enumerate() {
+            assert_eq!((books.current_micro[l], books.reserve_micro[l], books.overflow_micro[l]), (*cur, *res, *over), "level {l} after round {round}");
+            assert_eq!(i128::from(levels[l].value), cur / M);
+            assert!(levels[l].value >= cfg.levels[l].reset_value);
+            assert!(cfg.levels[l].ceiling.is_none_or(|top| levels[l].value <= top));
+        }
+    }
+    assert!(overflowed, "the ceiling was never reached: the test did not exercise overflow");
+}
+
+/// M-22: a cabinet's listener wakes when another cabinet wins an award,
+/// and only then (contributions come with the heartbeat).
+#[test]
+fn listeners_are_woken_by_every_award_of_the_pool() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let url = fresh_database(&postgres("start"), "notify");
+    let mut c = Controller::connect(&url).unwrap();
+    c.create_schema().unwrap();
+    c.configure_pool(&pool()).unwrap();
+    let mut listener = meters::linked::Listener::connect(&url).unwrap();
+    assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty(), "woken with nothing changed");
+    c.contribute("A", POOL, &[(1, 500), (2, 700)]).unwrap();
+    assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty(), "a contribution woke the listener");
+    c.award("B", 9, POOL, 1, 0).unwrap();
+    assert_eq!(listener.wait(Duration::from_secs(10)).unwrap(), vec![POOL.to_owned()]);
+    // Asking for the same award again pays nothing new and wakes no one.
+    c.award("B", 9, POOL, 1, 0).unwrap();
+    assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty());
+    let last = c.last_awards(POOL, 1).unwrap();
+    assert_eq!((last[0].machine.as_str(), last[0].round, last[0].level), ("B", 9, 1));
 }

@@ -49,6 +49,14 @@ pub fn draw_hit(game: &DrawPokerGame, hand: &[Card; 5], coins: u32, trigger: &Tr
     game.evaluate(hand).is_some_and(|e| game.entries[e].pattern == *pattern)
 }
 
+/// Whether a bingo card hits the "within N balls" trigger (B-9 to B-13):
+/// `covered_at` is the number of balls drawn when the card's last number
+/// came (None: the card was not covered by the end of the draw).
+pub fn bingo_hit(covered_at: Option<u8>, trigger: &Trigger) -> bool {
+    let Trigger::BingoWithin { balls } = trigger else { return false };
+    covered_at.is_some_and(|n| n <= *balls)
+}
+
 /// The share of the pool a stud side bet takes for the player's hand, in
 /// cents of a pool holding `pool` (the rest of the award, if any, is the
 /// fixed sum the game pays).
@@ -72,6 +80,16 @@ mod tests {
         assert!(!draw_hit(&g, &royal, 4, &t), "only on the maximum bet");
         assert!(!draw_hit(&g, &sf, 5, &t));
         assert!(!draw_hit(&g, &royal, 5, &Trigger::StudSideBet));
+    }
+
+    #[test]
+    fn bingo_within_n_balls_counts_the_nth_ball_in() {
+        let t = Trigger::BingoWithin { balls: 40 };
+        assert!(bingo_hit(Some(24), &t));
+        assert!(bingo_hit(Some(40), &t), "the 40th ball is within 40");
+        assert!(!bingo_hit(Some(41), &t));
+        assert!(!bingo_hit(None, &t), "a card never covered wins nothing");
+        assert!(!bingo_hit(Some(24), &Trigger::StudSideBet));
     }
 
     #[test]

@@ -13,10 +13,19 @@
 //!   two cabinets hitting one level at once serialise on the lock: one gets
 //!   the full value, the next the reset value (plus what came in between).
 //!
-//! Values are kept in millionths of a cent, like the standalone pools.
-//! The cabinet polls the controller (its heartbeat); after 5 seconds
-//! without an answer the link is unavailable and progressive-eligible bets
-//! stop ([`Link::available`]) until it answers again.
+//! Values are kept in millionths of a cent, like the standalone pools. A
+//! level may keep a hidden reserve share of each wager and a ceiling whose
+//! overflow goes to the reserve; after an award the level restarts at its
+//! reset value, from the reserve first, then from the operator.
+//!
+//! M-22: every award's transaction notifies the channel [`CHANNEL`] with
+//! the pool's id; a cabinet's [`Listener`] wakes on it and fetches the
+//! award and the new values, so every machine of the pool shows them at
+//! once. Contributions do not notify (a NOTIFY per wager cost a third of
+//! the controller's throughput); the growing values come with the
+//! cabinet's heartbeat (it asks for the levels every second). After 5
+//! seconds without an answer the link is unavailable and
+//! progressive-eligible bets stop ([`Link::available`]) until it answers.
 
 use std::time::{Duration, Instant};
 
@@ -26,6 +35,9 @@ use crate::money::Cents;
 use crate::progressive::PoolConfig;
 
 const MICRO: i64 = 1_000_000;
+
+/// The LISTEN/NOTIFY channel of M-22 signalling; the payload is the pool.
+pub const CHANNEL: &str = "egm_progressive";
 
 /// How long without an answer before the progressive is unavailable.
 pub const LINK_TIMEOUT: Duration = Duration::from_secs(5);
@@ -78,17 +90,22 @@ pub struct LinkedBooks {
     /// Σ contributions in millionths of a cent, per level.
     pub contributed_micro: Vec<i128>,
     pub current_micro: Vec<i128>,
+    /// The hidden reserve, in millionths of a cent, per level.
+    pub reserve_micro: Vec<i128>,
+    /// What passed the ceiling into the reserve, in millionths of a cent.
+    pub overflow_micro: Vec<i128>,
     pub start_micro: Vec<i128>,
     pub awarded: Vec<i128>,
     pub operator_funded: Vec<i128>,
 }
 
 impl LinkedBooks {
-    /// Σ contributions = Δ current + Σ awards − Σ operator resets, per
-    /// level (the operator funded the start value and every reset).
+    /// Σ contributions = Δ current + Δ reserve + Σ awards − Σ operator
+    /// resets, per level (the operator funded the start value and every
+    /// reset the reserve did not cover; overflow moved current to reserve).
     pub fn balanced(&self) -> bool {
         (0..self.current_micro.len()).all(|l| {
-            self.contributed_micro[l] == self.current_micro[l] + (self.awarded[l] - self.operator_funded[l]) * i128::from(MICRO)
+            self.contributed_micro[l] == self.current_micro[l] + self.reserve_micro[l] + (self.awarded[l] - self.operator_funded[l]) * i128::from(MICRO)
         })
     }
 }
@@ -106,7 +123,12 @@ CREATE TABLE IF NOT EXISTS levels (
     start_value BIGINT NOT NULL,
     reset_value BIGINT NOT NULL,
     increment_ppm BIGINT NOT NULL,
+    reserve_ppm BIGINT NOT NULL DEFAULT 0,
+    -- NULL: no ceiling.
+    ceiling_micro BIGINT,
     current_micro BIGINT NOT NULL,
+    reserve_micro BIGINT NOT NULL DEFAULT 0,
+    overflow_micro BIGINT NOT NULL DEFAULT 0,
     contributed_micro BIGINT NOT NULL DEFAULT 0,
     hits BIGINT NOT NULL DEFAULT 0,
     awarded BIGINT NOT NULL DEFAULT 0,
@@ -157,8 +179,8 @@ impl Controller {
     /// money (M-20) and must have the same configuration.
     pub fn configure_pool(&mut self, cfg: &PoolConfig) -> Result<(), LinkError> {
         cfg.validate().map_err(|e| LinkError::Invalid(e.to_string()))?;
-        if cfg.levels.iter().any(|l| l.reserve_ppm != 0 || l.ceiling.is_some()) {
-            return Err(LinkError::Invalid("linked pools have no reserve or ceiling".into()));
+        if cfg.levels.iter().any(|l| l.mystery) {
+            return Err(LinkError::Invalid(format!("pool {}: a linked pool has no mystery level (its hidden value would live on one cabinet)", cfg.id)));
         }
         let json = serde_json::to_string(cfg).map_err(|e| LinkError::Invalid(e.to_string()))?;
         let mut tx = self.client.transaction()?;
@@ -174,8 +196,19 @@ impl Controller {
                 tx.execute("INSERT INTO pools (pool, config, min_wager) VALUES ($1, $2, $3)", &[&cfg.id, &json, &(cfg.min_wager as i64)])?;
                 for (i, l) in cfg.levels.iter().enumerate() {
                     tx.execute(
-                        "INSERT INTO levels (pool, level, name, start_value, reset_value, increment_ppm, current_micro, operator_funded) VALUES ($1, $2, $3, $4, $5, $6, $7, $4)",
-                        &[&cfg.id, &(i as i32), &l.name, &(l.start_value as i64), &(l.reset_value as i64), &i64::from(l.increment_ppm), &(l.start_value as i64 * MICRO)],
+                        "INSERT INTO levels (pool, level, name, start_value, reset_value, increment_ppm, reserve_ppm, ceiling_micro, current_micro, operator_funded) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $4)",
+                        &[
+                            &cfg.id,
+                            &(i as i32),
+                            &l.name,
+                            &(l.start_value as i64),
+                            &(l.reset_value as i64),
+                            &i64::from(l.increment_ppm),
+                            &i64::from(l.reserve_ppm),
+                            &l.ceiling.map(|c| c as i64 * MICRO),
+                            &(l.start_value as i64 * MICRO),
+                        ],
                     )?;
                 }
             }
@@ -201,8 +234,19 @@ impl Controller {
             }
         }
         if total > 0 {
+            // The increment goes to the level up to its ceiling, the rest
+            // (overflow) and the reserve share to the reserve. Every right
+            // side reads the row as it was.
             tx.execute(
-                "UPDATE levels SET current_micro = current_micro + $2 * increment_ppm, contributed_micro = contributed_micro + $2 * increment_ppm WHERE pool = $1",
+                "UPDATE levels SET \
+                   current_micro = CASE WHEN ceiling_micro IS NULL THEN current_micro + $2 * increment_ppm \
+                                   ELSE LEAST(current_micro + $2 * increment_ppm, GREATEST(current_micro, ceiling_micro)) END, \
+                   reserve_micro = reserve_micro + $2 * reserve_ppm + CASE WHEN ceiling_micro IS NULL THEN 0 \
+                                   ELSE GREATEST(0, current_micro + $2 * increment_ppm - GREATEST(current_micro, ceiling_micro)) END, \
+                   overflow_micro = overflow_micro + CASE WHEN ceiling_micro IS NULL THEN 0 \
+                                   ELSE GREATEST(0, current_micro + $2 * increment_ppm - GREATEST(current_micro, ceiling_micro)) END, \
+                   contributed_micro = contributed_micro + $2 * (increment_ppm + reserve_ppm) \
+                 WHERE pool = $1",
                 &[&pool, &total],
             )?;
         }
@@ -223,19 +267,23 @@ impl Controller {
             return Ok(a as Cents);
         }
         let row = tx
-            .query_opt("SELECT current_micro, reset_value FROM levels WHERE pool = $1 AND level = $2 FOR UPDATE", &[&pool, &(level as i32)])?
+            .query_opt("SELECT current_micro, reset_value, reserve_micro FROM levels WHERE pool = $1 AND level = $2 FOR UPDATE", &[&pool, &(level as i32)])?
             .ok_or_else(|| LinkError::Invalid(format!("pool {pool} has no level {level}")))?;
-        let (current, reset): (i64, i64) = (row.get(0), row.get(1));
+        let (current, reset, reserve): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
         let amount = current / MICRO;
         let left = current % MICRO;
+        // The restart at the reset value: whole cents of the reserve first.
+        let from_reserve = (reserve / MICRO).min(reset);
         tx.execute(
-            "UPDATE levels SET current_micro = $3, hits = hits + 1, awarded = awarded + $4, operator_funded = operator_funded + $5 WHERE pool = $1 AND level = $2",
-            &[&pool, &(level as i32), &(reset * MICRO + left), &amount, &reset],
+            "UPDATE levels SET current_micro = $3, reserve_micro = reserve_micro - $6, hits = hits + 1, awarded = awarded + $4, \
+             operator_funded = operator_funded + $5 WHERE pool = $1 AND level = $2",
+            &[&pool, &(level as i32), &(reset * MICRO + left), &amount, &(reset - from_reserve), &(from_reserve * MICRO)],
         )?;
         tx.execute(
             "INSERT INTO awards (machine, round, pool, level, nth, amount) VALUES ($1, $2, $3, $4, $5, $6)",
             &[key.0, &key.1, key.2, &key.3, &key.4, &amount],
         )?;
+        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &pool])?;
         tx.commit()?;
         Ok(amount as Cents)
     }
@@ -284,7 +332,7 @@ impl Controller {
     pub fn books(&mut self, pool: &str) -> Result<LinkedBooks, LinkError> {
         let c = self.client.query_one("SELECT count(*), COALESCE(sum(wager), 0)::BIGINT FROM contributions WHERE pool = $1", &[&pool])?;
         let rows = self.client.query(
-            "SELECT contributed_micro, current_micro, start_value, awarded, operator_funded FROM levels WHERE pool = $1 ORDER BY level",
+            "SELECT contributed_micro, current_micro, start_value, awarded, operator_funded, reserve_micro, overflow_micro FROM levels WHERE pool = $1 ORDER BY level",
             &[&pool],
         )?;
         let col = |i: usize| rows.iter().map(|r| i128::from(r.get::<_, i64>(i))).collect::<Vec<i128>>();
@@ -296,6 +344,8 @@ impl Controller {
             start_micro: col(2).into_iter().map(|s| s * i128::from(MICRO)).collect(),
             awarded: col(3),
             operator_funded: col(4),
+            reserve_micro: col(5),
+            overflow_micro: col(6),
         })
     }
 }
@@ -343,5 +393,39 @@ impl Link {
         let levels = self.call(|c| c.levels(pool))?;
         self.levels = levels;
         Ok(())
+    }
+}
+
+/// M-22: a connection that LISTENs on [`CHANNEL`] and wakes when any
+/// cabinet of a pool wins an award.
+pub struct Listener {
+    client: Client,
+}
+
+impl Listener {
+    pub fn connect(url: &str) -> Result<Listener, LinkError> {
+        let mut client = Controller::connect(url)?.client;
+        client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
+        Ok(Listener { client })
+    }
+
+    /// Wait up to `timeout` for notifications; returns the pools named
+    /// (each once), empty when nothing came.
+    pub fn wait(&mut self, timeout: Duration) -> Result<Vec<String>, LinkError> {
+        use postgres::fallible_iterator::FallibleIterator;
+        let mut pools: Vec<String> = Vec::new();
+        let mut notes = self.client.notifications();
+        // The first blocks up to the timeout; what queued with it is drained.
+        let first = notes.timeout_iter(timeout).next()?;
+        if let Some(n) = first {
+            pools.push(n.payload().to_owned());
+            let mut rest = notes.iter();
+            while let Some(n) = rest.next()? {
+                if !pools.iter().any(|p| p == n.payload()) {
+                    pools.push(n.payload().to_owned());
+                }
+            }
+        }
+        Ok(pools)
     }
 }

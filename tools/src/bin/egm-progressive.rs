@@ -72,6 +72,9 @@ fn run(cli: Cli) -> Result<()> {
                 println!("award #{}: {} round {} level {}: {} cents", a.seq, a.machine, a.round, a.level, a.amount);
             }
             let books = c.books(&pool)?;
+            for (l, (r, o)) in books.reserve_micro.iter().zip(&books.overflow_micro).enumerate() {
+                println!("level {l} reserve {:>14} cents  overflow so far {:>10} cents", r / 1_000_000, o / 1_000_000);
+            }
             println!("{} contributions, {} cents wagered; books {}", books.contributions, books.wagered, if books.balanced() { "balance" } else { "DO NOT BALANCE" });
             if books.balanced() { Ok(()) } else { Err(anyhow!("the books of {pool} do not balance")) }
         }
