@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
-use meters::linked::{Link, LinkError};
+use meters::linked::{deliver_outbox, Link, LinkError};
 use meters::{GameRng, Machine, MachineConfig, Mode, SeedChoice, Step};
 use serde_json::json;
 
@@ -28,19 +28,12 @@ fn say(line: &str) -> Result<()> {
 }
 
 /// Send the outbox; journal the acknowledgement.
-fn deliver(m: &mut Machine, link: &mut Link, machine: &str) -> Result<bool> {
-    let pending: Vec<(u64, u64)> = m.linked_pending().into_iter().filter(|p| p.0 == POOL).map(|p| (p.1, p.2)).collect();
-    if pending.is_empty() {
-        return Ok(true);
+fn deliver(m: &mut Machine, link: &mut Link) -> Result<bool> {
+    let sent = deliver_outbox(m, link, POOL)?;
+    if let Some(n) = sent.filter(|&n| n > 0) {
+        say(&format!("delivered {n}"))?;
     }
-    match link.call(|c| c.contribute(machine, POOL, &pending)) {
-        Ok(_) => {
-            m.linked_delivered(POOL, pending.iter().map(|p| p.0).collect())?;
-            say(&format!("delivered {}", pending.len()))?;
-            Ok(true)
-        }
-        Err(_) => Ok(false),
-    }
+    Ok(sent.is_some())
 }
 
 /// The award of a committed hit; retried until the controller answers
@@ -129,14 +122,14 @@ fn main() -> Result<()> {
         };
         let round = m.begin_round(GAME, 1, stake, Step::new("outcome", json!({ "hit": hit })))?;
         say(&format!("begun {round} {stake}"))?;
-        deliver(&mut m, &mut link, &machine)?;
+        deliver(&mut m, &mut link)?;
         finish(&mut m, &mut link, &machine, round, hit, &mut unavailable)?;
         played += 1;
         std::thread::sleep(pace);
     }
     // Deliver what is still queued before stopping.
     let started = Instant::now();
-    while !deliver(&mut m, &mut link, &machine)? {
+    while !deliver(&mut m, &mut link)? {
         if started.elapsed() > Duration::from_secs(120) {
             return Err(anyhow!("the controller never came back"));
         }

@@ -25,6 +25,25 @@ pub struct CabinetConfig {
     /// first start, with what wins each level (M-30: shown on screen).
     #[serde(default)]
     pub progressives: Vec<ProgressiveSetup>,
+    /// Linked progressive pools (M-19) on a progressive controller shared
+    /// with other cabinets; the pool's levels are set up on the controller
+    /// (`egm-progressive setup`).
+    #[serde(default)]
+    pub linked_progressives: Vec<LinkedSetup>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkedSetup {
+    /// The controller's PostgreSQL URL, e.g. "postgresql://egm@127.0.0.1:55432/egm".
+    pub controller: String,
+    pub pool: String,
+    /// The games whose wagers contribute, and the smallest wager that does (cents).
+    pub games: Vec<String>,
+    pub min_wager: meters::Cents,
+    /// (level, trigger): a committed outcome that hits the trigger wins the level.
+    #[serde(default)]
+    pub triggers: Vec<(usize, game_core::progressive::Trigger)>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -15,6 +15,7 @@ mod capture;
 mod config;
 mod devices;
 mod frame_stats;
+mod linked;
 mod modes;
 mod screens;
 mod session;
@@ -86,6 +87,10 @@ fn boot(args: &Args) -> Result<Session, String> {
             machine.configure_pool(p.pool.clone()).map_err(|e| format!("progressive {}: {e}", p.pool.id))?;
         }
     }
+    // Linked pools (M-19): this machine's outbox lives in its journal.
+    for l in &config.linked_progressives {
+        machine.join_linked_pool(&l.pool, l.games.clone(), l.min_wager).map_err(|e| format!("linked progressive {}: {e}", l.pool))?;
+    }
     let manifest = verification::read_manifest(&config.manifest).map_err(|e| e.to_string())?;
     let report = verification::verify(&config.games, &config.paytable_dir, &manifest);
     let failures: Vec<String> = report.failures().iter().map(|c| format!("{}: expected {}, found {}", c.file.display(), c.expected, c.actual)).collect();
@@ -149,6 +154,7 @@ fn main() -> ExitCode {
                     devices::DevicesPlugin,
                     capture::CapturePlugin { dir: args.screenshot_dir.clone() },
                     frame_stats::FrameStatsPlugin,
+                    linked::LinkedProgressivePlugin,
                 ));
         }
         Err(reason) => {

@@ -16,6 +16,7 @@ use meters::{CashOut, Cents, CoreError, Door, Machine, PlayBlock, Step, Tilt, Wi
 use serde::{Deserialize, Serialize};
 
 use crate::config::CabinetConfig;
+use crate::linked::LinkedPool;
 use crate::verification::Report;
 
 pub struct LoadedGame {
@@ -45,6 +46,9 @@ pub struct ActiveRound {
     pub resumed: bool,
     /// The reels have been shown to the end (all free games).
     pub revealed: bool,
+    /// The player collected, and the round waits for a linked award from
+    /// the progressive controller before it can settle.
+    pub awaiting_controller: bool,
 }
 
 /// A finished round for the player's history (M-34) and the idle display (E-34).
@@ -82,6 +86,19 @@ pub struct Session {
     pub verification: Report,
     pub last_ticket: Option<String>,
     pub autoplay_left: u32,
+    /// Linked progressive pools (M-19) and their controller links.
+    pub linked: Vec<LinkedPool>,
+    /// The latest linked award signalled on this machine (M-22), and when.
+    pub linked_banner: Option<(String, std::time::Instant)>,
+}
+
+/// One progressive level as the HUD shows it (M-30).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgressiveShown {
+    pub name: String,
+    /// None: a linked pool whose controller is unreachable.
+    pub value: Option<Cents>,
+    pub linked: bool,
 }
 
 /// A game's opening bet: every line, the smallest credits per line.
@@ -119,7 +136,10 @@ impl Session {
             verification,
             last_ticket: None,
             autoplay_left: 0,
+            linked: Vec::new(),
+            linked_banner: None,
         };
+        s.linked = s.config.linked_progressives.iter().cloned().map(LinkedPool::start).collect();
         s.resume_interrupted_round();
         s
     }
@@ -202,6 +222,16 @@ impl Session {
         }
         let bet = self.bet();
         let denom = self.denom;
+        // M-19, issue 6: no progressive-eligible bet while the controller
+        // of a linked pool the wager would feed is unreachable.
+        let (game_id, stake) = (self.game().game.id.clone(), self.stake_cents());
+        if let Some(p) = self.linked.iter().find(|p| p.qualifies(&game_id, stake) && !p.view().available()) {
+            let text = format!("{} ({})", self.t("Progressivo ligado indisponível: apostas suspensas", "Linked progressive unavailable: bets suspended"), p.setup.pool);
+            self.autoplay_left = 0;
+            bevy::log::warn!("bet refused: {text}");
+            self.fail(text);
+            return false;
+        }
         let g = self.game();
         let outcome = {
             let mut rng = self.machine.rng().lock();
@@ -221,7 +251,8 @@ impl Session {
             Ok(id) => {
                 self.message = None;
                 let at_stake = record.outcome.win;
-                self.round = Some(ActiveRound { id, game: self.selected, denom, record, at_stake, gambles: Vec::new(), resumed: false, revealed: false });
+                self.round = Some(ActiveRound { id, game: self.selected, denom, record, at_stake, gambles: Vec::new(), resumed: false, revealed: false, awaiting_controller: false });
+                self.deliver_linked();
                 true
             }
             Err(e) => {
@@ -256,7 +287,14 @@ impl Session {
         let base_win = r.at_stake * r.denom;
         let components = self.components(&r);
         let hits = self.progressive_hits(&r);
-        match self.machine.settle_round_with_progressive(r.id, base_win, components, &hits) {
+        let Some(linked) = self.linked_awards(&r) else {
+            if let Some(a) = self.round.as_mut() {
+                a.awaiting_controller = true;
+            }
+            self.message = Some(self.t("PROGRESSIVO LIGADO! A aguardar o controlador…", "LINKED PROGRESSIVE! Waiting for the controller…").to_owned());
+            return;
+        };
+        match self.machine.settle_round_with_awards(r.id, base_win, components, &hits, &linked) {
             Ok(s) => {
                 let win = s.win;
                 if win > base_win {
@@ -298,13 +336,96 @@ impl Session {
         hits
     }
 
-    /// The progressive levels shown with the current game (M-30): name and value.
-    pub fn progressives_shown(&self) -> Vec<(String, u64)> {
+    /// The awards the controller makes for the round's linked hits
+    /// (pool, level, amount); None while it does not answer (the round
+    /// stays open, and is collected again when the link is back). Asking
+    /// again for the same hit returns the same award, never a second one.
+    fn linked_awards(&mut self, r: &ActiveRound) -> Option<Vec<(String, usize, Cents)>> {
+        let Some(g) = self.games.get(r.game) else { return Some(Vec::new()) };
+        let machine_id = self.machine.config().machine_id.clone();
+        let mut awards: Vec<(String, usize, Cents)> = Vec::new();
+        for p in &mut self.linked {
+            if !p.qualifies(&g.game.id, r.record.bet.total_credits() * r.denom) {
+                continue;
+            }
+            for (level, trigger) in &p.setup.triggers {
+                if !game_core::progressive::reels_hit(&g.game, &r.record.outcome, trigger) {
+                    continue;
+                }
+                let nth = awards.iter().filter(|a| a.0 == p.setup.pool && a.1 == *level).count() as u32;
+                let pool = p.setup.pool.clone();
+                let amount = p.link.call(|c| c.award(&machine_id, r.id, &pool, *level, nth)).ok()?;
+                awards.push((pool, *level, amount));
+            }
+        }
+        Some(awards)
+    }
+
+    /// Send every linked pool's queued contributions (kept in critical
+    /// memory until the controller acknowledges them).
+    pub fn deliver_linked(&mut self) {
+        for i in 0..self.linked.len() {
+            let pool = self.linked[i].setup.pool.clone();
+            if let Err(e) = meters::linked::deliver_outbox(&mut self.machine, &mut self.linked[i].link, &pool) {
+                self.fail(e);
+            }
+        }
+    }
+
+    /// Every second: deliver the outbox, finish a round that waits for a
+    /// linked award, and signal any new award of a linked pool (M-22).
+    pub fn tend_linked(&mut self) {
+        if self.linked.is_empty() {
+            return;
+        }
+        self.deliver_linked();
+        if self.round.as_ref().is_some_and(|r| r.awaiting_controller) {
+            self.collect();
+        }
+        let cur = self.machine.config().currency.clone();
+        for i in 0..self.linked.len() {
+            let view = self.linked[i].view();
+            if view.last_answer.is_none() {
+                continue;
+            }
+            let p = &mut self.linked[i];
+            let seq = view.last_award.as_ref().map(|a| a.seq);
+            // The first answer sets the baseline: awards made before this
+            // cabinet started are not news.
+            if !std::mem::replace(&mut p.heard, true) {
+                p.shown_award = seq;
+                continue;
+            }
+            let Some(a) = view.last_award.clone() else { continue };
+            if p.shown_award.is_some_and(|s| s >= a.seq) {
+                continue;
+            }
+            p.shown_award = Some(a.seq);
+            let level = view.levels.iter().find(|l| l.level == a.level).map_or_else(|| a.level.to_string(), |l| l.name.clone());
+            let text = format!("{} {level} {} — {} {}", self.t("JACKPOT", "JACKPOT"), cur.format(a.amount), self.t("máquina", "machine"), a.machine);
+            bevy::log::info!("M-22 linked award shown: pool {} award #{} level {} {} cents machine {}", self.linked[i].setup.pool, a.seq, a.level, a.amount, a.machine);
+            self.linked_banner = Some((text, std::time::Instant::now()));
+        }
+    }
+
+    /// The progressive levels shown with the current game (M-30): the
+    /// standalone pools' values, and the linked pools' as last heard.
+    pub fn progressives_shown(&self) -> Vec<ProgressiveShown> {
         let id = &self.game().game.id;
         let mut out = Vec::new();
         for pool in self.machine.pools().values().filter(|p| p.config.games.contains(id)) {
             for (cfg, level) in pool.config.levels.iter().zip(&pool.levels) {
-                out.push((cfg.name.clone(), level.current));
+                out.push(ProgressiveShown { name: cfg.name.clone(), value: Some(level.current), linked: false });
+            }
+        }
+        for p in self.linked.iter().filter(|p| p.setup.games.contains(id)) {
+            let view = p.view();
+            let up = view.available();
+            for l in &view.levels {
+                out.push(ProgressiveShown { name: l.name.clone(), value: up.then_some(l.value), linked: true });
+            }
+            if view.levels.is_empty() {
+                out.push(ProgressiveShown { name: p.setup.pool.clone(), value: None, linked: true });
             }
         }
         out
@@ -380,7 +501,7 @@ impl Session {
                 self.lines = record.bet.lines;
                 self.credits_per_line = record.bet.credits_per_line;
                 self.message = Some(self.t("Jogada interrompida retomada", "Interrupted game resumed").to_owned());
-                self.round = Some(ActiveRound { id: open.round, game: gi, denom: record.denom, record, at_stake, gambles, resumed: true, revealed: false });
+                self.round = Some(ActiveRound { id: open.round, game: gi, denom: record.denom, record, at_stake, gambles, resumed: true, revealed: false, awaiting_controller: false });
             }
             _ => {
                 let reason = "the interrupted game cannot be resumed on this cabinet";

@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 
 use postgres::{Client, NoTls};
 
+use crate::machine::{CoreError, Machine};
 use crate::money::Cents;
 use crate::progressive::PoolConfig;
 
@@ -393,6 +394,26 @@ impl Link {
         let levels = self.call(|c| c.levels(pool))?;
         self.levels = levels;
         Ok(())
+    }
+}
+
+/// Send a pool's journaled outbox (the contributions of this machine's
+/// wagers, [`Machine::linked_pending`]) and journal the controller's
+/// acknowledgement. `Ok(None)` when the controller did not answer: the
+/// contributions stay queued for the next try; `Ok(Some(n))` when `n` were
+/// acknowledged (each counted once at the controller however often sent).
+pub fn deliver_outbox(machine: &mut Machine, link: &mut Link, pool: &str) -> Result<Option<usize>, CoreError> {
+    let pending: Vec<(u64, Cents)> = machine.linked_pending().into_iter().filter(|p| p.0 == pool).map(|p| (p.1, p.2)).collect();
+    if pending.is_empty() {
+        return Ok(Some(0));
+    }
+    let id = machine.config().machine_id.clone();
+    match link.call(|c| c.contribute(&id, pool, &pending)) {
+        Ok(_) => {
+            machine.linked_delivered(pool, pending.iter().map(|p| p.0).collect())?;
+            Ok(Some(pending.len()))
+        }
+        Err(_) => Ok(None),
     }
 }
 

@@ -34,7 +34,14 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
                 ui.label(format!("{}: —", s.t("Progressivos", "Progressives")));
             } else {
                 let cur = &s.machine.config().currency;
-                let text: Vec<String> = shown.iter().map(|(name, v)| format!("{name} {}", cur.format(*v))).collect();
+                let text: Vec<String> = shown
+                    .iter()
+                    .map(|p| {
+                        let value = p.value.map_or_else(|| s.t("indisponível", "unavailable").to_owned(), |v| cur.format(v));
+                        let mark = if p.linked { s.t(" (ligado)", " (linked)") } else { "" };
+                        format!("{}{mark} {value}", p.name)
+                    })
+                    .collect();
                 ui.colored_label(egui::Color32::GOLD, format!("{}: {}", s.t("Progressivos", "Progressives"), text.join(" · ")));
             }
             if s.machine.config().mode == meters::Mode::Lab {
@@ -43,6 +50,18 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
             }
         });
     });
+    // M-22: a linked pool's award is signalled on every machine of the pool.
+    let mut banner = 0.0;
+    if let Some((text, at)) = &s.linked_banner
+        && at.elapsed() < std::time::Duration::from_secs(15)
+    {
+        banner = egui::Panel::top("linked_award").frame(egui::Frame::new().fill(egui::Color32::from_rgb(150, 20, 20)).inner_margin(8.0)).show(&mut root, |ui| {
+            ui.label(egui::RichText::new(text).size(30.0).strong().color(egui::Color32::GOLD));
+        })
+        .response
+        .rect
+        .height();
+    }
     let last_win = s.round.as_ref().map(|r| if r.revealed { r.at_stake * r.denom } else { 0 }).or_else(|| s.history.last().map(|h| h.win)).unwrap_or(0);
     let bottom = egui::Panel::bottom("hud_bottom").show(&mut root, |ui| {
         ui.horizontal(|ui| {
@@ -66,6 +85,6 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
             "Space play · 1-4 notes · C cash out · left/right arrows game · up/down arrows lines · +/− bet · Q/W denomination · G/B double · Enter collect · A autoplay · H help · R history · V credits/€ · E language · K key · M/L doors · F12 screenshot",
         ));
     });
-    *layout = HudLayout { top: top.response.rect.height(), bottom: bottom.response.rect.height() };
+    *layout = HudLayout { top: top.response.rect.height() + banner, bottom: bottom.response.rect.height() };
     Ok(())
 }

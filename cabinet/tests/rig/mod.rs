@@ -1,0 +1,197 @@
+//! The harness of the window tests: a private Xvfb, the real cabinet
+//! binary in it with its own critical memory and configuration, X key
+//! events (xdotool), critical memory read through the read-only inspector,
+//! and the screenshots the cabinet takes, kept in
+//! `target/cabinet-screenshots/<test>/` as artifacts.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use meters::inspect::Inspection;
+
+pub fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+pub struct Xvfb {
+    child: Child,
+    pub display: String,
+}
+
+impl Xvfb {
+    pub fn start() -> Xvfb {
+        // One display per test binary (they run one after another).
+        let n = 90 + std::process::id() % 100;
+        let display = format!(":{n}");
+        // -noreset: when the killed cabinet was the last client, a resetting
+        // server could refuse the restarted one's connection.
+        let child = Command::new("Xvfb").args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("Xvfb (tools/test.sh installs it)");
+        std::thread::sleep(Duration::from_millis(800));
+        Xvfb { child, display }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub struct Rig {
+    pub dir: tempfile::TempDir,
+    pub x: Xvfb,
+}
+
+impl Rig {
+    pub fn new() -> Rig {
+        Rig::with_config(|c| c)
+    }
+
+    /// A rig whose configuration is the default one as `edit` changes it.
+    pub fn with_config(edit: impl FnOnce(String) -> String) -> Rig {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = workspace();
+        let config = std::fs::read_to_string(ws.join("assets/config/cabinet.ron")).unwrap()
+            .replace("\"assets/paytables/compiled\"", &format!("{:?}", ws.join("assets/paytables/compiled").display().to_string()))
+            .replace("\"assets/paytables/approved.ron\"", &format!("{:?}", ws.join("assets/paytables/approved.ron").display().to_string()))
+            .replace("\"var/tickets\"", &format!("{:?}", dir.path().join("tickets").display().to_string()));
+        std::fs::write(dir.path().join("cabinet.ron"), edit(config)).unwrap();
+        Rig { dir, x: Xvfb::start() }
+    }
+
+    /// The cabinet's log (its stderr, every run appended).
+    pub fn log_path(&self) -> PathBuf {
+        self.dir.path().join("cabinet.log")
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log_path()).unwrap_or_default()
+    }
+
+    fn log_tail(&self) -> String {
+        let log = self.log();
+        log.lines().rev().take(30).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n")
+    }
+
+    /// Wait until the cabinet's log holds `needle`.
+    pub fn wait_for_log(&self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let log = self.log();
+            if log.contains(needle) {
+                return log;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {needle:?} in the cabinet's log:\n{}", self.log_tail());
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    pub fn db(&self) -> PathBuf {
+        self.dir.path().join("egm.sqlite")
+    }
+
+    pub fn shots(&self) -> PathBuf {
+        self.dir.path().join("shots")
+    }
+
+    pub fn launch(&self) -> Child {
+        let child = Command::new(env!("CARGO_BIN_EXE_cabinet"))
+            .args(["--windowed", "--size", "1280x720", "--lab-seed", "7"])
+            .arg("--config").arg(self.dir.path().join("cabinet.ron"))
+            .arg("--db").arg(self.db())
+            .arg("--screenshot-dir").arg(self.shots())
+            .env("DISPLAY", &self.x.display)
+            .env("XDG_RUNTIME_DIR", self.dir.path())
+            .stdout(Stdio::null())
+            .stderr(std::fs::OpenOptions::new().create(true).append(true).open(self.log_path()).unwrap())
+            .spawn()
+            .unwrap();
+        // Wait for the window, then give it the keyboard focus.
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let out = self.xdotool(&["search", "--name", "EGM cabinet"]);
+            if let Some(id) = out.lines().next().filter(|l| !l.trim().is_empty()) {
+                let id = id.trim().to_owned();
+                self.xdotool(&["windowfocus", &id]);
+                break;
+            }
+            assert!(Instant::now() < deadline, "the cabinet window never appeared");
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        // Let the first frames render and the boot settle.
+        std::thread::sleep(Duration::from_secs(3));
+        child
+    }
+
+    pub fn xdotool(&self, args: &[&str]) -> String {
+        let out = Command::new("xdotool").args(args).env("DISPLAY", &self.x.display).output().expect("xdotool (tools/test.sh installs it)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn key(&self, k: &str) {
+        self.xdotool(&["key", "--delay", "80", k]);
+        std::thread::sleep(Duration::from_millis(250));
+    }
+
+    /// Poll critical memory until `cond` holds.
+    pub fn wait_for(&self, what: &str, cond: impl Fn(&Inspection) -> bool) -> Inspection {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(i) = Inspection::open(&self.db())
+                && cond(&i) {
+                    return i;
+                }
+            assert!(Instant::now() < deadline, "timed out waiting for: {what}; the cabinet's log ends:\n{}", self.log_tail());
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    pub fn screenshot(&self) {
+        self.key("F12");
+        std::thread::sleep(Duration::from_millis(800));
+    }
+
+    pub fn keep_screenshots(&self, name: &str) -> Vec<PathBuf> {
+        let keep = workspace().join("target/cabinet-screenshots").join(name);
+        let _ = std::fs::remove_dir_all(&keep);
+        std::fs::create_dir_all(&keep).unwrap();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(self.shots()).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
+        files.sort();
+        for f in &files {
+            std::fs::copy(f, keep.join(f.file_name().unwrap())).unwrap();
+        }
+        files
+    }
+}
+
+pub fn assert_png(path: &Path) {
+    let bytes = std::fs::read(path).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{} is not a PNG", path.display());
+    assert!(bytes.len() > 8_000, "{} is suspiciously small ({} bytes): a blank frame?", path.display(), bytes.len());
+}
+
+
+/// How many pixels of a screenshot are within `tol` of `rgb` on every channel.
+pub fn count_pixels(path: &Path, rgb: [u8; 3], tol: u8) -> usize {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let step = match info.color_type {
+        png::ColorType::Rgba => 4,
+        png::ColorType::Rgb => 3,
+        other => panic!("{}: unexpected colour type {other:?}", path.display()),
+    };
+    assert_eq!(info.bit_depth, png::BitDepth::Eight, "{}", path.display());
+    buf[..info.buffer_size()].chunks_exact(step).filter(|p| (0..3).all(|c| p[c].abs_diff(rgb[c]) <= tol)).count()
+}
+
+/// The newest screenshot the cabinet has saved.
+pub fn newest_png(dir: &Path) -> PathBuf {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "png")).collect();
+    files.sort();
+    files.pop().expect("no screenshot yet")
+}
