@@ -301,4 +301,6 @@ fn listeners_are_woken_by_every_award_of_the_pool() {
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty());
     let last = c.last_awards(POOL, 1).unwrap();
     assert_eq!((last[0].machine.as_str(), last[0].round, last[0].level), ("B", 9, 1));
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    assert!((last[0].time - now).abs() < 60, "the award's time {} is not now ({now})", last[0].time);
 }

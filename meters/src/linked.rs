@@ -61,6 +61,8 @@ pub struct LinkedAward {
     pub round: u64,
     pub level: usize,
     pub amount: Cents,
+    /// When the controller made it, in Unix seconds.
+    pub time: i64,
 }
 
 /// What the controller holds from one machine: contributions, Σ wagers,
@@ -304,12 +306,23 @@ impl Controller {
             .collect())
     }
 
-    /// The latest awards, newest first: (seq, machine, round, level, amount).
+    /// The latest awards, newest first (issue 6: the last 25 hits with
+    /// time, machine, level and amount).
     pub fn last_awards(&mut self, pool: &str, n: i64) -> Result<Vec<LinkedAward>, LinkError> {
-        let rows = self.client.query("SELECT seq, machine, round, level, amount FROM awards WHERE pool = $1 ORDER BY seq DESC LIMIT $2", &[&pool, &n])?;
+        let rows = self.client.query(
+            "SELECT seq, machine, round, level, amount, extract(epoch FROM at)::BIGINT FROM awards WHERE pool = $1 ORDER BY seq DESC LIMIT $2",
+            &[&pool, &n],
+        )?;
         Ok(rows
             .iter()
-            .map(|r| LinkedAward { seq: r.get(0), machine: r.get(1), round: r.get::<_, i64>(2) as u64, level: r.get::<_, i32>(3) as usize, amount: r.get::<_, i64>(4) as Cents })
+            .map(|r| LinkedAward {
+                seq: r.get(0),
+                machine: r.get(1),
+                round: r.get::<_, i64>(2) as u64,
+                level: r.get::<_, i32>(3) as usize,
+                amount: r.get::<_, i64>(4) as Cents,
+                time: r.get(5),
+            })
             .collect())
     }
 

@@ -69,7 +69,8 @@ fn run(cli: Cli) -> Result<()> {
                 println!("level {} {:<12} {:>14} cents  reset {:>10}  hits {}", l.level, l.name, l.value, l.reset_value, l.hits);
             }
             for a in c.last_awards(&pool, 25)? {
-                println!("award #{}: {} round {} level {}: {} cents", a.seq, a.machine, a.round, a.level, a.amount);
+                let at = time::OffsetDateTime::from_unix_timestamp(a.time).map_or_else(|_| a.time.to_string(), |t| t.to_string());
+                println!("award #{} at {at}: {} round {} level {}: {} cents", a.seq, a.machine, a.round, a.level, a.amount);
             }
             let books = c.books(&pool)?;
             for (l, (r, o)) in books.reserve_micro.iter().zip(&books.overflow_micro).enumerate() {
