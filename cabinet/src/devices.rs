@@ -75,7 +75,7 @@ fn player_buttons(
     }
     match m {
         Mode::Attract | Mode::Idle => {
-            if keys.just_pressed(KeyCode::Space) && s.spin() {
+            if keys.just_pressed(KeyCode::Space) && s.play() {
                 next.set(Mode::Playing);
             }
             if keys.just_pressed(KeyCode::KeyC) {
@@ -105,7 +105,7 @@ fn player_buttons(
             if keys.just_pressed(KeyCode::KeyW) {
                 s.change_denomination(1);
             }
-            if keys.just_pressed(KeyCode::KeyA) && s.config.autoplay_max > 0 {
+            if keys.just_pressed(KeyCode::KeyA) && s.config.autoplay_max > 0 && s.reel_game().is_some() {
                 // M-32: a finite count, stopped by any key below.
                 s.autoplay_left = s.config.autoplay_max.min(10);
             }
@@ -115,7 +115,11 @@ fn player_buttons(
         }
         Mode::Playing => {
             if keys.just_pressed(KeyCode::Space) {
+                // Reels: show the result at once; draw poker: draw.
                 reveal.hurry = true;
+                if s.draw.is_some() {
+                    s.draw_cards();
+                }
             }
             if keys.just_pressed(KeyCode::KeyG) {
                 s.gamble(Colour::Red);
@@ -143,7 +147,7 @@ fn player_buttons(
 /// runs out or anything blocks play.
 fn autoplay_next_round(session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) {
     let Ok(mut s) = session.0.lock() else { return };
-    if s.autoplay_left == 0 || *mode.get() != Mode::Idle || s.round.is_some() {
+    if s.autoplay_left == 0 || *mode.get() != Mode::Idle || s.in_round() || s.reel_game().is_none() {
         return;
     }
     s.autoplay_left -= 1;

@@ -17,6 +17,7 @@ mod devices;
 mod frame_stats;
 mod linked;
 mod modes;
+mod poker;
 mod screens;
 mod session;
 mod ticket_printer;
@@ -35,7 +36,8 @@ use meters::{BootError, Machine, SeedChoice};
 use paytables::check::Floor;
 
 use crate::config::CabinetConfig;
-use crate::session::{LoadedGame, Session};
+use crate::session::{HostedGame, LoadedGame, Session};
+use paytables::artifact::CompiledGame;
 
 /// The session, shared by the systems (one lock per system run).
 #[derive(Resource)]
@@ -100,10 +102,12 @@ fn boot(args: &Args) -> Result<Session, String> {
     for id in &config.games {
         let path = config.paytable_dir.join(format!("{id}.json"));
         match paytables::artifact::load_approved(&path, &manifest, &floor) {
-            Ok(game) => {
+            Ok(CompiledGame::Reels(game)) => {
                 let tables = StopTables::new(&game).map_err(|e| format!("{id}: {e}"))?;
-                games.push(LoadedGame { game, tables });
+                games.push(HostedGame::Reels(LoadedGame { game, tables }));
             }
+            Ok(CompiledGame::DrawPoker(game)) => games.push(HostedGame::DrawPoker(game)),
+            Ok(CompiledGame::StudPoker(game)) => games.push(HostedGame::StudPoker(game)),
             Err(e) => eprintln!("cabinet: {e}"),
         }
     }
@@ -147,6 +151,8 @@ fn main() -> ExitCode {
                     screens::hud::HudPlugin,
                     screens::attract::AttractPlugin,
                     screens::reels::ReelScreenPlugin,
+                    screens::draw_poker::DrawPokerScreenPlugin,
+                    screens::stud_poker::StudPokerScreenPlugin,
                     screens::help::HelpPlugin,
                     screens::recall::RecallPlugin,
                     screens::tilt::TiltPlugin,

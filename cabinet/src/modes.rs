@@ -42,7 +42,7 @@ fn follow_core_mode(session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: 
     let blocked = s.block_text().is_some();
     let want = if blocked {
         Mode::Tilt
-    } else if s.round.is_some() {
+    } else if s.in_round() {
         Mode::Playing
     } else if current == Mode::Recall {
         Mode::Recall

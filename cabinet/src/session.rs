@@ -10,18 +10,53 @@
 
 use std::path::PathBuf;
 
-use game_core::double_up::{Colour, Gamble};
+use game_core::double_up::{Colour, DoubleUpRule, Gamble};
+use game_core::draw_poker::DrawPokerGame;
 use game_core::reels::{Bet, ReelGame, ReelRound, StopTables};
+use game_core::stud_poker::StudPokerGame;
 use meters::{CashOut, Cents, CoreError, Door, Machine, PlayBlock, Step, Tilt, WinComponent};
 use serde::{Deserialize, Serialize};
 
 use crate::config::CabinetConfig;
 use crate::linked::LinkedPool;
+use crate::poker::{DrawRound, StudRound};
 use crate::verification::Report;
 
 pub struct LoadedGame {
     pub game: ReelGame,
     pub tables: StopTables,
+}
+
+/// A game this cabinet hosts, as its approved artifact describes it.
+pub enum HostedGame {
+    Reels(LoadedGame),
+    DrawPoker(DrawPokerGame),
+    StudPoker(StudPokerGame),
+}
+
+impl HostedGame {
+    pub fn id(&self) -> &str {
+        match self {
+            HostedGame::Reels(g) => &g.game.id,
+            HostedGame::DrawPoker(g) => &g.id,
+            HostedGame::StudPoker(g) => &g.id,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            HostedGame::Reels(g) => &g.game.name,
+            HostedGame::DrawPoker(g) => &g.name,
+            HostedGame::StudPoker(g) => &g.name,
+        }
+    }
+
+    pub fn reels(&self) -> Option<&LoadedGame> {
+        match self {
+            HostedGame::Reels(g) => Some(g),
+            _ => None,
+        }
+    }
 }
 
 /// What the first step of a reel round records: the bet and the outcome.
@@ -59,7 +94,10 @@ pub struct RoundSummary {
     pub denom: Cents,
     pub stake: Cents,
     pub win: Cents,
-    pub outcome: ReelRound,
+    /// A reel round's outcome (the idle reels show the last one, E-34).
+    pub outcome: Option<ReelRound>,
+    /// A card round's cards and result, as the history shows them.
+    pub detail: String,
     pub gambles: Vec<Gamble>,
 }
 
@@ -72,12 +110,23 @@ pub enum Lang {
 pub struct Session {
     pub machine: Machine,
     pub config: CabinetConfig,
-    pub games: Vec<LoadedGame>,
+    pub games: Vec<HostedGame>,
     pub selected: usize,
     pub denom: Cents,
     pub lines: u32,
     pub credits_per_line: u64,
+    /// Draw poker: coins bet.
+    pub coins: u32,
+    /// Póquer sem descarte: the ante, in credits.
+    pub ante: u64,
+    /// The reel round in play.
     pub round: Option<ActiveRound>,
+    /// The draw-poker round in play.
+    pub draw: Option<DrawRound>,
+    /// The póquer sem descarte round in play.
+    pub stud: Option<StudRound>,
+    /// The last card round, shown until the next one (E-34).
+    pub last_card_round: Option<CardRound>,
     pub history: Vec<RoundSummary>,
     pub message: Option<String>,
     pub lang: Lang,
@@ -92,6 +141,13 @@ pub struct Session {
     pub linked_banner: Option<(String, std::time::Instant)>,
 }
 
+/// A finished card round, as its screen keeps showing it.
+#[derive(Clone, Debug)]
+pub enum CardRound {
+    Draw(DrawRound),
+    Stud(StudRound),
+}
+
 /// One progressive level as the HUD shows it (M-30).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgressiveShown {
@@ -101,7 +157,13 @@ pub struct ProgressiveShown {
     pub linked: bool,
 }
 
-/// A game's opening bet: every line, the smallest credits per line.
+/// Millionths as a percentage, exactly: 12_345 → "1.2345".
+fn ppm_percent(ppm: u32) -> String {
+    let text = format!("{}.{:04}", ppm / 10_000, ppm % 10_000);
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// A reel game's opening bet: every line, the smallest credits per line.
 fn default_bet(game: &ReelGame) -> (u32, u64) {
     (game.bet.lines.last().copied().unwrap_or(1), game.bet.credits_per_line.first().copied().unwrap_or(1))
 }
@@ -116,19 +178,23 @@ fn step<T: Copy + PartialEq>(options: &[T], current: T, delta: i32) -> T {
 }
 
 impl Session {
-    pub fn new(machine: Machine, config: CabinetConfig, games: Vec<LoadedGame>, verification: Report) -> Self {
+    pub fn new(machine: Machine, config: CabinetConfig, games: Vec<HostedGame>, verification: Report) -> Self {
         let denom = machine.config().denominations.iter().copied().find(|&d| d >= 1).unwrap_or(1);
         let lang = if config.language == "en" { Lang::En } else { Lang::Pt };
-        let (lines, credits_per_line) = games.first().map_or((1, 1), |g| default_bet(&g.game));
         let mut s = Session {
             machine,
             config,
             games,
             selected: 0,
             denom,
-            lines,
-            credits_per_line,
+            lines: 1,
+            credits_per_line: 1,
+            coins: 1,
+            ante: 1,
             round: None,
+            draw: None,
+            stud: None,
+            last_card_round: None,
             history: Vec::new(),
             message: None,
             lang,
@@ -140,6 +206,7 @@ impl Session {
             linked_banner: None,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(LinkedPool::start).collect();
+        s.opening_bet();
         s.resume_interrupted_round();
         s
     }
@@ -151,16 +218,54 @@ impl Session {
         }
     }
 
-    pub fn game(&self) -> &LoadedGame {
+    pub fn game(&self) -> &HostedGame {
         &self.games[self.selected.min(self.games.len().saturating_sub(1))]
+    }
+
+    /// The selected game when it is a reel game.
+    pub fn reel_game(&self) -> Option<&LoadedGame> {
+        self.game().reels()
+    }
+
+    /// Whether any round is open on screen.
+    pub fn in_round(&self) -> bool {
+        self.round.is_some() || self.draw.is_some() || self.stud.is_some()
     }
 
     pub fn bet(&self) -> Bet {
         Bet { lines: self.lines, credits_per_line: self.credits_per_line }
     }
 
+    /// The stake of the next round, in credits: lines × credits per line,
+    /// coins, or the ante (a raise later adds twice the ante).
+    pub fn stake_credits(&self) -> u64 {
+        match self.game() {
+            HostedGame::Reels(_) => self.bet().total_credits(),
+            HostedGame::DrawPoker(_) => u64::from(self.coins),
+            HostedGame::StudPoker(_) => self.ante,
+        }
+    }
+
     pub fn stake_cents(&self) -> Cents {
-        self.bet().total_credits() * self.denom
+        self.stake_credits() * self.denom
+    }
+
+    /// The bet as the HUD describes it.
+    pub fn bet_text(&self) -> String {
+        match self.game() {
+            HostedGame::Reels(_) => format!("{} {} × {} {}", self.lines, self.t("linhas", "lines"), self.credits_per_line, self.t("créd./linha", "cr/line")),
+            HostedGame::DrawPoker(_) => format!("{} {}", self.coins, self.t("moedas", "coins")),
+            HostedGame::StudPoker(_) => format!("{} {} {} ({} {})", self.t("ante", "ante"), self.ante, self.t("créd.", "cr"), self.t("aposta 2×:", "raise 2×:"), 2 * self.ante),
+        }
+    }
+
+    /// The selected game's opening bet.
+    fn opening_bet(&mut self) {
+        match self.game() {
+            HostedGame::Reels(g) => (self.lines, self.credits_per_line) = default_bet(&g.game),
+            HostedGame::DrawPoker(g) => self.coins = g.max_coins(),
+            HostedGame::StudPoker(g) => self.ante = g.antes.first().copied().unwrap_or(1),
+        }
     }
 
     /// Amount as the player chose to see it: currency or credits (M-16).
@@ -178,7 +283,7 @@ impl Session {
         }
     }
 
-    fn fail(&mut self, e: impl std::fmt::Display) {
+    pub(crate) fn fail(&mut self, e: impl std::fmt::Display) {
         self.message = Some(e.to_string());
     }
 
@@ -186,45 +291,65 @@ impl Session {
 
     /// Game and denomination change only in idle (M-9, E-41).
     pub fn select_game(&mut self, delta: i32) {
-        if self.round.is_some() || self.games.is_empty() {
+        if self.in_round() || self.games.is_empty() {
             return;
         }
         let n = self.games.len() as i32;
         self.selected = ((self.selected as i32 + delta).rem_euclid(n)) as usize;
-        (self.lines, self.credits_per_line) = default_bet(&self.games[self.selected].game);
+        self.opening_bet();
     }
 
     pub fn change_denomination(&mut self, delta: i32) {
-        if self.round.is_some() {
+        if self.in_round() {
             return;
         }
         self.denom = step(&self.machine.config().denominations, self.denom, delta);
     }
 
     pub fn change_lines(&mut self, delta: i32) {
-        if self.round.is_some() {
+        if self.in_round() {
             return;
         }
-        self.lines = step(&self.game().game.bet.lines, self.lines, delta);
+        if let HostedGame::Reels(g) = self.game() {
+            self.lines = step(&g.game.bet.lines, self.lines, delta);
+        }
     }
 
+    /// The bet button: credits per line, coins, or the ante.
     pub fn change_credits_per_line(&mut self, delta: i32) {
-        if self.round.is_some() {
+        if self.in_round() {
             return;
         }
-        self.credits_per_line = step(&self.game().game.bet.credits_per_line, self.credits_per_line, delta);
+        match self.game() {
+            HostedGame::Reels(g) => self.credits_per_line = step(&g.game.bet.credits_per_line, self.credits_per_line, delta),
+            HostedGame::DrawPoker(g) => self.coins = step(&g.coins, self.coins, delta),
+            HostedGame::StudPoker(g) => self.ante = step(&g.antes, self.ante, delta),
+        }
+    }
+
+    /// The play button: spin the reels, deal the cards, or draw.
+    pub fn play(&mut self) -> bool {
+        match self.game() {
+            HostedGame::Reels(_) => self.spin(),
+            HostedGame::DrawPoker(_) if self.draw.is_some() => {
+                self.draw_cards();
+                true
+            }
+            HostedGame::DrawPoker(_) => self.deal_draw_poker(),
+            HostedGame::StudPoker(_) => self.deal_stud(),
+        }
     }
 
     /// Draw the round and commit it, before anything moves.
     pub fn spin(&mut self) -> bool {
-        if self.round.is_some() {
+        if self.in_round() {
             return false;
         }
         let bet = self.bet();
         let denom = self.denom;
         // M-19, issue 6: no progressive-eligible bet while the controller
         // of a linked pool the wager would feed is unreachable.
-        let (game_id, stake) = (self.game().game.id.clone(), self.stake_cents());
+        let (game_id, stake) = (self.game().id().to_owned(), self.stake_cents());
         if let Some(p) = self.linked.iter().find(|p| p.qualifies(&game_id, stake) && !p.view().available()) {
             let text = format!("{} ({})", self.t("Progressivo ligado indisponível: apostas suspensas", "Linked progressive unavailable: bets suspended"), p.setup.pool);
             self.autoplay_left = 0;
@@ -232,7 +357,7 @@ impl Session {
             self.fail(text);
             return false;
         }
-        let g = self.game();
+        let Some(g) = self.reel_game() else { return false };
         let outcome = {
             let mut rng = self.machine.rng().lock();
             match g.game.play(&g.tables, &mut rng, bet) {
@@ -274,15 +399,30 @@ impl Session {
         }
     }
 
+    /// The double-up of the round in play: (round, its rule, credits at
+    /// stake, gambles so far), once its outcome has been shown.
+    fn double_up_state(&self) -> Option<(u64, DoubleUpRule, u64, u8)> {
+        if let Some(r) = &self.round {
+            let rule = self.games.get(r.game).and_then(|g| g.reels()).and_then(|g| g.game.double_up)?;
+            return r.revealed.then_some((r.id, rule, r.at_stake, r.gambles.len() as u8));
+        }
+        let d = self.draw.as_ref()?;
+        let HostedGame::DrawPoker(g) = self.games.get(d.game)? else { return None };
+        let rule = g.double_up?;
+        d.drawn.then_some((d.id, rule, d.at_stake, d.gambles.len() as u8))
+    }
+
     /// Whether the double-up is offered now (shown before the player chooses, M-11).
     pub fn double_up_offered(&self) -> bool {
-        let Some(r) = &self.round else { return false };
-        let Some(rule) = self.games.get(r.game).and_then(|g| g.game.double_up) else { return false };
-        r.revealed && self.autoplay_left == 0 && rule.check(r.at_stake, r.gambles.len() as u8).is_ok()
+        self.autoplay_left == 0 && self.double_up_state().is_some_and(|(_, rule, at_stake, done)| rule.check(at_stake, done).is_ok())
     }
 
     /// Take the amount at stake: settle the round (M-33).
     pub fn collect(&mut self) {
+        if self.draw.is_some() {
+            self.collect_draw();
+            return;
+        }
         let Some(r) = self.round.clone() else { return };
         let base_win = r.at_stake * r.denom;
         let components = self.components(&r);
@@ -300,16 +440,15 @@ impl Session {
                 if win > base_win {
                     self.message = Some(format!("{} {}", self.t("PROGRESSIVO!", "PROGRESSIVE!"), self.show(win - base_win)));
                 }
-                if let meters::WinPayment::Handpay { .. } = s.payment {
-                    self.message = Some(self.t("Prémio a pagar manualmente: chame o empregado", "Hand-pay: call an attendant").to_owned());
-                }
+                self.note_handpay(&s.payment);
                 self.history.push(RoundSummary {
                     round: r.id,
                     game: r.record.game.clone(),
                     denom: r.denom,
                     stake: r.record.bet.total_credits() * r.denom,
                     win,
-                    outcome: r.record.outcome.clone(),
+                    outcome: Some(r.record.outcome.clone()),
+                    detail: String::new(),
                     gambles: r.gambles.clone(),
                 });
                 self.round = None;
@@ -318,10 +457,17 @@ impl Session {
         }
     }
 
+    /// M-12: a win at or above the limit waits for an attendant.
+    pub(crate) fn note_handpay(&mut self, payment: &meters::WinPayment) {
+        if let meters::WinPayment::Handpay { .. } = payment {
+            self.message = Some(self.t("Prémio a pagar manualmente: chame o empregado", "Hand-pay: call an attendant").to_owned());
+        }
+    }
+
     /// The progressive levels the round's committed outcome wins (the
     /// core adds any mystery level the round's wager passed).
     fn progressive_hits(&self, r: &ActiveRound) -> Vec<(String, usize)> {
-        let Some(g) = self.games.get(r.game) else { return Vec::new() };
+        let Some(g) = self.games.get(r.game).and_then(|g| g.reels()) else { return Vec::new() };
         let mut hits = Vec::new();
         for p in &self.config.progressives {
             if !p.pool.games.contains(&g.game.id) {
@@ -341,7 +487,7 @@ impl Session {
     /// stays open, and is collected again when the link is back). Asking
     /// again for the same hit returns the same award, never a second one.
     fn linked_awards(&mut self, r: &ActiveRound) -> Option<Vec<(String, usize, Cents)>> {
-        let Some(g) = self.games.get(r.game) else { return Some(Vec::new()) };
+        let Some(g) = self.games.get(r.game).and_then(|g| g.reels()) else { return Some(Vec::new()) };
         let machine_id = self.machine.config().machine_id.clone();
         let mut awards: Vec<(String, usize, Cents)> = Vec::new();
         for p in &mut self.linked {
@@ -408,10 +554,51 @@ impl Session {
         }
     }
 
+    /// How each progressive level of the current game is won (M-31).
+    pub fn progressive_conditions(&self) -> Vec<String> {
+        use game_core::progressive::Trigger;
+        let id = self.game().id().to_owned();
+        let describe = |t: &Trigger| -> String {
+            match t {
+                Trigger::ReelCombination { symbol, count, max_bet_only } => format!(
+                    "{count} × {symbol} {}{}",
+                    self.t("numa linha jogada", "on a played line"),
+                    if *max_bet_only { self.t(", com a aposta máxima por linha", ", at the largest bet per line") } else { "" }
+                ),
+                Trigger::PokerHand { pattern, max_coins_only } => {
+                    format!("{pattern:?}{}", if *max_coins_only { self.t(", com o máximo de moedas", ", at the most coins") } else { "" })
+                }
+                Trigger::StudSideBet => self.t("aposta lateral: sequência real 100%, sequência de cor 10%", "side bet: royal flush 100%, straight flush 10%").to_owned(),
+                Trigger::BingoWithin { balls } => format!("bingo {} {balls} {}", self.t("em", "within"), self.t("bolas", "balls")),
+            }
+        };
+        let mut out = Vec::new();
+        for p in self.config.progressives.iter().filter(|p| p.pool.games.contains(&id)) {
+            for (i, l) in p.pool.levels.iter().enumerate() {
+                let share = format!("{}% {}", ppm_percent(l.increment_ppm), self.t("de cada aposta", "of each bet"));
+                let how: Vec<String> = p.triggers.iter().filter(|(lv, _)| *lv == i).map(|(_, t)| describe(t)).collect();
+                let how = if l.mystery {
+                    self.t("mistério: ganho pela aposta que o faz passar um valor oculto, sorteado entre o valor de reinício e o tecto", "mystery: won by the bet that takes it past a hidden value drawn between its reset value and its ceiling").to_owned()
+                } else {
+                    how.join("; ")
+                };
+                out.push(format!("{} — {how}; {share}", l.name));
+            }
+        }
+        for p in self.linked.iter().filter(|p| p.setup.games.contains(&id)) {
+            let view = p.view();
+            for (lv, t) in &p.setup.triggers {
+                let name = view.levels.iter().find(|l| l.level == *lv).map_or_else(|| lv.to_string(), |l| l.name.clone());
+                out.push(format!("{name} ({}) — {}", self.t("ligado a outras máquinas", "linked to other machines"), describe(t)));
+            }
+        }
+        out
+    }
+
     /// The progressive levels shown with the current game (M-30): the
     /// standalone pools' values, and the linked pools' as last heard.
     pub fn progressives_shown(&self) -> Vec<ProgressiveShown> {
-        let id = &self.game().game.id;
+        let id = &self.game().id().to_owned();
         let mut out = Vec::new();
         for pool in self.machine.pools().values().filter(|p| p.config.games.contains(id)) {
             for (cfg, level) in pool.config.levels.iter().zip(&pool.levels) {
@@ -455,9 +642,7 @@ impl Session {
         if !self.double_up_offered() {
             return;
         }
-        let Some(r) = self.round.as_ref() else { return };
-        let Some(rule) = self.games.get(r.game).and_then(|g| g.game.double_up) else { return };
-        let (id, at_stake, done) = (r.id, r.at_stake, r.gambles.len() as u8);
+        let Some((id, rule, at_stake, done)) = self.double_up_state() else { return };
         let gamble = {
             let mut rng = self.machine.rng().lock();
             rule.gamble(&mut rng, at_stake, done, pick)
@@ -472,6 +657,10 @@ impl Session {
             r.gambles.push(g);
             r.at_stake = g.result;
         }
+        if let Some(d) = self.draw.as_mut() {
+            d.gambles.push(g);
+            d.at_stake = g.result;
+        }
         if g.result == 0 || !self.double_up_offered() {
             self.collect();
         }
@@ -482,15 +671,18 @@ impl Session {
     fn resume_interrupted_round(&mut self) {
         let Some(open) = self.machine.open_round().cloned() else { return };
         let recall = self.machine.recall(1).ok().and_then(|mut r| r.pop());
+        if self.resume_card_round(open.round, recall.as_ref()) {
+            return;
+        }
         let parsed = recall.as_ref().and_then(|rr| {
             let first = rr.steps.first()?;
             let record: SpinRecord = serde_json::from_value(first.step.data.clone()).ok()?;
             let gambles: Vec<Gamble> = rr.steps[1..].iter().filter_map(|s| serde_json::from_value(s.step.data.clone()).ok()).collect();
             Some((record, gambles))
         });
-        let game = parsed.as_ref().and_then(|(rec, _)| self.games.iter().position(|g| g.game.id == rec.game));
+        let game = parsed.as_ref().and_then(|(rec, _)| self.games.iter().position(|g| g.reels().is_some_and(|l| l.game.id == rec.game)));
         match (parsed, game) {
-            (Some((record, gambles)), Some(gi)) => {
+            (Some((record, gambles)), Some(gi)) if recall.as_ref().and_then(|r| r.steps.first()).is_some_and(|st| st.step.name == "spin") => {
                 if let Err(e) = self.machine.resume_round(open.round) {
                     self.fail(e);
                     return;
@@ -503,13 +695,16 @@ impl Session {
                 self.message = Some(self.t("Jogada interrompida retomada", "Interrupted game resumed").to_owned());
                 self.round = Some(ActiveRound { id: open.round, game: gi, denom: record.denom, record, at_stake, gambles, resumed: true, revealed: false, awaiting_controller: false });
             }
-            _ => {
-                let reason = "the interrupted game cannot be resumed on this cabinet";
-                match self.machine.void_round(open.round, reason) {
-                    Ok(refund) => self.message = Some(format!("{}: {}", self.t("Jogada anulada, aposta devolvida", "Game voided, stake refunded"), self.show(refund))),
-                    Err(e) => self.fail(e),
-                }
-            }
+            _ => self.void_interrupted(open.round),
+        }
+    }
+
+    /// M-36: a round that cannot be resumed is voided and its stakes refunded.
+    pub(crate) fn void_interrupted(&mut self, round: u64) {
+        let reason = "the interrupted game cannot be resumed on this cabinet";
+        match self.machine.void_round(round, reason) {
+            Ok(refund) => self.message = Some(format!("{}: {}", self.t("Jogada anulada, aposta devolvida", "Game voided, stake refunded"), self.show(refund))),
+            Err(e) => self.fail(e),
         }
     }
 

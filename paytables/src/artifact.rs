@@ -10,25 +10,67 @@
 
 use std::path::Path;
 
+use game_core::draw_poker::DrawPokerGame;
 use game_core::reels::ReelGame;
+use game_core::stud_poker::StudPokerGame;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::check::Floor;
-use crate::reel_math::ReelFigures;
 
-pub const FORMAT: &str = "egm-paytable/1";
+/// Version 2: every kind of game (version 1 held reel games only).
+pub const FORMAT: &str = "egm-paytable/2";
+
+/// The validated game model, of whichever kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CompiledGame {
+    Reels(ReelGame),
+    DrawPoker(DrawPokerGame),
+    StudPoker(StudPokerGame),
+}
+
+impl CompiledGame {
+    pub fn id(&self) -> &str {
+        match self {
+            CompiledGame::Reels(g) => &g.id,
+            CompiledGame::DrawPoker(g) => &g.id,
+            CompiledGame::StudPoker(g) => &g.id,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            CompiledGame::Reels(g) => &g.name,
+            CompiledGame::DrawPoker(g) => &g.name,
+            CompiledGame::StudPoker(g) => &g.name,
+        }
+    }
+
+    /// What the bet configurations of [`Artifact::rtp`] count.
+    pub fn bet_unit(&self) -> &'static str {
+        match self {
+            CompiledGame::Reels(_) => "lines",
+            CompiledGame::DrawPoker(_) => "coins",
+            CompiledGame::StudPoker(_) => "ante",
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Artifact {
     pub format: String,
     /// SHA-256 of the RON source it was compiled from.
     pub source_sha256: String,
-    pub game: ReelGame,
-    /// Exact RTP per line count, as `numerator/denominator`.
-    pub rtp: Vec<(u32, String)>,
+    pub game: CompiledGame,
+    /// Exact RTP per bet configuration — lines for reels, coins for draw
+    /// poker, ante for stud poker (optimal play for poker) — as
+    /// `numerator/denominator`.
+    pub rtp: Vec<(u64, String)>,
+    /// A side bet's exact RTP at its start value (stud's jackpot bet),
+    /// held to the floor on its own (decisions.md).
+    pub side_bet_rtp: Option<String>,
     pub odds_disclosure: Option<String>,
 }
 
@@ -52,17 +94,23 @@ pub enum ArtifactError {
     Format(String, String),
     #[error("{file}: digest {digest} is not in the approved manifest")]
     NotApproved { file: String, digest: String },
-    #[error("{file}: {game} with {lines} lines returns {rtp}, under the floor of {floor} (M-17)")]
-    UnderFloor { file: String, game: String, lines: u32, rtp: String, floor: String },
+    #[error("{file}: {game} at {bet} returns {rtp}, under the floor of {floor} (M-17)")]
+    UnderFloor { file: String, game: String, bet: String, rtp: String, floor: String },
 }
 
-/// Build the artifact of a checked game.
-pub fn build(source_text: &str, game: &ReelGame, figures: &ReelFigures, odds_disclosure: Option<String>) -> Artifact {
+fn ratio(r: &BigRational) -> String {
+    format!("{}/{}", r.numer(), r.denom())
+}
+
+/// Build the artifact of a checked game from its exact figures: the RTP
+/// per bet configuration and the side bet's, if any.
+pub fn build(source_text: &str, game: CompiledGame, rtp: &[(u64, BigRational)], side_bet_rtp: Option<&BigRational>, odds_disclosure: Option<String>) -> Artifact {
     Artifact {
         format: FORMAT.into(),
         source_sha256: hex::encode(Sha256::digest(source_text.as_bytes())),
-        game: game.clone(),
-        rtp: figures.configs.iter().map(|c| (c.lines, format!("{}/{}", c.rtp.numer(), c.rtp.denom()))).collect(),
+        game,
+        rtp: rtp.iter().map(|(bet, r)| (*bet, ratio(r))).collect(),
+        side_bet_rtp: side_bet_rtp.map(ratio),
         odds_disclosure,
     }
 }
@@ -95,8 +143,9 @@ pub fn read_manifest(path: &Path) -> Result<Manifest, ArtifactError> {
     }
 }
 
-/// Load an artifact for play: approved digest and RTP at or above `floor`.
-pub fn load_approved(path: &Path, manifest: &Manifest, floor: &Floor) -> Result<ReelGame, ArtifactError> {
+/// Load an artifact for play: approved digest and every RTP (each bet
+/// configuration, and a side bet's at its start value) at or above `floor`.
+pub fn load_approved(path: &Path, manifest: &Manifest, floor: &Floor) -> Result<CompiledGame, ArtifactError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| ArtifactError::Io(file.clone(), e))?;
     let digest = sha256_hex(&bytes);
@@ -107,16 +156,16 @@ pub fn load_approved(path: &Path, manifest: &Manifest, floor: &Floor) -> Result<
     if a.format != FORMAT {
         return Err(ArtifactError::Format(file, format!("format {:?}, expected {FORMAT:?}", a.format)));
     }
-    for (lines, rtp) in &a.rtp {
+    let unit = a.game.bet_unit();
+    let mut figures: Vec<(String, &String)> = a.rtp.iter().map(|(bet, r)| (format!("{bet} {unit}"), r)).collect();
+    if let Some(side) = &a.side_bet_rtp {
+        figures.push(("the side bet".to_owned(), side));
+    }
+    let percent = |r: &BigRational| crate::reel_math::decimal(&(r * BigRational::from_integer(100.into())), 4) + "%";
+    for (bet, rtp) in figures {
         let r = parse_ratio(rtp).ok_or_else(|| ArtifactError::Format(file.clone(), format!("bad RTP {rtp:?}")))?;
         if r < *floor.value() {
-            return Err(ArtifactError::UnderFloor {
-                file,
-                game: a.game.id.clone(),
-                lines: *lines,
-                rtp: crate::reel_math::decimal(&(r * BigRational::from_integer(100.into())), 4) + "%",
-                floor: crate::reel_math::decimal(&(floor.value() * BigRational::from_integer(100.into())), 4) + "%",
-            });
+            return Err(ArtifactError::UnderFloor { file, game: a.game.id().to_owned(), bet, rtp: percent(&r), floor: percent(floor.value()) });
         }
     }
     Ok(a.game)

@@ -142,8 +142,9 @@ fn artifacts_are_canonical_and_the_cabinet_loads_only_approved_ones() {
     let dir = tempfile::tempdir().unwrap();
     let source = paytables::load_source(&sample("classic-sevens.ron")).unwrap();
     let checked = check(&source.game, &Floor::legal_minimum(), None).unwrap();
-    let a = artifact::build(&source.text, &source.game, &checked.figures, None);
-    let b = artifact::build(&source.text, &source.game, &checked.figures, None);
+    let rtp: Vec<(u64, _)> = checked.figures.configs.iter().map(|c| (u64::from(c.lines), c.rtp.clone())).collect();
+    let a = artifact::build(&source.text, artifact::CompiledGame::Reels(source.game.clone()), &rtp, None, None);
+    let b = artifact::build(&source.text, artifact::CompiledGame::Reels(source.game.clone()), &rtp, None, None);
     assert_eq!(artifact::canonical_bytes(&a), artifact::canonical_bytes(&b), "deterministic");
     let path = dir.path().join("classic.json");
     let bytes = artifact::canonical_bytes(&a);
@@ -154,7 +155,7 @@ fn artifacts_are_canonical_and_the_cabinet_loads_only_approved_ones() {
     assert!(matches!(artifact::load_approved(&path, &empty, &Floor::legal_minimum()), Err(artifact::ArtifactError::NotApproved { .. })));
     let manifest = Manifest { approved: vec![ManifestEntry { id: "classic-sevens".into(), file: "classic.json".into(), sha256: digest }] };
     let game = artifact::load_approved(&path, &manifest, &Floor::legal_minimum()).unwrap();
-    assert_eq!(game, source.game);
+    assert_eq!(game, artifact::CompiledGame::Reels(source.game.clone()));
     // A cabinet with a higher floor refuses it again at load (decisions.md).
     let err = artifact::load_approved(&path, &manifest, &Floor::from_percent("96").unwrap()).unwrap_err();
     assert!(err.to_string().contains("under the floor of 96.0000%"), "{err}");

@@ -97,7 +97,7 @@ fn simulate_reports_the_measured_rtp_next_to_the_exact_one() {
 fn committed_artifacts_match_their_sources_and_the_manifest() {
     let dir = tempfile::tempdir().unwrap();
     let manifest = std::fs::read_to_string(sample("approved.ron")).unwrap();
-    for id in ["classic-sevens", "ocean-treasure"] {
+    for id in ["classic-sevens", "ocean-treasure", "jacks-or-better-9-6", "deuces-wild", "poquer-sem-descarte"] {
         let out_path = dir.path().join(format!("{id}.json"));
         let out = paytable(&["compile", &sample(&format!("{id}.ron")), "-o", out_path.to_str().unwrap()]);
         assert!(out.status.success(), "{}", text(&out.stderr));

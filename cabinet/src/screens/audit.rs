@@ -163,7 +163,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     }
                     // Replayed by the reel screen's own painter.
                     if let Some(rec) = r.steps.first().and_then(|st| serde_json::from_value::<SpinRecord>(st.step.data.clone()).ok())
-                        && let Some(g) = s.games.iter().find(|g| g.game.id == rec.game) {
+                        && let Some(g) = s.games.iter().find_map(|g| g.reels().filter(|l| l.game.id == rec.game)) {
                             crate::screens::reels::paint_reels(ui, &g.game, &rec.outcome.base, &[], 0.0, true);
                             ui.label(format!("{} {} — {} {}", s.t("jogos grátis", "free games"), rec.outcome.free_spins.len(), s.t("prémio total", "total win"), rec.outcome.win));
                         }

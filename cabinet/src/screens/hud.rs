@@ -20,12 +20,11 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
     let ctx = contexts.ctx_mut()?;
     let mut root = viewport_ui(ctx, "hud");
     let Ok(s) = session.0.lock() else { return Ok(()) };
-    let game = &s.game().game;
     let top = egui::Panel::top("hud_top").show(&mut root, |ui| {
         ui.horizontal(|ui| {
             ui.heading(format!("{} {}", s.t("Máquina", "Machine"), s.machine.config().machine_id));
             ui.separator();
-            ui.heading(&game.name);
+            ui.heading(s.game().name());
             ui.separator();
             ui.label(format!("{} {}", s.t("Denominação", "Denomination"), s.machine.config().currency.format(s.denom)));
             ui.separator();
@@ -62,14 +61,21 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
         .rect
         .height();
     }
-    let last_win = s.round.as_ref().map(|r| if r.revealed { r.at_stake * r.denom } else { 0 }).or_else(|| s.history.last().map(|h| h.win)).unwrap_or(0);
+    let last_win = s
+        .round
+        .as_ref()
+        .map(|r| if r.revealed { r.at_stake * r.denom } else { 0 })
+        .or_else(|| s.draw.as_ref().map(|d| d.at_stake * d.denom))
+        .or_else(|| s.stud.as_ref().map(|_| 0))
+        .or_else(|| s.history.last().map(|h| h.win))
+        .unwrap_or(0);
     let bottom = egui::Panel::bottom("hud_bottom").show(&mut root, |ui| {
         ui.horizontal(|ui| {
             let big = |t: String| egui::RichText::new(t).size(22.0).strong();
             ui.label(big(format!("{} {}", s.t("CRÉDITO", "CREDIT"), s.show(s.machine.credit()))));
             ui.separator();
             ui.label(big(format!("{} {}", s.t("APOSTA", "BET"), s.show(s.stake_cents()))));
-            ui.label(format!("{} {} × {} {}", s.lines, s.t("linhas", "lines"), s.credits_per_line, s.t("créd./linha", "cr/line")));
+            ui.label(s.bet_text());
             ui.separator();
             ui.label(big(format!("{} {}", s.t("PRÉMIO", "WIN"), s.show(last_win))));
             if s.autoplay_left > 0 {

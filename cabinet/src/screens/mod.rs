@@ -2,6 +2,9 @@
 
 pub mod attract;
 pub mod audit;
+pub mod cards;
+pub mod draw_poker;
+pub mod stud_poker;
 pub mod help;
 pub mod hud;
 pub mod recall;

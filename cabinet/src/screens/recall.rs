@@ -27,7 +27,7 @@ fn draw_history(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Se
         ui.label(format!("{}: {} — {}: {} — {}: {}", s.t("Jogadas", "Games"), s.history.len(), s.t("apostado", "bet"), s.show(bet), s.t("ganho", "won"), s.show(won)));
         egui::ScrollArea::vertical().show(ui, |ui| {
             egui::Grid::new("history").striped(true).show(ui, |ui| {
-                for label in [s.t("jogada", "game"), s.t("jogo", "title"), s.t("aposta", "bet"), s.t("prémio", "win"), s.t("rolos", "stops"), s.t("dobrar", "double-up")] {
+                for label in [s.t("jogada", "game"), s.t("jogo", "title"), s.t("aposta", "bet"), s.t("prémio", "win"), s.t("resultado", "outcome"), s.t("dobrar", "double-up")] {
                     ui.strong(label);
                 }
                 ui.end_row();
@@ -36,7 +36,10 @@ fn draw_history(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Se
                     ui.label(&h.game);
                     ui.label(s.show(h.stake));
                     ui.label(s.show(h.win));
-                    ui.label(format!("{:?} +{} {}", h.outcome.base.stops, h.outcome.free_spins.len(), s.t("grátis", "free")));
+                    match &h.outcome {
+                        Some(o) => ui.label(format!("{:?} +{} {}", o.base.stops, o.free_spins.len(), s.t("grátis", "free"))),
+                        None => ui.label(&h.detail),
+                    };
                     ui.label(h.gambles.iter().map(|g| format!("{:?}/{:?}", g.pick, g.drawn)).collect::<Vec<_>>().join(" "));
                     ui.end_row();
                 }

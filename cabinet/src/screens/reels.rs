@@ -28,8 +28,13 @@ impl Plugin for ReelScreenPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Reveal>()
             .add_systems(Update, advance_reveal.run_if(in_state(Mode::Playing)))
-            .add_systems(EguiPrimaryContextPass, draw_reel_screen.run_if(in_state(Mode::Idle).or_else(in_state(Mode::Playing))));
+            .add_systems(EguiPrimaryContextPass, draw_reel_screen.run_if(in_state(Mode::Idle).or_else(in_state(Mode::Playing)).and_then(reel_game_selected)));
     }
+}
+
+/// Whether the game on screen is a reel game.
+fn reel_game_selected(session: Res<SessionRes>) -> bool {
+    session.0.lock().is_ok_and(|s| s.reel_game().is_some())
 }
 
 /// Seconds for reel `i` to stop.
@@ -127,7 +132,7 @@ fn draw_reel_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
     let mut choice: Option<Option<Colour>> = None;
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| {
-            let game = &s.game().game;
+            let Some(game) = s.reel_game().map(|l| &l.game) else { return };
             let now = time.elapsed_secs();
             match &s.round {
                 Some(r) => {
@@ -159,32 +164,12 @@ fn draw_reel_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
                         }
                     }
                     if s.double_up_offered() {
-                        ui.separator();
-                        ui.heading(format!(
-                            "{} {} — {}",
-                            s.t("DOBRAR", "DOUBLE UP"),
-                            s.show(r.at_stake * r.denom),
-                            s.t("vermelho ou preto, 50%: acerte e dobra, falhe e perde", "red or black, 50%: right doubles it, wrong loses it")
-                        ));
-                        ui.horizontal(|ui| {
-                            if ui.button(s.t("VERMELHO (G)", "RED (G)")).clicked() {
-                                choice = Some(Some(Colour::Red));
-                            }
-                            if ui.button(s.t("PRETO (B)", "BLACK (B)")).clicked() {
-                                choice = Some(Some(Colour::Black));
-                            }
-                            if ui.button(s.t("RECEBER (Enter)", "COLLECT (Enter)")).clicked() {
-                                choice = Some(None);
-                            }
-                        });
-                        for g in &r.gambles {
-                            ui.label(format!("{:?} → {:?}: {}", g.pick, g.drawn, s.show(g.result * r.denom)));
-                        }
+                        choice = crate::screens::cards::double_up_panel(ui, &s, r.at_stake, r.denom, &r.gambles);
                     }
                 }
                 None => {
                     // Idle: the last game's result stays on screen (E-34).
-                    let last = s.history.last().filter(|h| h.game == game.id).map(|h| h.outcome.base.clone());
+                    let last = s.history.last().filter(|h| h.game == game.id).and_then(|h| h.outcome.as_ref()).map(|o| o.base.clone());
                     let spin = last.unwrap_or_else(|| game.evaluate(&vec![0; game.reels.len()], s.bet(), false));
                     paint_reels(ui, game, &spin, &[], now, s.history.last().is_some_and(|h| h.game == game.id));
                     ui.label(s.t("Prima ESPAÇO para jogar", "Press SPACE to play"));

@@ -146,26 +146,53 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Simulate { file, games, seed, lines, threads, json, .. } => simulate(&file, games, seed, lines, threads, json),
-        Command::Compile { file, out, floor, approve_into } => {
-            let (source, checked) = checked(&file, &floor)?;
-            let artifact = paytables::artifact::build(&source.text, &source.game, &checked.figures, source.odds_disclosure.clone());
-            let bytes = paytables::artifact::canonical_bytes(&artifact);
-            std::fs::write(&out, &bytes).map_err(|e| anyhow!("{}: {e}", out.display()))?;
-            let digest = paytables::artifact::sha256_hex(&bytes);
-            println!("{digest}  {}", out.display());
-            if let Some(m) = approve_into {
-                let mut manifest = paytables::artifact::read_manifest(&m)?;
-                let name = out.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-                manifest.approved.retain(|e| e.id != source.game.id);
-                manifest.approved.push(paytables::artifact::ManifestEntry { id: source.game.id.clone(), file: name, sha256: digest });
-                manifest.approved.sort_by(|a, b| a.id.cmp(&b.id));
-                let text = ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::default())?;
-                std::fs::write(&m, text + "\n").map_err(|e| anyhow!("{}: {e}", m.display()))?;
-                println!("approved in {}", m.display());
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Compile { file, out, floor, approve_into } => compile(&file, &out, &floor, approve_into.as_deref()),
     }
+}
+
+/// Check a paytable of any kind, refuse it with every reason, or write its
+/// canonical artifact (and approve its digest into a manifest).
+fn compile(file: &std::path::Path, out: &std::path::Path, floor: &str, approve_into: Option<&std::path::Path>) -> Result<ExitCode> {
+    use paytables::artifact::CompiledGame;
+    let text = read(file)?;
+    let artifact = match kind(file)? {
+        Kind::Reels => {
+            let (source, checked) = checked(file, floor)?;
+            let rtp: Vec<(u64, _)> = checked.figures.configs.iter().map(|c| (u64::from(c.lines), c.rtp.clone())).collect();
+            paytables::artifact::build(&source.text, CompiledGame::Reels(source.game), &rtp, None, source.odds_disclosure)
+        }
+        Kind::DrawPoker => {
+            let (game, odds) = load_draw(file)?;
+            let checked = paytables::draw_check::check(&game, &Floor::from_percent(floor)?, odds.as_deref(), threads());
+            verdict(file, &checked.refusals.iter().map(|r| r.to_string()).collect::<Vec<_>>(), true)?;
+            let rtp: Vec<(u64, _)> = checked.figures.configs.iter().map(|c| (u64::from(c.coins), c.rtp.clone())).collect();
+            paytables::artifact::build(&text, CompiledGame::DrawPoker(game), &rtp, None, odds)
+        }
+        Kind::StudPoker => {
+            let (game, odds) = load_stud(file)?;
+            let checked = paytables::stud_math::check(&game, &Floor::from_percent(floor)?, odds.as_deref(), threads());
+            verdict(file, &checked.refusals.iter().map(|r| r.to_string()).collect::<Vec<_>>(), true)?;
+            let rtp: Vec<(u64, _)> = checked.analysis.configs.iter().map(|c| (c.ante, c.rtp.clone())).collect();
+            let side = game.jackpot.as_ref().and_then(|j| paytables::stud_math::side_bet_rtp(&game, &checked.analysis.dealt, j.start_value_credits));
+            paytables::artifact::build(&text, CompiledGame::StudPoker(game), &rtp, side.as_ref(), odds)
+        }
+    };
+    let bytes = paytables::artifact::canonical_bytes(&artifact);
+    std::fs::write(out, &bytes).map_err(|e| anyhow!("{}: {e}", out.display()))?;
+    let digest = paytables::artifact::sha256_hex(&bytes);
+    println!("{digest}  {}", out.display());
+    if let Some(m) = approve_into {
+        let mut manifest = paytables::artifact::read_manifest(m)?;
+        let name = out.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        let id = artifact.game.id().to_owned();
+        manifest.approved.retain(|e| e.id != id);
+        manifest.approved.push(paytables::artifact::ManifestEntry { id, file: name, sha256: digest });
+        manifest.approved.sort_by(|a, b| a.id.cmp(&b.id));
+        let text = ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::default())?;
+        std::fs::write(m, text + "\n").map_err(|e| anyhow!("{}: {e}", m.display()))?;
+        println!("approved in {}", m.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn simulate(file: &std::path::Path, games: u64, seed: Option<u64>, lines: Option<u32>, threads: Option<usize>, json: bool) -> Result<ExitCode> {
