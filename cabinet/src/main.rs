@@ -32,7 +32,6 @@ use bevy::window::{MonitorSelection, WindowMode, WindowResolution};
 use bevy_egui::{egui, EguiContexts, EguiPlugin, EguiPrimaryContextPass};
 use clap::Parser;
 use game_core::reels::StopTables;
-use meters::{BootError, Machine, SeedChoice};
 use paytables::check::Floor;
 
 use crate::config::CabinetConfig;
@@ -78,21 +77,7 @@ fn boot(args: &Args) -> Result<Session, String> {
     if let Some(dir) = args.db.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let seed = args.lab_seed.map_or(SeedChoice::Entropy, SeedChoice::Lab);
-    let mut machine = Machine::open(&args.db, config.machine.clone(), seed).map_err(|e| match e {
-        BootError::RamError(i) => format!("ERRO DE MEMÓRIA CRÍTICA / RAM ERROR: {i}. Jogo desactivado; limpeza da RAM: egm-lab ram-clear {}", args.db.display()),
-        other => other.to_string(),
-    })?;
-    // Standalone progressive pools: set up once; their money stays (M-20).
-    for p in &config.progressives {
-        if !machine.pools().contains_key(&p.pool.id) {
-            machine.configure_pool(p.pool.clone()).map_err(|e| format!("progressive {}: {e}", p.pool.id))?;
-        }
-    }
-    // Linked pools (M-19): this machine's outbox lives in its journal.
-    for l in &config.linked_progressives {
-        machine.join_linked_pool(&l.pool, l.games.clone(), l.min_wager).map_err(|e| format!("linked progressive {}: {e}", l.pool))?;
-    }
+    let mut machine = session::open_machine(&args.db, &config, args.lab_seed)?;
     let manifest = verification::read_manifest(&config.manifest).map_err(|e| e.to_string())?;
     let report = verification::verify(&config.games, &config.paytable_dir, &manifest);
     let failures: Vec<String> = report.failures().iter().map(|c| format!("{}: expected {}, found {}", c.file.display(), c.expected, c.actual)).collect();
@@ -114,7 +99,10 @@ fn boot(args: &Args) -> Result<Session, String> {
     if games.is_empty() {
         return Err(format!("no approved paytable could be loaded: {detail}"));
     }
-    Ok(Session::new(machine, config, games, report))
+    let mut session = Session::new(machine, config, games, report);
+    session.db = args.db.clone();
+    session.lab_seed = args.lab_seed;
+    Ok(session)
 }
 
 impl Drop for Session {

@@ -139,6 +139,9 @@ pub struct Session {
     pub linked: Vec<LinkedPool>,
     /// The latest linked award signalled on this machine (M-22), and when.
     pub linked_banner: Option<(String, std::time::Instant)>,
+    /// Critical memory's file and the lab seed, to reopen after a RAM clear.
+    pub db: PathBuf,
+    pub lab_seed: Option<u64>,
 }
 
 /// A finished card round, as its screen keeps showing it.
@@ -155,6 +158,26 @@ pub struct ProgressiveShown {
     /// None: a linked pool whose controller is unreachable.
     pub value: Option<Cents>,
     pub linked: bool,
+}
+
+/// Open critical memory and set up what the configuration asks of it:
+/// standalone pools (once; their money stays, M-20) and linked pools.
+pub fn open_machine(db: &std::path::Path, config: &CabinetConfig, lab_seed: Option<u64>) -> Result<Machine, String> {
+    let seed = lab_seed.map_or(meters::SeedChoice::Entropy, meters::SeedChoice::Lab);
+    let mut machine = Machine::open(db, config.machine.clone(), seed).map_err(|e| match e {
+        meters::BootError::RamError(i) => format!("ERRO DE MEMÓRIA CRÍTICA / RAM ERROR: {i}. Jogo desactivado; limpeza da RAM: egm-lab ram-clear {}", db.display()),
+        other => other.to_string(),
+    })?;
+    for p in &config.progressives {
+        if !machine.pools().contains_key(&p.pool.id) {
+            machine.configure_pool(p.pool.clone()).map_err(|e| format!("progressive {}: {e}", p.pool.id))?;
+        }
+    }
+    // Linked pools (M-19): this machine's outbox lives in its journal.
+    for l in &config.linked_progressives {
+        machine.join_linked_pool(&l.pool, l.games.clone(), l.min_wager).map_err(|e| format!("linked progressive {}: {e}", l.pool))?;
+    }
+    Ok(machine)
 }
 
 /// Millionths as a percentage, exactly: 12_345 → "1.2345".
@@ -204,6 +227,8 @@ impl Session {
             autoplay_left: 0,
             linked: Vec::new(),
             linked_banner: None,
+            db: PathBuf::new(),
+            lab_seed: None,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(LinkedPool::start).collect();
         s.opening_bet();
@@ -765,6 +790,36 @@ impl Session {
             }
             let _ = self.machine.clear_tilt(t, "attendant");
         }
+    }
+
+    /// RAM clear from the audit menu (D-32): the operator's PIN, a reason,
+    /// a confirmation. The core records the meters before it, archives the
+    /// journal and starts a new epoch; the cabinet then boots on it again
+    /// (pools set up anew, the session's rounds and history gone).
+    pub fn ram_clear(&mut self, pin: &str, reason: &str) -> Result<u64, String> {
+        if self.in_round() {
+            return Err(self.t("Há uma jogada em curso", "A round is in progress").to_owned());
+        }
+        if reason.trim().is_empty() {
+            return Err(self.t("Indique o motivo", "Give a reason").to_owned());
+        }
+        let config = self.config.machine.clone();
+        if !config.operator.accepts(&config.operator.operator_id, pin) {
+            return Err(self.t("PIN errado", "Wrong PIN").to_owned());
+        }
+        self.machine.power_down().map_err(|e| e.to_string())?;
+        let epoch = Machine::ram_clear(&self.db, &config, &config.operator.operator_id, pin, reason).map_err(|e| e.to_string())?;
+        let mut machine = open_machine(&self.db, &self.config, self.lab_seed)?;
+        let failures: Vec<String> = self.verification.failures().iter().map(|c| format!("{}: expected {}, found {}", c.file.display(), c.expected, c.actual)).collect();
+        let detail = if failures.is_empty() { format!("{} paytables verified (after a RAM clear)", self.verification.checks.len()) } else { failures.join("; ") };
+        machine.record_verification(failures.is_empty(), &detail).map_err(|e| e.to_string())?;
+        self.machine = machine;
+        self.history.clear();
+        self.last_card_round = None;
+        self.autoplay_left = 0;
+        bevy::log::warn!("RAM clear by {}: {reason} (new epoch {epoch})", config.operator.operator_id);
+        self.message = Some(format!("{} ({})", self.t("Memória crítica limpa", "Critical memory cleared"), reason));
+        Ok(epoch)
     }
 
     /// What stops play now, in the player's language.

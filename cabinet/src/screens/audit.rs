@@ -25,6 +25,7 @@ pub enum Tab {
     Attendant,
     Verification,
     Configuration,
+    RamClear,
 }
 
 /// What the menu shows, read from critical memory when it opens.
@@ -34,6 +35,11 @@ pub struct AuditView {
     pub recall: Vec<RoundRecall>,
     pub events: Vec<Record>,
     pub selected: Option<usize>,
+    /// The RAM clear form: PIN, reason, confirmation, and the last result.
+    pub pin: String,
+    pub reason: String,
+    pub confirmed: bool,
+    pub result: Option<String>,
 }
 
 impl Plugin for AuditPlugin {
@@ -69,6 +75,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
     let mut root = screen_ui(ctx, "audit", &hud);
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
     let mut attendant_clear = false;
+    let mut clear = false;
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.heading(s.t("MENU DE AUDITORIA (K para sair)", "AUDIT MENU (K to leave)"));
         ui.horizontal(|ui| {
@@ -79,6 +86,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 (Tab::Attendant, s.t("Pagamentos e tilts", "Hand-pays and tilts")),
                 (Tab::Verification, s.t("Verificação", "Verification")),
                 (Tab::Configuration, s.t("Configuração", "Configuration")),
+                (Tab::RamClear, s.t("Limpeza da RAM", "RAM clear")),
             ] {
                 if ui.selectable_label(view.tab == tab, label).clicked() {
                     view.tab = tab;
@@ -167,8 +175,10 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                             crate::screens::reels::paint_reels(ui, &g.game, &rec.outcome.base, &[], 0.0, true);
                             ui.label(format!("{} {} — {} {}", s.t("jogos grátis", "free games"), rec.outcome.free_spins.len(), s.t("prémio total", "total win"), rec.outcome.win));
                         }
+                    // Card rounds, replayed step by step by the card painter.
                     for st in &r.steps {
-                        ui.monospace(format!("{} {} {}", st.at_utc, st.step.name, if st.step.name == "gamble" { st.step.data.to_string() } else { String::new() }));
+                        ui.monospace(format!("{} {} {}", st.at_utc, st.step.name, if st.step.name == "gamble" || st.extra_stake > 0 { st.step.data.to_string() } else { String::new() }));
+                        replay_card_step(ui, &st.step);
                     }
                 }
             }
@@ -212,10 +222,72 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 ui.monospace(ron::ser::to_string_pretty(s.machine.config(), ron::ser::PrettyConfig::default()).unwrap_or_default());
                 ui.monospace(format!("games: {:?}, floor {}%, autoplay ≤ {}", s.config.games, s.config.rtp_floor_percent, s.config.autoplay_max));
             }
+            Tab::RamClear => {
+                ui.label(s.t(
+                    "Limpa a memória crítica (D-32): os contadores antes da limpeza ficam registados, o diário é arquivado e começa uma nova época. Exige o PIN do operador.",
+                    "Clears critical memory (D-32): the meters before it are recorded, the journal archived, and a new epoch begins. Needs the operator's PIN.",
+                ));
+                ui.horizontal(|ui| {
+                    ui.label("PIN");
+                    ui.add(egui::TextEdit::singleline(&mut view.pin).password(true).id_salt("ram_clear_pin"));
+                });
+                ui.horizontal(|ui| {
+                    ui.label(s.t("Motivo", "Reason"));
+                    ui.add(egui::TextEdit::singleline(&mut view.reason).id_salt("ram_clear_reason"));
+                });
+                ui.checkbox(&mut view.confirmed, s.t("Confirmo a limpeza da memória crítica", "I confirm clearing critical memory"));
+                if ui.add_enabled(view.confirmed, egui::Button::new(s.t("LIMPAR A RAM", "CLEAR RAM"))).clicked() {
+                    clear = true;
+                }
+                if let Some(r) = &view.result {
+                    ui.label(r);
+                }
+            }
         });
     });
     if attendant_clear {
         s.attendant_clear();
     }
+    if clear {
+        let (pin, reason) = (std::mem::take(&mut view.pin), view.reason.clone());
+        view.confirmed = false;
+        view.result = Some(match s.ram_clear(&pin, &reason) {
+            Ok(epoch) => format!("OK — {} {epoch}", s.t("nova época", "new epoch")),
+            Err(e) => e,
+        });
+        view.recall = s.machine.recall(100).unwrap_or_default();
+        view.events = s.machine.events(1000).unwrap_or_default();
+        view.selected = None;
+    }
     Ok(())
+}
+
+/// Draw a card round's step as the card screens show it: the deal, the
+/// holds and the final hand, or both stud hands.
+fn replay_card_step(ui: &mut egui::Ui, step: &meters::Step) {
+    use crate::screens::cards::paint_hand;
+    let d = &step.data;
+    match step.name.as_str() {
+        "deal" => {
+            if let Ok(dealt) = serde_json::from_value::<game_core::draw_poker::Dealt>(d["dealt"].clone()) {
+                paint_hand(ui, &dealt.hand().map(Some), &[]);
+            }
+        }
+        "draw" => {
+            if let (Ok(hand), Ok(hold)) = (
+                serde_json::from_value::<[game_core::cards::Card; 5]>(d["hand"].clone()),
+                serde_json::from_value::<game_core::draw_poker::Hold>(d["hold"].clone()),
+            ) {
+                let held: Vec<bool> = (0..5).map(|i| hold.holds(i)).collect();
+                paint_hand(ui, &hand.map(Some), &held);
+            }
+        }
+        "stud-deal" => {
+            if let Ok(deal) = serde_json::from_value::<game_core::stud_poker::StudDeal>(d["deal"].clone()) {
+                paint_hand(ui, &deal.dealer.map(Some), &[]);
+                paint_hand(ui, &deal.player.map(Some), &[]);
+            }
+        }
+        _ => {}
+    }
 }
