@@ -25,6 +25,15 @@ pub struct CabinetConfig {
     /// first start, with what wins each level (M-30: shown on screen).
     #[serde(default)]
     pub progressives: Vec<ProgressiveSetup>,
+    /// M-35: the player's session may be ended after this many seconds
+    /// without play (credit is then cashed out on a ticket); M-38 warns
+    /// before. 0 disables it.
+    #[serde(default)]
+    pub inactivity_timeout_s: u32,
+    /// M-39: a demonstration cabinet: play credits only, on a throwaway
+    /// critical memory, never the real one; no notes, tickets or cash-out.
+    #[serde(default)]
+    pub demo: bool,
     /// Linked progressive pools (M-19) on a progressive controller shared
     /// with other cabinets; the pool's levels are set up on the controller
     /// (`egm-progressive setup`).

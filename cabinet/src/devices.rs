@@ -16,7 +16,23 @@ pub struct DevicesPlugin;
 
 impl Plugin for DevicesPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, (accept_money_keys, door_and_key_switches, player_buttons, autoplay_next_round));
+        app.add_systems(Update, (note_player_activity, accept_money_keys, door_and_key_switches, player_buttons, autoplay_next_round))
+            .add_systems(Update, watch_session.run_if(bevy::time::common_conditions::on_timer(std::time::Duration::from_secs(1))));
+    }
+}
+
+/// Any key or touch restarts the inactivity clock (M-35).
+fn note_player_activity(keys: Res<ButtonInput<KeyCode>>, mouse: Res<ButtonInput<MouseButton>>, session: Res<SessionRes>) {
+    let pressed = keys.get_just_pressed().next().is_some() || mouse.get_just_pressed().next().is_some();
+    if pressed && let Ok(mut s) = session.0.lock() {
+        s.touch();
+    }
+}
+
+/// Once a second: M-38 warnings and the M-35 end of an idle session.
+fn watch_session(session: Res<SessionRes>) {
+    if let Ok(mut s) = session.0.lock() {
+        s.tend_session();
     }
 }
 

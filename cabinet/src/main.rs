@@ -63,6 +63,10 @@ struct Args {
     /// A reproducible RNG seed: refused unless the configuration is in lab mode.
     #[arg(long)]
     lab_seed: Option<u64>,
+    /// A demonstration cabinet (M-39): play credits on a throwaway critical
+    /// memory; the real one (--db) is never opened.
+    #[arg(long)]
+    demo: bool,
 }
 
 fn parse_size(s: &str) -> Option<(u32, u32)> {
@@ -72,12 +76,28 @@ fn parse_size(s: &str) -> Option<(u32, u32)> {
 
 /// Boot: configuration, critical memory, self-tests, approved paytables.
 fn boot(args: &Args) -> Result<Session, String> {
-    let config = CabinetConfig::load(&args.config).map_err(|e| e.to_string())?;
+    let mut config = CabinetConfig::load(&args.config).map_err(|e| e.to_string())?;
+    config.demo |= args.demo;
+    let db = if config.demo {
+        // M-39: fully apart from the real meters: a fresh file of its own,
+        // no linked pool (its money is real).
+        config.linked_progressives.clear();
+        let db = std::env::temp_dir().join(format!("egm-demo-{}.sqlite", std::process::id()));
+        for f in [db.clone(), db.with_extension("sqlite.key"), db.with_extension("sqlite-wal"), db.with_extension("sqlite-shm")] {
+            let _ = std::fs::remove_file(f);
+        }
+        db
+    } else {
+        args.db.clone()
+    };
     let floor = Floor::from_percent(&config.rtp_floor_percent).map_err(|e| format!("{}: {e}", args.config.display()))?;
-    if let Some(dir) = args.db.parent() {
+    if let Some(dir) = db.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let mut machine = session::open_machine(&args.db, &config, args.lab_seed)?;
+    let mut machine = session::open_machine(&db, &config, args.lab_seed)?;
+    if config.demo {
+        demo_credit(&mut machine)?;
+    }
     let manifest = verification::read_manifest(&config.manifest).map_err(|e| e.to_string())?;
     let report = verification::verify(&config.games, &config.paytable_dir, &manifest);
     let failures: Vec<String> = report.failures().iter().map(|c| format!("{}: expected {}, found {}", c.file.display(), c.expected, c.actual)).collect();
@@ -100,9 +120,20 @@ fn boot(args: &Args) -> Result<Session, String> {
         return Err(format!("no approved paytable could be loaded: {detail}"));
     }
     let mut session = Session::new(machine, config, games, report);
-    session.db = args.db.clone();
+    session.db = db;
     session.lab_seed = args.lab_seed;
     Ok(session)
+}
+
+/// The play credits of a demonstration (M-39), on its own critical memory,
+/// entered as the largest notes the configuration accepts.
+fn demo_credit(machine: &mut meters::Machine) -> Result<(), String> {
+    let mut notes = machine.config().accepted_notes.clone();
+    notes.sort_unstable();
+    while let Some(&note) = notes.iter().rev().find(|&&n| machine.credit() + n <= session::DEMO_CREDIT) {
+        machine.insert_note(note).map_err(|e| format!("demo credit: {e}"))?;
+    }
+    Ok(())
 }
 
 impl Drop for Session {
@@ -145,6 +176,7 @@ fn main() -> ExitCode {
                     screens::recall::RecallPlugin,
                     screens::tilt::TiltPlugin,
                     screens::audit::AuditPlugin,
+                    screens::operator_panel::OperatorPanelPlugin,
                     devices::DevicesPlugin,
                     capture::CapturePlugin { dir: args.screenshot_dir.clone() },
                     frame_stats::FrameStatsPlugin,

@@ -142,7 +142,14 @@ pub struct Session {
     /// Critical memory's file and the lab seed, to reopen after a RAM clear.
     pub db: PathBuf,
     pub lab_seed: Option<u64>,
+    /// When the player last pressed anything (M-35 inactivity).
+    pub last_activity: std::time::Instant,
+    /// The M-38 warning now on screen, if any.
+    pub warning: Option<String>,
 }
+
+/// Play credits a demonstration session starts with (M-39), in cents.
+pub const DEMO_CREDIT: Cents = 10_000;
 
 /// A finished card round, as its screen keeps showing it.
 #[derive(Clone, Debug)]
@@ -229,6 +236,8 @@ impl Session {
             linked_banner: None,
             db: PathBuf::new(),
             lab_seed: None,
+            last_activity: std::time::Instant::now(),
+            warning: None,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(LinkedPool::start).collect();
         s.opening_bet();
@@ -733,9 +742,74 @@ impl Session {
         }
     }
 
+    // ----- the session (M-35, M-38, M-39) ------------------------------
+
+    /// The player pressed something: the inactivity clock restarts.
+    pub fn touch(&mut self) {
+        self.last_activity = std::time::Instant::now();
+    }
+
+    /// Whether this is a demonstration cabinet (M-39).
+    pub fn demo(&self) -> bool {
+        self.config.demo
+    }
+
+    fn refuse_in_demo(&mut self) -> bool {
+        if self.demo() {
+            self.message = Some(self.t("Modo de demonstração: sem dinheiro, bilhetes nem pagamentos", "Demonstration mode: no money, tickets or payments").to_owned());
+        }
+        self.demo()
+    }
+
+    /// Once a second: the M-38 warnings, and the end of an idle session
+    /// (M-35: the operator may end it when no play is made in the set time;
+    /// the credit is cashed out on a ticket).
+    pub fn tend_session(&mut self) {
+        let credit = self.machine.credit();
+        if self.in_round() || credit == 0 {
+            self.touch();
+        }
+        let timeout = u64::from(self.config.inactivity_timeout_s);
+        let idle = self.last_activity.elapsed().as_secs();
+        let lead = (timeout / 2).min(30);
+        let mut warning = None;
+        if timeout > 0 && credit > 0 && idle >= timeout {
+            bevy::log::warn!("M-35 session ended: no play for {idle} s; credit {credit} cents cashed out");
+            self.touch();
+            if self.demo() {
+                self.message = Some(self.t("Demonstração terminada por inactividade", "Demonstration ended for inactivity").to_owned());
+            } else {
+                self.cash_out();
+                let printed = self.message.clone().unwrap_or_default();
+                self.message = Some(format!("{} {printed}", self.t("Sessão terminada por inactividade.", "Session ended for inactivity.")));
+            }
+        } else if timeout > 0 && credit > 0 && idle + lead >= timeout {
+            warning = Some(format!(
+                "{} {} s — {}",
+                self.t("A sessão termina por inactividade dentro de", "The session ends for inactivity in"),
+                timeout - idle,
+                self.t("prima qualquer tecla para continuar", "press any key to continue")
+            ));
+        } else if credit > 0 && credit < self.stake_cents() && !self.in_round() {
+            warning = Some(self.t(
+                "Crédito insuficiente para a aposta escolhida: reduza a aposta, introduza notas ou receba o crédito (C)",
+                "Not enough credit for the chosen bet: lower the bet, insert notes or cash out (C)",
+            ).to_owned());
+        } else if let Some(p) = self.linked.iter().find(|p| p.setup.games.iter().any(|g| g == self.game().id()) && !p.view().available()) {
+            warning = Some(format!("{} ({})", self.t("Sem ligação ao progressivo: as apostas neste jogo estão suspensas", "No link to the progressive: bets on this game are suspended"), p.setup.pool));
+        }
+        if warning.is_some() && warning != self.warning {
+            bevy::log::info!("M-38 warning: {}", warning.as_deref().unwrap_or_default());
+        }
+        self.warning = warning;
+    }
+
     // ----- money and devices -------------------------------------------
 
     pub fn insert_note(&mut self, cents: Cents) {
+        if self.refuse_in_demo() {
+            return;
+        }
         match self.machine.insert_note(cents) {
             Ok(_) => self.message = None,
             Err(e) => self.fail(e),
@@ -744,6 +818,9 @@ impl Session {
 
     /// The ticket reader: a ticket by validation number.
     pub fn insert_ticket(&mut self, validation: &str) {
+        if self.refuse_in_demo() {
+            return;
+        }
         match self.machine.insert_ticket(validation) {
             Ok(_) => self.message = None,
             Err(e) => self.fail(e),
@@ -751,6 +828,9 @@ impl Session {
     }
 
     pub fn cash_out(&mut self) {
+        if self.refuse_in_demo() {
+            return;
+        }
         match self.machine.cash_out() {
             Ok(CashOut::Ticket(t)) => {
                 let dir = PathBuf::from(&self.config.ticket_dir);
@@ -840,5 +920,74 @@ impl Session {
             PlayBlock::CriticalMemory(m) => format!("{} {m}", self.t("ERRO DE MEMÓRIA CRÍTICA:", "CRITICAL MEMORY ERROR:")),
             PlayBlock::RoundInProgress(_) => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn workspace() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+    }
+
+    /// A session on the default configuration and a real SQLite file.
+    fn session(db: &std::path::Path) -> Session {
+        let ws = workspace();
+        let mut config = CabinetConfig::load(&ws.join("assets/config/cabinet.ron")).unwrap();
+        config.paytable_dir = ws.join("assets/paytables/compiled");
+        config.manifest = ws.join("assets/paytables/approved.ron");
+        let manifest = crate::verification::read_manifest(&config.manifest).unwrap();
+        let floor = paytables::check::Floor::legal_minimum();
+        let game = match paytables::artifact::load_approved(&config.paytable_dir.join("classic-sevens.json"), &manifest, &floor).unwrap() {
+            paytables::artifact::CompiledGame::Reels(g) => g,
+            other => panic!("{other:?}"),
+        };
+        let tables = StopTables::new(&game).unwrap();
+        let report = crate::verification::verify(&config.games, &config.paytable_dir, &manifest);
+        let machine = open_machine(db, &config, Some(3)).unwrap();
+        let mut s = Session::new(machine, config, vec![HostedGame::Reels(LoadedGame { game, tables })], report);
+        s.db = db.to_owned();
+        s
+    }
+
+    #[test]
+    fn ram_clear_needs_the_pin_and_a_reason_and_starts_a_new_epoch() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("egm.sqlite");
+        let mut s = session(&db);
+        s.insert_note(2_000);
+        assert!(s.spin());
+        s.revealed();
+        s.collect();
+        assert!(!s.in_round());
+        let played = s.machine.state().totals.games.jogadas_efectuadas;
+        assert_eq!(played, 1);
+        assert_eq!(s.ram_clear("1234", "test").unwrap_err(), "PIN errado");
+        assert_eq!(s.ram_clear("0000", "  ").unwrap_err(), "Indique o motivo");
+        assert_eq!(s.machine.state().totals.games.jogadas_efectuadas, 1, "a refused clear changes nothing");
+        s.ram_clear("0000", "lab reset").unwrap();
+        // The new epoch: meters at zero, the standalone pool set up again,
+        // and the record of the clear with the meters before it.
+        let st = s.machine.state();
+        assert_eq!((st.credit, st.totals.games.jogadas_efectuadas, st.totals.dinheiro_entrado), (0, 0, 0));
+        assert!(st.pools.contains_key("sevens"));
+        assert!(s.history.is_empty());
+        let clears = s.machine.ram_clears().unwrap();
+        assert_eq!(clears.len(), 1);
+        assert!(clears[0].reason.contains("lab reset"), "{:?}", clears[0]);
+        assert!(clears[0].meters_before.contains("\"jogadas_efectuadas\":1"), "{}", clears[0].meters_before);
+        // And play goes on, on the new epoch.
+        s.insert_note(500);
+        assert!(s.spin());
+    }
+
+    #[test]
+    fn ppm_as_percent_is_exact() {
+        assert_eq!(ppm_percent(10_000), "1");
+        assert_eq!(ppm_percent(12_345), "1.2345");
+        assert_eq!(ppm_percent(5_000), "0.5");
+        assert_eq!(ppm_percent(1), "0.0001");
     }
 }

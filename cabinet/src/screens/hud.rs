@@ -10,6 +10,11 @@ use crate::SessionRes;
 
 pub struct HudPlugin;
 
+/// The demonstration mark's colour (the window tests look for it).
+pub const DEMO_FILL: egui::Color32 = egui::Color32::from_rgb(170, 0, 170);
+/// The M-38 warning's colour.
+pub const WARNING_FILL: egui::Color32 = egui::Color32::from_rgb(255, 140, 0);
+
 impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<HudLayout>().add_systems(EguiPrimaryContextPass, draw_hud);
@@ -49,12 +54,24 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
             }
         });
     });
-    // M-22: a linked pool's award is signalled on every machine of the pool.
+    // M-39: a demonstration is marked on screen at all times.
     let mut banner = 0.0;
+    if s.demo() {
+        banner += egui::Panel::top("demo").frame(egui::Frame::new().fill(DEMO_FILL).inner_margin(6.0)).show(&mut root, |ui| {
+            ui.label(egui::RichText::new(s.t("DEMONSTRAÇÃO — créditos de jogo sem valor; o único prémio é jogo grátis (regra 39)", "DEMO — play credits of no value; the only prize is free play (rule 39)")).size(22.0).strong().color(egui::Color32::WHITE));
+        }).response.rect.height();
+    }
+    // M-38: what may end the session, before it does.
+    if let Some(w) = &s.warning {
+        banner += egui::Panel::top("warning").frame(egui::Frame::new().fill(WARNING_FILL).inner_margin(6.0)).show(&mut root, |ui| {
+            ui.label(egui::RichText::new(w).size(22.0).strong().color(egui::Color32::BLACK));
+        }).response.rect.height();
+    }
+    // M-22: a linked pool's award is signalled on every machine of the pool.
     if let Some((text, at)) = &s.linked_banner
         && at.elapsed() < std::time::Duration::from_secs(15)
     {
-        banner = egui::Panel::top("linked_award").frame(egui::Frame::new().fill(egui::Color32::from_rgb(150, 20, 20)).inner_margin(8.0)).show(&mut root, |ui| {
+        banner += egui::Panel::top("linked_award").frame(egui::Frame::new().fill(egui::Color32::from_rgb(150, 20, 20)).inner_margin(8.0)).show(&mut root, |ui| {
             ui.label(egui::RichText::new(text).size(30.0).strong().color(egui::Color32::GOLD));
         })
         .response
@@ -87,8 +104,8 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
             ui.colored_label(egui::Color32::LIGHT_YELLOW, m);
         }
         ui.small(s.t(
-            "Espaço jogar · 1-4 notas · C pagar · setas esq./dir. jogo · setas cima/baixo linhas · +/− aposta · Q/W denominação · G/B dobrar · Enter receber · A automático · H ajuda · R histórico · V créditos/€ · E idioma · K chave · M/L portas · F12 captura",
-            "Space play · 1-4 notes · C cash out · left/right arrows game · up/down arrows lines · +/− bet · Q/W denomination · G/B double · Enter collect · A autoplay · H help · R history · V credits/€ · E language · K key · M/L doors · F12 screenshot",
+            "Espaço jogar · F1-F5 guardar / F1 apostar F2 desistir · 1-4 notas · C pagar · O painel · setas esq./dir. jogo · setas cima/baixo linhas · +/− aposta · Q/W denominação · G/B dobrar · Enter receber · A automático · H ajuda · R histórico · V créditos/€ · E idioma · K chave · M/L portas · F12 captura",
+            "Space play · F1-F5 hold / F1 raise F2 fold · 1-4 notes · C cash out · O panel · left/right arrows game · up/down arrows lines · +/− bet · Q/W denomination · G/B double · Enter collect · A autoplay · H help · R history · V credits/€ · E language · K key · M/L doors · F12 screenshot",
         ));
     });
     *layout = HudLayout { top: top.response.rect.height() + banner, bottom: bottom.response.rect.height() };

@@ -6,6 +6,7 @@ pub mod cards;
 pub mod draw_poker;
 pub mod stud_poker;
 pub mod help;
+pub mod operator_panel;
 pub mod hud;
 pub mod recall;
 pub mod reels;

@@ -22,8 +22,10 @@ pub struct Xvfb {
 
 impl Xvfb {
     pub fn start() -> Xvfb {
-        // One display per test binary (they run one after another).
-        let n = 90 + std::process::id() % 100;
+        // One display per rig: test binaries run one after another, the
+        // tests of one binary may not.
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = 100 + (std::process::id() % 100) * 4 + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 4;
         let display = format!(":{n}");
         // -noreset: when the killed cabinet was the last client, a resetting
         // server could refuse the restarted one's connection.
@@ -39,6 +41,10 @@ impl Drop for Xvfb {
         let _ = self.child.wait();
     }
 }
+
+/// Cabinets of one test binary run one at a time: two software-rendered
+/// windows on two cores would starve each other's frames.
+pub static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 pub struct Rig {
     pub dir: tempfile::TempDir,
@@ -98,8 +104,14 @@ impl Rig {
     }
 
     pub fn launch(&self) -> Child {
+        self.launch_with(&[])
+    }
+
+    /// Launch with more command-line arguments.
+    pub fn launch_with(&self, extra: &[&str]) -> Child {
         let child = Command::new(env!("CARGO_BIN_EXE_cabinet"))
             .args(["--windowed", "--size", "1280x720", "--lab-seed", "7"])
+            .args(extra)
             .arg("--config").arg(self.dir.path().join("cabinet.ron"))
             .arg("--db").arg(self.db())
             .arg("--screenshot-dir").arg(self.shots())

@@ -1,0 +1,84 @@
+//! The on-screen operator panel (key O): the simulated devices driven by
+//! touch or mouse — the note acceptor (5, 10, 20, 50 €), the ticket reader
+//! (a ticket by its validation number), the doors and the attendant key —
+//! for labs and for cabinets without the hardware. Each button calls the
+//! session exactly as the device would.
+
+use bevy::prelude::*;
+use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use meters::Door;
+
+use crate::modes::Mode;
+use crate::SessionRes;
+
+pub struct OperatorPanelPlugin;
+
+/// Whether the panel is open, and the validation number being typed.
+#[derive(Resource, Default)]
+pub struct OperatorPanel {
+    pub open: bool,
+    pub validation: String,
+}
+
+impl Plugin for OperatorPanelPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<OperatorPanel>()
+            .add_systems(Update, toggle_operator_panel)
+            .add_systems(EguiPrimaryContextPass, draw_operator_panel.run_if(|p: Res<OperatorPanel>| p.open));
+    }
+}
+
+fn toggle_operator_panel(keys: Res<ButtonInput<KeyCode>>, mut panel: ResMut<OperatorPanel>) {
+    if keys.just_pressed(KeyCode::KeyO) {
+        panel.open = !panel.open;
+    }
+}
+
+fn draw_operator_panel(mut contexts: EguiContexts, session: Res<SessionRes>, mut panel: ResMut<OperatorPanel>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Ok(mut s) = session.0.lock() else { return Ok(()) };
+    let mut open = panel.open;
+    let title = s.t("Painel do operador (O)", "Operator panel (O)").to_owned();
+    egui::Window::new(title).open(&mut open).default_pos([900.0, 120.0]).show(ctx, |ui| {
+        ui.strong(s.t("Moedeiro de notas", "Note acceptor"));
+        ui.horizontal(|ui| {
+            for cents in [500u64, 1_000, 2_000, 5_000] {
+                if ui.button(s.machine.config().currency.format(cents)).clicked() {
+                    s.insert_note(cents);
+                }
+            }
+        });
+        ui.strong(s.t("Leitor de bilhetes", "Ticket reader"));
+        ui.horizontal(|ui| {
+            ui.add(egui::TextEdit::singleline(&mut panel.validation).hint_text(s.t("número de validação", "validation number")).desired_width(200.0));
+            if ui.button(s.t("Inserir", "Insert")).clicked() {
+                let v: String = panel.validation.chars().filter(|c| c.is_ascii_digit()).collect();
+                s.insert_ticket(&v);
+                panel.validation.clear();
+            }
+        });
+        if let Some(t) = &s.last_ticket {
+            ui.small(format!("{} {t}", s.t("Último bilhete:", "Last ticket:")));
+        }
+        ui.strong(s.t("Portas e chave", "Doors and key"));
+        ui.horizontal(|ui| {
+            let open_doors = s.machine.state().doors_open.clone();
+            for (door, pt, en) in [(Door::Main, "Porta principal", "Main door"), (Door::Logic, "Porta lógica", "Logic door")] {
+                let state = if open_doors.contains(&door) { s.t("fechar", "close") } else { s.t("abrir", "open") };
+                if ui.button(format!("{} — {state}", s.t(pt, en))).clicked() {
+                    s.toggle_door(door);
+                }
+            }
+            if ui.button(s.t("Chave do empregado", "Attendant key")).clicked() {
+                if *mode.get() == Mode::Audit {
+                    s.attendant_clear();
+                    next.set(Mode::Idle);
+                } else {
+                    next.set(Mode::Audit);
+                }
+            }
+        });
+    });
+    panel.open = open;
+    Ok(())
+}

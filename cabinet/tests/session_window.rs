@@ -1,0 +1,96 @@
+//! The player's session in the real cabinet (issue 5: M-35, M-38, M-39),
+//! in a real window under Xvfb: the warning before an idle session is
+//! ended and the cash-out that ends it; the low-credit warning; and a
+//! demonstration cabinet whose play credits never touch real critical
+//! memory, with its DEMO mark on screen.
+#![allow(clippy::unwrap_used)]
+
+mod rig;
+
+use std::time::Duration;
+
+use meters::inspect::Inspection;
+use rig::{assert_png, count_pixels, newest_png, Rig};
+
+#[test]
+fn an_idle_session_is_warned_then_ended_and_low_credit_is_warned() {
+    let _one = rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rig = Rig::with_config(|c| c.replace("inactivity_timeout_s: 600", "inactivity_timeout_s: 8"));
+    let mut cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    // Four seconds before the end (half the timeout, at most 30 s): the warning.
+    rig.wait_for_log("M-38 warning: A sessão termina por inactividade");
+    rig.screenshot();
+    std::thread::sleep(Duration::from_millis(800));
+    let orange = count_pixels(&newest_png(&rig.shots()), [255, 140, 0], 4);
+    assert!(orange > 15_000, "the warning is not on screen ({orange} pixels)");
+    // Then the session ends: the credit is cashed out on a ticket (M-35).
+    let i = rig.wait_for("the idle session to be cashed out", |i| i.state().credit == 0);
+    assert_eq!(i.state().totals.cancelamento_creditos, 2_000);
+    assert_eq!(std::fs::read_dir(rig.dir.path().join("tickets")).unwrap().count(), 1, "one ticket printed");
+    rig.wait_for_log("M-35 session ended: no play for");
+
+    // Low credit: 5 € in, póquer sem descarte at an ante of 25 credits of 2 €.
+    rig.key("1");
+    rig.wait_for("the 5 € note", |i| i.state().credit == 500);
+    for k in ["Right", "Right", "Right", "Right", "equal", "equal", "equal", "equal", "w", "w", "w", "w", "w", "w", "w"] {
+        rig.key(k);
+    }
+    rig.wait_for_log("M-38 warning: Crédito insuficiente para a aposta escolhida");
+    rig.key("space");
+    std::thread::sleep(Duration::from_millis(800));
+    let i = Inspection::open(&rig.db()).unwrap();
+    assert!(i.state().open_round.is_none(), "a round began without the credit for it");
+    rig.screenshot();
+    let _ = cab.kill();
+    let _ = cab.wait();
+    for s in rig.keep_screenshots("session-warnings") {
+        assert_png(&s);
+    }
+}
+
+#[test]
+fn a_demonstration_never_touches_real_critical_memory() {
+    let _one = rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rig = Rig::new();
+    let mut cab = rig.launch_with(&["--demo"]);
+    let demo_db = std::env::temp_dir().join(format!("egm-demo-{}.sqlite", cab.id()));
+    let demo = |what: &str, cond: &dyn Fn(&Inspection) -> bool| {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(i) = Inspection::open(&demo_db)
+                && cond(&i)
+            {
+                return i;
+            }
+            assert!(std::time::Instant::now() < deadline, "timed out waiting for {what} in the demo's critical memory; log:\n{}", rig.log());
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    // The demonstration's play credits are there without any note.
+    demo("the play credits", &|i| i.state().credit == 10_000);
+    rig.key("space");
+    std::thread::sleep(Duration::from_millis(2_500));
+    rig.key("Return");
+    let i = demo("a demonstration round", &|i| i.state().totals.games.jogadas_efectuadas == 1 && i.state().open_round.is_none());
+    let before = i.state().totals.dinheiro_entrado;
+    rig.screenshot();
+    std::thread::sleep(Duration::from_millis(800));
+    let magenta = count_pixels(&newest_png(&rig.shots()), [170, 0, 170], 4);
+    assert!(magenta > 15_000, "the DEMO mark is not on screen ({magenta} pixels)");
+    // No money in, no ticket out.
+    rig.key("3");
+    rig.key("c");
+    std::thread::sleep(Duration::from_millis(800));
+    let i = demo("the refused note and cash-out", &|i| i.state().open_round.is_none());
+    assert_eq!(i.state().totals.dinheiro_entrado, before, "a note was taken in a demonstration");
+    assert_eq!(i.state().totals.cancelamento_creditos, 0, "a demonstration cashed out");
+    assert!(!rig.dir.path().join("tickets").exists(), "a demonstration printed a ticket");
+    assert!(!rig.db().exists(), "the real critical memory was created by a demonstration");
+    let _ = cab.kill();
+    let _ = cab.wait();
+    for s in rig.keep_screenshots("demo") {
+        assert_png(&s);
+    }
+}
