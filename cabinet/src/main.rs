@@ -20,6 +20,7 @@ mod modes;
 mod poker;
 mod screens;
 mod session;
+mod sounds;
 mod ticket_printer;
 mod verification;
 
@@ -181,7 +182,8 @@ fn main() -> ExitCode {
                     capture::CapturePlugin { dir: args.screenshot_dir.clone() },
                     frame_stats::FrameStatsPlugin,
                     linked::LinkedProgressivePlugin,
-                ));
+                ))
+                .add_plugins(sounds::SoundPlugin);
         }
         Err(reason) => {
             // Self-tests failed before any play: only the reason is shown.

@@ -105,6 +105,9 @@ fn card_games_in_a_real_window() {
     std::thread::sleep(Duration::from_millis(800));
     rig.key("Return");
     let (round, _) = check_draw_round(&rig, 0b10000);
+    // A tick for each deal and each draw (the first round's two, and this one's draw at least).
+    let ticks = rig.log().matches("sound: card").count();
+    assert!(ticks >= 3, "{ticks} card sounds");
     assert_eq!(round, open.round);
     let i = rig.wait_for("the resumed round", |i| i.state().open_round.is_none());
     assert!(!i.recall(1).unwrap()[0].resumed_at.is_empty(), "the resume is recorded (M-36)");

@@ -27,6 +27,9 @@ fn a_whole_session_in_a_real_window() {
         rig.key("Return");
         rig.wait_for("the round to settle", |i| i.state().totals.games.jogadas_efectuadas == n && i.state().open_round.is_none());
     }
+    // Each of the three reels sounded as it stopped, in every round.
+    let stops = rig.log().matches("sound: reel-stop").count();
+    assert!(stops >= 15, "{stops} reel-stop sounds for 5 rounds of 3 reels");
     rig.screenshot();
     // The other game, fewer lines.
     rig.key("Right");
@@ -55,6 +58,7 @@ fn a_whole_session_in_a_real_window() {
     // A door opening stops play and is counted.
     rig.key("m");
     rig.wait_for("the main door to open", |i| i.state().doors_open.contains(&meters::Door::Main));
+    rig.wait_for_log("sound: alarm");
     std::thread::sleep(Duration::from_millis(800));
     rig.screenshot();
     rig.key("space");

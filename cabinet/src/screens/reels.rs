@@ -38,7 +38,7 @@ fn reel_game_selected(session: Res<SessionRes>) -> bool {
 }
 
 /// Seconds for reel `i` to stop.
-fn stop_time(i: usize) -> f32 {
+pub fn stop_time(i: usize) -> f32 {
     0.5 + 0.25 * i as f32
 }
 

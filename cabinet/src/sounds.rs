@@ -1,0 +1,147 @@
+//! Sounds (issue 5): a thud as each reel stops, a tick for each card
+//! dealt or drawn, an arpeggio for a win, a two-tone alarm for a door, a
+//! tilt or a hand-pay. The sounds are made by the project
+//! (`tools/make-sounds.py`) and built into the program. They follow what
+//! the screens show and never decide anything; each is logged, so a lab
+//! (and the window tests) can see which played. A cabinet without an
+//! audio device plays nothing and runs on.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bevy::audio::{AudioPlayer, AudioSource, PlaybackSettings};
+use bevy::prelude::*;
+
+use crate::modes::Mode;
+use crate::screens::reels::{stop_time, Reveal};
+use crate::SessionRes;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sound {
+    ReelStop,
+    Card,
+    Win,
+    Alarm,
+}
+
+impl Sound {
+    fn name(self) -> &'static str {
+        match self {
+            Sound::ReelStop => "reel-stop",
+            Sound::Card => "card",
+            Sound::Win => "win",
+            Sound::Alarm => "alarm",
+        }
+    }
+}
+
+#[derive(Resource)]
+struct Sounds {
+    reel_stop: Handle<AudioSource>,
+    card: Handle<AudioSource>,
+    win: Handle<AudioSource>,
+    alarm: Handle<AudioSource>,
+}
+
+/// What the sound systems last heard: reels stopped, cards shown, rounds
+/// finished, so that each event sounds once.
+#[derive(Resource, Default)]
+struct Heard {
+    reels_stopped: (Option<u64>, usize, usize),
+    cards: (Option<u64>, bool),
+    history: usize,
+}
+
+/// A sound entity's time to live (without an audio device it never ends).
+#[derive(Component)]
+struct SoundTtl(Timer);
+
+pub struct SoundPlugin;
+
+impl Plugin for SoundPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Heard>()
+            .add_systems(Startup, load_sounds)
+            .add_systems(Update, (sound_reel_stops, sound_cards, sound_wins, expire_sounds))
+            .add_systems(OnEnter(Mode::Tilt), sound_alarm)
+            .add_systems(Update, sound_alarm.run_if(in_state(Mode::Tilt).and_then(bevy::time::common_conditions::on_timer(Duration::from_secs(4)))));
+    }
+}
+
+fn wav(assets: &mut Assets<AudioSource>, bytes: &'static [u8]) -> Handle<AudioSource> {
+    assets.add(AudioSource { bytes: Arc::from(bytes) })
+}
+
+fn load_sounds(mut commands: Commands, mut assets: ResMut<Assets<AudioSource>>) {
+    commands.insert_resource(Sounds {
+        reel_stop: wav(&mut assets, include_bytes!("../../assets/sounds/reel-stop.wav")),
+        card: wav(&mut assets, include_bytes!("../../assets/sounds/card.wav")),
+        win: wav(&mut assets, include_bytes!("../../assets/sounds/win.wav")),
+        alarm: wav(&mut assets, include_bytes!("../../assets/sounds/alarm.wav")),
+    });
+}
+
+fn play(commands: &mut Commands, sounds: &Sounds, sound: Sound) {
+    let handle = match sound {
+        Sound::ReelStop => &sounds.reel_stop,
+        Sound::Card => &sounds.card,
+        Sound::Win => &sounds.win,
+        Sound::Alarm => &sounds.alarm,
+    };
+    info!("sound: {}", sound.name());
+    commands.spawn((AudioPlayer::new(handle.clone()), PlaybackSettings::DESPAWN, SoundTtl(Timer::from_seconds(5.0, TimerMode::Once))));
+}
+
+/// Each reel as it stops, in every spin of the round (base and free games).
+fn sound_reel_stops(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>, reveal: Res<Reveal>, time: Res<Time>, mut heard: ResMut<Heard>) {
+    let Ok(s) = session.0.lock() else { return };
+    let Some(r) = s.round.as_ref() else { return };
+    let reels = r.record.outcome.base.stops.len();
+    let elapsed = time.elapsed_secs() - reveal.started;
+    let stopped = if r.revealed || reveal.hurry { reels } else { (0..reels).filter(|&i| elapsed >= stop_time(i)).count() };
+    let (round, spin, before) = heard.reels_stopped;
+    let before = if round == Some(r.id) && spin == reveal.spin { before } else { 0 };
+    for _ in before..stopped {
+        play(&mut commands, &sounds, Sound::ReelStop);
+    }
+    heard.reels_stopped = (Some(r.id), reveal.spin, stopped.max(before));
+}
+
+/// A card round's deal, and its draw (or the dealer's hand turned over).
+fn sound_cards(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>, mut heard: ResMut<Heard>) {
+    use crate::session::CardRound;
+    let Ok(s) = session.0.lock() else { return };
+    let now = s.draw.as_ref().map(|d| (d.id, d.drawn)).or_else(|| s.stud.as_ref().map(|r| (r.id, false))).or_else(|| match &s.last_card_round {
+        Some(CardRound::Draw(d)) => Some((d.id, true)),
+        Some(CardRound::Stud(r)) => Some((r.id, true)),
+        None => None,
+    });
+    let Some((id, drawn)) = now else { return };
+    if heard.cards.0 != Some(id) || (drawn && !heard.cards.1) {
+        play(&mut commands, &sounds, Sound::Card);
+        heard.cards = (Some(id), drawn);
+    }
+}
+
+/// A round that ends with a win.
+fn sound_wins(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>, mut heard: ResMut<Heard>) {
+    let Ok(s) = session.0.lock() else { return };
+    if s.history.len() > heard.history && s.history.last().is_some_and(|h| h.win > 0) {
+        play(&mut commands, &sounds, Sound::Win);
+    }
+    heard.history = s.history.len();
+}
+
+/// A door, a tilt or a hand-pay: on entering the tilt screen, and every
+/// few seconds while it lasts.
+fn sound_alarm(mut commands: Commands, sounds: Res<Sounds>) {
+    play(&mut commands, &sounds, Sound::Alarm);
+}
+
+fn expire_sounds(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity, &mut SoundTtl)>) {
+    for (e, mut ttl) in &mut q {
+        if ttl.0.tick(time.delta()).is_finished() {
+            commands.entity(e).despawn();
+        }
+    }
+}
