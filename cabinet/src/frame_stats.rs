@@ -1,6 +1,7 @@
-//! Frame-time report (issue 5): every 10 seconds the cabinet logs the mean,
-//! 95th percentile and worst frame time of the last period, so a lab can
-//! read the rendering performance from the log of a real run.
+//! Performance report (issue 5): the start-up time to the first screen
+//! (attract or idle), and every 10 seconds the mean, 95th percentile and
+//! worst frame time of the last period with the process's resident memory,
+//! so a lab can read them from the log of a real run.
 
 use std::time::Duration;
 
@@ -12,8 +13,26 @@ pub struct FrameStatsPlugin;
 
 impl Plugin for FrameStatsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<FrameTimes>().add_systems(Last, record_frame_time);
+        app.init_resource::<FrameTimes>().add_systems(Last, (record_frame_time, report_start_up));
     }
+}
+
+/// The process's resident memory in KiB (Linux), if it can be read.
+pub fn resident_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Once, when the first screen has been drawn: the time since the process began.
+fn report_start_up(mode: Res<State<crate::modes::Mode>>, frames: Res<FrameTimes>, mut done: Local<bool>) {
+    use crate::modes::Mode;
+    if *done || frames.samples.len() < 2 || !matches!(mode.get(), Mode::Attract | Mode::Idle) {
+        return;
+    }
+    *done = true;
+    let started = crate::STARTED.get().map_or(Duration::ZERO, |t| t.elapsed());
+    info!("start-up: first screen ({:?}) after {:.2} s; resident memory {} MiB", mode.get(), started.as_secs_f64(), resident_kib().unwrap_or(0) / 1024);
 }
 
 #[derive(Resource, Default)]
@@ -40,7 +59,7 @@ fn record_frame_time(time: Res<Time>, mut frames: ResMut<FrameTimes>) {
     if frames.since >= PERIOD {
         let n = frames.samples.len();
         if let Some((mean, p95, max)) = summary(&mut frames.samples) {
-            info!("frame time over {n} frames: mean {mean:.1} ms ({:.0} fps), p95 {p95:.1} ms, max {max:.1} ms", 1000.0 / mean);
+            info!("frame time over {n} frames: mean {mean:.1} ms ({:.0} fps), p95 {p95:.1} ms, max {max:.1} ms; resident memory {} MiB", 1000.0 / mean, resident_kib().unwrap_or(0) / 1024);
         }
         frames.samples.clear();
         frames.since = Duration::ZERO;

@@ -39,6 +39,9 @@ use crate::config::CabinetConfig;
 use crate::session::{HostedGame, LoadedGame, Session};
 use paytables::artifact::CompiledGame;
 
+/// When the process began (the start-up time report).
+pub static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
 /// The session, shared by the systems (one lock per system run).
 #[derive(Resource)]
 pub struct SessionRes(pub Mutex<Session>);
@@ -154,6 +157,7 @@ fn window(args: &Args) -> Window {
 }
 
 fn main() -> ExitCode {
+    let _ = STARTED.set(std::time::Instant::now());
     let args = Args::parse();
     if parse_size(&args.size).is_none() {
         eprintln!("cabinet: --size must be WIDTHxHEIGHT, like 1280x720, not {:?}", args.size);

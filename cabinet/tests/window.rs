@@ -15,6 +15,11 @@ fn a_whole_session_in_a_real_window() {
     let rig = Rig::new();
     let mut cab = rig.launch();
 
+    // The start-up report (issue 5): time to the first screen, memory.
+    let log = rig.wait_for_log("start-up: first screen (Attract) after");
+    let line = log.lines().find(|l| l.contains("start-up: first screen")).unwrap();
+    println!("{}", &line[line.find("start-up").unwrap()..]);
+
     // A note of 20 €.
     rig.key("3");
     rig.wait_for("the note to be credited", |i| i.state().totals.dinheiro_entrado == 2_000);

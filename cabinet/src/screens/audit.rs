@@ -25,6 +25,7 @@ pub enum Tab {
     Attendant,
     Verification,
     Configuration,
+    Progressives,
     RamClear,
 }
 
@@ -86,6 +87,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 (Tab::Attendant, s.t("Pagamentos e tilts", "Hand-pays and tilts")),
                 (Tab::Verification, s.t("Verificação", "Verification")),
                 (Tab::Configuration, s.t("Configuração", "Configuration")),
+                (Tab::Progressives, s.t("Progressivos", "Progressives")),
                 (Tab::RamClear, s.t("Limpeza da RAM", "RAM clear")),
             ] {
                 if ui.selectable_label(view.tab == tab, label).clicked() {
@@ -221,6 +223,46 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
             Tab::Configuration => {
                 ui.monospace(ron::ser::to_string_pretty(s.machine.config(), ron::ser::PrettyConfig::default()).unwrap_or_default());
                 ui.monospace(format!("games: {:?}, floor {}%, autoplay ≤ {}", s.config.games, s.config.rtp_floor_percent, s.config.autoplay_max));
+            }
+            Tab::Progressives => {
+                // M-24 liability report and the per-level meters (issue 6).
+                ui.heading(s.t("Responsabilidade por nível (M-24)", "Liability per level (M-24)"));
+                egui::Grid::new("liability").striped(true).show(ui, |ui| {
+                    for h in [s.t("fundo", "pool"), s.t("nível", "level"), s.t("valor", "value"), s.t("reserva", "reserve"), s.t("responsabilidade", "liability"), s.t("contribuições", "contributions"), s.t("prémios", "hits"), s.t("pago", "won")] {
+                        ui.strong(h);
+                    }
+                    ui.end_row();
+                    for l in s.machine.liability_report() {
+                        ui.label(&l.pool);
+                        ui.label(&l.name);
+                        ui.monospace(l.current.to_string());
+                        ui.monospace(l.reserve.to_string());
+                        ui.monospace(l.liability.to_string());
+                        ui.monospace(l.contributed_cents.to_string());
+                        ui.monospace(l.hits.to_string());
+                        ui.monospace(l.won.to_string());
+                        ui.end_row();
+                    }
+                });
+                for (id, pool) in s.machine.pools() {
+                    ui.collapsing(format!("{id}: {} {}", s.t("últimos prémios", "last hits"), pool.last_hits.len()), |ui| {
+                        for h in &pool.last_hits {
+                            ui.monospace(format!("{} {} round {} level {} {}", h.time, h.machine, h.round, h.level, h.amount));
+                        }
+                    });
+                }
+                for p in &s.linked {
+                    let v = p.view();
+                    ui.heading(format!("{} {} — {}", s.t("Ligado", "Linked"), p.setup.pool, if v.available() { s.t("ligação activa", "link up") } else { s.t("SEM LIGAÇÃO", "LINK DOWN") }));
+                    for l in &v.levels {
+                        ui.monospace(format!("{} {} {} {} {}", l.level, l.name, l.value, s.t("prémios", "hits"), l.hits));
+                    }
+                    if let Some(a) = &v.last_award {
+                        ui.monospace(format!("{} #{} {} {} level {} {}", s.t("último prémio", "last award"), a.seq, a.machine, a.round, a.level, a.amount));
+                    }
+                }
+                let pending = s.machine.linked_pending().len();
+                ui.label(format!("{}: {pending}", s.t("contribuições por entregar ao controlador", "contributions waiting for the controller")));
             }
             Tab::RamClear => {
                 ui.label(s.t(
