@@ -945,7 +945,7 @@ mod tests {
             other => panic!("{other:?}"),
         };
         let tables = StopTables::new(&game).unwrap();
-        let report = crate::verification::verify(&config.games, &config.paytable_dir, &manifest);
+        let report = crate::verification::verify(&config.games, &config.paytable_dir, &manifest, false);
         let machine = open_machine(db, &config, Some(3)).unwrap();
         let mut s = Session::new(machine, config, vec![HostedGame::Reels(LoadedGame { game, tables })], report);
         s.db = db.to_owned();

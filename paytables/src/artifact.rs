@@ -77,6 +77,11 @@ pub struct Artifact {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
     pub approved: Vec<ManifestEntry>,
+    /// Approved program files (the cabinet executable of a certified
+    /// build), by file name; a production cabinet refuses to play when its
+    /// own executable is not among them (certification.md H-51).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<ManifestEntry>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

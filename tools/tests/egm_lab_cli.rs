@@ -74,3 +74,25 @@ fn meters_recall_events_and_verify_read_critical_memory() {
     let s = String::from_utf8_lossy(&out.stdout);
     assert!(s.contains(&format!("record {note_seq} (note_in): MAC mismatch")), "{s}");
 }
+
+/// A certified build's digest goes into the manifest by file name, next to
+/// the paytables, which stay as they were; approving again replaces it.
+#[test]
+fn approve_program_records_the_build_digest_in_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("approved.ron");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/paytables/approved.ron"), &manifest).unwrap();
+    let program = dir.path().join("cabinet");
+    for build in [&b"build one"[..], &b"build two"[..]] {
+        std::fs::write(&program, build).unwrap();
+        let out = lab(&["approve-program", program.to_str().unwrap(), "--manifest", manifest.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let m = paytables::artifact::read_manifest(&manifest).unwrap();
+    let want = paytables::artifact::sha256_hex(b"build two");
+    assert_eq!(m.programs.len(), 1);
+    assert_eq!((m.programs[0].file.as_str(), m.programs[0].sha256.as_str()), ("cabinet", want.as_str()));
+    assert_eq!(m.approved.len(), 5, "the paytables stay approved");
+    let out = lab(&["approve-program", dir.path().join("missing").to_str().unwrap(), "--manifest", manifest.to_str().unwrap()]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("missing"));
+}

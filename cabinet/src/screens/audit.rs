@@ -213,9 +213,9 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     }
                     if let Some(p) = &s.verification.program {
                         ui.monospace(p.file.display().to_string());
-                        ui.monospace("—");
+                        ui.monospace(&p.expected);
                         ui.monospace(&p.actual);
-                        ui.label(s.t("programa", "program"));
+                        ui.label(s.t("programa (registar)", "program (to record)"));
                         ui.end_row();
                     }
                 });

@@ -83,6 +83,14 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
+    /// Approve a program file (a certified build of the cabinet) into the
+    /// manifest: its SHA-256 by file name. A production cabinet refuses to
+    /// play when its executable is not approved.
+    ApproveProgram {
+        file: PathBuf,
+        #[arg(long, default_value = "assets/paytables/approved.ron")]
+        manifest: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -94,6 +102,7 @@ fn main() -> ExitCode {
         Command::Events { db, last, json } => events_cmd(&db, last, json),
         Command::Verify { db } => return verify_cmd(&db),
         Command::RamClear { db, operator, pin, reason, config } => ram_clear_cmd(&db, &operator, &pin, &reason, config),
+        Command::ApproveProgram { file, manifest } => approve_program(&file, &manifest),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -291,5 +300,18 @@ fn ram_clear_cmd(db: &Path, operator: &str, pin: &str, reason: &str, config: Opt
     };
     let n = Machine::ram_clear(db, &config, operator, pin, reason)?;
     println!("RAM clear {n} recorded; the meters before it are kept in the clear record");
+    Ok(())
+}
+
+fn approve_program(file: &std::path::Path, manifest: &std::path::Path) -> anyhow::Result<()> {
+    let bytes = std::fs::read(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let digest = paytables::artifact::sha256_hex(&bytes);
+    let name = file.file_name().map(|f| f.to_string_lossy().into_owned()).ok_or_else(|| anyhow::anyhow!("{}: not a file", file.display()))?;
+    let mut m = paytables::artifact::read_manifest(manifest)?;
+    m.programs.retain(|e| e.file != name);
+    m.programs.push(paytables::artifact::ManifestEntry { id: name.clone(), file: name, sha256: digest.clone() });
+    let text = ron::ser::to_string_pretty(&m, ron::ser::PrettyConfig::default())?;
+    std::fs::write(manifest, text + "\n").map_err(|e| anyhow::anyhow!("{}: {e}", manifest.display()))?;
+    println!("{digest}  {} approved in {}", file.display(), manifest.display());
     Ok(())
 }
