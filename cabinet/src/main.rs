@@ -187,7 +187,7 @@ fn main() -> ExitCode {
                     frame_stats::FrameStatsPlugin,
                     linked::LinkedProgressivePlugin,
                 ))
-                .add_plugins(sounds::SoundPlugin);
+                .add_plugins((sounds::SoundPlugin, screens::game_menu::GameMenuPlugin));
         }
         Err(reason) => {
             // Self-tests failed before any play: only the reason is shown.

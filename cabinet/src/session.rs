@@ -333,6 +333,22 @@ impl Session {
         self.opening_bet();
     }
 
+    /// Choose a game by its place in the menu.
+    pub fn choose_game(&mut self, i: usize) {
+        if self.in_round() || i >= self.games.len() {
+            return;
+        }
+        self.selected = i;
+        self.opening_bet();
+    }
+
+    /// Choose one of the configured denominations.
+    pub fn choose_denomination(&mut self, d: Cents) {
+        if !self.in_round() && self.machine.config().denominations.contains(&d) {
+            self.denom = d;
+        }
+    }
+
     pub fn change_denomination(&mut self, delta: i32) {
         if self.in_round() {
             return;

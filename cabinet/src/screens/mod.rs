@@ -4,6 +4,7 @@ pub mod attract;
 pub mod audit;
 pub mod cards;
 pub mod draw_poker;
+pub mod game_menu;
 pub mod stud_poker;
 pub mod help;
 pub mod operator_panel;
