@@ -46,6 +46,14 @@ fn fresh_database(url: &str, suffix: &str) -> String {
     format!("{base}/{name}")
 }
 
+/// A fresh database on the server, with the schema, and a connection to it.
+fn controller(suffix: &str) -> (String, Controller) {
+    let url = fresh_database(&postgres("start"), suffix);
+    let mut c = Controller::connect(&url).unwrap();
+    c.create_schema().unwrap();
+    (url, c)
+}
+
 fn pool() -> PoolConfig {
     PoolConfig {
         id: POOL.into(),
@@ -108,9 +116,7 @@ fn wait(child: &mut Child, deadline: Instant, who: &str) {
 #[test]
 fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let url = fresh_database(&postgres("start"), "load");
-    let mut c = Controller::connect(&url).unwrap();
-    c.create_schema().unwrap();
+    let (url, mut c) = controller("load");
     c.configure_pool(&pool()).unwrap();
     // A second set-up with another configuration is refused (M-20).
     let mut other = pool();
@@ -189,9 +195,7 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
 #[test]
 fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let url = fresh_database(&postgres("start"), "pair");
-    let mut c = Controller::connect(&url).unwrap();
-    c.create_schema().unwrap();
+    let (url, mut c) = controller("pair");
     c.configure_pool(&pool()).unwrap();
     c.contribute("A", POOL, &[(1, 10_000)]).unwrap();
     // Repeats are ignored.
@@ -226,9 +230,7 @@ fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
 #[test]
 fn reserve_and_ceiling_overflow_match_an_independent_model() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let url = fresh_database(&postgres("start"), "ceiling");
-    let mut c = Controller::connect(&url).unwrap();
-    c.create_schema().unwrap();
+    let (url, mut c) = controller("ceiling");
     let mut cfg = pool();
     cfg.levels[0] = LevelConfig { name: "Grande".into(), start_value: 10_000, reset_value: 8_000, increment_ppm: 12_345, reserve_ppm: 3_333, ceiling: Some(10_500), mystery: false };
     cfg.levels[1].reserve_ppm = 7_000;
@@ -286,9 +288,7 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
 #[test]
 fn listeners_are_woken_by_every_award_of_the_pool() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let url = fresh_database(&postgres("start"), "notify");
-    let mut c = Controller::connect(&url).unwrap();
-    c.create_schema().unwrap();
+    let (url, mut c) = controller("notify");
     c.configure_pool(&pool()).unwrap();
     let mut listener = meters::linked::Listener::connect(&url).unwrap();
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty(), "woken with nothing changed");

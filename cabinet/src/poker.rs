@@ -285,6 +285,16 @@ impl Session {
 
     // ----- recovery -------------------------------------------------------
 
+    /// An interrupted round's first record and the hosted game it belongs
+    /// to; None (and the round voided, M-36) when either is missing.
+    fn interrupted<T: serde::de::DeserializeOwned>(&mut self, round: u64, data: &serde_json::Value, is_its_game: impl Fn(&HostedGame, &T) -> bool) -> Option<(T, usize)> {
+        let found = serde_json::from_value::<T>(data.clone()).ok().and_then(|r| self.games.iter().position(|g| is_its_game(g, &r)).map(|gi| (r, gi)));
+        if found.is_none() {
+            self.void_interrupted(round);
+        }
+        found
+    }
+
     /// Resume an interrupted card round at its last step (M-36); true when
     /// the round was a card round (resumed or voided).
     pub(crate) fn resume_card_round(&mut self, round: u64, recall: Option<&RoundRecall>) -> bool {
@@ -292,12 +302,7 @@ impl Session {
         let Some(first) = rr.steps.first() else { return false };
         match first.step.name.as_str() {
             DRAW_DEAL => {
-                let Some(record) = serde_json::from_value::<DealRecord>(first.step.data.clone()).ok() else {
-                    self.void_interrupted(round);
-                    return true;
-                };
-                let Some(gi) = self.games.iter().position(|g| matches!(g, HostedGame::DrawPoker(d) if d.id == record.game)) else {
-                    self.void_interrupted(round);
+                let Some((record, gi)) = self.interrupted::<DealRecord>(round, &first.step.data, |g, r| matches!(g, HostedGame::DrawPoker(d) if d.id == r.game)) else {
                     return true;
                 };
                 let draw: Option<DrawRecord> = rr.steps.iter().find(|s| s.step.name == DRAW).and_then(|s| serde_json::from_value(s.step.data.clone()).ok());
@@ -319,12 +324,7 @@ impl Session {
                 true
             }
             STUD_DEAL => {
-                let Some(record) = serde_json::from_value::<StudRecord>(first.step.data.clone()).ok() else {
-                    self.void_interrupted(round);
-                    return true;
-                };
-                let Some(gi) = self.games.iter().position(|g| matches!(g, HostedGame::StudPoker(d) if d.id == record.game)) else {
-                    self.void_interrupted(round);
+                let Some((record, gi)) = self.interrupted::<StudRecord>(round, &first.step.data, |g, r| matches!(g, HostedGame::StudPoker(d) if d.id == r.game)) else {
                     return true;
                 };
                 let decision = rr.steps.iter().find_map(|s| match s.step.name.as_str() {
