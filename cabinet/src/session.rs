@@ -146,6 +146,8 @@ pub struct Session {
     pub last_activity: std::time::Instant,
     /// The M-38 warning now on screen, if any.
     pub warning: Option<String>,
+    /// A ticket the printer failed to print (the cabinet is tilted until it is).
+    pub unprinted: Option<meters::ticket::Ticket>,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -238,6 +240,7 @@ impl Session {
             lab_seed: None,
             last_activity: std::time::Instant::now(),
             warning: None,
+            unprinted: None,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(LinkedPool::start).collect();
         s.opening_bet();
@@ -849,18 +852,37 @@ impl Session {
         }
         match self.machine.cash_out() {
             Ok(CashOut::Ticket(t)) => {
-                let dir = PathBuf::from(&self.config.ticket_dir);
-                match crate::ticket_printer::print(&t, &self.machine.config().currency, &dir) {
-                    Ok(p) => self.message = Some(format!("{} {}", self.t("Bilhete impresso:", "Ticket printed:"), p.display())),
-                    Err(e) => self.fail(format!("printer: {e}")),
-                }
-                self.last_ticket = Some(t.validation);
+                self.last_ticket = Some(t.validation.clone());
+                self.print_ticket(t);
             }
             Ok(CashOut::Handpay { amount, .. }) => {
                 self.message = Some(format!("{} {}", self.t("Pagamento manual:", "Hand-pay:"), self.show(amount)));
             }
             Err(CoreError::NothingToCashOut) => {}
             Err(e) => self.fail(e),
+        }
+    }
+
+    /// Print an issued ticket. The core has already moved the credit to the
+    /// ticket, so a printer that fails must not lose it: the cabinet tilts
+    /// (device fault, naming the ticket's value and validation number) and
+    /// keeps the ticket until the attendant key prints it again.
+    fn print_ticket(&mut self, t: meters::ticket::Ticket) {
+        let dir = PathBuf::from(&self.config.ticket_dir);
+        match crate::ticket_printer::print(&t, &self.machine.config().currency, &dir) {
+            Ok(p) => {
+                self.message = Some(format!("{} {}", self.t("Bilhete impresso:", "Ticket printed:"), p.display()));
+                self.unprinted = None;
+            }
+            Err(e) => {
+                let detail = format!("printer: {e}; ticket {} of {} not printed", t.validation, self.machine.config().currency.format(t.value));
+                bevy::log::error!("{detail}");
+                if let Err(e) = self.machine.set_tilt(Tilt::DeviceFault, &detail) {
+                    self.fail(e);
+                }
+                self.message = Some(detail);
+                self.unprinted = Some(t);
+            }
         }
     }
 
@@ -871,8 +893,15 @@ impl Session {
         }
     }
 
-    /// The attendant key: pay every pending hand-pay, clear what can be cleared.
+    /// The attendant key: print a ticket the printer failed on, pay every
+    /// pending hand-pay, clear what can be cleared.
     pub fn attendant_clear(&mut self) {
+        if let Some(t) = self.unprinted.take() {
+            self.print_ticket(t);
+            if self.unprinted.is_some() {
+                return;
+            }
+        }
         let ids: Vec<u64> = self.machine.state().handpays.keys().copied().collect();
         for id in ids {
             if let Err(e) = self.machine.pay_handpay(id, "attendant") {
@@ -927,6 +956,11 @@ impl Session {
                 let f = self.verification.failures().first().map(|c| format!(": {} — {} ≠ {}", c.file.display(), c.expected, c.actual)).unwrap_or_default();
                 format!("{}{f}", self.t("FALHA NA VERIFICAÇÃO DO PROGRAMA", "PROGRAM VERIFICATION FAILURE"))
             }
+            PlayBlock::Tilt(Tilt::DeviceFault) => format!(
+                "{}{}",
+                self.t("AVARIA DE DISPOSITIVO: chame o empregado", "DEVICE FAULT: call an attendant"),
+                self.unprinted.as_ref().map(|t| format!(" — {} {} ({})", self.t("bilhete por imprimir", "ticket not printed"), self.show(t.value), t.validation)).unwrap_or_default()
+            ),
             PlayBlock::Tilt(Tilt::LogicDoorAccess) => self.t("ACESSO À PORTA LÓGICA: chame o empregado", "LOGIC DOOR ACCESSED: call an attendant").to_owned(),
             PlayBlock::Tilt(t) => format!("TILT {t:?}"),
             PlayBlock::HandpayPending(id) => {

@@ -94,3 +94,38 @@ fn a_demonstration_never_touches_real_critical_memory() {
         assert_png(&s);
     }
 }
+
+/// A printer that fails must not lose the cash-out: the credit is already
+/// on the ticket in critical memory, so the cabinet tilts (device fault)
+/// and the attendant key prints the same ticket once the printer works.
+#[test]
+fn a_failed_ticket_print_tilts_and_the_attendant_prints_it_again() {
+    let _one = rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rig = Rig::new();
+    // The "printer" is the ticket folder: a plain file in its place jams it.
+    let tickets = rig.dir.path().join("tickets");
+    std::fs::write(&tickets, b"jammed").unwrap();
+    let mut cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    rig.key("c");
+    let i = rig.wait_for("the device-fault tilt", |i| i.state().tilts.contains(&meters::Tilt::DeviceFault));
+    assert_eq!(i.state().credit, 0);
+    let (validation, issued) = i.state().tickets.iter().next().map(|(v, t)| (v.clone(), t.clone())).unwrap();
+    assert_eq!((issued.value, issued.redeemed), (2_000, false));
+    std::thread::sleep(Duration::from_millis(800));
+    rig.screenshot();
+    // Clear the jam; the attendant key (into the audit menu and out) prints it.
+    std::fs::remove_file(&tickets).unwrap();
+    rig.key("k");
+    std::thread::sleep(Duration::from_millis(800));
+    rig.key("k");
+    rig.wait_for("the tilt to clear", |i| i.state().tilts.is_empty());
+    let printed = std::fs::read_to_string(tickets.join(format!("ticket-{validation}.txt"))).unwrap();
+    assert!(printed.contains(&validation) && printed.contains("20.00"), "{printed}");
+    let _ = cab.kill();
+    let _ = cab.wait();
+    for s in rig.keep_screenshots("printer-fault") {
+        assert_png(&s);
+    }
+}
