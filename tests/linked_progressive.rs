@@ -230,7 +230,7 @@ fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
 #[test]
 fn reserve_and_ceiling_overflow_match_an_independent_model() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (url, mut c) = controller("ceiling");
+    let (_, mut c) = controller("ceiling");
     let mut cfg = pool();
     cfg.levels[0] = LevelConfig { name: "Grande".into(), start_value: 10_000, reset_value: 8_000, increment_ppm: 12_345, reserve_ppm: 3_333, ceiling: Some(10_500), mystery: false };
     cfg.levels[1].reserve_ppm = 7_000;

@@ -71,6 +71,10 @@ pub fn check_program(report: &mut Report, exe: &Path, manifest: &Manifest, produ
     }
 }
 
+pub fn read_manifest(path: &Path) -> Result<Manifest, artifact::ArtifactError> {
+    artifact::read_manifest(path)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -105,6 +109,3 @@ mod tests {
     }
 }
 
-pub fn read_manifest(path: &Path) -> Result<Manifest, artifact::ArtifactError> {
-    artifact::read_manifest(path)
-}
