@@ -54,8 +54,14 @@ start)
         as_pg "$BIN/initdb" -D "$DATA" -U egm --auth=trust -E UTF8 >/dev/null
     fi
     if ! as_pg "$BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; then
-        as_pg "$BIN/pg_ctl" -D "$DATA" -l "$DATA/server.log" -w -t 30 \
-            -o "-c listen_addresses=127.0.0.1 -p $PORT -c unix_socket_directories=$DATA -c max_connections=200 -c fsync=on" start >/dev/null
+        if ! as_pg "$BIN/pg_ctl" -D "$DATA" -l "$DATA/server.log" -w -t 30 \
+            -o "-c listen_addresses=127.0.0.1 -p $PORT -c unix_socket_directories=$DATA -c max_connections=200 -c fsync=on" start >/dev/null; then
+            if tail -20 "$DATA/server.log" 2>/dev/null | grep -q "could not create any TCP/IP sockets"; then
+                echo "tools/postgres.sh: port $PORT on 127.0.0.1 is taken (another cluster, perhaps another checkout's): stop it, or set EGM_PG_PORT" >&2
+            fi
+            tail -5 "$DATA/server.log" >&2 || true
+            exit 1
+        fi
     fi
     if ! as_pg "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U egm -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'egm_progressive'" | grep -q 1; then
         as_pg "$BIN/createdb" -h 127.0.0.1 -p "$PORT" -U egm egm_progressive

@@ -1,5 +1,6 @@
 //! The card games in the real cabinet, in a real window under Xvfb (issue
-//! 5): draw poker (deal, hold with the hold buttons, draw, collect), a
+//! 5): draw poker (deal, hold with the hold buttons, draw, collect; Jacks
+//! or Better and Deuces Wild), a
 //! draw-poker round killed with SIGKILL after its deal and finished after
 //! the restart with the cards committed at the deal, and póquer sem
 //! descarte (ante, raise, settlement). Each round is checked against
@@ -113,8 +114,29 @@ fn card_games_in_a_real_window() {
     assert!(!i.recall(1).unwrap()[0].resumed_at.is_empty(), "the resume is recorded (M-36)");
     rig.screenshot();
 
-    // Póquer sem descarte: two more to the right; ante 1, raise 2.
+    // Deuces Wild, the next game: a round held on nothing, paid as game-core
+    // pays the final hand with its wild deuces.
     rig.key("Right");
+    rig.key("space");
+    rig.wait_for("the Deuces Wild deal", |i| i.state().open_round.as_ref().is_some_and(|o| o.game == "deuces-wild"));
+    std::thread::sleep(Duration::from_millis(500));
+    rig.key("space");
+    std::thread::sleep(Duration::from_millis(800));
+    rig.key("Return");
+    let i = rig.wait_for("the Deuces Wild round", |i| i.state().open_round.is_none() && i.state().per_game.contains_key("deuces-wild"));
+    let r = &i.recall(1).unwrap()[0];
+    let dealt: Dealt = serde_json::from_value(r.steps[0].step.data["dealt"].clone()).unwrap();
+    let deuces = match artifact("deuces-wild") {
+        CompiledGame::DrawPoker(g) => g,
+        other => panic!("{other:?}"),
+    };
+    let hand = dealt.draw(Hold(0));
+    let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("{:?}", r.outcome) };
+    if !r.steps.iter().any(|s| s.step.name == "gamble") {
+        assert_eq!(win, deuces.win(&hand, 5), "Deuces Wild pays {hand:?} as game-core does");
+    }
+
+    // Póquer sem descarte, the next game; ante 1, raise 2.
     rig.key("Right");
     rig.key("space");
     rig.wait_for("the stud deal", |i| i.state().open_round.as_ref().is_some_and(|o| o.game == "poquer-sem-descarte"));
