@@ -129,3 +129,34 @@ fn a_failed_ticket_print_tilts_and_the_attendant_prints_it_again() {
         assert_png(&s);
     }
 }
+
+/// The on-screen operator panel (key O) drives the note acceptor by touch:
+/// a click on its first note button credits a 5 € note.
+#[test]
+fn the_operator_panel_takes_a_note_by_touch() {
+    let _one = rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rig = Rig::new();
+    let mut cab = rig.launch();
+    rig.key("o");
+    std::thread::sleep(Duration::from_millis(800));
+    rig.screenshot();
+    // The panel stands at (680, 120); its first row of buttons is the notes,
+    // the first of them 5 €. Touch down its column until a note is taken.
+    let mut credit = 0;
+    for y in (140..260).step_by(6) {
+        rig.xdotool(&["mousemove", "712", &y.to_string(), "click", "1"]);
+        std::thread::sleep(Duration::from_millis(350));
+        credit = Inspection::open(&rig.db()).map_or(0, |i| i.state().credit);
+        if credit > 0 {
+            break;
+        }
+    }
+    assert_eq!(credit, 500, "the panel's first note button did not credit 5 €");
+    let i = Inspection::open(&rig.db()).unwrap();
+    assert_eq!(i.state().totals.notas_por_valor.get(&500), Some(&1), "counted as one 5 € note");
+    let _ = cab.kill();
+    let _ = cab.wait();
+    for s in rig.keep_screenshots("operator-panel") {
+        assert_png(&s);
+    }
+}

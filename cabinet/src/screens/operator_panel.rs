@@ -39,7 +39,7 @@ fn draw_operator_panel(mut contexts: EguiContexts, session: Res<SessionRes>, mut
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
     let mut open = panel.open;
     let title = s.t("Painel do operador (O)", "Operator panel (O)").to_owned();
-    egui::Window::new(title).open(&mut open).default_pos([900.0, 120.0]).show(ctx, |ui| {
+    egui::Window::new(title).open(&mut open).fixed_pos([680.0, 120.0]).show(ctx, |ui| {
         ui.strong(s.t("Moedeiro de notas", "Note acceptor"));
         ui.horizontal(|ui| {
             for cents in [500u64, 1_000, 2_000, 5_000] {
