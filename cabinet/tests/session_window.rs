@@ -160,3 +160,31 @@ fn the_operator_panel_takes_a_note_by_touch() {
         assert_png(&s);
     }
 }
+
+/// The multigame menu (Tab) by touch: touching up its column from the
+/// bottom meets the denominations, then the last game, which closes the
+/// menu with that game chosen; the next round is of that game.
+#[test]
+fn the_game_menu_chooses_a_game_by_touch() {
+    let _one = rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rig = Rig::new();
+    let mut cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    rig.key("Tab");
+    std::thread::sleep(Duration::from_millis(800));
+    rig.screenshot();
+    for y in (150..600).rev().step_by(8) {
+        rig.xdotool(&["mousemove", "640", &y.to_string(), "click", "1"]);
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    rig.key("space");
+    let i = rig.wait_for("a round of the chosen game", |i| i.state().open_round.is_some());
+    assert_eq!(i.state().open_round.as_ref().unwrap().game, "poquer-sem-descarte", "the menu's last game was not chosen");
+    rig.screenshot();
+    let _ = cab.kill();
+    let _ = cab.wait();
+    for s in rig.keep_screenshots("game-menu") {
+        assert_png(&s);
+    }
+}

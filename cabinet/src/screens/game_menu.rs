@@ -39,7 +39,7 @@ fn draw_game_menu(mut contexts: EguiContexts, session: Res<SessionRes>, mut open
             let kind = match g {
                 HostedGame::Reels(_) => s.t("rolos", "reels"),
                 HostedGame::DrawPoker(_) => s.t("póquer de troca", "draw poker"),
-                HostedGame::StudPoker(_) => s.t("póquer sem descarte", "stud poker"),
+                HostedGame::StudPoker(_) => s.t("contra a banca", "against the house"),
             };
             let text = egui::RichText::new(format!("{} — {kind}", g.name())).size(24.0);
             if ui.add_sized([460.0, 44.0], egui::Button::new(text).selected(i == s.selected)).clicked() {
