@@ -104,9 +104,8 @@ fn boot(args: &Args) -> Result<Session, String> {
     }
     let manifest = verification::read_manifest(&config.manifest).map_err(|e| e.to_string())?;
     let report = verification::verify(&config.games, &config.paytable_dir, &manifest, config.machine.mode == meters::Mode::Production);
-    let failures: Vec<String> = report.failures().iter().map(|c| format!("{}: expected {}, found {}", c.file.display(), c.expected, c.actual)).collect();
-    let detail = if failures.is_empty() { format!("{} paytables verified against {}", report.checks.len(), config.manifest.display()) } else { failures.join("; ") };
-    machine.record_verification(failures.is_empty(), &detail).map_err(|e| e.to_string())?;
+    let (passed, detail) = report.detail(&format!("against {}", config.manifest.display()));
+    machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
     let mut games = Vec::new();
     for id in &config.games {
         let path = config.paytable_dir.join(format!("{id}.json"));

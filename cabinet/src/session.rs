@@ -189,9 +189,10 @@ pub fn open_machine(db: &std::path::Path, config: &CabinetConfig, lab_seed: Opti
     Ok(machine)
 }
 
-/// Millionths as a percentage, exactly: 12_345 → "1.2345".
+/// Millionths as a percentage for the player, without trailing zeros:
+/// 12_345 → "1.2345", 10_000 → "1".
 fn ppm_percent(ppm: u32) -> String {
-    let text = format!("{}.{:04}", ppm / 10_000, ppm % 10_000);
+    let text = meters::progressive::ppm_as_percent(u64::from(ppm));
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
@@ -332,8 +333,7 @@ impl Session {
             return;
         }
         let n = self.games.len() as i32;
-        self.selected = ((self.selected as i32 + delta).rem_euclid(n)) as usize;
-        self.opening_bet();
+        self.choose_game(((self.selected as i32 + delta).rem_euclid(n)) as usize);
     }
 
     /// Choose a game by its place in the menu.
@@ -935,9 +935,8 @@ impl Session {
         self.machine.power_down().map_err(|e| e.to_string())?;
         let epoch = Machine::ram_clear(&self.db, &config, &config.operator.operator_id, pin, reason).map_err(|e| e.to_string())?;
         let mut machine = open_machine(&self.db, &self.config, self.lab_seed)?;
-        let failures: Vec<String> = self.verification.failures().iter().map(|c| format!("{}: expected {}, found {}", c.file.display(), c.expected, c.actual)).collect();
-        let detail = if failures.is_empty() { format!("{} paytables verified (after a RAM clear)", self.verification.checks.len()) } else { failures.join("; ") };
-        machine.record_verification(failures.is_empty(), &detail).map_err(|e| e.to_string())?;
+        let (passed, detail) = self.verification.detail("(after a RAM clear)");
+        machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
         self.machine = machine;
         self.history.clear();
         self.last_card_round = None;

@@ -34,6 +34,14 @@ impl Report {
     pub fn failures(&self) -> Vec<&FileCheck> {
         self.checks.iter().filter(|c| !c.ok()).collect()
     }
+
+    /// What the journal records of this verification: whether it passed,
+    /// and each failure by file, expected and actual digest, or the count
+    /// verified (`context` says against what).
+    pub fn detail(&self, context: &str) -> (bool, String) {
+        let failures: Vec<String> = self.failures().iter().map(|c| format!("{}: expected {}, found {}", c.file.display(), c.expected, c.actual)).collect();
+        if failures.is_empty() { (true, format!("{} paytables verified {context}", self.checks.len())) } else { (false, failures.join("; ")) }
+    }
 }
 
 pub fn sha256_file(path: &Path) -> String {

@@ -32,6 +32,12 @@ use crate::money::Cents;
 /// Millionths of a cent per cent.
 const MICRO: u128 = 1_000_000;
 
+/// A share in millionths as an exact percentage with four decimals:
+/// 12_345 → "1.2345" (the unit of `increment_ppm` and `reserve_ppm`).
+pub fn ppm_as_percent(ppm: u64) -> String {
+    format!("{}.{:04}", ppm / 10_000, ppm % 10_000)
+}
+
 /// How many hits each pool remembers (issue 6: the last 25).
 pub const HITS_KEPT: usize = 25;
 
@@ -353,6 +359,14 @@ pub fn liability_report<'a>(pools: impl Iterator<Item = &'a Pool>) -> Vec<Liabil
 pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn ppm_as_percent_is_exact() {
+        assert_eq!(ppm_as_percent(12_345), "1.2345");
+        assert_eq!(ppm_as_percent(6_000), "0.6000");
+        assert_eq!(ppm_as_percent(1), "0.0001");
+        assert_eq!(ppm_as_percent(1_000_000), "100.0000");
+    }
 
     pub fn sample() -> PoolConfig {
         PoolConfig {

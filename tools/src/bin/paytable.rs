@@ -399,7 +399,7 @@ fn progressive_line(pool: &std::path::Path) -> Result<serde_json::Value> {
     let text = read(pool)?;
     let cfg: meters::PoolConfig = ron::from_str(&text).map_err(|e| anyhow!("{}:{}: {}", pool.display(), e.position.line, e.code))?;
     cfg.validate().map_err(|e| anyhow!("{}: {e}", pool.display()))?;
-    let pct = |ppm: u64| format!("{}.{:04}", ppm / 10_000, ppm % 10_000);
+    let pct = meters::progressive::ppm_as_percent;
     let total: u64 = cfg.levels.iter().map(|l| u64::from(l.increment_ppm) + u64::from(l.reserve_ppm)).sum();
     let levels: Vec<String> = cfg.levels.iter().map(|l| format!("{} {}%", l.name, pct(u64::from(l.increment_ppm) + u64::from(l.reserve_ppm)))).collect();
     let text = format!(
