@@ -14,6 +14,14 @@ pub struct HudPlugin;
 pub const DEMO_FILL: egui::Color32 = egui::Color32::from_rgb(170, 0, 170);
 /// The M-38 warning's colour.
 pub const WARNING_FILL: egui::Color32 = egui::Color32::from_rgb(255, 140, 0);
+/// The M-22 linked-award banner's colour.
+pub const AWARD_FILL: egui::Color32 = egui::Color32::from_rgb(150, 20, 20);
+
+/// A full-width strip under the top panel with one strong line of text;
+/// returns its height (the screens draw below it).
+fn top_banner(root: &mut egui::Ui, id: &'static str, fill: egui::Color32, margin: f32, text: egui::RichText) -> f32 {
+    egui::Panel::top(id).frame(egui::Frame::new().fill(fill).inner_margin(margin)).show(root, |ui| ui.label(text.strong())).response.rect.height()
+}
 
 impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
@@ -57,26 +65,18 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
     // M-39: a demonstration is marked on screen at all times.
     let mut banner = 0.0;
     if s.demo() {
-        banner += egui::Panel::top("demo").frame(egui::Frame::new().fill(DEMO_FILL).inner_margin(6.0)).show(&mut root, |ui| {
-            ui.label(egui::RichText::new(s.t("DEMONSTRAÇÃO — créditos de jogo sem valor; o único prémio é jogo grátis (regra 39)", "DEMO — play credits of no value; the only prize is free play (rule 39)")).size(22.0).strong().color(egui::Color32::WHITE));
-        }).response.rect.height();
+        let text = s.t("DEMONSTRAÇÃO — créditos de jogo sem valor; o único prémio é jogo grátis (regra 39)", "DEMO — play credits of no value; the only prize is free play (rule 39)");
+        banner += top_banner(&mut root, "demo", DEMO_FILL, 6.0, egui::RichText::new(text).size(22.0).color(egui::Color32::WHITE));
     }
     // M-38: what may end the session, before it does.
     if let Some(w) = &s.warning {
-        banner += egui::Panel::top("warning").frame(egui::Frame::new().fill(WARNING_FILL).inner_margin(6.0)).show(&mut root, |ui| {
-            ui.label(egui::RichText::new(w).size(22.0).strong().color(egui::Color32::BLACK));
-        }).response.rect.height();
+        banner += top_banner(&mut root, "warning", WARNING_FILL, 6.0, egui::RichText::new(w).size(22.0).color(egui::Color32::BLACK));
     }
     // M-22: a linked pool's award is signalled on every machine of the pool.
     if let Some((text, at)) = &s.linked_banner
         && at.elapsed() < std::time::Duration::from_secs(15)
     {
-        banner += egui::Panel::top("linked_award").frame(egui::Frame::new().fill(egui::Color32::from_rgb(150, 20, 20)).inner_margin(8.0)).show(&mut root, |ui| {
-            ui.label(egui::RichText::new(text).size(30.0).strong().color(egui::Color32::GOLD));
-        })
-        .response
-        .rect
-        .height();
+        banner += top_banner(&mut root, "linked_award", AWARD_FILL, 8.0, egui::RichText::new(text).size(30.0).color(egui::Color32::GOLD));
     }
     let last_win = s
         .round
