@@ -12,9 +12,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, Context, Result};
-use meters::linked::{deliver_outbox, Link, LinkError};
-use meters::{GameRng, Machine, MachineConfig, Mode, SeedChoice, Step};
+use anyhow::{Context, Result, anyhow};
+use linked_controller::{Link, LinkError, deliver_outbox};
+use meters::{GameRng, Machine, MachineConfig, Mode, SeedChoice, StreamRng};
 use serde_json::json;
 
 pub const POOL: &str = "linked-sevens";
@@ -81,6 +81,8 @@ fn main() -> Result<()> {
     let pace = Duration::from_millis(args.next().map_or(Ok(0), |p| p.parse())?);
     let config = MachineConfig { mode: Mode::Lab, machine_id: machine.clone(), ..MachineConfig::default() };
     let mut m = Machine::open(&db, config, SeedChoice::Entropy)?;
+    // The player's stakes (any will do); outcomes are the core's draws.
+    let mut player = StreamRng::from_entropy()?;
     m.join_linked_pool(POOL, vec![GAME.to_owned()], 1)?;
     let mut link = Link::new(&url);
 
@@ -110,17 +112,16 @@ fn main() -> Result<()> {
         if m.credit() < 1_000 {
             m.insert_note(5_000)?;
         }
-        let (stake, hit) = {
-            let mut rng = m.rng().lock();
-            let stake = 1 + rng.uniform(100);
+        let stake = 1 + player.uniform(100);
+        let (round, hit) = m.play_round(GAME, 1, stake, "outcome", |rng| {
             let hit = match rng.uniform(1_000) {
                 0..=1 => Some(0),
                 2..=21 => Some(1),
                 _ => None,
             };
-            (stake, hit)
-        };
-        let round = m.begin_round(GAME, 1, stake, Step::new("outcome", json!({ "hit": hit })))?;
+            Ok::<_, String>(json!({ "hit": hit }))
+        })?;
+        let hit = hit["hit"].as_u64().map(|l| l as usize);
         say(&format!("begun {round} {stake}"))?;
         deliver(&mut m, &mut link)?;
         finish(&mut m, &mut link, &machine, round, hit, &mut unavailable)?;

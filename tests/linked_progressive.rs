@@ -14,8 +14,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use linked_controller::Controller;
 use meters::inspect::Inspection;
-use meters::linked::Controller;
 use meters::{LevelConfig, PoolConfig};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
@@ -60,7 +60,15 @@ fn pool() -> PoolConfig {
         games: vec!["linked-game".into()],
         min_wager: 1,
         levels: vec![
-            LevelConfig { name: "Grande".into(), start_value: 100_000, reset_value: 100_000, increment_ppm: 5_000, reserve_ppm: 0, ceiling: None, mystery: false },
+            LevelConfig {
+                name: "Grande".into(),
+                start_value: 100_000,
+                reset_value: 100_000,
+                increment_ppm: 5_000,
+                reserve_ppm: 0,
+                ceiling: None,
+                mystery: false,
+            },
             LevelConfig { name: "Mini".into(), start_value: 1_000, reset_value: 1_000, increment_ppm: 20_000, reserve_ppm: 0, ceiling: None, mystery: false },
         ],
     }
@@ -158,7 +166,7 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
     let mut c = Controller::connect(&url).unwrap();
     let books = c.books(POOL).unwrap();
     assert!(books.balanced(), "the controller's books do not balance: {books:?}");
-    let by_machine: BTreeMap<String, meters::linked::MachineAccount> = c.by_machine(POOL).unwrap().into_iter().map(|a| (a.machine.clone(), a)).collect();
+    let by_machine: BTreeMap<String, linked_controller::MachineAccount> = c.by_machine(POOL).unwrap().into_iter().map(|a| (a.machine.clone(), a)).collect();
     let seen = seen.lock().unwrap();
     let mut total_rounds = 0;
     for (i, name) in names.iter().enumerate() {
@@ -232,7 +240,15 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (_, mut c) = controller("ceiling");
     let mut cfg = pool();
-    cfg.levels[0] = LevelConfig { name: "Grande".into(), start_value: 10_000, reset_value: 8_000, increment_ppm: 12_345, reserve_ppm: 3_333, ceiling: Some(10_500), mystery: false };
+    cfg.levels[0] = LevelConfig {
+        name: "Grande".into(),
+        start_value: 10_000,
+        reset_value: 8_000,
+        increment_ppm: 12_345,
+        reserve_ppm: 3_333,
+        ceiling: Some(10_500),
+        mystery: false,
+    };
     cfg.levels[1].reserve_ppm = 7_000;
     c.configure_pool(&cfg).unwrap();
     // A mystery level's hidden value would live on one cabinet: refused.
@@ -290,7 +306,7 @@ fn listeners_are_woken_by_every_award_of_the_pool() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (url, mut c) = controller("notify");
     c.configure_pool(&pool()).unwrap();
-    let mut listener = meters::linked::Listener::connect(&url).unwrap();
+    let mut listener = linked_controller::Listener::connect(&url).unwrap();
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty(), "woken with nothing changed");
     c.contribute("A", POOL, &[(1, 500), (2, 700)]).unwrap();
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty(), "a contribution woke the listener");

@@ -13,8 +13,10 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{anyhow, Context, Result};
-use meters::{CashOut, Door, GameRng, LevelConfig, Machine, MachineConfig, Mode, PoolConfig, SeedChoice, Step, WeightTable, WinComponent, WinPayment};
+use anyhow::{Context, Result, anyhow};
+use meters::{
+    CashOut, Door, GameRng, LevelConfig, Machine, MachineConfig, Mode, PoolConfig, SeedChoice, Step, StreamRng, WeightTable, WinComponent, WinPayment,
+};
 use serde_json::json;
 
 const GAME: &str = "soak";
@@ -27,7 +29,15 @@ fn pool() -> PoolConfig {
         games: vec![GAME.into()],
         min_wager: 1,
         levels: vec![
-            LevelConfig { name: "Grande".into(), start_value: 50_000, reset_value: 50_000, increment_ppm: 10_000, reserve_ppm: 2_000, ceiling: Some(52_000), mystery: true },
+            LevelConfig {
+                name: "Grande".into(),
+                start_value: 50_000,
+                reset_value: 50_000,
+                increment_ppm: 10_000,
+                reserve_ppm: 2_000,
+                ceiling: Some(52_000),
+                mystery: true,
+            },
             LevelConfig { name: "Mini".into(), start_value: 500, reset_value: 400, increment_ppm: 23_456, reserve_ppm: 0, ceiling: None, mystery: false },
         ],
     }
@@ -59,6 +69,14 @@ fn finish_round(m: &mut Machine, round: u64, win: u64, hit: Option<usize>, from_
     Ok(())
 }
 
+/// The win and progressive hit the last round committed at its first step.
+fn committed_outcome(m: &Machine) -> Result<(u64, Option<usize>)> {
+    let recall = m.recall(1)?;
+    let first = recall.last().and_then(|r| r.steps.first()).ok_or_else(|| anyhow!("open round without steps"))?;
+    let win = first.step.data["win"].as_u64().ok_or_else(|| anyhow!("open round without an outcome"))?;
+    Ok((win, first.step.data["hit"].as_u64().map(|l| l as usize)))
+}
+
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
     let db = PathBuf::from(args.next().context("usage: egm-soak DB ROUNDS")?);
@@ -68,10 +86,7 @@ fn main() -> Result<()> {
 
     // Recovery: resume the interrupted round at its step, same outcome.
     if let Some(open) = m.open_round().cloned() {
-        let recall = m.recall(1)?;
-        let first = recall.last().and_then(|r| r.steps.first()).ok_or_else(|| anyhow!("open round without steps"))?;
-        let win = first.step.data["win"].as_u64().ok_or_else(|| anyhow!("open round without an outcome"))?;
-        let hit = first.step.data["hit"].as_u64().map(|l| l as usize);
+        let (win, hit) = committed_outcome(&m)?;
         m.resume_round(open.round)?;
         say(&format!("resumed {} {}", open.round, open.steps))?;
         finish_round(&mut m, open.round, win, hit, open.steps)?;
@@ -83,6 +98,7 @@ fn main() -> Result<()> {
         m.close_door(door)?;
     }
     let pays = WeightTable::new(&PAYS.map(|(_, w)| w))?;
+    let mut player = StreamRng::from_entropy()?;
     if !m.pools().contains_key(POOL) {
         m.configure_pool(pool())?;
         say("pool configured")?;
@@ -93,21 +109,20 @@ fn main() -> Result<()> {
             m.insert_note(5_000)?;
             say("note 5000")?;
         }
-        let (denom, credits, mult, hit) = {
-            let mut rng = m.rng().lock();
-            let denom = DENOMS[rng.index(DENOMS.len())];
-            let credits = 1 + rng.uniform(10);
+        // The player's bet (any choice will do); the outcome is the core's draw.
+        let (denom, credits) = (DENOMS[player.index(DENOMS.len())], 1 + player.uniform(10));
+        let stake = denom * credits;
+        let (round, _) = m.play_round(GAME, denom, stake, "outcome", |rng| {
             // A progressive hit: the Mini 1 in 40, the Grande 1 in 400.
             let hit = match rng.uniform(400) {
                 0 => Some(0),
                 1..=10 => Some(1),
                 _ => None,
             };
-            (denom, credits, PAYS[rng.pick(&pays)].0, hit)
-        };
-        let stake = denom * credits;
-        let win = stake * mult;
-        let round = m.begin_round(GAME, denom, stake, Step::new("outcome", json!({ "win": win, "hit": hit })))?;
+            let win = stake * PAYS[rng.pick(&pays)].0;
+            Ok::<_, String>(json!({ "win": win, "hit": hit }))
+        })?;
+        let (win, hit) = committed_outcome(&m)?;
         say(&format!("begun {round} {stake}"))?;
         finish_round(&mut m, round, win, hit, 2)?;
 

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{save_to_disk, Screenshot};
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
 use crate::modes::Mode;
 
@@ -22,9 +22,9 @@ pub struct CapturePlugin {
 impl Plugin for CapturePlugin {
     fn build(&self, app: &mut App) {
         // Continue the numbering of earlier runs: a restart never overwrites.
-        let count = std::fs::read_dir(&self.dir).map_or(0, |d| d.filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "png")).count()) as u32;
-        app.insert_resource(Capture { dir: self.dir.clone(), count })
-            .add_systems(Update, (screenshot_on_f12, screenshot_on_mode_change));
+        let count =
+            std::fs::read_dir(&self.dir).map_or(0, |d| d.filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "png")).count()) as u32;
+        app.insert_resource(Capture { dir: self.dir.clone(), count }).add_systems(Update, (screenshot_on_f12, screenshot_on_mode_change));
     }
 }
 
@@ -43,7 +43,13 @@ fn screenshot_on_f12(keys: Res<ButtonInput<KeyCode>>, mut commands: Commands, mu
     }
 }
 
-fn screenshot_on_mode_change(mode: Res<State<Mode>>, mut commands: Commands, mut capture: ResMut<Capture>, mut last: Local<Option<(Mode, f32)>>, time: Res<Time>) {
+fn screenshot_on_mode_change(
+    mode: Res<State<Mode>>,
+    mut commands: Commands,
+    mut capture: ResMut<Capture>,
+    mut last: Local<Option<(Mode, f32)>>,
+    time: Res<Time>,
+) {
     // Wait a moment after each change so the new screen has been drawn.
     let now = time.elapsed_secs();
     let m = *mode.get();
@@ -52,8 +58,10 @@ fn screenshot_on_mode_change(mode: Res<State<Mode>>, mut commands: Commands, mut
         _ => *last = Some((m, now)),
     }
     if let Some((lm, at)) = *last
-        && at >= 0.0 && now - at > 0.5 {
-            take(&mut commands, &mut capture, &format!("{lm:?}").to_lowercase());
-            *last = Some((lm, -1.0));
-        }
+        && at >= 0.0
+        && now - at > 0.5
+    {
+        take(&mut commands, &mut capture, &format!("{lm:?}").to_lowercase());
+        *last = Some((lm, -1.0));
+    }
 }

@@ -7,10 +7,10 @@ use bevy::prelude::*;
 use game_core::double_up::Colour;
 use meters::Door;
 
+use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::help::HelpOpen;
 use crate::screens::reels::Reveal;
-use crate::SessionRes;
 
 pub struct DevicesPlugin;
 
@@ -44,9 +44,10 @@ fn accept_money_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) 
         }
     }
     if keys.just_pressed(KeyCode::KeyT)
-        && let Some(v) = s.last_ticket.clone() {
-            s.insert_ticket(&v);
-        }
+        && let Some(v) = s.last_ticket.clone()
+    {
+        s.insert_ticket(&v);
+    }
 }
 
 fn door_and_key_switches(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) {
@@ -79,8 +80,8 @@ fn player_buttons(
     let m = *mode.get();
     if keys.just_pressed(KeyCode::KeyE) {
         s.lang = match s.lang {
-            crate::session::Lang::Pt => crate::session::Lang::En,
-            crate::session::Lang::En => crate::session::Lang::Pt,
+            game_host::session::Lang::Pt => game_host::session::Lang::En,
+            game_host::session::Lang::En => game_host::session::Lang::Pt,
         };
     }
     if keys.just_pressed(KeyCode::KeyV) {

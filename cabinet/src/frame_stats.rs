@@ -59,7 +59,11 @@ fn record_frame_time(time: Res<Time>, mut frames: ResMut<FrameTimes>) {
     if frames.since >= PERIOD {
         let n = frames.samples.len();
         if let Some((mean, p95, max)) = summary(&mut frames.samples) {
-            info!("frame time over {n} frames: mean {mean:.1} ms ({:.0} fps), p95 {p95:.1} ms, max {max:.1} ms; resident memory {} MiB", 1000.0 / mean, resident_kib().unwrap_or(0) / 1024);
+            info!(
+                "frame time over {n} frames: mean {mean:.1} ms ({:.0} fps), p95 {p95:.1} ms, max {max:.1} ms; resident memory {} MiB",
+                1000.0 / mean,
+                resident_kib().unwrap_or(0) / 1024
+            );
         }
         frames.samples.clear();
         frames.since = Duration::ZERO;

@@ -1,120 +1,22 @@
-//! The cabinet's side of a linked progressive pool (M-19, M-22, issue 6).
-//!
-//! Two connections to the progressive controller per pool:
-//! - the session's own [`Link`], on the main thread, for what moves money:
-//!   delivering the journaled contributions and asking for an award (the
-//!   round stays open until the controller answers);
-//! - a watcher thread that listens for awards ([`Listener`], M-22: every
-//!   machine of the pool shows an award at once) and beats every second,
-//!   fetching the levels and the latest award for the screen. When it has
-//!   heard nothing for 5 seconds ([`LINK_TIMEOUT`]) the pool is unavailable
-//!   and the session takes no progressive-eligible bet until it is back.
+//! The linked progressive pools' clock (M-19, M-22): once a second the
+//! host delivers the outbox, finishes a round waiting for an award and
+//! signals new awards. The pools themselves live in the host.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use meters::linked::{Link, LinkedAward, LinkedLevel, Listener, LINK_TIMEOUT};
-
-use crate::config::LinkedSetup;
-
-/// What the watcher last heard from the controller.
-#[derive(Clone, Debug, Default)]
-pub struct LinkedView {
-    pub last_answer: Option<Instant>,
-    pub levels: Vec<LinkedLevel>,
-    pub last_award: Option<LinkedAward>,
-}
-
-impl LinkedView {
-    pub fn available(&self) -> bool {
-        self.last_answer.is_some_and(|t| t.elapsed() < LINK_TIMEOUT)
-    }
-}
-
-pub struct LinkedPool {
-    pub setup: LinkedSetup,
-    /// The session's connection: contributions and awards.
-    pub link: Link,
-    view: Arc<Mutex<LinkedView>>,
-    stop: Arc<AtomicBool>,
-    watcher: Option<JoinHandle<()>>,
-    /// The newest award already shown (M-22), by the controller's sequence.
-    pub shown_award: Option<i64>,
-    /// Whether the controller has answered once (its awards then are the baseline).
-    pub heard: bool,
-}
-
-impl LinkedPool {
-    pub fn start(setup: LinkedSetup) -> LinkedPool {
-        let view = Arc::new(Mutex::new(LinkedView::default()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let watcher = {
-            let (url, pool, view, stop) = (setup.controller.clone(), setup.pool.clone(), view.clone(), stop.clone());
-            std::thread::Builder::new().name(format!("linked-{pool}")).spawn(move || watch(&url, &pool, &view, &stop)).ok()
-        };
-        let link = Link::new(&setup.controller);
-        LinkedPool { setup, link, view, stop, watcher, shown_award: None, heard: false }
-    }
-
-    pub fn view(&self) -> LinkedView {
-        self.view.lock().map(|v| v.clone()).unwrap_or_default()
-    }
-
-    /// Whether a wager of `stake` cents on `game` contributes to this pool.
-    pub fn qualifies(&self, game: &str, stake: meters::Cents) -> bool {
-        stake >= self.setup.min_wager && self.setup.games.iter().any(|g| g == game)
-    }
-}
-
-impl Drop for LinkedPool {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(w) = self.watcher.take() {
-            let _ = w.join();
-        }
-    }
-}
-
-/// The watcher: wake on an award notification or after a second, then ask
-/// for the levels and the latest award.
-fn watch(url: &str, pool: &str, view: &Mutex<LinkedView>, stop: &AtomicBool) {
-    let mut link = Link::new(url);
-    let mut listener: Option<Listener> = None;
-    while !stop.load(Ordering::Relaxed) {
-        if listener.is_none() {
-            listener = Listener::connect(url).ok();
-        }
-        match listener.as_mut() {
-            Some(l) => {
-                if l.wait(Duration::from_secs(1)).is_err() {
-                    listener = None;
-                }
-            }
-            None => std::thread::sleep(Duration::from_secs(1)),
-        }
-        if let Ok((levels, last)) = link.call(|c| Ok((c.levels(pool)?, c.last_awards(pool, 1)?)))
-            && let Ok(mut v) = view.lock()
-        {
-            v.last_answer = Some(Instant::now());
-            v.levels = levels;
-            v.last_award = last.into_iter().next();
-        }
-    }
-}
+use bevy::prelude::*;
+use bevy::time::common_conditions::on_timer;
 
 /// Tends the linked pools once a second: outbox, waiting rounds, M-22 signals.
 pub struct LinkedProgressivePlugin;
 
-impl bevy::app::Plugin for LinkedProgressivePlugin {
-    fn build(&self, app: &mut bevy::app::App) {
-        use bevy::prelude::IntoScheduleConfigs;
-        app.add_systems(bevy::app::Update, tend_linked_pools.run_if(bevy::time::common_conditions::on_timer(Duration::from_secs(1))));
+impl Plugin for LinkedProgressivePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Update, tend_linked_pools.run_if(on_timer(Duration::from_secs(1))));
     }
 }
 
-fn tend_linked_pools(session: bevy::prelude::Res<crate::SessionRes>) {
+fn tend_linked_pools(session: Res<crate::SessionRes>) {
     if let Ok(mut s) = session.0.lock() {
         s.tend_linked();
     }

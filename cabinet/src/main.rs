@@ -12,17 +12,12 @@
 #![forbid(unsafe_code)]
 
 mod capture;
-mod config;
 mod devices;
 mod frame_stats;
 mod linked;
 mod modes;
-mod poker;
 mod screens;
-mod session;
 mod sounds;
-mod ticket_printer;
-mod verification;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,14 +25,10 @@ use std::sync::Mutex;
 
 use bevy::prelude::*;
 use bevy::window::{MonitorSelection, WindowMode, WindowResolution};
-use bevy_egui::{egui, EguiContexts, EguiPlugin, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 use clap::Parser;
-use game_core::reels::StopTables;
-use paytables::check::Floor;
-
-use crate::config::CabinetConfig;
-use crate::session::{HostedGame, LoadedGame, Session};
-use paytables::artifact::CompiledGame;
+use game_host::boot::{BootOptions, boot};
+use game_host::session::Session;
 
 /// When the process began (the start-up time report).
 pub static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
@@ -78,73 +69,6 @@ fn parse_size(s: &str) -> Option<(u32, u32)> {
     Some((w.parse().ok()?, h.parse().ok()?))
 }
 
-/// Boot: configuration, critical memory, self-tests, approved paytables.
-fn boot(args: &Args) -> Result<Session, String> {
-    let mut config = CabinetConfig::load(&args.config).map_err(|e| e.to_string())?;
-    config.demo |= args.demo;
-    let db = if config.demo {
-        // M-39: fully apart from the real meters: a fresh file of its own,
-        // no linked pool (its money is real).
-        config.linked_progressives.clear();
-        let db = std::env::temp_dir().join(format!("egm-demo-{}.sqlite", std::process::id()));
-        for f in [db.clone(), db.with_extension("sqlite.key"), db.with_extension("sqlite-wal"), db.with_extension("sqlite-shm")] {
-            let _ = std::fs::remove_file(f);
-        }
-        db
-    } else {
-        args.db.clone()
-    };
-    let floor = Floor::from_percent(&config.rtp_floor_percent).map_err(|e| format!("{}: {e}", args.config.display()))?;
-    if let Some(dir) = db.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    let mut machine = session::open_machine(&db, &config, args.lab_seed)?;
-    if config.demo {
-        demo_credit(&mut machine)?;
-    }
-    let manifest = verification::read_manifest(&config.manifest).map_err(|e| e.to_string())?;
-    let report = verification::verify(&config.games, &config.paytable_dir, &manifest, config.machine.mode == meters::Mode::Production);
-    let (passed, detail) = report.detail(&format!("against {}", config.manifest.display()));
-    machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
-    let mut games = Vec::new();
-    for id in &config.games {
-        let path = config.paytable_dir.join(format!("{id}.json"));
-        match paytables::artifact::load_approved(&path, &manifest, &floor) {
-            Ok(CompiledGame::Reels(game)) => {
-                let tables = StopTables::new(&game).map_err(|e| format!("{id}: {e}"))?;
-                games.push(HostedGame::Reels(LoadedGame { game, tables }));
-            }
-            Ok(CompiledGame::DrawPoker(game)) => games.push(HostedGame::DrawPoker(game)),
-            Ok(CompiledGame::StudPoker(game)) => games.push(HostedGame::StudPoker(game)),
-            Err(e) => eprintln!("cabinet: {e}"),
-        }
-    }
-    if games.is_empty() {
-        return Err(format!("no approved paytable could be loaded: {detail}"));
-    }
-    let mut session = Session::new(machine, config, games, report);
-    session.db = db;
-    session.lab_seed = args.lab_seed;
-    Ok(session)
-}
-
-/// The play credits of a demonstration (M-39), on its own critical memory,
-/// entered as the largest notes the configuration accepts.
-fn demo_credit(machine: &mut meters::Machine) -> Result<(), String> {
-    let mut notes = machine.config().accepted_notes.clone();
-    notes.sort_unstable();
-    while let Some(&note) = notes.iter().rev().find(|&&n| machine.credit() + n <= session::DEMO_CREDIT) {
-        machine.insert_note(note).map_err(|e| format!("demo credit: {e}"))?;
-    }
-    Ok(())
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.machine.power_down();
-    }
-}
-
 fn window(args: &Args) -> Window {
     let (w, h) = parse_size(&args.size).unwrap_or((1280, 720));
     Window {
@@ -166,7 +90,8 @@ fn main() -> ExitCode {
     app.add_plugins(DefaultPlugins.set(WindowPlugin { primary_window: Some(window(&args)), ..default() }))
         .add_plugins(EguiPlugin::default())
         .add_systems(Startup, spawn_camera);
-    match boot(&args) {
+    let options = BootOptions { config: args.config.clone(), db: args.db.clone(), lab_seed: args.lab_seed, demo: args.demo };
+    match boot(&options) {
         Ok(session) => {
             app.insert_resource(SessionRes(Mutex::new(session)))
                 .add_plugins((

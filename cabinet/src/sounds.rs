@@ -12,9 +12,9 @@ use std::time::Duration;
 use bevy::audio::{AudioPlayer, AudioSource, PlaybackSettings};
 use bevy::prelude::*;
 
-use crate::modes::Mode;
-use crate::screens::reels::{stop_time, Reveal};
 use crate::SessionRes;
+use crate::modes::Mode;
+use crate::screens::reels::{Reveal, stop_time};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sound {
@@ -109,7 +109,7 @@ fn sound_reel_stops(mut commands: Commands, sounds: Res<Sounds>, session: Res<Se
 
 /// A card round's deal, and its draw (or the dealer's hand turned over).
 fn sound_cards(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>, mut heard: ResMut<Heard>) {
-    use crate::session::CardRound;
+    use game_host::session::CardRound;
     let Ok(s) = session.0.lock() else { return };
     let now = s.draw.as_ref().map(|d| (d.id, d.drawn)).or_else(|| s.stud.as_ref().map(|r| (r.id, false))).or_else(|| match &s.last_card_round {
         Some(CardRound::Draw(d)) => Some((d.id, true)),

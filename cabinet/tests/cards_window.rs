@@ -16,7 +16,7 @@ use game_core::draw_poker::{Dealt, DrawPokerGame, Hold};
 use game_core::stud_poker::{Decision, StudDeal, StudPokerGame};
 use meters::RecallOutcome;
 use paytables::artifact::{Artifact, CompiledGame};
-use rig::{assert_png, count_pixels, newest_png, workspace, Rig};
+use rig::{Rig, count_pixels, newest_png, workspace};
 
 fn artifact(id: &str) -> CompiledGame {
     let bytes = std::fs::read(workspace().join(format!("assets/paytables/compiled/{id}.json"))).unwrap();
@@ -165,8 +165,5 @@ fn card_games_in_a_real_window() {
 
     let _ = cab.kill();
     let _ = cab.wait();
-    let shots = rig.keep_screenshots("cards");
-    for s in &shots {
-        assert_png(s);
-    }
+    rig.keep_screenshots("cards", 1);
 }

@@ -8,7 +8,7 @@ mod rig;
 
 use std::time::Duration;
 
-use rig::{assert_png, Rig};
+use rig::Rig;
 
 #[test]
 fn a_whole_session_in_a_real_window() {
@@ -103,11 +103,7 @@ fn a_whole_session_in_a_real_window() {
 
     let _ = cab.kill();
     let _ = cab.wait();
-    let shots = rig.keep_screenshots("session");
-    assert!(shots.len() >= 8, "only {} screenshots", shots.len());
-    for s in &shots {
-        assert_png(s);
-    }
+    let shots = rig.keep_screenshots("session", 8);
     let distinct: std::collections::BTreeSet<Vec<u8>> = shots.iter().map(|s| std::fs::read(s).unwrap()).collect();
     assert!(distinct.len() >= 6, "the screens did not change");
 }

@@ -82,21 +82,13 @@ impl Card {
 
     /// "A♠", "T♦", or "Jk".
     pub fn pretty(self) -> String {
-        if self.is_joker() {
-            "Jk".into()
-        } else {
-            format!("{}{}", Card::rank_char(self.rank()), self.suit_symbol())
-        }
+        if self.is_joker() { "Jk".into() } else { format!("{}{}", Card::rank_char(self.rank()), self.suit_symbol()) }
     }
 }
 
 impl std::fmt::Display for Card {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.is_joker() {
-            f.write_str("Jk")
-        } else {
-            write!(f, "{}{}", Card::rank_char(self.rank()), SUIT_CHARS[self.suit() as usize] as char)
-        }
+        if self.is_joker() { f.write_str("Jk") } else { write!(f, "{}{}", Card::rank_char(self.rank()), SUIT_CHARS[self.suit() as usize] as char) }
     }
 }
 

@@ -17,7 +17,7 @@
 use meters::GameRng;
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{Card, ACE, DEUCE, RANKS};
+use crate::cards::{ACE, Card, DEUCE, RANKS};
 use crate::double_up::DoubleUpRule;
 use crate::poker::{all_broadway, straight_top};
 
@@ -50,14 +50,19 @@ pub enum Pattern {
     StraightFlush,
     /// Four of a rank in `ranks`, the fifth card (the kicker) of a rank in
     /// `kickers` (Double Double Bonus pays the kicker).
-    FourOfAKind { ranks: RankMask, kickers: RankMask },
+    FourOfAKind {
+        ranks: RankMask,
+        kickers: RankMask,
+    },
     FullHouse,
     Flush,
     Straight,
     ThreeOfAKind,
     TwoPair,
     /// A pair of a rank in `ranks` (Jacks or Better: J, Q, K, A).
-    Pair { ranks: RankMask },
+    Pair {
+        ranks: RankMask,
+    },
 }
 
 /// One line of the paytable: credits per coin bet.

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{Card, ACE, TEN};
+use crate::cards::{ACE, Card, TEN};
 
 /// Hand ranks of PSD 6, lowest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -1,6 +1,6 @@
 //! Progressive triggers (M-18, issue 6): which outcomes of which games win
 //! a progressive level. The pools themselves (values, contributions,
-//! awards) belong to the core (`meters::progressive`, `meters::linked`);
+//! awards) belong to the core (`meters::progressive`, `linked_controller`);
 //! a game only says "this committed outcome hits level N", and the core
 //! pays the level's value in the round's settlement.
 

@@ -32,7 +32,9 @@ pub enum SymbolKind {
     Regular,
     /// Substitutes for every regular symbol; a win it takes part in is
     /// multiplied by `multiplier` (1 for none).
-    Wild { multiplier: u64 },
+    Wild {
+        multiplier: u64,
+    },
     /// Pays anywhere in the window, on the total bet.
     Scatter,
 }
@@ -201,10 +203,9 @@ impl ReelGame {
 
     /// The strips of a spin: free-game strips when given.
     pub fn strips(&self, free: bool) -> &[Strip] {
-        if free
-            && let Some(r) = self.scatter.as_ref().and_then(|s| s.free_games.as_ref()).and_then(|f| f.reels.as_ref()) {
-                return r;
-            }
+        if free && let Some(r) = self.scatter.as_ref().and_then(|s| s.free_games.as_ref()).and_then(|f| f.reels.as_ref()) {
+            return r;
+        }
         &self.reels
     }
 
@@ -277,11 +278,8 @@ impl ReelGame {
         }
         let x = first[leading];
         let scatter_first = matches!(self.symbols[x as usize].kind, SymbolKind::Scatter);
-        let broken_at = if scatter_first {
-            Some(leading)
-        } else {
-            first[leading + 1..].iter().position(|&s| s != x && Some(s) != wild).map(|p| p + leading + 1)
-        };
+        let broken_at =
+            if scatter_first { Some(leading) } else { first[leading + 1..].iter().position(|&s| s != x && Some(s) != wild).map(|p| p + leading + 1) };
         match broken_at {
             None => true,
             Some(k) => {
@@ -302,11 +300,7 @@ impl ReelGame {
     /// The window: `window[reel][row]`.
     pub fn window(&self, stops: &[u32], free: bool) -> Vec<Vec<SymbolId>> {
         let strips = self.strips(free);
-        stops
-            .iter()
-            .zip(strips)
-            .map(|(&stop, s)| (0..self.rows as usize).map(|r| s.at(stop as usize, r)).collect())
-            .collect()
+        stops.iter().zip(strips).map(|(&stop, s)| (0..self.rows as usize).map(|r| s.at(stop as usize, r)).collect()).collect()
     }
 
     /// Scatter symbols anywhere in the window.
@@ -321,13 +315,7 @@ impl ReelGame {
         let mut line_wins = Vec::new();
         for line in 0..bet.lines as usize {
             if let Some(p) = self.line_pay(&self.line_symbols(stops, line, free)) {
-                line_wins.push(LineWin {
-                    line: line as u32,
-                    symbol: p.symbol,
-                    count: p.count,
-                    wild: p.wild,
-                    win: p.pay * bet.credits_per_line * mult,
-                });
+                line_wins.push(LineWin { line: line as u32, symbol: p.symbol, count: p.count, wild: p.wild, win: p.pay * bet.credits_per_line * mult });
             }
         }
         let scatter_count = self.scatter_count(stops, free);
@@ -443,12 +431,8 @@ impl Layout {
     fn new(game: &ReelGame, strips: &[Strip]) -> Self {
         let rows = game.rows as usize;
         let scatter = game.scatter.as_ref().map(|s| s.symbol);
-        let windows: Vec<Vec<SymbolId>> =
-            strips.iter().map(|s| (0..s.len()).flat_map(|stop| (0..rows).map(move |r| s.at(stop, r))).collect()).collect();
-        let scatters = windows
-            .iter()
-            .map(|w| w.chunks(rows).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect())
-            .collect();
+        let windows: Vec<Vec<SymbolId>> = strips.iter().map(|s| (0..s.len()).flat_map(|stop| (0..rows).map(move |r| s.at(stop, r))).collect()).collect();
+        let scatters = windows.iter().map(|w| w.chunks(rows).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect()).collect();
         let entries = strips.iter().take(3).map(Strip::len).product::<usize>();
         let candidates = (game.lines.len() <= 64 && strips.len() > 3 && entries <= MAX_CANDIDATE_TABLE).then(|| {
             let (l0, l1, l2) = (strips[0].len(), strips[1].len(), strips[2].len());
@@ -458,11 +442,7 @@ impl Layout {
                     for c in 0..l2 {
                         let mut mask = 0u64;
                         for (i, line) in game.lines.iter().enumerate() {
-                            let s = [
-                                windows[0][a * rows + line[0] as usize],
-                                windows[1][b * rows + line[1] as usize],
-                                windows[2][c * rows + line[2] as usize],
-                            ];
+                            let s = [windows[0][a * rows + line[0] as usize], windows[1][b * rows + line[1] as usize], windows[2][c * rows + line[2] as usize]];
                             if game.may_pay_after(&s) {
                                 mask |= 1 << i;
                             }
@@ -571,9 +551,10 @@ impl<'a> FastReels<'a> {
         if let Some(sc) = &g.scatter {
             win += sc.pays.get(scatters as usize).copied().unwrap_or(0) * lines as u64;
             if let Some(f) = &sc.free_games
-                && (!free || f.retrigger) {
-                    awarded = f.awards.get(scatters as usize).copied().unwrap_or(0);
-                }
+                && (!free || f.retrigger)
+            {
+                awarded = f.awards.get(scatters as usize).copied().unwrap_or(0);
+            }
         }
         (win, awarded)
     }

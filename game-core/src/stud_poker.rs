@@ -16,7 +16,7 @@ use meters::GameRng;
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
-use crate::poker::{at_least_ace_king, evaluate, evaluate_suited, Category};
+use crate::poker::{Category, at_least_ace_king, evaluate, evaluate_suited};
 
 /// How hands of equal rank are settled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

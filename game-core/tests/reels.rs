@@ -82,9 +82,7 @@ fn line_wins_are_summed_and_scatters_pay_on_the_total_bet_m14() {
             let stops = [a, b, 0, 4, 0];
             let spin = g.evaluate(&stops, bet, false);
             let lines: u64 = spin.line_wins.iter().map(|w| w.win).sum();
-            let expect_lines: u64 = (0..4)
-                .map(|l| g.line_pay(&g.line_symbols(&stops, l, false)).map_or(0, |p| p.pay * 5))
-                .sum();
+            let expect_lines: u64 = (0..4).map(|l| g.line_pay(&g.line_symbols(&stops, l, false)).map_or(0, |p| p.pay * 5)).sum();
             assert_eq!(lines, expect_lines);
             let expect_scatter = g.scatter.as_ref().unwrap().pays[spin.scatter_count as usize] * bet.total_credits();
             assert_eq!(spin.scatter_win, expect_scatter);

@@ -6,8 +6,8 @@
 //! * `note in`: one durable transaction.
 #![allow(clippy::unwrap_used)]
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use meters::{Machine, MachineConfig, Mode, SeedChoice, Step};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use meters::{Machine, MachineConfig, Mode, SeedChoice};
 use serde_json::json;
 
 fn bench(c: &mut Criterion) {
@@ -21,7 +21,7 @@ fn bench(c: &mut Criterion) {
             if m.credit() < 100 {
                 m.insert_note(10_000).unwrap();
             }
-            let r = m.begin_round("bench", 10, 50, Step::new("outcome", json!({"stops": [3, 17, 9, 22, 5]}))).unwrap();
+            let r = m.play_round("bench", 10, 50, "outcome", |_| Ok::<_, String>(json!({"stops": [3, 17, 9, 22, 5]}))).map(|(r, _)| r).unwrap();
             m.settle_round(r, 20, vec![]).unwrap();
         })
     });

@@ -27,11 +27,7 @@ pub struct OperatorCredential {
 
 impl OperatorCredential {
     pub fn new(operator_id: &str, salt: &str, pin: &str) -> Self {
-        Self {
-            operator_id: operator_id.into(),
-            salt: salt.into(),
-            pin_sha256: pin_digest(salt, pin),
-        }
+        Self { operator_id: operator_id.into(), salt: salt.into(), pin_sha256: pin_digest(salt, pin) }
     }
 
     pub fn accepts(&self, operator_id: &str, pin: &str) -> bool {
@@ -130,10 +126,7 @@ impl MachineConfig {
             return Err(ConfigError::MeterDigits(self.meter_digits));
         }
         if self.jackpot_threshold > self.handpay_limit {
-            return Err(ConfigError::JackpotAboveHandpay {
-                jackpot: self.jackpot_threshold,
-                handpay: self.handpay_limit,
-            });
+            return Err(ConfigError::JackpotAboveHandpay { jackpot: self.jackpot_threshold, handpay: self.handpay_limit });
         }
         for (name, v) in [
             ("credit_limit", self.credit_limit),

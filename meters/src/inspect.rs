@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::machine::{recall_from, RoundRecall};
+use crate::machine::{RoundRecall, recall_from};
 use crate::state::{AuditFailure, CriticalState};
 use crate::store::{RamClearRecord, Record, Store, StoreError};
 

@@ -99,20 +99,76 @@ pub enum Tilt {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Entry {
     /// The first entry of a journal; after a RAM clear it names the clear.
-    Genesis { machine_id: String, after_clear: Option<u64> },
-    PowerUp { unclean_shutdown: bool },
+    Genesis {
+        machine_id: String,
+        after_clear: Option<u64>,
+    },
+    PowerUp {
+        unclean_shutdown: bool,
+    },
     PowerDown,
-    RngSeeded { source: SeedSource },
-    ConfigChanged { digest: String, config: Box<MachineConfig> },
-    NoteIn { value: Cents },
-    NoteRejected { value: Cents, reason: String },
-    TicketIn { validation: String, value: Cents },
-    TicketRejected { validation: String, reason: String },
-    TicketOut { validation: String, value: Cents },
-    HandpayLocked { id: u64, handpay: HandpayKind, amount: Cents },
-    HandpayPaid { id: u64, attendant: String },
-    RoundBegun { round: u64, game: String, denom: Cents, stake: Cents, credit_before: Cents, step: Step },
-    RoundStep { round: u64, step: Step, extra_stake: Cents },
+    RngSeeded {
+        source: SeedSource,
+    },
+    ConfigChanged {
+        digest: String,
+        config: Box<MachineConfig>,
+    },
+    NoteIn {
+        value: Cents,
+    },
+    NoteRejected {
+        value: Cents,
+        reason: String,
+    },
+    TicketIn {
+        validation: String,
+        value: Cents,
+    },
+    TicketRejected {
+        validation: String,
+        reason: String,
+    },
+    TicketOut {
+        validation: String,
+        value: Cents,
+    },
+    HandpayLocked {
+        id: u64,
+        handpay: HandpayKind,
+        amount: Cents,
+    },
+    HandpayPaid {
+        id: u64,
+        attendant: String,
+    },
+    RoundBegun {
+        round: u64,
+        game: String,
+        denom: Cents,
+        stake: Cents,
+        credit_before: Cents,
+        step: Step,
+        /// RNG values the core handed the game's draw for this step
+        /// (`Machine::play_round`); absent in journals written before it.
+        #[serde(default)]
+        draws: u64,
+    },
+    RoundStep {
+        round: u64,
+        step: Step,
+        extra_stake: Cents,
+        /// RNG values drawn for this step (0 for a decision that draws nothing).
+        #[serde(default)]
+        draws: u64,
+    },
+    /// A game's draw failed after taking values from the RNG: nothing was
+    /// committed for a round, but the values it took are on record.
+    DrawDiscarded {
+        game: String,
+        draws: u64,
+        reason: String,
+    },
     RoundSettled {
         round: u64,
         win: Cents,
@@ -123,17 +179,41 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         progressive: Vec<ProgressiveAward>,
     },
-    RoundVoided { round: u64, refund: Cents, reason: String, credit_after: Cents },
+    RoundVoided {
+        round: u64,
+        refund: Cents,
+        reason: String,
+        credit_after: Cents,
+    },
     /// Logged when a round interrupted by a power loss is resumed (M-36).
-    RoundResumed { round: u64, at_step: u32 },
-    DoorOpened { door: Door },
-    DoorClosed { door: Door },
-    TiltSet { tilt: Tilt, detail: String },
-    TiltCleared { tilt: Tilt, by: String },
+    RoundResumed {
+        round: u64,
+        at_step: u32,
+    },
+    DoorOpened {
+        door: Door,
+    },
+    DoorClosed {
+        door: Door,
+    },
+    TiltSet {
+        tilt: Tilt,
+        detail: String,
+    },
+    TiltCleared {
+        tilt: Tilt,
+        by: String,
+    },
     /// Program verification result (H-51), recorded by the cabinet.
-    Verification { ok: bool, detail: String },
+    Verification {
+        ok: bool,
+        detail: String,
+    },
     /// A displayed meter rolled over past 10^digits − 1 (C-21).
-    MeterRollover { meter: String, count: u64 },
+    MeterRollover {
+        meter: String,
+        count: u64,
+    },
     /// A progressive pool set up on this machine (M-18), at its start values.
     PoolConfigured {
         pool: PoolConfig,
@@ -143,11 +223,24 @@ pub enum Entry {
     },
     /// This machine joined a linked pool (M-19): wagers on `games` of at
     /// least `min_wager` contribute through the progressive controller.
-    LinkedPoolJoined { pool: String, games: Vec<String>, min_wager: Cents },
+    LinkedPoolJoined {
+        pool: String,
+        games: Vec<String>,
+        min_wager: Cents,
+    },
     /// The controller acknowledged these rounds' contributions.
-    LinkedDelivered { pool: String, rounds: Vec<u64> },
+    LinkedDelivered {
+        pool: String,
+        rounds: Vec<u64>,
+    },
     /// Pool money moved out of a level (M-23), never to the operator.
-    PoolTransfer { pool: String, level: usize, amount: Cents, to: TransferTarget, by: String },
+    PoolTransfer {
+        pool: String,
+        level: usize,
+        amount: Cents,
+        to: TransferTarget,
+        by: String,
+    },
 }
 
 impl Entry {
@@ -168,6 +261,7 @@ impl Entry {
             Entry::HandpayPaid { .. } => "handpay_paid",
             Entry::RoundBegun { .. } => "round_begun",
             Entry::RoundStep { .. } => "round_step",
+            Entry::DrawDiscarded { .. } => "draw_discarded",
             Entry::RoundSettled { .. } => "round_settled",
             Entry::RoundVoided { .. } => "round_voided",
             Entry::RoundResumed { .. } => "round_resumed",

@@ -3,11 +3,11 @@
 //! Owns what a certification lab must be able to trust: the random number
 //! generator ([`rng`]), the mandatory meters of M-25 ([`meters`]), credit and
 //! denomination accounting ([`money`]), critical memory in a MAC-chained
-//! SQLite journal ([`store`]), the event log and recall ([`journal`]), the
+//! SQLite journal (`store`, private: only [`Machine`] writes it), the event log and recall ([`journal`]), the
 //! self-audit ([`state`]) and game-cycle recovery ([`machine`]).
 //!
-//! It must never: depend on a renderer or any game's rules, use a float for
-//! money, decrement a meter other than the credit meter, show or animate
+//! It must never: depend on a renderer, a network or any game's rules, commit
+//! an outcome it did not draw itself, use a float for money, decrement a meter other than the credit meter, show or animate
 //! anything, repair critical memory silently, or contain `unsafe` code.
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
@@ -15,22 +15,21 @@
 pub mod config;
 pub mod inspect;
 pub mod journal;
-#[cfg(feature = "linked")]
-pub mod linked;
 pub mod machine;
 pub mod meters;
 pub mod money;
 pub mod progressive;
 pub mod rng;
 pub mod state;
-pub mod store;
+mod store;
 pub mod ticket;
 
 pub use config::{MachineConfig, Mode, OperatorCredential};
 pub use journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WinComponent, WinPayment};
-pub use progressive::{LevelConfig, Pool, PoolConfig};
 pub use machine::{BootError, CashOut, CoreError, Machine, PlayBlock, RecallOutcome, RoundRecall, SeedChoice, Settled};
-pub use meters::{Door, GameMeters, MachineMeters, M25};
+pub use meters::{Door, GameMeters, M25, MachineMeters};
 pub use money::{Cents, Currency};
-pub use rng::{CoreRng, GameRng, StreamRng, WeightTable};
+pub use progressive::{LevelConfig, Pool, PoolConfig};
+pub use rng::{CoreRng, Draw, GameRng, StreamRng, WeightTable};
 pub use state::CriticalState;
+pub use store::{IntegrityError, RamClearRecord, Record, StoreError};

@@ -2,18 +2,19 @@
 //!
 //! Every command checks what the rules require, builds its journal entries,
 //! commits them in one durable transaction and only then folds them into the
-//! live state. A game draws its outcome through [`Machine::rng`] and commits
-//! it with [`Machine::begin_round`] before anything is shown; the cabinet
-//! only animates what is committed.
+//! live state. A game's outcome is drawn by the core itself, under the RNG
+//! lock, and committed with its stake and draw count in one call
+//! ([`Machine::play_round`], [`Machine::draw_step`]) before anything is
+//! shown; the cabinet only animates what is committed.
 
 use std::path::Path;
 
 use crate::config::{ConfigError, MachineConfig, Mode};
 use crate::journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WinComponent, WinPayment};
-use crate::progressive::PoolConfig;
 use crate::meters::Door;
 use crate::money::Cents;
-use crate::rng::{CoreRng, GameRng, RngError, SeedSource};
+use crate::progressive::PoolConfig;
+use crate::rng::{CoreRng, Draw, GameRng, RngError, SeedSource};
 use crate::state::{AuditFailure, CriticalState, OpenRound, PendingHandpay};
 use crate::store::{IntegrityError, RamClearRecord, Record, Store, StoreError};
 use crate::ticket::{self, Ticket};
@@ -101,6 +102,10 @@ pub enum CoreError {
     Rng(#[from] RngError),
     #[error("progressive: {0}")]
     Progressive(String),
+    #[error("no game named {0:?}")]
+    UnknownGame(String),
+    #[error("the game's draw failed: {0}")]
+    DrawFailed(String),
 }
 
 /// What a settlement did with the win.
@@ -141,6 +146,8 @@ pub struct RecallStep {
     pub at_utc: String,
     pub step: Step,
     pub extra_stake: Cents,
+    /// RNG values the core drew for this step.
+    pub draws: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -203,13 +210,7 @@ impl Machine {
     /// Clear critical memory after a RAM error (D-32): authenticated, with
     /// the meters before it recorded in a chain that survives the clear.
     /// Returns the clear's number; boot again with [`Machine::open`].
-    pub fn ram_clear(
-        path: &Path,
-        config: &MachineConfig,
-        operator_id: &str,
-        pin: &str,
-        reason: &str,
-    ) -> Result<u64, BootError> {
+    pub fn ram_clear(path: &Path, config: &MachineConfig, operator_id: &str, pin: &str, reason: &str) -> Result<u64, BootError> {
         if !config.operator.accepts(operator_id, pin) {
             return Err(BootError::AuthenticationFailed);
         }
@@ -245,12 +246,8 @@ impl Machine {
                 return Err(CoreError::CriticalMemory(msg));
             }
         }
-        let rollovers: Vec<Entry> = self
-            .state
-            .unlogged_rollovers(self.config.meter_digits)
-            .into_iter()
-            .map(|(meter, count)| Entry::MeterRollover { meter, count })
-            .collect();
+        let rollovers: Vec<Entry> =
+            self.state.unlogged_rollovers(self.config.meter_digits).into_iter().map(|(meter, count)| Entry::MeterRollover { meter, count }).collect();
         if !rollovers.is_empty() {
             self.commit(rollovers)?;
         }
@@ -337,9 +334,7 @@ impl Machine {
             match issued {
                 None => Some("unknown validation number".to_owned()),
                 Some(t) if t.redeemed => Some("ticket already redeemed".to_owned()),
-                Some(t) if t.value > self.config.ticket_in_limit => {
-                    Some(format!("ticket above the limit of {} cents", self.config.ticket_in_limit))
-                }
+                Some(t) if t.value > self.config.ticket_in_limit => Some(format!("ticket above the limit of {} cents", self.config.ticket_in_limit)),
                 Some(t) if self.state.credit.saturating_add(t.value) > self.config.credit_limit => {
                     Some(format!("credit would exceed the limit of {} cents", self.config.credit_limit))
                 }
@@ -379,20 +374,37 @@ impl Machine {
         };
         self.commit(vec![Entry::TicketOut { validation: validation.clone(), value: amount }])?;
         let issued_utc = self.store.last_commit_utc().to_owned();
-        Ok(CashOut::Ticket(Ticket {
-            machine_id: self.config.machine_id.clone(),
-            validation,
-            value: amount,
-            issued_utc,
-        }))
+        Ok(CashOut::Ticket(Ticket { machine_id: self.config.machine_id.clone(), validation, value: amount, issued_utc }))
     }
 
     // ----- the game cycle -------------------------------------------------
 
-    /// Start a round: the stake leaves the credit meter and the first step
-    /// (with the drawn outcome) is committed, before anything is shown.
-    pub fn begin_round(&mut self, game: &str, denom: Cents, stake: Cents, step: Step) -> Result<u64, CoreError> {
+    /// Play a round: the stake leaves the credit meter, the game's `draw`
+    /// runs under the RNG lock, and its whole outcome is committed with the
+    /// stake and the count of RNG values it took, in one transaction,
+    /// before anything is shown. This is the only way a round begins: no
+    /// host can commit an outcome drawn elsewhere.
+    ///
+    /// Every check (play block, denomination, stake, credit, the journal's
+    /// end, the self-audit) runs before the draw. A draw that fails is
+    /// recorded as `DrawDiscarded` with the values it took, and nothing else
+    /// is committed.
+    pub fn play_round<T, E>(
+        &mut self,
+        game: &str,
+        denom: Cents,
+        stake: Cents,
+        step: &str,
+        draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>,
+    ) -> Result<(u64, T), CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
         self.ensure_idle()?;
+        if game.trim().is_empty() {
+            return Err(CoreError::UnknownGame(game.to_owned()));
+        }
         if !self.config.denominations.contains(&denom) {
             return Err(CoreError::UnknownDenomination(denom));
         }
@@ -406,21 +418,66 @@ impl Machine {
             return Err(CoreError::InsufficientCredit { credit: self.state.credit, needed: stake });
         }
         self.verify_before_money_moves()?;
+        let (outcome, data, draws) = self.draw(game, draw)?;
         let round = self.state.last_round + 1;
-        self.commit(vec![Entry::RoundBegun {
-            round,
-            game: game.to_owned(),
-            denom,
-            stake,
-            credit_before: self.state.credit,
-            step,
-        }])?;
-        Ok(round)
+        let step = Step::new(step, data);
+        self.commit(vec![Entry::RoundBegun { round, game: game.to_owned(), denom, stake, credit_before: self.state.credit, step, draws }])?;
+        Ok((round, outcome))
     }
 
-    /// Commit a further step of the open round (a hold, a draw, a raise).
-    /// `extra_stake` leaves the credit meter with it.
+    /// Run a game's draw under the RNG lock and count what it took; a
+    /// failed draw is journaled with its count.
+    fn draw<T, E>(&mut self, game: &str, draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>) -> Result<(T, serde_json::Value, u64), CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
+        let (result, draws) = {
+            let mut d = Draw::new(self.rng.lock());
+            let result = draw(&mut d);
+            (result, d.values())
+        };
+        let failed = |reason: String| Entry::DrawDiscarded { game: game.to_owned(), draws, reason };
+        match result {
+            Ok(outcome) => match serde_json::to_value(&outcome) {
+                Ok(data) => Ok((outcome, data, draws)),
+                Err(e) => {
+                    let reason = format!("the outcome cannot be recorded: {e}");
+                    self.commit(vec![failed(reason.clone())])?;
+                    Err(CoreError::DrawFailed(reason))
+                }
+            },
+            Err(e) => {
+                let reason = e.to_string();
+                self.commit(vec![failed(reason.clone())])?;
+                Err(CoreError::DrawFailed(reason))
+            }
+        }
+    }
+
+    /// Commit a further step of the open round that draws (a gamble, an
+    /// extra ball, a hit card): `draw` runs under the RNG lock and its
+    /// outcome is committed with its draw count and `extra_stake`, which
+    /// leaves the credit meter with it.
+    pub fn draw_step<T, E>(&mut self, round: u64, step: &str, extra_stake: Cents, draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>) -> Result<T, CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
+        let open = self.check_step(round, extra_stake)?;
+        let (outcome, data, draws) = self.draw(&open.game, draw)?;
+        self.commit(vec![Entry::RoundStep { round, step: Step::new(step, data), extra_stake, draws }])?;
+        Ok(outcome)
+    }
+
+    /// Commit a decision of the open round that draws nothing (a hold, a
+    /// raise or fold). `extra_stake` leaves the credit meter with it.
     pub fn record_step(&mut self, round: u64, step: Step, extra_stake: Cents) -> Result<(), CoreError> {
+        self.check_step(round, extra_stake)?;
+        self.commit(vec![Entry::RoundStep { round, step, extra_stake, draws: 0 }])
+    }
+
+    fn check_step(&self, round: u64, extra_stake: Cents) -> Result<OpenRound, CoreError> {
         let open = self.open_round_checked(round)?;
         if !extra_stake.is_multiple_of(open.denom) {
             return Err(CoreError::StakeNotWholeCredits { stake: extra_stake, denom: open.denom });
@@ -428,7 +485,7 @@ impl Machine {
         if extra_stake > self.state.credit {
             return Err(CoreError::InsufficientCredit { credit: self.state.credit, needed: extra_stake });
         }
-        self.commit(vec![Entry::RoundStep { round, step, extra_stake }])
+        Ok(open)
     }
 
     /// Settle the open round: the stake enters créditos jogados and the win
@@ -443,7 +500,13 @@ impl Machine {
     /// moment (M-21), paid in the same transaction as the round's base win
     /// and counted in "prémios acumulados progressivos"; the level restarts
     /// at its reset value.
-    pub fn settle_round_with_progressive(&mut self, round: u64, base_win: Cents, components: Vec<WinComponent>, hits: &[(String, usize)]) -> Result<Settled, CoreError> {
+    pub fn settle_round_with_progressive(
+        &mut self,
+        round: u64,
+        base_win: Cents,
+        components: Vec<WinComponent>,
+        hits: &[(String, usize)],
+    ) -> Result<Settled, CoreError> {
         self.settle_round_with_awards(round, base_win, components, hits, &[])
     }
 
@@ -505,21 +568,13 @@ impl Machine {
         let mut entries = Vec::new();
         let payment = if win >= self.config.handpay_limit {
             let id = self.state.last_handpay + 1;
-            entries.push(Entry::HandpayLocked {
-                id,
-                handpay: HandpayKind::Jackpot { round, game: open.game.clone(), denom: open.denom },
-                amount: win,
-            });
+            entries.push(Entry::HandpayLocked { id, handpay: HandpayKind::Jackpot { round, game: open.game.clone(), denom: open.denom }, amount: win });
             WinPayment::Handpay { id }
         } else {
             WinPayment::Credited { jackpot: win > 0 && win >= self.config.jackpot_threshold }
         };
         let credit_after = match payment {
-            WinPayment::Credited { .. } => self
-                .state
-                .credit
-                .checked_add(win)
-                .ok_or_else(|| CoreError::CriticalMemory("credit meter overflow".into()))?,
+            WinPayment::Credited { .. } => self.state.credit.checked_add(win).ok_or_else(|| CoreError::CriticalMemory("credit meter overflow".into()))?,
             WinPayment::Handpay { .. } => self.state.credit,
         };
         entries.insert(0, Entry::RoundSettled { round, win, components, payment, credit_after, progressive });
@@ -630,10 +685,8 @@ impl Machine {
         }
         let mut entries = vec![Entry::DoorOpened { door }];
         if door == Door::Logic && !self.state.tilts.contains(&Tilt::LogicDoorAccess) {
-            entries.push(Entry::TiltSet {
-                tilt: Tilt::LogicDoorAccess,
-                detail: "logic door opened: attendant clear and program re-verification required".into(),
-            });
+            entries
+                .push(Entry::TiltSet { tilt: Tilt::LogicDoorAccess, detail: "logic door opened: attendant clear and program re-verification required".into() });
         }
         self.commit(entries)
     }
@@ -715,9 +768,9 @@ impl Machine {
         self.state.open_round.as_ref()
     }
 
-    /// The live generator: games draw through it, then commit what they drew.
-    pub fn rng(&self) -> &CoreRng {
-        &self.rng
+    /// Whether the live generator cycles in the background.
+    pub fn rng_cycling(&self) -> bool {
+        self.rng.is_cycling()
     }
 
     pub fn seed_source(&self) -> SeedSource {
@@ -744,21 +797,21 @@ pub fn recall_from(records: &[Record]) -> Vec<RoundRecall> {
     let mut out: Vec<RoundRecall> = Vec::new();
     for r in records {
         match &r.entry {
-            Entry::RoundBegun { round, game, denom, stake, credit_before, step } => out.push(RoundRecall {
+            Entry::RoundBegun { round, game, denom, stake, credit_before, step, draws } => out.push(RoundRecall {
                 round: *round,
                 game: game.clone(),
                 denom: *denom,
                 started_utc: r.at_utc.clone(),
                 credit_before: *credit_before,
                 stake: *stake,
-                steps: vec![RecallStep { at_utc: r.at_utc.clone(), step: step.clone(), extra_stake: 0 }],
+                steps: vec![RecallStep { at_utc: r.at_utc.clone(), step: step.clone(), extra_stake: 0, draws: *draws }],
                 outcome: RecallOutcome::InProgress,
                 resumed_at: Vec::new(),
             }),
-            Entry::RoundStep { round, step, extra_stake } => {
+            Entry::RoundStep { round, step, extra_stake, draws } => {
                 if let Some(rr) = out.iter_mut().rev().find(|x| x.round == *round) {
                     rr.stake += extra_stake;
-                    rr.steps.push(RecallStep { at_utc: r.at_utc.clone(), step: step.clone(), extra_stake: *extra_stake });
+                    rr.steps.push(RecallStep { at_utc: r.at_utc.clone(), step: step.clone(), extra_stake: *extra_stake, draws: *draws });
                 }
             }
             Entry::RoundResumed { round, at_step } => {
@@ -768,12 +821,7 @@ pub fn recall_from(records: &[Record]) -> Vec<RoundRecall> {
             }
             Entry::RoundSettled { round, win, components, payment, credit_after, .. } => {
                 if let Some(rr) = out.iter_mut().rev().find(|x| x.round == *round) {
-                    rr.outcome = RecallOutcome::Settled {
-                        win: *win,
-                        components: components.clone(),
-                        payment: *payment,
-                        credit_after: *credit_after,
-                    };
+                    rr.outcome = RecallOutcome::Settled { win: *win, components: components.clone(), payment: *payment, credit_after: *credit_after };
                 }
             }
             Entry::RoundVoided { round, refund, reason, credit_after } => {

@@ -96,8 +96,7 @@ pub enum Door {
 }
 
 impl Door {
-    pub const ALL: [Door; 6] =
-        [Door::Main, Door::Logic, Door::CashBox, Door::Stacker, Door::Belly, Door::TopBox];
+    pub const ALL: [Door; 6] = [Door::Main, Door::Logic, Door::CashBox, Door::Stacker, Door::Belly, Door::TopBox];
 }
 
 /// The machine's meters: the game meters totalled, plus money in and out.

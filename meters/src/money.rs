@@ -35,12 +35,7 @@ pub fn format_minor(amount: Cents, minor_digits: u8) -> String {
         return amount.to_string();
     }
     let unit = 10u64.pow(u32::from(minor_digits));
-    format!(
-        "{}.{:0width$}",
-        amount / unit,
-        amount % unit,
-        width = usize::from(minor_digits)
-    )
+    format!("{}.{:0width$}", amount / unit, amount % unit, width = usize::from(minor_digits))
 }
 
 /// The credit meter seen at a denomination: whole credits plus the cents

@@ -198,11 +198,7 @@ impl Pool {
     /// A new pool: each level at its start value, funded by the operator.
     pub fn new(config: PoolConfig) -> Result<Pool, PoolError> {
         config.validate()?;
-        let levels = config
-            .levels
-            .iter()
-            .map(|l| Level { current: l.start_value, operator_funded: l.start_value, ..Level::default() })
-            .collect();
+        let levels = config.levels.iter().map(|l| Level { current: l.start_value, operator_funded: l.start_value, ..Level::default() }).collect();
         Ok(Pool { config, levels, last_hits: VecDeque::new() })
     }
 
@@ -374,7 +370,15 @@ pub(crate) mod tests {
             games: vec!["classic-sevens".into()],
             min_wager: 1,
             levels: vec![
-                LevelConfig { name: "Grand".into(), start_value: 100_000, reset_value: 100_000, increment_ppm: 7_500, reserve_ppm: 2_500, ceiling: Some(500_000), mystery: false },
+                LevelConfig {
+                    name: "Grand".into(),
+                    start_value: 100_000,
+                    reset_value: 100_000,
+                    increment_ppm: 7_500,
+                    reserve_ppm: 2_500,
+                    ceiling: Some(500_000),
+                    mystery: false,
+                },
                 LevelConfig { name: "Mini".into(), start_value: 1_000, reset_value: 800, increment_ppm: 12_345, reserve_ppm: 0, ceiling: None, mystery: false },
             ],
         }

@@ -66,11 +66,7 @@ impl_word!(u64, u128);
 pub fn lemire_map<W: Word>(x: W, n: W) -> Option<W> {
     let (hi, lo) = W::wide_mul(x, n);
     // lo >= n implies lo >= threshold (threshold < n): accept without dividing.
-    if lo >= n || lo >= W::reject_threshold(n) {
-        Some(hi)
-    } else {
-        None
-    }
+    if lo >= n || lo >= W::reject_threshold(n) { Some(hi) } else { None }
 }
 
 /// Cumulative integer weights for weighted choice (A-2): reel strips with
@@ -134,9 +130,30 @@ impl WeightTable {
     }
 }
 
-/// The draw calls every game must use. Implementors supply raw 64-bit words;
-/// the scaling is provided here and nowhere else.
-pub trait GameRng {
+/// The seal on [`GameRng`]: only this crate's generators implement it, so no
+/// implementor elsewhere can supply its own words or override the scaling.
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::StreamRng {}
+    impl Sealed for super::RngGuard<'_> {}
+    impl Sealed for super::Draw<'_> {}
+}
+
+/// The draw calls every game must use. Sealed: the core's generators supply
+/// raw 64-bit words; the scaling is provided here and nowhere else.
+///
+/// No other crate can implement it, so none can feed a game its own
+/// numbers or override the scaling:
+///
+/// ```compile_fail,E0277
+/// struct Rigged;
+/// impl meters::GameRng for Rigged {
+///     fn next_raw(&mut self) -> u64 { 0 }
+///     fn next_raw32(&mut self) -> u32 { 0 }
+///     fn uniform(&mut self, _n: u64) -> u64 { 0 }
+/// }
+/// ```
+pub trait GameRng: sealed::Sealed {
     /// One raw, unscaled 64-bit output of the generator.
     fn next_raw(&mut self) -> u64;
 
@@ -293,21 +310,14 @@ impl CoreRng {
     pub fn seed_from_entropy(carry: &[u8]) -> Result<Seeded, RngError> {
         let mut fresh = [0u8; 32];
         getrandom::fill(&mut fresh).map_err(|e| RngError::Entropy(e.to_string()))?;
-        let clock = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
+        let clock = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
         let mut h = Sha256::new();
         h.update(b"egm rng seed v1");
         h.update(carry);
         h.update(fresh);
         h.update(clock.to_le_bytes());
         let key: [u8; 32] = h.finalize().into();
-        let next_carry: [u8; 32] = Sha256::new()
-            .chain_update(b"egm rng carry v1")
-            .chain_update(key)
-            .finalize()
-            .into();
+        let next_carry: [u8; 32] = Sha256::new().chain_update(b"egm rng carry v1").chain_update(key).finalize().into();
         let mut rng = Self::with_key(key, SeedSource::Entropy);
         rng.start_cycling()?;
         Ok(Seeded { rng, next_carry })
@@ -321,11 +331,7 @@ impl CoreRng {
 
     fn with_key(key: [u8; 32], source: SeedSource) -> Self {
         Self {
-            shared: Arc::new(Shared {
-                rng: Mutex::new(ChaCha20Rng::from_seed(key)),
-                advanced: AtomicU64::new(0),
-                stop: AtomicBool::new(false),
-            }),
+            shared: Arc::new(Shared { rng: Mutex::new(ChaCha20Rng::from_seed(key)), advanced: AtomicU64::new(0), stop: AtomicBool::new(false) }),
             source,
             cycler: None,
         }
@@ -387,6 +393,40 @@ impl Drop for CoreRng {
 
 /// A locked handle on the live generator.
 pub struct RngGuard<'a>(MutexGuard<'a, ChaCha20Rng>);
+
+/// One game step's draw on the live generator, as `Machine::play_round`
+/// and `Machine::draw_step` hand it to the game: the generator stays locked
+/// for the whole draw and every raw value taken is counted, and the count
+/// is journaled with the outcome.
+pub struct Draw<'a> {
+    guard: RngGuard<'a>,
+    values: u64,
+}
+
+impl<'a> Draw<'a> {
+    pub(crate) fn new(guard: RngGuard<'a>) -> Self {
+        Draw { guard, values: 0 }
+    }
+
+    /// Raw values taken so far.
+    pub fn values(&self) -> u64 {
+        self.values
+    }
+}
+
+impl GameRng for Draw<'_> {
+    #[inline]
+    fn next_raw(&mut self) -> u64 {
+        self.values += 1;
+        self.guard.next_raw()
+    }
+
+    #[inline]
+    fn next_raw32(&mut self) -> u32 {
+        self.values += 1;
+        self.guard.next_raw32()
+    }
+}
 
 impl RngGuard<'_> {
     /// Raw generator output, before any scaling (lab collection tool A-8a).

@@ -12,11 +12,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::config::MachineConfig;
+use crate::journal::TransferTarget;
 use crate::journal::{Entry, HandpayKind, Tilt, WinPayment};
-use crate::meters::{Door, GameMeters, MachineMeters, M25};
+use crate::meters::{Door, GameMeters, M25, MachineMeters};
 use crate::money::Cents;
 use crate::progressive::Pool;
-use crate::journal::TransferTarget;
 
 /// A game cycle that has begun and not yet been settled or voided.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,7 +108,7 @@ fn fail(entry: &Entry, problem: impl Into<String>) -> Inconsistency {
 
 impl CriticalState {
     /// Fold one journal entry into the state.
-    pub fn apply(&mut self, e: &Entry) -> Result<(), Inconsistency> {
+    pub(crate) fn apply(&mut self, e: &Entry) -> Result<(), Inconsistency> {
         match e {
             Entry::Genesis { machine_id, after_clear } => {
                 if self.entries != 0 {
@@ -124,10 +124,7 @@ impl CriticalState {
                 self.clean_shutdown = false;
             }
             Entry::PowerDown => self.clean_shutdown = true,
-            Entry::RngSeeded { .. }
-            | Entry::NoteRejected { .. }
-            | Entry::TicketRejected { .. }
-            | Entry::Verification { .. } => {}
+            Entry::RngSeeded { .. } | Entry::DrawDiscarded { .. } | Entry::NoteRejected { .. } | Entry::TicketRejected { .. } | Entry::Verification { .. } => {}
             Entry::ConfigChanged { config, .. } => self.config = Some((**config).clone()),
             Entry::PoolConfigured { pool, mystery_at } => {
                 if self.pools.contains_key(&pool.id) {
@@ -177,10 +174,7 @@ impl CriticalState {
                 *self.totals.notas_por_valor.entry(*value).or_default() += 1;
             }
             Entry::TicketIn { validation, value } => {
-                let t = self
-                    .tickets
-                    .get_mut(validation)
-                    .ok_or_else(|| fail(e, format!("ticket {validation} was never issued")))?;
+                let t = self.tickets.get_mut(validation).ok_or_else(|| fail(e, format!("ticket {validation} was never issued")))?;
                 if t.redeemed || t.value != *value {
                     return Err(fail(e, format!("ticket {validation} is redeemed or of another value")));
                 }
@@ -194,11 +188,7 @@ impl CriticalState {
                 self.totals.cancelamento_creditos += value;
                 self.totals.bilhetes_codificados_pagos += value;
                 self.totals.bilhetes_pagos_contagem += 1;
-                if self
-                    .tickets
-                    .insert(validation.clone(), IssuedTicket { value: *value, redeemed: false })
-                    .is_some()
-                {
+                if self.tickets.insert(validation.clone(), IssuedTicket { value: *value, redeemed: false }).is_some() {
                     return Err(fail(e, format!("validation number {validation} issued twice")));
                 }
             }
@@ -210,8 +200,7 @@ impl CriticalState {
                     self.credit = sub(e, self.credit, *amount)?;
                 }
                 self.last_handpay = *id;
-                self.handpays
-                    .insert(*id, PendingHandpay { id: *id, handpay: handpay.clone(), amount: *amount });
+                self.handpays.insert(*id, PendingHandpay { id: *id, handpay: handpay.clone(), amount: *amount });
             }
             Entry::HandpayPaid { id, .. } => {
                 let hp = self.handpays.remove(id).ok_or_else(|| fail(e, format!("no hand-pay {id}")))?;
@@ -248,14 +237,7 @@ impl CriticalState {
                     }
                 }
                 self.last_round = *round;
-                self.open_round = Some(OpenRound {
-                    round: *round,
-                    game: game.clone(),
-                    denom: *denom,
-                    stake: *stake,
-                    credit_before: *credit_before,
-                    steps: 1,
-                });
+                self.open_round = Some(OpenRound { round: *round, game: game.clone(), denom: *denom, stake: *stake, credit_before: *credit_before, steps: 1 });
             }
             Entry::RoundStep { round, extra_stake, .. } => {
                 let credit = sub(e, self.credit, *extra_stake)?;
@@ -378,11 +360,7 @@ impl CriticalState {
     /// The three game-meter sets an event of `game` at `denom` moves:
     /// machine totals, the game's and the denomination's.
     fn game_scopes(&mut self, game: &str, denom: Cents) -> [&mut GameMeters; 3] {
-        [
-            &mut self.totals.games,
-            self.per_game.entry(game.to_owned()).or_default(),
-            self.per_denom.entry(denom).or_default(),
-        ]
+        [&mut self.totals.games, self.per_game.entry(game.to_owned()).or_default(), self.per_denom.entry(denom).or_default()]
     }
 
     /// Stakes of the open round, held outside the credit meter.
@@ -391,11 +369,7 @@ impl CriticalState {
     }
 
     fn pending_handpays(&self, cancelled_credits: bool) -> Cents {
-        self.handpays
-            .values()
-            .filter(|h| matches!(h.handpay, HandpayKind::CancelledCredits) == cancelled_credits)
-            .map(|h| h.amount)
-            .sum()
+        self.handpays.values().filter(|h| matches!(h.handpay, HandpayKind::CancelledCredits) == cancelled_credits).map(|h| h.amount).sum()
     }
 
     /// The self-audit (decisions.md "Meters", C-25), in modular arithmetic:
@@ -414,28 +388,14 @@ impl CriticalState {
             .wrapping_add(t.cancelamento_creditos)
             .wrapping_add(t.cancelamento_creditos_manual)
             .wrapping_add(self.pending_handpays(true));
-        let right = t
-            .dinheiro_entrado
-            .wrapping_add(t.bilhetes_codificados_entrados)
-            .wrapping_add(t.ganhos_creditados);
+        let right = t.dinheiro_entrado.wrapping_add(t.bilhetes_codificados_entrados).wrapping_add(t.ganhos_creditados);
         if left != right {
-            return Err(AuditFailure {
-                equation: "credit + wagers + stake in play + cash-outs = money in + tickets in + prizes credited",
-                left,
-                right,
-            });
+            return Err(AuditFailure { equation: "credit + wagers + stake in play + cash-outs = money in + tickets in + prizes credited", left, right });
         }
         let left = g.creditos_ganhos;
-        let right = t
-            .ganhos_creditados
-            .wrapping_add(g.premio_acumulado_manual)
-            .wrapping_add(self.pending_handpays(false));
+        let right = t.ganhos_creditados.wrapping_add(g.premio_acumulado_manual).wrapping_add(self.pending_handpays(false));
         if left != right {
-            return Err(AuditFailure {
-                equation: "créditos ganhos = prizes credited + hand-paid and pending jackpots",
-                left,
-                right,
-            });
+            return Err(AuditFailure { equation: "créditos ganhos = prizes credited + hand-paid and pending jackpots", left, right });
         }
         if t.bilhetes_codificados_pagos != t.cancelamento_creditos {
             return Err(AuditFailure {
@@ -446,22 +406,14 @@ impl CriticalState {
         }
         let notes: u64 = t.notas_por_valor.iter().map(|(v, n)| v.wrapping_mul(*n)).sum();
         if notes != t.dinheiro_entrado {
-            return Err(AuditFailure {
-                equation: "Σ notes per value = dinheiro entrado",
-                left: notes,
-                right: t.dinheiro_entrado,
-            });
+            return Err(AuditFailure { equation: "Σ notes per value = dinheiro entrado", left: notes, right: t.dinheiro_entrado });
         }
         for (scope, sets) in [
             ("per-game meters sum to the totals", GameMeters::sum(self.per_game.values())),
             ("per-denomination meters sum to the totals", GameMeters::sum(self.per_denom.values())),
         ] {
             if sets != *g {
-                return Err(AuditFailure {
-                    equation: scope,
-                    left: sets.creditos_jogados,
-                    right: g.creditos_jogados,
-                });
+                return Err(AuditFailure { equation: scope, left: sets.creditos_jogados, right: g.creditos_jogados });
             }
         }
         Ok(())
@@ -469,7 +421,7 @@ impl CriticalState {
 
     /// Machine meters whose display rolled over more often than logged:
     /// `(meter key, rollover count)` pairs to record (C-21).
-    pub fn unlogged_rollovers(&self, digits: u8) -> Vec<(String, u64)> {
+    pub(crate) fn unlogged_rollovers(&self, digits: u8) -> Vec<(String, u64)> {
         M25::ALL
             .iter()
             .filter_map(|m| Some((m.key(), m.machine_value(&self.totals)?)))

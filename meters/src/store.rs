@@ -18,7 +18,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use hmac::{Hmac, Mac};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, params};
 use sha2::Sha256;
 
 use crate::journal::Entry;
@@ -126,18 +126,15 @@ struct Head {
     mac: [u8; 32],
 }
 
-pub struct Store {
+pub(crate) struct Store {
     conn: Connection,
-    path: PathBuf,
     key: [u8; 32],
     head: Head,
     last_at: String,
 }
 
 fn now_utc() -> String {
-    time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_else(|_| "1970-01-01T00:00:00Z".into())
+    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_else(|_| "1970-01-01T00:00:00Z".into())
 }
 
 fn mac_of(key: &[u8; 32], parts: &[&[u8]]) -> [u8; 32] {
@@ -157,10 +154,7 @@ fn mac_of(key: &[u8; 32], parts: &[&[u8]]) -> [u8; 32] {
 #[allow(clippy::too_many_arguments)]
 fn record_mac(key: &[u8; 32], epoch: u64, seq: u64, prev: &[u8; 32], at: &str, kind: &str, round: Option<u64>, body: &str) -> [u8; 32] {
     let round = round.unwrap_or(u64::MAX).to_le_bytes();
-    mac_of(
-        key,
-        &[b"egm journal v1", &epoch.to_le_bytes(), &seq.to_le_bytes(), prev, at.as_bytes(), kind.as_bytes(), &round, body.as_bytes()],
-    )
+    mac_of(key, &[b"egm journal v1", &epoch.to_le_bytes(), &seq.to_le_bytes(), prev, at.as_bytes(), kind.as_bytes(), &round, body.as_bytes()])
 }
 
 fn head_tag(key: &[u8; 32], h: &Head) -> [u8; 32] {
@@ -170,7 +164,7 @@ fn head_tag(key: &[u8; 32], h: &Head) -> [u8; 32] {
 impl Store {
     /// Open (or create) critical memory at `path`. Does not verify it: call
     /// [`Store::replay`] before trusting anything in it.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
+    pub(crate) fn open(path: &Path) -> Result<Store, StoreError> {
         let conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
@@ -195,12 +189,12 @@ impl Store {
         };
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
-        Ok(Store { conn, path: path.to_owned(), key, head, last_at: String::new() })
+        Ok(Store { conn, key, head, last_at: String::new() })
     }
 
     /// Open critical memory for reading only (meter readers, lab tools):
     /// nothing is created or written, and a missing key is an error.
-    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+    pub(crate) fn open_read_only(path: &Path) -> Result<Store, StoreError> {
         if !path.exists() {
             return Err(std::io::Error::new(std::io::ErrorKind::NotFound, format!("{} does not exist", path.display())).into());
         }
@@ -213,11 +207,7 @@ impl Store {
         let key = to32(&bytes);
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
-        Ok(Store { conn, path: path.to_owned(), key, head, last_at: String::new() })
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
+        Ok(Store { conn, key, head, last_at: String::new() })
     }
 
     fn head_tag(&self, h: &Head) -> [u8; 32] {
@@ -228,17 +218,12 @@ impl Store {
     /// each decoded record to `visit` in order. The first bad record stops
     /// the walk and is named in the error. On success the store is ready to
     /// append after the last record.
-    pub fn replay(
-        &mut self,
-        mut visit: impl FnMut(&Record) -> Result<(), String>,
-    ) -> Result<(), StoreError> {
+    pub(crate) fn replay(&mut self, mut visit: impl FnMut(&Record) -> Result<(), String>) -> Result<(), StoreError> {
         self.verify_clears()?;
         let epoch = self.head.epoch;
         let mut prev = Head { epoch, seq: 0, mac: [0; 32] };
         {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq")?;
+            let mut stmt = self.conn.prepare("SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq")?;
             let mut rows = stmt.query([])?;
             while let Some(row) = rows.next()? {
                 let seq: i64 = row.get(0)?;
@@ -255,11 +240,9 @@ impl Store {
                 if mac.as_slice() != expect.as_slice() {
                     return Err(IntegrityError::MacMismatch { seq, kind }.into());
                 }
-                let entry: Entry = serde_json::from_str(&body)
-                    .map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
+                let entry: Entry = serde_json::from_str(&body).map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
                 let record = Record { seq, at_utc: at, entry };
-                visit(&record)
-                    .map_err(|detail| IntegrityError::Inconsistent { seq, kind: kind.clone(), detail })?;
+                visit(&record).map_err(|detail| IntegrityError::Inconsistent { seq, kind: kind.clone(), detail })?;
                 prev = Head { epoch, seq, mac: expect };
             }
         }
@@ -269,12 +252,8 @@ impl Store {
     }
 
     fn check_head_row(&self, expected: &Head) -> Result<(), StoreError> {
-        let row: Option<(i64, i64, Vec<u8>, Vec<u8>)> = self
-            .conn
-            .query_row("SELECT epoch, seq, mac, tag FROM head WHERE id = 1", [], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-            })
-            .optional()?;
+        let row: Option<(i64, i64, Vec<u8>, Vec<u8>)> =
+            self.conn.query_row("SELECT epoch, seq, mac, tag FROM head WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).optional()?;
         match row {
             None if expected.seq == 0 => Ok(()),
             None => Err(IntegrityError::Head { detail: "head record missing".into() }.into()),
@@ -296,14 +275,12 @@ impl Store {
 
     /// The cheap check before each game (D-29): the last record and the head
     /// on disk are still the ones this process wrote.
-    pub fn check_end(&self) -> Result<(), StoreError> {
+    pub(crate) fn check_end(&self) -> Result<(), StoreError> {
         let last: Option<StoredRow> = self
             .conn
-            .query_row(
-                "SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq DESC LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
-            )
+            .query_row("SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq DESC LIMIT 1", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+            })
             .optional()?;
         match last {
             None if self.head.seq == 0 => {}
@@ -321,14 +298,12 @@ impl Store {
     }
 
     /// Append entries in one durable transaction (C-23): all or none.
-    pub fn append(&mut self, entries: &[Entry]) -> Result<(), StoreError> {
+    pub(crate) fn append(&mut self, entries: &[Entry]) -> Result<(), StoreError> {
         let at = now_utc();
         let mut head = self.head;
         let tx = self.conn.transaction()?;
         {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO journal (seq, at_utc, kind, round_id, body, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
+            let mut insert = tx.prepare_cached("INSERT INTO journal (seq, at_utc, kind, round_id, body, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
             for e in entries {
                 let body = serde_json::to_string(e)?;
                 let seq = head.seq + 1;
@@ -351,7 +326,7 @@ impl Store {
     }
 
     /// Records belonging to the last `n` rounds, oldest first (recall).
-    pub fn last_rounds(&self, n: u64) -> Result<Vec<Record>, StoreError> {
+    pub(crate) fn last_rounds(&self, n: u64) -> Result<Vec<Record>, StoreError> {
         let max: Option<i64> = self.conn.query_row("SELECT max(round_id) FROM journal", [], |r| r.get(0))?;
         let Some(max) = max else { return Ok(Vec::new()) };
         let from = i64::try_from(n).map_or(0, |n| max.saturating_sub(n).saturating_add(1).max(0));
@@ -359,11 +334,8 @@ impl Store {
     }
 
     /// The last `n` event-log records (everything but round steps), newest first.
-    pub fn last_events(&self, n: u64) -> Result<Vec<Record>, StoreError> {
-        self.select(
-            "WHERE kind NOT IN ('round_begun', 'round_step', 'round_settled') ORDER BY seq DESC LIMIT ?1",
-            n as i64,
-        )
+    pub(crate) fn last_events(&self, n: u64) -> Result<Vec<Record>, StoreError> {
+        self.select("WHERE kind NOT IN ('round_begun', 'round_step', 'round_settled') ORDER BY seq DESC LIMIT ?1", n as i64)
     }
 
     fn select(&self, tail: &str, arg: i64) -> Result<Vec<Record>, StoreError> {
@@ -372,26 +344,17 @@ impl Store {
         let mut out = Vec::new();
         for row in rows {
             let (seq, at_utc, body) = row?;
-            let entry = serde_json::from_str(&body)
-                .map_err(|e| IntegrityError::Undecodable { seq: seq as u64, detail: e.to_string() })?;
+            let entry = serde_json::from_str(&body).map_err(|e| IntegrityError::Undecodable { seq: seq as u64, detail: e.to_string() })?;
             out.push(Record { seq: seq as u64, at_utc, entry });
         }
         Ok(out)
     }
 
     /// Every RAM clear ever made on this file, oldest first.
-    pub fn ram_clears(&self) -> Result<Vec<RamClearRecord>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT n, at_utc, operator, reason, meters_before FROM ram_clears ORDER BY n")?;
+    pub(crate) fn ram_clears(&self) -> Result<Vec<RamClearRecord>, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT n, at_utc, operator, reason, meters_before FROM ram_clears ORDER BY n")?;
         let rows = stmt.query_map([], |r| {
-            Ok(RamClearRecord {
-                n: r.get::<_, i64>(0)? as u64,
-                at_utc: r.get(1)?,
-                operator: r.get(2)?,
-                reason: r.get(3)?,
-                meters_before: r.get(4)?,
-            })
+            Ok(RamClearRecord { n: r.get::<_, i64>(0)? as u64, at_utc: r.get(1)?, operator: r.get(2)?, reason: r.get(3)?, meters_before: r.get(4)? })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
@@ -419,28 +382,19 @@ impl Store {
     /// Clear critical memory (D-32): record the clear in its own chain with
     /// the meters before it, archive the journal, and start a new epoch. The
     /// caller has authenticated the operator.
-    pub fn ram_clear(&mut self, operator: &str, reason: &str, meters_before: &str) -> Result<u64, StoreError> {
+    pub(crate) fn ram_clear(&mut self, operator: &str, reason: &str, meters_before: &str) -> Result<u64, StoreError> {
         // A clear is the cure for a broken journal, but never for a broken
         // record of earlier clears: those must stay verifiable.
         let prev = self.verify_clears()?;
         let n = self.head.epoch + 1;
-        let rec = RamClearRecord {
-            n,
-            at_utc: now_utc(),
-            operator: operator.into(),
-            reason: reason.into(),
-            meters_before: meters_before.into(),
-        };
+        let rec = RamClearRecord { n, at_utc: now_utc(), operator: operator.into(), reason: reason.into(), meters_before: meters_before.into() };
         let mac = self.clear_mac(&rec, &prev);
         let tx = self.conn.transaction()?;
         tx.execute(
             "INSERT INTO ram_clears (n, at_utc, operator, reason, meters_before, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![n as i64, rec.at_utc, rec.operator, rec.reason, rec.meters_before, mac.as_slice()],
         )?;
-        tx.execute(
-            "INSERT INTO journal_archive SELECT ?1, seq, at_utc, kind, round_id, body, mac FROM journal",
-            [n as i64],
-        )?;
+        tx.execute("INSERT INTO journal_archive SELECT ?1, seq, at_utc, kind, round_id, body, mac FROM journal", [n as i64])?;
         tx.execute("DELETE FROM journal", [])?;
         tx.execute("DELETE FROM head", [])?;
         tx.commit()?;
@@ -449,38 +403,26 @@ impl Store {
     }
 
     /// The RNG carry persisted by the previous boot.
-    pub fn rng_carry(&self) -> Result<Vec<u8>, StoreError> {
-        Ok(self
-            .conn
-            .query_row("SELECT carry FROM rng_carry WHERE id = 1", [], |r| r.get(0))
-            .optional()?
-            .unwrap_or_default())
+    pub(crate) fn rng_carry(&self) -> Result<Vec<u8>, StoreError> {
+        Ok(self.conn.query_row("SELECT carry FROM rng_carry WHERE id = 1", [], |r| r.get(0)).optional()?.unwrap_or_default())
     }
 
-    pub fn set_rng_carry(&self, carry: &[u8]) -> Result<(), StoreError> {
-        self.conn.execute(
-            "INSERT INTO rng_carry (id, carry) VALUES (1, ?1) ON CONFLICT(id) DO UPDATE SET carry = ?1",
-            [carry],
-        )?;
+    pub(crate) fn set_rng_carry(&self, carry: &[u8]) -> Result<(), StoreError> {
+        self.conn.execute("INSERT INTO rng_carry (id, carry) VALUES (1, ?1) ON CONFLICT(id) DO UPDATE SET carry = ?1", [carry])?;
         Ok(())
     }
 
     /// The UTC time of the last committed transaction.
-    pub fn last_commit_utc(&self) -> &str {
+    pub(crate) fn last_commit_utc(&self) -> &str {
         &self.last_at
     }
 
     /// RAM clears so far: the journal's epoch.
-    pub fn epoch(&self) -> u64 {
+    pub(crate) fn epoch(&self) -> u64 {
         self.head.epoch
     }
 
-    /// Number of records in the current journal.
-    pub fn len(&self) -> u64 {
-        self.head.seq
-    }
-
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.head.seq == 0
     }
 }

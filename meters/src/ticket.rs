@@ -35,16 +35,21 @@ pub fn luhn_digit(digits: &str) -> u32 {
         .rev()
         .filter_map(|c| c.to_digit(10))
         .enumerate()
-        .map(|(i, d)| if i % 2 == 0 { let x = d * 2; if x > 9 { x - 9 } else { x } } else { d })
+        .map(|(i, d)| {
+            if i % 2 == 0 {
+                let x = d * 2;
+                if x > 9 { x - 9 } else { x }
+            } else {
+                d
+            }
+        })
         .sum();
     (10 - sum % 10) % 10
 }
 
 /// Whether a validation number is well formed: 18 digits, Luhn-valid.
 pub fn is_well_formed(validation: &str) -> bool {
-    validation.len() == 18
-        && validation.chars().all(|c| c.is_ascii_digit())
-        && luhn_digit(&validation[..17]).to_string() == validation[17..]
+    validation.len() == 18 && validation.chars().all(|c| c.is_ascii_digit()) && luhn_digit(&validation[..17]).to_string() == validation[17..]
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use meters::{CashOut, Door, Machine, MachineConfig, Mode, SeedChoice, Step, WinPayment};
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -78,7 +78,7 @@ proptest! {
         let mut m = Machine::open(&path, cfg.clone(), SeedChoice::Lab(1)).unwrap();
         let games = ["reels", "poker", "bingo"];
         let mut credit = 0u64; // the independent model of the credit meter
-        let mut tickets: Vec<String> = Vec::new();
+        let mut tickets: Vec<(String, u64)> = Vec::new();
         let mut before = all_meters(&m);
 
         for op in ops {
@@ -94,24 +94,35 @@ proptest! {
                 }
                 Op::BadNote => prop_assert!(m.insert_note(1_234).is_err()),
                 Op::ReturnTicket(i) => {
-                    if let Some(v) = tickets.get(i).cloned()
-                        && let Ok(c) = m.insert_ticket(&v) {
-                            let value = c - credit;
-                            credit = c;
-                            prop_assert!(value > 0);
-                            tickets.retain(|t| *t != v);
+                    if let Some((v, value)) = tickets.get(i).cloned() {
+                        let accepted = m.play_block().is_none() && credit + value <= cfg.credit_limit && value <= cfg.ticket_in_limit;
+                        let result = m.insert_ticket(&v);
+                        prop_assert_eq!(result.is_ok(), accepted, "ticket {} of {}: {:?}", v, value, result);
+                        if accepted {
+                            credit += value;
+                            prop_assert_eq!(result.ok(), Some(credit));
+                            tickets.retain(|t| t.0 != v);
                         }
+                    }
                 }
                 Op::Round { game, denom, credits, win_credits, extra_credits } => {
                     let d = cfg.denominations[denom];
                     let stake = credits * d;
                     let extra = extra_credits * d;
                     let win = win_credits * d;
-                    match m.begin_round(games[game], d, stake, Step::new("outcome", json!({"win": win}))) {
+                    let playable = m.play_block().is_none() && stake <= credit;
+                    match m.play_round(games[game], d, stake, "outcome", |_| Ok::<_, String>(json!({"win": win}))).map(|(r, _)| r) {
                         Ok(r) => {
+                            prop_assert!(playable, "a round was taken while blocked or without credit");
                             credit -= stake;
-                            if extra > 0 && m.record_step(r, Step::new("raise", json!(null)), extra).is_ok() {
-                                credit -= extra;
+                            if extra > 0 {
+                                let raised = m.record_step(r, Step::new("raise", json!(null)), extra);
+                                if extra <= credit {
+                                    prop_assert!(raised.is_ok(), "{:?}", raised);
+                                    credit -= extra;
+                                } else {
+                                    prop_assert!(raised.is_err(), "a raise was taken without the credit");
+                                }
                             }
                             let s = m.settle_round(r, win, vec![]).unwrap();
                             match s.payment {
@@ -119,19 +130,24 @@ proptest! {
                                 WinPayment::Handpay { .. } => prop_assert!(win >= cfg.handpay_limit),
                             }
                         }
-                        Err(_) => prop_assert!(m.play_block().is_some() || stake > credit),
+                        Err(e) => prop_assert!(!playable, "a playable round was refused: {}", e),
                     }
                 }
                 Op::Void { denom, credits } => {
                     let d = cfg.denominations[denom];
-                    if let Ok(r) = m.begin_round("reels", d, credits * d, Step::new("s", json!(null))) {
-                        prop_assert_eq!(m.void_round(r, "test").unwrap(), credits * d);
+                    let playable = m.play_block().is_none() && credits * d <= credit;
+                    match m.play_round("reels", d, credits * d, "s", |_| Ok::<_, String>(json!(null))).map(|(r, _)| r) {
+                        Ok(r) => {
+                            prop_assert!(playable, "a round was taken while blocked or without credit");
+                            prop_assert_eq!(m.void_round(r, "test").unwrap(), credits * d);
+                        }
+                        Err(e) => prop_assert!(!playable, "a playable round was refused: {}", e),
                     }
                 }
                 Op::CashOut => match m.cash_out() {
                     Ok(CashOut::Ticket(t)) => {
                         prop_assert_eq!(t.value, credit);
-                        tickets.push(t.validation);
+                        tickets.push((t.validation, t.value));
                         credit = 0;
                     }
                     Ok(CashOut::Handpay { amount, .. }) => {

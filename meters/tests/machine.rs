@@ -3,8 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use meters::{
-    BootError, CashOut, CoreError, Door, Entry, Machine, MachineConfig, Mode, PlayBlock, RecallOutcome, SeedChoice,
-    Step, Tilt, WinComponent, WinPayment, M25,
+    BootError, CashOut, CoreError, Door, Entry, M25, Machine, MachineConfig, Mode, PlayBlock, RecallOutcome, SeedChoice, Step, Tilt, WinComponent, WinPayment,
 };
 use serde_json::json;
 
@@ -17,7 +16,7 @@ fn boot(dir: &tempfile::TempDir) -> Machine {
 }
 
 fn play(m: &mut Machine, denom: u64, stake: u64, win: u64) -> u64 {
-    let round = m.begin_round("test-game", denom, stake, Step::new("outcome", json!({ "win": win }))).unwrap();
+    let round = m.play_round("test-game", denom, stake, "outcome", |_| Ok::<_, String>(json!({ "win": win }))).map(|(r, _)| r).unwrap();
     m.settle_round(round, win, vec![WinComponent { label: "line 1".into(), amount: win }]).unwrap();
     round
 }
@@ -91,9 +90,9 @@ fn multidenomination_never_loses_a_cent() {
     assert_eq!(m.credit(), 99);
     let view = meters::money::credits_at(m.credit(), 20);
     assert_eq!((view.credits, view.remainder_cents), (4, 19));
-    assert!(matches!(m.begin_round("g", 200, 200, Step::new("s", json!(null))), Err(CoreError::InsufficientCredit { .. })));
-    assert!(matches!(m.begin_round("g", 3, 3, Step::new("s", json!(null))), Err(CoreError::UnknownDenomination(3))));
-    assert!(matches!(m.begin_round("g", 20, 30, Step::new("s", json!(null))), Err(CoreError::StakeNotWholeCredits { .. })));
+    assert!(matches!(m.play_round("g", 200, 200, "s", |_| Ok::<_, String>(json!(null))).map(|(r, _)| r), Err(CoreError::InsufficientCredit { .. })));
+    assert!(matches!(m.play_round("g", 3, 3, "s", |_| Ok::<_, String>(json!(null))).map(|(r, _)| r), Err(CoreError::UnknownDenomination(3))));
+    assert!(matches!(m.play_round("g", 20, 30, "s", |_| Ok::<_, String>(json!(null))).map(|(r, _)| r), Err(CoreError::StakeNotWholeCredits { .. })));
     let CashOut::Ticket(t) = m.cash_out().unwrap() else { panic!() };
     assert_eq!(t.value, 99, "every cent, remainder included, is cashed out");
 }
@@ -103,7 +102,7 @@ fn wins_at_the_handpay_limit_lock_up_until_an_attendant_pays() {
     let dir = tempfile::tempdir().unwrap();
     let mut m = boot(&dir);
     m.insert_note(1_000).unwrap();
-    let round = m.begin_round("g", 100, 100, Step::new("outcome", json!({"win": 120_000}))).unwrap();
+    let round = m.play_round("g", 100, 100, "outcome", |_| Ok::<_, String>(json!({"win": 120_000}))).map(|(r, _)| r).unwrap();
     let settled = m.settle_round(round, 120_000, vec![]).unwrap();
     let WinPayment::Handpay { id } = settled.payment else { panic!("expected a hand-pay") };
     assert_eq!(m.credit(), 900, "a hand-paid win never reaches the credit meter");
@@ -141,7 +140,7 @@ fn an_open_door_stops_play_money_in_and_cash_out() {
     m.insert_note(1_000).unwrap();
     m.open_door(Door::Main).unwrap();
     assert_eq!(m.play_block(), Some(PlayBlock::DoorOpen(Door::Main)));
-    assert!(m.begin_round("g", 1, 1, Step::new("s", json!(null))).is_err());
+    assert!(m.play_round("g", 1, 1, "s", |_| Ok::<_, String>(json!(null))).map(|(r, _)| r).is_err());
     assert!(m.insert_note(500).is_err());
     assert!(m.cash_out().is_err());
     m.close_door(Door::Main).unwrap();
@@ -164,7 +163,7 @@ fn a_round_survives_a_restart_at_its_step_and_can_be_voided() {
     {
         let mut m = boot(&dir);
         m.insert_note(1_000).unwrap();
-        let r = m.begin_round("poker", 5, 25, Step::new("deal", json!({"cards": [1, 2, 3, 4, 5]}))).unwrap();
+        let r = m.play_round("poker", 5, 25, "deal", |_| Ok::<_, String>(json!({"cards": [1, 2, 3, 4, 5]}))).map(|(r, _)| r).unwrap();
         m.record_step(r, Step::new("hold", json!({"held": [0, 1]})), 0).unwrap();
         // Power cut: the machine is dropped without a shutdown.
     }
@@ -198,7 +197,7 @@ fn recall_keeps_every_step_of_the_last_100_rounds() {
     let mut m = boot(&dir);
     m.insert_note(10_000).unwrap();
     for i in 0..105u64 {
-        let r = m.begin_round("g", 1, 10, Step::new("draw", json!({"i": i}))).unwrap();
+        let r = m.play_round("g", 1, 10, "draw", |_| Ok::<_, String>(json!({"i": i}))).map(|(r, _)| r).unwrap();
         m.record_step(r, Step::new("double-up", json!({"won": i % 2 == 0})), 0).unwrap();
         m.settle_round(r, i % 3, vec![]).unwrap();
     }
@@ -219,12 +218,7 @@ fn recall_keeps_every_step_of_the_last_100_rounds() {
 fn meters_display_ten_digits_and_the_rollover_is_logged() {
     // C-21: a meter at 9,999,999,999 + 1 shows 0, and the rollover is logged.
     let dir = tempfile::tempdir().unwrap();
-    let config = MachineConfig {
-        mode: Mode::Lab,
-        accepted_notes: vec![3_333_333_333, 1],
-        credit_limit: u64::MAX / 2,
-        ..MachineConfig::default()
-    };
+    let config = MachineConfig { mode: Mode::Lab, accepted_notes: vec![3_333_333_333, 1], credit_limit: u64::MAX / 2, ..MachineConfig::default() };
     let mut m = Machine::open(&dir.path().join("egm.sqlite"), config, SeedChoice::Lab(3)).unwrap();
     for _ in 0..3 {
         m.insert_note(3_333_333_333).unwrap();
@@ -270,4 +264,76 @@ fn configuration_changes_are_journaled() {
     assert_eq!(m.state().totals.arranques, 3);
     let bad = MachineConfig { denominations: vec![], ..lab_config() };
     assert!(matches!(Machine::open(&path, bad, SeedChoice::Lab(1)), Err(BootError::Config(_))));
+}
+
+/// Issue 11: the core draws and commits in one call. The values the game
+/// saw are the lab stream's own, and the journal holds how many it took.
+#[test]
+fn a_round_is_drawn_by_the_core_and_journaled_with_its_draw_count() {
+    use meters::{GameRng, StreamRng};
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir); // lab seed 1: nothing drawn at boot without pools
+    m.insert_note(1_000).unwrap();
+    let (round, seen) = m
+        .play_round("test-game", 10, 50, "deal", |rng| Ok::<_, String>(vec![rng.next_raw(), rng.next_raw(), u64::from(rng.next_raw32()), rng.next_raw()]))
+        .unwrap();
+    // An independent reference: the same lab key's plain stream.
+    let mut reference = StreamRng::from_seed(1);
+    let expected = vec![reference.next_raw(), reference.next_raw(), u64::from(reference.next_raw32()), reference.next_raw()];
+    assert_eq!(seen, expected);
+    assert_eq!(m.credit(), 950, "the stake left with the outcome");
+    // A later step that draws: committed with its own count and extra stake.
+    let card = m.draw_step(round, "hit", 10, |rng| Ok::<_, String>(rng.next_raw())).unwrap();
+    assert_eq!(card, reference.next_raw());
+    m.record_step(round, Step::new("stand", json!(null)), 0).unwrap();
+    m.settle_round(round, 0, Vec::new()).unwrap();
+    let recall = m.recall(1).unwrap();
+    let steps: Vec<(&str, u64, u64)> = recall[0].steps.iter().map(|s| (s.step.name.as_str(), s.draws, s.extra_stake)).collect();
+    assert_eq!(steps, vec![("deal", 4, 0), ("hit", 1, 10), ("stand", 0, 0)]);
+    assert_eq!(recall[0].steps[0].step.data, json!(expected));
+    assert_eq!(recall[0].stake, 60);
+}
+
+/// A draw that fails leaves its trace (the values it took) and commits
+/// nothing else; a refused round never reaches the generator.
+#[test]
+fn a_failed_draw_is_journaled_and_a_refused_round_never_draws() {
+    use meters::GameRng;
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(500).unwrap();
+    let err = m
+        .play_round("test-game", 10, 50, "deal", |rng| {
+            rng.next_raw();
+            rng.next_raw32();
+            Err::<u64, _>("no such bet")
+        })
+        .unwrap_err();
+    assert!(matches!(&err, CoreError::DrawFailed(reason) if reason == "no such bet"), "{err}");
+    assert_eq!(m.credit(), 500);
+    assert!(m.open_round().is_none());
+    let discarded: Vec<(String, u64, String)> = m
+        .events(5)
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| match r.entry {
+            Entry::DrawDiscarded { game, draws, reason } => Some((game, draws, reason)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(discarded, vec![("test-game".to_owned(), 2, "no such bet".to_owned())]);
+
+    let mut called = false;
+    let refused = m.play_round("test-game", 10, 600, "deal", |_| {
+        called = true;
+        Ok::<_, String>(0)
+    });
+    assert!(matches!(refused, Err(CoreError::InsufficientCredit { credit: 500, needed: 600 })));
+    let unnamed = m.play_round(" ", 10, 10, "deal", |_| {
+        called = true;
+        Ok::<_, String>(0)
+    });
+    assert!(matches!(unnamed, Err(CoreError::UnknownGame(_))));
+    assert!(!called, "a refused round drew from the generator");
+    assert_eq!(m.state().last_round, 0);
 }

@@ -4,7 +4,7 @@
 //! report (M-24), and all of it identical after a restart.
 #![allow(clippy::unwrap_used)]
 
-use meters::{CoreError, LevelConfig, Machine, MachineConfig, Mode, PoolConfig, SeedChoice, Step, TransferTarget, WinComponent};
+use meters::{CoreError, LevelConfig, Machine, MachineConfig, Mode, PoolConfig, SeedChoice, TransferTarget, WinComponent};
 use serde_json::json;
 
 fn config() -> MachineConfig {
@@ -17,14 +17,22 @@ fn pool(id: &str, game: &str) -> PoolConfig {
         games: vec![game.into()],
         min_wager: 100,
         levels: vec![
-            LevelConfig { name: "Grande".into(), start_value: 100_000, reset_value: 100_000, increment_ppm: 10_000, reserve_ppm: 5_000, ceiling: Some(101_000), mystery: false },
+            LevelConfig {
+                name: "Grande".into(),
+                start_value: 100_000,
+                reset_value: 100_000,
+                increment_ppm: 10_000,
+                reserve_ppm: 5_000,
+                ceiling: Some(101_000),
+                mystery: false,
+            },
             LevelConfig { name: "Mini".into(), start_value: 1_000, reset_value: 900, increment_ppm: 33_333, reserve_ppm: 0, ceiling: None, mystery: false },
         ],
     }
 }
 
 fn round(m: &mut Machine, game: &str, stake: u64, hits: &[(String, usize)]) -> u64 {
-    let r = m.begin_round(game, 100, stake, Step::new("outcome", json!({}))).unwrap();
+    let r = m.play_round(game, 100, stake, "outcome", |_| Ok::<_, String>(json!({}))).map(|(r, _)| r).unwrap();
     m.settle_round_with_progressive(r, 0, vec![WinComponent { label: "base".into(), amount: 0 }], hits).unwrap().win
 }
 
@@ -54,7 +62,7 @@ fn contributions_awards_and_meters_survive_a_restart() {
     // Two hits of the Mini in one round: the full value, then the reset
     // value (issue 6: "exactly one award from the full value and the next
     // from the reset value").
-    let r = m.begin_round("reels", 100, 300, Step::new("outcome", json!({}))).unwrap();
+    let r = m.play_round("reels", 100, 300, "outcome", |_| Ok::<_, String>(json!({}))).map(|(r, _)| r).unwrap();
     let mini_value = m.pools()["p"].levels[1].current;
     let credit = m.credit();
     let s = m.settle_round_with_progressive(r, 50, vec![WinComponent { label: "base".into(), amount: 50 }], &[("p".into(), 1), ("p".into(), 1)]).unwrap();
@@ -75,7 +83,7 @@ fn contributions_awards_and_meters_survive_a_restart() {
         o => panic!("{o:?}"),
     }
     // A game that does not qualify cannot win the pool.
-    let r = m.begin_round("poker", 100, 300, Step::new("outcome", json!({}))).unwrap();
+    let r = m.play_round("poker", 100, 300, "outcome", |_| Ok::<_, String>(json!({}))).map(|(r, _)| r).unwrap();
     assert!(matches!(m.settle_round_with_progressive(r, 0, vec![], &[("p".into(), 0)]), Err(CoreError::Progressive(_))));
     m.settle_round(r, 0, vec![]).unwrap();
     // 30 more hits: the last 25 are kept.
@@ -150,14 +158,22 @@ fn a_mystery_level_pays_the_round_that_passes_its_hidden_value() {
         m.insert_note(5_000).unwrap();
     }
     let mut cfg = pool("m", "reels");
-    cfg.levels[1] = LevelConfig { name: "Mistério".into(), start_value: 1_000, reset_value: 1_000, increment_ppm: 100_000, reserve_ppm: 0, ceiling: Some(1_500), mystery: true };
+    cfg.levels[1] = LevelConfig {
+        name: "Mistério".into(),
+        start_value: 1_000,
+        reset_value: 1_000,
+        increment_ppm: 100_000,
+        reserve_ppm: 0,
+        ceiling: Some(1_500),
+        mystery: true,
+    };
     m.configure_pool(cfg).unwrap();
     let mut awards = 0;
     for _ in 0..400 {
         let before = m.pools()["m"].levels[1].clone();
         let threshold = before.mystery_at.unwrap();
         assert!((1_000..=1_500).contains(&threshold));
-        let r = m.begin_round("reels", 100, 300, Step::new("outcome", json!({}))).unwrap();
+        let r = m.play_round("reels", 100, 300, "outcome", |_| Ok::<_, String>(json!({}))).map(|(r, _)| r).unwrap();
         let passed = m.pools()["m"].levels[1].current >= threshold;
         assert_eq!(m.pools()["m"].levels[1].mystery_due.is_some(), passed);
         let s = m.settle_round(r, 0, vec![]).unwrap();

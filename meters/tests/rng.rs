@@ -4,7 +4,7 @@
 //! position after shuffling").
 #![allow(clippy::unwrap_used)]
 
-use meters::rng::{lemire_map, CoreRng, GameRng, StreamRng, WeightTable};
+use meters::rng::{CoreRng, GameRng, StreamRng, WeightTable, lemire_map};
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 /// Enumerate every 16-bit input: each value of 0..n must receive exactly

@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use meters::store::IntegrityError;
-use meters::{BootError, Machine, MachineConfig, Mode, SeedChoice, Step};
+use meters::IntegrityError;
+use meters::{BootError, Machine, MachineConfig, Mode, SeedChoice};
 use rusqlite::Connection;
 use serde_json::json;
 
@@ -22,7 +22,7 @@ fn machine_with_history(dir: &tempfile::TempDir) -> PathBuf {
     m.insert_note(2_000).unwrap();
     m.insert_note(1_000).unwrap();
     for win in [0, 40, 0, 120] {
-        let r = m.begin_round("g", 10, 50, Step::new("outcome", json!({"win": win}))).unwrap();
+        let r = m.play_round("g", 10, 50, "outcome", |_| Ok::<_, String>(json!({"win": win}))).map(|(r, _)| r).unwrap();
         m.settle_round(r, win, vec![]).unwrap();
     }
     m.shutdown().unwrap();
@@ -94,10 +94,7 @@ fn deleting_a_record_is_detected() {
 fn deleting_the_newest_records_is_detected() {
     let dir = tempfile::tempdir().unwrap();
     let path = machine_with_history(&dir);
-    Connection::open(&path)
-        .unwrap()
-        .execute("DELETE FROM journal WHERE seq = (SELECT max(seq) FROM journal)", [])
-        .unwrap();
+    Connection::open(&path).unwrap().execute("DELETE FROM journal WHERE seq = (SELECT max(seq) FROM journal)", []).unwrap();
     assert!(matches!(boot_error(&path), IntegrityError::Head { .. }));
 }
 
@@ -148,11 +145,8 @@ fn tampering_while_running_is_caught_before_the_next_game() {
     let path = dir.path().join("egm.sqlite");
     let mut m = Machine::open(&path, lab_config(), SeedChoice::Lab(5)).unwrap();
     m.insert_note(1_000).unwrap();
-    Connection::open(&path)
-        .unwrap()
-        .execute("DELETE FROM journal WHERE seq = (SELECT max(seq) FROM journal)", [])
-        .unwrap();
-    let err = m.begin_round("g", 10, 10, Step::new("s", json!(null))).unwrap_err();
+    Connection::open(&path).unwrap().execute("DELETE FROM journal WHERE seq = (SELECT max(seq) FROM journal)", []).unwrap();
+    let err = m.play_round("g", 10, 10, "s", |_| Ok::<_, String>(json!(null))).map(|(r, _)| r).unwrap_err();
     assert!(matches!(err, meters::CoreError::CriticalMemory(_)), "{err}");
     assert!(matches!(m.play_block(), Some(meters::PlayBlock::CriticalMemory(_))));
     assert!(m.cash_out().is_err(), "no cash-out on a critical-memory fault");

@@ -4,7 +4,7 @@
 //! exact optimal raise/fold analysis of póquer sem descarte.
 #![allow(clippy::unwrap_used)]
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 
 fn source(f: &str) -> (String, String) {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables").join(f);

@@ -3,7 +3,7 @@
 //! one core through the production game code and RNG.
 #![allow(clippy::unwrap_used)]
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use game_core::reels::{FastReels, StopTables};
 use meters::StreamRng;
 

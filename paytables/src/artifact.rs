@@ -109,7 +109,13 @@ fn ratio(r: &BigRational) -> String {
 
 /// Build the artifact of a checked game from its exact figures: the RTP
 /// per bet configuration and the side bet's, if any.
-pub fn build(source_text: &str, game: CompiledGame, rtp: &[(u64, BigRational)], side_bet_rtp: Option<&BigRational>, odds_disclosure: Option<String>) -> Artifact {
+pub fn build(
+    source_text: &str,
+    game: CompiledGame,
+    rtp: &[(u64, BigRational)],
+    side_bet_rtp: Option<&BigRational>,
+    odds_disclosure: Option<String>,
+) -> Artifact {
     Artifact {
         format: FORMAT.into(),
         source_sha256: hex::encode(Sha256::digest(source_text.as_bytes())),

@@ -8,7 +8,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
 
-use crate::reel_math::{analyse, decimal, MathError, ReelFigures};
+use crate::reel_math::{MathError, ReelFigures, analyse, decimal};
 
 /// The RTP floor: 80% by default, configurable upward only (M-17).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,7 +111,9 @@ pub enum Refusal {
     UnderFloor { game: String, lines: u32, rtp: String, floor: String },
     #[error("{game} with {lines} lines returns {rtp}%, over 100% (certification.md B-12)")]
     Over100 { game: String, lines: u32, rtp: String },
-    #[error("{game}: the prize {prize} has a probability of 1 in {one_in:.0} per game, rarer than 1 in 100,000,000, and the paytable has no odds_disclosure (GLI-11 §4.8.2)")]
+    #[error(
+        "{game}: the prize {prize} has a probability of 1 in {one_in:.0} per game, rarer than 1 in 100,000,000, and the paytable has no odds_disclosure (GLI-11 §4.8.2)"
+    )]
     TooRare { game: String, prize: String, one_in: f64 },
 }
 
@@ -240,7 +242,14 @@ impl std::fmt::Display for CheckReport {
             writeln!(
                 f,
                 "{:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9.3} {:>10}",
-                c.lines, c.rtp_percent, c.rtp_lines_percent, c.rtp_scatter_percent, c.rtp_free_games_percent, c.hit_frequency_percent, c.standard_deviation, c.max_base_win_credits_per_line_credit
+                c.lines,
+                c.rtp_percent,
+                c.rtp_lines_percent,
+                c.rtp_scatter_percent,
+                c.rtp_free_games_percent,
+                c.hit_frequency_percent,
+                c.standard_deviation,
+                c.max_base_win_credits_per_line_credit
             )?;
         }
         if let Some(t) = &self.top_award {

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use game_core::reels::{BetRules, FreeGamesRule, ReelGame, ScatterRule, Strip, Symbol, SymbolId, SymbolKind, MAX_REELS};
 use game_core::double_up::DoubleUpRule;
+use game_core::reels::{BetRules, FreeGamesRule, MAX_REELS, ReelGame, ScatterRule, Strip, Symbol, SymbolId, SymbolKind};
 
 use crate::error::{PaytableError, Reporter};
 use crate::format::{KindSource, ReelPaytable};
@@ -12,12 +12,7 @@ use crate::locate::Path;
 
 /// Parse a RON source (the file name is for messages).
 pub fn parse(file: &str, src: &str) -> Result<ReelPaytable, PaytableError> {
-    ron::from_str(src).map_err(|e| PaytableError::Syntax {
-        file: file.to_owned(),
-        line: e.position.line,
-        column: e.position.col,
-        message: e.code.to_string(),
-    })
+    ron::from_str(src).map_err(|e| PaytableError::Syntax { file: file.to_owned(), line: e.position.line, column: e.position.col, message: e.code.to_string() })
 }
 
 /// Read, parse and validate a paytable file.
@@ -44,9 +39,10 @@ fn strips(
     weights_at: Path,
 ) -> Result<Vec<Strip>, PaytableError> {
     if let Some(w) = weights
-        && w.len() != reels.len() {
-            return Err(r.at(weights_at, format!("{} weight lists for {} reels", w.len(), reels.len())));
-        }
+        && w.len() != reels.len()
+    {
+        return Err(r.at(weights_at, format!("{} weight lists for {} reels", w.len(), reels.len())));
+    }
     let mut out = Vec::new();
     for (i, reel) in reels.iter().enumerate() {
         if reel.is_empty() {
@@ -64,10 +60,7 @@ fn strips(
             Some(w) => {
                 let w = &w[i];
                 if w.len() != reel.len() {
-                    return Err(r.at(
-                        weights_at.clone().index(i),
-                        format!("reel {} has {} stops but {} weights", i + 1, reel.len(), w.len()),
-                    ));
+                    return Err(r.at(weights_at.clone().index(i), format!("reel {} has {} stops but {} weights", i + 1, reel.len(), w.len())));
                 }
                 if w.iter().all(|&x| x == 0) {
                     return Err(r.at(weights_at.clone().index(i), format!("the weights of reel {} are all zero", i + 1)));

@@ -10,10 +10,10 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use serde::Serialize;
 
-use crate::check::{f, odds_limit, pct, Floor};
-use crate::draw_math::{analyse_with, DrawFigures, DrawTables};
+use crate::check::{Floor, f, odds_limit, pct};
+use crate::draw_math::{DrawFigures, DrawTables, analyse_with};
 use crate::reel_math::decimal;
-use crate::simulate::{across_threads, SimResult};
+use crate::simulate::{SimResult, across_threads};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct DrawConfigReport {
@@ -134,14 +134,22 @@ fn tables_can_pay(tables: &DrawTables, i: usize) -> bool {
 
 impl std::fmt::Display for DrawReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "{} ({}) — optimal strategy over all {} deals ({} suit classes) × 32 holds, floor {}%", self.name, self.game, self.deals, self.suit_classes, self.floor_percent)?;
+        writeln!(
+            f,
+            "{} ({}) — optimal strategy over all {} deals ({} suit classes) × 32 holds, floor {}%",
+            self.name, self.game, self.deals, self.suit_classes, self.floor_percent
+        )?;
         writeln!(f, "{:>6} {:>10} {:>11} {:>10} {:>8}", "coins", "RTP %", "return", "hit %", "SD")?;
         for c in &self.configs {
             writeln!(f, "{:>6} {:>10} {:>11} {:>10} {:>8.4}", c.coins, c.rtp_percent, c.rtp_decimal, c.hit_frequency_percent, c.standard_deviation)?;
         }
         writeln!(f, "{:<28} {:>6} {:>8} {:>14} {:>12} {:>10}", "final hand (most coins)", "pays", "max-coin", "probability", "1 in", "RTP %")?;
         for h in &self.hands {
-            writeln!(f, "{:<28} {:>6} {:>8} {:>14.10} {:>12.1} {:>10}", h.hand, h.pays_per_coin, h.max_coin_pays_per_coin, h.probability, h.one_in, h.rtp_contribution_percent)?;
+            writeln!(
+                f,
+                "{:<28} {:>6} {:>8} {:>14.10} {:>12.1} {:>10}",
+                h.hand, h.pays_per_coin, h.max_coin_pays_per_coin, h.probability, h.one_in, h.rtp_contribution_percent
+            )?;
         }
         writeln!(f, "exact analysis: {:.3} s", self.seconds)
     }

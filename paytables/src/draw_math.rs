@@ -21,7 +21,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::subsets::{each_hand, each_hand_with_top, SubsetIndex};
+use crate::subsets::{SubsetIndex, each_hand, each_hand_with_top};
 
 const NONE: u8 = u8::MAX;
 

@@ -1,6 +1,6 @@
 //! Errors that name the file, the line and what is wrong.
 
-use crate::locate::{line_of, Path};
+use crate::locate::{Path, line_of};
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PaytableError {
@@ -22,12 +22,7 @@ pub struct Reporter<'a> {
 
 impl Reporter<'_> {
     pub fn at(&self, path: Path, problem: impl Into<String>) -> PaytableError {
-        PaytableError::Invalid {
-            file: self.file.to_owned(),
-            line: line_of(self.src, &path),
-            path: path.to_string(),
-            problem: problem.into(),
-        }
+        PaytableError::Invalid { file: self.file.to_owned(), line: line_of(self.src, &path), path: path.to_string(), problem: problem.into() }
     }
 
     pub fn math(&self, problem: impl Into<String>) -> PaytableError {

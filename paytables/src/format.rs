@@ -70,7 +70,9 @@ pub struct SymbolSource {
 pub enum KindSource {
     #[default]
     Regular,
-    Wild { multiplier: u64 },
+    Wild {
+        multiplier: u64,
+    },
     Scatter,
 }
 
@@ -205,7 +207,9 @@ pub enum HandSource {
     Straight,
     ThreeOfAKind,
     TwoPair,
-    Pair { ranks: String },
+    Pair {
+        ranks: String,
+    },
 }
 
 /// A póquer sem descarte (Caribbean stud) paytable: the text fixes the

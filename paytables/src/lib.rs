@@ -3,7 +3,7 @@
 //! Owns what a game designer writes (RON paytables, [`format`]), its
 //! validation with errors that name the file and line ([`compile`]), the
 //! exact mathematics over the full game cycle ([`reel_math`]), the PAR
-//! sheet ([`par`]), the simulation cross-check ([`simulate`]) and the
+//! sheet (`par`, feature `par`), the simulation cross-check ([`simulate`]) and the
 //! canonical signed artifact with its approved manifest ([`artifact`]).
 //!
 //! It must never: use a float for a figure it certifies (RTP, hit frequency
@@ -21,6 +21,7 @@ pub mod draw_math;
 pub mod error;
 pub mod format;
 pub mod locate;
+#[cfg(feature = "par")]
 pub mod par;
 pub mod poker_compile;
 pub mod reel_math;
@@ -28,5 +29,5 @@ pub mod simulate;
 pub mod stud_math;
 pub mod subsets;
 
-pub use compile::{compile, load, load_source, Source};
+pub use compile::{Source, compile, load, load_source};
 pub use error::PaytableError;

@@ -115,11 +115,7 @@ fn enter(b: &[u8], mut i: usize) -> Option<usize> {
         i += 1;
     }
     i = skip_trivia(b, i);
-    if i < b.len() && matches!(b[i], b'(' | b'[' | b'{') {
-        Some(skip_trivia(b, i + 1))
-    } else {
-        None
-    }
+    if i < b.len() && matches!(b[i], b'(' | b'[' | b'{') { Some(skip_trivia(b, i + 1)) } else { None }
 }
 
 /// The byte offset of the value at `path`, or the deepest prefix found.
@@ -165,11 +161,12 @@ pub fn offset(src: &str, path: &Path) -> usize {
             Seg::Index(n) => {
                 // `Some([...])`: step into the Some first.
                 if src[at..].trim_start().starts_with("Some")
-                    && let Some(inner) = enter(b, at) {
-                        at = inner;
-                        let Some(j) = enter(b, at) else { return at };
-                        i = j;
-                    }
+                    && let Some(inner) = enter(b, at)
+                {
+                    at = inner;
+                    let Some(j) = enter(b, at) else { return at };
+                    i = j;
+                }
                 for _ in 0..*n {
                     let start = i;
                     i = skip_value(b, i);

@@ -1,9 +1,9 @@
 //! From a designer's poker RON to game-core's poker models, with every
 //! check the rules ask for; each error names its file and line.
 
-use game_core::double_up::DoubleUpRule;
 use game_core::cards::Card;
-use game_core::draw_poker::{DrawPokerGame, Facts, PayEntry, Pattern, RankMask, Wild, ALL_RANKS};
+use game_core::double_up::DoubleUpRule;
+use game_core::draw_poker::{ALL_RANKS, DrawPokerGame, Facts, Pattern, PayEntry, RankMask, Wild};
 use game_core::stud_poker::{JackpotRule, StudPokerGame, TieRule};
 
 use crate::error::{PaytableError, Reporter};
@@ -12,12 +12,7 @@ use crate::locate::Path;
 use crate::subsets::each_hand;
 
 fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, PaytableError> {
-    ron::from_str(src).map_err(|e| PaytableError::Syntax {
-        file: file.to_owned(),
-        line: e.position.line,
-        column: e.position.col,
-        message: e.code.to_string(),
-    })
+    ron::from_str(src).map_err(|e| PaytableError::Syntax { file: file.to_owned(), line: e.position.line, column: e.position.col, message: e.code.to_string() })
 }
 
 /// Parse a rank set: "any", "A", "2-4", "J-A", "A,2-4".

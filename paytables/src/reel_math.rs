@@ -22,7 +22,7 @@
 
 use std::collections::BTreeMap;
 
-use game_core::reels::{ReelGame, Strip, SymbolId, SymbolKind, MAX_REELS};
+use game_core::reels::{MAX_REELS, ReelGame, Strip, SymbolId, SymbolKind};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
@@ -289,11 +289,7 @@ enum Histogram {
 
 impl Histogram {
     fn new(max_win: u64) -> Self {
-        if max_win < (1 << 20) {
-            Histogram::Dense(vec![0; max_win as usize + 1])
-        } else {
-            Histogram::Sparse(BTreeMap::new())
-        }
+        if max_win < (1 << 20) { Histogram::Dense(vec![0; max_win as usize + 1]) } else { Histogram::Sparse(BTreeMap::new()) }
     }
     #[inline]
     fn add(&mut self, win: u64, w: u128) {
@@ -374,17 +370,11 @@ pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: boo
     let scatter = game.scatter.as_ref().map(|s| s.symbol);
     let mut cycle: u128 = 1;
     for s in strips {
-        cycle = cycle
-            .checked_mul(u128::from(s.total_weight()))
-            .filter(|&c| c < (1u128 << 80))
-            .ok_or_else(|| MathError::CycleTooLarge(format!("{} reels", n)))?;
+        cycle =
+            cycle.checked_mul(u128::from(s.total_weight())).filter(|&c| c < (1u128 << 80)).ok_or_else(|| MathError::CycleTooLarge(format!("{} reels", n)))?;
     }
-    let windows: Vec<Vec<SymbolId>> =
-        strips.iter().map(|s| (0..s.len()).flat_map(|stop| (0..rows).map(move |r| s.at(stop, r))).collect()).collect();
-    let scatters: Vec<Vec<u8>> = windows
-        .iter()
-        .map(|w| w.chunks(rows).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect())
-        .collect();
+    let windows: Vec<Vec<SymbolId>> = strips.iter().map(|s| (0..s.len()).flat_map(|stop| (0..rows).map(move |r| s.at(stop, r))).collect()).collect();
+    let scatters: Vec<Vec<u8>> = windows.iter().map(|w| w.chunks(rows).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect()).collect();
     let suffix: Vec<Vec<u128>> = (0..=n).map(|k| scatter_distribution(&strips[k.min(n)..], rows, scatter)).collect();
     let (scatter_pays, awards) = match &game.scatter {
         None => (Vec::new(), Vec::new()),
@@ -428,7 +418,15 @@ pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: boo
     }
     // The largest spin win bounds the histograms.
     let max_pay = game.pays.iter().flatten().copied().max().unwrap_or(0)
-        * game.symbols.iter().map(|s| match s.kind { SymbolKind::Wild { multiplier } => multiplier, _ => 1 }).max().unwrap_or(1);
+        * game
+            .symbols
+            .iter()
+            .map(|s| match s.kind {
+                SymbolKind::Wild { multiplier } => multiplier,
+                _ => 1,
+            })
+            .max()
+            .unwrap_or(1);
     let max_win = max_pay * max_lines as u64 + walk.scatter_pays.iter().copied().max().unwrap_or(0) * max_lines as u64;
     let combo_slots = game.symbols.len() * (MAX_REELS + 1);
     let tally = || Tally {
@@ -630,15 +628,17 @@ pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
         let rtp_scatter = &scatter_sum / &cycle / &bet;
         let rtp_free_games = &e_free / &cycle / &bet;
         if let Some((_, per)) = &free
-            && j + 1 == configs.len() && !trigger_w.is_zero() {
-                let (_, _, er) = &per[j];
-                let one = BigRational::from_integer(1.into());
-                free_figs = Some(FreeGameFigures {
-                    trigger_probability: &trigger_w / &cycle,
-                    mean_games_per_trigger: &games / &trigger_w / (&one - er),
-                    retrigger_rate: er.clone(),
-                });
-            }
+            && j + 1 == configs.len()
+            && !trigger_w.is_zero()
+        {
+            let (_, _, er) = &per[j];
+            let one = BigRational::from_integer(1.into());
+            free_figs = Some(FreeGameFigures {
+                trigger_probability: &trigger_w / &cycle,
+                mean_games_per_trigger: &games / &trigger_w / (&one - er),
+                retrigger_rate: er.clone(),
+            });
+        }
         figures.push(ConfigFigures {
             lines: l as u32,
             rtp: &mean / &bet,
@@ -652,14 +652,7 @@ pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
         });
     }
     let scatter_distribution = scatter_distribution(&game.reels, game.rows as usize, game.scatter.as_ref().map(|s| s.symbol));
-    Ok(ReelFigures {
-        cycle: base.cycle,
-        configs: figures,
-        free_games: free_figs,
-        combo_any: base.combo_any,
-        combo_hits: base.combo_hits,
-        scatter_distribution,
-    })
+    Ok(ReelFigures { cycle: base.cycle, configs: figures, free_games: free_figs, combo_any: base.combo_any, combo_hits: base.combo_hits, scatter_distribution })
 }
 
 /// Exact decimal expansion of a rational, for reports: `digits` after the point.

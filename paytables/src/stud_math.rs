@@ -16,7 +16,7 @@
 //! until the final rationals.
 
 use game_core::cards::Card;
-use game_core::poker::{at_least_ace_king, evaluate, Category};
+use game_core::poker::{Category, at_least_ace_king, evaluate};
 use game_core::stud_poker::{Decision, StudPokerGame, TieRule};
 use meters::StreamRng;
 use num_bigint::BigInt;
@@ -24,10 +24,10 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
 
-use crate::check::{f, pct, Floor};
+use crate::check::{Floor, f, pct};
 use crate::draw_math::suit_classes;
 use crate::simulate::across_threads;
-use crate::subsets::{each_hand, SubsetIndex};
+use crate::subsets::{SubsetIndex, each_hand};
 
 /// Dealer completions of a player hand and an up card: C(46, 4).
 pub const COMPLETIONS: u64 = 163_185;
@@ -273,7 +273,8 @@ pub fn analyse_probed(game: &StudPokerGame, threads: usize, probes: &[([u8; 5], 
             .map(|(part, counts)| {
                 let (antes, ix, probes) = (&antes, &ix, probes);
                 s.spawn(move || {
-                    let mut acc = Acc { net: vec![0; nconf], sq: vec![0; nconf], raises: vec![0; nconf], decisions: vec![Vec::new(); nconf], probed: Vec::new() };
+                    let mut acc =
+                        Acc { net: vec![0; nconf], sq: vec![0; nconf], raises: vec![0; nconf], decisions: vec![Vec::new(); nconf], probed: Vec::new() };
                     let mut members: Vec<[u8; 5]> = Vec::with_capacity(24);
                     for ((rep, _), rc) in part.iter().zip(counts) {
                         members.clear();
@@ -317,7 +318,9 @@ pub fn analyse_probed(game: &StudPokerGame, threads: usize, probes: &[([u8; 5], 
                                     if raise > fold {
                                         acc.net[k] += raise;
                                         acc.raises[k] += 1;
-                                        acc.sq[k] += u128::from(nq) * u128::from(win_nq * win_nq) + u128::from(w) * u128::from(win * win) + u128::from(l) * u128::from(9 * a * a);
+                                        acc.sq[k] += u128::from(nq) * u128::from(win_nq * win_nq)
+                                            + u128::from(w) * u128::from(win * win)
+                                            + u128::from(l) * u128::from(9 * a * a);
                                         bits[k] |= 1 << u;
                                     } else {
                                         acc.net[k] += fold;
@@ -519,7 +522,9 @@ pub enum StudRefusal {
     UnderFloor { game: String, ante: u64, rtp: String, floor: String },
     #[error("{game} at an ante of {ante} returns {rtp}%, over 100% (certification.md B-12)")]
     Over100 { game: String, ante: u64, rtp: String },
-    #[error("{game}: the jackpot side bet returns {rtp}% with the pool at its start value, under the floor of {floor}% (decisions.md: each side bet on its own)")]
+    #[error(
+        "{game}: the jackpot side bet returns {rtp}% with the pool at its start value, under the floor of {floor}% (decisions.md: each side bet on its own)"
+    )]
     SideBetUnderFloor { game: String, rtp: String, floor: String },
 }
 
@@ -584,14 +589,26 @@ pub fn check(game: &StudPokerGame, floor: &Floor, _odds_disclosure: Option<&str>
 
 impl std::fmt::Display for StudReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "{} ({}) — optimal raise/fold over 2,598,960 hands × 47 up cards × 163,185 dealer hands; royal {}:1; {}; floor {}%", self.name, self.game, self.royal_flush_pays, self.tie_rule, self.floor_percent)?;
+        writeln!(
+            f,
+            "{} ({}) — optimal raise/fold over 2,598,960 hands × 47 up cards × 163,185 dealer hands; royal {}:1; {}; floor {}%",
+            self.name, self.game, self.royal_flush_pays, self.tie_rule, self.floor_percent
+        )?;
         writeln!(f, "dealer qualifies (A-K or better) on {}% of hands", self.dealer_qualifies_percent)?;
         writeln!(f, "{:>6} {:>10} {:>16} {:>10} {:>10}", "ante", "RTP %", "edge/ante %", "raise %", "SD/ante")?;
         for c in &self.configs {
-            writeln!(f, "{:>6} {:>10} {:>16} {:>10} {:>10.4}", c.ante, c.rtp_percent, c.house_edge_per_ante_percent, c.raise_probability_percent, c.standard_deviation_per_ante)?;
+            writeln!(
+                f,
+                "{:>6} {:>10} {:>16} {:>10} {:>10.4}",
+                c.ante, c.rtp_percent, c.house_edge_per_ante_percent, c.raise_probability_percent, c.standard_deviation_per_ante
+            )?;
         }
         if let Some(s) = &self.side_bet {
-            writeln!(f, "jackpot side bet of {} credit(s): {}% at the start value {} (royal 1 in {:.0})", s.bet_credits, s.rtp_at_start_percent, s.start_value_credits, s.royal_one_in)?;
+            writeln!(
+                f,
+                "jackpot side bet of {} credit(s): {}% at the start value {} (royal 1 in {:.0})",
+                s.bet_credits, s.rtp_at_start_percent, s.start_value_credits, s.royal_one_in
+            )?;
             for (pool, r) in &s.rtp_by_pool {
                 writeln!(f, "  pool {pool:>10}: {r}%")?;
             }

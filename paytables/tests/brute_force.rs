@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use game_core::reels::{ReelGame, Strip};
-use paytables::reel_math::{enumerate, Moments};
+use paytables::reel_math::{Moments, enumerate};
 
 /// Brute force over every stop combination: per line count, per scatter
 /// count, the exact moments of the spin win (credits per line credit).

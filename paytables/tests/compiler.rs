@@ -9,8 +9,8 @@ use game_core::reels::{Bet, FastReels, StopTables};
 use meters::StreamRng;
 use num_traits::ToPrimitive;
 use paytables::artifact::{self, Manifest, ManifestEntry};
-use paytables::check::{check, Floor, Refusal};
-use paytables::{compile, PaytableError};
+use paytables::check::{Floor, Refusal, check};
+use paytables::{PaytableError, compile};
 
 fn sample(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables").join(file)
@@ -66,9 +66,11 @@ fn a_payline_outside_the_window_is_named_with_its_line() {
 #[test]
 fn a_pay_for_an_impossible_combination_is_refused() {
     // No wild and no seven on reel 2 once the sevens and wilds are blanked there.
-    let src = classic_src()
-        .replacen(r#"["7", "-", "B1", "-", "CH", "-", "B2", "-", "B1", "-", "B3", "-", "W", "-", "B1", "-", "B2", "-", "B3", "-", "B1", "-"]"#,
-                  r#"["-", "-", "B1", "-", "CH", "-", "B2", "-", "B1", "-", "B3", "-", "-", "-", "B1", "-", "B2", "-", "B3", "-", "B1", "-"]"#, 1);
+    let src = classic_src().replacen(
+        r#"["7", "-", "B1", "-", "CH", "-", "B2", "-", "B1", "-", "B3", "-", "W", "-", "B1", "-", "B2", "-", "B3", "-", "B1", "-"]"#,
+        r#"["-", "-", "B1", "-", "CH", "-", "B2", "-", "B1", "-", "B3", "-", "-", "-", "B1", "-", "B2", "-", "B3", "-", "B1", "-"]"#,
+        1,
+    );
     let (line, msg) = invalid(&src);
     assert_eq!(line, line_of(&src, r#"(symbol: "W",  count: 3"#));
     assert!(msg.contains("impossible combination"), "{msg}");
@@ -95,11 +97,8 @@ fn unknown_fields_are_refused_by_name() {
 
 #[test]
 fn the_floor_refuses_a_stingy_paytable_and_cannot_be_lowered() {
-    let src = classic_src()
-        .replace("pays: 1000)", "pays: 100)")
-        .replace("pays: 50)", "pays: 20)")
-        .replace("pays: 20)", "pays: 10)")
-        .replace("pays: 12)", "pays: 5)");
+    let src =
+        classic_src().replace("pays: 1000)", "pays: 100)").replace("pays: 50)", "pays: 20)").replace("pays: 20)", "pays: 10)").replace("pays: 12)", "pays: 5)");
     let game = compile("stingy.ron", &src).unwrap();
     let checked = check(&game, &Floor::legal_minimum(), None).unwrap();
     assert!(!checked.accepted());

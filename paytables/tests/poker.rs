@@ -6,16 +6,16 @@
 
 use std::path::PathBuf;
 
-use game_core::cards::{parse_hand, Card};
+use game_core::cards::{Card, parse_hand};
 use game_core::draw_poker::{DrawPokerGame, Hold};
 use game_core::stud_poker::{Decision, StudDeal, StudPokerGame, TieRule};
 use meters::StreamRng;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use paytables::draw_math::{analyse_with, hold_values, DrawTables};
+use paytables::draw_math::{DrawTables, analyse_with, hold_values};
 use paytables::poker_compile::{compile_draw, compile_stud};
 use paytables::reel_math::decimal;
-use paytables::stud_math::{analyse_probed, COMPLETIONS};
+use paytables::stud_math::{COMPLETIONS, analyse_probed};
 
 fn asset(name: &str) -> (String, String) {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables").join(name);
@@ -131,7 +131,12 @@ fn draw_check_refuses_illegal_tables() {
     let msgs: Vec<String> = c.refusals.iter().map(|r| r.to_string()).collect();
     assert_eq!(msgs, vec!["joker-poker at 5 coin(s) returns 100.6463%, over 100% (certification.md B-12)".to_owned()]);
     let (f, s) = asset("jacks-or-better-9-6.ron");
-    let stingy = s.replace("pays: 9)", "pays: 1)").replace("pays: 6)", "pays: 1)").replace("pays: 4)", "pays: 1)").replace("pays: 3)", "pays: 1)").replace("pays: 2)", "pays: 1)");
+    let stingy = s
+        .replace("pays: 9)", "pays: 1)")
+        .replace("pays: 6)", "pays: 1)")
+        .replace("pays: 4)", "pays: 1)")
+        .replace("pays: 3)", "pays: 1)")
+        .replace("pays: 2)", "pays: 1)");
     let game = compile_draw(&f, &stingy).unwrap().0;
     let c = paytables::draw_check::check(&game, &paytables::check::Floor::legal_minimum(), None, 2);
     assert_eq!(c.refusals.len(), 5, "every coin count is refused");

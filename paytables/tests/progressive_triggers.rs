@@ -3,7 +3,7 @@
 //! pruned enumeration of the whole cycle).
 #![allow(clippy::unwrap_used)]
 
-use game_core::progressive::{reels_hit, Trigger};
+use game_core::progressive::{Trigger, reels_hit};
 use game_core::reels::{Bet, ReelRound};
 
 #[test]

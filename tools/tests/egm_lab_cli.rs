@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use meters::{Machine, MachineConfig, Mode, SeedChoice, Step};
+use meters::{Machine, MachineConfig, Mode, SeedChoice};
 
 fn lab(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_egm-lab")).args(args).output().unwrap()
@@ -30,7 +30,7 @@ fn meters_recall_events_and_verify_read_critical_memory() {
     {
         let mut m = Machine::open(&db, MachineConfig { mode: Mode::Lab, ..MachineConfig::default() }, SeedChoice::Lab(1)).unwrap();
         m.insert_note(2_000).unwrap();
-        let r = m.begin_round("ocean-treasure", 5, 100, Step::new("spin", serde_json::json!({"stops": [1, 2, 3, 4, 5]}))).unwrap();
+        let r = m.play_round("ocean-treasure", 5, 100, "spin", |_| Ok::<_, String>(serde_json::json!({"stops": [1, 2, 3, 4, 5]}))).map(|(r, _)| r).unwrap();
         m.settle_round(r, 250, vec![]).unwrap();
         m.shutdown().unwrap();
     }

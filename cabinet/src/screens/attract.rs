@@ -1,11 +1,11 @@
 //! The attract screen: shown while nobody plays.
 
 use bevy::prelude::*;
-use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::modes::Mode;
-use crate::screens::{screen_ui, HudLayout};
 use crate::SessionRes;
+use crate::modes::Mode;
+use crate::screens::{HudLayout, screen_ui};
 
 pub struct AttractPlugin;
 

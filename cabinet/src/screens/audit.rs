@@ -4,15 +4,15 @@
 //! software verification report, the configuration.
 
 use bevy::prelude::*;
-use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use meters::Record;
 use meters::meters::{displayed, displayed_signed};
-use meters::store::Record;
-use meters::{GameMeters, RecallOutcome, RoundRecall, M25};
+use meters::{GameMeters, M25, RecallOutcome, RoundRecall};
 
-use crate::modes::Mode;
-use crate::session::SpinRecord;
-use crate::screens::{screen_ui, HudLayout};
 use crate::SessionRes;
+use crate::modes::Mode;
+use crate::screens::{HudLayout, screen_ui};
+use game_host::session::SpinRecord;
 
 pub struct AuditPlugin;
 
@@ -114,10 +114,12 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     ui.monospace(st.credit.to_string());
                     ui.end_row();
                     ui.label(s.t("notas por valor", "notes by value"));
-                    ui.monospace(format!("{:?}", st.totals.notas_por_valor));
+                    let notes: Vec<String> = st.totals.notas_por_valor.iter().map(|(v, n)| format!("{} × {n}", s.show(*v))).collect();
+                    ui.monospace(notes.join(", "));
                     ui.end_row();
                     ui.label(s.t("aberturas de porta", "door openings"));
-                    ui.monospace(format!("{:?}", st.totals.aberturas_porta));
+                    let doors: Vec<String> = st.totals.aberturas_porta.iter().map(|(d, n)| format!("{} {n}", game_host::names::door(*d, s.lang))).collect();
+                    ui.monospace(doors.join(", "));
                     ui.end_row();
                     ui.label(s.t("arranques", "power-ups"));
                     ui.monospace(st.totals.arranques.to_string());
@@ -169,7 +171,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         RecallOutcome::InProgress => ui.label(s.t("em curso", "in progress")),
                     };
                     if !r.resumed_at.is_empty() {
-                        ui.label(format!("{} {:?}", s.t("retomada no passo", "resumed at step"), r.resumed_at));
+                        ui.label(format!("{} {}", s.t("retomada no passo", "resumed at step"), game_host::names::list(&r.resumed_at)));
                     }
                     // Replayed by the reel screen's own painter.
                     if let Some(rec) = r.steps.first().and_then(|st| serde_json::from_value::<SpinRecord>(st.step.data.clone()).ok())
@@ -187,12 +189,19 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
             Tab::Attendant => {
                 let st = s.machine.state();
                 for h in st.handpays.values() {
-                    ui.label(format!("{} {}: {} ({:?})", s.t("Pagamento manual", "Hand-pay"), h.id, h.amount, h.handpay));
+                    ui.label(format!(
+                        "{} {}: {} ({})",
+                        s.t("Pagamento manual", "Hand-pay"),
+                        h.id,
+                        s.show(h.amount),
+                        game_host::names::handpay(&h.handpay, s.lang)
+                    ));
                 }
                 for t in &st.tilts {
-                    ui.label(format!("Tilt: {t:?}"));
+                    ui.label(format!("Tilt: {}", game_host::names::tilt(*t, s.lang)));
                 }
-                ui.label(format!("{}: {:?}", s.t("Portas abertas", "Doors open"), st.doors_open));
+                let doors: Vec<&str> = st.doors_open.iter().map(|d| game_host::names::door(*d, s.lang)).collect();
+                ui.label(format!("{}: {}", s.t("Portas abertas", "Doors open"), doors.join(", ")));
                 if ui.button(s.t("Pagar e limpar (chave do empregado)", "Pay and clear (attendant key)")).clicked() {
                     attendant_clear = true;
                 }
@@ -222,7 +231,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
             }
             Tab::Configuration => {
                 ui.monospace(ron::ser::to_string_pretty(s.machine.config(), ron::ser::PrettyConfig::default()).unwrap_or_default());
-                ui.monospace(format!("games: {:?}, floor {}%, autoplay ≤ {}", s.config.games, s.config.rtp_floor_percent, s.config.autoplay_max));
+                ui.monospace(format!("games: {}, floor {}%, autoplay ≤ {}", s.config.games.join(", "), s.config.rtp_floor_percent, s.config.autoplay_max));
             }
             Tab::Progressives => {
                 // M-24 liability report and the per-level meters (issue 6).

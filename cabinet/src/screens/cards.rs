@@ -7,7 +7,7 @@ use bevy_egui::egui;
 use game_core::cards::Card;
 use game_core::double_up::{Colour, Gamble};
 
-use crate::session::Session;
+use game_host::session::Session;
 
 pub const CARD: egui::Vec2 = egui::vec2(110.0, 156.0);
 
@@ -26,7 +26,8 @@ pub fn paint_card(ui: &mut egui::Ui, face: Option<Card>, held: bool) -> egui::Re
             } else {
                 egui::Color32::BLACK
             };
-            let (rank, suit) = if c.is_joker() { ("JK".to_owned(), "★".to_owned()) } else { (Card::rank_char(c.rank()).to_string(), c.suit_symbol().to_string()) };
+            let (rank, suit) =
+                if c.is_joker() { ("JK".to_owned(), "★".to_owned()) } else { (Card::rank_char(c.rank()).to_string(), c.suit_symbol().to_string()) };
             let rank = if rank == "T" { "10".to_owned() } else { rank };
             p.text(rect.left_top() + egui::vec2(10.0, 6.0), egui::Align2::LEFT_TOP, &rank, egui::FontId::proportional(30.0), colour);
             p.text(rect.center() + egui::vec2(0.0, 12.0), egui::Align2::CENTER_CENTER, &suit, egui::FontId::proportional(64.0), colour);
@@ -81,7 +82,7 @@ pub fn double_up_panel(ui: &mut egui::Ui, s: &Session, at_stake: u64, denom: u64
         }
     });
     for g in gambles {
-        ui.label(format!("{:?} → {:?}: {}", g.pick, g.drawn, s.show(g.result * denom)));
+        ui.label(format!("{} → {}: {}", game_host::names::colour(g.pick, s.lang), game_host::names::colour(g.drawn, s.lang), s.show(g.result * denom)));
     }
     choice
 }

@@ -4,21 +4,23 @@
 //! what the session committed; the cards of the draw were drawn at the deal.
 
 use bevy::prelude::*;
-use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use game_core::draw_poker::DrawPokerGame;
 
+use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::cards::{double_up_panel, paint_hand};
-use crate::screens::{screen_ui, HudLayout};
-use crate::session::{CardRound, HostedGame, Session};
-use crate::SessionRes;
+use crate::screens::{HudLayout, screen_ui};
+use game_host::session::{CardRound, HostedGame, Session};
 
 pub struct DrawPokerScreenPlugin;
 
 impl Plugin for DrawPokerScreenPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, hold_keys.run_if(in_state(Mode::Playing)))
-            .add_systems(EguiPrimaryContextPass, draw_draw_poker_screen.run_if(in_state(Mode::Idle).or_else(in_state(Mode::Playing)).and_then(draw_poker_selected)));
+        app.add_systems(Update, hold_keys.run_if(in_state(Mode::Playing))).add_systems(
+            EguiPrimaryContextPass,
+            draw_draw_poker_screen.run_if(in_state(Mode::Idle).or_else(in_state(Mode::Playing)).and_then(draw_poker_selected)),
+        );
     }
 }
 
@@ -60,58 +62,61 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
     let mut touched = None;
     let mut choice = None;
     egui::CentralPanel::default().show(&mut root, |ui| {
-        ui.vertical_centered(|ui| {
-            match (&s.draw, &s.last_card_round) {
-                (Some(d), _) => {
-                    let paid = if d.drawn { g.evaluate(&d.hand) } else { None };
-                    paytable(ui, &s, &g, d.record.coins, paid);
-                    ui.add_space(16.0);
-                    let held: Vec<bool> = (0..5).map(|i| d.hold.holds(i)).collect();
-                    touched = paint_hand(ui, &d.hand.map(Some), &held);
-                    ui.horizontal(|ui| {
-                        ui.add_space(((ui.available_width() - 5.0 * 122.0) / 2.0).max(0.0));
-                        for (i, h) in held.iter().enumerate() {
-                            let text = if *h { s.t("GUARDADA", "HELD") } else { "" };
-                            ui.add_sized([122.0, 24.0], egui::Label::new(egui::RichText::new(format!("{text}\nF{}", i + 1)).color(egui::Color32::GOLD)));
-                        }
-                    });
-                    if d.drawn {
-                        match paid {
-                            Some(e) => {
-                                ui.heading(egui::RichText::new(format!("{} — {}", g.entries[e].name, s.show(d.win * d.denom))).color(egui::Color32::GOLD).size(30.0));
-                            }
-                            None => {
-                                ui.heading(s.t("Sem prémio", "No win"));
-                            }
-                        }
-                        if s.double_up_offered() {
-                            choice = double_up_panel(ui, &s, d.at_stake, d.denom, &d.gambles);
-                        }
-                    } else {
-                        let dealt = g.evaluate(&d.hand).map(|e| g.entries[e].name.clone());
-                        if let Some(n) = dealt {
-                            ui.label(egui::RichText::new(n).size(22.0));
-                        }
-                        ui.label(s.t("Escolha as cartas a guardar (F1–F5 ou toque) e prima ESPAÇO para trocar", "Choose the cards to hold (F1–F5 or touch) and press SPACE to draw"));
+        ui.vertical_centered(|ui| match (&s.draw, &s.last_card_round) {
+            (Some(d), _) => {
+                let paid = if d.drawn { g.evaluate(&d.hand) } else { None };
+                paytable(ui, &s, &g, d.record.coins, paid);
+                ui.add_space(16.0);
+                let held: Vec<bool> = (0..5).map(|i| d.hold.holds(i)).collect();
+                touched = paint_hand(ui, &d.hand.map(Some), &held);
+                ui.horizontal(|ui| {
+                    ui.add_space(((ui.available_width() - 5.0 * 122.0) / 2.0).max(0.0));
+                    for (i, h) in held.iter().enumerate() {
+                        let text = if *h { s.t("GUARDADA", "HELD") } else { "" };
+                        ui.add_sized([122.0, 24.0], egui::Label::new(egui::RichText::new(format!("{text}\nF{}", i + 1)).color(egui::Color32::GOLD)));
                     }
-                }
-                (None, Some(CardRound::Draw(last))) if last.record.game == g.id => {
-                    let paid = g.evaluate(&last.hand);
-                    paytable(ui, &s, &g, s.coins, paid);
-                    ui.add_space(16.0);
-                    let held: Vec<bool> = (0..5).map(|i| last.hold.holds(i)).collect();
-                    paint_hand(ui, &last.hand.map(Some), &held);
-                    if let Some(e) = paid {
-                        ui.heading(egui::RichText::new(format!("{} — {}", g.entries[e].name, s.show(last.at_stake * last.denom))).color(egui::Color32::GOLD));
+                });
+                if d.drawn {
+                    match paid {
+                        Some(e) => {
+                            ui.heading(
+                                egui::RichText::new(format!("{} — {}", g.entries[e].name, s.show(d.win * d.denom))).color(egui::Color32::GOLD).size(30.0),
+                            );
+                        }
+                        None => {
+                            ui.heading(s.t("Sem prémio", "No win"));
+                        }
                     }
-                    ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
+                    if s.double_up_offered() {
+                        choice = double_up_panel(ui, &s, d.at_stake, d.denom, &d.gambles);
+                    }
+                } else {
+                    let dealt = g.evaluate(&d.hand).map(|e| g.entries[e].name.clone());
+                    if let Some(n) = dealt {
+                        ui.label(egui::RichText::new(n).size(22.0));
+                    }
+                    ui.label(s.t(
+                        "Escolha as cartas a guardar (F1–F5 ou toque) e prima ESPAÇO para trocar",
+                        "Choose the cards to hold (F1–F5 or touch) and press SPACE to draw",
+                    ));
                 }
-                _ => {
-                    paytable(ui, &s, &g, s.coins, None);
-                    ui.add_space(16.0);
-                    paint_hand(ui, &[None; 5], &[]);
-                    ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
+            }
+            (None, Some(CardRound::Draw(last))) if last.record.game == g.id => {
+                let paid = g.evaluate(&last.hand);
+                paytable(ui, &s, &g, s.coins, paid);
+                ui.add_space(16.0);
+                let held: Vec<bool> = (0..5).map(|i| last.hold.holds(i)).collect();
+                paint_hand(ui, &last.hand.map(Some), &held);
+                if let Some(e) = paid {
+                    ui.heading(egui::RichText::new(format!("{} — {}", g.entries[e].name, s.show(last.at_stake * last.denom))).color(egui::Color32::GOLD));
                 }
+                ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
+            }
+            _ => {
+                paytable(ui, &s, &g, s.coins, None);
+                ui.add_space(16.0);
+                paint_hand(ui, &[None; 5], &[]);
+                ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
             }
         });
     });

@@ -2,11 +2,11 @@
 //! and the denominations, chosen between rounds only (M-9, E-41).
 
 use bevy::prelude::*;
-use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::modes::Mode;
-use crate::session::HostedGame;
 use crate::SessionRes;
+use crate::modes::Mode;
+use game_host::session::HostedGame;
 
 pub struct GameMenuPlugin;
 
@@ -16,9 +16,10 @@ pub struct GameMenuOpen(pub bool);
 
 impl Plugin for GameMenuPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<GameMenuOpen>()
-            .add_systems(Update, toggle_game_menu)
-            .add_systems(EguiPrimaryContextPass, draw_game_menu.run_if(|m: Res<GameMenuOpen>| m.0).run_if(in_state(Mode::Idle).or_else(in_state(Mode::Attract))));
+        app.init_resource::<GameMenuOpen>().add_systems(Update, toggle_game_menu).add_systems(
+            EguiPrimaryContextPass,
+            draw_game_menu.run_if(|m: Res<GameMenuOpen>| m.0).run_if(in_state(Mode::Idle).or_else(in_state(Mode::Attract))),
+        );
     }
 }
 

@@ -3,10 +3,10 @@
 //! line. In Portuguese by default, English on request.
 
 use bevy::prelude::*;
-use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::screens::{viewport_ui, HudLayout};
 use crate::SessionRes;
+use crate::screens::{HudLayout, viewport_ui};
 
 pub struct HudPlugin;
 
@@ -65,7 +65,10 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
     // M-39: a demonstration is marked on screen at all times.
     let mut banner = 0.0;
     if s.demo() {
-        let text = s.t("DEMONSTRAÇÃO — créditos de jogo sem valor; o único prémio é jogo grátis (regra 39)", "DEMO — play credits of no value; the only prize is free play (rule 39)");
+        let text = s.t(
+            "DEMONSTRAÇÃO — créditos de jogo sem valor; o único prémio é jogo grátis (regra 39)",
+            "DEMO — play credits of no value; the only prize is free play (rule 39)",
+        );
         banner += top_banner(&mut root, "demo", DEMO_FILL, 6.0, egui::RichText::new(text).size(22.0).color(egui::Color32::WHITE));
     }
     // M-38: what may end the session, before it does.

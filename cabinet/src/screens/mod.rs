@@ -5,12 +5,12 @@ pub mod audit;
 pub mod cards;
 pub mod draw_poker;
 pub mod game_menu;
-pub mod stud_poker;
 pub mod help;
-pub mod operator_panel;
 pub mod hud;
+pub mod operator_panel;
 pub mod recall;
 pub mod reels;
+pub mod stud_poker;
 pub mod tilt;
 
 use bevy::prelude::Resource;

@@ -5,11 +5,11 @@
 //! session exactly as the device would.
 
 use bevy::prelude::*;
-use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use meters::Door;
 
-use crate::modes::Mode;
 use crate::SessionRes;
+use crate::modes::Mode;
 
 pub struct OperatorPanelPlugin;
 
@@ -34,7 +34,13 @@ fn toggle_operator_panel(keys: Res<ButtonInput<KeyCode>>, mut panel: ResMut<Oper
     }
 }
 
-fn draw_operator_panel(mut contexts: EguiContexts, session: Res<SessionRes>, mut panel: ResMut<OperatorPanel>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) -> Result {
+fn draw_operator_panel(
+    mut contexts: EguiContexts,
+    session: Res<SessionRes>,
+    mut panel: ResMut<OperatorPanel>,
+    mode: Res<State<Mode>>,
+    mut next: ResMut<NextState<Mode>>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
     let mut open = panel.open;

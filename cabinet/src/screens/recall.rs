@@ -2,11 +2,11 @@
 //! result and totals.
 
 use bevy::prelude::*;
-use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::modes::Mode;
-use crate::screens::{screen_ui, HudLayout};
 use crate::SessionRes;
+use crate::modes::Mode;
+use crate::screens::{HudLayout, screen_ui};
 
 pub struct RecallPlugin;
 
@@ -24,10 +24,25 @@ fn draw_history(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Se
         ui.heading(s.t("HISTÓRICO DAS JOGADAS (R para voltar)", "GAME HISTORY (R to return)"));
         let bet: u64 = s.history.iter().map(|h| h.stake).sum();
         let won: u64 = s.history.iter().map(|h| h.win).sum();
-        ui.label(format!("{}: {} — {}: {} — {}: {}", s.t("Jogadas", "Games"), s.history.len(), s.t("apostado", "bet"), s.show(bet), s.t("ganho", "won"), s.show(won)));
+        ui.label(format!(
+            "{}: {} — {}: {} — {}: {}",
+            s.t("Jogadas", "Games"),
+            s.history.len(),
+            s.t("apostado", "bet"),
+            s.show(bet),
+            s.t("ganho", "won"),
+            s.show(won)
+        ));
         egui::ScrollArea::vertical().show(ui, |ui| {
             egui::Grid::new("history").striped(true).show(ui, |ui| {
-                for label in [s.t("jogada", "game"), s.t("jogo", "title"), s.t("aposta", "bet"), s.t("prémio", "win"), s.t("resultado", "outcome"), s.t("dobrar", "double-up")] {
+                for label in [
+                    s.t("jogada", "game"),
+                    s.t("jogo", "title"),
+                    s.t("aposta", "bet"),
+                    s.t("prémio", "win"),
+                    s.t("resultado", "outcome"),
+                    s.t("dobrar", "double-up"),
+                ] {
                     ui.strong(label);
                 }
                 ui.end_row();
@@ -37,10 +52,16 @@ fn draw_history(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Se
                     ui.label(s.show(h.stake));
                     ui.label(s.show(h.win));
                     match &h.outcome {
-                        Some(o) => ui.label(format!("{:?} +{} {}", o.base.stops, o.free_spins.len(), s.t("grátis", "free"))),
+                        Some(o) => ui.label(format!("{} +{} {}", game_host::names::list(&o.base.stops), o.free_spins.len(), s.t("grátis", "free"))),
                         None => ui.label(&h.detail),
                     };
-                    ui.label(h.gambles.iter().map(|g| format!("{:?}/{:?}", g.pick, g.drawn)).collect::<Vec<_>>().join(" "));
+                    ui.label(
+                        h.gambles
+                            .iter()
+                            .map(|g| format!("{}/{}", game_host::names::colour(g.pick, s.lang), game_host::names::colour(g.drawn, s.lang)))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    );
                     ui.end_row();
                 }
             });

@@ -3,13 +3,13 @@
 //! highlighted with its symbols and amount (M-5); free games; double-up.
 
 use bevy::prelude::*;
-use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use game_core::double_up::Colour;
 use game_core::reels::{ReelGame, Spin};
 
-use crate::modes::Mode;
-use crate::screens::{screen_ui, HudLayout};
 use crate::SessionRes;
+use crate::modes::Mode;
+use crate::screens::{HudLayout, screen_ui};
 
 pub struct ReelScreenPlugin;
 
@@ -108,15 +108,28 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, spinning: &[
             let r = egui::Rect::from_min_size(rect.min + egui::vec2(i as f32 * cell, row as f32 * cell), egui::vec2(cell, cell)).shrink(4.0);
             painter.rect_filled(r, 10.0, PALETTE[sym % PALETTE.len()]);
             let s = &game.symbols[sym];
-            painter.text(r.center() - egui::vec2(0.0, cell * 0.1), egui::Align2::CENTER_CENTER, &s.id, egui::FontId::proportional(cell * 0.36), egui::Color32::WHITE);
-            painter.text(r.center() + egui::vec2(0.0, cell * 0.25), egui::Align2::CENTER_CENTER, &s.name, egui::FontId::proportional(cell * 0.11), egui::Color32::WHITE);
+            painter.text(
+                r.center() - egui::vec2(0.0, cell * 0.1),
+                egui::Align2::CENTER_CENTER,
+                &s.id,
+                egui::FontId::proportional(cell * 0.36),
+                egui::Color32::WHITE,
+            );
+            painter.text(
+                r.center() + egui::vec2(0.0, cell * 0.25),
+                egui::Align2::CENTER_CENTER,
+                &s.name,
+                egui::FontId::proportional(cell * 0.11),
+                egui::Color32::WHITE,
+            );
         }
     }
     if show_wins {
         for (k, w) in spin.line_wins.iter().enumerate() {
             let colour = LINE_COLOURS[k % LINE_COLOURS.len()];
             let line = &game.lines[w.line as usize];
-            let points: Vec<egui::Pos2> = line.iter().enumerate().map(|(i, &row)| rect.min + egui::vec2((i as f32 + 0.5) * cell, (row as f32 + 0.5) * cell)).collect();
+            let points: Vec<egui::Pos2> =
+                line.iter().enumerate().map(|(i, &row)| rect.min + egui::vec2((i as f32 + 0.5) * cell, (row as f32 + 0.5) * cell)).collect();
             painter.add(egui::Shape::line(points.clone(), egui::Stroke::new(4.0, colour)));
             for p in points.iter().take(w.count as usize) {
                 painter.circle_stroke(*p, cell * 0.42, egui::Stroke::new(3.0, colour));

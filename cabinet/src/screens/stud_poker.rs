@@ -4,15 +4,15 @@
 //! deal; the screen only turns it over.
 
 use bevy::prelude::*;
-use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
-use game_core::poker::{evaluate, Category};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use game_core::poker::{Category, evaluate};
 use game_core::stud_poker::{Decision, Outcome, StudPokerGame};
 
+use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::cards::paint_hand;
-use crate::screens::{screen_ui, HudLayout};
-use crate::session::{CardRound, HostedGame, Lang, Session};
-use crate::SessionRes;
+use crate::screens::{HudLayout, screen_ui};
+use game_host::session::{CardRound, HostedGame, Lang, Session};
 
 pub struct StudPokerScreenPlugin;
 
@@ -47,7 +47,9 @@ fn category(s: &Session, c: Category) -> &'static str {
 fn outcome_text(s: &Session, o: Outcome) -> &'static str {
     match o {
         Outcome::Folded => s.t("Desistiu: o ante fica perdido", "Folded: the ante is lost"),
-        Outcome::DealerDoesNotQualify => s.t("O croupier não se qualifica: ante pago 1:1, aposta devolvida", "The dealer does not qualify: ante paid 1:1, raise returned"),
+        Outcome::DealerDoesNotQualify => {
+            s.t("O croupier não se qualifica: ante pago 1:1, aposta devolvida", "The dealer does not qualify: ante paid 1:1, raise returned")
+        }
         Outcome::PlayerWins => s.t("GANHOU", "YOU WIN"),
         Outcome::DealerWins => s.t("O croupier ganha", "The dealer wins"),
         Outcome::Push => s.t("Empate: apostas devolvidas", "Push: bets returned"),
@@ -101,7 +103,9 @@ fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
                     paint_hand(ui, &last.record.deal.player.map(Some), &[]);
                     ui.label(egui::RichText::new(category(&s, st.player)).size(24.0));
                     let colour = if st.returned > st.staked { egui::Color32::GOLD } else { egui::Color32::LIGHT_GRAY };
-                    ui.heading(egui::RichText::new(format!("{} — {}", outcome_text(&s, st.outcome), s.show(st.returned * last.denom))).color(colour).size(28.0));
+                    ui.heading(
+                        egui::RichText::new(format!("{} — {}", outcome_text(&s, st.outcome), s.show(st.returned * last.denom))).color(colour).size(28.0),
+                    );
                     ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
                 }
                 _ => {

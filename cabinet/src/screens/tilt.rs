@@ -1,11 +1,11 @@
 //! The tilt screen: what stopped play, until it is cleared (E-37, E-38).
 
 use bevy::prelude::*;
-use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::modes::Mode;
-use crate::screens::{screen_ui, HudLayout};
 use crate::SessionRes;
+use crate::modes::Mode;
+use crate::screens::{HudLayout, screen_ui};
 
 pub struct TiltPlugin;
 
@@ -25,7 +25,9 @@ fn draw_tilt(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sessi
             ui.add_space(80.0);
             ui.label(egui::RichText::new(text).size(40.0).color(egui::Color32::WHITE).strong());
             ui.add_space(20.0);
-            ui.label(egui::RichText::new(s.t("Jogo suspenso. Chave do empregado: K", "Play suspended. Attendant key: K")).size(22.0).color(egui::Color32::WHITE));
+            ui.label(
+                egui::RichText::new(s.t("Jogo suspenso. Chave do empregado: K", "Play suspended. Attendant key: K")).size(22.0).color(egui::Color32::WHITE),
+            );
         });
     });
     Ok(())

@@ -29,7 +29,12 @@ impl Xvfb {
         let display = format!(":{n}");
         // -noreset: when the killed cabinet was the last client, a resetting
         // server could refuse the restarted one's connection.
-        let child = Command::new("Xvfb").args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("Xvfb (tools/test.sh installs it)");
+        let child = Command::new("Xvfb")
+            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb (tools/test.sh installs it)");
         std::thread::sleep(Duration::from_millis(800));
         Xvfb { child, display }
     }
@@ -60,7 +65,8 @@ impl Rig {
     pub fn with_config(edit: impl FnOnce(String) -> String) -> Rig {
         let dir = tempfile::tempdir().unwrap();
         let ws = workspace();
-        let config = std::fs::read_to_string(ws.join("assets/config/cabinet.ron")).unwrap()
+        let config = std::fs::read_to_string(ws.join("assets/config/cabinet.ron"))
+            .unwrap()
             .replace("\"assets/paytables/compiled\"", &format!("{:?}", ws.join("assets/paytables/compiled").display().to_string()))
             .replace("\"assets/paytables/approved.ron\"", &format!("{:?}", ws.join("assets/paytables/approved.ron").display().to_string()))
             .replace("\"var/tickets\"", &format!("{:?}", dir.path().join("tickets").display().to_string()));
@@ -112,9 +118,12 @@ impl Rig {
         let child = Command::new(env!("CARGO_BIN_EXE_cabinet"))
             .args(["--windowed", "--size", "1280x720", "--lab-seed", "7"])
             .args(extra)
-            .arg("--config").arg(self.dir.path().join("cabinet.ron"))
-            .arg("--db").arg(self.db())
-            .arg("--screenshot-dir").arg(self.shots())
+            .arg("--config")
+            .arg(self.dir.path().join("cabinet.ron"))
+            .arg("--db")
+            .arg(self.db())
+            .arg("--screenshot-dir")
+            .arg(self.shots())
             .env("DISPLAY", &self.x.display)
             .env("XDG_RUNTIME_DIR", self.dir.path())
             .stdout(Stdio::null())
@@ -153,9 +162,10 @@ impl Rig {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Ok(i) = Inspection::open(&self.db())
-                && cond(&i) {
-                    return i;
-                }
+                && cond(&i)
+            {
+                return i;
+            }
             assert!(Instant::now() < deadline, "timed out waiting for: {what}; the cabinet's log ends:\n{}", self.log_tail());
             std::thread::sleep(Duration::from_millis(200));
         }
@@ -166,7 +176,10 @@ impl Rig {
         std::thread::sleep(Duration::from_millis(800));
     }
 
-    pub fn keep_screenshots(&self, name: &str) -> Vec<PathBuf> {
+    /// Keep the screenshots as artifacts; each must be a real PNG frame,
+    /// and there must be at least `at_least` of them (an empty list would
+    /// make every check on them vacuous).
+    pub fn keep_screenshots(&self, name: &str, at_least: usize) -> Vec<PathBuf> {
         let keep = workspace().join("target/cabinet-screenshots").join(name);
         let _ = std::fs::remove_dir_all(&keep);
         std::fs::create_dir_all(&keep).unwrap();
@@ -174,6 +187,10 @@ impl Rig {
         files.sort();
         for f in &files {
             std::fs::copy(f, keep.join(f.file_name().unwrap())).unwrap();
+        }
+        assert!(files.len() >= at_least, "{name}: only {} screenshots, expected at least {at_least}", files.len());
+        for f in &files {
+            assert_png(f);
         }
         files
     }
@@ -184,7 +201,6 @@ pub fn assert_png(path: &Path) {
     assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{} is not a PNG", path.display());
     assert!(bytes.len() > 8_000, "{} is suspiciously small ({} bytes): a blank frame?", path.display(), bytes.len());
 }
-
 
 /// How many pixels of a screenshot are within `tol` of `rgb` on every channel.
 pub fn count_pixels(path: &Path, rgb: [u8; 3], tol: u8) -> usize {
@@ -203,7 +219,8 @@ pub fn count_pixels(path: &Path, rgb: [u8; 3], tol: u8) -> usize {
 
 /// The newest screenshot the cabinet has saved.
 pub fn newest_png(dir: &Path) -> PathBuf {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "png")).collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "png")).collect();
     files.sort();
     files.pop().expect("no screenshot yet")
 }

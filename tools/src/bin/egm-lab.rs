@@ -16,11 +16,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use meters::inspect::Inspection;
 use meters::meters::{displayed, displayed_signed};
-use meters::{GameRng, Machine, MachineConfig, StreamRng, M25};
+use meters::{GameRng, M25, Machine, MachineConfig, StreamRng};
 
 #[derive(Parser)]
 #[command(name = "egm-lab", version, about = "Certification lab tools for the EGM core")]
@@ -194,12 +194,7 @@ fn meters_cmd(db: &Path, json: bool) -> Result<()> {
     for m in M25::ALL {
         match m.machine_value(&s.totals) {
             Some(v) => println!("  {:<40} {:>width$}", m.legal_name(), displayed(v, digits), width = usize::from(digits)),
-            None => println!(
-                "  {:<40} {:>width$}",
-                m.legal_name(),
-                displayed_signed(s.totals.games.receita_bruta(), digits),
-                width = usize::from(digits)
-            ),
+            None => println!("  {:<40} {:>width$}", m.legal_name(), displayed_signed(s.totals.games.receita_bruta(), digits), width = usize::from(digits)),
         }
     }
     println!("  notas por valor: {:?}", s.totals.notas_por_valor);
@@ -231,12 +226,15 @@ fn recall_cmd(db: &Path, last: u64, json: bool) -> Result<()> {
         return Ok(());
     }
     for r in rounds {
-        println!(
-            "jogada {} — {} @ {} cênt. — {} — crédito antes {} — aposta {}",
-            r.round, r.game, r.denom, r.started_utc, r.credit_before, r.stake
-        );
+        println!("jogada {} — {} @ {} cênt. — {} — crédito antes {} — aposta {}", r.round, r.game, r.denom, r.started_utc, r.credit_before, r.stake);
         for s in &r.steps {
-            println!("    {} {} {}{}", s.at_utc, s.step.name, s.step.data, if s.extra_stake > 0 { format!(" (+{} aposta)", s.extra_stake) } else { String::new() });
+            println!(
+                "    {} {} {}{}",
+                s.at_utc,
+                s.step.name,
+                s.step.data,
+                if s.extra_stake > 0 { format!(" (+{} aposta)", s.extra_stake) } else { String::new() }
+            );
         }
         if !r.resumed_at.is_empty() {
             println!("    retomada após falha de energia no passo {:?}", r.resumed_at);
@@ -251,10 +249,7 @@ fn events_cmd(db: &Path, last: u64, json: bool) -> Result<()> {
     let events = i.events(last)?;
     let clears = i.ram_clears()?;
     if json {
-        let events: Vec<_> = events
-            .iter()
-            .map(|r| serde_json::json!({ "seq": r.seq, "at_utc": r.at_utc, "event": r.entry }))
-            .collect();
+        let events: Vec<_> = events.iter().map(|r| serde_json::json!({ "seq": r.seq, "at_utc": r.at_utc, "event": r.entry })).collect();
         println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "events": events, "ram_clears": clears }))?);
         return Ok(());
     }
@@ -280,12 +275,7 @@ fn verify_cmd(db: &Path) -> ExitCode {
             }
             Ok(()) => {
                 let clears = i.ram_clears().map(|c| c.len()).unwrap_or(0);
-                println!(
-                    "OK: {}: {} records verified (MAC chain and head), {} RAM clears, self-audit passed",
-                    db.display(),
-                    i.records(),
-                    clears
-                );
+                println!("OK: {}: {} records verified (MAC chain and head), {} RAM clears, self-audit passed", db.display(), i.records(), clears);
                 ExitCode::SUCCESS
             }
         },

@@ -11,9 +11,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, Result};
+use anyhow::{Result, anyhow};
 use clap::{Parser, Subcommand};
-use meters::linked::Controller;
+use linked_controller::Controller;
 use meters::PoolConfig;
 
 #[derive(Parser)]
@@ -76,7 +76,12 @@ fn run(cli: Cli) -> Result<()> {
             for (l, (r, o)) in books.reserve_micro.iter().zip(&books.overflow_micro).enumerate() {
                 println!("level {l} reserve {:>14} cents  overflow so far {:>10} cents", r / 1_000_000, o / 1_000_000);
             }
-            println!("{} contributions, {} cents wagered; books {}", books.contributions, books.wagered, if books.balanced() { "balance" } else { "DO NOT BALANCE" });
+            println!(
+                "{} contributions, {} cents wagered; books {}",
+                books.contributions,
+                books.wagered,
+                if books.balanced() { "balance" } else { "DO NOT BALANCE" }
+            );
             if books.balanced() { Ok(()) } else { Err(anyhow!("the books of {pool} do not balance")) }
         }
         Command::Bench { url, threads, seconds, batch } => bench(&url, threads, seconds, batch.max(1)),
@@ -89,7 +94,15 @@ fn bench(url: &str, threads: usize, seconds: u64, batch: usize) -> Result<()> {
         id: pool.clone(),
         games: vec!["bench".into()],
         min_wager: 1,
-        levels: vec![meters::LevelConfig { name: "L".into(), start_value: 1_000, reset_value: 1_000, increment_ppm: 10_000, reserve_ppm: 0, ceiling: None, mystery: false }],
+        levels: vec![meters::LevelConfig {
+            name: "L".into(),
+            start_value: 1_000,
+            reset_value: 1_000,
+            increment_ppm: 10_000,
+            reserve_ppm: 0,
+            ceiling: None,
+            mystery: false,
+        }],
     };
     let mut c = Controller::connect(url)?;
     c.create_schema()?;

@@ -13,9 +13,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, Result};
+use anyhow::{Result, anyhow};
 use clap::{Parser, Subcommand};
-use paytables::check::{check, Floor};
+use paytables::check::{Floor, check};
 use paytables::poker_compile::Kind;
 
 #[derive(Parser)]
@@ -134,8 +134,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. } => {
             let floor = Floor::from_percent(&floor)?;
             let source = paytables::load_source(&file)?;
-            let checked = check(&source.game, &floor, source.odds_disclosure.as_deref())
-                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+            let checked = check(&source.game, &floor, source.odds_disclosure.as_deref()).map_err(|e| anyhow!("{}: {e}", file.display()))?;
             report(&file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect())
         }
         Command::Par { file, out, floor } => {
@@ -208,12 +207,7 @@ fn simulate(file: &std::path::Path, games: u64, seed: Option<u64>, lines: Option
     };
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let exact = paytables::reel_math::analyse(game)?;
-    let exact_rtp = exact
-        .configs
-        .iter()
-        .find(|c| c.lines == lines)
-        .map(|c| num_traits::ToPrimitive::to_f64(&c.rtp).unwrap_or(f64::NAN))
-        .unwrap_or(f64::NAN);
+    let exact_rtp = exact.configs.iter().find(|c| c.lines == lines).map(|c| num_traits::ToPrimitive::to_f64(&c.rtp).unwrap_or(f64::NAN)).unwrap_or(f64::NAN);
     let bar = indicatif::ProgressBar::new(games);
     if json {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
@@ -236,7 +230,14 @@ fn simulate(file: &std::path::Path, games: u64, seed: Option<u64>, lines: Option
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
-        println!("{} — {} rounds at {} lines, seed {seed}, {threads} thread(s), {:.2} s ({:.0} rounds/s)", game.name, r.games, lines, secs, r.games as f64 / secs);
+        println!(
+            "{} — {} rounds at {} lines, seed {seed}, {threads} thread(s), {:.2} s ({:.0} rounds/s)",
+            game.name,
+            r.games,
+            lines,
+            secs,
+            r.games as f64 / secs
+        );
         println!("measured RTP {:.4}%   99% interval [{:.4}%, {:.4}%]", r.rtp() * 100.0, lo * 100.0, hi * 100.0);
         println!("exact RTP    {:.4}%   {}", exact_rtp * 100.0, if inside { "inside the interval" } else { "OUTSIDE the interval" });
     }
@@ -318,7 +319,7 @@ fn strategy(file: &std::path::Path, cards: &[String], coins: Option<u32>) -> Res
         return Err(anyhow!("{coins} coins is not a bet {} offers ({:?})", game.name, game.coins));
     }
     let mut values = paytables::draw_math::hold_values(&game, &hand, coins);
-    values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0 .0.cmp(&b.0 .0)));
+    values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.0.cmp(&b.0.0)));
     let shown: Vec<String> = hand.iter().map(|c| c.to_string()).collect();
     let dealt = game.evaluate(&hand).map_or("nothing".to_owned(), |e| game.entries[e].name.clone());
     println!("{} — {} at {coins} coin(s); dealt: {}", game.name, shown.join(" "), dealt);
@@ -332,7 +333,15 @@ fn strategy(file: &std::path::Path, cards: &[String], coins: Option<u32>) -> Res
 }
 
 #[allow(clippy::too_many_arguments)]
-fn poker_simulate(file: &std::path::Path, games: u64, seed: Option<u64>, coins: Option<u32>, ante: Option<u64>, threads_arg: Option<usize>, json: bool) -> Result<ExitCode> {
+fn poker_simulate(
+    file: &std::path::Path,
+    games: u64,
+    seed: Option<u64>,
+    coins: Option<u32>,
+    ante: Option<u64>,
+    threads_arg: Option<usize>,
+    json: bool,
+) -> Result<ExitCode> {
     let seed = match seed {
         Some(s) => s,
         None => meters::GameRng::next_raw(&mut meters::StreamRng::from_entropy()?),
@@ -359,7 +368,16 @@ fn poker_simulate(file: &std::path::Path, games: u64, seed: Option<u64>, coins: 
             let exact = fig.configs.iter().find(|c| c.coins == coins).map_or(f64::NAN, |c| num_traits::ToPrimitive::to_f64(&c.rtp).unwrap_or(f64::NAN));
             let started = std::time::Instant::now();
             let r = paytables::draw_check::simulate(&game, &tables, coins, games, seed, threads, &|n| bar.inc(n));
-            (game.name.clone(), format!("{coins} coin(s), optimal holds"), exact, r.games, r.rtp(), r.ci99(), r.standard_deviation(), started.elapsed().as_secs_f64())
+            (
+                game.name.clone(),
+                format!("{coins} coin(s), optimal holds"),
+                exact,
+                r.games,
+                r.rtp(),
+                r.ci99(),
+                r.standard_deviation(),
+                started.elapsed().as_secs_f64(),
+            )
         }
         _ => {
             let (game, _) = load_stud(file)?;
@@ -372,7 +390,16 @@ fn poker_simulate(file: &std::path::Path, games: u64, seed: Option<u64>, coins: 
             let exact = num_traits::ToPrimitive::to_f64(&cfg.rtp).unwrap_or(f64::NAN);
             let started = std::time::Instant::now();
             let r = paytables::stud_math::simulate(&game, &an, ante, games, seed, threads, &|n| bar.inc(n));
-            (game.name.clone(), format!("ante {ante}, optimal raise/fold"), exact, r.games, r.rtp(), r.ci99(), r.standard_deviation(), started.elapsed().as_secs_f64())
+            (
+                game.name.clone(),
+                format!("ante {ante}, optimal raise/fold"),
+                exact,
+                r.games,
+                r.rtp(),
+                r.ci99(),
+                r.standard_deviation(),
+                started.elapsed().as_secs_f64(),
+            )
         }
     };
     bar.finish_and_clear();
@@ -402,11 +429,6 @@ fn progressive_line(pool: &std::path::Path) -> Result<serde_json::Value> {
     let pct = meters::progressive::ppm_as_percent;
     let total: u64 = cfg.levels.iter().map(|l| u64::from(l.increment_ppm) + u64::from(l.reserve_ppm)).sum();
     let levels: Vec<String> = cfg.levels.iter().map(|l| format!("{} {}%", l.name, pct(u64::from(l.increment_ppm) + u64::from(l.reserve_ppm)))).collect();
-    let text = format!(
-        "progressive {}: {}% of each qualifying wager ({}), not part of the base RTP above",
-        cfg.id,
-        pct(total),
-        levels.join(", ")
-    );
+    let text = format!("progressive {}: {}% of each qualifying wager ({}), not part of the base RTP above", cfg.id, pct(total), levels.join(", "));
     Ok(serde_json::json!({ "pool": cfg.id, "contribution_percent": pct(total), "text": text }))
 }

@@ -14,7 +14,7 @@ use game_core::double_up::{Colour, DoubleUpRule, Gamble};
 use game_core::draw_poker::DrawPokerGame;
 use game_core::reels::{Bet, ReelGame, ReelRound, StopTables};
 use game_core::stud_poker::StudPokerGame;
-use meters::{CashOut, Cents, CoreError, Door, Machine, PlayBlock, Step, Tilt, WinComponent};
+use meters::{CashOut, Cents, CoreError, Door, Machine, PlayBlock, Tilt, WinComponent};
 use serde::{Deserialize, Serialize};
 
 use crate::config::CabinetConfig;
@@ -101,11 +101,7 @@ pub struct RoundSummary {
     pub gambles: Vec<Gamble>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
-    Pt,
-    En,
-}
+pub use crate::names::Lang;
 
 pub struct Session {
     pub machine: Machine,
@@ -169,12 +165,20 @@ pub struct ProgressiveShown {
     pub linked: bool,
 }
 
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.machine.power_down();
+    }
+}
+
 /// Open critical memory and set up what the configuration asks of it:
 /// standalone pools (once; their money stays, M-20) and linked pools.
 pub fn open_machine(db: &std::path::Path, config: &CabinetConfig, lab_seed: Option<u64>) -> Result<Machine, String> {
     let seed = lab_seed.map_or(meters::SeedChoice::Entropy, meters::SeedChoice::Lab);
     let mut machine = Machine::open(db, config.machine.clone(), seed).map_err(|e| match e {
-        meters::BootError::RamError(i) => format!("ERRO DE MEMÓRIA CRÍTICA / RAM ERROR: {i}. Jogo desactivado; limpeza da RAM: egm-lab ram-clear {}", db.display()),
+        meters::BootError::RamError(i) => {
+            format!("ERRO DE MEMÓRIA CRÍTICA / RAM ERROR: {i}. Jogo desactivado; limpeza da RAM: egm-lab ram-clear {}", db.display())
+        }
         other => other.to_string(),
     })?;
     for p in &config.progressives {
@@ -187,6 +191,36 @@ pub fn open_machine(db: &std::path::Path, config: &CabinetConfig, lab_seed: Opti
         machine.join_linked_pool(&l.pool, l.games.clone(), l.min_wager).map_err(|e| format!("linked progressive {}: {e}", l.pool))?;
     }
     Ok(machine)
+}
+
+/// The awards the controller makes for a round's linked hits (pool, level,
+/// amount); None while it does not answer (the round stays open, and is
+/// collected again when the link is back). Asking again for the same hit
+/// returns the same award, never a second one.
+pub(crate) fn linked_awards_for(
+    linked: &mut [LinkedPool],
+    machine_id: &str,
+    round: u64,
+    game: &str,
+    stake: Cents,
+    hit: impl Fn(&game_core::progressive::Trigger) -> bool,
+) -> Option<Vec<(String, usize, Cents)>> {
+    let mut awards: Vec<(String, usize, Cents)> = Vec::new();
+    for p in linked {
+        if !p.qualifies(game, stake) {
+            continue;
+        }
+        for (level, trigger) in &p.setup.triggers {
+            if !hit(trigger) {
+                continue;
+            }
+            let nth = awards.iter().filter(|a| a.0 == p.setup.pool && a.1 == *level).count() as u32;
+            let pool = p.setup.pool.clone();
+            let amount = p.link.call(|c| c.award(machine_id, round, &pool, *level, nth)).ok()?;
+            awards.push((pool, *level, amount));
+        }
+    }
+    Some(awards)
 }
 
 /// Millionths as a percentage for the player, without trailing zeros:
@@ -250,10 +284,7 @@ impl Session {
     }
 
     pub fn t<'a>(&self, pt: &'a str, en: &'a str) -> &'a str {
-        match self.lang {
-            Lang::Pt => pt,
-            Lang::En => en,
-        }
+        self.lang.pick(pt, en)
     }
 
     pub fn game(&self) -> &HostedGame {
@@ -293,7 +324,9 @@ impl Session {
         match self.game() {
             HostedGame::Reels(_) => format!("{} {} × {} {}", self.lines, self.t("linhas", "lines"), self.credits_per_line, self.t("créd./linha", "cr/line")),
             HostedGame::DrawPoker(_) => format!("{} {}", self.coins, self.t("moedas", "coins")),
-            HostedGame::StudPoker(_) => format!("{} {} {} ({} {})", self.t("ante", "ante"), self.ante, self.t("créd.", "cr"), self.t("aposta 2×:", "raise 2×:"), 2 * self.ante),
+            HostedGame::StudPoker(_) => {
+                format!("{} {} {} ({} {})", self.t("ante", "ante"), self.ante, self.t("créd.", "cr"), self.t("aposta 2×:", "raise 2×:"), 2 * self.ante)
+            }
         }
     }
 
@@ -313,11 +346,7 @@ impl Session {
             c.format(cents)
         } else {
             let v = meters::money::credits_at(cents, self.denom);
-            if v.remainder_cents > 0 {
-                format!("{} cr + {}", v.credits, c.format(v.remainder_cents))
-            } else {
-                format!("{} cr", v.credits)
-            }
+            if v.remainder_cents > 0 { format!("{} cr + {}", v.credits, c.format(v.remainder_cents)) } else { format!("{} cr", v.credits) }
         }
     }
 
@@ -404,32 +433,36 @@ impl Session {
         // of a linked pool the wager would feed is unreachable.
         let (game_id, stake) = (self.game().id().to_owned(), self.stake_cents());
         if let Some(p) = self.linked.iter().find(|p| p.qualifies(&game_id, stake) && !p.view().available()) {
-            let text = format!("{} ({})", self.t("Progressivo ligado indisponível: apostas suspensas", "Linked progressive unavailable: bets suspended"), p.setup.pool);
+            let text = format!(
+                "{} ({})",
+                self.t("Progressivo ligado indisponível: apostas suspensas", "Linked progressive unavailable: bets suspended"),
+                p.setup.pool
+            );
             self.autoplay_left = 0;
-            bevy::log::warn!("bet refused: {text}");
+            tracing::warn!("bet refused: {text}");
             self.fail(text);
             return false;
         }
-        let Some(g) = self.reel_game() else { return false };
-        let outcome = {
-            let mut rng = self.machine.rng().lock();
-            match g.game.play(&g.tables, &mut rng, bet) {
-                Ok(o) => o,
-                Err(e) => {
-                    let msg = e.to_string();
-                    drop(rng);
-                    self.fail(msg);
-                    return false;
-                }
-            }
-        };
-        let record = SpinRecord { game: g.game.id.clone(), denom, bet, outcome };
-        let data = serde_json::to_value(&record).unwrap_or(serde_json::Value::Null);
-        match self.machine.begin_round(&record.game, denom, bet.total_credits() * denom, Step::new("spin", data)) {
-            Ok(id) => {
+        let Some(HostedGame::Reels(g)) = self.games.get(self.selected) else { return false };
+        let game_id = g.game.id.clone();
+        let played = self.machine.play_round(&game_id, denom, bet.total_credits() * denom, "spin", |rng| {
+            g.game.play(&g.tables, rng, bet).map(|outcome| SpinRecord { game: game_id.clone(), denom, bet, outcome })
+        });
+        match played {
+            Ok((id, record)) => {
                 self.message = None;
                 let at_stake = record.outcome.win;
-                self.round = Some(ActiveRound { id, game: self.selected, denom, record, at_stake, gambles: Vec::new(), resumed: false, revealed: false, awaiting_controller: false });
+                self.round = Some(ActiveRound {
+                    id,
+                    game: self.selected,
+                    denom,
+                    record,
+                    at_stake,
+                    gambles: Vec::new(),
+                    resumed: false,
+                    revealed: false,
+                    awaiting_controller: false,
+                });
                 self.deliver_linked();
                 true
             }
@@ -521,13 +554,16 @@ impl Session {
     /// core adds any mystery level the round's wager passed).
     fn progressive_hits(&self, r: &ActiveRound) -> Vec<(String, usize)> {
         let Some(g) = self.games.get(r.game).and_then(|g| g.reels()) else { return Vec::new() };
+        self.standalone_hits(&g.game.id, |t| game_core::progressive::reels_hit(&g.game, &r.record.outcome, t))
+    }
+
+    /// The standalone pools' levels of `game` whose trigger `hit` says the
+    /// committed outcome wins (M-18).
+    pub(crate) fn standalone_hits(&self, game: &str, hit: impl Fn(&game_core::progressive::Trigger) -> bool) -> Vec<(String, usize)> {
         let mut hits = Vec::new();
-        for p in &self.config.progressives {
-            if !p.pool.games.contains(&g.game.id) {
-                continue;
-            }
+        for p in self.config.progressives.iter().filter(|p| p.pool.games.iter().any(|g| g == game)) {
             for (level, trigger) in &p.triggers {
-                if game_core::progressive::reels_hit(&g.game, &r.record.outcome, trigger) {
+                if hit(trigger) {
                     hits.push((p.pool.id.clone(), *level));
                 }
             }
@@ -535,29 +571,11 @@ impl Session {
         hits
     }
 
-    /// The awards the controller makes for the round's linked hits
-    /// (pool, level, amount); None while it does not answer (the round
-    /// stays open, and is collected again when the link is back). Asking
-    /// again for the same hit returns the same award, never a second one.
     fn linked_awards(&mut self, r: &ActiveRound) -> Option<Vec<(String, usize, Cents)>> {
-        let Some(g) = self.games.get(r.game).and_then(|g| g.reels()) else { return Some(Vec::new()) };
+        let Some(HostedGame::Reels(g)) = self.games.get(r.game) else { return Some(Vec::new()) };
         let machine_id = self.machine.config().machine_id.clone();
-        let mut awards: Vec<(String, usize, Cents)> = Vec::new();
-        for p in &mut self.linked {
-            if !p.qualifies(&g.game.id, r.record.bet.total_credits() * r.denom) {
-                continue;
-            }
-            for (level, trigger) in &p.setup.triggers {
-                if !game_core::progressive::reels_hit(&g.game, &r.record.outcome, trigger) {
-                    continue;
-                }
-                let nth = awards.iter().filter(|a| a.0 == p.setup.pool && a.1 == *level).count() as u32;
-                let pool = p.setup.pool.clone();
-                let amount = p.link.call(|c| c.award(&machine_id, r.id, &pool, *level, nth)).ok()?;
-                awards.push((pool, *level, amount));
-            }
-        }
-        Some(awards)
+        let stake = r.record.bet.total_credits() * r.denom;
+        linked_awards_for(&mut self.linked, &machine_id, r.id, &g.game.id, stake, |t| game_core::progressive::reels_hit(&g.game, &r.record.outcome, t))
     }
 
     /// Send every linked pool's queued contributions (kept in critical
@@ -565,7 +583,7 @@ impl Session {
     pub fn deliver_linked(&mut self) {
         for i in 0..self.linked.len() {
             let pool = self.linked[i].setup.pool.clone();
-            if let Err(e) = meters::linked::deliver_outbox(&mut self.machine, &mut self.linked[i].link, &pool) {
+            if let Err(e) = linked_controller::deliver_outbox(&mut self.machine, &mut self.linked[i].link, &pool) {
                 self.fail(e);
             }
         }
@@ -578,7 +596,7 @@ impl Session {
             return;
         }
         self.deliver_linked();
-        if self.round.as_ref().is_some_and(|r| r.awaiting_controller) {
+        if self.round.as_ref().is_some_and(|r| r.awaiting_controller) || self.draw.as_ref().is_some_and(|d| d.awaiting_controller) {
             self.collect();
         }
         let cur = self.machine.config().currency.clone();
@@ -602,7 +620,14 @@ impl Session {
             p.shown_award = Some(a.seq);
             let level = view.levels.iter().find(|l| l.level == a.level).map_or_else(|| a.level.to_string(), |l| l.name.clone());
             let text = format!("{} {level} {} — {} {}", self.t("JACKPOT", "JACKPOT"), cur.format(a.amount), self.t("máquina", "machine"), a.machine);
-            bevy::log::info!("M-22 linked award shown: pool {} award #{} level {} {} cents machine {}", self.linked[i].setup.pool, a.seq, a.level, a.amount, a.machine);
+            tracing::info!(
+                "M-22 linked award shown: pool {} award #{} level {} {} cents machine {}",
+                self.linked[i].setup.pool,
+                a.seq,
+                a.level,
+                a.amount,
+                a.machine
+            );
             self.linked_banner = Some((text, std::time::Instant::now()));
         }
     }
@@ -619,9 +644,17 @@ impl Session {
                     if *max_bet_only { self.t(", com a aposta máxima por linha", ", at the largest bet per line") } else { "" }
                 ),
                 Trigger::PokerHand { pattern, max_coins_only } => {
-                    format!("{pattern:?}{}", if *max_coins_only { self.t(", com o máximo de moedas", ", at the most coins") } else { "" })
+                    // The hand by its name in this game's paytable.
+                    let name = match self.game() {
+                        HostedGame::DrawPoker(g) => g.entries.iter().find(|e| e.pattern == *pattern).map(|e| e.name.clone()),
+                        _ => None,
+                    };
+                    let name = name.unwrap_or_else(|| self.t("mão do prémio", "the prize hand").to_owned());
+                    format!("{name}{}", if *max_coins_only { self.t(", com o máximo de moedas", ", at the most coins") } else { "" })
                 }
-                Trigger::StudSideBet => self.t("aposta lateral: sequência real 100%, sequência de cor 10%", "side bet: royal flush 100%, straight flush 10%").to_owned(),
+                Trigger::StudSideBet => {
+                    self.t("aposta lateral: sequência real 100%, sequência de cor 10%", "side bet: royal flush 100%, straight flush 10%").to_owned()
+                }
                 Trigger::BingoWithin { balls } => format!("bingo {} {balls} {}", self.t("em", "within"), self.t("bolas", "balls")),
             }
         };
@@ -631,7 +664,11 @@ impl Session {
                 let share = format!("{}% {}", ppm_percent(l.increment_ppm), self.t("de cada aposta", "of each bet"));
                 let how: Vec<String> = p.triggers.iter().filter(|(lv, _)| *lv == i).map(|(_, t)| describe(t)).collect();
                 let how = if l.mystery {
-                    self.t("mistério: ganho pela aposta que o faz passar um valor oculto, sorteado entre o valor de reinício e o tecto", "mystery: won by the bet that takes it past a hidden value drawn between its reset value and its ceiling").to_owned()
+                    self.t(
+                        "mistério: ganho pela aposta que o faz passar um valor oculto, sorteado entre o valor de reinício e o tecto",
+                        "mystery: won by the bet that takes it past a hidden value drawn between its reset value and its ceiling",
+                    )
+                    .to_owned()
                 } else {
                     how.join("; ")
                 };
@@ -696,16 +733,13 @@ impl Session {
             return;
         }
         let Some((id, rule, at_stake, done)) = self.double_up_state() else { return };
-        let gamble = {
-            let mut rng = self.machine.rng().lock();
-            rule.gamble(&mut rng, at_stake, done, pick)
+        let g = match self.machine.draw_step(id, "gamble", 0, |rng| rule.gamble(rng, at_stake, done, pick)) {
+            Ok(g) => g,
+            Err(e) => {
+                self.fail(e);
+                return;
+            }
         };
-        let Ok(g) = gamble else { return };
-        let data = serde_json::to_value(g).unwrap_or(serde_json::Value::Null);
-        if let Err(e) = self.machine.record_step(id, Step::new("gamble", data), 0) {
-            self.fail(e);
-            return;
-        }
         if let Some(r) = self.round.as_mut() {
             r.gambles.push(g);
             r.at_stake = g.result;
@@ -746,7 +780,17 @@ impl Session {
                 self.lines = record.bet.lines;
                 self.credits_per_line = record.bet.credits_per_line;
                 self.message = Some(self.t("Jogada interrompida retomada", "Interrupted game resumed").to_owned());
-                self.round = Some(ActiveRound { id: open.round, game: gi, denom: record.denom, record, at_stake, gambles, resumed: true, revealed: false, awaiting_controller: false });
+                self.round = Some(ActiveRound {
+                    id: open.round,
+                    game: gi,
+                    denom: record.denom,
+                    record,
+                    at_stake,
+                    gambles,
+                    resumed: true,
+                    revealed: false,
+                    awaiting_controller: false,
+                });
             }
             _ => self.void_interrupted(open.round),
         }
@@ -775,7 +819,8 @@ impl Session {
 
     fn refuse_in_demo(&mut self) -> bool {
         if self.demo() {
-            self.message = Some(self.t("Modo de demonstração: sem dinheiro, bilhetes nem pagamentos", "Demonstration mode: no money, tickets or payments").to_owned());
+            self.message =
+                Some(self.t("Modo de demonstração: sem dinheiro, bilhetes nem pagamentos", "Demonstration mode: no money, tickets or payments").to_owned());
         }
         self.demo()
     }
@@ -793,7 +838,7 @@ impl Session {
         let lead = (timeout / 2).min(30);
         let mut warning = None;
         if timeout > 0 && credit > 0 && idle >= timeout {
-            bevy::log::warn!("M-35 session ended: no play for {idle} s; credit {credit} cents cashed out");
+            tracing::warn!("M-35 session ended: no play for {idle} s; credit {credit} cents cashed out");
             self.touch();
             if self.demo() {
                 self.message = Some(self.t("Demonstração terminada por inactividade", "Demonstration ended for inactivity").to_owned());
@@ -810,15 +855,22 @@ impl Session {
                 self.t("prima qualquer tecla para continuar", "press any key to continue")
             ));
         } else if credit > 0 && credit < self.stake_cents() && !self.in_round() {
-            warning = Some(self.t(
-                "Crédito insuficiente para a aposta escolhida: reduza a aposta, introduza notas ou receba o crédito (C)",
-                "Not enough credit for the chosen bet: lower the bet, insert notes or cash out (C)",
-            ).to_owned());
+            warning = Some(
+                self.t(
+                    "Crédito insuficiente para a aposta escolhida: reduza a aposta, introduza notas ou receba o crédito (C)",
+                    "Not enough credit for the chosen bet: lower the bet, insert notes or cash out (C)",
+                )
+                .to_owned(),
+            );
         } else if let Some(p) = self.linked.iter().find(|p| p.setup.games.iter().any(|g| g == self.game().id()) && !p.view().available()) {
-            warning = Some(format!("{} ({})", self.t("Sem ligação ao progressivo: as apostas neste jogo estão suspensas", "No link to the progressive: bets on this game are suspended"), p.setup.pool));
+            warning = Some(format!(
+                "{} ({})",
+                self.t("Sem ligação ao progressivo: as apostas neste jogo estão suspensas", "No link to the progressive: bets on this game are suspended"),
+                p.setup.pool
+            ));
         }
         if warning.is_some() && warning != self.warning {
-            bevy::log::info!("M-38 warning: {}", warning.as_deref().unwrap_or_default());
+            tracing::info!("M-38 warning: {}", warning.as_deref().unwrap_or_default());
         }
         self.warning = warning;
     }
@@ -876,7 +928,7 @@ impl Session {
             }
             Err(e) => {
                 let detail = format!("printer: {e}; ticket {} of {} not printed", t.validation, self.machine.config().currency.format(t.value));
-                bevy::log::error!("{detail}");
+                tracing::error!("{detail}");
                 if let Err(e) = self.machine.set_tilt(Tilt::DeviceFault, &detail) {
                     self.fail(e);
                 }
@@ -941,7 +993,7 @@ impl Session {
         self.history.clear();
         self.last_card_round = None;
         self.autoplay_left = 0;
-        bevy::log::warn!("RAM clear by {}: {reason} (new epoch {epoch})", config.operator.operator_id);
+        tracing::warn!("RAM clear by {}: {reason} (new epoch {epoch})", config.operator.operator_id);
         self.message = Some(format!("{} ({})", self.t("Memória crítica limpa", "Critical memory cleared"), reason));
         Ok(epoch)
     }
@@ -950,7 +1002,7 @@ impl Session {
     pub fn block_text(&self) -> Option<String> {
         let b = self.machine.play_block()?;
         Some(match b {
-            PlayBlock::DoorOpen(d) => format!("{} ({d:?})", self.t("PORTA ABERTA", "DOOR OPEN")),
+            PlayBlock::DoorOpen(d) => format!("{} ({})", self.t("PORTA ABERTA", "DOOR OPEN"), crate::names::door(d, self.lang)),
             PlayBlock::Tilt(Tilt::ProgramVerification) => {
                 let f = self.verification.failures().first().map(|c| format!(": {} — {} ≠ {}", c.file.display(), c.expected, c.actual)).unwrap_or_default();
                 format!("{}{f}", self.t("FALHA NA VERIFICAÇÃO DO PROGRAMA", "PROGRAM VERIFICATION FAILURE"))
@@ -958,10 +1010,13 @@ impl Session {
             PlayBlock::Tilt(Tilt::DeviceFault) => format!(
                 "{}{}",
                 self.t("AVARIA DE DISPOSITIVO: chame o empregado", "DEVICE FAULT: call an attendant"),
-                self.unprinted.as_ref().map(|t| format!(" — {} {} ({})", self.t("bilhete por imprimir", "ticket not printed"), self.show(t.value), t.validation)).unwrap_or_default()
+                self.unprinted
+                    .as_ref()
+                    .map(|t| format!(" — {} {} ({})", self.t("bilhete por imprimir", "ticket not printed"), self.show(t.value), t.validation))
+                    .unwrap_or_default()
             ),
             PlayBlock::Tilt(Tilt::LogicDoorAccess) => self.t("ACESSO À PORTA LÓGICA: chame o empregado", "LOGIC DOOR ACCESSED: call an attendant").to_owned(),
-            PlayBlock::Tilt(t) => format!("TILT {t:?}"),
+            PlayBlock::Tilt(t) => format!("TILT: {}", crate::names::tilt(t, self.lang)),
             PlayBlock::HandpayPending(id) => {
                 let amount = self.machine.state().handpays.get(&id).map_or(0, |h| h.amount);
                 format!("{} {}", self.t("PAGAMENTO MANUAL PENDENTE:", "HAND-PAY PENDING:"), self.show(amount))

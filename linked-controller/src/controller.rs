@@ -1,39 +1,11 @@
-//! Linked progressive pools (M-19: machines of one or several casinos) on a
-//! progressive controller: a PostgreSQL database every cabinet of the pool
-//! talks to. Built with the `linked` feature.
-//!
-//! Exactly once, by construction:
-//! - a contribution is keyed by (machine, round, pool): the cabinet journals
-//!   it with its wager (the outbox, [`crate::Machine::linked_pending`]) and
-//!   sends it until the controller acknowledges it; a repeat is ignored;
-//! - an award is keyed by (machine, round, pool, level, nth): the controller
-//!   takes the level's whole value under a row lock and restarts it at its
-//!   reset value, in one transaction; asking again returns the same amount,
-//!   so a cabinet killed before it journaled the award gets it on restart;
-//!   two cabinets hitting one level at once serialise on the lock: one gets
-//!   the full value, the next the reset value (plus what came in between).
-//!
-//! Values are kept in millionths of a cent, like the standalone pools. A
-//! level may keep a hidden reserve share of each wager and a ceiling whose
-//! overflow goes to the reserve; after an award the level restarts at its
-//! reset value, from the reserve first, then from the operator.
-//!
-//! M-22: every award's transaction notifies the channel [`CHANNEL`] with
-//! the pool's id; a cabinet's [`Listener`] wakes on it and fetches the
-//! award and the new values, so every machine of the pool shows them at
-//! once. Contributions do not notify (a NOTIFY per wager cost a third of
-//! the controller's throughput); the growing values come with the
-//! cabinet's heartbeat (it asks for the levels every second). After 5
-//! seconds without an answer the link is unavailable and
-//! progressive-eligible bets stop ([`Link::available`]) until it answers.
+//! The controller: the pool's books in PostgreSQL, and the calls a
+//! cabinet or the operator makes on them.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use postgres::{Client, NoTls};
 
-use crate::machine::{CoreError, Machine};
-use crate::money::Cents;
-use crate::progressive::PoolConfig;
+use meters::{Cents, PoolConfig};
 
 const MICRO: i64 = 1_000_000;
 
@@ -161,7 +133,7 @@ CREATE TABLE IF NOT EXISTS awards (
 
 /// A connection to the progressive controller.
 pub struct Controller {
-    client: Client,
+    pub(crate) client: Client,
 }
 
 impl Controller {
@@ -328,7 +300,8 @@ impl Controller {
 
     /// Per machine: contributions received and Σ wagers; awards and Σ amounts.
     pub fn by_machine(&mut self, pool: &str) -> Result<Vec<MachineAccount>, LinkError> {
-        let rows = self.client.query("SELECT machine, count(*), sum(wager)::BIGINT FROM contributions WHERE pool = $1 GROUP BY machine ORDER BY machine", &[&pool])?;
+        let rows =
+            self.client.query("SELECT machine, count(*), sum(wager)::BIGINT FROM contributions WHERE pool = $1 GROUP BY machine ORDER BY machine", &[&pool])?;
         let mut out = Vec::new();
         for r in rows {
             let machine: String = r.get(0);
@@ -361,105 +334,5 @@ impl Controller {
             reserve_micro: col(5),
             overflow_micro: col(6),
         })
-    }
-}
-
-/// A cabinet's link to the controller: reconnects, and knows whether it
-/// has heard from the controller within [`LINK_TIMEOUT`].
-pub struct Link {
-    url: String,
-    controller: Option<Controller>,
-    last_ok: Option<Instant>,
-    pub levels: Vec<LinkedLevel>,
-}
-
-impl Link {
-    pub fn new(url: &str) -> Link {
-        Link { url: url.to_owned(), controller: None, last_ok: None, levels: Vec::new() }
-    }
-
-    /// Whether progressive-eligible bets may be taken.
-    pub fn available(&self) -> bool {
-        self.last_ok.is_some_and(|t| t.elapsed() < LINK_TIMEOUT)
-    }
-
-    /// Run one call on the controller, connecting first if needed; any
-    /// error drops the connection (the next call reconnects).
-    pub fn call<T>(&mut self, f: impl FnOnce(&mut Controller) -> Result<T, LinkError>) -> Result<T, LinkError> {
-        if self.controller.is_none() {
-            self.controller = Some(Controller::connect(&self.url)?);
-        }
-        let c = self.controller.as_mut().ok_or(LinkError::Down)?;
-        match f(c) {
-            Ok(v) => {
-                self.last_ok = Some(Instant::now());
-                Ok(v)
-            }
-            Err(e) => {
-                self.controller = None;
-                Err(e)
-            }
-        }
-    }
-
-    /// The heartbeat: fetch the levels (and so learn the link is alive).
-    pub fn heartbeat(&mut self, pool: &str) -> Result<(), LinkError> {
-        let levels = self.call(|c| c.levels(pool))?;
-        self.levels = levels;
-        Ok(())
-    }
-}
-
-/// Send a pool's journaled outbox (the contributions of this machine's
-/// wagers, [`Machine::linked_pending`]) and journal the controller's
-/// acknowledgement. `Ok(None)` when the controller did not answer: the
-/// contributions stay queued for the next try; `Ok(Some(n))` when `n` were
-/// acknowledged (each counted once at the controller however often sent).
-pub fn deliver_outbox(machine: &mut Machine, link: &mut Link, pool: &str) -> Result<Option<usize>, CoreError> {
-    let pending: Vec<(u64, Cents)> = machine.linked_pending().into_iter().filter(|p| p.0 == pool).map(|p| (p.1, p.2)).collect();
-    if pending.is_empty() {
-        return Ok(Some(0));
-    }
-    let id = machine.config().machine_id.clone();
-    match link.call(|c| c.contribute(&id, pool, &pending)) {
-        Ok(_) => {
-            machine.linked_delivered(pool, pending.iter().map(|p| p.0).collect())?;
-            Ok(Some(pending.len()))
-        }
-        Err(_) => Ok(None),
-    }
-}
-
-/// M-22: a connection that LISTENs on [`CHANNEL`] and wakes when any
-/// cabinet of a pool wins an award.
-pub struct Listener {
-    client: Client,
-}
-
-impl Listener {
-    pub fn connect(url: &str) -> Result<Listener, LinkError> {
-        let mut client = Controller::connect(url)?.client;
-        client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
-        Ok(Listener { client })
-    }
-
-    /// Wait up to `timeout` for notifications; returns the pools named
-    /// (each once), empty when nothing came.
-    pub fn wait(&mut self, timeout: Duration) -> Result<Vec<String>, LinkError> {
-        use postgres::fallible_iterator::FallibleIterator;
-        let mut pools: Vec<String> = Vec::new();
-        let mut notes = self.client.notifications();
-        // The first blocks up to the timeout; what queued with it is drained.
-        let first = notes.timeout_iter(timeout).next()?;
-        if let Some(n) = first {
-            pools.push(n.payload().to_owned());
-            let mut rest = notes.iter();
-            while let Some(n) = rest.next()? {
-                if !pools.iter().any(|p| p == n.payload()) {
-                    pools.push(n.payload().to_owned());
-                }
-            }
-        }
-        Ok(pools)
     }
 }

@@ -116,4 +116,3 @@ mod tests {
         assert!(r.failures().is_empty() && r.program.is_some(), "lab mode: reported only");
     }
 }
-

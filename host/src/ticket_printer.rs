@@ -4,16 +4,33 @@
 
 use std::path::{Path, PathBuf};
 
-use meters::ticket::Ticket;
 use meters::Currency;
+use meters::ticket::Ticket;
 
 const UNITS: [&str; 20] = [
-    "zero", "um", "dois", "três", "quatro", "cinco", "seis", "sete", "oito", "nove", "dez", "onze", "doze", "treze",
-    "catorze", "quinze", "dezasseis", "dezassete", "dezoito", "dezanove",
+    "zero",
+    "um",
+    "dois",
+    "três",
+    "quatro",
+    "cinco",
+    "seis",
+    "sete",
+    "oito",
+    "nove",
+    "dez",
+    "onze",
+    "doze",
+    "treze",
+    "catorze",
+    "quinze",
+    "dezasseis",
+    "dezassete",
+    "dezoito",
+    "dezanove",
 ];
 const TENS: [&str; 10] = ["", "", "vinte", "trinta", "quarenta", "cinquenta", "sessenta", "setenta", "oitenta", "noventa"];
-const HUNDREDS: [&str; 10] =
-    ["", "cento", "duzentos", "trezentos", "quatrocentos", "quinhentos", "seiscentos", "setecentos", "oitocentos", "novecentos"];
+const HUNDREDS: [&str; 10] = ["", "cento", "duzentos", "trezentos", "quatrocentos", "quinhentos", "seiscentos", "setecentos", "oitocentos", "novecentos"];
 
 fn below_1000(n: u64) -> String {
     match n {
@@ -71,8 +88,16 @@ pub fn amount_in_words(cents: u64, currency: &Currency) -> String {
 
 /// Interleaved 2 of 5 patterns (narrow = 0, wide = 1) for digits 0–9.
 const I2OF5: [[u8; 5]; 10] = [
-    [0, 0, 1, 1, 0], [1, 0, 0, 0, 1], [0, 1, 0, 0, 1], [1, 1, 0, 0, 0], [0, 0, 1, 0, 1],
-    [1, 0, 1, 0, 0], [0, 1, 1, 0, 0], [0, 0, 0, 1, 1], [1, 0, 0, 1, 0], [0, 1, 0, 1, 0],
+    [0, 0, 1, 1, 0],
+    [1, 0, 0, 0, 1],
+    [0, 1, 0, 0, 1],
+    [1, 1, 0, 0, 0],
+    [0, 0, 1, 0, 1],
+    [1, 0, 1, 0, 0],
+    [0, 1, 1, 0, 0],
+    [0, 0, 0, 1, 1],
+    [1, 0, 0, 1, 0],
+    [0, 1, 0, 1, 0],
 ];
 
 /// The validation number as an Interleaved 2 of 5 barcode, in text: `█`

@@ -7,6 +7,8 @@
 //! gamble) is a committed step; a round interrupted by a power loss is
 //! resumed at its last step and finished as recorded (M-36).
 
+use std::convert::Infallible;
+
 use game_core::double_up::Gamble;
 use game_core::draw_poker::{Dealt, DrawPokerGame, Hold};
 use game_core::stud_poker::{Decision, Outcome, Settlement, StudDeal, StudPokerGame};
@@ -49,6 +51,9 @@ pub struct DrawRound {
     pub at_stake: u64,
     pub gambles: Vec<Gamble>,
     pub resumed: bool,
+    /// The player collected, and the round waits for a linked award from
+    /// the progressive controller before it can settle.
+    pub awaiting_controller: bool,
 }
 
 /// The first step of a póquer sem descarte round: the ante and both hands.
@@ -78,23 +83,31 @@ const STUD_DEAL: &str = "stud-deal";
 const RAISE: &str = "raise";
 const FOLD: &str = "fold";
 
+fn draw_game(games: &[HostedGame], i: usize) -> Option<&DrawPokerGame> {
+    match games.get(i)? {
+        HostedGame::DrawPoker(g) => Some(g),
+        _ => None,
+    }
+}
+
+fn stud_game(games: &[HostedGame], i: usize) -> Option<&StudPokerGame> {
+    match games.get(i)? {
+        HostedGame::StudPoker(g) => Some(g),
+        _ => None,
+    }
+}
+
 fn cards(hand: &[game_core::cards::Card]) -> String {
     hand.iter().map(|c| c.pretty()).collect::<Vec<_>>().join(" ")
 }
 
 impl Session {
     fn draw_game(&self, i: usize) -> Option<&DrawPokerGame> {
-        match self.games.get(i)? {
-            HostedGame::DrawPoker(g) => Some(g),
-            _ => None,
-        }
+        draw_game(&self.games, i)
     }
 
     fn stud_game(&self, i: usize) -> Option<&StudPokerGame> {
-        match self.games.get(i)? {
-            HostedGame::StudPoker(g) => Some(g),
-            _ => None,
-        }
+        stud_game(&self.games, i)
     }
 
     /// The name of a draw-poker entry (the hand a final hand is paid as).
@@ -111,20 +124,31 @@ impl Session {
             return false;
         }
         let gi = self.selected;
-        let Some(g) = self.draw_game(gi) else { return false };
-        let coins = self.coins;
-        let dealt = {
-            let mut rng = self.machine.rng().lock();
-            g.deal(&mut rng)
-        };
-        let record = DealRecord { game: g.id.clone(), denom: self.denom, coins, dealt };
-        let data = serde_json::to_value(&record).unwrap_or(serde_json::Value::Null);
-        match self.machine.begin_round(&record.game, record.denom, u64::from(coins) * record.denom, Step::new(DRAW_DEAL, data)) {
-            Ok(id) => {
+        let Some(g) = draw_game(&self.games, gi) else { return false };
+        let (coins, denom) = (self.coins, self.denom);
+        let game_id = g.id.clone();
+        let dealt = self.machine.play_round(&game_id, denom, u64::from(coins) * denom, DRAW_DEAL, |rng| {
+            Ok::<_, Infallible>(DealRecord { game: game_id.clone(), denom, coins, dealt: g.deal(rng) })
+        });
+        match dealt {
+            Ok((id, record)) => {
                 self.message = None;
                 self.last_card_round = None;
-                let hand = dealt.hand();
-                self.draw = Some(DrawRound { id, game: gi, denom: record.denom, record, hold: Hold::default(), drawn: false, hand, win: 0, at_stake: 0, gambles: Vec::new(), resumed: false });
+                let hand = record.dealt.hand();
+                self.draw = Some(DrawRound {
+                    id,
+                    game: gi,
+                    denom: record.denom,
+                    record,
+                    hold: Hold::default(),
+                    drawn: false,
+                    hand,
+                    win: 0,
+                    at_stake: 0,
+                    gambles: Vec::new(),
+                    resumed: false,
+                    awaiting_controller: false,
+                });
                 true
             }
             Err(e) => {
@@ -165,10 +189,24 @@ impl Session {
         }
     }
 
-    /// Settle the draw-poker round with the amount at stake (M-33).
+    /// Settle the draw-poker round with the amount at stake (M-33), and
+    /// the progressive levels its final hand wins (M-18: a standalone
+    /// pool's level, or a linked pool's award from the controller).
     pub(crate) fn collect_draw(&mut self) {
         let Some(d) = self.draw.clone().filter(|d| d.drawn) else { return };
-        let name = self.draw_hand_name(d.game, &d.hand);
+        let Some(g) = draw_game(&self.games, d.game) else { return };
+        let name = g.evaluate(&d.hand).map(|e| g.entries[e].name.clone());
+        let hit = |t: &game_core::progressive::Trigger| game_core::progressive::draw_hit(g, &d.hand, d.record.coins, t);
+        let hits = self.standalone_hits(&g.id, hit);
+        let machine_id = self.machine.config().machine_id.clone();
+        let stake = u64::from(d.record.coins) * d.denom;
+        let Some(linked) = crate::session::linked_awards_for(&mut self.linked, &machine_id, d.id, &g.id, stake, hit) else {
+            if let Some(open) = self.draw.as_mut() {
+                open.awaiting_controller = true;
+            }
+            self.message = Some(self.t("PROGRESSIVO LIGADO! A aguardar o controlador…", "LINKED PROGRESSIVE! Waiting for the controller…").to_owned());
+            return;
+        };
         let mut components = Vec::new();
         if let Some(n) = &name
             && d.win > 0
@@ -178,8 +216,12 @@ impl Session {
         if !d.gambles.is_empty() {
             components.push(WinComponent { label: format!("double-up ({} gambles)", d.gambles.len()), amount: d.at_stake * d.denom });
         }
-        match self.machine.settle_round(d.id, d.at_stake * d.denom, components) {
+        let base_win = d.at_stake * d.denom;
+        match self.machine.settle_round_with_awards(d.id, base_win, components, &hits, &linked) {
             Ok(s) => {
+                if s.win > base_win {
+                    self.message = Some(format!("{} {}", self.t("PROGRESSIVO!", "PROGRESSIVE!"), self.show(s.win - base_win)));
+                }
                 self.note_handpay(&s.payment);
                 self.history.push(RoundSummary {
                     round: d.id,
@@ -207,21 +249,23 @@ impl Session {
             return false;
         }
         let gi = self.selected;
-        let Some(g) = self.stud_game(gi) else { return false };
+        let Some(g) = stud_game(&self.games, gi) else { return false };
         let (ante, denom) = (self.ante, self.denom);
         if self.machine.credit() < 3 * ante * denom {
-            let text = format!("{} {}", self.t("Crédito insuficiente para o ante e a aposta (3× o ante):", "Not enough credit for the ante and the raise (3× the ante):"), self.show(3 * ante * denom));
+            let text = format!(
+                "{} {}",
+                self.t("Crédito insuficiente para o ante e a aposta (3× o ante):", "Not enough credit for the ante and the raise (3× the ante):"),
+                self.show(3 * ante * denom)
+            );
             self.fail(text);
             return false;
         }
-        let deal = {
-            let mut rng = self.machine.rng().lock();
-            g.deal(&mut rng)
-        };
-        let record = StudRecord { game: g.id.clone(), denom, ante, deal };
-        let data = serde_json::to_value(&record).unwrap_or(serde_json::Value::Null);
-        match self.machine.begin_round(&record.game, denom, ante * denom, Step::new(STUD_DEAL, data)) {
-            Ok(id) => {
+        let game_id = g.id.clone();
+        let dealt = self.machine.play_round(&game_id, denom, ante * denom, STUD_DEAL, |rng| {
+            Ok::<_, Infallible>(StudRecord { game: game_id.clone(), denom, ante, deal: g.deal(rng) })
+        });
+        match dealt {
+            Ok((id, record)) => {
                 self.message = None;
                 self.last_card_round = None;
                 self.stud = Some(StudRound { id, game: gi, denom, record, decision: None, settlement: None, resumed: false });
@@ -259,7 +303,8 @@ impl Session {
             Outcome::DealerWins => "dealer wins",
             Outcome::Push => "push",
         };
-        let components = if s.returned > 0 { vec![WinComponent { label: format!("{label} ({})", s.player.name_en()), amount: s.returned * r.denom }] } else { Vec::new() };
+        let components =
+            if s.returned > 0 { vec![WinComponent { label: format!("{label} ({})", s.player.name_en()), amount: s.returned * r.denom }] } else { Vec::new() };
         match self.machine.settle_round(r.id, s.returned * r.denom, components) {
             Ok(settled) => {
                 self.note_handpay(&settled.payment);
@@ -273,7 +318,13 @@ impl Session {
                     stake: s.staked * r.denom,
                     win: settled.win,
                     outcome: None,
-                    detail: format!("{} {} — {} {} — {label}", cards(&r.record.deal.player), s.player.name_pt(), cards(&r.record.deal.dealer), s.dealer.name_pt()),
+                    detail: format!(
+                        "{} {} — {} {} — {label}",
+                        cards(&r.record.deal.player),
+                        s.player.name_pt(),
+                        cards(&r.record.deal.dealer),
+                        s.dealer.name_pt()
+                    ),
                     gambles: Vec::new(),
                 });
                 self.last_card_round = Some(crate::session::CardRound::Stud(done));
@@ -287,7 +338,12 @@ impl Session {
 
     /// An interrupted round's first record and the hosted game it belongs
     /// to; None (and the round voided, M-36) when either is missing.
-    fn interrupted<T: serde::de::DeserializeOwned>(&mut self, round: u64, data: &serde_json::Value, is_its_game: impl Fn(&HostedGame, &T) -> bool) -> Option<(T, usize)> {
+    fn interrupted<T: serde::de::DeserializeOwned>(
+        &mut self,
+        round: u64,
+        data: &serde_json::Value,
+        is_its_game: impl Fn(&HostedGame, &T) -> bool,
+    ) -> Option<(T, usize)> {
         let found = serde_json::from_value::<T>(data.clone()).ok().and_then(|r| self.games.iter().position(|g| is_its_game(g, &r)).map(|gi| (r, gi)));
         if found.is_none() {
             self.void_interrupted(round);
@@ -302,11 +358,14 @@ impl Session {
         let Some(first) = rr.steps.first() else { return false };
         match first.step.name.as_str() {
             DRAW_DEAL => {
-                let Some((record, gi)) = self.interrupted::<DealRecord>(round, &first.step.data, |g, r| matches!(g, HostedGame::DrawPoker(d) if d.id == r.game)) else {
+                let Some((record, gi)) =
+                    self.interrupted::<DealRecord>(round, &first.step.data, |g, r| matches!(g, HostedGame::DrawPoker(d) if d.id == r.game))
+                else {
                     return true;
                 };
                 let draw: Option<DrawRecord> = rr.steps.iter().find(|s| s.step.name == DRAW).and_then(|s| serde_json::from_value(s.step.data.clone()).ok());
-                let gambles: Vec<Gamble> = rr.steps.iter().filter(|s| s.step.name == "gamble").filter_map(|s| serde_json::from_value(s.step.data.clone()).ok()).collect();
+                let gambles: Vec<Gamble> =
+                    rr.steps.iter().filter(|s| s.step.name == "gamble").filter_map(|s| serde_json::from_value(s.step.data.clone()).ok()).collect();
                 if let Err(e) = self.machine.resume_round(round) {
                     self.fail(e);
                     return true;
@@ -319,12 +378,27 @@ impl Session {
                 self.selected = gi;
                 self.denom = record.denom;
                 self.coins = record.coins;
-                self.draw = Some(DrawRound { id: round, game: gi, denom: record.denom, record, hold, drawn, hand, win, at_stake, gambles, resumed: true });
+                self.draw = Some(DrawRound {
+                    id: round,
+                    game: gi,
+                    denom: record.denom,
+                    record,
+                    hold,
+                    drawn,
+                    hand,
+                    win,
+                    at_stake,
+                    gambles,
+                    resumed: true,
+                    awaiting_controller: false,
+                });
                 self.message = Some(self.t("Jogada interrompida retomada", "Interrupted game resumed").to_owned());
                 true
             }
             STUD_DEAL => {
-                let Some((record, gi)) = self.interrupted::<StudRecord>(round, &first.step.data, |g, r| matches!(g, HostedGame::StudPoker(d) if d.id == r.game)) else {
+                let Some((record, gi)) =
+                    self.interrupted::<StudRecord>(round, &first.step.data, |g, r| matches!(g, HostedGame::StudPoker(d) if d.id == r.game))
+                else {
                     return true;
                 };
                 let decision = rr.steps.iter().find_map(|s| match s.step.name.as_str() {

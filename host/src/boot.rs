@@ -1,0 +1,89 @@
+//! Boot: configuration, critical memory, the self-tests (program and
+//! paytable verification, H-51, E-35), the approved paytables held to the
+//! RTP floor again at load, and the demonstration mode (M-39).
+
+use std::path::PathBuf;
+
+use game_core::reels::StopTables;
+use meters::Machine;
+use paytables::artifact::CompiledGame;
+use paytables::check::Floor;
+
+use crate::config::CabinetConfig;
+use crate::session::{self, HostedGame, LoadedGame, Session};
+use crate::verification;
+
+/// What the cabinet was started with.
+#[derive(Clone, Debug, Default)]
+pub struct BootOptions {
+    /// The cabinet configuration (RON).
+    pub config: PathBuf,
+    /// Critical memory (SQLite file).
+    pub db: PathBuf,
+    /// A reproducible RNG seed: refused unless the configuration is in lab mode.
+    pub lab_seed: Option<u64>,
+    /// A demonstration (M-39): play credits on a throwaway critical memory.
+    pub demo: bool,
+}
+
+/// Boot the host. An `Err` is the reason play cannot start, for the tilt
+/// screen: a configuration, critical memory or verification failure.
+pub fn boot(options: &BootOptions) -> Result<Session, String> {
+    let mut config = CabinetConfig::load(&options.config).map_err(|e| e.to_string())?;
+    config.demo |= options.demo;
+    let db = if config.demo {
+        // M-39: fully apart from the real meters: a fresh file of its own,
+        // no linked pool (its money is real).
+        config.linked_progressives.clear();
+        let db = std::env::temp_dir().join(format!("egm-demo-{}.sqlite", std::process::id()));
+        for f in [db.clone(), db.with_extension("sqlite.key"), db.with_extension("sqlite-wal"), db.with_extension("sqlite-shm")] {
+            let _ = std::fs::remove_file(f);
+        }
+        db
+    } else {
+        options.db.clone()
+    };
+    let floor = Floor::from_percent(&config.rtp_floor_percent).map_err(|e| format!("{}: {e}", options.config.display()))?;
+    if let Some(dir) = db.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut machine = session::open_machine(&db, &config, options.lab_seed)?;
+    if config.demo {
+        demo_credit(&mut machine)?;
+    }
+    let manifest = verification::read_manifest(&config.manifest).map_err(|e| e.to_string())?;
+    let report = verification::verify(&config.games, &config.paytable_dir, &manifest, config.machine.mode == meters::Mode::Production);
+    let (passed, detail) = report.detail(&format!("against {}", config.manifest.display()));
+    machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
+    let mut games = Vec::new();
+    for id in &config.games {
+        let path = config.paytable_dir.join(format!("{id}.json"));
+        match paytables::artifact::load_approved(&path, &manifest, &floor) {
+            Ok(CompiledGame::Reels(game)) => {
+                let tables = StopTables::new(&game).map_err(|e| format!("{id}: {e}"))?;
+                games.push(HostedGame::Reels(LoadedGame { game, tables }));
+            }
+            Ok(CompiledGame::DrawPoker(game)) => games.push(HostedGame::DrawPoker(game)),
+            Ok(CompiledGame::StudPoker(game)) => games.push(HostedGame::StudPoker(game)),
+            Err(e) => tracing::error!("paytable {id} refused: {e}"),
+        }
+    }
+    if games.is_empty() {
+        return Err(format!("no approved paytable could be loaded: {detail}"));
+    }
+    let mut session = Session::new(machine, config, games, report);
+    session.db = db;
+    session.lab_seed = options.lab_seed;
+    Ok(session)
+}
+
+/// The play credits of a demonstration (M-39), on its own critical memory,
+/// entered as the largest notes the configuration accepts.
+fn demo_credit(machine: &mut Machine) -> Result<(), String> {
+    let mut notes = machine.config().accepted_notes.clone();
+    notes.sort_unstable();
+    while let Some(&note) = notes.iter().rev().find(|&&n| machine.credit() + n <= session::DEMO_CREDIT) {
+        machine.insert_note(note).map_err(|e| format!("demo credit: {e}"))?;
+    }
+    Ok(())
+}

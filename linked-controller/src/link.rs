@@ -1,0 +1,75 @@
+//! A cabinet's side of the link: reconnection, availability (M-19: no
+//! eligible bet after [`LINK_TIMEOUT`] without an answer) and the delivery
+//! of the journaled outbox.
+
+use std::time::Instant;
+
+use meters::{Cents, CoreError, Machine};
+
+use crate::controller::{Controller, LINK_TIMEOUT, LinkError, LinkedLevel};
+
+/// A cabinet's link to the controller: reconnects, and knows whether it
+/// has heard from the controller within [`LINK_TIMEOUT`].
+pub struct Link {
+    url: String,
+    controller: Option<Controller>,
+    last_ok: Option<Instant>,
+    pub levels: Vec<LinkedLevel>,
+}
+
+impl Link {
+    pub fn new(url: &str) -> Link {
+        Link { url: url.to_owned(), controller: None, last_ok: None, levels: Vec::new() }
+    }
+
+    /// Whether progressive-eligible bets may be taken.
+    pub fn available(&self) -> bool {
+        self.last_ok.is_some_and(|t| t.elapsed() < LINK_TIMEOUT)
+    }
+
+    /// Run one call on the controller, connecting first if needed; any
+    /// error drops the connection (the next call reconnects).
+    pub fn call<T>(&mut self, f: impl FnOnce(&mut Controller) -> Result<T, LinkError>) -> Result<T, LinkError> {
+        if self.controller.is_none() {
+            self.controller = Some(Controller::connect(&self.url)?);
+        }
+        let c = self.controller.as_mut().ok_or(LinkError::Down)?;
+        match f(c) {
+            Ok(v) => {
+                self.last_ok = Some(Instant::now());
+                Ok(v)
+            }
+            Err(e) => {
+                self.controller = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// The heartbeat: fetch the levels (and so learn the link is alive).
+    pub fn heartbeat(&mut self, pool: &str) -> Result<(), LinkError> {
+        let levels = self.call(|c| c.levels(pool))?;
+        self.levels = levels;
+        Ok(())
+    }
+}
+
+/// Send a pool's journaled outbox (the contributions of this machine's
+/// wagers, [`Machine::linked_pending`]) and journal the controller's
+/// acknowledgement. `Ok(None)` when the controller did not answer: the
+/// contributions stay queued for the next try; `Ok(Some(n))` when `n` were
+/// acknowledged (each counted once at the controller however often sent).
+pub fn deliver_outbox(machine: &mut Machine, link: &mut Link, pool: &str) -> Result<Option<usize>, CoreError> {
+    let pending: Vec<(u64, Cents)> = machine.linked_pending().into_iter().filter(|p| p.0 == pool).map(|p| (p.1, p.2)).collect();
+    if pending.is_empty() {
+        return Ok(Some(0));
+    }
+    let id = machine.config().machine_id.clone();
+    match link.call(|c| c.contribute(&id, pool, &pending)) {
+        Ok(_) => {
+            machine.linked_delivered(pool, pending.iter().map(|p| p.0).collect())?;
+            Ok(Some(pending.len()))
+        }
+        Err(_) => Ok(None),
+    }
+}

@@ -1,0 +1,125 @@
+//! `egm-host-soak CONFIG DB ROUNDS`: a soak workload that drives the real
+//! game host (`game-host`) over every kind of game it hosts — reels with
+//! double-up, draw poker (deal, holds, draw, double-up), póquer sem descarte
+//! (ante, raise or fold) — with notes in and tickets out and back, and
+//! reports on stdout each fact *after* the host committed it. On start the
+//! host itself resumes a round a kill interrupted (M-36), and the workload
+//! finishes it through the same calls a player would make. The
+//! host fault-injection test kills it at random points (`kill -9`).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow};
+use game_core::double_up::Colour;
+use game_core::stud_poker::Decision;
+use game_host::boot::{BootOptions, boot};
+use game_host::session::{HostedGame, Session};
+use meters::{GameRng, StreamRng};
+
+fn say(line: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Report the round the host just settled (the newest of its history).
+fn settled(s: &Session) -> Result<()> {
+    let h = s.history.last().ok_or_else(|| anyhow!("no settled round in the history"))?;
+    say(&format!("settled {} {}", h.round, h.win))
+}
+
+/// Finish whatever round is open, as a player would: reveal, draw or
+/// decide, gamble now and then, collect.
+fn finish(s: &mut Session, player: &mut StreamRng) -> Result<()> {
+    let before = s.history.len();
+    for _ in 0..16 {
+        if !s.in_round() {
+            break;
+        }
+        if let Some(r) = &s.round {
+            if !r.revealed {
+                s.revealed();
+                continue;
+            }
+        } else if let Some(d) = &s.draw {
+            if !d.drawn {
+                for i in 0..5 {
+                    if player.uniform(2) == 0 {
+                        s.toggle_hold(i);
+                    }
+                }
+                s.draw_cards();
+                continue;
+            }
+        } else if s.stud.is_some() {
+            s.stud_decide(if player.uniform(3) == 0 { Decision::Fold } else { Decision::Raise });
+            continue;
+        }
+        if s.double_up_offered() && player.uniform(3) == 0 {
+            s.gamble(if player.uniform(2) == 0 { Colour::Red } else { Colour::Black });
+        } else {
+            s.collect();
+        }
+    }
+    if s.in_round() {
+        return Err(anyhow!("the round did not finish: {:?}", s.message));
+    }
+    if s.history.len() > before {
+        settled(s)?;
+    }
+    Ok(())
+}
+
+fn main() -> Result<()> {
+    let mut args = std::env::args().skip(1);
+    let usage = "usage: egm-host-soak CONFIG DB ROUNDS";
+    let config = PathBuf::from(args.next().context(usage)?);
+    let db = PathBuf::from(args.next().context(usage)?);
+    let rounds: u64 = args.next().context(usage)?.parse()?;
+    let mut s = boot(&BootOptions { config, db, lab_seed: None, demo: false }).map_err(|e| anyhow!(e))?;
+    let mut player = StreamRng::from_entropy()?;
+    // The host resumed an interrupted round at its step: finish it.
+    let open = s.round.as_ref().map(|r| r.id).or(s.draw.as_ref().map(|d| d.id)).or(s.stud.as_ref().map(|r| r.id));
+    if let Some(id) = open {
+        say(&format!("resumed {id}"))?;
+        finish(&mut s, &mut player)?;
+    } else if let Some(h) = s.history.last() {
+        // A decided stud round is finished by the resume itself.
+        say(&format!("resumed {}", h.round))?;
+        settled(&s)?;
+    }
+    for i in 0..rounds {
+        if s.machine.credit() < 2_000 {
+            s.insert_note(5_000);
+            if let Some(m) = &s.message {
+                return Err(anyhow!("note refused: {m}"));
+            }
+            say("note 5000")?;
+        }
+        s.choose_game(player.index(s.games.len()));
+        if matches!(s.game(), HostedGame::Reels(_)) {
+            s.change_lines(i32::try_from(player.uniform(3))? - 1);
+        }
+        if !s.play() {
+            return Err(anyhow!("play refused: {:?}", s.message));
+        }
+        let id = s.round.as_ref().map(|r| r.id).or(s.draw.as_ref().map(|d| d.id)).or(s.stud.as_ref().map(|r| r.id));
+        say(&format!("begun {} {}", id.ok_or_else(|| anyhow!("no round after play"))?, s.game().id()))?;
+        finish(&mut s, &mut player)?;
+        if s.machine.play_block().is_some() {
+            s.attendant_clear(); // a hand-pay
+        }
+        if i % 9 == 8 {
+            s.cash_out();
+            if let Some(v) = s.last_ticket.take() {
+                let value = s.machine.state().tickets.get(&v).map_or(0, |t| t.value);
+                say(&format!("ticket {v} {value}"))?;
+                s.insert_ticket(&v);
+                say(&format!("ticket_in {v}"))?;
+            }
+        }
+    }
+    Ok(())
+}
