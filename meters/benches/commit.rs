@@ -16,7 +16,7 @@ fn bench(c: &mut Criterion) {
     let mut m = Machine::open(&dir.path().join("bench.sqlite"), config, SeedChoice::Lab(1)).unwrap();
     let mut g = c.benchmark_group("critical memory");
     g.throughput(Throughput::Elements(1));
-    g.bench_function("round (begin + settle), fsync", |b| {
+    g.bench_function("round (play_round + settle), fsync", |b| {
         b.iter(|| {
             if m.credit() < 100 {
                 m.insert_note(10_000).unwrap();
