@@ -7,27 +7,19 @@
 //! meters to the cent. Bounded in count and time.
 #![allow(clippy::unwrap_used)]
 
+#[path = "kill.rs"]
+mod kill;
+
 use std::collections::BTreeMap;
-use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use kill::{Delays, run_killed};
 use meters::RecallOutcome;
 use meters::inspect::Inspection;
 
 const KILLS: u32 = 40;
 const TIME_BUDGET: Duration = Duration::from_secs(90);
-
-/// A tiny deterministic generator for kill delays (the test's own, not the core's).
-struct Delays(u64);
-impl Delays {
-    fn next_ms(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        2 + self.0 % 120
-    }
-}
 
 struct Reported {
     settled: BTreeMap<u64, u64>,
@@ -136,20 +128,13 @@ fn killing_the_process_at_random_points_never_loses_or_doubles_a_cent() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("egm.sqlite");
     let exe = env!("CARGO_BIN_EXE_egm-soak");
-    let mut delays = Delays(0x9E37_79B9_7F4A_7C15);
+    let mut delays = Delays::new(0x9E37_79B9_7F4A_7C15, 2, 120);
     let mut reported = Reported { settled: BTreeMap::new(), begun: Vec::new(), notes: 0, tickets_out: Vec::new(), resumed: Vec::new() };
     let start = Instant::now();
     let mut kills = 0;
     while kills < KILLS && start.elapsed() < TIME_BUDGET {
-        let mut child = Command::new(exe).arg(&db).arg("1000000").stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-        std::thread::sleep(Duration::from_millis(delays.next_ms()));
-        child.kill().unwrap(); // SIGKILL: no destructor, no shutdown entry
-        child.wait().unwrap();
+        let (out, err) = run_killed(exe, &[db.as_os_str(), "1000000".as_ref()], delays.next());
         kills += 1;
-        let mut out = String::new();
-        child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-        let mut err = String::new();
-        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
         // Killed with SIGKILL, a healthy workload has said nothing on stderr:
         // an error or a panic message there is a failure.
         assert!(err.trim().is_empty(), "the workload failed: {err}");

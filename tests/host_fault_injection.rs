@@ -9,10 +9,12 @@
 //! resume code finishes the interrupted rounds.
 #![allow(clippy::unwrap_used)]
 
+#[path = "kill.rs"]
+mod kill;
+
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use game_core::double_up::Gamble;
@@ -20,6 +22,7 @@ use game_core::draw_poker::DrawPokerGame;
 use game_core::stud_poker::{Decision, StudPokerGame};
 use game_host::poker::{DealRecord, DrawRecord, StudRecord};
 use game_host::session::SpinRecord;
+use kill::{Delays, run_killed};
 use meters::inspect::Inspection;
 use meters::{RecallOutcome, RoundRecall};
 
@@ -41,17 +44,6 @@ fn config(dir: &Path) -> PathBuf {
     let path = dir.join("cabinet.ron");
     std::fs::write(&path, text).unwrap();
     path
-}
-
-/// A tiny deterministic generator for kill delays (the test's own).
-struct Delays(u64);
-impl Delays {
-    fn next_ms(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        20 + self.0 % 300
-    }
 }
 
 #[derive(Default)]
@@ -183,20 +175,13 @@ fn killing_the_host_at_random_points_resumes_every_kind_and_never_loses_a_cent()
     let cfg = config(dir.path());
     let rules = rules();
     let exe = env!("CARGO_BIN_EXE_egm-host-soak");
-    let mut delays = Delays(0x2545_F491_4F6C_DD1D);
+    let mut delays = Delays::new(0x2545_F491_4F6C_DD1D, 20, 300);
     let mut reported = Reported::default();
     let start = Instant::now();
     let mut kills = 0;
     while kills < KILLS && start.elapsed() < TIME_BUDGET {
-        let mut child = Command::new(exe).arg(&cfg).arg(&db).arg("1000000").stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-        std::thread::sleep(Duration::from_millis(delays.next_ms()));
-        child.kill().unwrap(); // SIGKILL: no destructor, no power-down entry
-        child.wait().unwrap();
+        let (out, err) = run_killed(exe, &[cfg.as_os_str(), db.as_os_str(), "1000000".as_ref()], delays.next());
         kills += 1;
-        let mut out = String::new();
-        child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-        let mut err = String::new();
-        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
         assert!(!err.contains("Error") && !err.contains("panicked"), "the host workload failed: {err}");
         parse(&out, &mut reported);
         check(&db, &reported, &rules);

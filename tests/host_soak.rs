@@ -81,7 +81,7 @@ fn main() -> Result<()> {
     let mut s = boot(&BootOptions { config, db, lab_seed: None, demo: false }).map_err(|e| anyhow!(e))?;
     let mut player = StreamRng::from_entropy()?;
     // The host resumed an interrupted round at its step: finish it.
-    let open = s.round.as_ref().map(|r| r.id).or(s.draw.as_ref().map(|d| d.id)).or(s.stud.as_ref().map(|r| r.id));
+    let open = s.open_round_id();
     if let Some(id) = open {
         say(&format!("resumed {id}"))?;
         finish(&mut s, &mut player)?;
@@ -105,7 +105,7 @@ fn main() -> Result<()> {
         if !s.play() {
             return Err(anyhow!("play refused: {:?}", s.message));
         }
-        let id = s.round.as_ref().map(|r| r.id).or(s.draw.as_ref().map(|d| d.id)).or(s.stud.as_ref().map(|r| r.id));
+        let id = s.open_round_id();
         say(&format!("begun {} {}", id.ok_or_else(|| anyhow!("no round after play"))?, s.game().id()))?;
         finish(&mut s, &mut player)?;
         if s.machine.play_block().is_some() {

@@ -301,6 +301,11 @@ impl Session {
         self.round.is_some() || self.draw.is_some() || self.stud.is_some()
     }
 
+    /// The id of the round open on screen, whatever its kind.
+    pub fn open_round_id(&self) -> Option<u64> {
+        self.round.as_ref().map(|r| r.id).or(self.draw.as_ref().map(|d| d.id)).or(self.stud.as_ref().map(|r| r.id))
+    }
+
     pub fn bet(&self) -> Bet {
         Bet { lines: self.lines, credits_per_line: self.credits_per_line }
     }
