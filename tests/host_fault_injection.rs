@@ -18,10 +18,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use game_core::double_up::Gamble;
-use game_core::draw_poker::DrawPokerGame;
-use game_core::stud_poker::{Decision, StudPokerGame};
-use game_host::poker::{DealRecord, DrawRecord, StudRecord};
-use game_host::session::SpinRecord;
+use game_core::draw_poker::{Dealt, DrawPokerGame};
+use game_core::reels::ReelRound;
+use game_core::stud_poker::{Decision, StudDeal, StudPokerGame};
+use game_host::kinds::draw_poker::DrawRecord;
 use kill::{Delays, run_killed};
 use meters::inspect::Inspection;
 use meters::{RecallOutcome, RoundRecall};
@@ -107,19 +107,22 @@ fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
     let gambles: Vec<Gamble> = r.steps.iter().filter(|s| s.step.name == "gamble").map(|s| serde_json::from_value(s.step.data.clone()).unwrap()).collect();
     let first = &r.steps[0].step;
     let credits = match first.name.as_str() {
-        "spin" => serde_json::from_value::<SpinRecord>(first.data.clone()).unwrap().outcome.win,
+        "spin" => serde_json::from_value::<ReelRound>(first.data["deal"].clone()).unwrap().win,
         "deal" => {
-            let deal: DealRecord = serde_json::from_value(first.data.clone()).unwrap();
+            let game = first.data["game"].as_str().unwrap();
+            let coins: u32 = serde_json::from_value(first.data["bet"].clone()).unwrap();
+            let dealt: Dealt = serde_json::from_value(first.data["deal"].clone()).unwrap();
             let draw = r.steps.iter().find(|s| s.step.name == "draw").expect("a settled draw-poker round has its draw");
             let draw: DrawRecord = serde_json::from_value(draw.step.data.clone()).unwrap();
             // The final hand is the committed deal with the committed holds.
-            assert_eq!(draw.hand, deal.dealt.draw(draw.hold), "round {}: the drawn hand is not the committed one", r.round);
-            rules.draw[&deal.game].win(&draw.hand, deal.coins)
+            assert_eq!(draw.hand, dealt.draw(draw.hold), "round {}: the drawn hand is not the committed one", r.round);
+            rules.draw[game].win(&draw.hand, coins)
         }
         "stud-deal" => {
-            let deal: StudRecord = serde_json::from_value(first.data.clone()).unwrap();
+            let deal: StudDeal = serde_json::from_value(first.data["deal"].clone()).unwrap();
+            let ante: u64 = serde_json::from_value(first.data["bet"].clone()).unwrap();
             let decision = if r.steps.iter().any(|s| s.step.name == "raise") { Decision::Raise } else { Decision::Fold };
-            rules.stud.settle(&deal.deal, deal.ante, decision).returned
+            rules.stud.settle(&deal, ante, decision).returned
         }
         other => panic!("round {} began with an unknown step {other}", r.round),
     };

@@ -13,7 +13,11 @@ use anyhow::{Context, Result, anyhow};
 use game_core::double_up::Colour;
 use game_core::stud_poker::Decision;
 use game_host::boot::{BootOptions, boot};
-use game_host::session::{HostedGame, Session};
+use game_host::kind::BetControl;
+use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
+use game_host::kinds::stud_poker::StudPoker;
+use game_host::round::Phase;
+use game_host::session::Session;
 use meters::{GameRng, StreamRng};
 
 fn say(line: &str) -> Result<()> {
@@ -38,24 +42,25 @@ fn finish(s: &mut Session, player: &mut StreamRng) -> Result<()> {
         if !s.in_round() {
             break;
         }
-        if let Some(r) = &s.round {
-            if !r.revealed {
+        match s.round_info().map(|r| r.phase) {
+            Some(Phase::Presenting) => {
                 s.revealed();
                 continue;
             }
-        } else if let Some(d) = &s.draw {
-            if !d.drawn {
-                for i in 0..5 {
-                    if player.uniform(2) == 0 {
-                        s.toggle_hold(i);
+            Some(Phase::Decisions) => {
+                if s.rules::<DrawPoker>().is_some() {
+                    for i in 0..5 {
+                        if player.uniform(2) == 0 {
+                            s.decide::<DrawPoker>(DrawDecision::Toggle(i));
+                        }
                     }
+                    s.decide::<DrawPoker>(DrawDecision::Draw);
+                } else {
+                    s.decide::<StudPoker>(if player.uniform(3) == 0 { Decision::Fold } else { Decision::Raise });
                 }
-                s.draw_cards();
                 continue;
             }
-        } else if s.stud.is_some() {
-            s.stud_decide(if player.uniform(3) == 0 { Decision::Fold } else { Decision::Raise });
-            continue;
+            _ => {}
         }
         if s.double_up_offered() && player.uniform(3) == 0 {
             s.gamble(if player.uniform(2) == 0 { Colour::Red } else { Colour::Black });
@@ -64,7 +69,7 @@ fn finish(s: &mut Session, player: &mut StreamRng) -> Result<()> {
         }
     }
     if s.in_round() {
-        return Err(anyhow!("the round did not finish: {:?}", s.message));
+        return Err(anyhow!("the round did not finish: {:?}", s.message_text()));
     }
     if s.history.len() > before {
         settled(s)?;
@@ -93,17 +98,15 @@ fn main() -> Result<()> {
     for i in 0..rounds {
         if s.machine.credit() < 2_000 {
             s.insert_note(5_000);
-            if let Some(m) = &s.message {
+            if let Some(m) = s.message_text() {
                 return Err(anyhow!("note refused: {m}"));
             }
             say("note 5000")?;
         }
         s.choose_game(player.index(s.games.len()));
-        if matches!(s.game(), HostedGame::Reels(_)) {
-            s.change_lines(i32::try_from(player.uniform(3))? - 1);
-        }
+        s.adjust_bet(BetControl::Lines, i32::try_from(player.uniform(3))? - 1);
         if !s.play() {
-            return Err(anyhow!("play refused: {:?}", s.message));
+            return Err(anyhow!("play refused: {:?}", s.message_text()));
         }
         let id = s.open_round_id();
         say(&format!("begun {} {}", id.ok_or_else(|| anyhow!("no round after play"))?, s.game().id()))?;

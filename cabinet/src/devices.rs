@@ -5,6 +5,9 @@
 
 use bevy::prelude::*;
 use game_core::double_up::Colour;
+use game_host::command::Command;
+use game_host::kind::BetControl;
+use game_host::session::Lang;
 use meters::Door;
 
 use crate::SessionRes;
@@ -40,27 +43,27 @@ fn accept_money_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) 
     let Ok(mut s) = session.0.lock() else { return };
     for (key, cents) in [(KeyCode::Digit1, 500), (KeyCode::Digit2, 1_000), (KeyCode::Digit3, 2_000), (KeyCode::Digit4, 5_000)] {
         if keys.just_pressed(key) {
-            s.insert_note(cents);
+            s.command(Command::InsertNote { cents });
         }
     }
     if keys.just_pressed(KeyCode::KeyT)
         && let Some(v) = s.last_ticket.clone()
     {
-        s.insert_ticket(&v);
+        s.command(Command::InsertTicket { validation: v });
     }
 }
 
 fn door_and_key_switches(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) {
     let Ok(mut s) = session.0.lock() else { return };
     if keys.just_pressed(KeyCode::KeyM) {
-        s.toggle_door(Door::Main);
+        s.command(Command::ToggleDoor { door: Door::Main });
     }
     if keys.just_pressed(KeyCode::KeyL) {
-        s.toggle_door(Door::Logic);
+        s.command(Command::ToggleDoor { door: Door::Logic });
     }
     if keys.just_pressed(KeyCode::KeyK) {
         if *mode.get() == Mode::Audit {
-            s.attendant_clear();
+            s.command(Command::AttendantClear);
             next.set(Mode::Idle);
         } else {
             next.set(Mode::Audit);
@@ -79,52 +82,51 @@ fn player_buttons(
     let Ok(mut s) = session.0.lock() else { return };
     let m = *mode.get();
     if keys.just_pressed(KeyCode::KeyE) {
-        s.lang = match s.lang {
-            game_host::session::Lang::Pt => game_host::session::Lang::En,
-            game_host::session::Lang::En => game_host::session::Lang::Pt,
-        };
+        let lang = if s.lang == Lang::Pt { Lang::En } else { Lang::Pt };
+        s.command(Command::Language { lang });
     }
     if keys.just_pressed(KeyCode::KeyV) {
-        s.show_currency = !s.show_currency;
+        let currency = !s.show_currency;
+        s.command(Command::ShowCurrency { currency });
     }
     if keys.just_pressed(KeyCode::KeyH) {
         help.0 = !help.0;
     }
     match m {
         Mode::Attract | Mode::Idle => {
-            if keys.just_pressed(KeyCode::Space) && s.play() {
+            if keys.just_pressed(KeyCode::Space) && s.command(Command::Play) {
                 next.set(Mode::Playing);
             }
             if keys.just_pressed(KeyCode::KeyC) {
-                s.cash_out();
+                s.command(Command::CashOut);
             }
             if keys.just_pressed(KeyCode::ArrowLeft) {
-                s.select_game(-1);
+                s.command(Command::StepGame { delta: -1 });
             }
             if keys.just_pressed(KeyCode::ArrowRight) {
-                s.select_game(1);
+                s.command(Command::StepGame { delta: 1 });
             }
             if keys.just_pressed(KeyCode::ArrowUp) {
-                s.change_lines(1);
+                s.command(Command::AdjustBet { control: BetControl::Lines, delta: 1 });
             }
             if keys.just_pressed(KeyCode::ArrowDown) {
-                s.change_lines(-1);
+                s.command(Command::AdjustBet { control: BetControl::Lines, delta: -1 });
             }
             if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
-                s.change_credits_per_line(1);
+                s.command(Command::AdjustBet { control: BetControl::Amount, delta: 1 });
             }
             if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
-                s.change_credits_per_line(-1);
+                s.command(Command::AdjustBet { control: BetControl::Amount, delta: -1 });
             }
             if keys.just_pressed(KeyCode::KeyQ) {
-                s.change_denomination(-1);
+                s.command(Command::StepDenomination { delta: -1 });
             }
             if keys.just_pressed(KeyCode::KeyW) {
-                s.change_denomination(1);
+                s.command(Command::StepDenomination { delta: 1 });
             }
-            if keys.just_pressed(KeyCode::KeyA) && s.config.autoplay_max > 0 && s.reel_game().is_some() {
+            if keys.just_pressed(KeyCode::KeyA) {
                 // M-32: a finite count, stopped by any key below.
-                s.autoplay_left = s.config.autoplay_max.min(10);
+                s.command(Command::Autoplay { rounds: 10 });
             }
             if keys.just_pressed(KeyCode::KeyR) {
                 next.set(Mode::Recall);
@@ -134,21 +136,19 @@ fn player_buttons(
             if keys.just_pressed(KeyCode::Space) {
                 // Reels: show the result at once; draw poker: draw.
                 reveal.hurry = true;
-                if s.draw.is_some() {
-                    s.draw_cards();
-                }
+                s.command(Command::Play);
             }
             if keys.just_pressed(KeyCode::KeyG) {
-                s.gamble(Colour::Red);
+                s.command(Command::Gamble { colour: Colour::Red });
             }
             if keys.just_pressed(KeyCode::KeyB) {
-                s.gamble(Colour::Black);
+                s.command(Command::Gamble { colour: Colour::Black });
             }
             if keys.just_pressed(KeyCode::Enter) {
-                s.collect();
+                s.command(Command::Collect);
             }
             if keys.just_pressed(KeyCode::KeyA) {
-                s.autoplay_left = 0;
+                s.command(Command::Autoplay { rounds: 0 });
             }
         }
         Mode::Recall => {
@@ -164,13 +164,7 @@ fn player_buttons(
 /// runs out or anything blocks play.
 fn autoplay_next_round(session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) {
     let Ok(mut s) = session.0.lock() else { return };
-    if s.autoplay_left == 0 || *mode.get() != Mode::Idle || s.in_round() || s.reel_game().is_none() {
-        return;
-    }
-    s.autoplay_left -= 1;
-    if s.spin() {
+    if *mode.get() == Mode::Idle && s.autoplay_next() {
         next.set(Mode::Playing);
-    } else {
-        s.autoplay_left = 0;
     }
 }

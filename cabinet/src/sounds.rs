@@ -15,6 +15,8 @@ use bevy::prelude::*;
 use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::reels::{Reveal, stop_time};
+use game_host::kinds::reels::Reels;
+use game_host::round::Phase;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sound {
@@ -95,10 +97,10 @@ fn play(commands: &mut Commands, sounds: &Sounds, sound: Sound) {
 /// Each reel as it stops, in every spin of the round (base and free games).
 fn sound_reel_stops(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>, reveal: Res<Reveal>, time: Res<Time>, mut heard: ResMut<Heard>) {
     let Ok(s) = session.0.lock() else { return };
-    let Some(r) = s.round.as_ref() else { return };
-    let reels = r.record.outcome.base.stops.len();
+    let Some(r) = s.round::<Reels>().filter(|r| r.phase != Phase::Ended) else { return };
+    let reels = r.state.base.stops.len();
     let elapsed = time.elapsed_secs() - reveal.started;
-    let stopped = if r.revealed || reveal.hurry { reels } else { (0..reels).filter(|&i| elapsed >= stop_time(i)).count() };
+    let stopped = if r.phase != Phase::Presenting || reveal.hurry { reels } else { (0..reels).filter(|&i| elapsed >= stop_time(i)).count() };
     let (round, spin, before) = heard.reels_stopped;
     let before = if round == Some(r.id) && spin == reveal.spin { before } else { 0 };
     for _ in before..stopped {
@@ -107,16 +109,15 @@ fn sound_reel_stops(mut commands: Commands, sounds: Res<Sounds>, session: Res<Se
     heard.reels_stopped = (Some(r.id), reveal.spin, stopped.max(before));
 }
 
-/// A card round's deal, and its draw (or the dealer's hand turned over).
+/// A round the screen shows at once (cards): its deal, and its decision
+/// (the draw, or the dealer's hand turned over).
 fn sound_cards(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>, mut heard: ResMut<Heard>) {
-    use game_host::session::CardRound;
     let Ok(s) = session.0.lock() else { return };
-    let now = s.draw.as_ref().map(|d| (d.id, d.drawn)).or_else(|| s.stud.as_ref().map(|r| (r.id, false))).or_else(|| match &s.last_card_round {
-        Some(CardRound::Draw(d)) => Some((d.id, true)),
-        Some(CardRound::Stud(r)) => Some((r.id, true)),
-        None => None,
-    });
-    let Some((id, drawn)) = now else { return };
+    if s.game().animated() {
+        return;
+    }
+    let Some(r) = s.round_info() else { return };
+    let (id, drawn) = (r.id, r.phase != Phase::Decisions);
     if heard.cards.0 != Some(id) || (drawn && !heard.cards.1) {
         play(&mut commands, &sounds, Sound::Card);
         heard.cards = (Some(id), drawn);

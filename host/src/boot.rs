@@ -4,13 +4,12 @@
 
 use std::path::PathBuf;
 
-use game_core::reels::StopTables;
 use meters::Machine;
-use paytables::artifact::CompiledGame;
 use paytables::check::Floor;
 
+use crate::catalogue::HostedGame;
 use crate::config::CabinetConfig;
-use crate::session::{self, HostedGame, LoadedGame, Session};
+use crate::session::{self, Session};
 use crate::verification;
 
 /// What the cabinet was started with.
@@ -59,12 +58,7 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     for id in &config.games {
         let path = config.paytable_dir.join(format!("{id}.json"));
         match paytables::artifact::load_approved(&path, &manifest, &floor) {
-            Ok(CompiledGame::Reels(game)) => {
-                let tables = StopTables::new(&game).map_err(|e| format!("{id}: {e}"))?;
-                games.push(HostedGame::Reels(LoadedGame { game, tables }));
-            }
-            Ok(CompiledGame::DrawPoker(game)) => games.push(HostedGame::DrawPoker(game)),
-            Ok(CompiledGame::StudPoker(game)) => games.push(HostedGame::StudPoker(game)),
+            Ok(game) => games.push(HostedGame::from_artifact(game)?),
             Err(e) => tracing::error!("paytable {id} refused: {e}"),
         }
     }

@@ -15,10 +15,15 @@
 #![forbid(unsafe_code)]
 
 pub mod boot;
+pub mod catalogue;
+pub mod command;
 pub mod config;
+pub mod kind;
+pub mod kinds;
 pub mod linked;
 pub mod names;
-pub mod poker;
+pub mod notice;
+pub mod round;
 pub mod session;
 pub mod ticket_printer;
 pub mod verification;

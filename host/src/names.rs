@@ -5,7 +5,7 @@
 use meters::{Door, HandpayKind, Tilt};
 
 /// The language of the text the host produces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Lang {
     Pt,
     En,

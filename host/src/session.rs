@@ -1,107 +1,28 @@
-//! The session controller: what each player, attendant or device action
-//! does, in terms of the core (`meters::Machine`) and the games
-//! (`game-core`). Bevy systems call these methods and draw the result; no
-//! rule and no money movement lives in a system.
+//! The player session: what each player, attendant or device action does,
+//! in terms of the core (`meters::Machine`) and the hosted games. The
+//! cabinet calls these methods and draws what they report; no rule and no
+//! money movement lives in a Bevy system.
 //!
-//! A reel round: the whole outcome is drawn (`ReelGame::play`) and committed
-//! with `begin_round` before the reels move; after the reveal a win is
-//! collected (`settle_round`) or gambled (each gamble a committed step); a
-//! round interrupted by a power loss is resumed at its last step on boot.
+//! Every round, of any kind, runs the one lifecycle of [`crate::round`]:
+//! the whole outcome drawn and committed with the stake before anything is
+//! shown, each decision a committed step, the win collected or gambled, and
+//! a round interrupted by a power loss resumed at its last step on boot.
 
 use std::path::PathBuf;
 
-use game_core::double_up::{Colour, DoubleUpRule, Gamble};
-use game_core::draw_poker::DrawPokerGame;
-use game_core::reels::{Bet, ReelGame, ReelRound, StopTables};
-use game_core::stud_poker::StudPokerGame;
-use meters::{CashOut, Cents, CoreError, Door, Machine, PlayBlock, Tilt, WinComponent};
-use serde::{Deserialize, Serialize};
+use game_core::double_up::Colour;
+use meters::{CashOut, Cents, CoreError, Door, Machine, PlayBlock, Tilt};
 
+use crate::catalogue::HostedGame;
 use crate::config::CabinetConfig;
+use crate::kind::{BetControl, GameKind};
 use crate::linked::LinkedPool;
-use crate::poker::{DrawRound, StudRound};
+use crate::notice::Notice;
+use crate::round::{Phase, Progress, Resumed, Round, RoundInfo, Services, Table};
 use crate::verification::Report;
 
-pub struct LoadedGame {
-    pub game: ReelGame,
-    pub tables: StopTables,
-}
-
-/// A game this cabinet hosts, as its approved artifact describes it.
-pub enum HostedGame {
-    Reels(LoadedGame),
-    DrawPoker(DrawPokerGame),
-    StudPoker(StudPokerGame),
-}
-
-impl HostedGame {
-    pub fn id(&self) -> &str {
-        match self {
-            HostedGame::Reels(g) => &g.game.id,
-            HostedGame::DrawPoker(g) => &g.id,
-            HostedGame::StudPoker(g) => &g.id,
-        }
-    }
-
-    pub fn name(&self) -> &str {
-        match self {
-            HostedGame::Reels(g) => &g.game.name,
-            HostedGame::DrawPoker(g) => &g.name,
-            HostedGame::StudPoker(g) => &g.name,
-        }
-    }
-
-    pub fn reels(&self) -> Option<&LoadedGame> {
-        match self {
-            HostedGame::Reels(g) => Some(g),
-            _ => None,
-        }
-    }
-}
-
-/// What the first step of a reel round records: the bet and the outcome.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SpinRecord {
-    pub game: String,
-    pub denom: Cents,
-    pub bet: Bet,
-    pub outcome: ReelRound,
-}
-
-/// The round in play, as the screen shows it.
-#[derive(Clone, Debug)]
-pub struct ActiveRound {
-    pub id: u64,
-    pub game: usize,
-    pub denom: Cents,
-    pub record: SpinRecord,
-    /// The amount (credits) now at stake in the double-up, after gambles.
-    pub at_stake: u64,
-    pub gambles: Vec<Gamble>,
-    pub resumed: bool,
-    /// The reels have been shown to the end (all free games).
-    pub revealed: bool,
-    /// The player collected, and the round waits for a linked award from
-    /// the progressive controller before it can settle.
-    pub awaiting_controller: bool,
-}
-
-/// A finished round for the player's history (M-34) and the idle display (E-34).
-#[derive(Clone, Debug)]
-pub struct RoundSummary {
-    pub round: u64,
-    pub game: String,
-    pub denom: Cents,
-    pub stake: Cents,
-    pub win: Cents,
-    /// A reel round's outcome (the idle reels show the last one, E-34).
-    pub outcome: Option<ReelRound>,
-    /// A card round's cards and result, as the history shows them.
-    pub detail: String,
-    pub gambles: Vec<Gamble>,
-}
-
 pub use crate::names::Lang;
+pub use crate::round::RoundSummary;
 
 pub struct Session {
     pub machine: Machine,
@@ -109,22 +30,9 @@ pub struct Session {
     pub games: Vec<HostedGame>,
     pub selected: usize,
     pub denom: Cents,
-    pub lines: u32,
-    pub credits_per_line: u64,
-    /// Draw poker: coins bet.
-    pub coins: u32,
-    /// Póquer sem descarte: the ante, in credits.
-    pub ante: u64,
-    /// The reel round in play.
-    pub round: Option<ActiveRound>,
-    /// The draw-poker round in play.
-    pub draw: Option<DrawRound>,
-    /// The póquer sem descarte round in play.
-    pub stud: Option<StudRound>,
-    /// The last card round, shown until the next one (E-34).
-    pub last_card_round: Option<CardRound>,
     pub history: Vec<RoundSummary>,
-    pub message: Option<String>,
+    /// The notice on the message line.
+    pub message: Option<Notice>,
     pub lang: Lang,
     /// Show amounts in currency (true) or credits (M-16).
     pub show_currency: bool,
@@ -142,19 +50,14 @@ pub struct Session {
     pub last_activity: std::time::Instant,
     /// The M-38 warning now on screen, if any.
     pub warning: Option<String>,
+    /// Actions refused so far (a command compares it before and after).
+    pub(crate) refusals: u64,
     /// A ticket the printer failed to print (the cabinet is tilted until it is).
     pub unprinted: Option<meters::ticket::Ticket>,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
 pub const DEMO_CREDIT: Cents = 10_000;
-
-/// A finished card round, as its screen keeps showing it.
-#[derive(Clone, Debug)]
-pub enum CardRound {
-    Draw(DrawRound),
-    Stud(StudRound),
-}
 
 /// One progressive level as the HUD shows it (M-30).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,55 +96,11 @@ pub fn open_machine(db: &std::path::Path, config: &CabinetConfig, lab_seed: Opti
     Ok(machine)
 }
 
-/// The awards the controller makes for a round's linked hits (pool, level,
-/// amount); None while it does not answer (the round stays open, and is
-/// collected again when the link is back). Asking again for the same hit
-/// returns the same award, never a second one.
-pub(crate) fn linked_awards_for(
-    linked: &mut [LinkedPool],
-    machine_id: &str,
-    round: u64,
-    game: &str,
-    stake: Cents,
-    hit: impl Fn(&game_core::progressive::Trigger) -> bool,
-) -> Option<Vec<(String, usize, Cents)>> {
-    let mut awards: Vec<(String, usize, Cents)> = Vec::new();
-    for p in linked {
-        if !p.qualifies(game, stake) {
-            continue;
-        }
-        for (level, trigger) in &p.setup.triggers {
-            if !hit(trigger) {
-                continue;
-            }
-            let nth = awards.iter().filter(|a| a.0 == p.setup.pool && a.1 == *level).count() as u32;
-            let pool = p.setup.pool.clone();
-            let amount = p.link.call(|c| c.award(machine_id, round, &pool, *level, nth)).ok()?;
-            awards.push((pool, *level, amount));
-        }
-    }
-    Some(awards)
-}
-
 /// Millionths as a percentage for the player, without trailing zeros:
 /// 12_345 → "1.2345", 10_000 → "1".
 fn ppm_percent(ppm: u32) -> String {
     let text = meters::progressive::ppm_as_percent(u64::from(ppm));
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
-}
-
-/// A reel game's opening bet: every line, the smallest credits per line.
-fn default_bet(game: &ReelGame) -> (u32, u64) {
-    (game.bet.lines.last().copied().unwrap_or(1), game.bet.credits_per_line.first().copied().unwrap_or(1))
-}
-
-/// The option `delta` places from `current` in `options`, held at the ends;
-/// `current` itself when it is not offered.
-fn step<T: Copy + PartialEq>(options: &[T], current: T, delta: i32) -> T {
-    match options.iter().position(|&o| o == current) {
-        Some(i) => options[(i as i32 + delta).clamp(0, options.len() as i32 - 1) as usize],
-        None => current,
-    }
 }
 
 impl Session {
@@ -254,14 +113,6 @@ impl Session {
             games,
             selected: 0,
             denom,
-            lines: 1,
-            credits_per_line: 1,
-            coins: 1,
-            ante: 1,
-            round: None,
-            draw: None,
-            stud: None,
-            last_card_round: None,
             history: Vec::new(),
             message: None,
             lang,
@@ -276,9 +127,9 @@ impl Session {
             last_activity: std::time::Instant::now(),
             warning: None,
             unprinted: None,
+            refusals: 0,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(LinkedPool::start).collect();
-        s.opening_bet();
         s.resume_interrupted_round();
         s
     }
@@ -287,61 +138,50 @@ impl Session {
         self.lang.pick(pt, en)
     }
 
+    /// The selected game. A session always hosts at least one (boot refuses
+    /// to start without one).
     pub fn game(&self) -> &HostedGame {
         &self.games[self.selected.min(self.games.len().saturating_sub(1))]
     }
 
-    /// The selected game when it is a reel game.
-    pub fn reel_game(&self) -> Option<&LoadedGame> {
-        self.game().reels()
+    /// The selected game's rules when it is of kind `K`.
+    pub fn rules<K: GameKind>(&self) -> Option<&K> {
+        self.game().rules::<K>()
     }
 
-    /// Whether any round is open on screen.
+    /// The selected game's round on screen when it is of kind `K`: the
+    /// open round, or the last one (E-34).
+    pub fn round<K: GameKind>(&self) -> Option<&Round<K>> {
+        self.game().round::<K>()
+    }
+
+    /// The selected game's round on screen, whatever its kind.
+    pub fn round_info(&self) -> Option<RoundInfo> {
+        self.game().round_info()
+    }
+
+    /// Whether a round is open (not yet settled).
     pub fn in_round(&self) -> bool {
-        self.round.is_some() || self.draw.is_some() || self.stud.is_some()
+        self.round_info().is_some_and(|r| r.phase != Phase::Ended)
     }
 
-    /// The id of the round open on screen, whatever its kind.
+    /// The id of the open round, whatever its kind.
     pub fn open_round_id(&self) -> Option<u64> {
-        self.round.as_ref().map(|r| r.id).or(self.draw.as_ref().map(|d| d.id)).or(self.stud.as_ref().map(|r| r.id))
+        self.round_info().filter(|r| r.phase != Phase::Ended).map(|r| r.id)
     }
 
-    pub fn bet(&self) -> Bet {
-        Bet { lines: self.lines, credits_per_line: self.credits_per_line }
-    }
-
-    /// The stake of the next round, in credits: lines × credits per line,
-    /// coins, or the ante (a raise later adds twice the ante).
+    /// The stake of the next round, in credits.
     pub fn stake_credits(&self) -> u64 {
-        match self.game() {
-            HostedGame::Reels(_) => self.bet().total_credits(),
-            HostedGame::DrawPoker(_) => u64::from(self.coins),
-            HostedGame::StudPoker(_) => self.ante,
-        }
+        self.game().0.stake()
     }
 
     pub fn stake_cents(&self) -> Cents {
-        self.stake_credits() * self.denom
+        self.stake_credits().saturating_mul(self.denom)
     }
 
-    /// The bet as the HUD describes it.
+    /// The bet as the panel describes it.
     pub fn bet_text(&self) -> String {
-        match self.game() {
-            HostedGame::Reels(_) => format!("{} {} × {} {}", self.lines, self.t("linhas", "lines"), self.credits_per_line, self.t("créd./linha", "cr/line")),
-            HostedGame::DrawPoker(_) => format!("{} {}", self.coins, self.t("moedas", "coins")),
-            HostedGame::StudPoker(_) => {
-                format!("{} {} {} ({} {})", self.t("ante", "ante"), self.ante, self.t("créd.", "cr"), self.t("aposta 2×:", "raise 2×:"), 2 * self.ante)
-            }
-        }
-    }
-
-    /// The selected game's opening bet.
-    fn opening_bet(&mut self) {
-        match self.game() {
-            HostedGame::Reels(g) => (self.lines, self.credits_per_line) = default_bet(&g.game),
-            HostedGame::DrawPoker(g) => self.coins = g.max_coins(),
-            HostedGame::StudPoker(g) => self.ante = g.antes.first().copied().unwrap_or(1),
-        }
+        self.game().0.bet_text(self.lang)
     }
 
     /// Amount as the player chose to see it: currency or credits (M-16).
@@ -355,8 +195,53 @@ impl Session {
         }
     }
 
-    pub(crate) fn fail(&mut self, e: impl std::fmt::Display) {
-        self.message = Some(e.to_string());
+    /// The message line's text, in the player's language.
+    pub fn message_text(&self) -> Option<String> {
+        self.message.as_ref().map(|n| n.text(self.lang, &|c| self.show(c)))
+    }
+
+    pub(crate) fn fail(&mut self, notice: Notice) {
+        self.autoplay_left = 0;
+        self.refusals += 1;
+        tracing::info!("refused: {}", notice.text(Lang::En, &|c| c.to_string()));
+        self.message = Some(notice);
+    }
+
+    /// Run a lifecycle action on the selected game, with the services it
+    /// needs; then record what it led to.
+    fn on_table(&mut self, action: impl FnOnce(&mut dyn Table, &mut Services<'_>) -> Result<Progress, Notice>) -> bool {
+        let i = self.selected.min(self.games.len().saturating_sub(1));
+        let Session { machine, config, linked, games, autoplay_left, lang, .. } = self;
+        let Some(game) = games.get_mut(i) else { return false };
+        let mut cx = Services { machine, progressives: &config.progressives, linked, autoplay: *autoplay_left > 0, lang: *lang };
+        let done = action(game.0.as_mut(), &mut cx);
+        self.progressed(done)
+    }
+
+    /// What a lifecycle action led to: the history, the message line.
+    fn progressed(&mut self, done: Result<Progress, Notice>) -> bool {
+        match done {
+            Ok(Progress::Open) => true,
+            Ok(Progress::Awaiting) => {
+                self.message = Some(Notice::AwaitingController);
+                true
+            }
+            Ok(Progress::Settled { summary, payment, progressive }) => {
+                if progressive > 0 {
+                    self.message = Some(Notice::Progressive { amount: progressive });
+                }
+                if let meters::WinPayment::Handpay { .. } = payment {
+                    // M-12: a win at or above the limit waits for an attendant.
+                    self.message = Some(Notice::WinHandpay);
+                }
+                self.history.push(summary);
+                true
+            }
+            Err(n) => {
+                self.fail(n);
+                false
+            }
+        }
     }
 
     // ----- player -----------------------------------------------------
@@ -370,13 +255,13 @@ impl Session {
         self.choose_game(((self.selected as i32 + delta).rem_euclid(n)) as usize);
     }
 
-    /// Choose a game by its place in the menu.
+    /// Choose a game by its place in the menu: it opens with its opening bet.
     pub fn choose_game(&mut self, i: usize) {
         if self.in_round() || i >= self.games.len() {
             return;
         }
         self.selected = i;
-        self.opening_bet();
+        self.games[i].0.reset_bet();
     }
 
     /// Choose one of the configured denominations.
@@ -390,197 +275,162 @@ impl Session {
         if self.in_round() {
             return;
         }
-        self.denom = step(&self.machine.config().denominations, self.denom, delta);
+        self.denom = crate::kinds::step(&self.machine.config().denominations, self.denom, delta);
     }
 
-    pub fn change_lines(&mut self, delta: i32) {
+    /// A bet button (lines, or the amount: credits per line, coins, ante).
+    pub fn adjust_bet(&mut self, control: BetControl, delta: i32) {
         if self.in_round() {
             return;
         }
-        if let HostedGame::Reels(g) = self.game() {
-            self.lines = step(&g.game.bet.lines, self.lines, delta);
+        let i = self.selected.min(self.games.len().saturating_sub(1));
+        if let Some(g) = self.games.get_mut(i) {
+            g.0.adjust_bet(control, delta);
         }
     }
 
-    /// The bet button: credits per line, coins, or the ante.
-    pub fn change_credits_per_line(&mut self, delta: i32) {
-        if self.in_round() {
-            return;
-        }
-        match self.game() {
-            HostedGame::Reels(g) => self.credits_per_line = step(&g.game.bet.credits_per_line, self.credits_per_line, delta),
-            HostedGame::DrawPoker(g) => self.coins = step(&g.coins, self.coins, delta),
-            HostedGame::StudPoker(g) => self.ante = step(&g.antes, self.ante, delta),
-        }
-    }
-
-    /// The play button: spin the reels, deal the cards, or draw.
-    pub fn play(&mut self) -> bool {
-        match self.game() {
-            HostedGame::Reels(_) => self.spin(),
-            HostedGame::DrawPoker(_) if self.draw.is_some() => {
-                self.draw_cards();
-                true
-            }
-            HostedGame::DrawPoker(_) => self.deal_draw_poker(),
-            HostedGame::StudPoker(_) => self.deal_stud(),
-        }
-    }
-
-    /// Draw the round and commit it, before anything moves.
-    pub fn spin(&mut self) -> bool {
-        if self.in_round() {
+    /// Set the selected game's bet (a remote command or a test): refused
+    /// unless the paytable offers it.
+    pub fn set_bet<K: GameKind>(&mut self, bet: K::Bet) -> bool {
+        if self.in_round() || self.rules::<K>().is_none() {
             return false;
         }
-        let bet = self.bet();
-        let denom = self.denom;
-        // M-19, issue 6: no progressive-eligible bet while the controller
-        // of a linked pool the wager would feed is unreachable.
-        let (game_id, stake) = (self.game().id().to_owned(), self.stake_cents());
-        if let Some(p) = self.linked.iter().find(|p| p.qualifies(&game_id, stake) && !p.view().available()) {
-            let text = format!(
-                "{} ({})",
-                self.t("Progressivo ligado indisponível: apostas suspensas", "Linked progressive unavailable: bets suspended"),
-                p.setup.pool
-            );
-            self.autoplay_left = 0;
-            tracing::warn!("bet refused: {text}");
-            self.fail(text);
-            return false;
-        }
-        let Some(HostedGame::Reels(g)) = self.games.get(self.selected) else { return false };
-        let game_id = g.game.id.clone();
-        let played = self.machine.play_round(&game_id, denom, bet.total_credits() * denom, "spin", |rng| {
-            g.game.play(&g.tables, rng, bet).map(|outcome| SpinRecord { game: game_id.clone(), denom, bet, outcome })
-        });
-        match played {
-            Ok((id, record)) => {
-                self.message = None;
-                let at_stake = record.outcome.win;
-                self.round = Some(ActiveRound {
-                    id,
-                    game: self.selected,
-                    denom,
-                    record,
-                    at_stake,
-                    gambles: Vec::new(),
-                    resumed: false,
-                    revealed: false,
-                    awaiting_controller: false,
-                });
-                self.deliver_linked();
-                true
-            }
+        let value = match serde_json::to_value(bet) {
+            Ok(v) => v,
             Err(e) => {
-                self.autoplay_left = 0;
-                self.fail(e);
+                self.fail(Notice::Core(CoreError::CriticalMemory(e.to_string())));
+                return false;
+            }
+        };
+        let i = self.selected.min(self.games.len().saturating_sub(1));
+        match self.games.get_mut(i).map(|g| g.0.set_bet(value)) {
+            Some(Ok(())) => true,
+            Some(Err(r)) => {
+                self.fail(Notice::Refused(r));
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// The play button: start a round (the whole outcome drawn and
+    /// committed before anything moves), or in a round what the game
+    /// makes of it (draw poker: draw).
+    pub fn play(&mut self) -> bool {
+        if self.in_round() {
+            return self.on_table(|t, cx| t.play_in_round(cx).unwrap_or(Ok(Progress::Open)));
+        }
+        let denom = self.denom;
+        self.message = None;
+        let started = self.on_table(|t, cx| t.start(cx, denom));
+        if started {
+            self.deliver_linked();
+        }
+        started && self.round_info().is_some()
+    }
+
+    /// A decision of the round in play, typed by its kind (hold a card,
+    /// draw, raise or fold…). A committed decision is journaled before it
+    /// takes effect.
+    pub fn decide<K: GameKind>(&mut self, decision: K::Decision) -> bool {
+        if self.rules::<K>().is_none() {
+            return false;
+        }
+        match serde_json::to_value(decision) {
+            Ok(v) => self.decide_value(v),
+            Err(e) => {
+                self.fail(Notice::Core(CoreError::CriticalMemory(e.to_string())));
                 false
             }
         }
     }
 
-    /// The reels have shown the whole outcome: settle, unless the player
-    /// may double up (then they choose).
-    pub fn revealed(&mut self) {
-        let Some(r) = self.round.as_mut() else { return };
-        r.revealed = true;
-        let offer = self.double_up_offered();
-        if !offer {
-            self.collect();
-        }
+    /// A decision as a message: the selected game's kind reads it, and
+    /// refuses what is not one of its decisions.
+    pub fn decide_value(&mut self, decision: serde_json::Value) -> bool {
+        self.on_table(|t, cx| t.decide(cx, decision))
     }
 
-    /// The double-up of the round in play: (round, its rule, credits at
-    /// stake, gambles so far), once its outcome has been shown.
-    fn double_up_state(&self) -> Option<(u64, DoubleUpRule, u64, u8)> {
-        if let Some(r) = &self.round {
-            let rule = self.games.get(r.game).and_then(|g| g.reels()).and_then(|g| g.game.double_up)?;
-            return r.revealed.then_some((r.id, rule, r.at_stake, r.gambles.len() as u8));
+    /// Autoplay's next round, when autoplay runs and no round is open;
+    /// true when one started. A refused round stops autoplay.
+    pub fn autoplay_next(&mut self) -> bool {
+        if self.autoplay_left == 0 || self.in_round() || !self.game().autoplay() {
+            return false;
         }
-        let d = self.draw.as_ref()?;
-        let HostedGame::DrawPoker(g) = self.games.get(d.game)? else { return None };
-        let rule = g.double_up?;
-        d.drawn.then_some((d.id, rule, d.at_stake, d.gambles.len() as u8))
+        self.autoplay_left -= 1;
+        self.play()
+    }
+
+    /// Autoplay for `rounds` rounds (M-32: a finite count, at most the
+    /// configured maximum, only for a game that needs no decision); 0 stops it.
+    pub fn set_autoplay(&mut self, rounds: u32) {
+        self.autoplay_left = if self.game().autoplay() { rounds.min(self.config.autoplay_max) } else { 0 };
+    }
+
+    /// The screen has shown the whole outcome: settle, unless the player
+    /// may double up (then they choose).
+    pub fn revealed(&mut self) {
+        self.on_table(|t, cx| t.revealed(cx));
     }
 
     /// Whether the double-up is offered now (shown before the player chooses, M-11).
     pub fn double_up_offered(&self) -> bool {
-        self.autoplay_left == 0 && self.double_up_state().is_some_and(|(_, rule, at_stake, done)| rule.check(at_stake, done).is_ok())
+        self.game().0.double_up(self.autoplay_left > 0).is_some()
+    }
+
+    /// Gamble the amount at stake on a colour: a committed step; a loss ends the round.
+    pub fn gamble(&mut self, pick: Colour) {
+        self.on_table(|t, cx| t.gamble(cx, pick));
     }
 
     /// Take the amount at stake: settle the round (M-33).
     pub fn collect(&mut self) {
-        if self.draw.is_some() {
-            self.collect_draw();
-            return;
-        }
-        let Some(r) = self.round.clone() else { return };
-        let base_win = r.at_stake * r.denom;
-        let components = self.components(&r);
-        let hits = self.progressive_hits(&r);
-        let Some(linked) = self.linked_awards(&r) else {
-            if let Some(a) = self.round.as_mut() {
-                a.awaiting_controller = true;
+        self.on_table(|t, cx| t.collect(cx));
+    }
+
+    /// Resume the round a power loss interrupted, at its step (M-36), or
+    /// void it when no hosted game can resume it.
+    fn resume_interrupted_round(&mut self) {
+        let Some(open) = self.machine.open_round().cloned() else { return };
+        let recall = match self.machine.recall(1) {
+            Ok(mut r) => r.pop().filter(|r| r.round == open.round),
+            Err(e) => {
+                self.fail(Notice::Core(CoreError::CriticalMemory(e.to_string())));
+                return;
             }
-            self.message = Some(self.t("PROGRESSIVO LIGADO! A aguardar o controlador…", "LINKED PROGRESSIVE! Waiting for the controller…").to_owned());
-            return;
         };
-        match self.machine.settle_round_with_awards(r.id, base_win, components, &hits, &linked) {
-            Ok(s) => {
-                let win = s.win;
-                if win > base_win {
-                    self.message = Some(format!("{} {}", self.t("PROGRESSIVO!", "PROGRESSIVE!"), self.show(win - base_win)));
-                }
-                self.note_handpay(&s.payment);
-                self.history.push(RoundSummary {
-                    round: r.id,
-                    game: r.record.game.clone(),
-                    denom: r.denom,
-                    stake: r.record.bet.total_credits() * r.denom,
-                    win,
-                    outcome: Some(r.record.outcome.clone()),
-                    detail: String::new(),
-                    gambles: r.gambles.clone(),
+        if let Some(recall) = recall {
+            for i in 0..self.games.len() {
+                self.selected = i;
+                let mut resumed = None;
+                self.on_table(|t, cx| match t.resume(cx, &recall) {
+                    Resumed::NotMine => Ok(Progress::Open),
+                    Resumed::Resumed(done) => {
+                        resumed = Some(());
+                        done
+                    }
                 });
-                self.round = None;
-            }
-            Err(e) => self.fail(e),
-        }
-    }
-
-    /// M-12: a win at or above the limit waits for an attendant.
-    pub(crate) fn note_handpay(&mut self, payment: &meters::WinPayment) {
-        if let meters::WinPayment::Handpay { .. } = payment {
-            self.message = Some(self.t("Prémio a pagar manualmente: chame o empregado", "Hand-pay: call an attendant").to_owned());
-        }
-    }
-
-    /// The progressive levels the round's committed outcome wins (the
-    /// core adds any mystery level the round's wager passed).
-    fn progressive_hits(&self, r: &ActiveRound) -> Vec<(String, usize)> {
-        let Some(g) = self.games.get(r.game).and_then(|g| g.reels()) else { return Vec::new() };
-        self.standalone_hits(&g.game.id, |t| game_core::progressive::reels_hit(&g.game, &r.record.outcome, t))
-    }
-
-    /// The standalone pools' levels of `game` whose trigger `hit` says the
-    /// committed outcome wins (M-18).
-    pub(crate) fn standalone_hits(&self, game: &str, hit: impl Fn(&game_core::progressive::Trigger) -> bool) -> Vec<(String, usize)> {
-        let mut hits = Vec::new();
-        for p in self.config.progressives.iter().filter(|p| p.pool.games.iter().any(|g| g == game)) {
-            for (level, trigger) in &p.triggers {
-                if hit(trigger) {
-                    hits.push((p.pool.id.clone(), *level));
+                if resumed.is_some() {
+                    if self.message.is_none() {
+                        self.message = Some(Notice::Resumed);
+                    }
+                    tracing::warn!("M-36 round {} resumed on {}", open.round, self.game().id());
+                    return;
                 }
             }
+            self.selected = 0;
         }
-        hits
+        self.void_interrupted(open.round);
     }
 
-    fn linked_awards(&mut self, r: &ActiveRound) -> Option<Vec<(String, usize, Cents)>> {
-        let Some(HostedGame::Reels(g)) = self.games.get(r.game) else { return Some(Vec::new()) };
-        let machine_id = self.machine.config().machine_id.clone();
-        let stake = r.record.bet.total_credits() * r.denom;
-        linked_awards_for(&mut self.linked, &machine_id, r.id, &g.game.id, stake, |t| game_core::progressive::reels_hit(&g.game, &r.record.outcome, t))
+    /// M-36: a round that cannot be resumed is voided and its stakes refunded.
+    fn void_interrupted(&mut self, round: u64) {
+        let reason = "the interrupted game cannot be resumed on this cabinet";
+        tracing::warn!("M-36 round {round} voided: {reason}");
+        match self.machine.void_round(round, reason) {
+            Ok(refund) => self.message = Some(Notice::Voided { refund }),
+            Err(e) => self.fail(Notice::Core(e)),
+        }
     }
 
     /// Send every linked pool's queued contributions (kept in critical
@@ -589,7 +439,7 @@ impl Session {
         for i in 0..self.linked.len() {
             let pool = self.linked[i].setup.pool.clone();
             if let Err(e) = linked_controller::deliver_outbox(&mut self.machine, &mut self.linked[i].link, &pool) {
-                self.fail(e);
+                self.message = Some(Notice::Linked { pool, error: e.to_string() });
             }
         }
     }
@@ -601,7 +451,7 @@ impl Session {
             return;
         }
         self.deliver_linked();
-        if self.round.as_ref().is_some_and(|r| r.awaiting_controller) || self.draw.as_ref().is_some_and(|d| d.awaiting_controller) {
+        if self.round_info().is_some_and(|r| r.phase == Phase::ProgressivePending) {
             self.collect();
         }
         let cur = self.machine.config().currency.clone();
@@ -650,10 +500,8 @@ impl Session {
                 ),
                 Trigger::PokerHand { pattern, max_coins_only } => {
                     // The hand by its name in this game's paytable.
-                    let name = match self.game() {
-                        HostedGame::DrawPoker(g) => g.entries.iter().find(|e| e.pattern == *pattern).map(|e| e.name.clone()),
-                        _ => None,
-                    };
+                    let _ = pattern;
+                    let name = self.game().0.trigger_name(t);
                     let name = name.unwrap_or_else(|| self.t("mão do prémio", "the prize hand").to_owned());
                     format!("{name}{}", if *max_coins_only { self.t(", com o máximo de moedas", ", at the most coins") } else { "" })
                 }
@@ -713,103 +561,6 @@ impl Session {
         out
     }
 
-    fn components(&self, r: &ActiveRound) -> Vec<WinComponent> {
-        let o = &r.record.outcome;
-        let mut c = Vec::new();
-        for w in &o.base.line_wins {
-            c.push(WinComponent { label: format!("line {} {}×{}", w.line + 1, w.count, w.symbol), amount: w.win * r.denom });
-        }
-        if o.base.scatter_win > 0 {
-            c.push(WinComponent { label: "scatter".into(), amount: o.base.scatter_win * r.denom });
-        }
-        let free: u64 = o.free_spins.iter().map(|s| s.win).sum();
-        if free > 0 {
-            c.push(WinComponent { label: format!("free games ({})", o.free_spins.len()), amount: free * r.denom });
-        }
-        if !r.gambles.is_empty() {
-            c.push(WinComponent { label: format!("double-up ({} gambles)", r.gambles.len()), amount: r.at_stake * r.denom });
-        }
-        c
-    }
-
-    /// Gamble the amount at stake on a colour: a committed step; a loss ends the round.
-    pub fn gamble(&mut self, pick: Colour) {
-        if !self.double_up_offered() {
-            return;
-        }
-        let Some((id, rule, at_stake, done)) = self.double_up_state() else { return };
-        let g = match self.machine.draw_step(id, "gamble", 0, |rng| rule.gamble(rng, at_stake, done, pick)) {
-            Ok(g) => g,
-            Err(e) => {
-                self.fail(e);
-                return;
-            }
-        };
-        if let Some(r) = self.round.as_mut() {
-            r.gambles.push(g);
-            r.at_stake = g.result;
-        }
-        if let Some(d) = self.draw.as_mut() {
-            d.gambles.push(g);
-            d.at_stake = g.result;
-        }
-        if g.result == 0 || !self.double_up_offered() {
-            self.collect();
-        }
-    }
-
-    /// Resume the round a power loss interrupted, at its step (M-36), or
-    /// void it when it cannot be resumed.
-    fn resume_interrupted_round(&mut self) {
-        let Some(open) = self.machine.open_round().cloned() else { return };
-        let recall = self.machine.recall(1).ok().and_then(|mut r| r.pop());
-        if self.resume_card_round(open.round, recall.as_ref()) {
-            return;
-        }
-        let parsed = recall.as_ref().and_then(|rr| {
-            let first = rr.steps.first()?;
-            let record: SpinRecord = serde_json::from_value(first.step.data.clone()).ok()?;
-            let gambles: Vec<Gamble> = rr.steps[1..].iter().filter_map(|s| serde_json::from_value(s.step.data.clone()).ok()).collect();
-            Some((record, gambles))
-        });
-        let game = parsed.as_ref().and_then(|(rec, _)| self.games.iter().position(|g| g.reels().is_some_and(|l| l.game.id == rec.game)));
-        match (parsed, game) {
-            (Some((record, gambles)), Some(gi)) if recall.as_ref().and_then(|r| r.steps.first()).is_some_and(|st| st.step.name == "spin") => {
-                if let Err(e) = self.machine.resume_round(open.round) {
-                    self.fail(e);
-                    return;
-                }
-                let at_stake = gambles.last().map_or(record.outcome.win, |g| g.result);
-                self.selected = gi;
-                self.denom = record.denom;
-                self.lines = record.bet.lines;
-                self.credits_per_line = record.bet.credits_per_line;
-                self.message = Some(self.t("Jogada interrompida retomada", "Interrupted game resumed").to_owned());
-                self.round = Some(ActiveRound {
-                    id: open.round,
-                    game: gi,
-                    denom: record.denom,
-                    record,
-                    at_stake,
-                    gambles,
-                    resumed: true,
-                    revealed: false,
-                    awaiting_controller: false,
-                });
-            }
-            _ => self.void_interrupted(open.round),
-        }
-    }
-
-    /// M-36: a round that cannot be resumed is voided and its stakes refunded.
-    pub(crate) fn void_interrupted(&mut self, round: u64) {
-        let reason = "the interrupted game cannot be resumed on this cabinet";
-        match self.machine.void_round(round, reason) {
-            Ok(refund) => self.message = Some(format!("{}: {}", self.t("Jogada anulada, aposta devolvida", "Game voided, stake refunded"), self.show(refund))),
-            Err(e) => self.fail(e),
-        }
-    }
-
     // ----- the session (M-35, M-38, M-39) ------------------------------
 
     /// The player pressed something: the inactivity clock restarts.
@@ -824,8 +575,7 @@ impl Session {
 
     fn refuse_in_demo(&mut self) -> bool {
         if self.demo() {
-            self.message =
-                Some(self.t("Modo de demonstração: sem dinheiro, bilhetes nem pagamentos", "Demonstration mode: no money, tickets or payments").to_owned());
+            self.fail(Notice::Demonstration);
         }
         self.demo()
     }
@@ -846,11 +596,11 @@ impl Session {
             tracing::warn!("M-35 session ended: no play for {idle} s; credit {credit} cents cashed out");
             self.touch();
             if self.demo() {
-                self.message = Some(self.t("Demonstração terminada por inactividade", "Demonstration ended for inactivity").to_owned());
+                self.message = Some(Notice::DemonstrationEnded);
             } else {
                 self.cash_out();
-                let printed = self.message.clone().unwrap_or_default();
-                self.message = Some(format!("{} {printed}", self.t("Sessão terminada por inactividade.", "Session ended for inactivity.")));
+                let then = self.message.take().map(Box::new);
+                self.message = Some(Notice::SessionEnded { then });
             }
         } else if timeout > 0 && credit > 0 && idle + lead >= timeout {
             warning = Some(format!(
@@ -888,7 +638,7 @@ impl Session {
         }
         match self.machine.insert_note(cents) {
             Ok(_) => self.message = None,
-            Err(e) => self.fail(e),
+            Err(e) => self.fail(Notice::Core(e)),
         }
     }
 
@@ -899,7 +649,7 @@ impl Session {
         }
         match self.machine.insert_ticket(validation) {
             Ok(_) => self.message = None,
-            Err(e) => self.fail(e),
+            Err(e) => self.fail(Notice::Core(e)),
         }
     }
 
@@ -913,10 +663,10 @@ impl Session {
                 self.print_ticket(t);
             }
             Ok(CashOut::Handpay { amount, .. }) => {
-                self.message = Some(format!("{} {}", self.t("Pagamento manual:", "Hand-pay:"), self.show(amount)));
+                self.message = Some(Notice::CashOutHandpay { amount });
             }
             Err(CoreError::NothingToCashOut) => {}
-            Err(e) => self.fail(e),
+            Err(e) => self.fail(Notice::Core(e)),
         }
     }
 
@@ -928,16 +678,16 @@ impl Session {
         let dir = PathBuf::from(&self.config.ticket_dir);
         match crate::ticket_printer::print(&t, &self.machine.config().currency, &dir) {
             Ok(p) => {
-                self.message = Some(format!("{} {}", self.t("Bilhete impresso:", "Ticket printed:"), p.display()));
+                self.message = Some(Notice::TicketPrinted { path: p.display().to_string() });
                 self.unprinted = None;
             }
             Err(e) => {
                 let detail = format!("printer: {e}; ticket {} of {} not printed", t.validation, self.machine.config().currency.format(t.value));
                 tracing::error!("{detail}");
                 if let Err(e) = self.machine.set_tilt(Tilt::DeviceFault, &detail) {
-                    self.fail(e);
+                    self.fail(Notice::Core(e));
                 }
-                self.message = Some(detail);
+                self.message = Some(Notice::TicketNotPrinted { validation: t.validation.clone(), value: t.value, error: e.to_string() });
                 self.unprinted = Some(t);
             }
         }
@@ -946,7 +696,7 @@ impl Session {
     pub fn toggle_door(&mut self, door: Door) {
         let r = if self.machine.state().doors_open.contains(&door) { self.machine.close_door(door) } else { self.machine.open_door(door) };
         if let Err(e) = r {
-            self.fail(e);
+            self.fail(Notice::Core(e));
         }
     }
 
@@ -962,7 +712,7 @@ impl Session {
         let ids: Vec<u64> = self.machine.state().handpays.keys().copied().collect();
         for id in ids {
             if let Err(e) = self.machine.pay_handpay(id, "attendant") {
-                self.fail(e);
+                self.fail(Notice::Core(e));
             }
         }
         let tilts: Vec<Tilt> = self.machine.state().tilts.iter().copied().collect();
@@ -996,10 +746,12 @@ impl Session {
         machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
         self.machine = machine;
         self.history.clear();
-        self.last_card_round = None;
+        for g in &mut self.games {
+            g.0.forget_round();
+        }
         self.autoplay_left = 0;
         tracing::warn!("RAM clear by {}: {reason} (new epoch {epoch})", config.operator.operator_id);
-        self.message = Some(format!("{} ({})", self.t("Memória crítica limpa", "Critical memory cleared"), reason));
+        self.message = Some(Notice::RamCleared { reason: reason.to_owned() });
         Ok(epoch)
     }
 
@@ -1049,14 +801,10 @@ mod tests {
         config.manifest = ws.join("assets/paytables/approved.ron");
         let manifest = crate::verification::read_manifest(&config.manifest).unwrap();
         let floor = paytables::check::Floor::legal_minimum();
-        let game = match paytables::artifact::load_approved(&config.paytable_dir.join("classic-sevens.json"), &manifest, &floor).unwrap() {
-            paytables::artifact::CompiledGame::Reels(g) => g,
-            other => panic!("{other:?}"),
-        };
-        let tables = StopTables::new(&game).unwrap();
+        let game = paytables::artifact::load_approved(&config.paytable_dir.join("classic-sevens.json"), &manifest, &floor).unwrap();
         let report = crate::verification::verify(&config.games, &config.paytable_dir, &manifest, false);
         let machine = open_machine(db, &config, Some(3)).unwrap();
-        let mut s = Session::new(machine, config, vec![HostedGame::Reels(LoadedGame { game, tables })], report);
+        let mut s = Session::new(machine, config, vec![HostedGame::from_artifact(game).unwrap()], report);
         s.db = db.to_owned();
         s
     }
@@ -1067,7 +815,7 @@ mod tests {
         let db = dir.path().join("egm.sqlite");
         let mut s = session(&db);
         s.insert_note(2_000);
-        assert!(s.spin());
+        assert!(s.play());
         s.revealed();
         s.collect();
         assert!(!s.in_round());
@@ -1089,7 +837,7 @@ mod tests {
         assert!(clears[0].meters_before.contains("\"jogadas_efectuadas\":1"), "{}", clears[0].meters_before);
         // And play goes on, on the new epoch.
         s.insert_note(500);
-        assert!(s.spin());
+        assert!(s.play());
     }
 
     #[test]

@@ -3,41 +3,26 @@
 //! paid with the round's settlement (M-21), headless on a real SQLite file.
 #![allow(clippy::unwrap_used)]
 
-use std::path::PathBuf;
+mod common;
 
 use game_core::poker::{Category, evaluate};
 use game_host::boot::{BootOptions, boot};
-use game_host::poker::DrawRecord;
+use game_host::kinds::draw_poker::DrawRecord;
 use meters::RecallOutcome;
 
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The embedded configuration with its paths made absolute and a pool on
-/// Jacks or Better whose level is won by two pair (common enough to hit
-/// in a short run).
-fn config(dir: &std::path::Path) -> PathBuf {
-    let ws = workspace();
-    let text = std::fs::read_to_string(ws.join("assets/config/cabinet.ron"))
-        .unwrap()
-        .replace("\"assets/paytables/compiled\"", &format!("{:?}", ws.join("assets/paytables/compiled").display().to_string()))
-        .replace("\"assets/paytables/approved.ron\"", &format!("{:?}", ws.join("assets/paytables/approved.ron").display().to_string()))
-        .replace("\"var/tickets\"", &format!("{:?}", dir.join("tickets").display().to_string()))
-        .replace(
-            "    progressives: [\n",
-            "    progressives: [
-        (
+/// The embedded configuration with a pool on Jacks or Better whose level
+/// is won by two pair (common enough to hit in a short run).
+fn config(dir: &std::path::Path) -> std::path::PathBuf {
+    common::config(
+        dir,
+        "        (
             pool: (id: \"poker\", games: [\"jacks-or-better-9-6\"], min_wager: 1,
                    levels: [(name: \"Póquer\", start_value: 2000, reset_value: 1500, increment_ppm: 20000,
                              reserve_ppm: 0, ceiling: None, mystery: false)]),
             triggers: [(0, PokerHand(pattern: TwoPair, max_coins_only: false))],
         ),
 ",
-        );
-    let path = dir.join("cabinet.ron");
-    std::fs::write(&path, text).unwrap();
-    path
+    )
 }
 
 #[test]
@@ -50,7 +35,7 @@ fn a_draw_poker_hand_wins_its_progressive_level_with_the_round() {
     s.insert_note(5_000);
     const ROUNDS: u64 = 120;
     for _ in 0..ROUNDS {
-        assert!(s.play(), "deal refused: {:?}", s.message);
+        assert!(s.play(), "deal refused: {:?}", s.message_text());
         s.play(); // draw, holding nothing
         if s.in_round() {
             s.collect(); // a win offered the double-up: take it

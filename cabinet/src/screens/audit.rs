@@ -11,8 +11,8 @@ use meters::{GameMeters, M25, RecallOutcome, RoundRecall};
 
 use crate::SessionRes;
 use crate::modes::Mode;
+use crate::screens::KindPages;
 use crate::screens::{HudLayout, screen_ui};
-use game_host::session::SpinRecord;
 
 pub struct AuditPlugin;
 
@@ -46,6 +46,7 @@ pub struct AuditView {
 impl Plugin for AuditPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<AuditView>()
+            .init_resource::<KindPages>()
             .add_systems(OnEnter(Mode::Audit), load_audit_view)
             .add_systems(EguiPrimaryContextPass, draw_audit.run_if(in_state(Mode::Audit)));
     }
@@ -71,7 +72,7 @@ fn meter_grid(ui: &mut egui::Ui, id: &str, g: &GameMeters, digits: u8) {
     });
 }
 
-fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>, mut view: ResMut<AuditView>) -> Result {
+fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>, pages: Res<KindPages>, mut view: ResMut<AuditView>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = screen_ui(ctx, "audit", &hud);
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
@@ -173,17 +174,11 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     if !r.resumed_at.is_empty() {
                         ui.label(format!("{} {}", s.t("retomada no passo", "resumed at step"), game_host::names::list(&r.resumed_at)));
                     }
-                    // Replayed by the reel screen's own painter.
-                    if let Some(rec) = r.steps.first().and_then(|st| serde_json::from_value::<SpinRecord>(st.step.data.clone()).ok())
-                        && let Some(g) = s.games.iter().find_map(|g| g.reels().filter(|l| l.game.id == rec.game)) {
-                            crate::screens::reels::paint_reels(ui, &g.game, &rec.outcome.base, &[], 0.0, true);
-                            ui.label(format!("{} {} — {} {}", s.t("jogos grátis", "free games"), rec.outcome.free_spins.len(), s.t("prémio total", "total win"), rec.outcome.win));
-                        }
-                    // Card rounds, replayed step by step by the card painter.
                     for st in &r.steps {
                         ui.monospace(format!("{} {} {}", st.at_utc, st.step.name, if st.step.name == "gamble" || st.extra_stake > 0 { st.step.data.to_string() } else { String::new() }));
-                        replay_card_step(ui, &st.step);
                     }
+                    // Replayed by its kind's own screen (M-15).
+                    pages.replay.iter().any(|replay| replay(ui, &s, r));
                 }
             }
             Tab::Attendant => {
@@ -311,34 +306,4 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
         view.selected = None;
     }
     Ok(())
-}
-
-/// Draw a card round's step as the card screens show it: the deal, the
-/// holds and the final hand, or both stud hands.
-fn replay_card_step(ui: &mut egui::Ui, step: &meters::Step) {
-    use crate::screens::cards::paint_hand;
-    let d = &step.data;
-    match step.name.as_str() {
-        "deal" => {
-            if let Ok(dealt) = serde_json::from_value::<game_core::draw_poker::Dealt>(d["dealt"].clone()) {
-                paint_hand(ui, &dealt.hand().map(Some), &[]);
-            }
-        }
-        "draw" => {
-            if let (Ok(hand), Ok(hold)) = (
-                serde_json::from_value::<[game_core::cards::Card; 5]>(d["hand"].clone()),
-                serde_json::from_value::<game_core::draw_poker::Hold>(d["hold"].clone()),
-            ) {
-                let held: Vec<bool> = (0..5).map(|i| hold.holds(i)).collect();
-                paint_hand(ui, &hand.map(Some), &held);
-            }
-        }
-        "stud-deal" => {
-            if let Ok(deal) = serde_json::from_value::<game_core::stud_poker::StudDeal>(d["deal"].clone()) {
-                paint_hand(ui, &deal.dealer.map(Some), &[]);
-                paint_hand(ui, &deal.player.map(Some), &[]);
-            }
-        }
-        _ => {}
-    }
 }

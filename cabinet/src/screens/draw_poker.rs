@@ -5,18 +5,27 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use game_core::draw_poker::DrawPokerGame;
+use game_core::double_up::DoubleUpRule;
+use game_core::draw_poker::{Dealt, DrawPokerGame, Wild};
+use game_host::kind::GameKind;
+use game_host::kinds::draw_poker::DrawRecord;
+use game_host::round::Opening;
+use meters::RoundRecall;
 
 use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::cards::{double_up_panel, paint_hand};
-use crate::screens::{HudLayout, screen_ui};
-use game_host::session::{CardRound, HostedGame, Session};
+use crate::screens::help::bet_range;
+use crate::screens::{HudLayout, KindPages, screen_ui};
+use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
+use game_host::round::Phase;
+use game_host::session::Session;
 
 pub struct DrawPokerScreenPlugin;
 
 impl Plugin for DrawPokerScreenPlugin {
     fn build(&self, app: &mut App) {
+        KindPages::register(app, help_page, replay);
         app.add_systems(Update, hold_keys.run_if(in_state(Mode::Playing))).add_systems(
             EguiPrimaryContextPass,
             draw_draw_poker_screen.run_if(in_state(Mode::Idle).or_else(in_state(Mode::Playing)).and_then(draw_poker_selected)),
@@ -25,7 +34,7 @@ impl Plugin for DrawPokerScreenPlugin {
 }
 
 fn draw_poker_selected(session: Res<SessionRes>) -> bool {
-    session.0.lock().is_ok_and(|s| matches!(s.game(), HostedGame::DrawPoker(_)))
+    session.0.lock().is_ok_and(|s| s.rules::<DrawPoker>().is_some())
 }
 
 const HOLD_KEYS: [KeyCode; 5] = [KeyCode::F1, KeyCode::F2, KeyCode::F3, KeyCode::F4, KeyCode::F5];
@@ -35,7 +44,7 @@ fn hold_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) {
     let Ok(mut s) = session.0.lock() else { return };
     for (i, k) in HOLD_KEYS.iter().enumerate() {
         if keys.just_pressed(*k) {
-            s.toggle_hold(i);
+            s.decide::<DrawPoker>(DrawDecision::Toggle(i));
         }
     }
 }
@@ -57,18 +66,21 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
     let ctx = contexts.ctx_mut()?;
     let mut root = screen_ui(ctx, "draw_poker", &hud);
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
-    let HostedGame::DrawPoker(g) = s.game() else { return Ok(()) };
-    let g = g.clone();
+    let Some(g) = s.rules::<DrawPoker>().map(|r| r.0.clone()) else { return Ok(()) };
+    let coins = s.game().bet::<DrawPoker>().copied().unwrap_or(1);
+    let round = s.round::<DrawPoker>().cloned();
     let mut touched = None;
     let mut choice = None;
     egui::CentralPanel::default().show(&mut root, |ui| {
-        ui.vertical_centered(|ui| match (&s.draw, &s.last_card_round) {
-            (Some(d), _) => {
-                let paid = if d.drawn { g.evaluate(&d.hand) } else { None };
-                paytable(ui, &s, &g, d.record.coins, paid);
+        ui.vertical_centered(|ui| match &round {
+            Some(d) if d.phase != Phase::Ended => {
+                let hand = d.state.hand();
+                let drawn = d.state.drawn.as_ref();
+                let paid = drawn.and_then(|_| g.evaluate(&hand));
+                paytable(ui, &s, &g, d.state.coins, paid);
                 ui.add_space(16.0);
-                let held: Vec<bool> = (0..5).map(|i| d.hold.holds(i)).collect();
-                touched = paint_hand(ui, &d.hand.map(Some), &held);
+                let held: Vec<bool> = (0..5).map(|i| d.state.hold.holds(i)).collect();
+                touched = paint_hand(ui, &hand.map(Some), &held);
                 ui.horizontal(|ui| {
                     ui.add_space(((ui.available_width() - 5.0 * 122.0) / 2.0).max(0.0));
                     for (i, h) in held.iter().enumerate() {
@@ -76,11 +88,11 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                         ui.add_sized([122.0, 24.0], egui::Label::new(egui::RichText::new(format!("{text}\nF{}", i + 1)).color(egui::Color32::GOLD)));
                     }
                 });
-                if d.drawn {
+                if let Some(dr) = drawn {
                     match paid {
                         Some(e) => {
                             ui.heading(
-                                egui::RichText::new(format!("{} — {}", g.entries[e].name, s.show(d.win * d.denom))).color(egui::Color32::GOLD).size(30.0),
+                                egui::RichText::new(format!("{} — {}", g.entries[e].name, s.show(dr.win * d.denom))).color(egui::Color32::GOLD).size(30.0),
                             );
                         }
                         None => {
@@ -91,7 +103,7 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                         choice = double_up_panel(ui, &s, d.at_stake, d.denom, &d.gambles);
                     }
                 } else {
-                    let dealt = g.evaluate(&d.hand).map(|e| g.entries[e].name.clone());
+                    let dealt = g.evaluate(&hand).map(|e| g.entries[e].name.clone());
                     if let Some(n) = dealt {
                         ui.label(egui::RichText::new(n).size(22.0));
                     }
@@ -101,19 +113,21 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                     ));
                 }
             }
-            (None, Some(CardRound::Draw(last))) if last.record.game == g.id => {
-                let paid = g.evaluate(&last.hand);
-                paytable(ui, &s, &g, s.coins, paid);
+            Some(last) => {
+                // The last round stays on screen until the next (E-34).
+                let hand = last.state.hand();
+                let paid = g.evaluate(&hand);
+                paytable(ui, &s, &g, coins, paid);
                 ui.add_space(16.0);
-                let held: Vec<bool> = (0..5).map(|i| last.hold.holds(i)).collect();
-                paint_hand(ui, &last.hand.map(Some), &held);
+                let held: Vec<bool> = (0..5).map(|i| last.state.hold.holds(i)).collect();
+                paint_hand(ui, &hand.map(Some), &held);
                 if let Some(e) = paid {
                     ui.heading(egui::RichText::new(format!("{} — {}", g.entries[e].name, s.show(last.at_stake * last.denom))).color(egui::Color32::GOLD));
                 }
                 ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
             }
-            _ => {
-                paytable(ui, &s, &g, s.coins, None);
+            None => {
+                paytable(ui, &s, &g, coins, None);
                 ui.add_space(16.0);
                 paint_hand(ui, &[None; 5], &[]);
                 ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
@@ -121,7 +135,7 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
         });
     });
     if let Some(i) = touched {
-        s.toggle_hold(i);
+        s.decide::<DrawPoker>(DrawDecision::Toggle(i));
     }
     match choice {
         Some(Some(c)) => s.gamble(c),
@@ -129,4 +143,60 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
         None => {}
     }
     Ok(())
+}
+
+/// Draw poker: rules, the bet in coins, every hand and its pay per coin.
+fn draw_poker_help(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame) {
+    ui.heading(s.t("Regras", "Rules"));
+    ui.label(s.t(
+        "Recebe cinco cartas de um baralho baralhado; escolha as que guarda (teclas F1–F5 ou toque nas cartas) e prima ESPAÇO: as outras são substituídas pelas cartas seguintes do mesmo baralho. A mão final paga só o prémio mais alto que faz (regra 13).",
+        "You are dealt five cards from a shuffled deck; choose the ones to hold (keys F1–F5 or touch the cards) and press SPACE: the others are replaced by the next cards of the same deck. The final hand pays only the highest prize it makes (rule 13).",
+    ));
+    match g.wild {
+        Wild::None => {}
+        Wild::Deuces => {
+            ui.label(s.t("Os quatro 2 são wild: substituem qualquer carta.", "The four deuces are wild: they stand for any card."));
+        }
+        Wild::Joker => {
+            ui.label(s.t("Baralho de 53 cartas: o joker é wild e substitui qualquer carta.", "53-card deck: the joker is wild and stands for any card."));
+        }
+    }
+    bet_range(ui, s, u64::from(g.coins.first().copied().unwrap_or(1)), u64::from(g.max_coins()));
+    ui.heading(s.t("Prémios (créditos por moeda apostada)", "Prizes (credits per coin bet)"));
+    egui::Grid::new("draw_pays").striped(true).show(ui, |ui| {
+        ui.strong(s.t("mão", "hand"));
+        for &c in &g.coins {
+            ui.strong(format!("{c} {}", s.t("moeda(s)", "coin(s)")));
+        }
+        ui.end_row();
+        for (i, e) in g.entries.iter().enumerate() {
+            ui.label(&e.name);
+            for &c in &g.coins {
+                ui.label((g.pays_per_coin(i, c) * u64::from(c)).to_string());
+            }
+            ui.end_row();
+        }
+    });
+}
+
+/// The help page of a draw-poker game.
+fn help_page(ui: &mut egui::Ui, s: &Session) -> Option<Option<DoubleUpRule>> {
+    let g = s.rules::<DrawPoker>()?;
+    draw_poker_help(ui, s, &g.0);
+    Some(g.0.double_up)
+}
+
+/// A recalled draw-poker round: the deal, then the final hand with the
+/// cards held (M-15).
+fn replay(ui: &mut egui::Ui, _s: &Session, r: &RoundRecall) -> bool {
+    let Some(first) = r.steps.first().filter(|st| st.step.name == DrawPoker::OPENING) else { return false };
+    let Ok(rec) = serde_json::from_value::<Opening<u32, Dealt>>(first.step.data.clone()) else { return false };
+    paint_hand(ui, &rec.deal.hand().map(Some), &[]);
+    for st in &r.steps[1..] {
+        if let Ok(d) = serde_json::from_value::<DrawRecord>(st.step.data.clone()) {
+            let held: Vec<bool> = (0..5).map(|i| d.hold.holds(i)).collect();
+            paint_hand(ui, &d.hand.map(Some), &held);
+        }
+    }
+    true
 }

@@ -6,7 +6,6 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::SessionRes;
 use crate::modes::Mode;
-use game_host::session::HostedGame;
 
 pub struct GameMenuPlugin;
 
@@ -37,11 +36,7 @@ fn draw_game_menu(mut contexts: EguiContexts, session: Res<SessionRes>, mut open
     let mut keep = true;
     egui::Window::new(s.t("Escolha o jogo (Tab)", "Choose a game (Tab)")).open(&mut keep).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         for (i, g) in s.games.iter().enumerate() {
-            let kind = match g {
-                HostedGame::Reels(_) => s.t("rolos", "reels"),
-                HostedGame::DrawPoker(_) => s.t("póquer de troca", "draw poker"),
-                HostedGame::StudPoker(_) => s.t("contra a banca", "against the house"),
-            };
+            let kind = g.family(s.lang);
             let text = egui::RichText::new(format!("{} — {kind}", g.name())).size(24.0);
             if ui.add_sized([460.0, 44.0], egui::Button::new(text).selected(i == s.selected)).clicked() {
                 chosen_game = Some(i);

@@ -7,6 +7,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::SessionRes;
 use crate::screens::{HudLayout, viewport_ui};
+use game_host::round::Phase;
 
 pub struct HudPlugin;
 
@@ -81,12 +82,15 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
     {
         banner += top_banner(&mut root, "linked_award", AWARD_FILL, 8.0, egui::RichText::new(text).size(30.0).color(egui::Color32::GOLD));
     }
+    // The win on screen: nothing while the outcome is being shown, the
+    // amount at stake once it is, the settled win after the round.
     let last_win = s
-        .round
-        .as_ref()
-        .map(|r| if r.revealed { r.at_stake * r.denom } else { 0 })
-        .or_else(|| s.draw.as_ref().map(|d| d.at_stake * d.denom))
-        .or_else(|| s.stud.as_ref().map(|_| 0))
+        .round_info()
+        .map(|r| match r.phase {
+            Phase::Decisions | Phase::Presenting => 0,
+            Phase::DoubleUp | Phase::ProgressivePending => r.at_stake * r.denom,
+            Phase::Ended => r.settled_win.unwrap_or(0),
+        })
         .or_else(|| s.history.last().map(|h| h.win))
         .unwrap_or(0);
     let bottom = egui::Panel::bottom("hud_bottom").show(&mut root, |ui| {
@@ -103,7 +107,7 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
                 ui.label(format!("{} {}", s.t("Jogo automático:", "Autoplay:"), s.autoplay_left));
             }
         });
-        if let Some(m) = &s.message {
+        if let Some(m) = s.message_text() {
             ui.colored_label(egui::Color32::LIGHT_YELLOW, m);
         }
         ui.small(s.t(

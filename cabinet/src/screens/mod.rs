@@ -15,6 +15,35 @@ pub mod tilt;
 
 use bevy::prelude::Resource;
 use bevy_egui::egui;
+use game_core::double_up::DoubleUpRule;
+use game_host::session::Session;
+use meters::RoundRecall;
+
+/// A kind's rules page for the help screen: None when the selected game is
+/// not of its kind; else the double-up its paytable offers.
+pub type HelpPage = fn(&mut egui::Ui, &Session) -> Option<Option<DoubleUpRule>>;
+
+/// A kind's replay of a recalled round (M-15): false when the round is not
+/// of its kind.
+pub type Replay = fn(&mut egui::Ui, &Session, &RoundRecall) -> bool;
+
+/// What each kind's screen plugin adds to the shared screens (help,
+/// recall in the audit menu), so that those never name a kind of game.
+#[derive(Resource, Default)]
+pub struct KindPages {
+    pub help: Vec<HelpPage>,
+    pub replay: Vec<Replay>,
+}
+
+impl KindPages {
+    /// Register a kind's pages (each screen plugin calls this in `build`).
+    pub fn register(app: &mut bevy::prelude::App, help: HelpPage, replay: Replay) {
+        app.init_resource::<KindPages>();
+        let mut pages = app.world_mut().resource_mut::<KindPages>();
+        pages.help.push(help);
+        pages.replay.push(replay);
+    }
+}
 
 /// The space the always-visible panels take (heights in points), measured
 /// by the HUD each frame; screens draw in the rest of the window.

@@ -51,10 +51,7 @@ fn draw_history(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Se
                     ui.label(&h.game);
                     ui.label(s.show(h.stake));
                     ui.label(s.show(h.win));
-                    match &h.outcome {
-                        Some(o) => ui.label(format!("{} +{} {}", game_host::names::list(&o.base.stops), o.free_spins.len(), s.t("grátis", "free"))),
-                        None => ui.label(&h.detail),
-                    };
+                    ui.label(&h.detail);
                     ui.label(
                         h.gambles
                             .iter()

@@ -5,11 +5,18 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use game_core::double_up::Colour;
-use game_core::reels::{ReelGame, Spin};
+use game_core::double_up::DoubleUpRule;
+use game_core::reels::{Bet, ReelGame, ReelRound, Spin, SymbolKind};
+use game_host::kind::GameKind;
+use game_host::kinds::reels::Reels;
+use game_host::round::{Opening, Phase};
+use game_host::session::Session;
+use meters::RoundRecall;
 
 use crate::SessionRes;
 use crate::modes::Mode;
-use crate::screens::{HudLayout, screen_ui};
+use crate::screens::help::bet_range;
+use crate::screens::{HudLayout, KindPages, screen_ui};
 
 pub struct ReelScreenPlugin;
 
@@ -26,6 +33,7 @@ pub struct Reveal {
 
 impl Plugin for ReelScreenPlugin {
     fn build(&self, app: &mut App) {
+        KindPages::register(app, help_page, replay);
         app.init_resource::<Reveal>()
             .add_systems(Update, advance_reveal.run_if(in_state(Mode::Playing)))
             .add_systems(EguiPrimaryContextPass, draw_reel_screen.run_if(in_state(Mode::Idle).or_else(in_state(Mode::Playing)).and_then(reel_game_selected)));
@@ -34,7 +42,7 @@ impl Plugin for ReelScreenPlugin {
 
 /// Whether the game on screen is a reel game.
 fn reel_game_selected(session: Res<SessionRes>) -> bool {
-    session.0.lock().is_ok_and(|s| s.reel_game().is_some())
+    session.0.lock().is_ok_and(|s| s.rules::<Reels>().is_some())
 }
 
 /// Seconds for reel `i` to stop.
@@ -46,18 +54,18 @@ pub fn stop_time(i: usize) -> f32 {
 /// after the last spin, tell the session the outcome was shown.
 fn advance_reveal(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<Reveal>) {
     let Ok(mut s) = session.0.lock() else { return };
-    let Some(r) = s.round.as_ref() else { return };
+    let Some(r) = s.round::<Reels>().filter(|r| r.phase != Phase::Ended) else { return };
     let now = time.elapsed_secs();
     if reveal.round != Some(r.id) {
         *reveal = Reveal { round: Some(r.id), spin: 0, started: now, hurry: r.resumed };
     }
-    if r.revealed {
+    if r.phase != Phase::Presenting {
         return;
     }
-    let reels = r.record.outcome.base.stops.len();
-    let spin_len = stop_time(reels - 1) + if reveal.hurry { 0.0 } else { 0.6 };
+    let reels = r.state.base.stops.len();
+    let spin_len = stop_time(reels.saturating_sub(1)) + if reveal.hurry { 0.0 } else { 0.6 };
     if reveal.hurry || now - reveal.started >= spin_len {
-        if reveal.spin < r.record.outcome.free_spins.len() {
+        if reveal.spin < r.state.free_spins.len() {
             reveal.spin += 1;
             reveal.started = now;
         } else {
@@ -145,14 +153,15 @@ fn draw_reel_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
     let mut choice: Option<Option<Colour>> = None;
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| {
-            let Some(game) = s.reel_game().map(|l| &l.game) else { return };
+            let Some(game) = s.rules::<Reels>().map(|l| &l.game) else { return };
             let now = time.elapsed_secs();
-            match &s.round {
-                Some(r) => {
-                    let o = &r.record.outcome;
+            match s.round::<Reels>() {
+                Some(r) if r.phase != Phase::Ended => {
+                    let o = &r.state;
+                    let revealed = r.phase != Phase::Presenting;
                     let spin = if reveal.spin == 0 { &o.base } else { &o.free_spins[reveal.spin - 1] };
                     let elapsed = now - reveal.started;
-                    let spinning: Vec<bool> = (0..spin.stops.len()).map(|i| !r.revealed && !reveal.hurry && elapsed < stop_time(i)).collect();
+                    let spinning: Vec<bool> = (0..spin.stops.len()).map(|i| !revealed && !reveal.hurry && elapsed < stop_time(i)).collect();
                     let settled = spinning.iter().all(|x| !x);
                     if reveal.spin > 0 {
                         ui.heading(format!("{} {}/{}", s.t("JOGO GRÁTIS", "FREE GAME"), reveal.spin, o.free_spins.len()));
@@ -180,11 +189,12 @@ fn draw_reel_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
                         choice = crate::screens::cards::double_up_panel(ui, &s, r.at_stake, r.denom, &r.gambles);
                     }
                 }
-                None => {
+                last => {
                     // Idle: the last game's result stays on screen (E-34).
-                    let last = s.history.last().filter(|h| h.game == game.id).and_then(|h| h.outcome.as_ref()).map(|o| o.base.clone());
-                    let spin = last.unwrap_or_else(|| game.evaluate(&vec![0; game.reels.len()], s.bet(), false));
-                    paint_reels(ui, game, &spin, &[], now, s.history.last().is_some_and(|h| h.game == game.id));
+                    let shown = last.is_some();
+                    let bet = s.game().bet::<Reels>().copied().unwrap_or(Bet { lines: 1, credits_per_line: 1 });
+                    let spin = last.map_or_else(|| game.evaluate(&vec![0; game.reels.len()], bet, false), |r| r.state.base.clone());
+                    paint_reels(ui, game, &spin, &[], now, shown);
                     ui.label(s.t("Prima ESPAÇO para jogar", "Press SPACE to play"));
                 }
             }
@@ -196,4 +206,93 @@ fn draw_reel_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
         None => {}
     }
     Ok(())
+}
+
+/// Reel games: rules, bet range, lines, every prize, wild and scatter.
+fn reel_help(ui: &mut egui::Ui, s: &Session, g: &ReelGame) {
+    ui.heading(s.t("Regras", "Rules"));
+    ui.label(s.t(
+                "Os prémios de linha pagam da esquerda para a direita a partir do primeiro rolo. Em cada linha paga-se só o prémio mais alto (regra 13); os prémios de várias linhas somam-se (regra 14). O wild substitui todos os símbolos excepto o scatter. O scatter paga em qualquer posição, multiplicado pela aposta total.",
+                "Line wins pay left to right from the first reel. Each line pays only its highest win (rule 13); wins on several lines are added (rule 14). The wild substitutes for every symbol but the scatter. The scatter pays anywhere, times the total bet.",
+            ));
+    let min_bet = g.bet.lines.first().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.first().copied().unwrap_or(1);
+    let max_bet = g.bet.lines.last().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.last().copied().unwrap_or(1);
+    bet_range(ui, s, min_bet, max_bet);
+    ui.heading(s.t("Linhas", "Lines"));
+    ui.horizontal_wrapped(|ui| {
+        for (i, line) in g.lines.iter().enumerate() {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(70.0, 12.0 * g.rows as f32 + 16.0), egui::Sense::hover());
+            let p = ui.painter_at(rect);
+            p.text(rect.min, egui::Align2::LEFT_TOP, format!("{}", i + 1), egui::FontId::monospace(10.0), egui::Color32::WHITE);
+            for (r, &row) in line.iter().enumerate() {
+                for y in 0..g.rows {
+                    let cell = egui::Rect::from_min_size(rect.min + egui::vec2(12.0 + r as f32 * 11.0, 12.0 + y as f32 * 12.0), egui::vec2(10.0, 10.0));
+                    p.rect_filled(cell, 1.0, if y == row { egui::Color32::YELLOW } else { egui::Color32::DARK_GRAY });
+                }
+            }
+        }
+    });
+    ui.heading(s.t("Prémios (créditos por crédito apostado na linha)", "Prizes (credits per credit bet on the line)"));
+    egui::Grid::new("pays").striped(true).show(ui, |ui| {
+        for (sym, pays) in g.pays.iter().enumerate() {
+            if pays.iter().all(|&p| p == 0) {
+                continue;
+            }
+            ui.label(&g.symbols[sym].name);
+            for (count, &pay) in pays.iter().enumerate() {
+                if pay > 0 {
+                    ui.label(format!("{count} × = {pay}"));
+                }
+            }
+            ui.end_row();
+        }
+    });
+    if let Some(w) = g.symbols.iter().find_map(|x| match x.kind {
+        SymbolKind::Wild { multiplier } => Some((x, multiplier)),
+        _ => None,
+    }) {
+        ui.label(format!("{}: wild, {} ×{}", w.0.name, s.t("prémios com wild multiplicados por", "wins with a wild multiplied by"), w.1));
+    }
+    if let Some(sc) = &g.scatter {
+        ui.heading("Scatter");
+        for (count, &pay) in sc.pays.iter().enumerate() {
+            let awards = sc.free_games.as_ref().and_then(|f| f.awards.get(count)).copied().unwrap_or(0);
+            if pay > 0 || awards > 0 {
+                ui.label(format!(
+                    "{count} × {}: {} × {} + {} {}",
+                    g.symbols[sc.symbol as usize].name,
+                    pay,
+                    s.t("aposta total", "total bet"),
+                    awards,
+                    s.t("jogos grátis", "free games")
+                ));
+            }
+        }
+        if let Some(f) = &sc.free_games {
+            ui.label(format!(
+                "{} ×{}{}",
+                s.t("Prémios dos jogos grátis multiplicados por", "Free-game wins multiplied by"),
+                f.multiplier,
+                if f.retrigger { s.t("; podem ser reactivados", "; they can retrigger") } else { "" }
+            ));
+        }
+    }
+}
+
+/// The help page of a reel game.
+fn help_page(ui: &mut egui::Ui, s: &Session) -> Option<Option<DoubleUpRule>> {
+    let g = s.rules::<Reels>()?;
+    reel_help(ui, s, &g.game);
+    Some(g.game.double_up)
+}
+
+/// A recalled reel round, painted by the reel screen's own painter from
+/// its journaled opening (M-15).
+fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
+    let Some(first) = r.steps.first().filter(|st| st.step.name == Reels::OPENING) else { return false };
+    let Ok(rec) = serde_json::from_value::<Opening<Bet, ReelRound>>(first.step.data.clone()) else { return false };
+    let Some(g) = s.games.iter().find_map(|g| g.rules::<Reels>().filter(|l| l.game.id == rec.game)) else { return false };
+    paint_reels(ui, &g.game, &rec.deal.base, &[], 0.0, true);
+    ui.label(format!("{} {} — {} {}", s.t("jogos grátis", "free games"), rec.deal.free_spins.len(), s.t("prémio total", "total win"), rec.deal.win));
+    true
 }

@@ -5,38 +5,46 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use game_core::double_up::DoubleUpRule;
 use game_core::poker::{Category, evaluate};
-use game_core::stud_poker::{Decision, Outcome, StudPokerGame};
+use game_core::stud_poker::{Decision, Outcome, StudDeal, StudPokerGame, TieRule};
+use game_host::kind::GameKind;
+use game_host::round::Opening;
+use meters::RoundRecall;
 
 use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::cards::paint_hand;
-use crate::screens::{HudLayout, screen_ui};
-use game_host::session::{CardRound, HostedGame, Lang, Session};
+use crate::screens::help::bet_range;
+use crate::screens::{HudLayout, KindPages, screen_ui};
+use game_host::kinds::stud_poker::StudPoker;
+use game_host::round::Phase;
+use game_host::session::{Lang, Session};
 
 pub struct StudPokerScreenPlugin;
 
 impl Plugin for StudPokerScreenPlugin {
     fn build(&self, app: &mut App) {
+        KindPages::register(app, help_page, replay);
         app.add_systems(Update, decision_keys.run_if(in_state(Mode::Playing)))
             .add_systems(EguiPrimaryContextPass, draw_stud_screen.run_if(in_state(Mode::Idle).or_else(in_state(Mode::Playing)).and_then(stud_selected)));
     }
 }
 
 fn stud_selected(session: Res<SessionRes>) -> bool {
-    session.0.lock().is_ok_and(|s| matches!(s.game(), HostedGame::StudPoker(_)))
+    session.0.lock().is_ok_and(|s| s.rules::<StudPoker>().is_some())
 }
 
 /// F1 raises ("vou"), F2 folds ("passo").
 fn decision_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) {
     let Ok(mut s) = session.0.lock() else { return };
-    if s.stud.is_none() {
+    if !s.in_round() {
         return;
     }
     if keys.just_pressed(KeyCode::F1) {
-        s.stud_decide(Decision::Raise);
+        s.decide::<StudPoker>(Decision::Raise);
     } else if keys.just_pressed(KeyCode::F2) {
-        s.stud_decide(Decision::Fold);
+        s.decide::<StudPoker>(Decision::Fold);
     }
 }
 
@@ -68,25 +76,25 @@ fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
     let ctx = contexts.ctx_mut()?;
     let mut root = screen_ui(ctx, "stud_poker", &hud);
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
-    let HostedGame::StudPoker(g) = s.game() else { return Ok(()) };
-    let g = g.clone();
+    let Some(g) = s.rules::<StudPoker>().map(|r| r.0.clone()) else { return Ok(()) };
+    let round = s.round::<StudPoker>().cloned();
     let mut decision = None;
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| {
             raise_table(ui, &s, &g);
-            match (&s.stud, &s.last_card_round) {
-                (Some(r), _) => {
+            match &round {
+                Some(r) if r.phase != Phase::Ended => {
                     ui.label(egui::RichText::new(s.t("CROUPIER", "DEALER")).size(20.0));
                     let mut dealer = [None; 5];
-                    dealer[4] = Some(r.record.deal.dealer_up_card());
+                    dealer[4] = Some(r.state.deal.dealer_up_card());
                     paint_hand(ui, &dealer, &[]);
                     ui.add_space(10.0);
-                    paint_hand(ui, &r.record.deal.player.map(Some), &[]);
-                    ui.label(egui::RichText::new(category(&s, evaluate(&r.record.deal.player).category())).size(24.0));
-                    ui.label(format!("{} {}", s.t("Ante:", "Ante:"), s.show(r.record.ante * r.denom)));
+                    paint_hand(ui, &r.state.deal.player.map(Some), &[]);
+                    ui.label(egui::RichText::new(category(&s, evaluate(&r.state.deal.player).category())).size(24.0));
+                    ui.label(format!("{} {}", s.t("Ante:", "Ante:"), s.show(r.state.ante * r.denom)));
                     ui.horizontal(|ui| {
                         ui.add_space((ui.available_width() / 2.0 - 180.0).max(0.0));
-                        let raise = format!("{} {} (F1)", s.t("APOSTAR", "RAISE"), s.show(2 * r.record.ante * r.denom));
+                        let raise = format!("{} {} (F1)", s.t("APOSTAR", "RAISE"), s.show(2 * r.state.ante * r.denom));
                         if ui.add_sized([180.0, 40.0], egui::Button::new(raise)).clicked() {
                             decision = Some(Decision::Raise);
                         }
@@ -95,12 +103,13 @@ fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
                         }
                     });
                 }
-                (None, Some(CardRound::Stud(last))) if last.record.game == g.id => {
-                    let Some(st) = last.settlement else { return };
+                Some(last) => {
+                    // The last round stays on screen until the next (E-34).
+                    let Some((_, st)) = last.state.settled else { return };
                     ui.label(egui::RichText::new(format!("{} — {}", s.t("CROUPIER", "DEALER"), category(&s, st.dealer))).size(20.0));
-                    paint_hand(ui, &last.record.deal.dealer.map(Some), &[]);
+                    paint_hand(ui, &last.state.deal.dealer.map(Some), &[]);
                     ui.add_space(10.0);
-                    paint_hand(ui, &last.record.deal.player.map(Some), &[]);
+                    paint_hand(ui, &last.state.deal.player.map(Some), &[]);
                     ui.label(egui::RichText::new(category(&s, st.player)).size(24.0));
                     let colour = if st.returned > st.staked { egui::Color32::GOLD } else { egui::Color32::LIGHT_GRAY };
                     ui.heading(
@@ -119,7 +128,53 @@ fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
         });
     });
     if let Some(d) = decision {
-        s.stud_decide(d);
+        s.decide::<StudPoker>(d);
     }
     Ok(())
+}
+
+/// Póquer sem descarte: the seed rules, the raise's pays, the cap.
+fn stud_help(ui: &mut egui::Ui, s: &Session, g: &StudPokerGame) {
+    ui.heading(s.t("Regras", "Rules"));
+    ui.label(s.t(
+        "Aposte o ante e receba cinco cartas; o croupier recebe cinco, uma delas à vista. Escolha APOSTAR (F1: uma segunda aposta de duas vezes o ante) ou DESISTIR (F2: perde o ante). O croupier qualifica-se com ás e rei ou melhor; se não se qualificar, o ante é pago 1:1 e a aposta devolvida. Se se qualificar e a sua mão for melhor, o ante paga 1:1 e a aposta conforme a tabela; se for pior, perde as duas.",
+        "Bet the ante and receive five cards; the dealer receives five, one face up. Choose RAISE (F1: a second bet of twice the ante) or FOLD (F2: the ante is lost). The dealer qualifies with ace-king or better; if not, the ante pays 1:1 and the raise is returned. If the dealer qualifies and your hand is better, the ante pays 1:1 and the raise by the table; if worse, both are lost.",
+    ));
+    ui.label(match g.tie_rule {
+        TieRule::SuitOrder => s.t(
+            "Mãos da mesma categoria e valor: decide o naipe (espadas, copas, paus, ouros).",
+            "Hands of equal rank: the suit decides (spades, hearts, clubs, diamonds).",
+        ),
+        TieRule::Push => s.t("Mãos iguais: empate, as apostas são devolvidas.", "Equal hands: a push, the bets are returned."),
+    });
+    bet_range(ui, s, g.antes.first().copied().unwrap_or(1), g.antes.last().copied().unwrap_or(1) * 3);
+    ui.heading(s.t("A aposta paga (por 1)", "The raise pays (to 1)"));
+    egui::Grid::new("stud_pays").striped(true).show(ui, |ui| {
+        for (i, &pay) in g.raise_pays.iter().enumerate().rev() {
+            let cat = Category::ALL[i];
+            ui.label(if s.lang == game_host::session::Lang::Pt { cat.name_pt() } else { cat.name_en() });
+            ui.label(format!("{pay}:1"));
+            ui.end_row();
+        }
+    });
+    if let Some(cap) = g.max_win_credits {
+        ui.label(format!("{} {cap} {}", s.t("Prémio máximo por jogada:", "Maximum win per round:"), s.t("créditos", "credits")));
+    }
+}
+
+/// The help page of a póquer sem descarte game.
+fn help_page(ui: &mut egui::Ui, s: &Session) -> Option<Option<DoubleUpRule>> {
+    let g = s.rules::<StudPoker>()?;
+    stud_help(ui, s, &g.0);
+    Some(None)
+}
+
+/// A recalled póquer sem descarte round: the dealer's hand and the
+/// player's, as dealt (M-15).
+fn replay(ui: &mut egui::Ui, _s: &Session, r: &RoundRecall) -> bool {
+    let Some(first) = r.steps.first().filter(|st| st.step.name == StudPoker::OPENING) else { return false };
+    let Ok(rec) = serde_json::from_value::<Opening<u64, StudDeal>>(first.step.data.clone()) else { return false };
+    paint_hand(ui, &rec.deal.dealer.map(Some), &[]);
+    paint_hand(ui, &rec.deal.player.map(Some), &[]);
+    true
 }

@@ -1,0 +1,73 @@
+//! The catalogue of hosted games: each approved paytable artifact becomes
+//! a game of its kind. [`HostedGame::from_artifact`] is the one place that
+//! maps a kind of artifact to its [`GameKind`]: adding a kind of game adds
+//! one line here.
+
+use paytables::artifact::CompiledGame;
+
+use crate::kind::GameKind;
+use crate::kinds::{draw_poker::DrawPoker, reels::Reels, stud_poker::StudPoker};
+use crate::names::Lang;
+use crate::round::{Hosted, Round, RoundInfo, Table};
+
+/// A game this cabinet hosts, of any kind.
+pub struct HostedGame(pub(crate) Box<dyn Table>);
+
+impl HostedGame {
+    pub fn new<K: GameKind>(rules: K) -> Self {
+        HostedGame(Box::new(Hosted::new(rules)))
+    }
+
+    /// The game for an approved artifact.
+    pub fn from_artifact(game: CompiledGame) -> Result<Self, String> {
+        Ok(match game {
+            CompiledGame::Reels(g) => HostedGame::new(Reels::new(g)?),
+            CompiledGame::DrawPoker(g) => HostedGame::new(DrawPoker(g)),
+            CompiledGame::StudPoker(g) => HostedGame::new(StudPoker(g)),
+        })
+    }
+
+    pub fn id(&self) -> &str {
+        self.0.id()
+    }
+
+    pub fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    /// The family of game, for the menu.
+    pub fn family(&self, lang: Lang) -> &'static str {
+        self.0.family(lang)
+    }
+
+    /// Whether its screen animates the outcome before it settles (reels).
+    pub fn animated(&self) -> bool {
+        self.0.animated()
+    }
+
+    /// Whether autoplay may play it (M-32).
+    pub fn autoplay(&self) -> bool {
+        self.0.autoplay()
+    }
+
+    /// The game's rules when it is of kind `K` (its screen plugin asks).
+    pub fn rules<K: GameKind>(&self) -> Option<&K> {
+        self.0.as_any().downcast_ref::<Hosted<K>>().map(|h| &h.rules)
+    }
+
+    /// The bet set on the panel when the game is of kind `K`.
+    pub fn bet<K: GameKind>(&self) -> Option<&K::Bet> {
+        self.0.as_any().downcast_ref::<Hosted<K>>().map(|h| &h.bet)
+    }
+
+    /// The round on screen (open, or the last one until the next starts)
+    /// when the game is of kind `K`.
+    pub fn round<K: GameKind>(&self) -> Option<&Round<K>> {
+        self.0.as_any().downcast_ref::<Hosted<K>>().and_then(|h| h.round.as_ref())
+    }
+
+    /// The round on screen, whatever its kind.
+    pub fn round_info(&self) -> Option<RoundInfo> {
+        self.0.round()
+    }
+}

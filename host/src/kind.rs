@@ -1,0 +1,157 @@
+//! The contract a kind of game fulfils to be hosted.
+//!
+//! The round's lifecycle is written once, in [`crate::round`]: the stake and
+//! the whole outcome committed in one call to the core, the player's
+//! decisions as committed steps (each with any extra stake), the reveal, the
+//! double-up, the progressive triggers, the settlement, and resume or void
+//! after a restart (M-36). A kind supplies only its rules, through
+//! [`GameKind`]: what a bet is and what it stakes, how the outcome is drawn,
+//! which decisions are legal and what each commits, when the round is
+//! decided, what it wins and in which components, which progressive
+//! triggers it hits, and how each step reads for the history.
+//!
+//! Everything a kind journals (its bet, its drawn outcome, each committed
+//! step) is a serialisable value, so that recall and resume rebuild the
+//! round from the journal alone, with the same rules as live play.
+
+use std::fmt::Debug;
+
+use game_core::double_up::DoubleUpRule;
+use game_core::progressive::Trigger;
+use meters::{Cents, Draw, WinComponent};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::names::Lang;
+
+/// A value the journal holds: a bet, a drawn outcome, a decision or a step.
+pub trait Journaled: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static {}
+impl<T: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static> Journaled for T {}
+
+/// The two bet buttons of the cabinet's panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BetControl {
+    /// Lines played (reels); other kinds ignore it.
+    Lines,
+    /// The amount: credits per line, coins, or the ante.
+    Amount,
+}
+
+/// Why a kind refuses a decision, in both languages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub pt: String,
+    pub en: String,
+}
+
+impl Refusal {
+    pub fn new(pt: impl Into<String>, en: impl Into<String>) -> Self {
+        Refusal { pt: pt.into(), en: en.into() }
+    }
+}
+
+/// What a decision does to the round.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decided<S> {
+    /// An uncommitted choice changed (a card held or released): nothing is
+    /// journaled, and a restart forgets it.
+    Chosen,
+    /// A decision to commit: the step, and the extra stake it takes in
+    /// credits (a raise, a double, a split, an extra ball), debited once in
+    /// the step's transaction and never again on resume.
+    Commit { step: S, extra_stake: u64 },
+}
+
+/// The rules of one kind of game, as the host's lifecycle uses them.
+///
+/// Implementations hold the approved paytable (from its artifact) and are
+/// pure: every method is a function of its arguments, with no clock, no
+/// randomness but the core's `Draw`, and no money movement.
+pub trait GameKind: Send + Sync + 'static {
+    /// The journal's name for a round's first step (the stake and the
+    /// whole drawn outcome); it identifies the kind on resume.
+    const OPENING: &'static str;
+    /// The bet the player sets in idle.
+    type Bet: Journaled;
+    /// The whole outcome, drawn by the core at the round's start.
+    type Deal: Journaled;
+    /// A player's decision during the round.
+    type Decision: Journaled;
+    /// What a committed decision journals.
+    type Step: Journaled;
+    /// The round as the rules and the screen see it: rebuilt from the bet,
+    /// the deal and the committed steps.
+    type Round: Clone + Debug + Send + Sync + 'static;
+
+    /// The paytable's identifier (meters per game, M-25).
+    fn id(&self) -> &str;
+    /// The game's name for the player.
+    fn name(&self) -> &str;
+    /// The family of game, for the menu ("reels", "draw poker", …).
+    fn family(&self, lang: Lang) -> &'static str;
+
+    /// The bet a game opens with.
+    fn opening_bet(&self) -> Self::Bet;
+    /// A bet button pressed: the next option up or down, held at the ends.
+    fn adjust_bet(&self, bet: &Self::Bet, control: BetControl, delta: i32) -> Self::Bet;
+    /// Whether `bet` is one this paytable offers (a resumed or remote bet is checked).
+    fn offers(&self, bet: &Self::Bet) -> bool;
+    /// Credits staked when the round starts.
+    fn stake(&self, bet: &Self::Bet) -> u64;
+    /// Credits the player must hold to start: the stake, or more when a
+    /// later decision needs an extra stake the player must be able to make.
+    fn credit_needed(&self, bet: &Self::Bet) -> u64 {
+        self.stake(bet)
+    }
+    /// The bet as the panel describes it.
+    fn bet_text(&self, bet: &Self::Bet, lang: Lang) -> String;
+
+    /// Draw the whole outcome through the core (run inside
+    /// `Machine::play_round`, under the RNG lock, counted and journaled).
+    fn draw(&self, bet: &Self::Bet, rng: &mut Draw<'_>) -> Result<Self::Deal, String>;
+    /// The round as it stands right after the deal.
+    fn open(&self, bet: &Self::Bet, deal: &Self::Deal) -> Self::Round;
+    /// What the play button means in the middle of a round (draw poker:
+    /// draw with the cards held), if anything.
+    fn play_decision(&self, _round: &Self::Round) -> Option<Self::Decision> {
+        None
+    }
+    /// Check a decision against the round: a refusal, an uncommitted
+    /// choice (applied to `round` here), or a step to commit.
+    fn decide(&self, round: &mut Self::Round, decision: &Self::Decision) -> Result<Decided<Self::Step>, Refusal>;
+    /// The journal's name for a committed step.
+    fn step_name(&self, step: &Self::Step) -> &'static str;
+    /// Apply a committed step (live, and again on resume).
+    fn apply(&self, round: &mut Self::Round, step: &Self::Step);
+    /// Whether the round needs no further decision.
+    fn decided(&self, round: &Self::Round) -> bool;
+    /// Whether the screen animates the outcome before it may be settled
+    /// (the reels spin): the round then waits for the reveal.
+    fn animated(&self) -> bool {
+        false
+    }
+    /// Whether autoplay (M-32) may play this game: only where a round needs
+    /// no decision of the player.
+    fn autoplay(&self) -> bool {
+        false
+    }
+
+    /// Credits the decided round wins, before any double-up.
+    fn win(&self, round: &Self::Round) -> u64;
+    /// Credits staked in the round, the opening stake and every extra.
+    fn staked(&self, round: &Self::Round) -> u64;
+    /// The win's components for the journal and recall (M-15), in cents.
+    fn components(&self, round: &Self::Round, denom: Cents) -> Vec<WinComponent>;
+    /// The double-up the paytable offers on a win, if any (M-11).
+    fn double_up(&self) -> Option<DoubleUpRule> {
+        None
+    }
+    /// Whether the decided round wins a progressive level with `trigger` (M-18).
+    fn hits(&self, round: &Self::Round, trigger: &Trigger) -> bool;
+    /// The paytable's own name for what a trigger asks (a poker hand), if it has one.
+    fn trigger_name(&self, _trigger: &Trigger) -> Option<String> {
+        None
+    }
+    /// The finished round in one line, for the history (M-34).
+    fn describe(&self, round: &Self::Round, lang: Lang) -> String;
+}

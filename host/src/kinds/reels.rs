@@ -1,0 +1,137 @@
+//! Reel slots: the whole round (base spin and every free game) is drawn
+//! at once; the player makes no decision; the screen spins the reels to the
+//! committed stops before the round may settle (M-5).
+
+use game_core::double_up::DoubleUpRule;
+use game_core::progressive::Trigger;
+use game_core::reels::{Bet, ReelGame, ReelRound, StopTables};
+use meters::{Cents, Draw, WinComponent};
+
+use super::{NoDecision, step};
+use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::names::Lang;
+
+/// A reel game with its weighted stop tables.
+pub struct Reels {
+    pub game: ReelGame,
+    pub tables: StopTables,
+}
+
+impl Reels {
+    pub fn new(game: ReelGame) -> Result<Self, String> {
+        let tables = StopTables::new(&game).map_err(|e| format!("{}: {e}", game.id))?;
+        Ok(Reels { game, tables })
+    }
+}
+
+impl GameKind for Reels {
+    const OPENING: &'static str = "spin";
+    type Bet = Bet;
+    type Deal = ReelRound;
+    type Decision = NoDecision;
+    type Step = NoDecision;
+    type Round = ReelRound;
+
+    fn id(&self) -> &str {
+        &self.game.id
+    }
+
+    fn name(&self) -> &str {
+        &self.game.name
+    }
+
+    fn family(&self, lang: Lang) -> &'static str {
+        lang.pick("rolos", "reels")
+    }
+
+    /// Every line, the smallest credits per line.
+    fn opening_bet(&self) -> Bet {
+        Bet { lines: self.game.bet.lines.last().copied().unwrap_or(1), credits_per_line: self.game.bet.credits_per_line.first().copied().unwrap_or(1) }
+    }
+
+    fn adjust_bet(&self, bet: &Bet, control: BetControl, delta: i32) -> Bet {
+        match control {
+            BetControl::Lines => Bet { lines: step(&self.game.bet.lines, bet.lines, delta), ..*bet },
+            BetControl::Amount => Bet { credits_per_line: step(&self.game.bet.credits_per_line, bet.credits_per_line, delta), ..*bet },
+        }
+    }
+
+    fn offers(&self, bet: &Bet) -> bool {
+        self.game.check_bet(*bet).is_ok()
+    }
+
+    fn stake(&self, bet: &Bet) -> u64 {
+        bet.total_credits()
+    }
+
+    fn bet_text(&self, bet: &Bet, lang: Lang) -> String {
+        format!("{} {} × {} {}", bet.lines, lang.pick("linhas", "lines"), bet.credits_per_line, lang.pick("créd./linha", "cr/line"))
+    }
+
+    fn draw(&self, bet: &Bet, rng: &mut Draw<'_>) -> Result<ReelRound, String> {
+        self.game.play(&self.tables, rng, *bet).map_err(|e| e.to_string())
+    }
+
+    fn open(&self, _bet: &Bet, deal: &ReelRound) -> ReelRound {
+        deal.clone()
+    }
+
+    fn decide(&self, _round: &mut ReelRound, decision: &NoDecision) -> Result<Decided<NoDecision>, Refusal> {
+        match *decision {}
+    }
+
+    fn step_name(&self, step: &NoDecision) -> &'static str {
+        match *step {}
+    }
+
+    fn apply(&self, _round: &mut ReelRound, step: &NoDecision) {
+        match *step {}
+    }
+
+    fn decided(&self, _round: &ReelRound) -> bool {
+        true
+    }
+
+    fn animated(&self) -> bool {
+        true
+    }
+
+    fn autoplay(&self) -> bool {
+        true
+    }
+
+    fn win(&self, round: &ReelRound) -> u64 {
+        round.win
+    }
+
+    fn staked(&self, round: &ReelRound) -> u64 {
+        round.bet.total_credits()
+    }
+
+    fn components(&self, round: &ReelRound, denom: Cents) -> Vec<WinComponent> {
+        let mut c = Vec::new();
+        for w in &round.base.line_wins {
+            c.push(WinComponent { label: format!("line {} {}×{}", w.line + 1, w.count, w.symbol), amount: w.win * denom });
+        }
+        if round.base.scatter_win > 0 {
+            c.push(WinComponent { label: "scatter".into(), amount: round.base.scatter_win * denom });
+        }
+        let free: u64 = round.free_spins.iter().map(|s| s.win).sum();
+        if free > 0 {
+            c.push(WinComponent { label: format!("free games ({})", round.free_spins.len()), amount: free * denom });
+        }
+        c
+    }
+
+    fn double_up(&self) -> Option<DoubleUpRule> {
+        self.game.double_up
+    }
+
+    fn hits(&self, round: &ReelRound, trigger: &Trigger) -> bool {
+        game_core::progressive::reels_hit(&self.game, round, trigger)
+    }
+
+    fn describe(&self, round: &ReelRound, lang: Lang) -> String {
+        format!("{} +{} {}", crate::names::list(&round.base.stops), round.free_spins.len(), lang.pick("grátis", "free"))
+    }
+}

@@ -1,0 +1,546 @@
+//! The round lifecycle, written once for every kind of game (after the
+//! G2S game-play states): the stake and the whole outcome committed in one
+//! call to the core (`Machine::play_round`), the player's decisions as
+//! committed steps with their extra stakes, the reveal, the double-up
+//! (M-11), the progressive triggers (M-18, standalone and linked), the
+//! settlement with its win components (M-15, M-33), and resume at the last
+//! step or void after a restart (M-36). The kind's rules come from its
+//! [`GameKind`]; nothing here knows which kind it runs.
+
+use std::any::Any;
+
+use game_core::double_up::{Colour, DoubleUpRule, Gamble};
+use game_core::progressive::Trigger;
+use meters::{Cents, Machine, RoundRecall, Step, WinComponent, WinPayment};
+use serde::{Deserialize, Serialize};
+
+use crate::config::ProgressiveSetup;
+use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::linked::LinkedPool;
+use crate::names::Lang;
+use crate::notice::Notice;
+
+/// The journal's name for a double-up gamble, for every kind.
+pub const GAMBLE: &str = "gamble";
+
+/// Where a round stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Stake and outcome committed (the round can no longer be cancelled,
+    /// only completed or, after a restart that cannot resume it, voided);
+    /// the player's decisions are awaited.
+    Decisions,
+    /// Decided; the screen is showing the outcome (the reels spin).
+    Presenting,
+    /// A win the player may gamble or collect (M-11).
+    DoubleUp,
+    /// Collected; the linked pool's award is awaited from its controller.
+    ProgressivePending,
+    /// Settled: the money is closed. The round stays on screen until the
+    /// next one starts (E-34).
+    Ended,
+}
+
+/// The first step of every round: the game, the bet and the whole outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Opening<B, D> {
+    pub game: String,
+    pub denom: Cents,
+    pub bet: B,
+    pub deal: D,
+}
+
+/// A round of kind `K`, as its screen shows it.
+#[derive(Debug)]
+pub struct Round<K: GameKind> {
+    pub id: u64,
+    pub denom: Cents,
+    pub bet: K::Bet,
+    pub deal: K::Deal,
+    /// The round as the rules see it: the deal and every committed step.
+    pub state: K::Round,
+    pub phase: Phase,
+    /// Credits now at stake in the double-up (the win, once decided).
+    pub at_stake: u64,
+    pub gambles: Vec<Gamble>,
+    /// Resumed after a restart (the screen shows the outcome at once).
+    pub resumed: bool,
+    /// The whole win in cents, progressive awards included, once settled.
+    pub settled_win: Option<Cents>,
+}
+
+impl<K: GameKind> Clone for Round<K> {
+    fn clone(&self) -> Self {
+        Round {
+            id: self.id,
+            denom: self.denom,
+            bet: self.bet.clone(),
+            deal: self.deal.clone(),
+            state: self.state.clone(),
+            phase: self.phase,
+            at_stake: self.at_stake,
+            gambles: self.gambles.clone(),
+            resumed: self.resumed,
+            settled_win: self.settled_win,
+        }
+    }
+}
+
+/// A round as the parts of the cabinet that do not know its kind see it
+/// (the panel, the sounds, autoplay).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundInfo {
+    pub id: u64,
+    pub denom: Cents,
+    pub phase: Phase,
+    /// Credits staked so far, extras included.
+    pub staked: u64,
+    /// Credits at stake in the double-up.
+    pub at_stake: u64,
+    pub gambles: Vec<Gamble>,
+    pub resumed: bool,
+    pub settled_win: Option<Cents>,
+}
+
+/// A finished round for the player's history (M-34).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundSummary {
+    pub round: u64,
+    pub game: String,
+    pub denom: Cents,
+    pub stake: Cents,
+    pub win: Cents,
+    /// The round in one line (cards, stops), in the session's language.
+    pub detail: String,
+    pub gambles: Vec<Gamble>,
+}
+
+/// What the lifecycle needs from the session: the core, the pools, and
+/// whether autoplay runs (no double-up is offered then).
+pub(crate) struct Services<'a> {
+    pub machine: &'a mut Machine,
+    pub progressives: &'a [ProgressiveSetup],
+    pub linked: &'a mut [LinkedPool],
+    pub autoplay: bool,
+    pub lang: Lang,
+}
+
+/// What a lifecycle action led to.
+#[derive(Debug)]
+pub(crate) enum Progress {
+    /// The round goes on (or nothing was to be done).
+    Open,
+    /// The round waits for a linked pool's controller.
+    Awaiting,
+    /// The round settled.
+    Settled { summary: RoundSummary, payment: WinPayment, progressive: Cents },
+}
+
+/// What a kind made of an interrupted round.
+pub(crate) enum Resumed {
+    /// Not a round of this game.
+    NotMine,
+    /// Resumed at its last step; then what finishing it led to.
+    Resumed(Result<Progress, Notice>),
+}
+
+/// The kind-independent face of a hosted game, implemented once for every
+/// kind by [`Hosted`].
+pub(crate) trait Table: Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    fn id(&self) -> &str;
+    fn name(&self) -> &str;
+    fn family(&self, lang: Lang) -> &'static str;
+    fn animated(&self) -> bool;
+    fn autoplay(&self) -> bool;
+    fn reset_bet(&mut self);
+    fn adjust_bet(&mut self, control: BetControl, delta: i32);
+    fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal>;
+    fn stake(&self) -> u64;
+    fn bet_text(&self, lang: Lang) -> String;
+    fn round(&self) -> Option<RoundInfo>;
+    /// Forget the last round shown (after a RAM clear it is of another epoch).
+    fn forget_round(&mut self);
+    fn trigger_name(&self, trigger: &Trigger) -> Option<String>;
+    fn start(&mut self, cx: &mut Services<'_>, denom: Cents) -> Result<Progress, Notice>;
+    fn play_in_round(&mut self, cx: &mut Services<'_>) -> Option<Result<Progress, Notice>>;
+    fn decide(&mut self, cx: &mut Services<'_>, decision: serde_json::Value) -> Result<Progress, Notice>;
+    fn revealed(&mut self, cx: &mut Services<'_>) -> Result<Progress, Notice>;
+    fn double_up(&self, autoplay: bool) -> Option<(u64, DoubleUpRule, u64, u8)>;
+    fn gamble(&mut self, cx: &mut Services<'_>, pick: Colour) -> Result<Progress, Notice>;
+    fn collect(&mut self, cx: &mut Services<'_>) -> Result<Progress, Notice>;
+    fn resume(&mut self, cx: &mut Services<'_>, recall: &RoundRecall) -> Resumed;
+}
+
+/// A game of kind `K`: its rules, the bet set on the panel, and its round
+/// (open, or the last one, shown until the next).
+pub(crate) struct Hosted<K: GameKind> {
+    pub rules: K,
+    pub bet: K::Bet,
+    pub round: Option<Round<K>>,
+}
+
+impl<K: GameKind> Hosted<K> {
+    pub fn new(rules: K) -> Self {
+        let bet = rules.opening_bet();
+        Hosted { rules, bet, round: None }
+    }
+
+    fn open_round(&mut self) -> Option<&mut Round<K>> {
+        self.round.as_mut().filter(|r| r.phase != Phase::Ended)
+    }
+
+    /// The round is decided: its win is at stake; show it (the reels
+    /// spin), or go on at once.
+    fn decided(&mut self, cx: &mut Services<'_>) -> Result<Progress, Notice> {
+        let animated = self.rules.animated();
+        let Some(r) = self.round.as_mut().filter(|r| r.phase == Phase::Decisions) else { return Ok(Progress::Open) };
+        r.at_stake = self.rules.win(&r.state);
+        if animated {
+            r.phase = Phase::Presenting;
+            return Ok(Progress::Open);
+        }
+        self.after_reveal(cx)
+    }
+
+    /// The outcome is shown: offer the double-up on a win (M-11), or settle.
+    fn after_reveal(&mut self, cx: &mut Services<'_>) -> Result<Progress, Notice> {
+        let offered = self.offer(cx.autoplay).is_some();
+        let Some(r) = self.open_round() else { return Ok(Progress::Open) };
+        if offered {
+            r.phase = Phase::DoubleUp;
+            return Ok(Progress::Open);
+        }
+        r.phase = Phase::DoubleUp;
+        self.collect(cx)
+    }
+
+    /// The double-up the decided open round may take now, whatever its
+    /// phase: its round, rule, credits at stake and gambles so far.
+    fn offer(&self, autoplay: bool) -> Option<(u64, DoubleUpRule, u64, u8)> {
+        let r = self.round.as_ref().filter(|r| r.phase != Phase::Ended)?;
+        let rule = self.rules.double_up()?;
+        let done = u8::try_from(r.gambles.len()).ok()?;
+        (!autoplay && self.rules.decided(&r.state) && rule.check(r.at_stake, done).is_ok()).then_some((r.id, rule, r.at_stake, done))
+    }
+}
+
+impl<K: GameKind> Table for Hosted<K> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn id(&self) -> &str {
+        self.rules.id()
+    }
+
+    fn name(&self) -> &str {
+        self.rules.name()
+    }
+
+    fn family(&self, lang: Lang) -> &'static str {
+        self.rules.family(lang)
+    }
+
+    fn animated(&self) -> bool {
+        self.rules.animated()
+    }
+
+    fn autoplay(&self) -> bool {
+        self.rules.autoplay()
+    }
+
+    fn reset_bet(&mut self) {
+        self.bet = self.rules.opening_bet();
+    }
+
+    fn adjust_bet(&mut self, control: BetControl, delta: i32) {
+        self.bet = self.rules.adjust_bet(&self.bet, control, delta);
+    }
+
+    fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal> {
+        let bet: K::Bet = serde_json::from_value(bet).map_err(|e| Refusal::new(format!("Aposta inválida: {e}"), format!("Not a bet of this game: {e}")))?;
+        if !self.rules.offers(&bet) {
+            return Err(Refusal::new("Este jogo não oferece essa aposta", "This game does not offer that bet"));
+        }
+        self.bet = bet;
+        Ok(())
+    }
+
+    fn stake(&self) -> u64 {
+        self.rules.stake(&self.bet)
+    }
+
+    fn bet_text(&self, lang: Lang) -> String {
+        self.rules.bet_text(&self.bet, lang)
+    }
+
+    fn round(&self) -> Option<RoundInfo> {
+        let r = self.round.as_ref()?;
+        Some(RoundInfo {
+            id: r.id,
+            denom: r.denom,
+            phase: r.phase,
+            staked: self.rules.staked(&r.state),
+            at_stake: r.at_stake,
+            gambles: r.gambles.clone(),
+            resumed: r.resumed,
+            settled_win: r.settled_win,
+        })
+    }
+
+    fn forget_round(&mut self) {
+        if self.round.as_ref().is_some_and(|r| r.phase == Phase::Ended) {
+            self.round = None;
+        }
+    }
+
+    fn trigger_name(&self, trigger: &Trigger) -> Option<String> {
+        self.rules.trigger_name(trigger)
+    }
+
+    /// Stake and the whole outcome, committed in one call before anything
+    /// is shown (C-22).
+    fn start(&mut self, cx: &mut Services<'_>, denom: Cents) -> Result<Progress, Notice> {
+        if self.open_round().is_some() {
+            return Ok(Progress::Open);
+        }
+        let stake = self.rules.stake(&self.bet).checked_mul(denom).ok_or(Notice::CreditShort { needed: Cents::MAX })?;
+        // M-19, issue 6: no progressive-eligible bet while the controller
+        // of a linked pool the wager would feed is unreachable.
+        if let Some(p) = cx.linked.iter().find(|p| p.qualifies(self.rules.id(), stake) && !p.view().available()) {
+            return Err(Notice::LinkedUnavailable { pool: p.setup.pool.clone() });
+        }
+        let needed = self.rules.credit_needed(&self.bet).saturating_mul(denom);
+        if needed > stake && cx.machine.credit() < needed {
+            return Err(Notice::CreditShort { needed });
+        }
+        let (rules, bet) = (&self.rules, self.bet.clone());
+        let game = rules.id().to_owned();
+        let (id, opening) = cx
+            .machine
+            .play_round(&game, denom, stake, K::OPENING, |rng| rules.draw(&bet, rng).map(|deal| Opening { game: game.clone(), denom, bet: bet.clone(), deal }))
+            .map_err(Notice::Core)?;
+        let state = self.rules.open(&opening.bet, &opening.deal);
+        self.round = Some(Round {
+            id,
+            denom,
+            bet: opening.bet,
+            deal: opening.deal,
+            state,
+            phase: Phase::Decisions,
+            at_stake: 0,
+            gambles: Vec::new(),
+            resumed: false,
+            settled_win: None,
+        });
+        if self.round.as_ref().is_some_and(|r| self.rules.decided(&r.state)) {
+            return self.decided(cx);
+        }
+        Ok(Progress::Open)
+    }
+
+    fn play_in_round(&mut self, cx: &mut Services<'_>) -> Option<Result<Progress, Notice>> {
+        let r = self.round.as_ref().filter(|r| r.phase == Phase::Decisions)?;
+        let decision = self.rules.play_decision(&r.state)?;
+        let value = serde_json::to_value(decision).ok()?;
+        Some(self.decide(cx, value))
+    }
+
+    /// A player's decision: the kind checks it; a committed one is
+    /// journaled with its extra stake before it takes effect.
+    fn decide(&mut self, cx: &mut Services<'_>, decision: serde_json::Value) -> Result<Progress, Notice> {
+        let decision: K::Decision = serde_json::from_value(decision)
+            .map_err(|e| Notice::Refused(Refusal::new(format!("Decisão inválida: {e}"), format!("Not a decision of this game: {e}"))))?;
+        let Some(r) = self.round.as_mut().filter(|r| r.phase == Phase::Decisions) else {
+            return Err(Notice::Refused(Refusal::new("Nenhuma decisão é esperada agora", "No decision is awaited now")));
+        };
+        let mut state = r.state.clone();
+        match self.rules.decide(&mut state, &decision).map_err(Notice::Refused)? {
+            Decided::Chosen => {
+                r.state = state;
+                Ok(Progress::Open)
+            }
+            Decided::Commit { step, extra_stake } => {
+                let extra = extra_stake.checked_mul(r.denom).ok_or(Notice::CreditShort { needed: Cents::MAX })?;
+                let data = serde_json::to_value(&step).map_err(|e| Notice::Core(meters::CoreError::CriticalMemory(e.to_string())))?;
+                cx.machine.record_step(r.id, Step::new(self.rules.step_name(&step), data), extra).map_err(Notice::Core)?;
+                self.rules.apply(&mut r.state, &step);
+                if self.rules.decided(&r.state) {
+                    return self.decided(cx);
+                }
+                Ok(Progress::Open)
+            }
+        }
+    }
+
+    /// The screen has shown the whole outcome.
+    fn revealed(&mut self, cx: &mut Services<'_>) -> Result<Progress, Notice> {
+        match self.open_round() {
+            Some(r) if r.phase == Phase::Presenting => self.after_reveal(cx),
+            _ => Ok(Progress::Open),
+        }
+    }
+
+    /// The double-up of the open round when it is offered now (M-11).
+    fn double_up(&self, autoplay: bool) -> Option<(u64, DoubleUpRule, u64, u8)> {
+        self.round.as_ref().filter(|r| r.phase == Phase::DoubleUp)?;
+        self.offer(autoplay)
+    }
+
+    /// Gamble the amount at stake on a colour: a committed step that
+    /// draws; a loss, or the last gamble allowed, settles the round.
+    fn gamble(&mut self, cx: &mut Services<'_>, pick: Colour) -> Result<Progress, Notice> {
+        if self.round.as_ref().is_none_or(|r| r.phase != Phase::DoubleUp) {
+            return Ok(Progress::Open);
+        }
+        let Some((id, rule, at_stake, done)) = self.double_up(cx.autoplay) else { return Ok(Progress::Open) };
+        let g = cx.machine.draw_step(id, GAMBLE, 0, |rng| rule.gamble(rng, at_stake, done, pick)).map_err(Notice::Core)?;
+        if let Some(r) = self.open_round() {
+            r.gambles.push(g);
+            r.at_stake = g.result;
+        }
+        if g.result == 0 || self.double_up(cx.autoplay).is_none() {
+            return self.collect(cx);
+        }
+        Ok(Progress::Open)
+    }
+
+    /// Take the amount at stake: settle the round with its components and
+    /// the progressive levels it wins (M-18, M-33).
+    fn collect(&mut self, cx: &mut Services<'_>) -> Result<Progress, Notice> {
+        let Some(r) = self.round.as_ref().filter(|r| r.phase != Phase::Ended && r.phase != Phase::Decisions) else { return Ok(Progress::Open) };
+        let rules = &self.rules;
+        let base_win = r.at_stake.checked_mul(r.denom).ok_or_else(|| Notice::Refused(Refusal::new("Prémio fora dos limites", "Win out of range")))?;
+        let mut components = rules.components(&r.state, r.denom);
+        if !r.gambles.is_empty() {
+            components.push(WinComponent { label: format!("double-up ({} gambles)", r.gambles.len()), amount: base_win });
+        }
+        let hit = |t: &Trigger| rules.hits(&r.state, t);
+        let hits = standalone_hits(cx.progressives, rules.id(), hit);
+        let staked = rules.staked(&r.state).saturating_mul(r.denom);
+        let machine_id = cx.machine.config().machine_id.clone();
+        let Some(linked) = linked_awards_for(cx.linked, &machine_id, r.id, rules.id(), staked, hit) else {
+            if let Some(open) = self.open_round() {
+                open.phase = Phase::ProgressivePending;
+            }
+            return Ok(Progress::Awaiting);
+        };
+        let settled = cx.machine.settle_round_with_awards(r.id, base_win, components, &hits, &linked).map_err(Notice::Core)?;
+        let summary = RoundSummary {
+            round: r.id,
+            game: rules.id().to_owned(),
+            denom: r.denom,
+            stake: staked,
+            win: settled.win,
+            detail: rules.describe(&r.state, cx.lang),
+            gambles: r.gambles.clone(),
+        };
+        if let Some(open) = self.round.as_mut() {
+            open.phase = Phase::Ended;
+            open.settled_win = Some(settled.win);
+        }
+        Ok(Progress::Settled { summary, payment: settled.payment, progressive: settled.win.saturating_sub(base_win) })
+    }
+
+    /// Rebuild an interrupted round from the journal with the same rules
+    /// as live play: the opening, then each committed step in order.
+    fn resume(&mut self, cx: &mut Services<'_>, recall: &RoundRecall) -> Resumed {
+        let Some(first) = recall.steps.first().filter(|s| s.step.name == K::OPENING) else { return Resumed::NotMine };
+        let Ok(opening) = serde_json::from_value::<Opening<K::Bet, K::Deal>>(first.step.data.clone()) else { return Resumed::NotMine };
+        if opening.game != self.rules.id() {
+            return Resumed::NotMine;
+        }
+        let mut state = self.rules.open(&opening.bet, &opening.deal);
+        let mut gambles = Vec::new();
+        for s in &recall.steps[1..] {
+            if s.step.name == GAMBLE {
+                match serde_json::from_value::<Gamble>(s.step.data.clone()) {
+                    Ok(g) => gambles.push(g),
+                    Err(_) => return Resumed::NotMine,
+                }
+            } else {
+                match serde_json::from_value::<K::Step>(s.step.data.clone()) {
+                    Ok(step) if self.rules.step_name(&step) == s.step.name => self.rules.apply(&mut state, &step),
+                    _ => return Resumed::NotMine,
+                }
+            }
+        }
+        if let Err(e) = cx.machine.resume_round(recall.round) {
+            return Resumed::Resumed(Err(Notice::Core(e)));
+        }
+        let decided = self.rules.decided(&state);
+        let win = if decided { self.rules.win(&state) } else { 0 };
+        let at_stake = gambles.last().map_or(win, |g| g.result);
+        let presenting = decided && gambles.is_empty() && self.rules.animated();
+        self.bet = opening.bet.clone();
+        self.round = Some(Round {
+            id: recall.round,
+            denom: opening.denom,
+            bet: opening.bet,
+            deal: opening.deal,
+            state,
+            phase: if !decided {
+                Phase::Decisions
+            } else if presenting {
+                Phase::Presenting
+            } else {
+                Phase::DoubleUp
+            },
+            at_stake,
+            gambles,
+            resumed: true,
+            settled_win: None,
+        });
+        // A decided round that may gamble no more is finished as recorded;
+        // one still to be shown is shown first (the screen then reveals it).
+        if decided && !presenting && self.offer(cx.autoplay).is_none() {
+            return Resumed::Resumed(self.collect(cx));
+        }
+        Resumed::Resumed(Ok(Progress::Open))
+    }
+}
+
+/// The standalone pools' levels of `game` whose trigger `hit` says the
+/// committed outcome wins (M-18).
+pub(crate) fn standalone_hits(progressives: &[ProgressiveSetup], game: &str, hit: impl Fn(&Trigger) -> bool) -> Vec<(String, usize)> {
+    let mut hits = Vec::new();
+    for p in progressives.iter().filter(|p| p.pool.games.iter().any(|g| g == game)) {
+        for (level, trigger) in &p.triggers {
+            if hit(trigger) {
+                hits.push((p.pool.id.clone(), *level));
+            }
+        }
+    }
+    hits
+}
+
+/// The awards the controller makes for a round's linked hits (pool, level,
+/// amount); None while it does not answer (the round stays open, and is
+/// collected again when the link is back). Asking again for the same hit
+/// returns the same award, never a second one.
+pub(crate) fn linked_awards_for(
+    linked: &mut [LinkedPool],
+    machine_id: &str,
+    round: u64,
+    game: &str,
+    stake: Cents,
+    hit: impl Fn(&Trigger) -> bool,
+) -> Option<Vec<(String, usize, Cents)>> {
+    let mut awards: Vec<(String, usize, Cents)> = Vec::new();
+    for p in linked {
+        if !p.qualifies(game, stake) {
+            continue;
+        }
+        for (level, trigger) in &p.setup.triggers {
+            if !hit(trigger) {
+                continue;
+            }
+            let nth = awards.iter().filter(|a| a.0 == p.setup.pool && a.1 == *level).count() as u32;
+            let pool = p.setup.pool.clone();
+            let amount = p.link.call(|c| c.award(machine_id, round, &pool, *level, nth)).ok()?;
+            awards.push((pool, *level, amount));
+        }
+    }
+    Some(awards)
+}

@@ -1,0 +1,90 @@
+//! The host's message-shaped API: every action as a serialisable
+//! `Command`, refused with a clear notice when it cannot be carried out.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use game_host::boot::{BootOptions, boot};
+use game_host::command::Command;
+use game_host::kind::BetControl;
+use game_host::round::Phase;
+use game_host::session::{Lang, Session};
+use meters::Door;
+
+fn session(dir: &std::path::Path) -> Session {
+    let config = common::config(dir, "");
+    boot(&BootOptions { config, db: dir.join("egm.sqlite"), lab_seed: Some(2), demo: false }).unwrap()
+}
+
+fn index(s: &Session, id: &str) -> usize {
+    s.games.iter().position(|g| g.id() == id).unwrap()
+}
+
+#[test]
+fn every_command_travels_as_json() {
+    let commands = vec![
+        Command::InsertNote { cents: 500 },
+        Command::InsertTicket { validation: "123".into() },
+        Command::CashOut,
+        Command::SelectGame { index: 2 },
+        Command::StepGame { delta: -1 },
+        Command::SelectDenomination { cents: 5 },
+        Command::StepDenomination { delta: 1 },
+        Command::AdjustBet { control: BetControl::Lines, delta: 1 },
+        Command::Play,
+        Command::Decide { decision: serde_json::json!({ "Toggle": 3 }) },
+        Command::Revealed,
+        Command::Gamble { colour: game_core::double_up::Colour::Black },
+        Command::Collect,
+        Command::Autoplay { rounds: 4 },
+        Command::ToggleDoor { door: Door::Main },
+        Command::AttendantClear,
+        Command::Language { lang: Lang::En },
+        Command::ShowCurrency { currency: false },
+    ];
+    for c in commands {
+        let text = serde_json::to_string(&c).unwrap();
+        assert_eq!(serde_json::from_str::<Command>(&text).unwrap(), c, "{text}");
+    }
+}
+
+#[test]
+fn a_stud_round_played_by_commands_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    assert!(s.command(Command::InsertNote { cents: 1_000 }));
+    assert!(s.command(Command::SelectGame { index: index(&s, "poquer-sem-descarte") }));
+    assert!(s.command(Command::Play));
+    assert_eq!(s.round_info().unwrap().phase, Phase::Decisions);
+    // A decision of another kind is refused by name, and changes nothing.
+    assert!(!s.command(Command::Decide { decision: serde_json::json!({ "Toggle": 1 }) }));
+    s.lang = Lang::En;
+    assert!(s.message_text().unwrap().starts_with("Not a decision of this game"), "{:?}", s.message_text());
+    assert_eq!(s.round_info().unwrap().phase, Phase::Decisions);
+    // The game is not changed in a round (M-9).
+    assert!(s.command(Command::SelectGame { index: 0 }));
+    assert_eq!(s.game().id(), "poquer-sem-descarte");
+    assert!(s.command(Command::Decide { decision: serde_json::json!("Fold") }));
+    let r = s.round_info().unwrap();
+    assert_eq!((r.phase, r.settled_win), (Phase::Ended, Some(0)));
+    // A fold loses the ante alone: 1 credit of the first denomination.
+    let denom = r.denom;
+    assert_eq!(s.machine.credit(), 1_000 - denom);
+}
+
+#[test]
+fn refused_commands_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    assert!(!s.command(Command::Play), "no credit");
+    assert!(s.message_text().unwrap().starts_with("Crédito insuficiente"), "{:?}", s.message_text());
+    assert!(!s.command(Command::InsertNote { cents: 333 }), "not a note the acceptor takes");
+    assert!(s.message_text().unwrap().starts_with("Nota recusada"), "{:?}", s.message_text());
+    assert!(s.command(Command::InsertNote { cents: 500 }));
+    assert!(s.command(Command::ToggleDoor { door: Door::Main }));
+    assert!(!s.command(Command::Play), "a door is open");
+    assert!(s.message_text().unwrap().contains("PORTA ABERTA"), "{:?}", s.message_text());
+    assert_eq!(s.machine.credit(), 500, "nothing moved");
+    assert!(s.command(Command::ToggleDoor { door: Door::Main }));
+    assert!(s.command(Command::Play));
+}

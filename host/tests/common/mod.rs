@@ -1,0 +1,25 @@
+//! What the host's tests share: the embedded configuration, written with
+//! absolute paths into a test's own folder.
+#![allow(clippy::unwrap_used, dead_code)]
+
+use std::path::{Path, PathBuf};
+
+pub fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The embedded configuration (`assets/config/cabinet.ron`) with its
+/// paths made absolute, tickets printed into `dir`, and `progressives`
+/// (RON list items) added to its standalone pools.
+pub fn config(dir: &Path, progressives: &str) -> PathBuf {
+    let ws = workspace();
+    let text = std::fs::read_to_string(ws.join("assets/config/cabinet.ron"))
+        .unwrap()
+        .replace("\"assets/paytables/compiled\"", &format!("{:?}", ws.join("assets/paytables/compiled").display().to_string()))
+        .replace("\"assets/paytables/approved.ron\"", &format!("{:?}", ws.join("assets/paytables/approved.ron").display().to_string()))
+        .replace("\"var/tickets\"", &format!("{:?}", dir.join("tickets").display().to_string()))
+        .replace("    progressives: [\n", &format!("    progressives: [\n{progressives}"));
+    let path = dir.join("cabinet.ron");
+    std::fs::write(&path, text).unwrap();
+    path
+}

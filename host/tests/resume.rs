@@ -1,0 +1,211 @@
+//! A power cut at each write point of a round, for every kind of game
+//! (C-23, M-36), headless on real SQLite files.
+//!
+//! A scripted player plays one round of a game through the real
+//! `Session`; the same round is then played again on a fresh critical
+//! memory with the same lab seed and cut after each of the player's
+//! actions (the session is leaked, as a power cut leaves it: no power-down
+//! record). On the next boot the host resumes the round at its last
+//! committed step, the player finishes it, and the round must be the one
+//! the uninterrupted run drew (never drawn again), settled exactly once,
+//! with a win that the rules give for its journaled outcome and decisions,
+//! and credit that adds up to the cent.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use game_core::double_up::{Colour, Gamble};
+use game_core::draw_poker::{Dealt, DrawPokerGame};
+use game_core::reels::ReelRound;
+use game_core::stud_poker::{Decision, StudDeal, StudPokerGame};
+use game_host::boot::{BootOptions, boot};
+use game_host::kinds::draw_poker::{DrawDecision, DrawPoker, DrawRecord};
+use game_host::kinds::stud_poker::StudPoker;
+use game_host::round::Phase;
+use game_host::session::Session;
+use meters::{RecallOutcome, RoundRecall};
+
+const NOTE: u64 = 5_000;
+
+/// The player: one deterministic action for the round's phase, or None
+/// when the round is over. Draw poker holds the first two cards; stud
+/// raises; a win is gambled once on red, then collected.
+fn act(s: &mut Session) -> Option<&'static str> {
+    let r = s.round_info().filter(|r| r.phase != Phase::Ended)?;
+    Some(match r.phase {
+        Phase::Decisions if s.rules::<DrawPoker>().is_some() => {
+            let hold = s.round::<DrawPoker>().map(|r| r.state.hold).unwrap_or_default();
+            match (0..2).find(|&i| !hold.holds(i)) {
+                Some(i) => {
+                    assert!(s.decide::<DrawPoker>(DrawDecision::Toggle(i)));
+                    "hold"
+                }
+                None => {
+                    assert!(s.decide::<DrawPoker>(DrawDecision::Draw), "{:?}", s.message_text());
+                    "draw"
+                }
+            }
+        }
+        Phase::Decisions => {
+            assert!(s.decide::<StudPoker>(Decision::Raise), "{:?}", s.message_text());
+            "raise"
+        }
+        Phase::Presenting => {
+            s.revealed();
+            "revealed"
+        }
+        Phase::DoubleUp if r.gambles.is_empty() && s.double_up_offered() => {
+            s.gamble(Colour::Red);
+            "gamble"
+        }
+        Phase::DoubleUp | Phase::ProgressivePending => {
+            s.collect();
+            "collect"
+        }
+        Phase::Ended => return None,
+    })
+}
+
+/// Boot on `db` with the lab seed, choose `game` when idle.
+fn open(dir: &std::path::Path, config: &std::path::Path, game: &str, seed: u64) -> Session {
+    let options = BootOptions { config: config.to_owned(), db: dir.join("egm.sqlite"), lab_seed: Some(seed), demo: false };
+    let mut s = boot(&options).unwrap();
+    if !s.in_round() {
+        let i = s.games.iter().position(|g| g.id() == game).unwrap();
+        s.choose_game(i);
+    }
+    s
+}
+
+struct Rules {
+    jacks: DrawPokerGame,
+    stud: StudPokerGame,
+}
+
+/// What the rules pay in cents for a settled round's journaled outcome
+/// and decisions: an independent reading of the journal with game-core.
+fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
+    let first = &r.steps[0].step;
+    let credits = match first.name.as_str() {
+        "spin" => serde_json::from_value::<ReelRound>(first.data["deal"].clone()).unwrap().win,
+        "deal" => {
+            let dealt: Dealt = serde_json::from_value(first.data["deal"].clone()).unwrap();
+            let coins: u32 = serde_json::from_value(first.data["bet"].clone()).unwrap();
+            let draw = r.steps.iter().find(|s| s.step.name == "draw").unwrap();
+            let draw: DrawRecord = serde_json::from_value(draw.step.data.clone()).unwrap();
+            rules.jacks.win(&dealt.draw(draw.hold), coins)
+        }
+        "stud-deal" => {
+            let deal: StudDeal = serde_json::from_value(first.data["deal"].clone()).unwrap();
+            let ante: u64 = serde_json::from_value(first.data["bet"].clone()).unwrap();
+            let decision = if r.steps.iter().any(|s| s.step.name == "raise") { Decision::Raise } else { Decision::Fold };
+            rules.stud.settle(&deal, ante, decision).returned
+        }
+        other => panic!("unknown opening {other}"),
+    };
+    let mut at_stake = credits;
+    for s in r.steps.iter().filter(|s| s.step.name == "gamble") {
+        let g: Gamble = serde_json::from_value(s.step.data.clone()).unwrap();
+        assert_eq!(g.stake, at_stake, "round {}: a gamble staked another amount than was won", r.round);
+        at_stake = g.result;
+    }
+    at_stake * r.denom
+}
+
+fn rules() -> Rules {
+    let ws = common::workspace();
+    let manifest = paytables::artifact::read_manifest(&ws.join("assets/paytables/approved.ron")).unwrap();
+    let load = |id: &str| {
+        paytables::artifact::load_approved(&ws.join(format!("assets/paytables/compiled/{id}.json")), &manifest, &paytables::check::Floor::legal_minimum())
+            .unwrap()
+    };
+    let paytables::artifact::CompiledGame::DrawPoker(jacks) = load("jacks-or-better-9-6") else { panic!() };
+    let paytables::artifact::CompiledGame::StudPoker(stud) = load("poquer-sem-descarte") else { panic!() };
+    Rules { jacks, stud }
+}
+
+/// The one round in critical memory, settled, checked against the rules
+/// and the credit meter.
+fn check_settled(s: &Session, rules: &Rules) -> RoundRecall {
+    let rounds = s.machine.recall(10).unwrap();
+    assert_eq!(rounds.len(), 1, "one round, never a second draw");
+    let r = rounds.into_iter().next().unwrap();
+    let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("round {} not settled: {:?}", r.round, r.outcome) };
+    assert_eq!(win, rules_win(&r, rules), "round {}: the win is not what the rules pay", r.round);
+    let staked = r.stake; // the opening stake and every extra (recall adds them)
+    assert_eq!(s.machine.credit(), NOTE - staked + win, "credit after the round");
+    let t = &s.machine.state().totals.games;
+    assert_eq!((t.jogadas_efectuadas, t.creditos_jogados, t.creditos_ganhos), (1, staked, win));
+    r
+}
+
+/// Play `game`'s round uninterrupted with lab seed `seed`: the player's
+/// actions and the settled round.
+fn whole_round(dir: &std::path::Path, config: &std::path::Path, game: &str, seed: u64, rules: &Rules) -> (Vec<&'static str>, RoundRecall) {
+    let here = dir.join(format!("whole{seed}"));
+    std::fs::create_dir_all(&here).unwrap();
+    let mut s = open(&here, config, game, seed);
+    s.insert_note(NOTE);
+    assert!(s.play(), "{:?}", s.message_text());
+    let mut actions = vec!["play"];
+    while let Some(a) = act(&mut s) {
+        actions.push(a);
+        assert!(actions.len() < 20, "the round does not end: {actions:?}");
+    }
+    (actions, check_settled(&s, rules))
+}
+
+/// Play `game`'s round uninterrupted, then cut it after each action. With
+/// `gamble`, the first lab seed whose round wins (and so is gambled) is
+/// taken, so that the double-up's write points are cut too.
+fn cut_at_every_write_point(game: &str, gamble: bool) {
+    let rules = rules();
+    let dir = tempfile::tempdir().unwrap();
+    let config = common::config(dir.path(), "");
+    let (seed, actions, reference) = (1..80)
+        .map(|seed| {
+            let (actions, reference) = whole_round(dir.path(), &config, game, seed, &rules);
+            (seed, actions, reference)
+        })
+        .find(|(_, actions, _)| !gamble || actions.contains(&"gamble"))
+        .expect("a seed whose round is gambled");
+    // The same round, cut after each action in turn.
+    for cut in 1..=actions.len() {
+        let here = dir.path().join(format!("cut{cut}"));
+        std::fs::create_dir_all(&here).unwrap();
+        let mut s = open(&here, &config, game, seed);
+        s.insert_note(NOTE);
+        assert!(s.play());
+        for _ in 1..cut {
+            act(&mut s);
+        }
+        let was_open = s.in_round();
+        std::mem::forget(s); // the power cut: no power-down record
+        let mut s = open(&here, &config, game, seed);
+        if was_open {
+            assert!(s.message_text().is_some(), "cut after {:?}: the resume is told", &actions[..cut]);
+        }
+        while act(&mut s).is_some() {}
+        let r = check_settled(&s, &rules);
+        assert_eq!(r.steps[0].step, reference.steps[0].step, "cut after {:?}: the outcome was drawn again", &actions[..cut]);
+        assert_eq!(r.steps[0].draws, reference.steps[0].draws);
+        assert_eq!(!r.resumed_at.is_empty(), was_open, "cut after {:?}: resume recorded only for an open round", &actions[..cut]);
+        let gambles = r.steps.iter().filter(|s| s.step.name == "gamble").count();
+        assert!(gambles <= 1, "cut after {:?}: a gamble repeated", &actions[..cut]);
+    }
+}
+
+#[test]
+fn a_reel_round_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("classic-sevens", true);
+}
+
+#[test]
+fn a_draw_poker_round_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("jacks-or-better-9-6", true);
+}
+
+#[test]
+fn a_stud_round_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("poquer-sem-descarte", false);
+}
