@@ -9,42 +9,27 @@
 //! resume code finishes the interrupted rounds.
 #![allow(clippy::unwrap_used)]
 
+#[path = "journal_rules.rs"]
+mod journal_rules;
 #[path = "kill.rs"]
 mod kill;
+#[path = "support/test_config.rs"]
+mod test_config;
+#[path = "host_write_points.rs"]
+mod write_points;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use game_core::double_up::Gamble;
-use game_core::draw_poker::{Dealt, DrawPokerGame};
-use game_core::reels::ReelRound;
-use game_core::stud_poker::{Decision, StudDeal, StudPokerGame};
-use game_host::kinds::draw_poker::DrawRecord;
+use journal_rules::{Rules, rules, rules_win};
 use kill::{Delays, run_killed};
+use meters::RecallOutcome;
 use meters::inspect::Inspection;
-use meters::{RecallOutcome, RoundRecall};
 
 const KILLS: u32 = 30;
 const TIME_BUDGET: Duration = Duration::from_secs(120);
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The embedded configuration with absolute paths and tickets in `dir`.
-fn config(dir: &Path) -> PathBuf {
-    let ws = workspace();
-    let text = std::fs::read_to_string(ws.join("assets/config/cabinet.ron"))
-        .unwrap()
-        .replace("\"assets/paytables/compiled\"", &format!("{:?}", ws.join("assets/paytables/compiled").display().to_string()))
-        .replace("\"assets/paytables/approved.ron\"", &format!("{:?}", ws.join("assets/paytables/approved.ron").display().to_string()))
-        .replace("\"var/tickets\"", &format!("{:?}", dir.join("tickets").display().to_string()));
-    let path = dir.join("cabinet.ron");
-    std::fs::write(&path, text).unwrap();
-    path
-}
 
 #[derive(Default)]
 struct Reported {
@@ -78,61 +63,6 @@ fn parse(out: &str, into: &mut Reported) {
             _ => {}
         }
     }
-}
-
-/// The card games' rules, loaded from their approved artifacts.
-struct Rules {
-    draw: BTreeMap<String, DrawPokerGame>,
-    stud: StudPokerGame,
-}
-
-fn rules() -> Rules {
-    let manifest = paytables::artifact::read_manifest(&workspace().join("assets/paytables/approved.ron")).unwrap();
-    let load = |id: &str| {
-        let path = workspace().join(format!("assets/paytables/compiled/{id}.json"));
-        paytables::artifact::load_approved(&path, &manifest, &paytables::check::Floor::legal_minimum()).unwrap()
-    };
-    let mut draw = BTreeMap::new();
-    for id in ["jacks-or-better-9-6", "deuces-wild"] {
-        let paytables::artifact::CompiledGame::DrawPoker(g) = load(id) else { panic!("{id} is not draw poker") };
-        draw.insert(id.to_owned(), g);
-    }
-    let paytables::artifact::CompiledGame::StudPoker(stud) = load("poquer-sem-descarte") else { panic!("not a stud game") };
-    Rules { draw, stud }
-}
-
-/// What the rules pay (cents, before progressives) for the outcome and
-/// decisions a settled round committed, read from its journal steps.
-fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
-    let gambles: Vec<Gamble> = r.steps.iter().filter(|s| s.step.name == "gamble").map(|s| serde_json::from_value(s.step.data.clone()).unwrap()).collect();
-    let first = &r.steps[0].step;
-    let credits = match first.name.as_str() {
-        "spin" => serde_json::from_value::<ReelRound>(first.data["deal"].clone()).unwrap().win,
-        "deal" => {
-            let game = first.data["game"].as_str().unwrap();
-            let coins: u32 = serde_json::from_value(first.data["bet"].clone()).unwrap();
-            let dealt: Dealt = serde_json::from_value(first.data["deal"].clone()).unwrap();
-            let draw = r.steps.iter().find(|s| s.step.name == "draw").expect("a settled draw-poker round has its draw");
-            let draw: DrawRecord = serde_json::from_value(draw.step.data.clone()).unwrap();
-            // The final hand is the committed deal with the committed holds.
-            assert_eq!(draw.hand, dealt.draw(draw.hold), "round {}: the drawn hand is not the committed one", r.round);
-            rules.draw[game].win(&draw.hand, coins)
-        }
-        "stud-deal" => {
-            let deal: StudDeal = serde_json::from_value(first.data["deal"].clone()).unwrap();
-            let ante: u64 = serde_json::from_value(first.data["bet"].clone()).unwrap();
-            let decision = if r.steps.iter().any(|s| s.step.name == "raise") { Decision::Raise } else { Decision::Fold };
-            rules.stud.settle(&deal, ante, decision).returned
-        }
-        other => panic!("round {} began with an unknown step {other}", r.round),
-    };
-    // The double-up: each gamble stakes what the last one left.
-    let mut at_stake = credits;
-    for g in &gambles {
-        assert_eq!(g.stake, at_stake, "round {}: a gamble staked another amount than was won", r.round);
-        at_stake = g.result;
-    }
-    at_stake * r.denom
 }
 
 fn check(db: &Path, reported: &Reported, rules: &Rules) -> u64 {
@@ -175,7 +105,7 @@ fn check(db: &Path, reported: &Reported, rules: &Rules) -> u64 {
 fn killing_the_host_at_random_points_resumes_every_kind_and_never_loses_a_cent() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("egm.sqlite");
-    let cfg = config(dir.path());
+    let cfg = test_config::config(dir.path(), "");
     let rules = rules();
     let exe = env!("CARGO_BIN_EXE_egm-host-soak");
     let mut delays = Delays::new(0x2545_F491_4F6C_DD1D, 20, 300);

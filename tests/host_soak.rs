@@ -30,14 +30,14 @@ fn say(line: &str) -> Result<()> {
 
 /// Report the round the host just settled (the newest of its history).
 fn settled(s: &Session) -> Result<()> {
-    let h = s.history.last().ok_or_else(|| anyhow!("no settled round in the history"))?;
+    let h = s.history().last().ok_or_else(|| anyhow!("no settled round in the history"))?;
     say(&format!("settled {} {}", h.round, h.win))
 }
 
 /// Finish whatever round is open, as a player would: reveal, draw or
 /// decide, gamble now and then, collect.
 fn finish(s: &mut Session, player: &mut StreamRng) -> Result<()> {
-    let before = s.history.len();
+    let before = s.history().len();
     for _ in 0..16 {
         if !s.in_round() {
             break;
@@ -71,7 +71,7 @@ fn finish(s: &mut Session, player: &mut StreamRng) -> Result<()> {
     if s.in_round() {
         return Err(anyhow!("the round did not finish: {:?}", s.message_text()));
     }
-    if s.history.len() > before {
+    if s.history().len() > before {
         settled(s)?;
     }
     Ok(())
@@ -90,20 +90,20 @@ fn main() -> Result<()> {
     if let Some(id) = open {
         say(&format!("resumed {id}"))?;
         finish(&mut s, &mut player)?;
-    } else if let Some(h) = s.history.last() {
+    } else if let Some(h) = s.history().last() {
         // A decided stud round is finished by the resume itself.
         say(&format!("resumed {}", h.round))?;
         settled(&s)?;
     }
     for i in 0..rounds {
-        if s.machine.credit() < 2_000 {
+        if s.machine().credit() < 2_000 {
             s.insert_note(5_000);
             if let Some(m) = s.message_text() {
                 return Err(anyhow!("note refused: {m}"));
             }
             say("note 5000")?;
         }
-        s.choose_game(player.index(s.games.len()));
+        s.choose_game(player.index(s.games().len()));
         s.adjust_bet(BetControl::Lines, i32::try_from(player.uniform(3))? - 1);
         if !s.play() {
             return Err(anyhow!("play refused: {:?}", s.message_text()));
@@ -111,13 +111,13 @@ fn main() -> Result<()> {
         let id = s.open_round_id();
         say(&format!("begun {} {}", id.ok_or_else(|| anyhow!("no round after play"))?, s.game().id()))?;
         finish(&mut s, &mut player)?;
-        if s.machine.play_block().is_some() {
+        if s.machine().play_block().is_some() {
             s.attendant_clear(); // a hand-pay
         }
         if i % 9 == 8 {
             s.cash_out();
-            if let Some(v) = s.last_ticket.take() {
-                let value = s.machine.state().tickets.get(&v).map_or(0, |t| t.value);
+            if let Some(v) = s.take_last_ticket() {
+                let value = s.machine().state().tickets.get(&v).map_or(0, |t| t.value);
                 say(&format!("ticket {v} {value}"))?;
                 s.insert_ticket(&v);
                 say(&format!("ticket_in {v}"))?;

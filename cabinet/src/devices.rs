@@ -47,7 +47,7 @@ fn accept_money_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) 
         }
     }
     if keys.just_pressed(KeyCode::KeyT)
-        && let Some(v) = s.last_ticket.clone()
+        && let Some(v) = s.last_ticket().map(str::to_owned)
     {
         s.command(Command::InsertTicket { validation: v });
     }
@@ -82,11 +82,11 @@ fn player_buttons(
     let Ok(mut s) = session.0.lock() else { return };
     let m = *mode.get();
     if keys.just_pressed(KeyCode::KeyE) {
-        let lang = if s.lang == Lang::Pt { Lang::En } else { Lang::Pt };
+        let lang = if s.lang() == Lang::Pt { Lang::En } else { Lang::Pt };
         s.command(Command::Language { lang });
     }
     if keys.just_pressed(KeyCode::KeyV) {
-        let currency = !s.show_currency;
+        let currency = !s.show_currency();
         s.command(Command::ShowCurrency { currency });
     }
     if keys.just_pressed(KeyCode::KeyH) {

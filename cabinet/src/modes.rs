@@ -46,9 +46,9 @@ fn follow_core_mode(session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: 
         Mode::Playing
     } else if current == Mode::Recall {
         Mode::Recall
-    } else if s.machine.credit() == 0 && s.history.is_empty() && current != Mode::Idle {
+    } else if s.machine().credit() == 0 && s.history().is_empty() && current != Mode::Idle {
         Mode::Attract
-    } else if current == Mode::Tilt || current == Mode::Playing || s.machine.credit() > 0 {
+    } else if current == Mode::Tilt || current == Mode::Playing || s.machine().credit() > 0 {
         Mode::Idle
     } else {
         current

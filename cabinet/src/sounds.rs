@@ -127,10 +127,10 @@ fn sound_cards(mut commands: Commands, sounds: Res<Sounds>, session: Res<Session
 /// A round that ends with a win.
 fn sound_wins(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>, mut heard: ResMut<Heard>) {
     let Ok(s) = session.0.lock() else { return };
-    if s.history.len() > heard.history && s.history.last().is_some_and(|h| h.win > 0) {
+    if s.history().len() > heard.history && s.history().last().is_some_and(|h| h.win > 0) {
         play(&mut commands, &sounds, Sound::Win);
     }
-    heard.history = s.history.len();
+    heard.history = s.history().len();
 }
 
 /// A door, a tilt or a hand-pay: on entering the tilt screen, and every

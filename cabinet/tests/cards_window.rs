@@ -51,7 +51,7 @@ fn check_draw_round(rig: &Rig, hold: u8) -> (u64, u64) {
     assert_eq!(r.game, "jacks-or-better-9-6");
     let names: Vec<&str> = r.steps.iter().map(|s| s.step.name.as_str()).collect();
     assert_eq!(&names[..2], ["deal", "draw"], "{names:?}");
-    let dealt: Dealt = serde_json::from_value(r.steps[0].step.data["dealt"].clone()).unwrap();
+    let dealt: Dealt = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
     let draw = &r.steps[1].step.data;
     assert_eq!(draw["hold"], serde_json::json!(hold), "the holds pressed are the holds committed");
     let hand = dealt.draw(Hold(hold));
@@ -125,7 +125,7 @@ fn card_games_in_a_real_window() {
     rig.key("Return");
     let i = rig.wait_for("the Deuces Wild round", |i| i.state().open_round.is_none() && i.state().per_game.contains_key("deuces-wild"));
     let r = &i.recall(1).unwrap()[0];
-    let dealt: Dealt = serde_json::from_value(r.steps[0].step.data["dealt"].clone()).unwrap();
+    let dealt: Dealt = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
     let deuces = match artifact("deuces-wild") {
         CompiledGame::DrawPoker(g) => g,
         other => panic!("{other:?}"),

@@ -46,6 +46,39 @@ pub enum Notice {
     Linked { pool: String, error: String },
 }
 
+/// An M-38 warning, shown for as long as its cause lasts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Warning {
+    /// M-35: the session ends for inactivity in this many seconds.
+    SessionEnding { seconds: u64 },
+    /// The credit does not cover the chosen bet.
+    CreditShort,
+    /// M-19: the selected game feeds a linked pool whose controller is unreachable.
+    LinkDown { pool: String },
+}
+
+impl Warning {
+    pub fn text(&self, lang: Lang) -> String {
+        let t = |pt: &'static str, en: &'static str| lang.pick(pt, en);
+        match self {
+            Warning::SessionEnding { seconds } => format!(
+                "{} {seconds} s — {}",
+                t("A sessão termina por inactividade dentro de", "The session ends for inactivity in"),
+                t("prima qualquer tecla para continuar", "press any key to continue")
+            ),
+            Warning::CreditShort => t(
+                "Crédito insuficiente para a aposta escolhida: reduza a aposta, introduza notas ou receba o crédito (C)",
+                "Not enough credit for the chosen bet: lower the bet, insert notes or cash out (C)",
+            )
+            .to_owned(),
+            Warning::LinkDown { pool } => format!(
+                "{} ({pool})",
+                t("Sem ligação ao progressivo: as apostas neste jogo estão suspensas", "No link to the progressive: bets on this game are suspended")
+            ),
+        }
+    }
+}
+
 impl Notice {
     /// The notice for the player or the attendant; `show` writes an amount
     /// as the player chose to see amounts (M-16).

@@ -17,7 +17,7 @@ use crate::catalogue::HostedGame;
 use crate::config::CabinetConfig;
 use crate::kind::{BetControl, GameKind};
 use crate::linked::LinkedPool;
-use crate::notice::Notice;
+use crate::notice::{Notice, Warning};
 use crate::round::{Phase, Progress, Resumed, Round, RoundInfo, Services, Table};
 use crate::verification::Report;
 
@@ -25,35 +25,35 @@ pub use crate::names::Lang;
 pub use crate::round::RoundSummary;
 
 pub struct Session {
-    pub machine: Machine,
-    pub config: CabinetConfig,
-    pub games: Vec<HostedGame>,
-    pub selected: usize,
-    pub denom: Cents,
-    pub history: Vec<RoundSummary>,
+    pub(crate) machine: Machine,
+    pub(crate) config: CabinetConfig,
+    pub(crate) games: Vec<HostedGame>,
+    pub(crate) selected: usize,
+    pub(crate) denom: Cents,
+    pub(crate) history: Vec<RoundSummary>,
     /// The notice on the message line.
-    pub message: Option<Notice>,
-    pub lang: Lang,
+    pub(crate) message: Option<Notice>,
+    pub(crate) lang: Lang,
     /// Show amounts in currency (true) or credits (M-16).
-    pub show_currency: bool,
-    pub verification: Report,
-    pub last_ticket: Option<String>,
-    pub autoplay_left: u32,
+    pub(crate) show_currency: bool,
+    pub(crate) verification: Report,
+    pub(crate) last_ticket: Option<String>,
+    pub(crate) autoplay_left: u32,
     /// Linked progressive pools (M-19) and their controller links.
-    pub linked: Vec<LinkedPool>,
+    pub(crate) linked: Vec<LinkedPool>,
     /// The latest linked award signalled on this machine (M-22), and when.
-    pub linked_banner: Option<(String, std::time::Instant)>,
+    pub(crate) linked_banner: Option<(String, std::time::Instant)>,
     /// Critical memory's file and the lab seed, to reopen after a RAM clear.
-    pub db: PathBuf,
-    pub lab_seed: Option<u64>,
+    pub(crate) db: PathBuf,
+    pub(crate) lab_seed: Option<u64>,
     /// When the player last pressed anything (M-35 inactivity).
-    pub last_activity: std::time::Instant,
+    pub(crate) last_activity: std::time::Instant,
     /// The M-38 warning now on screen, if any.
-    pub warning: Option<String>,
+    pub(crate) warning: Option<Warning>,
     /// Actions refused so far (a command compares it before and after).
     pub(crate) refusals: u64,
     /// A ticket the printer failed to print (the cabinet is tilted until it is).
-    pub unprinted: Option<meters::ticket::Ticket>,
+    pub(crate) unprinted: Option<meters::ticket::Ticket>,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -242,6 +242,86 @@ impl Session {
                 false
             }
         }
+    }
+
+    // ----- what the screens read --------------------------------------
+
+    /// Critical memory, read-only (meters, credit, recall, events).
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    pub fn config(&self) -> &CabinetConfig {
+        &self.config
+    }
+
+    /// The hosted games, in menu order.
+    pub fn games(&self) -> &[HostedGame] {
+        &self.games
+    }
+
+    /// The selected game's place in the menu.
+    pub fn selected(&self) -> usize {
+        self.selected
+    }
+
+    /// The denomination of the next round, in cents.
+    pub fn denom(&self) -> Cents {
+        self.denom
+    }
+
+    /// The rounds settled in this session, oldest first (M-34).
+    pub fn history(&self) -> &[RoundSummary] {
+        &self.history
+    }
+
+    /// The notice on the message line.
+    pub fn message(&self) -> Option<&Notice> {
+        self.message.as_ref()
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// Amounts in currency (true) or credits (M-16).
+    pub fn show_currency(&self) -> bool {
+        self.show_currency
+    }
+
+    /// The start-up verification (H-51).
+    pub fn verification(&self) -> &Report {
+        &self.verification
+    }
+
+    /// The validation number of the last ticket printed.
+    pub fn last_ticket(&self) -> Option<&str> {
+        self.last_ticket.as_deref()
+    }
+
+    /// Take the last ticket printed (the player carries it away).
+    pub fn take_last_ticket(&mut self) -> Option<String> {
+        self.last_ticket.take()
+    }
+
+    /// Autoplay rounds left (M-32).
+    pub fn autoplay_left(&self) -> u32 {
+        self.autoplay_left
+    }
+
+    /// The linked pools and their links (M-19).
+    pub fn linked(&self) -> &[LinkedPool] {
+        &self.linked
+    }
+
+    /// The latest linked award signalled on this machine (M-22), and when.
+    pub fn linked_banner(&self) -> Option<&(String, std::time::Instant)> {
+        self.linked_banner.as_ref()
+    }
+
+    /// The M-38 warning now on screen, in the player's language.
+    pub fn warning(&self) -> Option<String> {
+        self.warning.as_ref().map(|w| w.text(self.lang))
     }
 
     // ----- player -----------------------------------------------------
@@ -603,29 +683,14 @@ impl Session {
                 self.message = Some(Notice::SessionEnded { then });
             }
         } else if timeout > 0 && credit > 0 && idle + lead >= timeout {
-            warning = Some(format!(
-                "{} {} s — {}",
-                self.t("A sessão termina por inactividade dentro de", "The session ends for inactivity in"),
-                timeout - idle,
-                self.t("prima qualquer tecla para continuar", "press any key to continue")
-            ));
+            warning = Some(Warning::SessionEnding { seconds: timeout - idle });
         } else if credit > 0 && credit < self.stake_cents() && !self.in_round() {
-            warning = Some(
-                self.t(
-                    "Crédito insuficiente para a aposta escolhida: reduza a aposta, introduza notas ou receba o crédito (C)",
-                    "Not enough credit for the chosen bet: lower the bet, insert notes or cash out (C)",
-                )
-                .to_owned(),
-            );
+            warning = Some(Warning::CreditShort);
         } else if let Some(p) = self.linked.iter().find(|p| p.setup.games.iter().any(|g| g == self.game().id()) && !p.view().available()) {
-            warning = Some(format!(
-                "{} ({})",
-                self.t("Sem ligação ao progressivo: as apostas neste jogo estão suspensas", "No link to the progressive: bets on this game are suspended"),
-                p.setup.pool
-            ));
+            warning = Some(Warning::LinkDown { pool: p.setup.pool.clone() });
         }
-        if warning.is_some() && warning != self.warning {
-            tracing::info!("M-38 warning: {}", warning.as_deref().unwrap_or_default());
+        if let Some(w) = warning.as_ref().filter(|w| self.warning.as_ref() != Some(*w)) {
+            tracing::info!("M-38 warning: {}", w.text(Lang::En));
         }
         self.warning = warning;
     }

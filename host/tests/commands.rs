@@ -2,7 +2,8 @@
 //! `Command`, refused with a clear notice when it cannot be carried out.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+#[path = "../../tests/support/test_config.rs"]
+mod test_config;
 
 use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
@@ -12,12 +13,12 @@ use game_host::session::{Lang, Session};
 use meters::Door;
 
 fn session(dir: &std::path::Path) -> Session {
-    let config = common::config(dir, "");
+    let config = test_config::config(dir, "");
     boot(&BootOptions { config, db: dir.join("egm.sqlite"), lab_seed: Some(2), demo: false }).unwrap()
 }
 
 fn index(s: &Session, id: &str) -> usize {
-    s.games.iter().position(|g| g.id() == id).unwrap()
+    s.games().iter().position(|g| g.id() == id).unwrap()
 }
 
 #[test]
@@ -58,7 +59,7 @@ fn a_stud_round_played_by_commands_alone() {
     assert_eq!(s.round_info().unwrap().phase, Phase::Decisions);
     // A decision of another kind is refused by name, and changes nothing.
     assert!(!s.command(Command::Decide { decision: serde_json::json!({ "Toggle": 1 }) }));
-    s.lang = Lang::En;
+    s.command(Command::Language { lang: Lang::En });
     assert!(s.message_text().unwrap().starts_with("Not a decision of this game"), "{:?}", s.message_text());
     assert_eq!(s.round_info().unwrap().phase, Phase::Decisions);
     // The game is not changed in a round (M-9).
@@ -69,7 +70,7 @@ fn a_stud_round_played_by_commands_alone() {
     assert_eq!((r.phase, r.settled_win), (Phase::Ended, Some(0)));
     // A fold loses the ante alone: 1 credit of the first denomination.
     let denom = r.denom;
-    assert_eq!(s.machine.credit(), 1_000 - denom);
+    assert_eq!(s.machine().credit(), 1_000 - denom);
 }
 
 #[test]
@@ -84,7 +85,7 @@ fn refused_commands_say_why() {
     assert!(s.command(Command::ToggleDoor { door: Door::Main }));
     assert!(!s.command(Command::Play), "a door is open");
     assert!(s.message_text().unwrap().contains("PORTA ABERTA"), "{:?}", s.message_text());
-    assert_eq!(s.machine.credit(), 500, "nothing moved");
+    assert_eq!(s.machine().credit(), 500, "nothing moved");
     assert!(s.command(Command::ToggleDoor { door: Door::Main }));
     assert!(s.command(Command::Play));
 }

@@ -3,7 +3,8 @@
 //! paid with the round's settlement (M-21), headless on a real SQLite file.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+#[path = "../../tests/support/test_config.rs"]
+mod test_config;
 
 use game_core::poker::{Category, evaluate};
 use game_host::boot::{BootOptions, boot};
@@ -13,7 +14,7 @@ use meters::RecallOutcome;
 /// The embedded configuration with a pool on Jacks or Better whose level
 /// is won by two pair (common enough to hit in a short run).
 fn config(dir: &std::path::Path) -> std::path::PathBuf {
-    common::config(
+    test_config::config(
         dir,
         "        (
             pool: (id: \"poker\", games: [\"jacks-or-better-9-6\"], min_wager: 1,
@@ -30,7 +31,7 @@ fn a_draw_poker_hand_wins_its_progressive_level_with_the_round() {
     let dir = tempfile::tempdir().unwrap();
     let options = BootOptions { config: config(dir.path()), db: dir.path().join("egm.sqlite"), lab_seed: Some(5), demo: false };
     let mut s = boot(&options).unwrap();
-    let jacks = s.games.iter().position(|g| g.id() == "jacks-or-better-9-6").unwrap();
+    let jacks = s.games().iter().position(|g| g.id() == "jacks-or-better-9-6").unwrap();
     s.choose_game(jacks);
     s.insert_note(5_000);
     const ROUNDS: u64 = 120;
@@ -42,7 +43,7 @@ fn a_draw_poker_hand_wins_its_progressive_level_with_the_round() {
         }
         assert!(!s.in_round());
     }
-    let rounds = s.machine.recall(ROUNDS).unwrap();
+    let rounds = s.machine().recall(ROUNDS).unwrap();
     assert_eq!(rounds.len() as u64, ROUNDS);
     let (mut hits, mut awarded) = (0u64, 0u64);
     for r in &rounds {
@@ -58,7 +59,7 @@ fn a_draw_poker_hand_wins_its_progressive_level_with_the_round() {
     }
     assert!(hits >= 2, "the run must exercise the award ({hits} hits)");
     // The pool's own meters agree with the rounds, award for award.
-    let level = &s.machine.pools()["poker"].levels[0];
+    let level = &s.machine().pools()["poker"].levels[0];
     assert_eq!((level.hits, level.won), (hits, awarded));
     // Every wager contributed 2% (5 coins of 1 cent each round).
     assert_eq!(level.contributed_micro, u128::from(ROUNDS) * 5 * 20_000);

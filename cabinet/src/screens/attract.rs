@@ -25,7 +25,7 @@ fn draw_attract(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Se
             let pulse = (time.elapsed_secs() * 2.0).sin() * 0.5 + 0.5;
             ui.label(egui::RichText::new(s.t("BEM-VINDO", "WELCOME")).size(64.0).color(egui::Color32::from_rgb(250, (180.0 + 70.0 * pulse) as u8, 0)));
             ui.add_space(20.0);
-            for g in &s.games {
+            for g in s.games() {
                 ui.label(egui::RichText::new(g.name()).size(30.0));
             }
             ui.add_space(30.0);

@@ -54,8 +54,8 @@ impl Plugin for AuditPlugin {
 
 fn load_audit_view(session: Res<SessionRes>, mut view: ResMut<AuditView>) {
     let Ok(s) = session.0.lock() else { return };
-    view.recall = s.machine.recall(100).unwrap_or_default();
-    view.events = s.machine.events(1000).unwrap_or_default();
+    view.recall = s.machine().recall(100).unwrap_or_default();
+    view.events = s.machine().events(1000).unwrap_or_default();
     view.selected = view.recall.len().checked_sub(1);
 }
 
@@ -97,10 +97,10 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
             }
         });
         ui.separator();
-        let digits = s.machine.config().meter_digits;
+        let digits = s.machine().config().meter_digits;
         egui::ScrollArea::vertical().show(ui, |ui| match view.tab {
             Tab::Meters => {
-                let st = s.machine.state();
+                let st = s.machine().state();
                 ui.heading(format!("{} — {}", s.t("Máquina", "Machine"), st.machine_id));
                 egui::Grid::new("m25").striped(true).show(ui, |ui| {
                     for m in M25::ALL {
@@ -119,7 +119,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     ui.monospace(notes.join(", "));
                     ui.end_row();
                     ui.label(s.t("aberturas de porta", "door openings"));
-                    let doors: Vec<String> = st.totals.aberturas_porta.iter().map(|(d, n)| format!("{} {n}", game_host::names::door(*d, s.lang))).collect();
+                    let doors: Vec<String> = st.totals.aberturas_porta.iter().map(|(d, n)| format!("{} {n}", game_host::names::door(*d, s.lang()))).collect();
                     ui.monospace(doors.join(", "));
                     ui.end_row();
                     ui.label(s.t("arranques", "power-ups"));
@@ -182,20 +182,20 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 }
             }
             Tab::Attendant => {
-                let st = s.machine.state();
+                let st = s.machine().state();
                 for h in st.handpays.values() {
                     ui.label(format!(
                         "{} {}: {} ({})",
                         s.t("Pagamento manual", "Hand-pay"),
                         h.id,
                         s.show(h.amount),
-                        game_host::names::handpay(&h.handpay, s.lang)
+                        game_host::names::handpay(&h.handpay, s.lang())
                     ));
                 }
                 for t in &st.tilts {
-                    ui.label(format!("Tilt: {}", game_host::names::tilt(*t, s.lang)));
+                    ui.label(format!("Tilt: {}", game_host::names::tilt(*t, s.lang())));
                 }
-                let doors: Vec<&str> = st.doors_open.iter().map(|d| game_host::names::door(*d, s.lang)).collect();
+                let doors: Vec<&str> = st.doors_open.iter().map(|d| game_host::names::door(*d, s.lang())).collect();
                 ui.label(format!("{}: {}", s.t("Portas abertas", "Doors open"), doors.join(", ")));
                 if ui.button(s.t("Pagar e limpar (chave do empregado)", "Pay and clear (attendant key)")).clicked() {
                     attendant_clear = true;
@@ -208,14 +208,14 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     ui.strong(s.t("actual", "actual"));
                     ui.strong("");
                     ui.end_row();
-                    for c in &s.verification.checks {
+                    for c in &s.verification().checks {
                         ui.monospace(c.file.display().to_string());
                         ui.monospace(&c.expected);
                         ui.monospace(&c.actual);
                         ui.label(if c.ok() { "OK" } else { "FALHA / FAIL" });
                         ui.end_row();
                     }
-                    if let Some(p) = &s.verification.program {
+                    if let Some(p) = &s.verification().program {
                         ui.monospace(p.file.display().to_string());
                         ui.monospace(&p.expected);
                         ui.monospace(&p.actual);
@@ -225,8 +225,8 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 });
             }
             Tab::Configuration => {
-                ui.monospace(ron::ser::to_string_pretty(s.machine.config(), ron::ser::PrettyConfig::default()).unwrap_or_default());
-                ui.monospace(format!("games: {}, floor {}%, autoplay ≤ {}", s.config.games.join(", "), s.config.rtp_floor_percent, s.config.autoplay_max));
+                ui.monospace(ron::ser::to_string_pretty(s.machine().config(), ron::ser::PrettyConfig::default()).unwrap_or_default());
+                ui.monospace(format!("games: {}, floor {}%, autoplay ≤ {}", s.config().games.join(", "), s.config().rtp_floor_percent, s.config().autoplay_max));
             }
             Tab::Progressives => {
                 // M-24 liability report and the per-level meters (issue 6).
@@ -236,7 +236,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.strong(h);
                     }
                     ui.end_row();
-                    for l in s.machine.liability_report() {
+                    for l in s.machine().liability_report() {
                         ui.label(&l.pool);
                         ui.label(&l.name);
                         ui.monospace(l.current.to_string());
@@ -248,14 +248,14 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.end_row();
                     }
                 });
-                for (id, pool) in s.machine.pools() {
+                for (id, pool) in s.machine().pools() {
                     ui.collapsing(format!("{id}: {} {}", s.t("últimos prémios", "last hits"), pool.last_hits.len()), |ui| {
                         for h in &pool.last_hits {
                             ui.monospace(format!("{} {} round {} level {} {}", h.time, h.machine, h.round, h.level, h.amount));
                         }
                     });
                 }
-                for p in &s.linked {
+                for p in s.linked() {
                     let v = p.view();
                     ui.heading(format!("{} {} — {}", s.t("Ligado", "Linked"), p.setup.pool, if v.available() { s.t("ligação activa", "link up") } else { s.t("SEM LIGAÇÃO", "LINK DOWN") }));
                     for l in &v.levels {
@@ -265,7 +265,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.monospace(format!("{} #{} {} {} level {} {}", s.t("último prémio", "last award"), a.seq, a.machine, a.round, a.level, a.amount));
                     }
                 }
-                let pending = s.machine.linked_pending().len();
+                let pending = s.machine().linked_pending().len();
                 ui.label(format!("{}: {pending}", s.t("contribuições por entregar ao controlador", "contributions waiting for the controller")));
             }
             Tab::RamClear => {
@@ -301,8 +301,8 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
             Ok(epoch) => format!("OK — {} {epoch}", s.t("nova época", "new epoch")),
             Err(e) => e,
         });
-        view.recall = s.machine.recall(100).unwrap_or_default();
-        view.events = s.machine.events(1000).unwrap_or_default();
+        view.recall = s.machine().recall(100).unwrap_or_default();
+        view.events = s.machine().events(1000).unwrap_or_default();
         view.selected = None;
     }
     Ok(())

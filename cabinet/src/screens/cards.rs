@@ -82,7 +82,7 @@ pub fn double_up_panel(ui: &mut egui::Ui, s: &Session, at_stake: u64, denom: u64
         }
     });
     for g in gambles {
-        ui.label(format!("{} → {}: {}", game_host::names::colour(g.pick, s.lang), game_host::names::colour(g.drawn, s.lang), s.show(g.result * denom)));
+        ui.label(format!("{} → {}: {}", game_host::names::colour(g.pick, s.lang()), game_host::names::colour(g.drawn, s.lang()), s.show(g.result * denom)));
     }
     choice
 }

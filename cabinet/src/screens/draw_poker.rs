@@ -56,7 +56,7 @@ fn paytable(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame, coins: u32, paid:
             let pay = g.pays_per_coin(i, coins) * u64::from(coins);
             let colour = if paid == Some(i) { egui::Color32::GOLD } else { egui::Color32::LIGHT_GRAY };
             ui.label(egui::RichText::new(&e.name).color(colour).size(18.0));
-            ui.label(egui::RichText::new(s.show(pay * s.denom)).color(colour).size(18.0));
+            ui.label(egui::RichText::new(s.show(pay * s.denom())).color(colour).size(18.0));
             ui.end_row();
         }
     });

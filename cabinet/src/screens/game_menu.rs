@@ -35,18 +35,18 @@ fn draw_game_menu(mut contexts: EguiContexts, session: Res<SessionRes>, mut open
     let mut chosen_denom = None;
     let mut keep = true;
     egui::Window::new(s.t("Escolha o jogo (Tab)", "Choose a game (Tab)")).open(&mut keep).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-        for (i, g) in s.games.iter().enumerate() {
-            let kind = g.family(s.lang);
+        for (i, g) in s.games().iter().enumerate() {
+            let kind = g.family(s.lang());
             let text = egui::RichText::new(format!("{} — {kind}", g.name())).size(24.0);
-            if ui.add_sized([460.0, 44.0], egui::Button::new(text).selected(i == s.selected)).clicked() {
+            if ui.add_sized([460.0, 44.0], egui::Button::new(text).selected(i == s.selected())).clicked() {
                 chosen_game = Some(i);
             }
         }
         ui.separator();
         ui.label(s.t("Denominação", "Denomination"));
         ui.horizontal_wrapped(|ui| {
-            for &d in &s.machine.config().denominations {
-                if ui.add(egui::Button::new(s.machine.config().currency.format(d)).selected(d == s.denom)).clicked() {
+            for &d in &s.machine().config().denominations {
+                if ui.add(egui::Button::new(s.machine().config().currency.format(d)).selected(d == s.denom())).clicked() {
                     chosen_denom = Some(d);
                 }
             }

@@ -40,17 +40,17 @@ fn draw_help(mut contexts: EguiContexts, session: Res<SessionRes>, pages: Res<Ki
 }
 
 pub(crate) fn bet_range(ui: &mut egui::Ui, s: &Session, min_bet: u64, max_bet: u64) {
-    let c = &s.machine.config().currency;
+    let c = &s.machine().config().currency;
     ui.label(format!(
         "{} {} {} ({}), {} {} {} ({})",
         s.t("Aposta mínima", "Minimum bet"),
         min_bet,
         s.t("créditos", "credits"),
-        c.format(min_bet * s.denom),
+        c.format(min_bet * s.denom()),
         s.t("aposta máxima", "maximum bet"),
         max_bet,
         s.t("créditos", "credits"),
-        c.format(max_bet * s.denom)
+        c.format(max_bet * s.denom())
     ));
 }
 

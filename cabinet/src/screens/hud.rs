@@ -36,17 +36,17 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
     let Ok(s) = session.0.lock() else { return Ok(()) };
     let top = egui::Panel::top("hud_top").show(&mut root, |ui| {
         ui.horizontal(|ui| {
-            ui.heading(format!("{} {}", s.t("Máquina", "Machine"), s.machine.config().machine_id));
+            ui.heading(format!("{} {}", s.t("Máquina", "Machine"), s.machine().config().machine_id));
             ui.separator();
             ui.heading(s.game().name());
             ui.separator();
-            ui.label(format!("{} {}", s.t("Denominação", "Denomination"), s.machine.config().currency.format(s.denom)));
+            ui.label(format!("{} {}", s.t("Denominação", "Denomination"), s.machine().config().currency.format(s.denom())));
             ui.separator();
             let shown = s.progressives_shown();
             if shown.is_empty() {
                 ui.label(format!("{}: —", s.t("Progressivos", "Progressives")));
             } else {
-                let cur = &s.machine.config().currency;
+                let cur = &s.machine().config().currency;
                 let text: Vec<String> = shown
                     .iter()
                     .map(|p| {
@@ -57,7 +57,7 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
                     .collect();
                 ui.colored_label(egui::Color32::GOLD, format!("{}: {}", s.t("Progressivos", "Progressives"), text.join(" · ")));
             }
-            if s.machine.config().mode == meters::Mode::Lab {
+            if s.machine().config().mode == meters::Mode::Lab {
                 ui.separator();
                 ui.colored_label(egui::Color32::YELLOW, s.t("MODO LABORATÓRIO", "LAB MODE"));
             }
@@ -73,11 +73,11 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
         banner += top_banner(&mut root, "demo", DEMO_FILL, 6.0, egui::RichText::new(text).size(22.0).color(egui::Color32::WHITE));
     }
     // M-38: what may end the session, before it does.
-    if let Some(w) = &s.warning {
+    if let Some(w) = s.warning() {
         banner += top_banner(&mut root, "warning", WARNING_FILL, 6.0, egui::RichText::new(w).size(22.0).color(egui::Color32::BLACK));
     }
     // M-22: a linked pool's award is signalled on every machine of the pool.
-    if let Some((text, at)) = &s.linked_banner
+    if let Some((text, at)) = s.linked_banner()
         && at.elapsed() < std::time::Duration::from_secs(15)
     {
         banner += top_banner(&mut root, "linked_award", AWARD_FILL, 8.0, egui::RichText::new(text).size(30.0).color(egui::Color32::GOLD));
@@ -91,20 +91,20 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
             Phase::DoubleUp | Phase::ProgressivePending => r.at_stake * r.denom,
             Phase::Ended => r.settled_win.unwrap_or(0),
         })
-        .or_else(|| s.history.last().map(|h| h.win))
+        .or_else(|| s.history().last().map(|h| h.win))
         .unwrap_or(0);
     let bottom = egui::Panel::bottom("hud_bottom").show(&mut root, |ui| {
         ui.horizontal(|ui| {
             let big = |t: String| egui::RichText::new(t).size(22.0).strong();
-            ui.label(big(format!("{} {}", s.t("CRÉDITO", "CREDIT"), s.show(s.machine.credit()))));
+            ui.label(big(format!("{} {}", s.t("CRÉDITO", "CREDIT"), s.show(s.machine().credit()))));
             ui.separator();
             ui.label(big(format!("{} {}", s.t("APOSTA", "BET"), s.show(s.stake_cents()))));
             ui.label(s.bet_text());
             ui.separator();
             ui.label(big(format!("{} {}", s.t("PRÉMIO", "WIN"), s.show(last_win))));
-            if s.autoplay_left > 0 {
+            if s.autoplay_left() > 0 {
                 ui.separator();
-                ui.label(format!("{} {}", s.t("Jogo automático:", "Autoplay:"), s.autoplay_left));
+                ui.label(format!("{} {}", s.t("Jogo automático:", "Autoplay:"), s.autoplay_left()));
             }
         });
         if let Some(m) = s.message_text() {

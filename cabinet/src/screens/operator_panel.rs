@@ -49,7 +49,7 @@ fn draw_operator_panel(
         ui.strong(s.t("Moedeiro de notas", "Note acceptor"));
         ui.horizontal(|ui| {
             for cents in [500u64, 1_000, 2_000, 5_000] {
-                if ui.button(s.machine.config().currency.format(cents)).clicked() {
+                if ui.button(s.machine().config().currency.format(cents)).clicked() {
                     s.insert_note(cents);
                 }
             }
@@ -63,12 +63,12 @@ fn draw_operator_panel(
                 panel.validation.clear();
             }
         });
-        if let Some(t) = &s.last_ticket {
+        if let Some(t) = s.last_ticket() {
             ui.small(format!("{} {t}", s.t("Último bilhete:", "Last ticket:")));
         }
         ui.strong(s.t("Portas e chave", "Doors and key"));
         ui.horizontal(|ui| {
-            let open_doors = s.machine.state().doors_open.clone();
+            let open_doors = s.machine().state().doors_open.clone();
             for (door, pt, en) in [(Door::Main, "Porta principal", "Main door"), (Door::Logic, "Porta lógica", "Logic door")] {
                 let state = if open_doors.contains(&door) { s.t("fechar", "close") } else { s.t("abrir", "open") };
                 if ui.button(format!("{} — {state}", s.t(pt, en))).clicked() {

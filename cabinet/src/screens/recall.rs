@@ -22,12 +22,12 @@ fn draw_history(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Se
     let Ok(s) = session.0.lock() else { return Ok(()) };
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.heading(s.t("HISTÓRICO DAS JOGADAS (R para voltar)", "GAME HISTORY (R to return)"));
-        let bet: u64 = s.history.iter().map(|h| h.stake).sum();
-        let won: u64 = s.history.iter().map(|h| h.win).sum();
+        let bet: u64 = s.history().iter().map(|h| h.stake).sum();
+        let won: u64 = s.history().iter().map(|h| h.win).sum();
         ui.label(format!(
             "{}: {} — {}: {} — {}: {}",
             s.t("Jogadas", "Games"),
-            s.history.len(),
+            s.history().len(),
             s.t("apostado", "bet"),
             s.show(bet),
             s.t("ganho", "won"),
@@ -46,7 +46,7 @@ fn draw_history(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Se
                     ui.strong(label);
                 }
                 ui.end_row();
-                for h in s.history.iter().rev() {
+                for h in s.history().iter().rev() {
                     ui.label(h.round.to_string());
                     ui.label(&h.game);
                     ui.label(s.show(h.stake));
@@ -55,7 +55,7 @@ fn draw_history(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Se
                     ui.label(
                         h.gambles
                             .iter()
-                            .map(|g| format!("{}/{}", game_host::names::colour(g.pick, s.lang), game_host::names::colour(g.drawn, s.lang)))
+                            .map(|g| format!("{}/{}", game_host::names::colour(g.pick, s.lang()), game_host::names::colour(g.drawn, s.lang())))
                             .collect::<Vec<_>>()
                             .join(" "),
                     );

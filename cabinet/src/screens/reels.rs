@@ -291,7 +291,7 @@ fn help_page(ui: &mut egui::Ui, s: &Session) -> Option<Option<DoubleUpRule>> {
 fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Some(first) = r.steps.first().filter(|st| st.step.name == Reels::OPENING) else { return false };
     let Ok(rec) = serde_json::from_value::<Opening<Bet, ReelRound>>(first.step.data.clone()) else { return false };
-    let Some(g) = s.games.iter().find_map(|g| g.rules::<Reels>().filter(|l| l.game.id == rec.game)) else { return false };
+    let Some(g) = s.games().iter().find_map(|g| g.rules::<Reels>().filter(|l| l.game.id == rec.game)) else { return false };
     paint_reels(ui, &g.game, &rec.deal.base, &[], 0.0, true);
     ui.label(format!("{} {} — {} {}", s.t("jogos grátis", "free games"), rec.deal.free_spins.len(), s.t("prémio total", "total win"), rec.deal.win));
     true

@@ -49,7 +49,7 @@ fn decision_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) {
 }
 
 fn category(s: &Session, c: Category) -> &'static str {
-    if s.lang == Lang::Pt { c.name_pt() } else { c.name_en() }
+    if s.lang() == Lang::Pt { c.name_pt() } else { c.name_en() }
 }
 
 fn outcome_text(s: &Session, o: Outcome) -> &'static str {
@@ -152,7 +152,7 @@ fn stud_help(ui: &mut egui::Ui, s: &Session, g: &StudPokerGame) {
     egui::Grid::new("stud_pays").striped(true).show(ui, |ui| {
         for (i, &pay) in g.raise_pays.iter().enumerate().rev() {
             let cat = Category::ALL[i];
-            ui.label(if s.lang == game_host::session::Lang::Pt { cat.name_pt() } else { cat.name_en() });
+            ui.label(if s.lang() == game_host::session::Lang::Pt { cat.name_pt() } else { cat.name_en() });
             ui.label(format!("{pay}:1"));
             ui.end_row();
         }

@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 
 use meters::inspect::Inspection;
 
-pub fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+#[path = "../../../tests/support/test_config.rs"]
+mod test_config;
+
+pub use test_config::workspace;
 
 pub struct Xvfb {
     child: Child,
@@ -64,13 +65,7 @@ impl Rig {
     /// A rig whose configuration is the default one as `edit` changes it.
     pub fn with_config(edit: impl FnOnce(String) -> String) -> Rig {
         let dir = tempfile::tempdir().unwrap();
-        let ws = workspace();
-        let config = std::fs::read_to_string(ws.join("assets/config/cabinet.ron"))
-            .unwrap()
-            .replace("\"assets/paytables/compiled\"", &format!("{:?}", ws.join("assets/paytables/compiled").display().to_string()))
-            .replace("\"assets/paytables/approved.ron\"", &format!("{:?}", ws.join("assets/paytables/approved.ron").display().to_string()))
-            .replace("\"var/tickets\"", &format!("{:?}", dir.path().join("tickets").display().to_string()));
-        std::fs::write(dir.path().join("cabinet.ron"), edit(config)).unwrap();
+        test_config::write(dir.path(), &edit(test_config::text(dir.path())));
         Rig { dir, x: Xvfb::start() }
     }
 

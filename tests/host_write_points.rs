@@ -10,20 +10,18 @@
 //! the uninterrupted run drew (never drawn again), settled exactly once,
 //! with a win that the rules give for its journaled outcome and decisions,
 //! and credit that adds up to the cent.
-#![allow(clippy::unwrap_used)]
 
-mod common;
-
-use game_core::double_up::{Colour, Gamble};
-use game_core::draw_poker::{Dealt, DrawPokerGame};
-use game_core::reels::ReelRound;
-use game_core::stud_poker::{Decision, StudDeal, StudPokerGame};
+use game_core::double_up::Colour;
+use game_core::stud_poker::Decision;
 use game_host::boot::{BootOptions, boot};
-use game_host::kinds::draw_poker::{DrawDecision, DrawPoker, DrawRecord};
+use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::stud_poker::StudPoker;
 use game_host::round::Phase;
 use game_host::session::Session;
 use meters::{RecallOutcome, RoundRecall};
+
+use crate::journal_rules::{Rules, rules, rules_win};
+use crate::test_config;
 
 const NOTE: u64 = 5_000;
 
@@ -71,70 +69,23 @@ fn open(dir: &std::path::Path, config: &std::path::Path, game: &str, seed: u64) 
     let options = BootOptions { config: config.to_owned(), db: dir.join("egm.sqlite"), lab_seed: Some(seed), demo: false };
     let mut s = boot(&options).unwrap();
     if !s.in_round() {
-        let i = s.games.iter().position(|g| g.id() == game).unwrap();
+        let i = s.games().iter().position(|g| g.id() == game).unwrap();
         s.choose_game(i);
     }
     s
 }
 
-struct Rules {
-    jacks: DrawPokerGame,
-    stud: StudPokerGame,
-}
-
-/// What the rules pay in cents for a settled round's journaled outcome
-/// and decisions: an independent reading of the journal with game-core.
-fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
-    let first = &r.steps[0].step;
-    let credits = match first.name.as_str() {
-        "spin" => serde_json::from_value::<ReelRound>(first.data["deal"].clone()).unwrap().win,
-        "deal" => {
-            let dealt: Dealt = serde_json::from_value(first.data["deal"].clone()).unwrap();
-            let coins: u32 = serde_json::from_value(first.data["bet"].clone()).unwrap();
-            let draw = r.steps.iter().find(|s| s.step.name == "draw").unwrap();
-            let draw: DrawRecord = serde_json::from_value(draw.step.data.clone()).unwrap();
-            rules.jacks.win(&dealt.draw(draw.hold), coins)
-        }
-        "stud-deal" => {
-            let deal: StudDeal = serde_json::from_value(first.data["deal"].clone()).unwrap();
-            let ante: u64 = serde_json::from_value(first.data["bet"].clone()).unwrap();
-            let decision = if r.steps.iter().any(|s| s.step.name == "raise") { Decision::Raise } else { Decision::Fold };
-            rules.stud.settle(&deal, ante, decision).returned
-        }
-        other => panic!("unknown opening {other}"),
-    };
-    let mut at_stake = credits;
-    for s in r.steps.iter().filter(|s| s.step.name == "gamble") {
-        let g: Gamble = serde_json::from_value(s.step.data.clone()).unwrap();
-        assert_eq!(g.stake, at_stake, "round {}: a gamble staked another amount than was won", r.round);
-        at_stake = g.result;
-    }
-    at_stake * r.denom
-}
-
-fn rules() -> Rules {
-    let ws = common::workspace();
-    let manifest = paytables::artifact::read_manifest(&ws.join("assets/paytables/approved.ron")).unwrap();
-    let load = |id: &str| {
-        paytables::artifact::load_approved(&ws.join(format!("assets/paytables/compiled/{id}.json")), &manifest, &paytables::check::Floor::legal_minimum())
-            .unwrap()
-    };
-    let paytables::artifact::CompiledGame::DrawPoker(jacks) = load("jacks-or-better-9-6") else { panic!() };
-    let paytables::artifact::CompiledGame::StudPoker(stud) = load("poquer-sem-descarte") else { panic!() };
-    Rules { jacks, stud }
-}
-
 /// The one round in critical memory, settled, checked against the rules
 /// and the credit meter.
 fn check_settled(s: &Session, rules: &Rules) -> RoundRecall {
-    let rounds = s.machine.recall(10).unwrap();
+    let rounds = s.machine().recall(10).unwrap();
     assert_eq!(rounds.len(), 1, "one round, never a second draw");
     let r = rounds.into_iter().next().unwrap();
     let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("round {} not settled: {:?}", r.round, r.outcome) };
     assert_eq!(win, rules_win(&r, rules), "round {}: the win is not what the rules pay", r.round);
     let staked = r.stake; // the opening stake and every extra (recall adds them)
-    assert_eq!(s.machine.credit(), NOTE - staked + win, "credit after the round");
-    let t = &s.machine.state().totals.games;
+    assert_eq!(s.machine().credit(), NOTE - staked + win, "credit after the round");
+    let t = &s.machine().state().totals.games;
     assert_eq!((t.jogadas_efectuadas, t.creditos_jogados, t.creditos_ganhos), (1, staked, win));
     r
 }
@@ -161,7 +112,7 @@ fn whole_round(dir: &std::path::Path, config: &std::path::Path, game: &str, seed
 fn cut_at_every_write_point(game: &str, gamble: bool) {
     let rules = rules();
     let dir = tempfile::tempdir().unwrap();
-    let config = common::config(dir.path(), "");
+    let config = test_config::config(dir.path(), "");
     let (seed, actions, reference) = (1..80)
         .map(|seed| {
             let (actions, reference) = whole_round(dir.path(), &config, game, seed, &rules);

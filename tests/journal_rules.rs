@@ -1,0 +1,97 @@
+//! What the rules pay for a round, read from its journal with game-core
+//! alone: the independent reference the host's kill and power-cut tests
+//! check every settled round against.
+#![allow(clippy::unwrap_used, dead_code)]
+
+use std::collections::BTreeMap;
+
+use game_core::double_up::Gamble;
+use game_core::draw_poker::{Dealt, DrawPokerGame};
+use game_core::reels::{ReelGame, ReelRound};
+use game_core::stud_poker::{Decision, StudDeal, StudPokerGame};
+use game_host::kinds::draw_poker::DrawRecord;
+use meters::RoundRecall;
+
+use crate::test_config::workspace;
+
+/// The games' rules, loaded from their approved artifacts.
+pub struct Rules {
+    pub reels: BTreeMap<String, ReelGame>,
+    pub draw: BTreeMap<String, DrawPokerGame>,
+    pub stud: StudPokerGame,
+}
+
+/// A reel round's win in credits, worked out again from its journaled
+/// stops with game-core: every spin evaluated anew, and the free games
+/// exactly those the spins before them awarded.
+pub fn reel_win(game: &ReelGame, round: &ReelRound) -> u64 {
+    let base = game.evaluate(&round.base.stops, round.bet, false);
+    let mut owed = base.free_games_awarded;
+    let mut win = base.win;
+    for spin in &round.free_spins {
+        assert!(owed > 0, "a free game no spin awarded");
+        owed -= 1;
+        let again = game.evaluate(&spin.stops, round.bet, true);
+        owed += again.free_games_awarded;
+        win += again.win;
+    }
+    assert_eq!(owed, 0, "free games awarded but not played");
+    win
+}
+
+pub fn rules() -> Rules {
+    let manifest = paytables::artifact::read_manifest(&workspace().join("assets/paytables/approved.ron")).unwrap();
+    let load = |id: &str| {
+        let path = workspace().join(format!("assets/paytables/compiled/{id}.json"));
+        paytables::artifact::load_approved(&path, &manifest, &paytables::check::Floor::legal_minimum()).unwrap()
+    };
+    let mut reels = BTreeMap::new();
+    for id in ["classic-sevens", "ocean-treasure"] {
+        let paytables::artifact::CompiledGame::Reels(g) = load(id) else { panic!("{id} is not a reel game") };
+        reels.insert(id.to_owned(), g);
+    }
+    let mut draw = BTreeMap::new();
+    for id in ["jacks-or-better-9-6", "deuces-wild"] {
+        let paytables::artifact::CompiledGame::DrawPoker(g) = load(id) else { panic!("{id} is not draw poker") };
+        draw.insert(id.to_owned(), g);
+    }
+    let paytables::artifact::CompiledGame::StudPoker(stud) = load("poquer-sem-descarte") else { panic!("not a stud game") };
+    Rules { reels, draw, stud }
+}
+
+/// What the rules pay (cents, before progressives) for the outcome and
+/// decisions a settled round committed, read from its journal steps.
+pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
+    let gambles: Vec<Gamble> = r.steps.iter().filter(|s| s.step.name == "gamble").map(|s| serde_json::from_value(s.step.data.clone()).unwrap()).collect();
+    let first = &r.steps[0].step;
+    let credits = match first.name.as_str() {
+        "spin" => {
+            let round: ReelRound = serde_json::from_value(first.data["deal"].clone()).unwrap();
+            reel_win(&rules.reels[first.data["game"].as_str().unwrap()], &round)
+        }
+        "deal" => {
+            let game = first.data["game"].as_str().unwrap();
+            let coins: u32 = serde_json::from_value(first.data["bet"].clone()).unwrap();
+            let dealt: Dealt = serde_json::from_value(first.data["deal"].clone()).unwrap();
+            let draw = r.steps.iter().find(|s| s.step.name == "draw").expect("a settled draw-poker round has its draw");
+            let draw: DrawRecord = serde_json::from_value(draw.step.data.clone()).unwrap();
+            // The final hand is the committed deal with the committed holds.
+            assert_eq!(draw.hand, dealt.draw(draw.hold), "round {}: the drawn hand is not the committed one", r.round);
+            rules.draw[game].win(&draw.hand, coins)
+        }
+        "stud-deal" => {
+            let deal: StudDeal = serde_json::from_value(first.data["deal"].clone()).unwrap();
+            let ante: u64 = serde_json::from_value(first.data["bet"].clone()).unwrap();
+            let decision = if r.steps.iter().any(|s| s.step.name == "raise") { Decision::Raise } else { Decision::Fold };
+            rules.stud.settle(&deal, ante, decision).returned
+        }
+        other => panic!("round {} began with an unknown step {other}", r.round),
+    };
+    // The double-up: each gamble stakes what the last one left.
+    let mut at_stake = credits;
+    for g in &gambles {
+        assert_eq!(g.stake, at_stake, "round {}: a gamble staked another amount than was won", r.round);
+        at_stake = g.result;
+    }
+    at_stake * r.denom
+}
