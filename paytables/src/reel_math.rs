@@ -103,6 +103,10 @@ pub enum MathError {
     CycleTooLarge(String),
     #[error("free games retrigger {0} free games per free game on average: they would never end (it must be below 1)")]
     EndlessFreeGames(String),
+    #[error("pays too large for an exact analysis: {0}")]
+    PaysTooLarge(String),
+    #[error("the analysis failed in one of its workers ({0}); no figure is given")]
+    WorkerFailed(String),
 }
 
 /// The most paylines the exact analysis handles.
@@ -364,6 +368,14 @@ pub fn scatter_distribution(strips: &[Strip], rows: usize, scatter: Option<Symbo
 /// Enumerate the full cycle of `strips` for the line counts `configs`
 /// (ascending). `free` marks free-game strips (for retrigger awards).
 pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool) -> Result<SpinStats, MathError> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    enumerate_on(game, strips, configs, free, threads)
+}
+
+/// [`enumerate`] on `threads` worker threads: the figures never depend on
+/// how many there are.
+pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool, threads: usize) -> Result<SpinStats, MathError> {
+    let threads = threads.max(1);
     let n = strips.len();
     let rows = game.rows as usize;
     let wild = game.symbols.iter().position(|s| matches!(s.kind, SymbolKind::Wild { .. })).map(|i| i as SymbolId);
@@ -416,18 +428,7 @@ pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: boo
     if max_lines > MAX_LINES || configs.is_empty() {
         return Err(MathError::CycleTooLarge(format!("{max_lines} lines (at most {MAX_LINES})")));
     }
-    // The largest spin win bounds the histograms.
-    let max_pay = game.pays.iter().flatten().copied().max().unwrap_or(0)
-        * game
-            .symbols
-            .iter()
-            .map(|s| match s.kind {
-                SymbolKind::Wild { multiplier } => multiplier,
-                _ => 1,
-            })
-            .max()
-            .unwrap_or(1);
-    let max_win = max_pay * max_lines as u64 + walk.scatter_pays.iter().copied().max().unwrap_or(0) * max_lines as u64;
+    let max_win = max_spin_win(game, &walk.scatter_pays, max_lines, cycle)?;
     let combo_slots = game.symbols.len() * (MAX_REELS + 1);
     let tally = || Tally {
         stats: empty(),
@@ -438,8 +439,7 @@ pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: boo
         combos: Vec::with_capacity(max_lines),
     };
     let start = vec![LineRun::EMPTY; max_lines];
-    // Split the first reel's stops over the machine's cores.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    // Split the first reel's stops over the worker threads.
     let first = strips[0].len();
     let mut total = empty();
     std::thread::scope(|scope| {
@@ -474,13 +474,47 @@ pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: boo
                 })
             })
             .collect();
-        for h in handles {
-            if let Ok(part) = h.join() {
-                total.merge(part);
+        // A worker that fails fails the whole analysis: the other workers'
+        // partial sums are never reported as the figure.
+        let joined: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
+        for part in joined {
+            match part {
+                Ok(part) => total.merge(part),
+                Err(panic) => return Err(MathError::WorkerFailed(panic_text(panic.as_ref()))),
             }
         }
-    });
+        Ok(())
+    })?;
     Ok(total)
+}
+
+/// The largest win of one spin, in credits per credit per line (every
+/// line at its highest pay with the wild's multiplier, and the largest
+/// scatter pay for every line), computed with checked arithmetic. Every sum
+/// the walk keeps (Σ win·weight, Σ win²·weight over a cycle of `cycle`
+/// combinations) is at most `max_win² × cycle`: the analysis refuses pays
+/// for which that does not fit 128 bits, so no sum can ever wrap.
+fn max_spin_win(game: &ReelGame, scatter_pays: &[u64], lines: usize, cycle: u128) -> Result<u64, MathError> {
+    let too_large = |what: String| MathError::PaysTooLarge(what);
+    let mult = game.symbols.iter().map(|s| if let SymbolKind::Wild { multiplier } = s.kind { multiplier } else { 1 }).max().unwrap_or(1);
+    let max_pay = game.pays.iter().flatten().copied().max().unwrap_or(0);
+    let lines = lines as u64;
+    let line = max_pay.checked_mul(mult).ok_or_else(|| too_large(format!("the pay {max_pay} × the wild's multiplier {mult} does not fit 64 bits")))?;
+    let scatter = scatter_pays.iter().copied().max().unwrap_or(0);
+    let max_win = line
+        .checked_add(scatter)
+        .and_then(|w| w.checked_mul(lines))
+        .ok_or_else(|| too_large(format!("a spin could win ({line} + scatter {scatter}) × {lines} lines, which does not fit 64 bits")))?;
+    let w = u128::from(max_win);
+    w.checked_mul(w).and_then(|sq| sq.checked_mul(cycle)).ok_or_else(|| {
+        too_large(format!("a spin could win {max_win} credits per credit on a cycle of {cycle} combinations: the exact sums would exceed 128 bits"))
+    })?;
+    Ok(max_win)
+}
+
+/// What a panicked worker said.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".to_owned())
 }
 
 fn rat(x: u128) -> BigRational {

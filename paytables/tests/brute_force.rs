@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use game_core::reels::{ReelGame, Strip};
-use paytables::reel_math::{Moments, enumerate};
+use paytables::reel_math::{MathError, Moments, analyse, enumerate_on};
 
 /// Brute force over every stop combination: per line count, per scatter
 /// count, the exact moments of the spin win (credits per line credit).
@@ -106,12 +106,15 @@ fn check_sample(file: &str) {
         sets.push((game.strips(true).to_vec(), true));
     }
     for (strips, free) in sets {
-        let fast = enumerate(&game, &strips, &configs, free).unwrap();
         let (moments, hits) = brute(&game, &strips, &configs, free);
-        assert_eq!(fast.by_scatters, moments, "{file}: moments by scatter count (free = {free})");
-        assert_eq!(fast.hit_weight, hits, "{file}: hit weights (free = {free})");
         let cycle: u128 = strips.iter().map(|s| u128::from(s.total_weight())).product();
-        assert_eq!(fast.cycle, cycle);
+        // Issue 18: the figures never depend on the number of worker threads.
+        for threads in [1, 2, 8] {
+            let fast = enumerate_on(&game, &strips, &configs, free, threads).unwrap();
+            assert_eq!(fast.by_scatters, moments, "{file}: moments by scatter count (free = {free}, {threads} threads)");
+            assert_eq!(fast.hit_weight, hits, "{file}: hit weights (free = {free}, {threads} threads)");
+            assert_eq!(fast.cycle, cycle);
+        }
     }
 }
 
@@ -123,4 +126,38 @@ fn classic_sevens_matches_brute_force_over_the_full_cycle() {
 #[test]
 fn ocean_treasure_matches_brute_force_over_the_full_cycle() {
     check_sample("ocean-treasure.ron");
+}
+
+fn sevens() -> ReelGame {
+    paytables::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables/classic-sevens.ron")).unwrap()
+}
+
+/// Issue 18, case 1: a pay of 2^63 + 50 with the ×2 wild overflowed the
+/// bound on the largest win and a partial sum was reported as exact. Now
+/// the analysis refuses it, naming the cause, on any number of threads.
+#[test]
+fn a_pay_whose_wild_multiple_overflows_is_refused_not_miscounted() {
+    let mut game = sevens();
+    assert!(game.wild().is_some_and(|(_, m)| m == 2), "the sample has a ×2 wild");
+    game.pays[0][2] = (1u64 << 63) + 50;
+    let e = analyse(&game).unwrap_err();
+    assert!(matches!(&e, MathError::PaysTooLarge(why) if why.contains("does not fit 64 bits")), "{e}");
+    for threads in [1, 2, 8] {
+        let e = enumerate_on(&game, &game.reels.clone(), &[1], false, threads).unwrap_err();
+        assert!(matches!(e, MathError::PaysTooLarge(_)), "{threads} threads: {e}");
+    }
+}
+
+/// A pay that fits 64 bits but whose squared sums over the cycle would not
+/// fit 128 bits is refused too: no sum of the analysis can wrap.
+#[test]
+fn pays_whose_exact_sums_would_exceed_128_bits_are_refused() {
+    let mut game = sevens();
+    game.pays[0][2] = 1u64 << 56;
+    let e = analyse(&game).unwrap_err();
+    assert!(matches!(&e, MathError::PaysTooLarge(why) if why.contains("128 bits")), "{e}");
+    // The largest pay the bound allows on this cycle is still analysed exactly.
+    let mut game = sevens();
+    game.pays[0][2] = 1 << 20;
+    assert!(analyse(&game).is_ok());
 }
