@@ -74,7 +74,10 @@ fn check(db: &Path, reported: &Reported, rules: &Rules) -> u64 {
     for r in &rounds {
         match &r.outcome {
             RecallOutcome::Settled { win, components, .. } => {
-                let progressive: u64 = components.iter().filter(|c| c.label.starts_with("progressive ")).map(|c| c.amount).sum();
+                // Progressive awards, and the fixed sums a side bet's flushes
+                // win when greater than their share of the pool.
+                let progressive: u64 =
+                    components.iter().filter(|c| c.label.starts_with("progressive ") || c.label.contains("fixed sum")).map(|c| c.amount).sum();
                 assert_eq!(*win, rules_win(r, rules) + progressive, "round {} paid another win than its committed outcome gives", r.round);
                 assert!(r.steps.iter().all(|st| st.step.name != "spin" || st.draws > 0), "round {}: an outcome with no draw", r.round);
                 staked += r.stake;

@@ -105,6 +105,9 @@ fn main() -> Result<()> {
         }
         s.choose_game(player.index(s.games().len()));
         s.adjust_bet(BetControl::Lines, i32::try_from(player.uniform(3))? - 1);
+        if player.uniform(2) == 0 {
+            s.adjust_bet(BetControl::SideBet, 1); // stud's jackpot bet, half the time
+        }
         if !s.play() {
             return Err(anyhow!("play refused: {:?}", s.message_text()));
         }

@@ -14,6 +14,7 @@
 use game_core::double_up::Colour;
 use game_core::stud_poker::Decision;
 use game_host::boot::{BootOptions, boot};
+use game_host::kind::BetControl;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::stud_poker::StudPoker;
 use game_host::round::Phase;
@@ -92,10 +93,13 @@ fn check_settled(s: &Session, rules: &Rules) -> RoundRecall {
 
 /// Play `game`'s round uninterrupted with lab seed `seed`: the player's
 /// actions and the settled round.
-fn whole_round(dir: &std::path::Path, config: &std::path::Path, game: &str, seed: u64, rules: &Rules) -> (Vec<&'static str>, RoundRecall) {
+fn whole_round(dir: &std::path::Path, config: &std::path::Path, game: &str, seed: u64, side_bet: bool, rules: &Rules) -> (Vec<&'static str>, RoundRecall) {
     let here = dir.join(format!("whole{seed}"));
     std::fs::create_dir_all(&here).unwrap();
     let mut s = open(&here, config, game, seed);
+    if side_bet {
+        s.adjust_bet(BetControl::SideBet, 1);
+    }
     s.insert_note(NOTE);
     assert!(s.play(), "{:?}", s.message_text());
     let mut actions = vec!["play"];
@@ -109,22 +113,26 @@ fn whole_round(dir: &std::path::Path, config: &std::path::Path, game: &str, seed
 /// Play `game`'s round uninterrupted, then cut it after each action. With
 /// `gamble`, the first lab seed whose round wins (and so is gambled) is
 /// taken, so that the double-up's write points are cut too.
-fn cut_at_every_write_point(game: &str, gamble: bool) {
+fn cut_at_every_write_point(game: &str, gamble: bool, side_bet: bool) {
     let rules = rules();
     let dir = tempfile::tempdir().unwrap();
     let config = test_config::config(dir.path(), "");
     let (seed, actions, reference) = (1..80)
         .map(|seed| {
-            let (actions, reference) = whole_round(dir.path(), &config, game, seed, &rules);
+            let (actions, reference) = whole_round(dir.path(), &config, game, seed, side_bet, &rules);
             (seed, actions, reference)
         })
         .find(|(_, actions, _)| !gamble || actions.contains(&"gamble"))
         .expect("a seed whose round is gambled");
+    assert_eq!(reference.steps[0].step.data["bet"]["jackpot"].as_bool().unwrap_or(false), side_bet, "the side bet as asked");
     // The same round, cut after each action in turn.
     for cut in 1..=actions.len() {
         let here = dir.path().join(format!("cut{cut}"));
         std::fs::create_dir_all(&here).unwrap();
         let mut s = open(&here, &config, game, seed);
+        if side_bet {
+            s.adjust_bet(BetControl::SideBet, 1);
+        }
         s.insert_note(NOTE);
         assert!(s.play());
         for _ in 1..cut {
@@ -148,15 +156,20 @@ fn cut_at_every_write_point(game: &str, gamble: bool) {
 
 #[test]
 fn a_reel_round_survives_a_cut_at_each_write_point() {
-    cut_at_every_write_point("classic-sevens", true);
+    cut_at_every_write_point("classic-sevens", true, false);
 }
 
 #[test]
 fn a_draw_poker_round_survives_a_cut_at_each_write_point() {
-    cut_at_every_write_point("jacks-or-better-9-6", true);
+    cut_at_every_write_point("jacks-or-better-9-6", true, false);
 }
 
 #[test]
 fn a_stud_round_survives_a_cut_at_each_write_point() {
-    cut_at_every_write_point("poquer-sem-descarte", false);
+    cut_at_every_write_point("poquer-sem-descarte", false, false);
+}
+
+#[test]
+fn a_stud_round_with_its_jackpot_side_bet_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("poquer-sem-descarte", false, true);
 }

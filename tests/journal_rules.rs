@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use game_core::double_up::Gamble;
 use game_core::draw_poker::{Dealt, DrawPokerGame};
+use game_core::poker::{Category, evaluate};
 use game_core::reels::{ReelGame, ReelRound};
 use game_core::stud_poker::{Decision, StudDeal, StudPokerGame};
 use game_host::kinds::draw_poker::DrawRecord;
@@ -81,9 +82,19 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
         }
         "stud-deal" => {
             let deal: StudDeal = serde_json::from_value(first.data["deal"].clone()).unwrap();
-            let ante: u64 = serde_json::from_value(first.data["bet"].clone()).unwrap();
+            let ante = first.data["bet"]["ante"].as_u64().unwrap();
+            let jackpot = first.data["bet"]["jackpot"].as_bool().unwrap_or(false);
             let decision = if r.steps.iter().any(|s| s.step.name == "raise") { Decision::Raise } else { Decision::Fold };
-            rules.stud.settle(&deal, ante, decision).returned
+            // The jackpot side bet's fixed sums (PSD 35–42); its royal and
+            // straight flushes are progressive awards, counted apart.
+            let side = match (&rules.stud.jackpot, jackpot) {
+                (Some(j), true) if decision == Decision::Raise || j.pays_on_fold => match evaluate(&deal.player).category() {
+                    Category::FourOfAKind | Category::FullHouse | Category::Flush => j.award(evaluate(&deal.player).category(), 0).amount,
+                    _ => 0,
+                },
+                _ => 0,
+            };
+            rules.stud.settle(&deal, ante, decision).returned + side
         }
         other => panic!("round {} began with an unknown step {other}", r.round),
     };

@@ -59,6 +59,7 @@ fn pool() -> PoolConfig {
         id: POOL.into(),
         games: vec!["linked-game".into()],
         min_wager: 1,
+        side_bet: false,
         levels: vec![
             LevelConfig {
                 name: "Grande".into(),

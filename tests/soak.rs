@@ -28,6 +28,7 @@ fn pool() -> PoolConfig {
         id: POOL.into(),
         games: vec![GAME.into()],
         min_wager: 1,
+        side_bet: false,
         levels: vec![
             LevelConfig {
                 name: "Grande".into(),

@@ -118,6 +118,10 @@ fn player_buttons(
             if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
                 s.command(Command::AdjustBet { control: BetControl::Amount, delta: -1 });
             }
+            if keys.just_pressed(KeyCode::KeyJ) {
+                // The side bet (póquer sem descarte's jackpot), on or off.
+                s.command(Command::AdjustBet { control: BetControl::SideBet, delta: 1 });
+            }
             if keys.just_pressed(KeyCode::KeyQ) {
                 s.command(Command::StepDenomination { delta: -1 });
             }

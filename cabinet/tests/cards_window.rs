@@ -163,6 +163,31 @@ fn card_games_in_a_real_window() {
     std::thread::sleep(Duration::from_millis(700));
     assert!(card_faces(&rig) > 10 * 12_000, "both hands are not shown after the settlement");
 
+    // The jackpot side bet (J), then a fold: the side bet is staked beside
+    // the ante and feeds the side-bet pool; a fold keeps it in play
+    // (`pays_on_fold`), so a flush or better still wins its fixed sum.
+    let round = r.round + 1;
+    rig.key("j");
+    rig.key("space");
+    rig.wait_for("the stud deal with its side bet", |i| i.state().open_round.as_ref().is_some_and(|o| o.round == round));
+    rig.key("F2");
+    let i = rig.wait_for("the stud round with its side bet to settle", |i| i.state().open_round.is_none() && i.state().last_round == round);
+    let r = &i.recall(1).unwrap()[0];
+    assert_eq!(r.steps[0].step.data["bet"], serde_json::json!({ "ante": 1, "jackpot": true }));
+    assert_eq!(r.stake, 2, "the ante and the side bet, 1 cent each");
+    let deal: StudDeal = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+    let jackpot = stud().jackpot.unwrap();
+    let fixed = match game_core::poker::evaluate(&deal.player).category() {
+        game_core::poker::Category::FourOfAKind => jackpot.four_of_a_kind,
+        game_core::poker::Category::FullHouse => jackpot.full_house,
+        game_core::poker::Category::Flush => jackpot.flush,
+        _ => 0,
+    };
+    let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(win, fixed, "a fold loses the ante; the side bet pays its fixed sum, if any");
+    assert_eq!(i.state().pools["stud-jackpot"].levels[0].contributed_micro, 250_000, "25% of the 1-cent side bet, in millionths");
+    i.self_audit().unwrap();
+
     let _ = cab.kill();
     let _ = cab.wait();
     rig.keep_screenshots("cards", 1);

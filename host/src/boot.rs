@@ -65,10 +65,37 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     if games.is_empty() {
         return Err(format!("no approved paytable could be loaded: {detail}"));
     }
+    check_side_pools(&config, &games)?;
     let mut session = Session::new(machine, config, games, report);
     session.db = db;
     session.lab_seed = options.lab_seed;
     Ok(session)
+}
+
+/// PSD 41: a side-bet pool starts at no less than 10,000 times the side
+/// bet, at the largest denomination the side bet can be placed in.
+fn check_side_pools(config: &CabinetConfig, games: &[HostedGame]) -> Result<(), String> {
+    let max_denom = config.machine.denominations.iter().copied().max().unwrap_or(1);
+    for p in config.progressives.iter().filter(|p| p.pool.side_bet) {
+        for g in games.iter().filter(|g| p.pool.games.iter().any(|id| id == g.id())) {
+            let Some(seed) = g.side_pool_seed() else {
+                return Err(format!("side-bet pool {}: {} has no side bet", p.pool.id, g.id()));
+            };
+            let least = seed.saturating_mul(max_denom);
+            for (i, l) in p.pool.levels.iter().enumerate() {
+                if l.start_value < least || l.reset_value < least {
+                    return Err(format!(
+                        "side-bet pool {} level {i}: start {} and reset {} cents must be at least {least} cents, 10,000 × the side bet of {} at {max_denom} cents a credit (PSD 41)",
+                        p.pool.id,
+                        l.start_value,
+                        l.reset_value,
+                        g.id()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The play credits of a demonstration (M-39), on its own critical memory,

@@ -45,6 +45,11 @@ impl HostedGame {
         self.0.animated()
     }
 
+    /// The least start value of a side-bet pool it feeds, in credits (PSD 41).
+    pub fn side_pool_seed(&self) -> Option<u64> {
+        self.0.side_pool_seed()
+    }
+
     /// Whether autoplay may play it (M-32).
     pub fn autoplay(&self) -> bool {
         self.0.autoplay()

@@ -35,6 +35,23 @@ pub enum BetControl {
     Lines,
     /// The amount: credits per line, coins, or the ante.
     Amount,
+    /// The side bet (a stud jackpot bet), on or off.
+    SideBet,
+}
+
+/// How a progressive level a round wins is paid: a share of the level (in
+/// millionths; the whole level by default), or a fixed sum in credits when
+/// that is greater (a stud side bet's royal flush pays the greater of the
+/// jackpot and its fixed sum, PSD 40, SP-18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Award {
+    pub share_ppm: u32,
+    pub at_least: u64,
+}
+
+impl Award {
+    /// The whole level, whatever it holds.
+    pub const WHOLE: Award = Award { share_ppm: meters::WHOLE_LEVEL, at_least: 0 };
 }
 
 /// Why a kind refuses a decision, in both languages.
@@ -96,8 +113,18 @@ pub trait GameKind: Send + Sync + 'static {
     fn adjust_bet(&self, bet: &Self::Bet, control: BetControl, delta: i32) -> Self::Bet;
     /// Whether `bet` is one this paytable offers (a resumed or remote bet is checked).
     fn offers(&self, bet: &Self::Bet) -> bool;
-    /// Credits staked when the round starts.
+    /// Credits staked when the round starts (a side bet included).
     fn stake(&self, bet: &Self::Bet) -> u64;
+    /// The credits of the stake that are a side bet: they feed side-bet
+    /// pools alone (the core keeps them apart).
+    fn side_stake(&self, _bet: &Self::Bet) -> u64 {
+        0
+    }
+    /// The least start value, in credits of the round's denomination, of a
+    /// side-bet pool this game feeds (PSD 41: 10,000 times the side bet).
+    fn side_pool_seed(&self) -> Option<u64> {
+        None
+    }
     /// Credits the player must hold to start: the stake, or more when a
     /// later decision needs an extra stake the player must be able to make.
     fn credit_needed(&self, bet: &Self::Bet) -> u64 {
@@ -148,6 +175,10 @@ pub trait GameKind: Send + Sync + 'static {
     }
     /// Whether the decided round wins a progressive level with `trigger` (M-18).
     fn hits(&self, round: &Self::Round, trigger: &Trigger) -> bool;
+    /// How a standalone level the round wins with `trigger` is paid.
+    fn award(&self, _round: &Self::Round, _trigger: &Trigger) -> Award {
+        Award::WHOLE
+    }
     /// The paytable's own name for what a trigger asks (a poker hand), if it has one.
     fn trigger_name(&self, _trigger: &Trigger) -> Option<String> {
         None

@@ -15,7 +15,7 @@ use meters::{Cents, Machine, RoundRecall, Step, WinComponent, WinPayment};
 use serde::{Deserialize, Serialize};
 
 use crate::config::ProgressiveSetup;
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{Award, BetControl, Decided, GameKind, Refusal};
 use crate::linked::LinkedPool;
 use crate::names::Lang;
 use crate::notice::Notice;
@@ -153,6 +153,7 @@ pub(crate) trait Table: Send + Sync {
     fn family(&self, lang: Lang) -> &'static str;
     fn animated(&self) -> bool;
     fn autoplay(&self) -> bool;
+    fn side_pool_seed(&self) -> Option<u64>;
     fn reset_bet(&mut self);
     fn adjust_bet(&mut self, control: BetControl, delta: i32);
     fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal>;
@@ -250,6 +251,10 @@ impl<K: GameKind> Table for Hosted<K> {
         self.rules.autoplay()
     }
 
+    fn side_pool_seed(&self) -> Option<u64> {
+        self.rules.side_pool_seed()
+    }
+
     fn reset_bet(&mut self) {
         self.bet = self.rules.opening_bet();
     }
@@ -317,9 +322,12 @@ impl<K: GameKind> Table for Hosted<K> {
         }
         let (rules, bet) = (&self.rules, self.bet.clone());
         let game = rules.id().to_owned();
+        let side = rules.side_stake(&bet).saturating_mul(denom);
         let (id, opening) = cx
             .machine
-            .play_round(&game, denom, stake, K::OPENING, |rng| rules.draw(&bet, rng).map(|deal| Opening { game: game.clone(), denom, bet: bet.clone(), deal }))
+            .play_round_with_side_bet(&game, denom, stake, side, K::OPENING, |rng| {
+                rules.draw(&bet, rng).map(|deal| Opening { game: game.clone(), denom, bet: bet.clone(), deal })
+            })
             .map_err(Notice::Core)?;
         let state = self.rules.open(&opening.bet, &opening.deal);
         self.round = Some(Round {
@@ -411,13 +419,26 @@ impl<K: GameKind> Table for Hosted<K> {
     fn collect(&mut self, cx: &mut Services<'_>) -> Result<Progress, Notice> {
         let Some(r) = self.round.as_ref().filter(|r| r.phase != Phase::Ended && r.phase != Phase::Decisions) else { return Ok(Progress::Open) };
         let rules = &self.rules;
-        let base_win = r.at_stake.checked_mul(r.denom).ok_or_else(|| Notice::Refused(Refusal::new("Prémio fora dos limites", "Win out of range")))?;
+        let out_of_range = || Notice::Refused(Refusal::new("Prémio fora dos limites", "Win out of range"));
+        let mut base_win = r.at_stake.checked_mul(r.denom).ok_or_else(out_of_range)?;
         let mut components = rules.components(&r.state, r.denom);
         if !r.gambles.is_empty() {
             components.push(WinComponent { label: format!("double-up ({} gambles)", r.gambles.len()), amount: base_win });
         }
         let hit = |t: &Trigger| rules.hits(&r.state, t);
-        let hits = standalone_hits(cx.progressives, rules.id(), hit);
+        // Each standalone level won: its share of the level, or the fixed
+        // sum the paytable sets when that is greater (paid with the win).
+        let mut hits = Vec::new();
+        for (pool, level, trigger) in standalone_hits(cx.progressives, rules.id(), hit) {
+            let value = cx.machine.pools().get(&pool).and_then(|p| p.levels.get(level)).map_or(0, |l| l.current);
+            match fixed_sum_instead(rules.award(&r.state, &trigger), value, r.denom).ok_or_else(out_of_range)? {
+                Some(fixed) => {
+                    base_win = base_win.checked_add(fixed).ok_or_else(out_of_range)?;
+                    components.push(WinComponent { label: format!("{pool} level {level}: fixed sum, greater than the pool's share"), amount: fixed });
+                }
+                None => hits.push((pool, level, rules.award(&r.state, &trigger).share_ppm)),
+            }
+        }
         let staked = rules.staked(&r.state).saturating_mul(r.denom);
         let machine_id = cx.machine.config().machine_id.clone();
         let Some(linked) = linked_awards_for(cx.linked, &machine_id, r.id, rules.id(), staked, hit) else {
@@ -426,7 +447,7 @@ impl<K: GameKind> Table for Hosted<K> {
             }
             return Ok(Progress::Awaiting);
         };
-        let settled = cx.machine.settle_round_with_awards(r.id, base_win, components, &hits, &linked).map_err(Notice::Core)?;
+        let settled = cx.machine.settle_round_with_shares(r.id, base_win, components, &hits, &linked).map_err(Notice::Core)?;
         let summary = RoundSummary {
             round: r.id,
             game: rules.id().to_owned(),
@@ -501,14 +522,23 @@ impl<K: GameKind> Table for Hosted<K> {
     }
 }
 
+/// Whether a level won on these terms pays its fixed sum instead of its
+/// share (`Some(cents)`: the fixed sum is greater than the share of a level
+/// holding `value` cents); None on an overflow of the fixed sum.
+pub(crate) fn fixed_sum_instead(award: Award, value: Cents, denom: Cents) -> Option<Option<Cents>> {
+    let share = u128::from(value) * u128::from(award.share_ppm) / u128::from(meters::WHOLE_LEVEL);
+    let fixed = award.at_least.checked_mul(denom)?;
+    Some((u128::from(fixed) > share).then_some(fixed))
+}
+
 /// The standalone pools' levels of `game` whose trigger `hit` says the
-/// committed outcome wins (M-18).
-pub(crate) fn standalone_hits(progressives: &[ProgressiveSetup], game: &str, hit: impl Fn(&Trigger) -> bool) -> Vec<(String, usize)> {
+/// committed outcome wins (M-18), with the trigger.
+pub(crate) fn standalone_hits(progressives: &[ProgressiveSetup], game: &str, hit: impl Fn(&Trigger) -> bool) -> Vec<(String, usize, Trigger)> {
     let mut hits = Vec::new();
     for p in progressives.iter().filter(|p| p.pool.games.iter().any(|g| g == game)) {
         for (level, trigger) in &p.triggers {
             if hit(trigger) {
-                hits.push((p.pool.id.clone(), *level));
+                hits.push((p.pool.id.clone(), *level, trigger.clone()));
             }
         }
     }
@@ -543,4 +573,24 @@ pub(crate) fn linked_awards_for(
         }
     }
     Some(awards)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_pays_the_greater_of_its_share_and_the_fixed_sum() {
+        let royal = Award { share_ppm: meters::WHOLE_LEVEL, at_least: 10_000 };
+        let straight_flush = Award { share_ppm: meters::WHOLE_LEVEL / 10, at_least: 1_000 };
+        // A pool of 20,000 € at 1 cent a credit: the pool beats 100 €.
+        assert_eq!(fixed_sum_instead(royal, 2_000_000, 1), Some(None));
+        // At 5 € a credit the fixed 50,000 € is greater than the pool.
+        assert_eq!(fixed_sum_instead(royal, 2_000_000, 500), Some(Some(5_000_000)));
+        // 10% of 20,000 € is 2,000 €: the fixed 1,000 credits at 2 € ties it, the pool pays.
+        assert_eq!(fixed_sum_instead(straight_flush, 2_000_000, 200), Some(None));
+        assert_eq!(fixed_sum_instead(straight_flush, 1_999_990, 200), Some(Some(200_000)));
+        assert_eq!(fixed_sum_instead(Award::WHOLE, 0, 1), Some(None), "a whole level with no fixed sum is the level");
+        assert_eq!(fixed_sum_instead(Award { share_ppm: 1, at_least: u64::MAX }, 0, 2), None, "an overflowing fixed sum is refused");
+    }
 }

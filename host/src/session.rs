@@ -203,7 +203,7 @@ impl Session {
     pub(crate) fn fail(&mut self, notice: Notice) {
         self.autoplay_left = 0;
         self.refusals += 1;
-        tracing::info!("refused: {}", notice.text(Lang::En, &|c| c.to_string()));
+        tracing::info!("refused: {}", notice.text(self.lang, &|c| format!("{c} cents")));
         self.message = Some(notice);
     }
 
@@ -690,7 +690,7 @@ impl Session {
             warning = Some(Warning::LinkDown { pool: p.setup.pool.clone() });
         }
         if let Some(w) = warning.as_ref().filter(|w| self.warning.as_ref() != Some(*w)) {
-            tracing::info!("M-38 warning: {}", w.text(Lang::En));
+            tracing::info!("M-38 warning: {}", w.text(self.lang));
         }
         self.warning = warning;
     }

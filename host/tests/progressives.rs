@@ -64,3 +64,70 @@ fn a_draw_poker_hand_wins_its_progressive_level_with_the_round() {
     // Every wager contributed 2% (5 coins of 1 cent each round).
     assert_eq!(level.contributed_micro, u128::from(ROUNDS) * 5 * 20_000);
 }
+
+/// Póquer sem descarte's jackpot side bet (PSD 35–42) on the embedded
+/// configuration: the side bet is staked beside the ante, feeds the
+/// side-bet pool alone (20% to the level, 5% to its reserve), and a flush,
+/// full house or four of a kind wins its fixed sum with the round,
+/// whatever the dealer holds (PSD 40); on a fold too (`pays_on_fold`).
+#[test]
+fn the_stud_jackpot_side_bet_feeds_its_pool_and_pays_its_fixed_sums() {
+    use game_core::stud_poker::Decision;
+    use game_host::command::Command;
+    use game_host::kind::BetControl;
+    use game_host::kinds::stud_poker::StudPoker;
+    let dir = tempfile::tempdir().unwrap();
+    let options = BootOptions { config: test_config::config(dir.path(), ""), db: dir.path().join("egm.sqlite"), lab_seed: Some(8), demo: false };
+    let mut s = boot(&options).unwrap();
+    let stud = s.games().iter().position(|g| g.id() == "poquer-sem-descarte").unwrap();
+    s.command(Command::SelectGame { index: stud });
+    s.command(Command::AdjustBet { control: BetControl::SideBet, delta: 1 });
+    assert!(s.bet_text().contains("jackpot 1"), "{}", s.bet_text());
+    assert!(s.command(Command::InsertNote { cents: 5_000 }));
+    let denom = s.denom();
+    let start = s.machine().pools()["stud-jackpot"].levels[0].clone();
+    const ROUNDS: u64 = 400;
+    for i in 0..ROUNDS {
+        assert!(s.command(Command::Play), "{:?}", s.message_text());
+        assert!(s.decide::<StudPoker>(if i % 4 == 0 { Decision::Fold } else { Decision::Raise }));
+        assert!(!s.in_round());
+    }
+    let level = &s.machine().pools()["stud-jackpot"].levels[0];
+    // Every round's side bet of 1 credit fed the pool: 25% of it, to the millionth.
+    assert_eq!(level.contributed_micro - start.contributed_micro, u128::from(ROUNDS * denom) * 250_000);
+    assert!(level.balanced());
+    // The reel pool took nothing from stud rounds.
+    assert_eq!(s.machine().pools()["sevens"].levels[0].contributed_micro, 0);
+    let rounds = s.machine().recall(ROUNDS).unwrap();
+    let mut fixed_wins = 0;
+    for r in &rounds {
+        let player: [game_core::cards::Card; 5] = serde_json::from_value(r.steps[0].step.data["deal"]["player"].clone()).unwrap();
+        let raised = r.steps.iter().any(|st| st.step.name == "raise");
+        let ante = r.steps[0].step.data["bet"]["ante"].as_u64().unwrap();
+        assert_eq!(r.stake, (ante + 1 + if raised { 2 * ante } else { 0 }) * r.denom, "round {}: ante, side bet and raise", r.round);
+        // An independent reading of the side bet's fixed sums (the paytable's 150/250/500).
+        let fixed = match evaluate(&player).category() {
+            Category::Flush => 150,
+            Category::FullHouse => 250,
+            Category::FourOfAKind => 500,
+            _ => 0,
+        };
+        let RecallOutcome::Settled { components, .. } = &r.outcome else { panic!("round {} not settled", r.round) };
+        let paid: u64 = components.iter().filter(|c| c.label.starts_with("jackpot side bet")).map(|c| c.amount).sum();
+        assert_eq!(paid, fixed * r.denom, "round {}: {player:?}", r.round);
+        fixed_wins += u64::from(fixed > 0);
+    }
+    assert!(fixed_wins >= 1, "the run must exercise a fixed sum ({fixed_wins})");
+}
+
+/// PSD 41: a side-bet pool that starts under 10,000 times the side bet at
+/// the largest denomination is refused at boot, with the reason.
+#[test]
+fn a_side_bet_pool_under_ten_thousand_side_bets_is_refused_at_boot() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = test_config::text(dir.path()).replace("start_value: 2000000, reset_value: 2000000", "start_value: 1999999, reset_value: 2000000");
+    assert!(text.contains("1999999"), "the embedded side-bet pool was changed");
+    let options = BootOptions { config: test_config::write(dir.path(), &text), db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false };
+    let e = boot(&options).err().unwrap();
+    assert!(e.contains("stud-jackpot") && e.contains("PSD 41") && e.contains("2000000 cents"), "{e}");
+}

@@ -30,6 +30,25 @@ pub struct ProgressiveAward {
     /// A mystery level's next hidden value, drawn at this award.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_mystery_at: Option<Cents>,
+    /// The share of the level awarded, in millionths: the whole level
+    /// (absent) or a part of it (a stud side bet's straight flush takes 10%).
+    #[serde(default = "whole_level", skip_serializing_if = "is_whole_level")]
+    pub share_ppm: u32,
+}
+
+/// The whole of a level, in millionths.
+pub const WHOLE_LEVEL: u32 = 1_000_000;
+
+fn whole_level() -> u32 {
+    WHOLE_LEVEL
+}
+
+fn is_whole_level(share: &u32) -> bool {
+    *share == WHOLE_LEVEL
+}
+
+fn is_zero(x: &Cents) -> bool {
+    *x == 0
 }
 
 /// Where a transfer out of a pool goes (M-23).
@@ -153,6 +172,10 @@ pub enum Entry {
         /// (`Machine::play_round`); absent in journals written before it.
         #[serde(default)]
         draws: u64,
+        /// The part of `stake` that is a side bet: it feeds the side-bet
+        /// pools alone, and the main wager is the rest (absent when zero).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        side_stake: Cents,
     },
     RoundStep {
         round: u64,

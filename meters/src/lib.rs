@@ -25,7 +25,7 @@ mod store;
 pub mod ticket;
 
 pub use config::{MachineConfig, Mode, OperatorCredential};
-pub use journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WinComponent, WinPayment};
+pub use journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WHOLE_LEVEL, WinComponent, WinPayment};
 pub use machine::{BootError, CashOut, CoreError, Machine, PlayBlock, RecallOutcome, RoundRecall, SeedChoice, Settled};
 pub use meters::{Door, GameMeters, M25, MachineMeters};
 pub use money::{Cents, Currency};

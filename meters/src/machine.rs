@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use crate::config::{ConfigError, MachineConfig, Mode};
-use crate::journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WinComponent, WinPayment};
+use crate::journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WHOLE_LEVEL, WinComponent, WinPayment};
 use crate::meters::Door;
 use crate::money::Cents;
 use crate::progressive::PoolConfig;
@@ -106,6 +106,8 @@ pub enum CoreError {
     UnknownGame(String),
     #[error("the game's draw failed: {0}")]
     DrawFailed(String),
+    #[error("a side bet of {side_stake} cents needs a main wager beside it (stake {stake} cents)")]
+    SideBetNotBeside { stake: Cents, side_stake: Cents },
 }
 
 /// What a settlement did with the win.
@@ -401,7 +403,32 @@ impl Machine {
         T: serde::Serialize,
         E: std::fmt::Display,
     {
+        self.play_round_with_side_bet(game, denom, stake, 0, step, draw)
+    }
+
+    /// [`Self::play_round`] where `side_stake` of the `stake` is a side bet
+    /// (a stud jackpot bet, PSD 35–42): it feeds the side-bet pools alone,
+    /// and the rest of the stake is the main wager.
+    pub fn play_round_with_side_bet<T, E>(
+        &mut self,
+        game: &str,
+        denom: Cents,
+        stake: Cents,
+        side_stake: Cents,
+        step: &str,
+        draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>,
+    ) -> Result<(u64, T), CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
         self.ensure_idle()?;
+        if side_stake > 0 && side_stake >= stake {
+            return Err(CoreError::SideBetNotBeside { stake, side_stake });
+        }
+        if !side_stake.is_multiple_of(denom) {
+            return Err(CoreError::StakeNotWholeCredits { stake: side_stake, denom });
+        }
         if game.trim().is_empty() {
             return Err(CoreError::UnknownGame(game.to_owned()));
         }
@@ -421,7 +448,7 @@ impl Machine {
         let (outcome, data, draws) = self.draw(game, draw)?;
         let round = self.state.last_round + 1;
         let step = Step::new(step, data);
-        self.commit(vec![Entry::RoundBegun { round, game: game.to_owned(), denom, stake, credit_before: self.state.credit, step, draws }])?;
+        self.commit(vec![Entry::RoundBegun { round, game: game.to_owned(), denom, stake, credit_before: self.state.credit, step, draws, side_stake }])?;
         Ok((round, outcome))
     }
 
@@ -517,8 +544,23 @@ impl Machine {
         &mut self,
         round: u64,
         base_win: Cents,
-        mut components: Vec<WinComponent>,
+        components: Vec<WinComponent>,
         hits: &[(String, usize)],
+        linked: &[(String, usize, Cents)],
+    ) -> Result<Settled, CoreError> {
+        let hits: Vec<(String, usize, u32)> = hits.iter().map(|(p, l)| (p.clone(), *l, WHOLE_LEVEL)).collect();
+        self.settle_round_with_shares(round, base_win, components, &hits, linked)
+    }
+
+    /// [`Self::settle_round_with_awards`] where each standalone hit takes a
+    /// share of its level, in millionths (`WHOLE_LEVEL` for all of it): a
+    /// stud side bet's straight flush takes 10% of the jackpot.
+    pub fn settle_round_with_shares(
+        &mut self,
+        round: u64,
+        base_win: Cents,
+        mut components: Vec<WinComponent>,
+        hits: &[(String, usize, u32)],
         linked: &[(String, usize, Cents)],
     ) -> Result<Settled, CoreError> {
         let open = self.open_round_checked(round)?;
@@ -534,24 +576,32 @@ impl Machine {
             }
             win = win.checked_add(*amount).ok_or_else(|| CoreError::CriticalMemory("win overflow".into()))?;
             components.push(WinComponent { label: format!("progressive {pool_id} level {level} (linked)"), amount: *amount });
-            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount: *amount, time, linked: true, next_mystery_at: None });
+            progressive.push(ProgressiveAward {
+                pool: pool_id.clone(),
+                level: *level,
+                amount: *amount,
+                time,
+                linked: true,
+                next_mystery_at: None,
+                share_ppm: WHOLE_LEVEL,
+            });
         }
         // Mystery levels this round's wager took past their hidden value.
-        let mut hits: Vec<(String, usize)> = hits.to_vec();
+        let mut hits: Vec<(String, usize, u32)> = hits.to_vec();
         let explicit = hits.len();
         for (id, pool) in &self.state.pools {
             for (l, level) in pool.levels.iter().enumerate() {
                 if level.mystery_due == Some(round) && !hits.iter().any(|h| h.0 == *id && h.1 == l) {
-                    hits.push((id.clone(), l));
+                    hits.push((id.clone(), l, WHOLE_LEVEL));
                 }
             }
         }
-        for (nth, (pool_id, level)) in hits.iter().enumerate() {
+        for (nth, (pool_id, level, share_ppm)) in hits.iter().enumerate() {
             let pool = pools.get_mut(pool_id).ok_or_else(|| CoreError::Progressive(format!("no pool {pool_id}")))?;
-            if !pool.qualifies(&open.game, open.stake) {
+            if !pool.qualifies(&open.game, pool.wager(open.stake, open.side_stake)) {
                 return Err(CoreError::Progressive(format!("round {round} on {} does not qualify for pool {pool_id}", open.game)));
             }
-            let amount = pool.award(*level, time, &self.state.machine_id, round).map_err(|e| CoreError::Progressive(e.to_string()))?;
+            let amount = pool.award_share(*level, *share_ppm, time, &self.state.machine_id, round).map_err(|e| CoreError::Progressive(e.to_string()))?;
             let next_mystery_at = match pool.mystery_range(*level) {
                 Some((lo, hi)) => Some(lo + self.rng.lock().uniform(hi - lo + 1)),
                 None => None,
@@ -563,7 +613,7 @@ impl Machine {
             let name = pool.config.levels.get(*level).map_or_else(String::new, |l| l.name.clone());
             let mystery = if nth >= explicit { " (mystery)" } else { "" };
             components.push(WinComponent { label: format!("progressive {pool_id} {name}{mystery}"), amount });
-            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time, linked: false, next_mystery_at });
+            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time, linked: false, next_mystery_at, share_ppm: *share_ppm });
         }
         let mut entries = Vec::new();
         let payment = if win >= self.config.handpay_limit {
@@ -797,7 +847,7 @@ pub fn recall_from(records: &[Record]) -> Vec<RoundRecall> {
     let mut out: Vec<RoundRecall> = Vec::new();
     for r in records {
         match &r.entry {
-            Entry::RoundBegun { round, game, denom, stake, credit_before, step, draws } => out.push(RoundRecall {
+            Entry::RoundBegun { round, game, denom, stake, credit_before, step, draws, .. } => out.push(RoundRecall {
                 round: *round,
                 game: game.clone(),
                 denom: *denom,

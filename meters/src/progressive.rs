@@ -70,6 +70,10 @@ pub struct PoolConfig {
     /// The smallest wager that qualifies, in cents.
     pub min_wager: Cents,
     pub levels: Vec<LevelConfig>,
+    /// A side-bet pool (a stud jackpot): its wagers are the rounds' side
+    /// bets alone; every other pool takes the main wager.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub side_bet: bool,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -203,6 +207,12 @@ impl Pool {
     }
 
     /// Whether a wager on `game` of `wager` cents contributes (and may win).
+    /// The part of a round's stake this pool takes as its wager: the side
+    /// bet for a side-bet pool, the main wager for any other.
+    pub fn wager(&self, stake: Cents, side_stake: Cents) -> Cents {
+        if self.config.side_bet { side_stake } else { stake.saturating_sub(side_stake) }
+    }
+
     pub fn qualifies(&self, game: &str, wager: Cents) -> bool {
         wager >= self.config.min_wager && self.config.games.iter().any(|g| g == game)
     }
@@ -277,6 +287,41 @@ impl Pool {
         l.operator_funded += reset - from_reserve;
         l.current = reset;
         l.mystery_due = None;
+        self.last_hits.push_front(Hit { time, machine: machine.to_owned(), round, level, amount });
+        self.last_hits.truncate(HITS_KEPT);
+        Ok(amount)
+    }
+
+    /// Award `share_ppm` millionths of a level (a stud side bet's straight
+    /// flush takes 10%): the amount is rounded down to the cent, the level
+    /// keeps the rest, and when the rest is under the reset value the level
+    /// is brought back to it from the reserve and then by the operator, as
+    /// after a whole award (M-20). The whole level is [`Self::award`].
+    pub fn award_share(&mut self, level: usize, share_ppm: u32, time: i64, machine: &str, round: u64) -> Result<Cents, PoolError> {
+        if share_ppm == crate::journal::WHOLE_LEVEL {
+            return self.award(level, time, machine, round);
+        }
+        let id = self.config.id.clone();
+        let cfg = self.config.levels.get(level).ok_or_else(|| PoolError::NoLevel { pool: id.clone(), level })?;
+        if share_ppm == 0 || share_ppm > crate::journal::WHOLE_LEVEL {
+            return Err(PoolError::Invalid(id, format!("a share of {share_ppm} millionths of a level")));
+        }
+        let reset = cfg.reset_value;
+        let l = &mut self.levels[level];
+        // current × share < 2^64 × 10^6: exact in 128 bits, and at most current.
+        let amount = Cents::try_from(u128::from(l.current) * u128::from(share_ppm) / MICRO).unwrap_or(l.current).min(l.current);
+        l.won += amount;
+        l.hits += 1;
+        let left = l.current - amount;
+        if left < reset {
+            let short = reset - left;
+            let from_reserve = l.reserve.min(short);
+            l.reserve -= from_reserve;
+            l.operator_funded += short - from_reserve;
+            l.current = reset;
+        } else {
+            l.current = left;
+        }
         self.last_hits.push_front(Hit { time, machine: machine.to_owned(), round, level, amount });
         self.last_hits.truncate(HITS_KEPT);
         Ok(amount)
@@ -369,6 +414,7 @@ pub(crate) mod tests {
             id: "sevens".into(),
             games: vec!["classic-sevens".into()],
             min_wager: 1,
+            side_bet: false,
             levels: vec![
                 LevelConfig {
                     name: "Grand".into(),

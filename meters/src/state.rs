@@ -29,6 +29,9 @@ pub struct OpenRound {
     pub credit_before: Cents,
     /// Steps recorded so far (the begin step counts as 1).
     pub steps: u32,
+    /// The part of the opening stake that is a side bet.
+    #[serde(default)]
+    pub side_stake: Cents,
 }
 
 /// A hand-pay waiting for an attendant (F-44: a persisted queue).
@@ -214,7 +217,10 @@ impl CriticalState {
                     }
                 }
             }
-            Entry::RoundBegun { round, game, denom, stake, credit_before, .. } => {
+            Entry::RoundBegun { round, game, denom, stake, credit_before, side_stake, .. } => {
+                if side_stake > stake {
+                    return Err(fail(e, "the side bet exceeds the stake"));
+                }
                 if self.open_round.is_some() {
                     return Err(fail(e, "a round is already open"));
                 }
@@ -225,19 +231,31 @@ impl CriticalState {
                     return Err(fail(e, "credit before the round does not match the meter"));
                 }
                 self.credit = sub(e, self.credit, *stake)?;
-                // The wager's contributions, in its own record (M-21).
+                // The wager's contributions, in its own record (M-21): a
+                // side-bet pool takes the side bet, every other pool the
+                // main wager.
                 for pool in self.pools.values_mut() {
-                    if pool.qualifies(game, *stake) {
-                        pool.contribute_for(*stake, *round);
+                    let wager = pool.wager(*stake, *side_stake);
+                    if wager > 0 && pool.qualifies(game, wager) {
+                        pool.contribute_for(wager, *round);
                     }
                 }
+                let main = stake - side_stake;
                 for (pool, (games, min)) in &self.linked {
-                    if *stake >= *min && games.iter().any(|g| g == game) {
-                        self.linked_pending.entry(pool.clone()).or_default().insert(*round, *stake);
+                    if main > 0 && main >= *min && games.iter().any(|g| g == game) {
+                        self.linked_pending.entry(pool.clone()).or_default().insert(*round, main);
                     }
                 }
                 self.last_round = *round;
-                self.open_round = Some(OpenRound { round: *round, game: game.clone(), denom: *denom, stake: *stake, credit_before: *credit_before, steps: 1 });
+                self.open_round = Some(OpenRound {
+                    round: *round,
+                    game: game.clone(),
+                    denom: *denom,
+                    stake: *stake,
+                    credit_before: *credit_before,
+                    steps: 1,
+                    side_stake: *side_stake,
+                });
             }
             Entry::RoundStep { round, extra_stake, .. } => {
                 let credit = sub(e, self.credit, *extra_stake)?;
@@ -262,10 +280,10 @@ impl CriticalState {
                     }
                     let machine = self.machine_id.clone();
                     let pool = self.pools.get_mut(&a.pool).ok_or_else(|| fail(e, format!("no pool {}", a.pool)))?;
-                    if !pool.qualifies(&open.game, open.stake) {
+                    if !pool.qualifies(&open.game, pool.wager(open.stake, open.side_stake)) {
                         return Err(fail(e, format!("round {round} does not qualify for pool {}", a.pool)));
                     }
-                    let amount = pool.award(a.level, a.time, &machine, *round).map_err(|x| fail(e, x.to_string()))?;
+                    let amount = pool.award_share(a.level, a.share_ppm, a.time, &machine, *round).map_err(|x| fail(e, x.to_string()))?;
                     if amount != a.amount {
                         return Err(fail(e, format!("pool {} level {} held {amount}, the record says {}", a.pool, a.level, a.amount)));
                     }

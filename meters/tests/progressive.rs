@@ -16,6 +16,7 @@ fn pool(id: &str, game: &str) -> PoolConfig {
         id: id.into(),
         games: vec![game.into()],
         min_wager: 100,
+        side_bet: false,
         levels: vec![
             LevelConfig {
                 name: "Grande".into(),
@@ -193,4 +194,83 @@ fn a_mystery_level_pays_the_round_that_passes_its_hidden_value() {
     drop(m);
     let m = Machine::open(&path, config(), SeedChoice::Lab(7)).unwrap();
     assert_eq!(m.pools(), &before);
+}
+
+/// A side-bet pool (a stud jackpot, PSD 35–42): only the rounds' side bets
+/// feed it and qualify for it, every other pool takes the main wager alone;
+/// a straight flush takes 10% of the level and the level keeps the rest,
+/// never below its reset value (M-20); all of it identical after a restart.
+#[test]
+fn a_side_bet_pool_takes_the_side_bets_alone_and_pays_shares_of_its_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(3)).unwrap();
+    for _ in 0..20 {
+        m.insert_note(5_000).unwrap();
+    }
+    let jackpot = PoolConfig {
+        id: "jackpot".into(),
+        games: vec!["stud".into()],
+        min_wager: 100,
+        side_bet: true,
+        levels: vec![LevelConfig {
+            name: "Jackpot".into(),
+            start_value: 1_000_000,
+            reset_value: 1_000_000,
+            increment_ppm: 200_000,
+            reserve_ppm: 0,
+            ceiling: None,
+            mystery: false,
+        }],
+    };
+    m.configure_pool(jackpot).unwrap();
+    m.configure_pool(pool("main", "stud")).unwrap();
+    let side = |m: &mut Machine, stake: u64, side: u64| m.play_round_with_side_bet("stud", 100, stake, side, "deal", |_| Ok::<_, String>(json!({})));
+    // A side bet must sit beside a main wager, in whole credits.
+    assert!(matches!(side(&mut m, 100, 100), Err(CoreError::SideBetNotBeside { .. })));
+    assert!(matches!(side(&mut m, 300, 150), Err(CoreError::StakeNotWholeCredits { .. })));
+    // Ante 200 + side bet 100: the jackpot gets 20% of 100, the main pool's
+    // Mini 3.3333% of 200.
+    let (r, _) = side(&mut m, 300, 100).unwrap();
+    assert_eq!(m.pools()["jackpot"].levels[0].current, 1_000_020);
+    assert_eq!(m.pools()["main"].levels[1].current, 1_006, "200 × 3.3333% = 6.6666 cents");
+    m.settle_round(r, 0, vec![]).unwrap();
+    // No side bet: the jackpot gets nothing and cannot be won.
+    let (r, _) = side(&mut m, 300, 0).unwrap();
+    assert_eq!(m.pools()["jackpot"].levels[0].current, 1_000_020);
+    assert!(matches!(m.settle_round_with_shares(r, 0, vec![], &[("jackpot".into(), 0, 100_000)], &[]), Err(CoreError::Progressive(_))));
+    m.settle_round(r, 0, vec![]).unwrap();
+    for _ in 0..49 {
+        let (r, _) = side(&mut m, 300, 100).unwrap();
+        m.settle_round(r, 0, vec![]).unwrap();
+    }
+    // 50 side bets of 100 cents at 20%: 1,000 cents over the start value.
+    assert_eq!(m.pools()["jackpot"].levels[0].current, 1_001_000);
+    // A straight flush: 10% of the level, rounded down; the level keeps the
+    // rest, brought back to its reset value by the operator.
+    let (r, _) = side(&mut m, 300, 100).unwrap();
+    let value = m.pools()["jackpot"].levels[0].current;
+    assert_eq!(value, 1_001_020);
+    let credit = m.credit();
+    let s = m.settle_round_with_shares(r, 0, vec![], &[("jackpot".into(), 0, 100_000)], &[]).unwrap();
+    assert_eq!(s.win, 100_102, "10% of 1,001,020 cents");
+    assert_eq!(m.credit(), credit + 100_102);
+    let l = &m.pools()["jackpot"].levels[0];
+    assert_eq!((l.current, l.won, l.hits, l.operator_funded), (1_000_000, 100_102, 1, 1_000_000 + 99_082));
+    assert!(l.balanced());
+    // A royal flush: the whole level, which restarts at its reset value.
+    let (r, _) = side(&mut m, 300, 100).unwrap();
+    let value = m.pools()["jackpot"].levels[0].current;
+    let s = m.settle_round_with_shares(r, 0, vec![], &[("jackpot".into(), 0, meters::WHOLE_LEVEL)], &[]).unwrap();
+    assert_eq!(s.win, value);
+    assert_eq!(m.pools()["jackpot"].levels[0].current, 1_000_000);
+    // A share over the whole level is refused, and nothing is paid.
+    let (r, _) = side(&mut m, 300, 100).unwrap();
+    assert!(matches!(m.settle_round_with_shares(r, 0, vec![], &[("jackpot".into(), 0, 1_000_001)], &[]), Err(CoreError::Progressive(_))));
+    m.settle_round(r, 0, vec![]).unwrap();
+    assert_eq!(m.state().totals.games.premios_acumulados_progressivos, 100_102 + value);
+    let before = m.pools().clone();
+    drop(m);
+    let m = Machine::open(&path, config(), SeedChoice::Lab(3)).unwrap();
+    assert_eq!(m.pools(), &before, "the side-bet pool is a fold over the journal");
 }

@@ -111,8 +111,8 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
             ui.colored_label(egui::Color32::LIGHT_YELLOW, m);
         }
         ui.small(s.t(
-            "Espaço jogar · F1-F5 guardar / F1 apostar F2 desistir · 1-4 notas · C pagar · O painel · setas esq./dir. ou Tab jogo · setas cima/baixo linhas · +/− aposta · Q/W denominação · G/B dobrar · Enter receber · A automático · H ajuda · R histórico · V créditos/€ · E idioma · K chave · M/L portas · F12 captura",
-            "Space play · F1-F5 hold / F1 raise F2 fold · 1-4 notes · C cash out · O panel · left/right arrows or Tab game · up/down arrows lines · +/− bet · Q/W denomination · G/B double · Enter collect · A autoplay · H help · R history · V credits/€ · E language · K key · M/L doors · F12 screenshot",
+            "Espaço jogar · F1-F5 guardar / F1 apostar F2 desistir · 1-4 notas · C pagar · O painel · setas esq./dir. ou Tab jogo · setas cima/baixo linhas · +/− aposta · J jackpot · Q/W denominação · G/B dobrar · Enter receber · A automático · H ajuda · R histórico · V créditos/€ · E idioma · K chave · M/L portas · F12 captura",
+            "Space play · F1-F5 hold / F1 raise F2 fold · 1-4 notes · C cash out · O panel · left/right arrows or Tab game · up/down arrows lines · +/− bet · J jackpot · Q/W denomination · G/B double · Enter collect · A autoplay · H help · R history · V credits/€ · E language · K key · M/L doors · F12 screenshot",
         ));
     });
     *layout = HudLayout { top: top.response.rect.height() + banner, bottom: bottom.response.rect.height() };

@@ -92,6 +92,9 @@ fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
                     paint_hand(ui, &r.state.deal.player.map(Some), &[]);
                     ui.label(egui::RichText::new(category(&s, evaluate(&r.state.deal.player).category())).size(24.0));
                     ui.label(format!("{} {}", s.t("Ante:", "Ante:"), s.show(r.state.ante * r.denom)));
+                    if r.state.side_bet > 0 {
+                        ui.label(format!("{} {}", s.t("Aposta no jackpot:", "Jackpot bet:"), s.show(r.state.side_bet * r.denom)));
+                    }
                     ui.horizontal(|ui| {
                         ui.add_space((ui.available_width() / 2.0 - 180.0).max(0.0));
                         let raise = format!("{} {} (F1)", s.t("APOSTAR", "RAISE"), s.show(2 * r.state.ante * r.denom));
@@ -115,7 +118,13 @@ fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
                     ui.heading(
                         egui::RichText::new(format!("{} — {}", outcome_text(&s, st.outcome), s.show(st.returned * last.denom))).color(colour).size(28.0),
                     );
+                    // The side bet's win: its fixed sum or the jackpot.
+                    let side = last.settled_win.unwrap_or(0).saturating_sub(st.returned * last.denom);
+                    if side > 0 {
+                        ui.heading(egui::RichText::new(format!("JACKPOT — {}", s.show(side))).color(egui::Color32::GOLD).size(28.0));
+                    }
                     ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
+                    side_bet_line(ui, &s);
                 }
                 _ => {
                     ui.label(egui::RichText::new(s.t("CROUPIER", "DEALER")).size(20.0));
@@ -123,6 +132,7 @@ fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
                     ui.add_space(10.0);
                     paint_hand(ui, &[None; 5], &[]);
                     ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
+                    side_bet_line(ui, &s);
                 }
             }
         });
@@ -159,6 +169,43 @@ fn stud_help(ui: &mut egui::Ui, s: &Session, g: &StudPokerGame) {
     });
     if let Some(cap) = g.max_win_credits {
         ui.label(format!("{} {cap} {}", s.t("Prémio máximo por jogada:", "Maximum win per round:"), s.t("créditos", "credits")));
+    }
+    if let Some(j) = &g.jackpot {
+        ui.heading(s.t("Aposta no jackpot (tecla J)", "Jackpot side bet (key J)"));
+        ui.label(format!(
+            "{} {} {}. {}",
+            s.t("Com o ante, uma aposta fixa de", "With the ante, a fixed bet of"),
+            j.bet_credits,
+            s.t("créditos", "credits"),
+            s.t(
+                "Paga pela mão do jogador, qualifique-se ou não o croupier: sequência real 100% do jackpot, sequência de cor 10% (ou as somas fixas, se maiores); poker, full e cor, somas fixas.",
+                "Paid on the player's hand whether or not the dealer qualifies: royal flush 100% of the jackpot, straight flush 10% (or the fixed sums, when greater); four of a kind, full house and flush, fixed sums."
+            )
+        ));
+        egui::Grid::new("stud_jackpot").striped(true).show(ui, |ui| {
+            for (cat, pay) in [
+                (Category::RoyalFlush, j.royal_fixed),
+                (Category::StraightFlush, j.straight_flush_fixed),
+                (Category::FourOfAKind, j.four_of_a_kind),
+                (Category::FullHouse, j.full_house),
+                (Category::Flush, j.flush),
+            ] {
+                ui.label(category(s, cat));
+                ui.label(format!("{pay} {}", s.t("créditos", "credits")));
+                ui.end_row();
+            }
+        });
+        if !j.pays_on_fold {
+            ui.label(s.t("Uma mão que desiste não ganha o jackpot.", "A folded hand does not win the jackpot."));
+        }
+    }
+}
+
+/// Whether the next round carries the jackpot side bet (key J).
+fn side_bet_line(ui: &mut egui::Ui, s: &Session) {
+    if s.rules::<StudPoker>().is_some_and(|g| g.0.jackpot.is_some()) {
+        let on = s.game().bet::<StudPoker>().is_some_and(|b| b.jackpot);
+        ui.label(if on { s.t("Aposta no jackpot: SIM (J)", "Jackpot bet: ON (J)") } else { s.t("Aposta no jackpot: NÃO (J)", "Jackpot bet: OFF (J)") });
     }
 }
 

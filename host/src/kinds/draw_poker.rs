@@ -86,7 +86,7 @@ impl GameKind for DrawPoker {
     fn adjust_bet(&self, coins: &u32, control: BetControl, delta: i32) -> u32 {
         match control {
             BetControl::Amount => step(&self.0.coins, *coins, delta),
-            BetControl::Lines => *coins,
+            BetControl::Lines | BetControl::SideBet => *coins,
         }
     }
 

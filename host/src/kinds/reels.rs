@@ -53,6 +53,7 @@ impl GameKind for Reels {
         match control {
             BetControl::Lines => Bet { lines: step(&self.game.bet.lines, bet.lines, delta), ..*bet },
             BetControl::Amount => Bet { credits_per_line: step(&self.game.bet.credits_per_line, bet.credits_per_line, delta), ..*bet },
+            BetControl::SideBet => *bet,
         }
     }
 

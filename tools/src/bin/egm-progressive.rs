@@ -94,6 +94,7 @@ fn bench(url: &str, threads: usize, seconds: u64, batch: usize) -> Result<()> {
         id: pool.clone(),
         games: vec!["bench".into()],
         min_wager: 1,
+        side_bet: false,
         levels: vec![meters::LevelConfig {
             name: "L".into(),
             start_value: 1_000,
