@@ -99,7 +99,6 @@ fn a_linked_pool_in_a_real_window() {
     std::thread::sleep(Duration::from_secs(7));
     rig.key("space");
     rig.wait_for_log("refused: Progressivo ligado indisponível");
-    std::thread::sleep(Duration::from_millis(1_500));
     let i = rig.wait_for("no round while the controller is down", |i| i.state().open_round.is_none());
     assert_eq!(i.state().totals.games.jogadas_efectuadas, rounds);
     rig.screenshot();

@@ -46,14 +46,9 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     if let Some(dir) = db.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let mut machine = session::open_machine(&db, &config, options.lab_seed)?;
-    if config.demo {
-        demo_credit(&mut machine)?;
-    }
     let manifest = verification::read_manifest(&config.manifest).map_err(|e| e.to_string())?;
     let report = verification::verify(&config.games, &config.paytable_dir, &manifest, config.machine.mode == meters::Mode::Production);
     let (passed, detail) = report.detail(&format!("against {}", config.manifest.display()));
-    machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
     let mut games = Vec::new();
     for id in &config.games {
         let path = config.paytable_dir.join(format!("{id}.json"));
@@ -62,10 +57,16 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
             Err(e) => tracing::error!("paytable {id} refused: {e}"),
         }
     }
+    // A configuration the games refuse never reaches critical memory.
+    check_side_pools(&config, &games)?;
+    let mut machine = session::open_machine(&db, &config, options.lab_seed)?;
+    if config.demo {
+        demo_credit(&mut machine)?;
+    }
+    machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
     if games.is_empty() {
         return Err(format!("no approved paytable could be loaded: {detail}"));
     }
-    check_side_pools(&config, &games)?;
     let mut session = Session::new(machine, config, games, report);
     session.db = db;
     session.lab_seed = options.lab_seed;

@@ -125,9 +125,10 @@ fn the_stud_jackpot_side_bet_feeds_its_pool_and_pays_its_fixed_sums() {
 #[test]
 fn a_side_bet_pool_under_ten_thousand_side_bets_is_refused_at_boot() {
     let dir = tempfile::tempdir().unwrap();
-    let text = test_config::text(dir.path()).replace("start_value: 2000000, reset_value: 2000000", "start_value: 1999999, reset_value: 2000000");
+    let text = test_config::text(dir.path()).replace("start_value: 2000000, reset_value: 2000000", "start_value: 1999999, reset_value: 1999999");
     assert!(text.contains("1999999"), "the embedded side-bet pool was changed");
     let options = BootOptions { config: test_config::write(dir.path(), &text), db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false };
     let e = boot(&options).err().unwrap();
     assert!(e.contains("stud-jackpot") && e.contains("PSD 41") && e.contains("2000000 cents"), "{e}");
+    assert!(!options.db.exists(), "a refused configuration never reaches critical memory");
 }

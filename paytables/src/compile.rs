@@ -10,9 +10,27 @@ use crate::error::{PaytableError, Reporter};
 use crate::format::{KindSource, ReelPaytable};
 use crate::locate::Path;
 
+/// The source without a UTF-8 byte-order mark, which editors on Windows
+/// write at the start of a file (issue 18: such a file was "not a paytable").
+pub(crate) fn without_bom(src: &str) -> &str {
+    src.strip_prefix('\u{feff}').unwrap_or(src)
+}
+
 /// Parse a RON source (the file name is for messages).
 pub fn parse(file: &str, src: &str) -> Result<ReelPaytable, PaytableError> {
-    ron::from_str(src).map_err(|e| PaytableError::Syntax { file: file.to_owned(), line: e.position.line, column: e.position.col, message: e.code.to_string() })
+    ron::from_str(without_bom(src)).map_err(|e| syntax_error(file, &e))
+}
+
+/// A RON syntax error, with a message a designer can act on where RON's
+/// own is terse.
+pub(crate) fn syntax_error(file: &str, e: &ron::error::SpannedError) -> PaytableError {
+    let message = match &e.code {
+        ron::Error::IntegerOutOfBounds => {
+            "a number out of range: pays, weights, counts and credits are whole numbers from 0 to 18446744073709551615 (no negative value)".to_owned()
+        }
+        other => other.to_string(),
+    };
+    PaytableError::Syntax { file: file.to_owned(), line: e.position.line, column: e.position.col, message }
 }
 
 /// Read, parse and validate a paytable file.
@@ -23,7 +41,7 @@ pub fn load(path: &std::path::Path) -> Result<ReelGame, PaytableError> {
 /// Parse and validate a source into the game model.
 pub fn compile(file: &str, src: &str) -> Result<ReelGame, PaytableError> {
     let p = parse(file, src)?;
-    validate(&Reporter { file, src }, &p)
+    validate(&Reporter { file, src: without_bom(src) }, &p)
 }
 
 fn root() -> Path {
@@ -305,6 +323,6 @@ pub fn load_source(path: &std::path::Path) -> Result<Source, PaytableError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| PaytableError::Io { file: file.clone(), problem: e.to_string() })?;
     let p = parse(&file, &text)?;
-    let game = validate(&Reporter { file: &file, src: &text }, &p)?;
+    let game = validate(&Reporter { file: &file, src: without_bom(&text) }, &p)?;
     Ok(Source { file, game, odds_disclosure: p.odds_disclosure.clone(), text })
 }

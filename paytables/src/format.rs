@@ -232,6 +232,9 @@ pub struct StudPokerPaytable {
     pub id: String,
     pub name: String,
     pub royal_flush_pays: u64,
+    /// SP-17 (suit order) unless the paytable says `Push` (PSD 26), as the
+    /// format document states.
+    #[serde(default = "TieRuleSource::default_rule")]
     pub tie_rule: TieRuleSource,
     pub antes: Vec<u64>,
     #[serde(default)]
@@ -246,6 +249,12 @@ pub struct StudPokerPaytable {
 pub enum TieRuleSource {
     SuitOrder,
     Push,
+}
+
+impl TieRuleSource {
+    fn default_rule() -> TieRuleSource {
+        TieRuleSource::SuitOrder
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,7 +12,7 @@ use crate::locate::Path;
 use crate::subsets::each_hand;
 
 fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, PaytableError> {
-    ron::from_str(src).map_err(|e| PaytableError::Syntax { file: file.to_owned(), line: e.position.line, column: e.position.col, message: e.code.to_string() })
+    ron::from_str(crate::compile::without_bom(src)).map_err(|e| crate::compile::syntax_error(file, &e))
 }
 
 /// Parse a rank set: "any", "A", "2-4", "J-A", "A,2-4".
@@ -55,7 +55,7 @@ fn check_name(r: &Reporter<'_>, id: &str, name: &str) -> Result<(), PaytableErro
 
 pub fn compile_draw(file: &str, src: &str) -> Result<(DrawPokerGame, Option<String>), PaytableError> {
     let p: DrawPokerPaytable = parse(file, src)?;
-    let game = validate_draw(&Reporter { file, src }, &p)?;
+    let game = validate_draw(&Reporter { file, src: crate::compile::without_bom(src) }, &p)?;
     Ok((game, p.odds_disclosure))
 }
 
@@ -181,7 +181,7 @@ fn made_sets(game: &DrawPokerGame) -> Vec<(u32, [Card; 5])> {
 
 pub fn compile_stud(file: &str, src: &str) -> Result<(StudPokerGame, Option<String>), PaytableError> {
     let p: StudPokerPaytable = parse(file, src)?;
-    let game = validate_stud(&Reporter { file, src }, &p)?;
+    let game = validate_stud(&Reporter { file, src: crate::compile::without_bom(src) }, &p)?;
     Ok((game, p.odds_disclosure))
 }
 
@@ -258,6 +258,7 @@ pub enum Kind {
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
+    let src = crate::compile::without_bom(src);
     let mut rest = src;
     // Skip whitespace and comments before the first identifier.
     loop {

@@ -213,3 +213,52 @@ fn the_samples_exact_figures() {
         assert_eq!(paytables::reel_math::decimal(&c.rtp, 6), "0.921058", "{} lines", c.lines);
     }
 }
+
+/// Issue 18: a file saved with a UTF-8 byte-order mark is the same
+/// paytable, for every kind; an error in it is still on its line.
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    let src = classic_src();
+    let with_bom = format!("\u{feff}{src}");
+    assert_eq!(compile("bom.ron", &with_bom).unwrap(), compile("plain.ron", &src).unwrap());
+    for (file, kind) in [
+        ("classic-sevens.ron", paytables::poker_compile::Kind::Reels),
+        ("jacks-or-better-9-6.ron", paytables::poker_compile::Kind::DrawPoker),
+        ("poquer-sem-descarte.ron", paytables::poker_compile::Kind::StudPoker),
+    ] {
+        let text = format!("\u{feff}{}", std::fs::read_to_string(sample(file)).unwrap());
+        assert_eq!(paytables::poker_compile::kind_of(file, &text).unwrap(), kind, "{file}");
+    }
+    let bad = with_bom.replacen(r#"["7", "-", "B1", "-", "B2""#, r#"["7", "-", "B1", "-", "XX""#, 1);
+    let (line, _) = invalid(&bad);
+    assert_eq!(line, line_of(&bad, r#""XX""#));
+}
+
+/// Issue 18: a negative number says what the format allows, not only RON's
+/// "Integer is out of bounds", and names its line.
+#[test]
+fn a_negative_number_is_explained_on_its_line() {
+    let src = classic_src();
+    let bad = src.replacen("pays: 1000)", "pays: -1000)", 1);
+    assert_ne!(bad, src);
+    match compile("neg.ron", &bad) {
+        Err(PaytableError::Syntax { line, message, .. }) => {
+            assert_eq!(line, line_of(&bad, "pays: -1000"));
+            assert!(message.contains("no negative value"), "{message}");
+        }
+        other => panic!("expected a syntax error, got {other:?}"),
+    }
+}
+
+/// Issue 18: `tie_rule` is optional, as the format document says: SP-17's
+/// suit order.
+#[test]
+fn a_stud_paytable_without_a_tie_rule_uses_suit_order() {
+    let src = std::fs::read_to_string(sample("poquer-sem-descarte.ron")).unwrap();
+    let without: String = src.lines().filter(|l| !l.trim_start().starts_with("tie_rule:")).map(|l| format!("{l}\n")).collect();
+    assert_ne!(without, src);
+    let a = paytables::poker_compile::compile_stud("a.ron", &src).unwrap().0;
+    let b = paytables::poker_compile::compile_stud("b.ron", &without).unwrap().0;
+    assert_eq!(a, b);
+    assert_eq!(b.tie_rule, game_core::stud_poker::TieRule::SuitOrder);
+}

@@ -85,10 +85,16 @@ impl Rig {
 
     /// Wait until the cabinet's log holds `needle`.
     pub fn wait_for_log(&self, needle: &str) -> String {
+        self.wait_for_log_count(needle, 1)
+    }
+
+    /// Wait until `needle` is in the log `times` times: a key that must be
+    /// refused is confirmed handled by the host's log of the refusal.
+    pub fn wait_for_log_count(&self, needle: &str, times: usize) -> String {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             let log = self.log();
-            if log.contains(needle) {
+            if log.matches(needle).count() >= times {
                 return log;
             }
             assert!(Instant::now() < deadline, "timed out waiting for {needle:?} in the cabinet's log:\n{}", self.log_tail());
