@@ -8,7 +8,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
 
-use crate::reel_math::{MathError, ReelFigures, analyse, decimal};
+use crate::reel_math::{MathError, ReelFigures, Work, analyse_with, decimal, default_threads};
 
 /// The RTP floor: 80% by default, configurable upward only (M-17).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,7 +176,12 @@ impl Checked {
 
 /// Compute the exact figures and judge them against the rules.
 pub fn check(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>) -> Result<Checked, MathError> {
-    let fig = analyse(game)?;
+    check_with(game, floor, odds_disclosure, &Work::unlimited())
+}
+
+/// [`check`], its analysis counted in `work` and stopped by its deadline.
+pub fn check_with(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>, work: &Work) -> Result<Checked, MathError> {
+    let fig = analyse_with(game, default_threads(), work)?;
     let mut refusals = Vec::new();
     let one = BigRational::from_integer(1.into());
     let mut configs = Vec::new();

@@ -107,6 +107,77 @@ pub enum MathError {
     PaysTooLarge(String),
     #[error("the analysis failed in one of its workers ({0}); no figure is given")]
     WorkerFailed(String),
+    #[error(
+        "stopped after {seconds} s, {percent}% of the way ({done} of {total} first-reel stops): the exact analysis would take about {needed} s in all; allow that much time, or shorten the strips"
+    )]
+    Stopped { seconds: u64, done: u64, total: u64, percent: u64, needed: u64 },
+}
+
+/// The work of an exact analysis, shared with whoever watches it: how far
+/// it has come (in first-reel stops of every strip set it walks), and the
+/// time by which it must stop.
+#[derive(Debug)]
+pub struct Work {
+    done: std::sync::atomic::AtomicU64,
+    total: std::sync::atomic::AtomicU64,
+    started: std::time::Instant,
+    deadline: Option<std::time::Instant>,
+}
+
+impl Work {
+    /// Work with no time limit.
+    pub fn unlimited() -> Work {
+        Work::until(None)
+    }
+
+    /// Work that stops at `deadline`, with a clear error.
+    pub fn until(deadline: Option<std::time::Instant>) -> Work {
+        Work { done: std::sync::atomic::AtomicU64::new(0), total: std::sync::atomic::AtomicU64::new(0), started: std::time::Instant::now(), deadline }
+    }
+
+    /// (first-reel stops walked, first-reel stops to walk).
+    pub fn progress(&self) -> (u64, u64) {
+        (self.done.load(std::sync::atomic::Ordering::Relaxed), self.total.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    fn plan(&self, stops: u64) {
+        self.total.fetch_add(stops, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn step(&self) {
+        self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn over(&self) -> bool {
+        self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+    }
+
+    fn stopped(&self) -> MathError {
+        let (done, total) = self.progress();
+        let seconds = self.started.elapsed().as_secs_f64();
+        let fraction = if total == 0 { 1.0 } else { done as f64 / total as f64 };
+        let needed = if fraction > 0.0 { seconds / fraction } else { f64::INFINITY };
+        MathError::Stopped {
+            seconds: seconds.round() as u64,
+            done,
+            total,
+            percent: (fraction * 100.0).floor() as u64,
+            needed: if needed.is_finite() { needed.ceil() as u64 } else { u64::MAX },
+        }
+    }
+}
+
+/// The size of the exact walk of `game`: stop combinations of the base
+/// strips and of the free-game strips, if they are their own, and the
+/// first-reel stops the walk is counted in.
+pub fn work_size(game: &ReelGame) -> (u128, u64) {
+    let mut sets = vec![game.reels.as_slice()];
+    if game.free_games().is_some_and(|f| f.reels.is_some()) {
+        sets.push(game.strips(true));
+    }
+    let combos = sets.iter().map(|s| s.iter().map(|r| r.len() as u128).product::<u128>()).sum();
+    let first = sets.iter().map(|s| s.first().map_or(0, |r| r.len() as u64)).sum();
+    (combos, first)
 }
 
 /// The most paylines the exact analysis handles.
@@ -368,13 +439,20 @@ pub fn scatter_distribution(strips: &[Strip], rows: usize, scatter: Option<Symbo
 /// Enumerate the full cycle of `strips` for the line counts `configs`
 /// (ascending). `free` marks free-game strips (for retrigger awards).
 pub fn enumerate(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool) -> Result<SpinStats, MathError> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    enumerate_on(game, strips, configs, free, threads)
+    let work = Work::unlimited();
+    work.plan(strips.first().map_or(0, |r| r.len() as u64));
+    enumerate_on(game, strips, configs, free, default_threads(), &work)
 }
 
-/// [`enumerate`] on `threads` worker threads: the figures never depend on
-/// how many there are.
-pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool, threads: usize) -> Result<SpinStats, MathError> {
+/// The worker threads of an analysis: the machine's cores, at most 8.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
+}
+
+/// [`enumerate`] on `threads` worker threads, counted in `work` and
+/// stopped by its deadline: the figures never depend on how many threads
+/// there are.
+pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool, threads: usize, work: &Work) -> Result<SpinStats, MathError> {
     let threads = threads.max(1);
     let n = strips.len();
     let rows = game.rows as usize;
@@ -451,6 +529,10 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
                 let mut scratch = vec![vec![LineRun::EMPTY; max_lines]; n];
                 scope.spawn(move || {
                     for stop in (t..first).step_by(threads) {
+                        if work.over() {
+                            return None;
+                        }
+                        work.step();
                         let sw = u128::from(walk.weights[0][stop]);
                         if sw == 0 {
                             continue;
@@ -470,7 +552,7 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
                             walk.rec(1, &runs, scat, sw, &mut part, &mut scratch[1..]);
                         }
                     }
-                    part.into_stats(game.symbols.len())
+                    Some(part.into_stats(game.symbols.len()))
                 })
             })
             .collect();
@@ -479,7 +561,8 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
         let joined: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
         for part in joined {
             match part {
-                Ok(part) => total.merge(part),
+                Ok(Some(part)) => total.merge(part),
+                Ok(None) => return Err(work.stopped()),
                 Err(panic) => return Err(MathError::WorkerFailed(panic_text(panic.as_ref()))),
             }
         }
@@ -577,8 +660,15 @@ pub struct ReelFigures {
 
 /// The exact figures of every bet configuration of `game`.
 pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
+    analyse_with(game, default_threads(), &Work::unlimited())
+}
+
+/// [`analyse`] on `threads` worker threads, counted in `work` and stopped
+/// by its deadline.
+pub fn analyse_with(game: &ReelGame, threads: usize, work: &Work) -> Result<ReelFigures, MathError> {
+    work.plan(work_size(game).1);
     let configs: Vec<usize> = game.bet.lines.iter().map(|&l| l as usize).collect();
-    let base = enumerate(game, &game.reels, &configs, false)?;
+    let base = enumerate_on(game, &game.reels, &configs, false, threads, work)?;
     let cycle = rat(base.cycle);
 
     // Free games: one free game's moments, then the branching process.
@@ -589,7 +679,7 @@ pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
             // the base spin's: only the awards differ, applied below.
             let own;
             let spin = if f.reels.is_some() {
-                own = enumerate(game, game.strips(true), &configs, true)?;
+                own = enumerate_on(game, game.strips(true), &configs, true, threads, work)?;
                 &own
             } else {
                 &base

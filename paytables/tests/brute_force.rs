@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use game_core::reels::{ReelGame, Strip};
-use paytables::reel_math::{MathError, Moments, analyse, enumerate_on};
+use paytables::reel_math::{MathError, Moments, Work, analyse, analyse_with, enumerate_on};
 
 /// Brute force over every stop combination: per line count, per scatter
 /// count, the exact moments of the spin win (credits per line credit).
@@ -110,7 +110,7 @@ fn check_sample(file: &str) {
         let cycle: u128 = strips.iter().map(|s| u128::from(s.total_weight())).product();
         // Issue 18: the figures never depend on the number of worker threads.
         for threads in [1, 2, 8] {
-            let fast = enumerate_on(&game, &strips, &configs, free, threads).unwrap();
+            let fast = enumerate_on(&game, &strips, &configs, free, threads, &Work::unlimited()).unwrap();
             assert_eq!(fast.by_scatters, moments, "{file}: moments by scatter count (free = {free}, {threads} threads)");
             assert_eq!(fast.hit_weight, hits, "{file}: hit weights (free = {free}, {threads} threads)");
             assert_eq!(fast.cycle, cycle);
@@ -143,7 +143,7 @@ fn a_pay_whose_wild_multiple_overflows_is_refused_not_miscounted() {
     let e = analyse(&game).unwrap_err();
     assert!(matches!(&e, MathError::PaysTooLarge(why) if why.contains("does not fit 64 bits")), "{e}");
     for threads in [1, 2, 8] {
-        let e = enumerate_on(&game, &game.reels.clone(), &[1], false, threads).unwrap_err();
+        let e = enumerate_on(&game, &game.reels.clone(), &[1], false, threads, &Work::unlimited()).unwrap_err();
         assert!(matches!(e, MathError::PaysTooLarge(_)), "{threads} threads: {e}");
     }
 }
@@ -160,4 +160,27 @@ fn pays_whose_exact_sums_would_exceed_128_bits_are_refused() {
     let mut game = sevens();
     game.pays[0][2] = 1 << 20;
     assert!(analyse(&game).is_ok());
+}
+
+/// Issue 18: a long analysis reports how far it has come and stops at its
+/// deadline with a clear error, never with a figure.
+#[test]
+fn an_analysis_past_its_deadline_stops_with_the_work_left() {
+    let game = paytables::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables/ocean-treasure.ron")).unwrap();
+    let (combos, first) = paytables::reel_math::work_size(&game);
+    let base: u128 = game.reels.iter().map(|r| r.len() as u128).product();
+    assert!(combos >= base && first >= game.reels[0].len() as u64);
+    let work = Work::until(Some(std::time::Instant::now()));
+    match analyse_with(&game, 2, &work) {
+        Err(MathError::Stopped { done, total, .. }) => {
+            assert_eq!(total, first);
+            assert!(done < total, "{done} of {total}");
+        }
+        other => panic!("expected a stop, got {:?}", other.map(|f| f.cycle)),
+    }
+    assert!(work.progress().0 < first);
+    // Unlimited, the same work runs to the end and counts every stop.
+    let work = Work::unlimited();
+    analyse_with(&game, 2, &work).unwrap();
+    assert_eq!(work.progress(), (first, first));
 }

@@ -147,3 +147,18 @@ fn check_reports_the_progressive_on_its_own_line() {
     assert!(s.contains("progressive linked-sevens: 2.6000% of each qualifying wager (Grande 0.6000%, Mini 2.0000%), not part of the base RTP"), "{s}");
     assert!(s.contains("95.3735"), "the base RTP is unchanged: {s}");
 }
+
+/// Issue 18: `--max-seconds` stops a long exact analysis with how far it
+/// came and what it would need; never a figure, never "ACCEPTED".
+#[test]
+fn check_stops_at_max_seconds_with_a_clear_message() {
+    let out = paytable(&["check", &sample("ocean-treasure.ron"), "--max-seconds", "0"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("stopped after 0 s") && err.contains("first-reel stops") && err.contains("would take about"), "{err}");
+    assert!(!text(&out.stdout).contains("ACCEPTED"));
+    // With time enough, the same file is analysed to the end.
+    let out = paytable(&["check", &sample("ocean-treasure.ron"), "--max-seconds", "600"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("92.1058"));
+}

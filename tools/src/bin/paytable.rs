@@ -1,10 +1,13 @@
 //! `paytable`: the paytable compiler game designers run offline (issue 3;
 //! certification.md §B). Exit status: 0 accepted, 1 refused or invalid.
 //!
-//! * `paytable check FILE [--json] [--floor PCT]` — exact figures over the
-//!   full cycle for every bet configuration; refuses a paytable under the
-//!   floor (80% by default, raised only) or with a prize rarer than
-//!   1 in 100,000,000 without an odds disclosure.
+//! * `paytable check FILE [--json] [--floor PCT] [--max-seconds S]` — exact
+//!   figures over the full cycle for every bet configuration; refuses a
+//!   paytable under the floor (80% by default, raised only) or with a prize
+//!   rarer than 1 in 100,000,000 without an odds disclosure. A reel
+//!   analysis of more than 10^8 stop combinations announces its size; on a
+//!   terminal a progress bar shows it; `--max-seconds` stops it with how far
+//!   it came and how long it would need.
 //! * `paytable par FILE -o DIR` — the PAR sheet (Markdown, CSV, SVG charts).
 //! * `paytable simulate FILE --games N [--seed S]` — plays N rounds through
 //!   the production code and RNG; measured RTP with its 99% interval.
@@ -39,6 +42,10 @@ enum Command {
         /// each wager is reported on its own line, outside the base RTP.
         #[arg(long)]
         progressive: Option<PathBuf>,
+        /// Stop a reel game's exact analysis after this many seconds, with
+        /// how far it came and how long it would take.
+        #[arg(long)]
+        max_seconds: Option<u64>,
     },
     /// Write the PAR sheet: Markdown, CSV tables and SVG charts.
     Par {
@@ -94,6 +101,38 @@ enum Command {
     },
 }
 
+/// Run a reel analysis with its size announced when it is large, and a
+/// progress bar on a terminal while it runs.
+fn watched<T>(game: &game_core::reels::ReelGame, work: &paytables::reel_math::Work, run: impl FnOnce() -> T + Send) -> T
+where
+    T: Send,
+{
+    let (combos, stops) = paytables::reel_math::work_size(game);
+    if combos > 100_000_000 {
+        eprintln!("exact analysis of {}: {combos} stop combinations, walked in {stops} first-reel stops", game.id);
+    }
+    let bar = indicatif::ProgressBar::new(stops);
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} first-reel stops  eta {eta}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                bar.set_position(work.progress().0);
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        let out = run();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        bar.finish_and_clear();
+        out
+    })
+}
+
 /// Load and check a paytable; refuse with every reason.
 fn checked(file: &std::path::Path, floor: &str) -> Result<(paytables::Source, paytables::check::Checked)> {
     let floor = Floor::from_percent(floor)?;
@@ -115,9 +154,9 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Check { progressive: Some(pool), file, json, floor } => {
+        Command::Check { progressive: Some(pool), file, json, floor, max_seconds } => {
             let line = progressive_line(&pool)?;
-            let r = run(Cli { command: Command::Check { file, json, floor, progressive: None } });
+            let r = run(Cli { command: Command::Check { file, json, floor, progressive: None, max_seconds } });
             if json {
                 println!("{}", serde_json::json!({ "progressive": line }));
             } else {
@@ -131,10 +170,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             poker_simulate(&file, games, seed, coins, ante, threads, json)
         }
         Command::Strategy { file, cards, coins } => strategy(&file, &cards, coins),
-        Command::Check { file, json, floor, .. } => {
+        Command::Check { file, json, floor, max_seconds, .. } => {
             let floor = Floor::from_percent(&floor)?;
             let source = paytables::load_source(&file)?;
-            let checked = check(&source.game, &floor, source.odds_disclosure.as_deref()).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+            let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
+            let work = paytables::reel_math::Work::until(deadline);
+            let checked = watched(&source.game, &work, || paytables::check::check_with(&source.game, &floor, source.odds_disclosure.as_deref(), &work))
+                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
             report(&file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect())
         }
         Command::Par { file, out, floor } => {
