@@ -146,6 +146,10 @@ fn core_error(e: &CoreError, lang: Lang, show: &dyn Fn(Cents) -> String) -> Stri
         CoreError::Progressive(why) => format!("{} {why}", t("Progressivo:", "Progressive:")),
         CoreError::UnknownGame(g) => format!("{} {g}", t("Jogo não configurado:", "Game not configured:")),
         CoreError::DrawFailed(why) => format!("{} {why}", t("O sorteio do jogo falhou:", "The game's draw failed:")),
+        CoreError::Refused(why) => format!("{} {why}", t("Recusado pela memória crítica:", "Refused by critical memory:")),
+        CoreError::WinAboveMaximum { win, max } => {
+            format!("{} {} > {}", t("Prémio acima do máximo configurado, recusado:", "Win above the configured maximum, refused:"), show(*win), show(*max))
+        }
         CoreError::SideBetNotBeside { .. } => t("A aposta lateral só se faz com a aposta principal", "A side bet is made only beside the main bet").to_owned(),
     }
 }

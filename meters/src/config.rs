@@ -63,6 +63,17 @@ pub struct MachineConfig {
     pub meter_digits: u8,
     /// Who may clear critical memory.
     pub operator: OperatorCredential,
+    /// The most one round may win, in cents, progressive awards included:
+    /// a settlement above it is refused (a guard against a rules bug or a
+    /// forged win; issue 21).
+    #[serde(default = "default_max_win")]
+    pub max_win: Cents,
+}
+
+/// 1,000,000.00 in the currency: far above any approved prize, far below
+/// where a meter could overflow.
+fn default_max_win() -> Cents {
+    100_000_000
 }
 
 impl Default for MachineConfig {
@@ -80,6 +91,7 @@ impl Default for MachineConfig {
             jackpot_threshold: 50_000,
             meter_digits: 10,
             operator: OperatorCredential::new("operator", "egm-default-salt", "0000"),
+            max_win: default_max_win(),
         }
     }
 }
@@ -124,6 +136,9 @@ impl MachineConfig {
         }
         if !(10..=18).contains(&self.meter_digits) {
             return Err(ConfigError::MeterDigits(self.meter_digits));
+        }
+        if self.max_win == 0 {
+            return Err(ConfigError::ZeroLimit("max_win"));
         }
         if self.jackpot_threshold > self.handpay_limit {
             return Err(ConfigError::JackpotAboveHandpay { jackpot: self.jackpot_threshold, handpay: self.handpay_limit });

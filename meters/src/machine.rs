@@ -106,6 +106,10 @@ pub enum CoreError {
     UnknownGame(String),
     #[error("the game's draw failed: {0}")]
     DrawFailed(String),
+    #[error("refused by critical memory: {0}")]
+    Refused(String),
+    #[error("a win of {win} cents is above the configured maximum of {max} cents: refused")]
+    WinAboveMaximum { win: Cents, max: Cents },
     #[error("a side bet of {side_stake} cents needs a main wager beside it (stake {stake} cents)")]
     SideBetNotBeside { stake: Cents, side_stake: Cents },
 }
@@ -232,21 +236,27 @@ impl Machine {
         Ok(store.ram_clear(operator_id, reason, &before.to_string())?)
     }
 
+    /// Fold the entries into the state, and only when the fold takes every
+    /// one of them append them to the journal (issue 21: a record the fold
+    /// refuses was once committed first, and every later boot failed). A
+    /// refused entry changes nothing: the state is folded again from the
+    /// journal, which never saw it.
     fn commit(&mut self, entries: Vec<Entry>) -> Result<(), CoreError> {
         if let Some(f) = &self.fault {
             return Err(CoreError::CriticalMemory(f.clone()));
         }
+        for e in &entries {
+            if let Err(x) = self.state.apply(e) {
+                self.refold()?;
+                return Err(CoreError::Refused(x.to_string()));
+            }
+        }
         if let Err(e) = self.store.append(&entries) {
+            // The state is ahead of the journal: nothing more until a restart
+            // folds the journal again.
             let msg = e.to_string();
             self.fault = Some(msg.clone());
             return Err(CoreError::CriticalMemory(msg));
-        }
-        for e in &entries {
-            if let Err(x) = self.state.apply(e) {
-                let msg = format!("journal and state disagree: {x}");
-                self.fault = Some(msg.clone());
-                return Err(CoreError::CriticalMemory(msg));
-            }
         }
         let rollovers: Vec<Entry> =
             self.state.unlogged_rollovers(self.config.meter_digits).into_iter().map(|(meter, count)| Entry::MeterRollover { meter, count }).collect();
@@ -254,6 +264,22 @@ impl Machine {
             self.commit(rollovers)?;
         }
         Ok(())
+    }
+
+    /// The state folded again from the journal (after a refused entry).
+    fn refold(&mut self) -> Result<(), CoreError> {
+        let mut state = CriticalState::default();
+        match self.store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string())) {
+            Ok(_) => {
+                self.state = state;
+                Ok(())
+            }
+            Err(e) => {
+                let msg = format!("critical memory cannot be folded again: {e}");
+                self.fault = Some(msg.clone());
+                Err(CoreError::CriticalMemory(msg))
+            }
+        }
     }
 
     /// The integrity check before each game and each cash-out (C-25, D-29):
@@ -459,12 +485,16 @@ impl Machine {
         T: serde::Serialize,
         E: std::fmt::Display,
     {
-        let (result, draws) = {
+        let (result, draws, misuse) = {
             let mut d = Draw::new(self.rng.lock());
             let result = draw(&mut d);
-            (result, d.values())
+            (result, d.values(), d.misuse().map(str::to_owned))
         };
         let failed = |reason: String| Entry::DrawDiscarded { game: game.to_owned(), draws, reason };
+        if let Some(reason) = misuse {
+            self.commit(vec![failed(reason.clone())])?;
+            return Err(CoreError::DrawFailed(reason));
+        }
         match result {
             Ok(outcome) => match serde_json::to_value(&outcome) {
                 Ok(data) => Ok((outcome, data, draws)),
@@ -615,6 +645,9 @@ impl Machine {
             components.push(WinComponent { label: format!("progressive {pool_id} {name}{mystery}"), amount });
             progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time, linked: false, next_mystery_at, share_ppm: *share_ppm });
         }
+        if win > self.config.max_win {
+            return Err(CoreError::WinAboveMaximum { win, max: self.config.max_win });
+        }
         let mut entries = Vec::new();
         let payment = if win >= self.config.handpay_limit {
             let id = self.state.last_handpay + 1;
@@ -656,6 +689,9 @@ impl Machine {
     /// Move pool money out of a level (M-23): to a pool of the same game
     /// model and bet type, or to a target with an authority reference.
     pub fn transfer_pool(&mut self, pool: &str, level: usize, amount: Cents, to: TransferTarget, by: &str) -> Result<(), CoreError> {
+        if by.trim().is_empty() {
+            return Err(CoreError::Progressive("a transfer names the operator who makes it (M-23)".into()));
+        }
         let entry = Entry::PoolTransfer { pool: pool.to_owned(), level, amount, to, by: by.to_owned() };
         // Check on a copy, so that a refused transfer is never journaled.
         let mut probe = self.state.clone();
@@ -772,6 +808,9 @@ impl Machine {
 
     /// An attendant pays a hand-pay with the attendant key (M-12).
     pub fn pay_handpay(&mut self, id: u64, attendant: &str) -> Result<PendingHandpay, CoreError> {
+        if attendant.trim().is_empty() {
+            return Err(CoreError::Refused("a hand-pay names the attendant who pays it".into()));
+        }
         let hp = self.state.handpays.get(&id).cloned().ok_or(CoreError::NoSuchHandpay(id))?;
         self.commit(vec![Entry::HandpayPaid { id, attendant: attendant.to_owned() }])?;
         Ok(hp)

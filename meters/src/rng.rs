@@ -153,6 +153,26 @@ mod sealed {
 ///     fn uniform(&mut self, _n: u64) -> u64 { 0 }
 /// }
 /// ```
+/// Lemire-scaled `0..n` from a generator's raw words (0 for `n == 0`).
+#[inline]
+fn uniform_of<R: GameRng + ?Sized>(rng: &mut R, n: u64) -> u64 {
+    if n.is_zero() {
+        return 0;
+    }
+    if let Ok(n32) = u32::try_from(n) {
+        loop {
+            if let Some(v) = lemire_map(rng.next_raw32(), n32) {
+                return u64::from(v);
+            }
+        }
+    }
+    loop {
+        if let Some(v) = lemire_map(rng.next_raw(), n) {
+            return v;
+        }
+    }
+}
+
 pub trait GameRng: sealed::Sealed {
     /// One raw, unscaled 64-bit output of the generator.
     fn next_raw(&mut self) -> u64;
@@ -160,27 +180,15 @@ pub trait GameRng: sealed::Sealed {
     /// One raw, unscaled 32-bit output of the generator.
     fn next_raw32(&mut self) -> u32;
 
-    /// A uniformly distributed integer in `0..n`. `n == 0` yields 0.
+    /// A uniformly distributed integer in `0..n`. `n == 0` is a game's
+    /// error: it yields 0, and inside the core's draw the whole draw is
+    /// discarded (`DrawDiscarded`), so no outcome built on it is committed.
     /// Ranges below 2^32 are scaled from 32-bit words (half the generator
     /// output), larger ones from 64-bit words; both by Lemire's exact
     /// rejection ([`lemire_map`]).
     #[inline]
     fn uniform(&mut self, n: u64) -> u64 {
-        if n.is_zero() {
-            return 0;
-        }
-        if let Ok(n32) = u32::try_from(n) {
-            loop {
-                if let Some(v) = lemire_map(self.next_raw32(), n32) {
-                    return u64::from(v);
-                }
-            }
-        }
-        loop {
-            if let Some(v) = lemire_map(self.next_raw(), n) {
-                return v;
-            }
-        }
+        uniform_of(self, n)
     }
 
     /// A uniform index into a slice of length `len` (`len` > 0).
@@ -401,16 +409,22 @@ pub struct RngGuard<'a>(MutexGuard<'a, ChaCha20Rng>);
 pub struct Draw<'a> {
     guard: RngGuard<'a>,
     values: u64,
+    misuse: Option<String>,
 }
 
 impl<'a> Draw<'a> {
     pub(crate) fn new(guard: RngGuard<'a>) -> Self {
-        Draw { guard, values: 0 }
+        Draw { guard, values: 0, misuse: None }
     }
 
     /// Raw values taken so far.
     pub fn values(&self) -> u64 {
         self.values
+    }
+
+    /// How the game misused the generator, if it did: the draw is void.
+    pub(crate) fn misuse(&self) -> Option<&str> {
+        self.misuse.as_deref()
     }
 }
 
@@ -419,6 +433,16 @@ impl GameRng for Draw<'_> {
     fn next_raw(&mut self) -> u64 {
         self.values += 1;
         self.guard.next_raw()
+    }
+
+    /// As every generator scales, but an empty range marks the draw as
+    /// failed (issue 21: `uniform(0)` silently returned 0).
+    #[inline]
+    fn uniform(&mut self, n: u64) -> u64 {
+        if n == 0 && self.misuse.is_none() {
+            self.misuse = Some("the game asked for a number in an empty range (uniform(0))".to_owned());
+        }
+        uniform_of(self, n)
     }
 
     #[inline]

@@ -303,26 +303,28 @@ impl CriticalState {
                     return Err(fail(e, "progressive awards exceed the round's win"));
                 }
                 for m in self.game_scopes(&open.game, open.denom) {
-                    m.premios_acumulados_progressivos += progressive_total;
+                    m.premios_acumulados_progressivos = add(e, m.premios_acumulados_progressivos, progressive_total)?;
                 }
                 if let WinPayment::Credited { .. } = payment {
                     self.credit = add(e, self.credit, *win)?;
-                    self.totals.ganhos_creditados += win;
+                    self.totals.ganhos_creditados = add(e, self.totals.ganhos_creditados, *win)?;
                 }
                 if *credit_after != self.credit {
                     return Err(fail(e, "credit after the round does not match the meter"));
                 }
+                // Checked: a meter never wraps (issue 21: a forged win once
+                // took "créditos ganhos" down and the modular audit passed).
                 for m in self.game_scopes(&open.game, open.denom) {
-                    m.creditos_jogados += open.stake;
-                    m.creditos_ganhos += win;
-                    m.jogadas_efectuadas += 1;
+                    m.creditos_jogados = add(e, m.creditos_jogados, open.stake)?;
+                    m.creditos_ganhos = add(e, m.creditos_ganhos, *win)?;
+                    m.jogadas_efectuadas = add(e, m.jogadas_efectuadas, 1)?;
                     if *win > 0 {
-                        m.jogadas_ganhas += 1;
+                        m.jogadas_ganhas = add(e, m.jogadas_ganhas, 1)?;
                     } else {
-                        m.jogadas_perdidas += 1;
+                        m.jogadas_perdidas = add(e, m.jogadas_perdidas, 1)?;
                     }
                     if let WinPayment::Credited { jackpot: true } = payment {
-                        m.premios_acumulados += win;
+                        m.premios_acumulados = add(e, m.premios_acumulados, *win)?;
                     }
                 }
                 self.games_since_power_up += 1;

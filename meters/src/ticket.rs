@@ -2,8 +2,9 @@
 //!
 //! A validation number has 18 digits: 17 drawn from a ChaCha20 stream keyed
 //! by fresh OS entropy (never the game stream, and unpredictable from earlier
-//! tickets), then a Luhn check digit, so a single misread digit or a swap of
-//! two neighbours is always detected.
+//! tickets), then a Damm check digit, so every single misread digit and
+//! every swap of two neighbours is detected (issue 21: the Luhn digit used
+//! before missed 09 ↔ 90).
 
 use serde::{Deserialize, Serialize};
 
@@ -25,31 +26,33 @@ const BODY: u64 = 100_000_000_000_000_000; // 10^17
 pub fn new_validation_number() -> Result<String, RngError> {
     let body = StreamRng::from_entropy()?.uniform(BODY);
     let digits = format!("{body:017}");
-    Ok(format!("{digits}{}", luhn_digit(&digits)))
+    Ok(format!("{digits}{}", check_digit(&digits)))
 }
 
-/// The Luhn check digit for a string of decimal digits.
-pub fn luhn_digit(digits: &str) -> u32 {
-    let sum: u32 = digits
-        .chars()
-        .rev()
-        .filter_map(|c| c.to_digit(10))
-        .enumerate()
-        .map(|(i, d)| {
-            if i % 2 == 0 {
-                let x = d * 2;
-                if x > 9 { x - 9 } else { x }
-            } else {
-                d
-            }
-        })
-        .sum();
-    (10 - sum % 10) % 10
+/// The Damm quasigroup of order 10 (H. M. Damm, 2004): a Latin square
+/// whose rows and columns are permutations, weakly totally anti-symmetric.
+const DAMM: [[u8; 10]; 10] = [
+    [0, 3, 1, 7, 5, 9, 8, 6, 4, 2],
+    [7, 0, 9, 2, 1, 5, 4, 8, 6, 3],
+    [4, 2, 0, 6, 8, 7, 1, 3, 5, 9],
+    [1, 7, 5, 0, 9, 8, 3, 4, 2, 6],
+    [6, 1, 2, 3, 0, 4, 5, 9, 7, 8],
+    [3, 6, 7, 4, 2, 0, 9, 5, 8, 1],
+    [5, 8, 6, 9, 7, 2, 0, 1, 3, 4],
+    [8, 9, 4, 5, 3, 6, 2, 0, 1, 7],
+    [9, 4, 3, 8, 6, 1, 7, 2, 0, 5],
+    [2, 5, 8, 1, 4, 3, 6, 7, 9, 0],
+];
+
+/// The Damm check digit of a string of decimal digits (non-digits skipped).
+pub fn check_digit(digits: &str) -> u32 {
+    u32::from(digits.chars().filter_map(|c| c.to_digit(10)).fold(0u8, |interim, d| DAMM[usize::from(interim)][d as usize]))
 }
 
-/// Whether a validation number is well formed: 18 digits, Luhn-valid.
+/// Whether a validation number is well formed: 18 digits, its last the
+/// Damm check digit of the other 17.
 pub fn is_well_formed(validation: &str) -> bool {
-    validation.len() == 18 && validation.chars().all(|c| c.is_ascii_digit()) && luhn_digit(&validation[..17]).to_string() == validation[17..]
+    validation.len() == 18 && validation.chars().all(|c| c.is_ascii_digit()) && check_digit(&validation[..17]).to_string() == validation[17..]
 }
 
 #[cfg(test)]
@@ -57,9 +60,62 @@ mod tests {
     use super::*;
 
     #[test]
-    fn luhn_matches_the_published_example() {
-        // The classic worked example: 7992739871 has check digit 3.
-        assert_eq!(luhn_digit("7992739871"), 3);
+    fn damm_matches_the_published_example() {
+        // Damm's worked example: 572 has check digit 4.
+        assert_eq!(check_digit("572"), 4);
+        assert_eq!(check_digit("5724"), 0, "a number with its check digit folds to 0");
+    }
+
+    /// The two properties that make every single-digit error and every
+    /// adjacent transposition detectable, checked for every case: each row
+    /// and column is a permutation (a changed digit changes the interim
+    /// digit, and later digits never merge two interim digits), and the
+    /// table is weakly totally anti-symmetric (a·b and b·a after the same
+    /// interim digit never agree).
+    #[test]
+    fn the_table_detects_every_substitution_and_adjacent_swap() {
+        for r in 0..10 {
+            let mut row = [false; 10];
+            let mut col = [false; 10];
+            for c in 0..10 {
+                row[usize::from(DAMM[r][c])] = true;
+                col[usize::from(DAMM[c][r])] = true;
+            }
+            assert!(row.iter().all(|&x| x) && col.iter().all(|&x| x), "row or column {r} is not a permutation");
+        }
+        for s in 0..10 {
+            for a in 0..10 {
+                for b in 0..10 {
+                    if a != b {
+                        let ab = DAMM[usize::from(DAMM[s][a])][b];
+                        let ba = DAMM[usize::from(DAMM[s][b])][a];
+                        assert_ne!(ab, ba, "interim {s}: {a}{b} and {b}{a} agree");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_adjacent_swap_of_a_validation_number_is_detected() {
+        // Issue 21: Luhn missed 09 <-> 90.
+        let body = "12345678909876543";
+        let good = format!("{body}{}", check_digit(body));
+        let swapped = good.replacen("09", "90", 1);
+        assert_ne!(swapped, good);
+        assert!(is_well_formed(&good) && !is_well_formed(&swapped));
+        for _ in 0..200 {
+            let v = new_validation_number().expect("entropy");
+            for i in 0..17 {
+                let mut bytes = v.clone().into_bytes();
+                if bytes[i] == bytes[i + 1] {
+                    continue;
+                }
+                bytes.swap(i, i + 1);
+                let swapped = String::from_utf8(bytes).expect("ascii");
+                assert!(!is_well_formed(&swapped), "{v} → {swapped} passed");
+            }
+        }
     }
 
     #[test]

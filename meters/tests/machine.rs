@@ -337,3 +337,77 @@ fn a_failed_draw_is_journaled_and_a_refused_round_never_draws() {
     assert!(!called, "a refused round drew from the generator");
     assert_eq!(m.state().last_round, 0);
 }
+
+/// Issue 21, attack 8: a win above the configured maximum is refused before
+/// anything is written; the round stays open and settles lawfully after.
+#[test]
+fn a_win_above_the_maximum_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let config = MachineConfig { mode: Mode::Lab, max_win: 500_000, ..MachineConfig::default() };
+    let mut m = Machine::open(&path, config.clone(), SeedChoice::Lab(1)).unwrap();
+    m.insert_note(1_000).unwrap();
+    let (r, _) = m.play_round("g", 1, 100, "spin", |_| Ok::<_, String>(0)).unwrap();
+    let before = m.state().clone();
+    assert!(matches!(m.settle_round(r, u64::MAX - 100, vec![]), Err(CoreError::WinAboveMaximum { max: 500_000, .. })));
+    assert!(matches!(m.settle_round(r, 500_001, vec![]), Err(CoreError::WinAboveMaximum { .. })));
+    assert_eq!(m.state(), &before, "a refused settlement changes nothing");
+    m.settle_round(r, 500_000, vec![]).unwrap();
+    drop(m);
+    let m = Machine::open(&path, config, SeedChoice::Lab(1)).unwrap();
+    assert_eq!(m.state().totals.games.creditos_ganhos, 500_000);
+}
+
+/// Issue 21, attack 6: an entry the fold refuses is never appended. A win
+/// that would take "créditos ganhos" past 2^64 (the credit meter itself
+/// fine) is refused by the fold: nothing is committed, the machine goes on,
+/// and every later boot is clean. Before, it was appended first and every
+/// boot after ended in a RAM error (or, in release, the meter wrapped).
+#[test]
+fn an_entry_the_fold_refuses_is_never_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let config = MachineConfig { mode: Mode::Lab, max_win: u64::MAX, ..MachineConfig::default() };
+    let mut m = Machine::open(&path, config.clone(), SeedChoice::Lab(1)).unwrap();
+    m.insert_note(1_000).unwrap();
+    // A first, enormous win: locked up as a hand-pay, then paid.
+    let (r, _) = m.play_round("g", 1, 100, "spin", |_| Ok::<_, String>(0)).unwrap();
+    m.settle_round(r, u64::MAX - 1_000, vec![]).unwrap();
+    let id = *m.state().handpays.keys().next().unwrap();
+    m.pay_handpay(id, "attendant").unwrap();
+    // A second win of 2,000: the credit meter could take it, the game's
+    // "créditos ganhos" could not.
+    let (r, _) = m.play_round("g", 1, 100, "spin", |_| Ok::<_, String>(0)).unwrap();
+    let before = m.state().clone();
+    let records = m.events(u64::MAX).unwrap().len();
+    assert!(matches!(m.settle_round(r, 2_000, vec![]), Err(CoreError::Refused(_))));
+    assert_eq!(m.state(), &before, "the refused entry left no trace in the state");
+    assert_eq!(m.events(u64::MAX).unwrap().len(), records, "nor in the journal");
+    // The machine goes on: the round settles without the impossible win.
+    m.settle_round(r, 0, vec![]).unwrap();
+    drop(m);
+    let m = Machine::open(&path, config, SeedChoice::Lab(1)).unwrap();
+    assert_eq!(m.state().totals.games.jogadas_efectuadas, 2);
+    assert!(m.play_block().is_none(), "a clean boot");
+}
+
+/// Issue 21, attack 9: a game's draw from an empty range is an error: the
+/// draw is journaled as discarded and no round begins; an anonymous
+/// transfer or hand-pay is refused.
+#[test]
+fn an_empty_range_voids_the_draw_and_money_moves_name_who_moves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = Machine::open(&dir.path().join("egm.sqlite"), lab_config(), SeedChoice::Lab(1)).unwrap();
+    m.insert_note(1_000).unwrap();
+    let r = m.play_round("g", 1, 100, "spin", |rng| Ok::<_, String>(meters::GameRng::uniform(rng, 0)));
+    assert!(matches!(&r, Err(CoreError::DrawFailed(why)) if why.contains("uniform(0)")), "{r:?}");
+    assert!(m.open_round().is_none());
+    assert_eq!(m.credit(), 1_000, "no stake was taken");
+    assert!(m.events(5).unwrap().iter().any(|e| matches!(&e.entry, Entry::DrawDiscarded { reason, .. } if reason.contains("uniform(0)"))));
+    assert!(matches!(m.transfer_pool("p", 0, 1, meters::TransferTarget::Pool { pool: "q".into(), level: 0 }, " "), Err(CoreError::Progressive(_))));
+    let (r, _) = m.play_round("g", 1, 100, "spin", |_| Ok::<_, String>(0)).unwrap();
+    m.settle_round(r, 200_000, vec![]).unwrap();
+    let id = *m.state().handpays.keys().next().unwrap();
+    assert!(matches!(m.pay_handpay(id, ""), Err(CoreError::Refused(_))));
+    m.pay_handpay(id, "attendant 7").unwrap();
+}
