@@ -309,6 +309,22 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     })
 }
 
+/// What is legal but probably not meant, for the designer to confirm: a
+/// symbol paid for runs shorter and longer than a count it is not paid for
+/// (a run's count is exact: that run pays nothing).
+pub fn warnings(game: &ReelGame) -> Vec<String> {
+    let mut out = Vec::new();
+    for (sym, pays) in game.pays.iter().enumerate() {
+        let paid: Vec<usize> = (1..pays.len()).filter(|&c| pays[c] > 0).collect();
+        let (Some(&lo), Some(&hi)) = (paid.first(), paid.last()) else { continue };
+        for gap in (lo + 1..hi).filter(|&c| pays[c] == 0) {
+            let id = game.symbols.get(sym).map_or("?", |s| s.id.as_str());
+            out.push(format!("symbol {id} is paid for {lo} and {hi} in a row but not for {gap}: a run of exactly {gap} pays nothing (a run's count is exact)"));
+        }
+    }
+    out
+}
+
 /// A validated paytable with what the compiler needs beside the game model.
 #[derive(Clone, Debug)]
 pub struct Source {

@@ -77,7 +77,8 @@ impl DrawTables {
                     })
                 })
                 .collect();
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+            // A worker that fails fails the whole analysis, never a partial sum (issue 18).
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
         });
         let mut counts = vec![0u32; small * entries];
         let mut hand_entry = vec![NONE; hands];
@@ -309,7 +310,8 @@ pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -
                     })
                 })
                 .collect();
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+            // A worker that fails fails the whole analysis, never a partial sum (issue 18).
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
         });
         let mut acc = vec![0u128; entries];
         for part in sums {

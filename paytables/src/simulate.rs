@@ -74,7 +74,8 @@ pub fn across_threads<R: Send>(games: u64, threads: usize, work: impl Fn(u64, u6
     std::thread::scope(|s| {
         let work = &work;
         let hs: Vec<_> = (0..threads).map(|t| s.spawn(move || work(t, games / threads + u64::from(t < games % threads)))).collect();
-        hs.into_iter().filter_map(|h| h.join().ok()).collect()
+        // A worker that fails fails the whole analysis, never a partial sum (issue 18).
+        hs.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
 }
 

@@ -338,7 +338,8 @@ pub fn analyse_probed(game: &StudPokerGame, threads: usize, probes: &[([u8; 5], 
                 })
             })
             .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        // A worker that fails fails the whole analysis, never a partial sum (issue 18).
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     let mut decisions = vec![vec![0u64; HANDS as usize]; nconf];
     let mut net = vec![0i128; nconf];

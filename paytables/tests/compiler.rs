@@ -262,3 +262,31 @@ fn a_stud_paytable_without_a_tie_rule_uses_suit_order() {
     assert_eq!(a, b);
     assert_eq!(b.tie_rule, game_core::stud_poker::TieRule::SuitOrder);
 }
+
+/// The line rules exactly as docs/paytable-format.md states them, on its
+/// worked examples (issue 18: the document and the code disagreed).
+#[test]
+fn the_line_rules_are_those_the_format_document_states() {
+    let game = compile("classic-sevens.ron", &classic_src()).unwrap();
+    let id = |s: &str| game.symbols.iter().position(|x| x.id == s).unwrap() as game_core::reels::SymbolId;
+    let (w, seven, b1) = (id("W"), id("7"), id("B1"));
+    let pay = |syms: &[game_core::reels::SymbolId]| game.line_pay(syms).map(|p| (p.symbol, p.count, p.pay));
+    assert_eq!(pay(&[seven, seven, seven]), Some((seven, 3, 100)));
+    assert_eq!(pay(&[w, seven, seven]), Some((seven, 3, 200)), "a wild in the run doubles it");
+    assert_eq!(pay(&[w, w, seven]), Some((seven, 3, 200)));
+    assert_eq!(pay(&[w, w, w]), Some((w, 3, 1000)), "the wild run's own pay, not doubled");
+    assert_eq!(pay(&[w, b1, seven]), None, "the wild stands in for B1, the first non-wild symbol, only");
+    assert_eq!(pay(&[seven, w, b1]), None, "the run of 7s is 7 W: 2 long, paid nothing");
+}
+
+/// Issue 18: a gap in a symbol's pay counts is legal but is warned about.
+#[test]
+fn a_gap_in_a_symbols_pay_counts_is_warned() {
+    let src = std::fs::read_to_string(sample("ocean-treasure.ron")).unwrap();
+    let game = compile("ocean.ron", &src).unwrap();
+    assert!(paytables::compile::warnings(&game).is_empty(), "the sample has no gap");
+    let gap = src.replacen(r#"(symbol: "9",  count: 4, pays: 15),"#, "", 1);
+    assert_ne!(gap, src);
+    let warnings = paytables::compile::warnings(&compile("gap.ron", &gap).unwrap());
+    assert_eq!(warnings, vec!["symbol 9 is paid for 3 and 5 in a row but not for 4: a run of exactly 4 pays nothing (a run's count is exact)".to_owned()]);
+}

@@ -173,6 +173,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, max_seconds, .. } => {
             let floor = Floor::from_percent(&floor)?;
             let source = paytables::load_source(&file)?;
+            for w in paytables::compile::warnings(&source.game) {
+                eprintln!("{}: warning: {w}", file.display());
+            }
             let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
             let work = paytables::reel_math::Work::until(deadline);
             let checked = watched(&source.game, &work, || paytables::check::check_with(&source.game, &floor, source.odds_disclosure.as_deref(), &work))
