@@ -46,6 +46,22 @@ pub enum Notice {
     Linked { pool: String, error: String },
 }
 
+/// M-22: a linked pool's award, signalled on every machine of the pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AwardBanner {
+    /// The level's name (or number, when the controller gave no name).
+    pub level: String,
+    pub amount: Cents,
+    /// The machine that won it.
+    pub machine: String,
+}
+
+impl AwardBanner {
+    pub fn text(&self, lang: Lang, show: &dyn Fn(Cents) -> String) -> String {
+        format!("JACKPOT {} {} — {} {}", self.level, show(self.amount), lang.pick("máquina", "machine"), self.machine)
+    }
+}
+
 /// An M-38 warning, shown for as long as its cause lasts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Warning {

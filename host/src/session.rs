@@ -17,7 +17,7 @@ use crate::catalogue::HostedGame;
 use crate::config::CabinetConfig;
 use crate::kind::{BetControl, GameKind};
 use crate::linked::LinkedPool;
-use crate::notice::{Notice, Warning};
+use crate::notice::{AwardBanner, Notice, Warning};
 use crate::round::{Phase, Progress, Resumed, Round, RoundInfo, Services, Table};
 use crate::verification::Report;
 
@@ -42,7 +42,7 @@ pub struct Session {
     /// Linked progressive pools (M-19) and their controller links.
     pub(crate) linked: Vec<LinkedPool>,
     /// The latest linked award signalled on this machine (M-22), and when.
-    pub(crate) linked_banner: Option<(String, std::time::Instant)>,
+    pub(crate) linked_banner: Option<(AwardBanner, std::time::Instant)>,
     /// Critical memory's file and the lab seed, to reopen after a RAM clear.
     pub(crate) db: PathBuf,
     pub(crate) lab_seed: Option<u64>,
@@ -315,8 +315,9 @@ impl Session {
     }
 
     /// The latest linked award signalled on this machine (M-22), and when.
-    pub fn linked_banner(&self) -> Option<&(String, std::time::Instant)> {
-        self.linked_banner.as_ref()
+    pub fn linked_banner(&self) -> Option<(String, std::time::Instant)> {
+        let currency = &self.machine.config().currency;
+        self.linked_banner.as_ref().map(|(b, at)| (b.text(self.lang, &|c| currency.format(c)), *at))
     }
 
     /// The M-38 warning now on screen, in the player's language.
@@ -534,7 +535,6 @@ impl Session {
         if self.round_info().is_some_and(|r| r.phase == Phase::ProgressivePending) {
             self.collect();
         }
-        let cur = self.machine.config().currency.clone();
         for i in 0..self.linked.len() {
             let view = self.linked[i].view();
             if view.last_answer.is_none() {
@@ -554,7 +554,6 @@ impl Session {
             }
             p.shown_award = Some(a.seq);
             let level = view.levels.iter().find(|l| l.level == a.level).map_or_else(|| a.level.to_string(), |l| l.name.clone());
-            let text = format!("{} {level} {} — {} {}", self.t("JACKPOT", "JACKPOT"), cur.format(a.amount), self.t("máquina", "machine"), a.machine);
             tracing::info!(
                 "M-22 linked award shown: pool {} award #{} level {} {} cents machine {}",
                 self.linked[i].setup.pool,
@@ -563,7 +562,7 @@ impl Session {
                 a.amount,
                 a.machine
             );
-            self.linked_banner = Some((text, std::time::Instant::now()));
+            self.linked_banner = Some((AwardBanner { level, amount: a.amount, machine: a.machine.clone() }, std::time::Instant::now()));
         }
     }
 
