@@ -44,7 +44,7 @@ pub fn rules() -> Rules {
     let manifest = paytables::artifact::read_manifest(&workspace().join("assets/paytables/approved.ron")).unwrap();
     let load = |id: &str| {
         let path = workspace().join(format!("assets/paytables/compiled/{id}.json"));
-        paytables::artifact::load_approved(&path, &manifest, &paytables::check::Floor::legal_minimum()).unwrap()
+        paytables::artifact::load_approved(&path, &manifest, &paytables::floor::Floor::legal_minimum()).unwrap()
     };
     let mut reels = BTreeMap::new();
     for id in ["classic-sevens", "ocean-treasure"] {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use meters::Machine;
-use paytables::check::Floor;
+use paytables::floor::Floor;
 
 use crate::catalogue::HostedGame;
 use crate::config::CabinetConfig;

@@ -864,7 +864,7 @@ mod tests {
         config.paytable_dir = ws.join("assets/paytables/compiled");
         config.manifest = ws.join("assets/paytables/approved.ron");
         let manifest = crate::verification::read_manifest(&config.manifest).unwrap();
-        let floor = paytables::check::Floor::legal_minimum();
+        let floor = paytables::floor::Floor::legal_minimum();
         let game = paytables::artifact::load_approved(&config.paytable_dir.join("classic-sevens.json"), &manifest, &floor).unwrap();
         let report = crate::verification::verify(&config.games, &config.paytable_dir, &manifest, false);
         let machine = open_machine(db, &config, Some(3)).unwrap();

@@ -18,7 +18,7 @@ use num_rational::BigRational;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::check::Floor;
+use crate::floor::{Floor, decimal};
 
 /// Version 2: every kind of game (version 1 held reel games only).
 pub const FORMAT: &str = "egm-paytable/2";
@@ -172,7 +172,7 @@ pub fn load_approved(path: &Path, manifest: &Manifest, floor: &Floor) -> Result<
     if let Some(side) = &a.side_bet_rtp {
         figures.push(("the side bet".to_owned(), side));
     }
-    let percent = |r: &BigRational| crate::reel_math::decimal(&(r * BigRational::from_integer(100.into())), 4) + "%";
+    let percent = |r: &BigRational| decimal(&(r * BigRational::from_integer(100.into())), 4) + "%";
     for (bet, rtp) in figures {
         let r = parse_ratio(rtp).ok_or_else(|| ArtifactError::Format(file.clone(), format!("bad RTP {rtp:?}")))?;
         if r < *floor.value() {

@@ -14,20 +14,39 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod artifact;
+pub mod floor;
+
+// The compiler (feature `compiler`, on by default): the designers' tools
+// and the tests use it; the host and the cabinet link only the artifact
+// loader and the floor.
+#[cfg(feature = "compiler")]
 pub mod check;
+#[cfg(feature = "compiler")]
 pub mod compile;
+#[cfg(feature = "compiler")]
 pub mod draw_check;
+#[cfg(feature = "compiler")]
 pub mod draw_math;
+#[cfg(feature = "compiler")]
 pub mod error;
+#[cfg(feature = "compiler")]
 pub mod format;
+#[cfg(feature = "compiler")]
 pub mod locate;
 #[cfg(feature = "par")]
 pub mod par;
+#[cfg(feature = "compiler")]
 pub mod poker_compile;
+#[cfg(feature = "compiler")]
 pub mod reel_math;
+#[cfg(feature = "compiler")]
 pub mod simulate;
+#[cfg(feature = "compiler")]
 pub mod stud_math;
+#[cfg(feature = "compiler")]
 pub mod subsets;
 
+#[cfg(feature = "compiler")]
 pub use compile::{Source, compile, load, load_source};
+#[cfg(feature = "compiler")]
 pub use error::PaytableError;

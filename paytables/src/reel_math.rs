@@ -779,13 +779,4 @@ pub fn analyse_with(game: &ReelGame, threads: usize, work: &Work) -> Result<Reel
     Ok(ReelFigures { cycle: base.cycle, configs: figures, free_games: free_figs, combo_any: base.combo_any, combo_hits: base.combo_hits, scatter_distribution })
 }
 
-/// Exact decimal expansion of a rational, for reports: `digits` after the point.
-pub fn decimal(x: &BigRational, digits: usize) -> String {
-    let scale = BigInt::from(10u32).pow(digits as u32);
-    let scaled = (x * BigRational::from_integer(scale.clone())).round().to_integer();
-    let neg = scaled < BigInt::zero();
-    let abs = if neg { -scaled } else { scaled };
-    let s = format!("{:0>width$}", abs.to_string(), width = digits + 1);
-    let (i, f) = s.split_at(s.len() - digits);
-    format!("{}{}.{}", if neg { "-" } else { "" }, i, f)
-}
+pub use crate::floor::decimal;
