@@ -431,12 +431,13 @@ impl<K: GameKind> Table for Hosted<K> {
         let mut hits = Vec::new();
         for (pool, level, trigger) in standalone_hits(cx.progressives, rules.id(), hit) {
             let value = cx.machine.pools().get(&pool).and_then(|p| p.levels.get(level)).map_or(0, |l| l.current);
-            match fixed_sum_instead(rules.award(&r.state, &trigger), value, r.denom).ok_or_else(out_of_range)? {
+            let award = rules.award(&r.state, &trigger);
+            match fixed_sum_instead(award, value, r.denom).ok_or_else(out_of_range)? {
                 Some(fixed) => {
                     base_win = base_win.checked_add(fixed).ok_or_else(out_of_range)?;
                     components.push(WinComponent { label: format!("{pool} level {level}: fixed sum, greater than the pool's share"), amount: fixed });
                 }
-                None => hits.push((pool, level, rules.award(&r.state, &trigger).share_ppm)),
+                None => hits.push((pool, level, award.share_ppm)),
             }
         }
         let staked = rules.staked(&r.state).saturating_mul(r.denom);

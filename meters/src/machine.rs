@@ -490,23 +490,17 @@ impl Machine {
             let result = draw(&mut d);
             (result, d.values(), d.misuse().map(str::to_owned))
         };
-        let failed = |reason: String| Entry::DrawDiscarded { game: game.to_owned(), draws, reason };
-        if let Some(reason) = misuse {
-            self.commit(vec![failed(reason.clone())])?;
-            return Err(CoreError::DrawFailed(reason));
-        }
-        match result {
-            Ok(outcome) => match serde_json::to_value(&outcome) {
-                Ok(data) => Ok((outcome, data, draws)),
-                Err(e) => {
-                    let reason = format!("the outcome cannot be recorded: {e}");
-                    self.commit(vec![failed(reason.clone())])?;
-                    Err(CoreError::DrawFailed(reason))
-                }
-            },
-            Err(e) => {
-                let reason = e.to_string();
-                self.commit(vec![failed(reason.clone())])?;
+        // A misused generator, a failed draw or an outcome that cannot be
+        // recorded: the draw is journaled as discarded, nothing else.
+        let recorded = match (misuse, result) {
+            (Some(reason), _) => Err(reason),
+            (None, Err(e)) => Err(e.to_string()),
+            (None, Ok(outcome)) => serde_json::to_value(&outcome).map(|data| (outcome, data)).map_err(|e| format!("the outcome cannot be recorded: {e}")),
+        };
+        match recorded {
+            Ok((outcome, data)) => Ok((outcome, data, draws)),
+            Err(reason) => {
+                self.commit(vec![Entry::DrawDiscarded { game: game.to_owned(), draws, reason: reason.clone() }])?;
                 Err(CoreError::DrawFailed(reason))
             }
         }
