@@ -19,6 +19,9 @@ use meters::inspect::Inspection;
 use meters::{LevelConfig, PoolConfig};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
+#[path = "support/test_config.rs"]
+mod test_config;
+
 const CABINETS: usize = 8;
 const ROUNDS: u64 = 1_200;
 const POOL: &str = "linked-sevens";
@@ -320,4 +323,120 @@ fn listeners_are_woken_by_every_award_of_the_pool() {
     assert_eq!((last[0].machine.as_str(), last[0].round, last[0].level), ("B", 9, 1));
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
     assert!((last[0].time - now).abs() < 60, "the award's time {} is not now ({now})", last[0].time);
+}
+
+/// The real host with a linked pool, headless (what the linked window test
+/// checked through the cabinet): every wager reaches the controller once,
+/// this cabinet's own hit is paid as the controller awarded it, another
+/// machine's award is signalled here (M-22), and with the controller down
+/// for longer than the link timeout no eligible bet is taken (M-19) until
+/// it is back.
+#[test]
+fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
+    use game_host::boot::{BootOptions, boot};
+    use game_host::command::Command;
+
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (url, mut c) = controller("host");
+    let text = std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap();
+    let linked: PoolConfig = ron_pool(&text);
+    c.configure_pool(&linked).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = test_config::text(dir.path());
+    let end = config.rfind(')').unwrap();
+    let config = format!(
+        "{}    linked_progressives: [(controller: {url:?}, pool: {POOL:?}, games: [\"classic-sevens\"], min_wager: 1,\n        triggers: [(0, ReelCombination(symbol: \"7\", count: 3, max_bet_only: true)), (1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))])],\n)\n",
+        &config[..end]
+    );
+    let config = test_config::write(dir.path(), &config);
+    let db = dir.path().join("egm.sqlite");
+    let mut s = boot(&BootOptions { config, db: db.clone(), lab_seed: Some(7), demo: false }).unwrap();
+    let index = s.games().iter().position(|g| g.id() == "classic-sevens").unwrap();
+    assert!(s.command(Command::SelectGame { index }));
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    let wait_link = |s: &mut game_host::session::Session| {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !s.linked()[0].view().available() {
+            assert!(Instant::now() < deadline, "the controller never answered");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    wait_link(&mut s);
+
+    // Rounds until this cabinet wins the Mini itself (a cherry on the first reel).
+    let account =
+        |c: &mut Controller| c.by_machine(POOL).unwrap().into_iter().find(|a| a.machine == "EGM-0001").map_or((0, 0), |a| (a.contributions, a.wagered));
+    let mut rounds = 0u64;
+    let won = loop {
+        rounds += 1;
+        assert!(s.command(Command::Play), "round {rounds}: {:?}", s.message_text());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while s.in_round() {
+            s.command(Command::Revealed);
+            s.command(Command::Collect);
+            s.tend_linked();
+            assert!(Instant::now() < deadline, "round {rounds} never ended: {:?}", s.message_text());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let won = s.machine().state().totals.games.premios_acumulados_progressivos;
+        if won > 0 && rounds >= 3 {
+            break won;
+        }
+        assert!(rounds < 60, "no linked award in 60 rounds");
+    };
+    s.deliver_linked();
+    assert!(s.machine().state().linked_pending.values().all(|m| m.is_empty()), "the outbox was not delivered");
+    let wagered = s.machine().state().per_game["classic-sevens"].creditos_jogados;
+    assert_eq!(account(&mut c), (rounds, u128::from(wagered)), "contributions at the controller ≠ the cabinet's wagers");
+    let awards = c.by_machine(POOL).unwrap().into_iter().find(|a| a.machine == "EGM-0001").unwrap().awards;
+    assert!(!awards.is_empty() && awards.iter().all(|a| a.1 == 1), "{awards:?}");
+    assert_eq!(awards.iter().map(|a| a.2).sum::<u64>(), won, "the controller's awards ≠ what the cabinet paid");
+
+    // Another machine of the pool wins the Mini: signalled here (M-22).
+    let amount = c.award("EGM-0002", 1, POOL, 1, 0).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        s.tend_linked();
+        if let Some((text, _)) = s.linked_banner()
+            && text.contains("EGM-0002")
+        {
+            assert!(text.contains(&s.machine().config().currency.format(amount)), "{text}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "another machine's award was never signalled");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+
+    // The controller down for longer than the link timeout: no eligible bet.
+    postgres("kill");
+    std::thread::sleep(Duration::from_secs(7));
+    s.tend_session();
+    assert!(s.warning().is_some_and(|w| w.contains(POOL)), "{:?}", s.warning());
+    assert!(!s.command(Command::Play), "an eligible bet was taken with the controller down");
+    assert!(s.message_text().unwrap().contains("indisponível"), "{:?}", s.message_text());
+    assert_eq!(s.machine().state().totals.games.jogadas_efectuadas, rounds);
+
+    // Back: play resumes, and the new wager reaches the controller.
+    postgres("start");
+    wait_link(&mut s);
+    assert!(s.command(Command::Play), "{:?}", s.message_text());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while s.in_round() {
+        s.command(Command::Revealed);
+        s.command(Command::Collect);
+        s.tend_linked();
+        assert!(Instant::now() < deadline, "the round after the outage never ended");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    s.deliver_linked();
+    let mut c = Controller::connect(&url).unwrap();
+    let wagered = s.machine().state().per_game["classic-sevens"].creditos_jogados;
+    assert_eq!(account(&mut c), (rounds + 1, u128::from(wagered)));
+    assert!(c.books(POOL).unwrap().balanced());
+    drop(s);
+    Inspection::open(&db).unwrap().self_audit().unwrap();
+}
+
+fn ron_pool(text: &str) -> PoolConfig {
+    ron::from_str(text).unwrap()
 }

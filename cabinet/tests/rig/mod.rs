@@ -177,6 +177,57 @@ impl Rig {
         std::thread::sleep(Duration::from_millis(800));
     }
 
+    fn pngs(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(self.shots())
+            .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "png")).collect())
+            .unwrap_or_default();
+        files.sort();
+        files
+    }
+
+    /// Take a screenshot (F12) of the screen as it is now and wait until
+    /// the cabinet has written it whole; its path.
+    pub fn shot(&self) -> PathBuf {
+        let newest_f12 = |files: Vec<PathBuf>| files.into_iter().filter(|p| p.to_string_lossy().ends_with("-f12.png")).max();
+        let before = newest_f12(self.pngs());
+        self.key("F12");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(p) = newest_f12(self.pngs()).filter(|p| Some(p) > before.as_ref())
+                && whole_png(&p)
+            {
+                return p;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for an F12 screenshot; the cabinet's log ends:\n{}", self.log_tail());
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    /// Wait for the screenshot the cabinet takes on entering `mode`
+    /// (`tilt`, `audit`, `recall`, …), newer than `after` files; its path.
+    pub fn shot_of_mode(&self, mode: &str, after: usize) -> PathBuf {
+        let suffix = format!("-{mode}.png");
+        self.wait_for_png(|p| self.pngs().len() > after && p.to_string_lossy().ends_with(&suffix), &format!("the {mode} screen's screenshot"))
+    }
+
+    /// How many screenshots there are so far.
+    pub fn shot_count(&self) -> usize {
+        self.pngs().len()
+    }
+
+    fn wait_for_png(&self, want: impl Fn(&Path) -> bool, what: &str) -> PathBuf {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(p) = self.pngs().pop().filter(|p| want(p))
+                && whole_png(&p)
+            {
+                return p;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}; the cabinet's log ends:\n{}", self.log_tail());
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
     /// Keep the screenshots as artifacts; each must be a real PNG frame,
     /// and there must be at least `at_least` of them (an empty list would
     /// make every check on them vacuous).
@@ -197,14 +248,36 @@ impl Rig {
     }
 }
 
+/// A PNG written to its end (its IEND chunk's CRC), not one being written.
+fn whole_png(p: &Path) -> bool {
+    std::fs::read(p).is_ok_and(|b| b.len() > 8_000 && b.ends_with(&[0xAE, 0x42, 0x60, 0x82]))
+}
+
+impl Drop for Rig {
+    /// A failed test keeps what the screen showed, as evidence.
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            return;
+        }
+        let name = std::thread::current().name().unwrap_or("unnamed").replace("::", "-");
+        let keep = workspace().join("target/cabinet-screenshots/failed").join(name);
+        let _ = std::fs::create_dir_all(&keep);
+        for f in self.pngs() {
+            if let Some(n) = f.file_name() {
+                let _ = std::fs::copy(&f, keep.join(n));
+            }
+        }
+    }
+}
+
 pub fn assert_png(path: &Path) {
     let bytes = std::fs::read(path).unwrap();
     assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{} is not a PNG", path.display());
     assert!(bytes.len() > 8_000, "{} is suspiciously small ({} bytes): a blank frame?", path.display(), bytes.len());
 }
 
-/// How many pixels of a screenshot are within `tol` of `rgb` on every channel.
-pub fn count_pixels(path: &Path, rgb: [u8; 3], tol: u8) -> usize {
+/// A screenshot's pixels, RGB.
+pub fn pixels(path: &Path) -> Vec<[u8; 3]> {
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
@@ -215,7 +288,20 @@ pub fn count_pixels(path: &Path, rgb: [u8; 3], tol: u8) -> usize {
         other => panic!("{}: unexpected colour type {other:?}", path.display()),
     };
     assert_eq!(info.bit_depth, png::BitDepth::Eight, "{}", path.display());
-    buf[..info.buffer_size()].chunks_exact(step).filter(|p| (0..3).all(|c| p[c].abs_diff(rgb[c]) <= tol)).count()
+    buf[..info.buffer_size()].chunks_exact(step).map(|p| [p[0], p[1], p[2]]).collect()
+}
+
+/// How many pixels of a screenshot are within `tol` of `rgb` on every channel.
+pub fn count_pixels(path: &Path, rgb: [u8; 3], tol: u8) -> usize {
+    pixels(path).iter().filter(|p| (0..3).all(|c| p[c].abs_diff(rgb[c]) <= tol)).count()
+}
+
+/// The share of pixels (0 to 1) that differ between two screenshots of
+/// the same size: how much of the screen a change redrew.
+pub fn changed(a: &Path, b: &Path) -> f64 {
+    let (a, b) = (pixels(a), pixels(b));
+    assert_eq!(a.len(), b.len(), "screenshots of different sizes");
+    a.iter().zip(&b).filter(|(x, y)| x != y).count() as f64 / a.len().max(1) as f64
 }
 
 /// The newest screenshot the cabinet has saved.

@@ -1,0 +1,423 @@
+//! Presentation tests, one per screen, in the real cabinet in a real
+//! window under Xvfb (issue 11, item 5): each drives the cabinet to its
+//! screen with X input and checks, on the screenshot the cabinet itself
+//! takes, that the screen draws what the host reports: the committed reel
+//! stops, the dealt and final cards, the hidden dealer cards, the tilt, the
+//! warnings, the DEMO mark, the linked award banner. What a round pays and
+//! what the meters hold is the host's, tested headless (`host/tests/`,
+//! `tests/`); the full-session walk is `window.rs`.
+#![allow(clippy::unwrap_used)]
+
+mod rig;
+
+use std::time::{Duration, Instant};
+
+use game_core::cards::Card;
+use game_core::draw_poker::{Dealt, Hold};
+use game_core::reels::{ReelGame, ReelRound};
+use meters::inspect::Inspection;
+use paytables::artifact::{Artifact, CompiledGame};
+use rig::{Rig, changed, count_pixels, workspace};
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn reel_game(id: &str) -> ReelGame {
+    let bytes = std::fs::read(workspace().join(format!("assets/paytables/compiled/{id}.json"))).unwrap();
+    match serde_json::from_slice::<Artifact>(&bytes).unwrap().game {
+        CompiledGame::Reels(g) => g,
+        other => panic!("{id} is not a reel game: {other:?}"),
+    }
+}
+
+/// The reel screen's palette (`cabinet/src/screens/reels.rs`), by symbol index.
+const PALETTE: [[u8; 3]; 12] = [
+    [200, 60, 60],
+    [60, 120, 200],
+    [60, 170, 90],
+    [220, 160, 40],
+    [150, 80, 190],
+    [40, 170, 170],
+    [230, 110, 30],
+    [110, 110, 110],
+    [250, 215, 0],
+    [230, 60, 150],
+    [120, 200, 40],
+    [30, 60, 140],
+];
+const CARD_FACE: [u8; 3] = [255, 255, 255];
+const CARD_BACK: [u8; 3] = [20, 50, 140];
+const RED_SUIT: [u8; 3] = [200, 0, 0];
+const TILT_FILL: [u8; 3] = [120, 0, 0];
+const WARNING_FILL: [u8; 3] = [255, 140, 0];
+const DEMO_FILL: [u8; 3] = [170, 0, 170];
+const AWARD_FILL: [u8; 3] = [150, 20, 20];
+/// A card is 110 × 156 pixels; its white face, less rank and suit, well over this.
+const FACE_PIXELS: usize = 12_000;
+
+fn stop(mut cab: std::process::Child) {
+    let _ = cab.kill();
+    let _ = cab.wait();
+}
+
+fn the_round(rig: &Rig) -> meters::RoundRecall {
+    let i = rig.wait_for("the round to settle", |i| i.state().open_round.is_none() && i.state().last_round > 0);
+    i.recall(1).unwrap().remove(0)
+}
+
+#[test]
+fn attract_screen_welcomes_until_money_is_in() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    let attract = rig.shot_of_mode("attract", 0);
+    // BEM-VINDO in pulsing gold on the attract screen.
+    let gold = count_pixels(&attract, [250, 215, 0], 36);
+    assert!(gold > 2_000, "the attract screen's welcome is not on screen ({gold} gold pixels)");
+    let n = rig.shot_count();
+    rig.key("3");
+    let idle = rig.shot_of_mode("idle", n);
+    // The welcome gives way to the first game's reels (Sevens Classic at
+    // rest on its first stops: three sevens).
+    let seven = PALETTE[4];
+    assert_eq!(count_pixels(&attract, seven, 2), 0, "reels on the attract screen");
+    assert!(count_pixels(&idle, seven, 2) > 3 * 600, "the reels are not on screen after money in");
+    assert!(count_pixels(&idle, [250, 215, 0], 36) < gold / 4, "the welcome stayed after money in");
+    stop(cab);
+    rig.keep_screenshots("screen-attract", 2);
+}
+
+/// The reels come to rest on the stops committed in critical memory: each
+/// symbol in the window is painted in its colour, once per cell.
+#[test]
+fn reel_screen_shows_the_committed_stops() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let game = reel_game("classic-sevens");
+    for _ in 0..3 {
+        rig.key("space");
+        std::thread::sleep(Duration::from_millis(2_500));
+        rig.key("Return");
+        let r = the_round(&rig);
+        let round: ReelRound = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        let shot = rig.shot();
+        let mut cells = [0usize; 12];
+        let strips = game.strips(false);
+        for (reel, strip) in strips.iter().enumerate() {
+            for row in 0..game.rows as usize {
+                cells[strip.at(round.base.stops[reel] as usize, row) as usize % 12] += 1;
+            }
+        }
+        for (colour, &n) in PALETTE.iter().zip(&cells) {
+            let seen = count_pixels(&shot, *colour, 2);
+            if n > 0 {
+                assert!(seen > n * 600, "{}: {n} cells of colour {colour:?} should show, {seen} pixels do", shot.display());
+            }
+        }
+        let shown: usize = cells.iter().sum();
+        assert_eq!(shown, game.reels.len() * game.rows as usize);
+    }
+    stop(cab);
+    rig.keep_screenshots("screen-reels", 3);
+}
+
+fn red_cards(hand: &[Card; 5]) -> usize {
+    hand.iter().filter(|c| !c.is_joker() && c.is_red()).count()
+}
+
+/// Draw poker: the five dealt cards face up, a held card marked, the final
+/// hand after the draw; red suits exactly when the committed hand has them.
+#[test]
+fn draw_poker_screen_shows_the_deal_the_holds_and_the_final_hand() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    rig.key("Right");
+    rig.key("Right");
+    rig.key("space");
+    let i = rig.wait_for("the deal", |i| i.state().open_round.as_ref().is_some_and(|o| o.game == "jacks-or-better-9-6"));
+    std::thread::sleep(Duration::from_millis(800));
+    let deal = rig.shot();
+    let faces = count_pixels(&deal, CARD_FACE, 2);
+    assert!(faces > 5 * FACE_PIXELS, "five cards are not face up ({faces})");
+    let open = i.recall(1).unwrap().remove(0);
+    let dealt: Dealt = serde_json::from_value(open.steps[0].step.data["deal"].clone()).unwrap();
+    let red = count_pixels(&deal, RED_SUIT, 2);
+    assert_eq!(red > 0, red_cards(&dealt.hand()) > 0, "red suits on screen ({red} pixels) for the dealt {:?}", dealt.hand());
+    // Hold the first two: only the marks change, the cards stay.
+    rig.key("F1");
+    rig.key("F2");
+    let held = rig.shot();
+    let redrawn = changed(&deal, &held);
+    assert!(redrawn > 0.001 && redrawn < 0.2, "holding two cards redrew {:.2}% of the screen", redrawn * 100.0);
+    rig.key("space");
+    std::thread::sleep(Duration::from_millis(800));
+    let drawn = rig.shot();
+    rig.key("Return");
+    let r = the_round(&rig);
+    let hand = dealt.draw(Hold(0b00011));
+    assert_eq!(serde_json::from_value::<[Card; 5]>(r.steps[1].step.data["hand"].clone()).unwrap(), hand);
+    let faces = count_pixels(&drawn, CARD_FACE, 2);
+    assert!(faces > 5 * FACE_PIXELS, "the final hand is not face up ({faces})");
+    let red = count_pixels(&drawn, RED_SUIT, 2);
+    assert_eq!(red > 0, red_cards(&hand) > 0, "red suits on screen ({red} pixels) for the final {hand:?}");
+    stop(cab);
+    rig.keep_screenshots("screen-draw-poker", 3);
+}
+
+/// Stud: the dealer's four hidden cards are backs until the decision; then
+/// both hands are face up.
+#[test]
+fn stud_screen_hides_the_dealer_until_the_decision() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    for _ in 0..4 {
+        rig.key("Right");
+    }
+    rig.key("space");
+    rig.wait_for("the stud deal", |i| i.state().open_round.as_ref().is_some_and(|o| o.game == "poquer-sem-descarte"));
+    std::thread::sleep(Duration::from_millis(800));
+    let dealt = rig.shot();
+    let backs = count_pixels(&dealt, CARD_BACK, 4);
+    assert!(backs > 4 * 5_000, "the dealer's four hidden cards are not on screen ({backs})");
+    let faces = count_pixels(&dealt, CARD_FACE, 2);
+    assert!(faces > 6 * FACE_PIXELS && faces < 8 * FACE_PIXELS, "the player's five and the dealer's one open card ({faces})");
+    rig.key("F1");
+    the_round(&rig);
+    std::thread::sleep(Duration::from_millis(800));
+    let settled = rig.shot();
+    let faces = count_pixels(&settled, CARD_FACE, 2);
+    assert!(faces > 10 * FACE_PIXELS, "both hands are not face up after the decision ({faces})");
+    assert!(count_pixels(&settled, CARD_BACK, 4) < 5_000, "a card is still hidden after the settlement");
+    stop(cab);
+    rig.keep_screenshots("screen-stud", 2);
+}
+
+/// The multigame menu (Tab) by touch: touching up its column from the
+/// bottom meets the denominations, then the last game, which closes the
+/// menu with that game chosen; the next round is of that game.
+#[test]
+fn game_menu_chooses_a_game_by_touch() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let before = rig.shot();
+    rig.key("Tab");
+    std::thread::sleep(Duration::from_millis(500));
+    let menu = rig.shot();
+    assert!(changed(&before, &menu) > 0.05, "the menu did not open");
+    for y in (150..600).rev().step_by(8) {
+        rig.xdotool(&["mousemove", "640", &y.to_string(), "click", "1"]);
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    rig.key("space");
+    let i = rig.wait_for("a round of the chosen game", |i| i.state().open_round.is_some());
+    assert_eq!(i.state().open_round.as_ref().unwrap().game, "poquer-sem-descarte", "the menu's last game was not chosen");
+    stop(cab);
+    rig.keep_screenshots("screen-game-menu", 2);
+}
+
+/// The on-screen operator panel (key O) drives the note acceptor by touch:
+/// a click on its first note button credits a 5 € note.
+#[test]
+fn operator_panel_takes_a_note_by_touch() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    let before = rig.shot();
+    rig.key("o");
+    std::thread::sleep(Duration::from_millis(500));
+    let panel = rig.shot();
+    assert!(changed(&before, &panel) > 0.02, "the panel did not open");
+    // The panel stands at (680, 120); its first row of buttons is the notes,
+    // the first of them 5 €. Touch down its column until a note is taken.
+    let mut credit = 0;
+    for y in (140..260).step_by(6) {
+        rig.xdotool(&["mousemove", "712", &y.to_string(), "click", "1"]);
+        std::thread::sleep(Duration::from_millis(350));
+        credit = Inspection::open(&rig.db()).map_or(0, |i| i.state().credit);
+        if credit > 0 {
+            break;
+        }
+    }
+    assert_eq!(credit, 500, "the panel's first note button did not credit 5 €");
+    stop(cab);
+    rig.keep_screenshots("screen-operator-panel", 2);
+}
+
+/// The attendant key opens the audit menu over everything, and closes it.
+#[test]
+fn audit_menu_opens_behind_the_attendant_key() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let idle = rig.shot();
+    let n = rig.shot_count();
+    rig.key("k");
+    let audit = rig.shot_of_mode("audit", n);
+    // The meters replace the game (Sevens Classic at rest: three sevens).
+    let seven = PALETTE[4];
+    assert!(count_pixels(&idle, seven, 2) > 3 * 600, "the reels are not on screen");
+    let redrawn = changed(&idle, &audit);
+    assert!(redrawn > 0.1, "the audit menu redrew {:.0}% of the screen", redrawn * 100.0);
+    assert_eq!(count_pixels(&audit, seven, 2), 0, "the game shows through the audit menu");
+    let n = rig.shot_count();
+    rig.key("k");
+    let back = rig.shot_of_mode("idle", n);
+    assert!(count_pixels(&back, seven, 2) > 3 * 600, "the audit menu did not close");
+    stop(cab);
+    rig.keep_screenshots("screen-audit", 3);
+}
+
+/// The help page (H) over the game, in Portuguese, then in English (E).
+#[test]
+fn help_page_opens_and_follows_the_language() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let game = rig.shot();
+    rig.key("h");
+    std::thread::sleep(Duration::from_millis(400));
+    let pt = rig.shot();
+    assert!(changed(&game, &pt) > 0.05, "the help page did not open");
+    rig.key("e");
+    std::thread::sleep(Duration::from_millis(400));
+    let en = rig.shot();
+    let redrawn = changed(&pt, &en);
+    assert!(redrawn > 0.001, "the help page did not change language");
+    rig.key("h");
+    std::thread::sleep(Duration::from_millis(400));
+    let closed = rig.shot();
+    assert!(changed(&en, &closed) > 0.05, "the help page did not close");
+    stop(cab);
+    rig.keep_screenshots("screen-help", 4);
+}
+
+/// An open door takes the cabinet to the tilt screen at once; closing it
+/// brings the game back.
+#[test]
+fn tilt_screen_covers_the_game_while_a_door_is_open() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let n = rig.shot_count();
+    rig.key("m");
+    let tilt = rig.shot_of_mode("tilt", n);
+    let red = count_pixels(&tilt, TILT_FILL, 2);
+    assert!(red > 1280 * 720 / 3, "the tilt screen is not on screen ({red} pixels)");
+    let n = rig.shot_count();
+    rig.key("m");
+    let idle = rig.shot_of_mode("idle", n);
+    assert!(count_pixels(&idle, TILT_FILL, 2) < 1_000, "the tilt screen stayed after the door closed");
+    stop(cab);
+    rig.keep_screenshots("screen-tilt", 2);
+}
+
+/// The HUD: the M-38 low-credit warning band, and the DEMO mark of a
+/// demonstration (M-39).
+#[test]
+fn hud_shows_the_low_credit_warning_and_the_demo_mark() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    rig.key("1");
+    rig.wait_for("the 5 € note", |i| i.state().credit == 500);
+    let calm = rig.shot();
+    assert!(count_pixels(&calm, WARNING_FILL, 4) < 1_000, "a warning with nothing to warn of");
+    for k in ["Right", "Right", "Right", "Right", "equal", "equal", "equal", "equal", "w", "w", "w", "w", "w", "w", "w"] {
+        rig.key(k);
+    }
+    rig.wait_for_log("M-38 warning: Crédito insuficiente para a aposta escolhida");
+    std::thread::sleep(Duration::from_millis(500));
+    let warned = rig.shot();
+    let orange = count_pixels(&warned, WARNING_FILL, 4);
+    assert!(orange > 15_000, "the warning is not on screen ({orange} pixels)");
+    assert!(count_pixels(&warned, DEMO_FILL, 4) < 1_000, "a DEMO mark on a real cabinet");
+    stop(cab);
+
+    let demo = rig.launch_with(&["--demo"]);
+    let shot = rig.shot();
+    let magenta = count_pixels(&shot, DEMO_FILL, 4);
+    assert!(magenta > 15_000, "the DEMO mark is not on screen ({magenta} pixels)");
+    stop(demo);
+    rig.keep_screenshots("screen-hud", 3);
+}
+
+fn postgres(cmd: &str) -> String {
+    let out = std::process::Command::new(workspace().join("tools/postgres.sh")).arg(cmd).output().unwrap();
+    assert!(out.status.success(), "tools/postgres.sh {cmd}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// M-22: another machine's linked award is announced on this one at once,
+/// in the award banner; M-19: the link-down warning while the controller
+/// is unreachable.
+#[test]
+fn linked_award_banner_and_link_down_warning() {
+    const POOL: &str = "linked-sevens";
+    let _one = one_at_a_time();
+    let url = postgres("start");
+    let name = format!("egm_cabinet_screens_{}", std::process::id());
+    let base = url.rsplit_once('/').unwrap().0.to_owned();
+    let mut admin = postgres::Client::connect(&format!("{base}/postgres"), postgres::NoTls).unwrap();
+    admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
+    admin.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+    let url = format!("{base}/{name}");
+    let mut c = linked_controller::Controller::connect(&url).unwrap();
+    c.create_schema().unwrap();
+    let text = std::fs::read_to_string(workspace().join("assets/progressive/linked-sevens.ron")).unwrap();
+    c.configure_pool(&ron::from_str(&text).unwrap()).unwrap();
+    let rig = Rig::with_config(|config| {
+        let end = config.rfind(')').unwrap();
+        format!(
+            "{}    linked_progressives: [(controller: {url:?}, pool: {POOL:?}, games: [\"classic-sevens\"], min_wager: 1,\n        triggers: [(0, ReelCombination(symbol: \"7\", count: 3, max_bet_only: true))])],\n)\n",
+            &config[..end]
+        )
+    });
+    let cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let calm = rig.shot();
+    assert!(count_pixels(&calm, AWARD_FILL, 6) < 2_000, "an award banner before any award");
+
+    let amount = c.award("EGM-0002", 1, POOL, 1, 0).unwrap();
+    rig.wait_for_log(&format!("level 1 {amount} cents machine EGM-0002"));
+    std::thread::sleep(Duration::from_millis(500));
+    let banner = rig.shot();
+    let red = count_pixels(&banner, AWARD_FILL, 6);
+    assert!(red > 20_000, "{}: the award banner is not on screen ({red} pixels)", banner.display());
+
+    postgres("kill");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let down = loop {
+        std::thread::sleep(Duration::from_millis(1_000));
+        if rig.log().contains("M-38 warning: Sem ligação ao progressivo") {
+            std::thread::sleep(Duration::from_millis(500));
+            break rig.shot();
+        }
+        assert!(Instant::now() < deadline, "no link-down warning; log:\n{}", rig.log());
+    };
+    let orange = count_pixels(&down, WARNING_FILL, 4);
+    assert!(orange > 15_000, "the link-down warning is not on screen ({orange} pixels)");
+    postgres("start");
+    stop(cab);
+    rig.keep_screenshots("screen-linked", 3);
+}

@@ -1,0 +1,163 @@
+//! The player's session in the host, headless (M-35, M-38, M-39, the
+//! printer and the doors): what the window tests used to check through the
+//! cabinet, now checked on the host that decides it, against critical
+//! memory read back through the read-only inspector.
+#![allow(clippy::unwrap_used)]
+
+#[path = "../../tests/support/test_config.rs"]
+mod test_config;
+
+use std::time::Duration;
+
+use game_host::boot::{BootOptions, boot};
+use game_host::command::Command;
+use game_host::kind::BetControl;
+use game_host::notice::{Notice, Warning};
+use game_host::session::{DEMO_CREDIT, Session};
+use meters::inspect::Inspection;
+use meters::{Door, Tilt};
+
+fn boot_with(dir: &std::path::Path, edit: impl FnOnce(String) -> String, demo: bool) -> Session {
+    let config = test_config::write(dir, &edit(test_config::text(dir)));
+    boot(&BootOptions { config, db: dir.join("egm.sqlite"), lab_seed: Some(3), demo }).unwrap()
+}
+
+fn index(s: &Session, id: &str) -> usize {
+    s.games().iter().position(|g| g.id() == id).unwrap()
+}
+
+fn tickets(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir.join("tickets")).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default()
+}
+
+/// M-35 and M-38: an idle session is warned before it is ended, then its
+/// credit is cashed out on a ticket; a session in play is never ended.
+#[test]
+fn an_idle_session_is_warned_then_cashed_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = boot_with(dir.path(), |c| c.replace("inactivity_timeout_s: 600", "inactivity_timeout_s: 2"), false);
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    s.tend_session();
+    assert_eq!(s.warning(), None, "no warning at once");
+    // Half the timeout before the end (at most 30 s): the warning.
+    std::thread::sleep(Duration::from_millis(1_100));
+    s.tend_session();
+    assert!(s.warning().is_some_and(|w| w.contains("inactividade")), "{:?}", s.warning());
+    assert_eq!(s.machine().credit(), 2_000);
+    std::thread::sleep(Duration::from_millis(1_000));
+    s.tend_session();
+    assert_eq!(s.machine().credit(), 0, "the idle session was not ended");
+    assert!(matches!(s.message(), Some(Notice::SessionEnded { .. })), "{:?}", s.message());
+    let i = Inspection::open(&dir.path().join("egm.sqlite")).unwrap();
+    assert_eq!(i.state().totals.cancelamento_creditos, 2_000);
+    let printed = tickets(dir.path());
+    assert_eq!(printed.len(), 1, "one ticket printed");
+    assert!(std::fs::read_to_string(&printed[0]).unwrap().contains("20.00"));
+
+    // A player who keeps pressing is never ended.
+    assert!(s.command(Command::InsertNote { cents: 500 }));
+    for _ in 0..3 {
+        std::thread::sleep(Duration::from_millis(800));
+        s.touch();
+        s.tend_session();
+    }
+    assert_eq!(s.machine().credit(), 500);
+}
+
+/// M-38: a credit short of the chosen bet is warned, and play is refused
+/// by name with nothing staked.
+#[test]
+fn a_credit_short_of_the_bet_is_warned_and_play_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = boot_with(dir.path(), |c| c, false);
+    assert!(s.command(Command::InsertNote { cents: 500 }));
+    assert!(s.command(Command::SelectGame { index: index(&s, "poquer-sem-descarte") }));
+    // The largest denomination, then the ante up until it outgrows 5 €.
+    for _ in 0..10 {
+        s.command(Command::StepDenomination { delta: 1 });
+    }
+    assert_eq!(s.denom(), 200);
+    for _ in 0..8 {
+        s.command(Command::AdjustBet { control: BetControl::Amount, delta: 1 });
+    }
+    let needed = s.stake_cents();
+    assert!(needed > 500, "the bet {needed} does not outgrow the credit");
+    s.tend_session();
+    assert_eq!(s.warning().as_deref(), Some(Warning::CreditShort.text(s.lang()).as_str()));
+    assert!(!s.command(Command::Play), "a round began without the credit for it");
+    assert!(matches!(s.message(), Some(Notice::CreditShort { .. })), "{:?}", s.message());
+    assert!(s.round_info().is_none());
+    assert_eq!(s.machine().credit(), 500);
+    assert_eq!(s.machine().state().totals.games.jogadas_efectuadas, 0);
+}
+
+/// M-39: a demonstration plays on a throwaway critical memory of its own;
+/// money in and out are refused by name; the real file is never created.
+#[test]
+fn a_demonstration_never_touches_real_critical_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = boot_with(dir.path(), |c| c, true);
+    assert!(s.demo());
+    assert_eq!(s.machine().credit(), DEMO_CREDIT);
+    assert!(s.command(Command::Play));
+    while s.in_round() {
+        s.command(Command::Revealed);
+        s.command(Command::Collect);
+    }
+    assert_eq!(s.machine().state().totals.games.jogadas_efectuadas, 1);
+    assert!(!s.command(Command::InsertNote { cents: 2_000 }));
+    assert!(matches!(s.message(), Some(Notice::Demonstration)), "{:?}", s.message());
+    assert!(!s.command(Command::CashOut));
+    assert_eq!(s.machine().state().totals.dinheiro_entrado, DEMO_CREDIT, "only the demonstration's own play credits");
+    assert_eq!(s.machine().state().totals.cancelamento_creditos, 0);
+    assert!(!dir.path().join("egm.sqlite").exists(), "the real critical memory was created by a demonstration");
+    assert!(tickets(dir.path()).is_empty(), "a demonstration printed a ticket");
+}
+
+/// A printer that fails never loses the cash-out: the credit is already on
+/// the ticket in critical memory; the cabinet tilts with the ticket named,
+/// and the attendant key prints that same ticket once the printer works.
+#[test]
+fn a_failed_print_tilts_and_the_attendant_prints_the_same_ticket() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = boot_with(dir.path(), |c| c, false);
+    // The "printer" is the ticket folder: a plain file in its place jams it.
+    let jam = dir.path().join("tickets");
+    std::fs::write(&jam, b"jammed").unwrap();
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    s.command(Command::CashOut);
+    assert_eq!(s.machine().credit(), 0);
+    assert!(s.machine().state().tilts.contains(&Tilt::DeviceFault));
+    let (validation, issued) = s.machine().state().tickets.iter().next().map(|(v, t)| (v.clone(), t.clone())).unwrap();
+    assert_eq!((issued.value, issued.redeemed), (2_000, false));
+    assert!(matches!(s.message(), Some(Notice::TicketNotPrinted { validation: v, value: 2_000, .. }) if *v == validation), "{:?}", s.message());
+    assert!(!s.command(Command::Play), "play while the printer is faulted");
+    // Still jammed: the attendant's clear keeps the tilt and the ticket.
+    s.command(Command::AttendantClear);
+    assert!(s.machine().state().tilts.contains(&Tilt::DeviceFault));
+    std::fs::remove_file(&jam).unwrap();
+    s.command(Command::AttendantClear);
+    assert!(s.machine().state().tilts.is_empty());
+    let printed = std::fs::read_to_string(jam.join(format!("ticket-{validation}.txt"))).unwrap();
+    assert!(printed.contains(&validation) && printed.contains("20.00"), "{printed}");
+    assert_eq!(tickets(dir.path()).len(), 1, "printed once");
+    assert_eq!(s.machine().state().totals.cancelamento_creditos, 2_000);
+}
+
+/// An open door stops play and is counted; closing it lets play resume.
+#[test]
+fn an_open_door_stops_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = boot_with(dir.path(), |c| c, false);
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    assert!(s.command(Command::ToggleDoor { door: Door::Main }));
+    assert!(s.block_text().is_some());
+    assert!(!s.command(Command::Play), "a round began with the main door open");
+    assert_eq!(s.machine().state().totals.games.jogadas_efectuadas, 0);
+    assert!(s.command(Command::ToggleDoor { door: Door::Main }));
+    assert!(s.block_text().is_none());
+    assert!(s.command(Command::Play));
+    let i = Inspection::open(&dir.path().join("egm.sqlite")).unwrap();
+    assert!(i.state().open_round.is_some());
+    assert_eq!(i.state().totals.aberturas_porta.get(&Door::Main), Some(&1), "the opening is counted");
+}
