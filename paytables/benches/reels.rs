@@ -21,6 +21,40 @@ fn exact(c: &mut Criterion) {
     g.finish();
 }
 
+/// Ocean Treasure with every strip (base and free) redrawn at `stops` stops:
+/// the 28-stop strips repeated and shuffled with a fixed seed, so each
+/// symbol keeps its share.
+fn long_strips(stops: usize) -> game_core::reels::ReelGame {
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut g = paytables::load(&sample("ocean-treasure.ron")).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(18);
+    let mut stretch = |s: &mut game_core::reels::Strip| {
+        let mut symbols: Vec<u8> = s.symbols.iter().copied().cycle().take(stops).collect();
+        for i in (1..symbols.len()).rev() {
+            symbols.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+        }
+        *s = game_core::reels::Strip { symbols, weights: None };
+    };
+    g.reels.iter_mut().for_each(&mut stretch);
+    if let Some(f) = g.scatter.as_mut().and_then(|s| s.free_games.as_mut()).and_then(|f| f.reels.as_mut()) {
+        f.iter_mut().for_each(&mut stretch);
+    }
+    g
+}
+
+/// Issue 18: the exact RTP and standard deviation of a 5×3, 20-line game
+/// from symbol counts, independent of strip length.
+fn commercial_strips(c: &mut Criterion) {
+    let mut g = c.benchmark_group("exact RTP from symbol counts");
+    g.sample_size(10);
+    for stops in [250, 1_000] {
+        let game = long_strips(stops);
+        assert_eq!(paytables::reel_math::method_for(&game), paytables::reel_math::Method::SymbolCounts);
+        g.bench_function(format!("5x3, 20 lines, 5 bet configurations, {stops}-stop strips"), |b| b.iter(|| paytables::reel_math::analyse(&game).unwrap()));
+    }
+    g.finish();
+}
+
 fn simulate(c: &mut Criterion) {
     let mut g = c.benchmark_group("simulated rounds, one core");
     for (file, lines) in [("ocean-treasure.ron", 20usize), ("classic-sevens.ron", 1)] {
@@ -43,5 +77,5 @@ fn simulate(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, exact, simulate);
+criterion_group!(benches, exact, commercial_strips, simulate);
 criterion_main!(benches);

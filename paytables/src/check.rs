@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::floor::decimal;
 pub use crate::floor::{Floor, FloorError};
-use crate::reel_math::{MathError, ReelFigures, Work, analyse_with, default_threads};
+use crate::reel_math::{MathError, Method, ReelFigures, Work, analyse_with, default_threads};
 
 /// The smallest per-game probability an advertised prize may have without
 /// an odds disclosure (GLI-11 §4.8.2).
@@ -27,18 +27,20 @@ pub struct ConfigReport {
     pub rtp_lines_percent: String,
     pub rtp_scatter_percent: String,
     pub rtp_free_games_percent: String,
-    pub hit_frequency_percent: String,
-    pub hit_frequency_one_in: f64,
+    /// None when the full cycle was too large to walk (`method`).
+    pub hit_frequency_percent: Option<String>,
+    pub hit_frequency_one_in: Option<f64>,
     /// Standard deviation of a round's win, in total bets.
     pub standard_deviation: f64,
-    pub max_base_win_credits_per_line_credit: u64,
+    pub max_base_win_credits_per_line_credit: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct PrizeReport {
     pub prize: String,
     pub pays: String,
-    /// Probability per game at the largest line count.
+    /// Probability per game at the largest line count (from symbol counts:
+    /// at least this, see `Method::SymbolCounts`).
     pub probability: f64,
     pub one_in: f64,
 }
@@ -48,6 +50,8 @@ pub struct CheckReport {
     pub game: String,
     pub name: String,
     pub cycle: String,
+    /// How the figures were computed, and so which are exact.
+    pub method: Method,
     pub floor_percent: String,
     pub configs: Vec<ConfigReport>,
     pub top_award: Option<PrizeReport>,
@@ -71,9 +75,9 @@ pub enum Refusal {
     #[error("{game} with {lines} lines returns {rtp}%, over 100% (certification.md B-12)")]
     Over100 { game: String, lines: u32, rtp: String },
     #[error(
-        "{game}: the prize {prize} has a probability of 1 in {one_in:.0} per game, rarer than 1 in 100,000,000, and the paytable has no odds_disclosure (GLI-11 §4.8.2)"
+        "{game}: the prize {prize} has a probability of {at_most}1 in {one_in:.0} per game, rarer than 1 in 100,000,000, and the paytable has no odds_disclosure (GLI-11 §4.8.2)"
     )]
-    TooRare { game: String, prize: String, one_in: f64 },
+    TooRare { game: String, prize: String, one_in: f64, at_most: &'static str },
 }
 
 /// A rational as a percentage with four decimals (exact rounding).
@@ -158,8 +162,8 @@ pub fn check_with(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>,
             rtp_lines_percent: pct(&c.rtp_lines),
             rtp_scatter_percent: pct(&c.rtp_scatter),
             rtp_free_games_percent: pct(&c.rtp_free_games),
-            hit_frequency_percent: pct(&c.hit_frequency),
-            hit_frequency_one_in: 1.0 / f(&c.hit_frequency),
+            hit_frequency_percent: c.hit_frequency.as_ref().map(pct),
+            hit_frequency_one_in: c.hit_frequency.as_ref().map(|h| 1.0 / f(h)),
             standard_deviation: c.standard_deviation(),
             max_base_win_credits_per_line_credit: c.max_base_win,
         });
@@ -168,7 +172,10 @@ pub fn check_with(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>,
     let limit = odds_limit();
     for (prize, _, p, _) in &all {
         if !p.is_zero() && *p < limit && odds_disclosure.is_none() {
-            refusals.push(Refusal::TooRare { game: game.id.clone(), prize: prize.clone(), one_in: 1.0 / f(p) });
+            // From symbol counts the probability is a lower bound: a prize
+            // is then refused unless that bound already clears the limit.
+            let at_most = if fig.method == Method::SymbolCounts { "at least " } else { "" };
+            refusals.push(Refusal::TooRare { game: game.id.clone(), prize: prize.clone(), one_in: 1.0 / f(p), at_most });
         }
     }
     let report_prize = |(prize, pays, p, _): &(String, String, BigRational, u64)| PrizeReport {
@@ -188,6 +195,7 @@ pub fn check_with(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>,
         game: game.id.clone(),
         name: game.name.clone(),
         cycle: fig.cycle.to_string(),
+        method: fig.method,
         floor_percent: pct(&floor.0),
         configs,
         top_award: top,
@@ -201,6 +209,12 @@ pub fn check_with(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>,
 impl std::fmt::Display for CheckReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "{} ({}) — full cycle {} stop combinations, floor {}%", self.name, self.game, self.cycle, self.floor_percent)?;
+        if self.method == Method::SymbolCounts {
+            writeln!(
+                f,
+                "exact from symbol counts (the cycle is too large to walk): RTP and SD exact; hit frequency, largest base win and the win distribution skipped; prize odds are lower bounds (one line)"
+            )?;
+        }
         writeln!(f, "{:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>10}", "lines", "RTP %", "lines %", "scatter %", "free %", "hit %", "SD", "max base")?;
         for c in &self.configs {
             writeln!(
@@ -211,13 +225,14 @@ impl std::fmt::Display for CheckReport {
                 c.rtp_lines_percent,
                 c.rtp_scatter_percent,
                 c.rtp_free_games_percent,
-                c.hit_frequency_percent,
+                c.hit_frequency_percent.as_deref().unwrap_or("—"),
                 c.standard_deviation,
-                c.max_base_win_credits_per_line_credit
+                c.max_base_win_credits_per_line_credit.map_or_else(|| "—".to_owned(), |m| m.to_string())
             )?;
         }
         if let Some(t) = &self.top_award {
-            writeln!(f, "top award: {} pays {} — 1 in {:.0} games", t.prize, t.pays, t.one_in)?;
+            let bound = if self.method == Method::SymbolCounts { "at most " } else { "" };
+            writeln!(f, "top award: {} pays {} — {bound}1 in {:.0} games", t.prize, t.pays, t.one_in)?;
         }
         if let Some(fg) = &self.free_games {
             writeln!(

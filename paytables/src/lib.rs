@@ -38,6 +38,8 @@ pub mod par;
 #[cfg(feature = "compiler")]
 pub mod poker_compile;
 #[cfg(feature = "compiler")]
+pub mod reel_counts;
+#[cfg(feature = "compiler")]
 pub mod reel_math;
 #[cfg(feature = "compiler")]
 pub mod simulate;

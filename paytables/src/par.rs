@@ -73,9 +73,9 @@ pub fn write_par(game: &ReelGame, checked: &Checked, dir: &Path) -> Result<Vec<P
             c.rtp_lines_percent,
             c.rtp_scatter_percent,
             c.rtp_free_games_percent,
-            c.hit_frequency_percent,
+            c.hit_frequency_percent.as_deref().unwrap_or("skipped"),
             c.standard_deviation,
-            c.max_base_win_credits_per_line_credit
+            c.max_base_win_credits_per_line_credit.map_or_else(|| "skipped".to_owned(), |m| m.to_string())
         );
     }
     let p = dir.join(format!("{id}-configs.csv"));
@@ -96,27 +96,28 @@ pub fn write_par(game: &ReelGame, checked: &Checked, dir: &Path) -> Result<Vec<P
     write(&p, &combos)?;
     files.push(p);
 
-    // distribution.csv (exact, base spins, at the largest line count).
+    // distribution.csv (exact, base spins, at the largest line count):
+    // only where the full cycle was walked.
     let top = fig.configs.last();
-    let mut dist = vec![0u128; BUCKETS.len()];
-    if let Some(c) = top {
-        for (&win, &w) in &c.histogram {
-            dist[bucket_of(win as f64 / f64::from(c.lines))] += w;
+    let histogram = top.and_then(|c| c.histogram.as_ref().map(|h| (c.lines, h)));
+    let mut probs = Vec::new();
+    if let Some((lines, h)) = histogram {
+        let mut dist = vec![0u128; BUCKETS.len()];
+        for (&win, &w) in h {
+            dist[bucket_of(win as f64 / f64::from(lines))] += w;
         }
+        let mut dcsv = String::from("win_in_total_bets,weight,probability\n");
+        probs = dist.iter().map(|&w| w as f64 / fig.cycle as f64).collect();
+        for ((_, _, label), (w, p)) in BUCKETS.iter().zip(dist.iter().zip(&probs)) {
+            let _ = writeln!(dcsv, "\"{label}\",{w},{p:.9e}");
+        }
+        let p = dir.join(format!("{id}-distribution.csv"));
+        write(&p, &dcsv)?;
+        files.push(p);
+        let p = dir.join(format!("{id}-win-distribution.svg"));
+        distribution_chart(&p, &probs, &game.name).map_err(|e| ParError::Chart(p.display().to_string(), e))?;
+        files.push(p);
     }
-    let mut dcsv = String::from("win_in_total_bets,weight,probability\n");
-    let probs: Vec<f64> = dist.iter().map(|&w| w as f64 / fig.cycle as f64).collect();
-    for ((_, _, label), (w, p)) in BUCKETS.iter().zip(dist.iter().zip(&probs)) {
-        let _ = writeln!(dcsv, "\"{label}\",{w},{p:.9e}");
-    }
-    let p = dir.join(format!("{id}-distribution.csv"));
-    write(&p, &dcsv)?;
-    files.push(p);
-
-    // Charts.
-    let p = dir.join(format!("{id}-win-distribution.svg"));
-    distribution_chart(&p, &probs, &game.name).map_err(|e| ParError::Chart(p.display().to_string(), e))?;
-    files.push(p);
     let p = dir.join(format!("{id}-rtp-convergence.svg"));
     if let Some(c) = top {
         let rtp = c.rtp.to_f64().unwrap_or(0.0);
@@ -168,16 +169,16 @@ pub fn write_par(game: &ReelGame, checked: &Checked, dir: &Path) -> Result<Vec<P
     for c in &rep.configs {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {:.2} | {:.4} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {:.4} | {} |",
             c.lines,
             c.rtp_percent,
             c.rtp_lines_percent,
             c.rtp_scatter_percent,
             c.rtp_free_games_percent,
-            c.hit_frequency_percent,
-            c.hit_frequency_one_in,
+            c.hit_frequency_percent.as_deref().unwrap_or("skipped"),
+            c.hit_frequency_one_in.map_or_else(|| "skipped".to_owned(), |x| format!("{x:.2}")),
             c.standard_deviation,
-            c.max_base_win_credits_per_line_credit
+            c.max_base_win_credits_per_line_credit.map_or_else(|| "skipped".to_owned(), |m| m.to_string())
         );
     }
     let _ = writeln!(md, "\nExact RTP fractions:\n");
@@ -226,13 +227,22 @@ pub fn write_par(game: &ReelGame, checked: &Checked, dir: &Path) -> Result<Vec<P
     if let Some(d) = &rep.odds_disclosure {
         let _ = writeln!(md, "\nOdds disclosure: {d}");
     }
-    let _ = writeln!(md, "\n## Win distribution (base game, exact)\n\n| win (total bets) | probability |\n|---|---:|");
-    for ((_, _, label), p) in BUCKETS.iter().zip(&probs) {
-        let _ = writeln!(md, "| {label} | {p:.6e} |");
+    if histogram.is_some() {
+        let _ = writeln!(md, "\n## Win distribution (base game, exact)\n\n| win (total bets) | probability |\n|---|---:|");
+        for ((_, _, label), p) in BUCKETS.iter().zip(&probs) {
+            let _ = writeln!(md, "| {label} | {p:.6e} |");
+        }
+        let _ = writeln!(md, "\n![win distribution]({id}-win-distribution.svg)");
+    } else {
+        let _ = writeln!(
+            md,
+            "\n## Win distribution\n\nSkipped: the cycle of {} stop combinations is too large to walk. The RTP and the standard deviation above are exact, from symbol counts; the hit frequency, the largest base win and the distribution need the joint distribution of every line. Prize odds are lower bounds (the one line most likely to pay).",
+            fig.cycle
+        );
     }
     let _ = writeln!(
         md,
-        "\n![win distribution]({id}-win-distribution.svg)\n\n## RTP convergence\n\nThe exact RTP, its 99% band (±2.576·σ/√n) and one simulated path through the production game code.\n\n![RTP convergence]({id}-rtp-convergence.svg)"
+        "\n## RTP convergence\n\nThe exact RTP, its 99% band (±2.576·σ/√n) and one simulated path through the production game code.\n\n![RTP convergence]({id}-rtp-convergence.svg)"
     );
     let p = dir.join(format!("{id}-par.md"));
     write(&p, &md)?;

@@ -68,6 +68,31 @@ pub struct SpinStats {
     /// where that line pays it, at the largest line count.
     pub combo_hits: BTreeMap<(SymbolId, u8, u64), u128>,
     pub cycle: u128,
+    /// Whether the joint distribution of the lines was walked (the full
+    /// cycle): hit weights, histograms and `combo_any` are then exact;
+    /// from symbol counts they are empty.
+    pub joint: bool,
+    /// (symbol, count) → the largest weight with which one line alone pays
+    /// it (from symbol counts; empty after a full walk, where `combo_any`
+    /// is exact).
+    pub combo_line_max: BTreeMap<(SymbolId, u8), u128>,
+}
+
+impl From<crate::reel_counts::CountStats> for SpinStats {
+    fn from(c: crate::reel_counts::CountStats) -> SpinStats {
+        let configs = c.line_sum.len();
+        SpinStats {
+            by_scatters: c.by_scatters,
+            line_sum: c.line_sum,
+            hit_weight: vec![0; configs],
+            histogram: vec![BTreeMap::new(); configs],
+            combo_any: BTreeMap::new(),
+            combo_hits: c.combo_hits,
+            cycle: c.cycle,
+            joint: false,
+            combo_line_max: c.combo_line_max,
+        }
+    }
 }
 
 impl SpinStats {
@@ -108,13 +133,14 @@ pub enum MathError {
     #[error("the analysis failed in one of its workers ({0}); no figure is given")]
     WorkerFailed(String),
     #[error(
-        "stopped after {seconds} s, {percent}% of the way ({done} of {total} first-reel stops): the exact analysis would take about {needed} s in all; allow that much time, or shorten the strips"
+        "stopped after {seconds} s, {percent}% of the way ({done} of {total} parts of the walk): the exact analysis would take about {needed} s in all; allow that much time, or shorten the strips"
     )]
     Stopped { seconds: u64, done: u64, total: u64, percent: u64, needed: u64 },
 }
 
 /// The work of an exact analysis, shared with whoever watches it: how far
-/// it has come (in first-reel stops of every strip set it walks), and the
+/// it has come (in parts of the walk: first-reel stops of every strip set
+/// in a full walk, lines and pairs of lines from symbol counts), and the
 /// time by which it must stop.
 #[derive(Debug)]
 pub struct Work {
@@ -135,24 +161,24 @@ impl Work {
         Work { done: std::sync::atomic::AtomicU64::new(0), total: std::sync::atomic::AtomicU64::new(0), started: std::time::Instant::now(), deadline }
     }
 
-    /// (first-reel stops walked, first-reel stops to walk).
+    /// (parts walked, parts to walk).
     pub fn progress(&self) -> (u64, u64) {
         (self.done.load(std::sync::atomic::Ordering::Relaxed), self.total.load(std::sync::atomic::Ordering::Relaxed))
     }
 
-    fn plan(&self, stops: u64) {
+    pub(crate) fn plan(&self, stops: u64) {
         self.total.fetch_add(stops, std::sync::atomic::Ordering::Relaxed);
     }
 
-    fn step(&self) {
+    pub(crate) fn step(&self) {
         self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
-    fn over(&self) -> bool {
+    pub(crate) fn over(&self) -> bool {
         self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
     }
 
-    fn stopped(&self) -> MathError {
+    pub(crate) fn stopped(&self) -> MathError {
         let (done, total) = self.progress();
         let seconds = self.started.elapsed().as_secs_f64();
         let fraction = if total == 0 { 1.0 } else { done as f64 / total as f64 };
@@ -185,41 +211,49 @@ pub const MAX_LINES: usize = 64;
 
 /// One line's run as the reels are revealed left to right.
 #[derive(Clone, Copy)]
-struct LineRun {
-    syms: [SymbolId; MAX_REELS],
-    len: u8,
+pub(crate) struct LineRun {
+    pub(crate) syms: [SymbolId; MAX_REELS],
+    pub(crate) len: u8,
     /// `Some((pay, symbol, count))` once later reels cannot change the pay.
-    decided: Option<(u64, SymbolId, u8)>,
+    pub(crate) decided: Option<(u64, SymbolId, u8)>,
 }
 
 impl LineRun {
-    const EMPTY: LineRun = LineRun { syms: [0; MAX_REELS], len: 0, decided: None };
+    pub(crate) const EMPTY: LineRun = LineRun { syms: [0; MAX_REELS], len: 0, decided: None };
 }
 
-struct Walk<'a> {
-    game: &'a ReelGame,
-    n: usize,
-    rows: usize,
+/// When a line's run is decided, and what it pays: the game's own rule
+/// (`ReelGame::line_pay`), shared by the full-cycle walk and the walk over
+/// symbol counts.
+#[derive(Clone, Copy)]
+pub(crate) struct LineRule<'a> {
+    pub(crate) game: &'a ReelGame,
+    pub(crate) n: usize,
     wild: Option<SymbolId>,
     wild_mult: u64,
     scatter: Option<SymbolId>,
-    /// `windows[reel][stop * rows + row]`.
-    windows: Vec<Vec<SymbolId>>,
-    weights: Vec<Vec<u64>>,
-    scatters: Vec<Vec<u8>>,
-    /// Scatter-count distribution of reels `k..n`, in weight units.
-    suffix: Vec<Vec<u128>>,
-    lines: Vec<Vec<u8>>,
-    configs: Vec<usize>,
-    scatter_pays: Vec<u64>,
-    awards: Vec<u32>,
 }
 
-impl Walk<'_> {
+impl<'a> LineRule<'a> {
+    pub(crate) fn new(game: &'a ReelGame, n: usize) -> LineRule<'a> {
+        LineRule {
+            game,
+            n,
+            wild: game.symbols.iter().position(|s| matches!(s.kind, SymbolKind::Wild { .. })).map(|i| i as SymbolId),
+            wild_mult: game.wild().map_or(1, |(_, m)| m),
+            scatter: game.scatter.as_ref().map(|s| s.symbol),
+        }
+    }
+
+    /// The wild symbol, if the game has one.
+    pub(crate) fn wild(&self) -> Option<SymbolId> {
+        self.wild
+    }
+
     /// Decide the line once its run is broken (or the reels are done):
     /// later reels cannot change its pay then. The pay itself comes from the
     /// game's own rule, `ReelGame::line_pay`.
-    fn decide(&self, run: &mut LineRun) {
+    pub(crate) fn decide(&self, run: &mut LineRun) {
         let k = run.len as usize;
         let syms = &run.syms[..k];
         let leading = syms.iter().take_while(|&&x| Some(x) == self.wild).count();
@@ -243,6 +277,28 @@ impl Walk<'_> {
                 None => (0, 0, 0),
             });
         }
+    }
+}
+
+struct Walk<'a> {
+    rule: LineRule<'a>,
+    n: usize,
+    rows: usize,
+    /// `windows[reel][stop * rows + row]`.
+    windows: Vec<Vec<SymbolId>>,
+    weights: Vec<Vec<u64>>,
+    scatters: Vec<Vec<u8>>,
+    /// Scatter-count distribution of reels `k..n`, in weight units.
+    suffix: Vec<Vec<u128>>,
+    lines: Vec<Vec<u8>>,
+    configs: Vec<usize>,
+    scatter_pays: Vec<u64>,
+    awards: Vec<u32>,
+}
+
+impl Walk<'_> {
+    fn decide(&self, run: &mut LineRun) {
+        self.rule.decide(run);
     }
 
     /// Walk reel `depth` onwards. `scratch[0]` holds this level's runs;
@@ -456,7 +512,6 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
     let threads = threads.max(1);
     let n = strips.len();
     let rows = game.rows as usize;
-    let wild = game.symbols.iter().position(|s| matches!(s.kind, SymbolKind::Wild { .. })).map(|i| i as SymbolId);
     let scatter = game.scatter.as_ref().map(|s| s.symbol);
     let mut cycle: u128 = 1;
     for s in strips {
@@ -477,12 +532,9 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
         }
     };
     let walk = Walk {
-        game,
+        rule: LineRule::new(game, n),
         n,
         rows,
-        wild,
-        wild_mult: game.wild().map_or(1, |(_, m)| m),
-        scatter,
         windows,
         weights: strips.iter().map(|s| (0..s.len()).map(|i| s.weight(i)).collect()).collect(),
         scatters,
@@ -501,6 +553,8 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
         combo_any: BTreeMap::new(),
         combo_hits: BTreeMap::new(),
         cycle,
+        joint: true,
+        combo_line_max: BTreeMap::new(),
     };
     let max_lines = *configs.last().unwrap_or(&0);
     if max_lines > MAX_LINES || configs.is_empty() {
@@ -596,7 +650,7 @@ fn max_spin_win(game: &ReelGame, scatter_pays: &[u64], lines: usize, cycle: u128
 }
 
 /// What a panicked worker said.
-fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
     panic.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".to_owned())
 }
 
@@ -617,13 +671,16 @@ pub struct ConfigFigures {
     pub rtp_lines: BigRational,
     pub rtp_scatter: BigRational,
     pub rtp_free_games: BigRational,
-    pub hit_frequency: BigRational,
+    /// None when the full cycle was too large to walk (see [`Method`]).
+    pub hit_frequency: Option<BigRational>,
     /// Variance of the round's win, in units of the total bet squared.
     pub variance: BigRational,
-    /// The largest base-spin win, in credits per credit per line.
-    pub max_base_win: u64,
-    /// Base spin win (credits per credit per line) → weight in the cycle.
-    pub histogram: BTreeMap<u64, u128>,
+    /// The largest base-spin win, in credits per credit per line (None
+    /// when the full cycle was too large to walk).
+    pub max_base_win: Option<u64>,
+    /// Base spin win (credits per credit per line) → weight in the cycle
+    /// (None when the full cycle was too large to walk).
+    pub histogram: Option<BTreeMap<u64, u128>>,
 }
 
 impl ConfigFigures {
@@ -643,13 +700,40 @@ pub struct FreeGameFigures {
     pub retrigger_rate: BigRational,
 }
 
+/// How the figures were computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Method {
+    /// Every stop combination of the cycle accounted for: every figure is
+    /// exact, the hit frequency and the prize table included.
+    FullCycle,
+    /// From per-reel symbol counts (lines by linearity, pairs of lines for
+    /// the variance, scatters from their count distribution): the RTP, its
+    /// parts and the standard deviation are exact; the hit frequency, the
+    /// win histogram and each prize's probability on *any* line need the
+    /// joint distribution of every line and are not computed (each prize
+    /// gets a lower bound: its probability on the one line most likely to
+    /// pay it).
+    SymbolCounts,
+}
+
+/// Stop combinations up to which `analyse` walks the full cycle (a few
+/// seconds at most on these machines); beyond, it works from symbol counts.
+pub const FULL_CYCLE_LIMIT: u128 = 20_000_000;
+
+/// The method `analyse` uses for `game`.
+pub fn method_for(game: &ReelGame) -> Method {
+    if work_size(game).0 <= FULL_CYCLE_LIMIT { Method::FullCycle } else { Method::SymbolCounts }
+}
+
 #[derive(Clone, Debug)]
 pub struct ReelFigures {
+    pub method: Method,
     pub cycle: u128,
     pub configs: Vec<ConfigFigures>,
     pub free_games: Option<FreeGameFigures>,
     /// (symbol, count) → weight of base spins in which it pays on at least
-    /// one line, at the largest line count.
+    /// one line, at the largest line count (full cycle); from symbol counts,
+    /// the lower bound described at [`Method::SymbolCounts`].
     pub combo_any: BTreeMap<(SymbolId, u8), u128>,
     /// (symbol, count, pay) → line hits in the base cycle at the largest
     /// line count.
@@ -666,9 +750,29 @@ pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
 /// [`analyse`] on `threads` worker threads, counted in `work` and stopped
 /// by its deadline.
 pub fn analyse_with(game: &ReelGame, threads: usize, work: &Work) -> Result<ReelFigures, MathError> {
-    work.plan(work_size(game).1);
+    analyse_by(game, method_for(game), threads, work)
+}
+
+/// One set of strips' spin statistics by `method`.
+fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool, method: Method, threads: usize, work: &Work) -> Result<SpinStats, MathError> {
+    match method {
+        Method::FullCycle => enumerate_on(game, strips, configs, free, threads, work),
+        Method::SymbolCounts => {
+            let scatter_pays: &[u64] = game.scatter.as_ref().map_or(&[], |s| &s.pays);
+            let cycle = strips.iter().try_fold(1u128, |c, s| c.checked_mul(u128::from(s.total_weight())));
+            max_spin_win(game, scatter_pays, configs.last().copied().unwrap_or(0), cycle.unwrap_or(u128::MAX))?;
+            crate::reel_counts::spin_by_counts(game, strips, configs, threads, work).map(SpinStats::from)
+        }
+    }
+}
+
+/// [`analyse_with`] by the given method.
+pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) -> Result<ReelFigures, MathError> {
+    if method == Method::FullCycle {
+        work.plan(work_size(game).1);
+    }
     let configs: Vec<usize> = game.bet.lines.iter().map(|&l| l as usize).collect();
-    let base = enumerate_on(game, &game.reels, &configs, false, threads, work)?;
+    let base = spin_stats(game, &game.reels, &configs, false, method, threads, work)?;
     let cycle = rat(base.cycle);
 
     // Free games: one free game's moments, then the branching process.
@@ -679,7 +783,7 @@ pub fn analyse_with(game: &ReelGame, threads: usize, work: &Work) -> Result<Reel
             // the base spin's: only the awards differ, applied below.
             let own;
             let spin = if f.reels.is_some() {
-                own = enumerate_on(game, game.strips(true), &configs, true, threads, work)?;
+                own = spin_stats(game, game.strips(true), &configs, true, method, threads, work)?;
                 &own
             } else {
                 &base
@@ -769,14 +873,15 @@ pub fn analyse_with(game: &ReelGame, threads: usize, work: &Work) -> Result<Reel
             rtp_lines,
             rtp_scatter,
             rtp_free_games,
-            hit_frequency: rat(base.hit_weight[j]) / &cycle,
+            hit_frequency: base.joint.then(|| rat(base.hit_weight[j]) / &cycle),
             variance,
-            max_base_win: base.histogram[j].keys().next_back().copied().unwrap_or(0),
-            histogram: base.histogram[j].clone(),
+            max_base_win: base.joint.then(|| base.histogram[j].keys().next_back().copied().unwrap_or(0)),
+            histogram: base.joint.then(|| base.histogram[j].clone()),
         });
     }
     let scatter_distribution = scatter_distribution(&game.reels, game.rows as usize, game.scatter.as_ref().map(|s| s.symbol));
-    Ok(ReelFigures { cycle: base.cycle, configs: figures, free_games: free_figs, combo_any: base.combo_any, combo_hits: base.combo_hits, scatter_distribution })
+    let combo_any = if base.joint { base.combo_any } else { base.combo_line_max };
+    Ok(ReelFigures { method, cycle: base.cycle, configs: figures, free_games: free_figs, combo_any, combo_hits: base.combo_hits, scatter_distribution })
 }
 
 pub use crate::floor::decimal;

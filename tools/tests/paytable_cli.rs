@@ -155,10 +155,55 @@ fn check_stops_at_max_seconds_with_a_clear_message() {
     let out = paytable(&["check", &sample("ocean-treasure.ron"), "--max-seconds", "0"]);
     assert!(!out.status.success());
     let err = text(&out.stderr);
-    assert!(err.contains("stopped after 0 s") && err.contains("first-reel stops") && err.contains("would take about"), "{err}");
+    assert!(err.contains("stopped after 0 s") && err.contains("parts of the walk") && err.contains("would take about"), "{err}");
     assert!(!text(&out.stdout).contains("ACCEPTED"));
     // With time enough, the same file is analysed to the end.
     let out = paytable(&["check", &sample("ocean-treasure.ron"), "--max-seconds", "600"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("92.1058"));
+}
+
+/// Issue 18: strips of commercial length. Ocean Treasure with every strip
+/// repeated nine times (252 stops: the cycle is 9⁵ times larger, and every
+/// window appears exactly nine times as often) has exactly the figures of
+/// the original, which the full walk computes: the analysis from symbol
+/// counts must print the very same exact RTP fractions and SD, say which
+/// figures it skipped, and accept it.
+#[test]
+fn check_gives_the_exact_rtp_of_long_strips_from_symbol_counts() {
+    let original = std::fs::read_to_string(sample("ocean-treasure.ron")).unwrap();
+    let long: String = original
+        .lines()
+        .map(|l| match l.trim().strip_prefix('[').and_then(|x| x.strip_suffix("],")) {
+            Some(inner) if inner.starts_with('"') => format!("        [{}],", [inner; 9].join(", ")),
+            _ => l.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(long.matches("\"Q\", \"J\", \"10\", \"9\", \"SH\"").count(), 9, "the first strip is not repeated");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ocean-long.ron");
+    std::fs::write(&file, long).unwrap();
+    let json = |path: &str| -> serde_json::Value {
+        let out = paytable(&["check", path, "--json"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["accepted"], true, "{path}");
+        v["report"].clone()
+    };
+    let (short, long) = (json(&sample("ocean-treasure.ron")), json(file.to_str().unwrap()));
+    assert_eq!(short["method"], "FullCycle");
+    assert_eq!(long["method"], "SymbolCounts");
+    let configs = short["configs"].as_array().unwrap();
+    assert_eq!(configs.len(), 5);
+    for (a, b) in configs.iter().zip(long["configs"].as_array().unwrap()) {
+        assert_eq!(a["rtp_exact"], b["rtp_exact"], "lines {}", a["lines"]);
+        assert_eq!(a["rtp_free_games_percent"], b["rtp_free_games_percent"]);
+        let (sa, sb) = (a["standard_deviation"].as_f64().unwrap(), b["standard_deviation"].as_f64().unwrap());
+        assert!((sa - sb).abs() < 1e-9 * sa, "SD {sa} ≠ {sb}");
+        assert!(b["hit_frequency_percent"].is_null(), "the hit frequency needs the full cycle");
+    }
+    let out = paytable(&["check", file.to_str().unwrap()]);
+    let s = text(&out.stdout);
+    assert!(s.contains("exact from symbol counts") && s.contains("hit frequency, largest base win and the win distribution skipped"), "{s}");
 }

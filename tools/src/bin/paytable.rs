@@ -108,21 +108,28 @@ where
     T: Send,
 {
     let (combos, stops) = paytables::reel_math::work_size(game);
-    if combos > 100_000_000 {
+    let by_counts = paytables::reel_math::method_for(game) == paytables::reel_math::Method::SymbolCounts;
+    if by_counts {
+        eprintln!("exact analysis of {}: {combos} stop combinations are too many to walk; exact RTP and SD from symbol counts", game.id);
+    } else if combos > 100_000_000 {
         eprintln!("exact analysis of {}: {combos} stop combinations, walked in {stops} first-reel stops", game.id);
     }
     let bar = indicatif::ProgressBar::new(stops);
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
+    let unit = if by_counts { "lines and pairs of lines" } else { "first-reel stops" };
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} first-reel stops  eta {eta}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {unit}  eta {{eta}}"))
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| {
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                bar.set_position(work.progress().0);
+                let (done, total) = work.progress();
+                bar.set_length(total);
+                bar.set_position(done);
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
         });
