@@ -121,6 +121,11 @@ pub struct ReelGame {
     pub scatter: Option<ScatterRule>,
     pub bet: BetRules,
     pub double_up: Option<DoubleUpRule>,
+    /// Whether a line of wilds alone (the wild run) is multiplied by the
+    /// wild's multiplier; by default it pays its own pay as written (the
+    /// paytable's `line_rules.wild_only_multiplied`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wild_only_multiplied: bool,
 }
 
 /// What one line pays: the winning symbol, how many in a row, whether a
@@ -234,7 +239,8 @@ impl ReelGame {
         }
         let mut best: Option<LinePay> = None;
         if leading > 0 {
-            let pay = self.pays[w as usize][leading];
+            let own = self.pays[w as usize][leading];
+            let pay = if self.wild_only_multiplied { own * mult } else { own };
             if pay > 0 {
                 best = Some(LinePay { symbol: w, count: leading as u8, wild: true, pay });
             }

@@ -218,6 +218,18 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         }
         pays[sym as usize][k] = pay.pays;
     }
+    let rules = p.line_rules.unwrap_or_default();
+    if rules.pays_longer_runs {
+        // A pay for N in a row also pays every longer run without a pay of
+        // its own: the longest paid count up to the run's length.
+        for sym_pays in pays.iter_mut() {
+            for c in 2..sym_pays.len() {
+                if sym_pays[c] == 0 {
+                    sym_pays[c] = sym_pays[c - 1];
+                }
+            }
+        }
+    }
 
     let scatter = match &p.scatter {
         None => None,
@@ -306,21 +318,37 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         scatter,
         bet: BetRules { lines: sorted_lines, credits_per_line: cpl },
         double_up,
+        wild_only_multiplied: rules.wild_only_multiplied,
     })
 }
 
 /// What is legal but probably not meant, for the designer to confirm: a
 /// symbol paid for runs shorter and longer than a count it is not paid for
-/// (a run's count is exact: that run pays nothing).
-pub fn warnings(game: &ReelGame) -> Vec<String> {
+/// (a run's count is exact unless `line_rules.pays_longer_runs`: that run
+/// pays nothing), and a multiplying wild with pays of its own while the
+/// paytable does not state `line_rules` (a line of wilds alone is then not
+/// multiplied).
+pub fn warnings(source: &ReelPaytable, game: &ReelGame) -> Vec<String> {
     let mut out = Vec::new();
     for (sym, pays) in game.pays.iter().enumerate() {
         let paid: Vec<usize> = (1..pays.len()).filter(|&c| pays[c] > 0).collect();
         let (Some(&lo), Some(&hi)) = (paid.first(), paid.last()) else { continue };
         for gap in (lo + 1..hi).filter(|&c| pays[c] == 0) {
             let id = game.symbols.get(sym).map_or("?", |s| s.id.as_str());
-            out.push(format!("symbol {id} is paid for {lo} and {hi} in a row but not for {gap}: a run of exactly {gap} pays nothing (a run's count is exact)"));
+            out.push(format!(
+                "symbol {id} is paid for {lo} and {hi} in a row but not for {gap}: a run of exactly {gap} pays nothing (a run's count is exact; `line_rules: Some((pays_longer_runs: true, …))` pays it as {lo})"
+            ));
         }
+    }
+    if source.line_rules.is_none()
+        && let Some((w, mult)) = game.wild()
+        && mult > 1
+        && game.pays[w as usize].iter().any(|&p| p > 0)
+    {
+        let id = &game.symbols[w as usize].id;
+        out.push(format!(
+            "the wild {id} multiplies by {mult} and has pays of its own, and `line_rules` is not stated: a line of {id} alone pays as written, not multiplied (state `line_rules: Some((wild_only_multiplied: false, pays_longer_runs: false))` to confirm)"
+        ));
     }
     out
 }
@@ -332,6 +360,8 @@ pub struct Source {
     pub text: String,
     pub game: ReelGame,
     pub odds_disclosure: Option<String>,
+    /// What the compiler warns about ([`warnings`]).
+    pub warnings: Vec<String>,
 }
 
 /// Read, parse and validate a paytable file, keeping its source.
@@ -340,5 +370,6 @@ pub fn load_source(path: &std::path::Path) -> Result<Source, PaytableError> {
     let text = std::fs::read_to_string(path).map_err(|e| PaytableError::Io { file: file.clone(), problem: e.to_string() })?;
     let p = parse(&file, &text)?;
     let game = validate(&Reporter { file: &file, src: without_bom(&text) }, &p)?;
-    Ok(Source { file, game, odds_disclosure: p.odds_disclosure.clone(), text })
+    let warnings = warnings(&p, &game);
+    Ok(Source { file, game, odds_disclosure: p.odds_disclosure.clone(), warnings, text })
 }

@@ -19,6 +19,7 @@
 //!     scatter: None,
 //!     bet: (lines: [1], credits_per_line: [1, 2, 3]),
 //!     double_up: None,
+//!     line_rules: Some((wild_only_multiplied: false, pays_longer_runs: false)),
 //!     odds_disclosure: None,
 //! )
 //! ```
@@ -51,10 +52,28 @@ pub struct ReelPaytable {
     pub bet: BetSource,
     #[serde(default)]
     pub double_up: Option<DoubleUpSource>,
+    /// The line rules a paytable may choose (`docs/paytable-format.md`,
+    /// "Rules of evaluation"); when absent, both are false and the
+    /// compiler warns where the choice matters.
+    #[serde(default)]
+    pub line_rules: Option<LineRulesSource>,
     /// The odds disclosure shown with any prize rarer than 1 in
     /// 100,000,000 per game (GLI-11 §4.8.2); such a prize is refused without it.
     #[serde(default)]
     pub odds_disclosure: Option<String>,
+}
+
+/// The debatable line rules, stated by the designer (issue 18).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineRulesSource {
+    /// A line of wilds alone pays its own pay multiplied by the wild's
+    /// multiplier (true), or as written (false).
+    pub wild_only_multiplied: bool,
+    /// A pay for N in a row also pays a longer run that has no pay of its
+    /// own (true: the longest paid count up to the run's length), or a
+    /// run's count is exact (false).
+    pub pays_longer_runs: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

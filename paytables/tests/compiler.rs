@@ -279,14 +279,73 @@ fn the_line_rules_are_those_the_format_document_states() {
     assert_eq!(pay(&[seven, w, b1]), None, "the run of 7s is 7 W: 2 long, paid nothing");
 }
 
+/// Issue 18: the debatable line rules are the paytable's choice, each with
+/// the worked example the format document gives.
+#[test]
+fn the_line_rule_options_change_exactly_what_the_document_says() {
+    let src = classic_src();
+    let stated = |wild_only_multiplied: bool, pays_longer_runs: bool| {
+        let text = src.replace(
+            "line_rules: Some((wild_only_multiplied: false, pays_longer_runs: false))",
+            &format!("line_rules: Some((wild_only_multiplied: {wild_only_multiplied}, pays_longer_runs: {pays_longer_runs}))"),
+        );
+        if wild_only_multiplied || pays_longer_runs {
+            assert_ne!(text, src, "the sample states its line rules");
+        }
+        compile("classic-sevens.ron", &text).unwrap()
+    };
+    let base = stated(false, false);
+    let id = |s: &str| base.symbols.iter().position(|x| x.id == s).unwrap() as game_core::reels::SymbolId;
+    let (w, seven, ch, b1) = (id("W"), id("7"), id("CH"), id("B1"));
+    let pay = |g: &game_core::reels::ReelGame, syms: &[game_core::reels::SymbolId]| g.line_pay(syms).map(|p| p.pay);
+    // wild_only_multiplied: `W W W` pays 1000 as written, 2000 when multiplied.
+    assert_eq!(pay(&base, &[w, w, w]), Some(1000));
+    assert_eq!(pay(&stated(true, false), &[w, w, w]), Some(2000));
+    // …and nothing else changes: a run with a wild in it is doubled either way.
+    assert_eq!(pay(&stated(true, false), &[w, seven, seven]), Some(200));
+    // pays_longer_runs: 7 7 is paid nothing (no pay for 2); with the option a
+    // pay for N also pays longer runs without a pay of their own: the
+    // cherries pay 2 for 1, 5 for 2, 10 for 3 either way (each count has its
+    // own pay), and nothing else gains a pay below its first paid count.
+    assert_eq!(pay(&base, &[ch, b1, seven]), Some(2));
+    assert_eq!(pay(&stated(false, true), &[ch, ch, b1]), Some(5));
+    assert_eq!(stated(false, true).pays, base.pays, "Sevens Classic has no gap: the option changes nothing");
+    // On a paytable with a gap (7 paid for 1 and 3, not 2), a run of 2 pays
+    // the pay for 1 with the option, nothing without.
+    let gap = src.replace(r#"(symbol: "CH", count: 2, pays: 5),"#, r#"(symbol: "7", count: 1, pays: 1),"#);
+    let with_gap = |longer: bool| {
+        let text = gap.replace("pays_longer_runs: false", &format!("pays_longer_runs: {longer}"));
+        compile("gap.ron", &text).unwrap()
+    };
+    assert_eq!(pay(&with_gap(false), &[seven, seven, b1]), None, "a run's count is exact");
+    assert_eq!(pay(&with_gap(true), &[seven, seven, b1]), Some(1), "the pay for 1 also pays a run of 2");
+    assert_eq!(pay(&with_gap(true), &[ch, ch, b1]), Some(2), "CH lost its pay for 2 and now pays its pay for 1");
+}
+
+/// Without `line_rules`, a multiplying wild with pays of its own is warned
+/// about: the designer must see that `W W W` is not multiplied.
+#[test]
+fn an_unstated_wild_rule_is_warned() {
+    let src = classic_src();
+    let unstated: String = src.lines().filter(|l| !l.trim_start().starts_with("line_rules:")).map(|l| format!("{l}\n")).collect();
+    assert_ne!(unstated, src);
+    let warnings = |s: &str| paytables::compile::warnings(&paytables::compile::parse("s.ron", s).unwrap(), &compile("s.ron", s).unwrap());
+    assert!(warnings(&src).is_empty(), "{:?}", warnings(&src));
+    let w = warnings(&unstated);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("line of W alone pays as written, not multiplied"), "{w:?}");
+}
+
 /// Issue 18: a gap in a symbol's pay counts is legal but is warned about.
 #[test]
 fn a_gap_in_a_symbols_pay_counts_is_warned() {
     let src = std::fs::read_to_string(sample("ocean-treasure.ron")).unwrap();
-    let game = compile("ocean.ron", &src).unwrap();
-    assert!(paytables::compile::warnings(&game).is_empty(), "the sample has no gap");
+    let warnings = |file: &str, src: &str| paytables::compile::warnings(&paytables::compile::parse(file, src).unwrap(), &compile(file, src).unwrap());
+    assert!(warnings("ocean.ron", &src).is_empty(), "the sample has no gap");
     let gap = src.replacen(r#"(symbol: "9",  count: 4, pays: 15),"#, "", 1);
     assert_ne!(gap, src);
-    let warnings = paytables::compile::warnings(&compile("gap.ron", &gap).unwrap());
-    assert_eq!(warnings, vec!["symbol 9 is paid for 3 and 5 in a row but not for 4: a run of exactly 4 pays nothing (a run's count is exact)".to_owned()]);
+    assert_eq!(
+        warnings("gap.ron", &gap),
+        vec!["symbol 9 is paid for 3 and 5 in a row but not for 4: a run of exactly 4 pays nothing (a run's count is exact; `line_rules: Some((pays_longer_runs: true, …))` pays it as 3)".to_owned()]
+    );
 }

@@ -180,7 +180,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, max_seconds, .. } => {
             let floor = Floor::from_percent(&floor)?;
             let source = paytables::load_source(&file)?;
-            for w in paytables::compile::warnings(&source.game) {
+            for w in &source.warnings {
                 eprintln!("{}: warning: {w}", file.display());
             }
             let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
