@@ -48,29 +48,35 @@ fn root() -> Path {
     Path::default()
 }
 
+/// The strips of `reels`, every problem noted; None when any reel is
+/// unusable (the checks that need the strips are then skipped).
 fn strips(
-    r: &Reporter<'_>,
+    e: &mut Problems<'_>,
     ids: &HashMap<&str, SymbolId>,
     reels: &[Vec<String>],
     weights: Option<&Vec<Vec<u64>>>,
     at: Path,
     weights_at: Path,
-) -> Result<Vec<Strip>, PaytableError> {
-    if let Some(w) = weights
-        && w.len() != reels.len()
-    {
-        return Err(r.at(weights_at, format!("{} weight lists for {} reels", w.len(), reels.len())));
-    }
+) -> Option<Vec<Strip>> {
+    let before = e.count();
+    let weights = match weights {
+        Some(w) if w.len() != reels.len() => {
+            e.at(weights_at.clone(), format!("{} weight lists for {} reels", w.len(), reels.len()));
+            None
+        }
+        other => other,
+    };
     let mut out = Vec::new();
     for (i, reel) in reels.iter().enumerate() {
         if reel.is_empty() {
-            return Err(r.at(at.clone().index(i), format!("reel {} is empty", i + 1)));
+            e.at(at.clone().index(i), format!("reel {} is empty", i + 1));
+            continue;
         }
         let mut symbols = Vec::with_capacity(reel.len());
         for (j, s) in reel.iter().enumerate() {
             match ids.get(s.as_str()) {
                 Some(&id) => symbols.push(id),
-                None => return Err(r.at(at.clone().index(i).index(j), format!("unknown symbol {s:?} on reel {}, stop {j}", i + 1))),
+                None => e.at(at.clone().index(i).index(j), format!("unknown symbol {s:?} on reel {}, stop {j}", i + 1)),
             }
         }
         let w = match weights {
@@ -78,20 +84,18 @@ fn strips(
             Some(w) => {
                 let w = &w[i];
                 if w.len() != reel.len() {
-                    return Err(r.at(weights_at.clone().index(i), format!("reel {} has {} stops but {} weights", i + 1, reel.len(), w.len())));
-                }
-                if w.iter().all(|&x| x == 0) {
-                    return Err(r.at(weights_at.clone().index(i), format!("the weights of reel {} are all zero", i + 1)));
-                }
-                if w.iter().try_fold(0u64, |a, &x| a.checked_add(x)).is_none() {
-                    return Err(r.at(weights_at.clone().index(i), format!("the weights of reel {} overflow", i + 1)));
+                    e.at(weights_at.clone().index(i), format!("reel {} has {} stops but {} weights", i + 1, reel.len(), w.len()));
+                } else if w.iter().all(|&x| x == 0) {
+                    e.at(weights_at.clone().index(i), format!("the weights of reel {} are all zero", i + 1));
+                } else if w.iter().try_fold(0u64, |a, &x| a.checked_add(x)).is_none() {
+                    e.at(weights_at.clone().index(i), format!("the weights of reel {} overflow", i + 1));
                 }
                 Some(w.clone())
             }
         };
         out.push(Strip { symbols, weights: w });
     }
-    Ok(out)
+    (e.count() == before).then_some(out)
 }
 
 /// Whether `sym` (or the wild) shows on `strip` at a stop of non-zero weight.
@@ -107,22 +111,57 @@ fn max_scatters(strips: &[Strip], rows: usize, scatter: SymbolId) -> usize {
         .sum()
 }
 
+/// Every problem found in a paytable, each at its line (issue 18: all of
+/// them reported at once, not the first alone).
+pub(crate) struct Problems<'a> {
+    r: &'a Reporter<'a>,
+    found: Vec<PaytableError>,
+}
+
+impl<'a> Problems<'a> {
+    pub(crate) fn new(r: &'a Reporter<'a>) -> Problems<'a> {
+        Problems { r, found: Vec::new() }
+    }
+
+    pub(crate) fn at(&mut self, path: Path, problem: impl Into<String>) {
+        self.found.push(self.r.at(path, problem));
+    }
+
+    fn count(&self) -> usize {
+        self.found.len()
+    }
+
+    /// What was found, as one error (the caller has just noted one).
+    pub(crate) fn into_error(self) -> PaytableError {
+        let r = self.r;
+        PaytableError::from_many(self.found).unwrap_or_else(|| r.math("refused"))
+    }
+
+    /// `value` when nothing was found; else the problem, or all of them.
+    pub(crate) fn result<T>(self, value: impl FnOnce() -> T) -> Result<T, PaytableError> {
+        PaytableError::from_many(self.found).map_or_else(|| Ok(value()), Err)
+    }
+}
+
 pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, PaytableError> {
+    let mut e = Problems::new(r);
     if p.id.trim().is_empty() || !p.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(r.at(root().field("id"), "the id must be non-empty letters, digits, '-' or '_'"));
+        e.at(root().field("id"), "the id must be non-empty letters, digits, '-' or '_'");
     }
     if p.name.trim().is_empty() {
-        return Err(r.at(root().field("name"), "the name must not be empty"));
+        e.at(root().field("name"), "the name must not be empty");
     }
     if p.rows == 0 || p.rows > 8 {
-        return Err(r.at(root().field("rows"), format!("rows must be 1 to 8, not {}", p.rows)));
+        e.at(root().field("rows"), format!("rows must be 1 to 8, not {}", p.rows));
     }
     // M-1: three or more reels.
     if p.reels.len() < 3 || p.reels.len() > MAX_REELS {
-        return Err(r.at(root().field("reels"), format!("a reel game has 3 to {MAX_REELS} reels (M-1), not {}", p.reels.len())));
+        e.at(root().field("reels"), format!("a reel game has 3 to {MAX_REELS} reels (M-1), not {}", p.reels.len()));
     }
     if p.symbols.is_empty() || p.symbols.len() > 64 {
-        return Err(r.at(root().field("symbols"), "a game has 1 to 64 symbols"));
+        e.at(root().field("symbols"), "a game has 1 to 64 symbols");
+        // Nothing else can be checked against the symbols.
+        return Err(e.into_error());
     }
     let mut ids: HashMap<&str, SymbolId> = HashMap::new();
     let mut symbols = Vec::new();
@@ -130,22 +169,22 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     for (i, s) in p.symbols.iter().enumerate() {
         let at = root().field("symbols").index(i);
         if ids.insert(s.id.as_str(), i as SymbolId).is_some() {
-            return Err(r.at(at, format!("symbol {:?} is defined twice", s.id)));
+            e.at(at.clone(), format!("symbol {:?} is defined twice", s.id));
         }
         let kind = match s.kind {
             KindSource::Regular => SymbolKind::Regular,
             KindSource::Wild { multiplier } => {
                 if wild.replace(i as SymbolId).is_some() {
-                    return Err(r.at(at, "only one wild symbol is supported"));
+                    e.at(at.clone(), "only one wild symbol is supported");
                 }
                 if multiplier == 0 {
-                    return Err(r.at(at, "a wild multiplier must be at least 1"));
+                    e.at(at.clone(), "a wild multiplier must be at least 1");
                 }
                 SymbolKind::Wild { multiplier }
             }
             KindSource::Scatter => {
                 if scatter_sym.replace(i as SymbolId).is_some() {
-                    return Err(r.at(at, "only one scatter symbol is supported"));
+                    e.at(at.clone(), "only one scatter symbol is supported");
                 }
                 SymbolKind::Scatter
             }
@@ -154,17 +193,17 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     }
     let n = p.reels.len();
     let rows = p.rows as usize;
-    let reels = strips(r, &ids, &p.reels, p.weights.as_ref(), root().field("reels"), root().field("weights"))?;
+    let reels = strips(&mut e, &ids, &p.reels, p.weights.as_ref(), root().field("reels"), root().field("weights"));
 
     if p.lines.is_empty() {
-        return Err(r.at(root().field("lines"), "at least one payline is required"));
+        e.at(root().field("lines"), "at least one payline is required");
     }
     for (i, line) in p.lines.iter().enumerate() {
         if line.len() != n {
-            return Err(r.at(root().field("lines").index(i), format!("payline {} crosses {} reels, the game has {n}", i + 1, line.len())));
+            e.at(root().field("lines").index(i), format!("payline {} crosses {} reels, the game has {n}", i + 1, line.len()));
         }
         if let Some(&row) = line.iter().find(|&&row| row as usize >= rows) {
-            return Err(r.at(root().field("lines").index(i), format!("payline {} uses row {row}, outside the {rows}-row window", i + 1)));
+            e.at(root().field("lines").index(i), format!("payline {} uses row {row}, outside the {rows}-row window", i + 1));
         }
     }
 
@@ -177,44 +216,51 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
                 None => None,
                 Some(fr) => {
                     if fr.len() != n {
-                        return Err(r.at(at.field("reels"), format!("{} free-game reels for a {n}-reel game", fr.len())));
+                        e.at(at.clone().field("reels"), format!("{} free-game reels for a {n}-reel game", fr.len()));
                     }
-                    Some(strips(r, &ids, fr, f.weights.as_ref(), at.clone().field("reels"), at.clone().field("weights"))?)
+                    strips(&mut e, &ids, fr, f.weights.as_ref(), at.clone().field("reels"), at.clone().field("weights"))
                 }
             };
             if f.weights.is_some() && f.reels.is_none() {
-                return Err(r.at(at.field("weights"), "free-game weights need free-game reels"));
+                e.at(at.field("weights"), "free-game weights need free-game reels");
             }
             Some((f, strips))
         }
     };
-    let all_strips: Vec<&[Strip]> = match &free {
-        Some((_, Some(fs))) => vec![&reels, fs],
-        _ => vec![&reels],
-    };
+    // The checks that look at the strips need every strip usable.
+    let all_strips: Option<Vec<&[Strip]>> = match (&reels, &free) {
+        (Some(r), Some((f, fs))) if f.reels.is_some() => fs.as_ref().map(|fs| vec![r.as_slice(), fs.as_slice()]),
+        (Some(r), _) => Some(vec![r.as_slice()]),
+        (None, _) => None,
+    }
+    .filter(|sets| sets.iter().all(|s| s.len() == n && n <= MAX_REELS));
 
     let mut pays = vec![vec![0u64; n + 1]; symbols.len()];
     for (i, pay) in p.pays.iter().enumerate() {
         let at = root().field("pays").index(i);
         let Some(&sym) = ids.get(pay.symbol.as_str()) else {
-            return Err(r.at(at, format!("pay for unknown symbol {:?}", pay.symbol)));
+            e.at(at, format!("pay for unknown symbol {:?}", pay.symbol));
+            continue;
         };
         if Some(sym) == scatter_sym {
-            return Err(r.at(at, "the scatter pays through `scatter.pays`, not on lines"));
+            e.at(at, "the scatter pays through `scatter.pays`, not on lines");
+            continue;
         }
         let k = pay.count as usize;
         if k == 0 || k > n {
-            return Err(r.at(at, format!("{} in a row is impossible on {n} reels", pay.count)));
+            e.at(at, format!("{} in a row is impossible on {n} reels", pay.count));
+            continue;
         }
         if pay.pays == 0 {
-            return Err(r.at(at, "a pay of 0 is not a prize: remove it"));
+            e.at(at.clone(), "a pay of 0 is not a prize: remove it");
         }
         if pays[sym as usize][k] != 0 {
-            return Err(r.at(at, format!("{} × {} is paid twice", pay.count, pay.symbol)));
+            e.at(at.clone(), format!("{} × {} is paid twice", pay.count, pay.symbol));
         }
-        let possible = all_strips.iter().any(|strips| (0..k).all(|reel| can_show(&strips[reel], sym, wild)));
-        if !possible {
-            return Err(r.at(at, format!("pay for an impossible combination: {} × {:?} cannot line up on these strips", pay.count, pay.symbol)));
+        if let Some(sets) = &all_strips
+            && !sets.iter().any(|strips| (0..k).all(|reel| can_show(&strips[reel], sym, wild)))
+        {
+            e.at(at, format!("pay for an impossible combination: {} × {:?} cannot line up on these strips", pay.count, pay.symbol));
         }
         pays[sym as usize][k] = pay.pays;
     }
@@ -235,68 +281,76 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         None => None,
         Some(sc) => {
             let at = root().field("scatter");
-            let Some(&sym) = ids.get(sc.symbol.as_str()) else {
-                return Err(r.at(at.field("symbol"), format!("unknown scatter symbol {:?}", sc.symbol)));
-            };
-            if Some(sym) != scatter_sym {
-                return Err(r.at(at.field("symbol"), format!("{:?} is not declared with kind: Scatter", sc.symbol)));
-            }
-            let max = all_strips.iter().map(|s| max_scatters(s, rows, sym)).max().unwrap_or(0);
-            let mut spays = vec![0u64; n * rows + 1];
-            for (&c, &v) in &sc.pays {
-                if c == 0 || c as usize > max {
-                    return Err(r.at(at.clone().field("pays"), format!("pay for an impossible combination: {c} scatters (at most {max} can show)")));
+            match ids.get(sc.symbol.as_str()) {
+                None => {
+                    e.at(at.field("symbol"), format!("unknown scatter symbol {:?}", sc.symbol));
+                    None
                 }
-                spays[c as usize] = v;
-            }
-            let free_games = match free {
-                None => None,
-                Some((f, strips)) => {
-                    let fat = at.clone().field("free_games");
-                    if f.multiplier == 0 {
-                        return Err(r.at(fat.field("multiplier"), "the free-game multiplier must be at least 1"));
-                    }
-                    let mut awards = vec![0u32; n * rows + 1];
-                    for (&c, &v) in &f.awards {
+                Some(&sym) if Some(sym) != scatter_sym => {
+                    e.at(at.field("symbol"), format!("{:?} is not declared with kind: Scatter", sc.symbol));
+                    None
+                }
+                Some(&sym) => {
+                    let max = all_strips.as_ref().map_or(n * rows, |sets| sets.iter().map(|s| max_scatters(s, rows, sym)).max().unwrap_or(0));
+                    let mut spays = vec![0u64; n * rows + 1];
+                    for (&c, &v) in &sc.pays {
                         if c == 0 || c as usize > max {
-                            return Err(r.at(fat.clone().field("awards"), format!("free games for an impossible combination: {c} scatters")));
+                            e.at(at.clone().field("pays"), format!("pay for an impossible combination: {c} scatters (at most {max} can show)"));
+                        } else {
+                            spays[c as usize] = v;
                         }
-                        awards[c as usize] = v;
                     }
-                    if awards.iter().all(|&a| a == 0) {
-                        return Err(r.at(fat.field("awards"), "free games are declared but never awarded"));
-                    }
-                    Some(FreeGamesRule { awards, multiplier: f.multiplier, retrigger: f.retrigger, reels: strips })
+                    let free_games = match free {
+                        None => None,
+                        Some((f, strips)) => {
+                            let fat = at.clone().field("free_games");
+                            if f.multiplier == 0 {
+                                e.at(fat.clone().field("multiplier"), "the free-game multiplier must be at least 1");
+                            }
+                            let mut awards = vec![0u32; n * rows + 1];
+                            for (&c, &v) in &f.awards {
+                                if c == 0 || c as usize > max {
+                                    e.at(fat.clone().field("awards"), format!("free games for an impossible combination: {c} scatters"));
+                                } else {
+                                    awards[c as usize] = v;
+                                }
+                            }
+                            if awards.iter().all(|&a| a == 0) {
+                                e.at(fat.field("awards"), "free games are declared but never awarded");
+                            }
+                            Some(FreeGamesRule { awards, multiplier: f.multiplier, retrigger: f.retrigger, reels: strips })
+                        }
+                    };
+                    Some(ScatterRule { symbol: sym, pays: spays, free_games })
                 }
-            };
-            Some(ScatterRule { symbol: sym, pays: spays, free_games })
+            }
         }
     };
-    if scatter_sym.is_some() && scatter.is_none() {
-        return Err(r.at(root().field("scatter"), "a scatter symbol is declared but `scatter` is missing"));
+    if scatter_sym.is_some() && p.scatter.is_none() {
+        e.at(root().field("scatter"), "a scatter symbol is declared but `scatter` is missing");
     }
 
     let bat = root().field("bet");
     if p.bet.lines.is_empty() || p.bet.credits_per_line.is_empty() {
-        return Err(r.at(bat, "bet needs at least one line count and one credits-per-line value"));
+        e.at(bat.clone(), "bet needs at least one line count and one credits-per-line value");
     }
     for &l in &p.bet.lines {
         if l == 0 || l as usize > p.lines.len() {
-            return Err(r.at(bat.clone().field("lines"), format!("{l} lines: the game has {} paylines", p.lines.len())));
+            e.at(bat.clone().field("lines"), format!("{l} lines: the game has {} paylines", p.lines.len()));
         }
     }
     if p.bet.credits_per_line.contains(&0) {
-        return Err(r.at(bat.field("credits_per_line"), "credits per line must be at least 1"));
+        e.at(bat.field("credits_per_line"), "credits per line must be at least 1");
     }
     let double_up = match p.double_up {
         None => None,
         Some(d) => {
             // decisions.md: at most 5 doubles.
             if d.max_doubles == 0 || d.max_doubles > 5 {
-                return Err(r.at(root().field("double_up").field("max_doubles"), "the double-up allows 1 to 5 doubles (decisions.md)"));
+                e.at(root().field("double_up").field("max_doubles"), "the double-up allows 1 to 5 doubles (decisions.md)");
             }
             if d.max_win_credits == 0 {
-                return Err(r.at(root().field("double_up").field("max_win_credits"), "the maximum double-up win must be positive"));
+                e.at(root().field("double_up").field("max_win_credits"), "the maximum double-up win must be positive");
             }
             Some(DoubleUpRule { max_doubles: d.max_doubles, max_win_credits: d.max_win_credits })
         }
@@ -307,12 +361,12 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     let mut cpl = p.bet.credits_per_line.clone();
     cpl.sort_unstable();
     cpl.dedup();
-    Ok(ReelGame {
+    e.result(|| ReelGame {
         id: p.id.clone(),
         name: p.name.clone(),
         symbols,
         rows: p.rows,
-        reels,
+        reels: reels.unwrap_or_default(),
         lines: p.lines.clone(),
         pays,
         scatter,

@@ -12,6 +12,28 @@ pub enum PaytableError {
     Math { file: String, problem: String },
     #[error("{file}: {problem}")]
     Io { file: String, problem: String },
+    /// Every problem of a file, each with its line (issue 18).
+    #[error("{} problems:\n{}", .0.len(), .0.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n"))]
+    Several(Vec<PaytableError>),
+}
+
+impl PaytableError {
+    /// None for no problem, the problem itself for one, else all of them.
+    pub fn from_many(mut found: Vec<PaytableError>) -> Option<PaytableError> {
+        match found.len() {
+            0 => None,
+            1 => found.pop(),
+            _ => Some(PaytableError::Several(found)),
+        }
+    }
+
+    /// Each problem on its own (one, or every one of `Several`).
+    pub fn problems(&self) -> Vec<&PaytableError> {
+        match self {
+            PaytableError::Several(all) => all.iter().collect(),
+            one => vec![one],
+        }
+    }
 }
 
 /// Collects problems against a source, each located by its path.

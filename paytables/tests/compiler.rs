@@ -34,6 +34,39 @@ fn invalid(src: &str) -> (usize, String) {
     }
 }
 
+/// Issue 18: every problem of a file is reported at once, each with its
+/// line, not only the first.
+#[test]
+fn every_problem_of_a_file_is_reported_at_once_with_its_line() {
+    let src = classic_src()
+        .replacen(r#"["7", "-", "B1", "-", "B2""#, r#"["7", "-", "B1", "-", "XX""#, 1)
+        .replace("lines: [[0, 0, 0]],", "lines: [\n        [0, 1, 0],\n    ],")
+        .replace(r#"(symbol: "B1", count: 3, pays: 12),"#, r#"(symbol: "B1", count: 3, pays: 0),"#)
+        .replace("credits_per_line: [1, 2, 3]", "credits_per_line: [1, 0, 3]");
+    let err = compile("bad.ron", &src).unwrap_err();
+    let all: Vec<(usize, String)> = err
+        .problems()
+        .into_iter()
+        .map(|p| match p {
+            PaytableError::Invalid { line, path, problem, .. } => (*line, format!("{path}: {problem}")),
+            other => panic!("not a located problem: {other:?}"),
+        })
+        .collect();
+    let expected = [
+        (line_of(&src, r#""XX""#), "unknown symbol \"XX\" on reel 3, stop 4"),
+        (line_of(&src, "[0, 1, 0]"), "payline 1 uses row 1, outside the 1-row window"),
+        (line_of(&src, "pays: 0)"), "a pay of 0 is not a prize"),
+        (line_of(&src, "credits_per_line: [1, 0, 3]"), "credits per line must be at least 1"),
+    ];
+    assert_eq!(all.len(), expected.len(), "{all:#?}");
+    for ((line, msg), (want_line, want)) in all.iter().zip(expected) {
+        assert!(msg.contains(want), "{msg} should say {want}");
+        assert_eq!(*line, want_line, "{msg}");
+    }
+    let text = err.to_string();
+    assert!(text.starts_with("4 problems:") && text.matches("bad.ron:").count() == 4, "{text}");
+}
+
 #[test]
 fn an_unknown_symbol_is_named_with_its_line() {
     let src = classic_src().replacen(r#"["7", "-", "B1", "-", "B2""#, r#"["7", "-", "B1", "-", "XX""#, 1);
@@ -71,9 +104,20 @@ fn a_pay_for_an_impossible_combination_is_refused() {
         r#"["-", "-", "B1", "-", "CH", "-", "B2", "-", "B1", "-", "B3", "-", "-", "-", "B1", "-", "B2", "-", "B3", "-", "B1", "-"]"#,
         1,
     );
-    let (line, msg) = invalid(&src);
-    assert_eq!(line, line_of(&src, r#"(symbol: "W",  count: 3"#));
-    assert!(msg.contains("impossible combination"), "{msg}");
+    // Both the wilds' and the sevens' pays are impossible: both are named.
+    let err = compile("bad.ron", &src).unwrap_err();
+    let found: Vec<(usize, String)> = err
+        .problems()
+        .into_iter()
+        .map(|p| match p {
+            PaytableError::Invalid { line, problem, .. } => (*line, problem.clone()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].0, line_of(&src, r#"(symbol: "W",  count: 3"#));
+    assert_eq!(found[1].0, line_of(&src, r#"(symbol: "7",  count: 3"#));
+    assert!(found.iter().all(|(_, m)| m.contains("impossible combination")), "{found:?}");
 }
 
 #[test]
