@@ -43,10 +43,20 @@ pub enum Pattern {
     RoyalFlush,
     /// Four wild cards (four deuces).
     FourWilds,
+    /// Four wild cards and a fifth, natural card of a rank in `kickers`
+    /// (Deuces Wild Bonus: four deuces with an ace).
+    FourWildsWith {
+        kickers: RankMask,
+    },
     /// A royal flush made with at least one wild card.
     WildRoyalFlush,
     /// Five cards of one rank (only with wild cards).
     FiveOfAKind,
+    /// Five cards of one rank in `ranks` (Deuces Wild Bonus: five aces;
+    /// five 3s, 4s or 5s).
+    FiveOfAKindOf {
+        ranks: RankMask,
+    },
     StraightFlush,
     /// Four of a rank in `ranks`, the fifth card (the kicker) of a rank in
     /// `kickers` (Double Double Bonus pays the kicker).
@@ -175,8 +185,12 @@ impl Facts {
         match p {
             Pattern::RoyalFlush => w == 0 && self.suited && straight_top(self.mask) == Some(ACE),
             Pattern::FourWilds => w == 4,
+            Pattern::FourWildsWith { kickers } => w == 4 && self.naturals == 1 && self.mask & kickers != 0,
             Pattern::WildRoyalFlush => w > 0 && self.suited && self.distinct() && all_broadway(self.mask),
             Pattern::FiveOfAKind => w > 0 && self.mask.count_ones() <= 1,
+            // Every natural card of one rank in `ranks` (or none: the wild
+            // cards take any rank of the set).
+            Pattern::FiveOfAKindOf { ranks } => w > 0 && ranks != 0 && self.mask.count_ones() <= 1 && self.mask & !ranks == 0,
             Pattern::StraightFlush => self.suited && self.straight_possible(),
             Pattern::FourOfAKind { ranks, kickers } => (0..RANKS).any(|r| {
                 if ranks & (1 << r) == 0 {
@@ -326,8 +340,11 @@ pub(crate) mod tests {
         let aces = 1 << ACE;
         let entries = vec![
             e("Royal", Pattern::RoyalFlush, 800),
+            e("Four wilds with an ace", Pattern::FourWildsWith { kickers: 1 << ACE }, 400),
             e("Four wilds", Pattern::FourWilds, 200),
             e("Wild royal", Pattern::WildRoyalFlush, 100),
+            e("Five aces", Pattern::FiveOfAKindOf { ranks: 1 << ACE }, 95),
+            e("Five 3s, 4s or 5s", Pattern::FiveOfAKindOf { ranks: 0b1110 }, 92),
             e("Five of a kind", Pattern::FiveOfAKind, 90),
             e("Straight flush", Pattern::StraightFlush, 50),
             e("Four aces, kicker 3-5", Pattern::FourOfAKind { ranks: aces, kickers: low }, 45),
@@ -369,14 +386,17 @@ pub(crate) mod tests {
             Natural { count, sorted, flush, straight, royal }
         }
 
-        /// `wilds`: how many wild cards the original hand had.
-        fn makes(&self, p: Pattern, wilds: u8) -> bool {
+        /// `wilds`: how many wild cards the original hand had; `naturals`:
+        /// the ranks of its natural cards.
+        fn makes(&self, p: Pattern, wilds: u8, naturals: RankMask) -> bool {
             let (count, sorted) = (&self.count, &self.sorted);
             match p {
                 Pattern::RoyalFlush => wilds == 0 && self.royal,
                 Pattern::FourWilds => wilds == 4,
+                Pattern::FourWildsWith { kickers } => wilds == 4 && naturals & kickers != 0,
                 Pattern::WildRoyalFlush => wilds > 0 && self.royal,
                 Pattern::FiveOfAKind => sorted[0] == 5,
+                Pattern::FiveOfAKindOf { ranks } => (0..13).any(|r| count[r] == 5 && ranks & (1 << r) != 0),
                 Pattern::StraightFlush => self.flush && self.straight,
                 Pattern::FourOfAKind { ranks, kickers } => (0..13).any(|r| {
                     if ranks & (1 << r) == 0 || count[r] < 4 {
@@ -410,6 +430,7 @@ pub(crate) mod tests {
         cards.sort_by_key(|c| is_wild(c));
         let n = hand.iter().filter(|c| !is_wild(c)).count();
         let w = 5 - n;
+        let naturals: RankMask = hand.iter().filter(|c| !is_wild(c)).fold(0, |m, c| m | 1 << c.rank());
         let mut best: Option<usize> = None;
         // Wild cards are interchangeable: choose their values as a multiset.
         let mut choice = vec![0u8; w];
@@ -419,7 +440,7 @@ pub(crate) mod tests {
             }
             let nat = Natural::of(&cards);
             let limit = best.unwrap_or(game.entries.len());
-            if let Some(e) = game.entries[..limit].iter().position(|e| nat.makes(e.pattern, w as u8)) {
+            if let Some(e) = game.entries[..limit].iter().position(|e| nat.makes(e.pattern, w as u8, naturals)) {
                 best = Some(e);
             }
             // Next multiset (non-decreasing sequence) of card indices.
@@ -497,10 +518,13 @@ pub(crate) mod tests {
         assert_eq!(g.evaluate(&h("Ad 2c 3h 4s 5d")), Some(5));
         assert_eq!(g.evaluate(&h("Qd Kc Ah 2s 3d")), None, "no wrap-around");
         let d = every_pattern(Wild::Deuces);
-        assert_eq!(d.evaluate(&h("2d 2c 2h 2s 5d")), Some(1));
-        assert_eq!(d.evaluate(&h("2d Jh Qh Kh Ah")), Some(2));
-        assert_eq!(d.evaluate(&h("2d 7h 7c 7s 7d")), Some(3));
-        assert_eq!(d.evaluate(&h("2d Ah Ac As 4d")), Some(5), "four aces with a 4 kicker");
+        assert_eq!(d.evaluate(&h("2d 2c 2h 2s 5d")), Some(2));
+        assert_eq!(d.evaluate(&h("2d 2c 2h 2s Ad")), Some(1), "four deuces with an ace");
+        assert_eq!(d.evaluate(&h("2d Jh Qh Kh Ah")), Some(3));
+        assert_eq!(d.evaluate(&h("2d Ah Ac As Ad")), Some(4), "five aces");
+        assert_eq!(d.evaluate(&h("2d 2h 4c 4s 4d")), Some(5), "five 4s");
+        assert_eq!(d.evaluate(&h("2d 7h 7c 7s 7d")), Some(6));
+        assert_eq!(d.evaluate(&h("2d Ah Ac As 4d")), Some(8), "four aces with a 4 kicker");
         let dealt = Dealt { cards: h("As Kd Qh Jc Tc").into_iter().chain(h("2d 3d 4d 5d 6d")).collect::<Vec<_>>().try_into().unwrap() };
         assert_eq!(dealt.draw(Hold(0b10101)), h("As 2d Qh 3d Tc"));
         assert_eq!(Hold(0b10101).describe(&dealt.hand()), "hold As Qh Tc");

@@ -212,8 +212,18 @@ pub struct HandPaySource {
 pub enum HandSource {
     RoyalFlush,
     FourWilds,
+    /// Four wild cards with a natural fifth card of a rank in `kickers`
+    /// (`FourWildsWith(kickers: "A")`: four deuces with an ace).
+    FourWildsWith {
+        kickers: String,
+    },
     WildRoyalFlush,
     FiveOfAKind,
+    /// Five of a kind of a rank in `ranks` (`FiveOfAKindOf(ranks: "A")`:
+    /// five aces; `"3-5"`: five 3s, 4s or 5s).
+    FiveOfAKindOf {
+        ranks: String,
+    },
     StraightFlush,
     FourOfAKind {
         #[serde(default = "any_rank")]

@@ -12,8 +12,25 @@ use crate::locate::Path;
 use crate::subsets::each_hand;
 
 fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, PaytableError> {
-    ron::from_str(crate::compile::without_bom(src)).map_err(|e| crate::compile::syntax_error(file, &e))
+    let src = crate::compile::without_bom(src);
+    ron::from_str(src).map_err(|e| {
+        let mut err = crate::compile::syntax_error(file, &e);
+        // A hand the format cannot express fails as RON syntax ("Expected
+        // comma", "unknown variant"): name what is supported instead.
+        if let PaytableError::Syntax { line, message, .. } = &mut err
+            && src.lines().nth(line.saturating_sub(1)).is_some_and(|l| l.contains("hand:"))
+        {
+            message.push_str(&format!("; {UNSUPPORTED_HAND}"));
+        }
+        err
+    })
 }
+
+/// What a draw-poker `hand:` may be, for a designer who wrote another.
+const UNSUPPORTED_HAND: &str = "this hand is not one the format can express. A hand is RoyalFlush, FourWilds, FourWildsWith(kickers: \"A\"), \
+WildRoyalFlush, FiveOfAKind, FiveOfAKindOf(ranks: \"A\"), StraightFlush, FourOfAKind(ranks: \"any\", kickers: \"any\"), FullHouse, Flush, Straight, \
+ThreeOfAKind, TwoPair or Pair(ranks: \"J-A\"). Not supported: a sequential royal flush (a hand is paid as a set of cards, not in the \
+order shown), and any other pattern";
 
 /// Parse a rank set: "any", "A", "2-4", "J-A", "A,2-4".
 pub fn rank_set(s: &str) -> Result<RankMask, String> {
@@ -89,8 +106,10 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
         let pattern = match &pay.hand {
             HandSource::RoyalFlush => Pattern::RoyalFlush,
             HandSource::FourWilds => Pattern::FourWilds,
+            HandSource::FourWildsWith { kickers } => Pattern::FourWildsWith { kickers: set(kickers, "kickers")? },
             HandSource::WildRoyalFlush => Pattern::WildRoyalFlush,
             HandSource::FiveOfAKind => Pattern::FiveOfAKind,
+            HandSource::FiveOfAKindOf { ranks } => Pattern::FiveOfAKindOf { ranks: set(ranks, "ranks")? },
             HandSource::StraightFlush => Pattern::StraightFlush,
             HandSource::FourOfAKind { ranks, kickers } => Pattern::FourOfAKind { ranks: set(ranks, "ranks")?, kickers: set(kickers, "kickers")? },
             HandSource::FullHouse => Pattern::FullHouse,
@@ -101,10 +120,10 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
             HandSource::Pair { ranks } => Pattern::Pair { ranks: set(ranks, "ranks")? },
         };
         match (pattern, wild) {
-            (Pattern::FourWilds, w) if w != Wild::Deuces => {
+            (Pattern::FourWilds | Pattern::FourWildsWith { .. }, w) if w != Wild::Deuces => {
                 return Err(r.at(at.field("hand"), "pay for an impossible hand: four wild cards needs wild: Deuces"));
             }
-            (Pattern::WildRoyalFlush | Pattern::FiveOfAKind, Wild::None) => {
+            (Pattern::WildRoyalFlush | Pattern::FiveOfAKind | Pattern::FiveOfAKindOf { .. }, Wild::None) => {
                 return Err(r.at(at.field("hand"), "pay for an impossible hand: it needs wild cards (wild: Deuces or Joker)"));
             }
             _ => {}

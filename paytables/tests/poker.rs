@@ -71,7 +71,7 @@ fn draw_poker_samples_return_the_published_figures() {
 #[test]
 fn hold_values_from_tables_equal_enumeration_of_every_draw() {
     let mut rng = StreamRng::from_seed(44);
-    for file in ["jacks-or-better-9-6.ron", "double-double-bonus-9-6.ron", "deuces-wild.ron", "joker-poker.ron"] {
+    for file in ["jacks-or-better-9-6.ron", "double-double-bonus-9-6.ron", "deuces-wild.ron", "deuces-wild-bonus.ron", "joker-poker.ron"] {
         let game = draw(file);
         let tables = DrawTables::build(&game, 2);
         let coins = game.max_coins();
@@ -109,7 +109,8 @@ fn strategy_holds_the_known_plays() {
 /// simulation of its optimal strategy through game-core's deal and draw.
 #[test]
 fn simulation_of_optimal_play_agrees_with_exact_figures() {
-    for file in ["jacks-or-better-9-6.ron", "bonus-poker-8-5.ron", "double-double-bonus-9-6.ron", "deuces-wild.ron", "joker-poker.ron"] {
+    for file in ["jacks-or-better-9-6.ron", "bonus-poker-8-5.ron", "double-double-bonus-9-6.ron", "deuces-wild.ron", "deuces-wild-bonus.ron", "joker-poker.ron"]
+    {
         let game = draw(file);
         let tables = DrawTables::build(&game, 2);
         let fig = analyse_with(&game, &tables, 2);
@@ -118,6 +119,43 @@ fn simulation_of_optimal_play_agrees_with_exact_figures() {
         let r = paytables::draw_check::simulate(&game, &tables, coins, 1_500_000, 4, 2, &|_| {});
         let (lo, hi) = r.ci99();
         assert!(lo <= exact && exact <= hi, "{file}: exact {exact} outside [{lo}, {hi}]");
+    }
+}
+
+/// Issue 18: Deuces Wild Bonus can be written: four deuces with an ace,
+/// five aces and five 3s–5s are hands of their own, paid as game-core's
+/// evaluator (itself checked against brute force over every hand) says.
+#[test]
+fn deuces_wild_bonus_hands_are_expressed() {
+    let game = draw("deuces-wild-bonus.ron");
+    let h = |s: &str| parse_hand(&[s.to_owned()]).unwrap();
+    let name = |s: &str| game.evaluate(&h(s)).map(|e| game.entries[e].name.clone());
+    assert_eq!(name("2d 2c 2h 2s Ad").as_deref(), Some("Four Deuces with an Ace"));
+    assert_eq!(name("2d 2c 2h 2s Kd").as_deref(), Some("Four Deuces"));
+    assert_eq!(name("2d Ac Ah As Ad").as_deref(), Some("Five Aces"));
+    assert_eq!(name("2d 2c 4h 4s 4d").as_deref(), Some("Five 3s, 4s or 5s"));
+    assert_eq!(name("2d 9c 9h 9s 9d").as_deref(), Some("Five 6s to Kings"));
+    assert_eq!(name("2d Jh Qh Kh Ah").as_deref(), Some("Wild Royal Flush"));
+}
+
+/// Issue 18: a hand the format cannot express is named as unsupported,
+/// with the hands it can express, not left as "Expected comma".
+#[test]
+fn an_unsupported_draw_poker_hand_is_named() {
+    let (f, s) = asset("deuces-wild-bonus.ron");
+    for (hand, what) in [
+        (r#"hand: SequentialRoyalFlush,"#, "SequentialRoyalFlush"),
+        (r#"hand: FiveOfAKind(ranks: "A"),"#, "FiveOfAKind(ranks"),
+        (r#"hand: FourDeucesWithAce,"#, "FourDeucesWithAce"),
+    ] {
+        let bad = s.replacen(r#"hand: RoyalFlush,"#, hand, 1);
+        assert_ne!(bad, s);
+        let err = compile_draw(&f, &bad).unwrap_err().to_string();
+        assert!(err.contains("deuces-wild-bonus.ron:9:"), "{what}: {err}");
+        assert!(
+            err.contains("not one the format can express") && err.contains("FourWildsWith(kickers") && err.contains("sequential royal flush"),
+            "{what}: {err}"
+        );
     }
 }
 
