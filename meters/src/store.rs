@@ -170,17 +170,27 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.execute_batch(SCHEMA)?;
         let key_path = key_path(path);
+        let empty = |conn: &Connection| -> Result<bool, StoreError> {
+            let rows: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0))?;
+            let clears: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
+            Ok(rows == 0 && clears == 0)
+        };
         let key = match fs::read(&key_path) {
             Ok(bytes) if bytes.len() == 32 => {
                 let mut k = [0u8; 32];
                 k.copy_from_slice(&bytes);
                 k
             }
+            // A key of the wrong length before anything was journaled is a
+            // genesis cut short (written by an older version in place):
+            // nothing was ever signed with it, so it is made anew.
+            Ok(_) if empty(&conn)? => {
+                fs::remove_file(&key_path)?;
+                create_key(&key_path)?
+            }
             Ok(_) => return Err(IntegrityError::KeyMissing(key_path.display().to_string()).into()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let rows: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0))?;
-                let clears: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
-                if rows > 0 || clears > 0 {
+                if !empty(&conn)? {
                     return Err(IntegrityError::KeyMissing(key_path.display().to_string()).into());
                 }
                 create_key(&key_path)?
@@ -440,9 +450,16 @@ fn key_path(db: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// Make the machine key at `path`, all or nothing: it is written whole to
+/// a temporary file, synced, and only then given its name (a kill at any
+/// moment leaves either no key or the whole key, never a torn one).
 fn create_key(path: &Path) -> Result<[u8; 32], StoreError> {
     let mut key = [0u8; 32];
     getrandom::fill(&mut key).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".new");
+    let tmp = PathBuf::from(tmp);
+    let _ = fs::remove_file(&tmp);
     let mut opts = fs::OpenOptions::new();
     opts.write(true).create_new(true);
     #[cfg(unix)]
@@ -450,8 +467,16 @@ fn create_key(path: &Path) -> Result<[u8; 32], StoreError> {
         use std::os::unix::fs::OpenOptionsExt;
         opts.mode(0o600);
     }
-    let mut f = opts.open(path)?;
+    let mut f = opts.open(&tmp)?;
     f.write_all(&key)?;
     f.sync_all()?;
+    drop(f);
+    // The name appears only now; refuse to replace a key that appeared
+    // meanwhile (a second process): hard_link fails if the name exists.
+    fs::hard_link(&tmp, path)?;
+    fs::remove_file(&tmp)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::File::open(dir)?.sync_all()?;
+    }
     Ok(key)
 }

@@ -139,6 +139,34 @@ fn a_missing_machine_key_is_a_ram_error() {
     assert!(matches!(boot_error(&path), IntegrityError::KeyMissing(_)));
 }
 
+/// A kill during genesis may leave a torn key beside an empty journal (as
+/// the host's kill -9 test once found): nothing was ever signed with it, so
+/// the next boot makes the key anew. With records, a torn key stays a RAM
+/// error.
+#[test]
+fn a_torn_key_is_made_anew_only_before_anything_was_journaled() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let key = dir.path().join("egm.sqlite.key");
+    std::fs::write(&key, b"").unwrap();
+    let mut m = Machine::open(&path, lab_config(), SeedChoice::Lab(5)).unwrap();
+    m.insert_note(500).unwrap();
+    m.shutdown().unwrap();
+    assert_eq!(std::fs::read(&key).unwrap().len(), 32, "a whole key was made");
+    assert!(!dir.path().join("egm.sqlite.key.new").exists(), "no temporary key is left");
+    assert_eq!(Machine::open(&path, lab_config(), SeedChoice::Lab(5)).unwrap().credit(), 500);
+
+    let other = tempfile::tempdir().unwrap();
+    let path = machine_with_history(&other);
+    let key = {
+        let mut k = path.as_os_str().to_owned();
+        k.push(".key");
+        PathBuf::from(k)
+    };
+    std::fs::write(&key, b"torn").unwrap();
+    assert!(matches!(boot_error(&path), IntegrityError::KeyMissing(_)));
+}
+
 #[test]
 fn tampering_while_running_is_caught_before_the_next_game() {
     let dir = tempfile::tempdir().unwrap();
