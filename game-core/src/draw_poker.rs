@@ -241,6 +241,122 @@ impl Facts {
     }
 }
 
+/// What a hand is paid as depends only on its ranks (the joker counted as
+/// a fourteenth rank) and on whether its natural (not wild) cards share a
+/// suit: the hand's *class* (exactly what [`Facts`] sees). `Classes`
+/// evaluates every class of a game once, so that the exact analyses look a
+/// hand up instead of testing every pattern.
+pub struct Classes {
+    wild: Wild,
+    /// `entry[key]`: the entry the class is paid as, `NO_ENTRY` for none.
+    entry: Vec<u8>,
+}
+
+/// No paytable entry.
+pub const NO_ENTRY: u8 = u8::MAX;
+
+/// Ranks of a class: the thirteen, and the joker.
+const CLASS_RANKS: usize = RANKS + 1;
+const CLASS_KEYS: usize = CLASS_RANKS * CLASS_RANKS * CLASS_RANKS * CLASS_RANKS * CLASS_RANKS * 2;
+
+impl Classes {
+    pub fn new(game: &DrawPokerGame) -> Classes {
+        let mut entry = vec![NO_ENTRY; CLASS_KEYS];
+        each_class(game, |key, facts, _| {
+            entry[key] = game.entries.iter().position(|e| facts.makes(e.pattern)).map_or(NO_ENTRY, |e| e as u8);
+        });
+        Classes { wild: game.wild, entry }
+    }
+
+    /// The entry `hand` is paid as, or `NO_ENTRY` (the same as
+    /// [`DrawPokerGame::evaluate`], looked up).
+    #[inline]
+    pub fn entry(&self, hand: &[Card; 5]) -> u8 {
+        self.entry[class_key(hand, self.wild)]
+    }
+}
+
+fn is_wild(c: Card, wild: Wild) -> bool {
+    match wild {
+        Wild::None => false,
+        Wild::Deuces => !c.is_joker() && c.rank() == DEUCE,
+        Wild::Joker => c.is_joker(),
+    }
+}
+
+/// The class of a hand: its ranks in order, and whether its natural cards
+/// share a suit.
+#[inline]
+fn class_key(hand: &[Card; 5], wild: Wild) -> usize {
+    let mut r = hand.map(|c| if c.is_joker() { RANKS } else { c.rank() as usize });
+    // A sorting network for five.
+    for (a, b) in [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)] {
+        if r[a] > r[b] {
+            r.swap(a, b);
+        }
+    }
+    let mut suit = None;
+    let suited = hand.iter().filter(|c| !is_wild(**c, wild)).all(|c| *suit.get_or_insert(c.suit()) == c.suit());
+    r.iter().fold(0, |k, &x| k * CLASS_RANKS + x) * 2 + usize::from(suited)
+}
+
+/// Every class a hand of `game`'s deck can be in: its key, its facts, and
+/// one hand of it.
+pub fn each_class(game: &DrawPokerGame, mut f: impl FnMut(usize, &Facts, [Card; 5])) {
+    let top = if game.wild == Wild::Joker { CLASS_RANKS } else { RANKS };
+    let mut r = [0usize; 5];
+    loop {
+        let mut count = [0usize; CLASS_RANKS];
+        for &x in &r {
+            count[x] += 1;
+        }
+        if count[..RANKS].iter().all(|&c| c <= 4) && count[RANKS] <= 1 {
+            for suited in [false, true] {
+                if let Some(hand) = class_hand(&r, suited, game.wild) {
+                    f(class_key(&hand, game.wild), &Facts::of(&hand, game.wild), hand);
+                }
+            }
+        }
+        // The next non-decreasing rank tuple.
+        let Some(i) = (0..5).rev().find(|&i| r[i] + 1 < top) else { return };
+        r[i] += 1;
+        for j in i + 1..5 {
+            r[j] = r[i];
+        }
+    }
+}
+
+/// A hand of the class (ranks non-decreasing), or None when no hand is:
+/// suited needs distinct natural ranks; unsuited needs two natural cards.
+fn class_hand(ranks: &[usize; 5], suited: bool, wild: Wild) -> Option<[Card; 5]> {
+    let natural = |x: usize| x < RANKS && !(wild == Wild::Deuces && x == DEUCE as usize);
+    let naturals: Vec<usize> = ranks.iter().copied().filter(|&x| natural(x)).collect();
+    if suited && naturals.windows(2).any(|w| w[0] == w[1]) {
+        return None;
+    }
+    if !suited && naturals.len() < 2 {
+        return None;
+    }
+    let mut seen = [0u8; RANKS];
+    let mut hand = [Card::JOKER; 5];
+    for (i, &x) in ranks.iter().enumerate() {
+        if x == RANKS {
+            continue;
+        }
+        let suit = if suited && natural(x) { 0 } else { seen[x] };
+        seen[x] += 1;
+        hand[i] = Card::new(x as u8, suit);
+    }
+    let mut suit = None;
+    let all_one = hand.iter().filter(|c| !is_wild(**c, wild)).all(|c| *suit.get_or_insert(c.suit()) == c.suit());
+    if !suited && all_one {
+        // Distinct natural ranks, all given suit 0: move one to another suit.
+        let i = hand.iter().position(|c| !is_wild(*c, wild))?;
+        hand[i] = Card::new(hand[i].rank(), 1);
+    }
+    Some(hand)
+}
+
 /// A dealt round: the five cards dealt, then the replacements in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dealt {
@@ -488,6 +604,34 @@ pub(crate) mod tests {
             }
         });
         checked.into_inner()
+    }
+
+    /// The class table gives, for every hand of every deck, the entry the
+    /// evaluator gives.
+    #[test]
+    fn class_lookup_equals_the_evaluator_on_every_hand() {
+        for game in [jacks_or_better(), every_pattern(Wild::None), every_pattern(Wild::Deuces), every_pattern(Wild::Joker)] {
+            let classes = Classes::new(&game);
+            let n = game.deck_size() as u8;
+            let mut hands = 0u64;
+            for a in 0..n {
+                for b in a + 1..n {
+                    for c in b + 1..n {
+                        for d in c + 1..n {
+                            for e in d + 1..n {
+                                let h = [a, b, c, d, e].map(|i| Card::from_index(i).unwrap());
+                                // Any order: the lookup sorts.
+                                let shuffled = [h[3], h[0], h[4], h[2], h[1]];
+                                let want = game.evaluate(&h).map_or(NO_ENTRY, |e| e as u8);
+                                assert_eq!(classes.entry(&shuffled), want, "{} {h:?}", game.id);
+                                hands += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            assert_eq!(hands, if game.wild == Wild::Joker { 2_869_685 } else { 2_598_960 });
+        }
     }
 
     #[test]

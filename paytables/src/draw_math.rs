@@ -16,12 +16,12 @@
 //! Every figure is an exact integer until the final rationals.
 
 use game_core::cards::Card;
-use game_core::draw_poker::{DrawPokerGame, Hold};
+use game_core::draw_poker::{Classes, DrawPokerGame, Hold, NO_ENTRY};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::subsets::{SubsetIndex, each_hand, each_hand_with_top};
+use crate::subsets::{SubsetIndex, each_hand};
 
 const NONE: u8 = u8::MAX;
 
@@ -46,6 +46,8 @@ impl DrawTables {
         let hands = ix.hands();
         let mut tables = DrawTables { ix, entries, counts: Vec::new(), hand_entry: Vec::new() };
         let threads = threads.max(1);
+        // Every hand is looked up by its class, evaluated once.
+        let classes = &Classes::new(game);
         // Thread t takes the top cards e ≡ t (mod threads); each keeps its
         // own counts, summed at the end.
         // Per thread: its counts, and its blocks of hand entries by start.
@@ -61,16 +63,47 @@ impl DrawTables {
                             let start = tables.ix.binom(e as usize, 5) as usize;
                             let mut block = Vec::with_capacity(tables.ix.binom(e as usize, 4) as usize);
                             let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
-                            each_hand_with_top(e, |cards| match game.evaluate(&cards.map(card)) {
-                                None => block.push(NONE),
-                                Some(entry) => {
-                                    block.push(entry as u8);
-                                    let idx = tables.ix.subsets(&cards);
-                                    for &i in &idx[..31] {
-                                        counts[i * entries + entry] += 1;
+                            let ix = &tables.ix;
+                            // Hands [a, b, c, d, e] in colex order. The 16
+                            // subsets of {b, c, d, e} have fixed indices for
+                            // the inner loop, and each with `a` added (a the
+                            // smallest card) is a fixed base plus C(a, 1) = a.
+                            let (mut without_a, mut with_a) = ([0usize; 16], [0usize; 16]);
+                            for d in 3..e {
+                                for c in 2..d {
+                                    for b in 1..c {
+                                        let upper = [b, c, d, e];
+                                        for (m, (wo, wa)) in without_a.iter_mut().zip(with_a.iter_mut()).enumerate() {
+                                            let (mut r0, mut r1, mut k) = (0usize, 0usize, 0usize);
+                                            for (i, &x) in upper.iter().enumerate() {
+                                                if m & (1 << i) != 0 {
+                                                    k += 1;
+                                                    r0 += ix.binom(x as usize, k) as usize;
+                                                    r1 += ix.binom(x as usize, k + 1) as usize;
+                                                }
+                                            }
+                                            *wo = ix.offset(k) + r0;
+                                            // The full hand (k = 4 with a) is not in the table.
+                                            *wa = if k < 4 { ix.offset(k + 1) + r1 } else { usize::MAX };
+                                        }
+                                        for a in 0..b {
+                                            match classes.entry(&[a, b, c, d, e].map(card)) {
+                                                NO_ENTRY => block.push(NONE),
+                                                entry => {
+                                                    block.push(entry);
+                                                    let entry = entry as usize;
+                                                    for &i in &without_a {
+                                                        counts[i * entries + entry] += 1;
+                                                    }
+                                                    for &i in &with_a[..15] {
+                                                        counts[(i + a as usize) * entries + entry] += 1;
+                                                    }
+                                                }
+                                            }
+                                        }
                                     }
                                 }
-                            });
+                            }
                             blocks.push((start, block));
                         }
                         (counts, blocks)
@@ -278,20 +311,23 @@ pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -
     let scale: Vec<u128> = draws.iter().map(|&d| lcm / d).collect();
     let deals = tables.ix.hands() as u64;
     let mut configs = Vec::new();
-    for (coin_counts, pays) in pay_vectors(game) {
-        let threads = threads.max(1);
-        let chunk = classes.len().div_ceil(threads);
-        let sums: Vec<Vec<u128>> = std::thread::scope(|s| {
-            let handles: Vec<_> = classes
-                .chunks(chunk)
-                .map(|part| {
-                    let pays = &pays;
-                    let scale = &scale;
-                    s.spawn(move || {
-                        let mut acc = vec![0u128; entries];
-                        let mut counts = [[0i64; 16]; 32];
-                        for &(cards, weight) in part {
-                            tables.hold_counts(&cards, &mut counts);
+    // Every pay vector is solved in the same pass: a deal's hold counts are
+    // made once and read for each.
+    let vectors = pay_vectors(game);
+    let threads = threads.max(1);
+    let chunk = classes.len().div_ceil(threads);
+    let sums: Vec<Vec<Vec<u128>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = classes
+            .chunks(chunk)
+            .map(|part| {
+                let vectors = &vectors;
+                let scale = &scale;
+                s.spawn(move || {
+                    let mut acc = vec![vec![0u128; entries]; vectors.len()];
+                    let mut counts = [[0i64; 16]; 32];
+                    for &(cards, weight) in part {
+                        tables.hold_counts(&cards, &mut counts);
+                        for ((_, pays), acc) in vectors.iter().zip(acc.iter_mut()) {
                             let mut best = 0usize;
                             let mut best_total = i64::MIN;
                             for (h, row) in counts.iter().enumerate() {
@@ -306,16 +342,18 @@ pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -
                                 *a += c as u128 * f;
                             }
                         }
-                        acc
-                    })
+                    }
+                    acc
                 })
-                .collect();
-            // A worker that fails fails the whole analysis, never a partial sum (issue 18).
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-        });
+            })
+            .collect();
+        // A worker that fails fails the whole analysis, never a partial sum (issue 18).
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    for (v, (coin_counts, pays)) in vectors.into_iter().enumerate() {
         let mut acc = vec![0u128; entries];
-        for part in sums {
-            for (a, b) in acc.iter_mut().zip(part) {
+        for part in &sums {
+            for (a, b) in acc.iter_mut().zip(&part[v]) {
                 *a += b;
             }
         }

@@ -3,13 +3,12 @@
 
 use game_core::cards::Card;
 use game_core::double_up::DoubleUpRule;
-use game_core::draw_poker::{ALL_RANKS, DrawPokerGame, Facts, Pattern, PayEntry, RankMask, Wild};
+use game_core::draw_poker::{ALL_RANKS, DrawPokerGame, Pattern, PayEntry, RankMask, Wild};
 use game_core::stud_poker::{JackpotRule, StudPokerGame, TieRule};
 
 use crate::error::{PaytableError, Reporter};
 use crate::format::{DrawPokerPaytable, HandSource, StudPokerPaytable, TieRuleSource, WildSource};
 use crate::locate::Path;
-use crate::subsets::each_hand;
 
 fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, PaytableError> {
     let src = crate::compile::without_bom(src);
@@ -183,19 +182,16 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
 /// Every distinct set of entries some hand of the deck makes at once, with
 /// one such hand.
 fn made_sets(game: &DrawPokerGame) -> Vec<(u32, [Card; 5])> {
-    let mut seen: std::collections::HashMap<u32, [Card; 5]> = std::collections::HashMap::new();
-    let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
-    each_hand(game.deck_size(), |cards| {
-        let hand = cards.map(card);
-        let f = Facts::of(&hand, game.wild);
+    // What a hand makes depends only on its class (its ranks, and whether
+    // its natural cards share a suit): one hand of each class suffices.
+    let mut seen: std::collections::BTreeMap<u32, [Card; 5]> = std::collections::BTreeMap::new();
+    game_core::draw_poker::each_class(game, |_, f, hand| {
         let made = game.entries.iter().enumerate().filter(|(_, x)| f.makes(x.pattern)).fold(0u32, |m, (i, _)| m | 1 << i);
         if made.count_ones() > 1 {
             seen.entry(made).or_insert(hand);
         }
     });
-    let mut v: Vec<(u32, [Card; 5])> = seen.into_iter().collect();
-    v.sort_by_key(|x| x.0);
-    v
+    seen.into_iter().collect()
 }
 
 pub fn compile_stud(file: &str, src: &str) -> Result<(StudPokerGame, Option<String>), PaytableError> {

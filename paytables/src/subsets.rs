@@ -44,6 +44,11 @@ impl SubsetIndex {
         self.binom[n][k]
     }
 
+    /// Where the subsets of size `k` (0 to 4) start in the table.
+    pub fn offset(&self, k: usize) -> usize {
+        self.offset[k]
+    }
+
     /// How many subsets of size 0 to 4 the deck has (the table's length).
     pub fn small(&self) -> usize {
         self.offset[4] + self.binom[self.deck][4] as usize
