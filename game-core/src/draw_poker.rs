@@ -95,6 +95,43 @@ pub struct DrawPokerGame {
     /// The coin counts the player may bet, ascending.
     pub coins: Vec<u32>,
     pub double_up: Option<DoubleUpRule>,
+    /// Multi-hand play: the hand counts offered (one deal; each further
+    /// hand draws from its own copy of the cards not dealt). `[1]` when the
+    /// game is single-hand.
+    #[serde(default = "single_hand", skip_serializing_if = "is_single_hand")]
+    pub hands: Vec<u32>,
+}
+
+fn single_hand() -> Vec<u32> {
+    vec![1]
+}
+
+fn is_single_hand(h: &[u32]) -> bool {
+    h == [1]
+}
+
+/// A multi-hand round: the deal, and for every hand the five cards that
+/// replace its discards in order, each hand from its own copy of the deck
+/// less the five dealt (the first hand's are [`Dealt`]'s).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MultiDealt {
+    pub dealt: [Card; 5],
+    pub replacements: Vec<[Card; 5]>,
+}
+
+impl MultiDealt {
+    /// Every hand's final cards under one hold.
+    pub fn draw(&self, hold: Hold) -> Vec<[Card; 5]> {
+        self.replacements
+            .iter()
+            .map(|r| {
+                let mut cards = [Card::JOKER; 10];
+                cards[..5].copy_from_slice(&self.dealt);
+                cards[5..].copy_from_slice(r);
+                Dealt { cards }.draw(hold)
+            })
+            .collect()
+    }
 }
 
 /// The cards held: bit `i` for the `i`-th card dealt.
@@ -412,6 +449,27 @@ impl DrawPokerGame {
         self.evaluate(hand).map_or(0, |e| self.pays_per_coin(e, coins) * u64::from(coins))
     }
 
+    /// Draw a multi-hand round of `hands` hands: the deal and the first
+    /// hand's replacements as [`DrawPokerGame::deal`], then five
+    /// replacements for each further hand from its own copy of the cards
+    /// not dealt.
+    pub fn deal_hands(&self, rng: &mut impl GameRng, hands: usize) -> MultiDealt {
+        let first = self.deal(rng);
+        let dealt = first.hand();
+        let rest: Vec<Card> = crate::cards::deck(self.deck_size() == 53).into_iter().filter(|c| !dealt.contains(c)).collect();
+        let mut replacements = vec![std::array::from_fn(|i| first.cards[5 + i])];
+        for _ in 1..hands.max(1) {
+            let idx = rng.draw_without_replacement(rest.len(), 5);
+            replacements.push(std::array::from_fn(|i| rest[idx[i]]));
+        }
+        MultiDealt { dealt, replacements }
+    }
+
+    /// Credits won by every hand of a multi-hand round at `coins` coins a hand.
+    pub fn win_hands(&self, finals: &[[Card; 5]], coins: u32) -> u64 {
+        finals.iter().map(|h| self.win(h, coins)).sum()
+    }
+
     /// Draw the round's ten cards (five dealt, five replacements).
     pub fn deal(&self, rng: &mut impl GameRng) -> Dealt {
         let idx = rng.draw_without_replacement(self.deck_size(), 10);
@@ -447,6 +505,7 @@ pub(crate) mod tests {
             ],
             coins: vec![1, 2, 3, 4, 5],
             double_up: None,
+            hands: vec![1],
         }
     }
 
@@ -474,7 +533,7 @@ pub(crate) mod tests {
             e("Kings or better", Pattern::Pair { ranks: (1 << KING) | aces }, 1),
             e("Low pair", Pattern::Pair { ranks: ALL_RANKS }, 1),
         ];
-        DrawPokerGame { id: "every".into(), name: "every pattern".into(), wild, entries, coins: vec![1], double_up: None }
+        DrawPokerGame { id: "every".into(), name: "every pattern".into(), wild, entries, coins: vec![1], double_up: None, hands: vec![1] }
     }
 
     /// The plain definitions, for a hand of natural cards (duplicates
@@ -672,6 +731,33 @@ pub(crate) mod tests {
         let dealt = Dealt { cards: h("As Kd Qh Jc Tc").into_iter().chain(h("2d 3d 4d 5d 6d")).collect::<Vec<_>>().try_into().unwrap() };
         assert_eq!(dealt.draw(Hold(0b10101)), h("As 2d Qh 3d Tc"));
         assert_eq!(Hold(0b10101).describe(&dealt.hand()), "hold As Qh Tc");
+    }
+
+    /// Each hand of a multi-hand round draws five distinct cards, none of
+    /// them dealt, from its own copy of the deck: over many rounds two hands
+    /// share a replacement card as often as independent copies would.
+    #[test]
+    fn multi_hand_rounds_draw_each_hand_from_its_own_deck() {
+        let mut rng = meters::StreamRng::from_seed(9);
+        let g = jacks_or_better();
+        let mut shared = 0u64;
+        let rounds = 20_000u64;
+        for _ in 0..rounds {
+            let m = g.deal_hands(&mut rng, 3);
+            assert_eq!(m.replacements.len(), 3);
+            for r in &m.replacements {
+                let mut all: Vec<Card> = m.dealt.iter().chain(r.iter()).copied().collect();
+                all.sort();
+                all.dedup();
+                assert_eq!(all.len(), 10, "a hand's replacements repeat or were dealt");
+            }
+            shared += u64::from(m.replacements[1][0] == m.replacements[2][0]);
+            let finals = m.draw(Hold(0b00011));
+            assert!(finals.iter().all(|f| f[0] == m.dealt[0] && f[1] == m.dealt[1]), "held cards stay in every hand");
+        }
+        // P(two independent hands' first replacement agree) = 1/47.
+        let expected = rounds as f64 / 47.0;
+        assert!((shared as f64 - expected).abs() < 4.0 * expected.sqrt(), "{shared} shared, expected about {expected:.0}");
     }
 
     #[test]

@@ -27,6 +27,13 @@ pub struct DrawConfigReport {
 }
 
 #[derive(Clone, Debug, Serialize)]
+pub struct MultiHandReport {
+    pub hands: u32,
+    pub rtp_percent: String,
+    pub standard_deviation: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
 pub struct DrawEntryReport {
     pub hand: String,
     pub pays_per_coin: u64,
@@ -45,6 +52,9 @@ pub struct DrawReport {
     pub suit_classes: usize,
     pub floor_percent: String,
     pub configs: Vec<DrawConfigReport>,
+    /// Multi-hand play at the most coins: the same RTP for every hand
+    /// count, and the standard deviation of a round in total bets.
+    pub multi_hand: Vec<MultiHandReport>,
     pub hands: Vec<DrawEntryReport>,
     pub seconds: f64,
 }
@@ -120,6 +130,14 @@ pub fn check(game: &DrawPokerGame, floor: &Floor, odds_disclosure: Option<&str>,
                 standard_deviation: c.standard_deviation(),
             })
             .collect(),
+        multi_hand: match figures.configs.last() {
+            Some(top) if game.hands != [1] => game
+                .hands
+                .iter()
+                .map(|&h| MultiHandReport { hands: h, rtp_percent: pct(&top.rtp), standard_deviation: top.standard_deviation_hands(h) })
+                .collect(),
+            _ => Vec::new(),
+        },
         hands,
         seconds,
     };
@@ -142,6 +160,9 @@ impl std::fmt::Display for DrawReport {
         writeln!(f, "{:>6} {:>10} {:>11} {:>10} {:>8}", "coins", "RTP %", "return", "hit %", "SD")?;
         for c in &self.configs {
             writeln!(f, "{:>6} {:>10} {:>11} {:>10} {:>8.4}", c.coins, c.rtp_percent, c.rtp_decimal, c.hit_frequency_percent, c.standard_deviation)?;
+        }
+        for m in &self.multi_hand {
+            writeln!(f, "{:>3} hands from one deal: RTP {}% (as one hand), SD {:.4} total bets", m.hands, m.rtp_percent, m.standard_deviation)?;
         }
         writeln!(f, "{:<28} {:>6} {:>8} {:>14} {:>12} {:>10}", "final hand (most coins)", "pays", "max-coin", "probability", "1 in", "RTP %")?;
         for h in &self.hands {

@@ -230,6 +230,9 @@ pub struct DrawConfigFigures {
     pub second_moment: BigRational,
     /// The probability of ending a round on each entry.
     pub entry_probability: Vec<BigRational>,
+    /// E[v²], v the expected pay per coin of the optimal hold of the deal:
+    /// the covariance of two hands drawn from one deal is E[v²] − RTP².
+    pub hold_value_second_moment: BigRational,
 }
 
 impl DrawConfigFigures {
@@ -240,6 +243,21 @@ impl DrawConfigFigures {
     /// Standard deviation of a round's win, in bets.
     pub fn standard_deviation(&self) -> f64 {
         self.variance().to_f64().unwrap_or(f64::NAN).sqrt()
+    }
+
+    /// Variance of a multi-hand round's win in total bets, `hands` hands
+    /// drawn from one deal (each from its own deck): the hands are
+    /// independent given the deal, so Var = (Var₁ + (n − 1)·Cov) / n with
+    /// Cov = E[v²] − RTP². The RTP itself does not depend on `hands`.
+    pub fn variance_hands(&self, hands: u32) -> BigRational {
+        let n = BigRational::from_integer(BigInt::from(hands.max(1)));
+        let cov = &self.hold_value_second_moment - &self.rtp * &self.rtp;
+        (self.variance() + (&n - BigRational::from_integer(BigInt::from(1))) * cov) / n
+    }
+
+    /// Standard deviation of a multi-hand round's win, in total bets.
+    pub fn standard_deviation_hands(&self, hands: u32) -> f64 {
+        self.variance_hands(hands).to_f64().unwrap_or(f64::NAN).sqrt()
     }
 }
 
@@ -316,7 +334,10 @@ pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -
     let vectors = pay_vectors(game);
     let threads = threads.max(1);
     let chunk = classes.len().div_ceil(threads);
-    let sums: Vec<Vec<Vec<u128>>> = std::thread::scope(|s| {
+    // Per worker, per pay vector: Σ entry counts (scaled), and per hold size
+    // Σ weight · (the optimal hold's total pay)².
+    type Sums = (Vec<Vec<u128>>, Vec<[u128; 6]>);
+    let sums: Vec<Sums> = std::thread::scope(|s| {
         let handles: Vec<_> = classes
             .chunks(chunk)
             .map(|part| {
@@ -324,10 +345,11 @@ pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -
                 let scale = &scale;
                 s.spawn(move || {
                     let mut acc = vec![vec![0u128; entries]; vectors.len()];
+                    let mut squares = vec![[0u128; 6]; vectors.len()];
                     let mut counts = [[0i64; 16]; 32];
                     for &(cards, weight) in part {
                         tables.hold_counts(&cards, &mut counts);
-                        for ((_, pays), acc) in vectors.iter().zip(acc.iter_mut()) {
+                        for (((_, pays), acc), sq) in vectors.iter().zip(acc.iter_mut()).zip(squares.iter_mut()) {
                             let mut best = 0usize;
                             let mut best_total = i64::MIN;
                             for (h, row) in counts.iter().enumerate() {
@@ -341,9 +363,11 @@ pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -
                             for (a, &c) in acc.iter_mut().zip(counts[best].iter()) {
                                 *a += c as u128 * f;
                             }
+                            let t = best_total.unsigned_abs() as u128;
+                            sq[best.count_ones() as usize] += u128::from(weight) * t * t;
                         }
                     }
-                    acc
+                    (acc, squares)
                 })
             })
             .collect();
@@ -352,9 +376,14 @@ pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -
     });
     for (v, (coin_counts, pays)) in vectors.into_iter().enumerate() {
         let mut acc = vec![0u128; entries];
-        for part in &sums {
+        let mut hold_value_second_moment = BigRational::zero();
+        for (part, squares) in &sums {
             for (a, b) in acc.iter_mut().zip(&part[v]) {
                 *a += b;
+            }
+            for (k, &sq) in squares[v].iter().enumerate() {
+                let d = BigInt::from(draws[k]);
+                hold_value_second_moment += BigRational::new(BigInt::from(sq), &d * &d * BigInt::from(deals));
             }
         }
         let denom = BigInt::from(lcm) * BigInt::from(deals);
@@ -376,6 +405,7 @@ pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -
                 hit_frequency: hit.clone(),
                 second_moment: second.clone(),
                 entry_probability: prob.clone(),
+                hold_value_second_moment: hold_value_second_moment.clone(),
             });
         }
     }

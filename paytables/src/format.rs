@@ -172,11 +172,20 @@ pub struct DrawPokerPaytable {
     #[serde(default = "no_wild")]
     pub wild: WildSource,
     pub coins: Vec<u32>,
+    /// Multi-hand play: the hand counts offered, e.g. `[1, 3, 5, 10]` (one
+    /// deal; each further hand draws from its own deck). Single-hand when
+    /// absent.
+    #[serde(default = "one_hand")]
+    pub hands: Vec<u32>,
     pub pays: Vec<HandPaySource>,
     #[serde(default)]
     pub double_up: Option<DoubleUpSource>,
     #[serde(default)]
     pub odds_disclosure: Option<String>,
+}
+
+fn one_hand() -> Vec<u32> {
+    vec![1]
 }
 
 fn any_rank() -> String {

@@ -150,7 +150,13 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
             Some(DoubleUpRule { max_doubles: d.max_doubles, max_win_credits: d.max_win_credits })
         }
     };
-    let game = DrawPokerGame { id: p.id.clone(), name: p.name.clone(), wild, entries, coins, double_up };
+    let mut hands = p.hands.clone();
+    if hands.is_empty() || hands.iter().any(|&h| h == 0 || h > 100) {
+        return Err(r.at(root().field("hands"), "hands must list 1 to 100 hands per deal, at least one choice"));
+    }
+    hands.sort_unstable();
+    hands.dedup();
+    let game = DrawPokerGame { id: p.id.clone(), name: p.name.clone(), wild, entries, coins, double_up, hands };
     // M-13: a hand is paid only its highest prize, and the game pays the
     // first entry a hand makes; so wherever one hand makes two entries, the
     // one listed first must pay at least as much, at every coin count.

@@ -151,12 +151,61 @@ fn an_unsupported_draw_poker_hand_is_named() {
         let bad = s.replacen(r#"hand: RoyalFlush,"#, hand, 1);
         assert_ne!(bad, s);
         let err = compile_draw(&f, &bad).unwrap_err().to_string();
-        assert!(err.contains("deuces-wild-bonus.ron:9:"), "{what}: {err}");
+        let line = s.lines().position(|l| l.contains("hand: RoyalFlush,")).unwrap() + 1;
+        assert!(err.contains(&format!("deuces-wild-bonus.ron:{line}:")), "{what}: {err}");
         assert!(
             err.contains("not one the format can express") && err.contains("FourWildsWith(kickers") && err.contains("sequential royal flush"),
             "{what}: {err}"
         );
     }
+}
+
+/// Issue 18: multi-hand play. The RTP of n hands from one deal is the one
+/// hand's (linearity); the variance is (Var₁ + (n − 1)·Cov)/n, the hands
+/// being independent given the deal. Checked against a simulation of
+/// multi-hand optimal play through game-core's multi-hand deal, on a
+/// Jacks or Better whose top pays are cut to 9 (so that a simulation's
+/// variance settles), for 1, 3 and 10 hands.
+#[test]
+fn multi_hand_variance_agrees_with_simulated_multi_hand_play() {
+    let (f, s) = asset("jacks-or-better-9-6.ron");
+    let flat = s
+        .replace("pays: 250, max_coin_pays: Some(800)", "pays: 9")
+        .replace("pays: 50)", "pays: 9)")
+        .replace("pays: 25)", "pays: 9)")
+        .replace("coins: [1, 2, 3, 4, 5],", "coins: [1, 2, 3, 4, 5],\n    hands: [1, 3, 10],");
+    assert_ne!(flat, s);
+    let game = compile_draw(&f, &flat).unwrap().0;
+    assert_eq!(game.hands, vec![1, 3, 10]);
+    let tables = DrawTables::build(&game, 2);
+    let fig = analyse_with(&game, &tables, 2);
+    let top = fig.configs.last().unwrap();
+    assert_eq!(top.variance_hands(1), top.variance(), "one hand is the single-hand game");
+    let pays: Vec<u64> = (0..game.entries.len()).map(|e| game.pays_per_coin(e, top.coins)).collect();
+    let exact_rtp = num_traits::ToPrimitive::to_f64(&top.rtp).unwrap();
+    let mut rng = StreamRng::from_seed(18);
+    for hands in [1u32, 3, 10] {
+        let rounds = 200_000u32;
+        let (mut sum, mut sum_sq) = (0f64, 0f64);
+        for _ in 0..rounds {
+            let m = game.deal_hands(&mut rng, hands as usize);
+            let hold = tables.best_hold(&m.dealt, &pays);
+            let won: u64 = m.draw(hold).iter().map(|h| game.evaluate(h).map_or(0, |e| pays[e])).sum();
+            let x = won as f64 / f64::from(hands);
+            sum += x;
+            sum_sq += x * x;
+        }
+        let n = f64::from(rounds);
+        let mean = sum / n;
+        let var = sum_sq / n - mean * mean;
+        let exact_var = num_traits::ToPrimitive::to_f64(&top.variance_hands(hands)).unwrap();
+        assert!((mean - exact_rtp).abs() < 2.576 * (var / n).sqrt(), "{hands} hands: mean {mean} vs exact {exact_rtp}");
+        assert!((var / exact_var - 1.0).abs() < 0.05, "{hands} hands: variance {var} vs exact {exact_var}");
+    }
+    // The hands of one deal are correlated: ten hands spread less than one,
+    // but far more than ten independent rounds would.
+    let (v1, v10) = (top.standard_deviation_hands(1), top.standard_deviation_hands(10));
+    assert!(v10 < v1 && v10 > v1 / 10f64.sqrt() * 1.2, "{v1} {v10}");
 }
 
 /// A paytable under the floor or over 100% is refused, naming the coins.
