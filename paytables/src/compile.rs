@@ -18,16 +18,22 @@ pub(crate) fn without_bom(src: &str) -> &str {
 
 /// Parse a RON source (the file name is for messages).
 pub fn parse(file: &str, src: &str) -> Result<ReelPaytable, PaytableError> {
-    ron::from_str(without_bom(src)).map_err(|e| syntax_error(file, &e))
+    let src = without_bom(src);
+    ron::from_str(src).map_err(|e| syntax_error(file, src, &e))
 }
 
 /// A RON syntax error, with a message a designer can act on where RON's
 /// own is terse.
-pub(crate) fn syntax_error(file: &str, e: &ron::error::SpannedError) -> PaytableError {
+pub(crate) fn syntax_error(file: &str, src: &str, e: &ron::error::SpannedError) -> PaytableError {
+    // Where RON stopped: a number it read as a whole number followed by a
+    // fraction (`100.5`) stops it at the point.
+    let rest = src.lines().nth(e.position.line.saturating_sub(1)).and_then(|l| l.get(e.position.col.saturating_sub(1)..)).unwrap_or("");
+    let fraction = rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit());
     let message = match &e.code {
         ron::Error::IntegerOutOfBounds => {
             "a number out of range: pays, weights, counts and credits are whole numbers from 0 to 18446744073709551615 (no negative value)".to_owned()
         }
+        _ if fraction => "a number with a fraction: pays, weights, counts and credits are whole numbers (credits per credit bet, never a fraction)".to_owned(),
         other => other.to_string(),
     };
     PaytableError::Syntax { file: file.to_owned(), line: e.position.line, column: e.position.col, message }

@@ -6,6 +6,7 @@ use game_core::double_up::DoubleUpRule;
 use game_core::draw_poker::{ALL_RANKS, DrawPokerGame, Pattern, PayEntry, RankMask, Wild};
 use game_core::stud_poker::{JackpotRule, StudPokerGame, TieRule};
 
+use crate::compile::Problems;
 use crate::error::{PaytableError, Reporter};
 use crate::format::{DrawPokerPaytable, HandSource, StudPokerPaytable, TieRuleSource, WildSource};
 use crate::locate::Path;
@@ -13,11 +14,17 @@ use crate::locate::Path;
 fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, PaytableError> {
     let src = crate::compile::without_bom(src);
     ron::from_str(src).map_err(|e| {
-        let mut err = crate::compile::syntax_error(file, &e);
+        let mut err = crate::compile::syntax_error(file, src, &e);
         // A hand the format cannot express fails as RON syntax ("Expected
-        // comma", "unknown variant"): name what is supported instead.
-        if let PaytableError::Syntax { line, message, .. } = &mut err
-            && src.lines().nth(line.saturating_sub(1)).is_some_and(|l| l.contains("hand:"))
+        // comma", "unknown variant"): name what is supported instead, when
+        // RON stopped inside the `hand:` value.
+        let in_hand = |line: usize, column: usize| {
+            src.lines()
+                .nth(line.saturating_sub(1))
+                .is_some_and(|l| l.find("hand:").is_some_and(|start| column > start && l[start..].find(", name:").is_none_or(|end| column <= start + end + 1)))
+        };
+        if let PaytableError::Syntax { line, column, message, .. } = &mut err
+            && in_hand(*line, *column)
         {
             message.push_str(&format!("; {UNSUPPORTED_HAND}"));
         }
@@ -59,14 +66,13 @@ pub fn rank_set(s: &str) -> Result<RankMask, String> {
     Ok(mask)
 }
 
-fn check_name(r: &Reporter<'_>, id: &str, name: &str) -> Result<(), PaytableError> {
+fn check_name(e: &mut Problems<'_>, id: &str, name: &str) {
     if id.trim().is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(r.at(Path::default().field("id"), "the id must be non-empty letters, digits, '-' or '_'"));
+        e.at(Path::default().field("id"), "the id must be non-empty letters, digits, '-' or '_'");
     }
     if name.trim().is_empty() {
-        return Err(r.at(Path::default().field("name"), "the name must not be empty"));
+        e.at(Path::default().field("name"), "the name must not be empty");
     }
-    Ok(())
 }
 
 pub fn compile_draw(file: &str, src: &str) -> Result<(DrawPokerGame, Option<String>), PaytableError> {
@@ -77,67 +83,74 @@ pub fn compile_draw(file: &str, src: &str) -> Result<(DrawPokerGame, Option<Stri
 
 pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPokerGame, PaytableError> {
     let root = Path::default;
-    check_name(r, &p.id, &p.name)?;
+    let mut e = Problems::new(r);
+    check_name(&mut e, &p.id, &p.name);
     let wild = match p.wild {
         WildSource::None => Wild::None,
         WildSource::Deuces => Wild::Deuces,
         WildSource::Joker => Wild::Joker,
     };
     if p.coins.is_empty() || p.coins.contains(&0) || p.coins.iter().any(|&c| c > 100) {
-        return Err(r.at(root().field("coins"), "coins must list 1 to 100 coins per bet, at least one choice"));
+        e.at(root().field("coins"), "coins must list 1 to 100 coins per bet, at least one choice");
     }
     let mut coins = p.coins.clone();
     coins.sort_unstable();
     coins.dedup();
     if p.pays.is_empty() {
-        return Err(r.at(root().field("pays"), "a paytable needs at least one winning hand"));
+        e.at(root().field("pays"), "a paytable needs at least one winning hand");
     }
     let mut entries: Vec<PayEntry> = Vec::new();
     for (i, pay) in p.pays.iter().enumerate() {
         let at = root().field("pays").index(i);
-        let set = |s: &str, what: &str| -> Result<RankMask, PaytableError> {
+        let mut set = |s: &str, what: &str| -> RankMask {
             match rank_set(s) {
-                Ok(0) => Err(r.at(at.clone().field("hand"), format!("the {what} set {s:?} is empty"))),
-                Ok(m) => Ok(m),
-                Err(e) => Err(r.at(at.clone().field("hand"), format!("{what}: {e}"))),
+                Ok(0) => {
+                    e.at(at.clone().field("hand"), format!("the {what} set {s:?} is empty"));
+                    0
+                }
+                Ok(m) => m,
+                Err(problem) => {
+                    e.at(at.clone().field("hand"), format!("{what}: {problem}"));
+                    0
+                }
             }
         };
         let pattern = match &pay.hand {
             HandSource::RoyalFlush => Pattern::RoyalFlush,
             HandSource::FourWilds => Pattern::FourWilds,
-            HandSource::FourWildsWith { kickers } => Pattern::FourWildsWith { kickers: set(kickers, "kickers")? },
+            HandSource::FourWildsWith { kickers } => Pattern::FourWildsWith { kickers: set(kickers, "kickers") },
             HandSource::WildRoyalFlush => Pattern::WildRoyalFlush,
             HandSource::FiveOfAKind => Pattern::FiveOfAKind,
-            HandSource::FiveOfAKindOf { ranks } => Pattern::FiveOfAKindOf { ranks: set(ranks, "ranks")? },
+            HandSource::FiveOfAKindOf { ranks } => Pattern::FiveOfAKindOf { ranks: set(ranks, "ranks") },
             HandSource::StraightFlush => Pattern::StraightFlush,
-            HandSource::FourOfAKind { ranks, kickers } => Pattern::FourOfAKind { ranks: set(ranks, "ranks")?, kickers: set(kickers, "kickers")? },
+            HandSource::FourOfAKind { ranks, kickers } => Pattern::FourOfAKind { ranks: set(ranks, "ranks"), kickers: set(kickers, "kickers") },
             HandSource::FullHouse => Pattern::FullHouse,
             HandSource::Flush => Pattern::Flush,
             HandSource::Straight => Pattern::Straight,
             HandSource::ThreeOfAKind => Pattern::ThreeOfAKind,
             HandSource::TwoPair => Pattern::TwoPair,
-            HandSource::Pair { ranks } => Pattern::Pair { ranks: set(ranks, "ranks")? },
+            HandSource::Pair { ranks } => Pattern::Pair { ranks: set(ranks, "ranks") },
         };
         match (pattern, wild) {
             (Pattern::FourWilds | Pattern::FourWildsWith { .. }, w) if w != Wild::Deuces => {
-                return Err(r.at(at.field("hand"), "pay for an impossible hand: four wild cards needs wild: Deuces"));
+                e.at(at.clone().field("hand"), "pay for an impossible hand: four wild cards needs wild: Deuces");
             }
             (Pattern::WildRoyalFlush | Pattern::FiveOfAKind | Pattern::FiveOfAKindOf { .. }, Wild::None) => {
-                return Err(r.at(at.field("hand"), "pay for an impossible hand: it needs wild cards (wild: Deuces or Joker)"));
+                e.at(at.clone().field("hand"), "pay for an impossible hand: it needs wild cards (wild: Deuces or Joker)");
             }
             _ => {}
         }
         if pay.name.trim().is_empty() {
-            return Err(r.at(at.field("name"), "every winning hand needs the name the player sees (M-8)"));
+            e.at(at.clone().field("name"), "every winning hand needs the name the player sees (M-8)");
         }
         if pay.pays == 0 || pay.max_coin_pays == Some(0) {
-            return Err(r.at(at.field("pays"), "a pay of 0 is not a prize: remove it"));
+            e.at(at.clone().field("pays"), "a pay of 0 is not a prize: remove it");
         }
         if pay.max_coin_pays.is_some_and(|m| m < pay.pays) {
-            return Err(r.at(at.field("max_coin_pays"), "the maximum-coin pay is lower than the normal pay"));
+            e.at(at.clone().field("max_coin_pays"), "the maximum-coin pay is lower than the normal pay");
         }
-        if entries.iter().any(|e| e.pattern == pattern) {
-            return Err(r.at(at.field("hand"), format!("{:?} is paid twice", pay.hand)));
+        if entries.iter().any(|x| x.pattern == pattern) {
+            e.at(at.field("hand"), format!("{:?} is paid twice", pay.hand));
         }
         entries.push(PayEntry { name: pay.name.clone(), pattern, pays: pay.pays, max_coin_pays: pay.max_coin_pays });
     }
@@ -145,18 +158,22 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
         None => None,
         Some(d) => {
             if d.max_doubles == 0 || d.max_doubles > 5 {
-                return Err(r.at(root().field("double_up").field("max_doubles"), "the double-up allows 1 to 5 doubles (decisions.md)"));
+                e.at(root().field("double_up").field("max_doubles"), "the double-up allows 1 to 5 doubles (decisions.md)");
             }
             Some(DoubleUpRule { max_doubles: d.max_doubles, max_win_credits: d.max_win_credits })
         }
     };
     let mut hands = p.hands.clone();
     if hands.is_empty() || hands.iter().any(|&h| h == 0 || h > 100) {
-        return Err(r.at(root().field("hands"), "hands must list 1 to 100 hands per deal, at least one choice"));
+        e.at(root().field("hands"), "hands must list 1 to 100 hands per deal, at least one choice");
     }
     hands.sort_unstable();
     hands.dedup();
     let game = DrawPokerGame { id: p.id.clone(), name: p.name.clone(), wild, entries, coins, double_up, hands };
+    // The order check needs every entry well formed.
+    e.result(|| ())?;
+    let mut e = Problems::new(r);
+    let mut reported = std::collections::BTreeSet::new();
     // M-13: a hand is paid only its highest prize, and the game pays the
     // first entry a hand makes; so wherever one hand makes two entries, the
     // one listed first must pay at least as much, at every coin count.
@@ -166,9 +183,9 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
             for &j in &listed[k + 1..] {
                 for &c in &game.coins {
                     let (above, below) = (game.pays_per_coin(i, c), game.pays_per_coin(j, c));
-                    if below > above {
+                    if below > above && reported.insert((i, j)) {
                         let hand: Vec<String> = example.iter().map(|c| c.to_string()).collect();
-                        return Err(r.at(
+                        e.at(
                             root().field("pays").index(j),
                             format!(
                                 "{:?} pays {below} per coin at {c} coin(s), more than {:?} listed above it ({above}), and a hand such as {} makes both: list hands from the highest pay down (M-13)",
@@ -176,13 +193,13 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
                                 game.entries[i].name,
                                 hand.join(" ")
                             ),
-                        ));
+                        );
                     }
                 }
             }
         }
     }
-    Ok(game)
+    e.result(|| game)
 }
 
 /// Every distinct set of entries some hand of the deck makes at once, with
@@ -208,40 +225,41 @@ pub fn compile_stud(file: &str, src: &str) -> Result<(StudPokerGame, Option<Stri
 
 pub fn validate_stud(r: &Reporter<'_>, p: &StudPokerPaytable) -> Result<StudPokerGame, PaytableError> {
     let root = Path::default;
-    check_name(r, &p.id, &p.name)?;
+    let mut e = Problems::new(r);
+    check_name(&mut e, &p.id, &p.name);
     // SP-15: the royal flush pays 50 to 100 to 1 (operator's choice).
     if !(50..=100).contains(&p.royal_flush_pays) {
-        return Err(r.at(root().field("royal_flush_pays"), format!("the royal flush pays 50 to 100 to 1 (SP-15), not {}", p.royal_flush_pays)));
+        e.at(root().field("royal_flush_pays"), format!("the royal flush pays 50 to 100 to 1 (SP-15), not {}", p.royal_flush_pays));
     }
     let mut antes = p.antes.clone();
     antes.sort_unstable();
     antes.dedup();
-    let (Some(&min), Some(&max)) = (antes.first(), antes.last()) else {
-        return Err(r.at(root().field("antes"), "at least one ante is needed"));
-    };
-    if min == 0 {
-        return Err(r.at(root().field("antes"), "an ante of 0 credits is not a bet"));
-    }
-    // PSD 20: the largest ante at most 25 times the smallest.
-    if max > 25 * min {
-        return Err(r.at(root().field("antes"), format!("the largest ante ({max}) is more than 25 times the smallest ({min}) (PSD 20)")));
+    match (antes.first(), antes.last()) {
+        (Some(&min), Some(&max)) => {
+            if min == 0 {
+                e.at(root().field("antes"), "an ante of 0 credits is not a bet");
+            } else if max > 25 * min {
+                // PSD 20: the largest ante at most 25 times the smallest.
+                e.at(root().field("antes"), format!("the largest ante ({max}) is more than 25 times the smallest ({min}) (PSD 20)"));
+            }
+        }
+        _ => e.at(root().field("antes"), "at least one ante is needed"),
     }
     if p.max_win_credits == Some(0) {
-        return Err(r.at(root().field("max_win_credits"), "a cap of 0 credits would pay nothing"));
+        e.at(root().field("max_win_credits"), "a cap of 0 credits would pay nothing");
     }
     let jackpot = match &p.jackpot {
         None => None,
         Some(j) => {
             let at = root().field("jackpot");
             if j.bet_credits == 0 {
-                return Err(r.at(at.field("bet_credits"), "the side bet must be at least 1 credit"));
-            }
-            // PSD 41, seed 004 §10: the start value is at least 10,000 × the side bet.
-            if j.start_value_credits < 10_000 * j.bet_credits {
-                return Err(r.at(
+                e.at(at.clone().field("bet_credits"), "the side bet must be at least 1 credit");
+            } else if j.start_value_credits < 10_000 * j.bet_credits {
+                // PSD 41, seed 004 §10: the start value is at least 10,000 × the side bet.
+                e.at(
                     at.field("start_value_credits"),
                     format!("the start value {} is under 10,000 × the side bet ({}) (PSD 41)", j.start_value_credits, 10_000 * j.bet_credits),
-                ));
+                );
             }
             Some(JackpotRule {
                 bet_credits: j.bet_credits,
@@ -255,7 +273,7 @@ pub fn validate_stud(r: &Reporter<'_>, p: &StudPokerPaytable) -> Result<StudPoke
             })
         }
     };
-    Ok(StudPokerGame {
+    e.result(|| StudPokerGame {
         id: p.id.clone(),
         name: p.name.clone(),
         // PSD 30 / SP-15, high card first.
@@ -339,6 +357,29 @@ mod tests {
 
     fn draw_err(src: &str) -> String {
         compile_draw("t.ron", src).unwrap_err().to_string()
+    }
+
+    /// Issue 18: every problem of a poker paytable at once, each at its line.
+    #[test]
+    fn every_problem_of_a_poker_paytable_is_reported_at_once() {
+        let bad = "DrawPokerPaytable(\n id: \"t\",\n name: \"\",\n coins: [0],\n pays: [\n  (hand: FourWilds, name: \"Royal\", pays: 800),\n  (hand: Pair(ranks: \"J-Z\"), name: \"Jacks\", pays: 0),\n ],\n)";
+        let err = compile_draw("t.ron", bad).unwrap_err();
+        let lines: Vec<usize> = err
+            .problems()
+            .iter()
+            .map(|p| match p {
+                PaytableError::Invalid { line, .. } => *line,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        // The name (3), the coins (4), four deuces without deuces (6), the
+        // bad rank and the pay of 0 (7).
+        assert_eq!(lines, vec![3, 4, 6, 7, 7], "{err}");
+        let stud = "StudPokerPaytable(\n id: \"s\",\n name: \"S\",\n royal_flush_pays: 40,\n antes: [1, 30],\n max_win_credits: Some(0),\n)";
+        let err = compile_stud("s.ron", stud).unwrap_err();
+        assert_eq!(err.problems().len(), 3, "{err}");
+        let text = err.to_string();
+        assert!(text.contains("SP-15") && text.contains("PSD 20") && text.contains("a cap of 0"), "{text}");
     }
 
     #[test]

@@ -294,6 +294,27 @@ fn a_negative_number_is_explained_on_its_line() {
     }
 }
 
+/// Issue 18: a pay with a fraction is named as such (RON alone said
+/// "Expected comma"), in reel and in poker paytables.
+#[test]
+fn a_pay_with_a_fraction_is_named_on_its_line() {
+    let src = classic_src();
+    let bad = src.replacen("pays: 1000)", "pays: 1000.5)", 1);
+    assert_ne!(bad, src);
+    match compile("frac.ron", &bad) {
+        Err(PaytableError::Syntax { line, message, .. }) => {
+            assert_eq!(line, line_of(&bad, "pays: 1000.5"));
+            assert!(message.contains("a number with a fraction") && message.contains("whole numbers"), "{message}");
+        }
+        other => panic!("expected a syntax error, got {other:?}"),
+    }
+    let poker = std::fs::read_to_string(sample("jacks-or-better-9-6.ron")).unwrap();
+    let bad = poker.replacen("pays: 250,", "pays: 2.5,", 1);
+    assert_ne!(bad, poker);
+    let err = paytables::poker_compile::compile_draw("frac.ron", &bad).unwrap_err().to_string();
+    assert!(err.contains("a number with a fraction") && !err.contains("not one the format can express"), "{err}");
+}
+
 /// Issue 18: `tie_rule` is optional, as the format document says: SP-17's
 /// suit order.
 #[test]
