@@ -300,6 +300,18 @@ impl Machine {
         Ok(())
     }
 
+    /// Before a committed step of the open round or its settlement: nothing
+    /// blocks play (an open door, a tilt: the round waits, resumable, until
+    /// it is cleared) and the journal on disk ends where this process left
+    /// it, self-audited (issue 21: `record_step` and `settle_round` checked
+    /// neither).
+    fn verify_in_round(&mut self) -> Result<(), CoreError> {
+        if let Some(b) = self.play_block() {
+            return Err(b.into());
+        }
+        self.verify_before_money_moves()
+    }
+
     /// Why play is refused now, if it is.
     pub fn play_block(&self) -> Option<PlayBlock> {
         if let Some(f) = &self.fault {
@@ -345,6 +357,9 @@ impl Machine {
             self.commit(vec![Entry::NoteRejected { value, reason: reason.clone() }])?;
             return Err(CoreError::NoteRejected(reason));
         }
+        // Money in is checked like money out: the journal's end (and so its
+        // epoch: a RAM clear by another process) before the credit moves.
+        self.verify_before_money_moves()?;
         self.commit(vec![Entry::NoteIn { value }])?;
         Ok(self.state.credit)
     }
@@ -373,6 +388,7 @@ impl Machine {
             self.commit(vec![Entry::TicketRejected { validation: validation.to_owned(), reason: reason.clone() }])?;
             return Err(CoreError::TicketRejected(reason));
         }
+        self.verify_before_money_moves()?;
         let value = self.state.tickets.get(validation).map_or(0, |t| t.value);
         self.commit(vec![Entry::TicketIn { validation: validation.to_owned(), value }])?;
         Ok(self.state.credit)
@@ -516,6 +532,7 @@ impl Machine {
         E: std::fmt::Display,
     {
         let open = self.check_step(round, extra_stake)?;
+        self.verify_in_round()?;
         let (outcome, data, draws) = self.draw(&open.game, draw)?;
         self.commit(vec![Entry::RoundStep { round, step: Step::new(step, data), extra_stake, draws }])?;
         Ok(outcome)
@@ -525,6 +542,7 @@ impl Machine {
     /// raise or fold). `extra_stake` leaves the credit meter with it.
     pub fn record_step(&mut self, round: u64, step: Step, extra_stake: Cents) -> Result<(), CoreError> {
         self.check_step(round, extra_stake)?;
+        self.verify_in_round()?;
         self.commit(vec![Entry::RoundStep { round, step, extra_stake, draws: 0 }])
     }
 
@@ -588,6 +606,7 @@ impl Machine {
         linked: &[(String, usize, Cents)],
     ) -> Result<Settled, CoreError> {
         let open = self.open_round_checked(round)?;
+        self.verify_in_round()?;
         let time = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         let mut progressive = Vec::new();
         // Award on a copy first: two hits of one level in a round get the

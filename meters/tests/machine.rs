@@ -411,3 +411,52 @@ fn an_empty_range_voids_the_draw_and_money_moves_name_who_moves_it() {
     assert!(matches!(m.pay_handpay(id, ""), Err(CoreError::Refused(_))));
     m.pay_handpay(id, "attendant 7").unwrap();
 }
+
+/// Issue 21, attack 7: a second process clears critical memory (or writes
+/// to it) beside a live one: the live one's next note, ticket, step or
+/// settlement is refused on the journal's end, never credited against the
+/// other's records.
+#[test]
+fn money_in_is_refused_after_another_process_changed_the_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut live = boot(&dir);
+    live.insert_note(2_000).unwrap();
+    // Another process appends a record of its own.
+    let mut other = Machine::open(&path, lab_config(), SeedChoice::Lab(2)).unwrap();
+    other.insert_note(500).unwrap();
+    drop(other);
+    assert!(matches!(live.insert_note(500), Err(CoreError::CriticalMemory(_))), "a note credited after the journal moved under this process");
+    assert!(matches!(live.insert_ticket("123456789012345678"), Err(_)));
+
+    // A RAM clear beside a live machine that is in a round: its decision and
+    // its settlement are refused.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut live = boot(&dir);
+    live.insert_note(2_000).unwrap();
+    let (round, _) = live.play_round("g", 1, 100, "deal", |_| Ok::<_, String>(json!({}))).unwrap();
+    Machine::ram_clear(&path, &lab_config(), "operator", "0000", "beside a live cabinet").unwrap();
+    assert!(matches!(live.record_step(round, Step::new("hold", json!({})), 0), Err(CoreError::CriticalMemory(_))));
+    assert!(matches!(live.settle_round(round, 500, vec![]), Err(CoreError::CriticalMemory(_))));
+    assert_eq!(live.credit(), 1_900, "nothing was paid by the stale process");
+}
+
+/// Issue 21, attack 9: with a door open in a round, its decisions and its
+/// settlement wait (the round stays open and resumable); once the door is
+/// closed they go through.
+#[test]
+fn a_round_waits_while_a_door_is_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(2_000).unwrap();
+    let (round, _) = m.play_round("g", 1, 100, "deal", |_| Ok::<_, String>(json!({}))).unwrap();
+    m.open_door(Door::Main).unwrap();
+    assert!(matches!(m.record_step(round, Step::new("raise", json!({})), 200), Err(CoreError::Blocked(PlayBlock::DoorOpen(Door::Main)))));
+    assert!(matches!(m.settle_round(round, 300, vec![]), Err(CoreError::Blocked(PlayBlock::DoorOpen(Door::Main)))));
+    assert_eq!(m.credit(), 1_900);
+    m.close_door(Door::Main).unwrap();
+    m.record_step(round, Step::new("raise", json!({})), 200).unwrap();
+    m.settle_round(round, 300, vec![]).unwrap();
+    assert_eq!(m.credit(), 1_900 - 200 + 300);
+}
