@@ -191,6 +191,19 @@ impl Level {
     }
 }
 
+/// What one wager's contribution changed in a level: the amounts it added
+/// and the carries below a cent before it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Contribution {
+    pub current: Cents,
+    pub reserve: Cents,
+    pub overflow: Cents,
+    pub contributed_micro: u128,
+    pub fraction_before: u64,
+    pub reserve_fraction_before: u64,
+    pub mystery_due_before: Option<u64>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pool {
     pub config: PoolConfig,
@@ -218,14 +231,51 @@ impl Pool {
     }
 
     /// Add a qualifying wager's contributions to every level; a mystery
-    /// level passing its hidden value becomes due to `round`.
-    pub fn contribute_for(&mut self, wager: Cents, round: u64) {
+    /// level passing its hidden value becomes due to `round`. Returns what
+    /// the contribution changed, so that a void can take it back exactly.
+    pub fn contribute_for(&mut self, wager: Cents, round: u64) -> Vec<Contribution> {
+        let before = self.levels.clone();
         self.contribute(wager);
         for l in &mut self.levels {
             if l.mystery_due.is_none() && l.mystery_at.is_some_and(|t| l.current >= t) {
                 l.mystery_due = Some(round);
             }
         }
+        before
+            .iter()
+            .zip(&self.levels)
+            .map(|(b, a)| Contribution {
+                current: a.current - b.current,
+                reserve: a.reserve - b.reserve,
+                overflow: a.overflow - b.overflow,
+                contributed_micro: a.contributed_micro - b.contributed_micro,
+                fraction_before: b.fraction,
+                reserve_fraction_before: b.reserve_fraction,
+                mystery_due_before: b.mystery_due,
+            })
+            .collect()
+    }
+
+    /// Take back a voided round's contributions (issue 21: a void refunds
+    /// the whole stake, so the pools must not keep its share): every level
+    /// as it was before, a mystery level it made due no longer due (it
+    /// becomes due again to the wager that truly passes its hidden value).
+    /// Nothing else can touch the levels while the round is open; a level
+    /// that cannot give the contribution back is an inconsistency.
+    pub fn take_back(&mut self, made: &[Contribution]) -> Result<(), PoolError> {
+        let pool = self.config.id.clone();
+        let broken =
+            |level: usize| PoolError::Config { pool: pool.clone(), level, problem: "the voided round's contribution is no longer in the level".into() };
+        for (i, (l, c)) in self.levels.iter_mut().zip(made).enumerate() {
+            l.current = l.current.checked_sub(c.current).ok_or_else(|| broken(i))?;
+            l.reserve = l.reserve.checked_sub(c.reserve).ok_or_else(|| broken(i))?;
+            l.overflow = l.overflow.checked_sub(c.overflow).ok_or_else(|| broken(i))?;
+            l.contributed_micro = l.contributed_micro.checked_sub(c.contributed_micro).ok_or_else(|| broken(i))?;
+            l.fraction = c.fraction_before;
+            l.reserve_fraction = c.reserve_fraction_before;
+            l.mystery_due = c.mystery_due_before;
+        }
+        Ok(())
     }
 
     /// Set the hidden values of the mystery levels (from the journal).

@@ -32,6 +32,10 @@ pub struct OpenRound {
     /// The part of the opening stake that is a side bet.
     #[serde(default)]
     pub side_stake: Cents,
+    /// What the round's wager contributed to each standalone pool, level by
+    /// level: a void takes it back exactly.
+    #[serde(default)]
+    pub contributions: Vec<(String, Vec<crate::progressive::Contribution>)>,
 }
 
 /// A hand-pay waiting for an attendant (F-44: a persisted queue).
@@ -234,10 +238,11 @@ impl CriticalState {
                 // The wager's contributions, in its own record (M-21): a
                 // side-bet pool takes the side bet, every other pool the
                 // main wager.
-                for pool in self.pools.values_mut() {
+                let mut contributions = Vec::new();
+                for (id, pool) in self.pools.iter_mut() {
                     let wager = pool.wager(*stake, *side_stake);
                     if wager > 0 && pool.qualifies(game, wager) {
-                        pool.contribute_for(wager, *round);
+                        contributions.push((id.clone(), pool.contribute_for(wager, *round)));
                     }
                 }
                 let main = stake - side_stake;
@@ -255,6 +260,7 @@ impl CriticalState {
                     credit_before: *credit_before,
                     steps: 1,
                     side_stake: *side_stake,
+                    contributions,
                 });
             }
             Entry::RoundStep { round, extra_stake, .. } => {
@@ -343,6 +349,15 @@ impl CriticalState {
                 for m in self.game_scopes(&open.game, open.denom) {
                     m.jogadas_anuladas += 1;
                     m.reembolsos_anulacao += refund;
+                }
+                // The refunded wager leaves the pools it fed, and the
+                // linked outbox if the controller has not taken it yet.
+                for (id, made) in &open.contributions {
+                    let pool = self.pools.get_mut(id).ok_or_else(|| fail(e, format!("the voided round fed pool {id}, which is gone")))?;
+                    pool.take_back(made).map_err(|x| fail(e, x.to_string()))?;
+                }
+                for pending in self.linked_pending.values_mut() {
+                    pending.remove(round);
                 }
                 self.open_round = None;
             }

@@ -274,3 +274,56 @@ fn a_side_bet_pool_takes_the_side_bets_alone_and_pays_shares_of_its_level() {
     let m = Machine::open(&path, config(), SeedChoice::Lab(3)).unwrap();
     assert_eq!(m.pools(), &before, "the side-bet pool is a fold over the journal");
 }
+
+/// Issue 21, attack 5: a void refunds the whole stake, so it takes back the
+/// round's contributions exactly (carries below a cent, ceiling overflow and
+/// reserve included), and a mystery level the voided wager made due is due
+/// no more: the next wager that truly passes its hidden value wins it. Also
+/// after a restart, from the journal alone.
+#[test]
+fn a_void_takes_back_its_contributions_and_its_mystery_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(3)).unwrap();
+    for _ in 0..20 {
+        m.insert_note(5_000).unwrap();
+    }
+    let mut mystery = pool("mystery", "reels");
+    mystery.levels = vec![LevelConfig {
+        name: "Mistério".into(),
+        start_value: 1_000,
+        reset_value: 1_000,
+        increment_ppm: 200_000,
+        reserve_ppm: 30_001,
+        ceiling: Some(1_200),
+        mystery: true,
+    }];
+    m.configure_pool(pool("p", "reels")).unwrap();
+    m.configure_pool(mystery).unwrap();
+    // Wagers until the mystery level's hidden value is one wager away.
+    let at = m.pools()["mystery"].levels[0].mystery_at.unwrap();
+    while m.pools()["mystery"].levels[0].current + 100 < at {
+        round(&mut m, "reels", 300, &[]);
+    }
+    let before: Vec<_> = ["p", "mystery"].iter().map(|id| m.pools()[*id].levels.clone()).collect();
+    let credit = m.credit();
+    // A wager large enough to pass the hidden value and reach the ceiling.
+    let (r, _) = m.play_round("reels", 100, 2_000, "outcome", |_| Ok::<_, String>(json!({}))).unwrap();
+    assert_eq!(m.pools()["mystery"].levels[0].mystery_due, Some(r), "the wager made the mystery level due");
+    assert_ne!(m.pools()["p"].levels, before[0], "the wager contributed");
+    m.void_round(r, "power cut beyond recovery").unwrap();
+    let after: Vec<_> = ["p", "mystery"].iter().map(|id| m.pools()[*id].levels.clone()).collect();
+    assert_eq!(after, before, "the void left the pools exactly as before the wager");
+    assert_eq!(m.credit(), credit, "the whole stake refunded");
+    assert!(m.pools().values().all(|p| p.levels.iter().all(|l| l.balanced())));
+    // The same from the journal alone.
+    drop(m);
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(3)).unwrap();
+    let replayed: Vec<_> = ["p", "mystery"].iter().map(|id| m.pools()[*id].levels.clone()).collect();
+    assert_eq!(replayed, before);
+    // The next wager that passes the hidden value wins the level.
+    let (r, _) = m.play_round("reels", 100, 2_000, "outcome", |_| Ok::<_, String>(json!({}))).unwrap();
+    assert_eq!(m.pools()["mystery"].levels[0].mystery_due, Some(r));
+    let settled = m.settle_round(r, 0, vec![]).unwrap();
+    assert!(settled.win >= at, "the mystery level was paid: {} of at least {at}", settled.win);
+}
