@@ -70,6 +70,9 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     let mut session = Session::new(machine, config, games, report);
     session.db = db;
     session.lab_seed = options.lab_seed;
+    // Issue 21: a cash-out committed before a crash, its ticket never
+    // printed, is printed now (same validation number).
+    session.print_unprinted_tickets();
     Ok(session)
 }
 

@@ -52,8 +52,6 @@ pub struct Session {
     pub(crate) warning: Option<Warning>,
     /// Actions refused so far (a command compares it before and after).
     pub(crate) refusals: u64,
-    /// A ticket the printer failed to print (the cabinet is tilted until it is).
-    pub(crate) unprinted: Option<meters::ticket::Ticket>,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -126,7 +124,6 @@ impl Session {
             lab_seed: None,
             last_activity: std::time::Instant::now(),
             warning: None,
-            unprinted: None,
             refusals: 0,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(LinkedPool::start).collect();
@@ -735,26 +732,43 @@ impl Session {
     }
 
     /// Print an issued ticket. The core has already moved the credit to the
-    /// ticket, so a printer that fails must not lose it: the cabinet tilts
-    /// (device fault, naming the ticket's value and validation number) and
-    /// keeps the ticket until the attendant key prints it again.
+    /// ticket (its first step), so a printer that fails must not lose it:
+    /// the cabinet tilts (device fault, naming the ticket's value and
+    /// validation number) and the core keeps it unprinted until the
+    /// attendant key, or the next boot, prints it; a printed ticket is
+    /// journaled as such (its second step).
     fn print_ticket(&mut self, t: meters::ticket::Ticket) {
         let dir = PathBuf::from(&self.config.ticket_dir);
         match crate::ticket_printer::print(&t, &self.machine.config().currency, &dir) {
             Ok(p) => {
+                if let Err(e) = self.machine.ticket_printed(&t.validation) {
+                    self.fail(Notice::Core(e));
+                    return;
+                }
                 self.message = Some(Notice::TicketPrinted { path: p.display().to_string() });
-                self.unprinted = None;
             }
             Err(e) => {
                 let detail = format!("printer: {e}; ticket {} of {} not printed", t.validation, self.machine.config().currency.format(t.value));
                 tracing::error!("{detail}");
-                if let Err(e) = self.machine.set_tilt(Tilt::DeviceFault, &detail) {
+                if !self.machine.state().tilts.contains(&Tilt::DeviceFault)
+                    && let Err(e) = self.machine.set_tilt(Tilt::DeviceFault, &detail)
+                {
                     self.fail(Notice::Core(e));
                 }
                 self.message = Some(Notice::TicketNotPrinted { validation: t.validation.clone(), value: t.value, error: e.to_string() });
-                self.unprinted = Some(t);
             }
         }
+    }
+
+    /// Print every ticket whose cash-out is committed but whose printing
+    /// never finished (a printer fault, a power cut between the two steps):
+    /// at boot and with the attendant key. True when none is left.
+    pub fn print_unprinted_tickets(&mut self) -> bool {
+        for t in self.machine.unprinted_tickets() {
+            tracing::warn!("ticket {} of {} cents was issued but never printed: printing it again", t.validation, t.value);
+            self.print_ticket(t);
+        }
+        self.machine.unprinted_tickets().is_empty()
     }
 
     pub fn toggle_door(&mut self, door: Door) {
@@ -767,11 +781,8 @@ impl Session {
     /// The attendant key: print a ticket the printer failed on, pay every
     /// pending hand-pay, clear what can be cleared.
     pub fn attendant_clear(&mut self) {
-        if let Some(t) = self.unprinted.take() {
-            self.print_ticket(t);
-            if self.unprinted.is_some() {
-                return;
-            }
+        if !self.print_unprinted_tickets() {
+            return;
         }
         let ids: Vec<u64> = self.machine.state().handpays.keys().copied().collect();
         for id in ids {
@@ -831,8 +842,9 @@ impl Session {
             PlayBlock::Tilt(Tilt::DeviceFault) => format!(
                 "{}{}",
                 self.t("AVARIA DE DISPOSITIVO: chame o empregado", "DEVICE FAULT: call an attendant"),
-                self.unprinted
-                    .as_ref()
+                self.machine
+                    .unprinted_tickets()
+                    .first()
                     .map(|t| format!(" — {} {} ({})", self.t("bilhete por imprimir", "ticket not printed"), self.show(t.value), t.validation))
                     .unwrap_or_default()
             ),

@@ -161,3 +161,41 @@ fn an_open_door_stops_play() {
     assert!(i.state().open_round.is_some());
     assert_eq!(i.state().totals.aberturas_porta.get(&Door::Main), Some(&1), "the opening is counted");
 }
+
+/// Issue 21, attack 10: a cash-out is issued in two journaled steps (the
+/// credit onto the ticket, then "printed"). A ticket whose printing never
+/// finished (here a jammed printer, then the power goes) is printed again
+/// at the next boot, with the same validation number, exactly once; the
+/// cash-out is never lost and never paid twice.
+#[test]
+fn a_ticket_never_printed_is_printed_at_the_next_boot_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let jam = dir.path().join("tickets");
+    std::fs::write(&jam, b"jammed").unwrap();
+    let validation = {
+        let mut s = boot_with(dir.path(), |c| c, false);
+        assert!(s.command(Command::InsertNote { cents: 2_000 }));
+        s.command(Command::CashOut);
+        let unprinted = s.machine().unprinted_tickets();
+        assert_eq!(unprinted.len(), 1, "the issued ticket is held unprinted in critical memory");
+        unprinted[0].validation.clone()
+        // The session ends here without printing: a power cut.
+    };
+    std::fs::remove_file(&jam).unwrap();
+    let printed_records = |dir: &std::path::Path| {
+        let i = Inspection::open(&dir.join("egm.sqlite")).unwrap();
+        i.events(1_000).unwrap().iter().filter(|r| matches!(&r.entry, meters::Entry::TicketPrinted { validation: v } if *v == validation)).count()
+    };
+    let s = boot_with(dir.path(), |c| c, false);
+    let printed = std::fs::read_to_string(jam.join(format!("ticket-{validation}.txt"))).unwrap();
+    assert!(printed.contains(&validation) && printed.contains("20.00"), "{printed}");
+    assert!(s.machine().unprinted_tickets().is_empty());
+    assert_eq!(s.machine().state().totals.cancelamento_creditos, 2_000, "one cash-out");
+    drop(s);
+    assert_eq!(printed_records(dir.path()), 1);
+    // A further boot prints nothing again.
+    let s = boot_with(dir.path(), |c| c, false);
+    assert!(s.machine().unprinted_tickets().is_empty());
+    drop(s);
+    assert_eq!(printed_records(dir.path()), 1, "printed once");
+}

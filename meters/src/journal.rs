@@ -151,6 +151,16 @@ pub enum Entry {
     TicketOut {
         validation: String,
         value: Cents,
+        /// When it was issued (UTC), printed on the ticket; absent in
+        /// records written before tickets were issued in two steps.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        issued_utc: Option<String>,
+    },
+    /// The printer finished the ticket issued by `TicketOut` (issue 21: a
+    /// ticket is issued in two journaled steps, so one the printer never
+    /// finished is printed again after a restart).
+    TicketPrinted {
+        validation: String,
     },
     HandpayLocked {
         id: u64,
@@ -280,6 +290,7 @@ impl Entry {
             Entry::TicketIn { .. } => "ticket_in",
             Entry::TicketRejected { .. } => "ticket_rejected",
             Entry::TicketOut { .. } => "ticket_out",
+            Entry::TicketPrinted { .. } => "ticket_printed",
             Entry::HandpayLocked { .. } => "handpay_locked",
             Entry::HandpayPaid { .. } => "handpay_paid",
             Entry::RoundBegun { .. } => "round_begun",

@@ -416,9 +416,33 @@ impl Machine {
                 break v;
             }
         };
-        self.commit(vec![Entry::TicketOut { validation: validation.clone(), value: amount }])?;
-        let issued_utc = self.store.last_commit_utc().to_owned();
+        let issued_utc = time::OffsetDateTime::now_utc()
+            .format(&time::format_description::well_known::Rfc3339)
+            .map_err(|e| CoreError::CriticalMemory(format!("clock: {e}")))?;
+        self.commit(vec![Entry::TicketOut { validation: validation.clone(), value: amount, issued_utc: Some(issued_utc.clone()) }])?;
         Ok(CashOut::Ticket(Ticket { machine_id: self.config.machine_id.clone(), validation, value: amount, issued_utc }))
+    }
+
+    /// The printer finished `validation`'s ticket: the second step of its
+    /// issue. Until then it is printed again after any restart (same
+    /// validation number: it can be redeemed only once).
+    pub fn ticket_printed(&mut self, validation: &str) -> Result<(), CoreError> {
+        match self.state.tickets.get(validation) {
+            None => Err(CoreError::TicketRejected(format!("no ticket {validation} was issued"))),
+            Some(t) if t.printed => Ok(()),
+            Some(_) => self.commit(vec![Entry::TicketPrinted { validation: validation.to_owned() }]),
+        }
+    }
+
+    /// Tickets issued (their cash-out committed) that the printer never
+    /// finished, oldest first: the host prints them again.
+    pub fn unprinted_tickets(&self) -> Vec<Ticket> {
+        self.state
+            .tickets
+            .iter()
+            .filter(|(_, t)| !t.printed && !t.redeemed)
+            .map(|(v, t)| Ticket { machine_id: self.config.machine_id.clone(), validation: v.clone(), value: t.value, issued_utc: t.issued_utc.clone() })
+            .collect()
     }
 
     // ----- the game cycle -------------------------------------------------

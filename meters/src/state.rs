@@ -51,6 +51,12 @@ pub struct PendingHandpay {
 pub struct IssuedTicket {
     pub value: Cents,
     pub redeemed: bool,
+    /// Whether the printer finished it (`TicketPrinted`).
+    #[serde(default)]
+    pub printed: bool,
+    /// When it was issued, as printed on it.
+    #[serde(default)]
+    pub issued_utc: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,14 +196,22 @@ impl CriticalState {
                 self.totals.bilhetes_codificados_entrados += value;
                 self.totals.bilhetes_entrados_contagem += 1;
             }
-            Entry::TicketOut { validation, value } => {
+            Entry::TicketOut { validation, value, issued_utc } => {
                 self.credit = sub(e, self.credit, *value)?;
                 self.totals.cancelamento_creditos += value;
                 self.totals.bilhetes_codificados_pagos += value;
                 self.totals.bilhetes_pagos_contagem += 1;
-                if self.tickets.insert(validation.clone(), IssuedTicket { value: *value, redeemed: false }).is_some() {
+                let ticket = IssuedTicket { value: *value, redeemed: false, printed: false, issued_utc: issued_utc.clone().unwrap_or_default() };
+                if self.tickets.insert(validation.clone(), ticket).is_some() {
                     return Err(fail(e, format!("validation number {validation} issued twice")));
                 }
+            }
+            Entry::TicketPrinted { validation } => {
+                let t = self.tickets.get_mut(validation).ok_or_else(|| fail(e, format!("no ticket {validation} was issued")))?;
+                if t.printed {
+                    return Err(fail(e, format!("ticket {validation} is already printed")));
+                }
+                t.printed = true;
             }
             Entry::HandpayLocked { id, handpay, amount } => {
                 if *id != self.last_handpay + 1 {

@@ -130,7 +130,6 @@ pub(crate) struct Store {
     conn: Connection,
     key: [u8; 32],
     head: Head,
-    last_at: String,
 }
 
 fn now_utc() -> String {
@@ -199,7 +198,7 @@ impl Store {
         };
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
-        Ok(Store { conn, key, head, last_at: String::new() })
+        Ok(Store { conn, key, head })
     }
 
     /// Open critical memory for reading only (meter readers, lab tools):
@@ -217,7 +216,7 @@ impl Store {
         let key = to32(&bytes);
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
-        Ok(Store { conn, key, head, last_at: String::new() })
+        Ok(Store { conn, key, head })
     }
 
     fn head_tag(&self, h: &Head) -> [u8; 32] {
@@ -331,7 +330,7 @@ impl Store {
         )?;
         tx.commit()?;
         self.head = head;
-        self.last_at = at;
+
         Ok(())
     }
 
@@ -420,11 +419,6 @@ impl Store {
     pub(crate) fn set_rng_carry(&self, carry: &[u8]) -> Result<(), StoreError> {
         self.conn.execute("INSERT INTO rng_carry (id, carry) VALUES (1, ?1) ON CONFLICT(id) DO UPDATE SET carry = ?1", [carry])?;
         Ok(())
-    }
-
-    /// The UTC time of the last committed transaction.
-    pub(crate) fn last_commit_utc(&self) -> &str {
-        &self.last_at
     }
 
     /// RAM clears so far: the journal's epoch.

@@ -459,3 +459,26 @@ fn a_round_waits_while_a_door_is_open() {
     m.settle_round(round, 300, vec![]).unwrap();
     assert_eq!(m.credit(), 1_900 - 200 + 300);
 }
+
+/// Issue 21: a ticket is issued in two steps; until the second, it is
+/// listed as unprinted (also after a restart); the second is recorded once.
+#[test]
+fn a_ticket_is_issued_then_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(2_000).unwrap();
+    let CashOut::Ticket(t) = m.cash_out().unwrap() else { panic!("a ticket was expected") };
+    assert_eq!(m.unprinted_tickets(), vec![t.clone()]);
+    drop(m);
+    let mut m = boot(&dir);
+    assert_eq!(m.unprinted_tickets(), vec![t.clone()], "still unprinted after a restart, with its issue time");
+    m.ticket_printed(&t.validation).unwrap();
+    m.ticket_printed(&t.validation).unwrap();
+    assert!(m.unprinted_tickets().is_empty());
+    assert!(m.ticket_printed("000000000000000000").is_err(), "no such ticket");
+    drop(m);
+    let m = boot(&dir);
+    assert!(m.unprinted_tickets().is_empty());
+    let printed = m.events(100).unwrap().into_iter().filter(|r| matches!(r.entry, Entry::TicketPrinted { .. })).count();
+    assert_eq!(printed, 1, "the second step is journaled once");
+}
