@@ -139,7 +139,7 @@ fn cut_at_every_write_point(game: &str, gamble: bool, side_bet: bool) {
             act(&mut s);
         }
         let was_open = s.in_round();
-        std::mem::forget(s); // the power cut: no power-down record
+        s.power_cut(); // no power-down record
         let mut s = open(&here, &config, game, seed);
         if was_open {
             assert!(s.message_text().is_some(), "cut after {:?}: the resume is told", &actions[..cut]);

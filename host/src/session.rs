@@ -52,6 +52,8 @@ pub struct Session {
     pub(crate) warning: Option<Warning>,
     /// Actions refused so far (a command compares it before and after).
     pub(crate) refusals: u64,
+    /// Set by [`Session::power_cut`]: no power-down record on drop.
+    pub(crate) cut: bool,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -68,7 +70,18 @@ pub struct ProgressiveShown {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        let _ = self.machine.power_down();
+        if !self.cut {
+            let _ = self.machine.power_down();
+        }
+    }
+}
+
+impl Session {
+    /// End the session as a power cut would: no power-down record, and
+    /// critical memory released for the next boot (the fault-injection
+    /// tests' cut at each write point).
+    pub fn power_cut(mut self) {
+        self.cut = true;
     }
 }
 
@@ -125,6 +138,7 @@ impl Session {
             last_activity: std::time::Instant::now(),
             warning: None,
             refusals: 0,
+            cut: false,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(LinkedPool::start).collect();
         s.resume_interrupted_round();
@@ -814,7 +828,7 @@ impl Session {
         if !config.operator.accepts(&config.operator.operator_id, pin) {
             return Err(self.t("PIN errado", "Wrong PIN").to_owned());
         }
-        self.machine.power_down().map_err(|e| e.to_string())?;
+        self.machine.release().map_err(|e| e.to_string())?;
         let epoch = Machine::ram_clear(&self.db, &config, &config.operator.operator_id, pin, reason).map_err(|e| e.to_string())?;
         let mut machine = open_machine(&self.db, &self.config, self.lab_seed)?;
         let (passed, detail) = self.verification.detail("(after a RAM clear)");

@@ -876,6 +876,16 @@ impl Machine {
         self.commit(vec![Entry::PowerDown])
     }
 
+    /// Power down and give critical memory up, for a RAM clear or another
+    /// boot in this process: the lock is released and this machine refuses
+    /// everything afterwards (it is a RAM error to use it).
+    pub fn release(&mut self) -> Result<(), CoreError> {
+        self.power_down()?;
+        self.store.release();
+        self.fault = Some("critical memory was released by this process (a RAM clear or a new boot)".into());
+        Ok(())
+    }
+
     // ----- reading --------------------------------------------------------
 
     pub fn state(&self) -> &CriticalState {

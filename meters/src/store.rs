@@ -116,6 +116,8 @@ pub enum StoreError {
     Json(#[from] serde_json::Error),
     #[error(transparent)]
     Integrity(#[from] IntegrityError),
+    #[error("critical memory {0} is in use by another process: one cabinet process at a time")]
+    Busy(String),
 }
 
 /// The journal's end: the last record's sequence number and MAC.
@@ -130,6 +132,22 @@ pub(crate) struct Store {
     conn: Connection,
     key: [u8; 32],
     head: Head,
+    /// `<db>.lock`, held exclusively for the store's life (writers only):
+    /// one process at a time writes critical memory (issue 21, attack 7).
+    lock: Option<fs::File>,
+}
+
+/// Take the exclusive lock on `<db>.lock`, or say which file is busy.
+fn lock(db: &Path) -> Result<fs::File, StoreError> {
+    let mut s = db.as_os_str().to_owned();
+    s.push(".lock");
+    let path = PathBuf::from(s);
+    let f = fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path)?;
+    match f.try_lock() {
+        Ok(()) => Ok(f),
+        Err(fs::TryLockError::WouldBlock) => Err(StoreError::Busy(db.display().to_string())),
+        Err(fs::TryLockError::Error(e)) => Err(e.into()),
+    }
 }
 
 fn now_utc() -> String {
@@ -164,6 +182,7 @@ impl Store {
     /// Open (or create) critical memory at `path`. Does not verify it: call
     /// [`Store::replay`] before trusting anything in it.
     pub(crate) fn open(path: &Path) -> Result<Store, StoreError> {
+        let lock = lock(path)?;
         let conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
@@ -198,7 +217,7 @@ impl Store {
         };
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
-        Ok(Store { conn, key, head })
+        Ok(Store { conn, key, head, lock: Some(lock) })
     }
 
     /// Open critical memory for reading only (meter readers, lab tools):
@@ -216,7 +235,7 @@ impl Store {
         let key = to32(&bytes);
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
-        Ok(Store { conn, key, head })
+        Ok(Store { conn, key, head, lock: None })
     }
 
     fn head_tag(&self, h: &Head) -> [u8; 32] {
@@ -308,6 +327,10 @@ impl Store {
 
     /// Append entries in one durable transaction (C-23): all or none.
     pub(crate) fn append(&mut self, entries: &[Entry]) -> Result<(), StoreError> {
+        // Only the process holding the writer's lock appends.
+        if self.lock.is_none() {
+            return Err(StoreError::Busy("this handle (read-only or released)".into()));
+        }
         let at = now_utc();
         let mut head = self.head;
         let tx = self.conn.transaction()?;
@@ -419,6 +442,11 @@ impl Store {
     pub(crate) fn set_rng_carry(&self, carry: &[u8]) -> Result<(), StoreError> {
         self.conn.execute("INSERT INTO rng_carry (id, carry) VALUES (1, ?1) ON CONFLICT(id) DO UPDATE SET carry = ?1", [carry])?;
         Ok(())
+    }
+
+    /// Give the writer's lock up: nothing may be appended afterwards.
+    pub(crate) fn release(&mut self) {
+        self.lock = None;
     }
 
     /// RAM clears so far: the journal's epoch.

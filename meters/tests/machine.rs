@@ -412,33 +412,41 @@ fn an_empty_range_voids_the_draw_and_money_moves_name_who_moves_it() {
     m.pay_handpay(id, "attendant 7").unwrap();
 }
 
-/// Issue 21, attack 7: a second process clears critical memory (or writes
-/// to it) beside a live one: the live one's next note, ticket, step or
-/// settlement is refused on the journal's end, never credited against the
-/// other's records.
+/// Issue 21, attack 7: one process at a time writes critical memory: a
+/// second machine, or a RAM clear, beside a live one is refused by name;
+/// and a journal changed behind a live machine's back (a restored copy, a
+/// foreign row) makes its next note, step or settlement refused on the
+/// journal's end, never credited against records it did not write.
 #[test]
-fn money_in_is_refused_after_another_process_changed_the_journal() {
+fn a_second_writer_is_refused_and_a_changed_journal_stops_money() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("egm.sqlite");
     let mut live = boot(&dir);
     live.insert_note(2_000).unwrap();
-    // Another process appends a record of its own.
-    let mut other = Machine::open(&path, lab_config(), SeedChoice::Lab(2)).unwrap();
-    other.insert_note(500).unwrap();
-    drop(other);
-    assert!(matches!(live.insert_note(500), Err(CoreError::CriticalMemory(_))), "a note credited after the journal moved under this process");
+    let busy = Machine::open(&path, lab_config(), SeedChoice::Lab(2)).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(busy.contains("in use by another process"), "a second writer was let in: {busy:?}");
+    let clear = Machine::ram_clear(&path, &lab_config(), "operator", "0000", "beside a live cabinet").err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(clear.contains("in use by another process"), "a RAM clear ran beside a live cabinet: {clear:?}");
+    // Reading (meters, recall, the lab's tools) is never locked out.
+    assert_eq!(meters::inspect::Inspection::open(&path).unwrap().state().credit, 2_000);
 
-    // A RAM clear beside a live machine that is in a round: its decision and
-    // its settlement are refused.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("egm.sqlite");
-    let mut live = boot(&dir);
-    live.insert_note(2_000).unwrap();
+    // A row added behind the live machine's back, in a round.
     let (round, _) = live.play_round("g", 1, 100, "deal", |_| Ok::<_, String>(json!({}))).unwrap();
-    Machine::ram_clear(&path, &lab_config(), "operator", "0000", "beside a live cabinet").unwrap();
+    let c = rusqlite::Connection::open(&path).unwrap();
+    let max: i64 = c.query_row("SELECT max(seq) FROM journal", [], |r| r.get(0)).unwrap();
+    c.execute(
+        "INSERT INTO journal (seq, at_utc, kind, body, mac) VALUES (?1, '2026-01-01T00:00:00Z', 'note_in', '{\"kind\":\"note_in\",\"value\":10000}', x'00')",
+        [max + 1],
+    )
+    .unwrap();
+    drop(c);
     assert!(matches!(live.record_step(round, Step::new("hold", json!({})), 0), Err(CoreError::CriticalMemory(_))));
     assert!(matches!(live.settle_round(round, 500, vec![]), Err(CoreError::CriticalMemory(_))));
-    assert_eq!(live.credit(), 1_900, "nothing was paid by the stale process");
+    assert!(matches!(live.insert_note(500), Err(CoreError::CriticalMemory(_))), "a note credited after the journal moved");
+    assert_eq!(live.credit(), 1_900, "nothing was paid");
+    // Once the live machine is gone, the next boot takes the lock and finds the forged row.
+    drop(live);
+    assert!(matches!(Machine::open(&path, lab_config(), SeedChoice::Lab(2)), Err(BootError::RamError(_))));
 }
 
 /// Issue 21, attack 9: with a door open in a round, its decisions and its
