@@ -1,9 +1,7 @@
 //! The host's message-shaped API: every action as a serialisable
 //! `Command`, refused with a clear notice when it cannot be carried out.
-#![allow(clippy::unwrap_used)]
 
-#[path = "../../tests/support/test_config.rs"]
-mod test_config;
+use crate::test_config;
 
 use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;

@@ -4,10 +4,8 @@
 //! the holds committed and the final hand is paid as the paytable says;
 //! Deuces Wild with its wild deuces; stud: the raise and the fold with the
 //! jackpot side bet).
-#![allow(clippy::unwrap_used)]
 
-#[path = "../../tests/support/test_config.rs"]
-mod test_config;
+use crate::test_config;
 
 use game_core::cards::Card;
 use game_core::draw_poker::{Dealt, DrawPokerGame, Hold};

@@ -2,10 +2,8 @@
 //! printer and the doors): what the window tests used to check through the
 //! cabinet, now checked on the host that decides it, against critical
 //! memory read back through the read-only inspector.
-#![allow(clippy::unwrap_used)]
 
-#[path = "../../tests/support/test_config.rs"]
-mod test_config;
+use crate::test_config;
 
 use std::time::Duration;
 

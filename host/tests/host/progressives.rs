@@ -1,10 +1,8 @@
 //! The host's progressives for every kind of game (issue 11): a standalone
 //! pool on draw poker, won by the final hand the round committed (M-18),
 //! paid with the round's settlement (M-21), headless on a real SQLite file.
-#![allow(clippy::unwrap_used)]
 
-#[path = "../../tests/support/test_config.rs"]
-mod test_config;
+use crate::test_config;
 
 use game_core::poker::{Category, evaluate};
 use game_host::boot::{BootOptions, boot};

@@ -1,0 +1,12 @@
+//! The host's integration tests, headless on real SQLite files, in one test
+//! binary (one link of the host, not four): commands, progressives, the
+//! player's session rules, card rounds.
+#![allow(clippy::unwrap_used)]
+
+#[path = "../../../tests/support/test_config.rs"]
+mod test_config;
+
+mod card_rounds;
+mod commands;
+mod progressives;
+mod session_rules;
