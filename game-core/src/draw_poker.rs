@@ -178,12 +178,7 @@ impl Facts {
         let mut f = Facts { wilds: 0, count: [0; RANKS], mask: 0, naturals: 0, suited: true };
         let mut suit = None;
         for &c in hand {
-            let is_wild = match wild {
-                Wild::None => false,
-                Wild::Deuces => !c.is_joker() && c.rank() == DEUCE,
-                Wild::Joker => c.is_joker(),
-            };
-            if is_wild {
+            if is_wild(c, wild) {
                 f.wilds += 1;
                 continue;
             }
@@ -313,7 +308,8 @@ impl Classes {
     }
 }
 
-fn is_wild(c: Card, wild: Wild) -> bool {
+/// Whether `c` is a wild card of a game whose wild cards are `wild`.
+pub(crate) fn is_wild(c: Card, wild: Wild) -> bool {
     match wild {
         Wild::None => false,
         Wild::Deuces => !c.is_joker() && c.rank() == DEUCE,

@@ -63,47 +63,15 @@ impl DrawTables {
                             let start = tables.ix.binom(e as usize, 5) as usize;
                             let mut block = Vec::with_capacity(tables.ix.binom(e as usize, 4) as usize);
                             let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
-                            let ix = &tables.ix;
-                            // Hands [a, b, c, d, e] in colex order. The 16
-                            // subsets of {b, c, d, e} have fixed indices for
-                            // the inner loop, and each with `a` added (a the
-                            // smallest card) is a fixed base plus C(a, 1) = a.
-                            let (mut without_a, mut with_a) = ([0usize; 16], [0usize; 16]);
-                            for d in 3..e {
-                                for c in 2..d {
-                                    for b in 1..c {
-                                        let upper = [b, c, d, e];
-                                        for (m, (wo, wa)) in without_a.iter_mut().zip(with_a.iter_mut()).enumerate() {
-                                            let (mut r0, mut r1, mut k) = (0usize, 0usize, 0usize);
-                                            for (i, &x) in upper.iter().enumerate() {
-                                                if m & (1 << i) != 0 {
-                                                    k += 1;
-                                                    r0 += ix.binom(x as usize, k) as usize;
-                                                    r1 += ix.binom(x as usize, k + 1) as usize;
-                                                }
-                                            }
-                                            *wo = ix.offset(k) + r0;
-                                            // The full hand (k = 4 with a) is not in the table.
-                                            *wa = if k < 4 { ix.offset(k + 1) + r1 } else { usize::MAX };
-                                        }
-                                        for a in 0..b {
-                                            match classes.entry(&[a, b, c, d, e].map(card)) {
-                                                NO_ENTRY => block.push(NONE),
-                                                entry => {
-                                                    block.push(entry);
-                                                    let entry = entry as usize;
-                                                    for &i in &without_a {
-                                                        counts[i * entries + entry] += 1;
-                                                    }
-                                                    for &i in &with_a[..15] {
-                                                        counts[(i + a as usize) * entries + entry] += 1;
-                                                    }
-                                                }
-                                            }
-                                        }
+                            tables.ix.each_hand_with_top_indexed(e, |cards, idx| match classes.entry(&cards.map(card)) {
+                                NO_ENTRY => block.push(NONE),
+                                entry => {
+                                    block.push(entry);
+                                    for &i in idx {
+                                        counts[i * entries + entry as usize] += 1;
                                     }
                                 }
-                            }
+                            });
                             blocks.push((start, block));
                         }
                         (counts, blocks)

@@ -73,6 +73,46 @@ impl SubsetIndex {
         rank
     }
 
+    /// Every five-card hand whose highest card is `top`, in colex order (as
+    /// [`each_hand_with_top`]), with the table indices of its 31 subsets of
+    /// size 0 to 4 (in no particular order). They are built incrementally:
+    /// for hands `[a, b, c, d, top]`, the 16 subsets of `{b, c, d, top}` are
+    /// fixed across the inner loop over `a`, and each of them with `a`
+    /// added (`a` the smallest card) is a fixed base plus C(a, 1) = a.
+    pub fn each_hand_with_top_indexed(&self, top: u8, mut f: impl FnMut([u8; 5], &[usize; 31])) {
+        let mut idx = [0usize; 31];
+        let mut base_with_a = [0usize; 15];
+        for d in 3..top {
+            for c in 2..d {
+                for b in 1..c {
+                    let upper = [b, c, d, top];
+                    for m in 0..16usize {
+                        let (mut without_a, mut with_a, mut k) = (0usize, 0usize, 0usize);
+                        for (i, &x) in upper.iter().enumerate() {
+                            if m & (1 << i) != 0 {
+                                k += 1;
+                                without_a += self.binom[x as usize][k] as usize;
+                                with_a += self.binom[x as usize][k + 1] as usize;
+                            }
+                        }
+                        idx[m] = self.offset[k] + without_a;
+                        // With `a`, all four upper cards make the full hand,
+                        // which is not in the table (m = 15).
+                        if k < 4 {
+                            base_with_a[m] = self.offset[k + 1] + with_a;
+                        }
+                    }
+                    for a in 0..b {
+                        for (slot, base) in idx[16..].iter_mut().zip(&base_with_a) {
+                            *slot = base + a as usize;
+                        }
+                        f([a, b, c, d, top], &idx);
+                    }
+                }
+            }
+        }
+    }
+
     /// The index of one sorted subset (of size 5: its rank among hands).
     pub fn of(&self, sorted: &[u8]) -> usize {
         let r: u64 = sorted.iter().enumerate().map(|(i, &c)| self.binom[c as usize][i + 1]).sum();
@@ -125,5 +165,29 @@ mod tests {
         });
         assert_eq!(n, ix.hands());
         assert!(seen.iter().all(|&s| s), "every subset of size 0 to 4 has its own index");
+    }
+
+    /// The incremental indices are the same set as `subsets` gives, hand
+    /// by hand, in the same hand order.
+    #[test]
+    fn incremental_subset_indices_equal_the_direct_ones() {
+        for deck in [52usize, 53] {
+            let ix = SubsetIndex::new(deck);
+            let mut direct = Vec::new();
+            each_hand(deck, |h| direct.push(h));
+            let mut n = 0;
+            for top in 4..deck as u8 {
+                ix.each_hand_with_top_indexed(top, |h, idx| {
+                    assert_eq!(h, direct[n]);
+                    let mut got = idx.to_vec();
+                    let mut want = ix.subsets(&h)[..31].to_vec();
+                    got.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(got, want, "{h:?}");
+                    n += 1;
+                });
+            }
+            assert_eq!(n, ix.hands());
+        }
     }
 }
