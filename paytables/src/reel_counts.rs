@@ -4,11 +4,12 @@
 //! A line sees one row of each reel, and the reels stop independently, so
 //! the symbols under one line are independent across reels, each with the
 //! weight its reel's stops give it on that row. Each line's expected pay
-//! is therefore a walk over *symbols* rather than stops, cut short as soon
-//! as its run is decided. By linearity the spin's expected line win is the
-//! sum over its lines. Scatters depend only on the scatter count each reel
-//! shows, so the rest of the reels after a decided line are folded in from
-//! their exact scatter-count distribution, exactly as in the full walk.
+//! is therefore a walk over *symbols* rather than stops, reel by reel, with
+//! the line's run states merged after each reel (every prefix with the same
+//! future is one state; a run decided with no pay is dropped). By linearity
+//! the spin's expected line win is the sum over its lines. Scatters depend
+//! only on the scatter count each reel shows: the walk carries the count so
+//! far, and a reel seen by no open line adds its own count distribution.
 //!
 //! The second moment needs pairs of lines: `E[W² | C = c]` is the sum over
 //! every pair of lines of `E[X_l X_m; C = c]`, and a pair sees at most two
@@ -70,9 +71,8 @@ struct Tables<'a> {
     scatter: Option<SymbolId>,
     /// `single[reel][row]`: one row's classes (both symbols equal).
     single: Vec<Vec<Classes>>,
-    /// Scatter-count distribution of reels `k..n`.
-    suffix: Vec<Vec<u128>>,
-    /// Scatter-count distribution of each reel alone.
+    /// Scatter-count distribution of each reel alone (the walk folds the
+    /// reels of decided lines in one at a time).
     scatters: Vec<Vec<u128>>,
 }
 
@@ -304,7 +304,6 @@ pub fn spin_by_counts(game: &ReelGame, strips: &[Strip], configs: &[usize], thre
         strips,
         scatter,
         single: strips.iter().map(|s| (0..rows).map(|r| classes(s, rows, r, r, scatter)).collect()).collect(),
-        suffix: (0..=n).map(|k| scatter_distribution(&strips[k.min(n)..], rows, scatter)).collect(),
         scatters: strips.iter().map(|s| scatter_distribution(std::slice::from_ref(s), rows, scatter)).collect(),
     };
     let max_c = n * rows + 1;
@@ -349,7 +348,7 @@ pub fn spin_by_counts(game: &ReelGame, strips: &[Strip], configs: &[usize], thre
         }
     }
     stats.combo_line_max = per_line.into_iter().map(|(k, v)| (k, v.into_iter().max().unwrap_or(0))).collect();
-    let dist = &tables.suffix[0];
+    let dist = scatter_distribution(strips, rows, scatter);
     let scatter_pays: &[u64] = game.scatter.as_ref().map_or(&[], |s| &s.pays);
     for &lines_played in configs {
         let mut by_c = vec![Moments::default(); max_c];
