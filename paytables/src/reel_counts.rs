@@ -27,7 +27,7 @@ use rustc_hash::FxHashMap;
 
 use game_core::reels::{MAX_REELS, ReelGame, Strip, SymbolId};
 
-use crate::reel_math::{LineRule, LineRun, MathError, Moments, Work, panic_text, scatter_distribution};
+use crate::reel_math::{LineRule, LineRun, MathError, Moments, Work, max_spin_win, panic_text, scatter_distribution};
 
 /// What the walk over symbol counts gives for one set of strips.
 #[derive(Clone, Debug, Default)]
@@ -298,6 +298,10 @@ pub fn spin_by_counts(game: &ReelGame, strips: &[Strip], configs: &[usize], thre
     for s in strips {
         cycle = cycle.checked_mul(u128::from(s.total_weight())).ok_or_else(|| MathError::CycleTooLarge(format!("{n} reels")))?;
     }
+    // The same bound as the full walk: no pay times the wild's multiplier
+    // may overflow in game-core's line rule, and every sum fits 128 bits.
+    let scatter_pays: &[u64] = game.scatter.as_ref().map_or(&[], |s| &s.pays);
+    max_spin_win(game, scatter_pays, max_lines, cycle)?;
     let tables = Tables {
         rule: LineRule::new(game, n),
         rows,
@@ -349,7 +353,6 @@ pub fn spin_by_counts(game: &ReelGame, strips: &[Strip], configs: &[usize], thre
     }
     stats.combo_line_max = per_line.into_iter().map(|(k, v)| (k, v.into_iter().max().unwrap_or(0))).collect();
     let dist = scatter_distribution(strips, rows, scatter);
-    let scatter_pays: &[u64] = game.scatter.as_ref().map_or(&[], |s| &s.pays);
     for &lines_played in configs {
         let mut by_c = vec![Moments::default(); max_c];
         let mut line_sum = 0u128;

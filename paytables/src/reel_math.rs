@@ -631,7 +631,7 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
 /// the walk keeps (Σ win·weight, Σ win²·weight over a cycle of `cycle`
 /// combinations) is at most `max_win² × cycle`: the analysis refuses pays
 /// for which that does not fit 128 bits, so no sum can ever wrap.
-fn max_spin_win(game: &ReelGame, scatter_pays: &[u64], lines: usize, cycle: u128) -> Result<u64, MathError> {
+pub(crate) fn max_spin_win(game: &ReelGame, scatter_pays: &[u64], lines: usize, cycle: u128) -> Result<u64, MathError> {
     let too_large = |what: String| MathError::PaysTooLarge(what);
     let mult = game.symbols.iter().map(|s| if let SymbolKind::Wild { multiplier } = s.kind { multiplier } else { 1 }).max().unwrap_or(1);
     let max_pay = game.pays.iter().flatten().copied().max().unwrap_or(0);
@@ -757,12 +757,7 @@ pub fn analyse_with(game: &ReelGame, threads: usize, work: &Work) -> Result<Reel
 fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool, method: Method, threads: usize, work: &Work) -> Result<SpinStats, MathError> {
     match method {
         Method::FullCycle => enumerate_on(game, strips, configs, free, threads, work),
-        Method::SymbolCounts => {
-            let scatter_pays: &[u64] = game.scatter.as_ref().map_or(&[], |s| &s.pays);
-            let cycle = strips.iter().try_fold(1u128, |c, s| c.checked_mul(u128::from(s.total_weight())));
-            max_spin_win(game, scatter_pays, configs.last().copied().unwrap_or(0), cycle.unwrap_or(u128::MAX))?;
-            crate::reel_counts::spin_by_counts(game, strips, configs, threads, work).map(SpinStats::from)
-        }
+        Method::SymbolCounts => crate::reel_counts::spin_by_counts(game, strips, configs, threads, work).map(SpinStats::from),
     }
 }
 
