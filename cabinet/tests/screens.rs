@@ -61,6 +61,14 @@ fn stop(mut cab: std::process::Child) {
     let _ = cab.wait();
 }
 
+/// Launch the cabinet and credit a 20 € note (key 3).
+fn launch_with_a_note(rig: &Rig) -> std::process::Child {
+    let cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    cab
+}
+
 fn the_round(rig: &Rig) -> meters::RoundRecall {
     let i = rig.wait_for("the round to settle", |i| i.state().open_round.is_none() && i.state().last_round > 0);
     i.recall(1).unwrap().remove(0)
@@ -94,9 +102,7 @@ fn attract_screen_welcomes_until_money_is_in() {
 fn reel_screen_shows_the_committed_stops() {
     let _one = one_at_a_time();
     let rig = Rig::new();
-    let cab = rig.launch();
-    rig.key("3");
-    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let cab = launch_with_a_note(&rig);
     let game = reel_game("classic-sevens");
     for _ in 0..3 {
         rig.key("space");
@@ -136,9 +142,7 @@ fn red_cards(hand: &[Card; 5]) -> usize {
 fn draw_poker_screen_shows_the_deal_the_holds_and_the_final_hand() {
     let _one = one_at_a_time();
     let rig = Rig::new();
-    let cab = rig.launch();
-    rig.key("3");
-    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let cab = launch_with_a_note(&rig);
     rig.key("Right");
     rig.key("Right");
     rig.key("space");
@@ -178,9 +182,7 @@ fn draw_poker_screen_shows_the_deal_the_holds_and_the_final_hand() {
 fn stud_screen_hides_the_dealer_until_the_decision() {
     let _one = one_at_a_time();
     let rig = Rig::new();
-    let cab = rig.launch();
-    rig.key("3");
-    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let cab = launch_with_a_note(&rig);
     for _ in 0..4 {
         rig.key("Right");
     }
@@ -210,9 +212,7 @@ fn stud_screen_hides_the_dealer_until_the_decision() {
 fn game_menu_chooses_a_game_by_touch() {
     let _one = one_at_a_time();
     let rig = Rig::new();
-    let cab = rig.launch();
-    rig.key("3");
-    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let cab = launch_with_a_note(&rig);
     let before = rig.shot();
     rig.key("Tab");
     std::thread::sleep(Duration::from_millis(500));
@@ -262,9 +262,7 @@ fn operator_panel_takes_a_note_by_touch() {
 fn audit_menu_opens_behind_the_attendant_key() {
     let _one = one_at_a_time();
     let rig = Rig::new();
-    let cab = rig.launch();
-    rig.key("3");
-    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let cab = launch_with_a_note(&rig);
     let idle = rig.shot();
     let n = rig.shot_count();
     rig.key("k");
@@ -288,9 +286,7 @@ fn audit_menu_opens_behind_the_attendant_key() {
 fn help_page_opens_and_follows_the_language() {
     let _one = one_at_a_time();
     let rig = Rig::new();
-    let cab = rig.launch();
-    rig.key("3");
-    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let cab = launch_with_a_note(&rig);
     let game = rig.shot();
     rig.key("h");
     std::thread::sleep(Duration::from_millis(400));
@@ -315,9 +311,7 @@ fn help_page_opens_and_follows_the_language() {
 fn tilt_screen_covers_the_game_while_a_door_is_open() {
     let _one = one_at_a_time();
     let rig = Rig::new();
-    let cab = rig.launch();
-    rig.key("3");
-    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let cab = launch_with_a_note(&rig);
     let n = rig.shot_count();
     rig.key("m");
     let tilt = rig.shot_of_mode("tilt", n);
@@ -392,9 +386,7 @@ fn linked_award_banner_and_link_down_warning() {
             &config[..end]
         )
     });
-    let cab = rig.launch();
-    rig.key("3");
-    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    let cab = launch_with_a_note(&rig);
     let calm = rig.shot();
     assert!(count_pixels(&calm, AWARD_FILL, 6) < 2_000, "an award banner before any award");
 
