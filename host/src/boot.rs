@@ -60,6 +60,13 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     // A configuration the games refuse never reaches critical memory.
     check_side_pools(&config, &games)?;
     let mut machine = session::open_machine(&db, &config, options.lab_seed)?;
+    // Issue 21: the boot report names what holds the key and the anchor.
+    let wear = machine.anchor_wear();
+    if wear.stand_in {
+        tracing::warn!("key store: {} — critical memory is not protected against file access", wear.key_store);
+    } else {
+        tracing::info!("key store: {}; anchor {} ({} of {} writes)", wear.key_store, wear.counter, wear.writes, wear.budget);
+    }
     if config.demo {
         demo_credit(&mut machine)?;
     }

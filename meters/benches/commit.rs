@@ -4,10 +4,19 @@
 //! * `round (begin + settle)`: the two durable transactions of a one-step
 //!   game round (the outcome is committed at begin, the win at settle).
 //! * `note in`: one durable transaction.
+//! * `cash-out`: a note in and its cash-out, the cash-out anchored (issue
+//!   21: two durable transactions and one NV counter increment), on the
+//!   file stand-in and on a real software TPM (swtpm, started here): the
+//!   cost of an anchor. Rounds never touch the TPM; a tick anchors once per
+//!   `anchor_tick_wagered` (here every 400 rounds).
 #![allow(clippy::unwrap_used)]
 
+#[allow(dead_code)]
+#[path = "../tests/support/swtpm.rs"]
+mod swtpm;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use meters::{Machine, MachineConfig, Mode, SeedChoice};
+use meters::{KeyStoreConfig, Machine, MachineConfig, Mode, SeedChoice};
 use serde_json::json;
 
 fn bench(c: &mut Criterion) {
@@ -28,6 +37,32 @@ fn bench(c: &mut Criterion) {
     g.bench_function("note in, fsync", |b| {
         b.iter(|| {
             m.insert_note(500).unwrap();
+        })
+    });
+    g.bench_function("note in + anchored cash-out, file stand-in", |b| {
+        b.iter(|| {
+            m.insert_note(500).unwrap();
+            m.cash_out().unwrap();
+        })
+    });
+    drop(m);
+    let tpm = swtpm::SoftwareTpm::start(dir.path());
+    let config =
+        MachineConfig { mode: Mode::Production, key_store: KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0020 }, ..MachineConfig::default() };
+    let mut m = Machine::open(&dir.path().join("bench-tpm.sqlite"), config, SeedChoice::Entropy).unwrap();
+    g.bench_function("note in + anchored cash-out, swtpm", |b| {
+        b.iter(|| {
+            m.insert_note(500).unwrap();
+            m.cash_out().unwrap();
+        })
+    });
+    g.bench_function("round (play_round + settle), fsync, swtpm key", |b| {
+        b.iter(|| {
+            if m.credit() < 100 {
+                m.insert_note(10_000).unwrap();
+            }
+            let r = m.play_round("bench", 10, 50, "outcome", |_| Ok::<_, String>(json!({"stops": [3, 17, 9, 22, 5]}))).map(|(r, _)| r).unwrap();
+            m.settle_round(r, 20, vec![]).unwrap();
         })
     });
     g.finish();

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::keystore::KeyStoreConfig;
 use crate::money::{Cents, Currency};
 
 /// Production refuses every lab facility (reproducible seeds, relaxed
@@ -68,6 +69,37 @@ pub struct MachineConfig {
     /// forged win; issue 21).
     #[serde(default = "default_max_win")]
     pub max_win: Cents,
+    /// Where the machine key and the rollback anchor live (issue 21).
+    /// Production refuses the file stand-in.
+    #[serde(default)]
+    pub key_store: KeyStoreConfig,
+    /// The key store's lifetime budget of anchor writes (NV writes): from
+    /// the part's published endurance, less a margin. Ticks stop in the
+    /// last tenth of it; money-outs, RAM clears and power-ups never wait.
+    #[serde(default = "default_anchor_write_budget")]
+    pub anchor_write_budget: u64,
+    /// A tick anchors after this much wagered since the last anchor: what
+    /// a copy restored inside the window could at most recover (cents).
+    #[serde(default = "default_anchor_tick_wagered")]
+    pub anchor_tick_wagered: Cents,
+    /// A tick anchors after this many minutes of play since the last anchor.
+    #[serde(default = "default_anchor_tick_minutes")]
+    pub anchor_tick_minutes: u32,
+}
+
+/// A TPM 2.0's NV endurance is published around 500,000 cycles for this
+/// class of part: 400,000 keeps a fifth in hand.
+fn default_anchor_write_budget() -> u64 {
+    400_000
+}
+
+/// 200.00 in the currency.
+fn default_anchor_tick_wagered() -> Cents {
+    20_000
+}
+
+fn default_anchor_tick_minutes() -> u32 {
+    60
 }
 
 /// 1,000,000.00 in the currency: far above any approved prize, far below
@@ -92,6 +124,10 @@ impl Default for MachineConfig {
             meter_digits: 10,
             operator: OperatorCredential::new("operator", "egm-default-salt", "0000"),
             max_win: default_max_win(),
+            key_store: KeyStoreConfig::default(),
+            anchor_write_budget: default_anchor_write_budget(),
+            anchor_tick_wagered: default_anchor_tick_wagered(),
+            anchor_tick_minutes: default_anchor_tick_minutes(),
         }
     }
 }
@@ -139,6 +175,15 @@ impl MachineConfig {
         }
         if self.max_win == 0 {
             return Err(ConfigError::ZeroLimit("max_win"));
+        }
+        for (name, v) in [
+            ("anchor_write_budget", self.anchor_write_budget),
+            ("anchor_tick_wagered", self.anchor_tick_wagered),
+            ("anchor_tick_minutes", u64::from(self.anchor_tick_minutes)),
+        ] {
+            if v == 0 {
+                return Err(ConfigError::ZeroLimit(name));
+            }
         }
         if self.jackpot_threshold > self.handpay_limit {
             return Err(ConfigError::JackpotAboveHandpay { jackpot: self.jackpot_threshold, handpay: self.handpay_limit });

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::keystore::{self, KeyStoreConfig};
 use crate::machine::{RoundRecall, recall_from};
 use crate::state::{AuditFailure, CriticalState};
 use crate::store::{RamClearRecord, Record, Store, StoreError};
@@ -15,9 +16,16 @@ pub struct Inspection {
 }
 
 impl Inspection {
-    /// Verify and replay `path`. The error names the first bad record.
+    /// Verify and replay `path`, keyed by the file stand-in (development
+    /// and lab files). The error names the first bad record.
     pub fn open(path: &Path) -> Result<Inspection, StoreError> {
-        let mut store = Store::open_read_only(path)?;
+        Self::open_with(path, &KeyStoreConfig::FileStandIn)
+    }
+
+    /// Verify and replay `path` with the key from the configured key store.
+    pub fn open_with(path: &Path, key_store: &KeyStoreConfig) -> Result<Inspection, StoreError> {
+        let mut keys = keystore::open(key_store, path)?;
+        let mut store = Store::open_read_only(path, keys.as_mut())?;
         let mut state = CriticalState::default();
         let mut records = 0u64;
         store.replay(|r| {

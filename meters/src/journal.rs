@@ -126,6 +126,14 @@ pub enum Entry {
         unclean_shutdown: bool,
     },
     PowerDown,
+    /// The key store's counter was advanced and read back (issue 21): the
+    /// journal is bound to `value`. `writes` counts the machine's NV writes
+    /// over its life (the wear meter).
+    Anchored {
+        value: u64,
+        reason: crate::anchor::AnchorReason,
+        writes: u64,
+    },
     RngSeeded {
         source: SeedSource,
     },
@@ -283,6 +291,7 @@ impl Entry {
             Entry::Genesis { .. } => "genesis",
             Entry::PowerUp { .. } => "power_up",
             Entry::PowerDown => "power_down",
+            Entry::Anchored { .. } => "anchored",
             Entry::RngSeeded { .. } => "rng_seeded",
             Entry::ConfigChanged { .. } => "config_changed",
             Entry::NoteIn { .. } => "note_in",

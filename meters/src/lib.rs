@@ -4,7 +4,10 @@
 //! generator ([`rng`]), the mandatory meters of M-25 ([`meters`]), credit and
 //! denomination accounting ([`money`]), critical memory in a MAC-chained
 //! SQLite journal (`store`, private: only [`Machine`] writes it), the event log and recall ([`journal`]), the
-//! self-audit ([`state`]) and game-cycle recovery ([`machine`]).
+//! self-audit ([`state`]), game-cycle recovery ([`machine`]), and the key
+//! store and rollback anchor that bind critical memory to the cabinet's
+//! TPM ([`keystore`], [`anchor`]; the TPM is reached through its TSS, on a
+//! cabinet a local device).
 //!
 //! It must never: depend on a renderer, a network or any game's rules, commit
 //! an outcome it did not draw itself, use a float for money, decrement a meter other than the credit meter, show or animate
@@ -12,9 +15,12 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod anchor;
 pub mod config;
 pub mod inspect;
 pub mod journal;
+pub mod keystore;
+mod mac;
 pub mod machine;
 pub mod meters;
 pub mod money;
@@ -24,8 +30,10 @@ pub mod state;
 mod store;
 pub mod ticket;
 
+pub use anchor::{AnchorReason, AnchorState};
 pub use config::{MachineConfig, Mode, OperatorCredential};
 pub use journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WHOLE_LEVEL, WinComponent, WinPayment};
+pub use keystore::{KeyStoreConfig, KeyStoreError};
 pub use machine::{BootError, CashOut, CoreError, Machine, PlayBlock, RecallOutcome, RoundRecall, SeedChoice, Settled};
 pub use meters::{Door, GameMeters, M25, MachineMeters};
 pub use money::{Cents, Currency};

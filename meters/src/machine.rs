@@ -7,16 +7,22 @@
 //! ([`Machine::play_round`], [`Machine::draw_step`]) before anything is
 //! shown; the cabinet only animates what is committed.
 
+mod anchoring;
+
 use std::path::Path;
 
+pub use anchoring::AnchorWear;
+
+use crate::anchor::AnchorReason;
 use crate::config::{ConfigError, MachineConfig, Mode};
 use crate::journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WHOLE_LEVEL, WinComponent, WinPayment};
+use crate::keystore::{self, KeyStore};
 use crate::meters::Door;
 use crate::money::Cents;
 use crate::progressive::PoolConfig;
 use crate::rng::{CoreRng, Draw, GameRng, RngError, SeedSource};
 use crate::state::{AuditFailure, CriticalState, OpenRound, PendingHandpay};
-use crate::store::{IntegrityError, RamClearRecord, Record, Store, StoreError};
+use crate::store::{Anchor, IntegrityError, RamClearRecord, Record, Store, StoreError};
 use crate::ticket::{self, Ticket};
 
 /// How the live generator is seeded.
@@ -42,6 +48,8 @@ pub enum BootError {
     Rng(#[from] RngError),
     #[error("RAM clear refused: operator authentication failed")]
     AuthenticationFailed,
+    #[error("the file stand-in for the key store is for development and labs only: production needs a TPM (key_store: Tpm)")]
+    StandInRefused,
 }
 
 impl From<StoreError> for BootError {
@@ -171,6 +179,11 @@ pub struct Machine {
     /// A write to critical memory failed: nothing more is accepted until a
     /// restart re-verifies the file.
     fault: Option<String>,
+    /// The key store: the journal key came from it; the anchor counter is
+    /// in it.
+    keys: Box<dyn KeyStore>,
+    /// When the last anchor was made (the play-time tick counts from here).
+    anchored_at: std::time::Instant,
 }
 
 impl Machine {
@@ -181,9 +194,18 @@ impl Machine {
         if matches!(seed, SeedChoice::Lab(_)) && config.mode != Mode::Lab {
             return Err(BootError::LabSeedRefused);
         }
-        let mut store = Store::open(path)?;
+        if config.mode == Mode::Production && config.key_store.is_stand_in() {
+            return Err(BootError::StandInRefused);
+        }
+        let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+        let mut store = Store::open(path, keys.as_mut())?;
+        let virgin = store.is_virgin()?;
         let mut state = CriticalState::default();
         store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()))?;
+        // The anchor first (issue 21): a rolled-back, foreign or wiped file
+        // is a RAM error before anything is added to it.
+        let counter = keys.counter().map_err(StoreError::from)?;
+        let at_boot = crate::anchor::at_boot(virgin, store.anchor(), counter).map_err(StoreError::from)?;
 
         let mut boot = Vec::new();
         let fresh = store.is_empty();
@@ -205,8 +227,12 @@ impl Machine {
         if state.config.as_ref().map(MachineConfig::digest) != Some(digest.clone()) {
             boot.push(Entry::ConfigChanged { digest, config: Box::new(config.clone()) });
         }
-        let mut machine = Machine { store, state, config, rng, fault: None };
-        machine.commit(boot).map_err(|e| BootError::Store(StoreError::Io(std::io::Error::other(e.to_string()))))?;
+        let mut machine = Machine { store, state, config, rng, fault: None, keys, anchored_at: std::time::Instant::now() };
+        machine.finish_anchor_at_boot(at_boot)?;
+        // Power-up after verification is an anchor event; so is a new
+        // machine's provisioning.
+        let reason = if at_boot == crate::anchor::AtBoot::Provision { AnchorReason::Provisioned } else { AnchorReason::PowerUp };
+        machine.anchor(reason, boot).map_err(|e| BootError::Store(StoreError::Io(std::io::Error::other(e.to_string()))))?;
         if let Err(failure) = machine.state.self_audit() {
             let _ = machine.commit(vec![Entry::TiltSet { tilt: Tilt::SelfAudit, detail: failure.to_string() }]);
         }
@@ -220,10 +246,18 @@ impl Machine {
         if !config.operator.accepts(operator_id, pin) {
             return Err(BootError::AuthenticationFailed);
         }
-        let mut store = Store::open(path)?;
+        if config.mode == Mode::Production && config.key_store.is_stand_in() {
+            return Err(BootError::StandInRefused);
+        }
+        let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+        let mut store = Store::open(path, keys.as_mut())?;
         // The meters before: as far as the journal can be read and trusted.
         let mut state = CriticalState::default();
         let readable = store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()));
+        // A clear is an anchor event (issue 21): the new epoch's head is
+        // bound to the counter's next value before the counter moves.
+        let counter = keys.counter().map_err(StoreError::from)?;
+        let writes = anchoring::lifetime_writes(&store, &state).saturating_add(1);
         let before = serde_json::json!({
             "verified": readable.is_ok(),
             "problem": readable.err().map(|e| e.to_string()),
@@ -232,8 +266,22 @@ impl Machine {
             "meters": state.totals,
             "per_game": state.per_game,
             "per_denomination": state.per_denom,
+            "anchor_writes": writes,
         });
-        Ok(store.ram_clear(operator_id, reason, &before.to_string())?)
+        let pending = match counter {
+            Some(c) => Anchor {
+                value: c.checked_add(1).ok_or_else(|| StoreError::Io(std::io::Error::other("anchor counter exhausted")))?,
+                pending: crate::store::Pending::Advance,
+            },
+            None => Anchor { value: 0, pending: crate::store::Pending::Genesis },
+        };
+        let n = store.ram_clear(operator_id, reason, &before.to_string(), pending)?;
+        let value = keys.increment().map_err(StoreError::from)?;
+        if pending.pending == crate::store::Pending::Advance && value != pending.value {
+            return Err(StoreError::from(keystore::KeyStoreError::ReadBack { before: pending.value - 1, read: value }).into());
+        }
+        store.append_anchored(&[], Anchor { value, pending: crate::store::Pending::None })?;
+        Ok(n)
     }
 
     /// Fold the entries into the state, and only when the fold takes every
@@ -242,6 +290,12 @@ impl Machine {
     /// refused entry changes nothing: the state is folded again from the
     /// journal, which never saw it.
     fn commit(&mut self, entries: Vec<Entry>) -> Result<(), CoreError> {
+        self.commit_anchored(entries, None)
+    }
+
+    /// [`Machine::commit`], binding the head to `anchor` when given (the
+    /// anchor protocol's steps).
+    fn commit_anchored(&mut self, entries: Vec<Entry>, anchor: Option<Anchor>) -> Result<(), CoreError> {
         if let Some(f) = &self.fault {
             return Err(CoreError::CriticalMemory(f.clone()));
         }
@@ -251,7 +305,8 @@ impl Machine {
                 return Err(CoreError::Refused(x.to_string()));
             }
         }
-        if let Err(e) = self.store.append(&entries) {
+        let anchor = anchor.unwrap_or_else(|| self.store.anchor());
+        if let Err(e) = self.store.append_anchored(&entries, anchor) {
             // The state is ahead of the journal: nothing more until a restart
             // folds the journal again.
             let msg = e.to_string();
@@ -407,6 +462,7 @@ impl Machine {
         }
         if amount > self.config.ticket_out_limit {
             let id = self.state.last_handpay + 1;
+            // No money leaves yet: the attendant's payment anchors.
             self.commit(vec![Entry::HandpayLocked { id, handpay: HandpayKind::CancelledCredits, amount }])?;
             return Ok(CashOut::Handpay { id, amount });
         }
@@ -419,7 +475,8 @@ impl Machine {
         let issued_utc = time::OffsetDateTime::now_utc()
             .format(&time::format_description::well_known::Rfc3339)
             .map_err(|e| CoreError::CriticalMemory(format!("clock: {e}")))?;
-        self.commit(vec![Entry::TicketOut { validation: validation.clone(), value: amount, issued_utc: Some(issued_utc.clone()) }])?;
+        // A money-out: anchored before the ticket can be printed (issue 21).
+        self.anchor(AnchorReason::CashOut, vec![Entry::TicketOut { validation: validation.clone(), value: amount, issued_utc: Some(issued_utc.clone()) }])?;
         Ok(CashOut::Ticket(Ticket { machine_id: self.config.machine_id.clone(), validation, value: amount, issued_utc }))
     }
 
@@ -699,6 +756,9 @@ impl Machine {
         };
         entries.insert(0, Entry::RoundSettled { round, win, components, payment, credit_after, progressive });
         self.commit(entries)?;
+        // The round is settled whatever the tick does; a tick that cannot
+        // be made stops play with a critical-memory fault (see anchor).
+        let _ = self.tick_if_due();
         Ok(Settled { round, win, payment, credit_after })
     }
 
@@ -733,7 +793,7 @@ impl Machine {
         // Check on a copy, so that a refused transfer is never journaled.
         let mut probe = self.state.clone();
         probe.apply(&entry).map_err(|e| CoreError::Progressive(e.problem))?;
-        self.commit(vec![entry])
+        self.anchor(AnchorReason::TransferOut, vec![entry]).map(|_| ())
     }
 
     /// Join a linked pool (M-19): from now on, wagers on `games` of at least
@@ -818,7 +878,7 @@ impl Machine {
         if !self.state.doors_open.contains(&door) {
             return Ok(());
         }
-        self.commit(vec![Entry::DoorClosed { door }])
+        self.anchor(AnchorReason::DoorClosed, vec![Entry::DoorClosed { door }]).map(|_| ())
     }
 
     /// Set a tilt reported by the cabinet (device fault, verification).
@@ -849,7 +909,8 @@ impl Machine {
             return Err(CoreError::Refused("a hand-pay names the attendant who pays it".into()));
         }
         let hp = self.state.handpays.get(&id).cloned().ok_or(CoreError::NoSuchHandpay(id))?;
-        self.commit(vec![Entry::HandpayPaid { id, attendant: attendant.to_owned() }])?;
+        // A money-out: anchored before the attendant hands the money over.
+        self.anchor(AnchorReason::Handpay, vec![Entry::HandpayPaid { id, attendant: attendant.to_owned() }])?;
         Ok(hp)
     }
 

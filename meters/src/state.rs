@@ -95,6 +95,9 @@ pub struct CriticalState {
     pub linked_pending: BTreeMap<String, BTreeMap<u64, Cents>>,
     /// Journal entries folded so far.
     pub entries: u64,
+    /// The rollback anchor (issue 21).
+    #[serde(default)]
+    pub anchor: crate::anchor::AnchorState,
 }
 
 /// The journal does not follow from the state: an entry that could not
@@ -151,6 +154,16 @@ impl CriticalState {
             }
             Entry::LinkedPoolJoined { pool, games, min_wager } => {
                 self.linked.insert(pool.clone(), (games.clone(), *min_wager));
+            }
+            Entry::Anchored { value, writes, .. } => {
+                // The counter only moves forward, and every anchor is a write.
+                if self.anchor.writes != 0 && (*value <= self.anchor.value || *writes <= self.anchor.writes) {
+                    return Err(fail(
+                        e,
+                        format!("anchor {value} (write {writes}) does not follow anchor {} (write {})", self.anchor.value, self.anchor.writes),
+                    ));
+                }
+                self.anchor = crate::anchor::AnchorState { value: *value, writes: *writes, wagered_at_anchor: self.totals.games.creditos_jogados };
             }
             Entry::LinkedDelivered { pool, rounds } => {
                 for r in rounds {

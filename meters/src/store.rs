@@ -6,24 +6,29 @@
 //!   removed, inserted or reordered row breaks the chain. A `head` row, itself
 //!   MAC'd and rewritten in every transaction, anchors the end, so removing
 //!   the newest rows is detected too.
-//! * The key lives in a file beside the database (`<db>.key`, mode 0600),
-//!   standing in for the cabinet's protected key store; without it no MAC
-//!   can be forged.
+//! * The key comes from the cabinet's key store ([`crate::keystore`]): a
+//!   TPM derives it and it is held in memory only (a file stand-in exists
+//!   for development and labs). Without it no MAC can be forged.
+//! * The head also names the **anchor**: the value of the key store's
+//!   monotonic counter this journal is bound to, and whether an advance of
+//!   it is pending (the anchor protocol is the machine's, see
+//!   `Machine::anchor`). A copy of the file restored from before the last
+//!   anchor names an older value than the counter, and is refused.
 //! * A RAM clear ([`Store::ram_clear`]) keeps its own chained record in
 //!   `ram_clears`, with the meters before it, and archives the cleared
 //!   journal: the record of the clear survives the clear (D-32).
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use hmac::{Hmac, Mac};
 use rusqlite::{Connection, OptionalExtension, params};
-use sha2::Sha256;
 
 use crate::journal::Entry;
+use crate::keystore::{KeyStore, KeyStoreError};
+use crate::mac::{mac_of, same};
 
-type HmacSha256 = Hmac<Sha256>;
+/// What the key store derives the journal key from.
+const KEY_LABEL: &[u8] = b"egm critical memory journal key v1";
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS journal (
@@ -40,6 +45,8 @@ CREATE TABLE IF NOT EXISTS head (
     epoch INTEGER NOT NULL,
     seq   INTEGER NOT NULL,
     mac   BLOB    NOT NULL,
+    anchor  INTEGER NOT NULL,
+    pending INTEGER NOT NULL,
     tag   BLOB    NOT NULL
 );
 CREATE TABLE IF NOT EXISTS ram_clears (
@@ -102,8 +109,18 @@ pub enum IntegrityError {
     Head { detail: String },
     #[error("RAM clear record {n}: MAC mismatch")]
     ClearRecord { n: u64 },
-    #[error("the machine key {0} is missing while critical memory holds records")]
+    #[error("the machine key is missing while critical memory holds records: {0}")]
     KeyMissing(String),
+    #[error(
+        "critical memory was rolled back: its head is bound to anchor {head}, the key store's counter stands at {counter} (a copy restored from before the last anchor)"
+    )]
+    RolledBack { head: u64, counter: u64 },
+    #[error("critical memory names anchor {head}, ahead of the key store's counter {counter}: a database from another machine, or a reset key store")]
+    AheadOfCounter { head: u64, counter: String },
+    #[error("critical memory is empty but the key store's anchor counter stands at {counter}: the database was deleted, emptied or replaced")]
+    Wiped { counter: u64 },
+    #[error("critical memory was written by an older version (its head has no anchor): {0}")]
+    OldFormat(String),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -118,15 +135,60 @@ pub enum StoreError {
     Integrity(#[from] IntegrityError),
     #[error("critical memory {0} is in use by another process: one cabinet process at a time")]
     Busy(String),
+    #[error("key store: {0}")]
+    KeyStore(#[from] KeyStoreError),
 }
 
-/// The journal's end: the last record's sequence number and MAC.
+/// Where the head stands in the anchor protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    /// The counter stands at the head's anchor.
+    None,
+    /// The head is bound to the anchor value the counter is being advanced
+    /// to: the counter stands one below it until the increment is made.
+    Advance,
+    /// A new machine's first records: the counter is being written for the
+    /// first time (its first value is the TPM's, not known before).
+    Genesis,
+}
+
+impl Pending {
+    fn code(self) -> i64 {
+        match self {
+            Pending::None => 0,
+            Pending::Advance => 1,
+            Pending::Genesis => 2,
+        }
+    }
+
+    fn from_code(c: i64) -> Option<Pending> {
+        match c {
+            0 => Some(Pending::None),
+            1 => Some(Pending::Advance),
+            2 => Some(Pending::Genesis),
+            _ => None,
+        }
+    }
+}
+
+/// The anchor the head is bound to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Anchor {
+    pub(crate) value: u64,
+    pub(crate) pending: Pending,
+}
+
+/// The journal's end: the last record's sequence number and MAC, and the
+/// anchor the journal is bound to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Head {
     epoch: u64,
     seq: u64,
     mac: [u8; 32],
+    anchor: Anchor,
 }
+
+const UNANCHORED: Anchor = Anchor { value: 0, pending: Pending::None };
 
 pub(crate) struct Store {
     conn: Connection,
@@ -154,19 +216,6 @@ fn now_utc() -> String {
     time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_else(|_| "1970-01-01T00:00:00Z".into())
 }
 
-fn mac_of(key: &[u8; 32], parts: &[&[u8]]) -> [u8; 32] {
-    // HMAC accepts keys of any length; a 32-byte key cannot fail.
-    let mut m = match HmacSha256::new_from_slice(key) {
-        Ok(m) => m,
-        Err(_) => unreachable!("HMAC-SHA256 takes keys of any length"),
-    };
-    for p in parts {
-        m.update(&(p.len() as u64).to_le_bytes());
-        m.update(p);
-    }
-    m.finalize().into_bytes().into()
-}
-
 /// The MAC of one journal record, chained to the previous record's MAC.
 #[allow(clippy::too_many_arguments)]
 fn record_mac(key: &[u8; 32], epoch: u64, seq: u64, prev: &[u8; 32], at: &str, kind: &str, round: Option<u64>, body: &str) -> [u8; 32] {
@@ -175,66 +224,42 @@ fn record_mac(key: &[u8; 32], epoch: u64, seq: u64, prev: &[u8; 32], at: &str, k
 }
 
 fn head_tag(key: &[u8; 32], h: &Head) -> [u8; 32] {
-    mac_of(key, &[b"egm head v1", &h.epoch.to_le_bytes(), &h.seq.to_le_bytes(), &h.mac])
+    mac_of(key, &[b"egm head v2", &h.epoch.to_le_bytes(), &h.seq.to_le_bytes(), &h.mac, &h.anchor.value.to_le_bytes(), &h.anchor.pending.code().to_le_bytes()])
 }
 
 impl Store {
-    /// Open (or create) critical memory at `path`. Does not verify it: call
-    /// [`Store::replay`] before trusting anything in it.
-    pub(crate) fn open(path: &Path) -> Result<Store, StoreError> {
+    /// Open (or create) critical memory at `path`, with the journal key
+    /// derived by `keys`. Does not verify it: call [`Store::replay`] before
+    /// trusting anything in it.
+    pub(crate) fn open(path: &Path, keys: &mut dyn KeyStore) -> Result<Store, StoreError> {
         let lock = lock(path)?;
         let conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.execute_batch(SCHEMA)?;
-        let key_path = key_path(path);
-        let empty = |conn: &Connection| -> Result<bool, StoreError> {
-            let rows: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0))?;
-            let clears: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
-            Ok(rows == 0 && clears == 0)
-        };
-        let key = match fs::read(&key_path) {
-            Ok(bytes) if bytes.len() == 32 => {
-                let mut k = [0u8; 32];
-                k.copy_from_slice(&bytes);
-                k
-            }
-            // A key of the wrong length before anything was journaled is a
-            // genesis cut short (written by an older version in place):
-            // nothing was ever signed with it, so it is made anew.
-            Ok(_) if empty(&conn)? => {
-                fs::remove_file(&key_path)?;
-                create_key(&key_path)?
-            }
-            Ok(_) => return Err(IntegrityError::KeyMissing(key_path.display().to_string()).into()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                if !empty(&conn)? {
-                    return Err(IntegrityError::KeyMissing(key_path.display().to_string()).into());
-                }
-                create_key(&key_path)?
-            }
-            Err(e) => return Err(e.into()),
-        };
+        check_format(&conn, path)?;
+        if is_virgin(&conn)? {
+            // A new machine: its secret is made now (the file stand-in's; a
+            // TPM's key is made by the chip). Nothing was ever signed before.
+            keys.make_secret_if_missing()?;
+        }
+        let key = keys.derive_key(KEY_LABEL).map_err(|e| IntegrityError::KeyMissing(e.to_string()))?;
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
-        let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
+        let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32], anchor: UNANCHORED };
         Ok(Store { conn, key, head, lock: Some(lock) })
     }
 
     /// Open critical memory for reading only (meter readers, lab tools):
     /// nothing is created or written, and a missing key is an error.
-    pub(crate) fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+    pub(crate) fn open_read_only(path: &Path, keys: &mut dyn KeyStore) -> Result<Store, StoreError> {
         if !path.exists() {
             return Err(std::io::Error::new(std::io::ErrorKind::NotFound, format!("{} does not exist", path.display())).into());
         }
         let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-        let key_path = key_path(path);
-        let bytes = fs::read(&key_path).map_err(|_| IntegrityError::KeyMissing(key_path.display().to_string()))?;
-        if bytes.len() != 32 {
-            return Err(IntegrityError::KeyMissing(key_path.display().to_string()).into());
-        }
-        let key = to32(&bytes);
+        check_format(&conn, path)?;
+        let key = keys.derive_key(KEY_LABEL).map_err(|e| IntegrityError::KeyMissing(e.to_string()))?;
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
-        let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32] };
+        let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32], anchor: UNANCHORED };
         Ok(Store { conn, key, head, lock: None })
     }
 
@@ -249,7 +274,7 @@ impl Store {
     pub(crate) fn replay(&mut self, mut visit: impl FnMut(&Record) -> Result<(), String>) -> Result<(), StoreError> {
         self.verify_clears()?;
         let epoch = self.head.epoch;
-        let mut prev = Head { epoch, seq: 0, mac: [0; 32] };
+        let mut prev = Head { epoch, seq: 0, mac: [0; 32], anchor: UNANCHORED };
         {
             let mut stmt = self.conn.prepare("SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq")?;
             let mut rows = stmt.query([])?;
@@ -265,38 +290,47 @@ impl Store {
                     return Err(IntegrityError::Sequence { expected_prev: prev.seq, found: seq }.into());
                 }
                 let expect = record_mac(&self.key, epoch, seq, &prev.mac, &at, &kind, round.map(|r| r as u64), &body);
-                if mac.as_slice() != expect.as_slice() {
+                if !same(&mac, &expect) {
                     return Err(IntegrityError::MacMismatch { seq, kind }.into());
                 }
                 let entry: Entry = serde_json::from_str(&body).map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
                 let record = Record { seq, at_utc: at, entry };
                 visit(&record).map_err(|detail| IntegrityError::Inconsistent { seq, kind: kind.clone(), detail })?;
-                prev = Head { epoch, seq, mac: expect };
+                prev = Head { epoch, seq, mac: expect, anchor: UNANCHORED };
             }
         }
-        self.check_head_row(&prev)?;
+        prev.anchor = self.check_head_row(&prev)?;
         self.head = prev;
         Ok(())
     }
 
-    fn check_head_row(&self, expected: &Head) -> Result<(), StoreError> {
-        let row: Option<(i64, i64, Vec<u8>, Vec<u8>)> =
-            self.conn.query_row("SELECT epoch, seq, mac, tag FROM head WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).optional()?;
+    /// The head row on disk, verified against its tag and against the end
+    /// of the journal (`expected`, whose anchor is not compared): returns the
+    /// anchor it names.
+    fn check_head_row(&self, expected: &Head) -> Result<Anchor, StoreError> {
+        type Row = (i64, i64, Vec<u8>, i64, i64, Vec<u8>);
+        let row: Option<Row> = self
+            .conn
+            .query_row("SELECT epoch, seq, mac, anchor, pending, tag FROM head WHERE id = 1", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+            })
+            .optional()?;
         match row {
-            None if expected.seq == 0 => Ok(()),
+            None if expected.seq == 0 => Ok(UNANCHORED),
             None => Err(IntegrityError::Head { detail: "head record missing".into() }.into()),
-            Some((epoch, seq, mac, tag)) => {
-                let stored = Head { epoch: epoch as u64, seq: seq as u64, mac: to32(&mac) };
-                if tag.as_slice() != self.head_tag(&stored).as_slice() {
+            Some((epoch, seq, mac, anchor, pending, tag)) => {
+                let pending = Pending::from_code(pending).ok_or_else(|| IntegrityError::Head { detail: format!("unknown anchor state {pending}") })?;
+                let stored = Head { epoch: epoch as u64, seq: seq as u64, mac: to32(&mac), anchor: Anchor { value: anchor as u64, pending } };
+                if !same(&tag, &self.head_tag(&stored)) {
                     return Err(IntegrityError::Head { detail: "head MAC mismatch".into() }.into());
                 }
-                if stored != *expected {
+                if (stored.epoch, stored.seq, stored.mac) != (expected.epoch, expected.seq, expected.mac) {
                     return Err(IntegrityError::Head {
                         detail: format!("head names record {} of epoch {}, the journal ends at record {}", stored.seq, stored.epoch, expected.seq),
                     }
                     .into());
                 }
-                Ok(())
+                Ok(stored.anchor)
             }
         }
     }
@@ -317,22 +351,29 @@ impl Store {
                 return Err(IntegrityError::Sequence { expected_prev: self.head.seq, found: seq as u64 }.into());
             }
             Some((seq, _, kind, _, _, mac)) => {
-                if mac.as_slice() != self.head.mac.as_slice() {
+                if !same(&mac, &self.head.mac) {
                     return Err(IntegrityError::MacMismatch { seq: seq as u64, kind }.into());
                 }
             }
         }
-        self.check_head_row(&self.head)
+        // The epoch and the anchor too: a RAM clear or a restored copy made
+        // beside this process is noticed before the next game.
+        if self.check_head_row(&self.head)? != self.head.anchor {
+            return Err(IntegrityError::Head { detail: "the head on disk names another anchor than this process wrote".into() }.into());
+        }
+        Ok(())
     }
 
-    /// Append entries in one durable transaction (C-23): all or none.
-    pub(crate) fn append(&mut self, entries: &[Entry]) -> Result<(), StoreError> {
+    /// Append entries and bind the head to `anchor`, in one durable
+    /// transaction, all or none (C-23). The anchor protocol's steps change
+    /// the anchor; with no entries, only the head is rewritten.
+    pub(crate) fn append_anchored(&mut self, entries: &[Entry], anchor: Anchor) -> Result<(), StoreError> {
         // Only the process holding the writer's lock appends.
         if self.lock.is_none() {
             return Err(StoreError::Busy("this handle (read-only or released)".into()));
         }
         let at = now_utc();
-        let mut head = self.head;
+        let mut head = Head { anchor, ..self.head };
         let tx = self.conn.transaction()?;
         {
             let mut insert = tx.prepare_cached("INSERT INTO journal (seq, at_utc, kind, round_id, body, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
@@ -342,19 +383,18 @@ impl Store {
                 let round = e.round();
                 let mac = record_mac(&self.key, head.epoch, seq, &head.mac, &at, e.kind(), round, &body);
                 insert.execute(params![seq as i64, at, e.kind(), round.map(|r| r as i64), body, mac.as_slice()])?;
-                head = Head { epoch: head.epoch, seq, mac };
+                head = Head { seq, mac, ..head };
             }
         }
-        let tag = head_tag(&self.key, &head);
-        tx.execute(
-            "INSERT INTO head (id, epoch, seq, mac, tag) VALUES (1, ?1, ?2, ?3, ?4)
-             ON CONFLICT(id) DO UPDATE SET epoch = ?1, seq = ?2, mac = ?3, tag = ?4",
-            params![head.epoch as i64, head.seq as i64, head.mac.as_slice(), tag.as_slice()],
-        )?;
+        write_head(&tx, &self.key, &head)?;
         tx.commit()?;
         self.head = head;
-
         Ok(())
+    }
+
+    /// The anchor the head is bound to.
+    pub(crate) fn anchor(&self) -> Anchor {
+        self.head.anchor
     }
 
     /// Records belonging to the last `n` rounds, oldest first (recall).
@@ -403,7 +443,7 @@ impl Store {
         let macs: Vec<Vec<u8>> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
         let mut prev = [0u8; 32];
         for (i, (c, mac)) in self.ram_clears()?.iter().zip(macs).enumerate() {
-            if c.n != i as u64 + 1 || mac.as_slice() != self.clear_mac(c, &prev).as_slice() {
+            if c.n != i as u64 + 1 || !same(&mac, &self.clear_mac(c, &prev)) {
                 return Err(IntegrityError::ClearRecord { n: c.n }.into());
             }
             prev = to32(&mac);
@@ -414,7 +454,7 @@ impl Store {
     /// Clear critical memory (D-32): record the clear in its own chain with
     /// the meters before it, archive the journal, and start a new epoch. The
     /// caller has authenticated the operator.
-    pub(crate) fn ram_clear(&mut self, operator: &str, reason: &str, meters_before: &str) -> Result<u64, StoreError> {
+    pub(crate) fn ram_clear(&mut self, operator: &str, reason: &str, meters_before: &str, anchor: Anchor) -> Result<u64, StoreError> {
         // A clear is the cure for a broken journal, but never for a broken
         // record of earlier clears: those must stay verifiable.
         let prev = self.verify_clears()?;
@@ -428,9 +468,11 @@ impl Store {
         )?;
         tx.execute("INSERT INTO journal_archive SELECT ?1, seq, at_utc, kind, round_id, body, mac FROM journal", [n as i64])?;
         tx.execute("DELETE FROM journal", [])?;
-        tx.execute("DELETE FROM head", [])?;
+        // The new epoch's head: no record yet, bound to the clear's anchor.
+        let head = Head { epoch: n, seq: 0, mac: [0; 32], anchor };
+        write_head(&tx, &self.key, &head)?;
         tx.commit()?;
-        self.head = Head { epoch: n, seq: 0, mac: [0; 32] };
+        self.head = head;
         Ok(n)
     }
 
@@ -457,6 +499,38 @@ impl Store {
     pub(crate) fn is_empty(&self) -> bool {
         self.head.seq == 0
     }
+
+    /// No record and no RAM clear: a machine's first boot.
+    pub(crate) fn is_virgin(&self) -> Result<bool, StoreError> {
+        is_virgin(&self.conn)
+    }
+}
+
+fn is_virgin(conn: &Connection) -> Result<bool, StoreError> {
+    let rows: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0))?;
+    let clears: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
+    Ok(rows == 0 && clears == 0)
+}
+
+/// A file whose head has no anchor columns was written before the anchor
+/// existed: named, never misread.
+fn check_format(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info('head')")?;
+    let columns: Vec<String> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    if !columns.iter().any(|c| c == "anchor") {
+        return Err(IntegrityError::OldFormat(path.display().to_string()).into());
+    }
+    Ok(())
+}
+
+fn write_head(tx: &rusqlite::Transaction<'_>, key: &[u8; 32], head: &Head) -> Result<(), StoreError> {
+    let tag = head_tag(key, head);
+    tx.execute(
+        "INSERT INTO head (id, epoch, seq, mac, anchor, pending, tag) VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT(id) DO UPDATE SET epoch = ?1, seq = ?2, mac = ?3, anchor = ?4, pending = ?5, tag = ?6",
+        params![head.epoch as i64, head.seq as i64, head.mac.as_slice(), head.anchor.value as i64, head.anchor.pending.code(), tag.as_slice()],
+    )?;
+    Ok(())
 }
 
 fn to32(v: &[u8]) -> [u8; 32] {
@@ -464,41 +538,4 @@ fn to32(v: &[u8]) -> [u8; 32] {
     let n = v.len().min(32);
     out[..n].copy_from_slice(&v[..n]);
     out
-}
-
-fn key_path(db: &Path) -> PathBuf {
-    let mut s = db.as_os_str().to_owned();
-    s.push(".key");
-    PathBuf::from(s)
-}
-
-/// Make the machine key at `path`, all or nothing: it is written whole to
-/// a temporary file, synced, and only then given its name (a kill at any
-/// moment leaves either no key or the whole key, never a torn one).
-fn create_key(path: &Path) -> Result<[u8; 32], StoreError> {
-    let mut key = [0u8; 32];
-    getrandom::fill(&mut key).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".new");
-    let tmp = PathBuf::from(tmp);
-    let _ = fs::remove_file(&tmp);
-    let mut opts = fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut f = opts.open(&tmp)?;
-    f.write_all(&key)?;
-    f.sync_all()?;
-    drop(f);
-    // The name appears only now; refuse to replace a key that appeared
-    // meanwhile (a second process): hard_link fails if the name exists.
-    fs::hard_link(&tmp, path)?;
-    fs::remove_file(&tmp)?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::File::open(dir)?.sync_all()?;
-    }
-    Ok(key)
 }

@@ -4,7 +4,7 @@
 //! report (M-24), and all of it identical after a restart.
 #![allow(clippy::unwrap_used)]
 
-use meters::{CoreError, LevelConfig, Machine, MachineConfig, Mode, PoolConfig, SeedChoice, TransferTarget, WinComponent};
+use meters::{AnchorReason, CoreError, Entry, LevelConfig, Machine, MachineConfig, Mode, PoolConfig, SeedChoice, TransferTarget, WinComponent};
 use serde_json::json;
 
 fn config() -> MachineConfig {
@@ -144,7 +144,13 @@ fn pool_money_leaves_only_by_award_or_a_logged_transfer() {
     for p in m.pools().values() {
         assert!(p.levels.iter().all(|l| l.balanced()));
     }
-    assert_eq!(m.events(1_000).unwrap().len(), events + 2);
+    // Each transfer is logged, and each is a money-out anchored before the
+    // money moves (issue 21): its own record and its anchor's.
+    let new = m.events(1_000).unwrap();
+    assert_eq!(new.len(), events + 4);
+    let kinds: Vec<&str> = new[..4].iter().rev().map(|r| r.entry.kind()).collect();
+    assert_eq!(kinds, ["pool_transfer", "anchored", "pool_transfer", "anchored"]);
+    assert!(new[..4].iter().all(|r| !matches!(r.entry, Entry::Anchored { reason, .. } if reason != AnchorReason::TransferOut)));
 }
 
 /// A mystery level (issue 6): won by the wager that takes it past a hidden

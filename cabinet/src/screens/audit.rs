@@ -125,6 +125,15 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     ui.label(s.t("arranques", "power-ups"));
                     ui.monospace(st.totals.arranques.to_string());
                     ui.end_row();
+                    // Issue 21: what holds the key and the anchor, and the
+                    // anchor's wear meter (NV writes against the budget).
+                    let wear = s.machine().anchor_wear();
+                    ui.label(s.t("chave e âncora", "key and anchor"));
+                    ui.monospace(&wear.key_store);
+                    ui.end_row();
+                    ui.label(s.t("âncora: escritas / orçamento", "anchor: writes / budget"));
+                    ui.monospace(format!("{} / {} (contador {})", wear.writes, wear.budget, wear.counter));
+                    ui.end_row();
                 });
                 for (name, g) in &st.per_game {
                     ui.collapsing(format!("{} {name}", s.t("Jogo", "Game")), |ui| meter_grid(ui, &format!("g-{name}"), g, digits));

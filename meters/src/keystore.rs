@@ -1,0 +1,93 @@
+//! The cabinet's protected key store and rollback anchor (issue 21; GLI-11
+//! critical memory, NZ 2.4.7).
+//!
+//! Two things critical memory cannot keep for itself, because a copy of
+//! every file is in an attacker's hands:
+//!
+//! * **the key** that MACs the journal. A TPM 2.0 derives it
+//!   ([`tpm`]): an HMAC-SHA256 key made inside the chip (fixedTPM,
+//!   fixedParent, sensitiveDataOrigin) MACs a label naming the machine, and
+//!   the result is held in this process's memory only, never on disk. The
+//!   per-round MACs stay in software (microseconds); the TPM is asked once
+//!   per boot.
+//! * **the anchor**: a monotonic NV counter the journal's head is bound to.
+//!   A copy of the database restored from before the last anchor names an
+//!   older value than the counter and is refused (see `anchor`).
+//!
+//! [`file`] is a stand-in that keeps both in files beside the database: for
+//! development and labs only. The boot report says so, and production mode
+//! refuses it.
+
+pub(crate) mod file;
+pub(crate) mod tpm;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// Where the machine key and the anchor counter live (configuration).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum KeyStoreConfig {
+    /// Files beside the database (`<db>.key`, `<db>.anchor`): development
+    /// and labs only; production refuses it.
+    #[default]
+    FileStandIn,
+    /// A TPM 2.0 through the TSS: `tcti` as the TSS names it
+    /// (`device:/dev/tpmrm0` on a cabinet, `swtpm:host=127.0.0.1,port=2321`
+    /// for a software TPM) and the owner NV index that holds the anchor
+    /// counter (0x01000000 to 0x01BFFFFF).
+    Tpm { tcti: String, nv_index: u32 },
+}
+
+impl KeyStoreConfig {
+    /// What the boot report and the audit screen call it.
+    pub fn describe(&self) -> String {
+        match self {
+            KeyStoreConfig::FileStandIn => "file stand-in (development and labs only: not a protected key store)".into(),
+            KeyStoreConfig::Tpm { tcti, nv_index } => format!("TPM 2.0 ({tcti}), anchor counter at NV index {nv_index:#010x}"),
+        }
+    }
+
+    pub fn is_stand_in(&self) -> bool {
+        matches!(self, KeyStoreConfig::FileStandIn)
+    }
+}
+
+/// What went wrong with the key store.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum KeyStoreError {
+    #[error("TPM ({tcti}): {detail}")]
+    Tpm { tcti: String, detail: String },
+    #[error("key store file {path}: {detail}")]
+    File { path: String, detail: String },
+    #[error("the anchor counter read back {read} after an increment from {before}")]
+    ReadBack { before: u64, read: u64 },
+}
+
+/// The protected element: derives the machine key and keeps the anchor.
+pub(crate) trait KeyStore: Send {
+    /// The key that MACs critical memory, derived inside the element from
+    /// its own secret and `label`. The same label gives the same key on the
+    /// same element, and nothing else gives it.
+    fn derive_key(&mut self, label: &[u8]) -> Result<[u8; 32], KeyStoreError>;
+
+    /// A new machine's first boot: make the element's secret if it has
+    /// none (the file stand-in's; a TPM's key is the chip's own).
+    fn make_secret_if_missing(&mut self) -> Result<(), KeyStoreError>;
+
+    /// The anchor counter, or `None` while it has never been written (a
+    /// machine that was never provisioned).
+    fn counter(&mut self) -> Result<Option<u64>, KeyStoreError>;
+
+    /// Advance the counter by one (defining it first if needed) and read it
+    /// back. One NV write: callers keep to the anchor events.
+    fn increment(&mut self) -> Result<u64, KeyStoreError>;
+}
+
+/// Open the configured key store for the database at `db`.
+pub(crate) fn open(config: &KeyStoreConfig, db: &Path) -> Result<Box<dyn KeyStore>, KeyStoreError> {
+    Ok(match config {
+        KeyStoreConfig::FileStandIn => Box::new(file::FileStandIn::new(db)),
+        KeyStoreConfig::Tpm { tcti, nv_index } => Box::new(tpm::Tpm::new(tcti, *nv_index)?),
+    })
+}

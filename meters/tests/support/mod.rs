@@ -1,0 +1,4 @@
+//! What the critical-memory tests share.
+#![allow(dead_code)]
+
+pub mod swtpm;

@@ -1,0 +1,85 @@
+//! A real software TPM 2.0 for tests (Debian's `swtpm`), one per test: its
+//! own state folder and ports, started with the TPM already powered on,
+//! cut off as a power cut would (`swtpm_ioctl -s`: no TPM2_Shutdown, so
+//! anything the TPM kept in RAM is lost), and started again on the same
+//! state.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct SoftwareTpm {
+    state: PathBuf,
+    port: u16,
+    child: Option<Child>,
+}
+
+/// Two free consecutive loopback ports (the TPM's and its control channel).
+fn free_ports() -> u16 {
+    for _ in 0..200 {
+        let Ok(a) = TcpListener::bind("127.0.0.1:0") else { continue };
+        let Ok(addr) = a.local_addr() else { continue };
+        let p = addr.port();
+        if p < 65_000 && TcpListener::bind(("127.0.0.1", p + 1)).is_ok() {
+            return p;
+        }
+    }
+    panic!("no two free consecutive loopback ports for swtpm");
+}
+
+impl SoftwareTpm {
+    /// Start a new TPM with its state under `dir`.
+    pub fn start(dir: &Path) -> SoftwareTpm {
+        let state = dir.join("swtpm-state");
+        std::fs::create_dir_all(&state).unwrap();
+        let mut t = SoftwareTpm { state, port: free_ports(), child: None };
+        t.power_on();
+        t
+    }
+
+    /// The TCTI the TSS connects with.
+    pub fn tcti(&self) -> String {
+        format!("swtpm:host=127.0.0.1,port={}", self.port)
+    }
+
+    pub fn power_on(&mut self) {
+        assert!(self.child.is_none(), "the TPM is already on");
+        let child = Command::new("swtpm")
+            .args(["socket", "--tpm2", "--flags", "not-need-init,startup-clear"])
+            .arg("--server")
+            .arg(format!("type=tcp,bindaddr=127.0.0.1,port={}", self.port))
+            .arg("--ctrl")
+            .arg(format!("type=tcp,bindaddr=127.0.0.1,port={}", self.port + 1))
+            .arg("--tpmstate")
+            .arg(format!("dir={}", self.state.display()))
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("swtpm is not installed (tools/test.sh installs it)");
+        self.child = Some(child);
+        let start = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(start.elapsed() < Duration::from_secs(10), "swtpm did not start listening on port {}", self.port);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// A power cut: the TPM stops with no TPM2_Shutdown.
+    pub fn power_cut(&mut self) {
+        let status = Command::new("swtpm_ioctl").arg("--tcp").arg(format!("127.0.0.1:{}", self.port + 1)).arg("-s").status().unwrap();
+        assert!(status.success(), "swtpm_ioctl -s failed");
+        if let Some(mut c) = self.child.take() {
+            c.wait().unwrap();
+        }
+    }
+}
+
+impl Drop for SoftwareTpm {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
