@@ -825,11 +825,29 @@ impl Session {
             return Err(self.t("Indique o motivo", "Give a reason").to_owned());
         }
         let config = self.config.machine.clone();
-        if !config.operator.accepts(&config.operator.operator_id, pin) {
-            return Err(self.t("PIN errado", "Wrong PIN").to_owned());
+        // D-32: only with the logic door open; the PIN is checked by the
+        // core against the machine's own record (issue 21).
+        let logic_door_open = self.machine.state().doors_open.contains(&meters::Door::Logic);
+        if !logic_door_open {
+            return Err(self.t("Abra a porta lógica para limpar a RAM", "Open the logic door to clear the RAM").to_owned());
         }
         self.machine.release().map_err(|e| e.to_string())?;
-        let epoch = Machine::ram_clear(&self.db, &config, &config.operator.operator_id, pin, reason).map_err(|e| e.to_string())?;
+        let cleared = Machine::ram_clear(&self.db, &config, &config.operator.operator_id, pin, reason, logic_door_open);
+        let epoch = match cleared {
+            Ok(epoch) => epoch,
+            Err(e) => {
+                // Refused (a wrong PIN, a lockout): the machine boots again
+                // on the same critical memory, and says why.
+                let mut machine = open_machine(&self.db, &self.config, self.lab_seed)?;
+                let (passed, detail) = self.verification.detail("(after a refused RAM clear)");
+                machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
+                self.machine = machine;
+                return Err(match e {
+                    meters::BootError::AuthenticationFailed => self.t("PIN errado", "Wrong PIN").to_owned(),
+                    other => other.to_string(),
+                });
+            }
+        };
         let mut machine = open_machine(&self.db, &self.config, self.lab_seed)?;
         let (passed, detail) = self.verification.detail("(after a RAM clear)");
         machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
@@ -911,21 +929,31 @@ mod tests {
         assert!(!s.in_round());
         let played = s.machine.state().totals.games.jogadas_efectuadas;
         assert_eq!(played, 1);
+        // D-32: only with the logic door open; then the core checks the PIN
+        // against the machine's own record (issue 21).
+        assert_eq!(s.ram_clear("0000", "test").unwrap_err(), "Abra a porta lógica para limpar a RAM");
+        s.machine.open_door(meters::Door::Logic).unwrap();
         assert_eq!(s.ram_clear("1234", "test").unwrap_err(), "PIN errado");
         assert_eq!(s.ram_clear("0000", "  ").unwrap_err(), "Indique o motivo");
         assert_eq!(s.machine.state().totals.games.jogadas_efectuadas, 1, "a refused clear changes nothing");
+        let owed = s.machine.credit();
+        assert!(owed > 0);
         s.ram_clear("0000", "lab reset").unwrap();
-        // The new epoch: meters at zero, the standalone pool set up again,
-        // and the record of the clear with the meters before it.
+        // The new epoch: meters at zero, the standalone pool carried with
+        // its money (M-20), the credit owed as a hand-pay (issue 21), and the
+        // record of the clear with the meters before it.
         let st = s.machine.state();
         assert_eq!((st.credit, st.totals.games.jogadas_efectuadas, st.totals.dinheiro_entrado), (0, 0, 0));
         assert!(st.pools.contains_key("sevens"));
+        assert_eq!(st.handpays.values().map(|h| h.amount).collect::<Vec<_>>(), vec![owed], "the credit is owed through the attendant");
         assert!(s.history.is_empty());
         let clears = s.machine.ram_clears().unwrap();
         assert_eq!(clears.len(), 1);
         assert!(clears[0].reason.contains("lab reset"), "{:?}", clears[0]);
         assert!(clears[0].meters_before.contains("\"jogadas_efectuadas\":1"), "{}", clears[0].meters_before);
-        // And play goes on, on the new epoch.
+        // The attendant pays it, and play goes on, on the new epoch.
+        s.attendant_clear();
+        assert!(s.machine.state().handpays.is_empty());
         s.insert_note(500);
         assert!(s.play());
     }

@@ -5,6 +5,9 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::credential::CredentialError;
+pub use crate::credential::OperatorCredential;
+
 use crate::keystore::KeyStoreConfig;
 use crate::money::{Cents, Currency};
 
@@ -14,30 +17,6 @@ use crate::money::{Cents, Currency};
 pub enum Mode {
     Production,
     Lab,
-}
-
-/// The credential for authenticated operator actions (RAM clear, D-32):
-/// salted SHA-256 of the operator's PIN.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OperatorCredential {
-    pub operator_id: String,
-    pub salt: String,
-    /// Hex SHA-256 of `salt ‖ pin`.
-    pub pin_sha256: String,
-}
-
-impl OperatorCredential {
-    pub fn new(operator_id: &str, salt: &str, pin: &str) -> Self {
-        Self { operator_id: operator_id.into(), salt: salt.into(), pin_sha256: pin_digest(salt, pin) }
-    }
-
-    pub fn accepts(&self, operator_id: &str, pin: &str) -> bool {
-        operator_id == self.operator_id && pin_digest(&self.salt, pin) == self.pin_sha256
-    }
-}
-
-fn pin_digest(salt: &str, pin: &str) -> String {
-    hex::encode(Sha256::new().chain_update(salt).chain_update(pin).finalize())
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,7 +41,9 @@ pub struct MachineConfig {
     pub jackpot_threshold: Cents,
     /// Displayed and exported meter digits, 10 to 18 (C-21).
     pub meter_digits: u8,
-    /// Who may clear critical memory.
+    /// Who may clear critical memory (its PIN as an argon2id hash). The
+    /// machine keeps its own record of it; production refuses the default.
+    #[serde(default = "default_operator")]
     pub operator: OperatorCredential,
     /// The most one round may win, in cents, progressive awards included:
     /// a settlement above it is refused (a guard against a rules bug or a
@@ -85,6 +66,37 @@ pub struct MachineConfig {
     /// A tick anchors after this many minutes of play since the last anchor.
     #[serde(default = "default_anchor_tick_minutes")]
     pub anchor_tick_minutes: u32,
+    /// Where the second copy of critical memory lives (D-28).
+    #[serde(default)]
+    pub second_copy: SecondCopy,
+}
+
+/// The second copy of critical memory (D-28): every write goes to both,
+/// and one valid copy rebuilds the other.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SecondCopy {
+    /// Beside the first: `<db>.second` (the embedded default, under `var/`).
+    #[default]
+    Beside,
+    /// On another device.
+    At(std::path::PathBuf),
+    /// None: one copy only (labs and benchmarks).
+    Off,
+}
+
+impl SecondCopy {
+    /// The second copy's file for critical memory at `db`.
+    pub fn path_for(&self, db: &std::path::Path) -> Option<std::path::PathBuf> {
+        match self {
+            SecondCopy::Beside => {
+                let mut s = db.as_os_str().to_owned();
+                s.push(".second");
+                Some(s.into())
+            }
+            SecondCopy::At(p) => Some(p.clone()),
+            SecondCopy::Off => None,
+        }
+    }
 }
 
 /// A TPM 2.0's NV endurance is published around 500,000 cycles for this
@@ -102,6 +114,15 @@ fn default_anchor_tick_minutes() -> u32 {
     60
 }
 
+/// The development credential: operator "operator", PIN 0000 (refused in
+/// production). A fixed hash, so that the default configuration's digest
+/// is the same on every start.
+pub const DEFAULT_OPERATOR_ARGON2: &str = "$argon2id$v=19$m=19456,t=2,p=1$ZWdtLWRlZmF1bHQtc2FsdA$l1NqMYHwfbxc7V0zizfLTpTvs2TqZRAAABDix94OPMg";
+
+fn default_operator() -> OperatorCredential {
+    OperatorCredential { operator_id: "operator".into(), pin_argon2: DEFAULT_OPERATOR_ARGON2.into() }
+}
+
 /// 1,000,000.00 in the currency: far above any approved prize, far below
 /// where a meter could overflow.
 fn default_max_win() -> Cents {
@@ -112,7 +133,9 @@ impl Default for MachineConfig {
     fn default() -> Self {
         Self {
             machine_id: "EGM-0001".into(),
-            mode: Mode::Production,
+            // The default is a development configuration: production needs
+            // a TPM key store and the operator's own credential.
+            mode: Mode::Lab,
             currency: Currency::default(),
             denominations: vec![1, 2, 5, 10, 20, 50, 100, 200],
             accepted_notes: vec![500, 1_000, 2_000, 5_000, 10_000],
@@ -122,12 +145,13 @@ impl Default for MachineConfig {
             handpay_limit: 120_000,
             jackpot_threshold: 50_000,
             meter_digits: 10,
-            operator: OperatorCredential::new("operator", "egm-default-salt", "0000"),
+            operator: default_operator(),
             max_win: default_max_win(),
             key_store: KeyStoreConfig::default(),
             anchor_write_budget: default_anchor_write_budget(),
             anchor_tick_wagered: default_anchor_tick_wagered(),
             anchor_tick_minutes: default_anchor_tick_minutes(),
+            second_copy: SecondCopy::default(),
         }
     }
 }
@@ -150,6 +174,10 @@ pub enum ConfigError {
     ZeroLimit(&'static str),
     #[error("currency code {0:?} must be three upper-case letters")]
     CurrencyCode(String),
+    #[error("operator credential: {0}")]
+    Credential(#[from] CredentialError),
+    #[error("production refuses the default operator credential (PIN 0000): set the operator's own PIN (`egm-lab credential`)")]
+    DefaultCredential,
 }
 
 impl MachineConfig {
@@ -198,6 +226,10 @@ impl MachineConfig {
                 return Err(ConfigError::ZeroLimit(name));
             }
         }
+        self.operator.validate()?;
+        if self.mode == Mode::Production && self.operator.is_default() {
+            return Err(ConfigError::DefaultCredential);
+        }
         let code = &self.currency.code;
         if code.len() != 3 || !code.chars().all(|c| c.is_ascii_uppercase()) {
             return Err(ConfigError::CurrencyCode(code.clone()));
@@ -226,13 +258,5 @@ mod tests {
         let mut c = MachineConfig::default();
         c.jackpot_threshold = c.handpay_limit + 1;
         assert!(matches!(c.validate(), Err(ConfigError::JackpotAboveHandpay { .. })));
-    }
-
-    #[test]
-    fn operator_pin_is_checked() {
-        let cred = OperatorCredential::new("ana", "s", "1234");
-        assert!(cred.accepts("ana", "1234"));
-        assert!(!cred.accepts("ana", "1235"));
-        assert!(!cred.accepts("rui", "1234"));
     }
 }

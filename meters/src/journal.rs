@@ -134,6 +134,16 @@ pub enum Entry {
         reason: crate::anchor::AnchorReason,
         writes: u64,
     },
+    /// What the machine owed at the RAM clear that began this epoch, right
+    /// after its genesis (D-32; issue 21).
+    CarriedOver {
+        carried: Box<crate::carry::Carried>,
+    },
+    /// A copy of critical memory was rebuilt from the other at boot (D-28):
+    /// a recoverable event, logged with why.
+    CopyRebuilt {
+        detail: String,
+    },
     RngSeeded {
         source: SeedSource,
     },
@@ -292,6 +302,8 @@ impl Entry {
             Entry::PowerUp { .. } => "power_up",
             Entry::PowerDown => "power_down",
             Entry::Anchored { .. } => "anchored",
+            Entry::CopyRebuilt { .. } => "copy_rebuilt",
+            Entry::CarriedOver { .. } => "carried_over",
             Entry::RngSeeded { .. } => "rng_seeded",
             Entry::ConfigChanged { .. } => "config_changed",
             Entry::NoteIn { .. } => "note_in",

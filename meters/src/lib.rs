@@ -16,7 +16,9 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod anchor;
+pub mod carry;
 pub mod config;
+pub mod credential;
 pub mod inspect;
 pub mod journal;
 pub mod keystore;

@@ -15,6 +15,7 @@ pub use anchoring::AnchorWear;
 
 use crate::anchor::AnchorReason;
 use crate::config::{ConfigError, MachineConfig, Mode};
+use crate::credential::{CredentialRecord, LOCKOUT_SECONDS, MAX_FAILURES};
 use crate::journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WHOLE_LEVEL, WinComponent, WinPayment};
 use crate::keystore::{self, KeyStore};
 use crate::meters::Door;
@@ -48,6 +49,20 @@ pub enum BootError {
     Rng(#[from] RngError),
     #[error("RAM clear refused: operator authentication failed")]
     AuthenticationFailed,
+    #[error("RAM clear refused: too many failed tries, locked out for {seconds} s more")]
+    LockedOut { seconds: i64 },
+    #[error("RAM clear refused: the logic door must be open (D-32)")]
+    LogicDoorClosed,
+    #[error("RAM clear refused: this machine has no credential record, and its journal cannot say whose the machine is")]
+    NoCredential,
+    #[error("the operator credential can be changed only with the logic door open (the configuration names another than the machine's record)")]
+    CredentialChangeRefused,
+    #[error("this cabinet was never provisioned: production boots only a provisioned machine (`egm-lab provision`)")]
+    NotProvisioned,
+    #[error("critical memory is already provisioned (machine {0}): a machine is provisioned once")]
+    AlreadyProvisioned(String),
+    #[error("critical memory belongs to machine {journal}, the configuration names {config}")]
+    ForeignMachine { journal: String, config: String },
     #[error("the file stand-in for the key store is for development and labs only: production needs a TPM (key_store: Tpm)")]
     StandInRefused,
 }
@@ -190,6 +205,21 @@ impl Machine {
     /// Boot: verify critical memory, replay it, seed the RNG, record the
     /// power-up (and the configuration when it changed), run the self-audit.
     pub fn open(path: &Path, config: MachineConfig, seed: SeedChoice) -> Result<Machine, BootError> {
+        Self::boot(path, config, seed, false)
+    }
+
+    /// Provision a new cabinet (issue 21): its first boot, which writes the
+    /// anchor counter the first time and binds the configuration's machine
+    /// ID into the genesis record and the first anchor. Refused on critical
+    /// memory that already holds a machine. Returns the first anchor.
+    pub fn provision(path: &Path, config: MachineConfig) -> Result<u64, BootError> {
+        let m = Self::boot(path, config, SeedChoice::Entropy, true)?;
+        let value = m.anchor_wear().counter;
+        m.shutdown().map_err(|e| BootError::Store(StoreError::Io(std::io::Error::other(e.to_string()))))?;
+        Ok(value)
+    }
+
+    fn boot(path: &Path, config: MachineConfig, seed: SeedChoice, provisioning: bool) -> Result<Machine, BootError> {
         config.validate()?;
         if matches!(seed, SeedChoice::Lab(_)) && config.mode != Mode::Lab {
             return Err(BootError::LabSeedRefused);
@@ -198,22 +228,53 @@ impl Machine {
             return Err(BootError::StandInRefused);
         }
         let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
-        let mut store = Store::open(path, keys.as_mut())?;
+        let second = config.second_copy.path_for(path);
+        let (mut store, rebuilt) = Store::open(path, second.as_deref(), keys.as_mut())?;
         let virgin = store.is_virgin()?;
         let mut state = CriticalState::default();
         store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()))?;
+        if provisioning && !virgin {
+            return Err(BootError::AlreadyProvisioned(state.machine_id.clone()));
+        }
         // The anchor first (issue 21): a rolled-back, foreign or wiped file
         // is a RAM error before anything is added to it.
         let counter = keys.counter().map_err(StoreError::from)?;
         let at_boot = crate::anchor::at_boot(virgin, store.anchor(), counter).map_err(StoreError::from)?;
+        // A production cabinet is provisioned once, on purpose: a new
+        // database is never silently a new machine (issue 21).
+        if at_boot == crate::anchor::AtBoot::Provision && config.mode == Mode::Production && !provisioning {
+            return Err(BootError::NotProvisioned);
+        }
+        if !state.machine_id.is_empty() && state.machine_id != config.machine_id {
+            return Err(BootError::ForeignMachine { journal: state.machine_id.clone(), config: config.machine_id.clone() });
+        }
+        // The machine's own record of its operator credential: made at the
+        // first boot, changed only with the logic door open.
+        match store.credential()? {
+            Some(r) if r.credential == config.operator => {}
+            Some(_) if !virgin && !state.doors_open.contains(&Door::Logic) => return Err(BootError::CredentialChangeRefused),
+            previous => {
+                let record = CredentialRecord {
+                    credential: config.operator.clone(),
+                    failures: previous.as_ref().map_or(0, |r| r.failures),
+                    locked_until: previous.as_ref().map_or(0, |r| r.locked_until),
+                };
+                store.set_credential(&record)?;
+            }
+        }
 
         let mut boot = Vec::new();
         let fresh = store.is_empty();
         if fresh {
             let after_clear = (store.epoch() > 0).then_some(store.epoch());
             boot.push(Entry::Genesis { machine_id: config.machine_id.clone(), after_clear });
+            // What the clear carried across opens the new epoch.
+            if let Some(carried) = after_clear.map(|_| carried_by_last_clear(&store)).transpose()?.flatten() {
+                boot.push(Entry::CarriedOver { carried: Box::new(carried) });
+            }
         }
         boot.push(Entry::PowerUp { unclean_shutdown: !fresh && !state.clean_shutdown });
+        boot.extend(rebuilt.into_iter().map(|detail| Entry::CopyRebuilt { detail }));
         let rng = match seed {
             SeedChoice::Entropy => {
                 let seeded = CoreRng::seed_from_entropy(&store.rng_carry()?)?;
@@ -242,18 +303,29 @@ impl Machine {
     /// Clear critical memory after a RAM error (D-32): authenticated, with
     /// the meters before it recorded in a chain that survives the clear.
     /// Returns the clear's number; boot again with [`Machine::open`].
-    pub fn ram_clear(path: &Path, config: &MachineConfig, operator_id: &str, pin: &str, reason: &str) -> Result<u64, BootError> {
-        if !config.operator.accepts(operator_id, pin) {
-            return Err(BootError::AuthenticationFailed);
-        }
+    ///
+    /// The PIN is checked against the machine's own credential record (an
+    /// argon2id hash under the machine key's MAC), never against `config`'s;
+    /// five failed tries lock clears out for fifteen minutes. The logic door
+    /// must be open: `logic_door_open` is its sensor as the caller's device
+    /// layer reads it, and a journal that can be read must agree.
+    pub fn ram_clear(path: &Path, config: &MachineConfig, operator_id: &str, pin: &str, reason: &str, logic_door_open: bool) -> Result<u64, BootError> {
         if config.mode == Mode::Production && config.key_store.is_stand_in() {
             return Err(BootError::StandInRefused);
         }
+        if !logic_door_open {
+            return Err(BootError::LogicDoorClosed);
+        }
         let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
-        let mut store = Store::open(path, keys.as_mut())?;
+        let second = config.second_copy.path_for(path);
+        let (mut store, _rebuilt) = Store::open(path, second.as_deref(), keys.as_mut())?;
         // The meters before: as far as the journal can be read and trusted.
         let mut state = CriticalState::default();
         let readable = store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()));
+        if readable.is_ok() && !state.doors_open.contains(&Door::Logic) {
+            return Err(BootError::LogicDoorClosed);
+        }
+        Self::authenticate(&mut store, &state, operator_id, pin)?;
         // A clear is an anchor event (issue 21): the new epoch's head is
         // bound to the counter's next value before the counter moves.
         let counter = keys.counter().map_err(StoreError::from)?;
@@ -267,6 +339,8 @@ impl Machine {
             "per_game": state.per_game,
             "per_denomination": state.per_denom,
             "anchor_writes": writes,
+            // Everything owed is carried into the new epoch (crate::carry).
+            "carried": crate::carry::Carried::owed_by(&state),
         });
         let pending = match counter {
             Some(c) => Anchor {
@@ -282,6 +356,36 @@ impl Machine {
         }
         store.append_anchored(&[], Anchor { value, pending: crate::store::Pending::None })?;
         Ok(n)
+    }
+
+    /// Check the operator against the machine's own credential record,
+    /// counting failures and locking out after [`MAX_FAILURES`].
+    fn authenticate(store: &mut Store, state: &CriticalState, operator_id: &str, pin: &str) -> Result<(), BootError> {
+        let mut record = match store.credential()? {
+            Some(r) => r,
+            // A file from before the record existed: the machine's own
+            // journaled configuration, when it can be read.
+            None => {
+                CredentialRecord { credential: state.config.as_ref().map(|c| c.operator.clone()).ok_or(BootError::NoCredential)?, failures: 0, locked_until: 0 }
+            }
+        };
+        let now = time::OffsetDateTime::now_utc().unix_timestamp();
+        if now < record.locked_until {
+            return Err(BootError::LockedOut { seconds: record.locked_until - now });
+        }
+        if record.credential.accepts(operator_id, pin) {
+            record.failures = 0;
+            record.locked_until = 0;
+            store.set_credential(&record)?;
+            return Ok(());
+        }
+        record.failures += 1;
+        if record.failures >= MAX_FAILURES {
+            record.failures = 0;
+            record.locked_until = now + LOCKOUT_SECONDS;
+        }
+        store.set_credential(&record)?;
+        Err(BootError::AuthenticationFailed)
     }
 
     /// Fold the entries into the state, and only when the fold takes every
@@ -986,6 +1090,19 @@ impl Machine {
 
     pub fn ram_clears(&self) -> Result<Vec<RamClearRecord>, StoreError> {
         self.store.ram_clears()
+    }
+}
+
+/// What the last RAM clear carried across, from its MAC-chained record.
+fn carried_by_last_clear(store: &Store) -> Result<Option<crate::carry::Carried>, BootError> {
+    let Some(clear) = store.ram_clears()?.pop() else { return Ok(None) };
+    let before: serde_json::Value = serde_json::from_str(&clear.meters_before).map_err(StoreError::Json)?;
+    match before.get("carried") {
+        None => Ok(None),
+        Some(c) => {
+            let carried: crate::carry::Carried = serde_json::from_value(c.clone()).map_err(StoreError::Json)?;
+            Ok((!carried.is_empty()).then_some(carried))
+        }
     }
 }
 

@@ -95,6 +95,10 @@ pub struct CriticalState {
     pub linked_pending: BTreeMap<String, BTreeMap<u64, Cents>>,
     /// Journal entries folded so far.
     pub entries: u64,
+    /// Owed before the RAM clear that began this epoch and carried over as
+    /// hand-pays (the self-audit's money in from before the clear).
+    #[serde(default)]
+    pub carried_in: Cents,
     /// The rollback anchor (issue 21).
     #[serde(default)]
     pub anchor: crate::anchor::AnchorState,
@@ -140,7 +144,12 @@ impl CriticalState {
                 self.clean_shutdown = false;
             }
             Entry::PowerDown => self.clean_shutdown = true,
-            Entry::RngSeeded { .. } | Entry::DrawDiscarded { .. } | Entry::NoteRejected { .. } | Entry::TicketRejected { .. } | Entry::Verification { .. } => {}
+            Entry::RngSeeded { .. }
+            | Entry::CopyRebuilt { .. }
+            | Entry::DrawDiscarded { .. }
+            | Entry::NoteRejected { .. }
+            | Entry::TicketRejected { .. }
+            | Entry::Verification { .. } => {}
             Entry::ConfigChanged { config, .. } => self.config = Some((**config).clone()),
             Entry::PoolConfigured { pool, mystery_at } => {
                 if self.pools.contains_key(&pool.id) {
@@ -151,6 +160,21 @@ impl CriticalState {
                     p.set_mystery(level, *at).map_err(|x| fail(e, x.to_string()))?;
                 }
                 self.pools.insert(pool.id.clone(), p);
+            }
+            Entry::CarriedOver { carried } => {
+                if self.entries != 1 || self.clears == 0 {
+                    return Err(fail(e, "a carry-over only follows the genesis of an epoch after a RAM clear"));
+                }
+                for amount in &carried.handpays {
+                    self.last_handpay += 1;
+                    let id = self.last_handpay;
+                    self.handpays.insert(id, PendingHandpay { id, handpay: HandpayKind::CancelledCredits, amount: *amount });
+                    self.carried_in = add(e, self.carried_in, *amount)?;
+                }
+                self.tickets.extend(carried.tickets.iter().map(|(v, t)| (v.clone(), t.clone())));
+                self.pools.extend(carried.pools.iter().map(|(id, p)| (id.clone(), p.clone())));
+                self.linked.extend(carried.linked.iter().map(|(id, l)| (id.clone(), l.clone())));
+                self.linked_pending.extend(carried.linked_pending.iter().map(|(id, p)| (id.clone(), p.clone())));
             }
             Entry::LinkedPoolJoined { pool, games, min_wager } => {
                 self.linked.insert(pool.clone(), (games.clone(), *min_wager));
@@ -450,9 +474,13 @@ impl CriticalState {
             .wrapping_add(t.cancelamento_creditos)
             .wrapping_add(t.cancelamento_creditos_manual)
             .wrapping_add(self.pending_handpays(true));
-        let right = t.dinheiro_entrado.wrapping_add(t.bilhetes_codificados_entrados).wrapping_add(t.ganhos_creditados);
+        let right = t.dinheiro_entrado.wrapping_add(t.bilhetes_codificados_entrados).wrapping_add(t.ganhos_creditados).wrapping_add(self.carried_in);
         if left != right {
-            return Err(AuditFailure { equation: "credit + wagers + stake in play + cash-outs = money in + tickets in + prizes credited", left, right });
+            return Err(AuditFailure {
+                equation: "credit + wagers + stake in play + cash-outs = money in + tickets in + prizes credited + owed from before a RAM clear",
+                left,
+                right,
+            });
         }
         let left = g.creditos_ganhos;
         let right = t.ganhos_creditados.wrapping_add(g.premio_acumulado_manual).wrapping_add(self.pending_handpays(false));

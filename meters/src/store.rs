@@ -18,11 +18,14 @@
 //!   `ram_clears`, with the meters before it, and archives the cleared
 //!   journal: the record of the clear survives the clear (D-32).
 
+mod copies;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::credential::{CredentialRecord, OperatorCredential};
 use crate::journal::Entry;
 use crate::keystore::{KeyStore, KeyStoreError};
 use crate::mac::{mac_of, same};
@@ -65,6 +68,14 @@ CREATE TABLE IF NOT EXISTS journal_archive (
     round_id INTEGER,
     body     TEXT,
     mac      BLOB
+);
+CREATE TABLE IF NOT EXISTS credential (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    operator_id TEXT    NOT NULL,
+    pin_argon2  TEXT    NOT NULL,
+    failures    INTEGER NOT NULL,
+    locked_until INTEGER NOT NULL,
+    mac         BLOB    NOT NULL
 );
 CREATE TABLE IF NOT EXISTS rng_carry (
     id    INTEGER PRIMARY KEY CHECK (id = 1),
@@ -109,6 +120,8 @@ pub enum IntegrityError {
     Head { detail: String },
     #[error("RAM clear record {n}: MAC mismatch")]
     ClearRecord { n: u64 },
+    #[error("the operator credential record: MAC mismatch, it was edited or copied from another machine")]
+    CredentialRecord,
     #[error("the machine key is missing while critical memory holds records: {0}")]
     KeyMissing(String),
     #[error(
@@ -192,6 +205,8 @@ const UNANCHORED: Anchor = Anchor { value: 0, pending: Pending::None };
 
 pub(crate) struct Store {
     conn: Connection,
+    /// The second copy (D-28): every write goes to both.
+    second: Option<Connection>,
     key: [u8; 32],
     head: Head,
     /// `<db>.lock`, held exclusively for the store's life (writers only):
@@ -231,22 +246,30 @@ impl Store {
     /// Open (or create) critical memory at `path`, with the journal key
     /// derived by `keys`. Does not verify it: call [`Store::replay`] before
     /// trusting anything in it.
-    pub(crate) fn open(path: &Path, keys: &mut dyn KeyStore) -> Result<Store, StoreError> {
+    ///
+    /// With a second copy, both are verified and made one first: the events
+    /// returned say what was rebuilt and why (the machine logs them).
+    pub(crate) fn open(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStore) -> Result<(Store, Vec<String>), StoreError> {
         let lock = lock(path)?;
-        let conn = Connection::open(path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.execute_batch(SCHEMA)?;
-        check_format(&conn, path)?;
-        if is_virgin(&conn)? {
+        let conn = copies::open_copy(path)?;
+        let second_conn = second.map(copies::open_copy).transpose()?;
+        let virgin = is_virgin(&conn)? && second_conn.as_ref().map(is_virgin).transpose()?.unwrap_or(true);
+        if virgin {
             // A new machine: its secret is made now (the file stand-in's; a
             // TPM's key is made by the chip). Nothing was ever signed before.
             keys.make_secret_if_missing()?;
         }
         let key = keys.derive_key(KEY_LABEL).map_err(|e| IntegrityError::KeyMissing(e.to_string()))?;
+        let (conn, second_conn, events) = match (second, second_conn) {
+            (Some(p), Some(c)) => {
+                let (a, b, events) = copies::reconcile(path, conn, p, c, &key)?;
+                (a, Some(b), events)
+            }
+            _ => (conn, None, Vec::new()),
+        };
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32], anchor: UNANCHORED };
-        Ok(Store { conn, key, head, lock: Some(lock) })
+        Ok((Store { conn, second: second_conn, key, head, lock: Some(lock) }, events))
     }
 
     /// Open critical memory for reading only (meter readers, lab tools):
@@ -260,79 +283,16 @@ impl Store {
         let key = keys.derive_key(KEY_LABEL).map_err(|e| IntegrityError::KeyMissing(e.to_string()))?;
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32], anchor: UNANCHORED };
-        Ok(Store { conn, key, head, lock: None })
-    }
-
-    fn head_tag(&self, h: &Head) -> [u8; 32] {
-        head_tag(&self.key, h)
+        Ok(Store { conn, second: None, key, head, lock: None })
     }
 
     /// Verify the whole chain (RAM clears, every record, the head) and hand
     /// each decoded record to `visit` in order. The first bad record stops
     /// the walk and is named in the error. On success the store is ready to
     /// append after the last record.
-    pub(crate) fn replay(&mut self, mut visit: impl FnMut(&Record) -> Result<(), String>) -> Result<(), StoreError> {
-        self.verify_clears()?;
-        let epoch = self.head.epoch;
-        let mut prev = Head { epoch, seq: 0, mac: [0; 32], anchor: UNANCHORED };
-        {
-            let mut stmt = self.conn.prepare("SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq")?;
-            let mut rows = stmt.query([])?;
-            while let Some(row) = rows.next()? {
-                let seq: i64 = row.get(0)?;
-                let seq = seq as u64;
-                let at: String = row.get(1)?;
-                let kind: String = row.get(2)?;
-                let round: Option<i64> = row.get(3)?;
-                let body: String = row.get(4)?;
-                let mac: Vec<u8> = row.get(5)?;
-                if seq != prev.seq + 1 {
-                    return Err(IntegrityError::Sequence { expected_prev: prev.seq, found: seq }.into());
-                }
-                let expect = record_mac(&self.key, epoch, seq, &prev.mac, &at, &kind, round.map(|r| r as u64), &body);
-                if !same(&mac, &expect) {
-                    return Err(IntegrityError::MacMismatch { seq, kind }.into());
-                }
-                let entry: Entry = serde_json::from_str(&body).map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
-                let record = Record { seq, at_utc: at, entry };
-                visit(&record).map_err(|detail| IntegrityError::Inconsistent { seq, kind: kind.clone(), detail })?;
-                prev = Head { epoch, seq, mac: expect, anchor: UNANCHORED };
-            }
-        }
-        prev.anchor = self.check_head_row(&prev)?;
-        self.head = prev;
+    pub(crate) fn replay(&mut self, visit: impl FnMut(&Record) -> Result<(), String>) -> Result<(), StoreError> {
+        self.head = walk(&self.conn, &self.key, visit)?;
         Ok(())
-    }
-
-    /// The head row on disk, verified against its tag and against the end
-    /// of the journal (`expected`, whose anchor is not compared): returns the
-    /// anchor it names.
-    fn check_head_row(&self, expected: &Head) -> Result<Anchor, StoreError> {
-        type Row = (i64, i64, Vec<u8>, i64, i64, Vec<u8>);
-        let row: Option<Row> = self
-            .conn
-            .query_row("SELECT epoch, seq, mac, anchor, pending, tag FROM head WHERE id = 1", [], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
-            })
-            .optional()?;
-        match row {
-            None if expected.seq == 0 => Ok(UNANCHORED),
-            None => Err(IntegrityError::Head { detail: "head record missing".into() }.into()),
-            Some((epoch, seq, mac, anchor, pending, tag)) => {
-                let pending = Pending::from_code(pending).ok_or_else(|| IntegrityError::Head { detail: format!("unknown anchor state {pending}") })?;
-                let stored = Head { epoch: epoch as u64, seq: seq as u64, mac: to32(&mac), anchor: Anchor { value: anchor as u64, pending } };
-                if !same(&tag, &self.head_tag(&stored)) {
-                    return Err(IntegrityError::Head { detail: "head MAC mismatch".into() }.into());
-                }
-                if (stored.epoch, stored.seq, stored.mac) != (expected.epoch, expected.seq, expected.mac) {
-                    return Err(IntegrityError::Head {
-                        detail: format!("head names record {} of epoch {}, the journal ends at record {}", stored.seq, stored.epoch, expected.seq),
-                    }
-                    .into());
-                }
-                Ok(stored.anchor)
-            }
-        }
     }
 
     /// The cheap check before each game (D-29): the last record and the head
@@ -358,7 +318,7 @@ impl Store {
         }
         // The epoch and the anchor too: a RAM clear or a restored copy made
         // beside this process is noticed before the next game.
-        if self.check_head_row(&self.head)? != self.head.anchor {
+        if check_head_row(&self.conn, &self.key, &self.head)? != self.head.anchor {
             return Err(IntegrityError::Head { detail: "the head on disk names another anchor than this process wrote".into() }.into());
         }
         Ok(())
@@ -374,21 +334,38 @@ impl Store {
         }
         let at = now_utc();
         let mut head = Head { anchor, ..self.head };
-        let tx = self.conn.transaction()?;
-        {
-            let mut insert = tx.prepare_cached("INSERT INTO journal (seq, at_utc, kind, round_id, body, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
-            for e in entries {
-                let body = serde_json::to_string(e)?;
-                let seq = head.seq + 1;
-                let round = e.round();
-                let mac = record_mac(&self.key, head.epoch, seq, &head.mac, &at, e.kind(), round, &body);
-                insert.execute(params![seq as i64, at, e.kind(), round.map(|r| r as i64), body, mac.as_slice()])?;
-                head = Head { seq, mac, ..head };
-            }
+        let mut rows = Vec::with_capacity(entries.len());
+        for e in entries {
+            let body = serde_json::to_string(e)?;
+            let seq = head.seq + 1;
+            let round = e.round();
+            let mac = record_mac(&self.key, head.epoch, seq, &head.mac, &at, e.kind(), round, &body);
+            rows.push((seq as i64, e.kind(), round.map(|r| r as i64), body, mac));
+            head = Head { seq, mac, ..head };
         }
-        write_head(&tx, &self.key, &head)?;
-        tx.commit()?;
+        let key = self.key;
+        self.each_copy(|conn| {
+            let tx = conn.transaction()?;
+            {
+                let mut insert = tx.prepare_cached("INSERT INTO journal (seq, at_utc, kind, round_id, body, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
+                for (seq, kind, round, body, mac) in &rows {
+                    insert.execute(params![seq, at, kind, round, body, mac.as_slice()])?;
+                }
+            }
+            write_head(&tx, &key, &head)?;
+            tx.commit()?;
+            Ok(())
+        })?;
         self.head = head;
+        Ok(())
+    }
+
+    /// Apply one write to each copy in turn, the first copy first.
+    fn each_copy(&mut self, mut write: impl FnMut(&mut Connection) -> Result<(), StoreError>) -> Result<(), StoreError> {
+        write(&mut self.conn)?;
+        if let Some(second) = self.second.as_mut() {
+            write(second)?;
+        }
         Ok(())
     }
 
@@ -424,31 +401,7 @@ impl Store {
 
     /// Every RAM clear ever made on this file, oldest first.
     pub(crate) fn ram_clears(&self) -> Result<Vec<RamClearRecord>, StoreError> {
-        let mut stmt = self.conn.prepare("SELECT n, at_utc, operator, reason, meters_before FROM ram_clears ORDER BY n")?;
-        let rows = stmt.query_map([], |r| {
-            Ok(RamClearRecord { n: r.get::<_, i64>(0)? as u64, at_utc: r.get(1)?, operator: r.get(2)?, reason: r.get(3)?, meters_before: r.get(4)? })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    fn clear_mac(&self, c: &RamClearRecord, prev: &[u8; 32]) -> [u8; 32] {
-        mac_of(
-            &self.key,
-            &[b"egm ram clear v1", &c.n.to_le_bytes(), prev, c.at_utc.as_bytes(), c.operator.as_bytes(), c.reason.as_bytes(), c.meters_before.as_bytes()],
-        )
-    }
-
-    fn verify_clears(&self) -> Result<[u8; 32], StoreError> {
-        let mut stmt = self.conn.prepare("SELECT mac FROM ram_clears ORDER BY n")?;
-        let macs: Vec<Vec<u8>> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
-        let mut prev = [0u8; 32];
-        for (i, (c, mac)) in self.ram_clears()?.iter().zip(macs).enumerate() {
-            if c.n != i as u64 + 1 || !same(&mac, &self.clear_mac(c, &prev)) {
-                return Err(IntegrityError::ClearRecord { n: c.n }.into());
-            }
-            prev = to32(&mac);
-        }
-        Ok(prev)
+        ram_clears(&self.conn)
     }
 
     /// Clear critical memory (D-32): record the clear in its own chain with
@@ -457,23 +410,76 @@ impl Store {
     pub(crate) fn ram_clear(&mut self, operator: &str, reason: &str, meters_before: &str, anchor: Anchor) -> Result<u64, StoreError> {
         // A clear is the cure for a broken journal, but never for a broken
         // record of earlier clears: those must stay verifiable.
-        let prev = self.verify_clears()?;
+        let prev = verify_clears(&self.conn, &self.key)?;
         let n = self.head.epoch + 1;
         let rec = RamClearRecord { n, at_utc: now_utc(), operator: operator.into(), reason: reason.into(), meters_before: meters_before.into() };
-        let mac = self.clear_mac(&rec, &prev);
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "INSERT INTO ram_clears (n, at_utc, operator, reason, meters_before, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![n as i64, rec.at_utc, rec.operator, rec.reason, rec.meters_before, mac.as_slice()],
-        )?;
-        tx.execute("INSERT INTO journal_archive SELECT ?1, seq, at_utc, kind, round_id, body, mac FROM journal", [n as i64])?;
-        tx.execute("DELETE FROM journal", [])?;
+        let mac = clear_mac(&self.key, &rec, &prev);
         // The new epoch's head: no record yet, bound to the clear's anchor.
         let head = Head { epoch: n, seq: 0, mac: [0; 32], anchor };
-        write_head(&tx, &self.key, &head)?;
-        tx.commit()?;
+        let key = self.key;
+        self.each_copy(|conn| {
+            let tx = conn.transaction()?;
+            tx.execute(
+                "INSERT INTO ram_clears (n, at_utc, operator, reason, meters_before, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![n as i64, rec.at_utc, rec.operator, rec.reason, rec.meters_before, mac.as_slice()],
+            )?;
+            tx.execute("INSERT INTO journal_archive SELECT ?1, seq, at_utc, kind, round_id, body, mac FROM journal", [n as i64])?;
+            tx.execute("DELETE FROM journal", [])?;
+            write_head(&tx, &key, &head)?;
+            tx.commit()?;
+            Ok(())
+        })?;
         self.head = head;
         Ok(n)
+    }
+
+    /// The machine's own record of its operator credential, verified.
+    pub(crate) fn credential(&self) -> Result<Option<CredentialRecord>, StoreError> {
+        type Row = (String, String, i64, i64, Vec<u8>);
+        let row: Option<Row> = self
+            .conn
+            .query_row("SELECT operator_id, pin_argon2, failures, locked_until, mac FROM credential WHERE id = 1", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .optional()?;
+        let Some((operator_id, pin_argon2, failures, locked_until, mac)) = row else { return Ok(None) };
+        let record = CredentialRecord {
+            credential: OperatorCredential { operator_id, pin_argon2 },
+            failures: u32::try_from(failures).map_err(|_| IntegrityError::CredentialRecord)?,
+            locked_until,
+        };
+        if !same(&mac, &self.credential_mac(&record)) {
+            return Err(IntegrityError::CredentialRecord.into());
+        }
+        Ok(Some(record))
+    }
+
+    pub(crate) fn set_credential(&mut self, record: &CredentialRecord) -> Result<(), StoreError> {
+        if self.lock.is_none() {
+            return Err(StoreError::Busy("this handle (read-only or released)".into()));
+        }
+        let mac = self.credential_mac(record);
+        self.each_copy(|conn| {
+            conn.execute(
+                "INSERT INTO credential (id, operator_id, pin_argon2, failures, locked_until, mac) VALUES (1, ?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT(id) DO UPDATE SET operator_id = ?1, pin_argon2 = ?2, failures = ?3, locked_until = ?4, mac = ?5",
+                params![record.credential.operator_id, record.credential.pin_argon2, i64::from(record.failures), record.locked_until, mac.as_slice()],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn credential_mac(&self, r: &CredentialRecord) -> [u8; 32] {
+        mac_of(
+            &self.key,
+            &[
+                b"egm operator credential v1",
+                r.credential.operator_id.as_bytes(),
+                r.credential.pin_argon2.as_bytes(),
+                &r.failures.to_le_bytes(),
+                &r.locked_until.to_le_bytes(),
+            ],
+        )
     }
 
     /// The RNG carry persisted by the previous boot (A-5).
@@ -481,9 +487,11 @@ impl Store {
         Ok(self.conn.query_row("SELECT carry FROM rng_carry WHERE id = 1", [], |r| r.get(0)).optional()?.unwrap_or_default())
     }
 
-    pub(crate) fn set_rng_carry(&self, carry: &[u8]) -> Result<(), StoreError> {
-        self.conn.execute("INSERT INTO rng_carry (id, carry) VALUES (1, ?1) ON CONFLICT(id) DO UPDATE SET carry = ?1", [carry])?;
-        Ok(())
+    pub(crate) fn set_rng_carry(&mut self, carry: &[u8]) -> Result<(), StoreError> {
+        self.each_copy(|conn| {
+            conn.execute("INSERT INTO rng_carry (id, carry) VALUES (1, ?1) ON CONFLICT(id) DO UPDATE SET carry = ?1", [carry])?;
+            Ok(())
+        })
     }
 
     /// Give the writer's lock up: nothing may be appended afterwards.
@@ -504,6 +512,96 @@ impl Store {
     pub(crate) fn is_virgin(&self) -> Result<bool, StoreError> {
         is_virgin(&self.conn)
     }
+}
+
+/// Verify one copy's whole chain (RAM clears, every record, the head),
+/// handing each decoded record to `visit`: returns its head.
+fn walk(conn: &Connection, key: &[u8; 32], mut visit: impl FnMut(&Record) -> Result<(), String>) -> Result<Head, StoreError> {
+    verify_clears(conn, key)?;
+    let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
+    let epoch = epoch as u64;
+    let mut prev = Head { epoch, seq: 0, mac: [0; 32], anchor: UNANCHORED };
+    {
+        let mut stmt = conn.prepare("SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq")?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let seq: i64 = row.get(0)?;
+            let seq = seq as u64;
+            let at: String = row.get(1)?;
+            let kind: String = row.get(2)?;
+            let round: Option<i64> = row.get(3)?;
+            let body: String = row.get(4)?;
+            let mac: Vec<u8> = row.get(5)?;
+            if seq != prev.seq + 1 {
+                return Err(IntegrityError::Sequence { expected_prev: prev.seq, found: seq }.into());
+            }
+            let expect = record_mac(key, epoch, seq, &prev.mac, &at, &kind, round.map(|r| r as u64), &body);
+            if !same(&mac, &expect) {
+                return Err(IntegrityError::MacMismatch { seq, kind }.into());
+            }
+            let entry: Entry = serde_json::from_str(&body).map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
+            let record = Record { seq, at_utc: at, entry };
+            visit(&record).map_err(|detail| IntegrityError::Inconsistent { seq, kind: kind.clone(), detail })?;
+            prev = Head { epoch, seq, mac: expect, anchor: UNANCHORED };
+        }
+    }
+    prev.anchor = check_head_row(conn, key, &prev)?;
+    Ok(prev)
+}
+
+/// The head row on disk, verified against its tag and against the end of
+/// the journal (`expected`, whose anchor is not compared): returns the
+/// anchor it names.
+fn check_head_row(conn: &Connection, key: &[u8; 32], expected: &Head) -> Result<Anchor, StoreError> {
+    type Row = (i64, i64, Vec<u8>, i64, i64, Vec<u8>);
+    let row: Option<Row> = conn
+        .query_row("SELECT epoch, seq, mac, anchor, pending, tag FROM head WHERE id = 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+        })
+        .optional()?;
+    match row {
+        None if expected.seq == 0 => Ok(UNANCHORED),
+        None => Err(IntegrityError::Head { detail: "head record missing".into() }.into()),
+        Some((epoch, seq, mac, anchor, pending, tag)) => {
+            let pending = Pending::from_code(pending).ok_or_else(|| IntegrityError::Head { detail: format!("unknown anchor state {pending}") })?;
+            let stored = Head { epoch: epoch as u64, seq: seq as u64, mac: to32(&mac), anchor: Anchor { value: anchor as u64, pending } };
+            if !same(&tag, &head_tag(key, &stored)) {
+                return Err(IntegrityError::Head { detail: "head MAC mismatch".into() }.into());
+            }
+            if (stored.epoch, stored.seq, stored.mac) != (expected.epoch, expected.seq, expected.mac) {
+                return Err(IntegrityError::Head {
+                    detail: format!("head names record {} of epoch {}, the journal ends at record {}", stored.seq, stored.epoch, expected.seq),
+                }
+                .into());
+            }
+            Ok(stored.anchor)
+        }
+    }
+}
+
+fn clear_mac(key: &[u8; 32], c: &RamClearRecord, prev: &[u8; 32]) -> [u8; 32] {
+    mac_of(key, &[b"egm ram clear v1", &c.n.to_le_bytes(), prev, c.at_utc.as_bytes(), c.operator.as_bytes(), c.reason.as_bytes(), c.meters_before.as_bytes()])
+}
+
+fn ram_clears(conn: &Connection) -> Result<Vec<RamClearRecord>, StoreError> {
+    let mut stmt = conn.prepare("SELECT n, at_utc, operator, reason, meters_before FROM ram_clears ORDER BY n")?;
+    let rows = stmt.query_map([], |r| {
+        Ok(RamClearRecord { n: r.get::<_, i64>(0)? as u64, at_utc: r.get(1)?, operator: r.get(2)?, reason: r.get(3)?, meters_before: r.get(4)? })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+fn verify_clears(conn: &Connection, key: &[u8; 32]) -> Result<[u8; 32], StoreError> {
+    let mut stmt = conn.prepare("SELECT mac FROM ram_clears ORDER BY n")?;
+    let macs: Vec<Vec<u8>> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    let mut prev = [0u8; 32];
+    for (i, (c, mac)) in ram_clears(conn)?.iter().zip(macs).enumerate() {
+        if c.n != i as u64 + 1 || !same(&mac, &clear_mac(key, c, &prev)) {
+            return Err(IntegrityError::ClearRecord { n: c.n }.into());
+        }
+        prev = to32(&mac);
+    }
+    Ok(prev)
 }
 
 fn is_virgin(conn: &Connection) -> Result<bool, StoreError> {

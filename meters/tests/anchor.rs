@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use meters::{AnchorReason, BootError, CashOut, Entry, IntegrityError, Machine, MachineConfig, Mode, SeedChoice};
+use meters::{AnchorReason, BootError, CashOut, Door, Entry, IntegrityError, Machine, MachineConfig, Mode, SeedChoice};
 use serde_json::json;
 
 fn lab(tick: u64, budget: u64) -> MachineConfig {
@@ -21,8 +21,10 @@ fn lose(m: &mut Machine, stake: u64) {
     m.settle_round(r, 0, vec![]).unwrap();
 }
 
+/// Both copies of critical memory (the second beside the first) and their
+/// write-ahead logs: an attacker restores all of them.
 fn files(db: &Path) -> Vec<PathBuf> {
-    ["", "-wal"].iter().map(|s| PathBuf::from(format!("{}{s}", db.display()))).collect()
+    ["", "-wal", ".second", ".second-wal"].iter().map(|s| PathBuf::from(format!("{}{s}", db.display()))).collect()
 }
 
 /// Copy the database as it stands on disk (the machine may be running).
@@ -32,6 +34,7 @@ fn copy_live(db: &Path) -> Vec<Option<Vec<u8>>> {
 
 fn restore(db: &Path, copy: &[Option<Vec<u8>>]) {
     let _ = std::fs::remove_file(format!("{}-shm", db.display()));
+    let _ = std::fs::remove_file(format!("{}.second-shm", db.display()));
     for (f, bytes) in files(db).iter().zip(copy) {
         match bytes {
             Some(b) => std::fs::write(f, b).unwrap(),
@@ -163,9 +166,10 @@ fn a_ram_clear_is_an_anchor_and_a_copy_from_before_it_is_refused() {
     let cfg = lab(20_000, 400_000);
     let mut m = Machine::open(&db, cfg.clone(), SeedChoice::Lab(3)).unwrap();
     m.insert_note(5_000).unwrap();
+    m.open_door(Door::Logic).unwrap();
     m.shutdown().unwrap();
     let copy = copy_live(&db);
-    Machine::ram_clear(&db, &cfg, "operator", "0000", "test").unwrap();
+    Machine::ram_clear(&db, &cfg, "operator", "0000", "test", true).unwrap();
     let m = Machine::open(&db, cfg.clone(), SeedChoice::Lab(3)).unwrap();
     assert_eq!(m.credit(), 0);
     // Provisioned (the first boot's anchor) 1, clear 2, power-up 3: the

@@ -241,7 +241,8 @@ fn meters_display_ten_digits_and_the_rollover_is_logged() {
 fn a_lab_seed_is_refused_in_production_and_logged_in_lab() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("egm.sqlite");
-    let err = Machine::open(&path, MachineConfig::default(), SeedChoice::Lab(9)).err().unwrap();
+    let production = MachineConfig { mode: Mode::Production, operator: meters::OperatorCredential::new("ana", "739104").unwrap(), ..MachineConfig::default() };
+    let err = Machine::open(&path, production, SeedChoice::Lab(9)).err().unwrap();
     assert!(matches!(err, BootError::LabSeedRefused), "{err}");
     let m = Machine::open(&path, lab_config(), SeedChoice::Lab(9)).unwrap();
     let seeded = m.events(10).unwrap().into_iter().find_map(|r| match r.entry {
@@ -425,7 +426,7 @@ fn a_second_writer_is_refused_and_a_changed_journal_stops_money() {
     live.insert_note(2_000).unwrap();
     let busy = Machine::open(&path, lab_config(), SeedChoice::Lab(2)).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(busy.contains("in use by another process"), "a second writer was let in: {busy:?}");
-    let clear = Machine::ram_clear(&path, &lab_config(), "operator", "0000", "beside a live cabinet").err().map(|e| e.to_string()).unwrap_or_default();
+    let clear = Machine::ram_clear(&path, &lab_config(), "operator", "0000", "beside a live cabinet", true).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(clear.contains("in use by another process"), "a RAM clear ran beside a live cabinet: {clear:?}");
     // Reading (meters, recall, the lab's tools) is never locked out.
     assert_eq!(meters::inspect::Inspection::open(&path).unwrap().state().credit, 2_000);
@@ -444,9 +445,29 @@ fn a_second_writer_is_refused_and_a_changed_journal_stops_money() {
     assert!(matches!(live.settle_round(round, 500, vec![]), Err(CoreError::CriticalMemory(_))));
     assert!(matches!(live.insert_note(500), Err(CoreError::CriticalMemory(_))), "a note credited after the journal moved");
     assert_eq!(live.credit(), 1_900, "nothing was paid");
-    // Once the live machine is gone, the next boot takes the lock and finds the forged row.
+    // Once the live machine is gone, the next boot takes the lock and finds
+    // the forged row in the first copy: the second copy (D-28), written by
+    // the machine alone, rebuilds it, and the rebuild is logged.
     drop(live);
-    assert!(matches!(Machine::open(&path, lab_config(), SeedChoice::Lab(2)), Err(BootError::RamError(_))));
+    let m = Machine::open(&path, lab_config(), SeedChoice::Lab(2)).unwrap();
+    assert_eq!(m.credit(), 1_900);
+    assert_eq!(m.state().totals.dinheiro_entrado, 2_000, "the forged note is gone");
+    let rebuilt: Vec<String> =
+        m.events(100).unwrap().into_iter().filter_map(|r| if let Entry::CopyRebuilt { detail } = r.entry { Some(detail) } else { None }).collect();
+    assert_eq!(rebuilt.len(), 1);
+    assert!(rebuilt[0].contains("first copy") && rebuilt[0].contains("MAC mismatch"), "{}", rebuilt[0]);
+    drop(m);
+    // With one copy only, the same forged row is a RAM error.
+    let one = dir.path().join("one.sqlite");
+    let single = MachineConfig { second_copy: meters::config::SecondCopy::Off, ..lab_config() };
+    let mut m = Machine::open(&one, single.clone(), SeedChoice::Lab(2)).unwrap();
+    m.insert_note(2_000).unwrap();
+    drop(m);
+    let c = rusqlite::Connection::open(&one).unwrap();
+    let max: i64 = c.query_row("SELECT max(seq) FROM journal", [], |r| r.get(0)).unwrap();
+    c.execute("INSERT INTO journal (seq, at_utc, kind, body, mac) VALUES (?1, '2026-01-01T00:00:00Z', 'note_in', '{}', x'00')", [max + 1]).unwrap();
+    drop(c);
+    assert!(matches!(Machine::open(&one, single, SeedChoice::Lab(2)), Err(BootError::RamError(_))));
 }
 
 /// Issue 21, attack 9: with a door open in a round, its decisions and its

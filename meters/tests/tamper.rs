@@ -11,8 +11,10 @@ use meters::{BootError, Machine, MachineConfig, Mode, SeedChoice};
 use rusqlite::Connection;
 use serde_json::json;
 
+/// One copy of critical memory: these tests are about what the MAC chain
+/// detects in a copy (the second copy's repair is tests/second_copy.rs).
 fn lab_config() -> MachineConfig {
-    MachineConfig { mode: Mode::Lab, ..MachineConfig::default() }
+    MachineConfig { mode: Mode::Lab, second_copy: meters::config::SecondCopy::Off, ..MachineConfig::default() }
 }
 
 /// A machine with some history, cleanly shut down. Returns the file.
@@ -189,11 +191,11 @@ fn ram_clear_is_authenticated_records_the_meters_and_survives_itself() {
     boot_error(&path);
 
     let config = lab_config();
-    let refused = Machine::ram_clear(&path, &config, "operator", "9999", "test");
+    let refused = Machine::ram_clear(&path, &config, "operator", "9999", "test", true);
     assert!(matches!(refused, Err(BootError::AuthenticationFailed)));
     boot_error(&path); // still tilted: nothing was cleared
 
-    let n = Machine::ram_clear(&path, &config, "operator", "0000", "journal damaged").unwrap();
+    let n = Machine::ram_clear(&path, &config, "operator", "0000", "journal damaged", true).unwrap();
     assert_eq!(n, 1);
     let m = Machine::open(&path, config.clone(), SeedChoice::Lab(5)).unwrap();
     assert_eq!(m.credit(), 0);

@@ -96,3 +96,38 @@ fn approve_program_records_the_build_digest_in_the_manifest() {
     let out = lab(&["approve-program", dir.path().join("missing").to_str().unwrap(), "--manifest", manifest.to_str().unwrap()]);
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("missing"));
 }
+
+/// Issue 21: a credential is made from a PIN on standard input (argon2id,
+/// never echoed), and a cabinet is provisioned once with its configuration.
+#[test]
+fn credential_and_provision_set_a_cabinet_up_once() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_egm-lab"))
+        .args(["credential", "--operator", "ana"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"739104\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(line.starts_with("operator: (operator_id: \"ana\", pin_argon2: \"$argon2id$v=19$"), "{line}");
+    assert!(!line.contains("739104"));
+    let credential: meters::OperatorCredential = ron::from_str(line.trim().trim_start_matches("operator: ").trim_end_matches(',')).unwrap();
+    assert!(credential.accepts("ana", "739104"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("egm.sqlite");
+    let cfg = dir.path().join("machine.ron");
+    let config = MachineConfig { machine_id: "EGM-0042".into(), mode: Mode::Lab, operator: credential, ..MachineConfig::default() };
+    std::fs::write(&cfg, ron::to_string(&config).unwrap()).unwrap();
+    let (db_s, cfg_s) = (db.to_str().unwrap(), cfg.to_str().unwrap());
+    let out = lab(&["provision", db_s, "--config", cfg_s]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("machine EGM-0042 provisioned"));
+    let again = lab(&["provision", db_s, "--config", cfg_s]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already provisioned (machine EGM-0042)"), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(Machine::open(&db, config, SeedChoice::Lab(1)).unwrap().state().machine_id, "EGM-0042");
+}

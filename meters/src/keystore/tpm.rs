@@ -21,12 +21,13 @@
 use std::str::FromStr;
 
 use tss_esapi::attributes::{NvIndexAttributesBuilder, ObjectAttributesBuilder};
+use tss_esapi::constants::CapabilityType;
 use tss_esapi::constants::nv_index_type::NvIndexType;
 use tss_esapi::handles::{NvIndexHandle, NvIndexTpmHandle, TpmHandle};
 use tss_esapi::interface_types::algorithm::{HashingAlgorithm, PublicAlgorithm};
 use tss_esapi::interface_types::resource_handles::{Hierarchy, NvAuth, Provision};
 use tss_esapi::interface_types::session_handles::AuthSession;
-use tss_esapi::structures::{Digest, KeyedHashScheme, MaxBuffer, NvPublicBuilder, PublicBuilder, PublicKeyedHashParameters};
+use tss_esapi::structures::{CapabilityData, Digest, KeyedHashScheme, MaxBuffer, NvPublicBuilder, PublicBuilder, PublicKeyedHashParameters};
 use tss_esapi::{Context, TctiNameConf};
 
 use super::{KeyStore, KeyStoreError};
@@ -64,8 +65,13 @@ impl Tpm {
     /// when the index is not defined.
     fn find(&self, ctx: &mut Context) -> Result<Option<(NvIndexHandle, bool)>, KeyStoreError> {
         let index = self.index()?;
-        let found = ctx.execute_without_session(|c| c.tr_from_tpm_public(TpmHandle::NvIndex(index)));
-        let Ok(handle) = found else { return Ok(None) };
+        // Listed first (no error logged by the TSS for a missing index).
+        let (listed, _) = ctx.execute_without_session(|c| c.get_capability(CapabilityType::Handles, self.nv_index, 1)).map_err(|e| self.err(e))?;
+        let defined = matches!(&listed, CapabilityData::Handles(list) if list.first() == Some(&TpmHandle::NvIndex(index)));
+        if !defined {
+            return Ok(None);
+        }
+        let handle = ctx.execute_without_session(|c| c.tr_from_tpm_public(TpmHandle::NvIndex(index))).map_err(|e| self.err(e))?;
         let handle = NvIndexHandle::from(handle);
         let (public, _) = ctx.execute_without_session(|c| c.nv_read_public(handle)).map_err(|e| self.err(e))?;
         let attributes = public.attributes();

@@ -27,7 +27,15 @@ use meters::{GameRng, M25, Machine, MachineConfig, StreamRng};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The cabinet's TPM, for critical memory keyed by it (a TSS TCTI:
+    /// `device:/dev/tpmrm0`, `swtpm:host=127.0.0.1,port=2321`); without it
+    /// the development file stand-in beside the database is used.
+    #[arg(long, global = true)]
+    tpm: Option<String>,
 }
+
+/// The key store the inspection commands read critical memory with.
+static KEY_STORE: std::sync::OnceLock<meters::KeyStoreConfig> = std::sync::OnceLock::new();
 
 #[derive(Subcommand)]
 enum Command {
@@ -83,6 +91,22 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
+    /// Provision a new cabinet once (issue 21): its first boot, binding the
+    /// configuration's machine ID into the genesis record and the first
+    /// anchor of its key store. A production cabinet boots only after it.
+    Provision {
+        db: PathBuf,
+        /// Machine configuration (RON): machine ID, key store, credential.
+        #[arg(long)]
+        config: PathBuf,
+    },
+    /// Make an operator credential for the configuration: reads the PIN (4
+    /// to 12 digits) from standard input, prints the `operator: (…)` entry
+    /// with its argon2id hash (issue 21: no plaintext or fast hash).
+    Credential {
+        #[arg(long)]
+        operator: String,
+    },
     /// Approve a program file (a certified build of the cabinet) into the
     /// manifest: its SHA-256 by file name. A production cabinet refuses to
     /// play when its executable is not approved.
@@ -95,6 +119,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Reading needs only the key, which the TPM derives; the NV index is the
+    // anchor's and is not read here.
+    let _ = KEY_STORE.set(match cli.tpm {
+        Some(tcti) => meters::KeyStoreConfig::Tpm { tcti, nv_index: 0x0150_0020 },
+        None => meters::KeyStoreConfig::FileStandIn,
+    });
     let result = match cli.command {
         Command::RngDump { bytes, uniform, count, seed } => rng_dump(bytes, uniform, count, seed),
         Command::Meters { db, json } => meters_cmd(&db, json),
@@ -103,6 +133,8 @@ fn main() -> ExitCode {
         Command::Verify { db } => return verify_cmd(&db),
         Command::RamClear { db, operator, pin, reason, config } => ram_clear_cmd(&db, &operator, &pin, &reason, config),
         Command::ApproveProgram { file, manifest } => approve_program(&file, &manifest),
+        Command::Credential { operator } => credential_cmd(&operator),
+        Command::Provision { db, config } => provision_cmd(&db, &config),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -154,8 +186,12 @@ fn rng_dump(bytes: Option<u64>, uniform: Option<u64>, count: u64, seed: Option<u
     Ok(out.flush()?)
 }
 
+fn key_store() -> meters::KeyStoreConfig {
+    KEY_STORE.get().cloned().unwrap_or_default()
+}
+
 fn inspect(db: &Path) -> Result<Inspection> {
-    Inspection::open(db).with_context(|| format!("reading {}", db.display()))
+    Inspection::open_with(db, &key_store()).with_context(|| format!("reading {}", db.display()))
 }
 
 fn meters_cmd(db: &Path, json: bool) -> Result<()> {
@@ -263,7 +299,7 @@ fn events_cmd(db: &Path, last: u64, json: bool) -> Result<()> {
 }
 
 fn verify_cmd(db: &Path) -> ExitCode {
-    match Inspection::open(db) {
+    match Inspection::open_with(db, &key_store()) {
         Err(e) => {
             println!("FAILED: {}: {e}", db.display());
             ExitCode::from(2)
@@ -288,8 +324,26 @@ fn ram_clear_cmd(db: &Path, operator: &str, pin: &str, reason: &str, config: Opt
             .with_context(|| format!("parsing {}", p.display()))?,
         None => MachineConfig::default(),
     };
-    let n = Machine::ram_clear(db, &config, operator, pin, reason)?;
+    // The lab tool stands beside an opened cabinet: its logic door is open.
+    let n = Machine::ram_clear(db, &config, operator, pin, reason, true)?;
     println!("RAM clear {n} recorded; the meters before it are kept in the clear record");
+    Ok(())
+}
+
+fn provision_cmd(db: &Path, config: &Path) -> Result<()> {
+    let config: MachineConfig = ron::from_str(&std::fs::read_to_string(config).with_context(|| format!("reading {}", config.display()))?)
+        .with_context(|| format!("parsing {}", config.display()))?;
+    let id = config.machine_id.clone();
+    let anchor = Machine::provision(db, config)?;
+    println!("machine {id} provisioned in {}: first anchor {anchor}", db.display());
+    Ok(())
+}
+
+fn credential_cmd(operator: &str) -> Result<()> {
+    let mut pin = String::new();
+    io::stdin().read_line(&mut pin).context("reading the PIN from standard input")?;
+    let c = meters::OperatorCredential::new(operator, pin.trim())?;
+    println!("operator: (operator_id: {:?}, pin_argon2: {:?}),", c.operator_id, c.pin_argon2);
     Ok(())
 }
 

@@ -1,0 +1,147 @@
+//! The operator credential for a RAM clear (D-32; issue 21).
+//!
+//! * The PIN is kept only as an **argon2id** hash (PHC string, random salt,
+//!   19 MiB, 2 passes): no plaintext and no fast hash anywhere, journal
+//!   included, so a copy of the files does not give the PIN away in
+//!   milliseconds.
+//! * A clear is checked against **the machine's own record**
+//!   ([`CredentialRecord`], in critical memory under the machine key's MAC),
+//!   never against a configuration the caller passes; failed tries are
+//!   counted there and lock the clear out for a while.
+//! * Production refuses the default credential (PIN 0000).
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use serde::{Deserialize, Serialize};
+
+/// The PIN every development configuration ships with, refused in production.
+pub const DEFAULT_PIN: &str = "0000";
+
+/// Failed tries before the RAM clear locks out.
+pub const MAX_FAILURES: u32 = 5;
+
+/// How long a lockout lasts, in seconds.
+pub const LOCKOUT_SECONDS: i64 = 15 * 60;
+
+/// Who may clear critical memory, and the argon2id hash of their PIN.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OperatorCredential {
+    pub operator_id: String,
+    /// The PIN's argon2id hash, as a PHC string (`$argon2id$v=19$…`).
+    pub pin_argon2: String,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum CredentialError {
+    #[error("the operator credential names no operator")]
+    NoOperator,
+    #[error("the operator PIN hash is not an argon2id PHC string ({0}): make one with `egm-lab credential`")]
+    NotArgon2id(String),
+    #[error("the operator PIN must be 4 to 12 digits")]
+    BadPin,
+    #[error("the operator PIN could not be hashed: {0}")]
+    Hash(String),
+}
+
+fn argon2() -> Argon2<'static> {
+    // OWASP's argon2id minimum: 19 MiB, 2 passes, 1 lane.
+    let params = Params::new(19 * 1024, 2, 1, Some(32)).unwrap_or_default();
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+impl OperatorCredential {
+    /// Hash `pin` for `operator_id` with a fresh random salt.
+    pub fn new(operator_id: &str, pin: &str) -> Result<Self, CredentialError> {
+        if operator_id.trim().is_empty() {
+            return Err(CredentialError::NoOperator);
+        }
+        if !(4..=12).contains(&pin.len()) || !pin.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(CredentialError::BadPin);
+        }
+        let mut salt = [0u8; 16];
+        getrandom::fill(&mut salt).map_err(|e| CredentialError::Hash(e.to_string()))?;
+        let salt = SaltString::encode_b64(&salt).map_err(|e| CredentialError::Hash(e.to_string()))?;
+        let hash = argon2().hash_password(pin.as_bytes(), &salt).map_err(|e| CredentialError::Hash(e.to_string()))?;
+        Ok(Self { operator_id: operator_id.into(), pin_argon2: hash.to_string() })
+    }
+
+    /// The hash parses as argon2id.
+    pub fn validate(&self) -> Result<(), CredentialError> {
+        if self.operator_id.trim().is_empty() {
+            return Err(CredentialError::NoOperator);
+        }
+        let parsed = PasswordHash::new(&self.pin_argon2).map_err(|e| CredentialError::NotArgon2id(e.to_string()))?;
+        if parsed.algorithm.as_str() != "argon2id" {
+            return Err(CredentialError::NotArgon2id(format!("algorithm {}", parsed.algorithm)));
+        }
+        Ok(())
+    }
+
+    /// Whether `operator_id` and `pin` match (argon2's comparison is
+    /// constant-time).
+    pub fn accepts(&self, operator_id: &str, pin: &str) -> bool {
+        if operator_id != self.operator_id {
+            return false;
+        }
+        match PasswordHash::new(&self.pin_argon2) {
+            Ok(hash) => argon2().verify_password(pin.as_bytes(), &hash).is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    /// Whether this is the default credential (its PIN is 0000).
+    pub fn is_default(&self) -> bool {
+        self.accepts(&self.operator_id, DEFAULT_PIN)
+    }
+}
+
+/// The machine's own record of its credential, with the failed tries since
+/// the last success and the end of a lockout (kept beside the journal,
+/// under the machine key's MAC; it survives RAM clears).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CredentialRecord {
+    pub(crate) credential: OperatorCredential,
+    pub(crate) failures: u32,
+    /// Unix seconds until which clears are refused.
+    pub(crate) locked_until: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pin_is_kept_only_as_argon2id_and_checked() {
+        let c = OperatorCredential::new("ana", "739104").unwrap();
+        assert!(c.pin_argon2.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{}", c.pin_argon2);
+        assert!(!c.pin_argon2.contains("739104"));
+        assert_eq!(c.validate(), Ok(()));
+        assert!(c.accepts("ana", "739104"));
+        assert!(!c.accepts("ana", "739105"));
+        assert!(!c.accepts("rui", "739104"));
+        assert!(!c.is_default());
+        assert!(OperatorCredential::new("ana", "0000").unwrap().is_default());
+        // Two hashes of one PIN differ (random salt).
+        assert_ne!(OperatorCredential::new("ana", "739104").unwrap().pin_argon2, c.pin_argon2);
+    }
+
+    #[test]
+    fn the_default_credential_is_pin_0000_hashed_with_argon2id() {
+        let salt = SaltString::encode_b64(b"egm-default-salt").unwrap();
+        let hash = argon2().hash_password(DEFAULT_PIN.as_bytes(), &salt).unwrap();
+        assert_eq!(hash.to_string(), crate::config::DEFAULT_OPERATOR_ARGON2);
+        assert!(crate::MachineConfig::default().operator.is_default());
+    }
+
+    #[test]
+    fn bad_credentials_are_named() {
+        assert_eq!(OperatorCredential::new("", "1234"), Err(CredentialError::NoOperator));
+        assert_eq!(OperatorCredential::new("ana", "12a4"), Err(CredentialError::BadPin));
+        assert_eq!(OperatorCredential::new("ana", "123"), Err(CredentialError::BadPin));
+        // A fast hash (the old salted SHA-256) is refused by name.
+        let sha = OperatorCredential { operator_id: "ana".into(), pin_argon2: "0b9cb914ecc6e2f2d5a8101a402265dbe00d938f7ec5a182b0a9a397edc5b2f0".into() };
+        assert!(matches!(sha.validate(), Err(CredentialError::NotArgon2id(_))));
+        let bcryptish = OperatorCredential { operator_id: "ana".into(), pin_argon2: "$argon2i$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA".into() };
+        assert!(matches!(bcryptish.validate(), Err(CredentialError::NotArgon2id(_))));
+    }
+}
