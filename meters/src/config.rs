@@ -69,6 +69,11 @@ pub struct MachineConfig {
     /// Where the second copy of critical memory lives (D-28).
     #[serde(default)]
     pub second_copy: SecondCopy,
+    /// Battery-backed NVRAM that mirrors the journal's head after every
+    /// write (issue 21): with it, every restored copy is detected, inside
+    /// the anchor's window too. A file stands in for the device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvram_mirror: Option<std::path::PathBuf>,
 }
 
 /// The second copy of critical memory (D-28): every write goes to both,
@@ -152,6 +157,7 @@ impl Default for MachineConfig {
             anchor_tick_wagered: default_anchor_tick_wagered(),
             anchor_tick_minutes: default_anchor_tick_minutes(),
             second_copy: SecondCopy::default(),
+            nvram_mirror: None,
         }
     }
 }

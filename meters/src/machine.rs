@@ -229,10 +229,11 @@ impl Machine {
         }
         let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
         let second = config.second_copy.path_for(path);
-        let (mut store, rebuilt) = Store::open(path, second.as_deref(), keys.as_mut())?;
+        let (mut store, rebuilt) = Store::open(path, second.as_deref(), config.nvram_mirror.as_deref(), keys.as_mut())?;
         let virgin = store.is_virgin()?;
         let mut state = CriticalState::default();
         store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()))?;
+        store.check_nvram()?;
         if provisioning && !virgin {
             return Err(BootError::AlreadyProvisioned(state.machine_id.clone()));
         }
@@ -318,7 +319,7 @@ impl Machine {
         }
         let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
         let second = config.second_copy.path_for(path);
-        let (mut store, _rebuilt) = Store::open(path, second.as_deref(), keys.as_mut())?;
+        let (mut store, _rebuilt) = Store::open(path, second.as_deref(), config.nvram_mirror.as_deref(), keys.as_mut())?;
         // The meters before: as far as the journal can be read and trusted.
         let mut state = CriticalState::default();
         let readable = store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()));

@@ -19,6 +19,7 @@
 //!   journal: the record of the clear survives the clear (D-32).
 
 mod copies;
+mod nvram;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -134,6 +135,8 @@ pub enum IntegrityError {
     Wiped { counter: u64 },
     #[error("critical memory was written by an older version (its head has no anchor): {0}")]
     OldFormat(String),
+    #[error("NVRAM mirror: {0}")]
+    Nvram(String),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -207,6 +210,8 @@ pub(crate) struct Store {
     conn: Connection,
     /// The second copy (D-28): every write goes to both.
     second: Option<Connection>,
+    /// The head mirrored into battery-backed NVRAM after every write.
+    nvram: Option<nvram::NvramMirror>,
     key: [u8; 32],
     head: Head,
     /// `<db>.lock`, held exclusively for the store's life (writers only):
@@ -249,7 +254,7 @@ impl Store {
     ///
     /// With a second copy, both are verified and made one first: the events
     /// returned say what was rebuilt and why (the machine logs them).
-    pub(crate) fn open(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStore) -> Result<(Store, Vec<String>), StoreError> {
+    pub(crate) fn open(path: &Path, second: Option<&Path>, nvram: Option<&Path>, keys: &mut dyn KeyStore) -> Result<(Store, Vec<String>), StoreError> {
         let lock = lock(path)?;
         let conn = copies::open_copy(path)?;
         let second_conn = second.map(copies::open_copy).transpose()?;
@@ -269,7 +274,8 @@ impl Store {
         };
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32], anchor: UNANCHORED };
-        Ok((Store { conn, second: second_conn, key, head, lock: Some(lock) }, events))
+        let nvram = nvram.map(nvram::NvramMirror::new);
+        Ok((Store { conn, second: second_conn, nvram, key, head, lock: Some(lock) }, events))
     }
 
     /// Open critical memory for reading only (meter readers, lab tools):
@@ -280,10 +286,12 @@ impl Store {
         }
         let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
         check_format(&conn, path)?;
-        let key = keys.derive_key(KEY_LABEL).map_err(|e| IntegrityError::KeyMissing(e.to_string()))?;
+        // A machine cut off during its first boot may have no key yet: with
+        // nothing ever signed there is nothing to verify, and no key is used.
+        let key = if is_virgin(&conn)? { [0; 32] } else { keys.derive_key(KEY_LABEL).map_err(|e| IntegrityError::KeyMissing(e.to_string()))? };
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32], anchor: UNANCHORED };
-        Ok(Store { conn, second: None, key, head, lock: None })
+        Ok(Store { conn, second: None, nvram: None, key, head, lock: None })
     }
 
     /// Verify the whole chain (RAM clears, every record, the head) and hand
@@ -357,6 +365,39 @@ impl Store {
             Ok(())
         })?;
         self.head = head;
+        self.mirror_head()
+    }
+
+    /// Write the head into the NVRAM mirror, when there is one.
+    fn mirror_head(&self) -> Result<(), StoreError> {
+        match &self.nvram {
+            Some(n) => n.write(&self.head, &self.key),
+            None => Ok(()),
+        }
+    }
+
+    /// After a replay: the journal reaches at least the end the NVRAM
+    /// mirror names, with the same record there (a copy restored from
+    /// before the last write is refused). An empty mirror (new, or its
+    /// battery failed) starts from here.
+    pub(crate) fn check_nvram(&self) -> Result<(), StoreError> {
+        let Some(n) = &self.nvram else { return Ok(()) };
+        let Some(m) = n.read(&self.key)? else { return Ok(()) };
+        let h = self.head;
+        let restored =
+            |why: String| -> Result<(), StoreError> { Err(IntegrityError::Nvram(format!("{why}: a copy from before the last write was restored")).into()) };
+        if (m.epoch, m.seq) > (h.epoch, h.seq) {
+            return restored(format!("critical memory ends at record {} of epoch {}, the mirror names record {} of epoch {}", h.seq, h.epoch, m.seq, m.epoch));
+        }
+        if m.epoch == h.epoch && m.seq > 0 {
+            let mac: Option<Vec<u8>> = self.conn.query_row("SELECT mac FROM journal WHERE seq = ?1", [m.seq as i64], |r| r.get(0)).optional()?;
+            if !mac.is_some_and(|mac| same(&mac, &m.mac)) {
+                return restored(format!("record {} is not the one the mirror names", m.seq));
+            }
+        }
+        if (m.epoch, m.seq) == (h.epoch, h.seq) && h.anchor.value < m.anchor.value {
+            return restored(format!("the head names anchor {}, the mirror anchor {}", h.anchor.value, m.anchor.value));
+        }
         Ok(())
     }
 
@@ -430,6 +471,7 @@ impl Store {
             Ok(())
         })?;
         self.head = head;
+        self.mirror_head()?;
         Ok(n)
     }
 

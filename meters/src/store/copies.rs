@@ -13,7 +13,30 @@ use rusqlite::Connection;
 use super::{Head, StoreError, walk};
 
 /// Open one copy: WAL, `synchronous=FULL`, the schema, the format check.
+/// A new copy is made whole under a temporary name and only then given its
+/// own: a cut at any moment leaves no file or a file with its whole schema.
 pub(super) fn open_copy(path: &Path) -> Result<Connection, StoreError> {
+    if !path.exists() {
+        let tmp = std::path::PathBuf::from(format!("{}.new", path.display()));
+        for suffix in ["", "-wal", "-shm"] {
+            match std::fs::remove_file(format!("{}{suffix}", tmp.display())) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        {
+            let conn = Connection::open(&tmp)?;
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "FULL")?;
+            conn.execute_batch(super::SCHEMA)?;
+        }
+        std::fs::File::open(&tmp)?.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::File::open(dir)?.sync_all()?;
+        }
+    }
     let conn = Connection::open(path)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
