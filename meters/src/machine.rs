@@ -215,7 +215,7 @@ impl Machine {
     pub fn provision(path: &Path, config: MachineConfig) -> Result<u64, BootError> {
         let m = Self::boot(path, config, SeedChoice::Entropy, true)?;
         let value = m.anchor_wear().counter;
-        m.shutdown().map_err(|e| BootError::Store(StoreError::Io(std::io::Error::other(e.to_string()))))?;
+        m.shutdown().map_err(boot_error)?;
         Ok(value)
     }
 
@@ -227,9 +227,7 @@ impl Machine {
         if config.mode == Mode::Production && config.key_store.is_stand_in() {
             return Err(BootError::StandInRefused);
         }
-        let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
-        let second = config.second_copy.path_for(path);
-        let (mut store, rebuilt) = Store::open(path, second.as_deref(), config.nvram_mirror.as_deref(), keys.as_mut())?;
+        let (mut keys, mut store, rebuilt) = open_critical_memory(path, &config)?;
         let virgin = store.is_virgin()?;
         let mut state = CriticalState::default();
         store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()))?;
@@ -294,7 +292,7 @@ impl Machine {
         // Power-up after verification is an anchor event; so is a new
         // machine's provisioning.
         let reason = if at_boot == crate::anchor::AtBoot::Provision { AnchorReason::Provisioned } else { AnchorReason::PowerUp };
-        machine.anchor(reason, boot).map_err(|e| BootError::Store(StoreError::Io(std::io::Error::other(e.to_string()))))?;
+        machine.anchor(reason, boot).map_err(boot_error)?;
         if let Err(failure) = machine.state.self_audit() {
             let _ = machine.commit(vec![Entry::TiltSet { tilt: Tilt::SelfAudit, detail: failure.to_string() }]);
         }
@@ -317,9 +315,7 @@ impl Machine {
         if !logic_door_open {
             return Err(BootError::LogicDoorClosed);
         }
-        let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
-        let second = config.second_copy.path_for(path);
-        let (mut store, _rebuilt) = Store::open(path, second.as_deref(), config.nvram_mirror.as_deref(), keys.as_mut())?;
+        let (mut keys, mut store, _rebuilt) = open_critical_memory(path, config)?;
         // The meters before: as far as the journal can be read and trusted.
         let mut state = CriticalState::default();
         let readable = store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()));
@@ -1092,6 +1088,24 @@ impl Machine {
     pub fn ram_clears(&self) -> Result<Vec<RamClearRecord>, StoreError> {
         self.store.ram_clears()
     }
+}
+
+/// The key store, critical memory, and what was rebuilt on opening it.
+type Opened = (Box<dyn KeyStore>, Store, Vec<String>);
+
+/// The configured key store and critical memory at `path` with its second
+/// copy and NVRAM mirror, the copies made one (the events say what was
+/// rebuilt).
+fn open_critical_memory(path: &Path, config: &MachineConfig) -> Result<Opened, BootError> {
+    let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+    let second = config.second_copy.path_for(path);
+    let (store, rebuilt) = Store::open(path, second.as_deref(), config.nvram_mirror.as_deref(), keys.as_mut())?;
+    Ok((keys, store, rebuilt))
+}
+
+/// A command's failure during a boot, reported as a boot error.
+fn boot_error(e: CoreError) -> BootError {
+    BootError::Store(StoreError::Io(std::io::Error::other(e.to_string())))
 }
 
 /// What the last RAM clear carried across, from its MAC-chained record.

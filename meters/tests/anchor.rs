@@ -3,14 +3,17 @@
 //! most the wagers since the anchor, which the tick bounds), the tick and
 //! its write budget, the wipe, and the RAM clear as an anchor. Here only
 //! the database is restored: the counter stands for the TPM's, which a
-//! copy of the files cannot take back (tests/tpm.rs does the same on a real
+//! copy of the files cannot take back (tests/attacks.rs does the same on a real
 //! software TPM).
 #![allow(clippy::unwrap_used)]
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 
 use meters::{AnchorReason, BootError, CashOut, Door, Entry, IntegrityError, Machine, MachineConfig, Mode, SeedChoice};
 use serde_json::json;
+use support::copies::{Snapshot, delete};
 
 fn lab(tick: u64, budget: u64) -> MachineConfig {
     MachineConfig { mode: Mode::Lab, anchor_tick_wagered: tick, anchor_write_budget: budget, ..MachineConfig::default() }
@@ -21,30 +24,6 @@ fn lose(m: &mut Machine, stake: u64) {
     m.settle_round(r, 0, vec![]).unwrap();
 }
 
-/// Both copies of critical memory (the second beside the first) and their
-/// write-ahead logs: an attacker restores all of them.
-fn files(db: &Path) -> Vec<PathBuf> {
-    ["", "-wal", ".second", ".second-wal"].iter().map(|s| PathBuf::from(format!("{}{s}", db.display()))).collect()
-}
-
-/// Copy the database as it stands on disk (the machine may be running).
-fn copy_live(db: &Path) -> Vec<Option<Vec<u8>>> {
-    files(db).iter().map(|f| std::fs::read(f).ok()).collect()
-}
-
-fn restore(db: &Path, copy: &[Option<Vec<u8>>]) {
-    let _ = std::fs::remove_file(format!("{}-shm", db.display()));
-    let _ = std::fs::remove_file(format!("{}.second-shm", db.display()));
-    for (f, bytes) in files(db).iter().zip(copy) {
-        match bytes {
-            Some(b) => std::fs::write(f, b).unwrap(),
-            None => {
-                let _ = std::fs::remove_file(f);
-            }
-        }
-    }
-}
-
 fn anchors(m: &Machine) -> Vec<AnchorReason> {
     let mut v: Vec<AnchorReason> =
         m.events(10_000).unwrap().iter().filter_map(|r| if let Entry::Anchored { reason, .. } = r.entry { Some(reason) } else { None }).collect();
@@ -52,20 +31,27 @@ fn anchors(m: &Machine) -> Vec<AnchorReason> {
     v
 }
 
-#[test]
-fn a_tick_closes_the_window_and_a_copy_from_before_it_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("egm.sqlite");
-    let tick = 1_000;
-    let mut m = Machine::open(&db, lab(tick, 400_000), SeedChoice::Lab(3)).unwrap();
+/// A machine that paid a 50 € ticket out (an anchor), took 50 € more and
+/// lost a 1 € round since: the ticket and the machine.
+fn paid_out_then_playing(db: &Path, tick: u64) -> (Machine, meters::ticket::Ticket) {
+    let mut m = Machine::open(db, lab(tick, 400_000), SeedChoice::Lab(3)).unwrap();
     m.insert_note(5_000).unwrap();
     let CashOut::Ticket(t1) = m.cash_out().unwrap() else { panic!("expected a ticket") };
     m.ticket_printed(&t1.validation).unwrap();
     m.insert_note(5_000).unwrap();
     lose(&mut m, 100);
+    (m, t1)
+}
+
+#[test]
+fn a_tick_closes_the_window_and_a_copy_from_before_it_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("egm.sqlite");
+    let tick = 1_000;
+    let (mut m, _) = paid_out_then_playing(&db, tick);
     lose(&mut m, 100);
     // A copy taken while the cabinet runs, after its last anchor.
-    let copy = copy_live(&db);
+    let copy = Snapshot::take(&db);
     for _ in 0..9 {
         lose(&mut m, 100);
     }
@@ -74,7 +60,7 @@ fn a_tick_closes_the_window_and_a_copy_from_before_it_is_refused() {
     drop(m); // a power cut
 
     // The copy from before the tick is refused.
-    restore(&db, &copy);
+    copy.restore();
     let e = match Machine::open(&db, lab(tick, 400_000), SeedChoice::Lab(3)) {
         Err(BootError::RamError(e)) => e,
         other => panic!("expected a RAM error, got {:?}", other.map(|_| ())),
@@ -87,13 +73,8 @@ fn inside_the_window_a_copy_boots_with_every_payment_and_at_most_the_tick_recove
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("egm.sqlite");
     let tick = 1_000;
-    let mut m = Machine::open(&db, lab(tick, 400_000), SeedChoice::Lab(3)).unwrap();
-    m.insert_note(5_000).unwrap();
-    let CashOut::Ticket(t1) = m.cash_out().unwrap() else { panic!("expected a ticket") };
-    m.ticket_printed(&t1.validation).unwrap();
-    m.insert_note(5_000).unwrap();
-    lose(&mut m, 100);
-    let copy = copy_live(&db);
+    let (mut m, t1) = paid_out_then_playing(&db, tick);
+    let copy = Snapshot::take(&db);
     let credit_at_copy = m.credit();
     // Play on, short of the tick: the anchor does not move.
     for _ in 0..8 {
@@ -102,7 +83,7 @@ fn inside_the_window_a_copy_boots_with_every_payment_and_at_most_the_tick_recove
     let genuine_credit = m.credit();
     drop(m); // a power cut, then the copy is put back
 
-    restore(&db, &copy);
+    copy.restore();
     let m = Machine::open(&db, lab(tick, 400_000), SeedChoice::Lab(3)).unwrap();
     // It boots: the window. What it recovered is the play since the copy,
     // less than the tick; the ticket paid before is still paid (issued,
@@ -150,9 +131,7 @@ fn a_deleted_database_is_a_wipe_not_a_new_machine() {
     let mut m = Machine::open(&db, lab(20_000, 400_000), SeedChoice::Lab(3)).unwrap();
     m.insert_note(5_000).unwrap();
     m.shutdown().unwrap();
-    for f in files(&db) {
-        let _ = std::fs::remove_file(f);
-    }
+    delete(&db);
     match Machine::open(&db, lab(20_000, 400_000), SeedChoice::Lab(3)) {
         Err(BootError::RamError(IntegrityError::Wiped { counter })) => assert_eq!(counter, 1),
         other => panic!("expected a wipe to be refused, got {:?}", other.map(|_| ())),
@@ -168,7 +147,7 @@ fn a_ram_clear_is_an_anchor_and_a_copy_from_before_it_is_refused() {
     m.insert_note(5_000).unwrap();
     m.open_door(Door::Logic).unwrap();
     m.shutdown().unwrap();
-    let copy = copy_live(&db);
+    let copy = Snapshot::take(&db);
     Machine::ram_clear(&db, &cfg, "operator", "0000", "test", true).unwrap();
     let m = Machine::open(&db, cfg.clone(), SeedChoice::Lab(3)).unwrap();
     assert_eq!(m.credit(), 0);
@@ -177,7 +156,7 @@ fn a_ram_clear_is_an_anchor_and_a_copy_from_before_it_is_refused() {
     assert_eq!(m.anchor_wear().counter, 3);
     assert_eq!(m.anchor_wear().writes, 3);
     drop(m);
-    restore(&db, &copy);
+    copy.restore();
     match Machine::open(&db, cfg, SeedChoice::Lab(3)) {
         Err(BootError::RamError(IntegrityError::RolledBack { head: 1, counter: 3 })) => {}
         other => panic!("expected the pre-clear copy to be refused, got {:?}", other.map(|_| ())),

@@ -25,6 +25,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use meters::{BootError, CashOut, CoreError, IntegrityError, KeyStoreConfig, Machine, MachineConfig, Mode, OperatorCredential, SeedChoice};
+use support::copies::{Snapshot, delete};
 use support::swtpm::SoftwareTpm;
 
 /// The production configuration on this TPM.
@@ -59,29 +60,6 @@ fn ram_error(r: Result<Machine, BootError>) -> IntegrityError {
         Err(BootError::RamError(e)) => e,
         Err(other) => panic!("expected a RAM error, got {other}"),
         Ok(_) => panic!("the boot was accepted"),
-    }
-}
-
-/// The database file and its WAL, copied aside (the machine is shut down).
-fn copy_aside(db: &Path, to: &Path) -> Vec<(PathBuf, PathBuf)> {
-    let mut copies = Vec::new();
-    for suffix in ["", "-wal", "-shm", ".second", ".second-wal", ".second-shm"] {
-        let from = PathBuf::from(format!("{}{suffix}", db.display()));
-        if from.exists() {
-            let dest = to.join(format!("copy{suffix}"));
-            std::fs::copy(&from, &dest).unwrap();
-            copies.push((dest, from));
-        }
-    }
-    copies
-}
-
-fn put_back(db: &Path, copies: &[(PathBuf, PathBuf)]) {
-    for suffix in ["-wal", "-shm", ".second-wal", ".second-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
-    for (copy, original) in copies {
-        std::fs::copy(copy, original).unwrap();
     }
 }
 
@@ -123,8 +101,7 @@ fn attack_1_a_copy_restored_from_before_a_cash_out_is_refused_and_a_wipe_too() {
     m.insert_note(10_000).unwrap();
     m.insert_note(10_000).unwrap();
     m.shutdown().unwrap();
-    let aside = tempfile::tempdir().unwrap();
-    let copies = copy_aside(&db, aside.path());
+    let copies = Snapshot::take(&db);
 
     let mut m = boot(&db, &tpm).unwrap();
     let CashOut::Ticket(t) = m.cash_out().unwrap() else { panic!("expected a ticket") };
@@ -133,35 +110,37 @@ fn attack_1_a_copy_restored_from_before_a_cash_out_is_refused_and_a_wipe_too() {
     m.shutdown().unwrap();
 
     // Attack 1: the copy from before the 200 € cash-out is put back.
-    put_back(&db, &copies);
+    copies.restore();
     let e = ram_error(boot(&db, &tpm));
     assert!(matches!(e, IntegrityError::RolledBack { .. }), "{e}");
     // Deleting the database (attack 3, wipe) is no way out either.
-    for suffix in ["", "-wal", "-shm", ".second", ".second-wal", ".second-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
+    delete(&db);
     let e = ram_error(boot(&db, &tpm));
     assert!(matches!(e, IntegrityError::Wiped { .. }), "{e}");
+}
+
+/// A cabinet with 50 € of credit whose TPM loses power after the
+/// cash-out's pending commit and before its increment: no ticket is handed
+/// out and everything stops. Returns the TPM (off), the database and the
+/// wear meter before the cash-out.
+fn cut_during_a_cash_out(dir: &Path) -> (SoftwareTpm, PathBuf, meters::machine::AnchorWear) {
+    let mut tpm = SoftwareTpm::start(dir);
+    let db = dir.join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(5_000).unwrap();
+    let before = m.anchor_wear();
+    tpm.power_cut();
+    let err = m.cash_out().unwrap_err();
+    assert!(matches!(err, CoreError::CriticalMemory(ref d) if d.contains("anchor counter could not be advanced")), "{err}");
+    assert!(m.insert_note(500).is_err(), "the machine went on after a failed anchor");
+    (tpm, db, before)
 }
 
 #[test]
 fn attack_10_a_tpm_power_cut_during_a_cash_out_is_finished_at_boot_and_pays_once() {
     let dir = tempfile::tempdir().unwrap();
-    let mut tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
-    m.insert_note(5_000).unwrap();
-    let before = m.anchor_wear();
-
-    // The TPM loses power after the cash-out's pending commit and before
-    // its increment: no ticket is handed out, everything stops.
-    tpm.power_cut();
-    let err = m.cash_out().unwrap_err();
-    assert!(matches!(err, CoreError::CriticalMemory(ref d) if d.contains("anchor counter could not be advanced")), "{err}");
-    assert!(m.insert_note(500).is_err(), "the machine went on after a failed anchor");
-    drop(m);
-    let aside = tempfile::tempdir().unwrap();
-    let pending_copy = copy_aside(&db, aside.path());
+    let (mut tpm, db, before) = cut_during_a_cash_out(dir.path());
+    let pending_copy = Snapshot::take(&db);
 
     // Power back: the boot makes the increment the cut prevented (a
     // non-orderly counter did not jump), and the committed cash-out's
@@ -183,7 +162,7 @@ fn attack_10_a_tpm_power_cut_during_a_cash_out_is_finished_at_boot_and_pays_once
 
     // The pending copy (taken between the cut and the boot) now finds the
     // counter past its head: it is refused, not confirmed.
-    put_back(&db, &pending_copy);
+    pending_copy.restore();
     let e = ram_error(boot(&db, &tpm));
     assert!(matches!(e, IntegrityError::RolledBack { .. }), "{e}");
 }
@@ -191,14 +170,7 @@ fn attack_10_a_tpm_power_cut_during_a_cash_out_is_finished_at_boot_and_pays_once
 #[test]
 fn attack_10_a_cut_after_the_increment_and_before_its_record_is_confirmed_at_boot() {
     let dir = tempfile::tempdir().unwrap();
-    let mut tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
-    m.insert_note(5_000).unwrap();
-    let before = m.anchor_wear();
-    tpm.power_cut();
-    assert!(m.cash_out().is_err());
-    drop(m);
+    let (mut tpm, db, before) = cut_during_a_cash_out(dir.path());
     // The increment lands and the cabinet dies before recording it: made
     // here with tpm2-tools on the same NV index, through the same TCTI.
     tpm.power_on();

@@ -3,17 +3,16 @@
 //! window (which boots without it, tests/anchor.rs) is detected too.
 #![allow(clippy::unwrap_used)]
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 
 use meters::{BootError, Door, IntegrityError, Machine, MachineConfig, Mode, SeedChoice};
 use serde_json::json;
+use support::copies::Snapshot;
 
 fn config(dir: &Path) -> MachineConfig {
     MachineConfig { mode: Mode::Lab, nvram_mirror: Some(dir.join("nvram.bin")), ..MachineConfig::default() }
-}
-
-fn files(db: &Path) -> Vec<PathBuf> {
-    ["", "-wal", ".second", ".second-wal"].iter().map(|s| PathBuf::from(format!("{}{s}", db.display()))).collect()
 }
 
 fn lose(m: &mut Machine) {
@@ -28,7 +27,7 @@ fn a_copy_restored_inside_the_window_is_detected_by_the_mirror() {
     let mut m = Machine::open(&db, config(dir.path()), SeedChoice::Lab(2)).unwrap();
     m.insert_note(5_000).unwrap();
     lose(&mut m);
-    let copy: Vec<Option<Vec<u8>>> = files(&db).iter().map(|f| std::fs::read(f).ok()).collect();
+    let copy = Snapshot::take(&db);
     lose(&mut m);
     lose(&mut m);
     drop(m);
@@ -36,16 +35,7 @@ fn a_copy_restored_inside_the_window_is_detected_by_the_mirror() {
     let m = Machine::open(&db, config(dir.path()), SeedChoice::Lab(2)).unwrap();
     assert_eq!(m.credit(), 4_700);
     drop(m);
-    let _ = std::fs::remove_file(format!("{}-shm", db.display()));
-    let _ = std::fs::remove_file(format!("{}.second-shm", db.display()));
-    for (f, b) in files(&db).iter().zip(&copy) {
-        match b {
-            Some(b) => std::fs::write(f, b).unwrap(),
-            None => {
-                let _ = std::fs::remove_file(f);
-            }
-        }
-    }
+    copy.restore();
     match Machine::open(&db, config(dir.path()), SeedChoice::Lab(2)) {
         Err(BootError::RamError(IntegrityError::Nvram(d))) => assert!(d.contains("restored"), "{d}"),
         other => panic!("expected the mirror to refuse the copy, got {:?}", other.map(|_| ())),

@@ -119,19 +119,27 @@ fn production_refuses_the_default_credential() {
     assert_eq!(c.validate(), Ok(()));
 }
 
+/// A machine with a standalone pool `p` on game `g` (500 € start, 1% of
+/// every wager).
+fn with_a_pool(path: &Path) -> Machine {
+    use meters::{LevelConfig, PoolConfig};
+    let mut m = Machine::open(path, config(), SeedChoice::Lab(4)).unwrap();
+    let level =
+        LevelConfig { name: "Grande".into(), start_value: 50_000, reset_value: 50_000, increment_ppm: 10_000, reserve_ppm: 0, ceiling: None, mystery: false };
+    m.configure_pool(PoolConfig { id: "p".into(), games: vec!["g".into()], min_wager: 1, side_bet: false, levels: vec![level] }).unwrap();
+    m
+}
+
 /// Attack 4's other half: a clear once kept only the credit and the meters.
 /// Now everything owed is carried into the new epoch: pending hand-pays,
 /// the credit with an interrupted round's stake (as a hand-pay), tickets not
 /// yet redeemed, the pools' money (M-20) and the linked outbox.
 #[test]
 fn a_clear_carries_everything_owed_into_the_new_epoch() {
-    use meters::{CashOut, LevelConfig, PoolConfig};
+    use meters::CashOut;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("egm.sqlite");
-    let mut m = Machine::open(&path, config(), SeedChoice::Lab(4)).unwrap();
-    let level =
-        LevelConfig { name: "Grande".into(), start_value: 50_000, reset_value: 50_000, increment_ppm: 10_000, reserve_ppm: 0, ceiling: None, mystery: false };
-    m.configure_pool(PoolConfig { id: "p".into(), games: vec!["g".into()], min_wager: 1, side_bet: false, levels: vec![level] }).unwrap();
+    let mut m = with_a_pool(&path);
     m.join_linked_pool("l", vec!["g".into()], 1).unwrap();
     // A ticket out, not redeemed.
     m.insert_note(5_000).unwrap();
@@ -178,13 +186,9 @@ fn a_clear_carries_everything_owed_into_the_new_epoch() {
 /// is owed with the credit, and its share leaves the pool.
 #[test]
 fn a_clear_voids_an_open_round_into_what_is_owed() {
-    use meters::{LevelConfig, PoolConfig};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("egm.sqlite");
-    let mut m = Machine::open(&path, config(), SeedChoice::Lab(4)).unwrap();
-    let level =
-        LevelConfig { name: "Grande".into(), start_value: 50_000, reset_value: 50_000, increment_ppm: 10_000, reserve_ppm: 0, ceiling: None, mystery: false };
-    m.configure_pool(PoolConfig { id: "p".into(), games: vec!["g".into()], min_wager: 1, side_bet: false, levels: vec![level] }).unwrap();
+    let mut m = with_a_pool(&path);
     m.insert_note(5_000).unwrap();
     m.play_round("g", 1, 1_000, "outcome", |_| Ok::<_, String>(json!({}))).unwrap();
     assert_eq!(m.pools()["p"].levels[0].current, 50_010);

@@ -112,7 +112,7 @@ impl Machine {
         } else {
             vec![Entry::Anchored { value, reason: AnchorReason::FinishedAtBoot, writes: lifetime_writes(&self.store, &self.state).saturating_add(1) }]
         };
-        self.commit_anchored(entries, Some(anchor)).map_err(|e| BootError::Store(StoreError::Io(std::io::Error::other(e.to_string()))))
+        self.commit_anchored(entries, Some(anchor)).map_err(super::boot_error)
     }
 
     /// The periodic tick: after `anchor_tick_wagered` wagered or

@@ -18,13 +18,7 @@ use super::{Head, StoreError, walk};
 pub(super) fn open_copy(path: &Path) -> Result<Connection, StoreError> {
     if !path.exists() {
         let tmp = std::path::PathBuf::from(format!("{}.new", path.display()));
-        for suffix in ["", "-wal", "-shm"] {
-            match std::fs::remove_file(format!("{}{suffix}", tmp.display())) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
+        remove_database(&tmp)?;
         {
             let conn = Connection::open(&tmp)?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -43,6 +37,19 @@ pub(super) fn open_copy(path: &Path) -> Result<Connection, StoreError> {
     conn.execute_batch(super::SCHEMA)?;
     super::check_format(&conn, path)?;
     Ok(conn)
+}
+
+/// Remove an SQLite file with its write-ahead log and shared memory,
+/// whichever of them exist.
+fn remove_database(path: &Path) -> Result<(), StoreError> {
+    for suffix in ["", "-wal", "-shm"] {
+        match std::fs::remove_file(format!("{}{suffix}", path.display())) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
 }
 
 /// Where a copy stands: its head, or why it failed verification.
@@ -108,14 +115,7 @@ pub(super) fn reconcile(
 /// `good`, written whole by SQLite (`VACUUM INTO`).
 fn rebuild(good: &Connection, path: &Path, stale: Connection) -> Result<Connection, StoreError> {
     drop(stale);
-    for suffix in ["", "-wal", "-shm"] {
-        let f = format!("{}{suffix}", path.display());
-        match std::fs::remove_file(&f) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
+    remove_database(path)?;
     let target = path.to_str().ok_or_else(|| std::io::Error::other(format!("{} is not a UTF-8 path", path.display())))?;
     good.execute("VACUUM INTO ?1", [target])?;
     open_copy(path)

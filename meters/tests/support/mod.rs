@@ -1,4 +1,5 @@
 //! What the critical-memory tests share.
 #![allow(dead_code)]
 
+pub mod copies;
 pub mod swtpm;
