@@ -1,20 +1,93 @@
 #!/usr/bin/env bash
-# Build and run the cabinet, windowed, on the embedded defaults: critical
-# memory in var/egm.sqlite, assets/config/cabinet.ron, the approved paytables.
+# Build and run the retail cabinet, windowed, on the shipped configuration
+# (assets/config/cabinet.ron: production mode on a TPM, issue 21), installed
+# once on this machine as a site installs a cabinet:
+#
+#   * a software TPM 2.0 (Debian's swtpm) stands in for the cabinet's chip,
+#     its state in var/tpm, on loopback ports 2321-2322 (EGM_TPM_PORT);
+#   * var/cabinet.ron is the shipped configuration with this TPM and the
+#     operator's own credential: the PIN comes from EGM_OPERATOR_PIN, or a
+#     random one is made and printed once (production refuses PIN 0000);
+#   * var/approved.ron is the approved manifest with this build of the
+#     cabinet approved in it (egm-lab approve-program): on a floor the
+#     certification lab's manifest lists the certified build instead;
+#   * the cabinet is provisioned once (egm-lab provision); critical memory
+#     is var/egm.sqlite (its second copy beside it).
+#
 # Installs what the machine lacks first. Extra arguments go to the cabinet
-# (e.g. --size 1920x1080, --config FILE, --fullscreen).
+# (e.g. --size 1920x1080).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lib/deps.sh
 egm_need_cargo
 egm_ensure_packages "${EGM_DEBIAN_PACKAGES[@]}"
-cargo build --release --locked -p cabinet
+cargo build --release --locked -p cabinet -p egm-tools --bin cabinet --bin egm-lab
+bin="${CARGO_TARGET_DIR:-target}/release"
 mkdir -p var
+
+# The software TPM: started unless it already answers.
+port="${EGM_TPM_PORT:-2321}"
+tcti="swtpm:host=127.0.0.1,port=$port"
+tpm_pid=""
+if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    mkdir -p var/tpm
+    swtpm socket --tpm2 --flags not-need-init,startup-clear \
+        --server "type=tcp,bindaddr=127.0.0.1,port=$port" \
+        --ctrl "type=tcp,bindaddr=127.0.0.1,port=$((port + 1))" \
+        --tpmstate dir=var/tpm &
+    tpm_pid=$!
+    for _ in $(seq 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+        sleep 0.1
+    done
+fi
+cleanup() {
+    [ -n "$tpm_pid" ] && kill "$tpm_pid" 2>/dev/null || true
+    [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# The site's configuration, made once from the shipped one.
+if [ ! -f var/cabinet.ron ]; then
+    # Critical memory of an earlier, uninstalled run (lab mode, the file
+    # stand-in) is kept aside, never opened with this TPM.
+    if compgen -G "var/egm.sqlite*" >/dev/null; then
+        old="var/before-install-$(date -u +%Y%m%dT%H%M%SZ)"
+        mkdir -p "$old"
+        mv var/egm.sqlite* "$old"/
+        echo "earlier critical memory moved to $old"
+    fi
+    pin="${EGM_OPERATOR_PIN:-}"
+    if [ -z "$pin" ]; then
+        pin=$(printf '%06d' "$(($(od -An -N4 -tu4 /dev/urandom) % 1000000))")
+        echo "operator PIN for RAM clears: $pin (shown once; set EGM_OPERATOR_PIN to choose it)"
+    fi
+    entry=$(printf '%s\n' "$pin" | "$bin/egm-lab" credential --operator operator)
+    hash=${entry#*pin_argon2: \"}
+    hash=${hash%%\"*}
+    shipped_hash='$argon2id$v=19$m=19456,t=2,p=1$ZWdtLWRlZmF1bHQtc2FsdA$l1NqMYHwfbxc7V0zizfLTpTvs2TqZRAAABDix94OPMg'
+    text=$(<assets/config/cabinet.ron)
+    text=${text//"$shipped_hash"/"$hash"}
+    text=${text//'tcti: "device:/dev/tpmrm0"'/"tcti: \"$tcti\""}
+    text=${text//'"assets/paytables/approved.ron"'/'"var/approved.ron"'}
+    printf '%s\n' "$text" >var/cabinet.ron.new
+    mv var/cabinet.ron.new var/cabinet.ron
+fi
+
+# This build approved (every run: the build may have changed).
+cp assets/paytables/approved.ron var/approved.ron
+"$bin/egm-lab" approve-program "$bin/cabinet" --manifest var/approved.ron >/dev/null
+
+if [ ! -f var/egm.sqlite ]; then
+    "$bin/egm-lab" provision var/egm.sqlite --config var/cabinet.ron
+fi
+
 # No display (a headless server): run under a virtual one.
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
     echo "no display found: starting Xvfb :99 (screenshots via the audit menu or F12)"
     Xvfb :99 -screen 0 1920x1080x24 >/dev/null 2>&1 &
+    xvfb_pid=$!
     export DISPLAY=:99
     sleep 1
 fi
-exec target/release/cabinet --windowed --db var/egm.sqlite "$@"
+"$bin/cabinet" --windowed --config var/cabinet.ron --db var/egm.sqlite "$@"

@@ -12,6 +12,19 @@ egm_ensure_packages "${EGM_DEBIAN_PACKAGES[@]}"
 # against the next run or another checkout.
 trap 'tools/postgres.sh stop >/dev/null 2>&1 || true' EXIT
 cargo fmt --all --check
-cargo clippy --workspace --all-targets --locked -- -D warnings
+# Two builds (issue 21): the retail build (the default: no lab mode, no lab
+# seed), which is what a floor runs, and the lab build (`--features lab`),
+# which the tests and the certification lab run. Clippy checks both.
+cargo clippy --workspace --lib --bins --locked -- -D warnings
+cargo clippy --workspace --all-targets --locked --features lab -- -D warnings
+# The retail cabinet, kept aside for the build-artifact check
+# (cabinet/tests/retail_build.rs), and the core's own tests in it.
+cargo build --locked -p cabinet
+target_dir="${CARGO_TARGET_DIR:-target}"
+mkdir -p "$target_dir/retail"
+cp "$target_dir/debug/cabinet" "$target_dir/retail/cabinet"
+export EGM_RETAIL_CABINET="$PWD/$target_dir/retail/cabinet"
+case "$target_dir" in /*) EGM_RETAIL_CABINET="$target_dir/retail/cabinet" ;; esac
+cargo test -p meters --lib --locked
 # Exact-math and statistical tests run optimised ([profile.test] opt-level 3).
-cargo test --workspace --locked "$@"
+cargo test --workspace --locked --features lab "$@"

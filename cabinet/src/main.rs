@@ -55,7 +55,9 @@ struct Args {
     /// Where the cabinet saves its screenshots.
     #[arg(long, default_value = "var/screenshots")]
     screenshot_dir: PathBuf,
-    /// A reproducible RNG seed: refused unless the configuration is in lab mode.
+    /// A reproducible RNG seed: refused unless the configuration is in lab
+    /// mode. The lab build only: the retail cabinet has no such option.
+    #[cfg(feature = "lab")]
     #[arg(long)]
     lab_seed: Option<u64>,
     /// A demonstration cabinet (M-39): play credits on a throwaway critical
@@ -90,7 +92,11 @@ fn main() -> ExitCode {
     app.add_plugins(DefaultPlugins.set(WindowPlugin { primary_window: Some(window(&args)), ..default() }))
         .add_plugins(EguiPlugin::default())
         .add_systems(Startup, spawn_camera);
-    let options = BootOptions { config: args.config.clone(), db: args.db.clone(), lab_seed: args.lab_seed, demo: args.demo };
+    #[cfg(feature = "lab")]
+    let lab_seed = args.lab_seed;
+    #[cfg(not(feature = "lab"))]
+    let lab_seed = None;
+    let options = BootOptions { config: args.config.clone(), db: args.db.clone(), lab_seed, demo: args.demo };
     match boot(&options) {
         Ok(session) => {
             app.insert_resource(SessionRes(Mutex::new(session)))

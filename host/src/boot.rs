@@ -12,6 +12,12 @@ use crate::config::CabinetConfig;
 use crate::session::{self, Session};
 use crate::verification;
 
+/// What the lab build says at every boot. The build-artifact check
+/// (`cabinet/tests/retail_build.rs`) finds it in the lab cabinet and proves
+/// the retail cabinet does not contain it (issue 21).
+#[cfg(feature = "lab")]
+pub const LAB_BUILD: &str = "LAB BUILD: lab mode and reproducible RNG seeds are compiled in; never install this program on a floor";
+
 /// What the cabinet was started with.
 #[derive(Clone, Debug, Default)]
 pub struct BootOptions {
@@ -19,7 +25,8 @@ pub struct BootOptions {
     pub config: PathBuf,
     /// Critical memory (SQLite file).
     pub db: PathBuf,
-    /// A reproducible RNG seed: refused unless the configuration is in lab mode.
+    /// A reproducible RNG seed: refused unless the configuration is in lab
+    /// mode, and by the retail build always (issue 21).
     pub lab_seed: Option<u64>,
     /// A demonstration (M-39): play credits on a throwaway critical memory.
     pub demo: bool,
@@ -59,6 +66,8 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     }
     // A configuration the games refuse never reaches critical memory.
     check_side_pools(&config, &games)?;
+    #[cfg(feature = "lab")]
+    tracing::warn!("{LAB_BUILD}");
     let mut machine = session::open_machine(&db, &config, options.lab_seed)?;
     // Issue 21: the boot report names what holds the key and the anchor.
     let wear = machine.anchor_wear();

@@ -88,10 +88,18 @@ impl Session {
 /// Open critical memory and set up what the configuration asks of it:
 /// standalone pools (once; their money stays, M-20) and linked pools.
 pub fn open_machine(db: &std::path::Path, config: &CabinetConfig, lab_seed: Option<u64>) -> Result<Machine, String> {
+    #[cfg(feature = "lab")]
     let seed = lab_seed.map_or(meters::SeedChoice::Entropy, meters::SeedChoice::Lab);
+    // Issue 21: the retail core cannot be seeded reproducibly at all.
+    #[cfg(not(feature = "lab"))]
+    let seed = match lab_seed {
+        None => meters::SeedChoice::Entropy,
+        Some(_) => return Err("a reproducible RNG seed exists only in the lab build; this is the retail build".to_owned()),
+    };
     let mut machine = Machine::open(db, config.machine.clone(), seed).map_err(|e| match e {
         meters::BootError::RamError(i) => {
-            format!("ERRO DE MEMÓRIA CRÍTICA / RAM ERROR: {i}. Jogo desactivado; limpeza da RAM: egm-lab ram-clear {}", db.display())
+            let key_lost = if matches!(i, meters::IntegrityError::KeyLost(_)) { " --key-lost" } else { "" };
+            format!("ERRO DE MEMÓRIA CRÍTICA / RAM ERROR: {i}. Jogo desactivado; limpeza da RAM: egm-lab ram-clear{key_lost} {}", db.display())
         }
         other => other.to_string(),
     })?;
@@ -905,6 +913,10 @@ mod tests {
     fn session(db: &std::path::Path) -> Session {
         let ws = workspace();
         let mut config = CabinetConfig::load(&ws.join("assets/config/cabinet.ron")).unwrap();
+        // The shipped configuration is production on a TPM: the lab build's
+        // tests run it in lab mode on the file stand-in.
+        config.machine.mode = meters::Mode::Lab;
+        config.machine.key_store = meters::KeyStoreConfig::FileStandIn;
         config.paytable_dir = ws.join("assets/paytables/compiled");
         config.manifest = ws.join("assets/paytables/approved.ron");
         let manifest = crate::verification::read_manifest(&config.manifest).unwrap();

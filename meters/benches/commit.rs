@@ -12,8 +12,7 @@
 //!   `anchor_tick_wagered` (here every 400 rounds).
 #![allow(clippy::unwrap_used)]
 
-#[allow(dead_code)]
-#[path = "../tests/support/swtpm.rs"]
+#[path = "../../tests/support/swtpm.rs"]
 mod swtpm;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

@@ -11,12 +11,23 @@ pub use crate::credential::OperatorCredential;
 use crate::keystore::KeyStoreConfig;
 use crate::money::{Cents, Currency};
 
-/// Production refuses every lab facility (reproducible seeds, relaxed
-/// durability); lab mode is for certification labs and tests (A-5, §40).
+/// Production refuses every lab facility (reproducible seeds, the file
+/// stand-in for the TPM, the default credential); lab mode is for
+/// certification labs and tests (A-5, §40). Lab mode exists only in the lab
+/// build (`--features lab`): the retail build has production alone, so a
+/// retail cabinet refuses a configuration that says `mode: Lab` (issue 21).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Mode {
     Production,
+    #[cfg(feature = "lab")]
     Lab,
+}
+
+impl Mode {
+    /// Whether this is lab mode (always false in the retail build).
+    pub fn is_lab(self) -> bool {
+        self != Mode::Production
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,9 +149,13 @@ impl Default for MachineConfig {
     fn default() -> Self {
         Self {
             machine_id: "EGM-0001".into(),
-            // The default is a development configuration: production needs
-            // a TPM key store and the operator's own credential.
+            // In the lab build the default is a development configuration;
+            // in the retail build it is production, which needs a TPM key
+            // store and the operator's own credential before it boots.
+            #[cfg(feature = "lab")]
             mode: Mode::Lab,
+            #[cfg(not(feature = "lab"))]
+            mode: Mode::Production,
             currency: Currency::default(),
             denominations: vec![1, 2, 5, 10, 20, 50, 100, 200],
             accepted_notes: vec![500, 1_000, 2_000, 5_000, 10_000],
@@ -254,15 +269,45 @@ impl MachineConfig {
 mod tests {
     use super::*;
 
+    /// The default with the operator's own credential (production refuses
+    /// the default PIN).
+    fn configured() -> MachineConfig {
+        let operator = OperatorCredential::new("operator", "7391").expect("a valid PIN");
+        MachineConfig { operator, ..MachineConfig::default() }
+    }
+
     #[test]
     fn default_is_valid_and_bad_values_are_named() {
-        assert_eq!(MachineConfig::default().validate(), Ok(()));
-        let c = MachineConfig { denominations: vec![5, 5], ..MachineConfig::default() };
+        assert_eq!(configured().validate(), Ok(()));
+        let c = MachineConfig { denominations: vec![5, 5], ..configured() };
         assert_eq!(c.validate(), Err(ConfigError::BadDenomination(5)));
-        let c = MachineConfig { meter_digits: 9, ..MachineConfig::default() };
+        let c = MachineConfig { meter_digits: 9, ..configured() };
         assert_eq!(c.validate(), Err(ConfigError::MeterDigits(9)));
-        let mut c = MachineConfig::default();
+        let mut c = configured();
         c.jackpot_threshold = c.handpay_limit + 1;
         assert!(matches!(c.validate(), Err(ConfigError::JackpotAboveHandpay { .. })));
+    }
+
+    /// The lab build's default is a lab configuration, which may keep the
+    /// default PIN.
+    #[cfg(feature = "lab")]
+    #[test]
+    fn the_lab_build_defaults_to_lab_mode() {
+        assert_eq!(MachineConfig::default().mode, Mode::Lab);
+        assert!(Mode::Lab.is_lab() && !Mode::Production.is_lab());
+        assert_eq!(MachineConfig::default().validate(), Ok(()));
+    }
+
+    /// Issue 21: the retail build has no lab mode. Its default is
+    /// production, which refuses the default PIN, and a configuration that
+    /// says lab mode does not parse.
+    #[cfg(not(feature = "lab"))]
+    #[test]
+    fn the_retail_build_has_no_lab_mode() {
+        assert_eq!(MachineConfig::default().mode, Mode::Production);
+        assert_eq!(MachineConfig::default().validate(), Err(ConfigError::DefaultCredential));
+        assert_eq!(serde_json::from_str::<Mode>("\"Production\"").ok(), Some(Mode::Production));
+        let lab = serde_json::from_str::<Mode>("\"Lab\"").expect_err("the retail build has no lab mode");
+        assert!(lab.to_string().contains("unknown variant `Lab`"), "{lab}");
     }
 }

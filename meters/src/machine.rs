@@ -8,6 +8,8 @@
 //! shown; the cabinet only animates what is committed.
 
 mod anchoring;
+mod key_lost;
+pub use key_lost::KeyLostClear;
 
 use std::path::Path;
 
@@ -31,7 +33,9 @@ use crate::ticket::{self, Ticket};
 pub enum SeedChoice {
     /// OS entropy mixed with the persisted carry: production.
     Entropy,
-    /// A reproducible seed: refused unless the configuration is in lab mode.
+    /// A reproducible seed: refused unless the configuration is in lab
+    /// mode; it exists only in the lab build.
+    #[cfg(feature = "lab")]
     Lab(u64),
 }
 
@@ -39,6 +43,7 @@ pub enum SeedChoice {
 pub enum BootError {
     #[error("invalid machine configuration: {0}")]
     Config(#[from] ConfigError),
+    #[cfg(feature = "lab")]
     #[error("a reproducible RNG seed is refused in production mode; it exists only in lab configurations")]
     LabSeedRefused,
     #[error("critical memory fault (RAM error), play disabled: {0}")]
@@ -65,6 +70,8 @@ pub enum BootError {
     ForeignMachine { journal: String, config: String },
     #[error("the file stand-in for the key store is for development and labs only: production needs a TPM (key_store: Tpm)")]
     StandInRefused,
+    #[error("a key-lost RAM clear is refused: {0}")]
+    KeyNotLost(String),
 }
 
 impl From<StoreError> for BootError {
@@ -219,8 +226,28 @@ impl Machine {
         Ok(value)
     }
 
+    /// [`Machine::boot_checked`], a RAM error refined: when the key store's
+    /// key verifies nothing in critical memory the error says the key is
+    /// lost (or the files another machine's), and how to get out.
     fn boot(path: &Path, config: MachineConfig, seed: SeedChoice, provisioning: bool) -> Result<Machine, BootError> {
+        let key_store = config.key_store.clone();
+        let second = config.second_copy.path_for(path);
+        match Self::boot_checked(path, config, seed, provisioning) {
+            Err(BootError::RamError(e)) => {
+                let lost =
+                    keystore::open(&key_store, path).ok().and_then(|mut keys| crate::store::key_lost::examine(path, second.as_deref(), keys.as_mut()).ok());
+                match lost {
+                    Some(crate::store::key_lost::KeyCheck::Lost(l)) => Err(BootError::RamError(IntegrityError::KeyLost(l.detail))),
+                    _ => Err(BootError::RamError(e)),
+                }
+            }
+            other => other,
+        }
+    }
+
+    fn boot_checked(path: &Path, config: MachineConfig, seed: SeedChoice, provisioning: bool) -> Result<Machine, BootError> {
         config.validate()?;
+        #[cfg(feature = "lab")]
         if matches!(seed, SeedChoice::Lab(_)) && config.mode != Mode::Lab {
             return Err(BootError::LabSeedRefused);
         }
@@ -280,6 +307,7 @@ impl Machine {
                 store.set_rng_carry(&seeded.next_carry)?;
                 seeded.rng
             }
+            #[cfg(feature = "lab")]
             SeedChoice::Lab(s) => CoreRng::lab(s),
         };
         boot.push(Entry::RngSeeded { source: rng.source() });
@@ -323,9 +351,6 @@ impl Machine {
             return Err(BootError::LogicDoorClosed);
         }
         Self::authenticate(&mut store, &state, operator_id, pin)?;
-        // A clear is an anchor event (issue 21): the new epoch's head is
-        // bound to the counter's next value before the counter moves.
-        let counter = keys.counter().map_err(StoreError::from)?;
         let writes = anchoring::lifetime_writes(&store, &state).saturating_add(1);
         let before = serde_json::json!({
             "verified": readable.is_ok(),
@@ -339,20 +364,7 @@ impl Machine {
             // Everything owed is carried into the new epoch (crate::carry).
             "carried": crate::carry::Carried::owed_by(&state),
         });
-        let pending = match counter {
-            Some(c) => Anchor {
-                value: c.checked_add(1).ok_or_else(|| StoreError::Io(std::io::Error::other("anchor counter exhausted")))?,
-                pending: crate::store::Pending::Advance,
-            },
-            None => Anchor { value: 0, pending: crate::store::Pending::Genesis },
-        };
-        let n = store.ram_clear(operator_id, reason, &before.to_string(), pending)?;
-        let value = keys.increment().map_err(StoreError::from)?;
-        if pending.pending == crate::store::Pending::Advance && value != pending.value {
-            return Err(StoreError::from(keystore::KeyStoreError::ReadBack { before: pending.value - 1, read: value }).into());
-        }
-        store.append_anchored(&[], Anchor { value, pending: crate::store::Pending::None })?;
-        Ok(n)
+        record_clear(keys.as_mut(), &mut store, operator_id, reason, &before)
     }
 
     /// Check the operator against the machine's own credential record,
@@ -1101,6 +1113,27 @@ fn open_critical_memory(path: &Path, config: &MachineConfig) -> Result<Opened, B
     let second = config.second_copy.path_for(path);
     let (store, rebuilt) = Store::open(path, second.as_deref(), config.nvram_mirror.as_deref(), keys.as_mut())?;
     Ok((keys, store, rebuilt))
+}
+
+/// Record a RAM clear (the operator authenticated): an anchor event
+/// (issue 21), so the new epoch's head is bound to the counter's next value
+/// before the counter moves, then the advance is confirmed.
+fn record_clear(keys: &mut dyn KeyStore, store: &mut Store, operator_id: &str, reason: &str, before: &serde_json::Value) -> Result<u64, BootError> {
+    let counter = keys.counter().map_err(StoreError::from)?;
+    let pending = match counter {
+        Some(c) => Anchor {
+            value: c.checked_add(1).ok_or_else(|| StoreError::Io(std::io::Error::other("anchor counter exhausted")))?,
+            pending: crate::store::Pending::Advance,
+        },
+        None => Anchor { value: 0, pending: crate::store::Pending::Genesis },
+    };
+    let n = store.ram_clear(operator_id, reason, &before.to_string(), pending)?;
+    let value = keys.increment().map_err(StoreError::from)?;
+    if pending.pending == crate::store::Pending::Advance && value != pending.value {
+        return Err(StoreError::from(keystore::KeyStoreError::ReadBack { before: pending.value - 1, read: value }).into());
+    }
+    store.append_anchored(&[], Anchor { value, pending: crate::store::Pending::None })?;
+    Ok(n)
 }
 
 /// A command's failure during a boot, reported as a boot error.

@@ -281,7 +281,9 @@ fn lab_key(seed: u64) -> [u8; 32] {
 pub enum SeedSource {
     /// OS entropy mixed with the carry from the previous boot (production).
     Entropy,
-    /// A reproducible seed: lab and test configurations only.
+    /// A reproducible seed: lab and test configurations only. Kept in the
+    /// record format of every build, so that any build reads a lab
+    /// journal; only the lab build can write it.
     Lab(u64),
 }
 
@@ -332,7 +334,8 @@ impl CoreRng {
     }
 
     /// A reproducible generator for lab and test configurations. It does not
-    /// cycle in the background: its stream must be repeatable.
+    /// cycle in the background: its stream must be repeatable. Lab build only.
+    #[cfg(feature = "lab")]
     pub fn lab(seed: u64) -> Self {
         Self::with_key(lab_key(seed), SeedSource::Lab(seed))
     }

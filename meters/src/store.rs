@@ -19,6 +19,7 @@
 //!   journal: the record of the clear survives the clear (D-32).
 
 mod copies;
+pub(crate) mod key_lost;
 mod nvram;
 
 use std::fs;
@@ -137,6 +138,8 @@ pub enum IntegrityError {
     OldFormat(String),
     #[error("NVRAM mirror: {0}")]
     Nvram(String),
+    #[error("{0}; only a RAM clear that records the key as lost gets out (`egm-lab ram-clear --key-lost`)")]
+    KeyLost(String),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -220,7 +223,7 @@ pub(crate) struct Store {
 }
 
 /// Take the exclusive lock on `<db>.lock`, or say which file is busy.
-fn lock(db: &Path) -> Result<fs::File, StoreError> {
+pub(crate) fn lock(db: &Path) -> Result<fs::File, StoreError> {
     let mut s = db.as_os_str().to_owned();
     s.push(".lock");
     let path = PathBuf::from(s);
@@ -241,6 +244,19 @@ fn now_utc() -> String {
 fn record_mac(key: &[u8; 32], epoch: u64, seq: u64, prev: &[u8; 32], at: &str, kind: &str, round: Option<u64>, body: &str) -> [u8; 32] {
     let round = round.unwrap_or(u64::MAX).to_le_bytes();
     mac_of(key, &[b"egm journal v1", &epoch.to_le_bytes(), &seq.to_le_bytes(), prev, at.as_bytes(), kind.as_bytes(), &round, body.as_bytes()])
+}
+
+fn credential_mac(key: &[u8; 32], r: &CredentialRecord) -> [u8; 32] {
+    mac_of(
+        key,
+        &[
+            b"egm operator credential v1",
+            r.credential.operator_id.as_bytes(),
+            r.credential.pin_argon2.as_bytes(),
+            &r.failures.to_le_bytes(),
+            &r.locked_until.to_le_bytes(),
+        ],
+    )
 }
 
 fn head_tag(key: &[u8; 32], h: &Head) -> [u8; 32] {
@@ -512,16 +528,7 @@ impl Store {
     }
 
     fn credential_mac(&self, r: &CredentialRecord) -> [u8; 32] {
-        mac_of(
-            &self.key,
-            &[
-                b"egm operator credential v1",
-                r.credential.operator_id.as_bytes(),
-                r.credential.pin_argon2.as_bytes(),
-                &r.failures.to_le_bytes(),
-                &r.locked_until.to_le_bytes(),
-            ],
-        )
+        credential_mac(&self.key, r)
     }
 
     /// The RNG carry persisted by the previous boot.

@@ -6,7 +6,7 @@
 //! |---|---|
 //! | 1 rollback (a copy from before a cash-out; older records and head) | `attack_1_*`; `tests/anchor.rs` (the window, the tick) |
 //! | 2 forgery with the key | `attack_2_3_*`: no key on disk, another TPM can neither verify nor sign |
-//! | 3 wipe and swap | `attack_2_3_*`, `attack_1_*` (a deleted database is `Wiped`) |
+//! | 3 wipe and swap; a lost key | `attack_2_3_*`, `attack_1_*` (a deleted database is `Wiped`), `attack_3_*` (the key-lost clear; `tests/ram_clear.rs` on the stand-in) |
 //! | 4 the RAM clear's PIN | `attack_4_*`; `tests/ram_clear.rs` (lockout, door, carry-over) |
 //! | 5 void keeps contributions | `tests/progressive.rs` |
 //! | 6 append before check | `tests/machine.rs::an_entry_the_fold_refuses_is_never_written` |
@@ -14,10 +14,8 @@
 //! | 8 no maximum win | `tests/machine.rs` (`WinAboveMaximum`) |
 //! | 9 unchecked commands | `tests/machine.rs` |
 //! | 10 a crash between cash-out and print | `attack_10_*`: TPM power cuts at each step of the anchor protocol |
+//! | 11 lab mode in the shipped build | `cabinet/tests/retail_build.rs` (the retail binary has no lab mode or seed), `meters::config` (`the_retail_build_has_no_lab_mode`), `host/tests/host/production.rs` (the shipped configuration is production on a TPM) |
 //! | 12 the ticket check digit | `meters::ticket` (exhaustive) |
-//!
-//! Attack 11 (lab mode in the shipped build) is not closed yet: the lab
-//! mode is still a configuration value, not a build feature.
 #![allow(clippy::unwrap_used)]
 
 mod support;
@@ -81,11 +79,11 @@ fn attack_2_3_the_key_lives_in_the_tpm_and_another_tpm_can_neither_read_nor_repl
     drop(m);
 
     // The same files on another cabinet's TPM (attack 3, swap): its key
-    // does not verify the first record.
+    // verifies nothing in them, and the RAM error says so.
     let other_dir = tempfile::tempdir().unwrap();
     let other = SoftwareTpm::start(other_dir.path());
     let e = ram_error(boot(&db, &other));
-    assert!(matches!(e, IntegrityError::MacMismatch { seq: 1, .. }), "{e}");
+    assert!(matches!(e, IntegrityError::KeyLost(ref why) if why.contains("another machine's")), "{e}");
     // And the stand-in key cannot read it either (a forger with the file
     // stand-in's tools).
     let lab = MachineConfig { mode: Mode::Lab, ..MachineConfig::default() };
@@ -187,6 +185,48 @@ fn attack_10_a_cut_after_the_increment_and_before_its_record_is_confirmed_at_boo
     let m = boot(&db, &tpm).unwrap();
     assert!(m.unprinted_tickets().is_empty());
     assert_eq!(m.state().totals.cancelamento_creditos, 5_000);
+}
+
+/// Issue 21: a cabinet whose TPM was cleared or replaced has lost its key.
+/// Its RAM error says so; only the key-lost clear, with the logic door open
+/// and the operator's PIN, gets out; it carries nothing it cannot verify,
+/// binds the new critical memory to the new TPM, and keeps the old file
+/// for the lab, who can still read it with the old TPM.
+#[test]
+fn attack_3_a_lost_key_is_recovered_only_by_a_recorded_key_lost_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    let old_tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &old_tpm);
+    m.insert_note(5_000).unwrap();
+    m.shutdown().unwrap();
+
+    let new_dir = tempfile::tempdir().unwrap();
+    let new_tpm = SoftwareTpm::start(new_dir.path());
+    let e = ram_error(boot(&db, &new_tpm));
+    assert!(matches!(e, IntegrityError::KeyLost(_)), "{e}");
+    assert!(e.to_string().contains("ram-clear --key-lost"), "{e}");
+    // Not on the old TPM: its key still verifies everything.
+    let r = Machine::ram_clear_key_lost(&db, &config(&old_tpm), "ana", "739104", "swap", true);
+    assert!(matches!(r, Err(BootError::KeyNotLost(_))), "{r:?}");
+    let r = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "ana", "000000", "guess", true);
+    assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
+
+    let clear = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "ana", "739104", "TPM replaced", true).unwrap();
+    let m = boot(&db, &new_tpm).unwrap();
+    assert_eq!(m.credit(), 0);
+    assert!(m.state().handpays.is_empty(), "nothing unverified becomes a hand-pay");
+    assert!(m.anchor_wear().counter >= 1);
+    let clears = m.ram_clears().unwrap();
+    assert_eq!(clears.last().unwrap().reason, "key lost: TPM replaced");
+    let before: serde_json::Value = serde_json::from_str(&clears.last().unwrap().meters_before).unwrap();
+    assert_eq!((before["verified"].as_bool(), before["credit"].as_u64()), (Some(false), Some(5_000)));
+    drop(m);
+    // The old file, archived, still verifies under the old TPM's key.
+    let archived = meters::inspect::Inspection::open_with(&clear.archive, &config(&old_tpm).key_store).unwrap();
+    assert_eq!(archived.state().credit, 5_000);
+    // And the old TPM's key verifies nothing in the new critical memory.
+    assert!(matches!(ram_error(boot(&db, &old_tpm)), IntegrityError::KeyLost(_)));
 }
 
 #[test]

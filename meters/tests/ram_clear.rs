@@ -202,3 +202,56 @@ fn a_clear_voids_an_open_round_into_what_is_owed() {
     assert_eq!(m.pools()["p"].levels[0].current, 50_000);
     assert!(m.state().self_audit().is_ok());
 }
+
+/// Issue 21: a lost key (here the stand-in's key file deleted) is a RAM
+/// error that says so, which only the authenticated key-lost clear gets
+/// out of: it needs the door and the PIN, carries nothing it cannot
+/// verify, records the meters it read as unverified, and archives the file.
+#[test]
+fn a_lost_key_is_cleared_only_by_an_authenticated_key_lost_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    // Nothing to clear yet.
+    let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "739104", "first", true);
+    assert!(matches!(r, Err(BootError::KeyNotLost(ref why)) if why.contains("empty")), "{r:?}");
+    machine_with_logic_door(&path, true);
+    // The key verifies the journal: the key-lost clear is refused.
+    let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "739104", "not lost", true);
+    assert!(matches!(r, Err(BootError::KeyNotLost(ref why)) if why.contains("ordinary")), "{r:?}");
+
+    let mut key = path.as_os_str().to_owned();
+    key.push(".key");
+    std::fs::remove_file(&key).unwrap();
+    match Machine::open(&path, config(), SeedChoice::Lab(4)) {
+        Err(BootError::RamError(IntegrityError::KeyLost(why))) => assert!(why.contains("holds no key"), "{why}"),
+        other => panic!("expected a key-lost RAM error, got {:?}", other.map(|_| ())),
+    }
+    // The ordinary clear cannot verify the machine's credential record.
+    assert!(Machine::ram_clear(&path, &config(), "ana", "739104", "ordinary", true).is_err());
+    // The door, then the PIN: both the file's record and the configuration's.
+    let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "739104", "lost", false);
+    assert!(matches!(r, Err(BootError::LogicDoorClosed)), "{r:?}");
+    let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "000000", "lost", true);
+    assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
+    let eve = MachineConfig { operator: OperatorCredential::new("eve", "1111").unwrap(), ..config() };
+    let r = Machine::ram_clear_key_lost(&path, &eve, "eve", "1111", "lost", true);
+    assert!(matches!(r, Err(BootError::AuthenticationFailed)), "the file's own record refuses another credential: {r:?}");
+
+    let clear = Machine::ram_clear_key_lost(&path, &config(), "ana", "739104", "key file lost", true).unwrap();
+    assert_eq!(clear.n, 1);
+    assert!(clear.archive.exists());
+    let m = Machine::open(&path, config(), SeedChoice::Lab(4)).unwrap();
+    assert_eq!(m.credit(), 0, "nothing unverified is carried");
+    let clears = m.ram_clears().unwrap();
+    assert_eq!(clears.len(), 1);
+    assert_eq!(clears[0].reason, "key lost: key file lost");
+    let before: serde_json::Value = serde_json::from_str(&clears[0].meters_before).unwrap();
+    assert_eq!(before["verified"], json!(false));
+    assert_eq!(before["credit"], json!(2_000), "the credit read, unverified, for the operator to settle");
+    assert_eq!(before["archived_as"], json!(clear.archive.display().to_string()));
+    assert!(before["key_lost"].as_str().unwrap().contains("holds no key"));
+    // The archive is the old journal, whole.
+    let archived = rusqlite::Connection::open(&clear.archive).unwrap();
+    let rows: i64 = archived.query_row("SELECT count(*) FROM journal", [], |r| r.get(0)).unwrap();
+    assert!(rows > 3, "{rows}");
+}

@@ -9,9 +9,25 @@ pub fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The embedded configuration (`assets/config/cabinet.ron`) with its
-/// paths made absolute and tickets printed into `dir`.
+/// The shipped configuration's production machine: its TPM key store.
+pub const SHIPPED_KEY_STORE: &str = "        key_store: Tpm(tcti: \"device:/dev/tpmrm0\", nv_index: 0x01500020),\n";
+
+/// The shipped configuration (`assets/config/cabinet.ron`) as the lab build
+/// runs it in tests: lab mode (reproducible seeds, PIN 0000) on the file
+/// stand-in for the TPM, its paths made absolute and tickets printed into
+/// `dir`.
 pub fn text(dir: &Path) -> String {
+    let shipped = production_text(dir);
+    assert!(
+        shipped.contains("mode: Production,") && shipped.contains(SHIPPED_KEY_STORE),
+        "the shipped configuration changed: update tests/support/test_config.rs"
+    );
+    shipped.replace("mode: Production,", "mode: Lab,").replace(SHIPPED_KEY_STORE, "")
+}
+
+/// The shipped configuration as it is (production, the cabinet's TPM),
+/// its paths made absolute and tickets printed into `dir`.
+pub fn production_text(dir: &Path) -> String {
     let ws = workspace();
     std::fs::read_to_string(ws.join("assets/config/cabinet.ron"))
         .unwrap()

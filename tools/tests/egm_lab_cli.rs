@@ -3,6 +3,9 @@
 
 use std::process::Command;
 
+#[path = "../../tests/support/test_config.rs"]
+mod test_config;
+
 use meters::{Machine, MachineConfig, Mode, SeedChoice};
 
 fn lab(args: &[&str]) -> std::process::Output {
@@ -130,4 +133,54 @@ fn credential_and_provision_set_a_cabinet_up_once() {
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already provisioned (machine EGM-0042)"), "{}", String::from_utf8_lossy(&again.stderr));
     assert_eq!(Machine::open(&db, config, SeedChoice::Lab(1)).unwrap().state().machine_id, "EGM-0042");
+}
+
+/// `provision --config` takes the cabinet's whole configuration too (the
+/// site's `cabinet.ron`, as `tools/run-cabinet.sh` installs it), and a file
+/// that is neither is refused with both reasons.
+#[test]
+fn provision_reads_a_whole_cabinet_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = test_config::write(dir.path(), &test_config::text(dir.path()));
+    let db = dir.path().join("egm.sqlite");
+    let out = lab(&["provision", db.to_str().unwrap(), "--config", cfg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("machine EGM-0001 provisioned"));
+
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(&bad, "CabinetConfig(language: \"pt\")").unwrap();
+    let out = lab(&["provision", dir.path().join("other.sqlite").to_str().unwrap(), "--config", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("neither a machine configuration") && err.contains("machine"), "{err}");
+    assert!(!dir.path().join("other.sqlite").exists(), "nothing is created for a bad configuration");
+}
+
+/// Issue 21: `ram-clear --key-lost` after the machine key was lost (here the
+/// stand-in's key file): `verify` names the lost key, the plain clear fails,
+/// the key-lost clear archives the file and the machine boots again.
+#[test]
+fn ram_clear_key_lost_recovers_a_machine_whose_key_is_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("egm.sqlite");
+    let cfg = test_config::write(dir.path(), &test_config::text(dir.path()));
+    let config = MachineConfig { mode: Mode::Lab, ..MachineConfig::default() };
+    let mut m = Machine::open(&db, config.clone(), SeedChoice::Lab(2)).unwrap();
+    m.insert_note(1_000).unwrap();
+    m.shutdown().unwrap();
+    std::fs::remove_file(dir.path().join("egm.sqlite.key")).unwrap();
+    let (db_s, cfg_s) = (db.to_str().unwrap(), cfg.to_str().unwrap());
+
+    let out = lab(&["verify", db_s]);
+    assert_ne!(out.status.code(), Some(0));
+    let args = ["ram-clear", db_s, "--operator", "operator", "--pin", "0000", "--reason", "key file lost", "--config", cfg_s];
+    let plain = lab(&args);
+    assert!(!plain.status.success(), "{}", String::from_utf8_lossy(&plain.stdout));
+    let out = lab(&[&args[..], &["--key-lost"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("RAM clear 1 recorded (key lost)") && said.contains(".key-lost-"), "{said}");
+    let m = Machine::open(&db, config, SeedChoice::Lab(2)).unwrap();
+    assert_eq!(m.ram_clears().unwrap()[0].reason, "key lost: key file lost");
+    assert_eq!(lab(&["verify", db_s]).status.code(), Some(0));
 }

@@ -57,7 +57,7 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
                     .collect();
                 ui.colored_label(egui::Color32::GOLD, format!("{}: {}", s.t("Progressivos", "Progressives"), text.join(" · ")));
             }
-            if s.machine().config().mode == meters::Mode::Lab {
+            if s.machine().config().mode.is_lab() {
                 ui.separator();
                 ui.colored_label(egui::Color32::YELLOW, s.t("MODO LABORATÓRIO", "LAB MODE"));
             }

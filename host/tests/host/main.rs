@@ -3,10 +3,13 @@
 //! player's session rules, card rounds.
 #![allow(clippy::unwrap_used)]
 
+#[path = "../../../tests/support/swtpm.rs"]
+mod swtpm;
 #[path = "../../../tests/support/test_config.rs"]
 mod test_config;
 
 mod card_rounds;
 mod commands;
+mod production;
 mod progressives;
 mod session_rules;

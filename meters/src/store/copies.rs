@@ -41,7 +41,7 @@ pub(super) fn open_copy(path: &Path) -> Result<Connection, StoreError> {
 
 /// Remove an SQLite file with its write-ahead log and shared memory,
 /// whichever of them exist.
-fn remove_database(path: &Path) -> Result<(), StoreError> {
+pub(super) fn remove_database(path: &Path) -> Result<(), StoreError> {
     for suffix in ["", "-wal", "-shm"] {
         match std::fs::remove_file(format!("{}{suffix}", path.display())) {
             Ok(()) => {}

@@ -2,4 +2,5 @@
 #![allow(dead_code)]
 
 pub mod copies;
+#[path = "../../../tests/support/swtpm.rs"]
 pub mod swtpm;

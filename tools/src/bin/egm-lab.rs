@@ -90,6 +90,12 @@ enum Command {
         /// Machine configuration (RON) holding the operator credential.
         #[arg(long)]
         config: Option<PathBuf>,
+        /// The machine key is lost (the TPM cleared or replaced, the
+        /// stand-in's key file gone): the PIN must match both the file's
+        /// credential record and the configuration's; nothing unverified is
+        /// carried, and the old file is archived beside the new one.
+        #[arg(long)]
+        key_lost: bool,
     },
     /// Provision a new cabinet once (issue 21): its first boot, binding the
     /// configuration's machine ID into the genesis record and the first
@@ -131,7 +137,7 @@ fn main() -> ExitCode {
         Command::Recall { db, last, json } => recall_cmd(&db, last, json),
         Command::Events { db, last, json } => events_cmd(&db, last, json),
         Command::Verify { db } => return verify_cmd(&db),
-        Command::RamClear { db, operator, pin, reason, config } => ram_clear_cmd(&db, &operator, &pin, &reason, config),
+        Command::RamClear { db, operator, pin, reason, config, key_lost } => ram_clear_cmd(&db, &operator, &pin, &reason, config, key_lost),
         Command::ApproveProgram { file, manifest } => approve_program(&file, &manifest),
         Command::Credential { operator } => credential_cmd(&operator),
         Command::Provision { db, config } => provision_cmd(&db, &config),
@@ -318,21 +324,47 @@ fn verify_cmd(db: &Path) -> ExitCode {
     }
 }
 
-fn ram_clear_cmd(db: &Path, operator: &str, pin: &str, reason: &str, config: Option<PathBuf>) -> Result<()> {
+fn ram_clear_cmd(db: &Path, operator: &str, pin: &str, reason: &str, config: Option<PathBuf>, key_lost: bool) -> Result<()> {
     let config: MachineConfig = match config {
-        Some(p) => ron::from_str(&std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?)
-            .with_context(|| format!("parsing {}", p.display()))?,
+        Some(p) => machine_config(&p)?,
         None => MachineConfig::default(),
     };
     // The lab tool stands beside an opened cabinet: its logic door is open.
+    if key_lost {
+        let clear = Machine::ram_clear_key_lost(db, &config, operator, pin, reason, true)?;
+        println!(
+            "RAM clear {} recorded (key lost); the lost key's critical memory is archived in {}; what it read, unverified, is in the clear record",
+            clear.n,
+            clear.archive.display()
+        );
+        return Ok(());
+    }
     let n = Machine::ram_clear(db, &config, operator, pin, reason, true)?;
     println!("RAM clear {n} recorded; the meters before it are kept in the clear record");
     Ok(())
 }
 
+/// The machine configuration in `path`: a machine configuration (RON), or
+/// a whole cabinet configuration (`assets/config/cabinet.ron`), whose
+/// `machine` it takes.
+fn machine_config(path: &Path) -> Result<MachineConfig> {
+    /// A cabinet configuration: only its machine is read here.
+    #[derive(serde::Deserialize)]
+    struct CabinetConfig {
+        machine: MachineConfig,
+    }
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    match ron::from_str::<MachineConfig>(&text) {
+        Ok(c) => Ok(c),
+        Err(machine) => match ron::from_str::<CabinetConfig>(&text) {
+            Ok(c) => Ok(c.machine),
+            Err(cabinet) => bail!("{}: neither a machine configuration ({machine}) nor a cabinet configuration ({cabinet})", path.display()),
+        },
+    }
+}
+
 fn provision_cmd(db: &Path, config: &Path) -> Result<()> {
-    let config: MachineConfig = ron::from_str(&std::fs::read_to_string(config).with_context(|| format!("reading {}", config.display()))?)
-        .with_context(|| format!("parsing {}", config.display()))?;
+    let config = machine_config(config)?;
     let id = config.machine_id.clone();
     let anchor = Machine::provision(db, config)?;
     println!("machine {id} provisioned in {}: first anchor {anchor}", db.display());

@@ -4,6 +4,8 @@
 //! anything the TPM kept in RAM is lost), and started again on the same
 //! state.
 
+#![allow(dead_code)]
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -1,0 +1,94 @@
+//! The shipped configuration is production (issue 21, attack 11), and the
+//! host runs on it as a floor does: on a real TPM 2.0 (Debian's swtpm),
+//! provisioned once, with the operator's own credential and its program
+//! approved in the manifest.
+
+use crate::swtpm::SoftwareTpm;
+use crate::test_config;
+
+use game_host::boot::{BootOptions, boot};
+use game_host::config::CabinetConfig;
+use meters::{KeyStoreConfig, Machine, Mode, OperatorCredential};
+use paytables::artifact::{ManifestEntry, read_manifest, sha256_hex};
+
+#[test]
+fn the_shipped_configuration_is_production_on_the_cabinets_tpm_and_refuses_the_default_pin() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = test_config::write(dir.path(), &test_config::production_text(dir.path()));
+    let config = CabinetConfig::load(&path).unwrap();
+    assert_eq!(config.machine.mode, Mode::Production);
+    assert_eq!(config.machine.key_store, KeyStoreConfig::Tpm { tcti: "device:/dev/tpmrm0".into(), nv_index: 0x0150_0020 });
+    assert!(config.machine.operator.is_default());
+    // As shipped, it does not boot until the site sets its own credential:
+    // refused by name, before critical memory is created.
+    let db = dir.path().join("egm.sqlite");
+    let e = boot(&BootOptions { config: path, db: db.clone(), lab_seed: None, demo: false }).err().expect("the default PIN was accepted in production");
+    assert!(e.contains("default"), "{e}");
+    assert!(!db.exists());
+}
+
+/// The shipped configuration installed on a cabinet with this TPM: the
+/// operator's credential, and a manifest that approves `program`.
+fn installed(dir: &std::path::Path, tpm: &SoftwareTpm, operator: &OperatorCredential, program: &std::path::Path) -> std::path::PathBuf {
+    let mut manifest = read_manifest(&test_config::workspace().join("assets/paytables/approved.ron")).unwrap();
+    let name = program.file_name().unwrap().to_string_lossy().into_owned();
+    manifest.programs.push(ManifestEntry { id: name.clone(), file: name, sha256: sha256_hex(&std::fs::read(program).unwrap()) });
+    let manifest_path = dir.join("approved.ron");
+    std::fs::write(&manifest_path, ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::default()).unwrap()).unwrap();
+    let shipped = test_config::production_text(dir);
+    let text = shipped
+        .replace(test_config::SHIPPED_KEY_STORE, &format!("        key_store: Tpm(tcti: {:?}, nv_index: 0x01500020),\n", tpm.tcti()))
+        .replace(meters::config::DEFAULT_OPERATOR_ARGON2, &operator.pin_argon2)
+        .replace(
+            &format!("{:?}", test_config::workspace().join("assets/paytables/approved.ron").display().to_string()),
+            &format!("{:?}", manifest_path.display().to_string()),
+        );
+    assert_ne!(text, shipped);
+    test_config::write(dir, &text)
+}
+
+#[test]
+fn the_host_runs_in_production_on_a_tpm_provisioned_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let operator = OperatorCredential::new("operator", "482913").unwrap();
+    let program = std::env::current_exe().unwrap();
+    let path = installed(dir.path(), &tpm, &operator, &program);
+    let config = CabinetConfig::load(&path).unwrap();
+    let db = dir.path().join("egm.sqlite");
+    let options = BootOptions { config: path, db: db.clone(), lab_seed: None, demo: false };
+
+    // Not provisioned yet: refused by name, never a silent new machine.
+    let e = boot(&options).err().expect("an unprovisioned cabinet booted");
+    assert!(e.contains("provision"), "{e}");
+    // A lab seed is refused in production.
+    let e = boot(&BootOptions { lab_seed: Some(1), ..options.clone() }).err().expect("a lab seed was accepted in production");
+    assert!(e.contains("seed"), "{e}");
+
+    let first = Machine::provision(&db, config.machine.clone()).unwrap();
+    let mut s = boot(&options).unwrap();
+    assert!(s.verification().failures().is_empty(), "{:?}", s.verification().failures());
+    assert_eq!(s.machine().play_block(), None);
+    let wear = s.machine().anchor_wear();
+    assert!(!wear.stand_in && wear.key_store.contains(&tpm.tcti()), "{}", wear.key_store);
+    assert_eq!(wear.counter, first + 1, "power-up after verification is an anchor event");
+
+    s.insert_note(2_000);
+    assert!(s.play());
+    s.revealed();
+    s.collect();
+    let credit = s.machine().credit();
+    assert!(credit > 0);
+    s.cash_out();
+    let ticket = s.last_ticket().expect("a ticket was printed").to_owned();
+    assert_eq!(s.machine().credit(), 0);
+    assert_eq!(s.machine().anchor_wear().counter, first + 2, "the cash-out anchored before the money left");
+    drop(s);
+
+    // The next boot on the same TPM continues; the ticket is owed once.
+    let s = boot(&options).unwrap();
+    assert_eq!(s.machine().credit(), 0);
+    assert_eq!(s.machine().anchor_wear().counter, first + 3);
+    let t = s.machine().state().tickets.get(&ticket).expect("the ticket is on record");
+    assert_eq!((t.value, t.printed, t.redeemed), (credit, true, false));
+}

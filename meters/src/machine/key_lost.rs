@@ -1,0 +1,106 @@
+//! The RAM clear after the machine key was lost (issue 21): the TPM was
+//! cleared or replaced, or the stand-in's key file is gone, and the key
+//! store's key verifies nothing in critical memory (`store::key_lost`).
+//!
+//! * It is refused while the key verifies anything (the ordinary clear is
+//!   the cure for a damaged journal) and when there is nothing to clear.
+//! * The logic door must be open, and production refuses the file stand-in.
+//! * The operator's PIN must be accepted both by the machine's credential
+//!   record as the file holds it (its MAC can no longer be checked) and by
+//!   the configuration's credential: without the key neither alone can be
+//!   trusted, and an attacker needs the PIN either way.
+//! * Nothing is carried across: what the journal says cannot be verified.
+//!   The clear record keeps what it reads (credit, meters, tickets and
+//!   hand-pays owed) marked unverified, for the operator to settle by hand,
+//!   and the old file is archived beside the new one for the lab.
+//! * The clear is an anchor event on the key store's counter (a new
+//!   counter if the TPM lost it too), like any clear.
+
+use std::path::{Path, PathBuf};
+
+use super::{BootError, Machine, open_critical_memory, record_clear};
+use crate::config::{MachineConfig, Mode};
+use crate::keystore;
+use crate::state::CriticalState;
+use crate::store::key_lost::{self, KeyCheck};
+use crate::store::{self, StoreError};
+
+/// What a key-lost RAM clear did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyLostClear {
+    /// The RAM clear's number in the new critical memory.
+    pub n: u64,
+    /// Where the lost key's critical memory was archived.
+    pub archive: PathBuf,
+}
+
+impl Machine {
+    /// Clear critical memory whose key is lost (see the module's doc). The
+    /// clear record's reason starts with "key lost:".
+    pub fn ram_clear_key_lost(
+        path: &Path,
+        config: &MachineConfig,
+        operator_id: &str,
+        pin: &str,
+        reason: &str,
+        logic_door_open: bool,
+    ) -> Result<KeyLostClear, BootError> {
+        config.validate()?;
+        if config.mode == Mode::Production && config.key_store.is_stand_in() {
+            return Err(BootError::StandInRefused);
+        }
+        if !logic_door_open {
+            return Err(BootError::LogicDoorClosed);
+        }
+        let second = config.second_copy.path_for(path);
+        // No cabinet may hold the files while they are examined and moved.
+        let lock = store::lock(path)?;
+        let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+        let lost = match key_lost::examine(path, second.as_deref(), keys.as_mut())? {
+            KeyCheck::Empty => return Err(BootError::KeyNotLost("critical memory is empty: there is nothing to clear".into())),
+            KeyCheck::Verifies => {
+                return Err(BootError::KeyNotLost("the key store's key verifies critical memory: the key is not lost (use the ordinary RAM clear)".into()));
+            }
+            KeyCheck::Lost(l) => l,
+        };
+        let file_accepts = lost.credential.as_ref().is_none_or(|c| c.accepts(operator_id, pin));
+        if !(file_accepts && config.operator.accepts(operator_id, pin)) {
+            return Err(BootError::AuthenticationFailed);
+        }
+        // What the journal says, unverified: folded as far as it goes.
+        let mut state = CriticalState::default();
+        let mut problem = None;
+        for e in &lost.entries {
+            if let Err(err) = state.apply(e) {
+                problem = Some(err.to_string());
+                break;
+            }
+        }
+        let counter = keys.counter().map_err(StoreError::from)?;
+        drop(keys);
+        let stamp = time::OffsetDateTime::now_utc().unix_timestamp();
+        let archive = key_lost::archive(path, second.as_deref(), &stamp.to_string())?;
+        let before = serde_json::json!({
+            "verified": false,
+            "key_lost": lost.detail,
+            "archived_as": archive.display().to_string(),
+            "problem": problem,
+            "entries_read": lost.entries.len(),
+            "undecodable": lost.undecodable,
+            "machine_id": state.machine_id,
+            "credit": state.credit,
+            "meters": state.totals,
+            "per_game": state.per_game,
+            "per_denomination": state.per_denom,
+            // Owed as the journal says, for the operator to settle by hand:
+            // nothing unverified is carried into the new epoch.
+            "owed_unverified": crate::carry::Carried::owed_by(&state),
+            // The same part keeps its wear; a new TPM starts at none.
+            "anchor_writes": counter.map_or(0, |c| state.anchor.writes.max(c)).saturating_add(1),
+        });
+        drop(lock);
+        let (mut keys, mut store, _rebuilt) = open_critical_memory(path, config)?;
+        let n = record_clear(keys.as_mut(), &mut store, operator_id, &format!("key lost: {reason}"), &before)?;
+        Ok(KeyLostClear { n, archive })
+    }
+}

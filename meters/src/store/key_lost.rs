@@ -1,0 +1,173 @@
+//! A lost machine key (issue 21): the TPM was cleared or replaced, or the
+//! stand-in's key file is gone, so the key store's key verifies nothing in
+//! critical memory. The files may as well be another machine's: the two
+//! cannot be told apart, and both are a RAM error that says so.
+//!
+//! The only way out is the authenticated RAM clear that records "key lost"
+//! (`Machine::ram_clear_key_lost`). This module tells a lost key from a
+//! damaged journal (a key that verifies anything in the file is not lost:
+//! the ordinary clear is the cure), reads what the journal says without
+//! being able to verify it, and archives the file aside for the lab.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension};
+
+use super::{KEY_LABEL, StoreError, clear_mac, copies, credential_mac, head_tag, ram_clears, record_mac, to32};
+use crate::credential::{CredentialRecord, OperatorCredential};
+use crate::journal::Entry;
+use crate::keystore::KeyStore;
+use crate::mac::same;
+
+/// What the key store's key makes of critical memory.
+pub(crate) enum KeyCheck {
+    /// Nothing was ever written: there is nothing to verify or clear.
+    Empty,
+    /// The key verifies at least one record: the key is the machine's.
+    Verifies,
+    /// The key verifies nothing at all.
+    Lost(LostKey),
+}
+
+/// Critical memory whose key is lost, as far as it can be read.
+pub(crate) struct LostKey {
+    /// Why the key is taken for lost: what the clear records.
+    pub(crate) detail: String,
+    /// The journal's entries as they read, unverified, in order.
+    pub(crate) entries: Vec<Entry>,
+    /// Journal rows whose body did not decode.
+    pub(crate) undecodable: u64,
+    /// The machine's own credential as the file holds it (its MAC can no
+    /// longer be checked).
+    pub(crate) credential: Option<OperatorCredential>,
+}
+
+/// Examine critical memory at `path` (and its second copy) under the key
+/// store's key. Every MAC is checked on its own, against the MAC stored
+/// before it, so one edited record does not make a lost key: the key is
+/// lost only when it verifies no RAM clear record, no journal record, no
+/// head and no credential record in either copy.
+pub(crate) fn examine(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStore) -> Result<KeyCheck, StoreError> {
+    let copies: Vec<Connection> = [Some(path), second]
+        .into_iter()
+        .flatten()
+        .filter(|p| p.exists())
+        .map(|p| Connection::open_with_flags(p, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY))
+        .collect::<Result<_, _>>()?;
+    let mut written = None;
+    for conn in &copies {
+        if written.is_none() && !super::is_virgin(conn)? {
+            written = Some(conn);
+        }
+    }
+    let Some(first) = written else { return Ok(KeyCheck::Empty) };
+    let detail = match keys.derive_key(KEY_LABEL) {
+        Err(e) => format!("the key store holds no key ({e})"),
+        Ok(key) => {
+            let mut checked = 0;
+            for conn in &copies {
+                let (n, verified) = count_verified(conn, &key)?;
+                if verified > 0 {
+                    return Ok(KeyCheck::Verifies);
+                }
+                checked += n;
+            }
+            format!(
+                "none of the {checked} MACs in critical memory verifies under the key store's key: the key was lost (a TPM cleared or replaced) or the files are another machine's"
+            )
+        }
+    };
+    let (entries, undecodable) = read_unverified(first)?;
+    let credential = first
+        .query_row("SELECT operator_id, pin_argon2 FROM credential WHERE id = 1", [], |r| {
+            Ok(OperatorCredential { operator_id: r.get(0)?, pin_argon2: r.get(1)? })
+        })
+        .optional()?;
+    Ok(KeyCheck::Lost(LostKey { detail, entries, undecodable, credential }))
+}
+
+/// How many MACs one copy holds, and how many of them `key` verifies.
+fn count_verified(conn: &Connection, key: &[u8; 32]) -> Result<(u64, u64), StoreError> {
+    let (mut checked, mut verified) = (0u64, 0u64);
+    let mut tally = |ok: bool| {
+        checked += 1;
+        verified += u64::from(ok);
+    };
+    let mut stmt = conn.prepare("SELECT mac FROM ram_clears ORDER BY n")?;
+    let macs: Vec<Vec<u8>> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    let clears = ram_clears(conn)?;
+    let epoch = clears.len() as u64;
+    let mut prev = [0u8; 32];
+    for (c, mac) in clears.iter().zip(macs) {
+        tally(same(&mac, &clear_mac(key, c, &prev)));
+        prev = to32(&mac);
+    }
+    let mut stmt = conn.prepare("SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq")?;
+    let mut rows = stmt.query([])?;
+    let mut prev = [0u8; 32];
+    while let Some(row) = rows.next()? {
+        let (seq, at, kind, round, body, mac): (i64, String, String, Option<i64>, String, Vec<u8>) =
+            (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?);
+        tally(same(&mac, &record_mac(key, epoch, seq as u64, &prev, &at, &kind, round.map(|r| r as u64), &body)));
+        prev = to32(&mac);
+    }
+    type HeadRow = (i64, i64, Vec<u8>, i64, i64, Vec<u8>);
+    let head: Option<HeadRow> = conn
+        .query_row("SELECT epoch, seq, mac, anchor, pending, tag FROM head WHERE id = 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+        })
+        .optional()?;
+    if let Some((epoch, seq, mac, anchor, pending, tag)) = head
+        && let Some(pending) = super::Pending::from_code(pending)
+    {
+        let h = super::Head { epoch: epoch as u64, seq: seq as u64, mac: to32(&mac), anchor: super::Anchor { value: anchor as u64, pending } };
+        tally(same(&tag, &head_tag(key, &h)));
+    }
+    let credential: Option<(String, String, i64, i64, Vec<u8>)> = conn
+        .query_row("SELECT operator_id, pin_argon2, failures, locked_until, mac FROM credential WHERE id = 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .optional()?;
+    if let Some((operator_id, pin_argon2, failures, locked_until, mac)) = credential {
+        let record = CredentialRecord {
+            credential: OperatorCredential { operator_id, pin_argon2 },
+            failures: u32::try_from(failures).unwrap_or(u32::MAX),
+            locked_until,
+        };
+        tally(same(&mac, &credential_mac(key, &record)));
+    }
+    Ok((checked, verified))
+}
+
+/// The journal's entries as they read, without verification.
+fn read_unverified(conn: &Connection) -> Result<(Vec<Entry>, u64), StoreError> {
+    let mut stmt = conn.prepare("SELECT body FROM journal ORDER BY seq")?;
+    let bodies: Vec<String> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    let mut entries = Vec::with_capacity(bodies.len());
+    let mut undecodable = 0;
+    for body in bodies {
+        match serde_json::from_str::<Entry>(&body) {
+            Ok(e) => entries.push(e),
+            Err(_) => undecodable += 1,
+        }
+    }
+    Ok((entries, undecodable))
+}
+
+/// Archive critical memory of a lost key as `<db>.key-lost-<stamp>` (a
+/// consistent copy, `VACUUM INTO`), then remove both copies: the machine
+/// starts anew under its key store's key. Returns the archive's path.
+pub(crate) fn archive(path: &Path, second: Option<&Path>, stamp: &str) -> Result<PathBuf, StoreError> {
+    let source = [Some(path), second].into_iter().flatten().find(|p| p.exists()).unwrap_or(path);
+    let archive = PathBuf::from(format!("{}.key-lost-{stamp}", path.display()));
+    {
+        let conn = Connection::open_with_flags(source, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        conn.execute("VACUUM INTO ?1", [archive.display().to_string()])?;
+    }
+    std::fs::File::open(&archive)?.sync_all()?;
+    copies::remove_database(path)?;
+    if let Some(s) = second {
+        copies::remove_database(s)?;
+    }
+    Ok(archive)
+}
