@@ -39,12 +39,12 @@ fn deliver(m: &mut Machine, link: &mut Link) -> Result<bool> {
 /// The award of a committed hit; retried until the controller answers
 /// (the round stays open meanwhile, as after a power cut). `unavailable`
 /// counts the polls made while the link is marked down.
-fn award(link: &mut Link, machine: &str, round: u64, level: usize, unavailable: &mut u64) -> Result<u64> {
+fn award(link: &mut Link, epoch: &str, round: u64, level: usize, unavailable: &mut u64) -> Result<u64> {
     let started = Instant::now();
     loop {
-        match link.call(|c| c.award(machine, round, POOL, level, 0)) {
+        match link.call(|c| c.award(POOL, epoch, round, level)) {
             Ok(a) => return Ok(a),
-            Err(LinkError::Invalid(e)) => return Err(anyhow!(e)),
+            Err(LinkError::Invalid(e) | LinkError::Refused(e)) => return Err(anyhow!(e)),
             Err(_) if started.elapsed() < Duration::from_secs(120) => {
                 if !link.available() {
                     *unavailable += 1;
@@ -56,10 +56,22 @@ fn award(link: &mut Link, machine: &str, round: u64, level: usize, unavailable: 
     }
 }
 
-fn finish(m: &mut Machine, link: &mut Link, machine: &str, round: u64, hit: Option<usize>, unavailable: &mut u64) -> Result<()> {
+fn finish(m: &mut Machine, link: &mut Link, round: u64, hit: Option<usize>, unavailable: &mut u64) -> Result<()> {
     match hit {
         Some(level) => {
-            let amount = award(link, machine, round, level, unavailable)?;
+            // The controller awards only a round whose contribution it holds.
+            let started = Instant::now();
+            while !deliver(m, link)? {
+                if started.elapsed() > Duration::from_secs(120) {
+                    return Err(anyhow!("the controller never took round {round}'s contribution"));
+                }
+                if !link.available() {
+                    *unavailable += 1;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let epoch = m.epoch_id().to_owned();
+            let amount = award(link, &epoch, round, level, unavailable)?;
             m.settle_round_with_awards(round, 0, vec![], &[], &[(POOL.to_owned(), level, amount)])?;
             say(&format!("award {round} {level} {amount}"))?;
         }
@@ -92,7 +104,7 @@ fn main() -> Result<()> {
         let hit = first.step.data["hit"].as_u64().map(|l| l as usize);
         m.resume_round(open.round)?;
         say(&format!("resumed {}", open.round))?;
-        finish(&mut m, &mut link, &machine, open.round, hit, &mut 0)?;
+        finish(&mut m, &mut link, open.round, hit, &mut 0)?;
     }
 
     let mut played = 0u64;
@@ -124,7 +136,7 @@ fn main() -> Result<()> {
         let hit = hit["hit"].as_u64().map(|l| l as usize);
         say(&format!("begun {round} {stake}"))?;
         deliver(&mut m, &mut link)?;
-        finish(&mut m, &mut link, &machine, round, hit, &mut unavailable)?;
+        finish(&mut m, &mut link, round, hit, &mut unavailable)?;
         played += 1;
         std::thread::sleep(pace);
     }

@@ -14,13 +14,16 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use linked_controller::Controller;
+use linked_controller::{Controller, Outcome, Role};
 use meters::inspect::Inspection;
 use meters::{LevelConfig, PoolConfig};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 #[path = "support/test_config.rs"]
 mod test_config;
+
+#[path = "linked_attacks.rs"]
+mod linked_attacks;
 
 const CABINETS: usize = 8;
 const ROUNDS: u64 = 1_200;
@@ -39,23 +42,51 @@ fn postgres(cmd: &str) -> String {
 /// The tests share one server, and one of them crashes it: one at a time.
 static SERVER: Mutex<()> = Mutex::new(());
 
-/// A fresh database for this run on the controller's server.
-fn fresh_database(url: &str, suffix: &str) -> String {
-    let name = format!("egm_linked_test_{}_{suffix}", std::process::id());
-    let base = url.rsplit_once('/').unwrap().0.to_owned();
-    let mut c = postgres::Client::connect(&format!("{base}/postgres"), postgres::NoTls).unwrap();
-    c.batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
-    c.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
-    format!("{base}/{name}")
+/// The operator's login in these tests.
+const OPERATOR: &str = "egm-operator";
+
+/// A journal epoch identifier for the cabinets these tests play by hand.
+const EPOCH: &str = "00112233445566778899aabbccddeeff";
+
+/// The TLS address of login `name` on database `db` (its certificate made
+/// by the project's test CA).
+fn url(name: &str, db: &str) -> String {
+    let out = Command::new(root().join("tools/postgres.sh")).args(["url", name, db]).output().unwrap();
+    assert!(out.status.success(), "tools/postgres.sh url {name}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
-/// A fresh database on the server, with the schema, and a connection to it.
-fn controller(suffix: &str) -> (String, Controller) {
-    let url = fresh_database(&postgres("start"), suffix);
-    let mut c = Controller::connect(&url).unwrap();
-    c.create_schema().unwrap();
-    (url, c)
+/// A fresh database for this run on the controller's server, installed by
+/// the administrator, with the operator and `cabinets` registered.
+fn fresh_database(suffix: &str, cabinets: &[&str]) -> String {
+    let admin = postgres("start");
+    let name = format!("egm_linked_test_{}_{suffix}", std::process::id());
+    let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", "dbname=postgres")).unwrap();
+    c.client().batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
+    c.client().batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+    let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", &format!("dbname={name}"))).unwrap();
+    c.install().unwrap();
+    c.register(OPERATOR, Role::Operator).unwrap();
+    for m in cabinets {
+        c.register(m, Role::Cabinet).unwrap();
+    }
+    name
 }
+
+/// A fresh database, and the operator's connection to it.
+fn controller(suffix: &str, cabinets: &[&str]) -> (String, Controller) {
+    let db = fresh_database(suffix, cabinets);
+    let c = Controller::connect(&url(OPERATOR, &db)).unwrap();
+    (db, c)
+}
+
+/// Cabinet `name`'s own connection.
+fn cabinet(name: &str, db: &str) -> Controller {
+    Controller::connect(&url(name, db)).unwrap()
+}
+
+/// The bound on a contribution's wager in these tests (G-46).
+const MAX_WAGER: u64 = 1_000_000;
 
 fn pool() -> PoolConfig {
     PoolConfig {
@@ -128,20 +159,21 @@ fn wait(child: &mut Child, deadline: Instant, who: &str) {
 #[test]
 fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (url, mut c) = controller("load");
-    c.configure_pool(&pool()).unwrap();
+    let names: Vec<String> = (0..CABINETS).map(|i| format!("CAB-{i:02}")).collect();
+    let (db, mut c) = controller("load", &names.iter().map(String::as_str).collect::<Vec<_>>());
+    c.configure_pool(&pool(), MAX_WAGER).unwrap();
     // A second set-up with another configuration is refused (M-20).
     let mut other = pool();
     other.levels[0].start_value = 5;
-    assert!(c.configure_pool(&other).is_err());
+    assert!(c.configure_pool(&other, MAX_WAGER).is_err());
 
     let dir = tempfile::tempdir().unwrap();
     let seen = Arc::new(Mutex::new(Seen::default()));
-    let names: Vec<String> = (0..CABINETS).map(|i| format!("CAB-{i:02}")).collect();
+    let urls: Vec<String> = names.iter().map(|n| url(n, &db)).collect();
     let dbs: Vec<PathBuf> = (0..CABINETS).map(|i| dir.path().join(format!("cab{i}.sqlite"))).collect();
     let started = Instant::now();
     let deadline = started + Duration::from_secs(240);
-    let (mut children, mut readers): (Vec<Child>, Vec<_>) = (0..CABINETS).map(|i| spawn(&url, &dbs[i], &names[i], ROUNDS, &seen)).unzip();
+    let (mut children, mut readers): (Vec<Child>, Vec<_>) = (0..CABINETS).map(|i| spawn(&urls[i], &dbs[i], &names[i], ROUNDS, &seen)).unzip();
 
     // Kill one cabinet mid-run and restart it: it resumes its open round and
     // resends its outbox; the controller counts nothing twice.
@@ -149,7 +181,7 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
     children[0].kill().unwrap();
     children[0].wait().unwrap();
     let played0 = Inspection::open(&dbs[0]).unwrap().state().totals.games.jogadas_efectuadas;
-    let (child, reader) = spawn(&url, &dbs[0], &names[0], ROUNDS.saturating_sub(played0).max(1), &seen);
+    let (child, reader) = spawn(&urls[0], &dbs[0], &names[0], ROUNDS.saturating_sub(played0).max(1), &seen);
     children[0] = child;
     readers.push(reader);
 
@@ -167,7 +199,7 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
     }
     let elapsed = started.elapsed();
 
-    let mut c = Controller::connect(&url).unwrap();
+    let mut c = Controller::connect(&url(OPERATOR, &db)).unwrap();
     let books = c.books(POOL).unwrap();
     assert!(books.balanced(), "the controller's books do not balance: {books:?}");
     let by_machine: BTreeMap<String, linked_controller::MachineAccount> = c.by_machine(POOL).unwrap().into_iter().map(|a| (a.machine.clone(), a)).collect();
@@ -207,22 +239,25 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
 #[test]
 fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (url, mut c) = controller("pair");
-    c.configure_pool(&pool()).unwrap();
-    c.contribute("A", POOL, &[(1, 10_000)]).unwrap();
-    // Repeats are ignored.
-    assert_eq!(c.contribute("A", POOL, &[(1, 10_000)]).unwrap(), 0);
+    let (db, mut c) = controller("pair", &["A", "B"]);
+    c.configure_pool(&pool(), MAX_WAGER).unwrap();
+    for m in ["A", "B"] {
+        let answer = cabinet(m, &db).contribute(POOL, EPOCH, &[(2, 5_000)]).unwrap();
+        assert_eq!(answer, vec![(2, Outcome::Accepted)]);
+    }
+    // Repeats are acknowledged and counted once.
+    assert_eq!(cabinet("A", &db).contribute(POOL, EPOCH, &[(2, 5_000)]).unwrap(), vec![(2, Outcome::Duplicate)]);
     let value = c.levels(POOL).unwrap()[1].value;
     assert_eq!(value, 1_000 + 200);
     let barrier = Arc::new(std::sync::Barrier::new(2));
     let handles: Vec<_> = ["A", "B"]
         .into_iter()
         .map(|m| {
-            let (url, barrier) = (url.clone(), barrier.clone());
+            let (db, barrier) = (db.clone(), barrier.clone());
             std::thread::spawn(move || {
-                let mut c = Controller::connect(&url).unwrap();
+                let mut c = cabinet(m, &db);
                 barrier.wait();
-                c.award(m, 2, POOL, 1, 0).unwrap()
+                c.award(POOL, EPOCH, 2, 1).unwrap()
             })
         })
         .collect();
@@ -230,7 +265,7 @@ fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
     got.sort_unstable();
     assert_eq!(got, vec![1_000, 1_200]);
     // Asking again returns the same award, never a second one.
-    assert_eq!(c.award("A", 2, POOL, 1, 0).unwrap() + c.award("B", 2, POOL, 1, 0).unwrap(), 2_200);
+    assert_eq!(cabinet("A", &db).award(POOL, EPOCH, 2, 1).unwrap() + cabinet("B", &db).award(POOL, EPOCH, 2, 1).unwrap(), 2_200);
     assert!(c.books(POOL).unwrap().balanced());
 }
 
@@ -242,7 +277,8 @@ fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
 #[test]
 fn reserve_and_ceiling_overflow_match_an_independent_model() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (_, mut c) = controller("ceiling");
+    let (db, mut c) = controller("ceiling", &["A"]);
+    let mut a = cabinet("A", &db);
     let mut cfg = pool();
     cfg.levels[0] = LevelConfig {
         name: "Grande".into(),
@@ -254,13 +290,13 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
         mystery: false,
     };
     cfg.levels[1].reserve_ppm = 7_000;
-    c.configure_pool(&cfg).unwrap();
+    c.configure_pool(&cfg, MAX_WAGER).unwrap();
     // A mystery level's hidden value would live on one cabinet: refused.
     let mut mystery = cfg.clone();
     mystery.id = "mystery".into();
     mystery.levels[1].mystery = true;
     mystery.levels[1].ceiling = Some(5_000);
-    assert!(c.configure_pool(&mystery).unwrap_err().to_string().contains("mystery"));
+    assert!(c.configure_pool(&mystery, MAX_WAGER).unwrap_err().to_string().contains("mystery"));
 
     const M: i128 = 1_000_000;
     // (current, reserve, overflow) in millionths, per level.
@@ -269,7 +305,7 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
     let mut overflowed = false;
     for round in 1..=400u64 {
         let wager = 1 + rng.next_u64() % 20_000;
-        c.contribute("A", POOL, &[(round, wager)]).unwrap();
+        assert_eq!(a.contribute(POOL, EPOCH, &[(round, wager)]).unwrap(), vec![(round, Outcome::Accepted)]);
         for (l, lc) in cfg.levels.iter().enumerate() {
             let (cur, res, over) = &mut model[l];
             let inc = i128::from(wager) * i128::from(lc.increment_ppm);
@@ -282,7 +318,7 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
         }
         if rng.next_u64() % 25 == 0 {
             let l = (rng.next_u64() % 2) as usize;
-            let got = c.award("A", round, POOL, l, 0).unwrap();
+            let got = a.award(POOL, EPOCH, round, l).unwrap();
             let (cur, res, _) = &mut model[l];
             assert_eq!(i128::from(got), *cur / M, "award of level {l} in round {round}");
             let reset = i128::from(cfg.levels[l].reset_value);
@@ -308,16 +344,19 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
 #[test]
 fn listeners_are_woken_by_every_award_of_the_pool() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (url, mut c) = controller("notify");
-    c.configure_pool(&pool()).unwrap();
-    let mut listener = linked_controller::Listener::connect(&url).unwrap();
+    let (db, mut c) = controller("notify", &["A", "B"]);
+    c.configure_pool(&pool(), MAX_WAGER).unwrap();
+    let mut listener = linked_controller::Listener::connect(&url("A", &db)).unwrap();
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty(), "woken with nothing changed");
-    c.contribute("A", POOL, &[(1, 500), (2, 700)]).unwrap();
+    cabinet("A", &db).contribute(POOL, EPOCH, &[(1, 500), (2, 700)]).unwrap();
+    let mut b = cabinet("B", &db);
+    b.contribute(POOL, EPOCH, &[(9, 100)]).unwrap();
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty(), "a contribution woke the listener");
-    c.award("B", 9, POOL, 1, 0).unwrap();
+    let _ = listener.wait(Duration::from_millis(300)).unwrap();
+    b.award(POOL, EPOCH, 9, 1).unwrap();
     assert_eq!(listener.wait(Duration::from_secs(10)).unwrap(), vec![POOL.to_owned()]);
     // Asking for the same award again pays nothing new and wakes no one.
-    c.award("B", 9, POOL, 1, 0).unwrap();
+    b.award(POOL, EPOCH, 9, 1).unwrap();
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty());
     let last = c.last_awards(POOL, 1).unwrap();
     assert_eq!((last[0].machine.as_str(), last[0].round, last[0].level), ("B", 9, 1));
@@ -337,15 +376,16 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
     use game_host::command::Command;
 
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (url, mut c) = controller("host");
+    let (pg_db, mut c) = controller("host", &["EGM-0001", "EGM-0002"]);
+    let cabinet_url = url("EGM-0001", &pg_db);
     let text = std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap();
     let linked: PoolConfig = ron_pool(&text);
-    c.configure_pool(&linked).unwrap();
+    c.configure_pool(&linked, MAX_WAGER).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let config = test_config::text(dir.path());
     let end = config.rfind(')').unwrap();
     let config = format!(
-        "{}    linked_progressives: [(controller: {url:?}, pool: {POOL:?}, games: [\"classic-sevens\"], min_wager: 1,\n        triggers: [(0, ReelCombination(symbol: \"7\", count: 3, max_bet_only: true)), (1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))])],\n)\n",
+        "{}    linked_progressives: [(controller: {cabinet_url:?}, pool: {POOL:?}, games: [\"classic-sevens\"], min_wager: 1,\n        triggers: [(0, ReelCombination(symbol: \"7\", count: 3, max_bet_only: true)), (1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))])],\n)\n",
         &config[..end]
     );
     let config = test_config::write(dir.path(), &config);
@@ -393,7 +433,9 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
     assert_eq!(awards.iter().map(|a| a.2).sum::<u64>(), won, "the controller's awards ≠ what the cabinet paid");
 
     // Another machine of the pool wins the Mini: signalled here (M-22).
-    let amount = c.award("EGM-0002", 1, POOL, 1, 0).unwrap();
+    let mut other = cabinet("EGM-0002", &pg_db);
+    other.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
+    let amount = other.award(POOL, EPOCH, 1, 1).unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         s.tend_linked();
@@ -429,7 +471,7 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
         std::thread::sleep(Duration::from_millis(20));
     }
     s.deliver_linked();
-    let mut c = Controller::connect(&url).unwrap();
+    let mut c = Controller::connect(&url(OPERATOR, &pg_db)).unwrap();
     let wagered = s.machine().state().per_game["classic-sevens"].creditos_jogados;
     assert_eq!(account(&mut c), (rounds + 1, u128::from(wagered)));
     assert!(c.books(POOL).unwrap().balanced());

@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# The progressive controller's PostgreSQL server (issue 6, M-19), for tests,
-# CI and users alike: installs PostgreSQL if missing, keeps a private
-# cluster in target/postgres, listening on loopback only.
+# The progressive controller's PostgreSQL server (issues 6 and 13, M-19), for
+# tests, CI and users alike: installs PostgreSQL if missing, keeps a private
+# cluster in target/postgres, listening on loopback only, and a test PKI.
 #
-#   tools/postgres.sh start     start (or reuse) it; prints the database URL
-#   tools/postgres.sh stop      stop it
-#   tools/postgres.sh kill      stop it at once, as a crash would (-m immediate)
-#   tools/postgres.sh url       print the URL
+# Nothing reaches it over the network without TLS and a client certificate
+# (pg_hba: `hostssl all all 127.0.0.1/32 cert`, the certificate's CN is the
+# login); the administrator (the superuser egm) connects only through the
+# cluster's own socket, in its 0700 data folder.
+#
+#   tools/postgres.sh start          start (or reuse) it; prints the administrator's address
+#   tools/postgres.sh stop           stop it
+#   tools/postgres.sh kill           stop it at once, as a crash would (-m immediate)
+#   tools/postgres.sh admin [DB]     the administrator's address (the local socket)
+#   tools/postgres.sh url NAME [DB]  the TLS address of login NAME (a cabinet's
+#                                    machine ID or an operator), making its
+#                                    certificate with the test CA if missing
 #
 # EGM_PG_PORT (default 55432) and EGM_PG_DATA (default target/postgres, or,
 # when the postgres account cannot reach the checkout, as in a 0700 temporary
-# directory, a folder of this checkout's own under /var/lib/postgresql) move it.
+# directory, a folder of this checkout's own under /var/lib/postgresql) move
+# it; the PKI (a test CA, the server's and each login's certificate) is in
+# target/postgres-pki (EGM_PG_PKI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lib/deps.sh
 
 PORT=${EGM_PG_PORT:-55432}
-URL="postgres://egm@127.0.0.1:$PORT/egm_progressive"
+PKI=${EGM_PG_PKI:-$PWD/target/postgres-pki}
+DB_DEFAULT=egm_progressive
 
 pg_bin() {
     local d
@@ -44,32 +55,104 @@ data_dir() {
     fi
 }
 
+serial() {
+    echo "0x$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+}
+
+# A key pair and a certificate for CN $1, signed by the test CA, with the
+# extensions file $2 (optional).
+issue() {
+    local name=$1 ext=${2:-}
+    local tmp="$PKI/.$name.$$"
+    openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=$name" \
+        -keyout "$tmp.key" -out "$tmp.csr" 2>/dev/null
+    openssl x509 -req -in "$tmp.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" -set_serial "$(serial)" -days 3650 \
+        ${ext:+-extfile "$ext"} -out "$tmp.crt" 2>/dev/null
+    chmod 600 "$tmp.key"
+    mv "$tmp.key" "$PKI/$name.key"
+    mv "$tmp.crt" "$PKI/$name.crt"
+    rm -f "$tmp.csr"
+}
+
+ensure_pki() {
+    mkdir -p "$PKI"
+    if [ ! -f "$PKI/ca.crt" ]; then
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 3650 \
+            -subj "/CN=EGM progressive controller test CA" -keyout "$PKI/ca.key" -out "$PKI/ca.crt.new" 2>/dev/null
+        chmod 600 "$PKI/ca.key"
+        mv "$PKI/ca.crt.new" "$PKI/ca.crt"
+    fi
+    if [ ! -f "$PKI/server.crt" ]; then
+        printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >"$PKI/server.ext"
+        issue server "$PKI/server.ext"
+    fi
+}
+
+admin_address() {
+    echo "host=$(data_dir) port=$PORT user=egm dbname=${1:-$DB_DEFAULT}"
+}
+
 case "${1:-start}" in
 start)
+    command -v openssl >/dev/null || egm_ensure_packages openssl
     BIN=$(pg_bin)
     DATA=$(data_dir)
+    ensure_pki
     mkdir -p "$DATA"
     if [ "$(id -u)" = 0 ]; then chown postgres "$DATA"; chmod 700 "$DATA"; fi
     if [ ! -f "$DATA/PG_VERSION" ]; then
         as_pg "$BIN/initdb" -D "$DATA" -U egm --auth=trust -E UTF8 >/dev/null
     fi
-    if ! as_pg "$BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; then
-        if ! as_pg "$BIN/pg_ctl" -D "$DATA" -l "$DATA/server.log" -w -t 30 \
-            -o "-c listen_addresses=127.0.0.1 -p $PORT -c unix_socket_directories=$DATA -c max_connections=200 -c fsync=on" start >/dev/null; then
-            if tail -20 "$DATA/server.log" 2>/dev/null | grep -q "could not create any TCP/IP sockets"; then
-                echo "tools/postgres.sh: port $PORT on 127.0.0.1 is taken (another cluster, perhaps another checkout's): stop it, or set EGM_PG_PORT" >&2
-            fi
-            tail -5 "$DATA/server.log" >&2 || true
-            exit 1
+    # The server's TLS files inside its own folder, its own.
+    for f in ca.crt server.crt server.key; do
+        cp "$PKI/$f" "$DATA/egm-$f"
+        if [ "$(id -u)" = 0 ]; then chown postgres "$DATA/egm-$f"; fi
+        chmod 600 "$DATA/egm-$f"
+    done
+    cat >"$DATA/pg_hba.conf" <<HBA
+# Written by tools/postgres.sh (issue 13): the administrator through the
+# local socket only; everyone else over TLS with a client certificate
+# whose CN is the login.
+local   all  egm                 trust
+host    all  egm  127.0.0.1/32   reject
+hostssl all  all  127.0.0.1/32   cert
+HBA
+    cat >"$DATA/egm.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $PORT
+unix_socket_directories = '$DATA'
+max_connections = 200
+fsync = on
+ssl = on
+ssl_cert_file = 'egm-server.crt'
+ssl_key_file = 'egm-server.key'
+ssl_ca_file = 'egm-ca.crt'
+CONF
+    if [ "$(id -u)" = 0 ]; then chown postgres "$DATA/pg_hba.conf" "$DATA/egm.conf"; fi
+    grep -q "^include_if_exists = 'egm.conf'" "$DATA/postgresql.conf" || echo "include_if_exists = 'egm.conf'" >>"$DATA/postgresql.conf"
+    if as_pg "$BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; then
+        as_pg "$BIN/pg_ctl" -D "$DATA" reload >/dev/null
+    elif ! as_pg "$BIN/pg_ctl" -D "$DATA" -l "$DATA/server.log" -w -t 30 start >/dev/null; then
+        if tail -20 "$DATA/server.log" 2>/dev/null | grep -q "could not create any TCP/IP sockets"; then
+            echo "tools/postgres.sh: port $PORT on 127.0.0.1 is taken (another cluster, perhaps another checkout's): stop it, or set EGM_PG_PORT" >&2
         fi
+        tail -5 "$DATA/server.log" >&2 || true
+        exit 1
     fi
-    if ! as_pg "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U egm -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'egm_progressive'" | grep -q 1; then
-        as_pg "$BIN/createdb" -h 127.0.0.1 -p "$PORT" -U egm egm_progressive
+    if ! as_pg "$BIN/psql" -h "$DATA" -p "$PORT" -U egm -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = '$DB_DEFAULT'" | grep -q 1; then
+        as_pg "$BIN/createdb" -h "$DATA" -p "$PORT" -U egm "$DB_DEFAULT"
     fi
-    echo "$URL"
+    admin_address
     ;;
 stop) as_pg "$(pg_bin)/pg_ctl" -D "$(data_dir)" -m fast -w stop >/dev/null ;;
 kill) as_pg "$(pg_bin)/pg_ctl" -D "$(data_dir)" -m immediate -w stop >/dev/null ;;
-url) echo "$URL" ;;
-*) echo "usage: $0 start|stop|kill|url" >&2; exit 2 ;;
+admin) admin_address "${2:-}" ;;
+url)
+    name=${2:?usage: $0 url NAME [DB]}
+    case "$name" in *[!A-Za-z0-9_-]*) echo "tools/postgres.sh: $name is not a login name" >&2; exit 2 ;; esac
+    ensure_pki
+    [ -f "$PKI/$name.crt" ] || issue "$name"
+    echo "postgres://$name@127.0.0.1:$PORT/${3:-$DB_DEFAULT}?sslrootcert=$PKI/ca.crt&sslcert=$PKI/$name.crt&sslkey=$PKI/$name.key"
+    ;;
+*) echo "usage: $0 start|stop|kill|admin [DB]|url NAME [DB]" >&2; exit 2 ;;
 esac

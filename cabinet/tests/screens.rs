@@ -10,7 +10,7 @@
 
 mod rig;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use game_core::cards::Card;
 use game_core::draw_poker::{Dealt, Hold};
@@ -361,6 +361,13 @@ fn postgres(cmd: &str) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
+/// The TLS address of controller login `name` on database `db`.
+fn postgres_url(name: &str, db: &str) -> String {
+    let out = std::process::Command::new(workspace().join("tools/postgres.sh")).args(["url", name, db]).output().unwrap();
+    assert!(out.status.success(), "tools/postgres.sh url {name}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
 /// M-22: another machine's linked award is announced on this one at once,
 /// in the award banner; M-19: the link-down warning while the controller
 /// is unreachable.
@@ -368,17 +375,21 @@ fn postgres(cmd: &str) -> String {
 fn linked_award_banner_and_link_down_warning() {
     const POOL: &str = "linked-sevens";
     let _one = one_at_a_time();
-    let url = postgres("start");
+    use linked_controller::{Controller, Role};
+    let admin = postgres("start");
     let name = format!("egm_cabinet_screens_{}", std::process::id());
-    let base = url.rsplit_once('/').unwrap().0.to_owned();
-    let mut admin = postgres::Client::connect(&format!("{base}/postgres"), postgres::NoTls).unwrap();
-    admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
-    admin.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
-    let url = format!("{base}/{name}");
-    let mut c = linked_controller::Controller::connect(&url).unwrap();
-    c.create_schema().unwrap();
+    let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", "dbname=postgres")).unwrap();
+    c.client().batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
+    c.client().batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+    let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", &format!("dbname={name}"))).unwrap();
+    c.install().unwrap();
+    for (login, role) in [("egm-operator", Role::Operator), ("EGM-0001", Role::Cabinet), ("EGM-0002", Role::Cabinet)] {
+        c.register(login, role).unwrap();
+    }
+    let url = postgres_url("EGM-0001", &name);
+    let mut c = Controller::connect(&postgres_url("egm-operator", &name)).unwrap();
     let text = std::fs::read_to_string(workspace().join("assets/progressive/linked-sevens.ron")).unwrap();
-    c.configure_pool(&ron::from_str(&text).unwrap()).unwrap();
+    c.configure_pool(&ron::from_str(&text).unwrap(), 1_000_000).unwrap();
     let rig = Rig::with_config(|config| {
         let end = config.rfind(')').unwrap();
         format!(
@@ -390,23 +401,25 @@ fn linked_award_banner_and_link_down_warning() {
     let calm = rig.shot();
     assert!(count_pixels(&calm, AWARD_FILL, 6) < 2_000, "an award banner before any award");
 
-    let amount = c.award("EGM-0002", 1, POOL, 1, 0).unwrap();
+    // Another machine's hit: its round contributed first.
+    const EPOCH: &str = "00112233445566778899aabbccddeeff";
+    let mut other = Controller::connect(&postgres_url("EGM-0002", &name)).unwrap();
+    other.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
+    let amount = other.award(POOL, EPOCH, 1, 1).unwrap();
     rig.wait_for_log(&format!("level 1 {amount} cents machine EGM-0002"));
     std::thread::sleep(Duration::from_millis(500));
     let banner = rig.shot();
     let red = count_pixels(&banner, AWARD_FILL, 6);
     assert!(red > 20_000, "{}: the award banner is not on screen ({red} pixels)", banner.display());
 
+    // The warning may have shown before the link first answered at launch:
+    // the one wanted comes after the kill.
+    const LINK_DOWN: &str = "M-38 warning: Sem ligação ao progressivo";
+    let before = rig.log().matches(LINK_DOWN).count();
     postgres("kill");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let down = loop {
-        std::thread::sleep(Duration::from_millis(1_000));
-        if rig.log().contains("M-38 warning: Sem ligação ao progressivo") {
-            std::thread::sleep(Duration::from_millis(500));
-            break rig.shot();
-        }
-        assert!(Instant::now() < deadline, "no link-down warning; log:\n{}", rig.log());
-    };
+    rig.wait_for_log_count(LINK_DOWN, before + 1);
+    std::thread::sleep(Duration::from_millis(500));
+    let down = rig.shot();
     let orange = count_pixels(&down, WARNING_FILL, 4);
     assert!(orange > 15_000, "the link-down warning is not on screen ({orange} pixels)");
     postgres("start");

@@ -441,8 +441,7 @@ impl<K: GameKind> Table for Hosted<K> {
             }
         }
         let staked = rules.staked(&r.state).saturating_mul(r.denom);
-        let machine_id = cx.machine.config().machine_id.clone();
-        let Some(linked) = linked_awards_for(cx.linked, &machine_id, r.id, rules.id(), staked, hit) else {
+        let Some(linked) = linked_awards_for(cx.machine, cx.linked, r.id, rules.id(), staked, hit) else {
             if let Some(open) = self.open_round() {
                 open.phase = Phase::ProgressivePending;
             }
@@ -548,29 +547,36 @@ pub(crate) fn standalone_hits(progressives: &[ProgressiveSetup], game: &str, hit
 
 /// The awards the controller makes for a round's linked hits (pool, level,
 /// amount); None while it does not answer (the round stays open, and is
-/// collected again when the link is back). Asking again for the same hit
-/// returns the same award, never a second one.
+/// collected again when the link is back). The pool's outbox is delivered
+/// first: the controller awards only a round whose contribution it holds
+/// (issue 13). Asking again for the same hit returns the same award, never
+/// a second one; a level pays at most once per round.
 pub(crate) fn linked_awards_for(
+    machine: &mut Machine,
     linked: &mut [LinkedPool],
-    machine_id: &str,
     round: u64,
     game: &str,
     stake: Cents,
     hit: impl Fn(&Trigger) -> bool,
 ) -> Option<Vec<(String, usize, Cents)>> {
     let mut awards: Vec<(String, usize, Cents)> = Vec::new();
+    let epoch = machine.epoch_id().to_owned();
     for p in linked {
         if !p.qualifies(game, stake) {
             continue;
         }
+        let pool = p.setup.pool.clone();
+        let mut delivered = false;
         for (level, trigger) in &p.setup.triggers {
-            if !hit(trigger) {
+            if !hit(trigger) || awards.iter().any(|a| a.0 == pool && a.1 == *level) {
                 continue;
             }
-            let nth = awards.iter().filter(|a| a.0 == p.setup.pool && a.1 == *level).count() as u32;
-            let pool = p.setup.pool.clone();
-            let amount = p.link.call(|c| c.award(machine_id, round, &pool, *level, nth)).ok()?;
-            awards.push((pool, *level, amount));
+            if !delivered {
+                linked_controller::deliver_outbox(machine, &mut p.link, &pool).ok().flatten()?;
+                delivered = true;
+            }
+            let amount = p.link.call(|c| c.award(&pool, &epoch, round, *level)).ok()?;
+            awards.push((pool.clone(), *level, amount));
         }
     }
     Some(awards)

@@ -46,6 +46,9 @@ pub struct Session {
     /// Critical memory's file and the lab seed, to reopen after a RAM clear.
     pub(crate) db: PathBuf,
     pub(crate) lab_seed: Option<u64>,
+    /// An interrupted round to void once the linked controller has taken
+    /// back what it awarded for it (issue 13).
+    pub(crate) void_waiting: Option<u64>,
     /// When the player last pressed anything (M-35 inactivity).
     pub(crate) last_activity: std::time::Instant,
     /// The M-38 warning now on screen, if any.
@@ -143,6 +146,7 @@ impl Session {
             linked_banner: None,
             db: PathBuf::new(),
             lab_seed: None,
+            void_waiting: None,
             last_activity: std::time::Instant::now(),
             warning: None,
             refusals: 0,
@@ -523,8 +527,32 @@ impl Session {
         self.void_interrupted(open.round);
     }
 
-    /// M-36: a round that cannot be resumed is voided and its stakes refunded.
+    /// M-36: a round that cannot be resumed is voided and its stakes
+    /// refunded. Issue 13: what a linked controller awarded for the round
+    /// goes back to its level first; while a linked pool of the round's
+    /// game does not answer the void waits (the round stays open, so no
+    /// play) and is tried again every second ([`Session::tend_linked`]).
     fn void_interrupted(&mut self, round: u64) {
+        let epoch = self.machine.epoch_id().to_owned();
+        let game = self.machine.open_round().map(|o| o.game.clone()).unwrap_or_default();
+        let mut waiting = None;
+        for p in self.linked.iter_mut().filter(|p| p.setup.games.contains(&game)) {
+            let pool = p.setup.pool.clone();
+            match p.link.call(|c| c.return_awards(&pool, &epoch, round)) {
+                Ok(0) => {}
+                Ok(returned) => tracing::warn!("round {round}: {returned} cents the controller awarded returned to pool {pool} before the void"),
+                Err(e) => {
+                    waiting = Some(Notice::Linked { pool, error: format!("the void of round {round} waits for the controller: {e}") });
+                    break;
+                }
+            }
+        }
+        if let Some(notice) = waiting {
+            self.void_waiting = Some(round);
+            self.message = Some(notice);
+            return;
+        }
+        self.void_waiting = None;
         let reason = "the interrupted game cannot be resumed on this cabinet";
         tracing::warn!("M-36 round {round} voided: {reason}");
         match self.machine.void_round(round, reason) {
@@ -551,6 +579,9 @@ impl Session {
             return;
         }
         self.deliver_linked();
+        if let Some(round) = self.void_waiting {
+            self.void_interrupted(round);
+        }
         if self.round_info().is_some_and(|r| r.phase == Phase::ProgressivePending) {
             self.collect();
         }

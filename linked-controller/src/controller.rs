@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use postgres::{Client, NoTls};
+use postgres::Client;
 
 use meters::{Cents, PoolConfig};
 
@@ -17,12 +17,35 @@ pub const LINK_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Debug, thiserror::Error)]
 pub enum LinkError {
-    #[error("progressive controller: {0}")]
+    #[error("progressive controller: {}", db_detail(.0))]
     Db(#[from] postgres::Error),
     #[error("progressive controller: {0}")]
     Invalid(String),
     #[error("the progressive controller is unreachable")]
     Down,
+    #[error("progressive controller link: {0}")]
+    Tls(String),
+    #[error("the progressive controller refused: {0}")]
+    Refused(String),
+}
+
+/// A database error with what the server said (its message, detail and
+/// hint), not only its kind.
+fn db_detail(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(d) => {
+            let mut s = d.message().to_owned();
+            for extra in [d.detail(), d.hint()].into_iter().flatten() {
+                s.push_str("; ");
+                s.push_str(extra);
+            }
+            s
+        }
+        None => match std::error::Error::source(e) {
+            Some(cause) => format!("{e}: {cause}"),
+            None => e.to_string(),
+        },
+    }
 }
 
 /// One award as the controller recorded it.
@@ -72,200 +95,166 @@ pub struct LinkedBooks {
     pub start_micro: Vec<i128>,
     pub awarded: Vec<i128>,
     pub operator_funded: Vec<i128>,
+    /// M-23: whole cents transferred out of each level, and into it.
+    pub transferred_out: Vec<i128>,
+    pub transferred_in: Vec<i128>,
 }
 
 impl LinkedBooks {
     /// Σ contributions = Δ current + Δ reserve + Σ awards − Σ operator
-    /// resets, per level (the operator funded the start value and every
-    /// reset the reserve did not cover; overflow moved current to reserve).
+    /// resets + Σ transfers out − Σ transfers in, per level (the operator
+    /// funded the start value and every reset the reserve did not cover;
+    /// overflow moved current to reserve; an award returned at a void went
+    /// back to current and out of the awards).
     pub fn balanced(&self) -> bool {
         (0..self.current_micro.len()).all(|l| {
-            self.contributed_micro[l] == self.current_micro[l] + self.reserve_micro[l] + (self.awarded[l] - self.operator_funded[l]) * i128::from(MICRO)
+            let out = self.awarded[l] - self.operator_funded[l] + self.transferred_out[l] - self.transferred_in[l];
+            self.contributed_micro[l] == self.current_micro[l] + self.reserve_micro[l] + out * i128::from(MICRO)
         })
     }
 }
 
-pub const SCHEMA: &str = r#"
-CREATE TABLE IF NOT EXISTS pools (
-    pool TEXT PRIMARY KEY,
-    config TEXT NOT NULL,
-    min_wager BIGINT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS levels (
-    pool TEXT NOT NULL REFERENCES pools(pool),
-    level INT NOT NULL,
-    name TEXT NOT NULL,
-    start_value BIGINT NOT NULL,
-    reset_value BIGINT NOT NULL,
-    increment_ppm BIGINT NOT NULL,
-    reserve_ppm BIGINT NOT NULL DEFAULT 0,
-    -- NULL: no ceiling.
-    ceiling_micro BIGINT,
-    current_micro BIGINT NOT NULL,
-    reserve_micro BIGINT NOT NULL DEFAULT 0,
-    overflow_micro BIGINT NOT NULL DEFAULT 0,
-    contributed_micro BIGINT NOT NULL DEFAULT 0,
-    hits BIGINT NOT NULL DEFAULT 0,
-    awarded BIGINT NOT NULL DEFAULT 0,
-    operator_funded BIGINT NOT NULL,
-    PRIMARY KEY (pool, level)
-);
-CREATE TABLE IF NOT EXISTS contributions (
-    machine TEXT NOT NULL,
-    round BIGINT NOT NULL,
-    pool TEXT NOT NULL REFERENCES pools(pool),
-    wager BIGINT NOT NULL,
-    at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    PRIMARY KEY (machine, round, pool)
-);
-CREATE TABLE IF NOT EXISTS awards (
-    seq BIGSERIAL UNIQUE,
-    machine TEXT NOT NULL,
-    round BIGINT NOT NULL,
-    pool TEXT NOT NULL,
-    level INT NOT NULL,
-    nth INT NOT NULL,
-    amount BIGINT NOT NULL,
-    at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    PRIMARY KEY (machine, round, pool, level, nth)
-);
-"#;
+/// The controller's schema, calls and grants (`schema.sql`): installed by
+/// the administrator, idempotent.
+pub const SCHEMA: &str = include_str!("schema.sql");
 
-/// A connection to the progressive controller.
+/// How the controller took one contribution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Accepted,
+    /// Already taken with the same wager: acknowledged, counted once.
+    Duplicate,
+    /// Refused, with the controller's reason (logged there too).
+    Refused(String),
+}
+
+/// What a PostgreSQL login is to the controller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A cabinet: contributes, asks for its awards, returns them at a void.
+    Cabinet,
+    /// An operator: sets pools up, transfers (M-23), reads the books.
+    Operator,
+}
+
+/// One refusal as the controller logged it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub seq: i64,
+    pub machine: String,
+    pub round: Option<i64>,
+    pub call: String,
+    pub reason: String,
+}
+
+/// A connection to the progressive controller, as the administrator, an
+/// operator or a cabinet: which calls succeed is the controller's to say
+/// (each role may execute only its own functions).
 pub struct Controller {
     pub(crate) client: Client,
 }
 
+fn i64_of(v: u64, what: &str) -> Result<i64, LinkError> {
+    i64::try_from(v).map_err(|_| LinkError::Invalid(format!("{what} {v} is out of range")))
+}
+
 impl Controller {
-    pub fn connect(url: &str) -> Result<Controller, LinkError> {
-        let mut config: postgres::Config = url.parse()?;
-        config.connect_timeout(Duration::from_secs(2));
-        config.tcp_user_timeout(Duration::from_secs(3));
-        Ok(Controller { client: config.connect(NoTls)? })
+    /// Connect to the controller (`crate::tls`: TLS with this end's
+    /// certificate, or the administrator's local socket).
+    pub fn connect(address: &str) -> Result<Controller, LinkError> {
+        Ok(Controller { client: crate::tls::connect(address)? })
     }
 
-    /// Create the tables if they are missing.
-    pub fn create_schema(&mut self) -> Result<(), LinkError> {
+    /// Administrator: install (or bring up to date) the schema, the calls
+    /// and the grants in this database.
+    pub fn install(&mut self) -> Result<(), LinkError> {
         self.client.batch_execute(SCHEMA)?;
         Ok(())
     }
 
-    /// Set up a pool at its start values; a pool that exists keeps its
-    /// money (M-20) and must have the same configuration.
-    pub fn configure_pool(&mut self, cfg: &PoolConfig) -> Result<(), LinkError> {
+    /// Administrator: make `name` a login of the controller (a cabinet's
+    /// machine ID, or an operator), authenticated by a certificate whose CN
+    /// is `name`. Nothing else is granted to it.
+    pub fn register(&mut self, name: &str, role: Role) -> Result<(), LinkError> {
+        if name.is_empty() || name.len() > 63 || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(LinkError::Invalid(format!("{name:?} is not a controller login (letters, digits, - and _; at most 63)")));
+        }
+        let group = match role {
+            Role::Cabinet => "egm_cabinet",
+            Role::Operator => "egm_operator",
+        };
+        let exists = self.client.query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&name])?.is_some();
+        if !exists {
+            let create: String = self.client.query_one("SELECT format('CREATE ROLE %I LOGIN', $1::TEXT)", &[&name])?.get(0);
+            self.client.batch_execute(&create)?;
+        }
+        let grant: String = self.client.query_one("SELECT format('GRANT %I TO %I', $1::TEXT, $2::TEXT)", &[&group, &name])?.get(0);
+        self.client.batch_execute(&grant)?;
+        Ok(())
+    }
+
+    /// Operator: set a pool up at its start values, contributions bounded
+    /// by `max_wager` cents (G-46); a pool that exists keeps its money
+    /// (M-20) and must have the same configuration.
+    pub fn configure_pool(&mut self, cfg: &PoolConfig, max_wager: Cents) -> Result<(), LinkError> {
         cfg.validate().map_err(|e| LinkError::Invalid(e.to_string()))?;
         if cfg.levels.iter().any(|l| l.mystery) {
             return Err(LinkError::Invalid(format!("pool {}: a linked pool has no mystery level (its hidden value would live on one cabinet)", cfg.id)));
         }
         let json = serde_json::to_string(cfg).map_err(|e| LinkError::Invalid(e.to_string()))?;
-        let mut tx = self.client.transaction()?;
-        let existing = tx.query_opt("SELECT config FROM pools WHERE pool = $1 FOR UPDATE", &[&cfg.id])?;
-        match existing {
-            Some(row) => {
-                let have: String = row.get(0);
-                if have != json {
-                    return Err(LinkError::Invalid(format!("pool {} exists with another configuration; its money stays (M-20)", cfg.id)));
-                }
-            }
-            None => {
-                tx.execute("INSERT INTO pools (pool, config, min_wager) VALUES ($1, $2, $3)", &[&cfg.id, &json, &(cfg.min_wager as i64)])?;
-                for (i, l) in cfg.levels.iter().enumerate() {
-                    tx.execute(
-                        "INSERT INTO levels (pool, level, name, start_value, reset_value, increment_ppm, reserve_ppm, ceiling_micro, current_micro, operator_funded) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $4)",
-                        &[
-                            &cfg.id,
-                            &(i as i32),
-                            &l.name,
-                            &(l.start_value as i64),
-                            &(l.reset_value as i64),
-                            &i64::from(l.increment_ppm),
-                            &i64::from(l.reserve_ppm),
-                            &l.ceiling.map(|c| c as i64 * MICRO),
-                            &(l.start_value as i64 * MICRO),
-                        ],
-                    )?;
-                }
-            }
-        }
-        tx.commit()?;
+        self.client.execute("SELECT egm.configure_pool($1, $2)", &[&json, &i64_of(max_wager, "the wager bound")?])?;
         Ok(())
     }
 
-    /// Deliver contributions (round, wager); returns how many were new.
-    /// Each is applied once, however often it is sent.
-    pub fn contribute(&mut self, machine: &str, pool: &str, batch: &[(u64, Cents)]) -> Result<u64, LinkError> {
-        let mut tx = self.client.transaction()?;
-        let mut fresh = 0u64;
-        let mut total: i64 = 0;
-        for &(round, wager) in batch {
-            let n = tx.execute(
-                "INSERT INTO contributions (machine, round, pool, wager) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                &[&machine, &(round as i64), &pool, &(wager as i64)],
-            )?;
-            if n == 1 {
-                fresh += 1;
-                total += wager as i64;
-            }
+    /// Cabinet: deliver contributions (round, wager) of this cabinet's
+    /// journal epoch. Each is taken once however often it is sent; each row
+    /// is answered on its own, a refused one with its reason.
+    pub fn contribute(&mut self, pool: &str, epoch: &str, batch: &[(u64, Cents)]) -> Result<Vec<(u64, Outcome)>, LinkError> {
+        // A round past i64 goes as -1, which the controller refuses (and logs).
+        let rounds: Vec<i64> = batch.iter().map(|b| i64::try_from(b.0).unwrap_or(-1)).collect();
+        let wagers: Vec<String> = batch.iter().map(|b| b.1.to_string()).collect();
+        let rows = self.client.query("SELECT out_round, out_outcome FROM egm.contribute($1, $2, $3, $4)", &[&pool, &epoch, &rounds, &wagers])?;
+        if rows.len() != batch.len() {
+            return Err(LinkError::Invalid(format!("the controller answered {} of {} contributions", rows.len(), batch.len())));
         }
-        if total > 0 {
-            // The increment goes to the level up to its ceiling, the rest
-            // (overflow) and the reserve share to the reserve. Every right
-            // side reads the row as it was.
-            tx.execute(
-                "UPDATE levels SET \
-                   current_micro = CASE WHEN ceiling_micro IS NULL THEN current_micro + $2 * increment_ppm \
-                                   ELSE LEAST(current_micro + $2 * increment_ppm, GREATEST(current_micro, ceiling_micro)) END, \
-                   reserve_micro = reserve_micro + $2 * reserve_ppm + CASE WHEN ceiling_micro IS NULL THEN 0 \
-                                   ELSE GREATEST(0, current_micro + $2 * increment_ppm - GREATEST(current_micro, ceiling_micro)) END, \
-                   overflow_micro = overflow_micro + CASE WHEN ceiling_micro IS NULL THEN 0 \
-                                   ELSE GREATEST(0, current_micro + $2 * increment_ppm - GREATEST(current_micro, ceiling_micro)) END, \
-                   contributed_micro = contributed_micro + $2 * (increment_ppm + reserve_ppm) \
-                 WHERE pool = $1",
-                &[&pool, &total],
-            )?;
-        }
-        tx.commit()?;
-        Ok(fresh)
+        Ok(rows
+            .iter()
+            .zip(batch)
+            .map(|(r, b)| {
+                let outcome: String = r.get(1);
+                let outcome = match outcome.as_str() {
+                    "accepted" => Outcome::Accepted,
+                    "duplicate" => Outcome::Duplicate,
+                    other => Outcome::Refused(other.trim_start_matches("refused: ").to_owned()),
+                };
+                (b.0, outcome)
+            })
+            .collect())
     }
 
-    /// The award for a hit of `level` in `round` (the `nth` hit of that
-    /// level in the round): the level's whole cents, once.
-    pub fn award(&mut self, machine: &str, round: u64, pool: &str, level: usize, nth: u32) -> Result<Cents, LinkError> {
-        let mut tx = self.client.transaction()?;
-        let key = (&machine, round as i64, &pool, level as i32, nth as i32);
-        if let Some(row) = tx.query_opt(
-            "SELECT amount FROM awards WHERE machine = $1 AND round = $2 AND pool = $3 AND level = $4 AND nth = $5",
-            &[key.0, &key.1, key.2, &key.3, &key.4],
-        )? {
-            let a: i64 = row.get(0);
-            return Ok(a as Cents);
+    /// Cabinet: the award for a hit of `level` in `round` of this cabinet's
+    /// epoch: the level's whole cents, once; asking again returns the same
+    /// amount. Refused (logged) for a round that made no contribution.
+    pub fn award(&mut self, pool: &str, epoch: &str, round: u64, level: usize) -> Result<Cents, LinkError> {
+        let level = i32::try_from(level).map_err(|_| LinkError::Invalid(format!("level {level} is out of range")))?;
+        let row = self.client.query_one("SELECT out_amount, out_refusal FROM egm.award($1, $2, $3, $4)", &[&pool, &epoch, &i64_of(round, "round")?, &level])?;
+        match (row.get::<_, Option<i64>>(0), row.get::<_, Option<String>>(1)) {
+            (_, Some(reason)) => Err(LinkError::Refused(reason)),
+            (Some(a), None) => u64::try_from(a).map_err(|_| LinkError::Invalid(format!("a negative award {a}"))),
+            (None, None) => Err(LinkError::Invalid("the controller answered neither an award nor a refusal".into())),
         }
-        let row = tx
-            .query_opt("SELECT current_micro, reset_value, reserve_micro FROM levels WHERE pool = $1 AND level = $2 FOR UPDATE", &[&pool, &(level as i32)])?
-            .ok_or_else(|| LinkError::Invalid(format!("pool {pool} has no level {level}")))?;
-        let (current, reset, reserve): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
-        let amount = current / MICRO;
-        let left = current % MICRO;
-        // The restart at the reset value: whole cents of the reserve first.
-        let from_reserve = (reserve / MICRO).min(reset);
-        tx.execute(
-            "UPDATE levels SET current_micro = $3, reserve_micro = reserve_micro - $6, hits = hits + 1, awarded = awarded + $4, \
-             operator_funded = operator_funded + $5 WHERE pool = $1 AND level = $2",
-            &[&pool, &(level as i32), &(reset * MICRO + left), &amount, &(reset - from_reserve), &(from_reserve * MICRO)],
-        )?;
-        tx.execute(
-            "INSERT INTO awards (machine, round, pool, level, nth, amount) VALUES ($1, $2, $3, $4, $5, $6)",
-            &[key.0, &key.1, key.2, &key.3, &key.4, &amount],
-        )?;
-        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &pool])?;
-        tx.commit()?;
-        Ok(amount as Cents)
+    }
+
+    /// Cabinet: a round voided after the controller made its awards: they
+    /// go back to their levels (issue 13: never lost). Returns the sum.
+    pub fn return_awards(&mut self, pool: &str, epoch: &str, round: u64) -> Result<Cents, LinkError> {
+        let a: i64 = self.client.query_one("SELECT egm.return_awards($1, $2, $3)", &[&pool, &epoch, &i64_of(round, "round")?])?.get(0);
+        u64::try_from(a).map_err(|_| LinkError::Invalid(format!("a negative return {a}")))
     }
 
     /// The levels now (the heartbeat's answer; M-22: every cabinet shows them).
     pub fn levels(&mut self, pool: &str) -> Result<Vec<LinkedLevel>, LinkError> {
-        let rows = self.client.query("SELECT level, name, current_micro, reset_value, hits FROM levels WHERE pool = $1 ORDER BY level", &[&pool])?;
+        let rows = self.client.query("SELECT out_level, out_name, out_current_micro, out_reset_value, out_hits FROM egm.levels($1)", &[&pool])?;
         Ok(rows
             .iter()
             .map(|r| LinkedLevel {
@@ -279,12 +268,9 @@ impl Controller {
     }
 
     /// The latest awards, newest first (issue 6: the last 25 hits with
-    /// time, machine, level and amount).
+    /// time, machine, level and amount); returned awards are not listed.
     pub fn last_awards(&mut self, pool: &str, n: i64) -> Result<Vec<LinkedAward>, LinkError> {
-        let rows = self.client.query(
-            "SELECT seq, machine, round, level, amount, extract(epoch FROM at)::BIGINT FROM awards WHERE pool = $1 ORDER BY seq DESC LIMIT $2",
-            &[&pool, &n],
-        )?;
+        let rows = self.client.query("SELECT out_seq, out_machine, out_round, out_level, out_amount, out_time FROM egm.last_awards($1, $2)", &[&pool, &n])?;
         Ok(rows
             .iter()
             .map(|r| LinkedAward {
@@ -298,41 +284,74 @@ impl Controller {
             .collect())
     }
 
-    /// Per machine: contributions received and Σ wagers; awards and Σ amounts.
-    pub fn by_machine(&mut self, pool: &str) -> Result<Vec<MachineAccount>, LinkError> {
-        let rows =
-            self.client.query("SELECT machine, count(*), sum(wager)::BIGINT FROM contributions WHERE pool = $1 GROUP BY machine ORDER BY machine", &[&pool])?;
-        let mut out = Vec::new();
-        for r in rows {
-            let machine: String = r.get(0);
-            let awards = self
-                .client
-                .query("SELECT round, level, amount FROM awards WHERE pool = $1 AND machine = $2 ORDER BY round, level, nth", &[&pool, &machine])?
-                .iter()
-                .map(|a| (a.get::<_, i64>(0) as u64, a.get::<_, i32>(1) as usize, a.get::<_, i64>(2) as Cents))
-                .collect();
-            out.push(MachineAccount { machine, contributions: r.get::<_, i64>(1) as u64, wagered: r.get::<_, i64>(2) as u128, awards });
-        }
-        Ok(out)
+    /// Operator, M-23: move a level's whole cents to a level of a pool of
+    /// the same games, or (`to` None) out to the authority's target, whose
+    /// reference is then required. Logged under the operator's name.
+    pub fn transfer(&mut self, pool: &str, level: usize, to: Option<(&str, usize)>, authority_ref: &str) -> Result<Cents, LinkError> {
+        let level = level as i32;
+        let (to_pool, to_level) = (to.map(|t| t.0), to.map(|t| t.1 as i32));
+        let a: i64 = self.client.query_one("SELECT egm.transfer($1, $2, $3, $4, $5)", &[&pool, &level, &to_pool, &to_level, &authority_ref])?.get(0);
+        Ok(a as Cents)
     }
 
+    /// Operator: per machine, contributions received and Σ wagers; awards.
+    pub fn by_machine(&mut self, pool: &str) -> Result<Vec<MachineAccount>, LinkError> {
+        let rows = self.client.query("SELECT out_machine, out_contributions, out_wagered, out_awards FROM egm.by_machine($1)", &[&pool])?;
+        rows.iter()
+            .map(|r| {
+                let wagered: String = r.get(2);
+                let awards: String = r.get(3);
+                let awards: Vec<(u64, usize, Cents)> = serde_json::from_str(&awards).map_err(|e| LinkError::Invalid(e.to_string()))?;
+                Ok(MachineAccount {
+                    machine: r.get(0),
+                    contributions: r.get::<_, i64>(1) as u64,
+                    wagered: wagered.parse().map_err(|_| LinkError::Invalid(format!("wagered {wagered}")))?,
+                    awards,
+                })
+            })
+            .collect()
+    }
+
+    /// Operator: the books of a pool, for the audit and the liability report.
     pub fn books(&mut self, pool: &str) -> Result<LinkedBooks, LinkError> {
-        let c = self.client.query_one("SELECT count(*), COALESCE(sum(wager), 0)::BIGINT FROM contributions WHERE pool = $1", &[&pool])?;
         let rows = self.client.query(
-            "SELECT contributed_micro, current_micro, start_value, awarded, operator_funded, reserve_micro, overflow_micro FROM levels WHERE pool = $1 ORDER BY level",
+            "SELECT out_contributions, out_wagered, out_contributed_micro, out_current_micro, out_start_value, out_awarded, out_operator_funded, \
+             out_reserve_micro, out_overflow_micro, out_transferred_out, out_transferred_in FROM egm.books($1)",
             &[&pool],
         )?;
         let col = |i: usize| rows.iter().map(|r| i128::from(r.get::<_, i64>(i))).collect::<Vec<i128>>();
+        let first = rows.first().ok_or_else(|| LinkError::Invalid(format!("no linked pool {pool}")))?;
+        let wagered: String = first.get(1);
         Ok(LinkedBooks {
-            contributions: c.get::<_, i64>(0) as u64,
-            wagered: c.get::<_, i64>(1) as u128,
-            contributed_micro: col(0),
-            current_micro: col(1),
-            start_micro: col(2).into_iter().map(|s| s * i128::from(MICRO)).collect(),
-            awarded: col(3),
-            operator_funded: col(4),
-            reserve_micro: col(5),
-            overflow_micro: col(6),
+            contributions: first.get::<_, i64>(0) as u64,
+            wagered: wagered.parse().map_err(|_| LinkError::Invalid(format!("wagered {wagered}")))?,
+            contributed_micro: col(2),
+            current_micro: col(3),
+            start_micro: col(4).into_iter().map(|s| s * i128::from(MICRO)).collect(),
+            awarded: col(5),
+            operator_funded: col(6),
+            reserve_micro: col(7),
+            overflow_micro: col(8),
+            transferred_out: col(9),
+            transferred_in: col(10),
         })
+    }
+
+    /// Operator: the latest refusals, newest first.
+    pub fn refusals(&mut self, n: i64) -> Result<Vec<Refusal>, LinkError> {
+        let rows = self.client.query("SELECT out_seq, out_machine, out_round, out_call, out_reason FROM egm.refusals($1)", &[&n])?;
+        Ok(rows.iter().map(|r| Refusal { seq: r.get(0), machine: r.get(1), round: r.get(2), call: r.get(3), reason: r.get(4) }).collect())
+    }
+
+    /// Operator: the latest operator actions, newest first: (operator, action, detail).
+    pub fn operator_log(&mut self, n: i64) -> Result<Vec<(String, String, String)>, LinkError> {
+        let rows = self.client.query("SELECT out_operator, out_action, out_detail FROM egm.operator_log($1)", &[&n])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+
+    /// The connection itself, for the attack tests (what a cabinet's login
+    /// may run directly).
+    pub fn client(&mut self) -> &mut Client {
+        &mut self.client
     }
 }

@@ -1,17 +1,28 @@
 //! # linked-controller — linked progressive pools (M-19: machines of one or several casinos) on a
 //! progressive controller: a PostgreSQL database every cabinet of the pool
-//! talks to.
+//! talks to, which trusts no cabinet (issue 13).
 //!
-//! Exactly once, by construction:
-//! - a contribution is keyed by (machine, round, pool): the cabinet journals
-//!   it with its wager (the outbox, [`meters::Machine::linked_pending`]) and
-//!   sends it until the controller acknowledges it; a repeat is ignored;
-//! - an award is keyed by (machine, round, pool, level, nth): the controller
-//!   takes the level's whole value under a row lock and restarts it at its
-//!   reset value, in one transaction; asking again returns the same amount,
-//!   so a cabinet killed before it journaled the award gets it on restart;
-//!   two cabinets hitting one level at once serialise on the lock: one gets
-//!   the full value, the next the reset value (plus what came in between).
+//! - **Least privilege**: the books are tables no cabinet or operator may
+//!   read or write; cabinets and operators execute only their own
+//!   `SECURITY DEFINER` functions (`schema.sql`), which take the caller's
+//!   identity from the session, never from an argument.
+//! - **An authenticated link** (`tls`): TLS with a client certificate per
+//!   cabinet; the certificate's CN is the cabinet's login and machine ID.
+//! - **Exactly once, with keys that never repeat**: a contribution is keyed
+//!   by (machine, journal epoch, round, pool), the epoch a random
+//!   identifier the cabinet makes at genesis and at each RAM clear
+//!   ([`meters::Machine::epoch_id`]); the cabinet journals it with its
+//!   wager (the outbox) and sends it until the controller answers; a repeat
+//!   with the same wager is acknowledged once, with another wager refused
+//!   and logged. A wager outside the pool's bounds (G-46) is refused per
+//!   row and never blocks the rest of the outbox.
+//! - **Awards only for real rounds**: (machine, epoch, round, pool, level),
+//!   only for a round that contributed to the pool, at most once per level
+//!   per round, never more than the level holds; the controller takes the
+//!   level's whole value under a row lock and restarts it at its reset
+//!   value in one transaction, so simultaneous hits are served in the
+//!   controller's order (G-49); asking again returns the same amount. A
+//!   round voided after its award returns the award to the level.
 //!
 //! Values are kept in millionths of a cent, like the standalone pools. A
 //! level may keep a hidden reserve share of each wager and a ceiling whose
@@ -29,14 +40,16 @@
 //!
 //! It owns the controller's schema and calls, a cabinet's link to it and
 //! the M-22 listener. It must never: write a cabinet's critical memory other
-//! than through `meters::Machine`, or be linked into the certified core.
+//! than through `meters::Machine`, connect over the network without TLS and
+//! a certificate, or be linked into the certified core.
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod controller;
 mod link;
 mod listener;
+mod tls;
 
-pub use controller::{CHANNEL, Controller, LINK_TIMEOUT, LinkError, LinkedAward, LinkedBooks, LinkedLevel, MachineAccount, SCHEMA};
+pub use controller::{CHANNEL, Controller, LINK_TIMEOUT, LinkError, LinkedAward, LinkedBooks, LinkedLevel, MachineAccount, Outcome, Refusal, Role, SCHEMA};
 pub use link::{Link, deliver_outbox};
 pub use listener::Listener;

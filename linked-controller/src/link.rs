@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use meters::{Cents, CoreError, Machine};
 
-use crate::controller::{Controller, LINK_TIMEOUT, LinkError, LinkedLevel};
+use crate::controller::{Controller, LINK_TIMEOUT, LinkError, LinkedLevel, Outcome};
 
 /// A cabinet's link to the controller: reconnects, and knows whether it
 /// has heard from the controller within [`LINK_TIMEOUT`].
@@ -55,20 +55,31 @@ impl Link {
 }
 
 /// Send a pool's journaled outbox (the contributions of this machine's
-/// wagers, [`Machine::linked_pending`]) and journal the controller's
-/// acknowledgement. `Ok(None)` when the controller did not answer: the
-/// contributions stay queued for the next try; `Ok(Some(n))` when `n` were
-/// acknowledged (each counted once at the controller however often sent).
+/// wagers, [`Machine::linked_pending`], keyed by its journal epoch) and
+/// journal the controller's answer: acknowledged rows leave the outbox, and
+/// so do refused ones, each with the controller's reason (issue 13: a bad
+/// row never blocks the rest). `Ok(None)` when the controller did not
+/// answer: the contributions stay queued for the next try; `Ok(Some(n))`
+/// when it answered for `n`.
 pub fn deliver_outbox(machine: &mut Machine, link: &mut Link, pool: &str) -> Result<Option<usize>, CoreError> {
     let pending: Vec<(u64, Cents)> = machine.linked_pending().into_iter().filter(|p| p.0 == pool).map(|p| (p.1, p.2)).collect();
     if pending.is_empty() {
         return Ok(Some(0));
     }
-    let id = machine.config().machine_id.clone();
-    match link.call(|c| c.contribute(&id, pool, &pending)) {
-        Ok(_) => {
-            machine.linked_delivered(pool, pending.iter().map(|p| p.0).collect())?;
-            Ok(Some(pending.len()))
+    let epoch = machine.epoch_id().to_owned();
+    if epoch.is_empty() {
+        return Err(CoreError::Progressive("critical memory has no journal epoch identifier (it was begun before issue 13): a RAM clear starts one".into()));
+    }
+    match link.call(|c| c.contribute(pool, &epoch, &pending)) {
+        Ok(answers) => {
+            let taken: Vec<u64> = answers.iter().filter(|a| !matches!(a.1, Outcome::Refused(_))).map(|a| a.0).collect();
+            machine.linked_delivered(pool, taken)?;
+            for (round, outcome) in &answers {
+                if let Outcome::Refused(reason) = outcome {
+                    machine.linked_refused(pool, *round, reason)?;
+                }
+            }
+            Ok(Some(answers.len()))
         }
         Err(_) => Ok(None),
     }

@@ -121,6 +121,12 @@ pub enum Entry {
     Genesis {
         machine_id: String,
         after_clear: Option<u64>,
+        /// A random identifier of this journal's epoch, made at genesis and
+        /// at each RAM clear (issue 13): the linked controller keys this
+        /// machine's contributions and awards by it with the round, so a
+        /// round number that restarts after a clear never repeats a key.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        epoch_id: String,
     },
     PowerUp {
         unclean_shutdown: bool,
@@ -284,6 +290,14 @@ pub enum Entry {
         pool: String,
         rounds: Vec<u64>,
     },
+    /// The controller refused this round's contribution, for `reason`
+    /// (issue 13: a wager over its bound, a key resent with another wager):
+    /// it leaves the outbox, logged, and never blocks the rest.
+    LinkedRefused {
+        pool: String,
+        round: u64,
+        reason: String,
+    },
     /// Pool money moved out of a level (M-23), never to the operator.
     PoolTransfer {
         pool: String,
@@ -330,6 +344,7 @@ impl Entry {
             Entry::PoolTransfer { .. } => "pool_transfer",
             Entry::LinkedPoolJoined { .. } => "linked_pool_joined",
             Entry::LinkedDelivered { .. } => "linked_delivered",
+            Entry::LinkedRefused { .. } => "linked_refused",
         }
     }
 

@@ -293,7 +293,7 @@ impl Machine {
         let fresh = store.is_empty();
         if fresh {
             let after_clear = (store.epoch() > 0).then_some(store.epoch());
-            boot.push(Entry::Genesis { machine_id: config.machine_id.clone(), after_clear });
+            boot.push(Entry::Genesis { machine_id: config.machine_id.clone(), after_clear, epoch_id: new_epoch_id()? });
             // What the clear carried across opens the new epoch.
             if let Some(carried) = after_clear.map(|_| carried_by_last_clear(&store)).transpose()?.flatten() {
                 boot.push(Entry::CarriedOver { carried: Box::new(carried) });
@@ -923,6 +923,22 @@ impl Machine {
         self.state.linked_pending.iter().flat_map(|(p, m)| m.iter().map(move |(r, w)| (p.clone(), *r, *w))).collect()
     }
 
+    /// The random identifier of this journal's epoch, which the linked
+    /// controller keys contributions and awards by (issue 13). Empty for a
+    /// journal begun before it existed.
+    pub fn epoch_id(&self) -> &str {
+        &self.state.epoch_id
+    }
+
+    /// Record the controller's refusal of a round's contribution: it
+    /// leaves the outbox, logged with the reason (issue 13).
+    pub fn linked_refused(&mut self, pool: &str, round: u64, reason: &str) -> Result<(), CoreError> {
+        if !self.state.linked_pending.get(pool).is_some_and(|m| m.contains_key(&round)) {
+            return Err(CoreError::Progressive(format!("round {round} has no contribution to {pool} pending")));
+        }
+        self.commit(vec![Entry::LinkedRefused { pool: pool.to_owned(), round, reason: reason.to_owned() }])
+    }
+
     /// Record the controller's acknowledgement of these rounds' contributions.
     pub fn linked_delivered(&mut self, pool: &str, rounds: Vec<u64>) -> Result<(), CoreError> {
         if rounds.is_empty() {
@@ -1134,6 +1150,14 @@ fn record_clear(keys: &mut dyn KeyStore, store: &mut Store, operator_id: &str, r
     }
     store.append_anchored(&[], Anchor { value, pending: crate::store::Pending::None })?;
     Ok(n)
+}
+
+/// A new journal epoch's identifier: 128 bits of OS entropy, in hex
+/// (issue 13). Never from the game RNG, which a lab seed makes repeatable.
+fn new_epoch_id() -> Result<String, BootError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| BootError::Rng(RngError::Entropy(e.to_string())))?;
+    Ok(hex::encode(bytes))
 }
 
 /// A command's failure during a boot, reported as a boot error.

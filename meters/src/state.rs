@@ -62,6 +62,9 @@ pub struct IssuedTicket {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CriticalState {
     pub machine_id: String,
+    /// The random identifier of this journal's epoch (issue 13).
+    #[serde(default)]
+    pub epoch_id: String,
     /// How many RAM clears came before this journal.
     pub clears: u64,
     pub config: Option<MachineConfig>,
@@ -130,11 +133,12 @@ impl CriticalState {
     /// Fold one journal entry into the state.
     pub(crate) fn apply(&mut self, e: &Entry) -> Result<(), Inconsistency> {
         match e {
-            Entry::Genesis { machine_id, after_clear } => {
+            Entry::Genesis { machine_id, after_clear, epoch_id } => {
                 if self.entries != 0 {
                     return Err(fail(e, "genesis is not the first entry"));
                 }
                 self.machine_id = machine_id.clone();
+                self.epoch_id = epoch_id.clone();
                 self.clears = after_clear.unwrap_or(0);
                 self.clean_shutdown = true;
             }
@@ -194,6 +198,11 @@ impl CriticalState {
                     if self.linked_pending.get_mut(pool).and_then(|m| m.remove(r)).is_none() {
                         return Err(fail(e, format!("round {r} had no contribution to {pool} pending")));
                     }
+                }
+            }
+            Entry::LinkedRefused { pool, round, .. } => {
+                if self.linked_pending.get_mut(pool).and_then(|m| m.remove(round)).is_none() {
+                    return Err(fail(e, format!("round {round} had no contribution to {pool} pending")));
                 }
             }
             Entry::PoolTransfer { pool, level, amount, to, .. } => {

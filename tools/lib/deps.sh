@@ -3,12 +3,13 @@
 
 # The Debian packages the workspace needs: Bevy's build and runtime
 # libraries, Xvfb with software Vulkan for the cabinet's window tests, and
-# PostgreSQL for the linked progressive controller (tools/postgres.sh), and
+# PostgreSQL for the linked progressive controller (tools/postgres.sh) with
+# OpenSSL for its TLS link and test CA, and
 # a software TPM 2.0 with its TSS (swtpm, libtss2; tpm2-tools in tests) for
 # the key store and rollback anchor of critical memory.
 EGM_DEBIAN_PACKAGES=(pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev
                      xvfb mesa-vulkan-drivers libvulkan1 xauth xdotool
-                     postgresql swtpm swtpm-tools libtss2-dev tpm2-tools)
+                     postgresql openssl libssl-dev swtpm swtpm-tools libtss2-dev tpm2-tools)
 
 egm_need_cargo() {
     if ! command -v cargo >/dev/null 2>&1; then

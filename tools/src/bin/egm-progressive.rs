@@ -1,39 +1,86 @@
 //! `egm-progressive`: the linked progressive controller's command line
-//! (issue 6, M-19 to M-24). The controller is a PostgreSQL database
-//! (`tools/postgres.sh start` runs one on loopback).
+//! (issues 6 and 13, M-19 to M-24). The controller is a PostgreSQL database
+//! (`tools/postgres.sh start` runs one on loopback, with TLS and a test CA).
 //!
-//! * `egm-progressive setup URL POOL.ron` — create the schema and the pool.
-//! * `egm-progressive status URL POOL` — levels, last 25 awards, the books.
-//! * `egm-progressive bench URL [--threads N] [--seconds S]` — contributions
-//!   per second the controller sustains, from N concurrent cabinets.
+//! * `egm-progressive install ADMIN` — the schema, the calls and the grants
+//!   (ADMIN: the administrator's address, the server's local socket).
+//! * `egm-progressive register ADMIN NAME --role cabinet|operator` — a login
+//!   (a cabinet's machine ID, or an operator), authenticated by the
+//!   certificate whose CN is NAME.
+//! * `egm-progressive setup OPERATOR POOL.ron [--max-wager CENTS]` — the pool.
+//! * `egm-progressive status OPERATOR POOL` — levels, last 25 awards, the
+//!   books, the latest refusals.
+//! * `egm-progressive transfer OPERATOR POOL LEVEL (--to POOL:LEVEL |
+//!   --authority REF)` — M-23, logged under the operator's name.
+//! * `egm-progressive bench OPERATOR CABINET… [--seconds S] [--batch B]` —
+//!   contributions per second the controller sustains, one thread per
+//!   cabinet address (`tools/bench-controller.sh` sets it all up).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
-use clap::{Parser, Subcommand};
-use linked_controller::Controller;
+use clap::{Parser, Subcommand, ValueEnum};
+use linked_controller::{Controller, Outcome, Role};
 use meters::PoolConfig;
 
 #[derive(Parser)]
-#[command(name = "egm-progressive", version, about = "The linked progressive controller: set-up, status, benchmark")]
+#[command(name = "egm-progressive", version, about = "The linked progressive controller: set-up, status, transfers, benchmark")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum Login {
+    Cabinet,
+    Operator,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Create the schema (if missing) and the pool described in a RON file.
-    Setup { url: String, pool: PathBuf },
-    /// The pool's levels, its last 25 awards and whether its books balance.
-    Status { url: String, pool: String },
-    /// Contributions per second from concurrent cabinets (a scratch pool).
-    Bench {
+    /// Install the schema, the calls and the grants (the administrator).
+    Install { admin: String },
+    /// Register a login: a cabinet's machine ID or an operator (the administrator).
+    Register {
+        admin: String,
+        name: String,
+        #[arg(long, value_enum)]
+        role: Login,
+    },
+    /// Create the pool described in a RON file (an operator).
+    Setup {
         url: String,
-        #[arg(long, default_value = "8")]
-        threads: usize,
+        pool: PathBuf,
+        /// The largest wager a contribution may carry, in cents (G-46).
+        #[arg(long, default_value_t = 1_000_000)]
+        max_wager: u64,
+    },
+    /// The pool's levels, its last 25 awards, whether its books balance,
+    /// and the latest refusals (an operator).
+    Status { url: String, pool: String },
+    /// M-23: move a level's whole cents to a level of a pool of the same
+    /// games, or out to the authority's target (an operator).
+    Transfer {
+        url: String,
+        pool: String,
+        level: usize,
+        /// The target, POOL:LEVEL.
+        #[arg(long, conflicts_with = "authority")]
+        to: Option<String>,
+        /// The authority's reference, for a target outside the controller.
+        #[arg(long)]
+        authority: Option<String>,
+    },
+    /// Contributions per second from concurrent cabinets (a scratch pool):
+    /// one thread per cabinet address.
+    Bench {
+        /// An operator's address (sets the scratch pool up, checks the books).
+        url: String,
+        /// The cabinets' addresses, one thread each.
+        #[arg(required = true)]
+        cabinets: Vec<String>,
         #[arg(long, default_value = "5")]
         seconds: u64,
         /// Contributions sent per transaction (a cabinet's outbox batch).
@@ -54,12 +101,25 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Setup { url, pool } => {
+        Command::Install { admin } => {
+            Controller::connect(&admin)?.install()?;
+            println!("controller installed");
+            Ok(())
+        }
+        Command::Register { admin, name, role } => {
+            let role = match role {
+                Login::Cabinet => Role::Cabinet,
+                Login::Operator => Role::Operator,
+            };
+            Controller::connect(&admin)?.register(&name, role)?;
+            println!("{name} registered");
+            Ok(())
+        }
+        Command::Setup { url, pool, max_wager } => {
             let text = std::fs::read_to_string(&pool).map_err(|e| anyhow!("{}: {e}", pool.display()))?;
             let cfg: PoolConfig = ron::from_str(&text).map_err(|e| anyhow!("{}:{}: {}", pool.display(), e.position.line, e.code))?;
             let mut c = Controller::connect(&url)?;
-            c.create_schema()?;
-            c.configure_pool(&cfg)?;
+            c.configure_pool(&cfg, max_wager)?;
             println!("pool {} ready with {} level(s)", cfg.id, cfg.levels.len());
             Ok(())
         }
@@ -76,6 +136,9 @@ fn run(cli: Cli) -> Result<()> {
             for (l, (r, o)) in books.reserve_micro.iter().zip(&books.overflow_micro).enumerate() {
                 println!("level {l} reserve {:>14} cents  overflow so far {:>10} cents", r / 1_000_000, o / 1_000_000);
             }
+            for r in c.refusals(10)? {
+                println!("refused #{}: {} round {}: {}: {}", r.seq, r.machine, r.round.map_or_else(|| "-".to_owned(), |n| n.to_string()), r.call, r.reason);
+            }
             println!(
                 "{} contributions, {} cents wagered; books {}",
                 books.contributions,
@@ -84,11 +147,23 @@ fn run(cli: Cli) -> Result<()> {
             );
             if books.balanced() { Ok(()) } else { Err(anyhow!("the books of {pool} do not balance")) }
         }
-        Command::Bench { url, threads, seconds, batch } => bench(&url, threads, seconds, batch.max(1)),
+        Command::Transfer { url, pool, level, to, authority } => {
+            let target = match &to {
+                Some(t) => {
+                    let (p, l) = t.split_once(':').ok_or_else(|| anyhow!("--to must be POOL:LEVEL, not {t}"))?;
+                    Some((p, l.parse::<usize>().map_err(|_| anyhow!("--to {t}: the level must be a number"))?))
+                }
+                None => None,
+            };
+            let amount = Controller::connect(&url)?.transfer(&pool, level, target, authority.as_deref().unwrap_or(""))?;
+            println!("{amount} cents of pool {pool} level {level} transferred");
+            Ok(())
+        }
+        Command::Bench { url, cabinets, seconds, batch } => bench(&url, &cabinets, seconds, batch.max(1)),
     }
 }
 
-fn bench(url: &str, threads: usize, seconds: u64, batch: usize) -> Result<()> {
+fn bench(url: &str, cabinets: &[String], seconds: u64, batch: usize) -> Result<()> {
     let pool = format!("bench-{}", std::process::id());
     let cfg = PoolConfig {
         id: pool.clone(),
@@ -106,21 +181,28 @@ fn bench(url: &str, threads: usize, seconds: u64, batch: usize) -> Result<()> {
         }],
     };
     let mut c = Controller::connect(url)?;
-    c.create_schema()?;
-    c.configure_pool(&cfg)?;
+    c.configure_pool(&cfg, 1_000_000)?;
     let until = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();
     let counts: Vec<Result<u64>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
+        let run = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        let handles: Vec<_> = cabinets
+            .iter()
+            .enumerate()
+            .map(|(i, address)| {
                 let pool = pool.clone();
                 s.spawn(move || -> Result<u64> {
-                    let mut c = Controller::connect(url)?;
-                    let machine = format!("BENCH-{t}");
+                    let mut c = Controller::connect(address)?;
+                    // A journal epoch of its own for this run.
+                    let epoch = format!("{run:016x}{:08x}{i:08x}", std::process::id());
                     let mut round = 0u64;
                     while Instant::now() < until {
                         let items: Vec<(u64, u64)> = (0..batch).map(|i| (round + i as u64 + 1, 100)).collect();
-                        round += c.contribute(&machine, &pool, &items)?;
+                        let answers = c.contribute(&pool, &epoch, &items)?;
+                        if let Some((r, o)) = answers.iter().find(|a| a.1 != Outcome::Accepted) {
+                            return Err(anyhow!("round {r}: {o:?}"));
+                        }
+                        round += answers.len() as u64;
                     }
                     Ok(round)
                 })
@@ -134,6 +216,10 @@ fn bench(url: &str, threads: usize, seconds: u64, batch: usize) -> Result<()> {
     if books.contributions != total || !books.balanced() {
         return Err(anyhow!("the controller counted {} contributions, the cabinets sent {total}", books.contributions));
     }
-    println!("{total} contributions from {threads} cabinets in {secs:.2} s: {:.0} contributions/s (batch {batch}); books balance", total as f64 / secs);
+    println!(
+        "{total} contributions from {} cabinets over TLS in {secs:.2} s: {:.0} contributions/s (batch {batch}); books balance",
+        cabinets.len(),
+        total as f64 / secs
+    );
     Ok(())
 }

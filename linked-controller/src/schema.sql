@@ -1,0 +1,382 @@
+-- The progressive controller's books, and the only calls that touch them
+-- (issue 13: a controller that trusts no cabinet).
+--
+-- Everything lives in schema egm, owned by the administrator who installs
+-- it. No cabinet and no operator may read or write a table: cabinets
+-- (members of egm_cabinet) and operators (members of egm_operator) may only
+-- execute the functions granted to them at the end. Each is SECURITY
+-- DEFINER with a fixed search_path, and takes the caller's identity from
+-- session_user: the role its client certificate authenticated (pg_hba
+-- `hostssl ... cert`: the certificate's CN is the role), never from an
+-- argument.
+--
+-- Money is in whole cents; levels in millionths of a cent (MICRO).
+
+CREATE SCHEMA IF NOT EXISTS egm;
+REVOKE ALL ON SCHEMA egm FROM PUBLIC;
+
+CREATE TABLE IF NOT EXISTS egm.pools (
+    pool TEXT PRIMARY KEY,
+    config JSONB NOT NULL,
+    min_wager BIGINT NOT NULL,
+    -- G-46: a contribution whose wager is above this is refused, per row.
+    max_wager BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS egm.levels (
+    pool TEXT NOT NULL REFERENCES egm.pools(pool),
+    level INT NOT NULL,
+    name TEXT NOT NULL,
+    start_value BIGINT NOT NULL,
+    reset_value BIGINT NOT NULL,
+    increment_ppm BIGINT NOT NULL,
+    reserve_ppm BIGINT NOT NULL,
+    -- NULL: no ceiling.
+    ceiling_micro BIGINT,
+    current_micro BIGINT NOT NULL,
+    reserve_micro BIGINT NOT NULL DEFAULT 0,
+    overflow_micro BIGINT NOT NULL DEFAULT 0,
+    contributed_micro BIGINT NOT NULL DEFAULT 0,
+    hits BIGINT NOT NULL DEFAULT 0,
+    awarded BIGINT NOT NULL DEFAULT 0,
+    operator_funded BIGINT NOT NULL,
+    -- M-23: whole cents moved out of this level, and into it.
+    transferred_out BIGINT NOT NULL DEFAULT 0,
+    transferred_in BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (pool, level)
+);
+-- Keyed by the cabinet's journal epoch (a random identifier made at its
+-- genesis and at each RAM clear) and the round: a key never repeats.
+CREATE TABLE IF NOT EXISTS egm.contributions (
+    machine TEXT NOT NULL,
+    epoch TEXT NOT NULL,
+    round BIGINT NOT NULL,
+    pool TEXT NOT NULL REFERENCES egm.pools(pool),
+    wager BIGINT NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (machine, epoch, round, pool)
+);
+-- At most one award per level per round.
+CREATE TABLE IF NOT EXISTS egm.awards (
+    seq BIGSERIAL UNIQUE,
+    machine TEXT NOT NULL,
+    epoch TEXT NOT NULL,
+    round BIGINT NOT NULL,
+    pool TEXT NOT NULL,
+    level INT NOT NULL,
+    amount BIGINT NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    -- A void after the award: the amount went back to the level.
+    returned_at TIMESTAMPTZ,
+    PRIMARY KEY (machine, epoch, round, pool, level)
+);
+-- Every call refused, with its reason: the lab's and the operator's trail.
+CREATE TABLE IF NOT EXISTS egm.refusals (
+    seq BIGSERIAL PRIMARY KEY,
+    machine TEXT NOT NULL,
+    epoch TEXT,
+    round BIGINT,
+    pool TEXT,
+    call TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+-- What operators did, under their own names, and the awards cabinets
+-- returned at a void.
+CREATE TABLE IF NOT EXISTS egm.operator_log (
+    seq BIGSERIAL PRIMARY KEY,
+    operator TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
+CREATE OR REPLACE FUNCTION egm.refuse(p_epoch TEXT, p_round BIGINT, p_pool TEXT, p_call TEXT, p_reason TEXT) RETURNS TEXT
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+BEGIN
+    INSERT INTO refusals (machine, epoch, round, pool, call, reason) VALUES (session_user, p_epoch, p_round, p_pool, p_call, p_reason);
+    RETURN p_reason;
+END $$;
+
+-- A cabinet's contributions (round, wager), each accepted once. A row is
+-- refused, with its reason, and logged, when its wager is not a whole
+-- number of cents between the pool's minimum and its bound (G-46) or when
+-- its key was already sent with another wager; the other rows go on.
+-- Wagers come as decimal text, so that no value a cabinet can send is out
+-- of range of the call itself (a bigint overflow once failed a whole batch).
+CREATE OR REPLACE FUNCTION egm.contribute(p_pool TEXT, p_epoch TEXT, p_rounds BIGINT[], p_wagers TEXT[])
+RETURNS TABLE (out_round BIGINT, out_outcome TEXT)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    p RECORD;
+    i INT;
+    w NUMERIC;
+    have BIGINT;
+    total BIGINT := 0;
+BEGIN
+    SELECT min_wager, max_wager INTO p FROM pools WHERE pool = p_pool;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no linked pool %', p_pool;
+    END IF;
+    IF p_epoch IS NULL OR p_epoch !~ '^[0-9a-f]{32}$' THEN
+        RAISE EXCEPTION 'the journal epoch must be 32 hexadecimal digits, not %', p_epoch;
+    END IF;
+    IF coalesce(array_length(p_rounds, 1), 0) <> coalesce(array_length(p_wagers, 1), 0) THEN
+        RAISE EXCEPTION 'as many wagers as rounds are needed';
+    END IF;
+    FOR i IN 1 .. coalesce(array_length(p_rounds, 1), 0) LOOP
+        out_round := p_rounds[i];
+        w := CASE WHEN p_wagers[i] ~ '^[0-9]{1,40}$' THEN p_wagers[i]::NUMERIC END;
+        IF out_round IS NULL OR out_round < 1 THEN
+            out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute', format('round %s is not a round number', out_round));
+        ELSIF w IS NULL OR w <> trunc(w) OR w < p.min_wager OR w > p.max_wager THEN
+            out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
+                format('wager %s cents is outside the pool''s %s to %s cents (G-46)', p_wagers[i], p.min_wager, p.max_wager));
+        ELSE
+            INSERT INTO contributions AS c (machine, epoch, round, pool, wager) VALUES (session_user, p_epoch, out_round, p_pool, w::BIGINT)
+                ON CONFLICT DO NOTHING;
+            IF FOUND THEN
+                total := total + w::BIGINT;
+                out_outcome := 'accepted';
+            ELSE
+                SELECT c.wager INTO have FROM contributions c
+                    WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = out_round AND c.pool = p_pool;
+                IF have = w THEN
+                    out_outcome := 'duplicate';
+                ELSE
+                    out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
+                        format('round %s was contributed with a wager of %s cents, now sent with %s', out_round, have, w));
+                END IF;
+            END IF;
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+    IF total > 0 THEN
+        -- The increment goes to the level up to its ceiling, the rest
+        -- (overflow) and the reserve share to the reserve. Every right side
+        -- reads the row as it was.
+        UPDATE levels l SET
+            current_micro = CASE WHEN l.ceiling_micro IS NULL THEN l.current_micro + total * l.increment_ppm
+                            ELSE LEAST(l.current_micro + total * l.increment_ppm, GREATEST(l.current_micro, l.ceiling_micro)) END,
+            reserve_micro = l.reserve_micro + total * l.reserve_ppm + CASE WHEN l.ceiling_micro IS NULL THEN 0
+                            ELSE GREATEST(0, l.current_micro + total * l.increment_ppm - GREATEST(l.current_micro, l.ceiling_micro)) END,
+            overflow_micro = l.overflow_micro + CASE WHEN l.ceiling_micro IS NULL THEN 0
+                            ELSE GREATEST(0, l.current_micro + total * l.increment_ppm - GREATEST(l.current_micro, l.ceiling_micro)) END,
+            contributed_micro = l.contributed_micro + total * (l.increment_ppm + l.reserve_ppm)
+        WHERE l.pool = p_pool;
+    END IF;
+END $$;
+
+-- The award of a level hit in a round: only for a round of this cabinet's
+-- epoch that contributed to the pool (so at a qualifying wager), at most
+-- once per level per round (asking again returns the same amount), never
+-- more than the level holds; simultaneous hits are served in the order the
+-- level's row lock grants them (G-49). A refusal is logged and returned.
+CREATE OR REPLACE FUNCTION egm.award(p_pool TEXT, p_epoch TEXT, p_round BIGINT, p_level INT)
+RETURNS TABLE (out_amount BIGINT, out_refusal TEXT)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    a RECORD;
+    lv RECORD;
+    from_reserve BIGINT;
+BEGIN
+    SELECT w.amount, w.returned_at INTO a FROM awards w
+        WHERE w.machine = session_user AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = p_level;
+    IF FOUND THEN
+        IF a.returned_at IS NOT NULL THEN
+            out_refusal := refuse(p_epoch, p_round, p_pool, 'award', format('the award of round %s was returned to the pool when the round was voided', p_round));
+        ELSE
+            out_amount := a.amount;
+        END IF;
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    PERFORM 1 FROM contributions c WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool;
+    IF NOT FOUND THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'award',
+            format('round %s of epoch %s of machine %s made no contribution to pool %s', p_round, p_epoch, session_user, p_pool));
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    SELECT l.current_micro, l.reset_value, l.reserve_micro INTO lv FROM levels l WHERE l.pool = p_pool AND l.level = p_level FOR UPDATE;
+    IF NOT FOUND THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'award', format('pool %s has no level %s', p_pool, p_level));
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    out_amount := lv.current_micro / 1000000;
+    -- The restart at the reset value: whole cents of the reserve first.
+    from_reserve := LEAST(lv.reserve_micro / 1000000, lv.reset_value);
+    UPDATE levels l SET current_micro = lv.reset_value * 1000000 + lv.current_micro % 1000000,
+        reserve_micro = l.reserve_micro - from_reserve * 1000000, hits = l.hits + 1, awarded = l.awarded + out_amount,
+        operator_funded = l.operator_funded + lv.reset_value - from_reserve
+    WHERE l.pool = p_pool AND l.level = p_level;
+    INSERT INTO awards (machine, epoch, round, pool, level, amount) VALUES (session_user, p_epoch, p_round, p_pool, p_level, out_amount);
+    PERFORM pg_notify('egm_progressive', p_pool);
+    RETURN NEXT;
+END $$;
+
+-- A round voided after the controller made its awards: each award of it
+-- goes back to its level (never lost), marked returned; returns the sum.
+CREATE OR REPLACE FUNCTION egm.return_awards(p_pool TEXT, p_epoch TEXT, p_round BIGINT) RETURNS BIGINT
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    a RECORD;
+    total BIGINT := 0;
+BEGIN
+    FOR a IN SELECT w.level, w.amount FROM awards w
+        WHERE w.machine = session_user AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.returned_at IS NULL
+        ORDER BY w.level FOR UPDATE
+    LOOP
+        UPDATE levels l SET current_micro = l.current_micro + a.amount * 1000000, awarded = l.awarded - a.amount
+            WHERE l.pool = p_pool AND l.level = a.level;
+        UPDATE awards w SET returned_at = now()
+            WHERE w.machine = session_user AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = a.level;
+        total := total + a.amount;
+        INSERT INTO operator_log (operator, action, detail)
+            VALUES (session_user, 'return_award', format('round %s of epoch %s: %s cents back to pool %s level %s (the round was voided)',
+                    p_round, p_epoch, a.amount, p_pool, a.level));
+    END LOOP;
+    IF total > 0 THEN
+        PERFORM pg_notify('egm_progressive', p_pool);
+    END IF;
+    RETURN total;
+END $$;
+
+CREATE OR REPLACE FUNCTION egm.levels(p_pool TEXT)
+RETURNS TABLE (out_level INT, out_name TEXT, out_current_micro BIGINT, out_reset_value BIGINT, out_hits BIGINT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT level, name, current_micro, reset_value, hits FROM levels WHERE pool = p_pool ORDER BY level
+$$;
+
+CREATE OR REPLACE FUNCTION egm.last_awards(p_pool TEXT, p_n BIGINT)
+RETURNS TABLE (out_seq BIGINT, out_machine TEXT, out_round BIGINT, out_level INT, out_amount BIGINT, out_time BIGINT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT seq, machine, round, level, amount, extract(epoch FROM at)::BIGINT FROM awards
+    WHERE pool = p_pool AND returned_at IS NULL ORDER BY seq DESC LIMIT p_n
+$$;
+
+-- Operator: set a pool up at its start values. A pool that exists keeps
+-- its money (M-20) and must have the same configuration.
+CREATE OR REPLACE FUNCTION egm.configure_pool(p_config_text TEXT, p_max_wager BIGINT) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    p_config JSONB := p_config_text::JSONB;
+    id TEXT := p_config->>'id';
+    have JSONB;
+    l JSONB;
+    i INT := 0;
+BEGIN
+    IF p_max_wager IS NULL OR p_max_wager < (p_config->>'min_wager')::BIGINT THEN
+        RAISE EXCEPTION 'pool %: the wager bound % is below the minimum wager', id, p_max_wager;
+    END IF;
+    SELECT config INTO have FROM pools WHERE pool = id FOR UPDATE;
+    IF FOUND THEN
+        IF have <> p_config THEN
+            RAISE EXCEPTION 'pool % exists with another configuration; its money stays (M-20)', id;
+        END IF;
+        RETURN;
+    END IF;
+    INSERT INTO pools (pool, config, min_wager, max_wager) VALUES (id, p_config, (p_config->>'min_wager')::BIGINT, p_max_wager);
+    FOR l IN SELECT * FROM jsonb_array_elements(p_config->'levels') LOOP
+        IF coalesce((l->>'mystery')::BOOLEAN, false) THEN
+            RAISE EXCEPTION 'pool %: a linked pool has no mystery level (its hidden value would live on one cabinet)', id;
+        END IF;
+        INSERT INTO levels (pool, level, name, start_value, reset_value, increment_ppm, reserve_ppm, ceiling_micro, current_micro, operator_funded)
+        VALUES (id, i, l->>'name', (l->>'start_value')::BIGINT, (l->>'reset_value')::BIGINT, (l->>'increment_ppm')::BIGINT,
+                coalesce((l->>'reserve_ppm')::BIGINT, 0), (l->>'ceiling')::BIGINT * 1000000, (l->>'start_value')::BIGINT * 1000000,
+                (l->>'start_value')::BIGINT);
+        i := i + 1;
+    END LOOP;
+    INSERT INTO operator_log (operator, action, detail) VALUES (session_user, 'configure_pool', p_config::TEXT);
+END $$;
+
+-- Operator, M-23: move a level's whole cents to a level of a pool of the
+-- same games (the same model and bet type), or out of the controller to a
+-- target the authority designated (its reference is required). Logged
+-- under the operator's name.
+CREATE OR REPLACE FUNCTION egm.transfer(p_pool TEXT, p_level INT, p_to_pool TEXT, p_to_level INT, p_authority_ref TEXT) RETURNS BIGINT
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    cur BIGINT;
+    amount BIGINT;
+BEGIN
+    SELECT current_micro INTO cur FROM levels WHERE pool = p_pool AND level = p_level FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'pool % has no level %', p_pool, p_level;
+    END IF;
+    IF p_to_pool IS NOT NULL THEN
+        IF (SELECT config->'games' FROM pools WHERE pool = p_to_pool) IS DISTINCT FROM (SELECT config->'games' FROM pools WHERE pool = p_pool) THEN
+            RAISE EXCEPTION 'pool % is not of the same games as pool % (M-23)', p_to_pool, p_pool;
+        END IF;
+        PERFORM 1 FROM levels WHERE pool = p_to_pool AND level = p_to_level FOR UPDATE;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'pool % has no level %', p_to_pool, p_to_level;
+        END IF;
+    ELSIF coalesce(trim(p_authority_ref), '') = '' THEN
+        RAISE EXCEPTION 'a transfer out of the controller needs the authority''s reference (M-23)';
+    END IF;
+    amount := cur / 1000000;
+    UPDATE levels SET current_micro = current_micro - amount * 1000000, transferred_out = transferred_out + amount
+        WHERE pool = p_pool AND level = p_level;
+    IF p_to_pool IS NOT NULL THEN
+        UPDATE levels SET current_micro = current_micro + amount * 1000000, transferred_in = transferred_in + amount
+            WHERE pool = p_to_pool AND level = p_to_level;
+    END IF;
+    INSERT INTO operator_log (operator, action, detail)
+        VALUES (session_user, 'transfer', format('%s cents of pool %s level %s to %s', amount, p_pool, p_level,
+                CASE WHEN p_to_pool IS NULL THEN 'the authority''s target ' || p_authority_ref ELSE format('pool %s level %s', p_to_pool, p_to_level) END));
+    PERFORM pg_notify('egm_progressive', p_pool);
+    RETURN amount;
+END $$;
+
+CREATE OR REPLACE FUNCTION egm.books(p_pool TEXT)
+RETURNS TABLE (out_contributions BIGINT, out_wagered TEXT, out_contributed_micro BIGINT, out_current_micro BIGINT, out_start_value BIGINT,
+               out_awarded BIGINT, out_operator_funded BIGINT, out_reserve_micro BIGINT, out_overflow_micro BIGINT,
+               out_transferred_out BIGINT, out_transferred_in BIGINT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT (SELECT count(*) FROM contributions WHERE pool = p_pool), (SELECT coalesce(sum(wager), 0)::TEXT FROM contributions WHERE pool = p_pool),
+        contributed_micro, current_micro, start_value, awarded, operator_funded, reserve_micro, overflow_micro, transferred_out, transferred_in
+    FROM levels WHERE pool = p_pool ORDER BY level
+$$;
+
+CREATE OR REPLACE FUNCTION egm.by_machine(p_pool TEXT)
+RETURNS TABLE (out_machine TEXT, out_contributions BIGINT, out_wagered TEXT, out_awards TEXT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT c.machine, count(*), sum(c.wager)::TEXT,
+        coalesce((SELECT jsonb_agg(jsonb_build_array(w.round, w.level, w.amount) ORDER BY w.round, w.level) FROM awards w
+                  WHERE w.pool = p_pool AND w.machine = c.machine AND w.returned_at IS NULL), '[]'::JSONB)::TEXT
+    FROM contributions c WHERE c.pool = p_pool GROUP BY c.machine ORDER BY c.machine
+$$;
+
+CREATE OR REPLACE FUNCTION egm.refusals(p_n BIGINT)
+RETURNS TABLE (out_seq BIGINT, out_machine TEXT, out_round BIGINT, out_call TEXT, out_reason TEXT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT seq, machine, round, call, reason FROM refusals ORDER BY seq DESC LIMIT p_n
+$$;
+
+CREATE OR REPLACE FUNCTION egm.operator_log(p_n BIGINT)
+RETURNS TABLE (out_seq BIGINT, out_operator TEXT, out_action TEXT, out_detail TEXT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT seq, operator, action, detail FROM operator_log ORDER BY seq DESC LIMIT p_n
+$$;
+
+-- Who may call what. Functions are executable by PUBLIC by default: that
+-- is taken back first.
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'egm_cabinet') THEN CREATE ROLE egm_cabinet NOLOGIN; END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'egm_operator') THEN CREATE ROLE egm_operator NOLOGIN; END IF;
+END $$;
+REVOKE ALL ON ALL TABLES IN SCHEMA egm FROM PUBLIC, egm_cabinet, egm_operator;
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA egm FROM PUBLIC, egm_cabinet, egm_operator;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA egm FROM PUBLIC;
+GRANT USAGE ON SCHEMA egm TO egm_cabinet, egm_operator;
+-- Only the controller's roles may connect to its database.
+DO $$ BEGIN
+    EXECUTE format('REVOKE ALL ON DATABASE %I FROM PUBLIC', current_database());
+    EXECUTE format('GRANT CONNECT ON DATABASE %I TO egm_cabinet, egm_operator', current_database());
+END $$;
+GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT),
+    egm.return_awards(TEXT, TEXT, BIGINT) TO egm_cabinet;
+GRANT EXECUTE ON FUNCTION egm.levels(TEXT), egm.last_awards(TEXT, BIGINT) TO egm_cabinet, egm_operator;
+GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, INT, TEXT, INT, TEXT), egm.books(TEXT),
+    egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT) TO egm_operator;

@@ -1,0 +1,253 @@
+//! Issue 13: the six attacks on the linked controller, made as a cabinet's
+//! login (or a stranger) would make them, against the real PostgreSQL with
+//! its TLS, certificates and least-privilege roles; each refused, logged
+//! where the controller can log it, and nothing lost: the books balance.
+//!
+//! | attack | test |
+//! |---|---|
+//! | 1 an award for a machine or round that never played | `attack_1_*` |
+//! | 2 a cabinet's login writing the books directly | `attack_2_*` |
+//! | 3 a plain link, a borrowed identity | `attack_3_*` |
+//! | 4 round numbers restarting after a RAM clear | `attack_4_*` |
+//! | 5 an unreasonable wager blocking the outbox | `attack_5_*` |
+//! | 6 a void after the award | `attack_6_*` |
+
+use std::path::Path;
+
+use linked_controller::{Controller, Link, LinkError, Outcome, deliver_outbox};
+use meters::{Door, Machine, MachineConfig, Mode, SeedChoice};
+use serde_json::json;
+
+use super::{EPOCH, MAX_WAGER, POOL, SERVER, cabinet, controller, pool, url};
+
+/// The level the hits in these tests take (the Mini).
+const MINI: usize = 1;
+
+fn assert_refused<T: std::fmt::Debug>(r: Result<T, LinkError>, needle: &str) {
+    match r {
+        Err(LinkError::Refused(reason)) => assert!(reason.contains(needle), "{reason}"),
+        other => panic!("expected a refusal naming {needle:?}, got {other:?}"),
+    }
+}
+
+#[test]
+fn attack_1_an_award_only_for_a_round_that_contributed() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack1", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    let before = op.levels(POOL).unwrap();
+    // A machine the controller does not know cannot even log in.
+    let nobody = Controller::connect(&url("EGM-NOBODY", &db));
+    assert!(nobody.is_err(), "an unregistered machine logged in");
+    // A known cabinet asking for a round it never played.
+    let mut a = cabinet("A", &db);
+    assert_refused(a.award(POOL, EPOCH, 999_999, 0), "made no contribution");
+    // Nor for another epoch's round, nor a level the pool lacks.
+    a.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
+    assert_refused(a.award(POOL, "ffffffffffffffffffffffffffffffff", 1, 0), "made no contribution");
+    assert_refused(a.award(POOL, EPOCH, 1, 7), "no level 7");
+    let after = op.levels(POOL).unwrap();
+    assert_eq!(before.iter().map(|l| (l.hits, l.reset_value)).collect::<Vec<_>>(), after.iter().map(|l| (l.hits, l.reset_value)).collect::<Vec<_>>());
+    assert!(after[0].value >= before[0].value, "the Grande lost money");
+    let refusals = op.refusals(10).unwrap();
+    assert_eq!(refusals.len(), 3, "{refusals:?}");
+    assert!(refusals.iter().all(|r| r.machine == "A" && r.call == "award"));
+    // The real hit of the round is paid once, from the level.
+    let mini = after[MINI].value;
+    assert_eq!(a.award(POOL, EPOCH, 1, MINI).unwrap(), mini);
+    assert_eq!(a.award(POOL, EPOCH, 1, MINI).unwrap(), mini, "asked again: the same award");
+    assert_eq!(op.levels(POOL).unwrap()[MINI].hits, 1);
+    assert!(op.books(POOL).unwrap().balanced());
+}
+
+#[test]
+fn attack_2_a_cabinet_login_can_neither_read_nor_write_the_books() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack2", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    let before = op.books(POOL).unwrap();
+    let mut a = cabinet("A", &db);
+    for sql in [
+        "UPDATE egm.levels SET current_micro = 5100000000000",
+        "SELECT * FROM egm.levels",
+        "INSERT INTO egm.awards (machine, epoch, round, pool, level, amount) VALUES ('A', 'x', 1, 'linked-sevens', 0, 5100000)",
+        "DELETE FROM egm.contributions",
+        "SELECT egm.refuse('x', 1, 'linked-sevens', 'x', 'x')",
+        "SELECT egm.transfer('linked-sevens', 0, NULL, NULL, 'mine')",
+        "SELECT egm.configure_pool('{}', 1)",
+        "SELECT * FROM egm.books('linked-sevens')",
+        "CREATE TABLE public.mine (x INT)",
+    ] {
+        let e = LinkError::from(a.client().batch_execute(sql).expect_err(sql));
+        assert!(e.to_string().contains("permission denied"), "{sql}: {e}");
+    }
+    // The operator's own calls are logged under the operator's name.
+    let log = op.operator_log(5).unwrap();
+    assert_eq!(log.len(), 1);
+    assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("egm-operator", "configure_pool"));
+    assert_eq!(op.books(POOL).unwrap(), before);
+}
+
+#[test]
+fn attack_3_no_plain_link_and_no_borrowed_identity() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack3", &["A", "B"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    let a_url = url("A", &db);
+    let plain = a_url.split('?').next().unwrap().to_owned();
+    // Our client never opens a plain link over the network…
+    assert!(matches!(Controller::connect(&plain), Err(LinkError::Tls(_))));
+    // …and the server refuses one opened by anyone else.
+    let e = LinkError::from(postgres::Client::connect(&plain, postgres::NoTls).err().expect("the server took a plain connection"));
+    assert!(e.to_string().contains("no pg_hba.conf entry"), "{e}");
+    // B's login with A's certificate: the certificate names A.
+    let borrowed = a_url.replacen("postgres://A@", "postgres://B@", 1);
+    let e = Controller::connect(&borrowed).err().expect("B logged in with A's certificate");
+    assert!(e.to_string().contains("certificate authentication failed"), "{e}");
+    // The superuser never over the network, whatever certificate.
+    let e = Controller::connect(&url("egm", &db)).err().expect("the superuser logged in over the network");
+    assert!(e.to_string().contains("rejects connection"), "{e}");
+    // The machine is the certificate's: what A contributes is A's.
+    cabinet("A", &db).contribute(POOL, EPOCH, &[(1, 300)]).unwrap();
+    let accounts = op.by_machine(POOL).unwrap();
+    assert_eq!(accounts.iter().map(|a| (a.machine.as_str(), a.contributions)).collect::<Vec<_>>(), vec![("A", 1)]);
+}
+
+/// A lab cabinet of the linked pool on real critical memory.
+fn machine(path: &Path) -> Machine {
+    let config = MachineConfig { mode: Mode::Lab, machine_id: "A".into(), ..MachineConfig::default() };
+    let mut m = Machine::open(path, config, SeedChoice::Lab(3)).unwrap();
+    m.join_linked_pool(POOL, vec!["linked-game".into()], 1).unwrap();
+    m
+}
+
+/// Play a round staking `stake` cents; its contribution joins the outbox.
+fn play(m: &mut Machine, stake: u64) -> u64 {
+    while m.credit() < stake {
+        m.insert_note(5_000).unwrap();
+    }
+    m.play_round("linked-game", 1, stake, "outcome", |_| Ok::<_, String>(json!({}))).unwrap().0
+}
+
+#[test]
+fn attack_4_after_a_ram_clear_the_rounds_restart_but_no_key_repeats() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack4", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.sqlite");
+    let mut link = Link::new(&url("A", &db));
+
+    let mut m = machine(&path);
+    let first_epoch = m.epoch_id().to_owned();
+    assert_eq!(first_epoch.len(), 32);
+    let round = play(&mut m, 100);
+    assert_eq!(round, 1);
+    assert_eq!(deliver_outbox(&mut m, &mut link, POOL).unwrap(), Some(1));
+    let old_award = link.call(|c| c.award(POOL, &first_epoch, 1, MINI)).unwrap();
+    m.settle_round_with_awards(1, 0, vec![], &[], &[(POOL.to_owned(), MINI, old_award)]).unwrap();
+    // Everything paid out before the clear (so nothing is carried as a hand-pay).
+    if let meters::CashOut::Ticket(t) = m.cash_out().unwrap() {
+        m.ticket_printed(&t.validation).unwrap();
+    }
+    m.open_door(Door::Logic).unwrap();
+    m.shutdown().unwrap();
+    let config = MachineConfig { mode: Mode::Lab, machine_id: "A".into(), ..MachineConfig::default() };
+    Machine::ram_clear(&path, &config, "operator", "0000", "attack 4", true).unwrap();
+
+    let mut m = machine(&path);
+    assert_ne!(m.epoch_id(), first_epoch, "a RAM clear makes a new epoch");
+    m.close_door(Door::Logic).unwrap();
+    let round = play(&mut m, 100);
+    assert_eq!(round, 1, "the round counter restarted");
+    // Round 1 again: a new key, taken, not dropped as a duplicate.
+    assert_eq!(deliver_outbox(&mut m, &mut link, POOL).unwrap(), Some(1));
+    let books = op.books(POOL).unwrap();
+    assert_eq!((books.contributions, books.wagered), (2, 200));
+    // Its hit takes the level as it is now, not the old award again.
+    let level_now = op.levels(POOL).unwrap()[MINI].value;
+    let epoch = m.epoch_id().to_owned();
+    let award = link.call(|c| c.award(POOL, &epoch, 1, MINI)).unwrap();
+    assert_eq!(award, level_now);
+    assert_eq!(op.levels(POOL).unwrap()[MINI].hits, 2);
+    assert!(op.books(POOL).unwrap().balanced());
+    // A key resent with another wager is refused and logged.
+    let answer = link.call(|c| c.contribute(POOL, &epoch, &[(1, 999)])).unwrap();
+    assert!(matches!(&answer[0].1, Outcome::Refused(r) if r.contains("now sent with 999")), "{answer:?}");
+    assert_eq!(op.books(POOL).unwrap().wagered, 200);
+}
+
+#[test]
+fn attack_5_unreasonable_wagers_are_refused_per_row_and_the_outbox_drains() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack5", &["A"]);
+    let mut cfg = pool();
+    cfg.id = "bounded".into();
+    op.configure_pool(&cfg, 500).unwrap();
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    // The controller's call takes any u64 and refuses per row.
+    let mut a = cabinet("A", &db);
+    let answer = a.contribute(POOL, EPOCH, &[(1, 100), (2, u64::MAX), (3, 1 << 62), (4, 200)]).unwrap();
+    assert_eq!(answer[0], (1, Outcome::Accepted));
+    assert!(matches!(&answer[1].1, Outcome::Refused(r) if r.contains("18446744073709551615") && r.contains("G-46")), "{answer:?}");
+    assert!(matches!(&answer[2].1, Outcome::Refused(r) if r.contains("4611686018427387904")), "{answer:?}");
+    assert_eq!(answer[3], (4, Outcome::Accepted));
+    let books = op.books(POOL).unwrap();
+    assert_eq!((books.contributions, books.wagered), (2, 300));
+    assert!(books.balanced());
+
+    // A cabinet's outbox with a wager over the bound: the row is refused,
+    // journaled with the reason, and the others are taken.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.sqlite");
+    let config = MachineConfig { mode: Mode::Lab, machine_id: "A".into(), ..MachineConfig::default() };
+    let mut m = Machine::open(&path, config, SeedChoice::Lab(5)).unwrap();
+    m.join_linked_pool("bounded", vec!["linked-game".into()], 1).unwrap();
+    let mut rounds = Vec::new();
+    for stake in [100, 600, 300] {
+        let r = play(&mut m, stake);
+        m.settle_round(r, 0, vec![]).unwrap();
+        rounds.push(r);
+    }
+    let mut link = Link::new(&url("A", &db));
+    assert_eq!(deliver_outbox(&mut m, &mut link, "bounded").unwrap(), Some(3));
+    assert!(m.linked_pending().is_empty(), "the outbox did not drain: {:?}", m.linked_pending());
+    let events = m.events(5).unwrap();
+    assert!(
+        events.iter().any(|e| matches!(&e.entry, meters::Entry::LinkedRefused { round, reason, .. } if *round == rounds[1] && reason.contains("600"))),
+        "no refusal journaled"
+    );
+    let books = op.books("bounded").unwrap();
+    assert_eq!((books.contributions, books.wagered), (2, 400));
+}
+
+#[test]
+fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack6", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.sqlite");
+    let mut link = Link::new(&url("A", &db));
+    let mut m = machine(&path);
+    let round = play(&mut m, 5_000);
+    deliver_outbox(&mut m, &mut link, POOL).unwrap();
+    let epoch = m.epoch_id().to_owned();
+    let value = op.levels(POOL).unwrap()[MINI].value;
+    // The controller awards the hit; the cabinet dies before it journals it.
+    assert_eq!(link.call(|c| c.award(POOL, &epoch, round, MINI)).unwrap(), value);
+    let reset = op.levels(POOL).unwrap()[MINI].value;
+    assert!(reset < value);
+    // The round is voided instead of resumed: the award goes back.
+    assert_eq!(link.call(|c| c.return_awards(POOL, &epoch, round)).unwrap(), value);
+    m.void_round(round, "attack 6").unwrap();
+    assert_eq!(op.levels(POOL).unwrap()[MINI].value, reset + value, "the award went back to its level");
+    let log = op.operator_log(1).unwrap();
+    assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("A", "return_award"), "the return is logged");
+    assert!(log[0].2.contains(&format!("{value} cents back")), "{}", log[0].2);
+    assert!(op.books(POOL).unwrap().balanced());
+    assert!(op.last_awards(POOL, 5).unwrap().is_empty(), "a returned award is still listed");
+    // Returned once: nothing more to return, and no award again.
+    assert_eq!(link.call(|c| c.return_awards(POOL, &epoch, round)).unwrap(), 0);
+    assert_refused(link.call(|c| c.award(POOL, &epoch, round, MINI)), "returned to the pool");
+}
