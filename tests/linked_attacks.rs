@@ -219,6 +219,14 @@ fn attack_5_unreasonable_wagers_are_refused_per_row_and_the_outbox_drains() {
     );
     let books = op.books("bounded").unwrap();
     assert_eq!((books.contributions, books.wagered), (2, 400));
+
+    // A pool the controller does not have: said as a refusal, never taken
+    // for a controller that did not answer.
+    m.join_linked_pool("missing", vec!["linked-game".into()], 1).unwrap();
+    let r = play(&mut m, 100);
+    m.settle_round(r, 0, vec![]).unwrap();
+    let e = deliver_outbox(&mut m, &mut link, "missing").unwrap_err();
+    assert!(e.to_string().contains("no linked pool missing"), "{e}");
 }
 
 #[test]

@@ -81,6 +81,13 @@ pub fn deliver_outbox(machine: &mut Machine, link: &mut Link, pool: &str) -> Res
             }
             Ok(Some(answers.len()))
         }
+        // The controller answered, and refused the whole call (a pool it
+        // does not have, an epoch it does not take, a call this login may
+        // not make): said as such, never taken for a controller that did not
+        // answer. A server starting up or shutting down did not answer.
+        Err(LinkError::Db(e)) if e.as_db_error().is_some_and(|d| ["P0", "22", "23", "42"].iter().any(|class| d.code().code().starts_with(class))) => {
+            Err(CoreError::Progressive(format!("the controller refused this cabinet's contributions to {pool}: {}", LinkError::Db(e))))
+        }
         Err(_) => Ok(None),
     }
 }
