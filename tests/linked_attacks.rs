@@ -10,7 +10,7 @@
 //! | 3 a plain link, a borrowed identity | `attack_3_*` |
 //! | 4 round numbers restarting after a RAM clear | `attack_4_*` |
 //! | 5 an unreasonable wager blocking the outbox | `attack_5_*` |
-//! | 6 a void after the award | `attack_6_*` |
+//! | 6 a void after the award | `attack_6_*`; through the host, `a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award` |
 
 use std::path::Path;
 

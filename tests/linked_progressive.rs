@@ -482,3 +482,74 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
 fn ron_pool(text: &str) -> PoolConfig {
     ron::from_str(text).unwrap()
 }
+
+/// Issue 13, attack 6 through the real host: a round the controller made an
+/// award for, cut by a power loss, cannot be resumed after the restart (its
+/// game is no longer on the cabinet) and must be voided. The void waits
+/// while the controller is down (the round stays open), and once it answers
+/// the award goes back to its level before the stake is refunded.
+#[test]
+fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() {
+    use game_host::boot::{BootOptions, boot};
+    use game_host::command::Command;
+
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (pg_db, mut c) = controller("void", &["EGM-0001"]);
+    let linked: PoolConfig = ron_pool(&std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap());
+    c.configure_pool(&linked, MAX_WAGER).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = test_config::text(dir.path());
+    let end = config.rfind(')').unwrap();
+    let config = format!(
+        "{}    linked_progressives: [(controller: {:?}, pool: {POOL:?}, games: [\"classic-sevens\"], min_wager: 1,\n        triggers: [(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))])],\n)\n",
+        &config[..end],
+        url("EGM-0001", &pg_db)
+    );
+    let db = dir.path().join("egm.sqlite");
+    let options = |text: &str| BootOptions { config: test_config::write(dir.path(), text), db: db.clone(), lab_seed: Some(7), demo: false };
+
+    let mut s = boot(&options(&config)).unwrap();
+    let index = s.games().iter().position(|g| g.id() == "classic-sevens").unwrap();
+    assert!(s.command(Command::SelectGame { index }));
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !s.linked()[0].view().available() {
+        assert!(Instant::now() < deadline, "the controller never answered");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(s.command(Command::Play));
+    let round = s.machine().open_round().unwrap().round;
+    s.deliver_linked();
+    // The controller awards the round's hit; the power goes before the
+    // cabinet journals it.
+    let epoch = s.machine().epoch_id().to_owned();
+    let mut me = cabinet("EGM-0001", &pg_db);
+    let before = c.levels(POOL).unwrap()[1].value;
+    let amount = me.award(POOL, &epoch, round, 1).unwrap();
+    assert_eq!(amount, before);
+    let reset = c.levels(POOL).unwrap()[1].value;
+    s.power_cut();
+
+    // Restarted without the round's game, with the controller down.
+    postgres("kill");
+    let without = config.replacen("games: [\"classic-sevens\", ", "games: [", 1);
+    assert_ne!(without, config);
+    let mut s = boot(&options(&without)).unwrap();
+    assert_eq!(s.machine().open_round().map(|o| o.round), Some(round), "the void did not wait for the controller");
+    assert!(s.message_text().unwrap().contains("waits for the controller"), "{:?}", s.message_text());
+
+    // The controller back: the award returns to its level, then the void.
+    postgres("start");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while s.machine().open_round().is_some() {
+        s.tend_linked();
+        assert!(Instant::now() < deadline, "the void never happened: {:?}", s.message_text());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(s.machine().credit(), 2_000, "the stake was refunded");
+    let mut c = Controller::connect(&url(OPERATOR, &pg_db)).unwrap();
+    assert_eq!(c.levels(POOL).unwrap()[1].value, reset + amount, "the award went back to its level");
+    assert!(c.books(POOL).unwrap().balanced());
+    let log = c.operator_log(1).unwrap();
+    assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("EGM-0001", "return_award"));
+}
