@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use game_core::cards::Card;
 use game_core::double_up::Gamble;
 use game_core::draw_poker::{Dealt, DrawPokerGame};
 use game_core::poker::{Category, evaluate};
@@ -72,13 +73,26 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
         }
         "deal" => {
             let game = first.data["game"].as_str().unwrap();
-            let coins: u32 = serde_json::from_value(first.data["bet"].clone()).unwrap();
+            // One hand's bet is its coins; a multi-hand bet names its hands.
+            let bet = &first.data["bet"];
+            let coins = bet.as_u64().or_else(|| bet["coins"].as_u64()).unwrap() as u32;
             let dealt: Dealt = serde_json::from_value(first.data["deal"].clone()).unwrap();
+            let more: Vec<[Card; 5]> = first.data["deal"].get("more").map(|m| serde_json::from_value(m.clone()).unwrap()).unwrap_or_default();
+            assert_eq!(more.len() + 1, bet["hands"].as_u64().unwrap_or(1) as usize, "round {}: a deal for every hand", r.round);
             let draw = r.steps.iter().find(|s| s.step.name == "draw").expect("a settled draw-poker round has its draw");
             let draw: DrawRecord = serde_json::from_value(draw.step.data.clone()).unwrap();
-            // The final hand is the committed deal with the committed holds.
+            // The final hand is the committed deal with the committed holds;
+            // each further hand, the dealt cards held and its own
+            // replacements in order.
             assert_eq!(draw.hand, dealt.draw(draw.hold), "round {}: the drawn hand is not the committed one", r.round);
-            rules.draw[game].win(&draw.hand, coins)
+            assert_eq!(draw.more.len(), more.len());
+            for (k, replacements) in more.iter().enumerate() {
+                let mut cards = [Card::JOKER; 10];
+                cards[..5].copy_from_slice(&dealt.hand());
+                cards[5..].copy_from_slice(replacements);
+                assert_eq!(draw.more[k], Dealt { cards }.draw(draw.hold), "round {}: hand {} is not the committed one", r.round, k + 2);
+            }
+            std::iter::once(&draw.hand).chain(&draw.more).map(|h| rules.draw[game].win(h, coins)).sum()
         }
         "stud-deal" => {
             let deal: StudDeal = serde_json::from_value(first.data["deal"].clone()).unwrap();

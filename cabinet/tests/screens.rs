@@ -176,6 +176,47 @@ fn draw_poker_screen_shows_the_deal_the_holds_and_the_final_hand() {
     rig.keep_screenshots("screen-draw-poker", 3);
 }
 
+/// White pixels of a further hand's small card face, at the least.
+const SMALL_FACE_PIXELS: usize = 1_500;
+
+/// Issue 18: multi-hand draw poker. Three hands from one deal (the up
+/// arrow adds hands): the further hands show nothing until cards are held,
+/// then the held cards, then their own final cards; the journal has every
+/// hand, each drawn from the deal as game-core draws it.
+#[test]
+fn draw_poker_screen_shows_every_hand_of_a_multi_hand_round() {
+    use game_host::kinds::draw_poker::{DrawDeal, DrawRecord};
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    rig.key("Right");
+    rig.key("Right");
+    rig.key("Up");
+    rig.key("space");
+    let i = rig.wait_for("the deal", |i| i.state().open_round.as_ref().is_some_and(|o| o.game == "jacks-or-better-9-6"));
+    assert_eq!(i.state().open_round.as_ref().unwrap().stake, 15, "5 coins × 3 hands at 1 cent a credit");
+    std::thread::sleep(Duration::from_millis(800));
+    let dealt = count_pixels(&rig.shot(), CARD_FACE, 2);
+    rig.key("F1");
+    rig.key("F2");
+    std::thread::sleep(Duration::from_millis(500));
+    let held = count_pixels(&rig.shot(), CARD_FACE, 2);
+    assert!(held > dealt + 4 * SMALL_FACE_PIXELS, "the two held cards do not show in both further hands ({dealt} → {held} pixels)");
+    rig.key("space");
+    std::thread::sleep(Duration::from_millis(800));
+    let drawn = count_pixels(&rig.shot(), CARD_FACE, 2);
+    assert!(drawn > 5 * FACE_PIXELS + 10 * SMALL_FACE_PIXELS, "the three final hands are not face up ({drawn} pixels)");
+    rig.key("Return");
+    let r = the_round(&rig);
+    let deal: DrawDeal = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+    let rec: DrawRecord = serde_json::from_value(r.steps[1].step.data.clone()).unwrap();
+    assert_eq!(rec.hold, Hold(0b00011));
+    assert_eq!(rec.hands(), deal.hands().draw(Hold(0b00011)));
+    assert_eq!(rec.hands().len(), 3);
+    stop(cab);
+    rig.keep_screenshots("screen-draw-poker-multi", 3);
+}
+
 /// Stud: the dealer's four hidden cards are backs until the decision; then
 /// both hands are face up.
 #[test]

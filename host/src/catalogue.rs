@@ -22,11 +22,7 @@ impl HostedGame {
     pub fn from_artifact(game: CompiledGame) -> Result<Self, String> {
         Ok(match game {
             CompiledGame::Reels(g) => HostedGame::new(Reels::new(g)?),
-            // The cabinet plays one hand a deal; a paytable that does not
-            // offer single-hand play cannot be hosted yet.
-            CompiledGame::DrawPoker(g) if !g.hands.contains(&1) => {
-                return Err(format!("{}: offers only multi-hand play ({:?} hands), which this cabinet does not host yet", g.id, g.hands));
-            }
+            // Multi-hand play is hosted as the paytable offers it (issue 18).
             CompiledGame::DrawPoker(g) => HostedGame::new(DrawPoker(g)),
             CompiledGame::StudPoker(g) => HostedGame::new(StudPoker(g)),
         })

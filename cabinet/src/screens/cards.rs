@@ -14,7 +14,16 @@ pub const CARD: egui::Vec2 = egui::vec2(110.0, 156.0);
 /// One card; `face` None draws its back. Returns the response (a card can
 /// be touched to hold it).
 pub fn paint_card(ui: &mut egui::Ui, face: Option<Card>, held: bool) -> egui::Response {
-    let (rect, response) = ui.allocate_exact_size(CARD, egui::Sense::click());
+    paint_card_sized(ui, face, held, CARD)
+}
+
+/// A further hand's card in multi-hand play (issue 18): a third of the size.
+pub const SMALL_CARD: egui::Vec2 = egui::vec2(44.0, 62.0);
+
+/// A card of `size`, drawn as [`paint_card`] draws one, its text scaled.
+pub fn paint_card_sized(ui: &mut egui::Ui, face: Option<Card>, held: bool, size: egui::Vec2) -> egui::Response {
+    let k = size.y / CARD.y;
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
     let p = ui.painter_at(rect.expand(4.0));
     match face {
         Some(c) => {
@@ -29,18 +38,31 @@ pub fn paint_card(ui: &mut egui::Ui, face: Option<Card>, held: bool) -> egui::Re
             let (rank, suit) =
                 if c.is_joker() { ("JK".to_owned(), "★".to_owned()) } else { (Card::rank_char(c.rank()).to_string(), c.suit_symbol().to_string()) };
             let rank = if rank == "T" { "10".to_owned() } else { rank };
-            p.text(rect.left_top() + egui::vec2(10.0, 6.0), egui::Align2::LEFT_TOP, &rank, egui::FontId::proportional(30.0), colour);
-            p.text(rect.center() + egui::vec2(0.0, 12.0), egui::Align2::CENTER_CENTER, &suit, egui::FontId::proportional(64.0), colour);
+            p.text(rect.left_top() + egui::vec2(10.0, 6.0) * k, egui::Align2::LEFT_TOP, &rank, egui::FontId::proportional(30.0 * k), colour);
+            p.text(rect.center() + egui::vec2(0.0, 12.0) * k, egui::Align2::CENTER_CENTER, &suit, egui::FontId::proportional(64.0 * k), colour);
         }
         None => {
-            p.rect_filled(rect, 10.0, egui::Color32::from_rgb(20, 50, 140));
-            p.rect_stroke(rect.shrink(8.0), 6.0, egui::Stroke::new(2.0, egui::Color32::from_rgb(200, 170, 60)), egui::StrokeKind::Inside);
+            p.rect_filled(rect, 10.0 * k, egui::Color32::from_rgb(20, 50, 140));
+            p.rect_stroke(rect.shrink(8.0 * k), 6.0 * k, egui::Stroke::new(2.0, egui::Color32::from_rgb(200, 170, 60)), egui::StrokeKind::Inside);
         }
     }
     if held {
         p.rect_stroke(rect.expand(2.0), 12.0, egui::Stroke::new(4.0, egui::Color32::GOLD), egui::StrokeKind::Outside);
     }
     response
+}
+
+/// A further hand of multi-hand play, small, with its label and what it
+/// pays, centred on one line.
+pub fn paint_small_hand(ui: &mut egui::Ui, label: &str, faces: &[Option<Card>], pays: &str) {
+    ui.horizontal(|ui| {
+        ui.add_sized([64.0, SMALL_CARD.y], egui::Label::new(egui::RichText::new(label).size(16.0)));
+        for f in faces {
+            paint_card_sized(ui, *f, false, SMALL_CARD);
+            ui.add_space(4.0);
+        }
+        ui.add_sized([190.0, SMALL_CARD.y], egui::Label::new(egui::RichText::new(pays).size(16.0).color(egui::Color32::GOLD)));
+    });
 }
 
 /// A row of cards; returns the index of a card touched.

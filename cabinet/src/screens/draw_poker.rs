@@ -6,15 +6,15 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use game_core::double_up::DoubleUpRule;
-use game_core::draw_poker::{Dealt, DrawPokerGame, Wild};
+use game_core::draw_poker::{DrawPokerGame, Wild};
 use game_host::kind::GameKind;
-use game_host::kinds::draw_poker::DrawRecord;
+use game_host::kinds::draw_poker::{DrawBet, DrawDeal, DrawPokerRound, DrawRecord};
 use game_host::round::Opening;
 use meters::RoundRecall;
 
 use crate::SessionRes;
 use crate::modes::Mode;
-use crate::screens::cards::{double_up_panel, paint_hand};
+use crate::screens::cards::{double_up_panel, paint_hand, paint_small_hand};
 use crate::screens::help::bet_range;
 use crate::screens::{HudLayout, KindPages, screen_ui};
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
@@ -62,12 +62,45 @@ fn paytable(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame, coins: u32, paid:
     });
 }
 
+/// The paytable, and in multi-hand play (issue 18) every further hand
+/// beside it, small: the cards held until the draw, then its own final
+/// cards and what they pay (one column up to four further hands, two
+/// beyond).
+fn paytable_and_hands(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame, round: &DrawPokerRound, paid: Option<usize>, denom: u64) {
+    if round.deal.more.is_empty() {
+        paytable(ui, s, g, round.coins, paid);
+        return;
+    }
+    let dealt = round.deal.first.hand();
+    let finals = round.drawn.as_ref().map(|d| d.more.as_slice());
+    let columns = if round.deal.more.len() > 4 { 2 } else { 1 };
+    ui.horizontal_top(|ui| {
+        paytable(ui, s, g, round.coins, paid);
+        ui.add_space(24.0);
+        egui::Grid::new("further_hands").spacing([16.0, 4.0]).show(ui, |ui| {
+            for k in 0..round.deal.more.len() {
+                let (faces, pays) = match finals.and_then(|f| f.get(k)) {
+                    Some(hand) => {
+                        let pays = g.evaluate(hand).map_or_else(String::new, |e| format!("{} {}", g.entries[e].name, s.show(g.win(hand, round.coins) * denom)));
+                        (hand.map(Some), pays)
+                    }
+                    None => (std::array::from_fn(|i| round.hold.holds(i).then_some(dealt[i])), String::new()),
+                };
+                paint_small_hand(ui, &format!("{} {}", s.t("Mão", "Hand"), k + 2), &faces, &pays);
+                if (k + 1) % columns == 0 {
+                    ui.end_row();
+                }
+            }
+        });
+    });
+}
+
 fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = screen_ui(ctx, "draw_poker", &hud);
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
     let Some(g) = s.rules::<DrawPoker>().map(|r| r.0.clone()) else { return Ok(()) };
-    let coins = s.game().bet::<DrawPoker>().copied().unwrap_or(1);
+    let coins = s.game().bet::<DrawPoker>().map_or(1, |b| b.coins);
     let round = s.round::<DrawPoker>().cloned();
     let mut touched = None;
     let mut choice = None;
@@ -77,7 +110,7 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                 let hand = d.state.hand();
                 let drawn = d.state.drawn.as_ref();
                 let paid = drawn.and_then(|_| g.evaluate(&hand));
-                paytable(ui, &s, &g, d.state.coins, paid);
+                paytable_and_hands(ui, &s, &g, &d.state, paid, d.denom);
                 ui.add_space(16.0);
                 let held: Vec<bool> = (0..5).map(|i| d.state.hold.holds(i)).collect();
                 touched = paint_hand(ui, &hand.map(Some), &held);
@@ -88,7 +121,19 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                         ui.add_sized([122.0, 24.0], egui::Label::new(egui::RichText::new(format!("{text}\nF{}", i + 1)).color(egui::Color32::GOLD)));
                     }
                 });
-                if let Some(dr) = drawn {
+                if let Some(dr) = drawn.filter(|dr| !dr.more.is_empty()) {
+                    // Multi-hand: the first hand's prize, then every hand's together.
+                    let first = paid.map_or_else(|| s.t("Sem prémio", "No win").to_owned(), |e| g.entries[e].name.clone());
+                    ui.label(egui::RichText::new(first).size(22.0));
+                    ui.heading(
+                        egui::RichText::new(format!("{} — {}", s.t("Prémio das mãos", "All hands win"), s.show(dr.win * d.denom)))
+                            .color(egui::Color32::GOLD)
+                            .size(30.0),
+                    );
+                    if s.double_up_offered() {
+                        choice = double_up_panel(ui, &s, d.at_stake, d.denom, &d.gambles);
+                    }
+                } else if let Some(dr) = drawn {
                     match paid {
                         Some(e) => {
                             ui.heading(
@@ -117,7 +162,7 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                 // The last round stays on screen until the next (E-34).
                 let hand = last.state.hand();
                 let paid = g.evaluate(&hand);
-                paytable(ui, &s, &g, coins, paid);
+                paytable_and_hands(ui, &s, &g, &last.state, paid, last.denom);
                 ui.add_space(16.0);
                 let held: Vec<bool> = (0..5).map(|i| last.state.hold.holds(i)).collect();
                 paint_hand(ui, &hand.map(Some), &held);
@@ -161,6 +206,18 @@ fn draw_poker_help(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame) {
             ui.label(s.t("Baralho de 53 cartas: o joker é wild e substitui qualquer carta.", "53-card deck: the joker is wild and stands for any card."));
         }
     }
+    if g.hands.len() > 1 {
+        let hands: Vec<String> = g.hands.iter().map(u32::to_string).collect();
+        ui.label(format!(
+            "{} {} {}",
+            s.t("Jogo de várias mãos (setas cima/baixo):", "Multi-hand play (up/down arrows):"),
+            hands.join(", "),
+            s.t(
+                "mãos. Todas partem das mesmas cinco cartas e guardam as mesmas; cada mão troca as outras de um baralho seu, sem as cinco dadas. A aposta é moedas × mãos, e cada mão paga o seu prémio.",
+                "hands. Every hand starts from the same five cards and holds the same ones; each replaces the others from its own deck, less the five dealt. The bet is coins × hands, and each hand pays its own prize."
+            )
+        ));
+    }
     bet_range(ui, s, u64::from(g.coins.first().copied().unwrap_or(1)), u64::from(g.max_coins()));
     ui.heading(s.t("Prémios (créditos por moeda apostada)", "Prizes (credits per coin bet)"));
     egui::Grid::new("draw_pays").striped(true).show(ui, |ui| {
@@ -188,14 +245,17 @@ fn help_page(ui: &mut egui::Ui, s: &Session) -> Option<Option<DoubleUpRule>> {
 
 /// A recalled draw-poker round: the deal, then the final hand with the
 /// cards held (M-15).
-fn replay(ui: &mut egui::Ui, _s: &Session, r: &RoundRecall) -> bool {
+fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Some(first) = r.steps.first().filter(|st| st.step.name == DrawPoker::OPENING) else { return false };
-    let Ok(rec) = serde_json::from_value::<Opening<u32, Dealt>>(first.step.data.clone()) else { return false };
-    paint_hand(ui, &rec.deal.hand().map(Some), &[]);
+    let Ok(rec) = serde_json::from_value::<Opening<DrawBet, DrawDeal>>(first.step.data.clone()) else { return false };
+    paint_hand(ui, &rec.deal.first.hand().map(Some), &[]);
     for st in &r.steps[1..] {
         if let Ok(d) = serde_json::from_value::<DrawRecord>(st.step.data.clone()) {
             let held: Vec<bool> = (0..5).map(|i| d.hold.holds(i)).collect();
             paint_hand(ui, &d.hand.map(Some), &held);
+            for (k, hand) in d.more.iter().enumerate() {
+                paint_small_hand(ui, &format!("{} {}", s.t("Mão", "Hand"), k + 2), &hand.map(Some), "");
+            }
         }
     }
     true
