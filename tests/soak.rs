@@ -92,6 +92,12 @@ fn main() -> Result<()> {
         say(&format!("resumed {} {}", open.round, open.steps))?;
         finish_round(&mut m, open.round, win, hit, open.steps)?;
     }
+    // A hand-pay committed before the kill but not yet paid (a lock-up
+    // win, a cash-out over the ticket limit): the attendant pays it now.
+    for id in m.state().handpays.keys().copied().collect::<Vec<_>>() {
+        m.pay_handpay(id, "soak attendant")?;
+        say(&format!("handpay {id} recovered"))?;
+    }
     for tilt in m.state().tilts.clone() {
         m.clear_tilt(tilt, "soak attendant")?;
     }

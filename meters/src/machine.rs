@@ -9,6 +9,8 @@
 
 mod anchoring;
 mod key_lost;
+mod linked;
+mod ram_clear;
 pub use key_lost::KeyLostClear;
 
 use std::path::Path;
@@ -17,7 +19,7 @@ pub use anchoring::AnchorWear;
 
 use crate::anchor::AnchorReason;
 use crate::config::{ConfigError, MachineConfig, Mode};
-use crate::credential::{CredentialRecord, LOCKOUT_SECONDS, MAX_FAILURES};
+use crate::credential::CredentialRecord;
 use crate::journal::{Entry, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WHOLE_LEVEL, WinComponent, WinPayment};
 use crate::keystore::{self, KeyStore};
 use crate::meters::Door;
@@ -293,7 +295,7 @@ impl Machine {
         let fresh = store.is_empty();
         if fresh {
             let after_clear = (store.epoch() > 0).then_some(store.epoch());
-            boot.push(Entry::Genesis { machine_id: config.machine_id.clone(), after_clear, epoch_id: new_epoch_id()? });
+            boot.push(Entry::Genesis { machine_id: config.machine_id.clone(), after_clear, epoch_id: linked::new_epoch_id()? });
             // What the clear carried across opens the new epoch.
             if let Some(carried) = after_clear.map(|_| carried_by_last_clear(&store)).transpose()?.flatten() {
                 boot.push(Entry::CarriedOver { carried: Box::new(carried) });
@@ -325,76 +327,6 @@ impl Machine {
             let _ = machine.commit(vec![Entry::TiltSet { tilt: Tilt::SelfAudit, detail: failure.to_string() }]);
         }
         Ok(machine)
-    }
-
-    /// Clear critical memory after a RAM error (D-32): authenticated, with
-    /// the meters before it recorded in a chain that survives the clear.
-    /// Returns the clear's number; boot again with [`Machine::open`].
-    ///
-    /// The PIN is checked against the machine's own credential record (an
-    /// argon2id hash under the machine key's MAC), never against `config`'s;
-    /// five failed tries lock clears out for fifteen minutes. The logic door
-    /// must be open: `logic_door_open` is its sensor as the caller's device
-    /// layer reads it, and a journal that can be read must agree.
-    pub fn ram_clear(path: &Path, config: &MachineConfig, operator_id: &str, pin: &str, reason: &str, logic_door_open: bool) -> Result<u64, BootError> {
-        if config.mode == Mode::Production && config.key_store.is_stand_in() {
-            return Err(BootError::StandInRefused);
-        }
-        if !logic_door_open {
-            return Err(BootError::LogicDoorClosed);
-        }
-        let (mut keys, mut store, _rebuilt) = open_critical_memory(path, config)?;
-        // The meters before: as far as the journal can be read and trusted.
-        let mut state = CriticalState::default();
-        let readable = store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()));
-        if readable.is_ok() && !state.doors_open.contains(&Door::Logic) {
-            return Err(BootError::LogicDoorClosed);
-        }
-        Self::authenticate(&mut store, &state, operator_id, pin)?;
-        let writes = anchoring::lifetime_writes(&store, &state).saturating_add(1);
-        let before = serde_json::json!({
-            "verified": readable.is_ok(),
-            "problem": readable.err().map(|e| e.to_string()),
-            "entries_read": state.entries,
-            "credit": state.credit,
-            "meters": state.totals,
-            "per_game": state.per_game,
-            "per_denomination": state.per_denom,
-            "anchor_writes": writes,
-            // Everything owed is carried into the new epoch (crate::carry).
-            "carried": crate::carry::Carried::owed_by(&state),
-        });
-        record_clear(keys.as_mut(), &mut store, operator_id, reason, &before)
-    }
-
-    /// Check the operator against the machine's own credential record,
-    /// counting failures and locking out after [`MAX_FAILURES`].
-    fn authenticate(store: &mut Store, state: &CriticalState, operator_id: &str, pin: &str) -> Result<(), BootError> {
-        let mut record = match store.credential()? {
-            Some(r) => r,
-            // A file from before the record existed: the machine's own
-            // journaled configuration, when it can be read.
-            None => {
-                CredentialRecord { credential: state.config.as_ref().map(|c| c.operator.clone()).ok_or(BootError::NoCredential)?, failures: 0, locked_until: 0 }
-            }
-        };
-        let now = time::OffsetDateTime::now_utc().unix_timestamp();
-        if now < record.locked_until {
-            return Err(BootError::LockedOut { seconds: record.locked_until - now });
-        }
-        if record.credential.accepts(operator_id, pin) {
-            record.failures = 0;
-            record.locked_until = 0;
-            store.set_credential(&record)?;
-            return Ok(());
-        }
-        record.failures += 1;
-        if record.failures >= MAX_FAILURES {
-            record.failures = 0;
-            record.locked_until = now + LOCKOUT_SECONDS;
-        }
-        store.set_credential(&record)?;
-        Err(BootError::AuthenticationFailed)
     }
 
     /// Fold the entries into the state, and only when the fold takes every
@@ -909,49 +841,6 @@ impl Machine {
         self.anchor(AnchorReason::TransferOut, vec![entry]).map(|_| ())
     }
 
-    /// Join a linked pool (M-19): from now on, wagers on `games` of at least
-    /// `min_wager` are journaled as contributions owed to the controller.
-    pub fn join_linked_pool(&mut self, pool: &str, games: Vec<String>, min_wager: Cents) -> Result<(), CoreError> {
-        if self.state.linked.contains_key(pool) {
-            return Ok(());
-        }
-        self.commit(vec![Entry::LinkedPoolJoined { pool: pool.to_owned(), games, min_wager }])
-    }
-
-    /// The contributions the controller has not acknowledged: (pool, round, wager).
-    pub fn linked_pending(&self) -> Vec<(String, u64, Cents)> {
-        self.state.linked_pending.iter().flat_map(|(p, m)| m.iter().map(move |(r, w)| (p.clone(), *r, *w))).collect()
-    }
-
-    /// The random identifier of this journal's epoch, which the linked
-    /// controller keys contributions and awards by (issue 13). Empty for a
-    /// journal begun before it existed.
-    pub fn epoch_id(&self) -> &str {
-        &self.state.epoch_id
-    }
-
-    /// Record the controller's refusal of a round's contribution: it
-    /// leaves the outbox, logged with the reason (issue 13).
-    pub fn linked_refused(&mut self, pool: &str, round: u64, reason: &str) -> Result<(), CoreError> {
-        if !self.state.linked_pending.get(pool).is_some_and(|m| m.contains_key(&round)) {
-            return Err(CoreError::Progressive(format!("round {round} has no contribution to {pool} pending")));
-        }
-        self.commit(vec![Entry::LinkedRefused { pool: pool.to_owned(), round, reason: reason.to_owned() }])
-    }
-
-    /// Record the controller's acknowledgement of these rounds' contributions.
-    pub fn linked_delivered(&mut self, pool: &str, rounds: Vec<u64>) -> Result<(), CoreError> {
-        if rounds.is_empty() {
-            return Ok(());
-        }
-        for r in &rounds {
-            if !self.state.linked_pending.get(pool).is_some_and(|m| m.contains_key(r)) {
-                return Err(CoreError::Progressive(format!("round {r} has no contribution to {pool} pending")));
-            }
-        }
-        self.commit(vec![Entry::LinkedDelivered { pool: pool.to_owned(), rounds }])
-    }
-
     /// The pools and their levels, meters and last hits.
     pub fn pools(&self) -> &std::collections::BTreeMap<String, crate::progressive::Pool> {
         &self.state.pools
@@ -1129,35 +1018,6 @@ fn open_critical_memory(path: &Path, config: &MachineConfig) -> Result<Opened, B
     let second = config.second_copy.path_for(path);
     let (store, rebuilt) = Store::open(path, second.as_deref(), config.nvram_mirror.as_deref(), keys.as_mut())?;
     Ok((keys, store, rebuilt))
-}
-
-/// Record a RAM clear (the operator authenticated): an anchor event
-/// (issue 21), so the new epoch's head is bound to the counter's next value
-/// before the counter moves, then the advance is confirmed.
-fn record_clear(keys: &mut dyn KeyStore, store: &mut Store, operator_id: &str, reason: &str, before: &serde_json::Value) -> Result<u64, BootError> {
-    let counter = keys.counter().map_err(StoreError::from)?;
-    let pending = match counter {
-        Some(c) => Anchor {
-            value: c.checked_add(1).ok_or_else(|| StoreError::Io(std::io::Error::other("anchor counter exhausted")))?,
-            pending: crate::store::Pending::Advance,
-        },
-        None => Anchor { value: 0, pending: crate::store::Pending::Genesis },
-    };
-    let n = store.ram_clear(operator_id, reason, &before.to_string(), pending)?;
-    let value = keys.increment().map_err(StoreError::from)?;
-    if pending.pending == crate::store::Pending::Advance && value != pending.value {
-        return Err(StoreError::from(keystore::KeyStoreError::ReadBack { before: pending.value - 1, read: value }).into());
-    }
-    store.append_anchored(&[], Anchor { value, pending: crate::store::Pending::None })?;
-    Ok(n)
-}
-
-/// A new journal epoch's identifier: 128 bits of OS entropy, in hex
-/// (issue 13). Never from the game RNG, which a lab seed makes repeatable.
-fn new_epoch_id() -> Result<String, BootError> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| BootError::Rng(RngError::Entropy(e.to_string())))?;
-    Ok(hex::encode(bytes))
 }
 
 /// A command's failure during a boot, reported as a boot error.

@@ -18,7 +18,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{BootError, Machine, open_critical_memory, record_clear};
+use super::ram_clear::record_clear;
+use super::{BootError, Machine, open_critical_memory};
 use crate::config::{MachineConfig, Mode};
 use crate::keystore;
 use crate::state::CriticalState;
