@@ -36,6 +36,23 @@ fn deliver(m: &mut Machine, link: &mut Link) -> Result<bool> {
     Ok(sent.is_some())
 }
 
+/// Send the outbox until the controller answers (at most 120 s), polling
+/// every `poll`; `unavailable` counts the polls made while the link is
+/// marked down.
+fn deliver_all(m: &mut Machine, link: &mut Link, poll: Duration, unavailable: &mut u64) -> Result<()> {
+    let started = Instant::now();
+    while !deliver(m, link)? {
+        if started.elapsed() > Duration::from_secs(120) {
+            return Err(anyhow!("the controller never answered"));
+        }
+        if !link.available() {
+            *unavailable += 1;
+        }
+        std::thread::sleep(poll);
+    }
+    Ok(())
+}
+
 /// The award of a committed hit; retried until the controller answers
 /// (the round stays open meanwhile, as after a power cut). `unavailable`
 /// counts the polls made while the link is marked down.
@@ -60,16 +77,7 @@ fn finish(m: &mut Machine, link: &mut Link, round: u64, hit: Option<usize>, unav
     match hit {
         Some(level) => {
             // The controller awards only a round whose contribution it holds.
-            let started = Instant::now();
-            while !deliver(m, link)? {
-                if started.elapsed() > Duration::from_secs(120) {
-                    return Err(anyhow!("the controller never took round {round}'s contribution"));
-                }
-                if !link.available() {
-                    *unavailable += 1;
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
+            deliver_all(m, link, Duration::from_millis(50), unavailable)?;
             let epoch = m.epoch_id().to_owned();
             let amount = award(link, &epoch, round, level, unavailable)?;
             m.settle_round_with_awards(round, 0, vec![], &[], &[(POOL.to_owned(), level, amount)])?;
@@ -141,13 +149,7 @@ fn main() -> Result<()> {
         std::thread::sleep(pace);
     }
     // Deliver what is still queued before stopping.
-    let started = Instant::now();
-    while !deliver(&mut m, &mut link)? {
-        if started.elapsed() > Duration::from_secs(120) {
-            return Err(anyhow!("the controller never came back"));
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    deliver_all(&mut m, &mut link, Duration::from_millis(200), &mut unavailable)?;
     say(&format!("done {played} unavailable_polls {unavailable}"))?;
     m.shutdown()?;
     Ok(())

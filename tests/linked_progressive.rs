@@ -22,6 +22,10 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 #[path = "support/test_config.rs"]
 mod test_config;
 
+#[path = "support/controller.rs"]
+mod support_controller;
+use support_controller::{fresh_database, postgres, url, with_linked_pool};
+
 #[path = "linked_attacks.rs"]
 mod linked_attacks;
 
@@ -33,12 +37,6 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn postgres(cmd: &str) -> String {
-    let out = Command::new(root().join("tools/postgres.sh")).arg(cmd).output().unwrap();
-    assert!(out.status.success(), "tools/postgres.sh {cmd}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
-
 /// The tests share one server, and one of them crashes it: one at a time.
 static SERVER: Mutex<()> = Mutex::new(());
 
@@ -48,34 +46,11 @@ const OPERATOR: &str = "egm-operator";
 /// A journal epoch identifier for the cabinets these tests play by hand.
 const EPOCH: &str = "00112233445566778899aabbccddeeff";
 
-/// The TLS address of login `name` on database `db` (its certificate made
-/// by the project's test CA).
-fn url(name: &str, db: &str) -> String {
-    let out = Command::new(root().join("tools/postgres.sh")).args(["url", name, db]).output().unwrap();
-    assert!(out.status.success(), "tools/postgres.sh url {name}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
-
-/// A fresh database for this run on the controller's server, installed by
-/// the administrator, with the operator and `cabinets` registered.
-fn fresh_database(suffix: &str, cabinets: &[&str]) -> String {
-    let admin = postgres("start");
-    let name = format!("egm_linked_test_{}_{suffix}", std::process::id());
-    let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", "dbname=postgres")).unwrap();
-    c.client().batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
-    c.client().batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
-    let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", &format!("dbname={name}"))).unwrap();
-    c.install().unwrap();
-    c.register(OPERATOR, Role::Operator).unwrap();
-    for m in cabinets {
-        c.register(m, Role::Cabinet).unwrap();
-    }
-    name
-}
-
-/// A fresh database, and the operator's connection to it.
+/// A fresh database with the operator and `cabinets` registered, and the
+/// operator's connection to it.
 fn controller(suffix: &str, cabinets: &[&str]) -> (String, Controller) {
-    let db = fresh_database(suffix, cabinets);
+    let logins: Vec<(&str, Role)> = std::iter::once((OPERATOR, Role::Operator)).chain(cabinets.iter().map(|c| (*c, Role::Cabinet))).collect();
+    let db = fresh_database(&format!("linked_test_{suffix}"), &logins);
     let c = Controller::connect(&url(OPERATOR, &db)).unwrap();
     (db, c)
 }
@@ -382,11 +357,11 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
     let linked: PoolConfig = ron_pool(&text);
     c.configure_pool(&linked, MAX_WAGER).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let config = test_config::text(dir.path());
-    let end = config.rfind(')').unwrap();
-    let config = format!(
-        "{}    linked_progressives: [(controller: {cabinet_url:?}, pool: {POOL:?}, games: [\"classic-sevens\"], min_wager: 1,\n        triggers: [(0, ReelCombination(symbol: \"7\", count: 3, max_bet_only: true)), (1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))])],\n)\n",
-        &config[..end]
+    let config = with_linked_pool(
+        &test_config::text(dir.path()),
+        &cabinet_url,
+        POOL,
+        "(0, ReelCombination(symbol: \"7\", count: 3, max_bet_only: true)), (1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))",
     );
     let config = test_config::write(dir.path(), &config);
     let db = dir.path().join("egm.sqlite");
@@ -394,14 +369,7 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
     let index = s.games().iter().position(|g| g.id() == "classic-sevens").unwrap();
     assert!(s.command(Command::SelectGame { index }));
     assert!(s.command(Command::InsertNote { cents: 2_000 }));
-    let wait_link = |s: &mut game_host::session::Session| {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !s.linked()[0].view().available() {
-            assert!(Instant::now() < deadline, "the controller never answered");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    };
-    wait_link(&mut s);
+    wait_link(&s);
 
     // Rounds until this cabinet wins the Mini itself (a cherry on the first reel).
     let account =
@@ -460,7 +428,7 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
 
     // Back: play resumes, and the new wager reaches the controller.
     postgres("start");
-    wait_link(&mut s);
+    wait_link(&s);
     assert!(s.command(Command::Play), "{:?}", s.message_text());
     let deadline = Instant::now() + Duration::from_secs(30);
     while s.in_round() {
@@ -477,6 +445,15 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
     assert!(c.books(POOL).unwrap().balanced());
     drop(s);
     Inspection::open(&db).unwrap().self_audit().unwrap();
+}
+
+/// Wait until the session's first linked pool has heard from the controller.
+fn wait_link(s: &game_host::session::Session) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !s.linked()[0].view().available() {
+        assert!(Instant::now() < deadline, "the controller never answered");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 fn ron_pool(text: &str) -> PoolConfig {
@@ -498,13 +475,8 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() 
     let linked: PoolConfig = ron_pool(&std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap());
     c.configure_pool(&linked, MAX_WAGER).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let config = test_config::text(dir.path());
-    let end = config.rfind(')').unwrap();
-    let config = format!(
-        "{}    linked_progressives: [(controller: {:?}, pool: {POOL:?}, games: [\"classic-sevens\"], min_wager: 1,\n        triggers: [(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))])],\n)\n",
-        &config[..end],
-        url("EGM-0001", &pg_db)
-    );
+    let config =
+        with_linked_pool(&test_config::text(dir.path()), &url("EGM-0001", &pg_db), POOL, "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))");
     let db = dir.path().join("egm.sqlite");
     let options = |text: &str| BootOptions { config: test_config::write(dir.path(), text), db: db.clone(), lab_seed: Some(7), demo: false };
 
@@ -512,11 +484,7 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() 
     let index = s.games().iter().position(|g| g.id() == "classic-sevens").unwrap();
     assert!(s.command(Command::SelectGame { index }));
     assert!(s.command(Command::InsertNote { cents: 2_000 }));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !s.linked()[0].view().available() {
-        assert!(Instant::now() < deadline, "the controller never answered");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_link(&s);
     assert!(s.command(Command::Play));
     let round = s.machine().open_round().unwrap().round;
     s.deliver_linked();

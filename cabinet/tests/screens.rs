@@ -10,6 +10,10 @@
 
 mod rig;
 
+#[path = "../../tests/support/controller.rs"]
+mod controller;
+use controller::{fresh_database, postgres, url as support_url, with_linked_pool};
+
 use std::time::Duration;
 
 use game_core::cards::Card;
@@ -396,19 +400,6 @@ fn hud_shows_the_low_credit_warning_and_the_demo_mark() {
     rig.keep_screenshots("screen-hud", 3);
 }
 
-fn postgres(cmd: &str) -> String {
-    let out = std::process::Command::new(workspace().join("tools/postgres.sh")).arg(cmd).output().unwrap();
-    assert!(out.status.success(), "tools/postgres.sh {cmd}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
-
-/// The TLS address of controller login `name` on database `db`.
-fn postgres_url(name: &str, db: &str) -> String {
-    let out = std::process::Command::new(workspace().join("tools/postgres.sh")).args(["url", name, db]).output().unwrap();
-    assert!(out.status.success(), "tools/postgres.sh url {name}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
-
 /// M-22: another machine's linked award is announced on this one at once,
 /// in the award banner; M-19: the link-down warning while the controller
 /// is unreachable.
@@ -417,34 +408,19 @@ fn linked_award_banner_and_link_down_warning() {
     const POOL: &str = "linked-sevens";
     let _one = one_at_a_time();
     use linked_controller::{Controller, Role};
-    let admin = postgres("start");
-    let name = format!("egm_cabinet_screens_{}", std::process::id());
-    let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", "dbname=postgres")).unwrap();
-    c.client().batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
-    c.client().batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
-    let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", &format!("dbname={name}"))).unwrap();
-    c.install().unwrap();
-    for (login, role) in [("egm-operator", Role::Operator), ("EGM-0001", Role::Cabinet), ("EGM-0002", Role::Cabinet)] {
-        c.register(login, role).unwrap();
-    }
-    let url = postgres_url("EGM-0001", &name);
-    let mut c = Controller::connect(&postgres_url("egm-operator", &name)).unwrap();
+    let name = fresh_database("cabinet_screens", &[("egm-operator", Role::Operator), ("EGM-0001", Role::Cabinet), ("EGM-0002", Role::Cabinet)]);
+    let url = support_url("EGM-0001", &name);
+    let mut c = Controller::connect(&support_url("egm-operator", &name)).unwrap();
     let text = std::fs::read_to_string(workspace().join("assets/progressive/linked-sevens.ron")).unwrap();
     c.configure_pool(&ron::from_str(&text).unwrap(), 1_000_000).unwrap();
-    let rig = Rig::with_config(|config| {
-        let end = config.rfind(')').unwrap();
-        format!(
-            "{}    linked_progressives: [(controller: {url:?}, pool: {POOL:?}, games: [\"classic-sevens\"], min_wager: 1,\n        triggers: [(0, ReelCombination(symbol: \"7\", count: 3, max_bet_only: true))])],\n)\n",
-            &config[..end]
-        )
-    });
+    let rig = Rig::with_config(|config| with_linked_pool(&config, &url, POOL, "(0, ReelCombination(symbol: \"7\", count: 3, max_bet_only: true))"));
     let cab = launch_with_a_note(&rig);
     let calm = rig.shot();
     assert!(count_pixels(&calm, AWARD_FILL, 6) < 2_000, "an award banner before any award");
 
     // Another machine's hit: its round contributed first.
     const EPOCH: &str = "00112233445566778899aabbccddeeff";
-    let mut other = Controller::connect(&postgres_url("EGM-0002", &name)).unwrap();
+    let mut other = Controller::connect(&support_url("EGM-0002", &name)).unwrap();
     other.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
     let amount = other.award(POOL, EPOCH, 1, 1).unwrap();
     rig.wait_for_log(&format!("level 1 {amount} cents machine EGM-0002"));
