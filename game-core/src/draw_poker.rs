@@ -17,7 +17,7 @@
 use meters::GameRng;
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{ACE, Card, DEUCE, RANKS};
+use crate::cards::{ACE, Card, DEUCE, RANKS, TEN};
 use crate::double_up::DoubleUpRule;
 use crate::poker::{all_broadway, straight_top};
 
@@ -39,6 +39,14 @@ pub enum Wild {
 /// some choice of the wild cards' values makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Pattern {
+    /// A royal flush with no wild card whose cards are shown in sequence:
+    /// T-J-Q-K-A from left to right, or also A-K-Q-J-T when `either_way`.
+    /// The one pattern that depends on the order of the cards: replacements
+    /// fill the discarded places from left to right ([`Dealt::draw`]), so
+    /// where the held royal cards sit matters to the player's choice.
+    SequentialRoyalFlush {
+        either_way: bool,
+    },
     /// T-J-Q-K-A of one suit with no wild card.
     RoyalFlush,
     /// Four wild cards (four deuces).
@@ -171,11 +179,32 @@ pub struct Facts {
     pub naturals: u8,
     /// All natural cards share one suit (wild cards take any).
     pub suited: bool,
+    /// The hand's order, for [`Pattern::SequentialRoyalFlush`]: bit
+    /// [`IN_SEQUENCE`] when its five cards are T, J, Q, K, A from left to
+    /// right, bit [`IN_REVERSE`] when A, K, Q, J, T. Only [`Facts::of`] on
+    /// a hand in the order shown sets them; a class has no order (0).
+    pub sequence: u8,
+}
+
+/// [`Facts::sequence`]: T-J-Q-K-A from left to right.
+pub const IN_SEQUENCE: u8 = 1;
+/// [`Facts::sequence`]: A-K-Q-J-T from left to right.
+pub const IN_REVERSE: u8 = 2;
+
+/// Where rank `rank` sits in a sequential royal read `IN_SEQUENCE` or
+/// `IN_REVERSE`; None for a rank below the ten.
+pub fn sequence_place(rank: u8, direction: u8) -> Option<usize> {
+    let i = rank.checked_sub(TEN)? as usize;
+    match direction {
+        IN_SEQUENCE => Some(i),
+        IN_REVERSE => Some(4 - i),
+        _ => None,
+    }
 }
 
 impl Facts {
     pub fn of(hand: &[Card; 5], wild: Wild) -> Facts {
-        let mut f = Facts { wilds: 0, count: [0; RANKS], mask: 0, naturals: 0, suited: true };
+        let mut f = Facts { wilds: 0, count: [0; RANKS], mask: 0, naturals: 0, suited: true, sequence: 0 };
         let mut suit = None;
         for &c in hand {
             if is_wild(c, wild) {
@@ -189,6 +218,12 @@ impl Facts {
                 None => suit = Some(c.suit()),
                 Some(s) if s != c.suit() => f.suited = false,
                 Some(_) => {}
+            }
+        }
+        for direction in [IN_SEQUENCE, IN_REVERSE] {
+            let placed = hand.iter().enumerate().all(|(i, &c)| !is_wild(c, wild) && sequence_place(c.rank(), direction) == Some(i));
+            if placed {
+                f.sequence |= direction;
             }
         }
         f
@@ -215,6 +250,10 @@ impl Facts {
     pub fn makes(&self, p: Pattern) -> bool {
         let w = self.wilds;
         match p {
+            Pattern::SequentialRoyalFlush { either_way } => {
+                let directions = if either_way { IN_SEQUENCE | IN_REVERSE } else { IN_SEQUENCE };
+                self.makes(Pattern::RoyalFlush) && self.sequence & directions != 0
+            }
             Pattern::RoyalFlush => w == 0 && self.suited && straight_top(self.mask) == Some(ACE),
             Pattern::FourWilds => w == 4,
             Pattern::FourWildsWith { kickers } => w == 4 && self.naturals == 1 && self.mask & kickers != 0,
@@ -301,7 +340,8 @@ impl Classes {
     }
 
     /// The entry `hand` is paid as, or `NO_ENTRY` (the same as
-    /// [`DrawPokerGame::evaluate`], looked up).
+    /// [`DrawPokerGame::evaluate`], looked up), order aside: a sequential
+    /// royal is looked up as the entry its cards make as a set.
     #[inline]
     pub fn entry(&self, hand: &[Card; 5]) -> u8 {
         self.entry[class_key(hand, self.wild)]
@@ -334,7 +374,9 @@ fn class_key(hand: &[Card; 5], wild: Wild) -> usize {
 }
 
 /// Every class a hand of `game`'s deck can be in: its key, its facts, and
-/// one hand of it.
+/// one hand of it. The facts have no order (`sequence` 0): a class never
+/// makes [`Pattern::SequentialRoyalFlush`], and a sequential royal's class
+/// is paid as the entry its cards make as a set.
 pub fn each_class(game: &DrawPokerGame, mut f: impl FnMut(usize, &Facts, [Card; 5])) {
     let top = if game.wild == Wild::Joker { CLASS_RANKS } else { RANKS };
     let mut r = [0usize; 5];
@@ -346,7 +388,9 @@ pub fn each_class(game: &DrawPokerGame, mut f: impl FnMut(usize, &Facts, [Card; 
         if count[..RANKS].iter().all(|&c| c <= 4) && count[RANKS] <= 1 {
             for suited in [false, true] {
                 if let Some(hand) = class_hand(&r, suited, game.wild) {
-                    f(class_key(&hand, game.wild), &Facts::of(&hand, game.wild), hand);
+                    // A class has no order: its hand is only one of them.
+                    let facts = Facts { sequence: 0, ..Facts::of(&hand, game.wild) };
+                    f(class_key(&hand, game.wild), &facts, hand);
                 }
             }
         }
@@ -558,10 +602,15 @@ pub(crate) mod tests {
         }
 
         /// `wilds`: how many wild cards the original hand had; `naturals`:
-        /// the ranks of its natural cards.
-        fn makes(&self, p: Pattern, wilds: u8, naturals: RankMask) -> bool {
+        /// the ranks of its natural cards; `shown`: its ranks in the order
+        /// shown.
+        fn makes(&self, p: Pattern, wilds: u8, naturals: RankMask, shown: [u8; 5]) -> bool {
             let (count, sorted) = (&self.count, &self.sorted);
             match p {
+                Pattern::SequentialRoyalFlush { either_way } => {
+                    let reversed = [shown[4], shown[3], shown[2], shown[1], shown[0]];
+                    wilds == 0 && self.royal && (shown == [8, 9, 10, 11, 12] || (either_way && reversed == [8, 9, 10, 11, 12]))
+                }
                 Pattern::RoyalFlush => wilds == 0 && self.royal,
                 Pattern::FourWilds => wilds == 4,
                 Pattern::FourWildsWith { kickers } => wilds == 4 && naturals & kickers != 0,
@@ -602,6 +651,7 @@ pub(crate) mod tests {
         let n = hand.iter().filter(|c| !is_wild(c)).count();
         let w = 5 - n;
         let naturals: RankMask = hand.iter().filter(|c| !is_wild(c)).fold(0, |m, c| m | 1 << c.rank());
+        let shown = hand.map(|c| if c.is_joker() { 13 } else { c.rank() });
         let mut best: Option<usize> = None;
         // Wild cards are interchangeable: choose their values as a multiset.
         let mut choice = vec![0u8; w];
@@ -611,7 +661,7 @@ pub(crate) mod tests {
             }
             let nat = Natural::of(&cards);
             let limit = best.unwrap_or(game.entries.len());
-            if let Some(e) = game.entries[..limit].iter().position(|e| nat.makes(e.pattern, w as u8, naturals)) {
+            if let Some(e) = game.entries[..limit].iter().position(|e| nat.makes(e.pattern, w as u8, naturals, shown)) {
                 best = Some(e);
             }
             // Next multiset (non-decreasing sequence) of card indices.
@@ -659,6 +709,78 @@ pub(crate) mod tests {
             }
         });
         checked.into_inner()
+    }
+
+    /// Jacks or Better topped by a sequential royal flush.
+    pub fn sequential(wild: Wild, either_way: bool) -> DrawPokerGame {
+        let mut g = if wild == Wild::None { jacks_or_better() } else { every_pattern(wild) };
+        g.entries.insert(0, e("Sequential Royal", Pattern::SequentialRoyalFlush { either_way }, 10_000));
+        g
+    }
+
+    /// Every order of every hand of one suit's five broadway cards, and of
+    /// hands with one of them replaced by a wild card or another card,
+    /// against the reference; then shuffled random hands.
+    #[test]
+    fn sequential_royal_depends_on_the_order_shown() {
+        let royal = |s: u8| [8u8, 9, 10, 11, 12].map(|r| Card::new(r, s));
+        let perms = permutations();
+        assert_eq!(perms.len(), 120);
+        for (wild, either_way) in [(Wild::None, false), (Wild::None, true), (Wild::Deuces, true), (Wild::Joker, false)] {
+            let g = sequential(wild, either_way);
+            let mut sequential_orders = 0;
+            for suit in 0..4 {
+                for swap in 0..6usize {
+                    let mut base = royal(suit);
+                    // 0: the royal itself; 1–5: one card replaced by a
+                    // wild card (deuce or joker) or, without one, a nine.
+                    if swap > 0 {
+                        base[swap - 1] = match wild {
+                            Wild::Deuces => Card::new(DEUCE, (suit + 1) % 4),
+                            Wild::Joker => Card::JOKER,
+                            Wild::None => Card::new(7, suit),
+                        };
+                    }
+                    for p in &perms {
+                        let hand = p.map(|i| base[i]);
+                        let got = g.evaluate(&hand);
+                        assert_eq!(got, brute_force(&g, &hand), "{hand:?}");
+                        sequential_orders += usize::from(got == Some(0));
+                    }
+                }
+            }
+            // Four suits, one order each (two with either_way).
+            assert_eq!(sequential_orders, if either_way { 8 } else { 4 }, "{wild:?}");
+            let classes = Classes::new(&g);
+            assert_eq!(classes.entry(&royal(2)), 1, "a class has no order: the set is a royal flush");
+        }
+        let mut rng = meters::StreamRng::from_seed(31);
+        let g = sequential(Wild::Deuces, true);
+        for _ in 0..50_000 {
+            let hand = g.deal(&mut rng).hand();
+            assert_eq!(g.evaluate(&hand), brute_force(&g, &hand), "{hand:?}");
+        }
+    }
+
+    #[test]
+    fn evaluator_equals_brute_force_on_every_hand_of_a_sequential_game() {
+        assert_eq!(exhaustive(&sequential(Wild::None, false)), 2_598_960);
+    }
+
+    /// The 120 orders of five places.
+    pub fn permutations() -> Vec<[usize; 5]> {
+        let mut out = Vec::new();
+        for a in 0..5 {
+            for b in (0..5).filter(|&b| b != a) {
+                for c in (0..5).filter(|&c| c != a && c != b) {
+                    for d in (0..5).filter(|&d| d != a && d != b && d != c) {
+                        let e = 10 - a - b - c - d;
+                        out.push([a, b, c, d, e]);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The class table gives, for every hand of every deck, the entry the
@@ -724,6 +846,12 @@ pub(crate) mod tests {
         assert_eq!(d.evaluate(&h("2d 2h 4c 4s 4d")), Some(5), "five 4s");
         assert_eq!(d.evaluate(&h("2d 7h 7c 7s 7d")), Some(6));
         assert_eq!(d.evaluate(&h("2d Ah Ac As 4d")), Some(8), "four aces with a 4 kicker");
+        let s = sequential(Wild::None, false);
+        assert_eq!(s.evaluate(&h("Ts Js Qs Ks As")), Some(0), "T-J-Q-K-A left to right");
+        assert_eq!(s.evaluate(&h("As Ks Qs Js Ts")), Some(1), "right to left is only a royal here");
+        assert_eq!(s.evaluate(&h("Js Ts Qs Ks As")), Some(1));
+        assert_eq!(sequential(Wild::None, true).evaluate(&h("As Ks Qs Js Ts")), Some(0), "either way");
+        assert_eq!(sequential(Wild::Deuces, true).evaluate(&h("Ts Js 2s Ks As")), Some(4), "a deuce makes a wild royal, never a sequential one");
         let dealt = Dealt { cards: h("As Kd Qh Jc Tc").into_iter().chain(h("2d 3d 4d 5d 6d")).collect::<Vec<_>>().try_into().unwrap() };
         assert_eq!(dealt.draw(Hold(0b10101)), h("As 2d Qh 3d Tc"));
         assert_eq!(Hold(0b10101).describe(&dealt.hand()), "hold As Qh Tc");

@@ -50,6 +50,9 @@ pub struct DrawReport {
     pub name: String,
     pub deals: u64,
     pub suit_classes: usize,
+    /// Whether the order the cards are shown in counts (a sequential
+    /// royal): each deal is then solved in its 120 orders where it matters.
+    pub card_order: bool,
     pub floor_percent: String,
     pub configs: Vec<DrawConfigReport>,
     /// Multi-hand play at the most coins: the same RTP for every hand
@@ -117,6 +120,7 @@ pub fn check(game: &DrawPokerGame, floor: &Floor, odds_disclosure: Option<&str>,
         name: game.name.clone(),
         deals: figures.deals,
         suit_classes: figures.suit_classes,
+        card_order: game.entries.iter().any(|e| matches!(e.pattern, game_core::draw_poker::Pattern::SequentialRoyalFlush { .. })),
         floor_percent: pct(floor.value()),
         configs: figures
             .configs
@@ -154,8 +158,13 @@ impl std::fmt::Display for DrawReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "{} ({}) — optimal strategy over all {} deals ({} suit classes) × 32 holds, floor {}%",
-            self.name, self.game, self.deals, self.suit_classes, self.floor_percent
+            "{} ({}) — optimal strategy over all {} deals ({} suit classes){} × 32 holds, floor {}%",
+            self.name,
+            self.game,
+            self.deals,
+            self.suit_classes,
+            if self.card_order { " in each of their 120 orders where order can change the hold" } else { "" },
+            self.floor_percent
         )?;
         writeln!(f, "{:>6} {:>10} {:>11} {:>10} {:>8}", "coins", "RTP %", "return", "hit %", "SD")?;
         for c in &self.configs {

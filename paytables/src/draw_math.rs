@@ -21,6 +21,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
+use crate::draw_sequence::{Sequential, factorial, falling, orders, places, royal_completions, ways};
 use crate::subsets::{SubsetIndex, each_hand};
 
 const NONE: u8 = u8::MAX;
@@ -32,8 +33,11 @@ pub struct DrawTables {
     entries: usize,
     /// `counts[subset index * entries + entry]`.
     counts: Vec<u32>,
-    /// The entry each 5-card hand (by colex rank) is paid as, or `NONE`.
+    /// The entry each 5-card hand (by colex rank) is paid as, or `NONE`
+    /// (a sequential royal as the entry its cards make as a set).
     hand_entry: Vec<u8>,
+    /// The game's sequential royal flush, if it pays one.
+    sequential: Option<Sequential>,
 }
 
 impl DrawTables {
@@ -44,10 +48,11 @@ impl DrawTables {
         let ix = SubsetIndex::new(deck);
         let small = ix.small();
         let hands = ix.hands();
-        let mut tables = DrawTables { ix, entries, counts: Vec::new(), hand_entry: Vec::new() };
-        let threads = threads.max(1);
         // Every hand is looked up by its class, evaluated once.
         let classes = &Classes::new(game);
+        let sequential = Sequential::of(game, classes);
+        let mut tables = DrawTables { ix, entries, counts: Vec::new(), hand_entry: Vec::new(), sequential };
+        let threads = threads.max(1);
         // Thread t takes the top cards e ≡ t (mod threads); each keeps its
         // own counts, summed at the end.
         // Per thread: its counts, and its blocks of hand entries by start.
@@ -127,37 +132,64 @@ impl DrawTables {
         }
     }
 
-    /// How many of the deck's 5-card hands are paid as entry `e`.
+    /// How many of the deck's 5-card hands are paid as entry `e`, as sets
+    /// of cards: a sequential royal's are the royal flushes, one order of
+    /// which it is.
     pub fn hands_paid_as(&self, e: usize) -> u64 {
+        let e = match self.sequential {
+            Some(s) if s.entry == e => match s.royal_entry {
+                Some(r) => r,
+                None => return 4,
+            },
+            _ => e,
+        };
         self.hand_entry.iter().filter(|&&x| x as usize == e).count() as u64
     }
 
-    /// How many draws a hold keeping `held` cards has.
+    /// How many draws, as sets of cards, a hold keeping `held` cards has.
     pub fn draws(&self, held: u32) -> u64 {
         self.ix.binom(self.ix.deck() - 5, 5 - held as usize)
     }
 
-    /// The total pay (per coin, `pays[entry]`) of every hold of a deal, over
-    /// all its draws, by the tables; holds are bits of the deal as given.
-    pub fn hold_totals(&self, deal: &[Card; 5], pays: &[u64]) -> [i64; 32] {
+    /// How many ordered draws (the replacements in the order they fill the
+    /// discarded places) a hold keeping `held` cards has.
+    pub fn ordered_draws(&self, held: u32) -> u64 {
+        falling(self.ix.deck() as u64 - 5, 5 - held)
+    }
+
+    /// The total pay (per coin, `pays[entry]`) of every hold of a deal over
+    /// all its ordered draws ([`DrawTables::ordered_draws`]), by the
+    /// tables; holds are bits of the deal as shown, whose order counts for
+    /// a sequential royal flush.
+    pub fn hold_totals(&self, deal: &[Card; 5], pays: &[u64]) -> [i128; 32] {
         let (sorted, to_sorted) = sort_deal(deal);
         let mut counts = [[0i64; 16]; 32];
         self.hold_counts(&sorted, &mut counts);
-        let mut out = [0i64; 32];
+        let shown = deal.map(|c| c.index());
+        let royals = royal_completions(&shown);
+        let places = places(&shown);
+        let mut out = [0i128; 32];
         for (h, o) in out.iter_mut().enumerate() {
-            let m = remap(h as u8, &to_sorted);
-            *o = counts[m as usize].iter().zip(pays).map(|(c, &p)| c * p as i64).sum();
+            let m = remap(h as u8, &to_sorted) as usize;
+            let drawn = 5 - h.count_ones();
+            let set_total: i128 = counts[m].iter().zip(pays).map(|(&c, &p)| i128::from(c) * i128::from(p)).sum();
+            *o = set_total * i128::from(factorial(drawn));
+            if let Some(s) = self.sequential {
+                let ways = ways(&places, h, &[0, 1, 2, 3, 4], s.directions);
+                *o += i128::from(royals[h]) * i128::from(ways) * s.bonus(pays);
+            }
         }
         out
     }
 
-    /// The optimal hold of a deal for a pay vector: the greatest expected
-    /// pay (exactly compared); among equal ones, the first in hold order.
+    /// The optimal hold of a deal as shown for a pay vector: the greatest
+    /// expected pay (exactly compared); among equal ones, the first in
+    /// hold order.
     pub fn best_hold(&self, deal: &[Card; 5], pays: &[u64]) -> Hold {
         let totals = self.hold_totals(deal, pays);
         let mut best = 0usize;
         for h in 1..32 {
-            if better(totals[h], self.draws(h.count_ones()), totals[best], self.draws(best.count_ones())) {
+            if better(totals[h], self.ordered_draws(h.count_ones()), totals[best], self.ordered_draws(best.count_ones())) {
                 best = h;
             }
         }
@@ -165,9 +197,10 @@ impl DrawTables {
     }
 }
 
-/// `a / da > b / db`, exactly.
-fn better(a: i64, da: u64, b: i64, db: u64) -> bool {
-    i128::from(a) * i128::from(db) > i128::from(b) * i128::from(da)
+/// `a / da > b / db`, exactly (`|a| < 2^63`, as pays under the compiler's
+/// bound keep it).
+fn better(a: i128, da: u64, b: i128, db: u64) -> bool {
+    a * i128::from(db) > b * i128::from(da)
 }
 
 /// The deal's card indices ascending, and where each dealt position went.
@@ -278,10 +311,6 @@ fn pay_vectors(game: &DrawPokerGame) -> Vec<(Vec<u32>, Vec<u64>)> {
     out
 }
 
-fn gcd(a: u128, b: u128) -> u128 {
-    if b == 0 { a } else { gcd(b, a % b) }
-}
-
 /// Optimal-strategy exact figures of every coin count.
 pub fn analyse(game: &DrawPokerGame, threads: usize) -> DrawFigures {
     let tables = DrawTables::build(game, threads);
@@ -289,53 +318,48 @@ pub fn analyse(game: &DrawPokerGame, threads: usize) -> DrawFigures {
 }
 
 pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -> DrawFigures {
-    let classes = suit_classes(tables.ix.deck());
+    analyse_deals(game, tables, &suit_classes(tables.ix.deck()), threads)
+}
+
+/// The figures of play restricted to `classes` (each a deal, cards
+/// ascending, and how many deals it stands for): over every suit class,
+/// the game's; over a few, what a test can check by brute force.
+pub fn analyse_deals(game: &DrawPokerGame, tables: &DrawTables, classes: &[([u8; 5], u32)], threads: usize) -> DrawFigures {
     let entries = game.entries.len();
-    // A common denominator for every hold size.
-    let draws: Vec<u128> = (0..=5).map(|h| u128::from(tables.draws(h))).collect();
-    let lcm = draws.iter().fold(1u128, |l, &d| l / gcd(l, d) * d);
-    let scale: Vec<u128> = draws.iter().map(|&d| lcm / d).collect();
-    let deals = tables.ix.hands() as u64;
+    let rest = tables.ix.deck() as u64 - 5;
+    // Every hold's value in one unit: per coin, over the `lcm` ordered
+    // draws of five cards (each smaller draw's count divides it).
+    let lcm = falling(rest, 5);
+    let unit: Vec<i128> = (0..=5).map(|drawn| i128::from(lcm / falling(rest, drawn))).collect();
+    let set_unit: Vec<i128> = (0..=5u32).map(|drawn| unit[drawn as usize] * i128::from(factorial(drawn))).collect();
+    let deals: u64 = classes.iter().map(|c| u64::from(c.1)).sum();
+    // With a sequential royal a deal is solved in each of its orders where
+    // one can matter, each weighing 1/120 of the deal.
+    let all_orders = orders();
+    let per_deal: u128 = if tables.sequential.is_some() { 120 } else { 1 };
     let mut configs = Vec::new();
     // Every pay vector is solved in the same pass: a deal's hold counts are
     // made once and read for each.
     let vectors = pay_vectors(game);
     let threads = threads.max(1);
-    let chunk = classes.len().div_ceil(threads);
-    // Per worker, per pay vector: Σ entry counts (scaled), and per hold size
-    // Σ weight · (the optimal hold's total pay)².
-    type Sums = (Vec<Vec<u128>>, Vec<[u128; 6]>);
-    let sums: Vec<Sums> = std::thread::scope(|s| {
+    let chunk = classes.len().div_ceil(threads).max(1);
+    let sums: Vec<Vec<Sums>> = std::thread::scope(|s| {
         let handles: Vec<_> = classes
             .chunks(chunk)
             .map(|part| {
-                let vectors = &vectors;
-                let scale = &scale;
+                let (vectors, unit, set_unit, all_orders) = (&vectors, &unit, &set_unit, &all_orders);
                 s.spawn(move || {
-                    let mut acc = vec![vec![0u128; entries]; vectors.len()];
-                    let mut squares = vec![[0u128; 6]; vectors.len()];
+                    let mut sums: Vec<Sums> = vectors.iter().map(|_| Sums::new(entries)).collect();
                     let mut counts = [[0i64; 16]; 32];
                     for &(cards, weight) in part {
                         tables.hold_counts(&cards, &mut counts);
-                        for (((_, pays), acc), sq) in vectors.iter().zip(acc.iter_mut()).zip(squares.iter_mut()) {
-                            let mut best = 0usize;
-                            let mut best_total = i64::MIN;
-                            for (h, row) in counts.iter().enumerate() {
-                                let total: i64 = row.iter().zip(pays.iter()).map(|(c, &p)| c * p as i64).sum();
-                                if h == 0 || better(total, tables.draws(h.count_ones()), best_total, tables.draws(best.count_ones())) {
-                                    best = h;
-                                    best_total = total;
-                                }
-                            }
-                            let f = u128::from(weight) * scale[best.count_ones() as usize];
-                            for (a, &c) in acc.iter_mut().zip(counts[best].iter()) {
-                                *a += c as u128 * f;
-                            }
-                            let t = best_total.unsigned_abs() as u128;
-                            sq[best.count_ones() as usize] += u128::from(weight) * t * t;
+                        let deal =
+                            Deal { counts: &counts, royals: royal_completions(&cards), places: places(&cards), unit, set_unit, sequential: tables.sequential };
+                        for ((_, pays), sums) in vectors.iter().zip(sums.iter_mut()) {
+                            deal.solve(pays, u128::from(weight), per_deal, all_orders, sums);
                         }
                     }
-                    (acc, squares)
+                    sums
                 })
             })
             .collect();
@@ -343,19 +367,13 @@ pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -
         handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     for (v, (coin_counts, pays)) in vectors.into_iter().enumerate() {
-        let mut acc = vec![0u128; entries];
-        let mut hold_value_second_moment = BigRational::zero();
-        for (part, squares) in &sums {
-            for (a, b) in acc.iter_mut().zip(&part[v]) {
-                *a += b;
-            }
-            for (k, &sq) in squares[v].iter().enumerate() {
-                let d = BigInt::from(draws[k]);
-                hold_value_second_moment += BigRational::new(BigInt::from(sq), &d * &d * BigInt::from(deals));
-            }
+        let mut total = Sums::new(entries);
+        for part in &sums {
+            total.add(&part[v]);
         }
-        let denom = BigInt::from(lcm) * BigInt::from(deals);
-        let prob: Vec<BigRational> = acc.iter().map(|&a| BigRational::new(BigInt::from(a), denom.clone())).collect();
+        let denom = BigInt::from(lcm) * BigInt::from(per_deal) * BigInt::from(deals);
+        let prob: Vec<BigRational> = total.entries.iter().map(|a| BigRational::new(BigInt::from(*a), denom.clone())).collect();
+        let hold_value_second_moment = BigRational::new(total.squares.total(), &denom * BigInt::from(lcm));
         let mut rtp = BigRational::zero();
         let mut second = BigRational::zero();
         let mut hit = BigRational::zero();
@@ -381,31 +399,224 @@ pub fn analyse_with(game: &DrawPokerGame, tables: &DrawTables, threads: usize) -
     DrawFigures { deals, suit_classes: classes.len(), configs }
 }
 
+/// A worker's sums for one pay vector, in units of 1 / (`lcm` · orders
+/// per deal · deals): how often each entry ends a round, and Σ v² of the
+/// optimal hold's value v.
+struct Sums {
+    entries: Vec<i128>,
+    squares: Wide,
+}
+
+impl Sums {
+    fn new(entries: usize) -> Sums {
+        Sums { entries: vec![0; entries], squares: Wide::default() }
+    }
+
+    fn add(&mut self, other: &Sums) {
+        for (a, b) in self.entries.iter_mut().zip(&other.entries) {
+            *a += b;
+        }
+        self.squares.add_big(&other.squares.total());
+    }
+}
+
+/// A sum that never wraps: a u128 that spills into a big integer.
+#[derive(Default)]
+struct Wide {
+    small: u128,
+    big: BigInt,
+}
+
+impl Wide {
+    fn add(&mut self, x: u128) {
+        match self.small.checked_add(x) {
+            Some(s) => self.small = s,
+            None => {
+                self.big += BigInt::from(self.small) + BigInt::from(x);
+                self.small = 0;
+            }
+        }
+    }
+
+    fn add_big(&mut self, x: &BigInt) {
+        self.big += x;
+    }
+
+    fn total(&self) -> BigInt {
+        &self.big + BigInt::from(self.small)
+    }
+}
+
+/// One deal (a suit class's representative, cards ascending) being solved.
+struct Deal<'a> {
+    /// `counts[hold][entry]`: final hands as sets, by the tables.
+    counts: &'a [[i64; 16]; 32],
+    /// Royal flushes each hold can end in.
+    royals: [u32; 32],
+    places: [[Option<u8>; 2]; 5],
+    /// Per cards drawn, the common unit's multiple of one ordered draw …
+    unit: &'a [i128],
+    /// … and of one draw as a set (`unit · drawn!`).
+    set_unit: &'a [i128],
+    sequential: Option<Sequential>,
+}
+
+impl Deal<'_> {
+    /// Add the deal's optimal play to `sums`, `weight` deals of its class,
+    /// each counted `per_deal` times (once per order).
+    fn solve(&self, pays: &[u64], weight: u128, per_deal: u128, all_orders: &[[u8; 5]], sums: &mut Sums) {
+        let bonus = self.sequential.map_or(0, |s| s.bonus(pays));
+        let order_counts = |m: usize| bonus != 0 && m != 0 && self.royals[m] > 0;
+        // Every hold's value without its sequential bonus (discarding all
+        // five, the bonus is the same in every order: kept).
+        let mut value = [0i128; 32];
+        for (m, v) in value.iter_mut().enumerate() {
+            let drawn = 5 - m.count_ones() as usize;
+            // Within i64: counts ≤ C(48, 5), pays ≤ the compiler's 10^9, 16 entries.
+            let set_total: i64 = self.counts[m].iter().zip(pays).map(|(&c, &p)| c * p as i64).sum();
+            *v = i128::from(set_total) * self.set_unit[drawn];
+        }
+        if let Some(s) = self.sequential {
+            value[0] += i128::from(self.royals[0]) * i128::from(s.directions()) * bonus * self.unit[5];
+        } else {
+            // Without a sequential royal the order never counts.
+            let best = (1..32).fold(0, |b, m| if value[m] > value[b] { m } else { b });
+            self.record(best, 0, value[best], weight, per_deal, sums);
+            return;
+        }
+        // The best hold whose value is the same in every order: the first
+        // of the greatest.
+        let mut best = 0;
+        for m in 1..32 {
+            if !order_counts(m) && value[m] > value[best] {
+                best = m;
+            }
+        }
+        // The holds whose value depends on the order, where some order
+        // could make one the choice.
+        let most = self.sequential.map_or(0, |s| s.directions());
+        let open: Vec<usize> = (1..32)
+            .filter(|&m| {
+                order_counts(m) && {
+                    // The bonus is linear in the directions open: its
+                    // greatest is with none or with all.
+                    let top = value[m].max(value[m] + self.bonus_value(m, most, bonus));
+                    top > value[best] || (top == value[best] && m < best)
+                }
+            })
+            .collect();
+        let directions = self.sequential.map_or(0, |s| s.directions);
+        if open.is_empty() {
+            // One choice in every order; which of its royals come in
+            // sequence still depends on the order (the bonus may be 0).
+            let in_sequence: u32 = match self.sequential {
+                Some(s) if best == 0 => s.directions() * per_deal as u32,
+                Some(_) if self.royals[best] > 0 => all_orders.iter().map(|at| ways(&self.places, best, at, directions)).sum(),
+                _ => 0,
+            };
+            self.record(best, in_sequence, value[best], weight, per_deal, sums);
+            return;
+        }
+        for at in all_orders {
+            let (mut choice, mut choice_value) = (best, value[best]);
+            for &m in &open {
+                let v = value[m] + self.bonus_value(m, ways(&self.places, m, at, directions), bonus);
+                if v > choice_value || (v == choice_value && m < choice) {
+                    (choice, choice_value) = (m, v);
+                }
+            }
+            let in_sequence = match self.sequential {
+                Some(s) if choice == 0 => s.directions(),
+                _ => ways(&self.places, choice, at, directions),
+            };
+            self.record(choice, in_sequence, choice_value, weight, 1, sums);
+        }
+    }
+
+    /// The sequential bonus of hold `m` in an order with `ways` directions
+    /// open, in the common unit.
+    fn bonus_value(&self, m: usize, ways: u32, bonus: i128) -> i128 {
+        i128::from(self.royals[m]) * i128::from(ways) * bonus * self.unit[5 - m.count_ones() as usize]
+    }
+
+    /// Count hold `m`'s final hands in `orders` orders of `weight` deals,
+    /// of which, summed over those orders, `in_sequence` directions of
+    /// each of its royals come in sequence.
+    fn record(&self, m: usize, in_sequence: u32, value: i128, weight: u128, orders: u128, sums: &mut Sums) {
+        let drawn = 5 - m.count_ones();
+        let times = (weight * orders) as i128;
+        let per_set = self.set_unit[drawn as usize] * times;
+        for (a, &c) in sums.entries.iter_mut().zip(self.counts[m].iter()) {
+            *a += i128::from(c) * per_set;
+        }
+        if let Some(s) = self.sequential {
+            let moved = i128::from(self.royals[m]) * i128::from(in_sequence) * self.unit[drawn as usize] * weight as i128;
+            sums.entries[s.entry] += moved;
+            if let Some(r) = s.royal_entry {
+                sums.entries[r] -= moved;
+            }
+        }
+        let v = value.unsigned_abs();
+        sums.squares.add(v * v * times as u128);
+    }
+}
+
 /// The expected pay per coin of each of the 32 holds, by enumerating every
 /// draw (the `paytable strategy` command, and the reference the tables are
-/// tested against). Holds are bits of the deal as given.
+/// tested against). Holds are bits of the deal as shown: the replacements
+/// fill the discarded places from left to right, and a draw that makes a
+/// royal flush is evaluated in every order of its replacement cards, each
+/// equally likely (the sequential royal flush).
 pub fn hold_values(game: &DrawPokerGame, deal: &[Card; 5], coins: u32) -> Vec<(Hold, BigRational)> {
     let rest: Vec<Card> = game_core::cards::deck(game.deck_size() == 53).into_iter().filter(|c| !deal.contains(c)).collect();
+    let ordered = game.entries.iter().any(|e| matches!(e.pattern, game_core::draw_poker::Pattern::SequentialRoyalFlush { .. }));
+    let royal =
+        |hand: &[Card; 5]| hand.iter().all(|c| !c.is_joker() && c.suit() == hand[0].suit()) && hand.iter().fold(0u16, |m, c| m | 1 << c.rank()) == 0b11111 << 8;
     let mut out = Vec::with_capacity(32);
     for h in 0..32u8 {
         let hold = Hold(h);
-        let held: Vec<Card> = (0..5).filter(|&i| hold.holds(i)).map(|i| deal[i]).collect();
-        let need = 5 - held.len();
+        let need = 5 - hold.count() as usize;
+        let orders = if ordered { permutations(need) } else { vec![(0..need).collect()] };
         let mut total = 0u64;
         let mut n = 0u64;
         let mut pick: Vec<usize> = (0..need).collect();
         loop {
-            let mut hand = [Card::JOKER; 5];
-            for (i, c) in held.iter().copied().chain(pick.iter().map(|&p| rest[p])).enumerate() {
-                hand[i] = c;
+            let place = |order: &[usize]| {
+                let mut next = order.iter().map(|&o| rest[pick[o]]);
+                std::array::from_fn(|i| if hold.holds(i) { deal[i] } else { next.next().unwrap_or(Card::JOKER) })
+            };
+            let first: [Card; 5] = place(&orders[0]);
+            if ordered && royal(&first) {
+                // Every order of the replacements, each its own draw.
+                for order in &orders {
+                    total += game.evaluate(&place(order)).map_or(0, |e| game.pays_per_coin(e, coins));
+                }
+            } else {
+                // The same pay in every order.
+                total += game.evaluate(&first).map_or(0, |e| game.pays_per_coin(e, coins)) * orders.len() as u64;
             }
-            total += game.evaluate(&hand).map_or(0, |e| game.pays_per_coin(e, coins));
-            n += 1;
+            n += orders.len() as u64;
             if !next_combination(&mut pick, rest.len()) {
                 break;
             }
         }
         out.push((hold, BigRational::new(BigInt::from(total), BigInt::from(n))));
+    }
+    out
+}
+
+/// Every order of `0..n`.
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for p in permutations(n - 1) {
+        for i in 0..n {
+            let mut q = p.clone();
+            q.insert(i, n - 1);
+            out.push(q);
+        }
     }
     out
 }

@@ -219,6 +219,12 @@ pub struct HandPaySource {
 /// separated by commas ("A,2-4").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HandSource {
+    /// A natural royal flush shown in sequence
+    /// (`SequentialRoyalFlush(order: LeftToRight)`: T-J-Q-K-A from left to
+    /// right; `EitherWay`: also A-K-Q-J-T).
+    SequentialRoyalFlush {
+        order: SequenceSource,
+    },
     RoyalFlush,
     FourWilds,
     /// Four wild cards with a natural fifth card of a rank in `kickers`
@@ -248,6 +254,15 @@ pub enum HandSource {
     Pair {
         ranks: String,
     },
+}
+
+/// Which orders of a royal flush a `SequentialRoyalFlush` pays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SequenceSource {
+    /// T-J-Q-K-A from left to right only.
+    LeftToRight,
+    /// T-J-Q-K-A or A-K-Q-J-T from left to right.
+    EitherWay,
 }
 
 /// A póquer sem descarte (Caribbean stud) paytable: the text fixes the

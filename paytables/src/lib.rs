@@ -28,6 +28,8 @@ pub mod draw_check;
 #[cfg(feature = "compiler")]
 pub mod draw_math;
 #[cfg(feature = "compiler")]
+mod draw_sequence;
+#[cfg(feature = "compiler")]
 pub mod error;
 #[cfg(feature = "compiler")]
 pub mod format;

@@ -3,12 +3,12 @@
 
 use game_core::cards::Card;
 use game_core::double_up::DoubleUpRule;
-use game_core::draw_poker::{ALL_RANKS, DrawPokerGame, Pattern, PayEntry, RankMask, Wild};
+use game_core::draw_poker::{ALL_RANKS, DrawPokerGame, Facts, IN_REVERSE, IN_SEQUENCE, Pattern, PayEntry, RankMask, Wild};
 use game_core::stud_poker::{JackpotRule, StudPokerGame, TieRule};
 
 use crate::compile::Problems;
 use crate::error::{PaytableError, Reporter};
-use crate::format::{DrawPokerPaytable, HandSource, StudPokerPaytable, TieRuleSource, WildSource};
+use crate::format::{DrawPokerPaytable, HandSource, SequenceSource, StudPokerPaytable, TieRuleSource, WildSource};
 use crate::locate::Path;
 
 fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, PaytableError> {
@@ -33,10 +33,12 @@ fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, Pay
 }
 
 /// What a draw-poker `hand:` may be, for a designer who wrote another.
-const UNSUPPORTED_HAND: &str = "this hand is not one the format can express. A hand is RoyalFlush, FourWilds, FourWildsWith(kickers: \"A\"), \
-WildRoyalFlush, FiveOfAKind, FiveOfAKindOf(ranks: \"A\"), StraightFlush, FourOfAKind(ranks: \"any\", kickers: \"any\"), FullHouse, Flush, Straight, \
-ThreeOfAKind, TwoPair or Pair(ranks: \"J-A\"). Not supported: a sequential royal flush (a hand is paid as a set of cards, not in the \
-order shown), and any other pattern";
+const UNSUPPORTED_HAND: &str = "this hand is not one the format can express. A hand is SequentialRoyalFlush(order: LeftToRight or EitherWay), \
+RoyalFlush, FourWilds, FourWildsWith(kickers: \"A\"), WildRoyalFlush, FiveOfAKind, FiveOfAKindOf(ranks: \"A\"), StraightFlush, \
+FourOfAKind(ranks: \"any\", kickers: \"any\"), FullHouse, Flush, Straight, ThreeOfAKind, TwoPair or Pair(ranks: \"J-A\"); no other pattern is supported";
+
+/// The largest pay per coin a draw-poker entry may have.
+pub const MAX_PAY_PER_COIN: u64 = 1_000_000_000;
 
 /// Parse a rank set: "any", "A", "2-4", "J-A", "A,2-4".
 pub fn rank_set(s: &str) -> Result<RankMask, String> {
@@ -116,6 +118,7 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
             }
         };
         let pattern = match &pay.hand {
+            HandSource::SequentialRoyalFlush { order } => Pattern::SequentialRoyalFlush { either_way: *order == SequenceSource::EitherWay },
             HandSource::RoyalFlush => Pattern::RoyalFlush,
             HandSource::FourWilds => Pattern::FourWilds,
             HandSource::FourWildsWith { kickers } => Pattern::FourWildsWith { kickers: set(kickers, "kickers") },
@@ -146,11 +149,31 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
         if pay.pays == 0 || pay.max_coin_pays == Some(0) {
             e.at(at.clone().field("pays"), "a pay of 0 is not a prize: remove it");
         }
+        if pay.pays > MAX_PAY_PER_COIN || pay.max_coin_pays.is_some_and(|m| m > MAX_PAY_PER_COIN) {
+            // The exact analysis's sums are bounded by it (draw_math).
+            e.at(at.clone().field("pays"), format!("a pay over {MAX_PAY_PER_COIN} credits per coin is not a draw-poker prize"));
+        }
         if pay.max_coin_pays.is_some_and(|m| m < pay.pays) {
             e.at(at.clone().field("max_coin_pays"), "the maximum-coin pay is lower than the normal pay");
         }
         if entries.iter().any(|x| x.pattern == pattern) {
-            e.at(at.field("hand"), format!("{:?} is paid twice", pay.hand));
+            e.at(at.clone().field("hand"), format!("{:?} is paid twice", pay.hand));
+        } else if matches!(pattern, Pattern::SequentialRoyalFlush { .. }) && entries.iter().any(|x| matches!(x.pattern, Pattern::SequentialRoyalFlush { .. })) {
+            e.at(at.clone().field("hand"), "a paytable pays at most one sequential royal flush (LeftToRight or EitherWay)");
+        }
+        if matches!(pattern, Pattern::SequentialRoyalFlush { .. }) {
+            // A hand is paid as the first entry it makes: below an entry
+            // every royal flush makes, the sequential royal is never paid.
+            let royal = Facts::of(&[8, 9, 10, 11, 12].map(|r| Card::new(r, 0)), wild);
+            if let Some(above) = entries.iter().find(|x| royal.makes(x.pattern)) {
+                e.at(
+                    at.clone().field("hand"),
+                    format!(
+                        "the sequential royal flush is listed below {:?}, which every royal flush makes, so it would never be paid: list it first (M-13)",
+                        above.name
+                    ),
+                );
+            }
         }
         entries.push(PayEntry { name: pay.name.clone(), pattern, pays: pay.pays, max_coin_pays: pay.max_coin_pays });
     }
@@ -209,6 +232,9 @@ fn made_sets(game: &DrawPokerGame) -> Vec<(u32, [Card; 5])> {
     // its natural cards share a suit): one hand of each class suffices.
     let mut seen: std::collections::BTreeMap<u32, [Card; 5]> = std::collections::BTreeMap::new();
     game_core::draw_poker::each_class(game, |_, f, hand| {
+        // A class has no order; a natural royal flush may be shown in
+        // sequence either way, so its class makes the sequential royal too.
+        let f = Facts { sequence: IN_SEQUENCE | IN_REVERSE, ..*f };
         let made = game.entries.iter().enumerate().filter(|(_, x)| f.makes(x.pattern)).fold(0u32, |m, (i, _)| m | 1 << i);
         if made.count_ones() > 1 {
             seen.entry(made).or_insert(hand);

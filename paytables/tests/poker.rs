@@ -81,7 +81,7 @@ fn hold_values_from_tables_equal_enumeration_of_every_draw() {
             let totals = tables.hold_totals(&deal, &pays);
             let direct = hold_values(&game, &deal, coins);
             for (hold, ev) in direct {
-                let draws = tables.draws(hold.count());
+                let draws = tables.ordered_draws(hold.count());
                 let from_tables = BigRational::new(BigInt::from(totals[hold.0 as usize]), BigInt::from(draws));
                 assert_eq!(from_tables, ev, "{file} {deal:?} {hold:?}");
             }
@@ -138,13 +138,16 @@ fn deuces_wild_bonus_hands_are_expressed() {
     assert_eq!(name("2d Jh Qh Kh Ah").as_deref(), Some("Wild Royal Flush"));
 }
 
-/// Issue 18: a hand the format cannot express is named as unsupported,
-/// with the hands it can express, not left as "Expected comma".
+/// Issue 18: a hand the format cannot express (or a sequential royal
+/// without its order) is named as unsupported, with the hands it can
+/// express, not left as "Expected comma".
 #[test]
 fn an_unsupported_draw_poker_hand_is_named() {
     let (f, s) = asset("deuces-wild-bonus.ron");
     for (hand, what) in [
         (r#"hand: SequentialRoyalFlush,"#, "SequentialRoyalFlush"),
+        (r#"hand: SequentialRoyalFlush(order: Backwards),"#, "SequentialRoyalFlush(order: Backwards)"),
+        (r#"hand: SequentialStraightFlush,"#, "SequentialStraightFlush"),
         (r#"hand: FiveOfAKind(ranks: "A"),"#, "FiveOfAKind(ranks"),
         (r#"hand: FourDeucesWithAce,"#, "FourDeucesWithAce"),
     ] {
@@ -154,7 +157,9 @@ fn an_unsupported_draw_poker_hand_is_named() {
         let line = s.lines().position(|l| l.contains("hand: RoyalFlush,")).unwrap() + 1;
         assert!(err.contains(&format!("deuces-wild-bonus.ron:{line}:")), "{what}: {err}");
         assert!(
-            err.contains("not one the format can express") && err.contains("FourWildsWith(kickers") && err.contains("sequential royal flush"),
+            err.contains("not one the format can express")
+                && err.contains("FourWildsWith(kickers")
+                && err.contains("SequentialRoyalFlush(order: LeftToRight or EitherWay)"),
             "{what}: {err}"
         );
     }

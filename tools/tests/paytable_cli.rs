@@ -136,6 +136,30 @@ fn poker_check_and_strategy_from_the_command_line() {
     assert!(s.contains("5.2241") && s.contains("80.4245%"), "{s}");
 }
 
+/// Issue 18: a sequential royal, where the order the cards are shown in
+/// counts.
+#[test]
+fn sequential_royal_check_and_strategy_read_the_order_shown() {
+    let file = sample("jacks-or-better-sequential.ron");
+    let out = paytable(&["check", &file]);
+    let s = text(&out.stdout);
+    assert!(out.status.success(), "{s}{}", text(&out.stderr));
+    assert!(s.contains("0.9977938") && s.contains("in each of their 120 orders") && s.contains("ACCEPTED"), "{s}");
+    // T J Q K of spades in their places, the 4 in the ace's: of the 47
+    // draws As is the sequential royal (10,000), 9s a straight flush (50),
+    // seven low spades a flush (6 each), three aces and three nines a
+    // straight (4 each), nine J/Q/K a high pair (1 each): 10,125/47.
+    let out = paytable(&["strategy", &file, "Ts", "Js", "Qs", "Ks", "4d"]);
+    let s = text(&out.stdout);
+    let best = s.lines().find(|l| l.starts_with("best")).unwrap();
+    assert!(best.contains("Ts  Js  Qs  Ks  --") && best.contains("10125/47"), "{s}");
+    // The same cards out of order: the ace makes a plain royal (800): 925/47.
+    let out = paytable(&["strategy", &file, "Ks", "Js", "Qs", "Ts", "4d"]);
+    let s = text(&out.stdout);
+    let best = s.lines().find(|l| l.starts_with("best")).unwrap();
+    assert!(best.contains("Ks  Js  Qs  Ts  --") && best.contains("925/47"), "{s}");
+}
+
 #[test]
 fn check_reports_the_progressive_on_its_own_line() {
     let pool = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/progressive/linked-sevens.ron").display().to_string();

@@ -310,6 +310,49 @@ mod tests {
         DrawPoker(g)
     }
 
+    /// Issue 18: a sequential royal flush is paid by the order its cards
+    /// are shown in, the replacements filling the discarded places from
+    /// left to right, in every hand of a multi-hand round; out of order the
+    /// same cards are a royal flush.
+    #[test]
+    fn a_sequential_royal_is_paid_by_the_order_shown() {
+        let mut rules = jacks(vec![1, 3]);
+        rules.0.entries.insert(
+            0,
+            game_core::draw_poker::PayEntry {
+                name: "Sequential Royal".into(),
+                pattern: game_core::draw_poker::Pattern::SequentialRoyalFlush { either_way: false },
+                pays: 250,
+                max_coin_pays: Some(10_000),
+            },
+        );
+        let h = |s: &str| game_core::cards::parse_hand(&[s.to_owned()]).unwrap();
+        let deal = |dealt: &str, first: &str, more: &[&str]| DrawDeal {
+            first: Dealt { cards: std::array::from_fn(|i| if i < 5 { h(dealt)[i] } else { h(first)[i - 5] }) },
+            more: more.iter().map(|m| h(m)).collect(),
+        };
+        let bet = DrawBet { coins: 5, hands: 3 };
+        let play = |deal: &DrawDeal| {
+            let mut r = rules.open(&bet, deal);
+            for i in 0..4 {
+                rules.decide(&mut r, &DrawDecision::Toggle(i)).unwrap();
+            }
+            let Decided::Commit { step, .. } = rules.decide(&mut r, &DrawDecision::Draw).unwrap() else { panic!("the draw is committed") };
+            rules.apply(&mut r, &step);
+            (step, rules.components(&r, 1).into_iter().map(|c| c.label).collect::<Vec<_>>())
+        };
+        // T J Q K held in their places: the ace drawn to the fifth place is
+        // the sequential royal (10,000 per coin), the nine a straight flush.
+        let (step, labels) = play(&deal("Ts Js Qs Ks 4d", "As 2c 3c 5c 6c", &["9s 2d 3d 5d 6d", "2h 3h 5h 6h 7h"]));
+        assert_eq!(step.hand, h("Ts Js Qs Ks As"));
+        assert_eq!(step.win, 50_000 + 250);
+        assert_eq!(labels, vec!["hand 1: Sequential Royal (5 coins)", "hand 2: Straight Flush (5 coins)"]);
+        // The same cards in another order: a royal flush (800 per coin).
+        let (step, labels) = play(&deal("Ks Qs Js Ts 4d", "As 2c 3c 5c 6c", &["2h 3h 5h 6h 7h", "As 2d 3d 5d 6d"]));
+        assert_eq!(step.win, 4_000 + 4_000);
+        assert_eq!(labels, vec!["hand 1: Royal Flush (5 coins)", "hand 3: Royal Flush (5 coins)"]);
+    }
+
     /// A single-hand bet, deal and draw are journaled exactly as before
     /// multi-hand play; a multi-hand one says its hands.
     #[test]
