@@ -10,7 +10,7 @@
 //! | 3 a plain link, a borrowed identity | `attack_3_*` |
 //! | 4 round numbers restarting after a RAM clear | `attack_4_*` |
 //! | 5 an unreasonable wager blocking the outbox | `attack_5_*` |
-//! | 6 a void after the award | `attack_6_*`; through the host, `a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award` |
+//! | 6 a void after the award | `attack_6_*`, `a_void_takes_back_a_contribution_another_award_paid_out`; through the host, `a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award` |
 
 use std::path::Path;
 
@@ -246,16 +246,61 @@ fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
     assert_eq!(link.call(|c| c.award(POOL, &epoch, round, MINI)).unwrap(), value);
     let reset = op.levels(POOL).unwrap()[MINI].value;
     assert!(reset < value);
-    // The round is voided instead of resumed: the award goes back.
-    assert_eq!(link.call(|c| c.return_awards(POOL, &epoch, round)).unwrap(), value);
+    // The round is voided instead of resumed: the award goes back, and
+    // the refunded wager's contribution comes out (5,000 cents: 2% to the
+    // Mini, 100 cents; 0.5% to the Grande, 25 cents).
+    assert_eq!(link.call(|c| c.return_round(POOL, &epoch, round)).unwrap(), value);
     m.void_round(round, "attack 6").unwrap();
-    assert_eq!(op.levels(POOL).unwrap()[MINI].value, reset + value, "the award went back to its level");
-    let log = op.operator_log(1).unwrap();
-    assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("A", "return_award"), "the return is logged");
-    assert!(log[0].2.contains(&format!("{value} cents back")), "{}", log[0].2);
-    assert!(op.books(POOL).unwrap().balanced());
+    let levels = op.levels(POOL).unwrap();
+    assert_eq!(levels[MINI].value, reset + value - 100, "the award went back to its level, the contribution came out");
+    assert_eq!(levels[0].value, pool().levels[0].start_value, "the Grande kept the refunded wager's 25 cents");
+    let log = op.operator_log(2).unwrap();
+    assert_eq!((log[1].0.as_str(), log[1].1.as_str()), ("A", "return_award"), "the return is logged");
+    assert!(log[1].2.contains(&format!("{value} cents back")), "{}", log[1].2);
+    assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("A", "return_contribution"));
+    assert!(log[0].2.contains("the 5000-cent wager was refunded") && log[0].2.contains("level 1: 100000000 µ¢ from its value"), "{}", log[0].2);
+    let books = op.books(POOL).unwrap();
+    assert!(books.balanced());
+    assert_eq!((books.contributions, books.wagered), (0, 0));
     assert!(op.last_awards(POOL, 5).unwrap().is_empty(), "a returned award is still listed");
-    // Returned once: nothing more to return, and no award again.
-    assert_eq!(link.call(|c| c.return_awards(POOL, &epoch, round)).unwrap(), 0);
+    // Returned once: nothing more to return, no award again, and the
+    // contribution sent again is acknowledged but not counted again.
+    assert_eq!(link.call(|c| c.return_round(POOL, &epoch, round)).unwrap(), 0);
     assert_refused(link.call(|c| c.award(POOL, &epoch, round, MINI)), "returned to the pool");
+    assert_eq!(link.call(|c| c.contribute(POOL, &epoch, &[(round, 5_000)])).unwrap(), vec![(round, Outcome::Duplicate)]);
+    assert_eq!(op.levels(POOL).unwrap(), levels);
+    assert_eq!(op.books(POOL).unwrap(), books);
+}
+
+/// A voided round's contribution is taken back even when another
+/// cabinet's award has since paid it out: what the level no longer holds
+/// the operator funds, in whole cents (its fraction of a cent left in the
+/// reserve), as for a reset the reserve did not cover; the books balance
+/// and the level never drops below its reset value.
+#[test]
+fn a_void_takes_back_a_contribution_another_award_paid_out() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack6b", &["A", "B"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    let (mut a, mut b) = (cabinet("A", &db), cabinet("B", &db));
+    // A's 333 cents: 6.66 cents to the Mini; B's 5,001: 100.02 cents.
+    a.contribute(POOL, EPOCH, &[(1, 333)]).unwrap();
+    b.contribute(POOL, EPOCH, &[(1, 5_001)]).unwrap();
+    assert_eq!(op.levels(POOL).unwrap()[MINI].value, 1_106);
+    assert_eq!(b.award(POOL, EPOCH, 1, MINI).unwrap(), 1_106);
+    let before = op.books(POOL).unwrap();
+    // 0.68 cents stayed above the reset; A's round is voided.
+    assert_eq!(a.return_round(POOL, EPOCH, 1).unwrap(), 0, "A had no award");
+    let after = op.books(POOL).unwrap();
+    assert!(after.balanced());
+    assert_eq!(after.current_micro[MINI], 1_000_000_000, "the Mini is back at its reset value, never below");
+    // 6.66 − 0.68 = 5.98 cents gone with B's award: the operator funds 6,
+    // and 0.02 is left in the reserve.
+    assert_eq!(after.operator_funded[MINI] - before.operator_funded[MINI], 6);
+    assert_eq!(after.reserve_micro[MINI] - before.reserve_micro[MINI], 20_000);
+    assert_eq!(after.contributed_micro[MINI], 5_001 * 20_000);
+    // The Grande still held A's 1.665 cents: taken from its value.
+    assert_eq!(before.current_micro[0] - after.current_micro[0], 333 * 5_000);
+    assert_eq!(op.by_machine(POOL).unwrap().iter().map(|m| (m.machine.as_str(), m.wagered)).collect::<Vec<_>>(), vec![("B", 5_001)]);
+    assert!(op.operator_log(1).unwrap()[0].2.contains("6 ¢ funded by the operator"), "{:?}", op.operator_log(1));
 }

@@ -464,7 +464,8 @@ fn ron_pool(text: &str) -> PoolConfig {
 /// award for, cut by a power loss, cannot be resumed after the restart (its
 /// game is no longer on the cabinet) and must be voided. The void waits
 /// while the controller is down (the round stays open), and once it answers
-/// the award goes back to its level before the stake is refunded.
+/// the award goes back to its level and the contribution is taken back
+/// before the stake is refunded.
 #[test]
 fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() {
     use game_host::boot::{BootOptions, boot};
@@ -516,8 +517,18 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() 
     }
     assert_eq!(s.machine().credit(), 2_000, "the stake was refunded");
     let mut c = Controller::connect(&url(OPERATOR, &pg_db)).unwrap();
-    assert_eq!(c.levels(POOL).unwrap()[1].value, reset + amount, "the award went back to its level");
-    assert!(c.books(POOL).unwrap().balanced());
-    let log = c.operator_log(1).unwrap();
-    assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("EGM-0001", "return_award"));
+    // The award went back to its level and the round's contribution was
+    // taken back: the only round played, so each level holds what it held
+    // before it (its start value) and the Mini also the reset the operator
+    // funded at the award.
+    let levels = c.levels(POOL).unwrap();
+    assert_eq!(levels[1].value, reset + linked.levels[1].start_value, "the award went back to its level, the contribution came out");
+    assert_eq!(levels[0].value, linked.levels[0].start_value, "the Grande kept the refunded wager's contribution");
+    let books = c.books(POOL).unwrap();
+    assert!(books.balanced());
+    assert_eq!((books.contributions, books.wagered), (0, 0), "a refunded wager still counts as contributed");
+    assert!(c.by_machine(POOL).unwrap().is_empty());
+    let log = c.operator_log(2).unwrap();
+    let actions: Vec<(&str, &str)> = log.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect();
+    assert_eq!(actions, vec![("EGM-0001", "return_contribution"), ("EGM-0001", "return_award")]);
 }

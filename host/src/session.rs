@@ -528,8 +528,9 @@ impl Session {
     }
 
     /// M-36: a round that cannot be resumed is voided and its stakes
-    /// refunded. Issue 13: what a linked controller awarded for the round
-    /// goes back to its level first; while a linked pool of the round's
+    /// refunded. Issue 13: first what a linked controller awarded for the
+    /// round goes back to its level, and the round's contribution is taken
+    /// back (`return_round`); while a linked pool of the round's
     /// game does not answer the void waits (the round stays open, so no
     /// play) and is tried again every second ([`Session::tend_linked`]).
     fn void_interrupted(&mut self, round: u64) {
@@ -538,7 +539,7 @@ impl Session {
         let mut waiting = None;
         for p in self.linked.iter_mut().filter(|p| p.setup.games.contains(&game)) {
             let pool = p.setup.pool.clone();
-            match p.link.call(|c| c.return_awards(&pool, &epoch, round)) {
+            match p.link.call(|c| c.return_round(&pool, &epoch, round)) {
                 Ok(0) => {}
                 Ok(returned) => tracing::warn!("round {round}: {returned} cents the controller awarded returned to pool {pool} before the void"),
                 Err(e) => {

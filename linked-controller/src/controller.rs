@@ -245,10 +245,13 @@ impl Controller {
         }
     }
 
-    /// Cabinet: a round voided after the controller made its awards: they
-    /// go back to their levels (issue 13: never lost). Returns the sum.
-    pub fn return_awards(&mut self, pool: &str, epoch: &str, round: u64) -> Result<Cents, LinkError> {
-        let a: i64 = self.client.query_one("SELECT egm.return_awards($1, $2, $3)", &[&pool, &epoch, &i64_of(round, "round")?])?.get(0);
+    /// Cabinet: a round is voided and its wager refunded, so what it did to
+    /// the pool is undone: the awards the controller made it go back to
+    /// their levels (issue 13: never lost), and its contribution is taken
+    /// back (no pool money from a refunded wager). Returns the awards' sum;
+    /// asking again changes nothing.
+    pub fn return_round(&mut self, pool: &str, epoch: &str, round: u64) -> Result<Cents, LinkError> {
+        let a: i64 = self.client.query_one("SELECT egm.return_round($1, $2, $3)", &[&pool, &epoch, &i64_of(round, "round")?])?.get(0);
         u64::try_from(a).map_err(|_| LinkError::Invalid(format!("a negative return {a}")))
     }
 

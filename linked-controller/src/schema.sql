@@ -53,8 +53,13 @@ CREATE TABLE IF NOT EXISTS egm.contributions (
     pool TEXT NOT NULL REFERENCES egm.pools(pool),
     wager BIGINT NOT NULL,
     at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    -- A void of the round: the wager was refunded, and what it added to
+    -- the levels was taken back.
+    returned_at TIMESTAMPTZ,
     PRIMARY KEY (machine, epoch, round, pool)
 );
+-- A controller installed before contributions could be returned.
+ALTER TABLE egm.contributions ADD COLUMN IF NOT EXISTS returned_at TIMESTAMPTZ;
 -- At most one award per level per round.
 CREATE TABLE IF NOT EXISTS egm.awards (
     seq BIGSERIAL UNIQUE,
@@ -190,7 +195,8 @@ BEGIN
         RETURN NEXT;
         RETURN;
     END IF;
-    PERFORM 1 FROM contributions c WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool;
+    PERFORM 1 FROM contributions c
+        WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool AND c.returned_at IS NULL;
     IF NOT FOUND THEN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'award',
             format('round %s of epoch %s of machine %s made no contribution to pool %s', p_round, p_epoch, session_user, p_pool));
@@ -215,13 +221,30 @@ BEGIN
     RETURN NEXT;
 END $$;
 
--- A round voided after the controller made its awards: each award of it
--- goes back to its level (never lost), marked returned; returns the sum.
-CREATE OR REPLACE FUNCTION egm.return_awards(p_pool TEXT, p_epoch TEXT, p_round BIGINT) RETURNS BIGINT
+-- A round voided: its wager was refunded, so everything it did to the pool
+-- is undone, each step logged. Each award of it goes back to its level
+-- (never lost), marked returned. Then its contribution is taken back from
+-- every level: the reserve share from the reserve, the increment from
+-- what the level holds above its reset value, the rest from the reserve;
+-- what neither holds any longer (an award of another round paid it out)
+-- the operator funds, in whole cents, like a reset the reserve did not
+-- cover, its fraction of a cent left in the reserve. Returns the awards'
+-- sum. Asking again changes nothing.
+DROP FUNCTION IF EXISTS egm.return_awards(TEXT, TEXT, BIGINT);
+CREATE OR REPLACE FUNCTION egm.return_round(p_pool TEXT, p_epoch TEXT, p_round BIGINT) RETURNS BIGINT
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 DECLARE
     a RECORD;
+    lv RECORD;
     total BIGINT := 0;
+    refunded BIGINT;
+    inc BIGINT;
+    res BIGINT;
+    from_current BIGINT;
+    from_reserve BIGINT;
+    short BIGINT;
+    funded BIGINT;
+    trail TEXT := '';
 BEGIN
     FOR a IN SELECT w.level, w.amount FROM awards w
         WHERE w.machine = session_user AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.returned_at IS NULL
@@ -236,7 +259,33 @@ BEGIN
             VALUES (session_user, 'return_award', format('round %s of epoch %s: %s cents back to pool %s level %s (the round was voided)',
                     p_round, p_epoch, a.amount, p_pool, a.level));
     END LOOP;
-    IF total > 0 THEN
+    SELECT c.wager INTO refunded FROM contributions c
+        WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool AND c.returned_at IS NULL FOR UPDATE;
+    IF FOUND THEN
+        FOR lv IN SELECT l.level, l.current_micro, l.reserve_micro, l.reset_value, l.increment_ppm, l.reserve_ppm FROM levels l
+            WHERE l.pool = p_pool ORDER BY l.level FOR UPDATE
+        LOOP
+            inc := refunded * lv.increment_ppm;
+            res := refunded * lv.reserve_ppm;
+            from_current := LEAST(inc, GREATEST(0, lv.current_micro - lv.reset_value * 1000000));
+            from_reserve := LEAST(inc + res - from_current, lv.reserve_micro);
+            short := inc + res - from_current - from_reserve;
+            funded := (short + 999999) / 1000000;
+            UPDATE levels l SET current_micro = l.current_micro - from_current,
+                reserve_micro = l.reserve_micro - from_reserve + (funded * 1000000 - short),
+                contributed_micro = l.contributed_micro - inc - res,
+                operator_funded = l.operator_funded + funded
+            WHERE l.pool = p_pool AND l.level = lv.level;
+            trail := trail || format(' level %s: %s µ¢ from its value, %s µ¢ from the reserve, %s ¢ funded by the operator;',
+                                 lv.level, from_current, from_reserve, funded);
+        END LOOP;
+        UPDATE contributions c SET returned_at = now()
+            WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool;
+        INSERT INTO operator_log (operator, action, detail)
+            VALUES (session_user, 'return_contribution', format('round %s of epoch %s: the %s-cent wager was refunded, its contribution to pool %s taken back:%s',
+                    p_round, p_epoch, refunded, p_pool, trail));
+        PERFORM pg_notify('egm_progressive', p_pool);
+    ELSIF total > 0 THEN
         PERFORM pg_notify('egm_progressive', p_pool);
     END IF;
     RETURN total;
@@ -334,7 +383,8 @@ RETURNS TABLE (out_contributions BIGINT, out_wagered TEXT, out_contributed_micro
                out_awarded BIGINT, out_operator_funded BIGINT, out_reserve_micro BIGINT, out_overflow_micro BIGINT,
                out_transferred_out BIGINT, out_transferred_in BIGINT)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
-    SELECT (SELECT count(*) FROM contributions WHERE pool = p_pool), (SELECT coalesce(sum(wager), 0)::TEXT FROM contributions WHERE pool = p_pool),
+    SELECT (SELECT count(*) FROM contributions WHERE pool = p_pool AND returned_at IS NULL),
+        (SELECT coalesce(sum(wager), 0)::TEXT FROM contributions WHERE pool = p_pool AND returned_at IS NULL),
         contributed_micro, current_micro, start_value, awarded, operator_funded, reserve_micro, overflow_micro, transferred_out, transferred_in
     FROM levels WHERE pool = p_pool ORDER BY level
 $$;
@@ -345,7 +395,7 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
     SELECT c.machine, count(*), sum(c.wager)::TEXT,
         coalesce((SELECT jsonb_agg(jsonb_build_array(w.round, w.level, w.amount) ORDER BY w.round, w.level) FROM awards w
                   WHERE w.pool = p_pool AND w.machine = c.machine AND w.returned_at IS NULL), '[]'::JSONB)::TEXT
-    FROM contributions c WHERE c.pool = p_pool GROUP BY c.machine ORDER BY c.machine
+    FROM contributions c WHERE c.pool = p_pool AND c.returned_at IS NULL GROUP BY c.machine ORDER BY c.machine
 $$;
 
 CREATE OR REPLACE FUNCTION egm.refusals(p_n BIGINT)
@@ -376,7 +426,7 @@ DO $$ BEGIN
     EXECUTE format('GRANT CONNECT ON DATABASE %I TO egm_cabinet, egm_operator', current_database());
 END $$;
 GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT),
-    egm.return_awards(TEXT, TEXT, BIGINT) TO egm_cabinet;
+    egm.return_round(TEXT, TEXT, BIGINT) TO egm_cabinet;
 GRANT EXECUTE ON FUNCTION egm.levels(TEXT), egm.last_awards(TEXT, BIGINT) TO egm_cabinet, egm_operator;
 GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, INT, TEXT, INT, TEXT), egm.books(TEXT),
     egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT) TO egm_operator;
