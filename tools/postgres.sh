@@ -152,7 +152,9 @@ url)
     case "$name" in *[!A-Za-z0-9_-]*) echo "tools/postgres.sh: $name is not a login name" >&2; exit 2 ;; esac
     ensure_pki
     [ -f "$PKI/$name.crt" ] || issue "$name"
-    echo "postgres://$name@127.0.0.1:$PORT/${3:-$DB_DEFAULT}?sslrootcert=$PKI/ca.crt&sslcert=$PKI/$name.crt&sslkey=$PKI/$name.key"
+    # Paths percent-encoded, as libpq reads a URL (a space, %, & or #).
+    enc() { printf '%s' "$1" | sed -e 's/%/%25/g' -e 's/ /%20/g' -e 's/&/%26/g' -e 's/#/%23/g'; }
+    echo "postgres://$name@127.0.0.1:$PORT/${3:-$DB_DEFAULT}?sslrootcert=$(enc "$PKI/ca.crt")&sslcert=$(enc "$PKI/$name.crt")&sslkey=$(enc "$PKI/$name.key")"
     ;;
 *) echo "usage: $0 start|stop|kill|admin [DB]|url NAME [DB]" >&2; exit 2 ;;
 esac

@@ -29,11 +29,14 @@ struct TlsFiles {
     key: Option<PathBuf>,
 }
 
-/// Take our three parameters out of a URL (`?a=b&…`) or key-value
-/// (`a=b c=d`) connection string; the rest is PostgreSQL's own.
-fn split(address: &str) -> (String, TlsFiles) {
+/// Take our three parameters out of a URL (`?a=b&…`, values
+/// percent-encoded: a path with a space or an `&` is written `%20`, `%26`)
+/// or key-value (`a=b c='d e'`, a value with spaces single-quoted, `\'` and
+/// `\\` inside) connection string, as libpq reads them; the rest is
+/// PostgreSQL's own, passed on as written.
+fn split(address: &str) -> Result<(String, TlsFiles), LinkError> {
     let mut files = TlsFiles::default();
-    let mut take = |k: &str, v: &str| -> bool {
+    let mut take = |k: &str, v: String| -> bool {
         let slot = match k {
             "sslrootcert" => &mut files.ca,
             "sslcert" => &mut files.cert,
@@ -47,15 +50,76 @@ fn split(address: &str) -> (String, TlsFiles) {
         match address.split_once('?') {
             None => address.to_owned(),
             Some((base, query)) => {
-                let kept: Vec<&str> = query.split('&').filter(|kv| kv.split_once('=').is_none_or(|(k, v)| !take(k, v))).collect();
+                let mut kept = Vec::new();
+                for kv in query.split('&') {
+                    let ours = match kv.split_once('=') {
+                        Some((k, v)) if matches!(k, "sslrootcert" | "sslcert" | "sslkey") => {
+                            let v = percent_encoding::percent_decode_str(v)
+                                .decode_utf8()
+                                .map_err(|_| LinkError::Invalid(format!("the controller address's {k} is not UTF-8 once decoded")))?;
+                            take(k, v.into_owned())
+                        }
+                        _ => false,
+                    };
+                    if !ours {
+                        kept.push(kv);
+                    }
+                }
                 if kept.is_empty() { base.to_owned() } else { format!("{base}?{}", kept.join("&")) }
             }
         }
     } else {
-        let kept: Vec<&str> = address.split_whitespace().filter(|kv| kv.split_once('=').is_none_or(|(k, v)| !take(k, v))).collect();
+        let mut kept = Vec::new();
+        for (k, v, raw) in key_values(address)? {
+            if !take(&k, v) {
+                kept.push(raw);
+            }
+        }
         kept.join(" ")
     };
-    (rest, files)
+    Ok((rest, files))
+}
+
+/// The `key = value` pairs of a libpq key-value string, each with its text
+/// as written.
+fn key_values(s: &str) -> Result<Vec<(String, String, String)>, LinkError> {
+    let bad = |why: &str| LinkError::Invalid(format!("the controller address {s:?}: {why}"));
+    let mut out = Vec::new();
+    let mut chars = s.char_indices().peekable();
+    loop {
+        while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
+        let Some(&(start, _)) = chars.peek() else { return Ok(out) };
+        let mut key = String::new();
+        while let Some((_, c)) = chars.next_if(|(_, c)| *c != '=' && !c.is_whitespace()) {
+            key.push(c);
+        }
+        while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
+        if chars.next_if(|(_, c)| *c == '=').is_none() {
+            return Err(bad(&format!("{key} has no value")));
+        }
+        while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
+        let mut value = String::new();
+        if chars.next_if(|(_, c)| *c == '\'').is_some() {
+            loop {
+                match chars.next() {
+                    None => return Err(bad(&format!("the value of {key} has no closing quote"))),
+                    Some((_, '\'')) => break,
+                    Some((_, '\\')) => value.push(chars.next().ok_or_else(|| bad(&format!("the value of {key} ends in a backslash")))?.1),
+                    Some((_, c)) => value.push(c),
+                }
+            }
+        } else {
+            while let Some((_, c)) = chars.next_if(|(_, c)| !c.is_whitespace()) {
+                if c == '\\' {
+                    value.push(chars.next().ok_or_else(|| bad(&format!("the value of {key} ends in a backslash")))?.1);
+                } else {
+                    value.push(c);
+                }
+            }
+        }
+        let end = chars.peek().map_or(s.len(), |&(i, _)| i);
+        out.push((key, value, s[start..end].trim_end().to_owned()));
+    }
 }
 
 fn tls_error(what: &str, e: impl std::fmt::Display) -> LinkError {
@@ -64,7 +128,7 @@ fn tls_error(what: &str, e: impl std::fmt::Display) -> LinkError {
 
 /// Connect to the controller at `address` (see the module's doc).
 pub(crate) fn connect(address: &str) -> Result<Client, LinkError> {
-    let (rest, files) = split(address);
+    let (rest, files) = split(address)?;
     let mut config: postgres::Config = rest.parse()?;
     config.connect_timeout(Duration::from_secs(2));
     config.tcp_user_timeout(Duration::from_secs(3));
@@ -89,16 +153,37 @@ pub(crate) fn connect(address: &str) -> Result<Client, LinkError> {
 mod tests {
     use super::*;
 
+    /// Paths with spaces and `&` are written as libpq reads them:
+    /// percent-encoded in a URL, single-quoted in a key-value string.
+    #[test]
+    fn paths_with_spaces_and_ampersands_are_read_as_libpq_reads_them() {
+        let (rest, f) =
+            split("postgres://EGM-0001@h/db?sslrootcert=/site%20pki/ca%26root.crt&sslcert=/c/a.crt&sslkey=/c/%E2%82%ACa.key&sslmode=require").unwrap();
+        assert_eq!(rest, "postgres://EGM-0001@h/db?sslmode=require");
+        assert_eq!(f.ca, Some(PathBuf::from("/site pki/ca&root.crt")));
+        assert_eq!(f.key, Some(PathBuf::from("/c/€a.key")));
+        let (rest, f) = split(r"host=/run/pg  user=egm sslcert = '/site pki/it\'s.crt' sslkey=/a\ b.key dbname='my db'").unwrap();
+        assert_eq!(rest, "host=/run/pg user=egm dbname='my db'");
+        assert_eq!(f.cert, Some(PathBuf::from("/site pki/it's.crt")));
+        assert_eq!(f.key, Some(PathBuf::from("/a b.key")));
+        let e = split("host=h sslcert='/a.crt").unwrap_err().to_string();
+        assert!(e.contains("sslcert has no closing quote"), "{e}");
+        let e = split("host=h sslcert").unwrap_err().to_string();
+        assert!(e.contains("sslcert has no value"), "{e}");
+        let e = split("postgres://a@h/db?sslkey=%FF").unwrap_err().to_string();
+        assert!(e.contains("sslkey is not UTF-8"), "{e}");
+    }
+
     #[test]
     fn our_parameters_are_taken_out_of_urls_and_key_value_strings() {
-        let (rest, f) = split("postgres://EGM-0001@127.0.0.1:5432/db?sslmode=require&sslrootcert=/c/ca.crt&sslcert=/c/a.crt&sslkey=/c/a.key");
+        let (rest, f) = split("postgres://EGM-0001@127.0.0.1:5432/db?sslmode=require&sslrootcert=/c/ca.crt&sslcert=/c/a.crt&sslkey=/c/a.key").unwrap();
         assert_eq!(rest, "postgres://EGM-0001@127.0.0.1:5432/db?sslmode=require");
         assert_eq!(f.ca, Some(PathBuf::from("/c/ca.crt")));
         assert_eq!((f.cert, f.key), (Some(PathBuf::from("/c/a.crt")), Some(PathBuf::from("/c/a.key"))));
-        let (rest, f) = split("host=/var/run/pg port=5432 user=egm sslcert=/x.crt dbname=db");
+        let (rest, f) = split("host=/var/run/pg port=5432 user=egm sslcert=/x.crt dbname=db").unwrap();
         assert_eq!(rest, "host=/var/run/pg port=5432 user=egm dbname=db");
         assert_eq!(f.cert, Some(PathBuf::from("/x.crt")));
-        assert_eq!(split("postgres://a@h/db").0, "postgres://a@h/db");
+        assert_eq!(split("postgres://a@h/db").unwrap().0, "postgres://a@h/db");
     }
 
     #[test]
