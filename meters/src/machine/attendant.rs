@@ -1,0 +1,97 @@
+//! Doors, tilts and the attendant (E-37): what stops play and who clears
+//! it, hand-pays, program verification, and the power-down.
+
+use super::{CoreError, Machine};
+use crate::anchor::AnchorReason;
+use crate::journal::{Entry, Tilt};
+use crate::meters::Door;
+use crate::state::PendingHandpay;
+
+impl Machine {
+    /// A door opened (E-37): play, money in and cash-out stop while it is
+    /// open. The logic door also sets a tilt that needs an attendant.
+    pub fn open_door(&mut self, door: Door) -> Result<(), CoreError> {
+        if self.state.doors_open.contains(&door) {
+            return Ok(());
+        }
+        let mut entries = vec![Entry::DoorOpened { door }];
+        if door == Door::Logic && !self.state.tilts.contains(&Tilt::LogicDoorAccess) {
+            entries
+                .push(Entry::TiltSet { tilt: Tilt::LogicDoorAccess, detail: "logic door opened: attendant clear and program re-verification required".into() });
+        }
+        self.commit(entries)
+    }
+
+    pub fn close_door(&mut self, door: Door) -> Result<(), CoreError> {
+        if !self.state.doors_open.contains(&door) {
+            return Ok(());
+        }
+        self.anchor(AnchorReason::DoorClosed, vec![Entry::DoorClosed { door }]).map(|_| ())
+    }
+
+    /// Set a tilt reported by the cabinet (device fault, verification).
+    pub fn set_tilt(&mut self, tilt: Tilt, detail: &str) -> Result<(), CoreError> {
+        self.commit(vec![Entry::TiltSet { tilt, detail: detail.to_owned() }])
+    }
+
+    /// An attendant clears a tilt. A self-audit tilt clears only when the
+    /// audit now passes; the logic-door tilt only with every door closed.
+    pub fn clear_tilt(&mut self, tilt: Tilt, attendant: &str) -> Result<(), CoreError> {
+        if !self.state.tilts.contains(&tilt) {
+            return Err(CoreError::TiltNotActive(tilt));
+        }
+        let still = match tilt {
+            Tilt::SelfAudit => self.state.self_audit().is_err(),
+            Tilt::LogicDoorAccess => self.state.doors_open.contains(&Door::Logic),
+            _ => false,
+        };
+        if still {
+            return Err(CoreError::TiltStillCaused(tilt));
+        }
+        self.commit(vec![Entry::TiltCleared { tilt, by: attendant.to_owned() }])
+    }
+
+    /// An attendant pays a hand-pay with the attendant key (M-12).
+    pub fn pay_handpay(&mut self, id: u64, attendant: &str) -> Result<PendingHandpay, CoreError> {
+        if attendant.trim().is_empty() {
+            return Err(CoreError::Refused("a hand-pay names the attendant who pays it".into()));
+        }
+        let hp = self.state.handpays.get(&id).cloned().ok_or(CoreError::NoSuchHandpay(id))?;
+        // A money-out: anchored before the attendant hands the money over.
+        self.anchor(AnchorReason::Handpay, vec![Entry::HandpayPaid { id, attendant: attendant.to_owned() }])?;
+        Ok(hp)
+    }
+
+    /// Record a program-verification result (H-51); a failure tilts.
+    pub fn record_verification(&mut self, ok: bool, detail: &str) -> Result<(), CoreError> {
+        let mut entries = vec![Entry::Verification { ok, detail: detail.to_owned() }];
+        if !ok {
+            entries.push(Entry::TiltSet { tilt: Tilt::ProgramVerification, detail: detail.to_owned() });
+        }
+        self.commit(entries)
+    }
+
+    /// A clean power-down.
+    pub fn shutdown(mut self) -> Result<(), CoreError> {
+        self.power_down()
+    }
+
+    /// Record a clean power-down without giving up the machine (the cabinet
+    /// calls it as the application exits).
+    pub fn power_down(&mut self) -> Result<(), CoreError> {
+        if self.state.clean_shutdown {
+            return Ok(());
+        }
+        self.commit(vec![Entry::PowerDown])
+    }
+
+    /// Power down and give critical memory up, for a RAM clear or another
+    /// boot in this process: the lock is released and this machine refuses
+    /// everything afterwards (it is a RAM error to use it).
+    pub fn release(&mut self) -> Result<(), CoreError> {
+        self.power_down()?;
+        self.store.release();
+        self.fault = Some("critical memory was released by this process (a RAM clear or a new boot)".into());
+        Ok(())
+    }
+}

@@ -1,0 +1,295 @@
+//! The game cycle: a round's outcome drawn by the core and committed with
+//! its stake before anything is shown (C-22), its further steps, its
+//! settlement with any progressive award, and the void or resumption of a
+//! round a power loss interrupted (M-36).
+
+use super::{CoreError, Machine, Settled};
+use crate::journal::{Entry, HandpayKind, ProgressiveAward, Step, WHOLE_LEVEL, WinComponent, WinPayment};
+use crate::money::Cents;
+use crate::rng::{Draw, GameRng};
+use crate::state::OpenRound;
+
+impl Machine {
+    /// Play a round: the stake leaves the credit meter, the game's `draw`
+    /// runs under the RNG lock, and its whole outcome is committed with the
+    /// stake and the count of RNG values it took, in one transaction,
+    /// before anything is shown. This is the only way a round begins: no
+    /// host can commit an outcome drawn elsewhere.
+    ///
+    /// Every check (play block, denomination, stake, credit, the journal's
+    /// end, the self-audit) runs before the draw. A draw that fails is
+    /// recorded as `DrawDiscarded` with the values it took, and nothing else
+    /// is committed.
+    pub fn play_round<T, E>(
+        &mut self,
+        game: &str,
+        denom: Cents,
+        stake: Cents,
+        step: &str,
+        draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>,
+    ) -> Result<(u64, T), CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
+        self.play_round_with_side_bet(game, denom, stake, 0, step, draw)
+    }
+
+    /// [`Self::play_round`] where `side_stake` of the `stake` is a side bet
+    /// (a stud jackpot bet, PSD 35–42): it feeds the side-bet pools alone,
+    /// and the rest of the stake is the main wager.
+    pub fn play_round_with_side_bet<T, E>(
+        &mut self,
+        game: &str,
+        denom: Cents,
+        stake: Cents,
+        side_stake: Cents,
+        step: &str,
+        draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>,
+    ) -> Result<(u64, T), CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
+        self.ensure_idle()?;
+        if side_stake > 0 && side_stake >= stake {
+            return Err(CoreError::SideBetNotBeside { stake, side_stake });
+        }
+        if !side_stake.is_multiple_of(denom) {
+            return Err(CoreError::StakeNotWholeCredits { stake: side_stake, denom });
+        }
+        if game.trim().is_empty() {
+            return Err(CoreError::UnknownGame(game.to_owned()));
+        }
+        if !self.config.denominations.contains(&denom) {
+            return Err(CoreError::UnknownDenomination(denom));
+        }
+        if stake == 0 {
+            return Err(CoreError::ZeroStake);
+        }
+        if !stake.is_multiple_of(denom) {
+            return Err(CoreError::StakeNotWholeCredits { stake, denom });
+        }
+        if stake > self.state.credit {
+            return Err(CoreError::InsufficientCredit { credit: self.state.credit, needed: stake });
+        }
+        self.verify_before_money_moves()?;
+        let (outcome, data, draws) = self.draw(game, draw)?;
+        let round = self.state.last_round + 1;
+        let step = Step::new(step, data);
+        self.commit(vec![Entry::RoundBegun { round, game: game.to_owned(), denom, stake, credit_before: self.state.credit, step, draws, side_stake }])?;
+        Ok((round, outcome))
+    }
+
+    /// Run a game's draw under the RNG lock and count what it took; a
+    /// failed draw is journaled with its count.
+    fn draw<T, E>(&mut self, game: &str, draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>) -> Result<(T, serde_json::Value, u64), CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
+        let (result, draws, misuse) = {
+            let mut d = Draw::new(self.rng.lock());
+            let result = draw(&mut d);
+            (result, d.values(), d.misuse().map(str::to_owned))
+        };
+        // A misused generator, a failed draw or an outcome that cannot be
+        // recorded: the draw is journaled as discarded, nothing else.
+        let recorded = match (misuse, result) {
+            (Some(reason), _) => Err(reason),
+            (None, Err(e)) => Err(e.to_string()),
+            (None, Ok(outcome)) => serde_json::to_value(&outcome).map(|data| (outcome, data)).map_err(|e| format!("the outcome cannot be recorded: {e}")),
+        };
+        match recorded {
+            Ok((outcome, data)) => Ok((outcome, data, draws)),
+            Err(reason) => {
+                self.commit(vec![Entry::DrawDiscarded { game: game.to_owned(), draws, reason: reason.clone() }])?;
+                Err(CoreError::DrawFailed(reason))
+            }
+        }
+    }
+
+    /// Commit a further step of the open round that draws (a gamble, an
+    /// extra ball, a hit card): `draw` runs under the RNG lock and its
+    /// outcome is committed with its draw count and `extra_stake`, which
+    /// leaves the credit meter with it.
+    pub fn draw_step<T, E>(&mut self, round: u64, step: &str, extra_stake: Cents, draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>) -> Result<T, CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
+        let open = self.check_step(round, extra_stake)?;
+        self.verify_in_round()?;
+        let (outcome, data, draws) = self.draw(&open.game, draw)?;
+        self.commit(vec![Entry::RoundStep { round, step: Step::new(step, data), extra_stake, draws }])?;
+        Ok(outcome)
+    }
+
+    /// Commit a decision of the open round that draws nothing (a hold, a
+    /// raise or fold). `extra_stake` leaves the credit meter with it.
+    pub fn record_step(&mut self, round: u64, step: Step, extra_stake: Cents) -> Result<(), CoreError> {
+        self.check_step(round, extra_stake)?;
+        self.verify_in_round()?;
+        self.commit(vec![Entry::RoundStep { round, step, extra_stake, draws: 0 }])
+    }
+
+    fn check_step(&self, round: u64, extra_stake: Cents) -> Result<OpenRound, CoreError> {
+        let open = self.open_round_checked(round)?;
+        if !extra_stake.is_multiple_of(open.denom) {
+            return Err(CoreError::StakeNotWholeCredits { stake: extra_stake, denom: open.denom });
+        }
+        if extra_stake > self.state.credit {
+            return Err(CoreError::InsufficientCredit { credit: self.state.credit, needed: extra_stake });
+        }
+        Ok(open)
+    }
+
+    /// Settle the open round: the stake enters créditos jogados and the win
+    /// créditos ganhos, and the win is paid at once (M-33) or locked up for
+    /// a hand-pay at or above the limit (M-12, F-44).
+    pub fn settle_round(&mut self, round: u64, win: Cents, components: Vec<WinComponent>) -> Result<Settled, CoreError> {
+        self.settle_round_with_progressive(round, win, components, &[])
+    }
+
+    /// Settle a round whose outcome also hit progressive levels (`hits`:
+    /// pool id and level). Each award is the level's whole value at this
+    /// moment (M-21), paid in the same transaction as the round's base win
+    /// and counted in "prémios acumulados progressivos"; the level restarts
+    /// at its reset value.
+    pub fn settle_round_with_progressive(
+        &mut self,
+        round: u64,
+        base_win: Cents,
+        components: Vec<WinComponent>,
+        hits: &[(String, usize)],
+    ) -> Result<Settled, CoreError> {
+        self.settle_round_with_awards(round, base_win, components, hits, &[])
+    }
+
+    /// [`Self::settle_round_with_progressive`], also paying awards the
+    /// linked progressive controller made for this round (`linked`: pool,
+    /// level, amount).
+    pub fn settle_round_with_awards(
+        &mut self,
+        round: u64,
+        base_win: Cents,
+        components: Vec<WinComponent>,
+        hits: &[(String, usize)],
+        linked: &[(String, usize, Cents)],
+    ) -> Result<Settled, CoreError> {
+        let hits: Vec<(String, usize, u32)> = hits.iter().map(|(p, l)| (p.clone(), *l, WHOLE_LEVEL)).collect();
+        self.settle_round_with_shares(round, base_win, components, &hits, linked)
+    }
+
+    /// [`Self::settle_round_with_awards`] where each standalone hit takes a
+    /// share of its level, in millionths (`WHOLE_LEVEL` for all of it): a
+    /// stud side bet's straight flush takes 10% of the jackpot.
+    pub fn settle_round_with_shares(
+        &mut self,
+        round: u64,
+        base_win: Cents,
+        mut components: Vec<WinComponent>,
+        hits: &[(String, usize, u32)],
+        linked: &[(String, usize, Cents)],
+    ) -> Result<Settled, CoreError> {
+        let open = self.open_round_checked(round)?;
+        self.verify_in_round()?;
+        let time = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+        let mut progressive = Vec::new();
+        // Award on a copy first: two hits of one level in a round get the
+        // full value and then the reset value.
+        let mut pools = self.state.pools.clone();
+        let mut win = base_win;
+        for (pool_id, level, amount) in linked {
+            if !self.state.linked.contains_key(pool_id) {
+                return Err(CoreError::Progressive(format!("this machine is not in linked pool {pool_id}")));
+            }
+            win = win.checked_add(*amount).ok_or_else(|| CoreError::CriticalMemory("win overflow".into()))?;
+            components.push(WinComponent { label: format!("progressive {pool_id} level {level} (linked)"), amount: *amount });
+            progressive.push(ProgressiveAward {
+                pool: pool_id.clone(),
+                level: *level,
+                amount: *amount,
+                time,
+                linked: true,
+                next_mystery_at: None,
+                share_ppm: WHOLE_LEVEL,
+            });
+        }
+        // Mystery levels this round's wager took past their hidden value.
+        let mut hits: Vec<(String, usize, u32)> = hits.to_vec();
+        let explicit = hits.len();
+        for (id, pool) in &self.state.pools {
+            for (l, level) in pool.levels.iter().enumerate() {
+                if level.mystery_due == Some(round) && !hits.iter().any(|h| h.0 == *id && h.1 == l) {
+                    hits.push((id.clone(), l, WHOLE_LEVEL));
+                }
+            }
+        }
+        for (nth, (pool_id, level, share_ppm)) in hits.iter().enumerate() {
+            let pool = pools.get_mut(pool_id).ok_or_else(|| CoreError::Progressive(format!("no pool {pool_id}")))?;
+            if !pool.qualifies(&open.game, pool.wager(open.stake, open.side_stake)) {
+                return Err(CoreError::Progressive(format!("round {round} on {} does not qualify for pool {pool_id}", open.game)));
+            }
+            let amount = pool.award_share(*level, *share_ppm, time, &self.state.machine_id, round).map_err(|e| CoreError::Progressive(e.to_string()))?;
+            let next_mystery_at = match pool.mystery_range(*level) {
+                Some((lo, hi)) => Some(lo + self.rng.lock().uniform(hi - lo + 1)),
+                None => None,
+            };
+            if next_mystery_at.is_some() {
+                pool.set_mystery(*level, next_mystery_at).map_err(|e| CoreError::Progressive(e.to_string()))?;
+            }
+            win = win.checked_add(amount).ok_or_else(|| CoreError::CriticalMemory("win overflow".into()))?;
+            let name = pool.config.levels.get(*level).map_or_else(String::new, |l| l.name.clone());
+            let mystery = if nth >= explicit { " (mystery)" } else { "" };
+            components.push(WinComponent { label: format!("progressive {pool_id} {name}{mystery}"), amount });
+            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time, linked: false, next_mystery_at, share_ppm: *share_ppm });
+        }
+        if win > self.config.max_win {
+            return Err(CoreError::WinAboveMaximum { win, max: self.config.max_win });
+        }
+        let mut entries = Vec::new();
+        let payment = if win >= self.config.handpay_limit {
+            let id = self.state.last_handpay + 1;
+            entries.push(Entry::HandpayLocked { id, handpay: HandpayKind::Jackpot { round, game: open.game.clone(), denom: open.denom }, amount: win });
+            WinPayment::Handpay { id }
+        } else {
+            WinPayment::Credited { jackpot: win > 0 && win >= self.config.jackpot_threshold }
+        };
+        let credit_after = match payment {
+            WinPayment::Credited { .. } => self.state.credit.checked_add(win).ok_or_else(|| CoreError::CriticalMemory("credit meter overflow".into()))?,
+            WinPayment::Handpay { .. } => self.state.credit,
+        };
+        entries.insert(0, Entry::RoundSettled { round, win, components, payment, credit_after, progressive });
+        self.commit(entries)?;
+        // The round is settled whatever the tick does; a tick that cannot
+        // be made stops play with a critical-memory fault (see anchor).
+        let _ = self.tick_if_due();
+        Ok(Settled { round, win, payment, credit_after })
+    }
+
+    /// Void the open round and refund every stake (M-36): for a round the
+    /// machine cannot finish.
+    pub fn void_round(&mut self, round: u64, reason: &str) -> Result<Cents, CoreError> {
+        let open = self.open_round_checked(round)?;
+        let credit_after = self.state.credit + open.stake;
+        self.commit(vec![Entry::RoundVoided { round, refund: open.stake, reason: reason.to_owned(), credit_after }])?;
+        Ok(open.stake)
+    }
+
+    /// Record that an interrupted round is being resumed after a restart (M-36).
+    pub fn resume_round(&mut self, round: u64) -> Result<(), CoreError> {
+        let open = self.open_round_checked(round)?;
+        self.commit(vec![Entry::RoundResumed { round, at_step: open.steps }])
+    }
+
+    fn open_round_checked(&self, round: u64) -> Result<OpenRound, CoreError> {
+        if let Some(f) = &self.fault {
+            return Err(CoreError::CriticalMemory(f.clone()));
+        }
+        match &self.state.open_round {
+            Some(open) if open.round == round => Ok(open.clone()),
+            _ => Err(CoreError::NoSuchRound(round)),
+        }
+    }
+}
