@@ -7,22 +7,35 @@
 //! the whole outcome drawn and committed with the stake before anything is
 //! shown, each decision a committed step, the win collected or gambled, and
 //! a round interrupted by a power loss resumed at its last step on boot.
+//!
+//! Here: the session's state, what the screens read, and the player's
+//! game commands. Beside it, one concept each: the interrupted round
+//! (`resume`), progressive levels and the linked pools (`progressives`),
+//! the session rules (`rules`), money in and out (`money`), and the doors,
+//! the attendant and the RAM clear (`attendant`).
 
 use std::path::PathBuf;
 
 use game_core::double_up::Colour;
-use meters::{CashOut, Cents, CoreError, Door, Machine, PlayBlock, Tilt};
+use meters::{Cents, CoreError, Machine, PlayBlock, Tilt};
 
 use crate::catalogue::HostedGame;
 use crate::config::CabinetConfig;
 use crate::kind::{BetControl, GameKind};
 use crate::linked::LinkedPool;
 use crate::notice::{AwardBanner, Notice, Warning};
-use crate::round::{Phase, Progress, Resumed, Round, RoundInfo, Services, Table};
+use crate::round::{Phase, Progress, Round, RoundInfo, Services, Table};
 use crate::verification::Report;
+
+mod attendant;
+mod money;
+mod progressives;
+mod resume;
+mod rules;
 
 pub use crate::names::Lang;
 pub use crate::round::RoundSummary;
+pub use progressives::ProgressiveShown;
 
 pub struct Session {
     pub(crate) machine: Machine,
@@ -61,15 +74,6 @@ pub struct Session {
 
 /// Play credits a demonstration session starts with (M-39), in cents.
 pub const DEMO_CREDIT: Cents = 10_000;
-
-/// One progressive level as the HUD shows it (M-30).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProgressiveShown {
-    pub name: String,
-    /// None: a linked pool whose controller is unreachable.
-    pub value: Option<Cents>,
-    pub linked: bool,
-}
 
 impl Drop for Session {
     fn drop(&mut self) {
@@ -116,13 +120,6 @@ pub fn open_machine(db: &std::path::Path, config: &CabinetConfig, lab_seed: Opti
         machine.join_linked_pool(&l.pool, l.games.clone(), l.min_wager).map_err(|e| format!("linked progressive {}: {e}", l.pool))?;
     }
     Ok(machine)
-}
-
-/// Millionths as a percentage for the player, without trailing zeros:
-/// 12_345 → "1.2345", 10_000 → "1".
-fn ppm_percent(ppm: u32) -> String {
-    let text = meters::progressive::ppm_as_percent(u64::from(ppm));
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 impl Session {
@@ -492,416 +489,6 @@ impl Session {
         self.on_table(|t, cx| t.collect(cx));
     }
 
-    /// Resume the round a power loss interrupted, at its step (M-36), or
-    /// void it when no hosted game can resume it.
-    fn resume_interrupted_round(&mut self) {
-        let Some(open) = self.machine.open_round().cloned() else { return };
-        let recall = match self.machine.recall(1) {
-            Ok(mut r) => r.pop().filter(|r| r.round == open.round),
-            Err(e) => {
-                self.fail(Notice::Core(CoreError::CriticalMemory(e.to_string())));
-                return;
-            }
-        };
-        if let Some(recall) = recall {
-            for i in 0..self.games.len() {
-                self.selected = i;
-                let mut resumed = None;
-                self.on_table(|t, cx| match t.resume(cx, &recall) {
-                    Resumed::NotMine => Ok(Progress::Open),
-                    Resumed::Resumed(done) => {
-                        resumed = Some(());
-                        done
-                    }
-                });
-                if resumed.is_some() {
-                    if self.message.is_none() {
-                        self.message = Some(Notice::Resumed);
-                    }
-                    tracing::warn!("M-36 round {} resumed on {}", open.round, self.game().id());
-                    return;
-                }
-            }
-            self.selected = 0;
-        }
-        self.void_interrupted(open.round);
-    }
-
-    /// M-36: a round that cannot be resumed is voided and its stakes
-    /// refunded. Issue 13: first what a linked controller awarded for the
-    /// round goes back to its level, and the round's contribution is taken
-    /// back (`return_round`); while a linked pool of the round's
-    /// game does not answer the void waits (the round stays open, so no
-    /// play) and is tried again every second ([`Session::tend_linked`]).
-    fn void_interrupted(&mut self, round: u64) {
-        let epoch = self.machine.epoch_id().to_owned();
-        let game = self.machine.open_round().map(|o| o.game.clone()).unwrap_or_default();
-        let mut waiting = None;
-        for p in self.linked.iter_mut().filter(|p| p.setup.games.contains(&game)) {
-            let pool = p.setup.pool.clone();
-            match p.link.call(|c| c.return_round(&pool, &epoch, round)) {
-                Ok(0) => {}
-                Ok(returned) => tracing::warn!("round {round}: {returned} cents the controller awarded returned to pool {pool} before the void"),
-                Err(e) => {
-                    waiting = Some(Notice::Linked { pool, error: format!("the void of round {round} waits for the controller: {e}") });
-                    break;
-                }
-            }
-        }
-        if let Some(notice) = waiting {
-            self.void_waiting = Some(round);
-            self.message = Some(notice);
-            return;
-        }
-        self.void_waiting = None;
-        let reason = "the interrupted game cannot be resumed on this cabinet";
-        tracing::warn!("M-36 round {round} voided: {reason}");
-        match self.machine.void_round(round, reason) {
-            Ok(refund) => self.message = Some(Notice::Voided { refund }),
-            Err(e) => self.fail(Notice::Core(e)),
-        }
-    }
-
-    /// Send every linked pool's queued contributions (kept in critical
-    /// memory until the controller acknowledges them).
-    pub fn deliver_linked(&mut self) {
-        for i in 0..self.linked.len() {
-            let pool = self.linked[i].setup.pool.clone();
-            if let Err(e) = linked_controller::deliver_outbox(&mut self.machine, &mut self.linked[i].link, &pool) {
-                self.message = Some(Notice::Linked { pool, error: e.to_string() });
-            }
-        }
-    }
-
-    /// Every second: deliver the outbox, finish a round that waits for a
-    /// linked award, and signal any new award of a linked pool (M-22).
-    pub fn tend_linked(&mut self) {
-        if self.linked.is_empty() {
-            return;
-        }
-        self.deliver_linked();
-        if let Some(round) = self.void_waiting {
-            self.void_interrupted(round);
-        }
-        if self.round_info().is_some_and(|r| r.phase == Phase::ProgressivePending) {
-            self.collect();
-        }
-        for i in 0..self.linked.len() {
-            let view = self.linked[i].view();
-            if view.last_answer.is_none() {
-                continue;
-            }
-            let p = &mut self.linked[i];
-            let seq = view.last_award.as_ref().map(|a| a.seq);
-            // The first answer sets the baseline: awards made before this
-            // cabinet started are not news.
-            if !std::mem::replace(&mut p.heard, true) {
-                p.shown_award = seq;
-                continue;
-            }
-            let Some(a) = view.last_award.clone() else { continue };
-            if p.shown_award.is_some_and(|s| s >= a.seq) {
-                continue;
-            }
-            p.shown_award = Some(a.seq);
-            let level = view.levels.iter().find(|l| l.level == a.level).map_or_else(|| a.level.to_string(), |l| l.name.clone());
-            tracing::info!(
-                "M-22 linked award shown: pool {} award #{} level {} {} cents machine {}",
-                self.linked[i].setup.pool,
-                a.seq,
-                a.level,
-                a.amount,
-                a.machine
-            );
-            self.linked_banner = Some((AwardBanner { level, amount: a.amount, machine: a.machine.clone() }, std::time::Instant::now()));
-        }
-    }
-
-    /// How each progressive level of the current game is won (M-31).
-    pub fn progressive_conditions(&self) -> Vec<String> {
-        use game_core::progressive::Trigger;
-        let id = self.game().id().to_owned();
-        let describe = |t: &Trigger| -> String {
-            match t {
-                Trigger::ReelCombination { symbol, count, max_bet_only } => format!(
-                    "{count} × {symbol} {}{}",
-                    self.t("numa linha jogada", "on a played line"),
-                    if *max_bet_only { self.t(", com a aposta máxima por linha", ", at the largest bet per line") } else { "" }
-                ),
-                Trigger::PokerHand { pattern, max_coins_only } => {
-                    // The hand by its name in this game's paytable.
-                    let _ = pattern;
-                    let name = self.game().0.trigger_name(t);
-                    let name = name.unwrap_or_else(|| self.t("mão do prémio", "the prize hand").to_owned());
-                    format!("{name}{}", if *max_coins_only { self.t(", com o máximo de moedas", ", at the most coins") } else { "" })
-                }
-                Trigger::StudSideBet => {
-                    self.t("aposta lateral: sequência real 100%, sequência de cor 10%", "side bet: royal flush 100%, straight flush 10%").to_owned()
-                }
-                Trigger::BingoWithin { balls } => format!("bingo {} {balls} {}", self.t("em", "within"), self.t("bolas", "balls")),
-            }
-        };
-        let mut out = Vec::new();
-        for p in self.config.progressives.iter().filter(|p| p.pool.games.contains(&id)) {
-            for (i, l) in p.pool.levels.iter().enumerate() {
-                let share = format!("{}% {}", ppm_percent(l.increment_ppm), self.t("de cada aposta", "of each bet"));
-                let how: Vec<String> = p.triggers.iter().filter(|(lv, _)| *lv == i).map(|(_, t)| describe(t)).collect();
-                let how = if l.mystery {
-                    self.t(
-                        "mistério: ganho pela aposta que o faz passar um valor oculto, sorteado entre o valor de reinício e o tecto",
-                        "mystery: won by the bet that takes it past a hidden value drawn between its reset value and its ceiling",
-                    )
-                    .to_owned()
-                } else {
-                    how.join("; ")
-                };
-                out.push(format!("{} — {how}; {share}", l.name));
-            }
-        }
-        for p in self.linked.iter().filter(|p| p.setup.games.contains(&id)) {
-            let view = p.view();
-            for (lv, t) in &p.setup.triggers {
-                let name = view.levels.iter().find(|l| l.level == *lv).map_or_else(|| lv.to_string(), |l| l.name.clone());
-                out.push(format!("{name} ({}) — {}", self.t("ligado a outras máquinas", "linked to other machines"), describe(t)));
-            }
-        }
-        out
-    }
-
-    /// The progressive levels shown with the current game (M-30): the
-    /// standalone pools' values, and the linked pools' as last heard.
-    pub fn progressives_shown(&self) -> Vec<ProgressiveShown> {
-        let id = &self.game().id().to_owned();
-        let mut out = Vec::new();
-        for pool in self.machine.pools().values().filter(|p| p.config.games.contains(id)) {
-            for (cfg, level) in pool.config.levels.iter().zip(&pool.levels) {
-                out.push(ProgressiveShown { name: cfg.name.clone(), value: Some(level.current), linked: false });
-            }
-        }
-        for p in self.linked.iter().filter(|p| p.setup.games.contains(id)) {
-            let view = p.view();
-            let up = view.available();
-            for l in &view.levels {
-                out.push(ProgressiveShown { name: l.name.clone(), value: up.then_some(l.value), linked: true });
-            }
-            if view.levels.is_empty() {
-                out.push(ProgressiveShown { name: p.setup.pool.clone(), value: None, linked: true });
-            }
-        }
-        out
-    }
-
-    // ----- the session (M-35, M-38, M-39) ------------------------------
-
-    /// The player pressed something: the inactivity clock restarts.
-    pub fn touch(&mut self) {
-        self.last_activity = std::time::Instant::now();
-    }
-
-    /// Whether this is a demonstration cabinet (M-39).
-    pub fn demo(&self) -> bool {
-        self.config.demo
-    }
-
-    fn refuse_in_demo(&mut self) -> bool {
-        if self.demo() {
-            self.fail(Notice::Demonstration);
-        }
-        self.demo()
-    }
-
-    /// Once a second: the M-38 warnings, and the end of an idle session
-    /// (M-35: the operator may end it when no play is made in the set time;
-    /// the credit is cashed out on a ticket).
-    pub fn tend_session(&mut self) {
-        let credit = self.machine.credit();
-        if self.in_round() || credit == 0 {
-            self.touch();
-        }
-        let timeout = u64::from(self.config.inactivity_timeout_s);
-        let idle = self.last_activity.elapsed().as_secs();
-        let lead = (timeout / 2).min(30);
-        let mut warning = None;
-        if timeout > 0 && credit > 0 && idle >= timeout {
-            tracing::warn!("M-35 session ended: no play for {idle} s; credit {credit} cents cashed out");
-            self.touch();
-            if self.demo() {
-                self.message = Some(Notice::DemonstrationEnded);
-            } else {
-                self.cash_out();
-                let then = self.message.take().map(Box::new);
-                self.message = Some(Notice::SessionEnded { then });
-            }
-        } else if timeout > 0 && credit > 0 && idle + lead >= timeout {
-            warning = Some(Warning::SessionEnding { seconds: timeout - idle });
-        } else if credit > 0 && credit < self.stake_cents() && !self.in_round() {
-            warning = Some(Warning::CreditShort);
-        } else if let Some(p) = self.linked.iter().find(|p| p.setup.games.iter().any(|g| g == self.game().id()) && !p.view().available()) {
-            warning = Some(Warning::LinkDown { pool: p.setup.pool.clone() });
-        }
-        if let Some(w) = warning.as_ref().filter(|w| self.warning.as_ref() != Some(*w)) {
-            tracing::info!("M-38 warning: {}", w.text(self.lang));
-        }
-        self.warning = warning;
-    }
-
-    // ----- money and devices -------------------------------------------
-
-    pub fn insert_note(&mut self, cents: Cents) {
-        if self.refuse_in_demo() {
-            return;
-        }
-        match self.machine.insert_note(cents) {
-            Ok(_) => self.message = None,
-            Err(e) => self.fail(Notice::Core(e)),
-        }
-    }
-
-    /// The ticket reader: a ticket by validation number.
-    pub fn insert_ticket(&mut self, validation: &str) {
-        if self.refuse_in_demo() {
-            return;
-        }
-        match self.machine.insert_ticket(validation) {
-            Ok(_) => self.message = None,
-            Err(e) => self.fail(Notice::Core(e)),
-        }
-    }
-
-    pub fn cash_out(&mut self) {
-        if self.refuse_in_demo() {
-            return;
-        }
-        match self.machine.cash_out() {
-            Ok(CashOut::Ticket(t)) => {
-                self.last_ticket = Some(t.validation.clone());
-                self.print_ticket(t);
-            }
-            Ok(CashOut::Handpay { amount, .. }) => {
-                self.message = Some(Notice::CashOutHandpay { amount });
-            }
-            Err(CoreError::NothingToCashOut) => {}
-            Err(e) => self.fail(Notice::Core(e)),
-        }
-    }
-
-    /// Print an issued ticket. The core has already moved the credit to the
-    /// ticket (its first step), so a printer that fails must not lose it:
-    /// the cabinet tilts (device fault, naming the ticket's value and
-    /// validation number) and the core keeps it unprinted until the
-    /// attendant key, or the next boot, prints it; a printed ticket is
-    /// journaled as such (its second step).
-    fn print_ticket(&mut self, t: meters::ticket::Ticket) {
-        let dir = PathBuf::from(&self.config.ticket_dir);
-        match crate::ticket_printer::print(&t, &self.machine.config().currency, &dir) {
-            Ok(p) => {
-                if let Err(e) = self.machine.ticket_printed(&t.validation) {
-                    self.fail(Notice::Core(e));
-                    return;
-                }
-                self.message = Some(Notice::TicketPrinted { path: p.display().to_string() });
-            }
-            Err(e) => {
-                let detail = format!("printer: {e}; ticket {} of {} not printed", t.validation, self.machine.config().currency.format(t.value));
-                tracing::error!("{detail}");
-                if !self.machine.state().tilts.contains(&Tilt::DeviceFault)
-                    && let Err(e) = self.machine.set_tilt(Tilt::DeviceFault, &detail)
-                {
-                    self.fail(Notice::Core(e));
-                }
-                self.message = Some(Notice::TicketNotPrinted { validation: t.validation.clone(), value: t.value, error: e.to_string() });
-            }
-        }
-    }
-
-    /// Print every ticket whose cash-out is committed but whose printing
-    /// never finished (a printer fault, a power cut between the two steps):
-    /// at boot and with the attendant key. True when none is left.
-    pub fn print_unprinted_tickets(&mut self) -> bool {
-        for t in self.machine.unprinted_tickets() {
-            tracing::warn!("ticket {} of {} cents was issued but never printed: printing it again", t.validation, t.value);
-            self.print_ticket(t);
-        }
-        self.machine.unprinted_tickets().is_empty()
-    }
-
-    pub fn toggle_door(&mut self, door: Door) {
-        let r = if self.machine.state().doors_open.contains(&door) { self.machine.close_door(door) } else { self.machine.open_door(door) };
-        if let Err(e) = r {
-            self.fail(Notice::Core(e));
-        }
-    }
-
-    /// The attendant key: print a ticket the printer failed on, pay every
-    /// pending hand-pay, clear what can be cleared.
-    pub fn attendant_clear(&mut self) {
-        if !self.print_unprinted_tickets() {
-            return;
-        }
-        let ids: Vec<u64> = self.machine.state().handpays.keys().copied().collect();
-        for id in ids {
-            if let Err(e) = self.machine.pay_handpay(id, "attendant") {
-                self.fail(Notice::Core(e));
-            }
-        }
-        let tilts: Vec<Tilt> = self.machine.state().tilts.iter().copied().collect();
-        for t in tilts {
-            if t == Tilt::ProgramVerification && !self.verification.failures().is_empty() {
-                continue;
-            }
-            let _ = self.machine.clear_tilt(t, "attendant");
-        }
-    }
-
-    /// RAM clear from the audit menu (D-32): the operator's PIN, a reason,
-    /// a confirmation. The core records the meters before it, archives the
-    /// journal and starts a new epoch; the cabinet then boots on it again
-    /// (pools set up anew, the session's rounds and history gone).
-    pub fn ram_clear(&mut self, pin: &str, reason: &str) -> Result<u64, String> {
-        if self.in_round() {
-            return Err(self.t("Há uma jogada em curso", "A round is in progress").to_owned());
-        }
-        if reason.trim().is_empty() {
-            return Err(self.t("Indique o motivo", "Give a reason").to_owned());
-        }
-        let config = self.config.machine.clone();
-        // D-32: only with the logic door open; the PIN is checked by the
-        // core against the machine's own record (issue 21).
-        let logic_door_open = self.machine.state().doors_open.contains(&meters::Door::Logic);
-        if !logic_door_open {
-            return Err(self.t("Abra a porta lógica para limpar a RAM", "Open the logic door to clear the RAM").to_owned());
-        }
-        self.machine.release().map_err(|e| e.to_string())?;
-        let cleared = Machine::ram_clear(&self.db, &config, &config.operator.operator_id, pin, reason, logic_door_open);
-        let epoch = match cleared {
-            Ok(epoch) => epoch,
-            Err(e) => {
-                // Refused (a wrong PIN, a lockout): the machine boots again
-                // on the same critical memory, and says why.
-                let mut machine = open_machine(&self.db, &self.config, self.lab_seed)?;
-                let (passed, detail) = self.verification.detail("(after a refused RAM clear)");
-                machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
-                self.machine = machine;
-                return Err(match e {
-                    meters::BootError::AuthenticationFailed => self.t("PIN errado", "Wrong PIN").to_owned(),
-                    other => other.to_string(),
-                });
-            }
-        };
-        let mut machine = open_machine(&self.db, &self.config, self.lab_seed)?;
-        let (passed, detail) = self.verification.detail("(after a RAM clear)");
-        machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
-        self.machine = machine;
-        self.history.clear();
-        for g in &mut self.games {
-            g.0.forget_round();
-        }
-        self.autoplay_left = 0;
-        tracing::warn!("RAM clear by {}: {reason} (new epoch {epoch})", config.operator.operator_id);
-        self.message = Some(Notice::RamCleared { reason: reason.to_owned() });
-        Ok(epoch)
-    }
-
     /// What stops play now, in the player's language.
     pub fn block_text(&self) -> Option<String> {
         let b = self.machine.play_block()?;
@@ -1000,13 +587,5 @@ mod tests {
         assert!(s.machine.state().handpays.is_empty());
         s.insert_note(500);
         assert!(s.play());
-    }
-
-    #[test]
-    fn ppm_as_percent_is_exact() {
-        assert_eq!(ppm_percent(10_000), "1");
-        assert_eq!(ppm_percent(12_345), "1.2345");
-        assert_eq!(ppm_percent(5_000), "0.5");
-        assert_eq!(ppm_percent(1), "0.0001");
     }
 }

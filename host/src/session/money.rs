@@ -1,0 +1,88 @@
+//! Money in and out through the session: notes, tickets, the cash-out and
+//! its ticket printed (or a hand-pay above the limit, M-12).
+
+use meters::{CashOut, Cents, CoreError, Tilt};
+
+use super::Session;
+use crate::notice::Notice;
+use std::path::PathBuf;
+
+impl Session {
+    pub fn insert_note(&mut self, cents: Cents) {
+        if self.refuse_in_demo() {
+            return;
+        }
+        match self.machine.insert_note(cents) {
+            Ok(_) => self.message = None,
+            Err(e) => self.fail(Notice::Core(e)),
+        }
+    }
+
+    /// The ticket reader: a ticket by validation number.
+    pub fn insert_ticket(&mut self, validation: &str) {
+        if self.refuse_in_demo() {
+            return;
+        }
+        match self.machine.insert_ticket(validation) {
+            Ok(_) => self.message = None,
+            Err(e) => self.fail(Notice::Core(e)),
+        }
+    }
+
+    pub fn cash_out(&mut self) {
+        if self.refuse_in_demo() {
+            return;
+        }
+        match self.machine.cash_out() {
+            Ok(CashOut::Ticket(t)) => {
+                self.last_ticket = Some(t.validation.clone());
+                self.print_ticket(t);
+            }
+            Ok(CashOut::Handpay { amount, .. }) => {
+                self.message = Some(Notice::CashOutHandpay { amount });
+            }
+            Err(CoreError::NothingToCashOut) => {}
+            Err(e) => self.fail(Notice::Core(e)),
+        }
+    }
+
+    /// Print an issued ticket. The core has already moved the credit to the
+    /// ticket (its first step), so a printer that fails must not lose it:
+    /// the cabinet tilts (device fault, naming the ticket's value and
+    /// validation number) and the core keeps it unprinted until the
+    /// attendant key, or the next boot, prints it; a printed ticket is
+    /// journaled as such (its second step).
+    pub(super) fn print_ticket(&mut self, t: meters::ticket::Ticket) {
+        let dir = PathBuf::from(&self.config.ticket_dir);
+        match crate::ticket_printer::print(&t, &self.machine.config().currency, &dir) {
+            Ok(p) => {
+                if let Err(e) = self.machine.ticket_printed(&t.validation) {
+                    self.fail(Notice::Core(e));
+                    return;
+                }
+                self.message = Some(Notice::TicketPrinted { path: p.display().to_string() });
+            }
+            Err(e) => {
+                let detail = format!("printer: {e}; ticket {} of {} not printed", t.validation, self.machine.config().currency.format(t.value));
+                tracing::error!("{detail}");
+                if !self.machine.state().tilts.contains(&Tilt::DeviceFault)
+                    && let Err(e) = self.machine.set_tilt(Tilt::DeviceFault, &detail)
+                {
+                    self.fail(Notice::Core(e));
+                }
+                self.message = Some(Notice::TicketNotPrinted { validation: t.validation.clone(), value: t.value, error: e.to_string() });
+            }
+        }
+    }
+
+    /// Print every ticket whose cash-out is committed but whose printing
+    /// never finished (a printer fault, a power cut between the two steps):
+    /// at boot and with the attendant key. True when none is left.
+    pub fn print_unprinted_tickets(&mut self) -> bool {
+        for t in self.machine.unprinted_tickets() {
+            tracing::warn!("ticket {} of {} cents was issued but never printed: printing it again", t.validation, t.value);
+            self.print_ticket(t);
+        }
+        self.machine.unprinted_tickets().is_empty()
+    }
+}

@@ -1,0 +1,169 @@
+//! Progressive levels in the session: the linked pools' outbox and
+//! heartbeat (M-22), how each level is won (M-31), and what the HUD shows
+//! of every level (M-30).
+
+use meters::Cents;
+
+use super::Session;
+use crate::notice::{AwardBanner, Notice};
+use crate::round::Phase;
+
+/// One progressive level as the HUD shows it (M-30).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgressiveShown {
+    pub name: String,
+    /// None: a linked pool whose controller is unreachable.
+    pub value: Option<Cents>,
+    pub linked: bool,
+}
+
+/// Millionths as a percentage for the player, without trailing zeros:
+/// 12_345 → "1.2345", 10_000 → "1".
+fn ppm_percent(ppm: u32) -> String {
+    let text = meters::progressive::ppm_as_percent(u64::from(ppm));
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+impl Session {
+    /// Send every linked pool's queued contributions (kept in critical
+    /// memory until the controller acknowledges them).
+    pub fn deliver_linked(&mut self) {
+        for i in 0..self.linked.len() {
+            let pool = self.linked[i].setup.pool.clone();
+            if let Err(e) = linked_controller::deliver_outbox(&mut self.machine, &mut self.linked[i].link, &pool) {
+                self.message = Some(Notice::Linked { pool, error: e.to_string() });
+            }
+        }
+    }
+
+    /// Every second: deliver the outbox, finish a round that waits for a
+    /// linked award, and signal any new award of a linked pool (M-22).
+    pub fn tend_linked(&mut self) {
+        if self.linked.is_empty() {
+            return;
+        }
+        self.deliver_linked();
+        if let Some(round) = self.void_waiting {
+            self.void_interrupted(round);
+        }
+        if self.round_info().is_some_and(|r| r.phase == Phase::ProgressivePending) {
+            self.collect();
+        }
+        for i in 0..self.linked.len() {
+            let view = self.linked[i].view();
+            if view.last_answer.is_none() {
+                continue;
+            }
+            let p = &mut self.linked[i];
+            let seq = view.last_award.as_ref().map(|a| a.seq);
+            // The first answer sets the baseline: awards made before this
+            // cabinet started are not news.
+            if !std::mem::replace(&mut p.heard, true) {
+                p.shown_award = seq;
+                continue;
+            }
+            let Some(a) = view.last_award.clone() else { continue };
+            if p.shown_award.is_some_and(|s| s >= a.seq) {
+                continue;
+            }
+            p.shown_award = Some(a.seq);
+            let level = view.levels.iter().find(|l| l.level == a.level).map_or_else(|| a.level.to_string(), |l| l.name.clone());
+            tracing::info!(
+                "M-22 linked award shown: pool {} award #{} level {} {} cents machine {}",
+                self.linked[i].setup.pool,
+                a.seq,
+                a.level,
+                a.amount,
+                a.machine
+            );
+            self.linked_banner = Some((AwardBanner { level, amount: a.amount, machine: a.machine.clone() }, std::time::Instant::now()));
+        }
+    }
+
+    /// How each progressive level of the current game is won (M-31).
+    pub fn progressive_conditions(&self) -> Vec<String> {
+        use game_core::progressive::Trigger;
+        let id = self.game().id().to_owned();
+        let describe = |t: &Trigger| -> String {
+            match t {
+                Trigger::ReelCombination { symbol, count, max_bet_only } => format!(
+                    "{count} × {symbol} {}{}",
+                    self.t("numa linha jogada", "on a played line"),
+                    if *max_bet_only { self.t(", com a aposta máxima por linha", ", at the largest bet per line") } else { "" }
+                ),
+                Trigger::PokerHand { pattern, max_coins_only } => {
+                    // The hand by its name in this game's paytable.
+                    let _ = pattern;
+                    let name = self.game().0.trigger_name(t);
+                    let name = name.unwrap_or_else(|| self.t("mão do prémio", "the prize hand").to_owned());
+                    format!("{name}{}", if *max_coins_only { self.t(", com o máximo de moedas", ", at the most coins") } else { "" })
+                }
+                Trigger::StudSideBet => {
+                    self.t("aposta lateral: sequência real 100%, sequência de cor 10%", "side bet: royal flush 100%, straight flush 10%").to_owned()
+                }
+                Trigger::BingoWithin { balls } => format!("bingo {} {balls} {}", self.t("em", "within"), self.t("bolas", "balls")),
+            }
+        };
+        let mut out = Vec::new();
+        for p in self.config.progressives.iter().filter(|p| p.pool.games.contains(&id)) {
+            for (i, l) in p.pool.levels.iter().enumerate() {
+                let share = format!("{}% {}", ppm_percent(l.increment_ppm), self.t("de cada aposta", "of each bet"));
+                let how: Vec<String> = p.triggers.iter().filter(|(lv, _)| *lv == i).map(|(_, t)| describe(t)).collect();
+                let how = if l.mystery {
+                    self.t(
+                        "mistério: ganho pela aposta que o faz passar um valor oculto, sorteado entre o valor de reinício e o tecto",
+                        "mystery: won by the bet that takes it past a hidden value drawn between its reset value and its ceiling",
+                    )
+                    .to_owned()
+                } else {
+                    how.join("; ")
+                };
+                out.push(format!("{} — {how}; {share}", l.name));
+            }
+        }
+        for p in self.linked.iter().filter(|p| p.setup.games.contains(&id)) {
+            let view = p.view();
+            for (lv, t) in &p.setup.triggers {
+                let name = view.levels.iter().find(|l| l.level == *lv).map_or_else(|| lv.to_string(), |l| l.name.clone());
+                out.push(format!("{name} ({}) — {}", self.t("ligado a outras máquinas", "linked to other machines"), describe(t)));
+            }
+        }
+        out
+    }
+
+    /// The progressive levels shown with the current game (M-30): the
+    /// standalone pools' values, and the linked pools' as last heard.
+    pub fn progressives_shown(&self) -> Vec<ProgressiveShown> {
+        let id = &self.game().id().to_owned();
+        let mut out = Vec::new();
+        for pool in self.machine.pools().values().filter(|p| p.config.games.contains(id)) {
+            for (cfg, level) in pool.config.levels.iter().zip(&pool.levels) {
+                out.push(ProgressiveShown { name: cfg.name.clone(), value: Some(level.current), linked: false });
+            }
+        }
+        for p in self.linked.iter().filter(|p| p.setup.games.contains(id)) {
+            let view = p.view();
+            let up = view.available();
+            for l in &view.levels {
+                out.push(ProgressiveShown { name: l.name.clone(), value: up.then_some(l.value), linked: true });
+            }
+            if view.levels.is_empty() {
+                out.push(ProgressiveShown { name: p.setup.pool.clone(), value: None, linked: true });
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    pub(super) fn ppm_as_percent_is_exact() {
+        assert_eq!(ppm_percent(10_000), "1");
+        assert_eq!(ppm_percent(12_345), "1.2345");
+        assert_eq!(ppm_percent(5_000), "0.5");
+        assert_eq!(ppm_percent(1), "0.0001");
+    }
+}
