@@ -493,19 +493,7 @@ impl Store {
 
     /// The machine's own record of its operator credential, verified.
     pub(crate) fn credential(&self) -> Result<Option<CredentialRecord>, StoreError> {
-        type Row = (String, String, i64, i64, Vec<u8>);
-        let row: Option<Row> = self
-            .conn
-            .query_row("SELECT operator_id, pin_argon2, failures, locked_until, mac FROM credential WHERE id = 1", [], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-            })
-            .optional()?;
-        let Some((operator_id, pin_argon2, failures, locked_until, mac)) = row else { return Ok(None) };
-        let record = CredentialRecord {
-            credential: OperatorCredential { operator_id, pin_argon2 },
-            failures: u32::try_from(failures).map_err(|_| IntegrityError::CredentialRecord)?,
-            locked_until,
-        };
+        let Some((record, mac)) = credential_row(&self.conn)? else { return Ok(None) };
         if !same(&mac, &self.credential_mac(&record)) {
             return Err(IntegrityError::CredentialRecord.into());
         }
@@ -598,22 +586,42 @@ fn walk(conn: &Connection, key: &[u8; 32], mut visit: impl FnMut(&Record) -> Res
     Ok(prev)
 }
 
-/// The head row on disk, verified against its tag and against the end of
-/// the journal (`expected`, whose anchor is not compared): returns the
-/// anchor it names.
-fn check_head_row(conn: &Connection, key: &[u8; 32], expected: &Head) -> Result<Anchor, StoreError> {
+/// The head row as stored, with its tag, not verified; an anchor state no
+/// build writes is an integrity error.
+fn head_row(conn: &Connection) -> Result<Option<(Head, Vec<u8>)>, StoreError> {
     type Row = (i64, i64, Vec<u8>, i64, i64, Vec<u8>);
     let row: Option<Row> = conn
         .query_row("SELECT epoch, seq, mac, anchor, pending, tag FROM head WHERE id = 1", [], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
         })
         .optional()?;
-    match row {
+    let Some((epoch, seq, mac, anchor, pending, tag)) = row else { return Ok(None) };
+    let pending = Pending::from_code(pending).ok_or_else(|| IntegrityError::Head { detail: format!("unknown anchor state {pending}") })?;
+    Ok(Some((Head { epoch: epoch as u64, seq: seq as u64, mac: to32(&mac), anchor: Anchor { value: anchor as u64, pending } }, tag)))
+}
+
+/// The operator credential row as stored, with its MAC, not verified; a
+/// failure count out of range is an integrity error.
+fn credential_row(conn: &Connection) -> Result<Option<(CredentialRecord, Vec<u8>)>, StoreError> {
+    type Row = (String, String, i64, i64, Vec<u8>);
+    let row: Option<Row> = conn
+        .query_row("SELECT operator_id, pin_argon2, failures, locked_until, mac FROM credential WHERE id = 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .optional()?;
+    let Some((operator_id, pin_argon2, failures, locked_until, mac)) = row else { return Ok(None) };
+    let failures = u32::try_from(failures).map_err(|_| IntegrityError::CredentialRecord)?;
+    Ok(Some((CredentialRecord { credential: OperatorCredential { operator_id, pin_argon2 }, failures, locked_until }, mac)))
+}
+
+/// The head row on disk, verified against its tag and against the end of
+/// the journal (`expected`, whose anchor is not compared): returns the
+/// anchor it names.
+fn check_head_row(conn: &Connection, key: &[u8; 32], expected: &Head) -> Result<Anchor, StoreError> {
+    match head_row(conn)? {
         None if expected.seq == 0 => Ok(UNANCHORED),
         None => Err(IntegrityError::Head { detail: "head record missing".into() }.into()),
-        Some((epoch, seq, mac, anchor, pending, tag)) => {
-            let pending = Pending::from_code(pending).ok_or_else(|| IntegrityError::Head { detail: format!("unknown anchor state {pending}") })?;
-            let stored = Head { epoch: epoch as u64, seq: seq as u64, mac: to32(&mac), anchor: Anchor { value: anchor as u64, pending } };
+        Some((stored, tag)) => {
             if !same(&tag, &head_tag(key, &stored)) {
                 return Err(IntegrityError::Head { detail: "head MAC mismatch".into() }.into());
             }

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension};
 
-use super::{KEY_LABEL, StoreError, clear_mac, copies, credential_mac, head_tag, ram_clears, record_mac, to32};
-use crate::credential::{CredentialRecord, OperatorCredential};
+use super::{KEY_LABEL, StoreError, clear_mac, copies, credential_mac, credential_row, head_row, head_tag, ram_clears, record_mac, to32};
+use crate::credential::OperatorCredential;
 use crate::journal::Entry;
 use crate::keystore::KeyStore;
 use crate::mac::same;
@@ -111,30 +111,19 @@ fn count_verified(conn: &Connection, key: &[u8; 32]) -> Result<(u64, u64), Store
         tally(same(&mac, &record_mac(key, epoch, seq as u64, &prev, &at, &kind, round.map(|r| r as u64), &body)));
         prev = to32(&mac);
     }
-    type HeadRow = (i64, i64, Vec<u8>, i64, i64, Vec<u8>);
-    let head: Option<HeadRow> = conn
-        .query_row("SELECT epoch, seq, mac, anchor, pending, tag FROM head WHERE id = 1", [], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
-        })
-        .optional()?;
-    if let Some((epoch, seq, mac, anchor, pending, tag)) = head
-        && let Some(pending) = super::Pending::from_code(pending)
-    {
-        let h = super::Head { epoch: epoch as u64, seq: seq as u64, mac: to32(&mac), anchor: super::Anchor { value: anchor as u64, pending } };
-        tally(same(&tag, &head_tag(key, &h)));
+    // The head and the credential read as the store reads them; a row
+    // that cannot even be read back counts as a MAC that does not verify.
+    match head_row(conn) {
+        Ok(Some((h, tag))) => tally(same(&tag, &head_tag(key, &h))),
+        Ok(None) => {}
+        Err(StoreError::Integrity(_)) => tally(false),
+        Err(e) => return Err(e),
     }
-    let credential: Option<(String, String, i64, i64, Vec<u8>)> = conn
-        .query_row("SELECT operator_id, pin_argon2, failures, locked_until, mac FROM credential WHERE id = 1", [], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })
-        .optional()?;
-    if let Some((operator_id, pin_argon2, failures, locked_until, mac)) = credential {
-        let record = CredentialRecord {
-            credential: OperatorCredential { operator_id, pin_argon2 },
-            failures: u32::try_from(failures).unwrap_or(u32::MAX),
-            locked_until,
-        };
-        tally(same(&mac, &credential_mac(key, &record)));
+    match credential_row(conn) {
+        Ok(Some((record, mac))) => tally(same(&mac, &credential_mac(key, &record))),
+        Ok(None) => {}
+        Err(StoreError::Integrity(_)) => tally(false),
+        Err(e) => return Err(e),
     }
     Ok((checked, verified))
 }
