@@ -10,7 +10,7 @@
 //! | 3 a plain link, a borrowed identity | `attack_3_*` |
 //! | 4 round numbers restarting after a RAM clear | `attack_4_*` |
 //! | 5 an unreasonable wager blocking the outbox | `attack_5_*` |
-//! | 6 a void after the award | `attack_6_*`, `a_void_takes_back_a_contribution_another_award_paid_out`; through the host, `a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award` |
+//! | 6 a void after the award, or a settled round passed off as voided | `attack_6_*`, `a_void_takes_back_a_contribution_another_award_paid_out`; through the host, `a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award` |
 
 use std::path::Path;
 
@@ -270,6 +270,30 @@ fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
     assert_eq!(link.call(|c| c.contribute(POOL, &epoch, &[(round, 5_000)])).unwrap(), vec![(round, Outcome::Duplicate)]);
     assert_eq!(op.levels(POOL).unwrap(), levels);
     assert_eq!(op.books(POOL).unwrap(), books);
+}
+
+/// A settled round cannot be passed off as voided: a cabinet voids a round
+/// before it plays another, so once a later round of the epoch has
+/// contributed, returning the earlier one's award (already paid on the
+/// cabinet) would make pool money from nothing. Refused and logged.
+#[test]
+fn attack_6_a_settled_round_cannot_be_returned() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack6c", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    let mut a = cabinet("A", &db);
+    a.contribute(POOL, EPOCH, &[(1, 5_000)]).unwrap();
+    let value = a.award(POOL, EPOCH, 1, MINI).unwrap();
+    a.contribute(POOL, EPOCH, &[(2, 100)]).unwrap();
+    let (levels, books) = (op.levels(POOL).unwrap(), op.books(POOL).unwrap());
+    assert_refused(a.return_round(POOL, EPOCH, 1), "round 1 was settled: round 2 of the same epoch came after it");
+    assert_eq!((op.levels(POOL).unwrap(), op.books(POOL).unwrap()), (levels, books), "the refusal changed the pool");
+    assert_eq!(op.last_awards(POOL, 1).unwrap()[0].amount, value, "the award still stands");
+    let refusal = &op.refusals(1).unwrap()[0];
+    assert_eq!((refusal.machine.as_str(), refusal.call.as_str(), refusal.round), ("A", "return_round", Some(1)));
+    // The latest round, interrupted, can still be voided.
+    assert_eq!(a.return_round(POOL, EPOCH, 2).unwrap(), 0);
+    assert_eq!(op.books(POOL).unwrap().contributions, 1);
 }
 
 /// A voided round's contribution is taken back even when another

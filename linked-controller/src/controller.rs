@@ -249,10 +249,15 @@ impl Controller {
     /// the pool is undone: the awards the controller made it go back to
     /// their levels (issue 13: never lost), and its contribution is taken
     /// back (no pool money from a refunded wager). Returns the awards' sum;
-    /// asking again changes nothing.
+    /// asking again changes nothing. Refused (and logged) for a round a
+    /// later round of the epoch followed: it was settled, not voided.
     pub fn return_round(&mut self, pool: &str, epoch: &str, round: u64) -> Result<Cents, LinkError> {
-        let a: i64 = self.client.query_one("SELECT egm.return_round($1, $2, $3)", &[&pool, &epoch, &i64_of(round, "round")?])?.get(0);
-        u64::try_from(a).map_err(|_| LinkError::Invalid(format!("a negative return {a}")))
+        let row = self.client.query_one("SELECT out_amount, out_refusal FROM egm.return_round($1, $2, $3)", &[&pool, &epoch, &i64_of(round, "round")?])?;
+        match (row.get::<_, Option<i64>>(0), row.get::<_, Option<String>>(1)) {
+            (_, Some(reason)) => Err(LinkError::Refused(reason)),
+            (Some(a), None) => u64::try_from(a).map_err(|_| LinkError::Invalid(format!("a negative return {a}"))),
+            (None, None) => Err(LinkError::Invalid("the controller answered neither a return nor a refusal".into())),
+        }
     }
 
     /// The levels now (the heartbeat's answer; M-22: every cabinet shows them).

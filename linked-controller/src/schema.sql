@@ -230,8 +230,15 @@ END $$;
 -- the operator funds, in whole cents, like a reset the reserve did not
 -- cover, its fraction of a cent left in the reserve. Returns the awards'
 -- sum. Asking again changes nothing.
+--
+-- A cabinet voids a round before it plays another (the interrupted round
+-- blocks play until then), so a round of the same epoch that contributed
+-- after it proves it was settled, its award paid: returning it would make
+-- pool money from nothing. That is refused and logged.
 DROP FUNCTION IF EXISTS egm.return_awards(TEXT, TEXT, BIGINT);
-CREATE OR REPLACE FUNCTION egm.return_round(p_pool TEXT, p_epoch TEXT, p_round BIGINT) RETURNS BIGINT
+DROP FUNCTION IF EXISTS egm.return_round(TEXT, TEXT, BIGINT);
+CREATE OR REPLACE FUNCTION egm.return_round(p_pool TEXT, p_epoch TEXT, p_round BIGINT)
+RETURNS TABLE (out_amount BIGINT, out_refusal TEXT)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 DECLARE
     a RECORD;
@@ -245,7 +252,16 @@ DECLARE
     short BIGINT;
     funded BIGINT;
     trail TEXT := '';
+    later BIGINT;
 BEGIN
+    SELECT min(c.round) INTO later FROM contributions c
+        WHERE c.machine = session_user AND c.epoch = p_epoch AND c.pool = p_pool AND c.round > p_round;
+    IF later IS NOT NULL THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'return_round',
+            format('round %s was settled: round %s of the same epoch came after it, and a cabinet voids a round before it plays another', p_round, later));
+        RETURN NEXT;
+        RETURN;
+    END IF;
     FOR a IN SELECT w.level, w.amount FROM awards w
         WHERE w.machine = session_user AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.returned_at IS NULL
         ORDER BY w.level FOR UPDATE
@@ -288,7 +304,8 @@ BEGIN
     ELSIF total > 0 THEN
         PERFORM pg_notify('egm_progressive', p_pool);
     END IF;
-    RETURN total;
+    out_amount := total;
+    RETURN NEXT;
 END $$;
 
 CREATE OR REPLACE FUNCTION egm.levels(p_pool TEXT)

@@ -59,6 +59,9 @@ impl Session {
             match p.link.call(|c| c.return_round(&pool, &epoch, round)) {
                 Ok(0) => {}
                 Ok(returned) => tracing::warn!("round {round}: {returned} cents the controller awarded returned to pool {pool} before the void"),
+                // The controller will not undo the round (it logged why):
+                // the void still refunds the stake on this cabinet.
+                Err(linked_controller::LinkError::Refused(reason)) => tracing::error!("round {round}: pool {pool} refused to undo the round: {reason}"),
                 Err(e) => {
                     waiting = Some(Notice::Linked { pool, error: format!("the void of round {round} waits for the controller: {e}") });
                     break;
