@@ -465,10 +465,7 @@ impl Deal<'_> {
     /// Add the deal's optimal play to `sums`, `weight` deals of its class,
     /// each counted `per_deal` times (once per order).
     fn solve(&self, pays: &[u64], weight: u128, per_deal: u128, all_orders: &[[u8; 5]], sums: &mut Sums) {
-        let bonus = self.sequential.map_or(0, |s| s.bonus(pays));
-        let order_counts = |m: usize| bonus != 0 && m != 0 && self.royals[m] > 0;
-        // Every hold's value without its sequential bonus (discarding all
-        // five, the bonus is the same in every order: kept).
+        // Every hold's value without its sequential bonus.
         let mut value = [0i128; 32];
         for (m, v) in value.iter_mut().enumerate() {
             let drawn = 5 - m.count_ones() as usize;
@@ -476,14 +473,16 @@ impl Deal<'_> {
             let set_total: i64 = self.counts[m].iter().zip(pays).map(|(&c, &p)| c * p as i64).sum();
             *v = i128::from(set_total) * self.set_unit[drawn];
         }
-        if let Some(s) = self.sequential {
-            value[0] += i128::from(self.royals[0]) * i128::from(s.directions()) * bonus * self.unit[5];
-        } else {
+        let Some(seq) = self.sequential else {
             // Without a sequential royal the order never counts.
             let best = (1..32).fold(0, |b, m| if value[m] > value[b] { m } else { b });
             self.record(best, 0, value[best], weight, per_deal, sums);
             return;
-        }
+        };
+        let bonus = seq.bonus(pays);
+        // Discarding all five, the bonus is the same in every order.
+        value[0] += i128::from(self.royals[0]) * i128::from(seq.directions()) * bonus * self.unit[5];
+        let order_counts = |m: usize| bonus != 0 && m != 0 && self.royals[m] > 0;
         // The best hold whose value is the same in every order: the first
         // of the greatest.
         let mut best = 0;
@@ -494,42 +493,33 @@ impl Deal<'_> {
         }
         // The holds whose value depends on the order, where some order
         // could make one the choice.
-        let most = self.sequential.map_or(0, |s| s.directions());
         let open: Vec<usize> = (1..32)
             .filter(|&m| {
                 order_counts(m) && {
                     // The bonus is linear in the directions open: its
                     // greatest is with none or with all.
-                    let top = value[m].max(value[m] + self.bonus_value(m, most, bonus));
+                    let top = value[m].max(value[m] + self.bonus_value(m, seq.directions(), bonus));
                     top > value[best] || (top == value[best] && m < best)
                 }
             })
             .collect();
-        let directions = self.sequential.map_or(0, |s| s.directions);
+        let ways_at = |m: usize, at: &[u8; 5]| if m == 0 { seq.directions() } else { ways(&self.places, m, at, seq.directions) };
         if open.is_empty() {
             // One choice in every order; which of its royals come in
             // sequence still depends on the order (the bonus may be 0).
-            let in_sequence: u32 = match self.sequential {
-                Some(s) if best == 0 => s.directions() * per_deal as u32,
-                Some(_) if self.royals[best] > 0 => all_orders.iter().map(|at| ways(&self.places, best, at, directions)).sum(),
-                _ => 0,
-            };
+            let in_sequence: u32 = if self.royals[best] > 0 { all_orders.iter().map(|at| ways_at(best, at)).sum() } else { 0 };
             self.record(best, in_sequence, value[best], weight, per_deal, sums);
             return;
         }
         for at in all_orders {
             let (mut choice, mut choice_value) = (best, value[best]);
             for &m in &open {
-                let v = value[m] + self.bonus_value(m, ways(&self.places, m, at, directions), bonus);
+                let v = value[m] + self.bonus_value(m, ways_at(m, at), bonus);
                 if v > choice_value || (v == choice_value && m < choice) {
                     (choice, choice_value) = (m, v);
                 }
             }
-            let in_sequence = match self.sequential {
-                Some(s) if choice == 0 => s.directions(),
-                _ => ways(&self.places, choice, at, directions),
-            };
-            self.record(choice, in_sequence, choice_value, weight, 1, sums);
+            self.record(choice, ways_at(choice, at), choice_value, weight, 1, sums);
         }
     }
 
