@@ -220,10 +220,13 @@ impl Facts {
                 Some(_) => {}
             }
         }
-        for direction in [IN_SEQUENCE, IN_REVERSE] {
-            let placed = hand.iter().enumerate().all(|(i, &c)| !is_wild(c, wild) && sequence_place(c.rank(), direction) == Some(i));
-            if placed {
-                f.sequence |= direction;
+        // Only five natural cards T to A can be in sequence: every other
+        // hand skips the look at the order.
+        if f.wilds == 0 && f.mask == 0b11111 << TEN {
+            for direction in [IN_SEQUENCE, IN_REVERSE] {
+                if hand.iter().enumerate().all(|(i, &c)| sequence_place(c.rank(), direction) == Some(i)) {
+                    f.sequence |= direction;
+                }
             }
         }
         f

@@ -21,7 +21,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::draw_sequence::{Sequential, factorial, falling, orders, places, royal_completions, ways};
+use crate::draw_sequence::{Sequential, factorial, falling, orders, permutations, places, royal_completions, ways};
 use crate::subsets::{SubsetIndex, each_hand};
 
 const NONE: u8 = u8::MAX;
@@ -481,7 +481,7 @@ impl Deal<'_> {
         };
         let bonus = seq.bonus(pays);
         // Discarding all five, the bonus is the same in every order.
-        value[0] += i128::from(self.royals[0]) * i128::from(seq.directions()) * bonus * self.unit[5];
+        value[0] += i128::from(self.royals[0]) * i128::from(seq.direction_count()) * bonus * self.unit[5];
         let order_counts = |m: usize| bonus != 0 && m != 0 && self.royals[m] > 0;
         // The best hold whose value is the same in every order: the first
         // of the greatest.
@@ -498,12 +498,12 @@ impl Deal<'_> {
                 order_counts(m) && {
                     // The bonus is linear in the directions open: its
                     // greatest is with none or with all.
-                    let top = value[m].max(value[m] + self.bonus_value(m, seq.directions(), bonus));
+                    let top = value[m].max(value[m] + self.bonus_value(m, seq.direction_count(), bonus));
                     top > value[best] || (top == value[best] && m < best)
                 }
             })
             .collect();
-        let ways_at = |m: usize, at: &[u8; 5]| if m == 0 { seq.directions() } else { ways(&self.places, m, at, seq.directions) };
+        let ways_at = |m: usize, at: &[u8; 5]| if m == 0 { seq.direction_count() } else { ways(&self.places, m, at, seq.directions) };
         if open.is_empty() {
             // One choice in every order; which of its royals come in
             // sequence still depends on the order (the bonus may be 0).
@@ -591,22 +591,6 @@ pub fn hold_values(game: &DrawPokerGame, deal: &[Card; 5], coins: u32) -> Vec<(H
             }
         }
         out.push((hold, BigRational::new(BigInt::from(total), BigInt::from(n))));
-    }
-    out
-}
-
-/// Every order of `0..n`.
-fn permutations(n: usize) -> Vec<Vec<usize>> {
-    if n == 0 {
-        return vec![Vec::new()];
-    }
-    let mut out = Vec::new();
-    for p in permutations(n - 1) {
-        for i in 0..n {
-            let mut q = p.clone();
-            q.insert(i, n - 1);
-            out.push(q);
-        }
     }
     out
 }

@@ -54,7 +54,7 @@ impl Sequential {
     }
 
     /// How many directions are paid.
-    pub fn directions(&self) -> u32 {
+    pub fn direction_count(&self) -> u32 {
         self.directions.count_ones()
     }
 }
@@ -63,16 +63,22 @@ impl Sequential {
 /// royal read each way (`[IN_SEQUENCE, IN_REVERSE]`), if it is a royal card.
 pub(crate) fn places(cards: &[u8; 5]) -> [[Option<u8>; 2]; 5] {
     cards.map(|x| {
-        let c = Card::from_index(x).filter(|c| !c.is_joker() && c.rank() >= TEN);
+        let c = royal_card(x);
         [IN_SEQUENCE, IN_REVERSE].map(|d| c.and_then(|c| sequence_place(c.rank(), d)).map(|p| p as u8))
     })
+}
+
+/// The card of index `x` if it can be part of a royal flush (T to A, not
+/// the joker).
+fn royal_card(x: u8) -> Option<Card> {
+    Card::from_index(x).filter(|c| !c.is_joker() && c.rank() >= TEN)
 }
 
 /// For every hold of a deal (bits of `cards`), how many royal flushes it
 /// can end in: every held card a royal card of one suit, no royal card of
 /// that suit discarded. Each is one draw of the hold's cards.
 pub(crate) fn royal_completions(cards: &[u8; 5]) -> [u32; 32] {
-    let royal_suit = |x: u8| Card::from_index(x).filter(|c| !c.is_joker() && c.rank() >= TEN).map(|c| c.suit());
+    let royal_suit = |x: u8| royal_card(x).map(|c| c.suit());
     let mut out = [0u32; 32];
     for (m, o) in out.iter_mut().enumerate() {
         *o = (0..4u8)
@@ -99,20 +105,26 @@ pub(crate) fn ways(places: &[[Option<u8>; 2]; 5], held: usize, at: &[u8; 5], dir
         .count() as u32
 }
 
-/// The 120 ways five cards can sit in five places: `at[i]` is where card
-/// `i` sits.
-pub(crate) fn orders() -> Vec<[u8; 5]> {
-    let mut out = Vec::with_capacity(120);
-    for a in 0..5u8 {
-        for b in (0..5).filter(|&b| b != a) {
-            for c in (0..5).filter(|&c| c != a && c != b) {
-                for d in (0..5).filter(|&d| d != a && d != b && d != c) {
-                    out.push([a, b, c, d, 10 - a - b - c - d]);
-                }
-            }
+/// Every order of `0..n`.
+pub(crate) fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for p in permutations(n - 1) {
+        for i in 0..n {
+            let mut q = p.clone();
+            q.insert(i, n - 1);
+            out.push(q);
         }
     }
     out
+}
+
+/// The 120 ways five cards can sit in five places: `at[i]` is where card
+/// `i` sits.
+pub(crate) fn orders() -> Vec<[u8; 5]> {
+    permutations(5).into_iter().map(|p| std::array::from_fn(|i| p[i] as u8)).collect()
 }
 
 /// `n·(n − 1)·…·(n − k + 1)`: the ordered draws of `k` cards from `n`.
