@@ -1,11 +1,10 @@
 //! The doors, the attendant's key and the RAM clear, as the cabinet's
 //! operator reaches them.
 
-use meters::{Door, Tilt};
+use meters::{Door, Machine, Tilt};
 
 use super::{Session, open_machine};
 use crate::notice::Notice;
-use meters::Machine;
 
 impl Session {
     pub fn toggle_door(&mut self, door: Door) {

@@ -1,11 +1,12 @@
 //! Money in and out through the session: notes, tickets, the cash-out and
 //! its ticket printed (or a hand-pay above the limit, M-12).
 
+use std::path::PathBuf;
+
 use meters::{CashOut, Cents, CoreError, Tilt};
 
 use super::Session;
 use crate::notice::Notice;
-use std::path::PathBuf;
 
 impl Session {
     pub fn insert_note(&mut self, cents: Cents) {
