@@ -250,6 +250,8 @@ fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
     // the refunded wager's contribution comes out (5,000 cents: 2% to the
     // Mini, 100 cents; 0.5% to the Grande, 25 cents).
     assert_eq!(link.call(|c| c.return_round(POOL, &epoch, round)).unwrap(), value);
+    drop(m);
+    let mut m = machine(&path);
     m.void_round(round, "attack 6").unwrap();
     let levels = op.levels(POOL).unwrap();
     assert_eq!(levels[MINI].value, reset + value - 100, "the award went back to its level, the contribution came out");

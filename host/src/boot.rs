@@ -42,7 +42,9 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
         // no linked pool (its money is real).
         config.linked_progressives.clear();
         let db = std::env::temp_dir().join(format!("egm-demo-{}.sqlite", std::process::id()));
-        for f in [db.clone(), db.with_extension("sqlite.key"), db.with_extension("sqlite-wal"), db.with_extension("sqlite-shm")] {
+        // Its own NVRAM mirror too: the real one names the real journal.
+        config.machine.nvram_mirror = config.machine.nvram_mirror.as_ref().map(|_| db.with_extension("nvram"));
+        for f in [db.clone(), db.with_extension("sqlite.key"), db.with_extension("sqlite-wal"), db.with_extension("sqlite-shm"), db.with_extension("nvram")] {
             let _ = std::fs::remove_file(f);
         }
         db

@@ -167,5 +167,10 @@ fn core_error(e: &CoreError, lang: Lang, show: &dyn Fn(Cents) -> String) -> Stri
             format!("{} {} > {}", t("Prémio acima do máximo configurado, recusado:", "Win above the configured maximum, refused:"), show(*win), show(*max))
         }
         CoreError::SideBetNotBeside { .. } => t("A aposta lateral só se faz com a aposta principal", "A side bet is made only beside the main bet").to_owned(),
+        CoreError::VoidRefused(r) => format!(
+            "{} {r} {}",
+            t("A jogada", "Round"),
+            t("pode ser concluída: só se anula uma jogada interrompida (M-36)", "can be finished: only an interrupted round is voided (M-36)")
+        ),
     }
 }

@@ -536,6 +536,7 @@ mod tests {
         // tests run it in lab mode on the file stand-in.
         config.machine.mode = meters::Mode::Lab;
         config.machine.key_store = meters::KeyStoreConfig::FileStandIn;
+        config.machine.nvram_mirror = Some(db.with_extension("nvram"));
         config.paytable_dir = ws.join("assets/paytables/compiled");
         config.manifest = ws.join("assets/paytables/approved.ron");
         let manifest = crate::verification::read_manifest(&config.manifest).unwrap();

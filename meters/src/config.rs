@@ -199,7 +199,17 @@ pub enum ConfigError {
     Credential(#[from] CredentialError),
     #[error("production refuses the default operator credential (PIN 0000): set the operator's own PIN (`egm-lab credential`)")]
     DefaultCredential,
+    #[error(
+        "production without an NVRAM mirror: a copy restored inside the anchor's window undoes up to anchor_tick_wagered ({tick} cents), at most {max} cents is allowed: set nvram_mirror, or lower the tick"
+    )]
+    WindowUnbounded { tick: Cents, max: Cents },
 }
+
+/// Without battery-backed NVRAM a copy restored inside the anchor's window
+/// boots, and can undo up to the wagers since the last anchor: production
+/// bounds that to 50.00 per window (issue 34, hole 8). What it costs in NV
+/// writes is in the README.
+pub const MAX_WINDOW_WITHOUT_NVRAM: Cents = 5_000;
 
 impl MachineConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -251,11 +261,36 @@ impl MachineConfig {
         if self.mode == Mode::Production && self.operator.is_default() {
             return Err(ConfigError::DefaultCredential);
         }
+        if self.mode == Mode::Production && self.nvram_mirror.is_none() && self.anchor_tick_wagered > MAX_WINDOW_WITHOUT_NVRAM {
+            return Err(ConfigError::WindowUnbounded { tick: self.anchor_tick_wagered, max: MAX_WINDOW_WITHOUT_NVRAM });
+        }
         let code = &self.currency.code;
         if code.len() != 3 || !code.chars().all(|c| c.is_ascii_uppercase()) {
             return Err(ConfigError::CurrencyCode(code.clone()));
         }
         Ok(())
+    }
+
+    /// The first setting in which `self` protects critical memory less
+    /// than `previous` (the machine's journaled configuration): the NVRAM
+    /// mirror moved or removed, the second copy moved or removed, the tick
+    /// made longer. Such a change needs the logic door open (issue 34,
+    /// hole 8: an edited configuration without its mirror reopened the
+    /// window).
+    pub fn weakens(&self, previous: &MachineConfig) -> Option<&'static str> {
+        if previous.nvram_mirror.is_some() && self.nvram_mirror != previous.nvram_mirror {
+            return Some("nvram_mirror");
+        }
+        if self.second_copy != previous.second_copy {
+            return Some("second_copy");
+        }
+        if self.anchor_tick_wagered > previous.anchor_tick_wagered {
+            return Some("anchor_tick_wagered");
+        }
+        if self.anchor_tick_minutes > previous.anchor_tick_minutes {
+            return Some("anchor_tick_minutes");
+        }
+        None
     }
 
     /// SHA-256 of the canonical JSON form: what the event log records.
@@ -273,7 +308,20 @@ mod tests {
     /// the default PIN).
     fn configured() -> MachineConfig {
         let operator = OperatorCredential::new("operator", "7391").expect("a valid PIN");
-        MachineConfig { operator, ..MachineConfig::default() }
+        MachineConfig { operator, nvram_mirror: Some("nvram".into()), ..MachineConfig::default() }
+    }
+
+    #[test]
+    fn a_weaker_protection_is_named() {
+        let with = configured();
+        let without = MachineConfig { nvram_mirror: None, ..configured() };
+        assert_eq!(without.weakens(&with), Some("nvram_mirror"));
+        assert_eq!(MachineConfig { nvram_mirror: Some("elsewhere".into()), ..configured() }.weakens(&with), Some("nvram_mirror"));
+        assert_eq!(with.weakens(&without), None, "adding a mirror protects more");
+        assert_eq!(MachineConfig { second_copy: SecondCopy::Off, ..with.clone() }.weakens(&with), Some("second_copy"));
+        assert_eq!(MachineConfig { anchor_tick_wagered: 20_001, ..with.clone() }.weakens(&with), Some("anchor_tick_wagered"));
+        assert_eq!(MachineConfig { anchor_tick_wagered: 19_999, ..with.clone() }.weakens(&with), None);
+        assert_eq!(MachineConfig { anchor_tick_minutes: 61, ..with.clone() }.weakens(&with), Some("anchor_tick_minutes"));
     }
 
     #[test]
@@ -283,6 +331,13 @@ mod tests {
         assert_eq!(c.validate(), Err(ConfigError::BadDenomination(5)));
         let c = MachineConfig { meter_digits: 9, ..configured() };
         assert_eq!(c.validate(), Err(ConfigError::MeterDigits(9)));
+        // Issue 34, hole 8: production without NVRAM keeps the window small.
+        let c = MachineConfig { mode: Mode::Production, nvram_mirror: None, anchor_tick_wagered: 20_000, ..configured() };
+        assert_eq!(c.validate(), Err(ConfigError::WindowUnbounded { tick: 20_000, max: MAX_WINDOW_WITHOUT_NVRAM }));
+        let c = MachineConfig { mode: Mode::Production, nvram_mirror: None, anchor_tick_wagered: MAX_WINDOW_WITHOUT_NVRAM, ..configured() };
+        assert_eq!(c.validate(), Ok(()));
+        let c = MachineConfig { mode: Mode::Production, nvram_mirror: Some("nv".into()), anchor_tick_wagered: 20_000, ..configured() };
+        assert_eq!(c.validate(), Ok(()));
         let mut c = configured();
         c.jackpot_threshold = c.handpay_limit + 1;
         assert!(matches!(c.validate(), Err(ConfigError::JackpotAboveHandpay { .. })));

@@ -1,9 +1,11 @@
 //! Read-only inspection of critical memory for meter readers and lab tools
 //! (`egm-lab meters|recall|events|verify`): verifies the whole chain and
-//! replays it, and never writes a byte.
+//! replays it (`verify`: the mirror and the anchor too, as a boot), and
+//! never writes a byte.
 
 use std::path::Path;
 
+use crate::config::MachineConfig;
 use crate::keystore::{self, KeyStoreConfig};
 use crate::machine::{RoundRecall, recall_from};
 use crate::state::{AuditFailure, CriticalState};
@@ -25,7 +27,24 @@ impl Inspection {
     /// Verify and replay `path` with the key from the configured key store.
     pub fn open_with(path: &Path, key_store: &KeyStoreConfig) -> Result<Inspection, StoreError> {
         let mut keys = keystore::open(key_store, path)?;
-        let mut store = Store::open_read_only(path, keys.as_mut())?;
+        Self::replayed(Store::open_read_only(path, keys.as_mut())?)
+    }
+
+    /// Verify `path` as a boot does (issue 34, hole 9: `verify` once said
+    /// OK of a rolled-back file): the chain and the replay, then the NVRAM
+    /// mirror `config` names and the anchor against its key store's
+    /// counter. Reads only: the counter is read, never advanced.
+    pub fn verify_as_boot(path: &Path, config: &MachineConfig) -> Result<Inspection, StoreError> {
+        let mut keys = keystore::open(&config.key_store, path)?;
+        let store = Store::open_read_only(path, keys.as_mut())?.with_nvram(config.nvram_mirror.as_deref());
+        let inspection = Self::replayed(store)?;
+        inspection.store.check_nvram()?;
+        let counter = keys.counter()?;
+        crate::anchor::at_boot(inspection.store.is_virgin()?, inspection.store.anchor(), counter)?;
+        Ok(inspection)
+    }
+
+    fn replayed(mut store: Store) -> Result<Inspection, StoreError> {
         let mut state = CriticalState::default();
         let mut records = 0u64;
         store.replay(|r| {

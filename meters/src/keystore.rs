@@ -58,6 +58,10 @@ impl KeyStoreConfig {
 pub enum KeyStoreError {
     #[error("TPM ({tcti}): {detail}")]
     Tpm { tcti: String, detail: String },
+    /// The TPM does not answer (issue 34, hole 10): not a lost key. The
+    /// cabinet waits for it; nothing is cleared.
+    #[error("the TPM ({tcti}) does not answer: {detail}; critical memory waits for it (this is not a lost key: restart when it answers)")]
+    Unreachable { tcti: String, detail: String },
     #[error("key store file {path}: {detail}")]
     File { path: String, detail: String },
     #[error("the anchor counter read back {read} after an increment from {before}")]

@@ -76,6 +76,8 @@ pub enum BootError {
     NoCredential,
     #[error("the operator credential can be changed only with the logic door open (the configuration names another than the machine's record)")]
     CredentialChangeRefused,
+    #[error("the configuration protects critical memory less than the machine's own ({0} changed): only with the logic door open")]
+    ProtectionChangeRefused(&'static str),
     #[error("this cabinet was never provisioned: production boots only a provisioned machine (`egm-lab provision`)")]
     NotProvisioned,
     #[error("critical memory is already provisioned (machine {0}): a machine is provisioned once")]
@@ -156,6 +158,8 @@ pub enum CoreError {
     WinAboveMaximum { win: Cents, max: Cents },
     #[error("a side bet of {side_stake} cents needs a main wager beside it (stake {stake} cents)")]
     SideBetNotBeside { stake: Cents, side_stake: Cents },
+    #[error("round {0} was begun by this process and can be settled: only a round found open at boot is voided (M-36)")]
+    VoidRefused(u64),
 }
 
 /// What a settlement did with the win.
@@ -189,6 +193,9 @@ pub struct Machine {
     keys: Box<dyn KeyStore>,
     /// When the last anchor was made (the play-time tick counts from here).
     anchored_at: std::time::Instant,
+    /// The round a power loss left open, found at boot: the only round
+    /// this process may void (M-36; issue 34, hole 12).
+    open_at_boot: Option<u64>,
 }
 
 impl Machine {
@@ -257,6 +264,13 @@ impl Machine {
         if !state.machine_id.is_empty() && state.machine_id != config.machine_id {
             return Err(BootError::ForeignMachine { journal: state.machine_id.clone(), config: config.machine_id.clone() });
         }
+        // Less protection (no mirror, a longer tick) only with the logic
+        // door open (issue 34, hole 8).
+        if let Some(field) = state.config.as_ref().and_then(|previous| config.weakens(previous))
+            && !state.doors_open.contains(&Door::Logic)
+        {
+            return Err(BootError::ProtectionChangeRefused(field));
+        }
         // The machine's own record of its operator credential: made at the
         // first boot, changed only with the logic door open.
         match store.credential()? {
@@ -298,7 +312,8 @@ impl Machine {
         if state.config.as_ref().map(MachineConfig::digest) != Some(digest.clone()) {
             boot.push(Entry::ConfigChanged { digest, config: Box::new(config.clone()) });
         }
-        let mut machine = Machine { store, state, config, rng, fault: None, keys, anchored_at: std::time::Instant::now() };
+        let open_at_boot = state.open_round.as_ref().map(|o| o.round);
+        let mut machine = Machine { store, state, config, rng, fault: None, keys, anchored_at: std::time::Instant::now(), open_at_boot };
         machine.finish_anchor_at_boot(at_boot)?;
         // Power-up after verification is an anchor event; so is a new
         // machine's provisioning.

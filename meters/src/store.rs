@@ -35,6 +35,15 @@ use crate::mac::{mac_of, same};
 /// What the key store derives the journal key from.
 const KEY_LABEL: &[u8] = b"egm critical memory journal key v1";
 
+/// The machine key, derived by the key store. A key store that does not
+/// answer is said as such, never taken for a missing key (issue 34, hole 10).
+pub(crate) fn machine_key(keys: &mut dyn KeyStore) -> Result<[u8; 32], StoreError> {
+    keys.derive_key(KEY_LABEL).map_err(|e| match e {
+        e @ KeyStoreError::Unreachable { .. } => StoreError::KeyStore(e),
+        e => IntegrityError::KeyMissing(e.to_string()).into(),
+    })
+}
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS journal (
     seq      INTEGER PRIMARY KEY,
@@ -127,7 +136,7 @@ pub enum IntegrityError {
     #[error("the machine key is missing while critical memory holds records: {0}")]
     KeyMissing(String),
     #[error(
-        "critical memory was rolled back: its head is bound to anchor {head}, the key store's counter stands at {counter} (a copy restored from before the last anchor)"
+        "critical memory was rolled back: its head is bound to anchor {head}, the key store's counter stands at {counter} (a copy restored from before the last anchor); a RAM clear with the logic door open records the tampering and starts anew (`egm-lab ram-clear`)"
     )]
     RolledBack { head: u64, counter: u64 },
     #[error("critical memory names anchor {head}, ahead of the key store's counter {counter}: a database from another machine, or a reset key store")]
@@ -136,7 +145,7 @@ pub enum IntegrityError {
     Wiped { counter: u64 },
     #[error("critical memory was written by an older version (its head has no anchor): {0}")]
     OldFormat(String),
-    #[error("NVRAM mirror: {0}")]
+    #[error("NVRAM mirror: {0}; a RAM clear with the logic door open records the tampering and starts anew (`egm-lab ram-clear`)")]
     Nvram(String),
     #[error("{0}; only a RAM clear that records the key as lost gets out (`egm-lab ram-clear --key-lost`)")]
     KeyLost(String),
@@ -280,7 +289,7 @@ impl Store {
             // TPM's key is made by the chip). Nothing was ever signed before.
             keys.make_secret_if_missing()?;
         }
-        let key = keys.derive_key(KEY_LABEL).map_err(|e| IntegrityError::KeyMissing(e.to_string()))?;
+        let key = machine_key(keys)?;
         let (conn, second_conn, events) = match (second, second_conn) {
             (Some(p), Some(c)) => {
                 let (a, b, events) = copies::reconcile(path, conn, p, c, &key)?;
@@ -304,10 +313,17 @@ impl Store {
         check_format(&conn, path)?;
         // A machine cut off during its first boot may have no key yet: with
         // nothing ever signed there is nothing to verify, and no key is used.
-        let key = if is_virgin(&conn)? { [0; 32] } else { keys.derive_key(KEY_LABEL).map_err(|e| IntegrityError::KeyMissing(e.to_string()))? };
+        let key = if is_virgin(&conn)? { [0; 32] } else { machine_key(keys)? };
         let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
         let head = Head { epoch: epoch as u64, seq: 0, mac: [0; 32], anchor: UNANCHORED };
         Ok(Store { conn, second: None, nvram: None, key, head, lock: None })
+    }
+
+    /// This read-only store checked against the NVRAM mirror at `path`
+    /// (read, never written).
+    pub(crate) fn with_nvram(mut self, path: Option<&Path>) -> Store {
+        self.nvram = path.map(nvram::NvramMirror::new);
+        self
     }
 
     /// Verify the whole chain (RAM clears, every record, the head) and hand
@@ -394,11 +410,24 @@ impl Store {
 
     /// After a replay: the journal reaches at least the end the NVRAM
     /// mirror names, with the same record there (a copy restored from
-    /// before the last write is refused). An empty mirror (new, or its
-    /// battery failed) starts from here.
+    /// before the last write is refused). A missing or blank mirror beside
+    /// written critical memory is a RAM error (issue 34, hole 8: a deleted
+    /// mirror was accepted silently and reopened the window); only a new
+    /// machine's mirror starts blank.
     pub(crate) fn check_nvram(&self) -> Result<(), StoreError> {
         let Some(n) = &self.nvram else { return Ok(()) };
-        let Some(m) = n.read(&self.key)? else { return Ok(()) };
+        // A new machine's file: a mirror already written beside it means
+        // the file was deleted, which the anchor names (`Wiped`).
+        if self.is_virgin()? {
+            return Ok(());
+        }
+        let Some(m) = n.read(&self.key)? else {
+            return Err(IntegrityError::Nvram(
+                "the NVRAM mirror is missing or blank beside written critical memory (erased, or its battery failed): the journal cannot be shown to be the latest"
+                    .into(),
+            )
+            .into());
+        };
         let h = self.head;
         let restored =
             |why: String| -> Result<(), StoreError> { Err(IntegrityError::Nvram(format!("{why}: a copy from before the last write was restored")).into()) };
@@ -444,14 +473,40 @@ impl Store {
         self.select("WHERE kind NOT IN ('round_begun', 'round_step', 'round_settled') ORDER BY seq DESC LIMIT ?1", n as i64)
     }
 
+    /// Journal records for a screen or a report, each verified (issue 34,
+    /// hole 11: recall and the event list once showed an edited row until
+    /// the next boot): its MAC against the MAC of the record before it, so
+    /// an edited, inserted or moved row is a RAM error, never shown.
     fn select(&self, tail: &str, arg: i64) -> Result<Vec<Record>, StoreError> {
-        let mut stmt = self.conn.prepare(&format!("SELECT seq, at_utc, body FROM journal {tail}"))?;
-        let rows = stmt.query_map([arg], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?;
+        let mut stmt = self.conn.prepare(&format!("SELECT seq, at_utc, kind, round_id, body, mac FROM journal {tail}"))?;
+        let rows = stmt.query_map([arg], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<i64>>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, Vec<u8>>(5)?,
+            ))
+        })?;
+        let mut previous = self.conn.prepare_cached("SELECT mac FROM journal WHERE seq = ?1")?;
         let mut out = Vec::new();
         for row in rows {
-            let (seq, at_utc, body) = row?;
-            let entry = serde_json::from_str(&body).map_err(|e| IntegrityError::Undecodable { seq: seq as u64, detail: e.to_string() })?;
-            out.push(Record { seq: seq as u64, at_utc, entry });
+            let (seq, at_utc, kind, round, body, mac) = row?;
+            let seq = seq as u64;
+            let prev = match seq.checked_sub(1) {
+                None => return Err(IntegrityError::Sequence { expected_prev: 0, found: 0 }.into()),
+                Some(0) => [0; 32],
+                Some(p) => match previous.query_row([p as i64], |r| r.get::<_, Vec<u8>>(0)).optional()? {
+                    Some(m) => to32(&m),
+                    None => return Err(IntegrityError::Sequence { expected_prev: p, found: seq }.into()),
+                },
+            };
+            if seq > self.head.seq || !same(&mac, &record_mac(&self.key, self.head.epoch, seq, &prev, &at_utc, &kind, round.map(|r| r as u64), &body)) {
+                return Err(IntegrityError::MacMismatch { seq, kind }.into());
+            }
+            let entry = serde_json::from_str(&body).map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
+            out.push(Record { seq, at_utc, entry });
         }
         Ok(out)
     }

@@ -22,44 +22,10 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use meters::{BootError, CashOut, CoreError, IntegrityError, KeyStoreConfig, Machine, MachineConfig, Mode, OperatorCredential, SeedChoice};
-use support::copies::{Snapshot, delete};
+use meters::{BootError, CashOut, CoreError, IntegrityError, KeyStoreConfig, Machine, MachineConfig, Mode, SeedChoice};
+use support::copies::delete;
+use support::production::{boot, boot_with, config, operator, provision_and_boot, ram_error, snapshot};
 use support::swtpm::SoftwareTpm;
-
-/// The production configuration on this TPM.
-fn config(tpm: &SoftwareTpm) -> MachineConfig {
-    MachineConfig {
-        mode: Mode::Production,
-        key_store: KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0020 },
-        operator: operator(),
-        ..MachineConfig::default()
-    }
-}
-
-/// The operator's own credential (production refuses the default), made
-/// once: argon2id is slow on purpose.
-fn operator() -> OperatorCredential {
-    static OPERATOR: std::sync::OnceLock<OperatorCredential> = std::sync::OnceLock::new();
-    OPERATOR.get_or_init(|| OperatorCredential::new("ana", "739104").unwrap()).clone()
-}
-
-fn boot(path: &Path, tpm: &SoftwareTpm) -> Result<Machine, BootError> {
-    Machine::open(path, config(tpm), SeedChoice::Entropy)
-}
-
-/// A new cabinet: provisioned once, then booted.
-fn provision_and_boot(path: &Path, tpm: &SoftwareTpm) -> Machine {
-    Machine::provision(path, config(tpm)).unwrap();
-    boot(path, tpm).unwrap()
-}
-
-fn ram_error(r: Result<Machine, BootError>) -> IntegrityError {
-    match r {
-        Err(BootError::RamError(e)) => e,
-        Err(other) => panic!("expected a RAM error, got {other}"),
-        Ok(_) => panic!("the boot was accepted"),
-    }
-}
 
 #[test]
 fn attack_2_3_the_key_lives_in_the_tpm_and_another_tpm_can_neither_read_nor_replace_it() {
@@ -86,8 +52,11 @@ fn attack_2_3_the_key_lives_in_the_tpm_and_another_tpm_can_neither_read_nor_repl
     assert!(matches!(e, IntegrityError::KeyLost(ref why) if why.contains("another machine's")), "{e}");
     // And the stand-in key cannot read it either (a forger with the file
     // stand-in's tools).
-    let lab = MachineConfig { mode: Mode::Lab, ..MachineConfig::default() };
-    assert!(matches!(Machine::open(&db, lab, SeedChoice::Entropy), Err(BootError::RamError(_))));
+    #[cfg(feature = "lab")]
+    {
+        let lab = MachineConfig { mode: Mode::Lab, ..MachineConfig::default() };
+        assert!(matches!(Machine::open(&db, lab, SeedChoice::Entropy), Err(BootError::RamError(_))));
+    }
 }
 
 #[test]
@@ -99,7 +68,7 @@ fn attack_1_a_copy_restored_from_before_a_cash_out_is_refused_and_a_wipe_too() {
     m.insert_note(10_000).unwrap();
     m.insert_note(10_000).unwrap();
     m.shutdown().unwrap();
-    let copies = Snapshot::take(&db);
+    let copies = snapshot(&db, &tpm);
 
     let mut m = boot(&db, &tpm).unwrap();
     let CashOut::Ticket(t) = m.cash_out().unwrap() else { panic!("expected a ticket") };
@@ -138,7 +107,7 @@ fn cut_during_a_cash_out(dir: &Path) -> (SoftwareTpm, PathBuf, meters::machine::
 fn attack_10_a_tpm_power_cut_during_a_cash_out_is_finished_at_boot_and_pays_once() {
     let dir = tempfile::tempdir().unwrap();
     let (mut tpm, db, before) = cut_during_a_cash_out(dir.path());
-    let pending_copy = Snapshot::take(&db);
+    let pending_copy = snapshot(&db, &tpm);
 
     // Power back: the boot makes the increment the cut prevented (a
     // non-orderly counter did not jump), and the committed cash-out's
@@ -232,7 +201,13 @@ fn attack_3_a_lost_key_is_recovered_only_by_a_recorded_key_lost_clear() {
 #[test]
 fn production_refuses_the_file_stand_in() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = MachineConfig { mode: Mode::Production, key_store: KeyStoreConfig::FileStandIn, operator: operator(), ..MachineConfig::default() };
+    let cfg = MachineConfig {
+        mode: Mode::Production,
+        key_store: KeyStoreConfig::FileStandIn,
+        operator: operator(),
+        nvram_mirror: Some(dir.path().join("nvram.bin")),
+        ..MachineConfig::default()
+    };
     assert!(matches!(Machine::open(&dir.path().join("egm.sqlite"), cfg, SeedChoice::Entropy), Err(BootError::StandInRefused)));
     assert!(!dir.path().join("egm.sqlite").exists(), "a refused boot created critical memory");
 }
@@ -257,10 +232,6 @@ fn attack_4_a_clear_is_checked_against_the_machines_own_credential() {
     assert_eq!(m.state().handpays.values().map(|h| h.amount).collect::<Vec<_>>(), vec![2_000]);
     // And production refuses to run with the default credential at all.
     assert!(matches!(boot_with(&db, theirs), Err(BootError::Config(meters::config::ConfigError::DefaultCredential))));
-}
-
-fn boot_with(path: &Path, config: MachineConfig) -> Result<Machine, BootError> {
-    Machine::open(path, config, SeedChoice::Entropy)
 }
 
 #[test]

@@ -139,6 +139,11 @@ proptest! {
                     match m.play_round("reels", d, credits * d, "s", |_| Ok::<_, String>(json!(null))).map(|(r, _)| r) {
                         Ok(r) => {
                             prop_assert!(playable, "a round was taken while blocked or without credit");
+                            // Never live (issue 34, hole 12): only after a
+                            // power loss left the round open.
+                            prop_assert!(matches!(m.void_round(r, "test"), Err(meters::CoreError::VoidRefused(x)) if x == r));
+                            drop(m);
+                            m = Machine::open(&path, cfg.clone(), SeedChoice::Lab(1)).unwrap();
                             prop_assert_eq!(m.void_round(r, "test").unwrap(), credits * d);
                         }
                         Err(e) => prop_assert!(!playable, "a playable round was refused: {}", e),

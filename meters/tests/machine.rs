@@ -241,7 +241,12 @@ fn meters_display_ten_digits_and_the_rollover_is_logged() {
 fn a_lab_seed_is_refused_in_production_and_logged_in_lab() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("egm.sqlite");
-    let production = MachineConfig { mode: Mode::Production, operator: meters::OperatorCredential::new("ana", "739104").unwrap(), ..MachineConfig::default() };
+    let production = MachineConfig {
+        mode: Mode::Production,
+        operator: meters::OperatorCredential::new("ana", "739104").unwrap(),
+        nvram_mirror: Some(dir.path().join("nvram.bin")),
+        ..MachineConfig::default()
+    };
     let err = Machine::open(&path, production, SeedChoice::Lab(9)).err().unwrap();
     assert!(matches!(err, BootError::LabSeedRefused), "{err}");
     let m = Machine::open(&path, lab_config(), SeedChoice::Lab(9)).unwrap();

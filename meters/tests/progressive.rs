@@ -317,6 +317,9 @@ fn a_void_takes_back_its_contributions_and_its_mystery_level() {
     let (r, _) = m.play_round("reels", 100, 2_000, "outcome", |_| Ok::<_, String>(json!({}))).unwrap();
     assert_eq!(m.pools()["mystery"].levels[0].mystery_due, Some(r), "the wager made the mystery level due");
     assert_ne!(m.pools()["p"].levels, before[0], "the wager contributed");
+    // A power cut leaves the round open; only then may it be voided.
+    drop(m);
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(3)).unwrap();
     m.void_round(r, "power cut beyond recovery").unwrap();
     let after: Vec<_> = ["p", "mystery"].iter().map(|id| m.pools()[*id].levels.clone()).collect();
     assert_eq!(after, before, "the void left the pools exactly as before the wager");

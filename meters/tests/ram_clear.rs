@@ -115,7 +115,7 @@ fn the_credential_changes_only_with_the_logic_door_open_and_its_record_is_protec
 fn production_refuses_the_default_credential() {
     let c = MachineConfig { mode: Mode::Production, ..MachineConfig::default() };
     assert_eq!(c.validate(), Err(meters::config::ConfigError::DefaultCredential));
-    let c = MachineConfig { mode: Mode::Production, operator: credential(), ..MachineConfig::default() };
+    let c = MachineConfig { mode: Mode::Production, operator: credential(), nvram_mirror: Some("nvram.bin".into()), ..MachineConfig::default() };
     assert_eq!(c.validate(), Ok(()));
 }
 

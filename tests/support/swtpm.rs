@@ -40,6 +40,12 @@ impl SoftwareTpm {
         t
     }
 
+    /// The cabinet's battery-backed NVRAM beside this TPM (a file stands
+    /// in for the device): the production configuration's mirror.
+    pub fn nvram(&self) -> PathBuf {
+        self.state.with_file_name("nvram.bin")
+    }
+
     /// The TCTI the TSS connects with.
     pub fn tcti(&self) -> String {
         format!("swtpm:host=127.0.0.1,port={}", self.port)

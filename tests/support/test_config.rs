@@ -34,6 +34,7 @@ pub fn production_text(dir: &Path) -> String {
         .replace("\"assets/paytables/compiled\"", &format!("{:?}", ws.join("assets/paytables/compiled").display().to_string()))
         .replace("\"assets/paytables/approved.ron\"", &format!("{:?}", ws.join("assets/paytables/approved.ron").display().to_string()))
         .replace("\"var/tickets\"", &format!("{:?}", dir.join("tickets").display().to_string()))
+        .replace("\"var/egm-nvram\"", &format!("{:?}", dir.join("egm-nvram").display().to_string()))
 }
 
 /// Write `text` as `dir/cabinet.ron`.

@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+#[path = "../../tests/support/swtpm.rs"]
+mod swtpm;
 #[path = "../../tests/support/test_config.rs"]
 mod test_config;
 
@@ -183,4 +185,52 @@ fn ram_clear_key_lost_recovers_a_machine_whose_key_is_gone() {
     let m = Machine::open(&db, config, SeedChoice::Lab(2)).unwrap();
     assert_eq!(m.ram_clears().unwrap()[0].reason, "key lost: key file lost");
     assert_eq!(lab(&["verify", db_s]).status.code(), Some(0));
+}
+
+/// Issue 34, hole 9: `verify` checks a file as a boot does. On a production
+/// cabinet's real TPM and NVRAM mirror, a copy restored from before a
+/// cash-out verified OK by its MACs alone; now the anchor names it rolled
+/// back, and a deleted mirror is named too.
+#[test]
+fn verify_checks_the_anchor_and_the_mirror_as_a_boot_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = swtpm::SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let config = MachineConfig {
+        mode: Mode::Production,
+        key_store: meters::KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0020 },
+        operator: meters::OperatorCredential::new("ana", "739104").unwrap(),
+        nvram_mirror: Some(tpm.nvram()),
+        ..MachineConfig::default()
+    };
+    let cfg = dir.path().join("machine.ron");
+    std::fs::write(&cfg, ron::ser::to_string(&config).unwrap()).unwrap();
+    let (db_s, cfg_s) = (db.to_str().unwrap(), cfg.to_str().unwrap());
+    Machine::provision(&db, config.clone()).unwrap();
+    let mut m = Machine::open(&db, config.clone(), SeedChoice::Entropy).unwrap();
+    m.insert_note(10_000).unwrap();
+    m.shutdown().unwrap();
+    let files: Vec<std::path::PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("egm.sqlite") || *p == tpm.nvram())
+        .collect();
+    let copy: Vec<(std::path::PathBuf, Vec<u8>)> = files.iter().map(|f| (f.clone(), std::fs::read(f).unwrap())).collect();
+    let out = lab(&["verify", db_s, "--config", cfg_s]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("NVRAM mirror, anchor"));
+
+    let mut m = Machine::open(&db, config, SeedChoice::Entropy).unwrap();
+    assert!(matches!(m.cash_out().unwrap(), meters::CashOut::Ticket(t) if t.value == 10_000));
+    m.shutdown().unwrap();
+    for (f, bytes) in &copy {
+        std::fs::write(f, bytes).unwrap();
+    }
+    let out = lab(&["verify", db_s, "--config", cfg_s]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.starts_with("FAILED") && said.contains("rolled back"), "{said}");
+    std::fs::remove_file(tpm.nvram()).unwrap();
+    let said = String::from_utf8_lossy(&lab(&["verify", db_s, "--config", cfg_s]).stdout).into_owned();
+    assert!(said.contains("missing or blank"), "{said}");
 }

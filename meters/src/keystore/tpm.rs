@@ -54,7 +54,7 @@ impl Tpm {
 
     fn connect(&self) -> Result<Context, KeyStoreError> {
         let conf = TctiNameConf::from_str(&self.tcti).map_err(|e| self.err(e))?;
-        Context::new(conf).map_err(|e| self.err(format!("cannot reach the TPM: {e}")))
+        Context::new(conf).map_err(|e| KeyStoreError::Unreachable { tcti: self.tcti.clone(), detail: e.to_string() })
     }
 
     fn index(&self) -> Result<NvIndexTpmHandle, KeyStoreError> {

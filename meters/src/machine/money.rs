@@ -101,9 +101,18 @@ impl Machine {
         }
     }
 
-    /// Tickets issued (their cash-out committed) that the printer never
-    /// finished, oldest first: the host prints them again.
+    /// Tickets issued (their cash-out committed and anchored) that the
+    /// printer never finished, oldest first: the host prints them again.
+    ///
+    /// Nothing leaves the cabinet before its anchor is committed (issue 34,
+    /// hole 4): while an anchor is pending (a cash-out whose counter
+    /// increment failed) or the machine is faulted, no ticket is handed
+    /// out; the next boot finishes the increment and then prints it. A
+    /// copy restored from before the increment is then `RolledBack`.
     pub fn unprinted_tickets(&self) -> Vec<Ticket> {
+        if self.fault.is_some() || self.store.anchor().pending != crate::store::Pending::None {
+            return Vec::new();
+        }
         self.state
             .tickets
             .iter()

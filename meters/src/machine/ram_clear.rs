@@ -1,8 +1,18 @@
 //! The RAM clear (D-32; issue 21): authenticated against the machine's own
 //! credential record, with the logic door open; an anchor event; the meters
-//! before it recorded in a chain that survives the clear, and everything
-//! owed carried into the new epoch (`crate::carry`). A lost key has its
+//! before it recorded in a chain that survives the clear. A lost key has its
 //! own clear (`machine/key_lost.rs`).
+//!
+//! Issue 34, holes 3 and 7: the clear verifies critical memory as a boot
+//! does (the journal, the NVRAM mirror, the anchor) and carries into the new
+//! epoch only what a *verified* state owes (`crate::carry`). A state that
+//! does not verify (a copy restored from before the last anchor, a deleted
+//! or stale mirror, a damaged journal, both copies damaged) is a **tamper
+//! clear**: the evidence is archived as `<db>.tamper-<time>`, the detection
+//! is recorded for ever in the clears' chain, nothing is carried (a restored
+//! copy's credit would be paid twice), and the liabilities the files read
+//! are reported, unverified, for the operator to reconcile by hand. The
+//! counter moves forward as at every clear.
 
 use std::path::Path;
 
@@ -12,7 +22,7 @@ use crate::credential::{CredentialRecord, LOCKOUT_SECONDS, MAX_FAILURES};
 use crate::keystore::{self, KeyStore};
 use crate::meters::Door;
 use crate::state::CriticalState;
-use crate::store::{Anchor, Store, StoreError};
+use crate::store::{self, Anchor, IntegrityError, Store, StoreError, key_lost};
 
 impl Machine {
     /// Clear critical memory after a RAM error (D-32): authenticated, with
@@ -23,7 +33,8 @@ impl Machine {
     /// argon2id hash under the machine key's MAC), never against `config`'s;
     /// five failed tries lock clears out for fifteen minutes. The logic door
     /// must be open: `logic_door_open` is its sensor as the caller's device
-    /// layer reads it, and a journal that can be read must agree.
+    /// layer reads it, and a journal that can be read must agree. What is
+    /// carried, and what a tamper clear does, is in the module's doc.
     pub fn ram_clear(path: &Path, config: &MachineConfig, operator_id: &str, pin: &str, reason: &str, logic_door_open: bool) -> Result<u64, BootError> {
         if config.mode == Mode::Production && config.key_store.is_stand_in() {
             return Err(BootError::StandInRefused);
@@ -31,28 +42,44 @@ impl Machine {
         if !logic_door_open {
             return Err(BootError::LogicDoorClosed);
         }
-        let (mut keys, mut store, _rebuilt) = open_critical_memory(path, config)?;
+        let (mut keys, mut store, _rebuilt) = match open_critical_memory(path, config) {
+            Ok(opened) => opened,
+            Err(BootError::RamError(problem)) => return clear_unopenable(path, config, operator_id, pin, reason, &problem),
+            Err(e) => return Err(e),
+        };
         // The meters before: as far as the journal can be read and trusted.
         let mut state = CriticalState::default();
         let readable = store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()));
-        if readable.is_ok() && !state.doors_open.contains(&Door::Logic) {
+        // Verified as a boot verifies it (hole 3).
+        let verified = readable.and_then(|()| store.check_nvram()).and_then(|()| anchor_agrees(keys.as_mut(), &store));
+        // A verified journal must agree with the door's sensor; one that
+        // does not verify says nothing that can be trusted.
+        if verified.is_ok() && !state.doors_open.contains(&Door::Logic) {
             return Err(BootError::LogicDoorClosed);
         }
         Self::authenticate(&mut store, &state, operator_id, pin)?;
         let writes = anchoring::lifetime_writes(&store, &state).saturating_add(1);
-        let before = serde_json::json!({
-            "verified": readable.is_ok(),
-            "problem": readable.err().map(|e| e.to_string()),
-            "entries_read": state.entries,
-            "credit": state.credit,
-            "meters": state.totals,
-            "per_game": state.per_game,
-            "per_denomination": state.per_denom,
-            "anchor_writes": writes,
-            // Everything owed is carried into the new epoch (crate::carry).
-            "carried": crate::carry::Carried::owed_by(&state),
-        });
-        record_clear(keys.as_mut(), &mut store, operator_id, reason, &before)
+        let (reason, before) = match verified {
+            Ok(()) => (
+                reason.to_owned(),
+                serde_json::json!({
+                    "verified": true,
+                    "entries_read": state.entries,
+                    "credit": state.credit,
+                    "meters": state.totals,
+                    "per_game": state.per_game,
+                    "per_denomination": state.per_denom,
+                    "anchor_writes": writes,
+                    // Everything owed is carried into the new epoch (crate::carry).
+                    "carried": crate::carry::Carried::owed_by(&state),
+                }),
+            ),
+            Err(problem) => {
+                let archive = key_lost::archive_as(path, config.second_copy.path_for(path).as_deref(), "tamper", &stamp(), false)?;
+                (format!("tamper: {reason}"), tamper_report(&problem.to_string(), &archive, &state, state.entries, 0, writes))
+            }
+        };
+        record_clear(keys.as_mut(), &mut store, operator_id, &reason, &before)
     }
 
     /// Check the operator against the machine's own credential record,
@@ -84,6 +111,69 @@ impl Machine {
         store.set_credential(&record)?;
         Err(BootError::AuthenticationFailed)
     }
+}
+
+/// The head's anchor against the key store's counter, as at boot: a
+/// rolled-back, wiped or foreign file does not verify.
+fn anchor_agrees(keys: &mut dyn KeyStore, store: &Store) -> Result<(), StoreError> {
+    let counter = keys.counter()?;
+    crate::anchor::at_boot(store.is_virgin()?, store.anchor(), counter)?;
+    Ok(())
+}
+
+fn stamp() -> String {
+    time::OffsetDateTime::now_utc().unix_timestamp().to_string()
+}
+
+/// What a tamper clear records: the detection, where the evidence is, and
+/// what the files read (unverified) for the operator's reconciliation.
+fn tamper_report(detected: &str, archive: &Path, state: &CriticalState, entries_read: u64, undecodable: u64, writes: u64) -> serde_json::Value {
+    serde_json::json!({
+        "verified": false,
+        "tamper": detected,
+        "archived_as": archive.display().to_string(),
+        "entries_read": entries_read,
+        "undecodable": undecodable,
+        "anchor": state.anchor,
+        "credit": state.credit,
+        "meters": state.totals,
+        "per_game": state.per_game,
+        "per_denomination": state.per_denom,
+        // The liabilities the files read, for reconciliation by hand:
+        // nothing unverified is carried into the new epoch.
+        "owed_unverified": crate::carry::Carried::owed_by(state),
+        "anchor_writes": writes,
+    })
+}
+
+/// The tamper clear of critical memory that cannot even be opened (both
+/// copies damaged; issue 34, hole 7): authenticated against the credential
+/// record of a copy the machine key verifies, the files archived and
+/// removed, a new epoch recorded on the counter.
+fn clear_unopenable(path: &Path, config: &MachineConfig, operator_id: &str, pin: &str, reason: &str, problem: &IntegrityError) -> Result<u64, BootError> {
+    let second = config.second_copy.path_for(path);
+    let lock = store::lock(path)?;
+    let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+    let key = store::machine_key(keys.as_mut())?;
+    let damaged = key_lost::read_damaged(path, second.as_deref(), &key)?
+        .ok_or_else(|| BootError::RamError(IntegrityError::KeyLost("the machine key verifies nothing in critical memory: use the key-lost clear".into())))?;
+    let credential = damaged.credential.as_ref().ok_or(BootError::NoCredential)?;
+    if !credential.accepts(operator_id, pin) {
+        return Err(BootError::AuthenticationFailed);
+    }
+    let mut state = CriticalState::default();
+    for e in &damaged.entries {
+        if state.apply(e).is_err() {
+            break;
+        }
+    }
+    let writes = keys.counter().map_err(StoreError::from)?.map_or(0, |c| state.anchor.writes.max(c)).saturating_add(1);
+    drop(keys);
+    let archive = key_lost::archive_as(path, second.as_deref(), "tamper", &stamp(), true)?;
+    let before = tamper_report(&problem.to_string(), &archive, &state, damaged.entries.len() as u64, damaged.undecodable, writes);
+    drop(lock);
+    let (mut keys, mut store, _rebuilt) = open_critical_memory(path, config)?;
+    record_clear(keys.as_mut(), &mut store, operator_id, &format!("tamper: {reason}"), &before)
 }
 
 /// Record a RAM clear (the operator authenticated): an anchor event

@@ -270,8 +270,16 @@ impl Machine {
 
     /// Void the open round and refund every stake (M-36): for a round the
     /// machine cannot finish.
+    ///
+    /// Only a round found open at boot (a power loss interrupted it) may be
+    /// voided: a round this process began, whose outcome it drew and could
+    /// settle, is refused (issue 34, hole 12: voiding live after the
+    /// outcome is known turns every losing round into a refund).
     pub fn void_round(&mut self, round: u64, reason: &str) -> Result<Cents, CoreError> {
         let open = self.open_round_checked(round)?;
+        if self.open_at_boot != Some(round) {
+            return Err(CoreError::VoidRefused(round));
+        }
         let credit_after = self.state.credit + open.stake;
         self.commit(vec![Entry::RoundVoided { round, refund: open.stake, reason: reason.to_owned(), credit_after }])?;
         Ok(open.stake)

@@ -16,7 +16,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::{KEY_LABEL, StoreError, clear_mac, copies, credential_mac, credential_row, head_row, head_tag, ram_clears, record_mac, to32};
 use crate::credential::OperatorCredential;
 use crate::journal::Entry;
-use crate::keystore::KeyStore;
+use crate::keystore::{KeyStore, KeyStoreError};
 use crate::mac::same;
 
 /// What the key store's key makes of critical memory.
@@ -62,6 +62,8 @@ pub(crate) fn examine(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStor
     }
     let Some(first) = written else { return Ok(KeyCheck::Empty) };
     let detail = match keys.derive_key(KEY_LABEL) {
+        // A TPM that does not answer has not lost its key (hole 10).
+        Err(e @ KeyStoreError::Unreachable { .. }) => return Err(e.into()),
         Err(e) => format!("the key store holds no key ({e})"),
         Ok(key) => {
             let mut checked = 0;
@@ -147,16 +149,68 @@ fn read_unverified(conn: &Connection) -> Result<(Vec<Entry>, u64), StoreError> {
 /// consistent copy, `VACUUM INTO`), then remove both copies: the machine
 /// starts anew under its key store's key. Returns the archive's path.
 pub(crate) fn archive(path: &Path, second: Option<&Path>, stamp: &str) -> Result<PathBuf, StoreError> {
+    archive_as(path, second, "key-lost", stamp, true)
+}
+
+/// Keep critical memory as evidence, `<db>.<label>-<stamp>` (a consistent
+/// copy of the first copy that exists, `VACUUM INTO`); with `remove`, both
+/// copies are then removed. Returns the archive's path.
+pub(crate) fn archive_as(path: &Path, second: Option<&Path>, label: &str, stamp: &str, remove: bool) -> Result<PathBuf, StoreError> {
     let source = [Some(path), second].into_iter().flatten().find(|p| p.exists()).unwrap_or(path);
-    let archive = PathBuf::from(format!("{}.key-lost-{stamp}", path.display()));
+    let archive = PathBuf::from(format!("{}.{label}-{stamp}", path.display()));
     {
         let conn = Connection::open_with_flags(source, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
         conn.execute("VACUUM INTO ?1", [archive.display().to_string()])?;
     }
     std::fs::File::open(&archive)?.sync_all()?;
-    copies::remove_database(path)?;
-    if let Some(s) = second {
-        copies::remove_database(s)?;
+    if remove {
+        copies::remove_database(path)?;
+        if let Some(s) = second {
+            copies::remove_database(s)?;
+        }
     }
     Ok(archive)
+}
+
+/// Critical memory whose copies are both damaged, read under the
+/// machine's own key (issue 34, hole 7): what the journal says, unverified,
+/// and the operator credential from a copy whose record the key verifies.
+pub(crate) struct Damaged {
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) undecodable: u64,
+    /// The machine's credential, its MAC verified; `None` when no copy
+    /// holds a record the key verifies.
+    pub(crate) credential: Option<OperatorCredential>,
+}
+
+/// Read damaged critical memory (see [`Damaged`]); `None` when the key
+/// verifies nothing in it (a lost key: that clear is another).
+pub(crate) fn read_damaged(path: &Path, second: Option<&Path>, key: &[u8; 32]) -> Result<Option<Damaged>, StoreError> {
+    let copies: Vec<Connection> = [Some(path), second]
+        .into_iter()
+        .flatten()
+        .filter(|p| p.exists())
+        .map(|p| Connection::open_with_flags(p, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY))
+        .collect::<Result<_, _>>()?;
+    let mut verified = 0;
+    let mut credential = None;
+    let mut first = None;
+    for conn in &copies {
+        verified += count_verified(conn, key)?.1;
+        if credential.is_none()
+            && let Ok(Some((record, mac))) = credential_row(conn)
+            && same(&mac, &credential_mac(key, &record))
+        {
+            credential = Some(record.credential);
+        }
+        if first.is_none() && !super::is_virgin(conn)? {
+            first = Some(conn);
+        }
+    }
+    let Some(first) = first else { return Ok(None) };
+    if verified == 0 {
+        return Ok(None);
+    }
+    let (entries, undecodable) = read_unverified(first)?;
+    Ok(Some(Damaged { entries, undecodable, credential }))
 }

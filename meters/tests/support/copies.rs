@@ -21,7 +21,14 @@ pub struct Snapshot {
 
 impl Snapshot {
     pub fn take(db: &Path) -> Snapshot {
-        Snapshot { files: files(db).into_iter().map(|f| (f.clone(), std::fs::read(&f).ok())).collect() }
+        Self::take_with(db, &[])
+    }
+
+    /// Critical memory and `more` files with it (the NVRAM mirror, a
+    /// configuration): what an attacker with every file copies.
+    pub fn take_with(db: &Path, more: &[&Path]) -> Snapshot {
+        let all = files(db).into_iter().chain(more.iter().map(|p| p.to_path_buf()));
+        Snapshot { files: all.map(|f| (f.clone(), std::fs::read(&f).ok())).collect() }
     }
 
     /// Put every file back as it was (one absent then is removed).

@@ -2,5 +2,6 @@
 #![allow(dead_code)]
 
 pub mod copies;
+pub mod production;
 #[path = "../../../tests/support/swtpm.rs"]
 pub mod swtpm;

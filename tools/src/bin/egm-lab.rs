@@ -76,8 +76,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Verify critical memory: the MAC chain, the head, the replay, the self-audit.
-    Verify { db: PathBuf },
+    /// Verify critical memory as a boot does: the MAC chain, the head, the
+    /// replay, the NVRAM mirror, the anchor against the key store's
+    /// counter, the self-audit.
+    Verify {
+        db: PathBuf,
+        /// Machine configuration (RON) naming the key store's anchor
+        /// counter and the NVRAM mirror; without it, the key store of
+        /// `--tpm` (or the stand-in) and no mirror.
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
     /// Clear critical memory after a RAM error (authenticated, recorded).
     RamClear {
         db: PathBuf,
@@ -136,7 +145,7 @@ fn main() -> ExitCode {
         Command::Meters { db, json } => meters_cmd(&db, json),
         Command::Recall { db, last, json } => recall_cmd(&db, last, json),
         Command::Events { db, last, json } => events_cmd(&db, last, json),
-        Command::Verify { db } => return verify_cmd(&db),
+        Command::Verify { db, config } => return verify_cmd(&db, config.as_deref()),
         Command::RamClear { db, operator, pin, reason, config, key_lost } => ram_clear_cmd(&db, &operator, &pin, &reason, config, key_lost),
         Command::ApproveProgram { file, manifest } => approve_program(&file, &manifest),
         Command::Credential { operator } => credential_cmd(&operator),
@@ -304,8 +313,16 @@ fn events_cmd(db: &Path, last: u64, json: bool) -> Result<()> {
     Ok(())
 }
 
-fn verify_cmd(db: &Path) -> ExitCode {
-    match Inspection::open_with(db, &key_store()) {
+fn verify_cmd(db: &Path, config: Option<&Path>) -> ExitCode {
+    let config = match config.map(machine_config).transpose() {
+        Ok(Some(c)) => c,
+        Ok(None) => MachineConfig { key_store: key_store(), nvram_mirror: None, ..MachineConfig::default() },
+        Err(e) => {
+            println!("FAILED: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    match Inspection::verify_as_boot(db, &config) {
         Err(e) => {
             println!("FAILED: {}: {e}", db.display());
             ExitCode::from(2)
@@ -317,7 +334,13 @@ fn verify_cmd(db: &Path) -> ExitCode {
             }
             Ok(()) => {
                 let clears = i.ram_clears().map(|c| c.len()).unwrap_or(0);
-                println!("OK: {}: {} records verified (MAC chain and head), {} RAM clears, self-audit passed", db.display(), i.records(), clears);
+                let mirror = if config.nvram_mirror.is_some() { "NVRAM mirror, " } else { "" };
+                println!(
+                    "OK: {}: {} records verified (MAC chain and head, {mirror}anchor), {} RAM clears, self-audit passed",
+                    db.display(),
+                    i.records(),
+                    clears
+                );
                 ExitCode::SUCCESS
             }
         },

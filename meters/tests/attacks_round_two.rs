@@ -1,0 +1,313 @@
+//! The certification lab's second audit of critical memory (issue 34), each
+//! hole run as an attack on the production path: a real TPM 2.0 (Debian's
+//! swtpm, one per test), production mode, both copies of critical memory
+//! and the NVRAM mirror in every snapshot. Each attack is refused or
+//! detected and recorded, no cent leaves that did not come in, and each
+//! detection has its way out (hole 7).
+//!
+//! | hole | here |
+//! |---|---|
+//! | 3 a RAM clear ignores the anchor | `hole_3_*` |
+//! | 4 a ticket before its anchor | `hole_4_*` |
+//! | 7 detected attacks are dead ends | `hole_3_*` (a rolled-back copy), `hole_7_*` (both copies damaged), `hole_8_*` (a deleted mirror) |
+//! | 8 the window open by default | `hole_8_*`; `meters::config` (production without NVRAM bounds the window) |
+//! | 9 `egm-lab verify` on a rolled-back file | `tools/tests/egm_lab_cli.rs` (`verify_checks_the_anchor_and_the_mirror_as_a_boot_does`) |
+//! | 10 a TPM that does not answer taken for a lost key | `hole_10_*` |
+//! | 11 unverified reads for screens | `hole_11_*` |
+//! | 12 live voids | `hole_12_*` |
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use meters::{BootError, CashOut, CoreError, Door, IntegrityError, Machine, MachineConfig, RamClearRecord, Tilt};
+use rusqlite::Connection;
+use serde_json::{Value, json};
+use support::production::{boot, boot_with, config, provision_and_boot, ram_error, snapshot};
+use support::swtpm::SoftwareTpm;
+
+/// A round staking `stake` cents that loses.
+fn lose(m: &mut Machine, stake: u64) {
+    let (r, _) = m.play_round("g", 1, stake, "outcome", |_| Ok::<_, String>(json!({}))).unwrap();
+    m.settle_round(r, 0, vec![]).unwrap();
+}
+
+/// The last clear's record and what it says of the meters before it.
+fn last_clear(m: &Machine) -> (RamClearRecord, Value) {
+    let clear = m.ram_clears().unwrap().pop().unwrap();
+    let before = serde_json::from_str(&clear.meters_before).unwrap();
+    (clear, before)
+}
+
+/// Hole 3 (and 7 for a rolled-back copy): a copy taken with the logic door
+/// open, restored after a 20,000-cent cash-out, is `RolledBack`; the RAM
+/// clear verifies the anchor as a boot does, so it is a tamper clear that
+/// carries nothing (40,000 out for 20,000 in, before), records the
+/// detection and the unverified liabilities, and keeps the evidence.
+#[test]
+fn hole_3_a_clear_of_a_rolled_back_copy_carries_nothing_and_records_the_tampering() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(10_000).unwrap();
+    m.insert_note(10_000).unwrap();
+    m.open_door(Door::Logic).unwrap();
+    let copy = snapshot(&db, &tpm);
+    m.close_door(Door::Logic).unwrap();
+    m.clear_tilt(Tilt::LogicDoorAccess, "attendant").unwrap();
+    let CashOut::Ticket(t) = m.cash_out().unwrap() else { panic!("expected a ticket") };
+    assert_eq!(t.value, 20_000);
+    m.ticket_printed(&t.validation).unwrap();
+    m.shutdown().unwrap();
+    let counter_before = boot(&db, &tpm).unwrap().anchor_wear().counter;
+
+    copy.restore();
+    assert!(matches!(ram_error(boot(&db, &tpm)), IntegrityError::RolledBack { .. }));
+    // The way out: the operator's clear, the logic door open. A wrong PIN
+    // is still refused.
+    assert!(matches!(Machine::ram_clear(&db, &config(&tpm), "ana", "000000", "guess", true), Err(BootError::AuthenticationFailed)));
+    Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "restored copy found", true).unwrap();
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.credit(), 0, "the restored copy's credit was carried");
+    assert!(m.state().handpays.is_empty(), "the restored copy's credit became a hand-pay");
+    assert!(m.state().tickets.is_empty());
+    // Money: 20,000 in, 20,000 out (the one ticket); nothing more to pay.
+    assert!(m.anchor_wear().counter > counter_before, "the counter moved forward");
+    let (clear, before) = last_clear(&m);
+    assert_eq!(clear.reason, "tamper: restored copy found");
+    assert_eq!(before["verified"], json!(false));
+    assert!(before["tamper"].as_str().unwrap().contains("rolled back"), "{}", before["tamper"]);
+    assert_eq!(before["credit"], json!(20_000), "the liability the copy reads is reported for reconciliation");
+    assert!(before.get("carried").is_none());
+    let archive = std::path::PathBuf::from(before["archived_as"].as_str().unwrap());
+    let evidence = Connection::open(&archive).unwrap();
+    let notes: i64 = evidence.query_row("SELECT count(*) FROM journal WHERE kind = 'note_in'", [], |r| r.get(0)).unwrap();
+    assert_eq!(notes, 2, "the evidence keeps the restored journal");
+}
+
+/// A verified clear still carries what is owed (the contrast to hole 3).
+#[test]
+fn hole_3_a_verified_clear_carries_what_is_owed() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(5_000).unwrap();
+    m.open_door(Door::Logic).unwrap();
+    drop(m);
+    Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "service", true).unwrap();
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.state().handpays.values().map(|h| h.amount).collect::<Vec<_>>(), vec![5_000]);
+    let (clear, before) = last_clear(&m);
+    assert_eq!((clear.reason.as_str(), &before["verified"]), ("service", &json!(true)));
+}
+
+/// Hole 4: with the TPM cut during a cash-out, the core faults and no
+/// ticket is handed out (the attendant's reprint finds none); restoring the
+/// copy from before the cash-out then pays the credit once, not twice.
+#[test]
+fn hole_4_no_ticket_leaves_before_its_anchor() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(5_000).unwrap();
+    let copy = snapshot(&db, &tpm);
+    tpm.power_cut();
+    assert!(matches!(m.cash_out(), Err(CoreError::CriticalMemory(_))));
+    assert!(m.unprinted_tickets().is_empty(), "a ticket was handed out before its anchor");
+    drop(m);
+    tpm.power_on();
+    // The attacker puts the copy back: it names the counter's value (the
+    // increment never happened), so it boots, with the 5,000 once.
+    copy.restore();
+    let mut m = boot(&db, &tpm).unwrap();
+    assert!(m.unprinted_tickets().is_empty());
+    assert_eq!(m.credit(), 5_000);
+    let CashOut::Ticket(t) = m.cash_out().unwrap() else { panic!("expected a ticket") };
+    assert_eq!(t.value, 5_000);
+    assert_eq!(m.state().totals.cancelamento_creditos, 5_000, "5,000 in, 5,000 out");
+}
+
+/// Hole 7: both copies damaged. The RAM error's way out is the clear,
+/// authenticated against the credential record the machine key verifies;
+/// the files are archived as evidence, nothing is carried, the counter
+/// moves forward.
+#[test]
+fn hole_7_both_copies_damaged_are_cleared_as_tampering() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(10_000).unwrap();
+    let counter = m.anchor_wear().counter;
+    m.shutdown().unwrap();
+    for copy in [db.clone(), db.with_file_name("egm.sqlite.second")] {
+        let c = Connection::open(&copy).unwrap();
+        let n = c.execute("UPDATE journal SET body = replace(body, '10000', '90000') WHERE kind = 'note_in'", []).unwrap();
+        assert_eq!(n, 1);
+    }
+    assert!(matches!(ram_error(boot(&db, &tpm)), IntegrityError::MacMismatch { .. }));
+    // Not with the door shut, nor with a wrong PIN.
+    assert!(matches!(Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "x", false), Err(BootError::LogicDoorClosed)));
+    assert!(matches!(Machine::ram_clear(&db, &config(&tpm), "ana", "123456", "x", true), Err(BootError::AuthenticationFailed)));
+    Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "both copies edited", true).unwrap();
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!((m.credit(), m.state().handpays.len()), (0, 0));
+    assert!(m.anchor_wear().counter > counter);
+    let (clear, before) = last_clear(&m);
+    assert_eq!(clear.reason, "tamper: both copies edited");
+    assert!(before["tamper"].as_str().unwrap().contains("MAC mismatch"), "{}", before["tamper"]);
+    assert_eq!(before["credit"], json!(90_000), "what the edited files read is reported, unverified");
+    assert!(std::path::Path::new(before["archived_as"].as_str().unwrap()).exists());
+}
+
+/// Hole 8: a deleted or blanked mirror beside written critical memory is a
+/// RAM error, a configuration that drops the mirror is refused with the
+/// logic door shut, and a copy restored inside the anchor's window is
+/// detected by the mirror. The way out is the tamper clear.
+#[test]
+fn hole_8_the_mirror_cannot_be_deleted_blanked_or_configured_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(10_000).unwrap();
+    // Inside the window (no anchor since): a hot copy of the database alone.
+    let hot = support::copies::Snapshot::take(&db);
+    lose(&mut m, 5_000);
+    drop(m);
+    let latest = support::copies::Snapshot::take(&db);
+    hot.restore();
+    assert!(matches!(ram_error(boot(&db, &tpm)), IntegrityError::Nvram(ref d) if d.contains("restored")));
+    // The latest files put back: the player's loss stands.
+    latest.restore();
+
+    // Deleted, or blanked.
+    let nv = tpm.nvram();
+    let saved = std::fs::read(&nv).unwrap();
+    std::fs::remove_file(&nv).unwrap();
+    assert!(matches!(ram_error(boot(&db, &tpm)), IntegrityError::Nvram(ref d) if d.contains("missing or blank")));
+    std::fs::write(&nv, b"").unwrap();
+    assert!(matches!(ram_error(boot(&db, &tpm)), IntegrityError::Nvram(ref d) if d.contains("missing or blank")));
+    std::fs::write(&nv, &saved).unwrap();
+    // Configured away: refused while the logic door is shut.
+    let without = MachineConfig { nvram_mirror: None, anchor_tick_wagered: 5_000, ..config(&tpm) };
+    assert!(matches!(boot_with(&db, without), Err(BootError::ProtectionChangeRefused("nvram_mirror"))));
+    let mut m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.credit(), 5_000);
+
+    // The way out of a lost mirror: the tamper clear.
+    m.open_door(Door::Logic).unwrap();
+    drop(m);
+    std::fs::remove_file(&nv).unwrap();
+    Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "mirror lost", true).unwrap();
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.credit(), 0);
+    let (_, before) = last_clear(&m);
+    assert_eq!((&before["verified"], &before["credit"]), (&json!(false), &json!(5_000)));
+}
+
+/// Hole 11: recall and the event list verify every record they show: an
+/// edited outcome or event is a RAM error while the cabinet runs, never
+/// shown.
+#[test]
+fn hole_11_an_edited_record_is_never_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(5_000).unwrap();
+    let (r, _) = m.play_round("g", 1, 100, "outcome", |_| Ok::<_, String>(json!({"stops": [1, 2, 3]}))).unwrap();
+    m.settle_round(r, 0, vec![]).unwrap();
+    assert_eq!(m.recall(1).unwrap().len(), 1);
+    assert!(!m.events(5).unwrap().is_empty());
+    let c = Connection::open(&db).unwrap();
+    assert_eq!(c.execute("UPDATE journal SET body = replace(body, '[1,2,3]', '[7,7,7]') WHERE kind = 'round_begun'", []).unwrap(), 1);
+    assert!(matches!(m.recall(1), Err(meters::StoreError::Integrity(IntegrityError::MacMismatch { .. }))));
+    assert_eq!(c.execute("UPDATE journal SET body = replace(body, '5000', '9000') WHERE kind = 'note_in'", []).unwrap(), 1);
+    assert!(matches!(m.events(100), Err(meters::StoreError::Integrity(IntegrityError::MacMismatch { .. }))));
+}
+
+/// Hole 12: the core voids only a round a power loss left open, never one
+/// the live process drew and could settle (190 voids out of 200 rounds once
+/// turned 5,000 into 14,000).
+#[test]
+fn hole_12_a_live_round_is_never_voided() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(5_000).unwrap();
+    for _ in 0..20 {
+        let (r, _) = m.play_round("g", 1, 100, "outcome", |_| Ok::<_, String>(json!({}))).unwrap();
+        assert!(matches!(m.void_round(r, "attack"), Err(CoreError::VoidRefused(x)) if x == r));
+        m.settle_round(r, 0, vec![]).unwrap();
+    }
+    assert_eq!(m.credit(), 3_000);
+    assert_eq!(m.state().totals.games.jogadas_anuladas, 0);
+    // A round the power cut interrupted is voided after the boot.
+    let (r, _) = m.play_round("g", 1, 100, "outcome", |_| Ok::<_, String>(json!({}))).unwrap();
+    drop(m);
+    let mut m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.void_round(r, "power cut").unwrap(), 100);
+    assert_eq!(m.credit(), 3_000);
+    // And once voided, the next round is live again.
+    let (r, _) = m.play_round("g", 1, 100, "outcome", |_| Ok::<_, String>(json!({}))).unwrap();
+    assert!(matches!(m.void_round(r, "attack"), Err(CoreError::VoidRefused(_))));
+}
+
+/// Hole 10: a TPM that does not answer is not a lost key: the boot says
+/// the TPM does not answer (the cabinet waits), neither clear erases
+/// anything, and once the TPM answers the cabinet boots with its credit.
+#[test]
+fn hole_10_a_tpm_that_does_not_answer_is_not_a_lost_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(10_000).unwrap();
+    m.open_door(Door::Logic).unwrap();
+    drop(m);
+    tpm.power_cut();
+    let unreachable = |r: Result<(), BootError>| match r {
+        Err(BootError::Store(meters::StoreError::KeyStore(meters::KeyStoreError::Unreachable { .. }))) => {}
+        Err(other) => panic!("expected the TPM named as not answering, got {other}"),
+        Ok(()) => panic!("accepted without the TPM"),
+    };
+    unreachable(boot(&db, &tpm).map(|_| ()));
+    unreachable(Machine::ram_clear_key_lost(&db, &config(&tpm), "ana", "739104", "key lost?", true).map(|_| ()));
+    unreachable(Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "clear?", true).map(|_| ()));
+    tpm.power_on();
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!((m.credit(), m.state().clears), (10_000, 0));
+}
+
+/// The TPM's endurance (issue 34, "Also"): no NV write per round, one per
+/// anchor event, counted on the real TPM's counter.
+#[test]
+fn nv_writes_none_per_round_one_per_anchor_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(5_000).unwrap();
+    let before = m.anchor_wear();
+    // 1,000 rounds of 1 cent: 1,000 cents wagered, under the tick.
+    for _ in 0..1_000 {
+        lose(&mut m, 1);
+    }
+    let after = m.anchor_wear();
+    assert_eq!((after.counter, after.writes), (before.counter, before.writes), "an NV write in 1,000 rounds");
+    // One cash-out, one write; one door close, one write.
+    m.cash_out().unwrap();
+    assert_eq!(m.anchor_wear().counter, before.counter + 1);
+    m.open_door(Door::Main).unwrap();
+    m.close_door(Door::Main).unwrap();
+    assert_eq!(m.anchor_wear().counter, before.counter + 2);
+    assert_eq!(m.anchor_wear().writes, before.writes + 2);
+    drop(m);
+    // The counter on the TPM itself says the same.
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.anchor_wear().counter, before.counter + 3, "the power-up's write");
+}
