@@ -298,11 +298,11 @@ fn attack_6_a_settled_round_cannot_be_returned() {
     assert_eq!(op.books(POOL).unwrap().contributions, 1);
 }
 
-/// A voided round's contribution is taken back even when another
-/// cabinet's award has since paid it out: what the level no longer holds
-/// the operator funds, in whole cents (its fraction of a cent left in the
-/// reserve), as for a reset the reserve did not cover; the books balance
-/// and the level never drops below its reset value.
+/// A voided round's contribution is taken back as far as the pool still
+/// holds it: when another cabinet's award has since paid it out, that part
+/// stays contributed (recorded as kept) and the operator funds nothing
+/// (issue 35, attack 2); the books balance and the level never drops below
+/// its reset value.
 #[test]
 fn a_void_takes_back_a_contribution_another_award_paid_out() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
@@ -320,13 +320,17 @@ fn a_void_takes_back_a_contribution_another_award_paid_out() {
     let after = op.books(POOL).unwrap();
     assert!(after.balanced());
     assert_eq!(after.current_micro[MINI], 1_000_000_000, "the Mini is back at its reset value, never below");
-    // 6.66 − 0.68 = 5.98 cents gone with B's award: the operator funds 6,
-    // and 0.02 is left in the reserve.
-    assert_eq!(after.operator_funded[MINI] - before.operator_funded[MINI], 6);
-    assert_eq!(after.reserve_micro[MINI] - before.reserve_micro[MINI], 20_000);
-    assert_eq!(after.contributed_micro[MINI], 5_001 * 20_000);
+    // 6.66 − 0.68 = 5.98 cents went with B's award: kept as contributed,
+    // and the operator funds nothing for the void.
+    assert_eq!(after.operator_funded[MINI], before.operator_funded[MINI]);
+    assert_eq!(after.reserve_micro[MINI], before.reserve_micro[MINI]);
+    assert_eq!(after.contributed_micro[MINI], 5_001 * 20_000 + 5_980_000);
     // The Grande still held A's 1.665 cents: taken from its value.
     assert_eq!(before.current_micro[0] - after.current_micro[0], 333 * 5_000);
     assert_eq!(op.by_machine(POOL).unwrap().iter().map(|m| (m.machine.as_str(), m.wagered)).collect::<Vec<_>>(), vec![("B", 5_001)]);
-    assert!(op.operator_log(1).unwrap()[0].2.contains("6 ¢ funded by the operator"), "{:?}", op.operator_log(1));
+    assert!(
+        op.operator_log(1).unwrap()[0].2.contains("level 1: 680000 µ¢ from its value, 0 µ¢ from the reserve, 5980000 µ¢ already paid out by an award, kept"),
+        "{:?}",
+        op.operator_log(1)
+    );
 }

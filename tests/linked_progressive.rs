@@ -28,6 +28,7 @@ use support_controller::{fresh_database, postgres, url, with_linked_pool};
 
 #[path = "linked_attacks.rs"]
 mod linked_attacks;
+mod linked_attacks_two;
 
 const CABINETS: usize = 8;
 const ROUNDS: u64 = 1_200;

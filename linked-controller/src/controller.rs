@@ -147,6 +147,12 @@ pub struct Refusal {
     pub reason: String,
 }
 
+/// The most connections one cabinet's login may hold (its session's link,
+/// a watcher per pool, a tool): issue 35, attack 5.
+pub const CABINET_CONNECTIONS: i32 = 8;
+/// The most connections one operator's login may hold.
+pub const OPERATOR_CONNECTIONS: i32 = 4;
+
 /// A connection to the progressive controller, as the administrator, an
 /// operator or a cabinet: which calls succeed is the controller's to say
 /// (each role may execute only its own functions).
@@ -190,6 +196,25 @@ impl Controller {
         }
         let grant: String = self.client.query_one("SELECT format('GRANT %I TO %I', $1::TEXT, $2::TEXT)", &[&group, &name])?.get(0);
         self.client.batch_execute(&grant)?;
+        // Issue 35: this database alone; a bounded number of connections
+        // (one certificate once opened 197 and locked every other login
+        // out); and timeouts, so that a login holding a transaction open
+        // does not freeze the pool (the calls also end a cabinet's
+        // transaction open too long, whatever its session sets).
+        let limit = match role {
+            Role::Cabinet => CABINET_CONNECTIONS,
+            Role::Operator => OPERATOR_CONNECTIONS,
+        };
+        let setup: String = self
+            .client
+            .query_one(
+                "SELECT format('GRANT CONNECT ON DATABASE %I TO %I; ALTER ROLE %I CONNECTION LIMIT %s; \
+                 ALTER ROLE %I SET statement_timeout = ''10s''; ALTER ROLE %I SET lock_timeout = ''3s''; \
+                 ALTER ROLE %I SET idle_in_transaction_session_timeout = ''10s''', current_database(), $1::TEXT, $1::TEXT, $2::INT, $1::TEXT, $1::TEXT, $1::TEXT)",
+                &[&name, &limit],
+            )?
+            .get(0);
+        self.client.batch_execute(&setup)?;
         Ok(())
     }
 

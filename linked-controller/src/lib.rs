@@ -50,6 +50,9 @@ mod link;
 mod listener;
 mod tls;
 
-pub use controller::{CHANNEL, Controller, LINK_TIMEOUT, LinkError, LinkedAward, LinkedBooks, LinkedLevel, MachineAccount, Outcome, Refusal, Role, SCHEMA};
+pub use controller::{
+    CABINET_CONNECTIONS, CHANNEL, Controller, LINK_TIMEOUT, LinkError, LinkedAward, LinkedBooks, LinkedLevel, MachineAccount, OPERATOR_CONNECTIONS, Outcome,
+    Refusal, Role, SCHEMA,
+};
 pub use link::{Link, deliver_outbox};
 pub use listener::Listener;

@@ -60,6 +60,15 @@ CREATE TABLE IF NOT EXISTS egm.contributions (
 );
 -- A controller installed before contributions could be returned.
 ALTER TABLE egm.contributions ADD COLUMN IF NOT EXISTS returned_at TIMESTAMPTZ;
+-- The order a machine's contributions arrived in, across its epochs and
+-- pools (issue 35, attack 3): a cabinet has at most one open round, so a
+-- round any later contribution of the same machine followed is final.
+ALTER TABLE egm.contributions ADD COLUMN IF NOT EXISTS seq BIGSERIAL;
+CREATE INDEX IF NOT EXISTS contributions_machine_seq ON egm.contributions (machine, seq);
+-- What a returned contribution could not take back, because an award had
+-- already paid it out: it stays in the books as contributed (issue 35,
+-- attack 2: a void never makes the operator fund anything).
+ALTER TABLE egm.contributions ADD COLUMN IF NOT EXISTS kept_micro BIGINT NOT NULL DEFAULT 0;
 -- At most one award per level per round.
 CREATE TABLE IF NOT EXISTS egm.awards (
     seq BIGSERIAL UNIQUE,
@@ -95,12 +104,57 @@ CREATE TABLE IF NOT EXISTS egm.operator_log (
     at TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 
+CREATE INDEX IF NOT EXISTS refusals_machine_at ON egm.refusals (machine, at);
+
+-- Log a refusal and return its reason. Issue 35, attack 6: the log's
+-- growth is bounded: every text cut to a fixed size, and at most 60 rows
+-- per cabinet a minute (the reason is still returned to the caller).
 CREATE OR REPLACE FUNCTION egm.refuse(p_epoch TEXT, p_round BIGINT, p_pool TEXT, p_call TEXT, p_reason TEXT) RETURNS TEXT
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    recent BIGINT;
 BEGIN
-    INSERT INTO refusals (machine, epoch, round, pool, call, reason) VALUES (session_user, p_epoch, p_round, p_pool, p_call, p_reason);
-    RETURN p_reason;
+    SELECT count(*) INTO recent FROM refusals WHERE machine = session_user AND at > now() - interval '1 minute';
+    IF recent < 60 THEN
+        INSERT INTO refusals (machine, epoch, round, pool, call, reason)
+            VALUES (session_user, left(p_epoch, 64), p_round, left(p_pool, 64), left(p_call, 32),
+                    CASE WHEN recent = 59 THEN 'the refusal log''s limit of 60 a minute was reached: further refusals this minute are returned, not stored'
+                         ELSE left(p_reason, 500) END);
+    END IF;
+    RETURN left(p_reason, 500);
 END $$;
+
+-- The arguments every cabinet call takes, bounded before anything else is
+-- done with them (issue 35, attack 6: a 32 MB epoch once reached the log).
+CREATE OR REPLACE FUNCTION egm.check_call(p_pool TEXT, p_epoch TEXT) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+BEGIN
+    IF p_pool IS NULL OR length(p_pool) > 64 THEN
+        RAISE EXCEPTION 'a pool name has at most 64 characters';
+    END IF;
+    IF p_epoch IS NULL OR length(p_epoch) <> 32 OR p_epoch !~ '^[0-9a-f]{32}$' THEN
+        RAISE EXCEPTION 'the journal epoch must be 32 hexadecimal digits, not %', left(coalesce(p_epoch, 'NULL'), 40);
+    END IF;
+    -- Issue 35, attack 4: a cabinet holding a transaction open holds the
+    -- level rows. Whatever its session's own settings say, a cabinet's
+    -- transaction open longer than 10 s is ended before this call waits
+    -- for any row (the function's owner, the administrator, may).
+    PERFORM pg_terminate_backend(a.pid) FROM pg_stat_activity a
+        WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start < now() - interval '10 seconds'
+          AND a.usename IN (SELECT m.rolname FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid JOIN pg_roles m ON m.oid = am.member
+                            WHERE g.rolname = 'egm_cabinet');
+END $$;
+
+-- The first contribution this machine made after round `p_round` of
+-- `p_epoch` (its seq), in any epoch and pool; NULL when none, or when the
+-- round contributed nothing.
+CREATE OR REPLACE FUNCTION egm.later_than(p_epoch TEXT, p_round BIGINT) RETURNS BIGINT
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT min(l.seq) FROM contributions l
+    WHERE l.machine = session_user
+      AND l.seq > (SELECT max(c.seq) FROM contributions c WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round)
+      AND NOT (l.epoch = p_epoch AND l.round = p_round)
+$$;
 
 -- A cabinet's contributions (round, wager), each accepted once. A row is
 -- refused, with its reason, and logged, when its wager is not a whole
@@ -118,12 +172,13 @@ DECLARE
     have BIGINT;
     total BIGINT := 0;
 BEGIN
+    PERFORM check_call(p_pool, p_epoch);
     SELECT min_wager, max_wager INTO p FROM pools WHERE pool = p_pool;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no linked pool %', p_pool;
     END IF;
-    IF p_epoch IS NULL OR p_epoch !~ '^[0-9a-f]{32}$' THEN
-        RAISE EXCEPTION 'the journal epoch must be 32 hexadecimal digits, not %', p_epoch;
+    IF coalesce(array_length(p_rounds, 1), 0) > 1000 THEN
+        RAISE EXCEPTION 'at most 1000 contributions a call, not %', array_length(p_rounds, 1);
     END IF;
     IF coalesce(array_length(p_rounds, 1), 0) <> coalesce(array_length(p_wagers, 1), 0) THEN
         RAISE EXCEPTION 'as many wagers as rounds are needed';
@@ -135,7 +190,7 @@ BEGIN
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute', format('round %s is not a round number', out_round));
         ELSIF w IS NULL OR w <> trunc(w) OR w < p.min_wager OR w > p.max_wager THEN
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
-                format('wager %s cents is outside the pool''s %s to %s cents (G-46)', p_wagers[i], p.min_wager, p.max_wager));
+                format('wager %s cents is outside the pool''s %s to %s cents (G-46)', left(p_wagers[i], 40), p.min_wager, p.max_wager));
         ELSE
             INSERT INTO contributions AS c (machine, epoch, round, pool, wager) VALUES (session_user, p_epoch, out_round, p_pool, w::BIGINT)
                 ON CONFLICT DO NOTHING;
@@ -184,6 +239,7 @@ DECLARE
     lv RECORD;
     from_reserve BIGINT;
 BEGIN
+    PERFORM check_call(p_pool, p_epoch);
     SELECT w.amount, w.returned_at INTO a FROM awards w
         WHERE w.machine = session_user AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = p_level;
     IF FOUND THEN
@@ -200,6 +256,13 @@ BEGIN
     IF NOT FOUND THEN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'award',
             format('round %s of epoch %s of machine %s made no contribution to pool %s', p_round, p_epoch, session_user, p_pool));
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    -- A round this machine contributed after is final (attack 3).
+    IF later_than(p_epoch, p_round) IS NOT NULL THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'award',
+            format('round %s of epoch %s is final: the machine contributed from a later round since', p_round, p_epoch));
         RETURN NEXT;
         RETURN;
     END IF;
@@ -226,15 +289,16 @@ END $$;
 -- (never lost), marked returned. Then its contribution is taken back from
 -- every level: the reserve share from the reserve, the increment from
 -- what the level holds above its reset value, the rest from the reserve;
--- what neither holds any longer (an award of another round paid it out)
--- the operator funds, in whole cents, like a reset the reserve did not
--- cover, its fraction of a cent left in the reserve. Returns the awards'
--- sum. Asking again changes nothing.
+-- what neither holds any longer (an award paid it out) stays contributed
+-- and is recorded as kept: the operator never funds a void (issue 35,
+-- attack 2: voids of fake wagers once made the operator pay). Returns the
+-- awards' sum. Asking again changes nothing.
 --
 -- A cabinet voids a round before it plays another (the interrupted round
--- blocks play until then), so a round of the same epoch that contributed
--- after it proves it was settled, its award paid: returning it would make
--- pool money from nothing. That is refused and logged.
+-- blocks play until then), so a round that any later contribution of the
+-- same machine followed, in any epoch or pool, proves it was settled, its
+-- award paid: returning it would make pool money from nothing. That is
+-- refused and logged.
 DROP FUNCTION IF EXISTS egm.return_awards(TEXT, TEXT, BIGINT);
 DROP FUNCTION IF EXISTS egm.return_round(TEXT, TEXT, BIGINT);
 CREATE OR REPLACE FUNCTION egm.return_round(p_pool TEXT, p_epoch TEXT, p_round BIGINT)
@@ -250,15 +314,19 @@ DECLARE
     from_current BIGINT;
     from_reserve BIGINT;
     short BIGINT;
-    funded BIGINT;
+    kept BIGINT := 0;
     trail TEXT := '';
-    later BIGINT;
+    later RECORD;
 BEGIN
-    SELECT min(c.round) INTO later FROM contributions c
-        WHERE c.machine = session_user AND c.epoch = p_epoch AND c.pool = p_pool AND c.round > p_round;
-    IF later IS NOT NULL THEN
+    PERFORM check_call(p_pool, p_epoch);
+    -- Issue 35, attack 3: not only within the epoch. Once the machine
+    -- contributed from a later round, of any epoch and pool, the round is
+    -- final.
+    SELECT c.round, c.epoch INTO later FROM contributions c WHERE c.machine = session_user AND c.seq = later_than(p_epoch, p_round);
+    IF FOUND THEN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'return_round',
-            format('round %s was settled: round %s of the same epoch came after it, and a cabinet voids a round before it plays another', p_round, later));
+            format('round %s was settled: round %s%s came after it, and a cabinet voids a round before it plays another', p_round, later.round,
+                   CASE WHEN later.epoch = p_epoch THEN ' of the same epoch' ELSE ' of a later epoch' END));
         RETURN NEXT;
         RETURN;
     END IF;
@@ -285,17 +353,18 @@ BEGIN
             res := refunded * lv.reserve_ppm;
             from_current := LEAST(inc, GREATEST(0, lv.current_micro - lv.reset_value * 1000000));
             from_reserve := LEAST(inc + res - from_current, lv.reserve_micro);
+            -- What an award already paid out stays contributed: the
+            -- operator never funds a void (issue 35, attack 2).
             short := inc + res - from_current - from_reserve;
-            funded := (short + 999999) / 1000000;
+            kept := kept + short;
             UPDATE levels l SET current_micro = l.current_micro - from_current,
-                reserve_micro = l.reserve_micro - from_reserve + (funded * 1000000 - short),
-                contributed_micro = l.contributed_micro - inc - res,
-                operator_funded = l.operator_funded + funded
+                reserve_micro = l.reserve_micro - from_reserve,
+                contributed_micro = l.contributed_micro - from_current - from_reserve
             WHERE l.pool = p_pool AND l.level = lv.level;
-            trail := trail || format(' level %s: %s µ¢ from its value, %s µ¢ from the reserve, %s ¢ funded by the operator;',
-                                 lv.level, from_current, from_reserve, funded);
+            trail := trail || format(' level %s: %s µ¢ from its value, %s µ¢ from the reserve, %s µ¢ already paid out by an award, kept;',
+                                 lv.level, from_current, from_reserve, short);
         END LOOP;
-        UPDATE contributions c SET returned_at = now()
+        UPDATE contributions c SET returned_at = now(), kept_micro = kept
             WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool;
         INSERT INTO operator_log (operator, action, detail)
             VALUES (session_user, 'return_contribution', format('round %s of epoch %s: the %s-cent wager was refunded, its contribution to pool %s taken back:%s',
@@ -437,10 +506,16 @@ REVOKE ALL ON ALL TABLES IN SCHEMA egm FROM PUBLIC, egm_cabinet, egm_operator;
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA egm FROM PUBLIC, egm_cabinet, egm_operator;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA egm FROM PUBLIC;
 GRANT USAGE ON SCHEMA egm TO egm_cabinet, egm_operator;
--- Only the controller's roles may connect to its database.
+-- Only the controller's own logins may connect to its database, each
+-- granted CONNECT by name when it is registered (`Controller::register`),
+-- and none may connect to the cluster's `postgres` database (issue 35: a
+-- cabinet once made temporary tables there).
 DO $$ BEGIN
     EXECUTE format('REVOKE ALL ON DATABASE %I FROM PUBLIC', current_database());
-    EXECUTE format('GRANT CONNECT ON DATABASE %I TO egm_cabinet, egm_operator', current_database());
+    EXECUTE format('REVOKE ALL ON DATABASE %I FROM egm_cabinet, egm_operator', current_database());
+    IF current_database() <> 'postgres' AND EXISTS (SELECT 1 FROM pg_database WHERE datname = 'postgres') THEN
+        REVOKE CONNECT, TEMPORARY ON DATABASE postgres FROM PUBLIC;
+    END IF;
 END $$;
 GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT),
     egm.return_round(TEXT, TEXT, BIGINT) TO egm_cabinet;
