@@ -41,6 +41,7 @@ impl Inspection {
         inspection.store.check_nvram()?;
         let counter = keys.counter()?;
         crate::anchor::at_boot(inspection.store.is_virgin()?, inspection.store.anchor(), counter)?;
+        inspection.store.check_counter_binding(keys.counter_name()?.as_deref())?;
         Ok(inspection)
     }
 

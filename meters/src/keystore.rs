@@ -86,6 +86,12 @@ pub(crate) trait KeyStore: Send {
     /// Advance the counter by one (defining it first if needed) and read it
     /// back. One NV write: callers keep to the anchor events.
     fn increment(&mut self) -> Result<u64, KeyStoreError>;
+
+    /// The counter's TPM name (the digest of its NV public area: index,
+    /// attributes, policy), which critical memory is bound to at
+    /// provisioning (issue 34, hole 1); `None` while it is not defined, and
+    /// for the file stand-in.
+    fn counter_name(&mut self) -> Result<Option<Vec<u8>>, KeyStoreError>;
 }
 
 /// Open the configured key store for the database at `db`.

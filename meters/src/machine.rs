@@ -256,6 +256,8 @@ impl Machine {
         // is a RAM error before anything is added to it.
         let counter = keys.counter().map_err(StoreError::from)?;
         let at_boot = crate::anchor::at_boot(virgin, store.anchor(), counter).map_err(StoreError::from)?;
+        // The counter is the one critical memory was bound to (hole 1).
+        store.check_counter_binding(keys.counter_name().map_err(StoreError::from)?.as_deref())?;
         // A production cabinet is provisioned once, on purpose: a new
         // database is never silently a new machine (issue 21).
         if at_boot == crate::anchor::AtBoot::Provision && config.mode == Mode::Production && !provisioning {
@@ -319,10 +321,23 @@ impl Machine {
         // machine's provisioning.
         let reason = if at_boot == crate::anchor::AtBoot::Provision { AnchorReason::Provisioned } else { AnchorReason::PowerUp };
         machine.anchor(reason, boot).map_err(boot_error)?;
+        machine.bind_counter().map_err(boot_error)?;
         if let Err(failure) = machine.state.self_audit() {
             let _ = machine.commit(vec![Entry::TiltSet { tilt: Tilt::SelfAudit, detail: failure.to_string() }]);
         }
         Ok(machine)
+    }
+
+    /// Record the anchor counter critical memory is bound to when it has
+    /// no record yet (a new machine's first anchor; issue 34, hole 1).
+    fn bind_counter(&mut self) -> Result<(), CoreError> {
+        let name = self.keys.counter_name().map_err(|e| CoreError::CriticalMemory(e.to_string()))?;
+        match name {
+            Some(n) if self.store.counter_binding().map_err(|e| CoreError::CriticalMemory(e.to_string()))?.is_none() => {
+                self.store.set_counter_binding(&n).map_err(|e| CoreError::CriticalMemory(e.to_string()))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Fold the entries into the state, and only when the fold takes every

@@ -88,6 +88,11 @@ CREATE TABLE IF NOT EXISTS credential (
     locked_until INTEGER NOT NULL,
     mac         BLOB    NOT NULL
 );
+CREATE TABLE IF NOT EXISTS counter_binding (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    name BLOB NOT NULL,
+    mac  BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS rng_carry (
     id    INTEGER PRIMARY KEY CHECK (id = 1),
     carry BLOB NOT NULL
@@ -149,6 +154,8 @@ pub enum IntegrityError {
     Nvram(String),
     #[error("{0}; only a RAM clear that records the key as lost gets out (`egm-lab ram-clear --key-lost`)")]
     KeyLost(String),
+    #[error("the anchor counter is not the one critical memory was provisioned with ({0}): an edited configuration or a counter another program defined")]
+    CounterNotBound(String),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -266,6 +273,10 @@ fn credential_mac(key: &[u8; 32], r: &CredentialRecord) -> [u8; 32] {
             &r.locked_until.to_le_bytes(),
         ],
     )
+}
+
+fn binding_mac(key: &[u8; 32], name: &[u8]) -> [u8; 32] {
+    mac_of(key, &[b"egm counter binding v1", name])
 }
 
 fn head_tag(key: &[u8; 32], h: &Head) -> [u8; 32] {
@@ -544,6 +555,48 @@ impl Store {
         self.head = head;
         self.mirror_head()?;
         Ok(n)
+    }
+
+    /// The TPM name of the anchor counter critical memory is bound to,
+    /// verified (issue 34, hole 1); `None` when none was recorded.
+    pub(crate) fn counter_binding(&self) -> Result<Option<Vec<u8>>, StoreError> {
+        let row: Option<(Vec<u8>, Vec<u8>)> =
+            self.conn.query_row("SELECT name, mac FROM counter_binding WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+        let Some((name, mac)) = row else { return Ok(None) };
+        if !same(&mac, &binding_mac(&self.key, &name)) {
+            return Err(IntegrityError::CounterNotBound("the binding record's MAC does not verify".into()).into());
+        }
+        Ok(Some(name))
+    }
+
+    /// Bind critical memory to the anchor counter named `name`.
+    pub(crate) fn set_counter_binding(&mut self, name: &[u8]) -> Result<(), StoreError> {
+        if self.lock.is_none() {
+            return Err(StoreError::Busy("this handle (read-only or released)".into()));
+        }
+        let mac = binding_mac(&self.key, name);
+        self.each_copy(|conn| {
+            conn.execute(
+                "INSERT INTO counter_binding (id, name, mac) VALUES (1, ?1, ?2) ON CONFLICT(id) DO UPDATE SET name = ?1, mac = ?2",
+                params![name, mac.as_slice()],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The binding checked against the key store's counter `name` (`None`:
+    /// not defined, or the stand-in): a recorded binding must name it; a
+    /// store with none is accepted only before its first anchor is
+    /// confirmed (a new machine, an interrupted genesis), when the caller
+    /// records it.
+    pub(crate) fn check_counter_binding(&self, name: Option<&[u8]>) -> Result<(), StoreError> {
+        let Some(name) = name else { return Ok(()) };
+        match self.counter_binding()? {
+            Some(bound) if bound == name => Ok(()),
+            Some(_) => Err(IntegrityError::CounterNotBound("the key store names another NV index than critical memory was bound to".into()).into()),
+            None if self.is_virgin()? || self.head.anchor.pending == Pending::Genesis => Ok(()),
+            None => Err(IntegrityError::CounterNotBound("critical memory has no record of its anchor counter".into()).into()),
+        }
     }
 
     /// The machine's own record of its operator credential, verified.

@@ -7,6 +7,7 @@
 //!
 //! | hole | here |
 //! |---|---|
+//! | 1 a counter not bound to critical memory | `hole_1_*` (the binding; taking ownership of the TPM is still open) |
 //! | 3 a RAM clear ignores the anchor | `hole_3_*` |
 //! | 4 a ticket before its anchor | `hole_4_*` |
 //! | 7 detected attacks are dead ends | `hole_3_*` (a rolled-back copy), `hole_7_*` (both copies damaged), `hole_8_*` (a deleted mirror) |
@@ -310,4 +311,61 @@ fn nv_writes_none_per_round_one_per_anchor_event() {
     // The counter on the TPM itself says the same.
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.anchor_wear().counter, before.counter + 3, "the power-up's write");
+}
+
+/// tpm2-tools on this TPM, as any program on the cabinet may run them.
+fn tpm2(tpm: &SoftwareTpm, args: &[&str]) -> String {
+    let out = std::process::Command::new(args[0]).args(&args[1..]).env("TPM2TOOLS_TCTI", tpm.tcti()).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Hole 1: another program defines a second counter, brings it to a
+/// restored copy's anchor, and an edited configuration names it. Critical
+/// memory is bound to its counter's TPM name at provisioning (a MAC'd
+/// record checked at every boot): the copy is refused, and the files with
+/// the real counter are still `RolledBack`.
+#[test]
+fn hole_1_a_counter_another_program_defined_is_not_critical_memorys() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let mut m = provision_and_boot(&db, &tpm);
+    m.insert_note(10_000).unwrap();
+    m.insert_note(10_000).unwrap();
+    let stale = m.anchor_wear().counter;
+    let copy = snapshot(&db, &tpm);
+    let CashOut::Ticket(t) = m.cash_out().unwrap() else { panic!("expected a ticket") };
+    assert_eq!(t.value, 20_000);
+    m.shutdown().unwrap();
+    copy.restore();
+    assert!(matches!(ram_error(boot(&db, &tpm)), IntegrityError::RolledBack { .. }));
+
+    // The attacker's counter at another index, brought to the copy's anchor.
+    tpm2(&tpm, &["tpm2_nvdefine", "0x01500021", "-C", "o", "-s", "8", "-a", "ownerread|ownerwrite|nt=counter"]);
+    let read = |tpm: &SoftwareTpm| {
+        let out = std::process::Command::new("tpm2_nvread").args(["0x01500021", "-C", "o", "-s", "8"]).env("TPM2TOOLS_TCTI", tpm.tcti()).output().unwrap();
+        out.stdout.as_slice().try_into().map(u64::from_be_bytes).unwrap_or(0)
+    };
+    tpm2(&tpm, &["tpm2_nvincrement", "0x01500021", "-C", "o"]);
+    while read(&tpm) < stale {
+        tpm2(&tpm, &["tpm2_nvincrement", "0x01500021", "-C", "o"]);
+    }
+    assert_eq!(read(&tpm), stale, "the attacker's counter names the copy's anchor");
+    let edited = MachineConfig { key_store: meters::KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0021 }, ..config(&tpm) };
+    assert!(matches!(ram_error(boot_with(&db, edited.clone())), IntegrityError::CounterNotBound(_)));
+    // Nor can the binding record be removed.
+    let bound = snapshot(&db, &tpm);
+    for copy in [db.clone(), db.with_file_name("egm.sqlite.second")] {
+        Connection::open(copy).unwrap().execute("DELETE FROM counter_binding", []).unwrap();
+    }
+    assert!(matches!(ram_error(boot_with(&db, edited.clone())), IntegrityError::CounterNotBound(ref d) if d.contains("no record")));
+    bound.restore();
+    // A clear on the edited configuration does not verify either: it
+    // carries nothing of the copy's 20,000.
+    Machine::ram_clear(&db, &edited, "ana", "739104", "edited configuration", true).unwrap();
+    let cleared = boot_with(&db, edited).unwrap();
+    assert_eq!((cleared.credit(), cleared.state().handpays.len()), (0, 0));
+    let (clear, before) = last_clear(&cleared);
+    assert!(clear.reason.starts_with("tamper:") && before["tamper"].as_str().unwrap().contains("not the one"), "{before}");
 }

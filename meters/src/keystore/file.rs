@@ -80,6 +80,10 @@ impl KeyStore for FileStandIn {
         }
     }
 
+    fn counter_name(&mut self) -> Result<Option<Vec<u8>>, KeyStoreError> {
+        Ok(None)
+    }
+
     fn increment(&mut self) -> Result<u64, KeyStoreError> {
         let next = match self.counter()? {
             Some(v) => v.checked_add(1).ok_or_else(|| Self::err(&self.counter_path, "the counter is exhausted"))?,

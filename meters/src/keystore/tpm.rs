@@ -139,6 +139,13 @@ impl KeyStore for Tpm {
         }
     }
 
+    fn counter_name(&mut self) -> Result<Option<Vec<u8>>, KeyStoreError> {
+        let mut ctx = self.connect()?;
+        let Some((handle, _)) = self.find(&mut ctx)? else { return Ok(None) };
+        let (_, name) = ctx.execute_without_session(|c| c.nv_read_public(handle)).map_err(|e| self.err(e))?;
+        Ok(Some(name.value().to_vec()))
+    }
+
     fn increment(&mut self) -> Result<u64, KeyStoreError> {
         let mut ctx = self.connect()?;
         let handle = match self.find(&mut ctx)? {

@@ -114,11 +114,12 @@ impl Machine {
 }
 
 /// The head's anchor against the key store's counter, as at boot: a
-/// rolled-back, wiped or foreign file does not verify.
+/// rolled-back, wiped or foreign file, or a counter it is not bound to,
+/// does not verify.
 fn anchor_agrees(keys: &mut dyn KeyStore, store: &Store) -> Result<(), StoreError> {
     let counter = keys.counter()?;
     crate::anchor::at_boot(store.is_virgin()?, store.anchor(), counter)?;
-    Ok(())
+    store.check_counter_binding(keys.counter_name()?.as_deref())
 }
 
 fn stamp() -> String {
@@ -181,6 +182,11 @@ fn clear_unopenable(path: &Path, config: &MachineConfig, operator_id: &str, pin:
 /// before the counter moves, then the advance is confirmed.
 pub(super) fn record_clear(keys: &mut dyn KeyStore, store: &mut Store, operator_id: &str, reason: &str, before: &serde_json::Value) -> Result<u64, BootError> {
     let counter = keys.counter().map_err(StoreError::from)?;
+    // A new file (after a key-lost or tamper clear) is bound to the
+    // counter before the counter moves (issue 34, hole 1).
+    if let Some(name) = keys.counter_name().map_err(StoreError::from)? {
+        store.set_counter_binding(&name)?;
+    }
     let pending = match counter {
         Some(c) => Anchor {
             value: c.checked_add(1).ok_or_else(|| StoreError::Io(std::io::Error::other("anchor counter exhausted")))?,
@@ -192,6 +198,13 @@ pub(super) fn record_clear(keys: &mut dyn KeyStore, store: &mut Store, operator_
     let value = keys.increment().map_err(StoreError::from)?;
     if pending.pending == crate::store::Pending::Advance && value != pending.value {
         return Err(StoreError::from(keystore::KeyStoreError::ReadBack { before: pending.value - 1, read: value }).into());
+    }
+    // A counter the increment defined (a new TPM): bound while the head is
+    // still pending its genesis.
+    if counter.is_none()
+        && let Some(name) = keys.counter_name().map_err(StoreError::from)?
+    {
+        store.set_counter_binding(&name)?;
     }
     store.append_anchored(&[], Anchor { value, pending: crate::store::Pending::None })?;
     Ok(n)
