@@ -59,7 +59,7 @@ if [ ! -f var/cabinet.ron ]; then
     fi
     pin="${EGM_OPERATOR_PIN:-}"
     if [ -z "$pin" ]; then
-        pin=$(printf '%06d' "$(($(od -An -N4 -tu4 /dev/urandom) % 1000000))")
+        pin=$(printf '%05d%05d' "$(($(od -An -N4 -tu4 /dev/urandom) % 100000))" "$(($(od -An -N4 -tu4 /dev/urandom) % 100000))")
         echo "operator PIN for RAM clears: $pin (shown once; set EGM_OPERATOR_PIN to choose it)"
     fi
     entry=$(printf '%s\n' "$pin" | "$bin/egm-lab" credential --operator operator)

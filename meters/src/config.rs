@@ -307,7 +307,7 @@ mod tests {
     /// The default with the operator's own credential (production refuses
     /// the default PIN).
     fn configured() -> MachineConfig {
-        let operator = OperatorCredential::new("operator", "7391").expect("a valid PIN");
+        let operator = OperatorCredential::new("operator", "7391046285").expect("a valid PIN");
         MachineConfig { operator, nvram_mirror: Some("nvram".into()), ..MachineConfig::default() }
     }
 

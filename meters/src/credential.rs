@@ -17,6 +17,14 @@ use serde::{Deserialize, Serialize};
 /// The PIN every development configuration ships with, refused in production.
 pub const DEFAULT_PIN: &str = "0000";
 
+/// The fewest digits a new PIN may have (issue 34, hole 5). An offline
+/// search tries every PIN against a copied hash at argon2id's cost (14 ms
+/// a try on one core of these machines, `credential_check` in the commit
+/// benchmark): 10^10 PINs take about 4.4 core-years, some 50 days on a
+/// 32-core server; 10^8 would take 16 core-days (half a day on that
+/// server), 10^6, as before, 4 hours, and 10^4 two minutes.
+pub const MIN_PIN_DIGITS: usize = 10;
+
 /// Failed tries before the RAM clear locks out.
 pub const MAX_FAILURES: u32 = 5;
 
@@ -37,7 +45,7 @@ pub enum CredentialError {
     NoOperator,
     #[error("the operator PIN hash is not an argon2id PHC string ({0}): make one with `egm-lab credential`")]
     NotArgon2id(String),
-    #[error("the operator PIN must be 4 to 12 digits")]
+    #[error("the operator PIN must be 10 to 12 digits: a shorter one falls to an offline search of a copied file in less than days")]
     BadPin,
     #[error("the operator PIN could not be hashed: {0}")]
     Hash(String),
@@ -55,7 +63,7 @@ impl OperatorCredential {
         if operator_id.trim().is_empty() {
             return Err(CredentialError::NoOperator);
         }
-        if !(4..=12).contains(&pin.len()) || !pin.bytes().all(|b| b.is_ascii_digit()) {
+        if !(MIN_PIN_DIGITS..=12).contains(&pin.len()) || !pin.bytes().all(|b| b.is_ascii_digit()) {
             return Err(CredentialError::BadPin);
         }
         let mut salt = [0u8; 16];
@@ -112,17 +120,17 @@ mod tests {
 
     #[test]
     fn a_pin_is_kept_only_as_argon2id_and_checked() {
-        let c = OperatorCredential::new("ana", "739104").unwrap();
+        let c = OperatorCredential::new("ana", "7391046285").unwrap();
         assert!(c.pin_argon2.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{}", c.pin_argon2);
-        assert!(!c.pin_argon2.contains("739104"));
+        assert!(!c.pin_argon2.contains("7391046285"));
         assert_eq!(c.validate(), Ok(()));
-        assert!(c.accepts("ana", "739104"));
-        assert!(!c.accepts("ana", "739105"));
-        assert!(!c.accepts("rui", "739104"));
+        assert!(c.accepts("ana", "7391046285"));
+        assert!(!c.accepts("ana", "7391046286"));
+        assert!(!c.accepts("rui", "7391046285"));
         assert!(!c.is_default());
-        assert!(OperatorCredential::new("ana", "0000").unwrap().is_default());
+        assert!(crate::MachineConfig::default().operator.is_default());
         // Two hashes of one PIN differ (random salt).
-        assert_ne!(OperatorCredential::new("ana", "739104").unwrap().pin_argon2, c.pin_argon2);
+        assert_ne!(OperatorCredential::new("ana", "7391046285").unwrap().pin_argon2, c.pin_argon2);
     }
 
     #[test]
@@ -138,6 +146,11 @@ mod tests {
         assert_eq!(OperatorCredential::new("", "1234"), Err(CredentialError::NoOperator));
         assert_eq!(OperatorCredential::new("ana", "12a4"), Err(CredentialError::BadPin));
         assert_eq!(OperatorCredential::new("ana", "123"), Err(CredentialError::BadPin));
+        // Issue 34, hole 5: a PIN an offline search breaks in hours is refused.
+        assert_eq!(OperatorCredential::new("ana", "739104628"), Err(CredentialError::BadPin));
+        assert_eq!(OperatorCredential::new("ana", "0000"), Err(CredentialError::BadPin));
+        assert!(OperatorCredential::new("ana", "7391046285").is_ok());
+        assert!(OperatorCredential::new("ana", "739104628512").is_ok());
         // A fast hash (the old salted SHA-256) is refused by name.
         let sha = OperatorCredential { operator_id: "ana".into(), pin_argon2: "0b9cb914ecc6e2f2d5a8101a402265dbe00d938f7ec5a182b0a9a397edc5b2f0".into() };
         assert!(matches!(sha.validate(), Err(CredentialError::NotArgon2id(_))));

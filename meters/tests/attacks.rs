@@ -176,12 +176,12 @@ fn attack_3_a_lost_key_is_recovered_only_by_a_recorded_key_lost_clear() {
     assert!(matches!(e, IntegrityError::KeyLost(_)), "{e}");
     assert!(e.to_string().contains("ram-clear --key-lost"), "{e}");
     // Not on the old TPM: its key still verifies everything.
-    let r = Machine::ram_clear_key_lost(&db, &config(&old_tpm), "ana", "739104", "swap", true);
+    let r = Machine::ram_clear_key_lost(&db, &config(&old_tpm), "ana", "7391046285", "swap", true);
     assert!(matches!(r, Err(BootError::KeyNotLost(_))), "{r:?}");
     let r = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "ana", "000000", "guess", true);
     assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
 
-    let clear = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "ana", "739104", "TPM replaced", true).unwrap();
+    let clear = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "ana", "7391046285", "TPM replaced", true).unwrap();
     let m = boot(&db, &new_tpm).unwrap();
     assert_eq!(m.credit(), 0);
     assert!(m.state().handpays.is_empty(), "nothing unverified becomes a hand-pay");
@@ -227,7 +227,7 @@ fn attack_4_a_clear_is_checked_against_the_machines_own_credential() {
     assert!(matches!(Machine::ram_clear(&db, &theirs, "operator", "0000", "attack", true), Err(BootError::AuthenticationFailed)));
     assert!(matches!(Machine::ram_clear(&db, &config(&tpm), "operator", "0000", "attack", true), Err(BootError::AuthenticationFailed)));
     // The owner's PIN clears it; the 20 € credit is carried as a hand-pay.
-    assert_eq!(Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "lab", true).unwrap(), 1);
+    assert_eq!(Machine::ram_clear(&db, &config(&tpm), "ana", "7391046285", "lab", true).unwrap(), 1);
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.state().handpays.values().map(|h| h.amount).collect::<Vec<_>>(), vec![2_000]);
     // And production refuses to run with the default credential at all.

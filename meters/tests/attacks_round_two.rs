@@ -67,7 +67,7 @@ fn hole_3_a_clear_of_a_rolled_back_copy_carries_nothing_and_records_the_tamperin
     // The way out: the operator's clear, the logic door open. A wrong PIN
     // is still refused.
     assert!(matches!(Machine::ram_clear(&db, &config(&tpm), "ana", "000000", "guess", true), Err(BootError::AuthenticationFailed)));
-    Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "restored copy found", true).unwrap();
+    Machine::ram_clear(&db, &config(&tpm), "ana", "7391046285", "restored copy found", true).unwrap();
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.credit(), 0, "the restored copy's credit was carried");
     assert!(m.state().handpays.is_empty(), "the restored copy's credit became a hand-pay");
@@ -96,7 +96,7 @@ fn hole_3_a_verified_clear_carries_what_is_owed() {
     m.insert_note(5_000).unwrap();
     m.open_door(Door::Logic).unwrap();
     drop(m);
-    Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "service", true).unwrap();
+    Machine::ram_clear(&db, &config(&tpm), "ana", "7391046285", "service", true).unwrap();
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.state().handpays.values().map(|h| h.amount).collect::<Vec<_>>(), vec![5_000]);
     let (clear, before) = last_clear(&m);
@@ -150,9 +150,9 @@ fn hole_7_both_copies_damaged_are_cleared_as_tampering() {
     }
     assert!(matches!(ram_error(boot(&db, &tpm)), IntegrityError::MacMismatch { .. }));
     // Not with the door shut, nor with a wrong PIN.
-    assert!(matches!(Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "x", false), Err(BootError::LogicDoorClosed)));
+    assert!(matches!(Machine::ram_clear(&db, &config(&tpm), "ana", "7391046285", "x", false), Err(BootError::LogicDoorClosed)));
     assert!(matches!(Machine::ram_clear(&db, &config(&tpm), "ana", "123456", "x", true), Err(BootError::AuthenticationFailed)));
-    Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "both copies edited", true).unwrap();
+    Machine::ram_clear(&db, &config(&tpm), "ana", "7391046285", "both copies edited", true).unwrap();
     let m = boot(&db, &tpm).unwrap();
     assert_eq!((m.credit(), m.state().handpays.len()), (0, 0));
     assert!(m.anchor_wear().counter > counter);
@@ -202,7 +202,7 @@ fn hole_8_the_mirror_cannot_be_deleted_blanked_or_configured_away() {
     m.open_door(Door::Logic).unwrap();
     drop(m);
     std::fs::remove_file(&nv).unwrap();
-    Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "mirror lost", true).unwrap();
+    Machine::ram_clear(&db, &config(&tpm), "ana", "7391046285", "mirror lost", true).unwrap();
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.credit(), 0);
     let (_, before) = last_clear(&m);
@@ -277,8 +277,8 @@ fn hole_10_a_tpm_that_does_not_answer_is_not_a_lost_key() {
         Ok(()) => panic!("accepted without the TPM"),
     };
     unreachable(boot(&db, &tpm).map(|_| ()));
-    unreachable(Machine::ram_clear_key_lost(&db, &config(&tpm), "ana", "739104", "key lost?", true).map(|_| ()));
-    unreachable(Machine::ram_clear(&db, &config(&tpm), "ana", "739104", "clear?", true).map(|_| ()));
+    unreachable(Machine::ram_clear_key_lost(&db, &config(&tpm), "ana", "7391046285", "key lost?", true).map(|_| ()));
+    unreachable(Machine::ram_clear(&db, &config(&tpm), "ana", "7391046285", "clear?", true).map(|_| ()));
     tpm.power_on();
     let m = boot(&db, &tpm).unwrap();
     assert_eq!((m.credit(), m.state().clears), (10_000, 0));
@@ -363,7 +363,7 @@ fn hole_1_a_counter_another_program_defined_is_not_critical_memorys() {
     bound.restore();
     // A clear on the edited configuration does not verify either: it
     // carries nothing of the copy's 20,000.
-    Machine::ram_clear(&db, &edited, "ana", "739104", "edited configuration", true).unwrap();
+    Machine::ram_clear(&db, &edited, "ana", "7391046285", "edited configuration", true).unwrap();
     let cleared = boot_with(&db, edited).unwrap();
     assert_eq!((cleared.credit(), cleared.state().handpays.len()), (0, 0));
     let (clear, before) = last_clear(&cleared);

@@ -243,7 +243,7 @@ fn a_lab_seed_is_refused_in_production_and_logged_in_lab() {
     let path = dir.path().join("egm.sqlite");
     let production = MachineConfig {
         mode: Mode::Production,
-        operator: meters::OperatorCredential::new("ana", "739104").unwrap(),
+        operator: meters::OperatorCredential::new("ana", "7391046285").unwrap(),
         nvram_mirror: Some(dir.path().join("nvram.bin")),
         ..MachineConfig::default()
     };

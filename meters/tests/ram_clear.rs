@@ -13,7 +13,7 @@ use serde_json::json;
 
 fn credential() -> OperatorCredential {
     static C: OnceLock<OperatorCredential> = OnceLock::new();
-    C.get_or_init(|| OperatorCredential::new("ana", "739104").unwrap()).clone()
+    C.get_or_init(|| OperatorCredential::new("ana", "7391046285").unwrap()).clone()
 }
 
 fn config() -> MachineConfig {
@@ -35,14 +35,14 @@ fn the_pin_is_the_machines_own_not_the_callers() {
     let path = dir.path().join("egm.sqlite");
     machine_with_logic_door(&path, true);
     // Attack 4: the default configuration and PIN 0000 against a machine
-    // set up with PIN 739104.
+    // set up with PIN 7391046285.
     let r = Machine::ram_clear(&path, &MachineConfig::default(), "operator", "0000", "attack", true);
     assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
     // A configuration naming the attacker's own credential changes nothing.
-    let mine = MachineConfig { operator: OperatorCredential::new("eve", "1111").unwrap(), ..config() };
-    let r = Machine::ram_clear(&path, &mine, "eve", "1111", "attack", true);
+    let mine = MachineConfig { operator: OperatorCredential::new("eve", "1111111111").unwrap(), ..config() };
+    let r = Machine::ram_clear(&path, &mine, "eve", "1111111111", "attack", true);
     assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
-    assert_eq!(Machine::ram_clear(&path, &MachineConfig::default(), "ana", "739104", "journal check", true).unwrap(), 1);
+    assert_eq!(Machine::ram_clear(&path, &MachineConfig::default(), "ana", "7391046285", "journal check", true).unwrap(), 1);
 }
 
 #[test]
@@ -53,9 +53,9 @@ fn the_journal_holds_no_plaintext_or_fast_hash_of_the_pin() {
     let c = rusqlite::Connection::open(&path).unwrap();
     let bodies: Vec<String> = c.prepare("SELECT body FROM journal").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
     assert!(!bodies.is_empty());
-    let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"739104"));
+    let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"7391046285"));
     for b in &bodies {
-        assert!(!b.contains("739104") && !b.contains(&sha), "the PIN or its SHA-256 is in the journal: {b}");
+        assert!(!b.contains("7391046285") && !b.contains(&sha), "the PIN or its SHA-256 is in the journal: {b}");
     }
     let configured = bodies.iter().find(|b| b.contains("config_changed")).unwrap();
     assert!(configured.contains("$argon2id$v=19$m=19456,t=2,p=1$"), "{configured}");
@@ -70,7 +70,7 @@ fn five_failed_tries_lock_clears_out_even_for_the_right_pin() {
         assert!(matches!(Machine::ram_clear(&path, &config(), "ana", "000000", "guess", true), Err(BootError::AuthenticationFailed)));
     }
     assert!(matches!(Machine::ram_clear(&path, &config(), "ana", "111111", "guess", true), Err(BootError::AuthenticationFailed)));
-    match Machine::ram_clear(&path, &config(), "ana", "739104", "right pin", true) {
+    match Machine::ram_clear(&path, &config(), "ana", "7391046285", "right pin", true) {
         Err(BootError::LockedOut { seconds }) => assert!(seconds > 14 * 60 && seconds <= 15 * 60, "{seconds}"),
         other => panic!("expected a lockout, got {other:?}"),
     }
@@ -85,8 +85,8 @@ fn the_logic_door_must_be_open() {
     machine_with_logic_door(&path, false);
     // Its sensor says closed; and a sensor saying open is not believed
     // over a journal that records it closed.
-    assert!(matches!(Machine::ram_clear(&path, &config(), "ana", "739104", "x", false), Err(BootError::LogicDoorClosed)));
-    assert!(matches!(Machine::ram_clear(&path, &config(), "ana", "739104", "x", true), Err(BootError::LogicDoorClosed)));
+    assert!(matches!(Machine::ram_clear(&path, &config(), "ana", "7391046285", "x", false), Err(BootError::LogicDoorClosed)));
+    assert!(matches!(Machine::ram_clear(&path, &config(), "ana", "7391046285", "x", true), Err(BootError::LogicDoorClosed)));
 }
 
 #[test]
@@ -94,18 +94,18 @@ fn the_credential_changes_only_with_the_logic_door_open_and_its_record_is_protec
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("egm.sqlite");
     machine_with_logic_door(&path, false);
-    let other = MachineConfig { operator: OperatorCredential::new("rui", "246810").unwrap(), ..config() };
+    let other = MachineConfig { operator: OperatorCredential::new("rui", "2468101214").unwrap(), ..config() };
     assert!(matches!(Machine::open(&path, other.clone(), SeedChoice::Lab(4)), Err(BootError::CredentialChangeRefused)));
     // With the logic door open the new credential is the machine's.
     let mut m = Machine::open(&path, config(), SeedChoice::Lab(4)).unwrap();
     m.open_door(Door::Logic).unwrap();
     m.shutdown().unwrap();
     Machine::open(&path, other.clone(), SeedChoice::Lab(4)).unwrap().shutdown().unwrap();
-    assert!(matches!(Machine::ram_clear(&path, &other, "ana", "739104", "x", true), Err(BootError::AuthenticationFailed)));
+    assert!(matches!(Machine::ram_clear(&path, &other, "ana", "7391046285", "x", true), Err(BootError::AuthenticationFailed)));
     // A record edited by file access (the attacker's own hash) is refused.
-    let eve = OperatorCredential::new("eve", "1111").unwrap();
+    let eve = OperatorCredential::new("eve", "1111111111").unwrap();
     rusqlite::Connection::open(&path).unwrap().execute("UPDATE credential SET operator_id = ?1, pin_argon2 = ?2", [&eve.operator_id, &eve.pin_argon2]).unwrap();
-    match Machine::ram_clear(&path, &other, "eve", "1111", "x", true) {
+    match Machine::ram_clear(&path, &other, "eve", "1111111111", "x", true) {
         Err(BootError::RamError(IntegrityError::CredentialRecord)) => {}
         r => panic!("expected the edited record to be refused, got {r:?}"),
     }
@@ -161,7 +161,7 @@ fn a_clear_carries_everything_owed_into_the_new_epoch() {
     m.open_door(Door::Logic).unwrap();
     drop(m);
 
-    Machine::ram_clear(&path, &config(), "ana", "739104", "carry test", true).unwrap();
+    Machine::ram_clear(&path, &config(), "ana", "7391046285", "carry test", true).unwrap();
     let mut m = Machine::open(&path, config(), SeedChoice::Lab(4)).unwrap();
     let st = m.state();
     assert_eq!(st.credit, 0);
@@ -194,7 +194,7 @@ fn a_clear_voids_an_open_round_into_what_is_owed() {
     assert_eq!(m.pools()["p"].levels[0].current, 50_010);
     m.open_door(Door::Logic).unwrap();
     drop(m);
-    Machine::ram_clear(&path, &config(), "ana", "739104", "open round", true).unwrap();
+    Machine::ram_clear(&path, &config(), "ana", "7391046285", "open round", true).unwrap();
     let m = Machine::open(&path, config(), SeedChoice::Lab(4)).unwrap();
     assert!(m.open_round().is_none());
     let owed: Vec<u64> = m.state().handpays.values().map(|h| h.amount).collect();
@@ -212,11 +212,11 @@ fn a_lost_key_is_cleared_only_by_an_authenticated_key_lost_clear() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("egm.sqlite");
     // Nothing to clear yet.
-    let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "739104", "first", true);
+    let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "7391046285", "first", true);
     assert!(matches!(r, Err(BootError::KeyNotLost(ref why)) if why.contains("empty")), "{r:?}");
     machine_with_logic_door(&path, true);
     // The key verifies the journal: the key-lost clear is refused.
-    let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "739104", "not lost", true);
+    let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "7391046285", "not lost", true);
     assert!(matches!(r, Err(BootError::KeyNotLost(ref why)) if why.contains("ordinary")), "{r:?}");
 
     let mut key = path.as_os_str().to_owned();
@@ -227,17 +227,17 @@ fn a_lost_key_is_cleared_only_by_an_authenticated_key_lost_clear() {
         other => panic!("expected a key-lost RAM error, got {:?}", other.map(|_| ())),
     }
     // The ordinary clear cannot verify the machine's credential record.
-    assert!(Machine::ram_clear(&path, &config(), "ana", "739104", "ordinary", true).is_err());
+    assert!(Machine::ram_clear(&path, &config(), "ana", "7391046285", "ordinary", true).is_err());
     // The door, then the PIN: both the file's record and the configuration's.
-    let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "739104", "lost", false);
+    let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "7391046285", "lost", false);
     assert!(matches!(r, Err(BootError::LogicDoorClosed)), "{r:?}");
     let r = Machine::ram_clear_key_lost(&path, &config(), "ana", "000000", "lost", true);
     assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
-    let eve = MachineConfig { operator: OperatorCredential::new("eve", "1111").unwrap(), ..config() };
-    let r = Machine::ram_clear_key_lost(&path, &eve, "eve", "1111", "lost", true);
+    let eve = MachineConfig { operator: OperatorCredential::new("eve", "1111111111").unwrap(), ..config() };
+    let r = Machine::ram_clear_key_lost(&path, &eve, "eve", "1111111111", "lost", true);
     assert!(matches!(r, Err(BootError::AuthenticationFailed)), "the file's own record refuses another credential: {r:?}");
 
-    let clear = Machine::ram_clear_key_lost(&path, &config(), "ana", "739104", "key file lost", true).unwrap();
+    let clear = Machine::ram_clear_key_lost(&path, &config(), "ana", "7391046285", "key file lost", true).unwrap();
     assert_eq!(clear.n, 1);
     assert!(clear.archive.exists());
     let m = Machine::open(&path, config(), SeedChoice::Lab(4)).unwrap();

@@ -113,14 +113,14 @@ fn credential_and_provision_set_a_cabinet_up_once() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"739104\n").unwrap();
+    child.stdin.take().unwrap().write_all(b"7391046285\n").unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let line = String::from_utf8(out.stdout).unwrap();
     assert!(line.starts_with("operator: (operator_id: \"ana\", pin_argon2: \"$argon2id$v=19$"), "{line}");
-    assert!(!line.contains("739104"));
+    assert!(!line.contains("7391046285"));
     let credential: meters::OperatorCredential = ron::from_str(line.trim().trim_start_matches("operator: ").trim_end_matches(',')).unwrap();
-    assert!(credential.accepts("ana", "739104"));
+    assert!(credential.accepts("ana", "7391046285"));
 
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("egm.sqlite");
@@ -199,7 +199,7 @@ fn verify_checks_the_anchor_and_the_mirror_as_a_boot_does() {
     let config = MachineConfig {
         mode: Mode::Production,
         key_store: meters::KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0020 },
-        operator: meters::OperatorCredential::new("ana", "739104").unwrap(),
+        operator: meters::OperatorCredential::new("ana", "7391046285").unwrap(),
         nvram_mirror: Some(tpm.nvram()),
         ..MachineConfig::default()
     };

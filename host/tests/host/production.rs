@@ -51,7 +51,7 @@ fn installed(dir: &std::path::Path, tpm: &SoftwareTpm, operator: &OperatorCreden
 fn the_host_runs_in_production_on_a_tpm_provisioned_once() {
     let dir = tempfile::tempdir().unwrap();
     let tpm = SoftwareTpm::start(dir.path());
-    let operator = OperatorCredential::new("operator", "482913").unwrap();
+    let operator = OperatorCredential::new("operator", "4829137560").unwrap();
     let program = std::env::current_exe().unwrap();
     let path = installed(dir.path(), &tpm, &operator, &program);
     let config = CabinetConfig::load(&path).unwrap();

@@ -33,7 +33,7 @@ pub fn snapshot(db: &Path, tpm: &SoftwareTpm) -> Snapshot {
 /// once: argon2id is slow on purpose.
 pub fn operator() -> OperatorCredential {
     static OPERATOR: std::sync::OnceLock<OperatorCredential> = std::sync::OnceLock::new();
-    OPERATOR.get_or_init(|| OperatorCredential::new("ana", "739104").unwrap()).clone()
+    OPERATOR.get_or_init(|| OperatorCredential::new("ana", "7391046285").unwrap()).clone()
 }
 
 pub fn boot(path: &Path, tpm: &SoftwareTpm) -> Result<Machine, BootError> {

@@ -115,7 +115,7 @@ enum Command {
         #[arg(long)]
         config: PathBuf,
     },
-    /// Make an operator credential for the configuration: reads the PIN (4
+    /// Make an operator credential for the configuration: reads the PIN (10
     /// to 12 digits) from standard input, prints the `operator: (…)` entry
     /// with its argon2id hash (issue 21: no plaintext or fast hash).
     Credential {
