@@ -105,8 +105,17 @@ fn strips(
 }
 
 /// Whether `sym` (or the wild) shows on `strip` at a stop of non-zero weight.
-fn can_show(strip: &Strip, sym: SymbolId, wild: Option<SymbolId>) -> bool {
-    strip.symbols.iter().enumerate().any(|(i, &s)| (s == sym || Some(s) == wild) && strip.weight(i) > 0)
+/// Whether `sym` (or the wild) can ever show in the window of `rows` rows
+/// on this strip: at some row of some stop that can be drawn. A symbol on
+/// a weight-0 stop still shows whenever a stop above it within the window
+/// is drawn (issue 36: such a paytable was once refused).
+fn can_show(strip: &Strip, sym: SymbolId, wild: Option<SymbolId>, rows: usize) -> bool {
+    (0..strip.len()).filter(|&stop| strip.weight(stop) > 0).any(|stop| {
+        (0..rows).any(|r| {
+            let s = strip.at(stop, r);
+            s == sym || Some(s) == wild
+        })
+    })
 }
 
 /// The most scatters the window can show.
@@ -264,9 +273,9 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
             e.at(at.clone(), format!("{} × {} is paid twice", pay.count, pay.symbol));
         }
         if let Some(sets) = &all_strips
-            && !sets.iter().any(|strips| (0..k).all(|reel| can_show(&strips[reel], sym, wild)))
+            && !sets.iter().any(|strips| (0..k).all(|reel| can_show(&strips[reel], sym, wild, rows)))
         {
-            e.at(at, format!("pay for an impossible combination: {} × {:?} cannot line up on these strips", pay.count, pay.symbol));
+            e.at(at, format!("pay for an impossible combination: {} × {:?} can never show in the window on these strips", pay.count, pay.symbol));
         }
         pays[sym as usize][k] = pay.pays;
     }

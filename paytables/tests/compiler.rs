@@ -120,6 +120,28 @@ fn a_pay_for_an_impossible_combination_is_refused() {
     assert!(found.iter().all(|(_, m)| m.contains("impossible combination")), "{found:?}");
 }
 
+/// Issue 36, 1: a wild that sits only on a weight-0 stop still shows on
+/// the middle row whenever the stop above it is drawn: the pay for it is
+/// possible, and accepted. On a one-row window it can never show, and the
+/// same pay is refused.
+#[test]
+fn a_symbol_a_neighbour_brings_into_the_window_is_possible() {
+    let zero_wilds = classic_src()
+        .replace("[2, 2, 6, 2, 3, 2, 5, 2, 6, 2, 3, 2, 1, 2, 6, 2, 3, 2, 4, 2, 3, 2]", "[2, 2, 6, 2, 3, 2, 5, 2, 6, 2, 3, 2, 0, 2, 6, 2, 3, 2, 4, 2, 3, 2]")
+        .replace("[2, 2, 6, 2, 3, 2, 5, 2, 6, 2, 3, 2, 1, 2, 6, 2, 4, 2, 3, 2, 3, 2]", "[2, 2, 6, 2, 3, 2, 5, 2, 6, 2, 3, 2, 0, 2, 6, 2, 4, 2, 3, 2, 3, 2]")
+        .replace("[2, 2, 6, 2, 5, 2, 6, 2, 3, 2, 2, 2, 1, 2, 6, 2, 5, 2, 3, 2, 3, 2]", "[2, 2, 6, 2, 5, 2, 6, 2, 3, 2, 2, 2, 0, 2, 6, 2, 5, 2, 3, 2, 3, 2]");
+    assert_eq!(zero_wilds.matches(", 0, 2, 6, 2,").count(), 3);
+    // One row: the wilds can never show, the pay for three is refused.
+    let (line, problem) = invalid(&zero_wilds);
+    assert_eq!(line, line_of(&zero_wilds, r#"(symbol: "W",  count: 3"#));
+    assert!(problem.contains("impossible combination") && problem.contains("never show in the window"), "{problem}");
+    // Three rows, the line on the middle row: the stop above each wild
+    // brings it onto the line.
+    let three_rows = zero_wilds.replace("rows: 1,", "rows: 3,").replace("lines: [[0, 0, 0]],", "lines: [[1, 1, 1]],");
+    let game = compile("good.ron", &three_rows).unwrap_or_else(|e| panic!("a possible combination was refused: {e}"));
+    assert_eq!(game.rows, 3);
+}
+
 #[test]
 fn syntax_errors_name_line_and_column() {
     let src = classic_src().replacen("rows: 1,", "rows: 1,,", 1);

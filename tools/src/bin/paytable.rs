@@ -123,18 +123,20 @@ where
         indicatif::ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {unit}  eta {{eta}}"))
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let done = std::sync::atomic::AtomicBool::new(false);
+    // The watcher wakes every 100 ms, and at once when the work ends (issue
+    // 36: a sleep made every check last at least 0.1 s).
+    let (finished, wait) = std::sync::mpsc::channel::<()>();
+    let watcher = bar.clone();
     std::thread::scope(|s| {
-        s.spawn(|| {
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+        s.spawn(move || {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(std::time::Duration::from_millis(100)) {
                 let (done, total) = work.progress();
-                bar.set_length(total);
-                bar.set_position(done);
-                std::thread::sleep(std::time::Duration::from_millis(100));
+                watcher.set_length(total);
+                watcher.set_position(done);
             }
         });
         let out = run();
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        drop(finished);
         bar.finish_and_clear();
         out
     })
