@@ -251,6 +251,8 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     .filter(|sets| sets.iter().all(|s| s.len() == n && n <= MAX_REELS));
 
     let mut pays = vec![vec![0u64; n + 1]; symbols.len()];
+    // Where each (symbol, count) is paid in the file, for the M-13 check.
+    let mut paid_at = std::collections::BTreeMap::new();
     for (i, pay) in p.pays.iter().enumerate() {
         let at = root().field("pays").index(i);
         let Some(&sym) = ids.get(pay.symbol.as_str()) else {
@@ -278,6 +280,25 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
             e.at(at, format!("pay for an impossible combination: {} × {:?} can never show in the window on these strips", pay.count, pay.symbol));
         }
         pays[sym as usize][k] = pay.pays;
+        paid_at.insert((sym, k), i);
+    }
+    // M-13: a line pays only its highest prize, so a longer run of a
+    // symbol that pays less than a shorter run of it is never paid as
+    // written: a designer's mistake, refused at the longer run's line
+    // (issue 36).
+    for (&(sym, k), &i) in &paid_at {
+        let shorter = (1..k).filter(|&c| pays[sym as usize][c] > pays[sym as usize][k]).max_by_key(|&c| pays[sym as usize][c]);
+        if let Some(c) = shorter {
+            let id = &p.pays[i].symbol;
+            e.at(
+                root().field("pays").index(i),
+                format!(
+                    "{k} × {id} pays {}, less than {c} × {id} ({}): a line pays only its highest prize (M-13), so the longer run would be paid less than the shorter one it contains",
+                    pays[sym as usize][k],
+                    pays[sym as usize][c]
+                ),
+            );
+        }
     }
     let rules = p.line_rules.unwrap_or_default();
     if rules.pays_longer_runs {
@@ -391,14 +412,20 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     })
 }
 
-/// What is legal but probably not meant, for the designer to confirm: a
-/// symbol paid for runs shorter and longer than a count it is not paid for
+/// What is legal but probably not meant, for the designer to confirm: the
+/// same payline listed twice, a symbol paid for runs shorter and longer than a count it is not paid for
 /// (a run's count is exact unless `line_rules.pays_longer_runs`: that run
 /// pays nothing), and a multiplying wild with pays of its own while the
 /// paytable does not state `line_rules` (a line of wilds alone is then not
 /// multiplied).
 pub fn warnings(source: &ReelPaytable, game: &ReelGame) -> Vec<String> {
     let mut out = Vec::new();
+    // A payline listed twice pays twice (issue 36): allowed, but named.
+    for (j, line) in game.lines.iter().enumerate() {
+        if let Some(i) = game.lines[..j].iter().position(|l| l == line) {
+            out.push(format!("paylines {} and {} are the same ({line:?}): a win on it is paid twice", i + 1, j + 1));
+        }
+    }
     for (sym, pays) in game.pays.iter().enumerate() {
         let paid: Vec<usize> = (1..pays.len()).filter(|&c| pays[c] > 0).collect();
         let (Some(&lo), Some(&hi)) = (paid.first(), paid.last()) else { continue };

@@ -198,12 +198,16 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
     let mut e = Problems::new(r);
     let mut reported = std::collections::BTreeSet::new();
     // M-13: a hand is paid only its highest prize, and the game pays the
-    // first entry a hand makes; so wherever one hand makes two entries, the
-    // one listed first must pay at least as much, at every coin count.
+    // first entry a hand makes; so wherever one hand makes several entries,
+    // the first of them must pay at least as much as each other, at every
+    // coin count. Only the first is compared: entries below it are never
+    // paid for that hand (issue 36: a flush paying more than a straight
+    // was refused with a straight flush, which the straight flush's entry
+    // above both pays, as its example).
     for (made, example) in made_sets(&game) {
         let listed: Vec<usize> = (0..game.entries.len()).filter(|i| made & (1 << i) != 0).collect();
-        for (k, &i) in listed.iter().enumerate() {
-            for &j in &listed[k + 1..] {
+        if let Some((&i, rest)) = listed.split_first() {
+            for &j in rest {
                 for &c in &game.coins {
                     let (above, below) = (game.pays_per_coin(i, c), game.pays_per_coin(j, c));
                     if below > above && reported.insert((i, j)) {
@@ -427,6 +431,27 @@ mod tests {
         assert!(e.contains("paid twice"), "{e}");
         let e = draw_err(&ok.replace("pays: 800", "pays: 0"));
         assert!(e.starts_with("t.ron:6:") && e.contains("not a prize"), "{e}");
+    }
+
+    /// Issue 36: only the first entry a hand makes is paid, so only it is
+    /// compared with the others. A straight listed above a flush that pays
+    /// more is accepted while a straight flush entry above both pays every
+    /// hand that makes the two; without that entry the order is refused,
+    /// with a hand that makes exactly the two entries named.
+    #[test]
+    fn only_the_entry_a_hand_is_paid_for_is_held_to_m13() {
+        let table = |straight_flush: &str| {
+            format!(
+                "DrawPokerPaytable(\n id: \"t\",\n name: \"T\",\n coins: [1],\n pays: [\n{straight_flush}  (hand: Straight, name: \"Straight\", pays: 4),\n  (hand: Flush, name: \"Flush\", pays: 6),\n ],\n)"
+            )
+        };
+        assert!(compile_draw("t.ron", &table("  (hand: StraightFlush, name: \"Straight Flush\", pays: 50),\n")).is_ok());
+        let e = draw_err(&table(""));
+        assert!(e.contains("\"Flush\" pays 6") && e.contains("\"Straight\" listed above it") && e.contains("M-13"), "{e}");
+        // The example makes a straight and a flush: a straight flush, the
+        // only such hand, and this table has no entry of its own for it.
+        let hand = e.split("a hand such as ").nth(1).and_then(|h| h.split(" makes").next()).unwrap_or_default();
+        assert_eq!(hand.split(' ').count(), 5, "{e}");
     }
 
     #[test]

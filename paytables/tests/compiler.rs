@@ -142,6 +142,26 @@ fn a_symbol_a_neighbour_brings_into_the_window_is_possible() {
     assert_eq!(game.rows, 3);
 }
 
+/// Issue 36, 3: a longer run paying less than a shorter run of the same
+/// symbol (here three cherries less than two) is refused at its line
+/// (M-13: a line pays only its highest prize); a payline listed twice is
+/// accepted with a warning.
+#[test]
+fn a_longer_run_paying_less_is_refused_and_a_payline_listed_twice_is_named() {
+    let src = classic_src().replace(r#"(symbol: "CH", count: 3, pays: 10)"#, r#"(symbol: "CH", count: 3, pays: 4)"#);
+    let (line, problem) = invalid(&src);
+    assert_eq!(line, line_of(&src, r#"(symbol: "CH", count: 3"#));
+    assert!(problem.contains("3 × CH pays 4, less than 2 × CH (5)") && problem.contains("M-13"), "{problem}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("twice.ron");
+    let twice = classic_src().replace("lines: [[0, 0, 0]],", "lines: [[0, 0, 0], [0, 0, 0]],").replace("bet: (lines: [1],", "bet: (lines: [1, 2],");
+    assert_ne!(twice, classic_src());
+    std::fs::write(&file, twice).unwrap();
+    let source = paytables::load_source(&file).unwrap();
+    assert!(source.warnings.iter().any(|w| w.contains("paylines 1 and 2 are the same")), "{:?}", source.warnings);
+    assert!(paytables::load_source(&sample("classic-sevens.ron")).unwrap().warnings.iter().all(|w| !w.contains("are the same")));
+}
+
 #[test]
 fn syntax_errors_name_line_and_column() {
     let src = classic_src().replacen("rows: 1,", "rows: 1,,", 1);
