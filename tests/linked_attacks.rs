@@ -21,9 +21,9 @@ use serde_json::json;
 use super::{EPOCH, MAX_WAGER, POOL, SERVER, cabinet, controller, pool, url};
 
 /// The level the hits in these tests take (the Mini).
-const MINI: usize = 1;
+pub(super) const MINI: usize = 1;
 
-fn assert_refused<T: std::fmt::Debug>(r: Result<T, LinkError>, needle: &str) {
+pub(super) fn assert_refused<T: std::fmt::Debug>(r: Result<T, LinkError>, needle: &str) {
     match r {
         Err(LinkError::Refused(reason)) => assert!(reason.contains(needle), "{reason}"),
         other => panic!("expected a refusal naming {needle:?}, got {other:?}"),

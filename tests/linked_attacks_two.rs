@@ -17,22 +17,14 @@
 
 use std::time::{Duration, Instant};
 
-use linked_controller::{CABINET_CONNECTIONS, Controller, LinkError, Outcome};
+use linked_controller::{CABINET_CONNECTIONS, Controller, Outcome};
 
+use super::linked_attacks::{MINI, assert_refused as refused};
 use super::{EPOCH, MAX_WAGER, POOL, SERVER, cabinet, controller, pool, url};
-
-const MINI: usize = 1;
 
 /// The `n`th journal epoch identifier of a cabinet (32 hexadecimal digits).
 fn epoch(n: u32) -> String {
     format!("{n:032x}")
-}
-
-fn refused<T: std::fmt::Debug>(r: Result<T, LinkError>, needle: &str) {
-    match r {
-        Err(LinkError::Refused(reason)) => assert!(reason.contains(needle), "{reason}"),
-        other => panic!("expected a refusal naming {needle:?}, got {other:?}"),
-    }
 }
 
 /// Attack 3: a round that won in epoch E1 cannot be returned (or awarded

@@ -48,12 +48,7 @@ pub(crate) struct LostKey {
 /// lost only when it verifies no RAM clear record, no journal record, no
 /// head and no credential record in either copy.
 pub(crate) fn examine(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStore) -> Result<KeyCheck, StoreError> {
-    let copies: Vec<Connection> = [Some(path), second]
-        .into_iter()
-        .flatten()
-        .filter(|p| p.exists())
-        .map(|p| Connection::open_with_flags(p, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY))
-        .collect::<Result<_, _>>()?;
+    let copies = open_copies(path, second)?;
     let mut written = None;
     for conn in &copies {
         if written.is_none() && !super::is_virgin(conn)? {
@@ -86,6 +81,16 @@ pub(crate) fn examine(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStor
         })
         .optional()?;
     Ok(KeyCheck::Lost(LostKey { detail, entries, undecodable, credential }))
+}
+
+/// Both copies of critical memory that exist, opened read-only.
+fn open_copies(path: &Path, second: Option<&Path>) -> Result<Vec<Connection>, StoreError> {
+    Ok([Some(path), second]
+        .into_iter()
+        .flatten()
+        .filter(|p| p.exists())
+        .map(|p| Connection::open_with_flags(p, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY))
+        .collect::<Result<_, _>>()?)
 }
 
 /// How many MACs one copy holds, and how many of them `key` verifies.
@@ -186,12 +191,7 @@ pub(crate) struct Damaged {
 /// Read damaged critical memory (see [`Damaged`]); `None` when the key
 /// verifies nothing in it (a lost key: that clear is another).
 pub(crate) fn read_damaged(path: &Path, second: Option<&Path>, key: &[u8; 32]) -> Result<Option<Damaged>, StoreError> {
-    let copies: Vec<Connection> = [Some(path), second]
-        .into_iter()
-        .flatten()
-        .filter(|p| p.exists())
-        .map(|p| Connection::open_with_flags(p, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY))
-        .collect::<Result<_, _>>()?;
+    let copies = open_copies(path, second)?;
     let mut verified = 0;
     let mut credential = None;
     let mut first = None;
