@@ -16,7 +16,8 @@
 #                                    machine ID or an operator), making its
 #                                    certificate with the test CA if missing
 #
-# EGM_PG_PORT (default 55432) and EGM_PG_DATA (default target/postgres, or,
+# EGM_PG_PORT (default 25432: below Linux's ephemeral ports, which a
+# client socket in TIME_WAIT once held at 55432) and EGM_PG_DATA (default target/postgres, or,
 # when the postgres account cannot reach the checkout, as in a 0700 temporary
 # directory, a folder of this checkout's own under /var/lib/postgresql) move
 # it; the PKI (a test CA, the server's and each login's certificate) is in
@@ -25,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lib/deps.sh
 
-PORT=${EGM_PG_PORT:-55432}
+PORT=${EGM_PG_PORT:-25432}
 PKI=${EGM_PG_PKI:-$PWD/target/postgres-pki}
 DB_DEFAULT=egm_progressive
 

@@ -44,7 +44,7 @@ pub struct CabinetConfig {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkedSetup {
-    /// The controller's PostgreSQL URL, e.g. "postgresql://egm@127.0.0.1:55432/egm".
+    /// The controller's PostgreSQL URL, e.g. "postgresql://egm@127.0.0.1:25432/egm".
     pub controller: String,
     pub pool: String,
     /// The games whose wagers contribute, and the smallest wager that does (cents).
