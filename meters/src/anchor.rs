@@ -26,8 +26,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::keystore::KeyStore;
 use crate::money::Cents;
-use crate::store::{Anchor, IntegrityError, Pending};
+use crate::store::{Anchor, IntegrityError, Pending, Store, StoreError};
 
 /// Why the counter was advanced (logged with every anchor).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,6 +81,17 @@ pub(crate) enum AtBoot {
     Confirm { value: u64 },
     /// A new machine's first increment was interrupted before it was made.
     FinishGenesis,
+}
+
+/// Critical memory (already replayed) against the rest of the cabinet, as
+/// boot, the RAM clear and `egm-lab verify` all check it (issue 34): the
+/// NVRAM mirror, the head's anchor against the key store's counter, and the
+/// counter's binding. Returns what the boot does about the anchor.
+pub(crate) fn verify(store: &Store, keys: &mut dyn KeyStore) -> Result<AtBoot, StoreError> {
+    store.check_nvram()?;
+    let at_boot = at_boot(store.is_virgin()?, store.anchor(), keys.counter()?)?;
+    store.check_counter_binding(keys.counter_name()?.as_deref())?;
+    Ok(at_boot)
 }
 
 pub(crate) fn at_boot(virgin: bool, head: Anchor, counter: Option<u64>) -> Result<AtBoot, IntegrityError> {

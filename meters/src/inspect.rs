@@ -38,10 +38,7 @@ impl Inspection {
         let mut keys = keystore::open(&config.key_store, path)?;
         let store = Store::open_read_only(path, keys.as_mut())?.with_nvram(config.nvram_mirror.as_deref());
         let inspection = Self::replayed(store)?;
-        inspection.store.check_nvram()?;
-        let counter = keys.counter()?;
-        crate::anchor::at_boot(inspection.store.is_virgin()?, inspection.store.anchor(), counter)?;
-        inspection.store.check_counter_binding(keys.counter_name()?.as_deref())?;
+        crate::anchor::verify(&inspection.store, keys.as_mut())?;
         Ok(inspection)
     }
 

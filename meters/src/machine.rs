@@ -248,16 +248,13 @@ impl Machine {
         let virgin = store.is_virgin()?;
         let mut state = CriticalState::default();
         store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()))?;
-        store.check_nvram()?;
         if provisioning && !virgin {
             return Err(BootError::AlreadyProvisioned(state.machine_id.clone()));
         }
-        // The anchor first (issue 21): a rolled-back, foreign or wiped file
-        // is a RAM error before anything is added to it.
-        let counter = keys.counter().map_err(StoreError::from)?;
-        let at_boot = crate::anchor::at_boot(virgin, store.anchor(), counter).map_err(StoreError::from)?;
-        // The counter is the one critical memory was bound to (hole 1).
-        store.check_counter_binding(keys.counter_name().map_err(StoreError::from)?.as_deref())?;
+        // The mirror, the anchor and the counter's binding first (issues 21
+        // and 34): a restored, rolled-back, foreign or wiped file is a RAM
+        // error before anything is added to it.
+        let at_boot = crate::anchor::verify(&store, keys.as_mut())?;
         // A production cabinet is provisioned once, on purpose: a new
         // database is never silently a new machine (issue 21).
         if at_boot == crate::anchor::AtBoot::Provision && config.mode == Mode::Production && !provisioning {
@@ -330,13 +327,15 @@ impl Machine {
 
     /// Record the anchor counter critical memory is bound to when it has
     /// no record yet (a new machine's first anchor; issue 34, hole 1).
+    /// The TPM is asked for the name only then, not at every boot.
     fn bind_counter(&mut self) -> Result<(), CoreError> {
-        let name = self.keys.counter_name().map_err(|e| CoreError::CriticalMemory(e.to_string()))?;
-        match name {
-            Some(n) if self.store.counter_binding().map_err(|e| CoreError::CriticalMemory(e.to_string()))?.is_none() => {
-                self.store.set_counter_binding(&n).map_err(|e| CoreError::CriticalMemory(e.to_string()))
-            }
-            _ => Ok(()),
+        let fault = |e: StoreError| CoreError::CriticalMemory(e.to_string());
+        if self.store.counter_binding().map_err(fault)?.is_some() {
+            return Ok(());
+        }
+        match self.keys.counter_name().map_err(|e| fault(e.into()))? {
+            Some(name) => self.store.set_counter_binding(&name).map_err(fault),
+            None => Ok(()),
         }
     }
 

@@ -51,7 +51,7 @@ impl Machine {
         let mut state = CriticalState::default();
         let readable = store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()));
         // Verified as a boot verifies it (hole 3).
-        let verified = readable.and_then(|()| store.check_nvram()).and_then(|()| anchor_agrees(keys.as_mut(), &store));
+        let verified = readable.and_then(|()| crate::anchor::verify(&store, keys.as_mut()).map(|_| ()));
         // A verified journal must agree with the door's sensor; one that
         // does not verify says nothing that can be trusted.
         if verified.is_ok() && !state.doors_open.contains(&Door::Logic) {
@@ -111,15 +111,6 @@ impl Machine {
         store.set_credential(&record)?;
         Err(BootError::AuthenticationFailed)
     }
-}
-
-/// The head's anchor against the key store's counter, as at boot: a
-/// rolled-back, wiped or foreign file, or a counter it is not bound to,
-/// does not verify.
-fn anchor_agrees(keys: &mut dyn KeyStore, store: &Store) -> Result<(), StoreError> {
-    let counter = keys.counter()?;
-    crate::anchor::at_boot(store.is_virgin()?, store.anchor(), counter)?;
-    store.check_counter_binding(keys.counter_name()?.as_deref())
 }
 
 fn stamp() -> String {
@@ -183,9 +174,11 @@ fn clear_unopenable(path: &Path, config: &MachineConfig, operator_id: &str, pin:
 pub(super) fn record_clear(keys: &mut dyn KeyStore, store: &mut Store, operator_id: &str, reason: &str, before: &serde_json::Value) -> Result<u64, BootError> {
     let counter = keys.counter().map_err(StoreError::from)?;
     // A new file (after a key-lost or tamper clear) is bound to the
-    // counter before the counter moves (issue 34, hole 1).
-    if let Some(name) = keys.counter_name().map_err(StoreError::from)? {
-        store.set_counter_binding(&name)?;
+    // counter before the counter moves (issue 34, hole 1); a counter not
+    // yet defined (a new TPM) once the increment has defined it.
+    let name = keys.counter_name().map_err(StoreError::from)?;
+    if let Some(name) = &name {
+        store.set_counter_binding(name)?;
     }
     let pending = match counter {
         Some(c) => Anchor {
@@ -199,9 +192,8 @@ pub(super) fn record_clear(keys: &mut dyn KeyStore, store: &mut Store, operator_
     if pending.pending == crate::store::Pending::Advance && value != pending.value {
         return Err(StoreError::from(keystore::KeyStoreError::ReadBack { before: pending.value - 1, read: value }).into());
     }
-    // A counter the increment defined (a new TPM): bound while the head is
-    // still pending its genesis.
-    if counter.is_none()
+    // (The head is still pending its genesis here.)
+    if name.is_none()
         && let Some(name) = keys.counter_name().map_err(StoreError::from)?
     {
         store.set_counter_binding(&name)?;
