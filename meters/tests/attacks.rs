@@ -24,15 +24,12 @@ use std::path::{Path, PathBuf};
 
 use meters::{BootError, CashOut, CoreError, IntegrityError, KeyStoreConfig, Machine, MachineConfig, Mode, SeedChoice};
 use support::copies::delete;
-use support::production::{boot, boot_with, config, operator, provision_and_boot, ram_error, snapshot};
+use support::production::{boot, boot_with, config, operator, provision_and_boot, provisioned_cabinet, ram_error, snapshot};
 use support::swtpm::SoftwareTpm;
 
 #[test]
 fn attack_2_3_the_key_lives_in_the_tpm_and_another_tpm_can_neither_read_nor_replace_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(5_000).unwrap();
     assert!(!m.anchor_wear().stand_in);
     m.shutdown().unwrap();
@@ -61,10 +58,7 @@ fn attack_2_3_the_key_lives_in_the_tpm_and_another_tpm_can_neither_read_nor_repl
 
 #[test]
 fn attack_1_a_copy_restored_from_before_a_cash_out_is_refused_and_a_wipe_too() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(10_000).unwrap();
     m.insert_note(10_000).unwrap();
     m.shutdown().unwrap();
@@ -214,10 +208,7 @@ fn production_refuses_the_file_stand_in() {
 
 #[test]
 fn attack_4_a_clear_is_checked_against_the_machines_own_credential() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(2_000).unwrap();
     m.open_door(meters::Door::Logic).unwrap();
     drop(m);

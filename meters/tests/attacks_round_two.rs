@@ -23,7 +23,7 @@ mod support;
 use meters::{BootError, CashOut, CoreError, Door, IntegrityError, Machine, MachineConfig, RamClearRecord, Tilt};
 use rusqlite::Connection;
 use serde_json::{Value, json};
-use support::production::{boot, boot_with, config, provision_and_boot, ram_error, snapshot};
+use support::production::{boot, boot_with, config, provisioned_cabinet, ram_error, snapshot};
 use support::swtpm::SoftwareTpm;
 
 /// A round staking `stake` cents that loses.
@@ -46,10 +46,7 @@ fn last_clear(m: &Machine) -> (RamClearRecord, Value) {
 /// detection and the unverified liabilities, and keeps the evidence.
 #[test]
 fn hole_3_a_clear_of_a_rolled_back_copy_carries_nothing_and_records_the_tampering() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(10_000).unwrap();
     m.insert_note(10_000).unwrap();
     m.open_door(Door::Logic).unwrap();
@@ -89,10 +86,7 @@ fn hole_3_a_clear_of_a_rolled_back_copy_carries_nothing_and_records_the_tamperin
 /// A verified clear still carries what is owed (the contrast to hole 3).
 #[test]
 fn hole_3_a_verified_clear_carries_what_is_owed() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(5_000).unwrap();
     m.open_door(Door::Logic).unwrap();
     drop(m);
@@ -108,10 +102,7 @@ fn hole_3_a_verified_clear_carries_what_is_owed() {
 /// copy from before the cash-out then pays the credit once, not twice.
 #[test]
 fn hole_4_no_ticket_leaves_before_its_anchor() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, mut tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(5_000).unwrap();
     let copy = snapshot(&db, &tpm);
     tpm.power_cut();
@@ -136,10 +127,7 @@ fn hole_4_no_ticket_leaves_before_its_anchor() {
 /// moves forward.
 #[test]
 fn hole_7_both_copies_damaged_are_cleared_as_tampering() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(10_000).unwrap();
     let counter = m.anchor_wear().counter;
     m.shutdown().unwrap();
@@ -169,10 +157,7 @@ fn hole_7_both_copies_damaged_are_cleared_as_tampering() {
 /// detected by the mirror. The way out is the tamper clear.
 #[test]
 fn hole_8_the_mirror_cannot_be_deleted_blanked_or_configured_away() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(10_000).unwrap();
     // Inside the window (no anchor since): a hot copy of the database alone.
     let hot = support::copies::Snapshot::take(&db);
@@ -214,10 +199,7 @@ fn hole_8_the_mirror_cannot_be_deleted_blanked_or_configured_away() {
 /// shown.
 #[test]
 fn hole_11_an_edited_record_is_never_shown() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, _tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(5_000).unwrap();
     let (r, _) = m.play_round("g", 1, 100, "outcome", |_| Ok::<_, String>(json!({"stops": [1, 2, 3]}))).unwrap();
     m.settle_round(r, 0, vec![]).unwrap();
@@ -235,10 +217,7 @@ fn hole_11_an_edited_record_is_never_shown() {
 /// turned 5,000 into 14,000).
 #[test]
 fn hole_12_a_live_round_is_never_voided() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(5_000).unwrap();
     for _ in 0..20 {
         let (r, _) = m.play_round("g", 1, 100, "outcome", |_| Ok::<_, String>(json!({}))).unwrap();
@@ -263,10 +242,7 @@ fn hole_12_a_live_round_is_never_voided() {
 /// anything, and once the TPM answers the cabinet boots with its credit.
 #[test]
 fn hole_10_a_tpm_that_does_not_answer_is_not_a_lost_key() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, mut tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(10_000).unwrap();
     m.open_door(Door::Logic).unwrap();
     drop(m);
@@ -288,10 +264,7 @@ fn hole_10_a_tpm_that_does_not_answer_is_not_a_lost_key() {
 /// anchor event, counted on the real TPM's counter.
 #[test]
 fn nv_writes_none_per_round_one_per_anchor_event() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(5_000).unwrap();
     let before = m.anchor_wear();
     // 1,000 rounds of 1 cent: 1,000 cents wagered, under the tick.
@@ -327,10 +300,7 @@ fn tpm2(tpm: &SoftwareTpm, args: &[&str]) -> String {
 /// the real counter are still `RolledBack`.
 #[test]
 fn hole_1_a_counter_another_program_defined_is_not_critical_memorys() {
-    let dir = tempfile::tempdir().unwrap();
-    let tpm = SoftwareTpm::start(dir.path());
-    let db = dir.path().join("egm.sqlite");
-    let mut m = provision_and_boot(&db, &tpm);
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(10_000).unwrap();
     m.insert_note(10_000).unwrap();
     let stale = m.anchor_wear().counter;

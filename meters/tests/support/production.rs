@@ -2,7 +2,7 @@
 //! it up: production mode, the TPM key store, the operator's own
 //! credential, both copies of critical memory and the NVRAM mirror.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use meters::{BootError, IntegrityError, KeyStoreConfig, Machine, MachineConfig, Mode, OperatorCredential, SeedChoice};
 
@@ -47,6 +47,17 @@ pub fn boot_with(path: &Path, config: MachineConfig) -> Result<Machine, BootErro
 /// A new cabinet: provisioned once, then booted.
 pub fn provision_and_boot(path: &Path, tpm: &SoftwareTpm) -> Machine {
     provision_and_boot_with(path, config(tpm))
+}
+
+/// A new production cabinet in a folder of its own, on a TPM of its own,
+/// provisioned and booted: the folder, the TPM, critical memory's path and
+/// the machine (bound in this order, the TPM stops before the folder goes).
+pub fn provisioned_cabinet() -> (tempfile::TempDir, SoftwareTpm, PathBuf, Machine) {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let m = provision_and_boot(&db, &tpm);
+    (dir, tpm, db, m)
 }
 
 pub fn provision_and_boot_with(path: &Path, config: MachineConfig) -> Machine {
