@@ -79,7 +79,14 @@ cp assets/paytables/approved.ron var/approved.ron
 "$bin/egm-lab" approve-program "$bin/cabinet" --manifest var/approved.ron >/dev/null
 
 if [ ! -f var/egm.sqlite ]; then
-    "$bin/egm-lab" provision var/egm.sqlite --config var/cabinet.ron
+    # Provisioning takes ownership of the TPM with secrets derived from
+    # the operator's PIN: the operator is present.
+    pin="${pin:-${EGM_OPERATOR_PIN:-}}"
+    if [ -z "$pin" ]; then
+        read -rsp "operator PIN (provisions this cabinet's TPM): " pin
+        echo
+    fi
+    printf '%s\n' "$pin" | "$bin/egm-lab" provision var/egm.sqlite --config var/cabinet.ron
 fi
 
 # No display (a headless server): run under a virtual one.

@@ -76,7 +76,7 @@ fn bench(c: &mut Criterion) {
         ..MachineConfig::default()
     };
     let db = dir.path().join("bench-tpm.sqlite");
-    Machine::provision(&db, config.clone()).unwrap();
+    Machine::provision(&db, config.clone(), "7391046285").unwrap();
     let mut m = Machine::open(&db, config.clone(), SeedChoice::Entropy).unwrap();
     g.bench_function("note in + anchored cash-out, swtpm", |b| {
         b.iter(|| {

@@ -103,6 +103,40 @@ impl OperatorCredential {
     }
 }
 
+/// A secret the TPM holds for this operator on this machine (issue 34,
+/// holes 1, 5 and 6): argon2id of the PIN, salted by what it is for, the
+/// machine and the operator. Never stored: provisioning sets it in the TPM,
+/// and the PIN gives it again when the operator is present.
+fn tpm_secret(purpose: &str, machine_id: &str, operator_id: &str, pin: &str) -> Result<[u8; 32], CredentialError> {
+    use sha2::Digest as _;
+    let salt = sha2::Sha256::new()
+        .chain_update(b"egm tpm secret v1\0")
+        .chain_update(purpose.as_bytes())
+        .chain_update([0])
+        .chain_update(machine_id.as_bytes())
+        .chain_update([0])
+        .chain_update(operator_id.as_bytes())
+        .finalize();
+    let mut out = [0u8; 32];
+    argon2().hash_password_into(pin.as_bytes(), &salt[..16], &mut out).map_err(|e| CredentialError::Hash(e.to_string()))?;
+    Ok(out)
+}
+
+/// The operator's credential secret in the TPM: what a RAM clear presents.
+pub(crate) fn tpm_credential(machine_id: &str, operator_id: &str, pin: &str) -> Result<[u8; 32], CredentialError> {
+    tpm_secret("operator credential", machine_id, operator_id, pin)
+}
+
+/// Everything provisioning sets in the TPM for this operator.
+pub(crate) fn owner_secrets(machine_id: &str, operator_id: &str, pin: &str) -> Result<crate::keystore::OwnerSecrets, CredentialError> {
+    Ok(crate::keystore::OwnerSecrets {
+        owner: tpm_secret("owner hierarchy", machine_id, operator_id, pin)?,
+        endorsement: tpm_secret("endorsement hierarchy", machine_id, operator_id, pin)?,
+        lockout: tpm_secret("lockout", machine_id, operator_id, pin)?,
+        credential: tpm_credential(machine_id, operator_id, pin)?,
+    })
+}
+
 /// The machine's own record of its credential, with the failed tries since
 /// the last success and the end of a lockout (kept beside the journal,
 /// under the machine key's MAC; it survives RAM clears).

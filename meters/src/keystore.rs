@@ -21,6 +21,8 @@
 pub(crate) mod file;
 pub(crate) mod tpm;
 
+pub use tpm::{CREDENTIAL_INDEX, KEY_HANDLE, MEASURED_PCR};
+
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -66,6 +68,35 @@ pub enum KeyStoreError {
     File { path: String, detail: String },
     #[error("the anchor counter read back {read} after an increment from {before}")]
     ReadBack { before: u64, read: u64 },
+    /// The element holds no machine key (a TPM cleared or replaced, or
+    /// never provisioned): the only case a key-lost clear is for.
+    #[error("{detail}")]
+    NoKey { detail: String },
+    /// The TPM's dictionary-attack lockout (issue 34, hole 5): too many
+    /// wrong PINs; no file restored undoes it.
+    #[error("the TPM ({tcti}) is in dictionary-attack lockout after too many wrong PINs: it accepts none until its recovery time has passed")]
+    LockedOut { tcti: String },
+}
+
+/// The secrets provisioning sets in the TPM, derived from the operator's
+/// PIN (`credential::tpm_secrets`): never stored on the cabinet.
+pub(crate) struct OwnerSecrets {
+    pub(crate) owner: [u8; 32],
+    pub(crate) endorsement: [u8; 32],
+    pub(crate) lockout: [u8; 32],
+    /// The authorisation of the operator's credential in the TPM.
+    pub(crate) credential: [u8; 32],
+}
+
+/// What the key store says of an operator's PIN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OperatorCheck {
+    /// The store keeps no credential (the file stand-in, or a TPM never
+    /// provisioned or cleared): the caller checks the machine's record.
+    NotKept,
+    Accepted,
+    /// Refused, and counted by the TPM's dictionary-attack protection.
+    Refused,
 }
 
 /// The protected element: derives the machine key and keeps the anchor.
@@ -92,6 +123,20 @@ pub(crate) trait KeyStore: Send {
     /// provisioning (issue 34, hole 1); `None` while it is not defined, and
     /// for the file stand-in.
     fn counter_name(&mut self) -> Result<Option<Vec<u8>>, KeyStoreError>;
+
+    /// Provisioning, with the operator present: take ownership of the
+    /// element and make the key, the counter and the credential in it
+    /// (issue 34, holes 1, 2, 5, 6). Nothing for the file stand-in.
+    fn take_ownership(&mut self, secrets: &OwnerSecrets) -> Result<(), KeyStoreError>;
+
+    /// Check an operator's derived credential secret against the one bound
+    /// in the element at provisioning.
+    fn check_operator(&mut self, credential: &[u8; 32]) -> Result<OperatorCheck, KeyStoreError>;
+
+    /// Whether the element keeps the key and the credential itself, so
+    /// that a key that verifies nothing means foreign or forged files, not
+    /// a lost key (a TPM); the stand-in's key is a file.
+    fn keeps_operator(&self) -> bool;
 }
 
 /// Open the configured key store for the database at `db`.

@@ -66,10 +66,14 @@ pub enum BootError {
     Store(StoreError),
     #[error("{0}")]
     Rng(#[from] RngError),
-    #[error("RAM clear refused: operator authentication failed")]
+    #[error("refused: operator authentication failed")]
     AuthenticationFailed,
+    #[error("the operator credential: {0}")]
+    Credential(#[from] crate::credential::CredentialError),
     #[error("RAM clear refused: too many failed tries, locked out for {seconds} s more")]
     LockedOut { seconds: i64 },
+    #[error("refused: {0}")]
+    CredentialLockedOut(String),
     #[error("RAM clear refused: the logic door must be open (D-32)")]
     LogicDoorClosed,
     #[error("RAM clear refused: this machine has no credential record, and its journal cannot say whose the machine is")]
@@ -209,7 +213,21 @@ impl Machine {
     /// anchor counter the first time and binds the configuration's machine
     /// ID into the genesis record and the first anchor. Refused on critical
     /// memory that already holds a machine. Returns the first anchor.
-    pub fn provision(path: &Path, config: MachineConfig) -> Result<u64, BootError> {
+    ///
+    /// The operator is present: `pin` is the PIN of the configuration's
+    /// credential. On a TPM, provisioning first takes ownership of it
+    /// (issue 34, holes 1, 2, 5 and 6; `keystore::tpm::ownership`): its
+    /// hierarchies' authorisations become secrets derived from the PIN,
+    /// and the machine key, the anchor counter and the operator's
+    /// credential are made in it, bound to the measured state it boots in.
+    pub fn provision(path: &Path, config: MachineConfig, pin: &str) -> Result<u64, BootError> {
+        config.validate()?;
+        let operator = &config.operator.operator_id;
+        if !config.operator.accepts(operator, pin) {
+            return Err(BootError::AuthenticationFailed);
+        }
+        let secrets = crate::credential::owner_secrets(&config.machine_id, operator, pin)?;
+        keystore::open(&config.key_store, path).and_then(|mut keys| keys.take_ownership(&secrets)).map_err(StoreError::from)?;
         let m = Self::boot(path, config, SeedChoice::Entropy, true)?;
         let value = m.anchor_wear().counter;
         m.shutdown().map_err(boot_error)?;
@@ -228,6 +246,12 @@ impl Machine {
                     keystore::open(&key_store, path).ok().and_then(|mut keys| crate::store::key_lost::examine(path, second.as_deref(), keys.as_mut()).ok());
                 match lost {
                     Some(crate::store::key_lost::KeyCheck::Lost(l)) => Err(BootError::RamError(IntegrityError::KeyLost(l.detail))),
+                    // A TPM with no key beside empty critical memory: a
+                    // cabinet never provisioned.
+                    Some(crate::store::key_lost::KeyCheck::Empty) if !provisioning && matches!(e, IntegrityError::KeyMissing(_)) => {
+                        Err(BootError::NotProvisioned)
+                    }
+                    Some(crate::store::key_lost::KeyCheck::Foreign(l)) => Err(BootError::RamError(IntegrityError::NotThisMachines(l.detail))),
                     _ => Err(BootError::RamError(e)),
                 }
             }

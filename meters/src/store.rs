@@ -154,6 +154,12 @@ pub enum IntegrityError {
     Nvram(String),
     #[error("{0}; only a RAM clear that records the key as lost gets out (`egm-lab ram-clear --key-lost`)")]
     KeyLost(String),
+    /// The TPM holds this cabinet's key and it verifies nothing in the
+    /// files (issue 34, hole 6): they are another machine's or forged.
+    #[error(
+        "{0}; a RAM clear with the logic door open and the operator's PIN (checked by the TPM) records the tampering and starts anew (`egm-lab ram-clear`)"
+    )]
+    NotThisMachines(String),
     #[error("the anchor counter is not the one critical memory was provisioned with ({0}): an edited configuration or a counter another program defined")]
     CounterNotBound(String),
 }

@@ -45,8 +45,16 @@ fn attack_2_3_the_key_lives_in_the_tpm_and_another_tpm_can_neither_read_nor_repl
     // verifies nothing in them, and the RAM error says so.
     let other_dir = tempfile::tempdir().unwrap();
     let other = SoftwareTpm::start(other_dir.path());
+    // A TPM that was never provisioned holds no key at all: a lost key.
     let e = ram_error(boot(&db, &other));
-    assert!(matches!(e, IntegrityError::KeyLost(ref why) if why.contains("another machine's")), "{e}");
+    assert!(matches!(e, IntegrityError::KeyLost(ref why) if why.contains("holds no machine key")), "{e}");
+    // One that is another cabinet's holds its own, which verifies nothing
+    // here (issue 34, hole 6: not a lost key, and no key-lost clear).
+    provision_and_boot(&other_dir.path().join("egm.sqlite"), &other).shutdown().unwrap();
+    let e = ram_error(boot(&db, &other));
+    assert!(matches!(e, IntegrityError::NotThisMachines(ref why) if why.contains("another machine's or forged")), "{e}");
+    let r = Machine::ram_clear_key_lost(&db, &config(&other), "ana", "7391046285", "swap", true);
+    assert!(matches!(r, Err(BootError::KeyNotLost(ref why)) if why.contains("tamper clear")), "{r:?}");
     // And the stand-in key cannot read it either (a forger with the file
     // stand-in's tools).
     #[cfg(feature = "lab")]
@@ -135,7 +143,7 @@ fn attack_10_a_cut_after_the_increment_and_before_its_record_is_confirmed_at_boo
     // The increment lands and the cabinet dies before recording it: made
     // here with tpm2-tools on the same NV index, through the same TCTI.
     tpm.power_on();
-    let out = std::process::Command::new("tpm2_nvincrement").args(["-C", "o", "0x01500020"]).env("TPM2TOOLS_TCTI", tpm.tcti()).output().unwrap();
+    let out = tpm.increment_in_measured_state(0x0150_0020);
     assert!(out.status.success(), "tpm2_nvincrement: {}", String::from_utf8_lossy(&out.stderr));
     // The boot confirms it (no second increment for the cash-out), then
     // anchors its own power-up; the ticket is printed once.
@@ -188,8 +196,9 @@ fn attack_3_a_lost_key_is_recovered_only_by_a_recorded_key_lost_clear() {
     // The old file, archived, still verifies under the old TPM's key.
     let archived = meters::inspect::Inspection::open_with(&clear.archive, &config(&old_tpm).key_store).unwrap();
     assert_eq!(archived.state().credit, 5_000);
-    // And the old TPM's key verifies nothing in the new critical memory.
-    assert!(matches!(ram_error(boot(&db, &old_tpm)), IntegrityError::KeyLost(_)));
+    // And the old TPM's key, which it still holds, verifies nothing in the
+    // new critical memory: not its files.
+    assert!(matches!(ram_error(boot(&db, &old_tpm)), IntegrityError::NotThisMachines(_)));
 }
 
 #[test]
@@ -232,8 +241,8 @@ fn a_production_cabinet_is_provisioned_once_and_keeps_its_machine_id() {
     let db = dir.path().join("egm.sqlite");
     // Never silently a new machine.
     assert!(matches!(boot(&db, &tpm), Err(BootError::NotProvisioned)));
-    let first = Machine::provision(&db, config(&tpm)).unwrap();
-    assert!(matches!(Machine::provision(&db, config(&tpm)), Err(BootError::AlreadyProvisioned(ref id)) if id == "EGM-0001"));
+    let first = Machine::provision(&db, config(&tpm), "7391046285").unwrap();
+    assert!(matches!(Machine::provision(&db, config(&tpm), "7391046285"), Err(BootError::AlreadyProvisioned(ref id)) if id == "EGM-0001"));
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.anchor_wear().counter, first + 1, "provisioning anchored once, the boot once");
     drop(m);

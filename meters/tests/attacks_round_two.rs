@@ -7,7 +7,7 @@
 //!
 //! | hole | here |
 //! |---|---|
-//! | 1 a counter not bound to critical memory | `hole_1_*` (the binding; taking ownership of the TPM is still open) |
+//! | 1 a counter not bound to critical memory | `hole_1_*` (the binding); `attacks_on_the_tpm.rs` (ownership) |
 //! | 3 a RAM clear ignores the anchor | `hole_3_*` |
 //! | 4 a ticket before its anchor | `hole_4_*` |
 //! | 7 detected attacks are dead ends | `hole_3_*` (a rolled-back copy), `hole_7_*` (both copies damaged), `hole_8_*` (a deleted mirror) |
@@ -288,19 +288,23 @@ fn nv_writes_none_per_round_one_per_anchor_event() {
 
 /// tpm2-tools on this TPM, as any program on the cabinet may run them.
 fn tpm2(tpm: &SoftwareTpm, args: &[&str]) -> String {
-    let out = std::process::Command::new(args[0]).args(&args[1..]).env("TPM2TOOLS_TCTI", tpm.tcti()).output().unwrap();
+    let out = tpm.tools(args);
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Hole 1: another program defines a second counter, brings it to a
-/// restored copy's anchor, and an edited configuration names it. Critical
-/// memory is bound to its counter's TPM name at provisioning (a MAC'd
-/// record checked at every boot): the copy is refused, and the files with
-/// the real counter are still `RolledBack`.
+/// restored copy's anchor, and an edited configuration names it.
+/// Provisioning took ownership of the TPM: the owner hierarchy defines no
+/// counter for anyone else (`attacks_on_the_tpm.rs` tries the rest). A
+/// firmware that leaves the platform hierarchy open (swtpm's) still lets a
+/// counter be made, with a policy anyone satisfies; critical memory is
+/// bound to its own counter's TPM name at provisioning (a MAC'd record
+/// checked at every boot): the copy is refused, and the files with the
+/// real counter are still `RolledBack`.
 #[test]
 fn hole_1_a_counter_another_program_defined_is_not_critical_memorys() {
-    let (_dir, tpm, db, mut m) = provisioned_cabinet();
+    let (dir, tpm, db, mut m) = provisioned_cabinet();
     m.insert_note(10_000).unwrap();
     m.insert_note(10_000).unwrap();
     let stale = m.anchor_wear().counter;
@@ -311,15 +315,43 @@ fn hole_1_a_counter_another_program_defined_is_not_critical_memorys() {
     copy.restore();
     assert!(matches!(ram_error(boot(&db, &tpm)), IntegrityError::RolledBack { .. }));
 
-    // The attacker's counter at another index, brought to the copy's anchor.
-    tpm2(&tpm, &["tpm2_nvdefine", "0x01500021", "-C", "o", "-s", "8", "-a", "ownerread|ownerwrite|nt=counter"]);
+    // The owner hierarchy refuses the attacker (its authorisation is the
+    // operator's now).
+    let refused = tpm.tools(&["tpm2_nvdefine", "0x01500021", "-C", "o", "-s", "8", "-a", "ownerread|ownerwrite|nt=counter"]);
+    assert!(!refused.status.success(), "the owner hierarchy defined the attacker's counter");
+    // The platform hierarchy, left open: a counter whose write policy is
+    // the empty one (a fresh policy session satisfies it).
+    let empty_policy = dir.path().join("empty.policy");
+    std::fs::write(&empty_policy, [0u8; 32]).unwrap();
+    tpm2(
+        &tpm,
+        &[
+            "tpm2_nvdefine",
+            "0x01500021",
+            "-C",
+            "p",
+            "-s",
+            "8",
+            "-a",
+            "ppread|authread|policywrite|platformcreate|nt=counter",
+            "-L",
+            empty_policy.to_str().unwrap(),
+        ],
+    );
+    let session = dir.path().join("attacker.ctx");
+    let s = session.to_str().unwrap();
+    let increment = |tpm: &SoftwareTpm| {
+        tpm2(tpm, &["tpm2_startauthsession", "--policy-session", "-S", s]);
+        tpm2(tpm, &["tpm2_nvincrement", "-C", "0x01500021", "-P", &format!("session:{s}"), "0x01500021"]);
+        tpm2(tpm, &["tpm2_flushcontext", s]);
+    };
     let read = |tpm: &SoftwareTpm| {
-        let out = std::process::Command::new("tpm2_nvread").args(["0x01500021", "-C", "o", "-s", "8"]).env("TPM2TOOLS_TCTI", tpm.tcti()).output().unwrap();
+        let out = tpm.tools(&["tpm2_nvread", "0x01500021", "-C", "0x01500021", "-s", "8"]);
         out.stdout.as_slice().try_into().map(u64::from_be_bytes).unwrap_or(0)
     };
-    tpm2(&tpm, &["tpm2_nvincrement", "0x01500021", "-C", "o"]);
+    increment(&tpm);
     while read(&tpm) < stale {
-        tpm2(&tpm, &["tpm2_nvincrement", "0x01500021", "-C", "o"]);
+        increment(&tpm);
     }
     assert_eq!(read(&tpm), stale, "the attacker's counter names the copy's anchor");
     let edited = MachineConfig { key_store: meters::KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0021 }, ..config(&tpm) };
@@ -331,11 +363,17 @@ fn hole_1_a_counter_another_program_defined_is_not_critical_memorys() {
     }
     assert!(matches!(ram_error(boot_with(&db, edited.clone())), IntegrityError::CounterNotBound(ref d) if d.contains("no record")));
     bound.restore();
-    // A clear on the edited configuration does not verify either: it
-    // carries nothing of the copy's 20,000.
-    Machine::ram_clear(&db, &edited, "ana", "7391046285", "edited configuration", true).unwrap();
-    let cleared = boot_with(&db, edited).unwrap();
+    // A clear on the edited configuration is refused before anything is
+    // written: a clear never moves another counter than critical memory's.
+    let before_clear = std::fs::read(&db).unwrap();
+    let r = Machine::ram_clear(&db, &edited, "ana", "7391046285", "edited configuration", true);
+    assert!(matches!(r, Err(BootError::RamError(IntegrityError::CounterNotBound(_)))), "{r:?}");
+    assert_eq!(std::fs::read(&db).unwrap(), before_clear, "the refused clear wrote nothing");
+    // The way out, on the configuration it was provisioned with: the
+    // tampering recorded, nothing of the copy's 20,000 carried.
+    Machine::ram_clear(&db, &config(&tpm), "ana", "7391046285", "restored copy", true).unwrap();
+    let cleared = boot(&db, &tpm).unwrap();
     assert_eq!((cleared.credit(), cleared.state().handpays.len()), (0, 0));
     let (clear, before) = last_clear(&cleared);
-    assert!(clear.reason.starts_with("tamper:") && before["tamper"].as_str().unwrap().contains("not the one"), "{before}");
+    assert!(clear.reason.starts_with("tamper:") && before["tamper"].as_str().unwrap().contains("rolled back"), "{before}");
 }

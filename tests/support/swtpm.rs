@@ -73,6 +73,37 @@ impl SoftwareTpm {
         }
     }
 
+    /// tpm2-tools on this TPM, as any program on the cabinet may run them:
+    /// their output, whether they succeeded or not.
+    pub fn tools(&self, args: &[&str]) -> std::process::Output {
+        Command::new(args[0]).args(&args[1..]).env("TPM2TOOLS_TCTI", self.tcti()).output().expect("tpm2-tools are not installed (tools/test.sh installs them)")
+    }
+
+    /// A measured boot's step: extend the measured PCR (15, SHA-256) with
+    /// `digest_hex` (64 hex digits), as a boot chain does with the digest
+    /// of the program it starts. PCR 15 is not resettable: only a power
+    /// cycle brings it back to zero.
+    pub fn measure(&self, digest_hex: &str) {
+        let out = self.tools(&["tpm2_pcrextend", &format!("15:sha256={digest_hex}")]);
+        assert!(out.status.success(), "tpm2_pcrextend: {}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    /// Advance the counter at `nv_index` as the certified program does it:
+    /// under a policy session that PolicyPCR over PCR 15 satisfies. Works
+    /// only in the measured state the counter was provisioned in.
+    pub fn increment_in_measured_state(&self, nv_index: u32) -> std::process::Output {
+        let session = self.state.with_file_name(format!("session-{}.ctx", self.port));
+        let s = session.to_str().unwrap();
+        let index = format!("{nv_index:#010x}");
+        let start = self.tools(&["tpm2_startauthsession", "--policy-session", "-S", s]);
+        assert!(start.status.success(), "tpm2_startauthsession: {}", String::from_utf8_lossy(&start.stderr));
+        let policy = self.tools(&["tpm2_policypcr", "-S", s, "-l", "sha256:15"]);
+        assert!(policy.status.success(), "tpm2_policypcr: {}", String::from_utf8_lossy(&policy.stderr));
+        let out = self.tools(&["tpm2_nvincrement", "-C", &index, "-P", &format!("session:{s}"), &index]);
+        let _ = self.tools(&["tpm2_flushcontext", s]);
+        out
+    }
+
     /// A power cut: the TPM stops with no TPM2_Shutdown.
     pub fn power_cut(&mut self) {
         let status = Command::new("swtpm_ioctl").arg("--tcp").arg(format!("127.0.0.1:{}", self.port + 1)).arg("-s").status().unwrap();

@@ -14,6 +14,20 @@ fn lab(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_egm-lab")).args(args).output().unwrap()
 }
 
+/// `egm-lab` with `input` on its standard input (a PIN).
+fn lab_with(input: &str, args: &[&str]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_egm-lab"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn rng_dump_gives_raw_bytes_and_scaled_outcomes() {
     let out = lab(&["rng-dump", "--bytes", "100000", "--seed", "4"]);
@@ -128,10 +142,13 @@ fn credential_and_provision_set_a_cabinet_up_once() {
     let config = MachineConfig { machine_id: "EGM-0042".into(), mode: Mode::Lab, operator: credential, ..MachineConfig::default() };
     std::fs::write(&cfg, ron::to_string(&config).unwrap()).unwrap();
     let (db_s, cfg_s) = (db.to_str().unwrap(), cfg.to_str().unwrap());
-    let out = lab(&["provision", db_s, "--config", cfg_s]);
+    let out = lab_with("7391046286\n", &["provision", db_s, "--config", cfg_s]);
+    assert!(!out.status.success(), "provisioned with a wrong PIN");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("operator authentication failed"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = lab_with("7391046285\n", &["provision", db_s, "--config", cfg_s]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("machine EGM-0042 provisioned"));
-    let again = lab(&["provision", db_s, "--config", cfg_s]);
+    let again = lab_with("7391046285\n", &["provision", db_s, "--config", cfg_s]);
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already provisioned (machine EGM-0042)"), "{}", String::from_utf8_lossy(&again.stderr));
     assert_eq!(Machine::open(&db, config, SeedChoice::Lab(1)).unwrap().state().machine_id, "EGM-0042");
@@ -145,13 +162,13 @@ fn provision_reads_a_whole_cabinet_configuration() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = test_config::write(dir.path(), &test_config::text(dir.path()));
     let db = dir.path().join("egm.sqlite");
-    let out = lab(&["provision", db.to_str().unwrap(), "--config", cfg.to_str().unwrap()]);
+    let out = lab_with("0000\n", &["provision", db.to_str().unwrap(), "--config", cfg.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("machine EGM-0001 provisioned"));
 
     let bad = dir.path().join("bad.ron");
     std::fs::write(&bad, "CabinetConfig(language: \"pt\")").unwrap();
-    let out = lab(&["provision", dir.path().join("other.sqlite").to_str().unwrap(), "--config", bad.to_str().unwrap()]);
+    let out = lab_with("0000\n", &["provision", dir.path().join("other.sqlite").to_str().unwrap(), "--config", bad.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("neither a machine configuration") && err.contains("machine"), "{err}");
@@ -206,7 +223,7 @@ fn verify_checks_the_anchor_and_the_mirror_as_a_boot_does() {
     let cfg = dir.path().join("machine.ron");
     std::fs::write(&cfg, ron::ser::to_string(&config).unwrap()).unwrap();
     let (db_s, cfg_s) = (db.to_str().unwrap(), cfg.to_str().unwrap());
-    Machine::provision(&db, config.clone()).unwrap();
+    Machine::provision(&db, config.clone(), "7391046285").unwrap();
     let mut m = Machine::open(&db, config.clone(), SeedChoice::Entropy).unwrap();
     m.insert_note(10_000).unwrap();
     m.shutdown().unwrap();

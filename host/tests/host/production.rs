@@ -65,7 +65,7 @@ fn the_host_runs_in_production_on_a_tpm_provisioned_once() {
     let e = boot(&BootOptions { lab_seed: Some(1), ..options.clone() }).err().expect("a lab seed was accepted in production");
     assert!(e.contains("seed"), "{e}");
 
-    let first = Machine::provision(&db, config.machine.clone()).unwrap();
+    let first = Machine::provision(&db, config.machine.clone(), "4829137560").unwrap();
     let mut s = boot(&options).unwrap();
     assert!(s.verification().failures().is_empty(), "{:?}", s.verification().failures());
     assert_eq!(s.machine().play_block(), None);

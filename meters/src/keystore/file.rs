@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{KeyStore, KeyStoreError};
+use super::{KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets};
 use crate::mac::mac_of;
 
 pub(crate) struct FileStandIn {
@@ -91,6 +91,18 @@ impl KeyStore for FileStandIn {
         };
         write_atomically(&self.counter_path, &next.to_be_bytes(), true).map_err(|e| Self::err(&self.counter_path, e))?;
         self.counter()?.ok_or_else(|| Self::err(&self.counter_path, "vanished after a write"))
+    }
+
+    fn take_ownership(&mut self, _secrets: &OwnerSecrets) -> Result<(), KeyStoreError> {
+        Ok(())
+    }
+
+    fn check_operator(&mut self, _credential: &[u8; 32]) -> Result<OperatorCheck, KeyStoreError> {
+        Ok(OperatorCheck::NotKept)
+    }
+
+    fn keeps_operator(&self) -> bool {
+        false
     }
 }
 

@@ -1,36 +1,57 @@
 //! The key store in a TPM 2.0, through `tss-esapi` (7.7, for Debian 12's
 //! libtss2 3.2).
 //!
-//! * **The key** is a primary HMAC-SHA256 object of the owner hierarchy:
-//!   fixedTPM, fixedParent, sensitiveDataOrigin, so its secret is made by
-//!   the chip from its owner seed and never leaves it. The same template
-//!   gives the same key at every boot, so nothing of it is stored on disk;
-//!   a TPM2_Clear (a new owner seed) makes it a different key, and every
-//!   record MAC'd before no longer verifies.
-//! * **The anchor** is an owner NV index of type counter, without the
-//!   ORDERLY attribute: an orderly counter is kept in RAM and, after a power
-//!   cut, jumps ahead by up to 255 (seen on swtpm: 3231 → 3327). Each
-//!   increment is an NV write, so it is advanced at anchor events only.
+//! Provisioning takes ownership of the TPM ([`ownership`]; issue 34,
+//! holes 1, 2, 5 and 6): the owner, endorsement and lockout authorisations
+//! are set to secrets derived from the operator's PIN (never stored on the
+//! cabinet), and three things are made under the owner's authorisation,
+//! which nothing else on the cabinet holds afterwards:
 //!
-//! A connection is opened for each operation and closed after it: the TPM
-//! is used a few times per boot and per anchor, and nothing holds it
-//! between (another reader, such as a lab tool, may use it meanwhile).
-//! On this libtss2, commands that need no authorisation run without a
-//! session; the others with the empty owner password.
+//! * **the key**: a persistent HMAC-SHA256 object (fixedTPM, fixedParent,
+//!   sensitiveDataOrigin; userWithAuth clear) whose authorisation policy is
+//!   [`MEASURED_PCR`]'s value at provisioning: only a program in the same
+//!   measured state can use it. Its secret never leaves the chip; the
+//!   journal key is its HMAC of a label, held in this process only.
+//! * **the anchor**: an NV counter (never ORDERLY: an orderly counter jumps
+//!   ahead by up to 255 after a power cut) written only under the same PCR
+//!   policy, read by anyone. Each increment is an NV write: anchor events
+//!   only.
+//! * **the operator's credential**: an NV index whose authorisation value
+//!   is derived from the PIN, subject to the TPM's dictionary-attack
+//!   protection: a wrong PIN counts against the chip's own lockout, which
+//!   no file restored undoes.
+//!
+//! A connection is opened for each operation and closed after it, every
+//! session and transient object flushed: the TPM is used a few times per
+//! boot and per anchor, and nothing holds it between.
+
+mod ownership;
 
 use std::str::FromStr;
 
-use tss_esapi::attributes::{NvIndexAttributesBuilder, ObjectAttributesBuilder};
-use tss_esapi::constants::CapabilityType;
 use tss_esapi::constants::nv_index_type::NvIndexType;
-use tss_esapi::handles::{NvIndexHandle, NvIndexTpmHandle, TpmHandle};
-use tss_esapi::interface_types::algorithm::{HashingAlgorithm, PublicAlgorithm};
-use tss_esapi::interface_types::resource_handles::{Hierarchy, NvAuth, Provision};
-use tss_esapi::interface_types::session_handles::AuthSession;
-use tss_esapi::structures::{CapabilityData, Digest, KeyedHashScheme, MaxBuffer, NvPublicBuilder, PublicBuilder, PublicKeyedHashParameters};
+use tss_esapi::constants::response_code::Tss2ResponseCodeKind;
+use tss_esapi::constants::{CapabilityType, SessionType};
+use tss_esapi::handles::{KeyHandle, NvIndexHandle, NvIndexTpmHandle, ObjectHandle, PersistentTpmHandle, SessionHandle, TpmHandle};
+use tss_esapi::interface_types::algorithm::HashingAlgorithm;
+use tss_esapi::interface_types::resource_handles::NvAuth;
+use tss_esapi::interface_types::session_handles::{AuthSession, PolicySession};
+use tss_esapi::structures::{Auth, CapabilityData, Digest, MaxBuffer, PcrSelectionListBuilder, PcrSlot, SymmetricDefinition};
 use tss_esapi::{Context, TctiNameConf};
 
-use super::{KeyStore, KeyStoreError};
+use super::{KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets};
+
+/// The PCR the cabinet's measured boot extends with the certified
+/// program's digest (SHA-256 bank; non-resettable). The key and the
+/// counter answer only to the value it had at provisioning.
+pub const MEASURED_PCR: u8 = 15;
+
+/// Where provisioning keeps the machine key: a persistent handle of the
+/// owner range (0x81000000..0x817FFFFF; "EG").
+pub const KEY_HANDLE: u32 = 0x8100_4547;
+
+/// Where provisioning keeps the operator's credential: an owner NV index.
+pub const CREDENTIAL_INDEX: u32 = 0x01BF_4547;
 
 pub(crate) struct Tpm {
     tcti: String,
@@ -40,9 +61,12 @@ pub(crate) struct Tpm {
 impl Tpm {
     pub(crate) fn new(tcti: &str, nv_index: u32) -> Result<Self, KeyStoreError> {
         let t = Self { tcti: tcti.into(), nv_index };
-        // Owner NV indices (TPM 2.0 Part 2, 7.3: TPM_HT_NV_INDEX, owner range).
-        if !(0x0100_0000..=0x01BF_FFFF).contains(&nv_index) {
-            return Err(t.err(format!("NV index {nv_index:#010x} is outside the owner range 0x01000000..0x01BFFFFF")));
+        // Owner NV indices (TPM 2.0 Part 2, 7.3: TPM_HT_NV_INDEX, owner
+        // range).
+        if !(0x0100_0000..=0x01BF_FFFF).contains(&nv_index) || nv_index == CREDENTIAL_INDEX {
+            return Err(t.err(format!(
+                "NV index {nv_index:#010x} is outside the owner range 0x01000000..0x01BFFFFF, or the operator credential's ({CREDENTIAL_INDEX:#010x})"
+            )));
         }
         TctiNameConf::from_str(tcti).map_err(|e| t.err(format!("cannot read the TCTI {tcti:?}: {e}")))?;
         Ok(t)
@@ -57,74 +81,128 @@ impl Tpm {
         Context::new(conf).map_err(|e| KeyStoreError::Unreachable { tcti: self.tcti.clone(), detail: e.to_string() })
     }
 
-    fn index(&self) -> Result<NvIndexTpmHandle, KeyStoreError> {
-        NvIndexTpmHandle::new(self.nv_index).map_err(|e| self.err(e))
+    /// The persistent handle of the machine key (fixed: a configuration
+    /// that names another counter still meets this key and its binding).
+    fn key_handle(&self) -> u32 {
+        KEY_HANDLE
+    }
+
+    /// The NV index of the operator's credential (fixed, as the key).
+    fn credential_index(&self) -> u32 {
+        CREDENTIAL_INDEX
+    }
+
+    /// Whether `handle` is defined (listed first: the TSS logs no error
+    /// for a missing handle then).
+    fn listed(&self, ctx: &mut Context, handle: u32) -> Result<bool, KeyStoreError> {
+        let (listed, _) = ctx.execute_without_session(|c| c.get_capability(CapabilityType::Handles, handle, 1)).map_err(|e| self.err(e))?;
+        Ok(matches!(&listed, CapabilityData::Handles(list) if list.first().map(|h| u32::from(*h)) == Some(handle)))
+    }
+
+    fn nv(&self, ctx: &mut Context, index: u32) -> Result<Option<NvIndexHandle>, KeyStoreError> {
+        if !self.listed(ctx, index)? {
+            return Ok(None);
+        }
+        let tpm_handle = NvIndexTpmHandle::new(index).map_err(|e| self.err(e))?;
+        let handle = ctx.execute_without_session(|c| c.tr_from_tpm_public(TpmHandle::NvIndex(tpm_handle))).map_err(|e| self.err(e))?;
+        Ok(Some(NvIndexHandle::from(handle)))
+    }
+
+    /// The machine key, or `None` when the TPM holds none (never
+    /// provisioned, cleared or replaced).
+    fn key(&self, ctx: &mut Context) -> Result<Option<KeyHandle>, KeyStoreError> {
+        if !self.listed(ctx, self.key_handle())? {
+            return Ok(None);
+        }
+        let tpm_handle = PersistentTpmHandle::new(self.key_handle()).map_err(|e| self.err(e))?;
+        let handle = ctx.execute_without_session(|c| c.tr_from_tpm_public(TpmHandle::Persistent(tpm_handle))).map_err(|e| self.err(e))?;
+        Ok(Some(KeyHandle::from(handle)))
     }
 
     /// The counter's handle and whether it has been written, or `None`
     /// when the index is not defined.
     fn find(&self, ctx: &mut Context) -> Result<Option<(NvIndexHandle, bool)>, KeyStoreError> {
-        let index = self.index()?;
-        // Listed first (no error logged by the TSS for a missing index).
-        let (listed, _) = ctx.execute_without_session(|c| c.get_capability(CapabilityType::Handles, self.nv_index, 1)).map_err(|e| self.err(e))?;
-        let defined = matches!(&listed, CapabilityData::Handles(list) if list.first() == Some(&TpmHandle::NvIndex(index)));
-        if !defined {
-            return Ok(None);
-        }
-        let handle = ctx.execute_without_session(|c| c.tr_from_tpm_public(TpmHandle::NvIndex(index))).map_err(|e| self.err(e))?;
-        let handle = NvIndexHandle::from(handle);
+        let Some(handle) = self.nv(ctx, self.nv_index)? else { return Ok(None) };
         let (public, _) = ctx.execute_without_session(|c| c.nv_read_public(handle)).map_err(|e| self.err(e))?;
         let attributes = public.attributes();
         let index_type = attributes.index_type().map_err(|e| self.err(e))?;
-        if index_type != NvIndexType::Counter || attributes.orderly() {
+        if index_type != NvIndexType::Counter || attributes.orderly() || !attributes.policy_write() || attributes.owner_write() || attributes.auth_write() {
             return Err(self.err(format!(
-                "NV index {:#010x} is not a non-orderly counter (type {:?}, orderly {}): it cannot anchor critical memory",
+                "NV index {:#010x} is not a counter written only under the measured-state policy (type {:?}, orderly {}, policy write {}, owner write {}): it cannot anchor critical memory",
                 self.nv_index,
                 index_type,
-                attributes.orderly()
+                attributes.orderly(),
+                attributes.policy_write(),
+                attributes.owner_write()
             )));
         }
         Ok(Some((handle, attributes.written())))
     }
 
     fn read(&self, ctx: &mut Context, handle: NvIndexHandle) -> Result<u64, KeyStoreError> {
-        let data = ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_read(NvAuth::Owner, handle, 8, 0)).map_err(|e| self.err(e))?;
+        let data = ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_read(NvAuth::NvIndex(handle), handle, 8, 0)).map_err(|e| self.err(e))?;
         let bytes: [u8; 8] = data.value().try_into().map_err(|_| self.err("the counter did not read as 8 bytes"))?;
         Ok(u64::from_be_bytes(bytes))
+    }
+
+    /// Run `f` under a policy session satisfied by [`MEASURED_PCR`]'s
+    /// current value, the session flushed after. A program in another
+    /// measured state gets `PolicyFail`, named here.
+    fn in_measured_state<T>(&self, ctx: &mut Context, what: &str, f: impl FnOnce(&mut Context) -> tss_esapi::Result<T>) -> Result<T, KeyStoreError> {
+        let session = pcr_policy_session(ctx, SessionType::Policy).map_err(|e| self.err(e))?;
+        let r = ctx.execute_with_session(Some(AuthSession::from(session)), f);
+        let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
+        r.map_err(|e| match kind(&e) {
+            Some(Tss2ResponseCodeKind::PolicyFail) => self.err(format!(
+                "the TPM refuses to {what} in this measured state: PCR {MEASURED_PCR} is not what it was at provisioning (another program, or another boot, than the certified one), or the object is not the one provisioning made"
+            )),
+            _ => self.err(format!("cannot {what}: {e}")),
+        })
+    }
+}
+
+/// A policy (or trial) session holding PolicyPCR over [`MEASURED_PCR`]
+/// at its current value: the policy the key and the counter were made
+/// with, when it is a trial at provisioning.
+fn pcr_policy_session(ctx: &mut Context, kind: SessionType) -> tss_esapi::Result<PolicySession> {
+    let session = ctx
+        .start_auth_session(None, None, None, kind, SymmetricDefinition::Null, HashingAlgorithm::Sha256)?
+        .ok_or(tss_esapi::Error::WrapperError(tss_esapi::WrapperErrorKind::WrongValueFromTpm))?;
+    let policy = PolicySession::try_from(session)?;
+    let selection = PcrSelectionListBuilder::new().with_selection(HashingAlgorithm::Sha256, &[pcr_slot()]).build()?;
+    if let Err(e) = ctx.execute_without_session(|c| c.policy_pcr(policy, Digest::default(), selection)) {
+        let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(policy)));
+        return Err(e);
+    }
+    Ok(policy)
+}
+
+fn pcr_slot() -> PcrSlot {
+    PcrSlot::Slot15
+}
+
+fn kind(e: &tss_esapi::Error) -> Option<Tss2ResponseCodeKind> {
+    match e {
+        tss_esapi::Error::Tss2Error(rc) => rc.kind(),
+        tss_esapi::Error::WrapperError(_) => None,
     }
 }
 
 impl KeyStore for Tpm {
     fn derive_key(&mut self, label: &[u8]) -> Result<[u8; 32], KeyStoreError> {
         let mut ctx = self.connect()?;
-        let attributes = ObjectAttributesBuilder::new()
-            .with_fixed_tpm(true)
-            .with_fixed_parent(true)
-            .with_sensitive_data_origin(true)
-            .with_user_with_auth(true)
-            .with_sign_encrypt(true)
-            .build()
-            .map_err(|e| self.err(e))?;
-        // The unique field names the key's purpose: the same template gives
-        // the same key on this TPM, and only on it.
-        let unique = Digest::try_from(sha2_of(b"egm critical memory key v1").to_vec()).map_err(|e| self.err(e))?;
-        let public = PublicBuilder::new()
-            .with_public_algorithm(PublicAlgorithm::KeyedHash)
-            .with_name_hashing_algorithm(HashingAlgorithm::Sha256)
-            .with_object_attributes(attributes)
-            .with_keyed_hash_parameters(PublicKeyedHashParameters::new(KeyedHashScheme::HMAC_SHA_256))
-            .with_keyed_hash_unique_identifier(unique)
-            .build()
-            .map_err(|e| self.err(e))?;
+        let Some(key) = self.key(&mut ctx)? else {
+            return Err(KeyStoreError::NoKey {
+                detail: format!(
+                    "the TPM ({}) holds no machine key at {:#010x}: it was cleared or replaced, or never provisioned",
+                    self.tcti,
+                    self.key_handle()
+                ),
+            });
+        };
         let input = MaxBuffer::try_from(label.to_vec()).map_err(|e| self.err(e))?;
-        let derived = ctx.execute_with_session(Some(AuthSession::Password), |c| -> tss_esapi::Result<Digest> {
-            let key = c.create_primary(Hierarchy::Owner, public, None, None, None, None)?;
-            let mac = c.hmac(key.key_handle.into(), input, HashingAlgorithm::Sha256);
-            c.flush_context(key.key_handle.into())?;
-            mac
-        });
-        let derived = derived.map_err(|e| self.err(format!("cannot derive the machine key: {e}")))?;
-        derived.value().try_into().map_err(|_| self.err("the derived key is not 32 bytes"))
+        let mac = self.in_measured_state(&mut ctx, "use the machine key", |c| c.hmac(key.into(), input, HashingAlgorithm::Sha256))?;
+        mac.value().try_into().map_err(|_| self.err("the derived key is not 32 bytes"))
     }
 
     fn make_secret_if_missing(&mut self) -> Result<(), KeyStoreError> {
@@ -148,34 +226,36 @@ impl KeyStore for Tpm {
 
     fn increment(&mut self) -> Result<u64, KeyStoreError> {
         let mut ctx = self.connect()?;
-        let handle = match self.find(&mut ctx)? {
-            Some((handle, _)) => handle,
-            None => {
-                // Owner read and write; never ORDERLY (see the module doc).
-                let attributes = NvIndexAttributesBuilder::new()
-                    .with_owner_write(true)
-                    .with_owner_read(true)
-                    .with_nv_index_type(NvIndexType::Counter)
-                    .build()
-                    .map_err(|e| self.err(e))?;
-                let public = NvPublicBuilder::new()
-                    .with_nv_index(self.index()?)
-                    .with_index_name_algorithm(HashingAlgorithm::Sha256)
-                    .with_index_attributes(attributes)
-                    .with_data_area_size(8)
-                    .build()
-                    .map_err(|e| self.err(e))?;
-                ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_define_space(Provision::Owner, None, public))
-                    .map_err(|e| self.err(format!("cannot define the anchor counter: {e}")))?
-            }
+        let Some((handle, _)) = self.find(&mut ctx)? else {
+            return Err(self.err(format!(
+                "the anchor counter at {:#010x} is not defined: the TPM was not provisioned for this cabinet (`egm-lab provision`)",
+                self.nv_index
+            )));
         };
-        ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_increment(NvAuth::Owner, handle))
-            .map_err(|e| self.err(format!("cannot advance the anchor counter: {e}")))?;
+        self.in_measured_state(&mut ctx, "advance the anchor counter", |c| c.nv_increment(NvAuth::NvIndex(handle), handle))?;
         self.read(&mut ctx, handle)
     }
-}
 
-fn sha2_of(bytes: &[u8]) -> [u8; 32] {
-    use sha2::Digest as _;
-    sha2::Sha256::digest(bytes).into()
+    fn take_ownership(&mut self, secrets: &OwnerSecrets) -> Result<(), KeyStoreError> {
+        ownership::take(self, secrets)
+    }
+
+    fn check_operator(&mut self, credential: &[u8; 32]) -> Result<OperatorCheck, KeyStoreError> {
+        let mut ctx = self.connect()?;
+        let Some(handle) = self.nv(&mut ctx, self.credential_index())? else { return Ok(OperatorCheck::NotKept) };
+        let auth = Auth::try_from(credential.to_vec()).map_err(|e| self.err(e))?;
+        ctx.tr_set_auth(handle.into(), auth).map_err(|e| self.err(e))?;
+        match ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_read(NvAuth::NvIndex(handle), handle, 1, 0)) {
+            Ok(_) => Ok(OperatorCheck::Accepted),
+            Err(e) => match kind(&e) {
+                Some(Tss2ResponseCodeKind::AuthFail | Tss2ResponseCodeKind::BadAuth) => Ok(OperatorCheck::Refused),
+                Some(Tss2ResponseCodeKind::Lockout) => Err(KeyStoreError::LockedOut { tcti: self.tcti.clone() }),
+                _ => Err(self.err(format!("cannot check the operator's credential: {e}"))),
+            },
+        }
+    }
+
+    fn keeps_operator(&self) -> bool {
+        true
+    }
 }

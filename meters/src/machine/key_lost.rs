@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::ram_clear::record_clear;
+use super::ram_clear::{check_with_key_store, record_clear};
 use super::{BootError, Machine, open_critical_memory};
 use crate::config::{MachineConfig, Mode};
 use crate::keystore;
@@ -62,12 +62,27 @@ impl Machine {
             KeyCheck::Verifies => {
                 return Err(BootError::KeyNotLost("the key store's key verifies critical memory: the key is not lost (use the ordinary RAM clear)".into()));
             }
+            KeyCheck::Foreign(_) => {
+                return Err(BootError::KeyNotLost(
+                    "the TPM still holds this cabinet's key, and it verifies nothing in these files: they are another machine's or forged, not a lost key; the tamper clear (`egm-lab ram-clear`, the PIN checked by the TPM) is the way out".into(),
+                ));
+            }
             KeyCheck::Lost(l) => l,
         };
-        let file_accepts = lost.credential.as_ref().is_none_or(|c| c.accepts(operator_id, pin));
-        if !(file_accepts && config.operator.accepts(operator_id, pin)) {
-            return Err(BootError::AuthenticationFailed);
+        // The credential the TPM keeps where it still keeps one; a TPM
+        // cleared or replaced keeps none, and then the PIN must open both
+        // the files' record and the configuration's credential.
+        if check_with_key_store(keys.as_mut(), config, operator_id, pin)?.is_none() {
+            let file_accepts = lost.credential.as_ref().is_none_or(|c| c.accepts(operator_id, pin));
+            if !(file_accepts && config.operator.accepts(operator_id, pin)) {
+                return Err(BootError::AuthenticationFailed);
+            }
         }
+        // The TPM that lost the key is provisioned again for this operator
+        // before anything is recorded on it (a new key, counter and
+        // credential, bound to its measured state).
+        let secrets = crate::credential::owner_secrets(&config.machine_id, operator_id, pin)?;
+        keys.take_ownership(&secrets).map_err(StoreError::from)?;
         // What the journal says, unverified: folded as far as it goes.
         let mut state = CriticalState::default();
         let mut problem = None;

@@ -19,7 +19,7 @@ use std::path::Path;
 use super::{BootError, Machine, anchoring, open_critical_memory};
 use crate::config::{MachineConfig, Mode};
 use crate::credential::{CredentialRecord, LOCKOUT_SECONDS, MAX_FAILURES};
-use crate::keystore::{self, KeyStore};
+use crate::keystore::{self, KeyStore, KeyStoreError, OperatorCheck};
 use crate::meters::Door;
 use crate::state::CriticalState;
 use crate::store::{self, Anchor, IntegrityError, Store, StoreError, key_lost};
@@ -29,9 +29,12 @@ impl Machine {
     /// the meters before it recorded in a chain that survives the clear.
     /// Returns the clear's number; boot again with [`Machine::open`].
     ///
-    /// The PIN is checked against the machine's own credential record (an
-    /// argon2id hash under the machine key's MAC), never against `config`'s;
-    /// five failed tries lock clears out for fifteen minutes. The logic door
+    /// On a TPM the PIN is checked by the credential provisioning put in it
+    /// (the TPM's own dictionary-attack lockout counts the failures; issue
+    /// 34, hole 5); on the file stand-in against the machine's own
+    /// credential record (an argon2id hash under the machine key's MAC),
+    /// never against `config`'s, five failed tries locking clears out for
+    /// fifteen minutes. The logic door
     /// must be open: `logic_door_open` is its sensor as the caller's device
     /// layer reads it, and a journal that can be read must agree. What is
     /// carried, and what a tamper clear does, is in the module's doc.
@@ -47,6 +50,16 @@ impl Machine {
             Err(BootError::RamError(problem)) => return clear_unopenable(path, config, operator_id, pin, reason, &problem),
             Err(e) => return Err(e),
         };
+        // A clear never moves another counter than the one critical memory
+        // was provisioned with (issue 34, hole 1): an edited configuration
+        // is refused before anything is written.
+        if let (Ok(Some(bound)), Some(name)) = (store.counter_binding(), keys.counter_name().map_err(StoreError::from)?)
+            && bound != name
+        {
+            return Err(BootError::RamError(IntegrityError::CounterNotBound(
+                "the configuration names another anchor counter than critical memory was provisioned with: clear with the configuration it was provisioned with".into(),
+            )));
+        }
         // The meters before: as far as the journal can be read and trusted.
         let mut state = CriticalState::default();
         let readable = store.replay(|r| state.apply(&r.entry).map_err(|e| e.to_string()));
@@ -57,7 +70,9 @@ impl Machine {
         if verified.is_ok() && !state.doors_open.contains(&Door::Logic) {
             return Err(BootError::LogicDoorClosed);
         }
-        Self::authenticate(&mut store, &state, operator_id, pin)?;
+        if check_with_key_store(keys.as_mut(), config, operator_id, pin)?.is_none() {
+            Self::authenticate(&mut store, &state, operator_id, pin)?;
+        }
         let writes = anchoring::lifetime_writes(&store, &state).saturating_add(1);
         let (reason, before) = match verified {
             Ok(()) => (
@@ -146,15 +161,27 @@ fn clear_unopenable(path: &Path, config: &MachineConfig, operator_id: &str, pin:
     let second = config.second_copy.path_for(path);
     let lock = store::lock(path)?;
     let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+    // The TPM's own credential where it keeps one (holes 5, 6 and 7):
+    // then neither a copy's record nor the files' being readable matters.
+    let checked = check_with_key_store(keys.as_mut(), config, operator_id, pin)?.is_some();
     let key = store::machine_key(keys.as_mut())?;
-    let damaged = key_lost::read_damaged(path, second.as_deref(), &key)?
-        .ok_or_else(|| BootError::RamError(IntegrityError::KeyLost("the machine key verifies nothing in critical memory: use the key-lost clear".into())))?;
-    let credential = damaged.credential.as_ref().ok_or(BootError::NoCredential)?;
-    if !credential.accepts(operator_id, pin) {
-        return Err(BootError::AuthenticationFailed);
-    }
+    let (entries, undecodable) = match key_lost::read_damaged(path, second.as_deref(), &key)? {
+        Some(damaged) => {
+            if !checked && !damaged.credential.as_ref().ok_or(BootError::NoCredential)?.accepts(operator_id, pin) {
+                return Err(BootError::AuthenticationFailed);
+            }
+            (damaged.entries, damaged.undecodable)
+        }
+        // Nothing verifies under the TPM's key, which it still holds:
+        // foreign or forged files, read unverified for the report.
+        None if checked => match key_lost::examine(path, second.as_deref(), keys.as_mut())? {
+            key_lost::KeyCheck::Foreign(l) | key_lost::KeyCheck::Lost(l) => (l.entries, l.undecodable),
+            key_lost::KeyCheck::Empty | key_lost::KeyCheck::Verifies => (Vec::new(), 0),
+        },
+        None => return Err(BootError::RamError(IntegrityError::KeyLost("the machine key verifies nothing in critical memory: use the key-lost clear".into()))),
+    };
     let mut state = CriticalState::default();
-    for e in &damaged.entries {
+    for e in &entries {
         if state.apply(e).is_err() {
             break;
         }
@@ -162,10 +189,30 @@ fn clear_unopenable(path: &Path, config: &MachineConfig, operator_id: &str, pin:
     let writes = keys.counter().map_err(StoreError::from)?.map_or(0, |c| state.anchor.writes.max(c)).saturating_add(1);
     drop(keys);
     let archive = key_lost::archive_as(path, second.as_deref(), "tamper", &stamp(), true)?;
-    let before = tamper_report(&problem.to_string(), &archive, &state, damaged.entries.len() as u64, damaged.undecodable, writes);
+    let before = tamper_report(&problem.to_string(), &archive, &state, entries.len() as u64, undecodable, writes);
     drop(lock);
     let (mut keys, mut store, _rebuilt) = open_critical_memory(path, config)?;
     record_clear(keys.as_mut(), &mut store, operator_id, &format!("tamper: {reason}"), &before)
+}
+
+/// The operator's PIN checked by the credential the TPM keeps (issue 34,
+/// holes 5 and 6): `Some(())` when it accepts it, `None` where the key
+/// store keeps no credential (the file stand-in; a TPM cleared or
+/// replaced), and the caller checks the machine's record. A wrong PIN
+/// counts against the TPM's dictionary-attack lockout, which restoring
+/// files does not undo.
+pub(super) fn check_with_key_store(keys: &mut dyn KeyStore, config: &MachineConfig, operator_id: &str, pin: &str) -> Result<Option<()>, BootError> {
+    if !keys.keeps_operator() {
+        return Ok(None);
+    }
+    let secret = crate::credential::tpm_credential(&config.machine_id, operator_id, pin)?;
+    match keys.check_operator(&secret) {
+        Ok(OperatorCheck::Accepted) => Ok(Some(())),
+        Ok(OperatorCheck::Refused) => Err(BootError::AuthenticationFailed),
+        Ok(OperatorCheck::NotKept) => Ok(None),
+        Err(e @ KeyStoreError::LockedOut { .. }) => Err(BootError::CredentialLockedOut(e.to_string())),
+        Err(e) => Err(StoreError::from(e).into()),
+    }
 }
 
 /// Record a RAM clear (the operator authenticated): an anchor event
@@ -176,7 +223,9 @@ pub(super) fn record_clear(keys: &mut dyn KeyStore, store: &mut Store, operator_
     // A new file (after a key-lost or tamper clear) is bound to the
     // counter before the counter moves (issue 34, hole 1); a counter not
     // yet defined (a new TPM) once the increment has defined it.
-    let name = keys.counter_name().map_err(StoreError::from)?;
+    // (An index defined but never written changes its name, WRITTEN being
+    // part of it, at its first increment: bound after that one.)
+    let name = if counter.is_some() { keys.counter_name().map_err(StoreError::from)? } else { None };
     if let Some(name) = &name {
         store.set_counter_binding(name)?;
     }

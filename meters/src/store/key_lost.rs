@@ -25,8 +25,13 @@ pub(crate) enum KeyCheck {
     Empty,
     /// The key verifies at least one record: the key is the machine's.
     Verifies,
-    /// The key verifies nothing at all.
+    /// The key verifies nothing at all, and the key store keeps no key of
+    /// its own to tell a lost key from foreign files (the file stand-in),
+    /// or it holds no key any more (a TPM cleared or replaced).
     Lost(LostKey),
+    /// The TPM holds this cabinet's key and it verifies nothing: the files
+    /// are another machine's or forged, not a lost key (issue 34, hole 6).
+    Foreign(LostKey),
 }
 
 /// Critical memory whose key is lost, as far as it can be read.
@@ -56,9 +61,11 @@ pub(crate) fn examine(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStor
         }
     }
     let Some(first) = written else { return Ok(KeyCheck::Empty) };
+    let mut foreign = false;
     let detail = match keys.derive_key(KEY_LABEL) {
-        // A TPM that does not answer has not lost its key (hole 10).
-        Err(e @ KeyStoreError::Unreachable { .. }) => return Err(e.into()),
+        // A TPM that does not answer has not lost its key (hole 10), nor
+        // has one that refuses it in another measured state (hole 2).
+        Err(e @ (KeyStoreError::Unreachable { .. } | KeyStoreError::Tpm { .. })) => return Err(e.into()),
         Err(e) => format!("the key store holds no key ({e})"),
         Ok(key) => {
             let mut checked = 0;
@@ -69,9 +76,16 @@ pub(crate) fn examine(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStor
                 }
                 checked += n;
             }
-            format!(
-                "none of the {checked} MACs in critical memory verifies under the key store's key: the key was lost (a TPM cleared or replaced) or the files are another machine's"
-            )
+            foreign = keys.keeps_operator();
+            if foreign {
+                format!(
+                    "none of the {checked} MACs in critical memory verifies under this cabinet's TPM key, which the TPM still holds: the files are another machine's or forged"
+                )
+            } else {
+                format!(
+                    "none of the {checked} MACs in critical memory verifies under the key store's key: the key was lost (a TPM cleared or replaced) or the files are another machine's"
+                )
+            }
         }
     };
     let (entries, undecodable) = read_unverified(first)?;
@@ -80,7 +94,8 @@ pub(crate) fn examine(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStor
             Ok(OperatorCredential { operator_id: r.get(0)?, pin_argon2: r.get(1)? })
         })
         .optional()?;
-    Ok(KeyCheck::Lost(LostKey { detail, entries, undecodable, credential }))
+    let lost = LostKey { detail, entries, undecodable, credential };
+    Ok(if foreign { KeyCheck::Foreign(lost) } else { KeyCheck::Lost(lost) })
 }
 
 /// Both copies of critical memory that exist, opened read-only.

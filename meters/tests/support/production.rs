@@ -29,11 +29,14 @@ pub fn snapshot(db: &Path, tpm: &SoftwareTpm) -> Snapshot {
     Snapshot::take_with(db, &[&tpm.nvram()])
 }
 
+/// The operator's PIN.
+pub const PIN: &str = "7391046285";
+
 /// The operator's own credential (production refuses the default), made
 /// once: argon2id is slow on purpose.
 pub fn operator() -> OperatorCredential {
     static OPERATOR: std::sync::OnceLock<OperatorCredential> = std::sync::OnceLock::new();
-    OPERATOR.get_or_init(|| OperatorCredential::new("ana", "7391046285").unwrap()).clone()
+    OPERATOR.get_or_init(|| OperatorCredential::new("ana", PIN).unwrap()).clone()
 }
 
 pub fn boot(path: &Path, tpm: &SoftwareTpm) -> Result<Machine, BootError> {
@@ -61,7 +64,7 @@ pub fn provisioned_cabinet() -> (tempfile::TempDir, SoftwareTpm, PathBuf, Machin
 }
 
 pub fn provision_and_boot_with(path: &Path, config: MachineConfig) -> Machine {
-    Machine::provision(path, config.clone()).unwrap();
+    Machine::provision(path, config.clone(), PIN).unwrap();
     boot_with(path, config).unwrap()
 }
 

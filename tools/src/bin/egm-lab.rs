@@ -109,6 +109,8 @@ enum Command {
     /// Provision a new cabinet once (issue 21): its first boot, binding the
     /// configuration's machine ID into the genesis record and the first
     /// anchor of its key store. A production cabinet boots only after it.
+    /// Reads the operator's PIN from standard input: on a TPM, provisioning
+    /// takes ownership of it with secrets derived from the PIN (issue 34).
     Provision {
         db: PathBuf,
         /// Machine configuration (RON): machine ID, key store, credential.
@@ -389,7 +391,9 @@ fn machine_config(path: &Path) -> Result<MachineConfig> {
 fn provision_cmd(db: &Path, config: &Path) -> Result<()> {
     let config = machine_config(config)?;
     let id = config.machine_id.clone();
-    let anchor = Machine::provision(db, config)?;
+    let mut pin = String::new();
+    io::stdin().read_line(&mut pin).context("reading the operator's PIN from standard input")?;
+    let anchor = Machine::provision(db, config, pin.trim())?;
     println!("machine {id} provisioned in {}: first anchor {anchor}", db.display());
     Ok(())
 }
