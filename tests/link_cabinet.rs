@@ -17,8 +17,11 @@ use linked_controller::{Link, LinkError, deliver_outbox};
 use meters::{GameRng, Machine, MachineConfig, Mode, SeedChoice, StreamRng};
 use serde_json::json;
 
+#[path = "support/linked_game.rs"]
+mod linked_game;
+
 pub const POOL: &str = "linked-sevens";
-pub const GAME: &str = "linked-game";
+pub const GAME: &str = linked_game::GAME;
 
 fn say(line: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
@@ -56,11 +59,12 @@ fn deliver_all(m: &mut Machine, link: &mut Link, poll: Duration, unavailable: &m
 /// The award of a committed hit; retried until the controller answers
 /// (the round stays open meanwhile, as after a power cut). `unavailable`
 /// counts the polls made while the link is marked down.
-fn award(link: &mut Link, epoch: &str, round: u64, level: usize, unavailable: &mut u64) -> Result<u64> {
+fn award(link: &mut Link, epoch: &str, round: u64, level: usize, claim: &str, unavailable: &mut u64) -> Result<u64> {
     let started = Instant::now();
     loop {
-        match link.call(|c| c.award(POOL, epoch, round, level)) {
-            Ok(a) => return Ok(a),
+        match link.call(|c| c.award(POOL, epoch, round, level, claim)) {
+            Ok(a) if !a.pending => return Ok(a.amount),
+            Ok(a) => return Err(anyhow!("the award of round {round} ({} cents) waits for an attendant", a.amount)),
             Err(LinkError::Invalid(e) | LinkError::Refused(e)) => return Err(anyhow!(e)),
             Err(_) if started.elapsed() < Duration::from_secs(120) => {
                 if !link.available() {
@@ -73,13 +77,15 @@ fn award(link: &mut Link, epoch: &str, round: u64, level: usize, unavailable: &m
     }
 }
 
-fn finish(m: &mut Machine, link: &mut Link, round: u64, hit: Option<usize>, unavailable: &mut u64) -> Result<()> {
-    match hit {
+/// Settle `round`, which stopped at `stop` with a wager of `stake` cents:
+/// a hit is claimed with that committed outcome.
+fn finish(m: &mut Machine, link: &mut Link, round: u64, stop: u32, stake: u64, unavailable: &mut u64) -> Result<()> {
+    match linked_game::level_hit(stop) {
         Some(level) => {
             // The controller awards only a round whose contribution it holds.
             deliver_all(m, link, Duration::from_millis(50), unavailable)?;
             let epoch = m.epoch_id().to_owned();
-            let amount = award(link, &epoch, round, level, unavailable)?;
+            let amount = award(link, &epoch, round, level, &linked_game::claim_at(stop, stake), unavailable)?;
             m.settle_round_with_awards(round, 0, vec![], &[], &[(POOL.to_owned(), level, amount)])?;
             say(&format!("award {round} {level} {amount}"))?;
         }
@@ -109,10 +115,10 @@ fn main() -> Result<()> {
     if let Some(open) = m.open_round().cloned() {
         let recall = m.recall(1)?;
         let first = recall.last().and_then(|r| r.steps.first()).ok_or_else(|| anyhow!("open round without steps"))?;
-        let hit = first.step.data["hit"].as_u64().map(|l| l as usize);
+        let stop = first.step.data["stop"].as_u64().and_then(|s| u32::try_from(s).ok()).ok_or_else(|| anyhow!("open round without a stop"))?;
         m.resume_round(open.round)?;
         say(&format!("resumed {}", open.round))?;
-        finish(&mut m, &mut link, open.round, hit, &mut 0)?;
+        finish(&mut m, &mut link, open.round, stop, open.stake, &mut 0)?;
     }
 
     let mut played = 0u64;
@@ -133,18 +139,12 @@ fn main() -> Result<()> {
             m.insert_note(5_000)?;
         }
         let stake = 1 + player.uniform(100);
-        let (round, hit) = m.play_round(GAME, 1, stake, "outcome", |rng| {
-            let hit = match rng.uniform(1_000) {
-                0..=1 => Some(0),
-                2..=21 => Some(1),
-                _ => None,
-            };
-            Ok::<_, String>(json!({ "hit": hit }))
-        })?;
-        let hit = hit["hit"].as_u64().map(|l| l as usize);
+        // One reel of 1,000 stops (`linked_game`): the core draws the stop.
+        let (round, outcome) = m.play_round(GAME, 1, stake, "outcome", |rng| Ok::<_, String>(json!({ "stop": rng.uniform(1_000) })))?;
+        let stop = outcome["stop"].as_u64().and_then(|s| u32::try_from(s).ok()).ok_or_else(|| anyhow!("round {round} drew no stop"))?;
         say(&format!("begun {round} {stake}"))?;
         deliver(&mut m, &mut link)?;
-        finish(&mut m, &mut link, round, hit, &mut unavailable)?;
+        finish(&mut m, &mut link, round, stop, stake, &mut unavailable)?;
         played += 1;
         std::thread::sleep(pace);
     }

@@ -18,7 +18,7 @@ use linked_controller::{Controller, Link, LinkError, Outcome, deliver_outbox};
 use meters::{Door, Machine, MachineConfig, Mode, SeedChoice};
 use serde_json::json;
 
-use super::{EPOCH, MAX_WAGER, POOL, SERVER, cabinet, controller, pool, url};
+use super::{EPOCH, POOL, SERVER, cabinet, controller, hit, pool, set_up, url};
 
 /// The level the hits in these tests take (the Mini).
 pub(super) const MINI: usize = 1;
@@ -34,18 +34,18 @@ pub(super) fn assert_refused<T: std::fmt::Debug>(r: Result<T, LinkError>, needle
 fn attack_1_an_award_only_for_a_round_that_contributed() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack1", &["A"]);
-    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut op);
     let before = op.levels(POOL).unwrap();
     // A machine the controller does not know cannot even log in.
     let nobody = Controller::connect(&url("EGM-NOBODY", &db));
     assert!(nobody.is_err(), "an unregistered machine logged in");
     // A known cabinet asking for a round it never played.
     let mut a = cabinet("A", &db);
-    assert_refused(a.award(POOL, EPOCH, 999_999, 0), "made no contribution");
+    assert_refused(a.award(POOL, EPOCH, 999_999, 0, &hit(0, 100)), "made no contribution");
     // Nor for another epoch's round, nor a level the pool lacks.
     a.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
-    assert_refused(a.award(POOL, "ffffffffffffffffffffffffffffffff", 1, 0), "made no contribution");
-    assert_refused(a.award(POOL, EPOCH, 1, 7), "no level 7");
+    assert_refused(a.award(POOL, "ffffffffffffffffffffffffffffffff", 1, 0, &hit(0, 100)), "made no contribution");
+    assert_refused(a.award(POOL, EPOCH, 1, 7, &hit(0, 100)), "no trigger for level 7");
     let after = op.levels(POOL).unwrap();
     assert_eq!(before.iter().map(|l| (l.hits, l.reset_value)).collect::<Vec<_>>(), after.iter().map(|l| (l.hits, l.reset_value)).collect::<Vec<_>>());
     assert!(after[0].value >= before[0].value, "the Grande lost money");
@@ -54,8 +54,8 @@ fn attack_1_an_award_only_for_a_round_that_contributed() {
     assert!(refusals.iter().all(|r| r.machine == "A" && r.call == "award"));
     // The real hit of the round is paid once, from the level.
     let mini = after[MINI].value;
-    assert_eq!(a.award(POOL, EPOCH, 1, MINI).unwrap(), mini);
-    assert_eq!(a.award(POOL, EPOCH, 1, MINI).unwrap(), mini, "asked again: the same award");
+    assert_eq!(a.award(POOL, EPOCH, 1, MINI, &hit(MINI, 100)).unwrap().amount, mini);
+    assert_eq!(a.award(POOL, EPOCH, 1, MINI, &hit(MINI, 100)).unwrap().amount, mini, "asked again: the same award");
     assert_eq!(op.levels(POOL).unwrap()[MINI].hits, 1);
     assert!(op.books(POOL).unwrap().balanced());
 }
@@ -64,7 +64,7 @@ fn attack_1_an_award_only_for_a_round_that_contributed() {
 fn attack_2_a_cabinet_login_can_neither_read_nor_write_the_books() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack2", &["A"]);
-    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut op);
     let before = op.books(POOL).unwrap();
     let mut a = cabinet("A", &db);
     for sql in [
@@ -75,6 +75,10 @@ fn attack_2_a_cabinet_login_can_neither_read_nor_write_the_books() {
         "SELECT egm.refuse('x', 1, 'linked-sevens', 'x', 'x')",
         "SELECT egm.transfer('linked-sevens', 0, NULL, NULL, 'mine')",
         "SELECT egm.configure_pool('{}', 1)",
+        "SELECT egm.approve_games('linked-sevens', '{}', '[]', 0)",
+        "SELECT egm.decide_award('A', 'x', 1, 'linked-sevens', 0, true, 'mine')",
+        "SELECT * FROM egm.pending_awards('linked-sevens')",
+        "SELECT egm.reel_refusal('{}', '{}', '{}', 1)",
         "SELECT * FROM egm.books('linked-sevens')",
         "CREATE TABLE public.mine (x INT)",
     ] {
@@ -83,8 +87,7 @@ fn attack_2_a_cabinet_login_can_neither_read_nor_write_the_books() {
     }
     // The operator's own calls are logged under the operator's name.
     let log = op.operator_log(5).unwrap();
-    assert_eq!(log.len(), 1);
-    assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("egm-operator", "configure_pool"));
+    assert_eq!(log.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect::<Vec<_>>(), [("egm-operator", "approve_games"), ("egm-operator", "configure_pool")]);
     assert_eq!(op.books(POOL).unwrap(), before);
 }
 
@@ -92,7 +95,7 @@ fn attack_2_a_cabinet_login_can_neither_read_nor_write_the_books() {
 fn attack_3_no_plain_link_and_no_borrowed_identity() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack3", &["A", "B"]);
-    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut op);
     let a_url = url("A", &db);
     let plain = a_url.split('?').next().unwrap().to_owned();
     // Our client never opens a plain link over the network…
@@ -133,7 +136,7 @@ fn play(m: &mut Machine, stake: u64) -> u64 {
 fn attack_4_after_a_ram_clear_the_rounds_restart_but_no_key_repeats() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack4", &["A"]);
-    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut op);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.sqlite");
     let mut link = Link::new(&url("A", &db));
@@ -144,7 +147,7 @@ fn attack_4_after_a_ram_clear_the_rounds_restart_but_no_key_repeats() {
     let round = play(&mut m, 100);
     assert_eq!(round, 1);
     assert_eq!(deliver_outbox(&mut m, &mut link, POOL).unwrap(), Some(1));
-    let old_award = link.call(|c| c.award(POOL, &first_epoch, 1, MINI)).unwrap();
+    let old_award = link.call(|c| c.award(POOL, &first_epoch, 1, MINI, &hit(MINI, 100))).unwrap().amount;
     m.settle_round_with_awards(1, 0, vec![], &[], &[(POOL.to_owned(), MINI, old_award)]).unwrap();
     // Everything paid out before the clear (so nothing is carried as a hand-pay).
     if let meters::CashOut::Ticket(t) = m.cash_out().unwrap() {
@@ -167,7 +170,7 @@ fn attack_4_after_a_ram_clear_the_rounds_restart_but_no_key_repeats() {
     // Its hit takes the level as it is now, not the old award again.
     let level_now = op.levels(POOL).unwrap()[MINI].value;
     let epoch = m.epoch_id().to_owned();
-    let award = link.call(|c| c.award(POOL, &epoch, 1, MINI)).unwrap();
+    let award = link.call(|c| c.award(POOL, &epoch, 1, MINI, &hit(MINI, 100))).unwrap().amount;
     assert_eq!(award, level_now);
     assert_eq!(op.levels(POOL).unwrap()[MINI].hits, 2);
     assert!(op.books(POOL).unwrap().balanced());
@@ -184,7 +187,7 @@ fn attack_5_unreasonable_wagers_are_refused_per_row_and_the_outbox_drains() {
     let mut cfg = pool();
     cfg.id = "bounded".into();
     op.configure_pool(&cfg, 500).unwrap();
-    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut op);
     // The controller's call takes any u64 and refuses per row.
     let mut a = cabinet("A", &db);
     let answer = a.contribute(POOL, EPOCH, &[(1, 100), (2, u64::MAX), (3, 1 << 62), (4, 200)]).unwrap();
@@ -233,7 +236,7 @@ fn attack_5_unreasonable_wagers_are_refused_per_row_and_the_outbox_drains() {
 fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack6", &["A"]);
-    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut op);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.sqlite");
     let mut link = Link::new(&url("A", &db));
@@ -243,7 +246,7 @@ fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
     let epoch = m.epoch_id().to_owned();
     let value = op.levels(POOL).unwrap()[MINI].value;
     // The controller awards the hit; the cabinet dies before it journals it.
-    assert_eq!(link.call(|c| c.award(POOL, &epoch, round, MINI)).unwrap(), value);
+    assert_eq!(link.call(|c| c.award(POOL, &epoch, round, MINI, &hit(MINI, 5_000))).unwrap().amount, value);
     let reset = op.levels(POOL).unwrap()[MINI].value;
     assert!(reset < value);
     // The round is voided instead of resumed: the award goes back, and
@@ -268,7 +271,7 @@ fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
     // Returned once: nothing more to return, no award again, and the
     // contribution sent again is acknowledged but not counted again.
     assert_eq!(link.call(|c| c.return_round(POOL, &epoch, round)).unwrap(), 0);
-    assert_refused(link.call(|c| c.award(POOL, &epoch, round, MINI)), "returned to the pool");
+    assert_refused(link.call(|c| c.award(POOL, &epoch, round, MINI, &hit(MINI, 5_000))), "returned to the pool");
     assert_eq!(link.call(|c| c.contribute(POOL, &epoch, &[(round, 5_000)])).unwrap(), vec![(round, Outcome::Duplicate)]);
     assert_eq!(op.levels(POOL).unwrap(), levels);
     assert_eq!(op.books(POOL).unwrap(), books);
@@ -282,10 +285,10 @@ fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
 fn attack_6_a_settled_round_cannot_be_returned() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack6c", &["A"]);
-    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut op);
     let mut a = cabinet("A", &db);
     a.contribute(POOL, EPOCH, &[(1, 5_000)]).unwrap();
-    let value = a.award(POOL, EPOCH, 1, MINI).unwrap();
+    let value = a.award(POOL, EPOCH, 1, MINI, &hit(MINI, 5_000)).unwrap().amount;
     a.contribute(POOL, EPOCH, &[(2, 100)]).unwrap();
     let (levels, books) = (op.levels(POOL).unwrap(), op.books(POOL).unwrap());
     assert_refused(a.return_round(POOL, EPOCH, 1), "round 1 was settled: round 2 of the same epoch came after it");
@@ -307,13 +310,13 @@ fn attack_6_a_settled_round_cannot_be_returned() {
 fn a_void_takes_back_a_contribution_another_award_paid_out() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack6b", &["A", "B"]);
-    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut op);
     let (mut a, mut b) = (cabinet("A", &db), cabinet("B", &db));
     // A's 333 cents: 6.66 cents to the Mini; B's 5,001: 100.02 cents.
     a.contribute(POOL, EPOCH, &[(1, 333)]).unwrap();
     b.contribute(POOL, EPOCH, &[(1, 5_001)]).unwrap();
     assert_eq!(op.levels(POOL).unwrap()[MINI].value, 1_106);
-    assert_eq!(b.award(POOL, EPOCH, 1, MINI).unwrap(), 1_106);
+    assert_eq!(b.award(POOL, EPOCH, 1, MINI, &hit(MINI, 5_001)).unwrap().amount, 1_106);
     let before = op.books(POOL).unwrap();
     // 0.68 cents stayed above the reset; A's round is voided.
     assert_eq!(a.return_round(POOL, EPOCH, 1).unwrap(), 0, "A had no award");

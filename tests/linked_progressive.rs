@@ -26,6 +26,10 @@ mod test_config;
 mod support_controller;
 use support_controller::{fresh_database, postgres, url, with_linked_pool};
 
+#[path = "support/linked_game.rs"]
+mod linked_game;
+use linked_game::hit;
+
 #[path = "linked_attacks.rs"]
 mod linked_attacks;
 mod linked_attacks_two;
@@ -63,6 +67,43 @@ fn cabinet(name: &str, db: &str) -> Controller {
 
 /// The bound on a contribution's wager in these tests (G-46).
 const MAX_WAGER: u64 = 1_000_000;
+
+/// The pool set up as these tests' operator does it: its levels, then the
+/// games and triggers its awards are checked against (issue 35, attack
+/// 1), no award waiting for an attendant.
+fn set_up(op: &mut Controller) {
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    approve(op, linked_game::NEVER_CONFIRM);
+}
+
+/// The test game and Classic Sevens (its approved paytable), with the
+/// triggers the hosted tests' cabinets use: the Grande for three 7s at the
+/// largest bet per line, the Mini for a cherry on the first reel; awards
+/// above `confirm_above` cents wait for an attendant.
+fn approve(op: &mut Controller, confirm_above: u64) {
+    let mut games = linked_game::games();
+    let sevens = paytables::compile::load(&root().join("assets/paytables/classic-sevens.ron")).unwrap();
+    games.insert(sevens.id.clone(), linked_controller::ApprovedReelGame::of(&sevens));
+    let mut triggers = linked_game::triggers();
+    triggers.push(linked_controller::ApprovedTrigger { level: 0, symbol: "7".into(), count: 3, max_bet_only: true });
+    triggers.push(linked_controller::ApprovedTrigger { level: 1, symbol: "CH".into(), count: 1, max_bet_only: false });
+    op.approve_games(POOL, &games, &triggers, confirm_above).unwrap();
+}
+
+/// The claim of the round a hosted cabinet has open: its committed reel
+/// outcome, from its journal.
+fn claim_of_open_round(m: &meters::Machine) -> String {
+    let recall = m.recall(1).unwrap();
+    let opening = &recall.last().unwrap().steps[0].step.data;
+    serde_json::json!({
+        "game": opening["game"],
+        "stops": opening["deal"]["base"]["stops"],
+        "lines": opening["bet"]["lines"],
+        "credits_per_line": opening["bet"]["credits_per_line"],
+        "denom": opening["denom"],
+    })
+    .to_string()
+}
 
 fn pool() -> PoolConfig {
     PoolConfig {
@@ -137,7 +178,7 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let names: Vec<String> = (0..CABINETS).map(|i| format!("CAB-{i:02}")).collect();
     let (db, mut c) = controller("load", &names.iter().map(String::as_str).collect::<Vec<_>>());
-    c.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut c);
     // A second set-up with another configuration is refused (M-20).
     let mut other = pool();
     other.levels[0].start_value = 5;
@@ -216,7 +257,7 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
 fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut c) = controller("pair", &["A", "B"]);
-    c.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut c);
     for m in ["A", "B"] {
         let answer = cabinet(m, &db).contribute(POOL, EPOCH, &[(2, 5_000)]).unwrap();
         assert_eq!(answer, vec![(2, Outcome::Accepted)]);
@@ -233,7 +274,7 @@ fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
             std::thread::spawn(move || {
                 let mut c = cabinet(m, &db);
                 barrier.wait();
-                c.award(POOL, EPOCH, 2, 1).unwrap()
+                c.award(POOL, EPOCH, 2, 1, &hit(1, 5_000)).unwrap().amount
             })
         })
         .collect();
@@ -241,7 +282,10 @@ fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
     got.sort_unstable();
     assert_eq!(got, vec![1_000, 1_200]);
     // Asking again returns the same award, never a second one.
-    assert_eq!(cabinet("A", &db).award(POOL, EPOCH, 2, 1).unwrap() + cabinet("B", &db).award(POOL, EPOCH, 2, 1).unwrap(), 2_200);
+    assert_eq!(
+        cabinet("A", &db).award(POOL, EPOCH, 2, 1, &hit(1, 5_000)).unwrap().amount + cabinet("B", &db).award(POOL, EPOCH, 2, 1, &hit(1, 5_000)).unwrap().amount,
+        2_200
+    );
     assert!(c.books(POOL).unwrap().balanced());
 }
 
@@ -267,6 +311,7 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
     };
     cfg.levels[1].reserve_ppm = 7_000;
     c.configure_pool(&cfg, MAX_WAGER).unwrap();
+    approve(&mut c, linked_game::NEVER_CONFIRM);
     // A mystery level's hidden value would live on one cabinet: refused.
     let mut mystery = cfg.clone();
     mystery.id = "mystery".into();
@@ -294,7 +339,7 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
         }
         if rng.next_u64() % 25 == 0 {
             let l = (rng.next_u64() % 2) as usize;
-            let got = a.award(POOL, EPOCH, round, l).unwrap();
+            let got = a.award(POOL, EPOCH, round, l, &hit(l, wager)).unwrap().amount;
             let (cur, res, _) = &mut model[l];
             assert_eq!(i128::from(got), *cur / M, "award of level {l} in round {round}");
             let reset = i128::from(cfg.levels[l].reset_value);
@@ -321,7 +366,7 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
 fn listeners_are_woken_by_every_award_of_the_pool() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut c) = controller("notify", &["A", "B"]);
-    c.configure_pool(&pool(), MAX_WAGER).unwrap();
+    set_up(&mut c);
     let mut listener = linked_controller::Listener::connect(&url("A", &db)).unwrap();
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty(), "woken with nothing changed");
     cabinet("A", &db).contribute(POOL, EPOCH, &[(1, 500), (2, 700)]).unwrap();
@@ -329,15 +374,82 @@ fn listeners_are_woken_by_every_award_of_the_pool() {
     b.contribute(POOL, EPOCH, &[(9, 100)]).unwrap();
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty(), "a contribution woke the listener");
     let _ = listener.wait(Duration::from_millis(300)).unwrap();
-    b.award(POOL, EPOCH, 9, 1).unwrap();
+    b.award(POOL, EPOCH, 9, 1, &hit(1, 100)).unwrap();
     assert_eq!(listener.wait(Duration::from_secs(10)).unwrap(), vec![POOL.to_owned()]);
     // Asking for the same award again pays nothing new and wakes no one.
-    b.award(POOL, EPOCH, 9, 1).unwrap();
+    b.award(POOL, EPOCH, 9, 1, &hit(1, 100)).unwrap();
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty());
     let last = c.last_awards(POOL, 1).unwrap();
     assert_eq!((last[0].machine.as_str(), last[0].round, last[0].level), ("B", 9, 1));
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
     assert!((last[0].time - now).abs() < 60, "the award's time {} is not now ({now})", last[0].time);
+}
+
+/// Issue 35, attack 1, on the real host: every award of the pool waits for
+/// an attendant (confirmation amount 0). The cabinet's own Mini is claimed
+/// with the round's committed outcome, which the controller checks and
+/// reserves; the round stays open, locked up, with the notice that an
+/// attendant confirms it (M-12), and no other round starts; the operator's
+/// confirmation lets the next tending pay it, to the cent.
+#[test]
+fn a_hosted_award_above_the_confirmation_amount_locks_up_until_the_attendant_confirms() {
+    use game_host::boot::{BootOptions, boot};
+    use game_host::command::Command;
+    use game_host::notice::Notice;
+
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (pg_db, mut c) = controller("confirm", &["EGM-0001"]);
+    let linked: PoolConfig = ron_pool(&std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap());
+    c.configure_pool(&linked, MAX_WAGER).unwrap();
+    approve(&mut c, 0);
+    let dir = tempfile::tempdir().unwrap();
+    let config =
+        with_linked_pool(&test_config::text(dir.path()), &url("EGM-0001", &pg_db), POOL, "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))");
+    let config = test_config::write(dir.path(), &config);
+    let mut s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(7), demo: false }).unwrap();
+    let index = s.games().iter().position(|g| g.id() == "classic-sevens").unwrap();
+    assert!(s.command(Command::SelectGame { index }));
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    wait_link(&s);
+    let mut rounds = 0;
+    let amount = loop {
+        rounds += 1;
+        assert!(s.command(Command::Play), "round {rounds}: {:?}", s.message_text());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while s.in_round() {
+            s.command(Command::Revealed);
+            s.command(Command::Collect);
+            s.tend_linked();
+            if let Some(Notice::AwaitingAttendant { .. }) = s.message() {
+                break;
+            }
+            assert!(Instant::now() < deadline, "round {rounds} never ended: {:?}", s.message_text());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if let Some(Notice::AwaitingAttendant { amount }) = s.message() {
+            break *amount;
+        }
+        assert_eq!(s.machine().state().totals.games.premios_acumulados_progressivos, 0, "an award was paid without the attendant");
+        assert!(rounds < 60, "no linked hit in 60 rounds");
+    };
+    // Locked up: the round stays open through more tending, nothing is
+    // paid, no other round starts.
+    for _ in 0..3 {
+        s.tend_linked();
+    }
+    assert!(s.in_round());
+    assert!(!s.command(Command::Play) || s.in_round(), "a new round started while the award waits");
+    assert_eq!(s.machine().state().totals.games.premios_acumulados_progressivos, 0);
+    let pending = c.pending_awards(POOL).unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!((pending[0].machine.as_str(), pending[0].level, pending[0].amount), ("EGM-0001", 1, amount));
+    let as_value = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
+    assert_eq!(as_value(&pending[0].outcome), as_value(&claim_of_open_round(s.machine())), "the claim is the round's committed outcome");
+    c.decide_award(&pending[0], POOL, true, "cherry on reel 1").unwrap();
+    s.tend_linked();
+    assert!(!s.in_round(), "the confirmed award did not settle the round: {:?}", s.message_text());
+    assert_eq!(s.machine().state().totals.games.premios_acumulados_progressivos, amount);
+    assert!(c.books(POOL).unwrap().balanced());
 }
 
 /// The real host with a linked pool, headless (what the linked window test
@@ -357,6 +469,7 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
     let text = std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap();
     let linked: PoolConfig = ron_pool(&text);
     c.configure_pool(&linked, MAX_WAGER).unwrap();
+    approve(&mut c, linked_game::NEVER_CONFIRM);
     let dir = tempfile::tempdir().unwrap();
     let config = with_linked_pool(
         &test_config::text(dir.path()),
@@ -404,7 +517,7 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
     // Another machine of the pool wins the Mini: signalled here (M-22).
     let mut other = cabinet("EGM-0002", &pg_db);
     other.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
-    let amount = other.award(POOL, EPOCH, 1, 1).unwrap();
+    let amount = other.award(POOL, EPOCH, 1, 1, &hit(1, 100)).unwrap().amount;
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         s.tend_linked();
@@ -476,11 +589,14 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() 
     let (pg_db, mut c) = controller("void", &["EGM-0001"]);
     let linked: PoolConfig = ron_pool(&std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap());
     c.configure_pool(&linked, MAX_WAGER).unwrap();
+    approve(&mut c, linked_game::NEVER_CONFIRM);
     let dir = tempfile::tempdir().unwrap();
     let config =
         with_linked_pool(&test_config::text(dir.path()), &url("EGM-0001", &pg_db), POOL, "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))");
     let db = dir.path().join("egm.sqlite");
-    let options = |text: &str| BootOptions { config: test_config::write(dir.path(), text), db: db.clone(), lab_seed: Some(7), demo: false };
+    // Seed 5: the first round shows a cherry on the first reel, a real
+    // Mini the controller checks (issue 35, attack 1).
+    let options = |text: &str| BootOptions { config: test_config::write(dir.path(), text), db: db.clone(), lab_seed: Some(5), demo: false };
 
     let mut s = boot(&options(&config)).unwrap();
     let index = s.games().iter().position(|g| g.id() == "classic-sevens").unwrap();
@@ -495,7 +611,7 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() 
     let epoch = s.machine().epoch_id().to_owned();
     let mut me = cabinet("EGM-0001", &pg_db);
     let before = c.levels(POOL).unwrap()[1].value;
-    let amount = me.award(POOL, &epoch, round, 1).unwrap();
+    let amount = me.award(POOL, &epoch, round, 1, &claim_of_open_round(s.machine())).unwrap().amount;
     assert_eq!(amount, before);
     let reset = c.levels(POOL).unwrap()[1].value;
     s.power_cut();

@@ -13,6 +13,8 @@ mod rig;
 #[path = "../../tests/support/controller.rs"]
 mod controller;
 use controller::{fresh_database, postgres, url as support_url, with_linked_pool};
+#[path = "../../tests/support/linked_game.rs"]
+mod linked_game;
 
 use std::time::Duration;
 
@@ -413,6 +415,7 @@ fn linked_award_banner_and_link_down_warning() {
     let mut c = Controller::connect(&support_url("egm-operator", &name)).unwrap();
     let text = std::fs::read_to_string(workspace().join("assets/progressive/linked-sevens.ron")).unwrap();
     c.configure_pool(&ron::from_str(&text).unwrap(), 1_000_000).unwrap();
+    c.approve_games(POOL, &linked_game::games(), &linked_game::triggers(), linked_game::NEVER_CONFIRM).unwrap();
     let rig = Rig::with_config(|config| with_linked_pool(&config, &url, POOL, "(0, ReelCombination(symbol: \"7\", count: 3, max_bet_only: true))"));
     let cab = launch_with_a_note(&rig);
     let calm = rig.shot();
@@ -422,7 +425,7 @@ fn linked_award_banner_and_link_down_warning() {
     const EPOCH: &str = "00112233445566778899aabbccddeeff";
     let mut other = Controller::connect(&support_url("EGM-0002", &name)).unwrap();
     other.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
-    let amount = other.award(POOL, EPOCH, 1, 1).unwrap();
+    let amount = other.award(POOL, EPOCH, 1, 1, &linked_game::hit(1, 100)).unwrap().amount;
     rig.wait_for_log(&format!("level 1 {amount} cents machine EGM-0002"));
     std::thread::sleep(Duration::from_millis(500));
     let banner = rig.shot();

@@ -175,6 +175,13 @@ pub trait GameKind: Send + Sync + 'static {
     }
     /// Whether the decided round wins a progressive level with `trigger` (M-18).
     fn hits(&self, round: &Self::Round, trigger: &Trigger) -> bool;
+    /// The round's committed outcome as a linked-pool claim carries it, for
+    /// the controller to check against the game's approved paytable
+    /// (issue 35, attack 1); `Null` for a kind whose outcomes the
+    /// controller does not check (its linked awards are then refused).
+    fn claim(&self, _round: &Self::Round, _denom: Cents) -> serde_json::Value {
+        serde_json::Value::Null
+    }
     /// How a standalone level the round wins with `trigger` is paid.
     fn award(&self, _round: &Self::Round, _trigger: &Trigger) -> Award {
         Award::WHOLE

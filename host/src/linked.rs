@@ -44,6 +44,9 @@ pub struct LinkedPool {
     pub shown_award: Option<i64>,
     /// Whether the controller has answered once (its awards then are the baseline).
     pub heard: bool,
+    /// An award of this pool waiting for an attendant's confirmation at
+    /// the controller (M-12; issue 35, attack 1), in cents.
+    pub confirming: Option<meters::Cents>,
 }
 
 impl LinkedPool {
@@ -55,7 +58,7 @@ impl LinkedPool {
             std::thread::Builder::new().name(format!("linked-{pool}")).spawn(move || watch(&url, &pool, &view, &stop)).ok()
         };
         let link = Link::new(&setup.controller);
-        LinkedPool { setup, link, view, stop, watcher, shown_award: None, heard: false }
+        LinkedPool { setup, link, view, stop, watcher, shown_award: None, heard: false, confirming: None }
     }
 
     pub fn view(&self) -> LinkedView {

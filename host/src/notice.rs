@@ -20,6 +20,10 @@ pub enum Notice {
     CreditShort { needed: Cents },
     /// A linked progressive hit: the round waits for the controller's award.
     AwaitingController,
+    /// A linked award above the pool's confirmation amount: the cabinet
+    /// is locked up until an attendant checks it and the operator confirms
+    /// it at the controller (M-12; issue 35, attack 1).
+    AwaitingAttendant { amount: Cents },
     /// A progressive award was paid with the round.
     Progressive { amount: Cents },
     /// M-12: a win at or above the limit waits for an attendant.
@@ -110,6 +114,12 @@ impl Notice {
                 format!("{} {}", t("Crédito insuficiente para a jogada; são precisos", "Not enough credit for the round; it needs"), show(*needed))
             }
             Notice::AwaitingController => t("PROGRESSIVO LIGADO! A aguardar o controlador…", "LINKED PROGRESSIVE! Waiting for the controller…").to_owned(),
+            Notice::AwaitingAttendant { amount } => format!(
+                "{} {} {}",
+                t("PROGRESSIVO LIGADO!", "LINKED PROGRESSIVE!"),
+                show(*amount),
+                t("— chame o empregado: o prémio é confirmado antes de pago", "— call an attendant: the award is confirmed before it is paid")
+            ),
             Notice::Progressive { amount } => format!("{} {}", t("PROGRESSIVO!", "PROGRESSIVE!"), show(*amount)),
             Notice::WinHandpay => t("Prémio a pagar manualmente: chame o empregado", "Hand-pay: call an attendant").to_owned(),
             Notice::Resumed => t("Jogada interrompida retomada", "Interrupted game resumed").to_owned(),

@@ -441,7 +441,8 @@ impl<K: GameKind> Table for Hosted<K> {
             }
         }
         let staked = rules.staked(&r.state).saturating_mul(r.denom);
-        let Some(linked) = linked_awards_for(cx.machine, cx.linked, r.id, rules.id(), staked, hit) else {
+        let claim = rules.claim(&r.state, r.denom).to_string();
+        let Some(linked) = linked_awards_for(cx.machine, cx.linked, r.id, rules.id(), staked, &claim, hit) else {
             if let Some(open) = self.open_round() {
                 open.phase = Phase::ProgressivePending;
             }
@@ -557,6 +558,7 @@ pub(crate) fn linked_awards_for(
     round: u64,
     game: &str,
     stake: Cents,
+    claim: &str,
     hit: impl Fn(&Trigger) -> bool,
 ) -> Option<Vec<(String, usize, Cents)>> {
     let mut awards: Vec<(String, usize, Cents)> = Vec::new();
@@ -575,8 +577,15 @@ pub(crate) fn linked_awards_for(
                 linked_controller::deliver_outbox(machine, &mut p.link, &pool).ok().flatten()?;
                 delivered = true;
             }
-            let amount = p.link.call(|c| c.award(&pool, &epoch, round, *level)).ok()?;
-            awards.push((pool.clone(), *level, amount));
+            let claimed = p.link.call(|c| c.award(&pool, &epoch, round, *level, claim)).ok()?;
+            // Above the pool's confirmation amount the award waits for an
+            // attendant (M-12): the round stays open, locked up, and is
+            // asked again every second until the operator confirms it.
+            p.confirming = claimed.pending.then_some(claimed.amount);
+            if claimed.pending {
+                return None;
+            }
+            awards.push((pool.clone(), *level, claimed.amount));
         }
     }
     Some(awards)

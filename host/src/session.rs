@@ -243,7 +243,10 @@ impl Session {
         match done {
             Ok(Progress::Open) => true,
             Ok(Progress::Awaiting) => {
-                self.message = Some(Notice::AwaitingController);
+                self.message = Some(match self.linked.iter().find_map(|p| p.confirming) {
+                    Some(amount) => Notice::AwaitingAttendant { amount },
+                    None => Notice::AwaitingController,
+                });
                 true
             }
             Ok(Progress::Settled { summary, payment, progressive }) => {

@@ -160,7 +160,7 @@ pub struct Controller {
     pub(crate) client: Client,
 }
 
-fn i64_of(v: u64, what: &str) -> Result<i64, LinkError> {
+pub(crate) fn i64_of(v: u64, what: &str) -> Result<i64, LinkError> {
     i64::try_from(v).map_err(|_| LinkError::Invalid(format!("{what} {v} is out of range")))
 }
 
@@ -255,19 +255,6 @@ impl Controller {
                 (b.0, outcome)
             })
             .collect())
-    }
-
-    /// Cabinet: the award for a hit of `level` in `round` of this cabinet's
-    /// epoch: the level's whole cents, once; asking again returns the same
-    /// amount. Refused (logged) for a round that made no contribution.
-    pub fn award(&mut self, pool: &str, epoch: &str, round: u64, level: usize) -> Result<Cents, LinkError> {
-        let level = i32::try_from(level).map_err(|_| LinkError::Invalid(format!("level {level} is out of range")))?;
-        let row = self.client.query_one("SELECT out_amount, out_refusal FROM egm.award($1, $2, $3, $4)", &[&pool, &epoch, &i64_of(round, "round")?, &level])?;
-        match (row.get::<_, Option<i64>>(0), row.get::<_, Option<String>>(1)) {
-            (_, Some(reason)) => Err(LinkError::Refused(reason)),
-            (Some(a), None) => u64::try_from(a).map_err(|_| LinkError::Invalid(format!("a negative award {a}"))),
-            (None, None) => Err(LinkError::Invalid("the controller answered neither an award nor a refusal".into())),
-        }
     }
 
     /// Cabinet: a round is voided and its wager refunded, so what it did to

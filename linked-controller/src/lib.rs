@@ -16,8 +16,12 @@
 //!   with the same wager is acknowledged once, with another wager refused
 //!   and logged. A wager outside the pool's bounds (G-46) is refused per
 //!   row and never blocks the rest of the outbox.
-//! - **Awards only for real rounds**: (machine, epoch, round, pool, level),
-//!   only for a round that contributed to the pool, at most once per level
+//! - **Awards only for real rounds and real hits**: (machine, epoch, round,
+//!   pool, level), only for a round that contributed to the pool and whose
+//!   committed outcome, carried by the claim, hits the level's trigger in a
+//!   game the operator approved for the pool (`claim`; issue 35); above the
+//!   pool's confirmation amount an award waits for an attendant (M-12); at
+//!   most once per level
 //!   per round, never more than the level holds; the controller takes the
 //!   level's whole value under a row lock and restarts it at its reset
 //!   value in one transaction, so simultaneous hits are served in the
@@ -45,11 +49,13 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+mod claim;
 mod controller;
 mod link;
 mod listener;
 mod tls;
 
+pub use claim::{ApprovedReelGame, ApprovedTrigger, Claimed, PendingAward, ReelClaim};
 pub use controller::{
     CABINET_CONNECTIONS, CHANNEL, Controller, LINK_TIMEOUT, LinkError, LinkedAward, LinkedBooks, LinkedLevel, MachineAccount, OPERATOR_CONNECTIONS, Outcome,
     Refusal, Role, SCHEMA,

@@ -69,6 +69,14 @@ CREATE INDEX IF NOT EXISTS contributions_machine_seq ON egm.contributions (machi
 -- already paid it out: it stays in the books as contributed (issue 35,
 -- attack 2: a void never makes the operator fund anything).
 ALTER TABLE egm.contributions ADD COLUMN IF NOT EXISTS kept_micro BIGINT NOT NULL DEFAULT 0;
+-- Issue 35, attack 1: the controller knows what hits. The operator
+-- approves, per pool, the games whose outcomes it checks (from their
+-- approved paytables: reel strips, rows, paylines, the wild, the largest
+-- bet per line), each level's triggers, and the amount above which an award
+-- waits for an attendant's confirmation (M-12).
+ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS games JSONB;
+ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS triggers JSONB;
+ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS confirm_above BIGINT;
 -- At most one award per level per round.
 CREATE TABLE IF NOT EXISTS egm.awards (
     seq BIGSERIAL UNIQUE,
@@ -83,6 +91,11 @@ CREATE TABLE IF NOT EXISTS egm.awards (
     returned_at TIMESTAMPTZ,
     PRIMARY KEY (machine, epoch, round, pool, level)
 );
+-- The outcome each award was claimed with, and its confirmation.
+ALTER TABLE egm.awards ADD COLUMN IF NOT EXISTS outcome JSONB;
+ALTER TABLE egm.awards ADD COLUMN IF NOT EXISTS pending BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE egm.awards ADD COLUMN IF NOT EXISTS confirmed_by TEXT;
+ALTER TABLE egm.awards ADD COLUMN IF NOT EXISTS confirmed_at TIMESTAMPTZ;
 -- Every call refused, with its reason: the lab's and the operator's trail.
 CREATE TABLE IF NOT EXISTS egm.refusals (
     seq BIGSERIAL PRIMARY KEY,
@@ -226,32 +239,119 @@ BEGIN
     END IF;
 END $$;
 
+-- Why a claimed reel outcome does not hit trigger `t` of approved game
+-- `g` at the contributed wager (issue 35, attack 1), or NULL when it does:
+-- the window is each reel's strip from its stop, row by row; a played line
+-- hits when it shows at least `count` of the trigger's symbol in a row
+-- from the first reel, the wild substituting (what every line win of that
+-- symbol shows). The bet must be the one contributed: lines × credits per
+-- line × denomination = wager, at the largest bet per line when the
+-- trigger asks for it.
+CREATE OR REPLACE FUNCTION egm.reel_refusal(g JSONB, t JSONB, o JSONB, p_wager BIGINT) RETURNS TEXT
+LANGUAGE plpgsql IMMUTABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    reels INT := jsonb_array_length(g->'strips');
+    nlines INT := jsonb_array_length(g->'lines');
+    played INT;
+    cpl BIGINT;
+    denom BIGINT;
+    stops BIGINT[] := '{}';
+    stop BIGINT;
+    len INT;
+    run INT;
+    sym TEXT;
+    i INT;
+    l INT;
+BEGIN
+    IF jsonb_typeof(o->'stops') IS DISTINCT FROM 'array' OR jsonb_array_length(o->'stops') <> reels THEN
+        RETURN format('the outcome needs %s reel stops', reels);
+    END IF;
+    FOR i IN 0 .. reels - 1 LOOP
+        stop := (o->'stops'->>i)::BIGINT;
+        len := jsonb_array_length(g->'strips'->i);
+        IF stop IS NULL OR stop < 0 OR stop >= len THEN
+            RETURN format('reel %s has no stop %s (its strip has %s)', i + 1, coalesce(stop::TEXT, 'NULL'), len);
+        END IF;
+        stops := stops || stop;
+    END LOOP;
+    played := (o->>'lines')::INT;
+    cpl := (o->>'credits_per_line')::BIGINT;
+    denom := (o->>'denom')::BIGINT;
+    IF played IS NULL OR played < 1 OR played > nlines THEN
+        RETURN format('%s lines played: the game has 1 to %s', coalesce(played::TEXT, 'no'), nlines);
+    END IF;
+    IF cpl IS NULL OR cpl < 1 OR cpl > (g->>'max_credits_per_line')::BIGINT OR denom IS NULL OR denom < 1 THEN
+        RETURN format('a bet of %s credits per line at %s cents is not one the game offers', coalesce(cpl::TEXT, 'no'), coalesce(denom::TEXT, 'no'));
+    END IF;
+    IF coalesce((t->>'max_bet_only')::BOOLEAN, false) AND cpl <> (g->>'max_credits_per_line')::BIGINT THEN
+        RETURN format('the trigger needs the largest bet per line (%s credits), the outcome bet %s', g->>'max_credits_per_line', cpl);
+    END IF;
+    IF played::NUMERIC * cpl * denom <> p_wager THEN
+        RETURN format('the outcome''s bet (%s lines × %s credits × %s cents) is not the round''s contributed wager of %s cents', played, cpl, denom, p_wager);
+    END IF;
+    FOR l IN 0 .. played - 1 LOOP
+        run := 0;
+        FOR i IN 0 .. reels - 1 LOOP
+            len := jsonb_array_length(g->'strips'->i);
+            sym := g->'strips'->i->>((stops[i + 1] + (g->'lines'->l->>i)::INT) % len)::INT;
+            EXIT WHEN sym IS DISTINCT FROM t->>'symbol' AND sym IS DISTINCT FROM g->>'wild';
+            run := run + 1;
+        END LOOP;
+        IF run >= (t->>'count')::INT THEN
+            RETURN NULL;
+        END IF;
+    END LOOP;
+    RETURN format('the outcome (stops %s, %s lines) shows no %s × %s on a played line', array_to_string(stops, ' '), played, t->>'count', t->>'symbol');
+EXCEPTION WHEN others THEN
+    RETURN 'the outcome is malformed: ' || SQLERRM;
+END $$;
+
 -- The award of a level hit in a round: only for a round of this cabinet's
--- epoch that contributed to the pool (so at a qualifying wager), at most
--- once per level per round (asking again returns the same amount), never
+-- epoch that contributed to the pool (so at a qualifying wager) and whose
+-- committed outcome, sent with the claim, hits one of the level's approved
+-- triggers in a game approved for the pool (issue 35, attack 1); at most
+-- once per level per round (asking again returns the same answer), never
 -- more than the level holds; simultaneous hits are served in the order the
--- level's row lock grants them (G-49). A refusal is logged and returned.
-CREATE OR REPLACE FUNCTION egm.award(p_pool TEXT, p_epoch TEXT, p_round BIGINT, p_level INT)
-RETURNS TABLE (out_amount BIGINT, out_refusal TEXT)
+-- level's row lock grants them (G-49). An award above the pool's
+-- confirmation amount is reserved (the level restarts) and pending until
+-- an operator's login confirms it after the attendant's check at the
+-- cabinet, which locks up meanwhile (M-12). A refusal is logged and
+-- returned.
+DROP FUNCTION IF EXISTS egm.award(TEXT, TEXT, BIGINT, INT);
+CREATE OR REPLACE FUNCTION egm.award(p_pool TEXT, p_epoch TEXT, p_round BIGINT, p_level INT, p_outcome TEXT)
+RETURNS TABLE (out_amount BIGINT, out_refusal TEXT, out_pending BOOLEAN)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 DECLARE
     a RECORD;
     lv RECORD;
+    p RECORD;
+    t JSONB;
+    o JSONB;
+    g JSONB;
+    wager BIGINT;
+    why TEXT;
     from_reserve BIGINT;
 BEGIN
     PERFORM check_call(p_pool, p_epoch);
-    SELECT w.amount, w.returned_at INTO a FROM awards w
+    out_pending := false;
+    SELECT w.amount, w.returned_at, w.pending INTO a FROM awards w
         WHERE w.machine = session_user AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = p_level;
     IF FOUND THEN
         IF a.returned_at IS NOT NULL THEN
-            out_refusal := refuse(p_epoch, p_round, p_pool, 'award', format('the award of round %s was returned to the pool when the round was voided', p_round));
+            out_refusal := refuse(p_epoch, p_round, p_pool, 'award', format('the award of round %s was returned to the pool (the round was voided or the award refused)', p_round));
         ELSE
             out_amount := a.amount;
+            out_pending := a.pending;
         END IF;
         RETURN NEXT;
         RETURN;
     END IF;
-    PERFORM 1 FROM contributions c
+    IF p_outcome IS NULL OR length(p_outcome) > 4096 THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'award', 'a claim carries the round''s committed outcome, of at most 4096 characters');
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    SELECT c.wager INTO wager FROM contributions c
         WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool AND c.returned_at IS NULL;
     IF NOT FOUND THEN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'award',
@@ -266,6 +366,37 @@ BEGIN
         RETURN NEXT;
         RETURN;
     END IF;
+    SELECT pl.games, pl.triggers, pl.confirm_above INTO p FROM pools pl WHERE pl.pool = p_pool;
+    IF p.games IS NULL THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'award',
+            format('pool %s has no approved games and triggers: the operator approves them (egm-progressive approve)', p_pool));
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    BEGIN
+        o := p_outcome::JSONB;
+    EXCEPTION WHEN others THEN
+        o := NULL;
+    END;
+    g := p.games->(o->>'game');
+    IF o IS NULL OR g IS NULL THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'award',
+            format('the claim''s outcome names no game approved for pool %s', p_pool));
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    FOR t IN SELECT x FROM jsonb_array_elements(p.triggers) x WHERE (x->>'level')::INT = p_level LOOP
+        why := reel_refusal(g, t, o, wager);
+        EXIT WHEN why IS NULL;
+    END LOOP;
+    IF t IS NULL THEN
+        why := format('pool %s has no trigger for level %s', p_pool, p_level);
+    END IF;
+    IF why IS NOT NULL THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'award', format('round %s does not hit level %s: %s', p_round, p_level, why));
+        RETURN NEXT;
+        RETURN;
+    END IF;
     SELECT l.current_micro, l.reset_value, l.reserve_micro INTO lv FROM levels l WHERE l.pool = p_pool AND l.level = p_level FOR UPDATE;
     IF NOT FOUND THEN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'award', format('pool %s has no level %s', p_pool, p_level));
@@ -273,13 +404,15 @@ BEGIN
         RETURN;
     END IF;
     out_amount := lv.current_micro / 1000000;
+    out_pending := p.confirm_above IS NOT NULL AND out_amount > p.confirm_above;
     -- The restart at the reset value: whole cents of the reserve first.
     from_reserve := LEAST(lv.reserve_micro / 1000000, lv.reset_value);
     UPDATE levels l SET current_micro = lv.reset_value * 1000000 + lv.current_micro % 1000000,
         reserve_micro = l.reserve_micro - from_reserve * 1000000, hits = l.hits + 1, awarded = l.awarded + out_amount,
         operator_funded = l.operator_funded + lv.reset_value - from_reserve
     WHERE l.pool = p_pool AND l.level = p_level;
-    INSERT INTO awards (machine, epoch, round, pool, level, amount) VALUES (session_user, p_epoch, p_round, p_pool, p_level, out_amount);
+    INSERT INTO awards (machine, epoch, round, pool, level, amount, outcome, pending)
+        VALUES (session_user, p_epoch, p_round, p_pool, p_level, out_amount, o, out_pending);
     PERFORM pg_notify('egm_progressive', p_pool);
     RETURN NEXT;
 END $$;
@@ -464,6 +597,104 @@ BEGIN
     RETURN amount;
 END $$;
 
+-- Operator, issue 35 attack 1: approve the games whose outcomes the pool's
+-- awards are checked against (built from their approved paytables by
+-- `egm-progressive approve`), each level's triggers, and the amount above
+-- which an award waits for an attendant. Logged; a new approval replaces
+-- the last one (a new paytable approved for the floor).
+CREATE OR REPLACE FUNCTION egm.approve_games(p_pool TEXT, p_games_text TEXT, p_triggers_text TEXT, p_confirm_above BIGINT) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    games JSONB := p_games_text::JSONB;
+    triggers JSONB := p_triggers_text::JSONB;
+    g RECORD;
+    t JSONB;
+    reels INT;
+    i INT;
+BEGIN
+    PERFORM 1 FROM pools WHERE pool = p_pool FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no linked pool %', p_pool;
+    END IF;
+    IF jsonb_typeof(games) <> 'object' OR games = '{}'::JSONB THEN
+        RAISE EXCEPTION 'pool %: the approved games are an object of game id to reel game', p_pool;
+    END IF;
+    FOR g IN SELECT key, value FROM jsonb_each(games) LOOP
+        reels := jsonb_array_length(g.value->'strips');
+        IF reels < 1 OR (g.value->>'rows')::INT < 1 OR jsonb_array_length(g.value->'lines') < 1 OR (g.value->>'max_credits_per_line')::BIGINT < 1 THEN
+            RAISE EXCEPTION 'game %: it needs reel strips, rows, lines and a largest bet per line', g.key;
+        END IF;
+        FOR i IN 0 .. reels - 1 LOOP
+            IF jsonb_array_length(g.value->'strips'->i) < 1 THEN
+                RAISE EXCEPTION 'game %: reel % has an empty strip', g.key, i + 1;
+            END IF;
+        END LOOP;
+        FOR t IN SELECT x FROM jsonb_array_elements(g.value->'lines') x LOOP
+            IF jsonb_array_length(t) <> reels OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(t) r WHERE r::INT < 0 OR r::INT >= (g.value->>'rows')::INT) THEN
+                RAISE EXCEPTION 'game %: the line % does not cross each of its % reels inside its % rows', g.key, t, reels, g.value->>'rows';
+            END IF;
+        END LOOP;
+    END LOOP;
+    IF jsonb_typeof(triggers) <> 'array' THEN
+        RAISE EXCEPTION 'pool %: the triggers are a list', p_pool;
+    END IF;
+    FOR t IN SELECT x FROM jsonb_array_elements(triggers) x LOOP
+        IF NOT EXISTS (SELECT 1 FROM levels l WHERE l.pool = p_pool AND l.level = (t->>'level')::INT)
+           OR (t->>'count')::INT < 1 OR t->>'symbol' IS NULL THEN
+            RAISE EXCEPTION 'pool %: the trigger % names no level of the pool, no symbol or no count', p_pool, t;
+        END IF;
+    END LOOP;
+    IF p_confirm_above IS NULL OR p_confirm_above < 0 THEN
+        RAISE EXCEPTION 'pool %: the amount above which an award waits for an attendant is required (cents)', p_pool;
+    END IF;
+    UPDATE pools SET games = p_games_text::JSONB, triggers = p_triggers_text::JSONB, confirm_above = p_confirm_above WHERE pool = p_pool;
+    INSERT INTO operator_log (operator, action, detail)
+        VALUES (session_user, 'approve_games', format('pool %s: games %s, triggers %s, awards above %s cents wait for an attendant',
+                p_pool, (SELECT string_agg(k, ', ') FROM jsonb_object_keys(games) k), triggers::TEXT, p_confirm_above));
+END $$;
+
+-- Operator: the awards waiting for an attendant, with the outcome each
+-- was claimed with.
+CREATE OR REPLACE FUNCTION egm.pending_awards(p_pool TEXT)
+RETURNS TABLE (out_machine TEXT, out_epoch TEXT, out_round BIGINT, out_level INT, out_amount BIGINT, out_outcome TEXT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT machine, epoch, round, level, amount, outcome::TEXT FROM awards
+    WHERE pool = p_pool AND pending AND returned_at IS NULL ORDER BY seq
+$$;
+
+-- Operator: the attendant checked the cabinet (its outcome on the screen
+-- and in recall) and confirms (`p_confirm`) or refuses the pending award.
+-- A refused award goes back to its level. Logged under the operator's
+-- name, with the outcome claimed. Returns the amount.
+CREATE OR REPLACE FUNCTION egm.decide_award(p_machine TEXT, p_epoch TEXT, p_round BIGINT, p_pool TEXT, p_level INT, p_confirm BOOLEAN, p_note TEXT)
+RETURNS BIGINT
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    a RECORD;
+BEGIN
+    SELECT w.amount, w.outcome INTO a FROM awards w
+        WHERE w.machine = p_machine AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = p_level
+          AND w.pending AND w.returned_at IS NULL FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no pending award of pool % level % for round % of epoch % of machine %', p_pool, p_level, p_round, p_epoch, p_machine;
+    END IF;
+    IF p_confirm THEN
+        UPDATE awards w SET pending = false, confirmed_by = session_user, confirmed_at = now()
+            WHERE w.machine = p_machine AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = p_level;
+    ELSE
+        UPDATE levels l SET current_micro = l.current_micro + a.amount * 1000000, awarded = l.awarded - a.amount
+            WHERE l.pool = p_pool AND l.level = p_level;
+        UPDATE awards w SET pending = false, returned_at = now(), confirmed_by = session_user, confirmed_at = now()
+            WHERE w.machine = p_machine AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = p_level;
+    END IF;
+    INSERT INTO operator_log (operator, action, detail)
+        VALUES (session_user, CASE WHEN p_confirm THEN 'confirm_award' ELSE 'refuse_award' END,
+                format('%s cents of pool %s level %s to machine %s, round %s of epoch %s, claimed with %s: %s',
+                       a.amount, p_pool, p_level, p_machine, p_round, p_epoch, a.outcome::TEXT, left(coalesce(p_note, ''), 500)));
+    PERFORM pg_notify('egm_progressive', p_pool);
+    RETURN a.amount;
+END $$;
+
 CREATE OR REPLACE FUNCTION egm.books(p_pool TEXT)
 RETURNS TABLE (out_contributions BIGINT, out_wagered TEXT, out_contributed_micro BIGINT, out_current_micro BIGINT, out_start_value BIGINT,
                out_awarded BIGINT, out_operator_funded BIGINT, out_reserve_micro BIGINT, out_overflow_micro BIGINT,
@@ -517,8 +748,9 @@ DO $$ BEGIN
         REVOKE CONNECT, TEMPORARY ON DATABASE postgres FROM PUBLIC;
     END IF;
 END $$;
-GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT),
+GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT, TEXT),
     egm.return_round(TEXT, TEXT, BIGINT) TO egm_cabinet;
 GRANT EXECUTE ON FUNCTION egm.levels(TEXT), egm.last_awards(TEXT, BIGINT) TO egm_cabinet, egm_operator;
 GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, INT, TEXT, INT, TEXT), egm.books(TEXT),
-    egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT) TO egm_operator;
+    egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT), egm.approve_games(TEXT, TEXT, TEXT, BIGINT),
+    egm.pending_awards(TEXT), egm.decide_award(TEXT, TEXT, BIGINT, TEXT, INT, BOOLEAN, TEXT) TO egm_operator;

@@ -128,6 +128,17 @@ impl GameKind for Reels {
         self.game.double_up
     }
 
+    fn claim(&self, round: &ReelRound, denom: Cents) -> serde_json::Value {
+        let claim = linked_controller::ReelClaim {
+            game: self.game.id.clone(),
+            stops: round.base.stops.clone(),
+            lines: round.bet.lines,
+            credits_per_line: round.bet.credits_per_line,
+            denom,
+        };
+        serde_json::to_value(claim).unwrap_or(serde_json::Value::Null)
+    }
+
     fn hits(&self, round: &ReelRound, trigger: &Trigger) -> bool {
         game_core::progressive::reels_hit(&self.game, round, trigger)
     }

@@ -8,6 +8,12 @@
 //!   (a cabinet's machine ID, or an operator), authenticated by the
 //!   certificate whose CN is NAME.
 //! * `egm-progressive setup OPERATOR POOL.ron [--max-wager CENTS]` — the pool.
+//! * `egm-progressive approve OPERATOR POOL --paytable GAME.ron…
+//!   --trigger LEVEL:SYMBOL:COUNT[:max]… --confirm-above CENTS` — what the
+//!   pool's awards are checked against (issue 35, attack 1).
+//! * `egm-progressive pending OPERATOR POOL`, `egm-progressive decide
+//!   OPERATOR POOL MACHINE ROUND LEVEL [--refuse] [--note TEXT]` — the
+//!   awards waiting for an attendant, confirmed or refused.
 //! * `egm-progressive status OPERATOR POOL` — levels, last 25 awards, the
 //!   books, the latest refusals.
 //! * `egm-progressive transfer OPERATOR POOL LEVEL (--to POOL:LEVEL |
@@ -22,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
 use clap::{Parser, Subcommand, ValueEnum};
-use linked_controller::{Controller, Outcome, Role};
+use linked_controller::{ApprovedReelGame, ApprovedTrigger, Controller, Outcome, Role};
 use meters::PoolConfig;
 
 #[derive(Parser)]
@@ -57,6 +63,42 @@ enum Command {
         #[arg(long, default_value_t = 1_000_000)]
         max_wager: u64,
     },
+    /// Issue 35, attack 1: approve the reel games whose outcomes the pool's
+    /// awards are checked against (their approved paytables), each level's
+    /// triggers, and the amount above which an award waits for an
+    /// attendant (an operator).
+    Approve {
+        url: String,
+        pool: String,
+        /// An approved reel paytable (RON), once per game of the pool.
+        #[arg(long = "paytable", required = true)]
+        paytables: Vec<PathBuf>,
+        /// LEVEL:SYMBOL:COUNT, with `:max` when only the largest bet per
+        /// line wins it; once per trigger.
+        #[arg(long = "trigger", required = true)]
+        triggers: Vec<String>,
+        /// Awards above this many cents wait for an attendant (M-12).
+        #[arg(long)]
+        confirm_above: u64,
+    },
+    /// The awards waiting for an attendant, with the outcome each was
+    /// claimed with (an operator).
+    Pending { url: String, pool: String },
+    /// The attendant checked the cabinet: confirm a pending award, or
+    /// refuse it (`--refuse`: it goes back to its level). Logged under the
+    /// operator's login (an operator).
+    Decide {
+        url: String,
+        pool: String,
+        machine: String,
+        round: u64,
+        level: usize,
+        #[arg(long)]
+        refuse: bool,
+        /// What the attendant saw.
+        #[arg(long, default_value = "")]
+        note: String,
+    },
     /// The pool's levels, its last 25 awards, whether its books balance,
     /// and the latest refusals (an operator).
     Status { url: String, pool: String },
@@ -87,6 +129,18 @@ enum Command {
         #[arg(long, default_value = "1")]
         batch: usize,
     },
+}
+
+/// `LEVEL:SYMBOL:COUNT[:max]`.
+fn parse_trigger(text: &str) -> Result<ApprovedTrigger> {
+    let parts: Vec<&str> = text.split(':').collect();
+    let bad = || anyhow!("--trigger {text}: it is LEVEL:SYMBOL:COUNT, with :max when only the largest bet per line wins it");
+    let (level, symbol, count, max_bet_only) = match parts.as_slice() {
+        [l, s, c] => (l, s, c, false),
+        [l, s, c, "max"] => (l, s, c, true),
+        _ => return Err(bad()),
+    };
+    Ok(ApprovedTrigger { level: level.parse().map_err(|_| bad())?, symbol: (*symbol).to_owned(), count: count.parse().map_err(|_| bad())?, max_bet_only })
 }
 
 fn main() -> ExitCode {
@@ -121,6 +175,41 @@ fn run(cli: Cli) -> Result<()> {
             let mut c = Controller::connect(&url)?;
             c.configure_pool(&cfg, max_wager)?;
             println!("pool {} ready with {} level(s)", cfg.id, cfg.levels.len());
+            Ok(())
+        }
+        Command::Approve { url, pool, paytables, triggers, confirm_above } => {
+            let mut games = std::collections::BTreeMap::new();
+            for path in &paytables {
+                let game = paytables::compile::load(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+                games.insert(game.id.clone(), ApprovedReelGame::of(&game));
+            }
+            let triggers = triggers.iter().map(|t| parse_trigger(t)).collect::<Result<Vec<_>>>()?;
+            Controller::connect(&url)?.approve_games(&pool, &games, &triggers, confirm_above)?;
+            println!(
+                "pool {pool}: {} game(s) and {} trigger(s) approved; awards above {confirm_above} cents wait for an attendant",
+                games.len(),
+                triggers.len()
+            );
+            Ok(())
+        }
+        Command::Pending { url, pool } => {
+            for a in Controller::connect(&url)?.pending_awards(&pool)? {
+                println!("{} epoch {} round {} level {}: {} cents, claimed with {}", a.machine, a.epoch, a.round, a.level, a.amount, a.outcome);
+            }
+            Ok(())
+        }
+        Command::Decide { url, pool, machine, round, level, refuse, note } => {
+            let mut c = Controller::connect(&url)?;
+            let award = c
+                .pending_awards(&pool)?
+                .into_iter()
+                .find(|a| a.machine == machine && a.round == round && a.level == level)
+                .ok_or_else(|| anyhow!("no pending award of pool {pool} level {level} for round {round} of {machine}"))?;
+            let amount = c.decide_award(&award, &pool, !refuse, &note)?;
+            println!(
+                "{amount} cents of pool {pool} level {level} to {machine} round {round}: {}",
+                if refuse { "refused, back to the level" } else { "confirmed" }
+            );
             Ok(())
         }
         Command::Status { url, pool } => {

@@ -1,0 +1,164 @@
+//! What an award is checked against (issue 35, attack 1): the controller
+//! knows what hits. The operator approves, per pool, the reel games whose
+//! outcomes it checks (from their approved paytables), each level's
+//! triggers and the amount above which an award waits for an attendant;
+//! a cabinet's claim carries the round's committed outcome, which the
+//! controller checks against them (`egm.reel_refusal` in `schema.sql`)
+//! before it takes anything from a level.
+
+use game_core::progressive::Trigger;
+use game_core::reels::ReelGame;
+use meters::Cents;
+use serde::{Deserialize, Serialize};
+
+use crate::controller::{Controller, LinkError, i64_of};
+
+/// A reel game as the controller checks it: each reel's strip (symbol ids
+/// from the first stop), the rows of the window, each payline's row on each
+/// reel, the wild (substituting for the trigger's symbol) and the largest
+/// bet per line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovedReelGame {
+    pub rows: u8,
+    pub strips: Vec<Vec<String>>,
+    pub lines: Vec<Vec<u8>>,
+    pub wild: Option<String>,
+    pub max_credits_per_line: u64,
+}
+
+impl ApprovedReelGame {
+    /// What the controller needs of a reel game's approved paytable.
+    pub fn of(game: &ReelGame) -> ApprovedReelGame {
+        let id = |s: &game_core::reels::SymbolId| game.symbols.get(usize::from(*s)).map_or_else(|| s.to_string(), |sym| sym.id.clone());
+        ApprovedReelGame {
+            rows: game.rows,
+            strips: game.reels.iter().map(|strip| strip.symbols.iter().map(id).collect()).collect(),
+            lines: game.lines.clone(),
+            wild: game.wild().map(|(w, _)| id(&w)),
+            max_credits_per_line: game.bet.credits_per_line.iter().copied().max().unwrap_or(0),
+        }
+    }
+}
+
+/// A level's trigger: `count` of `symbol` in a row from the first reel on
+/// a played line, at the largest bet per line when `max_bet_only`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovedTrigger {
+    pub level: usize,
+    pub symbol: String,
+    pub count: u8,
+    pub max_bet_only: bool,
+}
+
+impl ApprovedTrigger {
+    /// A cabinet's trigger for `level`, as the controller checks it: only
+    /// reel combinations are checked (`None` for any other kind, whose
+    /// linked awards the controller then refuses).
+    pub fn of(level: usize, trigger: &Trigger) -> Option<ApprovedTrigger> {
+        match trigger {
+            Trigger::ReelCombination { symbol, count, max_bet_only } => {
+                Some(ApprovedTrigger { level, symbol: symbol.clone(), count: *count, max_bet_only: *max_bet_only })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A round's committed reel outcome, as a claim carries it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReelClaim {
+    pub game: String,
+    /// The base spin's stops, one per reel.
+    pub stops: Vec<u32>,
+    pub lines: u32,
+    pub credits_per_line: u64,
+    pub denom: Cents,
+}
+
+/// The controller's answer to a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claimed {
+    pub amount: Cents,
+    /// Above the pool's confirmation amount: reserved, and paid only once
+    /// an operator's login confirms it after the attendant's check at the
+    /// cabinet (M-12); asking again says when.
+    pub pending: bool,
+}
+
+/// An award waiting for an attendant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingAward {
+    pub machine: String,
+    pub epoch: String,
+    pub round: u64,
+    pub level: usize,
+    pub amount: Cents,
+    /// The outcome it was claimed with (JSON).
+    pub outcome: String,
+}
+
+impl Controller {
+    /// Operator: approve `games` (id → reel game) and `triggers` for
+    /// `pool`'s awards, and the amount above which an award waits for an
+    /// attendant. Logged; replaces the last approval.
+    pub fn approve_games(
+        &mut self,
+        pool: &str,
+        games: &std::collections::BTreeMap<String, ApprovedReelGame>,
+        triggers: &[ApprovedTrigger],
+        confirm_above: Cents,
+    ) -> Result<(), LinkError> {
+        let games = serde_json::to_string(games).map_err(|e| LinkError::Invalid(e.to_string()))?;
+        let triggers = serde_json::to_string(triggers).map_err(|e| LinkError::Invalid(e.to_string()))?;
+        self.client().execute("SELECT egm.approve_games($1, $2, $3, $4)", &[&pool, &games, &triggers, &i64_of(confirm_above, "the confirmation amount")?])?;
+        Ok(())
+    }
+
+    /// Cabinet: the award for a hit of `level` in `round` of this cabinet's
+    /// epoch, claimed with the round's committed `outcome` (JSON: a
+    /// [`ReelClaim`]): the level's whole cents, once; asking again returns
+    /// the same answer. Refused (logged) for a round that made no
+    /// contribution, or whose outcome does not hit the level.
+    pub fn award(&mut self, pool: &str, epoch: &str, round: u64, level: usize, outcome: &str) -> Result<Claimed, LinkError> {
+        let level = i32::try_from(level).map_err(|_| LinkError::Invalid(format!("level {level} is out of range")))?;
+        let row = self.client().query_one(
+            "SELECT out_amount, out_refusal, out_pending FROM egm.award($1, $2, $3, $4, $5)",
+            &[&pool, &epoch, &i64_of(round, "round")?, &level, &outcome],
+        )?;
+        match (row.get::<_, Option<i64>>(0), row.get::<_, Option<String>>(1), row.get::<_, Option<bool>>(2)) {
+            (_, Some(reason), _) => Err(LinkError::Refused(reason)),
+            (Some(a), None, pending) => {
+                Ok(Claimed { amount: u64::try_from(a).map_err(|_| LinkError::Invalid(format!("a negative award {a}")))?, pending: pending.unwrap_or(false) })
+            }
+            (None, None, _) => Err(LinkError::Invalid("the controller answered neither an award nor a refusal".into())),
+        }
+    }
+
+    /// Operator: the awards of `pool` waiting for an attendant.
+    pub fn pending_awards(&mut self, pool: &str) -> Result<Vec<PendingAward>, LinkError> {
+        let rows = self.client().query("SELECT out_machine, out_epoch, out_round, out_level, out_amount, out_outcome FROM egm.pending_awards($1)", &[&pool])?;
+        Ok(rows
+            .iter()
+            .map(|r| PendingAward {
+                machine: r.get(0),
+                epoch: r.get(1),
+                round: r.get::<_, i64>(2) as u64,
+                level: r.get::<_, i32>(3) as usize,
+                amount: r.get::<_, i64>(4) as Cents,
+                outcome: r.get(5),
+            })
+            .collect())
+    }
+
+    /// Operator: the attendant checked the cabinet and confirms the pending
+    /// award (`confirm`), or refuses it (it goes back to its level). Logged
+    /// under this login with `note`. Returns the amount.
+    pub fn decide_award(&mut self, award: &PendingAward, pool: &str, confirm: bool, note: &str) -> Result<Cents, LinkError> {
+        let level = i32::try_from(award.level).map_err(|_| LinkError::Invalid(format!("level {} is out of range", award.level)))?;
+        let row = self.client().query_one(
+            "SELECT egm.decide_award($1, $2, $3, $4, $5, $6, $7)",
+            &[&award.machine, &award.epoch, &i64_of(award.round, "round")?, &pool, &level, &confirm, &note],
+        )?;
+        Ok(row.get::<_, i64>(0) as Cents)
+    }
+}
