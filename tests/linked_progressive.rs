@@ -446,8 +446,12 @@ fn a_hosted_award_above_the_confirmation_amount_locks_up_until_the_attendant_con
     let as_value = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
     assert_eq!(as_value(&pending[0].outcome), as_value(&claim_of_open_round(s.machine())), "the claim is the round's committed outcome");
     c.decide_award(&pending[0], POOL, true, "cherry on reel 1").unwrap();
-    s.tend_linked();
-    assert!(!s.in_round(), "the confirmed award did not settle the round: {:?}", s.message_text());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while s.in_round() {
+        s.tend_linked();
+        assert!(Instant::now() < deadline, "the confirmed award did not settle the round: {:?}", s.message_text());
+        std::thread::sleep(Duration::from_millis(20));
+    }
     assert_eq!(s.machine().state().totals.games.premios_acumulados_progressivos, amount);
     assert!(c.books(POOL).unwrap().balanced());
 }
@@ -506,8 +510,7 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
         }
         assert!(rounds < 60, "no linked award in 60 rounds");
     };
-    s.deliver_linked();
-    assert!(s.machine().state().linked_pending.values().all(|m| m.is_empty()), "the outbox was not delivered");
+    deliver(&mut s);
     let wagered = s.machine().state().per_game["classic-sevens"].creditos_jogados;
     assert_eq!(account(&mut c), (rounds, u128::from(wagered)), "contributions at the controller ≠ the cabinet's wagers");
     let awards = c.by_machine(POOL).unwrap().into_iter().find(|a| a.machine == "EGM-0001").unwrap().awards;
@@ -552,7 +555,7 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
         assert!(Instant::now() < deadline, "the round after the outage never ended");
         std::thread::sleep(Duration::from_millis(20));
     }
-    s.deliver_linked();
+    deliver(&mut s);
     let mut c = Controller::connect(&url(OPERATOR, &pg_db)).unwrap();
     let wagered = s.machine().state().per_game["classic-sevens"].creditos_jogados;
     assert_eq!(account(&mut c), (rounds + 1, u128::from(wagered)));
@@ -567,6 +570,20 @@ fn wait_link(s: &game_host::session::Session) {
     while !s.linked()[0].view().available() {
         assert!(Instant::now() < deadline, "the controller never answered");
         std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Tend the session's linked pools until its link workers have delivered
+/// the whole outbox (issue 35: the session never waits on the network).
+fn deliver(s: &mut game_host::session::Session) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        s.deliver_linked();
+        if s.machine().state().linked_pending.values().all(|m| m.is_empty()) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the outbox was never delivered");
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -605,7 +622,7 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() 
     wait_link(&s);
     assert!(s.command(Command::Play));
     let round = s.machine().open_round().unwrap().round;
-    s.deliver_linked();
+    deliver(&mut s);
     // The controller awards the round's hit; the power goes before the
     // cabinet journals it.
     let epoch = s.machine().epoch_id().to_owned();

@@ -20,6 +20,7 @@ pub mod command;
 pub mod config;
 pub mod kind;
 pub mod kinds;
+pub mod link_worker;
 pub mod linked;
 pub mod names;
 pub mod notice;

@@ -1,9 +1,10 @@
 //! The cabinet's side of a linked progressive pool (M-19, M-22, issue 6).
 //!
 //! Two connections to the progressive controller per pool:
-//! - the session's own [`Link`], on the main thread, for what moves money:
-//!   delivering the journaled contributions and asking for an award (the
-//!   round stays open until the controller answers);
+//! - the session's own, on its link worker ([`LinkWorker`], issue 35: the
+//!   session never waits on the network), for what moves money: delivering
+//!   the journaled contributions, asking for an award, returning a voided
+//!   round (the round stays open until the controller answers);
 //! - a watcher thread that listens for awards ([`Listener`], M-22: every
 //!   machine of the pool shows an award at once) and beats every second,
 //!   fetching the levels and the latest award for the screen. When it has
@@ -16,6 +17,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use linked_controller::{LINK_TIMEOUT, Link, LinkedAward, LinkedLevel, Listener};
+
+pub use crate::link_worker::LinkWorker;
 
 use crate::config::LinkedSetup;
 
@@ -35,8 +38,8 @@ impl LinkedView {
 
 pub struct LinkedPool {
     pub setup: LinkedSetup,
-    /// The session's connection: contributions and awards.
-    pub link: Link,
+    /// The session's calls: contributions, awards and returns.
+    pub link: LinkWorker,
     view: Arc<Mutex<LinkedView>>,
     stop: Arc<AtomicBool>,
     watcher: Option<JoinHandle<()>>,
@@ -57,7 +60,7 @@ impl LinkedPool {
             let (url, pool, view, stop) = (setup.controller.clone(), setup.pool.clone(), view.clone(), stop.clone());
             std::thread::Builder::new().name(format!("linked-{pool}")).spawn(move || watch(&url, &pool, &view, &stop)).ok()
         };
-        let link = Link::new(&setup.controller);
+        let link = LinkWorker::start(&setup.controller, &setup.pool);
         LinkedPool { setup, link, view, stop, watcher, shown_award: None, heard: false, confirming: None }
     }
 

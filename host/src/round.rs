@@ -573,11 +573,14 @@ pub(crate) fn linked_awards_for(
             if !hit(trigger) || awards.iter().any(|a| a.0 == pool && a.1 == *level) {
                 continue;
             }
+            // Asked of the pool's link worker: until it answers, the round
+            // waits (`Progress::Awaiting`) and is collected again.
             if !delivered {
-                linked_controller::deliver_outbox(machine, &mut p.link, &pool).ok().flatten()?;
+                p.link.deliver(machine, &pool).ok().flatten()?;
                 delivered = true;
             }
-            let claimed = p.link.call(|c| c.award(&pool, &epoch, round, *level, claim)).ok()?;
+            let call = crate::link_worker::Call::Award { epoch: epoch.clone(), round, level: *level, claim: claim.to_owned() };
+            let crate::link_worker::Answer::Awarded(Ok(claimed)) = p.link.ask(&call)? else { return None };
             // Above the pool's confirmation amount the award waits for an
             // attendant (M-12): the round stays open, locked up, and is
             // asked again every second until the operator confirms it.

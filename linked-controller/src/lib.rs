@@ -60,5 +60,5 @@ pub use controller::{
     CABINET_CONNECTIONS, CHANNEL, Controller, LINK_TIMEOUT, LinkError, LinkedAward, LinkedBooks, LinkedLevel, MachineAccount, OPERATOR_CONNECTIONS, Outcome,
     Refusal, Role, SCHEMA,
 };
-pub use link::{Link, deliver_outbox};
+pub use link::{Link, Outbox, deliver_outbox, journal_answer, outbox};
 pub use listener::Listener;

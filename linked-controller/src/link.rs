@@ -56,21 +56,39 @@ impl Link {
 
 /// Send a pool's journaled outbox (the contributions of this machine's
 /// wagers, [`Machine::linked_pending`], keyed by its journal epoch) and
-/// journal the controller's answer: acknowledged rows leave the outbox, and
-/// so do refused ones, each with the controller's reason (issue 13: a bad
-/// row never blocks the rest). `Ok(None)` when the controller did not
-/// answer: the contributions stay queued for the next try; `Ok(Some(n))`
-/// when it answered for `n`.
+/// journal the controller's answer ([`journal_answer`]). `Ok(None)` when
+/// the controller did not answer: the contributions stay queued for the
+/// next try; `Ok(Some(n))` when it answered for `n`. This call waits for
+/// the network: a cabinet's session makes it from its link worker instead
+/// (`game_host::link_worker`).
 pub fn deliver_outbox(machine: &mut Machine, link: &mut Link, pool: &str) -> Result<Option<usize>, CoreError> {
+    let Some((epoch, pending)) = outbox(machine, pool)? else { return Ok(Some(0)) };
+    journal_answer(machine, pool, link.call(|c| c.contribute(pool, &epoch, &pending)))
+}
+
+/// A pool's outbox as the controller takes it: this machine's journal
+/// epoch and its queued (round, wager) rows.
+pub type Outbox = (String, Vec<(u64, Cents)>);
+
+/// A pool's [`Outbox`]; `None` when nothing is queued.
+pub fn outbox(machine: &Machine, pool: &str) -> Result<Option<Outbox>, CoreError> {
     let pending: Vec<(u64, Cents)> = machine.linked_pending().into_iter().filter(|p| p.0 == pool).map(|p| (p.1, p.2)).collect();
     if pending.is_empty() {
-        return Ok(Some(0));
+        return Ok(None);
     }
     let epoch = machine.epoch_id().to_owned();
     if epoch.is_empty() {
         return Err(CoreError::Progressive("critical memory has no journal epoch identifier (it was begun before issue 13): a RAM clear starts one".into()));
     }
-    match link.call(|c| c.contribute(pool, &epoch, &pending)) {
+    Ok(Some((epoch, pending)))
+}
+
+/// Journal the controller's answer to a delivery of `pool`'s outbox:
+/// acknowledged rows leave the outbox, and so do refused ones, each with
+/// the controller's reason (issue 13: a bad row never blocks the rest).
+/// `Ok(None)` when the controller did not answer.
+pub fn journal_answer(machine: &mut Machine, pool: &str, answer: Result<Vec<(u64, Outcome)>, LinkError>) -> Result<Option<usize>, CoreError> {
+    match answer {
         Ok(answers) => {
             let taken: Vec<u64> = answers.iter().filter(|a| !matches!(a.1, Outcome::Refused(_))).map(|a| a.0).collect();
             machine.linked_delivered(pool, taken)?;

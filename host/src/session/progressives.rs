@@ -30,13 +30,14 @@ impl Session {
     pub fn deliver_linked(&mut self) {
         for i in 0..self.linked.len() {
             let pool = self.linked[i].setup.pool.clone();
-            if let Err(e) = linked_controller::deliver_outbox(&mut self.machine, &mut self.linked[i].link, &pool) {
+            if let Err(e) = self.linked[i].link.deliver(&mut self.machine, &pool) {
                 self.message = Some(Notice::Linked { pool, error: e.to_string() });
             }
         }
     }
 
-    /// Every second: deliver the outbox, finish a round that waits for a
+    /// Often (the cabinet: ten times a second; nothing here waits on the
+    /// network): deliver the outbox, finish a round that waits for a
     /// linked award, and signal any new award of a linked pool (M-22).
     pub fn tend_linked(&mut self) {
         if self.linked.is_empty() {

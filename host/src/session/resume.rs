@@ -56,7 +56,15 @@ impl Session {
         let mut waiting = None;
         for p in self.linked.iter_mut().filter(|p| p.setup.games.contains(&game)) {
             let pool = p.setup.pool.clone();
-            match p.link.call(|c| c.return_round(&pool, &epoch, round)) {
+            let answer = match p.link.ask(&crate::link_worker::Call::Return { epoch: epoch.clone(), round }) {
+                Some(crate::link_worker::Answer::Returned(answer)) => answer,
+                // Sent to the pool's link worker: asked again at the next tending.
+                _ => {
+                    waiting = Some(Notice::Linked { pool, error: format!("the void of round {round} waits for the controller") });
+                    break;
+                }
+            };
+            match answer {
                 Ok(0) => {}
                 Ok(returned) => tracing::warn!("round {round}: {returned} cents the controller awarded returned to pool {pool} before the void"),
                 // The controller will not undo the round (it logged why):
