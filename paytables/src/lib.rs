@@ -35,6 +35,8 @@ pub mod error;
 pub mod format;
 #[cfg(feature = "compiler")]
 pub mod locate;
+#[cfg(feature = "compiler")]
+pub mod math_refusal;
 #[cfg(feature = "par")]
 pub mod par;
 #[cfg(feature = "compiler")]

@@ -123,8 +123,14 @@ pub fn offset(src: &str, path: &Path) -> usize {
     let b = src.as_bytes();
     let mut at = skip_trivia(b, 0);
     for seg in &path.0 {
+        // A field of a struct inside `Some((...))`: step into the Some first.
+        if matches!(seg, Seg::Field(_))
+            && src[at..].trim_start().starts_with("Some")
+            && let Some(inner) = enter(b, at)
+        {
+            at = inner;
+        }
         let Some(mut i) = enter(b, at) else { return at };
-        // Unwrap `Some(...)` around a container.
         match seg {
             Seg::Field(name) => {
                 let mut found = None;
@@ -203,5 +209,14 @@ mod tests {
         assert_eq!(line_of(src, &Path::default().field("bet").field("lines")), 9);
         assert_eq!(line_of(src, &Path::default().field("reels").index(0)), 5);
         assert_eq!(line_of(src, &Path::default().field("name")), 2);
+    }
+
+    #[test]
+    fn finds_fields_inside_some() {
+        let src = "Game(\n  scatter: Some((\n    pays: {3: 1},\n    free_games: Some((\n      multiplier: 2,\n      awards: {3: 10},\n    )),\n  )),\n)";
+        let free = Path::default().field("scatter").field("free_games");
+        assert_eq!(line_of(src, &free.clone().field("awards")), 6);
+        assert_eq!(line_of(src, &free), 4);
+        assert_eq!(line_of(src, &Path::default().field("scatter").field("pays")), 3);
     }
 }

@@ -93,7 +93,7 @@ struct Acc {
 }
 
 fn overflow() -> MathError {
-    MathError::PaysTooLarge("an exact sum over symbol counts does not fit 128 bits".into())
+    MathError::PaysTooLarge { what: "an exact sum over symbol counts does not fit 128 bits".into(), culprit: crate::reel_math::Culprit::LargestPay }
 }
 
 fn add(slot: &mut u128, x: u128) -> Result<(), MathError> {
@@ -172,10 +172,10 @@ impl Tables<'_> {
                         let id = match ids.get(&to) {
                             Some(&id) => id,
                             None => {
-                                let id = u16::try_from(runs.len())
-                                    .ok()
-                                    .filter(|&id| id != DEAD)
-                                    .ok_or_else(|| MathError::CycleTooLarge("more line states than the walk over symbol counts can number".into()))?;
+                                let id = u16::try_from(runs.len()).ok().filter(|&id| id != DEAD).ok_or_else(|| MathError::CycleTooLarge {
+                                    what: "more line states than the walk over symbol counts can number".into(),
+                                    culprit: crate::reel_math::Culprit::Strips,
+                                })?;
                                 ids.insert(to, id);
                                 runs.push(to);
                                 id
@@ -292,11 +292,14 @@ pub fn spin_by_counts(game: &ReelGame, strips: &[Strip], configs: &[usize], thre
     let scatter = game.scatter.as_ref().map(|s| s.symbol);
     let max_lines = configs.last().copied().unwrap_or(0);
     if configs.is_empty() || max_lines > game.lines.len() {
-        return Err(MathError::CycleTooLarge(format!("{max_lines} lines, but the game has {}", game.lines.len())));
+        return Err(MathError::TooManyLines { lines: max_lines, limit: format!("the game has {}", game.lines.len()) });
     }
     let mut cycle: u128 = 1;
     for s in strips {
-        cycle = cycle.checked_mul(u128::from(s.total_weight())).ok_or_else(|| MathError::CycleTooLarge(format!("{n} reels")))?;
+        cycle = cycle.checked_mul(u128::from(s.total_weight())).ok_or_else(|| MathError::CycleTooLarge {
+            what: format!("{n} reels, their stops' weights multiplied past 2^128"),
+            culprit: crate::reel_math::Culprit::Strips,
+        })?;
     }
     // The same bound as the full walk: no pay times the wild's multiplier
     // may overflow in game-core's line rule, and every sum fits 128 bits.

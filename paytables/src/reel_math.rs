@@ -122,14 +122,33 @@ impl SpinStats {
     }
 }
 
+/// The value of a paytable an analysis refusal comes from, so that the
+/// refusal names its line (issue 36; `compile::locate_math`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Culprit {
+    /// The largest line pay.
+    LargestPay,
+    /// The largest line count the player may play (`bet.lines`).
+    LargestLineCount,
+    /// The base game's strips (their weights when given).
+    Strips,
+    /// The free games' strips (the base strips when they have none).
+    FreeStrips,
+    /// The free games' awards (retriggered).
+    FreeGames,
+}
+
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum MathError {
-    #[error("the game cycle ({0}) is too large for exact enumeration")]
-    CycleTooLarge(String),
+    #[error("the game cycle ({what}) is too large for exact enumeration")]
+    CycleTooLarge { what: String, culprit: Culprit },
+    /// A limit on lines: the analysis's own (64), or the game's.
+    #[error("{lines} lines played, but {limit}")]
+    TooManyLines { lines: usize, limit: String },
     #[error("free games retrigger {0} free games per free game on average: they would never end (it must be below 1)")]
     EndlessFreeGames(String),
-    #[error("pays too large for an exact analysis: {0}")]
-    PaysTooLarge(String),
+    #[error("pays too large for an exact analysis: {what}")]
+    PaysTooLarge { what: String, culprit: Culprit },
     #[error("the analysis failed in one of its workers ({0}); no figure is given")]
     WorkerFailed(String),
     #[error(
@@ -515,8 +534,10 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
     let scatter = game.scatter.as_ref().map(|s| s.symbol);
     let mut cycle: u128 = 1;
     for s in strips {
-        cycle =
-            cycle.checked_mul(u128::from(s.total_weight())).filter(|&c| c < (1u128 << 80)).ok_or_else(|| MathError::CycleTooLarge(format!("{} reels", n)))?;
+        cycle = cycle.checked_mul(u128::from(s.total_weight())).filter(|&c| c < (1u128 << 80)).ok_or_else(|| MathError::CycleTooLarge {
+            what: format!("{n} reels, their stops' weights multiplied past 2^80"),
+            culprit: if free { Culprit::FreeStrips } else { Culprit::Strips },
+        })?;
     }
     let windows: Vec<Vec<SymbolId>> = strips.iter().map(|s| (0..s.len()).flat_map(|stop| (0..rows).map(move |r| s.at(stop, r))).collect()).collect();
     let scatters: Vec<Vec<u8>> = windows.iter().map(|w| w.chunks(rows).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect()).collect();
@@ -558,7 +579,10 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
     };
     let max_lines = *configs.last().unwrap_or(&0);
     if max_lines > MAX_LINES || configs.is_empty() {
-        return Err(MathError::CycleTooLarge(format!("{max_lines} lines (at most {MAX_LINES})")));
+        return Err(MathError::TooManyLines {
+            lines: max_lines,
+            limit: format!("the exact analysis handles at most {MAX_LINES} lines (its limit, not the game's)"),
+        });
     }
     let max_win = max_spin_win(game, &walk.scatter_pays, max_lines, cycle)?;
     let combo_slots = game.symbols.len() * (MAX_REELS + 1);
@@ -632,16 +656,16 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
 /// combinations) is at most `max_win² × cycle`: the analysis refuses pays
 /// for which that does not fit 128 bits, so no sum can ever wrap.
 pub(crate) fn max_spin_win(game: &ReelGame, scatter_pays: &[u64], lines: usize, cycle: u128) -> Result<u64, MathError> {
-    let too_large = |what: String| MathError::PaysTooLarge(what);
+    let too_large = |what: String| MathError::PaysTooLarge { what, culprit: Culprit::LargestPay };
     let mult = game.symbols.iter().map(|s| if let SymbolKind::Wild { multiplier } = s.kind { multiplier } else { 1 }).max().unwrap_or(1);
     let max_pay = game.pays.iter().flatten().copied().max().unwrap_or(0);
     let lines = lines as u64;
     let line = max_pay.checked_mul(mult).ok_or_else(|| too_large(format!("the pay {max_pay} × the wild's multiplier {mult} does not fit 64 bits")))?;
     let scatter = scatter_pays.iter().copied().max().unwrap_or(0);
-    let max_win = line
-        .checked_add(scatter)
-        .and_then(|w| w.checked_mul(lines))
-        .ok_or_else(|| too_large(format!("a spin could win ({line} + scatter {scatter}) × {lines} lines, which does not fit 64 bits")))?;
+    let max_win = line.checked_add(scatter).and_then(|w| w.checked_mul(lines)).ok_or_else(|| MathError::PaysTooLarge {
+        what: format!("a spin could win ({line} + scatter {scatter}) × {lines} lines, which does not fit 64 bits"),
+        culprit: Culprit::LargestLineCount,
+    })?;
     let w = u128::from(max_win);
     w.checked_mul(w).and_then(|sq| sq.checked_mul(cycle)).ok_or_else(|| {
         too_large(format!("a spin could win {max_win} credits per credit on a cycle of {cycle} combinations: the exact sums would exceed 128 bits"))

@@ -59,6 +59,55 @@ fn check_refuses_with_a_clear_message_and_a_non_zero_exit() {
     assert!(text(&out.stderr).contains("/nonexistent.ron"));
 }
 
+/// Issue 36, point 2: a refusal of the exact analysis names the line and
+/// the value that causes it, and which limit it is.
+#[test]
+fn analysis_refusals_name_their_line_and_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let sevens = std::fs::read_to_string(sample("classic-sevens.ron")).unwrap();
+    let ocean = std::fs::read_to_string(sample("ocean-treasure.ron")).unwrap();
+    let line_of = |src: &str, needle: &str| src.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let refusal = |name: &str, src: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, src).unwrap();
+        let out = paytable(&["check", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{name} was accepted");
+        text(&out.stderr)
+    };
+    // A pay times the wild's multiplier that overflows.
+    let huge = sevens.replace("pays: 1000)", "pays: 18446744073709551615)");
+    let e = refusal("huge.ron", &huge);
+    let at = format!(
+        "huge.ron:{}: pays[0].pays: pays too large for an exact analysis: the pay 18446744073709551615 × the wild's multiplier 2",
+        line_of(&huge, "18446744073709551615")
+    );
+    assert!(e.contains(&at), "{e}");
+    // Weights whose product no exact sum can hold.
+    let heavy = sevens
+        .replace("[2, 2, 6, 2, 3, 2, 5, 2, 6", "[1152921504606846976, 2, 6, 2, 3, 2, 5, 2, 6")
+        .replace("[2, 2, 6, 2, 5, 2, 6", "[1152921504606846976, 2, 6, 2, 5, 2, 6");
+    let e = refusal("heavy.ron", &heavy);
+    assert!(e.contains(&format!("heavy.ron:{}: weights: the game cycle (3 reels", line_of(&heavy, "weights: Some("))) && e.contains("too large"), "{e}");
+    // Free games that retrigger more than one free game per free game.
+    let endless = ocean.replace("awards: {3: 10, 4: 15, 5: 20}", "awards: {3: 500, 4: 800, 5: 1000}");
+    let e = refusal("endless.ron", &endless);
+    assert!(
+        e.contains(&format!("endless.ron:{}: scatter.free_games.awards: free games retrigger", line_of(&endless, "awards: {3: 500")))
+            && e.contains("never end"),
+        "{e}"
+    );
+    // 65 lines: the analysis's own limit of 64, said as such.
+    let many =
+        sevens.replace("lines: [[0, 0, 0]],", &format!("lines: [{}],", vec!["[0, 0, 0]"; 65].join(", "))).replace("bet: (lines: [1],", "bet: (lines: [1, 65],");
+    let e = refusal("many.ron", &many);
+    let at = format!(
+        "many.ron:{}: bet.lines[1]: 65 lines played, but the exact analysis handles at most 64 lines (its limit, not the game's)",
+        line_of(&many, "bet: (lines: [1, 65]")
+    );
+    assert!(e.contains(&at), "{e}");
+    assert!(!e.contains("too large for exact enumeration"), "{e}");
+}
+
 #[test]
 fn par_writes_a_sheet_tables_and_charts() {
     let dir = tempfile::tempdir().unwrap();

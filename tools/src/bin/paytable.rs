@@ -146,7 +146,7 @@ where
 fn checked(file: &std::path::Path, floor: &str) -> Result<(paytables::Source, paytables::check::Checked)> {
     let floor = Floor::from_percent(floor)?;
     let source = paytables::load_source(file)?;
-    let checked = check(&source.game, &floor, source.odds_disclosure.as_deref()).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    let checked = check(&source.game, &floor, source.odds_disclosure.as_deref()).map_err(|e| anyhow!("{}", paytables::math_refusal::locate(&source, &e)))?;
     verdict(file, &checked.refusals.iter().map(|r| r.to_string()).collect::<Vec<_>>(), true)?;
     Ok((source, checked))
 }
@@ -188,7 +188,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
             let work = paytables::reel_math::Work::until(deadline);
             let checked = watched(&source.game, &work, || paytables::check::check_with(&source.game, &floor, source.odds_disclosure.as_deref(), &work))
-                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+                .map_err(|e| anyhow!("{}", paytables::math_refusal::locate(&source, &e)))?;
             report(&file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect())
         }
         Command::Par { file, out, floor } => {
