@@ -50,6 +50,12 @@ pub struct CheckReport {
     pub game: String,
     pub name: String,
     pub cycle: String,
+    /// The combinations of the reels' distinct windows a full walk takes
+    /// (`reel_math::work_size`); above `walk_limit` the figures come from
+    /// symbol counts, without the hit frequency, the largest base win and
+    /// the win distribution (issue 36).
+    pub walk: String,
+    pub walk_limit: String,
     /// How the figures were computed, and so which are exact.
     pub method: Method,
     pub floor_percent: String,
@@ -195,6 +201,8 @@ pub fn check_with(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>,
         game: game.id.clone(),
         name: game.name.clone(),
         cycle: fig.cycle.to_string(),
+        walk: crate::reel_math::work_size(game).0.to_string(),
+        walk_limit: crate::reel_math::FULL_CYCLE_LIMIT.to_string(),
         method: fig.method,
         floor_percent: pct(&floor.0),
         configs,
@@ -212,7 +220,8 @@ impl std::fmt::Display for CheckReport {
         if self.method == Method::SymbolCounts {
             writeln!(
                 f,
-                "exact from symbol counts (the cycle is too large to walk): RTP and SD exact; hit frequency, largest base win and the win distribution skipped; prize odds are lower bounds (one line)"
+                "exact from symbol counts: RTP and SD exact. The hit frequency, the largest base win and the win distribution need every line of a spin at once, that is a walk over every combination of the reels' distinct windows, {} here, past the limit of {} (a few seconds): they are not given; prize odds are lower bounds (one line)",
+                self.walk, self.walk_limit
             )?;
         }
         writeln!(f, "{:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>10}", "lines", "RTP %", "lines %", "scatter %", "free %", "hit %", "SD", "max base")?;

@@ -42,9 +42,13 @@ pub mod par;
 #[cfg(feature = "compiler")]
 pub mod poker_compile;
 #[cfg(feature = "compiler")]
+pub mod poker_warnings;
+#[cfg(feature = "compiler")]
 pub mod reel_counts;
 #[cfg(feature = "compiler")]
 pub mod reel_math;
+#[cfg(feature = "compiler")]
+mod reel_windows;
 #[cfg(feature = "compiler")]
 pub mod simulate;
 #[cfg(feature = "compiler")]

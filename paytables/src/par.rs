@@ -236,8 +236,9 @@ pub fn write_par(game: &ReelGame, checked: &Checked, dir: &Path) -> Result<Vec<P
     } else {
         let _ = writeln!(
             md,
-            "\n## Win distribution\n\nSkipped: the cycle of {} stop combinations is too large to walk. The RTP and the standard deviation above are exact, from symbol counts; the hit frequency, the largest base win and the distribution need the joint distribution of every line. Prize odds are lower bounds (the one line most likely to pay).",
-            fig.cycle
+            "\n## Win distribution\n\nSkipped: the hit frequency, the largest base win and the distribution need every line of a spin at once, that is a walk over every combination of the reels' distinct windows: {} here, past the limit of {}. The RTP and the standard deviation above are exact, from symbol counts. Prize odds are lower bounds (the one line most likely to pay).",
+            crate::reel_math::work_size(game).0,
+            crate::reel_math::FULL_CYCLE_LIMIT
         );
     }
     let _ = writeln!(

@@ -83,6 +83,12 @@ pub fn compile_draw(file: &str, src: &str) -> Result<(DrawPokerGame, Option<Stri
     Ok((game, p.odds_disclosure))
 }
 
+/// What a valid draw-poker paytable is warned about (issue 36, point 3;
+/// `poker_warnings`): each with its file and line.
+pub fn draw_warnings(file: &str, src: &str) -> Vec<String> {
+    parse::<DrawPokerPaytable>(file, src).map(|p| crate::poker_warnings::draw_warnings(file, src, &p)).unwrap_or_default()
+}
+
 pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPokerGame, PaytableError> {
     let root = Path::default;
     let mut e = Problems::new(r);

@@ -212,16 +212,20 @@ impl Work {
     }
 }
 
-/// The size of the exact walk of `game`: stop combinations of the base
-/// strips and of the free-game strips, if they are their own, and the
-/// first-reel stops the walk is counted in.
+/// The size of the exact walk of `game`: combinations of the reels'
+/// distinct windows (`reel_windows`) of the base strips and of the
+/// free-game strips, if they are their own, and the first-reel windows the
+/// walk is counted in.
 pub fn work_size(game: &ReelGame) -> (u128, u64) {
     let mut sets = vec![game.reels.as_slice()];
     if game.free_games().is_some_and(|f| f.reels.is_some()) {
         sets.push(game.strips(true));
     }
-    let combos = sets.iter().map(|s| s.iter().map(|r| r.len() as u128).product::<u128>()).sum();
-    let first = sets.iter().map(|s| s.first().map_or(0, |r| r.len() as u64)).sum();
+    let rows = game.rows as usize;
+    let scatter = game.scatter.as_ref().map(|s| s.symbol);
+    let distinct = |strip: &Strip| crate::reel_windows::classes(strip, rows, scatter).len() as u128;
+    let combos = sets.iter().map(|s| s.iter().map(distinct).product::<u128>()).sum();
+    let first = sets.iter().map(|s| s.first().map_or(0, |r| distinct(r) as u64)).sum();
     (combos, first)
 }
 
@@ -539,8 +543,18 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
             culprit: if free { Culprit::FreeStrips } else { Culprit::Strips },
         })?;
     }
-    let windows: Vec<Vec<SymbolId>> = strips.iter().map(|s| (0..s.len()).flat_map(|stop| (0..rows).map(move |r| s.at(stop, r))).collect()).collect();
-    let scatters: Vec<Vec<u8>> = windows.iter().map(|w| w.chunks(rows).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect()).collect();
+    // Each reel walked by its distinct windows (`reel_windows`): every
+    // figure is the same as stop by stop.
+    let classes: Vec<crate::reel_windows::Windows> = strips.iter().map(|s| crate::reel_windows::classes(s, rows, scatter)).collect();
+    let first = classes.first().map_or(0, crate::reel_windows::Windows::len);
+    let mut windows = Vec::with_capacity(n);
+    let mut weights = Vec::with_capacity(n);
+    let mut scatters = Vec::with_capacity(n);
+    for c in classes {
+        windows.push(c.symbols);
+        weights.push(c.weights);
+        scatters.push(c.scatters);
+    }
     let suffix: Vec<Vec<u128>> = (0..=n).map(|k| scatter_distribution(&strips[k.min(n)..], rows, scatter)).collect();
     let (scatter_pays, awards) = match &game.scatter {
         None => (Vec::new(), Vec::new()),
@@ -557,7 +571,7 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
         n,
         rows,
         windows,
-        weights: strips.iter().map(|s| (0..s.len()).map(|i| s.weight(i)).collect()).collect(),
+        weights,
         scatters,
         suffix,
         lines: game.lines.clone(),
@@ -595,8 +609,7 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
         combos: Vec::with_capacity(max_lines),
     };
     let start = vec![LineRun::EMPTY; max_lines];
-    // Split the first reel's stops over the worker threads.
-    let first = strips[0].len();
+    // Split the first reel's windows over the worker threads.
     let mut total = empty();
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -740,8 +753,9 @@ pub enum Method {
     SymbolCounts,
 }
 
-/// Stop combinations up to which `analyse` walks the full cycle (a few
-/// seconds at most on these machines); beyond, it works from symbol counts.
+/// Window combinations ([`work_size`]) up to which `analyse` walks the full
+/// cycle (a few seconds at most on these machines); beyond, it works from
+/// symbol counts.
 pub const FULL_CYCLE_LIMIT: u128 = 20_000_000;
 
 /// The method `analyse` uses for `game`.

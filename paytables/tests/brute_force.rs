@@ -168,8 +168,21 @@ fn pays_whose_exact_sums_would_exceed_128_bits_are_refused() {
 fn an_analysis_past_its_deadline_stops_with_the_work_left() {
     let game = paytables::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables/ocean-treasure.ron")).unwrap();
     let (combos, first) = paytables::reel_math::work_size(&game);
-    let base: u128 = game.reels.iter().map(|r| r.len() as u128).product();
-    assert!(combos >= base && first >= game.reels[0].len() as u64);
+    // The walk's unit is a reel's distinct window (issue 36), counted here
+    // on its own: each strip's windows of stops that weigh something.
+    let distinct = |strip: &game_core::reels::Strip| {
+        (0..strip.len())
+            .filter(|&s| strip.weight(s) > 0)
+            .map(|s| (0..game.rows as usize).map(|r| strip.at(s, r)).collect::<Vec<_>>())
+            .collect::<std::collections::HashSet<_>>()
+            .len() as u128
+    };
+    let mut sets = vec![game.reels.as_slice()];
+    if game.free_games().is_some_and(|f| f.reels.is_some()) {
+        sets.push(game.strips(true));
+    }
+    assert_eq!(combos, sets.iter().map(|s| s.iter().map(distinct).product::<u128>()).sum::<u128>());
+    assert_eq!(u128::from(first), sets.iter().map(|s| distinct(&s[0])).sum::<u128>());
     let work = Work::until(Some(std::time::Instant::now()));
     match analyse_with(&game, 2, &work) {
         Err(MathError::Stopped { done, total, .. }) => {
@@ -183,4 +196,37 @@ fn an_analysis_past_its_deadline_stops_with_the_work_left() {
     let work = Work::unlimited();
     analyse_with(&game, 2, &work).unwrap();
     assert_eq!(work.progress(), (first, first));
+}
+
+/// Issue 36, point 4: a game of 29 million stop combinations — Sevens
+/// Classic with each strip listed 14 times over — once had no hit
+/// frequency and no largest base win (its cycle was past the walk's
+/// limit). Walked by its reels' distinct windows it reports both, and they
+/// are the small game's: the hit weight from the independent brute force
+/// above, scaled by the copies, and its largest base win.
+#[test]
+fn a_29_million_combination_copy_reports_the_hit_frequency_of_its_brute_forced_original() {
+    let small = sevens();
+    let mut copy = small.clone();
+    for strip in &mut copy.reels {
+        strip.symbols = strip.symbols.repeat(14);
+        strip.weights = strip.weights.as_ref().map(|w| w.repeat(14));
+    }
+    let stops: u128 = copy.reels.iter().map(|r| r.len() as u128).product();
+    assert_eq!(stops, 308 * 308 * 308);
+    assert!(stops > paytables::reel_math::FULL_CYCLE_LIMIT);
+    assert_eq!(paytables::reel_math::method_for(&copy), paytables::reel_math::Method::FullCycle);
+    let configs: Vec<usize> = small.bet.lines.iter().map(|&l| l as usize).collect();
+    let (_, hits) = brute(&small, &small.reels, &configs, false);
+    let small_cycle: u128 = small.reels.iter().map(|s| u128::from(s.total_weight())).product();
+    let big = analyse(&copy).unwrap();
+    let reference = analyse(&small).unwrap();
+    assert_eq!(big.cycle, small_cycle * 14 * 14 * 14);
+    for (i, c) in big.configs.iter().enumerate() {
+        let exact = num_rational::BigRational::new(hits[i].into(), small_cycle.into());
+        assert_eq!(c.hit_frequency.as_ref(), Some(&exact), "{} lines: hit frequency", c.lines);
+        assert_eq!(c.max_base_win, reference.configs[i].max_base_win, "{} lines: largest base win", c.lines);
+        assert!(c.max_base_win.is_some());
+        assert_eq!(c.rtp, reference.configs[i].rtp);
+    }
 }

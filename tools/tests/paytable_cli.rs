@@ -108,6 +108,44 @@ fn analysis_refusals_name_their_line_and_value() {
     assert!(!e.contains("too large for exact enumeration"), "{e}");
 }
 
+/// Issue 36, point 3: what is legal but almost always a slip is warned,
+/// on stderr and in `--json`, with its line: a flush paying more than a
+/// full house; a payline listed twice.
+#[test]
+fn designer_slips_are_warned_with_their_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = std::fs::read_to_string(sample("jacks-or-better-9-6.ron")).unwrap();
+    let slipped =
+        job.replace(r#"name: "Full House", pays: 9)"#, r#"name: "Full House", pays: 6)"#).replace(r#"name: "Flush", pays: 6)"#, r#"name: "Flush", pays: 7)"#);
+    let file = dir.path().join("job-7-6.ron");
+    std::fs::write(&file, &slipped).unwrap();
+    let line_of = |needle: &str| slipped.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let expected = format!(
+        "{}:{}: warning: pays[4]: \"Flush\" (a flush) pays 7 per coin, more than \"Full House\" (a full house, line {}) pays 6: a lower-ranked hand pays more",
+        file.display(),
+        line_of(r#"name: "Flush""#),
+        line_of(r#"name: "Full House""#)
+    );
+    let out = paytable(&["check", file.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["accepted"], true);
+    assert_eq!(v["warnings"], serde_json::json!([expected]));
+    assert!(text(&out.stderr).contains(&expected));
+    // The shipped table: no word.
+    let v: serde_json::Value = serde_json::from_slice(&paytable(&["check", &sample("jacks-or-better-9-6.ron"), "--json"]).stdout).unwrap();
+    assert_eq!(v["warnings"], serde_json::json!([]));
+
+    // A payline listed twice, in a reel game's report as well.
+    let sevens = std::fs::read_to_string(sample("classic-sevens.ron")).unwrap();
+    let twice = dir.path().join("twice.ron");
+    std::fs::write(&twice, sevens.replace("lines: [[0, 0, 0]],", "lines: [[0, 0, 0], [0, 0, 0]],")).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&paytable(&["check", twice.to_str().unwrap(), "--json"]).stdout).unwrap();
+    let warnings = v["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].as_str().unwrap().contains("paylines 1 and 2 are the same ([0, 0, 0])"), "{warnings:?}");
+}
+
 #[test]
 fn par_writes_a_sheet_tables_and_charts() {
     let dir = tempfile::tempdir().unwrap();
@@ -245,18 +283,33 @@ fn check_stops_at_max_seconds_with_a_clear_message() {
 #[test]
 fn check_gives_the_exact_rtp_of_long_strips_from_symbol_counts() {
     let original = std::fs::read_to_string(sample("ocean-treasure.ron")).unwrap();
-    let long: String = original
-        .lines()
-        .map(|l| match l.trim().strip_prefix('[').and_then(|x| x.strip_suffix("],")) {
-            Some(inner) if inner.starts_with('"') => format!("        [{}],", [inner; 9].join(", ")),
-            _ => l.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+    // Each strip rewritten by `f` (its symbols, as written).
+    let rewrite = |f: &dyn Fn(&str) -> String| -> String {
+        original
+            .lines()
+            .map(|l| match l.trim().strip_prefix('[').and_then(|x| x.strip_suffix("],")) {
+                Some(inner) if inner.starts_with('"') => format!("        [{}],", f(inner)),
+                _ => l.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // Listed 9 times over: 9^5 times the stop combinations, the same windows.
+    let long = rewrite(&|inner| [inner; 9].join(", "));
     assert_eq!(long.matches("\"Q\", \"J\", \"10\", \"9\", \"SH\"").count(), 9, "the first strip is not repeated");
+    // Followed by its first four stops again: a few new windows on every
+    // reel, enough to take the walk past its limit (and the RTP past 100%).
+    let mirrored = rewrite(&|inner| {
+        let head: Vec<&str> = inner.split(", ").take(4).collect();
+        format!("{inner}, {}", head.join(", "))
+    });
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("ocean-long.ron");
-    std::fs::write(&file, long).unwrap();
+    let write = |name: &str, text: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        file.display().to_string()
+    };
+    let (long_file, mirrored_file) = (write("ocean-long.ron", &long), write("ocean-mirrored.ron", &mirrored));
     let json = |path: &str| -> serde_json::Value {
         let out = paytable(&["check", path, "--json"]);
         assert!(out.status.success(), "{}", text(&out.stderr));
@@ -264,19 +317,30 @@ fn check_gives_the_exact_rtp_of_long_strips_from_symbol_counts() {
         assert_eq!(v["accepted"], true, "{path}");
         v["report"].clone()
     };
-    let (short, long) = (json(&sample("ocean-treasure.ron")), json(file.to_str().unwrap()));
-    assert_eq!(short["method"], "FullCycle");
-    assert_eq!(long["method"], "SymbolCounts");
+    let (short, long) = (json(&sample("ocean-treasure.ron")), json(&long_file));
+    // (Refused, over 100%: its report is still given.)
+    let mirrored: serde_json::Value = serde_json::from_slice(&paytable(&["check", &mirrored_file, "--json"]).stdout).unwrap();
+    let mirrored = mirrored["report"].clone();
+    // Issue 36, point 4: the long strips are walked by their distinct
+    // windows, and every figure is the short game's, the hit frequency and
+    // the largest base win included.
+    assert_eq!((short["method"].as_str(), long["method"].as_str()), (Some("FullCycle"), Some("FullCycle")));
+    assert_eq!(short["walk"], long["walk"]);
     let configs = short["configs"].as_array().unwrap();
     assert_eq!(configs.len(), 5);
     for (a, b) in configs.iter().zip(long["configs"].as_array().unwrap()) {
-        assert_eq!(a["rtp_exact"], b["rtp_exact"], "lines {}", a["lines"]);
-        assert_eq!(a["rtp_free_games_percent"], b["rtp_free_games_percent"]);
-        let (sa, sb) = (a["standard_deviation"].as_f64().unwrap(), b["standard_deviation"].as_f64().unwrap());
-        assert!((sa - sb).abs() < 1e-9 * sa, "SD {sa} ≠ {sb}");
-        assert!(b["hit_frequency_percent"].is_null(), "the hit frequency needs the full cycle");
+        for figure in ["rtp_exact", "rtp_free_games_percent", "hit_frequency_percent", "max_base_win_credits_per_line_credit", "standard_deviation"] {
+            assert_eq!(a[figure], b[figure], "lines {}: {figure}", a["lines"]);
+        }
+        assert!(!b["hit_frequency_percent"].is_null());
     }
-    let out = paytable(&["check", file.to_str().unwrap()]);
+    // The mirrored strips are past the walk: the RTP and the SD come from
+    // symbol counts, and the report says exactly why the rest is not given.
+    assert_eq!(mirrored["method"], "SymbolCounts");
+    let walk: u128 = mirrored["walk"].as_str().unwrap().parse().unwrap();
+    assert!(walk > mirrored["walk_limit"].as_str().unwrap().parse().unwrap());
+    assert!(mirrored["configs"].as_array().unwrap().iter().all(|c| c["hit_frequency_percent"].is_null()));
+    let out = paytable(&["check", &mirrored_file]);
     let s = text(&out.stdout);
-    assert!(s.contains("exact from symbol counts") && s.contains("hit frequency, largest base win and the win distribution skipped"), "{s}");
+    assert!(s.contains("exact from symbol counts") && s.contains(&format!("{walk} here, past the limit of 20000000")), "{s}");
 }

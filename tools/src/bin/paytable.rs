@@ -110,15 +110,18 @@ where
     let (combos, stops) = paytables::reel_math::work_size(game);
     let by_counts = paytables::reel_math::method_for(game) == paytables::reel_math::Method::SymbolCounts;
     if by_counts {
-        eprintln!("exact analysis of {}: {combos} stop combinations are too many to walk; exact RTP and SD from symbol counts", game.id);
+        eprintln!(
+            "exact analysis of {}: {combos} combinations of the reels' distinct windows are too many to walk; exact RTP and SD from symbol counts",
+            game.id
+        );
     } else if combos > 100_000_000 {
-        eprintln!("exact analysis of {}: {combos} stop combinations, walked in {stops} first-reel stops", game.id);
+        eprintln!("exact analysis of {}: {combos} combinations of the reels' distinct windows, walked in {stops} first-reel windows", game.id);
     }
     let bar = indicatif::ProgressBar::new(stops);
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let unit = if by_counts { "lines and pairs of lines" } else { "first-reel stops" };
+    let unit = if by_counts { "lines and pairs of lines" } else { "first-reel windows" };
     bar.set_style(
         indicatif::ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {unit}  eta {{eta}}"))
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
@@ -182,14 +185,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, max_seconds, .. } => {
             let floor = Floor::from_percent(&floor)?;
             let source = paytables::load_source(&file)?;
-            for w in &source.warnings {
-                eprintln!("{}: warning: {w}", file.display());
-            }
+            let warnings: Vec<String> = source.warnings.iter().map(|w| format!("{}: warning: {w}", file.display())).collect();
             let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
             let work = paytables::reel_math::Work::until(deadline);
             let checked = watched(&source.game, &work, || paytables::check::check_with(&source.game, &floor, source.odds_disclosure.as_deref(), &work))
                 .map_err(|e| anyhow!("{}", paytables::math_refusal::locate(&source, &e)))?;
-            report(&file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect())
+            report(&file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect(), &warnings)
         }
         Command::Par { file, out, floor } => {
             let (source, checked) = checked(&file, &floor)?;
@@ -335,9 +336,20 @@ fn verdict(file: &std::path::Path, refusals: &[String], quiet: bool) -> Result<E
 }
 
 /// Print a check report (text or JSON) and its verdict.
-fn report(file: &std::path::Path, json: bool, report: &(impl serde::Serialize + std::fmt::Display), refusals: Vec<String>) -> Result<ExitCode> {
+/// Print a check's report (and its warnings on stderr), or all of it as
+/// JSON; then the verdict.
+fn report(
+    file: &std::path::Path,
+    json: bool,
+    report: &(impl serde::Serialize + std::fmt::Display),
+    refusals: Vec<String>,
+    warnings: &[String],
+) -> Result<ExitCode> {
+    for w in warnings {
+        eprintln!("{w}");
+    }
     if json {
-        let doc = serde_json::json!({ "accepted": refusals.is_empty(), "refusals": refusals, "report": report });
+        let doc = serde_json::json!({ "accepted": refusals.is_empty(), "refusals": refusals, "warnings": warnings, "report": report });
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         print!("{report}");
@@ -349,14 +361,15 @@ fn draw_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCod
     let floor = Floor::from_percent(floor)?;
     let (game, odds) = load_draw(file)?;
     let checked = paytables::draw_check::check(&game, &floor, odds.as_deref(), threads());
-    report(file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect())
+    let warnings = paytables::poker_compile::draw_warnings(&file.display().to_string(), &read(file)?);
+    report(file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect(), &warnings)
 }
 
 fn stud_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
     let floor = Floor::from_percent(floor)?;
     let (game, odds) = load_stud(file)?;
     let checked = paytables::stud_math::check(&game, &floor, odds.as_deref(), threads());
-    report(file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect())
+    report(file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect(), &[])
 }
 
 fn strategy(file: &std::path::Path, cards: &[String], coins: Option<u32>) -> Result<ExitCode> {
