@@ -11,6 +11,7 @@
 //! paytable that is not approved or falls under the floor.
 #![forbid(unsafe_code)]
 
+mod art;
 mod capture;
 mod devices;
 mod frame_stats;
@@ -97,7 +98,13 @@ fn main() -> ExitCode {
     #[cfg(not(feature = "lab"))]
     let lab_seed = None;
     let options = BootOptions { config: args.config.clone(), db: args.db.clone(), lab_seed, demo: args.demo };
-    match boot(&options) {
+    // The art kit the hosted games need, every file drawn once (issue 29):
+    // a missing, broken or blank one stops the cabinet with its name.
+    let booted = boot(&options).and_then(|session| {
+        let problems = art::check(&art::needed(&session));
+        if problems.is_empty() { Ok(session) } else { Err(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")) }
+    });
+    match booted {
         Ok(session) => {
             app.insert_resource(SessionRes(Mutex::new(session)))
                 .add_plugins((

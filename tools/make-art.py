@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""Make the cabinet's art kit (assets/art/**.svg): vector art made by the
+project, free to ship, which a game studio replaces file by file
+(assets/README.md says how).
+
+    python3 tools/make-art.py
+
+Every drawing is paths and shapes only (no <text>: nothing depends on a
+font being installed). Ranks and marks are drawn with a small stroke font
+of this file (STROKES).
+
+cards/        the 52 faces (AS … KC: rank then suit S H D C), back, joker
+chips/        one chip per value (chip-1 … chip-500, in credits)
+table/        the felt
+roulette/     the single-zero and double-zero wheels, the ball
+bingo/        a ball, a card
+reels/        the reel frame
+backgrounds/  the game and attract backgrounds
+buttons/      the touch deck: play, bet-minus, bet-plus, lines, max-bet,
+              cash-out, help, menu, denomination, language
+games/<id>/   each shipped game's logo, and a reel game's symbols/<symbol>.svg
+"""
+import math
+import os
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "assets", "art")
+
+# A stroke font on a 10 x 14 box (y down): each glyph a list of SVG path
+# commands, drawn with a round stroke.
+STROKES = {
+    "A": "M0 14 L5 0 L10 14 M2 9 L8 9",
+    "2": "M0.5 3.5 C0.5 -0.5 9.5 -0.5 9.5 3.5 C9.5 7 0 9.5 0 14 L10 14",
+    "3": "M0.5 1 L9 1 L4.5 6 C10.5 5.5 11 14 5 14 C2 14 0.5 12.5 0 11.5",
+    "4": "M7.5 14 L7.5 0 L0 10 L10 10",
+    "5": "M9 0.5 L1.5 0.5 L0.5 6.5 C3 4.5 10 4.5 10 9.5 C10 14.5 2 15 0 12",
+    "6": "M8.5 0.5 C3 1.5 0 6 0 10 C0 14.5 10 14.5 10 10 C10 5.5 2 5.5 0.2 9.5",
+    "7": "M0 0.5 L10 0.5 L3.5 14",
+    "8": "M5 0.5 C0.5 0.5 0.5 6.5 5 6.5 C9.5 6.5 9.5 0.5 5 0.5 M5 6.5 C-0.5 6.5 -0.5 14 5 14 C10.5 14 10.5 6.5 5 6.5",
+    "9": "M9.8 4.5 C9.8 9 0.2 9 0.2 4.5 C0.2 0 9.8 0 9.8 4.5 L9.8 8 C9.8 12 6.5 14 1.5 13.5",
+    "1": "M2 2.5 L5 0 L5 14",
+    "0": "M5 0.3 C-0.8 0.3 -0.8 13.7 5 13.7 C10.8 13.7 10.8 0.3 5 0.3",
+    "J": "M10 0.5 L10 10 C10 14.5 1.5 14.5 0 10.5",
+    "Q": "M5 0.3 C-0.8 0.3 -0.8 13.7 5 13.7 C10.8 13.7 10.8 0.3 5 0.3 M6 9.5 L10 14",
+    "K": "M0.5 0 L0.5 14 M10 0 L0.5 8.5 M3.5 5.5 L10 14",
+    "?": "M0.5 3.5 C0.5 -0.5 9.5 -0.5 9.5 3.5 C9.5 6.5 5 6.5 5 10 M5 13.2 L5 13.6",
+    "+": "M5 2 L5 12 M0 7 L10 7",
+    "-": "M0 7 L10 7",
+}
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+SUITS = {"S": ("#1b1b1b", "spade"), "H": ("#c8102e", "heart"), "D": ("#c8102e", "diamond"), "C": ("#1b1b1b", "club")}
+
+
+def glyphs(text, x, y, size, colour, width=None):
+    """`text` in the stroke font, its box's top left at (x, y), `size` high."""
+    s = size / 14.0
+    w = width if width is not None else 1.9
+    out = []
+    cx = x
+    for ch in text:
+        d = STROKES[ch]
+        out.append(
+            f'<path d="{d}" transform="translate({cx:.2f} {y:.2f}) scale({s:.4f})" fill="none" stroke="{colour}" '
+            f'stroke-width="{w}" stroke-linecap="round" stroke-linejoin="round"/>'
+        )
+        cx += (7.5 if ch == "1" else 12.5) * s
+    return "".join(out)
+
+
+def text_width(text, size):
+    s = size / 14.0
+    return sum((7.5 if ch == "1" else 12.5) * s for ch in text) - 2.5 * s
+
+
+def suit_path(kind, cx, cy, r, colour):
+    """A suit mark centred on (cx, cy), about 2r across."""
+    if kind == "heart":
+        d = (f"M{cx} {cy + r} C{cx - 1.6 * r} {cy - 0.1 * r} {cx - 1.1 * r} {cy - 1.3 * r} {cx} {cy - 0.45 * r} "
+             f"C{cx + 1.1 * r} {cy - 1.3 * r} {cx + 1.6 * r} {cy - 0.1 * r} {cx} {cy + r} Z")
+    elif kind == "diamond":
+        d = f"M{cx} {cy - r} L{cx + 0.72 * r} {cy} L{cx} {cy + r} L{cx - 0.72 * r} {cy} Z"
+    elif kind == "spade":
+        d = (f"M{cx} {cy - r} C{cx + 1.6 * r} {cy + 0.1 * r} {cx + 1.0 * r} {cy + 1.0 * r} {cx + 0.1 * r} {cy + 0.45 * r} "
+             f"L{cx + 0.35 * r} {cy + r} L{cx - 0.35 * r} {cy + r} L{cx - 0.1 * r} {cy + 0.45 * r} "
+             f"C{cx - 1.0 * r} {cy + 1.0 * r} {cx - 1.6 * r} {cy + 0.1 * r} {cx} {cy - r} Z")
+    else:  # club
+        k = 0.42 * r
+        return (f'<g fill="{colour}"><circle cx="{cx}" cy="{cy - 0.45 * r}" r="{k}"/>'
+                f'<circle cx="{cx - 0.48 * r}" cy="{cy + 0.15 * r}" r="{k}"/><circle cx="{cx + 0.48 * r}" cy="{cy + 0.15 * r}" r="{k}"/>'
+                f'<path d="M{cx - 0.12 * r} {cy} L{cx - 0.35 * r} {cy + r} L{cx + 0.35 * r} {cy + r} L{cx + 0.12 * r} {cy} Z"/></g>')
+    return f'<path d="{d}" fill="{colour}"/>'
+
+
+def svg(w, h, body):
+    return f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">{body}</svg>\n'
+
+
+def write(rel, content):
+    path = os.path.join(ROOT, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(content)
+
+
+# Where the pips of each spot card sit, in a 0..1 box (x, y, upside down).
+PIPS = {
+    2: [(0.5, 0.0, 0), (0.5, 1.0, 1)],
+    3: [(0.5, 0.0, 0), (0.5, 0.5, 0), (0.5, 1.0, 1)],
+    4: [(0, 0, 0), (1, 0, 0), (0, 1, 1), (1, 1, 1)],
+    5: [(0, 0, 0), (1, 0, 0), (0.5, 0.5, 0), (0, 1, 1), (1, 1, 1)],
+    6: [(0, 0, 0), (1, 0, 0), (0, 0.5, 0), (1, 0.5, 0), (0, 1, 1), (1, 1, 1)],
+    7: [(0, 0, 0), (1, 0, 0), (0.5, 0.25, 0), (0, 0.5, 0), (1, 0.5, 0), (0, 1, 1), (1, 1, 1)],
+    8: [(0, 0, 0), (1, 0, 0), (0.5, 0.25, 0), (0, 0.5, 0), (1, 0.5, 0), (0.5, 0.75, 1), (0, 1, 1), (1, 1, 1)],
+    9: [(0, 0, 0), (1, 0, 0), (0, 1 / 3, 0), (1, 1 / 3, 0), (0.5, 0.5, 0), (0, 2 / 3, 1), (1, 2 / 3, 1), (0, 1, 1), (1, 1, 1)],
+    10: [(0, 0, 0), (1, 0, 0), (0.5, 1 / 6, 0), (0, 1 / 3, 0), (1, 1 / 3, 0), (0, 2 / 3, 1), (1, 2 / 3, 1), (0.5, 5 / 6, 1), (0, 1, 1), (1, 1, 1)],
+}
+
+
+def card(rank, suit):
+    colour, kind = SUITS[suit]
+    W, H = 250, 350
+    body = [f'<rect x="2" y="2" width="{W - 4}" height="{H - 4}" rx="16" fill="#fbfaf5" stroke="#8a8a8a" stroke-width="2"/>']
+    # Indices in two corners (the lower one turned).
+    idx = glyphs(rank, 0, 0, 34, colour, 2.2) + suit_path(kind, text_width(rank, 34) / 2, 52, 11, colour)
+    body.append(f'<g transform="translate(16 16)">{idx}</g>')
+    body.append(f'<g transform="translate({W - 16} {H - 16}) rotate(180)">{idx}</g>')
+    if rank in ("J", "Q", "K"):
+        # A court card: a framed panel, a crown, the rank large, the suit.
+        body.append(f'<rect x="52" y="62" width="{W - 104}" height="{H - 124}" rx="8" fill="#f1e2b8" stroke="{colour}" stroke-width="3"/>')
+        crown = {"J": 3, "Q": 4, "K": 5}[rank]
+        pts = []
+        for i in range(crown * 2 + 1):
+            x = 85 + i * (80 / (crown * 2))
+            y = 112 if i % 2 == 0 else 88
+            pts.append(f"{x:.1f},{y}")
+        body.append(f'<polygon points="85,128 {" ".join(pts)} 165,128" fill="#d4a017" stroke="#7a5a00" stroke-width="2"/>')
+        body.append(glyphs(rank, W / 2 - text_width(rank, 70) / 2, 150, 70, colour, 2.0))
+        body.append(suit_path(kind, W / 2, 262, 20, colour))
+    elif rank == "A":
+        body.append(suit_path(kind, W / 2, H / 2, 48, colour))
+    else:
+        n = int(rank)
+        for (px, py, down) in PIPS[n]:
+            x = 78 + px * (W - 156)
+            y = 70 + py * (H - 140)
+            mark = suit_path(kind, 0, 0, 20, colour)
+            rot = " rotate(180)" if down else ""
+            body.append(f'<g transform="translate({x:.1f} {y:.1f}){rot}">{mark}</g>')
+    return svg(W, H, "".join(body))
+
+
+def card_back():
+    W, H = 250, 350
+    lines = "".join(f'<path d="M{-H + i * 18} 0 L{i * 18} {H}" stroke="#f0d98c" stroke-width="2" opacity="0.55"/>' for i in range(0, 40))
+    lines += "".join(f'<path d="M{i * 18} 0 L{i * 18 - H} {H}" stroke="#f0d98c" stroke-width="2" opacity="0.55"/>' for i in range(0, 40))
+    return svg(W, H, (
+        f'<defs><clipPath id="c"><rect x="18" y="18" width="{W - 36}" height="{H - 36}" rx="8"/></clipPath></defs>'
+        f'<rect x="2" y="2" width="{W - 4}" height="{H - 4}" rx="16" fill="#fbfaf5" stroke="#8a8a8a" stroke-width="2"/>'
+        f'<rect x="18" y="18" width="{W - 36}" height="{H - 36}" rx="8" fill="#7b1020"/>'
+        f'<g clip-path="url(#c)">{lines}</g>'
+        f'<circle cx="{W / 2}" cy="{H / 2}" r="46" fill="#7b1020" stroke="#f0d98c" stroke-width="6"/>'
+        + suit_path("spade", W / 2, H / 2, 24, "#f0d98c")
+    ))
+
+
+def joker():
+    W, H = 250, 350
+    return svg(W, H, (
+        f'<rect x="2" y="2" width="{W - 4}" height="{H - 4}" rx="16" fill="#fbfaf5" stroke="#8a8a8a" stroke-width="2"/>'
+        '<path d="M60 250 L80 110 L125 190 L170 110 L190 250 Z" fill="#5b2a86" stroke="#2e1446" stroke-width="4"/>'
+        '<circle cx="80" cy="104" r="14" fill="#d4a017"/><circle cx="125" cy="184" r="14" fill="#d4a017"/><circle cx="170" cy="104" r="14" fill="#d4a017"/>'
+        '<rect x="60" y="250" width="130" height="26" rx="6" fill="#d4a017"/>'
+    ))
+
+
+CHIPS = {1: "#f4f4f4", 5: "#c8102e", 10: "#1f5fbf", 25: "#1e8c3a", 100: "#1b1b1b", 500: "#6a2d91"}
+
+
+def chip(value, colour):
+    S = 200
+    c = S / 2
+    stripes = "".join(
+        f'<rect x="{c - 9}" y="6" width="18" height="30" fill="#ffffff" transform="rotate({a} {c} {c})"/>' for a in range(0, 360, 45)
+    )
+    ink = "#1b1b1b" if value == 1 else "#ffffff"
+    label = str(value)
+    size = 46 if len(label) < 3 else 38
+    return svg(S, S, (
+        f'<circle cx="{c}" cy="{c}" r="96" fill="{colour}" stroke="#444" stroke-width="3"/>{stripes}'
+        f'<circle cx="{c}" cy="{c}" r="62" fill="{colour}" stroke="#ffffff" stroke-width="4" stroke-dasharray="10 6"/>'
+        + glyphs(label, c - text_width(label, size) / 2, c - size / 2, size, ink, 2.4)
+    ))
+
+
+def felt():
+    W, H = 1920, 1080
+    return svg(W, H, (
+        '<defs><radialGradient id="g" cx="50%" cy="45%" r="70%"><stop offset="0" stop-color="#1f8a4c"/>'
+        '<stop offset="1" stop-color="#0b4a26"/></radialGradient></defs>'
+        f'<rect width="{W}" height="{H}" fill="url(#g)"/>'
+        f'<rect x="40" y="40" width="{W - 80}" height="{H - 80}" rx="60" fill="none" stroke="#e9d48a" stroke-width="6" opacity="0.7"/>'
+    ))
+
+
+RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
+EUROPEAN = [0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 10, 5, 24, 16, 33, 1, 20, 14, 31, 9, 22, 18, 29, 7, 28, 12, 35, 3, 26]
+AMERICAN = [0, 28, 9, 26, 30, 11, 7, 20, 32, 17, 5, 22, 34, 15, 3, 24, 36, 13, 1, "00", 27, 10, 25, 29, 12, 8, 19, 31, 18, 6, 21, 33, 16, 4, 23, 35, 14, 2]
+
+
+def wheel(sequence):
+    S = 800
+    c = S / 2
+    n = len(sequence)
+    body = [f'<circle cx="{c}" cy="{c}" r="396" fill="#5a3416" stroke="#2e1a0a" stroke-width="6"/>']
+    for i, num in enumerate(sequence):
+        a0 = 2 * math.pi * i / n - math.pi / 2 - math.pi / n
+        a1 = a0 + 2 * math.pi / n
+        r0, r1 = 230, 360
+        pts = [(c + r1 * math.cos(a0), c + r1 * math.sin(a0)), (c + r1 * math.cos(a1), c + r1 * math.sin(a1)),
+               (c + r0 * math.cos(a1), c + r0 * math.sin(a1)), (c + r0 * math.cos(a0), c + r0 * math.sin(a0))]
+        colour = "#1e8c3a" if num in (0, "00") else ("#c8102e" if num in RED else "#1b1b1b")
+        body.append(
+            f'<path d="M{pts[0][0]:.2f} {pts[0][1]:.2f} A{r1} {r1} 0 0 1 {pts[1][0]:.2f} {pts[1][1]:.2f} '
+            f'L{pts[2][0]:.2f} {pts[2][1]:.2f} A{r0} {r0} 0 0 0 {pts[3][0]:.2f} {pts[3][1]:.2f} Z" fill="{colour}" stroke="#d9c27a" stroke-width="1.5"/>'
+        )
+        label = str(num)
+        size = 26
+        mid = (a0 + a1) / 2
+        x, y = c + 320 * math.cos(mid), c + 320 * math.sin(mid)
+        rot = math.degrees(mid) + 90
+        body.append(
+            f'<g transform="translate({x:.2f} {y:.2f}) rotate({rot:.2f})">'
+            + glyphs(label, -text_width(label, size) / 2, -size / 2, size, "#ffffff", 2.0) + "</g>"
+        )
+    body.append(f'<circle cx="{c}" cy="{c}" r="230" fill="#7a4a1e" stroke="#d9c27a" stroke-width="4"/>')
+    body.append(f'<circle cx="{c}" cy="{c}" r="120" fill="#a06a30" stroke="#d9c27a" stroke-width="3"/>')
+    for k in range(4):
+        a = k * math.pi / 2
+        body.append(f'<path d="M{c} {c} L{c + 110 * math.cos(a):.2f} {c + 110 * math.sin(a):.2f}" stroke="#e8d090" stroke-width="10" stroke-linecap="round"/>')
+    body.append(f'<circle cx="{c}" cy="{c}" r="22" fill="#e8d090"/>')
+    return svg(S, S, "".join(body))
+
+
+def ball(fill="#f8f8f8", stroke="#9a9a9a"):
+    S = 100
+    return svg(S, S, (
+        '<defs><radialGradient id="b" cx="35%" cy="30%" r="70%"><stop offset="0" stop-color="#ffffff"/>'
+        f'<stop offset="1" stop-color="{fill}"/></radialGradient></defs>'
+        f'<circle cx="50" cy="50" r="46" fill="url(#b)" stroke="{stroke}" stroke-width="3"/>'
+    ))
+
+
+def bingo_ball():
+    S = 200
+    return svg(S, S, (
+        '<defs><radialGradient id="b" cx="35%" cy="30%" r="75%"><stop offset="0" stop-color="#ffe27a"/>'
+        '<stop offset="1" stop-color="#e08a00"/></radialGradient></defs>'
+        '<circle cx="100" cy="100" r="94" fill="url(#b)" stroke="#8a5200" stroke-width="4"/>'
+        '<circle cx="100" cy="100" r="58" fill="#ffffff" stroke="#8a5200" stroke-width="3"/>'
+    ))
+
+
+def bingo_card():
+    W, H = 600, 400
+    cells = []
+    for r in range(3):
+        for k in range(5):
+            cells.append(f'<rect x="{30 + k * 108}" y="{60 + r * 108}" width="100" height="100" rx="10" fill="#ffffff" stroke="#1f5fbf" stroke-width="3"/>')
+    return svg(W, H, f'<rect x="4" y="4" width="{W - 8}" height="{H - 8}" rx="24" fill="#d8e8ff" stroke="#1f5fbf" stroke-width="6"/>' + "".join(cells))
+
+
+def reel_frame():
+    W, H = 1500, 720
+    return svg(W, H, (
+        '<defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f6e08a"/>'
+        '<stop offset="0.5" stop-color="#b8860b"/><stop offset="1" stop-color="#f6e08a"/></linearGradient></defs>'
+        f'<path fill-rule="evenodd" fill="url(#g)" d="M0 24 Q0 0 24 0 L{W - 24} 0 Q{W} 0 {W} 24 L{W} {H - 24} Q{W} {H} {W - 24} {H} '
+        f'L24 {H} Q0 {H} 0 {H - 24} Z M30 30 L{W - 30} 30 L{W - 30} {H - 30} L30 {H - 30} Z"/>'
+        f'<rect x="30" y="30" width="{W - 60}" height="{H - 60}" fill="none" stroke="#5a3d00" stroke-width="4"/>'
+    ))
+
+
+def background(top, bottom, glow):
+    W, H = 1920, 1080
+    rays = "".join(
+        f'<path d="M960 1180 L{960 + 1600 * math.cos(math.radians(a)):.1f} {1180 - 1600 * math.sin(math.radians(a)):.1f} '
+        f'L{960 + 1600 * math.cos(math.radians(a + 6)):.1f} {1180 - 1600 * math.sin(math.radians(a + 6)):.1f} Z" fill="{glow}" opacity="0.07"/>'
+        for a in range(12, 170, 14)
+    )
+    return svg(W, H, (
+        f'<defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="{top}"/>'
+        f'<stop offset="1" stop-color="{bottom}"/></linearGradient></defs><rect width="{W}" height="{H}" fill="url(#g)"/>{rays}'
+    ))
+
+
+def button(icon, fill):
+    W, H = 240, 160
+    icons = {
+        "play": '<path d="M95 45 L165 80 L95 115 Z" fill="#ffffff"/>',
+        "bet-minus": glyphs("-", 95, 45, 70, "#ffffff", 2.6),
+        "bet-plus": glyphs("+", 95, 45, 70, "#ffffff", 2.6),
+        "lines": "".join(f'<path d="M60 {60 + k * 20} L180 {60 + k * 20}" stroke="#ffffff" stroke-width="8" stroke-linecap="round"/>' for k in range(3)),
+        "max-bet": '<path d="M70 110 L120 45 L170 110 Z" fill="#ffffff"/><rect x="70" y="115" width="100" height="10" fill="#ffffff"/>',
+        "cash-out": '<circle cx="120" cy="80" r="40" fill="#f6d24a" stroke="#ffffff" stroke-width="6"/><path d="M120 55 L120 105 M105 90 L120 105 L135 90" stroke="#7a5a00" stroke-width="7" fill="none" stroke-linecap="round"/>',
+        "help": glyphs("?", 98, 42, 76, "#ffffff", 2.6),
+        "menu": "".join(f'<rect x="{78 + (k % 3) * 30}" y="{42 + (k // 3) * 30}" width="22" height="22" rx="4" fill="#ffffff"/>' for k in range(9)),
+        "denomination": '<circle cx="120" cy="80" r="42" fill="#f6d24a" stroke="#ffffff" stroke-width="6"/><circle cx="120" cy="80" r="24" fill="none" stroke="#7a5a00" stroke-width="5"/>',
+        "language": '<circle cx="120" cy="80" r="42" fill="none" stroke="#ffffff" stroke-width="6"/><ellipse cx="120" cy="80" rx="18" ry="42" fill="none" stroke="#ffffff" stroke-width="5"/><path d="M78 80 L162 80 M86 58 L154 58 M86 102 L154 102" stroke="#ffffff" stroke-width="5"/>',
+    }
+    return svg(W, H, (
+        f'<defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#ffffff" stop-opacity="0.45"/>'
+        f'<stop offset="0.5" stop-color="#ffffff" stop-opacity="0"/></linearGradient></defs>'
+        f'<rect x="4" y="4" width="{W - 8}" height="{H - 8}" rx="28" fill="{fill}" stroke="#ffffff" stroke-width="4"/>'
+        f'<rect x="4" y="4" width="{W - 8}" height="{H - 8}" rx="28" fill="url(#g)"/>{icons[icon]}'
+    ))
+
+
+def symbol(shape, fill, mark="", ink="#ffffff"):
+    """A reel symbol: a rounded tile with a shape and, where the game has
+    one, a stroke-font mark."""
+    S = 256
+    shapes = {
+        "seven": glyphs("7", 58, 38, 180, fill, 2.8),
+        "cherry": '<path d="M92 150 Q120 60 170 40 M160 150 Q150 90 170 40" stroke="#1e6b2a" stroke-width="9" fill="none"/>'
+                  '<circle cx="90" cy="170" r="42" fill="#c8102e"/><circle cx="165" cy="168" r="42" fill="#b00d26"/>',
+        "bar": '<rect x="36" y="96" width="184" height="64" rx="12" fill="#1b1b1b" stroke="#f6d24a" stroke-width="6"/>',
+        "bar2": '<rect x="36" y="60" width="184" height="56" rx="12" fill="#1b1b1b" stroke="#f6d24a" stroke-width="6"/>'
+                '<rect x="36" y="140" width="184" height="56" rx="12" fill="#1b1b1b" stroke="#f6d24a" stroke-width="6"/>',
+        "bar3": "".join(f'<rect x="36" y="{40 + k * 62}" width="184" height="50" rx="10" fill="#1b1b1b" stroke="#f6d24a" stroke-width="5"/>' for k in range(3)),
+        "double": '<circle cx="128" cy="128" r="92" fill="#5b2a86" stroke="#f6d24a" stroke-width="10"/>' + glyphs("2", 96, 78, 100, "#f6d24a", 3.0),
+        "blank": '<circle cx="128" cy="128" r="10" fill="#9aa3ad"/>',
+        "fish": '<path d="M40 128 Q100 50 180 128 Q100 206 40 128 Z" fill="#ff8c1a"/><path d="M178 128 L226 88 L226 168 Z" fill="#ff8c1a"/><circle cx="84" cy="118" r="10" fill="#1b1b1b"/>',
+        "ship": '<path d="M36 160 L220 160 L190 206 L66 206 Z" fill="#6b3a12"/><path d="M128 40 L128 160 M128 50 L196 140 L128 140 Z" stroke="#eeeeee" stroke-width="6" fill="#eeeeee"/>',
+        "pearl": '<path d="M40 150 Q128 40 216 150 Z" fill="#3f7fbf"/><circle cx="128" cy="150" r="46" fill="#f7f3ea" stroke="#c9c2b0" stroke-width="4"/>',
+        "chest": '<rect x="44" y="110" width="168" height="100" rx="10" fill="#8b5a2b" stroke="#f6d24a" stroke-width="8"/><path d="M44 110 Q128 40 212 110 Z" fill="#a0692f" stroke="#f6d24a" stroke-width="8"/><rect x="116" y="120" width="24" height="34" fill="#f6d24a"/>',
+        "royal": "",
+    }
+    mark_svg = glyphs(mark, 128 - text_width(mark, 150) / 2, 53, 150, ink, 2.8) if mark else ""
+    return svg(S, S, (
+        f'<rect x="6" y="6" width="{S - 12}" height="{S - 12}" rx="28" fill="#fdfbf3" stroke="#c9b27a" stroke-width="4"/>'
+        + shapes[shape] + mark_svg
+    ))
+
+
+def logo(colour, emblem):
+    W, H = 600, 300
+    return svg(W, H, (
+        f'<defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="{colour}"/>'
+        f'<stop offset="1" stop-color="#101018"/></linearGradient></defs>'
+        f'<rect x="6" y="6" width="{W - 12}" height="{H - 12}" rx="40" fill="url(#g)" stroke="#f6d24a" stroke-width="8"/>{emblem}'
+    ))
+
+
+def suits_row(y, r):
+    return "".join(suit_path(kind, 180 + i * 80, y, r, "#ffffff" if colour == "#1b1b1b" else "#ff5a6e") for i, (colour, kind) in enumerate(SUITS.values()))
+
+
+def main():
+    for suit in SUITS:
+        for rank in RANKS:
+            write(f"cards/{rank}{suit}.svg", card(rank, suit))
+    write("cards/back.svg", card_back())
+    write("cards/joker.svg", joker())
+    for value, colour in CHIPS.items():
+        write(f"chips/chip-{value}.svg", chip(value, colour))
+    write("table/felt.svg", felt())
+    write("roulette/wheel-single-zero.svg", wheel(EUROPEAN))
+    write("roulette/wheel-double-zero.svg", wheel(AMERICAN))
+    write("roulette/ball.svg", ball())
+    write("bingo/ball.svg", bingo_ball())
+    write("bingo/card.svg", bingo_card())
+    write("reels/frame.svg", reel_frame())
+    write("backgrounds/game.svg", background("#0c1a3a", "#04060f", "#6fa8ff"))
+    write("backgrounds/attract.svg", background("#3a0c2a", "#0f0408", "#ffcf6f"))
+    for name, fill in [("play", "#1e8c3a"), ("bet-minus", "#1f5fbf"), ("bet-plus", "#1f5fbf"), ("lines", "#1f5fbf"), ("max-bet", "#c8102e"),
+                       ("cash-out", "#b8860b"), ("help", "#5b5b6b"), ("menu", "#5b5b6b"), ("denomination", "#5b2a86"), ("language", "#5b5b6b")]:
+        write(f"buttons/{name}.svg", button(name, fill))
+    # Sevens Classic's symbols.
+    sevens = {"CH": ("cherry", ""), "B1": ("bar", ""), "B2": ("bar2", ""), "B3": ("bar3", ""), "7": ("seven", ""), "W": ("double", ""), "-": ("blank", "")}
+    for sym, (shape, mark) in sevens.items():
+        fill = "#c8102e" if shape == "seven" else "#1b1b1b"
+        write(f"games/classic-sevens/symbols/{sym}.svg", symbol(shape, fill, mark))
+    # Ocean Treasure's: the royals drawn as marks, the rest as pictures.
+    ocean = {"9": "#1f5fbf", "10": "#1e8c3a", "J": "#c8102e", "Q": "#6a2d91", "K": "#b8860b", "A": "#0b6e8a"}
+    for sym, ink in ocean.items():
+        write(f"games/ocean-treasure/symbols/{sym}.svg", symbol("royal", "#000000", sym, ink))
+    for sym, shape in {"F": "fish", "SH": "ship", "W": "pearl", "S": "chest"}.items():
+        write(f"games/ocean-treasure/symbols/{sym}.svg", symbol(shape, "#000000"))
+    # Logos: an emblem per game (its name is set by the screen, in the
+    # player's language).
+    write("games/classic-sevens/logo.svg", logo("#8a0f1e", glyphs("777", 150, 70, 160, "#f6d24a", 3.0)))
+    write("games/ocean-treasure/logo.svg", logo("#0b4a8a", '<path d="M60 200 Q150 120 240 200 T420 200 T600 200" stroke="#7fd4ff" stroke-width="18" fill="none"/><circle cx="300" cy="120" r="56" fill="#f7f3ea"/>'))
+    poker = {
+        "jacks-or-better-9-6": ("#1e5a2e", "J"), "jacks-or-better-sequential": ("#1e5a2e", "A"), "bonus-poker-8-5": ("#1f3f8a", "K"),
+        "double-double-bonus-9-6": ("#6a1f8a", "A"), "deuces-wild": ("#8a4a0f", "2"), "deuces-wild-bonus": ("#8a2a0f", "2"),
+        "joker-poker": ("#5b2a86", "K"), "poquer-sem-descarte": ("#0f5a6a", "Q"),
+    }
+    for game, (colour, mark) in poker.items():
+        write(f"games/{game}/logo.svg", logo(colour, suits_row(230, 26) + glyphs(mark, 300 - text_width(mark, 130) / 2, 40, 130, "#f6d24a", 3.0)))
+
+
+if __name__ == "__main__":
+    main()
