@@ -4,8 +4,9 @@
 //! pixels at the size the screen draws them. At boot every file the hosted
 //! games need is rasterised once: one that is missing, does not parse, or
 //! draws nothing is named in a clear error, which the cabinet shows
-//! instead of play — never drawn blank. (The screens drawing with the kit
-//! are issue 29's next step.)
+//! instead of play — never drawn blank. The card screens draw their cards
+//! with it (`screens::cards::CardArtPlugin`); the other screens are issue
+//! 29's next steps.
 
 use resvg::{tiny_skia, usvg};
 
@@ -50,6 +51,20 @@ pub fn rasterise_bytes(name: &str, data: &[u8], height: u32) -> Result<(u32, u32
         [c.red(), c.green(), c.blue(), c.alpha()]
     });
     Ok((width, height.max(1), rgba.collect()))
+}
+
+/// The art kit's file `name` as a texture `height` pixels high.
+pub fn image(name: &str, height: u32) -> Result<bevy::prelude::Image, ArtError> {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+    let (w, h, rgba) = rasterise_bytes(name, source(name)?, height)?;
+    Ok(bevy::prelude::Image::new(
+        Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        rgba,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    ))
 }
 
 /// The files every cabinet draws with: the card deck, the chips, the

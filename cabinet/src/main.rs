@@ -124,7 +124,7 @@ fn main() -> ExitCode {
                     frame_stats::FrameStatsPlugin,
                     linked::LinkedProgressivePlugin,
                 ))
-                .add_plugins((sounds::SoundPlugin, screens::game_menu::GameMenuPlugin));
+                .add_plugins((sounds::SoundPlugin, screens::game_menu::GameMenuPlugin, screens::cards::CardArtPlugin));
         }
         Err(reason) => {
             // Self-tests failed before any play: only the reason is shown.

@@ -1,15 +1,80 @@
 //! Playing cards as the card-game screens draw them (M-4: clear, distinct
-//! symbols): rank and suit in the suit's colour on a white face, a patterned
-//! back for a card not shown, a gold frame for a held card. Also the
-//! double-up panel the reel and draw-poker screens share.
+//! symbols): the art kit's faces and back (issue 29; `CardArtPlugin` makes
+//! them textures once), a gold frame for a held card. Also the double-up
+//! panel the reel and draw-poker screens share.
 
-use bevy_egui::egui;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, EguiTextureHandle, EguiUserTextures, egui};
 use game_core::cards::Card;
 use game_core::double_up::{Colour, Gamble};
 
 use game_host::session::Session;
 
 pub const CARD: egui::Vec2 = egui::vec2(110.0, 156.0);
+
+/// The art kit's card file for `c` (`cards/10H.svg`, `cards/joker.svg`).
+pub fn art_name(c: Card) -> String {
+    if c.is_joker() {
+        return "cards/joker.svg".into();
+    }
+    let shown = c.to_string();
+    let (rank, suit) = shown.split_at(1);
+    let rank = if rank == "T" { "10" } else { rank };
+    format!("cards/{rank}{}.svg", suit.to_uppercase())
+}
+
+/// The card faces and the back as egui textures, by art file.
+#[derive(Default)]
+struct CardTextures {
+    by_file: HashMap<String, egui::TextureId>,
+}
+
+/// Where the painters find the textures: egui's own memory.
+fn card_art_id() -> egui::Id {
+    egui::Id::new("card-art")
+}
+
+#[derive(Resource)]
+struct CardArt(Arc<CardTextures>);
+
+/// Makes the art kit's cards textures once, at twice their screen height
+/// (sharp when scaled), and hands them to every card painter.
+pub struct CardArtPlugin;
+
+impl Plugin for CardArtPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, make_card_textures).add_systems(EguiPrimaryContextPass, share_card_textures);
+    }
+}
+
+fn make_card_textures(mut commands: Commands, mut images: ResMut<Assets<Image>>, mut textures: ResMut<EguiUserTextures>) {
+    let height = (CARD.y * 2.0) as u32;
+    let mut by_file = HashMap::new();
+    let files = (0..52u8).map(|i| art_name(Card::new(i / 4, i % 4))).chain(["cards/back.svg".to_owned(), "cards/joker.svg".to_owned()]);
+    for file in files {
+        // Every card file was drawn once at boot (`art::check`).
+        match crate::art::image(&file, height) {
+            Ok(image) => {
+                let id = textures.add_image(EguiTextureHandle::Strong(images.add(image)));
+                by_file.insert(file, id);
+            }
+            Err(e) => error!("{e}"),
+        }
+    }
+    commands.insert_resource(CardArt(Arc::new(CardTextures { by_file })));
+}
+
+fn share_card_textures(mut contexts: EguiContexts, art: Res<CardArt>, mut shared: Local<bool>) -> Result {
+    if !*shared {
+        let textures = art.0.clone();
+        contexts.ctx_mut()?.data_mut(|d| d.insert_temp(card_art_id(), textures));
+        *shared = true;
+    }
+    Ok(())
+}
 
 /// One card; `face` None draws its back. Returns the response (a card can
 /// be touched to hold it).
@@ -25,6 +90,24 @@ pub fn paint_card_sized(ui: &mut egui::Ui, face: Option<Card>, held: bool, size:
     let k = size.y / CARD.y;
     let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
     let p = ui.painter_at(rect.expand(4.0));
+    let file = face.map_or_else(|| "cards/back.svg".to_owned(), art_name);
+    let art = ui.ctx().data(|d| d.get_temp::<Arc<CardTextures>>(card_art_id())).and_then(|t| t.by_file.get(&file).copied());
+    match (art, face) {
+        (Some(texture), _) => {
+            p.image(texture, rect, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);
+        }
+        // Before the textures are shared (the first frame): drawn plainly.
+        (None, face) => paint_plain(&p, rect, face, k),
+    }
+    if held {
+        p.rect_stroke(rect.expand(2.0), 12.0, egui::Stroke::new(4.0, egui::Color32::GOLD), egui::StrokeKind::Outside);
+    }
+    response
+}
+
+/// A card drawn without the art kit: rank and suit in the suit's colour on
+/// a white face, or a blue back.
+fn paint_plain(p: &egui::Painter, rect: egui::Rect, face: Option<Card>, k: f32) {
     match face {
         Some(c) => {
             p.rect_filled(rect, 10.0, egui::Color32::WHITE);
@@ -46,10 +129,6 @@ pub fn paint_card_sized(ui: &mut egui::Ui, face: Option<Card>, held: bool, size:
             p.rect_stroke(rect.shrink(8.0 * k), 6.0 * k, egui::Stroke::new(2.0, egui::Color32::from_rgb(200, 170, 60)), egui::StrokeKind::Inside);
         }
     }
-    if held {
-        p.rect_stroke(rect.expand(2.0), 12.0, egui::Stroke::new(4.0, egui::Color32::GOLD), egui::StrokeKind::Outside);
-    }
-    response
 }
 
 /// A further hand of multi-hand play, small, with its label and what it
@@ -107,4 +186,23 @@ pub fn double_up_panel(ui: &mut egui::Ui, s: &Session, at_stake: u64, denom: u64
         ui.label(format!("{} → {}: {}", game_host::names::colour(g.pick, s.lang()), game_host::names::colour(g.drawn, s.lang()), s.show(g.result * denom)));
     }
     choice
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_card_has_its_own_face_in_the_art_kit() {
+        assert_eq!(art_name("Th".parse().unwrap()), "cards/10H.svg");
+        assert_eq!(art_name("Qs".parse().unwrap()), "cards/QS.svg");
+        assert_eq!(art_name("2d".parse().unwrap()), "cards/2D.svg");
+        assert_eq!(art_name(Card::JOKER), "cards/joker.svg");
+        let names: std::collections::BTreeSet<String> = (0..52u8).map(|i| art_name(Card::new(i / 4, i % 4))).collect();
+        assert_eq!(names.len(), 52);
+        for n in &names {
+            assert!(crate::art::source(n).is_ok(), "{n}");
+        }
+    }
 }

@@ -76,9 +76,22 @@ impl Tpm {
         KeyStoreError::Tpm { tcti: self.tcti.clone(), detail: detail.to_string() }
     }
 
+    /// A connection to the TPM. A TPM busy with another client, or a
+    /// software TPM still starting, refuses a connection for a moment: five
+    /// tries 20, 40, 60 and 80 ms apart before it is said not to answer.
     fn connect(&self) -> Result<Context, KeyStoreError> {
         let conf = TctiNameConf::from_str(&self.tcti).map_err(|e| self.err(e))?;
-        Context::new(conf).map_err(|e| KeyStoreError::Unreachable { tcti: self.tcti.clone(), detail: e.to_string() })
+        let mut tries = 0u64;
+        loop {
+            match Context::new(conf.clone()) {
+                Ok(ctx) => return Ok(ctx),
+                Err(e) if tries >= 4 => return Err(KeyStoreError::Unreachable { tcti: self.tcti.clone(), detail: e.to_string() }),
+                Err(_) => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20 * tries));
+                }
+            }
+        }
     }
 
     /// The persistent handle of the machine key (fixed: a configuration
