@@ -31,6 +31,12 @@ pub enum Command {
     StepDenomination { delta: i32 },
     /// A bet button, one step up or down (idle only).
     AdjustBet { control: BetControl, delta: i32 },
+    /// The max-bet button: the largest bet the game offers (issue 29).
+    MaxBet,
+    /// A button that steps through a bet control's options and wraps.
+    CycleBet { control: BetControl },
+    /// The denomination button: the next configured one, wrapping (idle only).
+    CycleDenomination,
     /// The play button: start a round, or what the game makes of it in one.
     Play,
     /// A decision of the round in play, as its kind's `Decision` in JSON.
@@ -67,6 +73,9 @@ impl Session {
             Command::SelectDenomination { cents } => self.choose_denomination(cents),
             Command::StepDenomination { delta } => self.change_denomination(delta),
             Command::AdjustBet { control, delta } => self.adjust_bet(control, delta),
+            Command::MaxBet => self.max_bet(),
+            Command::CycleBet { control } => self.cycle_bet(control),
+            Command::CycleDenomination => self.cycle_denomination(),
             Command::Play => return self.play(),
             Command::Decide { decision } => return self.decide_value(decision),
             Command::Revealed => self.revealed(),

@@ -156,6 +156,14 @@ pub(crate) trait Table: Send + Sync {
     fn side_pool_seed(&self) -> Option<u64>;
     fn reset_bet(&mut self);
     fn adjust_bet(&mut self, control: BetControl, delta: i32);
+    /// Whether a bet button's step would change the bet (a button at its
+    /// end is drawn disabled).
+    fn bet_moves(&self, control: BetControl, delta: i32) -> bool;
+    /// The credits a round of the bet set needs on the credit meter.
+    fn credit_needed(&self) -> u64;
+    /// Whether the play button does something in the open round now (show
+    /// the outcome at once, or the kind's play decision: draw).
+    fn plays_in_round(&self) -> bool;
     fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal>;
     fn stake(&self) -> u64;
     fn bet_text(&self, lang: Lang) -> String;
@@ -261,6 +269,22 @@ impl<K: GameKind> Table for Hosted<K> {
 
     fn adjust_bet(&mut self, control: BetControl, delta: i32) {
         self.bet = self.rules.adjust_bet(&self.bet, control, delta);
+    }
+
+    fn bet_moves(&self, control: BetControl, delta: i32) -> bool {
+        self.rules.adjust_bet(&self.bet, control, delta) != self.bet
+    }
+
+    fn credit_needed(&self) -> u64 {
+        self.rules.credit_needed(&self.bet)
+    }
+
+    fn plays_in_round(&self) -> bool {
+        self.round.as_ref().is_some_and(|r| match r.phase {
+            Phase::Presenting => true,
+            Phase::Decisions => self.rules.play_decision(&r.state).is_some(),
+            Phase::DoubleUp | Phase::ProgressivePending | Phase::Ended => false,
+        })
     }
 
     fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal> {

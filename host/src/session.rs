@@ -28,6 +28,7 @@ use crate::round::{Phase, Progress, Round, RoundInfo, Services, Table};
 use crate::verification::Report;
 
 mod attendant;
+mod controls;
 mod money;
 mod progressives;
 mod resume;
@@ -35,6 +36,7 @@ mod rules;
 
 pub use crate::names::Lang;
 pub use crate::round::RoundSummary;
+pub use controls::Controls;
 pub use progressives::ProgressiveShown;
 
 pub struct Session {

@@ -30,6 +30,9 @@ fn every_command_travels_as_json() {
         Command::SelectDenomination { cents: 5 },
         Command::StepDenomination { delta: 1 },
         Command::AdjustBet { control: BetControl::Lines, delta: 1 },
+        Command::MaxBet,
+        Command::CycleBet { control: BetControl::Lines },
+        Command::CycleDenomination,
         Command::Play,
         Command::Decide { decision: serde_json::json!({ "Toggle": 3 }) },
         Command::Revealed,
@@ -86,4 +89,67 @@ fn refused_commands_say_why() {
     assert_eq!(s.machine().credit(), 500, "nothing moved");
     assert!(s.command(Command::ToggleDoor { door: Door::Main }));
     assert!(s.command(Command::Play));
+}
+
+/// Issue 29: the touch deck's buttons are enabled exactly as the host's
+/// `controls()` says; here they follow the credit, the bet's options
+/// (Ocean Treasure: lines 1, 5, 10, 15, 20 × 1, 2, 3, 5, 10 credits), the
+/// round and a door, and the deck's own commands (max bet, the lines and
+/// denomination buttons that wrap) do what they say.
+#[test]
+fn the_buttons_follow_the_credit_the_bet_the_round_and_the_doors() {
+    use game_host::kinds::reels::Reels;
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    assert!(s.command(Command::SelectGame { index: index(&s, "ocean-treasure") }));
+    let c = s.controls();
+    // No credit: nothing to play or cash out; the bet, the menu and the
+    // denominations are free; the opening bet is every line at 1 credit.
+    assert!(!c.play && !c.cash_out, "{c:?}");
+    assert!(c.game_menu && c.denomination && c.help && c.language, "{c:?}");
+    assert!(!c.bet_down && c.bet_up && c.lines && c.max_bet, "{c:?}");
+    assert_eq!(s.stake_credits(), 20);
+    assert!(s.command(Command::InsertNote { cents: 1_000 }));
+    let c = s.controls();
+    assert!(c.play && c.cash_out, "{c:?}");
+
+    assert!(s.command(Command::MaxBet));
+    assert_eq!(s.game().bet::<Reels>().map(|b| (b.lines, b.credits_per_line)), Some((20, 10)));
+    let c = s.controls();
+    assert!(c.bet_down && !c.bet_up && !c.max_bet, "{c:?}");
+    // 200 credits at 1 cent: the 10 € note covers it; at 10 cents it does not.
+    assert!(c.play);
+    for _ in 0..3 {
+        assert!(s.command(Command::CycleDenomination));
+    }
+    assert_eq!(s.denom(), 10);
+    assert!(!s.controls().play, "200 credits × 10 cents is more than the 10 € credit");
+    for _ in 0..5 {
+        s.command(Command::CycleDenomination);
+    }
+    assert_eq!(s.denom(), 1, "the eighth press comes back to the first denomination");
+    // The lines button from the last option wraps to the first.
+    assert!(s.command(Command::CycleBet { control: BetControl::Lines }));
+    assert_eq!(s.game().bet::<Reels>().map(|b| b.lines), Some(1));
+    s.command(Command::CycleBet { control: BetControl::Lines });
+    assert_eq!(s.game().bet::<Reels>().map(|b| b.lines), Some(5));
+
+    // In a round: only play (show the outcome at once) is offered.
+    assert!(s.command(Command::Play));
+    assert_eq!(s.round_info().unwrap().phase, Phase::Presenting);
+    let c = s.controls();
+    assert!(c.play && !c.cash_out && !c.bet_up && !c.bet_down && !c.max_bet && !c.lines && !c.game_menu && !c.denomination, "{c:?}");
+    assert!(c.help && c.language);
+    s.command(Command::Revealed);
+    if s.in_round() {
+        assert!(!s.controls().play, "the double-up is offered: the play button has nothing to do");
+        s.command(Command::Collect);
+    }
+    assert!(s.controls().play);
+    // A door open: nothing plays, nothing is cashed out.
+    s.command(Command::ToggleDoor { door: Door::Main });
+    let c = s.controls();
+    assert!(!c.play && !c.cash_out && !c.bet_up && !c.game_menu, "{c:?}");
+    s.command(Command::ToggleDoor { door: Door::Main });
+    assert!(s.controls().play);
 }
