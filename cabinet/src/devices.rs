@@ -7,11 +7,13 @@ use bevy::prelude::*;
 use game_core::double_up::Colour;
 use game_host::command::Command;
 use game_host::kind::BetControl;
-use game_host::session::Lang;
 use meters::Door;
 
 use crate::SessionRes;
+use crate::layout::DeckButton;
 use crate::modes::Mode;
+use crate::screens::deck;
+use crate::screens::game_menu::GameMenuOpen;
 use crate::screens::help::HelpOpen;
 use crate::screens::reels::Reveal;
 
@@ -78,27 +80,26 @@ fn player_buttons(
     mut next: ResMut<NextState<Mode>>,
     mut reveal: ResMut<Reveal>,
     mut help: ResMut<HelpOpen>,
+    mut menu: ResMut<GameMenuOpen>,
 ) {
     let Ok(mut s) = session.0.lock() else { return };
     let m = *mode.get();
-    if keys.just_pressed(KeyCode::KeyE) {
-        let lang = if s.lang() == Lang::Pt { Lang::En } else { Lang::Pt };
-        s.command(Command::Language { lang });
+    // The keys that mirror a button of the touch deck do what it does.
+    for (key, button) in [(KeyCode::KeyE, DeckButton::Language), (KeyCode::KeyH, DeckButton::Help)] {
+        if keys.just_pressed(key) {
+            deck::act(button, &mut s, m, &mut next, &mut reveal, &mut help, &mut menu);
+        }
     }
     if keys.just_pressed(KeyCode::KeyV) {
         let currency = !s.show_currency();
         s.command(Command::ShowCurrency { currency });
     }
-    if keys.just_pressed(KeyCode::KeyH) {
-        help.0 = !help.0;
-    }
     match m {
         Mode::Attract | Mode::Idle => {
-            if keys.just_pressed(KeyCode::Space) && s.command(Command::Play) {
-                next.set(Mode::Playing);
-            }
-            if keys.just_pressed(KeyCode::KeyC) {
-                s.command(Command::CashOut);
+            for (key, button) in [(KeyCode::Space, DeckButton::Play), (KeyCode::KeyC, DeckButton::CashOut)] {
+                if keys.just_pressed(key) {
+                    deck::act(button, &mut s, m, &mut next, &mut reveal, &mut help, &mut menu);
+                }
             }
             if keys.just_pressed(KeyCode::ArrowLeft) {
                 s.command(Command::StepGame { delta: -1 });
@@ -138,9 +139,7 @@ fn player_buttons(
         }
         Mode::Playing => {
             if keys.just_pressed(KeyCode::Space) {
-                // Reels: show the result at once; draw poker: draw.
-                reveal.hurry = true;
-                s.command(Command::Play);
+                deck::act(DeckButton::Play, &mut s, m, &mut next, &mut reveal, &mut help, &mut menu);
             }
             if keys.just_pressed(KeyCode::KeyG) {
                 s.command(Command::Gamble { colour: Colour::Red });

@@ -15,10 +15,12 @@ mod art;
 mod capture;
 mod devices;
 mod frame_stats;
+mod layout;
 mod linked;
 mod modes;
 mod screens;
 mod sounds;
+mod stage;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -90,9 +92,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin { primary_window: Some(window(&args)), ..default() }))
-        .add_plugins(EguiPlugin::default())
-        .add_systems(Startup, spawn_camera);
+    app.add_plugins(DefaultPlugins.set(WindowPlugin { primary_window: Some(window(&args)), ..default() })).add_plugins(EguiPlugin::default());
     #[cfg(feature = "lab")]
     let lab_seed = args.lab_seed;
     #[cfg(not(feature = "lab"))]
@@ -124,12 +124,19 @@ fn main() -> ExitCode {
                     frame_stats::FrameStatsPlugin,
                     linked::LinkedProgressivePlugin,
                 ))
-                .add_plugins((sounds::SoundPlugin, screens::game_menu::GameMenuPlugin, screens::cards::CardArtPlugin));
+                .add_plugins((
+                    sounds::SoundPlugin,
+                    screens::game_menu::GameMenuPlugin,
+                    screens::cards::CardArtPlugin,
+                    stage::StagePlugin,
+                    screens::deck::ButtonDeckPlugin,
+                    screens::meters_bar::MetersBarPlugin,
+                ));
         }
         Err(reason) => {
             // Self-tests failed before any play: only the reason is shown.
             eprintln!("cabinet: {reason}");
-            app.insert_resource(FatalReason(reason)).add_systems(EguiPrimaryContextPass, draw_fatal);
+            app.insert_resource(FatalReason(reason)).add_systems(Startup, spawn_camera).add_systems(EguiPrimaryContextPass, draw_fatal);
         }
     }
     app.run();

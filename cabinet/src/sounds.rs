@@ -14,7 +14,8 @@ use bevy::prelude::*;
 
 use crate::SessionRes;
 use crate::modes::Mode;
-use crate::screens::reels::{Reveal, stop_time};
+use crate::screens::reels::Reveal;
+use crate::screens::reels::motion::Motion;
 use game_host::kinds::reels::Reels;
 use game_host::round::Phase;
 
@@ -98,9 +99,12 @@ fn play(commands: &mut Commands, sounds: &Sounds, sound: Sound) {
 fn sound_reel_stops(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>, reveal: Res<Reveal>, time: Res<Time>, mut heard: ResMut<Heard>) {
     let Ok(s) = session.0.lock() else { return };
     let Some(r) = s.round::<Reels>().filter(|r| r.phase != Phase::Ended) else { return };
+    let Some(game) = s.rules::<Reels>().map(|g| &g.game) else { return };
     let reels = r.state.base.stops.len();
     let elapsed = time.elapsed_secs() - reveal.started;
-    let stopped = if r.phase != Phase::Presenting || reveal.hurry { reels } else { (0..reels).filter(|&i| elapsed >= stop_time(i)).count() };
+    let spin = if reveal.spin == 0 { &r.state.base } else { r.state.free_spins.get(reveal.spin - 1).unwrap_or(&r.state.base) };
+    let motion = Motion::new(game, spin);
+    let stopped = if r.phase != Phase::Presenting || reveal.hurry { reels } else { (0..reels).filter(|&i| motion.landed(i, elapsed)).count() };
     let (round, spin, before) = heard.reels_stopped;
     let before = if round == Some(r.id) && spin == reveal.spin { before } else { 0 };
     for _ in before..stopped {

@@ -39,6 +39,14 @@ pub struct CabinetConfig {
     /// (`egm-progressive setup`).
     #[serde(default)]
     pub linked_progressives: Vec<LinkedSetup>,
+    /// The reel screen celebrates a round that wins at least this many
+    /// times its bet (issue 29; presentation only). 0: never.
+    #[serde(default = "default_big_win_multiple")]
+    pub big_win_multiple: u32,
+}
+
+fn default_big_win_multiple() -> u32 {
+    20
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

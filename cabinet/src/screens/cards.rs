@@ -171,14 +171,18 @@ pub fn double_up_panel(ui: &mut egui::Ui, s: &Session, at_stake: u64, denom: u64
         s.show(at_stake * denom),
         s.t("vermelho ou preto, 50%: acerte e dobra, falhe e perde", "red or black, 50%: right doubles it, wrong loses it")
     ));
-    ui.horizontal(|ui| {
-        if ui.button(s.t("VERMELHO (G)", "RED (G)")).clicked() {
+    // Finger-sized choices (issue 29), each with its key.
+    let big = |ui: &mut egui::Ui, text: &str, fill: egui::Color32| {
+        ui.add_sized([150.0, 44.0], egui::Button::new(egui::RichText::new(text).size(18.0).strong().color(egui::Color32::WHITE)).fill(fill)).clicked()
+    };
+    ui.horizontal_wrapped(|ui| {
+        if big(ui, s.t("VERMELHO (G)", "RED (G)"), egui::Color32::from_rgb(170, 20, 40)) {
             choice = Some(Some(Colour::Red));
         }
-        if ui.button(s.t("PRETO (B)", "BLACK (B)")).clicked() {
+        if big(ui, s.t("PRETO (B)", "BLACK (B)"), egui::Color32::from_rgb(30, 30, 30)) {
             choice = Some(Some(Colour::Black));
         }
-        if ui.button(s.t("RECEBER (Enter)", "COLLECT (Enter)")).clicked() {
+        if big(ui, s.t("RECEBER (Enter)", "COLLECT (Enter)"), egui::Color32::from_rgb(30, 120, 50)) {
             choice = Some(None);
         }
     });

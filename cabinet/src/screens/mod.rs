@@ -3,10 +3,12 @@
 pub mod attract;
 pub mod audit;
 pub mod cards;
+pub mod deck;
 pub mod draw_poker;
 pub mod game_menu;
 pub mod help;
 pub mod hud;
+pub mod meters_bar;
 pub mod operator_panel;
 pub mod recall;
 pub mod reels;

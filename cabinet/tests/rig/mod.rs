@@ -31,7 +31,7 @@ impl Xvfb {
         // -noreset: when the killed cabinet was the last client, a resetting
         // server could refuse the restarted one's connection.
         let child = Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"])
+            .args([&display, "-screen", "0", "1920x1200x24", "-nolisten", "tcp", "-noreset"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -311,3 +311,105 @@ pub fn newest_png(dir: &Path) -> PathBuf {
     files.sort();
     files.pop().expect("no screenshot yet")
 }
+
+/// The cabinet's own layout (`cabinet/src/layout.rs`): where the tests look.
+#[path = "../../src/layout.rs"]
+pub mod layout;
+
+/// A file of the art kit, read from `assets/art` and rasterised here with
+/// resvg (independently of the cabinet's embedded copy) to `w` × `h`
+/// pixels, composited over `under`: RGB.
+pub fn art_pixels(name: &str, w: u32, h: u32, under: [u8; 3]) -> Vec<[u8; 3]> {
+    use resvg::{tiny_skia, usvg};
+    let data = std::fs::read(workspace().join("assets/art").join(name)).unwrap();
+    let tree = usvg::Tree::from_data(&data, &usvg::Options::default()).unwrap();
+    let size = tree.size();
+    let mut pixmap = tiny_skia::Pixmap::new(w, h).unwrap();
+    resvg::render(&tree, tiny_skia::Transform::from_scale(w as f32 / size.width(), h as f32 / size.height()), &mut pixmap.as_mut());
+    pixmap
+        .pixels()
+        .iter()
+        .map(|p| {
+            let c = p.demultiply();
+            let a = u32::from(c.alpha());
+            let mix = |x: u8, u: u8| ((u32::from(x) * a + u32::from(u) * (255 - a)) / 255) as u8;
+            [mix(c.red(), under[0]), mix(c.green(), under[1]), mix(c.blue(), under[2])]
+        })
+        .collect()
+}
+
+/// The screenshot's width and its pixels.
+pub fn shot_pixels(path: &Path) -> (usize, Vec<[u8; 3]>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let reader = decoder.read_info().unwrap();
+    let width = reader.info().width as usize;
+    (width, pixels(path))
+}
+
+/// How far (mean of the largest channel difference, 0–255) the inner part
+/// of `area` (design units) of a screenshot is from the art file `name`
+/// drawn over it.
+pub fn distance_to_art(width: usize, shot: &[[u8; 3]], area: layout::Area, name: &str) -> f64 {
+    let scale = width as f32 / layout::WIDTH;
+    let (x0, y0) = ((area.x * scale).round() as usize, (area.y * scale).round() as usize);
+    let (w, h) = ((area.w * scale).round() as u32, (area.h * scale).round() as u32);
+    // The reel window's backdrop shows through the tile's rounded corners.
+    let art = art_pixels(name, w, h, [13, 15, 31]);
+    let margin = (w / 8) as usize;
+    let mut total = 0u64;
+    let mut n = 0u64;
+    for y in margin..h as usize - margin {
+        for x in margin..w as usize - margin {
+            let a = art[y * w as usize + x];
+            let s = shot[(y0 + y) * width + x0 + x];
+            total += u64::from((0..3).map(|c| a[c].abs_diff(s[c])).max().unwrap_or(0));
+            n += 1;
+        }
+    }
+    total as f64 / n.max(1) as f64
+}
+
+/// Which of the game's symbols each cell of its reel window shows, cell by
+/// cell (reel, row): the symbol whose art is nearest, and how near.
+pub fn symbols_on_screen(path: &Path, game: &game_core::reels::ReelGame) -> Vec<Vec<(usize, f64)>> {
+    let (width, shot) = shot_pixels(path);
+    let (reels, rows) = (game.reels.len(), game.rows as usize);
+    let window = layout::reel_window(reels, rows);
+    (0..reels)
+        .map(|reel| {
+            (0..rows)
+                .map(|row| {
+                    let cell = layout::reel_cell(window, reels, rows, reel, row);
+                    game.symbols
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| (i, distance_to_art(width, &shot, cell, &format!("games/{}/symbols/{}.svg", game.id, s.id))))
+                        .min_by(|a, b| a.1.total_cmp(&b.1))
+                        .unwrap()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether the reel window shows exactly the symbols of `stops` (base
+/// strips), each drawn from its art.
+pub fn shows_stops(path: &Path, game: &game_core::reels::ReelGame, stops: &[u32]) -> Result<(), String> {
+    let seen = symbols_on_screen(path, game);
+    let strips = game.strips(false);
+    let mut wrong = Vec::new();
+    for ((reel, strip), cells) in strips.iter().enumerate().zip(&seen) {
+        for (row, &(got, distance)) in cells.iter().enumerate() {
+            let want = strip.at(stops[reel] as usize, row) as usize;
+            if got != want || distance > ART_DISTANCE {
+                wrong.push(format!("reel {reel} row {row}: {} expected, {} nearest at {distance:.0}", game.symbols[want].id, game.symbols[got].id));
+            }
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(format!("{}: {}", path.display(), wrong.join("; "))) }
+}
+
+/// The most a cell drawn from its symbol's art may differ from it (the
+/// win line and caption drawn over it included); a flat tile or another
+/// screen is far beyond it.
+pub const ART_DISTANCE: f64 = 45.0;

@@ -1,10 +1,14 @@
-//! The reel screen: strips that spin and stop exactly on the committed
-//! stops, one reel after another; paylines drawn; each winning line
-//! highlighted with its symbols and amount (M-5); free games; double-up.
+//! The reel screen (issue 29): the reels drawn by Bevy's 2D renderer with
+//! the game's symbol art (`view`), moving as `motion` says and landing on
+//! the committed stops one reel after another; each winning line shown
+//! over its symbols with its amount (M-5); free games; the double-up offer
+//! (egui, over the reels).
+
+pub mod motion;
+pub mod view;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use game_core::double_up::Colour;
 use game_core::double_up::DoubleUpRule;
 use game_core::reels::{Bet, ReelGame, ReelRound, Spin, SymbolKind};
 use game_host::kind::GameKind;
@@ -16,7 +20,8 @@ use meters::RoundRecall;
 use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::help::bet_range;
-use crate::screens::{HudLayout, KindPages, screen_ui};
+use crate::screens::{HudLayout, KindPages};
+use motion::Motion;
 
 pub struct ReelScreenPlugin;
 
@@ -27,16 +32,18 @@ pub struct Reveal {
     pub round: Option<u64>,
     pub spin: usize,
     pub started: f32,
-    /// Skip the animation (the player pressed play again).
+    /// Show the result at once (the player pressed play again; a resumed
+    /// round).
     pub hurry: bool,
 }
 
 impl Plugin for ReelScreenPlugin {
     fn build(&self, app: &mut App) {
         KindPages::register(app, help_page, replay);
+        view::add(app);
         app.init_resource::<Reveal>()
             .add_systems(Update, advance_reveal.run_if(in_state(Mode::Playing)))
-            .add_systems(EguiPrimaryContextPass, draw_reel_screen.run_if(in_state(Mode::Idle).or_else(in_state(Mode::Playing)).and_then(reel_game_selected)));
+            .add_systems(EguiPrimaryContextPass, draw_double_up.run_if(in_state(Mode::Playing).and_then(reel_game_selected)));
     }
 }
 
@@ -45,15 +52,18 @@ fn reel_game_selected(session: Res<SessionRes>) -> bool {
     session.0.lock().is_ok_and(|s| s.rules::<Reels>().is_some())
 }
 
-/// Seconds for reel `i` to stop.
-pub fn stop_time(i: usize) -> f32 {
-    0.5 + 0.25 * i as f32
+/// Seconds a spin stays on screen after its reels rest, before the next
+/// free game spins: long enough to see a win.
+fn pause_after(spin: &Spin) -> f32 {
+    if spin.win > 0 { view::WIN_SHOW_S } else { 0.4 }
 }
 
-/// Step the reveal on: after the last reel stops, the next free game, and
-/// after the last spin, tell the session the outcome was shown.
+/// Step the reveal on: after a spin's reels rest, the next free game, and
+/// after the last spin, tell the session the outcome was shown. A hurried
+/// reveal goes straight to the last spin, landed.
 fn advance_reveal(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<Reveal>) {
     let Ok(mut s) = session.0.lock() else { return };
+    let Some(game) = s.rules::<Reels>().map(|r| r.game.clone()) else { return };
     let Some(r) = s.round::<Reels>().filter(|r| r.phase != Phase::Ended) else { return };
     let now = time.elapsed_secs();
     if reveal.round != Some(r.id) {
@@ -62,16 +72,51 @@ fn advance_reveal(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<
     if r.phase != Phase::Presenting {
         return;
     }
-    let reels = r.state.base.stops.len();
-    let spin_len = stop_time(reels.saturating_sub(1)) + if reveal.hurry { 0.0 } else { 0.6 };
-    if reveal.hurry || now - reveal.started >= spin_len {
-        if reveal.spin < r.state.free_spins.len() {
+    let spins = r.state.free_spins.len();
+    let spin_of = |k: usize| if k == 0 { &r.state.base } else { &r.state.free_spins[k - 1] };
+    if reveal.hurry {
+        // Land the last spin now: its clock put at its landing.
+        let last = spin_of(spins);
+        reveal.spin = spins;
+        reveal.started = now - Motion::new(&game, last).rests_at();
+        s.revealed();
+        return;
+    }
+    let spin = spin_of(reveal.spin);
+    if now - reveal.started >= Motion::new(&game, spin).rests_at() + pause_after(spin) {
+        if reveal.spin < spins {
             reveal.spin += 1;
             reveal.started = now;
         } else {
             s.revealed();
         }
     }
+}
+
+/// The double-up offer over the reels (M-11).
+fn draw_double_up(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Ok(mut s) = session.0.lock() else { return Ok(()) };
+    if !s.double_up_offered() {
+        return Ok(());
+    }
+    let Some(r) = s.round::<Reels>().filter(|r| r.phase != Phase::Ended) else { return Ok(()) };
+    let (at_stake, denom, gambles) = (r.at_stake, r.denom, r.gambles.clone());
+    let mut choice = None;
+    // Beside the reel window, on the right: the reels and their wins stay
+    // in view.
+    egui::Area::new(egui::Id::new("double-up")).anchor(egui::Align2::RIGHT_TOP, [-8.0, hud.top + 8.0]).show(ctx, |ui| {
+        ui.set_max_width(230.0);
+        egui::Frame::new().fill(egui::Color32::from_black_alpha(220)).corner_radius(12.0).inner_margin(12.0).show(ui, |ui| {
+            choice = crate::screens::cards::double_up_panel(ui, &s, at_stake, denom, &gambles);
+        });
+    });
+    match choice {
+        Some(Some(c)) => s.gamble(c),
+        Some(None) => s.collect(),
+        None => {}
+    }
+    Ok(())
 }
 
 const PALETTE: [egui::Color32; 12] = [
@@ -97,22 +142,20 @@ const LINE_COLOURS: [egui::Color32; 5] = [
     egui::Color32::from_rgb(255, 128, 0),
 ];
 
-/// Paint a window of reels: `spinning[i]` reels show a moving strip.
-pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, spinning: &[bool], phase: f32, show_wins: bool) {
+/// A recalled spin as the audit menu's recall paints it (egui, M-15): each
+/// symbol a tile with its id and name, the winning lines drawn.
+pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: bool) {
     let rows = game.rows as usize;
     let n = game.reels.len();
     let avail = ui.available_size();
-    // Leave room under the reels for the win list and the double-up.
     let cell = ((avail.x - 40.0) / n as f32).min((avail.y - 200.0) / rows as f32).clamp(40.0, 170.0);
     let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * n as f32, cell * rows as f32), egui::Sense::hover());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 6.0, egui::Color32::from_rgb(20, 20, 35));
     let strips = game.strips(spin.free);
     for (i, strip) in strips.iter().enumerate() {
-        let offset = if spinning.get(i).copied().unwrap_or(false) { (phase * 18.0) as usize + i * 7 } else { 0 };
         for row in 0..rows {
-            let stop = (spin.stops[i] as usize + offset) % strip.len();
-            let sym = strip.at(stop, row) as usize;
+            let sym = strip.at(spin.stops[i] as usize, row) as usize;
             let r = egui::Rect::from_min_size(rect.min + egui::vec2(i as f32 * cell, row as f32 * cell), egui::vec2(cell, cell)).shrink(4.0);
             painter.rect_filled(r, 10.0, PALETTE[sym % PALETTE.len()]);
             let s = &game.symbols[sym];
@@ -144,68 +187,6 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, spinning: &[
             }
         }
     }
-}
-
-fn draw_reel_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>, reveal: Res<Reveal>, time: Res<Time>) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let mut root = screen_ui(ctx, "reels", &hud);
-    let Ok(mut s) = session.0.lock() else { return Ok(()) };
-    let mut choice: Option<Option<Colour>> = None;
-    egui::CentralPanel::default().show(&mut root, |ui| {
-        ui.vertical_centered(|ui| {
-            let Some(game) = s.rules::<Reels>().map(|l| &l.game) else { return };
-            let now = time.elapsed_secs();
-            match s.round::<Reels>() {
-                Some(r) if r.phase != Phase::Ended => {
-                    let o = &r.state;
-                    let revealed = r.phase != Phase::Presenting;
-                    let spin = if reveal.spin == 0 { &o.base } else { &o.free_spins[reveal.spin - 1] };
-                    let elapsed = now - reveal.started;
-                    let spinning: Vec<bool> = (0..spin.stops.len()).map(|i| !revealed && !reveal.hurry && elapsed < stop_time(i)).collect();
-                    let settled = spinning.iter().all(|x| !x);
-                    if reveal.spin > 0 {
-                        ui.heading(format!("{} {}/{}", s.t("JOGO GRÁTIS", "FREE GAME"), reveal.spin, o.free_spins.len()));
-                    }
-                    paint_reels(ui, game, spin, &spinning, now, settled);
-                    if settled {
-                        for w in &spin.line_wins {
-                            ui.label(format!(
-                                "{} {}: {} × {} = {}",
-                                s.t("Linha", "Line"),
-                                w.line + 1,
-                                w.count,
-                                game.symbols[w.symbol as usize].name,
-                                s.show(w.win * r.denom)
-                            ));
-                        }
-                        if spin.scatter_win > 0 {
-                            ui.label(format!("Scatter × {}: {}", spin.scatter_count, s.show(spin.scatter_win * r.denom)));
-                        }
-                        if spin.free_games_awarded > 0 {
-                            ui.label(format!("+{} {}", spin.free_games_awarded, s.t("jogos grátis", "free games")));
-                        }
-                    }
-                    if s.double_up_offered() {
-                        choice = crate::screens::cards::double_up_panel(ui, &s, r.at_stake, r.denom, &r.gambles);
-                    }
-                }
-                last => {
-                    // Idle: the last game's result stays on screen (E-34).
-                    let shown = last.is_some();
-                    let bet = s.game().bet::<Reels>().copied().unwrap_or(Bet { lines: 1, credits_per_line: 1 });
-                    let spin = last.map_or_else(|| game.evaluate(&vec![0; game.reels.len()], bet, false), |r| r.state.base.clone());
-                    paint_reels(ui, game, &spin, &[], now, shown);
-                    ui.label(s.t("Prima ESPAÇO para jogar", "Press SPACE to play"));
-                }
-            }
-        });
-    });
-    match choice {
-        Some(Some(c)) => s.gamble(c),
-        Some(None) => s.collect(),
-        None => {}
-    }
-    Ok(())
 }
 
 /// Reel games: rules, bet range, lines, every prize, wild and scatter.
@@ -292,7 +273,7 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Some(first) = r.steps.first().filter(|st| st.step.name == Reels::OPENING) else { return false };
     let Ok(rec) = serde_json::from_value::<Opening<Bet, ReelRound>>(first.step.data.clone()) else { return false };
     let Some(g) = s.games().iter().find_map(|g| g.rules::<Reels>().filter(|l| l.game.id == rec.game)) else { return false };
-    paint_reels(ui, &g.game, &rec.deal.base, &[], 0.0, true);
+    paint_reels(ui, &g.game, &rec.deal.base, true);
     ui.label(format!("{} {} — {} {}", s.t("jogos grátis", "free games"), rec.deal.free_spins.len(), s.t("prémio total", "total win"), rec.deal.win));
     true
 }

@@ -1,0 +1,202 @@
+//! Where everything stands on the cabinet's screen (issue 29), in design
+//! units of a 1920 × 1080 screen: x to the right and y down from the
+//! top-left corner. The stage is scaled whole to the window (a 1280 × 720
+//! window shows it at two thirds) and centred, so every screen, the window
+//! tests and the touch targets share these figures. Plain geometry: no
+//! Bevy, no egui (the window tests include this file).
+
+/// The design screen.
+pub const WIDTH: f32 = 1920.0;
+pub const HEIGHT: f32 = 1080.0;
+
+/// A rectangle of the design screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+impl Area {
+    pub const fn new(x: f32, y: f32, w: f32, h: f32) -> Area {
+        Area { x, y, w, h }
+    }
+
+    pub fn centre(&self) -> (f32, f32) {
+        (self.x + self.w / 2.0, self.y + self.h / 2.0)
+    }
+
+    pub fn bottom(&self) -> f32 {
+        self.y + self.h
+    }
+
+    pub fn contains(&self, x: f32, y: f32) -> bool {
+        x >= self.x && x < self.x + self.w && y >= self.y && y < self.y + self.h
+    }
+
+    /// The area shrunk by `by` on every side.
+    pub fn inset(&self, by: f32) -> Area {
+        Area::new(self.x + by, self.y + by, (self.w - 2.0 * by).max(0.0), (self.h - 2.0 * by).max(0.0))
+    }
+}
+
+/// The top bar: machine, game, denomination, progressives (M-30).
+pub const TOP_BAR: Area = Area::new(0.0, 0.0, WIDTH, 96.0);
+/// The game: reels, cards, tables.
+pub const GAME: Area = Area::new(0.0, 96.0, WIDTH, 720.0);
+/// The meters bar: credit, bet and win, large and always visible (M-30),
+/// and the message line.
+pub const METERS_BAR: Area = Area::new(0.0, 816.0, WIDTH, 64.0);
+/// The touch button deck.
+pub const DECK: Area = Area::new(0.0, 880.0, WIDTH, 200.0);
+
+/// The buttons of the deck, left to right as cabinets lay them out: the
+/// service buttons, the money, the bet, and play at the player's right hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeckButton {
+    Help,
+    Menu,
+    Language,
+    Denomination,
+    CashOut,
+    Lines,
+    BetMinus,
+    BetPlus,
+    MaxBet,
+    Play,
+}
+
+impl DeckButton {
+    pub const ALL: [DeckButton; 10] = [
+        DeckButton::Help,
+        DeckButton::Menu,
+        DeckButton::Language,
+        DeckButton::Denomination,
+        DeckButton::CashOut,
+        DeckButton::Lines,
+        DeckButton::BetMinus,
+        DeckButton::BetPlus,
+        DeckButton::MaxBet,
+        DeckButton::Play,
+    ];
+
+    /// The art kit's file of the button (`assets/art/buttons`).
+    pub fn art(self) -> &'static str {
+        match self {
+            DeckButton::Help => "buttons/help.svg",
+            DeckButton::Menu => "buttons/menu.svg",
+            DeckButton::Language => "buttons/language.svg",
+            DeckButton::Denomination => "buttons/denomination.svg",
+            DeckButton::CashOut => "buttons/cash-out.svg",
+            DeckButton::Lines => "buttons/lines.svg",
+            DeckButton::BetMinus => "buttons/bet-minus.svg",
+            DeckButton::BetPlus => "buttons/bet-plus.svg",
+            DeckButton::MaxBet => "buttons/max-bet.svg",
+            DeckButton::Play => "buttons/play.svg",
+        }
+    }
+
+    /// Where the button stands: a finger-sized 180 × 120 (about 3.5 cm on
+    /// a 27-inch screen), its label under it.
+    pub fn area(self) -> Area {
+        let i = DeckButton::ALL.iter().position(|&b| b == self).unwrap_or(0) as f32;
+        Area::new(DECK_MARGIN + i * (BUTTON_W + BUTTON_GAP), DECK.y + 10.0, BUTTON_W, BUTTON_H)
+    }
+
+    /// The centre of the button's label.
+    pub fn label_centre(self) -> (f32, f32) {
+        let a = self.area();
+        (a.x + a.w / 2.0, a.bottom() + 34.0)
+    }
+
+    /// The button under a touch at (x, y), if any.
+    pub fn at(x: f32, y: f32) -> Option<DeckButton> {
+        DeckButton::ALL.into_iter().find(|b| b.area().contains(x, y))
+    }
+}
+
+const BUTTON_W: f32 = 180.0;
+const BUTTON_H: f32 = 120.0;
+const BUTTON_GAP: f32 = 12.0;
+const DECK_MARGIN: f32 = (WIDTH - 10.0 * BUTTON_W - 9.0 * BUTTON_GAP) / 2.0;
+
+/// The reel window of a game of `reels` × `rows`: square cells as large as
+/// the game area allows inside the reel frame, centred.
+pub fn reel_window(reels: usize, rows: usize) -> Area {
+    let (reels, rows) = (reels.max(1) as f32, rows.max(1) as f32);
+    let cell = (1400.0 / reels).min(600.0 / rows).min(220.0);
+    let (w, h) = (cell * reels, cell * rows);
+    let (cx, cy) = GAME.centre();
+    Area::new(cx - w / 2.0, cy - h / 2.0, w, h)
+}
+
+/// The cell of `reel` and `row` in a reel window.
+pub fn reel_cell(window: Area, reels: usize, rows: usize, reel: usize, row: usize) -> Area {
+    let (w, h) = (window.w / reels.max(1) as f32, window.h / rows.max(1) as f32);
+    Area::new(window.x + reel as f32 * w, window.y + row as f32 * h, w, h)
+}
+
+/// The reel frame around a reel window.
+pub fn reel_frame(window: Area) -> Area {
+    window.inset(-28.0)
+}
+
+/// How the design screen sits in a window of `width` × `height` logical
+/// pixels: its scale and the offset of its top-left corner.
+pub fn fit(width: f32, height: f32) -> (f32, f32, f32) {
+    let scale = (width / WIDTH).min(height / HEIGHT).max(1e-3);
+    (scale, (width - WIDTH * scale) / 2.0, (height - HEIGHT * scale) / 2.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_screen_is_cut_in_four_bands_without_overlap() {
+        assert_eq!(TOP_BAR.bottom(), GAME.y);
+        assert_eq!(GAME.bottom(), METERS_BAR.y);
+        assert_eq!(METERS_BAR.bottom(), DECK.y);
+        assert_eq!(DECK.bottom(), HEIGHT);
+    }
+
+    #[test]
+    fn the_deck_buttons_are_finger_sized_apart_and_on_the_screen() {
+        for (i, b) in DeckButton::ALL.iter().enumerate() {
+            let a = b.area();
+            assert!(a.w >= 150.0 && a.h >= 100.0, "{b:?} {a:?}");
+            assert!(a.x >= 0.0 && a.x + a.w <= WIDTH && a.y >= DECK.y && a.bottom() <= DECK.bottom(), "{b:?} {a:?}");
+            let (lx, ly) = b.label_centre();
+            assert!(ly < DECK.bottom() && (lx - a.centre().0).abs() < 1e-3);
+            assert_eq!(DeckButton::at(a.centre().0, a.centre().1), Some(*b));
+            if let Some(next) = DeckButton::ALL.get(i + 1) {
+                assert!(next.area().x - (a.x + a.w) >= 10.0, "{b:?} and {next:?} touch");
+            }
+        }
+        assert_eq!(DeckButton::at(3.0, 950.0), None, "the margin is no button");
+        assert_eq!(DeckButton::at(960.0, 500.0), None, "the game is no button");
+    }
+
+    #[test]
+    fn a_reel_window_fits_its_frame_inside_the_game() {
+        for (reels, rows) in [(3, 1), (3, 3), (5, 3), (5, 4), (6, 5)] {
+            let w = reel_window(reels, rows);
+            let f = reel_frame(w);
+            assert!(f.x >= 0.0 && f.x + f.w <= WIDTH && f.y >= GAME.y && f.bottom() <= GAME.bottom(), "{reels}×{rows}: {f:?}");
+            let c = reel_cell(w, reels, rows, reels - 1, rows - 1);
+            assert!((c.x + c.w - (w.x + w.w)).abs() < 1e-3 && (c.bottom() - w.bottom()).abs() < 1e-3);
+            assert!((c.w - c.h).abs() < 1e-3, "square cells");
+        }
+    }
+
+    #[test]
+    fn the_stage_fits_any_window_whole_and_centred() {
+        assert_eq!(fit(1920.0, 1080.0), (1.0, 0.0, 0.0));
+        let (s, x, y) = fit(1280.0, 720.0);
+        assert!((s - 2.0 / 3.0).abs() < 1e-6 && x == 0.0 && y == 0.0);
+        // Portrait: the whole stage across the width, centred in height.
+        let (s, x, y) = fit(1080.0, 1920.0);
+        assert!((s - 0.5625).abs() < 1e-6 && x == 0.0 && (y - (1920.0 - 607.5) / 2.0).abs() < 1e-3);
+    }
+}

@@ -1,0 +1,405 @@
+//! The reels drawn by Bevy's 2D renderer (issue 29): the game's symbol art
+//! in the reel frame, each strip scrolling as `motion` says and landing on
+//! the committed stops; after the landing, each winning line in turn drawn
+//! over its symbols with its win, the scatter, and above the configured
+//! multiple of the bet a big-win celebration. Everything here follows the
+//! round the host reports and the time; nothing is decided.
+
+use bevy::prelude::*;
+use game_core::reels::{ReelGame, Spin};
+use game_host::kinds::reels::Reels;
+use game_host::round::Phase;
+use game_host::session::Session;
+
+use super::Reveal;
+use super::motion::Motion;
+use crate::SessionRes;
+use crate::layout::{self, Area};
+use crate::modes::Mode;
+use crate::stage::{self, ArtTextures, Fonts};
+
+/// Seconds each win is shown before the next.
+pub const WIN_SHOW_S: f32 = 1.4;
+/// Seconds the big-win celebration lasts.
+pub const BIG_WIN_S: f32 = 4.0;
+
+const LINE_COLOURS: [Color; 5] =
+    [Color::srgb(1.0, 0.9, 0.1), Color::srgb(0.1, 1.0, 1.0), Color::srgb(1.0, 0.2, 1.0), Color::srgb(0.2, 1.0, 0.2), Color::srgb(1.0, 0.55, 0.0)];
+
+/// The reel stage of the game on screen: which game it was built for and
+/// where its window stands.
+#[derive(Resource, Default)]
+pub struct ReelStage {
+    game: Option<String>,
+    window: Option<Area>,
+    symbols: Vec<Handle<Image>>,
+    texture_px: f32,
+}
+
+#[derive(Component)]
+struct ReelRoot;
+/// A symbol sprite: reel, and its slot from the top (rows + 1 slots, the
+/// extra one for the symbol scrolling in).
+#[derive(Component)]
+struct Slot(usize, usize);
+#[derive(Component)]
+struct Glow(usize);
+#[derive(Component)]
+struct Segment(usize);
+/// One bar of a cell's win mark: reel, row, side.
+#[derive(Component)]
+struct Mark(usize, usize, usize);
+#[derive(Component)]
+struct CaptionBand;
+#[derive(Component)]
+struct Caption;
+#[derive(Component)]
+struct TitleBand;
+#[derive(Component)]
+struct Title;
+#[derive(Component)]
+struct BigWin;
+
+pub fn add(app: &mut App) {
+    app.init_resource::<ReelStage>().add_systems(Update, (build_reel_stage, (move_reels, show_wins, celebrate_big_win)).chain());
+}
+
+/// The reel game on screen, when the screen shows one.
+fn reel_game(s: &Session) -> Option<&ReelGame> {
+    s.rules::<Reels>().map(|r| &r.game)
+}
+
+/// Build the stage for the reel game selected, take it down for any other.
+#[allow(clippy::too_many_arguments)]
+fn build_reel_stage(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    mode: Res<State<Mode>>,
+    mut stage: ResMut<ReelStage>,
+    mut art: ResMut<ArtTextures>,
+    mut images: ResMut<Assets<Image>>,
+    fonts: Option<Res<Fonts>>,
+    roots: Query<Entity, With<ReelRoot>>,
+    mut shown: Query<&mut Visibility, With<ReelRoot>>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    let want = reel_game(&s).map(|g| g.id.clone());
+    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
+    for mut v in &mut shown {
+        v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
+    }
+    if stage.game == want {
+        return;
+    }
+    for e in &roots {
+        commands.entity(e).despawn();
+    }
+    *stage = ReelStage::default();
+    let Some(game) = reel_game(&s) else { return };
+    let (reels, rows) = (game.reels.len(), game.rows as usize);
+    let window = layout::reel_window(reels, rows);
+    let cell = window.w / reels as f32;
+    let texture_px = cell.round().max(16.0);
+    let symbols: Vec<Handle<Image>> =
+        game.symbols.iter().map(|sym| art.get(&mut images, &format!("games/{}/symbols/{}.svg", game.id, sym.id), texture_px as u32)).collect();
+    let frame = layout::reel_frame(window);
+    let frame_art = art.get(&mut images, "reels/frame.svg", frame.h.round() as u32);
+    let (wx, wy) = window.centre();
+    let (fx, fy) = frame.centre();
+    commands.spawn((ReelRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
+        root.spawn((Sprite::from_color(Color::srgb(0.05, 0.06, 0.12), Vec2::new(window.w, window.h)), Transform::from_translation(stage::at(wx, wy, 1.0))));
+        for reel in 0..reels {
+            for slot in 0..=rows {
+                root.spawn((Slot(reel, slot), Sprite::default(), Transform::from_translation(stage::at(wx, wy, 2.0)), Visibility::Hidden));
+            }
+            let c = layout::reel_cell(window, reels, rows, reel, 0);
+            root.spawn((
+                Glow(reel),
+                Sprite::from_color(Color::srgba(1.0, 0.8, 0.2, 0.0), Vec2::new(c.w, window.h)),
+                Transform::from_translation(stage::at(c.centre().0, wy, 3.0)),
+            ));
+        }
+        root.spawn((
+            Sprite { image: frame_art, custom_size: Some(Vec2::new(frame.w, frame.h)), ..default() },
+            Transform::from_translation(stage::at(fx, fy, 4.0)),
+        ));
+        for k in 0..reels.saturating_sub(1) {
+            root.spawn((Segment(k), Sprite::from_color(Color::WHITE, Vec2::new(1.0, 8.0)), Transform::default(), Visibility::Hidden));
+        }
+        for reel in 0..reels {
+            for row in 0..rows {
+                for side in 0..4 {
+                    root.spawn((Mark(reel, row, side), Sprite::from_color(Color::WHITE, Vec2::ONE), Transform::default(), Visibility::Hidden));
+                }
+            }
+        }
+        let band = |y: f32| Transform::from_translation(stage::at(wx, y, 6.0));
+        root.spawn((
+            CaptionBand,
+            Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.72), Vec2::new(window.w, 56.0)),
+            band(window.bottom() - 30.0),
+            Visibility::Hidden,
+        ));
+        root.spawn((
+            Caption,
+            stage::text(&fonts, "", 34.0, Color::srgb(1.0, 0.87, 0.3)),
+            Transform::from_translation(stage::at(wx, window.bottom() - 30.0, 7.0)),
+        ));
+        root.spawn((TitleBand, Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.72), Vec2::new(window.w, 56.0)), band(window.y + 30.0), Visibility::Hidden));
+        root.spawn((Title, stage::text(&fonts, "", 34.0, Color::srgb(0.5, 0.9, 1.0)), Transform::from_translation(stage::at(wx, window.y + 30.0, 7.0))));
+        root.spawn((
+            BigWin,
+            stage::text(&fonts, "", 96.0, Color::srgb(1.0, 0.85, 0.1)),
+            Transform::from_translation(stage::at(wx, wy, 8.0)),
+            Visibility::Hidden,
+        ));
+    });
+    *stage = ReelStage { game: want, window: Some(window), symbols, texture_px };
+}
+
+/// What the reels show now: the spin, its motion, and the seconds since
+/// it began (the round at rest: far past the landing).
+struct OnScreen {
+    spin: Spin,
+    motion: Motion,
+    t: f32,
+    free_game: Option<(usize, usize)>,
+    /// The round's whole win and stake, in credits, and its denomination.
+    win: u64,
+    stake: u64,
+    denom: u64,
+}
+
+const AT_REST: f32 = 1.0e6;
+
+fn on_screen(s: &Session, game: &ReelGame, reveal: &Reveal, now: f32) -> OnScreen {
+    match s.round::<Reels>() {
+        Some(r) => {
+            let open = r.phase != Phase::Ended;
+            let spin = if open && reveal.spin > 0 { r.state.free_spins.get(reveal.spin - 1).unwrap_or(&r.state.base) } else { &r.state.base };
+            // The round revealed on this screen: its own clock (a hurried
+            // reveal moved it on to the landing); a round from before the
+            // screen began: at rest.
+            let t = if reveal.round == Some(r.id) { now - reveal.started } else { AT_REST };
+            OnScreen {
+                motion: Motion::new(game, spin),
+                spin: spin.clone(),
+                t,
+                free_game: (open && reveal.spin > 0).then_some((reveal.spin, r.state.free_spins.len())),
+                win: r.state.win,
+                stake: r.state.bet.total_credits(),
+                denom: r.denom,
+            }
+        }
+        None => {
+            let bet = s.game().bet::<Reels>().copied().unwrap_or(game_core::reels::Bet { lines: 1, credits_per_line: 1 });
+            let mut spin = game.evaluate(&vec![0; game.reels.len()], bet, false);
+            spin.line_wins.clear();
+            spin.scatter_win = 0;
+            spin.free_games_awarded = 0;
+            OnScreen { motion: Motion::new(game, &spin), spin, t: AT_REST, free_game: None, win: 0, stake: 1, denom: s.denom() }
+        }
+    }
+}
+
+/// Scroll each strip to where its motion has it, cropping the symbols at
+/// the window's edges.
+fn move_reels(
+    session: Res<SessionRes>,
+    reveal: Res<Reveal>,
+    time: Res<Time>,
+    stage: Res<ReelStage>,
+    mut slots: Query<(&Slot, &mut Sprite, &mut Transform, &mut Visibility), Without<Glow>>,
+    mut glows: Query<(&Glow, &mut Sprite), Without<Slot>>,
+) {
+    let Some(window) = stage.window else { return };
+    let Ok(s) = session.0.lock() else { return };
+    let Some(game) = reel_game(&s) else { return };
+    let now = time.elapsed_secs();
+    let shown = on_screen(&s, game, &reveal, now);
+    let (reels, rows) = (game.reels.len(), game.rows as usize);
+    let cell = window.w / reels as f32;
+    let strips = game.strips(shown.spin.free);
+    for (slot, mut sprite, mut transform, mut visibility) in &mut slots {
+        let (reel, k) = (slot.0, slot.1);
+        let (Some(strip), Some(&stop)) = (strips.get(reel), shown.spin.stops.get(reel)) else { continue };
+        let pos = stop as f32 + shown.motion.offset(reel, shown.t);
+        let base = pos.floor();
+        let frac = pos - base;
+        let first = (base as i64).rem_euclid(strip.len() as i64) as usize;
+        let symbol = strip.at(first, k) as usize;
+        let top = window.y + (k as f32 - frac) * cell;
+        let (from, to) = (top.max(window.y), (top + cell).min(window.bottom()));
+        if to - from < 0.5 {
+            visibility.set_if_neq(Visibility::Hidden);
+            continue;
+        }
+        visibility.set_if_neq(Visibility::Inherited);
+        let px = stage.texture_px;
+        sprite.image = stage.symbols.get(symbol).cloned().unwrap_or_default();
+        sprite.rect = Some(Rect::new(0.0, (from - top) / cell * px, px, (to - top) / cell * px));
+        sprite.custom_size = Some(Vec2::new(cell, to - from));
+        transform.translation = stage::at(window.x + (reel as f32 + 0.5) * cell, (from + to) / 2.0, 2.0);
+    }
+    let pulse = 0.25 + 0.15 * (now * 8.0).sin();
+    for (glow, mut sprite) in &mut glows {
+        let on = shown.motion.anticipating(glow.0, shown.t);
+        sprite.color = Color::srgba(1.0, 0.8, 0.2, if on { pulse } else { 0.0 });
+    }
+    let _ = rows;
+}
+
+/// One thing a landed spin shows in turn: a line win, or the scatter.
+enum Shown {
+    Line(usize),
+    Scatter,
+}
+
+fn wins_of(spin: &Spin) -> Vec<Shown> {
+    let mut v: Vec<Shown> = (0..spin.line_wins.len()).map(Shown::Line).collect();
+    if spin.scatter_win > 0 || spin.free_games_awarded > 0 {
+        v.push(Shown::Scatter);
+    }
+    v
+}
+
+/// After the landing: each win in turn, its line over the symbols and its
+/// cells framed, with its amount; the free game's count while it plays.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn show_wins(
+    session: Res<SessionRes>,
+    reveal: Res<Reveal>,
+    time: Res<Time>,
+    stage: Res<ReelStage>,
+    mut segments: Query<(&Segment, &mut Sprite, &mut Transform, &mut Visibility), (Without<Mark>, Without<CaptionBand>, Without<TitleBand>)>,
+    mut marks: Query<(&Mark, &mut Sprite, &mut Transform, &mut Visibility), (Without<Segment>, Without<CaptionBand>, Without<TitleBand>)>,
+    mut caption: Query<&mut Text2d, (With<Caption>, Without<Title>)>,
+    mut band: Query<&mut Visibility, (With<CaptionBand>, Without<Segment>, Without<Mark>, Without<TitleBand>)>,
+    mut title: Query<&mut Text2d, (With<Title>, Without<Caption>)>,
+    mut title_band: Query<&mut Visibility, (With<TitleBand>, Without<Segment>, Without<Mark>, Without<CaptionBand>)>,
+) {
+    let Some(window) = stage.window else { return };
+    let Ok(s) = session.0.lock() else { return };
+    let Some(game) = reel_game(&s) else { return };
+    let shown = on_screen(&s, game, &reveal, time.elapsed_secs());
+    let (reels, rows) = (game.reels.len(), game.rows as usize);
+    let since = shown.t - shown.motion.rests_at();
+    let wins = wins_of(&shown.spin);
+    let current = (since >= 0.0 && !wins.is_empty()).then(|| &wins[((since / WIN_SHOW_S) as usize) % wins.len()]);
+    let centre = |reel: usize, row: usize| -> (f32, f32) { layout::reel_cell(window, reels, rows, reel, row).centre() };
+    // The cells framed and the line's points, by what is shown.
+    let mut framed: Vec<(usize, usize)> = Vec::new();
+    let mut points: Vec<(f32, f32)> = Vec::new();
+    let mut colour = LINE_COLOURS[0];
+    let mut text = String::new();
+    match current {
+        Some(Shown::Line(k)) => {
+            let w = &shown.spin.line_wins[*k];
+            colour = LINE_COLOURS[*k % LINE_COLOURS.len()];
+            if let Some(line) = game.lines.get(w.line as usize) {
+                points = line.iter().enumerate().map(|(reel, &row)| centre(reel, row as usize)).collect();
+                framed = line.iter().enumerate().take(w.count as usize).map(|(reel, &row)| (reel, row as usize)).collect();
+            }
+            let name = game.symbols.get(w.symbol as usize).map_or("", |x| x.name.as_str());
+            text = format!("{} {} · {} × {} · {}", s.t("LINHA", "LINE"), w.line + 1, w.count, name, s.show(w.win * shown.denom));
+        }
+        Some(Shown::Scatter) => {
+            colour = LINE_COLOURS[2];
+            if let Some(rule) = &game.scatter {
+                let strips = game.strips(shown.spin.free);
+                for (reel, strip) in strips.iter().enumerate() {
+                    for row in 0..rows {
+                        if strip.at(shown.spin.stops[reel] as usize, row) == rule.symbol {
+                            framed.push((reel, row));
+                        }
+                    }
+                }
+            }
+            text = format!("SCATTER × {} · {}", shown.spin.scatter_count, s.show(shown.spin.scatter_win * shown.denom));
+            if shown.spin.free_games_awarded > 0 {
+                text.push_str(&format!(" + {} {}", shown.spin.free_games_awarded, s.t("JOGOS GRÁTIS", "FREE GAMES")));
+            }
+        }
+        None => {}
+    }
+    for (seg, mut sprite, mut transform, mut visibility) in &mut segments {
+        let (Some(a), Some(b)) = (points.get(seg.0), points.get(seg.0 + 1)) else {
+            visibility.set_if_neq(Visibility::Hidden);
+            continue;
+        };
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        sprite.color = colour;
+        sprite.custom_size = Some(Vec2::new((dx * dx + dy * dy).sqrt() + 8.0, 10.0));
+        *transform = Transform::from_translation(stage::at((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0, 5.0)).with_rotation(Quat::from_rotation_z(-dy.atan2(dx)));
+        visibility.set_if_neq(Visibility::Inherited);
+    }
+    for (mark, mut sprite, mut transform, mut visibility) in &mut marks {
+        if !framed.contains(&(mark.0, mark.1)) {
+            visibility.set_if_neq(Visibility::Hidden);
+            continue;
+        }
+        let c = layout::reel_cell(window, reels, rows, mark.0, mark.1).inset(4.0);
+        let (cx, cy) = c.centre();
+        let t = 8.0;
+        let (x, y, w, h) = match mark.2 {
+            0 => (cx, c.y + t / 2.0, c.w, t),
+            1 => (cx, c.bottom() - t / 2.0, c.w, t),
+            2 => (c.x + t / 2.0, cy, t, c.h),
+            _ => (c.x + c.w - t / 2.0, cy, t, c.h),
+        };
+        sprite.color = colour;
+        sprite.custom_size = Some(Vec2::new(w, h));
+        transform.translation = stage::at(x, y, 5.0);
+        visibility.set_if_neq(Visibility::Inherited);
+    }
+    if let Ok(mut c) = caption.single_mut()
+        && c.0 != text
+    {
+        c.0.clone_from(&text);
+    }
+    if let Ok(mut v) = band.single_mut() {
+        v.set_if_neq(if text.is_empty() { Visibility::Hidden } else { Visibility::Inherited });
+    }
+    let heading = shown.free_game.map(|(k, n)| format!("{} {k}/{n}", s.t("JOGO GRÁTIS", "FREE GAME"))).unwrap_or_default();
+    if let Ok(mut t) = title.single_mut()
+        && t.0 != heading
+    {
+        t.0.clone_from(&heading);
+    }
+    if let Ok(mut v) = title_band.single_mut() {
+        v.set_if_neq(if heading.is_empty() { Visibility::Hidden } else { Visibility::Inherited });
+    }
+}
+
+/// A win of at least the configured multiple of the bet: a celebration
+/// over the reels once the last spin has landed.
+fn celebrate_big_win(
+    session: Res<SessionRes>,
+    reveal: Res<Reveal>,
+    time: Res<Time>,
+    mut big: Query<(&mut Text2d, &mut Transform, &mut Visibility), With<BigWin>>,
+    stage: Res<ReelStage>,
+) {
+    let Some(window) = stage.window else { return };
+    let Ok((mut text, mut transform, mut visibility)) = big.single_mut() else { return };
+    let Ok(s) = session.0.lock() else { return };
+    let Some(game) = reel_game(&s) else { return };
+    let now = time.elapsed_secs();
+    let shown = on_screen(&s, game, &reveal, now);
+    let multiple = u64::from(s.config().big_win_multiple);
+    let last_spin = shown.free_game.is_none_or(|(k, n)| k == n);
+    let since = shown.t - shown.motion.rests_at();
+    let big = multiple > 0 && shown.win >= multiple.saturating_mul(shown.stake.max(1)) && last_spin && (0.0..BIG_WIN_S).contains(&since);
+    if !big {
+        visibility.set_if_neq(Visibility::Hidden);
+        return;
+    }
+    let words = format!("{}\n{}", s.t("GRANDE PRÉMIO", "BIG WIN"), s.show(shown.win * shown.denom));
+    if text.0 != words {
+        text.0 = words;
+    }
+    let (cx, cy) = window.centre();
+    *transform = Transform::from_translation(stage::at(cx, cy, 8.0)).with_scale(Vec3::splat(1.0 + 0.08 * (since * 6.0).sin()));
+    visibility.set_if_neq(Visibility::Inherited);
+}

@@ -1,0 +1,140 @@
+//! The stage the player's screens draw on (issue 29): Bevy's 2D camera
+//! showing the design screen of `layout` (1920 × 1080) whole and centred in
+//! any window, egui zoomed to the same scale for the operator's screens,
+//! the shipped font, and the art kit's files as textures, each made once
+//! at the size it is drawn.
+
+use std::collections::HashMap;
+
+use bevy::camera::ScalingMode;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+
+use crate::layout::{self, HEIGHT, WIDTH};
+
+/// The font the player's screens write with: DejaVu Sans Bold, shipped in
+/// `assets/fonts` (its licence allows it; `LICENSE-DejaVu.txt`).
+const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+
+/// egui's points across the stage: the operator's screens are laid out for
+/// 1280 × 720 and zoomed with the stage.
+const EGUI_WIDTH: f32 = 1280.0;
+
+pub struct StagePlugin;
+
+impl Plugin for StagePlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(ClearColor(Color::srgb(0.02, 0.03, 0.07)))
+            .init_resource::<ArtTextures>()
+            .add_systems(Startup, (spawn_stage_camera, load_font))
+            .add_systems(Update, show_background)
+            .add_systems(EguiPrimaryContextPass, zoom_egui_with_the_stage);
+    }
+}
+
+/// The shipped font.
+#[derive(Resource, Clone)]
+pub struct Fonts {
+    pub bold: Handle<Font>,
+}
+
+fn load_font(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
+    commands.insert_resource(Fonts { bold: fonts.add(Font::from_bytes(FONT.to_vec())) });
+}
+
+/// The 2D camera: at least the whole design screen, centred, at any size.
+fn spawn_stage_camera(mut commands: Commands) {
+    commands.spawn((
+        Camera2d,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: ScalingMode::AutoMin { min_width: WIDTH, min_height: HEIGHT },
+            ..OrthographicProjection::default_2d()
+        }),
+    ));
+}
+
+/// egui at the stage's scale: its screens are 1280 points across the stage.
+fn zoom_egui_with_the_stage(mut contexts: EguiContexts, window: Query<&Window, With<PrimaryWindow>>) -> Result {
+    let Ok(w) = window.single() else { return Ok(()) };
+    let (scale, _, _) = layout::fit(w.width(), w.height());
+    let zoom = scale * WIDTH / EGUI_WIDTH;
+    let ctx = contexts.ctx_mut()?;
+    if (ctx.zoom_factor() - zoom).abs() > 1e-3 {
+        ctx.set_zoom_factor(zoom);
+    }
+    Ok(())
+}
+
+/// The stage's backdrop: the attract background while nobody plays, the
+/// game background otherwise.
+#[derive(Component)]
+struct Backdrop;
+
+fn show_background(
+    mut commands: Commands,
+    mode: Res<State<crate::modes::Mode>>,
+    mut art: ResMut<ArtTextures>,
+    mut images: ResMut<Assets<Image>>,
+    mut backdrop: Query<&mut Sprite, With<Backdrop>>,
+) {
+    let file = if *mode.get() == crate::modes::Mode::Attract { "backgrounds/attract.svg" } else { "backgrounds/game.svg" };
+    let image = art.get(&mut images, file, 540);
+    match backdrop.single_mut() {
+        Ok(mut sprite) => {
+            if sprite.image != image {
+                sprite.image = image;
+            }
+        }
+        Err(_) => {
+            commands.spawn((
+                Backdrop,
+                Sprite { image, custom_size: Some(Vec2::new(WIDTH, HEIGHT)), ..default() },
+                Transform::from_translation(at(WIDTH / 2.0, HEIGHT / 2.0, -10.0)),
+            ));
+        }
+    }
+}
+
+/// A point of the design screen (x right, y down from the top-left) in
+/// the camera's world, at depth `z`.
+pub fn at(x: f32, y: f32, z: f32) -> Vec3 {
+    Vec3::new(x - WIDTH / 2.0, HEIGHT / 2.0 - y, z)
+}
+
+/// A point of the window (logical pixels, as the cursor and touches give
+/// them) on the design screen.
+pub fn design_point(window: &Window, px: Vec2) -> Vec2 {
+    let (scale, ox, oy) = layout::fit(window.width(), window.height());
+    Vec2::new((px.x - ox) / scale, (px.y - oy) / scale)
+}
+
+/// Text of the player's screens: `size` in design units, in the shipped font.
+pub fn text(fonts: &Fonts, value: impl Into<String>, size: f32, colour: Color) -> (Text2d, TextFont, TextColor) {
+    (Text2d::new(value), TextFont { font: fonts.bold.clone().into(), font_size: bevy::text::FontSize::Px(size), ..default() }, TextColor(colour))
+}
+
+/// The art kit's files as textures, by file and height in pixels: each is
+/// rasterised once (every file was drawn at boot by `art::check`, so a
+/// failure here is logged and drawn as nothing rather than stop play).
+#[derive(Resource, Default)]
+pub struct ArtTextures {
+    made: HashMap<(String, u32), Handle<Image>>,
+}
+
+impl ArtTextures {
+    pub fn get(&mut self, images: &mut Assets<Image>, name: &str, height: u32) -> Handle<Image> {
+        if let Some(h) = self.made.get(&(name.to_owned(), height)) {
+            return h.clone();
+        }
+        let handle = match crate::art::image(name, height) {
+            Ok(image) => images.add(image),
+            Err(e) => {
+                error!("{e}");
+                Handle::default()
+            }
+        };
+        self.made.insert((name.to_owned(), height), handle.clone());
+        handle
+    }
+}
