@@ -142,6 +142,29 @@ pub fn reel_frame(window: Area) -> Area {
     window.inset(-28.0)
 }
 
+/// The game menu's tiles: five to a row across the game area.
+pub const MENU_TILES_PER_ROW: usize = 5;
+const TILE_W: f32 = 330.0;
+const TILE_H: f32 = 210.0;
+const TILE_GAP: f32 = 24.0;
+
+/// The tile of game `i` of `n` in the game menu.
+pub fn menu_tile(i: usize, n: usize) -> Area {
+    let per_row = n.clamp(1, MENU_TILES_PER_ROW);
+    let (row, col) = (i / per_row, i % per_row);
+    let in_row = (n - row * per_row).min(per_row) as f32;
+    let row_w = in_row * TILE_W + (in_row - 1.0) * TILE_GAP;
+    Area::new((WIDTH - row_w) / 2.0 + col as f32 * (TILE_W + TILE_GAP), GAME.y + 80.0 + row as f32 * (TILE_H + TILE_GAP), TILE_W, TILE_H)
+}
+
+/// The button of denomination `i` of `n` in the game menu, in one row
+/// under the tiles.
+pub fn menu_denomination(i: usize, n: usize) -> Area {
+    let (w, gap) = (160.0, 16.0);
+    let row_w = n as f32 * w + (n as f32 - 1.0) * gap;
+    Area::new((WIDTH - row_w) / 2.0 + i as f32 * (w + gap), GAME.bottom() - 120.0, w, 80.0)
+}
+
 /// How the design screen sits in a window of `width` × `height` logical
 /// pixels: its scale and the offset of its top-left corner.
 pub fn fit(width: f32, height: f32) -> (f32, f32, f32) {
@@ -188,6 +211,25 @@ mod tests {
             assert!((c.x + c.w - (w.x + w.w)).abs() < 1e-3 && (c.bottom() - w.bottom()).abs() < 1e-3);
             assert!((c.w - c.h).abs() < 1e-3, "square cells");
         }
+    }
+
+    #[test]
+    fn the_game_menu_holds_ten_games_and_eight_denominations_apart_in_the_game_area() {
+        let inside = |a: Area| a.x >= 0.0 && a.x + a.w <= WIDTH && a.y >= GAME.y && a.bottom() <= GAME.bottom();
+        let apart = |a: Area, b: Area| a.x + a.w <= b.x || b.x + b.w <= a.x || a.bottom() <= b.y || b.bottom() <= a.y;
+        for n in 1..=10 {
+            let tiles: Vec<Area> = (0..n).map(|i| menu_tile(i, n)).collect();
+            let denoms: Vec<Area> = (0..8).map(|i| menu_denomination(i, 8)).collect();
+            for (i, a) in tiles.iter().chain(&denoms).enumerate() {
+                assert!(inside(*a), "{n} games: {a:?}");
+                for b in tiles.iter().chain(&denoms).skip(i + 1) {
+                    assert!(apart(*a, *b), "{n} games: {a:?} and {b:?} overlap");
+                }
+            }
+        }
+        // Five games: one row, centred.
+        let (first, last) = (menu_tile(0, 5), menu_tile(4, 5));
+        assert!((first.x - (WIDTH - last.x - last.w)).abs() < 1e-3 && first.y == last.y);
     }
 
     #[test]

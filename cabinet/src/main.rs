@@ -67,6 +67,11 @@ struct Args {
     /// memory; the real one (--db) is never opened.
     #[arg(long)]
     demo: bool,
+    /// Open the on-screen operator panel (the emulated note acceptor,
+    /// ticket reader, doors and key) at start: labs, and cabinets without
+    /// the hardware, work it by touch alone.
+    #[arg(long)]
+    operator_panel: bool,
 }
 
 fn parse_size(s: &str) -> Option<(u32, u32)> {
@@ -124,6 +129,7 @@ fn main() -> ExitCode {
                     frame_stats::FrameStatsPlugin,
                     linked::LinkedProgressivePlugin,
                 ))
+                .insert_resource(screens::operator_panel::OperatorPanel { open: args.operator_panel, validation: String::new() })
                 .add_plugins((
                     sounds::SoundPlugin,
                     screens::game_menu::GameMenuPlugin,

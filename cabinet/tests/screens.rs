@@ -227,28 +227,45 @@ fn stud_screen_hides_the_dealer_until_the_decision() {
     rig.keep_screenshots("screen-stud", 2);
 }
 
-/// The multigame menu (Tab) by touch: touching up its column from the
-/// bottom meets the denominations, then the last game, which closes the
-/// menu with that game chosen; the next round is of that game.
+/// The multigame menu by touch (issue 29): the deck's GAMES button opens
+/// the tiles, each with its game's logo; a touch on a denomination lights
+/// it, a touch on the last tile chooses that game and closes the menu; the
+/// next round is of that game, at that denomination.
 #[test]
 fn game_menu_chooses_a_game_by_touch() {
+    use rig::layout::{self, DeckButton};
     let _one = one_at_a_time();
     let rig = Rig::new();
     let cab = launch_with_a_note(&rig);
     let before = rig.shot();
-    rig.key("Tab");
+    rig.touch_button(DeckButton::Menu);
     std::thread::sleep(Duration::from_millis(500));
     let menu = rig.shot();
     assert!(changed(&before, &menu) > 0.05, "the menu did not open");
-    for y in (150..600).rev().step_by(8) {
-        rig.xdotool(&["mousemove", "640", &y.to_string(), "click", "1"]);
-        std::thread::sleep(Duration::from_millis(150));
+    // Each tile shows its game's logo, drawn from its art.
+    let (width, pixels) = rig::shot_pixels(&menu);
+    let ids = ["classic-sevens", "ocean-treasure", "jacks-or-better-9-6", "deuces-wild", "poquer-sem-descarte"];
+    for (i, id) in ids.iter().enumerate() {
+        let tile = layout::menu_tile(i, ids.len());
+        let logo = layout::Area::new(tile.x + 15.0, tile.y + 12.0, tile.w - 30.0, (tile.w - 30.0) / 2.0);
+        let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));
+        let other = rig::distance_to_art(width, &pixels, logo, &format!("games/{}/logo.svg", ids[(i + 1) % ids.len()]));
+        assert!(near < rig::ART_DISTANCE && near < other, "tile {i}: {id}'s logo at {near:.0}, the next game's at {other:.0}");
     }
-    rig.key("space");
+    // Denominations 1, 2, 5, 10, 20, 50, 100, 200 cents: touch 5.
+    let (x, y) = layout::menu_denomination(2, 8).centre();
+    rig.touch(x, y);
+    let (x, y) = layout::menu_tile(4, 5).centre();
+    rig.touch(x, y);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(changed(&menu, &rig.shot()) > 0.05, "the menu did not close");
+    rig.touch_button(DeckButton::Play);
     let i = rig.wait_for("a round of the chosen game", |i| i.state().open_round.is_some());
-    assert_eq!(i.state().open_round.as_ref().unwrap().game, "poquer-sem-descarte", "the menu's last game was not chosen");
+    let open = i.state().open_round.clone().unwrap();
+    assert_eq!(open.game, "poquer-sem-descarte", "the menu's last game was not chosen");
+    assert_eq!(open.denom, 5, "the touched denomination");
     stop(cab);
-    rig.keep_screenshots("screen-game-menu", 2);
+    rig.keep_screenshots("screen-game-menu", 3);
 }
 
 /// The on-screen operator panel (key O) drives the note acceptor by touch:

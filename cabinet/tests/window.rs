@@ -10,8 +10,13 @@ use std::time::Duration;
 
 use rig::Rig;
 
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn a_whole_session_in_a_real_window() {
+    let _one = one_at_a_time();
     let rig = Rig::new();
     let mut cab = rig.launch();
 
@@ -106,4 +111,121 @@ fn a_whole_session_in_a_real_window() {
     let shots = rig.keep_screenshots("session", 8);
     let distinct: std::collections::BTreeSet<Vec<u8>> = shots.iter().map(|s| std::fs::read(s).unwrap()).collect();
     assert!(distinct.len() >= 6, "the screens did not change");
+}
+
+/// The centres of the cards on a screenshot (window pixels): the columns
+/// and rows where the art kit's card paper shows, in groups, left to right.
+fn card_centres(path: &std::path::Path) -> Vec<(i64, i64)> {
+    const PAPER: [u8; 3] = [251, 250, 245];
+    let (width, pixels) = rig::shot_pixels(path);
+    let height = pixels.len() / width;
+    let paper = |x: usize, y: usize| (0..3).all(|c| pixels[y * width + x][c].abs_diff(PAPER[c]) <= 2);
+    // The main hand: columns with paper over at least 25 pixels (a court
+    // card shows least, above and below its picture).
+    let columns: Vec<usize> = (0..width).map(|x| (0..height).filter(|&y| paper(x, y)).count()).collect();
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    for (x, &n) in columns.iter().enumerate() {
+        if n < 25 {
+            continue;
+        }
+        match groups.last_mut() {
+            Some(g) if x <= g.1 + 3 => g.1 = x,
+            _ => groups.push((x, x)),
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|g| g.1 - g.0 > 40)
+        .map(|(a, b)| {
+            let x = (a + b) / 2;
+            let rows: Vec<usize> = (0..height).filter(|&y| paper(x, y)).collect();
+            (x as i64, ((rows[0] + rows[rows.len() - 1]) / 2) as i64)
+        })
+        .collect()
+}
+
+/// Issue 29: a whole session by touch alone, no key pressed: a note by the
+/// on-screen operator panel, a bet, a spin and its win taken, a cash-out,
+/// another note, the game menu, a draw-poker hand with two cards held by
+/// touching them, and the draw; each checked against critical memory.
+#[test]
+fn a_whole_session_by_touch_alone() {
+    use rig::layout::{self, DeckButton};
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch_with(&["--operator-panel"]);
+    // The panel stands at (680, 120); its first row of buttons is the notes,
+    // the first of them 5 €: touch down its column until a note is taken.
+    let note = |rig: &Rig, before: u64| {
+        for y in (140..260).step_by(6) {
+            rig.xdotool(&["mousemove", "712", &y.to_string(), "click", "1"]);
+            std::thread::sleep(Duration::from_millis(300));
+            if meters::inspect::Inspection::open(&rig.db()).is_ok_and(|i| i.state().credit > before) {
+                return;
+            }
+        }
+        panic!("the panel's first note button took no note");
+    };
+    note(&rig, 0);
+    rig.wait_for("the 5 € note", |i| i.state().credit == 500);
+    // Sevens Classic: one line; the bet from 1 to 2 credits, then a spin.
+    rig.touch_button(DeckButton::BetPlus);
+    rig.touch_button(DeckButton::Play);
+    let i = rig.wait_for("the spin", |i| i.state().open_round.is_some() || i.state().last_round > 0);
+    assert_eq!(i.recall(1).unwrap()[0].stake, 2, "the touched bet: 2 credits at 1 cent");
+    // Touch play until the round is settled (a win offered for doubling is
+    // taken by the same button).
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(400));
+        if meters::inspect::Inspection::open(&rig.db()).is_ok_and(|i| i.state().open_round.is_none()) {
+            break;
+        }
+        rig.touch_button(DeckButton::Play);
+    }
+    let i = rig.wait_for("the round to settle", |i| i.state().open_round.is_none() && i.state().last_round == 1);
+    let credit = i.state().credit;
+    assert!(credit >= 498, "{credit}");
+    rig.touch_button(DeckButton::CashOut);
+    let i = rig.wait_for("the cash-out", |i| i.state().credit == 0);
+    assert_eq!(i.state().totals.cancelamento_creditos, credit);
+
+    // Another note; the game menu; Jacks or Better; a hand.
+    note(&rig, 0);
+    rig.wait_for("the second note", |i| i.state().credit == 500);
+    rig.touch_button(DeckButton::Menu);
+    std::thread::sleep(Duration::from_millis(500));
+    let (x, y) = layout::menu_tile(2, 5).centre();
+    rig.touch(x, y);
+    let n = rig.shot_count();
+    rig.touch_button(DeckButton::Play);
+    let i = rig.wait_for("the deal", |i| i.state().open_round.as_ref().is_some_and(|o| o.game == "jacks-or-better-9-6"));
+    let dealt = rig.shot_of_mode("playing", n);
+    let cards = card_centres(&dealt);
+    assert_eq!(cards.len(), 5, "{}: five cards on screen, found {cards:?}", dealt.display());
+    for &(x, y) in &cards[..2] {
+        rig.xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"]);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let n = rig.shot_count();
+    rig.touch_button(DeckButton::Play);
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(400));
+        if meters::inspect::Inspection::open(&rig.db()).is_ok_and(|i| i.state().open_round.is_none()) {
+            break;
+        }
+        rig.touch_button(DeckButton::Play);
+    }
+    // The final hand on screen, taken by the cabinet as it goes idle.
+    rig.shot_of_mode("idle", n);
+    let settled = rig.wait_for("the hand to settle", |i| i.state().open_round.is_none() && i.state().last_round == 2);
+    let r = settled.recall(1).unwrap().remove(0);
+    assert_eq!(r.game, "jacks-or-better-9-6");
+    let rec: game_host::kinds::draw_poker::DrawRecord = serde_json::from_value(r.steps[1].step.data.clone()).unwrap();
+    assert_eq!(rec.hold, game_core::draw_poker::Hold(0b00011), "the two touched cards were held");
+    assert!(rig.log().contains("deck: Play") && !rig.log().contains("pressed while disabled"));
+    drop(i);
+    let mut cab = cab;
+    let _ = cab.kill();
+    let _ = cab.wait();
+    rig.keep_screenshots("session-by-touch", 4);
 }

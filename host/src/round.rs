@@ -162,7 +162,8 @@ pub(crate) trait Table: Send + Sync {
     /// The credits a round of the bet set needs on the credit meter.
     fn credit_needed(&self) -> u64;
     /// Whether the play button does something in the open round now (show
-    /// the outcome at once, or the kind's play decision: draw).
+    /// the outcome at once, the kind's play decision: draw, or take a win
+    /// offered for doubling).
     fn plays_in_round(&self) -> bool;
     fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal>;
     fn stake(&self) -> u64;
@@ -281,9 +282,10 @@ impl<K: GameKind> Table for Hosted<K> {
 
     fn plays_in_round(&self) -> bool {
         self.round.as_ref().is_some_and(|r| match r.phase {
-            Phase::Presenting => true,
+            // Show the outcome at once; take the win instead of doubling.
+            Phase::Presenting | Phase::DoubleUp => true,
             Phase::Decisions => self.rules.play_decision(&r.state).is_some(),
-            Phase::DoubleUp | Phase::ProgressivePending | Phase::Ended => false,
+            Phase::ProgressivePending | Phase::Ended => false,
         })
     }
 

@@ -423,6 +423,11 @@ impl Session {
     /// committed before anything moves), or in a round what the game
     /// makes of it (draw poker: draw).
     pub fn play(&mut self) -> bool {
+        // A win the player may double: the play button takes it (issue 29:
+        // a touch deck's one button, as cabinets do).
+        if self.round_info().is_some_and(|r| r.phase == crate::round::Phase::DoubleUp) {
+            return self.command_collect();
+        }
         if self.in_round() {
             return self.on_table(|t, cx| t.play_in_round(cx).unwrap_or(Ok(Progress::Open)));
         }
@@ -492,6 +497,12 @@ impl Session {
     /// Take the amount at stake: settle the round (M-33).
     pub fn collect(&mut self) {
         self.on_table(|t, cx| t.collect(cx));
+    }
+
+    fn command_collect(&mut self) -> bool {
+        let refusals = self.refusals;
+        self.collect();
+        self.refusals == refusals
     }
 
     /// What stops play now, in the player's language.

@@ -65,6 +65,7 @@ pub fn label(s: &Session, b: DeckButton) -> String {
         DeckButton::BetMinus => s.t("APOSTA −", "BET −").into(),
         DeckButton::BetPlus => s.t("APOSTA +", "BET +").into(),
         DeckButton::MaxBet => s.t("APOSTA MÁX.", "MAX BET").into(),
+        DeckButton::Play if s.double_up_offered() => s.t("RECEBER", "TAKE WIN").into(),
         DeckButton::Play => s.t("JOGAR", "PLAY").into(),
     }
 }

@@ -55,6 +55,8 @@ pub static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 pub struct Rig {
     pub dir: tempfile::TempDir,
     pub x: Xvfb,
+    /// The window's size at the last launch (for touches by the layout).
+    size: std::cell::Cell<(f32, f32)>,
 }
 
 impl Rig {
@@ -66,7 +68,7 @@ impl Rig {
     pub fn with_config(edit: impl FnOnce(String) -> String) -> Rig {
         let dir = tempfile::tempdir().unwrap();
         test_config::write(dir.path(), &edit(test_config::text(dir.path())));
-        Rig { dir, x: Xvfb::start() }
+        Rig { dir, x: Xvfb::start(), size: std::cell::Cell::new((1280.0, 720.0)) }
     }
 
     /// The cabinet's log (its stderr, every run appended).
@@ -116,8 +118,14 @@ impl Rig {
 
     /// Launch with more command-line arguments.
     pub fn launch_with(&self, extra: &[&str]) -> Child {
+        self.launch_sized(1280, 720, extra)
+    }
+
+    /// Launch in a window of `w` × `h` with more command-line arguments.
+    pub fn launch_sized(&self, w: u32, h: u32, extra: &[&str]) -> Child {
+        self.size.set((w as f32, h as f32));
         let child = Command::new(env!("CARGO_BIN_EXE_cabinet"))
-            .args(["--windowed", "--size", "1280x720", "--lab-seed", "7"])
+            .args(["--windowed", "--size", &format!("{w}x{h}"), "--lab-seed", "7"])
             .args(extra)
             .arg("--config")
             .arg(self.dir.path().join("cabinet.ron"))
@@ -151,6 +159,22 @@ impl Rig {
     pub fn xdotool(&self, args: &[&str]) -> String {
         let out = Command::new("xdotool").args(args).env("DISPLAY", &self.x.display).output().expect("xdotool (tools/test.sh installs it)");
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// A touch (a click) at a point of the design screen (`layout`),
+    /// wherever the window's size puts it.
+    pub fn touch(&self, x: f32, y: f32) {
+        let (w, h) = self.size.get();
+        let (scale, ox, oy) = layout::fit(w, h);
+        let (px, py) = ((ox + x * scale).round() as i64, (oy + y * scale).round() as i64);
+        self.xdotool(&["mousemove", &px.to_string(), &py.to_string(), "click", "1"]);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+
+    /// A touch on a button of the deck.
+    pub fn touch_button(&self, b: layout::DeckButton) {
+        let (x, y) = b.area().centre();
+        self.touch(x, y);
     }
 
     pub fn key(&self, k: &str) {

@@ -140,11 +140,28 @@ fn the_buttons_follow_the_credit_the_bet_the_round_and_the_doors() {
     let c = s.controls();
     assert!(c.play && !c.cash_out && !c.bet_up && !c.bet_down && !c.max_bet && !c.lines && !c.game_menu && !c.denomination, "{c:?}");
     assert!(c.help && c.language);
-    s.command(Command::Revealed);
-    if s.in_round() {
-        assert!(!s.controls().play, "the double-up is offered: the play button has nothing to do");
-        s.command(Command::Collect);
+    // Play rounds until one wins: the double-up offered, the play button
+    // takes the win (and nothing else is open to the player meanwhile).
+    let mut won = false;
+    for _ in 0..200 {
+        if !s.in_round() {
+            assert!(s.command(Command::Play));
+        }
+        s.command(Command::Revealed);
+        if s.in_round() {
+            assert_eq!(s.round_info().unwrap().phase, Phase::DoubleUp);
+            let c = s.controls();
+            assert!(c.play && !c.cash_out && !c.bet_up && !c.game_menu, "{c:?}");
+            let at_stake = s.round_info().unwrap().at_stake;
+            let credit = s.machine().credit();
+            assert!(s.command(Command::Play), "play takes the win");
+            assert!(!s.in_round());
+            assert_eq!(s.machine().credit(), credit + at_stake * s.denom(), "the whole win is paid, not gambled");
+            won = true;
+            break;
+        }
     }
+    assert!(won, "no win in 200 rounds");
     assert!(s.controls().play);
     // A door open: nothing plays, nothing is cashed out.
     s.command(Command::ToggleDoor { door: Door::Main });
