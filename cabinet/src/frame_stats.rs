@@ -1,6 +1,7 @@
 //! Performance report (issue 5): the start-up time to the first screen
 //! (attract or idle), and every 10 seconds the mean, 95th percentile and
-//! worst frame time of the last period with the process's resident memory,
+//! worst frame time of the last period with the processor time used and
+//! the process's resident memory,
 //! so a lab can read them from the log of a real run.
 
 use std::time::Duration;
@@ -15,6 +16,18 @@ impl Plugin for FrameStatsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<FrameTimes>().add_systems(Last, (record_frame_time, report_start_up));
     }
+}
+
+/// The processor time the process has used (user and system, Linux), in
+/// seconds, if it can be read.
+pub fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command's name (which may hold spaces).
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let (user, system): (u64, u64) = (fields.get(11)?.parse().ok()?, fields.get(12)?.parse().ok()?);
+    // Linux counts in clock ticks of 1/100 s (USER_HZ).
+    Some((user + system) as f64 / 100.0)
 }
 
 /// The process's resident memory in KiB (Linux), if it can be read.
@@ -39,6 +52,7 @@ fn report_start_up(mode: Res<State<crate::modes::Mode>>, frames: Res<FrameTimes>
 struct FrameTimes {
     samples: Vec<f32>,
     since: Duration,
+    cpu_at_start: Option<f64>,
 }
 
 /// The summary of a period's frame times, in milliseconds.
@@ -58,13 +72,16 @@ fn record_frame_time(time: Res<Time>, mut frames: ResMut<FrameTimes>) {
     frames.since += time.delta();
     if frames.since >= PERIOD {
         let n = frames.samples.len();
+        let cpu = cpu_seconds();
+        let used = cpu.zip(frames.cpu_at_start).map_or(f64::NAN, |(now, then)| (now - then) / frames.since.as_secs_f64() * 100.0);
         if let Some((mean, p95, max)) = summary(&mut frames.samples) {
             info!(
-                "frame time over {n} frames: mean {mean:.1} ms ({:.0} fps), p95 {p95:.1} ms, max {max:.1} ms; resident memory {} MiB",
+                "frame time over {n} frames: mean {mean:.1} ms ({:.0} fps), p95 {p95:.1} ms, max {max:.1} ms; processor {used:.0}% of a core; resident memory {} MiB",
                 1000.0 / mean,
                 resident_kib().unwrap_or(0) / 1024
             );
         }
+        frames.cpu_at_start = cpu;
         frames.samples.clear();
         frames.since = Duration::ZERO;
     }

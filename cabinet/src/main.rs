@@ -18,6 +18,7 @@ mod frame_stats;
 mod layout;
 mod linked;
 mod modes;
+mod pacing;
 mod screens;
 mod sounds;
 mod stage;
@@ -137,6 +138,7 @@ fn main() -> ExitCode {
                     stage::StagePlugin,
                     screens::deck::ButtonDeckPlugin,
                     screens::meters_bar::MetersBarPlugin,
+                    pacing::FramePacingPlugin,
                 ));
         }
         Err(reason) => {

@@ -47,6 +47,9 @@ fn load_font(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
 fn spawn_stage_camera(mut commands: Commands) {
     commands.spawn((
         Camera2d,
+        // No multisampling: the art is rasterised smooth by resvg, and a
+        // cabinet rendered in software (labs, Xvfb) pays for every sample.
+        bevy::render::view::Msaa::Off,
         Projection::Orthographic(OrthographicProjection {
             scaling_mode: ScalingMode::AutoMin { min_width: WIDTH, min_height: HEIGHT },
             ..OrthographicProjection::default_2d()

@@ -41,6 +41,8 @@ pub struct RollUp {
     from: Cents,
     started: f32,
     skipped: bool,
+    /// When the roll ends.
+    until: f32,
 }
 
 /// Seconds a win of `credits` takes to roll up: longer for more, at most 4 s.
@@ -110,11 +112,13 @@ fn skip_roll_up(keys: Res<ButtonInput<KeyCode>>, mouse: Res<ButtonInput<MouseBut
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn show_meters(
     session: Res<SessionRes>,
     mode: Res<State<Mode>>,
     time: Res<Time>,
     mut roll: ResMut<RollUp>,
+    mut moving: ResMut<crate::pacing::Moving>,
     mut bar: Query<&mut Visibility, With<Bar>>,
     mut meters: Query<(&Meter, &mut Text2d)>,
 ) {
@@ -131,9 +135,13 @@ fn show_meters(
     if win != roll.target {
         // A new win rolls up from nothing; a smaller one (a new round, a
         // lost double-up) shows at once.
-        *roll = RollUp { target: win, from: 0, started: now, skipped: win < roll.target };
+        *roll = RollUp { target: win, from: 0, started: now, skipped: win < roll.target, until: now };
     }
     let seconds = roll_up_seconds(win / s.denom().max(1));
+    roll.until = roll.started + seconds;
+    if !roll.skipped && now < roll.until {
+        moving.0 = true;
+    }
     let win_shown = if roll.skipped { win } else { rolled(roll.from, win, now - roll.started, seconds) };
     let mut message = s.message_text().unwrap_or_default();
     if s.autoplay_left() > 0 {

@@ -380,6 +380,7 @@ fn celebrate_big_win(
     time: Res<Time>,
     mut big: Query<(&mut Text2d, &mut Transform, &mut Visibility), With<BigWin>>,
     stage: Res<ReelStage>,
+    mut moving: ResMut<crate::pacing::Moving>,
 ) {
     let Some(window) = stage.window else { return };
     let Ok((mut text, mut transform, mut visibility)) = big.single_mut() else { return };
@@ -395,6 +396,7 @@ fn celebrate_big_win(
         visibility.set_if_neq(Visibility::Hidden);
         return;
     }
+    moving.0 = true;
     let words = format!("{}\n{}", s.t("GRANDE PRÉMIO", "BIG WIN"), s.show(shown.win * shown.denom));
     if text.0 != words {
         text.0 = words;
