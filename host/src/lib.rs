@@ -18,6 +18,7 @@ pub mod boot;
 pub mod catalogue;
 pub mod command;
 pub mod config;
+pub mod event_text;
 pub mod kind;
 pub mod kinds;
 pub mod link_worker;

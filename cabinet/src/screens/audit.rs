@@ -59,15 +59,23 @@ fn load_audit_view(session: Res<SessionRes>, mut view: ResMut<AuditView>) {
     view.selected = view.recall.len().checked_sub(1);
 }
 
-fn meter_grid(ui: &mut egui::Ui, id: &str, g: &GameMeters, digits: u8) {
-    egui::Grid::new(id).striped(true).show(ui, |ui| {
+/// Money that may be negative (d) receita bruta), in the currency.
+fn signed_money(cur: &meters::Currency, v: i128) -> String {
+    let shown = cur.format(u64::try_from(v.unsigned_abs()).unwrap_or(u64::MAX));
+    if v < 0 { format!("−{shown}") } else { shown }
+}
+
+fn meter_grid(ui: &mut egui::Ui, id: &str, g: &GameMeters, digits: u8, cur: &meters::Currency, s: &game_host::session::Session) {
+    egui::Grid::new(id).striped(true).num_columns(3).show(ui, |ui| {
         for (label, v) in g.labelled() {
             ui.label(label);
             ui.monospace(format!("{:0>width$}", displayed(v, digits), width = usize::from(digits)));
+            ui.label(if label.contains("jogadas") { format!("{v} {}", s.t("jogadas", "games")) } else { cur.format(v) });
             ui.end_row();
         }
         ui.label("d) receita bruta");
         ui.monospace(displayed_signed(g.receita_bruta(), digits).to_string());
+        ui.label(signed_money(cur, g.receita_bruta()));
         ui.end_row();
     });
 }
@@ -101,55 +109,94 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
         egui::ScrollArea::vertical().show(ui, |ui| match view.tab {
             Tab::Meters => {
                 let st = s.machine().state();
+                let cur = &s.machine().config().currency;
                 ui.heading(format!("{} — {}", s.t("Máquina", "Machine"), st.machine_id));
-                egui::Grid::new("m25").striped(true).show(ui, |ui| {
+                // Each meter as the law names it (M-25), its display of
+                // `digits` digits (C-21), and what it is in money or games.
+                egui::Grid::new("m25").striped(true).num_columns(3).show(ui, |ui| {
+                    ui.strong(s.t("contador", "meter"));
+                    ui.strong(format!("{} ({digits} {})", s.t("mostrador", "display"), s.t("dígitos", "digits")));
+                    ui.strong(s.t("valor", "amount"));
+                    ui.end_row();
                     for m in M25::ALL {
                         ui.label(m.legal_name());
                         match m.machine_value(&st.totals) {
-                            Some(v) => ui.monospace(format!("{:0>width$}", displayed(v, digits), width = usize::from(digits))),
-                            None => ui.monospace(displayed_signed(st.totals.games.receita_bruta(), digits).to_string()),
+                            Some(v) => {
+                                ui.monospace(format!("{:0>width$}", displayed(v, digits), width = usize::from(digits)));
+                                ui.label(if m.is_count() { format!("{v} {}", s.t("jogadas", "games")) } else { cur.format(v) });
+                            }
+                            None => {
+                                let v = st.totals.games.receita_bruta();
+                                ui.monospace(displayed_signed(v, digits).to_string());
+                                ui.label(signed_money(cur, v));
+                            }
                         };
                         ui.end_row();
                     }
                     ui.label(s.t("crédito", "credit"));
-                    ui.monospace(st.credit.to_string());
-                    ui.end_row();
-                    ui.label(s.t("notas por valor", "notes by value"));
-                    let notes: Vec<String> = st.totals.notas_por_valor.iter().map(|(v, n)| format!("{} × {n}", s.show(*v))).collect();
-                    ui.monospace(notes.join(", "));
-                    ui.end_row();
-                    ui.label(s.t("aberturas de porta", "door openings"));
-                    let doors: Vec<String> = st.totals.aberturas_porta.iter().map(|(d, n)| format!("{} {n}", game_host::names::door(*d, s.lang()))).collect();
-                    ui.monospace(doors.join(", "));
+                    ui.monospace("");
+                    ui.label(cur.format(st.credit));
                     ui.end_row();
                     ui.label(s.t("arranques", "power-ups"));
-                    ui.monospace(st.totals.arranques.to_string());
+                    ui.monospace("");
+                    ui.label(st.totals.arranques.to_string());
                     ui.end_row();
-                    // Issue 21: what holds the key and the anchor, and the
-                    // anchor's wear meter (NV writes against the budget).
-                    let wear = s.machine().anchor_wear();
+                });
+                ui.add_space(8.0);
+                ui.columns(2, |cols| {
+                    cols[0].strong(s.t("Notas aceites por valor", "Notes accepted by value"));
+                    egui::Grid::new("notes").striped(true).show(&mut cols[0], |ui| {
+                        for &v in &s.machine().config().accepted_notes {
+                            ui.label(cur.format(v));
+                            ui.label(format!("{} {}", st.totals.notas_por_valor.get(&v).copied().unwrap_or(0), s.t("notas", "notes")));
+                            ui.end_row();
+                        }
+                    });
+                    cols[1].strong(s.t("Aberturas por porta", "Openings by door"));
+                    egui::Grid::new("doors").striped(true).show(&mut cols[1], |ui| {
+                        for d in meters::Door::ALL {
+                            ui.label(game_host::names::door(d, s.lang()));
+                            ui.label(st.totals.aberturas_porta.get(&d).copied().unwrap_or(0).to_string());
+                            ui.end_row();
+                        }
+                    });
+                });
+                // Issue 21: what holds the key and the anchor, and the
+                // anchor's wear meter (NV writes against the budget).
+                let wear = s.machine().anchor_wear();
+                egui::Grid::new("anchor").striped(true).show(ui, |ui| {
                     ui.label(s.t("chave e âncora", "key and anchor"));
-                    ui.monospace(&wear.key_store);
+                    ui.label(&wear.key_store);
                     ui.end_row();
                     ui.label(s.t("âncora: escritas / orçamento", "anchor: writes / budget"));
-                    ui.monospace(format!("{} / {} (contador {})", wear.writes, wear.budget, wear.counter));
+                    ui.label(format!("{} / {} ({} {})", wear.writes, wear.budget, s.t("contador", "counter"), wear.counter));
                     ui.end_row();
                 });
                 for (name, g) in &st.per_game {
-                    ui.collapsing(format!("{} {name}", s.t("Jogo", "Game")), |ui| meter_grid(ui, &format!("g-{name}"), g, digits));
+                    ui.collapsing(format!("{} {name}", s.t("Jogo", "Game")), |ui| meter_grid(ui, &format!("g-{name}"), g, digits, cur, &s));
                 }
                 for (d, g) in &st.per_denom {
-                    ui.collapsing(format!("{} {d}", s.t("Denominação (cêntimos)", "Denomination (cents)")), |ui| meter_grid(ui, &format!("d-{d}"), g, digits));
+                    ui.collapsing(format!("{} {}", s.t("Denominação", "Denomination"), cur.format(*d)), |ui| meter_grid(ui, &format!("d-{d}"), g, digits, cur, &s));
                 }
                 ui.label(match st.self_audit() {
                     Ok(()) => s.t("Auto-auditoria: OK", "Self-audit: OK").to_owned(),
-                    Err(e) => e.to_string(),
+                    Err(e) => format!("{} {e}", s.t("Auto-auditoria FALHOU:", "Self-audit FAILED:")),
                 });
             }
             Tab::Events => {
-                for r in &view.events {
-                    ui.monospace(format!("{:>7} {} {}", r.seq, r.at_utc, serde_json::to_string(&r.entry).unwrap_or_default()));
-                }
+                let cur = s.machine().config().currency.clone();
+                egui::Grid::new("events").striped(true).num_columns(3).show(ui, |ui| {
+                    ui.strong("#");
+                    ui.strong(s.t("hora (UTC)", "time (UTC)"));
+                    ui.strong(s.t("evento", "event"));
+                    ui.end_row();
+                    for r in view.events.iter().rev() {
+                        ui.monospace(r.seq.to_string());
+                        ui.monospace(r.at_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                        ui.label(game_host::event_text::event(&r.entry, s.lang(), &cur));
+                        ui.end_row();
+                    }
+                });
             }
             Tab::Recall => {
                 let mut picked = None;
@@ -164,28 +211,43 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     view.selected = picked;
                 }
                 if let Some(r) = view.selected.and_then(|i| view.recall.get(i)) {
-                    ui.label(format!(
-                        "RECALL — {} {} — {} @ {} — {} {} — {} {}",
-                        s.t("jogada", "game"),
-                        r.round,
-                        r.game,
-                        r.denom,
-                        s.t("crédito antes", "credit before"),
-                        r.credit_before,
-                        s.t("aposta", "bet"),
-                        r.stake
-                    ));
-                    match &r.outcome {
-                        RecallOutcome::Settled { win, credit_after, .. } => ui.label(format!("{} {win} — {} {credit_after}", s.t("prémio", "win"), s.t("crédito depois", "credit after"))),
-                        RecallOutcome::Voided { refund, reason, .. } => ui.label(format!("{} {refund}: {reason}", s.t("anulada, devolvido", "voided, refunded"))),
-                        RecallOutcome::InProgress => ui.label(s.t("em curso", "in progress")),
-                    };
-                    if !r.resumed_at.is_empty() {
-                        ui.label(format!("{} {}", s.t("retomada no passo", "resumed at step"), game_host::names::list(&r.resumed_at)));
-                    }
-                    for st in &r.steps {
-                        ui.monospace(format!("{} {} {}", st.at_utc, st.step.name, if st.step.name == "gamble" || st.extra_stake > 0 { st.step.data.to_string() } else { String::new() }));
-                    }
+                    let cur = s.machine().config().currency.clone();
+                    egui::Grid::new("recall-round").striped(true).num_columns(2).show(ui, |ui| {
+                        let mut row = |k: &str, v: String| {
+                            ui.label(k);
+                            ui.label(v);
+                            ui.end_row();
+                        };
+                        row(s.t("jogada", "round"), r.round.to_string());
+                        row(s.t("jogo", "game"), r.game.clone());
+                        row(s.t("início (UTC)", "began (UTC)"), r.started_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                        row(s.t("denominação", "denomination"), cur.format(r.denom));
+                        row(s.t("crédito antes", "credit before"), cur.format(r.credit_before));
+                        row(s.t("aposta", "bet"), cur.format(r.stake));
+                        match &r.outcome {
+                            RecallOutcome::Settled { win, credit_after, .. } => {
+                                row(s.t("prémio", "win"), cur.format(*win));
+                                row(s.t("crédito depois", "credit after"), cur.format(*credit_after));
+                            }
+                            RecallOutcome::Voided { refund, reason, .. } => row(s.t("anulada, devolvido", "voided, refunded"), format!("{} — {reason}", cur.format(*refund))),
+                            RecallOutcome::InProgress => row(s.t("estado", "state"), s.t("em curso", "in progress").to_owned()),
+                        }
+                        if !r.resumed_at.is_empty() {
+                            row(s.t("retomada no passo", "resumed at step"), game_host::names::list(&r.resumed_at));
+                        }
+                    });
+                    egui::Grid::new("recall-steps").striped(true).num_columns(3).show(ui, |ui| {
+                        ui.strong(s.t("hora (UTC)", "time (UTC)"));
+                        ui.strong(s.t("passo", "step"));
+                        ui.strong(s.t("aposta adicional", "extra stake"));
+                        ui.end_row();
+                        for st in &r.steps {
+                            ui.monospace(st.at_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                            ui.label(&st.step.name);
+                            ui.label(if st.extra_stake > 0 { cur.format(st.extra_stake) } else { "—".to_owned() });
+                            ui.end_row();
+                        }
+                    });
                     // Replayed by its kind's own screen (M-15).
                     pages.replay.iter().any(|replay| replay(ui, &s, r));
                 }
@@ -234,8 +296,35 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 });
             }
             Tab::Configuration => {
-                ui.monospace(ron::ser::to_string_pretty(s.machine().config(), ron::ser::PrettyConfig::default()).unwrap_or_default());
-                ui.monospace(format!("games: {}, floor {}%, autoplay ≤ {}", s.config().games.join(", "), s.config().rtp_floor_percent, s.config().autoplay_max));
+                let c = s.machine().config();
+                let cur = &c.currency;
+                let money_list = |v: &[u64]| v.iter().map(|&x| cur.format(x)).collect::<Vec<_>>().join(", ");
+                egui::Grid::new("configuration").striped(true).num_columns(2).show(ui, |ui| {
+                    let rows: Vec<(&str, String)> = vec![
+                        (s.t("máquina", "machine"), c.machine_id.clone()),
+                        (s.t("modo", "mode"), if c.mode.is_lab() { s.t("laboratório", "lab").to_owned() } else { s.t("produção", "production").to_owned() }),
+                        (s.t("moeda", "currency"), cur.code.clone()),
+                        (s.t("denominações", "denominations"), money_list(&c.denominations)),
+                        (s.t("notas aceites", "notes accepted"), money_list(&c.accepted_notes)),
+                        (s.t("limite de crédito", "credit limit"), cur.format(c.credit_limit)),
+                        (s.t("limite de bilhete de entrada", "ticket-in limit"), cur.format(c.ticket_in_limit)),
+                        (s.t("limite de bilhete de saída", "ticket-out limit"), cur.format(c.ticket_out_limit)),
+                        (s.t("limite de pagamento manual", "hand-pay limit"), cur.format(c.handpay_limit)),
+                        (s.t("limiar de prémio acumulado", "jackpot threshold"), cur.format(c.jackpot_threshold)),
+                        (s.t("prémio máximo", "largest win"), cur.format(c.max_win)),
+                        (s.t("dígitos dos contadores", "meter digits"), c.meter_digits.to_string()),
+                        (s.t("jogos", "games"), s.config().games.join(", ")),
+                        (s.t("retorno mínimo ao jogador", "return-to-player floor"), format!("{} %", s.config().rtp_floor_percent)),
+                        (s.t("jogo automático, no máximo", "autoplay, at most"), format!("{} {}", s.config().autoplay_max, s.t("jogadas", "games"))),
+                        (s.t("fim de sessão sem jogo", "session ends without play after"), format!("{} s", s.config().inactivity_timeout_s)),
+                        (s.t("celebração a partir de", "celebration from"), format!("{} × {}", s.config().big_win_multiple, s.t("a aposta", "the bet"))),
+                    ];
+                    for (k, v) in rows {
+                        ui.label(k);
+                        ui.label(v);
+                        ui.end_row();
+                    }
+                });
             }
             Tab::Progressives => {
                 // M-24 liability report and the per-level meters (issue 6).
@@ -245,22 +334,33 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.strong(h);
                     }
                     ui.end_row();
+                    let cur = s.machine().config().currency.clone();
                     for l in s.machine().liability_report() {
                         ui.label(&l.pool);
                         ui.label(&l.name);
-                        ui.monospace(l.current.to_string());
-                        ui.monospace(l.reserve.to_string());
-                        ui.monospace(l.liability.to_string());
-                        ui.monospace(l.contributed_cents.to_string());
-                        ui.monospace(l.hits.to_string());
-                        ui.monospace(l.won.to_string());
+                        ui.label(cur.format(l.current));
+                        ui.label(cur.format(l.reserve));
+                        ui.label(cur.format(l.liability));
+                        ui.label(cur.format(l.contributed_cents));
+                        ui.label(l.hits.to_string());
+                        ui.label(cur.format(l.won));
                         ui.end_row();
                     }
                 });
                 for (id, pool) in s.machine().pools() {
                     ui.collapsing(format!("{id}: {} {}", s.t("últimos prémios", "last hits"), pool.last_hits.len()), |ui| {
                         for h in &pool.last_hits {
-                            ui.monospace(format!("{} {} round {} level {} {}", h.time, h.machine, h.round, h.level, h.amount));
+                            ui.label(format!(
+                                "{} — {} {}, {} {}, {} {}: {}",
+                                h.time,
+                                s.t("máquina", "machine"),
+                                h.machine,
+                                s.t("jogada", "round"),
+                                h.round,
+                                s.t("nível", "level"),
+                                h.level,
+                                s.machine().config().currency.format(h.amount)
+                            ));
                         }
                     });
                 }
@@ -268,10 +368,22 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     let v = p.view();
                     ui.heading(format!("{} {} — {}", s.t("Ligado", "Linked"), p.setup.pool, if v.available() { s.t("ligação activa", "link up") } else { s.t("SEM LIGAÇÃO", "LINK DOWN") }));
                     for l in &v.levels {
-                        ui.monospace(format!("{} {} {} {} {}", l.level, l.name, l.value, s.t("prémios", "hits"), l.hits));
+                        let value = s.machine().config().currency.format(l.value);
+                        ui.label(format!("{} {} — {value} ({} {})", s.t("nível", "level"), l.name, s.t("prémios", "hits"), l.hits));
                     }
                     if let Some(a) = &v.last_award {
-                        ui.monospace(format!("{} #{} {} {} level {} {}", s.t("último prémio", "last award"), a.seq, a.machine, a.round, a.level, a.amount));
+                        ui.label(format!(
+                            "{} #{}: {} {}, {} {}, {} {} — {}",
+                            s.t("último prémio", "last award"),
+                            a.seq,
+                            s.t("máquina", "machine"),
+                            a.machine,
+                            s.t("jogada", "round"),
+                            a.round,
+                            s.t("nível", "level"),
+                            a.level,
+                            s.machine().config().currency.format(a.amount)
+                        ));
                     }
                 }
                 let pending = s.machine().linked_pending().len();

@@ -30,7 +30,7 @@ impl Plugin for HudPlugin {
     }
 }
 
-fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: ResMut<HudLayout>) -> Result {
+fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mode: Res<State<crate::modes::Mode>>, mut layout: ResMut<HudLayout>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = viewport_ui(ctx, "hud");
     let Ok(s) = session.0.lock() else { return Ok(()) };
@@ -93,6 +93,8 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mut layout: Re
     }
     // The meters bar, the message line and the button deck are Bevy's
     // (`meters_bar`, `deck`): the screens draw above them.
-    *layout = HudLayout { top: top.response.rect.height() + banner, bottom: stage_bottom };
+    // The operator's screens (audit, recall, tilt) have the whole height.
+    let deck_shown = matches!(mode.get(), crate::modes::Mode::Attract | crate::modes::Mode::Idle | crate::modes::Mode::Playing);
+    *layout = HudLayout { top: top.response.rect.height() + banner, bottom: if deck_shown { stage_bottom } else { 0.0 } };
     Ok(())
 }

@@ -1,0 +1,226 @@
+//! The event log as the operator reads it (issue 29): each journal entry
+//! as one sentence in the operator's language, amounts in the currency.
+//! No `Debug` output and no raw record reaches a screen.
+
+use meters::{AnchorReason, Currency, Entry, TransferTarget, WinPayment};
+
+use crate::names::{Lang, door, handpay, list, tilt};
+
+/// Why the anchor counter moved, as a phrase.
+fn anchor_reason(r: AnchorReason, lang: Lang) -> &'static str {
+    match r {
+        AnchorReason::Provisioned => lang.pick("máquina instalada", "machine provisioned"),
+        AnchorReason::PowerUp => lang.pick("arranque", "power-up"),
+        AnchorReason::CashOut => lang.pick("pagamento por bilhete", "cash-out ticket"),
+        AnchorReason::Handpay => lang.pick("pagamento manual", "hand-pay"),
+        AnchorReason::TransferOut => lang.pick("transferência de fundo", "pool transfer"),
+        AnchorReason::RamClear => lang.pick("limpeza da RAM", "RAM clear"),
+        AnchorReason::DoorClosed => lang.pick("porta fechada", "door closed"),
+        AnchorReason::Tick => lang.pick("intervalo de jogadas", "interval of rounds"),
+        AnchorReason::FinishedAtBoot => lang.pick("jogada terminada no arranque", "round finished at boot"),
+    }
+}
+
+/// One journal entry as a sentence.
+pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
+    let t = |pt: &str, en: &str| lang.pick(pt, en).to_owned();
+    let money = |c: u64| currency.format(c);
+    match entry {
+        Entry::Genesis { machine_id, after_clear, .. } => match after_clear {
+            Some(n) => {
+                format!("{} {machine_id} ({} {n})", t("Diário iniciado na máquina", "Journal begun on machine"), t("após a limpeza da RAM", "after RAM clear"))
+            }
+            None => format!("{} {machine_id}", t("Diário iniciado na máquina", "Journal begun on machine")),
+        },
+        Entry::PowerUp { unclean_shutdown } => {
+            if *unclean_shutdown {
+                t("Arranque após corte de energia", "Power-up after a power loss")
+            } else {
+                t("Arranque", "Power-up")
+            }
+        }
+        Entry::PowerDown => t("Encerramento", "Power-down"),
+        Entry::Anchored { value, reason, writes } => {
+            format!("{} {value} ({}; {} {writes})", t("Âncora avançada para", "Anchor advanced to"), anchor_reason(*reason, lang), t("escritas", "writes"))
+        }
+        Entry::CarriedOver { .. } => t("Responsabilidades transitadas da época anterior", "Liabilities carried over from the previous epoch"),
+        Entry::CopyRebuilt { detail } => format!("{}: {detail}", t("Cópia da memória crítica reconstruída", "Critical memory copy rebuilt")),
+        Entry::RngSeeded { source } => match source {
+            meters::rng::SeedSource::Entropy => t("Gerador aleatório semeado pela entropia do sistema", "RNG seeded from system entropy"),
+            meters::rng::SeedSource::Lab(seed) => format!("{} {seed}", t("Gerador aleatório semeado (laboratório) com", "RNG seeded (lab) with")),
+        },
+        Entry::ConfigChanged { digest, .. } => {
+            format!("{} ({} {})", t("Configuração alterada", "Configuration changed"), t("resumo", "digest"), digest.chars().take(16).collect::<String>())
+        }
+        Entry::NoteIn { value } => format!("{} {}", t("Nota aceite:", "Note accepted:"), money(*value)),
+        Entry::NoteRejected { value, reason } => format!("{} {} — {reason}", t("Nota recusada:", "Note refused:"), money(*value)),
+        Entry::TicketIn { validation, value } => format!("{} {validation}: {}", t("Bilhete aceite", "Ticket accepted"), money(*value)),
+        Entry::TicketRejected { validation, reason } => format!("{} {validation} — {reason}", t("Bilhete recusado", "Ticket refused")),
+        Entry::TicketOut { validation, value, .. } => format!("{} {validation}: {}", t("Bilhete emitido", "Ticket issued"), money(*value)),
+        Entry::TicketPrinted { validation } => format!("{} {validation}", t("Bilhete impresso", "Ticket printed")),
+        Entry::HandpayLocked { id, handpay: h, amount } => {
+            format!("{} {id}: {} — {}", t("Pagamento manual pendente", "Hand-pay pending"), money(*amount), handpay(h, lang))
+        }
+        Entry::HandpayPaid { id, attendant } => format!("{} {id} {} {attendant}", t("Pagamento manual", "Hand-pay"), t("pago por", "paid by")),
+        Entry::RoundBegun { round, game, denom, stake, .. } => {
+            format!(
+                "{} {round} ({game}, {} {}): {} {}",
+                t("Jogada", "Round"),
+                t("denominação", "denomination"),
+                money(*denom),
+                t("aposta", "bet"),
+                money(*stake)
+            )
+        }
+        Entry::RoundStep { round, step, extra_stake, .. } => {
+            let extra = if *extra_stake > 0 { format!(", {} {}", t("aposta adicional", "extra stake"), money(*extra_stake)) } else { String::new() };
+            format!("{} {round}: {} «{}»{extra}", t("Jogada", "Round"), t("passo", "step"), step.name)
+        }
+        Entry::DrawDiscarded { game, draws, reason } => {
+            format!("{} {game} {} ({draws} {}): {reason}", t("Sorteio de", "Draw of"), t("descartado", "discarded"), t("valores", "values"))
+        }
+        Entry::RoundSettled { round, win, payment, credit_after, .. } => {
+            let how = match payment {
+                WinPayment::Credited { jackpot: true } => t("creditado (prémio acumulado)", "credited (jackpot)"),
+                WinPayment::Credited { jackpot: false } => t("creditado", "credited"),
+                WinPayment::Handpay { id } => format!("{} {id}", t("pagamento manual", "hand-pay")),
+            };
+            format!(
+                "{} {round} {}: {} {} {how}; {} {}",
+                t("Jogada", "Round"),
+                t("terminada", "settled"),
+                t("prémio", "win"),
+                money(*win),
+                t("crédito", "credit"),
+                money(*credit_after)
+            )
+        }
+        Entry::RoundVoided { round, refund, reason, .. } => {
+            format!("{} {round} {}: {} {} — {reason}", t("Jogada", "Round"), t("anulada", "voided"), t("devolvido", "refunded"), money(*refund))
+        }
+        Entry::RoundResumed { round, at_step } => format!("{} {round} {} {at_step}", t("Jogada", "Round"), t("retomada no passo", "resumed at step")),
+        Entry::DoorOpened { door: d } => format!("{}: {}", t("Porta aberta", "Door opened"), door(*d, lang)),
+        Entry::DoorClosed { door: d } => format!("{}: {}", t("Porta fechada", "Door closed"), door(*d, lang)),
+        Entry::TiltSet { tilt: x, detail } => {
+            if detail.is_empty() {
+                format!("Tilt: {}", tilt(*x, lang))
+            } else {
+                format!("Tilt: {} — {detail}", tilt(*x, lang))
+            }
+        }
+        Entry::TiltCleared { tilt: x, by } => format!("{}: {} ({by})", t("Tilt limpo", "Tilt cleared"), tilt(*x, lang)),
+        Entry::Verification { ok, detail } => {
+            let result = if *ok {
+                t("verificação do programa: correcta", "program verification: passed")
+            } else {
+                t("verificação do programa: FALHOU", "program verification: FAILED")
+            };
+            if detail.is_empty() { result } else { format!("{result} — {detail}") }
+        }
+        Entry::MeterRollover { meter, count } => format!("{} «{meter}» ({count})", t("O contador deu a volta:", "Meter rolled over:")),
+        Entry::PoolConfigured { pool, .. } => {
+            format!("{} {} ({} {})", t("Progressivo configurado:", "Progressive set up:"), pool.id, pool.levels.len(), t("níveis", "levels"))
+        }
+        Entry::LinkedPoolJoined { pool, games, min_wager } => format!(
+            "{} {pool}: {} ({} {})",
+            t("Ligado ao progressivo", "Joined linked progressive"),
+            games.join(", "),
+            t("aposta mínima", "minimum wager"),
+            money(*min_wager)
+        ),
+        Entry::LinkedDelivered { pool, rounds } => {
+            format!("{} {pool}: {} {}", t("Contribuições entregues ao", "Contributions delivered to"), t("jogadas", "rounds"), list(rounds))
+        }
+        Entry::LinkedRefused { pool, round, reason } => {
+            format!("{} {pool} {} {round}: {reason}", t("O controlador", "The controller of"), t("recusou a jogada", "refused round"))
+        }
+        Entry::PoolTransfer { pool, level, amount, to, by } => {
+            let to = match to {
+                TransferTarget::Pool { pool, level } => format!("{pool} {} {}", t("nível", "level"), level + 1),
+                TransferTarget::Authority { reference } => format!("{} {reference}", t("autorização", "authority reference")),
+            };
+            format!(
+                "{} {pool} {} {}: {} → {to} ({by})",
+                t("Transferência do progressivo", "Progressive transfer from"),
+                t("nível", "level"),
+                level + 1,
+                money(*amount)
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use meters::{Door, HandpayKind, Step, Tilt};
+
+    fn eur() -> Currency {
+        Currency { code: "EUR".into(), minor_digits: 2 }
+    }
+
+    /// Every kind of entry reads as a sentence in each language: the
+    /// amounts in the currency, no record syntax, no Rust names.
+    #[test]
+    fn every_entry_reads_as_a_sentence_without_record_syntax() {
+        let step = Step { name: "draw".into(), data: serde_json::json!({ "hold": 3 }) };
+        let entries = vec![
+            Entry::Genesis { machine_id: "EGM-0001".into(), after_clear: Some(2), epoch_id: "ab".into() },
+            Entry::PowerUp { unclean_shutdown: true },
+            Entry::PowerDown,
+            Entry::Anchored { value: 7, reason: AnchorReason::CashOut, writes: 9 },
+            Entry::CopyRebuilt { detail: "copy b was older".into() },
+            Entry::RngSeeded { source: meters::rng::SeedSource::Entropy },
+            Entry::NoteIn { value: 2_000 },
+            Entry::NoteRejected { value: 2_000, reason: "credit limit".into() },
+            Entry::TicketIn { validation: "123".into(), value: 1_050 },
+            Entry::TicketRejected { validation: "123".into(), reason: "already paid".into() },
+            Entry::TicketOut { validation: "456".into(), value: 1_050, issued_utc: None },
+            Entry::TicketPrinted { validation: "456".into() },
+            Entry::HandpayLocked { id: 1, handpay: HandpayKind::CancelledCredits, amount: 500_000 },
+            Entry::HandpayPaid { id: 1, attendant: "K".into() },
+            Entry::RoundBegun { round: 3, game: "classic-sevens".into(), denom: 5, stake: 15, credit_before: 100, step: step.clone(), draws: 3, side_stake: 0 },
+            Entry::RoundStep { round: 3, step, extra_stake: 5, draws: 0 },
+            Entry::RoundSettled {
+                round: 3,
+                win: 250,
+                components: vec![],
+                payment: WinPayment::Credited { jackpot: false },
+                credit_after: 335,
+                progressive: vec![],
+            },
+            Entry::RoundVoided { round: 4, refund: 15, reason: "not resumable".into(), credit_after: 350 },
+            Entry::RoundResumed { round: 4, at_step: 1 },
+            Entry::DoorOpened { door: Door::Main },
+            Entry::DoorClosed { door: Door::Logic },
+            Entry::TiltSet { tilt: Tilt::DeviceFault, detail: "printer".into() },
+            Entry::TiltCleared { tilt: Tilt::DeviceFault, by: "attendant".into() },
+            Entry::Verification { ok: true, detail: String::new() },
+            Entry::MeterRollover { meter: "creditos_jogados".into(), count: 1 },
+            Entry::LinkedPoolJoined { pool: "linked-sevens".into(), games: vec!["classic-sevens".into()], min_wager: 1 },
+            Entry::LinkedDelivered { pool: "linked-sevens".into(), rounds: vec![1, 2] },
+            Entry::LinkedRefused { pool: "linked-sevens".into(), round: 2, reason: "over its bound".into() },
+            Entry::PoolTransfer {
+                pool: "sevens".into(),
+                level: 0,
+                amount: 1_000,
+                to: TransferTarget::Authority { reference: "SRIJ-1".into() },
+                by: "operator".into(),
+            },
+        ];
+        for lang in [Lang::Pt, Lang::En] {
+            let mut seen = std::collections::BTreeSet::new();
+            for e in &entries {
+                let text = event(e, lang, &eur());
+                assert!(text.len() > 8, "{text}");
+                for bad in ["{", "}", "Some(", "None", "Entry", "::", "unclean_shutdown", "\"kind\""] {
+                    assert!(!text.contains(bad), "{text:?} holds {bad:?}");
+                }
+                assert!(seen.insert(text.clone()), "two kinds read alike: {text}");
+            }
+        }
+        assert_eq!(event(&Entry::NoteIn { value: 2_000 }, Lang::En, &eur()), "Note accepted: 20.00 EUR");
+        assert_eq!(event(&Entry::NoteIn { value: 2_000 }, Lang::Pt, &eur()), "Nota aceite: 20.00 EUR");
+        assert_eq!(event(&entries[16], Lang::En, &eur()), "Round 3 settled: win 2.50 EUR credited; credit 3.35 EUR", "the amounts are in the currency");
+    }
+}
