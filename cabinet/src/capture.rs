@@ -1,6 +1,7 @@
 //! Screenshots taken by the cabinet itself: F12 at any time, and on entering
 //! each mode; saved as numbered PNG files in the screenshot folder (labs and
-//! the window tests keep them as evidence).
+//! the window tests keep them as evidence), each with the text the screen
+//! drew (`screen_text`).
 
 use std::path::PathBuf;
 
@@ -8,6 +9,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
 use crate::modes::Mode;
+use crate::screen_text::TextDump;
 
 #[derive(Resource)]
 pub struct Capture {
@@ -28,18 +30,19 @@ impl Plugin for CapturePlugin {
     }
 }
 
-fn take(commands: &mut Commands, capture: &mut Capture, label: &str) {
+fn take(commands: &mut Commands, capture: &mut Capture, text: &mut TextDump, label: &str) {
     if std::fs::create_dir_all(&capture.dir).is_err() {
         return;
     }
     capture.count += 1;
     let path = capture.dir.join(format!("{:03}-{label}.png", capture.count));
+    text.0 = Some(path.with_extension("txt"));
     commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
 }
 
-fn screenshot_on_f12(keys: Res<ButtonInput<KeyCode>>, mut commands: Commands, mut capture: ResMut<Capture>) {
+fn screenshot_on_f12(keys: Res<ButtonInput<KeyCode>>, mut commands: Commands, mut capture: ResMut<Capture>, mut text: ResMut<TextDump>) {
     if keys.just_pressed(KeyCode::F12) {
-        take(&mut commands, &mut capture, "f12");
+        take(&mut commands, &mut capture, &mut text, "f12");
     }
 }
 
@@ -47,6 +50,7 @@ fn screenshot_on_mode_change(
     mode: Res<State<Mode>>,
     mut commands: Commands,
     mut capture: ResMut<Capture>,
+    mut text: ResMut<TextDump>,
     mut last: Local<Option<(Mode, f32)>>,
     time: Res<Time>,
 ) {
@@ -61,7 +65,7 @@ fn screenshot_on_mode_change(
         && at >= 0.0
         && now - at > 0.5
     {
-        take(&mut commands, &mut capture, &format!("{lm:?}").to_lowercase());
+        take(&mut commands, &mut capture, &mut text, &format!("{lm:?}").to_lowercase());
         *last = Some((lm, -1.0));
     }
 }

@@ -19,6 +19,7 @@ mod layout;
 mod linked;
 mod modes;
 mod pacing;
+mod screen_text;
 mod screens;
 mod sounds;
 mod stage;
@@ -139,6 +140,7 @@ fn main() -> ExitCode {
                     screens::deck::ButtonDeckPlugin,
                     screens::meters_bar::MetersBarPlugin,
                     pacing::FramePacingPlugin,
+                    screen_text::ScreenTextPlugin,
                 ));
         }
         Err(reason) => {

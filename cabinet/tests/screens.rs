@@ -438,3 +438,93 @@ fn linked_award_banner_and_link_down_warning() {
     stop(cab);
     rig.keep_screenshots("screen-linked", 3);
 }
+
+/// Issue 29: every screen at 1920×1080, kept as test artifacts with the
+/// text each drew. The reel window and the button deck stand where the
+/// layout says, each button drawn from its art and lit exactly as the host
+/// allows it (dimmed when not); the symbols drawn are the committed ones;
+/// and no screen's text holds `Debug` output or a raw OS error.
+#[test]
+fn every_screen_at_1920x1080_stands_where_the_layout_says() {
+    use rig::layout::DeckButton;
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch_sized(1920, 1080, &[]);
+    let game = reel_game("classic-sevens");
+    // Each button against its art: lit ones drawn as the art, dimmed ones
+    // far darker than it.
+    let deck_is = |shot: &std::path::Path, lit: &[DeckButton]| {
+        let (width, pixels) = rig::shot_pixels(shot);
+        assert_eq!(width, 1920, "{}", shot.display());
+        for b in DeckButton::ALL {
+            let a = b.area();
+            let distance = rig::distance_to_art(width, &pixels, a, b.art());
+            let art = rig::art_pixels(b.art(), a.w as u32, a.h as u32, [0, 0, 0]);
+            let art_brightness = art.iter().map(|p| p.iter().map(|&c| f64::from(c)).sum::<f64>() / 3.0).sum::<f64>() / art.len() as f64;
+            let seen = rig::brightness(width, &pixels, a);
+            if lit.contains(&b) {
+                assert!(distance < rig::ART_DISTANCE, "{}: {b:?} is not drawn from its art where the layout puts it ({distance:.0})", shot.display());
+            } else {
+                assert!(
+                    distance > rig::ART_DISTANCE && seen < 0.7 * art_brightness,
+                    "{}: {b:?} is not dimmed ({distance:.0}, {seen:.0} of {art_brightness:.0})",
+                    shot.display()
+                );
+            }
+        }
+    };
+    use DeckButton::*;
+    let attract = rig.shot_of_mode("attract", 0);
+    // No credit: nothing to play or cash out; Sevens Classic has one line
+    // and opens at its smallest bet.
+    deck_is(&attract, &[Help, Menu, Language, Denomination, BetPlus, MaxBet]);
+    let n = rig.shot_count();
+    rig.key("3");
+    let idle = rig.shot_of_mode("idle", n);
+    rig::shows_stops(&idle, &game, &[0, 0, 0]).unwrap();
+    deck_is(&idle, &[Help, Menu, Language, Denomination, CashOut, BetPlus, MaxBet, Play]);
+    let n = rig.shot_count();
+    rig.key("space");
+    let spinning = rig.shot_of_mode("playing", n);
+    deck_is(&spinning, &[Help, Language, Play]);
+    std::thread::sleep(Duration::from_millis(2_500));
+    rig.key("Return");
+    let r = the_round(&rig);
+    let round: ReelRound = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    rig::shows_stops(&rig.shot(), &game, &round.base.stops).unwrap();
+    for k in ["Tab", "Tab", "h", "h"] {
+        rig.key(k);
+        std::thread::sleep(Duration::from_millis(400));
+        rig.shot();
+    }
+    // Draw poker, recall, audit, tilt, the operator panel.
+    rig.key("Right");
+    rig.key("Right");
+    rig.key("space");
+    rig.wait_for("the deal", |i| i.state().open_round.as_ref().is_some_and(|o| o.game == "jacks-or-better-9-6"));
+    std::thread::sleep(Duration::from_millis(600));
+    rig.shot();
+    rig.key("space");
+    rig.key("Return");
+    rig.wait_for("the hand to settle", |i| i.state().open_round.is_none() && i.state().last_round == 2);
+    for (key, mode) in [("r", "recall"), ("r", "idle"), ("k", "audit"), ("k", "idle"), ("m", "tilt"), ("m", "idle")] {
+        let n = rig.shot_count();
+        rig.key(key);
+        rig.shot_of_mode(mode, n);
+    }
+    rig.key("o");
+    std::thread::sleep(Duration::from_millis(400));
+    rig.shot();
+    stop(cab);
+    let shots = rig.keep_screenshots("screens-1920x1080", 14);
+    let mut texts = 0;
+    for shot in &shots {
+        let text = std::fs::read_to_string(shot.with_extension("txt")).unwrap_or_else(|e| panic!("{}: no text beside it: {e}", shot.display()));
+        if let Some(bad) = rig::debug_output(&text) {
+            panic!("{} drew {bad:?}:\n{text}", shot.display());
+        }
+        texts += usize::from(!text.trim().is_empty());
+    }
+    assert_eq!(texts, shots.len(), "every screen wrote what it drew");
+}

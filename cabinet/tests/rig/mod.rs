@@ -264,6 +264,8 @@ impl Rig {
         for f in &files {
             std::fs::copy(f, keep.join(f.file_name().unwrap())).unwrap();
         }
+        // The screenshots (each with the text its screen drew beside it).
+        let files: Vec<PathBuf> = files.into_iter().filter(|p| p.extension().is_some_and(|x| x == "png")).collect();
         assert!(files.len() >= at_least, "{name}: only {} screenshots, expected at least {at_least}", files.len());
         for f in &files {
             assert_png(f);
@@ -437,3 +439,25 @@ pub fn shows_stops(path: &Path, game: &game_core::reels::ReelGame, stops: &[u32]
 /// win line and caption drawn over it included); a flat tile or another
 /// screen is far beyond it.
 pub const ART_DISTANCE: f64 = 45.0;
+
+/// The mean brightness (0–255) of the inner part of `area` on a screenshot.
+pub fn brightness(width: usize, shot: &[[u8; 3]], area: layout::Area) -> f64 {
+    let scale = width as f32 / layout::WIDTH;
+    let (x0, y0, w, h) = ((area.x * scale) as usize, (area.y * scale) as usize, (area.w * scale) as usize, (area.h * scale) as usize);
+    let m = w / 8;
+    let mut total = 0u64;
+    let mut n = 0u64;
+    for y in y0 + m..y0 + h - m {
+        for x in x0 + m..x0 + w - m {
+            total += shot[y * width + x].iter().map(|&c| u64::from(c)).sum::<u64>() / 3;
+            n += 1;
+        }
+    }
+    total as f64 / n.max(1) as f64
+}
+
+/// What must never reach a screen: `Debug` output, record syntax, a raw
+/// OS error. The first such thing in `text`, if any.
+pub fn debug_output(text: &str) -> Option<&'static str> {
+    ["Some(", "None", "Ok(", "Err(", "{", "}", "::", "os error", "Os {", "kind: ", "\"kind\""].into_iter().find(|bad| text.contains(bad))
+}
