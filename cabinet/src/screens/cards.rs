@@ -76,20 +76,34 @@ fn share_card_textures(mut contexts: EguiContexts, art: Res<CardArt>, mut shared
     Ok(())
 }
 
-/// One card; `face` None draws its back. Returns the response (a card can
-/// be touched to hold it).
-pub fn paint_card(ui: &mut egui::Ui, face: Option<Card>, held: bool) -> egui::Response {
-    paint_card_sized(ui, face, held, CARD)
-}
-
 /// A further hand's card in multi-hand play (issue 18): a third of the size.
 pub const SMALL_CARD: egui::Vec2 = egui::vec2(44.0, 62.0);
 
 /// A card of `size`, drawn as [`paint_card`] draws one, its text scaled.
 pub fn paint_card_sized(ui: &mut egui::Ui, face: Option<Card>, held: bool, size: egui::Vec2) -> egui::Response {
+    paint_card_turning(ui, face, held, size, 1.0)
+}
+
+/// How far a dealt card has turned over (issue 29): 0 face down, 1 face
+/// up; card `i` of a deal that began `elapsed` seconds ago, one after
+/// another.
+pub fn turned(i: usize, elapsed: f32) -> f32 {
+    ((elapsed - DEAL_GAP_S * i as f32) / TURN_S).clamp(0.0, 1.0)
+}
+
+/// Seconds between two cards' turns, and a turn's length.
+pub const DEAL_GAP_S: f32 = 0.07;
+pub const TURN_S: f32 = 0.14;
+
+/// A card turning over: its back while `turn` < ½, then its face, narrowed
+/// as a card seen edge-on.
+pub fn paint_card_turning(ui: &mut egui::Ui, face: Option<Card>, held: bool, size: egui::Vec2, turn: f32) -> egui::Response {
     let k = size.y / CARD.y;
-    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
-    let p = ui.painter_at(rect.expand(4.0));
+    let (full, response) = ui.allocate_exact_size(size, egui::Sense::click());
+    let width = (1.0 - 2.0 * turn).abs().max(0.04);
+    let rect = egui::Rect::from_center_size(full.center(), egui::vec2(full.width() * width, full.height()));
+    let face = if turn < 0.5 { None } else { face };
+    let p = ui.painter_at(full.expand(4.0));
     let file = face.map_or_else(|| "cards/back.svg".to_owned(), art_name);
     let art = ui.ctx().data(|d| d.get_temp::<Arc<CardTextures>>(card_art_id())).and_then(|t| t.by_file.get(&file).copied());
     match (art, face) {
@@ -146,12 +160,18 @@ pub fn paint_small_hand(ui: &mut egui::Ui, label: &str, faces: &[Option<Card>], 
 
 /// A row of cards; returns the index of a card touched.
 pub fn paint_hand(ui: &mut egui::Ui, faces: &[Option<Card>], held: &[bool]) -> Option<usize> {
+    paint_hand_turning(ui, faces, held, &[])
+}
+
+/// A row of cards, each turned as far as `turns` says (face up where it
+/// says nothing); returns the index of a card touched.
+pub fn paint_hand_turning(ui: &mut egui::Ui, faces: &[Option<Card>], held: &[bool], turns: &[f32]) -> Option<usize> {
     let mut touched = None;
     ui.horizontal(|ui| {
         let width = faces.len() as f32 * (CARD.x + 12.0);
         ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
         for (i, f) in faces.iter().enumerate() {
-            if paint_card(ui, *f, held.get(i).copied().unwrap_or(false)).clicked() {
+            if paint_card_turning(ui, *f, held.get(i).copied().unwrap_or(false), CARD, turns.get(i).copied().unwrap_or(1.0)).clicked() {
                 touched = Some(i);
             }
             ui.add_space(12.0);
@@ -196,6 +216,17 @@ pub fn double_up_panel(ui: &mut egui::Ui, s: &Session, at_stake: u64, denom: u64
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dealt_cards_turn_one_after_another_and_end_face_up() {
+        assert_eq!(turned(0, 0.0), 0.0);
+        assert_eq!(turned(0, TURN_S), 1.0);
+        assert!(turned(1, TURN_S) < 1.0 && turned(1, TURN_S) > 0.0, "the second card is still turning");
+        assert_eq!(turned(4, 4.0 * DEAL_GAP_S), 0.0, "the fifth begins after four gaps");
+        // A whole hand is face up well inside half a second.
+        assert!((0..5).all(|i| turned(i, 4.0 * DEAL_GAP_S + TURN_S) == 1.0));
+        const { assert!(4.0 * DEAL_GAP_S + TURN_S < 0.5) };
+    }
 
     #[test]
     fn every_card_has_its_own_face_in_the_art_kit() {

@@ -14,7 +14,7 @@ use meters::RoundRecall;
 
 use crate::SessionRes;
 use crate::modes::Mode;
-use crate::screens::cards::{double_up_panel, paint_hand, paint_small_hand};
+use crate::screens::cards::{double_up_panel, paint_hand, paint_hand_turning, paint_small_hand, turned};
 use crate::screens::help::bet_range;
 use crate::screens::{HudLayout, KindPages, screen_ui};
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
@@ -49,17 +49,33 @@ fn hold_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) {
     }
 }
 
-/// The paytable at the bet on screen, the row of `paid` highlighted.
+/// The paytable glass (M-8, issue 29): a column per coin count, in
+/// credits, the column of the bet on screen lit and the row of `paid`
+/// highlighted.
 fn paytable(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame, coins: u32, paid: Option<usize>) {
-    egui::Grid::new("draw_paytable").num_columns(2).spacing([40.0, 2.0]).show(ui, |ui| {
-        for (i, e) in g.entries.iter().enumerate() {
-            let pay = g.pays_per_coin(i, coins) * u64::from(coins);
-            let colour = if paid == Some(i) { egui::Color32::GOLD } else { egui::Color32::LIGHT_GRAY };
-            ui.label(egui::RichText::new(&e.name).color(colour).size(18.0));
-            ui.label(egui::RichText::new(s.show(pay * s.denom())).color(colour).size(18.0));
-            ui.end_row();
-        }
-    });
+    const LIT: egui::Color32 = egui::Color32::from_rgb(150, 16, 30);
+    egui::Frame::new().fill(egui::Color32::from_rgb(12, 22, 80)).stroke(egui::Stroke::new(3.0, egui::Color32::GOLD)).corner_radius(8.0).inner_margin(8.0).show(
+        ui,
+        |ui| {
+            egui::Grid::new("draw_paytable").num_columns(1 + g.coins.len()).spacing([18.0, 1.0]).show(ui, |ui| {
+                ui.label("");
+                for &c in &g.coins {
+                    let head = egui::RichText::new(format!("{c} {}", s.t("moeda(s)", "coin(s)"))).size(14.0).color(egui::Color32::LIGHT_GRAY);
+                    ui.label(if c == coins { head.background_color(LIT).color(egui::Color32::WHITE) } else { head });
+                }
+                ui.end_row();
+                for (i, e) in g.entries.iter().enumerate() {
+                    let colour = if paid == Some(i) { egui::Color32::WHITE } else { egui::Color32::from_rgb(250, 215, 0) };
+                    ui.label(egui::RichText::new(&e.name).color(colour).size(15.0).strong());
+                    for &c in &g.coins {
+                        let pay = egui::RichText::new((g.pays_per_coin(i, c) * u64::from(c)).to_string()).color(colour).size(15.0).monospace();
+                        ui.label(if c == coins { pay.background_color(LIT) } else { pay });
+                    }
+                    ui.end_row();
+                }
+            });
+        },
+    );
 }
 
 /// The paytable, and in multi-hand play (issue 18) every further hand
@@ -95,7 +111,15 @@ fn paytable_and_hands(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame, round: 
     });
 }
 
-fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>) -> Result {
+/// The deal or the draw on screen and when it began: its cards turn over
+/// one after another (issue 29; presentation only).
+#[derive(Default)]
+struct Turning {
+    shown: Option<(u64, bool)>,
+    since: f32,
+}
+
+fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>, time: Res<Time>, mut turning: Local<Turning>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = screen_ui(ctx, "draw_poker", &hud);
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
@@ -113,7 +137,25 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                 paytable_and_hands(ui, &s, &g, &d.state, paid, d.denom);
                 ui.add_space(16.0);
                 let held: Vec<bool> = (0..5).map(|i| d.state.hold.holds(i)).collect();
-                touched = paint_hand(ui, &hand.map(Some), &held);
+                // The deal turns every card; the draw, the cards replaced.
+                let now = time.elapsed_secs();
+                let stage = (d.id, drawn.is_some());
+                if turning.shown != Some(stage) {
+                    *turning = Turning { shown: Some(stage), since: if d.resumed { now - 10.0 } else { now } };
+                }
+                let mut k = 0;
+                let turns: Vec<f32> = held
+                    .iter()
+                    .map(|&h| {
+                        if drawn.is_some() && h {
+                            1.0
+                        } else {
+                            k += 1;
+                            turned(k - 1, now - turning.since)
+                        }
+                    })
+                    .collect();
+                touched = paint_hand_turning(ui, &hand.map(Some), &held, &turns);
                 ui.horizontal(|ui| {
                     ui.add_space(((ui.available_width() - 5.0 * 122.0) / 2.0).max(0.0));
                     for (i, h) in held.iter().enumerate() {

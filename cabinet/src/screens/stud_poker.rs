@@ -14,7 +14,7 @@ use meters::RoundRecall;
 
 use crate::SessionRes;
 use crate::modes::Mode;
-use crate::screens::cards::paint_hand;
+use crate::screens::cards::{paint_hand, paint_hand_turning, turned};
 use crate::screens::help::bet_range;
 use crate::screens::{HudLayout, KindPages, screen_ui};
 use game_host::kinds::stud_poker::StudPoker;
@@ -72,13 +72,32 @@ fn raise_table(ui: &mut egui::Ui, s: &Session, g: &StudPokerGame) {
     });
 }
 
-fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>) -> Result {
+/// The deal or the settlement on screen and when it began: the cards
+/// dealt, then the dealer's hidden ones, turn over one after another
+/// (issue 29; presentation only).
+#[derive(Default)]
+struct Turning {
+    shown: Option<(u64, bool)>,
+    since: f32,
+}
+
+fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>, time: Res<Time>, mut turning: Local<Turning>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = screen_ui(ctx, "stud_poker", &hud);
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
     let Some(g) = s.rules::<StudPoker>().map(|r| r.0.clone()) else { return Ok(()) };
     let round = s.round::<StudPoker>().cloned();
     let mut decision = None;
+    let now = time.elapsed_secs();
+    if let Some(r) = &round {
+        let stage = (r.id, r.phase == Phase::Ended);
+        if turning.shown != Some(stage) {
+            // A round this screen did not see dealt is shown as it stands.
+            let seen = turning.shown.is_some_and(|(id, _)| id == r.id) || r.phase != Phase::Ended;
+            *turning = Turning { shown: Some(stage), since: if seen && !r.resumed { now } else { now - 10.0 } };
+        }
+    }
+    let elapsed = now - turning.since;
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| {
             raise_table(ui, &s, &g);
@@ -87,9 +106,11 @@ fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
                     ui.label(egui::RichText::new(s.t("CROUPIER", "DEALER")).size(20.0));
                     let mut dealer = [None; 5];
                     dealer[4] = Some(r.state.deal.dealer_up_card());
-                    paint_hand(ui, &dealer, &[]);
+                    let up = [1.0, 1.0, 1.0, 1.0, turned(5, elapsed)];
+                    paint_hand_turning(ui, &dealer, &[], &up);
                     ui.add_space(10.0);
-                    paint_hand(ui, &r.state.deal.player.map(Some), &[]);
+                    let player: Vec<f32> = (0..5).map(|i| turned(i, elapsed)).collect();
+                    paint_hand_turning(ui, &r.state.deal.player.map(Some), &[], &player);
                     ui.label(egui::RichText::new(category(&s, evaluate(&r.state.deal.player).category())).size(24.0));
                     ui.label(format!("{} {}", s.t("Ante:", "Ante:"), s.show(r.state.ante * r.denom)));
                     if r.state.side_bet > 0 {
@@ -110,7 +131,9 @@ fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Re
                     // The last round stays on screen until the next (E-34).
                     let Some((_, st)) = last.state.settled else { return };
                     ui.label(egui::RichText::new(format!("{} — {}", s.t("CROUPIER", "DEALER"), category(&s, st.dealer))).size(20.0));
-                    paint_hand(ui, &last.state.deal.dealer.map(Some), &[]);
+                    // The dealer's hidden cards turn at the settlement.
+                    let hidden: Vec<f32> = (0..5).map(|i| if i == 4 { 1.0 } else { turned(i, elapsed) }).collect();
+                    paint_hand_turning(ui, &last.state.deal.dealer.map(Some), &[], &hidden);
                     ui.add_space(10.0);
                     paint_hand(ui, &last.state.deal.player.map(Some), &[]);
                     ui.label(egui::RichText::new(category(&s, st.player)).size(24.0));
