@@ -87,10 +87,24 @@ pub enum Pattern {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PayEntry {
     pub name: String,
+    /// The name in Portuguese, where the paytable gives one (M-10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_pt: Option<String>,
     pub pattern: Pattern,
     pub pays: u64,
     /// Pays per coin when the maximum coins are bet (the royal's bonus).
     pub max_coin_pays: Option<u64>,
+}
+
+impl PayEntry {
+    /// The hand's name in Portuguese when `portuguese` and the paytable
+    /// gives one, else as written.
+    pub fn name_in(&self, portuguese: bool) -> &str {
+        match &self.name_pt {
+            Some(pt) if portuguese => pt,
+            _ => &self.name,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -526,7 +540,7 @@ pub(crate) mod tests {
     use crate::cards::{JACK, KING};
 
     fn e(name: &str, pattern: Pattern, pays: u64) -> PayEntry {
-        PayEntry { name: name.into(), pattern, pays, max_coin_pays: None }
+        PayEntry { name: name.into(), name_pt: None, pattern, pays, max_coin_pays: None }
     }
 
     pub fn jacks_or_better() -> DrawPokerGame {

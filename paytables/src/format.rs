@@ -157,7 +157,7 @@ pub struct DoubleUpSource {
 ///     wild: None,                    // or Deuces, or Joker (a 53rd card)
 ///     coins: [1, 2, 3, 4, 5],
 ///     pays: [                        // highest first, pays per coin
-///         (hand: RoyalFlush, name: "Royal Flush", pays: 250, max_coin_pays: Some(800)),
+///         (hand: RoyalFlush, name: "Royal Flush", name_pt: Some("Sequência real de cor"), pays: 250, max_coin_pays: Some(800)),
 ///         (hand: FourOfAKind(ranks: "A", kickers: "2-4"), name: "Four Aces + 2-4", pays: 400),
 ///         (hand: Pair(ranks: "J-A"), name: "Jacks or Better", pays: 1),
 ///     ],
@@ -207,7 +207,12 @@ pub enum WildSource {
 #[serde(deny_unknown_fields)]
 pub struct HandPaySource {
     pub hand: HandSource,
+    /// The hand's name as the paytable is written (English).
     pub name: String,
+    /// The hand's name in Portuguese (M-10): what a Portuguese-speaking
+    /// player reads on the paytable glass and under a winning hand.
+    #[serde(default)]
+    pub name_pt: Option<String>,
     /// Credits per coin bet.
     pub pays: u64,
     /// Credits per coin when the most coins are bet (the royal's bonus).

@@ -181,7 +181,7 @@ pub fn validate_draw(r: &Reporter<'_>, p: &DrawPokerPaytable) -> Result<DrawPoke
                 );
             }
         }
-        entries.push(PayEntry { name: pay.name.clone(), pattern, pays: pay.pays, max_coin_pays: pay.max_coin_pays });
+        entries.push(PayEntry { name: pay.name.clone(), name_pt: pay.name_pt.clone(), pattern, pays: pay.pays, max_coin_pays: pay.max_coin_pays });
     }
     let double_up = match p.double_up {
         None => None,

@@ -315,3 +315,31 @@ fn stud_side_bet_return_is_exact() {
     let expected = BigRational::new(BigInt::from(4 * 10_000 + 36 * 1_000 + 624 * 500 + 3_744 * 250 + 5_108 * 150), BigInt::from(2_598_960u64));
     assert_eq!(r, expected);
 }
+
+/// Issue 29: every shipped draw-poker paytable names every hand in
+/// Portuguese as well (M-10), and the compiled game carries both names:
+/// the player's language picks one, the journal keeps the paytable's own.
+#[test]
+fn every_shipped_draw_poker_hand_has_its_portuguese_name() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables");
+    let mut tables = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if !text.contains("DrawPokerPaytable(") {
+            continue;
+        }
+        tables += 1;
+        let g = draw(path.file_name().unwrap().to_str().unwrap());
+        for e in &g.entries {
+            let pt = e.name_pt.as_deref().unwrap_or_else(|| panic!("{}: {} has no Portuguese name", path.display(), e.name));
+            assert!(!pt.is_empty() && pt != e.name, "{}: {} → {pt}", path.display(), e.name);
+            assert_eq!(e.name_in(true), pt);
+            assert_eq!(e.name_in(false), e.name);
+        }
+    }
+    assert_eq!(tables, 7, "the seven shipped draw-poker paytables");
+    let jacks = draw("jacks-or-better-9-6.ron");
+    assert_eq!(jacks.entries[0].name_in(true), "Sequência real de cor");
+    assert_eq!(jacks.entries[8].name_in(true), "Valetes ou melhor");
+}

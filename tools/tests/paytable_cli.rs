@@ -115,8 +115,10 @@ fn analysis_refusals_name_their_line_and_value() {
 fn designer_slips_are_warned_with_their_lines() {
     let dir = tempfile::tempdir().unwrap();
     let job = std::fs::read_to_string(sample("jacks-or-better-9-6.ron")).unwrap();
-    let slipped =
-        job.replace(r#"name: "Full House", pays: 9)"#, r#"name: "Full House", pays: 6)"#).replace(r#"name: "Flush", pays: 6)"#, r#"name: "Flush", pays: 7)"#);
+    let slipped = job
+        .replace(r#"name_pt: Some("Full"), pays: 9)"#, r#"name_pt: Some("Full"), pays: 6)"#)
+        .replace(r#"name_pt: Some("Cor"), pays: 6)"#, r#"name_pt: Some("Cor"), pays: 7)"#);
+    assert_ne!(slipped, job, "the slips were made");
     let file = dir.path().join("job-7-6.ron");
     std::fs::write(&file, &slipped).unwrap();
     let line_of = |needle: &str| slipped.lines().position(|l| l.contains(needle)).unwrap() + 1;

@@ -19,7 +19,7 @@ use crate::screens::help::bet_range;
 use crate::screens::{HudLayout, KindPages, screen_ui};
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::round::Phase;
-use game_host::session::Session;
+use game_host::session::{Lang, Session};
 
 pub struct DrawPokerScreenPlugin;
 
@@ -66,7 +66,7 @@ fn paytable(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame, coins: u32, paid:
                 ui.end_row();
                 for (i, e) in g.entries.iter().enumerate() {
                     let colour = if paid == Some(i) { egui::Color32::WHITE } else { egui::Color32::from_rgb(250, 215, 0) };
-                    ui.label(egui::RichText::new(&e.name).color(colour).size(15.0).strong());
+                    ui.label(egui::RichText::new(e.name_in(s.lang() == Lang::Pt)).color(colour).size(15.0).strong());
                     for &c in &g.coins {
                         let pay = egui::RichText::new((g.pays_per_coin(i, c) * u64::from(c)).to_string()).color(colour).size(15.0).monospace();
                         ui.label(if c == coins { pay.background_color(LIT) } else { pay });
@@ -97,7 +97,9 @@ fn paytable_and_hands(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame, round: 
             for k in 0..round.deal.more.len() {
                 let (faces, pays) = match finals.and_then(|f| f.get(k)) {
                     Some(hand) => {
-                        let pays = g.evaluate(hand).map_or_else(String::new, |e| format!("{} {}", g.entries[e].name, s.show(g.win(hand, round.coins) * denom)));
+                        let pays = g.evaluate(hand).map_or_else(String::new, |e| {
+                            format!("{} {}", g.entries[e].name_in(s.lang() == Lang::Pt), s.show(g.win(hand, round.coins) * denom))
+                        });
                         (hand.map(Some), pays)
                     }
                     None => (std::array::from_fn(|i| round.hold.holds(i).then_some(dealt[i])), String::new()),
@@ -165,7 +167,7 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                 });
                 if let Some(dr) = drawn.filter(|dr| !dr.more.is_empty()) {
                     // Multi-hand: the first hand's prize, then every hand's together.
-                    let first = paid.map_or_else(|| s.t("Sem prémio", "No win").to_owned(), |e| g.entries[e].name.clone());
+                    let first = paid.map_or_else(|| s.t("Sem prémio", "No win").to_owned(), |e| g.entries[e].name_in(s.lang() == Lang::Pt).to_owned());
                     ui.label(egui::RichText::new(first).size(22.0));
                     ui.heading(
                         egui::RichText::new(format!("{} — {}", s.t("Prémio das mãos", "All hands win"), s.show(dr.win * d.denom)))
@@ -179,7 +181,9 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                     match paid {
                         Some(e) => {
                             ui.heading(
-                                egui::RichText::new(format!("{} — {}", g.entries[e].name, s.show(dr.win * d.denom))).color(egui::Color32::GOLD).size(30.0),
+                                egui::RichText::new(format!("{} — {}", g.entries[e].name_in(s.lang() == Lang::Pt), s.show(dr.win * d.denom)))
+                                    .color(egui::Color32::GOLD)
+                                    .size(30.0),
                             );
                         }
                         None => {
@@ -190,7 +194,7 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                         choice = double_up_panel(ui, &s, d.at_stake, d.denom, &d.gambles);
                     }
                 } else {
-                    let dealt = g.evaluate(&hand).map(|e| g.entries[e].name.clone());
+                    let dealt = g.evaluate(&hand).map(|e| g.entries[e].name_in(s.lang() == Lang::Pt).to_owned());
                     if let Some(n) = dealt {
                         ui.label(egui::RichText::new(n).size(22.0));
                     }
@@ -209,7 +213,10 @@ fn draw_draw_poker_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, sessi
                 let held: Vec<bool> = (0..5).map(|i| last.state.hold.holds(i)).collect();
                 paint_hand(ui, &hand.map(Some), &held);
                 if let Some(e) = paid {
-                    ui.heading(egui::RichText::new(format!("{} — {}", g.entries[e].name, s.show(last.at_stake * last.denom))).color(egui::Color32::GOLD));
+                    ui.heading(
+                        egui::RichText::new(format!("{} — {}", g.entries[e].name_in(s.lang() == Lang::Pt), s.show(last.at_stake * last.denom)))
+                            .color(egui::Color32::GOLD),
+                    );
                 }
                 ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
             }
@@ -269,7 +276,7 @@ fn draw_poker_help(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame) {
         }
         ui.end_row();
         for (i, e) in g.entries.iter().enumerate() {
-            ui.label(&e.name);
+            ui.label(e.name_in(s.lang() == Lang::Pt));
             for &c in &g.coins {
                 ui.label((g.pays_per_coin(i, c) * u64::from(c)).to_string());
             }

@@ -127,9 +127,9 @@ impl DrawPokerRound {
 pub struct DrawPoker(pub DrawPokerGame);
 
 impl DrawPoker {
-    /// The paytable's name for a final hand, if it pays.
-    pub fn hand_name(&self, hand: &[Card; 5]) -> Option<String> {
-        self.0.evaluate(hand).map(|e| self.0.entries[e].name.clone())
+    /// The paytable's name for a final hand, if it pays, in `lang`.
+    pub fn hand_name(&self, hand: &[Card; 5], lang: Lang) -> Option<String> {
+        self.0.evaluate(hand).map(|e| self.0.entries[e].name_in(lang == Lang::Pt).to_owned())
     }
 
     /// The draw under `hold`: every hand's final cards and their win,
@@ -257,7 +257,8 @@ impl GameKind for DrawPoker {
             .enumerate()
             .filter_map(|(i, h)| {
                 let win = self.0.win(h, round.coins);
-                let name = self.hand_name(h)?;
+                // The journal's label is the paytable's own name.
+                let name = self.hand_name(h, Lang::En)?;
                 let label = if several { format!("hand {}: {name} ({} coins)", i + 1, round.coins) } else { format!("{name} ({} coins)", round.coins) };
                 (win > 0).then(|| WinComponent { label, amount: win * denom })
             })
@@ -277,16 +278,16 @@ impl GameKind for DrawPoker {
         self.0.entries.iter().find(|e| e.pattern == *pattern).map(|e| e.name.clone())
     }
 
-    fn describe(&self, round: &DrawPokerRound, _lang: Lang) -> String {
+    fn describe(&self, round: &DrawPokerRound, lang: Lang) -> String {
         let dealt = cards(&round.deal.first.hand());
         match round.drawn.as_ref() {
             Some(d) if !d.more.is_empty() => {
-                let finals: Vec<String> = d.hands().iter().map(|h| format!("{} {}", cards(h), self.hand_name(h).unwrap_or_default())).collect();
+                let finals: Vec<String> = d.hands().iter().map(|h| format!("{} {}", cards(h), self.hand_name(h, lang).unwrap_or_default())).collect();
                 format!("{dealt} → {}", finals.join(" | "))
             }
             _ => {
                 let hand = round.hand();
-                format!("{dealt} → {} {}", cards(&hand), self.hand_name(&hand).unwrap_or_default())
+                format!("{dealt} → {} {}", cards(&hand), self.hand_name(&hand, lang).unwrap_or_default())
             }
         }
     }
@@ -320,6 +321,7 @@ mod tests {
         rules.0.entries.insert(
             0,
             game_core::draw_poker::PayEntry {
+                name_pt: None,
                 name: "Sequential Royal".into(),
                 pattern: game_core::draw_poker::Pattern::SequentialRoyalFlush { either_way: false },
                 pays: 250,
