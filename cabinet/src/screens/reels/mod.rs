@@ -52,8 +52,8 @@ fn reel_game_selected(session: Res<SessionRes>) -> bool {
     session.0.lock().is_ok_and(|s| s.rules::<Reels>().is_some())
 }
 
-/// Seconds a spin stays on screen after its reels rest, before the next
-/// free game spins: long enough to see a win.
+/// Seconds a free game's spin stays on screen after its reels rest,
+/// before the next spins: long enough to see a win.
 fn pause_after(spin: &Spin) -> f32 {
     if spin.win > 0 { view::WIN_SHOW_S } else { 0.4 }
 }
@@ -83,7 +83,10 @@ fn advance_reveal(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<
         return;
     }
     let spin = spin_of(reveal.spin);
-    if now - reveal.started >= Motion::new(&game, spin).rests_at() + pause_after(spin) {
+    // A free game waits for its win to be seen before the next spins; the
+    // last spin is revealed as its reels rest (its win goes to the meter).
+    let pause = if reveal.spin < spins { pause_after(spin) } else { 0.0 };
+    if now - reveal.started >= Motion::new(&game, spin).rests_at() + pause {
         if reveal.spin < spins {
             reveal.spin += 1;
             reveal.started = now;
