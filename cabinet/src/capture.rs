@@ -15,6 +15,10 @@ use crate::screen_text::TextDump;
 pub struct Capture {
     pub dir: PathBuf,
     pub count: u32,
+    /// Screenshots asked for and not yet taken (labels): one is taken at a
+    /// time, as Bevy skips a second screenshot of the window while one is
+    /// being captured.
+    pub queue: Vec<String>,
 }
 
 pub struct CapturePlugin {
@@ -26,7 +30,8 @@ impl Plugin for CapturePlugin {
         // Continue the numbering of earlier runs: a restart never overwrites.
         let count =
             std::fs::read_dir(&self.dir).map_or(0, |d| d.filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "png")).count()) as u32;
-        app.insert_resource(Capture { dir: self.dir.clone(), count }).add_systems(Update, (screenshot_on_f12, screenshot_on_mode_change));
+        app.insert_resource(Capture { dir: self.dir.clone(), count, queue: Vec::new() })
+            .add_systems(Update, (screenshot_on_f12, screenshot_on_mode_change, take_next_screenshot).chain());
     }
 }
 
@@ -40,20 +45,22 @@ fn take(commands: &mut Commands, capture: &mut Capture, text: &mut TextDump, lab
     commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
 }
 
-fn screenshot_on_f12(keys: Res<ButtonInput<KeyCode>>, mut commands: Commands, mut capture: ResMut<Capture>, mut text: ResMut<TextDump>) {
+fn screenshot_on_f12(keys: Res<ButtonInput<KeyCode>>, mut capture: ResMut<Capture>) {
     if keys.just_pressed(KeyCode::F12) {
-        take(&mut commands, &mut capture, &mut text, "f12");
+        capture.queue.push("f12".into());
     }
 }
 
-fn screenshot_on_mode_change(
-    mode: Res<State<Mode>>,
-    mut commands: Commands,
-    mut capture: ResMut<Capture>,
-    mut text: ResMut<TextDump>,
-    mut last: Local<Option<(Mode, f32)>>,
-    time: Res<Time>,
-) {
+/// The next screenshot asked for, once no other is being captured.
+fn take_next_screenshot(mut commands: Commands, mut capture: ResMut<Capture>, mut text: ResMut<TextDump>, capturing: Query<(), With<Screenshot>>) {
+    if capture.queue.is_empty() || !capturing.is_empty() {
+        return;
+    }
+    let label = capture.queue.remove(0);
+    take(&mut commands, &mut capture, &mut text, &label);
+}
+
+fn screenshot_on_mode_change(mode: Res<State<Mode>>, mut capture: ResMut<Capture>, mut last: Local<Option<(Mode, f32)>>, time: Res<Time>) {
     // Wait a moment after each change so the new screen has been drawn.
     let now = time.elapsed_secs();
     let m = *mode.get();
@@ -65,7 +72,7 @@ fn screenshot_on_mode_change(
         && at >= 0.0
         && now - at > 0.5
     {
-        take(&mut commands, &mut capture, &mut text, &format!("{lm:?}").to_lowercase());
+        capture.queue.push(format!("{lm:?}").to_lowercase());
         *last = Some((lm, -1.0));
     }
 }

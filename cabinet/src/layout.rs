@@ -166,10 +166,21 @@ pub fn menu_denomination(i: usize, n: usize) -> Area {
 }
 
 /// How the design screen sits in a window of `width` × `height` logical
-/// pixels: its scale and the offset of its top-left corner.
+/// pixels: its scale and the offset of its top-left corner. A landscape
+/// window shows it whole and centred; a portrait one (taller than wide,
+/// 1080 × 1920) stands it at the bottom, in the player's reach, and leaves
+/// the top to the top box (`top_box`).
 pub fn fit(width: f32, height: f32) -> (f32, f32, f32) {
     let scale = (width / WIDTH).min(height / HEIGHT).max(1e-3);
-    (scale, (width - WIDTH * scale) / 2.0, (height - HEIGHT * scale) / 2.0)
+    let spare = height - HEIGHT * scale;
+    (scale, (width - WIDTH * scale) / 2.0, if height > width { spare } else { spare / 2.0 })
+}
+
+/// The top box of a portrait window, on the design screen (above the
+/// stage: its y is negative); none in landscape.
+pub fn top_box(width: f32, height: f32) -> Option<Area> {
+    let (scale, _, oy) = fit(width, height);
+    (height > width && oy >= 1.0).then(|| Area::new(0.0, -oy / scale, WIDTH, oy / scale))
 }
 
 #[cfg(test)]
@@ -237,8 +248,13 @@ mod tests {
         assert_eq!(fit(1920.0, 1080.0), (1.0, 0.0, 0.0));
         let (s, x, y) = fit(1280.0, 720.0);
         assert!((s - 2.0 / 3.0).abs() < 1e-6 && x == 0.0 && y == 0.0);
-        // Portrait: the whole stage across the width, centred in height.
+        assert_eq!(top_box(1280.0, 720.0), None);
+        assert_eq!(top_box(1920.0, 1200.0), None, "a taller landscape window: centred, no top box");
+        // Portrait: the whole stage across the width, at the bottom; the
+        // top box above it is the rest of the window.
         let (s, x, y) = fit(1080.0, 1920.0);
-        assert!((s - 0.5625).abs() < 1e-6 && x == 0.0 && (y - (1920.0 - 607.5) / 2.0).abs() < 1e-3);
+        assert!((s - 0.5625).abs() < 1e-6 && x == 0.0 && (y - (1920.0 - 607.5)).abs() < 1e-3);
+        let b = top_box(1080.0, 1920.0).expect("a portrait window has a top box");
+        assert!((b.y + b.h).abs() < 1e-3 && (b.h * s - (1920.0 - 607.5)).abs() < 1e-2 && b.w == WIDTH);
     }
 }

@@ -141,6 +141,8 @@ fn main() -> ExitCode {
                     screens::meters_bar::MetersBarPlugin,
                     pacing::FramePacingPlugin,
                     screen_text::ScreenTextPlugin,
+                    screens::double_up::DoubleUpPlugin,
+                    screens::top_box::TopBoxPlugin,
                 ));
         }
         Err(reason) => {

@@ -28,7 +28,7 @@ impl Plugin for StagePlugin {
         app.insert_resource(ClearColor(Color::srgb(0.02, 0.03, 0.07)))
             .init_resource::<ArtTextures>()
             .add_systems(Startup, (spawn_stage_camera, load_font))
-            .add_systems(Update, show_background)
+            .add_systems(Update, (show_background, place_camera))
             .add_systems(EguiPrimaryContextPass, zoom_egui_with_the_stage);
     }
 }
@@ -55,6 +55,21 @@ fn spawn_stage_camera(mut commands: Commands) {
             ..OrthographicProjection::default_2d()
         }),
     ));
+}
+
+/// The camera over the stage as `layout::fit` places it in the window
+/// (centred; at the bottom of a portrait window).
+fn place_camera(window: Query<&Window, With<PrimaryWindow>>, mut camera: Query<&mut Transform, With<Camera2d>>) {
+    let Ok(w) = window.single() else { return };
+    let (scale, ox, oy) = layout::fit(w.width(), w.height());
+    // The window's centre on the design screen, in the camera's world.
+    let centre = at((w.width() / 2.0 - ox) / scale, (w.height() / 2.0 - oy) / scale, 0.0);
+    for mut t in &mut camera {
+        if (t.translation.x - centre.x).abs() > 0.01 || (t.translation.y - centre.y).abs() > 0.01 {
+            t.translation.x = centre.x;
+            t.translation.y = centre.y;
+        }
+    }
 }
 
 /// egui at the stage's scale: its screens are 1280 points across the stage.

@@ -28,7 +28,8 @@ pub(crate) fn syntax_error(file: &str, src: &str, e: &ron::error::SpannedError) 
     // Where RON stopped: a number it read as a whole number followed by a
     // fraction (`100.5`) stops it at the point.
     // RON counts columns in characters: a line may hold accented names.
-    let rest: String = src.lines().nth(e.position.line.saturating_sub(1)).map(|l| l.chars().skip(e.position.col.saturating_sub(1)).collect()).unwrap_or_default();
+    let rest: String =
+        src.lines().nth(e.position.line.saturating_sub(1)).map(|l| l.chars().skip(e.position.col.saturating_sub(1)).collect()).unwrap_or_default();
     let fraction = rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit());
     let message = match &e.code {
         ron::Error::IntegerOutOfBounds => {

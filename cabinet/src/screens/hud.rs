@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::SessionRes;
-use crate::screens::{HudLayout, viewport_ui};
+use crate::screens::HudLayout;
 
 pub struct HudPlugin;
 
@@ -32,14 +32,16 @@ impl Plugin for HudPlugin {
 
 fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mode: Res<State<crate::modes::Mode>>, mut layout: ResMut<HudLayout>) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let mut root = viewport_ui(ctx, "hud");
     let Ok(s) = session.0.lock() else { return Ok(()) };
     // The stage's bands in egui's points (`layout`): the top bar is egui's,
-    // the bottom bands are drawn by Bevy under the egui screens.
+    // the bottom bands are drawn by Bevy under the egui screens; the HUD
+    // draws within the stage (a portrait window's top box is Bevy's).
     let view = ctx.viewport_rect();
-    let (scale, _, oy) = crate::layout::fit(view.width(), view.height());
-    let top_bar = oy + crate::layout::TOP_BAR.h * scale;
-    let stage_bottom = oy + (crate::layout::HEIGHT - crate::layout::GAME.bottom() + 32.0) * scale;
+    let (scale, ox, oy) = crate::layout::fit(view.width(), view.height());
+    let stage = egui::Rect::from_min_size(view.min + egui::vec2(ox, oy), egui::vec2(crate::layout::WIDTH * scale, crate::layout::HEIGHT * scale));
+    let mut root = egui::Ui::new(ctx.clone(), "hud".into(), egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(stage));
+    let top_bar = crate::layout::TOP_BAR.h * scale;
+    let stage_bottom = (view.max.y - stage.max.y) + (crate::layout::HEIGHT - crate::layout::GAME.bottom() + 32.0) * scale;
     let top = egui::Panel::top("hud_top").exact_size(top_bar).frame(egui::Frame::new().fill(egui::Color32::from_rgb(10, 8, 22)).inner_margin(10.0)).show(
         &mut root,
         |ui| {
@@ -95,6 +97,6 @@ fn draw_hud(mut contexts: EguiContexts, session: Res<SessionRes>, mode: Res<Stat
     // (`meters_bar`, `deck`): the screens draw above them.
     // The operator's screens (audit, recall, tilt) have the whole height.
     let deck_shown = matches!(mode.get(), crate::modes::Mode::Attract | crate::modes::Mode::Idle | crate::modes::Mode::Playing);
-    *layout = HudLayout { top: top.response.rect.height() + banner, bottom: if deck_shown { stage_bottom } else { 0.0 } };
+    *layout = HudLayout { top: oy + top.response.rect.height() + banner, bottom: if deck_shown { stage_bottom } else { 0.0 } };
     Ok(())
 }

@@ -4,6 +4,7 @@ pub mod attract;
 pub mod audit;
 pub mod cards;
 pub mod deck;
+pub mod double_up;
 pub mod draw_poker;
 pub mod game_menu;
 pub mod help;
@@ -13,7 +14,9 @@ pub mod operator_panel;
 pub mod recall;
 pub mod reels;
 pub mod stud_poker;
+pub mod table;
 pub mod tilt;
+pub mod top_box;
 
 use bevy::prelude::Resource;
 use bevy_egui::egui;

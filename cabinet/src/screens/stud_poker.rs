@@ -1,22 +1,32 @@
-//! The póquer sem descarte screen: the ante, the player's five cards and
-//! the dealer's up card, raise (F1) or fold (F2), then the dealer's hand
-//! and the settlement. The dealer's hand was drawn and committed at the
-//! deal; the screen only turns it over.
+//! The póquer sem descarte screen, drawn by Bevy (issue 29): what the raise
+//! pays, the ante, the player's five cards and the dealer's up card
+//! turning over, raise or fold (touch or F1/F2), then the dealer's hand
+//! turned and the settlement; the jackpot side bet by touch (or J). The
+//! dealer's hand was drawn and committed at the deal; the screen only turns
+//! it over. Help and recall stay egui.
 
+use bevy::input::touch::Touches;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy::sprite::Anchor;
+use bevy::window::PrimaryWindow;
+use bevy_egui::egui;
 use game_core::double_up::DoubleUpRule;
 use game_core::poker::{Category, evaluate};
 use game_core::stud_poker::{Decision, Outcome, StudDeal, StudPokerGame, TieRule};
+use game_host::command::Command;
+use game_host::kind::BetControl;
 use game_host::kind::GameKind;
 use game_host::round::Opening;
 use meters::RoundRecall;
 
 use crate::SessionRes;
+use crate::layout::Area;
 use crate::modes::Mode;
-use crate::screens::cards::{paint_hand, paint_hand_turning, turned};
+use crate::screens::KindPages;
+use crate::screens::cards::{paint_hand, turned};
 use crate::screens::help::bet_range;
-use crate::screens::{HudLayout, KindPages, screen_ui};
+use crate::screens::table::{self, CARD, CardLook};
+use crate::stage::{self, ArtTextures, Fonts};
 use game_host::kinds::stud_poker::StudPoker;
 use game_host::round::Phase;
 use game_host::session::{Lang, Session};
@@ -26,8 +36,9 @@ pub struct StudPokerScreenPlugin;
 impl Plugin for StudPokerScreenPlugin {
     fn build(&self, app: &mut App) {
         KindPages::register(app, help_page, replay);
-        app.add_systems(Update, decision_keys.run_if(in_state(Mode::Playing)))
-            .add_systems(EguiPrimaryContextPass, draw_stud_screen.run_if(in_state(Mode::Idle).or_else(in_state(Mode::Playing)).and_then(stud_selected)));
+        app.init_resource::<StudTable>()
+            .add_systems(Update, decision_keys.run_if(in_state(Mode::Playing)))
+            .add_systems(Update, (build_stud_table, (show_stud_table, touch_stud_buttons).run_if(stud_selected)).chain());
     }
 }
 
@@ -64,106 +75,274 @@ fn outcome_text(s: &Session, o: Outcome) -> &'static str {
     }
 }
 
-fn raise_table(ui: &mut egui::Ui, s: &Session, g: &StudPokerGame) {
-    ui.horizontal_wrapped(|ui| {
-        for (i, pay) in g.raise_pays.iter().enumerate().rev().take(7) {
-            ui.label(format!("{} {pay}:1 ·", category(s, Category::ALL[i])));
-        }
-    });
-}
-
-/// The deal or the settlement on screen and when it began: the cards
-/// dealt, then the dealer's hidden ones, turn over one after another
-/// (issue 29; presentation only).
-#[derive(Default)]
-struct Turning {
-    shown: Option<(u64, bool)>,
+/// The stud table on screen: built for the game selected (and the
+/// player's language), taken down for any other.
+#[derive(Resource, Default)]
+struct StudTable {
+    game: Option<String>,
+    /// The deal or the settlement on screen and when it began: the cards
+    /// dealt, then the dealer's hidden ones, turn over (presentation only).
+    turning: Option<(u64, bool)>,
     since: f32,
 }
 
-fn draw_stud_screen(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>, time: Res<Time>, mut turning: Local<Turning>) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let mut root = screen_ui(ctx, "stud_poker", &hud);
-    let Ok(mut s) = session.0.lock() else { return Ok(()) };
-    let Some(g) = s.rules::<StudPoker>().map(|r| r.0.clone()) else { return Ok(()) };
-    let round = s.round::<StudPoker>().cloned();
-    let mut decision = None;
-    let now = time.elapsed_secs();
-    if let Some(r) = &round {
-        let stage = (r.id, r.phase == Phase::Ended);
-        if turning.shown != Some(stage) {
-            // A round this screen did not see dealt is shown as it stands.
-            let seen = turning.shown.is_some_and(|(id, _)| id == r.id) || r.phase != Phase::Ended;
-            *turning = Turning { shown: Some(stage), since: if seen && !r.resumed { now } else { now - 10.0 } };
+#[derive(Component)]
+struct StudRoot;
+/// A card: 0 the dealer's hand, 1 the player's; its place.
+#[derive(Component)]
+struct StudCard(usize, usize);
+#[derive(Component)]
+enum StudText {
+    Dealer,
+    Player,
+    Stakes,
+    Outcome,
+    SideBet,
+}
+/// A touch button of the screen: the decisions, the side bet.
+#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+enum StudButton {
+    Raise,
+    Fold,
+    SideBet,
+}
+
+const PAYS: Area = Area::new(40.0, 106.0, 600.0, 370.0);
+const HANDS_X: f32 = 1250.0;
+const DEALER_Y: f32 = 250.0;
+const PLAYER_Y: f32 = 510.0;
+
+impl StudButton {
+    fn area(self) -> Area {
+        match self {
+            StudButton::Raise => Area::new(HANDS_X - 380.0, 700.0, 360.0, 72.0),
+            StudButton::Fold => Area::new(HANDS_X + 20.0, 700.0, 360.0, 72.0),
+            StudButton::SideBet => Area::new(PAYS.x, PAYS.bottom() + 30.0, PAYS.w, 72.0),
         }
     }
-    let elapsed = now - turning.since;
-    egui::CentralPanel::default().show(&mut root, |ui| {
-        ui.vertical_centered(|ui| {
-            raise_table(ui, &s, &g);
-            match &round {
-                Some(r) if r.phase != Phase::Ended => {
-                    ui.label(egui::RichText::new(s.t("CROUPIER", "DEALER")).size(20.0));
-                    let mut dealer = [None; 5];
-                    dealer[4] = Some(r.state.deal.dealer_up_card());
-                    let up = [1.0, 1.0, 1.0, 1.0, turned(5, elapsed)];
-                    paint_hand_turning(ui, &dealer, &[], &up);
-                    ui.add_space(10.0);
-                    let player: Vec<f32> = (0..5).map(|i| turned(i, elapsed)).collect();
-                    paint_hand_turning(ui, &r.state.deal.player.map(Some), &[], &player);
-                    ui.label(egui::RichText::new(category(&s, evaluate(&r.state.deal.player).category())).size(24.0));
-                    ui.label(format!("{} {}", s.t("Ante:", "Ante:"), s.show(r.state.ante * r.denom)));
-                    if r.state.side_bet > 0 {
-                        ui.label(format!("{} {}", s.t("Aposta no jackpot:", "Jackpot bet:"), s.show(r.state.side_bet * r.denom)));
-                    }
-                    ui.horizontal(|ui| {
-                        ui.add_space((ui.available_width() / 2.0 - 180.0).max(0.0));
-                        let raise = format!("{} {} (F1)", s.t("APOSTAR", "RAISE"), s.show(2 * r.state.ante * r.denom));
-                        if ui.add_sized([180.0, 40.0], egui::Button::new(raise)).clicked() {
-                            decision = Some(Decision::Raise);
-                        }
-                        if ui.add_sized([180.0, 40.0], egui::Button::new(s.t("DESISTIR (F2)", "FOLD (F2)"))).clicked() {
-                            decision = Some(Decision::Fold);
-                        }
-                    });
-                }
-                Some(last) => {
-                    // The last round stays on screen until the next (E-34).
-                    let Some((_, st)) = last.state.settled else { return };
-                    ui.label(egui::RichText::new(format!("{} — {}", s.t("CROUPIER", "DEALER"), category(&s, st.dealer))).size(20.0));
-                    // The dealer's hidden cards turn at the settlement.
-                    let hidden: Vec<f32> = (0..5).map(|i| if i == 4 { 1.0 } else { turned(i, elapsed) }).collect();
-                    paint_hand_turning(ui, &last.state.deal.dealer.map(Some), &[], &hidden);
-                    ui.add_space(10.0);
-                    paint_hand(ui, &last.state.deal.player.map(Some), &[]);
-                    ui.label(egui::RichText::new(category(&s, st.player)).size(24.0));
-                    let colour = if st.returned > st.staked { egui::Color32::GOLD } else { egui::Color32::LIGHT_GRAY };
-                    ui.heading(
-                        egui::RichText::new(format!("{} — {}", outcome_text(&s, st.outcome), s.show(st.returned * last.denom))).color(colour).size(28.0),
-                    );
-                    // The side bet's win: its fixed sum or the jackpot.
-                    let side = last.settled_win.unwrap_or(0).saturating_sub(st.returned * last.denom);
-                    if side > 0 {
-                        ui.heading(egui::RichText::new(format!("JACKPOT — {}", s.show(side))).color(egui::Color32::GOLD).size(28.0));
-                    }
-                    ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
-                    side_bet_line(ui, &s);
-                }
-                _ => {
-                    ui.label(egui::RichText::new(s.t("CROUPIER", "DEALER")).size(20.0));
-                    paint_hand(ui, &[None; 5], &[]);
-                    ui.add_space(10.0);
-                    paint_hand(ui, &[None; 5], &[]);
-                    ui.label(s.t("Prima ESPAÇO para dar cartas", "Press SPACE to deal"));
-                    side_bet_line(ui, &s);
+}
+
+fn hand_row(y: f32) -> Vec<(f32, f32)> {
+    table::row(5, CARD, 24.0, HANDS_X, y)
+}
+
+fn category_name(lang: Lang, c: Category) -> &'static str {
+    if lang == Lang::Pt { c.name_pt() } else { c.name_en() }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_stud_table(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    mode: Res<State<Mode>>,
+    fonts: Option<Res<Fonts>>,
+    mut table: ResMut<StudTable>,
+    roots: Query<Entity, With<StudRoot>>,
+    mut shown: Query<&mut Visibility, With<StudRoot>>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
+    for mut v in &mut shown {
+        v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
+    }
+    let key = s.rules::<StudPoker>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
+    if table.game == key {
+        return;
+    }
+    for e in &roots {
+        commands.entity(e).despawn();
+    }
+    *table = StudTable { game: key, ..default() };
+    let Some(g) = s.rules::<StudPoker>().map(|r| r.0.clone()) else { return };
+    commands.spawn((StudRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
+        let (px, py) = PAYS.centre();
+        root.spawn((
+            Sprite::from_color(Color::srgb(0.9, 0.75, 0.2), Vec2::new(PAYS.w + 8.0, PAYS.h + 8.0)),
+            Transform::from_translation(stage::at(px, py, 1.0)),
+        ));
+        root.spawn((Sprite::from_color(Color::srgb(0.05, 0.09, 0.31), Vec2::new(PAYS.w, PAYS.h)), Transform::from_translation(stage::at(px, py, 1.1))));
+        root.spawn((
+            stage::text(&fonts, s.t("A APOSTA PAGA", "THE RAISE PAYS"), 22.0, Color::WHITE),
+            Transform::from_translation(stage::at(px, PAYS.y + 24.0, 2.0)),
+        ));
+        for (k, (i, &pay)) in g.raise_pays.iter().enumerate().rev().enumerate() {
+            let y = PAYS.y + 60.0 + k as f32 * 31.0;
+            let name = category_name(s.lang(), Category::ALL[i]);
+            root.spawn((stage::text(&fonts, name, 20.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(PAYS.x + 24.0, y, 2.0))));
+            root.spawn((
+                stage::text(&fonts, format!("{pay}:1"), 20.0, table::GOLD),
+                Anchor::CENTER_RIGHT,
+                Transform::from_translation(stage::at(PAYS.x + PAYS.w - 24.0, y, 2.0)),
+            ));
+        }
+        for (hand, y) in [(0, DEALER_Y), (1, PLAYER_Y)] {
+            for (i, &(x, y)) in hand_row(y).iter().enumerate() {
+                root.spawn((StudCard(hand, i), Sprite::default(), Transform::from_translation(stage::at(x, y, 3.0))));
+            }
+        }
+        let line = |t: StudText, y: f32, size: f32| (t, stage::text(&fonts, "", size, Color::WHITE), Transform::from_translation(stage::at(HANDS_X, y, 3.0)));
+        root.spawn(line(StudText::Dealer, DEALER_Y - CARD.y / 2.0 - 18.0, 22.0));
+        root.spawn(line(StudText::Player, PLAYER_Y + CARD.y / 2.0 + 22.0, 26.0));
+        root.spawn(line(StudText::Stakes, PLAYER_Y + CARD.y / 2.0 + 54.0, 20.0));
+        root.spawn(line(StudText::Outcome, 736.0, 28.0));
+        for (b, fill) in [
+            (StudButton::Raise, Color::srgb(0.12, 0.55, 0.23)),
+            (StudButton::Fold, Color::srgb(0.7, 0.08, 0.16)),
+            (StudButton::SideBet, Color::srgb(0.36, 0.16, 0.53)),
+        ] {
+            let a = b.area();
+            let (cx, cy) = a.centre();
+            root.spawn((b, Sprite::from_color(fill, Vec2::new(a.w, a.h)), Transform::from_translation(stage::at(cx, cy, 2.5)), Visibility::Hidden))
+                .with_children(|button| {
+                    button.spawn((StudText::SideBet, stage::text(&fonts, "", 24.0, Color::WHITE), Transform::from_xyz(0.0, 0.0, 0.5)));
+                });
+        }
+    });
+}
+
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn show_stud_table(
+    session: Res<SessionRes>,
+    time: Res<Time>,
+    mut table: ResMut<StudTable>,
+    mut art: ResMut<ArtTextures>,
+    mut images: ResMut<Assets<Image>>,
+    mut cards: Query<(&StudCard, &mut Sprite, &mut Transform), Without<StudButton>>,
+    mut buttons: Query<(&StudButton, &mut Visibility, &Children)>,
+    mut texts: Query<(&StudText, &mut Text2d)>,
+) {
+    let Ok(s) = session.0.lock() else { return };
+    let Some(g) = s.rules::<StudPoker>().map(|r| r.0.clone()) else { return };
+    let lang = s.lang();
+    let now = time.elapsed_secs();
+    let round = s.round::<StudPoker>();
+    if let Some(r) = round {
+        let key = (r.id, r.phase == Phase::Ended);
+        if table.turning != Some(key) {
+            // A round this screen did not see dealt is shown as it stands.
+            let seen = table.turning.is_some_and(|(id, _)| id == r.id) || r.phase != Phase::Ended;
+            table.turning = Some(key);
+            table.since = if seen && !r.resumed { now } else { now - 10.0 };
+        }
+    }
+    let elapsed = now - table.since;
+    let settled = round.and_then(|r| r.state.settled.map(|(_, st)| st)).filter(|_| round.is_some_and(|r| r.phase == Phase::Ended));
+    let deciding = round.is_some_and(|r| r.phase == Phase::Decisions);
+    for (card, mut sprite, mut transform) in &mut cards {
+        let (hand, i) = (card.0, card.1);
+        let (face, turn) = match (round, hand) {
+            (None, _) => (None, 0.0),
+            // The dealer: one card open at the deal, the four hidden ones
+            // turned at the settlement.
+            (Some(r), 0) if settled.is_some() => (Some(r.state.deal.dealer[i]), if i == 4 { 1.0 } else { turned(i, elapsed) }),
+            (Some(r), 0) => (Some(r.state.deal.dealer[i]).filter(|_| i == 4), if i == 4 { turned(5, elapsed) } else { 0.0 }),
+            (Some(r), _) => (Some(r.state.deal.player[i]), if settled.is_some() { 1.0 } else { turned(i, elapsed) }),
+        };
+        let centre = hand_row(if hand == 0 { DEALER_Y } else { PLAYER_Y })[i];
+        table::show_card(&mut sprite, &mut transform, &CardLook { face, turn, centre, size: CARD }, 3.0, &mut art, &mut images);
+    }
+    let side = g.jackpot.is_some();
+    let side_on = s.game().bet::<StudPoker>().is_some_and(|b| b.jackpot);
+    let mut labels: Vec<(Entity, String)> = Vec::new();
+    for (b, mut v, children) in &mut buttons {
+        let show = match b {
+            StudButton::Raise | StudButton::Fold => deciding,
+            StudButton::SideBet => side && !s.in_round(),
+        };
+        v.set_if_neq(if show { Visibility::Inherited } else { Visibility::Hidden });
+        let text = match (b, round) {
+            (StudButton::Raise, Some(r)) => format!("{} {} (F1)", s.t("APOSTAR", "RAISE"), s.show(2 * r.state.ante * r.denom)),
+            (StudButton::Raise, None) => String::new(),
+            (StudButton::Fold, _) => s.t("DESISTIR (F2)", "FOLD (F2)").to_owned(),
+            (StudButton::SideBet, _) => {
+                if side_on {
+                    s.t("JACKPOT: SIM (J)", "JACKPOT: ON (J)").to_owned()
+                } else {
+                    s.t("JACKPOT: NÃO (J)", "JACKPOT: OFF (J)").to_owned()
                 }
             }
-        });
-    });
-    if let Some(d) = decision {
-        s.decide::<StudPoker>(d);
+        };
+        labels.extend(children.iter().map(|c| (c, text.clone())));
     }
-    Ok(())
+    for (entity, text) in labels {
+        if let Ok((_, mut t)) = texts.get_mut(entity)
+            && t.0 != text
+        {
+            t.0 = text;
+        }
+    }
+    for (kind, mut text) in &mut texts {
+        let want = match kind {
+            StudText::Dealer => match settled {
+                Some(st) => format!("{} — {}", s.t("CROUPIER", "DEALER"), category_name(lang, st.dealer)),
+                None => s.t("CROUPIER", "DEALER").to_owned(),
+            },
+            StudText::Player => match (round, settled) {
+                (Some(_), Some(st)) => category_name(lang, st.player).to_owned(),
+                (Some(r), None) => category_name(lang, evaluate(&r.state.deal.player).category()).to_owned(),
+                (None, _) => s.t("Prima JOGAR para dar cartas", "Press PLAY to deal").to_owned(),
+            },
+            StudText::Stakes => match round {
+                Some(r) if r.state.side_bet > 0 => format!(
+                    "{} {} · {} {}",
+                    s.t("Ante:", "Ante:"),
+                    s.show(r.state.ante * r.denom),
+                    s.t("aposta no jackpot:", "jackpot bet:"),
+                    s.show(r.state.side_bet * r.denom)
+                ),
+                Some(r) => format!("{} {}", s.t("Ante:", "Ante:"), s.show(r.state.ante * r.denom)),
+                None => String::new(),
+            },
+            StudText::Outcome => match (round, settled) {
+                (Some(r), Some(st)) => {
+                    let side_win = r.settled_win.unwrap_or(0).saturating_sub(st.returned * r.denom);
+                    let jackpot = if side_win > 0 { format!(" · JACKPOT {}", s.show(side_win)) } else { String::new() };
+                    format!("{} — {}{jackpot}", outcome_text(&s, st.outcome), s.show(st.returned * r.denom))
+                }
+                _ => String::new(),
+            },
+            // The buttons' own labels, set above.
+            StudText::SideBet => continue,
+        };
+        if text.0 != want {
+            text.0 = want;
+        }
+    }
+}
+
+/// A touch on a decision (in a round) or on the side bet (between rounds).
+fn touch_stud_buttons(
+    mouse: Res<ButtonInput<MouseButton>>,
+    touches: Res<Touches>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    session: Res<SessionRes>,
+    mode: Res<State<Mode>>,
+) {
+    let points = table::presses(&mouse, &touches, &window);
+    if points.is_empty() || !matches!(mode.get(), Mode::Idle | Mode::Playing | Mode::Attract) {
+        return;
+    }
+    let Ok(mut s) = session.0.lock() else { return };
+    if s.rules::<StudPoker>().is_none() {
+        return;
+    }
+    for p in points {
+        let Some(b) = [StudButton::Raise, StudButton::Fold, StudButton::SideBet].into_iter().find(|b| b.area().contains(p.x, p.y)) else { continue };
+        match b {
+            StudButton::Raise if s.in_round() => {
+                s.decide::<StudPoker>(Decision::Raise);
+            }
+            StudButton::Fold if s.in_round() => {
+                s.decide::<StudPoker>(Decision::Fold);
+            }
+            StudButton::SideBet if !s.in_round() && s.rules::<StudPoker>().is_some_and(|g| g.0.jackpot.is_some()) => {
+                s.command(Command::AdjustBet { control: BetControl::SideBet, delta: 1 });
+            }
+            _ => continue,
+        }
+        info!("stud: {b:?} touched");
+    }
 }
 
 /// Póquer sem descarte: the seed rules, the raise's pays, the cap.
@@ -221,14 +400,6 @@ fn stud_help(ui: &mut egui::Ui, s: &Session, g: &StudPokerGame) {
         if !j.pays_on_fold {
             ui.label(s.t("Uma mão que desiste não ganha o jackpot.", "A folded hand does not win the jackpot."));
         }
-    }
-}
-
-/// Whether the next round carries the jackpot side bet (key J).
-fn side_bet_line(ui: &mut egui::Ui, s: &Session) {
-    if s.rules::<StudPoker>().is_some_and(|g| g.0.jackpot.is_some()) {
-        let on = s.game().bet::<StudPoker>().is_some_and(|b| b.jackpot);
-        ui.label(if on { s.t("Aposta no jackpot: SIM (J)", "Jackpot bet: ON (J)") } else { s.t("Aposta no jackpot: NÃO (J)", "Jackpot bet: OFF (J)") });
     }
 }
 

@@ -8,7 +8,7 @@ pub mod motion;
 pub mod view;
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::egui;
 use game_core::double_up::DoubleUpRule;
 use game_core::reels::{Bet, ReelGame, ReelRound, Spin, SymbolKind};
 use game_host::kind::GameKind;
@@ -19,8 +19,8 @@ use meters::RoundRecall;
 
 use crate::SessionRes;
 use crate::modes::Mode;
+use crate::screens::KindPages;
 use crate::screens::help::bet_range;
-use crate::screens::{HudLayout, KindPages};
 use motion::Motion;
 
 pub struct ReelScreenPlugin;
@@ -41,15 +41,8 @@ impl Plugin for ReelScreenPlugin {
     fn build(&self, app: &mut App) {
         KindPages::register(app, help_page, replay);
         view::add(app);
-        app.init_resource::<Reveal>()
-            .add_systems(Update, advance_reveal.run_if(in_state(Mode::Playing)))
-            .add_systems(EguiPrimaryContextPass, draw_double_up.run_if(in_state(Mode::Playing).and_then(reel_game_selected)));
+        app.init_resource::<Reveal>().add_systems(Update, advance_reveal.run_if(in_state(Mode::Playing)));
     }
-}
-
-/// Whether the game on screen is a reel game.
-fn reel_game_selected(session: Res<SessionRes>) -> bool {
-    session.0.lock().is_ok_and(|s| s.rules::<Reels>().is_some())
 }
 
 /// Seconds a free game's spin stays on screen after its reels rest,
@@ -94,32 +87,6 @@ fn advance_reveal(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<
             s.revealed();
         }
     }
-}
-
-/// The double-up offer over the reels (M-11).
-fn draw_double_up(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let Ok(mut s) = session.0.lock() else { return Ok(()) };
-    if !s.double_up_offered() {
-        return Ok(());
-    }
-    let Some(r) = s.round::<Reels>().filter(|r| r.phase != Phase::Ended) else { return Ok(()) };
-    let (at_stake, denom, gambles) = (r.at_stake, r.denom, r.gambles.clone());
-    let mut choice = None;
-    // Beside the reel window, on the right: the reels and their wins stay
-    // in view.
-    egui::Area::new(egui::Id::new("double-up")).anchor(egui::Align2::RIGHT_TOP, [-8.0, hud.top + 8.0]).show(ctx, |ui| {
-        ui.set_max_width(230.0);
-        egui::Frame::new().fill(egui::Color32::from_black_alpha(220)).corner_radius(12.0).inner_margin(12.0).show(ui, |ui| {
-            choice = crate::screens::cards::double_up_panel(ui, &s, at_stake, denom, &gambles);
-        });
-    });
-    match choice {
-        Some(Some(c)) => s.gamble(c),
-        Some(None) => s.collect(),
-        None => {}
-    }
-    Ok(())
 }
 
 const PALETTE: [egui::Color32; 12] = [
