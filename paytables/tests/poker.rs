@@ -217,7 +217,8 @@ fn multi_hand_variance_agrees_with_simulated_multi_hand_play() {
 #[test]
 fn draw_check_refuses_illegal_tables() {
     let (f, s) = asset("joker-poker.ron");
-    let over = s.replace("name: \"Four of a Kind\", pays: 17", "name: \"Four of a Kind\", pays: 20");
+    let over = s.replace("name_pt: Some(\"Póquer\"), pays: 17", "name_pt: Some(\"Póquer\"), pays: 20");
+    assert_ne!(over, s, "four of a kind raised to 20");
     let game = compile_draw(&f, &over).unwrap().0;
     let c = paytables::draw_check::check(&game, &paytables::check::Floor::legal_minimum(), None, 2);
     let msgs: Vec<String> = c.refusals.iter().map(|r| r.to_string()).collect();
