@@ -116,7 +116,7 @@ fn main() -> ExitCode {
             app.insert_resource(SessionRes(Mutex::new(session)))
                 .add_plugins((
                     modes::ModesPlugin,
-                    screens::hud::HudPlugin,
+                    screens::top_bar::TopBarPlugin,
                     screens::attract::AttractPlugin,
                     screens::reels::ReelScreenPlugin,
                     screens::draw_poker::DrawPokerScreenPlugin,

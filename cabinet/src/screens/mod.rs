@@ -8,7 +8,6 @@ pub mod double_up;
 pub mod draw_poker;
 pub mod game_menu;
 pub mod help;
-pub mod hud;
 pub mod meters_bar;
 pub mod operator_panel;
 pub mod recall;
@@ -16,6 +15,7 @@ pub mod reels;
 pub mod stud_poker;
 pub mod table;
 pub mod tilt;
+pub mod top_bar;
 pub mod top_box;
 
 use bevy::prelude::Resource;

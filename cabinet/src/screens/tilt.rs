@@ -1,34 +1,68 @@
-//! The tilt screen: what stopped play, until it is cleared (E-37, E-38).
+//! The tilt screen (E-37, E-38), drawn by Bevy: what stopped play, over the
+//! whole stage under the top bar, until it is cleared.
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy::text::{Justify, TextBounds};
 
 use crate::SessionRes;
+use crate::layout::{GAME, HEIGHT, WIDTH};
 use crate::modes::Mode;
-use crate::screens::{HudLayout, screen_ui};
+use crate::stage::{self, Fonts};
 
 pub struct TiltPlugin;
 
+/// The tilt screen's colour (the window tests look for it).
+pub const TILT_FILL: Color = Color::srgb_u8(120, 0, 0);
+
 impl Plugin for TiltPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(EguiPrimaryContextPass, draw_tilt.run_if(in_state(Mode::Tilt)));
+        app.add_systems(OnExit(Mode::Tilt), take_down_tilt).add_systems(Update, show_tilt.run_if(in_state(Mode::Tilt)));
     }
 }
 
-fn draw_tilt(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let mut root = screen_ui(ctx, "tilt", &hud);
-    let Ok(s) = session.0.lock() else { return Ok(()) };
-    let text = s.block_text().unwrap_or_default();
-    egui::CentralPanel::default().frame(egui::Frame::new().fill(egui::Color32::from_rgb(120, 0, 0))).show(&mut root, |ui| {
-        ui.vertical_centered(|ui| {
-            ui.add_space(80.0);
-            ui.label(egui::RichText::new(text).size(40.0).color(egui::Color32::WHITE).strong());
-            ui.add_space(20.0);
-            ui.label(
-                egui::RichText::new(s.t("Jogo suspenso. Chave do empregado: K", "Play suspended. Attendant key: K")).size(22.0).color(egui::Color32::WHITE),
-            );
-        });
-    });
-    Ok(())
+#[derive(Component)]
+struct Tilt;
+#[derive(Component)]
+struct Reason;
+
+fn show_tilt(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    fonts: Option<Res<Fonts>>,
+    built: Query<(), With<Tilt>>,
+    mut reason: Query<&mut Text2d, With<Reason>>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    if built.is_empty() {
+        let h = HEIGHT - GAME.y;
+        commands
+            .spawn((Tilt, Sprite::from_color(TILT_FILL, Vec2::new(WIDTH, h)), Transform::from_translation(stage::at(WIDTH / 2.0, GAME.y + h / 2.0, 40.0))))
+            .with_children(|t| {
+                t.spawn((
+                    Reason,
+                    stage::text(&fonts, "", 56.0, Color::WHITE),
+                    TextLayout::justify(Justify::Center),
+                    TextBounds::new_horizontal(WIDTH - 160.0),
+                    Transform::from_xyz(0.0, 120.0, 1.0),
+                ));
+                t.spawn((
+                    stage::text(&fonts, s.t("Jogo suspenso. Chave do empregado: K", "Play suspended. Attendant key: K"), 32.0, Color::WHITE),
+                    Transform::from_xyz(0.0, -80.0, 1.0),
+                ));
+            });
+        return;
+    }
+    let want = s.block_text().unwrap_or_default();
+    for mut t in &mut reason {
+        if t.0 != want {
+            t.0.clone_from(&want);
+        }
+    }
+}
+
+fn take_down_tilt(mut commands: Commands, tilts: Query<Entity, With<Tilt>>) {
+    for e in &tilts {
+        commands.entity(e).despawn();
+    }
 }
