@@ -17,13 +17,23 @@ pub struct SoftwareTpm {
     child: Option<Child>,
 }
 
-/// Two free consecutive loopback ports (the TPM's and its control channel).
+/// The ports the TPMs of this test process hold, on or off: a TPM powered
+/// off for a power cut keeps its ports, and another test running beside it
+/// must not take them (its swtpm would fail to bind while the probe of the
+/// port answered from the other TPM).
+static TAKEN: std::sync::Mutex<std::collections::BTreeSet<u16>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// Two free consecutive loopback ports (the TPM's and its control channel),
+/// kept for this TPM for as long as the process runs.
 fn free_ports() -> u16 {
+    let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
     for _ in 0..200 {
         let Ok(a) = TcpListener::bind("127.0.0.1:0") else { continue };
         let Ok(addr) = a.local_addr() else { continue };
         let p = addr.port();
-        if p < 65_000 && TcpListener::bind(("127.0.0.1", p + 1)).is_ok() {
+        if p < 65_000 && !taken.contains(&p) && !taken.contains(&(p + 1)) && TcpListener::bind(("127.0.0.1", p + 1)).is_ok() {
+            taken.insert(p);
+            taken.insert(p + 1);
             return p;
         }
     }
@@ -70,6 +80,12 @@ impl SoftwareTpm {
         while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
             assert!(start.elapsed() < Duration::from_secs(10), "swtpm did not start listening on port {}", self.port);
             std::thread::sleep(Duration::from_millis(20));
+        }
+        // The port answers: from this swtpm, not from one that was already
+        // there (this one would have failed to bind and exited).
+        std::thread::sleep(Duration::from_millis(30));
+        if let Some(c) = self.child.as_mut() {
+            assert!(matches!(c.try_wait(), Ok(None)), "swtpm on port {} exited at start (its port was taken)", self.port);
         }
     }
 

@@ -1,7 +1,7 @@
 //! Playing cards as the card-game screens draw them (M-4: clear, distinct
-//! symbols): the art kit's faces and back (issue 29; `CardArtPlugin` makes
-//! them textures once), a gold frame for a held card. Also the double-up
-//! panel the reel and draw-poker screens share.
+//! symbols) in the egui screens (recall, help): the art kit's faces and back
+//! (issue 29; `CardArtPlugin` makes them textures once), a gold frame for a
+//! held card.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,9 +9,6 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, EguiTextureHandle, EguiUserTextures, egui};
 use game_core::cards::Card;
-use game_core::double_up::{Colour, Gamble};
-
-use game_host::session::Session;
 
 pub const CARD: egui::Vec2 = egui::vec2(110.0, 156.0);
 
@@ -178,38 +175,6 @@ pub fn paint_hand_turning(ui: &mut egui::Ui, faces: &[Option<Card>], held: &[boo
         }
     });
     touched
-}
-
-/// The double-up offer (M-11: the odds shown before the player chooses):
-/// Some(Some(colour)) to gamble, Some(None) to collect.
-pub fn double_up_panel(ui: &mut egui::Ui, s: &Session, at_stake: u64, denom: u64, gambles: &[Gamble]) -> Option<Option<Colour>> {
-    let mut choice = None;
-    ui.separator();
-    ui.heading(format!(
-        "{} {} — {}",
-        s.t("DOBRAR", "DOUBLE UP"),
-        s.show(at_stake * denom),
-        s.t("vermelho ou preto, 50%: acerte e dobra, falhe e perde", "red or black, 50%: right doubles it, wrong loses it")
-    ));
-    // Finger-sized choices (issue 29), each with its key.
-    let big = |ui: &mut egui::Ui, text: &str, fill: egui::Color32| {
-        ui.add_sized([150.0, 44.0], egui::Button::new(egui::RichText::new(text).size(18.0).strong().color(egui::Color32::WHITE)).fill(fill)).clicked()
-    };
-    ui.horizontal_wrapped(|ui| {
-        if big(ui, s.t("VERMELHO (G)", "RED (G)"), egui::Color32::from_rgb(170, 20, 40)) {
-            choice = Some(Some(Colour::Red));
-        }
-        if big(ui, s.t("PRETO (B)", "BLACK (B)"), egui::Color32::from_rgb(30, 30, 30)) {
-            choice = Some(Some(Colour::Black));
-        }
-        if big(ui, s.t("RECEBER (Enter)", "COLLECT (Enter)"), egui::Color32::from_rgb(30, 120, 50)) {
-            choice = Some(None);
-        }
-    });
-    for g in gambles {
-        ui.label(format!("{} → {}: {}", game_host::names::colour(g.pick, s.lang()), game_host::names::colour(g.drawn, s.lang()), s.show(g.result * denom)));
-    }
-    choice
 }
 
 #[cfg(test)]

@@ -1,43 +1,163 @@
-//! The double-up offer (M-11: the odds shown before the player chooses)
-//! over any game's screen, for every kind whose paytable offers it: the
-//! amount at stake, red or black, collect; each gamble's result. The play
-//! button (and Enter) takes the win.
+//! The double-up offer (M-11: the odds shown before the player chooses),
+//! drawn by Bevy beside any game's screen for every kind whose paytable
+//! offers it: the amount at stake and the odds, red, black or collect by
+//! touch (or G, B, Enter; the play button takes the win), each gamble's
+//! result so far.
 
+use bevy::input::touch::Touches;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy::text::{Justify, TextBounds};
+use bevy::window::PrimaryWindow;
+use game_core::double_up::Colour;
 
 use crate::SessionRes;
+use crate::layout::Area;
 use crate::modes::Mode;
-use crate::screens::HudLayout;
-use crate::screens::cards::double_up_panel;
+use crate::screens::table;
+use crate::stage::{self, Fonts};
 
 pub struct DoubleUpPlugin;
 
 impl Plugin for DoubleUpPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(EguiPrimaryContextPass, draw_double_up.run_if(in_state(Mode::Playing)));
+        app.add_systems(Update, (show_double_up, touch_double_up).chain());
     }
 }
 
-fn draw_double_up(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let Ok(mut s) = session.0.lock() else { return Ok(()) };
+/// Where the offer stands (design units): beside the game, on the right.
+const PANEL: Area = Area::new(1540.0, 112.0, 360.0, 420.0);
+
+#[derive(Component)]
+struct Offer;
+#[derive(Component)]
+struct OfferText;
+#[derive(Component)]
+struct History;
+
+/// A choice of the offer.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+enum Choice {
+    Red,
+    Black,
+    Collect,
+}
+
+impl Choice {
+    const ALL: [Choice; 3] = [Choice::Red, Choice::Black, Choice::Collect];
+
+    fn area(self) -> Area {
+        let k = Choice::ALL.iter().position(|&c| c == self).unwrap_or(0) as f32;
+        Area::new(PANEL.x + 15.0, PANEL.y + 140.0 + k * 80.0, PANEL.w - 30.0, 64.0)
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn show_double_up(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    mode: Res<State<Mode>>,
+    fonts: Option<Res<Fonts>>,
+    offers: Query<Entity, With<Offer>>,
+    mut texts: Query<(Option<&OfferText>, Option<&History>, Option<&Choice>, &mut Text2d)>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    let offered = *mode.get() == Mode::Playing && s.double_up_offered();
+    let Some(r) = s.round_info().filter(|_| offered) else {
+        for e in &offers {
+            commands.entity(e).despawn();
+        }
+        return;
+    };
+    if offers.is_empty() {
+        let (cx, cy) = PANEL.centre();
+        commands
+            .spawn((
+                Offer,
+                Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.85), Vec2::new(PANEL.w, PANEL.h)),
+                Transform::from_translation(stage::at(cx, cy, 50.0)),
+            ))
+            .with_children(|o| {
+                let top = PANEL.y + 64.0 - cy;
+                o.spawn((
+                    OfferText,
+                    stage::text(&fonts, "", 22.0, table::GOLD),
+                    TextLayout::justify(Justify::Center),
+                    TextBounds::new_horizontal(PANEL.w - 30.0),
+                    Transform::from_xyz(0.0, -top, 1.0),
+                ));
+                for (c, fill) in [
+                    (Choice::Red, Color::srgb(0.67, 0.08, 0.16)),
+                    (Choice::Black, Color::srgb(0.12, 0.12, 0.12)),
+                    (Choice::Collect, Color::srgb(0.12, 0.47, 0.2)),
+                ] {
+                    let (bx, by) = c.area().centre();
+                    o.spawn((Sprite::from_color(fill, Vec2::new(c.area().w, c.area().h)), Transform::from_xyz(bx - cx, cy - by, 1.0))).with_children(|b| {
+                        b.spawn((c, stage::text(&fonts, "", 24.0, Color::WHITE), Transform::from_xyz(0.0, 0.0, 0.5)));
+                    });
+                }
+                o.spawn((
+                    History,
+                    stage::text(&fonts, "", 18.0, Color::WHITE),
+                    TextLayout::justify(Justify::Center),
+                    Transform::from_xyz(0.0, cy - (PANEL.bottom() - 36.0), 1.0),
+                ));
+            });
+        return;
+    }
+    let head = format!(
+        "{} {}\n{}",
+        s.t("DOBRAR", "DOUBLE UP"),
+        s.show(r.at_stake * r.denom),
+        s.t("vermelho ou preto, 50%: acerte e dobra, falhe e perde", "red or black, 50%: right doubles it, wrong loses it")
+    );
+    let history: Vec<String> = r
+        .gambles
+        .iter()
+        .map(|g| format!("{} → {}: {}", game_host::names::colour(g.pick, s.lang()), game_host::names::colour(g.drawn, s.lang()), s.show(g.result * r.denom)))
+        .collect();
+    for (offer, hist, choice, mut text) in &mut texts {
+        let want = match (offer, hist, choice) {
+            (Some(_), _, _) => head.clone(),
+            (_, Some(_), _) => history.join("\n"),
+            (_, _, Some(Choice::Red)) => s.t("VERMELHO (G)", "RED (G)").to_owned(),
+            (_, _, Some(Choice::Black)) => s.t("PRETO (B)", "BLACK (B)").to_owned(),
+            (_, _, Some(Choice::Collect)) => s.t("RECEBER (Enter)", "COLLECT (Enter)").to_owned(),
+            _ => continue,
+        };
+        if text.0 != want {
+            text.0 = want;
+        }
+    }
+}
+
+/// A touch on red, black or collect while the offer stands.
+fn touch_double_up(
+    mouse: Res<ButtonInput<MouseButton>>,
+    touches: Res<Touches>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    session: Res<SessionRes>,
+    mode: Res<State<Mode>>,
+) {
+    if *mode.get() != Mode::Playing {
+        return;
+    }
+    let points = table::presses(&mouse, &touches, &window);
+    if points.is_empty() {
+        return;
+    }
+    let Ok(mut s) = session.0.lock() else { return };
     if !s.double_up_offered() {
-        return Ok(());
+        return;
     }
-    let Some(r) = s.round_info() else { return Ok(()) };
-    let mut choice = None;
-    // Beside the game, on the right: the outcome stays in view.
-    egui::Area::new(egui::Id::new("double-up")).anchor(egui::Align2::RIGHT_TOP, [-8.0, hud.top + 8.0]).show(ctx, |ui| {
-        ui.set_max_width(230.0);
-        egui::Frame::new().fill(egui::Color32::from_black_alpha(225)).corner_radius(12.0).inner_margin(12.0).show(ui, |ui| {
-            choice = double_up_panel(ui, &s, r.at_stake, r.denom, &r.gambles);
-        });
-    });
-    match choice {
-        Some(Some(c)) => s.gamble(c),
-        Some(None) => s.collect(),
-        None => {}
+    for p in points {
+        let Some(c) = Choice::ALL.into_iter().find(|c| c.area().contains(p.x, p.y)) else { continue };
+        info!("double up: {c:?} touched");
+        match c {
+            Choice::Red => s.gamble(Colour::Red),
+            Choice::Black => s.gamble(Colour::Black),
+            Choice::Collect => s.collect(),
+        }
+        return;
     }
-    Ok(())
 }

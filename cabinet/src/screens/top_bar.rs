@@ -70,7 +70,7 @@ fn show_top_bar(
             (Bar::Machine, 24.0, 30.0, grey, Anchor::CENTER_LEFT),
             (Bar::Game, 360.0, 34.0, Color::WHITE, Anchor::CENTER_LEFT),
             (Bar::Denomination, 820.0, 24.0, grey, Anchor::CENTER_LEFT),
-            (Bar::Progressives, 1100.0, 22.0, Color::srgb(1.0, 0.85, 0.25), Anchor::CENTER_LEFT),
+            (Bar::Progressives, 1170.0, 22.0, Color::srgb(1.0, 0.85, 0.25), Anchor::CENTER_LEFT),
             (Bar::Lab, WIDTH - 24.0, 18.0, Color::srgb(1.0, 1.0, 0.2), Anchor::CENTER_RIGHT),
         ] {
             commands.spawn((b, stage::text(&fonts, "", size, colour), anchor, Transform::from_translation(stage::at(x, cy, 31.0))));
