@@ -227,7 +227,7 @@ fn a_sequential_royal_is_refused_where_it_would_mislead() {
     let below = err(
         r#"(hand: StraightFlush, name: "Straight Flush", pays: 50)"#,
         &[(
-            r#"(hand: StraightFlush, name: "Straight Flush", pays: 50),"#,
+            r#"(hand: StraightFlush, name: "Straight Flush", name_pt: Some("Sequência de cor"), pays: 50),"#,
             r#"(hand: SequentialRoyalFlush(order: LeftToRight), name: "Sequential Royal", pays: 4000),"#,
         )],
     );
