@@ -59,6 +59,18 @@ fn load_audit_view(session: Res<SessionRes>, mut view: ResMut<AuditView>) {
     view.selected = view.recall.len().checked_sub(1);
 }
 
+/// A progressive award as the operator reads it: the machine, the round,
+/// the level and the amount in the currency.
+fn award_line(s: &game_host::session::Session, machine: &str, round: u64, level: impl std::fmt::Display, amount: meters::Cents) -> String {
+    format!(
+        "{} {machine}, {} {round}, {} {level}: {}",
+        s.t("máquina", "machine"),
+        s.t("jogada", "round"),
+        s.t("nível", "level"),
+        s.machine().config().currency.format(amount)
+    )
+}
+
 /// Money that may be negative (d) receita bruta), in the currency.
 fn signed_money(cur: &meters::Currency, v: i128) -> String {
     let shown = cur.format(u64::try_from(v.unsigned_abs()).unwrap_or(u64::MAX));
@@ -350,17 +362,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 for (id, pool) in s.machine().pools() {
                     ui.collapsing(format!("{id}: {} {}", s.t("últimos prémios", "last hits"), pool.last_hits.len()), |ui| {
                         for h in &pool.last_hits {
-                            ui.label(format!(
-                                "{} — {} {}, {} {}, {} {}: {}",
-                                h.time,
-                                s.t("máquina", "machine"),
-                                h.machine,
-                                s.t("jogada", "round"),
-                                h.round,
-                                s.t("nível", "level"),
-                                h.level,
-                                s.machine().config().currency.format(h.amount)
-                            ));
+                            ui.label(format!("{} — {}", h.time, award_line(&s, &h.machine, h.round, h.level, h.amount)));
                         }
                     });
                 }
@@ -372,18 +374,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.label(format!("{} {} — {value} ({} {})", s.t("nível", "level"), l.name, s.t("prémios", "hits"), l.hits));
                     }
                     if let Some(a) = &v.last_award {
-                        ui.label(format!(
-                            "{} #{}: {} {}, {} {}, {} {} — {}",
-                            s.t("último prémio", "last award"),
-                            a.seq,
-                            s.t("máquina", "machine"),
-                            a.machine,
-                            s.t("jogada", "round"),
-                            a.round,
-                            s.t("nível", "level"),
-                            a.level,
-                            s.machine().config().currency.format(a.amount)
-                        ));
+                        ui.label(format!("{} #{}: {}", s.t("último prémio", "last award"), a.seq, award_line(&s, &a.machine, a.round, a.level, a.amount)));
                     }
                 }
                 let pending = s.machine().linked_pending().len();

@@ -152,16 +152,9 @@ fn touch_game_menu(
     if !open.0 {
         return;
     }
-    let Ok(w) = window.single() else { return };
-    let mut points: Vec<Vec2> = touches.iter_just_pressed().map(|t| t.position()).collect();
-    if mouse.just_pressed(MouseButton::Left)
-        && let Some(p) = w.cursor_position()
-    {
-        points.push(p);
-    }
+    let points = crate::screens::table::presses(&mouse, &touches, &window);
     let Ok(mut s) = session.0.lock() else { return };
-    for p in points {
-        let d = stage::design_point(w, p);
+    for d in points {
         let n = s.games().len();
         if let Some(i) = (0..n).find(|&i| layout::menu_tile(i, n).contains(d.x, d.y)) {
             info!("game menu: game {i}");
