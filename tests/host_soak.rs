@@ -1,7 +1,8 @@
 //! `egm-host-soak CONFIG DB ROUNDS`: a soak workload that drives the real
 //! game host (`game-host`) over every kind of game it hosts — reels with
 //! double-up, draw poker (deal, holds, draw, double-up), póquer sem descarte
-//! (ante, raise or fold) — with notes in and tickets out and back, and
+//! (ante, raise or fold), roulette (a random layout of chips and call bets)
+//! — with notes in and tickets out and back, and
 //! reports on stdout each fact *after* the host committed it. On start the
 //! host itself resumes a round a kill interrupted (M-36), and the workload
 //! finishes it through the same calls a player would make. The
@@ -11,10 +12,13 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
 use game_core::double_up::Colour;
+use game_core::roulette::{CallBet, Spot, inside_bets};
 use game_core::stud_poker::Decision;
 use game_host::boot::{BootOptions, boot};
+use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
+use game_host::kinds::roulette::{Roulette, RouletteEdit};
 use game_host::kinds::stud_poker::StudPoker;
 use game_host::round::Phase;
 use game_host::session::Session;
@@ -77,6 +81,27 @@ fn finish(s: &mut Session, player: &mut StreamRng) -> Result<()> {
     Ok(())
 }
 
+/// A roulette layout: clear the cloth, then a few chips on random spots of
+/// its cloth and, on a French wheel, now and then a call bet (a refused
+/// chip, over a limit, is simply not placed).
+fn roulette_bet(s: &mut Session, player: &mut StreamRng) {
+    let Some(game) = s.rules::<Roulette>().map(|r| r.0.clone()) else { return };
+    s.command(Command::EditBet { edit: serde_json::json!("Clear") });
+    let mut spots: Vec<Spot> = inside_bets(game.wheel, game.top_line).into_iter().map(Spot::Numbers).collect();
+    spots.extend(Spot::outside());
+    for _ in 0..1 + player.uniform(4) {
+        let spot = spots[player.index(spots.len())].clone();
+        s.command(Command::EditBet { edit: serde_json::json!({ "Kind": RouletteEdit::Place { spot } }) });
+    }
+    if game.call_bets && player.uniform(3) == 0 {
+        let bet = [CallBet::Voisins, CallBet::Tiers, CallBet::Orphelins][player.index(3)];
+        s.command(Command::EditBet { edit: serde_json::json!({ "Kind": RouletteEdit::Call { bet } }) });
+    }
+    if s.stake_credits() == 0 {
+        s.command(Command::EditBet { edit: serde_json::json!({ "Kind": RouletteEdit::Place { spot: Spot::Red } }) });
+    }
+}
+
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
     let usage = "usage: egm-host-soak CONFIG DB ROUNDS";
@@ -107,6 +132,9 @@ fn main() -> Result<()> {
         s.adjust_bet(BetControl::Lines, i32::try_from(player.uniform(3))? - 1);
         if player.uniform(2) == 0 {
             s.adjust_bet(BetControl::SideBet, 1); // stud's jackpot bet, half the time
+        }
+        if s.rules::<Roulette>().is_some() {
+            roulette_bet(&mut s, &mut player);
         }
         if !s.play() {
             return Err(anyhow!("play refused: {:?}", s.message_text()));

@@ -12,10 +12,13 @@
 //! and credit that adds up to the cent.
 
 use game_core::double_up::Colour;
+use game_core::roulette::{CallBet, Spot};
 use game_core::stud_poker::Decision;
 use game_host::boot::{BootOptions, boot};
+use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
+use game_host::kinds::roulette::{Roulette, RouletteEdit};
 use game_host::kinds::stud_poker::StudPoker;
 use game_host::round::Phase;
 use game_host::session::Session;
@@ -65,6 +68,24 @@ fn act(s: &mut Session) -> Option<&'static str> {
     })
 }
 
+/// The bet: stud's side bet when asked; on a roulette table a straight, a
+/// split, an even chance and a call bet.
+fn place_bet(s: &mut Session, side_bet: bool) {
+    if side_bet {
+        s.adjust_bet(BetControl::SideBet, 1);
+    }
+    if s.rules::<Roulette>().is_some() {
+        for edit in [
+            RouletteEdit::Place { spot: Spot::Numbers(vec![17]) },
+            RouletteEdit::Place { spot: Spot::Numbers(vec![14, 17]) },
+            RouletteEdit::Place { spot: Spot::Red },
+            RouletteEdit::Call { bet: CallBet::Voisins },
+        ] {
+            assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": edit }) }), "{:?}", s.message_text());
+        }
+    }
+}
+
 /// Boot on `db` with the lab seed, choose `game` when idle.
 fn open(dir: &std::path::Path, config: &std::path::Path, game: &str, seed: u64) -> Session {
     let options = BootOptions { config: config.to_owned(), db: dir.join("egm.sqlite"), lab_seed: Some(seed), demo: false };
@@ -97,9 +118,7 @@ fn whole_round(dir: &std::path::Path, config: &std::path::Path, game: &str, seed
     let here = dir.join(format!("whole{seed}"));
     std::fs::create_dir_all(&here).unwrap();
     let mut s = open(&here, config, game, seed);
-    if side_bet {
-        s.adjust_bet(BetControl::SideBet, 1);
-    }
+    place_bet(&mut s, side_bet);
     s.insert_note(NOTE);
     assert!(s.play(), "{:?}", s.message_text());
     let mut actions = vec!["play"];
@@ -130,9 +149,7 @@ fn cut_at_every_write_point(game: &str, gamble: bool, side_bet: bool) {
         let here = dir.path().join(format!("cut{cut}"));
         std::fs::create_dir_all(&here).unwrap();
         let mut s = open(&here, &config, game, seed);
-        if side_bet {
-            s.adjust_bet(BetControl::SideBet, 1);
-        }
+        place_bet(&mut s, side_bet);
         s.insert_note(NOTE);
         assert!(s.play());
         for _ in 1..cut {
@@ -172,4 +189,9 @@ fn a_stud_round_survives_a_cut_at_each_write_point() {
 #[test]
 fn a_stud_round_with_its_jackpot_side_bet_survives_a_cut_at_each_write_point() {
     cut_at_every_write_point("poquer-sem-descarte", false, true);
+}
+
+#[test]
+fn a_roulette_round_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("roleta-francesa", false, false);
 }

@@ -110,6 +110,15 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             };
             rules.stud.settle(&deal, ante, decision).returned + side
         }
+        "roulette-spin" => {
+            // Every spot of the journaled layout, settled on the journaled
+            // pocket (AR 42): the stake on each spot is the one the core took.
+            let spots: Vec<(game_core::roulette::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
+            let pocket = first.data["deal"]["pocket"].as_u64().unwrap() as u8;
+            let staked: u64 = spots.iter().map(|(_, s)| s).sum();
+            assert_eq!(staked * r.denom, r.stake, "round {}: the stake is the layout's", r.round);
+            game_core::roulette::RouletteGame::settle(&spots, pocket).iter().map(|(_, _, back)| back).sum()
+        }
         other => panic!("round {} began with an unknown step {other}", r.round),
     };
     // The double-up: each gamble stakes what the last one left.

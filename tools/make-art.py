@@ -366,6 +366,7 @@ def main():
     write("table/felt.svg", felt())
     write("roulette/wheel-single-zero.svg", wheel(EUROPEAN))
     write("roulette/wheel-double-zero.svg", wheel(AMERICAN))
+    write("roulette/wheel-american-37.svg", wheel([n for n in AMERICAN if n != "00"]))
     write("roulette/ball.svg", ball())
     write("bingo/ball.svg", bingo_ball())
     write("bingo/card.svg", bingo_card())
@@ -395,6 +396,13 @@ def main():
         "double-double-bonus-9-6": ("#6a1f8a", "A"), "deuces-wild": ("#8a4a0f", "2"), "deuces-wild-bonus": ("#8a2a0f", "2"),
         "joker-poker": ("#5b2a86", "K"), "poquer-sem-descarte": ("#0f5a6a", "Q"),
     }
+    # The roulette tables: a wheel's pockets round a gold hub.
+    for game, colour in {"roleta-francesa": "#0f5a2a", "roleta-americana": "#6a0f1e"}.items():
+        pockets = "".join(
+            f'<circle cx="{300 + 95 * math.cos(2 * math.pi * k / 12):.1f}" cy="{150 + 95 * math.sin(2 * math.pi * k / 12):.1f}" r="16" fill="{"#c8102e" if k % 2 else "#1b1b1b"}" stroke="#f6d24a" stroke-width="3"/>'
+            for k in range(12)
+        )
+        write(f"games/{game}/logo.svg", logo(colour, f'<circle cx="300" cy="150" r="120" fill="#5a3416" stroke="#f6d24a" stroke-width="6"/>{pockets}<circle cx="300" cy="150" r="40" fill="#f6d24a"/>'))
     for game, (colour, mark) in poker.items():
         write(f"games/{game}/logo.svg", logo(colour, suits_row(230, 26) + glyphs(mark, 300 - text_width(mark, 130) / 2, 40, 130, "#f6d24a", 3.0)))
 

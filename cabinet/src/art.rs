@@ -84,6 +84,7 @@ pub fn shared() -> Vec<String> {
             "table/felt.svg",
             "roulette/wheel-single-zero.svg",
             "roulette/wheel-double-zero.svg",
+            "roulette/wheel-american-37.svg",
             "roulette/ball.svg",
             "bingo/ball.svg",
             "bingo/card.svg",
@@ -157,8 +158,12 @@ mod tests {
             assert!(!symbols.is_empty());
             names.extend(for_game(id, symbols));
         }
-        // 54 cards, 6 chips, 9 tables and scenes, 10 buttons, 2 logos, 7 + 10 symbols.
-        assert_eq!(names.len(), 54 + 6 + 9 + 10 + 2 + 7 + 10);
+        // The roulette tables: their logos.
+        for id in ["roleta-francesa", "roleta-americana"] {
+            names.extend(for_game(id, &[]));
+        }
+        // 54 cards, 6 chips, 10 tables, wheels and scenes, 10 buttons, 4 logos, 7 + 10 symbols.
+        assert_eq!(names.len(), 54 + 6 + 10 + 10 + 4 + 7 + 10);
         assert_eq!(check(&names), Vec::<ArtError>::new());
         // Every file is drawn in the kit's own colours, not blank: a card
         // face at its screen size has ink and paper.

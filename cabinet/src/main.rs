@@ -135,6 +135,7 @@ fn main() -> ExitCode {
                 .add_plugins((
                     sounds::SoundPlugin,
                     screens::game_menu::GameMenuPlugin,
+                    screens::roulette::RouletteScreenPlugin,
                     screens::cards::CardArtPlugin,
                     stage::StagePlugin,
                     screens::deck::ButtonDeckPlugin,

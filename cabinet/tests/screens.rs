@@ -24,6 +24,15 @@ use game_core::reels::{ReelGame, ReelRound};
 use meters::inspect::Inspection;
 use paytables::artifact::{Artifact, CompiledGame};
 use rig::{Rig, changed, count_pixels, workspace};
+// The roulette screen's cloth and buttons, as the cabinet lays them out
+// (they name `crate::layout`, the rig's copy of the cabinet's layout).
+use rig::layout;
+#[path = "../src/screens/roulette/cloth.rs"]
+#[allow(dead_code)]
+mod roulette_cloth;
+#[path = "../src/screens/roulette/controls.rs"]
+#[allow(dead_code)]
+mod roulette_controls;
 
 fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
@@ -227,9 +236,81 @@ fn stud_screen_hides_the_dealer_until_the_decision() {
     rig.keep_screenshots("screen-stud", 2);
 }
 
+/// Roulette by touch (issue 30): a straight, a split, an even chance and a
+/// call bet placed on the cloth and the call-bet buttons, the spin, the
+/// meters against the committed pocket, the result announced, itemised and
+/// marked on its cell.
+#[test]
+fn roulette_plays_a_layout_by_touch_and_pays_the_committed_pocket() {
+    use game_core::roulette::{CallBet, Spot, Wheel};
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    // Roleta Francesa is the sixth game.
+    for _ in 0..5 {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let anchors = roulette_cloth::anchors(Wheel::French, false);
+    let on = |spot: &Spot| anchors.iter().find(|(s, _, _)| s == spot).map(|(_, p, _)| *p).unwrap();
+    for spot in [Spot::Numbers(vec![17]), Spot::Numbers(vec![17, 20]), Spot::Red] {
+        let (x, y) = on(&spot);
+        rig.touch(x, y);
+    }
+    let (x, y) = roulette_controls::Button::Series(CallBet::Orphelins).area().centre();
+    rig.touch(x, y);
+    std::thread::sleep(Duration::from_millis(300));
+    let placed = rig.shot();
+    assert!(rig::text_beside(&placed).contains("FAÇAM AS VOSSAS APOSTAS"), "{}", rig::text_beside(&placed));
+    rig.touch_button(layout::DeckButton::Play);
+    let r = the_round(&rig);
+    // The bet committed is the layout touched: one chip of 1 credit on 17,
+    // 17-20 and red, and orphelins' five chips (its 1 and its 17-20 split
+    // join the chips already there).
+    let spots: Vec<(Spot, u64)> = serde_json::from_value(r.steps[0].step.data["bet"]["spots"].clone()).unwrap();
+    let stake_on = |spot: Spot| spots.iter().find(|(s, _)| *s == spot).map_or(0, |(_, v)| *v);
+    assert_eq!(stake_on(Spot::Numbers(vec![17])), 1);
+    assert_eq!(stake_on(Spot::Numbers(vec![17, 20])), 2, "the touched split and orphelins' own");
+    assert_eq!(stake_on(Spot::Red), 1);
+    assert_eq!(stake_on(Spot::Numbers(vec![1])), 1);
+    assert_eq!(stake_on(Spot::Numbers(vec![31, 34])), 1);
+    assert_eq!(spots.iter().map(|(_, v)| v).sum::<u64>(), 8);
+    let pocket = r.steps[0].step.data["deal"]["pocket"].as_u64().unwrap() as u8;
+    // What the layout returns on the pocket, read independently: 36 / n
+    // stakes for a spot of n numbers holding it.
+    let holds = |spot: &Spot| match spot {
+        Spot::Numbers(n) => n.contains(&pocket),
+        Spot::Red => game_core::roulette::RED.contains(&pocket),
+        _ => unreachable!(),
+    };
+    let covered = |spot: &Spot| match spot {
+        Spot::Numbers(n) => n.len() as u64,
+        _ => 18,
+    };
+    let want: u64 = spots.iter().filter(|(s, _)| holds(s)).map(|(s, v)| v * 36 / covered(s)).sum();
+    let meters::RecallOutcome::Settled { win, credit_after, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
+    assert_eq!(win, want * r.denom, "pocket {pocket}: the win is the layout's");
+    assert_eq!(credit_after, 2_000 - 8 * r.denom + win);
+    // The ball at rest: the number announced, the win itemised, its cell marked.
+    std::thread::sleep(Duration::from_millis(500));
+    let shown = rig.shot();
+    let said = rig::text_beside(&shown);
+    assert!(said.contains(&format!("SAIU {pocket}")), "{said}");
+    if win > 0 {
+        assert!(said.contains("TOTAL DEVOLVIDO"), "{said}");
+    }
+    let (width, pixels) = rig::shot_pixels(&shown);
+    let cell = roulette_cloth::pocket_cell(Wheel::French, pocket);
+    let other = roulette_cloth::pocket_cell(Wheel::French, if pocket == 36 { 35 } else { 36 });
+    let (lit, plain) = (rig::brightness(width, &pixels, cell), rig::brightness(width, &pixels, other));
+    assert!(lit > plain + 40.0, "the winning number's cell is not marked ({lit:.0} against {plain:.0})");
+    stop(cab);
+    rig.keep_screenshots("screen-roulette", 2);
+}
+
 /// The multigame menu by touch (issue 29): the deck's GAMES button opens
 /// the tiles, each with its game's logo; a touch on a denomination lights
-/// it, a touch on the last tile chooses that game and closes the menu; the
+/// it, a touch on the fifth tile chooses that game and closes the menu; the
 /// next round is of that game, at that denomination.
 #[test]
 fn game_menu_chooses_a_game_by_touch() {
@@ -244,7 +325,7 @@ fn game_menu_chooses_a_game_by_touch() {
     assert!(changed(&before, &menu) > 0.05, "the menu did not open");
     // Each tile shows its game's logo, drawn from its art.
     let (width, pixels) = rig::shot_pixels(&menu);
-    let ids = ["classic-sevens", "ocean-treasure", "jacks-or-better-9-6", "deuces-wild", "poquer-sem-descarte"];
+    let ids = ["classic-sevens", "ocean-treasure", "jacks-or-better-9-6", "deuces-wild", "poquer-sem-descarte", "roleta-francesa", "roleta-americana"];
     for (i, id) in ids.iter().enumerate() {
         let tile = layout::menu_tile(i, ids.len());
         let logo = layout::Area::new(tile.x + 15.0, tile.y + 12.0, tile.w - 30.0, (tile.w - 30.0) / 2.0);
@@ -255,14 +336,14 @@ fn game_menu_chooses_a_game_by_touch() {
     // Denominations 1, 2, 5, 10, 20, 50, 100, 200 cents: touch 5.
     let (x, y) = layout::menu_denomination(2, 8).centre();
     rig.touch(x, y);
-    let (x, y) = layout::menu_tile(4, 5).centre();
+    let (x, y) = layout::menu_tile(4, ids.len()).centre();
     rig.touch(x, y);
     std::thread::sleep(Duration::from_millis(300));
     assert!(changed(&menu, &rig.shot()) > 0.05, "the menu did not close");
     rig.touch_button(DeckButton::Play);
     let i = rig.wait_for("a round of the chosen game", |i| i.state().open_round.is_some());
     let open = i.state().open_round.clone().unwrap();
-    assert_eq!(open.game, "poquer-sem-descarte", "the menu's last game was not chosen");
+    assert_eq!(open.game, "poquer-sem-descarte", "the menu's fifth game was not chosen");
     assert_eq!(open.denom, 5, "the touched denomination");
     stop(cab);
     rig.keep_screenshots("screen-game-menu", 3);
@@ -320,9 +401,10 @@ fn audit_menu_opens_behind_the_attendant_key() {
     rig.keep_screenshots("screen-audit", 3);
 }
 
-/// The help page (H) over the game, in Portuguese, then in English (E).
+/// The help page (H) over the game, drawn by Bevy from the paytable: in
+/// Portuguese, paged by key and by touch, then in English (E), closed by H.
 #[test]
-fn help_page_opens_and_follows_the_language() {
+fn help_page_opens_turns_and_follows_the_language() {
     let _one = one_at_a_time();
     let rig = Rig::new();
     let cab = launch_with_a_note(&rig);
@@ -331,17 +413,73 @@ fn help_page_opens_and_follows_the_language() {
     std::thread::sleep(Duration::from_millis(400));
     let pt = rig.shot();
     assert!(changed(&game, &pt) > 0.05, "the help page did not open");
+    let said = rig::text_beside(&pt);
+    assert!(said.contains("Regras e tabela de prémios — "), "{said}");
+    // The title says which page of how many: Sevens Classic's rules, lines,
+    // prizes and the common pages take more than one.
+    let of = |text: &str| -> (usize, usize) {
+        let at = text.find(" / ").unwrap_or_else(|| panic!("no page count in:\n{text}"));
+        let open = text[..at].rfind('(').unwrap();
+        let close = at + text[at..].find(')').unwrap();
+        (text[open + 1..at].trim().parse().unwrap(), text[at + 3..close].trim().parse().unwrap())
+    };
+    let (page, pages) = of(&said);
+    assert_eq!(page, 1);
+    assert!(pages >= 2, "{said}");
+    assert!(said.contains("Regras") && said.contains("Aposta mínima"), "the rules come first:\n{said}");
+    rig.key("Page_Down");
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(of(&rig::text_beside(&rig.shot())), (2, pages), "Page Down turns the page");
+    // The BACK button, by touch (beside the sheet's left margin).
+    rig.touch(80.0 + 130.0, 816.0 - 96.0 + 36.0);
+    let back = rig.shot();
+    assert_eq!(of(&rig::text_beside(&back)), (1, pages), "the back button turns it back");
     rig.key("e");
     std::thread::sleep(Duration::from_millis(400));
     let en = rig.shot();
-    let redrawn = changed(&pt, &en);
-    assert!(redrawn > 0.001, "the help page did not change language");
+    let said = rig::text_beside(&en);
+    assert!(said.contains("Rules and paytable — ") && said.contains("Minimum bet"), "{said}");
+    assert!(!said.contains("Regras e tabela"), "{said}");
+    assert!(changed(&pt, &en) > 0.001, "the help page did not change language");
     rig.key("h");
     std::thread::sleep(Duration::from_millis(400));
     let closed = rig.shot();
     assert!(changed(&en, &closed) > 0.05, "the help page did not close");
+    assert!(!rig::text_beside(&closed).contains("Rules and paytable"));
     stop(cab);
-    rig.keep_screenshots("screen-help", 4);
+    rig.keep_screenshots("screen-help", 6);
+}
+
+/// The player's history (R): the session's rounds and totals, drawn by
+/// Bevy, left by its button.
+#[test]
+fn history_lists_the_sessions_rounds_and_goes_back_by_touch() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    let n = rig.shot_count();
+    rig.key("r");
+    rig.shot_of_mode("recall", n);
+    std::thread::sleep(Duration::from_millis(400));
+    let empty = rig::text_beside(&rig.shot());
+    assert!(empty.contains("HISTÓRICO DAS JOGADAS") && empty.contains("Jogadas: 0"), "{empty}");
+    assert!(empty.contains("Ainda não jogou nesta sessão."), "{empty}");
+    rig.key("r");
+    rig.key("space");
+    let round = the_round(&rig);
+    let n = rig.shot_count();
+    rig.key("r");
+    rig.shot_of_mode("recall", n);
+    std::thread::sleep(Duration::from_millis(400));
+    let said = rig::text_beside(&rig.shot());
+    assert!(said.contains("Jogadas: 1") && said.contains("(1 / 1)"), "{said}");
+    assert!(said.lines().any(|l| l.trim() == round.round.to_string()), "the round's number is listed:\n{said}");
+    // The BACK TO GAME button, by touch.
+    let n = rig.shot_count();
+    rig.touch(1920.0 - 380.0 + 140.0, 816.0 - 88.0 + 34.0);
+    rig.shot_of_mode("idle", n);
+    stop(cab);
+    rig.keep_screenshots("screen-history", 3);
 }
 
 /// An open door takes the cabinet to the tilt screen at once; closing it

@@ -5,7 +5,8 @@
 //! ([`meters::GameRng`]) and the player's decisions, they say what happened
 //! and what it pays. Reel slots live in [`reels`]; cards, poker hands,
 //! draw poker and póquer sem descarte in [`cards`], [`poker`],
-//! [`draw_poker`] and [`stud_poker`]; the fair double-up in [`double_up`].
+//! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`]; the
+//! fair double-up in [`double_up`].
 //!
 //! It must never: draw randomness other than through `meters::GameRng`,
 //! touch money meters or critical memory, do I/O, render, or use a float
@@ -19,4 +20,5 @@ pub mod draw_poker;
 pub mod poker;
 pub mod progressive;
 pub mod reels;
+pub mod roulette;
 pub mod stud_poker;

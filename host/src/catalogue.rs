@@ -6,7 +6,7 @@
 use paytables::artifact::CompiledGame;
 
 use crate::kind::GameKind;
-use crate::kinds::{draw_poker::DrawPoker, reels::Reels, stud_poker::StudPoker};
+use crate::kinds::{draw_poker::DrawPoker, reels::Reels, roulette::Roulette, stud_poker::StudPoker};
 use crate::names::Lang;
 use crate::round::{Hosted, Round, RoundInfo, Table};
 
@@ -25,6 +25,7 @@ impl HostedGame {
             // Multi-hand play is hosted as the paytable offers it (issue 18).
             CompiledGame::DrawPoker(g) => HostedGame::new(DrawPoker(g)),
             CompiledGame::StudPoker(g) => HostedGame::new(StudPoker(g)),
+            CompiledGame::Roulette(g) => HostedGame::new(Roulette(g)),
         })
     }
 

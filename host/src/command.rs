@@ -31,6 +31,10 @@ pub enum Command {
     StepDenomination { delta: i32 },
     /// A bet button, one step up or down (idle only).
     AdjustBet { control: BetControl, delta: i32 },
+    /// An edit of a bet of many spots, as `kind::BetEdit` of the selected
+    /// game's kind in JSON: a chip placed, a spot cleared, undo, clear,
+    /// repeat, double (idle only; the kind checks the table's limits).
+    EditBet { edit: serde_json::Value },
     /// The max-bet button: the largest bet the game offers (issue 29).
     MaxBet,
     /// A button that steps through a bet control's options and wraps.
@@ -73,6 +77,7 @@ impl Session {
             Command::SelectDenomination { cents } => self.choose_denomination(cents),
             Command::StepDenomination { delta } => self.change_denomination(delta),
             Command::AdjustBet { control, delta } => self.adjust_bet(control, delta),
+            Command::EditBet { edit } => self.edit_bet(edit),
             Command::MaxBet => self.max_bet(),
             Command::CycleBet { control } => self.cycle_bet(control),
             Command::CycleDenomination => self.cycle_denomination(),

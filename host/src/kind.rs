@@ -67,6 +67,27 @@ impl Refusal {
     }
 }
 
+/// An edit of a bet of many spots (roulette's cloth; baccarat's and sic
+/// bo's spots), as `Command::EditBet` carries it in JSON: the kind's own
+/// edit, checked by the kind against the table's limits, or one the host
+/// carries out alike for every kind.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum BetEdit<E> {
+    /// The kind's own edit: a chip placed on a spot, a spot cleared, a
+    /// call bet, every stake doubled.
+    Kind(E),
+    /// Take back the last edit since the last round began.
+    Undo,
+    /// Take every chip off.
+    Clear,
+    /// The last round's bet again, checked again against the table.
+    Repeat,
+}
+
+/// The edit of a kind whose bet is set on the panel alone: none exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NoEdit {}
+
 /// What a decision does to the round.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Decided<S> {
@@ -94,6 +115,9 @@ pub trait GameKind: Send + Sync + 'static {
     type Deal: Journaled;
     /// A player's decision during the round.
     type Decision: Journaled;
+    /// The kind's own edit of a bet of many spots ([`NoEdit`] for a kind
+    /// whose bet is set on the panel).
+    type Edit: Journaled;
     /// What a committed decision journals.
     type Step: Journaled;
     /// The round as the rules and the screen see it: rebuilt from the bet,
@@ -113,6 +137,20 @@ pub trait GameKind: Send + Sync + 'static {
     fn adjust_bet(&self, bet: &Self::Bet, control: BetControl, delta: i32) -> Self::Bet;
     /// Whether `bet` is one this paytable offers (a resumed or remote bet is checked).
     fn offers(&self, bet: &Self::Bet) -> bool;
+    /// Why `bet` is not offered, naming the limit it breaks, in both
+    /// languages (by default a plain refusal when `offers` says no).
+    fn check_bet(&self, bet: &Self::Bet) -> Result<(), Refusal> {
+        if self.offers(bet) { Ok(()) } else { Err(Refusal::new("Este jogo não oferece essa aposta", "This game does not offer that bet")) }
+    }
+    /// The bet after one of the kind's own edits, checked against the
+    /// table (a kind of many spots overrides it; the others refuse).
+    fn edit_bet(&self, _bet: &Self::Bet, _edit: &Self::Edit) -> Result<Self::Bet, Refusal> {
+        Err(Refusal::new("A aposta deste jogo faz-se com os botões do painel", "This game's bet is set with the panel's buttons"))
+    }
+    /// The bet with every chip taken off (its panel settings kept).
+    fn cleared_bet(&self, _bet: &Self::Bet) -> Self::Bet {
+        self.opening_bet()
+    }
     /// Credits staked when the round starts (a side bet included).
     fn stake(&self, bet: &Self::Bet) -> u64;
     /// The credits of the stake that are a side bet: they feed side-bet

@@ -15,7 +15,7 @@ use meters::{Cents, Machine, RoundRecall, Step, WinComponent, WinPayment};
 use serde::{Deserialize, Serialize};
 
 use crate::config::ProgressiveSetup;
-use crate::kind::{Award, BetControl, Decided, GameKind, Refusal};
+use crate::kind::{Award, BetControl, BetEdit, Decided, GameKind, Refusal};
 use crate::linked::LinkedPool;
 use crate::names::Lang;
 use crate::notice::Notice;
@@ -166,6 +166,8 @@ pub(crate) trait Table: Send + Sync {
     /// offered for doubling).
     fn plays_in_round(&self) -> bool;
     fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal>;
+    /// An edit of a bet of many spots (`BetEdit<K::Edit>` in JSON).
+    fn edit_bet(&mut self, edit: serde_json::Value) -> Result<(), Refusal>;
     fn stake(&self) -> u64;
     fn bet_text(&self, lang: Lang) -> String;
     fn round(&self) -> Option<RoundInfo>;
@@ -188,12 +190,16 @@ pub(crate) struct Hosted<K: GameKind> {
     pub rules: K,
     pub bet: K::Bet,
     pub round: Option<Round<K>>,
+    /// The bets before each edit since the last round began (undo).
+    pub undo: Vec<K::Bet>,
+    /// The last round's bet (repeat).
+    pub last_played: Option<K::Bet>,
 }
 
 impl<K: GameKind> Hosted<K> {
     pub fn new(rules: K) -> Self {
         let bet = rules.opening_bet();
-        Hosted { rules, bet, round: None }
+        Hosted { rules, bet, round: None, undo: Vec::new(), last_played: None }
     }
 
     fn open_round(&mut self) -> Option<&mut Round<K>> {
@@ -291,10 +297,31 @@ impl<K: GameKind> Table for Hosted<K> {
 
     fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal> {
         let bet: K::Bet = serde_json::from_value(bet).map_err(|e| Refusal::new(format!("Aposta inválida: {e}"), format!("Not a bet of this game: {e}")))?;
-        if !self.rules.offers(&bet) {
-            return Err(Refusal::new("Este jogo não oferece essa aposta", "This game does not offer that bet"));
-        }
+        self.rules.check_bet(&bet)?;
         self.bet = bet;
+        Ok(())
+    }
+
+    fn edit_bet(&mut self, edit: serde_json::Value) -> Result<(), Refusal> {
+        let edit: BetEdit<K::Edit> = serde_json::from_value(edit)
+            .map_err(|e| Refusal::new(format!("Alteração de aposta inválida: {e}"), format!("Not a bet edit of this game: {e}")))?;
+        let next = match edit {
+            BetEdit::Kind(e) => self.rules.edit_bet(&self.bet, &e)?,
+            BetEdit::Clear => self.rules.cleared_bet(&self.bet),
+            BetEdit::Repeat => {
+                let last =
+                    self.last_played.clone().ok_or_else(|| Refusal::new("Não há jogada anterior para repetir", "There is no previous round to repeat"))?;
+                self.rules.check_bet(&last)?;
+                last
+            }
+            BetEdit::Undo => {
+                self.bet = self.undo.pop().ok_or_else(|| Refusal::new("Não há nada para desfazer", "There is nothing to undo"))?;
+                return Ok(());
+            }
+        };
+        if next != self.bet {
+            self.undo.push(std::mem::replace(&mut self.bet, next));
+        }
         Ok(())
     }
 
@@ -336,6 +363,12 @@ impl<K: GameKind> Table for Hosted<K> {
         if self.open_round().is_some() {
             return Ok(Progress::Open);
         }
+        // The bet that is staked is exactly the one on screen, checked again
+        // (a bet of many spots may have been left empty).
+        self.rules.check_bet(&self.bet).map_err(Notice::Refused)?;
+        if self.rules.stake(&self.bet) == 0 {
+            return Err(Notice::Refused(Refusal::new("Faça uma aposta antes de jogar", "Place a bet before playing")));
+        }
         let stake = self.rules.stake(&self.bet).checked_mul(denom).ok_or(Notice::CreditShort { needed: Cents::MAX })?;
         // M-19, issue 6: no progressive-eligible bet while the controller
         // of a linked pool the wager would feed is unreachable.
@@ -356,6 +389,8 @@ impl<K: GameKind> Table for Hosted<K> {
             })
             .map_err(Notice::Core)?;
         let state = self.rules.open(&opening.bet, &opening.deal);
+        self.last_played = Some(opening.bet.clone());
+        self.undo.clear();
         self.round = Some(Round {
             id,
             denom,
@@ -513,6 +548,13 @@ impl<K: GameKind> Table for Hosted<K> {
                     _ => return Resumed::NotMine,
                 }
             }
+        }
+        // The journaled bet is checked again as live play checks it, and
+        // the stake the rules give it is the one the core took: a bet this
+        // table does not offer is not resumed but voided and refunded.
+        if self.rules.check_bet(&opening.bet).is_err() || self.rules.staked(&state).checked_mul(opening.denom) != Some(recall.stake) {
+            tracing::warn!("round {}: its journaled bet is not one {} offers, or not the stake taken", recall.round, self.rules.id());
+            return Resumed::NotMine;
         }
         if let Err(e) = cx.machine.resume_round(recall.round) {
             return Resumed::Resumed(Err(Notice::Core(e)));

@@ -395,6 +395,19 @@ impl Session {
         }
     }
 
+    /// Edit the selected game's bet of many spots (`Command::EditBet`):
+    /// idle only; a refusal names the limit in the player's language.
+    pub fn edit_bet(&mut self, edit: serde_json::Value) {
+        if self.in_round() {
+            self.fail(Notice::Refused(crate::kind::Refusal::new("Rien ne va plus: a aposta já não pode mudar", "No more bets: the bet cannot change now")));
+            return;
+        }
+        let i = self.selected.min(self.games.len().saturating_sub(1));
+        if let Some(Err(r)) = self.games.get_mut(i).map(|g| g.0.edit_bet(edit)) {
+            self.fail(Notice::Refused(r));
+        }
+    }
+
     /// Set the selected game's bet (a remote command or a test): refused
     /// unless the paytable offers it.
     pub fn set_bet<K: GameKind>(&mut self, bet: K::Bet) -> bool {

@@ -12,6 +12,7 @@ use std::path::Path;
 
 use game_core::draw_poker::DrawPokerGame;
 use game_core::reels::ReelGame;
+use game_core::roulette::RouletteGame;
 use game_core::stud_poker::StudPokerGame;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -29,6 +30,7 @@ pub enum CompiledGame {
     Reels(ReelGame),
     DrawPoker(DrawPokerGame),
     StudPoker(StudPokerGame),
+    Roulette(RouletteGame),
 }
 
 impl CompiledGame {
@@ -37,6 +39,7 @@ impl CompiledGame {
             CompiledGame::Reels(g) => &g.id,
             CompiledGame::DrawPoker(g) => &g.id,
             CompiledGame::StudPoker(g) => &g.id,
+            CompiledGame::Roulette(g) => &g.id,
         }
     }
 
@@ -45,6 +48,7 @@ impl CompiledGame {
             CompiledGame::Reels(g) => &g.name,
             CompiledGame::DrawPoker(g) => &g.name,
             CompiledGame::StudPoker(g) => &g.name,
+            CompiledGame::Roulette(g) => &g.name,
         }
     }
 
@@ -54,6 +58,8 @@ impl CompiledGame {
             CompiledGame::Reels(_) => "lines",
             CompiledGame::DrawPoker(_) => "coins",
             CompiledGame::StudPoker(_) => "ante",
+            // Roulette: the lowest RTP of the chances covering that many numbers.
+            CompiledGame::Roulette(_) => "numbers covered",
         }
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Owns what a game designer writes (RON paytables, [`format`]), its
 //! validation with errors that name the file and line ([`compile`]), the
-//! exact mathematics over the full game cycle ([`reel_math`]), the PAR
+//! exact mathematics over the full game cycle ([`reel_math`]; poker and
+//! roulette in their own modules), the PAR
 //! sheet (`par`, feature `par`), the simulation cross-check ([`simulate`]) and the
 //! canonical signed artifact with its approved manifest ([`artifact`]).
 //!
@@ -49,6 +50,8 @@ pub mod reel_counts;
 pub mod reel_math;
 #[cfg(feature = "compiler")]
 mod reel_windows;
+#[cfg(feature = "compiler")]
+pub mod roulette;
 #[cfg(feature = "compiler")]
 pub mod simulate;
 #[cfg(feature = "compiler")]

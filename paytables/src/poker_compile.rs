@@ -11,7 +11,7 @@ use crate::error::{PaytableError, Reporter};
 use crate::format::{DrawPokerPaytable, HandSource, SequenceSource, StudPokerPaytable, TieRuleSource, WildSource};
 use crate::locate::Path;
 
-fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, PaytableError> {
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(file: &str, src: &str) -> Result<T, PaytableError> {
     let src = crate::compile::without_bom(src);
     ron::from_str(src).map_err(|e| {
         let mut err = crate::compile::syntax_error(file, src, &e);
@@ -68,7 +68,7 @@ pub fn rank_set(s: &str) -> Result<RankMask, String> {
     Ok(mask)
 }
 
-fn check_name(e: &mut Problems<'_>, id: &str, name: &str) {
+pub(crate) fn check_name(e: &mut Problems<'_>, id: &str, name: &str) {
     if id.trim().is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
         e.at(Path::default().field("id"), "the id must be non-empty letters, digits, '-' or '_'");
     }
@@ -330,6 +330,7 @@ pub enum Kind {
     Reels,
     DrawPoker,
     StudPoker,
+    Roulette,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -353,12 +354,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "ReelPaytable" => Ok(Kind::Reels),
         "DrawPokerPaytable" => Ok(Kind::DrawPoker),
         "StudPokerPaytable" => Ok(Kind::StudPoker),
+        "RoulettePaytable" => Ok(Kind::Roulette),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…) or StudPokerPaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…) or RoulettePaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

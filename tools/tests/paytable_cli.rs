@@ -186,7 +186,7 @@ fn simulate_reports_the_measured_rtp_next_to_the_exact_one() {
 fn committed_artifacts_match_their_sources_and_the_manifest() {
     let dir = tempfile::tempdir().unwrap();
     let manifest = std::fs::read_to_string(sample("approved.ron")).unwrap();
-    for id in ["classic-sevens", "ocean-treasure", "jacks-or-better-9-6", "deuces-wild", "poquer-sem-descarte"] {
+    for id in ["classic-sevens", "ocean-treasure", "jacks-or-better-9-6", "deuces-wild", "poquer-sem-descarte", "roleta-francesa", "roleta-americana"] {
         let out_path = dir.path().join(format!("{id}.json"));
         let out = paytable(&["compile", &sample(&format!("{id}.ron")), "-o", out_path.to_str().unwrap()]);
         assert!(out.status.success(), "{}", text(&out.stderr));
@@ -345,4 +345,39 @@ fn check_gives_the_exact_rtp_of_long_strips_from_symbol_counts() {
     let out = paytable(&["check", &mirrored_file]);
     let s = text(&out.stdout);
     assert!(s.contains("exact from symbol counts") && s.contains(&format!("{walk} here, past the limit of 20000000")), "{s}");
+}
+
+/// Issue 30: a roulette table's check gives every chance and call bet its
+/// exact RTP as a fraction (36/37 on the French wheel, 18/19 on 0 and 00),
+/// refuses a floor above them by naming each bet, and `par` and `simulate`
+/// work for roulette as for reels.
+#[test]
+fn roulette_check_par_and_simulate() {
+    let out = paytable(&["check", &sample("roleta-francesa.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bets = v["bets"].as_array().unwrap();
+    assert_eq!(bets.len(), 18, "ten chances and eight call bets");
+    assert!(bets.iter().all(|b| b["rtp_exact"] == "36/37"), "{bets:?}");
+    assert!(bets.iter().any(|b| b["bet"].as_str().unwrap().contains("órfãos") && b["covers"] == 8));
+    let out = paytable(&["check", &sample("roleta-americana.ron")]);
+    let s = text(&out.stdout);
+    assert!(out.status.success() && s.contains("18/19") && s.contains("94.7368") && !s.contains("36/37"), "{s}");
+    let out = paytable(&["check", &sample("roleta-americana.ron"), "--floor", "95"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("REFUSED").count(), 10, "every chance named: {err}");
+    assert!(err.contains("the bet pleno / straight-up returns 94.7368%, under the floor of 95.0000%"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = paytable(&["par", &sample("roleta-francesa.ron"), "-o", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let md = std::fs::read_to_string(dir.path().join("roleta-francesa-par.md")).unwrap();
+    assert!(md.contains("| órfãos / orphelins | 8 | 5 chips | 36/37 | 97.2973 |"), "{md}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("roleta-francesa-bets.csv")).unwrap().lines().count(), 19);
+    let out = paytable(&["simulate", &sample("roleta-francesa.ron"), "--games", "300000", "--seed", "3", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], 300_000);
+    assert!((v["exact_rtp"].as_f64().unwrap() - 36.0 / 37.0).abs() < 1e-12);
+    assert_eq!(v["exact_inside_ci99"], true, "{v}");
 }

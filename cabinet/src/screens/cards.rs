@@ -37,8 +37,9 @@ fn card_art_id() -> egui::Id {
 #[derive(Resource)]
 struct CardArt(Arc<CardTextures>);
 
-/// Makes the art kit's cards textures once, at twice their screen height
-/// (sharp when scaled), and hands them to every card painter.
+/// Makes the art kit's cards (at twice their screen height, sharp when
+/// scaled) and the reel games' symbols textures once, and hands them to
+/// every egui painter.
 pub struct CardArtPlugin;
 
 impl Plugin for CardArtPlugin {
@@ -47,12 +48,20 @@ impl Plugin for CardArtPlugin {
     }
 }
 
-fn make_card_textures(mut commands: Commands, mut images: ResMut<Assets<Image>>, mut textures: ResMut<EguiUserTextures>) {
-    let height = (CARD.y * 2.0) as u32;
+fn make_card_textures(mut commands: Commands, session: Res<crate::SessionRes>, mut images: ResMut<Assets<Image>>, mut textures: ResMut<EguiUserTextures>) {
     let mut by_file = HashMap::new();
-    let files = (0..52u8).map(|i| art_name(Card::new(i / 4, i % 4))).chain(["cards/back.svg".to_owned(), "cards/joker.svg".to_owned()]);
-    for file in files {
-        // Every card file was drawn once at boot (`art::check`).
+    let cards = (0..52u8).map(|i| art_name(Card::new(i / 4, i % 4))).chain(["cards/back.svg".to_owned(), "cards/joker.svg".to_owned()]);
+    let mut files: Vec<(String, u32)> = cards.map(|f| (f, (CARD.y * 2.0) as u32)).collect();
+    // The reel games' symbols, for the audit's replay of a recalled spin.
+    if let Ok(s) = session.0.lock() {
+        for g in s.games() {
+            if let Some(r) = g.rules::<game_host::kinds::reels::Reels>() {
+                files.extend(r.game.symbols.iter().map(|sym| (symbol_art_name(&r.game.id, &sym.id), SYMBOL_PX)));
+            }
+        }
+    }
+    for (file, height) in files {
+        // Every file was drawn once at boot (`art::check`).
         match crate::art::image(&file, height) {
             Ok(image) => {
                 let id = textures.add_image(EguiTextureHandle::Strong(images.add(image)));
@@ -62,6 +71,20 @@ fn make_card_textures(mut commands: Commands, mut images: ResMut<Assets<Image>>,
         }
     }
     commands.insert_resource(CardArt(Arc::new(CardTextures { by_file })));
+}
+
+/// The height a reel symbol is rasterised at for the egui screens.
+const SYMBOL_PX: u32 = 160;
+
+/// A reel game's symbol picture in the art kit.
+pub fn symbol_art_name(game: &str, symbol: &str) -> String {
+    crate::art::for_game(game, &[symbol.to_owned()]).pop().unwrap_or_default()
+}
+
+/// The egui texture of an art file made at start-up (cards, reel
+/// symbols), once the textures are shared (from the first frame on).
+pub fn egui_art(ctx: &egui::Context, file: &str) -> Option<egui::TextureId> {
+    ctx.data(|d| d.get_temp::<Arc<CardTextures>>(card_art_id())).and_then(|t| t.by_file.get(file).copied())
 }
 
 fn share_card_textures(mut contexts: EguiContexts, art: Res<CardArt>, mut shared: Local<bool>) -> Result {
@@ -102,7 +125,7 @@ pub fn paint_card_turning(ui: &mut egui::Ui, face: Option<Card>, held: bool, siz
     let face = if turn < 0.5 { None } else { face };
     let p = ui.painter_at(full.expand(4.0));
     let file = face.map_or_else(|| "cards/back.svg".to_owned(), art_name);
-    let art = ui.ctx().data(|d| d.get_temp::<Arc<CardTextures>>(card_art_id())).and_then(|t| t.by_file.get(&file).copied());
+    let art = egui_art(ui.ctx(), &file);
     match (art, face) {
         (Some(texture), _) => {
             p.image(texture, rect, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);

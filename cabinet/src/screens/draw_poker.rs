@@ -11,7 +11,6 @@ use bevy::sprite::Anchor;
 use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 use game_core::cards::Card;
-use game_core::double_up::DoubleUpRule;
 use game_core::draw_poker::{DrawPokerGame, Wild};
 use game_host::kind::GameKind;
 use game_host::kinds::draw_poker::{DrawBet, DrawDeal, DrawRecord};
@@ -23,7 +22,7 @@ use crate::layout::{Area, WIDTH};
 use crate::modes::Mode;
 use crate::screens::KindPages;
 use crate::screens::cards::{paint_hand, paint_small_hand, turned};
-use crate::screens::help::bet_range;
+use crate::screens::help::{Block, HelpDoc, bet_range};
 use crate::screens::table::{self, CARD, CardLook};
 use crate::stage::{self, ArtTextures, Fonts};
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
@@ -376,24 +375,24 @@ fn touch_holds(mouse: Res<ButtonInput<MouseButton>>, touches: Res<Touches>, wind
 }
 
 /// Draw poker: rules, the bet in coins, every hand and its pay per coin.
-fn draw_poker_help(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame) {
-    ui.heading(s.t("Regras", "Rules"));
-    ui.label(s.t(
-        "Recebe cinco cartas de um baralho baralhado; escolha as que guarda (teclas F1–F5 ou toque nas cartas) e prima ESPAÇO: as outras são substituídas pelas cartas seguintes do mesmo baralho. A mão final paga só o prémio mais alto que faz (regra 13).",
-        "You are dealt five cards from a shuffled deck; choose the ones to hold (keys F1–F5 or touch the cards) and press SPACE: the others are replaced by the next cards of the same deck. The final hand pays only the highest prize it makes (rule 13).",
-    ));
+fn draw_poker_help(s: &Session, g: &DrawPokerGame) -> Vec<Block> {
+    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
+    b.push(Block::Text(s.t(
+        "Recebe cinco cartas de um baralho baralhado; escolha as que guarda (teclas F1–F5 ou toque nas cartas) e prima JOGAR: as outras são substituídas pelas cartas seguintes do mesmo baralho. A mão final paga só o prémio mais alto que faz (regra 13).",
+        "You are dealt five cards from a shuffled deck; choose the ones to hold (keys F1–F5 or touch the cards) and press PLAY: the others are replaced by the next cards of the same deck. The final hand pays only the highest prize it makes (rule 13).",
+    ).into()));
     match g.wild {
         Wild::None => {}
         Wild::Deuces => {
-            ui.label(s.t("Os quatro 2 são wild: substituem qualquer carta.", "The four deuces are wild: they stand for any card."));
+            b.push(Block::Text(s.t("Os quatro 2 são wild: substituem qualquer carta.", "The four deuces are wild: they stand for any card.").into()))
         }
-        Wild::Joker => {
-            ui.label(s.t("Baralho de 53 cartas: o joker é wild e substitui qualquer carta.", "53-card deck: the joker is wild and stands for any card."));
-        }
+        Wild::Joker => b.push(Block::Text(
+            s.t("Baralho de 53 cartas: o joker é wild e substitui qualquer carta.", "53-card deck: the joker is wild and stands for any card.").into(),
+        )),
     }
     if g.hands.len() > 1 {
         let hands: Vec<String> = g.hands.iter().map(u32::to_string).collect();
-        ui.label(format!(
+        b.push(Block::Text(format!(
             "{} {} {}",
             s.t("Jogo de várias mãos (setas cima/baixo):", "Multi-hand play (up/down arrows):"),
             hands.join(", "),
@@ -401,31 +400,29 @@ fn draw_poker_help(ui: &mut egui::Ui, s: &Session, g: &DrawPokerGame) {
                 "mãos. Todas partem das mesmas cinco cartas e guardam as mesmas; cada mão troca as outras de um baralho seu, sem as cinco dadas. A aposta é moedas × mãos, e cada mão paga o seu prémio.",
                 "hands. Every hand starts from the same five cards and holds the same ones; each replaces the others from its own deck, less the five dealt. The bet is coins × hands, and each hand pays its own prize."
             )
-        ));
+        )));
     }
-    bet_range(ui, s, u64::from(g.coins.first().copied().unwrap_or(1)), u64::from(g.max_coins()));
-    ui.heading(s.t("Prémios (créditos por moeda apostada)", "Prizes (credits per coin bet)"));
-    egui::Grid::new("draw_pays").striped(true).show(ui, |ui| {
-        ui.strong(s.t("mão", "hand"));
-        for &c in &g.coins {
-            ui.strong(format!("{c} {}", s.t("moeda(s)", "coin(s)")));
-        }
-        ui.end_row();
-        for (i, e) in g.entries.iter().enumerate() {
-            ui.label(e.name_in(s.lang() == Lang::Pt));
-            for &c in &g.coins {
-                ui.label((g.pays_per_coin(i, c) * u64::from(c)).to_string());
-            }
-            ui.end_row();
-        }
-    });
+    b.push(bet_range(s, u64::from(g.coins.first().copied().unwrap_or(1)), u64::from(g.max_coins())));
+    b.push(Block::Heading(s.t("Prémios (créditos por moeda apostada)", "Prizes (credits per coin bet)").into()));
+    let header = std::iter::once(s.t("mão", "hand").to_owned()).chain(g.coins.iter().map(|c| format!("{c} {}", s.t("moeda(s)", "coin(s)")))).collect();
+    let rows = g
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            std::iter::once(e.name_in(s.lang() == Lang::Pt).to_owned())
+                .chain(g.coins.iter().map(|&c| (g.pays_per_coin(i, c) * u64::from(c)).to_string()))
+                .collect()
+        })
+        .collect();
+    b.push(Block::Table { header, rows });
+    b
 }
 
 /// The help page of a draw-poker game.
-fn help_page(ui: &mut egui::Ui, s: &Session) -> Option<Option<DoubleUpRule>> {
+fn help_page(s: &Session) -> Option<HelpDoc> {
     let g = s.rules::<DrawPoker>()?;
-    draw_poker_help(ui, s, &g.0);
-    Some(g.0.double_up)
+    Some(HelpDoc { blocks: draw_poker_help(s, &g.0), double_up: g.0.double_up })
 }
 
 /// A recalled draw-poker round: the deal, then the final hand with the

@@ -12,6 +12,7 @@ pub mod meters_bar;
 pub mod operator_panel;
 pub mod recall;
 pub mod reels;
+pub mod roulette;
 pub mod stud_poker;
 pub mod table;
 pub mod tilt;
@@ -20,13 +21,12 @@ pub mod top_box;
 
 use bevy::prelude::Resource;
 use bevy_egui::egui;
-use game_core::double_up::DoubleUpRule;
 use game_host::session::Session;
 use meters::RoundRecall;
 
 /// A kind's rules page for the help screen: None when the selected game is
-/// not of its kind; else the double-up its paytable offers.
-pub type HelpPage = fn(&mut egui::Ui, &Session) -> Option<Option<DoubleUpRule>>;
+/// not of its kind; else its blocks and the double-up its paytable offers.
+pub type HelpPage = fn(&Session) -> Option<help::HelpDoc>;
 
 /// A kind's replay of a recalled round (M-15): false when the round is not
 /// of its kind.

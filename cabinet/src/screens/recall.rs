@@ -1,68 +1,242 @@
-//! The player's history (M-34): every round of this session, with bet,
-//! result and totals.
+//! The player's history (M-34): every round of this session, newest first,
+//! with bet, win, what happened and the double-up's gambles, and the
+//! session's totals; drawn by Bevy over the game area (issue 29), paged by
+//! touch (or Page Up/Down) and left by its button, R or Escape.
 
+use bevy::input::touch::Touches;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy::sprite::Anchor;
+use bevy::window::PrimaryWindow;
+use game_host::session::Session;
 
 use crate::SessionRes;
+use crate::layout::{Area, GAME, WIDTH};
 use crate::modes::Mode;
-use crate::screens::{HudLayout, screen_ui};
+use crate::screens::table;
+use crate::stage::{self, Fonts};
 
 pub struct RecallPlugin;
 
 impl Plugin for RecallPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(EguiPrimaryContextPass, draw_history.run_if(in_state(Mode::Recall)));
+        app.init_resource::<HistoryPage>()
+            .add_systems(OnExit(Mode::Recall), take_down_history)
+            .add_systems(Update, (turn_history_pages, show_history).chain().run_if(in_state(Mode::Recall)));
     }
 }
 
-fn draw_history(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<SessionRes>) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let mut root = screen_ui(ctx, "recall", &hud);
-    let Ok(s) = session.0.lock() else { return Ok(()) };
-    egui::CentralPanel::default().show(&mut root, |ui| {
-        ui.heading(s.t("HISTÓRICO DAS JOGADAS (R para voltar)", "GAME HISTORY (R to return)"));
-        let bet: u64 = s.history().iter().map(|h| h.stake).sum();
-        let won: u64 = s.history().iter().map(|h| h.win).sum();
-        ui.label(format!(
-            "{}: {} — {}: {} — {}: {}",
-            s.t("Jogadas", "Games"),
-            s.history().len(),
-            s.t("apostado", "bet"),
-            s.show(bet),
-            s.t("ganho", "won"),
-            s.show(won)
-        ));
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            egui::Grid::new("history").striped(true).show(ui, |ui| {
-                for label in [
-                    s.t("jogada", "game"),
-                    s.t("jogo", "title"),
-                    s.t("aposta", "bet"),
-                    s.t("prémio", "win"),
-                    s.t("resultado", "outcome"),
-                    s.t("dobrar", "double-up"),
-                ] {
-                    ui.strong(label);
+/// The page of the history shown (0: the newest rounds).
+#[derive(Resource, Default)]
+struct HistoryPage(usize);
+
+/// Rounds on one page, and where the columns and rows stand.
+pub const ROWS_PER_PAGE: usize = 12;
+const COLUMNS: [f32; 6] = [60.0, 200.0, 640.0, 860.0, 1080.0, 1640.0];
+const HEADER_Y: f32 = GAME.y + 110.0;
+const ROW_H: f32 = 40.0;
+/// The widest outcome text, in characters (its column's width at 24 units).
+const OUTCOME_CHARS: usize = 36;
+
+/// A control of the history screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Control {
+    Newer,
+    Older,
+    Back,
+}
+
+impl Control {
+    const ALL: [Control; 3] = [Control::Newer, Control::Older, Control::Back];
+
+    fn area(self) -> Area {
+        let x = match self {
+            Control::Newer => 60.0,
+            Control::Older => 360.0,
+            Control::Back => WIDTH - 380.0,
+        };
+        Area::new(x, GAME.y + GAME.h - 88.0, 280.0, 68.0)
+    }
+
+    fn label(self, s: &Session) -> &'static str {
+        match self {
+            Control::Newer => s.t("◀ MAIS RECENTES", "◀ NEWER"),
+            Control::Older => s.t("ANTERIORES ▶", "OLDER ▶"),
+            Control::Back => s.t("VOLTAR AO JOGO", "BACK TO GAME"),
+        }
+    }
+}
+
+#[derive(Component)]
+struct HistorySheet;
+
+/// The number of pages `rounds` rounds take (at least one, for the
+/// empty history's page).
+pub fn pages(rounds: usize) -> usize {
+    rounds.div_ceil(ROWS_PER_PAGE).max(1)
+}
+
+/// `text` cut to `chars` characters, an ellipsis marking the cut.
+pub fn clipped(text: &str, chars: usize) -> String {
+    if text.chars().count() <= chars {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(chars.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+fn turn_history_pages(
+    mouse: Res<ButtonInput<MouseButton>>,
+    touches: Res<Touches>,
+    keys: Res<ButtonInput<KeyCode>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    mut page: ResMut<HistoryPage>,
+    mut next: ResMut<NextState<Mode>>,
+) {
+    let mut pressed: Vec<Control> =
+        table::presses(&mouse, &touches, &window).into_iter().filter_map(|p| Control::ALL.into_iter().find(|c| c.area().contains(p.x, p.y))).collect();
+    if keys.just_pressed(KeyCode::PageUp) {
+        pressed.push(Control::Newer);
+    }
+    if keys.just_pressed(KeyCode::PageDown) {
+        pressed.push(Control::Older);
+    }
+    for c in pressed {
+        info!("history: {c:?} touched");
+        match c {
+            Control::Newer => page.0 = page.0.saturating_sub(1),
+            // The last page is clamped when the sheet is drawn.
+            Control::Older => page.0 += 1,
+            Control::Back => next.set(Mode::Idle),
+        }
+    }
+}
+
+fn show_history(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    fonts: Option<Res<Fonts>>,
+    mut page: ResMut<HistoryPage>,
+    sheets: Query<Entity, With<HistorySheet>>,
+    mut built: Local<Option<(usize, usize, bool)>>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    let rounds = s.history();
+    let count = pages(rounds.len());
+    page.0 = page.0.min(count - 1);
+    let want = (page.0, rounds.len(), s.lang() == game_host::session::Lang::Pt);
+    if sheets.iter().next().is_some() && *built == Some(want) {
+        return;
+    }
+    for e in &sheets {
+        commands.entity(e).despawn();
+    }
+    let (cx, cy) = GAME.centre();
+    let local = |x: f32, y: f32, z: f32| Transform::from_xyz(x - cx, cy - y, z);
+    let bet: u64 = rounds.iter().map(|h| h.stake).sum();
+    let won: u64 = rounds.iter().map(|h| h.win).sum();
+    commands
+        .spawn((
+            HistorySheet,
+            Sprite::from_color(Color::srgb(0.02, 0.04, 0.12), Vec2::new(GAME.w, GAME.h)),
+            Transform::from_translation(stage::at(cx, cy, 45.0)),
+        ))
+        .with_children(|sheet| {
+            let title = format!("{}   ({} / {})", s.t("HISTÓRICO DAS JOGADAS", "GAME HISTORY"), page.0 + 1, count);
+            sheet.spawn((stage::text(&fonts, title, 38.0, table::GOLD), Anchor::TOP_LEFT, local(COLUMNS[0], GAME.y + 20.0, 1.0)));
+            let totals = format!(
+                "{}: {}   {}: {}   {}: {}",
+                s.t("Jogadas", "Games"),
+                rounds.len(),
+                s.t("apostado", "bet"),
+                s.show(bet),
+                s.t("ganho", "won"),
+                s.show(won)
+            );
+            sheet.spawn((stage::text(&fonts, totals, 28.0, Color::WHITE), Anchor::TOP_LEFT, local(COLUMNS[0], GAME.y + 66.0, 1.0)));
+            let header = [
+                s.t("jogada", "game"),
+                s.t("jogo", "title"),
+                s.t("aposta", "bet"),
+                s.t("prémio", "win"),
+                s.t("resultado", "outcome"),
+                s.t("dobrar", "double-up"),
+            ];
+            for (x, h) in COLUMNS.iter().zip(header) {
+                sheet.spawn((stage::text(&fonts, h, 26.0, table::GOLD), Anchor::TOP_LEFT, local(*x, HEADER_Y, 1.0)));
+            }
+            if rounds.is_empty() {
+                let none = s.t("Ainda não jogou nesta sessão.", "No game played in this session yet.");
+                sheet.spawn((stage::text(&fonts, none, 26.0, Color::WHITE), Anchor::TOP_LEFT, local(COLUMNS[0], HEADER_Y + ROW_H, 1.0)));
+            }
+            for (i, h) in rounds.iter().rev().skip(page.0 * ROWS_PER_PAGE).take(ROWS_PER_PAGE).enumerate() {
+                let y = HEADER_Y + (i + 1) as f32 * ROW_H;
+                if i % 2 == 0 {
+                    sheet
+                        .spawn((Sprite::from_color(Color::srgba(1.0, 1.0, 1.0, 0.05), Vec2::new(GAME.w - 80.0, ROW_H)), local(cx, y + ROW_H / 2.0 - 4.0, 0.5)));
                 }
-                ui.end_row();
-                for h in s.history().iter().rev() {
-                    ui.label(h.round.to_string());
-                    ui.label(&h.game);
-                    ui.label(s.show(h.stake));
-                    ui.label(s.show(h.win));
-                    ui.label(&h.detail);
-                    ui.label(
-                        h.gambles
-                            .iter()
-                            .map(|g| format!("{}/{}", game_host::names::colour(g.pick, s.lang()), game_host::names::colour(g.drawn, s.lang())))
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    );
-                    ui.end_row();
+                let gambles = h
+                    .gambles
+                    .iter()
+                    .map(|g| format!("{}/{}", game_host::names::colour(g.pick, s.lang()), game_host::names::colour(g.drawn, s.lang())))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let cells = [
+                    h.round.to_string(),
+                    clipped(s.games().iter().find(|g| g.id() == h.game).map_or(h.game.as_str(), |g| g.name()), 26),
+                    s.show(h.stake),
+                    s.show(h.win),
+                    clipped(&h.detail, OUTCOME_CHARS),
+                    clipped(&gambles, 16),
+                ];
+                for (x, cell) in COLUMNS.iter().zip(cells) {
+                    sheet.spawn((stage::text(&fonts, cell, 24.0, Color::WHITE), Anchor::TOP_LEFT, local(*x, y, 1.0)));
                 }
-            });
+            }
+            for c in Control::ALL {
+                let live = match c {
+                    Control::Newer => page.0 > 0,
+                    Control::Older => page.0 + 1 < count,
+                    Control::Back => true,
+                };
+                let a = c.area();
+                let (bx, by) = a.centre();
+                let fill = if live { Color::srgb(0.1, 0.3, 0.6) } else { Color::srgb(0.15, 0.15, 0.2) };
+                sheet.spawn((Sprite::from_color(fill, Vec2::new(a.w, a.h)), local(bx, by, 1.0))).with_children(|b| {
+                    let colour = if live { Color::WHITE } else { Color::srgb(0.4, 0.4, 0.45) };
+                    b.spawn((stage::text(&fonts, c.label(&s), 26.0, colour), Transform::from_xyz(0.0, 0.0, 0.5)));
+                });
+            }
         });
-    });
-    Ok(())
+    *built = Some(want);
+}
+
+fn take_down_history(mut commands: Commands, sheets: Query<Entity, With<HistorySheet>>, mut page: ResMut<HistoryPage>) {
+    for e in &sheets {
+        commands.entity(e).despawn();
+    }
+    page.0 = 0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_history_pages_hold_every_round_and_the_empty_history_has_one() {
+        assert_eq!(pages(0), 1);
+        assert_eq!(pages(1), 1);
+        assert_eq!(pages(ROWS_PER_PAGE), 1);
+        assert_eq!(pages(ROWS_PER_PAGE + 1), 2);
+        assert_eq!(pages(3 * ROWS_PER_PAGE), 3);
+    }
+
+    #[test]
+    fn a_long_outcome_is_cut_with_an_ellipsis_and_a_short_one_is_kept() {
+        assert_eq!(clipped("abc", 5), "abc");
+        assert_eq!(clipped("abcdef", 5), "abcd…");
+        assert_eq!(clipped("ééééé", 5), "ééééé");
+        assert_eq!(clipped("éééééé", 5).chars().count(), 5);
+    }
 }

@@ -10,7 +10,6 @@ use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
-use game_core::double_up::DoubleUpRule;
 use game_core::poker::{Category, evaluate};
 use game_core::stud_poker::{Decision, Outcome, StudDeal, StudPokerGame, TieRule};
 use game_host::command::Command;
@@ -24,7 +23,7 @@ use crate::layout::Area;
 use crate::modes::Mode;
 use crate::screens::KindPages;
 use crate::screens::cards::{paint_hand, turned};
-use crate::screens::help::bet_range;
+use crate::screens::help::{Block, HelpDoc, bet_range};
 use crate::screens::table::{self, CARD, CardLook};
 use crate::stage::{self, ArtTextures, Fonts};
 use game_host::kinds::stud_poker::StudPoker;
@@ -346,35 +345,32 @@ fn touch_stud_buttons(
 }
 
 /// Póquer sem descarte: the seed rules, the raise's pays, the cap.
-fn stud_help(ui: &mut egui::Ui, s: &Session, g: &StudPokerGame) {
-    ui.heading(s.t("Regras", "Rules"));
-    ui.label(s.t(
+fn stud_help(s: &Session, g: &StudPokerGame) -> Vec<Block> {
+    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
+    b.push(Block::Text(s.t(
         "Aposte o ante e receba cinco cartas; o croupier recebe cinco, uma delas à vista. Escolha APOSTAR (F1: uma segunda aposta de duas vezes o ante) ou DESISTIR (F2: perde o ante). O croupier qualifica-se com ás e rei ou melhor; se não se qualificar, o ante é pago 1:1 e a aposta devolvida. Se se qualificar e a sua mão for melhor, o ante paga 1:1 e a aposta conforme a tabela; se for pior, perde as duas.",
         "Bet the ante and receive five cards; the dealer receives five, one face up. Choose RAISE (F1: a second bet of twice the ante) or FOLD (F2: the ante is lost). The dealer qualifies with ace-king or better; if not, the ante pays 1:1 and the raise is returned. If the dealer qualifies and your hand is better, the ante pays 1:1 and the raise by the table; if worse, both are lost.",
-    ));
-    ui.label(match g.tie_rule {
-        TieRule::SuitOrder => s.t(
-            "Mãos da mesma categoria e valor: decide o naipe (espadas, copas, paus, ouros).",
-            "Hands of equal rank: the suit decides (spades, hearts, clubs, diamonds).",
-        ),
-        TieRule::Push => s.t("Mãos iguais: empate, as apostas são devolvidas.", "Equal hands: a push, the bets are returned."),
-    });
-    bet_range(ui, s, g.antes.first().copied().unwrap_or(1), g.antes.last().copied().unwrap_or(1) * 3);
-    ui.heading(s.t("A aposta paga (por 1)", "The raise pays (to 1)"));
-    egui::Grid::new("stud_pays").striped(true).show(ui, |ui| {
-        for (i, &pay) in g.raise_pays.iter().enumerate().rev() {
-            let cat = Category::ALL[i];
-            ui.label(if s.lang() == game_host::session::Lang::Pt { cat.name_pt() } else { cat.name_en() });
-            ui.label(format!("{pay}:1"));
-            ui.end_row();
+    ).into()));
+    b.push(Block::Text(
+        match g.tie_rule {
+            TieRule::SuitOrder => s.t(
+                "Mãos da mesma categoria e valor: decide o naipe (espadas, copas, paus, ouros).",
+                "Hands of equal rank: the suit decides (spades, hearts, clubs, diamonds).",
+            ),
+            TieRule::Push => s.t("Mãos iguais: empate, as apostas são devolvidas.", "Equal hands: a push, the bets are returned."),
         }
-    });
+        .into(),
+    ));
+    b.push(bet_range(s, g.antes.first().copied().unwrap_or(1), g.antes.last().copied().unwrap_or(1) * 3));
+    b.push(Block::Heading(s.t("A aposta paga (por 1)", "The raise pays (to 1)").into()));
+    let rows = g.raise_pays.iter().enumerate().rev().map(|(i, &pay)| vec![category(s, Category::ALL[i]).to_owned(), format!("{pay}:1")]).collect();
+    b.push(Block::Table { header: vec![s.t("mão", "hand").into(), s.t("paga", "pays").into()], rows });
     if let Some(cap) = g.max_win_credits {
-        ui.label(format!("{} {cap} {}", s.t("Prémio máximo por jogada:", "Maximum win per round:"), s.t("créditos", "credits")));
+        b.push(Block::Text(format!("{} {cap} {}", s.t("Prémio máximo por jogada:", "Maximum win per round:"), s.t("créditos", "credits"))));
     }
     if let Some(j) = &g.jackpot {
-        ui.heading(s.t("Aposta no jackpot (tecla J)", "Jackpot side bet (key J)"));
-        ui.label(format!(
+        b.push(Block::Heading(s.t("Aposta no jackpot (tecla J)", "Jackpot side bet (key J)").into()));
+        b.push(Block::Text(format!(
             "{} {} {}. {}",
             s.t("Com o ante, uma aposta fixa de", "With the ante, a fixed bet of"),
             j.bet_credits,
@@ -383,31 +379,29 @@ fn stud_help(ui: &mut egui::Ui, s: &Session, g: &StudPokerGame) {
                 "Paga pela mão do jogador, qualifique-se ou não o croupier: sequência real 100% do jackpot, sequência de cor 10% (ou as somas fixas, se maiores); poker, full e cor, somas fixas.",
                 "Paid on the player's hand whether or not the dealer qualifies: royal flush 100% of the jackpot, straight flush 10% (or the fixed sums, when greater); four of a kind, full house and flush, fixed sums."
             )
-        ));
-        egui::Grid::new("stud_jackpot").striped(true).show(ui, |ui| {
-            for (cat, pay) in [
-                (Category::RoyalFlush, j.royal_fixed),
-                (Category::StraightFlush, j.straight_flush_fixed),
-                (Category::FourOfAKind, j.four_of_a_kind),
-                (Category::FullHouse, j.full_house),
-                (Category::Flush, j.flush),
-            ] {
-                ui.label(category(s, cat));
-                ui.label(format!("{pay} {}", s.t("créditos", "credits")));
-                ui.end_row();
-            }
-        });
+        )));
+        let rows = [
+            (Category::RoyalFlush, j.royal_fixed),
+            (Category::StraightFlush, j.straight_flush_fixed),
+            (Category::FourOfAKind, j.four_of_a_kind),
+            (Category::FullHouse, j.full_house),
+            (Category::Flush, j.flush),
+        ]
+        .into_iter()
+        .map(|(cat, pay)| vec![category(s, cat).to_owned(), format!("{pay} {}", s.t("créditos", "credits"))])
+        .collect();
+        b.push(Block::Table { header: vec![s.t("mão", "hand").into(), s.t("paga", "pays").into()], rows });
         if !j.pays_on_fold {
-            ui.label(s.t("Uma mão que desiste não ganha o jackpot.", "A folded hand does not win the jackpot."));
+            b.push(Block::Text(s.t("Uma mão que desiste não ganha o jackpot.", "A folded hand does not win the jackpot.").into()));
         }
     }
+    b
 }
 
 /// The help page of a póquer sem descarte game.
-fn help_page(ui: &mut egui::Ui, s: &Session) -> Option<Option<DoubleUpRule>> {
+fn help_page(s: &Session) -> Option<HelpDoc> {
     let g = s.rules::<StudPoker>()?;
-    stud_help(ui, s, &g.0);
-    Some(None)
+    Some(HelpDoc { blocks: stud_help(s, &g.0), double_up: None })
 }
 
 /// A recalled póquer sem descarte round: the dealer's hand and the

@@ -296,6 +296,12 @@ impl Drop for Rig {
     }
 }
 
+/// The text the cabinet drew in the frame of screenshot `shot` (written
+/// beside it, `NNN-label.txt`).
+pub fn text_beside(shot: &Path) -> String {
+    std::fs::read_to_string(shot.with_extension("txt")).unwrap_or_else(|e| panic!("{}: no text beside it: {e}", shot.display()))
+}
+
 pub fn assert_png(path: &Path) {
     let bytes = std::fs::read(path).unwrap();
     assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{} is not a PNG", path.display());

@@ -148,6 +148,7 @@ impl GameKind for DrawPoker {
     type Bet = DrawBet;
     type Deal = DrawDeal;
     type Decision = DrawDecision;
+    type Edit = crate::kind::NoEdit;
     type Step = DrawRecord;
     type Round = DrawPokerRound;
 

@@ -3,6 +3,7 @@
 
 pub mod draw_poker;
 pub mod reels;
+pub mod roulette;
 pub mod stud_poker;
 
 /// The option `delta` places from `current` in `options`, held at the ends;

@@ -29,6 +29,7 @@ impl GameKind for Reels {
     type Bet = Bet;
     type Deal = ReelRound;
     type Decision = NoDecision;
+    type Edit = crate::kind::NoEdit;
     type Step = NoDecision;
     type Round = ReelRound;
 

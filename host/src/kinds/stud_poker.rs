@@ -84,6 +84,7 @@ impl GameKind for StudPoker {
     type Bet = StudBet;
     type Deal = StudDeal;
     type Decision = Decision;
+    type Edit = crate::kind::NoEdit;
     type Step = StudStep;
     type Round = StudRound;
 

@@ -12,4 +12,5 @@ mod card_rounds;
 mod commands;
 mod production;
 mod progressives;
+mod roulette_rounds;
 mod session_rules;

@@ -178,6 +178,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::DrawPoker => draw_check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::StudPoker => stud_check(&file, json, &floor),
+        Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Roulette => roulette_check(&file, json, &floor),
         Command::Simulate { file, games, seed, threads, coins, ante, json, .. } if kind(&file)? != Kind::Reels => {
             poker_simulate(&file, games, seed, coins, ante, threads, json)
         }
@@ -192,6 +193,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .map_err(|e| anyhow!("{}", paytables::math_refusal::locate(&source, &e)))?;
             report(&file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect(), &warnings)
         }
+        Command::Par { file, out, floor } if kind(&file)? == Kind::Roulette => roulette_par(&file, &out, &floor),
         Command::Par { file, out, floor } => {
             let (source, checked) = checked(&file, &floor)?;
             for f in paytables::par::write_par(&source.game, &checked, &out)? {
@@ -229,6 +231,12 @@ fn compile(file: &std::path::Path, out: &std::path::Path, floor: &str, approve_i
             let rtp: Vec<(u64, _)> = checked.analysis.configs.iter().map(|c| (c.ante, c.rtp.clone())).collect();
             let side = game.jackpot.as_ref().and_then(|j| paytables::stud_math::side_bet_rtp(&game, &checked.analysis.dealt, j.start_value_credits));
             paytables::artifact::build(&text, CompiledGame::StudPoker(game), &rtp, side.as_ref(), odds)
+        }
+        Kind::Roulette => {
+            let game = load_roulette(file)?;
+            let figures = paytables::roulette::figures(&game);
+            verdict(file, &paytables::roulette::refusals(&game, &figures, &Floor::from_percent(floor)?), true)?;
+            paytables::artifact::build(&text, CompiledGame::Roulette(game), &figures.by_covered(), None, None)
         }
     };
     let bytes = paytables::artifact::canonical_bytes(&artifact);
@@ -313,6 +321,63 @@ fn threads() -> usize {
 
 fn load_draw(file: &std::path::Path) -> Result<(game_core::draw_poker::DrawPokerGame, Option<String>)> {
     Ok(paytables::poker_compile::compile_draw(&file.display().to_string(), &read(file)?)?)
+}
+
+fn load_roulette(file: &std::path::Path) -> Result<game_core::roulette::RouletteGame> {
+    Ok(paytables::roulette::compile_roulette(&file.display().to_string(), &read(file)?)?)
+}
+
+/// `paytable check` of a roulette table: every chance and call bet with
+/// its exact RTP as a fraction, each held to the floor.
+fn roulette_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
+    let floor = Floor::from_percent(floor)?;
+    let game = load_roulette(file)?;
+    let figures = paytables::roulette::figures(&game);
+    let refusals = paytables::roulette::refusals(&game, &figures, &floor);
+    if json {
+        let bets: Vec<serde_json::Value> = figures
+            .chances
+            .iter()
+            .chain(&figures.call_bets)
+            .map(|b| {
+                serde_json::json!({ "bet": b.name, "covers": b.covered, "pays": b.pays, "rtp_exact": b.rtp.to_string(),
+                    "rtp_percent": paytables::roulette::pct(&b.rtp), "hit_percent": paytables::roulette::pct(&b.hit) })
+            })
+            .collect();
+        let lowest = figures.lowest().map(|b| b.rtp.to_string());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &serde_json::json!({ "game": game.id, "pockets": figures.pockets, "bets": bets, "lowest_rtp_exact": lowest, "refusals": refusals })
+            )?
+        );
+    } else {
+        print!("{}", paytables::roulette::report(&game, &figures));
+    }
+    verdict(file, &refusals, json)
+}
+
+/// The PAR sheet of a roulette table: the check's table in Markdown, and
+/// every bet's figures as CSV.
+fn roulette_par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Result<ExitCode> {
+    let game = load_roulette(file)?;
+    let figures = paytables::roulette::figures(&game);
+    verdict(file, &paytables::roulette::refusals(&game, &figures, &Floor::from_percent(floor)?), true)?;
+    std::fs::create_dir_all(out).map_err(|e| anyhow!("{}: {e}", out.display()))?;
+    let md = out.join(format!("{}-par.md", game.id));
+    let mut text = format!("# PAR sheet — {} ({})\n\n| bet | covers | pays | RTP (exact) | RTP % | hit % |\n|---|---|---|---|---|---|\n", game.name, game.id);
+    let mut csv = String::from("bet,covers,pays,rtp_exact,rtp_percent,hit_percent\n");
+    for b in figures.chances.iter().chain(&figures.call_bets) {
+        let (rtp, hit) = (paytables::roulette::pct(&b.rtp), paytables::roulette::pct(&b.hit));
+        text.push_str(&format!("| {} | {} | {} | {} | {rtp} | {hit} |\n", b.name, b.covered, b.pays, b.rtp));
+        csv.push_str(&format!("\"{}\",{},{},{},{rtp},{hit}\n", b.name, b.covered, b.pays, b.rtp));
+    }
+    let csv_path = out.join(format!("{}-bets.csv", game.id));
+    for (path, body) in [(&md, &text), (&csv_path, &csv)] {
+        std::fs::write(path, body).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        println!("{}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn load_stud(file: &std::path::Path) -> Result<(game_core::stud_poker::StudPokerGame, Option<String>)> {
@@ -439,6 +504,22 @@ fn poker_simulate(
                 game.name.clone(),
                 format!("{coins} coin(s), optimal holds"),
                 exact,
+                r.games,
+                r.rtp(),
+                r.ci99(),
+                r.standard_deviation(),
+                started.elapsed().as_secs_f64(),
+            )
+        }
+        Kind::Roulette => {
+            let game = load_roulette(file)?;
+            let (layout, exact) = paytables::roulette::simulated_layout(&game);
+            let started = std::time::Instant::now();
+            let r = paytables::roulette::simulate(&game, games, seed, threads, &|n| bar.inc(n));
+            (
+                game.name.clone(),
+                format!("{} spots of 2 credits, one of each chance", layout.len()),
+                num_traits::ToPrimitive::to_f64(&exact).unwrap_or(f64::NAN),
                 r.games,
                 r.rtp(),
                 r.ci99(),

@@ -9,7 +9,6 @@ pub mod view;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use game_core::double_up::DoubleUpRule;
 use game_core::reels::{Bet, ReelGame, ReelRound, Spin, SymbolKind};
 use game_host::kind::GameKind;
 use game_host::kinds::reels::Reels;
@@ -20,7 +19,8 @@ use meters::RoundRecall;
 use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::KindPages;
-use crate::screens::help::bet_range;
+use crate::screens::cards::{egui_art, symbol_art_name};
+use crate::screens::help::{Block, HelpDoc, bet_range};
 use motion::Motion;
 
 pub struct ReelScreenPlugin;
@@ -113,7 +113,8 @@ const LINE_COLOURS: [egui::Color32; 5] = [
 ];
 
 /// A recalled spin as the audit menu's recall paints it (egui, M-15): each
-/// symbol a tile with its id and name, the winning lines drawn.
+/// symbol's art (a tile with its id and name before the art is shared),
+/// the winning lines drawn.
 pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: bool) {
     let rows = game.rows as usize;
     let n = game.reels.len();
@@ -127,8 +128,13 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: b
         for row in 0..rows {
             let sym = strip.at(spin.stops[i] as usize, row) as usize;
             let r = egui::Rect::from_min_size(rect.min + egui::vec2(i as f32 * cell, row as f32 * cell), egui::vec2(cell, cell)).shrink(4.0);
-            painter.rect_filled(r, 10.0, PALETTE[sym % PALETTE.len()]);
             let s = &game.symbols[sym];
+            // The symbol's own art, as the player saw it (M-15).
+            if let Some(texture) = egui_art(ui.ctx(), &symbol_art_name(&game.id, &s.id)) {
+                painter.image(texture, r, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);
+                continue;
+            }
+            painter.rect_filled(r, 10.0, PALETTE[sym % PALETTE.len()]);
             painter.text(
                 r.center() - egui::vec2(0.0, cell * 0.1),
                 egui::Align2::CENTER_CENTER,
@@ -160,81 +166,74 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: b
 }
 
 /// Reel games: rules, bet range, lines, every prize, wild and scatter.
-fn reel_help(ui: &mut egui::Ui, s: &Session, g: &ReelGame) {
-    ui.heading(s.t("Regras", "Rules"));
-    ui.label(s.t(
+fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
+    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
+    b.push(Block::Text(s.t(
                 "Os prémios de linha pagam da esquerda para a direita a partir do primeiro rolo. Em cada linha paga-se só o prémio mais alto (regra 13); os prémios de várias linhas somam-se (regra 14). O wild substitui todos os símbolos excepto o scatter. O scatter paga em qualquer posição, multiplicado pela aposta total.",
                 "Line wins pay left to right from the first reel. Each line pays only its highest win (rule 13); wins on several lines are added (rule 14). The wild substitutes for every symbol but the scatter. The scatter pays anywhere, times the total bet.",
-            ));
+            ).into()));
     let min_bet = g.bet.lines.first().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.first().copied().unwrap_or(1);
     let max_bet = g.bet.lines.last().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.last().copied().unwrap_or(1);
-    bet_range(ui, s, min_bet, max_bet);
-    ui.heading(s.t("Linhas", "Lines"));
-    ui.horizontal_wrapped(|ui| {
-        for (i, line) in g.lines.iter().enumerate() {
-            let (rect, _) = ui.allocate_exact_size(egui::vec2(70.0, 12.0 * g.rows as f32 + 16.0), egui::Sense::hover());
-            let p = ui.painter_at(rect);
-            p.text(rect.min, egui::Align2::LEFT_TOP, format!("{}", i + 1), egui::FontId::monospace(10.0), egui::Color32::WHITE);
-            for (r, &row) in line.iter().enumerate() {
-                for y in 0..g.rows {
-                    let cell = egui::Rect::from_min_size(rect.min + egui::vec2(12.0 + r as f32 * 11.0, 12.0 + y as f32 * 12.0), egui::vec2(10.0, 10.0));
-                    p.rect_filled(cell, 1.0, if y == row { egui::Color32::YELLOW } else { egui::Color32::DARK_GRAY });
-                }
-            }
-        }
-    });
-    ui.heading(s.t("Prémios (créditos por crédito apostado na linha)", "Prizes (credits per credit bet on the line)"));
-    egui::Grid::new("pays").striped(true).show(ui, |ui| {
-        for (sym, pays) in g.pays.iter().enumerate() {
-            if pays.iter().all(|&p| p == 0) {
-                continue;
-            }
-            ui.label(&g.symbols[sym].name);
-            for (count, &pay) in pays.iter().enumerate() {
-                if pay > 0 {
-                    ui.label(format!("{count} × = {pay}"));
-                }
-            }
-            ui.end_row();
-        }
-    });
+    b.push(bet_range(s, min_bet, max_bet));
+    b.push(Block::Heading(s.t("Linhas", "Lines").into()));
+    b.push(Block::Lines { rows: g.rows, lines: g.lines.iter().map(|l| l.to_vec()).collect() });
     if let Some(w) = g.symbols.iter().find_map(|x| match x.kind {
         SymbolKind::Wild { multiplier } => Some((x, multiplier)),
         _ => None,
     }) {
-        ui.label(format!("{}: wild, {} ×{}", w.0.name, s.t("prémios com wild multiplicados por", "wins with a wild multiplied by"), w.1));
+        b.push(Block::Text(format!("{}: wild, {} ×{}", w.0.name, s.t("prémios com wild multiplicados por", "wins with a wild multiplied by"), w.1)));
     }
+    b.push(Block::Heading(s.t("Prémios (créditos por crédito apostado na linha)", "Prizes (credits per credit bet on the line)").into()));
+    let most = g.pays.iter().map(Vec::len).max().unwrap_or(0);
+    let counts: Vec<usize> = (1..most).filter(|&c| g.pays.iter().any(|p| p.get(c).copied().unwrap_or(0) > 0)).collect();
+    let header = std::iter::once(s.t("símbolo", "symbol").to_owned()).chain(counts.iter().map(|c| format!("{c} ×"))).collect();
+    let rows = g
+        .pays
+        .iter()
+        .enumerate()
+        .filter(|(_, pays)| pays.iter().any(|&p| p > 0))
+        .map(|(sym, pays)| {
+            std::iter::once(g.symbols[sym].name.clone())
+                .chain(counts.iter().map(|&c| match pays.get(c).copied().unwrap_or(0) {
+                    0 => "—".to_owned(),
+                    pay => pay.to_string(),
+                }))
+                .collect()
+        })
+        .collect();
+    b.push(Block::Table { header, rows });
     if let Some(sc) = &g.scatter {
-        ui.heading("Scatter");
+        b.push(Block::Heading("Scatter".into()));
+        let mut rows = Vec::new();
         for (count, &pay) in sc.pays.iter().enumerate() {
             let awards = sc.free_games.as_ref().and_then(|f| f.awards.get(count)).copied().unwrap_or(0);
             if pay > 0 || awards > 0 {
-                ui.label(format!(
-                    "{count} × {}: {} × {} + {} {}",
-                    g.symbols[sc.symbol as usize].name,
-                    pay,
-                    s.t("aposta total", "total bet"),
-                    awards,
-                    s.t("jogos grátis", "free games")
-                ));
+                rows.push(vec![
+                    format!("{count} × {}", g.symbols[sc.symbol as usize].name),
+                    format!("{pay} × {}", s.t("aposta total", "total bet")),
+                    awards.to_string(),
+                ]);
             }
         }
+        b.push(Block::Table {
+            header: vec![s.t("símbolos", "symbols").into(), s.t("prémio", "pays").into(), s.t("jogos grátis", "free games").into()], rows
+        });
         if let Some(f) = &sc.free_games {
-            ui.label(format!(
+            b.push(Block::Text(format!(
                 "{} ×{}{}",
                 s.t("Prémios dos jogos grátis multiplicados por", "Free-game wins multiplied by"),
                 f.multiplier,
                 if f.retrigger { s.t("; podem ser reactivados", "; they can retrigger") } else { "" }
-            ));
+            )));
         }
     }
+    b
 }
 
 /// The help page of a reel game.
-fn help_page(ui: &mut egui::Ui, s: &Session) -> Option<Option<DoubleUpRule>> {
+fn help_page(s: &Session) -> Option<HelpDoc> {
     let g = s.rules::<Reels>()?;
-    reel_help(ui, s, &g.game);
-    Some(g.game.double_up)
+    Some(HelpDoc { blocks: reel_help(s, &g.game), double_up: g.game.double_up })
 }
 
 /// A recalled reel round, painted by the reel screen's own painter from

@@ -1,0 +1,303 @@
+//! Help and paytable screens, generated from the paytable itself (M-8,
+//! M-31): rules, minimum and maximum bet, the lines drawn, every prize, the
+//! double-up and its odds, progressive conditions, how to complain. Each
+//! kind writes its page as [`Block`]s; this plugin lays them out in pages
+//! over the game area and draws them with Bevy (issue 29), paged by touch
+//! (or the arrow keys) and closed by the help button (H).
+
+pub mod page;
+
+use bevy::input::touch::Touches;
+use bevy::prelude::*;
+use bevy::sprite::Anchor;
+use bevy::text::TextBounds;
+use bevy::window::PrimaryWindow;
+use game_core::double_up::DoubleUpRule;
+use game_host::session::Session;
+
+use crate::SessionRes;
+use crate::layout::{Area, GAME, WIDTH};
+use crate::modes::Mode;
+use crate::screens::{KindPages, table};
+use crate::stage::{self, Fonts};
+pub use page::Block;
+
+pub struct HelpPlugin;
+
+/// Whether the help screen is open (key H, the help button).
+#[derive(Resource, Default)]
+pub struct HelpOpen(pub bool);
+
+/// The page shown (from 0), kept while the sheet stays open.
+#[derive(Resource, Default)]
+struct PageShown(usize);
+
+/// A kind's help: its blocks, and the double-up its paytable offers.
+pub struct HelpDoc {
+    pub blocks: Vec<Block>,
+    pub double_up: Option<DoubleUpRule>,
+}
+
+impl Plugin for HelpPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<HelpOpen>().init_resource::<PageShown>().init_resource::<KindPages>().add_systems(Update, (turn_help_pages, show_help).chain());
+    }
+}
+
+/// The sheet over the game area, and its page turners (design units).
+const SHEET: Area = Area::new(0.0, GAME.y, WIDTH, GAME.h);
+const TEXT_LEFT: f32 = (WIDTH - page::WIDTH) / 2.0;
+const TEXT_TOP: f32 = GAME.y + 100.0;
+const PAGE_BUTTONS_Y: f32 = GAME.y + GAME.h - 96.0;
+
+/// A control of the sheet.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+enum Turn {
+    Back,
+    On,
+    Close,
+}
+
+impl Turn {
+    const ALL: [Turn; 3] = [Turn::Back, Turn::On, Turn::Close];
+
+    fn area(self) -> Area {
+        let x = match self {
+            Turn::Back => TEXT_LEFT,
+            Turn::On => TEXT_LEFT + 300.0,
+            Turn::Close => WIDTH - TEXT_LEFT - 260.0,
+        };
+        Area::new(x, PAGE_BUTTONS_Y, 260.0, 72.0)
+    }
+
+    fn label(self, s: &Session) -> &'static str {
+        match self {
+            Turn::Back => s.t("◀ ANTERIOR", "◀ BACK"),
+            Turn::On => s.t("SEGUINTE ▶", "NEXT ▶"),
+            Turn::Close => s.t("FECHAR", "CLOSE"),
+        }
+    }
+}
+
+#[derive(Component)]
+struct Sheet;
+
+/// What the sheet on screen was built from.
+#[derive(Default, PartialEq)]
+struct Built(Option<(Vec<Block>, usize)>);
+
+/// The whole help of the selected game: its kind's page, then what every
+/// game's help ends with.
+fn document(s: &Session, pages: &KindPages) -> Vec<Block> {
+    let doc = pages.help.iter().find_map(|page| page(s));
+    let (mut blocks, double_up) = doc.map_or((Vec::new(), None), |d| (d.blocks, d.double_up));
+    blocks.extend(common_help(s, double_up));
+    blocks
+}
+
+/// The page turners: touches on the sheet's buttons, and the arrow keys.
+#[allow(clippy::too_many_arguments)]
+fn turn_help_pages(
+    mouse: Res<ButtonInput<MouseButton>>,
+    touches: Res<Touches>,
+    keys: Res<ButtonInput<KeyCode>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    mut open: ResMut<HelpOpen>,
+    mut shown: ResMut<PageShown>,
+) {
+    if !open.0 {
+        shown.0 = 0;
+        return;
+    }
+    let mut turns: Vec<Turn> =
+        table::presses(&mouse, &touches, &window).into_iter().filter_map(|p| Turn::ALL.into_iter().find(|t| t.area().contains(p.x, p.y))).collect();
+    if keys.just_pressed(KeyCode::PageUp) {
+        turns.push(Turn::Back);
+    }
+    if keys.just_pressed(KeyCode::PageDown) {
+        turns.push(Turn::On);
+    }
+    for t in turns {
+        info!("help: {t:?} touched");
+        match t {
+            // The last page is clamped when the sheet is drawn.
+            Turn::Back => shown.0 = shown.0.saturating_sub(1),
+            Turn::On => shown.0 += 1,
+            Turn::Close => open.0 = false,
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn show_help(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    pages: Res<KindPages>,
+    mode: Res<State<Mode>>,
+    fonts: Option<Res<Fonts>>,
+    mut open: ResMut<HelpOpen>,
+    mut shown: ResMut<PageShown>,
+    sheets: Query<Entity, With<Sheet>>,
+    mut built: Local<Built>,
+) {
+    // A door or the attendant's key takes the screen from the help.
+    if matches!(mode.get(), Mode::Tilt | Mode::Audit) {
+        open.0 = false;
+    }
+    let Some(fonts) = fonts else { return };
+    let take_down = |commands: &mut Commands, built: &mut Built| {
+        for e in &sheets {
+            commands.entity(e).despawn();
+        }
+        built.0 = None;
+    };
+    if !open.0 {
+        if built.0.is_some() {
+            take_down(&mut commands, &mut built);
+        }
+        return;
+    }
+    let Ok(s) = session.0.lock() else { return };
+    let laid = page::paginate(&document(&s, &pages));
+    shown.0 = shown.0.min(laid.len().saturating_sub(1));
+    let Some(blocks) = laid.get(shown.0) else { return };
+    let want = Some((blocks.clone(), shown.0));
+    if built.0 == want {
+        return;
+    }
+    take_down(&mut commands, &mut built);
+    let title = format!("{} — {}   ({} / {})", s.t("Regras e tabela de prémios", "Rules and paytable"), s.game().name(), shown.0 + 1, laid.len());
+    let (cx, cy) = SHEET.centre();
+    commands
+        .spawn((Sheet, Sprite::from_color(Color::srgb(0.02, 0.04, 0.12), Vec2::new(SHEET.w, SHEET.h)), Transform::from_translation(stage::at(cx, cy, 45.0))))
+        .with_children(|sheet| {
+            let local = |x: f32, y: f32, z: f32| Transform::from_xyz(x - cx, cy - y, z);
+            sheet.spawn((stage::text(&fonts, title, 38.0, table::GOLD), Anchor::TOP_LEFT, local(TEXT_LEFT, GAME.y + 32.0, 1.0)));
+            let mut y = TEXT_TOP;
+            for b in blocks {
+                draw_block(sheet, &fonts, b, y, &local);
+                y += page::height(b);
+            }
+            for t in Turn::ALL {
+                let live = match t {
+                    Turn::Back => shown.0 > 0,
+                    Turn::On => shown.0 + 1 < laid.len(),
+                    Turn::Close => true,
+                };
+                let a = t.area();
+                let (bx, by) = a.centre();
+                let fill = if live { Color::srgb(0.1, 0.3, 0.6) } else { Color::srgb(0.15, 0.15, 0.2) };
+                sheet.spawn((Sprite::from_color(fill, Vec2::new(a.w, a.h)), local(bx, by, 1.0))).with_children(|b| {
+                    let colour = if live { Color::WHITE } else { Color::srgb(0.4, 0.4, 0.45) };
+                    b.spawn((stage::text(&fonts, t.label(&s), 28.0, colour), Transform::from_xyz(0.0, 0.0, 0.5)));
+                });
+            }
+        });
+    built.0 = want;
+}
+
+/// One block at height `y` of the design screen.
+fn draw_block(sheet: &mut ChildSpawnerCommands, fonts: &Fonts, b: &Block, y: f32, local: &dyn Fn(f32, f32, f32) -> Transform) {
+    match b {
+        Block::Heading(t) => {
+            sheet.spawn((stage::text(fonts, t.clone(), page::HEADING_SIZE, table::GOLD), Anchor::TOP_LEFT, local(TEXT_LEFT, y + 8.0, 1.0)));
+        }
+        Block::Text(t) => {
+            sheet.spawn((
+                stage::text(fonts, t.clone(), page::TEXT_SIZE, Color::WHITE),
+                Anchor::TOP_LEFT,
+                TextBounds::new_horizontal(page::WIDTH),
+                local(TEXT_LEFT, y, 1.0),
+            ));
+        }
+        Block::Table { header, rows } => {
+            let n = header.len().max(rows.iter().map(Vec::len).max().unwrap_or(0)).max(1);
+            let first = if n == 1 { page::WIDTH } else { (page::WIDTH * 0.34).max(page::WIDTH - 220.0 * (n - 1) as f32) };
+            let other = if n == 1 { 0.0 } else { (page::WIDTH - first) / (n - 1) as f32 };
+            let x_of = |c: usize| TEXT_LEFT + if c == 0 { 0.0 } else { first + (c - 1) as f32 * other };
+            for (r, row) in std::iter::once(header).chain(rows).enumerate() {
+                let ry = y + r as f32 * page::ROW_H;
+                if r % 2 == 0 && r > 0 {
+                    sheet.spawn((
+                        Sprite::from_color(Color::srgba(1.0, 1.0, 1.0, 0.05), Vec2::new(page::WIDTH, page::ROW_H)),
+                        local(WIDTH / 2.0, ry + page::ROW_H / 2.0, 0.5),
+                    ));
+                }
+                let colour = if r == 0 { table::GOLD } else { Color::WHITE };
+                for (c, cell) in row.iter().enumerate() {
+                    sheet.spawn((stage::text(fonts, cell.clone(), page::TABLE_SIZE, colour), Anchor::TOP_LEFT, local(x_of(c), ry + 4.0, 1.0)));
+                }
+            }
+        }
+        Block::Lines { rows, lines } => {
+            let per_row = page::lines_per_row();
+            let reels = lines.first().map_or(0, Vec::len);
+            for (i, line) in lines.iter().enumerate() {
+                let x = TEXT_LEFT + (i % per_row) as f32 * page::LINE_W;
+                let top = y + (i / per_row) as f32 * page::line_row_h(*rows);
+                sheet.spawn((stage::text(fonts, (i + 1).to_string(), 20.0, table::GOLD), Anchor::TOP_LEFT, local(x, top, 1.0)));
+                let cell = page::LINE_CELL;
+                let span = (page::LINE_W - 50.0) / reels.max(1) as f32;
+                for (reel, &on) in line.iter().enumerate() {
+                    for row in 0..*rows {
+                        let colour = if row == on { Color::srgb(1.0, 0.85, 0.1) } else { Color::srgb(0.25, 0.25, 0.3) };
+                        let (px, py) = (x + 36.0 + reel as f32 * span + span / 2.0, top + 26.0 + f32::from(row) * cell + cell / 2.0);
+                        sheet.spawn((Sprite::from_color(colour, Vec2::new(span - 2.0, cell - 2.0)), local(px, py, 1.0)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The bet range of a game, in credits and money.
+pub(crate) fn bet_range(s: &Session, min_bet: u64, max_bet: u64) -> Block {
+    let c = &s.machine().config().currency;
+    Block::Text(format!(
+        "{} {} {} ({}), {} {} {} ({}).",
+        s.t("Aposta mínima", "Minimum bet"),
+        min_bet,
+        s.t("créditos", "credits"),
+        c.format(min_bet * s.denom()),
+        s.t("aposta máxima", "maximum bet"),
+        max_bet,
+        s.t("créditos", "credits"),
+        c.format(max_bet * s.denom())
+    ))
+}
+
+/// What every game's help ends with: the double-up and its odds, the
+/// progressives and how they are won (M-31), how to complain.
+fn common_help(s: &Session, double_up: Option<DoubleUpRule>) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    if let Some(d) = double_up {
+        blocks.push(Block::Heading(s.t("Dobrar (aposta opcional, regra 11)", "Double up (optional bet, rule 11)").into()));
+        blocks.push(Block::Text(format!(
+            "{} {} {} {} {}.",
+            s.t(
+                "Depois de um prémio pode escolher vermelho ou preto: 50% de probabilidade de dobrar, 50% de perder o valor em jogo. Até",
+                "After a win you may pick red or black: a 50% chance to double, 50% to lose the amount at stake. Up to"
+            ),
+            d.max_doubles,
+            s.t("vezes, prémio máximo", "times, maximum"),
+            d.max_win_credits,
+            s.t("créditos", "credits")
+        )));
+    }
+    blocks.push(Block::Heading(s.t("Prémios acumulados (progressivos)", "Progressive jackpots").into()));
+    let conditions = s.progressive_conditions();
+    if conditions.is_empty() {
+        blocks.push(Block::Text(s.t("Este jogo não está ligado a nenhum progressivo.", "This game is not linked to any progressive.").into()));
+    }
+    blocks.extend(conditions.into_iter().map(Block::Text));
+    blocks.push(Block::Heading(s.t("Reclamações", "Complaints").into()));
+    blocks.push(Block::Text(
+        s.t(
+            "Em caso de dúvida, os registos electrónicos da máquina fazem fé (regra 15). Pode reclamar junto do empregado da sala ou no livro de reclamações do casino; a autoridade reguladora recebe reclamações por escrito.",
+            "In a dispute the machine's electronic records are authoritative (rule 15). Complain to a floor attendant or in the casino's complaints book; the regulator accepts written complaints.",
+        )
+        .into(),
+    ));
+    blocks.push(Block::Text(format!("{}: 80%", s.t("Percentagem de retorno mínima legal", "Legal minimum return"))));
+    blocks
+}

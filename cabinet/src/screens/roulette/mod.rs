@@ -1,0 +1,154 @@
+//! The video roulette screen (issue 30): the wheel turning one way and the
+//! ball the other onto the pocket the core committed, the cloth with the
+//! chips of the bet on it, the call bets and the racetrack, the edits of
+//! the bet by touch and keys, the win itemised spot by spot (FR 25, 31),
+//! the last numbers with their colours (AR 45) and the figures players
+//! look for. It draws what the host reports and sends `Command::EditBet`;
+//! the host checks every chip against the table's limits.
+
+pub mod cloth;
+pub mod controls;
+mod input;
+pub mod spin;
+pub mod stats;
+mod view;
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use game_core::roulette::{CallBet, Chance, RouletteGame, Spot, inside_bets};
+use game_host::kind::GameKind;
+use game_host::kinds::roulette::{Roulette, RouletteBet, RouletteDeal, announce};
+use game_host::round::Opening;
+use game_host::session::{Lang, Session};
+use meters::RoundRecall;
+
+use crate::screens::KindPages;
+use crate::screens::help::{Block, HelpDoc, bet_range};
+
+pub struct RouletteScreenPlugin;
+
+impl Plugin for RouletteScreenPlugin {
+    fn build(&self, app: &mut App) {
+        KindPages::register(app, help_page, replay);
+        view::add(app);
+        input::add(app);
+    }
+}
+
+fn roulette_selected(session: Res<crate::SessionRes>) -> bool {
+    session.0.lock().is_ok_and(|s| s.rules::<Roulette>().is_some())
+}
+
+/// The pockets of the table's last spins, newest first, from the journal
+/// (recall of the last 100 rounds).
+pub fn last_pockets(s: &Session, game: &str) -> Vec<u8> {
+    let Ok(rounds) = s.machine().recall(stats::OVER as u64) else { return Vec::new() };
+    rounds
+        .iter()
+        .filter_map(|r| {
+            let first = r.steps.first().filter(|st| st.step.name == Roulette::OPENING)?;
+            let o: Opening<RouletteBet, RouletteDeal> = serde_json::from_value(first.step.data.clone()).ok()?;
+            (o.game == game).then_some(o.deal.pocket)
+        })
+        .collect()
+}
+
+/// Roulette's help: the rules, every chance with its payout and limits,
+/// the call bets, from the paytable (M-8, AR 60, FR 54).
+fn roulette_help(s: &Session, g: &RouletteGame) -> Vec<Block> {
+    let pt = s.lang() == Lang::Pt;
+    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
+    b.push(Block::Text(s.t(
+        "Coloque fichas do valor escolhido (APOSTA − / +) nas casas do pano; prima JOGAR para lançar a bola. Depois de \"nada mais\" nenhuma aposta pode mudar. O número sorteado é sorteado uniformemente entre todas as casas da roda. Cada aposta que contém o número é paga com a sua chance; as outras perdem. No zero perdem as chances simples, as dúzias, as colunas e os seus cavalos (sem partage nem prisão).",
+        "Place chips of the chosen value (BET − / +) on the cloth; press PLAY to launch the ball. After \"no more bets\" no bet can change. The winning number is drawn uniformly among all the wheel's pockets. Each bet that holds the number is paid at its chance; the others lose. On zero the even chances, dozens, columns and their two-way bets lose (no partage, no prison).",
+    ).into()));
+    let wheel = match g.wheel {
+        game_core::roulette::Wheel::French => s.t("Roda francesa, um zero, 37 casas.", "French wheel, single zero, 37 pockets."),
+        game_core::roulette::Wheel::American37 => s.t("Roda americana, um zero, 37 casas.", "American wheel, single zero, 37 pockets."),
+        game_core::roulette::Wheel::American38 => s.t("Roda americana com 0 e 00, 38 casas.", "American wheel with 0 and 00, 38 pockets."),
+    };
+    b.push(Block::Text(wheel.into()));
+    b.push(bet_range(s, g.minimum, g.minimum * g.ratio_per_number * 24));
+    b.push(Block::Heading(s.t("Chances e prémios (AR 42, FR 33)", "Chances and payouts (AR 42, FR 33)").into()));
+    let mut rows = Vec::new();
+    for chance in Chance::ALL {
+        let spot = match chance {
+            Chance::Dozen => Some(Spot::Dozen(1)),
+            Chance::Column => Some(Spot::Column(1)),
+            Chance::TwoDozens => Some(Spot::TwoDozens(1)),
+            Chance::TwoColumns => Some(Spot::TwoColumns(1)),
+            Chance::EvenChance => Some(Spot::Red),
+            _ => inside_bets(g.wheel, g.top_line).into_iter().map(Spot::Numbers).find(|x| x.chance() == chance),
+        };
+        let Some(spot) = spot else { continue };
+        let (num, den) = chance.payout();
+        let (name_pt, name_en) = chance.names();
+        let rtp = spot.numbers_covered() * (num + den) * 10_000 / den / g.wheel.pockets();
+        rows.push(vec![
+            if pt { name_pt } else { name_en }.to_owned(),
+            spot.numbers_covered().to_string(),
+            if den == 1 { format!("{num}:1") } else { format!("{num}:{den}") },
+            format!("{} – {}", g.minimum, g.maximum(&spot)),
+            format!("{}.{:02}%", rtp / 100, rtp % 100),
+        ]);
+    }
+    b.push(Block::Table {
+        header: vec![
+            s.t("chance", "chance").into(),
+            s.t("números", "numbers").into(),
+            s.t("paga", "pays").into(),
+            s.t("limites (créd.)", "limits (cr)").into(),
+            s.t("retorno", "return").into(),
+        ],
+        rows,
+    });
+    b.push(Block::Text(s.t(
+        "Os cavalos de dúzia e de coluna pagam metade da aposta (½:1): apostam-se só números pares de créditos. O máximo de cada casa é o mínimo × 30 por número coberto (AR 21).",
+        "Two dozens and two columns pay half the stake (½:1): they take even numbers of credits only. Each spot's maximum is the minimum × 30 per number covered (AR 21).",
+    ).into()));
+    if g.call_bets && g.wheel.call_bets_allowed() {
+        b.push(Block::Heading(s.t("Apostas anunciadas (AR 20, FR 40)", "Call bets (AR 20, FR 40)").into()));
+        let rows = [CallBet::Voisins, CallBet::Tiers, CallBet::Orphelins, CallBet::Neighbours { number: 0, each_side: 2 }, CallBet::Finals { digit: 0 }]
+            .into_iter()
+            .filter_map(|c| {
+                let chips = c.chips(g.wheel)?;
+                let units: u64 = chips.iter().map(|(_, u)| u).sum();
+                let parts: Vec<String> = chips.iter().map(|(sp, u)| if *u > 1 { format!("{}×{u}", sp.name(pt)) } else { sp.name(pt) }).collect();
+                Some(vec![c.name(pt), units.to_string(), crate::screens::recall::clipped(&parts.join(", "), 70)])
+            })
+            .collect();
+        b.push(Block::Table { header: vec![s.t("aposta", "bet").into(), s.t("fichas", "chips").into(), s.t("composição", "made of").into()], rows });
+        b.push(Block::Text(s.t(
+            "Cada ficha da aposta anunciada fica no pano como a sua chance; só as fichas que contêm o número ganham, cada uma à sua chance. Série grande até 15 unidades do mínimo por ficha, série 5-8 até 20, órfãos até 10 (AR 21 c).",
+            "Each chip of a call bet stands on the cloth as its chance; only the chips that hold the number win, each at its chance. Voisins up to 15 table minimums a chip, tiers up to 20, orphelins up to 10 (AR 21 c).",
+        ).into()));
+    }
+    b
+}
+
+fn help_page(s: &Session) -> Option<HelpDoc> {
+    let g = s.rules::<Roulette>()?;
+    Some(HelpDoc { blocks: roulette_help(s, &g.0), double_up: None })
+}
+
+/// A recalled roulette round: the pocket, and every spot of the layout
+/// with its stake and return (M-15).
+fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
+    let Some(first) = r.steps.first().filter(|st| st.step.name == Roulette::OPENING) else { return false };
+    let Ok(o) = serde_json::from_value::<Opening<RouletteBet, RouletteDeal>>(first.step.data.clone()) else { return false };
+    let pt = s.lang() == Lang::Pt;
+    ui.heading(format!("{} {}", s.t("Número sorteado:", "Winning number:"), announce(o.deal.pocket, s.lang())));
+    egui::Grid::new("roulette-replay").striped(true).show(ui, |ui| {
+        for h in [s.t("aposta", "bet"), s.t("fichas (créd.)", "stake (cr)"), s.t("devolve", "returns")] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for (spot, stake, back) in RouletteGame::settle(&o.bet.spots, o.deal.pocket) {
+            ui.label(spot.name(pt));
+            ui.label(stake.to_string());
+            ui.label(back.to_string());
+            ui.end_row();
+        }
+    });
+    true
+}

@@ -1,0 +1,264 @@
+//! Video roulette on the host (AR 1–60, FR 1–54): the bet is a layout of
+//! chips on the cloth, edited spot by spot (`Command::EditBet`) and checked
+//! against the table's limits, each refusal naming its limit (AR 21,
+//! FR 19–20); the pocket is drawn once the bet is fixed ("rien ne va plus",
+//! AR 16, FR 16) and committed with the stake before the wheel turns; the
+//! layout settles spot by spot (AR 42, FR 33, FR 41).
+
+use game_core::progressive::Trigger;
+use game_core::roulette::{CallBet, LimitError, PocketColour, RouletteGame, Spot, colour, pocket_name};
+use meters::{Cents, Draw, WinComponent};
+use serde::{Deserialize, Serialize};
+
+use super::{NoDecision, step};
+use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::names::Lang;
+
+/// The bet: the chip value the player places with, and the layout, each
+/// spot once with its stake in credits (ascending by spot).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouletteBet {
+    pub chip: u64,
+    pub spots: Vec<(Spot, u64)>,
+}
+
+/// The kind's own edits of the layout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RouletteEdit {
+    /// A chip of the selected value on a spot.
+    Place { spot: Spot },
+    /// Every chip off one spot.
+    Remove { spot: Spot },
+    /// A call bet, as its chips of the selected value (AR 20, FR 40).
+    Call { bet: CallBet },
+    /// Every stake doubled.
+    Double,
+}
+
+/// The drawn outcome: the pocket the ball stops in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouletteDeal {
+    pub pocket: u8,
+}
+
+/// A roulette round: the layout staked and the pocket.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouletteRound {
+    pub bet: RouletteBet,
+    pub pocket: u8,
+}
+
+impl RouletteRound {
+    /// Every spot with its stake and what it returns (AR 42).
+    pub fn settlement(&self) -> Vec<(Spot, u64, u64)> {
+        RouletteGame::settle(&self.bet.spots, self.pocket)
+    }
+}
+
+/// A roulette table (its approved paytable).
+pub struct Roulette(pub RouletteGame);
+
+/// A limit broken, named in both languages.
+pub fn refusal(game: &RouletteGame, e: &LimitError) -> Refusal {
+    match e {
+        LimitError::NotOnCloth(s) => {
+            Refusal::new(format!("{} não é uma aposta desta mesa", s.name(true)), format!("{} is not a bet of this table", s.name(false)))
+        }
+        LimitError::UnderMinimum { spot, minimum } => Refusal::new(
+            format!("{}: abaixo do mínimo da mesa de {minimum} créditos (FR 19)", spot.name(true)),
+            format!("{}: under the table minimum of {minimum} credits (FR 19)", spot.name(false)),
+        ),
+        LimitError::OverMaximum { spot, maximum } => Refusal::new(
+            format!("{}: acima do máximo de {maximum} créditos ({} × o mínimo por número, AR 21)", spot.name(true), game.ratio_per_number),
+            format!("{}: over the maximum of {maximum} credits ({} × the minimum per number, AR 21)", spot.name(false), game.ratio_per_number),
+        ),
+        LimitError::OddHalfPay { spot } => Refusal::new(
+            format!("{}: paga ½:1, a aposta tem de ser um número par de créditos", spot.name(true)),
+            format!("{}: pays ½:1, so its stake must be an even number of credits", spot.name(false)),
+        ),
+        LimitError::NoCallBets => Refusal::new(
+            "Esta mesa não aceita apostas anunciadas (só com numeração francesa, AR 20)",
+            "This table takes no call bets (French numbering only, AR 20)",
+        ),
+        LimitError::SeriesOverMaximum { bet, units, maximum } => Refusal::new(
+            format!("{}: {units} unidades do mínimo por ficha, o máximo é {maximum} (AR 21 c)", bet.name(true)),
+            format!("{}: {units} table minimums a chip, the most is {maximum} (AR 21 c)", bet.name(false)),
+        ),
+        LimitError::NotACallBet(bet) => {
+            Refusal::new(format!("{} não é uma aposta anunciada do texto", bet.name(true)), format!("{} is not a call bet of the text", bet.name(false)))
+        }
+    }
+}
+
+impl Roulette {
+    fn checked(&self, chip: u64, spots: Vec<(Spot, u64)>) -> Result<RouletteBet, Refusal> {
+        let mut spots = spots;
+        spots.sort();
+        let bet = RouletteBet { chip, spots };
+        self.check_bet(&bet)?;
+        Ok(bet)
+    }
+
+    /// The layout with `stake` more on `spot`.
+    fn add(spots: &mut Vec<(Spot, u64)>, spot: Spot, stake: u64) {
+        match spots.iter_mut().find(|(s, _)| *s == spot) {
+            Some((_, v)) => *v = v.saturating_add(stake),
+            None => spots.push((spot, stake)),
+        }
+    }
+}
+
+/// The pocket and its colour as the dealer announces it (AR 17, AR 52).
+pub fn announce(pocket: u8, lang: Lang) -> String {
+    let colour = match colour(pocket) {
+        PocketColour::Red => lang.pick("encarnado", "red"),
+        PocketColour::Black => lang.pick("preto", "black"),
+        PocketColour::Zero => lang.pick("zero", "zero"),
+    };
+    if colour == "zero" { pocket_name(pocket) } else { format!("{} {colour}", pocket_name(pocket)) }
+}
+
+impl GameKind for Roulette {
+    const OPENING: &'static str = "roulette-spin";
+    type Bet = RouletteBet;
+    type Deal = RouletteDeal;
+    type Decision = NoDecision;
+    type Edit = RouletteEdit;
+    type Step = NoDecision;
+    type Round = RouletteRound;
+
+    fn id(&self) -> &str {
+        &self.0.id
+    }
+
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    fn family(&self, lang: Lang) -> &'static str {
+        lang.pick("roleta", "roulette")
+    }
+
+    /// No chip on the cloth; the smallest chip selected.
+    fn opening_bet(&self) -> RouletteBet {
+        RouletteBet { chip: self.0.chips.first().copied().unwrap_or(self.0.minimum), spots: Vec::new() }
+    }
+
+    /// The amount buttons choose the chip value.
+    fn adjust_bet(&self, bet: &RouletteBet, control: BetControl, delta: i32) -> RouletteBet {
+        match control {
+            BetControl::Amount => RouletteBet { chip: step(&self.0.chips, bet.chip, delta), spots: bet.spots.clone() },
+            BetControl::Lines | BetControl::SideBet => bet.clone(),
+        }
+    }
+
+    fn offers(&self, bet: &RouletteBet) -> bool {
+        self.check_bet(bet).is_ok()
+    }
+
+    fn check_bet(&self, bet: &RouletteBet) -> Result<(), Refusal> {
+        if !self.0.chips.contains(&bet.chip) {
+            return Err(Refusal::new(format!("Não há fichas de {} créditos nesta mesa", bet.chip), format!("This table has no chip of {} credits", bet.chip)));
+        }
+        self.0.check(&bet.spots).map_err(|e| refusal(&self.0, &e))
+    }
+
+    fn edit_bet(&self, bet: &RouletteBet, edit: &RouletteEdit) -> Result<RouletteBet, Refusal> {
+        let mut spots = bet.spots.clone();
+        match edit {
+            RouletteEdit::Place { spot } => Roulette::add(&mut spots, spot.clone(), bet.chip),
+            RouletteEdit::Remove { spot } => {
+                let before = spots.len();
+                spots.retain(|(s, _)| s != spot);
+                if spots.len() == before {
+                    return Err(Refusal::new(format!("Não há fichas em {}", spot.name(true)), format!("There are no chips on {}", spot.name(false))));
+                }
+            }
+            RouletteEdit::Call { bet: call } => {
+                for (spot, stake) in self.0.call_chips(*call, bet.chip).map_err(|e| refusal(&self.0, &e))? {
+                    Roulette::add(&mut spots, spot, stake);
+                }
+            }
+            RouletteEdit::Double => {
+                for (_, stake) in &mut spots {
+                    *stake = stake.saturating_mul(2);
+                }
+            }
+        }
+        self.checked(bet.chip, spots)
+    }
+
+    fn cleared_bet(&self, bet: &RouletteBet) -> RouletteBet {
+        RouletteBet { chip: bet.chip, spots: Vec::new() }
+    }
+
+    fn stake(&self, bet: &RouletteBet) -> u64 {
+        RouletteGame::staked(&bet.spots)
+    }
+
+    fn bet_text(&self, bet: &RouletteBet, lang: Lang) -> String {
+        format!("{} {} {} — {} {}", bet.spots.len(), lang.pick("apostas", "bets"), lang.pick("na mesa", "on the cloth"), lang.pick("ficha", "chip"), bet.chip)
+    }
+
+    /// Rien ne va plus: the layout is fixed; one pocket, uniformly.
+    fn draw(&self, _bet: &RouletteBet, rng: &mut Draw<'_>) -> Result<RouletteDeal, String> {
+        Ok(RouletteDeal { pocket: self.0.spin(rng) })
+    }
+
+    fn open(&self, bet: &RouletteBet, deal: &RouletteDeal) -> RouletteRound {
+        RouletteRound { bet: bet.clone(), pocket: deal.pocket }
+    }
+
+    fn decide(&self, _round: &mut RouletteRound, decision: &NoDecision) -> Result<Decided<NoDecision>, Refusal> {
+        match *decision {}
+    }
+
+    fn step_name(&self, step: &NoDecision) -> &'static str {
+        match *step {}
+    }
+
+    fn apply(&self, _round: &mut RouletteRound, step: &NoDecision) {
+        match *step {}
+    }
+
+    fn decided(&self, _round: &RouletteRound) -> bool {
+        true
+    }
+
+    /// The wheel turns and the ball falls before the round settles.
+    fn animated(&self) -> bool {
+        true
+    }
+
+    fn autoplay(&self) -> bool {
+        true
+    }
+
+    fn win(&self, round: &RouletteRound) -> u64 {
+        round.settlement().iter().fold(0u64, |t, (_, _, r)| t.saturating_add(*r))
+    }
+
+    fn staked(&self, round: &RouletteRound) -> u64 {
+        RouletteGame::staked(&round.bet.spots)
+    }
+
+    /// Each winning spot on its own line: its chance, stake and return
+    /// (FR 25, FR 31).
+    fn components(&self, round: &RouletteRound, denom: Cents) -> Vec<WinComponent> {
+        round
+            .settlement()
+            .into_iter()
+            .filter(|(_, _, r)| *r > 0)
+            .map(|(spot, stake, r)| WinComponent { label: format!("{} ({stake} staked)", spot.name(false)), amount: r.saturating_mul(denom) })
+            .collect()
+    }
+
+    fn hits(&self, _round: &RouletteRound, _trigger: &Trigger) -> bool {
+        false
+    }
+
+    fn describe(&self, round: &RouletteRound, lang: Lang) -> String {
+        let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count();
+        format!("{} — {} {}, {} {}", announce(round.pocket, lang), round.bet.spots.len(), lang.pick("apostas", "bets"), won, lang.pick("ganharam", "won"))
+    }
+}
