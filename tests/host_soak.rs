@@ -1,7 +1,8 @@
 //! `egm-host-soak CONFIG DB ROUNDS`: a soak workload that drives the real
 //! game host (`game-host`) over every kind of game it hosts — reels with
 //! double-up, draw poker (deal, holds, draw, double-up), póquer sem descarte
-//! (ante, raise or fold), roulette (a random layout of chips and call bets)
+//! (ante, raise or fold), roulette (a random layout of chips and call bets),
+//! banca francesa and sic bo (random layouts)
 //! — with notes in and tickets out and back, and
 //! reports on stdout each fact *after* the host committed it. On start the
 //! host itself resumes a round a kill interrupted (M-36), and the workload
@@ -11,14 +12,18 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
+use game_core::dice::banca_francesa::Chance;
+use game_core::dice::sic_bo::Spot as SicBoSpot;
 use game_core::double_up::Colour;
 use game_core::roulette::{CallBet, Spot, inside_bets};
 use game_core::stud_poker::Decision;
 use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
 use game_host::kind::BetControl;
+use game_host::kinds::banca_francesa::BancaFrancesa;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
+use game_host::kinds::sic_bo::SicBo;
 use game_host::kinds::stud_poker::StudPoker;
 use game_host::round::Phase;
 use game_host::session::Session;
@@ -102,6 +107,20 @@ fn roulette_bet(s: &mut Session, player: &mut StreamRng) {
     }
 }
 
+/// A dice table's layout: clear the cloth, then a chip or two on random
+/// spots (a refused chip, over a limit, is simply not placed; an empty
+/// cloth gets a chip on its first spot).
+fn dice_bet(s: &mut Session, player: &mut StreamRng, spots: &[serde_json::Value]) {
+    s.command(Command::EditBet { edit: serde_json::json!("Clear") });
+    for _ in 0..1 + player.uniform(3) {
+        let spot = spots[player.index(spots.len())].clone();
+        s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) });
+    }
+    if s.stake_credits() == 0 {
+        s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spots[0].clone() } } }) });
+    }
+}
+
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
     let usage = "usage: egm-host-soak CONFIG DB ROUNDS";
@@ -135,6 +154,14 @@ fn main() -> Result<()> {
         }
         if s.rules::<Roulette>().is_some() {
             roulette_bet(&mut s, &mut player);
+        }
+        if s.rules::<BancaFrancesa>().is_some() {
+            let spots = [Chance::Ases, Chance::Pequeno, Chance::Grande].map(|c| serde_json::to_value(c).unwrap_or_default());
+            dice_bet(&mut s, &mut player, &spots);
+        }
+        if s.rules::<SicBo>().is_some() {
+            let spots: Vec<serde_json::Value> = SicBoSpot::all().iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect();
+            dice_bet(&mut s, &mut player, &spots);
         }
         if !s.play() {
             return Err(anyhow!("play refused: {:?}", s.message_text()));

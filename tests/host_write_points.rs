@@ -17,8 +17,10 @@ use game_core::stud_poker::Decision;
 use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
 use game_host::kind::BetControl;
+use game_host::kinds::banca_francesa::BancaFrancesa;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
+use game_host::kinds::sic_bo::SicBo;
 use game_host::kinds::stud_poker::StudPoker;
 use game_host::round::Phase;
 use game_host::session::Session;
@@ -73,6 +75,16 @@ fn act(s: &mut Session) -> Option<&'static str> {
 fn place_bet(s: &mut Session, side_bet: bool) {
     if side_bet {
         s.adjust_bet(BetControl::SideBet, 1);
+    }
+    for spot in [serde_json::json!("Pequeno"), serde_json::json!("Ases")] {
+        if s.rules::<BancaFrancesa>().is_some() {
+            assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
+        }
+    }
+    for spot in [serde_json::json!("Small"), serde_json::json!({ "Single": 4 }), serde_json::json!({ "Total": 10 })] {
+        if s.rules::<SicBo>().is_some() {
+            assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
+        }
     }
     if s.rules::<Roulette>().is_some() {
         for edit in [
@@ -194,4 +206,14 @@ fn a_stud_round_with_its_jackpot_side_bet_survives_a_cut_at_each_write_point() {
 #[test]
 fn a_roulette_round_survives_a_cut_at_each_write_point() {
     cut_at_every_write_point("roleta-francesa", false, false);
+}
+
+#[test]
+fn a_banca_francesa_golpe_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("banca-francesa", false, false);
+}
+
+#[test]
+fn a_sic_bo_throw_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("cussec", false, false);
 }

@@ -119,6 +119,21 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             assert_eq!(staked * r.denom, r.stake, "round {}: the stake is the layout's", r.round);
             game_core::roulette::RouletteGame::settle(&spots, pocket).iter().map(|(_, _, back)| back).sum()
         }
+        "banca-golpe" => {
+            // Every throw before the last decides nothing; the last decides
+            // (BF 13), and settles each chance (BF 6, BF 26).
+            let spots: Vec<(game_core::dice::banca_francesa::Chance, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
+            let throws: Vec<game_core::dice::Throw> = serde_json::from_value(first.data["deal"]["throws"].clone()).unwrap();
+            let (last, before) = throws.split_last().expect("a golpe has a throw");
+            assert!(before.iter().all(|t| game_core::dice::banca_francesa::decides(t).is_none()), "round {}: a decisive throw before the last", r.round);
+            let decided = game_core::dice::banca_francesa::decides(last).expect("the last throw decides");
+            spots.iter().map(|&(c, stake)| game_core::dice::banca_francesa::returned(c, stake, decided)).sum()
+        }
+        "sic-bo-throw" => {
+            let spots: Vec<(game_core::dice::sic_bo::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
+            let dice: game_core::dice::Throw = serde_json::from_value(first.data["deal"]["dice"].clone()).unwrap();
+            spots.iter().map(|&(s, stake)| s.returned(stake, &dice)).sum()
+        }
         other => panic!("round {} began with an unknown step {other}", r.round),
     };
     // The double-up: each gamble stakes what the last one left.

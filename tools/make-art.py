@@ -250,6 +250,15 @@ def ball(fill="#f8f8f8", stroke="#9a9a9a"):
     ))
 
 
+def die(n):
+    S = 200
+    pips = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+            5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}[n]
+    ink = "#c8102e" if n in (1, 4) else "#1b1b1b"
+    dots = "".join(f'<circle cx="{50 + 50 * x}" cy="{50 + 50 * y}" r="{22 if n == 1 else 16}" fill="{ink}"/>' for x, y in pips)
+    return svg(S, S, f'<rect x="6" y="6" width="{S - 12}" height="{S - 12}" rx="30" fill="#fbf8f0" stroke="#8a7a5a" stroke-width="5"/>{dots}')
+
+
 def bingo_ball():
     S = 200
     return svg(S, S, (
@@ -368,6 +377,8 @@ def main():
     write("roulette/wheel-double-zero.svg", wheel(AMERICAN))
     write("roulette/wheel-american-37.svg", wheel([n for n in AMERICAN if n != "00"]))
     write("roulette/ball.svg", ball())
+    for n in range(1, 7):
+        write(f"dice/die-{n}.svg", die(n))
     write("bingo/ball.svg", bingo_ball())
     write("bingo/card.svg", bingo_card())
     write("reels/frame.svg", reel_frame())
@@ -397,6 +408,14 @@ def main():
         "joker-poker": ("#5b2a86", "K"), "poquer-sem-descarte": ("#0f5a6a", "Q"),
     }
     # The roulette tables: a wheel's pockets round a gold hub.
+    # The dice tables: three dice.
+    for game, colour in {"banca-francesa": "#1f3f8a", "cussec": "#8a0f4a"}.items():
+        dice = "".join(
+            f'<rect x="{x}" y="{y}" width="110" height="110" rx="18" fill="#fbf8f0" stroke="#f6d24a" stroke-width="4"/>'
+            f'<circle cx="{x + 55}" cy="{y + 55}" r="14" fill="#c8102e"/>'
+            for x, y in [(130, 120), (245, 60), (360, 120)]
+        )
+        write(f"games/{game}/logo.svg", logo(colour, dice))
     for game, colour in {"roleta-francesa": "#0f5a2a", "roleta-americana": "#6a0f1e"}.items():
         pockets = "".join(
             f'<circle cx="{300 + 95 * math.cos(2 * math.pi * k / 12):.1f}" cy="{150 + 95 * math.sin(2 * math.pi * k / 12):.1f}" r="16" fill="{"#c8102e" if k % 2 else "#1b1b1b"}" stroke="#f6d24a" stroke-width="3"/>'

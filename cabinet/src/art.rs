@@ -86,6 +86,12 @@ pub fn shared() -> Vec<String> {
             "roulette/wheel-double-zero.svg",
             "roulette/wheel-american-37.svg",
             "roulette/ball.svg",
+            "dice/die-1.svg",
+            "dice/die-2.svg",
+            "dice/die-3.svg",
+            "dice/die-4.svg",
+            "dice/die-5.svg",
+            "dice/die-6.svg",
             "bingo/ball.svg",
             "bingo/card.svg",
             "reels/frame.svg",
@@ -158,12 +164,12 @@ mod tests {
             assert!(!symbols.is_empty());
             names.extend(for_game(id, symbols));
         }
-        // The roulette tables: their logos.
-        for id in ["roleta-francesa", "roleta-americana"] {
+        // The roulette and dice tables: their logos.
+        for id in ["roleta-francesa", "roleta-americana", "banca-francesa", "cussec"] {
             names.extend(for_game(id, &[]));
         }
-        // 54 cards, 6 chips, 10 tables, wheels and scenes, 10 buttons, 4 logos, 7 + 10 symbols.
-        assert_eq!(names.len(), 54 + 6 + 10 + 10 + 4 + 7 + 10);
+        // 54 cards, 6 chips, 10 tables, wheels and scenes, 6 dice, 10 buttons, 6 logos, 7 + 10 symbols.
+        assert_eq!(names.len(), 54 + 6 + 10 + 6 + 10 + 6 + 7 + 10);
         assert_eq!(check(&names), Vec::<ArtError>::new());
         // Every file is drawn in the kit's own colours, not blank: a card
         // face at its screen size has ink and paper.

@@ -136,6 +136,8 @@ fn main() -> ExitCode {
                     sounds::SoundPlugin,
                     screens::game_menu::GameMenuPlugin,
                     screens::roulette::RouletteScreenPlugin,
+                    screens::dice::banca::BancaFrancesaScreenPlugin,
+                    screens::dice::sic_bo::SicBoScreenPlugin,
                     screens::cards::CardArtPlugin,
                     stage::StagePlugin,
                     screens::deck::ButtonDeckPlugin,

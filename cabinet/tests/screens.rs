@@ -308,6 +308,70 @@ fn roulette_plays_a_layout_by_touch_and_pays_the_committed_pocket() {
     rig.keep_screenshots("screen-roulette", 2);
 }
 
+/// The dice tables by touch (issue 30): chips on sic bo's cloth, the three
+/// dice drawn on the faces the core committed, the win against them; then
+/// banca francesa's golpe, its decisive throw on screen.
+#[test]
+fn dice_tables_show_the_committed_dice_by_touch() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    // Cussec is the ninth game, banca francesa the eighth.
+    for _ in 0..8 {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    // Small (the cloth's first cell) and the total 10, touched on their cells.
+    let small = layout::Area::new(680.0, 150.0, 300.0, 100.0);
+    let total_10 = layout::Area::new(680.0 + 6.0 * 1200.0 / 14.0, 150.0 + 2.0 * 114.0, 1200.0 / 14.0, 100.0);
+    for a in [small, total_10] {
+        let (x, y) = a.centre();
+        rig.touch(x, y);
+    }
+    rig.touch_button(layout::DeckButton::Play);
+    let r = the_round(&rig);
+    let spots = r.steps[0].step.data["bet"]["spots"].clone();
+    assert_eq!(spots, serde_json::json!([["Small", 1], [{ "Total": 10 }, 1]]), "the touched spots");
+    let dice: [u8; 3] = serde_json::from_value(r.steps[0].step.data["deal"]["dice"].clone()).unwrap();
+    let sum: u8 = dice.iter().sum();
+    let triple = dice[0] == dice[1] && dice[1] == dice[2];
+    let want = if (4..=10).contains(&sum) && !triple { 2 } else { 0 } + if sum == 10 { 7 } else { 0 };
+    let meters::RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled") };
+    assert_eq!(win, want * r.denom, "{dice:?}");
+    std::thread::sleep(Duration::from_millis(600));
+    let shown = rig.shot();
+    let (width, pixels) = rig::shot_pixels(&shown);
+    // The three dice where the screen stands them, each on its face.
+    for (k, (x, y)) in [(230.0, 330.0), (380.0, 330.0), (305.0, 460.0)].into_iter().enumerate() {
+        let area = layout::Area::new(x - 60.0, y - 60.0, 120.0, 120.0);
+        let face = rig::distance_to_art(width, &pixels, area, &format!("dice/die-{}.svg", dice[k]));
+        let other = rig::distance_to_art(width, &pixels, area, &format!("dice/die-{}.svg", dice[k] % 6 + 1));
+        assert!(face < rig::ART_DISTANCE && face < other, "die {k}: its face {} at {face:.0}, another at {other:.0}", dice[k]);
+    }
+    assert!(rig::text_beside(&shown).contains(&format!("SAIU {}-{}-{}", dice[0], dice[1], dice[2])), "{}", rig::text_beside(&shown));
+    // Banca francesa: pequeno by touch; the golpe's last throw decides.
+    rig.key("Left");
+    std::thread::sleep(Duration::from_millis(300));
+    let (x, y) = layout::Area::new(1100.0, 220.0, 380.0, 320.0).centre();
+    rig.touch(x, y);
+    rig.touch_button(layout::DeckButton::Play);
+    // However many throws the golpe took, a second press shows its end.
+    std::thread::sleep(Duration::from_millis(800));
+    rig.touch_button(layout::DeckButton::Play);
+    let i = rig.wait_for("the golpe to settle", |i| i.state().open_round.is_none() && i.state().last_round == 2);
+    let r = i.recall(1).unwrap().remove(0);
+    assert_eq!(r.steps[0].step.data["bet"]["spots"], serde_json::json!([["Pequeno", 1]]));
+    let throws: Vec<[u8; 3]> = serde_json::from_value(r.steps[0].step.data["deal"]["throws"].clone()).unwrap();
+    let last: u8 = throws.last().unwrap().iter().sum();
+    let meters::RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled") };
+    assert_eq!(win, if (5..=7).contains(&last) { 2 * r.denom } else { 0 }, "{throws:?}");
+    std::thread::sleep(Duration::from_millis(600));
+    let said = rig::text_beside(&rig.shot());
+    assert!(said.contains(&format!("SAIU {last} —")), "{said}");
+    stop(cab);
+    rig.keep_screenshots("screen-dice", 2);
+}
+
 /// The multigame menu by touch (issue 29): the deck's GAMES button opens
 /// the tiles, each with its game's logo; a touch on a denomination lights
 /// it, a touch on the fifth tile chooses that game and closes the menu; the
@@ -325,7 +389,17 @@ fn game_menu_chooses_a_game_by_touch() {
     assert!(changed(&before, &menu) > 0.05, "the menu did not open");
     // Each tile shows its game's logo, drawn from its art.
     let (width, pixels) = rig::shot_pixels(&menu);
-    let ids = ["classic-sevens", "ocean-treasure", "jacks-or-better-9-6", "deuces-wild", "poquer-sem-descarte", "roleta-francesa", "roleta-americana"];
+    let ids = [
+        "classic-sevens",
+        "ocean-treasure",
+        "jacks-or-better-9-6",
+        "deuces-wild",
+        "poquer-sem-descarte",
+        "roleta-francesa",
+        "roleta-americana",
+        "banca-francesa",
+        "cussec",
+    ];
     for (i, id) in ids.iter().enumerate() {
         let tile = layout::menu_tile(i, ids.len());
         let logo = layout::Area::new(tile.x + 15.0, tile.y + 12.0, tile.w - 30.0, (tile.w - 30.0) / 2.0);

@@ -5,7 +5,8 @@
 //! ([`meters::GameRng`]) and the player's decisions, they say what happened
 //! and what it pays. Reel slots live in [`reels`]; cards, poker hands,
 //! draw poker and póquer sem descarte in [`cards`], [`poker`],
-//! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`]; the
+//! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`];
+//! banca francesa and sic bo in [`dice`]; the
 //! fair double-up in [`double_up`].
 //!
 //! It must never: draw randomness other than through `meters::GameRng`,
@@ -15,6 +16,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod cards;
+pub mod dice;
 pub mod double_up;
 pub mod draw_poker;
 pub mod poker;

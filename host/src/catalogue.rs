@@ -6,7 +6,7 @@
 use paytables::artifact::CompiledGame;
 
 use crate::kind::GameKind;
-use crate::kinds::{draw_poker::DrawPoker, reels::Reels, roulette::Roulette, stud_poker::StudPoker};
+use crate::kinds::{banca_francesa::BancaFrancesa, draw_poker::DrawPoker, reels::Reels, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker};
 use crate::names::Lang;
 use crate::round::{Hosted, Round, RoundInfo, Table};
 
@@ -26,6 +26,8 @@ impl HostedGame {
             CompiledGame::DrawPoker(g) => HostedGame::new(DrawPoker(g)),
             CompiledGame::StudPoker(g) => HostedGame::new(StudPoker(g)),
             CompiledGame::Roulette(g) => HostedGame::new(Roulette(g)),
+            CompiledGame::BancaFrancesa(g) => HostedGame::new(BancaFrancesa(g)),
+            CompiledGame::SicBo(g) => HostedGame::new(SicBo(g)),
         })
     }
 

@@ -10,6 +10,8 @@
 
 use std::path::Path;
 
+use game_core::dice::banca_francesa::BancaFrancesaGame;
+use game_core::dice::sic_bo::SicBoGame;
 use game_core::draw_poker::DrawPokerGame;
 use game_core::reels::ReelGame;
 use game_core::roulette::RouletteGame;
@@ -31,6 +33,8 @@ pub enum CompiledGame {
     DrawPoker(DrawPokerGame),
     StudPoker(StudPokerGame),
     Roulette(RouletteGame),
+    BancaFrancesa(BancaFrancesaGame),
+    SicBo(SicBoGame),
 }
 
 impl CompiledGame {
@@ -40,6 +44,8 @@ impl CompiledGame {
             CompiledGame::DrawPoker(g) => &g.id,
             CompiledGame::StudPoker(g) => &g.id,
             CompiledGame::Roulette(g) => &g.id,
+            CompiledGame::BancaFrancesa(g) => &g.id,
+            CompiledGame::SicBo(g) => &g.id,
         }
     }
 
@@ -49,6 +55,8 @@ impl CompiledGame {
             CompiledGame::DrawPoker(g) => &g.name,
             CompiledGame::StudPoker(g) => &g.name,
             CompiledGame::Roulette(g) => &g.name,
+            CompiledGame::BancaFrancesa(g) => &g.name,
+            CompiledGame::SicBo(g) => &g.name,
         }
     }
 
@@ -60,6 +68,8 @@ impl CompiledGame {
             CompiledGame::StudPoker(_) => "ante",
             // Roulette: the lowest RTP of the chances covering that many numbers.
             CompiledGame::Roulette(_) => "numbers covered",
+            // The dice tables: the lowest RTP of any bet (one entry, 0).
+            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) => "lowest bet",
         }
     }
 }

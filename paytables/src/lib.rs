@@ -25,6 +25,8 @@ pub mod check;
 #[cfg(feature = "compiler")]
 pub mod compile;
 #[cfg(feature = "compiler")]
+pub mod dice;
+#[cfg(feature = "compiler")]
 pub mod draw_check;
 #[cfg(feature = "compiler")]
 pub mod draw_math;

@@ -331,6 +331,8 @@ pub enum Kind {
     DrawPoker,
     StudPoker,
     Roulette,
+    BancaFrancesa,
+    SicBo,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -355,12 +357,14 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "DrawPokerPaytable" => Ok(Kind::DrawPoker),
         "StudPokerPaytable" => Ok(Kind::StudPoker),
         "RoulettePaytable" => Ok(Kind::Roulette),
+        "BancaFrancesaPaytable" => Ok(Kind::BancaFrancesa),
+        "SicBoPaytable" => Ok(Kind::SicBo),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…) or RoulettePaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…) or SicBoPaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

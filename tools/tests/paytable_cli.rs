@@ -186,7 +186,17 @@ fn simulate_reports_the_measured_rtp_next_to_the_exact_one() {
 fn committed_artifacts_match_their_sources_and_the_manifest() {
     let dir = tempfile::tempdir().unwrap();
     let manifest = std::fs::read_to_string(sample("approved.ron")).unwrap();
-    for id in ["classic-sevens", "ocean-treasure", "jacks-or-better-9-6", "deuces-wild", "poquer-sem-descarte", "roleta-francesa", "roleta-americana"] {
+    for id in [
+        "classic-sevens",
+        "ocean-treasure",
+        "jacks-or-better-9-6",
+        "deuces-wild",
+        "poquer-sem-descarte",
+        "roleta-francesa",
+        "roleta-americana",
+        "banca-francesa",
+        "cussec",
+    ] {
         let out_path = dir.path().join(format!("{id}.json"));
         let out = paytable(&["compile", &sample(&format!("{id}.ron")), "-o", out_path.to_str().unwrap()]);
         assert!(out.status.success(), "{}", text(&out.stderr));
@@ -380,4 +390,39 @@ fn roulette_check_par_and_simulate() {
     assert_eq!(v["games"], 300_000);
     assert!((v["exact_rtp"].as_f64().unwrap() - 36.0 / 37.0).abs() < 1e-12);
     assert_eq!(v["exact_inside_ci99"], true, "{v}");
+}
+
+/// Issue 30: the dice tables' checks, exact over the 216 throws; the floor
+/// names every bet under it; par and simulate work for them.
+#[test]
+fn dice_check_par_and_simulate() {
+    let out = paytable(&["check", &sample("banca-francesa.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bets = v["bets"].as_array().unwrap();
+    assert_eq!(bets.len(), 3);
+    assert!(bets.iter().all(|b| b["rtp_exact"] == "62/63"), "{bets:?}");
+    let out = paytable(&["check", &sample("cussec.ron"), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["bets"].as_array().unwrap().len(), 50);
+    assert_eq!(v["lowest_rtp_exact"], "5/6");
+    let small = v["bets"].as_array().unwrap().iter().find(|b| b["bet"].as_str().unwrap().starts_with("pequeno")).unwrap().clone();
+    assert_eq!(small["rtp_exact"], "35/36");
+    let out = paytable(&["check", &sample("cussec.ron"), "--floor", "90"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    // Under 90%: the 15 combinations (5/6), the 6 triples (191/216) and the
+    // totals 8, 10, 11, 13 (7/8); totals 7 and 14 (65/72) stay just over.
+    assert_eq!(err.matches("REFUSED").count(), 15 + 6 + 4, "{err}");
+    assert!(!err.contains("total 7 /"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = paytable(&["par", &sample("cussec.ron"), "-o", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(dir.path().join("cussec-bets.csv")).unwrap().lines().count(), 51);
+    for file in ["banca-francesa.ron", "cussec.ron"] {
+        let out = paytable(&["simulate", &sample(file), "--games", "200000", "--seed", "8", "--json"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["exact_inside_ci99"], true, "{file}: {v}");
+    }
 }

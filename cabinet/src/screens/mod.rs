@@ -3,7 +3,9 @@
 pub mod attract;
 pub mod audit;
 pub mod cards;
+pub mod chips;
 pub mod deck;
+pub mod dice;
 pub mod double_up;
 pub mod draw_poker;
 pub mod game_menu;

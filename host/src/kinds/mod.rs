@@ -1,9 +1,12 @@
 //! One [`GameKind`](crate::kind::GameKind) per kind of game the cabinet
 //! hosts: the rules from `game-core`, with the approved paytable.
 
+pub mod banca_francesa;
 pub mod draw_poker;
+pub mod layout;
 pub mod reels;
 pub mod roulette;
+pub mod sic_bo;
 pub mod stud_poker;
 
 /// The option `delta` places from `current` in `options`, held at the ends;

@@ -10,17 +10,14 @@ use game_core::roulette::{CallBet, LimitError, PocketColour, RouletteGame, Spot,
 use meters::{Cents, Draw, WinComponent};
 use serde::{Deserialize, Serialize};
 
+use super::layout::{ChipLayout, SpotEdit, chip_offered};
 use super::{NoDecision, step};
 use crate::kind::{BetControl, Decided, GameKind, Refusal};
 use crate::names::Lang;
 
 /// The bet: the chip value the player places with, and the layout, each
 /// spot once with its stake in credits (ascending by spot).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RouletteBet {
-    pub chip: u64,
-    pub spots: Vec<(Spot, u64)>,
-}
+pub type RouletteBet = ChipLayout<Spot>;
 
 /// The kind's own edits of the layout.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,24 +87,6 @@ pub fn refusal(game: &RouletteGame, e: &LimitError) -> Refusal {
     }
 }
 
-impl Roulette {
-    fn checked(&self, chip: u64, spots: Vec<(Spot, u64)>) -> Result<RouletteBet, Refusal> {
-        let mut spots = spots;
-        spots.sort();
-        let bet = RouletteBet { chip, spots };
-        self.check_bet(&bet)?;
-        Ok(bet)
-    }
-
-    /// The layout with `stake` more on `spot`.
-    fn add(spots: &mut Vec<(Spot, u64)>, spot: Spot, stake: u64) {
-        match spots.iter_mut().find(|(s, _)| *s == spot) {
-            Some((_, v)) => *v = v.saturating_add(stake),
-            None => spots.push((spot, stake)),
-        }
-    }
-}
-
 /// The pocket and its colour as the dealer announces it (AR 17, AR 52).
 pub fn announce(pocket: u8, lang: Lang) -> String {
     let colour = match colour(pocket) {
@@ -141,7 +120,7 @@ impl GameKind for Roulette {
 
     /// No chip on the cloth; the smallest chip selected.
     fn opening_bet(&self) -> RouletteBet {
-        RouletteBet { chip: self.0.chips.first().copied().unwrap_or(self.0.minimum), spots: Vec::new() }
+        RouletteBet::empty(self.0.chips.first().copied().unwrap_or(self.0.minimum))
     }
 
     /// The amount buttons choose the chip value.
@@ -157,39 +136,30 @@ impl GameKind for Roulette {
     }
 
     fn check_bet(&self, bet: &RouletteBet) -> Result<(), Refusal> {
-        if !self.0.chips.contains(&bet.chip) {
-            return Err(Refusal::new(format!("Não há fichas de {} créditos nesta mesa", bet.chip), format!("This table has no chip of {} credits", bet.chip)));
-        }
+        chip_offered(bet.chip, &self.0.chips)?;
         self.0.check(&bet.spots).map_err(|e| refusal(&self.0, &e))
     }
 
     fn edit_bet(&self, bet: &RouletteBet, edit: &RouletteEdit) -> Result<RouletteBet, Refusal> {
-        let mut spots = bet.spots.clone();
-        match edit {
-            RouletteEdit::Place { spot } => Roulette::add(&mut spots, spot.clone(), bet.chip),
-            RouletteEdit::Remove { spot } => {
-                let before = spots.len();
-                spots.retain(|(s, _)| s != spot);
-                if spots.len() == before {
-                    return Err(Refusal::new(format!("Não há fichas em {}", spot.name(true)), format!("There are no chips on {}", spot.name(false))));
-                }
-            }
+        let name = |s: &Spot, pt: bool| s.name(pt);
+        let next = match edit {
+            RouletteEdit::Place { spot } => bet.edited(&SpotEdit::Place { spot: spot.clone() }, name)?,
+            RouletteEdit::Remove { spot } => bet.edited(&SpotEdit::Remove { spot: spot.clone() }, name)?,
+            RouletteEdit::Double => bet.edited(&SpotEdit::Double, name)?,
             RouletteEdit::Call { bet: call } => {
+                let mut next = bet.clone();
                 for (spot, stake) in self.0.call_chips(*call, bet.chip).map_err(|e| refusal(&self.0, &e))? {
-                    Roulette::add(&mut spots, spot, stake);
+                    next.add(spot, stake);
                 }
+                next
             }
-            RouletteEdit::Double => {
-                for (_, stake) in &mut spots {
-                    *stake = stake.saturating_mul(2);
-                }
-            }
-        }
-        self.checked(bet.chip, spots)
+        };
+        self.check_bet(&next)?;
+        Ok(next)
     }
 
     fn cleared_bet(&self, bet: &RouletteBet) -> RouletteBet {
-        RouletteBet { chip: bet.chip, spots: Vec::new() }
+        RouletteBet::empty(bet.chip)
     }
 
     fn stake(&self, bet: &RouletteBet) -> u64 {

@@ -10,6 +10,7 @@ mod test_config;
 
 mod card_rounds;
 mod commands;
+mod dice_rounds;
 mod production;
 mod progressives;
 mod roulette_rounds;

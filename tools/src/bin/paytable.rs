@@ -179,6 +179,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::DrawPoker => draw_check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::StudPoker => stud_check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Roulette => roulette_check(&file, json, &floor),
+        Command::Check { file, json, floor, .. } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo) => dice_check(&file, json, &floor),
         Command::Simulate { file, games, seed, threads, coins, ante, json, .. } if kind(&file)? != Kind::Reels => {
             poker_simulate(&file, games, seed, coins, ante, threads, json)
         }
@@ -194,6 +195,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             report(&file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect(), &warnings)
         }
         Command::Par { file, out, floor } if kind(&file)? == Kind::Roulette => roulette_par(&file, &out, &floor),
+        Command::Par { file, out, floor } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo) => dice_par(&file, &out, &floor),
         Command::Par { file, out, floor } => {
             let (source, checked) = checked(&file, &floor)?;
             for f in paytables::par::write_par(&source.game, &checked, &out)? {
@@ -231,6 +233,12 @@ fn compile(file: &std::path::Path, out: &std::path::Path, floor: &str, approve_i
             let rtp: Vec<(u64, _)> = checked.analysis.configs.iter().map(|c| (c.ante, c.rtp.clone())).collect();
             let side = game.jackpot.as_ref().and_then(|j| paytables::stud_math::side_bet_rtp(&game, &checked.analysis.dealt, j.start_value_credits));
             paytables::artifact::build(&text, CompiledGame::StudPoker(game), &rtp, side.as_ref(), odds)
+        }
+        Kind::BancaFrancesa | Kind::SicBo => {
+            let (game, bets) = load_dice(file)?;
+            verdict(file, &paytables::dice::refusals(game.id(), &bets, &Floor::from_percent(floor)?), true)?;
+            let lowest = paytables::dice::lowest(&bets).map(|b| b.rtp.clone()).ok_or_else(|| anyhow!("no bets"))?;
+            paytables::artifact::build(&text, game, &[(0, lowest)], None, None)
         }
         Kind::Roulette => {
             let game = load_roulette(file)?;
@@ -380,6 +388,57 @@ fn roulette_par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> R
     Ok(ExitCode::SUCCESS)
 }
 
+/// A dice table (banca francesa or sic bo) and its bets' exact figures.
+fn load_dice(file: &std::path::Path) -> Result<(paytables::artifact::CompiledGame, Vec<paytables::dice::DiceBet>)> {
+    use paytables::artifact::CompiledGame;
+    let name = file.display().to_string();
+    let text = read(file)?;
+    Ok(match kind(file)? {
+        Kind::BancaFrancesa => (CompiledGame::BancaFrancesa(paytables::dice::compile_banca_francesa(&name, &text)?), paytables::dice::banca_francesa_figures()),
+        _ => (CompiledGame::SicBo(paytables::dice::compile_sic_bo(&name, &text)?), paytables::dice::sic_bo_figures()),
+    })
+}
+
+/// `paytable check` of a dice table: every bet's exact RTP, held to the floor.
+fn dice_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
+    let floor = Floor::from_percent(floor)?;
+    let (game, bets) = load_dice(file)?;
+    let refusals = paytables::dice::refusals(game.id(), &bets, &floor);
+    if json {
+        let rows: Vec<serde_json::Value> = bets
+            .iter()
+            .map(|b| serde_json::json!({ "bet": b.name, "pays": b.pays, "rtp_exact": b.rtp.to_string(), "rtp_percent": paytables::roulette::pct(&b.rtp), "hit_percent": paytables::roulette::pct(&b.hit) }))
+            .collect();
+        let lowest = paytables::dice::lowest(&bets).map(|b| b.rtp.to_string());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "game": game.id(), "bets": rows, "lowest_rtp_exact": lowest, "refusals": refusals }))?
+        );
+    } else {
+        print!("{}", paytables::dice::report(&format!("{} ({})", game.name(), game.id()), &bets));
+    }
+    verdict(file, &refusals, json)
+}
+
+/// The PAR sheet of a dice table: its bets in Markdown and CSV.
+fn dice_par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Result<ExitCode> {
+    let (game, bets) = load_dice(file)?;
+    verdict(file, &paytables::dice::refusals(game.id(), &bets, &Floor::from_percent(floor)?), true)?;
+    std::fs::create_dir_all(out).map_err(|e| anyhow!("{}: {e}", out.display()))?;
+    let mut md = format!("# PAR sheet — {} ({})\n\n| bet | pays | RTP (exact) | RTP % | hit % |\n|---|---|---|---|---|\n", game.name(), game.id());
+    let mut csv = String::from("bet,pays,rtp_exact,rtp_percent,hit_percent\n");
+    for b in &bets {
+        let (rtp, hit) = (paytables::roulette::pct(&b.rtp), paytables::roulette::pct(&b.hit));
+        md.push_str(&format!("| {} | {} | {} | {rtp} | {hit} |\n", b.name, b.pays, b.rtp));
+        csv.push_str(&format!("\"{}\",{},{},{rtp},{hit}\n", b.name, b.pays, b.rtp));
+    }
+    for (path, body) in [(out.join(format!("{}-par.md", game.id())), md), (out.join(format!("{}-bets.csv", game.id())), csv)] {
+        std::fs::write(&path, body).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        println!("{}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn load_stud(file: &std::path::Path) -> Result<(game_core::stud_poker::StudPokerGame, Option<String>)> {
     Ok(paytables::poker_compile::compile_stud(&file.display().to_string(), &read(file)?)?)
 }
@@ -504,6 +563,22 @@ fn poker_simulate(
                 game.name.clone(),
                 format!("{coins} coin(s), optimal holds"),
                 exact,
+                r.games,
+                r.rtp(),
+                r.ci99(),
+                r.standard_deviation(),
+                started.elapsed().as_secs_f64(),
+            )
+        }
+        Kind::BancaFrancesa | Kind::SicBo => {
+            let (game, bets) = load_dice(file)?;
+            let banca = kind(file)? == Kind::BancaFrancesa;
+            let started = std::time::Instant::now();
+            let (r, exact) = paytables::dice::simulate(banca, games, seed, threads, &|n| bar.inc(n));
+            (
+                game.name().to_owned(),
+                format!("one chip on each of the {} bets{}", bets.len(), if banca { ", a round a golpe" } else { "" }),
+                num_traits::ToPrimitive::to_f64(&exact).unwrap_or(f64::NAN),
                 r.games,
                 r.rtp(),
                 r.ci99(),

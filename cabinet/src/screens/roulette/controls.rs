@@ -1,6 +1,6 @@
-//! The roulette screen's own buttons (design units): the edits of the bet
-//! (undo, clear, repeat, double), the call bets and the racetrack on a
-//! French wheel (AR 20, FR 40), and the keys that mirror them. Pure
+//! The roulette screen's own buttons (design units): the call bets and the
+//! racetrack on a French wheel (AR 20, FR 40); the edits of the bet (undo,
+//! clear, repeat, double) are the shared row of `screens::chips`. Pure
 //! layout; what each does is an edit the host checks.
 
 use game_core::roulette::{CallBet, Wheel};
@@ -10,10 +10,6 @@ use crate::layout::Area;
 /// A button of the roulette screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Button {
-    Undo,
-    Clear,
-    Repeat,
-    Double,
     /// A series: voisins, tiers or orphelins.
     Series(CallBet),
     /// How many neighbours either side the racetrack places (1–3).
@@ -28,18 +24,13 @@ pub enum Button {
 const SERIES_Y: f32 = 528.0;
 const TRACK_Y: f32 = 598.0;
 const FINALS_Y: f32 = 660.0;
-pub const EDITS_Y: f32 = 730.0;
 const LEFT: f32 = 680.0;
 /// A racetrack cell's width.
-pub const TRACK_W: f32 = 32.0;
+const TRACK_W: f32 = 32.0;
 
 impl Button {
     pub fn area(self) -> Area {
         match self {
-            Button::Undo => Area::new(LEFT, EDITS_Y, 200.0, 70.0),
-            Button::Clear => Area::new(LEFT + 215.0, EDITS_Y, 200.0, 70.0),
-            Button::Repeat => Area::new(LEFT + 430.0, EDITS_Y, 200.0, 70.0),
-            Button::Double => Area::new(LEFT + 645.0, EDITS_Y, 200.0, 70.0),
             Button::Series(b) => {
                 let k = match b {
                     CallBet::Voisins => 0.0,
@@ -56,7 +47,7 @@ impl Button {
 
     /// Every button the table shows: the call bets only where it takes them.
     pub fn all(wheel: Wheel, call_bets: bool) -> Vec<Button> {
-        let mut v = vec![Button::Undo, Button::Clear, Button::Repeat, Button::Double];
+        let mut v = Vec::new();
         if call_bets && wheel.call_bets_allowed() {
             v.extend([CallBet::Voisins, CallBet::Tiers, CallBet::Orphelins].map(Button::Series));
             v.push(Button::NeighboursCount);
@@ -85,7 +76,7 @@ mod tests {
     #[test]
     fn the_buttons_never_overlap_and_only_a_french_wheel_has_call_bets() {
         let all = Button::all(Wheel::French, true);
-        assert_eq!(all.len(), 4 + 3 + 1 + 37 + 10);
+        assert_eq!(all.len(), 3 + 1 + 37 + 10);
         for (i, a) in all.iter().enumerate() {
             for b in &all[i + 1..] {
                 let (p, q) = (a.area(), b.area());
@@ -94,9 +85,9 @@ mod tests {
             }
             let (x, y) = a.area().centre();
             assert_eq!(Button::at(&all, x, y), Some(*a));
-            assert!(a.area().x + a.area().w <= 1920.0 && a.area().bottom() <= 816.0, "{a:?} off the game area");
+            assert!(a.area().x + a.area().w <= 1920.0 && a.area().bottom() <= 728.0, "{a:?} not above the edit buttons (screens::chips::EDITS_Y)");
         }
-        assert_eq!(Button::all(Wheel::American38, true).len(), 4);
-        assert_eq!(Button::all(Wheel::French, false).len(), 4);
+        assert!(Button::all(Wheel::American38, true).is_empty());
+        assert!(Button::all(Wheel::French, false).is_empty());
     }
 }

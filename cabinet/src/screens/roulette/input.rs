@@ -20,6 +20,7 @@ use super::controls::Button;
 use super::view::{RouletteTable, WIN_PANEL};
 use crate::SessionRes;
 use crate::modes::Mode;
+use crate::screens::chips::EditButton;
 use crate::screens::help::HelpOpen;
 use crate::screens::table;
 
@@ -42,10 +43,6 @@ fn call(s: &mut Session, bet: CallBet) {
 /// What a button does.
 fn press(s: &mut Session, table: &mut RouletteTable, b: Button) {
     match b {
-        Button::Undo => edit(s, json!("Undo")),
-        Button::Clear => edit(s, json!("Clear")),
-        Button::Repeat => edit(s, json!("Repeat")),
-        Button::Double => edit(s, json!({ "Kind": "Double" })),
         Button::Series(bet) => call(s, bet),
         Button::NeighboursCount => table.neighbours = table.neighbours % 3 + 1,
         Button::Racetrack(i) => {
@@ -79,6 +76,11 @@ fn touch_roulette(
         let last = s.round_info().map(|r| r.id);
         if WIN_PANEL.contains(p.x, p.y) && last.is_some() && table.dismissed != last {
             table.dismissed = last;
+            continue;
+        }
+        if let Some(b) = EditButton::at(p.x, p.y) {
+            info!("roulette: {b:?} touched");
+            b.press(&mut s);
             continue;
         }
         if let Some(b) = Button::at(&table.buttons, p.x, p.y) {
@@ -117,17 +119,15 @@ fn roulette_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>, help
             place(&mut s, spot);
         }
     }
-    let buttons = [
-        (KeyCode::Backspace, Button::Undo),
-        (KeyCode::Delete, Button::Clear),
-        (KeyCode::F5, Button::Repeat),
-        (KeyCode::F6, Button::Double),
-        (KeyCode::F1, Button::Series(CallBet::Voisins)),
-        (KeyCode::F2, Button::Series(CallBet::Tiers)),
-        (KeyCode::F3, Button::Series(CallBet::Orphelins)),
-    ];
+    for b in EditButton::ALL {
+        if keys.just_pressed(b.key()) {
+            b.press(&mut s);
+        }
+    }
+    let buttons =
+        [(KeyCode::F1, Button::Series(CallBet::Voisins)), (KeyCode::F2, Button::Series(CallBet::Tiers)), (KeyCode::F3, Button::Series(CallBet::Orphelins))];
     for (key, b) in buttons {
-        if keys.just_pressed(key) && (!matches!(b, Button::Series(_)) || table.buttons.contains(&b)) {
+        if keys.just_pressed(key) && table.buttons.contains(&b) {
             press(&mut s, &mut table, b);
         }
     }

@@ -10,12 +10,13 @@ use game_host::round::Phase;
 use game_host::session::{Lang, Session};
 
 use super::cloth;
-use super::controls::{Button, TRACK_W, finals_label};
+use super::controls::{Button, finals_label};
 use super::spin::{SPIN_S, Spin};
 use super::stats::{self, Stats};
 use crate::SessionRes;
 use crate::layout::Area;
 use crate::modes::Mode;
+use crate::screens::chips::{self, spawn_box};
 use crate::screens::reels::Reveal;
 use crate::screens::table;
 use crate::stage::{self, ArtTextures, Fonts};
@@ -121,19 +122,6 @@ pub fn wheel_art(wheel: Wheel) -> &'static str {
     }
 }
 
-/// The chip art that stands for a stake: the largest value drawn at or
-/// under it.
-pub fn chip_art(stake: u64) -> String {
-    let v = [500u64, 100, 25, 10, 5, 1].into_iter().find(|&v| v <= stake).unwrap_or(1);
-    format!("chips/chip-{v}.svg")
-}
-
-fn spawn_box(root: &mut ChildSpawnerCommands, fonts: &Fonts, a: Area, fill: Color, label: String, size: f32, z: f32) {
-    let (x, y) = a.centre();
-    root.spawn((Sprite::from_color(fill, Vec2::new(a.w - 2.0, a.h - 2.0)), Transform::from_translation(stage::at(x, y, z))));
-    root.spawn((stage::text(fonts, label, size, Color::WHITE), Transform::from_translation(stage::at(x, y, z + 0.1))));
-}
-
 /// Build the table for the roulette selected.
 #[allow(clippy::too_many_arguments)]
 fn build_roulette_table(
@@ -226,10 +214,6 @@ fn build_roulette_table(
         // The buttons.
         for b in &table.buttons {
             let label = match b {
-                Button::Undo => s.t("DESFAZER", "UNDO").into(),
-                Button::Clear => s.t("LIMPAR", "CLEAR").into(),
-                Button::Repeat => s.t("REPETIR", "REPEAT").into(),
-                Button::Double => s.t("DOBRAR", "DOUBLE").into(),
                 Button::Series(c) => c.name(pt).to_uppercase().replace(" (VIZINHOS DO ZERO)", ""),
                 Button::NeighboursCount => String::new(),
                 Button::Racetrack(i) => pocket_name(g.wheel.sequence()[*i]),
@@ -239,7 +223,6 @@ fn build_roulette_table(
                 Button::Racetrack(i) => (pocket_fill(g.wheel.sequence()[*i]), 16.0),
                 Button::Finals(_) => (Color::srgb(0.2, 0.22, 0.3), 26.0),
                 Button::Series(_) | Button::NeighboursCount => (Color::srgb(0.35, 0.2, 0.05), 22.0),
-                _ => (Color::srgb(0.1, 0.3, 0.6), 26.0),
             };
             let a = b.area();
             if *b == Button::NeighboursCount {
@@ -259,14 +242,10 @@ fn build_roulette_table(
                 Anchor::CENTER_RIGHT,
                 Transform::from_translation(stage::at(first.x - 2.0, first.centre().1, 1.2)),
             ));
-            let _ = TRACK_W;
         }
-        root.spawn((
-            Says::Chip,
-            stage::text(&fonts, "", 26.0, table::GOLD),
-            Anchor::CENTER_LEFT,
-            Transform::from_translation(stage::at(1545.0, super::controls::EDITS_Y + 35.0, 1.2)),
-        ));
+        chips::spawn_edit_buttons(root, &fonts, &s);
+        let (lx, ly) = chips::CHIP_LABEL;
+        root.spawn((Says::Chip, stage::text(&fonts, "", 26.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(lx, ly, 1.2))));
         root.spawn((Says::Announce, stage::text(&fonts, "", 34.0, table::GOLD), Transform::from_translation(stage::at(cx, 122.0, 1.2))));
         // The itemised win, over the call bets while it is shown.
         let (px, py) = WIN_PANEL.centre();
@@ -398,16 +377,12 @@ fn show_chips(
         commands.entity(e).despawn();
     }
     let Ok(root) = roots.single() else { return };
-    for (spot, stake) in &layout {
-        let Some(((x, y), _)) = cloth::anchor(w, spot) else { continue };
-        let image = art.get(&mut images, &chip_art(*stake), 64);
-        commands.entity(root).with_children(|r| {
-            r.spawn((ChipOnCloth, Sprite { image, custom_size: Some(Vec2::splat(44.0)), ..default() }, Transform::from_translation(stage::at(x, y, 2.0))))
-                .with_children(|c| {
-                    c.spawn((stage::text(&fonts, stake.to_string(), 17.0, Color::BLACK), Transform::from_xyz(0.0, 0.0, 0.1)));
-                });
-        });
-    }
+    commands.entity(root).with_children(|r| {
+        for (spot, stake) in &layout {
+            let Some((at, _)) = cloth::anchor(w, spot) else { continue };
+            chips::spawn_chip(r, &fonts, &mut art, &mut images, *stake, at, ChipOnCloth);
+        }
+    });
     table.chips_on = Some(layout);
 }
 

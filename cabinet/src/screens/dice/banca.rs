@@ -1,0 +1,141 @@
+//! The banca francesa screen: the cloth of BF 4 (ases, pequeno, grande),
+//! every throw of the golpe falling in turn, the ones that decide nothing
+//! named so (BF 13), the decisive one settling the chances.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use game_core::dice::Throw;
+use game_core::dice::banca_francesa::{self, Chance};
+use game_host::kind::GameKind;
+use game_host::kinds::banca_francesa::{BancaBet, BancaFrancesa, BancaRound, Golpe};
+use game_host::round::Opening;
+use game_host::session::{Lang, Session};
+use meters::RoundRecall;
+
+use super::{Cell, DiceScreen};
+use crate::layout::Area;
+use crate::screens::KindPages;
+use crate::screens::help::{Block, HelpDoc, bet_range};
+
+pub struct BancaFrancesaScreenPlugin;
+
+impl Plugin for BancaFrancesaScreenPlugin {
+    fn build(&self, app: &mut App) {
+        KindPages::register(app, help_page, replay);
+        super::add::<Banca>(app);
+    }
+}
+
+pub struct Banca;
+
+/// Where each chance stands on the cloth (design units).
+pub fn cell_of(c: Chance) -> Area {
+    let k = Chance::ALL.iter().position(|&x| x == c).unwrap_or(0) as f32;
+    Area::new(700.0 + k * 400.0, 220.0, 380.0, 320.0)
+}
+
+fn sum_of(t: &Throw) -> u8 {
+    t.iter().sum()
+}
+
+impl DiceScreen for Banca {
+    type K = BancaFrancesa;
+
+    fn cells(s: &Session) -> Vec<Cell> {
+        let pt = s.lang() == Lang::Pt;
+        Chance::ALL
+            .iter()
+            .map(|&c| {
+                let sums = match c {
+                    Chance::Ases => "1-1-1",
+                    Chance::Pequeno => "5 · 6 · 7",
+                    Chance::Grande => "14 · 15 · 16",
+                };
+                Cell {
+                    spot: serde_json::to_value(c).unwrap_or_default(),
+                    area: cell_of(c),
+                    label: format!("{}\n{sums}\n{}:1", c.name(pt).to_uppercase(), c.payout()),
+                    fill: if c == Chance::Ases { Color::srgb(0.45, 0.08, 0.1) } else { Color::srgb(0.06, 0.3, 0.16) },
+                }
+            })
+            .collect()
+    }
+
+    fn throws(round: &BancaRound) -> Vec<Throw> {
+        round.golpe.throws.clone()
+    }
+
+    fn layout_of_round(round: &BancaRound) -> Vec<(serde_json::Value, u64)> {
+        Self::layout(&round.bet)
+    }
+
+    fn layout(bet: &BancaBet) -> Vec<(serde_json::Value, u64)> {
+        bet.spots.iter().map(|(c, v)| (serde_json::to_value(c).unwrap_or_default(), *v)).collect()
+    }
+
+    fn chip(bet: &BancaBet) -> u64 {
+        bet.chip
+    }
+
+    fn result(s: &Session, round: &BancaRound) -> String {
+        let pt = s.lang() == Lang::Pt;
+        let Some(d) = round.golpe.decided() else { return String::new() };
+        let last = round.golpe.throws.last().map_or(0, sum_of);
+        let mut lines = vec![format!("{} {} — {}", s.t("SAIU", "OUT"), last, d.name(pt).to_uppercase())];
+        let mut total = 0;
+        for (c, stake, back) in round.settlement() {
+            if back > 0 {
+                lines.push(format!("{}: {stake} {} → {back}", c.name(pt), s.t("créd.", "cr")));
+                total += back;
+            }
+        }
+        if total > 0 {
+            lines.push(format!("{} {total} {}", s.t("TOTAL DEVOLVIDO", "TOTAL RETURNED"), s.t("créditos", "credits")));
+        }
+        lines.join("\n")
+    }
+
+    fn undecided(s: &Session, throw: &Throw) -> Option<String> {
+        banca_francesa::decides(throw).is_none().then(|| format!("{} {}", sum_of(throw), s.t("sem decisão", "no decision")))
+    }
+}
+
+fn help_page(s: &Session) -> Option<HelpDoc> {
+    let g = s.rules::<BancaFrancesa>()?;
+    let pt = s.lang() == Lang::Pt;
+    let mut b = vec![Block::Heading(s.t("Regras (BF 1–43)", "Rules (BF 1–43)").into())];
+    b.push(Block::Text(s.t(
+        "Coloque fichas em ases, pequeno ou grande e prima JOGAR. Lançam-se três dados; se a soma não for 3, 5, 6, 7, 14, 15 ou 16, os dados lançam-se de novo até sair uma combinação vencedora (BF 13). As apostas ficam como estavam durante os lançamentos. Ases (1-1-1) paga 61 para 1; pequeno (5, 6, 7) e grande (14, 15, 16) pagam 1 para 1; ases faz perder pequeno e grande, e o inverso (BF 14).",
+        "Place chips on ases, pequeno or grande and press PLAY. Three dice are thrown; if their sum is not 3, 5, 6, 7, 14, 15 or 16, they are thrown again until a winning combination appears (BF 13). The bets stand as they were through the throws. Ases (1-1-1) pays 61 to 1; pequeno (5, 6, 7) and grande (14, 15, 16) pay 1 to 1; ases makes pequeno and grande lose, and the reverse (BF 14).",
+    ).into()));
+    b.push(bet_range(s, g.0.minimum, g.0.maximum(Chance::Pequeno)));
+    let rows = Chance::ALL
+        .iter()
+        .map(|&c| vec![c.name(pt).to_owned(), format!("{}:1", c.payout()), format!("{} – {}", g.0.minimum, g.0.maximum(c)), "98.41%".to_owned()])
+        .collect();
+    b.push(Block::Table {
+        header: vec![s.t("chance", "chance").into(), s.t("paga", "pays").into(), s.t("limites (créd.)", "limits (cr)").into(), s.t("retorno", "return").into()],
+        rows,
+    });
+    b.push(Block::Text(
+        s.t(
+            "Cada chance devolve 62/63 do apostado (98,41%) contando só os lançamentos que decidem.",
+            "Each chance returns 62/63 of its stake (98.41%), counting only the throws that decide.",
+        )
+        .into(),
+    ));
+    Some(HelpDoc { blocks: b, double_up: None })
+}
+
+fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
+    let Some(first) = r.steps.first().filter(|st| st.step.name == BancaFrancesa::OPENING) else { return false };
+    let Ok(o) = serde_json::from_value::<Opening<BancaBet, Golpe>>(first.step.data.clone()) else { return false };
+    let pt = s.lang() == Lang::Pt;
+    let throws: Vec<String> = o.deal.throws.iter().map(|t| format!("{}-{}-{} ({})", t[0], t[1], t[2], sum_of(t))).collect();
+    ui.heading(format!("{}: {}", s.t("Lançamentos", "Throws"), throws.join(", ")));
+    let round = BancaRound { bet: o.bet, golpe: o.deal };
+    for (c, stake, back) in round.settlement() {
+        ui.label(format!("{}: {stake} → {back}", c.name(pt)));
+    }
+    true
+}

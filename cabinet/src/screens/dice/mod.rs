@@ -1,0 +1,319 @@
+//! The dice tables' screens (issue 30): banca francesa and sic bo. Both
+//! draw the same way — the dice falling onto the faces the core committed
+//! (every throw of a banca francesa golpe in turn), the cloth with the
+//! bet's chips by touch, the shared edit buttons, the result itemised — so
+//! the drawing is written once here, generic over a [`DiceScreen`]: each
+//! kind's plugin (`banca`, `sic_bo`) says what its cloth holds and how its
+//! round reads, and registers its help and recall pages.
+
+pub mod banca;
+pub mod motion;
+pub mod sic_bo;
+
+use bevy::input::touch::Touches;
+use bevy::prelude::*;
+use bevy::sprite::Anchor;
+use bevy::window::PrimaryWindow;
+use game_core::dice::Throw;
+use game_host::command::Command;
+use game_host::kind::GameKind;
+use game_host::round::Phase;
+use game_host::session::Session;
+use serde_json::json;
+
+use crate::SessionRes;
+use crate::layout::Area;
+use crate::modes::Mode;
+use crate::screens::chips::{self, EditButton, spawn_box};
+use crate::screens::help::HelpOpen;
+use crate::screens::reels::Reveal;
+use crate::screens::table;
+use crate::stage::{self, ArtTextures, Fonts};
+
+/// A place of a dice cloth: the spot as the kind's edit names it (JSON),
+/// where it stands, its label and colour.
+pub struct Cell {
+    pub spot: serde_json::Value,
+    pub area: Area,
+    pub label: String,
+    pub fill: Color,
+}
+
+/// What a dice kind's screen tells the shared drawing.
+pub trait DiceScreen: Send + Sync + 'static {
+    type K: GameKind;
+    /// The cloth.
+    fn cells(s: &Session) -> Vec<Cell>;
+    /// The round's throws, in order (the last one settles).
+    fn throws(round: &<Self::K as GameKind>::Round) -> Vec<Throw>;
+    /// The layout staked: each spot (as JSON) with its stake.
+    fn layout_of_round(round: &<Self::K as GameKind>::Round) -> Vec<(serde_json::Value, u64)>;
+    /// The layout on the cloth in idle.
+    fn layout(bet: &<Self::K as GameKind>::Bet) -> Vec<(serde_json::Value, u64)>;
+    /// The chip value selected.
+    fn chip(bet: &<Self::K as GameKind>::Bet) -> u64;
+    /// The result announced and itemised, once the last throw rests.
+    fn result(s: &Session, round: &<Self::K as GameKind>::Round) -> String;
+    /// What a non-decisive throw is called (banca francesa), if any.
+    fn undecided(_s: &Session, _throw: &Throw) -> Option<String> {
+        None
+    }
+}
+
+/// Where the dice stand and how large (design units).
+const DICE: [(f32, f32); 3] = [(230.0, 330.0), (380.0, 330.0), (305.0, 460.0)];
+const DIE: f32 = 120.0;
+const RESULT_AT: (f32, f32) = (50.0, 560.0);
+
+/// The table on screen, per kind.
+#[derive(Resource)]
+struct DiceTable<D: DiceScreen> {
+    key: Option<String>,
+    cells: Vec<(serde_json::Value, Area)>,
+    chips_on: Option<Vec<(serde_json::Value, u64)>>,
+    _kind: std::marker::PhantomData<D>,
+}
+
+impl<D: DiceScreen> Default for DiceTable<D> {
+    fn default() -> Self {
+        DiceTable { key: None, cells: Vec::new(), chips_on: None, _kind: std::marker::PhantomData }
+    }
+}
+
+/// The root of kind `D`'s table.
+#[derive(Component)]
+struct DiceRoot<D: DiceScreen>(std::marker::PhantomData<D>);
+#[derive(Component)]
+struct Die(usize);
+#[derive(Component)]
+struct DiceChip;
+#[derive(Component)]
+enum DiceText {
+    Result,
+    Chip,
+}
+
+/// Add the dice screen of kind `D`.
+pub fn add<D: DiceScreen>(app: &mut App) {
+    app.init_resource::<DiceTable<D>>()
+        .add_systems(Update, advance_dice::<D>.run_if(in_state(Mode::Playing)))
+        .add_systems(Update, touch_dice::<D>.run_if(in_state(Mode::Idle)))
+        .add_systems(Update, (build_dice_table::<D>, show_dice::<D>).chain());
+}
+
+fn selected<D: DiceScreen>(s: &Session) -> bool {
+    s.rules::<D::K>().is_some()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_dice_table<D: DiceScreen>(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    mode: Res<State<Mode>>,
+    fonts: Option<Res<Fonts>>,
+    mut table: ResMut<DiceTable<D>>,
+    mut roots: Query<(Entity, &mut Visibility), With<DiceRoot<D>>>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
+    let key = selected::<D>(&s).then(|| format!("{}/{:?}", s.game().id(), s.lang()));
+    if table.key == key {
+        if key.is_some() {
+            for (_, mut v) in &mut roots {
+                v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
+            }
+        }
+        return;
+    }
+    // Another kind's table (or none): this kind's root goes only when this
+    // kind was on screen.
+    if table.key.is_some() {
+        for (e, _) in &roots {
+            commands.entity(e).despawn();
+        }
+    }
+    *table = DiceTable { key: key.clone(), ..default() };
+    if key.is_none() {
+        return;
+    }
+    let cells = D::cells(&s);
+    table.cells = cells.iter().map(|c| (c.spot.clone(), c.area)).collect();
+    commands
+        .spawn((DiceRoot::<D>(std::marker::PhantomData), Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden }))
+        .with_children(|root| {
+            let felt = Area::new(60.0, 200.0, 500.0, 340.0);
+            let (fx, fy) = felt.centre();
+            root.spawn((Sprite::from_color(Color::srgb(0.05, 0.36, 0.18), Vec2::new(felt.w, felt.h)), Transform::from_translation(stage::at(fx, fy, 0.9))));
+            for (k, &(x, y)) in DICE.iter().enumerate() {
+                root.spawn((Die(k), Sprite { custom_size: Some(Vec2::splat(DIE)), ..default() }, Transform::from_translation(stage::at(x, y, 1.5))));
+            }
+            for c in cells {
+                spawn_box(root, &fonts, c.area, c.fill, c.label, 20.0, 1.1);
+            }
+            chips::spawn_edit_buttons(root, &fonts, &s);
+            let (lx, ly) = chips::CHIP_LABEL;
+            root.spawn((DiceText::Chip, stage::text(&fonts, "", 26.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(lx, ly, 1.2))));
+            root.spawn((
+                DiceText::Result,
+                stage::text(&fonts, "", 24.0, Color::WHITE),
+                Anchor::TOP_LEFT,
+                Transform::from_translation(stage::at(RESULT_AT.0, RESULT_AT.1, 1.2)),
+            ));
+        });
+}
+
+/// The round's clock on this screen (a round from before it began: at rest).
+fn clock(reveal: &Reveal, id: u64, now: f32, n: usize) -> f32 {
+    if reveal.round == Some(id) { now - reveal.started } else { motion::shown_by(n) + 10.0 }
+}
+
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn show_dice<D: DiceScreen>(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    reveal: Res<Reveal>,
+    time: Res<Time>,
+    fonts: Option<Res<Fonts>>,
+    mut table: ResMut<DiceTable<D>>,
+    mut art: ResMut<ArtTextures>,
+    mut images: ResMut<Assets<Image>>,
+    roots: Query<Entity, With<DiceRoot<D>>>,
+    chips_shown: Query<Entity, With<DiceChip>>,
+    mut dice: Query<(&Die, &mut Sprite, &mut Transform, &mut Visibility)>,
+    mut texts: Query<(&DiceText, &mut Text2d)>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    if table.key.is_none() || !selected::<D>(&s) {
+        return;
+    }
+    let now = time.elapsed_secs();
+    let round = s.round::<D::K>();
+    let (throw, result) = match round {
+        Some(r) => {
+            let throws = D::throws(&r.state);
+            let t = clock(&reveal, r.id, now, throws.len());
+            let (i, u) = motion::throw_at(t, throws.len());
+            let done = t >= motion::shown_by(throws.len()) - motion::REST_S;
+            let mut text = String::new();
+            let before: Vec<String> = throws[..i].iter().filter_map(|th| D::undecided(&s, th)).collect();
+            if !before.is_empty() {
+                text = format!("{}\n", before.join("  "));
+            }
+            if done {
+                text.push_str(&D::result(&s, &r.state));
+            } else if i + 1 < throws.len() && u >= motion::lands_at(2) {
+                text.push_str(&D::undecided(&s, &throws[i]).unwrap_or_default());
+            }
+            (throws.get(i).map(|th| (*th, u)), text)
+        }
+        None => (None, s.t("FAÇAM AS VOSSAS APOSTAS", "PLACE YOUR BETS").to_owned()),
+    };
+    for (die, mut sprite, mut tf, mut vis) in &mut dice {
+        let Some((th, u)) = throw else {
+            vis.set_if_neq(Visibility::Hidden);
+            continue;
+        };
+        vis.set_if_neq(Visibility::Inherited);
+        let (face, lift) = motion::die(die.0, u, th[die.0]);
+        let image = art.get(&mut images, &format!("dice/die-{face}.svg"), 160);
+        if sprite.image != image {
+            sprite.image = image;
+        }
+        let (x, y) = DICE[die.0];
+        tf.translation = stage::at(x, y - lift, 1.5);
+    }
+    let bet = s.game().bet::<D::K>();
+    let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA", "CHIP"), D::chip(b)));
+    for (which, mut text) in &mut texts {
+        let want = match which {
+            DiceText::Result => &result,
+            DiceText::Chip => &chip,
+        };
+        if text.0 != *want {
+            text.0.clone_from(want);
+        }
+    }
+    // The chips: the round's while it is open, else the bet on the cloth.
+    let layout = match round.filter(|r| r.phase != Phase::Ended) {
+        Some(r) => D::layout_of_round(&r.state),
+        None => bet.map(D::layout).unwrap_or_default(),
+    };
+    if table.chips_on.as_ref() == Some(&layout) {
+        return;
+    }
+    for e in &chips_shown {
+        commands.entity(e).despawn();
+    }
+    let Ok(root) = roots.single() else { return };
+    let cells = table.cells.clone();
+    commands.entity(root).with_children(|r| {
+        for (spot, stake) in &layout {
+            let Some((_, a)) = cells.iter().find(|(c, _)| c == spot) else { continue };
+            let (x, y) = a.centre();
+            chips::spawn_chip(r, &fonts, &mut art, &mut images, *stake, (x + a.w / 2.0 - 26.0, y), DiceChip);
+        }
+    });
+    table.chips_on = Some(layout);
+}
+
+/// Tell the host the throws were shown once the last one rests (at once
+/// when the player pressed play again, or for a resumed round).
+fn advance_dice<D: DiceScreen>(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<Reveal>) {
+    let Ok(mut s) = session.0.lock() else { return };
+    let Some(r) = s.round::<D::K>().filter(|r| r.phase != Phase::Ended) else { return };
+    let n = D::throws(&r.state).len();
+    let now = time.elapsed_secs();
+    if reveal.round != Some(r.id) {
+        *reveal = Reveal { round: Some(r.id), spin: 0, started: now, hurry: r.resumed };
+    }
+    if r.phase != Phase::Presenting {
+        return;
+    }
+    if reveal.hurry {
+        reveal.started = now - motion::shown_by(n);
+        reveal.hurry = false;
+    }
+    if now - reveal.started >= motion::shown_by(n) {
+        s.revealed();
+    }
+}
+
+/// A touch on a spot places a chip; on an edit button, that edit. The keys
+/// mirror the edit buttons.
+#[allow(clippy::too_many_arguments)]
+fn touch_dice<D: DiceScreen>(
+    mouse: Res<ButtonInput<MouseButton>>,
+    touches: Res<Touches>,
+    keys: Res<ButtonInput<KeyCode>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    session: Res<SessionRes>,
+    help: Res<HelpOpen>,
+    table: Res<DiceTable<D>>,
+) {
+    if help.0 || table.key.is_none() {
+        return;
+    }
+    let points = table::presses(&mouse, &touches, &window);
+    let pressed: Vec<EditButton> = EditButton::ALL.into_iter().filter(|b| keys.just_pressed(b.key())).collect();
+    if points.is_empty() && pressed.is_empty() {
+        return;
+    }
+    let Ok(mut s) = session.0.lock() else { return };
+    if !selected::<D>(&s) {
+        return;
+    }
+    for b in pressed {
+        b.press(&mut s);
+    }
+    for p in points {
+        if let Some(b) = EditButton::at(p.x, p.y) {
+            info!("dice: {b:?} touched");
+            b.press(&mut s);
+        } else if let Some((spot, _)) = table.cells.iter().find(|(_, a)| a.contains(p.x, p.y)) {
+            info!("dice: {spot} touched");
+            s.command(Command::EditBet { edit: json!({ "Kind": { "Place": { "spot": spot } } }) });
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! The sic bo (cussec) screen: the 50 spots of the cloth in rows (small,
+//! doubles, big; the triples and any triple; the totals; the two-dice
+//! combinations; the single numbers), three dice falling under the dome.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use game_core::dice::Throw;
+use game_core::dice::sic_bo::{Spot, total_payout};
+use game_host::kind::GameKind;
+use game_host::kinds::sic_bo::{Dome, SicBo, SicBoBet, SicBoRound};
+use game_host::round::Opening;
+use game_host::session::{Lang, Session};
+use meters::RoundRecall;
+
+use super::{Cell, DiceScreen};
+use crate::layout::Area;
+use crate::screens::KindPages;
+use crate::screens::help::{Block, HelpDoc, bet_range};
+
+pub struct SicBoScreenPlugin;
+
+impl Plugin for SicBoScreenPlugin {
+    fn build(&self, app: &mut App) {
+        KindPages::register(app, help_page, replay);
+        super::add::<SicBoTable>(app);
+    }
+}
+
+pub struct SicBoTable;
+
+const LEFT: f32 = 680.0;
+const WIDE: f32 = 1200.0;
+const ROW_H: f32 = 100.0;
+const TOP: f32 = 150.0;
+
+/// Where a spot stands on the cloth (design units).
+pub fn cell_of(spot: Spot) -> Area {
+    let row = |r: f32, x: f32, w: f32| Area::new(LEFT + x, TOP + r * (ROW_H + 14.0), w, ROW_H);
+    match spot {
+        Spot::Small => row(0.0, 0.0, 300.0),
+        Spot::Double(n) => row(0.0, 300.0 + f32::from(n - 1) * 100.0, 100.0),
+        Spot::Big => row(0.0, 900.0, 300.0),
+        Spot::Triple(n) => row(1.0, f32::from(n - 1) * 150.0, 150.0),
+        Spot::AnyTriple => row(1.0, 900.0, 300.0),
+        Spot::Total(t) => row(2.0, f32::from(t - 4) * (WIDE / 14.0), WIDE / 14.0),
+        Spot::Pair(a, b) => {
+            let k = Spot::all().iter().filter(|s| matches!(s, Spot::Pair(..))).position(|s| *s == Spot::Pair(a, b)).unwrap_or(0) as f32;
+            row(3.0, k * 80.0, 80.0)
+        }
+        Spot::Single(n) => row(4.0, f32::from(n - 1) * 200.0, 200.0),
+    }
+}
+
+fn label(spot: Spot, pt: bool) -> String {
+    match spot {
+        Spot::Small => if pt { "PEQUENO\n4-10  1:1" } else { "SMALL\n4-10  1:1" }.to_owned(),
+        Spot::Big => if pt { "GRANDE\n11-17  1:1" } else { "BIG\n11-17  1:1" }.to_owned(),
+        Spot::AnyTriple => if pt { "QUALQUER TRIPLO\n32:1" } else { "ANY TRIPLE\n32:1" }.to_owned(),
+        Spot::Double(n) => format!("{n}-{n}\n10:1"),
+        Spot::Triple(n) => format!("{n}-{n}-{n}\n190:1"),
+        Spot::Total(t) => format!("{t}\n{}:1", total_payout(t)),
+        Spot::Pair(a, b) => format!("{a}-{b}\n5:1"),
+        Spot::Single(n) => format!("{n}\n1:1 2:1 3:1"),
+    }
+}
+
+impl DiceScreen for SicBoTable {
+    type K = SicBo;
+
+    fn cells(s: &Session) -> Vec<Cell> {
+        let pt = s.lang() == Lang::Pt;
+        Spot::all()
+            .into_iter()
+            .map(|spot| Cell {
+                spot: serde_json::to_value(spot).unwrap_or_default(),
+                area: cell_of(spot),
+                label: label(spot, pt),
+                fill: match spot {
+                    Spot::Small | Spot::Big => Color::srgb(0.06, 0.3, 0.16),
+                    Spot::Triple(_) | Spot::AnyTriple => Color::srgb(0.45, 0.08, 0.1),
+                    Spot::Total(_) => Color::srgb(0.1, 0.15, 0.4),
+                    _ => Color::srgb(0.08, 0.22, 0.12),
+                },
+            })
+            .collect()
+    }
+
+    fn throws(round: &SicBoRound) -> Vec<Throw> {
+        vec![round.dice]
+    }
+
+    fn layout_of_round(round: &SicBoRound) -> Vec<(serde_json::Value, u64)> {
+        Self::layout(&round.bet)
+    }
+
+    fn layout(bet: &SicBoBet) -> Vec<(serde_json::Value, u64)> {
+        bet.spots.iter().map(|(s, v)| (serde_json::to_value(s).unwrap_or_default(), *v)).collect()
+    }
+
+    fn chip(bet: &SicBoBet) -> u64 {
+        bet.chip
+    }
+
+    fn result(s: &Session, round: &SicBoRound) -> String {
+        let pt = s.lang() == Lang::Pt;
+        let d = round.dice;
+        let mut lines = vec![format!("{} {}-{}-{} ({} {})", s.t("SAIU", "OUT"), d[0], d[1], d[2], s.t("total", "total"), d.iter().sum::<u8>())];
+        let won: Vec<(Spot, u64, u64)> = round.settlement().into_iter().filter(|(_, _, b)| *b > 0).collect();
+        for (spot, stake, back) in won.iter().take(4) {
+            lines.push(format!("{}: {stake} → {back}", spot.name(pt)));
+        }
+        if won.len() > 4 {
+            lines.push(format!("… {} {}", won.len() - 4, s.t("apostas mais", "more bets")));
+        }
+        let total: u64 = won.iter().map(|(_, _, b)| b).sum();
+        if total > 0 {
+            lines.push(format!("{} {total} {}", s.t("TOTAL DEVOLVIDO", "TOTAL RETURNED"), s.t("créditos", "credits")));
+        }
+        lines.join("\n")
+    }
+}
+
+fn help_page(s: &Session) -> Option<HelpDoc> {
+    let g = s.rules::<SicBo>()?;
+    let pt = s.lang() == Lang::Pt;
+    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
+    b.push(Block::Text(s.t(
+        "Coloque fichas nas casas do pano e prima JOGAR: três dados são lançados sob a campânula. Cada casa paga como diz a tabela, a aposta devolvida. Pequeno (4 a 10) e grande (11 a 17) perdem com qualquer triplo.",
+        "Place chips on the cloth and press PLAY: three dice are thrown under the dome. Each spot pays as the table says, the stake returned. Small (4 to 10) and big (11 to 17) lose on any triple.",
+    ).into()));
+    b.push(bet_range(s, g.0.minimum, g.0.maximum));
+    let rows = [
+        Spot::Small,
+        Spot::Single(1),
+        Spot::Pair(1, 2),
+        Spot::Double(1),
+        Spot::Triple(1),
+        Spot::AnyTriple,
+        Spot::Total(4),
+        Spot::Total(5),
+        Spot::Total(6),
+        Spot::Total(7),
+        Spot::Total(8),
+        Spot::Total(9),
+        Spot::Total(10),
+    ]
+    .into_iter()
+    .map(|spot| {
+        let back: u64 = game_core::dice::every_throw().map(|t| spot.returned(1, &t)).sum();
+        vec![spot.name(pt), label(spot, pt).replace('\n', "  "), format!("{:.2}%", back as f64 * 100.0 / 216.0)]
+    })
+    .collect();
+    b.push(Block::Table { header: vec![s.t("aposta", "bet").into(), s.t("paga", "pays").into(), s.t("retorno", "return").into()], rows });
+    b.push(Block::Text(
+        s.t("Os totais 11 a 17 pagam como os seus simétricos (17 como 4, 16 como 5, …).", "Totals 11 to 17 pay as their mirror (17 as 4, 16 as 5, …).").into(),
+    ));
+    Some(HelpDoc { blocks: b, double_up: None })
+}
+
+fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
+    let Some(first) = r.steps.first().filter(|st| st.step.name == SicBo::OPENING) else { return false };
+    let Ok(o) = serde_json::from_value::<Opening<SicBoBet, Dome>>(first.step.data.clone()) else { return false };
+    let pt = s.lang() == Lang::Pt;
+    let d = o.deal.dice;
+    ui.heading(format!("{}: {}-{}-{}", s.t("Dados", "Dice"), d[0], d[1], d[2]));
+    let round = SicBoRound { bet: o.bet, dice: d };
+    for (spot, stake, back) in round.settlement() {
+        ui.label(format!("{}: {stake} → {back}", spot.name(pt)));
+    }
+    true
+}

@@ -1,0 +1,155 @@
+//! Banca francesa and sic bo through the host's commands, headless on real
+//! SQLite files (issue 30): layouts edited with `Command::EditBet`, the
+//! limits refused by name, every settled round checked against an
+//! independent reading of the text's payouts from the committed dice.
+
+use crate::test_config;
+
+use game_host::boot::{BootOptions, boot};
+use game_host::command::Command;
+use game_host::kind::BetControl;
+use game_host::round::Opening;
+use game_host::session::Session;
+use meters::RecallOutcome;
+use serde_json::json;
+
+fn open(dir: &std::path::Path) -> Session {
+    let config = test_config::config(dir, "");
+    boot(&BootOptions { config, db: dir.join("egm.sqlite"), lab_seed: Some(21), demo: false }).unwrap()
+}
+
+fn select(s: &mut Session, id: &str) {
+    let index = s.games().iter().position(|g| g.id() == id).unwrap_or_else(|| panic!("{id} is not hosted"));
+    assert!(s.command(Command::SelectGame { index }));
+}
+
+fn place(s: &mut Session, spot: serde_json::Value) -> bool {
+    s.command(Command::EditBet { edit: json!({ "Kind": { "Place": { "spot": spot } } }) })
+}
+
+/// Play the bet on the cloth; the settled round's opening (bet and deal as
+/// JSON), its win and its stake.
+fn play(s: &mut Session) -> (serde_json::Value, u64, u64) {
+    assert!(s.command(Command::Play), "{:?}", s.message_text());
+    assert!(!s.command(Command::EditBet { edit: json!("Clear") }), "no edit while the dice fall");
+    s.command(Command::Revealed);
+    assert!(!s.in_round());
+    let r = s.machine().recall(1).unwrap().remove(0);
+    let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
+    let opening: Opening<serde_json::Value, serde_json::Value> = serde_json::from_value(r.steps[0].step.data.clone()).unwrap();
+    (json!({ "bet": opening.bet, "deal": opening.deal }), win, r.stake)
+}
+
+/// §5.2 read again: the sum of the last throw decides ases (3), pequeno
+/// (5–7) or grande (14–16), paying 61:1 or 1:1, the stake kept.
+fn banca_returned(spots: &[(String, u64)], throws: &[[u8; 3]]) -> u64 {
+    let sums: Vec<u8> = throws.iter().map(|t| t.iter().sum()).collect();
+    let decisive = |s: u8| s == 3 || (5..=7).contains(&s) || (14..=16).contains(&s);
+    assert!(sums[..sums.len() - 1].iter().all(|&s| !decisive(s)), "a decisive throw before the last: {sums:?}");
+    let last = *sums.last().unwrap();
+    assert!(decisive(last), "the golpe ends undecided: {sums:?}");
+    spots
+        .iter()
+        .map(|(c, stake)| match (c.as_str(), last) {
+            ("Ases", 3) => stake * 62,
+            ("Pequeno", 5..=7) | ("Grande", 14..=16) => stake * 2,
+            _ => 0,
+        })
+        .sum()
+}
+
+#[test]
+fn banca_francesa_golpes_settle_on_their_decisive_throw_within_bf_12() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path());
+    select(&mut s, "banca-francesa");
+    s.insert_note(5_000);
+    let denom = s.denom();
+    // Chips of 5: ases takes at most 6 × the minimum of 1.
+    s.command(Command::AdjustBet { control: BetControl::Amount, delta: 2 });
+    assert!(place(&mut s, json!("Ases")));
+    assert!(!place(&mut s, json!("Ases")), "10 on ases is over 6 × the minimum");
+    assert!(s.message_text().unwrap().contains("ases: acima do máximo de 6 créditos (BF 12)"), "{:?}", s.message_text());
+    assert!(place(&mut s, json!("Pequeno")) && place(&mut s, json!("Grande")) && place(&mut s, json!("Grande")));
+    assert!(!place(&mut s, json!("Linha")), "no line bets");
+    let mut throws_seen = 0;
+    for _ in 0..40 {
+        let credit = s.machine().credit();
+        let (round, win, stake) = play(&mut s);
+        let spots: Vec<(String, u64)> = serde_json::from_value(round["bet"]["spots"].clone()).unwrap();
+        let throws: Vec<[u8; 3]> = serde_json::from_value(round["deal"]["throws"].clone()).unwrap();
+        throws_seen += throws.len();
+        assert_eq!(stake, 20 * denom);
+        assert_eq!(win, banca_returned(&spots, &throws) * denom, "{throws:?}");
+        assert_eq!(s.machine().credit(), credit - stake + win);
+    }
+    assert!(throws_seen > 40, "non-decisive throws are thrown again ({throws_seen} throws in 40 golpes)");
+}
+
+/// Rule 8 read again from the digest's table.
+fn sic_bo_returned(spot: &serde_json::Value, stake: u64, d: [u8; 3]) -> u64 {
+    let sum: u8 = d.iter().sum();
+    let n = |f: u64| d.iter().filter(|&&x| u64::from(x) == f).count() as u64;
+    let triple = d[0] == d[1] && d[1] == d[2];
+    let pays = match spot {
+        serde_json::Value::String(s) if s == "Small" => u64::from((4..=10).contains(&sum) && !triple),
+        serde_json::Value::String(s) if s == "Big" => u64::from((11..=17).contains(&sum) && !triple),
+        serde_json::Value::String(s) if s == "AnyTriple" => 32 * u64::from(triple),
+        other => {
+            let (kind, v) = other.as_object().unwrap().iter().next().unwrap();
+            match kind.as_str() {
+                "Single" => n(v.as_u64().unwrap()),
+                "Pair" => 5 * u64::from(n(v[0].as_u64().unwrap()) > 0 && n(v[1].as_u64().unwrap()) > 0),
+                "Double" => [0, 0, 10, 30][n(v.as_u64().unwrap()) as usize],
+                "Triple" => 190 * u64::from(n(v.as_u64().unwrap()) == 3),
+                "Total" if v.as_u64().unwrap() == u64::from(sum) => [0, 0, 0, 0, 65, 32, 19, 12, 8, 7, 6, 6, 7, 8, 12, 19, 32, 65][usize::from(sum)],
+                _ => 0,
+            }
+        }
+    };
+    if pays == 0 { 0 } else { stake * (pays + 1) }
+}
+
+#[test]
+fn sic_bo_throws_settle_every_spot_at_rule_8s_payout() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path());
+    select(&mut s, "cussec");
+    s.insert_note(5_000);
+    let denom = s.denom();
+    for spot in [
+        json!("Small"),
+        json!("Big"),
+        json!("AnyTriple"),
+        json!({ "Single": 3 }),
+        json!({ "Pair": [2, 5] }),
+        json!({ "Double": 4 }),
+        json!({ "Triple": 6 }),
+        json!({ "Total": 10 }),
+        json!({ "Total": 4 }),
+    ] {
+        assert!(place(&mut s, spot.clone()), "{spot}: {:?}", s.message_text());
+    }
+    assert!(!place(&mut s, json!({ "Pair": [3, 3] })), "a pair of one face is no spot");
+    assert!(s.message_text().unwrap().contains("não é uma aposta desta mesa"), "{:?}", s.message_text());
+    assert!(!place(&mut s, json!({ "Total": 3 })));
+    for _ in 0..60 {
+        let credit = s.machine().credit();
+        let (round, win, stake) = play(&mut s);
+        let spots: Vec<(serde_json::Value, u64)> = serde_json::from_value(round["bet"]["spots"].clone()).unwrap();
+        let d: [u8; 3] = serde_json::from_value(round["deal"]["dice"].clone()).unwrap();
+        let want: u64 = spots.iter().map(|(spot, stake)| sic_bo_returned(spot, *stake, d)).sum();
+        assert_eq!(stake, 9 * denom);
+        assert_eq!(win, want * denom, "{d:?}");
+        assert_eq!(s.machine().credit(), credit - stake + win);
+    }
+    // The maximum of the table (200): doubling past it is refused by name.
+    s.command(Command::MaxBet);
+    assert!(s.command(Command::EditBet { edit: json!("Clear") }));
+    assert!(place(&mut s, json!("Big")));
+    for _ in 0..3 {
+        assert!(s.command(Command::EditBet { edit: json!({ "Kind": "Double" }) }));
+    }
+    assert!(!s.command(Command::EditBet { edit: json!({ "Kind": "Double" }) }), "400 on big is over 200");
+    assert!(s.message_text().unwrap().contains("acima do máximo de 200 créditos"), "{:?}", s.message_text());
+}
