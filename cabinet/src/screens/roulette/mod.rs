@@ -131,6 +131,41 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
     Some(HelpDoc { blocks: roulette_help(s, &g.0), double_up: None })
 }
 
+/// The cloth as the roulette screen lays it out, at half its size, with
+/// the round's chips on it and the winning number marked (M-15: recall
+/// shows the bets as they stood).
+fn paint_cloth(ui: &mut egui::Ui, wheel: game_core::roulette::Wheel, spots: &[(Spot, u64)], pocket: u8) {
+    let k = 0.5;
+    let area = cloth::area();
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(area.w * k, area.h * k), egui::Sense::hover());
+    let p = ui.painter_at(rect);
+    let to = |x: f32, y: f32| rect.min + egui::vec2((x - area.x) * k, (y - area.y) * k);
+    let cell = |a: crate::layout::Area| egui::Rect::from_min_max(to(a.x, a.y), to(a.x + a.w, a.y + a.h)).shrink(1.0);
+    p.rect_filled(rect, 4.0, egui::Color32::from_rgb(13, 92, 46));
+    for &n in wheel.sequence() {
+        let fill = match game_core::roulette::colour(n) {
+            game_core::roulette::PocketColour::Red => egui::Color32::from_rgb(184, 16, 36),
+            game_core::roulette::PocketColour::Black => egui::Color32::from_rgb(26, 26, 26),
+            game_core::roulette::PocketColour::Zero => egui::Color32::from_rgb(26, 128, 52),
+        };
+        let r = cell(cloth::pocket_cell(wheel, n));
+        p.rect_filled(r, 2.0, if n == pocket { egui::Color32::from_rgb(240, 240, 240) } else { fill });
+        let ink = if n == pocket { egui::Color32::BLACK } else { egui::Color32::WHITE };
+        p.text(r.center(), egui::Align2::CENTER_CENTER, game_core::roulette::pocket_name(n), egui::FontId::proportional(14.0), ink);
+    }
+    for spot in Spot::outside() {
+        if let Some(a) = cloth::outside_cell(&spot) {
+            p.rect_stroke(cell(a), 2.0, egui::Stroke::new(1.0, egui::Color32::from_rgb(230, 210, 140)), egui::StrokeKind::Inside);
+        }
+    }
+    for (spot, stake) in spots {
+        let Some(((x, y), _)) = cloth::anchor(wheel, spot) else { continue };
+        let c = to(x, y);
+        p.circle_filled(c, 10.0, egui::Color32::from_rgb(245, 210, 74));
+        p.text(c, egui::Align2::CENTER_CENTER, stake.to_string(), egui::FontId::proportional(11.0), egui::Color32::BLACK);
+    }
+}
+
 /// A recalled roulette round: the pocket, and every spot of the layout
 /// with its stake and return (M-15).
 fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
@@ -138,6 +173,9 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Ok(o) = serde_json::from_value::<Opening<RouletteBet, RouletteDeal>>(first.step.data.clone()) else { return false };
     let pt = s.lang() == Lang::Pt;
     ui.heading(format!("{} {}", s.t("Número sorteado:", "Winning number:"), announce(o.deal.pocket, s.lang())));
+    if let Some(g) = s.games().iter().find_map(|g| g.rules::<Roulette>().filter(|r| r.0.id == o.game)) {
+        paint_cloth(ui, g.0.wheel, &o.bet.spots, o.deal.pocket);
+    }
     egui::Grid::new("roulette-replay").striped(true).show(ui, |ui| {
         for h in [s.t("aposta", "bet"), s.t("fichas (créd.)", "stake (cr)"), s.t("devolve", "returns")] {
             ui.strong(h);
