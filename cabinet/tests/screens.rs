@@ -308,6 +308,81 @@ fn roulette_plays_a_layout_by_touch_and_pays_the_committed_pocket() {
     rig.keep_screenshots("screen-roulette", 2);
 }
 
+/// The audit's recall of a roulette round (issue 30, M-15): the operator
+/// turns to RECALL by keys alone; the round is replayed on the cloth at
+/// half size, its chips on their spots and the winning number marked, as
+/// committed in critical memory.
+#[test]
+fn audit_recall_shows_a_roulette_rounds_chips_and_pocket() {
+    use game_core::roulette::{Spot, Wheel};
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch_sized(1920, 1080, &[]);
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    for _ in 0..5 {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let (straight, dozen) = (Spot::Numbers(vec![17]), Spot::Dozen(3));
+    for spot in [&straight, &dozen] {
+        let ((x, y), _) = roulette_cloth::anchor(Wheel::French, spot).unwrap();
+        rig.touch(x, y);
+    }
+    rig.touch_button(layout::DeckButton::Play);
+    let r = the_round(&rig);
+    let pocket = r.steps[0].step.data["deal"]["pocket"].as_u64().unwrap() as u8;
+    std::thread::sleep(Duration::from_millis(1_500));
+    let n = rig.shot_count();
+    rig.key("k");
+    rig.shot_of_mode("audit", n);
+    // Meters, events, recall: two tabs along.
+    rig.key("Right");
+    rig.key("Right");
+    std::thread::sleep(Duration::from_millis(300));
+    let shown = rig.shot();
+    let said = rig::text_beside(&shown);
+    let name = if pocket == 0 { "0".to_owned() } else { pocket.to_string() };
+    assert!(said.lines().any(|l| l.starts_with("Número sorteado:") && l.contains(&format!(" {name}"))), "{said}");
+    assert!(rig::debug_output(&said).is_none(), "{said}");
+    // The cloth: the box of its green, however egui scales it.
+    let (width, pixels) = rig::shot_pixels(&shown);
+    let green = |p: &[u8; 3]| p.iter().zip([13u8, 92, 46]).all(|(a, b)| a.abs_diff(b) <= 3);
+    let at = |i: usize| (i % width, i / width);
+    let cloth: Vec<(usize, usize)> = pixels.iter().enumerate().filter(|(_, p)| green(p)).map(|(i, _)| at(i)).collect();
+    assert!(cloth.len() > 20_000, "no cloth in the recall: {} green pixels", cloth.len());
+    let (x0, x1) = (cloth.iter().map(|p| p.0).min().unwrap() as f32, cloth.iter().map(|p| p.0).max().unwrap() as f32);
+    let y0 = cloth.iter().map(|p| p.1).min().unwrap() as f32;
+    let area = roulette_cloth::area();
+    let k = (x1 - x0 + 1.0) / area.w;
+    let centre = |(x, y): (f32, f32)| (x0 + (x - area.x) * k, y0 + (y - area.y) * k);
+    let patch = |(cx, cy): (f32, f32), r: f32| -> Vec<[u8; 3]> {
+        let mut out = Vec::new();
+        for y in (cy - r) as usize..=(cy + r) as usize {
+            for x in (cx - r) as usize..=(cx + r) as usize {
+                out.push(pixels[y * width + x]);
+            }
+        }
+        out
+    };
+    let light = |px: &[[u8; 3]]| px.iter().filter(|p| p.iter().all(|&c| c >= 230)).count() as f64 / px.len() as f64;
+    // The winning number's cell is lit; another number's is not.
+    let cell = roulette_cloth::pocket_cell(Wheel::French, pocket).centre();
+    let other = roulette_cloth::pocket_cell(Wheel::French, if pocket == 36 { 35 } else { 36 }).centre();
+    let (lit, plain) = (light(&patch(centre(cell), 8.0)), light(&patch(centre(other), 8.0)));
+    assert!(lit > 0.5 && plain < 0.2, "pocket {pocket}: its cell {lit:.2} light, another's {plain:.2}");
+    // A chip (gold) on each spot of the bet, and none where nothing was bet.
+    let gold = |px: &[[u8; 3]]| px.iter().filter(|p| p.iter().zip([245u8, 210, 74]).all(|(a, b)| a.abs_diff(b) <= 12)).count();
+    for spot in [&straight, &dozen] {
+        let ((x, y), _) = roulette_cloth::anchor(Wheel::French, spot).unwrap();
+        assert!(gold(&patch(centre((x, y)), 9.0)) > 60, "no chip on {spot:?}");
+    }
+    let ((x, y), _) = roulette_cloth::anchor(Wheel::French, &Spot::Dozen(1)).unwrap();
+    assert_eq!(gold(&patch(centre((x, y)), 9.0)), 0, "a chip on the first dozen, never bet");
+    stop(cab);
+    rig.keep_screenshots("screen-audit-recall", 2);
+}
+
 /// The dice tables by touch (issue 30): chips on sic bo's cloth, the three
 /// dice drawn on the faces the core committed, the win against them; then
 /// banca francesa's golpe, its decisive throw on screen.

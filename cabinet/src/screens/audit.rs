@@ -29,6 +29,16 @@ pub enum Tab {
     RamClear,
 }
 
+impl Tab {
+    const ALL: [Tab; 8] = [Tab::Meters, Tab::Events, Tab::Recall, Tab::Attendant, Tab::Verification, Tab::Configuration, Tab::Progressives, Tab::RamClear];
+
+    /// The tab `delta` places along, wrapping round.
+    fn step(self, delta: isize) -> Tab {
+        let at = Tab::ALL.iter().position(|t| *t == self).unwrap_or(0);
+        Tab::ALL[(at as isize + delta).rem_euclid(Tab::ALL.len() as isize) as usize]
+    }
+}
+
 /// What the menu shows, read from critical memory when it opens.
 #[derive(Resource, Default)]
 pub struct AuditView {
@@ -48,7 +58,34 @@ impl Plugin for AuditPlugin {
         app.init_resource::<AuditView>()
             .init_resource::<KindPages>()
             .add_systems(OnEnter(Mode::Audit), load_audit_view)
+            .add_systems(Update, turn_tabs_by_key.run_if(in_state(Mode::Audit)))
             .add_systems(EguiPrimaryContextPass, draw_audit.run_if(in_state(Mode::Audit)));
+    }
+}
+
+/// The menu by keys alone, for a cabinet whose operator has no pointer:
+/// the arrows (or Tab) turn the tabs, Page Up/Down pick an older or newer
+/// round in recall. Not while the RAM clear form has the keyboard (its
+/// PIN and reason are typed; K still leaves the menu).
+fn turn_tabs_by_key(keys: Res<ButtonInput<KeyCode>>, mut view: ResMut<AuditView>) {
+    if view.tab == Tab::RamClear {
+        return;
+    }
+    if keys.just_pressed(KeyCode::ArrowRight) || keys.just_pressed(KeyCode::Tab) {
+        view.tab = view.tab.step(1);
+    }
+    if keys.just_pressed(KeyCode::ArrowLeft) {
+        view.tab = view.tab.step(-1);
+    }
+    if view.tab == Tab::Recall && !view.recall.is_empty() {
+        let newest = view.recall.len() - 1;
+        let at = view.selected.unwrap_or(newest);
+        if keys.just_pressed(KeyCode::PageUp) {
+            view.selected = Some(at.saturating_sub(1));
+        }
+        if keys.just_pressed(KeyCode::PageDown) {
+            view.selected = Some((at + 1).min(newest));
+        }
     }
 }
 

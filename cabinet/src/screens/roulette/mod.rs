@@ -134,7 +134,7 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
 /// The cloth as the roulette screen lays it out, at half its size, with
 /// the round's chips on it and the winning number marked (M-15: recall
 /// shows the bets as they stood).
-fn paint_cloth(ui: &mut egui::Ui, wheel: game_core::roulette::Wheel, spots: &[(Spot, u64)], pocket: u8) {
+fn paint_cloth(ui: &mut egui::Ui, wheel: game_core::roulette::Wheel, spots: &[(Spot, u64)], pocket: u8, portuguese: bool) {
     let k = 0.5;
     let area = cloth::area();
     let (rect, _) = ui.allocate_exact_size(egui::vec2(area.w * k, area.h * k), egui::Sense::hover());
@@ -155,7 +155,9 @@ fn paint_cloth(ui: &mut egui::Ui, wheel: game_core::roulette::Wheel, spots: &[(S
     }
     for spot in Spot::outside() {
         if let Some(a) = cloth::outside_cell(&spot) {
-            p.rect_stroke(cell(a), 2.0, egui::Stroke::new(1.0, egui::Color32::from_rgb(230, 210, 140)), egui::StrokeKind::Inside);
+            let ink = egui::Color32::from_rgb(230, 210, 140);
+            p.rect_stroke(cell(a), 2.0, egui::Stroke::new(1.0, ink), egui::StrokeKind::Inside);
+            p.text(cell(a).center(), egui::Align2::CENTER_CENTER, spot.name(portuguese), egui::FontId::proportional(11.0), ink);
         }
     }
     for (spot, stake) in spots {
@@ -174,7 +176,7 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let pt = s.lang() == Lang::Pt;
     ui.heading(format!("{} {}", s.t("Número sorteado:", "Winning number:"), announce(o.deal.pocket, s.lang())));
     if let Some(g) = s.games().iter().find_map(|g| g.rules::<Roulette>().filter(|r| r.0.id == o.game)) {
-        paint_cloth(ui, g.0.wheel, &o.bet.spots, o.deal.pocket);
+        paint_cloth(ui, g.0.wheel, &o.bet.spots, o.deal.pocket, pt);
     }
     egui::Grid::new("roulette-replay").striped(true).show(ui, |ui| {
         for h in [s.t("aposta", "bet"), s.t("fichas (créd.)", "stake (cr)"), s.t("devolve", "returns")] {
