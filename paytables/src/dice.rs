@@ -166,30 +166,7 @@ pub fn simulate(banca: bool, games: u64, seed: u64, threads: usize, progress: &(
             Spot::all().iter().map(|s| s.returned(1, &t)).sum()
         }
     };
-    let parts = crate::simulate::across_threads(games, threads, |t, share| {
-        let mut rng = meters::StreamRng::from_seed(seed.wrapping_add(t));
-        let (mut total, mut sq, mut hits) = (0u128, 0u128, 0u64);
-        let mut done = 0;
-        while done < share {
-            let chunk = (share - done).min(1 << 16);
-            for _ in 0..chunk {
-                let w = round(&mut rng);
-                total += u128::from(w);
-                sq += u128::from(w) * u128::from(w);
-                hits += u64::from(w > 0);
-            }
-            done += chunk;
-            progress(chunk);
-        }
-        (share, total, sq, hits)
-    });
-    let mut r = crate::simulate::SimResult { games: 0, lines: u32::try_from(bets).unwrap_or(u32::MAX), total_win: 0, sum_sq: 0, hits: 0 };
-    for (g, t, q, h) in parts {
-        r.games += g;
-        r.total_win += t;
-        r.sum_sq += q;
-        r.hits += h;
-    }
+    let r = crate::simulate::rounds(games, seed, threads, bets, progress, round);
     let figures = if banca { banca_francesa_figures() } else { sic_bo_figures() };
     let exact = figures.iter().map(|b| b.rtp.clone()).fold(BigRational::from_integer(0.into()), |a, b| a + b) / BigRational::from_integer(BigInt::from(bets));
     (r, exact)

@@ -229,32 +229,10 @@ pub fn simulated_layout(game: &RouletteGame) -> (Vec<(Spot, u64)>, BigRational) 
 pub fn simulate(game: &RouletteGame, games: u64, seed: u64, threads: usize, progress: &(dyn Fn(u64) + Sync)) -> crate::simulate::SimResult {
     let (layout, _) = simulated_layout(game);
     let staked = RouletteGame::staked(&layout);
-    let parts = crate::simulate::across_threads(games, threads, |t, share| {
-        let mut rng = meters::StreamRng::from_seed(seed.wrapping_add(t));
-        let (mut total, mut sq, mut hits) = (0u128, 0u128, 0u64);
-        let mut done = 0;
-        while done < share {
-            let chunk = (share - done).min(1 << 16);
-            for _ in 0..chunk {
-                let pocket = game.spin(&mut rng);
-                let w: u64 = layout.iter().map(|(s, stake)| s.returned(*stake, pocket)).sum();
-                total += u128::from(w);
-                sq += u128::from(w) * u128::from(w);
-                hits += u64::from(w > 0);
-            }
-            done += chunk;
-            progress(chunk);
-        }
-        (share, total, sq, hits)
-    });
-    let mut r = crate::simulate::SimResult { games: 0, lines: u32::try_from(staked).unwrap_or(u32::MAX), total_win: 0, sum_sq: 0, hits: 0 };
-    for (g, t, q, h) in parts {
-        r.games += g;
-        r.total_win += t;
-        r.sum_sq += q;
-        r.hits += h;
-    }
-    r
+    crate::simulate::rounds(games, seed, threads, staked, progress, |rng| {
+        let pocket = game.spin(rng);
+        layout.iter().map(|(s, stake)| s.returned(*stake, pocket)).sum()
+    })
 }
 
 pub fn pct(x: &BigRational) -> String {

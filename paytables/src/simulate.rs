@@ -51,12 +51,18 @@ impl SimResult {
 pub fn run(game: &ReelGame, tables: &StopTables, lines: u32, games: u64, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> SimResult {
     let fast = FastReels::new(game, tables);
     let mut rng = StreamRng::from_seed(seed);
-    let mut r = SimResult { games, lines, total_win: 0, sum_sq: 0, hits: 0 };
+    play(games, lines, &mut rng, progress, |rng| fast.round(rng, lines as usize))
+}
+
+/// Play `games` rounds of `round` (the win of one round, in credits for a
+/// bet of `bet` credits) on one stream; `progress` every 2^16 rounds.
+fn play(games: u64, bet: u32, rng: &mut StreamRng, progress: &(dyn Fn(u64) + Sync), round: impl Fn(&mut StreamRng) -> u64) -> SimResult {
+    let mut r = SimResult { games, lines: bet, total_win: 0, sum_sq: 0, hits: 0 };
     let mut done = 0u64;
     while done < games {
         let chunk = (games - done).min(1 << 16);
         for _ in 0..chunk {
-            let w = fast.round(&mut rng, lines as usize);
+            let w = round(rng);
             r.total_win += u128::from(w);
             r.sum_sq += u128::from(w) * u128::from(w);
             r.hits += u64::from(w > 0);
@@ -65,6 +71,19 @@ pub fn run(game: &ReelGame, tables: &StopTables, lines: u32, games: u64, seed: u
         progress(chunk);
     }
     r
+}
+
+/// Play `games` rounds of `round` over `threads` threads, thread `t`
+/// on the stream seeded `seed + t`: a table game's simulation (roulette,
+/// dice, baccarat), each round's win in credits for a bet of `bet`.
+pub fn rounds(games: u64, seed: u64, threads: usize, bet: u64, progress: &(dyn Fn(u64) + Sync), round: impl Fn(&mut StreamRng) -> u64 + Sync) -> SimResult {
+    let bet = u32::try_from(bet).unwrap_or(u32::MAX);
+    let parts = across_threads(games, threads, |t, share| play(share, bet, &mut StreamRng::from_seed(seed.wrapping_add(t)), progress, &round));
+    let mut total = SimResult { games: 0, lines: bet, total_win: 0, sum_sq: 0, hits: 0 };
+    for p in &parts {
+        total.merge(p);
+    }
+    total
 }
 
 /// Run `work(t, share)` on `threads` threads, thread `t` playing its
