@@ -12,6 +12,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
+use game_core::baccarat::Spot as BaccaratSpot;
 use game_core::dice::banca_francesa::Chance;
 use game_core::dice::sic_bo::Spot as SicBoSpot;
 use game_core::double_up::Colour;
@@ -20,6 +21,7 @@ use game_core::stud_poker::Decision;
 use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
 use game_host::kind::BetControl;
+use game_host::kinds::baccarat::Baccarat;
 use game_host::kinds::banca_francesa::BancaFrancesa;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
@@ -121,6 +123,27 @@ fn dice_bet(s: &mut Session, player: &mut StreamRng, spots: &[serde_json::Value]
     }
 }
 
+/// A baccarat layout: clear the table, then one to three chips on random
+/// spots; a banca chip is the table's fourth chip value (20 credits on the
+/// 5% table), whose commission is whole cents at every denomination.
+fn baccarat_bet(s: &mut Session, player: &mut StreamRng) {
+    s.command(Command::EditBet { edit: serde_json::json!("Clear") });
+    for _ in 0..1 + player.uniform(3) {
+        let spot = BaccaratSpot::ALL[player.index(BaccaratSpot::ALL.len())];
+        let banca = spot == BaccaratSpot::Banker;
+        if banca {
+            s.adjust_bet(BetControl::Amount, 3);
+        }
+        s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) });
+        if banca {
+            s.adjust_bet(BetControl::Amount, -3);
+        }
+    }
+    if s.stake_credits() == 0 {
+        s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": BaccaratSpot::Player } } }) });
+    }
+}
+
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
     let usage = "usage: egm-host-soak CONFIG DB ROUNDS";
@@ -162,6 +185,9 @@ fn main() -> Result<()> {
         if s.rules::<SicBo>().is_some() {
             let spots: Vec<serde_json::Value> = SicBoSpot::all().iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect();
             dice_bet(&mut s, &mut player, &spots);
+        }
+        if s.rules::<Baccarat>().is_some() {
+            baccarat_bet(&mut s, &mut player);
         }
         if !s.play() {
             return Err(anyhow!("play refused: {:?}", s.message_text()));

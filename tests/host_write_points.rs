@@ -17,6 +17,7 @@ use game_core::stud_poker::Decision;
 use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
 use game_host::kind::BetControl;
+use game_host::kinds::baccarat::Baccarat;
 use game_host::kinds::banca_francesa::BancaFrancesa;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
@@ -84,6 +85,14 @@ fn place_bet(s: &mut Session, side_bet: bool) {
     for spot in [serde_json::json!("Small"), serde_json::json!({ "Single": 4 }), serde_json::json!({ "Total": 10 })] {
         if s.rules::<SicBo>().is_some() {
             assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
+        }
+    }
+    if s.rules::<Baccarat>().is_some() {
+        // Ponto, empate, and 20 credits on banca (its 5% whole cents).
+        let place = |s: &mut Session, spot: &str| s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) });
+        assert!(place(s, "Player") && place(s, "Tie"), "{:?}", s.message_text());
+        for _ in 0..20 {
+            assert!(place(s, "Banker"), "{:?}", s.message_text());
         }
     }
     if s.rules::<Roulette>().is_some() {
@@ -216,4 +225,9 @@ fn a_banca_francesa_golpe_survives_a_cut_at_each_write_point() {
 #[test]
 fn a_sic_bo_throw_survives_a_cut_at_each_write_point() {
     cut_at_every_write_point("cussec", false, false);
+}
+
+#[test]
+fn a_baccarat_coup_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("bacara", false, false);
 }

@@ -134,6 +134,21 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             let dice: game_core::dice::Throw = serde_json::from_value(first.data["deal"]["dice"].clone()).unwrap();
             spots.iter().map(|&(s, stake)| s.returned(stake, &dice)).sum()
         }
+        "baccarat-coup" => {
+            // The coup played from the six journaled cards (PB 23, 25,
+            // [002 Art. 9]), each spot settled in cents (a banca win at 5%
+            // commission is not whole credits): no double-up follows.
+            let spots: Vec<(game_core::baccarat::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
+            let cards: [Card; 6] = serde_json::from_value(first.data["deal"]["cards"].clone()).unwrap();
+            let coup = game_core::baccarat::Coup::play(&cards);
+            let commission = if first.data["game"] == "bacara-6-sem-comissao" {
+                game_core::baccarat::Commission::HalfOnFive
+            } else {
+                game_core::baccarat::Commission::FivePercent
+            };
+            assert!(gambles.is_empty(), "round {}: baccarat offers no double-up", r.round);
+            return spots.iter().map(|&(s, stake)| s.returned_cents(stake * r.denom, &coup, commission).expect("a stake of whole cents")).sum();
+        }
         other => panic!("round {} began with an unknown step {other}", r.round),
     };
     // The double-up: each gamble stakes what the last one left.

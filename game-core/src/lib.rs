@@ -6,7 +6,7 @@
 //! and what it pays. Reel slots live in [`reels`]; cards, poker hands,
 //! draw poker and póquer sem descarte in [`cards`], [`poker`],
 //! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`];
-//! banca francesa and sic bo in [`dice`]; the
+//! banca francesa and sic bo in [`dice`]; punto banco in [`baccarat`]; the
 //! fair double-up in [`double_up`].
 //!
 //! It must never: draw randomness other than through `meters::GameRng`,
@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod baccarat;
 pub mod cards;
 pub mod dice;
 pub mod double_up;

@@ -6,7 +6,9 @@
 use paytables::artifact::CompiledGame;
 
 use crate::kind::GameKind;
-use crate::kinds::{banca_francesa::BancaFrancesa, draw_poker::DrawPoker, reels::Reels, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker};
+use crate::kinds::{
+    baccarat::Baccarat, banca_francesa::BancaFrancesa, draw_poker::DrawPoker, reels::Reels, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
+};
 use crate::names::Lang;
 use crate::round::{Hosted, Round, RoundInfo, Table};
 
@@ -28,6 +30,7 @@ impl HostedGame {
             CompiledGame::Roulette(g) => HostedGame::new(Roulette(g)),
             CompiledGame::BancaFrancesa(g) => HostedGame::new(BancaFrancesa(g)),
             CompiledGame::SicBo(g) => HostedGame::new(SicBo(g)),
+            CompiledGame::Baccarat(g) => HostedGame::new(Baccarat(g)),
         })
     }
 

@@ -201,8 +201,24 @@ pub trait GameKind: Send + Sync + 'static {
         false
     }
 
-    /// Credits the decided round wins, before any double-up.
+    /// Whether `bet` can be staked at `denom`. A kind whose payouts come
+    /// to fractions of a credit (baccarat's 5% commission) takes only the
+    /// stakes whose every return is a whole number of cents, and names the
+    /// step it needs: nothing is rounded, so no cent is lost or created.
+    fn check_stake(&self, _bet: &Self::Bet, _denom: Cents) -> Result<(), Refusal> {
+        Ok(())
+    }
+
+    /// Credits the decided round wins, before any double-up (a kind that
+    /// pays fractions of a credit gives the whole credits here, for the
+    /// screen, and its exact win in [`GameKind::win_cents`]).
     fn win(&self, round: &Self::Round) -> u64;
+    /// The decided round's win in cents at `denom`, before any double-up:
+    /// what the core settles. `win` × `denom`, unless the kind pays
+    /// fractions of a credit; None when it overflows.
+    fn win_cents(&self, round: &Self::Round, denom: Cents) -> Option<Cents> {
+        self.win(round).checked_mul(denom)
+    }
     /// Credits staked in the round, the opening stake and every extra.
     fn staked(&self, round: &Self::Round) -> u64;
     /// The win's components for the journal and recall (M-15), in cents.

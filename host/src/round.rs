@@ -366,6 +366,7 @@ impl<K: GameKind> Table for Hosted<K> {
         // The bet that is staked is exactly the one on screen, checked again
         // (a bet of many spots may have been left empty).
         self.rules.check_bet(&self.bet).map_err(Notice::Refused)?;
+        self.rules.check_stake(&self.bet, denom).map_err(Notice::Refused)?;
         if self.rules.stake(&self.bet) == 0 {
             return Err(Notice::Refused(Refusal::new("Faça uma aposta antes de jogar", "Place a bet before playing")));
         }
@@ -481,7 +482,9 @@ impl<K: GameKind> Table for Hosted<K> {
         let Some(r) = self.round.as_ref().filter(|r| r.phase != Phase::Ended && r.phase != Phase::Decisions) else { return Ok(Progress::Open) };
         let rules = &self.rules;
         let out_of_range = || Notice::Refused(Refusal::new("Prémio fora dos limites", "Win out of range"));
-        let mut base_win = r.at_stake.checked_mul(r.denom).ok_or_else(out_of_range)?;
+        // The kind's exact win in cents; after a double-up, what it left.
+        let won = if r.gambles.is_empty() { rules.win_cents(&r.state, r.denom) } else { r.at_stake.checked_mul(r.denom) };
+        let mut base_win = won.ok_or_else(out_of_range)?;
         let mut components = rules.components(&r.state, r.denom);
         if !r.gambles.is_empty() {
             components.push(WinComponent { label: format!("double-up ({} gambles)", r.gambles.len()), amount: base_win });
@@ -552,7 +555,10 @@ impl<K: GameKind> Table for Hosted<K> {
         // The journaled bet is checked again as live play checks it, and
         // the stake the rules give it is the one the core took: a bet this
         // table does not offer is not resumed but voided and refunded.
-        if self.rules.check_bet(&opening.bet).is_err() || self.rules.staked(&state).checked_mul(opening.denom) != Some(recall.stake) {
+        if self.rules.check_bet(&opening.bet).is_err()
+            || self.rules.check_stake(&opening.bet, opening.denom).is_err()
+            || self.rules.staked(&state).checked_mul(opening.denom) != Some(recall.stake)
+        {
             tracing::warn!("round {}: its journaled bet is not one {} offers, or not the stake taken", recall.round, self.rules.id());
             return Resumed::NotMine;
         }

@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use game_core::baccarat::BaccaratGame;
 use game_core::dice::banca_francesa::BancaFrancesaGame;
 use game_core::dice::sic_bo::SicBoGame;
 use game_core::draw_poker::DrawPokerGame;
@@ -35,6 +36,7 @@ pub enum CompiledGame {
     Roulette(RouletteGame),
     BancaFrancesa(BancaFrancesaGame),
     SicBo(SicBoGame),
+    Baccarat(BaccaratGame),
 }
 
 impl CompiledGame {
@@ -46,6 +48,7 @@ impl CompiledGame {
             CompiledGame::Roulette(g) => &g.id,
             CompiledGame::BancaFrancesa(g) => &g.id,
             CompiledGame::SicBo(g) => &g.id,
+            CompiledGame::Baccarat(g) => &g.id,
         }
     }
 
@@ -57,6 +60,7 @@ impl CompiledGame {
             CompiledGame::Roulette(g) => &g.name,
             CompiledGame::BancaFrancesa(g) => &g.name,
             CompiledGame::SicBo(g) => &g.name,
+            CompiledGame::Baccarat(g) => &g.name,
         }
     }
 
@@ -68,8 +72,8 @@ impl CompiledGame {
             CompiledGame::StudPoker(_) => "ante",
             // Roulette: the lowest RTP of the chances covering that many numbers.
             CompiledGame::Roulette(_) => "numbers covered",
-            // The dice tables: the lowest RTP of any bet (one entry, 0).
-            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) => "lowest bet",
+            // The dice tables and baccarat: the lowest RTP of any bet (one entry, 0).
+            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) | CompiledGame::Baccarat(_) => "lowest bet",
         }
     }
 }

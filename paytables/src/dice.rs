@@ -19,10 +19,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::compile::Problems;
 use crate::error::{PaytableError, Reporter};
-use crate::floor::Floor;
 use crate::locate::Path;
 use crate::poker_compile::{check_name, parse};
-use crate::roulette::pct;
+use crate::table_bet::TableBet;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -45,7 +44,7 @@ pub struct SicBoPaytable {
 
 /// The chips, sorted and checked: each at least the minimum and at most
 /// the largest bet of the table.
-fn chips(e: &mut Problems<'_>, chips: &[u64], minimum: u64, largest: u64) -> Vec<u64> {
+pub(crate) fn chips(e: &mut Problems<'_>, chips: &[u64], minimum: u64, largest: u64) -> Vec<u64> {
     if chips.is_empty() {
         e.at(Path::default().field("chips"), "at least one chip value is needed");
     }
@@ -90,24 +89,12 @@ pub fn compile_sic_bo(file: &str, src: &str) -> Result<SicBoGame, PaytableError>
     e.result(|| SicBoGame { id: p.id.clone(), name: p.name.clone(), minimum: p.minimum, maximum: p.maximum, chips })
 }
 
-/// One bet's exact figures.
-#[derive(Clone, Debug)]
-pub struct DiceBet {
-    pub name: String,
-    /// The payout(s), "P:1".
-    pub pays: String,
-    pub rtp: BigRational,
-    /// The probability that the bet wins, per decision (banca francesa)
-    /// or per throw (sic bo).
-    pub hit: BigRational,
-}
-
 fn ratio(n: u64, d: u64) -> BigRational {
     BigRational::new(BigInt::from(n), BigInt::from(d.max(1)))
 }
 
 /// Banca francesa: each chance over the 63 decisive throws (§5.6).
-pub fn banca_francesa_figures() -> Vec<DiceBet> {
+pub fn banca_francesa_figures() -> Vec<TableBet> {
     let decided: Vec<Chance> = every_throw().filter_map(|t| banca_francesa::decides(&t)).collect();
     let n = decided.len() as u64;
     Chance::ALL
@@ -115,13 +102,13 @@ pub fn banca_francesa_figures() -> Vec<DiceBet> {
         .map(|&c| {
             let back: u64 = decided.iter().map(|&d| banca_francesa::returned(c, 1, d)).sum();
             let wins = decided.iter().filter(|&&d| d == c).count() as u64;
-            DiceBet { name: format!("{} / {}", c.name(true), c.name(false)), pays: format!("{}:1", c.payout()), rtp: ratio(back, n), hit: ratio(wins, n) }
+            TableBet { name: format!("{} / {}", c.name(true), c.name(false)), pays: format!("{}:1", c.payout()), rtp: ratio(back, n), hit: ratio(wins, n) }
         })
         .collect()
 }
 
 /// Sic bo: every spot of the cloth over the 216 throws.
-pub fn sic_bo_figures() -> Vec<DiceBet> {
+pub fn sic_bo_figures() -> Vec<TableBet> {
     let throws: Vec<Throw> = every_throw().collect();
     Spot::all()
         .into_iter()
@@ -132,22 +119,9 @@ pub fn sic_bo_figures() -> Vec<DiceBet> {
             pays.sort_unstable();
             pays.dedup();
             let pays = pays.iter().map(|p| format!("{p}:1")).collect::<Vec<_>>().join(" / ");
-            DiceBet { name: format!("{} / {}", s.name(true), s.name(false)), pays, rtp: ratio(back, 216), hit: ratio(wins, 216) }
+            TableBet { name: format!("{} / {}", s.name(true), s.name(false)), pays, rtp: ratio(back, 216), hit: ratio(wins, 216) }
         })
         .collect()
-}
-
-/// Every bet under the floor, named (M-17).
-pub fn refusals(id: &str, bets: &[DiceBet], floor: &Floor) -> Vec<String> {
-    bets.iter()
-        .filter(|b| b.rtp < *floor.value())
-        .map(|b| format!("{id}: the bet {} returns {}%, under the floor of {}% (M-17)", b.name, pct(&b.rtp), pct(floor.value())))
-        .collect()
-}
-
-/// The artifact's figures: the lowest RTP of the table's bets.
-pub fn lowest(bets: &[DiceBet]) -> Option<&DiceBet> {
-    bets.iter().min_by(|a, b| a.rtp.cmp(&b.rtp))
 }
 
 /// `paytable simulate` for a dice table: `games` rounds through the
@@ -172,21 +146,11 @@ pub fn simulate(banca: bool, games: u64, seed: u64, threads: usize, progress: &(
     (r, exact)
 }
 
-/// The figures as `paytable check` prints them.
-pub fn report(title: &str, bets: &[DiceBet]) -> String {
-    let mut out = format!("{title}\n{:<44} {:>14} {:>9} {:>9} {:>9}\n", "bet", "pays", "RTP exact", "RTP %", "hit %");
-    for b in bets {
-        out.push_str(&format!("{:<44} {:>14} {:>9} {:>9} {:>9}\n", b.name, b.pays, b.rtp.to_string(), pct(&b.rtp), pct(&b.hit)));
-    }
-    if let Some(low) = lowest(bets) {
-        out.push_str(&format!("whole table: every mix of bets returns at least {}% ({}, {})\n", pct(&low.rtp), low.rtp, low.name));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::floor::Floor;
+    use crate::table_bet::{lowest, refusals};
 
     /// §5.6: 62/63 for every chance of banca francesa; §7: sic bo's figures,
     /// the lowest 5/6 (a two-dice combination).

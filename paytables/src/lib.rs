@@ -3,7 +3,7 @@
 //! Owns what a game designer writes (RON paytables, [`format`]), its
 //! validation with errors that name the file and line ([`compile`]), the
 //! exact mathematics over the full game cycle ([`reel_math`]; poker and
-//! roulette in their own modules), the PAR
+//! roulette, the dice and baccarat in their own modules), the PAR
 //! sheet (`par`, feature `par`), the simulation cross-check ([`simulate`]) and the
 //! canonical signed artifact with its approved manifest ([`artifact`]).
 //!
@@ -20,6 +20,8 @@ pub mod floor;
 // The compiler (feature `compiler`, on by default): the designers' tools
 // and the tests use it; the host and the cabinet link only the artifact
 // loader and the floor.
+#[cfg(feature = "compiler")]
+pub mod baccarat;
 #[cfg(feature = "compiler")]
 pub mod check;
 #[cfg(feature = "compiler")]
@@ -60,6 +62,8 @@ pub mod simulate;
 pub mod stud_math;
 #[cfg(feature = "compiler")]
 pub mod subsets;
+#[cfg(feature = "compiler")]
+pub mod table_bet;
 
 #[cfg(feature = "compiler")]
 pub use compile::{Source, compile, load, load_source};

@@ -333,6 +333,7 @@ pub enum Kind {
     Roulette,
     BancaFrancesa,
     SicBo,
+    Baccarat,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -359,12 +360,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "RoulettePaytable" => Ok(Kind::Roulette),
         "BancaFrancesaPaytable" => Ok(Kind::BancaFrancesa),
         "SicBoPaytable" => Ok(Kind::SicBo),
+        "BaccaratPaytable" => Ok(Kind::Baccarat),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…) or SicBoPaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…) or BaccaratPaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

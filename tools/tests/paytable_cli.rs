@@ -426,3 +426,37 @@ fn dice_check_par_and_simulate() {
         assert_eq!(v["exact_inside_ci99"], true, "{file}: {v}");
     }
 }
+
+/// Baccarat (issue 31): `check` gives each bet's exact RTP as a fraction
+/// (the published 8-deck figures: banca 98.94%, ponto 98.76%, empate
+/// 85.64%; the pairs (4d−1)/(52d−1) × 12), refuses the pairs and the tie
+/// under a 90% floor by name; `par` writes every bet; `simulate` of 10^6
+/// coups through the production deal lies inside its 99% interval.
+#[test]
+fn baccarat_check_par_and_simulate() {
+    let out = paytable(&["check", &sample("bacara.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bets = v["bets"].as_array().unwrap();
+    let pct: Vec<&str> = bets.iter().map(|b| b["rtp_percent"].as_str().unwrap()).collect();
+    assert!(pct[0].starts_with("98.76") && pct[1].starts_with("98.94") && pct[2].starts_with("85.64"), "{pct:?}");
+    assert_eq!(bets[3]["rtp_exact"], "372/415");
+    assert_eq!(v["lowest_rtp_exact"], bets[2]["rtp_exact"]);
+    let out = paytable(&["check", &sample("bacara-6-sem-comissao.ron"), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["bets"][1]["rtp_percent"].as_str().unwrap().starts_with("99.06"), "{v}");
+    assert_eq!(v["bets"][3]["rtp_exact"], "276/311");
+    let out = paytable(&["check", &sample("bacara.ron"), "--floor", "90"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("REFUSED").count(), 3, "{err}");
+    assert!(err.contains("the bet empate / tie returns 85.6404%"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = paytable(&["par", &sample("bacara.ron"), "-o", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(dir.path().join("bacara-bets.csv")).unwrap().lines().count(), 6);
+    let out = paytable(&["simulate", &sample("bacara.ron"), "--games", "1000000", "--seed", "8", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exact_inside_ci99"], true, "{v}");
+}

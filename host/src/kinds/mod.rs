@@ -1,6 +1,7 @@
 //! One [`GameKind`](crate::kind::GameKind) per kind of game the cabinet
 //! hosts: the rules from `game-core`, with the approved paytable.
 
+pub mod baccarat;
 pub mod banca_francesa;
 pub mod draw_poker;
 pub mod layout;

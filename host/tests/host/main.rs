@@ -8,6 +8,7 @@ mod swtpm;
 #[path = "../../../tests/support/test_config.rs"]
 mod test_config;
 
+mod baccarat_rounds;
 mod card_rounds;
 mod commands;
 mod dice_rounds;

@@ -179,7 +179,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::DrawPoker => draw_check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::StudPoker => stud_check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Roulette => roulette_check(&file, json, &floor),
-        Command::Check { file, json, floor, .. } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo) => dice_check(&file, json, &floor),
+        Command::Check { file, json, floor, .. } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat) => {
+            table_check(&file, json, &floor)
+        }
         Command::Simulate { file, games, seed, threads, coins, ante, json, .. } if kind(&file)? != Kind::Reels => {
             poker_simulate(&file, games, seed, coins, ante, threads, json)
         }
@@ -195,7 +197,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             report(&file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect(), &warnings)
         }
         Command::Par { file, out, floor } if kind(&file)? == Kind::Roulette => roulette_par(&file, &out, &floor),
-        Command::Par { file, out, floor } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo) => dice_par(&file, &out, &floor),
+        Command::Par { file, out, floor } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat) => table_par(&file, &out, &floor),
         Command::Par { file, out, floor } => {
             let (source, checked) = checked(&file, &floor)?;
             for f in paytables::par::write_par(&source.game, &checked, &out)? {
@@ -234,10 +236,10 @@ fn compile(file: &std::path::Path, out: &std::path::Path, floor: &str, approve_i
             let side = game.jackpot.as_ref().and_then(|j| paytables::stud_math::side_bet_rtp(&game, &checked.analysis.dealt, j.start_value_credits));
             paytables::artifact::build(&text, CompiledGame::StudPoker(game), &rtp, side.as_ref(), odds)
         }
-        Kind::BancaFrancesa | Kind::SicBo => {
-            let (game, bets) = load_dice(file)?;
-            verdict(file, &paytables::dice::refusals(game.id(), &bets, &Floor::from_percent(floor)?), true)?;
-            let lowest = paytables::dice::lowest(&bets).map(|b| b.rtp.clone()).ok_or_else(|| anyhow!("no bets"))?;
+        Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat => {
+            let (game, bets) = load_table(file)?;
+            verdict(file, &paytables::table_bet::refusals(game.id(), &bets, &Floor::from_percent(floor)?), true)?;
+            let lowest = paytables::table_bet::lowest(&bets).map(|b| b.rtp.clone()).ok_or_else(|| anyhow!("no bets"))?;
             paytables::artifact::build(&text, game, &[(0, lowest)], None, None)
         }
         Kind::Roulette => {
@@ -388,42 +390,49 @@ fn roulette_par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> R
     Ok(ExitCode::SUCCESS)
 }
 
-/// A dice table (banca francesa or sic bo) and its bets' exact figures.
-fn load_dice(file: &std::path::Path) -> Result<(paytables::artifact::CompiledGame, Vec<paytables::dice::DiceBet>)> {
+/// A table of bets with fixed payouts (banca francesa, sic bo, baccarat)
+/// and its bets' exact figures.
+fn load_table(file: &std::path::Path) -> Result<(paytables::artifact::CompiledGame, Vec<paytables::table_bet::TableBet>)> {
     use paytables::artifact::CompiledGame;
     let name = file.display().to_string();
     let text = read(file)?;
     Ok(match kind(file)? {
         Kind::BancaFrancesa => (CompiledGame::BancaFrancesa(paytables::dice::compile_banca_francesa(&name, &text)?), paytables::dice::banca_francesa_figures()),
+        Kind::Baccarat => {
+            let game = paytables::baccarat::compile_baccarat(&name, &text)?;
+            let bets = paytables::baccarat::game_figures(&game);
+            (CompiledGame::Baccarat(game), bets)
+        }
         _ => (CompiledGame::SicBo(paytables::dice::compile_sic_bo(&name, &text)?), paytables::dice::sic_bo_figures()),
     })
 }
 
-/// `paytable check` of a dice table: every bet's exact RTP, held to the floor.
-fn dice_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
+/// `paytable check` of a table of fixed payouts: every bet's exact RTP,
+/// held to the floor.
+fn table_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
     let floor = Floor::from_percent(floor)?;
-    let (game, bets) = load_dice(file)?;
-    let refusals = paytables::dice::refusals(game.id(), &bets, &floor);
+    let (game, bets) = load_table(file)?;
+    let refusals = paytables::table_bet::refusals(game.id(), &bets, &floor);
     if json {
         let rows: Vec<serde_json::Value> = bets
             .iter()
             .map(|b| serde_json::json!({ "bet": b.name, "pays": b.pays, "rtp_exact": b.rtp.to_string(), "rtp_percent": paytables::roulette::pct(&b.rtp), "hit_percent": paytables::roulette::pct(&b.hit) }))
             .collect();
-        let lowest = paytables::dice::lowest(&bets).map(|b| b.rtp.to_string());
+        let lowest = paytables::table_bet::lowest(&bets).map(|b| b.rtp.to_string());
         println!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "game": game.id(), "bets": rows, "lowest_rtp_exact": lowest, "refusals": refusals }))?
         );
     } else {
-        print!("{}", paytables::dice::report(&format!("{} ({})", game.name(), game.id()), &bets));
+        print!("{}", paytables::table_bet::report(&format!("{} ({})", game.name(), game.id()), &bets));
     }
     verdict(file, &refusals, json)
 }
 
-/// The PAR sheet of a dice table: its bets in Markdown and CSV.
-fn dice_par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Result<ExitCode> {
-    let (game, bets) = load_dice(file)?;
-    verdict(file, &paytables::dice::refusals(game.id(), &bets, &Floor::from_percent(floor)?), true)?;
+/// The PAR sheet of a table of fixed payouts: its bets in Markdown and CSV.
+fn table_par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Result<ExitCode> {
+    let (game, bets) = load_table(file)?;
+    verdict(file, &paytables::table_bet::refusals(game.id(), &bets, &Floor::from_percent(floor)?), true)?;
     std::fs::create_dir_all(out).map_err(|e| anyhow!("{}: {e}", out.display()))?;
     let mut md = format!("# PAR sheet — {} ({})\n\n| bet | pays | RTP (exact) | RTP % | hit % |\n|---|---|---|---|---|\n", game.name(), game.id());
     let mut csv = String::from("bet,pays,rtp_exact,rtp_percent,hit_percent\n");
@@ -570,8 +579,23 @@ fn poker_simulate(
                 started.elapsed().as_secs_f64(),
             )
         }
+        Kind::Baccarat => {
+            let game = paytables::baccarat::compile_baccarat(&file.display().to_string(), &read(file)?)?;
+            let started = std::time::Instant::now();
+            let (r, exact) = paytables::baccarat::simulate(&game, games, seed, threads, &|n| bar.inc(n));
+            (
+                game.name.clone(),
+                format!("20 credits on each of the {} bets, a fresh {}-deck shoe a coup", game.spots().len(), game.decks),
+                num_traits::ToPrimitive::to_f64(&exact).unwrap_or(f64::NAN),
+                r.games,
+                r.rtp(),
+                r.ci99(),
+                r.standard_deviation(),
+                started.elapsed().as_secs_f64(),
+            )
+        }
         Kind::BancaFrancesa | Kind::SicBo => {
-            let (game, bets) = load_dice(file)?;
+            let (game, bets) = load_table(file)?;
             let banca = kind(file)? == Kind::BancaFrancesa;
             let started = std::time::Instant::now();
             let (r, exact) = paytables::dice::simulate(banca, games, seed, threads, &|n| bar.inc(n));

@@ -1,0 +1,46 @@
+//! A bet of a table game with its exact figures (the dice tables and
+//! baccarat): what `paytable check` prints for it, and the M-17 floor
+//! held bet by bet.
+
+use num_rational::BigRational;
+
+use crate::floor::Floor;
+use crate::roulette::pct;
+
+/// One bet's exact figures.
+#[derive(Clone, Debug)]
+pub struct TableBet {
+    pub name: String,
+    /// The payout(s), "P:1".
+    pub pays: String,
+    pub rtp: BigRational,
+    /// The probability that the bet wins, per round (per decision in
+    /// banca francesa).
+    pub hit: BigRational,
+}
+
+/// Every bet under the floor, named (M-17).
+pub fn refusals(id: &str, bets: &[TableBet], floor: &Floor) -> Vec<String> {
+    bets.iter()
+        .filter(|b| b.rtp < *floor.value())
+        .map(|b| format!("{id}: the bet {} returns {}%, under the floor of {}% (M-17)", b.name, pct(&b.rtp), pct(floor.value())))
+        .collect()
+}
+
+/// The artifact's figures: the lowest RTP of the table's bets (any mix of
+/// bets returns at least that, being their staked average).
+pub fn lowest(bets: &[TableBet]) -> Option<&TableBet> {
+    bets.iter().min_by(|a, b| a.rtp.cmp(&b.rtp))
+}
+
+/// The figures as `paytable check` prints them.
+pub fn report(title: &str, bets: &[TableBet]) -> String {
+    let mut out = format!("{title}\n{:<44} {:>14} {:>9} {:>9} {:>9}\n", "bet", "pays", "RTP exact", "RTP %", "hit %");
+    for b in bets {
+        out.push_str(&format!("{:<44} {:>14} {:>9} {:>9} {:>9}\n", b.name, b.pays, b.rtp.to_string(), pct(&b.rtp), pct(&b.hit)));
+    }
+    if let Some(low) = lowest(bets) {
+        out.push_str(&format!("whole table: every mix of bets returns at least {}% ({}, {})\n", pct(&low.rtp), low.rtp, low.name));
+    }
+    out
+}
