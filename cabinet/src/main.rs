@@ -138,6 +138,7 @@ fn main() -> ExitCode {
                     screens::roulette::RouletteScreenPlugin,
                     screens::dice::banca::BancaFrancesaScreenPlugin,
                     screens::dice::sic_bo::SicBoScreenPlugin,
+                    screens::baccarat::BaccaratScreenPlugin,
                     screens::cards::CardArtPlugin,
                     stage::StagePlugin,
                     screens::deck::ButtonDeckPlugin,

@@ -447,6 +447,105 @@ fn dice_tables_show_the_committed_dice_by_touch() {
     rig.keep_screenshots("screen-dice", 2);
 }
 
+/// Baccarat by touch (issue 31): 20 credits on banca (its 5% commission
+/// whole cents), a chip on ponto and on the tie; coups played until one
+/// is a banca win and one a tie, each coup's win checked against the six
+/// committed cards read again here (points, the tableau of §3.4, the
+/// payouts of BAC-T6) and the meters against the wins; the cards and the
+/// result on the screen.
+#[test]
+fn baccarat_plays_coups_by_touch_and_pays_the_committed_cards() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    // Bacará is the tenth game.
+    for _ in 0..9 {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    // The spots as the screen lays them: ponto, banca, empate, the pairs.
+    let spot = |k: f32| layout::Area::new(60.0 + k * 240.0, 520.0, 228.0, 170.0).centre();
+    // A chip of 20 (the fourth) on banca, then chips of 1 on ponto and the tie.
+    for _ in 0..3 {
+        rig.key("equal");
+    }
+    let (x, y) = spot(1.0);
+    rig.touch(x, y);
+    for _ in 0..3 {
+        rig.key("minus");
+    }
+    for k in [0.0, 2.0] {
+        let (x, y) = spot(k);
+        rig.touch(x, y);
+    }
+    let pts = |c: &str| match &c[..c.len() - 1] {
+        "A" => 1,
+        "T" | "J" | "Q" | "K" => 0,
+        r => r.parse::<u64>().unwrap(),
+    };
+    let (mut banker_won, mut tied, mut credit) = (false, false, 2_000u64);
+    for coup in 1..=80u64 {
+        rig.key("space");
+        std::thread::sleep(Duration::from_millis(300));
+        rig.key("space");
+        let i = rig.wait_for("the coup to settle", |i| i.state().open_round.is_none() && i.state().last_round == coup);
+        let r = i.recall(1).unwrap().remove(0);
+        let spots = r.steps[0].step.data["bet"]["spots"].clone();
+        assert_eq!(spots, serde_json::json!([["Player", 1], ["Banker", 20], ["Tie", 1]]), "the touched spots");
+        let cards: Vec<String> = serde_json::from_value(r.steps[0].step.data["deal"]["cards"].clone()).unwrap();
+        let (mut p, mut b) = ((pts(&cards[0]) + pts(&cards[2])) % 10, (pts(&cards[1]) + pts(&cards[3])) % 10);
+        if p < 8 && b < 8 {
+            let mut next = 4;
+            let third = (p <= 5).then(|| {
+                next += 1;
+                pts(&cards[4])
+            });
+            p = (p + third.unwrap_or(0)) % 10;
+            let draws = match (b, third) {
+                (0..=5, None) | (0..=2, Some(_)) => true,
+                (3, Some(t)) => t != 8,
+                (4, Some(t)) => (2..=7).contains(&t),
+                (5, Some(t)) => (4..=7).contains(&t),
+                (6, Some(t)) => t == 6 || t == 7,
+                _ => false,
+            };
+            if draws {
+                b = (b + pts(&cards[next])) % 10;
+            }
+        }
+        // Cents at the 1-cent denomination: ponto 1, banca 20, tie 1.
+        let want = match p.cmp(&b) {
+            std::cmp::Ordering::Greater => 2,
+            std::cmp::Ordering::Less => 39,
+            std::cmp::Ordering::Equal => 1 + 20 + 9,
+        };
+        let meters::RecallOutcome::Settled { win, credit_after, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
+        assert_eq!(r.denom, 1);
+        assert_eq!(win, want, "coup {coup}: {cards:?}, ponto {p}, banca {b}");
+        assert_eq!(credit_after, credit - 22 + win);
+        credit = credit_after;
+        banker_won |= b > p;
+        tied |= b == p;
+        if banker_won && tied {
+            std::thread::sleep(Duration::from_millis(600));
+            let shown = rig.shot();
+            let said = rig::text_beside(&shown);
+            let announced = if p == b { format!("EMPATE A {p}") } else { format!("BANCA GANHA {b} contra {p}") };
+            assert!(said.contains(&announced), "{said}");
+            // The coup's cards face up: four to six faces of the art kit's paper.
+            let faces = count_pixels(&shown, CARD_FACE, 6);
+            assert!(faces > 4 * FACE_PIXELS / 3, "{faces} pixels of card faces");
+            // The bead plate holds every coup so far, this one included.
+            let beads = said.lines().filter(|l| ["P", "B", "E"].contains(l)).count() as u64;
+            assert_eq!(beads, coup, "{said}");
+            break;
+        }
+    }
+    assert!(banker_won && tied, "80 coups without a banca win and a tie");
+    stop(cab);
+    rig.keep_screenshots("screen-baccarat", 2);
+}
+
 /// The multigame menu by touch (issue 29): the deck's GAMES button opens
 /// the tiles, each with its game's logo; a touch on a denomination lights
 /// it, a touch on the fifth tile chooses that game and closes the menu; the
@@ -474,6 +573,8 @@ fn game_menu_chooses_a_game_by_touch() {
         "roleta-americana",
         "banca-francesa",
         "cussec",
+        "bacara",
+        "bacara-6-sem-comissao",
     ];
     for (i, id) in ids.iter().enumerate() {
         let tile = layout::menu_tile(i, ids.len());

@@ -2,20 +2,21 @@
 //! the banca's deduction (PB 32 a or b), whether the pairs are offered,
 //! the table minimum and the chips. The payouts are the text's.
 //!
-//! The exact figures enumerate the shoe without replacement: every
-//! sequence of cards a coup can use, by points (ten classes: the zero
-//! class holds the tens and court cards), each weighted by the ways the
-//! shoe deals it, and extended to the six cards the core draws (a coup
-//! that uses four cards stands for every way the next two could lie).
-//! The weights are exact integers over N·(N−1)···(N−5) ordered draws.
-//! A pair depends on ranks, not points: its probability is Σ cᵣ(cᵣ−1) over
-//! N(N−1), the first two cards of a hand being any two cards of the shoe.
+//! The exact figures are game-core's enumeration of the shoe without
+//! replacement ([`game_core::baccarat::odds`]): every sequence of cards a
+//! coup can use, by points (ten classes: the zero class holds the tens and
+//! court cards), each weighted by the ways the shoe deals it, over the
+//! N·(N−1)···(N−5) ordered six-card draws. A pair depends on ranks, not
+//! points: its probability is Σ cᵣ(cᵣ−1) over N(N−1), the first two cards
+//! of a hand being any two cards of the shoe. Here they become fractions,
+//! checked against a brute force and the published figures.
 //!
 //! ```ron
 //! BaccaratPaytable(id: "bacara", name: "Bacará", decks: 8, commission: FivePercent, pairs: true, minimum: 1, chips: [1, 5, 20, 100])
 //! ```
 
-use game_core::baccarat::{BaccaratGame, Commission, Spot, tableau};
+use game_core::baccarat::odds::{Shoe, outcomes};
+use game_core::baccarat::{BaccaratGame, Commission, Spot};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use serde::{Deserialize, Serialize};
@@ -53,160 +54,7 @@ pub fn compile_baccarat(file: &str, src: &str) -> Result<BaccaratGame, PaytableE
     e.result(|| BaccaratGame { id: p.id.clone(), name: p.name.clone(), decks: p.decks, commission: p.commission, pairs: p.pairs, minimum: p.minimum, chips })
 }
 
-/// A shoe by rank (index as `Card::rank`: the deuce 0 … the ace 12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shoe {
-    pub ranks: [u64; 13],
-}
-
-impl Shoe {
-    /// `decks` full decks.
-    pub fn decks(decks: u8) -> Shoe {
-        Shoe { ranks: [4 * u64::from(decks); 13] }
-    }
-
-    pub fn size(&self) -> u64 {
-        self.ranks.iter().sum()
-    }
-
-    /// The cards of each point value 0–9.
-    pub fn by_points(&self) -> [u64; 10] {
-        let mut v = [0u64; 10];
-        for (rank, &n) in self.ranks.iter().enumerate() {
-            let card = game_core::cards::Card::new(rank as u8, 0);
-            v[usize::from(tableau::points(card))] += n;
-        }
-        v
-    }
-}
-
-/// Every coup over the ordered six-card draws of a shoe: how many give
-/// each pair of final totals.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcomes {
-    /// N·(N−1)···(N−5): every ordered draw of six cards.
-    pub draws: u128,
-    /// `totals[p][b]`: the draws whose coup ends with the ponto on p and
-    /// the banca on b.
-    pub totals: [[u128; 10]; 10],
-}
-
-impl Outcomes {
-    pub fn player_wins(&self) -> u128 {
-        (0..10).flat_map(|p| (0..p).map(move |b| (p, b))).map(|(p, b)| self.totals[p][b]).sum()
-    }
-
-    /// Banca wins with `b`.
-    pub fn banker_wins_on(&self, b: usize) -> u128 {
-        (0..b).map(|p| self.totals[p][b]).sum()
-    }
-
-    pub fn banker_wins(&self) -> u128 {
-        (0..10).map(|b| self.banker_wins_on(b)).sum()
-    }
-
-    pub fn ties(&self) -> u128 {
-        (0..10).map(|t| self.totals[t][t]).sum()
-    }
-}
-
-/// N·(N−1)···(N−k+1).
-fn falling(n: u64, k: u64) -> u128 {
-    (0..k).map(|i| u128::from(n.saturating_sub(i))).product()
-}
-
-/// Enumerate every coup of `shoe` by points (see the module's text).
-pub fn outcomes(shoe: &Shoe) -> Outcomes {
-    let n = shoe.size();
-    let mut c = shoe.by_points();
-    // The ways to complete a coup that used k cards to six: the
-    // remaining N−k cards taken 6−k in order.
-    let extend: Vec<u128> = (0..=6).map(|k| falling(n.saturating_sub(k), 6 - k)).collect();
-    let mut totals = [[0u128; 10]; 10];
-    for p1 in 0..10 {
-        let w1 = u128::from(c[p1]);
-        if w1 == 0 {
-            continue;
-        }
-        c[p1] -= 1;
-        for b1 in 0..10 {
-            let w2 = w1 * u128::from(c[b1]);
-            if w2 == 0 {
-                continue;
-            }
-            c[b1] -= 1;
-            for p2 in 0..10 {
-                let w3 = w2 * u128::from(c[p2]);
-                if w3 == 0 {
-                    continue;
-                }
-                c[p2] -= 1;
-                for b2 in 0..10 {
-                    let w4 = w3 * u128::from(c[b2]);
-                    if w4 == 0 {
-                        continue;
-                    }
-                    c[b2] -= 1;
-                    coup_from(&mut c, &mut totals, &extend, w4, ((p1 + p2) % 10) as u8, ((b1 + b2) % 10) as u8);
-                    c[b2] += 1;
-                }
-                c[p2] += 1;
-            }
-            c[b1] += 1;
-        }
-        c[p1] += 1;
-    }
-    Outcomes { draws: falling(n, 6), totals }
-}
-
-/// The third cards of a coup whose first four (weight `w`) gave the ponto
-/// `p` and the banca `b`, by the tableau.
-fn coup_from(c: &mut [u64; 10], totals: &mut [[u128; 10]; 10], extend: &[u128], w: u128, p: u8, b: u8) {
-    let mut end = |p: u8, b: u8, w: u128, used: usize| totals[usize::from(p)][usize::from(b)] += w * extend[used];
-    if tableau::natural(p) || tableau::natural(b) {
-        return end(p, b, w, 4);
-    }
-    if !tableau::player_draws(p) {
-        if !tableau::banker_draws(b, None) {
-            return end(p, b, w, 4);
-        }
-        for b3 in 0..10u8 {
-            let w5 = w * u128::from(c[usize::from(b3)]);
-            if w5 > 0 {
-                end(p, (b + b3) % 10, w5, 5);
-            }
-        }
-        return;
-    }
-    for p3 in 0..10u8 {
-        let w5 = w * u128::from(c[usize::from(p3)]);
-        if w5 == 0 {
-            continue;
-        }
-        let p_final = (p + p3) % 10;
-        if !tableau::banker_draws(b, Some(p3)) {
-            end(p_final, b, w5, 5);
-            continue;
-        }
-        c[usize::from(p3)] -= 1;
-        for b3 in 0..10u8 {
-            let w6 = w5 * u128::from(c[usize::from(b3)]);
-            if w6 > 0 {
-                end(p_final, (b + b3) % 10, w6, 6);
-            }
-        }
-        c[usize::from(p3)] += 1;
-    }
-}
-
-/// The probability that a hand's first two cards are a pair (PB 20).
-pub fn pair_probability(shoe: &Shoe) -> BigRational {
-    let n = shoe.size();
-    let same: u64 = shoe.ranks.iter().map(|&c| c * c.saturating_sub(1)).sum();
-    BigRational::new(BigInt::from(same), BigInt::from((n * n.saturating_sub(1)).max(1)))
-}
-
-fn frac(n: u128, d: u128) -> BigRational {
+fn frac((n, d): (u128, u128)) -> BigRational {
     BigRational::new(BigInt::from(n), BigInt::from(d.max(1)))
 }
 
@@ -215,30 +63,24 @@ fn frac(n: u128, d: u128) -> BigRational {
 pub fn figures(shoe: &Shoe, commission: Commission, pairs: bool) -> Vec<TableBet> {
     let o = outcomes(shoe);
     let d = o.draws;
-    let (pw, bw, tie) = (o.player_wins(), o.banker_wins(), o.ties());
-    let banker_back = match commission {
-        // 39/20 on every win.
-        Commission::FivePercent => frac(39 * bw, 20 * d),
-        // 3/2 on a win with 5, 2 on the others.
-        Commission::HalfOnFive => frac(3 * o.banker_wins_on(5) + 4 * (bw - o.banker_wins_on(5)), 2 * d),
+    let hit = |spot: Spot| match spot {
+        Spot::Player => frac((o.player_wins(), d)),
+        Spot::Banker => frac((o.banker_wins(), d)),
+        Spot::Tie => frac((o.ties(), d)),
+        Spot::PlayerPair | Spot::BankerPair => frac((o.pair_draws, o.two_card_draws)),
     };
-    let banker_pays = match commission {
-        Commission::FivePercent => "0.95:1".to_owned(),
-        Commission::HalfOnFive => "1:1 (0.5:1 on 5)".to_owned(),
+    let pays = |spot: Spot| match (spot, commission) {
+        (Spot::Player, _) => "1:1",
+        (Spot::Banker, Commission::FivePercent) => "0.95:1",
+        (Spot::Banker, Commission::HalfOnFive) => "1:1 (0.5:1 on 5)",
+        (Spot::Tie, _) => "8:1",
+        (Spot::PlayerPair | Spot::BankerPair, _) => "11:1",
     };
-    let name = |s: Spot| format!("{} / {}", s.name(true), s.name(false));
-    let mut bets = vec![
-        TableBet { name: name(Spot::Player), pays: "1:1".into(), rtp: frac(2 * pw + tie, d), hit: frac(pw, d) },
-        TableBet { name: name(Spot::Banker), pays: banker_pays, rtp: banker_back + frac(tie, d), hit: frac(bw, d) },
-        TableBet { name: name(Spot::Tie), pays: "8:1".into(), rtp: frac(9 * tie, d), hit: frac(tie, d) },
-    ];
-    if pairs {
-        let p = pair_probability(shoe);
-        for s in [Spot::PlayerPair, Spot::BankerPair] {
-            bets.push(TableBet { name: name(s), pays: "11:1".into(), rtp: &p * BigRational::from_integer(12.into()), hit: p.clone() });
-        }
-    }
-    bets
+    Spot::ALL
+        .into_iter()
+        .filter(|s| pairs || !matches!(s, Spot::PlayerPair | Spot::BankerPair))
+        .map(|s| TableBet { name: format!("{} / {}", s.name(true), s.name(false)), pays: pays(s).into(), rtp: frac(o.rtp(s, commission)), hit: hit(s) })
+        .collect()
 }
 
 /// The figures of a compiled table.
@@ -287,7 +129,7 @@ mod tests {
             [(6u8, "0.458653", "0.446279", "0.095069", "0.043384", "0.053844"), (8, "0.458597", "0.446247", "0.095156", "0.043357", "0.053864")]
         {
             let o = outcomes(&Shoe::decks(decks));
-            let p = |n: u128| at(&frac(n, o.draws), 6);
+            let p = |n: u128| at(&frac((n, o.draws)), 6);
             assert_eq!(
                 [p(o.banker_wins()), p(o.player_wins()), p(o.ties()), p(o.banker_wins_on(5)), p(o.banker_wins_on(6))],
                 [banker, player, tie, banker_on_5, banker_on_6],
@@ -348,7 +190,7 @@ mod tests {
             let exact = figures(&shoe, commission, true);
             assert_eq!(exact.len(), 5);
             for (bet, &b) in exact.iter().zip(&back[k]) {
-                assert_eq!(bet.rtp, frac(b, 20 * draws), "{} under {commission:?}", bet.name);
+                assert_eq!(bet.rtp, frac((b, 20 * draws)), "{} under {commission:?}", bet.name);
             }
         }
     }

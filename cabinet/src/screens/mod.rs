@@ -2,6 +2,7 @@
 
 pub mod attract;
 pub mod audit;
+pub mod baccarat;
 pub mod cards;
 pub mod chips;
 pub mod deck;

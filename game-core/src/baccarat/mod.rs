@@ -14,6 +14,7 @@
 //! with 5 (PB 32 b); both returned on a tie (seed 003 §18); empate 8:1;
 //! each pair 11:1 (PB 31).
 
+pub mod odds;
 pub mod tableau;
 
 use serde::{Deserialize, Serialize};

@@ -263,19 +263,8 @@ fn show_dice<D: DiceScreen>(
 fn advance_dice<D: DiceScreen>(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<Reveal>) {
     let Ok(mut s) = session.0.lock() else { return };
     let Some(r) = s.round::<D::K>().filter(|r| r.phase != Phase::Ended) else { return };
-    let n = D::throws(&r.state).len();
-    let now = time.elapsed_secs();
-    if reveal.round != Some(r.id) {
-        *reveal = Reveal { round: Some(r.id), spin: 0, started: now, hurry: r.resumed };
-    }
-    if r.phase != Phase::Presenting {
-        return;
-    }
-    if reveal.hurry {
-        reveal.started = now - motion::shown_by(n);
-        reveal.hurry = false;
-    }
-    if now - reveal.started >= motion::shown_by(n) {
+    let length = motion::shown_by(D::throws(&r.state).len());
+    if reveal.shown_whole(r.id, r.resumed, r.phase == Phase::Presenting, time.elapsed_secs(), length) {
         s.revealed();
     }
 }

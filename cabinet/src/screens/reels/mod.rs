@@ -37,6 +37,26 @@ pub struct Reveal {
     pub hurry: bool,
 }
 
+impl Reveal {
+    /// A reveal of one piece of `length` seconds (a spin of the wheel, a
+    /// golpe, a coup): follow round `id` (hurried when it was resumed, or
+    /// when the player pressed play again); whether it has now been shown
+    /// whole while the round is `presenting`, so the host may settle it.
+    pub fn shown_whole(&mut self, id: u64, resumed: bool, presenting: bool, now: f32, length: f32) -> bool {
+        if self.round != Some(id) {
+            *self = Reveal { round: Some(id), spin: 0, started: now, hurry: resumed };
+        }
+        if !presenting {
+            return false;
+        }
+        if self.hurry {
+            self.started = now - length;
+            self.hurry = false;
+        }
+        now - self.started >= length
+    }
+}
+
 impl Plugin for ReelScreenPlugin {
     fn build(&self, app: &mut App) {
         KindPages::register(app, help_page, replay);

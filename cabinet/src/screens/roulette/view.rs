@@ -323,18 +323,7 @@ fn turn_wheel(
 fn advance_roulette(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<Reveal>) {
     let Ok(mut s) = session.0.lock() else { return };
     let Some(r) = s.round::<Roulette>().filter(|r| r.phase != Phase::Ended) else { return };
-    let now = time.elapsed_secs();
-    if reveal.round != Some(r.id) {
-        *reveal = Reveal { round: Some(r.id), spin: 0, started: now, hurry: r.resumed };
-    }
-    if r.phase != Phase::Presenting {
-        return;
-    }
-    if reveal.hurry {
-        reveal.started = now - SPIN_S - REST_S;
-        reveal.hurry = false;
-    }
-    if now - reveal.started >= SPIN_S + REST_S {
+    if reveal.shown_whole(r.id, r.resumed, r.phase == Phase::Presenting, time.elapsed_secs(), SPIN_S + REST_S) {
         s.revealed();
     }
 }

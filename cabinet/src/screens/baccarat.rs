@@ -1,0 +1,480 @@
+//! The baccarat screen (issue 31): the ponto's and the banca's hands,
+//! their cards turned in the order of the text (the ponto's two, the
+//! banca's two, then the thirds, PB 23) from the six the core committed;
+//! the totals; the spots by touch or keys (F1 ponto, F2 banca, F3 empate,
+//! F7 and F8 the pairs) with the shared chips and edit buttons; the result
+//! itemised; a bead-plate road of this table's recent coups, read from the
+//! journal. Help from the paytable; recall with every card.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use bevy::input::touch::Touches;
+use bevy::prelude::*;
+use bevy::sprite::Anchor;
+use bevy::window::PrimaryWindow;
+use bevy_egui::egui;
+use game_core::baccarat::odds::{Outcomes, Shoe as OddsShoe, outcomes};
+use game_core::baccarat::{BaccaratGame, Commission, Coup, Spot, Winner};
+use game_host::command::Command;
+use game_host::kind::GameKind;
+use game_host::kinds::baccarat::{Baccarat, BaccaratBet, BaccaratRound, Shoe, announce};
+use game_host::round::{Opening, Phase};
+use game_host::session::{Lang, Session};
+use meters::RoundRecall;
+use serde_json::json;
+
+use crate::SessionRes;
+use crate::layout::Area;
+use crate::modes::Mode;
+use crate::screens::KindPages;
+use crate::screens::chips::{self, EditButton, spawn_box};
+use crate::screens::help::{Block, HelpDoc, HelpOpen, bet_range};
+use crate::screens::reels::Reveal;
+use crate::screens::table::{self, CardLook};
+use crate::stage::{self, ArtTextures, Fonts};
+
+pub struct BaccaratScreenPlugin;
+
+impl Plugin for BaccaratScreenPlugin {
+    fn build(&self, app: &mut App) {
+        KindPages::register(app, help_page, replay);
+        app.init_resource::<BaccaratTable>()
+            .add_systems(Update, advance_coup.run_if(in_state(Mode::Playing)))
+            .add_systems(Update, touch_spots.run_if(in_state(Mode::Idle)))
+            .add_systems(Update, (build_table, show_coup, show_road).chain());
+    }
+}
+
+/// Seconds between two cards turned, and the turn itself.
+const CARD_EVERY_S: f32 = 0.7;
+const TURN_S: f32 = 0.3;
+/// The result stays this long before the round may settle.
+const REST_S: f32 = 1.0;
+const HAND_CARD: Vec2 = Vec2::new(132.0, 185.0);
+/// The hands' centres: ponto left, banca right.
+const HANDS: [(f32, f32); 2] = [(330.0, 330.0), (930.0, 330.0)];
+const RESULT_AT: (f32, f32) = (1290.0, 170.0);
+/// The bead plate: 6 rows down, columns left to right.
+const ROAD: Area = Area { x: 1290.0, y: 420.0, w: 560.0, h: 280.0 };
+const ROAD_ROWS: usize = 6;
+const ROAD_COLUMNS: usize = 12;
+
+/// The keys that place a chip on each spot.
+fn key_of(spot: Spot) -> KeyCode {
+    match spot {
+        Spot::Player => KeyCode::F1,
+        Spot::Banker => KeyCode::F2,
+        Spot::Tie => KeyCode::F3,
+        Spot::PlayerPair => KeyCode::F7,
+        Spot::BankerPair => KeyCode::F8,
+    }
+}
+
+/// Where a spot stands (design units).
+pub fn spot_area(spot: Spot) -> Area {
+    let k = Spot::ALL.iter().position(|&s| s == spot).unwrap_or(0) as f32;
+    Area::new(60.0 + k * 240.0, 520.0, 228.0, 170.0)
+}
+
+fn pays(spot: Spot, commission: Commission) -> &'static str {
+    match (spot, commission) {
+        (Spot::Player, _) => "1:1",
+        (Spot::Banker, Commission::FivePercent) => "0,95:1",
+        (Spot::Banker, Commission::HalfOnFive) => "1:1 (5: 0,5:1)",
+        (Spot::Tie, _) => "8:1",
+        (Spot::PlayerPair | Spot::BankerPair, _) => "11:1",
+    }
+}
+
+#[derive(Resource, Default)]
+struct BaccaratTable {
+    key: Option<String>,
+    spots: Vec<Spot>,
+    chips_on: Option<Vec<(Spot, u64)>>,
+    /// The last round the road was read at, and whether it had settled.
+    road_at: Option<(u64, bool)>,
+}
+
+#[derive(Component)]
+struct TableRoot;
+#[derive(Component)]
+struct HandCard(usize);
+#[derive(Component)]
+struct TableChip;
+#[derive(Component)]
+struct Bead;
+#[derive(Component)]
+enum TableText {
+    Result,
+    Chip,
+    Total(Winner),
+}
+
+fn build_table(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    mode: Res<State<Mode>>,
+    fonts: Option<Res<Fonts>>,
+    mut table: ResMut<BaccaratTable>,
+    mut roots: Query<(Entity, &mut Visibility), With<TableRoot>>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
+    let game = s.rules::<Baccarat>();
+    let key = game.map(|_| format!("{}/{:?}", s.game().id(), s.lang()));
+    if table.key == key {
+        if key.is_some() {
+            for (_, mut v) in &mut roots {
+                v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
+            }
+        }
+        return;
+    }
+    if table.key.is_some() {
+        for (e, _) in &roots {
+            commands.entity(e).despawn();
+        }
+    }
+    *table = BaccaratTable { key: key.clone(), ..default() };
+    let Some(g) = game else { return };
+    let pt = s.lang() == Lang::Pt;
+    table.spots = g.0.spots();
+    commands.spawn((TableRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
+        let felt = Area::new(40.0, 150.0, 1200.0, 560.0);
+        let (fx, fy) = felt.centre();
+        root.spawn((Sprite::from_color(Color::srgb(0.05, 0.36, 0.18), Vec2::new(felt.w, felt.h)), Transform::from_translation(stage::at(fx, fy, 0.9))));
+        for (side, (x, _)) in [(Winner::Player, HANDS[0]), (Winner::Banker, HANDS[1])] {
+            let name = if side == Winner::Player { s.t("PONTO", "PLAYER") } else { s.t("BANCA", "BANKER") };
+            root.spawn((stage::text(&fonts, name, 30.0, table::GOLD), Transform::from_translation(stage::at(x, 190.0, 1.2))));
+            root.spawn((TableText::Total(side), stage::text(&fonts, "", 34.0, Color::WHITE), Transform::from_translation(stage::at(x, 460.0, 1.2))));
+        }
+        for k in 0..6 {
+            root.spawn((HandCard(k), Sprite::default(), Transform::default(), Visibility::Hidden));
+        }
+        for &spot in &table.spots {
+            let label = format!("{}\n{}\n[F{}]", spot.name(pt).to_uppercase(), pays(spot, g.0.commission), key_number(spot));
+            let fill = match spot {
+                Spot::Player => Color::srgb(0.08, 0.2, 0.55),
+                Spot::Banker => Color::srgb(0.55, 0.08, 0.1),
+                Spot::Tie => Color::srgb(0.06, 0.4, 0.2),
+                _ => Color::srgb(0.3, 0.2, 0.45),
+            };
+            spawn_box(root, &fonts, spot_area(spot), fill, label, 22.0, 1.1);
+        }
+        chips::spawn_edit_buttons(root, &fonts, &s);
+        let (lx, ly) = chips::CHIP_LABEL;
+        root.spawn((TableText::Chip, stage::text(&fonts, "", 26.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(lx, ly, 1.2))));
+        root.spawn((
+            TableText::Result,
+            stage::text(&fonts, "", 24.0, Color::WHITE),
+            Anchor::TOP_LEFT,
+            Transform::from_translation(stage::at(RESULT_AT.0, RESULT_AT.1, 1.2)),
+        ));
+        let (rx, ry) = ROAD.centre();
+        root.spawn((Sprite::from_color(Color::srgb(0.95, 0.95, 0.92), Vec2::new(ROAD.w, ROAD.h)), Transform::from_translation(stage::at(rx, ry, 1.0))));
+    });
+}
+
+fn key_number(spot: Spot) -> u8 {
+    match spot {
+        Spot::Player => 1,
+        Spot::Banker => 2,
+        Spot::Tie => 3,
+        Spot::PlayerPair => 7,
+        Spot::BankerPair => 8,
+    }
+}
+
+/// When the last card has turned and the result has rested.
+fn shown_by(cards: usize) -> f32 {
+    cards as f32 * CARD_EVERY_S + TURN_S + REST_S
+}
+
+/// Each card of the coup, in the order turned, with where it stands.
+fn laid_out(coup: &Coup) -> Vec<(Winner, game_core::cards::Card, (f32, f32))> {
+    let rows = [table::row(3, HAND_CARD, 14.0, HANDS[0].0, HANDS[0].1), table::row(3, HAND_CARD, 14.0, HANDS[1].0, HANDS[1].1)];
+    let mut seen = [0usize; 2];
+    coup.turned()
+        .into_iter()
+        .map(|(side, card)| {
+            let h = usize::from(side == Winner::Banker);
+            let at = rows[h][seen[h]];
+            seen[h] += 1;
+            (side, card, at)
+        })
+        .collect()
+}
+
+/// The result, itemised spot by spot, in cents shown as credits.
+fn result_text(s: &Session, round: &BaccaratRound, denom: meters::Cents) -> String {
+    let pt = s.lang() == Lang::Pt;
+    let mut lines = vec![announce(&round.coup, s.lang())];
+    let mut total = 0u64;
+    for (spot, stake, back) in round.settlement(denom) {
+        let back = back.unwrap_or(0);
+        if back > 0 {
+            lines.push(format!("{}: {stake} {} → {}", spot.name(pt), s.t("créd.", "cr"), s.show(back)));
+            total += back;
+        }
+    }
+    if total > 0 {
+        lines.push(format!("{} {}", s.t("TOTAL DEVOLVIDO", "TOTAL RETURNED"), s.show(total)));
+    }
+    lines.join("\n")
+}
+
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn show_coup(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    reveal: Res<Reveal>,
+    time: Res<Time>,
+    fonts: Option<Res<Fonts>>,
+    mut table: ResMut<BaccaratTable>,
+    mut art: ResMut<ArtTextures>,
+    mut images: ResMut<Assets<Image>>,
+    roots: Query<Entity, With<TableRoot>>,
+    chips_shown: Query<Entity, With<TableChip>>,
+    mut cards: Query<(&HandCard, &mut Sprite, &mut Transform, &mut Visibility)>,
+    mut texts: Query<(&TableText, &mut Text2d)>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    if table.key.is_none() || s.rules::<Baccarat>().is_none() {
+        return;
+    }
+    let now = time.elapsed_secs();
+    let round = s.round::<Baccarat>();
+    let laid = round.map(|r| laid_out(&r.state.coup)).unwrap_or_default();
+    let t = round.map_or(0.0, |r| if reveal.round == Some(r.id) { now - reveal.started } else { shown_by(laid.len()) });
+    // How far each card has turned.
+    let turn = |k: usize| ((t - k as f32 * CARD_EVERY_S) / TURN_S).clamp(0.0, 1.0);
+    for (card, mut sprite, mut tf, mut vis) in &mut cards {
+        let Some(&(_, face, centre)) = laid.get(card.0).filter(|_| t >= card.0 as f32 * CARD_EVERY_S) else {
+            vis.set_if_neq(Visibility::Hidden);
+            continue;
+        };
+        vis.set_if_neq(Visibility::Inherited);
+        table::show_card(&mut sprite, &mut tf, &CardLook { face: Some(face), turn: turn(card.0), centre, size: HAND_CARD }, 1.5, &mut art, &mut images);
+    }
+    let total_of = |side: Winner| -> String {
+        let shown: Vec<game_core::cards::Card> =
+            laid.iter().enumerate().filter(|(k, (w, _, _))| *w == side && turn(*k) >= 1.0).map(|(_, (_, c, _))| *c).collect();
+        if shown.is_empty() { String::new() } else { game_core::baccarat::tableau::total(&shown).to_string() }
+    };
+    let done = round.is_some_and(|_| t >= shown_by(laid.len()) - REST_S);
+    let result = match round {
+        Some(r) if done => result_text(&s, &r.state, r.denom),
+        Some(_) => String::new(),
+        None => s.t("FAÇAM AS VOSSAS APOSTAS", "PLACE YOUR BETS").to_owned(),
+    };
+    let bet = s.game().bet::<Baccarat>();
+    let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA", "CHIP"), b.chip));
+    for (which, mut text) in &mut texts {
+        let want = match which {
+            TableText::Result => result.clone(),
+            TableText::Chip => chip.clone(),
+            TableText::Total(side) => total_of(*side),
+        };
+        if text.0 != want {
+            text.0 = want;
+        }
+    }
+    // The chips: the round's while it is open, else the bet on the table.
+    let layout: Vec<(Spot, u64)> = match round.filter(|r| r.phase != Phase::Ended) {
+        Some(r) => r.state.bet.spots.clone(),
+        None => bet.map(|b| b.spots.clone()).unwrap_or_default(),
+    };
+    if table.chips_on.as_ref() == Some(&layout) {
+        return;
+    }
+    for e in &chips_shown {
+        commands.entity(e).despawn();
+    }
+    let Ok(root) = roots.single() else { return };
+    commands.entity(root).with_children(|r| {
+        for &(spot, stake) in &layout {
+            let a = spot_area(spot);
+            chips::spawn_chip(r, &fonts, &mut art, &mut images, stake, (a.x + a.w - 30.0, a.y + a.h - 30.0), TableChip);
+        }
+    });
+    table.chips_on = Some(layout);
+}
+
+/// This table's coups, oldest first, from the journal: who won each.
+fn road(s: &Session, id: &str) -> Vec<Winner> {
+    let mut rounds = s.machine().recall(100).unwrap_or_default();
+    rounds.retain(|r| r.game == id && matches!(r.outcome, meters::RecallOutcome::Settled { .. }));
+    rounds.sort_by_key(|r| r.round);
+    rounds
+        .iter()
+        .filter_map(|r| serde_json::from_value::<Opening<BaccaratBet, Shoe>>(r.steps.first()?.step.data.clone()).ok())
+        .map(|o| Coup::play(&o.deal.cards).winner())
+        .collect()
+}
+
+/// The bead plate: the last coups of this table, a bead each (P blue, B
+/// red, E green), read again when a round settles.
+fn show_road(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    fonts: Option<Res<Fonts>>,
+    mut table: ResMut<BaccaratTable>,
+    roots: Query<Entity, With<TableRoot>>,
+    beads: Query<Entity, With<Bead>>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    if table.key.is_none() || s.rules::<Baccarat>().is_none() {
+        return;
+    }
+    let state = s.machine().state();
+    let at = (state.last_round, state.open_round.is_none());
+    if table.road_at == Some(at) {
+        return;
+    }
+    table.road_at = Some(at);
+    for e in &beads {
+        commands.entity(e).despawn();
+    }
+    let wins = road(&s, s.game().id());
+    let shown = &wins[wins.len().saturating_sub(ROAD_ROWS * ROAD_COLUMNS)..];
+    let Ok(root) = roots.single() else { return };
+    let cell = ROAD.w / ROAD_COLUMNS as f32;
+    commands.entity(root).with_children(|r| {
+        for (k, w) in shown.iter().enumerate() {
+            let (col, row) = (k / ROAD_ROWS, k % ROAD_ROWS);
+            let (x, y) = (ROAD.x + (col as f32 + 0.5) * cell, ROAD.y + (row as f32 + 0.5) * (ROAD.h / ROAD_ROWS as f32));
+            let (fill, letter) = match w {
+                Winner::Player => (Color::srgb(0.1, 0.3, 0.8), s.t("P", "P")),
+                Winner::Banker => (Color::srgb(0.8, 0.1, 0.12), s.t("B", "B")),
+                Winner::Tie => (Color::srgb(0.1, 0.55, 0.25), s.t("E", "T")),
+            };
+            r.spawn((Bead, Sprite::from_color(fill, Vec2::splat(cell * 0.8)), Transform::from_translation(stage::at(x, y, 1.3)))).with_children(|b| {
+                b.spawn((stage::text(&fonts, letter, 20.0, Color::WHITE), Transform::from_xyz(0.0, 0.0, 0.1)));
+            });
+        }
+    });
+}
+
+/// Tell the host the coup was shown once its last card rests (at once
+/// when the player pressed play again, or for a resumed round).
+fn advance_coup(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<Reveal>) {
+    let Ok(mut s) = session.0.lock() else { return };
+    let Some(r) = s.round::<Baccarat>().filter(|r| r.phase != Phase::Ended) else { return };
+    let length = shown_by(r.state.coup.turned().len());
+    if reveal.shown_whole(r.id, r.resumed, r.phase == Phase::Presenting, time.elapsed_secs(), length) {
+        s.revealed();
+    }
+}
+
+/// A touch on a spot, or its key, places a chip; the edit buttons and
+/// their keys edit the bet.
+#[allow(clippy::too_many_arguments)]
+fn touch_spots(
+    mouse: Res<ButtonInput<MouseButton>>,
+    touches: Res<Touches>,
+    keys: Res<ButtonInput<KeyCode>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    session: Res<SessionRes>,
+    help: Res<HelpOpen>,
+    table: Res<BaccaratTable>,
+) {
+    if help.0 || table.key.is_none() {
+        return;
+    }
+    let points = table::presses(&mouse, &touches, &window);
+    let edits: Vec<EditButton> = EditButton::ALL.into_iter().filter(|b| keys.just_pressed(b.key())).collect();
+    let mut spots: Vec<Spot> = table.spots.iter().copied().filter(|&s| keys.just_pressed(key_of(s))).collect();
+    if points.is_empty() && edits.is_empty() && spots.is_empty() {
+        return;
+    }
+    let Ok(mut s) = session.0.lock() else { return };
+    if s.rules::<Baccarat>().is_none() {
+        return;
+    }
+    for b in edits {
+        b.press(&mut s);
+    }
+    for p in points {
+        if let Some(b) = EditButton::at(p.x, p.y) {
+            b.press(&mut s);
+        } else if let Some(&spot) = table.spots.iter().find(|&&sp| spot_area(sp).contains(p.x, p.y)) {
+            info!("baccarat: {spot:?} touched");
+            spots.push(spot);
+        }
+    }
+    for spot in spots {
+        s.command(Command::EditBet { edit: json!({ "Kind": { "Place": { "spot": spot } } }) });
+    }
+}
+
+fn help_page(s: &Session) -> Option<HelpDoc> {
+    let g: &BaccaratGame = &s.rules::<Baccarat>()?.0;
+    let pt = s.lang() == Lang::Pt;
+    let figures = returns(g);
+    let mut b = vec![Block::Heading(s.t("Regras (ponto e banca)", "Rules (punto banco)").into())];
+    b.push(Block::Text(
+        s.t(
+            "Coloque fichas e prima JOGAR. Dão-se duas cartas a cada mão, alternadamente, começando pelo ponto; o ás vale 1, o 10 e as figuras 0, as outras o seu número; conta o algarismo das unidades. Com 8 ou 9 (natural) ninguém tira. O ponto tira uma carta com 0 a 5; a banca tira pela tabela de Macau. Ganha o total mais alto. No empate, as apostas no ponto e na banca são devolvidas. O baralho é novo em cada jogada.",
+            "Place chips and press PLAY. Two cards go to each hand, alternately, the player first; the ace counts 1, the ten and court cards 0, the others their pips; only the units count. On 8 or 9 (a natural) nobody draws. The player draws on 0 to 5; the banker draws by the Macau table. The higher total wins. On a tie, player and banker bets are returned. The shoe is reshuffled before every coup.",
+        )
+        .into(),
+    ));
+    if g.commission == Commission::FivePercent {
+        b.push(Block::Text(s.t(
+            "A banca paga 0,95 para 1 (comissão de 5%); por isso a aposta na banca faz-se em múltiplos de 20 cêntimos, para a comissão ser em cêntimos inteiros.",
+            "The banker pays 0.95 to 1 (5% commission), so a banker bet is made in multiples of 20 cents, for the commission to be whole cents.",
+        ).into()));
+    } else {
+        b.push(Block::Text(s.t("A banca paga 1 para 1, e metade quando ganha com 5.", "The banker pays 1 to 1, and half when it wins with 5.").into()));
+    }
+    b.push(bet_range(s, g.minimum, g.maximum(Spot::Player)));
+    let rows = g
+        .spots()
+        .into_iter()
+        .zip(&figures)
+        .map(|(spot, rtp)| vec![spot.name(pt).to_owned(), pays(spot, g.commission).to_owned(), format!("{} – {}", g.minimum, g.maximum(spot)), rtp.clone()])
+        .collect();
+    b.push(Block::Table {
+        header: vec![s.t("aposta", "bet").into(), s.t("paga", "pays").into(), s.t("limites (créd.)", "limits (cr)").into(), s.t("retorno", "return").into()],
+        rows,
+    });
+    Some(HelpDoc { blocks: b, double_up: None })
+}
+
+/// Each offered spot's return, exact from the shoe's enumeration
+/// (`game_core::baccarat::odds`, the compiler's own), worked out once per
+/// shoe size; shown to two decimals.
+fn returns(g: &BaccaratGame) -> Vec<String> {
+    static SHOES: Mutex<BTreeMap<u8, Outcomes>> = Mutex::new(BTreeMap::new());
+    let Ok(mut shoes) = SHOES.lock() else { return Vec::new() };
+    let o = shoes.entry(g.decks).or_insert_with(|| outcomes(&OddsShoe::decks(g.decks)));
+    g.spots()
+        .into_iter()
+        .map(|spot| {
+            let (n, d) = o.rtp(spot, g.commission);
+            format!("{:.2}%", n as f64 * 100.0 / d.max(1) as f64)
+        })
+        .collect()
+}
+
+/// A recalled coup: every card of each hand, the totals, each spot's stake
+/// and return (M-15).
+fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
+    let Some(first) = r.steps.first().filter(|st| st.step.name == Baccarat::OPENING) else { return false };
+    let Ok(o) = serde_json::from_value::<Opening<BaccaratBet, Shoe>>(first.step.data.clone()) else { return false };
+    let pt = s.lang() == Lang::Pt;
+    let commission = s.games().iter().find_map(|g| g.rules::<Baccarat>().filter(|b| b.0.id == o.game)).map_or(Commission::FivePercent, |g| g.0.commission);
+    let round = BaccaratRound { bet: o.bet, coup: Coup::play(&o.deal.cards), commission };
+    let hand = |cards: &[game_core::cards::Card]| cards.iter().map(|c| c.pretty()).collect::<Vec<_>>().join(" ");
+    ui.heading(announce(&round.coup, s.lang()));
+    ui.label(format!("{}: {} ({})", s.t("ponto", "player"), hand(&round.coup.player), round.coup.player_total()));
+    ui.label(format!("{}: {} ({})", s.t("banca", "banker"), hand(&round.coup.banker), round.coup.banker_total()));
+    for (spot, stake, back) in round.settlement(o.denom) {
+        ui.label(format!("{}: {stake} {} → {}", spot.name(pt), s.t("créd.", "cr"), s.show(back.unwrap_or(0))));
+    }
+    true
+}

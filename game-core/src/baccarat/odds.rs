@@ -1,0 +1,175 @@
+//! The exact odds of a coup: the shoe enumerated without replacement by
+//! points, every sequence of cards a coup can use weighted by the ways the
+//! shoe deals it and extended to the six cards the core draws (a coup that
+//! uses four cards stands for every way the next two could lie). The
+//! weights are exact integers over N·(N−1)···(N−5) ordered draws. The
+//! paytable compiler turns them into each bet's RTP as a fraction; the
+//! cabinet's help shows them.
+
+use super::{Commission, Spot, tableau};
+
+/// A shoe by rank (index as `Card::rank`: the deuce 0 … the ace 12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shoe {
+    pub ranks: [u64; 13],
+}
+
+impl Shoe {
+    /// `decks` full decks.
+    pub fn decks(decks: u8) -> Shoe {
+        Shoe { ranks: [4 * u64::from(decks); 13] }
+    }
+
+    pub fn size(&self) -> u64 {
+        self.ranks.iter().sum()
+    }
+
+    /// The cards of each point value 0–9.
+    pub fn by_points(&self) -> [u64; 10] {
+        let mut v = [0u64; 10];
+        for (rank, &n) in self.ranks.iter().enumerate() {
+            let card = crate::cards::Card::new(rank as u8, 0);
+            v[usize::from(tableau::points(card))] += n;
+        }
+        v
+    }
+}
+
+/// Every coup over the ordered six-card draws of a shoe: how many give
+/// each pair of final totals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcomes {
+    /// N·(N−1)···(N−5): every ordered draw of six cards.
+    pub draws: u128,
+    /// `totals[p][b]`: the draws whose coup ends with the ponto on p and
+    /// the banca on b.
+    pub totals: [[u128; 10]; 10],
+    /// Σ cᵣ(cᵣ−1) over the ranks, and N(N−1): a hand's first two cards
+    /// are a pair (PB 20) in that share of the draws.
+    pub pair_draws: u128,
+    pub two_card_draws: u128,
+}
+
+impl Outcomes {
+    pub fn player_wins(&self) -> u128 {
+        (0..10).flat_map(|p| (0..p).map(move |b| (p, b))).map(|(p, b)| self.totals[p][b]).sum()
+    }
+
+    /// Banca wins with `b`.
+    pub fn banker_wins_on(&self, b: usize) -> u128 {
+        (0..b).map(|p| self.totals[p][b]).sum()
+    }
+
+    pub fn banker_wins(&self) -> u128 {
+        (0..10).map(|b| self.banker_wins_on(b)).sum()
+    }
+
+    pub fn ties(&self) -> u128 {
+        (0..10).map(|t| self.totals[t][t]).sum()
+    }
+
+    /// What `spot` returns per unit staked, stake included, averaged over
+    /// every draw: its exact RTP as (numerator, denominator).
+    pub fn rtp(&self, spot: Spot, commission: Commission) -> (u128, u128) {
+        let (d, tie, bw) = (self.draws, self.ties(), self.banker_wins());
+        match (spot, commission) {
+            (Spot::Player, _) => (2 * self.player_wins() + tie, d),
+            // 39/20 on a win, the stake back on a tie.
+            (Spot::Banker, Commission::FivePercent) => (39 * bw + 20 * tie, 20 * d),
+            // 3/2 on a win with 5, 2 on the other wins.
+            (Spot::Banker, Commission::HalfOnFive) => (3 * self.banker_wins_on(5) + 4 * (bw - self.banker_wins_on(5)) + 2 * tie, 2 * d),
+            (Spot::Tie, _) => (9 * tie, d),
+            (Spot::PlayerPair | Spot::BankerPair, _) => (12 * self.pair_draws, self.two_card_draws.max(1)),
+        }
+    }
+}
+
+/// N·(N−1)···(N−k+1).
+fn falling(n: u64, k: u64) -> u128 {
+    (0..k).map(|i| u128::from(n.saturating_sub(i))).product()
+}
+
+/// Enumerate every coup of `shoe` by points (see the module's text).
+pub fn outcomes(shoe: &Shoe) -> Outcomes {
+    let n = shoe.size();
+    let mut c = shoe.by_points();
+    // The ways to complete a coup that used k cards to six: the
+    // remaining N−k cards taken 6−k in order.
+    let extend: Vec<u128> = (0..=6).map(|k| falling(n.saturating_sub(k), 6 - k)).collect();
+    let mut totals = [[0u128; 10]; 10];
+    for p1 in 0..10 {
+        let w1 = u128::from(c[p1]);
+        if w1 == 0 {
+            continue;
+        }
+        c[p1] -= 1;
+        for b1 in 0..10 {
+            let w2 = w1 * u128::from(c[b1]);
+            if w2 == 0 {
+                continue;
+            }
+            c[b1] -= 1;
+            for p2 in 0..10 {
+                let w3 = w2 * u128::from(c[p2]);
+                if w3 == 0 {
+                    continue;
+                }
+                c[p2] -= 1;
+                for b2 in 0..10 {
+                    let w4 = w3 * u128::from(c[b2]);
+                    if w4 == 0 {
+                        continue;
+                    }
+                    c[b2] -= 1;
+                    coup_from(&mut c, &mut totals, &extend, w4, ((p1 + p2) % 10) as u8, ((b1 + b2) % 10) as u8);
+                    c[b2] += 1;
+                }
+                c[p2] += 1;
+            }
+            c[b1] += 1;
+        }
+        c[p1] += 1;
+    }
+    let pair_draws = shoe.ranks.iter().map(|&c| u128::from(c) * u128::from(c.saturating_sub(1))).sum();
+    Outcomes { draws: falling(n, 6), totals, pair_draws, two_card_draws: falling(n, 2) }
+}
+
+/// The third cards of a coup whose first four (weight `w`) gave the ponto
+/// `p` and the banca `b`, by the tableau.
+fn coup_from(c: &mut [u64; 10], totals: &mut [[u128; 10]; 10], extend: &[u128], w: u128, p: u8, b: u8) {
+    let mut end = |p: u8, b: u8, w: u128, used: usize| totals[usize::from(p)][usize::from(b)] += w * extend[used];
+    if tableau::natural(p) || tableau::natural(b) {
+        return end(p, b, w, 4);
+    }
+    if !tableau::player_draws(p) {
+        if !tableau::banker_draws(b, None) {
+            return end(p, b, w, 4);
+        }
+        for b3 in 0..10u8 {
+            let w5 = w * u128::from(c[usize::from(b3)]);
+            if w5 > 0 {
+                end(p, (b + b3) % 10, w5, 5);
+            }
+        }
+        return;
+    }
+    for p3 in 0..10u8 {
+        let w5 = w * u128::from(c[usize::from(p3)]);
+        if w5 == 0 {
+            continue;
+        }
+        let p_final = (p + p3) % 10;
+        if !tableau::banker_draws(b, Some(p3)) {
+            end(p_final, b, w5, 5);
+            continue;
+        }
+        c[usize::from(p3)] -= 1;
+        for b3 in 0..10u8 {
+            let w6 = w5 * u128::from(c[usize::from(b3)]);
+            if w6 > 0 {
+                end(p_final, (b + b3) % 10, w6, 6);
+            }
+        }
+        c[usize::from(p3)] += 1;
+    }
+}
