@@ -149,29 +149,7 @@ impl GameKind for Baccarat {
         BaccaratRound { bet: bet.clone(), coup: Coup::play(&deal.cards), commission: self.0.commission }
     }
 
-    fn decide(&self, _round: &mut BaccaratRound, decision: &NoDecision) -> Result<Decided<NoDecision>, Refusal> {
-        match *decision {}
-    }
-
-    fn step_name(&self, step: &NoDecision) -> &'static str {
-        match *step {}
-    }
-
-    fn apply(&self, _round: &mut BaccaratRound, step: &NoDecision) {
-        match *step {}
-    }
-
-    fn decided(&self, _round: &BaccaratRound) -> bool {
-        true
-    }
-
-    fn animated(&self) -> bool {
-        true
-    }
-
-    fn autoplay(&self) -> bool {
-        true
-    }
+    super::decided_by_the_draw!(BaccaratRound);
 
     /// The whole credits of the win, for the screen; the core settles
     /// [`Baccarat::win_cents`].

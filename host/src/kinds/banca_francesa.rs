@@ -120,29 +120,7 @@ impl GameKind for BancaFrancesa {
         BancaRound { bet: bet.clone(), golpe: deal.clone() }
     }
 
-    fn decide(&self, _round: &mut BancaRound, decision: &NoDecision) -> Result<Decided<NoDecision>, Refusal> {
-        match *decision {}
-    }
-
-    fn step_name(&self, step: &NoDecision) -> &'static str {
-        match *step {}
-    }
-
-    fn apply(&self, _round: &mut BancaRound, step: &NoDecision) {
-        match *step {}
-    }
-
-    fn decided(&self, _round: &BancaRound) -> bool {
-        true
-    }
-
-    fn animated(&self) -> bool {
-        true
-    }
-
-    fn autoplay(&self) -> bool {
-        true
-    }
+    super::decided_by_the_draw!(BancaRound);
 
     fn win(&self, round: &BancaRound) -> u64 {
         round.settlement().iter().fold(0u64, |t, (_, _, r)| t.saturating_add(*r))

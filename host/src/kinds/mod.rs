@@ -1,5 +1,40 @@
 //! One [`GameKind`](crate::kind::GameKind) per kind of game the cabinet
 //! hosts: the rules from `game-core`, with the approved paytable.
+/// The decision methods of a kind whose round is decided by its draw
+/// alone (reels, roulette, the dice tables, baccarat): no decision can be
+/// made or journaled, the round is decided at once, the screen shows the
+/// outcome before it settles, and autoplay (M-32) may play it. Written
+/// once, inside each such `impl GameKind`, for its round type.
+macro_rules! decided_by_the_draw {
+    ($round:ty) => {
+        fn decide(&self, _round: &mut $round, decision: &NoDecision) -> Result<Decided<NoDecision>, Refusal> {
+            match *decision {}
+        }
+
+        fn step_name(&self, step: &NoDecision) -> &'static str {
+            match *step {}
+        }
+
+        fn apply(&self, _round: &mut $round, step: &NoDecision) {
+            match *step {}
+        }
+
+        fn decided(&self, _round: &$round) -> bool {
+            true
+        }
+
+        /// The outcome is shown (reels spin, the ball falls, dice roll,
+        /// cards turn) before the round settles.
+        fn animated(&self) -> bool {
+            true
+        }
+
+        fn autoplay(&self) -> bool {
+            true
+        }
+    };
+}
+pub(crate) use decided_by_the_draw;
 
 pub mod baccarat;
 pub mod banca_francesa;

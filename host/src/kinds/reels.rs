@@ -78,29 +78,7 @@ impl GameKind for Reels {
         deal.clone()
     }
 
-    fn decide(&self, _round: &mut ReelRound, decision: &NoDecision) -> Result<Decided<NoDecision>, Refusal> {
-        match *decision {}
-    }
-
-    fn step_name(&self, step: &NoDecision) -> &'static str {
-        match *step {}
-    }
-
-    fn apply(&self, _round: &mut ReelRound, step: &NoDecision) {
-        match *step {}
-    }
-
-    fn decided(&self, _round: &ReelRound) -> bool {
-        true
-    }
-
-    fn animated(&self) -> bool {
-        true
-    }
-
-    fn autoplay(&self) -> bool {
-        true
-    }
+    super::decided_by_the_draw!(ReelRound);
 
     fn win(&self, round: &ReelRound) -> u64 {
         round.win

@@ -179,30 +179,7 @@ impl GameKind for Roulette {
         RouletteRound { bet: bet.clone(), pocket: deal.pocket }
     }
 
-    fn decide(&self, _round: &mut RouletteRound, decision: &NoDecision) -> Result<Decided<NoDecision>, Refusal> {
-        match *decision {}
-    }
-
-    fn step_name(&self, step: &NoDecision) -> &'static str {
-        match *step {}
-    }
-
-    fn apply(&self, _round: &mut RouletteRound, step: &NoDecision) {
-        match *step {}
-    }
-
-    fn decided(&self, _round: &RouletteRound) -> bool {
-        true
-    }
-
-    /// The wheel turns and the ball falls before the round settles.
-    fn animated(&self) -> bool {
-        true
-    }
-
-    fn autoplay(&self) -> bool {
-        true
-    }
+    super::decided_by_the_draw!(RouletteRound);
 
     fn win(&self, round: &RouletteRound) -> u64 {
         round.settlement().iter().fold(0u64, |t, (_, _, r)| t.saturating_add(*r))

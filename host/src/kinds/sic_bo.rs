@@ -110,29 +110,7 @@ impl GameKind for SicBo {
         SicBoRound { bet: bet.clone(), dice: deal.dice }
     }
 
-    fn decide(&self, _round: &mut SicBoRound, decision: &NoDecision) -> Result<Decided<NoDecision>, Refusal> {
-        match *decision {}
-    }
-
-    fn step_name(&self, step: &NoDecision) -> &'static str {
-        match *step {}
-    }
-
-    fn apply(&self, _round: &mut SicBoRound, step: &NoDecision) {
-        match *step {}
-    }
-
-    fn decided(&self, _round: &SicBoRound) -> bool {
-        true
-    }
-
-    fn animated(&self) -> bool {
-        true
-    }
-
-    fn autoplay(&self) -> bool {
-        true
-    }
+    super::decided_by_the_draw!(SicBoRound);
 
     fn win(&self, round: &SicBoRound) -> u64 {
         round.settlement().iter().fold(0u64, |t, (_, _, r)| t.saturating_add(*r))
