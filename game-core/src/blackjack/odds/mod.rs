@@ -1,0 +1,279 @@
+//! The game's return under optimal play, computed by enumeration of the
+//! shoe as dealt (no simulation): composition-dependent decisions for
+//! every hand the player can hold against every up card.
+//!
+//! What is exact, and what is not (docs/blackjack.md says the same):
+//! - every probability is that of the finite shoe without replacement,
+//!   reshuffled before every hand; the dealer's totals are enumerated for
+//!   the shoe each hand leaves ([`dealer`]);
+//! - each decision of an unsplit hand (hit, stand, double, surrender, and
+//!   whether to split) is the best for the exact cards it holds against
+//!   the up card;
+//! - a split is valued as analysers do: each split hand is played at its
+//!   best on the shoe with the split's pair cards out, but not the other
+//!   split hands' other cards; the number of hands (resplits) follows the
+//!   law of the pair cards drawn as second cards; beyond
+//!   [`MAX_LEVEL`] pair cards out, a hand is valued as at that level;
+//! - the dealer's blackjack: with a peek, or when it takes the original
+//!   bet only, decisions are valued on the event that the dealer has none,
+//!   and the loss of the original bet added at the deal, which is exact;
+//! - arithmetic is in f64: every figure is a sum of well under 10^8 terms
+//!   of probabilities, so rounding stays below 10^-12.
+
+pub mod dealer;
+pub mod player;
+
+use std::collections::HashMap;
+
+use dealer::{CLASSES, DealerGraph};
+use player::{Context, Counts, Solver, hard_aces, pack, total};
+
+use super::round::Action;
+use super::rules::{DealerBlackjack, HoleCard, Rules};
+
+/// Pair cards out of the shoe beyond which a split hand is valued as at
+/// this many.
+pub const MAX_LEVEL: u8 = 4;
+const _: () = assert!(MAX_LEVEL <= 8, "keys hold 31 cards of a class");
+
+/// The figures of a rule set under optimal play.
+#[derive(Clone, Debug)]
+pub struct Figures {
+    /// Return per unit of the original bet, the bonus included.
+    pub rtp: f64,
+    /// The 6-7-8 / 7-7-7 bonus's share of `rtp`.
+    pub bonus: f64,
+    /// The insurance bet's return per unit insured, when offered.
+    pub insurance: Option<f64>,
+    /// The player's expectation given each up card (ace first).
+    pub by_up_card: [f64; CLASSES],
+    pub strategy: Strategy,
+}
+
+/// The optimal decisions, as the analysis found them.
+#[derive(Clone, Debug, Default)]
+pub struct Strategy {
+    /// Two-card decisions: (up class, lower class, higher class, suited).
+    pub first: HashMap<(u8, u8, u8, bool), Action>,
+    /// A split hand's first decision: (up class, pair class, other class).
+    pub after_split: HashMap<(u8, u8, u8), Action>,
+    /// Hit (true) or stand for a hand of three cards or more, by up class
+    /// and the hand's cards by class ([`player::pack`]).
+    pub hits: Vec<player::KeyMap<bool>>,
+}
+
+impl Strategy {
+    /// Whether a hand of several cards (by class) hits against `up`.
+    pub fn hits(&self, up: usize, hand: &Counts) -> bool {
+        match self.hits.get(up).and_then(|m| m.get(&pack(hand))) {
+            Some(&h) => h,
+            None => {
+                let (hard, aces) = hard_aces(hand);
+                total(hard, aces) < 17
+            }
+        }
+    }
+}
+
+/// One up card's share of the figures.
+struct UpCard {
+    ev: f64,
+    bonus: f64,
+    insurance: f64,
+    first: HashMap<(u8, u8, u8, bool), Action>,
+    after_split: HashMap<(u8, u8, u8), Action>,
+    hits: player::KeyMap<bool>,
+}
+
+/// The classes of the bonus's cards: 6, 7, 8.
+const SIX: usize = 5;
+const SEVEN: usize = 6;
+const EIGHT: usize = 7;
+
+/// The figures of `rules` under optimal play, the up cards shared out
+/// between two threads.
+pub fn analyse(rules: &Rules) -> Figures {
+    let ups: Vec<UpCard> = std::thread::scope(|s| {
+        let workers: Vec<_> = [[1usize, 4, 6, 8, 9], [2, 3, 5, 7, 0]].into_iter().map(|ups| s.spawn(move || ups.map(|up| (up, up_card(rules, up))))).collect();
+        let mut all: Vec<(usize, UpCard)> = workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect();
+        all.sort_by_key(|(u, _)| *u);
+        all.into_iter().map(|(_, u)| u).collect()
+    });
+    let d = f64::from(rules.decks);
+    let n = 52.0 * d;
+    let p_up = |up: usize| if up == 9 { 16.0 * d / n } else { 4.0 * d / n };
+    let mut figures = Figures { rtp: 1.0, bonus: 0.0, insurance: None, by_up_card: [0.0; CLASSES], strategy: Strategy::default() };
+    for (up, u) in ups.into_iter().enumerate() {
+        figures.rtp += p_up(up) * u.ev;
+        figures.bonus += p_up(up) * u.bonus;
+        figures.by_up_card[up] = u.ev;
+        if up == 0 && rules.insurance {
+            figures.insurance = Some(u.insurance);
+        }
+        figures.strategy.first.extend(u.first);
+        figures.strategy.after_split.extend(u.after_split);
+        figures.strategy.hits.push(u.hits);
+    }
+    figures
+}
+
+fn up_card(rules: &Rules, up: usize) -> UpCard {
+    let dealer = DealerGraph::new(up, rules.dealer_hits_soft_17);
+    let mut s = Solver::new(rules, up, &dealer);
+    let mut out = UpCard { ev: 0.0, bonus: 0.0, insurance: 0.0, first: HashMap::new(), after_split: HashMap::new(), hits: player::KeyMap::default() };
+    let n = f64::from(s.full_total);
+    for a in 0..CLASSES {
+        for b in a..CLASSES {
+            let pa = f64::from(s.full[a]) / n;
+            let pb = f64::from(s.full[b].saturating_sub(u16::from(a == b))) / (n - 1.0);
+            let prob = if a == b { pa * pb } else { 2.0 * pa * pb };
+            if prob == 0.0 {
+                continue;
+            }
+            let mut hand: Counts = [0; CLASSES];
+            hand[a] += 1;
+            hand[b] += 1;
+            out.insurance += prob * 3.0 * s.probs(&hand)[9];
+            let bonus_hand = rules.bonus_678_777 > 0 && matches!((a, b), (SIX, SEVEN) | (SIX, EIGHT) | (SEVEN, EIGHT));
+            if bonus_hand {
+                // Suited one time in four, whatever the up card (the suits
+                // of different ranks are independent).
+                for (suited, weight) in [(true, 0.25), (false, 0.75)] {
+                    let (v, bonus, action) = first_decision(&mut s, &hand, suited);
+                    out.ev += prob * weight * v;
+                    out.bonus += prob * weight * bonus;
+                    out.first.insert((up as u8, a as u8, b as u8, suited), action);
+                }
+            } else {
+                let (v, bonus, action) = first_decision(&mut s, &hand, false);
+                out.ev += prob * v;
+                out.bonus += prob * bonus;
+                out.first.insert((up as u8, a as u8, b as u8, false), action);
+                out.first.insert((up as u8, a as u8, b as u8, true), action);
+            }
+        }
+    }
+    // A split hand's first decision, one pair card out (the first split).
+    for pair in 0..CLASSES {
+        for other in 0..CLASSES {
+            let mut hand: Counts = [0; CLASSES];
+            hand[pair] += 1;
+            hand[other] += 1;
+            let ctx = Context { pair: pair as u8, k: 1 };
+            let hs = s.hit_stand(&hand, ctx);
+            let (hard, aces) = hard_aces(&hand);
+            let t = total(hard, aces);
+            let stand = (t >= rules.stand_from || t == 21).then(|| s.stand(&player_removed(&hand, ctx), t));
+            let mut action = if stand.is_some_and(|v| v >= hs) { Action::Stand } else { Action::Hit };
+            if let Some(locked) = s.may_double(&hand, true)
+                && s.double(&hand, ctx, locked) > hs
+            {
+                action = Action::Double;
+            }
+            out.after_split.insert((up as u8, pair as u8, other as u8), action);
+        }
+    }
+    out.hits = std::mem::take(&mut s.hits);
+    out
+}
+
+fn player_removed(hand: &Counts, ctx: Context) -> Counts {
+    let mut r = *hand;
+    r[usize::from(ctx.pair)] += ctx.k;
+    r
+}
+
+/// The best first decision of a two-card hand: its value per unit of the
+/// original bet, the bonus's part of it, and the decision.
+fn first_decision(s: &mut Solver<'_>, hand: &Counts, suited: bool) -> (f64, f64, Action) {
+    let rules = *s.rules;
+    let up = s.up;
+    let p_bj = s.p_blackjack(hand);
+    let (hard, aces) = hard_aces(hand);
+    let t = total(hard, aces);
+    if t == 21 {
+        // A blackjack: paid unless the dealer has one too (a push); even
+        // money against an ace where it pays more.
+        let pays = rules.blackjack_pays.win as f64 / rules.blackjack_pays.per as f64;
+        let v = pays * (1.0 - p_bj);
+        return if up == 0 && rules.insurance && v < 1.0 { (1.0, 0.0, Action::EvenMoney) } else { (v, 0.0, Action::Stand) };
+    }
+    let bj_in_recursion = rules.hole_card == HoleCard::NoPeek(DealerBlackjack::TakesAll);
+    // The original bet a dealer blackjack takes, outside the recursion.
+    let top = if bj_in_recursion { 0.0 } else { -p_bj };
+    let bonus = bonus_term(s, hand, suited);
+    let mut best = (f64::NEG_INFINITY, 0.0, Action::Hit);
+    let offer = |best: &mut (f64, f64, Action), v: f64, b: f64, a: Action| {
+        if v > best.0 {
+            *best = (v, b, a);
+        }
+    };
+    if t >= rules.stand_from {
+        offer(&mut best, s.stand(hand, t) + top, 0.0, Action::Stand);
+    }
+    offer(&mut best, s.hit(hand, Context::MAIN) + top + bonus, bonus, Action::Hit);
+    if let Some(locked) = s.may_double(hand, false) {
+        offer(&mut best, s.double(hand, Context::MAIN, locked) + top + bonus, bonus, Action::Double);
+    }
+    let pair = (0..CLASSES).find(|&c| hand[c] == 2);
+    if let Some(p) = pair {
+        let hands = if p == 0 && !rules.resplit_aces { 2 } else { rules.split_hands.map_or(usize::MAX, usize::from) };
+        let v = s.split(p, hands, MAX_LEVEL) + top;
+        if p == 9 && !rules.split_unequal_tens {
+            // Only ten-value cards of one rank split: weigh the split's
+            // gain by the chance of one rank.
+            let same = same_rank_tens(&rules, up);
+            let without = best.0;
+            if v > without {
+                best = (same * v + (1.0 - same) * without, best.1, Action::Split);
+            }
+        } else {
+            offer(&mut best, v, 0.0, Action::Split);
+        }
+    }
+    if let Some(sur) = rules.surrender
+        && (up != 0 || sur.against_ace)
+    {
+        let v = if sur.early { -0.5 } else { -0.5 * (1.0 - p_bj) - p_bj };
+        offer(&mut best, v, 0.0, Action::Surrender);
+    }
+    best
+}
+
+/// The chance that two ten-value cards are of one rank (T, J, Q or K).
+fn same_rank_tens(rules: &Rules, up: usize) -> f64 {
+    let r = 4.0 * f64::from(rules.decks);
+    if up == 9 {
+        ((r - 1.0) * (r - 2.0) + 3.0 * r * (r - 1.0)) / ((4.0 * r - 1.0) * (4.0 * r - 2.0))
+    } else {
+        4.0 * r * (r - 1.0) / (4.0 * r * (4.0 * r - 1.0))
+    }
+}
+
+/// The bonus a hit (or double) of a two-card hand earns on its third card
+/// (BJ 48), per unit of the original bet.
+fn bonus_term(s: &Solver<'_>, hand: &Counts, suited: bool) -> f64 {
+    let rules = s.rules;
+    if rules.bonus_678_777 == 0 {
+        return 0.0;
+    }
+    let (completer, count) = if hand[SEVEN] == 2 {
+        (SEVEN, f64::from(s.full[SEVEN].saturating_sub(2)))
+    } else if suited && hand[SIX] + hand[SEVEN] + hand[EIGHT] == 2 && hand.iter().sum::<u8>() == 2 {
+        let c = [SIX, SEVEN, EIGHT].into_iter().find(|&c| hand[c] == 0).unwrap_or(SIX);
+        // The card of the hand's suit: one per deck, less a quarter when
+        // the up card is of its rank (its suit is the hand's one time in four).
+        (c, f64::from(rules.decks) - if s.up == c { 0.25 } else { 0.0 })
+    } else {
+        return 0.0;
+    };
+    let n = f64::from(s.full_total) - 2.0;
+    let mut after = *hand;
+    after[completer] += 1;
+    let paid_on_blackjack = !rules.peeks();
+    let weight = if paid_on_blackjack { 1.0 } else { 1.0 - s.p_blackjack(&after) };
+    rules.bonus_678_777 as f64 * count / n * weight
+}
+
+#[cfg(test)]
+mod tests;
