@@ -11,6 +11,7 @@
 use std::path::Path;
 
 use game_core::baccarat::BaccaratGame;
+use game_core::blackjack::BlackjackGame;
 use game_core::dice::banca_francesa::BancaFrancesaGame;
 use game_core::dice::sic_bo::SicBoGame;
 use game_core::draw_poker::DrawPokerGame;
@@ -37,6 +38,7 @@ pub enum CompiledGame {
     BancaFrancesa(BancaFrancesaGame),
     SicBo(SicBoGame),
     Baccarat(BaccaratGame),
+    Blackjack(BlackjackGame),
 }
 
 impl CompiledGame {
@@ -49,6 +51,7 @@ impl CompiledGame {
             CompiledGame::BancaFrancesa(g) => &g.id,
             CompiledGame::SicBo(g) => &g.id,
             CompiledGame::Baccarat(g) => &g.id,
+            CompiledGame::Blackjack(g) => &g.id,
         }
     }
 
@@ -61,6 +64,7 @@ impl CompiledGame {
             CompiledGame::BancaFrancesa(g) => &g.name,
             CompiledGame::SicBo(g) => &g.name,
             CompiledGame::Baccarat(g) => &g.name,
+            CompiledGame::Blackjack(g) => &g.name,
         }
     }
 
@@ -74,6 +78,9 @@ impl CompiledGame {
             CompiledGame::Roulette(_) => "numbers covered",
             // The dice tables and baccarat: the lowest RTP of any bet (one entry, 0).
             CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) | CompiledGame::Baccarat(_) => "lowest bet",
+            // Blackjack: the game's RTP under optimal play (entry 0),
+            // without its bonus (1) and insurance (2), to nine decimals.
+            CompiledGame::Blackjack(_) => "line",
         }
     }
 }

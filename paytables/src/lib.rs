@@ -3,7 +3,7 @@
 //! Owns what a game designer writes (RON paytables, [`format`]), its
 //! validation with errors that name the file and line ([`compile`]), the
 //! exact mathematics over the full game cycle ([`reel_math`]; poker and
-//! roulette, the dice and baccarat in their own modules), the PAR
+//! roulette, the dice, baccarat and blackjack in their own modules), the PAR
 //! sheet (`par`, feature `par`), the simulation cross-check ([`simulate`]) and the
 //! canonical signed artifact with its approved manifest ([`artifact`]).
 //!
@@ -22,6 +22,8 @@ pub mod floor;
 // loader and the floor.
 #[cfg(feature = "compiler")]
 pub mod baccarat;
+#[cfg(feature = "compiler")]
+pub mod blackjack;
 #[cfg(feature = "compiler")]
 pub mod check;
 #[cfg(feature = "compiler")]

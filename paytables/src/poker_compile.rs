@@ -334,6 +334,7 @@ pub enum Kind {
     BancaFrancesa,
     SicBo,
     Baccarat,
+    Blackjack,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -361,12 +362,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "BancaFrancesaPaytable" => Ok(Kind::BancaFrancesa),
         "SicBoPaytable" => Ok(Kind::SicBo),
         "BaccaratPaytable" => Ok(Kind::Baccarat),
+        "BlackjackPaytable" => Ok(Kind::Blackjack),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…) or BaccaratPaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…) or BlackjackPaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

@@ -196,6 +196,10 @@ fn committed_artifacts_match_their_sources_and_the_manifest() {
         "roleta-americana",
         "banca-francesa",
         "cussec",
+        "bacara",
+        "bacara-6-sem-comissao",
+        "blackjack",
+        "blackjack-classico",
     ] {
         let out_path = dir.path().join(format!("{id}.json"));
         let out = paytable(&["compile", &sample(&format!("{id}.ron")), "-o", out_path.to_str().unwrap()]);
@@ -205,6 +209,29 @@ fn committed_artifacts_match_their_sources_and_the_manifest() {
         let committed = std::fs::read(sample(&format!("compiled/{id}.json"))).unwrap();
         assert_eq!(std::fs::read(&out_path).unwrap(), committed, "{id}: compiled artifact differs from the committed one");
     }
+}
+
+/// Blackjack from the command line (issue 32): each line held to the
+/// floor, the strategy in both languages, and the strategy played through
+/// the production round.
+#[test]
+fn blackjack_check_strategy_and_simulate_from_the_command_line() {
+    let out = paytable(&["check", &sample("blackjack-classico.ron")]);
+    let s = text(&out.stdout);
+    assert!(out.status.success(), "{s}{}", text(&out.stderr));
+    assert!(s.contains("game with its bonus (optimal play)       99.59758") && s.contains("insurance and even money         92.60450"), "{s}");
+    assert!(s.contains("ACCEPTED"), "{s}");
+    let out = paytable(&["check", &sample("blackjack.ron"), "--floor", "99.75"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("REFUSED: blackjack: jogo sem o bónus / game without the bonus returns 99.6996%"), "{}", text(&out.stderr));
+    let out = paytable(&["strategy", &sample("blackjack-classico.ron")]);
+    let s = text(&out.stdout);
+    assert!(s.contains("estratégia ótima") && s.contains("optimal strategy"), "{s}");
+    assert!(s.contains("8-8       P  P  P  P  P  P  P  P  P  P") && s.contains("8-8       X  X  X  X  X  X  X  X  X  X"), "{s}");
+    assert!(s.contains("11        D  D  D  D  D  D  D  D  D  H"), "{s}");
+    let out = paytable(&["simulate", &sample("blackjack.ron"), "--games", "300000", "--seed", "5", "--threads", "2"]);
+    let s = text(&out.stdout);
+    assert!(out.status.success() && s.contains("inside the interval"), "{s}{}", text(&out.stderr));
 }
 
 #[test]

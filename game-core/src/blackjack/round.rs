@@ -212,6 +212,22 @@ impl Round {
         c
     }
 
+    /// What the round has staked so far, in units: every hand's stake and
+    /// the insurance.
+    pub fn staked(&self) -> u64 {
+        self.hands.iter().map(|h| self.bet * h.stake()).sum::<u64>() + self.insurance.unwrap_or(0)
+    }
+
+    /// The extra stake a decision takes: the bet again for a double or a
+    /// split, half of it for insurance (BJ 23, 25, 50).
+    pub fn extra_stake(&self, action: Action) -> u64 {
+        match action {
+            Action::Double | Action::Split => self.bet,
+            Action::Insurance => self.bet / 2,
+            _ => 0,
+        }
+    }
+
     /// The cards the round has taken from the shoe.
     pub fn cards_used(&self) -> usize {
         self.next

@@ -78,11 +78,12 @@ enum Command {
         json: bool,
     },
     /// Draw poker: the expected value of each of the 32 holds of five cards,
-    /// best first, by enumerating every draw.
+    /// best first, by enumerating every draw. Blackjack: the optimal
+    /// strategy (hard, soft, pairs × up card) in both languages.
     Strategy {
         file: PathBuf,
-        /// Five cards: As Kd 10h 2c Jk (the joker), in one or more words.
-        #[arg(required = true, num_args = 1..)]
+        /// Draw poker: five cards, As Kd 10h 2c Jk (the joker), in one or more words.
+        #[arg(num_args = 0..)]
         cards: Vec<String>,
         /// Coins bet (the most the game takes when omitted).
         #[arg(long)]
@@ -179,6 +180,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::DrawPoker => draw_check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::StudPoker => stud_check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Roulette => roulette_check(&file, json, &floor),
+        Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Blackjack => blackjack_check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat) => {
             table_check(&file, json, &floor)
         }
@@ -197,6 +199,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             report(&file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect(), &warnings)
         }
         Command::Par { file, out, floor } if kind(&file)? == Kind::Roulette => roulette_par(&file, &out, &floor),
+        Command::Par { file, out, floor } if kind(&file)? == Kind::Blackjack => blackjack_par(&file, &out, &floor),
         Command::Par { file, out, floor } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat) => table_par(&file, &out, &floor),
         Command::Par { file, out, floor } => {
             let (source, checked) = checked(&file, &floor)?;
@@ -241,6 +244,13 @@ fn compile(file: &std::path::Path, out: &std::path::Path, floor: &str, approve_i
             verdict(file, &paytables::table_bet::refusals(game.id(), &bets, &Floor::from_percent(floor)?), true)?;
             let lowest = paytables::table_bet::lowest(&bets).map(|b| b.rtp.clone()).ok_or_else(|| anyhow!("no bets"))?;
             paytables::artifact::build(&text, game, &[(0, lowest)], None, None)
+        }
+        Kind::Blackjack => {
+            let game = load_blackjack(file)?;
+            let f = paytables::blackjack::figures(&game);
+            verdict(file, &paytables::blackjack::refusals(&game, &f, &Floor::from_percent(floor)?), true)?;
+            let rtp: Vec<(u64, _)> = paytables::blackjack::lines(&f).iter().enumerate().map(|(i, l)| (i as u64, paytables::blackjack::fraction(l.1))).collect();
+            paytables::artifact::build(&text, CompiledGame::Blackjack(game), &rtp, None, None)
         }
         Kind::Roulette => {
             let game = load_roulette(file)?;
@@ -448,6 +458,55 @@ fn table_par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Resu
     Ok(ExitCode::SUCCESS)
 }
 
+fn load_blackjack(file: &std::path::Path) -> Result<game_core::blackjack::BlackjackGame> {
+    Ok(paytables::blackjack::compile_blackjack(&file.display().to_string(), &read(file)?)?)
+}
+
+/// `paytable check` of blackjack: the game's return under optimal play,
+/// without its bonus, and insurance, each held to the floor.
+fn blackjack_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
+    let floor = Floor::from_percent(floor)?;
+    let game = load_blackjack(file)?;
+    let started = std::time::Instant::now();
+    let f = paytables::blackjack::figures(&game);
+    let secs = started.elapsed().as_secs_f64();
+    let refusals = paytables::blackjack::refusals(&game, &f, &floor);
+    if json {
+        let lines: Vec<serde_json::Value> = paytables::blackjack::lines(&f)
+            .iter()
+            .map(|(name, rtp)| serde_json::json!({ "line": name, "rtp": rtp, "rtp_fraction": paytables::blackjack::fraction(*rtp).to_string() }))
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "game": game.id, "rules": paytables::blackjack::rules_text(&game.rules),
+                "lines": lines, "bonus_share": f.bonus, "by_up_card": f.by_up_card, "seconds": secs, "refusals": refusals }))?
+        );
+    } else {
+        print!("{}", paytables::blackjack::report(&game, &f));
+        println!("analysis: {secs:.2} s");
+    }
+    verdict(file, &refusals, json)
+}
+
+/// The PAR sheet of blackjack: the figures and the strategy, in Markdown.
+fn blackjack_par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Result<ExitCode> {
+    let game = load_blackjack(file)?;
+    let f = paytables::blackjack::figures(&game);
+    verdict(file, &paytables::blackjack::refusals(&game, &f, &Floor::from_percent(floor)?), true)?;
+    std::fs::create_dir_all(out).map_err(|e| anyhow!("{}: {e}", out.display()))?;
+    let path = out.join(format!("{}-par.md", game.id));
+    let body = format!(
+        "# PAR sheet — {} ({})\n\n```\n{}```\n\n```\n{}```\n",
+        game.name,
+        game.id,
+        paytables::blackjack::report(&game, &f),
+        paytables::blackjack::strategy_text(&game, &f.strategy)
+    );
+    std::fs::write(&path, body).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    println!("{}", path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
 fn load_stud(file: &std::path::Path) -> Result<(game_core::stud_poker::StudPokerGame, Option<String>)> {
     Ok(paytables::poker_compile::compile_stud(&file.display().to_string(), &read(file)?)?)
 }
@@ -506,8 +565,17 @@ fn stud_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCod
 }
 
 fn strategy(file: &std::path::Path, cards: &[String], coins: Option<u32>) -> Result<ExitCode> {
+    if kind(file)? == Kind::Blackjack {
+        let game = load_blackjack(file)?;
+        let f = paytables::blackjack::figures(&game);
+        print!("{}", paytables::blackjack::strategy_text(&game, &f.strategy));
+        return Ok(ExitCode::SUCCESS);
+    }
     if kind(file)? != Kind::DrawPoker {
-        return Err(anyhow!("{}: strategy is for draw-poker paytables", file.display()));
+        return Err(anyhow!("{}: strategy is for draw-poker and blackjack paytables", file.display()));
+    }
+    if cards.is_empty() {
+        return Err(anyhow!("{}: name the five cards to hold from, like As Kd 10h 2c Jk", file.display()));
     }
     let (game, _) = load_draw(file)?;
     let hand = game_core::cards::parse_hand(cards)?;
@@ -573,6 +641,27 @@ fn poker_simulate(
                 format!("{coins} coin(s), optimal holds"),
                 exact,
                 r.games,
+                r.rtp(),
+                r.ci99(),
+                r.standard_deviation(),
+                started.elapsed().as_secs_f64(),
+            )
+        }
+        Kind::Blackjack => {
+            let game = load_blackjack(file)?;
+            let f = paytables::blackjack::figures(&game);
+            let started = std::time::Instant::now();
+            let r = paytables::blackjack::simulate(&game, &f.strategy, games, seed, threads, &|n| bar.inc(n));
+            (
+                game.name.clone(),
+                format!(
+                    "the optimal strategy, {} credits a hand, a fresh {}-deck shoe a hand; bonus measured {:.4}%",
+                    r.bet,
+                    game.rules.decks,
+                    r.bonus_rtp() * 100.0
+                ),
+                f.rtp,
+                r.hands,
                 r.rtp(),
                 r.ci99(),
                 r.standard_deviation(),

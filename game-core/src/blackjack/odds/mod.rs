@@ -28,8 +28,10 @@ use std::collections::HashMap;
 use dealer::{CLASSES, DealerGraph};
 use player::{Context, Counts, Solver, hard_aces, pack, total};
 
-use super::round::Action;
+use super::hand::value;
+use super::round::{Action, Phase, Round};
 use super::rules::{DealerBlackjack, HoleCard, Rules};
+use crate::cards::Card;
 
 /// Pair cards out of the shoe beyond which a split hand is valued as at
 /// this many.
@@ -62,7 +64,61 @@ pub struct Strategy {
     pub hits: Vec<player::KeyMap<bool>>,
 }
 
+/// A card's class: 0 the ace, 1–8 the values 2–9, 9 the ten-values.
+pub fn class(card: Card) -> usize {
+    usize::from(value(card)) - 1
+}
+
+/// A hand's cards by class.
+pub fn counts(cards: &[Card]) -> Counts {
+    let mut c = [0u8; CLASSES];
+    for &card in cards {
+        c[class(card)] += 1;
+    }
+    c
+}
+
 impl Strategy {
+    /// The strategy's decision for the round as it stands: always one
+    /// the round offers (a simulation plays the analysis's strategy
+    /// through the production round with it).
+    pub fn decide(&self, round: &Round) -> Action {
+        let legal = round.legal();
+        let pick = |want: Action| if legal.contains(&want) { Some(want) } else { None };
+        let up = round.up_card().map_or(0, class);
+        let want = match round.phase {
+            Phase::Insurance => {
+                let h = &round.hands[0];
+                let c = counts(&h.cards);
+                let (a, b) = two(&c);
+                if self.first.get(&(up as u8, a, b, false)) == Some(&Action::EvenMoney) { Action::EvenMoney } else { Action::NoInsurance }
+            }
+            _ => match round.hands.get(round.active) {
+                Some(h) => {
+                    let c = counts(&h.cards);
+                    let (a, b) = two(&c);
+                    if h.cards.len() == 2 && !h.split {
+                        let suited = h.cards[0].suit() == h.cards[1].suit();
+                        self.first.get(&(up as u8, a, b, suited)).copied().unwrap_or(Action::Stand)
+                    } else if h.cards.len() == 2 && a == b && legal.contains(&Action::Split) && self.first.get(&(up as u8, a, b, false)) == Some(&Action::Split)
+                    {
+                        Action::Split
+                    } else if h.cards.len() == 2 {
+                        let pair = class(h.cards[0]) as u8;
+                        let other = class(h.cards[1]) as u8;
+                        self.after_split.get(&(up as u8, pair, other)).copied().unwrap_or(Action::Stand)
+                    } else if self.hits(up, &c) {
+                        Action::Hit
+                    } else {
+                        Action::Stand
+                    }
+                }
+                None => Action::Stand,
+            },
+        };
+        pick(want).or_else(|| pick(Action::Stand)).or_else(|| pick(Action::Hit)).or_else(|| legal.first().copied()).unwrap_or(Action::Stand)
+    }
+
     /// Whether a hand of several cards (by class) hits against `up`.
     pub fn hits(&self, up: usize, hand: &Counts) -> bool {
         match self.hits.get(up).and_then(|m| m.get(&pack(hand))) {
@@ -73,6 +129,13 @@ impl Strategy {
             }
         }
     }
+}
+
+/// A two-card hand's classes, lower first.
+fn two(c: &Counts) -> (u8, u8) {
+    let mut it = (0..CLASSES).flat_map(|k| std::iter::repeat_n(k as u8, usize::from(c[k])));
+    let a = it.next().unwrap_or(0);
+    (a, it.next().unwrap_or(a))
 }
 
 /// One up card's share of the figures.

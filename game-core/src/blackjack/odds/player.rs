@@ -9,7 +9,7 @@
 //! added once, at the deal ([`super::analyse`]). Where a blackjack takes
 //! every stake, it is an outcome of the dealer like any other.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::dealer::{BLACKJACK, BUST, CLASSES, DealerGraph, Dist};
 use crate::blackjack::rules::{DealerBlackjack, HoleCard, Rules};
@@ -287,12 +287,14 @@ impl<'a> Solver<'a> {
         // capped hand of two pair cards with `k` more out.
         let mut non_pair: HashMap<u8, f64> = HashMap::new();
         let mut capped: HashMap<u8, f64> = HashMap::new();
-        // The process: (resplits, second cards not pairs, capped hands).
-        let mut states: HashMap<(u16, u16, u16), f64> = HashMap::new();
+        // The process: (resplits, second cards not pairs, capped hands), in
+        // a fixed order, so that the sums (and the artifact's figures) are
+        // the same on every run and machine.
+        let mut states: BTreeMap<(u16, u16, u16), f64> = BTreeMap::new();
         states.insert((0, 0, 0), 1.0);
         let mut ev = 0.0;
         while !states.is_empty() {
-            let mut next: HashMap<(u16, u16, u16), f64> = HashMap::new();
+            let mut next: BTreeMap<(u16, u16, u16), f64> = BTreeMap::new();
             for ((r, m, c), prob) in states {
                 let total_hands = 2 + r;
                 let pending = total_hands - m - c;

@@ -1,0 +1,247 @@
+//! Blackjack/21 (issue 32; card-games.md §1, A.1): the deal draws and
+//! commits the whole shoe, shuffled afresh for the hand (BJ-T2 (i)), before
+//! the first card is shown; every decision is a committed step, journaled
+//! with the extra stake a double, a split or insurance takes, and applied
+//! to game-core's round, which offers only what the rules allow (BJ 72).
+//! A round killed at any decision resumes there with the same cards: the
+//! shoe and the steps rebuild it.
+
+use game_core::blackjack::{Action, BlackjackGame, Outcome, Phase, Round};
+use game_core::cards::Card;
+use game_core::progressive::Trigger;
+use meters::{Cents, Draw, WinComponent};
+use serde::{Deserialize, Serialize};
+
+use super::cards;
+use crate::kind::{BetControl, Decided, GameKind, NoEdit, Refusal};
+use crate::names::Lang;
+
+/// The bet on the hand, in credits: a multiple of the table minimum, up
+/// to the maximum (BJ 8, 17).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlackjackBet {
+    pub bet: u64,
+}
+
+/// The whole shoe in the order it deals.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlackjackShoe {
+    pub cards: Vec<Card>,
+}
+
+/// A committed decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlackjackStep {
+    pub action: Action,
+}
+
+/// A blackjack table (its approved paytable).
+pub struct Blackjack(pub BlackjackGame);
+
+impl Blackjack {
+    /// The bets the table takes: every multiple of the minimum up to the
+    /// maximum.
+    fn bets(&self) -> Vec<u64> {
+        (1..=self.0.maximum_ratio).map(|k| k * self.0.minimum).collect()
+    }
+}
+
+fn outcome(o: Outcome, lang: Lang) -> &'static str {
+    match o {
+        Outcome::Blackjack => "blackjack",
+        Outcome::Win => lang.pick("ganha", "wins"),
+        Outcome::Push => lang.pick("empate", "push"),
+        Outcome::Lose => lang.pick("perde", "loses"),
+        Outcome::Bust => lang.pick("rebentou", "bust"),
+        Outcome::Surrendered => lang.pick("desistiu", "surrendered"),
+        Outcome::EvenMoney => lang.pick("pagamento igual", "even money"),
+        Outcome::Void => lang.pick("anulada", "void"),
+    }
+}
+
+impl GameKind for Blackjack {
+    const OPENING: &'static str = "blackjack-deal";
+    type Bet = BlackjackBet;
+    type Deal = BlackjackShoe;
+    type Decision = Action;
+    type Edit = NoEdit;
+    type Step = BlackjackStep;
+    type Round = Round;
+
+    fn id(&self) -> &str {
+        &self.0.id
+    }
+
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    fn family(&self, lang: Lang) -> &'static str {
+        lang.pick("blackjack", "blackjack")
+    }
+
+    fn opening_bet(&self) -> BlackjackBet {
+        BlackjackBet { bet: self.0.minimum }
+    }
+
+    fn adjust_bet(&self, bet: &BlackjackBet, control: BetControl, delta: i32) -> BlackjackBet {
+        match control {
+            BetControl::Amount => BlackjackBet { bet: super::step(&self.bets(), bet.bet, delta) },
+            _ => *bet,
+        }
+    }
+
+    fn offers(&self, bet: &BlackjackBet) -> bool {
+        self.0.offers(bet.bet)
+    }
+
+    fn check_bet(&self, bet: &BlackjackBet) -> Result<(), Refusal> {
+        if self.offers(bet) {
+            return Ok(());
+        }
+        let (min, max) = (self.0.minimum, self.0.maximum());
+        Err(Refusal::new(
+            format!("Uma aposta de {} créditos: a mesa aceita múltiplos de {min} até {max} (BJ 8, 17)", bet.bet),
+            format!("A bet of {} credits: the table takes multiples of {min} up to {max} (BJ 8, 17)", bet.bet),
+        ))
+    }
+
+    fn stake(&self, bet: &BlackjackBet) -> u64 {
+        bet.bet
+    }
+
+    fn bet_text(&self, bet: &BlackjackBet, lang: Lang) -> String {
+        format!("{} {} {}", lang.pick("aposta", "bet"), bet.bet, lang.pick("créd.", "cr"))
+    }
+
+    fn draw(&self, _bet: &BlackjackBet, rng: &mut Draw<'_>) -> Result<BlackjackShoe, String> {
+        Ok(BlackjackShoe { cards: self.0.shuffle(rng) })
+    }
+
+    fn open(&self, bet: &BlackjackBet, deal: &BlackjackShoe) -> Round {
+        Round::deal(self.0.rules, bet.bet, deal.cards.clone())
+    }
+
+    /// A decision the round offers now, committed with its extra stake;
+    /// anything else is refused with what is offered (BJ 72).
+    fn decide(&self, round: &mut Round, decision: &Action) -> Result<Decided<BlackjackStep>, Refusal> {
+        let offered = round.legal();
+        if !offered.contains(decision) {
+            let list = |pt: bool| offered.iter().map(|a| a.name(pt)).collect::<Vec<_>>().join(", ");
+            return Err(Refusal::new(
+                format!("«{}» não é possível agora; pode: {}", decision.name(true), list(true)),
+                format!("\"{}\" is not possible now; you may: {}", decision.name(false), list(false)),
+            ));
+        }
+        Ok(Decided::Commit { step: BlackjackStep { action: *decision }, extra_stake: round.extra_stake(*decision) })
+    }
+
+    fn step_name(&self, step: &BlackjackStep) -> &'static str {
+        step.action.name(false)
+    }
+
+    fn apply(&self, round: &mut Round, step: &BlackjackStep) {
+        // Committed steps were legal when taken, and the same shoe and
+        // steps rebuild the same round: a refusal here changes nothing.
+        let _ = round.act(step.action);
+    }
+
+    fn decided(&self, round: &Round) -> bool {
+        round.phase == Phase::Done
+    }
+
+    /// Every stake's return, the insurance's and the bonus (credits: every
+    /// return of a bet on the table's step is whole).
+    fn win(&self, round: &Round) -> u64 {
+        round.settlement().map_or(0, |s| s.returned())
+    }
+
+    fn staked(&self, round: &Round) -> u64 {
+        round.staked()
+    }
+
+    fn components(&self, round: &Round, denom: Cents) -> Vec<WinComponent> {
+        let Some(s) = round.settlement() else { return Vec::new() };
+        let mut c: Vec<WinComponent> = s
+            .hands
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.returned > 0)
+            .map(|(i, h)| WinComponent { label: format!("hand {} {} ({} staked)", i + 1, outcome(h.outcome, Lang::En), h.staked), amount: h.returned * denom })
+            .collect();
+        if let Some((staked, returned)) = s.insurance.filter(|i| i.1 > 0) {
+            c.push(WinComponent { label: format!("insurance 2:1 ({staked} staked)"), amount: returned * denom });
+        }
+        if s.bonus > 0 {
+            c.push(WinComponent { label: "6-7-8 / 7-7-7 bonus (BJ 48)".into(), amount: s.bonus * denom });
+        }
+        c
+    }
+
+    fn hits(&self, _round: &Round, _trigger: &Trigger) -> bool {
+        false
+    }
+
+    fn describe(&self, round: &Round, lang: Lang) -> String {
+        let results = round.settlement().map(|s| s.hands).unwrap_or_default();
+        let hands: Vec<String> = round
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let result = results.get(i).map_or(String::new(), |r| format!(" {}", outcome(r.outcome, lang)));
+                format!("{} ({}){result}", cards(&h.cards), h.total())
+            })
+            .collect();
+        let shown = if round.hole_shown { round.dealer.clone() } else { round.dealer.iter().take(1).copied().collect() };
+        format!("{}: {} — {}: {}", lang.pick("jogador", "player"), hands.join(" / "), lang.pick("banca", "dealer"), cards(&shown))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use game_core::blackjack::Rules;
+
+    use super::*;
+
+    fn table() -> Blackjack {
+        Blackjack(BlackjackGame { id: "bj".into(), name: "BJ".into(), rules: Rules::seed(), minimum: 2, maximum_ratio: 30 })
+    }
+
+    fn shoe(s: &str) -> BlackjackShoe {
+        BlackjackShoe { cards: s.split_whitespace().map(|c| c.parse().unwrap()).collect() }
+    }
+
+    /// The bet buttons walk the multiples of the minimum (BJ 17); a bet off
+    /// them is refused by name.
+    #[test]
+    fn bets_are_multiples_of_the_minimum_up_to_30_times_it() {
+        let t = table();
+        let b = t.adjust_bet(&t.opening_bet(), BetControl::Amount, 1);
+        assert_eq!(b.bet, 4);
+        assert_eq!(t.adjust_bet(&b, BetControl::Amount, 100).bet, 60);
+        assert!(t.check_bet(&BlackjackBet { bet: 3 }).unwrap_err().en.contains("multiples of 2 up to 60"));
+    }
+
+    /// Each decision commits its extra stake: a split and a double the bet
+    /// again, insurance half of it; an illegal one is refused with what is
+    /// offered.
+    #[test]
+    fn decisions_commit_their_extra_stakes() {
+        let t = table();
+        let mut r = t.open(&BlackjackBet { bet: 10 }, &shoe("5s 9d 5c Th 4h 6d Kc"));
+        let e = t.decide(&mut r.clone(), &Action::Stand).unwrap_err();
+        assert!(e.en.contains("you may: hit, double, split, surrender"), "{}", e.en);
+        let Decided::Commit { step, extra_stake } = t.decide(&mut r, &Action::Split).unwrap() else { panic!() };
+        assert_eq!(extra_stake, 10);
+        t.apply(&mut r, &step);
+        let Decided::Commit { step, extra_stake } = t.decide(&mut r, &Action::Double).unwrap() else { panic!() };
+        assert_eq!(extra_stake, 10);
+        t.apply(&mut r, &step);
+        assert_eq!(t.staked(&r), 30);
+        let mut ins = t.open(&BlackjackBet { bet: 10 }, &shoe("Ts As 9c Kh"));
+        let Decided::Commit { extra_stake, .. } = t.decide(&mut ins, &Action::Insurance).unwrap() else { panic!() };
+        assert_eq!(extra_stake, 5);
+    }
+}

@@ -1,0 +1,180 @@
+//! Blackjack through the host's commands, headless on real SQLite files
+//! (issue 32): every decision a committed step with its extra stake, the
+//! meters against an independent reading of the committed cards, and a
+//! round killed at each of its decisions resuming there with the same
+//! cards and no stake taken twice.
+
+use crate::test_config;
+
+use game_core::blackjack::{Action, Phase, Round};
+use game_host::boot::{BootOptions, boot};
+use game_host::kinds::blackjack::Blackjack;
+use game_host::session::Session;
+
+/// The shipped configuration with the two blackjack tables added.
+fn config(dir: &std::path::Path) -> std::path::PathBuf {
+    let text = test_config::text(dir);
+    let games = "\"bacara\", \"bacara-6-sem-comissao\"]";
+    assert!(text.contains(games), "the shipped games list changed");
+    test_config::write(dir, &text.replacen(games, "\"bacara\", \"bacara-6-sem-comissao\", \"blackjack\", \"blackjack-classico\"]", 1))
+}
+
+fn open(dir: &std::path::Path, seed: u64) -> Session {
+    boot(&BootOptions { config: config(dir), db: dir.join("egm.sqlite"), lab_seed: Some(seed), demo: false }).unwrap()
+}
+
+fn select(s: &mut Session, id: &str) {
+    let index = s.games().iter().position(|g| g.id() == id).unwrap_or_else(|| panic!("{id} is not hosted"));
+    s.choose_game(index);
+}
+
+/// The tests' player: insures, splits and doubles whenever offered (to
+/// meet every extra stake), surrenders a 16, hits under 17.
+fn choose(r: &Round) -> Action {
+    let legal = r.legal();
+    for a in [Action::Insurance, Action::EvenMoney, Action::Split, Action::Double] {
+        if legal.contains(&a) {
+            return a;
+        }
+    }
+    let total = r.hands.get(r.active).map_or(21, |h| h.total());
+    if legal.contains(&Action::Surrender) && total == 16 {
+        Action::Surrender
+    } else if legal.contains(&Action::Hit) && (total < 17 || !legal.contains(&Action::Stand)) {
+        Action::Hit
+    } else {
+        Action::Stand
+    }
+}
+
+/// The text read again for a hand that is not split and not insured: card
+/// values (BJ 4), the player's cards in the order dealt and drawn, the
+/// dealer standing on every 17 (BJ 22), and the settlement (BJ 39–49) in
+/// credits for a bet of `bet`; None where the reading does not apply.
+fn independent(shoe: &[String], decisions: &[Action], bet: u64) -> Option<u64> {
+    let value = |c: &String| match &c[..c.len() - 1] {
+        "A" => 1,
+        "T" | "10" | "J" | "Q" | "K" => 10,
+        r => r.parse::<u64>().unwrap(),
+    };
+    let best = |cards: &[&String]| {
+        let hard: u64 = cards.iter().map(|c| value(c)).sum();
+        if cards.iter().any(|c| value(c) == 1) && hard + 10 <= 21 { hard + 10 } else { hard }
+    };
+    if decisions.iter().any(|a| matches!(a, Action::Split | Action::Insurance | Action::EvenMoney)) {
+        return None;
+    }
+    let mut player = vec![&shoe[0], &shoe[2]];
+    let mut dealer = vec![&shoe[1], &shoe[3]];
+    let mut next = 4;
+    let mut stake = bet;
+    for a in decisions {
+        match a {
+            Action::Hit => {
+                player.push(&shoe[next]);
+                next += 1;
+            }
+            Action::Double => {
+                // BJ 27: a soft double counts its ace 1.
+                if player.iter().any(|c| value(c) == 1) {
+                    return None;
+                }
+                stake *= 2;
+                player.push(&shoe[next]);
+                next += 1;
+            }
+            Action::Surrender => return Some(bet / 2),
+            _ => {}
+        }
+    }
+    let blackjack = |h: &[&String]| h.len() == 2 && best(h) == 21;
+    let (p, d) = (best(&player), best(&dealer));
+    if blackjack(&player) {
+        return Some(if blackjack(&dealer) { bet } else { bet + bet * 3 / 2 });
+    }
+    if p > 21 {
+        return Some(0);
+    }
+    if blackjack(&dealer) {
+        return Some(0);
+    }
+    let mut d = d;
+    while d < 17 {
+        dealer.push(&shoe[next]);
+        next += 1;
+        d = best(&dealer);
+    }
+    Some(if d > 21 || p > d {
+        2 * stake
+    } else if p == d {
+        stake
+    } else {
+        0
+    })
+}
+
+#[test]
+fn hands_settle_as_the_text_reads_the_committed_cards() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path(), 41);
+    select(&mut s, "blackjack");
+    s.insert_note(5_000);
+    let (mut checked, mut extras) = (0, [0u32; 3]);
+    for round in 0..160 {
+        let credit = s.machine().credit();
+        assert!(s.play(), "{:?}", s.message_text());
+        let mut extra = 0;
+        while s.in_round() {
+            let r = &s.round::<Blackjack>().unwrap().state;
+            assert_ne!(r.phase, Phase::Done);
+            let a = choose(r);
+            extra += r.extra_stake(a);
+            if let Some(i) = [Action::Split, Action::Double, Action::Insurance].iter().position(|&x| x == a) {
+                extras[i] += 1;
+            }
+            assert!(s.decide::<Blackjack>(a), "round {round}: {a:?} refused: {:?}", s.message_text());
+        }
+        let h = s.round::<Blackjack>().unwrap();
+        let (bet, denom) = (h.bet.bet, h.denom);
+        let st = h.state.settlement().unwrap();
+        assert_eq!(st.staked(), bet + extra, "round {round}: every extra stake the decisions took");
+        assert_eq!(s.machine().credit(), credit - (bet + extra) * denom + st.returned() * denom, "round {round}");
+        let shoe: Vec<String> = h.deal.cards.iter().map(|c| c.to_string()).collect();
+        if let Some(want) = independent(&shoe, &h.state.decisions, bet) {
+            assert_eq!(st.returned() - st.bonus, want, "round {round}: {:?} / {:?} with {:?}", &shoe[..8], h.state.hands, h.state.decisions);
+            checked += 1;
+        }
+    }
+    assert!(checked > 100 && extras.iter().all(|&n| n > 0), "{checked} hands read again; splits, doubles, insurances: {extras:?}");
+    meters::inspect::Inspection::open(&dir.path().join("egm.sqlite")).unwrap().self_audit().unwrap();
+}
+
+/// A round killed at each of its decisions resumes there: the same cards,
+/// the same decisions offered, the credit unchanged (no extra stake
+/// debited again), and it settles as an uncut round would.
+#[test]
+fn a_round_killed_at_any_decision_resumes_there_with_the_same_cards() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path(), 43);
+    select(&mut s, "blackjack");
+    s.insert_note(5_000);
+    let mut cuts = 0;
+    for _ in 0..40 {
+        assert!(s.play(), "{:?}", s.message_text());
+        while s.in_round() {
+            let before = s.round::<Blackjack>().unwrap().state.clone();
+            let credit = s.machine().credit();
+            s.power_cut();
+            s = open(dir.path(), 43);
+            cuts += 1;
+            assert!(s.in_round(), "the open round is resumed");
+            let after = &s.round::<Blackjack>().unwrap().state;
+            assert_eq!((&after.hands, &after.dealer, after.legal()), (&before.hands, &before.dealer, before.legal()));
+            assert_eq!(s.machine().credit(), credit, "nothing debited or paid again on resume");
+            let a = choose(after);
+            assert!(s.decide::<Blackjack>(a), "{a:?} refused after resume: {:?}", s.message_text());
+        }
+    }
+    assert!(cuts >= 60, "{cuts} cuts");
+    meters::inspect::Inspection::open(&dir.path().join("egm.sqlite")).unwrap().self_audit().unwrap();
+}
