@@ -23,6 +23,7 @@ use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::kinds::baccarat::Baccarat;
 use game_host::kinds::banca_francesa::BancaFrancesa;
+use game_host::kinds::blackjack::Blackjack;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
 use game_host::kinds::sic_bo::SicBo;
@@ -49,7 +50,8 @@ fn settled(s: &Session) -> Result<()> {
 /// decide, gamble now and then, collect.
 fn finish(s: &mut Session, player: &mut StreamRng) -> Result<()> {
     let before = s.history().len();
-    for _ in 0..16 {
+    // A blackjack round of many splits takes many decisions.
+    for _ in 0..400 {
         if !s.in_round() {
             break;
         }
@@ -59,7 +61,13 @@ fn finish(s: &mut Session, player: &mut StreamRng) -> Result<()> {
                 continue;
             }
             Some(Phase::Decisions) => {
-                if s.rules::<DrawPoker>().is_some() {
+                if let Some(legal) = s.round::<Blackjack>().map(|r| r.state.legal()) {
+                    // Any decision the round offers, at random.
+                    let a = legal.get(player.index(legal.len().max(1))).copied();
+                    if let Some(a) = a {
+                        s.decide::<Blackjack>(a);
+                    }
+                } else if s.rules::<DrawPoker>().is_some() {
                     for i in 0..5 {
                         if player.uniform(2) == 0 {
                             s.decide::<DrawPoker>(DrawDecision::Toggle(i));

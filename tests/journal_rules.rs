@@ -21,6 +21,7 @@ pub struct Rules {
     pub reels: BTreeMap<String, ReelGame>,
     pub draw: BTreeMap<String, DrawPokerGame>,
     pub stud: StudPokerGame,
+    pub blackjack: BTreeMap<String, game_core::blackjack::BlackjackGame>,
 }
 
 /// A reel round's win in credits, worked out again from its journaled
@@ -58,7 +59,12 @@ pub fn rules() -> Rules {
         draw.insert(id.to_owned(), g);
     }
     let paytables::artifact::CompiledGame::StudPoker(stud) = load("poquer-sem-descarte") else { panic!("not a stud game") };
-    Rules { reels, draw, stud }
+    let mut blackjack = BTreeMap::new();
+    for id in ["blackjack", "blackjack-classico"] {
+        let paytables::artifact::CompiledGame::Blackjack(g) = load(id) else { panic!("{id} is not blackjack") };
+        blackjack.insert(id.to_owned(), g);
+    }
+    Rules { reels, draw, stud, blackjack }
 }
 
 /// What the rules pay (cents, before progressives) for the outcome and
@@ -148,6 +154,18 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             };
             assert!(gambles.is_empty(), "round {}: baccarat offers no double-up", r.round);
             return spots.iter().map(|&(s, stake)| s.returned_cents(stake * r.denom, &coup, commission).expect("a stake of whole cents")).sum();
+        }
+        "blackjack-deal" => {
+            // The hand replayed from the journaled shoe and decisions
+            // (BJ 20–50): every stake's return, insurance and the bonus.
+            let game = &rules.blackjack[first.data["game"].as_str().unwrap()];
+            let bet = first.data["bet"]["bet"].as_u64().unwrap();
+            let shoe: Vec<Card> = serde_json::from_value(first.data["deal"]["cards"].clone()).unwrap();
+            assert_eq!(shoe.len(), game.shoe_size(), "round {}: the whole shoe is committed", r.round);
+            let decisions: Vec<game_core::blackjack::Action> =
+                r.steps[1..].iter().filter(|s| s.step.name != "gamble").map(|s| serde_json::from_value(s.step.data["action"].clone()).unwrap()).collect();
+            let round = game_core::blackjack::Round::replay(game.rules, bet, shoe, &decisions).unwrap();
+            round.settlement().expect("a settled hand is done").returned()
         }
         other => panic!("round {} began with an unknown step {other}", r.round),
     };

@@ -416,12 +416,17 @@ def main():
             for x, y in [(130, 120), (245, 60), (360, 120)]
         )
         write(f"games/{game}/logo.svg", logo(colour, dice))
-    # The baccarat tables: a natural, an eight and a nine face up.
-    for game, colour in {"bacara": "#6a0f1e", "bacara-6-sem-comissao": "#0f3f5a"}.items():
+    # The baccarat tables: a natural, an eight and a nine face up; the
+    # blackjack tables: a blackjack, an ace and a king.
+    two_cards = {
+        "bacara": ("#6a0f1e", "8", "9"), "bacara-6-sem-comissao": ("#0f3f5a", "8", "9"),
+        "blackjack": ("#0f4a2a", "A", "K"), "blackjack-classico": ("#3a1f6a", "A", "K"),
+    }
+    for game, (colour, first, second) in two_cards.items():
         cards = "".join(
             f'<g transform="rotate({angle} {x + 70} 250)"><rect x="{x}" y="50" width="140" height="200" rx="16" fill="#fbf8f0" stroke="#f6d24a" stroke-width="5"/>'
             + glyphs(mark, x + 70 - text_width(mark, 110) / 2, 95, 110, ink, 3.0) + "</g>"
-            for x, angle, mark, ink in [(170, -10, "8", "#1b1b1b"), (290, 10, "9", "#c8102e")]
+            for x, angle, mark, ink in [(170, -10, first, "#1b1b1b"), (290, 10, second, "#c8102e")]
         )
         write(f"games/{game}/logo.svg", logo(colour, cards))
     for game, colour in {"roleta-francesa": "#0f5a2a", "roleta-americana": "#6a0f1e"}.items():

@@ -139,6 +139,7 @@ fn main() -> ExitCode {
                     screens::dice::banca::BancaFrancesaScreenPlugin,
                     screens::dice::sic_bo::SicBoScreenPlugin,
                     screens::baccarat::BaccaratScreenPlugin,
+                    screens::blackjack::BlackjackScreenPlugin,
                     screens::cards::CardArtPlugin,
                     stage::StagePlugin,
                     screens::deck::ButtonDeckPlugin,

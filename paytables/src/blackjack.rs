@@ -62,9 +62,11 @@ pub fn compile_blackjack(file: &str, src: &str) -> Result<BlackjackGame, Paytabl
     e.result(|| BlackjackGame { id: p.id.clone(), name: p.name.clone(), rules: p.rules, minimum: p.minimum, maximum_ratio: p.maximum_ratio })
 }
 
-/// A figure as the artifact records it: nine decimals, as a fraction.
+/// A figure as the artifact records it: nine decimals, rounded down (the
+/// enumeration's rounding error is below 10^-12, so the record never
+/// claims more than the game returns, docs/blackjack.md).
 pub fn fraction(x: f64) -> BigRational {
-    let scaled = (x * 1e9).round() as i64;
+    let scaled = (x * 1e9).floor() as i64;
     BigRational::new(BigInt::from(scaled), BigInt::from(1_000_000_000i64))
 }
 
@@ -373,7 +375,8 @@ mod tests {
         let r = refusals(&game, &f, &high);
         assert_eq!(r.len(), 2, "{r:?}");
         assert!(r[0].contains("game without the bonus returns 99.69") && r[1].contains("insurance"), "{r:?}");
-        assert_eq!(fraction(0.9979988).to_string(), "997998800/1000000000".parse::<BigRational>().unwrap().to_string());
+        assert_eq!(fraction(0.75), BigRational::new(3.into(), 4.into()));
+        assert_eq!(fraction(0.9999999999), BigRational::new(999_999_999.into(), 1_000_000_000.into()), "rounded down, never up");
     }
 
     /// The shipped strategy through the production round: 400,000 hands

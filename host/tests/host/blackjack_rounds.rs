@@ -11,7 +11,8 @@ use game_host::boot::{BootOptions, boot};
 use game_host::kinds::blackjack::Blackjack;
 use game_host::session::Session;
 
-/// The shipped configuration with the two blackjack tables added.
+/// The shipped configuration with the two blackjack tables added (the
+/// cabinet does not list them until its table screen is finished).
 fn config(dir: &std::path::Path) -> std::path::PathBuf {
     let text = test_config::text(dir);
     let games = "\"bacara\", \"bacara-6-sem-comissao\"]";

@@ -1,0 +1,456 @@
+//! The blackjack table (issue 32), drawn by Bevy: the dealer's hand, its
+//! hole card face down until the dealer's turn; the player's hands side
+//! by side, the active one marked; each hand's total and result; the
+//! decisions that are legal now, as buttons (touch, or F1 hit, F2 stand,
+//! F3 double, F4 split, F5 surrender, F6 insurance or even money, F7 no
+//! insurance), a double, a split or insurance only where the credit meter
+//! covers its stake. Everything shown is the host's round: the shoe was
+//! committed at the deal, each decision is a committed step. Help and
+//! recall stay egui.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use bevy::input::touch::Touches;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::egui;
+use game_core::blackjack::odds::analyse;
+use game_core::blackjack::rules::{DealerBlackjack, DoubleOn, HoleCard};
+use game_core::blackjack::{Action, BlackjackGame, Outcome, Round, Rules};
+use game_host::kind::GameKind;
+use game_host::kinds::blackjack::{Blackjack, BlackjackShoe};
+use game_host::round::{Opening, Phase};
+use game_host::session::Session;
+use meters::RoundRecall;
+
+use crate::SessionRes;
+use crate::layout::Area;
+use crate::modes::Mode;
+use crate::screens::KindPages;
+use crate::screens::cards::paint_hand;
+use crate::screens::help::{Block, HelpDoc, bet_range};
+use crate::screens::table::{self, CARD, CardLook};
+use crate::stage::{self, ArtTextures, Fonts};
+
+pub struct BlackjackScreenPlugin;
+
+impl Plugin for BlackjackScreenPlugin {
+    fn build(&self, app: &mut App) {
+        KindPages::register(app, help_page, replay);
+        app.init_resource::<BlackjackTable>()
+            .add_systems(Update, decision_keys.run_if(in_state(Mode::Playing)))
+            .add_systems(Update, (build_table, (show_table, touch_buttons).run_if(blackjack_selected)).chain());
+    }
+}
+
+fn blackjack_selected(session: Res<SessionRes>) -> bool {
+    session.0.lock().is_ok_and(|s| s.rules::<Blackjack>().is_some())
+}
+
+/// The buttons, in the order of their keys F1–F7.
+const BUTTONS: [Action; 7] = [Action::Hit, Action::Stand, Action::Double, Action::Split, Action::Surrender, Action::Insurance, Action::NoInsurance];
+const KEYS: [KeyCode; 7] = [KeyCode::F1, KeyCode::F2, KeyCode::F3, KeyCode::F4, KeyCode::F5, KeyCode::F6, KeyCode::F7];
+/// The most hands and cards a hand the table lays out.
+const HANDS: usize = 8;
+const CARDS: usize = 10;
+const DEALER_Y: f32 = 235.0;
+const PLAYER_Y: f32 = 505.0;
+const LABEL_Y: f32 = 650.0;
+const BUTTON_Y: f32 = 700.0;
+
+/// The button's area: seven in a row across the table.
+pub fn button_area(k: usize) -> Area {
+    Area::new(60.0 + k as f32 * 260.0, BUTTON_Y, 240.0, 72.0)
+}
+
+/// The decisions offered now whose extra stake the credit meter covers:
+/// what the screen shows and takes (the core refuses the rest anyway).
+fn offered(s: &Session) -> Vec<Action> {
+    let Some(r) = s.round::<Blackjack>().filter(|r| r.phase == Phase::Decisions) else { return Vec::new() };
+    let credit = s.machine().credit();
+    r.state.legal().into_iter().filter(|&a| r.state.extra_stake(a).saturating_mul(r.denom) <= credit).collect()
+}
+
+/// The decision a button or key stands for now: F6 is insurance, or even
+/// money for a blackjack.
+fn meaning(offered: &[Action], k: usize) -> Option<Action> {
+    let a = BUTTONS[k];
+    let a = if a == Action::Insurance && offered.contains(&Action::EvenMoney) { Action::EvenMoney } else { a };
+    offered.contains(&a).then_some(a)
+}
+
+fn decision_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) {
+    let Ok(mut s) = session.0.lock() else { return };
+    if s.rules::<Blackjack>().is_none() {
+        return;
+    }
+    let now = offered(&s);
+    for (k, key) in KEYS.iter().enumerate() {
+        if keys.just_pressed(*key)
+            && let Some(a) = meaning(&now, k)
+        {
+            s.decide::<Blackjack>(a);
+            return;
+        }
+    }
+}
+
+fn label(s: &Session, a: Action) -> String {
+    let key = BUTTONS.iter().position(|&b| b == a || (a == Action::EvenMoney && b == Action::Insurance)).map_or(0, |k| k + 1);
+    format!("{} (F{key})", a.name(s.lang() == game_host::session::Lang::Pt).to_uppercase())
+}
+
+fn outcome(s: &Session, o: Outcome) -> &'static str {
+    match o {
+        Outcome::Blackjack => "BLACKJACK",
+        Outcome::Win => s.t("GANHA", "WINS"),
+        Outcome::Push => s.t("EMPATE", "PUSH"),
+        Outcome::Lose => s.t("PERDE", "LOSES"),
+        Outcome::Bust => s.t("REBENTOU", "BUST"),
+        Outcome::Surrendered => s.t("DESISTIU", "SURRENDERED"),
+        Outcome::EvenMoney => s.t("PAGAMENTO IGUAL", "EVEN MONEY"),
+        Outcome::Void => s.t("ANULADA", "VOID"),
+    }
+}
+
+/// The table on screen: built for the game selected (and the player's
+/// language), taken down for any other.
+#[derive(Resource, Default)]
+struct BlackjackTable {
+    game: Option<String>,
+}
+
+#[derive(Component)]
+struct BlackjackRoot;
+/// A card: the dealer's (hand None) or a player's hand's, and its place.
+#[derive(Component)]
+struct BlackjackCard(Option<usize>, usize);
+/// The mark under the hand in play.
+#[derive(Component)]
+struct ActiveMark;
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+enum BlackjackText {
+    Dealer,
+    Hand(usize),
+    Stakes,
+    Outcome,
+    Button(usize),
+}
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+struct BlackjackButton(usize);
+
+/// Where each card of a round stands, and its size: the dealer's row, and
+/// the player's hands side by side, each fanned.
+fn hand_centre(hands: usize, i: usize) -> f32 {
+    let spacing = (1700.0 / hands.max(1) as f32).min(560.0);
+    960.0 + (i as f32 - (hands as f32 - 1.0) / 2.0) * spacing
+}
+
+fn card_size(hands: usize) -> Vec2 {
+    if hands <= 2 { CARD * 0.85 } else { CARD * 0.6 }
+}
+
+fn card_place(hands: usize, hand: Option<usize>, i: usize, n: usize) -> (f32, f32) {
+    match hand {
+        None => table::row(n.max(2), CARD * 0.85, 14.0, 960.0, DEALER_Y)[i.min(n.max(2) - 1)],
+        Some(h) => {
+            let fan = card_size(hands).x * 0.32;
+            let x = hand_centre(hands, h) - (n as f32 - 1.0) * fan / 2.0 + i as f32 * fan;
+            (x, PLAYER_Y + i as f32 * 6.0)
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_table(
+    mut commands: Commands,
+    session: Res<SessionRes>,
+    mode: Res<State<Mode>>,
+    fonts: Option<Res<Fonts>>,
+    mut table: ResMut<BlackjackTable>,
+    roots: Query<Entity, With<BlackjackRoot>>,
+    mut shown: Query<&mut Visibility, With<BlackjackRoot>>,
+) {
+    let Some(fonts) = fonts else { return };
+    let Ok(s) = session.0.lock() else { return };
+    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
+    for mut v in &mut shown {
+        v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
+    }
+    let key = s.rules::<Blackjack>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
+    if table.game == key {
+        return;
+    }
+    for e in &roots {
+        commands.entity(e).despawn();
+    }
+    table.game = key;
+    if s.rules::<Blackjack>().is_none() {
+        return;
+    }
+    commands.spawn((BlackjackRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
+        root.spawn((
+            ActiveMark,
+            Sprite::from_color(table::GOLD, Vec2::new(300.0, 8.0)),
+            Transform::from_translation(stage::at(960.0, LABEL_Y - 22.0, 2.0)),
+            Visibility::Hidden,
+        ));
+        for i in 0..CARDS {
+            root.spawn((BlackjackCard(None, i), Sprite::default(), Transform::default(), Visibility::Hidden));
+            for h in 0..HANDS {
+                root.spawn((BlackjackCard(Some(h), i), Sprite::default(), Transform::default(), Visibility::Hidden));
+            }
+        }
+        let line =
+            |t: BlackjackText, x: f32, y: f32, size: f32| (t, stage::text(&fonts, "", size, Color::WHITE), Transform::from_translation(stage::at(x, y, 3.0)));
+        root.spawn(line(BlackjackText::Dealer, 960.0, DEALER_Y - CARD.y * 0.85 / 2.0 - 20.0, 24.0));
+        for h in 0..HANDS {
+            root.spawn(line(BlackjackText::Hand(h), 960.0, LABEL_Y, 22.0));
+        }
+        root.spawn(line(BlackjackText::Stakes, 960.0, 800.0, 20.0));
+        root.spawn(line(BlackjackText::Outcome, 960.0, 736.0, 28.0));
+        for (k, action) in BUTTONS.iter().enumerate() {
+            let a = button_area(k);
+            let (cx, cy) = a.centre();
+            let fill = match action {
+                Action::Hit => Color::srgb(0.12, 0.55, 0.23),
+                Action::Stand => Color::srgb(0.7, 0.08, 0.16),
+                Action::Double | Action::Split => Color::srgb(0.05, 0.2, 0.55),
+                _ => Color::srgb(0.36, 0.16, 0.53),
+            };
+            root.spawn((
+                BlackjackButton(k),
+                Sprite::from_color(fill, Vec2::new(a.w, a.h)),
+                Transform::from_translation(stage::at(cx, cy, 2.5)),
+                Visibility::Hidden,
+            ))
+            .with_children(|button| {
+                button.spawn((BlackjackText::Button(k), stage::text(&fonts, "", 22.0, Color::WHITE), Transform::from_xyz(0.0, 0.0, 0.5)));
+            });
+        }
+    });
+}
+
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn show_table(
+    session: Res<SessionRes>,
+    mut art: ResMut<ArtTextures>,
+    mut images: ResMut<Assets<Image>>,
+    mut cards: Query<(&BlackjackCard, &mut Sprite, &mut Transform, &mut Visibility), (Without<BlackjackButton>, Without<ActiveMark>)>,
+    mut mark: Query<(&mut Transform, &mut Visibility), (With<ActiveMark>, Without<BlackjackCard>, Without<BlackjackButton>)>,
+    mut buttons: Query<(&BlackjackButton, &mut Visibility), (Without<BlackjackCard>, Without<ActiveMark>)>,
+    mut texts: Query<(&BlackjackText, &mut Text2d, &mut Transform), (Without<BlackjackCard>, Without<ActiveMark>)>,
+) {
+    let Ok(s) = session.0.lock() else { return };
+    let round = s.round::<Blackjack>();
+    let state: Option<&Round> = round.map(|r| &r.state);
+    let hands = state.map_or(0, |r| r.hands.len().min(HANDS));
+    for (card, mut sprite, mut transform, mut vis) in &mut cards {
+        let cards_of: &[game_core::cards::Card] = match (state, card.0) {
+            (None, _) => &[],
+            (Some(r), None) => &r.dealer,
+            (Some(r), Some(h)) => r.hands.get(h).filter(|_| h < HANDS).map_or(&[], |h| &h.cards[..]),
+        };
+        let i = card.1;
+        let Some(&face) = cards_of.get(i) else {
+            vis.set_if_neq(Visibility::Hidden);
+            continue;
+        };
+        vis.set_if_neq(Visibility::Inherited);
+        // The hole card stays face down until the dealer's turn (BJ 20).
+        let face_up = card.0.is_some() || i != 1 || state.is_some_and(|r| r.hole_shown);
+        let n = cards_of.len().min(CARDS);
+        let size = if card.0.is_none() { CARD * 0.85 } else { card_size(hands) };
+        let look = CardLook { face: Some(face), turn: if face_up { 1.0 } else { 0.0 }, centre: card_place(hands, card.0, i.min(CARDS - 1), n), size };
+        table::show_card(&mut sprite, &mut transform, &look, 3.0 + i as f32 * 0.01, &mut art, &mut images);
+    }
+    let deciding = round.is_some_and(|r| r.phase == Phase::Decisions);
+    let now = offered(&s);
+    if let Ok((mut t, mut v)) = mark.single_mut() {
+        let show = deciding && state.is_some_and(|r| r.phase == game_core::blackjack::Phase::Player);
+        v.set_if_neq(if show { Visibility::Inherited } else { Visibility::Hidden });
+        if let Some(r) = state {
+            t.translation = stage::at(hand_centre(hands, r.active.min(HANDS - 1)), LABEL_Y - 24.0, 2.0);
+        }
+    }
+    for (b, mut v) in &mut buttons {
+        v.set_if_neq(if meaning(&now, b.0).is_some() { Visibility::Inherited } else { Visibility::Hidden });
+    }
+    let settlement = state.and_then(|r| r.settlement());
+    for (kind, mut text, mut transform) in &mut texts {
+        let want = match *kind {
+            BlackjackText::Dealer => match state {
+                Some(r) if r.hole_shown => format!("{} {}", s.t("BANCA", "DEALER"), r.dealer_total().0),
+                Some(r) => format!("{} {}", s.t("BANCA", "DEALER"), r.up_card().map_or(0, game_core::blackjack::hand::value)),
+                None => s.t("BANCA", "DEALER").to_owned(),
+            },
+            BlackjackText::Hand(h) => match state.and_then(|r| r.hands.get(h)).filter(|_| h < hands) {
+                Some(hand) => {
+                    transform.translation.x = stage::at(hand_centre(hands, h), LABEL_Y, 3.0).x;
+                    let result = settlement.as_ref().and_then(|st| st.hands.get(h)).map_or(String::new(), |x| format!(" — {}", outcome(&s, x.outcome)));
+                    let doubled = if hand.doubled { s.t(" ×2", " ×2") } else { "" };
+                    format!("{}{doubled}{result}", if hand.blackjack() { "BLACKJACK".to_owned() } else { hand.total().to_string() })
+                }
+                None if h == 0 && state.is_none() => s.t("Prima JOGAR para dar cartas", "Press PLAY to deal").to_owned(),
+                None => String::new(),
+            },
+            BlackjackText::Stakes => match round {
+                Some(r) => {
+                    let insurance = r.state.insurance.map_or(String::new(), |i| format!(" · {} {}", s.t("seguro", "insurance"), s.show(i * r.denom)));
+                    format!("{} {}{insurance}", s.t("Em jogo:", "Staked:"), s.show(r.state.staked() * r.denom))
+                }
+                None => String::new(),
+            },
+            BlackjackText::Outcome => match (round, &settlement) {
+                (Some(r), Some(st)) if r.phase == Phase::Ended => {
+                    let bonus = if st.bonus > 0 {
+                        format!(" · {} {}", s.t("BÓNUS 6-7-8/7-7-7", "6-7-8/7-7-7 BONUS"), s.show(st.bonus * r.denom))
+                    } else {
+                        String::new()
+                    };
+                    format!("{} {}{bonus}", s.t("PAGO", "PAID"), s.show(st.returned() * r.denom))
+                }
+                _ => String::new(),
+            },
+            BlackjackText::Button(k) => meaning(&now, k).map_or(String::new(), |a| label(&s, a)),
+        };
+        if text.0 != want {
+            text.0 = want;
+        }
+    }
+}
+
+/// A touch on a button that is offered now.
+fn touch_buttons(
+    mouse: Res<ButtonInput<MouseButton>>,
+    touches: Res<Touches>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    session: Res<SessionRes>,
+    mode: Res<State<Mode>>,
+) {
+    let points = table::presses(&mouse, &touches, &window);
+    if points.is_empty() || !matches!(mode.get(), Mode::Idle | Mode::Playing) {
+        return;
+    }
+    let Ok(mut s) = session.0.lock() else { return };
+    for p in points {
+        let now = offered(&s);
+        let Some(a) = (0..BUTTONS.len()).find(|&k| button_area(k).contains(p.x, p.y)).and_then(|k| meaning(&now, k)) else { continue };
+        s.decide::<Blackjack>(a);
+        info!("blackjack: {a:?} touched");
+    }
+}
+
+/// The return under optimal play of each rule set, from game-core's
+/// analysis (the compiler's own), computed once.
+fn return_of(rules: &Rules) -> (f64, f64) {
+    static FIGURES: Mutex<BTreeMap<String, (f64, f64)>> = Mutex::new(BTreeMap::new());
+    let key = format!("{rules:?}");
+    let Ok(mut cache) = FIGURES.lock() else { return (f64::NAN, f64::NAN) };
+    *cache.entry(key).or_insert_with(|| {
+        let f = analyse(rules);
+        (f.rtp, f.bonus)
+    })
+}
+
+fn blackjack_help(s: &Session, g: &BlackjackGame) -> Vec<Block> {
+    let r = &g.rules;
+    let pt = |a: &str, b: &str| s.t(a, b).to_owned();
+    let mut b = vec![Block::Heading(pt("Regras", "Rules"))];
+    b.push(Block::Text(format!(
+        "{} {} {}",
+        pt(
+            "Jogue contra a banca: chegue mais perto de 21 do que ela sem passar. Ás vale 1 ou 11, figuras 10. Baralho de",
+            "Play against the dealer: get closer to 21 than the dealer without going over. Aces count 1 or 11, court cards 10. A shoe of"
+        ),
+        r.decks,
+        pt("baralhos, baralhado antes de cada mão.", "decks, reshuffled before every hand.")
+    )));
+    let mut rules = vec![
+        if r.dealer_hits_soft_17 {
+            pt("A banca pede carta com 17 macio.", "The dealer hits a soft 17.")
+        } else {
+            pt("A banca fica com qualquer 17.", "The dealer stands on every 17.")
+        },
+        match r.hole_card {
+            HoleCard::Peek => pt("A banca verifica o blackjack antes das suas decisões.", "The dealer checks for blackjack before your decisions."),
+            HoleCard::NoPeek(DealerBlackjack::TakesAll) => pt(
+                "A segunda carta da banca é virada no fim: um blackjack da banca ganha todas as apostas.",
+                "The dealer's second card is turned at the end: a dealer blackjack takes every bet.",
+            ),
+            HoleCard::NoPeek(DealerBlackjack::OriginalBetOnly) => pt(
+                "A segunda carta da banca é virada no fim: um blackjack da banca ganha só a aposta inicial.",
+                "The dealer's second card is turned at the end: a dealer blackjack takes the original bet only.",
+            ),
+        },
+        match r.double_on {
+            DoubleOn::AnyTwo => pt("Duplicar com as duas primeiras cartas.", "Double on any first two cards."),
+            DoubleOn::NineToEleven => pt("Duplicar com 9, 10 ou 11 (A-8 e A-9 como 9 e 10).", "Double on 9, 10 or 11 (A-8 and A-9 as 9 and 10)."),
+            DoubleOn::TenToEleven => pt("Duplicar com 10 ou 11.", "Double on 10 or 11."),
+        },
+        match r.split_hands {
+            None => pt("Desdobrar cartas do mesmo valor, sem limite.", "Split cards of one value, without limit."),
+            Some(n) => format!("{} {n} {}", pt("Desdobrar cartas iguais até", "Split pairs up to"), pt("mãos.", "hands.")),
+        },
+        pt("Ases desdobrados recebem uma carta cada.", "Split aces take one card each."),
+        format!("Blackjack {}:{}.", r.blackjack_pays.win, r.blackjack_pays.per),
+    ];
+    if r.stand_from > 0 {
+        rules.push(pt("Não pode ficar com 11 ou menos.", "You may not stand on 11 or less."));
+    }
+    if r.surrender.is_some() {
+        rules.push(pt("Desistir devolve metade da aposta.", "Surrender returns half the bet."));
+    }
+    if r.insurance {
+        rules.push(pt("Seguro contra um ás: até metade da aposta, paga 2:1.", "Insurance against an ace: half the bet, pays 2:1."));
+    }
+    if r.bonus_678_777 > 0 {
+        rules.push(format!(
+            "{} {}×.",
+            pt("6-7-8 do mesmo naipe ou 7-7-7 nas três primeiras cartas paga", "6-7-8 of one suit or 7-7-7 as the first three cards pays"),
+            r.bonus_678_777
+        ));
+    }
+    b.extend(rules.into_iter().map(Block::Text));
+    b.push(bet_range(s, g.minimum, g.maximum()));
+    let (rtp, bonus) = return_of(r);
+    b.push(Block::Heading(pt("Retorno ao jogador", "Return to player")));
+    b.push(Block::Table {
+        header: vec![pt("jogo ótimo", "optimal play"), "%".into()],
+        rows: vec![
+            vec![pt("com o bónus", "with the bonus"), format!("{:.3}", rtp * 100.0)],
+            vec![pt("sem o bónus", "without the bonus"), format!("{:.3}", (rtp - bonus) * 100.0)],
+        ],
+    });
+    b
+}
+
+/// The help page of a blackjack game.
+fn help_page(s: &Session) -> Option<HelpDoc> {
+    let g = s.rules::<Blackjack>()?;
+    Some(HelpDoc { blocks: blackjack_help(s, &g.0), double_up: None })
+}
+
+/// A recalled blackjack round: every card and decision, replayed from the
+/// committed shoe and steps (M-15).
+fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
+    let Some(first) = r.steps.first().filter(|st| st.step.name == Blackjack::OPENING) else { return false };
+    let Ok(rec) = serde_json::from_value::<Opening<game_host::kinds::blackjack::BlackjackBet, BlackjackShoe>>(first.step.data.clone()) else { return false };
+    let Some(g) = s.rules::<Blackjack>() else { return false };
+    let decisions: Vec<Action> = r.steps[1..]
+        .iter()
+        .filter_map(|st| serde_json::from_value::<game_host::kinds::blackjack::BlackjackStep>(st.step.data.clone()).ok())
+        .map(|st| st.action)
+        .collect();
+    let Ok(round) = Round::replay(g.0.rules, rec.bet.bet, rec.deal.cards, &decisions) else { return false };
+    ui.label(s.t("Banca", "Dealer"));
+    paint_hand(ui, &round.dealer.iter().map(|&c| Some(c)).collect::<Vec<_>>(), &[]);
+    for (i, h) in round.hands.iter().enumerate() {
+        ui.label(format!("{} {} — {}", s.t("Mão", "Hand"), i + 1, h.total()));
+        paint_hand(ui, &h.cards.iter().map(|&c| Some(c)).collect::<Vec<_>>(), &[]);
+    }
+    let said: Vec<&str> = decisions.iter().map(|a| a.name(s.lang() == game_host::session::Lang::Pt)).collect();
+    ui.label(format!("{}: {}", s.t("Decisões", "Decisions"), said.join(", ")));
+    true
+}
