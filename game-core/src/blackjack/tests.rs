@@ -19,7 +19,10 @@ fn seed(s: &str) -> Round {
     round(Rules::seed(), s)
 }
 
-fn standard() -> Rules {
+/// The standard casino game of issue 32's published check (6D S17 peek,
+/// double any two, DAS, split to 4, no surrender, 3:2), for every test
+/// module of blackjack.
+pub(super) fn standard() -> Rules {
     Rules {
         decks: 6,
         dealer_hits_soft_17: false,

@@ -1,25 +1,5 @@
 use super::*;
-use crate::blackjack::rules::{DoubleOn, Payout};
-
-fn standard() -> Rules {
-    Rules {
-        decks: 6,
-        dealer_hits_soft_17: false,
-        hole_card: HoleCard::Peek,
-        double_on: DoubleOn::AnyTwo,
-        double_soft_as_hard: false,
-        double_after_split: true,
-        split_hands: Some(4),
-        resplit_aces: false,
-        hit_split_aces: false,
-        split_unequal_tens: false,
-        surrender: None,
-        blackjack_pays: Payout { win: 3, per: 2 },
-        stand_from: 0,
-        bonus_678_777: 0,
-        insurance: true,
-    }
-}
+use crate::blackjack::tests::standard;
 
 /// The published check of issue 32: 6 decks, S17, peek, 3:2, double any
 /// two, DAS, resplit to 4 (not aces), one card to split aces, no
