@@ -226,7 +226,7 @@ fn up_card(rules: &Rules, up: usize) -> UpCard {
             let hs = s.hit_stand(&hand, ctx);
             let (hard, aces) = hard_aces(&hand);
             let t = total(hard, aces);
-            let stand = (t >= rules.stand_from || t == 21).then(|| s.stand(&player_removed(&hand, ctx), t));
+            let stand = (t >= rules.stand_from || t == 21).then(|| s.stand(&Solver::removed(&hand, ctx), t));
             let mut action = if stand.is_some_and(|v| v >= hs) { Action::Stand } else { Action::Hit };
             if let Some(locked) = s.may_double(&hand, true)
                 && s.double(&hand, ctx, locked) > hs
@@ -238,12 +238,6 @@ fn up_card(rules: &Rules, up: usize) -> UpCard {
     }
     out.hits = std::mem::take(&mut s.hits);
     out
-}
-
-fn player_removed(hand: &Counts, ctx: Context) -> Counts {
-    let mut r = *hand;
-    r[usize::from(ctx.pair)] += ctx.k;
-    r
 }
 
 /// The best first decision of a two-card hand: its value per unit of the

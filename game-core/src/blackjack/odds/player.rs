@@ -108,7 +108,7 @@ impl<'a> Solver<'a> {
     }
 
     /// The cards out of the shoe for a hand in a context.
-    fn removed(hand: &Counts, ctx: Context) -> Counts {
+    pub(crate) fn removed(hand: &Counts, ctx: Context) -> Counts {
         let mut r = *hand;
         r[usize::from(ctx.pair)] += ctx.k;
         r
