@@ -197,12 +197,20 @@ fn main() -> Result<()> {
         if s.rules::<Baccarat>().is_some() {
             baccarat_bet(&mut s, &mut player);
         }
+        let last = s.history().last().map(|h| h.round);
         if !s.play() {
             return Err(anyhow!("play refused: {:?}", s.message_text()));
         }
-        let id = s.open_round_id();
+        // A round decided at its deal (a blackjack against no ace) is
+        // already settled when play returns.
+        let open = s.open_round_id();
+        let id = open.or_else(|| s.history().last().map(|h| h.round).filter(|r| Some(*r) != last));
         say(&format!("begun {} {}", id.ok_or_else(|| anyhow!("no round after play"))?, s.game().id()))?;
-        finish(&mut s, &mut player)?;
+        if open.is_some() {
+            finish(&mut s, &mut player)?;
+        } else {
+            settled(&s)?;
+        }
         if s.machine().play_block().is_some() {
             s.attendant_clear(); // a hand-pay
         }

@@ -142,19 +142,36 @@ pub fn reel_frame(window: Area) -> Area {
     window.inset(-28.0)
 }
 
-/// The game menu's tiles: five to a row across the game area.
-pub const MENU_TILES_PER_ROW: usize = 5;
-const TILE_W: f32 = 330.0;
-const TILE_H: f32 = 210.0;
-const TILE_GAP: f32 = 24.0;
+/// The game menu's tiles: up to ten games five to a row in large tiles;
+/// more (up to 21) seven to a row in compact ones, so that three rows still
+/// clear the denominations under them.
+const MENU_TILES_PER_ROW: usize = 5;
+const MENU_COMPACT_PER_ROW: usize = 7;
+/// The most games the menu lays out.
+pub const MENU_MOST_GAMES: usize = 3 * MENU_COMPACT_PER_ROW;
 
 /// The tile of game `i` of `n` in the game menu.
 pub fn menu_tile(i: usize, n: usize) -> Area {
-    let per_row = n.clamp(1, MENU_TILES_PER_ROW);
+    let (per_row, w, h, gap, top) =
+        if n <= 2 * MENU_TILES_PER_ROW { (MENU_TILES_PER_ROW, 330.0, 210.0, 24.0, 80.0) } else { (MENU_COMPACT_PER_ROW, 240.0, 150.0, 14.0, 70.0) };
+    let per_row = n.clamp(1, per_row);
     let (row, col) = (i / per_row, i % per_row);
     let in_row = (n - row * per_row).min(per_row) as f32;
-    let row_w = in_row * TILE_W + (in_row - 1.0) * TILE_GAP;
-    Area::new((WIDTH - row_w) / 2.0 + col as f32 * (TILE_W + TILE_GAP), GAME.y + 80.0 + row as f32 * (TILE_H + TILE_GAP), TILE_W, TILE_H)
+    let row_w = in_row * w + (in_row - 1.0) * gap;
+    Area::new((WIDTH - row_w) / 2.0 + col as f32 * (w + gap), GAME.y + top + row as f32 * (h + gap), w, h)
+}
+
+/// A card table's decision button `k` (blackjack's hit, stand, double…,
+/// keys F1–F7): seven in a row across the table, under the hands.
+pub fn decision_button(k: usize) -> Area {
+    Area::new(60.0 + k as f32 * 260.0, 700.0, 240.0, 72.0)
+}
+
+/// Where a tile's logo (2:1) sits: across the tile above its two lines of
+/// text (the game's name and family).
+pub fn menu_logo(tile: Area) -> Area {
+    let w = (tile.w - 30.0).min(2.0 * (tile.h - 60.0));
+    Area::new(tile.x + (tile.w - w) / 2.0, tile.y + 12.0, w, w / 2.0)
 }
 
 /// The button of denomination `i` of `n` in the game menu, in one row
@@ -225,12 +242,14 @@ mod tests {
     }
 
     #[test]
-    fn the_game_menu_holds_ten_games_and_eight_denominations_apart_in_the_game_area() {
+    fn the_game_menu_holds_up_to_21_games_and_eight_denominations_apart_in_the_game_area() {
         let inside = |a: Area| a.x >= 0.0 && a.x + a.w <= WIDTH && a.y >= GAME.y && a.bottom() <= GAME.bottom();
         let apart = |a: Area, b: Area| a.x + a.w <= b.x || b.x + b.w <= a.x || a.bottom() <= b.y || b.bottom() <= a.y;
-        for n in 1..=10 {
+        for n in 1..=MENU_MOST_GAMES {
             let tiles: Vec<Area> = (0..n).map(|i| menu_tile(i, n)).collect();
             let denoms: Vec<Area> = (0..8).map(|i| menu_denomination(i, 8)).collect();
+            // The "DENOMINATION" title, 22 px high, 22 px above the buttons.
+            assert!(tiles.iter().all(|t| t.bottom() <= denoms[0].y - 36.0), "{n} games reach the denominations' title");
             for (i, a) in tiles.iter().chain(&denoms).enumerate() {
                 assert!(inside(*a), "{n} games: {a:?}");
                 for b in tiles.iter().chain(&denoms).skip(i + 1) {

@@ -108,6 +108,10 @@ fn main() -> ExitCode {
     // The art kit the hosted games need, every file drawn once (issue 29):
     // a missing, broken or blank one stops the cabinet with its name.
     let booted = boot(&options).and_then(|session| {
+        let hosted = session.games().len();
+        if hosted > layout::MENU_MOST_GAMES {
+            return Err(format!("the configuration hosts {hosted} games: the game menu lays out at most {}", layout::MENU_MOST_GAMES));
+        }
         let problems = art::check(&art::needed(&session));
         if problems.is_empty() { Ok(session) } else { Err(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")) }
     });

@@ -447,6 +447,101 @@ fn dice_tables_show_the_committed_dice_by_touch() {
     rig.keep_screenshots("screen-dice", 2);
 }
 
+/// Blackjack by touch (issue 32): hands are dealt and played on the
+/// table's buttons, read from what the screen shows, until a split, a
+/// double, a surrender and an insured hand have all been played. Each
+/// hand's stakes and win are what game-core's rules make of the committed
+/// shoe and decisions; the credit meter moves by exactly the stakes
+/// (extra stakes included) and the win; only decisions on offer are shown
+/// (BJ 72), never a stand beside insurance; the result of each hand and the
+/// dealer's total are on the screen.
+#[test]
+fn blackjack_plays_a_split_a_double_a_surrender_and_insurance_by_touch() {
+    use game_core::blackjack::{Action, BlackjackGame, Round, Rules};
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    // Blackjack is the twelfth game of the shipped menu.
+    for _ in 0..11 {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let labels = ["PEDIR CARTA (F1)", "FICAR (F2)", "DUPLICAR (F3)", "DESDOBRAR (F4)", "DESISTIR (F5)", "SEGURO (F6)", "SEM SEGURO (F7)"];
+    let game = BlackjackGame { id: "blackjack".into(), name: "Blackjack".into(), rules: Rules::seed(), minimum: 2, maximum_ratio: 30 };
+    let mut met = [false; 4]; // split, double, surrender, insurance
+    let mut credit = 2_000u64;
+    let mut hand = 0;
+    while hand < 150 && !met.iter().all(|&m| m) {
+        hand += 1;
+        rig.key("space");
+        let mut touches = 0;
+        loop {
+            let i = rig.wait_for("the deal", |i| i.state().last_round == hand || i.state().open_round.is_some());
+            let Some(open) = i.state().open_round.clone() else { break };
+            assert_eq!(open.game, "blackjack");
+            // Let the table draw the round as it stands.
+            std::thread::sleep(Duration::from_millis(300));
+            let said = rig::text_beside(&rig.shot());
+            let shows = |k: usize| said.contains(labels[k]);
+            assert!(!(shows(5) && shows(1)), "insurance and stand offered at once: {said}");
+            let k = if shows(5) && !met[3] {
+                met[3] = true;
+                5
+            } else if shows(6) {
+                6
+            } else if shows(3) && !met[0] {
+                met[0] = true;
+                3
+            } else if shows(2) && !met[1] {
+                met[1] = true;
+                2
+            } else if shows(4) && !met[2] {
+                met[2] = true;
+                4
+            } else if shows(1) {
+                1
+            } else if shows(0) {
+                0
+            } else {
+                continue; // the cards still being dealt
+            };
+            touches += 1;
+            assert!(touches < 40, "hand {hand} never ended: {said}");
+            let (x, y) = layout::decision_button(k).centre();
+            rig.touch(x, y);
+            // The decision is a committed step before anything more is shown.
+            rig.wait_for("the decision", |i| i.state().open_round.as_ref().is_none_or(|o| o.steps > open.steps));
+        }
+        let i = rig.wait_for("the hand to settle", |i| i.state().open_round.is_none() && i.state().last_round == hand);
+        let r = i.recall(1).unwrap().remove(0);
+        let meters::RecallOutcome::Settled { win, credit_after, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
+        let shoe: Vec<Card> = serde_json::from_value(r.steps[0].step.data["deal"]["cards"].clone()).unwrap();
+        let bet = r.steps[0].step.data["bet"]["bet"].as_u64().unwrap();
+        let decisions: Vec<Action> = r.steps[1..].iter().map(|s| serde_json::from_value(s.step.data["action"].clone()).unwrap()).collect();
+        let round = Round::replay(game.rules, bet, shoe, &decisions).unwrap();
+        let st = round.settlement().unwrap();
+        // The recall's stake is the opening bet plus every step's extra stake.
+        assert_eq!(r.denom, 1);
+        assert_eq!(r.stake, bet + r.steps[1..].iter().map(|s| s.extra_stake).sum::<u64>());
+        assert_eq!(r.stake, st.staked(), "hand {hand}: the stakes the decisions took ({decisions:?})");
+        assert_eq!(win, st.returned(), "hand {hand}: {decisions:?}");
+        assert_eq!(credit_after, credit - r.stake + win, "hand {hand}");
+        credit = credit_after;
+        // The screen shows each hand's result and the dealer's total.
+        std::thread::sleep(Duration::from_millis(300));
+        let said = rig::text_beside(&rig.shot());
+        for h in &st.hands {
+            assert!(said.contains(&h.outcome.name(true).to_uppercase()), "hand {hand}: {:?} not shown: {said}", h.outcome);
+        }
+        if round.hole_shown {
+            assert!(said.contains(&format!("BANCA {}", round.dealer_total().0)), "hand {hand}: {said}");
+        }
+    }
+    stop(cab);
+    assert!(met.iter().all(|&m| m), "{hand} hands without a split, a double, a surrender and an insured hand: {met:?}");
+    rig.keep_screenshots("screen-blackjack", 3);
+}
+
 /// Baccarat by touch (issue 31): 20 credits on banca (its 5% commission
 /// whole cents), a chip on ponto and on the tie; coups played until one
 /// is a banca win and one a tie, each coup's win checked against the six
@@ -575,10 +670,11 @@ fn game_menu_chooses_a_game_by_touch() {
         "cussec",
         "bacara",
         "bacara-6-sem-comissao",
+        "blackjack",
+        "blackjack-classico",
     ];
     for (i, id) in ids.iter().enumerate() {
-        let tile = layout::menu_tile(i, ids.len());
-        let logo = layout::Area::new(tile.x + 15.0, tile.y + 12.0, tile.w - 30.0, (tile.w - 30.0) / 2.0);
+        let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
         let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));
         let other = rig::distance_to_art(width, &pixels, logo, &format!("games/{}/logo.svg", ids[(i + 1) % ids.len()]));
         assert!(near < rig::ART_DISTANCE && near < other, "tile {i}: {id}'s logo at {near:.0}, the next game's at {other:.0}");

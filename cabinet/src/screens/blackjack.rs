@@ -17,7 +17,7 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 use game_core::blackjack::odds::analyse;
 use game_core::blackjack::rules::{DealerBlackjack, DoubleOn, HoleCard};
-use game_core::blackjack::{Action, BlackjackGame, Outcome, Round, Rules};
+use game_core::blackjack::{Action, BlackjackGame, Round, Rules};
 use game_host::kind::GameKind;
 use game_host::kinds::blackjack::{Blackjack, BlackjackShoe};
 use game_host::round::{Opening, Phase};
@@ -25,7 +25,6 @@ use game_host::session::Session;
 use meters::RoundRecall;
 
 use crate::SessionRes;
-use crate::layout::Area;
 use crate::modes::Mode;
 use crate::screens::KindPages;
 use crate::screens::cards::paint_hand;
@@ -57,12 +56,6 @@ const CARDS: usize = 10;
 const DEALER_Y: f32 = 235.0;
 const PLAYER_Y: f32 = 505.0;
 const LABEL_Y: f32 = 650.0;
-const BUTTON_Y: f32 = 700.0;
-
-/// The button's area: seven in a row across the table.
-pub fn button_area(k: usize) -> Area {
-    Area::new(60.0 + k as f32 * 260.0, BUTTON_Y, 240.0, 72.0)
-}
 
 /// The decisions offered now whose extra stake the credit meter covers:
 /// what the screen shows and takes (the core refuses the rest anyway).
@@ -99,19 +92,6 @@ fn decision_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) {
 fn label(s: &Session, a: Action) -> String {
     let key = BUTTONS.iter().position(|&b| b == a || (a == Action::EvenMoney && b == Action::Insurance)).map_or(0, |k| k + 1);
     format!("{} (F{key})", a.name(s.lang() == game_host::session::Lang::Pt).to_uppercase())
-}
-
-fn outcome(s: &Session, o: Outcome) -> &'static str {
-    match o {
-        Outcome::Blackjack => "BLACKJACK",
-        Outcome::Win => s.t("GANHA", "WINS"),
-        Outcome::Push => s.t("EMPATE", "PUSH"),
-        Outcome::Lose => s.t("PERDE", "LOSES"),
-        Outcome::Bust => s.t("REBENTOU", "BUST"),
-        Outcome::Surrendered => s.t("DESISTIU", "SURRENDERED"),
-        Outcome::EvenMoney => s.t("PAGAMENTO IGUAL", "EVEN MONEY"),
-        Outcome::Void => s.t("ANULADA", "VOID"),
-    }
 }
 
 /// The table on screen: built for the game selected (and the player's
@@ -211,7 +191,7 @@ fn build_table(
         root.spawn(line(BlackjackText::Stakes, 960.0, 800.0, 20.0));
         root.spawn(line(BlackjackText::Outcome, 960.0, 736.0, 28.0));
         for (k, action) in BUTTONS.iter().enumerate() {
-            let a = button_area(k);
+            let a = crate::layout::decision_button(k);
             let (cx, cy) = a.centre();
             let fill = match action {
                 Action::Hit => Color::srgb(0.12, 0.55, 0.23),
@@ -288,7 +268,10 @@ fn show_table(
             BlackjackText::Hand(h) => match state.and_then(|r| r.hands.get(h)).filter(|_| h < hands) {
                 Some(hand) => {
                     transform.translation.x = stage::at(hand_centre(hands, h), LABEL_Y, 3.0).x;
-                    let result = settlement.as_ref().and_then(|st| st.hands.get(h)).map_or(String::new(), |x| format!(" — {}", outcome(&s, x.outcome)));
+                    let result = settlement
+                        .as_ref()
+                        .and_then(|st| st.hands.get(h))
+                        .map_or(String::new(), |x| format!(" — {}", x.outcome.name(s.lang() == game_host::session::Lang::Pt).to_uppercase()));
                     let doubled = if hand.doubled { s.t(" ×2", " ×2") } else { "" };
                     format!("{}{doubled}{result}", if hand.blackjack() { "BLACKJACK".to_owned() } else { hand.total().to_string() })
                 }
@@ -336,7 +319,7 @@ fn touch_buttons(
     let Ok(mut s) = session.0.lock() else { return };
     for p in points {
         let now = offered(&s);
-        let Some(a) = (0..BUTTONS.len()).find(|&k| button_area(k).contains(p.x, p.y)).and_then(|k| meaning(&now, k)) else { continue };
+        let Some(a) = (0..BUTTONS.len()).find(|&k| crate::layout::decision_button(k).contains(p.x, p.y)).and_then(|k| meaning(&now, k)) else { continue };
         s.decide::<Blackjack>(a);
         info!("blackjack: {a:?} touched");
     }

@@ -98,13 +98,14 @@ fn show_game_menu(
                 let (tx, ty) = a.centre();
                 menu.spawn((TileMark(i), Sprite::from_color(PLAIN, Vec2::new(a.w, a.h)), Transform::from_translation(stage::at(tx, ty, 21.0))));
                 let logo = art.get(&mut images, &format!("games/{}/logo.svg", g.id()), 150);
+                let l = layout::menu_logo(a);
+                let (lx, ly) = l.centre();
+                menu.spawn((Sprite { image: logo, custom_size: Some(Vec2::new(l.w, l.h)), ..default() }, Transform::from_translation(stage::at(lx, ly, 22.0))));
+                // Compact tiles (more than ten games) take smaller text.
+                let small = (a.w / 330.0).min(1.0);
+                menu.spawn((stage::text(&fonts, g.name(), 24.0 * small, Color::WHITE), Transform::from_translation(stage::at(tx, a.bottom() - 34.0, 22.0))));
                 menu.spawn((
-                    Sprite { image: logo, custom_size: Some(Vec2::new(a.w - 30.0, (a.w - 30.0) / 2.0)), ..default() },
-                    Transform::from_translation(stage::at(tx, a.y + 12.0 + (a.w - 30.0) / 4.0, 22.0)),
-                ));
-                menu.spawn((stage::text(&fonts, g.name(), 24.0, Color::WHITE), Transform::from_translation(stage::at(tx, a.bottom() - 34.0, 22.0))));
-                menu.spawn((
-                    stage::text(&fonts, g.family(s.lang()), 16.0, Color::srgb(0.7, 0.7, 0.8)),
+                    stage::text(&fonts, g.family(s.lang()), (16.0 * small).max(13.0), Color::srgb(0.7, 0.7, 0.8)),
                     Transform::from_translation(stage::at(tx, a.bottom() - 12.0, 22.0)),
                 ));
             }

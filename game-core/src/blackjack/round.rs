@@ -91,6 +91,29 @@ pub enum Outcome {
     Void,
 }
 
+impl Outcome {
+    /// The outcome as the table and recall say it, in Portuguese or English.
+    pub fn name(self, portuguese: bool) -> &'static str {
+        match (self, portuguese) {
+            (Outcome::Blackjack, _) => "blackjack",
+            (Outcome::Win, true) => "ganha",
+            (Outcome::Win, false) => "wins",
+            (Outcome::Push, true) => "empate",
+            (Outcome::Push, false) => "push",
+            (Outcome::Lose, true) => "perde",
+            (Outcome::Lose, false) => "loses",
+            (Outcome::Bust, true) => "rebentou",
+            (Outcome::Bust, false) => "bust",
+            (Outcome::Surrendered, true) => "desistiu",
+            (Outcome::Surrendered, false) => "surrendered",
+            (Outcome::EvenMoney, true) => "pagamento igual",
+            (Outcome::EvenMoney, false) => "even money",
+            (Outcome::Void, true) => "anulada",
+            (Outcome::Void, false) => "void",
+        }
+    }
+}
+
 /// A hand's settlement, in units of the bet's money.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandResult {

@@ -6,7 +6,7 @@
 //! A round killed at any decision resumes there with the same cards: the
 //! shoe and the steps rebuild it.
 
-use game_core::blackjack::{Action, BlackjackGame, Outcome, Phase, Round};
+use game_core::blackjack::{Action, BlackjackGame, Phase, Round};
 use game_core::cards::Card;
 use game_core::progressive::Trigger;
 use meters::{Cents, Draw, WinComponent};
@@ -43,19 +43,6 @@ impl Blackjack {
     /// maximum.
     fn bets(&self) -> Vec<u64> {
         (1..=self.0.maximum_ratio).map(|k| k * self.0.minimum).collect()
-    }
-}
-
-fn outcome(o: Outcome, lang: Lang) -> &'static str {
-    match o {
-        Outcome::Blackjack => "blackjack",
-        Outcome::Win => lang.pick("ganha", "wins"),
-        Outcome::Push => lang.pick("empate", "push"),
-        Outcome::Lose => lang.pick("perde", "loses"),
-        Outcome::Bust => lang.pick("rebentou", "bust"),
-        Outcome::Surrendered => lang.pick("desistiu", "surrendered"),
-        Outcome::EvenMoney => lang.pick("pagamento igual", "even money"),
-        Outcome::Void => lang.pick("anulada", "void"),
     }
 }
 
@@ -167,7 +154,7 @@ impl GameKind for Blackjack {
             .iter()
             .enumerate()
             .filter(|(_, h)| h.returned > 0)
-            .map(|(i, h)| WinComponent { label: format!("hand {} {} ({} staked)", i + 1, outcome(h.outcome, Lang::En), h.staked), amount: h.returned * denom })
+            .map(|(i, h)| WinComponent { label: format!("hand {} {} ({} staked)", i + 1, h.outcome.name(false), h.staked), amount: h.returned * denom })
             .collect();
         if let Some((staked, returned)) = s.insurance.filter(|i| i.1 > 0) {
             c.push(WinComponent { label: format!("insurance 2:1 ({staked} staked)"), amount: returned * denom });
@@ -189,7 +176,7 @@ impl GameKind for Blackjack {
             .iter()
             .enumerate()
             .map(|(i, h)| {
-                let result = results.get(i).map_or(String::new(), |r| format!(" {}", outcome(r.outcome, lang)));
+                let result = results.get(i).map_or(String::new(), |r| format!(" {}", r.outcome.name(lang == Lang::Pt)));
                 format!("{} ({}){result}", cards(&h.cards), h.total())
             })
             .collect();

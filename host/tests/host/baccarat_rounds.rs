@@ -4,25 +4,14 @@
 //! the configuration, and every settled coup checked against an
 //! independent reading of the text from the six committed cards.
 
-use crate::test_config;
+use crate::tables::{open, select};
 
-use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::round::Opening;
 use game_host::session::Session;
 use meters::RecallOutcome;
 use serde_json::json;
-
-fn open(dir: &std::path::Path, seed: u64) -> Session {
-    let config = test_config::config(dir, "");
-    boot(&BootOptions { config, db: dir.join("egm.sqlite"), lab_seed: Some(seed), demo: false }).unwrap()
-}
-
-fn select(s: &mut Session, id: &str) {
-    let index = s.games().iter().position(|g| g.id() == id).unwrap_or_else(|| panic!("{id} is not hosted"));
-    assert!(s.command(Command::SelectGame { index }));
-}
 
 fn place(s: &mut Session, spot: &str) -> bool {
     s.command(Command::EditBet { edit: json!({ "Kind": { "Place": { "spot": spot } } }) })

@@ -4,30 +4,10 @@
 //! round killed at each of its decisions resuming there with the same
 //! cards and no stake taken twice.
 
-use crate::test_config;
+use crate::tables::{open, select};
 
 use game_core::blackjack::{Action, Phase, Round};
-use game_host::boot::{BootOptions, boot};
 use game_host::kinds::blackjack::Blackjack;
-use game_host::session::Session;
-
-/// The shipped configuration with the two blackjack tables added (the
-/// cabinet does not list them until its table screen is finished).
-fn config(dir: &std::path::Path) -> std::path::PathBuf {
-    let text = test_config::text(dir);
-    let games = "\"bacara\", \"bacara-6-sem-comissao\"]";
-    assert!(text.contains(games), "the shipped games list changed");
-    test_config::write(dir, &text.replacen(games, "\"bacara\", \"bacara-6-sem-comissao\", \"blackjack\", \"blackjack-classico\"]", 1))
-}
-
-fn open(dir: &std::path::Path, seed: u64) -> Session {
-    boot(&BootOptions { config: config(dir), db: dir.join("egm.sqlite"), lab_seed: Some(seed), demo: false }).unwrap()
-}
-
-fn select(s: &mut Session, id: &str) {
-    let index = s.games().iter().position(|g| g.id() == id).unwrap_or_else(|| panic!("{id} is not hosted"));
-    s.choose_game(index);
-}
 
 /// The tests' player: insures, splits and doubles whenever offered (to
 /// meet every extra stake), surrenders a 16, hits under 17.

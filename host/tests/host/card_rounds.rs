@@ -5,12 +5,12 @@
 //! Deuces Wild with its wild deuces; stud: the raise and the fold with the
 //! jackpot side bet).
 
+use crate::tables::{open, select};
 use crate::test_config;
 
 use game_core::cards::Card;
 use game_core::draw_poker::{Dealt, DrawPokerGame, Hold};
 use game_core::stud_poker::{Decision, StudDeal, StudPokerGame};
-use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::session::Session;
@@ -36,16 +36,6 @@ fn stud() -> StudPokerGame {
         CompiledGame::StudPoker(g) => g,
         other => panic!("not stud poker: {other:?}"),
     }
-}
-
-fn session(dir: &std::path::Path) -> Session {
-    let config = test_config::config(dir, "");
-    boot(&BootOptions { config, db: dir.join("egm.sqlite"), lab_seed: Some(11), demo: false }).unwrap()
-}
-
-fn select(s: &mut Session, id: &str) {
-    let index = s.games().iter().position(|g| g.id() == id).unwrap();
-    assert!(s.command(Command::SelectGame { index }));
 }
 
 /// The round just settled, as critical memory recalls it.
@@ -99,7 +89,7 @@ fn draw_round(s: &mut Session, dir: &std::path::Path, id: &str, hold: u8) {
 #[test]
 fn draw_poker_rounds_are_paid_as_game_core_pays_the_final_hand() {
     let dir = tempfile::tempdir().unwrap();
-    let mut s = session(dir.path());
+    let mut s = open(dir.path(), 11);
     assert!(s.command(Command::InsertNote { cents: 2_000 }));
     select(&mut s, "jacks-or-better-9-6");
     for hold in [0b00011, 0b10000, 0b11111, 0] {
@@ -116,7 +106,7 @@ fn draw_poker_rounds_are_paid_as_game_core_pays_the_final_hand() {
 #[test]
 fn stud_rounds_settle_as_game_core_settles_the_committed_hands() {
     let dir = tempfile::tempdir().unwrap();
-    let mut s = session(dir.path());
+    let mut s = open(dir.path(), 11);
     assert!(s.command(Command::InsertNote { cents: 2_000 }));
     select(&mut s, "poquer-sem-descarte");
 

@@ -3,25 +3,14 @@
 //! limits refused by name, every settled round checked against an
 //! independent reading of the text's payouts from the committed dice.
 
-use crate::test_config;
+use crate::tables::{open, select};
 
-use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::round::Opening;
 use game_host::session::Session;
 use meters::RecallOutcome;
 use serde_json::json;
-
-fn open(dir: &std::path::Path) -> Session {
-    let config = test_config::config(dir, "");
-    boot(&BootOptions { config, db: dir.join("egm.sqlite"), lab_seed: Some(21), demo: false }).unwrap()
-}
-
-fn select(s: &mut Session, id: &str) {
-    let index = s.games().iter().position(|g| g.id() == id).unwrap_or_else(|| panic!("{id} is not hosted"));
-    assert!(s.command(Command::SelectGame { index }));
-}
 
 fn place(s: &mut Session, spot: serde_json::Value) -> bool {
     s.command(Command::EditBet { edit: json!({ "Kind": { "Place": { "spot": spot } } }) })
@@ -61,7 +50,7 @@ fn banca_returned(spots: &[(String, u64)], throws: &[[u8; 3]]) -> u64 {
 #[test]
 fn banca_francesa_golpes_settle_on_their_decisive_throw_within_bf_12() {
     let dir = tempfile::tempdir().unwrap();
-    let mut s = open(dir.path());
+    let mut s = open(dir.path(), 21);
     select(&mut s, "banca-francesa");
     s.insert_note(5_000);
     let denom = s.denom();
@@ -113,7 +102,7 @@ fn sic_bo_returned(spot: &serde_json::Value, stake: u64, d: [u8; 3]) -> u64 {
 #[test]
 fn sic_bo_throws_settle_every_spot_at_rule_8s_payout() {
     let dir = tempfile::tempdir().unwrap();
-    let mut s = open(dir.path());
+    let mut s = open(dir.path(), 21);
     select(&mut s, "cussec");
     s.insert_note(5_000);
     let denom = s.denom();

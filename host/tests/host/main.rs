@@ -17,3 +17,4 @@ mod production;
 mod progressives;
 mod roulette_rounds;
 mod session_rules;
+mod tables;

@@ -6,10 +6,10 @@
 //! a cut mid-spin resumed with the same pocket, and a round no table can
 //! resume voided with every chip refunded (AR 53/55, FR 47/49).
 
+use crate::tables::{open_with, select};
 use crate::test_config;
 
 use game_core::roulette::{CallBet, DOUBLE_ZERO, Spot};
-use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::kinds::roulette::{Roulette, RouletteBet, RouletteDeal, RouletteEdit};
@@ -30,15 +30,6 @@ fn without_roulette(root: &std::path::Path, into: &std::path::Path) -> std::path
     let text = test_config::text(root).replace(", \"roleta-francesa\", \"roleta-americana\"", "");
     assert!(!text.contains("roleta"));
     test_config::write(into, &text)
-}
-
-fn open(dir: &std::path::Path, config: &std::path::Path, seed: u64) -> Session {
-    boot(&BootOptions { config: config.to_owned(), db: dir.join("egm.sqlite"), lab_seed: Some(seed), demo: false }).unwrap()
-}
-
-fn select(s: &mut Session, id: &str) {
-    let index = s.games().iter().position(|g| g.id() == id).unwrap();
-    assert!(s.command(Command::SelectGame { index }));
 }
 
 fn edit(s: &mut Session, e: serde_json::Value) -> bool {
@@ -94,7 +85,7 @@ fn spin(s: &mut Session) -> (u8, u64, u64) {
 fn a_layout_of_many_spots_is_edited_staked_and_settled_spot_by_spot() {
     let dir = tempfile::tempdir().unwrap();
     let config = config(dir.path());
-    let mut s = open(dir.path(), &config, 3);
+    let mut s = open_with(dir.path(), &config, 3);
     select(&mut s, "roleta-francesa");
     s.insert_note(5_000);
     let denom = s.denom();
@@ -153,7 +144,7 @@ fn a_layout_of_many_spots_is_edited_staked_and_settled_spot_by_spot() {
 fn every_table_limit_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let config = config(dir.path());
-    let mut s = open(dir.path(), &config, 4);
+    let mut s = open_with(dir.path(), &config, 4);
     select(&mut s, "roleta-francesa");
     s.command(Command::MaxBet);
     assert_eq!(bet(&s).chip, 25, "max bet picks the largest chip");
@@ -202,7 +193,7 @@ fn a_cut_mid_spin_resumes_the_same_pocket_or_voids_and_refunds() {
     // The reference: the round uninterrupted.
     let whole = dir.path().join("whole");
     std::fs::create_dir_all(&whole).unwrap();
-    let mut s = open(&whole, &config, 9);
+    let mut s = open_with(&whole, &config, 9);
     select(&mut s, "roleta-francesa");
     s.insert_note(5_000);
     assert!(place(&mut s, Spot::Numbers(vec![0, 2, 3])) && place(&mut s, Spot::Black) && place(&mut s, Spot::Dozen(2)));
@@ -210,13 +201,13 @@ fn a_cut_mid_spin_resumes_the_same_pocket_or_voids_and_refunds() {
     // The same round, cut while the ball runs.
     let cut = dir.path().join("cut");
     std::fs::create_dir_all(&cut).unwrap();
-    let mut s = open(&cut, &config, 9);
+    let mut s = open_with(&cut, &config, 9);
     select(&mut s, "roleta-francesa");
     s.insert_note(5_000);
     assert!(place(&mut s, Spot::Numbers(vec![0, 2, 3])) && place(&mut s, Spot::Black) && place(&mut s, Spot::Dozen(2)));
     assert!(s.command(Command::Play));
     s.power_cut();
-    let mut s = open(&cut, &config, 9);
+    let mut s = open_with(&cut, &config, 9);
     assert!(s.in_round(), "the round is resumed, not settled blind");
     assert_eq!(s.round::<Roulette>().unwrap().state.pocket, pocket, "the same pocket");
     s.command(Command::Revealed);
@@ -227,14 +218,14 @@ fn a_cut_mid_spin_resumes_the_same_pocket_or_voids_and_refunds() {
     // Cut again, and boot a cabinet that no longer hosts the table.
     let void = dir.path().join("void");
     std::fs::create_dir_all(&void).unwrap();
-    let mut s = open(&void, &config, 9);
+    let mut s = open_with(&void, &config, 9);
     select(&mut s, "roleta-francesa");
     s.insert_note(5_000);
     assert!(place(&mut s, Spot::Numbers(vec![0, 2, 3])) && place(&mut s, Spot::Black));
     assert!(s.command(Command::Play));
     s.power_cut();
     let without = without_roulette(dir.path(), &void);
-    let s = open(&void, &without, 9);
+    let s = open_with(&void, &without, 9);
     assert!(!s.in_round());
     let r = s.machine().recall(1).unwrap().remove(0);
     assert!(matches!(r.outcome, RecallOutcome::Voided { refund, .. } if refund == r.stake), "{:?}", r.outcome);
