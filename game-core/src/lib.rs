@@ -16,6 +16,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod baccarat;
+pub mod bingo;
 pub mod blackjack;
 pub mod cards;
 pub mod dice;

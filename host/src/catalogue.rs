@@ -7,8 +7,8 @@ use paytables::artifact::CompiledGame;
 
 use crate::kind::GameKind;
 use crate::kinds::{
-    baccarat::Baccarat, banca_francesa::BancaFrancesa, blackjack::Blackjack, draw_poker::DrawPoker, reels::Reels, roulette::Roulette, sic_bo::SicBo,
-    stud_poker::StudPoker,
+    baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, draw_poker::DrawPoker, reels::Reels, roulette::Roulette,
+    sic_bo::SicBo, stud_poker::StudPoker,
 };
 use crate::names::Lang;
 use crate::round::{Hosted, Round, RoundInfo, Table};
@@ -33,6 +33,7 @@ impl HostedGame {
             CompiledGame::SicBo(g) => HostedGame::new(SicBo(g)),
             CompiledGame::Baccarat(g) => HostedGame::new(Baccarat(g)),
             CompiledGame::Blackjack(g) => HostedGame::new(Blackjack(g)),
+            CompiledGame::Bingo(g) => HostedGame::new(Bingo(g)),
         })
     }
 

@@ -11,6 +11,7 @@
 use std::path::Path;
 
 use game_core::baccarat::BaccaratGame;
+use game_core::bingo::BingoGame;
 use game_core::blackjack::BlackjackGame;
 use game_core::dice::banca_francesa::BancaFrancesaGame;
 use game_core::dice::sic_bo::SicBoGame;
@@ -39,6 +40,7 @@ pub enum CompiledGame {
     SicBo(SicBoGame),
     Baccarat(BaccaratGame),
     Blackjack(BlackjackGame),
+    Bingo(BingoGame),
 }
 
 impl CompiledGame {
@@ -52,6 +54,7 @@ impl CompiledGame {
             CompiledGame::SicBo(g) => &g.id,
             CompiledGame::Baccarat(g) => &g.id,
             CompiledGame::Blackjack(g) => &g.id,
+            CompiledGame::Bingo(g) => &g.id,
         }
     }
 
@@ -65,6 +68,7 @@ impl CompiledGame {
             CompiledGame::SicBo(g) => &g.name,
             CompiledGame::Baccarat(g) => &g.name,
             CompiledGame::Blackjack(g) => &g.name,
+            CompiledGame::Bingo(g) => &g.name,
         }
     }
 
@@ -81,6 +85,9 @@ impl CompiledGame {
             // Blackjack: the game's RTP under optimal play (entry 0),
             // without its bonus (1) and insurance (2), to nine decimals.
             CompiledGame::Blackjack(_) => "line",
+            // Bingo: the base game's exact RTP per credit bet on a card
+            // (entry 0), the same for any number of cards.
+            CompiledGame::Bingo(_) => "card",
         }
     }
 }

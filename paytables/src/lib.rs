@@ -23,6 +23,8 @@ pub mod floor;
 #[cfg(feature = "compiler")]
 pub mod baccarat;
 #[cfg(feature = "compiler")]
+pub mod bingo;
+#[cfg(feature = "compiler")]
 pub mod blackjack;
 #[cfg(feature = "compiler")]
 pub mod check;

@@ -335,6 +335,7 @@ pub enum Kind {
     SicBo,
     Baccarat,
     Blackjack,
+    Bingo,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -363,12 +364,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "SicBoPaytable" => Ok(Kind::SicBo),
         "BaccaratPaytable" => Ok(Kind::Baccarat),
         "BlackjackPaytable" => Ok(Kind::Blackjack),
+        "BingoPaytable" => Ok(Kind::Bingo),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…) or BlackjackPaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…) or BingoPaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

@@ -200,6 +200,10 @@ fn committed_artifacts_match_their_sources_and_the_manifest() {
         "bacara-6-sem-comissao",
         "blackjack",
         "blackjack-classico",
+        "bingo-30",
+        "bingo-75",
+        "bingo-80",
+        "bingo-90",
     ] {
         let out_path = dir.path().join(format!("{id}.json"));
         let out = paytable(&["compile", &sample(&format!("{id}.ron")), "-o", out_path.to_str().unwrap()]);
@@ -209,6 +213,28 @@ fn committed_artifacts_match_their_sources_and_the_manifest() {
         let committed = std::fs::read(sample(&format!("compiled/{id}.json"))).unwrap();
         assert_eq!(std::fs::read(&out_path).unwrap(), committed, "{id}: compiled artifact differs from the committed one");
     }
+}
+
+/// Bingo from the command line (issue 33): the exact base RTP as a
+/// fraction (30-ball, 15 balls: line 1 and full card 1100 give 433/460,
+/// checked here by hand from C(21, 6)/C(30, 15) for the full card), and
+/// 200,000 rounds of 4 cards through the production round inside the 99 %
+/// interval, every extra ball bought.
+#[test]
+fn bingo_check_and_simulate_from_the_command_line() {
+    let out = paytable(&["check", &sample("bingo-30.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rtp"], "433/460");
+    // C(21, 6) = 54264 of C(30, 15) = 155117520 draws cover the card.
+    assert_eq!(v["patterns"][1]["probability"], "7/20010");
+    assert_eq!(54_264u64 * 20_010, 7 * 155_117_520);
+    let out = paytable(&["simulate", &sample("bingo-30.ron"), "--games", "200000", "--seed", "33", "--json"]);
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["inside"], true, "{v}");
+    let extra = v["extra_rtp"].as_f64().unwrap();
+    assert!((0.8..1.0).contains(&extra), "{v}");
 }
 
 /// Blackjack from the command line (issue 32): each line held to the

@@ -38,6 +38,7 @@ pub(crate) use decided_by_the_draw;
 
 pub mod baccarat;
 pub mod banca_francesa;
+pub mod bingo;
 pub mod blackjack;
 pub mod draw_poker;
 pub mod layout;

@@ -9,6 +9,7 @@ mod swtpm;
 mod test_config;
 
 mod baccarat_rounds;
+mod bingo_rounds;
 mod blackjack_rounds;
 mod card_rounds;
 mod commands;

@@ -62,9 +62,13 @@ enum Command {
         games: u64,
         #[arg(long)]
         seed: Option<u64>,
-        /// Lines played (the largest offered when omitted).
+        /// Lines played (the largest offered when omitted); bingo: the
+        /// cards played (the most when omitted).
         #[arg(long)]
         lines: Option<u32>,
+        /// Bingo: never buy an extra ball (by default every offer is bought).
+        #[arg(long)]
+        no_extra: bool,
         /// Threads (the machine's cores when omitted).
         #[arg(long)]
         threads: Option<usize>,
@@ -184,6 +188,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat) => {
             table_check(&file, json, &floor)
         }
+        Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Bingo => bingo_check(&file, json, &floor),
+        Command::Simulate { file, games, seed, threads, lines, no_extra, json, .. } if kind(&file)? == Kind::Bingo => {
+            bingo_simulate(&file, games, seed, lines, !no_extra, threads, json)
+        }
         Command::Simulate { file, games, seed, threads, coins, ante, json, .. } if kind(&file)? != Kind::Reels => {
             poker_simulate(&file, games, seed, coins, ante, threads, json)
         }
@@ -200,6 +208,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Par { file, out, floor } if kind(&file)? == Kind::Roulette => roulette_par(&file, &out, &floor),
         Command::Par { file, out, floor } if kind(&file)? == Kind::Blackjack => blackjack_par(&file, &out, &floor),
+        Command::Par { file, out, floor } if kind(&file)? == Kind::Bingo => bingo_par(&file, &out, &floor),
         Command::Par { file, out, floor } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat) => table_par(&file, &out, &floor),
         Command::Par { file, out, floor } => {
             let (source, checked) = checked(&file, &floor)?;
@@ -251,6 +260,12 @@ fn compile(file: &std::path::Path, out: &std::path::Path, floor: &str, approve_i
             verdict(file, &paytables::blackjack::refusals(&game, &f, &Floor::from_percent(floor)?), true)?;
             let rtp: Vec<(u64, _)> = paytables::blackjack::lines(&f).iter().enumerate().map(|(i, l)| (i as u64, paytables::blackjack::fraction(l.1))).collect();
             paytables::artifact::build(&text, CompiledGame::Blackjack(game), &rtp, None, None)
+        }
+        Kind::Bingo => {
+            let game = load_bingo(file)?;
+            let f = paytables::bingo::figures(&game);
+            verdict(file, &paytables::bingo::refusals(&game, &f, &Floor::from_percent(floor)?), true)?;
+            paytables::artifact::build(&text, CompiledGame::Bingo(game), &[(0, f.rtp.clone())], None, None)
         }
         Kind::Roulette => {
             let game = load_roulette(file)?;
@@ -456,6 +471,108 @@ fn table_par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Resu
         println!("{}", path.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn load_bingo(file: &std::path::Path) -> Result<game_core::bingo::BingoGame> {
+    Ok(paytables::bingo::compile_bingo(&file.display().to_string(), &read(file)?)?)
+}
+
+/// `paytable check` of bingo: the base game's exact figures (the same RTP
+/// for any number of cards), each pattern's probability and share, and the
+/// extra balls'.
+fn bingo_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
+    let floor = Floor::from_percent(floor)?;
+    let game = load_bingo(file)?;
+    let started = std::time::Instant::now();
+    let f = paytables::bingo::figures(&game);
+    let secs = started.elapsed().as_secs_f64();
+    let refusals = paytables::bingo::refusals(&game, &f, &floor);
+    if json {
+        let patterns: Vec<serde_json::Value> = f
+            .patterns
+            .iter()
+            .map(|(name, p, share)| serde_json::json!({ "pattern": name, "probability": p.to_string(), "rtp_share": share.to_string() }))
+            .collect();
+        let extra = f.extra.as_ref().map(|e| {
+            serde_json::json!({ "offered": e.offered, "value": e.value, "price": e.price, "rtp_buying_every_offer": e.rtp(),
+            "best_offer": e.best.map(|(a, b)| a as f64 / b as f64), "worst_offer": e.worst.map(|(a, b)| a as f64 / b as f64) })
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "game": game.id, "rtp": f.rtp.to_string(), "hit_frequency_one_card": f.hit.to_string(),
+                "sd_one_card": f.sd, "patterns": patterns, "extra": extra, "seconds": secs, "refusals": refusals }))?
+        );
+    } else {
+        print!("{}", paytables::bingo::report(&game, &f));
+        println!("analysis: {secs:.2} s");
+    }
+    verdict(file, &refusals, json)
+}
+
+fn bingo_par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Result<ExitCode> {
+    let game = load_bingo(file)?;
+    let f = paytables::bingo::figures(&game);
+    verdict(file, &paytables::bingo::refusals(&game, &f, &Floor::from_percent(floor)?), true)?;
+    std::fs::create_dir_all(out).map_err(|e| anyhow!("{}: {e}", out.display()))?;
+    let path = out.join(format!("{}-par.md", game.id));
+    let body = format!("# PAR sheet — {} ({})\n\n```\n{}```\n", game.name, game.id, paytables::bingo::report(&game, &f));
+    std::fs::write(&path, body).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    println!("{}", path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Bingo rounds through the production deal and round: the base game's
+/// measured RTP against the exact one, and the extra balls' when bought.
+fn bingo_simulate(
+    file: &std::path::Path,
+    rounds: u64,
+    seed: Option<u64>,
+    cards: Option<u32>,
+    buy: bool,
+    threads: Option<usize>,
+    json: bool,
+) -> Result<ExitCode> {
+    let game = load_bingo(file)?;
+    let cards = cards.map_or(Ok(game.most_cards), u8::try_from)?;
+    if !(1..=game.most_cards).contains(&cards) {
+        return Err(anyhow!("{cards} cards: {} plays 1 to {}", game.id, game.most_cards));
+    }
+    let f = paytables::bingo::figures(&game);
+    let exact = num_traits::ToPrimitive::to_f64(&f.rtp).unwrap_or(0.0);
+    let seed = seed.unwrap_or(2026);
+    let sim = paytables::bingo::simulate(&game, cards, buy, rounds, seed, threads.unwrap_or_else(self::threads), &|_| {});
+    let (lo, hi) = sim.base.ci99();
+    let inside = (lo..=hi).contains(&exact);
+    let extra = sim.extra_rtp();
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "game": game.id, "cards": cards, "rounds": rounds, "seed": seed, "rtp": sim.base.rtp(),
+                "ci99": [lo, hi], "exact": exact, "inside": inside, "extra_rtp": extra.map(|e| e.0), "extra_ci99": extra.map(|e| [e.1, e.2]),
+                "extra_price_per_round": sim.extra_price / rounds.max(1) as f64 }))?
+        );
+    } else {
+        println!("{} ({}), {cards} cards, {rounds} rounds, seed {seed}", game.name, game.id);
+        println!(
+            "base game: measured {:.4}%, 99% interval [{:.4}, {:.4}], exact {:.4}%: {}",
+            sim.base.rtp() * 100.0,
+            lo * 100.0,
+            hi * 100.0,
+            exact * 100.0,
+            if inside { "inside" } else { "OUTSIDE" }
+        );
+        match extra {
+            Some((r, a, b)) => println!(
+                "extra balls bought whenever offered: return {:.4}%, 99% interval [{:.4}, {:.4}], {:.4} credits paid a round",
+                r * 100.0,
+                a * 100.0,
+                b * 100.0,
+                sim.extra_price / rounds.max(1) as f64
+            ),
+            None => println!("no extra ball bought"),
+        }
+    }
+    Ok(if inside { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 fn load_blackjack(file: &std::path::Path) -> Result<game_core::blackjack::BlackjackGame> {

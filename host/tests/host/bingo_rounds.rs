@@ -1,0 +1,104 @@
+//! Video bingo through the host's commands, headless on real SQLite files
+//! (issue 33): each extra ball a committed step at the host's price, the
+//! meters against game-core's round rebuilt from the journal, and a round
+//! killed at each offer resuming there with the same cards, balls and
+//! price, no purchase debited twice.
+
+use crate::tables::{open_with, select};
+use crate::test_config;
+
+use game_host::kinds::bingo::{Bingo, BingoDecision};
+use meters::RecallOutcome;
+
+/// The shipped configuration with the four bingo games added (the cabinet
+/// lists them once their screen is written).
+fn config(dir: &std::path::Path) -> std::path::PathBuf {
+    let text = test_config::text(dir);
+    let games = "\"blackjack\", \"blackjack-classico\"]";
+    assert!(text.contains(games), "the shipped games list changed");
+    test_config::write(dir, &text.replacen(games, "\"blackjack\", \"blackjack-classico\", \"bingo-30\", \"bingo-75\", \"bingo-80\", \"bingo-90\"]", 1))
+}
+
+/// Rounds of 4 cards, every offer bought, the host killed at every offer:
+/// the resumed round shows the same balls and offers the same price, the
+/// credit is unchanged by the resume, and each settled round's stake and
+/// win are game-core's replay of its journal.
+#[test]
+fn a_round_killed_at_each_offer_resumes_there_and_settles_as_the_journal_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path());
+    let mut s = open_with(dir.path(), &config, 33);
+    select(&mut s, "bingo-30");
+    // 10 credits a card: offers whose value is worth a whole credit come often.
+    s.adjust_bet(game_host::kind::BetControl::Amount, 9);
+    let game = match s.rules::<Bingo>() {
+        Some(b) => b.0.clone(),
+        None => panic!("bingo-30 is not a bingo game"),
+    };
+    let (mut cuts, mut bought, mut rounds) = (0, 0, 0);
+    while rounds < 1_500 && (cuts < 20 || rounds < 50) {
+        rounds += 1;
+        if s.machine().credit() < 2_000 {
+            s.insert_note(5_000);
+        }
+        let credit_before = s.machine().credit();
+        assert!(s.play(), "{:?}", s.message_text());
+        while s.in_round() {
+            let before = s.round::<Bingo>().unwrap().state.clone();
+            let offer = before.offer().expect("an open bingo round waits on an offer");
+            let credit = s.machine().credit();
+            s.power_cut();
+            s = open_with(dir.path(), &config, 33);
+            cuts += 1;
+            let after = &s.round::<Bingo>().unwrap().state;
+            assert_eq!((after.balls_shown(), &after.cards), (before.balls_shown(), &before.cards), "the same balls and cards");
+            assert_eq!(after.offer().map(|o| o.price), Some(offer.price), "the same price after the resume");
+            assert_eq!(s.machine().credit(), credit, "nothing debited again on resume");
+            assert!(s.decide::<Bingo>(BingoDecision::Buy), "{:?}", s.message_text());
+            if s.in_round() {
+                assert_eq!(s.machine().credit(), credit - offer.price, "the host's price, debited once");
+            }
+            bought += 1;
+        }
+        let i = meters::inspect::Inspection::open(&dir.path().join("egm.sqlite")).unwrap();
+        let r = i.recall(1).unwrap().remove(0);
+        let RecallOutcome::Settled { win, credit_after, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
+        let deal = &r.steps[0].step.data["deal"];
+        let cards: Vec<game_core::bingo::Card> = serde_json::from_value(deal["cards"].clone()).unwrap();
+        let balls: Vec<u8> = serde_json::from_value(deal["balls"].clone()).unwrap();
+        let bet = r.steps[0].step.data["bet"]["bet"].as_u64().unwrap();
+        assert_eq!(cards.len(), 4);
+        let buys: Vec<bool> = r.steps[1..].iter().map(|st| st.step.data["decision"] == "Buy").collect();
+        let replay = game_core::bingo::Round::replay(&game, bet, cards, balls, &buys).unwrap();
+        assert_eq!(r.stake, replay.staked(), "round {rounds}: the bet on 4 cards and every price");
+        assert_eq!(win, replay.win(), "round {rounds}");
+        assert_eq!(credit_after, credit_before - r.stake + win, "round {rounds}");
+    }
+    assert!(cuts >= 20 && bought >= 20, "{cuts} cuts, {bought} balls bought in {rounds} rounds");
+    meters::inspect::Inspection::open(&dir.path().join("egm.sqlite")).unwrap().self_audit().unwrap();
+}
+
+/// With no offer, a decision is refused by name; the stakes and the
+/// refusal leave the meters as they were.
+#[test]
+fn a_purchase_with_nothing_on_offer_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path());
+    let mut s = open_with(dir.path(), &config, 34);
+    select(&mut s, "bingo-90");
+    s.insert_note(5_000);
+    // Play until a round settles at its deal (no offer).
+    for _ in 0..50 {
+        assert!(s.play());
+        if !s.in_round() {
+            let credit = s.machine().credit();
+            assert!(!s.decide::<Bingo>(BingoDecision::Buy));
+            assert_eq!(s.machine().credit(), credit);
+            return;
+        }
+        while s.in_round() {
+            assert!(s.decide::<Bingo>(BingoDecision::Stop));
+        }
+    }
+    panic!("50 rounds, every one with an offer");
+}

@@ -1,0 +1,390 @@
+//! Video bingo (`BingoPaytable`): the variant (90, 80, 75 or 30 balls),
+//! the balls drawn, the most cards, the patterns with their prizes per
+//! credit bet on a card, the extra balls (how many, the house margin on
+//! their value, the return floor of an offer), the bet per card.
+//!
+//! The exact figures are game-core's ([`game_core::bingo::odds`]): one
+//! card's highest pattern over every set of its numbers the C(N, D) draws
+//! can mark, which is the same for every card of the variant, so the
+//! return of n cards is n times one card's exactly, whatever the card
+//! generator does. Extra balls: every offer returns at least its floor of
+//! its price by construction (the round offers nothing under it), so the
+//! purchases return at least that floor under any policy; their return
+//! when every offer is bought is the one-card chain's, in f64 (the
+//! documented float exception: it is a figure, not the floor's proof).
+//!
+//! ```ron
+//! BingoPaytable(id: "bingo-75", name: "Bingo 75", variant: SeventyFive, balls: 30, most_cards: 4,
+//!     patterns: [(name: "linha", shape: Line(rows: true, columns: true, diagonals: true), pays: 1),
+//!                (name: "bingo", shape: FullCard, pays: 500)],
+//!     extra: Some((most: 5, margin_bp: 1000, offer_floor_bp: 8000)), minimum: 1, maximum: 10)
+//! ```
+
+use game_core::bingo::odds::{CardOdds, ExtraFigures, card_odds, extra_figures};
+use game_core::bingo::{BingoGame, ExtraBalls, Pattern, Shape, Variant};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use serde::{Deserialize, Serialize};
+
+use crate::compile::Problems;
+use crate::error::{PaytableError, Reporter};
+use crate::floor::{Floor, decimal};
+use crate::locate::Path;
+use crate::poker_compile::{check_name, parse};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatternSource {
+    pub name: String,
+    pub shape: Shape,
+    /// Credits per credit bet on the card.
+    pub pays: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BingoPaytable {
+    pub id: String,
+    pub name: String,
+    pub variant: Variant,
+    pub balls: u8,
+    pub most_cards: u8,
+    pub patterns: Vec<PatternSource>,
+    #[serde(default)]
+    pub extra: Option<ExtraBalls>,
+    pub minimum: u64,
+    pub maximum: u64,
+    #[serde(default)]
+    pub symbols: Vec<String>,
+}
+
+pub fn compile_bingo(file: &str, src: &str) -> Result<BingoGame, PaytableError> {
+    let p: BingoPaytable = parse(file, src)?;
+    let r = Reporter { file, src: crate::compile::without_bom(src) };
+    let mut e = Problems::new(&r);
+    check_name(&mut e, &p.id, &p.name);
+    let v = p.variant;
+    let most = p.extra.map_or(0, |x| x.most);
+    if p.balls == 0 || u16::from(p.balls) + u16::from(most) > u16::from(v.balls()) {
+        e.at(Path::default().field("balls"), format!("{} balls drawn and {most} extra: a {}-ball drum holds {} balls", p.balls, v.name(), v.balls()));
+    }
+    if !(1..=4).contains(&p.most_cards) {
+        e.at(Path::default().field("most_cards"), format!("{} cards: a round plays 1 to 4 cards (decisions.md, Bingo)", p.most_cards));
+    }
+    if p.patterns.is_empty() {
+        e.at(Path::default().field("patterns"), "no pattern: a bingo paytable pays at least one");
+    }
+    if p.patterns.len() > 32 {
+        e.at(Path::default().field("patterns"), format!("{} patterns: at most 32", p.patterns.len()));
+    }
+    let mut patterns = Vec::new();
+    for (i, s) in p.patterns.iter().enumerate() {
+        let at = Path::default().field("patterns").index(i);
+        if s.name.trim().is_empty() {
+            e.at(at.clone().field("name"), "a pattern needs a name");
+        }
+        if p.patterns[..i].iter().any(|o| o.name == s.name) {
+            e.at(at.clone().field("name"), format!("{:?} is named twice", s.name));
+        }
+        if s.pays == 0 {
+            e.at(at.clone().field("pays"), "a pattern pays at least 1 credit per credit bet");
+        }
+        match s.shape.masks(v) {
+            Ok(masks) => patterns.push(Pattern { name: s.name.clone(), masks, pays: s.pays }),
+            Err(problem) => e.at(at.field("shape"), problem.to_string()),
+        }
+    }
+    if let Some(x) = p.extra {
+        let at = Path::default().field("extra");
+        if x.most == 0 {
+            e.at(at.clone().field("most"), "no extra ball: leave `extra` out instead");
+        }
+        if x.margin_bp > 10_000 {
+            e.at(at.clone().field("margin_bp"), format!("a margin of {} basis points: at most 10000 (100 %)", x.margin_bp));
+        }
+        if !(8_000..=10_000).contains(&x.offer_floor_bp) {
+            e.at(at.field("offer_floor_bp"), format!("an offer floor of {} basis points: from 8000 (the 80 % floor, M-17) to 10000", x.offer_floor_bp));
+        }
+    }
+    if p.minimum == 0 || p.maximum < p.minimum {
+        e.at(
+            Path::default().field("minimum"),
+            format!("a bet per card from {} to {} credits: the least is at least 1, the most at least the least", p.minimum, p.maximum),
+        );
+    }
+    if !p.symbols.is_empty() {
+        let distinct: std::collections::BTreeSet<&str> = p.symbols.iter().map(|s| s.trim()).collect();
+        if v != Variant::Thirty {
+            e.at(Path::default().field("symbols"), "symbols replace the numbers of 30-ball bingo only (B-80)");
+        } else if p.symbols.len() != 30 || distinct.len() != 30 || distinct.contains("") {
+            e.at(
+                Path::default().field("symbols"),
+                format!("{} symbols, {} distinct: 30-ball bingo needs 30 distinct symbols (B-80)", p.symbols.len(), distinct.len()),
+            );
+        }
+    }
+    e.result(|| BingoGame {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        variant: v,
+        balls: p.balls,
+        most_cards: p.most_cards,
+        patterns,
+        extra: p.extra,
+        minimum: p.minimum,
+        maximum: p.maximum,
+        symbols: p.symbols.clone(),
+    })
+}
+
+/// The exact figures of the base game, and the extra balls' at the least
+/// bet.
+#[derive(Clone, Debug)]
+pub struct Figures {
+    pub odds: CardOdds,
+    /// The return per credit bet, for any number of cards.
+    pub rtp: BigRational,
+    /// Each pattern's probability on one card and its share of the return.
+    pub patterns: Vec<(String, BigRational, BigRational)>,
+    /// One card's hit frequency and standard deviation per credit bet.
+    pub hit: BigRational,
+    pub sd: f64,
+    pub extra: Option<ExtraFigures>,
+}
+
+fn frac(n: u128, d: u128) -> BigRational {
+    BigRational::new(BigInt::from(n), BigInt::from(d.max(1)))
+}
+
+pub fn figures(game: &BingoGame) -> Figures {
+    let odds = card_odds(game);
+    let (n, d) = odds.rtp(&game.patterns);
+    let rtp = frac(n, d);
+    let patterns =
+        game.patterns.iter().zip(&odds.ways).map(|(p, &w)| (p.name.clone(), frac(w, odds.draws), frac(w * u128::from(p.pays), odds.draws))).collect();
+    let hit = frac(odds.draws - odds.none, odds.draws);
+    let (m2, _) = odds.second_moment(&game.patterns);
+    let mean = n as f64 / d as f64;
+    let sd = (m2 as f64 / d as f64 - mean * mean).max(0.0).sqrt();
+    let extra = game.extra.map(|x| extra_figures(game, &x, game.minimum));
+    Figures { odds, rtp, patterns, hit, sd, extra }
+}
+
+fn pct(x: &BigRational) -> String {
+    decimal(&(x * BigRational::from_integer(100.into())), 5)
+}
+
+fn ratio_pct(r: Option<(u128, u128)>) -> String {
+    r.map_or("—".to_owned(), |(a, b)| format!("{:.5}", a as f64 / b as f64 * 100.0))
+}
+
+/// Every line under the floor, named (M-17): the base game; the extra
+/// balls' offer floor is checked at compile time (at least 80 %).
+pub fn refusals(game: &BingoGame, f: &Figures, floor: &Floor) -> Vec<String> {
+    let mut out = Vec::new();
+    if &f.rtp < floor.value() {
+        out.push(format!("{}: the base game returns {}%, under the floor of {}% (M-17)", game.id, pct(&f.rtp), pct(floor.value())));
+    }
+    if let Some(x) = game.extra {
+        let offer = BigRational::new(BigInt::from(x.offer_floor_bp), BigInt::from(10_000));
+        if &offer < floor.value() {
+            out.push(format!("{}: an extra ball may return {}% of its price, under the floor of {}% (M-17)", game.id, pct(&offer), pct(floor.value())));
+        }
+    }
+    out
+}
+
+/// The figures as `paytable check` prints them.
+pub fn report(game: &BingoGame, f: &Figures) -> String {
+    let v = game.variant;
+    let mut out = format!(
+        "{} ({}): {}-ball bingo, {} balls drawn, 1 to {} cards, {} to {} credits a card\n",
+        game.name,
+        game.id,
+        v.name(),
+        game.balls,
+        game.most_cards,
+        game.minimum,
+        game.maximum
+    );
+    out.push_str(&format!("{:<34} {:>8} {:>16} {:>12}\n", "pattern (one card)", "pays", "probability %", "RTP share %"));
+    for ((name, p, share), pat) in f.patterns.iter().zip(&game.patterns) {
+        out.push_str(&format!("{name:<34} {:>8} {:>16} {:>12}\n", pat.pays, pct(p), pct(share)));
+    }
+    out.push_str(&format!("base game RTP, any number of cards: {}% (= {})\n", pct(&f.rtp), f.rtp));
+    let hit = num_traits::ToPrimitive::to_f64(&f.hit).unwrap_or(0.0);
+    for n in 1..=u32::from(game.most_cards) {
+        let nf = f64::from(n);
+        if n == 1 {
+            out.push_str(&format!("1 card: hit frequency {}%, standard deviation {:.4} per credit bet\n", pct(&f.hit), f.sd));
+        } else {
+            // The cards share the draw: the union bound and the triangle
+            // inequality bound the round's figures (docs/bingo.md).
+            out.push_str(&format!(
+                "{n} cards: hit frequency between {:.5}% and {:.5}%, standard deviation at most {:.4} per credit bet ({:.4} per card)\n",
+                hit * 100.0,
+                (hit * nf).min(1.0) * 100.0,
+                f.sd,
+                f.sd
+            ));
+        }
+    }
+    if let (Some(x), Some(e)) = (game.extra, &f.extra) {
+        out.push_str(&format!(
+            "extra balls: up to {}, margin {:.2}%, offered only when returning at least {:.2}% of the price\n",
+            x.most,
+            f64::from(x.margin_bp) / 100.0,
+            f64::from(x.offer_floor_bp) / 100.0
+        ));
+        out.push_str(&format!(
+            "  one card at {} credits: offered in {:.4}% of rounds; buying every offer returns {:.5}% ({:.4} credits value for {:.4} paid a round)\n",
+            game.minimum,
+            e.offered * 100.0,
+            e.rtp() * 100.0,
+            e.value,
+            e.price
+        ));
+        out.push_str(&format!(
+            "  the player's best policy (only the best offers) returns at most {}%; no purchase returns under {}% (floor {:.2}%)\n",
+            ratio_pct(e.best),
+            ratio_pct(e.worst),
+            f64::from(x.offer_floor_bp) / 100.0
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile(src: &str) -> Result<BingoGame, PaytableError> {
+        compile_bingo("t.ron", src)
+    }
+
+    const GOOD: &str = r#"BingoPaytable(id: "b", name: "B", variant: Thirty, balls: 15, most_cards: 4,
+        patterns: [(name: "linha", shape: Line(rows: true, columns: true, diagonals: true), pays: 1), (name: "bingo", shape: FullCard, pays: 50)],
+        extra: Some((most: 3, margin_bp: 1000, offer_floor_bp: 8000)), minimum: 1, maximum: 10)"#;
+
+    #[test]
+    fn a_good_paytable_compiles_and_bad_values_are_named() {
+        let g = compile(GOOD).unwrap();
+        assert_eq!(g.patterns[0].masks.len(), 8, "3 rows, 3 columns, 2 diagonals");
+        for (from, to, names) in [
+            ("balls: 15", "balls: 29", "balls"),
+            ("most_cards: 4", "most_cards: 5", "most_cards"),
+            ("pays: 50", "pays: 0", "pays"),
+            ("offer_floor_bp: 8000", "offer_floor_bp: 7000", "offer_floor_bp"),
+            ("variant: Thirty", "variant: Ninety", "only its rows are lines"),
+            ("minimum: 1", "minimum: 0", "minimum"),
+        ] {
+            let e = compile(&GOOD.replace(from, to)).unwrap_err().to_string();
+            assert!(e.contains(names), "{to}: {e}");
+        }
+        let e = compile(&GOOD.replace("FullCard", "Drawn([\"X.X\", \".X.\"])")).unwrap_err().to_string();
+        assert!(e.contains("2 rows"), "{e}");
+        let e = compile(&GOOD.replace("most_cards: 4,", "most_cards: 4, colour: 1,")).unwrap_err().to_string();
+        assert!(e.contains("colour"), "{e}");
+    }
+
+    /// 30-ball, 15 balls, line 1 and bingo 50, by hand: P(full card) =
+    /// C(21, 6)/C(30, 15); the RTP is Σ pays × P.
+    #[test]
+    fn the_figures_are_exact_fractions() {
+        let g = compile(GOOD).unwrap();
+        let f = figures(&g);
+        let full = frac(game_core::bingo::odds::choose(21, 6), game_core::bingo::odds::choose(30, 15));
+        assert_eq!(f.patterns[1].1, full);
+        assert_eq!(f.rtp, &f.patterns[0].2 + &f.patterns[1].2);
+        assert!(report(&g, &f).contains("base game RTP"));
+    }
+}
+
+/// A simulation of `cards` cards a round at the least bet, through the
+/// production deal and round on the core's generator: the base game, and
+/// the extra balls bought whenever offered (or never).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BingoSim {
+    /// The base game, per credit bet.
+    pub base: crate::simulate::SimResult,
+    /// Σ of the extra balls' gains and prices per round, and the sums of
+    /// squares and products for the ratio's interval.
+    pub extra_gain: f64,
+    pub extra_price: f64,
+    pub gg: f64,
+    pub pp: f64,
+    pub gp: f64,
+}
+
+impl BingoSim {
+    fn empty(cards: u8) -> BingoSim {
+        let base = crate::simulate::SimResult { games: 0, lines: u32::from(cards), total_win: 0, sum_sq: 0, hits: 0 };
+        BingoSim { base, extra_gain: 0.0, extra_price: 0.0, gg: 0.0, pp: 0.0, gp: 0.0 }
+    }
+
+    /// The extra balls' measured return, and its 99 % interval (the
+    /// ratio's delta method).
+    pub fn extra_rtp(&self) -> Option<(f64, f64, f64)> {
+        if self.extra_price <= 0.0 {
+            return None;
+        }
+        let n = self.base.games as f64;
+        let r = self.extra_gain / self.extra_price;
+        let mean_p = self.extra_price / n;
+        let var = (self.gg - 2.0 * r * self.gp + r * r * self.pp) / n;
+        let half = 2.575_829_3 * (var / n).max(0.0).sqrt() / mean_p;
+        Some((r, r - half, r + half))
+    }
+}
+
+pub fn simulate(game: &BingoGame, cards: u8, buy: bool, rounds: u64, seed: u64, threads: usize, progress: &(dyn Fn(u64) + Sync)) -> BingoSim {
+    let threads = threads.max(1) as u64;
+    let parts: Vec<BingoSim> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let n = rounds / threads + u64::from(t < rounds % threads);
+                scope.spawn(move || {
+                    let mut rng = meters::rng::StreamRng::from_seed(seed.wrapping_add(t.wrapping_mul(0x9e37_79b9_7f4a_7c15)));
+                    let mut sim = BingoSim::empty(cards);
+                    for i in 0..n {
+                        let (set, balls) = game.deal(usize::from(cards), &mut rng);
+                        let mut r = game_core::bingo::Round::new(game, 1, set, balls);
+                        let base = r.win();
+                        sim.base.games += 1;
+                        sim.base.total_win += u128::from(base);
+                        sim.base.sum_sq += u128::from(base) * u128::from(base);
+                        sim.base.hits += u64::from(base > 0);
+                        let mut paid = 0u64;
+                        while buy && r.offer().is_some() {
+                            match r.buy() {
+                                Ok(price) => paid += price,
+                                Err(_) => break,
+                            }
+                        }
+                        let (g, p) = ((r.win() - base) as f64, paid as f64);
+                        sim.extra_gain += g;
+                        sim.extra_price += p;
+                        sim.gg += g * g;
+                        sim.pp += p * p;
+                        sim.gp += g * p;
+                        if t == 0 && i % 65_536 == 0 {
+                            progress(i * threads);
+                        }
+                    }
+                    sim
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let mut all = BingoSim::empty(cards);
+    for p in parts {
+        all.base.merge(&p.base);
+        all.extra_gain += p.extra_gain;
+        all.extra_price += p.extra_price;
+        all.gg += p.gg;
+        all.pp += p.pp;
+        all.gp += p.gp;
+    }
+    all
+}
