@@ -6,8 +6,9 @@
 //! and what it pays. Reel slots live in [`reels`]; cards, poker hands,
 //! draw poker and póquer sem descarte in [`cards`], [`poker`],
 //! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`];
-//! banca francesa and sic bo in [`dice`]; punto banco in [`baccarat`]; the
-//! fair double-up in [`double_up`].
+//! banca francesa and sic bo in [`dice`]; punto banco in [`baccarat`];
+//! blackjack in [`blackjack`]; video bingo in [`bingo`]; the fair double-up
+//! in [`double_up`].
 //!
 //! It must never: draw randomness other than through `meters::GameRng`,
 //! touch money meters or critical memory, do I/O, render, or use a float
