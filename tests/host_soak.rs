@@ -23,6 +23,7 @@ use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::kinds::baccarat::Baccarat;
 use game_host::kinds::banca_francesa::BancaFrancesa;
+use game_host::kinds::bingo::{Bingo, BingoDecision};
 use game_host::kinds::blackjack::Blackjack;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
@@ -66,6 +67,13 @@ fn finish(s: &mut Session, player: &mut StreamRng) -> Result<()> {
                     let a = legal.get(player.index(legal.len().max(1))).copied();
                     if let Some(a) = a {
                         s.decide::<Blackjack>(a);
+                    }
+                } else if s.rules::<Bingo>().is_some() {
+                    // An extra ball two times in three, else stop; a ball
+                    // the credit cannot cover is refused: stop then.
+                    let d = if player.uniform(3) == 0 { BingoDecision::Stop } else { BingoDecision::Buy };
+                    if !s.decide::<Bingo>(d) {
+                        s.decide::<Bingo>(BingoDecision::Stop);
                     }
                 } else if s.rules::<DrawPoker>().is_some() {
                     for i in 0..5 {

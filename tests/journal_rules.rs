@@ -22,6 +22,7 @@ pub struct Rules {
     pub draw: BTreeMap<String, DrawPokerGame>,
     pub stud: StudPokerGame,
     pub blackjack: BTreeMap<String, game_core::blackjack::BlackjackGame>,
+    pub bingo: BTreeMap<String, game_core::bingo::BingoGame>,
 }
 
 /// A reel round's win in credits, worked out again from its journaled
@@ -64,7 +65,12 @@ pub fn rules() -> Rules {
         let paytables::artifact::CompiledGame::Blackjack(g) = load(id) else { panic!("{id} is not blackjack") };
         blackjack.insert(id.to_owned(), g);
     }
-    Rules { reels, draw, stud, blackjack }
+    let mut bingo = BTreeMap::new();
+    for id in ["bingo-30", "bingo-75", "bingo-80", "bingo-90"] {
+        let paytables::artifact::CompiledGame::Bingo(g) = load(id) else { panic!("{id} is not bingo") };
+        bingo.insert(id.to_owned(), g);
+    }
+    Rules { reels, draw, stud, blackjack, bingo }
 }
 
 /// What the rules pay (cents, before progressives) for the outcome and
@@ -166,6 +172,17 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
                 r.steps[1..].iter().filter(|s| s.step.name != "gamble").map(|s| serde_json::from_value(s.step.data["action"].clone()).unwrap()).collect();
             let round = game_core::blackjack::Round::replay(game.rules, bet, shoe, &decisions).unwrap();
             round.settlement().expect("a settled hand is done").returned()
+        }
+        "bingo-deal" => {
+            // The cards and balls replayed with each purchase (M-13, M-14):
+            // every card's highest pattern after the balls shown.
+            let game = &rules.bingo[first.data["game"].as_str().unwrap()];
+            let bet = first.data["bet"]["bet"].as_u64().unwrap();
+            let cards: Vec<game_core::bingo::Card> = serde_json::from_value(first.data["deal"]["cards"].clone()).unwrap();
+            let balls: Vec<u8> = serde_json::from_value(first.data["deal"]["balls"].clone()).unwrap();
+            assert_eq!(balls.len(), game.sequence_len(), "round {}: the whole ball sequence is committed", r.round);
+            let buys: Vec<bool> = r.steps[1..].iter().filter(|s| s.step.name != "gamble").map(|s| s.step.data["decision"] == "Buy").collect();
+            game_core::bingo::Round::replay(game, bet, cards, balls, &buys).unwrap().win()
         }
         other => panic!("round {} began with an unknown step {other}", r.round),
     };

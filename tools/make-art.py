@@ -429,6 +429,12 @@ def main():
             for x, angle, mark, ink in [(170, -10, first, "#1b1b1b"), (290, 10, second, "#c8102e")]
         )
         write(f"games/{game}/logo.svg", logo(colour, cards))
+    # The bingo games: a ball bearing the variant's number of balls, beside
+    # a strip of a card's cells.
+    for game, (colour, mark) in {"bingo-90": ("#1f5fbf", "90"), "bingo-80": ("#0f6a5a", "80"), "bingo-75": ("#8a3a0f", "75"), "bingo-30": ("#6a1f8a", "30")}.items():
+        cells = "".join(f'<rect x="{330 + (k % 3) * 70}" y="{70 + (k // 3) * 70}" width="60" height="60" rx="8" fill="#fbf8f0" stroke="#f6d24a" stroke-width="3"/>' for k in range(9))
+        ball_mark = glyphs(mark, 170 - text_width(mark, 90) / 2, 105, 90, "#1b1b1b", 3.0)
+        write(f"games/{game}/logo.svg", logo(colour, f'<circle cx="170" cy="150" r="105" fill="#ffce3a" stroke="#f6d24a" stroke-width="6"/><circle cx="170" cy="150" r="72" fill="#ffffff"/>{ball_mark}{cells}'))
     for game, colour in {"roleta-francesa": "#0f5a2a", "roleta-americana": "#6a0f1e"}.items():
         pockets = "".join(
             f'<circle cx="{300 + 95 * math.cos(2 * math.pi * k / 12):.1f}" cy="{150 + 95 * math.sin(2 * math.pi * k / 12):.1f}" r="16" fill="{"#c8102e" if k % 2 else "#1b1b1b"}" stroke="#f6d24a" stroke-width="3"/>'

@@ -164,12 +164,25 @@ mod tests {
             assert!(!symbols.is_empty());
             names.extend(for_game(id, symbols));
         }
-        // The roulette, dice, baccarat and blackjack tables: their logos.
-        for id in ["roleta-francesa", "roleta-americana", "banca-francesa", "cussec", "bacara", "bacara-6-sem-comissao", "blackjack", "blackjack-classico"] {
+        // The roulette, dice, baccarat, blackjack and bingo games: their logos.
+        for id in [
+            "roleta-francesa",
+            "roleta-americana",
+            "banca-francesa",
+            "cussec",
+            "bacara",
+            "bacara-6-sem-comissao",
+            "blackjack",
+            "blackjack-classico",
+            "bingo-90",
+            "bingo-80",
+            "bingo-75",
+            "bingo-30",
+        ] {
             names.extend(for_game(id, &[]));
         }
-        // 54 cards, 6 chips, 10 tables, wheels and scenes, 6 dice, 10 buttons, 10 logos, 7 + 10 symbols.
-        assert_eq!(names.len(), 54 + 6 + 10 + 6 + 10 + 10 + 7 + 10);
+        // 54 cards, 6 chips, 10 tables, wheels and scenes, 6 dice, 10 buttons, 14 logos, 7 + 10 symbols.
+        assert_eq!(names.len(), 54 + 6 + 10 + 6 + 10 + 14 + 7 + 10);
         assert_eq!(check(&names), Vec::<ArtError>::new());
         // Every file is drawn in the kit's own colours, not blank: a card
         // face at its screen size has ink and paper.

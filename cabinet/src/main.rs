@@ -152,7 +152,8 @@ fn main() -> ExitCode {
                     screen_text::ScreenTextPlugin,
                     screens::double_up::DoubleUpPlugin,
                     screens::top_box::TopBoxPlugin,
-                ));
+                ))
+                .add_plugins(screens::bingo::BingoScreenPlugin);
         }
         Err(reason) => {
             // Self-tests failed before any play: only the reason is shown.

@@ -542,6 +542,88 @@ fn blackjack_plays_a_split_a_double_a_surrender_and_insurance_by_touch() {
     rig.keep_screenshots("screen-blackjack", 3);
 }
 
+/// Bingo by touch (issue 33): 75-ball, four cards at 10 credits each;
+/// rounds are played until an extra ball is offered, and it is bought on
+/// its button. The screen shows the four cards, the count of balls drawn
+/// (B-13) and the offer's price before the purchase (M-11); each round's
+/// stake (the cards and every price) and win are game-core's replay of its
+/// journal, and the credit meter moves by exactly that.
+#[test]
+fn bingo_plays_four_cards_and_buys_an_extra_ball_by_touch() {
+    use game_core::bingo::Round;
+    use rig::layout::DeckButton;
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    // Bingo 75 is the sixteenth game of the shipped menu.
+    for _ in 0..15 {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    for _ in 0..9 {
+        rig.touch_button(DeckButton::BetPlus);
+    }
+    let game = match serde_json::from_slice::<Artifact>(&std::fs::read(workspace().join("assets/paytables/compiled/bingo-75.json")).unwrap()).unwrap().game {
+        CompiledGame::Bingo(g) => g,
+        other => panic!("not bingo: {other:?}"),
+    };
+    let mut credit = 2_000u64;
+    let mut bought = 0;
+    let mut round = 0;
+    while round < 40 && bought == 0 {
+        round += 1;
+        rig.key("space");
+        let i = rig.wait_for("the deal", |i| i.state().last_round == round || i.state().open_round.is_some());
+        if let Some(open) = i.state().open_round.clone() {
+            assert_eq!((open.game.as_str(), open.stake), ("bingo-75", 40), "four cards at 10 credits");
+            // The balls fall one at a time; the offer shows once they have.
+            let said = (0..60)
+                .map(|_| {
+                    std::thread::sleep(Duration::from_millis(250));
+                    rig::text_beside(&rig.shot())
+                })
+                .find(|t| t.contains("COMPRAR BOLA (F1)"))
+                .expect("the offer's buttons");
+            assert!(said.contains(&format!("BOLAS {}", game.balls)), "the count of balls drawn: {said}");
+            assert!(said.contains("BOLA EXTRA") && said.contains("pode completar"), "the price and what it completes: {said}");
+            for c in 1..=4 {
+                assert!(said.contains(&format!("CARTÃO {c}")), "card {c}: {said}");
+            }
+            let before = rig.wait_for("the offer", |i| i.state().open_round.is_some()).state().credit;
+            let (x, y) = rig::layout::decision_button(0).centre();
+            rig.touch(x, y);
+            rig.wait_for("the purchase", |i| i.state().open_round.as_ref().is_none_or(|o| o.steps > open.steps));
+            bought += 1;
+            // Stop buying: decline any further offer.
+            while rig.wait_for("the next step", |_| true).state().open_round.is_some() {
+                std::thread::sleep(Duration::from_millis(400));
+                let said = rig::text_beside(&rig.shot());
+                if said.contains("PARAR (F2)") {
+                    let (x, y) = rig::layout::decision_button(1).centre();
+                    rig.touch(x, y);
+                }
+                std::thread::sleep(Duration::from_millis(300));
+            }
+            assert!(before < credit, "the cards' stake left the meter first");
+        }
+        let i = rig.wait_for("the round to settle", |i| i.state().open_round.is_none() && i.state().last_round == round);
+        let r = i.recall(1).unwrap().remove(0);
+        let meters::RecallOutcome::Settled { win, credit_after, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
+        let deal = &r.steps[0].step.data["deal"];
+        let cards: Vec<game_core::bingo::Card> = serde_json::from_value(deal["cards"].clone()).unwrap();
+        let balls: Vec<u8> = serde_json::from_value(deal["balls"].clone()).unwrap();
+        let buys: Vec<bool> = r.steps[1..].iter().map(|st| st.step.data["decision"] == "Buy").collect();
+        let replay = Round::replay(&game, 10, cards, balls, &buys).unwrap();
+        assert_eq!(r.stake, replay.staked(), "round {round}: the cards and every price");
+        assert_eq!(win, replay.win(), "round {round}");
+        assert_eq!(credit_after, credit - r.stake + win, "round {round}");
+        credit = credit_after;
+    }
+    stop(cab);
+    assert_eq!(bought, 1, "{round} rounds without an extra ball offered");
+    rig.keep_screenshots("screen-bingo", 3);
+}
+
 /// Baccarat by touch (issue 31): 20 credits on banca (its 5% commission
 /// whole cents), a chip on ponto and on the tie; coups played until one
 /// is a banca win and one a tie, each coup's win checked against the six
@@ -672,6 +754,10 @@ fn game_menu_chooses_a_game_by_touch() {
         "bacara-6-sem-comissao",
         "blackjack",
         "blackjack-classico",
+        "bingo-90",
+        "bingo-80",
+        "bingo-75",
+        "bingo-30",
     ];
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));

@@ -170,6 +170,26 @@ pub fn figures(game: &BingoGame) -> Figures {
     Figures { odds, rtp, patterns, hit, sd, extra }
 }
 
+/// The largest house margin (basis points, 0 to 10000) at which one card
+/// buying every extra ball offered at the least bet returns at least
+/// `target`, and that return; by bisection on the extra balls' chain (the
+/// return falls as the margin rises, up to the rounding of prices). None
+/// when the paytable sells no extra balls; margin 0 when even that
+/// returns less.
+pub fn margin_for(game: &BingoGame, target: f64) -> Option<(u32, f64)> {
+    let extra = game.extra?;
+    let rtp = |bp: u32| extra_figures(game, &ExtraBalls { margin_bp: bp, ..extra }, game.minimum).rtp();
+    let (mut lo, mut hi) = (0u32, 10_000u32);
+    if rtp(hi) >= target {
+        return Some((hi, rtp(hi)));
+    }
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if rtp(mid) >= target { lo = mid } else { hi = mid }
+    }
+    Some((lo, rtp(lo)))
+}
+
 fn pct(x: &BigRational) -> String {
     decimal(&(x * BigRational::from_integer(100.into())), 5)
 }
@@ -297,6 +317,19 @@ mod tests {
         assert_eq!(f.patterns[1].1, full);
         assert_eq!(f.rtp, &f.patterns[0].2 + &f.patterns[1].2);
         assert!(report(&g, &f).contains("base game RTP"));
+    }
+
+    /// The margin found for a target gives at least the target, and one
+    /// basis point more gives less (or the search hit an end).
+    #[test]
+    fn the_margin_for_a_target_return_is_the_largest_that_reaches_it() {
+        let mut g = compile(GOOD).unwrap();
+        g.minimum = 10;
+        let (bp, rtp) = margin_for(&g, 0.85).unwrap();
+        let x = g.extra.unwrap();
+        let at = |m: u32| extra_figures(&g, &ExtraBalls { margin_bp: m, ..x }, 10).rtp();
+        assert!(rtp >= 0.85 && (at(bp) - rtp).abs() < 1e-12, "{bp}: {rtp}");
+        assert!(bp == 10_000 || at(bp + 1) < 0.85, "{bp}");
     }
 }
 

@@ -235,6 +235,12 @@ fn bingo_check_and_simulate_from_the_command_line() {
     assert_eq!(v["inside"], true, "{v}");
     let extra = v["extra_rtp"].as_f64().unwrap();
     assert!((0.8..1.0).contains(&extra), "{v}");
+    // One card: the extra balls' exact chain is inside the interval too.
+    let out = paytable(&["simulate", &sample("bingo-30.ron"), "--games", "300000", "--seed", "34", "--lines", "1", "--json"]);
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (x, ci) = (v["extra_exact"].as_f64().unwrap(), v["extra_ci99"].as_array().unwrap().clone());
+    assert!(ci[0].as_f64().unwrap() <= x && x <= ci[1].as_f64().unwrap(), "{v}");
 }
 
 /// Blackjack from the command line (issue 32): each line held to the

@@ -3,6 +3,7 @@
 pub mod attract;
 pub mod audit;
 pub mod baccarat;
+pub mod bingo;
 pub mod blackjack;
 pub mod cards;
 pub mod chips;

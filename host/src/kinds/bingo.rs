@@ -198,3 +198,67 @@ impl GameKind for Bingo {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use game_core::bingo::{ExtraBalls, Pattern, Shape, Variant};
+
+    use super::*;
+
+    fn game() -> BingoGame {
+        let v = Variant::Thirty;
+        BingoGame {
+            id: "b30".into(),
+            name: "B30".into(),
+            variant: v,
+            balls: 15,
+            most_cards: 4,
+            patterns: vec![Pattern { name: "bingo".into(), masks: Shape::FullCard.masks(v).unwrap(), pays: 100 }],
+            extra: Some(ExtraBalls { most: 2, margin_bp: 0, offer_floor_bp: 8000 }),
+            minimum: 1,
+            maximum: 10,
+            symbols: Vec::new(),
+        }
+    }
+
+    /// B-9 to B-13: the "bingo within N balls" trigger counts the balls
+    /// shown when a card's last number fell, extra balls included.
+    #[test]
+    fn bingo_within_n_balls_counts_the_ball_that_covered_the_card() {
+        let k = Bingo(game());
+        let card = Card { cells: vec![1, 11, 21, 2, 12, 22, 3, 13, 23] };
+        // The card's nine numbers are balls 7 to 15 of the draw.
+        let mut balls: Vec<u8> = vec![4, 5, 6, 7, 8, 9, 1, 11, 21, 2, 12, 22, 3, 13, 23];
+        balls.extend([24, 25]);
+        let r = k.open(&BingoBet { cards: 1, bet: 1 }, &BingoDeal { cards: vec![card.clone()], balls });
+        assert_eq!(r.covered_at(0), Some(15));
+        assert!(k.hits(&r, &Trigger::BingoWithin { balls: 15 }));
+        assert!(!k.hits(&r, &Trigger::BingoWithin { balls: 14 }));
+        // Covered by the first extra ball bought: the 16th ball.
+        let mut balls: Vec<u8> = vec![4, 5, 6, 7, 8, 9, 10, 1, 11, 21, 2, 12, 22, 3, 13, 23, 24];
+        balls.truncate(17);
+        let mut r = k.open(&BingoBet { cards: 1, bet: 5 }, &BingoDeal { cards: vec![card], balls });
+        assert!(!k.hits(&r, &Trigger::BingoWithin { balls: 16 }), "not before the extra ball is shown");
+        let Ok(Decided::Commit { step, extra_stake }) = k.decide(&mut r, &BingoDecision::Buy) else { panic!("no offer") };
+        // One number missing, 15 balls left, 100 × 5 credits: value 500/15.
+        assert_eq!(extra_stake, 500_u64.div_ceil(15));
+        k.apply(&mut r, &step);
+        assert_eq!(r.covered_at(0), Some(16));
+        assert!(k.hits(&r, &Trigger::BingoWithin { balls: 16 }));
+        assert_eq!(k.win(&r), 500);
+        assert_eq!(k.staked(&r), 5 + 34);
+    }
+
+    /// The bet: cards 1 to the most, credits per card from the least to the
+    /// most; anything else refused by name.
+    #[test]
+    fn the_bet_is_cards_and_credits_per_card() {
+        let k = Bingo(game());
+        let b = k.opening_bet();
+        assert_eq!((b.cards, b.bet), (4, 1));
+        assert_eq!(k.stake(&k.adjust_bet(&b, BetControl::Amount, 3)), 16);
+        assert_eq!(k.adjust_bet(&b, BetControl::Lines, -2).cards, 2);
+        assert!(k.check_bet(&BingoBet { cards: 5, bet: 1 }).unwrap_err().en.contains("1 to 4 cards"));
+    }
+}

@@ -4,20 +4,10 @@
 //! killed at each offer resuming there with the same cards, balls and
 //! price, no purchase debited twice.
 
-use crate::tables::{open_with, select};
-use crate::test_config;
+use crate::tables::{open, select};
 
 use game_host::kinds::bingo::{Bingo, BingoDecision};
 use meters::RecallOutcome;
-
-/// The shipped configuration with the four bingo games added (the cabinet
-/// lists them once their screen is written).
-fn config(dir: &std::path::Path) -> std::path::PathBuf {
-    let text = test_config::text(dir);
-    let games = "\"blackjack\", \"blackjack-classico\"]";
-    assert!(text.contains(games), "the shipped games list changed");
-    test_config::write(dir, &text.replacen(games, "\"blackjack\", \"blackjack-classico\", \"bingo-30\", \"bingo-75\", \"bingo-80\", \"bingo-90\"]", 1))
-}
 
 /// Rounds of 4 cards, every offer bought, the host killed at every offer:
 /// the resumed round shows the same balls and offers the same price, the
@@ -26,8 +16,7 @@ fn config(dir: &std::path::Path) -> std::path::PathBuf {
 #[test]
 fn a_round_killed_at_each_offer_resumes_there_and_settles_as_the_journal_says() {
     let dir = tempfile::tempdir().unwrap();
-    let config = config(dir.path());
-    let mut s = open_with(dir.path(), &config, 33);
+    let mut s = open(dir.path(), 33);
     select(&mut s, "bingo-30");
     // 10 credits a card: offers whose value is worth a whole credit come often.
     s.adjust_bet(game_host::kind::BetControl::Amount, 9);
@@ -48,7 +37,7 @@ fn a_round_killed_at_each_offer_resumes_there_and_settles_as_the_journal_says() 
             let offer = before.offer().expect("an open bingo round waits on an offer");
             let credit = s.machine().credit();
             s.power_cut();
-            s = open_with(dir.path(), &config, 33);
+            s = open(dir.path(), 33);
             cuts += 1;
             let after = &s.round::<Bingo>().unwrap().state;
             assert_eq!((after.balls_shown(), &after.cards), (before.balls_shown(), &before.cards), "the same balls and cards");
@@ -83,8 +72,7 @@ fn a_round_killed_at_each_offer_resumes_there_and_settles_as_the_journal_says() 
 #[test]
 fn a_purchase_with_nothing_on_offer_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let config = config(dir.path());
-    let mut s = open_with(dir.path(), &config, 34);
+    let mut s = open(dir.path(), 34);
     select(&mut s, "bingo-90");
     s.insert_note(5_000);
     // Play until a round settles at its deal (no offer).

@@ -46,6 +46,10 @@ enum Command {
         /// how far it came and how long it would take.
         #[arg(long)]
         max_seconds: Option<u64>,
+        /// Bingo: also find the house margin on extra balls whose return,
+        /// one card buying every offer at the least bet, is this percent.
+        #[arg(long)]
+        extra_target: Option<f64>,
     },
     /// Write the PAR sheet: Markdown, CSV tables and SVG charts.
     Par {
@@ -171,9 +175,9 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Check { progressive: Some(pool), file, json, floor, max_seconds } => {
+        Command::Check { progressive: Some(pool), file, json, floor, max_seconds, extra_target } => {
             let line = progressive_line(&pool)?;
-            let r = run(Cli { command: Command::Check { file, json, floor, progressive: None, max_seconds } });
+            let r = run(Cli { command: Command::Check { file, json, floor, progressive: None, max_seconds, extra_target } });
             if json {
                 println!("{}", serde_json::json!({ "progressive": line }));
             } else {
@@ -188,7 +192,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat) => {
             table_check(&file, json, &floor)
         }
-        Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Bingo => bingo_check(&file, json, &floor),
+        Command::Check { file, json, floor, extra_target, .. } if kind(&file)? == Kind::Bingo => bingo_check(&file, json, &floor, extra_target),
         Command::Simulate { file, games, seed, threads, lines, no_extra, json, .. } if kind(&file)? == Kind::Bingo => {
             bingo_simulate(&file, games, seed, lines, !no_extra, threads, json)
         }
@@ -480,12 +484,17 @@ fn load_bingo(file: &std::path::Path) -> Result<game_core::bingo::BingoGame> {
 /// `paytable check` of bingo: the base game's exact figures (the same RTP
 /// for any number of cards), each pattern's probability and share, and the
 /// extra balls'.
-fn bingo_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCode> {
+fn bingo_check(file: &std::path::Path, json: bool, floor: &str, extra_target: Option<f64>) -> Result<ExitCode> {
     let floor = Floor::from_percent(floor)?;
     let game = load_bingo(file)?;
     let started = std::time::Instant::now();
     let f = paytables::bingo::figures(&game);
     let secs = started.elapsed().as_secs_f64();
+    let margin = match extra_target {
+        Some(t) if !(80.0..=100.0).contains(&t) => return Err(anyhow!("--extra-target {t}: a target return from 80 to 100 percent")),
+        Some(t) => Some(paytables::bingo::margin_for(&game, t / 100.0).ok_or_else(|| anyhow!("{}: no extra balls to price", game.id))?),
+        None => None,
+    };
     let refusals = paytables::bingo::refusals(&game, &f, &floor);
     if json {
         let patterns: Vec<serde_json::Value> = f
@@ -500,10 +509,17 @@ fn bingo_check(file: &std::path::Path, json: bool, floor: &str) -> Result<ExitCo
         println!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "game": game.id, "rtp": f.rtp.to_string(), "hit_frequency_one_card": f.hit.to_string(),
-                "sd_one_card": f.sd, "patterns": patterns, "extra": extra, "seconds": secs, "refusals": refusals }))?
+                "sd_one_card": f.sd, "patterns": patterns, "extra": extra, "seconds": secs, "refusals": refusals,
+                "margin_for_target": margin.map(|(bp, rtp)| serde_json::json!({ "margin_bp": bp, "rtp": rtp })) }))?
         );
     } else {
         print!("{}", paytables::bingo::report(&game, &f));
+        if let (Some((bp, rtp)), Some(t)) = (margin, extra_target) {
+            println!(
+                "extra balls: a margin of {bp} basis points gives {:.5}% buying every offer (the largest margin at or above the target {t}%)",
+                rtp * 100.0
+            );
+        }
         println!("analysis: {secs:.2} s");
     }
     verdict(file, &refusals, json)
@@ -542,13 +558,19 @@ fn bingo_simulate(
     let seed = seed.unwrap_or(2026);
     let sim = paytables::bingo::simulate(&game, cards, buy, rounds, seed, threads.unwrap_or_else(self::threads), &|_| {});
     let (lo, hi) = sim.base.ci99();
-    let inside = (lo..=hi).contains(&exact);
     let extra = sim.extra_rtp();
+    // One card buying every offer: the extra balls' exact chain too.
+    let extra_exact = f.extra.as_ref().filter(|_| cards == 1 && buy && game.minimum == 1).map(|e| e.rtp());
+    let extra_inside = match (extra_exact, extra) {
+        (Some(x), Some((_, a, b))) => (a..=b).contains(&x),
+        _ => true,
+    };
+    let inside = (lo..=hi).contains(&exact) && extra_inside;
     if json {
         println!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "game": game.id, "cards": cards, "rounds": rounds, "seed": seed, "rtp": sim.base.rtp(),
-                "ci99": [lo, hi], "exact": exact, "inside": inside, "extra_rtp": extra.map(|e| e.0), "extra_ci99": extra.map(|e| [e.1, e.2]),
+                "ci99": [lo, hi], "exact": exact, "inside": inside, "extra_rtp": extra.map(|e| e.0), "extra_ci99": extra.map(|e| [e.1, e.2]), "extra_exact": extra_exact,
                 "extra_price_per_round": sim.extra_price / rounds.max(1) as f64 }))?
         );
     } else {
