@@ -90,3 +90,59 @@ fn a_purchase_with_nothing_on_offer_is_refused() {
     }
     panic!("50 rounds, every one with an offer");
 }
+
+/// "Bingo within N balls" (B-9 to B-13) through the core's progressive
+/// pools: a pool on Bingo 30 won by a card covered within 16 balls (the 15
+/// of the draw and the first extra ball), every offer bought. Each round
+/// is awarded exactly when game-core's replay of its journal covers a card
+/// by the 16th ball, and the pool's meters agree award for award.
+#[test]
+fn bingo_within_n_balls_wins_its_progressive_level_with_the_round() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = crate::test_config::config(
+        dir.path(),
+        "        (
+            pool: (id: \"bingo\", games: [\"bingo-30\"], min_wager: 1,
+                   levels: [(name: \"Bingo em 16 bolas\", start_value: 5000, reset_value: 5000, increment_ppm: 20000,
+                             reserve_ppm: 0, ceiling: None, mystery: false)]),
+            triggers: [(0, BingoWithin(balls: 16))],
+        ),
+",
+    );
+    let mut s = crate::tables::open_with(dir.path(), &config, 35);
+    select(&mut s, "bingo-30");
+    let game = s.rules::<Bingo>().map(|b| b.0.clone()).unwrap();
+    const ROUNDS: u64 = 1_200;
+    for _ in 0..ROUNDS {
+        if s.machine().credit() < 2_000 {
+            s.insert_note(5_000);
+        }
+        assert!(s.play(), "{:?}", s.message_text());
+        while s.in_round() {
+            if !s.decide::<Bingo>(BingoDecision::Buy) {
+                assert!(s.decide::<Bingo>(BingoDecision::Stop));
+            }
+        }
+    }
+    let rounds = s.machine().recall(ROUNDS).unwrap();
+    let (mut hits, mut awarded) = (0u64, 0u64);
+    for r in &rounds {
+        let RecallOutcome::Settled { win, components, .. } = &r.outcome else { panic!("round {} not settled", r.round) };
+        let deal = &r.steps[0].step.data["deal"];
+        let cards: Vec<game_core::bingo::Card> = serde_json::from_value(deal["cards"].clone()).unwrap();
+        let balls: Vec<u8> = serde_json::from_value(deal["balls"].clone()).unwrap();
+        let buys: Vec<bool> = r.steps[1..].iter().map(|st| st.step.data["decision"] == "Buy").collect();
+        let replay = game_core::bingo::Round::replay(&game, 1, cards, balls, &buys).unwrap();
+        // An independent reading: the position of each card's last number.
+        let shown = replay.balls_shown();
+        let covered = replay.cards.iter().any(|c| c.numbers().all(|n| shown.iter().position(|&b| b == n).is_some_and(|p| p < 16)));
+        let award: u64 = components.iter().filter(|c| c.label.starts_with("progressive bingo")).map(|c| c.amount).sum();
+        assert_eq!(award > 0, covered, "round {}: {:?}", r.round, components);
+        assert_eq!(*win, replay.win() * r.denom + award, "round {}", r.round);
+        hits += u64::from(covered);
+        awarded += award;
+    }
+    assert!(hits >= 2, "the run must exercise the award ({hits} hits)");
+    let level = &s.machine().pools()["bingo"].levels[0];
+    assert_eq!((level.hits, level.won), (hits, awarded));
+}
