@@ -543,8 +543,9 @@ fn blackjack_plays_a_split_a_double_a_surrender_and_insurance_by_touch() {
 }
 
 /// Bingo by touch (issue 33): 75-ball, four cards at 10 credits each;
-/// rounds are played until an extra ball is offered, and it is bought on
-/// its button. The screen shows the four cards, the count of balls drawn
+/// rounds are played until an extra ball is offered; the cabinet is killed
+/// while that round's balls are falling and relaunched, and the offer is
+/// bought on its button. The screen shows the four cards, the count of balls drawn
 /// (B-13) and the offer's price before the purchase (M-11); each round's
 /// stake (the cards and every price) and win are game-core's replay of its
 /// journal, and the credit meter moves by exactly that.
@@ -554,7 +555,7 @@ fn bingo_plays_four_cards_and_buys_an_extra_ball_by_touch() {
     use rig::layout::DeckButton;
     let _one = one_at_a_time();
     let rig = Rig::new();
-    let cab = launch_with_a_note(&rig);
+    let mut cab = launch_with_a_note(&rig);
     // Bingo 75 is the sixteenth game of the shipped menu.
     for _ in 0..15 {
         rig.key("Right");
@@ -576,6 +577,13 @@ fn bingo_plays_four_cards_and_buys_an_extra_ball_by_touch() {
         let i = rig.wait_for("the deal", |i| i.state().last_round == round || i.state().open_round.is_some());
         if let Some(open) = i.state().open_round.clone() {
             assert_eq!((open.game.as_str(), open.stake), ("bingo-75", 40), "four cards at 10 credits");
+            // Kill the cabinet while the balls are falling: the round resumes
+            // at its offer, the balls shown again in their order.
+            std::thread::sleep(Duration::from_millis(800));
+            stop(cab);
+            cab = rig.launch();
+            std::thread::sleep(Duration::from_millis(2_500));
+            assert_eq!(rig.wait_for("the resumed round", |_| true).state().open_round.as_ref().map(|o| o.round), Some(open.round));
             // The balls fall one at a time; the offer shows once they have.
             let said = (0..60)
                 .map(|_| {
