@@ -307,6 +307,23 @@ mod tests {
         assert!(e.contains("colour"), "{e}");
     }
 
+    /// B-80: 30-ball bingo may call 30 distinct symbols in place of the
+    /// numbers; fewer, repeated, or on another variant is refused by name.
+    #[test]
+    fn thirty_ball_symbols_replace_the_numbers() {
+        let names: Vec<String> = (1..=30).map(|k| format!("\"s{k}\"")).collect();
+        let with = |list: &str| GOOD.replace("maximum: 10)", &format!("maximum: 10, symbols: [{list}])"));
+        let g = compile(&with(&names.join(", "))).unwrap();
+        assert_eq!((g.call(1), g.call(30)), ("s1".to_owned(), "s30".to_owned()));
+        let e = compile(&with(&names[..29].join(", "))).unwrap_err().to_string();
+        assert!(e.contains("29 symbols") && e.contains("B-80"), "{e}");
+        let mut twice = names.clone();
+        twice[29] = twice[0].clone();
+        assert!(compile(&with(&twice.join(", "))).unwrap_err().to_string().contains("29 distinct"));
+        let e = compile(&with(&names.join(", ")).replace("variant: Thirty", "variant: SeventyFive").replace("balls: 15", "balls: 40")).unwrap_err().to_string();
+        assert!(e.contains("30-ball bingo only"), "{e}");
+    }
+
     /// 30-ball, 15 balls, line 1 and bingo 50, by hand: P(full card) =
     /// C(21, 6)/C(30, 15); the RTP is Σ pays × P.
     #[test]
