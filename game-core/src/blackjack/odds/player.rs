@@ -196,9 +196,16 @@ impl<'a> Solver<'a> {
 
     /// The value of taking one card and playing on at the best.
     pub fn hit(&mut self, hand: &Counts, ctx: Context) -> f64 {
+        let (hard, _) = hard_aces(hand);
+        self.each_next_card(hand, ctx, |s, c, next, removed| if hard + c as u8 + 1 > 21 { -s.weight(removed) } else { s.hit_stand(next, ctx) })
+    }
+
+    /// Σ over the class `c` of the next card, weighted by its probability
+    /// from the shoe less `hand` and `ctx`'s cards, of `f(self, c, the hand
+    /// with it, the cards removed with it)`.
+    fn each_next_card(&mut self, hand: &Counts, ctx: Context, mut f: impl FnMut(&mut Self, usize, &Counts, &Counts) -> f64) -> f64 {
         let removed = Self::removed(hand, ctx);
         let p = self.probs(&removed);
-        let (hard, _) = hard_aces(hand);
         let mut v = 0.0;
         for c in 0..CLASSES {
             if p[c] == 0.0 {
@@ -206,14 +213,9 @@ impl<'a> Solver<'a> {
             }
             let mut next = *hand;
             next[c] += 1;
-            v += p[c]
-                * if hard + c as u8 + 1 > 21 {
-                    let mut r = removed;
-                    r[c] += 1;
-                    -self.weight(&r)
-                } else {
-                    self.hit_stand(&next, ctx)
-                };
+            let mut r = removed;
+            r[c] += 1;
+            v += p[c] * f(self, c, &next, &r);
         }
         v
     }
@@ -221,22 +223,10 @@ impl<'a> Solver<'a> {
     /// The value of doubling: one card, twice the stake; `locked`: the
     /// hand's first ace counts 1 to the end (BJ 27).
     pub fn double(&mut self, hand: &Counts, ctx: Context, locked: bool) -> f64 {
-        let removed = Self::removed(hand, ctx);
-        let p = self.probs(&removed);
-        let mut v = 0.0;
-        for c in 0..CLASSES {
-            if p[c] == 0.0 {
-                continue;
-            }
-            let mut next = *hand;
-            next[c] += 1;
-            let (hard, aces) = hard_aces(&next);
-            let t = total(hard, aces - u8::from(locked && aces > 0));
-            let mut r = removed;
-            r[c] += 1;
-            v += p[c] * self.stand(&r, t);
-        }
-        2.0 * v
+        2.0 * self.each_next_card(hand, ctx, |s, _, next, removed| {
+            let (hard, aces) = hard_aces(next);
+            s.stand(removed, total(hard, aces - u8::from(locked && aces > 0)))
+        })
     }
 
     /// Whether a two-card hand may be doubled, and as a locked hard hand.
