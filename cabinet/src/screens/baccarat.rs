@@ -121,27 +121,14 @@ fn build_table(
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
-    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
     let game = s.rules::<Baccarat>();
     let key = game.map(|_| format!("{}/{:?}", s.game().id(), s.lang()));
-    if table.key == key {
-        if key.is_some() {
-            for (_, mut v) in &mut roots {
-                v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
-            }
-        }
-        return;
-    }
-    if table.key.is_some() {
-        for (e, _) in &roots {
-            commands.entity(e).despawn();
-        }
-    }
-    *table = BaccaratTable { key: key.clone(), ..default() };
+    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.key, &mut roots) else { return };
+    *table = BaccaratTable { key: table.key.take(), ..default() };
     let Some(g) = game else { return };
     let pt = s.lang() == Lang::Pt;
     table.spots = g.0.spots();
-    commands.spawn((TableRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
+    commands.spawn((TableRoot, Transform::default(), visibility)).with_children(|root| {
         let felt = Area::new(40.0, 150.0, 1200.0, 560.0);
         let (fx, fy) = felt.centre();
         root.spawn((Sprite::from_color(Color::srgb(0.05, 0.36, 0.18), Vec2::new(felt.w, felt.h)), Transform::from_translation(stage::at(fx, fy, 0.9))));

@@ -188,26 +188,15 @@ fn build_table(
     mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<BingoTable>,
-    roots: Query<Entity, With<BingoRoot>>,
-    mut shown: Query<&mut Visibility, With<BingoRoot>>,
+    mut roots: Query<(Entity, &mut Visibility), With<BingoRoot>>,
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
-    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
-    for mut v in &mut shown {
-        v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
-    }
     let key = s.rules::<Bingo>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
-    if table.game == key {
-        return;
-    }
-    for e in &roots {
-        commands.entity(e).despawn();
-    }
-    table.game = key;
+    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.game, &mut roots) else { return };
     let Some(game) = s.rules::<Bingo>().map(|b| b.0.clone()) else { return };
     let drum = usize::from(game.variant.balls());
-    commands.spawn((BingoRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
+    commands.spawn((BingoRoot, Transform::default(), visibility)).with_children(|root| {
         let text = |t: BingoText, x: f32, y: f32, size: f32, colour: Color| {
             (t, stage::text(&fonts, "", size, colour), Transform::from_translation(stage::at(x, y, 3.0)))
         };

@@ -149,27 +149,16 @@ fn build_table(
     mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<BlackjackTable>,
-    roots: Query<Entity, With<BlackjackRoot>>,
-    mut shown: Query<&mut Visibility, With<BlackjackRoot>>,
+    mut roots: Query<(Entity, &mut Visibility), With<BlackjackRoot>>,
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
-    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
-    for mut v in &mut shown {
-        v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
-    }
     let key = s.rules::<Blackjack>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
-    if table.game == key {
-        return;
-    }
-    for e in &roots {
-        commands.entity(e).despawn();
-    }
-    table.game = key;
+    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.game, &mut roots) else { return };
     if s.rules::<Blackjack>().is_none() {
         return;
     }
-    commands.spawn((BlackjackRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
+    commands.spawn((BlackjackRoot, Transform::default(), visibility)).with_children(|root| {
         root.spawn((
             ActiveMark,
             Sprite::from_color(table::GOLD, Vec2::new(300.0, 8.0)),

@@ -135,28 +135,18 @@ fn build_draw_table(
     mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<DrawTable>,
-    roots: Query<Entity, With<DrawRoot>>,
-    mut shown: Query<&mut Visibility, With<DrawRoot>>,
+    mut roots: Query<(Entity, &mut Visibility), With<DrawRoot>>,
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
-    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
-    for mut v in &mut shown {
-        v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
-    }
     let key = s.rules::<DrawPoker>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
-    if table.game == key {
-        return;
-    }
-    for e in &roots {
-        commands.entity(e).despawn();
-    }
-    *table = DrawTable { game: key, ..default() };
+    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.game, &mut roots) else { return };
+    *table = DrawTable { game: table.game.take(), ..default() };
     let Some(g) = s.rules::<DrawPoker>().map(|r| r.0.clone()) else { return };
     let pt = s.lang() == Lang::Pt;
     let hands = g.hands.iter().copied().max().unwrap_or(1) as usize;
     table.further_max = hands.saturating_sub(1);
-    commands.spawn((DrawRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
+    commands.spawn((DrawRoot, Transform::default(), visibility)).with_children(|root| {
         let (gx, gy) = GLASS.centre();
         root.spawn((
             Sprite::from_color(Color::srgb(0.9, 0.75, 0.2), Vec2::new(GLASS.w + 8.0, GLASS.h + 8.0)),

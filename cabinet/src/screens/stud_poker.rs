@@ -136,25 +136,15 @@ fn build_stud_table(
     mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<StudTable>,
-    roots: Query<Entity, With<StudRoot>>,
-    mut shown: Query<&mut Visibility, With<StudRoot>>,
+    mut roots: Query<(Entity, &mut Visibility), With<StudRoot>>,
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
-    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
-    for mut v in &mut shown {
-        v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
-    }
     let key = s.rules::<StudPoker>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
-    if table.game == key {
-        return;
-    }
-    for e in &roots {
-        commands.entity(e).despawn();
-    }
-    *table = StudTable { game: key, ..default() };
+    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.game, &mut roots) else { return };
+    *table = StudTable { game: table.game.take(), ..default() };
     let Some(g) = s.rules::<StudPoker>().map(|r| r.0.clone()) else { return };
-    commands.spawn((StudRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
+    commands.spawn((StudRoot, Transform::default(), visibility)).with_children(|root| {
         let (px, py) = PAYS.centre();
         root.spawn((
             Sprite::from_color(Color::srgb(0.9, 0.75, 0.2), Vec2::new(PAYS.w + 8.0, PAYS.h + 8.0)),

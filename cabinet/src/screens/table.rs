@@ -66,6 +66,34 @@ pub fn presses(mouse: &ButtonInput<MouseButton>, touches: &Touches, window: &Que
     points
 }
 
+/// The start every table screen's build shares: the table's roots are
+/// shown in idle and play and hidden otherwise; when `key` (the game and
+/// language the table is built for, None for another kind's game)
+/// differs from `built`, the old roots are despawned, `built` takes the
+/// new key, and the visibility to spawn the new root with is returned.
+/// None: the table on screen is current.
+pub fn rebuild<R: Component>(
+    commands: &mut Commands,
+    mode: &crate::modes::Mode,
+    key: Option<String>,
+    built: &mut Option<String>,
+    roots: &mut Query<(Entity, &mut Visibility), With<R>>,
+) -> Option<Visibility> {
+    use crate::modes::Mode;
+    let shown = if matches!(mode, Mode::Idle | Mode::Playing) { Visibility::Inherited } else { Visibility::Hidden };
+    for (_, mut v) in roots.iter_mut() {
+        v.set_if_neq(shown);
+    }
+    if *built == key {
+        return None;
+    }
+    for (e, _) in roots.iter() {
+        commands.entity(e).despawn();
+    }
+    *built = key;
+    Some(shown)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -116,51 +116,34 @@ fn build_dice_table<D: DiceScreen>(
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
-    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
     let key = selected::<D>(&s).then(|| format!("{}/{:?}", s.game().id(), s.lang()));
-    if table.key == key {
-        if key.is_some() {
-            for (_, mut v) in &mut roots {
-                v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
-            }
-        }
-        return;
-    }
-    // Another kind's table (or none): this kind's root goes only when this
-    // kind was on screen.
-    if table.key.is_some() {
-        for (e, _) in &roots {
-            commands.entity(e).despawn();
-        }
-    }
-    *table = DiceTable { key: key.clone(), ..default() };
-    if key.is_none() {
+    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.key, &mut roots) else { return };
+    *table = DiceTable { key: table.key.take(), ..default() };
+    if table.key.is_none() {
         return;
     }
     let cells = D::cells(&s);
     table.cells = cells.iter().map(|c| (c.spot.clone(), c.area)).collect();
-    commands
-        .spawn((DiceRoot::<D>(std::marker::PhantomData), Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden }))
-        .with_children(|root| {
-            let felt = Area::new(60.0, 200.0, 500.0, 340.0);
-            let (fx, fy) = felt.centre();
-            root.spawn((Sprite::from_color(Color::srgb(0.05, 0.36, 0.18), Vec2::new(felt.w, felt.h)), Transform::from_translation(stage::at(fx, fy, 0.9))));
-            for (k, &(x, y)) in DICE.iter().enumerate() {
-                root.spawn((Die(k), Sprite { custom_size: Some(Vec2::splat(DIE)), ..default() }, Transform::from_translation(stage::at(x, y, 1.5))));
-            }
-            for c in cells {
-                spawn_box(root, &fonts, c.area, c.fill, c.label, 20.0, 1.1);
-            }
-            chips::spawn_edit_buttons(root, &fonts, &s);
-            let (lx, ly) = chips::CHIP_LABEL;
-            root.spawn((DiceText::Chip, stage::text(&fonts, "", 26.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(lx, ly, 1.2))));
-            root.spawn((
-                DiceText::Result,
-                stage::text(&fonts, "", 24.0, Color::WHITE),
-                Anchor::TOP_LEFT,
-                Transform::from_translation(stage::at(RESULT_AT.0, RESULT_AT.1, 1.2)),
-            ));
-        });
+    commands.spawn((DiceRoot::<D>(std::marker::PhantomData), Transform::default(), visibility)).with_children(|root| {
+        let felt = Area::new(60.0, 200.0, 500.0, 340.0);
+        let (fx, fy) = felt.centre();
+        root.spawn((Sprite::from_color(Color::srgb(0.05, 0.36, 0.18), Vec2::new(felt.w, felt.h)), Transform::from_translation(stage::at(fx, fy, 0.9))));
+        for (k, &(x, y)) in DICE.iter().enumerate() {
+            root.spawn((Die(k), Sprite { custom_size: Some(Vec2::splat(DIE)), ..default() }, Transform::from_translation(stage::at(x, y, 1.5))));
+        }
+        for c in cells {
+            spawn_box(root, &fonts, c.area, c.fill, c.label, 20.0, 1.1);
+        }
+        chips::spawn_edit_buttons(root, &fonts, &s);
+        let (lx, ly) = chips::CHIP_LABEL;
+        root.spawn((DiceText::Chip, stage::text(&fonts, "", 26.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(lx, ly, 1.2))));
+        root.spawn((
+            DiceText::Result,
+            stage::text(&fonts, "", 24.0, Color::WHITE),
+            Anchor::TOP_LEFT,
+            Transform::from_translation(stage::at(RESULT_AT.0, RESULT_AT.1, 1.2)),
+        ));
+    });
 }
 
 /// The round's clock on this screen (a round from before it began: at rest).

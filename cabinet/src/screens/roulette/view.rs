@@ -132,24 +132,14 @@ fn build_roulette_table(
     mut table: ResMut<RouletteTable>,
     mut art: ResMut<ArtTextures>,
     mut images: ResMut<Assets<Image>>,
-    roots: Query<Entity, With<RouletteRoot>>,
-    mut shown: Query<&mut Visibility, With<RouletteRoot>>,
+    mut roots: Query<(Entity, &mut Visibility), With<RouletteRoot>>,
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
-    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
-    for mut v in &mut shown {
-        v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
-    }
     let key = s.rules::<Roulette>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
-    if table.key == key {
-        return;
-    }
-    for e in &roots {
-        commands.entity(e).despawn();
-    }
+    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.key, &mut roots) else { return };
     let neighbours = table.neighbours;
-    *table = RouletteTable { key, neighbours, ..default() };
+    *table = RouletteTable { key: table.key.take(), neighbours, ..default() };
     let Some(g) = s.rules::<Roulette>().map(|r| r.0.clone()) else { return };
     let pt = s.lang() == Lang::Pt;
     table.wheel = Some(g.wheel);
@@ -158,7 +148,7 @@ fn build_roulette_table(
     let wheel_image = art.get(&mut images, wheel_art(g.wheel), 600);
     let ball_image = art.get(&mut images, "roulette/ball.svg", 48);
     let felt = Color::srgb(0.05, 0.36, 0.18);
-    commands.spawn((RouletteRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
+    commands.spawn((RouletteRoot, Transform::default(), visibility)).with_children(|root| {
         let (wx, wy) = WHEEL_CENTRE;
         root.spawn((
             WheelSprite,
