@@ -571,7 +571,8 @@ fn bingo_simulate(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "game": game.id, "cards": cards, "rounds": rounds, "seed": seed, "rtp": sim.base.rtp(),
                 "ci99": [lo, hi], "exact": exact, "inside": inside, "extra_rtp": extra.map(|e| e.0), "extra_ci99": extra.map(|e| [e.1, e.2]), "extra_exact": extra_exact,
-                "extra_price_per_round": sim.extra_price / rounds.max(1) as f64 }))?
+                "extra_price_per_round": sim.extra_price / rounds.max(1) as f64,
+                "hit_frequency": sim.base.hits as f64 / rounds.max(1) as f64, "standard_deviation": sim.base.standard_deviation() }))?
         );
     } else {
         println!("{} ({}), {cards} cards, {rounds} rounds, seed {seed}", game.name, game.id);
@@ -581,7 +582,7 @@ fn bingo_simulate(
             lo * 100.0,
             hi * 100.0,
             exact * 100.0,
-            if inside { "inside" } else { "OUTSIDE" }
+            if (lo..=hi).contains(&exact) { "inside" } else { "OUTSIDE" }
         );
         match extra {
             Some((r, a, b)) => println!(
@@ -593,6 +594,16 @@ fn bingo_simulate(
             ),
             None => println!("no extra ball bought"),
         }
+        if let Some(x) = extra_exact {
+            println!("extra balls, one card: exact {:.4}%: {}", x * 100.0, if extra_inside { "inside" } else { "OUTSIDE" });
+        }
+        // The cards share the draw: the round's hit frequency and standard
+        // deviation for several cards are measured here (check bounds them).
+        println!(
+            "base game, {cards} cards: hit frequency {:.4}%, standard deviation {:.4} per credit bet",
+            sim.base.hits as f64 / rounds.max(1) as f64 * 100.0,
+            sim.base.standard_deviation()
+        );
     }
     Ok(if inside { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
