@@ -146,3 +146,45 @@ fn bingo_within_n_balls_wins_its_progressive_level_with_the_round() {
     let level = &s.machine().pools()["bingo"].levels[0];
     assert_eq!((level.hits, level.won), (hits, awarded));
 }
+
+/// An extra ball the credit meter cannot cover is refused by the host (the
+/// screen hides its button, but the public API is probed too): nothing is
+/// debited, the round still waits on the same offer, and the player is told.
+#[test]
+fn an_extra_ball_the_credit_cannot_cover_is_refused_and_nothing_moves() {
+    use game_host::command::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path(), 36);
+    select(&mut s, "bingo-30");
+    // 2 € a credit, 10 credits on each of 4 cards: 80 € a round.
+    assert!(s.command(Command::SelectDenomination { cents: 200 }));
+    s.adjust_bet(game_host::kind::BetControl::Amount, 9);
+    let mut refused = 0;
+    for _ in 0..600 {
+        while s.machine().credit() < 8_000 {
+            s.insert_note(5_000);
+        }
+        assert!(s.play(), "{:?}", s.message_text());
+        if s.in_round() {
+            let r = s.round::<Bingo>().unwrap();
+            let (price, offer) = (r.state.offer().unwrap().price * r.denom, r.state.offer());
+            let credit = s.machine().credit();
+            if price > credit {
+                assert!(!s.decide::<Bingo>(BingoDecision::Buy), "a ball of {price} cents bought with {credit}");
+                assert_eq!(s.machine().credit(), credit, "nothing debited");
+                assert!(s.in_round());
+                assert_eq!(s.round::<Bingo>().unwrap().state.offer(), offer, "the same offer stands");
+                assert!(s.message_text().is_some(), "the refusal is said");
+                refused += 1;
+            }
+            while s.in_round() {
+                assert!(s.decide::<Bingo>(BingoDecision::Stop));
+            }
+        }
+        if refused > 0 {
+            break;
+        }
+    }
+    assert!(refused > 0, "no offer dearer than the credit in 600 rounds");
+    meters::inspect::Inspection::open(&dir.path().join("egm.sqlite")).unwrap().self_audit().unwrap();
+}
