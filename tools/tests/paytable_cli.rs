@@ -235,6 +235,18 @@ fn bingo_check_and_simulate_from_the_command_line() {
     assert_eq!(v["inside"], true, "{v}");
     let extra = v["extra_rtp"].as_f64().unwrap();
     assert!((0.8..1.0).contains(&extra), "{v}");
+    // The PAR sheet, and the margin that gives a target extra-ball return.
+    let dir = tempfile::tempdir().unwrap();
+    let out = paytable(&["par", &sample("bingo-30.ron"), "-o", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let par = std::fs::read_to_string(dir.path().join("bingo-30-par.md")).unwrap();
+    assert!(par.contains("433/460") && par.contains("linha"), "{par}");
+    let out = paytable(&["check", &sample("bingo-30.ron"), "--json", "--extra-target", "85"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["margin_for_target"]["rtp"].as_f64().unwrap() >= 0.85, "{v}");
+    let out = paytable(&["check", &sample("bingo-30.ron"), "--extra-target", "70"]);
+    assert!(!out.status.success() && text(&out.stderr).contains("from 80 to 100"), "{}", text(&out.stderr));
     // One card: the extra balls' exact chain is inside the interval too.
     let out = paytable(&["simulate", &sample("bingo-30.ron"), "--games", "300000", "--seed", "34", "--lines", "1", "--json"]);
     assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
