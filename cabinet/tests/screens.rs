@@ -748,25 +748,9 @@ fn game_menu_chooses_a_game_by_touch() {
     assert!(changed(&before, &menu) > 0.05, "the menu did not open");
     // Each tile shows its game's logo, drawn from its art.
     let (width, pixels) = rig::shot_pixels(&menu);
-    let ids = [
-        "classic-sevens",
-        "ocean-treasure",
-        "jacks-or-better-9-6",
-        "deuces-wild",
-        "poquer-sem-descarte",
-        "roleta-francesa",
-        "roleta-americana",
-        "banca-francesa",
-        "cussec",
-        "bacara",
-        "bacara-6-sem-comissao",
-        "blackjack",
-        "blackjack-classico",
-        "bingo-90",
-        "bingo-80",
-        "bingo-75",
-        "bingo-30",
-    ];
+    // The shipped configuration's games, in its order.
+    let ids = game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron")).unwrap().games;
+    assert_eq!(ids.len(), 17);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
         let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));
