@@ -20,7 +20,7 @@
 //!     extra: Some((most: 5, margin_bp: 1000, offer_floor_bp: 8000)), minimum: 1, maximum: 10)
 //! ```
 
-use game_core::bingo::odds::{CardOdds, ExtraFigures, card_odds, extra_figures};
+use game_core::bingo::odds::{CardOdds, CardSets, ExtraFigures};
 use game_core::bingo::{BingoGame, ExtraBalls, Pattern, Shape, Variant};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -157,7 +157,10 @@ fn frac(n: u128, d: u128) -> BigRational {
 }
 
 pub fn figures(game: &BingoGame) -> Figures {
-    let odds = card_odds(game);
+    // Every set of a card's numbers is visited once for both the base game
+    // and the extra balls.
+    let sets = CardSets::new(game);
+    let odds = sets.odds();
     let (n, d) = odds.rtp(&game.patterns);
     let rtp = frac(n, d);
     let patterns =
@@ -166,7 +169,7 @@ pub fn figures(game: &BingoGame) -> Figures {
     let (m2, _) = odds.second_moment(&game.patterns);
     let mean = n as f64 / d as f64;
     let sd = (m2 as f64 / d as f64 - mean * mean).max(0.0).sqrt();
-    let extra = game.extra.map(|x| extra_figures(game, &x, game.minimum));
+    let extra = game.extra.map(|x| sets.extra(&x, game.minimum));
     Figures { odds, rtp, patterns, hit, sd, extra }
 }
 
@@ -178,10 +181,12 @@ pub fn figures(game: &BingoGame) -> Figures {
 /// returns less.
 pub fn margin_for(game: &BingoGame, target: f64) -> Option<(u32, f64)> {
     let extra = game.extra?;
-    let rtp = |bp: u32| extra_figures(game, &ExtraBalls { margin_bp: bp, ..extra }, game.minimum).rtp();
+    let sets = CardSets::new(game);
+    let rtp = |bp: u32| sets.extra(&ExtraBalls { margin_bp: bp, ..extra }, game.minimum).rtp();
     let (mut lo, mut hi) = (0u32, 10_000u32);
-    if rtp(hi) >= target {
-        return Some((hi, rtp(hi)));
+    let at_most = rtp(hi);
+    if at_most >= target {
+        return Some((hi, at_most));
     }
     while hi - lo > 1 {
         let mid = (lo + hi) / 2;
@@ -340,6 +345,7 @@ mod tests {
     /// basis point more gives less (or the search hit an end).
     #[test]
     fn the_margin_for_a_target_return_is_the_largest_that_reaches_it() {
+        use game_core::bingo::odds::extra_figures;
         let mut g = compile(GOOD).unwrap();
         g.minimum = 10;
         let (bp, rtp) = margin_for(&g, 0.85).unwrap();
