@@ -20,7 +20,8 @@
 //!     extra: Some((most: 5, margin_bp: 1000, offer_floor_bp: 8000)), minimum: 1, maximum: 10)
 //! ```
 
-use game_core::bingo::odds::{CardOdds, CardSets, ExtraFigures};
+use game_core::bingo::extra::{ExtraFigures, OfferBounds};
+use game_core::bingo::odds::{CardOdds, CardSets};
 use game_core::bingo::{BingoGame, ExtraBalls, Pattern, Shape, Variant};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -150,6 +151,12 @@ pub struct Figures {
     pub hit: BigRational,
     pub sd: f64,
     pub extra: Option<ExtraFigures>,
+    /// One card's extra balls under the player's best policy: the highest
+    /// return per credit any way of buying and stopping gets.
+    pub best_policy: Option<ExtraFigures>,
+    /// For 1 to `most_cards` cards, the least and the most return of any
+    /// extra ball offered, at any bet: proven bounds on every policy.
+    pub bounds: Vec<OfferBounds>,
 }
 
 fn frac(n: u128, d: u128) -> BigRational {
@@ -170,7 +177,9 @@ pub fn figures(game: &BingoGame) -> Figures {
     let mean = n as f64 / d as f64;
     let sd = (m2 as f64 / d as f64 - mean * mean).max(0.0).sqrt();
     let extra = game.extra.map(|x| sets.extra(&x, game.minimum));
-    Figures { odds, rtp, patterns, hit, sd, extra }
+    let best_policy = game.extra.map(|x| sets.best_policy(&x, game.minimum));
+    let bounds = game.extra.map(|x| sets.offer_bounds(&x)).unwrap_or_default();
+    Figures { odds, rtp, patterns, hit, sd, extra, best_policy, bounds }
 }
 
 /// The largest house margin (basis points, 0 to 10000) at which one card
@@ -269,12 +278,26 @@ pub fn report(game: &BingoGame, f: &Figures) -> String {
             e.value,
             e.price
         ));
+        if let Some(b) = &f.best_policy {
+            out.push_str(&format!(
+                "  the player's best policy (buying only where the ball and those after it return the most): {:.5}% ({:.4} credits value for {:.4} paid a round)\n",
+                b.rtp() * 100.0,
+                b.value,
+                b.price
+            ));
+        }
         out.push_str(&format!(
-            "  the player's best policy (only the best offers) returns at most {}%; no purchase returns under {}% (floor {:.2}%)\n",
+            "  one offer returns at most {}% and no purchase under {}% (floor {:.2}%)\n",
             ratio_pct(e.best),
             ratio_pct(e.worst),
             f64::from(x.offer_floor_bp) / 100.0
         ));
+        // Proven for any number of cards and any policy (docs/bingo.md).
+        out.push_str(&format!("  any policy, at any bet from {} to {} credits a card, every offer returning between:\n", game.minimum, game.maximum));
+        for b in &f.bounds {
+            let cards = if b.cards == 1 { "card" } else { "cards" };
+            out.push_str(&format!("    {} {cards}: {}% and {}%\n", b.cards, ratio_pct(Some(b.least)), ratio_pct(Some(b.most))));
+        }
     }
     out
 }
@@ -345,7 +368,7 @@ mod tests {
     /// basis point more gives less (or the search hit an end).
     #[test]
     fn the_margin_for_a_target_return_is_the_largest_that_reaches_it() {
-        use game_core::bingo::odds::extra_figures;
+        use game_core::bingo::extra::extra_figures;
         let mut g = compile(GOOD).unwrap();
         g.minimum = 10;
         let (bp, rtp) = margin_for(&g, 0.85).unwrap();

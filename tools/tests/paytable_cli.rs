@@ -229,6 +229,14 @@ fn bingo_check_and_simulate_from_the_command_line() {
     // C(21, 6) = 54264 of C(30, 15) = 155117520 draws cover the card.
     assert_eq!(v["patterns"][1]["probability"], "7/20010");
     assert_eq!(54_264u64 * 20_010, 7 * 155_117_520);
+    // Every offer to 1 to 4 cards, at any bet, returns between the sample's
+    // 80 % offer floor and 1 / 1.1 (its 10 % margin, the price rounded up).
+    let bounds = v["offer_bounds"].as_array().unwrap();
+    assert_eq!(bounds.iter().map(|b| b["cards"].as_u64().unwrap()).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    for b in bounds {
+        let (least, most) = (b["least"].as_f64().unwrap(), b["most"].as_f64().unwrap());
+        assert!(0.8 <= least && least <= most && most <= 1.0 / 1.1 + 1e-12, "{b}");
+    }
     let out = paytable(&["simulate", &sample("bingo-30.ron"), "--games", "200000", "--seed", "33", "--json"]);
     assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -331,10 +331,10 @@ fn show_table(
                     let a = cell_area(game.variant, n, i, game.variant.columns() / 2);
                     transform.translation.x = stage::at(a.centre().0, 0.0, 3.0).x;
                     let prize = prizes.get(i).copied().flatten().and_then(|p| r.patterns().get(p));
-                    let near = if settled_view && !r.one_to_go(i).is_empty() { s.t(" · FALTA 1", " · ONE TO GO") } else { "" };
+                    let alert = if near.get(i).is_some_and(|&c| c != 0) { s.t(" · FALTA 1", " · ONE TO GO") } else { "" };
                     match prize {
-                        Some(p) => format!("{} {}: {} {}×{near}", s.t("CARTÃO", "CARD"), i + 1, p.name.to_uppercase(), p.pays),
-                        None => format!("{} {}{near}", s.t("CARTÃO", "CARD"), i + 1),
+                        Some(p) => format!("{} {}: {} {}×{alert}", s.t("CARTÃO", "CARD"), i + 1, p.name.to_uppercase(), p.pays),
+                        None => format!("{} {}{alert}", s.t("CARTÃO", "CARD"), i + 1),
                     }
                 }
                 None if i == 0 && state.is_none() => s.t("Prima JOGAR para comprar os cartões", "Press PLAY to buy the cards").to_owned(),

@@ -15,6 +15,7 @@
 //! the next ball of it.
 
 pub mod card;
+pub mod extra;
 pub mod odds;
 pub mod pattern;
 mod round;
@@ -44,6 +45,30 @@ pub struct ExtraBalls {
     /// its price, in basis points (at least the 80 % floor, M-17): every
     /// purchase then returns at least this, whatever the player's policy.
     pub offer_floor_bp: u32,
+}
+
+impl ExtraBalls {
+    /// The price of an extra ball whose prizes, summed over every ball
+    /// still in the drum and over the cards, come to `value` credits, with
+    /// `remaining` balls in the drum: ⌈value × (1 + margin) / remaining⌉,
+    /// at least 1 credit. None when no ball is offered: nothing to gain, an
+    /// empty drum, a price beyond `u64`, or a ball returning less than the
+    /// offer floor of its price (value / remaining < floor × price, M-17).
+    /// The one pricing rule: the round and the paytable's figures both use
+    /// it.
+    pub fn price(&self, value: u64, remaining: u64) -> Option<u64> {
+        if value == 0 || remaining == 0 {
+            return None;
+        }
+        // In u128: value < 2^64 and margin < 2^32, so nothing overflows.
+        let num = u128::from(value) * (10_000 + u128::from(self.margin_bp));
+        let den = u128::from(remaining) * 10_000;
+        let price = u64::try_from(num.div_ceil(den)).ok()?.max(1);
+        if u128::from(value) * 10_000 < u128::from(self.offer_floor_bp) * u128::from(price) * u128::from(remaining) {
+            return None;
+        }
+        Some(price)
+    }
 }
 
 /// An approved bingo paytable, as the cabinet plays it.

@@ -23,17 +23,12 @@
 //! does depend on the cards together (they share the draw) is the
 //! distribution of the round's total: its hit frequency and standard
 //! deviation for n > 1 are given as proven bounds (the union bound and the
-//! triangle inequality), and measured by simulation.
-//!
-//! Extra balls, for one card, are a Markov chain over the card's marked
-//! sets: the next ball is any of the N − d balls still in the drum, each
-//! as likely, and marks the card's cell if it holds that number. The
-//! expected value and price of every offer along the way are summed by
-//! dynamic programming over the 2^K sets and the extra balls bought.
+//! triangle inequality), and measured by simulation. The extra balls'
+//! figures are in [`super::extra`].
 
+use super::BingoGame;
 use super::pattern::{Pattern, best};
 use super::variant::Variant;
-use super::{BingoGame, ExtraBalls};
 
 /// C(n, k) exactly.
 pub fn choose(n: u64, k: u64) -> u128 {
@@ -134,24 +129,24 @@ pub fn card_odds(game: &BingoGame) -> CardOdds {
     CardSets::new(game).odds()
 }
 
-/// The extra-ball chain for one card (see [`CardSets::extra`]).
-pub fn extra_figures(game: &BingoGame, extra: &ExtraBalls, bet: u64) -> ExtraFigures {
-    CardSets::new(game).extra(extra, bet)
-}
-
 /// A card of the game's variant and, for every set of its numbers, the
 /// pattern it pays: visited once (2^24 sets on 75-ball), then read by the
 /// base game's odds and by the extra balls' chain at any margin or bet.
 pub struct CardSets<'a> {
-    game: &'a BingoGame,
-    k: usize,
-    by_set: Vec<u8>,
+    pub(super) game: &'a BingoGame,
+    /// The card's numbers, K.
+    pub(super) k: usize,
+    /// The pattern each set of them pays (`u8::MAX`: none).
+    pub(super) by_set: Vec<u8>,
+    /// Each set's gain: Σ, over its unmarked numbers, of what marking it
+    /// adds; computed on first use (the extra balls).
+    pub(super) gains: std::sync::OnceLock<Vec<u64>>,
 }
 
 impl<'a> CardSets<'a> {
     pub fn new(game: &'a BingoGame) -> CardSets<'a> {
         let g = Geometry::of(game.variant);
-        CardSets { game, k: g.numbered.len(), by_set: best_by_set(game, &g) }
+        CardSets { game, k: g.numbered.len(), by_set: best_by_set(game, &g), gains: std::sync::OnceLock::new() }
     }
 
     /// One card's exact odds after the game's fixed draw.
@@ -183,152 +178,5 @@ impl<'a> CardSets<'a> {
             }
         }
         CardOdds { ways, none, draws: choose(n, d) }
-    }
-}
-
-/// A return as a fraction: (value numerator, value denominator × price).
-pub type Ratio = (u128, u128);
-
-/// The extra balls' figures for one card at a bet of `bet` credits, the
-/// player buying every ball offered; and the best and worst return of a
-/// single offer over every marked set the card can show when one is made.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExtraFigures {
-    /// E[Σ expected value of the balls bought] per round, credits.
-    pub value: f64,
-    /// E[Σ prices paid] per round, credits.
-    pub price: f64,
-    /// The probability that a round is offered an extra ball.
-    pub offered: f64,
-    /// The highest and lowest return of one offer, value/price, as
-    /// (value numerator, value denominator × price).
-    pub best: Option<Ratio>,
-    pub worst: Option<Ratio>,
-}
-
-impl ExtraFigures {
-    /// The return of the purchases when every offer is bought.
-    pub fn rtp(&self) -> f64 {
-        if self.price > 0.0 { self.value / self.price } else { 0.0 }
-    }
-}
-
-impl CardSets<'_> {
-    /// The extra-ball chain for one card (see the module's documentation).
-    /// Mirrors `Round::offer` exactly: the same gain per ball, price and
-    /// floor.
-    pub fn extra(&self, extra: &ExtraBalls, bet: u64) -> ExtraFigures {
-        let (game, by_set, k) = (self.game, &self.by_set, self.k);
-        let pays: Vec<u64> = game.patterns.iter().map(|p| p.pays).collect();
-        let pay = |p: u8| if p == u8::MAX { 0 } else { pays[usize::from(p)] };
-        let (n, d0) = (u64::from(game.variant.balls()), u64::from(game.balls));
-        let most = u64::from(extra.most);
-        let size = 1usize << k;
-        // The offer at set s after d balls: (value numerator, remaining, price).
-        let offer = |s: usize, d: u64| -> Option<(u64, u64, u64)> {
-            let now = pay(by_set[s]);
-            let mut total = 0u64;
-            for c in 0..k {
-                if s >> c & 1 == 0 {
-                    total += pay(by_set[s | 1 << c]).saturating_sub(now);
-                }
-            }
-            if total == 0 || d >= n {
-                return None;
-            }
-            let remaining = n - d;
-            let value = total.checked_mul(bet)?;
-            let num = u128::from(value) * (10_000 + u128::from(extra.margin_bp));
-            let price = u64::try_from(num.div_ceil(u128::from(remaining) * 10_000)).ok()?.max(1);
-            if u128::from(value) * 10_000 < u128::from(extra.offer_floor_bp) * u128::from(price) * u128::from(remaining) {
-                return None;
-            }
-            Some((value, remaining, price))
-        };
-        let feasible = |s: usize, d: u64| {
-            let j = (s as u32).count_ones() as u64;
-            j <= d && (k as u64 - j) <= n - d
-        };
-        // Backwards over the extra balls: A (value) and B (price) to come.
-        let mut next_a = vec![0f64; size];
-        let mut next_b = vec![0f64; size];
-        let mut best_ratio: Option<Ratio> = None;
-        let mut worst_ratio: Option<Ratio> = None;
-        for level in (0..most).rev() {
-            let d = d0 + level;
-            let mut a = vec![0f64; size];
-            let mut b = vec![0f64; size];
-            let threads = 2;
-            let chunk = size.div_ceil(threads);
-            let extremes: Vec<(Option<Ratio>, Option<Ratio>)> = std::thread::scope(|scope| {
-                let handles: Vec<_> = a
-                    .chunks_mut(chunk)
-                    .zip(b.chunks_mut(chunk))
-                    .enumerate()
-                    .map(|(t, (pa, pb))| {
-                        let (next_a, next_b, offer, feasible) = (&next_a, &next_b, &offer, &feasible);
-                        scope.spawn(move || {
-                            let (mut hi, mut lo): (Option<Ratio>, Option<Ratio>) = (None, None);
-                            for i in 0..pa.len() {
-                                let s = t * chunk + i;
-                                let Some((value, remaining, price)) = offer(s, d) else { continue };
-                                let r = (u128::from(value), u128::from(remaining) * u128::from(price));
-                                if feasible(s, d) {
-                                    if hi.is_none_or(|h| r.0 * h.1 > h.0 * r.1) {
-                                        hi = Some(r);
-                                    }
-                                    if lo.is_none_or(|l| r.0 * l.1 < l.0 * r.1) {
-                                        lo = Some(r);
-                                    }
-                                }
-                                let rem = remaining as f64;
-                                let mut fa = 0f64;
-                                let mut fb = 0f64;
-                                let mut unmarked = 0u64;
-                                for c in 0..k {
-                                    if s >> c & 1 == 0 {
-                                        unmarked += 1;
-                                        fa += next_a[s | 1 << c];
-                                        fb += next_b[s | 1 << c];
-                                    }
-                                }
-                                let miss = (remaining - unmarked) as f64;
-                                pa[i] = value as f64 / rem + (fa + miss * next_a[s]) / rem;
-                                pb[i] = price as f64 + (fb + miss * next_b[s]) / rem;
-                            }
-                            (hi, lo)
-                        })
-                    })
-                    .collect();
-                handles.into_iter().filter_map(|h| h.join().ok()).collect()
-            });
-            for (hi, lo) in extremes {
-                if let Some(r) = hi
-                    && best_ratio.is_none_or(|h| r.0 * h.1 > h.0 * r.1)
-                {
-                    best_ratio = Some(r);
-                }
-                if let Some(r) = lo
-                    && worst_ratio.is_none_or(|l| r.0 * l.1 < l.0 * r.1)
-                {
-                    worst_ratio = Some(r);
-                }
-            }
-            next_a = a;
-            next_b = b;
-        }
-        // Weigh the sets the fixed draw leaves: C(N−K, D−j)/C(N, D) each.
-        let all = choose(n, d0) as f64;
-        let weight: Vec<f64> = (0..=k as u64).map(|j| if j <= d0 { choose(n - k as u64, d0 - j) as f64 / all } else { 0.0 }).collect();
-        let (mut value, mut price, mut offered) = (0f64, 0f64, 0f64);
-        for s in 0..size {
-            let w = weight[(s as u32).count_ones() as usize];
-            value += w * next_a[s];
-            price += w * next_b[s];
-            if next_b[s] > 0.0 {
-                offered += w;
-            }
-        }
-        ExtraFigures { value, price, offered, best: best_ratio, worst: worst_ratio }
     }
 }

@@ -153,19 +153,9 @@ impl Round {
                 }
             }
         }
-        if total == 0 {
-            return None;
-        }
         let remaining = u64::from(self.drum) - self.shown() as u64;
         let value = total.checked_mul(self.bet)?;
-        // price = ⌈value × (1 + margin) / remaining⌉, in u128: no overflow.
-        let num = u128::from(value) * (10_000 + u128::from(extra.margin_bp));
-        let den = u128::from(remaining) * 10_000;
-        let price = u64::try_from(num.div_ceil(den)).ok()?.max(1);
-        // The floor: value / remaining ≥ floor × price.
-        if u128::from(value) * 10_000 < u128::from(extra.offer_floor_bp) * u128::from(price) * u128::from(remaining) {
-            return None;
-        }
+        let price = extra.price(value, remaining)?;
         Some(Offer { price, value: (value, remaining), completes })
     }
 

@@ -2,7 +2,8 @@
 
 use meters::rng::StreamRng;
 
-use super::odds::{Geometry, card_odds, choose, extra_figures};
+use super::extra::extra_figures;
+use super::odds::{Geometry, card_odds, choose};
 use super::*;
 
 fn pattern(name: &str, shape: Shape, variant: Variant, pays: u64) -> Pattern {
@@ -337,4 +338,127 @@ fn the_extra_ball_figures_match_every_sequence_of_extra_balls() {
     }
     assert!((fig.value - value).abs() < 1e-9 && (fig.price - price).abs() < 1e-9, "{fig:?} against {value} / {price}");
     assert!(fig.price > 0.0 && fig.rtp() >= 0.8);
+}
+
+/// The one pricing rule (M-17): ⌈value × (1 + margin) / remaining⌉, at
+/// least one credit; no offer under the floor, with nothing to gain, with
+/// an empty drum, or at a price beyond `u64`.
+#[test]
+fn an_extra_ball_is_priced_by_one_rule() {
+    let x = ExtraBalls { most: 1, margin_bp: 1000, offer_floor_bp: 8000 };
+    // 90 over 20 balls: 4.5 a ball, × 1.1 = 4.95, so 5; 4.5 / 5 = 90 %.
+    assert_eq!(x.price(90, 20), Some(5));
+    // 40 over 20: 2 × 1.1 = 2.2, so 3; 2 / 3 = 66.7 %, under 80 %.
+    assert_eq!(x.price(40, 20), None);
+    // 4 over 5: 0.8 × 1.1 = 0.88, so 1; exactly the 80 % floor: offered.
+    assert_eq!(x.price(4, 5), Some(1));
+    // 1 over 50: 0.022, so the least price, 1 credit; 2 %: not offered.
+    assert_eq!(x.price(1, 50), None);
+    assert_eq!(x.price(0, 5), None);
+    assert_eq!(x.price(4, 0), None);
+    assert_eq!(x.price(u64::MAX, 1), None);
+}
+
+/// The bounds on an extra ball's return for n cards (docs/bingo.md) hold
+/// for every offer real rounds are made: 1 to 4 cards of 30-ball at bets
+/// of 1 to 4 credits, every offer bought. They lie within the floor and
+/// 1 / (1 + margin), and for one card at one bet they are the chain's best
+/// and worst offers, found over the same states by other code.
+#[test]
+fn every_offer_returns_within_the_bounds_for_its_number_of_cards() {
+    let mut g = game(Variant::Thirty, 12);
+    g.maximum = 4;
+    let x = g.extra.unwrap();
+    let bounds = odds::CardSets::new(&g).offer_bounds(&x);
+    assert_eq!(bounds.iter().map(|b| b.cards).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    let at_least = |a: extra::Ratio, b: extra::Ratio| a.0 * b.1 >= b.0 * a.1;
+    // n + 1 cards can show every sum n cards can (a card may gain nothing).
+    for w in bounds.windows(2) {
+        assert!(at_least(w[0].least, w[1].least) && at_least(w[1].most, w[0].most), "{w:?}");
+    }
+    // One card: 44/54 = 81.5 % at the least, strictly above the floor.
+    assert!(!at_least((8, 10), bounds[0].least), "{:?}", bounds[0]);
+    let mut rng = StreamRng::from_seed(33);
+    for b in &bounds {
+        assert!(at_least(b.least, (8, 10)) && at_least((10, 11), b.most), "{b:?}");
+        let mut offers = 0;
+        for round in 0..4000u64 {
+            let (cards, sequence) = g.deal(b.cards, &mut rng);
+            let mut r = Round::new(&g, 1 + round % 4, cards, sequence);
+            while let Some(o) = r.offer() {
+                let got = (u128::from(o.value.0), u128::from(o.value.1) * u128::from(o.price));
+                assert!(at_least(got, b.least) && at_least(b.most, got), "{} cards: {o:?} outside {b:?}", b.cards);
+                offers += 1;
+                r.buy().unwrap();
+            }
+        }
+        assert!(offers > 100, "{} cards: only {offers} offers", b.cards);
+    }
+    g.minimum = 2;
+    g.maximum = 2;
+    let sets = odds::CardSets::new(&g);
+    let one = sets.offer_bounds(&x)[0];
+    let chain = sets.extra(&x, 2);
+    let (worst, best) = (chain.worst.unwrap(), chain.best.unwrap());
+    assert!(at_least(one.least, worst) && at_least(worst, one.least), "{one:?} against {worst:?}");
+    assert!(at_least(one.most, best) && at_least(best, one.most), "{one:?} against {best:?}");
+}
+
+/// The player's best policy for one card against a brute force over every
+/// sequence of extra balls, any decision at every offer: no policy gains
+/// anything at the chain's best return λ*, max E[value − λ*·price] = 0,
+/// while just under it one does, so no policy, whatever history it looks
+/// at, returns more than λ*, and one returns λ*.
+#[test]
+fn the_best_policy_is_best_against_every_sequence_of_extra_balls() {
+    let mut g = game(Variant::Thirty, 16);
+    g.extra = Some(ExtraBalls { most: 3, margin_bp: 500, offer_floor_bp: 8000 });
+    let extra = g.extra.unwrap();
+    let sets = odds::CardSets::new(&g);
+    let (every, best) = (sets.extra(&extra, 3), sets.best_policy(&extra, 3));
+    let lambda = best.rtp();
+    assert!(best.price > 0.0 && lambda > every.rtp() + 1e-6, "{every:?} then {best:?}");
+    let (worst, most) = (every.worst.unwrap(), every.best.unwrap());
+    assert!(lambda >= worst.0 as f64 / worst.1 as f64 && lambda <= most.0 as f64 / most.1 as f64);
+    let card = Card { cells: vec![1, 11, 21, 2, 12, 22, 3, 13, 23] };
+    let others: Vec<u8> = (1..=30).filter(|b| !card.cells.contains(b)).collect();
+    // max over every policy of E[Σ (win added − λ·price)] from `seq`.
+    fn gain(g: &BingoGame, card: &Card, seq: &[u8], bought: usize, lambda: f64) -> f64 {
+        let mut full = seq.to_vec();
+        full.extend((1..=30).filter(|b| !seq.contains(b)));
+        let mut r = Round::new(g, 3, vec![card.clone()], full);
+        for _ in 0..bought {
+            r.buy().unwrap();
+        }
+        let Some(o) = r.offer() else { return 0.0 };
+        let before = r.win();
+        let left: Vec<u8> = (1..=30).filter(|b| !seq.contains(b)).collect();
+        let mut buy = 0.0;
+        for &b in &left {
+            let mut next = seq.to_vec();
+            next.push(b);
+            let mut after = r.clone();
+            after.sequence = next.iter().copied().chain((1..=30).filter(|x| !next.contains(x))).collect();
+            after.buy().unwrap();
+            let won = after.win() as f64 - before as f64;
+            buy += (won - lambda * o.price as f64 + gain(g, card, &next, bought + 1, lambda)) / left.len() as f64;
+        }
+        buy.max(0.0)
+    }
+    let brute = |lambda: f64| -> f64 {
+        let all = choose(30, 16) as f64;
+        let mut total = 0.0;
+        for s in 0u32..1 << 9 {
+            let hits: Vec<u8> = (0..9).filter(|i| s >> i & 1 == 1).map(|i| card.cells[i]).collect();
+            if hits.len() > 16 || 16 - hits.len() > others.len() {
+                continue;
+            }
+            let mut base = hits.clone();
+            base.extend(&others[..16 - hits.len()]);
+            total += choose(21, (16 - hits.len()) as u64) as f64 / all * gain(&g, &card, &base, 0, lambda);
+        }
+        total
+    };
+    assert!(brute(lambda).abs() < 1e-9, "a policy gains {} at λ* = {lambda}", brute(lambda));
+    assert!(brute(lambda - 1e-3) > 1e-9, "nothing gains under λ*");
 }

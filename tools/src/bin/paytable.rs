@@ -506,10 +506,16 @@ fn bingo_check(file: &std::path::Path, json: bool, floor: &str, extra_target: Op
             serde_json::json!({ "offered": e.offered, "value": e.value, "price": e.price, "rtp_buying_every_offer": e.rtp(),
             "best_offer": e.best.map(|(a, b)| a as f64 / b as f64), "worst_offer": e.worst.map(|(a, b)| a as f64 / b as f64) })
         });
+        let bounds: Vec<serde_json::Value> = f
+            .bounds
+            .iter()
+            .map(|b| serde_json::json!({ "cards": b.cards, "least": b.least.0 as f64 / b.least.1 as f64, "most": b.most.0 as f64 / b.most.1 as f64 }))
+            .collect();
         println!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "game": game.id, "rtp": f.rtp.to_string(), "hit_frequency_one_card": f.hit.to_string(),
-                "sd_one_card": f.sd, "patterns": patterns, "extra": extra, "seconds": secs, "refusals": refusals,
+                "sd_one_card": f.sd, "patterns": patterns, "extra": extra, "offer_bounds": bounds,
+                "best_policy_rtp": f.best_policy.as_ref().map(|b| b.rtp()), "seconds": secs, "refusals": refusals,
                 "margin_for_target": margin.map(|(bp, rtp)| serde_json::json!({ "margin_bp": bp, "rtp": rtp })) }))?
         );
     } else {
