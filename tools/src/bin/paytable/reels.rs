@@ -1,0 +1,101 @@
+//! Reel paytables: the exact check with its progress, and the simulation.
+
+use std::process::ExitCode;
+
+use anyhow::{Result, anyhow};
+use paytables::check::Floor;
+
+use super::{check, rounds_bar, seed_or_fresh, verdict};
+
+/// Run a reel analysis with its size announced when it is large, and a
+/// progress bar on a terminal while it runs.
+pub(super) fn watched<T>(game: &game_core::reels::ReelGame, work: &paytables::reel_math::Work, run: impl FnOnce() -> T + Send) -> T
+where
+    T: Send,
+{
+    let (combos, stops) = paytables::reel_math::work_size(game);
+    let by_counts = paytables::reel_math::method_for(game) == paytables::reel_math::Method::SymbolCounts;
+    if by_counts {
+        eprintln!(
+            "exact analysis of {}: {combos} combinations of the reels' distinct windows are too many to walk; exact RTP and SD from symbol counts",
+            game.id
+        );
+    } else if combos > 100_000_000 {
+        eprintln!("exact analysis of {}: {combos} combinations of the reels' distinct windows, walked in {stops} first-reel windows", game.id);
+    }
+    let bar = indicatif::ProgressBar::new(stops);
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let unit = if by_counts { "lines and pairs of lines" } else { "first-reel windows" };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {unit}  eta {{eta}}"))
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    // The watcher wakes every 100 ms, and at once when the work ends (issue
+    // 36: a sleep made every check last at least 0.1 s).
+    let (finished, wait) = std::sync::mpsc::channel::<()>();
+    let watcher = bar.clone();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(std::time::Duration::from_millis(100)) {
+                let (done, total) = work.progress();
+                watcher.set_length(total);
+                watcher.set_position(done);
+            }
+        });
+        let out = run();
+        drop(finished);
+        bar.finish_and_clear();
+        out
+    })
+}
+
+/// Load and check a paytable; refuse with every reason.
+pub(super) fn checked(file: &std::path::Path, floor: &str) -> Result<(paytables::Source, paytables::check::Checked)> {
+    let floor = Floor::from_percent(floor)?;
+    let source = paytables::load_source(file)?;
+    let checked = check(&source.game, &floor, source.odds_disclosure.as_deref()).map_err(|e| anyhow!("{}", paytables::math_refusal::locate(&source, &e)))?;
+    verdict(file, &checked.refusals.iter().map(|r| r.to_string()).collect::<Vec<_>>(), true)?;
+    Ok((source, checked))
+}
+
+pub(super) fn simulate(file: &std::path::Path, games: u64, seed: Option<u64>, lines: Option<u32>, threads: Option<usize>, json: bool) -> Result<ExitCode> {
+    let source = paytables::load_source(file)?;
+    let game = &source.game;
+    let lines = lines.unwrap_or_else(|| game.bet.lines.last().copied().unwrap_or(1));
+    if !game.bet.lines.contains(&lines) {
+        return Err(anyhow!("{}: {lines} lines is not a bet this game offers ({:?})", file.display(), game.bet.lines));
+    }
+    let seed = seed_or_fresh(seed)?;
+    let threads = threads.unwrap_or_else(super::threads);
+    let exact = paytables::reel_math::analyse(game)?;
+    let exact_rtp = exact.configs.iter().find(|c| c.lines == lines).map(|c| num_traits::ToPrimitive::to_f64(&c.rtp).unwrap_or(f64::NAN)).unwrap_or(f64::NAN);
+    let bar = rounds_bar(games, json);
+    let started = std::time::Instant::now();
+    let r = paytables::simulate::run_parallel(game, lines, games, seed, threads, &|n| bar.inc(n))?;
+    let secs = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let (lo, hi) = r.ci99();
+    let inside = exact_rtp >= lo && exact_rtp <= hi;
+    if json {
+        let doc = serde_json::json!({
+            "game": game.id, "lines": lines, "games": r.games, "seed": seed, "threads": threads,
+            "measured_rtp": r.rtp(), "ci99": [lo, hi], "exact_rtp": exact_rtp, "exact_inside_ci99": inside,
+            "standard_deviation": r.standard_deviation(), "seconds": secs, "rounds_per_second": r.games as f64 / secs,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        println!(
+            "{} — {} rounds at {} lines, seed {seed}, {threads} thread(s), {:.2} s ({:.0} rounds/s)",
+            game.name,
+            r.games,
+            lines,
+            secs,
+            r.games as f64 / secs
+        );
+        println!("measured RTP {:.4}%   99% interval [{:.4}%, {:.4}%]", r.rtp() * 100.0, lo * 100.0, hi * 100.0);
+        println!("exact RTP    {:.4}%   {}", exact_rtp * 100.0, if inside { "inside the interval" } else { "OUTSIDE the interval" });
+    }
+    Ok(ExitCode::SUCCESS)
+}
