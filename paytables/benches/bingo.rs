@@ -3,7 +3,9 @@
 //! draws can mark; 4 cards return exactly 4 times one card), and one extra
 //! ball's price on the cabinet's path (`Round::offer`: every ball still in
 //! the drum on 4 cards; aim: under 5 ms, well inside the time between two
-//! balls).
+//! balls). And the extra balls' figures `paytable check` prints: the
+//! player's best policy for one card (Dinkelbach's passes of the chain)
+//! and the bounds on every offer for 1 to 4 cards.
 #![allow(clippy::unwrap_used)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -43,5 +45,18 @@ fn price(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, exact, price);
+fn extra_figures(c: &mut Criterion) {
+    let mut g = c.benchmark_group("bingo extra-ball figures");
+    g.sample_size(10);
+    for f in ["bingo-90.ron", "bingo-80.ron"] {
+        let game = sample(f);
+        let extra = game.extra.unwrap();
+        let sets = game_core::bingo::odds::CardSets::new(&game);
+        g.bench_function(format!("{f}, best policy, one card"), |b| b.iter(|| sets.best_policy(std::hint::black_box(&extra), game.minimum)));
+        g.bench_function(format!("{f}, bounds on every offer, 1 to 4 cards"), |b| b.iter(|| sets.offer_bounds(std::hint::black_box(&extra))));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, exact, price, extra_figures);
 criterion_main!(benches);
