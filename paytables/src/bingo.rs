@@ -271,8 +271,9 @@ pub fn report(game: &BingoGame, f: &Figures) -> String {
             f64::from(x.offer_floor_bp) / 100.0
         ));
         out.push_str(&format!(
-            "  one card at {} credits: offered in {:.4}% of rounds; buying every offer returns {:.5}% ({:.4} credits value for {:.4} paid a round)\n",
+            "  one card at {} credit{}: offered in {:.4}% of rounds; buying every offer returns {:.5}% ({:.4} credits value for {:.4} paid a round)\n",
             game.minimum,
+            if game.minimum == 1 { "" } else { "s" },
             e.offered * 100.0,
             e.rtp() * 100.0,
             e.value,
