@@ -255,10 +255,9 @@ pub fn report(game: &BingoGame, f: &Figures) -> String {
             // The cards share the draw: the union bound and the triangle
             // inequality bound the round's figures (docs/bingo.md).
             out.push_str(&format!(
-                "{n} cards: hit frequency between {:.5}% and {:.5}%, standard deviation at most {:.4} per credit bet ({:.4} per card)\n",
+                "{n} cards: hit frequency between {:.5}% and {:.5}%, standard deviation at most {:.4} per credit bet (bounds: the cards share the draw; `paytable simulate --lines {n}` measures them)\n",
                 hit * 100.0,
                 (hit * nf).min(1.0) * 100.0,
-                f.sd,
                 f.sd
             ));
         }
