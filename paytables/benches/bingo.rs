@@ -52,7 +52,8 @@ fn extra_figures(c: &mut Criterion) {
         let game = sample(f);
         let extra = game.extra.unwrap();
         let sets = game_core::bingo::odds::CardSets::new(&game);
-        g.bench_function(format!("{f}, best policy, one card"), |b| b.iter(|| sets.best_policy(std::hint::black_box(&extra), game.minimum)));
+        let every = sets.extra(&extra, game.minimum);
+        g.bench_function(format!("{f}, best policy, one card"), |b| b.iter(|| sets.best_policy(std::hint::black_box(&extra), game.minimum, &every)));
         g.bench_function(format!("{f}, bounds on every offer, 1 to 4 cards"), |b| b.iter(|| sets.offer_bounds(std::hint::black_box(&extra))));
     }
     g.finish();

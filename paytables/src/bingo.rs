@@ -177,7 +177,7 @@ pub fn figures(game: &BingoGame) -> Figures {
     let mean = n as f64 / d as f64;
     let sd = (m2 as f64 / d as f64 - mean * mean).max(0.0).sqrt();
     let extra = game.extra.map(|x| sets.extra(&x, game.minimum));
-    let best_policy = game.extra.map(|x| sets.best_policy(&x, game.minimum));
+    let best_policy = game.extra.zip(extra.as_ref()).map(|(x, every)| sets.best_policy(&x, game.minimum, every));
     let bounds = game.extra.map(|x| sets.offer_bounds(&x)).unwrap_or_default();
     Figures { odds, rtp, patterns, hit, sd, extra, best_policy, bounds }
 }

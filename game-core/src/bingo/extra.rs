@@ -138,15 +138,16 @@ impl CardSets<'_> {
 
     /// The player's best policy for one card: the highest return per
     /// credit that any way of buying and stopping can get, and its value
-    /// and price per round. Dinkelbach's iteration: from the return λ of
+    /// and price per round. `every` is [`CardSets::extra`] at the same
+    /// extra balls and bet. Dinkelbach's iteration: from the return λ of
     /// buying every offer, the chain finds the policy that maximises
     /// E[value − λ·price], buying only where that is positive; its return
     /// becomes the next λ, which rises until no policy gains at λ. The
     /// marked set and the balls drawn are the whole state (the next ball
     /// is any of the drum's, each as likely), so that policy is best among
     /// every policy, whatever history it looks at.
-    pub fn best_policy(&self, extra: &ExtraBalls, bet: u64) -> ExtraFigures {
-        let mut fig = self.extra(extra, bet);
+    pub fn best_policy(&self, extra: &ExtraBalls, bet: u64, every: &ExtraFigures) -> ExtraFigures {
+        let mut fig = every.clone();
         for _ in 0..100 {
             if fig.price <= 0.0 {
                 break;

@@ -415,7 +415,8 @@ fn the_best_policy_is_best_against_every_sequence_of_extra_balls() {
     g.extra = Some(ExtraBalls { most: 3, margin_bp: 500, offer_floor_bp: 8000 });
     let extra = g.extra.unwrap();
     let sets = odds::CardSets::new(&g);
-    let (every, best) = (sets.extra(&extra, 3), sets.best_policy(&extra, 3));
+    let every = sets.extra(&extra, 3);
+    let best = sets.best_policy(&extra, 3, &every);
     let lambda = best.rtp();
     assert!(best.price > 0.0 && lambda > every.rtp() + 1e-6, "{every:?} then {best:?}");
     let (worst, most) = (every.worst.unwrap(), every.best.unwrap());

@@ -89,8 +89,11 @@ pub(super) fn simulate(
     if !(1..=game.most_cards).contains(&cards) {
         return Err(anyhow!("{cards} cards: {} plays 1 to {}", game.id, game.most_cards));
     }
-    let f = paytables::bingo::figures(&game);
-    let exact = num_traits::ToPrimitive::to_f64(&f.rtp).unwrap_or(0.0);
+    // Only the figures the simulation is held to: the base RTP, and the
+    // extra balls' chain for one card (not the rest of `paytable check`).
+    let sets = game_core::bingo::odds::CardSets::new(&game);
+    let (num, den) = sets.odds().rtp(&game.patterns);
+    let exact = num as f64 / den.max(1) as f64;
     let seed = seed_or_fresh(seed)?;
     let bar = rounds_bar(rounds, json);
     let sim = paytables::bingo::simulate(&game, cards, buy, rounds, seed, threads.unwrap_or_else(super::threads), &|n| bar.inc(n));
@@ -98,7 +101,7 @@ pub(super) fn simulate(
     let (lo, hi) = sim.base.ci99();
     let extra = sim.extra_rtp();
     // One card buying every offer: the extra balls' exact chain too.
-    let extra_exact = f.extra.as_ref().filter(|_| cards == 1 && buy && game.minimum == 1).map(|e| e.rtp());
+    let extra_exact = game.extra.filter(|_| cards == 1 && buy && game.minimum == 1).map(|x| sets.extra(&x, game.minimum).rtp());
     let extra_inside = match (extra_exact, extra) {
         (Some(x), Some((_, a, b))) => (a..=b).contains(&x),
         _ => true,
