@@ -2,11 +2,15 @@
 //! each mode; saved as numbered PNG files in the screenshot folder (labs and
 //! the window tests keep them as evidence), each with the text the screen
 //! drew (`screen_text`).
+//!
+//! Every file appears whole or not at all (issue 52): it is written under
+//! `.partial/` in the folder and renamed into place when complete, so a lab's
+//! script or a window test never reads a screenshot being written.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
 use crate::modes::Mode;
 use crate::screen_text::TextDump;
@@ -42,7 +46,37 @@ fn take(commands: &mut Commands, capture: &mut Capture, text: &mut TextDump, lab
     capture.count += 1;
     let path = capture.dir.join(format!("{:03}-{label}.png", capture.count));
     text.0 = Some(path.with_extension("txt"));
-    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+    commands.spawn(Screenshot::primary_window()).observe(save_whole(path));
+}
+
+/// Where a file of the screenshot folder is written before it is complete.
+fn partial(path: &Path) -> Option<PathBuf> {
+    let dir = path.parent()?.join(".partial");
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir.join(path.file_name()?))
+}
+
+/// Write `contents` to `path` whole: under `.partial/`, then renamed into
+/// place (a rename within one folder is atomic).
+pub fn write_whole(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let Some(tmp) = partial(path) else { return std::fs::write(path, contents) };
+    std::fs::write(&tmp, contents)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// Bevy's own PNG writer, aimed at `.partial/`; the finished file is then
+/// renamed into place.
+fn save_whole(path: PathBuf) -> impl FnMut(On<ScreenshotCaptured>) {
+    let tmp = partial(&path);
+    let mut save = save_to_disk(tmp.clone().unwrap_or_else(|| path.clone()));
+    move |captured| {
+        save(captured);
+        if let Some(tmp) = &tmp
+            && let Err(e) = std::fs::rename(tmp, &path)
+        {
+            error!("the screenshot {} was not put in place: {e}", path.display());
+        }
+    }
 }
 
 fn screenshot_on_f12(keys: Res<ButtonInput<KeyCode>>, mut capture: ResMut<Capture>) {

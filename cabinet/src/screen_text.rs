@@ -39,7 +39,7 @@ fn write_screen_text(mut dump: ResMut<TextDump>, egui_outputs: Query<&EguiFullOu
         }
     }
     lines.extend(bevy_texts.iter().filter(|(t, v)| v.get() && !t.0.is_empty()).map(|(t, _)| t.0.clone()));
-    if let Err(e) = std::fs::write(&path, lines.join("\n")) {
+    if let Err(e) = crate::capture::write_whole(&path, lines.join("\n").as_bytes()) {
         warn!("the screen's text was not written to {}: {e}", path.display());
     }
 }

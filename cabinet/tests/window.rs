@@ -81,9 +81,11 @@ fn a_whole_session_in_a_real_window() {
     rig.key("c");
     let i = rig.wait_for("the cash-out", |i| i.state().credit == 0);
     assert_eq!(i.state().totals.cancelamento_creditos, credit);
-    let tickets: Vec<_> = std::fs::read_dir(rig.dir.path().join("tickets")).unwrap().filter_map(|e| e.ok()).collect();
-    assert_eq!(tickets.len(), 1);
-    let ticket = std::fs::read_to_string(tickets[0].path()).unwrap();
+    // The ticket is printed after the cash-out is committed: wait for it
+    // (the printer puts it in place whole, issue 52).
+    let tickets = rig.wait_for_files("tickets", "ticket-", ".txt");
+    assert_eq!(tickets.len(), 1, "{tickets:?}");
+    let ticket = std::fs::read_to_string(&tickets[0]).unwrap();
     assert!(ticket.contains("EGM-0001") && ticket.contains("euros") && ticket.contains("Número de validação"), "{ticket}");
     rig.screenshot();
 

@@ -129,7 +129,12 @@ pub fn print(ticket: &Ticket, currency: &Currency, dir: &Path) -> std::io::Resul
         ticket.validation,
         barcode(&ticket.validation),
     );
-    std::fs::write(&path, text)?;
+    // Whole or not at all (issue 52): written under a hidden name, then
+    // renamed into place, so whatever collects the printed tickets (a
+    // printer's spooler, a test) never reads one half-written.
+    let partial = dir.join(format!(".ticket-{}.partial", ticket.validation));
+    std::fs::write(&partial, text)?;
+    std::fs::rename(&partial, &path)?;
     Ok(path)
 }
 

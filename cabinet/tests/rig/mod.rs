@@ -234,6 +234,28 @@ impl Rig {
         self.wait_for_png(|p| self.pngs().len() > after && p.to_string_lossy().ends_with(&suffix), &format!("the {mode} screen's screenshot"))
     }
 
+    /// Wait until the folder `sub` of the rig holds a file named
+    /// `prefix…suffix`; every such file, sorted.
+    pub fn wait_for_files(&self, sub: &str, prefix: &str, suffix: &str) -> Vec<PathBuf> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(self.dir.path().join(sub))
+                .map(|d| {
+                    d.filter_map(|e| e.ok())
+                        .map(|e| e.path())
+                        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix) && n.ends_with(suffix)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !files.is_empty() {
+                files.sort();
+                return files;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {prefix}…{suffix} in {sub}; the cabinet's log ends:\n{}", self.log_tail());
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
     /// How many screenshots there are so far.
     pub fn shot_count(&self) -> usize {
         self.pngs().len()
@@ -259,7 +281,9 @@ impl Rig {
         let keep = workspace().join("target/cabinet-screenshots").join(name);
         let _ = std::fs::remove_dir_all(&keep);
         std::fs::create_dir_all(&keep).unwrap();
-        let mut files: Vec<PathBuf> = std::fs::read_dir(self.shots()).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect()).unwrap_or_default();
+        // Files only: the cabinet writes each under `.partial/` first.
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(self.shots()).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect()).unwrap_or_default();
         files.sort();
         for f in &files {
             std::fs::copy(f, keep.join(f.file_name().unwrap())).unwrap();
@@ -466,4 +490,20 @@ pub fn brightness(width: usize, shot: &[[u8; 3]], area: layout::Area) -> f64 {
 /// OS error. The first such thing in `text`, if any.
 pub fn debug_output(text: &str) -> Option<&'static str> {
     ["Some(", "None", "Ok(", "Err(", "{", "}", "::", "os error", "Os {", "kind: ", "\"kind\""].into_iter().find(|bad| text.contains(bad))
+}
+
+/// Text a player must never read (issue 45): a key's name on a control
+/// ("(F1)", "F1–F5", "(Enter)", "(G)"), a rule's number ("(regra 13)",
+/// "(AR 21)"), or a path; the first such piece found.
+pub fn player_text_problem(text: &str) -> Option<String> {
+    let keys = ["(F1", "(F2", "(F3", "F1–F5", "(Enter)", "(G)", "(B)", "(J)", "(C)", "(O)", "(H)", "(R)", "(Tab)"];
+    if let Some(k) = keys.into_iter().find(|k| text.contains(k)) {
+        return Some(k.to_owned());
+    }
+    for rule in ["(regra ", "(rule ", "(AR ", "(FR ", "(PB ", "(BJ ", "(BF ", "(PSD ", "(M-"] {
+        if let Some(at) = text.find(rule) {
+            return Some(text[at..].chars().take(16).collect());
+        }
+    }
+    ["var/", "tickets/", ".txt"].into_iter().find(|p| text.contains(p)).map(str::to_owned)
 }
