@@ -61,6 +61,9 @@ pub enum Command {
     Language { lang: Lang },
     /// Amounts in currency (true) or credits (M-16).
     ShowCurrency { currency: bool },
+    /// A screen opened over the game, or closed (None): play is refused
+    /// under it (issue 45).
+    Overlay { overlay: Option<crate::session::Overlay> },
 }
 
 impl Session {
@@ -91,6 +94,7 @@ impl Session {
             Command::AttendantClear => self.attendant_clear(),
             Command::Language { lang } => self.lang = lang,
             Command::ShowCurrency { currency } => self.show_currency = currency,
+            Command::Overlay { overlay } => self.set_overlay(overlay),
         }
         self.refusals == refusals
     }

@@ -43,6 +43,14 @@ pub struct CabinetConfig {
     /// times its bet (issue 29; presentation only). 0: never.
     #[serde(default = "default_big_win_multiple")]
     pub big_win_multiple: u32,
+    /// The attract loop (issue 45) returns after this many seconds with no
+    /// credit and no touch; 0: only at start, until the first touch.
+    #[serde(default = "default_attract_after_s")]
+    pub attract_after_s: u32,
+}
+
+fn default_attract_after_s() -> u32 {
+    60
 }
 
 fn default_big_win_multiple() -> u32 {

@@ -19,6 +19,16 @@ impl Lang {
             Lang::En => en,
         }
     }
+
+    /// `n` and its noun, singular for one and plural otherwise (issue 45:
+    /// "1 linha", "2 linhas"): `pt` and `en` are (singular, plural).
+    pub fn count(self, n: u64, pt: (&str, &str), en: (&str, &str)) -> String {
+        let (one, many) = match self {
+            Lang::Pt => pt,
+            Lang::En => en,
+        };
+        format!("{n} {}", if n == 1 { one } else { many })
+    }
 }
 
 /// A door by the name the floor uses.

@@ -2,7 +2,7 @@
 //! text is made only when a screen shows it, in Portuguese or English
 //! ([`crate::names::Lang`]); no `Debug` output ever reaches a screen.
 
-use meters::{Cents, CoreError, PlayBlock};
+use meters::{Cents, CoreError, MoneyRefusal, PlayBlock};
 
 use crate::kind::Refusal;
 use crate::names::{self, Lang};
@@ -32,8 +32,11 @@ pub enum Notice {
     Resumed,
     /// M-36: the interrupted round could not be resumed: voided, stake refunded.
     Voided { refund: Cents },
-    /// A ticket was printed to this file.
-    TicketPrinted { path: String },
+    /// A ticket was printed for this amount (issue 45: the player sees the
+    /// amount and takes the ticket; the printer's file is the attendant's).
+    TicketPrinted { value: Cents },
+    /// An overlay is open over the game: close it to play (issue 45).
+    OverlayOpen(crate::session::Overlay),
     /// The printer failed: the ticket is kept and the cabinet tilted.
     TicketNotPrinted { validation: String, value: Cents, error: String },
     /// A cash-out above the ticket limit (M-12).
@@ -87,8 +90,8 @@ impl Warning {
                 t("prima qualquer tecla para continuar", "press any key to continue")
             ),
             Warning::CreditShort => t(
-                "Crédito insuficiente para a aposta escolhida: reduza a aposta, introduza notas ou receba o crédito (C)",
-                "Not enough credit for the chosen bet: lower the bet, insert notes or cash out (C)",
+                "Crédito insuficiente para a aposta escolhida: reduza a aposta, introduza notas ou receba o crédito",
+                "Not enough credit for the chosen bet: lower the bet, insert notes or cash out",
             )
             .to_owned(),
             Warning::LinkDown { pool } => format!(
@@ -124,7 +127,15 @@ impl Notice {
             Notice::WinHandpay => t("Prémio a pagar manualmente: chame o empregado", "Hand-pay: call an attendant").to_owned(),
             Notice::Resumed => t("Jogada interrompida retomada", "Interrupted game resumed").to_owned(),
             Notice::Voided { refund } => format!("{}: {}", t("Jogada anulada, aposta devolvida", "Game voided, stake refunded"), show(*refund)),
-            Notice::TicketPrinted { path } => format!("{} {path}", t("Bilhete impresso:", "Ticket printed:")),
+            Notice::TicketPrinted { value } => {
+                format!("{} {} — {}", t("Bilhete impresso:", "Ticket printed:"), show(*value), t("retire o seu bilhete", "please take your ticket"))
+            }
+            Notice::OverlayOpen(o) => match o {
+                crate::session::Overlay::Help => t("Feche a ajuda para jogar", "Close the help to play"),
+                crate::session::Overlay::GameMenu => t("Escolha um jogo ou feche o menu para jogar", "Choose a game or close the menu to play"),
+                crate::session::Overlay::History => t("Feche o histórico para jogar", "Close the history to play"),
+            }
+            .to_owned(),
             Notice::TicketNotPrinted { validation, value, error } => {
                 format!("{} {} ({validation}) — {error}", t("Impressora: bilhete por imprimir de", "Printer: ticket not printed of"), show(*value))
             }
@@ -140,6 +151,30 @@ impl Notice {
             Notice::RamCleared { reason } => format!("{} ({reason})", t("Memória crítica limpa", "Critical memory cleared")),
             Notice::Linked { pool, error } => format!("{} {pool}: {error}", t("Progressivo ligado", "Linked progressive")),
         }
+    }
+}
+
+/// Why money in was refused, in the player's language (issue 45: never
+/// the core's own English).
+fn money_refusal(why: &MoneyRefusal, lang: Lang, show: &dyn Fn(Cents) -> String) -> String {
+    let t = |pt: &'static str, en: &'static str| lang.pick(pt, en);
+    match why {
+        MoneyRefusal::Disabled(b) => {
+            let cause = match b {
+                PlayBlock::DoorOpen(d) => format!("{} {}", names::door(*d, lang), t("aberta", "open")),
+                PlayBlock::Tilt(x) => format!("tilt: {}", names::tilt(*x, lang)),
+                PlayBlock::HandpayPending(_) => t("pagamento manual pendente", "hand-pay pending").to_owned(),
+                PlayBlock::CriticalMemory(_) => t("erro de memória crítica", "critical memory error").to_owned(),
+                PlayBlock::RoundInProgress(_) => t("jogada em curso", "round in progress").to_owned(),
+            };
+            format!("{} — {cause}", t("leitor desactivado", "reader disabled"))
+        }
+        MoneyRefusal::NoteNotAccepted(v) => format!("{} {}", t("esta máquina não aceita notas de", "this machine takes no notes of"), show(*v)),
+        MoneyRefusal::CreditLimit(limit) => format!("{} {}", t("o crédito passaria o limite de", "the credit would pass the limit of"), show(*limit)),
+        MoneyRefusal::Malformed => t("o número de validação não tem 18 algarismos", "the validation number is not 18 digits").to_owned(),
+        MoneyRefusal::UnknownTicket => t("bilhete desconhecido nesta máquina", "a ticket this machine does not know").to_owned(),
+        MoneyRefusal::AlreadyRedeemed => t("bilhete já pago", "ticket already paid").to_owned(),
+        MoneyRefusal::AboveTicketLimit(limit) => format!("{} {}", t("bilhete acima do limite de", "ticket above the limit of"), show(*limit)),
     }
 }
 
@@ -162,8 +197,8 @@ fn core_error(e: &CoreError, lang: Lang, show: &dyn Fn(Cents) -> String) -> Stri
         CoreError::StakeNotWholeCredits { .. } => t("A aposta não é um número inteiro de créditos", "The stake is not a whole number of credits").to_owned(),
         CoreError::ZeroStake => t("A aposta tem de ser maior que zero", "The stake must be more than zero").to_owned(),
         CoreError::NoSuchRound(r) => format!("{} {r}", t("Não há jogada aberta com o número", "No open round numbered")),
-        CoreError::NoteRejected(why) => format!("{} {why}", t("Nota recusada:", "Note refused:")),
-        CoreError::TicketRejected(why) => format!("{} {why}", t("Bilhete recusado:", "Ticket refused:")),
+        CoreError::NoteRejected(why) => format!("{} {}", t("Nota recusada:", "Note refused:"), money_refusal(why, lang, show)),
+        CoreError::TicketRejected(why) => format!("{} {}", t("Bilhete recusado:", "Ticket refused:"), money_refusal(why, lang, show)),
         CoreError::NothingToCashOut => t("Não há crédito para receber", "There is no credit to cash out").to_owned(),
         CoreError::NoSuchHandpay(id) => format!("{} {id}", t("Não há pagamento manual pendente com o número", "No pending hand-pay numbered")),
         CoreError::TiltNotActive(x) => format!("{} {}", t("Tilt inactivo:", "Tilt not active:"), names::tilt(*x, lang)),
@@ -182,5 +217,43 @@ fn core_error(e: &CoreError, lang: Lang, show: &dyn Fn(Cents) -> String) -> Stri
             t("A jogada", "Round"),
             t("pode ser concluída: só se anula uma jogada interrompida (M-36)", "can be finished: only an interrupted round is voided (M-36)")
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use meters::Door;
+
+    /// Issue 45, defect 10: a refused note reads in the player's language,
+    /// never the core's English ("acceptor disabled (door open: Logic)").
+    #[test]
+    fn a_refused_note_or_ticket_reads_in_the_players_language() {
+        let show = |c: Cents| format!("{}.{:02} EUR", c / 100, c % 100);
+        let disabled = Notice::Core(CoreError::NoteRejected(MoneyRefusal::Disabled(PlayBlock::DoorOpen(Door::Logic))));
+        assert_eq!(disabled.text(Lang::Pt, &show), "Nota recusada: leitor desactivado — porta lógica aberta");
+        assert_eq!(disabled.text(Lang::En, &show), "Note refused: reader disabled — logic door open");
+        let limit = Notice::Core(CoreError::TicketRejected(MoneyRefusal::CreditLimit(100_000)));
+        assert_eq!(limit.text(Lang::Pt, &show), "Bilhete recusado: o crédito passaria o limite de 1000.00 EUR");
+        let every = [
+            MoneyRefusal::Disabled(PlayBlock::Tilt(meters::Tilt::DeviceFault)),
+            MoneyRefusal::Disabled(PlayBlock::HandpayPending(1)),
+            MoneyRefusal::Disabled(PlayBlock::CriticalMemory("x".into())),
+            MoneyRefusal::Disabled(PlayBlock::RoundInProgress(1)),
+            MoneyRefusal::NoteNotAccepted(700),
+            MoneyRefusal::CreditLimit(1),
+            MoneyRefusal::Malformed,
+            MoneyRefusal::UnknownTicket,
+            MoneyRefusal::AlreadyRedeemed,
+            MoneyRefusal::AboveTicketLimit(1),
+        ];
+        for why in every {
+            let pt = Notice::Core(CoreError::TicketRejected(why.clone())).text(Lang::Pt, &show);
+            let core = why.to_string();
+            assert!(!pt.contains(&core), "{pt:?} shows the core's text {core:?}");
+            for english in ["disabled", "accepted", "limit of", "validation", "redeemed", "unknown"] {
+                assert!(!pt.contains(english), "{pt:?}: {english}");
+            }
+        }
     }
 }

@@ -166,8 +166,13 @@ pub(crate) trait Table: Send + Sync {
     /// offered for doubling).
     fn plays_in_round(&self) -> bool;
     fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal>;
-    /// An edit of a bet of many spots (`BetEdit<K::Edit>` in JSON).
-    fn edit_bet(&mut self, edit: serde_json::Value) -> Result<(), Refusal>;
+    /// An edit of a bet of many spots (`BetEdit<K::Edit>` in JSON), at the
+    /// denomination chosen: a bet the round would refuse at that
+    /// denomination is refused now, when the chip is placed (issue 45).
+    fn edit_bet(&mut self, edit: serde_json::Value, denom: Cents) -> Result<(), Refusal>;
+    /// Whether the bet standing can be played at `denom` (a denomination
+    /// change that would make it unplayable is refused).
+    fn stake_fits(&self, denom: Cents) -> Result<(), Refusal>;
     fn stake(&self) -> u64;
     fn bet_text(&self, lang: Lang) -> String;
     fn round(&self) -> Option<RoundInfo>;
@@ -302,7 +307,7 @@ impl<K: GameKind> Table for Hosted<K> {
         Ok(())
     }
 
-    fn edit_bet(&mut self, edit: serde_json::Value) -> Result<(), Refusal> {
+    fn edit_bet(&mut self, edit: serde_json::Value, denom: Cents) -> Result<(), Refusal> {
         let edit: BetEdit<K::Edit> = serde_json::from_value(edit)
             .map_err(|e| Refusal::new(format!("Alteração de aposta inválida: {e}"), format!("Not a bet edit of this game: {e}")))?;
         let next = match edit {
@@ -315,14 +320,23 @@ impl<K: GameKind> Table for Hosted<K> {
                 last
             }
             BetEdit::Undo => {
-                self.bet = self.undo.pop().ok_or_else(|| Refusal::new("Não há nada para desfazer", "There is nothing to undo"))?;
+                let last = self.undo.last().ok_or_else(|| Refusal::new("Não há nada para desfazer", "There is nothing to undo"))?;
+                self.rules.check_stake(last, denom)?;
+                if let Some(last) = self.undo.pop() {
+                    self.bet = last;
+                }
                 return Ok(());
             }
         };
+        self.rules.check_stake(&next, denom)?;
         if next != self.bet {
             self.undo.push(std::mem::replace(&mut self.bet, next));
         }
         Ok(())
+    }
+
+    fn stake_fits(&self, denom: Cents) -> Result<(), Refusal> {
+        self.rules.check_stake(&self.bet, denom)
     }
 
     fn stake(&self) -> u64 {

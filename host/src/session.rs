@@ -30,6 +30,7 @@ use crate::verification::Report;
 mod attendant;
 mod controls;
 mod money;
+mod overlay;
 mod progressives;
 mod resume;
 mod rules;
@@ -37,6 +38,8 @@ mod rules;
 pub use crate::names::Lang;
 pub use crate::round::RoundSummary;
 pub use controls::Controls;
+pub use overlay::Overlay;
+pub(crate) use overlay::Under;
 pub use progressives::ProgressiveShown;
 
 pub struct Session {
@@ -72,6 +75,11 @@ pub struct Session {
     pub(crate) refusals: u64,
     /// Set by [`Session::power_cut`]: no power-down record on drop.
     pub(crate) cut: bool,
+    /// The screen open over the game (issue 45): play is refused under it.
+    pub(crate) overlay: Option<Overlay>,
+    /// When a player last touched the cabinet or put money in (the attract
+    /// loop's clock; None since it started).
+    pub(crate) touched: Option<std::time::Instant>,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -150,6 +158,8 @@ impl Session {
             warning: None,
             refusals: 0,
             cut: false,
+            overlay: None,
+            touched: None,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(LinkedPool::start).collect();
         s.resume_interrupted_round();
@@ -354,7 +364,7 @@ impl Session {
 
     /// Game and denomination change only in idle (M-9, E-41).
     pub fn select_game(&mut self, delta: i32) {
-        if self.in_round() || self.games.is_empty() {
+        if self.in_round() || self.games.is_empty() || self.refused_under_overlay(Under::Choice) {
             return;
         }
         let n = self.games.len() as i32;
@@ -363,7 +373,7 @@ impl Session {
 
     /// Choose a game by its place in the menu: it opens with its opening bet.
     pub fn choose_game(&mut self, i: usize) {
-        if self.in_round() || i >= self.games.len() {
+        if self.in_round() || i >= self.games.len() || self.refused_under_overlay(Under::Choice) {
             return;
         }
         self.selected = i;
@@ -372,21 +382,37 @@ impl Session {
 
     /// Choose one of the configured denominations.
     pub fn choose_denomination(&mut self, d: Cents) {
-        if !self.in_round() && self.machine.config().denominations.contains(&d) {
-            self.denom = d;
+        if !self.in_round() && self.machine.config().denominations.contains(&d) && !self.refused_under_overlay(Under::Choice) {
+            self.set_denomination(d);
         }
     }
 
     pub fn change_denomination(&mut self, delta: i32) {
-        if self.in_round() {
+        if self.in_round() || self.refused_under_overlay(Under::Choice) {
             return;
         }
-        self.denom = crate::kinds::step(&self.machine.config().denominations, self.denom, delta);
+        self.set_denomination(crate::kinds::step(&self.machine.config().denominations, self.denom, delta));
+    }
+
+    /// A denomination the bet standing can be played at; one it cannot
+    /// (baccarat's banca in whole commission steps) is refused by name
+    /// now, not when the round starts (issue 45).
+    pub(crate) fn set_denomination(&mut self, d: Cents) -> bool {
+        match self.game().0.stake_fits(d) {
+            Ok(()) => {
+                self.denom = d;
+                true
+            }
+            Err(r) => {
+                self.fail(Notice::Refused(r));
+                false
+            }
+        }
     }
 
     /// A bet button (lines, or the amount: credits per line, coins, ante).
     pub fn adjust_bet(&mut self, control: BetControl, delta: i32) {
-        if self.in_round() {
+        if self.in_round() || self.refused_under_overlay(Under::Play) {
             return;
         }
         let i = self.selected.min(self.games.len().saturating_sub(1));
@@ -398,12 +424,16 @@ impl Session {
     /// Edit the selected game's bet of many spots (`Command::EditBet`):
     /// idle only; a refusal names the limit in the player's language.
     pub fn edit_bet(&mut self, edit: serde_json::Value) {
+        if self.refused_under_overlay(Under::Play) {
+            return;
+        }
         if self.in_round() {
             self.fail(Notice::Refused(crate::kind::Refusal::new("Rien ne va plus: a aposta já não pode mudar", "No more bets: the bet cannot change now")));
             return;
         }
         let i = self.selected.min(self.games.len().saturating_sub(1));
-        if let Some(Err(r)) = self.games.get_mut(i).map(|g| g.0.edit_bet(edit)) {
+        let denom = self.denom;
+        if let Some(Err(r)) = self.games.get_mut(i).map(|g| g.0.edit_bet(edit, denom)) {
             self.fail(Notice::Refused(r));
         }
     }
@@ -411,7 +441,7 @@ impl Session {
     /// Set the selected game's bet (a remote command or a test): refused
     /// unless the paytable offers it.
     pub fn set_bet<K: GameKind>(&mut self, bet: K::Bet) -> bool {
-        if self.in_round() || self.rules::<K>().is_none() {
+        if self.in_round() || self.rules::<K>().is_none() || self.refused_under_overlay(Under::Play) {
             return false;
         }
         let value = match serde_json::to_value(bet) {
@@ -436,6 +466,10 @@ impl Session {
     /// committed before anything moves), or in a round what the game
     /// makes of it (draw poker: draw).
     pub fn play(&mut self) -> bool {
+        // Issue 45: nothing plays under help, the menu or the history.
+        if self.refused_under_overlay(Under::Play) {
+            return false;
+        }
         // A win the player may double: the play button takes it (issue 29:
         // a touch deck's one button, as cabinets do).
         if self.round_info().is_some_and(|r| r.phase == crate::round::Phase::DoubleUp) {
@@ -472,13 +506,17 @@ impl Session {
     /// A decision as a message: the selected game's kind reads it, and
     /// refuses what is not one of its decisions.
     pub fn decide_value(&mut self, decision: serde_json::Value) -> bool {
+        if self.refused_under_overlay(Under::Play) {
+            return false;
+        }
         self.on_table(|t, cx| t.decide(cx, decision))
     }
 
     /// Autoplay's next round, when autoplay runs and no round is open;
     /// true when one started. A refused round stops autoplay.
     pub fn autoplay_next(&mut self) -> bool {
-        if self.autoplay_left == 0 || self.in_round() || !self.game().autoplay() {
+        // Autoplay waits while an overlay is open (issue 45).
+        if self.autoplay_left == 0 || self.in_round() || !self.game().autoplay() || self.overlay.is_some() {
             return false;
         }
         self.autoplay_left -= 1;
@@ -488,6 +526,9 @@ impl Session {
     /// Autoplay for `rounds` rounds (M-32: a finite count, at most the
     /// configured maximum, only for a game that needs no decision); 0 stops it.
     pub fn set_autoplay(&mut self, rounds: u32) {
+        if rounds > 0 && self.refused_under_overlay(Under::Play) {
+            return;
+        }
         self.autoplay_left = if self.game().autoplay() { rounds.min(self.config.autoplay_max) } else { 0 };
     }
 
@@ -504,11 +545,17 @@ impl Session {
 
     /// Gamble the amount at stake on a colour: a committed step; a loss ends the round.
     pub fn gamble(&mut self, pick: Colour) {
+        if self.refused_under_overlay(Under::Play) {
+            return;
+        }
         self.on_table(|t, cx| t.gamble(cx, pick));
     }
 
     /// Take the amount at stake: settle the round (M-33).
     pub fn collect(&mut self) {
+        if self.refused_under_overlay(Under::Play) {
+            return;
+        }
         self.on_table(|t, cx| t.collect(cx));
     }
 

@@ -118,6 +118,32 @@ pub enum PlayBlock {
     RoundInProgress(u64),
 }
 
+/// Why a note or a ticket was refused, typed (issue 45): the journal keeps
+/// its English text, a screen says it in the player's language.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoneyRefusal {
+    /// The acceptor or reader is disabled while play is blocked.
+    #[error("disabled ({0})")]
+    Disabled(PlayBlock),
+    /// A note of a value the configuration does not accept (cents).
+    #[error("{0}-cent notes are not accepted")]
+    NoteNotAccepted(Cents),
+    /// The credit would pass the configured limit (cents).
+    #[error("credit would exceed the limit of {0} cents")]
+    CreditLimit(Cents),
+    /// Not an 18-digit validation number.
+    #[error("not a valid 18-digit validation number")]
+    Malformed,
+    /// No ticket of this machine has this validation number.
+    #[error("unknown validation number")]
+    UnknownTicket,
+    #[error("ticket already redeemed")]
+    AlreadyRedeemed,
+    /// Above the configured ticket-in limit (cents).
+    #[error("ticket above the limit of {0} cents")]
+    AboveTicketLimit(Cents),
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum CoreError {
     #[error("refused: {0}")]
@@ -137,9 +163,9 @@ pub enum CoreError {
     #[error("no round {0} is open")]
     NoSuchRound(u64),
     #[error("note refused: {0}")]
-    NoteRejected(String),
+    NoteRejected(MoneyRefusal),
     #[error("ticket refused: {0}")]
-    TicketRejected(String),
+    TicketRejected(MoneyRefusal),
     #[error("there is no credit to cash out")]
     NothingToCashOut,
     #[error("no hand-pay {0} is pending")]

@@ -102,7 +102,8 @@ impl GameKind for Baccarat {
             if !offered.contains(&s) || bet.spots[..i].iter().any(|(d, _)| *d == s) {
                 return Err(Refusal::new(format!("{} não é uma aposta desta mesa", s.name(true)), format!("{} is not a bet of this table", s.name(false))));
             }
-            within(s.name(true), s.name(false), stake, self.0.minimum, self.0.maximum(s), "PB 8")?;
+            // PB 8: the table's maximum per spot.
+            within(s.name(true), s.name(false), stake, self.0.minimum, self.0.maximum(s))?;
         }
         Ok(())
     }

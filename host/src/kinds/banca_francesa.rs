@@ -88,7 +88,8 @@ impl GameKind for BancaFrancesa {
             if bet.spots[..i].iter().any(|(d, _)| *d == c) {
                 return Err(Refusal::new(format!("{} aparece duas vezes", c.name(true)), format!("{} is listed twice", c.name(false))));
             }
-            within(c.name(true), c.name(false), stake, self.0.minimum, self.0.maximum(c), "BF 12")?;
+            // BF 12: the table's maximum per chance.
+            within(c.name(true), c.name(false), stake, self.0.minimum, self.0.maximum(c))?;
         }
         Ok(())
     }

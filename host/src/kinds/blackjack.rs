@@ -86,10 +86,11 @@ impl GameKind for Blackjack {
         if self.offers(bet) {
             return Ok(());
         }
+        // BJ 8, 17: the table's minimum, its multiples and maximum.
         let (min, max) = (self.0.minimum, self.0.maximum());
         Err(Refusal::new(
-            format!("Uma aposta de {} créditos: a mesa aceita múltiplos de {min} até {max} (BJ 8, 17)", bet.bet),
-            format!("A bet of {} credits: the table takes multiples of {min} up to {max} (BJ 8, 17)", bet.bet),
+            format!("Uma aposta de {} créditos: a mesa aceita múltiplos de {min} até {max}", bet.bet),
+            format!("A bet of {} credits: the table takes multiples of {min} up to {max}", bet.bet),
         ))
     }
 

@@ -74,8 +74,10 @@ impl<S: Clone + Ord> ChipLayout<S> {
     }
 }
 
-/// The stake on a spot against a table's minimum and maximum, named.
-pub fn within(name: &str, name_en: &str, stake: u64, minimum: u64, maximum: u64, rule: &str) -> Result<(), Refusal> {
+/// The stake on a spot against a table's minimum and maximum, named (the
+/// rule behind the limit is the caller's; a player reads no rule numbers,
+/// issue 45).
+pub fn within(name: &str, name_en: &str, stake: u64, minimum: u64, maximum: u64) -> Result<(), Refusal> {
     if stake < minimum {
         return Err(Refusal::new(
             format!("{name}: abaixo do mínimo da mesa de {minimum} créditos"),
@@ -83,10 +85,7 @@ pub fn within(name: &str, name_en: &str, stake: u64, minimum: u64, maximum: u64,
         ));
     }
     if stake > maximum {
-        return Err(Refusal::new(
-            format!("{name}: acima do máximo de {maximum} créditos ({rule})"),
-            format!("{name_en}: over the maximum of {maximum} credits ({rule})"),
-        ));
+        return Err(Refusal::new(format!("{name}: acima do máximo de {maximum} créditos"), format!("{name_en}: over the maximum of {maximum} credits")));
     }
     Ok(())
 }
@@ -120,8 +119,8 @@ mod tests {
         assert_eq!(l.spots, vec![(9, 20)]);
         let e = l.edited(&SpotEdit::Remove { spot: 2 }, name).unwrap_err();
         assert_eq!(e.en, "There are no chips on 2");
-        assert!(within("x", "x", 5, 1, 4, "R").unwrap_err().en.contains("over the maximum of 4 credits (R)"));
-        assert!(within("x", "x", 0, 1, 4, "R").unwrap_err().pt.contains("abaixo do mínimo da mesa de 1"));
+        assert!(within("x", "x", 5, 1, 4).unwrap_err().en.ends_with("over the maximum of 4 credits"));
+        assert!(within("x", "x", 0, 1, 4).unwrap_err().pt.contains("abaixo do mínimo da mesa de 1"));
         assert!(chip_offered(3, &[1, 5]).is_err() && chip_offered(5, &[1, 5]).is_ok());
     }
 }

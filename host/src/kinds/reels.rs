@@ -67,7 +67,12 @@ impl GameKind for Reels {
     }
 
     fn bet_text(&self, bet: &Bet, lang: Lang) -> String {
-        format!("{} {} × {} {}", bet.lines, lang.pick("linhas", "lines"), bet.credits_per_line, lang.pick("créd./linha", "cr/line"))
+        format!(
+            "{} × {} {}",
+            lang.count(u64::from(bet.lines), ("linha", "linhas"), ("line", "lines")),
+            bet.credits_per_line,
+            lang.pick("créd./linha", "cr/line")
+        )
     }
 
     fn draw(&self, bet: &Bet, rng: &mut Draw<'_>) -> Result<ReelRound, String> {
@@ -122,7 +127,19 @@ impl GameKind for Reels {
         game_core::progressive::reels_hit(&self.game, round, trigger)
     }
 
+    /// The window as the player saw it (issue 45: symbols, not stop
+    /// numbers), row by row, and the free games it gave.
     fn describe(&self, round: &ReelRound, lang: Lang) -> String {
-        format!("{} +{} {}", crate::names::list(&round.base.stops), round.free_spins.len(), lang.pick("grátis", "free"))
+        let window = self.game.window(&round.base.stops, false);
+        let id = |s: &game_core::reels::SymbolId| self.game.symbols.get(usize::from(*s)).map_or("?", |sym| sym.id.as_str());
+        let rows: Vec<String> =
+            (0..usize::from(self.game.rows)).map(|r| window.iter().filter_map(|reel| reel.get(r)).map(id).collect::<Vec<_>>().join(" ")).collect();
+        let mut text = rows.join(" | ");
+        if !round.free_spins.is_empty() {
+            let n = round.free_spins.len();
+            let games = if n == 1 { lang.pick("jogo grátis", "free game") } else { lang.pick("jogos grátis", "free games") };
+            text.push_str(&format!(" +{n} {games}"));
+        }
+        text
     }
 }

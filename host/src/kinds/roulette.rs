@@ -61,9 +61,10 @@ pub fn refusal(game: &RouletteGame, e: &LimitError) -> Refusal {
         LimitError::NotOnCloth(s) => {
             Refusal::new(format!("{} não é uma aposta desta mesa", s.name(true)), format!("{} is not a bet of this table", s.name(false)))
         }
+        // FR 19: the table minimum; AR 21 c: the call bets' units.
         LimitError::UnderMinimum { spot, minimum } => Refusal::new(
-            format!("{}: abaixo do mínimo da mesa de {minimum} créditos (FR 19)", spot.name(true)),
-            format!("{}: under the table minimum of {minimum} credits (FR 19)", spot.name(false)),
+            format!("{}: abaixo do mínimo da mesa de {minimum} créditos", spot.name(true)),
+            format!("{}: under the table minimum of {minimum} credits", spot.name(false)),
         ),
         LimitError::OverMaximum { spot, maximum } => Refusal::new(
             format!("{}: acima do máximo de {maximum} créditos ({} × o mínimo por número, AR 21)", spot.name(true), game.ratio_per_number),
@@ -78,8 +79,8 @@ pub fn refusal(game: &RouletteGame, e: &LimitError) -> Refusal {
             "This table takes no call bets (French numbering only, AR 20)",
         ),
         LimitError::SeriesOverMaximum { bet, units, maximum } => Refusal::new(
-            format!("{}: {units} unidades do mínimo por ficha, o máximo é {maximum} (AR 21 c)", bet.name(true)),
-            format!("{}: {units} table minimums a chip, the most is {maximum} (AR 21 c)", bet.name(false)),
+            format!("{}: {units} unidades do mínimo por ficha, o máximo é {maximum}", bet.name(true)),
+            format!("{}: {units} table minimums a chip, the most is {maximum}", bet.name(false)),
         ),
         LimitError::NotACallBet(bet) => {
             Refusal::new(format!("{} não é uma aposta anunciada do texto", bet.name(true)), format!("{} is not a call bet of the text", bet.name(false)))

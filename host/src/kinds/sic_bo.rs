@@ -79,7 +79,7 @@ impl GameKind for SicBo {
             if !s.on_cloth() || bet.spots[..i].iter().any(|(d, _)| *d == s) {
                 return Err(Refusal::new(format!("{} não é uma aposta desta mesa", s.name(true)), format!("{} is not a bet of this table", s.name(false))));
             }
-            within(&s.name(true), &s.name(false), stake, self.0.minimum, self.0.maximum, "paytable")?;
+            within(&s.name(true), &s.name(false), stake, self.0.minimum, self.0.maximum)?;
         }
         Ok(())
     }

@@ -41,18 +41,22 @@ impl Session {
     /// What each of the player's buttons can do now.
     pub fn controls(&self) -> Controls {
         let between = !self.in_round() && self.machine.play_block().is_none();
+        // Issue 45: under an overlay only its own button, help and the
+        // language do anything; the game menu still chooses.
+        let reading = self.overlay.is_some();
+        let choosing = matches!(self.overlay, None | Some(super::Overlay::GameMenu));
         let table = &self.game().0;
         let moves = |c: BetControl, d: i32| between && table.bet_moves(c, d);
         let credit_covers = self.machine.credit() >= table.stake().max(table.credit_needed()).saturating_mul(self.denom) && table.stake() > 0;
         Controls {
-            play: if self.in_round() { table.plays_in_round() && self.machine.play_block().is_none() } else { between && credit_covers },
-            bet_down: moves(BetControl::Amount, -1),
-            bet_up: moves(BetControl::Amount, 1),
-            lines: moves(BetControl::Lines, 1) || moves(BetControl::Lines, -1),
-            max_bet: moves(BetControl::Amount, 1) || moves(BetControl::Lines, 1),
-            cash_out: between && self.machine.credit() > 0,
-            game_menu: between && self.games.len() > 1,
-            denomination: between && self.machine.config().denominations.len() > 1,
+            play: !reading && if self.in_round() { table.plays_in_round() && self.machine.play_block().is_none() } else { between && credit_covers },
+            bet_down: !reading && moves(BetControl::Amount, -1),
+            bet_up: !reading && moves(BetControl::Amount, 1),
+            lines: !reading && (moves(BetControl::Lines, 1) || moves(BetControl::Lines, -1)),
+            max_bet: !reading && (moves(BetControl::Amount, 1) || moves(BetControl::Lines, 1)),
+            cash_out: !reading && between && self.machine.credit() > 0,
+            game_menu: choosing && between && self.games.len() > 1,
+            denomination: choosing && between && self.machine.config().denominations.len() > 1,
             help: true,
             language: true,
         }
@@ -60,6 +64,9 @@ impl Session {
 
     /// The max-bet button: every bet control to the end of its options.
     pub fn max_bet(&mut self) {
+        if self.refused_under_overlay(super::Under::Play) {
+            return;
+        }
         for control in [BetControl::Lines, BetControl::Amount] {
             for _ in 0..MOST_STEPS {
                 if !self.controls().max_bet || !self.game().0.bet_moves(control, 1) {
@@ -73,7 +80,7 @@ impl Session {
     /// A button that steps through a bet control's options: the next, or
     /// after the last the first.
     pub fn cycle_bet(&mut self, control: BetControl) {
-        if self.in_round() {
+        if self.in_round() || self.refused_under_overlay(super::Under::Play) {
             return;
         }
         if self.game().0.bet_moves(control, 1) {
@@ -91,11 +98,15 @@ impl Session {
     /// The denomination button: the next configured denomination, or after
     /// the last the first (idle only, M-9).
     pub fn cycle_denomination(&mut self) {
+        if self.in_round() || self.refused_under_overlay(super::Under::Choice) {
+            return;
+        }
         let options = &self.machine.config().denominations;
-        if self.in_round() || options.is_empty() {
+        if options.is_empty() {
             return;
         }
         let next = options.iter().position(|&d| d == self.denom).map_or(0, |i| (i + 1) % options.len());
-        self.denom = options[next];
+        let d = options[next];
+        self.set_denomination(d);
     }
 }

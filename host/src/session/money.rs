@@ -31,7 +31,7 @@ impl Session {
     }
 
     pub fn cash_out(&mut self) {
-        if self.refuse_in_demo() {
+        if self.refuse_in_demo() || self.refused_under_overlay(super::Under::Play) {
             return;
         }
         match self.machine.cash_out() {
@@ -61,7 +61,8 @@ impl Session {
                     self.fail(Notice::Core(e));
                     return;
                 }
-                self.message = Some(Notice::TicketPrinted { path: p.display().to_string() });
+                tracing::info!("ticket {} of {} cents printed to {}", t.validation, t.value, p.display());
+                self.message = Some(Notice::TicketPrinted { value: t.value });
             }
             Err(e) => {
                 let detail = format!("printer: {e}; ticket {} of {} not printed", t.validation, self.machine.config().currency.format(t.value));

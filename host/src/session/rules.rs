@@ -7,7 +7,9 @@ use crate::notice::{Notice, Warning};
 impl Session {
     /// The player pressed something: the inactivity clock restarts.
     pub fn touch(&mut self) {
-        self.last_activity = std::time::Instant::now();
+        let now = std::time::Instant::now();
+        self.last_activity = now;
+        self.touched = Some(now);
     }
 
     /// Whether this is a demonstration cabinet (M-39).
@@ -28,7 +30,7 @@ impl Session {
     pub fn tend_session(&mut self) {
         let credit = self.machine.credit();
         if self.in_round() || credit == 0 {
-            self.touch();
+            self.last_activity = std::time::Instant::now();
         }
         let timeout = u64::from(self.config.inactivity_timeout_s);
         let idle = self.last_activity.elapsed().as_secs();
@@ -36,7 +38,7 @@ impl Session {
         let mut warning = None;
         if timeout > 0 && credit > 0 && idle >= timeout {
             tracing::warn!("M-35 session ended: no play for {idle} s; credit {credit} cents cashed out");
-            self.touch();
+            self.last_activity = std::time::Instant::now();
             if self.demo() {
                 self.message = Some(Notice::DemonstrationEnded);
             } else {

@@ -84,12 +84,18 @@ fn coups_settle_as_the_text_reads_the_committed_cards() {
         assert!(place(&mut s, "PlayerPair"));
     }
     assert!(!place(&mut s, "PlayerPair"));
-    assert!(s.message_text().unwrap().contains("par do ponto: acima do máximo de 8 créditos (PB 8)"), "{:?}", s.message_text());
+    assert!(s.message_text().unwrap().contains("par do ponto: acima do máximo de 8 créditos"), "{:?}", s.message_text());
     assert!(s.command(Command::EditBet { edit: json!("Clear") }));
-    // Chips of 10 (the third chip): 20 on banca, 10 on ponto, 10 on the
-    // tie, and a chip of 1 on each pair.
+    // A chip of 20 (the fourth chip) on banca: a chip of 10 there is 10
+    // cents, off banca's 20-cent step, refused when placed (issue 45).
     s.command(Command::AdjustBet { control: BetControl::Amount, delta: 2 });
-    assert!(place(&mut s, "Banker") && place(&mut s, "Banker") && place(&mut s, "Player") && place(&mut s, "Tie"));
+    assert!(!place(&mut s, "Banker"));
+    assert!(s.message_text().unwrap().contains("múltipla de 20 cêntimos"), "{:?}", s.message_text());
+    s.command(Command::AdjustBet { control: BetControl::Amount, delta: 1 });
+    assert!(place(&mut s, "Banker"), "{:?}", s.message_text());
+    // Chips of 10: 10 on ponto, 10 on the tie, and a chip of 1 on each pair.
+    s.command(Command::AdjustBet { control: BetControl::Amount, delta: -1 });
+    assert!(place(&mut s, "Player") && place(&mut s, "Tie"));
     s.command(Command::AdjustBet { control: BetControl::Amount, delta: -2 });
     assert!(place(&mut s, "PlayerPair") && place(&mut s, "BankerPair"));
     let (mut outcomes, mut pairs_won) = ([0u32; 3], 0);
@@ -120,10 +126,22 @@ fn coups_settle_as_the_text_reads_the_committed_cards() {
     meters::inspect::Inspection::open(&dir.path().join("egm.sqlite")).unwrap().self_audit().unwrap();
 }
 
+/// Bacará's chips (assets/paytables/bacara.ron), in credits.
+const CHIPS: [u64; 5] = [1, 5, 10, 20, 50];
+
+/// Select the chip of `value` credits (the bet amount steps through the chips).
+fn chip(s: &mut Session, value: u64) {
+    s.command(Command::AdjustBet { control: BetControl::Amount, delta: -(CHIPS.len() as i32) });
+    let k = CHIPS.iter().position(|&c| c == value).unwrap();
+    s.command(Command::AdjustBet { control: BetControl::Amount, delta: k as i32 });
+}
+
 /// Decisions.md, Money: a banca stake at 5% commission is taken in steps
-/// of 20 cents, so that its commission is a whole cent; at every
-/// denomination of the configuration the first stake off the step is
-/// refused by name and the least on it is paid exactly 1.95 times.
+/// of 20 cents, so that its commission is a whole cent. At every
+/// denomination of the configuration a chip that would leave banca off
+/// the step is refused by name when it is placed (issue 45: never at
+/// play), nothing on the cloth changing; the least chip on the step is
+/// paid exactly 1.95 times.
 #[test]
 fn the_banca_commission_is_whole_cents_at_every_denomination() {
     let dir = tempfile::tempdir().unwrap();
@@ -134,40 +152,67 @@ fn the_banca_commission_is_whole_cents_at_every_denomination() {
     loop {
         let denom = s.denom();
         denoms.push(denom);
-        // The least number of credits whose cents are a multiple of 20.
-        let step = (1..=20).find(|k| (k * denom).is_multiple_of(20)).unwrap();
         assert!(s.command(Command::EditBet { edit: json!("Clear") }));
-        for _ in 0..step {
-            assert!(place(&mut s, "Banker"), "{denom}: {:?}", s.message_text());
-        }
-        if step > 1 {
-            // One credit less: refused at play, nothing staked.
-            assert!(s.command(Command::EditBet { edit: json!("Undo") }));
-            let before = s.machine().credit();
-            assert!(!s.command(Command::Play));
+        // The least chip whose cents are a multiple of 20, by brute force.
+        let least = CHIPS.into_iter().find(|c| (c * denom).is_multiple_of(20)).unwrap();
+        for off in CHIPS.into_iter().filter(|c| !(c * denom).is_multiple_of(20)) {
+            chip(&mut s, off);
+            assert!(!place(&mut s, "Banker"), "{denom}: a {off}-credit chip on banca was taken");
             assert!(s.message_text().unwrap().contains("banca: a aposta tem de ser múltipla de 20 cêntimos"), "{denom}: {:?}", s.message_text());
-            assert_eq!(s.machine().credit(), before);
-            assert!(place(&mut s, "Banker"));
+            assert_eq!(s.stake_credits(), 0, "{denom}: the refused chip stayed on the cloth");
         }
+        chip(&mut s, least);
+        assert!(place(&mut s, "Banker"), "{denom}: {:?}", s.message_text());
         // Play until banca wins, each win exactly 1.95 × the stake in cents.
         loop {
             assert!(s.command(Command::Play), "{denom}: {:?}", s.message_text());
             s.command(Command::Revealed);
             let r = s.machine().recall(1).unwrap().remove(0);
             let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled") };
-            assert_eq!(r.stake, step * denom);
+            assert_eq!(r.stake, least * denom);
             assert!(win == 0 || win == r.stake || win == r.stake * 39 / 20, "{denom}: {win} on {}", r.stake);
             assert!(win != r.stake * 39 / 20 || (r.stake * 39).is_multiple_of(20));
             if win == r.stake * 39 / 20 {
                 break;
             }
         }
+        assert!(s.command(Command::EditBet { edit: json!("Clear") }));
         if !s.command(Command::StepDenomination { delta: 1 }) || s.denom() == denom {
             break;
         }
     }
     assert_eq!(denoms, vec![1, 2, 5, 10, 20, 50, 100, 200], "every denomination of the configuration");
     meters::inspect::Inspection::open(&dir.path().join("egm.sqlite")).unwrap().self_audit().unwrap();
+}
+
+/// Issue 45: a denomination that would leave the banca stake standing off
+/// its 20-cent step is refused by name, the denomination kept; undoing
+/// back to such a stake is refused too.
+#[test]
+fn a_denomination_the_banca_stake_cannot_be_played_at_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path(), 7);
+    select(&mut s, "bacara");
+    s.insert_note(5_000);
+    // 2 cents: 10 credits of banca is 20 cents.
+    assert!(s.command(Command::SelectDenomination { cents: 2 }));
+    chip(&mut s, 10);
+    assert!(place(&mut s, "Banker"), "{:?}", s.message_text());
+    // 5 cents: 50 cents of banca, off the step.
+    assert!(!s.command(Command::SelectDenomination { cents: 5 }));
+    assert_eq!(s.denom(), 2, "the denomination changed under a stake it cannot pay");
+    assert!(s.message_text().unwrap().contains("múltipla de 20 cêntimos"), "{:?}", s.message_text());
+    // A second chip: 20 credits, 40 cents at 2 cents and 1 € at 5 cents.
+    assert!(place(&mut s, "Banker"), "{:?}", s.message_text());
+    assert!(s.command(Command::SelectDenomination { cents: 5 }), "{:?}", s.message_text());
+    // Undo would leave 10 credits, 50 cents: refused, the 20 credits stay.
+    assert!(!s.command(Command::EditBet { edit: json!("Undo") }));
+    assert!(s.message_text().unwrap().contains("múltipla de 20 cêntimos"), "{:?}", s.message_text());
+    assert_eq!(s.stake_credits(), 20);
+    assert!(s.command(Command::Play), "{:?}", s.message_text());
+    s.command(Command::Revealed);
+    let r = s.machine().recall(1).unwrap().remove(0);
+    assert_eq!(r.stake, 100, "20 credits at 5 cents");
 }
 
 /// A coup killed after its cards were committed resumes with the same

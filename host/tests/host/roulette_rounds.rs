@@ -159,7 +159,7 @@ fn every_table_limit_is_refused_by_name() {
     s.command(Command::Language { lang: game_host::names::Lang::En });
     assert!(!edit(&mut s, serde_json::json!({ "Kind": { "Call": { "bet": CallBet::Voisins } } })), "25 is 25 minimums a chip: over 15");
     let said = s.message_text().unwrap();
-    assert!(said.contains("voisins du zéro") && said.contains("the most is 15") && said.contains("AR 21 c"), "{said}");
+    assert!(said.contains("voisins du zéro") && said.contains("the most is 15") && !said.contains("AR 21"), "{said}");
     // ½:1 bets take even stakes only.
     s.command(Command::AdjustBet { control: BetControl::Amount, delta: -9 });
     assert_eq!(bet(&s).chip, 1);

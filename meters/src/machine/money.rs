@@ -1,7 +1,7 @@
 //! Money in (notes, tickets: M-25 e) and money out (the cash-out ticket,
 //! or a hand-pay above the ticket-out limit, M-12).
 
-use super::{CashOut, CoreError, Machine};
+use super::{CashOut, CoreError, Machine, MoneyRefusal};
 use crate::anchor::AnchorReason;
 use crate::journal::{Entry, HandpayKind};
 use crate::money::Cents;
@@ -12,16 +12,16 @@ impl Machine {
     /// refused notes are returned and logged.
     pub fn insert_note(&mut self, value: Cents) -> Result<Cents, CoreError> {
         let refusal = if let Some(b) = self.play_block() {
-            Some(format!("acceptor disabled ({b})"))
+            Some(MoneyRefusal::Disabled(b))
         } else if !self.config.accepted_notes.contains(&value) {
-            Some(format!("{value}-cent notes are not accepted"))
+            Some(MoneyRefusal::NoteNotAccepted(value))
         } else if self.state.credit.saturating_add(value) > self.config.credit_limit {
-            Some(format!("credit would exceed the limit of {} cents", self.config.credit_limit))
+            Some(MoneyRefusal::CreditLimit(self.config.credit_limit))
         } else {
             None
         };
         if let Some(reason) = refusal {
-            self.commit(vec![Entry::NoteRejected { value, reason: reason.clone() }])?;
+            self.commit(vec![Entry::NoteRejected { value, reason: reason.to_string() }])?;
             return Err(CoreError::NoteRejected(reason));
         }
         // Money in is checked like money out: the journal's end (and so its
@@ -37,22 +37,20 @@ impl Machine {
     pub fn insert_ticket(&mut self, validation: &str) -> Result<Cents, CoreError> {
         let issued = self.state.tickets.get(validation).cloned();
         let refusal = if let Some(b) = self.play_block() {
-            Some(format!("reader disabled ({b})"))
+            Some(MoneyRefusal::Disabled(b))
         } else if !ticket::is_well_formed(validation) {
-            Some("not a valid 18-digit validation number".to_owned())
+            Some(MoneyRefusal::Malformed)
         } else {
             match issued {
-                None => Some("unknown validation number".to_owned()),
-                Some(t) if t.redeemed => Some("ticket already redeemed".to_owned()),
-                Some(t) if t.value > self.config.ticket_in_limit => Some(format!("ticket above the limit of {} cents", self.config.ticket_in_limit)),
-                Some(t) if self.state.credit.saturating_add(t.value) > self.config.credit_limit => {
-                    Some(format!("credit would exceed the limit of {} cents", self.config.credit_limit))
-                }
+                None => Some(MoneyRefusal::UnknownTicket),
+                Some(t) if t.redeemed => Some(MoneyRefusal::AlreadyRedeemed),
+                Some(t) if t.value > self.config.ticket_in_limit => Some(MoneyRefusal::AboveTicketLimit(self.config.ticket_in_limit)),
+                Some(t) if self.state.credit.saturating_add(t.value) > self.config.credit_limit => Some(MoneyRefusal::CreditLimit(self.config.credit_limit)),
                 Some(_) => None,
             }
         };
         if let Some(reason) = refusal {
-            self.commit(vec![Entry::TicketRejected { validation: validation.to_owned(), reason: reason.clone() }])?;
+            self.commit(vec![Entry::TicketRejected { validation: validation.to_owned(), reason: reason.to_string() }])?;
             return Err(CoreError::TicketRejected(reason));
         }
         self.verify_before_money_moves()?;
@@ -95,7 +93,7 @@ impl Machine {
     /// validation number: it can be redeemed only once).
     pub fn ticket_printed(&mut self, validation: &str) -> Result<(), CoreError> {
         match self.state.tickets.get(validation) {
-            None => Err(CoreError::TicketRejected(format!("no ticket {validation} was issued"))),
+            None => Err(CoreError::TicketRejected(MoneyRefusal::UnknownTicket)),
             Some(t) if t.printed => Ok(()),
             Some(_) => self.commit(vec![Entry::TicketPrinted { validation: validation.to_owned() }]),
         }
