@@ -14,6 +14,10 @@
 #   * the cabinet is provisioned once (egm-lab provision); critical memory
 #     is var/egm.sqlite (its second copy beside it).
 #
+# This machine has no note acceptor, ticket reader, door switches or
+# attendant key: the cabinet runs with its on-screen operator panel
+# (--operator-panel), the retail build's only stand-in for them (issue 45).
+#
 # Installs what the machine lacks first. Extra arguments go to the cabinet
 # (e.g. --size 1920x1080).
 set -euo pipefail
@@ -61,6 +65,8 @@ if [ ! -f var/cabinet.ron ]; then
     if [ -z "$pin" ]; then
         pin=$(printf '%05d%05d' "$(($(od -An -N4 -tu4 /dev/urandom) % 100000))" "$(($(od -An -N4 -tu4 /dev/urandom) % 100000))")
         echo "operator PIN for RAM clears: $pin (shown once; set EGM_OPERATOR_PIN to choose it)"
+        echo "  keep it: every RAM clear of this cabinet needs it, and nothing recovers it (only"
+        echo "  its argon2id hash is kept); lost, the cabinet is installed again from an empty var/"
     fi
     entry=$(printf '%s\n' "$pin" | "$bin/egm-lab" credential --operator operator)
     hash=${entry#*pin_argon2: \"}
@@ -97,4 +103,4 @@ if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
     export DISPLAY=:99
     sleep 1
 fi
-"$bin/cabinet" --windowed --config var/cabinet.ron --db var/egm.sqlite "$@"
+"$bin/cabinet" --windowed --operator-panel --config var/cabinet.ron --db var/egm.sqlite "$@"

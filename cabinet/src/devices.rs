@@ -1,13 +1,18 @@
-//! The cabinet's devices and buttons, emulated by keys (issue 5): the note
-//! acceptor (1–4: 5, 10, 20, 50 €), the ticket reader (T: the last printed
-//! ticket), the player's buttons, the doors (M main, L logic) and the
+//! The cabinet's buttons as keys (a button panel is a keyboard to the
+//! cabinet) and, in the lab build only, the devices emulated by keys
+//! (issue 5): the note acceptor (1–4: 5, 10, 20, 50 €), the ticket reader
+//! (T: the last printed ticket), the doors (M main, L logic) and the
 //! attendant key (K). Each key only calls the session.
+//!
+//! Issue 45: the development keys that stand in for devices are not in the
+//! retail build at all (its devices are the hardware's, or the operator
+//! panel a site opens with `--operator-panel`), and no key reaches any of
+//! these systems while an operator types in a text field (`touches`).
 
 use bevy::prelude::*;
 use game_core::double_up::Colour;
 use game_host::command::Command;
 use game_host::kind::BetControl;
-use meters::Door;
 
 use crate::SessionRes;
 use crate::layout::DeckButton;
@@ -19,16 +24,27 @@ use crate::screens::reels::Reveal;
 
 pub struct DevicesPlugin;
 
+/// Said at start by the lab build alone (the retail build's binary is
+/// checked for its absence, `cabinet/tests/retail_build.rs`).
+#[cfg(feature = "lab")]
+const DEVICE_KEYS: &str = "development keys stand in for the devices: 1-4 notes, T ticket, M L doors, K attendant key, O operator panel";
+
 impl Plugin for DevicesPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, (note_player_activity, accept_money_keys, door_and_key_switches, player_buttons, autoplay_next_round))
+        app.add_systems(Update, (note_player_activity, player_buttons, autoplay_next_round))
             .add_systems(Update, watch_session.run_if(bevy::time::common_conditions::on_timer(std::time::Duration::from_secs(1))));
+        #[cfg(feature = "lab")]
+        {
+            info!("{DEVICE_KEYS}");
+            app.add_systems(Update, (accept_money_keys, door_and_key_switches));
+        }
     }
 }
 
-/// Any key or touch restarts the inactivity clock (M-35).
+/// Any key or touch restarts the inactivity clock (M-35) and ends the
+/// attract loop; the screenshot key (a lab's, F12) does neither.
 fn note_player_activity(keys: Res<ButtonInput<KeyCode>>, mouse: Res<ButtonInput<MouseButton>>, session: Res<SessionRes>) {
-    let pressed = keys.get_just_pressed().next().is_some() || mouse.get_just_pressed().next().is_some();
+    let pressed = keys.get_just_pressed().any(|k| *k != KeyCode::F12) || mouse.get_just_pressed().next().is_some();
     if pressed && let Ok(mut s) = session.0.lock() {
         s.touch();
     }
@@ -41,6 +57,7 @@ fn watch_session(session: Res<SessionRes>) {
     }
 }
 
+#[cfg(feature = "lab")]
 fn accept_money_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) {
     let Ok(mut s) = session.0.lock() else { return };
     for (key, cents) in [(KeyCode::Digit1, 500), (KeyCode::Digit2, 1_000), (KeyCode::Digit3, 2_000), (KeyCode::Digit4, 5_000)] {
@@ -55,7 +72,9 @@ fn accept_money_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) 
     }
 }
 
+#[cfg(feature = "lab")]
 fn door_and_key_switches(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) {
+    use meters::Door;
     let Ok(mut s) = session.0.lock() else { return };
     if keys.just_pressed(KeyCode::KeyM) {
         s.command(Command::ToggleDoor { door: Door::Main });

@@ -23,6 +23,7 @@ mod screen_text;
 mod screens;
 mod sounds;
 mod stage;
+mod touches;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -153,7 +154,7 @@ fn main() -> ExitCode {
                     screens::double_up::DoubleUpPlugin,
                     screens::top_box::TopBoxPlugin,
                 ))
-                .add_plugins(screens::bingo::BingoScreenPlugin);
+                .add_plugins((screens::bingo::BingoScreenPlugin, touches::TouchesPlugin));
         }
         Err(reason) => {
             // Self-tests failed before any play: only the reason is shown.

@@ -1,6 +1,7 @@
 //! The cabinet's modes (Bevy `States`) and the system that follows the
 //! core: a door, a tilt or a hand-pay takes the cabinet to `Tilt` at once,
-//! and back when it is cleared.
+//! and back when it is cleared; the attract loop when the host says it is
+//! due (issue 45).
 
 use bevy::prelude::*;
 
@@ -8,7 +9,8 @@ use crate::SessionRes;
 
 #[derive(States, Default, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
-    /// Attract screen: no credit, nobody playing.
+    /// Attract screen: no credit, nobody playing (at start, and after the
+    /// configured time with no credit and no touch).
     #[default]
     Attract,
     /// Game selection and bet: between rounds.
@@ -40,18 +42,19 @@ fn follow_core_mode(session: Res<SessionRes>, mode: Res<State<Mode>>, mut next: 
         return;
     }
     let blocked = s.block_text().is_some();
+    // Issue 45: the attract loop whenever the host says it is due (at
+    // start, and after the configured time with no credit and no touch),
+    // left by any touch or money in.
     let want = if blocked {
         Mode::Tilt
     } else if s.in_round() {
         Mode::Playing
     } else if current == Mode::Recall {
         Mode::Recall
-    } else if s.machine().credit() == 0 && s.history().is_empty() && current != Mode::Idle {
+    } else if s.attract_due() {
         Mode::Attract
-    } else if current == Mode::Tilt || current == Mode::Playing || s.machine().credit() > 0 {
-        Mode::Idle
     } else {
-        current
+        Mode::Idle
     };
     if want != current {
         next.set(want);

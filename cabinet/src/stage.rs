@@ -29,7 +29,7 @@ impl Plugin for StagePlugin {
             .init_resource::<ArtTextures>()
             .add_systems(Startup, (spawn_stage_camera, load_font))
             .add_systems(Update, (show_background, place_camera))
-            .add_systems(EguiPrimaryContextPass, zoom_egui_with_the_stage);
+            .add_systems(EguiPrimaryContextPass, (give_egui_the_shipped_font, zoom_egui_with_the_stage));
     }
 }
 
@@ -70,6 +70,26 @@ fn place_camera(window: Query<&Window, With<PrimaryWindow>>, mut camera: Query<&
             t.translation.y = centre.y;
         }
     }
+}
+
+/// The shipped font behind egui's own (issue 45): every glyph the
+/// operator's screens write that egui's fonts lack (the suits of a
+/// recalled hand, arrows, dice) is drawn from DejaVu Sans, never as "□".
+pub fn with_the_shipped_font(mut fonts: bevy_egui::egui::FontDefinitions) -> bevy_egui::egui::FontDefinitions {
+    use bevy_egui::egui::{FontData, FontFamily};
+    fonts.font_data.insert("dejavu-sans-bold".to_owned(), std::sync::Arc::new(FontData::from_static(FONT)));
+    for family in [FontFamily::Proportional, FontFamily::Monospace] {
+        fonts.families.entry(family).or_default().push("dejavu-sans-bold".to_owned());
+    }
+    fonts
+}
+
+fn give_egui_the_shipped_font(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if !*done {
+        contexts.ctx_mut()?.set_fonts(with_the_shipped_font(bevy_egui::egui::FontDefinitions::default()));
+        *done = true;
+    }
+    Ok(())
 }
 
 /// egui at the stage's scale: its screens are 1280 points across the stage.
@@ -154,5 +174,37 @@ impl ArtTextures {
         };
         self.made.insert((name.to_owned(), height), handle.clone());
         handle
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy_egui::egui::{FontDefinitions, FontFamily};
+    use skrifa::MetadataProvider;
+
+    /// What the operator's screens write beyond plain Latin: recalled
+    /// cards' suits, arrows of settlements and page turners, dashes,
+    /// halves, the multiplication sign.
+    const WRITTEN: &str = "♠♥♦♣→◀▶—…½×·€";
+
+    /// The characters of `text` that none of `family`'s fonts maps (read
+    /// from each font file's own character map).
+    fn missing(fonts: &FontDefinitions, family: &FontFamily, text: &str) -> Vec<char> {
+        let faces: Vec<skrifa::FontRef<'_>> =
+            fonts.families[family].iter().map(|name| skrifa::FontRef::new(fonts.font_data[name].font.as_ref()).expect("a font file")).collect();
+        text.chars().filter(|&c| faces.iter().all(|f| f.charmap().map(c).is_none())).collect()
+    }
+
+    /// Issue 45, defect 5: egui's own fonts lack some of what the audit
+    /// recall writes (drawn as "□"); with the shipped font behind them,
+    /// every glyph is there, in both of egui's families.
+    #[test]
+    fn the_operators_screens_have_every_glyph_they_write() {
+        let own = FontDefinitions::default();
+        assert!(!missing(&own, &FontFamily::Proportional, WRITTEN).is_empty(), "egui's own fonts cover everything: the fallback would prove nothing");
+        let with = super::with_the_shipped_font(FontDefinitions::default());
+        for family in [FontFamily::Proportional, FontFamily::Monospace] {
+            assert_eq!(missing(&with, &family, WRITTEN), Vec::<char>::new(), "{family:?}");
+        }
     }
 }

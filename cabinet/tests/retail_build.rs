@@ -1,5 +1,5 @@
-//! Attack 11 (issue 21): the retail cabinet contains no lab mode and no lab
-//! seed. `tools/test.sh` builds it first (`cargo build -p cabinet`, no
+//! Attack 11 (issue 21): the retail cabinet contains no lab mode, no lab
+//! seed and (issue 45) no development keys for the devices. `tools/test.sh` builds it first (`cargo build -p cabinet`, no
 //! features) and names the binary in `EGM_RETAIL_CABINET`; these tests run
 //! in the lab build, whose own cabinet is the control: every mark found in
 //! the lab cabinet must be absent from the retail one.
@@ -21,8 +21,10 @@ fn lab() -> PathBuf {
 }
 
 /// What only the lab build compiles in: the boot report's warning, the
-/// `--lab-seed` option, and the core's refusal of a lab seed in production.
-const LAB_MARKS: [&str; 3] = [game_host::boot::LAB_BUILD, "lab-seed", "reproducible RNG seed is refused in production mode"];
+/// `--lab-seed` option, the core's refusal of a lab seed in production, and
+/// the development keys that stand in for devices (issue 45).
+const LAB_MARKS: [&str; 4] =
+    [game_host::boot::LAB_BUILD, "lab-seed", "reproducible RNG seed is refused in production mode", "development keys stand in for the devices"];
 
 fn contains(haystack: &[u8], needle: &str) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle.as_bytes())

@@ -72,13 +72,46 @@ fn despawn_attract(mut commands: Commands, roots: Query<Entity, With<Attract>>) 
     }
 }
 
-/// The art of a game's glimpse: a reel game's symbols, or a royal flush.
-fn glimpse_art(s: &game_host::session::Session, game: usize) -> Vec<String> {
-    let Some(g) = s.games().get(game) else { return Vec::new() };
-    match g.rules::<game_host::kinds::reels::Reels>() {
-        Some(r) => r.game.symbols.iter().map(|sym| format!("games/{}/symbols/{}.svg", g.id(), sym.id)).collect(),
-        None => ["AS", "KS", "QS", "JS", "10S"].iter().map(|c| format!("cards/{c}.svg")).collect(),
+/// What a game's glimpse shows (issue 45: each game its own): the
+/// pictures running past, and whether they are cards (taller than wide).
+pub struct GlimpseArt {
+    pub files: Vec<String>,
+    pub cards: bool,
+}
+
+/// A game's glimpse, by its kind: a reel game's symbols; roulette's ball
+/// and chips; a dice game's dice; bingo's balls and card; a card game a
+/// hand of its own (a royal flush, a full house against the house, a
+/// blackjack, a natural nine).
+pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
+    use game_host::kinds::{
+        baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, reels::Reels, roulette::Roulette, sic_bo::SicBo,
+        stud_poker::StudPoker,
+    };
+    let named = |names: &[&str], cards: bool| GlimpseArt { files: names.iter().map(|n| (*n).to_owned()).collect(), cards };
+    let Some(g) = s.games().get(game) else { return named(&[], false) };
+    if let Some(r) = g.rules::<Reels>() {
+        return GlimpseArt { files: r.game.symbols.iter().map(|sym| format!("games/{}/symbols/{}.svg", g.id(), sym.id)).collect(), cards: false };
     }
+    if g.rules::<Roulette>().is_some() {
+        return named(&["roulette/ball.svg", "chips/chip-1.svg", "chips/chip-5.svg", "chips/chip-10.svg", "chips/chip-25.svg", "chips/chip-100.svg"], false);
+    }
+    if g.rules::<BancaFrancesa>().is_some() || g.rules::<SicBo>().is_some() {
+        return named(&["dice/die-1.svg", "dice/die-2.svg", "dice/die-3.svg", "dice/die-4.svg", "dice/die-5.svg", "dice/die-6.svg"], false);
+    }
+    if g.rules::<Bingo>().is_some() {
+        return named(&["bingo/ball.svg", "bingo/card.svg"], false);
+    }
+    if g.rules::<Blackjack>().is_some() {
+        return named(&["cards/AS.svg", "cards/KH.svg", "cards/AD.svg", "cards/QC.svg", "cards/back.svg"], true);
+    }
+    if g.rules::<Baccarat>().is_some() {
+        return named(&["cards/9H.svg", "cards/KS.svg", "cards/4D.svg", "cards/5C.svg", "cards/back.svg"], true);
+    }
+    if g.rules::<StudPoker>().is_some() {
+        return named(&["cards/KH.svg", "cards/KD.svg", "cards/KS.svg", "cards/9C.svg", "cards/9H.svg", "cards/back.svg"], true);
+    }
+    named(&["cards/AS.svg", "cards/KS.svg", "cards/QS.svg", "cards/JS.svg", "cards/10S.svg"], true)
 }
 
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
@@ -119,8 +152,7 @@ fn run_attract(
         }
     }
     // The glimpse: the game's pictures running across, a reel strip on its side.
-    let pictures = glimpse_art(&s, game);
-    let card_game = s.games().get(game).is_some_and(|g| g.rules::<game_host::kinds::reels::Reels>().is_none());
+    let GlimpseArt { files: pictures, cards: card_game } = glimpse_art(&s, game);
     let step = PICTURE + 20.0;
     let run = (t * 60.0) % step;
     for (k, mut sprite, mut tr) in &mut glimpses {
@@ -134,5 +166,59 @@ fn run_attract(
         sprite.custom_size = Some(Vec2::new(width, height));
         let x = WIDTH / 2.0 + (k.0 as f32 - (PICTURES as f32 - 1.0) / 2.0) * step - run + step / 2.0;
         tr.translation = stage::at(x, GAME.y + 490.0, 5.0);
+    }
+}
+
+#[cfg(all(test, feature = "lab"))]
+#[path = "../../../tests/support/test_config.rs"]
+mod test_config;
+
+#[cfg(all(test, feature = "lab"))]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::glimpse_art;
+    use super::test_config;
+    use game_host::boot::{BootOptions, boot};
+
+    /// Issue 45, defect 9: every shipped game's glimpse shows art of its
+    /// own kind, every file of it one the cabinet checks at boot; games of
+    /// different kinds never share a glimpse.
+    #[test]
+    fn each_game_s_glimpse_shows_its_own_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = test_config::config(dir.path(), "");
+        let s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).unwrap();
+        let needed = crate::art::needed(&s);
+        assert_eq!(s.games().len(), 17);
+        let mut seen: Vec<(String, Vec<String>)> = Vec::new();
+        for (i, g) in s.games().iter().enumerate() {
+            let art = glimpse_art(&s, i);
+            assert!(!art.files.is_empty(), "{}: an empty glimpse", g.id());
+            for f in &art.files {
+                assert!(needed.contains(f), "{}: {f} is not in the art the cabinet checks", g.id());
+            }
+            // The family's own art, by its folder (an independent reading:
+            // the family the host names for the game).
+            let family = g.family(game_host::session::Lang::En).to_lowercase();
+            let folder = if family.contains("roulette") {
+                "roulette/"
+            } else if family.contains("dice") || family.contains("banca") || family.contains("sic bo") {
+                "dice/"
+            } else if family.contains("bingo") {
+                "bingo/"
+            } else if family.contains("slot") || family.contains("reel") {
+                "symbols/"
+            } else {
+                "cards/"
+            };
+            assert!(art.files.iter().any(|f| f.contains(folder)), "{} ({family}): {:?} shows no {folder}", g.id(), art.files);
+            assert_eq!(art.cards, folder == "cards/", "{}", g.id());
+            seen.push((family, art.files));
+        }
+        for (a, fa) in &seen {
+            for (b, fb) in &seen {
+                assert!(a == b || fa != fb, "{a} and {b} share a glimpse");
+            }
+        }
     }
 }

@@ -119,7 +119,7 @@ fn meter_grid(ui: &mut egui::Ui, id: &str, g: &GameMeters, digits: u8, cur: &met
         for (label, v) in g.labelled() {
             ui.label(label);
             ui.monospace(format!("{:0>width$}", displayed(v, digits), width = usize::from(digits)));
-            ui.label(if label.contains("jogadas") { format!("{v} {}", s.t("jogadas", "games")) } else { cur.format(v) });
+            ui.label(if label.contains("jogadas") { s.lang().count(v, ("jogada", "jogadas"), ("game", "games")) } else { cur.format(v) });
             ui.end_row();
         }
         ui.label("d) receita bruta");
@@ -172,7 +172,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         match m.machine_value(&st.totals) {
                             Some(v) => {
                                 ui.monospace(format!("{:0>width$}", displayed(v, digits), width = usize::from(digits)));
-                                ui.label(if m.is_count() { format!("{v} {}", s.t("jogadas", "games")) } else { cur.format(v) });
+                                ui.label(if m.is_count() { s.lang().count(v, ("jogada", "jogadas"), ("game", "games")) } else { cur.format(v) });
                             }
                             None => {
                                 let v = st.totals.games.receita_bruta();
@@ -197,7 +197,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     egui::Grid::new("notes").striped(true).show(&mut cols[0], |ui| {
                         for &v in &s.machine().config().accepted_notes {
                             ui.label(cur.format(v));
-                            ui.label(format!("{} {}", st.totals.notas_por_valor.get(&v).copied().unwrap_or(0), s.t("notas", "notes")));
+                            ui.label(s.lang().count(st.totals.notas_por_valor.get(&v).copied().unwrap_or(0), ("nota", "notas"), ("note", "notes")));
                             ui.end_row();
                         }
                     });
@@ -364,7 +364,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         (s.t("dígitos dos contadores", "meter digits"), c.meter_digits.to_string()),
                         (s.t("jogos", "games"), s.config().games.join(", ")),
                         (s.t("retorno mínimo ao jogador", "return-to-player floor"), format!("{} %", s.config().rtp_floor_percent)),
-                        (s.t("jogo automático, no máximo", "autoplay, at most"), format!("{} {}", s.config().autoplay_max, s.t("jogadas", "games"))),
+                        (s.t("jogo automático, no máximo", "autoplay, at most"), s.lang().count(u64::from(s.config().autoplay_max), ("jogada", "jogadas"), ("game", "games"))),
                         (s.t("fim de sessão sem jogo", "session ends without play after"), format!("{} s", s.config().inactivity_timeout_s)),
                         (s.t("celebração a partir de", "celebration from"), format!("{} × {}", s.config().big_win_multiple, s.t("a aposta", "the bet"))),
                     ];

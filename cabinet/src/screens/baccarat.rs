@@ -9,10 +9,8 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
-use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 use game_core::baccarat::odds::{Outcomes, Shoe as OddsShoe, outcomes};
 use game_core::baccarat::{BaccaratGame, Commission, Coup, Spot, Winner};
@@ -33,6 +31,7 @@ use crate::screens::help::{Block, HelpDoc, HelpOpen, bet_range};
 use crate::screens::reels::Reveal;
 use crate::screens::table::{self, CardLook};
 use crate::stage::{self, ArtTextures, Fonts};
+use crate::touches::Presses;
 
 pub struct BaccaratScreenPlugin;
 
@@ -141,7 +140,7 @@ fn build_table(
             root.spawn((HandCard(k), Sprite::default(), Transform::default(), Visibility::Hidden));
         }
         for &spot in &table.spots {
-            let label = format!("{}\n{}\n[F{}]", spot.name(pt).to_uppercase(), pays(spot, g.0.commission), key_number(spot));
+            let label = format!("{}\n{}", spot.name(pt).to_uppercase(), pays(spot, g.0.commission));
             let fill = match spot {
                 Spot::Player => Color::srgb(0.08, 0.2, 0.55),
                 Spot::Banker => Color::srgb(0.55, 0.08, 0.1),
@@ -162,16 +161,6 @@ fn build_table(
         let (rx, ry) = ROAD.centre();
         root.spawn((Sprite::from_color(Color::srgb(0.95, 0.95, 0.92), Vec2::new(ROAD.w, ROAD.h)), Transform::from_translation(stage::at(rx, ry, 1.0))));
     });
-}
-
-fn key_number(spot: Spot) -> u8 {
-    match spot {
-        Spot::Player => 1,
-        Spot::Banker => 2,
-        Spot::Tie => 3,
-        Spot::PlayerPair => 7,
-        Spot::BankerPair => 8,
-    }
 }
 
 /// When the last card has turned and the result has rested.
@@ -360,19 +349,11 @@ fn advance_coup(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<Re
 /// A touch on a spot, or its key, places a chip; the edit buttons and
 /// their keys edit the bet.
 #[allow(clippy::too_many_arguments)]
-fn touch_spots(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
-    keys: Res<ButtonInput<KeyCode>>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    session: Res<SessionRes>,
-    help: Res<HelpOpen>,
-    table: Res<BaccaratTable>,
-) {
+fn touch_spots(keys: Res<ButtonInput<KeyCode>>, presses: Res<Presses>, session: Res<SessionRes>, help: Res<HelpOpen>, table: Res<BaccaratTable>) {
     if help.0 || table.key.is_none() {
         return;
     }
-    let points = table::presses(&mouse, &touches, &window);
+    let points = presses.on_game().to_vec();
     let edits: Vec<EditButton> = EditButton::ALL.into_iter().filter(|b| keys.just_pressed(b.key())).collect();
     let mut spots: Vec<Spot> = table.spots.iter().copied().filter(|&s| keys.just_pressed(key_of(s))).collect();
     if points.is_empty() && edits.is_empty() && spots.is_empty() {

@@ -11,9 +11,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 use game_core::bingo::{BingoGame, Round, Variant};
 use game_host::kind::GameKind;
@@ -29,6 +27,7 @@ use crate::screens::KindPages;
 use crate::screens::help::{Block, HelpDoc, bet_range};
 use crate::screens::table::{self, GOLD};
 use crate::stage::{self, Fonts};
+use crate::touches::Presses;
 
 pub struct BingoScreenPlugin;
 
@@ -124,8 +123,8 @@ fn offer(s: &Session, pace: &BallPace) -> Option<game_core::bingo::Offer> {
 
 fn label(s: &Session, k: usize) -> String {
     match BUTTONS[k] {
-        BingoDecision::Buy => format!("{} (F1)", s.t("COMPRAR BOLA", "BUY BALL")),
-        BingoDecision::Stop => format!("{} (F2)", s.t("PARAR", "STOP")),
+        BingoDecision::Buy => s.t("COMPRAR BOLA", "BUY BALL").to_owned(),
+        BingoDecision::Stop => s.t("PARAR", "STOP").to_owned(),
     }
 }
 
@@ -390,15 +389,8 @@ fn show_table(
 
 /// A touch on an offered button buys or stops; a touch on the board shows
 /// every ball already drawn at once.
-fn touch_table(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
-    mut pace: ResMut<BallPace>,
-) {
-    let points = table::presses(&mouse, &touches, &window);
+fn touch_table(presses: Res<Presses>, session: Res<SessionRes>, mode: Res<State<Mode>>, mut pace: ResMut<BallPace>) {
+    let points = presses.on_game().to_vec();
     if points.is_empty() || !matches!(mode.get(), Mode::Idle | Mode::Playing) {
         return;
     }
@@ -473,7 +465,8 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
 fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Some(first) = r.steps.first().filter(|st| st.step.name == Bingo::OPENING) else { return false };
     let Ok(rec) = serde_json::from_value::<Opening<BingoBet, BingoDeal>>(first.step.data.clone()) else { return false };
-    let Some(g) = s.rules::<Bingo>() else { return false };
+    // The recalled round's own game, whatever game is selected now.
+    let Some(g) = s.games().iter().find_map(|g| g.rules::<Bingo>().filter(|b| b.0.id == rec.game)) else { return false };
     let steps: Vec<BingoStep> = r.steps[1..].iter().filter_map(|st| serde_json::from_value::<BingoStep>(st.step.data.clone()).ok()).collect();
     let buys: Vec<bool> = steps.iter().map(|st| st.decision == BingoDecision::Buy).collect();
     let Ok(round) = Round::replay(&g.0, rec.bet.bet, rec.deal.cards, rec.deal.balls, &buys) else { return false };

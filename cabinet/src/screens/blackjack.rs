@@ -11,9 +11,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 use game_core::blackjack::odds::analyse;
 use game_core::blackjack::rules::{DealerBlackjack, DoubleOn, HoleCard};
@@ -31,6 +29,7 @@ use crate::screens::cards::paint_hand;
 use crate::screens::help::{Block, HelpDoc, bet_range};
 use crate::screens::table::{self, CARD, CardLook};
 use crate::stage::{self, ArtTextures, Fonts};
+use crate::touches::Presses;
 
 pub struct BlackjackScreenPlugin;
 
@@ -89,9 +88,10 @@ fn decision_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) {
     }
 }
 
+/// A decision's button: its name alone (issue 45: a player reads no key
+/// names; the keys F1–F7 still work on a button panel).
 fn label(s: &Session, a: Action) -> String {
-    let key = BUTTONS.iter().position(|&b| b == a || (a == Action::EvenMoney && b == Action::Insurance)).map_or(0, |k| k + 1);
-    format!("{} (F{key})", a.name(s.lang() == game_host::session::Lang::Pt).to_uppercase())
+    a.name(s.lang() == game_host::session::Lang::Pt).to_uppercase()
 }
 
 /// The table on screen: built for the game selected (and the player's
@@ -294,14 +294,8 @@ fn show_table(
 }
 
 /// A touch on a button that is offered now.
-fn touch_buttons(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
-) {
-    let points = table::presses(&mouse, &touches, &window);
+fn touch_buttons(presses: Res<Presses>, session: Res<SessionRes>, mode: Res<State<Mode>>) {
+    let points = presses.on_game().to_vec();
     if points.is_empty() || !matches!(mode.get(), Mode::Idle | Mode::Playing) {
         return;
     }
@@ -409,7 +403,8 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
 fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Some(first) = r.steps.first().filter(|st| st.step.name == Blackjack::OPENING) else { return false };
     let Ok(rec) = serde_json::from_value::<Opening<game_host::kinds::blackjack::BlackjackBet, BlackjackShoe>>(first.step.data.clone()) else { return false };
-    let Some(g) = s.rules::<Blackjack>() else { return false };
+    // The recalled round's own table, whatever game is selected now.
+    let Some(g) = s.games().iter().find_map(|g| g.rules::<Blackjack>().filter(|b| b.0.id == rec.game)) else { return false };
     let decisions: Vec<Action> = r.steps[1..]
         .iter()
         .filter_map(|st| serde_json::from_value::<game_host::kinds::blackjack::BlackjackStep>(st.step.data.clone()).ok())

@@ -5,10 +5,7 @@
 //! A touch (or a click) on an enabled button does what its physical key
 //! does: both go through [`act`].
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
-use bevy_egui::EguiContexts;
 use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::session::{Controls, Lang, Session};
@@ -20,6 +17,7 @@ use crate::screens::game_menu::GameMenuOpen;
 use crate::screens::help::HelpOpen;
 use crate::screens::reels::Reveal;
 use crate::stage::{self, ArtTextures, Fonts};
+use crate::touches::Presses;
 
 pub struct ButtonDeckPlugin;
 
@@ -74,8 +72,15 @@ pub fn label(s: &Session, b: DeckButton) -> String {
 /// host, or a screen of the cabinet's own (help, the game menu).
 pub fn act(b: DeckButton, s: &mut Session, mode: Mode, next: &mut NextState<Mode>, reveal: &mut Reveal, help: &mut HelpOpen, menu: &mut GameMenuOpen) {
     match b {
-        DeckButton::Help => help.0 = !help.0,
-        DeckButton::Menu => menu.0 = !menu.0,
+        // One overlay at a time: opening one closes the other.
+        DeckButton::Help => {
+            help.0 = !help.0;
+            menu.0 = false;
+        }
+        DeckButton::Menu => {
+            menu.0 = !menu.0;
+            help.0 = false;
+        }
         DeckButton::Language => {
             let lang = if s.lang() == Lang::Pt { Lang::En } else { Lang::Pt };
             s.command(Command::Language { lang });
@@ -175,13 +180,9 @@ fn show_controls(
 }
 
 /// A touch or a click on an enabled button of the deck (not one on an
-/// egui window above it).
-#[allow(clippy::too_many_arguments)]
+/// operator's window above it: `touches` routes them).
 fn press_deck(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    mut contexts: EguiContexts,
+    presses: Res<Presses>,
     session: Res<SessionRes>,
     mode: Res<State<Mode>>,
     mut next: ResMut<NextState<Mode>>,
@@ -189,28 +190,12 @@ fn press_deck(
     mut help: ResMut<HelpOpen>,
     mut menu: ResMut<GameMenuOpen>,
 ) {
-    let Ok(w) = window.single() else { return };
-    let mut points: Vec<Vec2> = touches.iter_just_pressed().map(|t| t.position()).collect();
-    if mouse.just_pressed(MouseButton::Left)
-        && let Some(p) = w.cursor_position()
-    {
-        points.push(p);
-    }
+    let points = presses.on_deck();
     if points.is_empty() || !matches!(mode.get(), Mode::Attract | Mode::Idle | Mode::Playing) {
         return;
     }
-    // An egui window or area (the game menu, the double-up) takes the
-    // touches over it.
-    if let Ok(ctx) = contexts.ctx_mut() {
-        let over_egui = |p: &Vec2| {
-            let at = bevy_egui::egui::pos2(p.x / ctx.zoom_factor(), p.y / ctx.zoom_factor());
-            ctx.layer_id_at(at).is_some_and(|l| l.order != bevy_egui::egui::Order::Background)
-        };
-        points.retain(|p| !over_egui(p));
-    }
     let Ok(mut s) = session.0.lock() else { return };
-    for p in points {
-        let d = stage::design_point(w, p);
+    for &d in points {
         let Some(b) = DeckButton::at(d.x, d.y) else { continue };
         if !enabled(&s.controls(), b) {
             info!("deck: {b:?} pressed while disabled");

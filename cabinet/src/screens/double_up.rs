@@ -4,10 +4,8 @@
 //! touch (or G, B, Enter; the play button takes the win), each gamble's
 //! result so far.
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
 use bevy::text::{Justify, TextBounds};
-use bevy::window::PrimaryWindow;
 use game_core::double_up::Colour;
 
 use crate::SessionRes;
@@ -15,6 +13,7 @@ use crate::layout::Area;
 use crate::modes::Mode;
 use crate::screens::table;
 use crate::stage::{self, Fonts};
+use crate::touches::Presses;
 
 pub struct DoubleUpPlugin;
 
@@ -120,9 +119,9 @@ fn show_double_up(
         let want = match (offer, hist, choice) {
             (Some(_), _, _) => head.clone(),
             (_, Some(_), _) => history.join("\n"),
-            (_, _, Some(Choice::Red)) => s.t("VERMELHO (G)", "RED (G)").to_owned(),
-            (_, _, Some(Choice::Black)) => s.t("PRETO (B)", "BLACK (B)").to_owned(),
-            (_, _, Some(Choice::Collect)) => s.t("RECEBER (Enter)", "COLLECT (Enter)").to_owned(),
+            (_, _, Some(Choice::Red)) => s.t("VERMELHO", "RED").to_owned(),
+            (_, _, Some(Choice::Black)) => s.t("PRETO", "BLACK").to_owned(),
+            (_, _, Some(Choice::Collect)) => s.t("RECEBER", "COLLECT").to_owned(),
             _ => continue,
         };
         if text.0 != want {
@@ -132,17 +131,11 @@ fn show_double_up(
 }
 
 /// A touch on red, black or collect while the offer stands.
-fn touch_double_up(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
-) {
+fn touch_double_up(presses: Res<Presses>, session: Res<SessionRes>, mode: Res<State<Mode>>) {
     if *mode.get() != Mode::Playing {
         return;
     }
-    let points = table::presses(&mouse, &touches, &window);
+    let points = presses.on_game().to_vec();
     if points.is_empty() {
         return;
     }

@@ -5,10 +5,8 @@
 //! with its amount (M-5). It only shows what the session committed; the
 //! cards of the draw were drawn at the deal. Help and recall stay egui.
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
-use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 use game_core::cards::Card;
 use game_core::draw_poker::{DrawPokerGame, Wild};
@@ -25,6 +23,7 @@ use crate::screens::cards::{paint_hand, paint_small_hand, turned};
 use crate::screens::help::{Block, HelpDoc, bet_range};
 use crate::screens::table::{self, CARD, CardLook};
 use crate::stage::{self, ArtTextures, Fonts};
+use crate::touches::Presses;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::round::Phase;
 use game_host::session::{Lang, Session};
@@ -190,11 +189,7 @@ fn build_draw_table(
                 Visibility::Hidden,
             ));
             root.spawn((HandCard(0, i), Sprite::default(), Transform::from_translation(stage::at(x, y, 3.0))));
-            root.spawn((
-                HoldLabel(i),
-                stage::text(&fonts, format!("F{}", i + 1), 18.0, table::GOLD),
-                Transform::from_translation(stage::at(x, y + CARD.y / 2.0 + 22.0, 3.0)),
-            ));
+            root.spawn((HoldLabel(i), stage::text(&fonts, "", 18.0, table::GOLD), Transform::from_translation(stage::at(x, y + CARD.y / 2.0 + 22.0, 3.0))));
         }
         for k in 0..hands.saturating_sub(1) {
             let (cards, label, pays) = small_hand(k, hands - 1);
@@ -322,7 +317,7 @@ fn show_draw_table(
             (Some(_), None) => s.t("Sem prémio", "No win").to_owned(),
             (None, _) => match g.evaluate(&r.state.hand()) {
                 Some(e) => format!("{} · {}", g.entries[e].name_in(pt), s.t("guarde as cartas e prima JOGAR", "hold your cards and press PLAY")),
-                None => s.t("Toque nas cartas a guardar (ou F1–F5) e prima JOGAR", "Touch the cards to hold (or F1–F5) and press PLAY").to_owned(),
+                None => s.t("Toque nas cartas a guardar e prima JOGAR", "Touch the cards to hold and press PLAY").to_owned(),
             },
         },
     };
@@ -331,7 +326,7 @@ fn show_draw_table(
             colour.set_if_neq(TextColor(if paid == Some(c.0) { Color::WHITE } else { table::GOLD }));
             continue;
         } else if let Some(h) = hold {
-            if held[h.0] && open { format!("{} · F{}", s.t("GUARDADA", "HELD"), h.0 + 1) } else { format!("F{}", h.0 + 1) }
+            if held[h.0] && open { s.t("GUARDADA", "HELD").to_owned() } else { String::new() }
         } else if let Some(p) = pays {
             let (coins, denom) = round.map_or((1, 1), |r| (r.state.coins, r.denom));
             drawn
@@ -350,8 +345,8 @@ fn show_draw_table(
 }
 
 /// A touch on a card of the main hand holds or releases it.
-fn touch_holds(mouse: Res<ButtonInput<MouseButton>>, touches: Res<Touches>, window: Query<&Window, With<PrimaryWindow>>, session: Res<SessionRes>) {
-    let points = table::presses(&mouse, &touches, &window);
+fn touch_holds(presses: Res<Presses>, session: Res<SessionRes>) {
+    let points = presses.on_game().to_vec();
     if points.is_empty() {
         return;
     }
@@ -368,8 +363,8 @@ fn touch_holds(mouse: Res<ButtonInput<MouseButton>>, touches: Res<Touches>, wind
 fn draw_poker_help(s: &Session, g: &DrawPokerGame) -> Vec<Block> {
     let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
     b.push(Block::Text(s.t(
-        "Recebe cinco cartas de um baralho baralhado; escolha as que guarda (teclas F1–F5 ou toque nas cartas) e prima JOGAR: as outras são substituídas pelas cartas seguintes do mesmo baralho. A mão final paga só o prémio mais alto que faz (regra 13).",
-        "You are dealt five cards from a shuffled deck; choose the ones to hold (keys F1–F5 or touch the cards) and press PLAY: the others are replaced by the next cards of the same deck. The final hand pays only the highest prize it makes (rule 13).",
+        "Recebe cinco cartas de um baralho baralhado; toque nas que guarda e prima JOGAR: as outras são substituídas pelas cartas seguintes do mesmo baralho. A mão final paga só o prémio mais alto que faz.",
+        "You are dealt five cards from a shuffled deck; touch the ones to hold and press PLAY: the others are replaced by the next cards of the same deck. The final hand pays only the highest prize it makes.",
     ).into()));
     match g.wild {
         Wild::None => {}

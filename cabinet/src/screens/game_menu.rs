@@ -5,15 +5,14 @@
 //! the menu), on a denomination chooses it; between rounds only (M-9,
 //! E-41: the host refuses otherwise).
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use game_host::command::Command;
 
 use crate::SessionRes;
 use crate::layout::{self, GAME};
 use crate::modes::Mode;
 use crate::stage::{self, ArtTextures, Fonts};
+use crate::touches::Presses;
 
 pub struct GameMenuPlugin;
 
@@ -143,17 +142,11 @@ fn show_game_menu(
 }
 
 /// A touch on a tile or a denomination.
-fn touch_game_menu(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    session: Res<SessionRes>,
-    mut open: ResMut<GameMenuOpen>,
-) {
+fn touch_game_menu(presses: Res<Presses>, session: Res<SessionRes>, mut open: ResMut<GameMenuOpen>) {
     if !open.0 {
         return;
     }
-    let points = crate::screens::table::presses(&mouse, &touches, &window);
+    let points = presses.on_overlay().to_vec();
     let Ok(mut s) = session.0.lock() else { return };
     for d in points {
         let n = s.games().len();

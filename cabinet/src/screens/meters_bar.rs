@@ -123,7 +123,9 @@ fn show_meters(
     mut meters: Query<(&Meter, &mut Text2d)>,
 ) {
     let Ok(s) = session.0.lock() else { return };
-    let shown = matches!(mode.get(), Mode::Attract | Mode::Idle | Mode::Playing);
+    // M-30: the credit, bet and win stay in sight under the player's
+    // history too (issue 45).
+    let shown = matches!(mode.get(), Mode::Attract | Mode::Idle | Mode::Playing | Mode::Recall);
     for mut v in &mut bar {
         v.set_if_neq(if shown { Visibility::Inherited } else { Visibility::Hidden });
     }

@@ -1,8 +1,14 @@
-//! The on-screen operator panel (key O): the simulated devices driven by
-//! touch or mouse — the note acceptor (5, 10, 20, 50 €), the ticket reader
-//! (a ticket by its validation number), the doors and the attendant key —
-//! for labs and for cabinets without the hardware. Each button calls the
+//! The on-screen operator panel: the simulated devices driven by touch or
+//! mouse — the note acceptor (5, 10, 20, 50 €), the ticket reader (a
+//! ticket by its validation number), the doors and the attendant key — for
+//! labs and for cabinets without the hardware. Each button calls the
 //! session exactly as the device would.
+//!
+//! It opens only where the site asked for it at start (`--operator-panel`);
+//! the lab build also opens and closes it with the key O. In the retail
+//! build it cannot be closed (nothing could open it again): it folds to
+//! its title bar. While its ticket field has the keyboard, keys are the
+//! field's alone (`touches`, issue 45).
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -22,12 +28,13 @@ pub struct OperatorPanel {
 
 impl Plugin for OperatorPanelPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<OperatorPanel>()
-            .add_systems(Update, toggle_operator_panel)
-            .add_systems(EguiPrimaryContextPass, draw_operator_panel.run_if(|p: Res<OperatorPanel>| p.open));
+        app.init_resource::<OperatorPanel>().add_systems(EguiPrimaryContextPass, draw_operator_panel.run_if(|p: Res<OperatorPanel>| p.open));
+        #[cfg(feature = "lab")]
+        app.add_systems(Update, toggle_operator_panel);
     }
 }
 
+#[cfg(feature = "lab")]
 fn toggle_operator_panel(keys: Res<ButtonInput<KeyCode>>, mut panel: ResMut<OperatorPanel>) {
     if keys.just_pressed(KeyCode::KeyO) {
         panel.open = !panel.open;
@@ -43,9 +50,14 @@ fn draw_operator_panel(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
+    #[cfg(feature = "lab")]
     let mut open = panel.open;
-    let title = s.t("Painel do operador (O)", "Operator panel (O)").to_owned();
-    egui::Window::new(title).open(&mut open).fixed_pos([680.0, 120.0]).show(ctx, |ui| {
+    let title = s.t("Painel do operador", "Operator panel").to_owned();
+    let window = egui::Window::new(title).fixed_pos([680.0, 120.0]);
+    // The lab build closes it (and O opens it again); the retail build folds it.
+    #[cfg(feature = "lab")]
+    let window = window.open(&mut open);
+    window.show(ctx, |ui| {
         ui.strong(s.t("Moedeiro de notas", "Note acceptor"));
         ui.horizontal(|ui| {
             for cents in [500u64, 1_000, 2_000, 5_000] {
@@ -85,6 +97,9 @@ fn draw_operator_panel(
             }
         });
     });
-    panel.open = open;
+    #[cfg(feature = "lab")]
+    {
+        panel.open = open;
+    }
     Ok(())
 }

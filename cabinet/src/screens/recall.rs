@@ -3,10 +3,8 @@
 //! session's totals; drawn by Bevy over the game area (issue 29), paged by
 //! touch (or Page Up/Down) and left by its button, R or Escape.
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
-use bevy::window::PrimaryWindow;
 use game_host::session::Session;
 
 use crate::SessionRes;
@@ -14,6 +12,7 @@ use crate::layout::{Area, GAME, WIDTH};
 use crate::modes::Mode;
 use crate::screens::table;
 use crate::stage::{self, Fonts};
+use crate::touches::Presses;
 
 pub struct RecallPlugin;
 
@@ -85,16 +84,9 @@ pub fn clipped(text: &str, chars: usize) -> String {
     cut
 }
 
-fn turn_history_pages(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
-    keys: Res<ButtonInput<KeyCode>>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    mut page: ResMut<HistoryPage>,
-    mut next: ResMut<NextState<Mode>>,
-) {
+fn turn_history_pages(keys: Res<ButtonInput<KeyCode>>, presses: Res<Presses>, mut page: ResMut<HistoryPage>, mut next: ResMut<NextState<Mode>>) {
     let mut pressed: Vec<Control> =
-        table::presses(&mouse, &touches, &window).into_iter().filter_map(|p| Control::ALL.into_iter().find(|c| c.area().contains(p.x, p.y))).collect();
+        presses.on_overlay().to_vec().into_iter().filter_map(|p| Control::ALL.into_iter().find(|c| c.area().contains(p.x, p.y))).collect();
     if keys.just_pressed(KeyCode::PageUp) {
         pressed.push(Control::Newer);
     }

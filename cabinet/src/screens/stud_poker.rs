@@ -5,10 +5,8 @@
 //! dealer's hand was drawn and committed at the deal; the screen only turns
 //! it over. Help and recall stay egui.
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
-use bevy::window::PrimaryWindow;
 use bevy_egui::egui;
 use game_core::poker::{Category, evaluate};
 use game_core::stud_poker::{Decision, Outcome, StudDeal, StudPokerGame, TieRule};
@@ -26,6 +24,7 @@ use crate::screens::cards::{paint_hand, turned};
 use crate::screens::help::{Block, HelpDoc, bet_range};
 use crate::screens::table::{self, CARD, CardLook};
 use crate::stage::{self, ArtTextures, Fonts};
+use crate::touches::Presses;
 use game_host::kinds::stud_poker::StudPoker;
 use game_host::round::Phase;
 use game_host::session::{Lang, Session};
@@ -241,14 +240,14 @@ fn show_stud_table(
         };
         v.set_if_neq(if show { Visibility::Inherited } else { Visibility::Hidden });
         let text = match (b, round) {
-            (StudButton::Raise, Some(r)) => format!("{} {} (F1)", s.t("APOSTAR", "RAISE"), s.show(2 * r.state.ante * r.denom)),
+            (StudButton::Raise, Some(r)) => format!("{} {}", s.t("APOSTAR", "RAISE"), s.show(2 * r.state.ante * r.denom)),
             (StudButton::Raise, None) => String::new(),
-            (StudButton::Fold, _) => s.t("DESISTIR (F2)", "FOLD (F2)").to_owned(),
+            (StudButton::Fold, _) => s.t("DESISTIR", "FOLD").to_owned(),
             (StudButton::SideBet, _) => {
                 if side_on {
-                    s.t("JACKPOT: SIM (J)", "JACKPOT: ON (J)").to_owned()
+                    s.t("JACKPOT: SIM", "JACKPOT: ON").to_owned()
                 } else {
-                    s.t("JACKPOT: NÃO (J)", "JACKPOT: OFF (J)").to_owned()
+                    s.t("JACKPOT: NÃO", "JACKPOT: OFF").to_owned()
                 }
             }
         };
@@ -301,14 +300,8 @@ fn show_stud_table(
 }
 
 /// A touch on a decision (in a round) or on the side bet (between rounds).
-fn touch_stud_buttons(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
-) {
-    let points = table::presses(&mouse, &touches, &window);
+fn touch_stud_buttons(presses: Res<Presses>, session: Res<SessionRes>, mode: Res<State<Mode>>) {
+    let points = presses.on_game().to_vec();
     if points.is_empty() || !matches!(mode.get(), Mode::Idle | Mode::Playing | Mode::Attract) {
         return;
     }
@@ -338,8 +331,8 @@ fn touch_stud_buttons(
 fn stud_help(s: &Session, g: &StudPokerGame) -> Vec<Block> {
     let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
     b.push(Block::Text(s.t(
-        "Aposte o ante e receba cinco cartas; o croupier recebe cinco, uma delas à vista. Escolha APOSTAR (F1: uma segunda aposta de duas vezes o ante) ou DESISTIR (F2: perde o ante). O croupier qualifica-se com ás e rei ou melhor; se não se qualificar, o ante é pago 1:1 e a aposta devolvida. Se se qualificar e a sua mão for melhor, o ante paga 1:1 e a aposta conforme a tabela; se for pior, perde as duas.",
-        "Bet the ante and receive five cards; the dealer receives five, one face up. Choose RAISE (F1: a second bet of twice the ante) or FOLD (F2: the ante is lost). The dealer qualifies with ace-king or better; if not, the ante pays 1:1 and the raise is returned. If the dealer qualifies and your hand is better, the ante pays 1:1 and the raise by the table; if worse, both are lost.",
+        "Aposte o ante e receba cinco cartas; o croupier recebe cinco, uma delas à vista. Escolha APOSTAR (uma segunda aposta de duas vezes o ante) ou DESISTIR (perde o ante). O croupier qualifica-se com ás e rei ou melhor; se não se qualificar, o ante é pago 1:1 e a aposta devolvida. Se se qualificar e a sua mão for melhor, o ante paga 1:1 e a aposta conforme a tabela; se for pior, perde as duas.",
+        "Bet the ante and receive five cards; the dealer receives five, one face up. Choose RAISE (a second bet of twice the ante) or FOLD (the ante is lost). The dealer qualifies with ace-king or better; if not, the ante pays 1:1 and the raise is returned. If the dealer qualifies and your hand is better, the ante pays 1:1 and the raise by the table; if worse, both are lost.",
     ).into()));
     b.push(Block::Text(
         match g.tie_rule {
@@ -398,7 +391,7 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
 /// player's, as dealt (M-15).
 fn replay(ui: &mut egui::Ui, _s: &Session, r: &RoundRecall) -> bool {
     let Some(first) = r.steps.first().filter(|st| st.step.name == StudPoker::OPENING) else { return false };
-    let Ok(rec) = serde_json::from_value::<Opening<u64, StudDeal>>(first.step.data.clone()) else { return false };
+    let Ok(rec) = serde_json::from_value::<Opening<game_host::kinds::stud_poker::StudBet, StudDeal>>(first.step.data.clone()) else { return false };
     paint_hand(ui, &rec.deal.dealer.map(Some), &[]);
     paint_hand(ui, &rec.deal.player.map(Some), &[]);
     true

@@ -3,9 +3,7 @@
 //! in gold; and the touches of a frame on the design screen. Shared by the
 //! card screens (draw poker, stud).
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use game_core::cards::Card;
 
 use crate::layout::Area;
@@ -52,18 +50,6 @@ pub fn card_area(centre: (f32, f32), size: Vec2) -> Area {
 pub fn row(n: usize, size: Vec2, gap: f32, x: f32, y: f32) -> Vec<(f32, f32)> {
     let width = n as f32 * size.x + n.saturating_sub(1) as f32 * gap;
     (0..n).map(|i| (x - width / 2.0 + size.x / 2.0 + i as f32 * (size.x + gap), y)).collect()
-}
-
-/// The touches and left clicks of this frame, on the design screen.
-pub fn presses(mouse: &ButtonInput<MouseButton>, touches: &Touches, window: &Query<&Window, With<PrimaryWindow>>) -> Vec<Vec2> {
-    let Ok(w) = window.single() else { return Vec::new() };
-    let mut points: Vec<Vec2> = touches.iter_just_pressed().map(|t| stage::design_point(w, t.position())).collect();
-    if mouse.just_pressed(MouseButton::Left)
-        && let Some(p) = w.cursor_position()
-    {
-        points.push(stage::design_point(w, p));
-    }
-    points
 }
 
 /// The start every table screen's build shares: the table's roots are

@@ -111,11 +111,8 @@ fn show_top_bar(
     // every machine of the pool.
     let texts: [Option<String>; 3] = [
         s.demo().then(|| {
-            s.t(
-                "DEMONSTRAÇÃO — créditos de jogo sem valor; o único prémio é jogo grátis (regra 39)",
-                "DEMO — play credits of no value; the only prize is free play (rule 39)",
-            )
-            .to_owned()
+            s.t("DEMONSTRAÇÃO — créditos de jogo sem valor; o único prémio é jogo grátis", "DEMO — play credits of no value; the only prize is free play")
+                .to_owned()
         }),
         s.warning(),
         s.linked_banner().filter(|(_, at)| at.elapsed() < std::time::Duration::from_secs(15)).map(|(t, _)| t),

@@ -103,10 +103,10 @@ impl DiceScreen for Banca {
 fn help_page(s: &Session) -> Option<HelpDoc> {
     let g = s.rules::<BancaFrancesa>()?;
     let pt = s.lang() == Lang::Pt;
-    let mut b = vec![Block::Heading(s.t("Regras (BF 1–43)", "Rules (BF 1–43)").into())];
+    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
     b.push(Block::Text(s.t(
-        "Coloque fichas em ases, pequeno ou grande e prima JOGAR. Lançam-se três dados; se a soma não for 3, 5, 6, 7, 14, 15 ou 16, os dados lançam-se de novo até sair uma combinação vencedora (BF 13). As apostas ficam como estavam durante os lançamentos. Ases (1-1-1) paga 61 para 1; pequeno (5, 6, 7) e grande (14, 15, 16) pagam 1 para 1; ases faz perder pequeno e grande, e o inverso (BF 14).",
-        "Place chips on ases, pequeno or grande and press PLAY. Three dice are thrown; if their sum is not 3, 5, 6, 7, 14, 15 or 16, they are thrown again until a winning combination appears (BF 13). The bets stand as they were through the throws. Ases (1-1-1) pays 61 to 1; pequeno (5, 6, 7) and grande (14, 15, 16) pay 1 to 1; ases makes pequeno and grande lose, and the reverse (BF 14).",
+        "Coloque fichas em ases, pequeno ou grande e prima JOGAR. Lançam-se três dados; se a soma não for 3, 5, 6, 7, 14, 15 ou 16, os dados lançam-se de novo até sair uma combinação vencedora. As apostas ficam como estavam durante os lançamentos. Ases (1-1-1) paga 61 para 1; pequeno (5, 6, 7) e grande (14, 15, 16) pagam 1 para 1; ases faz perder pequeno e grande, e o inverso.",
+        "Place chips on ases, pequeno or grande and press PLAY. Three dice are thrown; if their sum is not 3, 5, 6, 7, 14, 15 or 16, they are thrown again until a winning combination appears. The bets stand as they were through the throws. Ases (1-1-1) pays 61 to 1; pequeno (5, 6, 7) and grande (14, 15, 16) pay 1 to 1; ases makes pequeno and grande lose, and the reverse.",
     ).into()));
     b.push(bet_range(s, g.0.minimum, g.0.maximum(Chance::Pequeno)));
     let rows = Chance::ALL

@@ -10,10 +10,8 @@ pub mod banca;
 pub mod motion;
 pub mod sic_bo;
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
-use bevy::window::PrimaryWindow;
 use game_core::dice::Throw;
 use game_host::command::Command;
 use game_host::kind::GameKind;
@@ -29,6 +27,7 @@ use crate::screens::help::HelpOpen;
 use crate::screens::reels::Reveal;
 use crate::screens::table;
 use crate::stage::{self, ArtTextures, Fonts};
+use crate::touches::Presses;
 
 /// A place of a dice cloth: the spot as the kind's edit names it (JSON),
 /// where it stands, its label and colour.
@@ -255,19 +254,11 @@ fn advance_dice<D: DiceScreen>(time: Res<Time>, session: Res<SessionRes>, mut re
 /// A touch on a spot places a chip; on an edit button, that edit. The keys
 /// mirror the edit buttons.
 #[allow(clippy::too_many_arguments)]
-fn touch_dice<D: DiceScreen>(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
-    keys: Res<ButtonInput<KeyCode>>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    session: Res<SessionRes>,
-    help: Res<HelpOpen>,
-    table: Res<DiceTable<D>>,
-) {
+fn touch_dice<D: DiceScreen>(keys: Res<ButtonInput<KeyCode>>, presses: Res<Presses>, session: Res<SessionRes>, help: Res<HelpOpen>, table: Res<DiceTable<D>>) {
     if help.0 || table.key.is_none() {
         return;
     }
-    let points = table::presses(&mouse, &touches, &window);
+    let points = presses.on_game().to_vec();
     let pressed: Vec<EditButton> = EditButton::ALL.into_iter().filter(|b| keys.just_pressed(b.key())).collect();
     if points.is_empty() && pressed.is_empty() {
         return;

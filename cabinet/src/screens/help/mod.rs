@@ -3,15 +3,14 @@
 //! double-up and its odds, progressive conditions, how to complain. Each
 //! kind writes its page as [`Block`]s; this plugin lays them out in pages
 //! over the game area and draws them with Bevy (issue 29), paged by touch
-//! (or the arrow keys) and closed by the help button (H).
+//! (or the arrow keys) and closed by the help button (H); its HISTÓRICO
+//! button opens the player's history (issue 45).
 
 pub mod page;
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy::text::TextBounds;
-use bevy::window::PrimaryWindow;
 use game_core::double_up::DoubleUpRule;
 use game_host::session::Session;
 
@@ -20,6 +19,7 @@ use crate::layout::{Area, GAME, WIDTH};
 use crate::modes::Mode;
 use crate::screens::{KindPages, table};
 use crate::stage::{self, Fonts};
+use crate::touches::Presses;
 pub use page::Block;
 
 pub struct HelpPlugin;
@@ -55,16 +55,19 @@ const PAGE_BUTTONS_Y: f32 = GAME.y + GAME.h - 96.0;
 enum Turn {
     Back,
     On,
+    /// The player's history (M-34), by touch (issue 45).
+    History,
     Close,
 }
 
 impl Turn {
-    const ALL: [Turn; 3] = [Turn::Back, Turn::On, Turn::Close];
+    const ALL: [Turn; 4] = [Turn::Back, Turn::On, Turn::History, Turn::Close];
 
     fn area(self) -> Area {
         let x = match self {
             Turn::Back => TEXT_LEFT,
             Turn::On => TEXT_LEFT + 300.0,
+            Turn::History => WIDTH - TEXT_LEFT - 560.0,
             Turn::Close => WIDTH - TEXT_LEFT - 260.0,
         };
         Area::new(x, PAGE_BUTTONS_Y, 260.0, 72.0)
@@ -74,6 +77,7 @@ impl Turn {
         match self {
             Turn::Back => s.t("◀ ANTERIOR", "◀ BACK"),
             Turn::On => s.t("SEGUINTE ▶", "NEXT ▶"),
+            Turn::History => s.t("HISTÓRICO", "HISTORY"),
             Turn::Close => s.t("FECHAR", "CLOSE"),
         }
     }
@@ -98,19 +102,17 @@ fn document(s: &Session, pages: &KindPages) -> Vec<Block> {
 /// The page turners: touches on the sheet's buttons, and the arrow keys.
 #[allow(clippy::too_many_arguments)]
 fn turn_help_pages(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
     keys: Res<ButtonInput<KeyCode>>,
-    window: Query<&Window, With<PrimaryWindow>>,
+    presses: Res<Presses>,
     mut open: ResMut<HelpOpen>,
     mut shown: ResMut<PageShown>,
+    mut next: ResMut<NextState<Mode>>,
 ) {
     if !open.0 {
         shown.0 = 0;
         return;
     }
-    let mut turns: Vec<Turn> =
-        table::presses(&mouse, &touches, &window).into_iter().filter_map(|p| Turn::ALL.into_iter().find(|t| t.area().contains(p.x, p.y))).collect();
+    let mut turns: Vec<Turn> = presses.on_overlay().to_vec().into_iter().filter_map(|p| Turn::ALL.into_iter().find(|t| t.area().contains(p.x, p.y))).collect();
     if keys.just_pressed(KeyCode::PageUp) {
         turns.push(Turn::Back);
     }
@@ -123,6 +125,10 @@ fn turn_help_pages(
             // The last page is clamped when the sheet is drawn.
             Turn::Back => shown.0 = shown.0.saturating_sub(1),
             Turn::On => shown.0 += 1,
+            Turn::History => {
+                open.0 = false;
+                next.set(Mode::Recall);
+            }
             Turn::Close => open.0 = false,
         }
     }
@@ -182,7 +188,7 @@ fn show_help(
                 let live = match t {
                     Turn::Back => shown.0 > 0,
                     Turn::On => shown.0 + 1 < laid.len(),
-                    Turn::Close => true,
+                    Turn::History | Turn::Close => true,
                 };
                 let a = t.area();
                 let (bx, by) = a.centre();
@@ -293,8 +299,8 @@ fn common_help(s: &Session, double_up: Option<DoubleUpRule>) -> Vec<Block> {
     blocks.push(Block::Heading(s.t("Reclamações", "Complaints").into()));
     blocks.push(Block::Text(
         s.t(
-            "Em caso de dúvida, os registos electrónicos da máquina fazem fé (regra 15). Pode reclamar junto do empregado da sala ou no livro de reclamações do casino; a autoridade reguladora recebe reclamações por escrito.",
-            "In a dispute the machine's electronic records are authoritative (rule 15). Complain to a floor attendant or in the casino's complaints book; the regulator accepts written complaints.",
+            "Em caso de dúvida, os registos electrónicos da máquina fazem fé. Pode reclamar junto do empregado da sala ou no livro de reclamações do casino; a autoridade reguladora recebe reclamações por escrito.",
+            "In a dispute the machine's electronic records are authoritative. Complain to a floor attendant or in the casino's complaints book; the regulator accepts written complaints.",
         )
         .into(),
     ));

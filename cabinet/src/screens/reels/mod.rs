@@ -189,8 +189,8 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: b
 fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
     let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
     b.push(Block::Text(s.t(
-                "Os prémios de linha pagam da esquerda para a direita a partir do primeiro rolo. Em cada linha paga-se só o prémio mais alto (regra 13); os prémios de várias linhas somam-se (regra 14). O wild substitui todos os símbolos excepto o scatter. O scatter paga em qualquer posição, multiplicado pela aposta total.",
-                "Line wins pay left to right from the first reel. Each line pays only its highest win (rule 13); wins on several lines are added (rule 14). The wild substitutes for every symbol but the scatter. The scatter pays anywhere, times the total bet.",
+                "Os prémios de linha pagam da esquerda para a direita a partir do primeiro rolo. Em cada linha paga-se só o prémio mais alto; os prémios de várias linhas somam-se. O wild substitui todos os símbolos excepto o scatter. O scatter paga em qualquer posição, multiplicado pela aposta total.",
+                "Line wins pay left to right from the first reel. Each line pays only its highest win; wins on several lines are added. The wild substitutes for every symbol but the scatter. The scatter pays anywhere, times the total bet.",
             ).into()));
     let min_bet = g.bet.lines.first().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.first().copied().unwrap_or(1);
     let max_bet = g.bet.lines.last().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.last().copied().unwrap_or(1);

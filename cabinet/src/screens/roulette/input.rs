@@ -6,9 +6,7 @@
 //! double, F1–F3 the series). Each is one `Command::EditBet` the host
 //! checks; a refusal is the host's message.
 
-use bevy::input::touch::Touches;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use game_core::roulette::{CallBet, Spot};
 use game_host::command::Command;
 use game_host::kinds::roulette::RouletteEdit;
@@ -22,7 +20,7 @@ use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::chips::EditButton;
 use crate::screens::help::HelpOpen;
-use crate::screens::table;
+use crate::touches::Presses;
 
 pub(super) fn add(app: &mut App) {
     app.add_systems(Update, (touch_roulette, roulette_keys).run_if(in_state(Mode::Idle)).run_if(super::roulette_selected));
@@ -55,18 +53,11 @@ fn press(s: &mut Session, table: &mut RouletteTable, b: Button) {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn touch_roulette(
-    mouse: Res<ButtonInput<MouseButton>>,
-    touches: Res<Touches>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    session: Res<SessionRes>,
-    help: Res<HelpOpen>,
-    mut table: ResMut<RouletteTable>,
-) {
+fn touch_roulette(presses: Res<Presses>, session: Res<SessionRes>, help: Res<HelpOpen>, mut table: ResMut<RouletteTable>) {
     if help.0 {
         return;
     }
-    let points = table::presses(&mouse, &touches, &window);
+    let points = presses.on_game().to_vec();
     if points.is_empty() {
         return;
     }

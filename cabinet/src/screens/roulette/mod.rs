@@ -69,7 +69,7 @@ fn roulette_help(s: &Session, g: &RouletteGame) -> Vec<Block> {
     };
     b.push(Block::Text(wheel.into()));
     b.push(bet_range(s, g.minimum, g.minimum * g.ratio_per_number * 24));
-    b.push(Block::Heading(s.t("Chances e prémios (AR 42, FR 33)", "Chances and payouts (AR 42, FR 33)").into()));
+    b.push(Block::Heading(s.t("Chances e prémios", "Chances and payouts").into()));
     let mut rows = Vec::new();
     for chance in Chance::ALL {
         let spot = match chance {
@@ -103,11 +103,11 @@ fn roulette_help(s: &Session, g: &RouletteGame) -> Vec<Block> {
         rows,
     });
     b.push(Block::Text(s.t(
-        "Os cavalos de dúzia e de coluna pagam metade da aposta (½:1): apostam-se só números pares de créditos. O máximo de cada casa é o mínimo × 30 por número coberto (AR 21).",
-        "Two dozens and two columns pay half the stake (½:1): they take even numbers of credits only. Each spot's maximum is the minimum × 30 per number covered (AR 21).",
+        "Os cavalos de dúzia e de coluna pagam metade da aposta (½:1): apostam-se só números pares de créditos. O máximo de cada casa é o mínimo × 30 por número coberto.",
+        "Two dozens and two columns pay half the stake (½:1): they take even numbers of credits only. Each spot's maximum is the minimum × 30 per number covered.",
     ).into()));
     if g.call_bets && g.wheel.call_bets_allowed() {
-        b.push(Block::Heading(s.t("Apostas anunciadas (AR 20, FR 40)", "Call bets (AR 20, FR 40)").into()));
+        b.push(Block::Heading(s.t("Apostas anunciadas", "Call bets").into()));
         let rows = [CallBet::Voisins, CallBet::Tiers, CallBet::Orphelins, CallBet::Neighbours { number: 0, each_side: 2 }, CallBet::Finals { digit: 0 }]
             .into_iter()
             .filter_map(|c| {
@@ -119,8 +119,8 @@ fn roulette_help(s: &Session, g: &RouletteGame) -> Vec<Block> {
             .collect();
         b.push(Block::Table { header: vec![s.t("aposta", "bet").into(), s.t("fichas", "chips").into(), s.t("composição", "made of").into()], rows });
         b.push(Block::Text(s.t(
-            "Cada ficha da aposta anunciada fica no pano como a sua chance; só as fichas que contêm o número ganham, cada uma à sua chance. Série grande até 15 unidades do mínimo por ficha, série 5-8 até 20, órfãos até 10 (AR 21 c).",
-            "Each chip of a call bet stands on the cloth as its chance; only the chips that hold the number win, each at its chance. Voisins up to 15 table minimums a chip, tiers up to 20, orphelins up to 10 (AR 21 c).",
+            "Cada ficha da aposta anunciada fica no pano como a sua chance; só as fichas que contêm o número ganham, cada uma à sua chance. Série grande até 15 unidades do mínimo por ficha, série 5-8 até 20, órfãos até 10.",
+            "Each chip of a call bet stands on the cloth as its chance; only the chips that hold the number win, each at its chance. Voisins up to 15 table minimums a chip, tiers up to 20, orphelins up to 10.",
         ).into()));
     }
     b

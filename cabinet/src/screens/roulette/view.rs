@@ -480,9 +480,8 @@ fn show_figures(
         s.t("Ainda sem números nesta mesa.", "No numbers at this table yet.").to_owned()
     } else {
         format!(
-            "{} {}: {} {}   {} {}\n{} {}%  {} {}%  zero {}%   {} {}%  {} {}%",
-            st.spins,
-            s.t("jogadas", "spins"),
+            "{}: {} {}   {} {}\n{} {}%  {} {}%  zero {}%   {} {}%  {} {}%",
+            s.lang().count(st.spins as u64, ("jogada", "jogadas"), ("spin", "spins")),
             s.t("quentes", "hot"),
             names(&st.hot),
             s.t("frios", "cold"),
