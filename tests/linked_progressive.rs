@@ -385,6 +385,70 @@ fn listeners_are_woken_by_every_award_of_the_pool() {
     assert!((last[0].time - now).abs() < 60, "the award's time {} is not now ({now})", last[0].time);
 }
 
+/// Issue 45: a cabinet that draws nothing while nothing moves is woken by
+/// its pool's news alone: the link coming up, another cabinet's
+/// contribution moving a level, another cabinet's award (M-22); the
+/// watcher's beats that change nothing wake nothing. The session says when
+/// it must look again without news: before the link would be declared down.
+#[test]
+fn a_sleeping_screen_is_woken_by_its_pools_news_and_only_then() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use game_host::boot::{BootOptions, boot};
+
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (pg_db, mut c) = controller("wake", &["EGM-0001", "B"]);
+    let linked: PoolConfig = ron_pool(&std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap());
+    c.configure_pool(&linked, MAX_WAGER).unwrap();
+    approve(&mut c, linked_game::NEVER_CONFIRM);
+    let dir = tempfile::tempdir().unwrap();
+    let config =
+        with_linked_pool(&test_config::text(dir.path()), &url("EGM-0001", &pg_db), POOL, "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))");
+    let config = test_config::write(dir.path(), &config);
+    let mut s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(7), demo: false }).unwrap();
+    let wakes = Arc::new(AtomicUsize::new(0));
+    let counter = wakes.clone();
+    s.on_news(Arc::new(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+    }));
+    let woken_since = |n: usize, within: Duration| {
+        let deadline = Instant::now() + within;
+        while wakes.load(Ordering::SeqCst) <= n {
+            if Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        true
+    };
+    assert!(woken_since(0, Duration::from_secs(30)), "the link coming up woke nothing");
+    wait_link(&s);
+    // The first tending takes the pool's awards so far as the baseline.
+    s.tend_linked();
+    // With nothing queued and nobody touching: due again before the link
+    // could be declared down (5 s after its last answer), not sooner than
+    // the watcher's next beat.
+    let due = s.next_due().expect("a linked cabinet looks again before its link times out");
+    assert!(due <= linked_controller::LINK_TIMEOUT + Duration::from_millis(50) && due > Duration::from_millis(1_500), "{due:?}");
+    // Beats that change nothing wake nothing.
+    let quiet = wakes.load(Ordering::SeqCst);
+    std::thread::sleep(Duration::from_millis(2_500));
+    assert_eq!(wakes.load(Ordering::SeqCst), quiet, "the watcher's beats woke the screen with no news");
+    // Another cabinet's contribution moves the levels: woken.
+    let before = s.linked()[0].view().levels.clone();
+    let mut b = cabinet("B", &pg_db);
+    assert_eq!(b.contribute(POOL, EPOCH, &[(1, 5_000)]).unwrap(), vec![(1, Outcome::Accepted)]);
+    assert!(woken_since(quiet, Duration::from_secs(5)), "a contribution that moved the levels woke nothing");
+    assert_ne!(s.linked()[0].view().levels, before, "woken, but the levels shown did not move");
+    // Another cabinet's award: woken, and the next tending signals it (M-22).
+    let quiet = wakes.load(Ordering::SeqCst);
+    b.award(POOL, EPOCH, 1, 1, &hit(1, 5_000)).unwrap();
+    assert!(woken_since(quiet, Duration::from_secs(5)), "another cabinet's award woke nothing");
+    s.tend_linked();
+    let banner = s.linked_banner().map(|(text, _)| text);
+    assert!(banner.as_deref().is_some_and(|t| t.ends_with("máquina B")), "{banner:?}");
+}
+
 /// Issue 35, attack 1, on the real host: every award of the pool waits for
 /// an attendant (confirmation amount 0). The cabinet's own Mini is claimed
 /// with the round's committed outcome, which the controller checks and

@@ -23,6 +23,16 @@ pub struct Capture {
     /// time, as Bevy skips a second screenshot of the window while one is
     /// being captured.
     pub queue: Vec<String>,
+    /// A new mode's screenshot waits for its screen to settle.
+    pub settling: bool,
+}
+
+impl Capture {
+    /// Whether a screenshot is asked for and not yet taken (frames must
+    /// follow each other until it is: `pacing`).
+    pub fn busy(&self) -> bool {
+        self.settling || !self.queue.is_empty()
+    }
 }
 
 pub struct CapturePlugin {
@@ -34,7 +44,7 @@ impl Plugin for CapturePlugin {
         // Continue the numbering of earlier runs: a restart never overwrites.
         let count =
             std::fs::read_dir(&self.dir).map_or(0, |d| d.filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "png")).count()) as u32;
-        app.insert_resource(Capture { dir: self.dir.clone(), count, queue: Vec::new() })
+        app.insert_resource(Capture { dir: self.dir.clone(), count, queue: Vec::new(), settling: false })
             .add_systems(Update, (screenshot_on_f12, screenshot_on_mode_change, take_next_screenshot).chain());
     }
 }
@@ -94,7 +104,7 @@ fn take_next_screenshot(mut commands: Commands, mut capture: ResMut<Capture>, mu
     take(&mut commands, &mut capture, &mut text, &label);
 }
 
-fn screenshot_on_mode_change(mode: Res<State<Mode>>, mut capture: ResMut<Capture>, mut last: Local<Option<(Mode, f32)>>, time: Res<Time>) {
+fn screenshot_on_mode_change(mode: Res<State<Mode>>, mut capture: ResMut<Capture>, mut last: Local<Option<(Mode, f32)>>, time: Res<Time<Real>>) {
     // Wait a moment after each change so the new screen has been drawn.
     let now = time.elapsed_secs();
     let m = *mode.get();
@@ -108,5 +118,9 @@ fn screenshot_on_mode_change(mode: Res<State<Mode>>, mut capture: ResMut<Capture
     {
         capture.queue.push(format!("{lm:?}").to_lowercase());
         *last = Some((lm, -1.0));
+    }
+    let settling = last.is_some_and(|(_, at)| at >= 0.0);
+    if capture.settling != settling {
+        capture.settling = settling;
     }
 }

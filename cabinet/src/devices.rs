@@ -32,7 +32,7 @@ const DEVICE_KEYS: &str = "development keys stand in for the devices: 1-4 notes,
 impl Plugin for DevicesPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Update, (note_player_activity, player_buttons, autoplay_next_round))
-            .add_systems(Update, watch_session.run_if(bevy::time::common_conditions::on_timer(std::time::Duration::from_secs(1))));
+            .add_systems(Update, watch_session.run_if(bevy::time::common_conditions::on_real_timer(std::time::Duration::from_secs(1))));
         #[cfg(feature = "lab")]
         {
             info!("{DEVICE_KEYS}");

@@ -67,7 +67,7 @@ pub fn summary(samples: &mut [f32]) -> Option<(f32, f32, f32)> {
     Some((mean, p95, max))
 }
 
-fn record_frame_time(time: Res<Time>, mut frames: ResMut<FrameTimes>) {
+fn record_frame_time(time: Res<Time<Real>>, mut frames: ResMut<FrameTimes>) {
     frames.samples.push(time.delta_secs() * 1000.0);
     frames.since += time.delta();
     if frames.since >= PERIOD {

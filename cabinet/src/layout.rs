@@ -121,13 +121,25 @@ const BUTTON_H: f32 = 120.0;
 const BUTTON_GAP: f32 = 12.0;
 const DECK_MARGIN: f32 = (WIDTH - 10.0 * BUTTON_W - 9.0 * BUTTON_GAP) / 2.0;
 
+/// The height of the bands above and below a reel frame: the round's
+/// title (free games) above, the win line's caption below (issue 45: never
+/// over a row of symbols).
+pub const REEL_BAND_H: f32 = 48.0;
+
+/// The message line at the foot of the game area, above the meters bar
+/// (`meters_bar`): no game draws there.
+pub const MESSAGE_LINE: Area = Area::new(0.0, METERS_BAR.y - 32.0, WIDTH, 32.0);
+
 /// The reel window of a game of `reels` × `rows`: square cells as large as
-/// the game area allows inside the reel frame, centred.
+/// the game area allows inside the reel frame with a band above and below
+/// it, centred.
 pub fn reel_window(reels: usize, rows: usize) -> Area {
     let (reels, rows) = (reels.max(1) as f32, rows.max(1) as f32);
-    let cell = (1400.0 / reels).min(600.0 / rows).min(220.0);
+    let room = Area::new(GAME.x, GAME.y, GAME.w, MESSAGE_LINE.y - GAME.y);
+    let tall = room.h - 2.0 * (28.0 + REEL_BAND_H + 4.0);
+    let cell = (1400.0 / reels).min(tall / rows).min(300.0);
     let (w, h) = (cell * reels, cell * rows);
-    let (cx, cy) = GAME.centre();
+    let (cx, cy) = room.centre();
     Area::new(cx - w / 2.0, cy - h / 2.0, w, h)
 }
 
@@ -140,6 +152,61 @@ pub fn reel_cell(window: Area, reels: usize, rows: usize, reel: usize, row: usiz
 /// The reel frame around a reel window.
 pub fn reel_frame(window: Area) -> Area {
     window.inset(-28.0)
+}
+
+/// The four edges of `frame` around `window` (top, bottom, left, right):
+/// the frame drawn without the window's hole.
+pub fn frame_edges(frame: Area, window: Area) -> [Area; 4] {
+    [
+        Area::new(frame.x, frame.y, frame.w, window.y - frame.y),
+        Area::new(frame.x, window.bottom(), frame.w, frame.bottom() - window.bottom()),
+        Area::new(frame.x, window.y, window.x - frame.x, window.h),
+        Area::new(window.x + window.w, window.y, frame.x + frame.w - window.x - window.w, window.h),
+    ]
+}
+
+/// Where the stage's backdrop is drawn (issue 45: under software
+/// rendering every pixel a sprite covers costs, seen or not): the whole
+/// screen in the attract loop; otherwise the game area less `hole` (what a
+/// game draws opaque, like the reel window) and the deck — never under the
+/// top bar and the meters bar, which are opaque. Pieces never overlap.
+pub fn backdrop_pieces(whole: bool, hole: Option<Area>) -> Vec<Area> {
+    let screen = Area::new(0.0, 0.0, WIDTH, HEIGHT);
+    if whole {
+        return vec![screen];
+    }
+    let mut pieces = Vec::new();
+    match hole.map(|h| clip(h, GAME)).filter(|h| h.w > 0.0 && h.h > 0.0) {
+        None => pieces.push(GAME),
+        Some(h) => {
+            pieces.push(Area::new(GAME.x, GAME.y, GAME.w, h.y - GAME.y));
+            pieces.push(Area::new(GAME.x, h.bottom(), GAME.w, GAME.bottom() - h.bottom()));
+            pieces.push(Area::new(GAME.x, h.y, h.x - GAME.x, h.h));
+            pieces.push(Area::new(h.x + h.w, h.y, GAME.x + GAME.w - h.x - h.w, h.h));
+        }
+    }
+    pieces.push(DECK);
+    pieces.retain(|p| p.w > 0.0 && p.h > 0.0);
+    pieces
+}
+
+/// `a` cut to what lies inside `within`.
+fn clip(a: Area, within: Area) -> Area {
+    let (x0, y0) = (a.x.max(within.x), a.y.max(within.y));
+    let (x1, y1) = ((a.x + a.w).min(within.x + within.w), a.bottom().min(within.bottom()));
+    Area::new(x0, y0, (x1 - x0).max(0.0), (y1 - y0).max(0.0))
+}
+
+/// The band under a reel frame: the win line's caption.
+pub fn reel_caption(window: Area) -> Area {
+    let frame = reel_frame(window);
+    Area::new(frame.x, frame.bottom() + 2.0, frame.w, REEL_BAND_H)
+}
+
+/// The band over a reel frame: the round's title (free games).
+pub fn reel_title(window: Area) -> Area {
+    let frame = reel_frame(window);
+    Area::new(frame.x, frame.y - 2.0 - REEL_BAND_H, frame.w, REEL_BAND_H)
 }
 
 /// The game menu's tiles: up to ten games five to a row in large tiles;
@@ -239,6 +306,56 @@ mod tests {
             assert!((c.x + c.w - (w.x + w.w)).abs() < 1e-3 && (c.bottom() - w.bottom()).abs() < 1e-3);
             assert!((c.w - c.h).abs() < 1e-3, "square cells");
         }
+    }
+
+    /// Issue 45: the caption and title bands lie in the game area, outside
+    /// the reel frame (never over a row of symbols); the frame's four edges
+    /// tile the frame less the window exactly.
+    #[test]
+    fn the_reels_caption_and_title_stand_outside_the_frame() {
+        let apart = |a: Area, b: Area| a.x + a.w <= b.x || b.x + b.w <= a.x || a.bottom() <= b.y || b.bottom() <= a.y;
+        for (reels, rows) in [(3, 1), (3, 3), (5, 3), (5, 4), (6, 5)] {
+            let w = reel_window(reels, rows);
+            let f = reel_frame(w);
+            for band in [reel_caption(w), reel_title(w)] {
+                assert!(band.y >= GAME.y && band.bottom() <= MESSAGE_LINE.y, "{reels}×{rows}: {band:?} is not above the message line");
+                assert!(apart(band, f), "{reels}×{rows}: {band:?} over the frame {f:?}");
+                assert!(band.h >= REEL_BAND_H);
+            }
+            let edges = frame_edges(f, w);
+            let area: f32 = edges.iter().map(|e| e.w * e.h).sum();
+            assert!((area - (f.w * f.h - w.w * w.h)).abs() < 1.0, "{reels}×{rows}");
+            for (i, a) in edges.iter().enumerate() {
+                assert!(apart(*a, w), "{a:?} over the window");
+                for b in &edges[i + 1..] {
+                    assert!(apart(*a, *b), "{a:?} and {b:?}");
+                }
+            }
+        }
+        // Three reels of one row: larger than before (220-unit cells), not lost in the screen.
+        assert!(reel_window(3, 1).h >= 280.0);
+    }
+
+    /// The backdrop's pieces cover the game area less the hole, and the
+    /// deck, without overlapping (a brute-force count over a grid of points).
+    #[test]
+    fn the_backdrop_is_drawn_only_where_it_is_seen() {
+        let hole = reel_window(5, 3);
+        let pieces = backdrop_pieces(false, Some(hole));
+        let inside = |a: &Area, x: f32, y: f32| x >= a.x && x < a.x + a.w && y >= a.y && y < a.bottom();
+        let mut checked = 0;
+        for yi in 0..108 {
+            for xi in 0..192 {
+                let (x, y) = (xi as f32 * 10.0 + 5.0, yi as f32 * 10.0 + 5.0);
+                let covering = pieces.iter().filter(|p| inside(p, x, y)).count();
+                let want = usize::from((inside(&GAME, x, y) && !inside(&hole, x, y)) || inside(&DECK, x, y));
+                assert_eq!(covering, want, "({x}, {y})");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 192 * 108);
+        assert_eq!(backdrop_pieces(true, Some(hole)), vec![Area::new(0.0, 0.0, WIDTH, HEIGHT)]);
+        assert_eq!(backdrop_pieces(false, None), vec![GAME, DECK]);
     }
 
     #[test]

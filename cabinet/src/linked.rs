@@ -2,19 +2,21 @@
 //! the host takes what its link workers answered (issue 35: it never waits
 //! on the network, so a slow or absent controller costs the frame
 //! nothing), delivers the outbox, finishes a round waiting for an award
-//! and signals new awards. The pools themselves live in the host.
+//! and signals new awards. The pools themselves live in the host. The
+//! clock is real time: frames stop while nothing moves (`pacing`), and the
+//! host's watchers wake them for news.
 
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::time::common_conditions::on_timer;
+use bevy::time::common_conditions::on_real_timer;
 
 /// Tends the linked pools ten times a second: outbox, waiting rounds, M-22 signals.
 pub struct LinkedProgressivePlugin;
 
 impl Plugin for LinkedProgressivePlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, tend_linked_pools.run_if(on_timer(Duration::from_millis(100))));
+        app.add_systems(Update, tend_linked_pools.run_if(on_real_timer(Duration::from_millis(100))));
     }
 }
 

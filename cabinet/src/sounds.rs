@@ -7,7 +7,6 @@
 //! audio device plays nothing and runs on.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use bevy::audio::{AudioPlayer, AudioSource, PlaybackSettings};
 use bevy::prelude::*;
@@ -67,7 +66,7 @@ impl Plugin for SoundPlugin {
             .add_systems(Startup, load_sounds)
             .add_systems(Update, (sound_reel_stops, sound_cards, sound_wins, expire_sounds))
             .add_systems(OnEnter(Mode::Tilt), sound_alarm)
-            .add_systems(Update, sound_alarm.run_if(in_state(Mode::Tilt).and_then(bevy::time::common_conditions::on_timer(Duration::from_secs(4)))));
+            .add_systems(Update, sound_alarm.run_if(in_state(Mode::Tilt).and_then(bevy::time::common_conditions::on_real_timer(crate::pacing::ALARM_EVERY))));
     }
 }
 

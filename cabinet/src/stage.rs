@@ -17,6 +17,11 @@ use crate::layout::{self, HEIGHT, WIDTH};
 /// `assets/fonts` (its licence allows it; `LICENSE-DejaVu.txt`).
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
 
+/// What shows where nothing is drawn: the reel window's night blue (the
+/// backdrop leaves the reel window to it, `BackdropHole`), and the margins
+/// of a window of another shape.
+pub const WINDOW_BLUE: Color = Color::srgb(0.05, 0.06, 0.12);
+
 /// egui's points across the stage: the operator's screens are laid out for
 /// 1280 × 720 and zoomed with the stage.
 const EGUI_WIDTH: f32 = 1280.0;
@@ -25,8 +30,9 @@ pub struct StagePlugin;
 
 impl Plugin for StagePlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(ClearColor(Color::srgb(0.02, 0.03, 0.07)))
+        app.insert_resource(ClearColor(WINDOW_BLUE))
             .init_resource::<ArtTextures>()
+            .init_resource::<BackdropHole>()
             .add_systems(Startup, (spawn_stage_camera, load_font))
             .add_systems(Update, (show_background, place_camera))
             .add_systems(EguiPrimaryContextPass, (give_egui_the_shipped_font, zoom_egui_with_the_stage));
@@ -105,33 +111,60 @@ fn zoom_egui_with_the_stage(mut contexts: EguiContexts, window: Query<&Window, W
 }
 
 /// The stage's backdrop: the attract background while nobody plays, the
-/// game background otherwise.
+/// game background otherwise, drawn only where it is seen
+/// (`layout::backdrop_pieces`): each piece shows its own part of the art.
 #[derive(Component)]
-struct Backdrop;
+struct Backdrop(usize);
+
+/// What the game on screen draws opaque over the backdrop (the reel
+/// window): the backdrop is not drawn there. Set by the game's screen.
+#[derive(Resource, Default, PartialEq)]
+pub struct BackdropHole(pub Option<layout::Area>);
+
+/// The most pieces `layout::backdrop_pieces` cuts the backdrop into.
+const PIECES: usize = 5;
 
 fn show_background(
     mut commands: Commands,
     mode: Res<State<crate::modes::Mode>>,
+    hole: Res<BackdropHole>,
     mut art: ResMut<ArtTextures>,
     mut images: ResMut<Assets<Image>>,
-    mut backdrop: Query<&mut Sprite, With<Backdrop>>,
+    mut pieces: Query<(&Backdrop, &mut Sprite, &mut Transform, &mut Visibility)>,
+    mut last: Local<Option<(Handle<Image>, Option<layout::Area>)>>,
 ) {
-    let file = if *mode.get() == crate::modes::Mode::Attract { "backgrounds/attract.svg" } else { "backgrounds/game.svg" };
+    let attract = *mode.get() == crate::modes::Mode::Attract;
+    let file = if attract { "backgrounds/attract.svg" } else { "backgrounds/game.svg" };
     let image = art.get(&mut images, file, 540);
-    match backdrop.single_mut() {
-        Ok(mut sprite) => {
-            if sprite.image != image {
-                sprite.image = image;
-            }
+    if pieces.is_empty() {
+        for k in 0..PIECES {
+            commands.spawn((Backdrop(k), Sprite::default(), Transform::default(), Visibility::Hidden));
         }
-        Err(_) => {
-            commands.spawn((
-                Backdrop,
-                Sprite { image, custom_size: Some(Vec2::new(WIDTH, HEIGHT)), ..default() },
-                Transform::from_translation(at(WIDTH / 2.0, HEIGHT / 2.0, -10.0)),
-            ));
-        }
+        return;
     }
+    let hole = if attract { None } else { hole.0 };
+    if last.as_ref().is_some_and(|(i, h)| *i == image && *h == hole) {
+        return;
+    }
+    let size = images.get(&image).map_or(Vec2::new(WIDTH, HEIGHT), |i| i.size_f32());
+    let (sx, sy) = (size.x / WIDTH, size.y / HEIGHT);
+    let cut = layout::backdrop_pieces(attract, hole);
+    for (piece, mut sprite, mut transform, mut visibility) in &mut pieces {
+        let Some(a) = cut.get(piece.0) else {
+            visibility.set_if_neq(Visibility::Hidden);
+            continue;
+        };
+        *sprite = Sprite {
+            image: image.clone(),
+            rect: Some(Rect::new(a.x * sx, a.y * sy, (a.x + a.w) * sx, a.bottom() * sy)),
+            custom_size: Some(Vec2::new(a.w, a.h)),
+            ..default()
+        };
+        let (cx, cy) = a.centre();
+        *transform = Transform::from_translation(at(cx, cy, -10.0));
+        visibility.set_if_neq(Visibility::Inherited);
+    }
+    *last = Some((image, hole));
 }
 
 /// A point of the design screen (x right, y down from the top-left) in

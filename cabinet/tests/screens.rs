@@ -1098,3 +1098,30 @@ fn every_screen_at_1920x1080_stands_where_the_layout_says() {
     }
     assert_eq!(texts, shots.len(), "every screen wrote what it drew");
 }
+
+/// The layout check itself (issue 45, defect 6), on boxes worked out by
+/// hand: two texts whose glyphs cross are found; lines stacked with their
+/// leading touching, a chip's value over a label, and the operator's egui
+/// texts are not.
+#[test]
+fn the_layout_check_finds_texts_drawn_over_each_other_and_nothing_else() {
+    let placed = |source: &str, rect: [f32; 4], text: &str| rig::Placed { source: source.to_owned(), rect, text: text.to_owned() };
+    let crossing = [placed("bevy", [100.0, 100.0, 300.0, 130.0], "2 × aposta total"), placed("bevy", [280.0, 100.0, 320.0, 130.0], "10")];
+    let found = rig::overlapping_texts(&crossing);
+    assert_eq!(found.len(), 1);
+    assert_eq!((found[0].0.text.as_str(), found[0].1.text.as_str()), ("2 × aposta total", "10"));
+    // Two lines one under the other, their boxes sharing 4 pixels of leading.
+    let stacked = [placed("bevy", [100.0, 100.0, 300.0, 130.0], "LINHA 1"), placed("bevy", [100.0, 126.0, 300.0, 156.0], "LINHA 2")];
+    assert!(rig::overlapping_texts(&stacked).is_empty());
+    // A chip's value over the spot's label; two egui texts crossing.
+    let covered = [
+        placed("bevy", [100.0, 100.0, 200.0, 130.0], "ENCARNADO"),
+        placed("plate", [140.0, 105.0, 160.0, 125.0], "5"),
+        placed("egui", [100.0, 200.0, 200.0, 230.0], "dúzia 3"),
+        placed("egui", [140.0, 205.0, 160.0, 225.0], "1"),
+    ];
+    assert!(rig::overlapping_texts(&covered).is_empty());
+    // Two chips over each other are found.
+    let chips = [placed("plate", [100.0, 100.0, 130.0, 130.0], "5"), placed("plate", [110.0, 105.0, 140.0, 135.0], "10")];
+    assert_eq!(rig::overlapping_texts(&chips).len(), 1);
+}

@@ -29,3 +29,4 @@ pub mod round;
 pub mod session;
 pub mod ticket_printer;
 pub mod verification;
+pub mod wake;

@@ -21,6 +21,7 @@ use linked_controller::{LINK_TIMEOUT, Link, LinkedAward, LinkedLevel, Listener};
 pub use crate::link_worker::LinkWorker;
 
 use crate::config::LinkedSetup;
+use crate::wake::Wake;
 
 /// What the watcher last heard from the controller.
 #[derive(Clone, Debug, Default)]
@@ -53,12 +54,15 @@ pub struct LinkedPool {
 }
 
 impl LinkedPool {
-    pub fn start(setup: LinkedSetup) -> LinkedPool {
+    /// Start the pool's link and its watcher, which calls `wake` when the
+    /// screen has news: the levels or the latest award changed, or the
+    /// controller answered again after silence.
+    pub fn start(setup: LinkedSetup, wake: Wake) -> LinkedPool {
         let view = Arc::new(Mutex::new(LinkedView::default()));
         let stop = Arc::new(AtomicBool::new(false));
         let watcher = {
             let (url, pool, view, stop) = (setup.controller.clone(), setup.pool.clone(), view.clone(), stop.clone());
-            std::thread::Builder::new().name(format!("linked-{pool}")).spawn(move || watch(&url, &pool, &view, &stop)).ok()
+            std::thread::Builder::new().name(format!("linked-{pool}")).spawn(move || watch(&url, &pool, &view, &stop, &wake)).ok()
         };
         let link = LinkWorker::start(&setup.controller, &setup.pool);
         LinkedPool { setup, link, view, stop, watcher, shown_award: None, heard: false, confirming: None }
@@ -84,8 +88,9 @@ impl Drop for LinkedPool {
 }
 
 /// The watcher: wake on an award notification or after a second, then ask
-/// for the levels and the latest award.
-fn watch(url: &str, pool: &str, view: &Mutex<LinkedView>, stop: &AtomicBool) {
+/// for the levels and the latest award; the screen is woken when what it
+/// shows changed (issue 45).
+fn watch(url: &str, pool: &str, view: &Mutex<LinkedView>, stop: &AtomicBool, wake: &Wake) {
     let mut link = Link::new(url);
     let mut listener: Option<Listener> = None;
     while !stop.load(Ordering::Relaxed) {
@@ -103,9 +108,15 @@ fn watch(url: &str, pool: &str, view: &Mutex<LinkedView>, stop: &AtomicBool) {
         if let Ok((levels, last)) = link.call(|c| Ok((c.levels(pool)?, c.last_awards(pool, 1)?)))
             && let Ok(mut v) = view.lock()
         {
+            let last = last.into_iter().next();
+            let news = !v.available() || v.levels != levels || v.last_award != last;
             v.last_answer = Some(Instant::now());
             v.levels = levels;
-            v.last_award = last.into_iter().next();
+            v.last_award = last;
+            drop(v);
+            if news {
+                wake.wake();
+            }
         }
     }
 }

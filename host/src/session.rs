@@ -80,6 +80,8 @@ pub struct Session {
     /// When a player last touched the cabinet or put money in (the attract
     /// loop's clock; None since it started).
     pub(crate) touched: Option<std::time::Instant>,
+    /// The screen's waker, for news from the host's own threads.
+    pub(crate) wake: crate::wake::Wake,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -160,8 +162,9 @@ impl Session {
             cut: false,
             overlay: None,
             touched: None,
+            wake: crate::wake::Wake::default(),
         };
-        s.linked = s.config.linked_progressives.iter().cloned().map(LinkedPool::start).collect();
+        s.linked = s.config.linked_progressives.iter().cloned().map(|setup| LinkedPool::start(setup, s.wake.clone())).collect();
         s.resume_interrupted_round();
         s
     }

@@ -222,7 +222,17 @@ fn build_table(
         }
         root.spawn(text(BingoText::Count, 1160.0, 500.0, 40.0, GOLD));
         root.spawn(text(BingoText::Prizes, 1500.0, 500.0, 20.0, Color::WHITE));
-        root.spawn(text(BingoText::Offer, 1240.0, 730.0, 20.0, Color::WHITE));
+        // The extra ball's offer beside the decision buttons, wrapped to
+        // its own width (issue 45: never over a button's label).
+        let beside = crate::layout::decision_button(BUTTONS.len() - 1);
+        let (x0, width) = (beside.x + beside.w + 40.0, crate::layout::WIDTH - 40.0 - (beside.x + beside.w + 40.0));
+        root.spawn((
+            BingoText::Offer,
+            stage::text(&fonts, "", 20.0, Color::WHITE),
+            bevy::text::TextBounds::new_horizontal(width),
+            bevy::sprite::Anchor::TOP_LEFT,
+            Transform::from_translation(stage::at(x0, beside.y, 3.0)),
+        ));
         root.spawn(text(BingoText::Outcome, 1160.0, 580.0, 28.0, GOLD));
         for k in 0..BUTTONS.len() {
             let a = crate::layout::decision_button(k);

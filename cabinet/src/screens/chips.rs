@@ -104,7 +104,7 @@ pub fn spawn_chip(
     let image = art.get(images, &chip_art(stake), 64);
     root.spawn((marker, Sprite { image, custom_size: Some(Vec2::splat(44.0)), ..default() }, Transform::from_translation(stage::at(at.0, at.1, 2.0))))
         .with_children(|c| {
-            c.spawn((stage::text(fonts, stake.to_string(), 17.0, Color::BLACK), Transform::from_xyz(0.0, 0.0, 0.1)));
+            c.spawn((stage::text(fonts, stake.to_string(), 17.0, Color::BLACK), crate::screen_text::OnPlate, Transform::from_xyz(0.0, 0.0, 0.1)));
         });
 }
 

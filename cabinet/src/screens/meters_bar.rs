@@ -100,7 +100,7 @@ fn spawn_meters_bar(mut commands: Commands, fonts: Option<Res<Fonts>>, mut done:
         bar.spawn((
             Meter::Message,
             stage::text(&fonts, "", 22.0, Color::srgb(1.0, 1.0, 0.75)),
-            Transform::from_translation(stage::at(WIDTH / 2.0, METERS_BAR.y - 16.0, 10.0)),
+            Transform::from_translation(stage::at(WIDTH / 2.0, crate::layout::MESSAGE_LINE.centre().1, 10.0)),
         ));
     });
 }

@@ -24,6 +24,9 @@ pub const WARNING_FILL: Color = Color::srgb_u8(255, 140, 0);
 pub const AWARD_FILL: Color = Color::srgb_u8(150, 20, 20);
 /// A banner's height, in design units.
 const BANNER_H: f32 = 52.0;
+/// The width the progressives' values wrap within (from x 1170 to the
+/// lab's mark).
+const PROGRESSIVES_W: f32 = 500.0;
 
 impl Plugin for TopBarPlugin {
     fn build(&self, app: &mut App) {
@@ -73,11 +76,23 @@ fn show_top_bar(
             (Bar::Progressives, 1170.0, 22.0, Color::srgb(1.0, 0.85, 0.25), Anchor::CENTER_LEFT),
             (Bar::Lab, WIDTH - 24.0, 18.0, Color::srgb(1.0, 1.0, 0.2), Anchor::CENTER_RIGHT),
         ] {
-            commands.spawn((b, stage::text(&fonts, "", size, colour), anchor, Transform::from_translation(stage::at(x, cy, 31.0))));
+            let wraps = matches!(b, Bar::Progressives);
+            let mut text = commands.spawn((b, stage::text(&fonts, "", size, colour), anchor, Transform::from_translation(stage::at(x, cy, 31.0))));
+            // The progressives wrap within their room, short of the lab's
+            // mark (issue 45: a long list ran over it).
+            if wraps {
+                text.insert(bevy::text::TextBounds::new_horizontal(PROGRESSIVES_W));
+            }
         }
         for (k, fill, ink) in [(0, DEMO_FILL, Color::WHITE), (1, WARNING_FILL, Color::BLACK), (2, AWARD_FILL, Color::srgb(1.0, 0.85, 0.1))] {
             commands.spawn((Band(k), Sprite::from_color(fill, Vec2::new(WIDTH, BANNER_H)), Transform::default(), Visibility::Hidden));
-            commands.spawn((BandText(k), stage::text(&fonts, "", if k == 2 { 34.0 } else { 26.0 }, ink), Transform::default(), Visibility::Hidden));
+            commands.spawn((
+                BandText(k),
+                stage::text(&fonts, "", if k == 2 { 34.0 } else { 26.0 }, ink),
+                crate::screen_text::OnPlate,
+                Transform::default(),
+                Visibility::Hidden,
+            ));
         }
         return;
     }
@@ -115,7 +130,7 @@ fn show_top_bar(
                 .to_owned()
         }),
         s.warning(),
-        s.linked_banner().filter(|(_, at)| at.elapsed() < std::time::Duration::from_secs(15)).map(|(t, _)| t),
+        s.linked_banner().filter(|(_, at)| at.elapsed() < crate::pacing::BANNER_FOR).map(|(t, _)| t),
     ];
     // Stacked under the top bar in that order.
     let mut y = GAME.y;

@@ -294,6 +294,9 @@ impl Rig {
         for f in &files {
             assert_png(f);
         }
+        // Issue 45, defect 6: no screen draws two texts over each other.
+        let overlaps = overlaps_on(&files);
+        assert!(overlaps.is_empty(), "{name}: texts drawn over each other:\n{}", overlaps.join("\n"));
         files
     }
 }
@@ -506,4 +509,70 @@ pub fn player_text_problem(text: &str) -> Option<String> {
         }
     }
     ["var/", "tickets/", ".txt"].into_iter().find(|p| text.contains(p)).map(str::to_owned)
+}
+
+/// One text of a screen and where it lay (the cabinet's `NNN-label.layout`).
+#[derive(Clone, Debug)]
+pub struct Placed {
+    pub source: String,
+    pub rect: [f32; 4],
+    pub text: String,
+}
+
+/// Where every text of screenshot `shot` lay in the window.
+pub fn layout_beside(shot: &Path) -> Vec<Placed> {
+    let layout = std::fs::read_to_string(shot.with_extension("layout")).unwrap_or_else(|e| panic!("{}: no layout beside it: {e}", shot.display()));
+    layout
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let mut parts = l.splitn(6, ' ');
+            let source = parts.next().unwrap().to_owned();
+            let mut rect = [0.0; 4];
+            for r in &mut rect {
+                *r = parts.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{}: a layout line without its rectangle: {l}", shot.display()));
+            }
+            Placed { source, rect, text: parts.next().unwrap_or("").replace("\\n", "\n") }
+        })
+        .collect()
+}
+
+/// Issue 45, defect 6: two texts of one of the player's screens drawn
+/// over each other (a panel's label over a hand's win, a table's columns
+/// run together). The texts' boxes hold their lines' leading, so each is
+/// first shrunk by a fifth of a line vertically and 2 pixels across. Texts
+/// on a plate of their own (a chip's value, a banner) hide what they cover
+/// and are compared only among themselves; the operator's egui screens are
+/// laid out by egui's own layouts (their pictures in recall put chips over
+/// the cloth's labels as a cloth does) and are not compared.
+pub fn overlapping_texts(placed: &[Placed]) -> Vec<(Placed, Placed)> {
+    let inner = |p: &Placed| {
+        let lines = p.text.lines().count().max(1) as f32;
+        let pad = (p.rect[3] - p.rect[1]) / lines / 5.0;
+        [p.rect[0] + 2.0, p.rect[1] + pad, p.rect[2] - 2.0, p.rect[3] - pad]
+    };
+    let mut found = Vec::new();
+    for (i, a) in placed.iter().enumerate() {
+        for b in &placed[i + 1..] {
+            if a.source != b.source || a.source == "egui" {
+                continue;
+            }
+            let (p, q) = (inner(a), inner(b));
+            if p[0] < q[2] && q[0] < p[2] && p[1] < q[3] && q[1] < p[3] {
+                found.push((a.clone(), b.clone()));
+            }
+        }
+    }
+    found
+}
+
+/// Every overlap of texts on the screenshots `shots`, one line each.
+pub fn overlaps_on(shots: &[PathBuf]) -> Vec<String> {
+    let mut said = Vec::new();
+    for shot in shots {
+        for (a, b) in overlapping_texts(&layout_beside(shot)) {
+            said.push(format!("{}: {:?} at {:?} over {:?} at {:?}", shot.file_name().unwrap().to_string_lossy(), a.text, a.rect, b.text, b.rect));
+        }
+    }
+    said
 }

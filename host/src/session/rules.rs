@@ -1,8 +1,14 @@
 //! The session rules (M-35, M-38, M-39): inactivity, demonstration play,
 //! the session's time and credit limits.
 
+use std::time::{Duration, Instant};
+
 use super::Session;
 use crate::notice::{Notice, Warning};
+
+/// How often the host tends what waits on a linked controller (an outbox
+/// to deliver, a round to void) while nothing else happens.
+const LINK_RETRY: Duration = Duration::from_secs(1);
 
 impl Session {
     /// The player pressed something: the inactivity clock restarts.
@@ -57,5 +63,53 @@ impl Session {
             tracing::info!("M-38 warning: {}", w.text(self.lang));
         }
         self.warning = warning;
+    }
+}
+
+impl Session {
+    /// How long until the host next has something to do or to show with
+    /// nobody touching the cabinet (issue 45: a cabinet draws nothing while
+    /// nothing moves, and sleeps until then): the attract loop falling due,
+    /// an M-38 warning to start or count down, the M-35 end of an idle
+    /// session, a linked outbox to deliver, a link to declare down (M-22).
+    /// None: nothing falls due until something happens (a touch, money,
+    /// news from a link, which wakes the screen itself).
+    pub fn next_due(&self) -> Option<Duration> {
+        let mut due: Option<Duration> = None;
+        let mut at = |d: Duration| due = Some(due.map_or(d, |x| x.min(d)));
+        let credit = self.machine.credit();
+        let idle_screen = !self.in_round() && self.machine.play_block().is_none() && self.overlay.is_none();
+        let after = Duration::from_secs(u64::from(self.config.attract_after_s));
+        if credit == 0
+            && idle_screen
+            && !after.is_zero()
+            && let Some(touched) = self.touched
+        {
+            // A moment past the whole second the rule counts in.
+            at(after.saturating_sub(touched.elapsed()) + Duration::from_millis(50));
+        }
+        let timeout = u64::from(self.config.inactivity_timeout_s);
+        if credit > 0 && timeout > 0 && !self.in_round() {
+            // The warning starts `lead` seconds before the end (tend_session)
+            // and counts down each second from then.
+            let warn_from = Duration::from_secs(timeout - (timeout / 2).min(30));
+            let idle = self.last_activity.elapsed();
+            at(if idle < warn_from { warn_from - idle + Duration::from_millis(50) } else { Duration::from_secs(1) });
+        }
+        if self.void_waiting.is_some() || self.linked.iter().any(|p| self.machine.linked_pending().iter().any(|(pool, _, _)| *pool == p.setup.pool)) {
+            at(LINK_RETRY);
+        }
+        for pool in &self.linked {
+            if let Some(heard) = pool.view().last_answer.filter(|_| pool.view().available()) {
+                at((heard + linked_controller::LINK_TIMEOUT).saturating_duration_since(Instant::now()) + Duration::from_millis(50));
+            }
+        }
+        due
+    }
+
+    /// Give the screen a waker for news from the host's own threads (the
+    /// linked pools' watchers: a new value, an award, the link back).
+    pub fn on_news(&mut self, waker: crate::wake::Waker) {
+        self.wake.set(waker);
     }
 }

@@ -197,3 +197,40 @@ fn a_ticket_never_printed_is_printed_at_the_next_boot_once() {
     drop(s);
     assert_eq!(printed_records(dir.path()), 1, "printed once");
 }
+
+/// Issue 45: the host says how long a sleeping screen may wait before the
+/// host has something to do with nobody touching the cabinet: nothing at
+/// start (the attract loop is already due); the attract loop's return a
+/// configured time after a touch; with credit, the M-38 warning before the
+/// M-35 end of an idle session, then each second of its countdown; nothing
+/// under an overlay with no credit.
+#[test]
+fn the_host_says_when_it_next_has_something_to_do() {
+    use game_host::session::Overlay;
+
+    fn about(due: Option<Duration>, secs: f64) -> bool {
+        due.is_some_and(|d| (d.as_secs_f64() - secs).abs() < 0.2)
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = boot_with(dir.path(), |c| c.replace("inactivity_timeout_s: 600", "inactivity_timeout_s: 4"), false);
+    assert!(s.attract_due());
+    assert_eq!(s.next_due(), None, "nothing falls due at start: the attract loop already is");
+    s.touch();
+    // attract_after_s: 60 in the shipped configuration.
+    assert!(about(s.next_due(), 60.0), "{:?}", s.next_due());
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(about(s.next_due(), 59.5), "{:?}", s.next_due());
+    // With credit: the warning starts half the timeout (at most 30 s)
+    // before the end, at 2 s of 4.
+    assert!(s.command(Command::InsertNote { cents: 500 }));
+    assert!(about(s.next_due(), 2.0), "{:?}", s.next_due());
+    std::thread::sleep(Duration::from_millis(2_100));
+    assert_eq!(s.next_due(), Some(Duration::from_secs(1)), "the countdown is shown each second");
+    s.tend_session();
+    assert!(s.warning().is_some_and(|w| w.contains("inactividade")), "{:?}", s.warning());
+    // Cashed out under the help: nothing falls due (the attract loop never
+    // comes over an overlay).
+    assert!(s.command(Command::CashOut));
+    assert!(s.command(Command::Overlay { overlay: Some(Overlay::Help) }));
+    assert_eq!(s.next_due(), None);
+}

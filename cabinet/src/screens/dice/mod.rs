@@ -234,7 +234,7 @@ fn show_dice<D: DiceScreen>(
         for (spot, stake) in &layout {
             let Some((_, a)) = cells.iter().find(|(c, _)| c == spot) else { continue };
             let (x, y) = a.centre();
-            chips::spawn_chip(r, &fonts, &mut art, &mut images, *stake, (x + a.w / 2.0 - 26.0, y), DiceChip);
+            chips::spawn_chip(r, &fonts, &mut art, &mut images, *stake, (x + a.w / 2.0 - 12.0, y + a.h / 2.0 - 12.0), DiceChip);
         }
     });
     table.chips_on = Some(layout);

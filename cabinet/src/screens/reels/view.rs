@@ -61,7 +61,14 @@ struct Title;
 struct BigWin;
 
 pub fn add(app: &mut App) {
-    app.init_resource::<ReelStage>().add_systems(Update, (build_reel_stage, (move_reels, show_wins, celebrate_big_win)).chain());
+    app.init_resource::<ReelStage>().add_systems(Update, (build_reel_stage, leave_the_window_to_the_reels, (move_reels, show_wins, celebrate_big_win)).chain());
+}
+
+/// The reel window is the reels' alone: the stage's backdrop is not drawn
+/// under it (the window's blue is the screen's clear colour).
+fn leave_the_window_to_the_reels(stage: Res<ReelStage>, mode: Res<State<Mode>>, mut hole: ResMut<stage::BackdropHole>) {
+    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
+    hole.set_if_neq(stage::BackdropHole(stage.window.filter(|_| visible)));
 }
 
 /// The reel game on screen, when the screen shows one.
@@ -106,9 +113,11 @@ fn build_reel_stage(
     let frame = layout::reel_frame(window);
     let frame_art = art.get(&mut images, "reels/frame.svg", frame.h.round() as u32);
     let (wx, wy) = window.centre();
-    let (fx, fy) = frame.centre();
+    // The art's own pixels per design unit across and down (it is
+    // stretched over the frame).
+    let art_size = images.get(&frame_art).map_or(Vec2::new(frame.w, frame.h), |i| i.size_f32());
+    let (sx, sy) = (art_size.x / frame.w, art_size.y / frame.h);
     commands.spawn((ReelRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
-        root.spawn((Sprite::from_color(Color::srgb(0.05, 0.06, 0.12), Vec2::new(window.w, window.h)), Transform::from_translation(stage::at(wx, wy, 1.0))));
         for reel in 0..reels {
             for slot in 0..=rows {
                 root.spawn((Slot(reel, slot), Sprite::default(), Transform::from_translation(stage::at(wx, wy, 2.0)), Visibility::Hidden));
@@ -118,12 +127,18 @@ fn build_reel_stage(
                 Glow(reel),
                 Sprite::from_color(Color::srgba(1.0, 0.8, 0.2, 0.0), Vec2::new(c.w, window.h)),
                 Transform::from_translation(stage::at(c.centre().0, wy, 3.0)),
+                Visibility::Hidden,
             ));
         }
-        root.spawn((
-            Sprite { image: frame_art, custom_size: Some(Vec2::new(frame.w, frame.h)), ..default() },
-            Transform::from_translation(stage::at(fx, fy, 4.0)),
-        ));
+        // The frame's four edges, each its slice of the art: the window's
+        // hole is not drawn (every pixel costs under software rendering).
+        for edge in layout::frame_edges(frame, window) {
+            let slice = Rect::new((edge.x - frame.x) * sx, (edge.y - frame.y) * sy, (edge.x + edge.w - frame.x) * sx, (edge.bottom() - frame.y) * sy);
+            root.spawn((
+                Sprite { image: frame_art.clone(), rect: Some(slice), custom_size: Some(Vec2::new(edge.w, edge.h)), ..default() },
+                Transform::from_translation(stage::at(edge.centre().0, edge.centre().1, 4.0)),
+            ));
+        }
         for k in 0..reels.saturating_sub(1) {
             root.spawn((Segment(k), Sprite::from_color(Color::WHITE, Vec2::new(1.0, 8.0)), Transform::default(), Visibility::Hidden));
         }
@@ -134,20 +149,16 @@ fn build_reel_stage(
                 }
             }
         }
-        let band = |y: f32| Transform::from_translation(stage::at(wx, y, 6.0));
-        root.spawn((
-            CaptionBand,
-            Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.72), Vec2::new(window.w, 56.0)),
-            band(window.bottom() - 30.0),
-            Visibility::Hidden,
-        ));
-        root.spawn((
-            Caption,
-            stage::text(&fonts, "", 34.0, Color::srgb(1.0, 0.87, 0.3)),
-            Transform::from_translation(stage::at(wx, window.bottom() - 30.0, 7.0)),
-        ));
-        root.spawn((TitleBand, Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.72), Vec2::new(window.w, 56.0)), band(window.y + 30.0), Visibility::Hidden));
-        root.spawn((Title, stage::text(&fonts, "", 34.0, Color::srgb(0.5, 0.9, 1.0)), Transform::from_translation(stage::at(wx, window.y + 30.0, 7.0))));
+        // Issue 45: the caption and the title stand in bands of their own
+        // outside the frame, never over a row of symbols.
+        let (caption, title) = (layout::reel_caption(window), layout::reel_title(window));
+        let band = |a: layout::Area| {
+            (Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.72), Vec2::new(a.w, a.h)), Transform::from_translation(stage::at(wx, a.centre().1, 6.0)))
+        };
+        root.spawn((CaptionBand, band(caption), Visibility::Hidden));
+        root.spawn((Caption, stage::text(&fonts, "", 32.0, Color::srgb(1.0, 0.87, 0.3)), Transform::from_translation(stage::at(wx, caption.centre().1, 7.0))));
+        root.spawn((TitleBand, band(title), Visibility::Hidden));
+        root.spawn((Title, stage::text(&fonts, "", 32.0, Color::srgb(0.5, 0.9, 1.0)), Transform::from_translation(stage::at(wx, title.centre().1, 7.0))));
         root.spawn((
             BigWin,
             stage::text(&fonts, "", 96.0, Color::srgb(1.0, 0.85, 0.1)),
@@ -211,7 +222,7 @@ fn move_reels(
     time: Res<Time>,
     stage: Res<ReelStage>,
     mut slots: Query<(&Slot, &mut Sprite, &mut Transform, &mut Visibility), Without<Glow>>,
-    mut glows: Query<(&Glow, &mut Sprite), Without<Slot>>,
+    mut glows: Query<(&Glow, &mut Sprite, &mut Visibility), Without<Slot>>,
 ) {
     let Some(window) = stage.window else { return };
     let Ok(s) = session.0.lock() else { return };
@@ -237,15 +248,23 @@ fn move_reels(
         }
         visibility.set_if_neq(Visibility::Inherited);
         let px = stage.texture_px;
-        sprite.image = stage.symbols.get(symbol).cloned().unwrap_or_default();
+        let image = stage.symbols.get(symbol).cloned().unwrap_or_default();
+        if sprite.image != image {
+            sprite.image = image;
+        }
         sprite.rect = Some(Rect::new(0.0, (from - top) / cell * px, px, (to - top) / cell * px));
         sprite.custom_size = Some(Vec2::new(cell, to - from));
         transform.translation = stage::at(window.x + (reel as f32 + 0.5) * cell, (from + to) / 2.0, 2.0);
     }
     let pulse = 0.25 + 0.15 * (now * 8.0).sin();
-    for (glow, mut sprite) in &mut glows {
+    for (glow, mut sprite, mut visibility) in &mut glows {
+        // A glow that is off is not drawn at all: under software rendering
+        // every pixel a sprite covers costs, seen or not.
         let on = shown.motion.anticipating(glow.0, shown.t);
-        sprite.color = Color::srgba(1.0, 0.8, 0.2, if on { pulse } else { 0.0 });
+        visibility.set_if_neq(if on { Visibility::Inherited } else { Visibility::Hidden });
+        if on {
+            sprite.color = Color::srgba(1.0, 0.8, 0.2, pulse);
+        }
     }
     let _ = rows;
 }

@@ -99,6 +99,10 @@ enum Says {
 }
 #[derive(Component)]
 struct ItemisedPanel;
+
+/// The call bets' buttons, the racetrack and the finals, with their labels.
+#[derive(Component)]
+struct CallBetRow;
 /// A box of the last numbers strip.
 #[derive(Component)]
 struct LastBox(usize);
@@ -201,38 +205,41 @@ fn build_roulette_table(
             Transform::from_translation(stage::at(0.0, 0.0, 1.9)),
             Visibility::Hidden,
         ));
-        // The buttons.
-        for b in &table.buttons {
-            let label = match b {
-                Button::Series(c) => c.name(pt).to_uppercase().replace(" (VIZINHOS DO ZERO)", ""),
-                Button::NeighboursCount => String::new(),
-                Button::Racetrack(i) => pocket_name(g.wheel.sequence()[*i]),
-                Button::Finals(d) => d.to_string(),
-            };
-            let (fill, size) = match b {
-                Button::Racetrack(i) => (pocket_fill(g.wheel.sequence()[*i]), 16.0),
-                Button::Finals(_) => (Color::srgb(0.2, 0.22, 0.3), 26.0),
-                Button::Series(_) | Button::NeighboursCount => (Color::srgb(0.35, 0.2, 0.05), 22.0),
-            };
-            let a = b.area();
-            if *b == Button::NeighboursCount {
-                let (x, y) = a.centre();
-                root.spawn((Sprite::from_color(fill, Vec2::new(a.w, a.h)), Transform::from_translation(stage::at(x, y, 1.1))));
-                root.spawn((Says::Neighbours, stage::text(&fonts, "", size, Color::WHITE), Transform::from_translation(stage::at(x, y, 1.2))));
-            } else {
-                spawn_box(root, &fonts, a, fill, label, size, 1.1);
+        // The call bets (French wheel): put away while the itemised win
+        // stands over them (issue 45: never a label peeking out under it).
+        root.spawn((CallBetRow, Transform::default(), Visibility::Inherited)).with_children(|row| {
+            for b in &table.buttons {
+                let label = match b {
+                    Button::Series(c) => c.name(pt).to_uppercase().replace(" (VIZINHOS DO ZERO)", ""),
+                    Button::NeighboursCount => String::new(),
+                    Button::Racetrack(i) => pocket_name(g.wheel.sequence()[*i]),
+                    Button::Finals(d) => d.to_string(),
+                };
+                let (fill, size) = match b {
+                    Button::Racetrack(i) => (pocket_fill(g.wheel.sequence()[*i]), 16.0),
+                    Button::Finals(_) => (Color::srgb(0.2, 0.22, 0.3), 26.0),
+                    Button::Series(_) | Button::NeighboursCount => (Color::srgb(0.35, 0.2, 0.05), 22.0),
+                };
+                let a = b.area();
+                if *b == Button::NeighboursCount {
+                    let (x, y) = a.centre();
+                    row.spawn((Sprite::from_color(fill, Vec2::new(a.w, a.h)), Transform::from_translation(stage::at(x, y, 1.1))));
+                    row.spawn((Says::Neighbours, stage::text(&fonts, "", size, Color::WHITE), Transform::from_translation(stage::at(x, y, 1.2))));
+                } else {
+                    spawn_box(row, &fonts, a, fill, label, size, 1.1);
+                }
             }
-        }
-        if g.call_bets && g.wheel.call_bets_allowed() {
-            let (x, y) = finals_label();
-            root.spawn((stage::text(&fonts, s.t("FINAIS", "FINALS"), 22.0, table::GOLD), Transform::from_translation(stage::at(x, y, 1.2))));
-            let first = Button::Racetrack(0).area();
-            root.spawn((
-                stage::text(&fonts, s.t("PISTA", "TRACK"), 14.0, table::GOLD),
-                Anchor::CENTER_RIGHT,
-                Transform::from_translation(stage::at(first.x - 2.0, first.centre().1, 1.2)),
-            ));
-        }
+            if g.call_bets && g.wheel.call_bets_allowed() {
+                let (x, y) = finals_label();
+                row.spawn((stage::text(&fonts, s.t("FINAIS", "FINALS"), 22.0, table::GOLD), Transform::from_translation(stage::at(x, y, 1.2))));
+                let first = Button::Racetrack(0).area();
+                row.spawn((
+                    stage::text(&fonts, s.t("PISTA", "TRACK"), 14.0, table::GOLD),
+                    Anchor::CENTER_RIGHT,
+                    Transform::from_translation(stage::at(first.x - 2.0, first.centre().1, 1.2)),
+                ));
+            }
+        });
         chips::spawn_edit_buttons(root, &fonts, &s);
         let (lx, ly) = chips::CHIP_LABEL;
         root.spawn((Says::Chip, stage::text(&fonts, "", 26.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(lx, ly, 1.2))));
@@ -375,7 +382,8 @@ fn show_result(
     mut table: ResMut<RouletteTable>,
     mut texts: Query<(&Says, &mut Text2d)>,
     mut dolly: Query<(&mut Transform, &mut Visibility), (With<Dolly>, Without<ItemisedPanel>)>,
-    mut panel: Query<&mut Visibility, (With<ItemisedPanel>, Without<Dolly>)>,
+    mut panel: Query<&mut Visibility, (With<ItemisedPanel>, Without<Dolly>, Without<CallBetRow>)>,
+    mut call_bets: Query<&mut Visibility, (With<CallBetRow>, Without<Dolly>, Without<ItemisedPanel>)>,
 ) {
     let Ok(s) = session.0.lock() else { return };
     let Some(w) = table.wheel else { return };
@@ -404,6 +412,9 @@ fn show_result(
     }
     for mut vis in &mut panel {
         vis.set_if_neq(if itemised.is_some() { Visibility::Inherited } else { Visibility::Hidden });
+    }
+    for mut vis in &mut call_bets {
+        vis.set_if_neq(if itemised.is_some() { Visibility::Hidden } else { Visibility::Inherited });
     }
     let announce_line = match (shown, landed) {
         (_, Some((r, _, _, _))) => format!("{} {}", s.t("SAIU", "NUMBER"), announce(r.pocket, s.lang()).to_uppercase()),
