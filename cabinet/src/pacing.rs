@@ -40,8 +40,10 @@ use crate::modes::Mode;
 pub const MOVING: Duration = Duration::from_nanos(16_666_667);
 /// The frame of the attract loop and of the moments after a touch: 10 a second.
 pub const STILL: Duration = Duration::from_millis(100);
-/// How long frames follow a touch, a key, a new mode or news.
-pub const SETTLE: Duration = Duration::from_millis(500);
+/// How long frames follow a touch, a key, a new mode or news: long enough
+/// for what a touch sets off on a still screen (ten hands' cards turning
+/// over after the draw take 0.84 s).
+pub const SETTLE: Duration = Duration::from_millis(1_000);
 /// The longest the loop sleeps with nothing due (a safety net: whatever
 /// changed unannounced is drawn at most this late).
 pub const LONGEST_SLEEP: Duration = Duration::from_secs(5);
@@ -56,6 +58,12 @@ pub struct FramePacingPlugin;
 #[derive(Resource, Default)]
 pub struct Moving(pub bool);
 
+/// Set by a screen that still paces out a round already settled (bingo's
+/// balls, one every quarter second): frames follow at 10 a second, and the
+/// win's chime waits for the end (`sounds`).
+#[derive(Resource, Default)]
+pub struct PacedOut(pub bool);
+
 /// Set by the host's threads (through the waker): news to draw.
 #[derive(Resource, Clone, Default)]
 struct News(Arc<AtomicBool>);
@@ -69,11 +77,12 @@ impl Plugin for FramePacingPlugin {
         let sleeping = UpdateMode::reactive(LONGEST_SLEEP);
         app.insert_resource(WinitSettings { focused_mode: sleeping, unfocused_mode: sleeping })
             .init_resource::<Moving>()
+            .init_resource::<PacedOut>()
             .init_resource::<News>()
             .init_resource::<Awake>()
             .add_systems(Startup, give_the_host_a_waker)
             .add_systems(PreUpdate, drop_modifiers_that_did_not_change.after(EguiPreUpdateSet::ProcessInput).before(EguiPreUpdateSet::BeginPass))
-            .add_systems(First, |mut m: ResMut<Moving>| m.0 = false)
+            .add_systems(First, |mut m: ResMut<Moving>, mut p: ResMut<PacedOut>| (m.0, p.0) = (false, false))
             .add_systems(Last, (stay_awake_after_touches_and_news, ask_for_the_next_frame, pace_frames).chain());
     }
 }
@@ -137,6 +146,7 @@ pub fn sleep_for(due: impl IntoIterator<Item = Option<Duration>>) -> Duration {
 fn ask_for_the_next_frame(
     mode: Res<State<Mode>>,
     moving: Res<Moving>,
+    paced: Res<PacedOut>,
     awake: Res<Awake>,
     capture: Res<Capture>,
     shots: Query<(), With<Screenshot>>,
@@ -146,7 +156,7 @@ fn ask_for_the_next_frame(
 ) {
     let mode = *mode.get();
     let awake = awake.0.is_some_and(|until| Instant::now() < until);
-    if draw_on(mode, moving.0, awake, capture.busy() || !shots.is_empty()) {
+    if draw_on(mode, moving.0 || paced.0, awake, capture.busy() || !shots.is_empty()) {
         redraw.write(RequestRedraw);
     }
 

@@ -64,7 +64,9 @@ impl Plugin for SoundPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Heard>()
             .add_systems(Startup, load_sounds)
-            .add_systems(Update, (sound_reel_stops, sound_cards, sound_wins, expire_sounds))
+            .add_systems(Update, (sound_reel_stops, sound_cards, expire_sounds))
+            // After the screens: a round still paced out holds its chime.
+            .add_systems(PostUpdate, sound_wins)
             .add_systems(OnEnter(Mode::Tilt), sound_alarm)
             .add_systems(Update, sound_alarm.run_if(in_state(Mode::Tilt).and_then(bevy::time::common_conditions::on_real_timer(crate::pacing::ALARM_EVERY))));
     }
@@ -99,6 +101,12 @@ fn sound_reel_stops(mut commands: Commands, sounds: Res<Sounds>, session: Res<Se
     let Ok(s) = session.0.lock() else { return };
     let Some(r) = s.round::<Reels>().filter(|r| r.phase != Phase::Ended) else { return };
     let Some(game) = s.rules::<Reels>().map(|g| &g.game) else { return };
+    // Only once the screen follows this round: the reveal of the last one
+    // would have every reel landed at once, as the spin starts (issue 45:
+    // autoplay sounded five stops at the start and none at the landing).
+    if reveal.round != Some(r.id) {
+        return;
+    }
     let reels = r.state.base.stops.len();
     let elapsed = time.elapsed_secs() - reveal.started;
     let spin = if reveal.spin == 0 { &r.state.base } else { r.state.free_spins.get(reveal.spin - 1).unwrap_or(&r.state.base) };
@@ -127,8 +135,12 @@ fn sound_cards(mut commands: Commands, sounds: Res<Sounds>, session: Res<Session
     }
 }
 
-/// A round that ends with a win.
-fn sound_wins(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>, mut heard: ResMut<Heard>) {
+/// A round that ends with a win, once the screen has shown all of it
+/// (issue 45: bingo's chime sounded at JOGAR, before its balls fell).
+fn sound_wins(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>, paced: Res<crate::pacing::PacedOut>, mut heard: ResMut<Heard>) {
+    if paced.0 {
+        return;
+    }
     let Ok(s) = session.0.lock() else { return };
     if s.history().len() > heard.history && s.history().last().is_some_and(|h| h.win > 0) {
         play(&mut commands, &sounds, Sound::Win);

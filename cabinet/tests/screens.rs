@@ -1061,6 +1061,22 @@ fn every_screen_at_1920x1080_stands_where_the_layout_says() {
         std::thread::sleep(Duration::from_millis(400));
         rig.shot();
     }
+    // Issue 45, defect 10: in English the game, its paytable and its win
+    // lines name nothing in Portuguese (the glossary's names).
+    let mut english = Vec::new();
+    for k in ["e", "h", "Page_Down", "h"] {
+        rig.key(k);
+        std::thread::sleep(Duration::from_millis(400));
+        english.push(rig.shot());
+    }
+    rig.key("e");
+    for shot in &english {
+        let text = rig::text_beside(shot);
+        assert!(text.contains("CREDIT"), "{}: not in English:\n{text}", shot.display());
+        if let Some(pt) = rig::portuguese_name(&text) {
+            panic!("{} shows the Portuguese name {pt:?} in English:\n{text}", shot.display());
+        }
+    }
     // Draw poker, recall, audit, tilt, the operator panel.
     rig.key("Right");
     rig.key("Right");

@@ -32,8 +32,12 @@ fn a_whole_session_in_a_real_window() {
 
     // Five rounds of the first game: spin, then collect any win.
     for n in 1..=5u64 {
+        let before = rig.log().matches("sound: reel-stop").count();
         rig.key("space");
-        std::thread::sleep(Duration::from_millis(2_500));
+        // A reel sounds as it lands, never as the spin starts (issue 45).
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(rig.log().matches("sound: reel-stop").count(), before, "round {n}: a reel-stop sound as the spin started");
+        std::thread::sleep(Duration::from_millis(2_200));
         rig.key("Return");
         rig.wait_for("the round to settle", |i| i.state().totals.games.jogadas_efectuadas == n && i.state().open_round.is_none());
     }

@@ -45,6 +45,11 @@ impl HostedGame {
         self.0.name()
     }
 
+    /// The game's name in the player's language (issue 45, defect 10).
+    pub fn title(&self, lang: Lang) -> &str {
+        lang.term(self.0.name())
+    }
+
     /// The family of game, for the menu.
     pub fn family(&self, lang: Lang) -> &'static str {
         self.0.family(lang)

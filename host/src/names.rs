@@ -20,6 +20,16 @@ impl Lang {
         }
     }
 
+    /// A name a paytable gives in Portuguese (a game, a reel symbol, a
+    /// bingo pattern) in this language: the glossary's English, or the
+    /// name as written where the glossary has none (issue 45, defect 10).
+    pub fn term(self, pt: &str) -> &str {
+        match self {
+            Lang::Pt => pt,
+            Lang::En => crate::glossary::english(pt).unwrap_or(pt),
+        }
+    }
+
     /// `n` and its noun, singular for one and plural otherwise (issue 45:
     /// "1 linha", "2 linhas"): `pt` and `en` are (singular, plural).
     pub fn count(self, n: u64, pt: (&str, &str), en: (&str, &str)) -> String {

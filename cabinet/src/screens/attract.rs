@@ -144,7 +144,7 @@ fn run_attract(
             let grow = (phase * 8.0).min((1.0 - phase) * 8.0).min(1.0);
             tr.scale = Vec3::splat(0.6 + 0.4 * grow);
         }
-        let title = format!("{} — {}", g.name(), g.family(s.lang()));
+        let title = format!("{} — {}", g.title(s.lang()), g.family(s.lang()));
         for mut text in &mut name {
             if text.0 != title {
                 text.0.clone_from(&title);

@@ -161,7 +161,7 @@ fn speed_up_key(keys: Res<ButtonInput<KeyCode>>, mut pace: ResMut<BallPace>, ses
 }
 
 /// One more of the committed balls every `BALL_SECONDS`, in their order.
-fn pace_balls(time: Res<Time>, session: Res<SessionRes>, mut pace: ResMut<BallPace>) {
+fn pace_balls(time: Res<Time>, session: Res<SessionRes>, mut pace: ResMut<BallPace>, mut paced: ResMut<crate::pacing::PacedOut>) {
     let Ok(s) = session.0.lock() else { return };
     let Some(r) = s.round::<Bingo>() else { return };
     if pace.round != Some(r.id) {
@@ -179,6 +179,9 @@ fn pace_balls(time: Res<Time>, session: Res<SessionRes>, mut pace: ResMut<BallPa
         pace.since = 0.0;
         pace.shown += 1;
     }
+    // Issue 45: the balls keep falling on a still screen (the round may
+    // be settled already), and the win's chime waits for the last.
+    paced.0 |= pace.shown < target;
 }
 
 fn build_table(
@@ -342,7 +345,7 @@ fn show_table(
                     let prize = prizes.get(i).copied().flatten().and_then(|p| r.patterns().get(p));
                     let alert = if near.get(i).is_some_and(|&c| c != 0) { s.t(" · FALTA 1", " · ONE TO GO") } else { "" };
                     match prize {
-                        Some(p) => format!("{} {}: {} {}×{alert}", s.t("CARTÃO", "CARD"), i + 1, p.name.to_uppercase(), p.pays),
+                        Some(p) => format!("{} {}: {} {}×{alert}", s.t("CARTÃO", "CARD"), i + 1, s.lang().term(&p.name).to_uppercase(), p.pays),
                         None => format!("{} {}{alert}", s.t("CARTÃO", "CARD"), i + 1),
                     }
                 }
@@ -356,14 +359,19 @@ fn show_table(
                 }
                 None => format!("{} 0", s.t("BOLAS", "BALLS")),
             },
-            BingoText::Prizes => game.patterns.iter().rev().map(|p| format!("{} {}×", p.name.to_uppercase(), p.pays)).collect::<Vec<_>>().join("\n"),
+            BingoText::Prizes => {
+                game.patterns.iter().rev().map(|p| format!("{} {}×", s.lang().term(&p.name).to_uppercase(), p.pays)).collect::<Vec<_>>().join("\n")
+            }
             BingoText::Offer => match (&offered, round) {
                 (Some(o), Some(r)) => {
                     let mut completes: Vec<String> = o
                         .completes
                         .iter()
                         .filter_map(|&(ball, card, p)| {
-                            r.state.patterns().get(p).map(|p| format!("{} → {} {} {}", game.call(ball), s.t("cartão", "card"), card + 1, p.name))
+                            r.state
+                                .patterns()
+                                .get(p)
+                                .map(|p| format!("{} → {} {} {}", game.call(ball), s.t("cartão", "card"), card + 1, s.lang().term(&p.name)))
                         })
                         .collect();
                     completes.truncate(4);
@@ -451,7 +459,7 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
     b.push(bet_range(s, g.minimum, g.maximum));
     b.push(Block::Table {
         header: vec![pt("figura", "pattern"), pt("paga por crédito", "pays per credit")],
-        rows: g.patterns.iter().map(|p| vec![p.name.clone(), format!("{}×", p.pays)]).collect(),
+        rows: g.patterns.iter().map(|p| vec![s.lang().term(&p.name).to_owned(), format!("{}×", p.pays)]).collect(),
     });
     if let Some(x) = g.extra {
         b.push(Block::Text(format!(
@@ -482,7 +490,8 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Ok(round) = Round::replay(&g.0, rec.bet.bet, rec.deal.cards, rec.deal.balls, &buys) else { return false };
     let drawn = round.balls_shown();
     for (i, card) in round.cards.iter().enumerate() {
-        let prize = round.prizes().get(i).copied().flatten().and_then(|p| round.patterns().get(p)).map_or("—".to_owned(), |p| p.name.clone());
+        let prize =
+            round.prizes().get(i).copied().flatten().and_then(|p| round.patterns().get(p)).map_or("—".to_owned(), |p| s.lang().term(&p.name).to_owned());
         ui.label(format!("{} {} — {prize}", s.t("Cartão", "Card"), i + 1));
         for row in card.cells.chunks(g.0.variant.columns()) {
             let line: Vec<String> = row

@@ -102,7 +102,10 @@ fn show_game_menu(
                 menu.spawn((Sprite { image: logo, custom_size: Some(Vec2::new(l.w, l.h)), ..default() }, Transform::from_translation(stage::at(lx, ly, 22.0))));
                 // Compact tiles (more than ten games) take smaller text.
                 let small = (a.w / 330.0).min(1.0);
-                menu.spawn((stage::text(&fonts, g.name(), 24.0 * small, Color::WHITE), Transform::from_translation(stage::at(tx, a.bottom() - 34.0, 22.0))));
+                menu.spawn((
+                    stage::text(&fonts, g.title(s.lang()), 24.0 * small, Color::WHITE),
+                    Transform::from_translation(stage::at(tx, a.bottom() - 34.0, 22.0)),
+                ));
                 menu.spawn((
                     stage::text(&fonts, g.family(s.lang()), (16.0 * small).max(13.0), Color::srgb(0.7, 0.7, 0.8)),
                     Transform::from_translation(stage::at(tx, a.bottom() - 12.0, 22.0)),

@@ -176,7 +176,7 @@ fn show_history(
                     .join(" ");
                 let cells = [
                     h.round.to_string(),
-                    clipped(s.games().iter().find(|g| g.id() == h.game).map_or(h.game.as_str(), |g| g.name()), 26),
+                    clipped(s.games().iter().find(|g| g.id() == h.game).map_or(h.game.as_str(), |g| g.title(s.lang())), 26),
                     s.show(h.stake),
                     s.show(h.win),
                     clipped(&h.detail, OUTCOME_CHARS),

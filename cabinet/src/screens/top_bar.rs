@@ -101,7 +101,7 @@ fn show_top_bar(
     for (b, mut text) in &mut bar {
         let want = match b {
             Bar::Machine => format!("{} {}", s.t("Máquina", "Machine"), s.machine().config().machine_id),
-            Bar::Game => s.game().name().to_owned(),
+            Bar::Game => s.game().title(s.lang()).to_owned(),
             Bar::Denomination => format!("{} {}", s.t("Denominação", "Denomination"), cur.format(s.denom())),
             Bar::Progressives => {
                 let shown = s.progressives_shown();

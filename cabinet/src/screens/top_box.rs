@@ -70,7 +70,7 @@ fn show_top_box(
         .iter()
         .map(|p| format!("{} {}", p.name, p.value.map_or_else(|| s.t("indisponível", "unavailable").to_owned(), |v| cur.format(v))))
         .collect();
-    let want = if lines.is_empty() { s.game().name().to_owned() } else { lines.join("\n") };
+    let want = if lines.is_empty() { s.game().title(s.lang()).to_owned() } else { lines.join("\n") };
     for (mut t, mut tr) in &mut text {
         if t.0 != want {
             t.0.clone_from(&want);

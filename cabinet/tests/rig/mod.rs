@@ -511,6 +511,18 @@ pub fn player_text_problem(text: &str) -> Option<String> {
     ["var/", "tickets/", ".txt"].into_iter().find(|p| text.contains(p)).map(str::to_owned)
 }
 
+/// A name a paytable gives in Portuguese that an English screen shows
+/// (issue 45, defect 10): the first glossary name whose English differs,
+/// found as a whole word in `text`.
+pub fn portuguese_name(text: &str) -> Option<&'static str> {
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    game_host::glossary::terms()
+        .iter()
+        .filter(|(pt, en)| pt != en)
+        .map(|(pt, _)| *pt)
+        .find(|pt| text.match_indices(pt).any(|(at, _)| !word(text[..at].chars().next_back()) && !word(text[at + pt.len()..].chars().next())))
+}
+
 /// One text of a screen and where it lay (the cabinet's `NNN-label.layout`).
 #[derive(Clone, Debug)]
 pub struct Placed {

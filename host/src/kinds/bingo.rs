@@ -185,7 +185,7 @@ impl GameKind for Bingo {
             .prizes()
             .iter()
             .enumerate()
-            .map(|(i, p)| format!("{} {}: {}", lang.pick("cartão", "card"), i + 1, p.and_then(|p| round.patterns().get(p)).map_or("—", |p| p.name.as_str())))
+            .map(|(i, p)| format!("{} {}: {}", lang.pick("cartão", "card"), i + 1, p.and_then(|p| round.patterns().get(p)).map_or("—", |p| lang.term(&p.name))))
             .collect();
         let balls: Vec<String> = round.balls_shown().iter().map(|&b| self.0.call(b)).collect();
         format!(

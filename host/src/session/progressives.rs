@@ -139,14 +139,14 @@ impl Session {
         let mut out = Vec::new();
         for pool in self.machine.pools().values().filter(|p| p.config.games.contains(id)) {
             for (cfg, level) in pool.config.levels.iter().zip(&pool.levels) {
-                out.push(ProgressiveShown { name: cfg.name.clone(), value: Some(level.current), linked: false });
+                out.push(ProgressiveShown { name: self.lang.term(&cfg.name).to_owned(), value: Some(level.current), linked: false });
             }
         }
         for p in self.linked.iter().filter(|p| p.setup.games.contains(id)) {
             let view = p.view();
             let up = view.available();
             for l in &view.levels {
-                out.push(ProgressiveShown { name: l.name.clone(), value: up.then_some(l.value), linked: true });
+                out.push(ProgressiveShown { name: self.lang.term(&l.name).to_owned(), value: up.then_some(l.value), linked: true });
             }
             if view.levels.is_empty() {
                 out.push(ProgressiveShown { name: p.setup.pool.clone(), value: None, linked: true });

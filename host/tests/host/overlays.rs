@@ -196,3 +196,57 @@ fn the_history_shows_a_reel_window_s_symbols() {
         assert_eq!(summary.detail, ids.join(" "), "round {}", summary.round);
     }
 }
+
+/// Issue 45, defect 10: English mode names every hosted game, reel symbol
+/// and bingo pattern in English: the glossary holds every such name of
+/// every approved paytable (a new game's names are added before it can
+/// pass), and the session shows them so.
+#[test]
+fn every_name_of_every_approved_game_has_its_english() {
+    use game_host::kinds::{bingo::Bingo, reels::Reels};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path(), 3);
+    let approved = std::fs::read_to_string(test_config::workspace().join("assets/paytables/approved.ron")).unwrap().matches("sha256:").count();
+    assert_eq!(s.games().len(), approved, "the shipped configuration hosts every approved game");
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for g in s.games() {
+        let mut names = vec![g.name().to_owned()];
+        if let Some(r) = g.rules::<Reels>() {
+            names.extend(r.game.symbols.iter().map(|x| x.name.clone()));
+        }
+        if let Some(b) = g.rules::<Bingo>() {
+            names.extend(b.0.patterns.iter().map(|p| p.name.clone()));
+        }
+        for n in names {
+            checked += 1;
+            if game_host::glossary::english(&n).is_none() {
+                missing.push(format!("{}: {n:?}", g.id()));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "names with no English in the glossary:\n{}", missing.join("\n"));
+    // 17 games; Sevens Classic's 7 symbols and Ocean Treasure's 10; the
+    // bingos' 3 + 4 + 5 + 2 patterns (counted in the paytables' files).
+    assert_eq!(checked, 17 + 7 + 10 + 3 + 4 + 5 + 2, "names checked");
+    // The progressive levels' names (M-30) of every game, as shown.
+    let mut levels = std::collections::BTreeSet::new();
+    for g in 0..s.games().len() {
+        assert!(s.command(Command::SelectGame { index: g }));
+        levels.extend(s.progressives_shown().into_iter().map(|p| p.name));
+    }
+    assert!(levels.contains("Grande") && levels.contains("Mistério"), "{levels:?}");
+    let untranslated: Vec<&String> = levels.iter().filter(|n| game_host::glossary::english(n).is_none()).collect();
+    assert!(untranslated.is_empty(), "levels with no English: {untranslated:?}");
+    // The session names them in the player's language.
+    select(&mut s, "ocean-treasure");
+    assert_eq!(s.game().title(s.lang()), "Tesouro do Oceano");
+    s.command(Command::Language { lang: Lang::En });
+    assert_eq!(s.game().title(s.lang()), "Ocean Treasure");
+    let symbols: Vec<&str> = s.game().rules::<Reels>().unwrap().game.symbols.iter().map(|x| Lang::En.term(&x.name)).collect();
+    assert!(symbols.contains(&"Queen") && symbols.contains(&"Pearl (wild)") && !symbols.contains(&"Dama"), "{symbols:?}");
+    select(&mut s, "classic-sevens");
+    let shown: Vec<String> = s.progressives_shown().into_iter().map(|p| p.name).collect();
+    assert_eq!(shown, ["Grand", "Mystery"]);
+}

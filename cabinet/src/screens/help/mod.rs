@@ -172,7 +172,7 @@ fn show_help(
         return;
     }
     take_down(&mut commands, &mut built);
-    let title = format!("{} — {}   ({} / {})", s.t("Regras e tabela de prémios", "Rules and paytable"), s.game().name(), shown.0 + 1, laid.len());
+    let title = format!("{} — {}   ({} / {})", s.t("Regras e tabela de prémios", "Rules and paytable"), s.game().title(s.lang()), shown.0 + 1, laid.len());
     let (cx, cy) = SHEET.centre();
     commands
         .spawn((Sheet, Sprite::from_color(Color::srgb(0.02, 0.04, 0.12), Vec2::new(SHEET.w, SHEET.h)), Transform::from_translation(stage::at(cx, cy, 45.0))))
@@ -259,15 +259,14 @@ fn draw_block(sheet: &mut ChildSpawnerCommands, fonts: &Fonts, b: &Block, y: f32
 /// The bet range of a game, in credits and money.
 pub(crate) fn bet_range(s: &Session, min_bet: u64, max_bet: u64) -> Block {
     let c = &s.machine().config().currency;
+    let credits = |n: u64| s.lang().count(n, ("crédito", "créditos"), ("credit", "credits"));
     Block::Text(format!(
-        "{} {} {} ({}), {} {} {} ({}).",
+        "{} {} ({}), {} {} ({}).",
         s.t("Aposta mínima", "Minimum bet"),
-        min_bet,
-        s.t("créditos", "credits"),
+        credits(min_bet),
         c.format(min_bet * s.denom()),
         s.t("aposta máxima", "maximum bet"),
-        max_bet,
-        s.t("créditos", "credits"),
+        credits(max_bet),
         c.format(max_bet * s.denom())
     ))
 }

@@ -201,7 +201,12 @@ fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
         SymbolKind::Wild { multiplier } => Some((x, multiplier)),
         _ => None,
     }) {
-        b.push(Block::Text(format!("{}: wild, {} ×{}", w.0.name, s.t("prémios com wild multiplicados por", "wins with a wild multiplied by"), w.1)));
+        b.push(Block::Text(format!(
+            "{}: wild, {} ×{}",
+            s.lang().term(&w.0.name),
+            s.t("prémios com wild multiplicados por", "wins with a wild multiplied by"),
+            w.1
+        )));
     }
     b.push(Block::Heading(s.t("Prémios (créditos por crédito apostado na linha)", "Prizes (credits per credit bet on the line)").into()));
     let most = g.pays.iter().map(Vec::len).max().unwrap_or(0);
@@ -213,7 +218,7 @@ fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
         .enumerate()
         .filter(|(_, pays)| pays.iter().any(|&p| p > 0))
         .map(|(sym, pays)| {
-            std::iter::once(g.symbols[sym].name.clone())
+            std::iter::once(s.lang().term(&g.symbols[sym].name).to_owned())
                 .chain(counts.iter().map(|&c| match pays.get(c).copied().unwrap_or(0) {
                     0 => "—".to_owned(),
                     pay => pay.to_string(),
@@ -229,7 +234,7 @@ fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
             let awards = sc.free_games.as_ref().and_then(|f| f.awards.get(count)).copied().unwrap_or(0);
             if pay > 0 || awards > 0 {
                 rows.push(vec![
-                    format!("{count} × {}", g.symbols[sc.symbol as usize].name),
+                    format!("{count} × {}", s.lang().term(&g.symbols[sc.symbol as usize].name)),
                     format!("{pay} × {}", s.t("aposta total", "total bet")),
                     awards.to_string(),
                 ]);

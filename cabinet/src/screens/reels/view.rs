@@ -320,7 +320,7 @@ fn show_wins(
                 points = line.iter().enumerate().map(|(reel, &row)| centre(reel, row as usize)).collect();
                 framed = line.iter().enumerate().take(w.count as usize).map(|(reel, &row)| (reel, row as usize)).collect();
             }
-            let name = game.symbols.get(w.symbol as usize).map_or("", |x| x.name.as_str());
+            let name = game.symbols.get(w.symbol as usize).map_or("", |x| s.lang().term(&x.name));
             text = format!("{} {} · {} × {} · {}", s.t("LINHA", "LINE"), w.line + 1, w.count, name, s.show(w.win * shown.denom));
         }
         Some(Shown::Scatter) => {
