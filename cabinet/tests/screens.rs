@@ -424,6 +424,12 @@ fn dice_tables_show_the_committed_dice_by_touch() {
         assert!(face < rig::ART_DISTANCE && face < other, "die {k}: its face {} at {face:.0}, another at {other:.0}", dice[k]);
     }
     assert!(rig::text_beside(&shown).contains(&format!("SAIU {}-{}-{}", dice[0], dice[1], dice[2])), "{}", rig::text_beside(&shown));
+    // Issue 45: the spots the dice won are lit, staked or not: the total
+    // thrown, and not a total beside it (neither under a chip).
+    let total_cell = |n: u8| layout::Area::new(680.0 + f32::from(n - 4) * 1200.0 / 14.0 + 12.0, 150.0 + 2.0 * 114.0 + 12.0, 1200.0 / 14.0 - 40.0, 60.0);
+    let beside = [sum + 1, sum.wrapping_sub(1), sum + 2, sum.wrapping_sub(2)].into_iter().find(|n| (4..=17).contains(n) && *n != 10).unwrap();
+    let (lit, unlit) = (rig::brightness(width, &pixels, total_cell(sum)), rig::brightness(width, &pixels, total_cell(beside)));
+    assert!(lit > unlit + 25.0, "total {sum} lit at {lit:.0}, total {beside} at {unlit:.0}");
     // Banca francesa: pequeno by touch; the golpe's last throw decides.
     rig.key("Left");
     std::thread::sleep(Duration::from_millis(300));

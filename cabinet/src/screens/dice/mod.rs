@@ -57,7 +57,16 @@ pub trait DiceScreen: Send + Sync + 'static {
     fn undecided(_s: &Session, _throw: &Throw) -> Option<String> {
         None
     }
+    /// Whether the cloth's spot `spot` (as JSON) wins with the round's
+    /// dice, staked or not: lit once the last throw rests (issue 45).
+    fn wins(_spot: &serde_json::Value, _round: &<Self::K as GameKind>::Round) -> bool {
+        false
+    }
 }
+
+/// The light over a spot the dice won.
+#[derive(Component)]
+struct LitSpot(usize);
 
 /// Where the dice stand and how large (design units).
 const DICE: [(f32, f32); 3] = [(230.0, 330.0), (380.0, 330.0), (305.0, 460.0)];
@@ -130,7 +139,14 @@ fn build_dice_table<D: DiceScreen>(
         for (k, &(x, y)) in DICE.iter().enumerate() {
             root.spawn((Die(k), Sprite { custom_size: Some(Vec2::splat(DIE)), ..default() }, Transform::from_translation(stage::at(x, y, 1.5))));
         }
-        for c in cells {
+        for (i, c) in cells.into_iter().enumerate() {
+            let (x, y) = c.area.centre();
+            root.spawn((
+                LitSpot(i),
+                Sprite::from_color(Color::srgba(1.0, 0.85, 0.2, 0.5), Vec2::new(c.area.w - 2.0, c.area.h - 2.0)),
+                Transform::from_translation(stage::at(x, y, 1.15)),
+                Visibility::Hidden,
+            ));
             spawn_box(root, &fonts, c.area, c.fill, c.label, 20.0, 1.1);
         }
         chips::spawn_edit_buttons(root, &fonts, &s);
@@ -162,7 +178,8 @@ fn show_dice<D: DiceScreen>(
     mut images: ResMut<Assets<Image>>,
     roots: Query<Entity, With<DiceRoot<D>>>,
     chips_shown: Query<Entity, With<DiceChip>>,
-    mut dice: Query<(&Die, &mut Sprite, &mut Transform, &mut Visibility)>,
+    mut dice: Query<(&Die, &mut Sprite, &mut Transform, &mut Visibility), Without<LitSpot>>,
+    mut lit: Query<(&LitSpot, &mut Visibility), Without<Die>>,
     mut texts: Query<(&DiceText, &mut Text2d)>,
 ) {
     let Some(fonts) = fonts else { return };
@@ -172,6 +189,7 @@ fn show_dice<D: DiceScreen>(
     }
     let now = time.elapsed_secs();
     let round = s.round::<D::K>();
+    let mut rested = false;
     let (throw, result) = match round {
         Some(r) => {
             let throws = D::throws(&r.state);
@@ -184,6 +202,7 @@ fn show_dice<D: DiceScreen>(
                 text = format!("{}\n", before.join("  "));
             }
             if done {
+                rested = true;
                 text.push_str(&D::result(&s, &r.state));
             } else if i + 1 < throws.len() && u >= motion::lands_at(2) {
                 text.push_str(&D::undecided(&s, &throws[i]).unwrap_or_default());
@@ -205,6 +224,10 @@ fn show_dice<D: DiceScreen>(
         }
         let (x, y) = DICE[die.0];
         tf.translation = stage::at(x, y - lift, 1.5);
+    }
+    for (spot, mut vis) in &mut lit {
+        let on = rested && round.is_some_and(|r| table.cells.get(spot.0).is_some_and(|(cell, _)| D::wins(cell, &r.state)));
+        vis.set_if_neq(if on { Visibility::Inherited } else { Visibility::Hidden });
     }
     let bet = s.game().bet::<D::K>();
     let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA", "CHIP"), D::chip(b)));

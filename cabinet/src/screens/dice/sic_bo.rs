@@ -101,6 +101,10 @@ impl DiceScreen for SicBoTable {
         bet.chip
     }
 
+    fn wins(spot: &serde_json::Value, round: &SicBoRound) -> bool {
+        serde_json::from_value::<Spot>(spot.clone()).is_ok_and(|s| s.returned(1, &round.dice) > 0)
+    }
+
     fn result(s: &Session, round: &SicBoRound) -> String {
         let pt = s.lang() == Lang::Pt;
         let d = round.dice;
