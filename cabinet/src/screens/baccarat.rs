@@ -160,6 +160,20 @@ fn build_table(
         ));
         let (rx, ry) = ROAD.centre();
         root.spawn((Sprite::from_color(Color::srgb(0.95, 0.95, 0.92), Vec2::new(ROAD.w, ROAD.h)), Transform::from_translation(stage::at(rx, ry, 1.0))));
+        // The plate's grid and its name, so that a table with no coup yet
+        // shows an empty plate, not a blank box (issue 45).
+        let (cw, ch) = (ROAD.w / ROAD_COLUMNS as f32, ROAD.h / ROAD_ROWS as f32);
+        let line = Color::srgb(0.8, 0.8, 0.76);
+        for c in 1..ROAD_COLUMNS {
+            root.spawn((Sprite::from_color(line, Vec2::new(2.0, ROAD.h)), Transform::from_translation(stage::at(ROAD.x + c as f32 * cw, ry, 1.05))));
+        }
+        for r in 1..ROAD_ROWS {
+            root.spawn((Sprite::from_color(line, Vec2::new(ROAD.w, 2.0)), Transform::from_translation(stage::at(rx, ROAD.y + r as f32 * ch, 1.05))));
+        }
+        root.spawn((
+            stage::text(&fonts, s.t("ÚLTIMOS GOLPES", "LAST COUPS"), 20.0, table::GOLD),
+            Transform::from_translation(stage::at(rx, ROAD.y - 16.0, 1.2)),
+        ));
     });
 }
 
