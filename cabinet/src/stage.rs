@@ -34,7 +34,7 @@ impl Plugin for StagePlugin {
             .init_resource::<ArtTextures>()
             .init_resource::<BackdropHole>()
             .add_systems(Startup, (spawn_stage_camera, load_font))
-            .add_systems(Update, (show_background, place_camera))
+            .add_systems(Update, (show_background.after(crate::screens::reels::view::leave_the_window_to_the_reels), place_camera))
             .add_systems(EguiPrimaryContextPass, (give_egui_the_shipped_font, zoom_egui_with_the_stage));
     }
 }

@@ -66,7 +66,7 @@ pub fn add(app: &mut App) {
 
 /// The reel window is the reels' alone: the stage's backdrop is not drawn
 /// under it (the window's blue is the screen's clear colour).
-fn leave_the_window_to_the_reels(stage: Res<ReelStage>, mode: Res<State<Mode>>, mut hole: ResMut<stage::BackdropHole>) {
+pub(crate) fn leave_the_window_to_the_reels(stage: Res<ReelStage>, mode: Res<State<Mode>>, mut hole: ResMut<stage::BackdropHole>) {
     let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
     hole.set_if_neq(stage::BackdropHole(stage.window.filter(|_| visible)));
 }
