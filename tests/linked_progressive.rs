@@ -60,6 +60,32 @@ fn controller(suffix: &str, cabinets: &[&str]) -> (String, Controller) {
     (db, c)
 }
 
+/// A hosted cabinet's linked pool (`hosted_pool`).
+struct HostedPool {
+    /// The controller's database.
+    db: String,
+    /// The operator's connection.
+    operator: Controller,
+    /// The configuration text of the hosted cabinet, EGM-0001.
+    config: String,
+    /// The pool as configured (the shipped `linked-sevens`).
+    pool: PoolConfig,
+}
+
+/// The shipped `linked-sevens` pool on a fresh controller with `cabinets`
+/// registered (the first, EGM-0001, is the hosted cabinet), approved with
+/// awards above `confirm_above` cents waiting for an attendant; and the
+/// configuration text of EGM-0001 in `dir` linked to it, its Mini for a
+/// cherry on the first reel.
+fn hosted_pool(suffix: &str, cabinets: &[&str], confirm_above: u64, dir: &Path) -> HostedPool {
+    let (db, mut operator) = controller(suffix, cabinets);
+    let pool: PoolConfig = ron_pool(&std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap());
+    operator.configure_pool(&pool, MAX_WAGER).unwrap();
+    approve(&mut operator, confirm_above);
+    let config = with_linked_pool(&test_config::text(dir), &url("EGM-0001", &db), POOL, "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))");
+    HostedPool { db, operator, config, pool }
+}
+
 /// Cabinet `name`'s own connection.
 fn cabinet(name: &str, db: &str) -> Controller {
     Controller::connect(&url(name, db)).unwrap()
@@ -397,13 +423,8 @@ fn a_sleeping_screen_is_woken_by_its_pools_news_and_only_then() {
     use game_host::boot::{BootOptions, boot};
 
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (pg_db, mut c) = controller("wake", &["EGM-0001", "B"]);
-    let linked: PoolConfig = ron_pool(&std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap());
-    c.configure_pool(&linked, MAX_WAGER).unwrap();
-    approve(&mut c, linked_game::NEVER_CONFIRM);
     let dir = tempfile::tempdir().unwrap();
-    let config =
-        with_linked_pool(&test_config::text(dir.path()), &url("EGM-0001", &pg_db), POOL, "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))");
+    let HostedPool { db: pg_db, config, .. } = hosted_pool("wake", &["EGM-0001", "B"], linked_game::NEVER_CONFIRM, dir.path());
     let config = test_config::write(dir.path(), &config);
     let mut s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(7), demo: false }).unwrap();
     let wakes = Arc::new(AtomicUsize::new(0));
@@ -462,13 +483,8 @@ fn a_hosted_award_above_the_confirmation_amount_locks_up_until_the_attendant_con
     use game_host::notice::Notice;
 
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (pg_db, mut c) = controller("confirm", &["EGM-0001"]);
-    let linked: PoolConfig = ron_pool(&std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap());
-    c.configure_pool(&linked, MAX_WAGER).unwrap();
-    approve(&mut c, 0);
     let dir = tempfile::tempdir().unwrap();
-    let config =
-        with_linked_pool(&test_config::text(dir.path()), &url("EGM-0001", &pg_db), POOL, "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))");
+    let HostedPool { operator: mut c, config, .. } = hosted_pool("confirm", &["EGM-0001"], 0, dir.path());
     let config = test_config::write(dir.path(), &config);
     let mut s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(7), demo: false }).unwrap();
     let index = s.games().iter().position(|g| g.id() == "classic-sevens").unwrap();
@@ -667,13 +683,8 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() 
     use game_host::command::Command;
 
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (pg_db, mut c) = controller("void", &["EGM-0001"]);
-    let linked: PoolConfig = ron_pool(&std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap());
-    c.configure_pool(&linked, MAX_WAGER).unwrap();
-    approve(&mut c, linked_game::NEVER_CONFIRM);
     let dir = tempfile::tempdir().unwrap();
-    let config =
-        with_linked_pool(&test_config::text(dir.path()), &url("EGM-0001", &pg_db), POOL, "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))");
+    let HostedPool { db: pg_db, operator: mut c, config, pool: linked } = hosted_pool("void", &["EGM-0001"], linked_game::NEVER_CONFIRM, dir.path());
     let db = dir.path().join("egm.sqlite");
     // Seed 5: the first round shows a cherry on the first reel, a real
     // Mini the controller checks (issue 35, attack 1).

@@ -157,7 +157,10 @@ fn ask_for_the_next_frame(
     let mode = *mode.get();
     let awake = awake.0.is_some_and(|until| Instant::now() < until);
     if draw_on(mode, moving.0 || paced.0, awake, capture.busy() || !shots.is_empty()) {
+        // The next frame follows at once: how long the loop could sleep
+        // does not matter (and is not worked out on every moving frame).
         redraw.write(RequestRedraw);
+        return;
     }
 
     let (host, banner) = session

@@ -64,10 +64,16 @@ impl Session {
     /// blocking play, no overlay, and nobody has touched the cabinet since
     /// it started or for the configured time (0: only at start).
     pub fn attract_due(&self) -> bool {
-        if self.machine.credit() > 0 || self.in_round() || self.machine.play_block().is_some() || self.overlay.is_some() {
+        if !self.attract_may_come() {
             return false;
         }
         let after = u64::from(self.config.attract_after_s);
         self.touched.is_none_or(|at| after > 0 && at.elapsed().as_secs() >= after)
+    }
+
+    /// Whether the attract loop may come at all: no credit, no round,
+    /// nothing blocking play and no overlay (its clock is `touched`).
+    pub(super) fn attract_may_come(&self) -> bool {
+        self.machine.credit() == 0 && !self.in_round() && self.machine.play_block().is_none() && self.overlay.is_none()
     }
 }

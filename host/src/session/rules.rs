@@ -10,6 +10,12 @@ use crate::notice::{Notice, Warning};
 /// to deliver, a round to void) while nothing else happens.
 const LINK_RETRY: Duration = Duration::from_secs(1);
 
+/// How many seconds before the M-35 end of an idle session the M-38
+/// warning starts: half the timeout, at most 30.
+fn warning_lead(timeout_s: u64) -> u64 {
+    (timeout_s / 2).min(30)
+}
+
 impl Session {
     /// The player pressed something: the inactivity clock restarts.
     pub fn touch(&mut self) {
@@ -40,7 +46,7 @@ impl Session {
         }
         let timeout = u64::from(self.config.inactivity_timeout_s);
         let idle = self.last_activity.elapsed().as_secs();
-        let lead = (timeout / 2).min(30);
+        let lead = warning_lead(timeout);
         let mut warning = None;
         if timeout > 0 && credit > 0 && idle >= timeout {
             tracing::warn!("M-35 session ended: no play for {idle} s; credit {credit} cents cashed out");
@@ -78,10 +84,8 @@ impl Session {
         let mut due: Option<Duration> = None;
         let mut at = |d: Duration| due = Some(due.map_or(d, |x| x.min(d)));
         let credit = self.machine.credit();
-        let idle_screen = !self.in_round() && self.machine.play_block().is_none() && self.overlay.is_none();
         let after = Duration::from_secs(u64::from(self.config.attract_after_s));
-        if credit == 0
-            && idle_screen
+        if self.attract_may_come()
             && !after.is_zero()
             && let Some(touched) = self.touched
         {
@@ -92,15 +96,17 @@ impl Session {
         if credit > 0 && timeout > 0 && !self.in_round() {
             // The warning starts `lead` seconds before the end (tend_session)
             // and counts down each second from then.
-            let warn_from = Duration::from_secs(timeout - (timeout / 2).min(30));
+            let warn_from = Duration::from_secs(timeout - warning_lead(timeout));
             let idle = self.last_activity.elapsed();
             at(if idle < warn_from { warn_from - idle + Duration::from_millis(50) } else { Duration::from_secs(1) });
         }
-        if self.void_waiting.is_some() || self.linked.iter().any(|p| self.machine.linked_pending().iter().any(|(pool, _, _)| *pool == p.setup.pool)) {
+        let pending = if self.linked.is_empty() { Vec::new() } else { self.machine.linked_pending() };
+        if self.void_waiting.is_some() || self.linked.iter().any(|p| pending.iter().any(|(pool, _, _)| *pool == p.setup.pool)) {
             at(LINK_RETRY);
         }
         for pool in &self.linked {
-            if let Some(heard) = pool.view().last_answer.filter(|_| pool.view().available()) {
+            let view = pool.view();
+            if let Some(heard) = view.last_answer.filter(|_| view.available()) {
                 at((heard + linked_controller::LINK_TIMEOUT).saturating_duration_since(Instant::now()) + Duration::from_millis(50));
             }
         }
