@@ -267,6 +267,48 @@ pub fn top_box(width: f32, height: f32) -> Option<Area> {
     (height > width && oy >= 1.0).then(|| Area::new(0.0, -oy / scale, WIDTH, oy / scale))
 }
 
+/// The player's history (M-34; issue 45, defect 4): rounds on a page, and
+/// where each round's row, its picture and a reel window's symbols stand.
+pub const HISTORY_ROWS: usize = 4;
+pub const HISTORY_ROW_H: f32 = 112.0;
+/// The columns: round, game, bet, win, picture, caption, double-up.
+pub const HISTORY_COLUMNS: [f32; 7] = [60.0, 170.0, 470.0, 630.0, 790.0, 1420.0, 1690.0];
+const HISTORY_TOP: f32 = GAME.y + 150.0;
+/// The help sheet's button to the history, and the history's back to the game.
+pub const HELP_TO_HISTORY: Area = Area::new(WIDTH - 80.0 - 560.0, GAME.y + GAME.h - 96.0, 260.0, 72.0);
+pub const HISTORY_BACK: Area = Area::new(WIDTH - 380.0, GAME.y + GAME.h - 88.0, 280.0, 68.0);
+/// A history card picture: its label's height above the hand, and how far
+/// each card of a hand lies from the one before, as a share of its width.
+pub const HISTORY_LABEL_H: f32 = 23.0;
+pub const HISTORY_CARD_STEP: f32 = 0.62;
+
+/// Row `i` of a history page (0 at the top).
+pub fn history_row(i: usize) -> Area {
+    Area::new(40.0, HISTORY_TOP + i as f32 * HISTORY_ROW_H, WIDTH - 80.0, HISTORY_ROW_H)
+}
+
+/// Where row `i`'s picture is drawn.
+pub fn history_picture(i: usize) -> Area {
+    let row = history_row(i);
+    Area::new(HISTORY_COLUMNS[4], row.y + 6.0, HISTORY_COLUMNS[5] - HISTORY_COLUMNS[4] - 20.0, row.h - 12.0)
+}
+
+/// The square of the symbol on reel `reel`, row `row`, in row `i`'s picture
+/// of a reel window of `reels` × `rows`.
+pub fn history_symbol(i: usize, reels: usize, rows: usize, reel: usize, row: usize) -> Area {
+    let p = history_picture(i);
+    let side = (p.h / rows.max(1) as f32).min(p.w / reels.max(1) as f32);
+    Area::new(p.x + reel as f32 * side, p.y + row as f32 * side, side, side)
+}
+
+/// Card `k` of a hand whose first card's left edge is at `x`, in a history
+/// picture `picture` (a card's width to its height as the art kit's 250 : 350).
+pub fn history_card(picture: Area, x: f32, k: usize) -> Area {
+    let h = picture.h - HISTORY_LABEL_H;
+    let w = h * 250.0 / 350.0;
+    Area::new(x + k as f32 * w * HISTORY_CARD_STEP, picture.y + HISTORY_LABEL_H, w, h)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,5 +434,20 @@ mod tests {
         assert!((s - 0.5625).abs() < 1e-6 && x == 0.0 && (y - (1920.0 - 607.5)).abs() < 1e-3);
         let b = top_box(1080.0, 1920.0).expect("a portrait window has a top box");
         assert!((b.y + b.h).abs() < 1e-3 && (b.h * s - (1920.0 - 607.5)).abs() < 1e-2 && b.w == WIDTH);
+    }
+
+    #[test]
+    fn the_history_s_pictures_stand_in_their_rows_above_the_buttons() {
+        for i in 0..HISTORY_ROWS {
+            let (row, p) = (history_row(i), history_picture(i));
+            assert!(p.y >= row.y && p.bottom() <= row.bottom() && p.x >= HISTORY_COLUMNS[4] && p.x + p.w <= HISTORY_COLUMNS[5]);
+            // A 5 × 3 window and a 3 × 1 one fit the picture.
+            for (reels, rows) in [(5, 3), (3, 1)] {
+                let last = history_symbol(i, reels, rows, reels - 1, rows - 1);
+                assert!(last.x + last.w <= p.x + p.w + 0.01 && last.bottom() <= p.bottom() + 0.01, "{reels} × {rows}");
+            }
+        }
+        // The page's buttons (88 above the game's bottom) stay clear.
+        assert!(history_row(HISTORY_ROWS - 1).bottom() <= GAME.bottom() - 88.0);
     }
 }

@@ -20,10 +20,10 @@ use std::time::Duration;
 
 use game_core::cards::Card;
 use game_core::draw_poker::{Dealt, Hold};
-use game_core::reels::{ReelGame, ReelRound};
+use game_core::reels::ReelRound;
 use meters::inspect::Inspection;
 use paytables::artifact::{Artifact, CompiledGame};
-use rig::{Rig, changed, count_pixels, workspace};
+use rig::{Rig, changed, count_pixels, reel_game, workspace};
 // The roulette screen's cloth and buttons, as the cabinet lays them out
 // (they name `crate::layout`, the rig's copy of the cabinet's layout).
 use rig::layout;
@@ -36,14 +36,6 @@ mod roulette_controls;
 
 fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn reel_game(id: &str) -> ReelGame {
-    let bytes = std::fs::read(workspace().join(format!("assets/paytables/compiled/{id}.json"))).unwrap();
-    match serde_json::from_slice::<Artifact>(&bytes).unwrap().game {
-        CompiledGame::Reels(g) => g,
-        other => panic!("{id} is not a reel game: {other:?}"),
-    }
 }
 
 // The art kit's card paper, back and red suit (assets/art/cards, issue 29).
@@ -881,8 +873,8 @@ fn help_page_opens_turns_and_follows_the_language() {
     rig.keep_screenshots("screen-help", 6);
 }
 
-/// The player's history (R): the session's rounds and totals, drawn by
-/// Bevy, left by its button.
+/// The player's history (R, or touched from help): the session's rounds
+/// and totals, each round drawn, left by its button.
 #[test]
 fn history_lists_the_sessions_rounds_and_goes_back_by_touch() {
     let _one = one_at_a_time();
@@ -898,16 +890,25 @@ fn history_lists_the_sessions_rounds_and_goes_back_by_touch() {
     rig.key("r");
     rig.key("space");
     let round = the_round(&rig);
+    // Issue 45, defect 4: opened by touch (help, then its HISTÓRICO
+    // button); the spin drawn as the player saw it, its symbols from their art.
+    rig.touch_button(rig::layout::DeckButton::Help);
+    std::thread::sleep(Duration::from_millis(500));
     let n = rig.shot_count();
-    rig.key("r");
+    let (x, y) = rig::layout::HELP_TO_HISTORY.centre();
+    rig.touch(x, y);
     rig.shot_of_mode("recall", n);
     std::thread::sleep(Duration::from_millis(400));
-    let said = rig::text_beside(&rig.shot());
+    let shot = rig.shot();
+    let said = rig::text_beside(&shot);
     assert!(said.contains("Jogadas: 1") && said.contains("(1 / 1)"), "{said}");
     assert!(said.lines().any(|l| l.trim() == round.round.to_string()), "the round's number is listed:\n{said}");
+    let spin: ReelRound = serde_json::from_value(round.steps[0].step.data["deal"].clone()).unwrap();
+    rig::history_shows_stops(&shot, 0, &reel_game("classic-sevens"), &spin.base.stops).unwrap();
     // The BACK TO GAME button, by touch.
     let n = rig.shot_count();
-    rig.touch(1920.0 - 380.0 + 140.0, 816.0 - 88.0 + 34.0);
+    let (x, y) = rig::layout::HISTORY_BACK.centre();
+    rig.touch(x, y);
     rig.shot_of_mode("idle", n);
     stop(cab);
     rig.keep_screenshots("screen-history", 3);

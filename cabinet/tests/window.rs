@@ -230,6 +230,31 @@ fn a_whole_session_by_touch_alone() {
     let rec: game_host::kinds::draw_poker::DrawRecord = serde_json::from_value(r.steps[1].step.data.clone()).unwrap();
     assert_eq!(rec.hold, game_core::draw_poker::Hold(0b00011), "the two touched cards were held");
     assert!(rig.log().contains("deck: Play") && !rig.log().contains("pressed while disabled"));
+
+    // Issue 45, defect 4: the player's history by touch (help, then its
+    // HISTÓRICO button), the newest round first, drawn as it was seen: the
+    // hand's cards; left by its button.
+    rig.touch_button(DeckButton::Help);
+    std::thread::sleep(Duration::from_millis(500));
+    let n = rig.shot_count();
+    let (x, y) = layout::HELP_TO_HISTORY.centre();
+    rig.touch(x, y);
+    rig.shot_of_mode("recall", n);
+    std::thread::sleep(Duration::from_millis(400));
+    let history = rig.shot();
+    let said = rig::text_beside(&history);
+    assert!(said.contains("HISTÓRICO DAS JOGADAS") && said.contains("Jogadas: 2"), "{said}");
+    let picture = layout::history_picture(0);
+    for (k, card) in rec.hand.iter().enumerate().skip(4) {
+        let (seen, distance) = rig::card_at(&history, layout::history_card(picture, picture.x, k));
+        assert!(seen == *card && distance < rig::ART_DISTANCE, "{}: card {k}: {card} expected, {seen} nearest at {distance:.0}", history.display());
+    }
+    // (The reels' picture is checked by the history's own screen test: the
+    // operator panel, open all along here, stands over part of it.)
+    let n = rig.shot_count();
+    let (x, y) = layout::HISTORY_BACK.centre();
+    rig.touch(x, y);
+    rig.shot_of_mode("idle", n);
     drop(i);
     let mut cab = cab;
     let _ = cab.kill();

@@ -23,6 +23,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::names::Lang;
+use crate::picture::RoundPicture;
 
 /// A value the journal holds: a bet, a drawn outcome, a decision or a step.
 pub trait Journaled: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static {}
@@ -246,4 +247,7 @@ pub trait GameKind: Send + Sync + 'static {
     }
     /// The finished round in one line, for the history (M-34).
     fn describe(&self, round: &Self::Round, lang: Lang) -> String;
+    /// The finished round as the player saw it, for the history to draw
+    /// with the game's art (M-34; issue 45, defect 4).
+    fn picture(&self, round: &Self::Round, lang: Lang) -> RoundPicture;
 }

@@ -26,6 +26,7 @@ pub mod link_worker;
 pub mod linked;
 pub mod names;
 pub mod notice;
+pub mod picture;
 pub mod round;
 pub mod session;
 pub mod ticket_printer;

@@ -19,6 +19,7 @@ use crate::kind::{Award, BetControl, BetEdit, Decided, GameKind, Refusal};
 use crate::linked::LinkedPool;
 use crate::names::Lang;
 use crate::notice::Notice;
+use crate::picture::RoundPicture;
 
 /// The journal's name for a double-up gamble, for every kind.
 pub const GAMBLE: &str = "gamble";
@@ -110,9 +111,22 @@ pub struct RoundSummary {
     pub denom: Cents,
     pub stake: Cents,
     pub win: Cents,
-    /// The round in one line (cards, stops), in the session's language.
+    /// The round in one line (cards, symbols), in the session's language.
     pub detail: String,
+    /// The round as the player saw it, for the history to draw, its
+    /// words in Portuguese and in English (the player may switch).
+    pub pictures: [RoundPicture; 2],
     pub gambles: Vec<Gamble>,
+}
+
+impl RoundSummary {
+    /// The round's picture with its words in `lang`.
+    pub fn picture(&self, lang: Lang) -> &RoundPicture {
+        match lang {
+            Lang::Pt => &self.pictures[0],
+            Lang::En => &self.pictures[1],
+        }
+    }
 }
 
 /// What the lifecycle needs from the session: the core, the pools, and
@@ -133,7 +147,7 @@ pub(crate) enum Progress {
     /// The round waits for a linked pool's controller.
     Awaiting,
     /// The round settled.
-    Settled { summary: RoundSummary, payment: WinPayment, progressive: Cents },
+    Settled { summary: Box<RoundSummary>, payment: WinPayment, progressive: Cents },
 }
 
 /// What a kind made of an interrupted round.
@@ -534,13 +548,14 @@ impl<K: GameKind> Table for Hosted<K> {
             stake: staked,
             win: settled.win,
             detail: rules.describe(&r.state, cx.lang),
+            pictures: [rules.picture(&r.state, Lang::Pt), rules.picture(&r.state, Lang::En)],
             gambles: r.gambles.clone(),
         };
         if let Some(open) = self.round.as_mut() {
             open.phase = Phase::Ended;
             open.settled_win = Some(settled.win);
         }
-        Ok(Progress::Settled { summary, payment: settled.payment, progressive: settled.win.saturating_sub(base_win) })
+        Ok(Progress::Settled { summary: Box::new(summary), payment: settled.payment, progressive: settled.win.saturating_sub(base_win) })
     }
 
     /// Rebuild an interrupted round from the journal with the same rules

@@ -272,7 +272,7 @@ impl Session {
                     // M-12: a win at or above the limit waits for an attendant.
                     self.message = Some(Notice::WinHandpay);
                 }
-                self.history.push(summary);
+                self.history.push(*summary);
                 true
             }
             Err(n) => {

@@ -18,6 +18,7 @@ pub mod operator_panel;
 pub mod recall;
 pub mod reels;
 pub mod roulette;
+pub mod round_picture;
 pub mod stud_poker;
 pub mod table;
 pub mod tilt;

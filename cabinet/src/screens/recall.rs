@@ -1,17 +1,22 @@
 //! The player's history (M-34): every round of this session, newest first,
-//! with bet, win, what happened and the double-up's gambles, and the
-//! session's totals; drawn by Bevy over the game area (issue 29), paged by
-//! touch (or Page Up/Down) and left by its button, R or Escape.
+//! with bet, win, the round drawn as the player saw it (symbols, cards, the
+//! pocket, the dice, the balls: `round_picture`, issue 45) and the
+//! double-up's gambles, and the session's totals; drawn by Bevy over the
+//! game area (issue 29) with the meters bar beside it (M-30), opened by the
+//! help's HISTÓRICO button, paged by touch (or Page Up/Down) and left by its
+//! button, R or Escape.
 
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
+use bevy::text::TextBounds;
 use game_host::session::Session;
 
 use crate::SessionRes;
-use crate::layout::{Area, GAME, WIDTH};
+use crate::layout::{self, Area, GAME, HISTORY_COLUMNS, HISTORY_ROW_H, HISTORY_ROWS, WIDTH};
 use crate::modes::Mode;
+use crate::screens::round_picture::Painter;
 use crate::screens::table;
-use crate::stage::{self, Fonts};
+use crate::stage::{self, ArtTextures, Fonts};
 use crate::touches::Presses;
 
 pub struct RecallPlugin;
@@ -28,13 +33,9 @@ impl Plugin for RecallPlugin {
 #[derive(Resource, Default)]
 struct HistoryPage(usize);
 
-/// Rounds on one page, and where the columns and rows stand.
-pub const ROWS_PER_PAGE: usize = 12;
-const COLUMNS: [f32; 6] = [60.0, 200.0, 640.0, 860.0, 1080.0, 1640.0];
-const HEADER_Y: f32 = GAME.y + 110.0;
-const ROW_H: f32 = 40.0;
-/// The widest outcome text, in characters (its column's width at 24 units).
-const OUTCOME_CHARS: usize = 36;
+/// Rounds on one page (each drawn as a picture, `layout::history_row`).
+pub const ROWS_PER_PAGE: usize = HISTORY_ROWS;
+const HEADER_Y: f32 = GAME.y + 112.0;
 
 /// A control of the history screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,9 +52,9 @@ impl Control {
         let x = match self {
             Control::Newer => 60.0,
             Control::Older => 360.0,
-            Control::Back => WIDTH - 380.0,
+            Control::Back => return layout::HISTORY_BACK,
         };
-        Area::new(x, GAME.y + GAME.h - 88.0, 280.0, 68.0)
+        Area::new(x, layout::HISTORY_BACK.y, layout::HISTORY_BACK.w, layout::HISTORY_BACK.h)
     }
 
     fn label(self, s: &Session) -> &'static str {
@@ -104,10 +105,13 @@ fn turn_history_pages(keys: Res<ButtonInput<KeyCode>>, presses: Res<Presses>, mu
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn show_history(
     mut commands: Commands,
     session: Res<SessionRes>,
     fonts: Option<Res<Fonts>>,
+    mut art: ResMut<ArtTextures>,
+    mut images: ResMut<Assets<Image>>,
     mut page: ResMut<HistoryPage>,
     sheets: Query<Entity, With<HistorySheet>>,
     mut built: Local<Option<(usize, usize, bool)>>,
@@ -136,7 +140,7 @@ fn show_history(
         ))
         .with_children(|sheet| {
             let title = format!("{}   ({} / {})", s.t("HISTÓRICO DAS JOGADAS", "GAME HISTORY"), page.0 + 1, count);
-            sheet.spawn((stage::text(&fonts, title, 38.0, table::GOLD), Anchor::TOP_LEFT, local(COLUMNS[0], GAME.y + 20.0, 1.0)));
+            sheet.spawn((stage::text(&fonts, title, 38.0, table::GOLD), Anchor::TOP_LEFT, local(HISTORY_COLUMNS[0], GAME.y + 20.0, 1.0)));
             let totals = format!(
                 "{}: {}   {}: {}   {}: {}",
                 s.t("Jogadas", "Games"),
@@ -146,27 +150,30 @@ fn show_history(
                 s.t("ganho", "won"),
                 s.show(won)
             );
-            sheet.spawn((stage::text(&fonts, totals, 28.0, Color::WHITE), Anchor::TOP_LEFT, local(COLUMNS[0], GAME.y + 66.0, 1.0)));
+            sheet.spawn((stage::text(&fonts, totals, 28.0, Color::WHITE), Anchor::TOP_LEFT, local(HISTORY_COLUMNS[0], GAME.y + 66.0, 1.0)));
             let header = [
                 s.t("jogada", "game"),
                 s.t("jogo", "title"),
                 s.t("aposta", "bet"),
                 s.t("prémio", "win"),
                 s.t("resultado", "outcome"),
+                "",
                 s.t("dobrar", "double-up"),
             ];
-            for (x, h) in COLUMNS.iter().zip(header) {
+            for (x, h) in HISTORY_COLUMNS.iter().zip(header) {
                 sheet.spawn((stage::text(&fonts, h, 26.0, table::GOLD), Anchor::TOP_LEFT, local(*x, HEADER_Y, 1.0)));
             }
             if rounds.is_empty() {
                 let none = s.t("Ainda não jogou nesta sessão.", "No game played in this session yet.");
-                sheet.spawn((stage::text(&fonts, none, 26.0, Color::WHITE), Anchor::TOP_LEFT, local(COLUMNS[0], HEADER_Y + ROW_H, 1.0)));
+                let y = layout::history_row(0).y + 12.0;
+                sheet.spawn((stage::text(&fonts, none, 26.0, Color::WHITE), Anchor::TOP_LEFT, local(HISTORY_COLUMNS[0], y, 1.0)));
             }
+            let mut painter = Painter { sheet, art: &mut art, images: &mut images, fonts: &fonts, local: &local };
             for (i, h) in rounds.iter().rev().skip(page.0 * ROWS_PER_PAGE).take(ROWS_PER_PAGE).enumerate() {
-                let y = HEADER_Y + (i + 1) as f32 * ROW_H;
+                let row = layout::history_row(i);
                 if i % 2 == 0 {
-                    sheet
-                        .spawn((Sprite::from_color(Color::srgba(1.0, 1.0, 1.0, 0.05), Vec2::new(GAME.w - 80.0, ROW_H)), local(cx, y + ROW_H / 2.0 - 4.0, 0.5)));
+                    let (x, y) = row.centre();
+                    painter.sheet.spawn((Sprite::from_color(Color::srgba(1.0, 1.0, 1.0, 0.05), Vec2::new(row.w, row.h)), local(x, y, 0.5)));
                 }
                 let gambles = h
                     .gambles
@@ -174,17 +181,29 @@ fn show_history(
                     .map(|g| format!("{}/{}", game_host::names::colour(g.pick, s.lang()), game_host::names::colour(g.drawn, s.lang())))
                     .collect::<Vec<_>>()
                     .join(" ");
+                let picture = h.picture(s.lang());
+                let text_y = row.y + 12.0;
                 let cells = [
-                    h.round.to_string(),
-                    clipped(s.games().iter().find(|g| g.id() == h.game).map_or(h.game.as_str(), |g| g.title(s.lang())), 26),
-                    s.show(h.stake),
-                    s.show(h.win),
-                    clipped(&h.detail, OUTCOME_CHARS),
-                    clipped(&gambles, 16),
+                    (HISTORY_COLUMNS[0], h.round.to_string()),
+                    (HISTORY_COLUMNS[1], clipped(s.games().iter().find(|g| g.id() == h.game).map_or(h.game.as_str(), |g| g.title(s.lang())), 20)),
+                    (HISTORY_COLUMNS[2], s.show(h.stake)),
+                    (HISTORY_COLUMNS[3], s.show(h.win)),
                 ];
-                for (x, cell) in COLUMNS.iter().zip(cells) {
-                    sheet.spawn((stage::text(&fonts, cell, 24.0, Color::WHITE), Anchor::TOP_LEFT, local(*x, y, 1.0)));
+                for (x, cell) in cells {
+                    painter.sheet.spawn((stage::text(&fonts, cell, 24.0, Color::WHITE), Anchor::TOP_LEFT, local(x, text_y, 1.0)));
                 }
+                // The caption and the gambles, wrapped in their columns.
+                for (k, (text, size)) in [(picture.caption.clone(), 20.0), (gambles, 20.0)].into_iter().enumerate() {
+                    let right = HISTORY_COLUMNS.get(k + 6).copied().unwrap_or(WIDTH - 40.0);
+                    let width = right - HISTORY_COLUMNS[k + 5] - 20.0;
+                    painter.sheet.spawn((
+                        stage::text(&fonts, text, size, Color::WHITE),
+                        TextBounds::new(width, HISTORY_ROW_H - 12.0),
+                        Anchor::TOP_LEFT,
+                        local(HISTORY_COLUMNS[k + 5], text_y, 1.0),
+                    ));
+                }
+                painter.draw(i, &h.game, &picture.scene);
             }
             for c in Control::ALL {
                 let live = match c {

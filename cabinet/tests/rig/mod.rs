@@ -468,6 +468,56 @@ pub fn shows_stops(path: &Path, game: &game_core::reels::ReelGame, stops: &[u32]
     if wrong.is_empty() { Ok(()) } else { Err(format!("{}: {}", path.display(), wrong.join("; "))) }
 }
 
+/// A shipped reel game's compiled paytable.
+pub fn reel_game(id: &str) -> game_core::reels::ReelGame {
+    let bytes = std::fs::read(workspace().join(format!("assets/paytables/compiled/{id}.json"))).unwrap();
+    match serde_json::from_slice::<paytables::artifact::Artifact>(&bytes).unwrap().game {
+        paytables::artifact::CompiledGame::Reels(g) => g,
+        other => panic!("{id} is not a reel game: {other:?}"),
+    }
+}
+
+/// Whether row `row` of the player's history draws the window of `stops`
+/// (base strips) of `game`, each symbol from its art (issue 45, defect 4).
+pub fn history_shows_stops(path: &Path, row: usize, game: &game_core::reels::ReelGame, stops: &[u32]) -> Result<(), String> {
+    let (width, shot) = shot_pixels(path);
+    let (reels, rows) = (game.reels.len(), game.rows as usize);
+    let strips = game.strips(false);
+    let mut wrong = Vec::new();
+    for (reel, strip) in strips.iter().enumerate() {
+        for r in 0..rows {
+            let cell = layout::history_symbol(row, reels, rows, reel, r);
+            let (got, distance) = game
+                .symbols
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (i, distance_to_art(width, &shot, cell, &format!("games/{}/symbols/{}.svg", game.id, s.id))))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .unwrap();
+            let want = strip.at(stops[reel] as usize, r) as usize;
+            if got != want || distance > ART_DISTANCE {
+                wrong.push(format!("reel {reel} row {r}: {} expected, {} nearest at {distance:.0}", game.symbols[want].id, game.symbols[got].id));
+            }
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(format!("{}: history row {row}: {}", path.display(), wrong.join("; "))) }
+}
+
+/// Which of the 52 cards the art of `area` of a screenshot is nearest, and how near.
+pub fn card_at(path: &Path, area: layout::Area) -> (game_core::cards::Card, f64) {
+    let (width, shot) = shot_pixels(path);
+    (0..52u8)
+        .map(|i| {
+            let c = game_core::cards::Card::new(i / 4, i % 4);
+            let shown = c.to_string();
+            let (rank, suit) = shown.split_at(1);
+            let rank = if rank == "T" { "10" } else { rank };
+            (c, distance_to_art(width, &shot, area, &format!("cards/{rank}{}.svg", suit.to_uppercase())))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap()
+}
+
 /// The most a cell drawn from its symbol's art may differ from it (the
 /// win line and caption drawn over it included); a flat tile or another
 /// screen is far beyond it.

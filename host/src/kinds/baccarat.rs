@@ -21,6 +21,7 @@ use super::layout::{ChipLayout, SpotEdit, chip_offered, within};
 use super::{NoDecision, cards, step};
 use crate::kind::{BetControl, Decided, GameKind, Refusal};
 use crate::names::Lang;
+use crate::picture::{Hand, RoundPicture, Scene};
 
 pub type BaccaratBet = ChipLayout<Spot>;
 
@@ -189,5 +190,11 @@ impl GameKind for Baccarat {
     fn describe(&self, round: &BaccaratRound, lang: Lang) -> String {
         let c = &round.coup;
         format!("{} — {}: {} / {}: {}", announce(c, lang), lang.pick("ponto", "player"), cards(&c.player), lang.pick("banca", "banker"), cards(&c.banker))
+    }
+
+    fn picture(&self, round: &BaccaratRound, lang: Lang) -> RoundPicture {
+        let c = &round.coup;
+        let hands = vec![Hand::new(lang.pick("PONTO", "PLAYER"), &c.player), Hand::new(lang.pick("BANCA", "BANKER"), &c.banker)];
+        RoundPicture { scene: Scene::Cards(hands), caption: announce(c, lang) }
     }
 }

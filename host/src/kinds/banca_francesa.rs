@@ -13,6 +13,7 @@ use super::layout::{ChipLayout, SpotEdit, chip_offered, within};
 use super::{NoDecision, step};
 use crate::kind::{BetControl, Decided, GameKind, Refusal};
 use crate::names::Lang;
+use crate::picture::{RoundPicture, Scene};
 
 pub type BancaBet = ChipLayout<Chance>;
 
@@ -148,5 +149,11 @@ impl GameKind for BancaFrancesa {
         let last = round.golpe.throws.last().map_or(String::new(), |t| format!("{}-{}-{}", t[0], t[1], t[2]));
         let decided = round.golpe.decided().map_or("", |c| c.name(lang == Lang::Pt));
         format!("{last} {decided} ({} {})", round.golpe.throws.len(), lang.pick("lançamentos", "throws"))
+    }
+
+    /// Every throw of the golpe, the deciding one last, and the chance it decided.
+    fn picture(&self, round: &BancaRound, lang: Lang) -> RoundPicture {
+        let caption = round.golpe.decided().map_or_else(String::new, |c| c.name(lang == Lang::Pt).to_owned());
+        RoundPicture { scene: Scene::Dice(round.golpe.throws.clone()), caption }
     }
 }

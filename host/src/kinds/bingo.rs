@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::kind::{BetControl, Decided, GameKind, NoEdit, Refusal};
 use crate::names::Lang;
+use crate::picture::{RoundPicture, Scene};
 
 /// The bet: how many cards (1 to the paytable's most), and the credits
 /// on each.
@@ -196,6 +197,18 @@ impl GameKind for Bingo {
             prizes.join(", "),
             if round.bought.is_empty() { String::new() } else { format!(" — {} {}", round.bought.len(), lang.pick("bolas extra", "extra balls")) }
         )
+    }
+
+    /// The balls drawn and each card's prize.
+    fn picture(&self, round: &Round, lang: Lang) -> RoundPicture {
+        let prizes: Vec<String> = round
+            .prizes()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.and_then(|p| round.patterns().get(p)).map(|p| format!("{} {}: {}", lang.pick("cartão", "card"), i + 1, lang.term(&p.name))))
+            .collect();
+        let caption = if prizes.is_empty() { lang.pick("sem prémio", "no prize").to_owned() } else { prizes.join(", ") };
+        RoundPicture { scene: Scene::Balls { drawn: round.balls_shown().to_vec(), bought: round.bought.len() }, caption }
     }
 }
 

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::cards;
 use crate::kind::{BetControl, Decided, GameKind, NoEdit, Refusal};
 use crate::names::Lang;
+use crate::picture::{Hand, RoundPicture, Scene};
 
 /// The bet on the hand, in credits: a multiple of the table minimum, up
 /// to the maximum (BJ 8, 17).
@@ -183,6 +184,26 @@ impl GameKind for Blackjack {
             .collect();
         let shown = if round.hole_shown { round.dealer.clone() } else { round.dealer.iter().take(1).copied().collect() };
         format!("{}: {} — {}: {}", lang.pick("jogador", "player"), hands.join(" / "), lang.pick("banca", "dealer"), cards(&shown))
+    }
+
+    /// Each of the player's hands with its total and result, then the
+    /// dealer's cards as far as they were shown.
+    fn picture(&self, round: &Round, lang: Lang) -> RoundPicture {
+        let results = round.settlement().map(|s| s.hands).unwrap_or_default();
+        let many = round.hands.len() > 1;
+        let mut hands: Vec<Hand> = round
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let who = if many { format!("{} {}", lang.pick("MÃO", "HAND"), i + 1) } else { lang.pick("JOGADOR", "PLAYER").to_owned() };
+                let result = results.get(i).map_or(String::new(), |r| format!(" {}", r.outcome.name(lang == Lang::Pt)));
+                Hand::new(format!("{who} {}{result}", h.total()), &h.cards)
+            })
+            .collect();
+        let shown: Vec<Card> = if round.hole_shown { round.dealer.clone() } else { round.dealer.iter().take(1).copied().collect() };
+        hands.push(Hand::new(lang.pick("BANCA", "DEALER"), &shown));
+        RoundPicture { scene: Scene::Cards(hands), caption: String::new() }
     }
 }
 

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::{cards, step};
 use crate::kind::{BetControl, Decided, GameKind, Refusal};
 use crate::names::Lang;
+use crate::picture::{Hand, RoundPicture, Scene};
 
 /// A decision at the draw-poker screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -291,6 +292,26 @@ impl GameKind for DrawPoker {
                 format!("{dealt} → {} {}", cards(&hand), self.hand_name(&hand, lang).unwrap_or_default())
             }
         }
+    }
+
+    /// Every hand's final cards with its name, the first hand first.
+    fn picture(&self, round: &DrawPokerRound, lang: Lang) -> RoundPicture {
+        let finals = match round.drawn.as_ref() {
+            Some(d) => d.hands(),
+            None => vec![round.hand()],
+        };
+        let many = finals.len() > 1;
+        let hands = finals
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let who = if many { format!("{} {}", lang.pick("MÃO", "HAND"), i + 1) } else { String::new() };
+                let name = self.hand_name(h, lang).unwrap_or_default();
+                Hand::new(format!("{who} {name}").trim().to_owned(), h)
+            })
+            .collect();
+        let caption = if many { lang.count(finals.len() as u64, ("mão", "mãos"), ("hand", "hands")) } else { String::new() };
+        RoundPicture { scene: Scene::Cards(hands), caption }
     }
 }
 

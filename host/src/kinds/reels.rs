@@ -10,6 +10,7 @@ use meters::{Cents, Draw, WinComponent};
 use super::{NoDecision, step};
 use crate::kind::{BetControl, Decided, GameKind, Refusal};
 use crate::names::Lang;
+use crate::picture::{RoundPicture, Scene};
 
 /// A reel game with its weighted stop tables.
 pub struct Reels {
@@ -141,5 +142,16 @@ impl GameKind for Reels {
             text.push_str(&format!(" +{n} {games}"));
         }
         text
+    }
+
+    fn picture(&self, round: &ReelRound, lang: Lang) -> RoundPicture {
+        let window = self.game.window(&round.base.stops, false);
+        let id = |s: &game_core::reels::SymbolId| self.game.symbols.get(usize::from(*s)).map_or_else(String::new, |sym| sym.id.clone());
+        let rows = (0..usize::from(self.game.rows)).map(|r| window.iter().filter_map(|reel| reel.get(r)).map(id).collect()).collect();
+        let caption = match round.free_spins.len() {
+            0 => String::new(),
+            n => format!("+{}", lang.count(n as u64, ("jogo grátis", "jogos grátis"), ("free game", "free games"))),
+        };
+        RoundPicture { scene: Scene::Reels { rows }, caption }
     }
 }

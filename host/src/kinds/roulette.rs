@@ -14,6 +14,7 @@ use super::layout::{ChipLayout, SpotEdit, chip_offered};
 use super::{NoDecision, step};
 use crate::kind::{BetControl, Decided, GameKind, Refusal};
 use crate::names::Lang;
+use crate::picture::{RoundPicture, Scene};
 
 /// The bet: the chip value the player places with, and the layout, each
 /// spot once with its stake in credits (ascending by spot).
@@ -208,5 +209,15 @@ impl GameKind for Roulette {
     fn describe(&self, round: &RouletteRound, lang: Lang) -> String {
         let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count();
         format!("{} — {} {}, {} {}", announce(round.pocket, lang), round.bet.spots.len(), lang.pick("apostas", "bets"), won, lang.pick("ganharam", "won"))
+    }
+
+    fn picture(&self, round: &RouletteRound, lang: Lang) -> RoundPicture {
+        let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count() as u64;
+        let caption = format!(
+            "{}: {}",
+            lang.count(round.bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")),
+            lang.count(won, ("ganhou", "ganharam"), ("won", "won"))
+        );
+        RoundPicture { scene: Scene::Pocket { name: pocket_name(round.pocket), colour: colour(round.pocket) }, caption }
     }
 }

@@ -14,6 +14,7 @@ use super::layout::{ChipLayout, SpotEdit, chip_offered, within};
 use super::{NoDecision, step};
 use crate::kind::{BetControl, Decided, GameKind, Refusal};
 use crate::names::Lang;
+use crate::picture::{RoundPicture, Scene};
 
 pub type SicBoBet = ChipLayout<Spot>;
 
@@ -137,5 +138,17 @@ impl GameKind for SicBo {
         let d = round.dice;
         let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count();
         format!("{}-{}-{} — {} {}, {} {}", d[0], d[1], d[2], round.bet.spots.len(), lang.pick("apostas", "bets"), won, lang.pick("ganharam", "won"))
+    }
+
+    fn picture(&self, round: &SicBoRound, lang: Lang) -> RoundPicture {
+        let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count() as u64;
+        let total: u8 = round.dice.iter().sum();
+        let caption = format!(
+            "{} {total} — {}: {}",
+            lang.pick("total", "total"),
+            lang.count(round.bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")),
+            lang.count(won, ("ganhou", "ganharam"), ("won", "won"))
+        );
+        RoundPicture { scene: Scene::Dice(vec![round.dice]), caption }
     }
 }

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::{cards, step};
 use crate::kind::{Award, BetControl, Decided, GameKind, Refusal};
 use crate::names::Lang;
+use crate::picture::{Hand, RoundPicture, Scene};
 
 /// The bet: the ante in credits, and the jackpot side bet (PSD 36–39: a
 /// fixed chip, only with an ante, only before the deal).
@@ -76,6 +77,17 @@ fn outcome_label(o: Outcome) -> &'static str {
         Outcome::PlayerWins => "player wins",
         Outcome::DealerWins => "dealer wins",
         Outcome::Push => "push",
+    }
+}
+
+/// The outcome as the player's history says it.
+fn outcome_name(o: Outcome, lang: Lang) -> &'static str {
+    match o {
+        Outcome::Folded => lang.pick("desistiu", "folded"),
+        Outcome::DealerDoesNotQualify => lang.pick("a banca não se qualifica", "dealer does not qualify"),
+        Outcome::PlayerWins => lang.pick("o jogador ganha", "player wins"),
+        Outcome::DealerWins => lang.pick("a banca ganha", "dealer wins"),
+        Outcome::Push => lang.pick("empate", "push"),
     }
 }
 
@@ -226,6 +238,21 @@ impl GameKind for StudPoker {
         let Some((_, s)) = round.settled else { return cards(&round.deal.player) };
         let name = |c: game_core::poker::Category| if lang == Lang::En { c.name_en() } else { c.name_pt() };
         format!("{} {} — {} {} — {}", cards(&round.deal.player), name(s.player), cards(&round.deal.dealer), name(s.dealer), outcome_label(s.outcome))
+    }
+
+    /// The player's hand and, once the round is settled, the dealer's
+    /// (shown at the decision, SP 10), with the hands' names and the outcome.
+    fn picture(&self, round: &StudRound, lang: Lang) -> RoundPicture {
+        let mut hands = vec![Hand::new(lang.pick("JOGADOR", "PLAYER"), &round.deal.player)];
+        let caption = match round.settled {
+            Some((_, s)) => {
+                hands.push(Hand::new(lang.pick("BANCA", "DEALER"), &round.deal.dealer));
+                let name = |c: Category| if lang == Lang::En { c.name_en() } else { c.name_pt() };
+                format!("{} / {} — {}", name(s.player), name(s.dealer), outcome_name(s.outcome, lang))
+            }
+            None => String::new(),
+        };
+        RoundPicture { scene: Scene::Cards(hands), caption }
     }
 }
 

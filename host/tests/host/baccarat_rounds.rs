@@ -8,8 +8,9 @@ use crate::tables::{open, select};
 
 use game_host::command::Command;
 use game_host::kind::BetControl;
+use game_host::picture::Scene;
 use game_host::round::Opening;
-use game_host::session::Session;
+use game_host::session::{Lang, Session};
 use meters::RecallOutcome;
 use serde_json::json;
 
@@ -111,6 +112,13 @@ fn coups_settle_as_the_text_reads_the_committed_cards() {
         assert_eq!(cards.len(), 6);
         let spots: Vec<(String, u64)> = serde_json::from_value(o.bet["spots"].clone()).unwrap();
         let c = coup(&cards);
+        // Issue 45, defect 4: the history draws the player's and the
+        // banker's cards as dealt (P, B, P, B, then any third cards).
+        let Scene::Cards(hands) = &s.history().last().unwrap().picture(Lang::Pt).scene else { panic!("no cards in the history") };
+        let shown: Vec<Vec<String>> = hands.iter().map(|h| h.cards.iter().map(|c| c.to_string()).collect()).collect();
+        assert_eq!((hands[0].label.as_str(), hands[1].label.as_str()), ("PONTO", "BANCA"));
+        assert_eq!([&shown[0][..2], &shown[1][..2]], [&[cards[0].clone(), cards[2].clone()][..], &[cards[1].clone(), cards[3].clone()][..]], "{cards:?}");
+        assert_eq!(shown[0].len() + shown[1].len(), 4 + usize::from(shown[0].len() == 3) + usize::from(shown[1].len() == 3));
         let want: u64 = spots.iter().map(|(spot, stake)| returned(spot, stake * r.denom, c)).sum();
         assert_eq!(win, want, "round {round}: {cards:?} read as {c:?}");
         assert_eq!(r.stake, 42 * r.denom);

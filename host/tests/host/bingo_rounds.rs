@@ -58,7 +58,13 @@ fn a_round_killed_at_each_offer_resumes_there_and_settles_as_the_journal_says() 
         let bet = r.steps[0].step.data["bet"]["bet"].as_u64().unwrap();
         assert_eq!(cards.len(), 4);
         let buys: Vec<bool> = r.steps[1..].iter().map(|st| st.step.data["decision"] == "Buy").collect();
-        let replay = game_core::bingo::Round::replay(&game, bet, cards, balls, &buys).unwrap();
+        let replay = game_core::bingo::Round::replay(&game, bet, cards, balls.clone(), &buys).unwrap();
+        // Issue 45, defect 4: the history draws the balls the player saw,
+        // the committed draw's first ones, the bought ones among them.
+        let extra = buys.iter().filter(|&&b| b).count();
+        let shown = usize::from(game.balls) + extra;
+        let picture = s.history().last().unwrap().picture(game_host::session::Lang::Pt);
+        assert_eq!(picture.scene, game_host::picture::Scene::Balls { drawn: balls[..shown].to_vec(), bought: extra }, "round {rounds}");
         assert_eq!(r.stake, replay.staked(), "round {rounds}: the bet on 4 cards and every price");
         assert_eq!(win, replay.win(), "round {rounds}");
         assert_eq!(credit_after, credit_before - r.stake + win, "round {rounds}");

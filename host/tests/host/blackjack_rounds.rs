@@ -8,6 +8,8 @@ use crate::tables::{open, select};
 
 use game_core::blackjack::{Action, Phase, Round};
 use game_host::kinds::blackjack::Blackjack;
+use game_host::picture::Scene;
+use game_host::session::Lang;
 
 /// The tests' player: insures, splits and doubles whenever offered (to
 /// meet every extra stake), surrenders a 16, hits under 17.
@@ -121,6 +123,14 @@ fn hands_settle_as_the_text_reads_the_committed_cards() {
         assert_eq!(st.staked(), bet + extra, "round {round}: every extra stake the decisions took");
         assert_eq!(s.machine().credit(), credit - (bet + extra) * denom + st.returned() * denom, "round {round}");
         let shoe: Vec<String> = h.deal.cards.iter().map(|c| c.to_string()).collect();
+        // Issue 45, defect 4: the history draws each hand's cards and the
+        // dealer's, as the round ended.
+        let Scene::Cards(drawn) = &s.history().last().unwrap().picture(Lang::En).scene else { panic!("round {round}: no cards") };
+        let player: Vec<&Vec<game_core::cards::Card>> = h.state.hands.iter().map(|hand| &hand.cards).collect();
+        assert_eq!(drawn.iter().rev().skip(1).rev().map(|d| &d.cards).collect::<Vec<_>>(), player, "round {round}");
+        let dealer = drawn.last().unwrap();
+        assert_eq!(dealer.label, "DEALER");
+        assert_eq!(dealer.cards, if h.state.hole_shown { h.state.dealer.clone() } else { h.state.dealer[..1].to_vec() }, "round {round}");
         if let Some(want) = independent(&shoe, &h.state.decisions, bet) {
             assert_eq!(st.returned() - st.bonus, want, "round {round}: {:?} / {:?} with {:?}", &shoe[..8], h.state.hands, h.state.decisions);
             checked += 1;

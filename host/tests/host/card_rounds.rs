@@ -13,7 +13,8 @@ use game_core::draw_poker::{Dealt, DrawPokerGame, Hold};
 use game_core::stud_poker::{Decision, StudDeal, StudPokerGame};
 use game_host::command::Command;
 use game_host::kind::BetControl;
-use game_host::session::Session;
+use game_host::picture::Scene;
+use game_host::session::{Lang, Session};
 use meters::inspect::Inspection;
 use meters::{RecallOutcome, RoundRecall};
 use paytables::artifact::{Artifact, CompiledGame};
@@ -84,6 +85,14 @@ fn draw_round(s: &mut Session, dir: &std::path::Path, id: &str, hold: u8) {
     assert_eq!(serde_json::from_value::<[Card; 5]>(draw["hand"].clone()).unwrap(), hand);
     assert_eq!(r.stake, 5, "five coins of 1 cent");
     assert_eq!(settled_win(&r), draw_poker(id).win(&hand, 5), "{id} pays {hand:?} as game-core does");
+    // Issue 45, defect 4: the history draws the final hand with its name.
+    let picture = s.history().last().unwrap().picture(Lang::Pt);
+    let Scene::Cards(hands) = &picture.scene else { panic!("no cards in the history") };
+    assert_eq!(hands.len(), 1);
+    assert_eq!(hands[0].cards, hand);
+    let game = draw_poker(id);
+    let name = game.evaluate(&hand).map_or("", |e| game.entries[e].name_in(true));
+    assert_eq!(hands[0].label, name);
 }
 
 #[test]
@@ -120,6 +129,12 @@ fn stud_rounds_settle_as_game_core_settles_the_committed_hands() {
     assert_eq!(r.steps[1].extra_stake, 2, "the raise is twice the ante");
     let deal: StudDeal = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
     let expected = stud().settle(&deal, 1, Decision::Raise);
+    // Issue 45, defect 4: the history draws both hands, the dealer's shown at the decision.
+    let Scene::Cards(hands) = &s.history().last().unwrap().picture(Lang::Pt).scene else { panic!("no cards in the history") };
+    assert_eq!(
+        hands.iter().map(|h| (h.label.as_str(), h.cards.clone())).collect::<Vec<_>>(),
+        [("JOGADOR", deal.player.to_vec()), ("BANCA", deal.dealer.to_vec())]
+    );
     assert_eq!(settled_win(&r), expected.returned, "the settlement is game-core's for the committed hands");
     let i = Inspection::open(&dir.path().join("egm.sqlite")).unwrap();
     let m = &i.state().per_game["poquer-sem-descarte"];

@@ -7,8 +7,9 @@ use crate::tables::{open, select};
 
 use game_host::command::Command;
 use game_host::kind::BetControl;
+use game_host::picture::Scene;
 use game_host::round::Opening;
-use game_host::session::Session;
+use game_host::session::{Lang, Session};
 use meters::RecallOutcome;
 use serde_json::json;
 
@@ -68,6 +69,9 @@ fn banca_francesa_golpes_settle_on_their_decisive_throw_within_bf_12() {
         let spots: Vec<(String, u64)> = serde_json::from_value(round["bet"]["spots"].clone()).unwrap();
         let throws: Vec<[u8; 3]> = serde_json::from_value(round["deal"]["throws"].clone()).unwrap();
         throws_seen += throws.len();
+        // Issue 45, defect 4: the history draws every throw, the deciding one last.
+        let picture = s.history().last().unwrap().picture(Lang::Pt);
+        assert_eq!(picture.scene, Scene::Dice(throws.clone()));
         assert_eq!(stake, 20 * denom);
         assert_eq!(win, banca_returned(&spots, &throws) * denom, "{throws:?}");
         assert_eq!(s.machine().credit(), credit - stake + win);
@@ -128,6 +132,11 @@ fn sic_bo_throws_settle_every_spot_at_rule_8s_payout() {
         let spots: Vec<(serde_json::Value, u64)> = serde_json::from_value(round["bet"]["spots"].clone()).unwrap();
         let d: [u8; 3] = serde_json::from_value(round["deal"]["dice"].clone()).unwrap();
         let want: u64 = spots.iter().map(|(spot, stake)| sic_bo_returned(spot, *stake, d)).sum();
+        let picture = s.history().last().unwrap().picture(Lang::En);
+        assert_eq!(picture.scene, Scene::Dice(vec![d]), "the history draws the dice thrown");
+        let won = spots.iter().filter(|(spot, stake)| sic_bo_returned(spot, *stake, d) > 0).count();
+        let bets = if won == 1 { "1 won" } else { &format!("{won} won") };
+        assert_eq!(picture.caption, format!("total {} — 9 bets: {bets}", d.iter().sum::<u8>()), "{d:?}");
         assert_eq!(stake, 9 * denom);
         assert_eq!(win, want * denom, "{d:?}");
         assert_eq!(s.machine().credit(), credit - stake + win);

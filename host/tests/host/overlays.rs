@@ -194,6 +194,9 @@ fn the_history_shows_a_reel_window_s_symbols() {
         let ids: Vec<&str> =
             round.base.stops.iter().zip(&game.reels).map(|(&stop, strip)| game.symbols[usize::from(strip.symbols[stop as usize])].id.as_str()).collect();
         assert_eq!(summary.detail, ids.join(" "), "round {}", summary.round);
+        // And the picture the history draws: the same symbols, one row.
+        let rows = vec![ids.iter().map(|id| (*id).to_owned()).collect::<Vec<_>>()];
+        assert_eq!(summary.picture(Lang::Pt).scene, game_host::picture::Scene::Reels { rows }, "round {}", summary.round);
     }
 }
 

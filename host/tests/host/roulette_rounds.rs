@@ -14,7 +14,7 @@ use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::kinds::roulette::{Roulette, RouletteBet, RouletteDeal, RouletteEdit};
 use game_host::round::{Opening, Phase};
-use game_host::session::Session;
+use game_host::session::{Lang, Session};
 use meters::RecallOutcome;
 
 /// The shipped configuration: it hosts the two roulette tables.
@@ -78,6 +78,19 @@ fn spin(s: &mut Session) -> (u8, u64, u64) {
     let r = s.machine().recall(1).unwrap().remove(0);
     let opening: Opening<RouletteBet, RouletteDeal> = serde_json::from_value(r.steps[0].step.data.clone()).unwrap();
     let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
+    // Issue 45, defect 4: the history draws the pocket, named and coloured
+    // as the wheel is (AR 8: the reds read from the digest).
+    const REDS: [u8; 18] = [1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36];
+    let p = opening.deal.pocket;
+    let colour = if p == 0 || p == 37 {
+        game_core::roulette::PocketColour::Zero
+    } else if REDS.contains(&p) {
+        game_core::roulette::PocketColour::Red
+    } else {
+        game_core::roulette::PocketColour::Black
+    };
+    let name = if p == 37 { "00".to_owned() } else { p.to_string() };
+    assert_eq!(s.history().last().unwrap().picture(Lang::Pt).scene, game_host::picture::Scene::Pocket { name, colour });
     (opening.deal.pocket, win, r.stake)
 }
 

@@ -67,7 +67,7 @@ impl Turn {
         let x = match self {
             Turn::Back => TEXT_LEFT,
             Turn::On => TEXT_LEFT + 300.0,
-            Turn::History => WIDTH - TEXT_LEFT - 560.0,
+            Turn::History => return crate::layout::HELP_TO_HISTORY,
             Turn::Close => WIDTH - TEXT_LEFT - 260.0,
         };
         Area::new(x, PAGE_BUTTONS_Y, 260.0, 72.0)
