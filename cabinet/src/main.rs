@@ -154,7 +154,7 @@ fn main() -> ExitCode {
                     screens::double_up::DoubleUpPlugin,
                     screens::top_box::TopBoxPlugin,
                 ))
-                .add_plugins((screens::bingo::BingoScreenPlugin, touches::TouchesPlugin));
+                .add_plugins((screens::bingo::BingoScreenPlugin, touches::TouchesPlugin, screens::GameScreenPlugin));
         }
         Err(reason) => {
             // Self-tests failed before any play: only the reason is shown.

@@ -1080,7 +1080,7 @@ fn every_screen_at_1920x1080_stands_where_the_layout_says() {
     for shot in &english {
         let text = rig::text_beside(shot);
         assert!(text.contains("CREDIT"), "{}: not in English:\n{text}", shot.display());
-        if let Some(pt) = rig::portuguese_name(&text) {
+        if let Some(pt) = rig::untranslated(&text) {
             panic!("{} shows the Portuguese name {pt:?} in English:\n{text}", shot.display());
         }
     }
@@ -1099,6 +1099,41 @@ fn every_screen_at_1920x1080_stands_where_the_layout_says() {
         rig.key(key);
         rig.shot_of_mode(mode, n);
     }
+    // Issue 45, defect 10: every game's screen and the first page of its
+    // help, in English, name nothing in Portuguese.
+    rig.key("e");
+    rig.key("Left");
+    rig.key("Left");
+    let games = game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron")).unwrap().games.len();
+    let mut tour = Vec::new();
+    for g in 0..games {
+        if g > 0 {
+            rig.key("Right");
+        }
+        std::thread::sleep(Duration::from_millis(700));
+        tour.push(rig.shot());
+        rig.key("h");
+        std::thread::sleep(Duration::from_millis(500));
+        tour.push(rig.shot());
+        rig.key("h");
+    }
+    rig.key("e");
+    let mut titles = std::collections::BTreeSet::new();
+    let mut portuguese = Vec::new();
+    for shot in &tour {
+        let text = rig::text_beside(shot);
+        assert!(text.contains("CREDIT"), "{}: not in English:\n{text}", shot.display());
+        if let Some(pt) = rig::untranslated(&text) {
+            let line = text.lines().find(|l| l.contains(&pt)).unwrap_or_default().to_owned();
+            portuguese.push(format!("{}: {pt:?} in {line:?}", shot.file_name().unwrap_or_default().to_string_lossy()));
+        }
+        // The help's title names the game whose rules it shows.
+        if let Some(title) = text.lines().find_map(|l| l.strip_prefix("Rules and paytable — ")) {
+            titles.insert(title.split("   (").next().unwrap_or_default().to_owned());
+        }
+    }
+    assert!(portuguese.is_empty(), "Portuguese on English screens:\n{}", portuguese.join("\n"));
+    assert_eq!(titles.len(), games, "the tour saw every game's help: {titles:?}");
     rig.key("o");
     std::thread::sleep(Duration::from_millis(400));
     rig.shot();

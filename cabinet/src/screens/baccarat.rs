@@ -112,8 +112,8 @@ enum TableText {
 
 fn build_table(
     mut commands: Commands,
+    game_screen: Res<crate::screens::GameScreen>,
     session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<BaccaratTable>,
     mut roots: Query<(Entity, &mut Visibility), With<TableRoot>>,
@@ -122,7 +122,7 @@ fn build_table(
     let Ok(s) = session.0.lock() else { return };
     let game = s.rules::<Baccarat>();
     let key = game.map(|_| format!("{}/{:?}", s.game().id(), s.lang()));
-    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.key, &mut roots) else { return };
+    let Some(visibility) = table::rebuild(&mut commands, game_screen.0, key, &mut table.key, &mut roots) else { return };
     *table = BaccaratTable { key: table.key.take(), ..default() };
     let Some(g) = game else { return };
     let pt = s.lang() == Lang::Pt;

@@ -186,8 +186,8 @@ fn pace_balls(time: Res<Time>, session: Res<SessionRes>, mut pace: ResMut<BallPa
 
 fn build_table(
     mut commands: Commands,
+    game_screen: Res<crate::screens::GameScreen>,
     session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<BingoTable>,
     mut roots: Query<(Entity, &mut Visibility), With<BingoRoot>>,
@@ -195,7 +195,7 @@ fn build_table(
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
     let key = s.rules::<Bingo>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
-    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.game, &mut roots) else { return };
+    let Some(visibility) = table::rebuild(&mut commands, game_screen.0, key, &mut table.game, &mut roots) else { return };
     let Some(game) = s.rules::<Bingo>().map(|b| b.0.clone()) else { return };
     let drum = usize::from(game.variant.balls());
     commands.spawn((BingoRoot, Transform::default(), visibility)).with_children(|root| {

@@ -145,8 +145,8 @@ fn card_place(hands: usize, hand: Option<usize>, i: usize, n: usize) -> (f32, f3
 #[allow(clippy::too_many_arguments)]
 fn build_table(
     mut commands: Commands,
+    game_screen: Res<crate::screens::GameScreen>,
     session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<BlackjackTable>,
     mut roots: Query<(Entity, &mut Visibility), With<BlackjackRoot>>,
@@ -154,7 +154,7 @@ fn build_table(
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
     let key = s.rules::<Blackjack>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
-    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.game, &mut roots) else { return };
+    let Some(visibility) = table::rebuild(&mut commands, game_screen.0, key, &mut table.game, &mut roots) else { return };
     if s.rules::<Blackjack>().is_none() {
         return;
     }

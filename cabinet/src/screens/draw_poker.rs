@@ -130,8 +130,8 @@ fn main_hand() -> Vec<(f32, f32)> {
 #[allow(clippy::too_many_arguments)]
 fn build_draw_table(
     mut commands: Commands,
+    game_screen: Res<crate::screens::GameScreen>,
     session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<DrawTable>,
     mut roots: Query<(Entity, &mut Visibility), With<DrawRoot>>,
@@ -139,7 +139,7 @@ fn build_draw_table(
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
     let key = s.rules::<DrawPoker>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
-    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.game, &mut roots) else { return };
+    let Some(visibility) = table::rebuild(&mut commands, game_screen.0, key, &mut table.game, &mut roots) else { return };
     *table = DrawTable { game: table.game.take(), ..default() };
     let Some(g) = s.rules::<DrawPoker>().map(|r| r.0.clone()) else { return };
     let pt = s.lang() == Lang::Pt;

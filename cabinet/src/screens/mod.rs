@@ -25,7 +25,7 @@ pub mod tilt;
 pub mod top_bar;
 pub mod top_box;
 
-use bevy::prelude::Resource;
+use bevy::prelude::*;
 use bevy_egui::egui;
 use game_host::session::Session;
 use meters::RoundRecall;
@@ -54,6 +54,33 @@ impl KindPages {
         pages.help.push(help);
         pages.replay.push(replay);
     }
+}
+
+/// Whether the selected game's own screen is drawn: idle or in play, with
+/// no sheet over the game area (help, the game menu). Under a sheet it is
+/// hidden, not drawn beneath it (issue 45: nothing a sheet covers is filled
+/// again every frame, and no text of it lies under the sheet's).
+#[derive(Resource, Default, Clone, Copy, PartialEq, Eq)]
+pub struct GameScreen(pub bool);
+
+pub struct GameScreenPlugin;
+
+impl Plugin for GameScreenPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<GameScreen>().add_systems(PreUpdate, decide_whether_the_game_shows);
+    }
+}
+
+fn decide_whether_the_game_shows(
+    mode: Option<Res<State<crate::modes::Mode>>>,
+    help: Option<Res<help::HelpOpen>>,
+    menu: Option<Res<game_menu::GameMenuOpen>>,
+    mut shown: ResMut<GameScreen>,
+) {
+    use crate::modes::Mode;
+    let playing = mode.is_some_and(|m| matches!(m.get(), Mode::Idle | Mode::Playing));
+    let sheet = help.is_some_and(|h| h.0) || menu.is_some_and(|m| m.0);
+    shown.set_if_neq(GameScreen(playing && !sheet));
 }
 
 /// The space the always-visible panels take (heights in points), measured

@@ -131,8 +131,8 @@ fn category_name(lang: Lang, c: Category) -> &'static str {
 #[allow(clippy::too_many_arguments)]
 fn build_stud_table(
     mut commands: Commands,
+    game_screen: Res<crate::screens::GameScreen>,
     session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<StudTable>,
     mut roots: Query<(Entity, &mut Visibility), With<StudRoot>>,
@@ -140,7 +140,7 @@ fn build_stud_table(
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
     let key = s.rules::<StudPoker>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
-    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.game, &mut roots) else { return };
+    let Some(visibility) = table::rebuild(&mut commands, game_screen.0, key, &mut table.game, &mut roots) else { return };
     *table = StudTable { game: table.game.take(), ..default() };
     let Some(g) = s.rules::<StudPoker>().map(|r| r.0.clone()) else { return };
     commands.spawn((StudRoot, Transform::default(), visibility)).with_children(|root| {

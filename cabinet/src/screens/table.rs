@@ -60,13 +60,12 @@ pub fn row(n: usize, size: Vec2, gap: f32, x: f32, y: f32) -> Vec<(f32, f32)> {
 /// None: the table on screen is current.
 pub fn rebuild<R: Component>(
     commands: &mut Commands,
-    mode: &crate::modes::Mode,
+    game_screen: bool,
     key: Option<String>,
     built: &mut Option<String>,
     roots: &mut Query<(Entity, &mut Visibility), With<R>>,
 ) -> Option<Visibility> {
-    use crate::modes::Mode;
-    let shown = if matches!(mode, Mode::Idle | Mode::Playing) { Visibility::Inherited } else { Visibility::Hidden };
+    let shown = if game_screen { Visibility::Inherited } else { Visibility::Hidden };
     for (_, mut v) in roots.iter_mut() {
         v.set_if_neq(shown);
     }

@@ -27,6 +27,15 @@ const BANNER_H: f32 = 52.0;
 /// The width the progressives' values wrap within (from x 1170 to the
 /// lab's mark).
 const PROGRESSIVES_W: f32 = 500.0;
+/// The room of the game's name, from its left edge (360) to short of the
+/// denomination (820).
+const GAME_TITLE_W: f32 = 440.0;
+/// The name's size: 34 units up to 20 characters (about 22 units a
+/// character at that size fill its room), smaller beyond, never under 24.
+fn title_size(title: &str) -> f32 {
+    let chars = title.chars().count().max(1) as f32;
+    (34.0 * 20.0 / chars).clamp(24.0, 34.0)
+}
 
 impl Plugin for TopBarPlugin {
     fn build(&self, app: &mut App) {
@@ -59,7 +68,7 @@ fn show_top_bar(
     fonts: Option<Res<Fonts>>,
     mut banners: ResMut<Banners>,
     built: Query<(), With<Bar>>,
-    mut bar: Query<(&Bar, &mut Text2d), Without<BandText>>,
+    mut bar: Query<(&Bar, &mut Text2d, &mut TextFont), Without<BandText>>,
     mut bands: Query<(&Band, &mut Visibility, &mut Transform), Without<BandText>>,
     mut band_texts: Query<(&BandText, &mut Text2d, &mut Visibility, &mut Transform), Without<Bar>>,
 ) {
@@ -77,11 +86,15 @@ fn show_top_bar(
             (Bar::Lab, WIDTH - 24.0, 18.0, Color::srgb(1.0, 1.0, 0.2), Anchor::CENTER_RIGHT),
         ] {
             let wraps = matches!(b, Bar::Progressives);
+            let title = matches!(b, Bar::Game);
             let mut text = commands.spawn((b, stage::text(&fonts, "", size, colour), anchor, Transform::from_translation(stage::at(x, cy, 31.0))));
             // The progressives wrap within their room, short of the lab's
             // mark (issue 45: a long list ran over it).
             if wraps {
                 text.insert(bevy::text::TextBounds::new_horizontal(PROGRESSIVES_W));
+            }
+            if title {
+                text.insert(bevy::text::TextBounds::new_horizontal(GAME_TITLE_W));
             }
         }
         for (k, fill, ink) in [(0, DEMO_FILL, Color::WHITE), (1, WARNING_FILL, Color::BLACK), (2, AWARD_FILL, Color::srgb(1.0, 0.85, 0.1))] {
@@ -98,7 +111,7 @@ fn show_top_bar(
     }
     let Ok(s) = session.0.lock() else { return };
     let cur = &s.machine().config().currency;
-    for (b, mut text) in &mut bar {
+    for (b, mut text, mut font) in &mut bar {
         let want = match b {
             Bar::Machine => format!("{} {}", s.t("Máquina", "Machine"), s.machine().config().machine_id),
             Bar::Game => s.game().title(s.lang()).to_owned(),
@@ -118,6 +131,11 @@ fn show_top_bar(
             Bar::Lab => if s.machine().config().mode.is_lab() { s.t("MODO LABORATÓRIO", "LAB MODE") } else { "" }.to_owned(),
         };
         if text.0 != want {
+            // A long game name is set smaller to keep short of the
+            // denomination (issue 45: "No-Commission Baccarat" ran over it).
+            if matches!(b, Bar::Game) {
+                font.font_size = bevy::text::FontSize::Px(title_size(&want));
+            }
             text.0 = want;
         }
     }
@@ -171,4 +189,20 @@ fn measure_hud(mut contexts: EguiContexts, mode: Res<State<Mode>>, banners: Res<
     let deck_shown = matches!(mode.get(), Mode::Attract | Mode::Idle | Mode::Playing);
     *hud = HudLayout { top, bottom: if deck_shown { bottom } else { 0.0 } };
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_game_name_is_set_smaller_and_a_short_one_full_size() {
+        assert_eq!(title_size("Sevens Classic"), 34.0);
+        assert_eq!(title_size("Ocean Treasure — 20 l"), 34.0 * 20.0 / 21.0);
+        // "No-Commission Baccarat": 22 characters at about 0.64 of the size
+        // each stay inside the room.
+        let size = title_size("No-Commission Baccarat");
+        assert!(22.0 * 0.64 * size < GAME_TITLE_W, "{size}");
+        assert_eq!(title_size(&"x".repeat(60)), 24.0);
+    }
 }

@@ -573,6 +573,59 @@ pub fn portuguese_name(text: &str) -> Option<&'static str> {
         .find(|pt| text.match_indices(pt).any(|(at, _)| !word(text[..at].chars().next_back()) && !word(text[at + pt.len()..].chars().next())))
 }
 
+/// Portuguese left on an English screen (issue 45, defect 10): a
+/// paytable's name the glossary translates ([`portuguese_name`]), a word
+/// spelt with a letter English never uses (ã, õ, ç, á, é, í, ó, ú, â, ê,
+/// ô, à), or one of the player's common Portuguese words; the first found.
+/// The names of the games that are Portuguese in English too (Banca
+/// Francesa, Cussec… whose glossary English is their own name), the
+/// language button's PORTUGUÊS and the French call bets are left out.
+pub fn untranslated(text: &str) -> Option<String> {
+    if let Some(pt) = portuguese_name(text) {
+        return Some(pt.to_owned());
+    }
+    let kept: Vec<&str> = game_host::glossary::terms().iter().filter(|(pt, en)| pt == en).map(|(pt, _)| *pt).collect();
+    // The language button names the language it switches to, in it; the
+    // French roulette's call bets keep their French names in English.
+    let mut rest = text.replace("PORTUGUÊS", " ");
+    for french in ["VOISINS DU ZÉRO", "Voisins du Zéro", "JEU ZÉRO", "Jeu Zéro"] {
+        rest = rest.replace(french, " ");
+    }
+    for k in kept {
+        rest = rest.replace(k, " ");
+    }
+    const WORDS: [&str; 24] = [
+        "aposta",
+        "apostas",
+        "crédito",
+        "créditos",
+        "prémio",
+        "prémios",
+        "jogada",
+        "jogadas",
+        "linha",
+        "linhas",
+        "jogar",
+        "ajuda",
+        "dobrar",
+        "ganho",
+        "cartão",
+        "cartões",
+        "bolas",
+        "mão",
+        "não",
+        "para",
+        "com",
+        "jogo",
+        "jogos",
+        "sem",
+    ];
+    rest.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).find_map(|w| {
+        let lower = w.to_lowercase();
+        (lower.chars().any(|c| "ãõçáéíóúâêôà".contains(c)) || WORDS.contains(&lower.as_str())).then(|| w.to_owned())
+    })
+}
+
 /// One text of a screen and where it lay (the cabinet's `NNN-label.layout`).
 #[derive(Clone, Debug)]
 pub struct Placed {

@@ -116,8 +116,8 @@ fn selected<D: DiceScreen>(s: &Session) -> bool {
 #[allow(clippy::too_many_arguments)]
 fn build_dice_table<D: DiceScreen>(
     mut commands: Commands,
+    game_screen: Res<crate::screens::GameScreen>,
     session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<DiceTable<D>>,
     mut roots: Query<(Entity, &mut Visibility), With<DiceRoot<D>>>,
@@ -125,7 +125,7 @@ fn build_dice_table<D: DiceScreen>(
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
     let key = selected::<D>(&s).then(|| format!("{}/{:?}", s.game().id(), s.lang()));
-    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.key, &mut roots) else { return };
+    let Some(visibility) = table::rebuild(&mut commands, game_screen.0, key, &mut table.key, &mut roots) else { return };
     *table = DiceTable { key: table.key.take(), ..default() };
     if table.key.is_none() {
         return;

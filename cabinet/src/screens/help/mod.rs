@@ -217,10 +217,8 @@ fn draw_block(sheet: &mut ChildSpawnerCommands, fonts: &Fonts, b: &Block, y: f32
             ));
         }
         Block::Table { header, rows } => {
-            let n = header.len().max(rows.iter().map(Vec::len).max().unwrap_or(0)).max(1);
-            let first = if n == 1 { page::WIDTH } else { (page::WIDTH * 0.34).max(page::WIDTH - 220.0 * (n - 1) as f32) };
-            let other = if n == 1 { 0.0 } else { (page::WIDTH - first) / (n - 1) as f32 };
-            let x_of = |c: usize| TEXT_LEFT + if c == 0 { 0.0 } else { first + (c - 1) as f32 * other };
+            let lefts = page::column_lefts(header, rows);
+            let x_of = |c: usize| TEXT_LEFT + lefts.get(c).copied().unwrap_or(0.0);
             for (r, row) in std::iter::once(header).chain(rows).enumerate() {
                 let ry = y + r as f32 * page::ROW_H;
                 if r % 2 == 0 && r > 0 {

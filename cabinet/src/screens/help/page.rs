@@ -45,6 +45,28 @@ fn chars_per_line() -> usize {
     (WIDTH / (TEXT_SIZE * CHAR_EM)).floor() as usize
 }
 
+/// Where each column of a table starts, from the page's left edge: every
+/// column after the first as wide as its widest cell (at least 220 units),
+/// standing at the page's right; the first takes the rest (issue 45: an
+/// English spot name ran into the column after it).
+pub fn column_lefts(header: &[String], rows: &[Vec<String>]) -> Vec<f32> {
+    let n = header.len().max(rows.iter().map(Vec::len).max().unwrap_or(0)).max(1);
+    let widest =
+        |c: usize| std::iter::once(header).chain(rows.iter().map(Vec::as_slice)).filter_map(|r| r.get(c)).map(|t| t.chars().count()).max().unwrap_or(0);
+    let need: Vec<f32> = (0..n).map(|c| (widest(c) as f32 * TABLE_SIZE * CHAR_EM + 28.0).max(220.0)).collect();
+    let others: f32 = need[1..].iter().sum();
+    // The first column keeps at least its own need, the others sharing
+    // what is left in proportion when they would not fit.
+    let squeeze = if others > 0.0 { ((WIDTH - need[0].min(WIDTH * 0.34)) / others).min(1.0) } else { 1.0 };
+    let mut lefts = vec![0.0; n];
+    let mut right = WIDTH;
+    for c in (1..n).rev() {
+        right -= need[c] * squeeze;
+        lefts[c] = right;
+    }
+    lefts
+}
+
 /// How many diagrams of paylines stand on one row.
 pub fn lines_per_row() -> usize {
     (WIDTH / LINE_W).floor() as usize
@@ -176,6 +198,25 @@ mod tests {
         assert!((90..=110).contains(&per), "{per}");
         assert_eq!(height(&Block::Text("a".repeat(per + 1))), GAP + 2.0 * TEXT_LINE_H);
         assert_eq!(height(&table(3)), GAP + 4.0 * ROW_H);
+    }
+
+    #[test]
+    fn a_table_s_columns_are_as_wide_as_their_widest_cell_and_never_run_into_each_other() {
+        let strings = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        // A paytable: four columns of 220 at the right, the names taking the rest.
+        let lefts = column_lefts(&strings(&["hand", "1", "2", "3"]), &[strings(&["Royal Flush", "250", "500", "750"])]);
+        assert_eq!(lefts, vec![0.0, WIDTH - 660.0, WIDTH - 440.0, WIDTH - 220.0]);
+        // Sic bo's spots in English: the label's column widens to hold it.
+        let header = strings(&["spot", "pays", "return"]);
+        let rows = vec![strings(&["Small", "SMALL  4-10  1:1", "97.22%"]), strings(&["Any triple", "ANY TRIPLE  32:1", "91.67%"])];
+        let lefts = column_lefts(&header, &rows);
+        let drawn = |t: &str| t.chars().count() as f32 * TABLE_SIZE * CHAR_EM;
+        for row in std::iter::once(&header).chain(&rows) {
+            for c in 0..row.len() - 1 {
+                assert!(lefts[c] + drawn(&row[c]) < lefts[c + 1], "{:?} runs into column {}", row[c], c + 1);
+            }
+            assert!(lefts[row.len() - 1] + drawn(&row[row.len() - 1]) <= WIDTH);
+        }
     }
 
     #[test]

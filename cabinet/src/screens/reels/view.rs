@@ -15,7 +15,6 @@ use super::Reveal;
 use super::motion::Motion;
 use crate::SessionRes;
 use crate::layout::{self, Area};
-use crate::modes::Mode;
 use crate::stage::{self, ArtTextures, Fonts};
 
 /// Seconds each win is shown before the next.
@@ -66,9 +65,8 @@ pub fn add(app: &mut App) {
 
 /// The reel window is the reels' alone: the stage's backdrop is not drawn
 /// under it (the window's blue is the screen's clear colour).
-pub(crate) fn leave_the_window_to_the_reels(stage: Res<ReelStage>, mode: Res<State<Mode>>, mut hole: ResMut<stage::BackdropHole>) {
-    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
-    hole.set_if_neq(stage::BackdropHole(stage.window.filter(|_| visible)));
+pub(crate) fn leave_the_window_to_the_reels(stage: Res<ReelStage>, game_screen: Res<crate::screens::GameScreen>, mut hole: ResMut<stage::BackdropHole>) {
+    hole.set_if_neq(stage::BackdropHole(stage.window.filter(|_| game_screen.0)));
 }
 
 /// The reel game on screen, when the screen shows one.
@@ -81,7 +79,7 @@ fn reel_game(s: &Session) -> Option<&ReelGame> {
 fn build_reel_stage(
     mut commands: Commands,
     session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
+    game_screen: Res<crate::screens::GameScreen>,
     mut stage: ResMut<ReelStage>,
     mut art: ResMut<ArtTextures>,
     mut images: ResMut<Assets<Image>>,
@@ -92,7 +90,7 @@ fn build_reel_stage(
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
     let want = reel_game(&s).map(|g| g.id.clone());
-    let visible = matches!(mode.get(), Mode::Idle | Mode::Playing);
+    let visible = game_screen.0;
     for mut v in &mut shown {
         v.set_if_neq(if visible { Visibility::Inherited } else { Visibility::Hidden });
     }

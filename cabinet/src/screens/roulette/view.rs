@@ -130,8 +130,8 @@ pub fn wheel_art(wheel: Wheel) -> &'static str {
 #[allow(clippy::too_many_arguments)]
 fn build_roulette_table(
     mut commands: Commands,
+    game_screen: Res<crate::screens::GameScreen>,
     session: Res<SessionRes>,
-    mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<RouletteTable>,
     mut art: ResMut<ArtTextures>,
@@ -141,7 +141,7 @@ fn build_roulette_table(
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
     let key = s.rules::<Roulette>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
-    let Some(visibility) = table::rebuild(&mut commands, mode.get(), key, &mut table.key, &mut roots) else { return };
+    let Some(visibility) = table::rebuild(&mut commands, game_screen.0, key, &mut table.key, &mut roots) else { return };
     let neighbours = table.neighbours;
     *table = RouletteTable { key: table.key.take(), neighbours, ..default() };
     let Some(g) = s.rules::<Roulette>().map(|r| r.0.clone()) else { return };
