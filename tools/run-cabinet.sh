@@ -19,7 +19,9 @@
 # (--operator-panel), the retail build's only stand-in for them (issue 45).
 #
 # Installs what the machine lacks first. Extra arguments go to the cabinet
-# (e.g. --size 1920x1080).
+# (e.g. --size 1920x1080). EGM_VAR names another folder for all of the
+# installation's state than var/ (a second cabinet on the same machine,
+# tools/readme-screenshots.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lib/deps.sh
@@ -27,18 +29,19 @@ egm_need_cargo
 egm_ensure_packages "${EGM_DEBIAN_PACKAGES[@]}"
 cargo build --release --locked -p cabinet -p egm-tools --bin cabinet --bin egm-lab
 bin="${CARGO_TARGET_DIR:-target}/release"
-mkdir -p var
+var="${EGM_VAR:-var}"
+mkdir -p "$var"
 
 # The software TPM: started unless it already answers.
 port="${EGM_TPM_PORT:-2321}"
 tcti="swtpm:host=127.0.0.1,port=$port"
 tpm_pid=""
 if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    mkdir -p var/tpm
+    mkdir -p "$var/tpm"
     swtpm socket --tpm2 --flags not-need-init,startup-clear \
         --server "type=tcp,bindaddr=127.0.0.1,port=$port" \
         --ctrl "type=tcp,bindaddr=127.0.0.1,port=$((port + 1))" \
-        --tpmstate dir=var/tpm &
+        --tpmstate dir="$var/tpm" &
     tpm_pid=$!
     for _ in $(seq 100); do
         (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
@@ -52,13 +55,13 @@ cleanup() {
 trap cleanup EXIT
 
 # The site's configuration, made once from the shipped one.
-if [ ! -f var/cabinet.ron ]; then
+if [ ! -f "$var/cabinet.ron" ]; then
     # Critical memory of an earlier, uninstalled run (lab mode, the file
     # stand-in) is kept aside, never opened with this TPM.
-    if compgen -G "var/egm.sqlite*" >/dev/null; then
-        old="var/before-install-$(date -u +%Y%m%dT%H%M%SZ)"
+    if compgen -G "$var/egm.sqlite*" >/dev/null; then
+        old="$var/before-install-$(date -u +%Y%m%dT%H%M%SZ)"
         mkdir -p "$old"
-        mv var/egm.sqlite* "$old"/
+        mv "$var"/egm.sqlite* "$old"/
         echo "earlier critical memory moved to $old"
     fi
     pin="${EGM_OPERATOR_PIN:-}"
@@ -76,15 +79,17 @@ if [ ! -f var/cabinet.ron ]; then
     text=${text//"$shipped_hash"/"$hash"}
     text=${text//'tcti: "device:/dev/tpmrm0"'/"tcti: \"$tcti\""}
     text=${text//'"assets/paytables/approved.ron"'/'"var/approved.ron"'}
-    printf '%s\n' "$text" >var/cabinet.ron.new
-    mv var/cabinet.ron.new var/cabinet.ron
+    # Every file of the installation in its own folder.
+    text=${text//'"var/'/"\"$var/"}
+    printf '%s\n' "$text" >"$var/cabinet.ron.new"
+    mv "$var/cabinet.ron.new" "$var/cabinet.ron"
 fi
 
 # This build approved (every run: the build may have changed).
-cp assets/paytables/approved.ron var/approved.ron
-"$bin/egm-lab" approve-program "$bin/cabinet" --manifest var/approved.ron >/dev/null
+cp assets/paytables/approved.ron "$var/approved.ron"
+"$bin/egm-lab" approve-program "$bin/cabinet" --manifest "$var/approved.ron" >/dev/null
 
-if [ ! -f var/egm.sqlite ]; then
+if [ ! -f "$var/egm.sqlite" ]; then
     # Provisioning takes ownership of the TPM with secrets derived from
     # the operator's PIN: the operator is present.
     pin="${pin:-${EGM_OPERATOR_PIN:-}}"
@@ -92,7 +97,7 @@ if [ ! -f var/egm.sqlite ]; then
         read -rsp "operator PIN (provisions this cabinet's TPM): " pin
         echo
     fi
-    printf '%s\n' "$pin" | "$bin/egm-lab" provision var/egm.sqlite --config var/cabinet.ron
+    printf '%s\n' "$pin" | "$bin/egm-lab" provision "$var/egm.sqlite" --config "$var/cabinet.ron"
 fi
 
 # No display (a headless server): run under a virtual one.
@@ -103,4 +108,4 @@ if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
     export DISPLAY=:99
     sleep 1
 fi
-"$bin/cabinet" --windowed --operator-panel --config var/cabinet.ron --db var/egm.sqlite "$@"
+"$bin/cabinet" --windowed --operator-panel --config "$var/cabinet.ron" --db "$var/egm.sqlite" "$@"

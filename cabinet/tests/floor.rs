@@ -47,21 +47,12 @@ fn typing_in_the_operator_panel_moves_no_money_and_no_screen() {
     rig.key("o");
     std::thread::sleep(Duration::from_millis(500));
     assert!(said(&rig).contains("Painel do operador"), "the panel did not open");
-    // The panel stands at (680, 120): its ticket field is the row under
-    // the notes' buttons and their label. Touch down that band until a
-    // typed 9 (no device's key) shows in the field.
-    let mut focused = false;
-    for y in (210..250).step_by(4) {
-        rig.xdotool(&["mousemove", "800", &y.to_string(), "click", "1"]);
-        std::thread::sleep(Duration::from_millis(200));
-        rig.xdotool(&["type", "--delay", "60", "9"]);
-        std::thread::sleep(Duration::from_millis(300));
-        if said(&rig).lines().any(|l| l.trim() == "9") {
-            focused = true;
-            break;
-        }
-    }
-    assert!(focused, "the ticket field was not found");
+    // The ticket field, found by its hint; a typed 9 (no device's key)
+    // shows in it.
+    rig.touch_text("número de validação");
+    rig.xdotool(&["type", "--delay", "60", "9"]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(said(&rig).lines().any(|l| l.trim() == "9"), "the ticket field did not take the typed 9");
     let before = Inspection::open(&rig.db()).unwrap();
     let typed = "310217333077701346 teste de auditoria";
     rig.xdotool(&["type", "--delay", "60", typed]);

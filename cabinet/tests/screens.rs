@@ -21,7 +21,6 @@ use std::time::Duration;
 use game_core::cards::Card;
 use game_core::draw_poker::{Dealt, Hold};
 use game_core::reels::ReelRound;
-use meters::inspect::Inspection;
 use paytables::artifact::{Artifact, CompiledGame};
 use rig::{Rig, changed, count_pixels, reel_game, workspace};
 // The roulette screen's cloth and buttons, as the cabinet lays them out
@@ -784,17 +783,9 @@ fn operator_panel_takes_a_note_by_touch() {
     std::thread::sleep(Duration::from_millis(500));
     let panel = rig.shot();
     assert!(changed(&before, &panel) > 0.02, "the panel did not open");
-    // The panel stands at (680, 120); its first row of buttons is the notes,
-    // the first of them 5 €. Touch down its column until a note is taken.
-    let mut credit = 0;
-    for y in (140..260).step_by(6) {
-        rig.xdotool(&["mousemove", "712", &y.to_string(), "click", "1"]);
-        std::thread::sleep(Duration::from_millis(350));
-        credit = Inspection::open(&rig.db()).map_or(0, |i| i.state().credit);
-        if credit > 0 {
-            break;
-        }
-    }
+    // The panel's first note button, 5 €, found by its label.
+    rig.touch_text("5.00 EUR");
+    let credit = rig.wait_for("the 5 € note", |i| i.state().credit > 0).state().credit;
     assert_eq!(credit, 500, "the panel's first note button did not credit 5 €");
     stop(cab);
     rig.keep_screenshots("screen-operator-panel", 2);

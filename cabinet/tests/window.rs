@@ -160,17 +160,10 @@ fn a_whole_session_by_touch_alone() {
     let _one = one_at_a_time();
     let rig = Rig::new();
     let cab = rig.launch_with(&["--operator-panel"]);
-    // The panel stands at (680, 120); its first row of buttons is the notes,
-    // the first of them 5 €: touch down its column until a note is taken.
+    // The panel's first note button, 5 €, found by its label.
     let note = |rig: &Rig, before: u64| {
-        for y in (140..260).step_by(6) {
-            rig.xdotool(&["mousemove", "712", &y.to_string(), "click", "1"]);
-            std::thread::sleep(Duration::from_millis(300));
-            if meters::inspect::Inspection::open(&rig.db()).is_ok_and(|i| i.state().credit > before) {
-                return;
-            }
-        }
-        panic!("the panel's first note button took no note");
+        rig.touch_text("5.00 EUR");
+        rig.wait_for("a note", |i| i.state().credit > before);
     };
     note(&rig, 0);
     rig.wait_for("the 5 € note", |i| i.state().credit == 500);

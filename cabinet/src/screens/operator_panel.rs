@@ -53,7 +53,10 @@ fn draw_operator_panel(
     #[cfg(feature = "lab")]
     let mut open = panel.open;
     let title = s.t("Painel do operador", "Operator panel").to_owned();
-    let window = egui::Window::new(title).fixed_pos([680.0, 120.0]);
+    // In the screen's top right corner, over the top bar's end: folded, it
+    // is a tab that covers no game (issue 45: at (680, 120) it lay over
+    // the reels and the roulette cloth).
+    let window = egui::Window::new(title).anchor(egui::Align2::RIGHT_TOP, [-6.0, 6.0]);
     // The lab build closes it (and O opens it again); the retail build folds it.
     #[cfg(feature = "lab")]
     let window = window.open(&mut open);

@@ -26,7 +26,7 @@ pub const AWARD_FILL: Color = Color::srgb_u8(150, 20, 20);
 const BANNER_H: f32 = 52.0;
 /// The width the progressives' values wrap within (from x 1170 to the
 /// lab's mark).
-const PROGRESSIVES_W: f32 = 500.0;
+const PROGRESSIVES_W: f32 = 420.0;
 /// The room of the game's name, from its left edge (360) to short of the
 /// denomination (820).
 const GAME_TITLE_W: f32 = 440.0;

@@ -227,6 +227,28 @@ impl Rig {
         }
     }
 
+    /// The centre (window pixels) of the first text on screen now that
+    /// starts with `prefix`, read from the layout the cabinet writes beside
+    /// a fresh screenshot: a control found by its label, wherever it stands.
+    pub fn text_at(&self, prefix: &str) -> Option<(i64, i64)> {
+        let shot = self.shot();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !shot.with_extension("layout").exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        layout_beside(&shot).into_iter().find(|p| p.text.starts_with(prefix)).map(|p| {
+            let [x0, y0, x1, y1] = p.rect;
+            (((x0 + x1) / 2.0).round() as i64, ((y0 + y1) / 2.0).round() as i64)
+        })
+    }
+
+    /// Touch the first text on screen that starts with `prefix`.
+    pub fn touch_text(&self, prefix: &str) {
+        let (x, y) = self.text_at(prefix).unwrap_or_else(|| panic!("no text {prefix:?} on screen"));
+        self.xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"]);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+
     /// Wait for the screenshot the cabinet takes on entering `mode`
     /// (`tilt`, `audit`, `recall`, …), newer than `after` files; its path.
     pub fn shot_of_mode(&self, mode: &str, after: usize) -> PathBuf {

@@ -195,7 +195,11 @@ impl GameKind for Bingo {
             lang.pick("bolas", "balls"),
             balls.join(" "),
             prizes.join(", "),
-            if round.bought.is_empty() { String::new() } else { format!(" — {} {}", round.bought.len(), lang.pick("bolas extra", "extra balls")) }
+            if round.bought.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", lang.count(round.bought.len() as u64, ("bola extra", "bolas extra"), ("extra ball", "extra balls")))
+            }
         )
     }
 

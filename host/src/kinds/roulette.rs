@@ -169,7 +169,13 @@ impl GameKind for Roulette {
     }
 
     fn bet_text(&self, bet: &RouletteBet, lang: Lang) -> String {
-        format!("{} {} {} — {} {}", bet.spots.len(), lang.pick("apostas", "bets"), lang.pick("na mesa", "on the cloth"), lang.pick("ficha", "chip"), bet.chip)
+        format!(
+            "{} {} — {} {}",
+            lang.count(bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")),
+            lang.pick("na mesa", "on the cloth"),
+            lang.pick("ficha", "chip"),
+            bet.chip
+        )
     }
 
     /// Rien ne va plus: the layout is fixed; one pocket, uniformly.
@@ -208,7 +214,12 @@ impl GameKind for Roulette {
 
     fn describe(&self, round: &RouletteRound, lang: Lang) -> String {
         let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count();
-        format!("{} — {} {}, {} {}", announce(round.pocket, lang), round.bet.spots.len(), lang.pick("apostas", "bets"), won, lang.pick("ganharam", "won"))
+        format!(
+            "{} — {}, {}",
+            announce(round.pocket, lang),
+            lang.count(round.bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")),
+            lang.count(won as u64, ("ganhou", "ganharam"), ("won", "won"))
+        )
     }
 
     fn picture(&self, round: &RouletteRound, lang: Lang) -> RoundPicture {

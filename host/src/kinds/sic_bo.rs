@@ -100,7 +100,7 @@ impl GameKind for SicBo {
     }
 
     fn bet_text(&self, bet: &SicBoBet, lang: Lang) -> String {
-        format!("{} {} — {} {}", bet.spots.len(), lang.pick("apostas", "bets"), lang.pick("ficha", "chip"), bet.chip)
+        format!("{} — {} {}", lang.count(bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")), lang.pick("ficha", "chip"), bet.chip)
     }
 
     fn draw(&self, _bet: &SicBoBet, rng: &mut Draw<'_>) -> Result<Dome, String> {
@@ -137,7 +137,14 @@ impl GameKind for SicBo {
     fn describe(&self, round: &SicBoRound, lang: Lang) -> String {
         let d = round.dice;
         let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count();
-        format!("{}-{}-{} — {} {}, {} {}", d[0], d[1], d[2], round.bet.spots.len(), lang.pick("apostas", "bets"), won, lang.pick("ganharam", "won"))
+        format!(
+            "{}-{}-{} — {}, {}",
+            d[0],
+            d[1],
+            d[2],
+            lang.count(round.bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")),
+            lang.count(won as u64, ("ganhou", "ganharam"), ("won", "won"))
+        )
     }
 
     fn picture(&self, round: &SicBoRound, lang: Lang) -> RoundPicture {

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# The README's screenshots (issue 45, defect 12), taken from the retail
+# cabinet as a floor runs it: production mode on a software TPM, installed
+# by tools/run-cabinet.sh into a folder of its own (EGM_VAR, never var/),
+# at 1920x1080 under a private Xvfb, played only as a player and an
+# operator can (the operator panel's note buttons, the player's keys and
+# touches; the retail build has no development keys). Each screen is the
+# cabinet's own screenshot (F12), written to docs/screenshots/NAME.png.
+#
+#   tools/readme-screenshots.sh
+#
+# Controls are found by their text in the layout the cabinet writes beside
+# each screenshot (NNN-label.layout: source x0 y0 x1 y1 text), so nothing
+# here knows a pixel of any screen.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=docs/screenshots
+work="$(mktemp -d)"
+display=":$((150 + RANDOM % 50))"
+export EGM_VAR="$work/var" EGM_TPM_PORT="$((24000 + 2 * (RANDOM % 500)))"
+EGM_OPERATOR_PIN="$(printf '%05d%05d' $((RANDOM % 100000)) $((RANDOM % 100000)))"
+export EGM_OPERATOR_PIN
+Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp -noreset >/dev/null 2>&1 &
+xvfb=$!
+cleanup() {
+    [ -n "${cab:-}" ] && kill -- -"$cab" 2>/dev/null || true
+    sleep 1
+    kill "$xvfb" 2>/dev/null || true
+    pkill -f "swtpm socket.*port=$EGM_TPM_PORT" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+export DISPLAY="$display" XDG_RUNTIME_DIR="$work"
+shots="$work/shots"
+setsid tools/run-cabinet.sh --size 1920x1080 --screenshot-dir "$shots" >"$work/log" 2>&1 &
+cab=$!
+for _ in $(seq 1 600); do
+    id="$(xdotool search --name "EGM cabinet" 2>/dev/null | head -1 || true)"
+    [ -n "$id" ] && break
+    kill -0 "$cab" 2>/dev/null || { cat "$work/log"; echo "the cabinet did not start" >&2; exit 1; }
+    sleep 0.5
+done
+xdotool windowfocus "$id"
+sleep 4
+
+key() { xdotool key --delay 80 "$@"; sleep 0.4; }
+count() { find "$shots" -name '*.png' 2>/dev/null | wc -l; }
+# A screenshot now (F12); prints its path once it and its layout are written.
+snap() {
+    local n
+    n="$(count)"
+    xdotool key F12
+    for _ in $(seq 1 100); do
+        [ "$(count)" -gt "$n" ] && break
+        sleep 0.1
+    done
+    local png
+    png="$(find "$shots" -name '*.png' | sort | tail -1)"
+    for _ in $(seq 1 50); do
+        [ -f "${png%.png}.layout" ] && break
+        sleep 0.1
+    done
+    echo "$png"
+}
+# Keep a screenshot for the README.
+keep() {
+    local png
+    png="$(snap)"
+    cp "$png" "$out/$1.png"
+    echo "$out/$1.png: $(head -c 120 "${png%.png}.txt" | tr '\n' ' ')"
+}
+# Touch the middle of the first text on screen that starts with $1.
+touch_text() {
+    local png at
+    png="$(snap)"
+    at="$(awk -v want="$1" '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", t); if (index(t, want) == 1) { printf "%d %d\n", ($2 + $4) / 2, ($3 + $5) / 2; exit } }' "${png%.png}.layout")"
+    [ -n "$at" ] || { echo "no text \"$1\" on screen ($png)" >&2; return 1; }
+    # shellcheck disable=SC2086
+    xdotool mousemove $at click 1
+    sleep 0.4
+}
+
+# Fold the operator panel (the retail build's stand-in for the devices)
+# by its arrow, left of its title, once the note is in.
+fold_panel() {
+    local png at
+    png="$(snap)"
+    at="$(awk '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", t) }
+        t == "Moedeiro de notas" { x = $2 } t == "Painel do operador" { y = ($3 + $5) / 2 }
+        END { if (x && y) printf "%d %d\n", x + 10, y }' "${png%.png}.layout")"
+    [ -n "$at" ] || { echo "no operator panel on screen ($png)" >&2; return 1; }
+    # shellcheck disable=SC2086
+    xdotool mousemove $at click 1
+    sleep 0.5
+}
+
+mkdir -p "$out"
+keep attract
+touch_text "20.00 EUR"        # the operator panel's 20 € note
+sleep 1
+fold_panel
+touch_text "JOGOS"            # the game menu
+sleep 1
+keep game-menu
+touch_text "JOGOS"
+key Right                     # Ocean Treasure
+key space
+sleep 5
+keep reels
+key Return
+key Right                     # Jacks or Better
+key space
+sleep 1.5
+keep draw-poker
+key space
+sleep 1.5
+key Return
+key Right Right Right         # Roleta Francesa
+sleep 1
+touch_text "ENCARNADO" || true
+touch_text "1ª DÚZIA" || touch_text "1ª 12" || true
+key space
+sleep 9
+keep roulette
+key Right Right               # Banca Francesa
+sleep 1
+touch_text "GRANDE" || true
+key space
+sleep 6
+keep dice
+key Right Right               # Bacará
+sleep 1
+key F2                        # banca
+key space
+sleep 4
+keep baccarat
+key Right Right               # Blackjack
+key space
+sleep 2
+keep blackjack
+key F2 F2 F2 F2
+sleep 2
+key Right Right               # Bingo 90
+key space
+sleep 8
+keep bingo
+key F2 F2 F2
+touch_text "AJUDA"
+sleep 1
+keep help
+touch_text "HISTÓRICO"
+sleep 1
+keep history
+echo "done: $(ls "$out")"
