@@ -44,22 +44,22 @@ xdotool windowfocus "$id"
 sleep 4
 
 key() { xdotool key --delay 80 "$@"; sleep 0.4; }
-count() { find "$shots" -name '*.png' 2>/dev/null | wc -l; }
+count() { find "$shots" -maxdepth 1 -name '*-f12.png' 2>/dev/null | wc -l; }
 # A screenshot now (F12); prints its path once it and its layout are written.
 snap() {
-    local n
+    local n png
     n="$(count)"
     xdotool key F12
     for _ in $(seq 1 100); do
         [ "$(count)" -gt "$n" ] && break
         sleep 0.1
     done
-    local png
-    png="$(find "$shots" -name '*.png' | sort | tail -1)"
+    png="$(find "$shots" -maxdepth 1 -name '*-f12.png' | sort | tail -1)"
     for _ in $(seq 1 50); do
         [ -f "${png%.png}.layout" ] && break
         sleep 0.1
     done
+    sleep 0.2
     echo "$png"
 }
 # Keep a screenshot for the README.
@@ -94,61 +94,83 @@ fold_panel() {
     sleep 0.5
 }
 
+# Press a deck button: its art stands above its label.
+press() {
+    local png at
+    png="$(snap)"
+    at="$(awk -v want="$1" '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", t); if (t == want && $3 > 900) { printf "%d %d\n", ($2 + $4) / 2, $3 - 70; exit } }' "${png%.png}.layout")"
+    [ -n "$at" ] || { echo "no button \"$1\" on the deck ($png)" >&2; return 1; }
+    # shellcheck disable=SC2086
+    xdotool mousemove $at click 1
+    sleep 0.5
+}
+# Choose a game from the game menu by its name.
+choose() {
+    press "JOGOS"
+    sleep 1
+    touch_text "$1"
+    sleep 1.5
+}
+
 mkdir -p "$out"
 keep attract
 touch_text "20.00 EUR"        # the operator panel's 20 € note
 sleep 1
 fold_panel
-touch_text "JOGOS"            # the game menu
+press "JOGOS"
 sleep 1
 keep game-menu
-touch_text "JOGOS"
-key Right                     # Ocean Treasure
+touch_text "Tesouro do Oceano"
+sleep 1.5
 key space
 sleep 5
 keep reels
 key Return
-key Right                     # Jacks or Better
+choose "Jacks or Better"
 key space
 sleep 1.5
 keep draw-poker
 key space
 sleep 1.5
 key Return
-key Right Right Right         # Roleta Francesa
-sleep 1
+choose "Roleta Francesa"
 touch_text "ENCARNADO" || true
-touch_text "1ª DÚZIA" || touch_text "1ª 12" || true
+touch_text "1ª DÚZIA" || true
+touch_text "17" || true
 key space
 sleep 9
 keep roulette
-key Right Right               # Banca Francesa
-sleep 1
+choose "Banca Francesa"
 touch_text "GRANDE" || true
 key space
 sleep 6
 keep dice
-key Right Right               # Bacará
-sleep 1
+choose "Bacará"
 key F2                        # banca
 key space
 sleep 4
 keep baccarat
-key Right Right               # Blackjack
+choose "Blackjack"
 key space
 sleep 2
 keep blackjack
-key F2 F2 F2 F2
+# Stand on every hand (declining insurance if offered) until the round ends.
+for _ in 1 2 3 4 5 6; do
+    touch_text "SEM SEGURO" 2>/dev/null || touch_text "FICAR" 2>/dev/null || break
+    sleep 1
+done
 sleep 2
-key Right Right               # Bingo 90
+choose "Bingo 90"
 key space
 sleep 8
 keep bingo
 key F2 F2 F2
-touch_text "AJUDA"
+sleep 1
+key h
 sleep 1
 keep help
-touch_text "HISTÓRICO"
+key h
+key r
 sleep 1
 keep history
 echo "done: $(ls "$out")"

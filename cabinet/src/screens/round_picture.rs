@@ -29,6 +29,10 @@ const SYMBOL_PX: u32 = 128;
 const CARD_PX: u32 = 160;
 const DIE_PX: u32 = 96;
 const BALL_PX: u32 = 64;
+/// A hand's label: its size, and the widest a character of it is drawn
+/// (the shipped bold face at about 0.64 em).
+const LABEL_SIZE: f32 = 15.0;
+const LABEL_CHAR_W: f32 = LABEL_SIZE * 0.66;
 
 impl Painter<'_, '_> {
     fn image(&mut self, file: &str, px: u32, area: Area, z: f32) {
@@ -83,15 +87,15 @@ impl Painter<'_, '_> {
         for (i, hand) in hands.iter().enumerate() {
             let n = hand.cards.len().max(1);
             let last_card = layout::history_card(area, x, n - 1);
-            let width = last_card.x + last_card.w - x;
+            // The hand takes the room of its cards or of its label, the wider.
+            let width = (last_card.x + last_card.w - x).max(hand.label.chars().count() as f32 * LABEL_CHAR_W);
             let last = i + 1 == hands.len();
             // Room for this hand, and for the count of the rest after it.
             if x + width > area.x + area.w - if last { 0.0 } else { 50.0 } {
                 self.text(format!("+{}", hands.len() - i), 26.0, Color::WHITE, (x, area.y + area.h / 2.0), Anchor::CENTER_LEFT);
                 return;
             }
-            let label = super::recall::clipped(&hand.label, ((width + 30.0) / 9.0) as usize);
-            self.text(label, 15.0, super::table::GOLD, (x, area.y), Anchor::TOP_LEFT);
+            self.text(hand.label.clone(), LABEL_SIZE, super::table::GOLD, (x, area.y), Anchor::TOP_LEFT);
             for (k, card) in hand.cards.iter().enumerate() {
                 self.image(&art_name(*card), CARD_PX, layout::history_card(area, x, k), 1.0 + k as f32 * 0.01);
             }
