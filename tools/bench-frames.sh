@@ -7,6 +7,7 @@
 # processor the cabinet used in each, read from /proc.
 #
 #   tools/bench-frames.sh [WIDTHxHEIGHT] [--release]   (default 1920x1080, debug build)
+#   EGM_CABINET=path tools/bench-frames.sh [WIDTHxHEIGHT]   (a lab cabinet built elsewhere)
 #
 # The budget (issue 45): standing still, the cabinet draws nothing and
 # uses under 5 % of a core; in play, a mean frame of at most 33 ms at
@@ -15,22 +16,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size="${1:-1920x1080}"
-profile=debug
-if [ "${2:-}" = "--release" ]; then
-    profile=release
+target="${CARGO_TARGET_DIR:-target}"
+if [ -n "${EGM_CABINET:-}" ]; then
+    # A lab cabinet built elsewhere (a machine with a GPU and no toolchain).
+    cabinet="$EGM_CABINET"
+elif [ "${2:-}" = "--release" ]; then
     cargo build --locked -q --release -p cabinet --features lab
+    cabinet="$target/release/cabinet"
 else
     cargo build --locked -q -p cabinet --features lab
+    cabinet="$target/debug/cabinet"
 fi
-target="${CARGO_TARGET_DIR:-target}"
 dir="$(mktemp -d)"
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
+# EGM_BENCH_LOG keeps the cabinet's log (the renderer it chose, any error).
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${EGM_BENCH_LOG:-}" ] && cp "$dir/log" "$EGM_BENCH_LOG"; rm -rf "$dir"' EXIT
 sed -e 's/mode: Production,/mode: Lab,/' -e '/key_store: Tpm/d' \
     -e "s#\"var/tickets\"#\"$dir/tickets\"#" -e "s#\"var/egm-nvram\"#\"$dir/nvram\"#" assets/config/cabinet.ron > "$dir/cabinet.ron"
 display=":$((200 + RANDOM % 50))"
 Xvfb "$display" -screen 0 1920x1200x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 sleep 1
-DISPLAY="$display" XDG_RUNTIME_DIR="$dir" "$target/$profile/cabinet" --windowed --size "$size" --lab-seed 7 \
+DISPLAY="$display" XDG_RUNTIME_DIR="$dir" "$cabinet" --windowed --size "$size" --lab-seed 7 \
     --config "$dir/cabinet.ron" --db "$dir/egm.sqlite" --screenshot-dir "$dir/shots" > "$dir/log" 2>&1 &
 pid=$!
 # The cabinet's processor time so far, in clock ticks (utime + stime).
@@ -50,6 +55,8 @@ mark="$(grep -c 'frame time' "$dir/log" || true)"
 before="$(ticks)"
 sleep 20
 still="$(awk -v a="$before" -v b="$(ticks)" -v hz="$hz" 'BEGIN { printf "%.1f", (b - a) / hz / 20 * 100 }')"
+# The adapter the renderer chose (a GPU, or lavapipe on the CPU).
+grep -m1 -o 'AdapterInfo { name: "[^"]*"[^}]*backend: [A-Za-z]*' "$dir/log" | sed 's/^/renderer: /' || echo "renderer: not reported"
 echo "== $size, standing still (reel screen, credit, no round)"
 grep 'frame time' "$dir/log" | tail -n +"$((mark + 1))" | sed 's/.*frame time/frame time/'
 echo "processor: ${still}% of a core over 20 s"

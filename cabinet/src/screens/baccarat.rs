@@ -76,11 +76,24 @@ pub fn spot_area(spot: Spot) -> Area {
     Area::new(60.0 + k * 240.0, 520.0, 228.0, 170.0)
 }
 
-fn pays(spot: Spot, commission: Commission) -> &'static str {
+/// What a spot pays, written as the player's language writes numbers.
+fn pays(spot: Spot, commission: Commission, pt: bool) -> &'static str {
     match (spot, commission) {
         (Spot::Player, _) => "1:1",
-        (Spot::Banker, Commission::FivePercent) => "0,95:1",
-        (Spot::Banker, Commission::HalfOnFive) => "1:1 (5: 0,5:1)",
+        (Spot::Banker, Commission::FivePercent) => {
+            if pt {
+                "0,95:1"
+            } else {
+                "0.95:1"
+            }
+        }
+        (Spot::Banker, Commission::HalfOnFive) => {
+            if pt {
+                "1:1 (com 5: 0,5:1)"
+            } else {
+                "1:1 (on 5: 0.5:1)"
+            }
+        }
         (Spot::Tie, _) => "8:1",
         (Spot::PlayerPair | Spot::BankerPair, _) => "11:1",
     }
@@ -140,7 +153,7 @@ fn build_table(
             root.spawn((HandCard(k), Sprite::default(), Transform::default(), Visibility::Hidden));
         }
         for &spot in &table.spots {
-            let label = format!("{}\n{}", spot.name(pt).to_uppercase(), pays(spot, g.0.commission));
+            let label = format!("{}\n{}", spot.name(pt).to_uppercase(), pays(spot, g.0.commission, pt));
             let fill = match spot {
                 Spot::Player => Color::srgb(0.08, 0.2, 0.55),
                 Spot::Banker => Color::srgb(0.55, 0.08, 0.1),
@@ -418,7 +431,7 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
         .spots()
         .into_iter()
         .zip(&figures)
-        .map(|(spot, rtp)| vec![spot.name(pt).to_owned(), pays(spot, g.commission).to_owned(), format!("{} – {}", g.minimum, g.maximum(spot)), rtp.clone()])
+        .map(|(spot, rtp)| vec![spot.name(pt).to_owned(), pays(spot, g.commission, pt).to_owned(), format!("{} – {}", g.minimum, g.maximum(spot)), rtp.clone()])
         .collect();
     b.push(Block::Table {
         header: vec![s.t("aposta", "bet").into(), s.t("paga", "pays").into(), s.t("limites (créd.)", "limits (cr)").into(), s.t("retorno", "return").into()],
