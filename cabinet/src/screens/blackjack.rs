@@ -55,6 +55,26 @@ const CARDS: usize = 10;
 const DEALER_Y: f32 = 235.0;
 const PLAYER_Y: f32 = 505.0;
 const LABEL_Y: f32 = 650.0;
+/// The felt (above the decision buttons) and the first printed line of
+/// its rules, between the dealer's cards and the player's.
+const FELT: crate::layout::Area = crate::layout::Area::new(60.0, 102.0, 1800.0, 582.0);
+const PRINTED_Y: f32 = 352.0;
+
+/// The rules a blackjack layout prints on its felt: what a blackjack pays
+/// (BJ 45), how the dealer draws (BJ 22), insurance (BJ 50).
+fn printed_rules(rules: &game_core::blackjack::Rules, pt: bool) -> Vec<String> {
+    let pays = rules.blackjack_pays;
+    let mut lines = vec![if pt { format!("BLACKJACK PAGA {} PARA {}", pays.win, pays.per) } else { format!("BLACKJACK PAYS {} TO {}", pays.win, pays.per) }];
+    let dealer = match (rules.dealer_hits_soft_17, pt) {
+        (true, true) => "A BANCA PEDE CARTA NO 17 BRANDO",
+        (true, false) => "DEALER HITS SOFT 17",
+        (false, true) => "A BANCA FICA EM TODOS OS 17",
+        (false, false) => "DEALER STANDS ON ALL 17S",
+    };
+    let insurance = if rules.insurance { if pt { " · SEGURO PAGA 2 PARA 1" } else { " · INSURANCE PAYS 2 TO 1" } } else { "" };
+    lines.push(format!("{dealer}{insurance}"));
+    lines
+}
 
 /// The decisions offered now whose extra stake the credit meter covers:
 /// what the screen shows and takes (the core refuses the rest anyway).
@@ -155,10 +175,21 @@ fn build_table(
     let Ok(s) = session.0.lock() else { return };
     let key = s.rules::<Blackjack>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
     let Some(visibility) = table::rebuild(&mut commands, game_screen.0, key, &mut table.game, &mut roots) else { return };
-    if s.rules::<Blackjack>().is_none() {
-        return;
-    }
+    let Some(rules) = s.rules::<Blackjack>().map(|b| b.0.rules) else { return };
+    let printed = printed_rules(&rules, s.lang() == game_host::session::Lang::Pt);
     commands.spawn((BlackjackRoot, Transform::default(), visibility)).with_children(|root| {
+        // The felt, rimmed, with the table's rules printed across it between
+        // the dealer's cards and the player's, as a casino's layout prints
+        // them (issue 45, defect 11: the cards floated on the backdrop).
+        let (fx, fy) = FELT.centre();
+        root.spawn((Sprite::from_color(table::GOLD, Vec2::new(FELT.w + 8.0, FELT.h + 8.0)), Transform::from_translation(stage::at(fx, fy, 0.4))));
+        root.spawn((Sprite::from_color(Color::srgb(0.03, 0.3, 0.16), Vec2::new(FELT.w, FELT.h)), Transform::from_translation(stage::at(fx, fy, 0.5))));
+        for (k, line) in printed.into_iter().enumerate() {
+            root.spawn((
+                stage::text(&fonts, line, 20.0, Color::srgba(0.96, 0.82, 0.29, 0.85)),
+                Transform::from_translation(stage::at(960.0, PRINTED_Y + k as f32 * 32.0, 1.0)),
+            ));
+        }
         root.spawn((
             ActiveMark,
             Sprite::from_color(table::GOLD, Vec2::new(300.0, 8.0)),
