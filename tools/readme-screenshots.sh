@@ -69,40 +69,32 @@ keep() {
     cp "$png" "$out/$1.png"
     echo "$out/$1.png: $(head -c 120 "${png%.png}.txt" | tr '\n' ' ')"
 }
-# Touch the middle of the first text on screen that starts with $1.
-touch_text() {
-    local png at
+# Click where the awk program $2 (given the layout's lines, each field and
+# `t`, the text alone) prints "x y" on a fresh screenshot; $1 names what was
+# sought, for the error. Extra arguments are awk's (-v name=value).
+click_found() {
+    local what="$1" program="$2" png at
+    shift 2
     png="$(snap)"
-    at="$(awk -v want="$1" '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", t); if (index(t, want) == 1) { printf "%d %d\n", ($2 + $4) / 2, ($3 + $5) / 2; exit } }' "${png%.png}.layout")"
-    [ -n "$at" ] || { echo "no text \"$1\" on screen ($png)" >&2; return 1; }
+    at="$(awk "$@" '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", t) } '"$program" "${png%.png}.layout")"
+    [ -n "$at" ] || { echo "no $what on screen ($png)" >&2; return 1; }
     # shellcheck disable=SC2086
     xdotool mousemove $at click 1
-    sleep 0.4
+    sleep 0.5
 }
-
+# Touch the middle of the first text on screen that starts with $1.
+touch_text() {
+    click_found "text \"$1\"" 'index(t, want) == 1 { printf "%d %d\n", ($2 + $4) / 2, ($3 + $5) / 2; exit }' -v want="$1"
+}
 # Fold the operator panel (the retail build's stand-in for the devices)
 # by its arrow, left of its title, once the note is in.
 fold_panel() {
-    local png at
-    png="$(snap)"
-    at="$(awk '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", t) }
-        t == "Moedeiro de notas" { x = $2 } t == "Painel do operador" { y = ($3 + $5) / 2 }
-        END { if (x && y) printf "%d %d\n", x + 10, y }' "${png%.png}.layout")"
-    [ -n "$at" ] || { echo "no operator panel on screen ($png)" >&2; return 1; }
-    # shellcheck disable=SC2086
-    xdotool mousemove $at click 1
-    sleep 0.5
+    click_found "operator panel" 't == "Moedeiro de notas" { x = $2 } t == "Painel do operador" { y = ($3 + $5) / 2 }
+        END { if (x && y) printf "%d %d\n", x + 10, y }'
 }
-
 # Press a deck button: its art stands above its label.
 press() {
-    local png at
-    png="$(snap)"
-    at="$(awk -v want="$1" '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", t); if (t == want && $3 > 900) { printf "%d %d\n", ($2 + $4) / 2, $3 - 70; exit } }' "${png%.png}.layout")"
-    [ -n "$at" ] || { echo "no button \"$1\" on the deck ($png)" >&2; return 1; }
-    # shellcheck disable=SC2086
-    xdotool mousemove $at click 1
-    sleep 0.5
+    click_found "button \"$1\" on the deck" 't == want && $3 > 900 { printf "%d %d\n", ($2 + $4) / 2, $3 - 70; exit }' -v want="$1"
 }
 # Choose a game from the game menu by its name.
 choose() {

@@ -883,14 +883,7 @@ fn history_lists_the_sessions_rounds_and_goes_back_by_touch() {
     let round = the_round(&rig);
     // Issue 45, defect 4: opened by touch (help, then its HISTÓRICO
     // button); the spin drawn as the player saw it, its symbols from their art.
-    rig.touch_button(rig::layout::DeckButton::Help);
-    std::thread::sleep(Duration::from_millis(500));
-    let n = rig.shot_count();
-    let (x, y) = rig::layout::HELP_TO_HISTORY.centre();
-    rig.touch(x, y);
-    rig.shot_of_mode("recall", n);
-    std::thread::sleep(Duration::from_millis(400));
-    let shot = rig.shot();
+    let shot = rig.open_history_by_touch();
     let said = rig::text_beside(&shot);
     assert!(said.contains("Jogadas: 1") && said.contains("(1 / 1)"), "{said}");
     assert!(said.lines().any(|l| l.trim() == round.round.to_string()), "the round's number is listed:\n{said}");

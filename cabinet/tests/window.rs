@@ -227,14 +227,7 @@ fn a_whole_session_by_touch_alone() {
     // Issue 45, defect 4: the player's history by touch (help, then its
     // HISTÓRICO button), the newest round first, drawn as it was seen: the
     // hand's cards; left by its button.
-    rig.touch_button(DeckButton::Help);
-    std::thread::sleep(Duration::from_millis(500));
-    let n = rig.shot_count();
-    let (x, y) = layout::HELP_TO_HISTORY.centre();
-    rig.touch(x, y);
-    rig.shot_of_mode("recall", n);
-    std::thread::sleep(Duration::from_millis(400));
-    let history = rig.shot();
+    let history = rig.open_history_by_touch();
     let said = rig::text_beside(&history);
     assert!(said.contains("HISTÓRICO DAS JOGADAS") && said.contains("Jogadas: 2"), "{said}");
     let picture = layout::history_picture(0);

@@ -249,6 +249,19 @@ impl Rig {
         std::thread::sleep(Duration::from_millis(300));
     }
 
+    /// Open the player's history by touch, as a player does (help, then its
+    /// HISTÓRICO button), and take a screenshot of it once it is drawn.
+    pub fn open_history_by_touch(&self) -> PathBuf {
+        self.touch_button(layout::DeckButton::Help);
+        std::thread::sleep(Duration::from_millis(500));
+        let n = self.shot_count();
+        let (x, y) = layout::HELP_TO_HISTORY.centre();
+        self.touch(x, y);
+        self.shot_of_mode("recall", n);
+        std::thread::sleep(Duration::from_millis(400));
+        self.shot()
+    }
+
     /// Wait for the screenshot the cabinet takes on entering `mode`
     /// (`tilt`, `audit`, `recall`, …), newer than `after` files; its path.
     pub fn shot_of_mode(&self, mode: &str, after: usize) -> PathBuf {
