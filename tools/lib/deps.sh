@@ -7,7 +7,7 @@
 # OpenSSL for its TLS link and test CA, and
 # a software TPM 2.0 with its TSS (swtpm, libtss2; tpm2-tools in tests) for
 # the key store and rollback anchor of critical memory; mold, the linker
-# (.cargo/config.toml, tools/lib/link-gcc).
+# (.cargo/config.toml).
 EGM_DEBIAN_PACKAGES=(pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev mold
                      xvfb mesa-vulkan-drivers libvulkan1 xauth xdotool
                      postgresql openssl libssl-dev swtpm swtpm-tools libtss2-dev tpm2-tools)
