@@ -360,6 +360,19 @@ def logo(colour, emblem):
     ))
 
 
+def mini_die(cx, cy, size, n, angle=0):
+    """A die face within a logo: its pips as on the dice (die())."""
+    pips = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+            5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}[n]
+    ink = "#c8102e" if n in (1, 4) else "#1b1b1b"
+    h, step, r = size / 2, size / 4, size * (0.11 if n == 1 else 0.08)
+    dots = "".join(f'<circle cx="{cx - step + step * x:.1f}" cy="{cy - step + step * y:.1f}" r="{r:.1f}" fill="{ink}"/>' for x, y in pips)
+    return (
+        f'<g transform="rotate({angle} {cx} {cy})"><rect x="{cx - h:.1f}" y="{cy - h:.1f}" width="{size}" height="{size}" rx="{size * 0.16:.1f}" '
+        f'fill="#fbf8f0" stroke="#f6d24a" stroke-width="4"/>{dots}</g>'
+    )
+
+
 def suits_row(y, r):
     return "".join(suit_path(kind, 180 + i * 80, y, r, "#ffffff" if colour == "#1b1b1b" else "#ff5a6e") for i, (colour, kind) in enumerate(SUITS.values()))
 
@@ -407,28 +420,39 @@ def main():
         "double-double-bonus-9-6": ("#6a1f8a", "A"), "deuces-wild": ("#8a4a0f", "2"), "deuces-wild-bonus": ("#8a2a0f", "2"),
         "joker-poker": ("#5b2a86", "K"), "poquer-sem-descarte": ("#0f5a6a", "Q"),
     }
-    # The roulette tables: a wheel's pockets round a gold hub.
-    # The dice tables: three dice.
-    for game, colour in {"banca-francesa": "#1f3f8a", "cussec": "#8a0f4a"}.items():
-        dice = "".join(
-            f'<rect x="{x}" y="{y}" width="110" height="110" rx="18" fill="#fbf8f0" stroke="#f6d24a" stroke-width="4"/>'
-            f'<circle cx="{x + 55}" cy="{y + 55}" r="14" fill="#c8102e"/>'
-            for x, y in [(130, 120), (245, 60), (360, 120)]
-        )
-        write(f"games/{game}/logo.svg", logo(colour, dice))
+    # The roulette tables: a wheel's pockets round a gold hub (below).
+    # Each of a pair of tables has an emblem of its own (issue 45, defect
+    # 11), not one emblem in two colours: banca francesa's three dice in a
+    # row showing a "grande" (4, 5, 6); sic bo's three dice under the shaker's
+    # dome.
+    banca = "".join(mini_die(x, 165, 120, n, a) for x, n, a in [(175, 4, -8), (300, 5, 0), (425, 6, 8)])
+    write("games/banca-francesa/logo.svg", logo("#1f3f8a", banca))
+    dome = '<path d="M150 235 L150 170 C150 40 450 40 450 170 L450 235 Z" fill="#bfe3ff" fill-opacity="0.28" stroke="#f6d24a" stroke-width="6"/>'
+    base = '<rect x="120" y="232" width="360" height="30" rx="12" fill="#5a3416" stroke="#f6d24a" stroke-width="5"/>'
+    sic_bo = dome + "".join(mini_die(x, y, 86, n, a) for x, y, n, a in [(235, 188, 2, -12), (365, 188, 3, 10), (300, 118, 5, 4)]) + base
+    write("games/cussec/logo.svg", logo("#8a0f4a", sic_bo))
     # The baccarat tables: a natural, an eight and a nine face up; the
-    # blackjack tables: a blackjack, an ace and a king.
-    two_cards = {
-        "bacara": ("#6a0f1e", "8", "9"), "bacara-6-sem-comissao": ("#0f3f5a", "8", "9"),
-        "blackjack": ("#0f4a2a", "A", "K"), "blackjack-classico": ("#3a1f6a", "A", "K"),
-    }
-    for game, (colour, first, second) in two_cards.items():
-        cards = "".join(
+    # no-commission table: the banker's six, which pays half there, beside
+    # a coin struck through (no commission). The blackjack tables: a
+    # blackjack, an ace and a king; the classic table: 21 over a chip.
+    def face_card(x, angle, mark, ink):
+        return (
             f'<g transform="rotate({angle} {x + 70} 250)"><rect x="{x}" y="50" width="140" height="200" rx="16" fill="#fbf8f0" stroke="#f6d24a" stroke-width="5"/>'
             + glyphs(mark, x + 70 - text_width(mark, 110) / 2, 95, 110, ink, 3.0) + "</g>"
-            for x, angle, mark, ink in [(170, -10, first, "#1b1b1b"), (290, 10, second, "#c8102e")]
         )
-        write(f"games/{game}/logo.svg", logo(colour, cards))
+    for game, (colour, first, second) in {"bacara": ("#6a0f1e", "8", "9"), "blackjack": ("#0f4a2a", "A", "K")}.items():
+        write(f"games/{game}/logo.svg", logo(colour, face_card(170, -10, first, "#1b1b1b") + face_card(290, 10, second, "#c8102e")))
+    coin = (
+        '<circle cx="400" cy="150" r="82" fill="#f6d24a" stroke="#fbf8f0" stroke-width="6"/>'
+        '<circle cx="400" cy="150" r="58" fill="none" stroke="#b8860b" stroke-width="6"/>'
+        '<path d="M340 90 L460 210" stroke="#c8102e" stroke-width="18" stroke-linecap="round"/>'
+    )
+    write("games/bacara-6-sem-comissao/logo.svg", logo("#0f3f5a", face_card(130, -8, "6", "#c8102e") + coin))
+    chip_under = (
+        '<ellipse cx="300" cy="222" rx="150" ry="40" fill="#c8102e" stroke="#fbf8f0" stroke-width="6"/>'
+        + "".join(f'<rect x="{300 + 118 * math.cos(2 * math.pi * k / 8) - 12:.1f}" y="{222 + 31 * math.sin(2 * math.pi * k / 8) - 7:.1f}" width="24" height="14" rx="4" fill="#fbf8f0"/>' for k in range(8))
+    )
+    write("games/blackjack-classico/logo.svg", logo("#3a1f6a", chip_under + glyphs("21", 300 - text_width("21", 150) / 2, 30, 150, "#f6d24a", 3.4)))
     # The bingo games: a ball bearing the variant's number of balls, beside
     # a strip of a card's cells.
     for game, (colour, mark) in {"bingo-90": ("#1f5fbf", "90"), "bingo-80": ("#0f6a5a", "80"), "bingo-75": ("#8a3a0f", "75"), "bingo-30": ("#6a1f8a", "30")}.items():

@@ -8,6 +8,8 @@
 # cabinet's own screenshot (F12), written to docs/screenshots/NAME.png.
 #
 #   tools/readme-screenshots.sh
+#   EGM_PROFILE=dev tools/readme-screenshots.sh   (the same retail cabinet,
+#                                                 unoptimised: no release build)
 #
 # Controls are found by their text in the layout the cabinet writes beside
 # each screenshot (NNN-label.layout: source x0 y0 x1 y1 text), so nothing

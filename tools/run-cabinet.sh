@@ -21,14 +21,26 @@
 # Installs what the machine lacks first. Extra arguments go to the cabinet
 # (e.g. --size 1920x1080). EGM_VAR names another folder for all of the
 # installation's state than var/ (a second cabinet on the same machine,
-# tools/readme-screenshots.sh).
+# tools/readme-screenshots.sh). EGM_PROFILE=dev: the retail cabinet of the
+# test command's build instead of the release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lib/deps.sh
 egm_need_cargo
 egm_ensure_packages "${EGM_DEBIAN_PACKAGES[@]}"
-cargo build --release --locked -p cabinet -p egm-tools --bin cabinet --bin egm-lab
-bin="${CARGO_TARGET_DIR:-target}/release"
+# EGM_PROFILE=dev runs the same retail cabinet from the test command's own
+# build (unoptimised, no release build's twenty minutes on two cores).
+case "${EGM_PROFILE:-release}" in
+    release)
+        cargo build --release --locked -p cabinet -p egm-tools --bin cabinet --bin egm-lab
+        bin="${CARGO_TARGET_DIR:-target}/release" ;;
+    dev)
+        cargo build --locked --workspace --lib --bins
+        bin="${CARGO_TARGET_DIR:-target}/debug" ;;
+    *)
+        echo "error: EGM_PROFILE must be release or dev, not ${EGM_PROFILE}" >&2
+        exit 2 ;;
+esac
 var="${EGM_VAR:-var}"
 mkdir -p "$var"
 

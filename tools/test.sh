@@ -24,17 +24,23 @@ export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 # Two builds (issue 21): the retail build (the default: no lab mode, no lab
 # seed), which is what a floor runs, and the lab build (`--features lab`),
 # which the tests and the certification lab run. Clippy checks both.
-# The retail cabinet, kept aside for the build-artifact check
-# (cabinet/tests/retail_build.rs), then the rest of the workspace's retail
-# build, then the core's own tests on the production path (issue 34).
-cargo build --locked -p cabinet
-cargo build --locked --workspace --exclude cabinet --lib --bins
+#
+# Every cargo command here selects the whole workspace, so that cargo
+# resolves the dependencies' features once and compiles each dependency
+# once: a command that selected one package (`-p cabinet`, `-p meters`)
+# resolved them anew and CI compiled Bevy, egui, Tokio, OpenSSL, SQLite
+# and a hundred more two or three times (issue 45: the cold run).
+#
+# The retail build of every library and program, its cabinet kept aside
+# for the build-artifact check (cabinet/tests/retail_build.rs); then the
+# core's attack tests on the production path (issue 34).
+cargo build --locked --workspace --lib --bins
 target_dir="${CARGO_TARGET_DIR:-target}"
 mkdir -p "$target_dir/retail"
 cp "$target_dir/debug/cabinet" "$target_dir/retail/cabinet"
 export EGM_RETAIL_CABINET="$PWD/$target_dir/retail/cabinet"
 case "$target_dir" in /*) EGM_RETAIL_CABINET="$target_dir/retail/cabinet" ;; esac
-cargo test -p meters --locked
+cargo test --locked --workspace --test attacks --test attacks_on_the_tpm --test attacks_round_two
 # Every target of the lab build (libraries, binaries, tests, examples, and
 # the benchmarks, each run once as a test). Exact-math and statistical
 # tests run optimised ([profile.test] opt-level 3).

@@ -209,6 +209,45 @@ pub fn reel_title(window: Area) -> Area {
     Area::new(frame.x, frame.y - 2.0 - REEL_BAND_H, frame.w, REEL_BAND_H)
 }
 
+/// The paytable glass either side of a reel frame (issue 45, defect 11):
+/// a cabinet prints its prizes on the glass beside the reels. The room left
+/// and right of the frame, less a margin, when it is wide enough for the
+/// symbol and its pays (a 3 × 1 classic and a 5 × 3 video game have it).
+pub fn pay_glass(window: Area) -> Option<[Area; 2]> {
+    let frame = reel_frame(window);
+    let room = frame.x - GAME.x;
+    if room < 360.0 {
+        return None;
+    }
+    let margin = 32.0;
+    let h = (frame.h + 2.0 * (REEL_BAND_H + 2.0)).clamp(480.0, MESSAGE_LINE.y - GAME.y - 64.0);
+    let y = frame.centre().1 - h / 2.0;
+    let w = room - 2.0 * margin;
+    Some([Area::new(GAME.x + margin, y, w, h), Area::new(frame.x + frame.w + margin, y, w, h)])
+}
+
+/// The title band at the top of a paytable glass.
+pub const GLASS_TITLE_H: f32 = 76.0;
+/// The column headings' band under it.
+pub const GLASS_HEADING_H: f32 = 40.0;
+
+/// Row `row` of `rows` of a paytable glass, under its title and headings.
+pub fn glass_row(glass: Area, row: usize, rows: usize) -> Area {
+    let top = glass.y + GLASS_TITLE_H + GLASS_HEADING_H;
+    let h = (glass.bottom() - 12.0 - top) / rows.max(1) as f32;
+    Area::new(glass.x, top + row as f32 * h, glass.w, h)
+}
+
+/// Within a glass's row (or its headings' band, `row` = the band): the
+/// symbol's square and the pay column `k` of `columns`.
+pub fn glass_cells(row: Area, columns: usize) -> (Area, Vec<Area>) {
+    let side = (row.h - 12.0).clamp(24.0, 96.0);
+    let symbol = Area::new(row.x + 16.0, row.centre().1 - side / 2.0, side, side);
+    let x0 = symbol.x + side + 12.0;
+    let w = (row.x + row.w - 12.0 - x0) / columns.max(1) as f32;
+    (symbol, (0..columns).map(|k| Area::new(x0 + k as f32 * w, row.y, w, row.h)).collect())
+}
+
 /// The game menu's tiles: up to ten games five to a row in large tiles;
 /// more (up to 21) seven to a row in compact ones, so that three rows still
 /// clear the denominations under them.
@@ -380,6 +419,29 @@ mod tests {
 
     /// The backdrop's pieces cover the game area less the hole, and the
     /// deck, without overlapping (a brute-force count over a grid of points).
+    #[test]
+    fn the_paytable_glass_stands_beside_the_frame_and_its_cells_apart() {
+        let apart = |a: Area, b: Area| a.x + a.w <= b.x || b.x + b.w <= a.x || a.bottom() <= b.y || b.bottom() <= a.y;
+        // The shipped games: Sevens Classic's six paying symbols, three a
+        // glass; Ocean Treasure's ten, five a glass.
+        for (reels, rows, per_glass) in [(3, 1, 3), (5, 3, 5)] {
+            let w = reel_window(reels, rows);
+            let frame = reel_frame(w);
+            let [left, right] = pay_glass(w).expect("a 3 × 1 and a 5 × 3 game have room for the glass");
+            for g in [left, right] {
+                assert!(apart(g, frame) && g.w >= 360.0, "{g:?} beside {frame:?}");
+                assert!(g.y >= GAME.y && g.bottom() <= MESSAGE_LINE.y, "{g:?} inside the game area");
+                let row = glass_row(g, per_glass - 1, per_glass);
+                assert!(row.y >= g.y + GLASS_TITLE_H + GLASS_HEADING_H && row.bottom() <= g.bottom());
+                let (symbol, cells) = glass_cells(row, 3);
+                assert!(symbol.h >= 64.0, "a symbol a player can read: {symbol:?}");
+                assert!(cells.iter().all(|c| apart(*c, symbol) && c.w >= 90.0 && c.x + c.w <= g.x + g.w), "{cells:?}");
+            }
+        }
+        // A game wider than that leaves no room: no glass.
+        assert_eq!(pay_glass(reel_window(7, 3)), None);
+    }
+
     #[test]
     fn the_backdrop_is_drawn_only_where_it_is_seen() {
         let hole = reel_window(5, 3);

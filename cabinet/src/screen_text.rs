@@ -31,7 +31,15 @@ pub struct TextDump(pub Option<PathBuf>);
 
 impl Plugin for ScreenTextPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<TextDump>().add_systems(PostUpdate, write_screen_text.after(EguiPostUpdateSet::EndPass).before(EguiPostUpdateSet::ProcessOutput));
+        // After this frame's visibility is propagated: a text hidden this
+        // frame (a screen put away under help) is not read as shown.
+        app.init_resource::<TextDump>().add_systems(
+            PostUpdate,
+            write_screen_text
+                .after(EguiPostUpdateSet::EndPass)
+                .after(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate)
+                .before(EguiPostUpdateSet::ProcessOutput),
+        );
     }
 }
 

@@ -108,6 +108,7 @@ fn reel_screen_shows_the_committed_stops() {
         // Every cell shows its committed symbol, drawn from the game's art.
         rig::shows_stops(&shot, &game, &round.base.stops).unwrap();
     }
+    rig.shot_in_english();
     stop(cab);
     rig.keep_screenshots("screen-reels", 3);
 }
@@ -152,6 +153,7 @@ fn draw_poker_screen_shows_the_deal_the_holds_and_the_final_hand() {
     assert!(faces > 5 * FACE_PIXELS, "the final hand is not face up ({faces})");
     let red = count_pixels(&drawn, RED_SUIT, 2);
     assert_eq!(red > 0, red_cards(&hand) > 0, "red suits on screen ({red} pixels) for the final {hand:?}");
+    rig.shot_in_english();
     stop(cab);
     rig.keep_screenshots("screen-draw-poker", 3);
 }
@@ -193,6 +195,7 @@ fn draw_poker_screen_shows_every_hand_of_a_multi_hand_round() {
     assert_eq!(rec.hold, Hold(0b00011));
     assert_eq!(rec.hands(), deal.hands().draw(Hold(0b00011)));
     assert_eq!(rec.hands().len(), 3);
+    rig.shot_in_english();
     stop(cab);
     rig.keep_screenshots("screen-draw-poker-multi", 3);
 }
@@ -223,6 +226,7 @@ fn stud_screen_hides_the_dealer_until_the_decision() {
     // The dealer's four hidden cards turned: four more faces of paper.
     assert!(faces > dealt_faces + 4 * FACE_PIXELS, "both hands are not face up after the decision ({dealt_faces} → {faces})");
     assert!(count_pixels(&settled, CARD_BACK, 4) < 5_000, "a card is still hidden after the settlement");
+    rig.shot_in_english();
     stop(cab);
     rig.keep_screenshots("screen-stud", 2);
 }
@@ -250,22 +254,42 @@ fn roulette_plays_a_layout_by_touch_and_pays_the_committed_pocket() {
     }
     let (x, y) = roulette_controls::Button::Series(CallBet::Orphelins).area().centre();
     rig.touch(x, y);
+    // The racetrack (issue 45, defect 11): opened over the cloth by its
+    // button, 17 touched on it places 17 and two neighbours either side on
+    // the wheel (2, 25, 17, 34, 6), a plein each.
+    let (x, y) = roulette_controls::Button::Track.area().centre();
+    rig.touch(x, y);
     std::thread::sleep(Duration::from_millis(300));
+    let on_track = Wheel::French.sequence().iter().position(|&p| p == 17).unwrap();
+    let cell = roulette_controls::Button::Racetrack(on_track).area();
+    assert!(cell.w >= 80.0, "a finger-wide cell: {cell:?}");
+    let (x, y) = cell.centre();
+    rig.touch(x, y);
+    std::thread::sleep(Duration::from_millis(300));
+    let track = rig.shot();
+    let said = rig::text_beside(&track);
+    assert!(
+        said.contains("MESA") && said.contains("ÓRFÃOS") && said.lines().filter(|l| l.trim() == "17").count() == 1,
+        "the racetrack open, the cloth put away: {said}"
+    );
     let placed = rig.shot();
     assert!(rig::text_beside(&placed).contains("FAÇAM AS VOSSAS APOSTAS"), "{}", rig::text_beside(&placed));
     rig.touch_button(layout::DeckButton::Play);
     let r = the_round(&rig);
     // The bet committed is the layout touched: one chip of 1 credit on 17,
-    // 17-20 and red, and orphelins' five chips (its 1 and its 17-20 split
-    // join the chips already there).
+    // 17-20 and red, orphelins' five chips (its 1 and its 17-20 split join
+    // the chips already there), and the racetrack's 17 with its neighbours.
     let spots: Vec<(Spot, u64)> = serde_json::from_value(r.steps[0].step.data["bet"]["spots"].clone()).unwrap();
     let stake_on = |spot: Spot| spots.iter().find(|(s, _)| *s == spot).map_or(0, |(_, v)| *v);
-    assert_eq!(stake_on(Spot::Numbers(vec![17])), 1);
+    assert_eq!(stake_on(Spot::Numbers(vec![17])), 2, "the touched plein and the racetrack's");
     assert_eq!(stake_on(Spot::Numbers(vec![17, 20])), 2, "the touched split and orphelins' own");
     assert_eq!(stake_on(Spot::Red), 1);
     assert_eq!(stake_on(Spot::Numbers(vec![1])), 1);
     assert_eq!(stake_on(Spot::Numbers(vec![31, 34])), 1);
-    assert_eq!(spots.iter().map(|(_, v)| v).sum::<u64>(), 8);
+    for n in [2, 25, 34, 6] {
+        assert_eq!(stake_on(Spot::Numbers(vec![n])), 1, "{n}, a neighbour of 17 on the wheel");
+    }
+    assert_eq!(spots.iter().map(|(_, v)| v).sum::<u64>(), 13);
     let pocket = r.steps[0].step.data["deal"]["pocket"].as_u64().unwrap() as u8;
     // What the layout returns on the pocket, read independently: 36 / n
     // stakes for a spot of n numbers holding it.
@@ -281,7 +305,7 @@ fn roulette_plays_a_layout_by_touch_and_pays_the_committed_pocket() {
     let want: u64 = spots.iter().filter(|(s, _)| holds(s)).map(|(s, v)| v * 36 / covered(s)).sum();
     let meters::RecallOutcome::Settled { win, credit_after, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
     assert_eq!(win, want * r.denom, "pocket {pocket}: the win is the layout's");
-    assert_eq!(credit_after, 2_000 - 8 * r.denom + win);
+    assert_eq!(credit_after, 2_000 - 13 * r.denom + win);
     // The ball at rest: the number announced, the win itemised, its cell marked.
     std::thread::sleep(Duration::from_millis(500));
     let shown = rig.shot();
@@ -295,6 +319,7 @@ fn roulette_plays_a_layout_by_touch_and_pays_the_committed_pocket() {
     let other = roulette_cloth::pocket_cell(Wheel::French, if pocket == 36 { 35 } else { 36 });
     let (lit, plain) = (rig::brightness(width, &pixels, cell), rig::brightness(width, &pixels, other));
     assert!(lit > plain + 40.0, "the winning number's cell is not marked ({lit:.0} against {plain:.0})");
+    rig.shot_in_english();
     stop(cab);
     rig.keep_screenshots("screen-roulette", 2);
 }
@@ -440,6 +465,7 @@ fn dice_tables_show_the_committed_dice_by_touch() {
     std::thread::sleep(Duration::from_millis(600));
     let said = rig::text_beside(&rig.shot());
     assert!(said.contains(&format!("SAIU {last} —")), "{said}");
+    rig.shot_in_english();
     stop(cab);
     rig.keep_screenshots("screen-dice", 2);
 }
@@ -535,6 +561,7 @@ fn blackjack_plays_a_split_a_double_a_surrender_and_insurance_by_touch() {
             assert!(said.contains(&format!("BANCA {}", round.dealer_total().0)), "hand {hand}: {said}");
         }
     }
+    rig.shot_in_english();
     stop(cab);
     assert!(met.iter().all(|&m| m), "{hand} hands without a split, a double, a surrender and an insured hand: {met:?}");
     rig.keep_screenshots("screen-blackjack", 3);
@@ -625,6 +652,7 @@ fn bingo_plays_four_cards_and_buys_an_extra_ball_by_touch() {
         assert_eq!(credit_after, credit - r.stake + win, "round {round}");
         credit = credit_after;
     }
+    rig.shot_in_english();
     stop(cab);
     assert_eq!(bought, 1, "{round} rounds without an extra ball offered");
     rig.keep_screenshots("screen-bingo", 3);
@@ -725,6 +753,7 @@ fn baccarat_plays_coups_by_touch_and_pays_the_committed_cards() {
         }
     }
     assert!(banker_won && tied, "80 coups without a banca win and a tie");
+    rig.shot_in_english();
     stop(cab);
     rig.keep_screenshots("screen-baccarat", 2);
 }
@@ -1083,8 +1112,9 @@ fn every_screen_at_1920x1080_stands_where_the_layout_says() {
         rig.key(key);
         rig.shot_of_mode(mode, n);
     }
-    // Issue 45, defect 10: every game's screen and the first page of its
-    // help, in English, name nothing in Portuguese.
+    // Issue 45, defect 10: every game's screen and its help's pages, in
+    // English, name nothing in Portuguese (each game's own window test
+    // checks its played round in English: `Rig::shot_in_english`).
     rig.key("e");
     rig.key("Left");
     rig.key("Left");
@@ -1099,6 +1129,13 @@ fn every_screen_at_1920x1080_stands_where_the_layout_says() {
         rig.key("h");
         std::thread::sleep(Duration::from_millis(500));
         tour.push(rig.shot());
+        // The rest of its rules and paytable (every page after the first
+        // shows its last page again).
+        for _ in 0..2 {
+            rig.key("Page_Down");
+            std::thread::sleep(Duration::from_millis(350));
+            tour.push(rig.shot());
+        }
         rig.key("h");
     }
     rig.key("e");

@@ -9,98 +9,83 @@ use crate::names::{Lang, door, handpay, list, tilt};
 /// Why the anchor counter moved, as a phrase.
 fn anchor_reason(r: AnchorReason, lang: Lang) -> &'static str {
     match r {
-        AnchorReason::Provisioned => lang.pick("máquina instalada", "machine provisioned"),
-        AnchorReason::PowerUp => lang.pick("arranque", "power-up"),
-        AnchorReason::CashOut => lang.pick("pagamento por bilhete", "cash-out ticket"),
-        AnchorReason::Handpay => lang.pick("pagamento manual", "hand-pay"),
-        AnchorReason::TransferOut => lang.pick("transferência de fundo", "pool transfer"),
-        AnchorReason::RamClear => lang.pick("limpeza da RAM", "RAM clear"),
-        AnchorReason::DoorClosed => lang.pick("porta fechada", "door closed"),
-        AnchorReason::Tick => lang.pick("intervalo de jogadas", "interval of rounds"),
-        AnchorReason::FinishedAtBoot => lang.pick("jogada terminada no arranque", "round finished at boot"),
+        AnchorReason::Provisioned => lang.t("máquina instalada"),
+        AnchorReason::PowerUp => lang.t("arranque"),
+        AnchorReason::CashOut => lang.t("pagamento por bilhete"),
+        AnchorReason::Handpay => lang.t("pagamento manual"),
+        AnchorReason::TransferOut => lang.t("transferência de fundo"),
+        AnchorReason::RamClear => lang.t("limpeza da RAM"),
+        AnchorReason::DoorClosed => lang.t("porta fechada"),
+        AnchorReason::Tick => lang.t("intervalo de jogadas"),
+        AnchorReason::FinishedAtBoot => lang.t("jogada terminada no arranque"),
     }
 }
 
 /// One journal entry as a sentence.
 pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
-    let t = |pt: &str, en: &str| lang.pick(pt, en).to_owned();
+    let t = |key: &'static str| lang.t(key).to_owned();
     let money = |c: u64| currency.format(c);
     match entry {
         Entry::Genesis { machine_id, after_clear, .. } => match after_clear {
             Some(n) => {
-                format!("{} {machine_id} ({} {n})", t("Diário iniciado na máquina", "Journal begun on machine"), t("após a limpeza da RAM", "after RAM clear"))
+                format!("{} {machine_id} ({} {n})", t("Diário iniciado na máquina"), t("após a limpeza da RAM"))
             }
-            None => format!("{} {machine_id}", t("Diário iniciado na máquina", "Journal begun on machine")),
+            None => format!("{} {machine_id}", t("Diário iniciado na máquina")),
         },
         Entry::PowerUp { unclean_shutdown } => {
             if *unclean_shutdown {
-                t("Arranque após corte de energia", "Power-up after a power loss")
+                t("Arranque após corte de energia")
             } else {
-                t("Arranque", "Power-up")
+                t("Arranque")
             }
         }
-        Entry::PowerDown => t("Encerramento", "Power-down"),
+        Entry::PowerDown => t("Encerramento"),
         Entry::Anchored { value, reason, writes } => {
-            format!("{} {value} ({}; {} {writes})", t("Âncora avançada para", "Anchor advanced to"), anchor_reason(*reason, lang), t("escritas", "writes"))
+            format!("{} {value} ({}; {} {writes})", t("Âncora avançada para"), anchor_reason(*reason, lang), t("escritas"))
         }
-        Entry::CarriedOver { .. } => t("Responsabilidades transitadas da época anterior", "Liabilities carried over from the previous epoch"),
-        Entry::CopyRebuilt { detail } => format!("{}: {detail}", t("Cópia da memória crítica reconstruída", "Critical memory copy rebuilt")),
+        Entry::CarriedOver { .. } => t("Responsabilidades transitadas da época anterior"),
+        Entry::CopyRebuilt { detail } => format!("{}: {detail}", t("Cópia da memória crítica reconstruída")),
         Entry::RngSeeded { source } => match source {
-            meters::rng::SeedSource::Entropy => t("Gerador aleatório semeado pela entropia do sistema", "RNG seeded from system entropy"),
-            meters::rng::SeedSource::Lab(seed) => format!("{} {seed}", t("Gerador aleatório semeado (laboratório) com", "RNG seeded (lab) with")),
+            meters::rng::SeedSource::Entropy => t("Gerador aleatório semeado pela entropia do sistema"),
+            meters::rng::SeedSource::Lab(seed) => format!("{} {seed}", t("Gerador aleatório semeado (laboratório) com")),
         },
         Entry::ConfigChanged { digest, .. } => {
-            format!("{} ({} {})", t("Configuração alterada", "Configuration changed"), t("resumo", "digest"), digest.chars().take(16).collect::<String>())
+            format!("{} ({} {})", t("Configuração alterada"), t("resumo"), digest.chars().take(16).collect::<String>())
         }
-        Entry::NoteIn { value } => format!("{} {}", t("Nota aceite:", "Note accepted:"), money(*value)),
-        Entry::NoteRejected { value, reason } => format!("{} {} — {reason}", t("Nota recusada:", "Note refused:"), money(*value)),
-        Entry::TicketIn { validation, value } => format!("{} {validation}: {}", t("Bilhete aceite", "Ticket accepted"), money(*value)),
-        Entry::TicketRejected { validation, reason } => format!("{} {validation} — {reason}", t("Bilhete recusado", "Ticket refused")),
-        Entry::TicketOut { validation, value, .. } => format!("{} {validation}: {}", t("Bilhete emitido", "Ticket issued"), money(*value)),
-        Entry::TicketPrinted { validation } => format!("{} {validation}", t("Bilhete impresso", "Ticket printed")),
+        Entry::NoteIn { value } => format!("{} {}", t("Nota aceite:"), money(*value)),
+        Entry::NoteRejected { value, reason } => format!("{} {} — {reason}", t("Nota recusada:"), money(*value)),
+        Entry::TicketIn { validation, value } => format!("{} {validation}: {}", t("Bilhete aceite"), money(*value)),
+        Entry::TicketRejected { validation, reason } => format!("{} {validation} — {reason}", t("Bilhete recusado")),
+        Entry::TicketOut { validation, value, .. } => format!("{} {validation}: {}", t("Bilhete emitido"), money(*value)),
+        Entry::TicketPrinted { validation } => format!("{} {validation}", t("Bilhete impresso")),
         Entry::HandpayLocked { id, handpay: h, amount } => {
-            format!("{} {id}: {} — {}", t("Pagamento manual pendente", "Hand-pay pending"), money(*amount), handpay(h, lang))
+            format!("{} {id}: {} — {}", t("Pagamento manual pendente"), money(*amount), handpay(h, lang))
         }
-        Entry::HandpayPaid { id, attendant } => format!("{} {id} {} {attendant}", t("Pagamento manual", "Hand-pay"), t("pago por", "paid by")),
+        Entry::HandpayPaid { id, attendant } => format!("{} {id} {} {attendant}", t("Pagamento manual"), t("pago por")),
         Entry::RoundBegun { round, game, denom, stake, .. } => {
-            format!(
-                "{} {round} ({game}, {} {}): {} {}",
-                t("Jogada", "Round"),
-                t("denominação", "denomination"),
-                money(*denom),
-                t("aposta", "bet"),
-                money(*stake)
-            )
+            format!("{} {round} ({game}, {} {}): {} {}", t("Jogada"), t("denominação"), money(*denom), t("aposta"), money(*stake))
         }
         Entry::RoundStep { round, step, extra_stake, .. } => {
-            let extra = if *extra_stake > 0 { format!(", {} {}", t("aposta adicional", "extra stake"), money(*extra_stake)) } else { String::new() };
-            format!("{} {round}: {} «{}»{extra}", t("Jogada", "Round"), t("passo", "step"), step.name)
+            let extra = if *extra_stake > 0 { format!(", {} {}", t("aposta adicional"), money(*extra_stake)) } else { String::new() };
+            format!("{} {round}: {} «{}»{extra}", t("Jogada"), t("passo"), step.name)
         }
         Entry::DrawDiscarded { game, draws, reason } => {
-            format!("{} {game} {} ({draws} {}): {reason}", t("Sorteio de", "Draw of"), t("descartado", "discarded"), t("valores", "values"))
+            format!("{} {game} {} ({draws} {}): {reason}", t("Sorteio de"), t("descartado"), t("valores"))
         }
         Entry::RoundSettled { round, win, payment, credit_after, .. } => {
             let how = match payment {
-                WinPayment::Credited { jackpot: true } => t("creditado (prémio acumulado)", "credited (jackpot)"),
-                WinPayment::Credited { jackpot: false } => t("creditado", "credited"),
-                WinPayment::Handpay { id } => format!("{} {id}", t("pagamento manual", "hand-pay")),
+                WinPayment::Credited { jackpot: true } => t("creditado (prémio acumulado)"),
+                WinPayment::Credited { jackpot: false } => t("creditado"),
+                WinPayment::Handpay { id } => format!("{} {id}", t("pagamento manual")),
             };
-            format!(
-                "{} {round} {}: {} {} {how}; {} {}",
-                t("Jogada", "Round"),
-                t("terminada", "settled"),
-                t("prémio", "win"),
-                money(*win),
-                t("crédito", "credit"),
-                money(*credit_after)
-            )
+            format!("{} {round} {}: {} {} {how}; {} {}", t("Jogada"), t("terminada"), t("prémio|win"), money(*win), t("crédito"), money(*credit_after))
         }
         Entry::RoundVoided { round, refund, reason, .. } => {
-            format!("{} {round} {}: {} {} — {reason}", t("Jogada", "Round"), t("anulada", "voided"), t("devolvido", "refunded"), money(*refund))
+            format!("{} {round} {}: {} {} — {reason}", t("Jogada"), t("anulada"), t("devolvido"), money(*refund))
         }
-        Entry::RoundResumed { round, at_step } => format!("{} {round} {} {at_step}", t("Jogada", "Round"), t("retomada no passo", "resumed at step")),
-        Entry::DoorOpened { door: d } => format!("{}: {}", t("Porta aberta", "Door opened"), door(*d, lang)),
-        Entry::DoorClosed { door: d } => format!("{}: {}", t("Porta fechada", "Door closed"), door(*d, lang)),
+        Entry::RoundResumed { round, at_step } => format!("{} {round} {} {at_step}", t("Jogada"), t("retomada no passo")),
+        Entry::DoorOpened { door: d } => format!("{}: {}", t("Porta aberta"), door(*d, lang)),
+        Entry::DoorClosed { door: d } => format!("{}: {}", t("Porta fechada"), door(*d, lang)),
         Entry::TiltSet { tilt: x, detail } => {
             if detail.is_empty() {
                 format!("Tilt: {}", tilt(*x, lang))
@@ -108,44 +93,30 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
                 format!("Tilt: {} — {detail}", tilt(*x, lang))
             }
         }
-        Entry::TiltCleared { tilt: x, by } => format!("{}: {} ({by})", t("Tilt limpo", "Tilt cleared"), tilt(*x, lang)),
+        Entry::TiltCleared { tilt: x, by } => format!("{}: {} ({by})", t("Tilt limpo"), tilt(*x, lang)),
         Entry::Verification { ok, detail } => {
-            let result = if *ok {
-                t("verificação do programa: correcta", "program verification: passed")
-            } else {
-                t("verificação do programa: FALHOU", "program verification: FAILED")
-            };
+            let result = if *ok { t("verificação do programa: correcta") } else { t("verificação do programa: FALHOU") };
             if detail.is_empty() { result } else { format!("{result} — {detail}") }
         }
-        Entry::MeterRollover { meter, count } => format!("{} «{meter}» ({count})", t("O contador deu a volta:", "Meter rolled over:")),
+        Entry::MeterRollover { meter, count } => format!("{} «{meter}» ({count})", t("O contador deu a volta:")),
         Entry::PoolConfigured { pool, .. } => {
-            format!("{} {} ({} {})", t("Progressivo configurado:", "Progressive set up:"), pool.id, pool.levels.len(), t("níveis", "levels"))
+            format!("{} {} ({} {})", t("Progressivo configurado:"), pool.id, pool.levels.len(), t("níveis"))
         }
-        Entry::LinkedPoolJoined { pool, games, min_wager } => format!(
-            "{} {pool}: {} ({} {})",
-            t("Ligado ao progressivo", "Joined linked progressive"),
-            games.join(", "),
-            t("aposta mínima", "minimum wager"),
-            money(*min_wager)
-        ),
+        Entry::LinkedPoolJoined { pool, games, min_wager } => {
+            format!("{} {pool}: {} ({} {})", t("Ligado ao progressivo"), games.join(", "), t("aposta mínima"), money(*min_wager))
+        }
         Entry::LinkedDelivered { pool, rounds } => {
-            format!("{} {pool}: {} {}", t("Contribuições entregues ao", "Contributions delivered to"), t("jogadas", "rounds"), list(rounds))
+            format!("{} {pool}: {} {}", t("Contribuições entregues ao"), t("jogadas|rounds"), list(rounds))
         }
         Entry::LinkedRefused { pool, round, reason } => {
-            format!("{} {pool} {} {round}: {reason}", t("O controlador", "The controller of"), t("recusou a jogada", "refused round"))
+            format!("{} {pool} {} {round}: {reason}", t("O controlador"), t("recusou a jogada"))
         }
         Entry::PoolTransfer { pool, level, amount, to, by } => {
             let to = match to {
-                TransferTarget::Pool { pool, level } => format!("{pool} {} {}", t("nível", "level"), level + 1),
-                TransferTarget::Authority { reference } => format!("{} {reference}", t("autorização", "authority reference")),
+                TransferTarget::Pool { pool, level } => format!("{pool} {} {}", t("nível"), level + 1),
+                TransferTarget::Authority { reference } => format!("{} {reference}", t("autorização")),
             };
-            format!(
-                "{} {pool} {} {}: {} → {to} ({by})",
-                t("Transferência do progressivo", "Progressive transfer from"),
-                t("nível", "level"),
-                level + 1,
-                money(*amount)
-            )
+            format!("{} {pool} {} {}: {} → {to} ({by})", t("Transferência do progressivo"), t("nível"), level + 1, money(*amount))
         }
     }
 }

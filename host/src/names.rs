@@ -12,11 +12,15 @@ pub enum Lang {
 }
 
 impl Lang {
-    /// The text in this language.
-    pub fn pick<'a>(self, pt: &'a str, en: &'a str) -> &'a str {
+    /// The text of the catalogue's key `key` in this language (issue 45,
+    /// defect 10: every text from one catalogue, `texts`): the Portuguese
+    /// as the key writes it, less any sense after a bar; the catalogue's
+    /// English. A key the catalogue lacks reads in Portuguese (the
+    /// catalogue's own test finds every key the sources use).
+    pub fn t(self, key: &'static str) -> &'static str {
         match self {
-            Lang::Pt => pt,
-            Lang::En => en,
+            Lang::Pt => crate::texts::portuguese(key),
+            Lang::En => crate::texts::english(key).unwrap_or_else(|| crate::texts::portuguese(key)),
         }
     }
 
@@ -26,48 +30,45 @@ impl Lang {
     pub fn term(self, pt: &str) -> &str {
         match self {
             Lang::Pt => pt,
-            Lang::En => crate::glossary::english(pt).unwrap_or(pt),
+            Lang::En => crate::texts::term_english(pt).unwrap_or(pt),
         }
     }
 
     /// `n` and its noun, singular for one and plural otherwise (issue 45:
-    /// "1 linha", "2 linhas"): `pt` and `en` are (singular, plural).
-    pub fn count(self, n: u64, pt: (&str, &str), en: (&str, &str)) -> String {
-        let (one, many) = match self {
-            Lang::Pt => pt,
-            Lang::En => en,
-        };
-        format!("{n} {}", if n == 1 { one } else { many })
+    /// "1 linha", "2 linhas"): `one` and `many` are the catalogue's keys of
+    /// the singular and the plural.
+    pub fn count(self, n: u64, one: &'static str, many: &'static str) -> String {
+        format!("{n} {}", self.t(if n == 1 { one } else { many }))
     }
 }
 
 /// A door by the name the floor uses.
 pub fn door(d: Door, lang: Lang) -> &'static str {
     match d {
-        Door::Main => lang.pick("porta principal", "main door"),
-        Door::Logic => lang.pick("porta lógica", "logic door"),
-        Door::CashBox => lang.pick("cofre", "cash box"),
-        Door::Stacker => lang.pick("caixa de notas", "note stacker"),
-        Door::Belly => lang.pick("porta inferior", "belly door"),
-        Door::TopBox => lang.pick("caixa superior", "top box"),
+        Door::Main => lang.t("porta principal"),
+        Door::Logic => lang.t("porta lógica"),
+        Door::CashBox => lang.t("cofre"),
+        Door::Stacker => lang.t("caixa de notas"),
+        Door::Belly => lang.t("porta inferior"),
+        Door::TopBox => lang.t("caixa superior"),
     }
 }
 
 /// A tilt by what it means (E-38).
 pub fn tilt(t: Tilt, lang: Lang) -> &'static str {
     match t {
-        Tilt::SelfAudit => lang.pick("falha na auto-verificação dos contadores", "meter self-audit failure"),
-        Tilt::LogicDoorAccess => lang.pick("acesso à porta lógica", "logic door accessed"),
-        Tilt::ProgramVerification => lang.pick("falha na verificação do programa", "program verification failure"),
-        Tilt::DeviceFault => lang.pick("avaria de dispositivo", "device fault"),
+        Tilt::SelfAudit => lang.t("falha na auto-verificação dos contadores"),
+        Tilt::LogicDoorAccess => lang.t("acesso à porta lógica"),
+        Tilt::ProgramVerification => lang.t("falha na verificação do programa"),
+        Tilt::DeviceFault => lang.t("avaria de dispositivo"),
     }
 }
 
 /// A double-up colour (M-11).
 pub fn colour(c: game_core::double_up::Colour, lang: Lang) -> &'static str {
     match c {
-        game_core::double_up::Colour::Red => lang.pick("vermelho", "red"),
-        game_core::double_up::Colour::Black => lang.pick("preto", "black"),
+        game_core::double_up::Colour::Red => lang.t("vermelho"),
+        game_core::double_up::Colour::Black => lang.t("preto"),
     }
 }
 
@@ -79,8 +80,8 @@ pub fn list<T: std::fmt::Display>(items: &[T]) -> String {
 /// What a hand-pay is for (M-12, F-43, F-44).
 pub fn handpay(h: &HandpayKind, lang: Lang) -> String {
     match h {
-        HandpayKind::Jackpot { round, game, .. } => format!("{} {round} ({game})", lang.pick("prémio da jogada", "win of round")),
-        HandpayKind::CancelledCredits => lang.pick("créditos cancelados", "cancelled credits").to_owned(),
+        HandpayKind::Jackpot { round, game, .. } => format!("{} {round} ({game})", lang.t("prémio da jogada")),
+        HandpayKind::CancelledCredits => lang.t("créditos cancelados").to_owned(),
     }
 }
 

@@ -65,7 +65,7 @@ pub struct AwardBanner {
 
 impl AwardBanner {
     pub fn text(&self, lang: Lang, show: &dyn Fn(Cents) -> String) -> String {
-        format!("JACKPOT {} {} — {} {}", self.level, show(self.amount), lang.pick("máquina", "machine"), self.machine)
+        format!("JACKPOT {} {} — {} {}", self.level, show(self.amount), lang.t("máquina"), self.machine)
     }
 }
 
@@ -82,22 +82,13 @@ pub enum Warning {
 
 impl Warning {
     pub fn text(&self, lang: Lang) -> String {
-        let t = |pt: &'static str, en: &'static str| lang.pick(pt, en);
+        let t = |key: &'static str| lang.t(key);
         match self {
-            Warning::SessionEnding { seconds } => format!(
-                "{} {seconds} s — {}",
-                t("A sessão termina por inactividade dentro de", "The session ends for inactivity in"),
-                t("prima qualquer tecla para continuar", "press any key to continue")
-            ),
-            Warning::CreditShort => t(
-                "Crédito insuficiente para a aposta escolhida: reduza a aposta, introduza notas ou receba o crédito",
-                "Not enough credit for the chosen bet: lower the bet, insert notes or cash out",
-            )
-            .to_owned(),
-            Warning::LinkDown { pool } => format!(
-                "{} ({pool})",
-                t("Sem ligação ao progressivo: as apostas neste jogo estão suspensas", "No link to the progressive: bets on this game are suspended")
-            ),
+            Warning::SessionEnding { seconds } => {
+                format!("{} {seconds} s — {}", t("A sessão termina por inactividade dentro de"), t("prima qualquer tecla para continuar"))
+            }
+            Warning::CreditShort => t("Crédito insuficiente para a aposta escolhida: reduza a aposta, introduza notas ou receba o crédito").to_owned(),
+            Warning::LinkDown { pool } => format!("{} ({pool})", t("Sem ligação ao progressivo: as apostas neste jogo estão suspensas")),
         }
     }
 }
@@ -106,50 +97,45 @@ impl Notice {
     /// The notice for the player or the attendant; `show` writes an amount
     /// as the player chose to see amounts (M-16).
     pub fn text(&self, lang: Lang, show: &dyn Fn(Cents) -> String) -> String {
-        let t = |pt: &'static str, en: &'static str| lang.pick(pt, en);
+        let t = |key: &'static str| lang.t(key);
         match self {
             Notice::Core(e) => core_error(e, lang, show),
             Notice::Refused(r) => (if lang == Lang::En { &r.en } else { &r.pt }).clone(),
             Notice::LinkedUnavailable { pool } => {
-                format!("{} ({pool})", t("Progressivo ligado indisponível: apostas suspensas", "Linked progressive unavailable: bets suspended"))
+                format!("{} ({pool})", t("Progressivo ligado indisponível: apostas suspensas"))
             }
             Notice::CreditShort { needed } => {
-                format!("{} {}", t("Crédito insuficiente para a jogada; são precisos", "Not enough credit for the round; it needs"), show(*needed))
+                format!("{} {}", t("Crédito insuficiente para a jogada; são precisos"), show(*needed))
             }
-            Notice::AwaitingController => t("PROGRESSIVO LIGADO! A aguardar o controlador…", "LINKED PROGRESSIVE! Waiting for the controller…").to_owned(),
-            Notice::AwaitingAttendant { amount } => format!(
-                "{} {} {}",
-                t("PROGRESSIVO LIGADO!", "LINKED PROGRESSIVE!"),
-                show(*amount),
-                t("— chame o empregado: o prémio é confirmado antes de pago", "— call an attendant: the award is confirmed before it is paid")
-            ),
-            Notice::Progressive { amount } => format!("{} {}", t("PROGRESSIVO!", "PROGRESSIVE!"), show(*amount)),
-            Notice::WinHandpay => t("Prémio a pagar manualmente: chame o empregado", "Hand-pay: call an attendant").to_owned(),
-            Notice::Resumed => t("Jogada interrompida retomada", "Interrupted game resumed").to_owned(),
-            Notice::Voided { refund } => format!("{}: {}", t("Jogada anulada, aposta devolvida", "Game voided, stake refunded"), show(*refund)),
+            Notice::AwaitingController => t("PROGRESSIVO LIGADO! A aguardar o controlador…").to_owned(),
+            Notice::AwaitingAttendant { amount } => {
+                format!("{} {} {}", t("PROGRESSIVO LIGADO!"), show(*amount), t("— chame o empregado: o prémio é confirmado antes de pago"))
+            }
+            Notice::Progressive { amount } => format!("{} {}", t("PROGRESSIVO!"), show(*amount)),
+            Notice::WinHandpay => t("Prémio a pagar manualmente: chame o empregado").to_owned(),
+            Notice::Resumed => t("Jogada interrompida retomada").to_owned(),
+            Notice::Voided { refund } => format!("{}: {}", t("Jogada anulada, aposta devolvida"), show(*refund)),
             Notice::TicketPrinted { value } => {
-                format!("{} {} — {}", t("Bilhete impresso:", "Ticket printed:"), show(*value), t("retire o seu bilhete", "please take your ticket"))
+                format!("{} {} — {}", t("Bilhete impresso:"), show(*value), t("retire o seu bilhete"))
             }
             Notice::OverlayOpen(o) => match o {
-                crate::session::Overlay::Help => t("Feche a ajuda para jogar", "Close the help to play"),
-                crate::session::Overlay::GameMenu => t("Escolha um jogo ou feche o menu para jogar", "Choose a game or close the menu to play"),
-                crate::session::Overlay::History => t("Feche o histórico para jogar", "Close the history to play"),
+                crate::session::Overlay::Help => t("Feche a ajuda para jogar"),
+                crate::session::Overlay::GameMenu => t("Escolha um jogo ou feche o menu para jogar"),
+                crate::session::Overlay::History => t("Feche o histórico para jogar"),
             }
             .to_owned(),
             Notice::TicketNotPrinted { validation, value, error } => {
-                format!("{} {} ({validation}) — {error}", t("Impressora: bilhete por imprimir de", "Printer: ticket not printed of"), show(*value))
+                format!("{} {} ({validation}) — {error}", t("Impressora: bilhete por imprimir de"), show(*value))
             }
-            Notice::CashOutHandpay { amount } => format!("{} {}", t("Pagamento manual:", "Hand-pay:"), show(*amount)),
-            Notice::Demonstration => {
-                t("Modo de demonstração: sem dinheiro, bilhetes nem pagamentos", "Demonstration mode: no money, tickets or payments").to_owned()
-            }
-            Notice::DemonstrationEnded => t("Demonstração terminada por inactividade", "Demonstration ended for inactivity").to_owned(),
+            Notice::CashOutHandpay { amount } => format!("{} {}", t("Pagamento manual:"), show(*amount)),
+            Notice::Demonstration => t("Modo de demonstração: sem dinheiro, bilhetes nem pagamentos").to_owned(),
+            Notice::DemonstrationEnded => t("Demonstração terminada por inactividade").to_owned(),
             Notice::SessionEnded { then } => {
                 let then = then.as_ref().map(|n| format!(" {}", n.text(lang, show))).unwrap_or_default();
-                format!("{}{then}", t("Sessão terminada por inactividade.", "Session ended for inactivity."))
+                format!("{}{then}", t("Sessão terminada por inactividade."))
             }
-            Notice::RamCleared { reason } => format!("{} ({reason})", t("Memória crítica limpa", "Critical memory cleared")),
-            Notice::Linked { pool, error } => format!("{} {pool}: {error}", t("Progressivo ligado", "Linked progressive")),
+            Notice::RamCleared { reason } => format!("{} ({reason})", t("Memória crítica limpa")),
+            Notice::Linked { pool, error } => format!("{} {pool}: {error}", t("Progressivo ligado")),
         }
     }
 }
@@ -157,66 +143,62 @@ impl Notice {
 /// Why money in was refused, in the player's language (issue 45: never
 /// the core's own English).
 fn money_refusal(why: &MoneyRefusal, lang: Lang, show: &dyn Fn(Cents) -> String) -> String {
-    let t = |pt: &'static str, en: &'static str| lang.pick(pt, en);
+    let t = |key: &'static str| lang.t(key);
     match why {
         MoneyRefusal::Disabled(b) => {
             let cause = match b {
-                PlayBlock::DoorOpen(d) => format!("{} {}", names::door(*d, lang), t("aberta", "open")),
+                PlayBlock::DoorOpen(d) => format!("{} {}", names::door(*d, lang), t("aberta")),
                 PlayBlock::Tilt(x) => format!("tilt: {}", names::tilt(*x, lang)),
-                PlayBlock::HandpayPending(_) => t("pagamento manual pendente", "hand-pay pending").to_owned(),
-                PlayBlock::CriticalMemory(_) => t("erro de memória crítica", "critical memory error").to_owned(),
-                PlayBlock::RoundInProgress(_) => t("jogada em curso", "round in progress").to_owned(),
+                PlayBlock::HandpayPending(_) => t("pagamento manual pendente").to_owned(),
+                PlayBlock::CriticalMemory(_) => t("erro de memória crítica").to_owned(),
+                PlayBlock::RoundInProgress(_) => t("jogada em curso").to_owned(),
             };
-            format!("{} — {cause}", t("leitor desactivado", "reader disabled"))
+            format!("{} — {cause}", t("leitor desactivado"))
         }
-        MoneyRefusal::NoteNotAccepted(v) => format!("{} {}", t("esta máquina não aceita notas de", "this machine takes no notes of"), show(*v)),
-        MoneyRefusal::CreditLimit(limit) => format!("{} {}", t("o crédito passaria o limite de", "the credit would pass the limit of"), show(*limit)),
-        MoneyRefusal::Malformed => t("o número de validação não tem 18 algarismos", "the validation number is not 18 digits").to_owned(),
-        MoneyRefusal::UnknownTicket => t("bilhete desconhecido nesta máquina", "a ticket this machine does not know").to_owned(),
-        MoneyRefusal::AlreadyRedeemed => t("bilhete já pago", "ticket already paid").to_owned(),
-        MoneyRefusal::AboveTicketLimit(limit) => format!("{} {}", t("bilhete acima do limite de", "ticket above the limit of"), show(*limit)),
+        MoneyRefusal::NoteNotAccepted(v) => format!("{} {}", t("esta máquina não aceita notas de"), show(*v)),
+        MoneyRefusal::CreditLimit(limit) => format!("{} {}", t("o crédito passaria o limite de"), show(*limit)),
+        MoneyRefusal::Malformed => t("o número de validação não tem 18 algarismos").to_owned(),
+        MoneyRefusal::UnknownTicket => t("bilhete desconhecido nesta máquina").to_owned(),
+        MoneyRefusal::AlreadyRedeemed => t("bilhete já pago").to_owned(),
+        MoneyRefusal::AboveTicketLimit(limit) => format!("{} {}", t("bilhete acima do limite de"), show(*limit)),
     }
 }
 
 /// A refusal or failure of the core, for the player and the attendant.
 fn core_error(e: &CoreError, lang: Lang, show: &dyn Fn(Cents) -> String) -> String {
-    let t = |pt: &'static str, en: &'static str| lang.pick(pt, en);
+    let t = |key: &'static str| lang.t(key);
     match e {
-        CoreError::Blocked(PlayBlock::DoorOpen(d)) => format!("{} ({})", t("PORTA ABERTA", "DOOR OPEN"), names::door(*d, lang)),
+        CoreError::Blocked(PlayBlock::DoorOpen(d)) => format!("{} ({})", t("PORTA ABERTA"), names::door(*d, lang)),
         CoreError::Blocked(PlayBlock::Tilt(x)) => format!("TILT: {}", names::tilt(*x, lang)),
-        CoreError::Blocked(PlayBlock::HandpayPending(_)) => t("Pagamento manual pendente: chame o empregado", "Hand-pay pending: call an attendant").to_owned(),
+        CoreError::Blocked(PlayBlock::HandpayPending(_)) => t("Pagamento manual pendente: chame o empregado").to_owned(),
         CoreError::Blocked(PlayBlock::CriticalMemory(m)) | CoreError::CriticalMemory(m) => {
-            format!("{} {m}", t("ERRO DE MEMÓRIA CRÍTICA:", "CRITICAL MEMORY ERROR:"))
+            format!("{} {m}", t("ERRO DE MEMÓRIA CRÍTICA:"))
         }
-        CoreError::Blocked(PlayBlock::RoundInProgress(_)) => t("Há uma jogada em curso", "A round is in progress").to_owned(),
-        CoreError::SelfAudit(a) => format!("{} {}", t("Falha na auto-verificação dos contadores:", "Meter self-audit failure:"), a.equation),
+        CoreError::Blocked(PlayBlock::RoundInProgress(_)) => t("Há uma jogada em curso").to_owned(),
+        CoreError::SelfAudit(a) => format!("{} {}", t("Falha na auto-verificação dos contadores:"), a.equation),
         CoreError::InsufficientCredit { needed, .. } => {
-            format!("{} {}", t("Crédito insuficiente; a aposta é de", "Not enough credit; the bet is"), show(*needed))
+            format!("{} {}", t("Crédito insuficiente; a aposta é de"), show(*needed))
         }
-        CoreError::UnknownDenomination(d) => format!("{} {}", t("Denominação não configurada:", "Denomination not configured:"), show(*d)),
-        CoreError::StakeNotWholeCredits { .. } => t("A aposta não é um número inteiro de créditos", "The stake is not a whole number of credits").to_owned(),
-        CoreError::ZeroStake => t("A aposta tem de ser maior que zero", "The stake must be more than zero").to_owned(),
-        CoreError::NoSuchRound(r) => format!("{} {r}", t("Não há jogada aberta com o número", "No open round numbered")),
-        CoreError::NoteRejected(why) => format!("{} {}", t("Nota recusada:", "Note refused:"), money_refusal(why, lang, show)),
-        CoreError::TicketRejected(why) => format!("{} {}", t("Bilhete recusado:", "Ticket refused:"), money_refusal(why, lang, show)),
-        CoreError::NothingToCashOut => t("Não há crédito para receber", "There is no credit to cash out").to_owned(),
-        CoreError::NoSuchHandpay(id) => format!("{} {id}", t("Não há pagamento manual pendente com o número", "No pending hand-pay numbered")),
-        CoreError::TiltNotActive(x) => format!("{} {}", t("Tilt inactivo:", "Tilt not active:"), names::tilt(*x, lang)),
-        CoreError::TiltStillCaused(x) => format!("{} {}", t("A causa do tilt persiste:", "The tilt's cause remains:"), names::tilt(*x, lang)),
-        CoreError::Rng(r) => format!("{} {r}", t("Gerador de números aleatórios:", "Random number generator:")),
-        CoreError::Progressive(why) => format!("{} {why}", t("Progressivo:", "Progressive:")),
-        CoreError::UnknownGame(g) => format!("{} {g}", t("Jogo não configurado:", "Game not configured:")),
-        CoreError::DrawFailed(why) => format!("{} {why}", t("O sorteio do jogo falhou:", "The game's draw failed:")),
-        CoreError::Refused(why) => format!("{} {why}", t("Recusado pela memória crítica:", "Refused by critical memory:")),
+        CoreError::UnknownDenomination(d) => format!("{} {}", t("Denominação não configurada:"), show(*d)),
+        CoreError::StakeNotWholeCredits { .. } => t("A aposta não é um número inteiro de créditos").to_owned(),
+        CoreError::ZeroStake => t("A aposta tem de ser maior que zero").to_owned(),
+        CoreError::NoSuchRound(r) => format!("{} {r}", t("Não há jogada aberta com o número")),
+        CoreError::NoteRejected(why) => format!("{} {}", t("Nota recusada:"), money_refusal(why, lang, show)),
+        CoreError::TicketRejected(why) => format!("{} {}", t("Bilhete recusado:"), money_refusal(why, lang, show)),
+        CoreError::NothingToCashOut => t("Não há crédito para receber").to_owned(),
+        CoreError::NoSuchHandpay(id) => format!("{} {id}", t("Não há pagamento manual pendente com o número")),
+        CoreError::TiltNotActive(x) => format!("{} {}", t("Tilt inactivo:"), names::tilt(*x, lang)),
+        CoreError::TiltStillCaused(x) => format!("{} {}", t("A causa do tilt persiste:"), names::tilt(*x, lang)),
+        CoreError::Rng(r) => format!("{} {r}", t("Gerador de números aleatórios:")),
+        CoreError::Progressive(why) => format!("{} {why}", t("Progressivo:")),
+        CoreError::UnknownGame(g) => format!("{} {g}", t("Jogo não configurado:")),
+        CoreError::DrawFailed(why) => format!("{} {why}", t("O sorteio do jogo falhou:")),
+        CoreError::Refused(why) => format!("{} {why}", t("Recusado pela memória crítica:")),
         CoreError::WinAboveMaximum { win, max } => {
-            format!("{} {} > {}", t("Prémio acima do máximo configurado, recusado:", "Win above the configured maximum, refused:"), show(*win), show(*max))
+            format!("{} {} > {}", t("Prémio acima do máximo configurado, recusado:"), show(*win), show(*max))
         }
-        CoreError::SideBetNotBeside { .. } => t("A aposta lateral só se faz com a aposta principal", "A side bet is made only beside the main bet").to_owned(),
-        CoreError::VoidRefused(r) => format!(
-            "{} {r} {}",
-            t("A jogada", "Round"),
-            t("pode ser concluída: só se anula uma jogada interrompida (M-36)", "can be finished: only an interrupted round is voided (M-36)")
-        ),
+        CoreError::SideBetNotBeside { .. } => t("A aposta lateral só se faz com a aposta principal").to_owned(),
+        CoreError::VoidRefused(r) => format!("{} {r} {}", t("A jogada"), t("pode ser concluída: só se anula uma jogada interrompida (M-36)")),
     }
 }
 

@@ -169,8 +169,10 @@ impl Session {
         s
     }
 
-    pub fn t<'a>(&self, pt: &'a str, en: &'a str) -> &'a str {
-        self.lang.pick(pt, en)
+    /// The text of the catalogue's key `key` in the player's language
+    /// (`texts`).
+    pub fn t(&self, key: &'static str) -> &'static str {
+        self.lang.t(key)
     }
 
     /// The selected game. A session always hosts at least one (boot refuses
@@ -572,27 +574,27 @@ impl Session {
     pub fn block_text(&self) -> Option<String> {
         let b = self.machine.play_block()?;
         Some(match b {
-            PlayBlock::DoorOpen(d) => format!("{} ({})", self.t("PORTA ABERTA", "DOOR OPEN"), crate::names::door(d, self.lang)),
+            PlayBlock::DoorOpen(d) => format!("{} ({})", self.t("PORTA ABERTA"), crate::names::door(d, self.lang)),
             PlayBlock::Tilt(Tilt::ProgramVerification) => {
                 let f = self.verification.failures().first().map(|c| format!(": {} — {} ≠ {}", c.file.display(), c.expected, c.actual)).unwrap_or_default();
-                format!("{}{f}", self.t("FALHA NA VERIFICAÇÃO DO PROGRAMA", "PROGRAM VERIFICATION FAILURE"))
+                format!("{}{f}", self.t("FALHA NA VERIFICAÇÃO DO PROGRAMA"))
             }
             PlayBlock::Tilt(Tilt::DeviceFault) => format!(
                 "{}{}",
-                self.t("AVARIA DE DISPOSITIVO: chame o empregado", "DEVICE FAULT: call an attendant"),
+                self.t("AVARIA DE DISPOSITIVO: chame o empregado"),
                 self.machine
                     .unprinted_tickets()
                     .first()
-                    .map(|t| format!(" — {} {} ({})", self.t("bilhete por imprimir", "ticket not printed"), self.show(t.value), t.validation))
+                    .map(|t| format!(" — {} {} ({})", self.t("bilhete por imprimir"), self.show(t.value), t.validation))
                     .unwrap_or_default()
             ),
-            PlayBlock::Tilt(Tilt::LogicDoorAccess) => self.t("ACESSO À PORTA LÓGICA: chame o empregado", "LOGIC DOOR ACCESSED: call an attendant").to_owned(),
+            PlayBlock::Tilt(Tilt::LogicDoorAccess) => self.t("ACESSO À PORTA LÓGICA: chame o empregado").to_owned(),
             PlayBlock::Tilt(t) => format!("TILT: {}", crate::names::tilt(t, self.lang)),
             PlayBlock::HandpayPending(id) => {
                 let amount = self.machine.state().handpays.get(&id).map_or(0, |h| h.amount);
-                format!("{} {}", self.t("PAGAMENTO MANUAL PENDENTE:", "HAND-PAY PENDING:"), self.show(amount))
+                format!("{} {}", self.t("PAGAMENTO MANUAL PENDENTE:"), self.show(amount))
             }
-            PlayBlock::CriticalMemory(m) => format!("{} {m}", self.t("ERRO DE MEMÓRIA CRÍTICA:", "CRITICAL MEMORY ERROR:")),
+            PlayBlock::CriticalMemory(m) => format!("{} {m}", self.t("ERRO DE MEMÓRIA CRÍTICA:")),
             PlayBlock::RoundInProgress(_) => return None,
         })
     }

@@ -49,18 +49,18 @@ fn spawn_attract(mut commands: Commands, fonts: Option<Res<Fonts>>, session: Res
     let Ok(s) = session.0.lock() else { return };
     let (cx, _) = GAME.centre();
     commands.spawn((Attract, Transform::default(), Visibility::Inherited)).with_children(|a| {
-        a.spawn((Welcome, stage::text(&fonts, s.t("BEM-VINDO", "WELCOME"), 84.0, GOLD), Transform::from_translation(stage::at(cx, GAME.y + 60.0, 5.0))));
+        a.spawn((Welcome, stage::text(&fonts, s.t("BEM-VINDO"), 84.0, GOLD), Transform::from_translation(stage::at(cx, GAME.y + 60.0, 5.0))));
         a.spawn((Logo, Sprite::default(), Transform::from_translation(stage::at(cx, GAME.y + 225.0, 5.0))));
         a.spawn((GameName, stage::text(&fonts, "", 36.0, Color::WHITE), Transform::from_translation(stage::at(cx, GAME.y + 362.0, 5.0))));
         for k in 0..PICTURES {
             a.spawn((Glimpse(k), Sprite::default(), Transform::from_translation(stage::at(cx, GAME.y + 490.0, 5.0))));
         }
         a.spawn((
-            stage::text(&fonts, s.t("Introduza notas para jogar", "Insert notes to play"), 36.0, Color::WHITE),
+            stage::text(&fonts, s.t("Introduza notas para jogar"), 36.0, Color::WHITE),
             Transform::from_translation(stage::at(cx, GAME.bottom() - 82.0, 5.0)),
         ));
         a.spawn((
-            stage::text(&fonts, s.t("Jogue com responsabilidade. Maiores de 18 anos.", "Play responsibly. Adults only."), 24.0, Color::srgb(0.8, 0.8, 0.85)),
+            stage::text(&fonts, s.t("Jogue com responsabilidade. Maiores de 18 anos."), 24.0, Color::srgb(0.8, 0.8, 0.85)),
             Transform::from_translation(stage::at(cx, GAME.bottom() - 38.0, 5.0)),
         ));
     });

@@ -99,13 +99,7 @@ fn load_audit_view(session: Res<SessionRes>, mut view: ResMut<AuditView>) {
 /// A progressive award as the operator reads it: the machine, the round,
 /// the level and the amount in the currency.
 fn award_line(s: &game_host::session::Session, machine: &str, round: u64, level: impl std::fmt::Display, amount: meters::Cents) -> String {
-    format!(
-        "{} {machine}, {} {round}, {} {level}: {}",
-        s.t("máquina", "machine"),
-        s.t("jogada", "round"),
-        s.t("nível", "level"),
-        s.machine().config().currency.format(amount)
-    )
+    format!("{} {machine}, {} {round}, {} {level}: {}", s.t("máquina"), s.t("jogada|round"), s.t("nível"), s.machine().config().currency.format(amount))
 }
 
 /// Money that may be negative (d) receita bruta), in the currency.
@@ -119,7 +113,7 @@ fn meter_grid(ui: &mut egui::Ui, id: &str, g: &GameMeters, digits: u8, cur: &met
         for (label, v) in g.labelled() {
             ui.label(label);
             ui.monospace(format!("{:0>width$}", displayed(v, digits), width = usize::from(digits)));
-            ui.label(if label.contains("jogadas") { s.lang().count(v, ("jogada", "jogadas"), ("game", "games")) } else { cur.format(v) });
+            ui.label(if label.contains("jogadas") { s.lang().count(v, "jogada|game", "jogadas|games") } else { cur.format(v) });
             ui.end_row();
         }
         ui.label("d) receita bruta");
@@ -136,17 +130,17 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
     let mut attendant_clear = false;
     let mut clear = false;
     egui::CentralPanel::default().show(&mut root, |ui| {
-        ui.heading(s.t("MENU DE AUDITORIA (K para sair)", "AUDIT MENU (K to leave)"));
+        ui.heading(s.t("MENU DE AUDITORIA (K para sair)"));
         ui.horizontal(|ui| {
             for (tab, label) in [
-                (Tab::Meters, s.t("Contadores", "Meters")),
-                (Tab::Events, s.t("Eventos", "Events")),
+                (Tab::Meters, s.t("Contadores")),
+                (Tab::Events, s.t("Eventos")),
                 (Tab::Recall, "RECALL"),
-                (Tab::Attendant, s.t("Pagamentos e tilts", "Hand-pays and tilts")),
-                (Tab::Verification, s.t("Verificação", "Verification")),
-                (Tab::Configuration, s.t("Configuração", "Configuration")),
-                (Tab::Progressives, s.t("Progressivos", "Progressives")),
-                (Tab::RamClear, s.t("Limpeza da RAM", "RAM clear")),
+                (Tab::Attendant, s.t("Pagamentos e tilts")),
+                (Tab::Verification, s.t("Verificação")),
+                (Tab::Configuration, s.t("Configuração")),
+                (Tab::Progressives, s.t("Progressivos")),
+                (Tab::RamClear, s.t("Limpeza da RAM")),
             ] {
                 if ui.selectable_label(view.tab == tab, label).clicked() {
                     view.tab = tab;
@@ -159,20 +153,20 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
             Tab::Meters => {
                 let st = s.machine().state();
                 let cur = &s.machine().config().currency;
-                ui.heading(format!("{} — {}", s.t("Máquina", "Machine"), st.machine_id));
+                ui.heading(format!("{} — {}", s.t("Máquina"), st.machine_id));
                 // Each meter as the law names it (M-25), its display of
                 // `digits` digits (C-21), and what it is in money or games.
                 egui::Grid::new("m25").striped(true).num_columns(3).show(ui, |ui| {
-                    ui.strong(s.t("contador", "meter"));
-                    ui.strong(format!("{} ({digits} {})", s.t("mostrador", "display"), s.t("dígitos", "digits")));
-                    ui.strong(s.t("valor", "amount"));
+                    ui.strong(s.t("contador|meter"));
+                    ui.strong(format!("{} ({digits} {})", s.t("mostrador"), s.t("dígitos")));
+                    ui.strong(s.t("valor|amount"));
                     ui.end_row();
                     for m in M25::ALL {
                         ui.label(m.legal_name());
                         match m.machine_value(&st.totals) {
                             Some(v) => {
                                 ui.monospace(format!("{:0>width$}", displayed(v, digits), width = usize::from(digits)));
-                                ui.label(if m.is_count() { s.lang().count(v, ("jogada", "jogadas"), ("game", "games")) } else { cur.format(v) });
+                                ui.label(if m.is_count() { s.lang().count(v, "jogada|game", "jogadas|games") } else { cur.format(v) });
                             }
                             None => {
                                 let v = st.totals.games.receita_bruta();
@@ -182,26 +176,26 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         };
                         ui.end_row();
                     }
-                    ui.label(s.t("crédito", "credit"));
+                    ui.label(s.t("crédito"));
                     ui.monospace("");
                     ui.label(cur.format(st.credit));
                     ui.end_row();
-                    ui.label(s.t("arranques", "power-ups"));
+                    ui.label(s.t("arranques"));
                     ui.monospace("");
                     ui.label(st.totals.arranques.to_string());
                     ui.end_row();
                 });
                 ui.add_space(8.0);
                 ui.columns(2, |cols| {
-                    cols[0].strong(s.t("Notas aceites por valor", "Notes accepted by value"));
+                    cols[0].strong(s.t("Notas aceites por valor"));
                     egui::Grid::new("notes").striped(true).show(&mut cols[0], |ui| {
                         for &v in &s.machine().config().accepted_notes {
                             ui.label(cur.format(v));
-                            ui.label(s.lang().count(st.totals.notas_por_valor.get(&v).copied().unwrap_or(0), ("nota", "notas"), ("note", "notes")));
+                            ui.label(s.lang().count(st.totals.notas_por_valor.get(&v).copied().unwrap_or(0), "nota", "notas"));
                             ui.end_row();
                         }
                     });
-                    cols[1].strong(s.t("Aberturas por porta", "Openings by door"));
+                    cols[1].strong(s.t("Aberturas por porta"));
                     egui::Grid::new("doors").striped(true).show(&mut cols[1], |ui| {
                         for d in meters::Door::ALL {
                             ui.label(game_host::names::door(d, s.lang()));
@@ -214,30 +208,30 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 // anchor's wear meter (NV writes against the budget).
                 let wear = s.machine().anchor_wear();
                 egui::Grid::new("anchor").striped(true).show(ui, |ui| {
-                    ui.label(s.t("chave e âncora", "key and anchor"));
+                    ui.label(s.t("chave e âncora"));
                     ui.label(&wear.key_store);
                     ui.end_row();
-                    ui.label(s.t("âncora: escritas / orçamento", "anchor: writes / budget"));
-                    ui.label(format!("{} / {} ({} {})", wear.writes, wear.budget, s.t("contador", "counter"), wear.counter));
+                    ui.label(s.t("âncora: escritas / orçamento"));
+                    ui.label(format!("{} / {} ({} {})", wear.writes, wear.budget, s.t("contador|counter"), wear.counter));
                     ui.end_row();
                 });
                 for (name, g) in &st.per_game {
-                    ui.collapsing(format!("{} {name}", s.t("Jogo", "Game")), |ui| meter_grid(ui, &format!("g-{name}"), g, digits, cur, &s));
+                    ui.collapsing(format!("{} {name}", s.t("Jogo")), |ui| meter_grid(ui, &format!("g-{name}"), g, digits, cur, &s));
                 }
                 for (d, g) in &st.per_denom {
-                    ui.collapsing(format!("{} {}", s.t("Denominação", "Denomination"), cur.format(*d)), |ui| meter_grid(ui, &format!("d-{d}"), g, digits, cur, &s));
+                    ui.collapsing(format!("{} {}", s.t("Denominação"), cur.format(*d)), |ui| meter_grid(ui, &format!("d-{d}"), g, digits, cur, &s));
                 }
                 ui.label(match st.self_audit() {
-                    Ok(()) => s.t("Auto-auditoria: OK", "Self-audit: OK").to_owned(),
-                    Err(e) => format!("{} {e}", s.t("Auto-auditoria FALHOU:", "Self-audit FAILED:")),
+                    Ok(()) => s.t("Auto-auditoria: OK").to_owned(),
+                    Err(e) => format!("{} {e}", s.t("Auto-auditoria FALHOU:")),
                 });
             }
             Tab::Events => {
                 let cur = s.machine().config().currency.clone();
                 egui::Grid::new("events").striped(true).num_columns(3).show(ui, |ui| {
                     ui.strong("#");
-                    ui.strong(s.t("hora (UTC)", "time (UTC)"));
-                    ui.strong(s.t("evento", "event"));
+                    ui.strong(s.t("hora (UTC)"));
+                    ui.strong(s.t("evento"));
                     ui.end_row();
                     for r in view.events.iter().rev() {
                         ui.monospace(r.seq.to_string());
@@ -267,28 +261,28 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                             ui.label(v);
                             ui.end_row();
                         };
-                        row(s.t("jogada", "round"), r.round.to_string());
-                        row(s.t("jogo", "game"), r.game.clone());
-                        row(s.t("início (UTC)", "began (UTC)"), r.started_utc.replace('T', " ").trim_end_matches('Z').to_owned());
-                        row(s.t("denominação", "denomination"), cur.format(r.denom));
-                        row(s.t("crédito antes", "credit before"), cur.format(r.credit_before));
-                        row(s.t("aposta", "bet"), cur.format(r.stake));
+                        row(s.t("jogada|round"), r.round.to_string());
+                        row(s.t("jogo|game"), r.game.clone());
+                        row(s.t("início (UTC)"), r.started_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                        row(s.t("denominação"), cur.format(r.denom));
+                        row(s.t("crédito antes"), cur.format(r.credit_before));
+                        row(s.t("aposta"), cur.format(r.stake));
                         match &r.outcome {
                             RecallOutcome::Settled { win, credit_after, .. } => {
-                                row(s.t("prémio", "win"), cur.format(*win));
-                                row(s.t("crédito depois", "credit after"), cur.format(*credit_after));
+                                row(s.t("prémio|win"), cur.format(*win));
+                                row(s.t("crédito depois"), cur.format(*credit_after));
                             }
-                            RecallOutcome::Voided { refund, reason, .. } => row(s.t("anulada, devolvido", "voided, refunded"), format!("{} — {reason}", cur.format(*refund))),
-                            RecallOutcome::InProgress => row(s.t("estado", "state"), s.t("em curso", "in progress").to_owned()),
+                            RecallOutcome::Voided { refund, reason, .. } => row(s.t("anulada, devolvido"), format!("{} — {reason}", cur.format(*refund))),
+                            RecallOutcome::InProgress => row(s.t("estado"), s.t("em curso").to_owned()),
                         }
                         if !r.resumed_at.is_empty() {
-                            row(s.t("retomada no passo", "resumed at step"), game_host::names::list(&r.resumed_at));
+                            row(s.t("retomada no passo"), game_host::names::list(&r.resumed_at));
                         }
                     });
                     egui::Grid::new("recall-steps").striped(true).num_columns(3).show(ui, |ui| {
-                        ui.strong(s.t("hora (UTC)", "time (UTC)"));
-                        ui.strong(s.t("passo", "step"));
-                        ui.strong(s.t("aposta adicional", "extra stake"));
+                        ui.strong(s.t("hora (UTC)"));
+                        ui.strong(s.t("passo"));
+                        ui.strong(s.t("aposta adicional"));
                         ui.end_row();
                         for st in &r.steps {
                             ui.monospace(st.at_utc.replace('T', " ").trim_end_matches('Z').to_owned());
@@ -306,7 +300,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 for h in st.handpays.values() {
                     ui.label(format!(
                         "{} {}: {} ({})",
-                        s.t("Pagamento manual", "Hand-pay"),
+                        s.t("Pagamento manual"),
                         h.id,
                         s.show(h.amount),
                         game_host::names::handpay(&h.handpay, s.lang())
@@ -316,16 +310,16 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     ui.label(format!("Tilt: {}", game_host::names::tilt(*t, s.lang())));
                 }
                 let doors: Vec<&str> = st.doors_open.iter().map(|d| game_host::names::door(*d, s.lang())).collect();
-                ui.label(format!("{}: {}", s.t("Portas abertas", "Doors open"), doors.join(", ")));
-                if ui.button(s.t("Pagar e limpar (chave do empregado)", "Pay and clear (attendant key)")).clicked() {
+                ui.label(format!("{}: {}", s.t("Portas abertas"), doors.join(", ")));
+                if ui.button(s.t("Pagar e limpar (chave do empregado)")).clicked() {
                     attendant_clear = true;
                 }
             }
             Tab::Verification => {
                 egui::Grid::new("verification").striped(true).show(ui, |ui| {
-                    ui.strong(s.t("ficheiro", "file"));
-                    ui.strong(s.t("esperado", "expected"));
-                    ui.strong(s.t("actual", "actual"));
+                    ui.strong(s.t("ficheiro"));
+                    ui.strong(s.t("esperado"));
+                    ui.strong(s.t("actual"));
                     ui.strong("");
                     ui.end_row();
                     for c in &s.verification().checks {
@@ -339,7 +333,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.monospace(p.file.display().to_string());
                         ui.monospace(&p.expected);
                         ui.monospace(&p.actual);
-                        ui.label(s.t("programa (registar)", "program (to record)"));
+                        ui.label(s.t("programa (registar)"));
                         ui.end_row();
                     }
                 });
@@ -350,23 +344,23 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 let money_list = |v: &[u64]| v.iter().map(|&x| cur.format(x)).collect::<Vec<_>>().join(", ");
                 egui::Grid::new("configuration").striped(true).num_columns(2).show(ui, |ui| {
                     let rows: Vec<(&str, String)> = vec![
-                        (s.t("máquina", "machine"), c.machine_id.clone()),
-                        (s.t("modo", "mode"), if c.mode.is_lab() { s.t("laboratório", "lab").to_owned() } else { s.t("produção", "production").to_owned() }),
-                        (s.t("moeda", "currency"), cur.code.clone()),
-                        (s.t("denominações", "denominations"), money_list(&c.denominations)),
-                        (s.t("notas aceites", "notes accepted"), money_list(&c.accepted_notes)),
-                        (s.t("limite de crédito", "credit limit"), cur.format(c.credit_limit)),
-                        (s.t("limite de bilhete de entrada", "ticket-in limit"), cur.format(c.ticket_in_limit)),
-                        (s.t("limite de bilhete de saída", "ticket-out limit"), cur.format(c.ticket_out_limit)),
-                        (s.t("limite de pagamento manual", "hand-pay limit"), cur.format(c.handpay_limit)),
-                        (s.t("limiar de prémio acumulado", "jackpot threshold"), cur.format(c.jackpot_threshold)),
-                        (s.t("prémio máximo", "largest win"), cur.format(c.max_win)),
-                        (s.t("dígitos dos contadores", "meter digits"), c.meter_digits.to_string()),
-                        (s.t("jogos", "games"), s.config().games.join(", ")),
-                        (s.t("retorno mínimo ao jogador", "return-to-player floor"), format!("{} %", s.config().rtp_floor_percent)),
-                        (s.t("jogo automático, no máximo", "autoplay, at most"), s.lang().count(u64::from(s.config().autoplay_max), ("jogada", "jogadas"), ("game", "games"))),
-                        (s.t("fim de sessão sem jogo", "session ends without play after"), format!("{} s", s.config().inactivity_timeout_s)),
-                        (s.t("celebração a partir de", "celebration from"), format!("{} × {}", s.config().big_win_multiple, s.t("a aposta", "the bet"))),
+                        (s.t("máquina"), c.machine_id.clone()),
+                        (s.t("modo"), if c.mode.is_lab() { s.t("laboratório").to_owned() } else { s.t("produção").to_owned() }),
+                        (s.t("moeda"), cur.code.clone()),
+                        (s.t("denominações"), money_list(&c.denominations)),
+                        (s.t("notas aceites"), money_list(&c.accepted_notes)),
+                        (s.t("limite de crédito"), cur.format(c.credit_limit)),
+                        (s.t("limite de bilhete de entrada"), cur.format(c.ticket_in_limit)),
+                        (s.t("limite de bilhete de saída"), cur.format(c.ticket_out_limit)),
+                        (s.t("limite de pagamento manual"), cur.format(c.handpay_limit)),
+                        (s.t("limiar de prémio acumulado"), cur.format(c.jackpot_threshold)),
+                        (s.t("prémio máximo"), cur.format(c.max_win)),
+                        (s.t("dígitos dos contadores"), c.meter_digits.to_string()),
+                        (s.t("jogos"), s.config().games.join(", ")),
+                        (s.t("retorno mínimo ao jogador"), format!("{} %", s.config().rtp_floor_percent)),
+                        (s.t("jogo automático, no máximo"), s.lang().count(u64::from(s.config().autoplay_max), "jogada|game", "jogadas|games")),
+                        (s.t("fim de sessão sem jogo"), format!("{} s", s.config().inactivity_timeout_s)),
+                        (s.t("celebração a partir de"), format!("{} × {}", s.config().big_win_multiple, s.t("a aposta"))),
                     ];
                     for (k, v) in rows {
                         ui.label(k);
@@ -377,9 +371,9 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
             }
             Tab::Progressives => {
                 // M-24 liability report and the per-level meters (issue 6).
-                ui.heading(s.t("Responsabilidade por nível (M-24)", "Liability per level (M-24)"));
+                ui.heading(s.t("Responsabilidade por nível (M-24)"));
                 egui::Grid::new("liability").striped(true).show(ui, |ui| {
-                    for h in [s.t("fundo", "pool"), s.t("nível", "level"), s.t("valor", "value"), s.t("reserva", "reserve"), s.t("responsabilidade", "liability"), s.t("contribuições", "contributions"), s.t("prémios", "hits"), s.t("pago", "won")] {
+                    for h in [s.t("fundo"), s.t("nível"), s.t("valor|value"), s.t("reserva"), s.t("responsabilidade"), s.t("contribuições"), s.t("prémios"), s.t("pago")] {
                         ui.strong(h);
                     }
                     ui.end_row();
@@ -397,7 +391,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     }
                 });
                 for (id, pool) in s.machine().pools() {
-                    ui.collapsing(format!("{id}: {} {}", s.t("últimos prémios", "last hits"), pool.last_hits.len()), |ui| {
+                    ui.collapsing(format!("{id}: {} {}", s.t("últimos prémios"), pool.last_hits.len()), |ui| {
                         for h in &pool.last_hits {
                             ui.label(format!("{} — {}", h.time, award_line(&s, &h.machine, h.round, h.level, h.amount)));
                         }
@@ -405,33 +399,30 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 }
                 for p in s.linked() {
                     let v = p.view();
-                    ui.heading(format!("{} {} — {}", s.t("Ligado", "Linked"), p.setup.pool, if v.available() { s.t("ligação activa", "link up") } else { s.t("SEM LIGAÇÃO", "LINK DOWN") }));
+                    ui.heading(format!("{} {} — {}", s.t("Ligado"), p.setup.pool, if v.available() { s.t("ligação activa") } else { s.t("SEM LIGAÇÃO") }));
                     for l in &v.levels {
                         let value = s.machine().config().currency.format(l.value);
-                        ui.label(format!("{} {} — {value} ({} {})", s.t("nível", "level"), l.name, s.t("prémios", "hits"), l.hits));
+                        ui.label(format!("{} {} — {value} ({} {})", s.t("nível"), l.name, s.t("prémios"), l.hits));
                     }
                     if let Some(a) = &v.last_award {
-                        ui.label(format!("{} #{}: {}", s.t("último prémio", "last award"), a.seq, award_line(&s, &a.machine, a.round, a.level, a.amount)));
+                        ui.label(format!("{} #{}: {}", s.t("último prémio"), a.seq, award_line(&s, &a.machine, a.round, a.level, a.amount)));
                     }
                 }
                 let pending = s.machine().linked_pending().len();
-                ui.label(format!("{}: {pending}", s.t("contribuições por entregar ao controlador", "contributions waiting for the controller")));
+                ui.label(format!("{}: {pending}", s.t("contribuições por entregar ao controlador")));
             }
             Tab::RamClear => {
-                ui.label(s.t(
-                    "Limpa a memória crítica (D-32): os contadores antes da limpeza ficam registados, o diário é arquivado e começa uma nova época. Exige o PIN do operador.",
-                    "Clears critical memory (D-32): the meters before it are recorded, the journal archived, and a new epoch begins. Needs the operator's PIN.",
-                ));
+                ui.label(s.t("Limpa a memória crítica (D-32): os contadores antes da limpeza ficam registados, o diário é arquivado e começa uma nova época. Exige o PIN do operador."));
                 ui.horizontal(|ui| {
                     ui.label("PIN");
                     ui.add(egui::TextEdit::singleline(&mut view.pin).password(true).id_salt("ram_clear_pin"));
                 });
                 ui.horizontal(|ui| {
-                    ui.label(s.t("Motivo", "Reason"));
+                    ui.label(s.t("Motivo"));
                     ui.add(egui::TextEdit::singleline(&mut view.reason).id_salt("ram_clear_reason"));
                 });
-                ui.checkbox(&mut view.confirmed, s.t("Confirmo a limpeza da memória crítica", "I confirm clearing critical memory"));
-                if ui.add_enabled(view.confirmed, egui::Button::new(s.t("LIMPAR A RAM", "CLEAR RAM"))).clicked() {
+                ui.checkbox(&mut view.confirmed, s.t("Confirmo a limpeza da memória crítica"));
+                if ui.add_enabled(view.confirmed, egui::Button::new(s.t("LIMPAR A RAM"))).clicked() {
                     clear = true;
                 }
                 if let Some(r) = &view.result {
@@ -447,7 +438,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
         let (pin, reason) = (std::mem::take(&mut view.pin), view.reason.clone());
         view.confirmed = false;
         view.result = Some(match s.ram_clear(&pin, &reason) {
-            Ok(epoch) => format!("OK — {} {epoch}", s.t("nova época", "new epoch")),
+            Ok(epoch) => format!("OK — {} {epoch}", s.t("nova época")),
             Err(e) => e,
         });
         view.recall = s.machine().recall(100).unwrap_or_default();

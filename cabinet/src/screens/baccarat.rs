@@ -77,23 +77,11 @@ pub fn spot_area(spot: Spot) -> Area {
 }
 
 /// What a spot pays, written as the player's language writes numbers.
-fn pays(spot: Spot, commission: Commission, pt: bool) -> &'static str {
+fn pays(spot: Spot, commission: Commission, lang: Lang) -> &'static str {
     match (spot, commission) {
         (Spot::Player, _) => "1:1",
-        (Spot::Banker, Commission::FivePercent) => {
-            if pt {
-                "0,95:1"
-            } else {
-                "0.95:1"
-            }
-        }
-        (Spot::Banker, Commission::HalfOnFive) => {
-            if pt {
-                "1:1 (com 5: 0,5:1)"
-            } else {
-                "1:1 (on 5: 0.5:1)"
-            }
-        }
+        (Spot::Banker, Commission::FivePercent) => lang.t("0,95:1"),
+        (Spot::Banker, Commission::HalfOnFive) => lang.t("1:1 (com 5: 0,5:1)"),
         (Spot::Tie, _) => "8:1",
         (Spot::PlayerPair | Spot::BankerPair, _) => "11:1",
     }
@@ -145,7 +133,7 @@ fn build_table(
         let (fx, fy) = felt.centre();
         root.spawn((Sprite::from_color(Color::srgb(0.05, 0.36, 0.18), Vec2::new(felt.w, felt.h)), Transform::from_translation(stage::at(fx, fy, 0.9))));
         for (side, (x, _)) in [(Winner::Player, HANDS[0]), (Winner::Banker, HANDS[1])] {
-            let name = if side == Winner::Player { s.t("PONTO", "PLAYER") } else { s.t("BANCA", "BANKER") };
+            let name = if side == Winner::Player { s.t("PONTO") } else { s.t("BANCA|banker") };
             root.spawn((stage::text(&fonts, name, 30.0, table::GOLD), Transform::from_translation(stage::at(x, 190.0, 1.2))));
             root.spawn((TableText::Total(side), stage::text(&fonts, "", 34.0, Color::WHITE), Transform::from_translation(stage::at(x, 460.0, 1.2))));
         }
@@ -153,7 +141,7 @@ fn build_table(
             root.spawn((HandCard(k), Sprite::default(), Transform::default(), Visibility::Hidden));
         }
         for &spot in &table.spots {
-            let label = format!("{}\n{}", spot.name(pt).to_uppercase(), pays(spot, g.0.commission, pt));
+            let label = format!("{}\n{}", spot.name(pt).to_uppercase(), pays(spot, g.0.commission, s.lang()));
             let fill = match spot {
                 Spot::Player => Color::srgb(0.08, 0.2, 0.55),
                 Spot::Banker => Color::srgb(0.55, 0.08, 0.1),
@@ -183,10 +171,7 @@ fn build_table(
         for r in 1..ROAD_ROWS {
             root.spawn((Sprite::from_color(line, Vec2::new(ROAD.w, 2.0)), Transform::from_translation(stage::at(rx, ROAD.y + r as f32 * ch, 1.05))));
         }
-        root.spawn((
-            stage::text(&fonts, s.t("ÚLTIMOS GOLPES", "LAST COUPS"), 20.0, table::GOLD),
-            Transform::from_translation(stage::at(rx, ROAD.y - 16.0, 1.2)),
-        ));
+        root.spawn((stage::text(&fonts, s.t("ÚLTIMOS GOLPES"), 20.0, table::GOLD), Transform::from_translation(stage::at(rx, ROAD.y - 16.0, 1.2))));
     });
 }
 
@@ -218,12 +203,12 @@ fn result_text(s: &Session, round: &BaccaratRound, denom: meters::Cents) -> Stri
     for (spot, stake, back) in round.settlement(denom) {
         let back = back.unwrap_or(0);
         if back > 0 {
-            lines.push(format!("{}: {stake} {} → {}", spot.name(pt), s.t("créd.", "cr"), s.show(back)));
+            lines.push(format!("{}: {stake} {} → {}", spot.name(pt), s.t("créd."), s.show(back)));
             total += back;
         }
     }
     if total > 0 {
-        lines.push(format!("{} {}", s.t("TOTAL DEVOLVIDO", "TOTAL RETURNED"), s.show(total)));
+        lines.push(format!("{} {}", s.t("TOTAL DEVOLVIDO"), s.show(total)));
     }
     lines.join("\n")
 }
@@ -271,10 +256,10 @@ fn show_coup(
     let result = match round {
         Some(r) if done => result_text(&s, &r.state, r.denom),
         Some(_) => String::new(),
-        None => s.t("FAÇAM AS VOSSAS APOSTAS", "PLACE YOUR BETS").to_owned(),
+        None => s.t("FAÇAM AS VOSSAS APOSTAS").to_owned(),
     };
     let bet = s.game().bet::<Baccarat>();
-    let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA", "CHIP"), b.chip));
+    let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA"), b.chip));
     for (which, mut text) in &mut texts {
         let want = match which {
             TableText::Result => result.clone(),
@@ -351,9 +336,9 @@ fn show_road(
             let (col, row) = (k / ROAD_ROWS, k % ROAD_ROWS);
             let (x, y) = (ROAD.x + (col as f32 + 0.5) * cell, ROAD.y + (row as f32 + 0.5) * (ROAD.h / ROAD_ROWS as f32));
             let (fill, letter) = match w {
-                Winner::Player => (Color::srgb(0.1, 0.3, 0.8), s.t("P", "P")),
-                Winner::Banker => (Color::srgb(0.8, 0.1, 0.12), s.t("B", "B")),
-                Winner::Tie => (Color::srgb(0.1, 0.55, 0.25), s.t("E", "T")),
+                Winner::Player => (Color::srgb(0.1, 0.3, 0.8), s.t("P")),
+                Winner::Banker => (Color::srgb(0.8, 0.1, 0.12), s.t("B")),
+                Winner::Tie => (Color::srgb(0.1, 0.55, 0.25), s.t("E")),
             };
             r.spawn((Bead, Sprite::from_color(fill, Vec2::splat(cell * 0.8)), Transform::from_translation(stage::at(x, y, 1.3)))).with_children(|b| {
                 b.spawn((stage::text(&fonts, letter, 20.0, Color::WHITE), Transform::from_xyz(0.0, 0.0, 0.1)));
@@ -410,33 +395,26 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
     let g: &BaccaratGame = &s.rules::<Baccarat>()?.0;
     let pt = s.lang() == Lang::Pt;
     let figures = returns(g);
-    let mut b = vec![Block::Heading(s.t("Regras (ponto e banca)", "Rules (punto banco)").into())];
+    let mut b = vec![Block::Heading(s.t("Regras (ponto e banca)").into())];
     b.push(Block::Text(
-        s.t(
-            "Coloque fichas e prima JOGAR. Dão-se duas cartas a cada mão, alternadamente, começando pelo ponto; o ás vale 1, o 10 e as figuras 0, as outras o seu número; conta o algarismo das unidades. Com 8 ou 9 (natural) ninguém tira. O ponto tira uma carta com 0 a 5; a banca tira pela tabela de Macau. Ganha o total mais alto. No empate, as apostas no ponto e na banca são devolvidas. O baralho é novo em cada jogada.",
-            "Place chips and press PLAY. Two cards go to each hand, alternately, the player first; the ace counts 1, the ten and court cards 0, the others their pips; only the units count. On 8 or 9 (a natural) nobody draws. The player draws on 0 to 5; the banker draws by the Macau table. The higher total wins. On a tie, player and banker bets are returned. The shoe is reshuffled before every coup.",
-        )
+        s.t("Coloque fichas e prima JOGAR. Dão-se duas cartas a cada mão, alternadamente, começando pelo ponto; o ás vale 1, o 10 e as figuras 0, as outras o seu número; conta o algarismo das unidades. Com 8 ou 9 (natural) ninguém tira. O ponto tira uma carta com 0 a 5; a banca tira pela tabela de Macau. Ganha o total mais alto. No empate, as apostas no ponto e na banca são devolvidas. O baralho é novo em cada jogada.")
         .into(),
     ));
     if g.commission == Commission::FivePercent {
-        b.push(Block::Text(s.t(
-            "A banca paga 0,95 para 1 (comissão de 5%); por isso a aposta na banca faz-se em múltiplos de 20 cêntimos, para a comissão ser em cêntimos inteiros.",
-            "The banker pays 0.95 to 1 (5% commission), so a banker bet is made in multiples of 20 cents, for the commission to be whole cents.",
-        ).into()));
+        b.push(Block::Text(s.t("A banca paga 0,95 para 1 (comissão de 5%); por isso a aposta na banca faz-se em múltiplos de 20 cêntimos, para a comissão ser em cêntimos inteiros.").into()));
     } else {
-        b.push(Block::Text(s.t("A banca paga 1 para 1, e metade quando ganha com 5.", "The banker pays 1 to 1, and half when it wins with 5.").into()));
+        b.push(Block::Text(s.t("A banca paga 1 para 1, e metade quando ganha com 5.").into()));
     }
     b.push(bet_range(s, g.minimum, g.maximum(Spot::Player)));
     let rows = g
         .spots()
         .into_iter()
         .zip(&figures)
-        .map(|(spot, rtp)| vec![spot.name(pt).to_owned(), pays(spot, g.commission, pt).to_owned(), format!("{} – {}", g.minimum, g.maximum(spot)), rtp.clone()])
+        .map(|(spot, rtp)| {
+            vec![spot.name(pt).to_owned(), pays(spot, g.commission, s.lang()).to_owned(), format!("{} – {}", g.minimum, g.maximum(spot)), rtp.clone()]
+        })
         .collect();
-    b.push(Block::Table {
-        header: vec![s.t("aposta", "bet").into(), s.t("paga", "pays").into(), s.t("limites (créd.)", "limits (cr)").into(), s.t("retorno", "return").into()],
-        rows,
-    });
+    b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("paga").into(), s.t("limites (créd.)").into(), s.t("retorno").into()], rows });
     Some(HelpDoc { blocks: b, double_up: None })
 }
 
@@ -466,10 +444,10 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let round = BaccaratRound { bet: o.bet, coup: Coup::play(&o.deal.cards), commission };
     let hand = |cards: &[game_core::cards::Card]| cards.iter().map(|c| c.pretty()).collect::<Vec<_>>().join(" ");
     ui.heading(announce(&round.coup, s.lang()));
-    ui.label(format!("{}: {} ({})", s.t("ponto", "player"), hand(&round.coup.player), round.coup.player_total()));
-    ui.label(format!("{}: {} ({})", s.t("banca", "banker"), hand(&round.coup.banker), round.coup.banker_total()));
+    ui.label(format!("{}: {} ({})", s.t("ponto"), hand(&round.coup.player), round.coup.player_total()));
+    ui.label(format!("{}: {} ({})", s.t("banca|banker"), hand(&round.coup.banker), round.coup.banker_total()));
     for (spot, stake, back) in round.settlement(o.denom) {
-        ui.label(format!("{}: {stake} {} → {}", spot.name(pt), s.t("créd.", "cr"), s.show(back.unwrap_or(0))));
+        ui.label(format!("{}: {stake} {} → {}", spot.name(pt), s.t("créd."), s.show(back.unwrap_or(0))));
     }
     true
 }

@@ -26,7 +26,7 @@ use crate::modes::Mode;
 use crate::screens::KindPages;
 use crate::screens::help::{Block, HelpDoc, bet_range};
 use crate::screens::table::{self, GOLD};
-use crate::stage::{self, Fonts};
+use crate::stage::{self, ArtTextures, Fonts};
 use crate::touches::Presses;
 
 pub struct BingoScreenPlugin;
@@ -46,6 +46,8 @@ fn bingo_selected(session: Res<SessionRes>) -> bool {
 }
 
 const CARDS: usize = 4;
+/// A ball still in the drum: the ball's art dimmed to the board's blue.
+const UNLIT: Color = Color::srgb(0.2, 0.23, 0.4);
 const CELLS: usize = 27;
 const BALLS: usize = 90;
 /// A ball is shown this long after the one before it (B-31: a suitable
@@ -53,7 +55,13 @@ const BALLS: usize = 90;
 const BALL_SECONDS: f32 = 0.25;
 const CARD_TOP: f32 = 120.0;
 const CARD_HEIGHT: f32 = 280.0;
-const BOARD: Area = Area::new(60.0, 462.0, 800.0, 220.0);
+/// The board of every ball (B-13), as large as the room under the cards
+/// and over the decision buttons allows (issue 45, defect 11: a player
+/// reads it from the stool), drawn with the art kit's ball.
+const BOARD: Area = Area::new(40.0, 436.0, 1090.0, 256.0);
+/// The last ball drawn, large, beside the board.
+const LAST_BALL: (f32, f32) = (1262.0, 530.0);
+const LAST_BALL_SIZE: f32 = 156.0;
 
 /// The buttons: buy the extra ball (F1), stop (F2).
 const BUTTONS: [BingoDecision; 2] = [BingoDecision::Buy, BingoDecision::Stop];
@@ -73,7 +81,8 @@ fn cell_area(variant: Variant, n: usize, i: usize, c: usize) -> Area {
 /// Ball `b` (1-based) of a drum of `n` on the board.
 fn board_area(n: usize, b: usize) -> Area {
     let cols = if n <= 30 { 15 } else { n.div_ceil(5) };
-    let size = (BOARD.w / cols as f32).min(44.0);
+    let rows = n.div_ceil(cols);
+    let size = (BOARD.w / cols as f32).min(BOARD.h / rows as f32).min(76.0);
     let k = b - 1;
     Area::new(BOARD.x + (k % cols) as f32 * size, BOARD.y + (k / cols) as f32 * size, size - 4.0, size - 4.0)
 }
@@ -97,12 +106,16 @@ struct BingoRoot;
 struct CellMark(usize, usize);
 #[derive(Component, Clone, Copy)]
 struct BallMark(usize);
+/// The large ball showing the last one drawn.
+#[derive(Component)]
+struct LastBall;
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
 enum BingoText {
     Cell(usize, usize),
     Ball(usize),
     CardLabel(usize),
     Count,
+    LastBall,
     Prizes,
     Offer,
     Outcome,
@@ -123,8 +136,8 @@ fn offer(s: &Session, pace: &BallPace) -> Option<game_core::bingo::Offer> {
 
 fn label(s: &Session, k: usize) -> String {
     match BUTTONS[k] {
-        BingoDecision::Buy => s.t("COMPRAR BOLA", "BUY BALL").to_owned(),
-        BingoDecision::Stop => s.t("PARAR", "STOP").to_owned(),
+        BingoDecision::Buy => s.t("COMPRAR BOLA").to_owned(),
+        BingoDecision::Stop => s.t("PARAR").to_owned(),
     }
 }
 
@@ -184,12 +197,15 @@ fn pace_balls(time: Res<Time>, session: Res<SessionRes>, mut pace: ResMut<BallPa
     paced.0 |= pace.shown < target;
 }
 
+#[allow(clippy::too_many_arguments)]
 fn build_table(
     mut commands: Commands,
     game_screen: Res<crate::screens::GameScreen>,
     session: Res<SessionRes>,
     fonts: Option<Res<Fonts>>,
     mut table: ResMut<BingoTable>,
+    mut art: ResMut<ArtTextures>,
+    mut images: ResMut<Assets<Image>>,
     mut roots: Query<(Entity, &mut Visibility), With<BingoRoot>>,
 ) {
     let Some(fonts) = fonts else { return };
@@ -209,22 +225,31 @@ fn build_table(
             }
             root.spawn(text(BingoText::CardLabel(i), 0.0, CARD_TOP + CARD_HEIGHT + 18.0, 20.0, Color::WHITE));
         }
+        let ball_art = art.get(&mut images, "bingo/ball.svg", board_area(drum, 1).w.round() as u32);
         for b in 1..=drum.min(BALLS) {
             let a = board_area(drum, b);
             let (x, y) = a.centre();
             root.spawn((
                 BallMark(b),
-                Sprite::from_color(Color::srgb(0.12, 0.14, 0.25), Vec2::new(a.w, a.h)),
+                Sprite { image: ball_art.clone(), color: UNLIT, custom_size: Some(Vec2::new(a.w, a.h)), ..default() },
                 Transform::from_translation(stage::at(x, y, 2.0)),
             ));
             root.spawn((
                 BingoText::Ball(b),
-                stage::text(&fonts, game.call(b as u8), 15.0, Color::srgb(0.6, 0.6, 0.7)),
+                stage::text(&fonts, game.call(b as u8), (a.w * 0.36).min(26.0), Color::srgb(0.6, 0.6, 0.7)),
                 Transform::from_translation(stage::at(x, y, 3.0)),
             ));
         }
-        root.spawn(text(BingoText::Count, 1160.0, 500.0, 40.0, GOLD));
-        root.spawn(text(BingoText::Prizes, 1500.0, 500.0, 20.0, Color::WHITE));
+        let big = art.get(&mut images, "bingo/ball.svg", LAST_BALL_SIZE as u32);
+        root.spawn((
+            LastBall,
+            Sprite { image: big, custom_size: Some(Vec2::splat(LAST_BALL_SIZE)), ..default() },
+            Transform::from_translation(stage::at(LAST_BALL.0, LAST_BALL.1, 2.0)),
+            Visibility::Hidden,
+        ));
+        root.spawn(text(BingoText::LastBall, LAST_BALL.0, LAST_BALL.1, 50.0, Color::srgb(0.1, 0.1, 0.15)));
+        root.spawn(text(BingoText::Count, LAST_BALL.0, LAST_BALL.1 + LAST_BALL_SIZE / 2.0 + 32.0, 34.0, GOLD));
+        root.spawn(text(BingoText::Prizes, 1640.0, 500.0, 24.0, Color::WHITE));
         // The extra ball's offer beside the decision buttons, wrapped to
         // its own width (issue 45: never over a button's label).
         let beside = crate::layout::decision_button(BUTTONS.len() - 1);
@@ -236,7 +261,7 @@ fn build_table(
             bevy::sprite::Anchor::TOP_LEFT,
             Transform::from_translation(stage::at(x0, beside.y, 3.0)),
         ));
-        root.spawn(text(BingoText::Outcome, 1160.0, 580.0, 28.0, GOLD));
+        root.spawn(text(BingoText::Outcome, 1640.0, 650.0, 26.0, GOLD));
         for k in 0..BUTTONS.len() {
             let a = crate::layout::decision_button(k);
             let (cx, cy) = a.centre();
@@ -261,6 +286,7 @@ fn show_table(
     mut cells: Query<(&CellMark, &mut Sprite, &mut Transform, &mut Visibility), (Without<BallMark>, Without<BingoButton>)>,
     mut balls: Query<(&BallMark, &mut Sprite), (Without<CellMark>, Without<BingoButton>)>,
     mut buttons: Query<(&BingoButton, &mut Visibility), (Without<CellMark>, Without<BallMark>)>,
+    mut last_ball: Query<&mut Visibility, (With<LastBall>, Without<CellMark>, Without<BingoButton>)>,
     mut texts: Query<(&BingoText, &mut Text2d, &mut Transform, &mut TextColor), (Without<CellMark>, Without<BallMark>, Without<BingoButton>)>,
 ) {
     let Ok(s) = session.0.lock() else { return };
@@ -299,16 +325,21 @@ fn show_table(
     for (b, mut sprite) in &mut balls {
         let lit = balls_now.contains(&(b.0 as u8));
         let extra = state.is_some_and(|r| r.sequence[..shown].iter().position(|&x| usize::from(x) == b.0).is_some_and(|p| p >= r.base));
+        // The ball's own colours when drawn, orange-tinted when bought,
+        // dimmed to the board's blue while still in the drum.
         let c = if extra {
-            Color::srgb(0.9, 0.4, 0.1)
+            Color::srgb(1.0, 0.55, 0.3)
         } else if lit {
-            GOLD
+            Color::WHITE
         } else {
-            Color::srgb(0.12, 0.14, 0.25)
+            UNLIT
         };
         if sprite.color != c {
             sprite.color = c;
         }
+    }
+    for mut v in &mut last_ball {
+        v.set_if_neq(if shown > 0 { Visibility::Inherited } else { Visibility::Hidden });
     }
     let offered = offer(&s, &pace);
     let credit = s.machine().credit();
@@ -343,22 +374,17 @@ fn show_table(
                     let a = cell_area(game.variant, n, i, game.variant.columns() / 2);
                     transform.translation.x = stage::at(a.centre().0, 0.0, 3.0).x;
                     let prize = prizes.get(i).copied().flatten().and_then(|p| r.patterns().get(p));
-                    let alert = if near.get(i).is_some_and(|&c| c != 0) { s.t(" · FALTA 1", " · ONE TO GO") } else { "" };
+                    let alert = if near.get(i).is_some_and(|&c| c != 0) { s.t(" · FALTA 1") } else { "" };
                     match prize {
-                        Some(p) => format!("{} {}: {} {}×{alert}", s.t("CARTÃO", "CARD"), i + 1, s.lang().term(&p.name).to_uppercase(), p.pays),
-                        None => format!("{} {}{alert}", s.t("CARTÃO", "CARD"), i + 1),
+                        Some(p) => format!("{} {}: {} {}×{alert}", s.t("CARTÃO"), i + 1, s.lang().term(&p.name).to_uppercase(), p.pays),
+                        None => format!("{} {}{alert}", s.t("CARTÃO"), i + 1),
                     }
                 }
-                None if i == 0 && state.is_none() => s.t("Prima JOGAR para comprar os cartões", "Press PLAY to buy the cards").to_owned(),
+                None if i == 0 && state.is_none() => s.t("Prima JOGAR para comprar os cartões").to_owned(),
                 None => String::new(),
             },
-            BingoText::Count => match state {
-                Some(r) => {
-                    let last = shown.checked_sub(1).and_then(|k| r.sequence.get(k)).map_or(String::new(), |&b| format!(" · {}", game.call(b)));
-                    format!("{} {shown}{last}", s.t("BOLAS", "BALLS"))
-                }
-                None => format!("{} 0", s.t("BOLAS", "BALLS")),
-            },
+            BingoText::Count => format!("{} {shown}", s.t("BOLAS")),
+            BingoText::LastBall => state.and_then(|r| shown.checked_sub(1).and_then(|k| r.sequence.get(k))).map_or(String::new(), |&b| game.call(b)),
             BingoText::Prizes => {
                 game.patterns.iter().rev().map(|p| format!("{} {}×", s.lang().term(&p.name).to_uppercase(), p.pays)).collect::<Vec<_>>().join("\n")
             }
@@ -368,26 +394,17 @@ fn show_table(
                         .completes
                         .iter()
                         .filter_map(|&(ball, card, p)| {
-                            r.state
-                                .patterns()
-                                .get(p)
-                                .map(|p| format!("{} → {} {} {}", game.call(ball), s.t("cartão", "card"), card + 1, s.lang().term(&p.name)))
+                            r.state.patterns().get(p).map(|p| format!("{} → {} {} {}", game.call(ball), s.t("cartão"), card + 1, s.lang().term(&p.name)))
                         })
                         .collect();
                     completes.truncate(4);
-                    format!(
-                        "{} {} · {}: {}",
-                        s.t("BOLA EXTRA", "EXTRA BALL"),
-                        s.show(o.price * r.denom),
-                        s.t("pode completar", "could complete"),
-                        completes.join(", ")
-                    )
+                    format!("{} {} · {}: {}", s.t("BOLA EXTRA"), s.show(o.price * r.denom), s.t("pode completar"), completes.join(", "))
                 }
                 _ => String::new(),
             },
             BingoText::Outcome => match round {
                 Some(r) if r.phase == Phase::Ended && settled_view => {
-                    format!("{} {} · {} {}", s.t("PAGO", "PAID"), s.show(r.state.win() * r.denom), s.t("em jogo", "staked"), s.show(r.state.staked() * r.denom))
+                    format!("{} {} · {} {}", s.t("PAGO"), s.show(r.state.win() * r.denom), s.t("em jogo"), s.show(r.state.staked() * r.denom))
                 }
                 _ => String::new(),
             },
@@ -442,39 +459,33 @@ fn return_of(g: &BingoGame) -> f64 {
 
 fn help_page(s: &Session) -> Option<HelpDoc> {
     let g = &s.rules::<Bingo>()?.0;
-    let pt = |a: &str, b: &str| s.t(a, b).to_owned();
-    let mut b = vec![Block::Heading(pt("Regras", "Rules"))];
+    let pt = |key: &'static str| s.t(key).to_owned();
+    let mut b = vec![Block::Heading(pt("Regras"))];
     b.push(Block::Text(format!(
         "{} {} {} {} {}",
-        pt("Bingo de", "Bingo of"),
+        pt("Bingo de"),
         g.variant.balls(),
-        pt("bolas. Em cada jogo saem", "balls. Every game draws"),
+        pt("bolas. Em cada jogo saem"),
         g.balls,
-        pt(
-            "bolas, uma a uma. Os números são marcados e os prémios pagos automaticamente. Cada cartão paga só o seu prémio mais alto; os prémios dos cartões somam-se.",
-            "balls, one at a time. Numbers are marked and prizes paid automatically. Each card pays only its highest prize; the cards' prizes add up."
-        )
+        pt("bolas, uma a uma. Os números são marcados e os prémios pagos automaticamente. Cada cartão paga só o seu prémio mais alto; os prémios dos cartões somam-se.")
     )));
-    b.push(Block::Text(format!("{} 1 {} {} {}", pt("Jogue de", "Play"), pt("a", "to"), g.most_cards, pt("cartões.", "cards."))));
+    b.push(Block::Text(format!("{} 1 {} {} {}", pt("Jogue de"), pt("a"), g.most_cards, pt("cartões."))));
     b.push(bet_range(s, g.minimum, g.maximum));
     b.push(Block::Table {
-        header: vec![pt("figura", "pattern"), pt("paga por crédito", "pays per credit")],
+        header: vec![pt("figura"), pt("paga por crédito")],
         rows: g.patterns.iter().map(|p| vec![s.lang().term(&p.name).to_owned(), format!("{}×", p.pays)]).collect(),
     });
     if let Some(x) = g.extra {
         b.push(Block::Text(format!(
             "{} {} {} {}%.",
-            pt("Bolas extra: depois do sorteio, quando um prémio está a uma bola, pode comprar até", "Extra balls: after the draw, when a prize is one ball away, you may buy up to"),
+            pt("Bolas extra: depois do sorteio, quando um prémio está a uma bola, pode comprar até"),
             x.most,
-            pt(
-                "bolas, uma a uma. O preço é o valor esperado da próxima bola sobre o que vê, mais a margem da casa, arredondado ao crédito; cada bola devolve em média pelo menos",
-                "balls, one at a time. The price is the next ball's expected value on what you see, plus the house margin, rounded up to the credit; each ball returns on average at least"
-            ),
+            pt("bolas, uma a uma. O preço é o valor esperado da próxima bola sobre o que vê, mais a margem da casa, arredondado ao crédito; cada bola devolve em média pelo menos"),
             x.offer_floor_bp / 100
         )));
     }
-    b.push(Block::Heading(pt("Retorno ao jogador", "Return to player")));
-    b.push(Block::Text(format!("{} {:.3}%", pt("Jogo base, qualquer número de cartões:", "Base game, any number of cards:"), return_of(g) * 100.0)));
+    b.push(Block::Heading(pt("Retorno ao jogador")));
+    b.push(Block::Text(format!("{} {:.3}%", pt("Jogo base, qualquer número de cartões:"), return_of(g) * 100.0)));
     Some(HelpDoc { blocks: b, double_up: None })
 }
 
@@ -492,7 +503,7 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     for (i, card) in round.cards.iter().enumerate() {
         let prize =
             round.prizes().get(i).copied().flatten().and_then(|p| round.patterns().get(p)).map_or("—".to_owned(), |p| s.lang().term(&p.name).to_owned());
-        ui.label(format!("{} {} — {prize}", s.t("Cartão", "Card"), i + 1));
+        ui.label(format!("{} {} — {prize}", s.t("Cartão"), i + 1));
         for row in card.cells.chunks(g.0.variant.columns()) {
             let line: Vec<String> = row
                 .iter()
@@ -510,11 +521,11 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
         }
     }
     let called: Vec<String> = drawn.iter().map(|&b| g.0.call(b)).collect();
-    ui.label(format!("{} ({}): {}", s.t("Bolas", "Balls"), drawn.len(), called.join(" ")));
+    ui.label(format!("{} ({}): {}", s.t("Bolas"), drawn.len(), called.join(" ")));
     for (k, st) in steps.iter().enumerate() {
         ui.label(match st.decision {
-            BingoDecision::Buy => format!("{} {}: {}", s.t("Bola extra", "Extra ball"), k + 1, s.show(st.price * r.denom)),
-            BingoDecision::Stop => s.t("Parou", "Stopped").to_owned(),
+            BingoDecision::Buy => format!("{} {}: {}", s.t("Bola extra"), k + 1, s.show(st.price * r.denom)),
+            BingoDecision::Stop => s.t("Parou").to_owned(),
         });
     }
     true

@@ -19,7 +19,7 @@ use game_core::blackjack::{Action, BlackjackGame, Round, Rules};
 use game_host::kind::GameKind;
 use game_host::kinds::blackjack::{Blackjack, BlackjackShoe};
 use game_host::round::{Opening, Phase};
-use game_host::session::Session;
+use game_host::session::{Lang, Session};
 use meters::RoundRecall;
 
 use crate::SessionRes;
@@ -62,16 +62,11 @@ const PRINTED_Y: f32 = 352.0;
 
 /// The rules a blackjack layout prints on its felt: what a blackjack pays
 /// (BJ 45), how the dealer draws (BJ 22), insurance (BJ 50).
-fn printed_rules(rules: &game_core::blackjack::Rules, pt: bool) -> Vec<String> {
+fn printed_rules(rules: &game_core::blackjack::Rules, lang: Lang) -> Vec<String> {
     let pays = rules.blackjack_pays;
-    let mut lines = vec![if pt { format!("BLACKJACK PAGA {} PARA {}", pays.win, pays.per) } else { format!("BLACKJACK PAYS {} TO {}", pays.win, pays.per) }];
-    let dealer = match (rules.dealer_hits_soft_17, pt) {
-        (true, true) => "A BANCA PEDE CARTA NO 17 BRANDO",
-        (true, false) => "DEALER HITS SOFT 17",
-        (false, true) => "A BANCA FICA EM TODOS OS 17",
-        (false, false) => "DEALER STANDS ON ALL 17S",
-    };
-    let insurance = if rules.insurance { if pt { " · SEGURO PAGA 2 PARA 1" } else { " · INSURANCE PAYS 2 TO 1" } } else { "" };
+    let mut lines = vec![format!("{} {} {} {}", lang.t("BLACKJACK PAGA"), pays.win, lang.t("PARA"), pays.per)];
+    let dealer = lang.t(if rules.dealer_hits_soft_17 { "A BANCA PEDE CARTA NO 17 BRANDO" } else { "A BANCA FICA EM TODOS OS 17" });
+    let insurance = if rules.insurance { format!(" · {}", lang.t("SEGURO PAGA 2 PARA 1")) } else { String::new() };
     lines.push(format!("{dealer}{insurance}"));
     lines
 }
@@ -176,7 +171,7 @@ fn build_table(
     let key = s.rules::<Blackjack>().map(|r| format!("{}/{:?}", r.0.id, s.lang()));
     let Some(visibility) = table::rebuild(&mut commands, game_screen.0, key, &mut table.game, &mut roots) else { return };
     let Some(rules) = s.rules::<Blackjack>().map(|b| b.0.rules) else { return };
-    let printed = printed_rules(&rules, s.lang() == game_host::session::Lang::Pt);
+    let printed = printed_rules(&rules, s.lang());
     commands.spawn((BlackjackRoot, Transform::default(), visibility)).with_children(|root| {
         // The felt, rimmed, with the table's rules printed across it between
         // the dealer's cards and the player's, as a casino's layout prints
@@ -281,9 +276,9 @@ fn show_table(
     for (kind, mut text, mut transform) in &mut texts {
         let want = match *kind {
             BlackjackText::Dealer => match state {
-                Some(r) if r.hole_shown => format!("{} {}", s.t("BANCA", "DEALER"), r.dealer_total().0),
-                Some(r) => format!("{} {}", s.t("BANCA", "DEALER"), r.up_card().map_or(0, game_core::blackjack::hand::value)),
-                None => s.t("BANCA", "DEALER").to_owned(),
+                Some(r) if r.hole_shown => format!("{} {}", s.t("BANCA|dealer"), r.dealer_total().0),
+                Some(r) => format!("{} {}", s.t("BANCA|dealer"), r.up_card().map_or(0, game_core::blackjack::hand::value)),
+                None => s.t("BANCA|dealer").to_owned(),
             },
             BlackjackText::Hand(h) => match state.and_then(|r| r.hands.get(h)).filter(|_| h < hands) {
                 Some(hand) => {
@@ -292,27 +287,23 @@ fn show_table(
                         .as_ref()
                         .and_then(|st| st.hands.get(h))
                         .map_or(String::new(), |x| format!(" — {}", x.outcome.name(s.lang() == game_host::session::Lang::Pt).to_uppercase()));
-                    let doubled = if hand.doubled { s.t(" ×2", " ×2") } else { "" };
+                    let doubled = if hand.doubled { s.t(" ×2") } else { "" };
                     format!("{}{doubled}{result}", if hand.blackjack() { "BLACKJACK".to_owned() } else { hand.total().to_string() })
                 }
-                None if h == 0 && state.is_none() => s.t("Prima JOGAR para dar cartas", "Press PLAY to deal").to_owned(),
+                None if h == 0 && state.is_none() => s.t("Prima JOGAR para dar cartas").to_owned(),
                 None => String::new(),
             },
             BlackjackText::Stakes => match round {
                 Some(r) => {
-                    let insurance = r.state.insurance.map_or(String::new(), |i| format!(" · {} {}", s.t("seguro", "insurance"), s.show(i * r.denom)));
-                    format!("{} {}{insurance}", s.t("Em jogo:", "Staked:"), s.show(r.state.staked() * r.denom))
+                    let insurance = r.state.insurance.map_or(String::new(), |i| format!(" · {} {}", s.t("seguro"), s.show(i * r.denom)));
+                    format!("{} {}{insurance}", s.t("Em jogo:"), s.show(r.state.staked() * r.denom))
                 }
                 None => String::new(),
             },
             BlackjackText::Outcome => match (round, &settlement) {
                 (Some(r), Some(st)) if r.phase == Phase::Ended => {
-                    let bonus = if st.bonus > 0 {
-                        format!(" · {} {}", s.t("BÓNUS 6-7-8/7-7-7", "6-7-8/7-7-7 BONUS"), s.show(st.bonus * r.denom))
-                    } else {
-                        String::new()
-                    };
-                    format!("{} {}{bonus}", s.t("PAGO", "PAID"), s.show(st.returned() * r.denom))
+                    let bonus = if st.bonus > 0 { format!(" · {} {}", s.t("BÓNUS 6-7-8/7-7-7"), s.show(st.bonus * r.denom)) } else { String::new() };
+                    format!("{} {}{bonus}", s.t("PAGO"), s.show(st.returned() * r.denom))
                 }
                 _ => String::new(),
             },
@@ -353,72 +344,54 @@ fn return_of(rules: &Rules) -> (f64, f64) {
 
 fn blackjack_help(s: &Session, g: &BlackjackGame) -> Vec<Block> {
     let r = &g.rules;
-    let pt = |a: &str, b: &str| s.t(a, b).to_owned();
-    let mut b = vec![Block::Heading(pt("Regras", "Rules"))];
+    let pt = |key: &'static str| s.t(key).to_owned();
+    let mut b = vec![Block::Heading(pt("Regras"))];
     b.push(Block::Text(format!(
         "{} {} {}",
-        pt(
-            "Jogue contra a banca: chegue mais perto de 21 do que ela sem passar. Ás vale 1 ou 11, figuras 10. Baralho de",
-            "Play against the dealer: get closer to 21 than the dealer without going over. Aces count 1 or 11, court cards 10. A shoe of"
-        ),
+        pt("Jogue contra a banca: chegue mais perto de 21 do que ela sem passar. Ás vale 1 ou 11, figuras 10. Baralho de"),
         r.decks,
-        pt("baralhos, baralhado antes de cada mão.", "decks, reshuffled before every hand.")
+        pt("baralhos, baralhado antes de cada mão.")
     )));
     let mut rules = vec![
-        if r.dealer_hits_soft_17 {
-            pt("A banca pede carta com 17 macio.", "The dealer hits a soft 17.")
-        } else {
-            pt("A banca fica com qualquer 17.", "The dealer stands on every 17.")
-        },
+        if r.dealer_hits_soft_17 { pt("A banca pede carta com 17 macio.") } else { pt("A banca fica com qualquer 17.") },
         match r.hole_card {
-            HoleCard::Peek => pt("A banca verifica o blackjack antes das suas decisões.", "The dealer checks for blackjack before your decisions."),
-            HoleCard::NoPeek(DealerBlackjack::TakesAll) => pt(
-                "A segunda carta da banca é virada no fim: um blackjack da banca ganha todas as apostas.",
-                "The dealer's second card is turned at the end: a dealer blackjack takes every bet.",
-            ),
-            HoleCard::NoPeek(DealerBlackjack::OriginalBetOnly) => pt(
-                "A segunda carta da banca é virada no fim: um blackjack da banca ganha só a aposta inicial.",
-                "The dealer's second card is turned at the end: a dealer blackjack takes the original bet only.",
-            ),
+            HoleCard::Peek => pt("A banca verifica o blackjack antes das suas decisões."),
+            HoleCard::NoPeek(DealerBlackjack::TakesAll) => pt("A segunda carta da banca é virada no fim: um blackjack da banca ganha todas as apostas."),
+            HoleCard::NoPeek(DealerBlackjack::OriginalBetOnly) => {
+                pt("A segunda carta da banca é virada no fim: um blackjack da banca ganha só a aposta inicial.")
+            }
         },
         match r.double_on {
-            DoubleOn::AnyTwo => pt("Duplicar com as duas primeiras cartas.", "Double on any first two cards."),
-            DoubleOn::NineToEleven => pt("Duplicar com 9, 10 ou 11 (A-8 e A-9 como 9 e 10).", "Double on 9, 10 or 11 (A-8 and A-9 as 9 and 10)."),
-            DoubleOn::TenToEleven => pt("Duplicar com 10 ou 11.", "Double on 10 or 11."),
+            DoubleOn::AnyTwo => pt("Duplicar com as duas primeiras cartas."),
+            DoubleOn::NineToEleven => pt("Duplicar com 9, 10 ou 11 (A-8 e A-9 como 9 e 10)."),
+            DoubleOn::TenToEleven => pt("Duplicar com 10 ou 11."),
         },
         match r.split_hands {
-            None => pt("Desdobrar cartas do mesmo valor, sem limite.", "Split cards of one value, without limit."),
-            Some(n) => format!("{} {n} {}", pt("Desdobrar cartas iguais até", "Split pairs up to"), pt("mãos.", "hands.")),
+            None => pt("Desdobrar cartas do mesmo valor, sem limite."),
+            Some(n) => format!("{} {n} {}", pt("Desdobrar cartas iguais até"), pt("mãos.")),
         },
-        pt("Ases desdobrados recebem uma carta cada.", "Split aces take one card each."),
+        pt("Ases desdobrados recebem uma carta cada."),
         format!("Blackjack {}:{}.", r.blackjack_pays.win, r.blackjack_pays.per),
     ];
     if r.stand_from > 0 {
-        rules.push(pt("Não pode ficar com 11 ou menos.", "You may not stand on 11 or less."));
+        rules.push(pt("Não pode ficar com 11 ou menos."));
     }
     if r.surrender.is_some() {
-        rules.push(pt("Desistir devolve metade da aposta.", "Surrender returns half the bet."));
+        rules.push(pt("Desistir devolve metade da aposta."));
     }
     if r.insurance {
-        rules.push(pt("Seguro contra um ás: até metade da aposta, paga 2:1.", "Insurance against an ace: half the bet, pays 2:1."));
+        rules.push(pt("Seguro contra um ás: até metade da aposta, paga 2:1."));
     }
     if r.bonus_678_777 > 0 {
-        rules.push(format!(
-            "{} {}×.",
-            pt("6-7-8 do mesmo naipe ou 7-7-7 nas três primeiras cartas paga", "6-7-8 of one suit or 7-7-7 as the first three cards pays"),
-            r.bonus_678_777
-        ));
+        rules.push(format!("{} {}×.", pt("6-7-8 do mesmo naipe ou 7-7-7 nas três primeiras cartas paga"), r.bonus_678_777));
     }
     b.extend(rules.into_iter().map(Block::Text));
     b.push(bet_range(s, g.minimum, g.maximum()));
     let (rtp, bonus) = return_of(r);
-    b.push(Block::Heading(pt("Retorno ao jogador", "Return to player")));
+    b.push(Block::Heading(pt("Retorno ao jogador")));
     b.push(Block::Table {
-        header: vec![pt("jogo ótimo", "optimal play"), "%".into()],
-        rows: vec![
-            vec![pt("com o bónus", "with the bonus"), format!("{:.3}", rtp * 100.0)],
-            vec![pt("sem o bónus", "without the bonus"), format!("{:.3}", (rtp - bonus) * 100.0)],
-        ],
+        header: vec![pt("jogo ótimo"), "%".into()],
+        rows: vec![vec![pt("com o bónus"), format!("{:.3}", rtp * 100.0)], vec![pt("sem o bónus"), format!("{:.3}", (rtp - bonus) * 100.0)]],
     });
     b
 }
@@ -442,13 +415,13 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
         .map(|st| st.action)
         .collect();
     let Ok(round) = Round::replay(g.0.rules, rec.bet.bet, rec.deal.cards, &decisions) else { return false };
-    ui.label(s.t("Banca", "Dealer"));
+    ui.label(s.t("Banca"));
     paint_hand(ui, &round.dealer.iter().map(|&c| Some(c)).collect::<Vec<_>>(), &[]);
     for (i, h) in round.hands.iter().enumerate() {
-        ui.label(format!("{} {} — {}", s.t("Mão", "Hand"), i + 1, h.total()));
+        ui.label(format!("{} {} — {}", s.t("Mão"), i + 1, h.total()));
         paint_hand(ui, &h.cards.iter().map(|&c| Some(c)).collect::<Vec<_>>(), &[]);
     }
     let said: Vec<&str> = decisions.iter().map(|a| a.name(s.lang() == game_host::session::Lang::Pt)).collect();
-    ui.label(format!("{}: {}", s.t("Decisões", "Decisions"), said.join(", ")));
+    ui.label(format!("{}: {}", s.t("Decisões"), said.join(", ")));
     true
 }

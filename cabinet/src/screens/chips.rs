@@ -4,6 +4,7 @@
 //! host. The host checks every edit against the table.
 
 use bevy::prelude::*;
+use bevy::text::{Justify, TextBounds};
 use game_host::command::Command;
 use game_host::session::Session;
 use serde_json::json;
@@ -36,10 +37,10 @@ impl EditButton {
 
     pub fn label(self, s: &Session) -> &'static str {
         match self {
-            EditButton::Undo => s.t("DESFAZER", "UNDO"),
-            EditButton::Clear => s.t("LIMPAR", "CLEAR"),
-            EditButton::Repeat => s.t("REPETIR", "REPEAT"),
-            EditButton::Double => s.t("DOBRAR", "DOUBLE"),
+            EditButton::Undo => s.t("DESFAZER"),
+            EditButton::Clear => s.t("LIMPAR"),
+            EditButton::Repeat => s.t("REPETIR"),
+            EditButton::Double => s.t("DOBRAR|double"),
         }
     }
 
@@ -81,7 +82,14 @@ pub fn chip_art(stake: u64) -> String {
 pub fn spawn_box(root: &mut ChildSpawnerCommands, fonts: &Fonts, a: Area, fill: Color, label: String, size: f32, z: f32) {
     let (x, y) = a.centre();
     root.spawn((Sprite::from_color(fill, Vec2::new(a.w - 2.0, a.h - 2.0)), Transform::from_translation(stage::at(x, y, z))));
-    root.spawn((stage::text(fonts, label, size, Color::WHITE), Transform::from_translation(stage::at(x, y, z + 0.1))));
+    // Centred line by line and kept inside the box, wrapped if it must be
+    // (issue 45: "SMALL (PEQUENO)" ran out of banca francesa's box).
+    root.spawn((
+        stage::text(fonts, label, size, Color::WHITE),
+        TextLayout::justify(Justify::Center),
+        TextBounds::new_horizontal((a.w - 12.0).max(8.0)),
+        Transform::from_translation(stage::at(x, y, z + 0.1)),
+    ));
 }
 
 /// The edit buttons' row.

@@ -53,18 +53,18 @@ pub fn enabled(c: &Controls, b: DeckButton) -> bool {
 /// The button's label in the player's language.
 pub fn label(s: &Session, b: DeckButton) -> String {
     match b {
-        DeckButton::Help => s.t("AJUDA", "HELP").into(),
-        DeckButton::Menu => s.t("JOGOS", "GAMES").into(),
+        DeckButton::Help => s.t("AJUDA").into(),
+        DeckButton::Menu => s.t("JOGOS").into(),
         // The language button names the language it changes to.
-        DeckButton::Language => s.t("ENGLISH", "PORTUGUÊS").into(),
+        DeckButton::Language => s.t("ENGLISH").into(),
         DeckButton::Denomination => s.machine().config().currency.format(s.denom()),
-        DeckButton::CashOut => s.t("COBRAR", "CASH OUT").into(),
-        DeckButton::Lines => s.t("LINHAS", "LINES").into(),
-        DeckButton::BetMinus => s.t("APOSTA −", "BET −").into(),
-        DeckButton::BetPlus => s.t("APOSTA +", "BET +").into(),
-        DeckButton::MaxBet => s.t("APOSTA MÁX.", "MAX BET").into(),
-        DeckButton::Play if s.double_up_offered() => s.t("RECEBER", "TAKE WIN").into(),
-        DeckButton::Play => s.t("JOGAR", "PLAY").into(),
+        DeckButton::CashOut => s.t("COBRAR").into(),
+        DeckButton::Lines => s.t("LINHAS").into(),
+        DeckButton::BetMinus => s.t("APOSTA −").into(),
+        DeckButton::BetPlus => s.t("APOSTA +").into(),
+        DeckButton::MaxBet => s.t("APOSTA MÁX.").into(),
+        DeckButton::Play if s.double_up_offered() => s.t("RECEBER|take win").into(),
+        DeckButton::Play => s.t("JOGAR").into(),
     }
 }
 

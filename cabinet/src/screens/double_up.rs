@@ -104,12 +104,7 @@ fn show_double_up(
             });
         return;
     }
-    let head = format!(
-        "{} {}\n{}",
-        s.t("DOBRAR", "DOUBLE UP"),
-        s.show(r.at_stake * r.denom),
-        s.t("vermelho ou preto, 50%: acerte e dobra, falhe e perde", "red or black, 50%: right doubles it, wrong loses it")
-    );
+    let head = format!("{} {}\n{}", s.t("DOBRAR|double up"), s.show(r.at_stake * r.denom), s.t("vermelho ou preto, 50%: acerte e dobra, falhe e perde"));
     let history: Vec<String> = r
         .gambles
         .iter()
@@ -119,9 +114,9 @@ fn show_double_up(
         let want = match (offer, hist, choice) {
             (Some(_), _, _) => head.clone(),
             (_, Some(_), _) => history.join("\n"),
-            (_, _, Some(Choice::Red)) => s.t("VERMELHO", "RED").to_owned(),
-            (_, _, Some(Choice::Black)) => s.t("PRETO", "BLACK").to_owned(),
-            (_, _, Some(Choice::Collect)) => s.t("RECEBER", "COLLECT").to_owned(),
+            (_, _, Some(Choice::Red)) => s.t("VERMELHO").to_owned(),
+            (_, _, Some(Choice::Black)) => s.t("PRETO").to_owned(),
+            (_, _, Some(Choice::Collect)) => s.t("RECEBER|collect").to_owned(),
             _ => continue,
         };
         if text.0 != want {

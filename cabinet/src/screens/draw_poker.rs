@@ -164,7 +164,7 @@ fn build_draw_table(
             ));
         }
         root.spawn((
-            stage::text(&fonts, s.t("MOEDAS", "COINS"), 16.0, Color::srgb(0.8, 0.8, 0.85)),
+            stage::text(&fonts, s.t("MOEDAS"), 16.0, Color::srgb(0.8, 0.8, 0.85)),
             Anchor::CENTER_RIGHT,
             Transform::from_translation(stage::at(glass_column_x(1) - 50.0, glass_row_y(&g, 0), 2.0)),
         ));
@@ -310,14 +310,14 @@ fn show_draw_table(
     }
     let paid = round.filter(|_| drawn.is_some()).and_then(|r| g.evaluate(&r.state.hand()));
     let verdict = match round {
-        None => s.t("Prima JOGAR para dar cartas", "Press PLAY to deal").to_owned(),
+        None => s.t("Prima JOGAR para dar cartas").to_owned(),
         Some(r) => match (drawn, paid) {
-            (Some(d), _) if !d.more.is_empty() => format!("{} — {}", s.t("Prémio das mãos", "All hands win"), s.show(d.win * r.denom)),
+            (Some(d), _) if !d.more.is_empty() => format!("{} — {}", s.t("Prémio das mãos"), s.show(d.win * r.denom)),
             (Some(d), Some(e)) => format!("{} — {}", g.entries[e].name_in(pt), s.show(d.win * r.denom)),
-            (Some(_), None) => s.t("Sem prémio", "No win").to_owned(),
+            (Some(_), None) => s.t("Sem prémio").to_owned(),
             (None, _) => match g.evaluate(&r.state.hand()) {
-                Some(e) => format!("{} · {}", g.entries[e].name_in(pt), s.t("guarde as cartas e prima JOGAR", "hold your cards and press PLAY")),
-                None => s.t("Toque nas cartas a guardar e prima JOGAR", "Touch the cards to hold and press PLAY").to_owned(),
+                Some(e) => format!("{} · {}", g.entries[e].name_in(pt), s.t("guarde as cartas e prima JOGAR")),
+                None => s.t("Toque nas cartas a guardar e prima JOGAR").to_owned(),
             },
         },
     };
@@ -326,7 +326,7 @@ fn show_draw_table(
             colour.set_if_neq(TextColor(if paid == Some(c.0) { Color::WHITE } else { table::GOLD }));
             continue;
         } else if let Some(h) = hold {
-            if held[h.0] && open { s.t("GUARDADA", "HELD").to_owned() } else { String::new() }
+            if held[h.0] && open { s.t("GUARDADA").to_owned() } else { String::new() }
         } else if let Some(p) = pays {
             let (coins, denom) = round.map_or((1, 1), |r| (r.state.coins, r.denom));
             drawn
@@ -361,35 +361,25 @@ fn touch_holds(presses: Res<Presses>, session: Res<SessionRes>) {
 
 /// Draw poker: rules, the bet in coins, every hand and its pay per coin.
 fn draw_poker_help(s: &Session, g: &DrawPokerGame) -> Vec<Block> {
-    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
-    b.push(Block::Text(s.t(
-        "Recebe cinco cartas de um baralho baralhado; toque nas que guarda e prima JOGAR: as outras são substituídas pelas cartas seguintes do mesmo baralho. A mão final paga só o prémio mais alto que faz.",
-        "You are dealt five cards from a shuffled deck; touch the ones to hold and press PLAY: the others are replaced by the next cards of the same deck. The final hand pays only the highest prize it makes.",
-    ).into()));
+    let mut b = vec![Block::Heading(s.t("Regras").into())];
+    b.push(Block::Text(s.t("Recebe cinco cartas de um baralho baralhado; toque nas que guarda e prima JOGAR: as outras são substituídas pelas cartas seguintes do mesmo baralho. A mão final paga só o prémio mais alto que faz.").into()));
     match g.wild {
         Wild::None => {}
-        Wild::Deuces => {
-            b.push(Block::Text(s.t("Os quatro 2 são wild: substituem qualquer carta.", "The four deuces are wild: they stand for any card.").into()))
-        }
-        Wild::Joker => b.push(Block::Text(
-            s.t("Baralho de 53 cartas: o joker é wild e substitui qualquer carta.", "53-card deck: the joker is wild and stands for any card.").into(),
-        )),
+        Wild::Deuces => b.push(Block::Text(s.t("Os quatro 2 são wild: substituem qualquer carta.").into())),
+        Wild::Joker => b.push(Block::Text(s.t("Baralho de 53 cartas: o joker é wild e substitui qualquer carta.").into())),
     }
     if g.hands.len() > 1 {
         let hands: Vec<String> = g.hands.iter().map(u32::to_string).collect();
         b.push(Block::Text(format!(
             "{} {} {}",
-            s.t("Jogo de várias mãos (setas cima/baixo):", "Multi-hand play (up/down arrows):"),
+            s.t("Jogo de várias mãos (setas cima/baixo):"),
             hands.join(", "),
-            s.t(
-                "mãos. Todas partem das mesmas cinco cartas e guardam as mesmas; cada mão troca as outras de um baralho seu, sem as cinco dadas. A aposta é moedas × mãos, e cada mão paga o seu prémio.",
-                "hands. Every hand starts from the same five cards and holds the same ones; each replaces the others from its own deck, less the five dealt. The bet is coins × hands, and each hand pays its own prize."
-            )
+            s.t("mãos. Todas partem das mesmas cinco cartas e guardam as mesmas; cada mão troca as outras de um baralho seu, sem as cinco dadas. A aposta é moedas × mãos, e cada mão paga o seu prémio.")
         )));
     }
     b.push(bet_range(s, u64::from(g.coins.first().copied().unwrap_or(1)), u64::from(g.max_coins())));
-    b.push(Block::Heading(s.t("Prémios (créditos por moeda apostada)", "Prizes (credits per coin bet)").into()));
-    let header = std::iter::once(s.t("mão", "hand").to_owned()).chain(g.coins.iter().map(|c| format!("{c} {}", s.t("moeda(s)", "coin(s)")))).collect();
+    b.push(Block::Heading(s.t("Prémios (créditos por moeda apostada)").into()));
+    let header = std::iter::once(s.t("mão").to_owned()).chain(g.coins.iter().map(|c| format!("{c} {}", s.t("moeda(s)")))).collect();
     let rows = g
         .entries
         .iter()
@@ -421,7 +411,7 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
             let held: Vec<bool> = (0..5).map(|i| d.hold.holds(i)).collect();
             paint_hand(ui, &d.hand.map(Some), &held);
             for (k, hand) in d.more.iter().enumerate() {
-                paint_small_hand(ui, &format!("{} {}", s.t("Mão", "Hand"), k + 2), &hand.map(Some), "");
+                paint_small_hand(ui, &format!("{} {}", s.t("Mão"), k + 2), &hand.map(Some), "");
             }
         }
     }

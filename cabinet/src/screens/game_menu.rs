@@ -88,10 +88,7 @@ fn show_game_menu(
                 Sprite::from_color(Color::srgba(0.02, 0.02, 0.06, 0.94), Vec2::new(GAME.w, GAME.h)),
                 Transform::from_translation(stage::at(cx, cy, 20.0)),
             ));
-            menu.spawn((
-                stage::text(&fonts, s.t("ESCOLHA O JOGO", "CHOOSE A GAME"), 40.0, GOLD),
-                Transform::from_translation(stage::at(cx, GAME.y + 42.0, 21.0)),
-            ));
+            menu.spawn((stage::text(&fonts, s.t("ESCOLHA O JOGO"), 40.0, GOLD), Transform::from_translation(stage::at(cx, GAME.y + 42.0, 21.0))));
             for (i, g) in s.games().iter().enumerate() {
                 let a = layout::menu_tile(i, n);
                 let (tx, ty) = a.centre();
@@ -114,10 +111,7 @@ fn show_game_menu(
             let d_n = denominations.len();
             if d_n > 0 {
                 let first = layout::menu_denomination(0, d_n);
-                menu.spawn((
-                    stage::text(&fonts, s.t("DENOMINAÇÃO", "DENOMINATION"), 22.0, GOLD),
-                    Transform::from_translation(stage::at(cx, first.y - 22.0, 21.0)),
-                ));
+                menu.spawn((stage::text(&fonts, s.t("DENOMINAÇÃO"), 22.0, GOLD), Transform::from_translation(stage::at(cx, first.y - 22.0, 21.0))));
             }
             for (i, &d) in denominations.iter().enumerate() {
                 let a = layout::menu_denomination(i, d_n);

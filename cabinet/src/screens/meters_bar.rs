@@ -147,15 +147,15 @@ fn show_meters(
     let win_shown = if roll.skipped { win } else { rolled(roll.from, win, now - roll.started, seconds) };
     let mut message = s.message_text().unwrap_or_default();
     if s.autoplay_left() > 0 {
-        message = format!("{message}   {} {}", s.t("Jogo automático:", "Autoplay:"), s.autoplay_left());
+        message = format!("{message}   {} {}", s.t("Jogo automático:"), s.autoplay_left());
     }
     for (m, mut text) in &mut meters {
         let want = match m {
-            Meter::CreditLabel => s.t("CRÉDITO", "CREDIT").to_owned(),
+            Meter::CreditLabel => s.t("CRÉDITO").to_owned(),
             Meter::Credit => s.show(s.machine().credit()),
-            Meter::BetLabel => format!("{} · {}", s.t("APOSTA", "BET"), s.bet_text()),
+            Meter::BetLabel => format!("{} · {}", s.t("APOSTA"), s.bet_text()),
             Meter::Bet => s.show(s.stake_cents()),
-            Meter::WinLabel => s.t("PRÉMIO", "WIN").to_owned(),
+            Meter::WinLabel => s.t("PRÉMIO").to_owned(),
             Meter::Win => s.show(win_shown),
             Meter::Message => message.trim().to_owned(),
         };

@@ -52,7 +52,7 @@ fn draw_operator_panel(
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
     #[cfg(feature = "lab")]
     let mut open = panel.open;
-    let title = s.t("Painel do operador", "Operator panel").to_owned();
+    let title = s.t("Painel do operador").to_owned();
     // In the screen's top right corner, over the top bar's end: folded, it
     // is a tab that covers no game (issue 45: at (680, 120) it lay over
     // the reels and the roulette cloth).
@@ -61,7 +61,7 @@ fn draw_operator_panel(
     #[cfg(feature = "lab")]
     let window = window.open(&mut open);
     window.show(ctx, |ui| {
-        ui.strong(s.t("Moedeiro de notas", "Note acceptor"));
+        ui.strong(s.t("Moedeiro de notas"));
         ui.horizontal(|ui| {
             for cents in [500u64, 1_000, 2_000, 5_000] {
                 if ui.button(s.machine().config().currency.format(cents)).clicked() {
@@ -69,28 +69,28 @@ fn draw_operator_panel(
                 }
             }
         });
-        ui.strong(s.t("Leitor de bilhetes", "Ticket reader"));
+        ui.strong(s.t("Leitor de bilhetes"));
         ui.horizontal(|ui| {
-            ui.add(egui::TextEdit::singleline(&mut panel.validation).hint_text(s.t("número de validação", "validation number")).desired_width(200.0));
-            if ui.button(s.t("Inserir", "Insert")).clicked() {
+            ui.add(egui::TextEdit::singleline(&mut panel.validation).hint_text(s.t("número de validação")).desired_width(200.0));
+            if ui.button(s.t("Inserir")).clicked() {
                 let v: String = panel.validation.chars().filter(|c| c.is_ascii_digit()).collect();
                 s.insert_ticket(&v);
                 panel.validation.clear();
             }
         });
         if let Some(t) = s.last_ticket() {
-            ui.small(format!("{} {t}", s.t("Último bilhete:", "Last ticket:")));
+            ui.small(format!("{} {t}", s.t("Último bilhete:")));
         }
-        ui.strong(s.t("Portas e chave", "Doors and key"));
+        ui.strong(s.t("Portas e chave"));
         ui.horizontal(|ui| {
             let open_doors = s.machine().state().doors_open.clone();
-            for (door, pt, en) in [(Door::Main, "Porta principal", "Main door"), (Door::Logic, "Porta lógica", "Logic door")] {
-                let state = if open_doors.contains(&door) { s.t("fechar", "close") } else { s.t("abrir", "open") };
-                if ui.button(format!("{} — {state}", s.t(pt, en))).clicked() {
+            for (door, name) in [(Door::Main, s.t("Porta principal")), (Door::Logic, s.t("Porta lógica"))] {
+                let state = if open_doors.contains(&door) { s.t("fechar") } else { s.t("abrir") };
+                if ui.button(format!("{name} — {state}")).clicked() {
                     s.toggle_door(door);
                 }
             }
-            if ui.button(s.t("Chave do empregado", "Attendant key")).clicked() {
+            if ui.button(s.t("Chave do empregado")).clicked() {
                 if *mode.get() == Mode::Audit {
                     s.attendant_clear();
                     next.set(Mode::Idle);

@@ -59,9 +59,9 @@ impl Control {
 
     fn label(self, s: &Session) -> &'static str {
         match self {
-            Control::Newer => s.t("◀ MAIS RECENTES", "◀ NEWER"),
-            Control::Older => s.t("ANTERIORES ▶", "OLDER ▶"),
-            Control::Back => s.t("VOLTAR AO JOGO", "BACK TO GAME"),
+            Control::Newer => s.t("◀ MAIS RECENTES"),
+            Control::Older => s.t("ANTERIORES ▶"),
+            Control::Back => s.t("VOLTAR AO JOGO"),
         }
     }
 }
@@ -139,32 +139,16 @@ fn show_history(
             Transform::from_translation(stage::at(cx, cy, 45.0)),
         ))
         .with_children(|sheet| {
-            let title = format!("{}   ({} / {})", s.t("HISTÓRICO DAS JOGADAS", "GAME HISTORY"), page.0 + 1, count);
+            let title = format!("{}   ({} / {})", s.t("HISTÓRICO DAS JOGADAS"), page.0 + 1, count);
             sheet.spawn((stage::text(&fonts, title, 38.0, table::GOLD), Anchor::TOP_LEFT, local(HISTORY_COLUMNS[0], GAME.y + 20.0, 1.0)));
-            let totals = format!(
-                "{}: {}   {}: {}   {}: {}",
-                s.t("Jogadas", "Games"),
-                rounds.len(),
-                s.t("apostado", "bet"),
-                s.show(bet),
-                s.t("ganho", "won"),
-                s.show(won)
-            );
+            let totals = format!("{}: {}   {}: {}   {}: {}", s.t("Jogadas"), rounds.len(), s.t("apostado|bet"), s.show(bet), s.t("ganho"), s.show(won));
             sheet.spawn((stage::text(&fonts, totals, 28.0, Color::WHITE), Anchor::TOP_LEFT, local(HISTORY_COLUMNS[0], GAME.y + 66.0, 1.0)));
-            let header = [
-                s.t("jogada", "game"),
-                s.t("jogo", "title"),
-                s.t("aposta", "bet"),
-                s.t("prémio", "win"),
-                s.t("resultado", "outcome"),
-                "",
-                s.t("dobrar", "double-up"),
-            ];
+            let header = [s.t("jogada|game"), s.t("jogo|title"), s.t("aposta"), s.t("prémio|win"), s.t("resultado"), "", s.t("dobrar")];
             for (x, h) in HISTORY_COLUMNS.iter().zip(header) {
                 sheet.spawn((stage::text(&fonts, h, 26.0, table::GOLD), Anchor::TOP_LEFT, local(*x, HEADER_Y, 1.0)));
             }
             if rounds.is_empty() {
-                let none = s.t("Ainda não jogou nesta sessão.", "No game played in this session yet.");
+                let none = s.t("Ainda não jogou nesta sessão.");
                 let y = layout::history_row(0).y + 12.0;
                 sheet.spawn((stage::text(&fonts, none, 26.0, Color::WHITE), Anchor::TOP_LEFT, local(HISTORY_COLUMNS[0], y, 1.0)));
             }

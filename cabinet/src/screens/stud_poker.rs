@@ -63,13 +63,11 @@ fn category(s: &Session, c: Category) -> &'static str {
 
 fn outcome_text(s: &Session, o: Outcome) -> &'static str {
     match o {
-        Outcome::Folded => s.t("Desistiu: o ante fica perdido", "Folded: the ante is lost"),
-        Outcome::DealerDoesNotQualify => {
-            s.t("O croupier não se qualifica: ante pago 1:1, aposta devolvida", "The dealer does not qualify: ante paid 1:1, raise returned")
-        }
-        Outcome::PlayerWins => s.t("GANHOU", "YOU WIN"),
-        Outcome::DealerWins => s.t("O croupier ganha", "The dealer wins"),
-        Outcome::Push => s.t("Empate: apostas devolvidas", "Push: bets returned"),
+        Outcome::Folded => s.t("Desistiu: o ante fica perdido"),
+        Outcome::DealerDoesNotQualify => s.t("O croupier não se qualifica: ante pago 1:1, aposta devolvida"),
+        Outcome::PlayerWins => s.t("GANHOU"),
+        Outcome::DealerWins => s.t("O croupier ganha"),
+        Outcome::Push => s.t("Empate: apostas devolvidas"),
     }
 }
 
@@ -150,10 +148,7 @@ fn build_stud_table(
             Transform::from_translation(stage::at(px, py, 1.0)),
         ));
         root.spawn((Sprite::from_color(Color::srgb(0.05, 0.09, 0.31), Vec2::new(PAYS.w, PAYS.h)), Transform::from_translation(stage::at(px, py, 1.1))));
-        root.spawn((
-            stage::text(&fonts, s.t("A APOSTA PAGA", "THE RAISE PAYS"), 22.0, Color::WHITE),
-            Transform::from_translation(stage::at(px, PAYS.y + 24.0, 2.0)),
-        ));
+        root.spawn((stage::text(&fonts, s.t("A APOSTA PAGA"), 22.0, Color::WHITE), Transform::from_translation(stage::at(px, PAYS.y + 24.0, 2.0))));
         for (k, (i, &pay)) in g.raise_pays.iter().enumerate().rev().enumerate() {
             let y = PAYS.y + 60.0 + k as f32 * 31.0;
             let name = category_name(s.lang(), Category::ALL[i]);
@@ -240,14 +235,14 @@ fn show_stud_table(
         };
         v.set_if_neq(if show { Visibility::Inherited } else { Visibility::Hidden });
         let text = match (b, round) {
-            (StudButton::Raise, Some(r)) => format!("{} {}", s.t("APOSTAR", "RAISE"), s.show(2 * r.state.ante * r.denom)),
+            (StudButton::Raise, Some(r)) => format!("{} {}", s.t("APOSTAR"), s.show(2 * r.state.ante * r.denom)),
             (StudButton::Raise, None) => String::new(),
-            (StudButton::Fold, _) => s.t("DESISTIR", "FOLD").to_owned(),
+            (StudButton::Fold, _) => s.t("DESISTIR").to_owned(),
             (StudButton::SideBet, _) => {
                 if side_on {
-                    s.t("JACKPOT: SIM", "JACKPOT: ON").to_owned()
+                    s.t("JACKPOT: SIM").to_owned()
                 } else {
-                    s.t("JACKPOT: NÃO", "JACKPOT: OFF").to_owned()
+                    s.t("JACKPOT: NÃO").to_owned()
                 }
             }
         };
@@ -263,23 +258,19 @@ fn show_stud_table(
     for (kind, mut text) in &mut texts {
         let want = match kind {
             StudText::Dealer => match settled {
-                Some(st) => format!("{} — {}", s.t("CROUPIER", "DEALER"), category_name(lang, st.dealer)),
-                None => s.t("CROUPIER", "DEALER").to_owned(),
+                Some(st) => format!("{} — {}", s.t("CROUPIER"), category_name(lang, st.dealer)),
+                None => s.t("CROUPIER").to_owned(),
             },
             StudText::Player => match (round, settled) {
                 (Some(_), Some(st)) => category_name(lang, st.player).to_owned(),
                 (Some(r), None) => category_name(lang, evaluate(&r.state.deal.player).category()).to_owned(),
-                (None, _) => s.t("Prima JOGAR para dar cartas", "Press PLAY to deal").to_owned(),
+                (None, _) => s.t("Prima JOGAR para dar cartas").to_owned(),
             },
             StudText::Stakes => match round {
-                Some(r) if r.state.side_bet > 0 => format!(
-                    "{} {} · {} {}",
-                    s.t("Ante:", "Ante:"),
-                    s.show(r.state.ante * r.denom),
-                    s.t("aposta no jackpot:", "jackpot bet:"),
-                    s.show(r.state.side_bet * r.denom)
-                ),
-                Some(r) => format!("{} {}", s.t("Ante:", "Ante:"), s.show(r.state.ante * r.denom)),
+                Some(r) if r.state.side_bet > 0 => {
+                    format!("{} {} · {} {}", s.t("Ante:"), s.show(r.state.ante * r.denom), s.t("aposta no jackpot:"), s.show(r.state.side_bet * r.denom))
+                }
+                Some(r) => format!("{} {}", s.t("Ante:"), s.show(r.state.ante * r.denom)),
                 None => String::new(),
             },
             StudText::Outcome => match (round, settled) {
@@ -329,39 +320,30 @@ fn touch_stud_buttons(presses: Res<Presses>, session: Res<SessionRes>, mode: Res
 
 /// Póquer sem descarte: the seed rules, the raise's pays, the cap.
 fn stud_help(s: &Session, g: &StudPokerGame) -> Vec<Block> {
-    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
-    b.push(Block::Text(s.t(
-        "Aposte o ante e receba cinco cartas; o croupier recebe cinco, uma delas à vista. Escolha APOSTAR (uma segunda aposta de duas vezes o ante) ou DESISTIR (perde o ante). O croupier qualifica-se com ás e rei ou melhor; se não se qualificar, o ante é pago 1:1 e a aposta devolvida. Se se qualificar e a sua mão for melhor, o ante paga 1:1 e a aposta conforme a tabela; se for pior, perde as duas.",
-        "Bet the ante and receive five cards; the dealer receives five, one face up. Choose RAISE (a second bet of twice the ante) or FOLD (the ante is lost). The dealer qualifies with ace-king or better; if not, the ante pays 1:1 and the raise is returned. If the dealer qualifies and your hand is better, the ante pays 1:1 and the raise by the table; if worse, both are lost.",
-    ).into()));
+    let mut b = vec![Block::Heading(s.t("Regras").into())];
+    b.push(Block::Text(s.t("Aposte o ante e receba cinco cartas; o croupier recebe cinco, uma delas à vista. Escolha APOSTAR (uma segunda aposta de duas vezes o ante) ou DESISTIR (perde o ante). O croupier qualifica-se com ás e rei ou melhor; se não se qualificar, o ante é pago 1:1 e a aposta devolvida. Se se qualificar e a sua mão for melhor, o ante paga 1:1 e a aposta conforme a tabela; se for pior, perde as duas.").into()));
     b.push(Block::Text(
         match g.tie_rule {
-            TieRule::SuitOrder => s.t(
-                "Mãos da mesma categoria e valor: decide o naipe (espadas, copas, paus, ouros).",
-                "Hands of equal rank: the suit decides (spades, hearts, clubs, diamonds).",
-            ),
-            TieRule::Push => s.t("Mãos iguais: empate, as apostas são devolvidas.", "Equal hands: a push, the bets are returned."),
+            TieRule::SuitOrder => s.t("Mãos da mesma categoria e valor: decide o naipe (espadas, copas, paus, ouros)."),
+            TieRule::Push => s.t("Mãos iguais: empate, as apostas são devolvidas."),
         }
         .into(),
     ));
     b.push(bet_range(s, g.antes.first().copied().unwrap_or(1), g.antes.last().copied().unwrap_or(1) * 3));
-    b.push(Block::Heading(s.t("A aposta paga (por 1)", "The raise pays (to 1)").into()));
+    b.push(Block::Heading(s.t("A aposta paga (por 1)").into()));
     let rows = g.raise_pays.iter().enumerate().rev().map(|(i, &pay)| vec![category(s, Category::ALL[i]).to_owned(), format!("{pay}:1")]).collect();
-    b.push(Block::Table { header: vec![s.t("mão", "hand").into(), s.t("paga", "pays").into()], rows });
+    b.push(Block::Table { header: vec![s.t("mão").into(), s.t("paga").into()], rows });
     if let Some(cap) = g.max_win_credits {
-        b.push(Block::Text(format!("{} {cap} {}", s.t("Prémio máximo por jogada:", "Maximum win per round:"), s.t("créditos", "credits"))));
+        b.push(Block::Text(format!("{} {cap} {}", s.t("Prémio máximo por jogada:"), s.t("créditos"))));
     }
     if let Some(j) = &g.jackpot {
-        b.push(Block::Heading(s.t("Aposta no jackpot (tecla J)", "Jackpot side bet (key J)").into()));
+        b.push(Block::Heading(s.t("Aposta no jackpot (tecla J)").into()));
         b.push(Block::Text(format!(
             "{} {} {}. {}",
-            s.t("Com o ante, uma aposta fixa de", "With the ante, a fixed bet of"),
+            s.t("Com o ante, uma aposta fixa de"),
             j.bet_credits,
-            s.t("créditos", "credits"),
-            s.t(
-                "Paga pela mão do jogador, qualifique-se ou não o croupier: sequência real 100% do jackpot, sequência de cor 10% (ou as somas fixas, se maiores); poker, full e cor, somas fixas.",
-                "Paid on the player's hand whether or not the dealer qualifies: royal flush 100% of the jackpot, straight flush 10% (or the fixed sums, when greater); four of a kind, full house and flush, fixed sums."
-            )
+            s.t("créditos"),
+            s.t("Paga pela mão do jogador, qualifique-se ou não o croupier: sequência real 100% do jackpot, sequência de cor 10% (ou as somas fixas, se maiores); poker, full e cor, somas fixas.")
         )));
         let rows = [
             (Category::RoyalFlush, j.royal_fixed),
@@ -371,11 +353,11 @@ fn stud_help(s: &Session, g: &StudPokerGame) -> Vec<Block> {
             (Category::Flush, j.flush),
         ]
         .into_iter()
-        .map(|(cat, pay)| vec![category(s, cat).to_owned(), format!("{pay} {}", s.t("créditos", "credits"))])
+        .map(|(cat, pay)| vec![category(s, cat).to_owned(), format!("{pay} {}", s.t("créditos"))])
         .collect();
-        b.push(Block::Table { header: vec![s.t("mão", "hand").into(), s.t("paga", "pays").into()], rows });
+        b.push(Block::Table { header: vec![s.t("mão").into(), s.t("paga").into()], rows });
         if !j.pays_on_fold {
-            b.push(Block::Text(s.t("Uma mão que desiste não ganha o jackpot.", "A folded hand does not win the jackpot.").into()));
+            b.push(Block::Text(s.t("Uma mão que desiste não ganha o jackpot.").into()));
         }
     }
     b

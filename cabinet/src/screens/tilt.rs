@@ -46,10 +46,7 @@ fn show_tilt(
                     TextBounds::new_horizontal(WIDTH - 160.0),
                     Transform::from_xyz(0.0, 120.0, 1.0),
                 ));
-                t.spawn((
-                    stage::text(&fonts, s.t("Jogo suspenso. Chave do empregado: K", "Play suspended. Attendant key: K"), 32.0, Color::WHITE),
-                    Transform::from_xyz(0.0, -80.0, 1.0),
-                ));
+                t.spawn((stage::text(&fonts, s.t("Jogo suspenso. Chave do empregado: K"), 32.0, Color::WHITE), Transform::from_xyz(0.0, -80.0, 1.0)));
             });
         return;
     }

@@ -113,22 +113,22 @@ fn show_top_bar(
     let cur = &s.machine().config().currency;
     for (b, mut text, mut font) in &mut bar {
         let want = match b {
-            Bar::Machine => format!("{} {}", s.t("Máquina", "Machine"), s.machine().config().machine_id),
+            Bar::Machine => format!("{} {}", s.t("Máquina"), s.machine().config().machine_id),
             Bar::Game => s.game().title(s.lang()).to_owned(),
-            Bar::Denomination => format!("{} {}", s.t("Denominação", "Denomination"), cur.format(s.denom())),
+            Bar::Denomination => format!("{} {}", s.t("Denominação"), cur.format(s.denom())),
             Bar::Progressives => {
                 let shown = s.progressives_shown();
                 let text: Vec<String> = shown
                     .iter()
                     .map(|p| {
-                        let value = p.value.map_or_else(|| s.t("indisponível", "unavailable").to_owned(), |v| cur.format(v));
-                        let mark = if p.linked { s.t(" (ligado)", " (linked)") } else { "" };
+                        let value = p.value.map_or_else(|| s.t("indisponível").to_owned(), |v| cur.format(v));
+                        let mark = if p.linked { s.t(" (ligado)") } else { "" };
                         format!("{}{mark} {value}", p.name)
                     })
                     .collect();
-                if text.is_empty() { format!("{}: —", s.t("Progressivos", "Progressives")) } else { text.join(" · ") }
+                if text.is_empty() { format!("{}: —", s.t("Progressivos")) } else { text.join(" · ") }
             }
-            Bar::Lab => if s.machine().config().mode.is_lab() { s.t("MODO LABORATÓRIO", "LAB MODE") } else { "" }.to_owned(),
+            Bar::Lab => if s.machine().config().mode.is_lab() { s.t("MODO LABORATÓRIO") } else { "" }.to_owned(),
         };
         if text.0 != want {
             // A long game name is set smaller to keep short of the
@@ -143,10 +143,7 @@ fn show_top_bar(
     // may end the session, before it does; M-22: a linked pool's award on
     // every machine of the pool.
     let texts: [Option<String>; 3] = [
-        s.demo().then(|| {
-            s.t("DEMONSTRAÇÃO — créditos de jogo sem valor; o único prémio é jogo grátis", "DEMO — play credits of no value; the only prize is free play")
-                .to_owned()
-        }),
+        s.demo().then(|| s.t("DEMONSTRAÇÃO — créditos de jogo sem valor; o único prémio é jogo grátis").to_owned()),
         s.warning(),
         s.linked_banner().filter(|(_, at)| at.elapsed() < crate::pacing::BANNER_FOR).map(|(t, _)| t),
     ];

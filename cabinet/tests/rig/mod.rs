@@ -227,6 +227,27 @@ impl Rig {
         }
     }
 
+    /// The screen as it stands, switched to English and back by the
+    /// language key (issue 45, defect 10): what it shows in English names
+    /// nothing in Portuguese, and no key, rule or file. Each game's window
+    /// test takes one over its played round.
+    pub fn shot_in_english(&self) -> PathBuf {
+        self.key("e");
+        std::thread::sleep(Duration::from_millis(600));
+        let shot = self.shot();
+        self.key("e");
+        let text = text_beside(&shot);
+        assert!(text.contains("CREDIT"), "{}: not in English:\n{text}", shot.display());
+        if let Some(pt) = untranslated(&text) {
+            let line = text.lines().find(|l| l.contains(&pt)).unwrap_or_default();
+            panic!("{} shows {pt:?} in English ({line:?}):\n{text}", shot.display());
+        }
+        if let Some(bad) = player_text_problem(&text) {
+            panic!("{} shows the player {bad:?}:\n{text}", shot.display());
+        }
+        shot
+    }
+
     /// The centre (window pixels) of the first text on screen now that
     /// starts with `prefix`, read from the layout the cabinet writes beside
     /// a fresh screenshot: a control found by its label, wherever it stands.
@@ -601,7 +622,7 @@ pub fn player_text_problem(text: &str) -> Option<String> {
 /// found as a whole word in `text`.
 pub fn portuguese_name(text: &str) -> Option<&'static str> {
     let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
-    game_host::glossary::terms()
+    game_host::texts::terms()
         .iter()
         .filter(|(pt, en)| pt != en)
         .map(|(pt, _)| *pt)
@@ -619,11 +640,11 @@ pub fn untranslated(text: &str) -> Option<String> {
     if let Some(pt) = portuguese_name(text) {
         return Some(pt.to_owned());
     }
-    let kept: Vec<&str> = game_host::glossary::terms().iter().filter(|(pt, en)| pt == en).map(|(pt, _)| *pt).collect();
+    let kept: Vec<&str> = game_host::texts::terms().iter().filter(|(pt, en)| pt == en).map(|(pt, _)| *pt).collect();
     // The language button names the language it switches to, in it; the
     // French roulette's call bets keep their French names in English.
     let mut rest = text.replace("PORTUGUÊS", " ");
-    for french in ["VOISINS DU ZÉRO", "Voisins du Zéro", "JEU ZÉRO", "Jeu Zéro"] {
+    for french in ["VOISINS DU ZÉRO", "Voisins du Zéro", "voisins du zéro", "JEU ZÉRO", "Jeu Zéro", "jeu zéro"] {
         rest = rest.replace(french, " ");
     }
     for k in kept {
@@ -655,6 +676,19 @@ pub fn untranslated(text: &str) -> Option<String> {
         "jogos",
         "sem",
     ];
+    // Any phrase of the catalogue left in Portuguese (its Portuguese is
+    // not English too, nor part of an English text of the catalogue).
+    let english: Vec<String> = game_host::texts::words().iter().map(|(_, en)| en.to_lowercase()).collect();
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    if let Some(pt) = game_host::texts::words()
+        .iter()
+        .map(|(k, en)| (game_host::texts::portuguese(k), *en))
+        .filter(|(pt, en)| pt.chars().count() >= 6 && !pt.eq_ignore_ascii_case(en) && !english.iter().any(|e| e.contains(&pt.to_lowercase())))
+        .map(|(pt, _)| pt)
+        .find(|pt| rest.match_indices(pt).any(|(at, _)| !word(rest[..at].chars().next_back()) && !word(rest[at + pt.len()..].chars().next())))
+    {
+        return Some(pt.to_owned());
+    }
     rest.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).find_map(|w| {
         let lower = w.to_lowercase();
         (lower.chars().any(|c| "ãõçáéíóúâêôà".contains(c)) || WORDS.contains(&lower.as_str())).then(|| w.to_owned())

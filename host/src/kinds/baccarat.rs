@@ -50,9 +50,9 @@ impl BaccaratRound {
 pub fn announce(coup: &Coup, lang: Lang) -> String {
     let (p, b) = (coup.player_total(), coup.banker_total());
     match coup.winner() {
-        Winner::Player => format!("{} {p} {} {b}", lang.pick("PONTO GANHA", "PLAYER WINS"), lang.pick("contra", "to")),
-        Winner::Banker => format!("{} {b} {} {p}", lang.pick("BANCA GANHA", "BANKER WINS"), lang.pick("contra", "to")),
-        Winner::Tie => format!("{} {p}", lang.pick("EMPATE A", "TIE AT")),
+        Winner::Player => format!("{} {p} {} {b}", lang.t("PONTO GANHA"), lang.t("contra")),
+        Winner::Banker => format!("{} {b} {} {p}", lang.t("BANCA GANHA"), lang.t("contra")),
+        Winner::Tie => format!("{} {p}", lang.t("EMPATE A")),
     }
 }
 
@@ -76,7 +76,7 @@ impl GameKind for Baccarat {
     }
 
     fn family(&self, lang: Lang) -> &'static str {
-        lang.pick("bacará", "baccarat")
+        lang.t("bacará")
     }
 
     fn opening_bet(&self) -> BaccaratBet {
@@ -140,7 +140,7 @@ impl GameKind for Baccarat {
 
     fn bet_text(&self, bet: &BaccaratBet, lang: Lang) -> String {
         let spots: Vec<String> = bet.spots.iter().map(|(s, v)| format!("{} {v}", s.name(lang == Lang::Pt))).collect();
-        if spots.is_empty() { format!("{} {}", lang.pick("ficha", "chip"), bet.chip) } else { spots.join(", ") }
+        if spots.is_empty() { format!("{} {}", lang.t("ficha"), bet.chip) } else { spots.join(", ") }
     }
 
     fn draw(&self, _bet: &BaccaratBet, rng: &mut Draw<'_>) -> Result<Shoe, String> {
@@ -189,12 +189,12 @@ impl GameKind for Baccarat {
 
     fn describe(&self, round: &BaccaratRound, lang: Lang) -> String {
         let c = &round.coup;
-        format!("{} — {}: {} / {}: {}", announce(c, lang), lang.pick("ponto", "player"), cards(&c.player), lang.pick("banca", "banker"), cards(&c.banker))
+        format!("{} — {}: {} / {}: {}", announce(c, lang), lang.t("ponto"), cards(&c.player), lang.t("banca|banker"), cards(&c.banker))
     }
 
     fn picture(&self, round: &BaccaratRound, lang: Lang) -> RoundPicture {
         let c = &round.coup;
-        let hands = vec![Hand::new(lang.pick("PONTO", "PLAYER"), &c.player), Hand::new(lang.pick("BANCA", "BANKER"), &c.banker)];
+        let hands = vec![Hand::new(lang.t("PONTO"), &c.player), Hand::new(lang.t("BANCA|banker"), &c.banker)];
         RoundPicture { scene: Scene::Cards(hands), caption: announce(c, lang) }
     }
 }

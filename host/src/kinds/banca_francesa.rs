@@ -64,7 +64,7 @@ impl GameKind for BancaFrancesa {
     }
 
     fn family(&self, lang: Lang) -> &'static str {
-        lang.pick("dados", "dice")
+        lang.t("dados")
     }
 
     fn opening_bet(&self) -> BancaBet {
@@ -110,7 +110,7 @@ impl GameKind for BancaFrancesa {
     }
 
     fn bet_text(&self, bet: &BancaBet, lang: Lang) -> String {
-        format!("{} — {} {}", lang.count(bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")), lang.pick("ficha", "chip"), bet.chip)
+        format!("{} — {} {}", lang.count(bet.spots.len() as u64, "aposta", "apostas"), lang.t("ficha"), bet.chip)
     }
 
     /// The whole golpe: throws until one decides (BF 13).
@@ -148,7 +148,7 @@ impl GameKind for BancaFrancesa {
     fn describe(&self, round: &BancaRound, lang: Lang) -> String {
         let last = round.golpe.throws.last().map_or(String::new(), |t| format!("{}-{}-{}", t[0], t[1], t[2]));
         let decided = round.golpe.decided().map_or("", |c| c.name(lang == Lang::Pt));
-        format!("{last} {decided} ({})", lang.count(round.golpe.throws.len() as u64, ("lançamento", "lançamentos"), ("throw", "throws")))
+        format!("{last} {decided} ({})", lang.count(round.golpe.throws.len() as u64, "lançamento", "lançamentos"))
     }
 
     /// Every throw of the golpe, the deciding one last, and the chance it decided.

@@ -74,7 +74,7 @@ impl GameKind for Bingo {
     }
 
     fn family(&self, lang: Lang) -> &'static str {
-        lang.pick("bingo", "bingo")
+        lang.t("bingo")
     }
 
     fn opening_bet(&self) -> BingoBet {
@@ -113,7 +113,7 @@ impl GameKind for Bingo {
     }
 
     fn bet_text(&self, bet: &BingoBet, lang: Lang) -> String {
-        format!("{} {} × {} {}", bet.cards, lang.pick("cartões", "cards"), bet.bet, lang.pick("créd.", "cr"))
+        format!("{} {} × {} {}", bet.cards, lang.t("cartões"), bet.bet, lang.t("créd."))
     }
 
     fn draw(&self, bet: &BingoBet, rng: &mut Draw<'_>) -> Result<BingoDeal, String> {
@@ -186,20 +186,16 @@ impl GameKind for Bingo {
             .prizes()
             .iter()
             .enumerate()
-            .map(|(i, p)| format!("{} {}: {}", lang.pick("cartão", "card"), i + 1, p.and_then(|p| round.patterns().get(p)).map_or("—", |p| lang.term(&p.name))))
+            .map(|(i, p)| format!("{} {}: {}", lang.t("cartão"), i + 1, p.and_then(|p| round.patterns().get(p)).map_or("—", |p| lang.term(&p.name))))
             .collect();
         let balls: Vec<String> = round.balls_shown().iter().map(|&b| self.0.call(b)).collect();
         format!(
             "{} {}: {} — {}{}",
             round.shown(),
-            lang.pick("bolas", "balls"),
+            lang.t("bolas"),
             balls.join(" "),
             prizes.join(", "),
-            if round.bought.is_empty() {
-                String::new()
-            } else {
-                format!(" — {}", lang.count(round.bought.len() as u64, ("bola extra", "bolas extra"), ("extra ball", "extra balls")))
-            }
+            if round.bought.is_empty() { String::new() } else { format!(" — {}", lang.count(round.bought.len() as u64, "bola extra", "bolas extra")) }
         )
     }
 
@@ -209,9 +205,9 @@ impl GameKind for Bingo {
             .prizes()
             .iter()
             .enumerate()
-            .filter_map(|(i, p)| p.and_then(|p| round.patterns().get(p)).map(|p| format!("{} {}: {}", lang.pick("cartão", "card"), i + 1, lang.term(&p.name))))
+            .filter_map(|(i, p)| p.and_then(|p| round.patterns().get(p)).map(|p| format!("{} {}: {}", lang.t("cartão"), i + 1, lang.term(&p.name))))
             .collect();
-        let caption = if prizes.is_empty() { lang.pick("sem prémio", "no prize").to_owned() } else { prizes.join(", ") };
+        let caption = if prizes.is_empty() { lang.t("sem prémio").to_owned() } else { prizes.join(", ") };
         RoundPicture { scene: Scene::Balls { drawn: round.balls_shown().to_vec(), bought: round.bought.len() }, caption }
     }
 }

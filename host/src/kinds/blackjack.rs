@@ -65,7 +65,7 @@ impl GameKind for Blackjack {
     }
 
     fn family(&self, lang: Lang) -> &'static str {
-        lang.pick("blackjack", "blackjack")
+        lang.t("blackjack")
     }
 
     fn opening_bet(&self) -> BlackjackBet {
@@ -100,7 +100,7 @@ impl GameKind for Blackjack {
     }
 
     fn bet_text(&self, bet: &BlackjackBet, lang: Lang) -> String {
-        format!("{} {} {}", lang.pick("aposta", "bet"), bet.bet, lang.pick("créd.", "cr"))
+        format!("{} {} {}", lang.t("aposta"), bet.bet, lang.t("créd."))
     }
 
     fn draw(&self, _bet: &BlackjackBet, rng: &mut Draw<'_>) -> Result<BlackjackShoe, String> {
@@ -183,7 +183,7 @@ impl GameKind for Blackjack {
             })
             .collect();
         let shown = if round.hole_shown { round.dealer.clone() } else { round.dealer.iter().take(1).copied().collect() };
-        format!("{}: {} — {}: {}", lang.pick("jogador", "player"), hands.join(" / "), lang.pick("banca", "dealer"), cards(&shown))
+        format!("{}: {} — {}: {}", lang.t("jogador"), hands.join(" / "), lang.t("banca|dealer"), cards(&shown))
     }
 
     /// Each of the player's hands with its total and result, then the
@@ -196,13 +196,13 @@ impl GameKind for Blackjack {
             .iter()
             .enumerate()
             .map(|(i, h)| {
-                let who = if many { format!("{} {}", lang.pick("MÃO", "HAND"), i + 1) } else { lang.pick("JOGADOR", "PLAYER").to_owned() };
+                let who = if many { format!("{} {}", lang.t("MÃO"), i + 1) } else { lang.t("JOGADOR").to_owned() };
                 let result = results.get(i).map_or(String::new(), |r| format!(" {}", r.outcome.name(lang == Lang::Pt)));
                 Hand::new(format!("{who} {}{result}", h.total()), &h.cards)
             })
             .collect();
         let shown: Vec<Card> = if round.hole_shown { round.dealer.clone() } else { round.dealer.iter().take(1).copied().collect() };
-        hands.push(Hand::new(lang.pick("BANCA", "DEALER"), &shown));
+        hands.push(Hand::new(lang.t("BANCA|dealer"), &shown));
         RoundPicture { scene: Scene::Cards(hands), caption: String::new() }
     }
 }

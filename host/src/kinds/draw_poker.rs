@@ -162,7 +162,7 @@ impl GameKind for DrawPoker {
     }
 
     fn family(&self, lang: Lang) -> &'static str {
-        lang.pick("póquer de troca", "draw poker")
+        lang.t("póquer de troca")
     }
 
     /// The most coins, on the fewest hands the paytable offers.
@@ -188,8 +188,8 @@ impl GameKind for DrawPoker {
     }
 
     fn bet_text(&self, bet: &DrawBet, lang: Lang) -> String {
-        let coins = format!("{} {}", bet.coins, lang.pick("moedas", "coins"));
-        if bet.hands == 1 { coins } else { format!("{coins} × {} {}", bet.hands, lang.pick("mãos", "hands")) }
+        let coins = format!("{} {}", bet.coins, lang.t("moedas"));
+        if bet.hands == 1 { coins } else { format!("{coins} × {} {}", bet.hands, lang.t("mãos")) }
     }
 
     /// One hand draws exactly as before multi-hand play; more hands draw
@@ -305,12 +305,12 @@ impl GameKind for DrawPoker {
             .iter()
             .enumerate()
             .map(|(i, h)| {
-                let who = if many { format!("{} {}", lang.pick("MÃO", "HAND"), i + 1) } else { String::new() };
+                let who = if many { format!("{} {}", lang.t("MÃO"), i + 1) } else { String::new() };
                 let name = self.hand_name(h, lang).unwrap_or_default();
                 Hand::new(format!("{who} {name}").trim().to_owned(), h)
             })
             .collect();
-        let caption = if many { lang.count(finals.len() as u64, ("mão", "mãos"), ("hand", "hands")) } else { String::new() };
+        let caption = if many { lang.count(finals.len() as u64, "mão", "mãos") } else { String::new() };
         RoundPicture { scene: Scene::Cards(hands), caption }
     }
 }

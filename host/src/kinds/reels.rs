@@ -43,7 +43,7 @@ impl GameKind for Reels {
     }
 
     fn family(&self, lang: Lang) -> &'static str {
-        lang.pick("rolos", "reels")
+        lang.t("rolos")
     }
 
     /// Every line, the smallest credits per line.
@@ -68,12 +68,7 @@ impl GameKind for Reels {
     }
 
     fn bet_text(&self, bet: &Bet, lang: Lang) -> String {
-        format!(
-            "{} × {} {}",
-            lang.count(u64::from(bet.lines), ("linha", "linhas"), ("line", "lines")),
-            bet.credits_per_line,
-            lang.pick("créd./linha", "cr/line")
-        )
+        format!("{} × {} {}", lang.count(u64::from(bet.lines), "linha", "linhas"), bet.credits_per_line, lang.t("créd./linha"))
     }
 
     fn draw(&self, bet: &Bet, rng: &mut Draw<'_>) -> Result<ReelRound, String> {
@@ -138,7 +133,7 @@ impl GameKind for Reels {
         let mut text = rows.join(" | ");
         if !round.free_spins.is_empty() {
             let n = round.free_spins.len();
-            let games = if n == 1 { lang.pick("jogo grátis", "free game") } else { lang.pick("jogos grátis", "free games") };
+            let games = if n == 1 { lang.t("jogo grátis") } else { lang.t("jogos grátis") };
             text.push_str(&format!(" +{n} {games}"));
         }
         text
@@ -150,7 +145,7 @@ impl GameKind for Reels {
         let rows = (0..usize::from(self.game.rows)).map(|r| window.iter().filter_map(|reel| reel.get(r)).map(id).collect()).collect();
         let caption = match round.free_spins.len() {
             0 => String::new(),
-            n => format!("+{}", lang.count(n as u64, ("jogo grátis", "jogos grátis"), ("free game", "free games"))),
+            n => format!("+{}", lang.count(n as u64, "jogo grátis", "jogos grátis")),
         };
         RoundPicture { scene: Scene::Reels { rows }, caption }
     }

@@ -92,9 +92,9 @@ pub fn refusal(game: &RouletteGame, e: &LimitError) -> Refusal {
 /// The pocket and its colour as the dealer announces it (AR 17, AR 52).
 pub fn announce(pocket: u8, lang: Lang) -> String {
     let colour = match colour(pocket) {
-        PocketColour::Red => lang.pick("encarnado", "red"),
-        PocketColour::Black => lang.pick("preto", "black"),
-        PocketColour::Zero => lang.pick("zero", "zero"),
+        PocketColour::Red => lang.t("encarnado"),
+        PocketColour::Black => lang.t("preto"),
+        PocketColour::Zero => lang.t("zero"),
     };
     if colour == "zero" { pocket_name(pocket) } else { format!("{} {colour}", pocket_name(pocket)) }
 }
@@ -117,7 +117,7 @@ impl GameKind for Roulette {
     }
 
     fn family(&self, lang: Lang) -> &'static str {
-        lang.pick("roleta", "roulette")
+        lang.t("roleta")
     }
 
     /// No chip on the cloth; the smallest chip selected.
@@ -169,13 +169,7 @@ impl GameKind for Roulette {
     }
 
     fn bet_text(&self, bet: &RouletteBet, lang: Lang) -> String {
-        format!(
-            "{} {} — {} {}",
-            lang.count(bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")),
-            lang.pick("na mesa", "on the cloth"),
-            lang.pick("ficha", "chip"),
-            bet.chip
-        )
+        format!("{} {} — {} {}", lang.count(bet.spots.len() as u64, "aposta", "apostas"), lang.t("na mesa"), lang.t("ficha"), bet.chip)
     }
 
     /// Rien ne va plus: the layout is fixed; one pocket, uniformly.
@@ -217,18 +211,14 @@ impl GameKind for Roulette {
         format!(
             "{} — {}, {}",
             announce(round.pocket, lang),
-            lang.count(round.bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")),
-            lang.count(won as u64, ("ganhou", "ganharam"), ("won", "won"))
+            lang.count(round.bet.spots.len() as u64, "aposta", "apostas"),
+            lang.count(won as u64, "ganhou", "ganharam")
         )
     }
 
     fn picture(&self, round: &RouletteRound, lang: Lang) -> RoundPicture {
         let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count() as u64;
-        let caption = format!(
-            "{}: {}",
-            lang.count(round.bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")),
-            lang.count(won, ("ganhou", "ganharam"), ("won", "won"))
-        );
+        let caption = format!("{}: {}", lang.count(round.bet.spots.len() as u64, "aposta", "apostas"), lang.count(won, "ganhou", "ganharam"));
         RoundPicture { scene: Scene::Pocket { name: pocket_name(round.pocket), colour: colour(round.pocket) }, caption }
     }
 }

@@ -56,7 +56,7 @@ impl GameKind for SicBo {
     }
 
     fn family(&self, lang: Lang) -> &'static str {
-        lang.pick("dados", "dice")
+        lang.t("dados")
     }
 
     fn opening_bet(&self) -> SicBoBet {
@@ -100,7 +100,7 @@ impl GameKind for SicBo {
     }
 
     fn bet_text(&self, bet: &SicBoBet, lang: Lang) -> String {
-        format!("{} — {} {}", lang.count(bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")), lang.pick("ficha", "chip"), bet.chip)
+        format!("{} — {} {}", lang.count(bet.spots.len() as u64, "aposta", "apostas"), lang.t("ficha"), bet.chip)
     }
 
     fn draw(&self, _bet: &SicBoBet, rng: &mut Draw<'_>) -> Result<Dome, String> {
@@ -142,8 +142,8 @@ impl GameKind for SicBo {
             d[0],
             d[1],
             d[2],
-            lang.count(round.bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")),
-            lang.count(won as u64, ("ganhou", "ganharam"), ("won", "won"))
+            lang.count(round.bet.spots.len() as u64, "aposta", "apostas"),
+            lang.count(won as u64, "ganhou", "ganharam")
         )
     }
 
@@ -152,9 +152,9 @@ impl GameKind for SicBo {
         let total: u8 = round.dice.iter().sum();
         let caption = format!(
             "{} {total} — {}: {}",
-            lang.pick("total", "total"),
-            lang.count(round.bet.spots.len() as u64, ("aposta", "apostas"), ("bet", "bets")),
-            lang.count(won, ("ganhou", "ganharam"), ("won", "won"))
+            lang.t("total"),
+            lang.count(round.bet.spots.len() as u64, "aposta", "apostas"),
+            lang.count(won, "ganhou", "ganharam")
         );
         RoundPicture { scene: Scene::Dice(vec![round.dice]), caption }
     }

@@ -83,11 +83,11 @@ fn outcome_label(o: Outcome) -> &'static str {
 /// The outcome as the player's history says it.
 fn outcome_name(o: Outcome, lang: Lang) -> &'static str {
     match o {
-        Outcome::Folded => lang.pick("desistiu", "folded"),
-        Outcome::DealerDoesNotQualify => lang.pick("a banca não se qualifica", "dealer does not qualify"),
-        Outcome::PlayerWins => lang.pick("o jogador ganha", "player wins"),
-        Outcome::DealerWins => lang.pick("a banca ganha", "dealer wins"),
-        Outcome::Push => lang.pick("empate", "push"),
+        Outcome::Folded => lang.t("desistiu"),
+        Outcome::DealerDoesNotQualify => lang.t("a banca não se qualifica"),
+        Outcome::PlayerWins => lang.t("o jogador ganha"),
+        Outcome::DealerWins => lang.t("a banca ganha"),
+        Outcome::Push => lang.t("empate"),
     }
 }
 
@@ -109,7 +109,7 @@ impl GameKind for StudPoker {
     }
 
     fn family(&self, lang: Lang) -> &'static str {
-        lang.pick("contra a banca", "against the house")
+        lang.t("contra a banca")
     }
 
     fn opening_bet(&self) -> StudBet {
@@ -153,16 +153,9 @@ impl GameKind for StudPoker {
     fn bet_text(&self, bet: &StudBet, lang: Lang) -> String {
         let jackpot = match self.side_stake(bet) {
             0 => String::new(),
-            side => format!(" + {} {side} {}", lang.pick("jackpot", "jackpot"), lang.pick("créd.", "cr")),
+            side => format!(" + {} {side} {}", lang.t("jackpot"), lang.t("créd.")),
         };
-        format!(
-            "{} {} {}{jackpot} ({} {})",
-            lang.pick("ante", "ante"),
-            bet.ante,
-            lang.pick("créd.", "cr"),
-            lang.pick("aposta 2×:", "raise 2×:"),
-            bet.ante.saturating_mul(2)
-        )
+        format!("{} {} {}{jackpot} ({} {})", lang.t("ante"), bet.ante, lang.t("créd."), lang.t("aposta 2×:"), bet.ante.saturating_mul(2))
     }
 
     fn draw(&self, _bet: &StudBet, rng: &mut Draw<'_>) -> Result<StudDeal, String> {
@@ -243,10 +236,10 @@ impl GameKind for StudPoker {
     /// The player's hand and, once the round is settled, the dealer's
     /// (shown at the decision, SP 10), with the hands' names and the outcome.
     fn picture(&self, round: &StudRound, lang: Lang) -> RoundPicture {
-        let mut hands = vec![Hand::new(lang.pick("JOGADOR", "PLAYER"), &round.deal.player)];
+        let mut hands = vec![Hand::new(lang.t("JOGADOR"), &round.deal.player)];
         let caption = match round.settled {
             Some((_, s)) => {
-                hands.push(Hand::new(lang.pick("BANCA", "DEALER"), &round.deal.dealer));
+                hands.push(Hand::new(lang.t("BANCA|dealer"), &round.deal.dealer));
                 let name = |c: Category| if lang == Lang::En { c.name_en() } else { c.name_pt() };
                 format!("{} / {} — {}", name(s.player), name(s.dealer), outcome_name(s.outcome, lang))
             }

@@ -41,17 +41,17 @@ impl Session {
     /// (pools set up anew, the session's rounds and history gone).
     pub fn ram_clear(&mut self, pin: &str, reason: &str) -> Result<u64, String> {
         if self.in_round() {
-            return Err(self.t("Há uma jogada em curso", "A round is in progress").to_owned());
+            return Err(self.t("Há uma jogada em curso").to_owned());
         }
         if reason.trim().is_empty() {
-            return Err(self.t("Indique o motivo", "Give a reason").to_owned());
+            return Err(self.t("Indique o motivo").to_owned());
         }
         let config = self.config.machine.clone();
         // D-32: only with the logic door open; the PIN is checked by the
         // core against the machine's own record (issue 21).
         let logic_door_open = self.machine.state().doors_open.contains(&meters::Door::Logic);
         if !logic_door_open {
-            return Err(self.t("Abra a porta lógica para limpar a RAM", "Open the logic door to clear the RAM").to_owned());
+            return Err(self.t("Abra a porta lógica para limpar a RAM").to_owned());
         }
         self.machine.release().map_err(|e| e.to_string())?;
         let cleared = Machine::ram_clear(&self.db, &config, &config.operator.operator_id, pin, reason, logic_door_open);
@@ -65,7 +65,7 @@ impl Session {
                 machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
                 self.machine = machine;
                 return Err(match e {
-                    meters::BootError::AuthenticationFailed => self.t("PIN errado", "Wrong PIN").to_owned(),
+                    meters::BootError::AuthenticationFailed => self.t("PIN errado").to_owned(),
                     other => other.to_string(),
                 });
             }

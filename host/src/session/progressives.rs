@@ -87,46 +87,38 @@ impl Session {
         let id = self.game().id().to_owned();
         let describe = |t: &Trigger| -> String {
             match t {
-                Trigger::ReelCombination { symbol, count, max_bet_only } => format!(
-                    "{count} × {symbol} {}{}",
-                    self.t("numa linha jogada", "on a played line"),
-                    if *max_bet_only { self.t(", com a aposta máxima por linha", ", at the largest bet per line") } else { "" }
-                ),
+                Trigger::ReelCombination { symbol, count, max_bet_only } => {
+                    format!("{count} × {symbol} {}{}", self.t("numa linha jogada"), if *max_bet_only { self.t(", com a aposta máxima por linha") } else { "" })
+                }
                 Trigger::PokerHand { pattern, max_coins_only } => {
                     // The hand by its name in this game's paytable.
                     let _ = pattern;
                     let name = self.game().0.trigger_name(t);
-                    let name = name.unwrap_or_else(|| self.t("mão do prémio", "the prize hand").to_owned());
-                    format!("{name}{}", if *max_coins_only { self.t(", com o máximo de moedas", ", at the most coins") } else { "" })
+                    let name = name.unwrap_or_else(|| self.t("mão do prémio").to_owned());
+                    format!("{name}{}", if *max_coins_only { self.t(", com o máximo de moedas") } else { "" })
                 }
-                Trigger::StudSideBet => {
-                    self.t("aposta lateral: sequência real 100%, sequência de cor 10%", "side bet: royal flush 100%, straight flush 10%").to_owned()
-                }
-                Trigger::BingoWithin { balls } => format!("bingo {} {balls} {}", self.t("em", "within"), self.t("bolas", "balls")),
+                Trigger::StudSideBet => self.t("aposta lateral: sequência real 100%, sequência de cor 10%").to_owned(),
+                Trigger::BingoWithin { balls } => format!("bingo {} {balls} {}", self.t("em"), self.t("bolas")),
             }
         };
         let mut out = Vec::new();
         for p in self.config.progressives.iter().filter(|p| p.pool.games.contains(&id)) {
             for (i, l) in p.pool.levels.iter().enumerate() {
-                let share = format!("{}% {}", ppm_percent(l.increment_ppm), self.t("de cada aposta", "of each bet"));
+                let share = format!("{}% {}", ppm_percent(l.increment_ppm), self.t("de cada aposta"));
                 let how: Vec<String> = p.triggers.iter().filter(|(lv, _)| *lv == i).map(|(_, t)| describe(t)).collect();
                 let how = if l.mystery {
-                    self.t(
-                        "mistério: ganho pela aposta que o faz passar um valor oculto, sorteado entre o valor de reinício e o tecto",
-                        "mystery: won by the bet that takes it past a hidden value drawn between its reset value and its ceiling",
-                    )
-                    .to_owned()
+                    self.t("mistério: ganho pela aposta que o faz passar um valor oculto, sorteado entre o valor de reinício e o tecto").to_owned()
                 } else {
                     how.join("; ")
                 };
-                out.push(format!("{} — {how}; {share}", l.name));
+                out.push(format!("{} — {how}; {share}", self.lang.term(&l.name)));
             }
         }
         for p in self.linked.iter().filter(|p| p.setup.games.contains(&id)) {
             let view = p.view();
             for (lv, t) in &p.setup.triggers {
-                let name = view.levels.iter().find(|l| l.level == *lv).map_or_else(|| lv.to_string(), |l| l.name.clone());
-                out.push(format!("{name} ({}) — {}", self.t("ligado a outras máquinas", "linked to other machines"), describe(t)));
+                let name = view.levels.iter().find(|l| l.level == *lv).map_or_else(|| lv.to_string(), |l| self.lang.term(&l.name).to_owned());
+                out.push(format!("{name} ({}) — {}", self.t("ligado a outras máquinas"), describe(t)));
             }
         }
         out

@@ -224,7 +224,7 @@ fn every_name_of_every_approved_game_has_its_english() {
         }
         for n in names {
             checked += 1;
-            if game_host::glossary::english(&n).is_none() {
+            if game_host::texts::term_english(&n).is_none() {
                 missing.push(format!("{}: {n:?}", g.id()));
             }
         }
@@ -240,7 +240,7 @@ fn every_name_of_every_approved_game_has_its_english() {
         levels.extend(s.progressives_shown().into_iter().map(|p| p.name));
     }
     assert!(levels.contains("Grande") && levels.contains("Mistério"), "{levels:?}");
-    let untranslated: Vec<&String> = levels.iter().filter(|n| game_host::glossary::english(n).is_none()).collect();
+    let untranslated: Vec<&String> = levels.iter().filter(|n| game_host::texts::term_english(n).is_none()).collect();
     assert!(untranslated.is_empty(), "levels with no English: {untranslated:?}");
     // The session names them in the player's language.
     select(&mut s, "ocean-treasure");

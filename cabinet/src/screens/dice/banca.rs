@@ -56,6 +56,9 @@ impl DiceScreen for Banca {
                     area: cell_of(c),
                     label: format!("{}\n{sums}\n{}:1", c.name(pt).to_uppercase(), c.payout()),
                     fill: if c == Chance::Ases { Color::srgb(0.45, 0.08, 0.1) } else { Color::srgb(0.06, 0.3, 0.16) },
+                    // Issue 45, defect 11: three places a player reads
+                    // from across the room, not 14-px labels.
+                    size: 40.0,
                 }
             })
             .collect()
@@ -81,49 +84,42 @@ impl DiceScreen for Banca {
         let pt = s.lang() == Lang::Pt;
         let Some(d) = round.golpe.decided() else { return String::new() };
         let last = round.golpe.throws.last().map_or(0, sum_of);
-        let mut lines = vec![format!("{} {} — {}", s.t("SAIU", "OUT"), last, d.name(pt).to_uppercase())];
+        let mut lines = vec![format!("{} {} — {}", s.t("SAIU|out"), last, d.name(pt).to_uppercase())];
         let mut total = 0;
         for (c, stake, back) in round.settlement() {
             if back > 0 {
-                lines.push(format!("{}: {stake} {} → {back}", c.name(pt), s.t("créd.", "cr")));
+                lines.push(format!("{}: {stake} {} → {back}", c.name(pt), s.t("créd.")));
                 total += back;
             }
         }
         if total > 0 {
-            lines.push(format!("{} {total} {}", s.t("TOTAL DEVOLVIDO", "TOTAL RETURNED"), s.t("créditos", "credits")));
+            lines.push(format!("{} {total} {}", s.t("TOTAL DEVOLVIDO"), s.t("créditos")));
         }
         lines.join("\n")
     }
 
+    /// The chance the decisive throw settled is lit (BF 4); the others lose.
+    fn wins(spot: &serde_json::Value, round: &BancaRound) -> bool {
+        serde_json::from_value::<Chance>(spot.clone()).is_ok_and(|c| round.golpe.decided() == Some(c))
+    }
+
     fn undecided(s: &Session, throw: &Throw) -> Option<String> {
-        banca_francesa::decides(throw).is_none().then(|| format!("{} {}", sum_of(throw), s.t("sem decisão", "no decision")))
+        banca_francesa::decides(throw).is_none().then(|| format!("{} {}", sum_of(throw), s.t("sem decisão")))
     }
 }
 
 fn help_page(s: &Session) -> Option<HelpDoc> {
     let g = s.rules::<BancaFrancesa>()?;
     let pt = s.lang() == Lang::Pt;
-    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
-    b.push(Block::Text(s.t(
-        "Coloque fichas em ases, pequeno ou grande e prima JOGAR. Lançam-se três dados; se a soma não for 3, 5, 6, 7, 14, 15 ou 16, os dados lançam-se de novo até sair uma combinação vencedora. As apostas ficam como estavam durante os lançamentos. Ases (1-1-1) paga 61 para 1; pequeno (5, 6, 7) e grande (14, 15, 16) pagam 1 para 1; ases faz perder pequeno e grande, e o inverso.",
-        "Place chips on ases, pequeno or grande and press PLAY. Three dice are thrown; if their sum is not 3, 5, 6, 7, 14, 15 or 16, they are thrown again until a winning combination appears. The bets stand as they were through the throws. Ases (1-1-1) pays 61 to 1; pequeno (5, 6, 7) and grande (14, 15, 16) pay 1 to 1; ases makes pequeno and grande lose, and the reverse.",
-    ).into()));
+    let mut b = vec![Block::Heading(s.t("Regras").into())];
+    b.push(Block::Text(s.t("Coloque fichas em ases, pequeno ou grande e prima JOGAR. Lançam-se três dados; se a soma não for 3, 5, 6, 7, 14, 15 ou 16, os dados lançam-se de novo até sair uma combinação vencedora. As apostas ficam como estavam durante os lançamentos. Ases (1-1-1) paga 61 para 1; pequeno (5, 6, 7) e grande (14, 15, 16) pagam 1 para 1; ases faz perder pequeno e grande, e o inverso.").into()));
     b.push(bet_range(s, g.0.minimum, g.0.maximum(Chance::Pequeno)));
     let rows = Chance::ALL
         .iter()
         .map(|&c| vec![c.name(pt).to_owned(), format!("{}:1", c.payout()), format!("{} – {}", g.0.minimum, g.0.maximum(c)), "98.41%".to_owned()])
         .collect();
-    b.push(Block::Table {
-        header: vec![s.t("chance", "chance").into(), s.t("paga", "pays").into(), s.t("limites (créd.)", "limits (cr)").into(), s.t("retorno", "return").into()],
-        rows,
-    });
-    b.push(Block::Text(
-        s.t(
-            "Cada chance devolve 62/63 do apostado (98,41%) contando só os lançamentos que decidem.",
-            "Each chance returns 62/63 of its stake (98.41%), counting only the throws that decide.",
-        )
-        .into(),
-    ));
+    b.push(Block::Table { header: vec![s.t("chance").into(), s.t("paga").into(), s.t("limites (créd.)").into(), s.t("retorno").into()], rows });
+    b.push(Block::Text(s.t("Cada chance devolve 62/63 do apostado (98,41%) contando só os lançamentos que decidem.").into()));
     Some(HelpDoc { blocks: b, double_up: None })
 }
 
@@ -132,7 +128,7 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Ok(o) = serde_json::from_value::<Opening<BancaBet, Golpe>>(first.step.data.clone()) else { return false };
     let pt = s.lang() == Lang::Pt;
     let throws: Vec<String> = o.deal.throws.iter().map(|t| format!("{}-{}-{} ({})", t[0], t[1], t[2], sum_of(t))).collect();
-    ui.heading(format!("{}: {}", s.t("Lançamentos", "Throws"), throws.join(", ")));
+    ui.heading(format!("{}: {}", s.t("Lançamentos"), throws.join(", ")));
     let round = BancaRound { bet: o.bet, golpe: o.deal };
     for (c, stake, back) in round.settlement() {
         ui.label(format!("{}: {stake} → {back}", c.name(pt)));

@@ -36,6 +36,9 @@ pub struct Cell {
     pub area: Area,
     pub label: String,
     pub fill: Color,
+    /// The label's font size (design units): banca francesa's three large
+    /// chances are written large, sic bo's fifty spots small.
+    pub size: f32,
 }
 
 /// What a dice kind's screen tells the shared drawing.
@@ -147,7 +150,9 @@ fn build_dice_table<D: DiceScreen>(
                 Transform::from_translation(stage::at(x, y, 1.15)),
                 Visibility::Hidden,
             ));
-            spawn_box(root, &fonts, c.area, c.fill, c.label, 20.0, 1.1);
+            // The cloth's printed lines: a gold rim round each place.
+            root.spawn((Sprite::from_color(table::GOLD, Vec2::new(c.area.w + 2.0, c.area.h + 2.0)), Transform::from_translation(stage::at(x, y, 1.05))));
+            spawn_box(root, &fonts, c.area.inset(2.0), c.fill, c.label, c.size, 1.1);
         }
         chips::spawn_edit_buttons(root, &fonts, &s);
         let (lx, ly) = chips::CHIP_LABEL;
@@ -209,7 +214,7 @@ fn show_dice<D: DiceScreen>(
             }
             (throws.get(i).map(|th| (*th, u)), text)
         }
-        None => (None, s.t("FAÇAM AS VOSSAS APOSTAS", "PLACE YOUR BETS").to_owned()),
+        None => (None, s.t("FAÇAM AS VOSSAS APOSTAS").to_owned()),
     };
     for (die, mut sprite, mut tf, mut vis) in &mut dice {
         let Some((th, u)) = throw else {
@@ -230,7 +235,7 @@ fn show_dice<D: DiceScreen>(
         vis.set_if_neq(if on { Visibility::Inherited } else { Visibility::Hidden });
     }
     let bet = s.game().bet::<D::K>();
-    let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA", "CHIP"), D::chip(b)));
+    let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA"), D::chip(b)));
     for (which, mut text) in &mut texts {
         let want = match which {
             DiceText::Result => &result,

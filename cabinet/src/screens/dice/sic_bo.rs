@@ -51,11 +51,11 @@ pub fn cell_of(spot: Spot) -> Area {
     }
 }
 
-fn label(spot: Spot, pt: bool) -> String {
+fn label(spot: Spot, lang: Lang) -> String {
     match spot {
-        Spot::Small => if pt { "PEQUENO\n4-10  1:1" } else { "SMALL\n4-10  1:1" }.to_owned(),
-        Spot::Big => if pt { "GRANDE\n11-17  1:1" } else { "BIG\n11-17  1:1" }.to_owned(),
-        Spot::AnyTriple => if pt { "QUALQUER TRIPLO\n32:1" } else { "ANY TRIPLE\n32:1" }.to_owned(),
+        Spot::Small => lang.t("PEQUENO\n4-10  1:1").to_owned(),
+        Spot::Big => lang.t("GRANDE\n11-17  1:1").to_owned(),
+        Spot::AnyTriple => lang.t("QUALQUER TRIPLO\n32:1").to_owned(),
         Spot::Double(n) => format!("{n}-{n}\n10:1"),
         Spot::Triple(n) => format!("{n}-{n}-{n}\n190:1"),
         Spot::Total(t) => format!("{t}\n{}:1", total_payout(t)),
@@ -68,13 +68,13 @@ impl DiceScreen for SicBoTable {
     type K = SicBo;
 
     fn cells(s: &Session) -> Vec<Cell> {
-        let pt = s.lang() == Lang::Pt;
         Spot::all()
             .into_iter()
             .map(|spot| Cell {
                 spot: serde_json::to_value(spot).unwrap_or_default(),
                 area: cell_of(spot),
-                label: label(spot, pt),
+                label: label(spot, s.lang()),
+                size: 20.0,
                 fill: match spot {
                     Spot::Small | Spot::Big => Color::srgb(0.06, 0.3, 0.16),
                     Spot::Triple(_) | Spot::AnyTriple => Color::srgb(0.45, 0.08, 0.1),
@@ -108,17 +108,17 @@ impl DiceScreen for SicBoTable {
     fn result(s: &Session, round: &SicBoRound) -> String {
         let pt = s.lang() == Lang::Pt;
         let d = round.dice;
-        let mut lines = vec![format!("{} {}-{}-{} ({} {})", s.t("SAIU", "OUT"), d[0], d[1], d[2], s.t("total", "total"), d.iter().sum::<u8>())];
+        let mut lines = vec![format!("{} {}-{}-{} ({} {})", s.t("SAIU|out"), d[0], d[1], d[2], s.t("total"), d.iter().sum::<u8>())];
         let won: Vec<(Spot, u64, u64)> = round.settlement().into_iter().filter(|(_, _, b)| *b > 0).collect();
         for (spot, stake, back) in won.iter().take(4) {
             lines.push(format!("{}: {stake} → {back}", spot.name(pt)));
         }
         if won.len() > 4 {
-            lines.push(format!("… {} {}", won.len() - 4, s.t("apostas mais", "more bets")));
+            lines.push(format!("… {} {}", won.len() - 4, s.t("apostas mais")));
         }
         let total: u64 = won.iter().map(|(_, _, b)| b).sum();
         if total > 0 {
-            lines.push(format!("{} {total} {}", s.t("TOTAL DEVOLVIDO", "TOTAL RETURNED"), s.t("créditos", "credits")));
+            lines.push(format!("{} {total} {}", s.t("TOTAL DEVOLVIDO"), s.t("créditos")));
         }
         lines.join("\n")
     }
@@ -127,11 +127,8 @@ impl DiceScreen for SicBoTable {
 fn help_page(s: &Session) -> Option<HelpDoc> {
     let g = s.rules::<SicBo>()?;
     let pt = s.lang() == Lang::Pt;
-    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
-    b.push(Block::Text(s.t(
-        "Coloque fichas nas casas do pano e prima JOGAR: três dados são lançados sob a campânula. Cada casa paga como diz a tabela, a aposta devolvida. Pequeno (4 a 10) e grande (11 a 17) perdem com qualquer triplo.",
-        "Place chips on the cloth and press PLAY: three dice are thrown under the dome. Each spot pays as the table says, the stake returned. Small (4 to 10) and big (11 to 17) lose on any triple.",
-    ).into()));
+    let mut b = vec![Block::Heading(s.t("Regras").into())];
+    b.push(Block::Text(s.t("Coloque fichas nas casas do pano e prima JOGAR: três dados são lançados sob a campânula. Cada casa paga como diz a tabela, a aposta devolvida. Pequeno (4 a 10) e grande (11 a 17) perdem com qualquer triplo.").into()));
     b.push(bet_range(s, g.0.minimum, g.0.maximum));
     let rows = [
         Spot::Small,
@@ -151,13 +148,11 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
     .into_iter()
     .map(|spot| {
         let back: u64 = game_core::dice::every_throw().map(|t| spot.returned(1, &t)).sum();
-        vec![spot.name(pt), label(spot, pt).replace('\n', "  "), format!("{:.2}%", back as f64 * 100.0 / 216.0)]
+        vec![spot.name(pt), label(spot, s.lang()).replace('\n', "  "), format!("{:.2}%", back as f64 * 100.0 / 216.0)]
     })
     .collect();
-    b.push(Block::Table { header: vec![s.t("aposta", "bet").into(), s.t("paga", "pays").into(), s.t("retorno", "return").into()], rows });
-    b.push(Block::Text(
-        s.t("Os totais 11 a 17 pagam como os seus simétricos (17 como 4, 16 como 5, …).", "Totals 11 to 17 pay as their mirror (17 as 4, 16 as 5, …).").into(),
-    ));
+    b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("paga").into(), s.t("retorno").into()], rows });
+    b.push(Block::Text(s.t("Os totais 11 a 17 pagam como os seus simétricos (17 como 4, 16 como 5, …).").into()));
     Some(HelpDoc { blocks: b, double_up: None })
 }
 
@@ -166,7 +161,7 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Ok(o) = serde_json::from_value::<Opening<SicBoBet, Dome>>(first.step.data.clone()) else { return false };
     let pt = s.lang() == Lang::Pt;
     let d = o.deal.dice;
-    ui.heading(format!("{}: {}-{}-{}", s.t("Dados", "Dice"), d[0], d[1], d[2]));
+    ui.heading(format!("{}: {}-{}-{}", s.t("Dados"), d[0], d[1], d[2]));
     let round = SicBoRound { bet: o.bet, dice: d };
     for (spot, stake, back) in round.settlement() {
         ui.label(format!("{}: {stake} → {back}", spot.name(pt)));

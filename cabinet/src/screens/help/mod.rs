@@ -75,10 +75,10 @@ impl Turn {
 
     fn label(self, s: &Session) -> &'static str {
         match self {
-            Turn::Back => s.t("◀ ANTERIOR", "◀ BACK"),
-            Turn::On => s.t("SEGUINTE ▶", "NEXT ▶"),
-            Turn::History => s.t("HISTÓRICO", "HISTORY"),
-            Turn::Close => s.t("FECHAR", "CLOSE"),
+            Turn::Back => s.t("◀ ANTERIOR"),
+            Turn::On => s.t("SEGUINTE ▶"),
+            Turn::History => s.t("HISTÓRICO"),
+            Turn::Close => s.t("FECHAR"),
         }
     }
 }
@@ -172,7 +172,7 @@ fn show_help(
         return;
     }
     take_down(&mut commands, &mut built);
-    let title = format!("{} — {}   ({} / {})", s.t("Regras e tabela de prémios", "Rules and paytable"), s.game().title(s.lang()), shown.0 + 1, laid.len());
+    let title = format!("{} — {}   ({} / {})", s.t("Regras e tabela de prémios"), s.game().title(s.lang()), shown.0 + 1, laid.len());
     let (cx, cy) = SHEET.centre();
     commands
         .spawn((Sheet, Sprite::from_color(Color::srgb(0.02, 0.04, 0.12), Vec2::new(SHEET.w, SHEET.h)), Transform::from_translation(stage::at(cx, cy, 45.0))))
@@ -257,13 +257,13 @@ fn draw_block(sheet: &mut ChildSpawnerCommands, fonts: &Fonts, b: &Block, y: f32
 /// The bet range of a game, in credits and money.
 pub(crate) fn bet_range(s: &Session, min_bet: u64, max_bet: u64) -> Block {
     let c = &s.machine().config().currency;
-    let credits = |n: u64| s.lang().count(n, ("crédito", "créditos"), ("credit", "credits"));
+    let credits = |n: u64| s.lang().count(n, "crédito", "créditos");
     Block::Text(format!(
         "{} {} ({}), {} {} ({}).",
-        s.t("Aposta mínima", "Minimum bet"),
+        s.t("Aposta mínima"),
         credits(min_bet),
         c.format(min_bet * s.denom()),
-        s.t("aposta máxima", "maximum bet"),
+        s.t("aposta máxima"),
         credits(max_bet),
         c.format(max_bet * s.denom())
     ))
@@ -274,33 +274,27 @@ pub(crate) fn bet_range(s: &Session, min_bet: u64, max_bet: u64) -> Block {
 fn common_help(s: &Session, double_up: Option<DoubleUpRule>) -> Vec<Block> {
     let mut blocks = Vec::new();
     if let Some(d) = double_up {
-        blocks.push(Block::Heading(s.t("Dobrar (aposta opcional, regra 11)", "Double up (optional bet, rule 11)").into()));
+        blocks.push(Block::Heading(s.t("Dobrar (aposta opcional, regra 11)").into()));
         blocks.push(Block::Text(format!(
             "{} {} {} {} {}.",
-            s.t(
-                "Depois de um prémio pode escolher vermelho ou preto: 50% de probabilidade de dobrar, 50% de perder o valor em jogo. Até",
-                "After a win you may pick red or black: a 50% chance to double, 50% to lose the amount at stake. Up to"
-            ),
+            s.t("Depois de um prémio pode escolher vermelho ou preto: 50% de probabilidade de dobrar, 50% de perder o valor em jogo. Até"),
             d.max_doubles,
-            s.t("vezes, prémio máximo", "times, maximum"),
+            s.t("vezes, prémio máximo"),
             d.max_win_credits,
-            s.t("créditos", "credits")
+            s.t("créditos")
         )));
     }
-    blocks.push(Block::Heading(s.t("Prémios acumulados (progressivos)", "Progressive jackpots").into()));
+    blocks.push(Block::Heading(s.t("Prémios acumulados (progressivos)").into()));
     let conditions = s.progressive_conditions();
     if conditions.is_empty() {
-        blocks.push(Block::Text(s.t("Este jogo não está ligado a nenhum progressivo.", "This game is not linked to any progressive.").into()));
+        blocks.push(Block::Text(s.t("Este jogo não está ligado a nenhum progressivo.").into()));
     }
     blocks.extend(conditions.into_iter().map(Block::Text));
-    blocks.push(Block::Heading(s.t("Reclamações", "Complaints").into()));
+    blocks.push(Block::Heading(s.t("Reclamações").into()));
     blocks.push(Block::Text(
-        s.t(
-            "Em caso de dúvida, os registos electrónicos da máquina fazem fé. Pode reclamar junto do empregado da sala ou no livro de reclamações do casino; a autoridade reguladora recebe reclamações por escrito.",
-            "In a dispute the machine's electronic records are authoritative. Complain to a floor attendant or in the casino's complaints book; the regulator accepts written complaints.",
-        )
+        s.t("Em caso de dúvida, os registos electrónicos da máquina fazem fé. Pode reclamar junto do empregado da sala ou no livro de reclamações do casino; a autoridade reguladora recebe reclamações por escrito.")
         .into(),
     ));
-    blocks.push(Block::Text(format!("{}: 80%", s.t("Percentagem de retorno mínima legal", "Legal minimum return"))));
+    blocks.push(Block::Text(format!("{}: 80%", s.t("Percentagem de retorno mínima legal"))));
     blocks
 }

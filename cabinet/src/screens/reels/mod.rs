@@ -4,6 +4,7 @@
 //! over its symbols with its amount (M-5); free games; the double-up offer
 //! (egui, over the reels).
 
+pub mod glass;
 pub mod motion;
 pub mod view;
 
@@ -61,6 +62,7 @@ impl Plugin for ReelScreenPlugin {
     fn build(&self, app: &mut App) {
         KindPages::register(app, help_page, replay);
         view::add(app);
+        glass::add(app);
         app.init_resource::<Reveal>().add_systems(Update, advance_reveal.run_if(in_state(Mode::Playing)));
     }
 }
@@ -187,31 +189,23 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: b
 
 /// Reel games: rules, bet range, lines, every prize, wild and scatter.
 fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
-    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
-    b.push(Block::Text(s.t(
-                "Os prémios de linha pagam da esquerda para a direita a partir do primeiro rolo. Em cada linha paga-se só o prémio mais alto; os prémios de várias linhas somam-se. O wild substitui todos os símbolos excepto o scatter. O scatter paga em qualquer posição, multiplicado pela aposta total.",
-                "Line wins pay left to right from the first reel. Each line pays only its highest win; wins on several lines are added. The wild substitutes for every symbol but the scatter. The scatter pays anywhere, times the total bet.",
-            ).into()));
+    let mut b = vec![Block::Heading(s.t("Regras").into())];
+    b.push(Block::Text(s.t("Os prémios de linha pagam da esquerda para a direita a partir do primeiro rolo. Em cada linha paga-se só o prémio mais alto; os prémios de várias linhas somam-se. O wild substitui todos os símbolos excepto o scatter. O scatter paga em qualquer posição, multiplicado pela aposta total.").into()));
     let min_bet = g.bet.lines.first().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.first().copied().unwrap_or(1);
     let max_bet = g.bet.lines.last().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.last().copied().unwrap_or(1);
     b.push(bet_range(s, min_bet, max_bet));
-    b.push(Block::Heading(s.t("Linhas", "Lines").into()));
+    b.push(Block::Heading(s.t("Linhas").into()));
     b.push(Block::Lines { rows: g.rows, lines: g.lines.iter().map(|l| l.to_vec()).collect() });
     if let Some(w) = g.symbols.iter().find_map(|x| match x.kind {
         SymbolKind::Wild { multiplier } => Some((x, multiplier)),
         _ => None,
     }) {
-        b.push(Block::Text(format!(
-            "{}: wild, {} ×{}",
-            s.lang().term(&w.0.name),
-            s.t("prémios com wild multiplicados por", "wins with a wild multiplied by"),
-            w.1
-        )));
+        b.push(Block::Text(format!("{}: wild, {} ×{}", s.lang().term(&w.0.name), s.t("prémios com wild multiplicados por"), w.1)));
     }
-    b.push(Block::Heading(s.t("Prémios (créditos por crédito apostado na linha)", "Prizes (credits per credit bet on the line)").into()));
+    b.push(Block::Heading(s.t("Prémios (créditos por crédito apostado na linha)").into()));
     let most = g.pays.iter().map(Vec::len).max().unwrap_or(0);
     let counts: Vec<usize> = (1..most).filter(|&c| g.pays.iter().any(|p| p.get(c).copied().unwrap_or(0) > 0)).collect();
-    let header = std::iter::once(s.t("símbolo", "symbol").to_owned()).chain(counts.iter().map(|c| format!("{c} ×"))).collect();
+    let header = std::iter::once(s.t("símbolo").to_owned()).chain(counts.iter().map(|c| format!("{c} ×"))).collect();
     let rows = g
         .pays
         .iter()
@@ -235,20 +229,18 @@ fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
             if pay > 0 || awards > 0 {
                 rows.push(vec![
                     format!("{count} × {}", s.lang().term(&g.symbols[sc.symbol as usize].name)),
-                    format!("{pay} × {}", s.t("aposta total", "total bet")),
+                    format!("{pay} × {}", s.t("aposta total")),
                     awards.to_string(),
                 ]);
             }
         }
-        b.push(Block::Table {
-            header: vec![s.t("símbolos", "symbols").into(), s.t("prémio", "pays").into(), s.t("jogos grátis", "free games").into()], rows
-        });
+        b.push(Block::Table { header: vec![s.t("símbolos").into(), s.t("prémio|pays").into(), s.t("jogos grátis").into()], rows });
         if let Some(f) = &sc.free_games {
             b.push(Block::Text(format!(
                 "{} ×{}{}",
-                s.t("Prémios dos jogos grátis multiplicados por", "Free-game wins multiplied by"),
+                s.t("Prémios dos jogos grátis multiplicados por"),
                 f.multiplier,
-                if f.retrigger { s.t("; podem ser reactivados", "; they can retrigger") } else { "" }
+                if f.retrigger { s.t("; podem ser reactivados") } else { "" }
             )));
         }
     }
@@ -268,6 +260,6 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Ok(rec) = serde_json::from_value::<Opening<Bet, ReelRound>>(first.step.data.clone()) else { return false };
     let Some(g) = s.games().iter().find_map(|g| g.rules::<Reels>().filter(|l| l.game.id == rec.game)) else { return false };
     paint_reels(ui, &g.game, &rec.deal.base, true);
-    ui.label(format!("{} {} — {} {}", s.t("jogos grátis", "free games"), rec.deal.free_spins.len(), s.t("prémio total", "total win"), rec.deal.win));
+    ui.label(format!("{} {} — {} {}", s.t("jogos grátis"), rec.deal.free_spins.len(), s.t("prémio total"), rec.deal.win));
     true
 }

@@ -35,8 +35,20 @@ pub struct ReelStage {
     texture_px: f32,
 }
 
+impl ReelStage {
+    /// Where the reel window of the game on screen stands.
+    pub(super) fn window(&self) -> Option<Area> {
+        self.window
+    }
+
+    /// The picture of symbol `k` of the game on screen.
+    pub(super) fn symbol(&self, k: usize) -> Handle<Image> {
+        self.symbols.get(k).cloned().unwrap_or_default()
+    }
+}
+
 #[derive(Component)]
-struct ReelRoot;
+pub(super) struct ReelRoot;
 /// A symbol sprite: reel, and its slot from the top (rows + 1 slots, the
 /// extra one for the symbol scrolling in).
 #[derive(Component)]
@@ -76,7 +88,7 @@ fn reel_game(s: &Session) -> Option<&ReelGame> {
 
 /// Build the stage for the reel game selected, take it down for any other.
 #[allow(clippy::too_many_arguments)]
-fn build_reel_stage(
+pub(super) fn build_reel_stage(
     mut commands: Commands,
     session: Res<SessionRes>,
     game_screen: Res<crate::screens::GameScreen>,
@@ -319,7 +331,7 @@ fn show_wins(
                 framed = line.iter().enumerate().take(w.count as usize).map(|(reel, &row)| (reel, row as usize)).collect();
             }
             let name = game.symbols.get(w.symbol as usize).map_or("", |x| s.lang().term(&x.name));
-            text = format!("{} {} · {} × {} · {}", s.t("LINHA", "LINE"), w.line + 1, w.count, name, s.show(w.win * shown.denom));
+            text = format!("{} {} · {} × {} · {}", s.t("LINHA"), w.line + 1, w.count, name, s.show(w.win * shown.denom));
         }
         Some(Shown::Scatter) => {
             colour = LINE_COLOURS[2];
@@ -335,7 +347,7 @@ fn show_wins(
             }
             text = format!("SCATTER × {} · {}", shown.spin.scatter_count, s.show(shown.spin.scatter_win * shown.denom));
             if shown.spin.free_games_awarded > 0 {
-                text.push_str(&format!(" + {} {}", shown.spin.free_games_awarded, s.t("JOGOS GRÁTIS", "FREE GAMES")));
+                text.push_str(&format!(" + {} {}", shown.spin.free_games_awarded, s.t("JOGOS GRÁTIS")));
             }
         }
         None => {}
@@ -378,7 +390,7 @@ fn show_wins(
     if let Ok(mut v) = band.single_mut() {
         v.set_if_neq(if text.is_empty() { Visibility::Hidden } else { Visibility::Inherited });
     }
-    let heading = shown.free_game.map(|(k, n)| format!("{} {k}/{n}", s.t("JOGO GRÁTIS", "FREE GAME"))).unwrap_or_default();
+    let heading = shown.free_game.map(|(k, n)| format!("{} {k}/{n}", s.t("JOGO GRÁTIS"))).unwrap_or_default();
     if let Ok(mut t) = title.single_mut()
         && t.0 != heading
     {
@@ -414,7 +426,7 @@ fn celebrate_big_win(
         return;
     }
     moving.0 = true;
-    let words = format!("{}\n{}", s.t("GRANDE PRÉMIO", "BIG WIN"), s.show(shown.win * shown.denom));
+    let words = format!("{}\n{}", s.t("GRANDE PRÉMIO"), s.show(shown.win * shown.denom));
     if text.0 != words {
         text.0 = words;
     }

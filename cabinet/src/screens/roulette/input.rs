@@ -4,7 +4,8 @@
 //! bet; the keys do the same (the numeric keypad moves a cursor over the
 //! cloth and Enter places; Backspace undo, Delete clear, F5 repeat, F6
 //! double, F1–F3 the series). Each is one `Command::EditBet` the host
-//! checks; a refusal is the host's message.
+//! checks; a refusal is the host's message. The racetrack, opened over the
+//! cloth by its button, places a number with its neighbours or a series.
 
 use bevy::prelude::*;
 use game_core::roulette::{CallBet, Spot};
@@ -14,7 +15,7 @@ use game_host::session::Session;
 use serde_json::json;
 
 use super::cloth;
-use super::controls::Button;
+use super::controls::{Button, TRACK};
 use super::view::{RouletteTable, WIN_PANEL};
 use crate::SessionRes;
 use crate::modes::Mode;
@@ -41,8 +42,9 @@ fn call(s: &mut Session, bet: CallBet) {
 /// What a button does.
 fn press(s: &mut Session, table: &mut RouletteTable, b: Button) {
     match b {
-        Button::Series(bet) => call(s, bet),
+        Button::Series(bet) | Button::TrackSeries(bet) => call(s, bet),
         Button::NeighboursCount => table.neighbours = table.neighbours % 3 + 1,
+        Button::Track => table.track_open = !table.track_open,
         Button::Racetrack(i) => {
             let Some(w) = table.wheel else { return };
             let number = w.sequence()[i];
@@ -74,9 +76,14 @@ fn touch_roulette(presses: Res<Presses>, session: Res<SessionRes>, help: Res<Hel
             b.press(&mut s);
             continue;
         }
-        if let Some(b) = Button::at(&table.buttons, p.x, p.y) {
+        if let Some(b) = Button::at(&table.buttons, table.track_open, p.x, p.y) {
             info!("roulette: {b:?} touched");
             press(&mut s, &mut table, b);
+            continue;
+        }
+        // The open racetrack covers the cloth: a touch between its cells
+        // places nothing under it.
+        if table.track_open && TRACK.inset(-10.0).contains(p.x, p.y) {
             continue;
         }
         if let Some(spot) = cloth::spot_at(&table.anchors, p.x, p.y) {

@@ -57,19 +57,16 @@ pub fn last_pockets(s: &Session, game: &str) -> Vec<u8> {
 /// the call bets, from the paytable (M-8, AR 60, FR 54).
 fn roulette_help(s: &Session, g: &RouletteGame) -> Vec<Block> {
     let pt = s.lang() == Lang::Pt;
-    let mut b = vec![Block::Heading(s.t("Regras", "Rules").into())];
-    b.push(Block::Text(s.t(
-        "Coloque fichas do valor escolhido (APOSTA − / +) nas casas do pano; prima JOGAR para lançar a bola. Depois de \"nada mais\" nenhuma aposta pode mudar. O número sorteado é sorteado uniformemente entre todas as casas da roda. Cada aposta que contém o número é paga com a sua chance; as outras perdem. No zero perdem as chances simples, as dúzias, as colunas e os seus cavalos (sem partage nem prisão).",
-        "Place chips of the chosen value (BET − / +) on the cloth; press PLAY to launch the ball. After \"no more bets\" no bet can change. The winning number is drawn uniformly among all the wheel's pockets. Each bet that holds the number is paid at its chance; the others lose. On zero the even chances, dozens, columns and their two-way bets lose (no partage, no prison).",
-    ).into()));
+    let mut b = vec![Block::Heading(s.t("Regras").into())];
+    b.push(Block::Text(s.t("Coloque fichas do valor escolhido (APOSTA − / +) nas casas do pano; prima JOGAR para lançar a bola. Depois de \"nada mais\" nenhuma aposta pode mudar. O número sorteado é sorteado uniformemente entre todas as casas da roda. Cada aposta que contém o número é paga com a sua chance; as outras perdem. No zero perdem as chances simples, as dúzias, as colunas e os seus cavalos (sem partage nem prisão).").into()));
     let wheel = match g.wheel {
-        game_core::roulette::Wheel::French => s.t("Roda francesa, um zero, 37 casas.", "French wheel, single zero, 37 pockets."),
-        game_core::roulette::Wheel::American37 => s.t("Roda americana, um zero, 37 casas.", "American wheel, single zero, 37 pockets."),
-        game_core::roulette::Wheel::American38 => s.t("Roda americana com 0 e 00, 38 casas.", "American wheel with 0 and 00, 38 pockets."),
+        game_core::roulette::Wheel::French => s.t("Roda francesa, um zero, 37 casas."),
+        game_core::roulette::Wheel::American37 => s.t("Roda americana, um zero, 37 casas."),
+        game_core::roulette::Wheel::American38 => s.t("Roda americana com 0 e 00, 38 casas."),
     };
     b.push(Block::Text(wheel.into()));
     b.push(bet_range(s, g.minimum, g.minimum * g.ratio_per_number * 24));
-    b.push(Block::Heading(s.t("Chances e prémios", "Chances and payouts").into()));
+    b.push(Block::Heading(s.t("Chances e prémios").into()));
     let mut rows = Vec::new();
     for chance in Chance::ALL {
         let spot = match chance {
@@ -93,21 +90,12 @@ fn roulette_help(s: &Session, g: &RouletteGame) -> Vec<Block> {
         ]);
     }
     b.push(Block::Table {
-        header: vec![
-            s.t("chance", "chance").into(),
-            s.t("números", "numbers").into(),
-            s.t("paga", "pays").into(),
-            s.t("limites (créd.)", "limits (cr)").into(),
-            s.t("retorno", "return").into(),
-        ],
+        header: vec![s.t("chance").into(), s.t("números").into(), s.t("paga").into(), s.t("limites (créd.)").into(), s.t("retorno").into()],
         rows,
     });
-    b.push(Block::Text(s.t(
-        "Os cavalos de dúzia e de coluna pagam metade da aposta (½:1): apostam-se só números pares de créditos. O máximo de cada casa é o mínimo × 30 por número coberto.",
-        "Two dozens and two columns pay half the stake (½:1): they take even numbers of credits only. Each spot's maximum is the minimum × 30 per number covered.",
-    ).into()));
+    b.push(Block::Text(s.t("Os cavalos de dúzia e de coluna pagam metade da aposta (½:1): apostam-se só números pares de créditos. O máximo de cada casa é o mínimo × 30 por número coberto.").into()));
     if g.call_bets && g.wheel.call_bets_allowed() {
-        b.push(Block::Heading(s.t("Apostas anunciadas", "Call bets").into()));
+        b.push(Block::Heading(s.t("Apostas anunciadas").into()));
         let rows = [CallBet::Voisins, CallBet::Tiers, CallBet::Orphelins, CallBet::Neighbours { number: 0, each_side: 2 }, CallBet::Finals { digit: 0 }]
             .into_iter()
             .filter_map(|c| {
@@ -117,11 +105,8 @@ fn roulette_help(s: &Session, g: &RouletteGame) -> Vec<Block> {
                 Some(vec![c.name(pt), units.to_string(), crate::screens::recall::clipped(&parts.join(", "), 70)])
             })
             .collect();
-        b.push(Block::Table { header: vec![s.t("aposta", "bet").into(), s.t("fichas", "chips").into(), s.t("composição", "made of").into()], rows });
-        b.push(Block::Text(s.t(
-            "Cada ficha da aposta anunciada fica no pano como a sua chance; só as fichas que contêm o número ganham, cada uma à sua chance. Série grande até 15 unidades do mínimo por ficha, série 5-8 até 20, órfãos até 10.",
-            "Each chip of a call bet stands on the cloth as its chance; only the chips that hold the number win, each at its chance. Voisins up to 15 table minimums a chip, tiers up to 20, orphelins up to 10.",
-        ).into()));
+        b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("fichas").into(), s.t("composição").into()], rows });
+        b.push(Block::Text(s.t("Cada ficha da aposta anunciada fica no pano como a sua chance; só as fichas que contêm o número ganham, cada uma à sua chance. Série grande até 15 unidades do mínimo por ficha, série 5-8 até 20, órfãos até 10.").into()));
     }
     b
 }
@@ -174,12 +159,12 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Some(first) = r.steps.first().filter(|st| st.step.name == Roulette::OPENING) else { return false };
     let Ok(o) = serde_json::from_value::<Opening<RouletteBet, RouletteDeal>>(first.step.data.clone()) else { return false };
     let pt = s.lang() == Lang::Pt;
-    ui.heading(format!("{} {}", s.t("Número sorteado:", "Winning number:"), announce(o.deal.pocket, s.lang())));
+    ui.heading(format!("{} {}", s.t("Número sorteado:"), announce(o.deal.pocket, s.lang())));
     if let Some(g) = s.games().iter().find_map(|g| g.rules::<Roulette>().filter(|r| r.0.id == o.game)) {
         paint_cloth(ui, g.0.wheel, &o.bet.spots, o.deal.pocket, pt);
     }
     egui::Grid::new("roulette-replay").striped(true).show(ui, |ui| {
-        for h in [s.t("aposta", "bet"), s.t("fichas (créd.)", "stake (cr)"), s.t("devolve", "returns")] {
+        for h in [s.t("aposta"), s.t("fichas (créd.)"), s.t("devolve")] {
             ui.strong(h);
         }
         ui.end_row();

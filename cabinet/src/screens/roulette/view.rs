@@ -10,7 +10,7 @@ use game_host::round::Phase;
 use game_host::session::{Lang, Session};
 
 use super::cloth;
-use super::controls::{Button, finals_label};
+use super::controls::{Button, TRACK, finals_label};
 use super::spin::{SPIN_S, Spin};
 use super::stats::{self, Stats};
 use crate::SessionRes;
@@ -57,6 +57,8 @@ pub(super) struct RouletteTable {
     pub stats: Stats,
     /// The round whose itemised win the player put away.
     pub dismissed: Option<u64>,
+    /// Whether the racetrack is open over the cloth (`Button::Track`).
+    pub track_open: bool,
 }
 
 impl Default for RouletteTable {
@@ -72,6 +74,7 @@ impl Default for RouletteTable {
             figures_of: None,
             stats: Stats::default(),
             dismissed: None,
+            track_open: false,
         }
     }
 }
@@ -94,11 +97,19 @@ enum Says {
     Announce,
     Chip,
     Neighbours,
+    Track,
     Itemised,
     Figures,
 }
 #[derive(Component)]
 struct ItemisedPanel;
+/// The cloth with its chips, the dolly and the cursor: put away while the
+/// racetrack is open over it.
+#[derive(Component)]
+struct ClothLayer;
+/// The racetrack, over the cloth while it is open.
+#[derive(Component)]
+struct TrackLayer;
 
 /// The call bets' buttons, the racetrack and the finals, with their labels.
 #[derive(Component)]
@@ -168,82 +179,104 @@ fn build_roulette_table(
         // The cloth: its felt, the pockets, the outside cells.
         let c = cloth::area();
         let (cx, cy) = c.centre();
-        root.spawn((Sprite::from_color(felt, Vec2::new(c.w + 16.0, c.h + 16.0)), Transform::from_translation(stage::at(cx, cy, 1.0))));
-        for &p in g.wheel.sequence() {
-            spawn_box(root, &fonts, cloth::pocket_cell(g.wheel, p), pocket_fill(p), pocket_name(p), 30.0, 1.1);
-        }
-        for spot in Spot::outside() {
-            let Some(a) = cloth::outside_cell(&spot) else { continue };
-            let label = match &spot {
-                Spot::Dozen(d) => {
-                    let (from, to) = (12 * d - 11, 12 * d);
-                    if pt { format!("{d}ª DÚZIA ({from}-{to})") } else { format!("DOZEN {d} ({from}-{to})") }
+        root.spawn((ClothLayer, Transform::default(), Visibility::Inherited)).with_children(|root| {
+            root.spawn((Sprite::from_color(felt, Vec2::new(c.w + 16.0, c.h + 16.0)), Transform::from_translation(stage::at(cx, cy, 1.0))));
+            for &p in g.wheel.sequence() {
+                spawn_box(root, &fonts, cloth::pocket_cell(g.wheel, p), pocket_fill(p), pocket_name(p), 30.0, 1.1);
+            }
+            for spot in Spot::outside() {
+                let Some(a) = cloth::outside_cell(&spot) else { continue };
+                let label = match &spot {
+                    Spot::Dozen(d) => s
+                        .t(match *d {
+                            1 => "1ª DÚZIA (1-12)",
+                            2 => "2ª DÚZIA (13-24)",
+                            _ => "3ª DÚZIA (25-36)",
+                        })
+                        .into(),
+                    Spot::Column(_) => s.t("2 para 1").into(),
+                    Spot::Red => s.t("ENCARNADO").into(),
+                    Spot::Black => s.t("PRETO").into(),
+                    other => other.name(pt).to_uppercase(),
+                };
+                let fill = match spot {
+                    Spot::Red => pocket_fill(1),
+                    Spot::Black => pocket_fill(2),
+                    _ => felt,
+                };
+                let size = if matches!(spot, Spot::Column(_)) { 17.0 } else { 24.0 };
+                spawn_box(root, &fonts, a, fill, label, size, 1.1);
+            }
+            // The dolly that marks the winning number, and the keys' cursor.
+            root.spawn((
+                Dolly,
+                Sprite::from_color(Color::srgba(1.0, 1.0, 1.0, 0.55), Vec2::new(cloth::CELL_W - 8.0, cloth::CELL_H - 8.0)),
+                Transform::from_translation(stage::at(0.0, 0.0, 1.3)),
+                Visibility::Hidden,
+            ));
+            root.spawn((
+                Cursor,
+                Sprite::from_color(Color::srgba(1.0, 0.85, 0.2, 0.7), Vec2::splat(26.0)),
+                Transform::from_translation(stage::at(0.0, 0.0, 1.9)),
+                Visibility::Hidden,
+            ));
+        });
+        // The racetrack (a French wheel's call bets), over the cloth while
+        // it is open: the wheel's numbers round an oval, the series inside.
+        if table.buttons.iter().any(|b| b.on_track()) {
+            root.spawn((TrackLayer, Transform::default(), Visibility::Hidden)).with_children(|track| {
+                let t = TRACK.inset(-10.0);
+                let (tx, ty) = t.centre();
+                track.spawn((Sprite::from_color(table::GOLD, Vec2::new(t.w + 6.0, t.h + 6.0)), Transform::from_translation(stage::at(tx, ty, 2.3))));
+                track.spawn((Sprite::from_color(felt, Vec2::new(t.w, t.h)), Transform::from_translation(stage::at(tx, ty, 2.35))));
+                for b in table.buttons.iter().filter(|b| b.on_track()) {
+                    let (fill, label, size) = match b {
+                        Button::Racetrack(i) => (pocket_fill(g.wheel.sequence()[*i]), pocket_name(g.wheel.sequence()[*i]), 32.0),
+                        Button::TrackSeries(c) => (Color::srgb(0.35, 0.2, 0.05), c.name(pt).to_uppercase().replace(" (VIZINHOS DO ZERO)", ""), 28.0),
+                        _ => continue,
+                    };
+                    track.spawn((
+                        Sprite::from_color(table::GOLD, Vec2::new(b.area().w, b.area().h)),
+                        Transform::from_translation(stage::at(b.area().centre().0, b.area().centre().1, 2.4)),
+                    ));
+                    spawn_box(track, &fonts, b.area().inset(1.5), fill, label, size, 2.45);
                 }
-                Spot::Column(_) => s.t("2 para 1", "2 to 1").into(),
-                Spot::Red => s.t("ENCARNADO", "RED").into(),
-                Spot::Black => s.t("PRETO", "BLACK").into(),
-                other => other.name(pt).to_uppercase(),
-            };
-            let fill = match spot {
-                Spot::Red => pocket_fill(1),
-                Spot::Black => pocket_fill(2),
-                _ => felt,
-            };
-            let size = if matches!(spot, Spot::Column(_)) { 17.0 } else { 24.0 };
-            spawn_box(root, &fonts, a, fill, label, size, 1.1);
+            });
         }
-        // The dolly that marks the winning number, and the keys' cursor.
-        root.spawn((
-            Dolly,
-            Sprite::from_color(Color::srgba(1.0, 1.0, 1.0, 0.55), Vec2::new(cloth::CELL_W - 8.0, cloth::CELL_H - 8.0)),
-            Transform::from_translation(stage::at(0.0, 0.0, 1.3)),
-            Visibility::Hidden,
-        ));
-        root.spawn((
-            Cursor,
-            Sprite::from_color(Color::srgba(1.0, 0.85, 0.2, 0.7), Vec2::splat(26.0)),
-            Transform::from_translation(stage::at(0.0, 0.0, 1.9)),
-            Visibility::Hidden,
-        ));
         // The call bets (French wheel): put away while the itemised win
         // stands over them (issue 45: never a label peeking out under it).
         root.spawn((CallBetRow, Transform::default(), Visibility::Inherited)).with_children(|row| {
-            for b in &table.buttons {
+            for b in table.buttons.iter().filter(|b| !b.on_track()) {
                 let label = match b {
                     Button::Series(c) => c.name(pt).to_uppercase().replace(" (VIZINHOS DO ZERO)", ""),
-                    Button::NeighboursCount => String::new(),
-                    Button::Racetrack(i) => pocket_name(g.wheel.sequence()[*i]),
+                    Button::NeighboursCount | Button::Track => String::new(),
                     Button::Finals(d) => d.to_string(),
+                    Button::Racetrack(_) | Button::TrackSeries(_) => continue,
                 };
                 let (fill, size) = match b {
-                    Button::Racetrack(i) => (pocket_fill(g.wheel.sequence()[*i]), 16.0),
                     Button::Finals(_) => (Color::srgb(0.2, 0.22, 0.3), 26.0),
-                    Button::Series(_) | Button::NeighboursCount => (Color::srgb(0.35, 0.2, 0.05), 22.0),
+                    Button::Track => (Color::srgb(0.1, 0.3, 0.6), 24.0),
+                    _ => (Color::srgb(0.35, 0.2, 0.05), 22.0),
                 };
                 let a = b.area();
-                if *b == Button::NeighboursCount {
+                if matches!(b, Button::NeighboursCount | Button::Track) {
                     let (x, y) = a.centre();
+                    let says = if *b == Button::Track { Says::Track } else { Says::Neighbours };
                     row.spawn((Sprite::from_color(fill, Vec2::new(a.w, a.h)), Transform::from_translation(stage::at(x, y, 1.1))));
-                    row.spawn((Says::Neighbours, stage::text(&fonts, "", size, Color::WHITE), Transform::from_translation(stage::at(x, y, 1.2))));
+                    row.spawn((says, stage::text(&fonts, "", size, Color::WHITE), Transform::from_translation(stage::at(x, y, 1.2))));
                 } else {
                     spawn_box(row, &fonts, a, fill, label, size, 1.1);
                 }
             }
             if g.call_bets && g.wheel.call_bets_allowed() {
                 let (x, y) = finals_label();
-                row.spawn((stage::text(&fonts, s.t("FINAIS", "FINALS"), 22.0, table::GOLD), Transform::from_translation(stage::at(x, y, 1.2))));
-                let first = Button::Racetrack(0).area();
-                row.spawn((
-                    stage::text(&fonts, s.t("PISTA", "TRACK"), 14.0, table::GOLD),
-                    Anchor::CENTER_RIGHT,
-                    Transform::from_translation(stage::at(first.x - 2.0, first.centre().1, 1.2)),
-                ));
+                row.spawn((stage::text(&fonts, s.t("FINAIS"), 22.0, table::GOLD), Transform::from_translation(stage::at(x, y, 1.2))));
             }
         });
         chips::spawn_edit_buttons(root, &fonts, &s);
         let (lx, ly) = chips::CHIP_LABEL;
         root.spawn((Says::Chip, stage::text(&fonts, "", 26.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(lx, ly, 1.2))));
-        root.spawn((Says::Announce, stage::text(&fonts, "", 34.0, table::GOLD), Transform::from_translation(stage::at(cx, 122.0, 1.2))));
+        root.spawn((Says::Announce, stage::text(&fonts, "", 34.0, table::GOLD), Transform::from_translation(stage::at(cx, 118.0, 1.2))));
         // The itemised win, over the call bets while it is shown.
         let (px, py) = WIN_PANEL.centre();
         root.spawn((
@@ -334,7 +367,7 @@ fn show_chips(
     mut table: ResMut<RouletteTable>,
     mut art: ResMut<ArtTextures>,
     mut images: ResMut<Assets<Image>>,
-    roots: Query<Entity, With<RouletteRoot>>,
+    roots: Query<Entity, With<ClothLayer>>,
     chips: Query<Entity, With<ChipOnCloth>>,
     mut cursor: Query<(&mut Transform, &mut Visibility), With<Cursor>>,
 ) {
@@ -384,6 +417,10 @@ fn show_result(
     mut dolly: Query<(&mut Transform, &mut Visibility), (With<Dolly>, Without<ItemisedPanel>)>,
     mut panel: Query<&mut Visibility, (With<ItemisedPanel>, Without<Dolly>, Without<CallBetRow>)>,
     mut call_bets: Query<&mut Visibility, (With<CallBetRow>, Without<Dolly>, Without<ItemisedPanel>)>,
+    mut layers: Query<
+        (&mut Visibility, Has<TrackLayer>),
+        (Or<(With<ClothLayer>, With<TrackLayer>)>, Without<CallBetRow>, Without<Dolly>, Without<ItemisedPanel>),
+    >,
 ) {
     let Ok(s) = session.0.lock() else { return };
     let Some(w) = table.wheel else { return };
@@ -398,6 +435,14 @@ fn show_result(
         table.dismissed = Some(id);
     }
     let itemised = landed.filter(|(_, id, _, _)| table.dismissed != Some(*id));
+    // A spin is watched on the cloth: the racetrack closes when a round
+    // opens.
+    if s.round::<Roulette>().is_some_and(|r| r.phase != Phase::Ended) {
+        table.track_open = false;
+    }
+    for (mut vis, track) in &mut layers {
+        vis.set_if_neq(if track == table.track_open { Visibility::Inherited } else { Visibility::Hidden });
+    }
     for (mut tf, mut vis) in &mut dolly {
         match landed {
             Some((r, _, _, _)) => {
@@ -417,18 +462,20 @@ fn show_result(
         vis.set_if_neq(if itemised.is_some() { Visibility::Hidden } else { Visibility::Inherited });
     }
     let announce_line = match (shown, landed) {
-        (_, Some((r, _, _, _))) => format!("{} {}", s.t("SAIU", "NUMBER"), announce(r.pocket, s.lang()).to_uppercase()),
-        (Some((_, _, _, false)), None) => s.t("NADA MAIS — RIEN NE VA PLUS", "NO MORE BETS — RIEN NE VA PLUS").to_owned(),
-        _ => s.t("FAÇAM AS VOSSAS APOSTAS", "PLACE YOUR BETS").to_owned(),
+        (_, Some((r, _, _, _))) => format!("{} {}", s.t("SAIU|number"), announce(r.pocket, s.lang()).to_uppercase()),
+        (Some((_, _, _, false)), None) => s.t("NADA MAIS — RIEN NE VA PLUS").to_owned(),
+        _ => s.t("FAÇAM AS VOSSAS APOSTAS").to_owned(),
     };
-    let chip = bet.as_ref().map_or(String::new(), |b| format!("{} {}", s.t("FICHA", "CHIP"), b.chip));
-    let neighbours = format!("{} ±{}", s.t("VIZINHOS", "NEIGHBOURS"), table.neighbours);
+    let chip = bet.as_ref().map_or(String::new(), |b| format!("{} {}", s.t("FICHA"), b.chip));
+    let neighbours = format!("{} ±{}", s.t("VIZINHOS"), table.neighbours);
+    let track = s.t(if table.track_open { "MESA" } else { "PISTA" }).to_owned();
     let itemised_text = itemised.map(|(r, _, _, _)| itemise(&s, r)).unwrap_or_default();
     for (says, mut text) in &mut texts {
         let want = match says {
             Says::Announce => &announce_line,
             Says::Chip => &chip,
             Says::Neighbours => &neighbours,
+            Says::Track => &track,
             Says::Itemised => &itemised_text,
             Says::Figures => continue,
         };
@@ -446,18 +493,18 @@ pub fn itemise(s: &Session, r: &RouletteRound) -> String {
     let won: Vec<&(Spot, u64, u64)> = settled.iter().filter(|(_, _, back)| *back > 0).collect();
     let total: u64 = won.iter().map(|(_, _, b)| b).sum();
     let staked = RouletteGame::staked(&r.bet.spots);
-    let mut lines = vec![format!("{} — {} {}", announce(r.pocket, s.lang()).to_uppercase(), s.t("apostado", "staked"), staked)];
+    let mut lines = vec![format!("{} — {} {}", announce(r.pocket, s.lang()).to_uppercase(), s.t("apostado|staked"), staked)];
     if won.is_empty() {
-        lines.push(s.t("Nenhuma aposta contém o número.", "No bet holds the number.").to_owned());
+        lines.push(s.t("Nenhuma aposta contém o número.").to_owned());
     }
     for (spot, stake, back) in won.iter().take(3) {
-        lines.push(format!("{}: {} {} → {}", spot.name(pt), stake, s.t("créd.", "cr"), back));
+        lines.push(format!("{}: {} {} → {}", spot.name(pt), stake, s.t("créd."), back));
     }
     if won.len() > 3 {
-        lines.push(format!("… {} {}", won.len() - 3, s.t("apostas mais", "more bets")));
+        lines.push(format!("… {} {}", won.len() - 3, s.t("apostas mais")));
     }
     if total > 0 {
-        lines.push(format!("{} {} {}", s.t("TOTAL DEVOLVIDO", "TOTAL RETURNED"), total, s.t("créditos", "credits")));
+        lines.push(format!("{} {} {}", s.t("TOTAL DEVOLVIDO"), total, s.t("créditos")));
     }
     lines.join("\n")
 }
@@ -488,23 +535,23 @@ fn show_figures(
     }
     let names = |v: &[u8]| v.iter().map(|&p| pocket_name(p)).collect::<Vec<_>>().join(" ");
     let figures = if st.spins == 0 {
-        s.t("Ainda sem números nesta mesa.", "No numbers at this table yet.").to_owned()
+        s.t("Ainda sem números nesta mesa.").to_owned()
     } else {
         format!(
             "{}: {} {}   {} {}\n{} {}%  {} {}%  zero {}%   {} {}%  {} {}%",
-            s.lang().count(st.spins as u64, ("jogada", "jogadas"), ("spin", "spins")),
-            s.t("quentes", "hot"),
+            s.lang().count(st.spins as u64, "jogada|spin", "jogadas|spins"),
+            s.t("quentes"),
             names(&st.hot),
-            s.t("frios", "cold"),
+            s.t("frios"),
             names(&st.cold),
-            s.t("encarnado", "red"),
+            s.t("encarnado"),
             st.red,
-            s.t("preto", "black"),
+            s.t("preto"),
             st.black,
             st.zero,
-            s.t("ímpar", "odd"),
+            s.t("ímpar"),
             st.odd,
-            s.t("par", "even"),
+            s.t("par"),
             st.even
         )
     };

@@ -1,4 +1,5 @@
-//! The glossary (issue 45, defect 10): the names the approved paytables
+//! The glossary, the catalogue's second half (issue 45, defect 10): the
+//! names the approved paytables
 //! give in Portuguese (M-10) — games, reel symbols, bingo patterns — with
 //! their English, so that English mode never shows a Portuguese name. A
 //! brand keeps its name in both languages (an entry with the same words).
@@ -6,13 +7,13 @@
 //!
 //! `glossary_covers_every_shipped_name` (host tests) checks every name of
 //! every approved paytable against it: a new game's names are added here
-//! before it can pass.
+//! before it can pass. The interface's own words are in `words.rs`.
 
 /// (Portuguese, English), sorted by the Portuguese for the search.
 ///
 /// The progressive levels' names of the shipped configuration and pools
 /// are here too (an operator naming a level anew adds its English).
-const TERMS: &[(&str, &str)] = &[
+pub(super) const TERMS: &[(&str, &str)] = &[
     ("Bacará", "Baccarat"),
     ("Bacará sem comissão", "No-Commission Baccarat"),
     ("Banca Francesa", "Banca Francesa"),
@@ -63,29 +64,3 @@ const TERMS: &[(&str, &str)] = &[
     ("quatro cantos", "four corners"),
     ("Ás", "Ace"),
 ];
-
-/// Every (Portuguese, English) pair, for the window tests' check that an
-/// English screen shows no Portuguese name.
-pub fn terms() -> &'static [(&'static str, &'static str)] {
-    TERMS
-}
-
-/// The English of a paytable's Portuguese name, if the glossary has it.
-pub fn english(pt: &str) -> Option<&'static str> {
-    TERMS.binary_search_by(|(p, _)| (*p).cmp(pt)).ok().map(|i| TERMS[i].1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_glossary_is_sorted_without_repeats_and_found_by_its_portuguese() {
-        assert!(TERMS.windows(2).all(|w| w[0].0 < w[1].0), "TERMS must be sorted by the Portuguese, once each");
-        for (pt, en) in TERMS {
-            assert_eq!(english(pt), Some(*en));
-        }
-        assert_eq!(english("Dama"), Some("Queen"));
-        assert_eq!(english("not a name"), None);
-    }
-}
