@@ -67,11 +67,16 @@ pub struct GameScreenPlugin;
 
 impl Plugin for GameScreenPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<GameScreen>().add_systems(PreUpdate, decide_whether_the_game_shows);
+        // Decided again after this frame's touches opened or closed a sheet,
+        // before visibility is propagated: what is put away under help is
+        // not drawn for the one frame the help first shows.
+        app.init_resource::<GameScreen>()
+            .add_systems(PreUpdate, decide_whether_the_game_shows)
+            .add_systems(PostUpdate, decide_whether_the_game_shows.before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate));
     }
 }
 
-fn decide_whether_the_game_shows(
+pub(crate) fn decide_whether_the_game_shows(
     mode: Option<Res<State<crate::modes::Mode>>>,
     help: Option<Res<help::HelpOpen>>,
     menu: Option<Res<game_menu::GameMenuOpen>>,

@@ -28,7 +28,26 @@ const GOLD: Color = Color::srgb(0.96, 0.82, 0.29);
 const INK: Color = Color::srgb(0.97, 0.95, 0.9);
 
 pub fn add(app: &mut App) {
-    app.init_resource::<GlassDrawn>().add_systems(Update, draw_pay_glass.after(super::view::build_reel_stage));
+    app.init_resource::<GlassDrawn>().add_systems(Update, draw_pay_glass.after(super::view::build_reel_stage)).add_systems(
+        PostUpdate,
+        show_the_glass.after(crate::screens::decide_whether_the_game_shows).before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+    );
+}
+
+/// The glass is put away under help and the menus, and while the
+/// double-up offer stands beside the reels over its place; decided after
+/// this frame's touches (help opened by a touch hides it in that frame).
+fn show_the_glass(
+    session: Res<SessionRes>,
+    game_screen: Res<crate::screens::GameScreen>,
+    mode: Res<State<Mode>>,
+    mut glasses: Query<&mut Visibility, With<Glass>>,
+) {
+    let offered = *mode.get() == Mode::Playing && session.0.lock().is_ok_and(|s| s.double_up_offered());
+    let visible = if game_screen.0 && !offered { Visibility::Inherited } else { Visibility::Hidden };
+    for mut v in &mut glasses {
+        v.set_if_neq(visible);
+    }
 }
 
 /// The symbols a line pays for, in the paytable's order, and the run
@@ -56,26 +75,20 @@ fn draw_pay_glass(
     stage: Res<ReelStage>,
     fonts: Option<Res<Fonts>>,
     game_screen: Res<crate::screens::GameScreen>,
-    mode: Res<State<Mode>>,
     mut drawn: ResMut<GlassDrawn>,
-    mut glasses: Query<(Entity, &mut Visibility), With<Glass>>,
+    glasses: Query<Entity, With<Glass>>,
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
     let game = s.rules::<Reels>().map(|r| &r.game);
     let per_line = s.game().bet::<Reels>().map_or(1, |b| b.credits_per_line);
     let want = GlassDrawn(game.map(|g| (g.id.clone(), s.lang(), per_line)));
-    // Put away under help and the menus, and while the double-up offer
-    // stands beside the reels over the glass's place.
-    let shown = game_screen.0 && !(*mode.get() == Mode::Playing && s.double_up_offered());
-    let visible = if shown { Visibility::Inherited } else { Visibility::Hidden };
-    for (_, mut v) in &mut glasses {
-        v.set_if_neq(visible);
-    }
+    // Spawned hidden under a sheet; `show_the_glass` keeps it so.
+    let visible = if game_screen.0 { Visibility::Inherited } else { Visibility::Hidden };
     if *drawn == want && (!glasses.is_empty() || want.0.is_none()) {
         return;
     }
-    for (e, _) in &glasses {
+    for e in &glasses {
         commands.entity(e).despawn();
     }
     *drawn = want;
