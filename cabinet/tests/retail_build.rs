@@ -1,5 +1,5 @@
 //! Attack 11 (issue 21): the retail cabinet contains no lab mode, no lab
-//! seed and (issue 45) no development keys for the devices. `tools/test.sh` builds it first (`cargo build -p cabinet`, no
+//! seed and (issue 45) no development keys for the devices. `tools/test.sh` builds it first (`cargo build --workspace --lib --bins`, no
 //! features) and names the binary in `EGM_RETAIL_CABINET`; these tests run
 //! in the lab build, whose own cabinet is the control: every mark found in
 //! the lab cabinet must be absent from the retail one.
@@ -11,7 +11,7 @@ use std::process::Command;
 fn retail() -> PathBuf {
     let path = std::env::var_os("EGM_RETAIL_CABINET")
         .map(PathBuf::from)
-        .expect("EGM_RETAIL_CABINET is not set: tools/test.sh builds the retail cabinet (cargo build -p cabinet) and names it there");
+        .expect("EGM_RETAIL_CABINET is not set: tools/test.sh builds the retail cabinet (cargo build --workspace --lib --bins) and names it there");
     assert!(path.is_file(), "the retail cabinet {} does not exist", path.display());
     path
 }
