@@ -140,7 +140,7 @@ key space
 sleep 6
 keep dice
 choose "Bacará"
-key F2                        # banca
+touch_text 'BANCA\\n0,95'       # the banker's spot (awk reads \\ as one backslash)
 key space
 sleep 4
 keep baccarat
@@ -148,9 +148,10 @@ choose "Blackjack"
 key space
 sleep 2
 keep blackjack
-# Stand on every hand (declining insurance if offered) until the round ends.
-for _ in 1 2 3 4 5 6; do
-    touch_text "SEM SEGURO" 2>/dev/null || touch_text "FICAR" 2>/dev/null || break
+# Stand on every hand (declining insurance if offered) until the round
+# ends; on 11 or less a hand may not stand (BJ 21), so it draws.
+for _ in 1 2 3 4 5 6 7 8; do
+    touch_text "SEM SEGURO" 2>/dev/null || touch_text "FICAR" 2>/dev/null || touch_text "PEDIR CARTA" 2>/dev/null || break
     sleep 1
 done
 sleep 2

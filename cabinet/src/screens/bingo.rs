@@ -371,8 +371,11 @@ fn show_table(
             }
             BingoText::CardLabel(i) => match state.filter(|_| i < n) {
                 Some(r) => {
-                    let a = cell_area(game.variant, n, i, game.variant.columns() / 2);
-                    transform.translation.x = stage::at(a.centre().0, 0.0, 3.0).x;
+                    // Under the card's last row, whatever its shape.
+                    let a = cell_area(game.variant, n, i, game.variant.cells() - 1 - game.variant.columns() / 2);
+                    let (x, y) = (stage::at(a.centre().0, a.y + a.h + 22.0, 3.0).x, stage::at(0.0, a.y + a.h + 22.0, 3.0).y);
+                    transform.translation.x = x;
+                    transform.translation.y = y;
                     let prize = prizes.get(i).copied().flatten().and_then(|p| r.patterns().get(p));
                     let alert = if near.get(i).is_some_and(|&c| c != 0) { s.t(" · FALTA 1") } else { "" };
                     match prize {

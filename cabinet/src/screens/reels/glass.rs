@@ -60,10 +60,11 @@ pub(crate) fn glass_table(game: &ReelGame) -> (Vec<usize>, Vec<usize>) {
     (rows, counts)
 }
 
-/// A figure's font size that fits its cell.
+/// A figure's font size that fits its cell with room either side (a bold
+/// digit is about 0.7 of the size wide).
 fn fitting(text: &str, cell: Area, most: f32) -> f32 {
     let chars = text.chars().count().max(1) as f32;
-    ((cell.w - 10.0) / (0.62 * chars)).min(most)
+    ((cell.w - 14.0) / (0.7 * chars)).min(most)
 }
 
 /// Draw the glass for the reel game on screen (again when the language or
@@ -96,6 +97,14 @@ fn draw_pay_glass(
     let Some(glass) = layout::pay_glass(window) else { return };
     let (rows, counts) = glass_table(game);
     let per_glass = rows.len().div_ceil(2);
+    let pay = |sym: usize, c: usize| game.pays[sym].get(c).copied().unwrap_or(0).saturating_mul(per_line);
+    // One size for every figure of the glass, the longest's (issue 45,
+    // defect 6: "100 1000 5000" once ran together).
+    let widest = rows.iter().flat_map(|&sym| counts.iter().map(move |&c| (sym, c))).map(|(sym, c)| pay(sym, c).to_string()).max_by_key(String::len);
+    let figure = layout::glass_cells(layout::glass_row(glass[0], 0, per_glass), counts.len())
+        .1
+        .first()
+        .map_or(34.0, |cell| fitting(&widest.unwrap_or_default(), *cell, 34.0));
     let plate = |a: Area, colour: Color, z: f32| {
         (Sprite::from_color(colour, Vec2::new(a.w, a.h)), Transform::from_translation(stage::at(a.centre().0, a.centre().1, z)))
     };
@@ -128,10 +137,9 @@ fn draw_pay_glass(
                     Transform::from_translation(stage::at(square.centre().0, square.centre().1, 2.0)),
                 ));
                 for (&c, cell) in counts.iter().zip(&cells) {
-                    let pay = game.pays[sym].get(c).copied().unwrap_or(0).saturating_mul(per_line);
+                    let pay = pay(sym, c);
                     let (text, colour) = if pay == 0 { ("—".to_owned(), Color::srgba(0.97, 0.95, 0.9, 0.35)) } else { (pay.to_string(), INK) };
-                    let size = fitting(&text, *cell, 34.0);
-                    root.spawn((stage::text(&fonts, text, size, colour), Transform::from_translation(stage::at(cell.centre().0, cell.centre().1, 2.0))));
+                    root.spawn((stage::text(&fonts, text, figure, colour), Transform::from_translation(stage::at(cell.centre().0, cell.centre().1, 2.0))));
                 }
             }
         }
