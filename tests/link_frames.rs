@@ -39,6 +39,7 @@ fn main() {
     let mut op = Controller::connect(&controller::url("egm-operator", &db)).unwrap();
     let ws = test_config::workspace();
     op.configure_pool(&ron::from_str(&std::fs::read_to_string(ws.join("assets/progressive/linked-sevens.ron")).unwrap()).unwrap(), 1_000_000).unwrap();
+    op.assign(POOL, "EGM-0001", true).unwrap();
     let sevens = paytables::compile::load(&ws.join("assets/paytables/classic-sevens.ron")).unwrap();
     let games = std::collections::BTreeMap::from([(sevens.id.clone(), ApprovedReelGame::of(&sevens))]);
     let triggers = [ApprovedTrigger { level: 1, symbol: "CH".into(), count: 1, max_bet_only: false }];
@@ -47,7 +48,7 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let text = controller::with_linked_pool(
         &test_config::text(dir.path()),
-        &controller::url("EGM-0001", &db),
+        &controller::cabinet_url("EGM-0001", &db),
         POOL,
         "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))",
     );

@@ -18,10 +18,17 @@ use linked_controller::{Controller, Link, LinkError, Outcome, deliver_outbox};
 use meters::{Door, Machine, MachineConfig, Mode, SeedChoice};
 use serde_json::json;
 
-use super::{EPOCH, POOL, SERVER, cabinet, controller, hit, pool, set_up, url};
+use super::{EPOCH, POOL, SERVER, cabinet, cabinet_url, controller, hit, pool, set_up, url};
 
 /// The level the hits in these tests take (the Mini).
 pub(super) const MINI: usize = 1;
+
+/// Issue 46: a cabinet has no login at the database, whichever database:
+/// its certificate is refused there.
+pub(super) fn assert_no_login(name: &str, db: &str) {
+    let e = Controller::connect(&url(name, db)).err().unwrap_or_else(|| panic!("cabinet {name} logged into database {db}"));
+    assert!(e.to_string().contains(&format!("role \"{name}\" does not exist")) || e.to_string().contains("not permitted to log in"), "{e}");
+}
 
 pub(super) fn assert_refused<T: std::fmt::Debug>(r: Result<T, LinkError>, needle: &str) {
     match r {
@@ -34,11 +41,13 @@ pub(super) fn assert_refused<T: std::fmt::Debug>(r: Result<T, LinkError>, needle
 fn attack_1_an_award_only_for_a_round_that_contributed() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack1", &["A"]);
-    set_up(&mut op);
+    set_up(&mut op, &["A"]);
     let before = op.levels(POOL).unwrap();
-    // A machine the controller does not know cannot even log in.
-    let nobody = Controller::connect(&url("EGM-NOBODY", &db));
-    assert!(nobody.is_err(), "an unregistered machine logged in");
+    // A machine the controller does not know, with a certificate of the
+    // site's CA: the service refuses its every call.
+    let mut nobody = linked_controller::CabinetClient::connect(&cabinet_url("EGM-NOBODY", &db)).unwrap();
+    assert_refused(nobody.levels(POOL), "no registered cabinet");
+    assert_refused(nobody.contribute(POOL, EPOCH, &[(1, 100)]), "no registered cabinet");
     // A known cabinet asking for a round it never played.
     let mut a = cabinet("A", &db);
     assert_refused(a.award(POOL, EPOCH, 999_999, 0, &hit(0, 100)), "made no contribution");
@@ -60,60 +69,96 @@ fn attack_1_an_award_only_for_a_round_that_contributed() {
     assert!(op.books(POOL).unwrap().balanced());
 }
 
+/// Issue 46 (was: a cabinet's login can neither read nor write the
+/// books): a cabinet has no login at all; the service's own login may run
+/// only the cabinets' calls, never read or write a table, nor speak for an
+/// operator.
 #[test]
-fn attack_2_a_cabinet_login_can_neither_read_nor_write_the_books() {
+fn attack_2_no_cabinet_login_and_the_services_login_cannot_touch_the_books() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack2", &["A"]);
-    set_up(&mut op);
+    set_up(&mut op, &["A"]);
     let before = op.books(POOL).unwrap();
-    let mut a = cabinet("A", &db);
+    assert_no_login("A", &db);
+    super::support_controller::service_port(&db);
+    let mut service = Controller::connect(&url("egm-service", &db)).unwrap();
     for sql in [
         "UPDATE egm.levels SET current_micro = 5100000000000",
         "SELECT * FROM egm.levels",
         "INSERT INTO egm.awards (machine, epoch, round, pool, level, amount) VALUES ('A', 'x', 1, 'linked-sevens', 0, 5100000)",
         "DELETE FROM egm.contributions",
+        "UPDATE egm.machines SET pools = '{}'",
         "SELECT egm.refuse('x', 1, 'linked-sevens', 'x', 'x')",
         "SELECT egm.transfer('linked-sevens', 0, NULL, NULL, 'mine')",
         "SELECT egm.configure_pool('{}', 1)",
         "SELECT egm.approve_games('linked-sevens', '{}', '[]', 0)",
+        "SELECT egm.assign('linked-sevens', 'A', false)",
         "SELECT egm.decide_award('A', 'x', 1, 'linked-sevens', 0, true, 'mine')",
         "SELECT * FROM egm.pending_awards('linked-sevens')",
         "SELECT egm.reel_refusal('{}', '{}', '{}', 1)",
         "SELECT * FROM egm.books('linked-sevens')",
         "CREATE TABLE public.mine (x INT)",
     ] {
-        let e = LinkError::from(a.client().batch_execute(sql).expect_err(sql));
+        let e = LinkError::from(service.client().batch_execute(sql).expect_err(sql));
         assert!(e.to_string().contains("permission denied"), "{sql}: {e}");
     }
     // The operator's own calls are logged under the operator's name.
     let log = op.operator_log(5).unwrap();
-    assert_eq!(log.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect::<Vec<_>>(), [("egm-operator", "approve_games"), ("egm-operator", "configure_pool")]);
+    assert_eq!(
+        log.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect::<Vec<_>>(),
+        [("egm-operator", "approve_games"), ("egm-operator", "assign"), ("egm-operator", "configure_pool")]
+    );
     assert_eq!(op.books(POOL).unwrap(), before);
 }
 
+/// No plain link, no certificate but the site's, and no borrowed
+/// identity: the name in an address is nothing; the certificate is who
+/// the cabinet is.
 #[test]
 fn attack_3_no_plain_link_and_no_borrowed_identity() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack3", &["A", "B"]);
-    set_up(&mut op);
-    let a_url = url("A", &db);
-    let plain = a_url.split('?').next().unwrap().to_owned();
-    // Our client never opens a plain link over the network…
-    assert!(matches!(Controller::connect(&plain), Err(LinkError::Tls(_))));
-    // …and the server refuses one opened by anyone else.
-    let e = LinkError::from(postgres::Client::connect(&plain, postgres::NoTls).err().expect("the server took a plain connection"));
-    assert!(e.to_string().contains("no pg_hba.conf entry"), "{e}");
-    // B's login with A's certificate: the certificate names A.
-    let borrowed = a_url.replacen("postgres://A@", "postgres://B@", 1);
-    let e = Controller::connect(&borrowed).err().expect("B logged in with A's certificate");
-    assert!(e.to_string().contains("certificate authentication failed"), "{e}");
-    // The superuser never over the network, whatever certificate.
-    let e = Controller::connect(&url("egm", &db)).err().expect("the superuser logged in over the network");
-    assert!(e.to_string().contains("rejects connection"), "{e}");
-    // The machine is the certificate's: what A contributes is A's.
-    cabinet("A", &db).contribute(POOL, EPOCH, &[(1, 300)]).unwrap();
+    set_up(&mut op, &["A", "B"]);
+    let a_url = cabinet_url("A", &db);
+    // A plain connection to the service: no answer, whatever it sends.
+    let port = super::support_controller::service_port(&db);
+    let mut plain = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    plain.set_read_timeout(Some(std::time::Duration::from_secs(7))).unwrap();
+    use std::io::{Read, Write};
+    let frame = br#"{"Levels":{"pool":"linked-sevens"}}"#;
+    let _ = plain.write_all(&(frame.len() as u32).to_be_bytes());
+    let _ = plain.write_all(frame);
+    let mut answer = Vec::new();
+    let _ = plain.read_to_end(&mut answer);
+    assert!(!answer.windows(6).any(|w| w == b"Levels"), "the service answered a plain connection");
+    // A certificate of another CA (the address's files swapped for a
+    // self-signed pair): refused in the handshake.
+    let stranger = tempfile::tempdir().unwrap();
+    let (crt, key) = (stranger.path().join("s.crt"), stranger.path().join("s.key"));
+    let made = std::process::Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=A"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&crt)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let (base, query) = a_url.split_once('?').unwrap();
+    let ca = query.split('&').find(|kv| kv.starts_with("sslrootcert=")).unwrap();
+    let forged = format!("{base}?{ca}&sslcert={}&sslkey={}", crt.display(), key.display());
+    let refused = linked_controller::CabinetClient::connect(&forged).and_then(|mut c| c.levels(POOL));
+    assert!(refused.is_err(), "a certificate of another CA was served");
+    // B's name with A's certificate: the certificate names A.
+    let borrowed = a_url.replacen("egm://A@", "egm://B@", 1);
+    linked_controller::CabinetClient::connect(&borrowed).unwrap().contribute(POOL, EPOCH, &[(1, 300)]).unwrap();
     let accounts = op.by_machine(POOL).unwrap();
     assert_eq!(accounts.iter().map(|a| (a.machine.as_str(), a.contributions)).collect::<Vec<_>>(), vec![("A", 1)]);
+    // And the database takes no cabinet's certificate, nor a plain link.
+    assert_no_login("A", &db);
+    let plain_db = url("egm-operator", &db).split('?').next().unwrap().to_owned();
+    let e = LinkError::from(postgres::Client::connect(&plain_db, postgres::NoTls).err().expect("the server took a plain connection"));
+    assert!(e.to_string().contains("no pg_hba.conf entry"), "{e}");
 }
 
 /// A lab cabinet of the linked pool on real critical memory.
@@ -136,10 +181,10 @@ fn play(m: &mut Machine, stake: u64) -> u64 {
 fn attack_4_after_a_ram_clear_the_rounds_restart_but_no_key_repeats() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack4", &["A"]);
-    set_up(&mut op);
+    set_up(&mut op, &["A"]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.sqlite");
-    let mut link = Link::new(&url("A", &db));
+    let mut link = Link::new(&cabinet_url("A", &db));
 
     let mut m = machine(&path);
     let first_epoch = m.epoch_id().to_owned();
@@ -187,7 +232,8 @@ fn attack_5_unreasonable_wagers_are_refused_per_row_and_the_outbox_drains() {
     let mut cfg = pool();
     cfg.id = "bounded".into();
     op.configure_pool(&cfg, 500).unwrap();
-    set_up(&mut op);
+    op.assign("bounded", "A", true).unwrap();
+    set_up(&mut op, &["A"]);
     // The controller's call takes any u64 and refuses per row.
     let mut a = cabinet("A", &db);
     let answer = a.contribute(POOL, EPOCH, &[(1, 100), (2, u64::MAX), (3, 1 << 62), (4, 200)]).unwrap();
@@ -212,7 +258,7 @@ fn attack_5_unreasonable_wagers_are_refused_per_row_and_the_outbox_drains() {
         m.settle_round(r, 0, vec![]).unwrap();
         rounds.push(r);
     }
-    let mut link = Link::new(&url("A", &db));
+    let mut link = Link::new(&cabinet_url("A", &db));
     assert_eq!(deliver_outbox(&mut m, &mut link, "bounded").unwrap(), Some(3));
     assert!(m.linked_pending().is_empty(), "the outbox did not drain: {:?}", m.linked_pending());
     let events = m.events(5).unwrap();
@@ -229,17 +275,17 @@ fn attack_5_unreasonable_wagers_are_refused_per_row_and_the_outbox_drains() {
     let r = play(&mut m, 100);
     m.settle_round(r, 0, vec![]).unwrap();
     let e = deliver_outbox(&mut m, &mut link, "missing").unwrap_err();
-    assert!(e.to_string().contains("no linked pool missing"), "{e}");
+    assert!(e.to_string().contains("not assigned to pool missing"), "{e}");
 }
 
 #[test]
 fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack6", &["A"]);
-    set_up(&mut op);
+    set_up(&mut op, &["A"]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.sqlite");
-    let mut link = Link::new(&url("A", &db));
+    let mut link = Link::new(&cabinet_url("A", &db));
     let mut m = machine(&path);
     let round = play(&mut m, 5_000);
     deliver_outbox(&mut m, &mut link, POOL).unwrap();
@@ -285,7 +331,7 @@ fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
 fn attack_6_a_settled_round_cannot_be_returned() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack6c", &["A"]);
-    set_up(&mut op);
+    set_up(&mut op, &["A"]);
     let mut a = cabinet("A", &db);
     a.contribute(POOL, EPOCH, &[(1, 5_000)]).unwrap();
     let value = a.award(POOL, EPOCH, 1, MINI, &hit(MINI, 5_000)).unwrap().amount;
@@ -310,7 +356,7 @@ fn attack_6_a_settled_round_cannot_be_returned() {
 fn a_void_takes_back_a_contribution_another_award_paid_out() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack6b", &["A", "B"]);
-    set_up(&mut op);
+    set_up(&mut op, &["A", "B"]);
     let (mut a, mut b) = (cabinet("A", &db), cabinet("B", &db));
     // A's 333 cents: 6.66 cents to the Mini; B's 5,001: 100.02 cents.
     a.contribute(POOL, EPOCH, &[(1, 333)]).unwrap();

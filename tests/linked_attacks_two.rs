@@ -18,11 +18,11 @@
 
 use std::time::{Duration, Instant};
 
-use linked_controller::{CABINET_CONNECTIONS, Controller, Outcome};
+use linked_controller::{CABINET_CONNECTIONS, CabinetClient, Controller, Outcome};
 
-use super::linked_attacks::{MINI, assert_refused as refused};
+use super::linked_attacks::{MINI, assert_no_login, assert_refused as refused};
 use super::linked_game::{GAME, claim_at};
-use super::{EPOCH, MAX_WAGER, POOL, SERVER, approve, cabinet, controller, hit, pool, set_up, url};
+use super::{EPOCH, MAX_WAGER, POOL, SERVER, approve, assign, cabinet, cabinet_url, controller, hit, pool, set_up, url};
 
 /// The `n`th journal epoch identifier of a cabinet (32 hexadecimal digits).
 fn epoch(n: u32) -> String {
@@ -44,6 +44,7 @@ fn attack_1_an_award_needs_a_committed_outcome_that_hits() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack35_1", &["A"]);
     op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    assign(&mut op, &["A"]);
     let mut a = cabinet("A", &db);
     a.contribute(POOL, EPOCH, &[(1, 1)]).unwrap();
     // Before the operator approved anything, nothing is awarded.
@@ -80,14 +81,9 @@ fn attack_1_an_award_needs_a_committed_outcome_that_hits() {
     assert_eq!(a.award(POOL, EPOCH, 3, 0, &claim_at(0, 100)).unwrap(), claimed, "asked again: still waiting");
     assert_eq!(op.levels(POOL).unwrap()[0].value, pool().levels[0].reset_value, "the award is reserved: the level restarted");
     assert!(op.books(POOL).unwrap().balanced());
-    // The cabinet cannot speak for the attendant.
-    for sql in [
-        "SELECT egm.decide_award('A', '00112233445566778899aabbccddeeff', 3, 'linked-sevens', 0, true, 'me')",
-        "SELECT * FROM egm.pending_awards('linked-sevens')",
-    ] {
-        let e = linked_controller::LinkError::from(a.client().batch_execute(sql).expect_err(sql));
-        assert!(e.to_string().contains("permission denied"), "{sql}: {e}");
-    }
+    // The cabinet cannot speak for the attendant: it has no login where
+    // the attendant's decision is made.
+    assert_no_login("A", &db);
     let pending = op.pending_awards(POOL).unwrap();
     assert_eq!(pending.len(), 1);
     assert_eq!((pending[0].machine.as_str(), pending[0].round, pending[0].level, pending[0].amount), ("A", 3, 0, grande));
@@ -121,7 +117,7 @@ fn attack_1_an_award_needs_a_committed_outcome_that_hits() {
 fn attack_3_a_later_epochs_contribution_makes_every_earlier_round_final() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack35_3", &["A"]);
-    set_up(&mut op);
+    set_up(&mut op, &["A"]);
     let mut a = cabinet("A", &db);
     a.contribute(POOL, &epoch(1), &[(7, 1_000)]).unwrap();
     let won = a.award(POOL, &epoch(1), 7, MINI, &hit(MINI, 1_000)).unwrap().amount;
@@ -146,7 +142,7 @@ fn attack_3_a_later_epochs_contribution_makes_every_earlier_round_final() {
 fn attack_2_voids_of_fake_wagers_never_make_the_operator_pay() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack35_2", &["A"]);
-    set_up(&mut op);
+    set_up(&mut op, &["A"]);
     let funded_at_start = op.books(POOL).unwrap().operator_funded.clone();
     let mut a = cabinet("A", &db);
     for n in 1..=20 {
@@ -174,53 +170,70 @@ fn attack_2_voids_of_fake_wagers_never_make_the_operator_pay() {
     assert_eq!(books.operator_funded.iter().zip(&funded_at_start).map(|(a, b)| a - b).collect::<Vec<_>>(), vec![100_000, 1_000]);
 }
 
-/// Attack 4: a cabinet that holds a transaction open after `contribute`
-/// (its own session settings turned off) holds the pool for at most the
-/// lock timeout of another cabinet's call, and at most 10 s in all: the
-/// next call ends it, and another cabinet's contribution goes through.
+/// Attack 4 (issue 46: the pool frozen by a cabinet's open transaction):
+/// a cabinet has no transaction to hold. One that floods the service from
+/// every connection it may hold, and holds the rest open in silence, is
+/// held to its own limits; another cabinet's contributions go through at
+/// once throughout.
 #[test]
-fn attack_4_an_open_transaction_does_not_freeze_the_pool() {
+fn attack_4_a_flooding_cabinet_does_not_hold_up_another() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack35_4", &["A", "B"]);
-    set_up(&mut op);
-    let mut a = cabinet("A", &db);
-    a.client()
-        .batch_execute(&format!(
-            "SET idle_in_transaction_session_timeout = 0; SET statement_timeout = 0; BEGIN; \
-             SELECT * FROM egm.contribute('{POOL}', '{EPOCH}', ARRAY[1]::BIGINT[], ARRAY['5000'])"
-        ))
-        .unwrap();
-    let held = Instant::now();
-    let mut b = cabinet("B", &db);
-    let start = Instant::now();
-    let blocked = b.contribute(POOL, EPOCH, &[(1, 100)]);
-    assert!(blocked.is_err(), "B went through while A held the levels: {blocked:?}");
-    assert!(start.elapsed() < Duration::from_secs(6), "B waited {:?}", start.elapsed());
-    // Past 10 s, B's next call ends A's transaction and goes through.
-    std::thread::sleep(Duration::from_secs(10).saturating_sub(held.elapsed()) + Duration::from_millis(500));
-    let start = Instant::now();
-    assert_eq!(b.contribute(POOL, EPOCH, &[(1, 100)]).unwrap(), vec![(1, Outcome::Accepted)]);
-    assert!(start.elapsed() < Duration::from_secs(6), "B waited {:?}", start.elapsed());
-    assert!(a.client().batch_execute("COMMIT").is_err(), "A's transaction outlived the bound");
+    set_up(&mut op, &["A", "B"]);
+    assert_no_login("A", &db);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let slowest = std::thread::scope(|s| {
+        for t in 0..CABINET_CONNECTIONS {
+            let (db, stop) = (&db, &stop);
+            s.spawn(move || {
+                let mut a = cabinet("A", db);
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    if t % 2 == 0 {
+                        let _ = a.levels(POOL);
+                    } else {
+                        std::thread::sleep(Duration::from_millis(50));
+                    }
+                }
+            });
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let mut b = cabinet("B", &db);
+        let mut slowest = Duration::ZERO;
+        for round in 1..=50 {
+            let start = Instant::now();
+            assert_eq!(b.contribute(POOL, EPOCH, &[(round, 100)]).unwrap(), vec![(round, Outcome::Accepted)]);
+            slowest = slowest.max(start.elapsed());
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        slowest
+    });
+    assert!(slowest < Duration::from_secs(1), "B waited {slowest:?} for one contribution");
     let books = op.books(POOL).unwrap();
-    assert_eq!((books.contributions, books.wagered), (1, 100), "A's uncommitted wager counted");
+    assert_eq!((books.contributions, books.wagered), (50, 5_000));
     assert!(books.balanced());
 }
 
-/// Attack 5: one certificate may hold a bounded number of connections;
-/// every other cabinet and the operator still connect.
+/// Attack 5: one certificate may hold a bounded number of connections at
+/// the service; every other cabinet and the operator still connect.
 #[test]
 fn attack_5_a_cabinet_holds_a_bounded_number_of_connections() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack35_5", &["A", "B"]);
-    set_up(&mut op);
-    let held: Vec<Controller> = (0..CABINET_CONNECTIONS).map(|_| cabinet("A", &db)).collect();
-    let e = Controller::connect(&url("A", &db)).err().expect("a connection past the limit was taken");
-    assert!(e.to_string().contains("too many connections for role"), "{e}");
+    set_up(&mut op, &["A", "B"]);
+    let mut held: Vec<CabinetClient> = (0..CABINET_CONNECTIONS).map(|_| cabinet("A", &db)).collect();
+    for c in &mut held {
+        c.levels(POOL).unwrap();
+    }
+    let over = CabinetClient::connect(&cabinet_url("A", &db)).and_then(|mut c| c.levels(POOL));
+    assert!(over.is_err(), "a connection past the limit was served");
     cabinet("B", &db).contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
     assert_eq!(op.books(POOL).unwrap().contributions, 1);
     assert!(Controller::connect(&url("egm-operator", &db)).is_ok());
-    drop(held);
+    // One given back (the service notices the closed connection): A
+    // connects again.
+    held.pop();
+    std::thread::sleep(Duration::from_millis(300));
+    cabinet("A", &db).levels(POOL).unwrap();
 }
 
 /// Attack 6: arguments of any size are refused before anything is logged,
@@ -230,13 +243,19 @@ fn attack_5_a_cabinet_holds_a_bounded_number_of_connections() {
 fn attack_6_the_refusal_log_is_bounded() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack35_6", &["A"]);
-    set_up(&mut op);
+    set_up(&mut op, &["A"]);
     let mut a = cabinet("A", &db);
+    // Issue 46: a 4 MB request is never read: the service answers that it
+    // is over the limit and closes the connection.
     let huge = "f".repeat(4 << 20);
+    let e = a.award(POOL, &huge, 1, 0, &hit(0, 1)).expect_err("a 4 MB request was taken");
+    assert!(e.to_string().len() < 1_000, "{}", &e.to_string()[..200]);
+    let mut a = cabinet("A", &db);
+    let huge = "f".repeat(40_000);
     for r in [a.award(POOL, &huge, 1, 0, &hit(0, 1)).map(|_| ()), a.return_round(POOL, &huge, 1).map(|_| ()), a.contribute(POOL, &huge, &[(1, 1)]).map(|_| ())]
     {
-        let e = r.expect_err("a 4 MB epoch was taken");
-        assert!(e.to_string().contains("32 hexadecimal digits") && e.to_string().len() < 1_000, "{}", &e.to_string()[..200]);
+        let e = r.expect_err("a 40 kB epoch was taken").to_string();
+        assert!(e.contains("32 hexadecimal digits") && e.len() < 1_000, "{}", e.chars().take(200).collect::<String>());
     }
     let long_pool = "p".repeat(10_000);
     assert!(a.award(&long_pool, EPOCH, 1, 0, &hit(0, 1)).is_err());
@@ -251,15 +270,100 @@ fn attack_6_the_refusal_log_is_bounded() {
     assert!(log.iter().all(|r| r.reason.len() <= 500));
 }
 
-/// Minor: a cabinet's login reaches its own database only.
+/// Minor (was: a cabinet's login reaches its own database only): issue
+/// 46, a cabinet reaches no database at all, neither the cluster's nor
+/// another controller's.
 #[test]
-fn minor_a_cabinet_cannot_connect_to_another_database() {
+fn minor_a_cabinet_cannot_connect_to_any_database() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, _op) = controller("attack35_m", &["A"]);
-    let e = Controller::connect(&url("A", "postgres")).err().expect("a cabinet connected to the postgres database");
-    assert!(e.to_string().contains("permission denied for database"), "{e}");
     let (other, _op2) = controller("attack35_m2", &["B"]);
-    let e = Controller::connect(&url("A", &other)).err().expect("a cabinet connected to another controller's database");
-    assert!(e.to_string().contains("permission denied for database"), "{e}");
-    assert!(Controller::connect(&url("A", &db)).is_ok());
+    for database in ["postgres", "template1", db.as_str(), other.as_str()] {
+        assert_no_login("A", database);
+    }
+}
+
+/// Issue 46, before login: 470 connections that send nothing (they once
+/// locked every cabinet and the operator out of the database) hold the
+/// service only for its handshake timeout, never reach the database, and
+/// meanwhile an honest cabinet connects and contributes at once, and the
+/// operator connects too.
+#[test]
+fn before_login_silent_connections_lock_no_one_out() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack46_silent", &["A"]);
+    set_up(&mut op, &["A"]);
+    let port = super::support_controller::service_port(&db);
+    let silent: Vec<std::net::TcpStream> = (0..470).map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).unwrap()).collect();
+    let start = Instant::now();
+    let mut a = cabinet("A", &db);
+    assert_eq!(a.contribute(POOL, EPOCH, &[(1, 100)]).unwrap(), vec![(1, Outcome::Accepted)]);
+    assert!(start.elapsed() < Duration::from_secs(2), "the honest cabinet waited {:?}", start.elapsed());
+    assert!(Controller::connect(&url("egm-operator", &db)).is_ok());
+    // Past the handshake timeout the service has closed every one.
+    std::thread::sleep(Duration::from_secs(6));
+    let mut closed = 0;
+    for mut s in silent {
+        use std::io::Read;
+        s.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+        let mut byte = [0u8; 1];
+        let open = match s.read(&mut byte) {
+            Ok(0) => false,
+            Err(e) => matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut),
+            Ok(_) => true,
+        };
+        closed += usize::from(!open);
+    }
+    assert_eq!(closed, 470, "silent connections still open past the handshake timeout");
+    assert_eq!(op.books(POOL).unwrap().contributions, 1);
+}
+
+/// Issue 46: the controller judges a claim as the game pays it. Sevens
+/// Classic pays W W W as three wilds (1000), not three sevens, and W – –
+/// as nothing, not a cherry: the controller's old check took both for the
+/// Grande's and the Mini's triggers. The service evaluates the claimed
+/// stops with game-core on the approved paytable and refuses both; three
+/// real sevens at the largest bet still win the Grande.
+#[test]
+fn wilds_alone_are_not_the_triggers_symbol() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack46_wild", &["A"]);
+    set_up(&mut op, &["A"]);
+    let sevens = paytables::compile::load(&super::root().join("assets/paytables/classic-sevens.ron")).unwrap();
+    let sym = |stop: u32, reel: usize| sevens.symbols[usize::from(sevens.reels[reel].symbols[stop as usize])].id.clone();
+    let claim = |stops: [u32; 3], cpl: u64| {
+        serde_json::to_string(&linked_controller::ReelClaim { game: "classic-sevens".into(), stops: stops.to_vec(), lines: 1, credits_per_line: cpl, denom: 1 })
+            .unwrap()
+    };
+    // The stops, read from the paytable, and what the game pays there
+    // (game-core, the same evaluation the cabinet settles with).
+    let (www, w_blank, sevens_3) = ([12, 12, 12], [12, 13, 13], [0, 0, 0]);
+    assert_eq!((0..3).map(|r| sym(www[r], r)).collect::<Vec<_>>(), ["W", "W", "W"]);
+    assert_eq!((0..3).map(|r| sym(w_blank[r], r)).collect::<Vec<_>>(), ["W", "-", "-"]);
+    assert_eq!((0..3).map(|r| sym(sevens_3[r], r)).collect::<Vec<_>>(), ["7", "7", "7"]);
+    let pays = |stops: [u32; 3], cpl: u64| {
+        let spin = sevens.evaluate(&stops, game_core::reels::Bet { lines: 1, credits_per_line: cpl }, false);
+        spin.line_wins.iter().map(|w| (sevens.symbols[usize::from(w.symbol)].id.clone(), w.count)).collect::<Vec<_>>()
+    };
+    assert_eq!(pays(www, 3), [("W".to_owned(), 3)]);
+    assert!(pays(w_blank, 1).iter().all(|(s, _)| s != "CH"), "{:?}", pays(w_blank, 1));
+
+    let mut a = cabinet("A", &db);
+    // (Each claim before the next round: a round is final once a later
+    // one contributed.)
+    a.contribute(POOL, EPOCH, &[(1, 3)]).unwrap();
+    let before = op.levels(POOL).unwrap();
+    refused(a.award(POOL, EPOCH, 1, 0, &claim(www, 3)), "does not hit level 0");
+    assert_eq!(op.levels(POOL).unwrap(), before, "a refused claim took something");
+    a.contribute(POOL, EPOCH, &[(2, 1)]).unwrap();
+    let before = op.levels(POOL).unwrap();
+    refused(a.award(POOL, EPOCH, 2, MINI, &claim(w_blank, 1)), "does not hit level 1");
+    assert_eq!(op.levels(POOL).unwrap(), before, "a refused claim took something");
+    let refusals = op.refusals(2).unwrap();
+    assert!(refusals.iter().all(|r| r.reason.contains("game-core's evaluation")), "{refusals:?}");
+    // Three sevens at the largest bet: the Grande, once.
+    a.contribute(POOL, EPOCH, &[(3, 3)]).unwrap();
+    let grande = op.levels(POOL).unwrap()[0].value;
+    assert_eq!(a.award(POOL, EPOCH, 3, 0, &claim(sevens_3, 3)).unwrap().amount, grande);
+    assert!(op.books(POOL).unwrap().balanced());
 }

@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use linked_controller::{Controller, Outcome, Role};
+use linked_controller::{CabinetClient, Controller, Outcome, Role};
 use meters::inspect::Inspection;
 use meters::{LevelConfig, PoolConfig};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
@@ -24,7 +24,7 @@ mod test_config;
 
 #[path = "support/controller.rs"]
 mod support_controller;
-use support_controller::{fresh_database, postgres, url, with_linked_pool};
+use support_controller::{another_service, cabinet_url, cabinet_url_at, fresh_database, postgres, url, with_linked_pool};
 
 #[path = "support/linked_game.rs"]
 mod linked_game;
@@ -81,14 +81,24 @@ fn hosted_pool(suffix: &str, cabinets: &[&str], confirm_above: u64, dir: &Path) 
     let (db, mut operator) = controller(suffix, cabinets);
     let pool: PoolConfig = ron_pool(&std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap());
     operator.configure_pool(&pool, MAX_WAGER).unwrap();
+    assign(&mut operator, cabinets);
     approve(&mut operator, confirm_above);
-    let config = with_linked_pool(&test_config::text(dir), &url("EGM-0001", &db), POOL, "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))");
+    let config =
+        with_linked_pool(&test_config::text(dir), &cabinet_url("EGM-0001", &db), POOL, "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))");
     HostedPool { db, operator, config, pool }
 }
 
-/// Cabinet `name`'s own connection.
-fn cabinet(name: &str, db: &str) -> Controller {
-    Controller::connect(&url(name, db)).unwrap()
+/// Cabinet `name`'s own connection, to the controller's service.
+fn cabinet(name: &str, db: &str) -> CabinetClient {
+    CabinetClient::connect(&cabinet_url(name, db)).unwrap()
+}
+
+/// The operator assigns `cabinets` to the pool (issue 46: a cabinet plays
+/// only the pools it is assigned).
+fn assign(op: &mut Controller, cabinets: &[&str]) {
+    for c in cabinets {
+        op.assign(POOL, c, true).unwrap();
+    }
 }
 
 /// The bound on a contribution's wager in these tests (G-46).
@@ -97,8 +107,9 @@ const MAX_WAGER: u64 = 1_000_000;
 /// The pool set up as these tests' operator does it: its levels, then the
 /// games and triggers its awards are checked against (issue 35, attack
 /// 1), no award waiting for an attendant.
-fn set_up(op: &mut Controller) {
+fn set_up(op: &mut Controller, cabinets: &[&str]) {
     op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    assign(op, cabinets);
     approve(op, linked_game::NEVER_CONFIRM);
 }
 
@@ -200,11 +211,12 @@ fn wait(child: &mut Child, deadline: Instant, who: &str) {
 }
 
 #[test]
-fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
+fn eight_cabinets_two_services_and_a_killed_cabinet_service_and_controller_lose_nothing() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let names: Vec<String> = (0..CABINETS).map(|i| format!("CAB-{i:02}")).collect();
-    let (db, mut c) = controller("load", &names.iter().map(String::as_str).collect::<Vec<_>>());
-    set_up(&mut c);
+    let cabinets: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (db, mut c) = controller("load", &cabinets);
+    set_up(&mut c, &cabinets);
     // A second set-up with another configuration is refused (M-20).
     let mut other = pool();
     other.levels[0].start_value = 5;
@@ -212,7 +224,11 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
 
     let dir = tempfile::tempdir().unwrap();
     let seen = Arc::new(Mutex::new(Seen::default()));
-    let urls: Vec<String> = names.iter().map(|n| url(n, &db)).collect();
+    // Issue 46: two instances of the service on the one database, the odd
+    // cabinets on the second, which is killed mid-run and started again.
+    let mut second = Some(another_service(&db, 0));
+    let second_port = second.as_ref().map_or(0, |s| s.addr().port());
+    let urls: Vec<String> = names.iter().enumerate().map(|(i, n)| if i % 2 == 1 { cabinet_url_at(n, second_port) } else { cabinet_url(n, &db) }).collect();
     let dbs: Vec<PathBuf> = (0..CABINETS).map(|i| dir.path().join(format!("cab{i}.sqlite"))).collect();
     let started = Instant::now();
     let deadline = started + Duration::from_secs(240);
@@ -228,6 +244,13 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
     children[0] = child;
     readers.push(reader);
 
+    // Kill the second instance of the service under its cabinets' calls
+    // and start it again: every contribution and award still once.
+    std::thread::sleep(Duration::from_millis(300));
+    drop(second.take());
+    std::thread::sleep(Duration::from_secs(2));
+    second = Some(another_service(&db, second_port));
+
     // Crash the controller for longer than the link timeout, then restart it.
     std::thread::sleep(Duration::from_millis(500));
     postgres("kill");
@@ -241,6 +264,7 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
         r.join().unwrap();
     }
     let elapsed = started.elapsed();
+    drop(second);
 
     let mut c = Controller::connect(&url(OPERATOR, &db)).unwrap();
     let books = c.books(POOL).unwrap();
@@ -283,7 +307,7 @@ fn eight_cabinets_a_killed_cabinet_and_a_killed_controller_lose_nothing() {
 fn simultaneous_hits_get_one_full_award_and_one_reset_award() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut c) = controller("pair", &["A", "B"]);
-    set_up(&mut c);
+    set_up(&mut c, &["A", "B"]);
     for m in ["A", "B"] {
         let answer = cabinet(m, &db).contribute(POOL, EPOCH, &[(2, 5_000)]).unwrap();
         assert_eq!(answer, vec![(2, Outcome::Accepted)]);
@@ -337,6 +361,7 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
     };
     cfg.levels[1].reserve_ppm = 7_000;
     c.configure_pool(&cfg, MAX_WAGER).unwrap();
+    assign(&mut c, &["A"]);
     approve(&mut c, linked_game::NEVER_CONFIRM);
     // A mystery level's hidden value would live on one cabinet: refused.
     let mut mystery = cfg.clone();
@@ -392,8 +417,8 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
 fn listeners_are_woken_by_every_award_of_the_pool() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut c) = controller("notify", &["A", "B"]);
-    set_up(&mut c);
-    let mut listener = linked_controller::Listener::connect(&url("A", &db)).unwrap();
+    set_up(&mut c, &["A", "B"]);
+    let mut listener = linked_controller::Listener::connect(&cabinet_url("A", &db)).unwrap();
     assert!(listener.wait(Duration::from_millis(300)).unwrap().is_empty(), "woken with nothing changed");
     cabinet("A", &db).contribute(POOL, EPOCH, &[(1, 500), (2, 700)]).unwrap();
     let mut b = cabinet("B", &db);
@@ -549,10 +574,11 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
 
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (pg_db, mut c) = controller("host", &["EGM-0001", "EGM-0002"]);
-    let cabinet_url = url("EGM-0001", &pg_db);
+    let cabinet_url = cabinet_url("EGM-0001", &pg_db);
     let text = std::fs::read_to_string(root().join("assets/progressive/linked-sevens.ron")).unwrap();
     let linked: PoolConfig = ron_pool(&text);
     c.configure_pool(&linked, MAX_WAGER).unwrap();
+    assign(&mut c, &["EGM-0001", "EGM-0002"]);
     approve(&mut c, linked_game::NEVER_CONFIRM);
     let dir = tempfile::tempdir().unwrap();
     let config = with_linked_pool(

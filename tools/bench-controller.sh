@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The linked progressive controller's throughput (issue 13): contributions
-# per second over TLS, through the cabinets' own SECURITY DEFINER call, from
-# N concurrent cabinets, one contribution per transaction and batched.
+# The linked progressive controller's throughput (issues 13 and 46):
+# contributions per second from N concurrent cabinets over TLS to the
+# controller's service (the only client of PostgreSQL), one contribution
+# per request and batched.
 #
 #   tools/bench-controller.sh [CABINETS] [SECONDS]
 set -euo pipefail
@@ -13,11 +14,19 @@ bin="${CARGO_TARGET_DIR:-target}/release/egm-progressive"
 admin=$(tools/postgres.sh start)
 "$bin" install "$admin" >/dev/null
 "$bin" register "$admin" egm-operator --role operator >/dev/null
+"$bin" register "$admin" egm-service --role service >/dev/null
+pki=$(tools/postgres.sh pki)
+port=$((27000 + RANDOM % 1000))
+"$bin" serve "$(tools/postgres.sh url egm-service)" --listen "127.0.0.1:$port" \
+    --ca "$pki/ca.crt" --cert "$pki/server.crt" --key "$pki/server.key" >/dev/null &
+service=$!
+trap 'kill $service 2>/dev/null || true' EXIT
 urls=()
 for i in $(seq 0 $((cabinets - 1))); do
     "$bin" register "$admin" "BENCH-$i" --role cabinet >/dev/null
-    urls+=("$(tools/postgres.sh url "BENCH-$i")")
+    urls+=("$(tools/postgres.sh service-url "BENCH-$i" "$port")")
 done
+sleep 1
 operator=$(tools/postgres.sh url egm-operator)
 for batch in 1 10; do
     "$bin" bench "$operator" "${urls[@]}" --seconds "$seconds" --batch "$batch"

@@ -61,18 +61,29 @@ serial() {
 }
 
 # A key pair and a certificate for CN $1, signed by the test CA, with the
-# extensions file $2 (optional).
+# extensions file $2 (by default a client's: an X.509 v3 certificate, as
+# rustls requires at the controller's service).
 issue() {
     local name=$1 ext=${2:-}
     local tmp="$PKI/.$name.$$"
+    if [ -z "$ext" ]; then
+        ext="$PKI/client.ext"
+        printf 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n' >"$ext"
+    fi
     openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=$name" \
         -keyout "$tmp.key" -out "$tmp.csr" 2>/dev/null
     openssl x509 -req -in "$tmp.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" -set_serial "$(serial)" -days 3650 \
-        ${ext:+-extfile "$ext"} -out "$tmp.crt" 2>/dev/null
+        -extfile "$ext" -out "$tmp.crt" 2>/dev/null
     chmod 600 "$tmp.key"
     mv "$tmp.key" "$PKI/$name.key"
     mv "$tmp.crt" "$PKI/$name.crt"
     rm -f "$tmp.csr"
+}
+
+# Whether certificate $1 exists and is X.509 v3 (one issued before the
+# service was is v1, and is issued again).
+v3() {
+    [ -f "$1" ] && openssl x509 -in "$1" -noout -text 2>/dev/null | grep -q 'Version: 3'
 }
 
 ensure_pki() {
@@ -152,10 +163,27 @@ url)
     name=${2:?usage: $0 url NAME [DB]}
     case "$name" in *[!A-Za-z0-9_-]*) echo "tools/postgres.sh: $name is not a login name" >&2; exit 2 ;; esac
     ensure_pki
-    [ -f "$PKI/$name.crt" ] || issue "$name"
+    v3 "$PKI/$name.crt" || issue "$name"
     # Paths percent-encoded, as libpq reads a URL (a space, %, & or #).
     enc() { printf '%s' "$1" | sed -e 's/%/%25/g' -e 's/ /%20/g' -e 's/&/%26/g' -e 's/#/%23/g'; }
     echo "postgres://$name@127.0.0.1:$PORT/${3:-$DB_DEFAULT}?sslrootcert=$(enc "$PKI/ca.crt")&sslcert=$(enc "$PKI/$name.crt")&sslkey=$(enc "$PKI/$name.key")"
     ;;
-*) echo "usage: $0 start|stop|kill|admin [DB]|url NAME [DB]" >&2; exit 2 ;;
+service-url)
+    # A cabinet's address at the controller's service on PORT (issue 46):
+    # its certificate by the test CA; cabinets never log into PostgreSQL.
+    name=${2:?usage: $0 service-url NAME PORT}
+    port=${3:?usage: $0 service-url NAME PORT}
+    case "$name" in *[!A-Za-z0-9_-]*) echo "tools/postgres.sh: $name is not a cabinet name" >&2; exit 2 ;; esac
+    ensure_pki
+    v3 "$PKI/$name.crt" || issue "$name"
+    enc() { printf '%s' "$1" | sed -e 's/%/%25/g' -e 's/ /%20/g' -e 's/&/%26/g' -e 's/#/%23/g'; }
+    echo "egm://$name@127.0.0.1:$port?sslrootcert=$(enc "$PKI/ca.crt")&sslcert=$(enc "$PKI/$name.crt")&sslkey=$(enc "$PKI/$name.key")"
+    ;;
+pki)
+    # The test CA's folder: ca.crt, and server.crt/server.key (the names
+    # localhost and 127.0.0.1), which the service presents too.
+    ensure_pki
+    echo "$PKI"
+    ;;
+*) echo "usage: $0 start|stop|kill|admin [DB]|url NAME [DB]|service-url NAME PORT|pki" >&2; exit 2 ;;
 esac

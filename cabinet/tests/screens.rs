@@ -12,7 +12,7 @@ mod rig;
 
 #[path = "../../tests/support/controller.rs"]
 mod controller;
-use controller::{fresh_database, postgres, url as support_url, with_linked_pool};
+use controller::{cabinet_url, fresh_database, postgres, url as support_url, with_linked_pool};
 #[path = "../../tests/support/linked_game.rs"]
 mod linked_game;
 
@@ -984,12 +984,15 @@ fn hud_shows_the_low_credit_warning_and_the_demo_mark() {
 fn linked_award_banner_and_link_down_warning() {
     const POOL: &str = "linked-sevens";
     let _one = one_at_a_time();
-    use linked_controller::{Controller, Role};
+    use linked_controller::{CabinetClient, Controller, Role};
     let name = fresh_database("cabinet_screens", &[("egm-operator", Role::Operator), ("EGM-0001", Role::Cabinet), ("EGM-0002", Role::Cabinet)]);
-    let url = support_url("EGM-0001", &name);
+    let url = cabinet_url("EGM-0001", &name);
     let mut c = Controller::connect(&support_url("egm-operator", &name)).unwrap();
     let text = std::fs::read_to_string(workspace().join("assets/progressive/linked-sevens.ron")).unwrap();
     c.configure_pool(&ron::from_str(&text).unwrap(), 1_000_000).unwrap();
+    for cabinet in ["EGM-0001", "EGM-0002"] {
+        c.assign(POOL, cabinet, true).unwrap();
+    }
     c.approve_games(POOL, &linked_game::games(), &linked_game::triggers(), linked_game::NEVER_CONFIRM).unwrap();
     let rig = Rig::with_config(|config| with_linked_pool(&config, &url, POOL, "(0, ReelCombination(symbol: \"7\", count: 3, max_bet_only: true))"));
     let cab = launch_with_a_note(&rig);
@@ -998,7 +1001,7 @@ fn linked_award_banner_and_link_down_warning() {
 
     // Another machine's hit: its round contributed first.
     const EPOCH: &str = "00112233445566778899aabbccddeeff";
-    let mut other = Controller::connect(&support_url("EGM-0002", &name)).unwrap();
+    let mut other = CabinetClient::connect(&cabinet_url("EGM-0002", &name)).unwrap();
     other.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
     let amount = other.award(POOL, EPOCH, 1, 1, &linked_game::hit(1, 100)).unwrap().amount;
     rig.wait_for_log(&format!("level 1 {amount} cents machine EGM-0002"));

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::cards::Card;
 use crate::draw_poker::{DrawPokerGame, Pattern};
 use crate::poker::Category;
-use crate::reels::{ReelGame, ReelRound, SymbolId};
+use crate::reels::{Bet, ReelGame, ReelRound, Spin, SymbolId};
 use crate::stud_poker::JackpotRule;
 
 /// What wins a level.
@@ -31,13 +31,21 @@ pub enum Trigger {
 
 /// Whether a reel round hits the trigger.
 pub fn reels_hit(game: &ReelGame, round: &ReelRound, trigger: &Trigger) -> bool {
+    spin_hits(game, round.bet, &round.base, trigger)
+}
+
+/// Whether a base spin at `bet` hits the trigger: a line win of the
+/// trigger's symbol, as the game itself pays it (a line of wilds alone is
+/// the wild's own win, never the trigger's symbol), at least `count` long.
+/// The linked controller's service judges a claim by this same call.
+pub fn spin_hits(game: &ReelGame, bet: Bet, spin: &Spin, trigger: &Trigger) -> bool {
     let Trigger::ReelCombination { symbol, count, max_bet_only } = trigger else { return false };
     let max_cpl = game.bet.credits_per_line.iter().copied().max().unwrap_or(0);
-    if *max_bet_only && round.bet.credits_per_line < max_cpl {
+    if *max_bet_only && bet.credits_per_line < max_cpl {
         return false;
     }
     let Some(sym) = game.symbols.iter().position(|s| &s.id == symbol).map(|i| i as SymbolId) else { return false };
-    round.base.line_wins.iter().any(|w| w.symbol == sym && w.count >= *count)
+    spin.line_wins.iter().any(|w| w.symbol == sym && w.count >= *count)
 }
 
 /// Whether a draw-poker final hand hits the trigger.

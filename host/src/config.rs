@@ -60,7 +60,8 @@ fn default_big_win_multiple() -> u32 {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkedSetup {
-    /// The controller's PostgreSQL URL, e.g. "postgresql://egm@127.0.0.1:25432/egm".
+    /// The controller's service address (issue 46), e.g.
+    /// "egm://EGM-0001@10.0.0.5:25433?sslrootcert=ca.crt&sslcert=EGM-0001.crt&sslkey=EGM-0001.key".
     pub controller: String,
     pub pool: String,
     /// The games whose wagers contribute, and the smallest wager that does (cents).

@@ -6,6 +6,8 @@
 //! controller checks against them (`egm.reel_refusal` in `schema.sql`)
 //! before it takes anything from a level.
 
+use std::collections::BTreeMap;
+
 use game_core::progressive::Trigger;
 use game_core::reels::ReelGame;
 use meters::Cents;
@@ -24,6 +26,11 @@ pub struct ApprovedReelGame {
     pub lines: Vec<Vec<u8>>,
     pub wild: Option<String>,
     pub max_credits_per_line: u64,
+    /// The approved paytable itself: the service evaluates a claimed
+    /// outcome with game-core on it, as the game pays (issue 46: a line of
+    /// wilds is the wild's own win, never a trigger's symbol).
+    #[serde(default)]
+    pub paytable: Option<ReelGame>,
 }
 
 impl ApprovedReelGame {
@@ -36,8 +43,49 @@ impl ApprovedReelGame {
             lines: game.lines.clone(),
             wild: game.wild().map(|(w, _)| id(&w)),
             max_credits_per_line: game.bet.credits_per_line.iter().copied().max().unwrap_or(0),
+            paytable: Some(game.clone()),
         }
     }
+}
+
+/// Why the service's own evaluation finds that `claim` does not hit
+/// `level`, or `None` when it does (or when the claim is not one it can
+/// judge: the controller's own checks then refuse it, with their reason).
+/// The outcome is evaluated with game-core on the approved paytable, the
+/// game's own line evaluation, at the claimed bet (issue 46).
+pub(crate) fn service_refusal(games: &BTreeMap<String, ApprovedReelGame>, triggers: &[ApprovedTrigger], claim: &ReelClaim, level: usize) -> Option<String> {
+    let approved = games.get(&claim.game)?;
+    let Some(game) = &approved.paytable else {
+        return Some(format!("game {} was approved without its paytable: the operator approves it again (egm-progressive approve)", claim.game));
+    };
+    let stops_fit = claim.stops.len() == game.reels.len() && claim.stops.iter().zip(&game.reels).all(|(&s, strip)| (s as usize) < strip.len());
+    let bet = game_core::reels::Bet { lines: claim.lines, credits_per_line: claim.credits_per_line };
+    if !stops_fit || game.check_bet(bet).is_err() {
+        return Some(format!(
+            "the claimed outcome (stops {:?}, {} lines × {} credits) is not one game {} can show",
+            claim.stops, claim.lines, claim.credits_per_line, claim.game
+        ));
+    }
+    let spin = game.evaluate(&claim.stops, bet, false);
+    let mine: Vec<&ApprovedTrigger> = triggers.iter().filter(|t| t.level == level).collect();
+    if mine.is_empty() {
+        return None;
+    }
+    let hit = mine.iter().any(|t| {
+        let trigger = Trigger::ReelCombination { symbol: t.symbol.clone(), count: t.count, max_bet_only: t.max_bet_only };
+        game_core::progressive::spin_hits(game, bet, &spin, &trigger)
+    });
+    (!hit).then(|| {
+        let paid: Vec<String> = spin
+            .line_wins
+            .iter()
+            .map(|w| format!("line {} {}×{}", w.line + 1, w.count, game.symbols.get(usize::from(w.symbol)).map_or("?", |s| s.id.as_str())))
+            .collect();
+        format!(
+            "the game pays {} there, no win of the trigger's symbol (game-core's evaluation)",
+            if paid.is_empty() { "nothing".to_owned() } else { paid.join(", ") }
+        )
+    })
 }
 
 /// A level's trigger: `count` of `symbol` in a row from the first reel on
@@ -76,7 +124,7 @@ pub struct ReelClaim {
 }
 
 /// The controller's answer to a claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Claimed {
     pub amount: Cents,
     /// Above the pool's confirmation amount: reserved, and paid only once
@@ -120,10 +168,19 @@ impl Controller {
     /// the same answer. Refused (logged) for a round that made no
     /// contribution, or whose outcome does not hit the level.
     pub fn award(&mut self, pool: &str, epoch: &str, round: u64, level: usize, outcome: &str) -> Result<Claimed, LinkError> {
+        // The service's own evaluation of the claim, on the approved
+        // paytables (issue 46), before the controller's checks.
+        let verdict = match serde_json::from_str::<ReelClaim>(outcome) {
+            Ok(claim) => {
+                let (games, triggers) = self.approval(pool)?;
+                service_refusal(&games, &triggers, &claim, level)
+            }
+            Err(_) => None,
+        };
         let level = i32::try_from(level).map_err(|_| LinkError::Invalid(format!("level {level} is out of range")))?;
         let row = self.client().query_one(
-            "SELECT out_amount, out_refusal, out_pending FROM egm.award($1, $2, $3, $4, $5)",
-            &[&pool, &epoch, &i64_of(round, "round")?, &level, &outcome],
+            "SELECT out_amount, out_refusal, out_pending FROM egm.award($1, $2, $3, $4, $5, $6)",
+            &[&pool, &epoch, &i64_of(round, "round")?, &level, &outcome, &verdict],
         )?;
         match (row.get::<_, Option<i64>>(0), row.get::<_, Option<String>>(1), row.get::<_, Option<bool>>(2)) {
             (_, Some(reason), _) => Err(LinkError::Refused(reason)),
@@ -132,6 +189,17 @@ impl Controller {
             }
             (None, None, _) => Err(LinkError::Invalid("the controller answered neither an award nor a refusal".into())),
         }
+    }
+
+    /// The games and triggers the operator approved for `pool` (empty when
+    /// none).
+    fn approval(&mut self, pool: &str) -> Result<(BTreeMap<String, ApprovedReelGame>, Vec<ApprovedTrigger>), LinkError> {
+        let row = self.client().query_opt("SELECT out_games, out_triggers FROM egm.approval($1)", &[&pool])?;
+        let Some(row) = row else { return Ok((BTreeMap::new(), Vec::new())) };
+        let (games, triggers): (Option<String>, Option<String>) = (row.get(0), row.get(1));
+        let games = games.and_then(|g| serde_json::from_str(&g).ok()).unwrap_or_default();
+        let triggers = triggers.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+        Ok((games, triggers))
     }
 
     /// Operator: the awards of `pool` waiting for an attendant.

@@ -49,7 +49,7 @@ fn db_detail(e: &postgres::Error) -> String {
 }
 
 /// One award as the controller recorded it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LinkedAward {
     pub seq: i64,
     pub machine: String,
@@ -71,7 +71,7 @@ pub struct MachineAccount {
 }
 
 /// One level as the controller holds it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LinkedLevel {
     pub level: usize,
     pub name: String,
@@ -119,7 +119,7 @@ impl LinkedBooks {
 pub const SCHEMA: &str = include_str!("schema.sql");
 
 /// How the controller took one contribution.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     Accepted,
     /// Already taken with the same wager: acknowledged, counted once.
@@ -128,13 +128,20 @@ pub enum Outcome {
     Refused(String),
 }
 
-/// What a PostgreSQL login is to the controller.
+/// What a name registered with the controller is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
-    /// A cabinet: contributes, asks for its awards, returns them at a void.
+    /// A cabinet: contributes, asks for its awards, returns them at a void,
+    /// through the controller's service (issue 46: a row of the books,
+    /// never a database login).
     Cabinet,
-    /// An operator: sets pools up, transfers (M-23), reads the books.
+    /// An operator: sets pools up, transfers (M-23), reads the books. A
+    /// database login.
     Operator,
+    /// The controller's service (`egm-progressive serve`): the database
+    /// login that makes the cabinets' calls, naming the cabinet each
+    /// certificate authenticated.
+    Service,
 }
 
 /// One refusal as the controller logged it.
@@ -147,11 +154,14 @@ pub struct Refusal {
     pub reason: String,
 }
 
-/// The most connections one cabinet's login may hold (its session's link,
-/// a watcher per pool, a tool): issue 35, attack 5.
+/// The most connections one cabinet certificate may hold at the service
+/// (its session's link, a watcher per pool, a tool): issue 35, attack 5.
 pub const CABINET_CONNECTIONS: i32 = 8;
 /// The most connections one operator's login may hold.
 pub const OPERATOR_CONNECTIONS: i32 = 4;
+/// The most connections one service login may hold (its pool of
+/// connections and its listener).
+pub const SERVICE_CONNECTIONS: i32 = 24;
 
 /// A connection to the progressive controller, as the administrator, an
 /// operator or a cabinet: which calls succeed is the controller's to say
@@ -178,17 +188,31 @@ impl Controller {
         Ok(())
     }
 
-    /// Administrator: make `name` a login of the controller (a cabinet's
-    /// machine ID, or an operator), authenticated by a certificate whose CN
-    /// is `name`. Nothing else is granted to it.
+    /// Administrator: register `name`: a cabinet's machine ID (a row the
+    /// service names, no login), or a login of the controller (an operator
+    /// or a service) authenticated by a certificate whose CN is `name`.
+    /// Nothing else is granted to it.
     pub fn register(&mut self, name: &str, role: Role) -> Result<(), LinkError> {
         if name.is_empty() || name.len() > 63 || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
             return Err(LinkError::Invalid(format!("{name:?} is not a controller login (letters, digits, - and _; at most 63)")));
         }
-        let group = match role {
-            Role::Cabinet => "egm_cabinet",
-            Role::Operator => "egm_operator",
+        let (group, limit) = match role {
+            Role::Cabinet => {
+                // Issue 46: no cabinet inside the database. A login of that
+                // name from an earlier install may no longer log in.
+                self.client.execute("INSERT INTO egm.machines (machine) VALUES ($1) ON CONFLICT DO NOTHING", &[&name])?;
+                if self.client.query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&name])?.is_some() {
+                    let nologin: String = self.client.query_one("SELECT format('ALTER ROLE %I NOLOGIN', $1::TEXT)", &[&name])?.get(0);
+                    self.client.batch_execute(&nologin)?;
+                }
+                return Ok(());
+            }
+            Role::Operator => ("egm_operator", OPERATOR_CONNECTIONS),
+            Role::Service => ("egm_service", SERVICE_CONNECTIONS),
         };
+        if self.client.query_opt("SELECT 1 FROM egm.machines WHERE machine = $1", &[&name])?.is_some() {
+            return Err(LinkError::Invalid(format!("{name} is a registered cabinet: a cabinet is never a login")));
+        }
         let exists = self.client.query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&name])?.is_some();
         if !exists {
             let create: String = self.client.query_one("SELECT format('CREATE ROLE %I LOGIN', $1::TEXT)", &[&name])?.get(0);
@@ -196,15 +220,8 @@ impl Controller {
         }
         let grant: String = self.client.query_one("SELECT format('GRANT %I TO %I', $1::TEXT, $2::TEXT)", &[&group, &name])?.get(0);
         self.client.batch_execute(&grant)?;
-        // Issue 35: this database alone; a bounded number of connections
-        // (one certificate once opened 197 and locked every other login
-        // out); and timeouts, so that a login holding a transaction open
-        // does not freeze the pool (the calls also end a cabinet's
-        // transaction open too long, whatever its session sets).
-        let limit = match role {
-            Role::Cabinet => CABINET_CONNECTIONS,
-            Role::Operator => OPERATOR_CONNECTIONS,
-        };
+        // Issue 35: this database alone; a bounded number of connections;
+        // and timeouts, so that no login holds a transaction open.
         let setup: String = self
             .client
             .query_one(
@@ -215,6 +232,22 @@ impl Controller {
             )?
             .get(0);
         self.client.batch_execute(&setup)?;
+        Ok(())
+    }
+
+    /// Operator: assign the registered cabinet `machine` to `pool` (`on`),
+    /// or take it off: a cabinet contributes to and claims from its own
+    /// pools alone (issue 46). Logged.
+    pub fn assign(&mut self, pool: &str, machine: &str, on: bool) -> Result<(), LinkError> {
+        self.client.execute("SELECT egm.assign($1, $2, $3)", &[&pool, &machine, &on])?;
+        Ok(())
+    }
+
+    /// The service: name the cabinet whose certificate the service
+    /// authenticated, for the calls that follow on this connection.
+    pub(crate) fn act_for(&mut self, machine: &str) -> Result<(), LinkError> {
+        // The cabinet must be registered: every call fails otherwise.
+        self.client.execute("SELECT set_config('egm.machine', $1, false), egm.caller()", &[&machine])?;
         Ok(())
     }
 

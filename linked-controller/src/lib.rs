@@ -1,13 +1,21 @@
 //! # linked-controller — linked progressive pools (M-19: machines of one or several casinos) on a
-//! progressive controller: a PostgreSQL database every cabinet of the pool
-//! talks to, which trusts no cabinet (issue 13).
+//! progressive controller: a PostgreSQL database behind the controller's
+//! service, which every cabinet of the pool talks to and which trusts no
+//! cabinet (issues 13, 35, 46).
 //!
-//! - **Least privilege**: the books are tables no cabinet or operator may
-//!   read or write; cabinets and operators execute only their own
-//!   `SECURITY DEFINER` functions (`schema.sql`), which take the caller's
-//!   identity from the session, never from an argument.
-//! - **An authenticated link** (`tls`): TLS with a client certificate per
-//!   cabinet; the certificate's CN is the cabinet's login and machine ID.
+//! - **No cabinet inside the database** (issue 46): cabinets connect to
+//!   the service ([`service`], `egm-progressive serve`) with their
+//!   certificates over rustls; the service, bounded per certificate, is
+//!   the only client that makes the cabinets' calls, naming the cabinet
+//!   its certificate authenticated. A cabinet is a row of the books, not a
+//!   login, and plays only the pools an operator assigned it.
+//!
+//! - **Least privilege**: the books are tables no login may read or
+//!   write; the service and operators execute only their own `SECURITY
+//!   DEFINER` functions (`schema.sql`).
+//! - **Authenticated links**: a cabinet's to the service (`cabinet`), an
+//!   operator's and the service's to the database (`tls`), each TLS with a
+//!   client certificate whose CN is who it is.
 //! - **Exactly once, with keys that never repeat**: a contribution is keyed
 //!   by (machine, journal epoch, round, pool), the epoch a random
 //!   identifier the cabinet makes at genesis and at each RAM clear
@@ -34,31 +42,34 @@
 //! reset value, from the reserve first, then from the operator.
 //!
 //! M-22: every award's transaction notifies the channel [`CHANNEL`] with
-//! the pool's id; a cabinet's [`Listener`] wakes on it and fetches the
-//! award and the new values, so every machine of the pool shows them at
-//! once. Contributions do not notify (a NOTIFY per wager cost a third of
+//! the pool's id; the service passes it on, and a cabinet's [`Listener`]
+//! wakes on it and fetches the award and the new values, so every machine
+//! of the pool shows them at once. Contributions do not notify (a NOTIFY per wager cost a third of
 //! the controller's throughput); the growing values come with the
 //! cabinet's heartbeat (it asks for the levels every second). After 5
 //! seconds without an answer the link is unavailable and
 //! progressive-eligible bets stop ([`Link::available`]) until it answers.
 //!
-//! It owns the controller's schema and calls, a cabinet's link to it and
-//! the M-22 listener. It must never: write a cabinet's critical memory other
-//! than through `meters::Machine`, connect over the network without TLS and
-//! a certificate, or be linked into the certified core.
+//! It owns the controller's schema and calls, its service, a cabinet's link
+//! to it and the M-22 listener. It must never: write a cabinet's critical
+//! memory other than through `meters::Machine`, let a cabinet reach the
+//! database, connect over the network without TLS and a certificate, or be
+//! linked into the certified core.
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+mod cabinet;
 mod claim;
 mod controller;
 mod link;
 mod listener;
+pub mod service;
 mod tls;
 
+pub use cabinet::{CabinetClient, Listener};
 pub use claim::{ApprovedReelGame, ApprovedTrigger, Claimed, PendingAward, ReelClaim};
 pub use controller::{
     CABINET_CONNECTIONS, CHANNEL, Controller, LINK_TIMEOUT, LinkError, LinkedAward, LinkedBooks, LinkedLevel, MachineAccount, OPERATOR_CONNECTIONS, Outcome,
-    Refusal, Role, SCHEMA,
+    Refusal, Role, SCHEMA, SERVICE_CONNECTIONS,
 };
 pub use link::{Link, Outbox, deliver_outbox, journal_answer, outbox};
-pub use listener::Listener;

@@ -6,13 +6,14 @@ use std::time::Instant;
 
 use meters::{Cents, CoreError, Machine};
 
-use crate::controller::{Controller, LINK_TIMEOUT, LinkError, LinkedLevel, Outcome};
+use crate::cabinet::CabinetClient;
+use crate::controller::{LINK_TIMEOUT, LinkError, LinkedLevel, Outcome};
 
-/// A cabinet's link to the controller: reconnects, and knows whether it
-/// has heard from the controller within [`LINK_TIMEOUT`].
+/// A cabinet's link to the controller's service: reconnects, and knows
+/// whether it has heard from the service within [`LINK_TIMEOUT`].
 pub struct Link {
     url: String,
-    controller: Option<Controller>,
+    controller: Option<CabinetClient>,
     last_ok: Option<Instant>,
     pub levels: Vec<LinkedLevel>,
 }
@@ -27,17 +28,22 @@ impl Link {
         self.last_ok.is_some_and(|t| t.elapsed() < LINK_TIMEOUT)
     }
 
-    /// Run one call on the controller, connecting first if needed; any
-    /// error drops the connection (the next call reconnects).
-    pub fn call<T>(&mut self, f: impl FnOnce(&mut Controller) -> Result<T, LinkError>) -> Result<T, LinkError> {
+    /// Run one call on the service, connecting first if needed; an error
+    /// other than a refusal drops the connection (the next call reconnects).
+    pub fn call<T>(&mut self, f: impl FnOnce(&mut CabinetClient) -> Result<T, LinkError>) -> Result<T, LinkError> {
         if self.controller.is_none() {
-            self.controller = Some(Controller::connect(&self.url)?);
+            self.controller = Some(CabinetClient::connect(&self.url)?);
         }
         let c = self.controller.as_mut().ok_or(LinkError::Down)?;
         match f(c) {
             Ok(v) => {
                 self.last_ok = Some(Instant::now());
                 Ok(v)
+            }
+            // The service answered: the connection is sound.
+            Err(LinkError::Refused(reason)) => {
+                self.last_ok = Some(Instant::now());
+                Err(LinkError::Refused(reason))
             }
             Err(e) => {
                 self.controller = None;
@@ -100,12 +106,11 @@ pub fn journal_answer(machine: &mut Machine, pool: &str, answer: Result<Vec<(u64
             Ok(Some(answers.len()))
         }
         // The controller answered, and refused the whole call (a pool it
-        // does not have, an epoch it does not take, a call this login may
-        // not make): said as such, never taken for a controller that did not
-        // answer. A server starting up or shutting down did not answer.
-        Err(LinkError::Db(e)) if e.as_db_error().is_some_and(|d| ["P0", "22", "23", "42"].iter().any(|class| d.code().code().starts_with(class))) => {
-            Err(CoreError::Progressive(format!("the controller refused this cabinet's contributions to {pool}: {}", LinkError::Db(e))))
-        }
+        // does not have or this cabinet does not play, an epoch it does not
+        // take): said as such, never taken for a controller that did not
+        // answer. A service or database starting up or shutting down did
+        // not answer.
+        Err(LinkError::Refused(reason)) => Err(CoreError::Progressive(format!("the controller refused this cabinet's contributions to {pool}: {reason}"))),
         Err(_) => Ok(None),
     }
 }

@@ -1,4 +1,5 @@
-//! M-22 signalling: a LISTEN connection that wakes on every award.
+//! M-22 signalling at the database: the service's LISTEN connection,
+//! which wakes on every award (cabinets watch the service instead).
 
 use std::time::Duration;
 
@@ -8,12 +9,12 @@ use crate::controller::{CHANNEL, Controller, LinkError};
 
 /// M-22: a connection that LISTENs on [`CHANNEL`] and wakes when any
 /// cabinet of a pool wins an award.
-pub struct Listener {
+pub(crate) struct Listener {
     client: Client,
 }
 
 impl Listener {
-    pub fn connect(url: &str) -> Result<Listener, LinkError> {
+    pub(crate) fn connect(url: &str) -> Result<Listener, LinkError> {
         let mut client = Controller::connect(url)?.client;
         client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
         Ok(Listener { client })
@@ -21,7 +22,7 @@ impl Listener {
 
     /// Wait up to `timeout` for notifications; returns the pools named
     /// (each once), empty when nothing came.
-    pub fn wait(&mut self, timeout: Duration) -> Result<Vec<String>, LinkError> {
+    pub(crate) fn wait(&mut self, timeout: Duration) -> Result<Vec<String>, LinkError> {
         use postgres::fallible_iterator::FallibleIterator;
         let mut pools: Vec<String> = Vec::new();
         let mut notes = self.client.notifications();

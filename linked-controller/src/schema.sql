@@ -2,13 +2,18 @@
 -- (issue 13: a controller that trusts no cabinet).
 --
 -- Everything lives in schema egm, owned by the administrator who installs
--- it. No cabinet and no operator may read or write a table: cabinets
--- (members of egm_cabinet) and operators (members of egm_operator) may only
--- execute the functions granted to them at the end. Each is SECURITY
--- DEFINER with a fixed search_path, and takes the caller's identity from
+-- it. No one may read or write a table: the controller's service (members
+-- of egm_service) and operators (members of egm_operator) may only execute
+-- the functions granted to them at the end. Each is SECURITY DEFINER with
+-- a fixed search_path.
+--
+-- Issue 46: a cabinet is a row of egm.machines, never a login. Cabinets
+-- speak to the controller's service (`egm-progressive serve`), which
+-- authenticates each by its client certificate and names it, per call, in
+-- the setting egm.machine; the cabinet calls read it through egm.caller()
+-- and only the service may execute them. An operator's identity is
 -- session_user: the role its client certificate authenticated (pg_hba
--- `hostssl ... cert`: the certificate's CN is the role), never from an
--- argument.
+-- `hostssl ... cert`: the certificate's CN is the role).
 --
 -- Money is in whole cents; levels in millionths of a cent (MICRO).
 
@@ -119,6 +124,27 @@ CREATE TABLE IF NOT EXISTS egm.operator_log (
 
 CREATE INDEX IF NOT EXISTS refusals_machine_at ON egm.refusals (machine, at);
 
+-- The cabinets the controller knows (registered by the administrator) and
+-- the pools each plays (assigned by an operator): a cabinet contributes
+-- to, and claims from, only its own pools (issue 46).
+CREATE TABLE IF NOT EXISTS egm.machines (
+    machine TEXT PRIMARY KEY,
+    pools TEXT[] NOT NULL DEFAULT '{}'
+);
+
+-- The cabinet the service named for this call: a registered one, or the
+-- call fails before it reads anything.
+CREATE OR REPLACE FUNCTION egm.caller() RETURNS TEXT
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    m TEXT := current_setting('egm.machine', true);
+BEGIN
+    IF m IS NULL OR m = '' OR NOT EXISTS (SELECT 1 FROM machines WHERE machine = m) THEN
+        RAISE EXCEPTION 'the service named no registered cabinet (%)', left(coalesce(m, ''), 64);
+    END IF;
+    RETURN m;
+END $$;
+
 -- Log a refusal and return its reason. Issue 35, attack 6: the log's
 -- growth is bounded: every text cut to a fixed size, and at most 60 rows
 -- per cabinet a minute (the reason is still returned to the caller).
@@ -127,10 +153,10 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 DECLARE
     recent BIGINT;
 BEGIN
-    SELECT count(*) INTO recent FROM refusals WHERE machine = session_user AND at > now() - interval '1 minute';
+    SELECT count(*) INTO recent FROM refusals WHERE machine = caller() AND at > now() - interval '1 minute';
     IF recent < 60 THEN
         INSERT INTO refusals (machine, epoch, round, pool, call, reason)
-            VALUES (session_user, left(p_epoch, 64), p_round, left(p_pool, 64), left(p_call, 32),
+            VALUES (caller(), left(p_epoch, 64), p_round, left(p_pool, 64), left(p_call, 32),
                     CASE WHEN recent = 59 THEN 'the refusal log''s limit of 60 a minute was reached: further refusals this minute are returned, not stored'
                          ELSE left(p_reason, 500) END);
     END IF;
@@ -148,14 +174,10 @@ BEGIN
     IF p_epoch IS NULL OR length(p_epoch) <> 32 OR p_epoch !~ '^[0-9a-f]{32}$' THEN
         RAISE EXCEPTION 'the journal epoch must be 32 hexadecimal digits, not %', left(coalesce(p_epoch, 'NULL'), 40);
     END IF;
-    -- Issue 35, attack 4: a cabinet holding a transaction open holds the
-    -- level rows. Whatever its session's own settings say, a cabinet's
-    -- transaction open longer than 10 s is ended before this call waits
-    -- for any row (the function's owner, the administrator, may).
-    PERFORM pg_terminate_backend(a.pid) FROM pg_stat_activity a
-        WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start < now() - interval '10 seconds'
-          AND a.usename IN (SELECT m.rolname FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid JOIN pg_roles m ON m.oid = am.member
-                            WHERE g.rolname = 'egm_cabinet');
+    -- Issue 46: only the pools an operator assigned to this cabinet.
+    IF NOT EXISTS (SELECT 1 FROM machines m WHERE m.machine = caller() AND p_pool = ANY (m.pools)) THEN
+        RAISE EXCEPTION 'cabinet % is not assigned to pool %', caller(), p_pool;
+    END IF;
 END $$;
 
 -- The first contribution this machine made after round `p_round` of
@@ -164,8 +186,8 @@ END $$;
 CREATE OR REPLACE FUNCTION egm.later_than(p_epoch TEXT, p_round BIGINT) RETURNS BIGINT
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
     SELECT min(l.seq) FROM contributions l
-    WHERE l.machine = session_user
-      AND l.seq > (SELECT max(c.seq) FROM contributions c WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round)
+    WHERE l.machine = caller()
+      AND l.seq > (SELECT max(c.seq) FROM contributions c WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round = p_round)
       AND NOT (l.epoch = p_epoch AND l.round = p_round)
 $$;
 
@@ -205,14 +227,14 @@ BEGIN
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
                 format('wager %s cents is outside the pool''s %s to %s cents (G-46)', left(p_wagers[i], 40), p.min_wager, p.max_wager));
         ELSE
-            INSERT INTO contributions AS c (machine, epoch, round, pool, wager) VALUES (session_user, p_epoch, out_round, p_pool, w::BIGINT)
+            INSERT INTO contributions AS c (machine, epoch, round, pool, wager) VALUES (caller(), p_epoch, out_round, p_pool, w::BIGINT)
                 ON CONFLICT DO NOTHING;
             IF FOUND THEN
                 total := total + w::BIGINT;
                 out_outcome := 'accepted';
             ELSE
                 SELECT c.wager INTO have FROM contributions c
-                    WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = out_round AND c.pool = p_pool;
+                    WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round = out_round AND c.pool = p_pool;
                 IF have = w THEN
                     out_outcome := 'duplicate';
                 ELSE
@@ -318,7 +340,11 @@ END $$;
 -- cabinet, which locks up meanwhile (M-12). A refusal is logged and
 -- returned.
 DROP FUNCTION IF EXISTS egm.award(TEXT, TEXT, BIGINT, INT);
-CREATE OR REPLACE FUNCTION egm.award(p_pool TEXT, p_epoch TEXT, p_round BIGINT, p_level INT, p_outcome TEXT)
+-- Issue 46: the service's own verdict on the claim comes with it
+-- (`p_service_refusal`: NULL when game-core, on the approved paytable,
+-- finds the level hit).
+DROP FUNCTION IF EXISTS egm.award(TEXT, TEXT, BIGINT, INT, TEXT);
+CREATE OR REPLACE FUNCTION egm.award(p_pool TEXT, p_epoch TEXT, p_round BIGINT, p_level INT, p_outcome TEXT, p_service_refusal TEXT)
 RETURNS TABLE (out_amount BIGINT, out_refusal TEXT, out_pending BOOLEAN)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 DECLARE
@@ -335,7 +361,7 @@ BEGIN
     PERFORM check_call(p_pool, p_epoch);
     out_pending := false;
     SELECT w.amount, w.returned_at, w.pending INTO a FROM awards w
-        WHERE w.machine = session_user AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = p_level;
+        WHERE w.machine = caller() AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = p_level;
     IF FOUND THEN
         IF a.returned_at IS NOT NULL THEN
             out_refusal := refuse(p_epoch, p_round, p_pool, 'award', format('the award of round %s was returned to the pool (the round was voided or the award refused)', p_round));
@@ -352,10 +378,10 @@ BEGIN
         RETURN;
     END IF;
     SELECT c.wager INTO wager FROM contributions c
-        WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool AND c.returned_at IS NULL;
+        WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool AND c.returned_at IS NULL;
     IF NOT FOUND THEN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'award',
-            format('round %s of epoch %s of machine %s made no contribution to pool %s', p_round, p_epoch, session_user, p_pool));
+            format('round %s of epoch %s of machine %s made no contribution to pool %s', p_round, p_epoch, caller(), p_pool));
         RETURN NEXT;
         RETURN;
     END IF;
@@ -392,6 +418,9 @@ BEGIN
     IF t IS NULL THEN
         why := format('pool %s has no trigger for level %s', p_pool, p_level);
     END IF;
+    IF why IS NULL AND p_service_refusal IS NOT NULL THEN
+        why := left(p_service_refusal, 400);
+    END IF;
     IF why IS NOT NULL THEN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'award', format('round %s does not hit level %s: %s', p_round, p_level, why));
         RETURN NEXT;
@@ -412,7 +441,7 @@ BEGIN
         operator_funded = l.operator_funded + lv.reset_value - from_reserve
     WHERE l.pool = p_pool AND l.level = p_level;
     INSERT INTO awards (machine, epoch, round, pool, level, amount, outcome, pending)
-        VALUES (session_user, p_epoch, p_round, p_pool, p_level, out_amount, o, out_pending);
+        VALUES (caller(), p_epoch, p_round, p_pool, p_level, out_amount, o, out_pending);
     PERFORM pg_notify('egm_progressive', p_pool);
     RETURN NEXT;
 END $$;
@@ -455,7 +484,7 @@ BEGIN
     -- Issue 35, attack 3: not only within the epoch. Once the machine
     -- contributed from a later round, of any epoch and pool, the round is
     -- final.
-    SELECT c.round, c.epoch INTO later FROM contributions c WHERE c.machine = session_user AND c.seq = later_than(p_epoch, p_round);
+    SELECT c.round, c.epoch INTO later FROM contributions c WHERE c.machine = caller() AND c.seq = later_than(p_epoch, p_round);
     IF FOUND THEN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'return_round',
             format('round %s was settled: round %s%s came after it, and a cabinet voids a round before it plays another', p_round, later.round,
@@ -464,20 +493,20 @@ BEGIN
         RETURN;
     END IF;
     FOR a IN SELECT w.level, w.amount FROM awards w
-        WHERE w.machine = session_user AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.returned_at IS NULL
+        WHERE w.machine = caller() AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.returned_at IS NULL
         ORDER BY w.level FOR UPDATE
     LOOP
         UPDATE levels l SET current_micro = l.current_micro + a.amount * 1000000, awarded = l.awarded - a.amount
             WHERE l.pool = p_pool AND l.level = a.level;
         UPDATE awards w SET returned_at = now()
-            WHERE w.machine = session_user AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = a.level;
+            WHERE w.machine = caller() AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = a.level;
         total := total + a.amount;
         INSERT INTO operator_log (operator, action, detail)
-            VALUES (session_user, 'return_award', format('round %s of epoch %s: %s cents back to pool %s level %s (the round was voided)',
+            VALUES (caller(), 'return_award', format('round %s of epoch %s: %s cents back to pool %s level %s (the round was voided)',
                     p_round, p_epoch, a.amount, p_pool, a.level));
     END LOOP;
     SELECT c.wager INTO refunded FROM contributions c
-        WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool AND c.returned_at IS NULL FOR UPDATE;
+        WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool AND c.returned_at IS NULL FOR UPDATE;
     IF FOUND THEN
         FOR lv IN SELECT l.level, l.current_micro, l.reserve_micro, l.reset_value, l.increment_ppm, l.reserve_ppm FROM levels l
             WHERE l.pool = p_pool ORDER BY l.level FOR UPDATE
@@ -498,9 +527,9 @@ BEGIN
                                  lv.level, from_current, from_reserve, short);
         END LOOP;
         UPDATE contributions c SET returned_at = now(), kept_micro = kept
-            WHERE c.machine = session_user AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool;
+            WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool;
         INSERT INTO operator_log (operator, action, detail)
-            VALUES (session_user, 'return_contribution', format('round %s of epoch %s: the %s-cent wager was refunded, its contribution to pool %s taken back:%s',
+            VALUES (caller(), 'return_contribution', format('round %s of epoch %s: the %s-cent wager was refunded, its contribution to pool %s taken back:%s',
                     p_round, p_epoch, refunded, p_pool, trail));
         PERFORM pg_notify('egm_progressive', p_pool);
     ELSIF total > 0 THEN
@@ -727,30 +756,70 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
     SELECT seq, operator, action, detail FROM operator_log ORDER BY seq DESC LIMIT p_n
 $$;
 
+-- The service: the games and triggers approved for a pool, which it
+-- judges a claim by before the award's own checks (issue 46).
+CREATE OR REPLACE FUNCTION egm.approval(p_pool TEXT)
+RETURNS TABLE (out_games TEXT, out_triggers TEXT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT games::TEXT, triggers::TEXT FROM pools WHERE pool = p_pool
+$$;
+
+-- Operator: assign a registered cabinet to a pool (`p_on`), or take it off.
+CREATE OR REPLACE FUNCTION egm.assign(p_pool TEXT, p_machine TEXT, p_on BOOLEAN) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pools WHERE pool = p_pool) THEN
+        RAISE EXCEPTION 'no pool %', left(p_pool, 64);
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM machines WHERE machine = p_machine) THEN
+        RAISE EXCEPTION 'no registered cabinet %', left(p_machine, 64);
+    END IF;
+    UPDATE machines SET pools = CASE WHEN p_on THEN array_append(array_remove(pools, p_pool), p_pool) ELSE array_remove(pools, p_pool) END
+        WHERE machine = p_machine;
+    INSERT INTO operator_log (operator, action, detail)
+        VALUES (session_user, CASE WHEN p_on THEN 'assign' ELSE 'unassign' END, format('cabinet %s, pool %s', p_machine, p_pool));
+END $$;
+
 -- Who may call what. Functions are executable by PUBLIC by default: that
 -- is taken back first.
 DO $$ BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'egm_cabinet') THEN CREATE ROLE egm_cabinet NOLOGIN; END IF;
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'egm_operator') THEN CREATE ROLE egm_operator NOLOGIN; END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'egm_service') THEN CREATE ROLE egm_service NOLOGIN; END IF;
 END $$;
-REVOKE ALL ON ALL TABLES IN SCHEMA egm FROM PUBLIC, egm_cabinet, egm_operator;
-REVOKE ALL ON ALL SEQUENCES IN SCHEMA egm FROM PUBLIC, egm_cabinet, egm_operator;
-REVOKE ALL ON ALL FUNCTIONS IN SCHEMA egm FROM PUBLIC;
-GRANT USAGE ON SCHEMA egm TO egm_cabinet, egm_operator;
+-- Issue 46: a cabinet login of an earlier install becomes a registered
+-- cabinet that cannot log in.
+DO $$
+DECLARE
+    r RECORD;
+BEGIN
+    FOR r IN SELECT m.rolname FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid JOIN pg_roles m ON m.oid = am.member
+             WHERE g.rolname = 'egm_cabinet' LOOP
+        INSERT INTO egm.machines (machine) VALUES (r.rolname) ON CONFLICT DO NOTHING;
+        EXECUTE format('ALTER ROLE %I NOLOGIN', r.rolname);
+        EXECUTE format('REVOKE egm_cabinet FROM %I', r.rolname);
+    END LOOP;
+END $$;
+REVOKE ALL ON ALL TABLES IN SCHEMA egm FROM PUBLIC, egm_cabinet, egm_operator, egm_service;
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA egm FROM PUBLIC, egm_cabinet, egm_operator, egm_service;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA egm FROM PUBLIC, egm_cabinet;
+REVOKE USAGE ON SCHEMA egm FROM egm_cabinet;
+GRANT USAGE ON SCHEMA egm TO egm_service, egm_operator;
 -- Only the controller's own logins may connect to its database, each
 -- granted CONNECT by name when it is registered (`Controller::register`),
 -- and none may connect to the cluster's `postgres` database (issue 35: a
 -- cabinet once made temporary tables there).
 DO $$ BEGIN
     EXECUTE format('REVOKE ALL ON DATABASE %I FROM PUBLIC', current_database());
-    EXECUTE format('REVOKE ALL ON DATABASE %I FROM egm_cabinet, egm_operator', current_database());
+    EXECUTE format('REVOKE ALL ON DATABASE %I FROM egm_cabinet, egm_operator, egm_service', current_database());
     IF current_database() <> 'postgres' AND EXISTS (SELECT 1 FROM pg_database WHERE datname = 'postgres') THEN
         REVOKE CONNECT, TEMPORARY ON DATABASE postgres FROM PUBLIC;
     END IF;
 END $$;
-GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT, TEXT),
-    egm.return_round(TEXT, TEXT, BIGINT) TO egm_cabinet;
-GRANT EXECUTE ON FUNCTION egm.levels(TEXT), egm.last_awards(TEXT, BIGINT) TO egm_cabinet, egm_operator;
+GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT, TEXT, TEXT), egm.approval(TEXT),
+    egm.return_round(TEXT, TEXT, BIGINT) TO egm_service;
+GRANT EXECUTE ON FUNCTION egm.levels(TEXT), egm.last_awards(TEXT, BIGINT) TO egm_service, egm_operator;
+GRANT EXECUTE ON FUNCTION egm.caller() TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, INT, TEXT, INT, TEXT), egm.books(TEXT),
     egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT), egm.approve_games(TEXT, TEXT, TEXT, BIGINT),
-    egm.pending_awards(TEXT), egm.decide_award(TEXT, TEXT, BIGINT, TEXT, INT, BOOLEAN, TEXT) TO egm_operator;
+    egm.pending_awards(TEXT), egm.decide_award(TEXT, TEXT, BIGINT, TEXT, INT, BOOLEAN, TEXT), egm.assign(TEXT, TEXT, BOOLEAN) TO egm_operator;

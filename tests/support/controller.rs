@@ -1,13 +1,18 @@
 //! The linked progressive controller for tests: the project's own
 //! PostgreSQL (`tools/postgres.sh`, TLS with a test CA), a fresh database
-//! per test, installed by the administrator with its logins registered,
-//! and each login's TLS address. Shared by the workspace's and the
-//! cabinet's tests (`#[path = …] mod controller;`).
+//! per test, installed by the administrator with its names registered,
+//! each operator's TLS address, and the controller's service (issue 46:
+//! the real one, `linked_controller::service`, started once per database
+//! on a free loopback port) with each cabinet's address there. Shared by
+//! the workspace's and the cabinet's tests (`#[path = …] mod controller;`).
 #![allow(clippy::unwrap_used, dead_code)]
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::Mutex;
 
+use linked_controller::service::{Limits, Service, ServiceConfig};
 use linked_controller::{Controller, Role};
 
 fn script() -> PathBuf {
@@ -30,6 +35,56 @@ pub fn postgres(cmd: &str) -> String {
 /// by the project's test CA).
 pub fn url(name: &str, db: &str) -> String {
     run(&["url", name, db])
+}
+
+/// The controller's service for database `db`, started on first use (its
+/// own login registered) and kept until a service for another database is
+/// started (the tests of a process take the server one at a time; the
+/// service's login may hold a bounded number of connections); its port.
+pub fn service_port(db: &str) -> u16 {
+    static SERVICES: Mutex<Vec<(String, Service)>> = Mutex::new(Vec::new());
+    let mut services = SERVICES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, s)) = services.iter().find(|(d, _)| d == db) {
+        return s.addr().port();
+    }
+    services.clear();
+    let service = another_service(db, 0);
+    let port = service.addr().port();
+    services.push((db.to_owned(), service));
+    port
+}
+
+/// An instance of the service for database `db` on loopback port `port`
+/// (0: a free one), its login registered: stateless over the database, so
+/// several may serve one (issue 46).
+pub fn another_service(db: &str, port: u16) -> Service {
+    let admin = postgres("start");
+    let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", &format!("dbname={db}"))).unwrap();
+    c.register("egm-service", Role::Service).unwrap();
+    let pki = PathBuf::from(run(&["pki"]));
+    Service::start(ServiceConfig {
+        listen: std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+        database: url("egm-service", db),
+        ca: pki.join("ca.crt"),
+        cert: pki.join("server.crt"),
+        key: pki.join("server.key"),
+        limits: Limits::default(),
+    })
+    .unwrap()
+}
+
+/// Cabinet `name`'s address at the service on loopback port `port`.
+pub fn cabinet_url_at(name: &str, port: u16) -> String {
+    run(&["service-url", name, &port.to_string()])
+}
+
+/// Cabinet `name`'s address at the service of database `db` (its
+/// certificate made by the project's test CA).
+pub fn cabinet_url(name: &str, db: &str) -> String {
+    let port = service_port(db);
+    static URLS: Mutex<Option<HashMap<(String, u16), String>>> = Mutex::new(None);
+    let mut urls = URLS.lock().unwrap_or_else(|e| e.into_inner());
+    urls.get_or_insert_with(HashMap::new).entry((name.to_owned(), port)).or_insert_with(|| run(&["service-url", name, &port.to_string()])).clone()
 }
 
 /// A fresh database `egm_<prefix>_<pid>` on the controller's server,

@@ -1,13 +1,15 @@
 //! The reel game the linked-pool tests' cabinets play, as the controller
-//! checks their claims (issue 35, attack 1): one reel of 1,000 stops in
-//! one row and one line; stops 0 and 1 show G (the Grande, level 0), 2 to
-//! 21 show M (the Mini, level 1), the rest a blank. A bet is one line of
-//! `wager` one-cent credits.
+//! checks their claims (issue 35, attack 1; issue 46: on its paytable):
+//! one reel of 1,000 stops in one row and one line; stops 0 and 1 show G
+//! (the Grande, level 0), 2 to 21 show M (the Mini, level 1), the rest a
+//! blank; G and M each pay 1 for one. A bet is one line of one credit at
+//! a denomination of `wager` cents.
 
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
 
+use game_core::reels::{BetRules, ReelGame, Strip, Symbol, SymbolKind};
 use linked_controller::{ApprovedReelGame, ApprovedTrigger, ReelClaim};
 
 pub const GAME: &str = "linked-game";
@@ -34,10 +36,28 @@ pub fn level_hit(stop: u32) -> Option<usize> {
     }
 }
 
+/// The game's paytable.
+pub fn paytable() -> ReelGame {
+    let ids = ["G", "M", "-"];
+    let symbols = ids.iter().map(|id| Symbol { id: (*id).into(), name: (*id).into(), kind: SymbolKind::Regular }).collect();
+    let strip = (0..1_000).map(|s| ids.iter().position(|id| *id == symbol(s)).unwrap_or(2) as game_core::reels::SymbolId).collect();
+    ReelGame {
+        id: GAME.into(),
+        name: GAME.into(),
+        symbols,
+        rows: 1,
+        reels: vec![Strip { symbols: strip, weights: None }],
+        lines: vec![vec![0]],
+        pays: vec![vec![0, 1], vec![0, 1], vec![0, 0]],
+        scatter: None,
+        bet: BetRules { lines: vec![1], credits_per_line: vec![1] },
+        double_up: None,
+        wild_only_multiplied: false,
+    }
+}
+
 pub fn games() -> BTreeMap<String, ApprovedReelGame> {
-    let strip = (0..1_000).map(|s| symbol(s).to_owned()).collect();
-    let game = ApprovedReelGame { rows: 1, strips: vec![strip], lines: vec![vec![0]], wild: None, max_credits_per_line: 1_000_000_000 };
-    BTreeMap::from([(GAME.to_owned(), game)])
+    BTreeMap::from([(GAME.to_owned(), ApprovedReelGame::of(&paytable()))])
 }
 
 pub fn triggers() -> Vec<ApprovedTrigger> {
@@ -49,7 +69,7 @@ pub fn triggers() -> Vec<ApprovedTrigger> {
 
 /// The claim of a round that stopped at `stop` with a wager of `wager` cents.
 pub fn claim_at(stop: u32, wager: u64) -> String {
-    serde_json::to_string(&ReelClaim { game: GAME.into(), stops: vec![stop], lines: 1, credits_per_line: wager, denom: 1 }).unwrap_or_default()
+    serde_json::to_string(&ReelClaim { game: GAME.into(), stops: vec![stop], lines: 1, credits_per_line: 1, denom: wager }).unwrap_or_default()
 }
 
 /// A claim that hits `level` (a stop showing its symbol; any level past

@@ -4,9 +4,15 @@
 //!
 //! * `egm-progressive install ADMIN` — the schema, the calls and the grants
 //!   (ADMIN: the administrator's address, the server's local socket).
-//! * `egm-progressive register ADMIN NAME --role cabinet|operator` — a login
-//!   (a cabinet's machine ID, or an operator), authenticated by the
-//!   certificate whose CN is NAME.
+//! * `egm-progressive register ADMIN NAME --role cabinet|operator|service` —
+//!   a cabinet's machine ID (a row: cabinets never log into the database,
+//!   issue 46), or a login (an operator, or the service) authenticated by
+//!   the certificate whose CN is NAME.
+//! * `egm-progressive serve DATABASE --listen ADDR --ca CA --cert CRT --key KEY`
+//!   — the controller's service, the only way a cabinet reaches the pools
+//!   (DATABASE: the service login's address).
+//! * `egm-progressive assign OPERATOR POOL MACHINE… [--off]` — the cabinets
+//!   that play a pool.
 //! * `egm-progressive setup OPERATOR POOL.ron [--max-wager CENTS]` — the pool.
 //! * `egm-progressive approve OPERATOR POOL --paytable GAME.ron…
 //!   --trigger LEVEL:SYMBOL:COUNT[:max]… --confirm-above CENTS` — what the
@@ -28,7 +34,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
 use clap::{Parser, Subcommand, ValueEnum};
-use linked_controller::{ApprovedReelGame, ApprovedTrigger, Controller, Outcome, Role};
+use linked_controller::service::{Limits, Service, ServiceConfig};
+use linked_controller::{ApprovedReelGame, ApprovedTrigger, CabinetClient, Controller, Outcome, Role};
 use meters::PoolConfig;
 
 #[derive(Parser)]
@@ -42,6 +49,7 @@ struct Cli {
 enum Login {
     Cabinet,
     Operator,
+    Service,
 }
 
 #[derive(Subcommand)]
@@ -54,6 +62,32 @@ enum Command {
         name: String,
         #[arg(long, value_enum)]
         role: Login,
+    },
+    /// Run the controller's service: cabinets connect to it with their
+    /// certificates; it alone makes their calls on the database.
+    Serve {
+        /// The service login's database address.
+        database: String,
+        /// Where cabinets connect.
+        #[arg(long)]
+        listen: std::net::SocketAddr,
+        /// The site's CA (it signs every cabinet's certificate).
+        #[arg(long)]
+        ca: PathBuf,
+        /// The service's certificate and key.
+        #[arg(long)]
+        cert: PathBuf,
+        #[arg(long)]
+        key: PathBuf,
+    },
+    /// Assign registered cabinets to a pool, or take them off (an operator).
+    Assign {
+        url: String,
+        pool: String,
+        #[arg(required = true)]
+        machines: Vec<String>,
+        #[arg(long)]
+        off: bool,
     },
     /// Create the pool described in a RON file (an operator).
     Setup {
@@ -115,12 +149,12 @@ enum Command {
         #[arg(long)]
         authority: Option<String>,
     },
-    /// Contributions per second from concurrent cabinets (a scratch pool):
-    /// one thread per cabinet address.
+    /// Contributions per second from concurrent cabinets (a scratch pool)
+    /// through the service: one thread per cabinet address.
     Bench {
         /// An operator's address (sets the scratch pool up, checks the books).
         url: String,
-        /// The cabinets' addresses, one thread each.
+        /// The cabinets' service addresses (egm://NAME@…), one thread each.
         #[arg(required = true)]
         cabinets: Vec<String>,
         #[arg(long, default_value = "5")]
@@ -164,9 +198,25 @@ fn run(cli: Cli) -> Result<()> {
             let role = match role {
                 Login::Cabinet => Role::Cabinet,
                 Login::Operator => Role::Operator,
+                Login::Service => Role::Service,
             };
             Controller::connect(&admin)?.register(&name, role)?;
             println!("{name} registered");
+            Ok(())
+        }
+        Command::Serve { database, listen, ca, cert, key } => {
+            let service = ServiceConfig { listen, database, ca, cert, key, limits: Limits::default() };
+            let service = Service::start(service)?;
+            println!("the progressive controller's service listens on {}", service.addr());
+            service.wait();
+            Ok(())
+        }
+        Command::Assign { url, pool, machines, off } => {
+            let mut c = Controller::connect(&url)?;
+            for m in &machines {
+                c.assign(&pool, m, !off)?;
+            }
+            println!("{} cabinet(s) {} pool {pool}", machines.len(), if off { "taken off" } else { "assigned to" });
             Ok(())
         }
         Command::Setup { url, pool, max_wager } => {
@@ -271,6 +321,14 @@ fn bench(url: &str, cabinets: &[String], seconds: u64, batch: usize) -> Result<(
     };
     let mut c = Controller::connect(url)?;
     c.configure_pool(&cfg, 1_000_000)?;
+    for address in cabinets {
+        let name = address
+            .strip_prefix("egm://")
+            .and_then(|a| a.split_once('@'))
+            .map(|a| a.0)
+            .ok_or_else(|| anyhow!("{address}: a cabinet's address is egm://NAME@HOST:PORT?…"))?;
+        c.assign(&pool, name, true)?;
+    }
     let until = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();
     let counts: Vec<Result<u64>> = std::thread::scope(|s| {
@@ -281,7 +339,7 @@ fn bench(url: &str, cabinets: &[String], seconds: u64, batch: usize) -> Result<(
             .map(|(i, address)| {
                 let pool = pool.clone();
                 s.spawn(move || -> Result<u64> {
-                    let mut c = Controller::connect(address)?;
+                    let mut c = CabinetClient::connect(address)?;
                     // A journal epoch of its own for this run.
                     let epoch = format!("{run:016x}{:08x}{i:08x}", std::process::id());
                     let mut round = 0u64;

@@ -1,0 +1,178 @@
+//! What one certificate may use of the service (issue 46): connections at
+//! once, requests and contributions a second, claims a second. Shared by
+//! all of a cabinet's connections; what is over a limit is answered
+//! [`crate::service::protocol::Answer::Unavailable`] and logged, never
+//! queued.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::service::protocol::Request;
+
+/// The service's bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Connections one certificate may hold at once.
+    pub connections_per_cabinet: usize,
+    /// Authenticated connections at once, all cabinets together.
+    pub connections: usize,
+    /// Connections still in their TLS handshake at once.
+    pub handshakes: usize,
+    /// How long a handshake may take.
+    pub handshake_timeout: Duration,
+    /// How long a connection may stay silent between requests.
+    pub idle_timeout: Duration,
+    /// Requests a second per certificate (sustained; twice that at once).
+    pub requests_per_second: u64,
+    /// Contribution rows a second per certificate (sustained; as many at once).
+    pub rows_per_second: u64,
+    /// Award claims a second per certificate (sustained; twenty at once): a
+    /// round takes seconds, so an honest cabinet claims far less.
+    pub claims_per_second: u64,
+    /// Connections to the database the service keeps.
+    pub database_connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            connections_per_cabinet: crate::controller::CABINET_CONNECTIONS as usize,
+            connections: 512,
+            handshakes: 1024,
+            handshake_timeout: Duration::from_secs(5),
+            idle_timeout: Duration::from_secs(30),
+            requests_per_second: 1000,
+            rows_per_second: 50_000,
+            claims_per_second: 2,
+            database_connections: 8,
+        }
+    }
+}
+
+/// Claims one certificate may make at once.
+const CLAIM_BURST: u64 = 20;
+
+/// A token bucket, in millionths of a token.
+#[derive(Debug)]
+struct Bucket {
+    micro: u128,
+    at: Instant,
+    rate: u128,
+    burst: u128,
+}
+
+impl Bucket {
+    fn new(rate: u64, burst: u64) -> Bucket {
+        let burst = u128::from(burst) * 1_000_000;
+        Bucket { micro: burst, at: Instant::now(), rate: u128::from(rate), burst }
+    }
+
+    fn take(&mut self, n: u64) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.at).as_micros().saturating_mul(self.rate);
+        self.micro = self.micro.saturating_add(refill).min(self.burst);
+        self.at = now;
+        let want = u128::from(n) * 1_000_000;
+        if self.micro >= want {
+            self.micro -= want;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Cabinet {
+    connections: usize,
+    requests: Bucket,
+    rows: Bucket,
+    claims: Bucket,
+}
+
+/// Every certificate's use of the service.
+#[derive(Debug)]
+pub(crate) struct Cabinets {
+    limits: Limits,
+    inner: Mutex<HashMap<String, Cabinet>>,
+}
+
+/// One of a cabinet's connections, counted while it lives.
+#[derive(Debug)]
+pub(crate) struct Seat {
+    cabinets: Arc<Cabinets>,
+    name: String,
+}
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        if let Ok(mut all) = self.cabinets.inner.lock()
+            && let Some(c) = all.get_mut(&self.name)
+        {
+            c.connections = c.connections.saturating_sub(1);
+        }
+    }
+}
+
+impl Cabinets {
+    pub(crate) fn new(limits: Limits) -> Arc<Cabinets> {
+        Arc::new(Cabinets { limits, inner: Mutex::new(HashMap::new()) })
+    }
+
+    /// A seat for one more connection of `name`; `None` at its limit.
+    pub(crate) fn seat(self: &Arc<Self>, name: &str) -> Option<Seat> {
+        let l = &self.limits;
+        let mut all = self.inner.lock().ok()?;
+        let c = all.entry(name.to_owned()).or_insert_with(|| Cabinet {
+            connections: 0,
+            requests: Bucket::new(l.requests_per_second, l.requests_per_second.saturating_mul(2)),
+            rows: Bucket::new(l.rows_per_second, l.rows_per_second),
+            claims: Bucket::new(l.claims_per_second, CLAIM_BURST),
+        });
+        if c.connections >= l.connections_per_cabinet {
+            return None;
+        }
+        c.connections += 1;
+        Some(Seat { cabinets: self.clone(), name: name.to_owned() })
+    }
+
+    /// Whether `name` may make `request` now; otherwise which limit it is over.
+    pub(crate) fn admit(&self, name: &str, request: &Request) -> Result<(), String> {
+        let mut all = self.inner.lock().map_err(|_| "the service's limits are unavailable".to_owned())?;
+        let c = all.get_mut(name).ok_or_else(|| "no connection of this cabinet is counted".to_owned())?;
+        if !c.requests.take(1) {
+            return Err(format!("over {} requests a second", self.limits.requests_per_second));
+        }
+        match request {
+            Request::Contribute { rows, .. } if !c.rows.take(rows.len() as u64) => Err(format!("over {} contributions a second", self.limits.rows_per_second)),
+            Request::Award { .. } if !c.claims.take(1) => Err(format!("over {} award claims a second", self.limits.claims_per_second)),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cabinet_holds_its_own_connections_only_and_claims_are_paced() {
+        let limits = Limits { connections_per_cabinet: 2, ..Limits::default() };
+        let cabinets = Cabinets::new(limits);
+        let a1 = cabinets.seat("A").unwrap();
+        let _a2 = cabinets.seat("A").unwrap();
+        assert!(cabinets.seat("A").is_none());
+        assert!(cabinets.seat("B").is_some());
+        drop(a1);
+        assert!(cabinets.seat("A").is_some());
+        let claim = Request::Award { pool: "p".into(), epoch: "e".into(), round: 1, level: 0, outcome: String::new() };
+        // Twenty at once, then two a second.
+        for _ in 0..CLAIM_BURST {
+            cabinets.admit("A", &claim).unwrap();
+        }
+        assert_eq!(cabinets.admit("A", &claim).unwrap_err(), "over 2 award claims a second");
+        // Other requests are not claims.
+        cabinets.admit("A", &Request::Levels { pool: "p".into() }).unwrap();
+    }
+}
