@@ -10,7 +10,7 @@
 //! | 3 a plain link, a borrowed identity | `attack_3_*` |
 //! | 4 round numbers restarting after a RAM clear | `attack_4_*` |
 //! | 5 an unreasonable wager blocking the outbox | `attack_5_*` |
-//! | 6 a void after the award, or a settled round passed off as voided | `attack_6_*`, `a_void_takes_back_a_contribution_another_award_paid_out`; through the host, `a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award` |
+//! | 6 a void after the award, or a settled round passed off as voided | `attack_6_*`, `a_void_takes_back_a_contribution_another_award_paid_out`; through the host, `a_void_after_a_linked_award_waits_for_the_controller_and_the_attendant_undoes_it` |
 
 use std::path::Path;
 
@@ -279,7 +279,7 @@ fn attack_5_unreasonable_wagers_are_refused_per_row_and_the_outbox_drains() {
 }
 
 #[test]
-fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
+fn attack_6_a_void_after_the_award_is_undone_by_the_attendant_alone() {
     let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let (db, mut op) = controller("attack6", &["A"]);
     set_up(&mut op, &["A"]);
@@ -295,21 +295,32 @@ fn attack_6_a_void_after_the_award_returns_it_to_the_pool() {
     assert_eq!(link.call(|c| c.award(POOL, &epoch, round, MINI, &hit(MINI, 5_000))).unwrap().amount, value);
     let reset = op.levels(POOL).unwrap()[MINI].value;
     assert!(reset < value);
-    // The round is voided instead of resumed: the award goes back, and
-    // the refunded wager's contribution comes out (5,000 cents: 2% to the
-    // Mini, 100 cents; 0.5% to the Grande, 25 cents).
-    assert_eq!(link.call(|c| c.return_round(POOL, &epoch, round)).unwrap(), value);
+    // The round is voided instead of resumed. Issue 46 (the void cycle):
+    // the cabinet's void holds the award for the attendant and moves no
+    // money; the cabinet refunds its stake.
+    let held = op.books(POOL).unwrap();
+    assert_eq!(link.call(|c| c.return_round(POOL, &epoch, round)).unwrap(), 0);
+    assert_eq!(op.books(POOL).unwrap(), held, "the cabinet's void moved pool money");
     drop(m);
     let mut m = machine(&path);
     m.void_round(round, "attack 6").unwrap();
+    let log = op.operator_log(1).unwrap();
+    assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("A", "void_held"));
+    // The attendant finds the round voided on the cabinet: the award goes
+    // back, and the refunded wager's contribution comes out (5,000 cents:
+    // 2% to the Mini, 100 cents; 0.5% to the Grande, 25 cents).
+    let pending = op.pending_awards(POOL).unwrap();
+    assert_eq!((pending.len(), pending[0].round, pending[0].amount), (1, round, value));
+    assert_eq!(op.decide_award(&pending[0], POOL, false, "voided on the cabinet, seen in recall").unwrap(), value);
     let levels = op.levels(POOL).unwrap();
     assert_eq!(levels[MINI].value, reset + value - 100, "the award went back to its level, the contribution came out");
     assert_eq!(levels[0].value, pool().levels[0].start_value, "the Grande kept the refunded wager's 25 cents");
-    let log = op.operator_log(2).unwrap();
-    assert_eq!((log[1].0.as_str(), log[1].1.as_str()), ("A", "return_award"), "the return is logged");
-    assert!(log[1].2.contains(&format!("{value} cents back")), "{}", log[1].2);
-    assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("A", "return_contribution"));
-    assert!(log[0].2.contains("the 5000-cent wager was refunded") && log[0].2.contains("level 1: 100000000 µ¢ from its value"), "{}", log[0].2);
+    let log = op.operator_log(3).unwrap();
+    assert_eq!((log[2].0.as_str(), log[2].1.as_str()), ("egm-operator", "return_award"), "the return is logged");
+    assert!(log[2].2.contains(&format!("{value} cents back")), "{}", log[2].2);
+    assert_eq!((log[1].0.as_str(), log[1].1.as_str()), ("egm-operator", "return_contribution"));
+    assert!(log[1].2.contains("the 5000-cent wager was refunded") && log[1].2.contains("level 1: 100000000 µ¢ from its value"), "{}", log[1].2);
+    assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("egm-operator", "refuse_award"));
     let books = op.books(POOL).unwrap();
     assert!(books.balanced());
     assert_eq!((books.contributions, books.wagered), (0, 0));

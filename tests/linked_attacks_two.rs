@@ -162,12 +162,49 @@ fn attack_2_voids_of_fake_wagers_never_make_the_operator_pay() {
     // reserve): the voids added nothing.
     let funded: Vec<i128> = books.operator_funded.iter().zip(&funded_at_start).map(|(a, b)| a - b).collect();
     assert_eq!(funded, vec![100_000, 1_000]);
-    // The award round itself, voided: its awards go back, the operator
-    // funds nothing more, and the books still balance.
-    assert_eq!(a.return_round(POOL, &epoch(21), 1).unwrap(), grande + mini);
+    // The award round itself, voided by the cabinet: held for the
+    // attendant (issue 46, the void cycle), nothing moves; the attendant
+    // undoes it: its awards go back, the operator funds nothing more, and
+    // the books still balance.
+    assert_eq!(a.return_round(POOL, &epoch(21), 1).unwrap(), 0);
+    assert_eq!(op.books(POOL).unwrap(), books, "the cabinet's void moved pool money");
+    let held = op.pending_awards(POOL).unwrap();
+    assert_eq!(held.iter().map(|p| (p.round, p.level, p.amount)).collect::<Vec<_>>(), vec![(1, 0, grande), (1, MINI, mini)]);
+    op.decide_award(&held[0], POOL, false, "voided on the cabinet").unwrap();
+    assert!(op.pending_awards(POOL).unwrap().is_empty(), "one decision undoes the whole round");
     let books = op.books(POOL).unwrap();
     assert!(books.balanced());
     assert_eq!(books.operator_funded.iter().zip(&funded_at_start).map(|(a, b)| a - b).collect::<Vec<_>>(), vec![100_000, 1_000]);
+    assert_eq!(op.last_awards(POOL, 5).unwrap(), vec![], "an undone award is still listed");
+}
+
+/// Issue 46, the void cycle: contribute 1 cent, claim the Mini, void the
+/// round, 99 times. The cabinet's voids move nothing: every award stands
+/// until the attendant decides, so the operator funds one reset per award
+/// actually made and the Mini never grows from the operator's money.
+#[test]
+fn the_void_cycle_makes_the_operator_fund_nothing_without_the_attendant() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack46_void", &["A"]);
+    set_up(&mut op, &["A"]);
+    let mut a = cabinet("A", &db);
+    let mini_reset = pool().levels[MINI].reset_value;
+    for n in 1..=20u32 {
+        a.contribute(POOL, &epoch(n), &[(1, 1)]).unwrap();
+        let won = loop {
+            match a.award(POOL, &epoch(n), 1, MINI, &hit(MINI, 1)) {
+                Err(linked_controller::LinkError::Down) => std::thread::sleep(Duration::from_millis(600)),
+                other => break other.unwrap(),
+            }
+        };
+        assert!(!won.pending);
+        assert_eq!(a.return_round(POOL, &epoch(n), 1).unwrap(), 0, "a void returned pool money to the level");
+    }
+    let levels = op.levels(POOL).unwrap();
+    assert!(levels[MINI].value < mini_reset + 10, "the Mini grew to {} from voided awards", levels[MINI].value);
+    let books = op.books(POOL).unwrap();
+    assert!(books.balanced());
+    assert_eq!(op.pending_awards(POOL).unwrap().len(), 20, "every voided award waits for the attendant");
 }
 
 /// Attack 4 (issue 46: the pool frozen by a cabinet's open transaction):

@@ -704,7 +704,7 @@ fn ron_pool(text: &str) -> PoolConfig {
 /// the award goes back to its level and the contribution is taken back
 /// before the stake is refunded.
 #[test]
-fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() {
+fn a_void_after_a_linked_award_waits_for_the_controller_and_the_attendant_undoes_it() {
     use game_host::boot::{BootOptions, boot};
     use game_host::command::Command;
 
@@ -752,6 +752,11 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() 
     }
     assert_eq!(s.machine().credit(), 2_000, "the stake was refunded");
     let mut c = Controller::connect(&url(OPERATOR, &pg_db)).unwrap();
+    // Issue 46: the cabinet's void held the award for the attendant, who
+    // finds the round voided and undoes it.
+    let held = c.pending_awards(POOL).unwrap();
+    assert_eq!(held.iter().map(|p| (p.round, p.level, p.amount)).collect::<Vec<_>>(), vec![(round, 1, amount)]);
+    c.decide_award(&held[0], POOL, false, "voided on the cabinet at boot").unwrap();
     // The award went back to its level and the round's contribution was
     // taken back: the only round played, so each level holds what it held
     // before it (its start value) and the Mini also the reset the operator
@@ -763,7 +768,10 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_returns_the_award() 
     assert!(books.balanced());
     assert_eq!((books.contributions, books.wagered), (0, 0), "a refunded wager still counts as contributed");
     assert!(c.by_machine(POOL).unwrap().is_empty());
-    let log = c.operator_log(2).unwrap();
+    let log = c.operator_log(4).unwrap();
     let actions: Vec<(&str, &str)> = log.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect();
-    assert_eq!(actions, vec![("EGM-0001", "return_contribution"), ("EGM-0001", "return_award")]);
+    assert_eq!(
+        actions,
+        vec![("egm-operator", "refuse_award"), ("egm-operator", "return_contribution"), ("egm-operator", "return_award"), ("EGM-0001", "void_held")]
+    );
 }

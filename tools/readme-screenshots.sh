@@ -140,7 +140,7 @@ key space
 sleep 6
 keep dice
 choose "Bacará"
-touch_text 'BANCA\\n0,95'       # the banker's spot (awk reads \\ as one backslash)
+touch_text 'PONTO\\n1:1'        # the player's spot (a banker chip at 1 cent is refused: 20-cent multiples); awk reads \\ as one backslash
 key space
 sleep 4
 keep baccarat

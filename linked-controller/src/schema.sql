@@ -101,6 +101,9 @@ ALTER TABLE egm.awards ADD COLUMN IF NOT EXISTS outcome JSONB;
 ALTER TABLE egm.awards ADD COLUMN IF NOT EXISTS pending BOOLEAN NOT NULL DEFAULT false;
 ALTER TABLE egm.awards ADD COLUMN IF NOT EXISTS confirmed_by TEXT;
 ALTER TABLE egm.awards ADD COLUMN IF NOT EXISTS confirmed_at TIMESTAMPTZ;
+-- Issue 46, the void cycle: the cabinet voided the award's round; held for
+-- the attendant, who alone undoes it (`decide_award`).
+ALTER TABLE egm.awards ADD COLUMN IF NOT EXISTS void_held BOOLEAN NOT NULL DEFAULT false;
 -- Every call refused, with its reason: the lab's and the operator's trail.
 CREATE TABLE IF NOT EXISTS egm.refusals (
     seq BIGSERIAL PRIMARY KEY,
@@ -433,7 +436,9 @@ BEGIN
         RETURN;
     END IF;
     out_amount := lv.current_micro / 1000000;
-    out_pending := p.confirm_above IS NOT NULL AND out_amount > p.confirm_above;
+    -- Issue 46: at or above the confirmation amount (a Grande at its reset
+    -- once went unconfirmed).
+    out_pending := p.confirm_above IS NOT NULL AND out_amount >= p.confirm_above;
     -- The restart at the reset value: whole cents of the reserve first.
     from_reserve := LEAST(lv.reserve_micro / 1000000, lv.reset_value);
     UPDATE levels l SET current_micro = lv.reset_value * 1000000 + lv.current_micro % 1000000,
@@ -463,6 +468,73 @@ END $$;
 -- refused and logged.
 DROP FUNCTION IF EXISTS egm.return_awards(TEXT, TEXT, BIGINT);
 DROP FUNCTION IF EXISTS egm.return_round(TEXT, TEXT, BIGINT);
+-- Undo a voided round on the pool (not granted: called by `return_round`
+-- for a round without awards, and by the attendant's `decide_award` for
+-- one whose awards the void held): its awards back to their levels, then
+-- its refunded wager's contribution out of them, each step logged under
+-- `p_by`. Returns the awards' sum.
+CREATE OR REPLACE FUNCTION egm.undo_round(p_machine TEXT, p_epoch TEXT, p_round BIGINT, p_pool TEXT, p_by TEXT)
+RETURNS BIGINT
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    a RECORD;
+    lv RECORD;
+    total BIGINT := 0;
+    refunded BIGINT;
+    inc BIGINT;
+    res BIGINT;
+    from_current BIGINT;
+    from_reserve BIGINT;
+    short BIGINT;
+    kept BIGINT := 0;
+    trail TEXT := '';
+BEGIN
+    FOR a IN SELECT w.level, w.amount FROM awards w
+        WHERE w.machine = p_machine AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.returned_at IS NULL
+        ORDER BY w.level FOR UPDATE
+    LOOP
+        UPDATE levels l SET current_micro = l.current_micro + a.amount * 1000000, awarded = l.awarded - a.amount
+            WHERE l.pool = p_pool AND l.level = a.level;
+        UPDATE awards w SET returned_at = now()
+            WHERE w.machine = p_machine AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = a.level;
+        total := total + a.amount;
+        INSERT INTO operator_log (operator, action, detail)
+            VALUES (p_by, 'return_award', format('round %s of epoch %s: %s cents back to pool %s level %s (the round was voided)',
+                    p_round, p_epoch, a.amount, p_pool, a.level));
+    END LOOP;
+    SELECT c.wager INTO refunded FROM contributions c
+        WHERE c.machine = p_machine AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool AND c.returned_at IS NULL FOR UPDATE;
+    IF FOUND THEN
+        FOR lv IN SELECT l.level, l.current_micro, l.reserve_micro, l.reset_value, l.increment_ppm, l.reserve_ppm FROM levels l
+            WHERE l.pool = p_pool ORDER BY l.level FOR UPDATE
+        LOOP
+            inc := refunded * lv.increment_ppm;
+            res := refunded * lv.reserve_ppm;
+            from_current := LEAST(inc, GREATEST(0, lv.current_micro - lv.reset_value * 1000000));
+            from_reserve := LEAST(inc + res - from_current, lv.reserve_micro);
+            -- What an award already paid out stays contributed: the
+            -- operator never funds a void (issue 35, attack 2).
+            short := inc + res - from_current - from_reserve;
+            kept := kept + short;
+            UPDATE levels l SET current_micro = l.current_micro - from_current,
+                reserve_micro = l.reserve_micro - from_reserve,
+                contributed_micro = l.contributed_micro - from_current - from_reserve
+            WHERE l.pool = p_pool AND l.level = lv.level;
+            trail := trail || format(' level %s: %s µ¢ from its value, %s µ¢ from the reserve, %s µ¢ already paid out by an award, kept;',
+                                 lv.level, from_current, from_reserve, short);
+        END LOOP;
+        UPDATE contributions c SET returned_at = now(), kept_micro = kept
+            WHERE c.machine = p_machine AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool;
+        INSERT INTO operator_log (operator, action, detail)
+            VALUES (p_by, 'return_contribution', format('round %s of epoch %s: the %s-cent wager was refunded, its contribution to pool %s taken back:%s',
+                    p_round, p_epoch, refunded, p_pool, trail));
+        PERFORM pg_notify('egm_progressive', p_pool);
+    ELSIF total > 0 THEN
+        PERFORM pg_notify('egm_progressive', p_pool);
+    END IF;
+    RETURN total;
+END $$;
+
 CREATE OR REPLACE FUNCTION egm.return_round(p_pool TEXT, p_epoch TEXT, p_round BIGINT)
 RETURNS TABLE (out_amount BIGINT, out_refusal TEXT)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
@@ -492,50 +564,26 @@ BEGIN
         RETURN NEXT;
         RETURN;
     END IF;
-    FOR a IN SELECT w.level, w.amount FROM awards w
-        WHERE w.machine = caller() AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.returned_at IS NULL
-        ORDER BY w.level FOR UPDATE
-    LOOP
-        UPDATE levels l SET current_micro = l.current_micro + a.amount * 1000000, awarded = l.awarded - a.amount
-            WHERE l.pool = p_pool AND l.level = a.level;
-        UPDATE awards w SET returned_at = now()
-            WHERE w.machine = caller() AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = a.level;
-        total := total + a.amount;
-        INSERT INTO operator_log (operator, action, detail)
-            VALUES (caller(), 'return_award', format('round %s of epoch %s: %s cents back to pool %s level %s (the round was voided)',
-                    p_round, p_epoch, a.amount, p_pool, a.level));
-    END LOOP;
-    SELECT c.wager INTO refunded FROM contributions c
-        WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool AND c.returned_at IS NULL FOR UPDATE;
-    IF FOUND THEN
-        FOR lv IN SELECT l.level, l.current_micro, l.reserve_micro, l.reset_value, l.increment_ppm, l.reserve_ppm FROM levels l
-            WHERE l.pool = p_pool ORDER BY l.level FOR UPDATE
+    -- Issue 46, the void cycle: a round the controller awarded is undone
+    -- by the attendant alone. The cabinet's void holds its awards (and
+    -- leaves its contribution) for the attendant's decision; the cabinet
+    -- refunds its stake as M-36 says.
+    IF EXISTS (SELECT 1 FROM awards w WHERE w.machine = caller() AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.returned_at IS NULL) THEN
+        FOR a IN SELECT w.level, w.amount FROM awards w
+            WHERE w.machine = caller() AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.returned_at IS NULL AND NOT w.void_held
+            ORDER BY w.level FOR UPDATE
         LOOP
-            inc := refunded * lv.increment_ppm;
-            res := refunded * lv.reserve_ppm;
-            from_current := LEAST(inc, GREATEST(0, lv.current_micro - lv.reset_value * 1000000));
-            from_reserve := LEAST(inc + res - from_current, lv.reserve_micro);
-            -- What an award already paid out stays contributed: the
-            -- operator never funds a void (issue 35, attack 2).
-            short := inc + res - from_current - from_reserve;
-            kept := kept + short;
-            UPDATE levels l SET current_micro = l.current_micro - from_current,
-                reserve_micro = l.reserve_micro - from_reserve,
-                contributed_micro = l.contributed_micro - from_current - from_reserve
-            WHERE l.pool = p_pool AND l.level = lv.level;
-            trail := trail || format(' level %s: %s µ¢ from its value, %s µ¢ from the reserve, %s µ¢ already paid out by an award, kept;',
-                                 lv.level, from_current, from_reserve, short);
+            UPDATE awards w SET pending = true, void_held = true
+                WHERE w.machine = caller() AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = a.level;
+            INSERT INTO operator_log (operator, action, detail)
+                VALUES (caller(), 'void_held', format('round %s of epoch %s was voided after an award of %s cents of pool %s level %s: held for the attendant',
+                        p_round, p_epoch, a.amount, p_pool, a.level));
         END LOOP;
-        UPDATE contributions c SET returned_at = now(), kept_micro = kept
-            WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool;
-        INSERT INTO operator_log (operator, action, detail)
-            VALUES (caller(), 'return_contribution', format('round %s of epoch %s: the %s-cent wager was refunded, its contribution to pool %s taken back:%s',
-                    p_round, p_epoch, refunded, p_pool, trail));
-        PERFORM pg_notify('egm_progressive', p_pool);
-    ELSIF total > 0 THEN
-        PERFORM pg_notify('egm_progressive', p_pool);
+        out_amount := 0;
+        RETURN NEXT;
+        RETURN;
     END IF;
-    out_amount := total;
+    out_amount := undo_round(caller(), p_epoch, p_round, p_pool, caller());
     RETURN NEXT;
 END $$;
 
@@ -701,13 +749,19 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 DECLARE
     a RECORD;
 BEGIN
-    SELECT w.amount, w.outcome INTO a FROM awards w
+    SELECT w.amount, w.outcome, w.void_held INTO a FROM awards w
         WHERE w.machine = p_machine AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = p_level
           AND w.pending AND w.returned_at IS NULL FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no pending award of pool % level % for round % of epoch % of machine %', p_pool, p_level, p_round, p_epoch, p_machine;
     END IF;
-    IF p_confirm THEN
+    IF a.void_held AND NOT p_confirm THEN
+        -- The cabinet voided the round: every award of it back to its
+        -- level and its contribution taken back, as the attendant found.
+        PERFORM undo_round(p_machine, p_epoch, p_round, p_pool, session_user);
+        UPDATE awards w SET pending = false, confirmed_by = session_user, confirmed_at = now()
+            WHERE w.machine = p_machine AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool;
+    ELSIF p_confirm THEN
         UPDATE awards w SET pending = false, confirmed_by = session_user, confirmed_at = now()
             WHERE w.machine = p_machine AND w.epoch = p_epoch AND w.round = p_round AND w.pool = p_pool AND w.level = p_level;
     ELSE

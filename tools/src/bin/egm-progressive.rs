@@ -111,9 +111,11 @@ enum Command {
         /// line wins it; once per trigger.
         #[arg(long = "trigger", required = true)]
         triggers: Vec<String>,
-        /// Awards above this many cents wait for an attendant (M-12).
+        /// Awards of at least this many cents wait for an attendant
+        /// (M-12). By default the top level's reset value: every award of
+        /// the top level waits (issue 46).
         #[arg(long)]
-        confirm_above: u64,
+        confirm_above: Option<u64>,
     },
     /// The awards waiting for an attendant, with the outcome each was
     /// claimed with (an operator).
@@ -228,15 +230,20 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Approve { url, pool, paytables, triggers, confirm_above } => {
+            let mut c = Controller::connect(&url)?;
+            let confirm_above = match confirm_above {
+                Some(cents) => cents,
+                None => c.levels(&pool)?.first().map(|top| top.reset_value).ok_or_else(|| anyhow!("no linked pool {pool}: set it up first"))?,
+            };
             let mut games = std::collections::BTreeMap::new();
             for path in &paytables {
                 let game = paytables::compile::load(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
                 games.insert(game.id.clone(), ApprovedReelGame::of(&game));
             }
             let triggers = triggers.iter().map(|t| parse_trigger(t)).collect::<Result<Vec<_>>>()?;
-            Controller::connect(&url)?.approve_games(&pool, &games, &triggers, confirm_above)?;
+            c.approve_games(&pool, &games, &triggers, confirm_above)?;
             println!(
-                "pool {pool}: {} game(s) and {} trigger(s) approved; awards above {confirm_above} cents wait for an attendant",
+                "pool {pool}: {} game(s) and {} trigger(s) approved; awards of {confirm_above} cents or more wait for an attendant",
                 games.len(),
                 triggers.len()
             );
