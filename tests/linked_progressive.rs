@@ -33,6 +33,8 @@ use linked_game::hit;
 #[path = "linked_attacks.rs"]
 mod linked_attacks;
 mod linked_attacks_two;
+#[path = "linked_commit.rs"]
+mod linked_commit;
 
 const CABINETS: usize = 8;
 const ROUNDS: u64 = 1_200;

@@ -111,6 +111,9 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
         Entry::LinkedRefused { pool, round, reason } => {
             format!("{} {pool} {} {round}: {reason}", t("O controlador"), t("recusou a jogada"))
         }
+        Entry::LinkedCommitted { pool, round, stake, .. } => {
+            format!("{} {round} {} {pool} ({})", t("Jogada"), t("comprometida com o progressivo"), money(*stake))
+        }
         Entry::PoolTransfer { pool, level, amount, to, by } => {
             let to = match to {
                 TransferTarget::Pool { pool, level } => format!("{pool} {} {}", t("nível"), level + 1),
@@ -150,7 +153,7 @@ mod tests {
             Entry::TicketPrinted { validation: "456".into() },
             Entry::HandpayLocked { id: 1, handpay: HandpayKind::CancelledCredits, amount: 500_000 },
             Entry::HandpayPaid { id: 1, attendant: "K".into() },
-            Entry::RoundBegun { round: 3, game: "classic-sevens".into(), denom: 5, stake: 15, credit_before: 100, step: step.clone(), draws: 3, side_stake: 0 },
+            Entry::RoundBegun { round: 3, game: "classic-sevens".into(), denom: 5, stake: 15, credit_before: 100, step: step.clone(), draws: 3, side_stake: 0, committed: None },
             Entry::RoundStep { round: 3, step, extra_stake: 5, draws: 0 },
             Entry::RoundSettled {
                 round: 3,
@@ -171,6 +174,16 @@ mod tests {
             Entry::LinkedPoolJoined { pool: "linked-sevens".into(), games: vec!["classic-sevens".into()], min_wager: 1 },
             Entry::LinkedDelivered { pool: "linked-sevens".into(), rounds: vec![1, 2] },
             Entry::LinkedRefused { pool: "linked-sevens".into(), round: 2, reason: "over its bound".into() },
+            Entry::LinkedCommitted {
+                pool: "linked-sevens".into(),
+                round: 4,
+                game: "classic-sevens".into(),
+                denom: 1,
+                stake: 3,
+                side_stake: 0,
+                bet: "{}".into(),
+                key: "00".repeat(32),
+            },
             Entry::PoolTransfer {
                 pool: "sevens".into(),
                 level: 0,

@@ -108,6 +108,25 @@ impl CabinetClient {
         }
     }
 
+    /// Issue 46: commit this cabinet's next `round` (SHA-256 of its key,
+    /// hex) with `bet` before it is drawn; the controller's nonce (hex).
+    pub fn commit(&mut self, pool: &str, epoch: &str, round: u64, commitment: &str, bet: &crate::ReelBet) -> Result<String, LinkError> {
+        let request = Request::Commit { pool: pool.into(), epoch: epoch.into(), round, commitment: commitment.into(), bet: bet.clone() };
+        match self.ask(&request)? {
+            Answer::Nonce(n) => Ok(n),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// Issue 46: the award of `level` for committed `round`, revealing its
+    /// key (hex).
+    pub fn reveal(&mut self, pool: &str, epoch: &str, round: u64, level: usize, key: &str) -> Result<Claimed, LinkError> {
+        match self.ask(&Request::Reveal { pool: pool.into(), epoch: epoch.into(), round, level, key: key.into() })? {
+            Answer::Claimed(c) => Ok(c),
+            other => Err(unexpected(&other)),
+        }
+    }
+
     /// A voided round: what it did to the pool undone; the awards' sum.
     pub fn return_round(&mut self, pool: &str, epoch: &str, round: u64) -> Result<Cents, LinkError> {
         match self.ask(&Request::Return { pool: pool.into(), epoch: epoch.into(), round })? {

@@ -193,7 +193,7 @@ impl Controller {
 
     /// The games and triggers the operator approved for `pool` (empty when
     /// none).
-    fn approval(&mut self, pool: &str) -> Result<(BTreeMap<String, ApprovedReelGame>, Vec<ApprovedTrigger>), LinkError> {
+    pub(crate) fn approval(&mut self, pool: &str) -> Result<(BTreeMap<String, ApprovedReelGame>, Vec<ApprovedTrigger>), LinkError> {
         let row = self.client().query_opt("SELECT out_games, out_triggers FROM egm.approval($1)", &[&pool])?;
         let Some(row) = row else { return Ok((BTreeMap::new(), Vec::new())) };
         let (games, triggers): (Option<String>, Option<String>) = (row.get(0), row.get(1));

@@ -60,6 +60,7 @@
 
 mod cabinet;
 mod claim;
+mod commit;
 mod controller;
 mod link;
 mod listener;
@@ -68,6 +69,7 @@ mod tls;
 
 pub use cabinet::{CabinetClient, Listener};
 pub use claim::{ApprovedReelGame, ApprovedTrigger, Claimed, PendingAward, ReelClaim};
+pub use commit::ReelBet;
 pub use controller::{
     CABINET_CONNECTIONS, CHANNEL, Controller, LINK_TIMEOUT, LinkError, LinkedAward, LinkedBooks, LinkedLevel, MachineAccount, OPERATOR_CONNECTIONS, Outcome,
     Refusal, Role, SCHEMA, SERVICE_CONNECTIONS,

@@ -127,6 +127,23 @@ CREATE TABLE IF NOT EXISTS egm.operator_log (
 
 CREATE INDEX IF NOT EXISTS refusals_machine_at ON egm.refusals (machine, at);
 
+-- Issue 46: a round committed before it is drawn: the cabinet's
+-- SHA-256 of its key, the bet (the game's, JSON) and wager it fixed, and
+-- the nonce the service answered. The round is drawn from HMAC(key,
+-- nonce); its claim reveals the key, and the service recomputes it.
+CREATE TABLE IF NOT EXISTS egm.commitments (
+    machine TEXT NOT NULL,
+    epoch TEXT NOT NULL,
+    round BIGINT NOT NULL,
+    pool TEXT NOT NULL,
+    commitment TEXT NOT NULL,
+    nonce TEXT NOT NULL,
+    bet JSONB NOT NULL,
+    wager BIGINT NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (machine, epoch, round, pool)
+);
+
 -- The cabinets the controller knows (registered by the administrator) and
 -- the pools each plays (assigned by an operator): a cabinet contributes
 -- to, and claims from, only its own pools (issue 46).
@@ -229,6 +246,10 @@ BEGIN
         ELSIF w IS NULL OR w <> trunc(w) OR w < p.min_wager OR w > p.max_wager THEN
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
                 format('wager %s cents is outside the pool''s %s to %s cents (G-46)', left(p_wagers[i], 40), p.min_wager, p.max_wager));
+        ELSIF EXISTS (SELECT 1 FROM commitments k WHERE k.machine = caller() AND k.epoch = p_epoch AND k.round = out_round AND k.pool = p_pool AND k.wager <> w) THEN
+            -- Issue 46: a round's wager cannot change after its nonce.
+            out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
+                format('round %s was committed with another wager: a wager cannot change after its nonce', out_round));
         ELSE
             INSERT INTO contributions AS c (machine, epoch, round, pool, wager) VALUES (caller(), p_epoch, out_round, p_pool, w::BIGINT)
                 ON CONFLICT DO NOTHING;
@@ -810,6 +831,76 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
     SELECT seq, operator, action, detail FROM operator_log ORDER BY seq DESC LIMIT p_n
 $$;
 
+-- The service, issue 46: commit the caller's round `p_round` (SHA-256 of
+-- its key, its bet and wager) and answer its nonce: the one the service
+-- drew (`p_nonce`) the first time, the same ever after for the same
+-- commitment, bet and wager; anything else is refused and logged. A round
+-- is committed before it contributes, and never once a later round of
+-- the epoch contributed.
+CREATE OR REPLACE FUNCTION egm.commit(p_pool TEXT, p_epoch TEXT, p_round BIGINT, p_commitment TEXT, p_bet TEXT, p_wager BIGINT, p_nonce TEXT)
+RETURNS TABLE (out_nonce TEXT, out_refusal TEXT)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    k RECORD;
+    p RECORD;
+    bet JSONB;
+BEGIN
+    PERFORM check_call(p_pool, p_epoch);
+    IF p_commitment IS NULL OR p_commitment !~ '^[0-9a-f]{64}$' OR p_nonce IS NULL OR p_nonce !~ '^[0-9a-f]{64}$' THEN
+        RAISE EXCEPTION 'a commitment and a nonce are 64 hexadecimal digits';
+    END IF;
+    IF p_round IS NULL OR p_round < 1 THEN
+        RAISE EXCEPTION 'round % is not a round number', p_round;
+    END IF;
+    IF p_bet IS NULL OR length(p_bet) > 1024 THEN
+        RAISE EXCEPTION 'a bet is at most 1024 characters of JSON';
+    END IF;
+    bet := p_bet::JSONB;
+    SELECT min_wager, max_wager INTO p FROM pools WHERE pool = p_pool;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no linked pool %', p_pool;
+    END IF;
+    IF p_wager IS NULL OR p_wager < p.min_wager OR p_wager > p.max_wager THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'commit', format('wager %s cents is outside the pool''s %s to %s cents (G-46)', p_wager, p.min_wager, p.max_wager));
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    SELECT * INTO k FROM commitments c WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool;
+    IF NOT FOUND THEN
+        IF EXISTS (SELECT 1 FROM contributions c WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round >= p_round) THEN
+            out_refusal := refuse(p_epoch, p_round, p_pool, 'commit', format('round %s of epoch %s is past: a round is committed before it is played', p_round, p_epoch));
+            RETURN NEXT;
+            RETURN;
+        END IF;
+        INSERT INTO commitments (machine, epoch, round, pool, commitment, nonce, bet, wager)
+            VALUES (caller(), p_epoch, p_round, p_pool, p_commitment, p_nonce, bet, p_wager);
+        out_nonce := p_nonce;
+    ELSIF k.commitment = p_commitment AND k.bet = bet AND k.wager = p_wager THEN
+        out_nonce := k.nonce;
+    ELSE
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'commit',
+            format('round %s was committed with another key or bet: a round''s bet cannot change after its nonce', p_round));
+    END IF;
+    RETURN NEXT;
+END $$;
+
+-- The service: the caller's committed round (commitment, nonce, bet,
+-- wager), which a claim's revealed key is checked against.
+CREATE OR REPLACE FUNCTION egm.commitment(p_pool TEXT, p_epoch TEXT, p_round BIGINT)
+RETURNS TABLE (out_commitment TEXT, out_nonce TEXT, out_bet TEXT, out_wager BIGINT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT commitment, nonce, bet::TEXT, wager FROM commitments
+    WHERE machine = caller() AND epoch = p_epoch AND round = p_round AND pool = p_pool
+$$;
+
+-- The service: log a claim it refused before the award's own checks.
+CREATE OR REPLACE FUNCTION egm.refuse_claim(p_pool TEXT, p_epoch TEXT, p_round BIGINT, p_reason TEXT) RETURNS TEXT
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+BEGIN
+    PERFORM check_call(p_pool, p_epoch);
+    RETURN refuse(p_epoch, p_round, p_pool, 'award', p_reason);
+END $$;
+
 -- The service: the games and triggers approved for a pool, which it
 -- judges a claim by before the award's own checks (issue 46).
 CREATE OR REPLACE FUNCTION egm.approval(p_pool TEXT)
@@ -873,7 +964,8 @@ END $$;
 GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT, TEXT, TEXT), egm.approval(TEXT),
     egm.return_round(TEXT, TEXT, BIGINT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.levels(TEXT), egm.last_awards(TEXT, BIGINT) TO egm_service, egm_operator;
-GRANT EXECUTE ON FUNCTION egm.caller() TO egm_service;
+GRANT EXECUTE ON FUNCTION egm.caller(), egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT), egm.commitment(TEXT, TEXT, BIGINT),
+    egm.refuse_claim(TEXT, TEXT, BIGINT, TEXT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, INT, TEXT, INT, TEXT), egm.books(TEXT),
     egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT), egm.approve_games(TEXT, TEXT, TEXT, BIGINT),
     egm.pending_awards(TEXT), egm.decide_award(TEXT, TEXT, BIGINT, TEXT, INT, BOOLEAN, TEXT), egm.assign(TEXT, TEXT, BOOLEAN) TO egm_operator;

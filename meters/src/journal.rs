@@ -114,6 +114,16 @@ pub enum Tilt {
     DeviceFault,
 }
 
+/// Issue 46: how a committed round was drawn: the pool whose controller
+/// answered, and its nonce (hex). With the round's key (its
+/// `Entry::LinkedCommitted`) anyone recomputes the draw
+/// (`rng::CommittedStream`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommittedDraw {
+    pub pool: String,
+    pub nonce: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Entry {
@@ -210,6 +220,11 @@ pub enum Entry {
         /// pools alone, and the main wager is the rest (absent when zero).
         #[serde(default, skip_serializing_if = "is_zero")]
         side_stake: Cents,
+        /// Issue 46: drawn from the round's commitment to a linked pool's
+        /// controller (`Entry::LinkedCommitted`) and the controller's
+        /// nonce, not from the live generator.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        committed: Option<CommittedDraw>,
     },
     RoundStep {
         round: u64,
@@ -298,6 +313,22 @@ pub enum Entry {
         round: u64,
         reason: String,
     },
+    /// Issue 46: the next round is committed to a linked pool's controller:
+    /// its game and stake are fixed (`bet`: the game's own bet, as JSON)
+    /// and its key `k` drawn from the certified generator (hex); the
+    /// controller is sent SHA-256(k) and answers its nonce, from which the
+    /// round is drawn (`Machine::play_round_committed`). Until then no other
+    /// round and no cash-out.
+    LinkedCommitted {
+        pool: String,
+        round: u64,
+        game: String,
+        denom: Cents,
+        stake: Cents,
+        side_stake: Cents,
+        bet: String,
+        key: String,
+    },
     /// Pool money moved out of a level (M-23), never to the operator.
     PoolTransfer {
         pool: String,
@@ -345,6 +376,7 @@ impl Entry {
             Entry::LinkedPoolJoined { .. } => "linked_pool_joined",
             Entry::LinkedDelivered { .. } => "linked_delivered",
             Entry::LinkedRefused { .. } => "linked_refused",
+            Entry::LinkedCommitted { .. } => "linked_committed",
         }
     }
 

@@ -496,6 +496,12 @@ impl Machine {
         if let Some(r) = &self.state.open_round {
             return Err(PlayBlock::RoundInProgress(r.round).into());
         }
+        // Issue 46: a round committed to a linked controller is in
+        // progress from its commitment: its stake stays on the credit meter
+        // until its draw, and nothing else may take it.
+        if let Some(c) = &self.state.linked_commitment {
+            return Err(PlayBlock::RoundInProgress(c.round).into());
+        }
         Ok(())
     }
 

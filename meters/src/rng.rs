@@ -137,6 +137,7 @@ mod sealed {
     impl Sealed for super::StreamRng {}
     impl Sealed for super::RngGuard<'_> {}
     impl Sealed for super::Draw<'_> {}
+    impl Sealed for super::CommittedStream {}
 }
 
 /// The draw calls every game must use. Sealed: the core's generators supply
@@ -405,19 +406,76 @@ impl Drop for CoreRng {
 /// A locked handle on the live generator.
 pub struct RngGuard<'a>(MutexGuard<'a, ChaCha20Rng>);
 
-/// One game step's draw on the live generator, as `Machine::play_round`
-/// and `Machine::draw_step` hand it to the game: the generator stays locked
-/// for the whole draw and every raw value taken is counted, and the count
-/// is journaled with the outcome.
+/// Issue 46: the stream a round committed to a linked controller is drawn
+/// from. The core draws a fresh 256-bit key `k` from the certified
+/// generator and the controller learns only its commitment SHA-256(k)
+/// with the wager; the controller answers its own random nonce `n`; the
+/// round is then drawn from ChaCha20 keyed by HMAC-SHA256(k, n), through
+/// the same scaling as every draw. Neither side can choose the outcome:
+/// the core's `k` is fixed before `n` is known, and `n` is chosen without
+/// `k`; revealing `k` lets the controller recompute the round exactly.
+/// `docs/rng.md` says how a lab checks it.
+#[derive(Clone, Debug)]
+pub struct CommittedStream(ChaCha20Rng);
+
+impl CommittedStream {
+    /// The stream of the round committed with `key` and answered `nonce`.
+    pub fn new(key: &[u8; 32], nonce: &[u8; 32]) -> Self {
+        use hmac::{Hmac, Mac};
+        let seed: [u8; 32] = match <Hmac<Sha256> as Mac>::new_from_slice(key) {
+            Ok(mut mac) => {
+                mac.update(nonce);
+                mac.finalize().into_bytes().into()
+            }
+            // HMAC takes a key of any length: unreachable, and never a
+            // stream of zeros if it were.
+            Err(_) => Sha256::new().chain_update(key).chain_update(nonce).finalize().into(),
+        };
+        Self(ChaCha20Rng::from_seed(seed))
+    }
+
+    /// The commitment a controller keeps of `key`: SHA-256(k).
+    pub fn commitment(key: &[u8; 32]) -> [u8; 32] {
+        Sha256::digest(key).into()
+    }
+}
+
+impl GameRng for CommittedStream {
+    #[inline]
+    fn next_raw(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    #[inline]
+    fn next_raw32(&mut self) -> u32 {
+        self.0.next_u32()
+    }
+}
+
+/// Where a draw's values come from: the live generator, or a committed
+/// round's stream.
+enum Source<'a> {
+    Live(RngGuard<'a>),
+    Committed(Box<CommittedStream>),
+}
+
+/// One game step's draw, as `Machine::play_round` and `Machine::draw_step`
+/// hand it to the game: on the live generator, locked for the whole draw,
+/// or (issue 46) on a committed round's stream; every raw value taken is
+/// counted, and the count is journaled with the outcome.
 pub struct Draw<'a> {
-    guard: RngGuard<'a>,
+    source: Source<'a>,
     values: u64,
     misuse: Option<String>,
 }
 
 impl<'a> Draw<'a> {
     pub(crate) fn new(guard: RngGuard<'a>) -> Self {
-        Draw { guard, values: 0, misuse: None }
+        Draw { source: Source::Live(guard), values: 0, misuse: None }
+    }
+
+    pub(crate) fn committed(stream: CommittedStream) -> Draw<'static> {
+        Draw { source: Source::Committed(Box::new(stream)), values: 0, misuse: None }
     }
 
     /// Raw values taken so far.
@@ -435,7 +493,10 @@ impl GameRng for Draw<'_> {
     #[inline]
     fn next_raw(&mut self) -> u64 {
         self.values += 1;
-        self.guard.next_raw()
+        match &mut self.source {
+            Source::Live(g) => g.next_raw(),
+            Source::Committed(c) => c.next_raw(),
+        }
     }
 
     /// As every generator scales, but an empty range marks the draw as
@@ -451,7 +512,10 @@ impl GameRng for Draw<'_> {
     #[inline]
     fn next_raw32(&mut self) -> u32 {
         self.values += 1;
-        self.guard.next_raw32()
+        match &mut self.source {
+            Source::Live(g) => g.next_raw32(),
+            Source::Committed(c) => c.next_raw32(),
+        }
     }
 }
 

@@ -36,6 +36,34 @@ pub struct OpenRound {
     /// level: a void takes it back exactly.
     #[serde(default)]
     pub contributions: Vec<(String, Vec<crate::progressive::Contribution>)>,
+    /// Issue 46: the round was drawn from its commitment to this linked
+    /// pool: the key it reveals to claim an award, and the nonce.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub committed: Option<CommittedRound>,
+}
+
+/// Issue 46: a round drawn from a commitment (hex key and nonce).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommittedRound {
+    pub pool: String,
+    pub key: String,
+    pub nonce: String,
+}
+
+/// Issue 46: the next round, committed to a linked pool's controller and
+/// waiting for its nonce (`Entry::LinkedCommitted`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkedCommitment {
+    pub pool: String,
+    pub round: u64,
+    pub game: String,
+    pub denom: Cents,
+    pub stake: Cents,
+    pub side_stake: Cents,
+    /// The game's bet, as JSON.
+    pub bet: String,
+    /// The round's key, hex.
+    pub key: String,
 }
 
 /// A hand-pay waiting for an attendant (F-44: a persisted queue).
@@ -96,6 +124,9 @@ pub struct CriticalState {
     /// not yet acknowledged by the controller: pool → round → wager.
     #[serde(default)]
     pub linked_pending: BTreeMap<String, BTreeMap<u64, Cents>>,
+    /// Issue 46: the next round, committed and waiting for its nonce.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linked_commitment: Option<LinkedCommitment>,
     /// Journal entries folded so far.
     pub entries: u64,
     /// Owed before the RAM clear that began this epoch and carried over as
@@ -281,10 +312,26 @@ impl CriticalState {
                     }
                 }
             }
-            Entry::RoundBegun { round, game, denom, stake, credit_before, side_stake, .. } => {
+            Entry::RoundBegun { round, game, denom, stake, credit_before, side_stake, committed, .. } => {
                 if side_stake > stake {
                     return Err(fail(e, "the side bet exceeds the stake"));
                 }
+                // Issue 46: a committed round begins only as committed.
+                let drawn_from = match (&self.linked_commitment, committed) {
+                    (None, None) => None,
+                    (Some(c), Some(d))
+                        if c.round == *round
+                            && c.pool == d.pool
+                            && c.game == *game
+                            && c.denom == *denom
+                            && c.stake == *stake
+                            && c.side_stake == *side_stake =>
+                    {
+                        Some(CommittedRound { pool: d.pool.clone(), key: c.key.clone(), nonce: d.nonce.clone() })
+                    }
+                    (Some(c), _) => return Err(fail(e, format!("round {} is committed to pool {}: only its committed draw begins it", c.round, c.pool))),
+                    (None, Some(d)) => return Err(fail(e, format!("round {round} was not committed to pool {}", d.pool))),
+                };
                 if self.open_round.is_some() {
                     return Err(fail(e, "a round is already open"));
                 }
@@ -321,6 +368,32 @@ impl CriticalState {
                     steps: 1,
                     side_stake: *side_stake,
                     contributions,
+                    committed: drawn_from,
+                });
+                self.linked_commitment = None;
+            }
+            Entry::LinkedCommitted { pool, round, game, denom, stake, side_stake, bet, key } => {
+                if self.open_round.is_some() || self.linked_commitment.is_some() {
+                    return Err(fail(e, "a round is open or already committed"));
+                }
+                if *round != self.last_round + 1 {
+                    return Err(fail(e, format!("round {round} out of sequence")));
+                }
+                if !self.linked.contains_key(pool) {
+                    return Err(fail(e, format!("no linked pool {pool}")));
+                }
+                if *stake > self.credit || side_stake > stake {
+                    return Err(fail(e, "the committed stake is not covered by the credit"));
+                }
+                self.linked_commitment = Some(LinkedCommitment {
+                    pool: pool.clone(),
+                    round: *round,
+                    game: game.clone(),
+                    denom: *denom,
+                    stake: *stake,
+                    side_stake: *side_stake,
+                    bet: bet.clone(),
+                    key: key.clone(),
                 });
             }
             Entry::RoundStep { round, extra_stake, .. } => {

@@ -336,3 +336,63 @@ fn a_void_takes_back_its_contributions_and_its_mystery_level() {
     let settled = m.settle_round(r, 0, vec![]).unwrap();
     assert!(settled.win >= at, "the mystery level was paid: {} of at least {at}", settled.win);
 }
+
+/// Issue 46: a round committed to a linked controller. Its bet is fixed
+/// and its key drawn and journaled before the controller's nonce exists;
+/// until the nonce comes no other round and no cash-out may take the
+/// stake; the round is then drawn from ChaCha20 keyed by
+/// HMAC-SHA256(key, nonce) — checked here against that derivation made
+/// independently (the `hmac`, `sha2` and `rand_chacha` crates directly) —
+/// and the key and nonce stay in critical memory for the claim.
+#[test]
+fn a_committed_round_is_drawn_from_its_key_and_the_controllers_nonce() {
+    use hmac::{Hmac, Mac};
+    use meters::GameRng;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    use sha2::{Digest, Sha256};
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(11)).unwrap();
+    m.join_linked_pool("linked", vec!["g".into()], 1).unwrap();
+    m.insert_note(1_000).unwrap();
+    // Not a pool this machine plays, nor a stake it has.
+    assert!(m.commit_linked_round("other", "g", 1, 100, 0, "{}").is_err());
+    assert!(matches!(m.commit_linked_round("linked", "g", 1, 5_000, 0, "{}"), Err(CoreError::InsufficientCredit { .. })));
+
+    let (round, commitment) = m.commit_linked_round("linked", "g", 1, 100, 0, "{\"lines\":1}").unwrap();
+    assert_eq!(round, 1);
+    let key = m.linked_commitment().unwrap().key.clone();
+    assert_eq!(commitment, hex::encode(Sha256::digest(hex::decode(&key).unwrap())), "the commitment is SHA-256 of the journaled key");
+    // The same bet asked again: the same commitment; any other: refused.
+    assert_eq!(m.commit_linked_round("linked", "g", 1, 100, 0, "{\"lines\":1}").unwrap(), (round, commitment.clone()));
+    assert!(m.commit_linked_round("linked", "g", 1, 200, 0, "{\"lines\":2}").is_err());
+    // Nothing else takes the stake meanwhile.
+    assert!(m.cash_out().is_err(), "cashed out under a committed round");
+    assert!(m.play_round("g", 1, 100, "outcome", |_| Ok::<_, String>(json!({}))).is_err(), "another round began");
+    assert_eq!(m.credit(), 1_000, "the stake leaves the meter only when the round is drawn");
+    // A power cut: the commitment is in critical memory.
+    drop(m);
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(11)).unwrap();
+    assert_eq!(m.linked_commitment().map(|c| (c.round, c.key.clone())), Some((round, key.clone())));
+    assert!(m.play_round_committed("outcome", "zz", |_| Ok::<_, String>(0u64)).is_err(), "a nonce that is not 32 bytes of hex");
+
+    let nonce = "5a".repeat(32);
+    let (played, words) = m.play_round_committed("outcome", &nonce, |rng| Ok::<_, String>((0..4).map(|_| rng.next_raw()).collect::<Vec<u64>>())).unwrap();
+    assert_eq!(played, round);
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&hex::decode(&key).unwrap()).unwrap();
+    mac.update(&hex::decode(&nonce).unwrap());
+    let seed: [u8; 32] = mac.finalize().into_bytes().into();
+    let mut independent = rand_chacha::ChaCha20Rng::from_seed(seed);
+    assert_eq!(words, (0..4).map(|_| independent.next_u64()).collect::<Vec<u64>>());
+    assert_eq!(m.credit(), 900);
+    let open = m.open_round().unwrap();
+    let committed = open.committed.clone().unwrap();
+    assert_eq!((committed.pool.as_str(), committed.key.as_str(), committed.nonce.as_str()), ("linked", key.as_str(), nonce.as_str()));
+    assert!(m.linked_commitment().is_none());
+    assert_eq!(m.linked_pending(), vec![("linked".to_owned(), round, 100)], "the wager's contribution is owed as any other");
+    // Critical memory folds to the same state.
+    drop(m);
+    let m = Machine::open(&path, config(), SeedChoice::Lab(11)).unwrap();
+    assert_eq!(m.open_round().and_then(|o| o.committed.clone()), Some(committed));
+}

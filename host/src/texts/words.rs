@@ -368,6 +368,7 @@ pub(super) const WORDS: &[(&str, &str)] = &[
     ("cofre", "cash box"),
     ("com o bónus", "with the bonus"),
     ("composição", "made of"),
+    ("comprometida com o progressivo", "committed to the progressive"),
     ("contador|counter", "counter"),
     ("contador|meter", "meter"),
     ("contra", "to"),

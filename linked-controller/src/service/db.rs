@@ -88,6 +88,8 @@ fn call(c: &mut Controller, request: Request) -> Result<Answer, LinkError> {
         }
         Request::Contribute { pool, epoch, rows } => Answer::Contributed(c.contribute(&pool, &epoch, &rows)?),
         Request::Award { pool, epoch, round, level, outcome } => Answer::Claimed(c.award(&pool, &epoch, round, level, &outcome)?),
+        Request::Commit { pool, epoch, round, commitment, bet } => Answer::Nonce(c.commit(&pool, &epoch, round, &commitment, &bet)?),
+        Request::Reveal { pool, epoch, round, level, key } => Answer::Claimed(c.reveal(&pool, &epoch, round, level, &key)?),
         Request::Return { pool, epoch, round } => Answer::Returned(c.return_round(&pool, &epoch, round)?),
         Request::Levels { pool } => Answer::Levels(c.levels(&pool)?),
         Request::LastAwards { pool, n } => Answer::LastAwards(c.last_awards(&pool, i64::from(n.min(100)))?),

@@ -146,7 +146,7 @@ impl Cabinets {
         }
         match request {
             Request::Contribute { rows, .. } if !c.rows.take(rows.len() as u64) => Err(format!("over {} contributions a second", self.limits.rows_per_second)),
-            Request::Award { .. } if !c.claims.take(1) => Err(format!("over {} award claims a second", self.limits.claims_per_second)),
+            Request::Award { .. } | Request::Reveal { .. } if !c.claims.take(1) => Err(format!("over {} award claims a second", self.limits.claims_per_second)),
             _ => Ok(()),
         }
     }

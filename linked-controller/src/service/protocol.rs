@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use meters::Cents;
 
 use crate::claim::Claimed;
+use crate::commit::ReelBet;
 use crate::controller::{LinkedAward, LinkedLevel, Outcome};
 
 /// The longest request the service reads.
@@ -29,6 +30,12 @@ pub enum Request {
     Contribute { pool: String, epoch: String, rows: Vec<(u64, Cents)> },
     /// The award of `level` for `round`, with the round's committed outcome.
     Award { pool: String, epoch: String, round: u64, level: usize, outcome: String },
+    /// Issue 46: commit this cabinet's next round before it is drawn: the
+    /// SHA-256 of its key (hex) and its bet; answered its nonce.
+    Commit { pool: String, epoch: String, round: u64, commitment: String, bet: ReelBet },
+    /// Issue 46: the award of `level` for a committed round, revealing its
+    /// key (hex): the service draws the round again and judges it.
+    Reveal { pool: String, epoch: String, round: u64, level: usize, key: String },
     /// A voided round: its contribution and awards taken back.
     Return { pool: String, epoch: String, round: u64 },
     /// The levels now (the heartbeat).
@@ -44,6 +51,8 @@ pub enum Request {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Answer {
     Contributed(Vec<(u64, Outcome)>),
+    /// A committed round's nonce (hex).
+    Nonce(String),
     Claimed(Claimed),
     Returned(Cents),
     Levels(Vec<LinkedLevel>),

@@ -6,7 +6,8 @@
 use super::{BootError, CoreError, Machine};
 use crate::journal::Entry;
 use crate::money::Cents;
-use crate::rng::RngError;
+use crate::rng::{CommittedStream, RngError};
+use crate::state::LinkedCommitment;
 
 impl Machine {
     /// Join a linked pool (M-19): from now on, wagers on `games` of at least
@@ -39,6 +40,57 @@ impl Machine {
         self.commit(vec![Entry::LinkedRefused { pool: pool.to_owned(), round, reason: reason.to_owned() }])
     }
 
+    /// Issue 46: commit the next round to linked pool `pool`'s controller
+    /// before it is drawn: its game, stake and the game's `bet` (JSON) are
+    /// fixed, and a fresh 256-bit key is drawn from the certified generator
+    /// and journaled. Returns the round and the commitment the controller
+    /// is sent, SHA-256 of the key (hex). Asking again for the same bet
+    /// returns the same commitment; another bet is refused until the
+    /// committed round is played (`play_round_committed`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn commit_linked_round(
+        &mut self,
+        pool: &str,
+        game: &str,
+        denom: Cents,
+        stake: Cents,
+        side_stake: Cents,
+        bet: &str,
+    ) -> Result<(u64, String), CoreError> {
+        if let Some(c) = &self.state.linked_commitment {
+            let same = c.pool == pool && c.game == game && c.denom == denom && c.stake == stake && c.side_stake == side_stake && c.bet == bet;
+            if !same {
+                return Err(CoreError::Progressive(format!("round {} is committed to pool {} with another bet: it is played first", c.round, c.pool)));
+            }
+            return Ok((c.round, commitment_of(c)?));
+        }
+        self.ensure_idle()?;
+        self.check_round(game, denom, stake, side_stake)?;
+        if !self.state.linked.contains_key(pool) {
+            return Err(CoreError::Progressive(format!("this machine has not joined linked pool {pool}")));
+        }
+        self.verify_before_money_moves()?;
+        let mut key = [0u8; 32];
+        self.rng.lock().fill_raw(&mut key);
+        let round = self.state.last_round + 1;
+        self.commit(vec![Entry::LinkedCommitted {
+            pool: pool.to_owned(),
+            round,
+            game: game.to_owned(),
+            denom,
+            stake,
+            side_stake,
+            bet: bet.to_owned(),
+            key: hex::encode(key),
+        }])?;
+        Ok((round, hex::encode(CommittedStream::commitment(&key))))
+    }
+
+    /// Issue 46: the round committed and waiting for its nonce, if any.
+    pub fn linked_commitment(&self) -> Option<&LinkedCommitment> {
+        self.state.linked_commitment.as_ref()
+    }
+
     /// Record the controller's acknowledgement of these rounds' contributions.
     pub fn linked_delivered(&mut self, pool: &str, rounds: Vec<u64>) -> Result<(), CoreError> {
         if rounds.is_empty() {
@@ -51,6 +103,12 @@ impl Machine {
         }
         self.commit(vec![Entry::LinkedDelivered { pool: pool.to_owned(), rounds }])
     }
+}
+
+/// The commitment of a pending round: SHA-256 of its key (hex).
+fn commitment_of(c: &LinkedCommitment) -> Result<String, CoreError> {
+    let key = super::rounds::hex32(&c.key).ok_or_else(|| CoreError::Progressive(format!("round {}'s committed key is not 32 bytes of hex", c.round)))?;
+    Ok(hex::encode(CommittedStream::commitment(&key)))
 }
 
 /// A new journal epoch's identifier: 128 bits of OS entropy, in hex

@@ -9,6 +9,11 @@ use crate::money::Cents;
 use crate::rng::{Draw, GameRng};
 use crate::state::OpenRound;
 
+/// 32 bytes from 64 hexadecimal digits.
+pub(super) fn hex32(text: &str) -> Option<[u8; 32]> {
+    hex::decode(text).ok()?.try_into().ok()
+}
+
 impl Machine {
     /// Play a round: the stake leaves the credit meter, the game's `draw`
     /// runs under the RNG lock, and its whole outcome is committed with the
@@ -52,6 +57,14 @@ impl Machine {
         E: std::fmt::Display,
     {
         self.ensure_idle()?;
+        self.check_round(game, denom, stake, side_stake)?;
+        self.verify_before_money_moves()?;
+        let (outcome, data, draws) = self.draw(game, draw)?;
+        self.begin(game, denom, stake, side_stake, step, data, draws, None).map(|round| (round, outcome))
+    }
+
+    /// Every check a round's bet passes before anything is drawn.
+    pub(super) fn check_round(&self, game: &str, denom: Cents, stake: Cents, side_stake: Cents) -> Result<(), CoreError> {
         if side_stake > 0 && side_stake >= stake {
             return Err(CoreError::SideBetNotBeside { stake, side_stake });
         }
@@ -73,12 +86,60 @@ impl Machine {
         if stake > self.state.credit {
             return Err(CoreError::InsufficientCredit { credit: self.state.credit, needed: stake });
         }
-        self.verify_before_money_moves()?;
-        let (outcome, data, draws) = self.draw(game, draw)?;
+        Ok(())
+    }
+
+    /// Commit a drawn round's opening with its stake.
+    #[allow(clippy::too_many_arguments)]
+    fn begin(
+        &mut self,
+        game: &str,
+        denom: Cents,
+        stake: Cents,
+        side_stake: Cents,
+        step: &str,
+        data: serde_json::Value,
+        draws: u64,
+        committed: Option<crate::journal::CommittedDraw>,
+    ) -> Result<u64, CoreError> {
         let round = self.state.last_round + 1;
         let step = Step::new(step, data);
-        self.commit(vec![Entry::RoundBegun { round, game: game.to_owned(), denom, stake, credit_before: self.state.credit, step, draws, side_stake }])?;
-        Ok((round, outcome))
+        self.commit(vec![Entry::RoundBegun {
+            round,
+            game: game.to_owned(),
+            denom,
+            stake,
+            credit_before: self.state.credit,
+            step,
+            draws,
+            side_stake,
+            committed,
+        }])?;
+        Ok(round)
+    }
+
+    /// Issue 46: play the round committed to a linked pool's controller
+    /// (`Machine::commit_linked_round`), drawn from its key and the
+    /// controller's `nonce` (32 bytes, hex): the game's `draw` runs on
+    /// `rng::CommittedStream::new(key, nonce)`, through the same scaling,
+    /// and the outcome is committed with the stake and the nonce as
+    /// `play_round` commits any round.
+    pub fn play_round_committed<T, E>(&mut self, step: &str, nonce: &str, draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>) -> Result<(u64, T), CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
+        if let Some(b) = self.play_block() {
+            return Err(b.into());
+        }
+        let c = self.state.linked_commitment.clone().ok_or_else(|| CoreError::Progressive("no round is committed to a linked pool".into()))?;
+        let key = hex32(&c.key).ok_or_else(|| CoreError::Progressive(format!("round {}'s committed key is not 32 bytes of hex", c.round)))?;
+        let n = hex32(nonce).ok_or_else(|| CoreError::Progressive(format!("the controller's nonce for round {} is not 32 bytes of hex", c.round)))?;
+        self.check_round(&c.game, c.denom, c.stake, c.side_stake)?;
+        self.verify_before_money_moves()?;
+        let (outcome, data, draws) = self.draw_with(&c.game, Draw::committed(crate::rng::CommittedStream::new(&key, &n)), draw)?;
+        let committed = crate::journal::CommittedDraw { pool: c.pool.clone(), nonce: hex::encode(n) };
+        self.begin(&c.game, c.denom, c.stake, c.side_stake, step, data, draws, Some(committed)).map(|round| (round, outcome))
     }
 
     /// Run a game's draw under the RNG lock and count what it took; a
@@ -93,6 +154,32 @@ impl Machine {
             let result = draw(&mut d);
             (result, d.values(), d.misuse().map(str::to_owned))
         };
+        self.recorded(game, result, draws, misuse)
+    }
+
+    /// Run a game's draw on a committed round's stream (issue 46).
+    fn draw_with<T, E>(
+        &mut self,
+        game: &str,
+        mut d: Draw<'static>,
+        draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>,
+    ) -> Result<(T, serde_json::Value, u64), CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
+        let result = draw(&mut d);
+        let (draws, misuse) = (d.values(), d.misuse().map(str::to_owned));
+        self.recorded(game, result, draws, misuse)
+    }
+
+    /// A draw's result as committed: its outcome and data, or journaled as
+    /// discarded.
+    fn recorded<T, E>(&mut self, game: &str, result: Result<T, E>, draws: u64, misuse: Option<String>) -> Result<(T, serde_json::Value, u64), CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
         // A misused generator, a failed draw or an outcome that cannot be
         // recorded: the draw is journaled as discarded, nothing else.
         let recorded = match (misuse, result) {
