@@ -45,6 +45,9 @@ fn attack_1_an_award_needs_a_committed_outcome_that_hits() {
     let (db, mut op) = controller("attack35_1", &["A"]);
     op.configure_pool(&pool(), MAX_WAGER).unwrap();
     assign(&mut op, &["A"]);
+    // Claims that carry their outcome, as before issue 46 (a pool's
+    // operator allows them for cabinets of an earlier version).
+    op.allow_plain_claims(POOL, true).unwrap();
     let mut a = cabinet("A", &db);
     a.contribute(POOL, EPOCH, &[(1, 1)]).unwrap();
     // Before the operator approved anything, nothing is awarded.

@@ -91,3 +91,41 @@ fn a_committed_round_is_drawn_again_by_the_controller_and_paid_only_for_what_it_
     assert!(op.books(POOL).unwrap().balanced());
     assert_eq!(op.levels(POOL).unwrap()[MINI].hits, 1);
 }
+
+/// Issue 46's forged claims, on a pool set up as the README says (claims
+/// reveal their committed round's key; the operator allowed nothing
+/// else): a 3-cent contribution and a claimed outcome of three sevens at
+/// the largest bet, for the Grande and for the Mini, is refused and
+/// logged, whatever the round; a stream of such claims is held to two a
+/// second after the first twenty; nothing moves and the books balance.
+#[test]
+fn forged_outcomes_are_not_taken_where_claims_reveal_their_key() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("forged", &["A"]);
+    op.configure_pool(&super::pool(), super::MAX_WAGER).unwrap();
+    super::assign(&mut op, &["A"]);
+    super::approve(&mut op, super::linked_game::NEVER_CONFIRM);
+    let mut a = cabinet("A", &db);
+    let epoch = "00112233445566778899aabbccddeeff";
+    let forged = r#"{"game":"classic-sevens","stops":[0,0,0],"lines":1,"credits_per_line":3,"denom":1}"#;
+    a.contribute(POOL, epoch, &[(1, 3)]).unwrap();
+    let before = op.levels(POOL).unwrap();
+    for level in [0, MINI] {
+        assert_refused(a.award(POOL, epoch, 1, level, forged), "reveals its committed round's key");
+    }
+    let (mut refused, mut held_back) = (0, 0);
+    for _ in 0..40 {
+        match a.award(POOL, epoch, 1, MINI, forged) {
+            Err(linked_controller::LinkError::Refused(_)) => refused += 1,
+            Err(linked_controller::LinkError::Down) => {
+                held_back += 1;
+                a = cabinet("A", &db);
+            }
+            other => panic!("a forged claim was answered {other:?}"),
+        }
+    }
+    assert!(refused <= 20 && held_back >= 20, "{refused} refused, {held_back} held back by the claim limit");
+    assert_eq!(op.levels(POOL).unwrap(), before, "a forged claim moved a level");
+    assert!(op.refusals(5).unwrap().iter().all(|r| r.reason.contains("reveals its committed round's key")));
+    assert!(op.books(POOL).unwrap().balanced());
+}

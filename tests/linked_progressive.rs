@@ -113,6 +113,15 @@ fn set_up(op: &mut Controller, cabinets: &[&str]) {
     op.configure_pool(&pool(), MAX_WAGER).unwrap();
     assign(op, cabinets);
     approve(op, linked_game::NEVER_CONFIRM);
+    allow_plain_claims(op);
+}
+
+/// These tests' hand-made cabinets claim with the round's outcome, as a
+/// cabinet of an earlier version does, where the operator allows it
+/// (issue 46: by default a claim reveals its committed round's key; that
+/// and the attacks on it are `linked_commit`'s).
+fn allow_plain_claims(op: &mut Controller) {
+    op.allow_plain_claims(POOL, true).unwrap();
 }
 
 /// The test game and Classic Sevens (its approved paytable), with the
@@ -365,6 +374,7 @@ fn reserve_and_ceiling_overflow_match_an_independent_model() {
     c.configure_pool(&cfg, MAX_WAGER).unwrap();
     assign(&mut c, &["A"]);
     approve(&mut c, linked_game::NEVER_CONFIRM);
+    allow_plain_claims(&mut c);
     // A mystery level's hidden value would live on one cabinet: refused.
     let mut mystery = cfg.clone();
     mystery.id = "mystery".into();
@@ -484,6 +494,7 @@ fn a_sleeping_screen_is_woken_by_its_pools_news_and_only_then() {
     assert_eq!(wakes.load(Ordering::SeqCst), quiet, "the watcher's beats woke the screen with no news");
     // Another cabinet's contribution moves the levels: woken.
     let before = s.linked()[0].view().levels.clone();
+    allow_plain_claims(&mut Controller::connect(&url(OPERATOR, &pg_db)).unwrap());
     let mut b = cabinet("B", &pg_db);
     assert_eq!(b.contribute(POOL, EPOCH, &[(1, 5_000)]).unwrap(), vec![(1, Outcome::Accepted)]);
     assert!(woken_since(quiet, Duration::from_secs(5)), "a contribution that moved the levels woke nothing");
@@ -626,6 +637,7 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
     assert_eq!(awards.iter().map(|a| a.2).sum::<u64>(), won, "the controller's awards ≠ what the cabinet paid");
 
     // Another machine of the pool wins the Mini: signalled here (M-22).
+    allow_plain_claims(&mut Controller::connect(&url(OPERATOR, &pg_db)).unwrap());
     let mut other = cabinet("EGM-0002", &pg_db);
     other.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
     let amount = other.award(POOL, EPOCH, 1, 1, &hit(1, 100)).unwrap().amount;
@@ -714,8 +726,6 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_the_attendant_undoes
     let dir = tempfile::tempdir().unwrap();
     let HostedPool { db: pg_db, operator: mut c, config, pool: linked } = hosted_pool("void", &["EGM-0001"], linked_game::NEVER_CONFIRM, dir.path());
     let db = dir.path().join("egm.sqlite");
-    // Seed 5: the first round shows a cherry on the first reel, a real
-    // Mini the controller checks (issue 35, attack 1).
     let options = |text: &str| BootOptions { config: test_config::write(dir.path(), text), db: db.clone(), lab_seed: Some(5), demo: false };
 
     let mut s = boot(&options(&config)).unwrap();
@@ -723,15 +733,49 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_the_attendant_undoes
     assert!(s.command(Command::SelectGame { index }));
     assert!(s.command(Command::InsertNote { cents: 2_000 }));
     wait_link(&s);
-    assert!(s.command(Command::Play));
-    let round = s.machine().open_round().unwrap().round;
+    // Rounds until one hits the Mini (a cherry on the first reel). Issue
+    // 46: each is committed and drawn from the controller's nonce, so the
+    // lab seed alone no longer says which; the controller draws the hit
+    // again from the revealed key.
+    let mut rounds = 0;
+    let (round, credit_before, levels_before, books_before) = loop {
+        rounds += 1;
+        assert!(rounds < 80, "no Mini in 80 rounds");
+        deliver(&mut s);
+        let (levels_before, books_before) = (c.levels(POOL).unwrap(), c.books(POOL).unwrap());
+        let credit_before = s.machine().credit();
+        assert!(s.command(Command::Play), "{:?}", s.message_text());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while s.machine().linked_commitment().is_some() {
+            s.tend_linked();
+            assert!(Instant::now() < deadline, "the nonce never came: {:?}", s.message_text());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // The drawn round, judged by game-core on the approved paytable.
+        let claim: linked_controller::ReelClaim = serde_json::from_str(&claim_of_open_round(s.machine())).unwrap();
+        let sevens = paytables::compile::load(&root().join("assets/paytables/classic-sevens.ron")).unwrap();
+        let spin = sevens.evaluate(&claim.stops, game_core::reels::Bet { lines: claim.lines, credits_per_line: claim.credits_per_line }, false);
+        let cherry = game_core::progressive::Trigger::ReelCombination { symbol: "CH".into(), count: 1, max_bet_only: false };
+        let bet = game_core::reels::Bet { lines: claim.lines, credits_per_line: claim.credits_per_line };
+        if game_core::progressive::spin_hits(&sevens, bet, &spin, &cherry) {
+            break (s.machine().open_round().unwrap().round, credit_before, levels_before, books_before);
+        }
+        while s.in_round() {
+            s.command(Command::Revealed);
+            s.command(Command::Collect);
+            s.tend_linked();
+            assert!(Instant::now() < deadline, "round {rounds} never ended: {:?}", s.message_text());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
     deliver(&mut s);
-    // The controller awards the round's hit; the power goes before the
-    // cabinet journals it.
+    // The controller awards the round's hit, claimed with the round's
+    // revealed key; the power goes before the cabinet journals it.
     let epoch = s.machine().epoch_id().to_owned();
+    let key = s.machine().open_round().and_then(|o| o.committed.clone()).unwrap().key;
     let mut me = cabinet("EGM-0001", &pg_db);
     let before = c.levels(POOL).unwrap()[1].value;
-    let amount = me.award(POOL, &epoch, round, 1, &claim_of_open_round(s.machine())).unwrap().amount;
+    let amount = me.reveal(POOL, &epoch, round, 1, &key).unwrap().amount;
     assert_eq!(amount, before);
     let reset = c.levels(POOL).unwrap()[1].value;
     s.power_cut();
@@ -752,7 +796,7 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_the_attendant_undoes
         assert!(Instant::now() < deadline, "the void never happened: {:?}", s.message_text());
         std::thread::sleep(Duration::from_millis(200));
     }
-    assert_eq!(s.machine().credit(), 2_000, "the stake was refunded");
+    assert_eq!(s.machine().credit(), credit_before, "the stake was refunded");
     let mut c = Controller::connect(&url(OPERATOR, &pg_db)).unwrap();
     // Issue 46: the cabinet's void held the award for the attendant, who
     // finds the round voided and undoes it.
@@ -760,16 +804,15 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_the_attendant_undoes
     assert_eq!(held.iter().map(|p| (p.round, p.level, p.amount)).collect::<Vec<_>>(), vec![(round, 1, amount)]);
     c.decide_award(&held[0], POOL, false, "voided on the cabinet at boot").unwrap();
     // The award went back to its level and the round's contribution was
-    // taken back: the only round played, so each level holds what it held
-    // before it (its start value) and the Mini also the reset the operator
-    // funded at the award.
+    // taken back: each level holds what it held before the round, and the
+    // Mini also the reset the operator funded at the award.
     let levels = c.levels(POOL).unwrap();
-    assert_eq!(levels[1].value, reset + linked.levels[1].start_value, "the award went back to its level, the contribution came out");
-    assert_eq!(levels[0].value, linked.levels[0].start_value, "the Grande kept the refunded wager's contribution");
+    assert_eq!(levels[1].value, reset + levels_before[1].value, "the award went back to its level, the contribution came out");
+    assert_eq!(levels[0].value, levels_before[0].value, "the Grande gave back the refunded wager's contribution");
     let books = c.books(POOL).unwrap();
     assert!(books.balanced());
-    assert_eq!((books.contributions, books.wagered), (0, 0), "a refunded wager still counts as contributed");
-    assert!(c.by_machine(POOL).unwrap().is_empty());
+    assert_eq!((books.contributions, books.wagered), (books_before.contributions, books_before.wagered), "a refunded wager still counts as contributed");
+    let _ = linked;
     let log = c.operator_log(4).unwrap();
     let actions: Vec<(&str, &str)> = log.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect();
     assert_eq!(

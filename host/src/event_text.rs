@@ -111,6 +111,9 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
         Entry::LinkedRefused { pool, round, reason } => {
             format!("{} {pool} {} {round}: {reason}", t("O controlador"), t("recusou a jogada"))
         }
+        Entry::LinkedWithdrawn { pool, round, reason } => {
+            format!("{} {pool} {} {round}: {reason}", t("O controlador"), t("recusou a jogada"))
+        }
         Entry::LinkedCommitted { pool, round, stake, .. } => {
             format!("{} {round} {} {pool} ({})", t("Jogada"), t("comprometida com o progressivo"), money(*stake))
         }
@@ -153,7 +156,17 @@ mod tests {
             Entry::TicketPrinted { validation: "456".into() },
             Entry::HandpayLocked { id: 1, handpay: HandpayKind::CancelledCredits, amount: 500_000 },
             Entry::HandpayPaid { id: 1, attendant: "K".into() },
-            Entry::RoundBegun { round: 3, game: "classic-sevens".into(), denom: 5, stake: 15, credit_before: 100, step: step.clone(), draws: 3, side_stake: 0, committed: None },
+            Entry::RoundBegun {
+                round: 3,
+                game: "classic-sevens".into(),
+                denom: 5,
+                stake: 15,
+                credit_before: 100,
+                step: step.clone(),
+                draws: 3,
+                side_stake: 0,
+                committed: None,
+            },
             Entry::RoundStep { round: 3, step, extra_stake: 5, draws: 0 },
             Entry::RoundSettled {
                 round: 3,
@@ -184,6 +197,7 @@ mod tests {
                 bet: "{}".into(),
                 key: "00".repeat(32),
             },
+            Entry::LinkedWithdrawn { pool: "linked-sevens".into(), round: 4, reason: "another bet".into() },
             Entry::PoolTransfer {
                 pool: "sevens".into(),
                 level: 0,

@@ -237,6 +237,14 @@ pub trait GameKind: Send + Sync + 'static {
     fn claim(&self, _round: &Self::Round, _denom: Cents) -> serde_json::Value {
         serde_json::Value::Null
     }
+    /// Issue 46: the bet a linked controller records when a round of this
+    /// bet is committed to it before it is drawn, and draws again from the
+    /// revealed key; `None` for a kind whose outcomes the controller does
+    /// not draw (its rounds are drawn from the live generator, and its
+    /// linked awards are refused).
+    fn committed_bet(&self, _bet: &Self::Bet, _denom: Cents) -> Option<linked_controller::ReelBet> {
+        None
+    }
     /// How a standalone level the round wins with `trigger` is paid.
     fn award(&self, _round: &Self::Round, _trigger: &Trigger) -> Award {
         Award::WHOLE

@@ -16,9 +16,34 @@ use meters::{Cents, CoreError, Machine};
 /// A call to the controller.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Call {
-    Contribute { epoch: String, batch: Vec<(u64, Cents)> },
-    Award { epoch: String, round: u64, level: usize, claim: String },
-    Return { epoch: String, round: u64 },
+    Contribute {
+        epoch: String,
+        batch: Vec<(u64, Cents)>,
+    },
+    Award {
+        epoch: String,
+        round: u64,
+        level: usize,
+        claim: String,
+    },
+    /// Issue 46: commit the next round before it is drawn.
+    Commit {
+        epoch: String,
+        round: u64,
+        commitment: String,
+        bet: linked_controller::ReelBet,
+    },
+    /// Issue 46: claim a committed round's level by revealing its key.
+    Reveal {
+        epoch: String,
+        round: u64,
+        level: usize,
+        key: String,
+    },
+    Return {
+        epoch: String,
+        round: u64,
+    },
 }
 
 /// The controller's answer to a delivery, row by row.
@@ -29,6 +54,8 @@ type Delivered = Result<Vec<(u64, Outcome)>, LinkError>;
 pub(crate) enum Answer {
     Contributed(Delivered),
     Awarded(Result<Claimed, LinkError>),
+    /// The committed round's nonce (hex).
+    Committed(Result<String, LinkError>),
     Returned(Result<Cents, LinkError>),
 }
 
@@ -120,6 +147,8 @@ fn work(url: &str, pool: &str, calls: &Receiver<Call>, answers: &Mutex<Vec<(Call
             Call::Contribute { epoch, batch } => Answer::Contributed(link.call(|c| c.contribute(pool, epoch, batch))),
             Call::Award { epoch, round, level, claim } => Answer::Awarded(link.call(|c| c.award(pool, epoch, *round, *level, claim))),
             Call::Return { epoch, round } => Answer::Returned(link.call(|c| c.return_round(pool, epoch, *round))),
+            Call::Commit { epoch, round, commitment, bet } => Answer::Committed(link.call(|c| c.commit(pool, epoch, *round, commitment, bet))),
+            Call::Reveal { epoch, round, level, key } => Answer::Awarded(link.call(|c| c.reveal(pool, epoch, *round, *level, key))),
         };
         // Kept until asked for: every call is the session's, one
         // delivery at a time, one award per level and round, one return.

@@ -146,6 +146,9 @@ pub(crate) enum Progress {
     Open,
     /// The round waits for a linked pool's controller.
     Awaiting,
+    /// Issue 46: the round is committed and waits for the controller's
+    /// nonce before it is drawn.
+    Committing,
     /// The round settled.
     Settled { summary: Box<RoundSummary>, payment: WinPayment, progressive: Cents },
 }
@@ -411,12 +414,34 @@ impl<K: GameKind> Table for Hosted<K> {
         let (rules, bet) = (&self.rules, self.bet.clone());
         let game = rules.id().to_owned();
         let side = rules.side_stake(&bet).saturating_mul(denom);
-        let (id, opening) = cx
-            .machine
-            .play_round_with_side_bet(&game, denom, stake, side, K::OPENING, |rng| {
-                rules.draw(&bet, rng).map(|deal| Opening { game: game.clone(), denom, bet: bet.clone(), deal })
-            })
-            .map_err(Notice::Core)?;
+        let opening = |rng: &mut meters::Draw<'_>| rules.draw(&bet, rng).map(|deal| Opening { game: game.clone(), denom, bet: bet.clone(), deal });
+        // Issue 46: a round that feeds a linked pool whose controller draws
+        // it again is committed first, and drawn from the controller's
+        // nonce when it comes.
+        let committed = cx.linked.iter().position(|p| p.qualifies(&game, stake)).and_then(|i| rules.committed_bet(&bet, denom).map(|b| (i, b)));
+        let (id, opening) = match committed {
+            None => cx.machine.play_round_with_side_bet(&game, denom, stake, side, K::OPENING, opening).map_err(Notice::Core)?,
+            Some((i, reel_bet)) => {
+                let pool = cx.linked[i].setup.pool.clone();
+                let bet_text = serde_json::to_string(&bet).map_err(|e| Notice::Core(meters::CoreError::CriticalMemory(e.to_string())))?;
+                let (round, commitment) = cx.machine.commit_linked_round(&pool, &game, denom, stake, side, &bet_text).map_err(Notice::Core)?;
+                let call = crate::link_worker::Call::Commit { epoch: cx.machine.epoch_id().to_owned(), round, commitment, bet: reel_bet };
+                match cx.linked[i].link.ask(&call) {
+                    Some(crate::link_worker::Answer::Committed(Ok(nonce))) => {
+                        cx.machine.play_round_committed(K::OPENING, &nonce, opening).map_err(Notice::Core)?
+                    }
+                    // The controller will never answer a nonce for it: no
+                    // outcome exists, so the commitment is withdrawn.
+                    Some(crate::link_worker::Answer::Committed(Err(linked_controller::LinkError::Refused(reason)))) => {
+                        cx.machine.withdraw_linked_commitment(&reason).map_err(Notice::Core)?;
+                        return Err(Notice::Linked { pool, error: reason });
+                    }
+                    // Asked of the link worker, or to be asked again: the
+                    // session tries again at its next tending.
+                    _ => return Ok(Progress::Committing),
+                }
+            }
+        };
         let state = self.rules.open(&opening.bet, &opening.deal);
         self.last_played = Some(opening.bet.clone());
         self.undo.clear();
@@ -682,7 +707,12 @@ pub(crate) fn linked_awards_for(
                 p.link.deliver(machine, &pool).ok().flatten()?;
                 delivered = true;
             }
-            let call = crate::link_worker::Call::Award { epoch: epoch.clone(), round, level: *level, claim: claim.to_owned() };
+            // Issue 46: a committed round's claim reveals its key; the
+            // controller draws it again and judges it.
+            let call = match machine.open_round().and_then(|o| o.committed.clone()).filter(|c| c.pool == pool) {
+                Some(c) => crate::link_worker::Call::Reveal { epoch: epoch.clone(), round, level: *level, key: c.key },
+                None => crate::link_worker::Call::Award { epoch: epoch.clone(), round, level: *level, claim: claim.to_owned() },
+            };
             let crate::link_worker::Answer::Awarded(Ok(claimed)) = p.link.ask(&call)? else { return None };
             // Above the pool's confirmation amount the award waits for an
             // attendant (M-12): the round stays open, locked up, and is

@@ -199,7 +199,9 @@ impl Session {
 
     /// Whether a round is open (not yet settled).
     pub fn in_round(&self) -> bool {
-        self.round_info().is_some_and(|r| r.phase != Phase::Ended)
+        // Issue 46: a round committed to a linked controller is in
+        // progress from its commitment, before its draw.
+        self.machine.linked_commitment().is_some() || self.round_info().is_some_and(|r| r.phase != Phase::Ended)
     }
 
     /// The id of the open round, whatever its kind.
@@ -259,6 +261,10 @@ impl Session {
     fn progressed(&mut self, done: Result<Progress, Notice>) -> bool {
         match done {
             Ok(Progress::Open) => true,
+            Ok(Progress::Committing) => {
+                self.message = Some(Notice::AwaitingController);
+                true
+            }
             Ok(Progress::Awaiting) => {
                 self.message = Some(match self.linked.iter().find_map(|p| p.confirming) {
                     Some(amount) => Notice::AwaitingAttendant { amount },
@@ -475,6 +481,11 @@ impl Session {
         if self.refused_under_overlay(Under::Play) {
             return false;
         }
+        // Issue 46: a round committed to a linked controller is played
+        // first, with the bet it was committed with.
+        if self.machine.linked_commitment().is_some() {
+            return self.play_committed();
+        }
         // A win the player may double: the play button takes it (issue 29:
         // a touch deck's one button, as cabinets do).
         if self.round_info().is_some_and(|r| r.phase == crate::round::Phase::DoubleUp) {
@@ -489,7 +500,37 @@ impl Session {
         if started {
             self.deliver_linked();
         }
-        started && self.round_info().is_some()
+        started && (self.round_info().is_some() || self.machine.linked_commitment().is_some())
+    }
+
+    /// Issue 46: play the round committed to a linked controller (after a
+    /// power cut, a game or bet changed meanwhile, or while its nonce is
+    /// awaited): its game selected, its denomination and bet set again,
+    /// then started; it is drawn once the controller's nonce is in.
+    pub(crate) fn play_committed(&mut self) -> bool {
+        let Some(c) = self.machine.linked_commitment().cloned() else { return false };
+        let Some(i) = self.games.iter().position(|g| g.id() == c.game) else {
+            self.fail(Notice::Linked {
+                pool: c.pool.clone(),
+                error: format!("round {} was committed on game {}, which this cabinet no longer offers", c.round, c.game),
+            });
+            return false;
+        };
+        self.selected = i;
+        self.denom = c.denom;
+        let bet = serde_json::from_str(&c.bet).unwrap_or(serde_json::Value::Null);
+        if let Some(game) = self.games.get_mut(i)
+            && let Err(r) = game.0.set_bet(bet)
+        {
+            self.fail(Notice::Refused(r));
+            return false;
+        }
+        let denom = c.denom;
+        let started = self.on_table(|t, cx| t.start(cx, denom));
+        if started {
+            self.deliver_linked();
+        }
+        started && (self.round_info().is_some() || self.machine.linked_commitment().is_some())
     }
 
     /// A decision of the round in play, typed by its kind (hold a card,

@@ -123,6 +123,10 @@ pub struct ReelClaim {
     pub denom: Cents,
 }
 
+/// What the operator approved for a pool: its games, its triggers, and
+/// whether it takes claims that carry their outcome.
+pub(crate) type Approval = (BTreeMap<String, ApprovedReelGame>, Vec<ApprovedTrigger>, bool);
+
 /// The controller's answer to a claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Claimed {
@@ -194,12 +198,38 @@ impl Controller {
     /// The games and triggers the operator approved for `pool` (empty when
     /// none).
     pub(crate) fn approval(&mut self, pool: &str) -> Result<(BTreeMap<String, ApprovedReelGame>, Vec<ApprovedTrigger>), LinkError> {
-        let row = self.client().query_opt("SELECT out_games, out_triggers FROM egm.approval($1)", &[&pool])?;
-        let Some(row) = row else { return Ok((BTreeMap::new(), Vec::new())) };
+        self.approval_and_claims(pool).map(|(g, t, _)| (g, t))
+    }
+
+    /// [`Self::approval`], and whether the pool takes claims that carry
+    /// their outcome (issue 46).
+    pub(crate) fn approval_and_claims(&mut self, pool: &str) -> Result<Approval, LinkError> {
+        let row = self.client().query_opt("SELECT out_games, out_triggers, out_plain_claims FROM egm.approval($1)", &[&pool])?;
+        let Some(row) = row else { return Ok((BTreeMap::new(), Vec::new(), false)) };
         let (games, triggers): (Option<String>, Option<String>) = (row.get(0), row.get(1));
         let games = games.and_then(|g| serde_json::from_str(&g).ok()).unwrap_or_default();
         let triggers = triggers.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
-        Ok((games, triggers))
+        Ok((games, triggers, row.get(2)))
+    }
+
+    /// Operator, issue 46: allow claims that carry their outcome on `pool`
+    /// (cabinets of an earlier version), or refuse them again (the default:
+    /// a claim reveals its committed round's key). Logged.
+    pub fn allow_plain_claims(&mut self, pool: &str, allow: bool) -> Result<(), LinkError> {
+        self.client().execute("SELECT egm.allow_plain_claims($1, $2)", &[&pool, &allow])?;
+        Ok(())
+    }
+
+    /// The service: a claim that carries its round's outcome, taken only
+    /// where the operator allows it (issue 46).
+    pub(crate) fn plain_award(&mut self, pool: &str, epoch: &str, round: u64, level: usize, outcome: &str) -> Result<Claimed, LinkError> {
+        let (_, _, plain) = self.approval_and_claims(pool)?;
+        if !plain {
+            let reason = "a claim reveals its committed round's key (issue 46): a claimed outcome is not taken on this pool";
+            let logged = self.client().query_one("SELECT egm.refuse_claim($1, $2, $3, $4)", &[&pool, &epoch, &i64_of(round, "round")?, &reason])?;
+            return Err(LinkError::Refused(logged.get(0)));
+        }
+        self.award(pool, epoch, round, level, outcome)
     }
 
     /// Operator: the awards of `pool` waiting for an attendant.

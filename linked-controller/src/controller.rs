@@ -268,10 +268,25 @@ impl Controller {
     /// journal epoch. Each is taken once however often it is sent; each row
     /// is answered on its own, a refused one with its reason.
     pub fn contribute(&mut self, pool: &str, epoch: &str, batch: &[(u64, Cents)]) -> Result<Vec<(u64, Outcome)>, LinkError> {
+        self.contribute_as(None, pool, epoch, batch)
+    }
+
+    /// [`Self::contribute`], for `machine` when given (the service, inside
+    /// a transaction of several cabinets' contributions: named for this
+    /// call alone).
+    pub(crate) fn contribute_as(&mut self, machine: Option<&str>, pool: &str, epoch: &str, batch: &[(u64, Cents)]) -> Result<Vec<(u64, Outcome)>, LinkError> {
         // A round past i64 goes as -1, which the controller refuses (and logs).
         let rounds: Vec<i64> = batch.iter().map(|b| i64::try_from(b.0).unwrap_or(-1)).collect();
         let wagers: Vec<String> = batch.iter().map(|b| b.1.to_string()).collect();
-        let rows = self.client.query("SELECT out_round, out_outcome FROM egm.contribute($1, $2, $3, $4)", &[&pool, &epoch, &rounds, &wagers])?;
+        let rows = match machine {
+            None => self.client.query("SELECT out_round, out_outcome FROM egm.contribute($1, $2, $3, $4)", &[&pool, &epoch, &rounds, &wagers])?,
+            // The cabinet named first, for this transaction, then its call.
+            Some(m) => self.client.query(
+                "WITH named AS (SELECT set_config('egm.machine', $5, true) AS m) \
+                 SELECT c.out_round, c.out_outcome FROM named, LATERAL egm.contribute($1, $2, $3, $4) c WHERE named.m = $5",
+                &[&pool, &epoch, &rounds, &wagers, &m],
+            )?,
+        };
         if rows.len() != batch.len() {
             return Err(LinkError::Invalid(format!("the controller answered {} of {} contributions", rows.len(), batch.len())));
         }

@@ -82,6 +82,10 @@ ALTER TABLE egm.contributions ADD COLUMN IF NOT EXISTS kept_micro BIGINT NOT NUL
 ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS games JSONB;
 ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS triggers JSONB;
 ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS confirm_above BIGINT;
+-- Issue 46: whether a claim may carry its outcome instead of revealing its
+-- committed round's key (an operator's choice for cabinets of an earlier
+-- version; off: forged outcomes are never judged).
+ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS plain_claims BOOLEAN NOT NULL DEFAULT false;
 -- At most one award per level per round.
 CREATE TABLE IF NOT EXISTS egm.awards (
     seq BIGSERIAL UNIQUE,
@@ -903,11 +907,25 @@ END $$;
 
 -- The service: the games and triggers approved for a pool, which it
 -- judges a claim by before the award's own checks (issue 46).
+DROP FUNCTION IF EXISTS egm.approval(TEXT);
 CREATE OR REPLACE FUNCTION egm.approval(p_pool TEXT)
-RETURNS TABLE (out_games TEXT, out_triggers TEXT)
+RETURNS TABLE (out_games TEXT, out_triggers TEXT, out_plain_claims BOOLEAN)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
-    SELECT games::TEXT, triggers::TEXT FROM pools WHERE pool = p_pool
+    SELECT games::TEXT, triggers::TEXT, plain_claims FROM pools WHERE pool = p_pool
 $$;
+
+-- Operator, issue 46: allow claims that carry their outcome on a pool
+-- (cabinets of an earlier version), or refuse them again. Logged.
+CREATE OR REPLACE FUNCTION egm.allow_plain_claims(p_pool TEXT, p_allow BOOLEAN) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+BEGIN
+    UPDATE pools SET plain_claims = p_allow WHERE pool = p_pool;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no pool %', left(p_pool, 64);
+    END IF;
+    INSERT INTO operator_log (operator, action, detail)
+        VALUES (session_user, CASE WHEN p_allow THEN 'allow_plain_claims' ELSE 'refuse_plain_claims' END, format('pool %s', p_pool));
+END $$;
 
 -- Operator: assign a registered cabinet to a pool (`p_on`), or take it off.
 CREATE OR REPLACE FUNCTION egm.assign(p_pool TEXT, p_machine TEXT, p_on BOOLEAN) RETURNS VOID
@@ -968,4 +986,4 @@ GRANT EXECUTE ON FUNCTION egm.caller(), egm.commit(TEXT, TEXT, BIGINT, TEXT, TEX
     egm.refuse_claim(TEXT, TEXT, BIGINT, TEXT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, INT, TEXT, INT, TEXT), egm.books(TEXT),
     egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT), egm.approve_games(TEXT, TEXT, TEXT, BIGINT),
-    egm.pending_awards(TEXT), egm.decide_award(TEXT, TEXT, BIGINT, TEXT, INT, BOOLEAN, TEXT), egm.assign(TEXT, TEXT, BOOLEAN) TO egm_operator;
+    egm.pending_awards(TEXT), egm.decide_award(TEXT, TEXT, BIGINT, TEXT, INT, BOOLEAN, TEXT), egm.assign(TEXT, TEXT, BOOLEAN), egm.allow_plain_claims(TEXT, BOOLEAN) TO egm_operator;

@@ -329,6 +329,13 @@ pub enum Entry {
         bet: String,
         key: String,
     },
+    /// Issue 46: the controller refused the pending commitment (it issued
+    /// no nonce): withdrawn, with its reason.
+    LinkedWithdrawn {
+        pool: String,
+        round: u64,
+        reason: String,
+    },
     /// Pool money moved out of a level (M-23), never to the operator.
     PoolTransfer {
         pool: String,
@@ -377,6 +384,7 @@ impl Entry {
             Entry::LinkedDelivered { .. } => "linked_delivered",
             Entry::LinkedRefused { .. } => "linked_refused",
             Entry::LinkedCommitted { .. } => "linked_committed",
+            Entry::LinkedWithdrawn { .. } => "linked_withdrawn",
         }
     }
 

@@ -372,6 +372,12 @@ impl CriticalState {
                 });
                 self.linked_commitment = None;
             }
+            Entry::LinkedWithdrawn { pool, round, .. } => {
+                if !self.linked_commitment.as_ref().is_some_and(|c| c.pool == *pool && c.round == *round) {
+                    return Err(fail(e, format!("round {round} was not committed to pool {pool}")));
+                }
+                self.linked_commitment = None;
+            }
             Entry::LinkedCommitted { pool, round, game, denom, stake, side_stake, bet, key } => {
                 if self.open_round.is_some() || self.linked_commitment.is_some() {
                     return Err(fail(e, "a round is open or already committed"));

@@ -119,6 +119,10 @@ impl GameKind for Reels {
         serde_json::to_value(claim).unwrap_or(serde_json::Value::Null)
     }
 
+    fn committed_bet(&self, bet: &Bet, denom: Cents) -> Option<linked_controller::ReelBet> {
+        Some(linked_controller::ReelBet { game: self.game.id.clone(), lines: bet.lines, credits_per_line: bet.credits_per_line, denom })
+    }
+
     fn hits(&self, round: &ReelRound, trigger: &Trigger) -> bool {
         game_core::progressive::reels_hit(&self.game, round, trigger)
     }

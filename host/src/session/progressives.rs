@@ -50,6 +50,10 @@ impl Session {
         if self.round_info().is_some_and(|r| r.phase == Phase::ProgressivePending) {
             self.collect();
         }
+        // Issue 46: a round committed and waiting for its nonce.
+        if self.machine.linked_commitment().is_some() && self.machine.open_round().is_none() {
+            self.play_committed();
+        }
         for i in 0..self.linked.len() {
             let view = self.linked[i].view();
             if view.last_answer.is_none() {

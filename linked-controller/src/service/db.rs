@@ -4,9 +4,11 @@
 //! cabinet the certificate named; the calls' statement and lock timeouts
 //! are the service login's own.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, oneshot};
+
+use meters::Cents;
 
 use crate::controller::{Controller, LinkError};
 use crate::service::prefix;
@@ -16,15 +18,59 @@ pub(crate) struct Db {
     url: String,
     idle: Mutex<Vec<Controller>>,
     slots: Semaphore,
+    /// Contributions waiting for the next group commit.
+    queue: Arc<(Mutex<Queue>, Condvar)>,
 }
+
+/// One cabinet's contributions, waiting to be committed with others'.
+struct Queued {
+    machine: String,
+    pool: String,
+    epoch: String,
+    rows: Vec<(u64, Cents)>,
+    answer: oneshot::Sender<Answer>,
+}
+
+#[derive(Default)]
+struct Queue {
+    waiting: Vec<Queued>,
+    stopped: bool,
+}
+
+/// The most contributions' requests one group commit takes.
+const GROUP: usize = 256;
 
 impl Db {
     pub(crate) fn new(url: &str, connections: usize) -> Arc<Db> {
-        Arc::new(Db { url: url.to_owned(), idle: Mutex::new(Vec::new()), slots: Semaphore::new(connections.max(1)) })
+        let queue = Arc::new((Mutex::new(Queue::default()), Condvar::new()));
+        let (worker_url, worker_queue) = (url.to_owned(), queue.clone());
+        let _ = std::thread::Builder::new().name("egm-service-contributions".into()).spawn(move || group_commits(&worker_url, &worker_queue));
+        Arc::new(Db { url: url.to_owned(), idle: Mutex::new(Vec::new()), slots: Semaphore::new(connections.max(1)), queue })
     }
 
-    /// Serve `request` for `machine` on one of the service's connections.
+    /// Serve `request` for `machine` on one of the service's connections;
+    /// contributions go with every other cabinet's waiting then, in one
+    /// transaction (a group commit: every contribution updates the same
+    /// level rows, so one at a time they serialise on the row lock and the
+    /// commit).
     pub(crate) async fn serve(self: &Arc<Self>, machine: &str, request: Request) -> Answer {
+        if let Request::Contribute { pool, epoch, rows } = request {
+            if rows.len() > MAX_ROWS {
+                return Answer::Refused(format!("{} contributions in one request; at most {MAX_ROWS}", rows.len()));
+            }
+            let (answer, answered) = oneshot::channel();
+            let (lock, ready) = &*self.queue;
+            match lock.lock() {
+                Ok(mut q) => q.waiting.push(Queued { machine: machine.to_owned(), pool, epoch, rows, answer }),
+                Err(_) => return Answer::Unavailable("the service's queue is unavailable".into()),
+            }
+            ready.notify_one();
+            return answered.await.unwrap_or_else(|_| Answer::Unavailable("the service stopped".into()));
+        }
+        self.serve_call(machine, request).await
+    }
+
+    async fn serve_call(self: &Arc<Self>, machine: &str, request: Request) -> Answer {
         let Ok(_slot) = self.slots.acquire().await else { return Answer::Unavailable("the service is stopping".into()) };
         let (db, machine) = (self.clone(), machine.to_owned());
         tokio::task::spawn_blocking(move || db.serve_blocking(&machine, request))
@@ -66,12 +112,115 @@ impl Db {
 
 impl Drop for Db {
     /// The idle connections are closed on a thread of their own: a
-    /// synchronous client may not be dropped inside the service's runtime.
+    /// synchronous client may not be dropped inside the service's runtime;
+    /// the group-commit thread stops.
     fn drop(&mut self) {
+        if let Ok(mut q) = self.queue.0.lock() {
+            q.stopped = true;
+        }
+        self.queue.1.notify_all();
         let idle = self.idle.get_mut().map(std::mem::take).unwrap_or_default();
         if !idle.is_empty() {
             let _ = std::thread::Builder::new().name("egm-service-close".into()).spawn(move || drop(idle));
         }
+    }
+}
+
+/// The group-commit thread: takes every contribution waiting, commits
+/// them in one transaction on its own connection, and answers each. Should
+/// one call fail inside it (a pool the cabinet does not play…), the
+/// transaction is rolled back and each is made again in a transaction of
+/// its own, so one cabinet's refusal is never another's.
+fn group_commits(url: &str, queue: &(Mutex<Queue>, Condvar)) {
+    let (lock, ready) = queue;
+    let mut conn: Option<Controller> = None;
+    loop {
+        let batch: Vec<Queued> = {
+            let Ok(mut q) = lock.lock() else { return };
+            while q.waiting.is_empty() && !q.stopped {
+                q = match ready.wait(q) {
+                    Ok(q) => q,
+                    Err(_) => return,
+                };
+            }
+            if q.stopped {
+                return;
+            }
+            let n = q.waiting.len().min(GROUP);
+            q.waiting.drain(..n).collect()
+        };
+        if conn.is_none() {
+            conn = Controller::connect(url).ok();
+        }
+        let Some(c) = conn.as_mut() else {
+            for item in batch {
+                let _ = item.answer.send(Answer::Unavailable("the controller's database is unreachable".into()));
+            }
+            continue;
+        };
+        match commit_group(c, &batch) {
+            Ok(answers) => {
+                for (item, answer) in batch.into_iter().zip(answers) {
+                    let _ = item.answer.send(answer);
+                }
+            }
+            Err(GroupFailed::Call) => {
+                // One by one: each cabinet's own answer.
+                for item in batch {
+                    let answer = commit_group(c, std::slice::from_ref(&item)).map_or_else(
+                        |e| match e {
+                            GroupFailed::Call => single_refusal(c, &item),
+                            GroupFailed::Connection => Answer::Unavailable("the controller's database did not answer".into()),
+                        },
+                        |mut a| a.pop().unwrap_or_else(|| Answer::Unavailable("no answer".into())),
+                    );
+                    let _ = item.answer.send(answer);
+                }
+            }
+            Err(GroupFailed::Connection) => {
+                conn = None;
+                for item in batch {
+                    let _ = item.answer.send(Answer::Unavailable("the controller's database did not answer".into()));
+                }
+            }
+        }
+    }
+}
+
+enum GroupFailed {
+    /// A call raised: the transaction was rolled back.
+    Call,
+    /// The connection failed.
+    Connection,
+}
+
+/// Every queued contribution in one transaction; each one's answer.
+fn commit_group(c: &mut Controller, batch: &[Queued]) -> Result<Vec<Answer>, GroupFailed> {
+    c.client().batch_execute("BEGIN").map_err(|_| GroupFailed::Connection)?;
+    let mut answers = Vec::with_capacity(batch.len());
+    for item in batch {
+        match c.contribute_as(Some(&item.machine), &item.pool, &item.epoch, &item.rows) {
+            Ok(rows) => answers.push(Answer::Contributed(rows)),
+            Err(LinkError::Db(e)) if refused(&e) => {
+                let _ = c.client().batch_execute("ROLLBACK");
+                return Err(GroupFailed::Call);
+            }
+            Err(_) => {
+                let _ = c.client().batch_execute("ROLLBACK");
+                return Err(GroupFailed::Connection);
+            }
+        }
+    }
+    c.client().batch_execute("COMMIT").map_err(|_| GroupFailed::Connection)?;
+    Ok(answers)
+}
+
+/// The controller's refusal of one cabinet's call, said again on its own.
+fn single_refusal(c: &mut Controller, item: &Queued) -> Answer {
+    match c.contribute_as(Some(&item.machine), &item.pool, &item.epoch, &item.rows) {
+        Ok(rows) => Answer::Contributed(rows),
+        Err(LinkError::Db(e)) if refused(&e) => Answer::Refused(prefix(&LinkError::Db(e).to_string(), 500)),
+        Err(e) => Answer::Refused(prefix(&e.to_string(), 500)),
     }
 }
 
@@ -87,7 +236,7 @@ fn call(c: &mut Controller, request: Request) -> Result<Answer, LinkError> {
             return Err(LinkError::Refused(format!("{} contributions in one request; at most {MAX_ROWS}", rows.len())));
         }
         Request::Contribute { pool, epoch, rows } => Answer::Contributed(c.contribute(&pool, &epoch, &rows)?),
-        Request::Award { pool, epoch, round, level, outcome } => Answer::Claimed(c.award(&pool, &epoch, round, level, &outcome)?),
+        Request::Award { pool, epoch, round, level, outcome } => Answer::Claimed(c.plain_award(&pool, &epoch, round, level, &outcome)?),
         Request::Commit { pool, epoch, round, commitment, bet } => Answer::Nonce(c.commit(&pool, &epoch, round, &commitment, &bet)?),
         Request::Reveal { pool, epoch, round, level, key } => Answer::Claimed(c.reveal(&pool, &epoch, round, level, &key)?),
         Request::Return { pool, epoch, round } => Answer::Returned(c.return_round(&pool, &epoch, round)?),

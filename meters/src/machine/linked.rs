@@ -86,6 +86,17 @@ impl Machine {
         Ok((round, hex::encode(CommittedStream::commitment(&key))))
     }
 
+    /// Issue 46: withdraw the pending commitment the controller refused
+    /// (it issued no nonce, so no outcome of the round exists): journaled
+    /// with the controller's reason; the stake never left the meter.
+    pub fn withdraw_linked_commitment(&mut self, reason: &str) -> Result<(), CoreError> {
+        let Some(c) = &self.state.linked_commitment else {
+            return Err(CoreError::Progressive("no round is committed to a linked pool".into()));
+        };
+        let (pool, round) = (c.pool.clone(), c.round);
+        self.commit(vec![Entry::LinkedWithdrawn { pool, round, reason: reason.chars().take(500).collect() }])
+    }
+
     /// Issue 46: the round committed and waiting for its nonce, if any.
     pub fn linked_commitment(&self) -> Option<&LinkedCommitment> {
         self.state.linked_commitment.as_ref()

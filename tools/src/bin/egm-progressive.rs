@@ -13,6 +13,10 @@
 //!   (DATABASE: the service login's address).
 //! * `egm-progressive assign OPERATOR POOL MACHINE… [--off]` — the cabinets
 //!   that play a pool.
+//! * `egm-progressive plain-claims OPERATOR POOL --allow|--refuse` — whether
+//!   the pool takes claims that carry their outcome (cabinets of an
+//!   earlier version); refused by default: a claim reveals its committed
+//!   round's key (issue 46).
 //! * `egm-progressive setup OPERATOR POOL.ron [--max-wager CENTS]` — the pool.
 //! * `egm-progressive approve OPERATOR POOL --paytable GAME.ron…
 //!   --trigger LEVEL:SYMBOL:COUNT[:max]… --confirm-above CENTS` — what the
@@ -88,6 +92,17 @@ enum Command {
         machines: Vec<String>,
         #[arg(long)]
         off: bool,
+    },
+    /// Whether a pool takes claims that carry their outcome instead of
+    /// revealing their committed round's key (an operator; refused by
+    /// default, issue 46).
+    PlainClaims {
+        url: String,
+        pool: String,
+        #[arg(long, conflicts_with = "refuse", required_unless_present = "refuse")]
+        allow: bool,
+        #[arg(long)]
+        refuse: bool,
     },
     /// Create the pool described in a RON file (an operator).
     Setup {
@@ -219,6 +234,12 @@ fn run(cli: Cli) -> Result<()> {
                 c.assign(&pool, m, !off)?;
             }
             println!("{} cabinet(s) {} pool {pool}", machines.len(), if off { "taken off" } else { "assigned to" });
+            Ok(())
+        }
+        Command::PlainClaims { url, pool, allow, refuse } => {
+            let allow = allow && !refuse;
+            Controller::connect(&url)?.allow_plain_claims(&pool, allow)?;
+            println!("pool {pool}: claims that carry their outcome {}", if allow { "allowed" } else { "refused (a claim reveals its round's key)" });
             Ok(())
         }
         Command::Setup { url, pool, max_wager } => {
