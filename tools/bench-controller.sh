@@ -2,7 +2,9 @@
 # The linked progressive controller's throughput (issues 13 and 46):
 # contributions per second from N concurrent cabinets over TLS to the
 # controller's service (the only client of PostgreSQL), one contribution
-# per request and batched.
+# per request and batched; a verified award's latency (commit and nonce,
+# then the claim that reveals the key and is drawn again); an honest
+# cabinet's rate alone and while another certificate floods the service.
 #
 #   tools/bench-controller.sh [CABINETS] [SECONDS]
 set -euo pipefail
@@ -31,3 +33,5 @@ operator=$(tools/postgres.sh url egm-operator)
 for batch in 1 10; do
     "$bin" bench "$operator" "${urls[@]}" --seconds "$seconds" --batch "$batch"
 done
+"$bin" bench-award "$operator" "${urls[0]}" --rounds 200
+"$bin" bench-flood "$operator" "${urls[0]}" "${urls[1]}" --seconds "$seconds"
