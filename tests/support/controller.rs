@@ -93,7 +93,20 @@ pub fn fresh_database(prefix: &str, logins: &[(&str, Role)]) -> String {
     let admin = postgres("start");
     let name = format!("egm_{prefix}_{}", std::process::id());
     let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", "dbname=postgres")).unwrap();
-    c.client().batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap();
+    // This test's databases of earlier runs too (another process id): a
+    // cluster that keeps hundreds recovers slowly after the kill some
+    // tests make.
+    let stale: Vec<String> = c
+        .client()
+        .query("SELECT datname FROM pg_database WHERE datname LIKE $1", &[&format!("egm\\_{prefix}\\_%")])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .filter(|d: &String| d.strip_prefix(&format!("egm_{prefix}_")).is_some_and(|pid| pid.chars().all(|ch| ch.is_ascii_digit())))
+        .collect();
+    for db in stale.iter().chain(std::iter::once(&name)) {
+        c.client().batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")).unwrap();
+    }
     c.client().batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
     let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", &format!("dbname={name}"))).unwrap();
     c.install().unwrap();
