@@ -835,6 +835,48 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
     SELECT seq, operator, action, detail FROM operator_log ORDER BY seq DESC LIMIT p_n
 $$;
 
+-- The service, issue 46: the contributions of several cabinets waiting at
+-- once, in one call of one transaction (a group commit: every
+-- contribution updates the same level rows, so one at a time they
+-- serialise on the row lock and the commit). Item i is cabinet
+-- p_machines[i]'s call on p_pools[i] and p_epochs[i] with the next
+-- p_counts[i] of the rounds and wagers; each is made as that cabinet
+-- (named for it alone) and answered row by row, or with the reason the
+-- whole call was refused; a refused call undoes nothing of the others.
+CREATE OR REPLACE FUNCTION egm.contribute_group(p_machines TEXT[], p_pools TEXT[], p_epochs TEXT[], p_counts INT[], p_rounds BIGINT[], p_wagers TEXT[])
+RETURNS TABLE (out_item INT, out_round BIGINT, out_outcome TEXT, out_refusal TEXT)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    i INT;
+    first INT := 1;
+    n INT;
+    r RECORD;
+BEGIN
+    IF coalesce(array_length(p_machines, 1), 0) > 256 THEN
+        RAISE EXCEPTION 'at most 256 calls a group';
+    END IF;
+    FOR i IN 1 .. coalesce(array_length(p_machines, 1), 0) LOOP
+        n := p_counts[i];
+        BEGIN
+            PERFORM set_config('egm.machine', p_machines[i], true);
+            FOR r IN SELECT * FROM contribute(p_pools[i], p_epochs[i], p_rounds[first : first + n - 1], p_wagers[first : first + n - 1]) LOOP
+                out_item := i;
+                out_round := r.out_round;
+                out_outcome := r.out_outcome;
+                out_refusal := NULL;
+                RETURN NEXT;
+            END LOOP;
+        EXCEPTION WHEN raise_exception OR data_exception OR integrity_constraint_violation OR syntax_error_or_access_rule_violation THEN
+            out_item := i;
+            out_round := NULL;
+            out_outcome := NULL;
+            out_refusal := left(SQLERRM, 500);
+            RETURN NEXT;
+        END;
+        first := first + n;
+    END LOOP;
+END $$;
+
 -- The service, issue 46: commit the caller's round `p_round` (SHA-256 of
 -- its key, its bet and wager) and answer its nonce: the one the service
 -- drew (`p_nonce`) the first time, the same ever after for the same
@@ -982,7 +1024,7 @@ END $$;
 GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT, TEXT, TEXT), egm.approval(TEXT),
     egm.return_round(TEXT, TEXT, BIGINT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.levels(TEXT), egm.last_awards(TEXT, BIGINT) TO egm_service, egm_operator;
-GRANT EXECUTE ON FUNCTION egm.caller(), egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT), egm.commitment(TEXT, TEXT, BIGINT),
+GRANT EXECUTE ON FUNCTION egm.caller(), egm.contribute_group(TEXT[], TEXT[], TEXT[], INT[], BIGINT[], TEXT[]), egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT), egm.commitment(TEXT, TEXT, BIGINT),
     egm.refuse_claim(TEXT, TEXT, BIGINT, TEXT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, INT, TEXT, INT, TEXT), egm.books(TEXT),
     egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT), egm.approve_games(TEXT, TEXT, TEXT, BIGINT),

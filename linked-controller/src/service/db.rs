@@ -10,7 +10,7 @@ use tokio::sync::{Semaphore, oneshot};
 
 use meters::Cents;
 
-use crate::controller::{Controller, LinkError};
+use crate::controller::{Controller, LinkError, Outcome};
 use crate::service::prefix;
 use crate::service::protocol::{Answer, MAX_ROWS, Request};
 
@@ -194,24 +194,54 @@ enum GroupFailed {
     Connection,
 }
 
-/// Every queued contribution in one transaction; each one's answer.
+/// Every queued contribution in one call of one transaction
+/// (`egm.contribute_group`); each one's answer.
 fn commit_group(c: &mut Controller, batch: &[Queued]) -> Result<Vec<Answer>, GroupFailed> {
-    c.client().batch_execute("BEGIN").map_err(|_| GroupFailed::Connection)?;
-    let mut answers = Vec::with_capacity(batch.len());
-    for item in batch {
-        match c.contribute_as(Some(&item.machine), &item.pool, &item.epoch, &item.rows) {
-            Ok(rows) => answers.push(Answer::Contributed(rows)),
-            Err(LinkError::Db(e)) if refused(&e) => {
-                let _ = c.client().batch_execute("ROLLBACK");
-                return Err(GroupFailed::Call);
+    let machines: Vec<&str> = batch.iter().map(|q| q.machine.as_str()).collect();
+    let pools: Vec<&str> = batch.iter().map(|q| q.pool.as_str()).collect();
+    let epochs: Vec<&str> = batch.iter().map(|q| q.epoch.as_str()).collect();
+    let counts: Vec<i32> = batch.iter().map(|q| i32::try_from(q.rows.len()).unwrap_or(i32::MAX)).collect();
+    // A round past i64 goes as -1, which the controller refuses (and logs).
+    let rounds: Vec<i64> = batch.iter().flat_map(|q| q.rows.iter().map(|r| i64::try_from(r.0).unwrap_or(-1))).collect();
+    let wagers: Vec<String> = batch.iter().flat_map(|q| q.rows.iter().map(|r| r.1.to_string())).collect();
+    let rows = c
+        .client()
+        .query(
+            "SELECT out_item, out_round, out_outcome, out_refusal FROM egm.contribute_group($1, $2, $3, $4, $5, $6)",
+            &[&machines, &pools, &epochs, &counts, &rounds, &wagers],
+        )
+        .map_err(|e| if refused(&e) { GroupFailed::Call } else { GroupFailed::Connection })?;
+    let mut answers: Vec<Answer> = batch.iter().map(|_| Answer::Contributed(Vec::new())).collect();
+    for row in &rows {
+        let item: i32 = row.get(0);
+        let Some(answer) = usize::try_from(item).ok().and_then(|i| i.checked_sub(1)).and_then(|i| answers.get_mut(i)) else { continue };
+        match (row.get::<_, Option<i64>>(1), row.get::<_, Option<String>>(2), row.get::<_, Option<String>>(3)) {
+            (_, _, Some(reason)) => *answer = Answer::Refused(prefix(&reason, 500)),
+            (Some(round), Some(outcome), None) => {
+                if let Answer::Contributed(list) = answer {
+                    let outcome = match outcome.as_str() {
+                        "accepted" => Outcome::Accepted,
+                        "duplicate" => Outcome::Duplicate,
+                        other => Outcome::Refused(other.trim_start_matches("refused: ").to_owned()),
+                    };
+                    list.push((u64::try_from(round).unwrap_or(0), outcome));
+                }
             }
-            Err(_) => {
-                let _ = c.client().batch_execute("ROLLBACK");
-                return Err(GroupFailed::Connection);
+            _ => *answer = Answer::Unavailable("the controller answered a row of nothing".into()),
+        }
+    }
+    // Each answered row for row, in the order sent (the cabinet's rounds).
+    for (answer, q) in answers.iter_mut().zip(batch) {
+        if let Answer::Contributed(list) = answer {
+            if list.len() != q.rows.len() {
+                *answer = Answer::Unavailable(format!("the controller answered {} of {} contributions", list.len(), q.rows.len()));
+            } else {
+                for (row, sent) in list.iter_mut().zip(&q.rows) {
+                    row.0 = sent.0;
+                }
             }
         }
     }
-    c.client().batch_execute("COMMIT").map_err(|_| GroupFailed::Connection)?;
     Ok(answers)
 }
 
