@@ -565,16 +565,6 @@ RETURNS TABLE (out_amount BIGINT, out_refusal TEXT)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 DECLARE
     a RECORD;
-    lv RECORD;
-    total BIGINT := 0;
-    refunded BIGINT;
-    inc BIGINT;
-    res BIGINT;
-    from_current BIGINT;
-    from_reserve BIGINT;
-    short BIGINT;
-    kept BIGINT := 0;
-    trail TEXT := '';
     later RECORD;
 BEGIN
     PERFORM check_call(p_pool, p_epoch);

@@ -262,10 +262,8 @@ fn refused(e: &postgres::Error) -> bool {
 
 fn call(c: &mut Controller, request: Request) -> Result<Answer, LinkError> {
     Ok(match request {
-        Request::Contribute { rows, .. } if rows.len() > MAX_ROWS => {
-            return Err(LinkError::Refused(format!("{} contributions in one request; at most {MAX_ROWS}", rows.len())));
-        }
-        Request::Contribute { pool, epoch, rows } => Answer::Contributed(c.contribute(&pool, &epoch, &rows)?),
+        // Contributions go to the group commit (`Db::serve`), never here.
+        Request::Contribute { .. } => return Err(LinkError::Invalid("contributions are committed in groups".into())),
         Request::Award { pool, epoch, round, level, outcome } => Answer::Claimed(c.plain_award(&pool, &epoch, round, level, &outcome)?),
         Request::Commit { pool, epoch, round, commitment, bet } => Answer::Nonce(c.commit(&pool, &epoch, round, &commitment, &bet)?),
         Request::Reveal { pool, epoch, round, level, key } => Answer::Claimed(c.reveal(&pool, &epoch, round, level, &key)?),

@@ -352,32 +352,9 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 fn bench(url: &str, cabinets: &[String], seconds: u64, batch: usize) -> Result<()> {
-    let pool = format!("bench-{}", std::process::id());
-    let cfg = PoolConfig {
-        id: pool.clone(),
-        games: vec!["bench".into()],
-        min_wager: 1,
-        side_bet: false,
-        levels: vec![meters::LevelConfig {
-            name: "L".into(),
-            start_value: 1_000,
-            reset_value: 1_000,
-            increment_ppm: 10_000,
-            reserve_ppm: 0,
-            ceiling: None,
-            mystery: false,
-        }],
-    };
     let mut c = Controller::connect(url)?;
-    c.configure_pool(&cfg, 1_000_000)?;
-    for address in cabinets {
-        let name = address
-            .strip_prefix("egm://")
-            .and_then(|a| a.split_once('@'))
-            .map(|a| a.0)
-            .ok_or_else(|| anyhow!("{address}: a cabinet's address is egm://NAME@HOST:PORT?…"))?;
-        c.assign(&pool, name, true)?;
-    }
+    let names = cabinets.iter().map(|a| cabinet_name(a)).collect::<Result<Vec<_>>>()?;
+    let pool = scratch_pool(&mut c, vec!["bench".into()], &names)?;
     let until = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();
     let counts: Vec<Result<u64>> = std::thread::scope(|s| {
