@@ -39,6 +39,7 @@ fn main() {
     let mut op = Controller::connect(&controller::url("egm-operator", &db)).unwrap();
     let ws = test_config::workspace();
     op.configure_pool(&ron::from_str(&std::fs::read_to_string(ws.join("assets/progressive/linked-sevens.ron")).unwrap()).unwrap(), 1_000_000).unwrap();
+    op.set_denominations("EGM-0001", &[1, 2, 5, 10, 20, 50, 100, 200]).unwrap();
     op.assign(POOL, "EGM-0001", true).unwrap();
     let sevens = paytables::compile::load(&ws.join("assets/paytables/classic-sevens.ron")).unwrap();
     let games = std::collections::BTreeMap::from([(sevens.id.clone(), ApprovedReelGame::of(&sevens))]);

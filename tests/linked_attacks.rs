@@ -106,7 +106,13 @@ fn attack_2_no_cabinet_login_and_the_services_login_cannot_touch_the_books() {
     let log = op.operator_log(5).unwrap();
     assert_eq!(
         log.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect::<Vec<_>>(),
-        [("egm-operator", "allow_plain_claims"), ("egm-operator", "approve_games"), ("egm-operator", "assign"), ("egm-operator", "configure_pool")]
+        [
+            ("egm-operator", "allow_plain_claims"),
+            ("egm-operator", "approve_games"),
+            ("egm-operator", "assign"),
+            ("egm-operator", "set_denominations"),
+            ("egm-operator", "configure_pool")
+        ]
     );
     assert_eq!(op.books(POOL).unwrap(), before);
 }

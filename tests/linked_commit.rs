@@ -28,14 +28,39 @@ fn machine(path: &Path, id: &str) -> Machine {
     m
 }
 
+/// The nonce of a commitment, asked again while the service paces this
+/// cabinet's rounds (4 a second after 20 at once: it then answers
+/// Unavailable and closes the connection).
+fn paced_commit(c: &mut CabinetClient, db: &str, name: &str, epoch: &str, round: u64, commitment: &str, bet: &ReelBet) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        match c.commit(POOL, epoch, round, commitment, bet) {
+            Ok(nonce) => return nonce,
+            Err(linked_controller::LinkError::Down) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                *c = cabinet(name, db);
+            }
+            Err(e) => panic!("round {round}'s commitment: {e}"),
+        }
+    }
+}
+
 /// One committed round of Sevens Classic at `cpl` credits a line, 1 cent a
 /// credit: committed, its nonce fetched, drawn, and its contribution
 /// delivered. Returns the round, its key and the cherries on reel 1.
-fn committed_round(m: &mut Machine, c: &mut CabinetClient, game: &ReelGame, tables: &StopTables, cpl: u64) -> (u64, String, game_core::reels::ReelRound) {
+fn committed_round(
+    m: &mut Machine,
+    c: &mut CabinetClient,
+    db: &str,
+    name: &str,
+    game: &ReelGame,
+    tables: &StopTables,
+    cpl: u64,
+) -> (u64, String, game_core::reels::ReelRound) {
     let bet = ReelBet { game: game.id.clone(), lines: 1, credits_per_line: cpl, denom: 1 };
     let (round, commitment) = m.commit_linked_round(POOL, &game.id, 1, cpl, 0, &serde_json::to_string(&bet).unwrap()).unwrap();
-    let nonce = c.commit(POOL, m.epoch_id(), round, &commitment, &bet).unwrap();
-    assert_eq!(c.commit(POOL, m.epoch_id(), round, &commitment, &bet).unwrap(), nonce, "asked again: the same nonce");
+    let nonce = paced_commit(c, db, name, m.epoch_id(), round, &commitment, &bet);
+    assert_eq!(paced_commit(c, db, name, m.epoch_id(), round, &commitment, &bet), nonce, "asked again: the same nonce");
     let (played, drawn) = m.play_round_committed("opening", &nonce, |rng| game.play(tables, rng, Bet { lines: 1, credits_per_line: cpl })).unwrap();
     assert_eq!(played, round);
     let key = m.open_round().and_then(|o| o.committed.clone()).unwrap().key;
@@ -62,7 +87,7 @@ fn a_committed_round_is_drawn_again_by_the_controller_and_paid_only_for_what_it_
     // first reel, as the game pays it), each claimed by revealing its key.
     let (mut missed, mut hit) = (false, None);
     for _ in 0..200 {
-        let (round, key, drawn) = committed_round(&mut m, &mut a, &game, &tables, 1);
+        let (round, key, drawn) = committed_round(&mut m, &mut a, &db, "A", &game, &tables, 1);
         if mini(&game, &drawn) {
             let value = op.levels(POOL).unwrap()[MINI].value;
             // The wrong key, then the right one: paid the level, once.
@@ -128,4 +153,151 @@ fn forged_outcomes_are_not_taken_where_claims_reveal_their_key() {
     assert_eq!(op.levels(POOL).unwrap(), before, "a forged claim moved a level");
     assert!(op.refusals(5).unwrap().iter().all(|r| r.reason.contains("reveals its committed round's key")));
     assert!(op.books(POOL).unwrap().balanced());
+}
+
+/// Issue 46's money rules at the service, with the real core: a round is
+/// committed only at a bet the approved game offers and at a denomination
+/// the operator set the cabinet to offer; the commitment is the round's
+/// contribution (in the books before the cabinet delivers anything); the
+/// round is finished, never voided (the controller and the core both
+/// refuse); and a cabinet commits at most 20 rounds at once, then 4 a
+/// second, each of them contributed.
+#[test]
+fn a_committed_round_is_contributed_with_its_nonce_at_an_offered_bet_and_never_voided() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("offered", &["A", "H"]);
+    op.configure_pool(&super::pool(), super::MAX_WAGER).unwrap();
+    op.assign(POOL, "A", true).unwrap();
+    super::approve(&mut op, super::linked_game::NEVER_CONFIRM);
+    let game = sevens();
+    let tables = StopTables::new(&game).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.sqlite");
+    let mut m = machine(&path, "A");
+    let mut a = cabinet("A", &db);
+    let epoch = m.epoch_id().to_owned();
+    let commitment = "ab".repeat(32);
+    let bet = |game: &str, cpl: u64, denom: u64| ReelBet { game: game.into(), lines: 1, credits_per_line: cpl, denom };
+
+    // No denomination set by the operator: nothing is committed.
+    assert_refused(a.commit(POOL, &epoch, 1, &commitment, &bet("classic-sevens", 1, 1)), "has no denominations set by an operator");
+    op.set_denominations("A", &[1, 5]).unwrap();
+    assert_refused(a.commit(POOL, &epoch, 1, &commitment, &bet("classic-sevens", 1, 2)), "denomination 2 cents is not one cabinet A offers (1, 5)");
+    // Bets the approved game does not offer, and a game not approved.
+    assert_refused(a.commit(POOL, &epoch, 1, &commitment, &bet("classic-sevens", 4, 1)), "is not one game classic-sevens offers");
+    assert_refused(a.commit(POOL, &epoch, 1, &commitment, &ReelBet { lines: 2, ..bet("classic-sevens", 1, 1) }), "is not one game classic-sevens offers");
+    assert_refused(a.commit(POOL, &epoch, 1, &commitment, &bet("ocean-treasure", 1, 1)), "is not approved with its paytable");
+    let books = op.books(POOL).unwrap();
+    assert_eq!((books.contributions, books.wagered), (0, 0), "a refused commitment contributed");
+
+    // The real core commits at 3 credits of 5 cents: contributed at once.
+    let committed = bet("classic-sevens", 3, 5);
+    let (round, commitment) = m.commit_linked_round(POOL, "classic-sevens", 5, 15, 0, &serde_json::to_string(&committed).unwrap()).unwrap();
+    let nonce = a.commit(POOL, &epoch, round, &commitment, &committed).unwrap();
+    let books = op.books(POOL).unwrap();
+    assert_eq!((books.contributions, books.wagered), (1, 15), "the commitment is the round's contribution");
+    assert!(books.balanced());
+    let (played, _) = m.play_round_committed("opening", &nonce, |rng| game.play(&tables, rng, Bet { lines: 1, credits_per_line: 3 })).unwrap();
+    assert_eq!(played, round);
+    // Never voided: the controller refuses to return it ...
+    assert_refused(a.return_round(POOL, &epoch, round), "never voided");
+    // ... and the core, even for the round a power cut left open.
+    drop(m);
+    let config = MachineConfig { mode: Mode::Lab, machine_id: "A".into(), ..MachineConfig::default() };
+    let mut m = Machine::open(&path, config, SeedChoice::Lab(46)).unwrap();
+    let e = m.void_round(round, "attendant").unwrap_err();
+    assert!(matches!(&e, meters::CoreError::CommittedNotVoided { round: r, pool } if *r == round && pool == POOL), "{e}");
+    assert!(e.to_string().contains("never voided"), "{e}");
+    m.settle_round(round, 0, vec![]).unwrap();
+    // Its delivery afterwards is the same contribution, taken once.
+    let pending: Vec<(u64, u64)> = m.linked_pending().into_iter().map(|p| (p.1, p.2)).collect();
+    assert_eq!(pending, vec![(round, 15)]);
+    assert_eq!(a.contribute(POOL, &epoch, &pending).unwrap(), vec![(round, linked_controller::Outcome::Duplicate)]);
+    assert_eq!(op.books(POOL).unwrap().contributions, 1);
+
+    // A hostile cabinet commits as fast as it can: 20 at once, then paced;
+    // every round it got a nonce for is contributed.
+    op.set_denominations("H", &[1]).unwrap();
+    op.assign(POOL, "H", true).unwrap();
+    let mut h = cabinet("H", &db);
+    let (mut nonces, mut paced) = (0u64, 0u64);
+    for r in 1..=30u64 {
+        match h.commit(POOL, &epoch, r, &format!("{r:064x}"), &bet("classic-sevens", 1, 1)) {
+            Ok(_) => nonces += 1,
+            Err(linked_controller::LinkError::Down) => {
+                paced += 1;
+                h = cabinet("H", &db);
+            }
+            Err(e) => panic!("round {r}: {e}"),
+        }
+    }
+    assert!((20..=22).contains(&nonces) && paced >= 8, "{nonces} nonces, {paced} held back by the pacing of 4 rounds a second");
+    let books = op.books(POOL).unwrap();
+    assert_eq!((books.contributions, books.wagered), (1 + nonces, 15 + u128::from(nonces)), "each committed round contributed");
+    assert!(books.balanced());
+}
+
+/// Issue 46, reconciliation: a cabinet reports its own meter of the pool
+/// from its journal (`Machine::linked_meter`, as the host does); the
+/// operator's report sets it against the controller's contributions for
+/// the same rounds. Here the cabinet's journal owes a round the controller
+/// refused (a wager above the pool's bound, the product's own refusal):
+/// an alarm naming the cents; a cabinet that contributed and never
+/// reported is an alarm too; one that agrees is none.
+#[test]
+fn each_cabinets_journal_is_reconciled_with_the_controllers_books() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("reconcile", &["A", "B"]);
+    op.configure_pool(&super::pool(), 10).unwrap();
+    super::assign(&mut op, &["A", "B"]);
+    super::approve(&mut op, super::linked_game::NEVER_CONFIRM);
+    let game = sevens();
+    let tables = StopTables::new(&game).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = machine(&dir.path().join("a.sqlite"), "A");
+    let mut a = cabinet("A", &db);
+    let epoch = m.epoch_id().to_owned();
+    assert_eq!(m.linked_meter(POOL).map(|(t, o)| (t, o.rounds, o.wagered)), Some((0, 0, 0)));
+    for cpl in [1, 2, 3] {
+        let (round, _, _) = committed_round(&mut m, &mut a, &db, "A", &game, &tables, cpl);
+        assert_eq!(m.linked_meter(POOL), None, "a meter while round {round} is open");
+        m.settle_round(round, 0, vec![]).unwrap();
+    }
+    let report = |m: &Machine, a: &mut CabinetClient| {
+        let (through_round, owed) = m.linked_meter(POOL).unwrap();
+        a.report_meter(POOL, &epoch, linked_controller::CabinetMeter { through_round, rounds: owed.rounds, wagered: owed.wagered }).unwrap();
+    };
+    report(&m, &mut a);
+    let lines = op.reconciliation(POOL).unwrap();
+    assert_eq!(lines.len(), 1);
+    let meter = linked_controller::CabinetMeter { through_round: 3, rounds: 3, wagered: 6 };
+    assert_eq!((lines[0].machine.as_str(), lines[0].cabinet, lines[0].controller_rounds, lines[0].controller_wagered), ("A", Some(meter), 3, 6));
+    assert_eq!(lines[0].alarm, None);
+
+    // A round played without a commitment (as the host plays a linked
+    // game that is not a reel game) at 50 cents: the controller refuses its
+    // contribution (above the pool's 10), the cabinet journals the refusal,
+    // and its meter still owes it.
+    let round = m.play_round("classic-sevens", 50, 50, "opening", |_| Ok::<_, String>(serde_json::json!({}))).unwrap().0;
+    m.settle_round(round, 0, vec![]).unwrap();
+    let (_, pending) = linked_controller::outbox(&m, POOL).unwrap().unwrap();
+    let answers = a.contribute(POOL, &epoch, &pending).unwrap();
+    assert!(matches!(&answers[0].1, linked_controller::Outcome::Refused(r) if r.contains("outside the pool's")), "{answers:?}");
+    linked_controller::journal_answer(&mut m, POOL, Ok(answers)).unwrap();
+    report(&m, &mut a);
+    // B contributes and never reports.
+    let mut b = cabinet("B", &db);
+    b.contribute(POOL, super::EPOCH, &[(1, 5)]).unwrap();
+    let lines = op.reconciliation(POOL).unwrap();
+    let alarms: Vec<&str> = lines.iter().filter_map(|l| l.alarm.as_deref()).collect();
+    assert_eq!(
+        alarms,
+        vec![
+            &*format!(
+                "cabinet A, epoch {epoch}, through round 4: its journal says 4 rounds and 56 cents, the controller holds 3 rounds and 6 cents (50 cents missing at the controller)"
+            ),
+            &*format!("cabinet B contributed in epoch {} and reported no meter", super::EPOCH),
+        ]
+    );
+    assert!(op.books(POOL).unwrap().balanced(), "the books balance: the alarm is the reconciliation's alone");
 }

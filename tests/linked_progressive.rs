@@ -99,6 +99,7 @@ fn cabinet(name: &str, db: &str) -> CabinetClient {
 /// only the pools it is assigned).
 fn assign(op: &mut Controller, cabinets: &[&str]) {
     for c in cabinets {
+        op.set_denominations(c, linked_game::CABINET_DENOMINATIONS).unwrap();
         op.assign(POOL, c, true).unwrap();
     }
 }
@@ -680,6 +681,26 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
     let wagered = s.machine().state().per_game["classic-sevens"].creditos_jogados;
     assert_eq!(account(&mut c), (rounds + 1, u128::from(wagered)));
     assert!(c.books(POOL).unwrap().balanced());
+
+    // Issue 46: the host reports the cabinet's own meter of the pool from
+    // its journal; it reconciles with the controller's books to the cent.
+    // EGM-0002, whose contribution was made by hand and which reports
+    // nothing, is an alarm.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let lines = loop {
+        s.tend_linked();
+        let lines = c.reconciliation(POOL).unwrap();
+        if lines.iter().any(|l| l.machine == "EGM-0001" && l.cabinet.is_some_and(|m| m.through_round == rounds + 1)) {
+            break lines;
+        }
+        assert!(Instant::now() < deadline, "the cabinet never reported its meter: {lines:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mine = lines.iter().find(|l| l.machine == "EGM-0001").unwrap();
+    let meter = linked_controller::CabinetMeter { through_round: rounds + 1, rounds: rounds + 1, wagered };
+    assert_eq!((mine.cabinet, mine.controller_rounds, mine.controller_wagered, mine.alarm.as_deref()), (Some(meter), rounds + 1, wagered, None));
+    let other = lines.iter().find(|l| l.machine == "EGM-0002").unwrap();
+    assert_eq!(other.alarm.as_deref(), Some(&*format!("cabinet EGM-0002 contributed in epoch {EPOCH} and reported no meter")));
     drop(s);
     Inspection::open(&db).unwrap().self_audit().unwrap();
 }
@@ -711,14 +732,15 @@ fn ron_pool(text: &str) -> PoolConfig {
     ron::from_str(text).unwrap()
 }
 
-/// Issue 13, attack 6 through the real host: a round the controller made an
-/// award for, cut by a power loss, cannot be resumed after the restart (its
-/// game is no longer on the cabinet) and must be voided. The void waits
-/// while the controller is down (the round stays open), and once it answers
-/// the award goes back to its level and the contribution is taken back
-/// before the stake is refunded.
+/// Issue 46 through the real host: a round drawn from the controller's
+/// nonce has an outcome, so it is finished, never voided. The controller
+/// awards its hit (claimed with the revealed key) and the power goes
+/// before the cabinet journals the award; restarted without the round's
+/// game, the cabinet keeps the round open (no play) and says why, and the
+/// controller refuses to return it; restarted with its game, the round
+/// resumes and the same award is paid, once, the books balanced.
 #[test]
-fn a_void_after_a_linked_award_waits_for_the_controller_and_the_attendant_undoes_it() {
+fn a_committed_round_the_controller_awarded_is_finished_after_a_power_cut_never_voided() {
     use game_host::boot::{BootOptions, boot};
     use game_host::command::Command;
 
@@ -738,11 +760,11 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_the_attendant_undoes
     // lab seed alone no longer says which; the controller draws the hit
     // again from the revealed key.
     let mut rounds = 0;
-    let (round, credit_before, levels_before, books_before) = loop {
+    let (round, credit_before, books_before) = loop {
         rounds += 1;
         assert!(rounds < 80, "no Mini in 80 rounds");
         deliver(&mut s);
-        let (levels_before, books_before) = (c.levels(POOL).unwrap(), c.books(POOL).unwrap());
+        let books_before = c.books(POOL).unwrap();
         let credit_before = s.machine().credit();
         assert!(s.command(Command::Play), "{:?}", s.message_text());
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -758,7 +780,7 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_the_attendant_undoes
         let cherry = game_core::progressive::Trigger::ReelCombination { symbol: "CH".into(), count: 1, max_bet_only: false };
         let bet = game_core::reels::Bet { lines: claim.lines, credits_per_line: claim.credits_per_line };
         if game_core::progressive::spin_hits(&sevens, bet, &spin, &cherry) {
-            break (s.machine().open_round().unwrap().round, credit_before, levels_before, books_before);
+            break (s.machine().open_round().unwrap().round, credit_before, books_before);
         }
         while s.in_round() {
             s.command(Command::Revealed);
@@ -778,45 +800,53 @@ fn a_void_after_a_linked_award_waits_for_the_controller_and_the_attendant_undoes
     let amount = me.reveal(POOL, &epoch, round, 1, &key).unwrap().amount;
     assert_eq!(amount, before);
     let reset = c.levels(POOL).unwrap()[1].value;
+    assert_eq!(c.levels(POOL).unwrap()[1].hits, 1);
     s.power_cut();
 
-    // Restarted without the round's game, with the controller down.
-    postgres("kill");
+    // Restarted without the round's game: not voided, and no play.
     let without = config.replacen("games: [\"classic-sevens\", ", "games: [", 1);
     assert_ne!(without, config);
     let mut s = boot(&options(&without)).unwrap();
-    assert_eq!(s.machine().open_round().map(|o| o.round), Some(round), "the void did not wait for the controller");
-    assert!(s.message_text().unwrap().contains("waits for the controller"), "{:?}", s.message_text());
-
-    // The controller back: the award returns to its level, then the void.
-    postgres("start");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while s.machine().open_round().is_some() {
+    assert_eq!(s.machine().open_round().map(|o| o.round), Some(round), "a committed round was voided");
+    assert!(s.message_text().unwrap().contains("never voided"), "{:?}", s.message_text());
+    for _ in 0..5 {
         s.tend_linked();
-        assert!(Instant::now() < deadline, "the void never happened: {:?}", s.message_text());
-        std::thread::sleep(Duration::from_millis(200));
+        std::thread::sleep(Duration::from_millis(100));
     }
-    assert_eq!(s.machine().credit(), credit_before, "the stake was refunded");
-    let mut c = Controller::connect(&url(OPERATOR, &pg_db)).unwrap();
-    // Issue 46: the cabinet's void held the award for the attendant, who
-    // finds the round voided and undoes it.
-    let held = c.pending_awards(POOL).unwrap();
-    assert_eq!(held.iter().map(|p| (p.round, p.level, p.amount)).collect::<Vec<_>>(), vec![(round, 1, amount)]);
-    c.decide_award(&held[0], POOL, false, "voided on the cabinet at boot").unwrap();
-    // The award went back to its level and the round's contribution was
-    // taken back: each level holds what it held before the round, and the
-    // Mini also the reset the operator funded at the award.
+    assert_eq!(s.machine().open_round().map(|o| o.round), Some(round), "a committed round was voided");
+    assert!(!s.command(Command::Play), "a round was played over an open one");
+    // Whatever a cabinet asks, the controller does not return it.
+    linked_attacks::assert_refused(me.return_round(POOL, &epoch, round), "never voided");
+    assert_eq!(c.levels(POOL).unwrap()[1].hits, 1);
+    drop(s);
+
+    // Restarted with its game: the round resumes, the same award is paid.
+    let mut s = boot(&options(&config)).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while s.in_round() {
+        s.command(Command::Revealed);
+        s.command(Command::Collect);
+        s.tend_linked();
+        assert!(Instant::now() < deadline, "the resumed round never ended: {:?}", s.message_text());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    deliver(&mut s);
+    assert_eq!(s.machine().state().totals.games.premios_acumulados_progressivos, amount, "the award paid once, as the controller made it");
+    let recall = s.machine().recall(1).unwrap().pop().unwrap();
+    assert_eq!((recall.round, recall.credit_before, recall.resumed_at.len()), (round, credit_before, 1));
+    let meters::RecallOutcome::Settled { win, credit_after, .. } = recall.outcome else { panic!("{:?}", recall.outcome) };
+    assert!(win >= amount, "the round's win {win} holds the award {amount}");
+    assert_eq!(credit_after, credit_before - recall.stake + win);
+    assert_eq!(s.machine().credit(), credit_after);
     let levels = c.levels(POOL).unwrap();
-    assert_eq!(levels[1].value, reset + levels_before[1].value, "the award went back to its level, the contribution came out");
-    assert_eq!(levels[0].value, levels_before[0].value, "the Grande gave back the refunded wager's contribution");
+    assert_eq!((levels[1].hits, levels[1].value), (1, reset), "no second award, and no contribution since");
     let books = c.books(POOL).unwrap();
     assert!(books.balanced());
-    assert_eq!((books.contributions, books.wagered), (books_before.contributions, books_before.wagered), "a refunded wager still counts as contributed");
-    let _ = linked;
-    let log = c.operator_log(4).unwrap();
-    let actions: Vec<(&str, &str)> = log.iter().map(|l| (l.0.as_str(), l.1.as_str())).collect();
     assert_eq!(
-        actions,
-        vec![("egm-operator", "refuse_award"), ("egm-operator", "return_contribution"), ("egm-operator", "return_award"), ("EGM-0001", "void_held")]
+        (books.contributions, books.wagered),
+        (books_before.contributions + 1, books_before.wagered + u128::from(recall.stake)),
+        "the round's contribution, made with its nonce, stays"
     );
+    assert_eq!(c.pending_awards(POOL).unwrap(), vec![], "nothing held for an attendant");
+    let _ = linked;
 }

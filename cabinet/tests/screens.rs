@@ -991,6 +991,7 @@ fn linked_award_banner_and_link_down_warning() {
     let text = std::fs::read_to_string(workspace().join("assets/progressive/linked-sevens.ron")).unwrap();
     c.configure_pool(&ron::from_str(&text).unwrap(), 1_000_000).unwrap();
     for cabinet in ["EGM-0001", "EGM-0002"] {
+        c.set_denominations(cabinet, linked_game::CABINET_DENOMINATIONS).unwrap();
         c.assign(POOL, cabinet, true).unwrap();
     }
     c.approve_games(POOL, &linked_game::games(), &linked_game::triggers(), linked_game::NEVER_CONFIRM).unwrap();

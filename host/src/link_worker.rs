@@ -44,6 +44,11 @@ pub(crate) enum Call {
         epoch: String,
         round: u64,
     },
+    /// Issue 46: this cabinet's own meter of the pool, for reconciliation.
+    Meter {
+        epoch: String,
+        meter: linked_controller::CabinetMeter,
+    },
 }
 
 /// The controller's answer to a delivery, row by row.
@@ -57,6 +62,7 @@ pub(crate) enum Answer {
     /// The committed round's nonce (hex).
     Committed(Result<String, LinkError>),
     Returned(Result<Cents, LinkError>),
+    Recorded(Result<(), LinkError>),
 }
 
 /// One pool's worker: a thread with its own connection, its calls in
@@ -90,6 +96,31 @@ impl LinkWorker {
             self.asked.push(call.clone());
         }
         None
+    }
+
+    /// Issue 46: report a meter of this cabinet's journal: the answer to
+    /// the last meter sent when the worker has it (which meter, and
+    /// whether it was recorded); `meter` is sent only while no other is in
+    /// flight, so an answer is never left behind.
+    pub(crate) fn report_meter(&mut self, epoch: &str, meter: linked_controller::CabinetMeter) -> Option<(Call, Result<(), LinkError>)> {
+        let is_meter = |c: &Call| matches!(c, Call::Meter { .. });
+        let taken = self.answers.lock().ok().and_then(|mut answers| {
+            let i = answers.iter().position(|(c, _)| is_meter(c))?;
+            match answers.remove(i) {
+                (call, Answer::Recorded(r)) => Some((call, r)),
+                _ => None,
+            }
+        });
+        if let Some((call, _)) = &taken {
+            self.asked.retain(|c| c != call);
+        }
+        if taken.is_none() && !self.asked.iter().any(is_meter) {
+            let call = Call::Meter { epoch: epoch.to_owned(), meter };
+            if self.calls.send(call.clone()).is_ok() {
+                self.asked.push(call);
+            }
+        }
+        taken
     }
 
     /// Every delivery's answer the worker has, whichever outbox it sent.
@@ -149,6 +180,7 @@ fn work(url: &str, pool: &str, calls: &Receiver<Call>, answers: &Mutex<Vec<(Call
             Call::Return { epoch, round } => Answer::Returned(link.call(|c| c.return_round(pool, epoch, *round))),
             Call::Commit { epoch, round, commitment, bet } => Answer::Committed(link.call(|c| c.commit(pool, epoch, *round, commitment, bet))),
             Call::Reveal { epoch, round, level, key } => Answer::Awarded(link.call(|c| c.reveal(pool, epoch, *round, *level, key))),
+            Call::Meter { epoch, meter } => Answer::Recorded(link.call(|c| c.report_meter(pool, epoch, *meter))),
         };
         // Kept until asked for: every call is the session's, one
         // delivery at a time, one award per level and round, one return.

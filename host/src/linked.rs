@@ -51,6 +51,9 @@ pub struct LinkedPool {
     /// An award of this pool waiting for an attendant's confirmation at
     /// the controller (M-12; issue 35, attack 1), in cents.
     pub confirming: Option<meters::Cents>,
+    /// Issue 46: the meter of this cabinet's journal the controller last
+    /// recorded (reconciliation), with its epoch.
+    pub reported: Option<(String, linked_controller::CabinetMeter)>,
 }
 
 impl LinkedPool {
@@ -65,7 +68,7 @@ impl LinkedPool {
             std::thread::Builder::new().name(format!("linked-{pool}")).spawn(move || watch(&url, &pool, &view, &stop, &wake)).ok()
         };
         let link = LinkWorker::start(&setup.controller, &setup.pool);
-        LinkedPool { setup, link, view, stop, watcher, shown_award: None, heard: false, confirming: None }
+        LinkedPool { setup, link, view, stop, watcher, shown_award: None, heard: false, confirming: None, reported: None }
     }
 
     pub fn view(&self) -> LinkedView {

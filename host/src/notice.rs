@@ -199,6 +199,9 @@ fn core_error(e: &CoreError, lang: Lang, show: &dyn Fn(Cents) -> String) -> Stri
         }
         CoreError::SideBetNotBeside { .. } => t("A aposta lateral só se faz com a aposta principal").to_owned(),
         CoreError::VoidRefused(r) => format!("{} {r} {}", t("A jogada"), t("pode ser concluída: só se anula uma jogada interrompida (M-36)")),
+        CoreError::CommittedNotVoided { round, pool } => {
+            format!("{} {round} {} {pool}: {}", t("A jogada"), t("foi sorteada com o nonce do controlador"), t("o seu resultado existe e nunca se anula"))
+        }
     }
 }
 

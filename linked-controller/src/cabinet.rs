@@ -135,6 +135,15 @@ impl CabinetClient {
         }
     }
 
+    /// Issue 46: report this cabinet's own meter of `pool` in `epoch`
+    /// (from its journal), which the operator reconciles.
+    pub fn report_meter(&mut self, pool: &str, epoch: &str, meter: crate::CabinetMeter) -> Result<(), LinkError> {
+        match self.ask(&Request::Meter { pool: pool.into(), epoch: epoch.into(), meter })? {
+            Answer::Recorded => Ok(()),
+            other => Err(unexpected(&other)),
+        }
+    }
+
     /// The levels now.
     pub fn levels(&mut self, pool: &str) -> Result<Vec<LinkedLevel>, LinkError> {
         match self.ask(&Request::Levels { pool: pool.into() })? {

@@ -47,14 +47,26 @@ impl Controller {
     /// SHA-256, hex) with `bet`, and answer the round's nonce (hex): a
     /// fresh one the first time, the same for the same commitment and bet
     /// ever after; another key or bet for the round is refused.
+    ///
+    /// The bet must be one the approved game offers (its lines and credits
+    /// per line, by game-core) at one of the cabinet's denominations; the
+    /// commitment is the round's contribution (`egm.commit`).
     pub(crate) fn commit(&mut self, pool: &str, epoch: &str, round: u64, commitment: &str, bet: &ReelBet) -> Result<String, LinkError> {
         let wager = bet.wager().ok_or_else(|| LinkError::Refused(format!("the bet of round {round} overflows")))?;
+        let (games, _) = self.approval(pool)?;
+        let refusal = match games.get(&bet.game).and_then(|g| g.paytable.as_ref()) {
+            None => Some(format!("game {} is not approved with its paytable for pool {pool}", crate::service::prefix(&bet.game, 64))),
+            Some(game) => game
+                .check_bet(game_core::reels::Bet { lines: bet.lines, credits_per_line: bet.credits_per_line })
+                .err()
+                .map(|e| format!("the bet of {} lines × {} credits is not one game {} offers: {e}", bet.lines, bet.credits_per_line, bet.game)),
+        };
         let mut nonce = [0u8; 32];
         getrandom::fill(&mut nonce).map_err(|e| LinkError::Invalid(format!("the service's entropy: {e}")))?;
         let bet_json = serde_json::to_string(bet).map_err(|e| LinkError::Invalid(e.to_string()))?;
         let row = self.client().query_one(
-            "SELECT out_nonce, out_refusal FROM egm.commit($1, $2, $3, $4, $5, $6, $7)",
-            &[&pool, &epoch, &i64_of(round, "round")?, &commitment, &bet_json, &i64_of(wager, "wager")?, &hex::encode(nonce)],
+            "SELECT out_nonce, out_refusal FROM egm.commit($1, $2, $3, $4, $5, $6, $7, $8)",
+            &[&pool, &epoch, &i64_of(round, "round")?, &commitment, &bet_json, &i64_of(wager, "wager")?, &hex::encode(nonce), &refusal],
         )?;
         match (row.get::<_, Option<String>>(0), row.get::<_, Option<String>>(1)) {
             (_, Some(reason)) => Err(LinkError::Refused(reason)),

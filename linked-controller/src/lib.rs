@@ -35,6 +35,14 @@
 //!   value in one transaction, so simultaneous hits are served in the
 //!   controller's order (G-49); asking again returns the same amount. A
 //!   round voided after its award returns the award to the level.
+//! - **Awards the controller draws again** (issue 46, `commit`): a reel
+//!   round is committed (its key's SHA-256, its bet) before it is drawn;
+//!   the commitment is its contribution, made with the nonce, at a bet the
+//!   approved game offers and a denomination the cabinet offers; such a
+//!   round is finished, never voided. A claim reveals the key.
+//! - **Reconciled with each cabinet's journal** (`reconcile`): cabinets
+//!   report their own meter of what they owed; a difference from the
+//!   controller's books is an alarm in the operator's report.
 //!
 //! Values are kept in millionths of a cent, like the standalone pools. A
 //! level may keep a hidden reserve share of each wager and a ceiling whose
@@ -64,6 +72,7 @@ mod commit;
 mod controller;
 mod link;
 mod listener;
+mod reconcile;
 pub mod service;
 mod tls;
 
@@ -75,3 +84,4 @@ pub use controller::{
     Refusal, Role, SCHEMA, SERVICE_CONNECTIONS,
 };
 pub use link::{Link, Outbox, deliver_outbox, journal_answer, outbox};
+pub use reconcile::{CabinetMeter, Reconciliation};

@@ -155,6 +155,25 @@ CREATE TABLE IF NOT EXISTS egm.machines (
     machine TEXT PRIMARY KEY,
     pools TEXT[] NOT NULL DEFAULT '{}'
 );
+-- Issue 46: the denominations (cents) the operator set the cabinet to
+-- offer: a committed round's bet is refused at any other.
+ALTER TABLE egm.machines ADD COLUMN IF NOT EXISTS denominations BIGINT[] NOT NULL DEFAULT '{}';
+
+-- Issue 46, reconciliation: what each cabinet's own journal says it owed
+-- a pool in an epoch, through a round (every round up to it delivered):
+-- the rounds whose wager qualified and their sum. The operator's report
+-- (`egm.reconciliation`) sets it against the contributions the controller
+-- holds for the same rounds; a difference is an alarm.
+CREATE TABLE IF NOT EXISTS egm.cabinet_meters (
+    machine TEXT NOT NULL,
+    epoch TEXT NOT NULL,
+    pool TEXT NOT NULL,
+    through_round BIGINT NOT NULL,
+    rounds BIGINT NOT NULL,
+    wagered BIGINT NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (machine, epoch, pool)
+);
 
 -- The cabinet the service named for this call: a registered one, or the
 -- call fails before it reads anything.
@@ -579,6 +598,15 @@ BEGIN
         RETURN NEXT;
         RETURN;
     END IF;
+    -- Issue 46: a round drawn from the controller's nonce has an outcome
+    -- (the controller can draw it again): it is finished, never voided,
+    -- and its contribution, made at its commitment, stays.
+    IF EXISTS (SELECT 1 FROM commitments k WHERE k.machine = caller() AND k.epoch = p_epoch AND k.round = p_round AND k.pool = p_pool) THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'return_round',
+            format('round %s was drawn from the controller''s nonce: its outcome exists, so it is finished, never voided', p_round));
+        RETURN NEXT;
+        RETURN;
+    END IF;
     -- Issue 46, the void cycle: a round the controller awarded is undone
     -- by the attendant alone. The cabinet's void holds its awards (and
     -- leaves its contribution) for the attendant's decision; the cabinet
@@ -871,15 +899,24 @@ END $$;
 -- its key, its bet and wager) and answer its nonce: the one the service
 -- drew (`p_nonce`) the first time, the same ever after for the same
 -- commitment, bet and wager; anything else is refused and logged. A round
--- is committed before it contributes, and never once a later round of
--- the epoch contributed.
-CREATE OR REPLACE FUNCTION egm.commit(p_pool TEXT, p_epoch TEXT, p_round BIGINT, p_commitment TEXT, p_bet TEXT, p_wager BIGINT, p_nonce TEXT)
+-- is committed before it is played, never once a later round of the epoch
+-- contributed, only at one of the cabinet's denominations and at a bet
+-- the approved game offers (the service's own verdict on the bet comes as
+-- `p_service_refusal`: NULL when game-core finds it one the game offers).
+-- The commitment is the round's contribution: the wager is taken the
+-- moment the nonce is issued, so a cabinet that knows its key cannot
+-- contribute only the rounds it sees hit, and the round is never voided.
+DROP FUNCTION IF EXISTS egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT);
+CREATE OR REPLACE FUNCTION egm.commit(p_pool TEXT, p_epoch TEXT, p_round BIGINT, p_commitment TEXT, p_bet TEXT, p_wager BIGINT, p_nonce TEXT,
+                                      p_service_refusal TEXT)
 RETURNS TABLE (out_nonce TEXT, out_refusal TEXT)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 DECLARE
     k RECORD;
     p RECORD;
     bet JSONB;
+    denoms BIGINT[];
+    denom BIGINT;
 BEGIN
     PERFORM check_call(p_pool, p_epoch);
     IF p_commitment IS NULL OR p_commitment !~ '^[0-9a-f]{64}$' OR p_nonce IS NULL OR p_nonce !~ '^[0-9a-f]{64}$' THEN
@@ -901,6 +938,20 @@ BEGIN
         RETURN NEXT;
         RETURN;
     END IF;
+    IF p_service_refusal IS NOT NULL THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'commit', p_service_refusal);
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    SELECT m.denominations INTO denoms FROM machines m WHERE m.machine = caller();
+    denom := CASE WHEN jsonb_typeof(bet->'denom') = 'number' THEN (bet->>'denom')::NUMERIC END;
+    IF denom IS NULL OR NOT (denom = ANY (denoms)) THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'commit',
+            CASE WHEN cardinality(denoms) = 0 THEN format('cabinet %s has no denominations set by an operator (egm-progressive assign --denominations)', caller())
+                 ELSE format('denomination %s cents is not one cabinet %s offers (%s)', left(bet->>'denom', 24), caller(), array_to_string(denoms, ', ')) END);
+        RETURN NEXT;
+        RETURN;
+    END IF;
     SELECT * INTO k FROM commitments c WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round = p_round AND c.pool = p_pool;
     IF NOT FOUND THEN
         IF EXISTS (SELECT 1 FROM contributions c WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round >= p_round) THEN
@@ -910,6 +961,9 @@ BEGIN
         END IF;
         INSERT INTO commitments (machine, epoch, round, pool, commitment, nonce, bet, wager)
             VALUES (caller(), p_epoch, p_round, p_pool, p_commitment, p_nonce, bet, p_wager);
+        -- The round's contribution, in the same transaction as its nonce
+        -- (its wager is in the pool's range: checked above).
+        PERFORM contribute(p_pool, p_epoch, ARRAY[p_round], ARRAY[p_wager::TEXT]);
         out_nonce := p_nonce;
     ELSIF k.commitment = p_commitment AND k.bet = bet AND k.wager = p_wager THEN
         out_nonce := k.nonce;
@@ -958,6 +1012,67 @@ BEGIN
     INSERT INTO operator_log (operator, action, detail)
         VALUES (session_user, CASE WHEN p_allow THEN 'allow_plain_claims' ELSE 'refuse_plain_claims' END, format('pool %s', p_pool));
 END $$;
+
+-- Operator, issue 46: the denominations (cents) a registered cabinet
+-- offers; a committed round at any other is refused. Logged.
+CREATE OR REPLACE FUNCTION egm.set_denominations(p_machine TEXT, p_denominations BIGINT[]) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+BEGIN
+    IF p_denominations IS NULL OR cardinality(p_denominations) = 0 OR cardinality(p_denominations) > 64
+       OR EXISTS (SELECT 1 FROM unnest(p_denominations) d WHERE d IS NULL OR d < 1) THEN
+        RAISE EXCEPTION 'a cabinet offers 1 to 64 denominations, each at least 1 cent';
+    END IF;
+    UPDATE machines SET denominations = (SELECT array_agg(DISTINCT d ORDER BY d) FROM unnest(p_denominations) d) WHERE machine = p_machine;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no registered cabinet %', left(p_machine, 64);
+    END IF;
+    INSERT INTO operator_log (operator, action, detail)
+        VALUES (session_user, 'set_denominations', format('cabinet %s offers %s cents', p_machine, array_to_string(p_denominations, ', ')));
+END $$;
+
+-- The service, issue 46: the caller's own meter of what it owed `p_pool`
+-- in epoch `p_epoch`, through round `p_through` (the latest report kept).
+CREATE OR REPLACE FUNCTION egm.report_meter(p_pool TEXT, p_epoch TEXT, p_through BIGINT, p_rounds BIGINT, p_wagered BIGINT) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+BEGIN
+    PERFORM check_call(p_pool, p_epoch);
+    IF p_through IS NULL OR p_through < 0 OR p_rounds IS NULL OR p_rounds < 0 OR p_wagered IS NULL OR p_wagered < 0 THEN
+        RAISE EXCEPTION 'a meter is a round and two counts, none negative';
+    END IF;
+    INSERT INTO cabinet_meters AS m (machine, epoch, pool, through_round, rounds, wagered)
+        VALUES (caller(), p_epoch, p_pool, p_through, p_rounds, p_wagered)
+        ON CONFLICT (machine, epoch, pool) DO UPDATE SET through_round = EXCLUDED.through_round, rounds = EXCLUDED.rounds,
+            wagered = EXCLUDED.wagered, at = now();
+END $$;
+
+-- Operator, issue 46: each cabinet's latest meter of pool `p_pool` (per
+-- epoch) against the contributions the controller holds for the same
+-- rounds; `out_alarm` says what differs, NULL when they agree. A cabinet
+-- that contributed and never reported a meter is an alarm too.
+CREATE OR REPLACE FUNCTION egm.reconciliation(p_pool TEXT)
+RETURNS TABLE (out_machine TEXT, out_epoch TEXT, out_through BIGINT, out_cabinet_rounds BIGINT, out_cabinet_wagered BIGINT,
+               out_controller_rounds BIGINT, out_controller_wagered BIGINT, out_alarm TEXT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    WITH keys AS (
+        SELECT machine, epoch FROM cabinet_meters WHERE pool = p_pool
+        UNION SELECT machine, epoch FROM contributions WHERE pool = p_pool AND returned_at IS NULL
+    ), figures AS (
+        SELECT k.machine, k.epoch, m.through_round, m.rounds, m.wagered,
+            (SELECT count(*) FROM contributions c WHERE c.pool = p_pool AND c.machine = k.machine AND c.epoch = k.epoch
+                AND c.returned_at IS NULL AND c.round <= coalesce(m.through_round, 0)) AS held_rounds,
+            (SELECT coalesce(sum(c.wager), 0) FROM contributions c WHERE c.pool = p_pool AND c.machine = k.machine AND c.epoch = k.epoch
+                AND c.returned_at IS NULL AND c.round <= coalesce(m.through_round, 0))::BIGINT AS held_wagered
+        FROM keys k LEFT JOIN cabinet_meters m ON m.machine = k.machine AND m.epoch = k.epoch AND m.pool = p_pool
+    )
+    SELECT machine, epoch, through_round, rounds, wagered, held_rounds, held_wagered,
+        CASE WHEN through_round IS NULL THEN format('cabinet %s contributed in epoch %s and reported no meter', machine, epoch)
+             WHEN rounds <> held_rounds OR wagered <> held_wagered THEN
+                 format('cabinet %s, epoch %s, through round %s: its journal says %s rounds and %s cents, the controller holds %s rounds and %s cents (%s cents %s)',
+                        machine, epoch, through_round, rounds, wagered, held_rounds, held_wagered, abs(wagered - held_wagered),
+                        CASE WHEN wagered > held_wagered THEN 'missing at the controller' ELSE 'more at the controller' END)
+        END
+    FROM figures ORDER BY machine, epoch
+$$;
 
 -- Operator: assign a registered cabinet to a pool (`p_on`), or take it off.
 CREATE OR REPLACE FUNCTION egm.assign(p_pool TEXT, p_machine TEXT, p_on BOOLEAN) RETURNS VOID
@@ -1014,8 +1129,10 @@ END $$;
 GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT, TEXT, TEXT), egm.approval(TEXT),
     egm.return_round(TEXT, TEXT, BIGINT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.levels(TEXT), egm.last_awards(TEXT, BIGINT) TO egm_service, egm_operator;
-GRANT EXECUTE ON FUNCTION egm.caller(), egm.contribute_group(TEXT[], TEXT[], TEXT[], INT[], BIGINT[], TEXT[]), egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT), egm.commitment(TEXT, TEXT, BIGINT),
-    egm.refuse_claim(TEXT, TEXT, BIGINT, TEXT) TO egm_service;
+GRANT EXECUTE ON FUNCTION egm.caller(), egm.contribute_group(TEXT[], TEXT[], TEXT[], INT[], BIGINT[], TEXT[]),
+    egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT, TEXT), egm.commitment(TEXT, TEXT, BIGINT),
+    egm.refuse_claim(TEXT, TEXT, BIGINT, TEXT), egm.report_meter(TEXT, TEXT, BIGINT, BIGINT, BIGINT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, INT, TEXT, INT, TEXT), egm.books(TEXT),
     egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT), egm.approve_games(TEXT, TEXT, TEXT, BIGINT),
-    egm.pending_awards(TEXT), egm.decide_award(TEXT, TEXT, BIGINT, TEXT, INT, BOOLEAN, TEXT), egm.assign(TEXT, TEXT, BOOLEAN), egm.allow_plain_claims(TEXT, BOOLEAN) TO egm_operator;
+    egm.pending_awards(TEXT), egm.decide_award(TEXT, TEXT, BIGINT, TEXT, INT, BOOLEAN, TEXT), egm.assign(TEXT, TEXT, BOOLEAN), egm.allow_plain_claims(TEXT, BOOLEAN),
+    egm.set_denominations(TEXT, BIGINT[]), egm.reconciliation(TEXT) TO egm_operator;

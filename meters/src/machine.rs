@@ -190,6 +190,8 @@ pub enum CoreError {
     SideBetNotBeside { stake: Cents, side_stake: Cents },
     #[error("round {0} was begun by this process and can be settled: only a round found open at boot is voided (M-36)")]
     VoidRefused(u64),
+    #[error("round {round} was drawn from linked pool {pool}'s nonce: its outcome exists, so it is finished, never voided (issue 46)")]
+    CommittedNotVoided { round: u64, pool: String },
 }
 
 /// What a settlement did with the win.

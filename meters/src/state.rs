@@ -42,6 +42,13 @@ pub struct OpenRound {
     pub committed: Option<CommittedRound>,
 }
 
+/// Issue 46: what an epoch owed one linked pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkedOwed {
+    pub rounds: u64,
+    pub wagered: Cents,
+}
+
 /// Issue 46: a round drawn from a commitment (hex key and nonce).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommittedRound {
@@ -127,6 +134,12 @@ pub struct CriticalState {
     /// Issue 46: the next round, committed and waiting for its nonce.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub linked_commitment: Option<LinkedCommitment>,
+    /// Issue 46, reconciliation: what this epoch owed each linked pool, by
+    /// the journal: the rounds whose wager qualified and their sum (a
+    /// voided round's taken back), which the controller's books are
+    /// reconciled against.
+    #[serde(default)]
+    pub linked_owed: BTreeMap<String, LinkedOwed>,
     /// Journal entries folded so far.
     pub entries: u64,
     /// Owed before the RAM clear that began this epoch and carried over as
@@ -161,6 +174,12 @@ fn fail(entry: &Entry, problem: impl Into<String>) -> Inconsistency {
 }
 
 impl CriticalState {
+    /// The linked pools a round of `game` with main wager `main` feeds
+    /// (M-19): those of the game whose minimum it reaches.
+    fn linked_fed(&self, game: &str, main: Cents) -> Vec<String> {
+        self.linked.iter().filter(|(_, (games, min))| main > 0 && main >= *min && games.iter().any(|g| g == game)).map(|(pool, _)| pool.clone()).collect()
+    }
+
     /// Fold one journal entry into the state.
     pub(crate) fn apply(&mut self, e: &Entry) -> Result<(), Inconsistency> {
         match e {
@@ -353,10 +372,11 @@ impl CriticalState {
                     }
                 }
                 let main = stake - side_stake;
-                for (pool, (games, min)) in &self.linked {
-                    if main > 0 && main >= *min && games.iter().any(|g| g == game) {
-                        self.linked_pending.entry(pool.clone()).or_default().insert(*round, main);
-                    }
+                for pool in self.linked_fed(game, main) {
+                    self.linked_pending.entry(pool.clone()).or_default().insert(*round, main);
+                    let owed = self.linked_owed.entry(pool).or_default();
+                    owed.rounds = add(e, owed.rounds, 1)?;
+                    owed.wagered = add(e, owed.wagered, main)?;
                 }
                 self.last_round = *round;
                 self.open_round = Some(OpenRound {
@@ -481,6 +501,12 @@ impl CriticalState {
                 if *refund != open.stake {
                     return Err(fail(e, "a void must refund the whole stake"));
                 }
+                // Issue 46: a round drawn from a linked controller's nonce
+                // has an outcome the controller can draw again: it is
+                // finished, never voided.
+                if let Some(c) = &open.committed {
+                    return Err(fail(e, format!("round {round} was drawn from pool {}'s nonce: its outcome exists, it is never voided", c.pool)));
+                }
                 self.credit = add(e, self.credit, *refund)?;
                 if *credit_after != self.credit {
                     return Err(fail(e, "credit after the void does not match the meter"));
@@ -497,6 +523,12 @@ impl CriticalState {
                 }
                 for pending in self.linked_pending.values_mut() {
                     pending.remove(round);
+                }
+                let main = open.stake.saturating_sub(open.side_stake);
+                for pool in self.linked_fed(&open.game, main) {
+                    let owed = self.linked_owed.entry(pool).or_default();
+                    owed.rounds = sub(e, owed.rounds, 1)?;
+                    owed.wagered = sub(e, owed.wagered, main)?;
                 }
                 self.open_round = None;
             }

@@ -18,6 +18,11 @@ pub const GAME: &str = "linked-game";
 /// test it: never.
 pub const NEVER_CONFIRM: u64 = 1 << 40;
 
+/// The denominations the tests' cabinets offer (the embedded defaults',
+/// `assets/config/cabinet.ron`), which the operator sets at the controller
+/// (issue 46: a committed round at any other is refused).
+pub const CABINET_DENOMINATIONS: &[u64] = &[1, 2, 5, 10, 20, 50, 100, 200];
+
 /// The symbol at `stop`.
 pub fn symbol(stop: u32) -> &'static str {
     match stop {

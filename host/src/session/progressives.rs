@@ -54,6 +54,7 @@ impl Session {
         if self.machine.linked_commitment().is_some() && self.machine.open_round().is_none() {
             self.play_committed();
         }
+        self.report_linked_meters();
         for i in 0..self.linked.len() {
             let view = self.linked[i].view();
             if view.last_answer.is_none() {
@@ -82,6 +83,32 @@ impl Session {
                 a.machine
             );
             self.linked_banner = Some((AwardBanner { level, amount: a.amount, machine: a.machine.clone() }, std::time::Instant::now()));
+        }
+    }
+
+    /// Issue 46, reconciliation: report each linked pool's meter from the
+    /// journal whenever it changed and the controller holds the same rounds
+    /// (every contribution delivered, no round open); the operator's report
+    /// sets it against the controller's books.
+    fn report_linked_meters(&mut self) {
+        let epoch = self.machine.epoch_id().to_owned();
+        for i in 0..self.linked.len() {
+            let pool = self.linked[i].setup.pool.clone();
+            let Some((through_round, owed)) = self.machine.linked_meter(&pool) else { continue };
+            let meter = linked_controller::CabinetMeter { through_round, rounds: owed.rounds, wagered: owed.wagered };
+            let p = &mut self.linked[i];
+            if p.reported.as_ref().is_some_and(|(e, m)| *e == epoch && *m == meter) {
+                continue;
+            }
+            // A meter the controller did not record is not sent again
+            // until it changes (the next round's): its report stays at the
+            // one before, which is still true of the rounds it covers.
+            if let Some((crate::link_worker::Call::Meter { epoch, meter }, answer)) = p.link.report_meter(&epoch, meter) {
+                if let Err(e) = answer {
+                    tracing::warn!("pool {pool}: the controller did not record this cabinet's meter: {e}");
+                }
+                p.reported = Some((epoch, meter));
+            }
         }
     }
 

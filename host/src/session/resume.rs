@@ -53,6 +53,17 @@ impl Session {
     pub(super) fn void_interrupted(&mut self, round: u64) {
         let epoch = self.machine.epoch_id().to_owned();
         let game = self.machine.open_round().map(|o| o.game.clone()).unwrap_or_default();
+        // Issue 46: a round drawn from a linked controller's nonce has an
+        // outcome, which the controller holds too: it is never voided. It
+        // stays open (no play) until its game is hosted again and resumes it.
+        if let Some(c) = self.machine.open_round().and_then(|o| o.committed.clone()) {
+            tracing::error!("M-36 round {round} of {game} cannot be resumed, and it was drawn from pool {}'s nonce: it is never voided", c.pool);
+            self.message = Some(Notice::Linked {
+                pool: c.pool,
+                error: format!("round {round} was drawn from the controller's nonce and is never voided: host game {game} again to finish it"),
+            });
+            return;
+        }
         let mut waiting = None;
         for p in self.linked.iter_mut().filter(|p| p.setup.games.contains(&game)) {
             let pool = p.setup.pool.clone();

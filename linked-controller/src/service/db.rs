@@ -268,6 +268,10 @@ fn call(c: &mut Controller, request: Request) -> Result<Answer, LinkError> {
         Request::Commit { pool, epoch, round, commitment, bet } => Answer::Nonce(c.commit(&pool, &epoch, round, &commitment, &bet)?),
         Request::Reveal { pool, epoch, round, level, key } => Answer::Claimed(c.reveal(&pool, &epoch, round, level, &key)?),
         Request::Return { pool, epoch, round } => Answer::Returned(c.return_round(&pool, &epoch, round)?),
+        Request::Meter { pool, epoch, meter } => {
+            c.report_meter(&pool, &epoch, &meter)?;
+            Answer::Recorded
+        }
         Request::Levels { pool } => Answer::Levels(c.levels(&pool)?),
         Request::LastAwards { pool, n } => Answer::LastAwards(c.last_awards(&pool, i64::from(n.min(100)))?),
         Request::Watch => return Err(LinkError::Invalid("a watch is not a call".into())),

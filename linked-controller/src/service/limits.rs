@@ -30,6 +30,10 @@ pub struct Limits {
     /// Award claims a second per certificate (sustained; twenty at once): a
     /// round takes seconds, so an honest cabinet claims far less.
     pub claims_per_second: u64,
+    /// Rounds committed a second per certificate (sustained; twenty at
+    /// once): a level cannot be won faster than play allows, and a reel
+    /// round takes a cabinet well over a quarter of a second (issue 46).
+    pub rounds_per_second: u64,
     /// Connections to the database the service keeps.
     pub database_connections: usize,
 }
@@ -45,6 +49,7 @@ impl Default for Limits {
             requests_per_second: 1000,
             rows_per_second: 50_000,
             claims_per_second: 2,
+            rounds_per_second: 4,
             database_connections: 8,
         }
     }
@@ -52,6 +57,8 @@ impl Default for Limits {
 
 /// Claims one certificate may make at once.
 const CLAIM_BURST: u64 = 20;
+/// Rounds one certificate may commit at once.
+const ROUND_BURST: u64 = 20;
 
 /// A token bucket, in millionths of a token.
 #[derive(Debug)]
@@ -89,6 +96,7 @@ struct Cabinet {
     requests: Bucket,
     rows: Bucket,
     claims: Bucket,
+    rounds: Bucket,
 }
 
 /// Every certificate's use of the service.
@@ -129,6 +137,7 @@ impl Cabinets {
             requests: Bucket::new(l.requests_per_second, l.requests_per_second.saturating_mul(2)),
             rows: Bucket::new(l.rows_per_second, l.rows_per_second),
             claims: Bucket::new(l.claims_per_second, CLAIM_BURST),
+            rounds: Bucket::new(l.rounds_per_second, ROUND_BURST),
         });
         if c.connections >= l.connections_per_cabinet {
             return None;
@@ -147,6 +156,7 @@ impl Cabinets {
         match request {
             Request::Contribute { rows, .. } if !c.rows.take(rows.len() as u64) => Err(format!("over {} contributions a second", self.limits.rows_per_second)),
             Request::Award { .. } | Request::Reveal { .. } if !c.claims.take(1) => Err(format!("over {} award claims a second", self.limits.claims_per_second)),
+            Request::Commit { .. } if !c.rounds.take(1) => Err(format!("over {} committed rounds a second", self.limits.rounds_per_second)),
             _ => Ok(()),
         }
     }
@@ -174,5 +184,14 @@ mod tests {
         assert_eq!(cabinets.admit("A", &claim).unwrap_err(), "over 2 award claims a second");
         // Other requests are not claims.
         cabinets.admit("A", &Request::Levels { pool: "p".into() }).unwrap();
+        // Twenty rounds committed at once, then four a second (issue 46).
+        let bet = crate::ReelBet { game: "g".into(), lines: 1, credits_per_line: 1, denom: 1 };
+        let commit = Request::Commit { pool: "p".into(), epoch: "e".into(), round: 1, commitment: String::new(), bet };
+        for _ in 0..ROUND_BURST {
+            cabinets.admit("A", &commit).unwrap();
+        }
+        assert_eq!(cabinets.admit("A", &commit).unwrap_err(), "over 4 committed rounds a second");
+        // Another certificate's rounds are its own.
+        cabinets.admit("B", &commit).unwrap();
     }
 }

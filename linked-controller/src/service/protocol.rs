@@ -38,6 +38,9 @@ pub enum Request {
     Reveal { pool: String, epoch: String, round: u64, level: usize, key: String },
     /// A voided round: its contribution and awards taken back.
     Return { pool: String, epoch: String, round: u64 },
+    /// Issue 46: the cabinet's own meter of what it owed the pool in this
+    /// epoch, from its journal (reconciled by the operator's report).
+    Meter { pool: String, epoch: String, meter: crate::reconcile::CabinetMeter },
     /// The levels now (the heartbeat).
     Levels { pool: String },
     /// The latest awards, newest first.
@@ -55,6 +58,8 @@ pub enum Answer {
     Nonce(String),
     Claimed(Claimed),
     Returned(Cents),
+    /// A meter recorded.
+    Recorded,
     Levels(Vec<LinkedLevel>),
     LastAwards(Vec<LinkedAward>),
     /// A pool had an award (M-22), on a watching connection.

@@ -102,6 +102,18 @@ impl Machine {
         self.state.linked_commitment.as_ref()
     }
 
+    /// Issue 46, reconciliation: this epoch's own meter of linked pool
+    /// `pool` — the last round, and the rounds up to it whose wager
+    /// qualified with their sum — when every one of them is delivered and
+    /// no round is open or committed (so the controller's books hold the
+    /// same rounds); `None` otherwise.
+    pub fn linked_meter(&self, pool: &str) -> Option<(u64, crate::state::LinkedOwed)> {
+        let s = &self.state;
+        let idle = s.open_round.is_none() && s.linked_commitment.is_none();
+        let delivered = s.linked_pending.get(pool).is_none_or(|m| m.is_empty());
+        (idle && delivered && s.linked.contains_key(pool)).then(|| (s.last_round, s.linked_owed.get(pool).copied().unwrap_or_default()))
+    }
+
     /// Record the controller's acknowledgement of these rounds' contributions.
     pub fn linked_delivered(&mut self, pool: &str, rounds: Vec<u64>) -> Result<(), CoreError> {
         if rounds.is_empty() {

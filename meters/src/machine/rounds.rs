@@ -358,14 +358,19 @@ impl Machine {
     /// Void the open round and refund every stake (M-36): for a round the
     /// machine cannot finish.
     ///
-    /// Only a round found open at boot (a power loss interrupted it) may be
-    /// voided: a round this process began, whose outcome it drew and could
+    /// Only a round found open at boot (a power loss interrupted it) and not
+    /// drawn from a linked controller's nonce (issue 46) may be voided: a round this process began, whose outcome it drew and could
     /// settle, is refused (issue 34, hole 12: voiding live after the
     /// outcome is known turns every losing round into a refund).
     pub fn void_round(&mut self, round: u64, reason: &str) -> Result<Cents, CoreError> {
         let open = self.open_round_checked(round)?;
         if self.open_at_boot != Some(round) {
             return Err(CoreError::VoidRefused(round));
+        }
+        // Issue 46: a round drawn from a linked controller's nonce is
+        // finished, never voided: its outcome exists.
+        if let Some(c) = &open.committed {
+            return Err(CoreError::CommittedNotVoided { round, pool: c.pool.clone() });
         }
         let credit_after = self.state.credit + open.stake;
         self.commit(vec![Entry::RoundVoided { round, refund: open.stake, reason: reason.to_owned(), credit_after }])?;

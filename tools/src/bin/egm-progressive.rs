@@ -83,6 +83,10 @@ enum Command {
         cert: PathBuf,
         #[arg(long)]
         key: PathBuf,
+        /// Rounds a cabinet may commit a second (sustained; twenty at
+        /// once): no level is won faster than play allows (issue 46).
+        #[arg(long, default_value_t = Limits::default().rounds_per_second)]
+        rounds_per_second: u64,
     },
     /// Assign registered cabinets to a pool, or take them off (an operator).
     Assign {
@@ -90,7 +94,11 @@ enum Command {
         pool: String,
         #[arg(required = true)]
         machines: Vec<String>,
-        #[arg(long)]
+        /// The denominations the cabinets offer, in cents (comma
+        /// separated): a committed round at any other is refused (issue 46).
+        #[arg(long, value_delimiter = ',', required_unless_present = "off")]
+        denominations: Vec<u64>,
+        #[arg(long, conflicts_with = "denominations")]
         off: bool,
     },
     /// Whether a pool takes claims that carry their outcome instead of
@@ -240,16 +248,19 @@ fn run(cli: Cli) -> Result<()> {
             println!("{name} registered");
             Ok(())
         }
-        Command::Serve { database, listen, ca, cert, key } => {
-            let service = ServiceConfig { listen, database, ca, cert, key, limits: Limits::default() };
+        Command::Serve { database, listen, ca, cert, key, rounds_per_second } => {
+            let service = ServiceConfig { listen, database, ca, cert, key, limits: Limits { rounds_per_second, ..Limits::default() } };
             let service = Service::start(service)?;
             println!("the progressive controller's service listens on {}", service.addr());
             service.wait();
             Ok(())
         }
-        Command::Assign { url, pool, machines, off } => {
+        Command::Assign { url, pool, machines, denominations, off } => {
             let mut c = Controller::connect(&url)?;
             for m in &machines {
+                if !off {
+                    c.set_denominations(m, &denominations)?;
+                }
                 c.assign(&pool, m, !off)?;
             }
             println!("{} cabinet(s) {} pool {pool}", machines.len(), if off { "taken off" } else { "assigned to" });
@@ -325,13 +336,32 @@ fn run(cli: Cli) -> Result<()> {
             for r in c.refusals(10)? {
                 println!("refused #{}: {} round {}: {}: {}", r.seq, r.machine, r.round.map_or_else(|| "-".to_owned(), |n| n.to_string()), r.call, r.reason);
             }
+            // Issue 46: each cabinet's journal against the controller's books.
+            let reconciliation = c.reconciliation(&pool)?;
+            for r in &reconciliation {
+                match (&r.alarm, &r.cabinet) {
+                    (Some(alarm), _) => println!("ALARM: {alarm}"),
+                    (None, Some(m)) => println!(
+                        "cabinet {} epoch {}: through round {}, {} rounds and {} cents, as its journal says",
+                        r.machine, r.epoch, m.through_round, m.rounds, m.wagered
+                    ),
+                    (None, None) => {}
+                }
+            }
+            let alarms = reconciliation.iter().filter(|r| r.alarm.is_some()).count();
             println!(
-                "{} contributions, {} cents wagered; books {}",
+                "{} contributions, {} cents wagered; books {}; {alarms} reconciliation alarm(s)",
                 books.contributions,
                 books.wagered,
                 if books.balanced() { "balance" } else { "DO NOT BALANCE" }
             );
-            if books.balanced() { Ok(()) } else { Err(anyhow!("the books of {pool} do not balance")) }
+            if !books.balanced() {
+                return Err(anyhow!("the books of {pool} do not balance"));
+            }
+            if alarms > 0 {
+                return Err(anyhow!("{alarms} cabinet(s) of {pool} do not reconcile with their journals"));
+            }
+            Ok(())
         }
         Command::Transfer { url, pool, level, to, authority } => {
             let target = match &to {
@@ -417,6 +447,7 @@ fn scratch_pool(c: &mut Controller, games: Vec<String>, cabinets: &[&str]) -> Re
     };
     c.configure_pool(&cfg, 1_000_000)?;
     for name in cabinets {
+        c.set_denominations(name, &[1, 5, 10, 25, 100])?;
         c.assign(&pool, name, true)?;
     }
     Ok(pool)
