@@ -58,6 +58,12 @@ pub fn service_port(db: &str) -> u16 {
 /// (0: a free one), its login registered: stateless over the database, so
 /// several may serve one (issue 46).
 pub fn another_service(db: &str, port: u16) -> Service {
+    another_service_with(db, port, Limits::default())
+}
+
+/// [`another_service`] under `limits` (what `egm-progressive serve`'s
+/// options set).
+pub fn another_service_with(db: &str, port: u16, limits: Limits) -> Service {
     let admin = postgres("start");
     let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", &format!("dbname={db}"))).unwrap();
     c.register("egm-service", Role::Service).unwrap();
@@ -68,7 +74,7 @@ pub fn another_service(db: &str, port: u16) -> Service {
         ca: pki.join("ca.crt"),
         cert: pki.join("server.crt"),
         key: pki.join("server.key"),
-        limits: Limits::default(),
+        limits,
     })
     .unwrap()
 }
