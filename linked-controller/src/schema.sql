@@ -208,8 +208,12 @@ END $$;
 
 -- The arguments every cabinet call takes, bounded before anything else is
 -- done with them (issue 35, attack 6: a 32 MB epoch once reached the log).
-CREATE OR REPLACE FUNCTION egm.check_call(p_pool TEXT, p_epoch TEXT) RETURNS VOID
+-- Returns the calling cabinet (`egm.caller()`, looked up once).
+DROP FUNCTION IF EXISTS egm.check_call(TEXT, TEXT);
+CREATE OR REPLACE FUNCTION egm.check_call(p_pool TEXT, p_epoch TEXT) RETURNS TEXT
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    me TEXT;
 BEGIN
     IF p_pool IS NULL OR length(p_pool) > 64 THEN
         RAISE EXCEPTION 'a pool name has at most 64 characters';
@@ -218,9 +222,11 @@ BEGIN
         RAISE EXCEPTION 'the journal epoch must be 32 hexadecimal digits, not %', left(coalesce(p_epoch, 'NULL'), 40);
     END IF;
     -- Issue 46: only the pools an operator assigned to this cabinet.
-    IF NOT EXISTS (SELECT 1 FROM machines m WHERE m.machine = caller() AND p_pool = ANY (m.pools)) THEN
-        RAISE EXCEPTION 'cabinet % is not assigned to pool %', caller(), p_pool;
+    me := caller();
+    IF NOT EXISTS (SELECT 1 FROM machines m WHERE m.machine = me AND p_pool = ANY (m.pools)) THEN
+        RAISE EXCEPTION 'cabinet % is not assigned to pool %', me, p_pool;
     END IF;
+    RETURN me;
 END $$;
 
 -- The first contribution this machine made after round `p_round` of
@@ -240,17 +246,24 @@ $$;
 -- its key was already sent with another wager; the other rows go on.
 -- Wagers come as decimal text, so that no value a cabinet can send is out
 -- of range of the call itself (a bigint overflow once failed a whole batch).
-CREATE OR REPLACE FUNCTION egm.contribute(p_pool TEXT, p_epoch TEXT, p_rounds BIGINT[], p_wagers TEXT[])
-RETURNS TABLE (out_round BIGINT, out_outcome TEXT)
+--
+-- The rows alone (`contribute_rows`, not granted): each answered, with the
+-- wager it added (`out_wager`, NULL for a row not accepted); the levels
+-- take the sum afterwards (`add_to_levels`), once a call, or once a group
+-- of calls (`contribute_group`: every row of a group updates the same
+-- level rows, so one update per pool rather than one per cabinet).
+CREATE OR REPLACE FUNCTION egm.contribute_rows(p_pool TEXT, p_epoch TEXT, p_rounds BIGINT[], p_wagers TEXT[])
+RETURNS TABLE (out_round BIGINT, out_outcome TEXT, out_wager BIGINT)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 DECLARE
     p RECORD;
     i INT;
     w NUMERIC;
     have BIGINT;
-    total BIGINT := 0;
+    -- The cabinet, once a call (each egm.caller() is a lookup).
+    me TEXT;
 BEGIN
-    PERFORM check_call(p_pool, p_epoch);
+    me := check_call(p_pool, p_epoch);
     SELECT min_wager, max_wager INTO p FROM pools WHERE pool = p_pool;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no linked pool %', p_pool;
@@ -263,25 +276,26 @@ BEGIN
     END IF;
     FOR i IN 1 .. coalesce(array_length(p_rounds, 1), 0) LOOP
         out_round := p_rounds[i];
+        out_wager := NULL;
         w := CASE WHEN p_wagers[i] ~ '^[0-9]{1,40}$' THEN p_wagers[i]::NUMERIC END;
         IF out_round IS NULL OR out_round < 1 THEN
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute', format('round %s is not a round number', out_round));
         ELSIF w IS NULL OR w <> trunc(w) OR w < p.min_wager OR w > p.max_wager THEN
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
                 format('wager %s cents is outside the pool''s %s to %s cents (G-46)', left(p_wagers[i], 40), p.min_wager, p.max_wager));
-        ELSIF EXISTS (SELECT 1 FROM commitments k WHERE k.machine = caller() AND k.epoch = p_epoch AND k.round = out_round AND k.pool = p_pool AND k.wager <> w) THEN
+        ELSIF EXISTS (SELECT 1 FROM commitments k WHERE k.machine = me AND k.epoch = p_epoch AND k.round = out_round AND k.pool = p_pool AND k.wager <> w) THEN
             -- Issue 46: a round's wager cannot change after its nonce.
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
                 format('round %s was committed with another wager: a wager cannot change after its nonce', out_round));
         ELSE
-            INSERT INTO contributions AS c (machine, epoch, round, pool, wager) VALUES (caller(), p_epoch, out_round, p_pool, w::BIGINT)
+            INSERT INTO contributions AS c (machine, epoch, round, pool, wager) VALUES (me, p_epoch, out_round, p_pool, w::BIGINT)
                 ON CONFLICT DO NOTHING;
             IF FOUND THEN
-                total := total + w::BIGINT;
+                out_wager := w::BIGINT;
                 out_outcome := 'accepted';
             ELSE
                 SELECT c.wager INTO have FROM contributions c
-                    WHERE c.machine = caller() AND c.epoch = p_epoch AND c.round = out_round AND c.pool = p_pool;
+                    WHERE c.machine = me AND c.epoch = p_epoch AND c.round = out_round AND c.pool = p_pool;
                 IF have = w THEN
                     out_outcome := 'duplicate';
                 ELSE
@@ -292,10 +306,17 @@ BEGIN
         END IF;
         RETURN NEXT;
     END LOOP;
+END $$;
+
+-- Add `p_total` cents of accepted wagers to every level of `p_pool` (not
+-- granted): the increment goes to the level up to its ceiling, the rest
+-- (overflow) and the reserve share to the reserve. Every right side reads
+-- the row as it was; one sum or its parts one by one end the same (the
+-- ceiling caps the sum as it caps each step).
+CREATE OR REPLACE FUNCTION egm.add_to_levels(p_pool TEXT, total BIGINT) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+BEGIN
     IF total > 0 THEN
-        -- The increment goes to the level up to its ceiling, the rest
-        -- (overflow) and the reserve share to the reserve. Every right side
-        -- reads the row as it was.
         UPDATE levels l SET
             current_micro = CASE WHEN l.ceiling_micro IS NULL THEN l.current_micro + total * l.increment_ppm
                             ELSE LEAST(l.current_micro + total * l.increment_ppm, GREATEST(l.current_micro, l.ceiling_micro)) END,
@@ -306,6 +327,23 @@ BEGIN
             contributed_micro = l.contributed_micro + total * (l.increment_ppm + l.reserve_ppm)
         WHERE l.pool = p_pool;
     END IF;
+END $$;
+
+-- A cabinet's call: its rows, then their sum to the levels.
+CREATE OR REPLACE FUNCTION egm.contribute(p_pool TEXT, p_epoch TEXT, p_rounds BIGINT[], p_wagers TEXT[])
+RETURNS TABLE (out_round BIGINT, out_outcome TEXT)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    r RECORD;
+    total BIGINT := 0;
+BEGIN
+    FOR r IN SELECT * FROM contribute_rows(p_pool, p_epoch, p_rounds, p_wagers) LOOP
+        out_round := r.out_round;
+        out_outcome := r.out_outcome;
+        total := total + coalesce(r.out_wager, 0);
+        RETURN NEXT;
+    END LOOP;
+    PERFORM add_to_levels(p_pool, total);
 END $$;
 
 -- Why a claimed reel outcome does not hit trigger `t` of approved game
@@ -869,6 +907,11 @@ DECLARE
     first INT := 1;
     n INT;
     r RECORD;
+    item_total BIGINT;
+    -- Accepted wagers per pool, added to its levels once at the end.
+    pools_fed TEXT[] := '{}';
+    totals BIGINT[] := '{}';
+    k INT;
 BEGIN
     IF coalesce(array_length(p_machines, 1), 0) > 256 THEN
         RAISE EXCEPTION 'at most 256 calls a group';
@@ -877,13 +920,22 @@ BEGIN
         n := p_counts[i];
         BEGIN
             PERFORM set_config('egm.machine', p_machines[i], true);
-            FOR r IN SELECT * FROM contribute(p_pools[i], p_epochs[i], p_rounds[first : first + n - 1], p_wagers[first : first + n - 1]) LOOP
+            item_total := 0;
+            FOR r IN SELECT * FROM contribute_rows(p_pools[i], p_epochs[i], p_rounds[first : first + n - 1], p_wagers[first : first + n - 1]) LOOP
                 out_item := i;
                 out_round := r.out_round;
                 out_outcome := r.out_outcome;
                 out_refusal := NULL;
+                item_total := item_total + coalesce(r.out_wager, 0);
                 RETURN NEXT;
             END LOOP;
+            k := array_position(pools_fed, p_pools[i]);
+            IF k IS NULL THEN
+                pools_fed := array_append(pools_fed, p_pools[i]);
+                totals := array_append(totals, item_total);
+            ELSE
+                totals[k] := totals[k] + item_total;
+            END IF;
         EXCEPTION WHEN raise_exception OR data_exception OR integrity_constraint_violation OR syntax_error_or_access_rule_violation THEN
             out_item := i;
             out_round := NULL;
@@ -892,6 +944,11 @@ BEGIN
             RETURN NEXT;
         END;
         first := first + n;
+    END LOOP;
+    -- In the pools' order: two groups committing at once lock the levels
+    -- in the same order, so neither waits on the other in a cycle.
+    FOR r IN SELECT u.p, u.t FROM unnest(pools_fed, totals) AS u(p, t) ORDER BY u.p LOOP
+        PERFORM add_to_levels(r.p, r.t);
     END LOOP;
 END $$;
 

@@ -39,12 +39,18 @@ struct Queue {
 
 /// The most contributions' requests one group commit takes.
 const GROUP: usize = 256;
+/// Group commits under way at once, each on its own connection: while one
+/// waits for its commit to reach the disk, the next group's rows are
+/// already being written (both then add to the levels in the pools' order).
+const GROUP_WORKERS: usize = 2;
 
 impl Db {
     pub(crate) fn new(url: &str, connections: usize) -> Arc<Db> {
         let queue = Arc::new((Mutex::new(Queue::default()), Condvar::new()));
-        let (worker_url, worker_queue) = (url.to_owned(), queue.clone());
-        let _ = std::thread::Builder::new().name("egm-service-contributions".into()).spawn(move || group_commits(&worker_url, &worker_queue));
+        for i in 0..GROUP_WORKERS {
+            let (worker_url, worker_queue) = (url.to_owned(), queue.clone());
+            let _ = std::thread::Builder::new().name(format!("egm-service-contributions-{i}")).spawn(move || group_commits(&worker_url, &worker_queue));
+        }
         Arc::new(Db { url: url.to_owned(), idle: Mutex::new(Vec::new()), slots: Semaphore::new(connections.max(1)), queue })
     }
 

@@ -13,6 +13,9 @@ use tokio_rustls::TlsAcceptor;
 use crate::service::db::Db;
 use crate::service::limits::{Cabinets, Limits};
 use crate::service::prefix;
+
+/// How long a request over its certificate's limits waits for its answer.
+const OVER_LIMIT_DELAY: Duration = Duration::from_millis(100);
 use crate::service::protocol::{Answer, FrameError, MAX_REQUEST, Request, decode, encode};
 
 /// What every connection shares.
@@ -90,8 +93,13 @@ async fn connection(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
             return;
         }
         let answer = match shared.cabinets.admit(&name, &request) {
+            // Answered late: a certificate over its limits gets its answers
+            // no faster than OVER_LIMIT_DELAY a connection, so a flood
+            // costs the service a few answers a second rather than the
+            // time honest cabinets need (each connection waits its turn).
             Err(limit) => {
                 tracing::warn!("{name}: {limit}");
+                tokio::time::sleep(OVER_LIMIT_DELAY).await;
                 Answer::Unavailable(format!("this cabinet is {limit}"))
             }
             Ok(()) => shared.db.serve(&name, request).await,
