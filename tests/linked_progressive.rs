@@ -862,3 +862,66 @@ fn a_committed_round_the_controller_awarded_is_finished_after_a_power_cut_never_
     assert_eq!(c.pending_awards(POOL).unwrap(), vec![], "nothing held for an attendant");
     let _ = linked;
 }
+
+/// Issue 46: what a linked game does while its controller cannot be
+/// reached is the configuration's. By default (as floors run) no eligible
+/// bet is taken (`a_hosted_session_plays_a_linked_pool_to_the_cent`); with
+/// `when_unreachable: PlayUnlinked` the game plays on, the screen says its
+/// bets do not compete for the linked pool, and those rounds neither feed
+/// the pool nor can win it: nothing is queued for the controller, and the
+/// cabinet's meter of what it owed the pool stays at nothing.
+#[test]
+fn a_game_configured_to_play_on_plays_without_linked_eligibility_while_the_controller_is_unreachable() {
+    use game_host::boot::{BootOptions, boot};
+    use game_host::command::Command;
+
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    // A service address where nothing listens.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let config = with_linked_pool(
+        &test_config::text(dir.path()),
+        &cabinet_url_at("EGM-0001", port),
+        POOL,
+        "(1, ReelCombination(symbol: \"CH\", count: 1, max_bet_only: false))",
+    );
+    let played_on = config.replacen("])],\n)", "], when_unreachable: PlayUnlinked)],\n)", 1);
+    assert_ne!(played_on, config);
+    let db = dir.path().join("egm.sqlite");
+    let mut s = boot(&BootOptions { config: test_config::write(dir.path(), &played_on), db: db.clone(), lab_seed: Some(9), demo: false }).unwrap();
+    let index = s.games().iter().position(|g| g.id() == "classic-sevens").unwrap();
+    assert!(s.command(Command::SelectGame { index }));
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    std::thread::sleep(Duration::from_secs(6));
+    s.tend_session();
+    let warning = s.warning().unwrap_or_default();
+    assert!(warning.contains("não concorrem ao progressivo ligado") && warning.contains(POOL), "{warning:?}");
+    for round in 1..=3 {
+        assert!(s.command(Command::Play), "round {round}: {:?}", s.message_text());
+        assert!(s.machine().linked_commitment().is_none(), "a round was committed to an unreachable controller");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while s.in_round() {
+            s.command(Command::Revealed);
+            s.command(Command::Collect);
+            s.tend_linked();
+            assert!(Instant::now() < deadline, "round {round} never ended: {:?}", s.message_text());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    assert_eq!(s.machine().state().totals.games.jogadas_efectuadas, 3);
+    assert_eq!(s.machine().linked_pending(), vec![], "a round without linked eligibility queued a contribution");
+    let (through, owed) = s.machine().linked_meter(POOL).unwrap();
+    assert_eq!((through, owed.rounds, owed.wagered), (3, 0, 0));
+    assert_eq!(s.machine().state().totals.games.premios_acumulados_progressivos, 0);
+    drop(s);
+
+    // The same cabinet configured as floors run it: no eligible bet.
+    let mut s = boot(&BootOptions { config: test_config::write(dir.path(), &config), db, lab_seed: Some(9), demo: false }).unwrap();
+    let index = s.games().iter().position(|g| g.id() == "classic-sevens").unwrap();
+    assert!(s.command(Command::SelectGame { index }));
+    std::thread::sleep(Duration::from_secs(6));
+    s.tend_session();
+    assert!(s.warning().is_some_and(|w| w.contains("suspensas")), "{:?}", s.warning());
+    assert!(!s.command(Command::Play), "an eligible bet was taken with the controller unreachable");
+    assert_eq!(s.machine().state().totals.games.jogadas_efectuadas, 3);
+}

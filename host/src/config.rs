@@ -70,6 +70,24 @@ pub struct LinkedSetup {
     /// (level, trigger): a committed outcome that hits the trigger wins the level.
     #[serde(default)]
     pub triggers: Vec<(usize, game_core::progressive::Trigger)>,
+    /// What the pool's games do while its controller is unreachable
+    /// (issue 46): stop (the default, as floors run) or play on without
+    /// linked eligibility.
+    #[serde(default)]
+    pub when_unreachable: WhenUnreachable,
+}
+
+/// What a linked pool's games do while its controller does not answer
+/// (issue 46; M-19).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WhenUnreachable {
+    /// No progressive-eligible bet: the game stops with "progressive link
+    /// down" until the controller answers again.
+    #[default]
+    Stop,
+    /// The game plays on, its rounds without linked eligibility: they
+    /// neither feed the pool nor can win it, and the screen says so.
+    PlayUnlinked,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -62,8 +62,9 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
             format!("{} {id}: {} — {}", t("Pagamento manual pendente"), money(*amount), handpay(h, lang))
         }
         Entry::HandpayPaid { id, attendant } => format!("{} {id} {} {attendant}", t("Pagamento manual"), t("pago por")),
-        Entry::RoundBegun { round, game, denom, stake, .. } => {
-            format!("{} {round} ({game}, {} {}): {} {}", t("Jogada"), t("denominação"), money(*denom), t("aposta"), money(*stake))
+        Entry::RoundBegun { round, game, denom, stake, unlinked, .. } => {
+            let without = if unlinked.is_empty() { String::new() } else { format!(" — {} {}", t("sem o progressivo ligado"), unlinked.join(", ")) };
+            format!("{} {round} ({game}, {} {}): {} {}{without}", t("Jogada"), t("denominação"), money(*denom), t("aposta"), money(*stake))
         }
         Entry::RoundStep { round, step, extra_stake, .. } => {
             let extra = if *extra_stake > 0 { format!(", {} {}", t("aposta adicional"), money(*extra_stake)) } else { String::new() };
@@ -166,6 +167,7 @@ mod tests {
                 draws: 3,
                 side_stake: 0,
                 committed: None,
+                unlinked: Vec::new(),
             },
             Entry::RoundStep { round: 3, step, extra_stake: 5, draws: 0 },
             Entry::RoundSettled {

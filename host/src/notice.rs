@@ -78,6 +78,9 @@ pub enum Warning {
     CreditShort,
     /// M-19: the selected game feeds a linked pool whose controller is unreachable.
     LinkDown { pool: String },
+    /// Issue 46: the same, where the configuration plays on: the bets do
+    /// not compete for the linked pool.
+    PlayingUnlinked { pool: String },
 }
 
 impl Warning {
@@ -89,6 +92,9 @@ impl Warning {
             }
             Warning::CreditShort => t("Crédito insuficiente para a aposta escolhida: reduza a aposta, introduza notas ou receba o crédito").to_owned(),
             Warning::LinkDown { pool } => format!("{} ({pool})", t("Sem ligação ao progressivo: as apostas neste jogo estão suspensas")),
+            Warning::PlayingUnlinked { pool } => {
+                format!("{} ({pool})", t("Sem ligação ao progressivo: as apostas neste jogo não concorrem ao progressivo ligado"))
+            }
         }
     }
 }

@@ -403,9 +403,15 @@ impl<K: GameKind> Table for Hosted<K> {
         }
         let stake = self.rules.stake(&self.bet).checked_mul(denom).ok_or(Notice::CreditShort { needed: Cents::MAX })?;
         // M-19, issue 6: no progressive-eligible bet while the controller
-        // of a linked pool the wager would feed is unreachable.
-        if let Some(p) = cx.linked.iter().find(|p| p.qualifies(self.rules.id(), stake) && !p.view().available()) {
-            return Err(Notice::LinkedUnavailable { pool: p.setup.pool.clone() });
+        // of a linked pool the wager would feed is unreachable; or, where
+        // the configuration says so (issue 46), the round is played without
+        // that pool: it neither feeds it nor can win it.
+        let mut unlinked = Vec::new();
+        for p in cx.linked.iter().filter(|p| p.qualifies(self.rules.id(), stake) && !p.view().available()) {
+            match p.setup.when_unreachable {
+                crate::config::WhenUnreachable::Stop => return Err(Notice::LinkedUnavailable { pool: p.setup.pool.clone() }),
+                crate::config::WhenUnreachable::PlayUnlinked => unlinked.push(p.setup.pool.clone()),
+            }
         }
         let needed = self.rules.credit_needed(&self.bet).saturating_mul(denom);
         if needed > stake && cx.machine.credit() < needed {
@@ -418,9 +424,13 @@ impl<K: GameKind> Table for Hosted<K> {
         // Issue 46: a round that feeds a linked pool whose controller draws
         // it again is committed first, and drawn from the controller's
         // nonce when it comes.
-        let committed = cx.linked.iter().position(|p| p.qualifies(&game, stake)).and_then(|i| rules.committed_bet(&bet, denom).map(|b| (i, b)));
+        let committed = cx
+            .linked
+            .iter()
+            .position(|p| p.qualifies(&game, stake) && !unlinked.contains(&p.setup.pool))
+            .and_then(|i| rules.committed_bet(&bet, denom).map(|b| (i, b)));
         let (id, opening) = match committed {
-            None => cx.machine.play_round_with_side_bet(&game, denom, stake, side, K::OPENING, opening).map_err(Notice::Core)?,
+            None => cx.machine.play_round_unlinked(&game, denom, stake, side, K::OPENING, &unlinked, opening).map_err(Notice::Core)?,
             Some((i, reel_bet)) => {
                 let pool = cx.linked[i].setup.pool.clone();
                 let bet_text = serde_json::to_string(&bet).map_err(|e| Notice::Core(meters::CoreError::CriticalMemory(e.to_string())))?;
@@ -692,7 +702,10 @@ pub(crate) fn linked_awards_for(
     let mut awards: Vec<(String, usize, Cents)> = Vec::new();
     let epoch = machine.epoch_id().to_owned();
     for p in linked {
-        if !p.qualifies(game, stake) {
+        // Only a pool the round fed (issue 46: not one it was played
+        // without while its controller was unreachable).
+        let fed = machine.open_round().is_some_and(|o| o.linked.contains(&p.setup.pool));
+        if !p.qualifies(game, stake) || !fed {
             continue;
         }
         let pool = p.setup.pool.clone();

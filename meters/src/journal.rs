@@ -225,6 +225,11 @@ pub enum Entry {
         /// nonce, not from the live generator.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         committed: Option<CommittedDraw>,
+        /// Issue 46: linked pools the round does not feed though its game
+        /// and wager qualify: their controller was unreachable and the
+        /// configuration plays on without linked eligibility.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        unlinked: Vec<String>,
     },
     RoundStep {
         round: u64,

@@ -40,6 +40,10 @@ pub struct OpenRound {
     /// pool: the key it reveals to claim an award, and the nonce.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub committed: Option<CommittedRound>,
+    /// The linked pools the round's wager fed (its contribution queued for
+    /// each): a void takes it back from each (issue 46, reconciliation).
+    #[serde(default)]
+    pub linked: Vec<String>,
 }
 
 /// Issue 46: what an epoch owed one linked pool.
@@ -331,9 +335,12 @@ impl CriticalState {
                     }
                 }
             }
-            Entry::RoundBegun { round, game, denom, stake, credit_before, side_stake, committed, .. } => {
+            Entry::RoundBegun { round, game, denom, stake, credit_before, side_stake, committed, unlinked, .. } => {
                 if side_stake > stake {
                     return Err(fail(e, "the side bet exceeds the stake"));
+                }
+                if let Some(p) = unlinked.iter().find(|p| !self.linked.contains_key(*p) || committed.as_ref().is_some_and(|d| d.pool == **p)) {
+                    return Err(fail(e, format!("round {round} cannot be played without linked pool {p}")));
                 }
                 // Issue 46: a committed round begins only as committed.
                 let drawn_from = match (&self.linked_commitment, committed) {
@@ -372,7 +379,8 @@ impl CriticalState {
                     }
                 }
                 let main = stake - side_stake;
-                for pool in self.linked_fed(game, main) {
+                let linked: Vec<String> = self.linked_fed(game, main).into_iter().filter(|p| !unlinked.contains(p)).collect();
+                for pool in linked.iter().cloned() {
                     self.linked_pending.entry(pool.clone()).or_default().insert(*round, main);
                     let owed = self.linked_owed.entry(pool).or_default();
                     owed.rounds = add(e, owed.rounds, 1)?;
@@ -389,6 +397,7 @@ impl CriticalState {
                     side_stake: *side_stake,
                     contributions,
                     committed: drawn_from,
+                    linked,
                 });
                 self.linked_commitment = None;
             }
@@ -525,7 +534,7 @@ impl CriticalState {
                     pending.remove(round);
                 }
                 let main = open.stake.saturating_sub(open.side_stake);
-                for pool in self.linked_fed(&open.game, main) {
+                for pool in open.linked.iter().cloned() {
                     let owed = self.linked_owed.entry(pool).or_default();
                     owed.rounds = sub(e, owed.rounds, 1)?;
                     owed.wagered = sub(e, owed.wagered, main)?;

@@ -396,3 +396,48 @@ fn a_committed_round_is_drawn_from_its_key_and_the_controllers_nonce() {
     let m = Machine::open(&path, config(), SeedChoice::Lab(11)).unwrap();
     assert_eq!(m.open_round().and_then(|o| o.committed.clone()), Some(committed));
 }
+
+/// Issue 46: where the configuration plays on while a linked pool's
+/// controller is unreachable, a round played without the pool neither
+/// queues its contribution nor counts in the pool's meter of what the
+/// epoch owed, and its void takes nothing back from it; a round with the
+/// pool feeds it, and its void takes it back. Journaled: critical memory
+/// folds to the same.
+#[test]
+fn a_round_played_without_a_linked_pool_neither_feeds_it_nor_owes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(12)).unwrap();
+    m.join_linked_pool("linked", vec!["g".into()], 1).unwrap();
+    m.insert_note(1_000).unwrap();
+    let outcome = |_: &mut meters::Draw<'_>| Ok::<_, String>(json!({}));
+    assert!(m.play_round_unlinked("g", 1, 100, 0, "outcome", &["other".into()], outcome).is_err(), "a pool this machine does not play");
+    let (unlinked, _) = m.play_round_unlinked("g", 1, 100, 0, "outcome", &["linked".into()], outcome).unwrap();
+    assert_eq!(m.open_round().map(|o| o.linked.clone()), Some(vec![]));
+    assert_eq!(m.linked_pending(), vec![], "a round without the pool queued a contribution to it");
+    m.settle_round(unlinked, 0, vec![]).unwrap();
+    let (through, owed) = m.linked_meter("linked").unwrap();
+    assert_eq!((through, owed.rounds, owed.wagered), (unlinked, 0, 0));
+    let (linked, _) = m.play_round("g", 1, 30, "outcome", outcome).unwrap();
+    assert_eq!(m.open_round().map(|o| o.linked.clone()), Some(vec!["linked".to_owned()]));
+    assert_eq!(m.linked_pending(), vec![("linked".to_owned(), linked, 30)]);
+    assert_eq!(m.linked_meter("linked"), None, "a meter while a round is open");
+    // A power cut, and the attendant voids the round found open: its
+    // contribution leaves the outbox and the meter.
+    drop(m);
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(12)).unwrap();
+    assert_eq!(m.void_round(linked, "attendant").unwrap(), 30);
+    assert_eq!(m.linked_pending(), vec![]);
+    let (through, owed) = m.linked_meter("linked").unwrap();
+    assert_eq!((through, owed.rounds, owed.wagered), (linked, 0, 0));
+    // One more of each, settled: only the linked one is owed.
+    let (u, _) = m.play_round_unlinked("g", 1, 20, 0, "outcome", &["linked".into()], outcome).unwrap();
+    m.settle_round(u, 0, vec![]).unwrap();
+    let (l, _) = m.play_round("g", 1, 40, "outcome", outcome).unwrap();
+    m.settle_round(l, 0, vec![]).unwrap();
+    m.linked_delivered("linked", vec![l]).unwrap();
+    drop(m);
+    let m = Machine::open(&path, config(), SeedChoice::Lab(12)).unwrap();
+    let (through, owed) = m.linked_meter("linked").unwrap();
+    assert_eq!((through, owed.rounds, owed.wagered), (l, 1, 40));
+}

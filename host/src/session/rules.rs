@@ -63,7 +63,10 @@ impl Session {
         } else if credit > 0 && credit < self.stake_cents() && !self.in_round() {
             warning = Some(Warning::CreditShort);
         } else if let Some(p) = self.linked.iter().find(|p| p.setup.games.iter().any(|g| g == self.game().id()) && !p.view().available()) {
-            warning = Some(Warning::LinkDown { pool: p.setup.pool.clone() });
+            warning = Some(match p.setup.when_unreachable {
+                crate::config::WhenUnreachable::Stop => Warning::LinkDown { pool: p.setup.pool.clone() },
+                crate::config::WhenUnreachable::PlayUnlinked => Warning::PlayingUnlinked { pool: p.setup.pool.clone() },
+            });
         }
         if let Some(w) = warning.as_ref().filter(|w| self.warning.as_ref() != Some(*w)) {
             tracing::info!("M-38 warning: {}", w.text(self.lang));

@@ -56,11 +56,36 @@ impl Machine {
         T: serde::Serialize,
         E: std::fmt::Display,
     {
+        self.play_round_unlinked(game, denom, stake, side_stake, step, &[], draw)
+    }
+
+    /// [`Self::play_round_with_side_bet`] without feeding the linked pools
+    /// `unlinked`, whose controller is unreachable, where the configuration
+    /// plays on without linked eligibility (issue 46): the round neither
+    /// contributes to them nor can win them.
+    #[allow(clippy::too_many_arguments)]
+    pub fn play_round_unlinked<T, E>(
+        &mut self,
+        game: &str,
+        denom: Cents,
+        stake: Cents,
+        side_stake: Cents,
+        step: &str,
+        unlinked: &[String],
+        draw: impl FnOnce(&mut Draw<'_>) -> Result<T, E>,
+    ) -> Result<(u64, T), CoreError>
+    where
+        T: serde::Serialize,
+        E: std::fmt::Display,
+    {
         self.ensure_idle()?;
         self.check_round(game, denom, stake, side_stake)?;
+        if let Some(p) = unlinked.iter().find(|p| !self.state.linked.contains_key(*p)) {
+            return Err(CoreError::Progressive(format!("this machine has not joined linked pool {p}")));
+        }
         self.verify_before_money_moves()?;
         let (outcome, data, draws) = self.draw(game, draw)?;
-        self.begin(game, denom, stake, side_stake, step, data, draws, None).map(|round| (round, outcome))
+        self.begin(game, denom, stake, side_stake, step, data, draws, None, unlinked.to_vec()).map(|round| (round, outcome))
     }
 
     /// Every check a round's bet passes before anything is drawn.
@@ -101,6 +126,7 @@ impl Machine {
         data: serde_json::Value,
         draws: u64,
         committed: Option<crate::journal::CommittedDraw>,
+        unlinked: Vec<String>,
     ) -> Result<u64, CoreError> {
         let round = self.state.last_round + 1;
         let step = Step::new(step, data);
@@ -114,6 +140,7 @@ impl Machine {
             draws,
             side_stake,
             committed,
+            unlinked,
         }])?;
         Ok(round)
     }
@@ -139,7 +166,7 @@ impl Machine {
         self.verify_before_money_moves()?;
         let (outcome, data, draws) = self.draw_with(&c.game, Draw::committed(crate::rng::CommittedStream::new(&key, &n)), draw)?;
         let committed = crate::journal::CommittedDraw { pool: c.pool.clone(), nonce: hex::encode(n) };
-        self.begin(&c.game, c.denom, c.stake, c.side_stake, step, data, draws, Some(committed)).map(|round| (round, outcome))
+        self.begin(&c.game, c.denom, c.stake, c.side_stake, step, data, draws, Some(committed), Vec::new()).map(|round| (round, outcome))
     }
 
     /// Run a game's draw under the RNG lock and count what it took; a
