@@ -301,15 +301,14 @@ fn attack_6_a_void_after_the_award_is_undone_by_the_attendant_alone() {
     assert_eq!(link.call(|c| c.award(POOL, &epoch, round, MINI, &hit(MINI, 5_000))).unwrap().amount, value);
     let reset = op.levels(POOL).unwrap()[MINI].value;
     assert!(reset < value);
-    // The round is voided instead of resumed. Issue 46 (the void cycle):
-    // the cabinet's void holds the award for the attendant and moves no
-    // money; the cabinet refunds its stake.
+    // The cabinet asks for the round back, as one of an earlier version
+    // did when it voided a round (this core never voids: issue 47, hole
+    // 6). Issue 46 (the void cycle): the return holds the award for the
+    // attendant and moves no money.
     let held = op.books(POOL).unwrap();
     assert_eq!(link.call(|c| c.return_round(POOL, &epoch, round)).unwrap(), 0);
     assert_eq!(op.books(POOL).unwrap(), held, "the cabinet's void moved pool money");
     drop(m);
-    let mut m = machine(&path);
-    m.void_round(round, "attack 6").unwrap();
     let log = op.operator_log(1).unwrap();
     assert_eq!((log[0].0.as_str(), log[0].1.as_str()), ("A", "void_held"));
     // The attendant finds the round voided on the cabinet: the award goes

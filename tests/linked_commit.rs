@@ -211,15 +211,14 @@ fn a_committed_round_is_contributed_with_its_nonce_at_an_offered_bet_and_never_v
     assert!(books.balanced());
     let (played, _) = m.play_round_committed("opening", &nonce, |rng| game.play(&tables, rng, Bet { lines: 1, credits_per_line: 3 })).unwrap();
     assert_eq!(played, round);
-    // Never voided: the controller refuses to return it ...
+    // Never voided: the controller refuses to return it, and the core
+    // finishes the round a power cut left open (it has no void: issue 47,
+    // hole 6).
     assert_refused(a.return_round(POOL, &epoch, round), "never voided");
-    // ... and the core, even for the round a power cut left open.
     drop(m);
     let config = MachineConfig { mode: Mode::Lab, machine_id: "A".into(), ..MachineConfig::default() };
     let mut m = Machine::open(&path, config, SeedChoice::Lab(46)).unwrap();
-    let e = m.void_round(round, "attendant").unwrap_err();
-    assert!(matches!(&e, meters::CoreError::CommittedNotVoided { round: r, pool } if *r == round && pool == POOL), "{e}");
-    assert!(e.to_string().contains("never voided"), "{e}");
+    assert_eq!(m.open_round().and_then(|o| o.committed.as_ref().map(|c| (o.round, c.nonce.clone()))), Some((round, nonce.clone())));
     m.settle_round(round, 0, vec![]).unwrap();
     // Its delivery afterwards is the same contribution, taken once.
     let pending: Vec<(u64, u64)> = m.linked_pending().into_iter().map(|p| (p.1, p.2)).collect();

@@ -4,7 +4,7 @@
 //! answered later; the session asks again at its next tending and takes
 //! the answer when it is there. Every call is idempotent at the controller
 //! (a contribution is keyed, an award asked again is the same award, a
-//! round returned again changes nothing), so a call sent twice, or an
+//! commitment asked again is the same nonce), so a call sent twice, or an
 //! answer never taken, does no harm.
 
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -40,10 +40,6 @@ pub(crate) enum Call {
         level: usize,
         key: String,
     },
-    Return {
-        epoch: String,
-        round: u64,
-    },
     /// Issue 46: this cabinet's own meter of the pool, for reconciliation.
     Meter {
         epoch: String,
@@ -61,7 +57,6 @@ pub(crate) enum Answer {
     Awarded(Result<Claimed, LinkError>),
     /// The committed round's nonce (hex).
     Committed(Result<String, LinkError>),
-    Returned(Result<Cents, LinkError>),
     Recorded(Result<(), LinkError>),
 }
 
@@ -177,13 +172,12 @@ fn work(url: &str, pool: &str, calls: &Receiver<Call>, answers: &Mutex<Vec<(Call
         let answer = match &call {
             Call::Contribute { epoch, batch } => Answer::Contributed(link.call(|c| c.contribute(pool, epoch, batch))),
             Call::Award { epoch, round, level, claim } => Answer::Awarded(link.call(|c| c.award(pool, epoch, *round, *level, claim))),
-            Call::Return { epoch, round } => Answer::Returned(link.call(|c| c.return_round(pool, epoch, *round))),
             Call::Commit { epoch, round, commitment, bet } => Answer::Committed(link.call(|c| c.commit(pool, epoch, *round, commitment, bet))),
             Call::Reveal { epoch, round, level, key } => Answer::Awarded(link.call(|c| c.reveal(pool, epoch, *round, *level, key))),
             Call::Meter { epoch, meter } => Answer::Recorded(link.call(|c| c.report_meter(pool, epoch, *meter))),
         };
         // Kept until asked for: every call is the session's, one
-        // delivery at a time, one award per level and round, one return.
+        // delivery at a time, one award per level and round, one commitment.
         let Ok(mut kept) = answers.lock() else { return };
         kept.retain(|(c, _)| c != &call);
         kept.push((call, answer));

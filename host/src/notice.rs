@@ -30,8 +30,9 @@ pub enum Notice {
     WinHandpay,
     /// M-36: the interrupted round was resumed at its last step.
     Resumed,
-    /// M-36: the interrupted round could not be resumed: voided, stake refunded.
-    Voided { refund: Cents },
+    /// Issue 47, hole 6: the round a power loss interrupted cannot be
+    /// resumed by its game: it stays open, never voided.
+    CannotResume { round: u64, game: String },
     /// A ticket was printed for this amount (issue 45: the player sees the
     /// amount and takes the ticket; the printer's file is the attendant's).
     TicketPrinted { value: Cents },
@@ -120,7 +121,9 @@ impl Notice {
             Notice::Progressive { amount } => format!("{} {}", t("PROGRESSIVO!"), show(*amount)),
             Notice::WinHandpay => t("Prémio a pagar manualmente: chame o empregado").to_owned(),
             Notice::Resumed => t("Jogada interrompida retomada").to_owned(),
-            Notice::Voided { refund } => format!("{}: {}", t("Jogada anulada, aposta devolvida"), show(*refund)),
+            Notice::CannotResume { round, game } => {
+                format!("{} {round} ({game}) {}", t("A jogada"), t("não pode ser retomada: o seu resultado está registado e nunca se anula; chame o técnico"))
+            }
             Notice::TicketPrinted { value } => {
                 format!("{} {} — {}", t("Bilhete impresso:"), show(*value), t("retire o seu bilhete"))
             }
@@ -204,10 +207,6 @@ fn core_error(e: &CoreError, lang: Lang, show: &dyn Fn(Cents) -> String) -> Stri
             format!("{} {} > {}", t("Prémio acima do máximo configurado, recusado:"), show(*win), show(*max))
         }
         CoreError::SideBetNotBeside { .. } => t("A aposta lateral só se faz com a aposta principal").to_owned(),
-        CoreError::VoidRefused(r) => format!("{} {r} {}", t("A jogada"), t("pode ser concluída: só se anula uma jogada interrompida (M-36)")),
-        CoreError::CommittedNotVoided { round, pool } => {
-            format!("{} {round} {} {pool}: {}", t("A jogada"), t("foi sorteada com o nonce do controlador"), t("o seu resultado existe e nunca se anula"))
-        }
     }
 }
 

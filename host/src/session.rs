@@ -64,9 +64,6 @@ pub struct Session {
     /// Critical memory's file and the lab seed, to reopen after a RAM clear.
     pub(crate) db: PathBuf,
     pub(crate) lab_seed: Option<u64>,
-    /// An interrupted round to void once the linked controller has taken
-    /// back what it awarded for it (issue 13).
-    pub(crate) void_waiting: Option<u64>,
     /// When the player last pressed anything (M-35 inactivity).
     pub(crate) last_activity: std::time::Instant,
     /// The M-38 warning now on screen, if any.
@@ -122,6 +119,17 @@ pub fn open_machine(db: &std::path::Path, config: &CabinetConfig, lab_seed: Opti
         }
         other => other.to_string(),
     })?;
+    // Issue 47, hole 6: a round is always finished with its committed
+    // outcome, so a configuration that no longer hosts the game of the
+    // round a power cut left open is refused until it is finished (its
+    // removal once voided the round: a loss turned into a refund).
+    if let Some(open) = machine.open_round().filter(|o| !config.games.contains(&o.game)) {
+        return Err(format!(
+            "a jogada {round} de {game} está em curso: a configuração tem de manter o jogo {game} até a jogada terminar / round {round} of {game} is open: the configuration must host {game} until the round is finished (M-36)",
+            round = open.round,
+            game = open.game
+        ));
+    }
     for p in &config.progressives {
         if !machine.pools().contains_key(&p.pool.id) {
             machine.configure_pool(p.pool.clone()).map_err(|e| format!("progressive {}: {e}", p.pool.id))?;
@@ -155,7 +163,6 @@ impl Session {
             linked_banner: None,
             db: PathBuf::new(),
             lab_seed: None,
-            void_waiting: None,
             last_activity: std::time::Instant::now(),
             warning: None,
             refusals: 0,

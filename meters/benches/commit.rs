@@ -9,7 +9,7 @@
 //!   21: two durable transactions and one NV counter increment), on the
 //!   file stand-in and on a real software TPM (swtpm, started here): the
 //!   cost of an anchor. Rounds never touch the TPM; a tick anchors once per
-//!   `anchor_tick_wagered` (here every 400 rounds).
+//!   `anchor_tick_wagered` (here every 100 rounds of 50 cents).
 //! * `boot` and `RAM clear` on the TPM with the NVRAM mirror (issue 34):
 //!   what the checks of a boot and of a clear cost.
 #![allow(clippy::unwrap_used)]

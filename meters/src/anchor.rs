@@ -105,7 +105,10 @@ pub(crate) fn at_boot(virgin: bool, head: Anchor, counter: Option<u64>) -> Resul
     }
     match (head.pending, counter) {
         (Pending::Genesis, None) => Ok(AtBoot::FinishGenesis),
-        (Pending::Genesis, Some(c)) => Ok(AtBoot::Confirm { value: c }),
+        // Issue 47, hole 5: never confirmed at whatever the counter reads
+        // (a copy from provisioning, restored at any later value, booted as
+        // a new machine with every meter gone).
+        (Pending::Genesis, Some(c)) => Err(IntegrityError::GenesisUnconfirmed { counter: c }),
         (_, None) => Err(ahead(None)),
         (Pending::None, Some(c)) if head.value == c => Ok(AtBoot::Continue),
         (Pending::Advance, Some(c)) if c.checked_add(1) == Some(head.value) => Ok(AtBoot::Advance { to: head.value }),
@@ -130,7 +133,7 @@ mod tests {
         assert_eq!(at_boot(true, head(0, Pending::None), Some(7)), Err(IntegrityError::Wiped { counter: 7 }));
         // Genesis interrupted before or after its increment.
         assert_eq!(at_boot(false, head(0, Pending::Genesis), None), Ok(AtBoot::FinishGenesis));
-        assert_eq!(at_boot(false, head(0, Pending::Genesis), Some(40)), Ok(AtBoot::Confirm { value: 40 }));
+        assert_eq!(at_boot(false, head(0, Pending::Genesis), Some(40)), Err(IntegrityError::GenesisUnconfirmed { counter: 40 }));
         // In step.
         assert_eq!(at_boot(false, head(41, Pending::None), Some(41)), Ok(AtBoot::Continue));
         // Cut between the pending commit and the increment, and after it.

@@ -121,9 +121,10 @@ fn default_anchor_write_budget() -> u64 {
     400_000
 }
 
-/// 200.00 in the currency.
+/// 50.00 in the currency: the most a restored copy can undo (issue 47,
+/// hole 3: the mirror is a file the attacker restores too).
 fn default_anchor_tick_wagered() -> Cents {
-    20_000
+    MAX_WINDOW
 }
 
 fn default_anchor_tick_minutes() -> u32 {
@@ -200,16 +201,17 @@ pub enum ConfigError {
     #[error("production refuses the default operator credential (PIN 0000): set the operator's own PIN (`egm-lab credential`)")]
     DefaultCredential,
     #[error(
-        "production without an NVRAM mirror: a copy restored inside the anchor's window undoes up to anchor_tick_wagered ({tick} cents), at most {max} cents is allowed: set nvram_mirror, or lower the tick"
+        "production: a copy restored inside the anchor's window (the NVRAM mirror restored with it) undoes up to anchor_tick_wagered ({tick} cents), at most {max} cents is allowed: lower the tick"
     )]
     WindowUnbounded { tick: Cents, max: Cents },
 }
 
-/// Without battery-backed NVRAM a copy restored inside the anchor's window
-/// boots, and can undo up to the wagers since the last anchor: production
-/// bounds that to 50.00 per window (issue 34, hole 8). What it costs in NV
-/// writes is in the README.
-pub const MAX_WINDOW_WITHOUT_NVRAM: Cents = 5_000;
+/// A copy restored inside the anchor's window boots, and can undo up to the
+/// wagers since the last anchor: production bounds that to 50.00 per window
+/// (issue 34, hole 8), with or without an NVRAM mirror, which an attacker
+/// holding every file restores with the copy (issue 47, hole 3). What it
+/// costs in NV writes is in the README.
+pub const MAX_WINDOW: Cents = 5_000;
 
 impl MachineConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -261,8 +263,10 @@ impl MachineConfig {
         if self.mode == Mode::Production && self.operator.is_default() {
             return Err(ConfigError::DefaultCredential);
         }
-        if self.mode == Mode::Production && self.nvram_mirror.is_none() && self.anchor_tick_wagered > MAX_WINDOW_WITHOUT_NVRAM {
-            return Err(ConfigError::WindowUnbounded { tick: self.anchor_tick_wagered, max: MAX_WINDOW_WITHOUT_NVRAM });
+        // Issue 47, hole 3: with or without a mirror, which an attacker
+        // holding every file restores with the copy.
+        if self.mode == Mode::Production && self.anchor_tick_wagered > MAX_WINDOW {
+            return Err(ConfigError::WindowUnbounded { tick: self.anchor_tick_wagered, max: MAX_WINDOW });
         }
         let code = &self.currency.code;
         if code.len() != 3 || !code.chars().all(|c| c.is_ascii_uppercase()) {
@@ -277,7 +281,21 @@ impl MachineConfig {
     /// made longer. Such a change needs the logic door open (issue 34,
     /// hole 8: an edited configuration without its mirror reopened the
     /// window).
+    ///
+    /// Issue 47, hole 4: every setting that widens the window a restored
+    /// copy can undo, or moves what holds the key and the anchor: the
+    /// mode, the key store, a smaller anchor write budget (ticks stop in
+    /// its last tenth), a larger tick, the mirror, the second copy.
     pub fn weakens(&self, previous: &MachineConfig) -> Option<&'static str> {
+        if self.mode != previous.mode {
+            return Some("mode");
+        }
+        if self.key_store != previous.key_store {
+            return Some("key_store");
+        }
+        if self.anchor_write_budget < previous.anchor_write_budget {
+            return Some("anchor_write_budget");
+        }
         if previous.nvram_mirror.is_some() && self.nvram_mirror != previous.nvram_mirror {
             return Some("nvram_mirror");
         }
@@ -319,9 +337,15 @@ mod tests {
         assert_eq!(MachineConfig { nvram_mirror: Some("elsewhere".into()), ..configured() }.weakens(&with), Some("nvram_mirror"));
         assert_eq!(with.weakens(&without), None, "adding a mirror protects more");
         assert_eq!(MachineConfig { second_copy: SecondCopy::Off, ..with.clone() }.weakens(&with), Some("second_copy"));
-        assert_eq!(MachineConfig { anchor_tick_wagered: 20_001, ..with.clone() }.weakens(&with), Some("anchor_tick_wagered"));
-        assert_eq!(MachineConfig { anchor_tick_wagered: 19_999, ..with.clone() }.weakens(&with), None);
+        assert_eq!(MachineConfig { anchor_tick_wagered: MAX_WINDOW + 1, ..with.clone() }.weakens(&with), Some("anchor_tick_wagered"));
+        assert_eq!(MachineConfig { anchor_tick_wagered: MAX_WINDOW - 1, ..with.clone() }.weakens(&with), None);
         assert_eq!(MachineConfig { anchor_tick_minutes: 61, ..with.clone() }.weakens(&with), Some("anchor_tick_minutes"));
+        // Issue 47, hole 4.
+        assert_eq!(MachineConfig { anchor_write_budget: 1, ..with.clone() }.weakens(&with), Some("anchor_write_budget"));
+        assert_eq!(MachineConfig { anchor_write_budget: with.anchor_write_budget + 1, ..with.clone() }.weakens(&with), None, "a larger budget ticks longer");
+        assert_eq!(MachineConfig { mode: Mode::Production, ..with.clone() }.weakens(&with), Some("mode"));
+        let elsewhere = KeyStoreConfig::Tpm { tcti: "swtpm:host=10.0.0.9,port=2321".into(), nv_index: 0x0150_0020 };
+        assert_eq!(MachineConfig { key_store: elsewhere, ..with.clone() }.weakens(&with), Some("key_store"));
     }
 
     #[test]
@@ -333,11 +357,13 @@ mod tests {
         assert_eq!(c.validate(), Err(ConfigError::MeterDigits(9)));
         // Issue 34, hole 8: production without NVRAM keeps the window small.
         let c = MachineConfig { mode: Mode::Production, nvram_mirror: None, anchor_tick_wagered: 20_000, ..configured() };
-        assert_eq!(c.validate(), Err(ConfigError::WindowUnbounded { tick: 20_000, max: MAX_WINDOW_WITHOUT_NVRAM }));
-        let c = MachineConfig { mode: Mode::Production, nvram_mirror: None, anchor_tick_wagered: MAX_WINDOW_WITHOUT_NVRAM, ..configured() };
+        assert_eq!(c.validate(), Err(ConfigError::WindowUnbounded { tick: 20_000, max: MAX_WINDOW }));
+        let c = MachineConfig { mode: Mode::Production, nvram_mirror: None, anchor_tick_wagered: MAX_WINDOW, ..configured() };
         assert_eq!(c.validate(), Ok(()));
+        // Issue 47, hole 3: with a mirror too.
         let c = MachineConfig { mode: Mode::Production, nvram_mirror: Some("nv".into()), anchor_tick_wagered: 20_000, ..configured() };
-        assert_eq!(c.validate(), Ok(()));
+        assert_eq!(c.validate(), Err(ConfigError::WindowUnbounded { tick: 20_000, max: MAX_WINDOW }));
+        assert_eq!(MachineConfig::default().anchor_tick_wagered, MAX_WINDOW);
         let mut c = configured();
         c.jackpot_threshold = c.handpay_limit + 1;
         assert!(matches!(c.validate(), Err(ConfigError::JackpotAboveHandpay { .. })));

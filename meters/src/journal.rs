@@ -256,6 +256,9 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         progressive: Vec<ProgressiveAward>,
     },
+    /// A round voided and its stake refunded: written by earlier versions
+    /// only (issue 47, hole 6: a round is always finished with its
+    /// committed outcome); read for the journals that hold one.
     RoundVoided {
         round: u64,
         refund: Cents,

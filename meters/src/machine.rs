@@ -188,10 +188,6 @@ pub enum CoreError {
     WinAboveMaximum { win: Cents, max: Cents },
     #[error("a side bet of {side_stake} cents needs a main wager beside it (stake {stake} cents)")]
     SideBetNotBeside { stake: Cents, side_stake: Cents },
-    #[error("round {0} was begun by this process and can be settled: only a round found open at boot is voided (M-36)")]
-    VoidRefused(u64),
-    #[error("round {round} was drawn from linked pool {pool}'s nonce: its outcome exists, so it is finished, never voided (issue 46)")]
-    CommittedNotVoided { round: u64, pool: String },
 }
 
 /// What a settlement did with the win.
@@ -225,9 +221,6 @@ pub struct Machine {
     keys: Box<dyn KeyStore>,
     /// When the last anchor was made (the play-time tick counts from here).
     anchored_at: std::time::Instant,
-    /// The round a power loss left open, found at boot: the only round
-    /// this process may void (M-36; issue 34, hole 12).
-    open_at_boot: Option<u64>,
 }
 
 impl Machine {
@@ -363,8 +356,7 @@ impl Machine {
         if state.config.as_ref().map(MachineConfig::digest) != Some(digest.clone()) {
             boot.push(Entry::ConfigChanged { digest, config: Box::new(config.clone()) });
         }
-        let open_at_boot = state.open_round.as_ref().map(|o| o.round);
-        let mut machine = Machine { store, state, config, rng, fault: None, keys, anchored_at: std::time::Instant::now(), open_at_boot };
+        let mut machine = Machine { store, state, config, rng, fault: None, keys, anchored_at: std::time::Instant::now() };
         machine.finish_anchor_at_boot(at_boot)?;
         // Power-up after verification is an anchor event; so is a new
         // machine's provisioning.

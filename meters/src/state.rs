@@ -505,6 +505,9 @@ impl CriticalState {
                 self.games_since_door_close += 1;
                 self.open_round = None;
             }
+            // Issue 47, hole 6: no longer written (a round's outcome is
+            // committed when it begins, and it is always finished with
+            // it); folded for the journals that hold one.
             Entry::RoundVoided { round, refund, credit_after, .. } => {
                 let open = self.open_round_mut(e, *round)?.clone();
                 if *refund != open.stake {

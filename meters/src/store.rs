@@ -148,6 +148,13 @@ pub enum IntegrityError {
     AheadOfCounter { head: u64, counter: String },
     #[error("critical memory is empty but the key store's anchor counter stands at {counter}: the database was deleted, emptied or replaced")]
     Wiped { counter: u64 },
+    /// Issue 47, hole 5: a head still pending its genesis names no counter
+    /// value (a new counter's first value is the TPM's to choose), so it
+    /// cannot be confirmed at whatever value the counter stands at.
+    #[error(
+        "critical memory's first anchor is still pending while the key store's counter stands at {counter}: a copy taken while the machine was being provisioned (or a provisioning cut short after the counter was written); a RAM clear with the logic door open records it and starts anew (`egm-lab ram-clear`)"
+    )]
+    GenesisUnconfirmed { counter: u64 },
     #[error("critical memory was written by an older version (its head has no anchor): {0}")]
     OldFormat(String),
     #[error("NVRAM mirror: {0}; a RAM clear with the logic door open records the tampering and starts anew (`egm-lab ram-clear`)")]

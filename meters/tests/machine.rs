@@ -157,7 +157,7 @@ fn an_open_door_stops_play_money_in_and_cash_out() {
 }
 
 #[test]
-fn a_round_survives_a_restart_at_its_step_and_can_be_voided() {
+fn a_round_survives_a_restart_at_its_step_and_is_finished_never_voided() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("egm.sqlite");
     {
@@ -179,16 +179,17 @@ fn a_round_survives_a_restart_at_its_step_and_can_be_voided() {
     // No new round, no cash-out while it is open.
     assert!(matches!(m.cash_out(), Err(CoreError::Blocked(PlayBlock::RoundInProgress(1)))));
     m.resume_round(1).unwrap();
-    let refund = m.void_round(1, "cannot resume: game retired").unwrap();
-    assert_eq!(refund, 25);
-    assert_eq!(m.credit(), 1_000);
+    // Finished with its committed outcome (issue 47, hole 6: never voided).
+    m.record_step(1, Step::new("draw", json!({"cards": [1, 2, 9, 10, 11]})), 0).unwrap();
+    m.settle_round(1, 50, vec![]).unwrap();
+    assert_eq!(m.credit(), 1_025);
     let t = &m.state().totals.games;
-    assert_eq!((t.jogadas_efectuadas, t.jogadas_anuladas, t.reembolsos_anulacao, t.creditos_jogados), (0, 1, 25, 0));
+    assert_eq!((t.jogadas_efectuadas, t.jogadas_anuladas, t.reembolsos_anulacao, t.creditos_jogados, t.creditos_ganhos), (1, 0, 0, 25, 50));
     let recall = m.recall(100).unwrap();
     assert_eq!(recall.len(), 1);
-    assert_eq!(recall[0].steps.len(), 2);
+    assert_eq!(recall[0].steps.len(), 3);
     assert_eq!(recall[0].resumed_at, vec![2]);
-    assert!(matches!(recall[0].outcome, RecallOutcome::Voided { refund: 25, .. }));
+    assert!(matches!(recall[0].outcome, RecallOutcome::Settled { win: 50, credit_after: 1_025, .. }));
 }
 
 #[test]

@@ -44,9 +44,6 @@ impl Session {
             return;
         }
         self.deliver_linked();
-        if let Some(round) = self.void_waiting {
-            self.void_interrupted(round);
-        }
         if self.round_info().is_some_and(|r| r.phase == Phase::ProgressivePending) {
             self.collect();
         }

@@ -1,6 +1,6 @@
 //! A round a power loss interrupted (M-36): resumed at its step on boot,
-//! or voided and refunded when no hosted game can resume it (a linked
-//! controller's part of it undone first, issue 13).
+//! and finished with its committed outcome. Never voided (issue 47, hole
+//! 6): the configuration must host its game (`open_machine`).
 
 use meters::CoreError;
 
@@ -9,8 +9,7 @@ use crate::notice::Notice;
 use crate::round::{Progress, Resumed};
 
 impl Session {
-    /// Resume the round a power loss interrupted, at its step (M-36), or
-    /// void it when no hosted game can resume it.
+    /// Resume the round a power loss interrupted, at its step (M-36).
     pub(super) fn resume_interrupted_round(&mut self) {
         let Some(open) = self.machine.open_round().cloned() else { return };
         let recall = match self.machine.recall(1) {
@@ -41,63 +40,11 @@ impl Session {
             }
             self.selected = 0;
         }
-        self.void_interrupted(open.round);
-    }
-
-    /// M-36: a round that cannot be resumed is voided and its stakes
-    /// refunded. Issue 13: first what a linked controller awarded for the
-    /// round goes back to its level, and the round's contribution is taken
-    /// back (`return_round`); while a linked pool of the round's
-    /// game does not answer the void waits (the round stays open, so no
-    /// play) and is tried again every second ([`Session::tend_linked`]).
-    pub(super) fn void_interrupted(&mut self, round: u64) {
-        let epoch = self.machine.epoch_id().to_owned();
-        let game = self.machine.open_round().map(|o| o.game.clone()).unwrap_or_default();
-        // Issue 46: a round drawn from a linked controller's nonce has an
-        // outcome, which the controller holds too: it is never voided. It
-        // stays open (no play) until its game is hosted again and resumes it.
-        if let Some(c) = self.machine.open_round().and_then(|o| o.committed.clone()) {
-            tracing::error!("M-36 round {round} of {game} cannot be resumed, and it was drawn from pool {}'s nonce: it is never voided", c.pool);
-            self.message = Some(Notice::Linked {
-                pool: c.pool,
-                error: format!("round {round} was drawn from the controller's nonce and is never voided: host game {game} again to finish it"),
-            });
-            return;
-        }
-        let mut waiting = None;
-        for p in self.linked.iter_mut().filter(|p| p.setup.games.contains(&game)) {
-            let pool = p.setup.pool.clone();
-            let answer = match p.link.ask(&crate::link_worker::Call::Return { epoch: epoch.clone(), round }) {
-                Some(crate::link_worker::Answer::Returned(answer)) => answer,
-                // Sent to the pool's link worker: asked again at the next tending.
-                _ => {
-                    waiting = Some(Notice::Linked { pool, error: format!("the void of round {round} waits for the controller") });
-                    break;
-                }
-            };
-            match answer {
-                Ok(0) => {}
-                Ok(returned) => tracing::warn!("round {round}: {returned} cents the controller awarded returned to pool {pool} before the void"),
-                // The controller will not undo the round (it logged why):
-                // the void still refunds the stake on this cabinet.
-                Err(linked_controller::LinkError::Refused(reason)) => tracing::error!("round {round}: pool {pool} refused to undo the round: {reason}"),
-                Err(e) => {
-                    waiting = Some(Notice::Linked { pool, error: format!("the void of round {round} waits for the controller: {e}") });
-                    break;
-                }
-            }
-        }
-        if let Some(notice) = waiting {
-            self.void_waiting = Some(round);
-            self.message = Some(notice);
-            return;
-        }
-        self.void_waiting = None;
-        let reason = "the interrupted game cannot be resumed on this cabinet";
-        tracing::warn!("M-36 round {round} voided: {reason}");
-        match self.machine.void_round(round, reason) {
-            Ok(refund) => self.message = Some(Notice::Voided { refund }),
-            Err(e) => self.fail(Notice::Core(e)),
-        }
+        // Issue 47, hole 6: never voided. Its outcome is in critical
+        // memory; the configuration hosts its game (`open_machine` refuses
+        // one that does not), so a game that cannot take it back is a fault
+        // for the attendant and the lab, and the round stays open (no play).
+        tracing::error!("M-36 round {} of {} cannot be resumed by its game; it is never voided", open.round, open.game);
+        self.message = Some(Notice::CannotResume { round: open.round, game: open.game });
     }
 }

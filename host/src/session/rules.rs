@@ -104,7 +104,7 @@ impl Session {
             at(if idle < warn_from { warn_from - idle + Duration::from_millis(50) } else { Duration::from_secs(1) });
         }
         let pending = if self.linked.is_empty() { Vec::new() } else { self.machine.linked_pending() };
-        if self.void_waiting.is_some() || self.linked.iter().any(|p| pending.iter().any(|(pool, _, _)| *pool == p.setup.pool)) {
+        if self.linked.iter().any(|p| pending.iter().any(|(pool, _, _)| *pool == p.setup.pool)) {
             at(LINK_RETRY);
         }
         for pool in &self.linked {

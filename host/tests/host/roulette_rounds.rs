@@ -10,6 +10,7 @@ use crate::tables::{open_with, select};
 use crate::test_config;
 
 use game_core::roulette::{CallBet, DOUBLE_ZERO, Spot};
+use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::kinds::roulette::{Roulette, RouletteBet, RouletteDeal, RouletteEdit};
@@ -197,10 +198,12 @@ fn every_table_limit_is_refused_by_name() {
 }
 
 /// §4.15, AR 53/55: a cut while the ball runs resumes with the same
-/// pocket, settled once; a round no table on the cabinet can resume is
-/// voided and every chip refunded.
+/// pocket, settled once: the result is validly established (committed
+/// before the ball is shown), so the round is never void. A cabinet that
+/// no longer hosts the table is refused until the round is finished (issue
+/// 47, hole 6: its removal once voided the round, a loss refunded).
 #[test]
-fn a_cut_mid_spin_resumes_the_same_pocket_or_voids_and_refunds() {
+fn a_cut_mid_spin_resumes_the_same_pocket_and_is_never_voided() {
     let dir = tempfile::tempdir().unwrap();
     let config = config(dir.path());
     // The reference: the round uninterrupted.
@@ -238,11 +241,17 @@ fn a_cut_mid_spin_resumes_the_same_pocket_or_voids_and_refunds() {
     assert!(s.command(Command::Play));
     s.power_cut();
     let without = without_roulette(dir.path(), &void);
-    let s = open_with(&void, &without, 9);
-    assert!(!s.in_round());
+    let refused = boot(&BootOptions { config: without, db: void.join("egm.sqlite"), lab_seed: Some(9), demo: false })
+        .err()
+        .expect("the table was dropped under an open round");
+    assert!(refused.contains("of roleta-francesa is open") && refused.contains("M-36"), "{refused}");
+    // Its own configuration: the round resumes and is finished.
+    let mut s = open_with(&void, &config, 9);
+    assert!(s.in_round(), "the round is resumed");
+    s.command(Command::Revealed);
     let r = s.machine().recall(1).unwrap().remove(0);
-    assert!(matches!(r.outcome, RecallOutcome::Voided { refund, .. } if refund == r.stake), "{:?}", r.outcome);
-    assert_eq!(s.machine().credit(), 5_000, "every chip refunded");
+    let RecallOutcome::Settled { win, credit_after, .. } = r.outcome else { panic!("{:?}", r.outcome) };
+    assert_eq!(credit_after, 5_000 - r.stake + win);
     let t = &s.machine().state().totals.games;
-    assert_eq!((t.jogadas_efectuadas, t.jogadas_anuladas), (0, 1), "a voided game, not a played one");
+    assert_eq!((t.jogadas_efectuadas, t.jogadas_anuladas), (1, 0), "a played game, never a voided one");
 }

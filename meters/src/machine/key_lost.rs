@@ -8,7 +8,8 @@
 //! * The operator's PIN must be accepted both by the machine's credential
 //!   record as the file holds it (its MAC can no longer be checked) and by
 //!   the configuration's credential: without the key neither alone can be
-//!   trusted, and an attacker needs the PIN either way.
+//!   trusted, and an attacker needs the PIN either way. A file without the
+//!   record refuses the clear (issue 47, hole 2).
 //! * Nothing is carried across: what the journal says cannot be verified.
 //!   The clear record keeps what it reads (credit, meters, tickets and
 //!   hand-pays owed) marked unverified, for the operator to settle by hand,
@@ -73,7 +74,9 @@ impl Machine {
         // cleared or replaced keeps none, and then the PIN must open both
         // the files' record and the configuration's credential.
         if check_with_key_store(keys.as_mut(), config, operator_id, pin)?.is_none() {
-            let file_accepts = lost.credential.as_ref().is_none_or(|c| c.accepts(operator_id, pin));
+            // Issue 47, hole 2: a missing record refuses the clear (its
+            // absence once counted as accepted: the attacker deleted it).
+            let file_accepts = lost.credential.as_ref().is_some_and(|c| c.accepts(operator_id, pin));
             if !(file_accepts && config.operator.accepts(operator_id, pin)) {
                 return Err(BootError::AuthenticationFailed);
             }

@@ -1,7 +1,13 @@
 //! The game cycle: a round's outcome drawn by the core and committed with
 //! its stake before anything is shown (C-22), its further steps, its
-//! settlement with any progressive award, and the void or resumption of a
-//! round a power loss interrupted (M-36).
+//! settlement with any progressive award, and the resumption of a round a
+//! power loss interrupted (M-36).
+//!
+//! Issue 47, hole 6: there is no void. A round's outcome is committed when
+//! it begins, so a round is always finished with it: voiding one after its
+//! outcome is known (a power cut before a losing round's settlement, or a
+//! configuration edited to drop its game) turned losses into refunds. The
+//! host refuses a configuration that drops the game of an open round.
 
 use super::{CoreError, Machine, Settled};
 use crate::journal::{Entry, HandpayKind, ProgressiveAward, Step, WHOLE_LEVEL, WinComponent, WinPayment};
@@ -380,28 +386,6 @@ impl Machine {
         // be made stops play with a critical-memory fault (see anchor).
         let _ = self.tick_if_due();
         Ok(Settled { round, win, payment, credit_after })
-    }
-
-    /// Void the open round and refund every stake (M-36): for a round the
-    /// machine cannot finish.
-    ///
-    /// Only a round found open at boot (a power loss interrupted it) and not
-    /// drawn from a linked controller's nonce (issue 46) may be voided: a round this process began, whose outcome it drew and could
-    /// settle, is refused (issue 34, hole 12: voiding live after the
-    /// outcome is known turns every losing round into a refund).
-    pub fn void_round(&mut self, round: u64, reason: &str) -> Result<Cents, CoreError> {
-        let open = self.open_round_checked(round)?;
-        if self.open_at_boot != Some(round) {
-            return Err(CoreError::VoidRefused(round));
-        }
-        // Issue 46: a round drawn from a linked controller's nonce is
-        // finished, never voided: its outcome exists.
-        if let Some(c) = &open.committed {
-            return Err(CoreError::CommittedNotVoided { round, pool: c.pool.clone() });
-        }
-        let credit_after = self.state.credit + open.stake;
-        self.commit(vec![Entry::RoundVoided { round, refund: open.stake, reason: reason.to_owned(), credit_after }])?;
-        Ok(open.stake)
     }
 
     /// Record that an interrupted round is being resumed after a restart (M-36).

@@ -1,0 +1,109 @@
+//! The certification lab's third audit of critical memory (issue 47), each
+//! hole run as an attack on the production path: a real TPM 2.0 (Debian's
+//! swtpm, one per test), production mode, both copies of critical memory
+//! and the NVRAM mirror. Each attack is refused or detected and recorded,
+//! and no cent leaves that did not come in.
+//!
+//! | hole | here |
+//! |---|---|
+//! | 2 the key-lost clear with the credential records deleted | `hole_2_*` |
+//! | 3 the mirror restored with the copy: the tick bounds every window | `hole_4_*` (a longer tick refused); `meters::config` (`MAX_WINDOW`, mirror or not) |
+//! | 4 a setting that widens the window, edited while off | `hole_4_*` |
+//! | 5 a copy from provisioning confirmed at any counter value | `meters::anchor` (`every_head_and_counter_pair_has_one_named_outcome`) |
+//!
+//! | 6 voids of committed outcomes | `attacks_round_two.rs` (`hole_12_no_round_is_ever_voided`); `host/tests/host/roulette_rounds.rs`, `tests/linked_progressive.rs` (a configuration without an open round's game) |
+//!
+//! Holes 1, 7 and 8, and hole 3's report of each window, stay open.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use meters::config::SecondCopy;
+use meters::{BootError, KeyStoreConfig, Machine, MachineConfig, Mode, OperatorCredential};
+use rusqlite::Connection;
+use serde_json::json;
+use support::production::{PIN, boot, boot_with, config, provisioned_cabinet};
+use support::swtpm::SoftwareTpm;
+
+/// A round staking `stake` cents that loses.
+fn lose(m: &mut Machine, stake: u64) {
+    let (r, _) = m.play_round("g", 1, stake, "outcome", |_| Ok::<_, String>(json!({}))).unwrap();
+    m.settle_round(r, 0, vec![]).unwrap();
+}
+
+/// Hole 4: with the cabinet off, the attacker edits a setting that widens
+/// the window a restored copy can undo (the anchor write budget from
+/// 400,000 to 1 once stopped every tick, and one window undid 90,000 c) or
+/// that moves what holds the key (the mode, the key store). Each is a
+/// protection change, refused while the logic door is shut; the cabinet
+/// boots on its own configuration with every cent where it was.
+#[test]
+fn hole_4_every_setting_that_widens_the_window_is_a_protection_change() {
+    let (dir, tpm, db, mut m) = provisioned_cabinet();
+    m.insert_note(10_000).unwrap();
+    lose(&mut m, 2_500);
+    m.shutdown().unwrap();
+    let own = config(&tpm);
+    let edits: [(&str, MachineConfig); 4] = [
+        ("anchor_write_budget", MachineConfig { anchor_write_budget: 1, ..own.clone() }),
+        ("anchor_tick_minutes", MachineConfig { anchor_tick_minutes: own.anchor_tick_minutes * 100, ..own.clone() }),
+        ("second_copy", MachineConfig { second_copy: SecondCopy::Off, ..own.clone() }),
+        ("mode", MachineConfig { mode: Mode::Lab, ..own.clone() }),
+    ];
+    for (field, edited) in edits {
+        match boot_with(&db, edited) {
+            Err(BootError::ProtectionChangeRefused(f)) => assert_eq!(f, field),
+            Err(other) => panic!("{field}: refused for another reason: {other}"),
+            Ok(_) => panic!("{field}: the edited configuration was accepted"),
+        }
+    }
+    // A longer tick is refused before anything is opened (issue 47, hole
+    // 3: production bounds every window, mirror or not).
+    let longer = MachineConfig { anchor_tick_wagered: own.anchor_tick_wagered * 4, ..own.clone() };
+    assert!(matches!(boot_with(&db, longer), Err(BootError::Config(meters::config::ConfigError::WindowUnbounded { .. }))));
+    // Another TPM named in the configuration: its key verifies nothing.
+    let other = SoftwareTpm::start(&dir.path().join("other"));
+    let moved = MachineConfig { key_store: KeyStoreConfig::Tpm { tcti: other.tcti(), nv_index: support::production::NV_INDEX }, ..own.clone() };
+    assert!(boot_with(&db, moved).is_err(), "critical memory opened under another TPM");
+    // Its own configuration: every cent where it was.
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.credit(), 7_500);
+    assert_eq!(m.state().totals.games.creditos_jogados, 2_500);
+    assert_eq!(m.config().anchor_write_budget, own.anchor_write_budget);
+}
+
+/// Hole 2: with the cabinet off, the attacker points the key store at a
+/// TPM of their own, deletes the machine's credential record from both
+/// copies (an absent record once counted as accepted) and puts their own
+/// credential in the configuration: the key-lost clear, which would have
+/// erased 15,000 c of credit and provisioned the attacker's TPM, is
+/// refused. The cabinet boots on its own TPM with the credit intact.
+#[test]
+fn hole_2_a_key_lost_clear_needs_the_machines_own_credential_record() {
+    let (dir, tpm, db, mut m) = provisioned_cabinet();
+    m.insert_note(10_000).unwrap();
+    m.insert_note(5_000).unwrap();
+    m.shutdown().unwrap();
+    for copy in [db.clone(), db.with_extension("sqlite.second")] {
+        if copy.exists() {
+            let removed = Connection::open(&copy).unwrap().execute("DELETE FROM credential", []).unwrap();
+            assert_eq!(removed, 1, "{}: the credential record", copy.display());
+        }
+    }
+    let theirs = SoftwareTpm::start(&dir.path().join("attacker"));
+    let attacker = OperatorCredential::new("mallory", "5820496173").unwrap();
+    let config = MachineConfig {
+        key_store: KeyStoreConfig::Tpm { tcti: theirs.tcti(), nv_index: support::production::NV_INDEX },
+        operator: attacker,
+        nvram_mirror: Some(theirs.nvram()),
+        ..config(&tpm)
+    };
+    let r = Machine::ram_clear_key_lost(&db, &config, "mallory", "5820496173", "attack", true);
+    assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
+    // Not with the machine's own PIN either: the record is gone.
+    let r = Machine::ram_clear_key_lost(&db, &config, "ana", PIN, "attack", true);
+    assert!(r.is_err(), "{r:?}");
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.credit(), 15_000, "the credit left");
+    assert!(m.ram_clears().unwrap().is_empty(), "a clear was recorded");
+}
