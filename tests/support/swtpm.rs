@@ -24,14 +24,17 @@ pub struct SoftwareTpm {
 static TAKEN: std::sync::Mutex<std::collections::BTreeSet<u16>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
 
 /// Two free consecutive loopback ports (the TPM's and its control channel),
-/// kept for this TPM for as long as the process runs.
+/// kept for this TPM for as long as the process runs. Chosen below the
+/// kernel's ephemeral range (32768 and up): a port from it, free when
+/// probed, could be handed to another test's outgoing connection before
+/// swtpm binds it, and swtpm then exits (a flake seen in CI).
 fn free_ports() -> u16 {
     let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-    for _ in 0..200 {
-        let Ok(a) = TcpListener::bind("127.0.0.1:0") else { continue };
-        let Ok(addr) = a.local_addr() else { continue };
-        let p = addr.port();
-        if p < 65_000 && !taken.contains(&p) && !taken.contains(&(p + 1)) && TcpListener::bind(("127.0.0.1", p + 1)).is_ok() {
+    // A start that differs per process and per call, without a generator.
+    let seed = u64::from(std::process::id()).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (taken.len() as u64 * 7_919);
+    for i in 0..2_000u64 {
+        let p = 20_000 + ((seed.wrapping_add(i * 2)) % 12_000) as u16;
+        if !taken.contains(&p) && !taken.contains(&(p + 1)) && TcpListener::bind(("127.0.0.1", p)).is_ok() && TcpListener::bind(("127.0.0.1", p + 1)).is_ok() {
             taken.insert(p);
             taken.insert(p + 1);
             return p;
@@ -45,9 +48,15 @@ impl SoftwareTpm {
     pub fn start(dir: &Path) -> SoftwareTpm {
         let state = dir.join("swtpm-state");
         std::fs::create_dir_all(&state).unwrap();
-        let mut t = SoftwareTpm { state, port: free_ports(), child: None };
-        t.power_on();
-        t
+        // A swtpm that could not bind its ports exits: tried again on others.
+        for _ in 0..5 {
+            let mut t = SoftwareTpm { state: state.clone(), port: free_ports(), child: None };
+            match t.try_power_on() {
+                Ok(()) => return t,
+                Err(why) => eprintln!("{why}; trying other ports"),
+            }
+        }
+        panic!("swtpm did not start on five pairs of ports");
     }
 
     /// The cabinet's battery-backed NVRAM beside this TPM (a file stands
@@ -62,6 +71,14 @@ impl SoftwareTpm {
     }
 
     pub fn power_on(&mut self) {
+        if let Err(why) = self.try_power_on() {
+            panic!("{why}");
+        }
+    }
+
+    /// Start swtpm on this TPM's ports and wait until it listens; why not
+    /// when it exits first or does not listen within 10 s.
+    fn try_power_on(&mut self) -> Result<(), String> {
         assert!(self.child.is_none(), "the TPM is already on");
         let child = Command::new("swtpm")
             .args(["socket", "--tpm2", "--flags", "not-need-init,startup-clear"])
@@ -78,15 +95,31 @@ impl SoftwareTpm {
         self.child = Some(child);
         let start = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(start.elapsed() < Duration::from_secs(10), "swtpm did not start listening on port {}", self.port);
+            if let Some(c) = self.child.as_mut()
+                && let Ok(Some(status)) = c.try_wait()
+            {
+                self.child = None;
+                return Err(format!("swtpm on port {} exited at start ({status})", self.port));
+            }
+            if start.elapsed() > Duration::from_secs(10) {
+                if let Some(mut c) = self.child.take() {
+                    let _ = c.kill();
+                    let _ = c.wait();
+                }
+                return Err(format!("swtpm did not start listening on port {}", self.port));
+            }
             std::thread::sleep(Duration::from_millis(20));
         }
         // The port answers: from this swtpm, not from one that was already
         // there (this one would have failed to bind and exited).
         std::thread::sleep(Duration::from_millis(30));
-        if let Some(c) = self.child.as_mut() {
-            assert!(matches!(c.try_wait(), Ok(None)), "swtpm on port {} exited at start (its port was taken)", self.port);
+        if let Some(c) = self.child.as_mut()
+            && !matches!(c.try_wait(), Ok(None))
+        {
+            self.child = None;
+            return Err(format!("swtpm on port {} exited at start (its port was taken)", self.port));
         }
+        Ok(())
     }
 
     /// tpm2-tools on this TPM, as any program on the cabinet may run them:
