@@ -263,6 +263,11 @@ impl MachineConfig {
         if self.mode == Mode::Production && self.operator.is_default() {
             return Err(ConfigError::DefaultCredential);
         }
+        // Issue 47, hole 7: no hash cheaper than the one `egm-lab
+        // credential` makes.
+        if self.mode == Mode::Production {
+            self.operator.check_cost()?;
+        }
         // Issue 47, hole 3: with or without a mirror, which an attacker
         // holding every file restores with the copy.
         if self.mode == Mode::Production && self.anchor_tick_wagered > MAX_WINDOW {

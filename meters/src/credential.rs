@@ -49,11 +49,29 @@ pub enum CredentialError {
     BadPin,
     #[error("the operator PIN could not be hashed: {0}")]
     Hash(String),
+    /// Issue 47, hole 7: a hash made outside at a lower cost.
+    #[error(
+        "the operator PIN hash costs {memory_kib} KiB and {passes} passes: production needs at least {min_kib} KiB and {min_passes} (make one with `egm-lab credential`)"
+    )]
+    WeakHash { memory_kib: u32, passes: u32, min_kib: u32, min_passes: u32 },
+}
+
+/// argon2id's memory cost, in KiB: OWASP's minimum.
+const MEMORY_KIB: u32 = 19 * 1024;
+/// argon2id's passes: OWASP's minimum.
+const PASSES: u32 = 2;
+
+/// Whether `pin` is one a new credential may have: 10 to 12 digits.
+pub fn check_pin(pin: &str) -> Result<(), CredentialError> {
+    if !(MIN_PIN_DIGITS..=12).contains(&pin.len()) || !pin.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(CredentialError::BadPin);
+    }
+    Ok(())
 }
 
 fn argon2() -> Argon2<'static> {
     // OWASP's argon2id minimum: 19 MiB, 2 passes, 1 lane.
-    let params = Params::new(19 * 1024, 2, 1, Some(32)).unwrap_or_default();
+    let params = Params::new(MEMORY_KIB, PASSES, 1, Some(32)).unwrap_or_default();
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 
@@ -63,9 +81,7 @@ impl OperatorCredential {
         if operator_id.trim().is_empty() {
             return Err(CredentialError::NoOperator);
         }
-        if !(MIN_PIN_DIGITS..=12).contains(&pin.len()) || !pin.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(CredentialError::BadPin);
-        }
+        check_pin(pin)?;
         let mut salt = [0u8; 16];
         getrandom::fill(&mut salt).map_err(|e| CredentialError::Hash(e.to_string()))?;
         let salt = SaltString::encode_b64(&salt).map_err(|e| CredentialError::Hash(e.to_string()))?;
@@ -81,6 +97,18 @@ impl OperatorCredential {
         let parsed = PasswordHash::new(&self.pin_argon2).map_err(|e| CredentialError::NotArgon2id(e.to_string()))?;
         if parsed.algorithm.as_str() != "argon2id" {
             return Err(CredentialError::NotArgon2id(format!("algorithm {}", parsed.algorithm)));
+        }
+        Ok(())
+    }
+
+    /// Issue 47, hole 7: the hash costs at least what `new` makes (a hash
+    /// made outside at a lower cost once passed in production).
+    pub fn check_cost(&self) -> Result<(), CredentialError> {
+        let parsed = PasswordHash::new(&self.pin_argon2).map_err(|e| CredentialError::NotArgon2id(e.to_string()))?;
+        let param = |name: &str| parsed.params.get_decimal(name).unwrap_or(0);
+        let (memory_kib, passes) = (param("m"), param("t"));
+        if memory_kib < MEMORY_KIB || passes < PASSES {
+            return Err(CredentialError::WeakHash { memory_kib, passes, min_kib: MEMORY_KIB, min_passes: PASSES });
         }
         Ok(())
     }

@@ -244,6 +244,12 @@ impl Machine {
     pub fn provision(path: &Path, config: MachineConfig, pin: &str) -> Result<u64, BootError> {
         config.validate()?;
         let operator = &config.operator.operator_id;
+        // Issue 47, hole 7: a production cabinet's PIN is one an offline
+        // search cannot break in years (10 to 12 digits at argon2id's
+        // cost), whatever hash the configuration holds.
+        if config.mode == crate::config::Mode::Production {
+            crate::credential::check_pin(pin)?;
+        }
         if !config.operator.accepts(operator, pin) {
             return Err(BootError::AuthenticationFailed);
         }

@@ -11,9 +11,12 @@
 //! | 4 a setting that widens the window, edited while off | `hole_4_*` |
 //! | 5 a copy from provisioning confirmed at any counter value | `meters::anchor` (`every_head_and_counter_pair_has_one_named_outcome`) |
 //!
+//! | 7 a 4-digit PIN provisioned in production (first half) | `hole_7_*` |
 //! | 6 voids of committed outcomes | `attacks_round_two.rs` (`hole_12_no_round_is_ever_voided`); `host/tests/host/roulette_rounds.rs`, `tests/linked_progressive.rs` (a configuration without an open round's game) |
 //!
-//! Holes 1, 7 and 8, and hole 3's report of each window, stay open.
+//! Holes 1 and 8, hole 3's report of each window and hole 7's second half
+//! (no offline-searchable hash in any file where the TPM holds the
+//! credential) stay open.
 #![allow(clippy::unwrap_used)]
 
 mod support;
@@ -106,4 +109,48 @@ fn hole_2_a_key_lost_clear_needs_the_machines_own_credential_record() {
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.credit(), 15_000, "the credit left");
     assert!(m.ram_clears().unwrap().is_empty(), "a clear was recorded");
+}
+
+/// An argon2id hash of `pin` made outside the product, at `memory_kib` and
+/// `passes` (what an operator could paste into the configuration).
+fn hash_made_outside(pin: &str, memory_kib: u32, passes: u32) -> String {
+    use argon2::password_hash::{PasswordHasher, SaltString};
+    let params = argon2::Params::new(memory_kib, passes, 1, Some(32)).unwrap();
+    let argon = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params);
+    let salt = SaltString::encode_b64(b"made-outside-16b").unwrap();
+    argon.hash_password(pin.as_bytes(), &salt).unwrap().to_string()
+}
+
+/// Hole 7 (its first half): a 4-digit PIN's hash, made outside at full
+/// cost, once passed validation and provisioned a production cabinet (the
+/// TPM's owner, endorsement and lockout secrets derived from it; 10^4 PINs
+/// searched offline in 256 s). Production provisions only a PIN of 10 to
+/// 12 digits, and refuses a hash cheaper than the product makes. Nothing
+/// is written to the TPM or the files before the refusal.
+#[test]
+fn hole_7_production_provisions_only_a_pin_no_offline_search_breaks_in_years() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let short = OperatorCredential { operator_id: "ana".into(), pin_argon2: hash_made_outside("1234", 19 * 1024, 2) };
+    let weak = MachineConfig { operator: short, ..config(&tpm) };
+    assert_eq!(weak.validate(), Ok(()), "the hash itself is at full cost");
+    let r = Machine::provision(&db, weak, "1234");
+    assert!(matches!(r, Err(BootError::Credential(meters::credential::CredentialError::BadPin))), "{r:?}");
+    assert!(!db.exists(), "critical memory was written before the refusal");
+    // A long PIN hashed at a tenth of the cost: refused by the configuration.
+    let cheap = OperatorCredential { operator_id: "ana".into(), pin_argon2: hash_made_outside(PIN, 1_024, 1) };
+    let r = Machine::provision(&db, MachineConfig { operator: cheap, ..config(&tpm) }, PIN);
+    assert!(
+        matches!(
+            r,
+            Err(BootError::Config(meters::config::ConfigError::Credential(meters::credential::CredentialError::WeakHash { memory_kib: 1_024, passes: 1, .. })))
+        ),
+        "{r:?}"
+    );
+    assert!(!db.exists());
+    // The TPM was never taken: a proper provisioning still works on it.
+    Machine::provision(&db, config(&tpm), PIN).unwrap();
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.credit(), 0);
 }

@@ -84,6 +84,9 @@ impl Machine {
         // The TPM that lost the key is provisioned again for this operator
         // before anything is recorded on it (a new key, counter and
         // credential, bound to its measured state).
+        if config.mode == Mode::Production {
+            crate::credential::check_pin(pin)?;
+        }
         let secrets = crate::credential::owner_secrets(&config.machine_id, operator_id, pin)?;
         keys.take_ownership(&secrets).map_err(StoreError::from)?;
         // What the journal says, unverified: folded as far as it goes.
