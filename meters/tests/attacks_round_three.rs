@@ -9,7 +9,7 @@
 //! | 2 the key-lost clear with the credential records deleted | `hole_2_*` |
 //! | 3 the mirror restored with the copy: the tick bounds every window | `hole_4_*` (a longer tick refused); `meters::config` (`MAX_WINDOW`, mirror or not) |
 //! | 4 a setting that widens the window, edited while off | `hole_4_*` |
-//! | 5 a copy from provisioning confirmed at any counter value | `meters::anchor` (`every_head_and_counter_pair_has_one_named_outcome`) |
+//! | 5 a copy from provisioning confirmed at any counter value | `hole_5_*` (the counter's first write cut by a relay on the TPM's bus); `meters::anchor` (`every_head_and_counter_pair_has_one_named_outcome`) |
 //!
 //! | 7 a 4-digit PIN provisioned in production (first half) | `hole_7_*` |
 //! | 6 voids of committed outcomes | `attacks_round_two.rs` (`hole_12_no_round_is_ever_voided`); `host/tests/host/roulette_rounds.rs`, `tests/linked_progressive.rs` (a configuration without an open round's game) |
@@ -153,4 +153,145 @@ fn hole_7_production_provisions_only_a_pin_no_offline_search_breaks_in_years() {
     Machine::provision(&db, config(&tpm), PIN).unwrap();
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.credit(), 0);
+}
+
+/// A relay in front of a software TPM's two ports (commands, control),
+/// which the cabinet's key store is configured to reach. Armed, it cuts
+/// every connection when a TPM2_NV_Increment comes (and until disarmed
+/// takes none): the power cut between provisioning's pending first anchor
+/// and the counter's first write, at the one instant an attacker copies
+/// the files (hole 5).
+struct Relay {
+    port: u16,
+    armed: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    cut: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+const TPM2_CC_NV_INCREMENT: u32 = 0x0000_0134;
+
+impl Relay {
+    fn start(tpm: &SoftwareTpm) -> Relay {
+        use std::net::{TcpListener, TcpStream};
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let target: u16 = tpm.tcti().rsplit('=').next().unwrap().parse().unwrap();
+        let (data, ctrl) =
+            (20_000..32_000).step_by(2).find_map(|p| Some((TcpListener::bind(("127.0.0.1", p)).ok()?, TcpListener::bind(("127.0.0.1", p + 1)).ok()?))).unwrap();
+        let port = data.local_addr().unwrap().port();
+        let (armed, cut) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+        // The control channel: bytes both ways.
+        std::thread::spawn(move || {
+            for client in ctrl.incoming().map_while(Result::ok) {
+                let Ok(tpm) = TcpStream::connect(("127.0.0.1", target + 1)) else { continue };
+                // Either side closing closes both (swtpm serves one
+                // control connection at a time).
+                let (mut c_in, mut t_out) = (client.try_clone().unwrap(), tpm.try_clone().unwrap());
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut c_in, &mut t_out);
+                    let _ = t_out.shutdown(std::net::Shutdown::Both);
+                    let _ = c_in.shutdown(std::net::Shutdown::Both);
+                });
+                let (mut t_in, mut c_out) = (tpm, client);
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut t_in, &mut c_out);
+                    let _ = c_out.shutdown(std::net::Shutdown::Both);
+                    let _ = t_in.shutdown(std::net::Shutdown::Both);
+                });
+            }
+        });
+        // The command channel: a command at a time, its code read.
+        let (a, k) = (armed.clone(), cut.clone());
+        std::thread::spawn(move || {
+            for client in data.incoming().map_while(Result::ok) {
+                if k.load(Ordering::SeqCst) {
+                    continue;
+                }
+                let Ok(tpm) = TcpStream::connect(("127.0.0.1", target)) else { continue };
+                let (a, k) = (a.clone(), k.clone());
+                std::thread::spawn(move || relay_commands(client, tpm, &a, &k));
+            }
+        });
+        Relay { port, armed, cut }
+    }
+
+    fn tcti(&self) -> String {
+        format!("swtpm:host=127.0.0.1,port={}", self.port)
+    }
+
+    fn arm(&self, on: bool) {
+        self.armed.store(on, std::sync::atomic::Ordering::SeqCst);
+        if !on {
+            self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+}
+
+/// Relay one connection's commands and responses (a 10-byte header whose
+/// bytes 2..6 are the size, 6..10 the command code), cutting it at an
+/// NV_Increment while armed.
+fn relay_commands(mut client: std::net::TcpStream, mut tpm: std::net::TcpStream, armed: &std::sync::atomic::AtomicBool, cut: &std::sync::atomic::AtomicBool) {
+    use std::io::{Read, Write};
+    let frame = |from: &mut std::net::TcpStream| -> Option<Vec<u8>> {
+        let mut head = [0u8; 10];
+        from.read_exact(&mut head).ok()?;
+        let size = u32::from_be_bytes(head[2..6].try_into().ok()?) as usize;
+        let mut body = vec![0u8; size.checked_sub(10)?];
+        from.read_exact(&mut body).ok()?;
+        Some([head.to_vec(), body].concat())
+    };
+    while let Some(command) = frame(&mut client) {
+        let code = u32::from_be_bytes(command[6..10].try_into().unwrap());
+        if armed.load(std::sync::atomic::Ordering::SeqCst) && code == TPM2_CC_NV_INCREMENT {
+            cut.store(true, std::sync::atomic::Ordering::SeqCst);
+            let _ = client.shutdown(std::net::Shutdown::Both);
+            let _ = tpm.shutdown(std::net::Shutdown::Both);
+            return;
+        }
+        if tpm.write_all(&command).is_err() {
+            return;
+        }
+        let Some(response) = frame(&mut tpm) else { return };
+        if client.write_all(&response).is_err() {
+            return;
+        }
+    }
+}
+
+/// Hole 5, end to end: the cabinet is provisioned on its TPM (through a
+/// relay that stands for the bus) and the power goes between the pending
+/// first anchor and the counter's first write; the attacker copies the
+/// files then. The cabinet boots, finishes its first anchor and plays
+/// (20,000 c in, a cash-out). The copy restored — once confirmed at
+/// whatever the counter read, booting as a new machine with every meter
+/// and liability gone — is refused, and the tamper clear records it.
+#[test]
+fn hole_5_a_copy_from_provisioning_is_never_confirmed_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let relay = Relay::start(&tpm);
+    let db = dir.path().join("egm.sqlite");
+    let config = MachineConfig { key_store: KeyStoreConfig::Tpm { tcti: relay.tcti(), nv_index: support::production::NV_INDEX }, ..config(&tpm) };
+    relay.arm(true);
+    let r = Machine::provision(&db, config.clone(), PIN);
+    assert!(r.as_ref().is_err_and(|e| e.to_string().contains("could not be advanced")), "the first write of the counter was not cut: {:?}", r.err());
+    relay.arm(false);
+    let copy = support::production::snapshot(&db, &tpm);
+    // The cabinet comes back: its first anchor is finished, and it plays.
+    let mut m = boot_with(&db, config.clone()).unwrap();
+    let first = m.anchor_wear().counter;
+    m.insert_note(10_000).unwrap();
+    m.insert_note(10_000).unwrap();
+    lose(&mut m, 2_000);
+    assert!(matches!(m.cash_out().unwrap(), meters::CashOut::Ticket(t) if t.value == 18_000));
+    assert!(m.anchor_wear().counter > first);
+    drop(m);
+    // The copy from provisioning, restored with the mirror.
+    copy.restore();
+    let r = boot_with(&db, config.clone());
+    assert!(matches!(r, Err(BootError::RamError(meters::IntegrityError::GenesisUnconfirmed { .. }))), "{:?}", r.err());
+    // The way out records it.
+    Machine::ram_clear(&db, &config, "ana", PIN, "copy from provisioning", true).unwrap();
+    let m = boot_with(&db, config).unwrap();
+    let clear = m.ram_clears().unwrap().pop().unwrap();
+    assert!(clear.reason.starts_with("tamper:"), "{}", clear.reason);
 }
