@@ -12,7 +12,19 @@
 #     cabinet approved in it (egm-lab approve-program): on a floor the
 #     certification lab's manifest lists the certified build instead;
 #   * the cabinet is provisioned once (egm-lab provision); critical memory
-#     is var/egm.sqlite (its second copy beside it).
+#     is var/egm.sqlite (its second copy beside it);
+#   * every certified program starts through the launcher (egm-lab launch,
+#     issue 47): it measures the approved release (this build's cabinet and
+#     egm-lab) into the TPM's PCR 15 once per boot, and the key answers only
+#     to that measurement on the measured platform. Each run is a power-up
+#     of the cabinet: the TPM is power-cycled first.
+#
+# A software TPM has no firmware: this script measures an evaluation
+# platform's boot into its PCRs 0, 2, 4 and 7 in the firmware's place. Such
+# an installation protects nothing against whoever can run this script or
+# copy var/tpm (the README's "Platform"); a floor's cabinet has a TPM 2.0
+# chip and a measured boot. A new build is a new release: its key is not
+# the old one's, and the installation is made again (the old one is kept).
 #
 # This machine has no note acceptor, ticket reader, door switches or
 # attendant key: the cabinet runs with its on-screen operator panel
@@ -44,11 +56,23 @@ esac
 var="${EGM_VAR:-var}"
 mkdir -p "$var"
 
+# A new build is a new release (issue 47, hole 1): the key of the
+# installation answers only to the release it was provisioned under. The
+# installation is made again; the old one is kept aside.
+release=$(sha256sum "$bin/cabinet" "$bin/egm-lab" | awk '{print $1}' | tr -d '\n')
+if [ -f "$var/egm.sqlite" ] && [ "$(cat "$var/release" 2>/dev/null)" != "$release" ]; then
+    old="$var/before-release-$(date -u +%Y%m%dT%H%M%SZ)"
+    mkdir -p "$old"
+    mv "$var"/egm.sqlite* "$var/tpm" "$var/cabinet.ron" "$var/nvram.bin" "$var/release" "$old"/ 2>/dev/null || true
+    echo "a new build: the installation is made again (the earlier one is in $old)"
+fi
+
 # The software TPM: started unless it already answers.
 port="${EGM_TPM_PORT:-2321}"
 tcti="swtpm:host=127.0.0.1,port=$port"
+export TPM2TOOLS_TCTI="$tcti"
 tpm_pid=""
-if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+start_tpm() {
     mkdir -p "$var/tpm"
     swtpm socket --tpm2 --flags not-need-init,startup-clear \
         --server "type=tcp,bindaddr=127.0.0.1,port=$port" \
@@ -59,7 +83,23 @@ if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
         (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
         sleep 0.1
     done
+}
+# A power-up of the cabinet: the TPM reset (its PCRs at zero), then the
+# evaluation platform's measured boot in the firmware's place.
+power_up() {
+    tpm2_shutdown -c >/dev/null 2>&1 || true
+    swtpm_ioctl --tcp "127.0.0.1:$((port + 1))" -i
+    tpm2_startup -c
+    tpm2_pcrextend \
+        "0:sha256=$(printf 'evaluation platform: firmware (swtpm has none)' | sha256sum | cut -c1-64)" \
+        "2:sha256=$(printf 'evaluation platform: option ROMs' | sha256sum | cut -c1-64)" \
+        "4:sha256=$(printf 'evaluation platform: boot loader' | sha256sum | cut -c1-64)" \
+        "7:sha256=$(printf 'evaluation platform: secure boot state' | sha256sum | cut -c1-64)"
+}
+if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    start_tpm
 fi
+power_up
 cleanup() {
     [ -n "$tpm_pid" ] && kill "$tpm_pid" 2>/dev/null || true
     [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null || true
@@ -97,9 +137,12 @@ if [ ! -f "$var/cabinet.ron" ]; then
     mv "$var/cabinet.ron.new" "$var/cabinet.ron"
 fi
 
-# This build approved (every run: the build may have changed).
+# This build approved (every run: the build may have changed): the release
+# the launcher measures.
 cp assets/paytables/approved.ron "$var/approved.ron"
 "$bin/egm-lab" approve-program "$bin/cabinet" --manifest "$var/approved.ron" >/dev/null
+"$bin/egm-lab" approve-program "$bin/egm-lab" --manifest "$var/approved.ron" >/dev/null
+launch=("$bin/egm-lab" launch --config "$var/cabinet.ron" --manifest "$var/approved.ron" --)
 
 if [ ! -f "$var/egm.sqlite" ]; then
     # Provisioning takes ownership of the TPM with secrets derived from
@@ -109,7 +152,11 @@ if [ ! -f "$var/egm.sqlite" ]; then
         read -rsp "operator PIN (provisions this cabinet's TPM): " pin
         echo
     fi
-    printf '%s\n' "$pin" | "$bin/egm-lab" provision "$var/egm.sqlite" --config "$var/cabinet.ron"
+    printf '%s\n' "$pin" | "${launch[@]}" "$bin/egm-lab" provision "$var/egm.sqlite" --config "$var/cabinet.ron"
+    printf '%s' "$release" >"$var/release"
+    # Provisioning took the key in this boot: the cabinet has a power-up
+    # of its own.
+    power_up
 fi
 
 # No display (a headless server): run under a virtual one.
@@ -120,4 +167,4 @@ if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
     export DISPLAY=:99
     sleep 1
 fi
-"$bin/cabinet" --windowed --operator-panel --config "$var/cabinet.ron" --db "$var/egm.sqlite" "$@"
+"${launch[@]}" "$bin/cabinet" --windowed --operator-panel --config "$var/cabinet.ron" --db "$var/egm.sqlite" "$@"

@@ -76,6 +76,8 @@ fn bench(c: &mut Criterion) {
         ..MachineConfig::default()
     };
     let db = dir.path().join("bench-tpm.sqlite");
+    // The launcher's step of this boot (issue 47, hole 1).
+    meters::keystore::measure_release(&config.key_store, &[7; 32]).unwrap();
     Machine::provision(&db, config.clone(), "7391046285").unwrap();
     let mut m = Machine::open(&db, config.clone(), SeedChoice::Entropy).unwrap();
     g.bench_function("note in + anchored cash-out, swtpm", |b| {

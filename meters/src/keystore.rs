@@ -21,7 +21,7 @@
 pub(crate) mod file;
 pub(crate) mod tpm;
 
-pub use tpm::{CREDENTIAL_INDEX, KEY_HANDLE, MEASURED_PCR};
+pub use tpm::{CREDENTIAL_INDEX, KEY_HANDLE, LAUNCHER_PCR, PLATFORM_PCRS};
 
 use std::path::Path;
 
@@ -74,6 +74,12 @@ pub enum KeyStoreError {
     NoKey { detail: String },
     /// The TPM's dictionary-attack lockout (issue 34, hole 5): too many
     /// wrong PINs; no file restored undoes it.
+    /// A PCR the key is bound to is at its reset value (issue 47, hole 1):
+    /// the platform measured no boot, or the launcher did not run.
+    #[error(
+        "the TPM ({tcti}) reports no measured state: PCR {pcrs:?} at its reset value (a platform without measured boot, or a boot in which the cabinet's launcher did not measure the release); the machine key is neither made nor used there"
+    )]
+    Unmeasured { tcti: String, pcrs: Vec<u8> },
     #[error("the TPM ({tcti}) is in dictionary-attack lockout after too many wrong PINs: it accepts none until its recovery time has passed")]
     LockedOut { tcti: String },
 }
@@ -103,7 +109,9 @@ pub(crate) enum OperatorCheck {
 pub(crate) trait KeyStore: Send {
     /// The key that MACs critical memory, derived inside the element from
     /// its own secret and `label`. The same label gives the same key on the
-    /// same element, and nothing else gives it.
+    /// same element, and nothing else gives it. A TPM is capped at once
+    /// after it (issue 47, hole 1): only this process has the key in this
+    /// boot.
     fn derive_key(&mut self, label: &[u8]) -> Result<[u8; 32], KeyStoreError>;
 
     /// A new machine's first boot: make the element's secret if it has
@@ -137,6 +145,18 @@ pub(crate) trait KeyStore: Send {
     /// that a key that verifies nothing means foreign or forged files, not
     /// a lost key (a TPM); the stand-in's key is a file.
     fn keeps_operator(&self) -> bool;
+}
+
+/// The launcher's step (issue 47, hole 1): extend the TPM's launcher PCR
+/// with the approved release's digest, before a certified program starts
+/// (`egm-launch`), once per boot: `true` when it did it now, `false` when
+/// this boot was already measured (a second certified program launched in
+/// the same boot: provisioning, then the cabinet) or the file stand-in.
+pub fn measure_release(config: &KeyStoreConfig, release: &[u8; 32]) -> Result<bool, KeyStoreError> {
+    match config {
+        KeyStoreConfig::FileStandIn => Ok(false),
+        KeyStoreConfig::Tpm { tcti, nv_index } => tpm::Tpm::new(tcti, *nv_index)?.measure_release(release),
+    }
 }
 
 /// Open the configured key store for the database at `db`.

@@ -226,6 +226,12 @@ pub struct Machine {
 impl Machine {
     /// Boot: verify critical memory, replay it, seed the RNG, record the
     /// power-up (and the configuration when it changed), run the self-audit.
+    ///
+    /// On a TPM the key is taken once per boot (issue 47, hole 1): the
+    /// measured state is capped as soon as this process has it, and no
+    /// later program in this boot, the certified system's own included,
+    /// can use it. A restart of the cabinet's program is a power-up of the
+    /// cabinet.
     pub fn open(path: &Path, config: MachineConfig, seed: SeedChoice) -> Result<Machine, BootError> {
         Self::boot(path, config, seed, false)
     }

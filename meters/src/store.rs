@@ -36,10 +36,12 @@ use crate::mac::{mac_of, same};
 const KEY_LABEL: &[u8] = b"egm critical memory journal key v1";
 
 /// The machine key, derived by the key store. A key store that does not
-/// answer is said as such, never taken for a missing key (issue 34, hole 10).
+/// answer (issue 34, hole 10), or a boot that measured nothing (issue 47,
+/// hole 1), is said as such, never taken for a missing key: the files are
+/// not at fault.
 pub(crate) fn machine_key(keys: &mut dyn KeyStore) -> Result<[u8; 32], StoreError> {
     keys.derive_key(KEY_LABEL).map_err(|e| match e {
-        e @ KeyStoreError::Unreachable { .. } => StoreError::KeyStore(e),
+        e @ (KeyStoreError::Unreachable { .. } | KeyStoreError::Unmeasured { .. }) => StoreError::KeyStore(e),
         e => IntegrityError::KeyMissing(e.to_string()).into(),
     })
 }

@@ -136,24 +136,37 @@ fn attack_10_a_tpm_power_cut_during_a_cash_out_is_finished_at_boot_and_pays_once
     assert!(matches!(e, IntegrityError::RolledBack { .. }), "{e}");
 }
 
+/// The increment lands and the cabinet dies before it learns so: a relay
+/// on the TPM's bus lets the TPM do the cash-out's increment and cuts its
+/// answer, then the power goes (since issue 47 only the program that took
+/// the key can move the counter: no tool can make the increment for it).
 #[test]
 fn attack_10_a_cut_after_the_increment_and_before_its_record_is_confirmed_at_boot() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut tpm, db, before) = cut_during_a_cash_out(dir.path());
-    // The increment lands and the cabinet dies before recording it: made
-    // here with tpm2-tools on the same NV index, through the same TCTI.
+    let mut tpm = SoftwareTpm::start(dir.path());
+    let relay = support::relay::Relay::start(&tpm);
+    let db = dir.path().join("egm.sqlite");
+    let config = MachineConfig { key_store: KeyStoreConfig::Tpm { tcti: relay.tcti(), nv_index: support::production::NV_INDEX }, ..config(&tpm) };
+    let mut m = support::production::provision_and_boot_with(&db, config.clone(), &tpm);
+    m.insert_note(5_000).unwrap();
+    let before = m.anchor_wear();
+    relay.cut_after(true);
+    relay.arm(true);
+    let err = m.cash_out().unwrap_err();
+    assert!(matches!(err, CoreError::CriticalMemory(ref d) if d.contains("anchor counter could not be advanced")), "{err}");
+    drop(m);
+    tpm.power_cut();
+    relay.arm(false);
     tpm.power_on();
-    let out = tpm.increment_in_measured_state(0x0150_0020);
-    assert!(out.status.success(), "tpm2_nvincrement: {}", String::from_utf8_lossy(&out.stderr));
     // The boot confirms it (no second increment for the cash-out), then
     // anchors its own power-up; the ticket is printed once.
-    let mut m = boot(&db, &tpm).unwrap();
+    let mut m = boot_with(&db, config.clone(), &tpm).unwrap();
     assert_eq!(m.anchor_wear().counter, before.counter + 2);
     assert_eq!(m.unprinted_tickets().len(), 1);
     let v = m.unprinted_tickets()[0].validation.clone();
     m.ticket_printed(&v).unwrap();
     m.shutdown().unwrap();
-    let m = boot(&db, &tpm).unwrap();
+    let m = boot_with(&db, config, &tpm).unwrap();
     assert!(m.unprinted_tickets().is_empty());
     assert_eq!(m.state().totals.cancelamento_creditos, 5_000);
 }
@@ -231,7 +244,7 @@ fn attack_4_a_clear_is_checked_against_the_machines_own_credential() {
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.state().handpays.values().map(|h| h.amount).collect::<Vec<_>>(), vec![2_000]);
     // And production refuses to run with the default credential at all.
-    assert!(matches!(boot_with(&db, theirs), Err(BootError::Config(meters::config::ConfigError::DefaultCredential))));
+    assert!(matches!(boot_with(&db, theirs, &tpm), Err(BootError::Config(meters::config::ConfigError::DefaultCredential))));
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! boots their own system, and swaps every file. Provisioning took
 //! ownership of the TPM with secrets derived from the operator's PIN, made
 //! the machine key and the anchor counter answer only to the measured state
-//! it booted in (PCR 15), and put the operator's credential in the TPM
+//! it booted in (the platform's PCRs 0, 2, 4, 7 and the launcher's 15), and put the operator's credential in the TPM
 //! under its dictionary-attack protection.
 #![allow(clippy::unwrap_used)]
 
@@ -12,14 +12,10 @@ mod support;
 
 use meters::{BootError, CashOut, Door, IntegrityError, Machine, MachineConfig, OperatorCredential, Tilt};
 use serde_json::Value;
-use support::production::{PIN, boot, boot_with, config, provision_and_boot, provisioned_cabinet, ram_error, snapshot};
-use support::swtpm::SoftwareTpm;
-
-/// The certified program's digest, as the boot chain measures it.
-const PROGRAM: &str = "6c1d0b9e4f3a2e7d5c8b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d";
-/// Another program's (the attacker's own, or anything run after the
-/// certified one and measured by the boot chain).
-const ATTACKER: &str = "0000000000000000000000000000000000000000000000000000000000000bad";
+use support::production::{
+    PIN, boot, boot_with, config, hmac_with_the_machine_key, increment_the_counter, launch, provision_and_boot, provisioned_cabinet, ram_error, snapshot,
+};
+use support::swtpm::{ATTACKER_BOOT, PLATFORM_BOOT, SoftwareTpm};
 
 const KEY: &str = "0x81004547";
 const COUNTER: &str = "0x01500020";
@@ -44,20 +40,6 @@ fn last_clear(m: &Machine) -> (meters::RamClearRecord, Value) {
     let clear = m.ram_clears().unwrap().pop().unwrap();
     let before = serde_json::from_str(&clear.meters_before).unwrap();
     (clear, before)
-}
-
-/// HMAC with the machine key under a PCR 15 policy session, as a program
-/// that found the key's handle would try it.
-fn hmac_with_the_machine_key(tpm: &SoftwareTpm, dir: &std::path::Path) -> bool {
-    let session = dir.join("hmac-session.ctx");
-    let input = dir.join("label");
-    std::fs::write(&input, b"critical memory").unwrap();
-    let s = session.to_str().unwrap();
-    assert!(tpm.tools(&["tpm2_startauthsession", "--policy-session", "-S", s]).status.success());
-    assert!(tpm.tools(&["tpm2_policypcr", "-S", s, "-l", "sha256:15"]).status.success());
-    let out = tpm.tools(&["tpm2_hmac", "-c", KEY, "-p", &format!("session:{s}"), "-g", "sha256", input.to_str().unwrap()]);
-    let _ = tpm.tools(&["tpm2_flushcontext", s]);
-    out.status.success()
 }
 
 /// Hole 1: provisioning took ownership of the TPM. Every hierarchy's
@@ -113,53 +95,53 @@ fn hole_1_provisioning_takes_ownership_of_the_tpm() {
 }
 
 /// Hole 2: the key and the counter answer only to the measured state the
-/// cabinet was provisioned in. A program measured after the certified one,
-/// and the attacker's own boot, can neither use the key (no forged record)
-/// nor move the counter; the cabinet itself refuses to run there, saying
-/// why (not a lost key). Back in the certified state it boots as before.
+/// cabinet was provisioned in (since issue 47, hole 1: the platform's
+/// measured boot and the launcher's measurement of the release, the key
+/// capped once the cabinet holds it). A program on the running cabinet,
+/// the attacker's own boot and a boot the launcher did not measure can
+/// neither use the key (no forged record) nor move the counter; the
+/// cabinet itself refuses to run there, saying why (not a lost key). Back
+/// in the certified boot it runs as before.
 #[test]
 fn hole_2_the_key_and_the_counter_answer_only_to_the_certified_measured_state() {
     let dir = tempfile::tempdir().unwrap();
     let mut tpm = SoftwareTpm::start(dir.path());
-    tpm.measure(PROGRAM);
     let db = dir.path().join("egm.sqlite");
     let mut m = provision_and_boot(&db, &tpm);
     m.insert_note(10_000).unwrap();
     let counter = m.anchor_wear().counter;
+    // A program running beside the cabinet, in the certified boot: the
+    // cabinet capped the measured state when it took its key.
+    assert!(!hmac_with_the_machine_key(&tpm, dir.path()), "the key was used after the cabinet took it");
+    assert!(!increment_the_counter(&tpm, dir.path()), "the counter moved by another program");
     m.shutdown().unwrap();
-    // What remains possible inside the certified state (ARCHITECTURE.md):
-    // code running there uses the key as the cabinet does.
-    assert!(hmac_with_the_machine_key(&tpm, dir.path()), "the certified state uses its key");
 
-    // Anything measured after the certified program leaves that state.
-    tpm.measure(ATTACKER);
-    assert!(!hmac_with_the_machine_key(&tpm, dir.path()), "the key was used outside the certified state");
-    assert!(!tpm.increment_in_measured_state(0x0150_0020).status.success(), "the counter moved outside the certified state");
+    // The attacker's own system on the same platform (another boot loader),
+    // the launcher's step replayed with the release's public digest.
+    tpm.boot_next(ATTACKER_BOOT);
+    tpm.power_cut();
+    tpm.power_on();
+    launch(&tpm);
+    assert!(!hmac_with_the_machine_key(&tpm, dir.path()));
+    assert!(!increment_the_counter(&tpm, dir.path()));
     let e = boot(&db, &tpm).err().expect("the cabinet booted outside its measured state");
     assert!(e.to_string().contains("measured state"), "{e}");
     assert!(!matches!(e, BootError::RamError(IntegrityError::KeyLost(_))), "taken for a lost key: {e}");
     // No key-lost clear there either: the key is not lost.
     assert!(Machine::ram_clear_key_lost(&db, &config(&tpm), "ana", PIN, "attacker", true).is_err());
 
-    // The attacker's own boot: the PCR starts from zero and measures
-    // their program.
-    tpm.power_cut();
-    tpm.power_on();
-    tpm.measure(ATTACKER);
-    assert!(!hmac_with_the_machine_key(&tpm, dir.path()));
-    assert!(!tpm.increment_in_measured_state(0x0150_0020).status.success());
-    assert!(boot(&db, &tpm).is_err());
-    // Or no measurement at all.
+    // The certified system, but a boot the launcher did not measure.
+    tpm.boot_next(PLATFORM_BOOT);
     tpm.power_cut();
     tpm.power_on();
     assert!(!hmac_with_the_machine_key(&tpm, dir.path()));
-    assert!(boot(&db, &tpm).is_err());
+    let e = Machine::open(&db, config(&tpm), meters::SeedChoice::Entropy).err().expect("booted unmeasured");
+    assert!(e.to_string().contains("PCR [15] at its reset value"), "{e}");
 
     // The certified boot: everything as it was, the counter moved only by
     // the cabinet's own power-ups.
     tpm.power_cut();
     tpm.power_on();
-    tpm.measure(PROGRAM);
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.credit(), 10_000);
     assert_eq!(m.anchor_wear().counter, counter + 1, "only this power-up moved the counter");
@@ -219,15 +201,16 @@ fn hole_6_foreign_files_and_the_attackers_credential_open_no_clear() {
     let eve_tpm = SoftwareTpm::start(eve_dir.path());
     let eve = MachineConfig { operator: OperatorCredential::new("eve", "1111111111").unwrap(), ..config(&eve_tpm) };
     let eve_db = eve_dir.path().join("egm.sqlite");
+    launch(&eve_tpm);
     Machine::provision(&eve_db, eve.clone(), "1111111111").unwrap();
-    boot_with(&eve_db, eve.clone()).unwrap().shutdown().unwrap();
+    boot_with(&eve_db, eve.clone(), &eve_tpm).unwrap().shutdown().unwrap();
     for (from, to) in [(eve_db.clone(), db.clone()), (eve_db.with_file_name("egm.sqlite.second"), db.with_file_name("egm.sqlite.second"))] {
         std::fs::copy(from, to).unwrap();
     }
     std::fs::copy(eve_tpm.nvram(), tpm.nvram()).unwrap();
     let edited = MachineConfig { key_store: config(&tpm).key_store, nvram_mirror: config(&tpm).nvram_mirror, ..eve };
 
-    assert!(matches!(ram_error(boot_with(&db, edited.clone())), IntegrityError::NotThisMachines(_)));
+    assert!(matches!(ram_error(boot_with(&db, edited.clone(), &tpm)), IntegrityError::NotThisMachines(_)));
     let r = Machine::ram_clear_key_lost(&db, &edited, "eve", "1111111111", "key lost", true);
     assert!(matches!(r, Err(BootError::KeyNotLost(_))), "{r:?}");
     let r = Machine::ram_clear(&db, &edited, "eve", "1111111111", "tamper", true);

@@ -6,6 +6,7 @@
 //!
 //! | hole | here |
 //! |---|---|
+//! | 1 no measured state: the key's HMAC for anyone after a power cycle | `hole_1_*` (the lab's recipe and its neighbours: beside the running cabinet, the attacker's own boot with the launcher's step replayed, a boot without the launcher; provisioning refused where nothing is measured); `attacks_on_the_tpm.rs` (`hole_2_*`); `tools/tests/egm_lab_cli.rs` (`egm-lab launch`, the key taken once per boot) |
 //! | 2 the key-lost clear with the credential records deleted | `hole_2_*` |
 //! | 3 the mirror restored with the copy: the tick bounds every window | `hole_4_*` (a longer tick refused); `meters::config` (`MAX_WINDOW`, mirror or not) |
 //! | 4 a setting that widens the window, edited while off | `hole_4_*` |
@@ -14,9 +15,10 @@
 //! | 7 a 4-digit PIN provisioned in production (first half) | `hole_7_*` |
 //! | 6 voids of committed outcomes | `attacks_round_two.rs` (`hole_12_no_round_is_ever_voided`); `host/tests/host/roulette_rounds.rs`, `tests/linked_progressive.rs` (a configuration without an open round's game) |
 //!
-//! Holes 1 and 8, hole 3's report of each window and hole 7's second half
-//! (no offline-searchable hash in any file where the TPM holds the
-//! credential) stay open.
+//! Hole 8 (with hole 2's second half: production refuses a software TPM
+//! unless the configuration says evaluation), hole 3's report of each
+//! window and hole 7's second half (no offline-searchable hash in any file
+//! where the TPM holds the credential) stay open.
 #![allow(clippy::unwrap_used)]
 
 mod support;
@@ -28,6 +30,7 @@ use meters::{BootError, KeyStoreConfig, Machine, MachineConfig, OperatorCredenti
 use rusqlite::Connection;
 use serde_json::json;
 use support::production::{PIN, boot, boot_with, config, provisioned_cabinet};
+use support::relay::Relay;
 use support::swtpm::SoftwareTpm;
 
 /// A round staking `stake` cents that loses.
@@ -60,7 +63,7 @@ fn hole_4_every_setting_that_widens_the_window_is_a_protection_change() {
     #[cfg(feature = "lab")]
     edits.push(("mode", MachineConfig { mode: Mode::Lab, ..own.clone() }));
     for (field, edited) in edits {
-        match boot_with(&db, edited) {
+        match boot_with(&db, edited, &tpm) {
             Err(BootError::ProtectionChangeRefused(f)) => assert_eq!(f, field),
             Err(other) => panic!("{field}: refused for another reason: {other}"),
             Ok(_) => panic!("{field}: the edited configuration was accepted"),
@@ -69,11 +72,11 @@ fn hole_4_every_setting_that_widens_the_window_is_a_protection_change() {
     // A longer tick is refused before anything is opened (issue 47, hole
     // 3: production bounds every window, mirror or not).
     let longer = MachineConfig { anchor_tick_wagered: own.anchor_tick_wagered * 4, ..own.clone() };
-    assert!(matches!(boot_with(&db, longer), Err(BootError::Config(meters::config::ConfigError::WindowUnbounded { .. }))));
+    assert!(matches!(boot_with(&db, longer, &tpm), Err(BootError::Config(meters::config::ConfigError::WindowUnbounded { .. }))));
     // Another TPM named in the configuration: its key verifies nothing.
     let other = SoftwareTpm::start(&dir.path().join("other"));
     let moved = MachineConfig { key_store: KeyStoreConfig::Tpm { tcti: other.tcti(), nv_index: support::production::NV_INDEX }, ..own.clone() };
-    assert!(boot_with(&db, moved).is_err(), "critical memory opened under another TPM");
+    assert!(boot_with(&db, moved, &tpm).is_err(), "critical memory opened under another TPM");
     // Its own configuration: every cent where it was.
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.credit(), 7_500);
@@ -156,111 +159,10 @@ fn hole_7_production_provisions_only_a_pin_no_offline_search_breaks_in_years() {
     );
     assert!(!db.exists());
     // The TPM was never taken: a proper provisioning still works on it.
+    support::production::launch(&tpm);
     Machine::provision(&db, config(&tpm), PIN).unwrap();
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.credit(), 0);
-}
-
-/// A relay in front of a software TPM's two ports (commands, control),
-/// which the cabinet's key store is configured to reach. Armed, it cuts
-/// every connection when a TPM2_NV_Increment comes (and until disarmed
-/// takes none): the power cut between provisioning's pending first anchor
-/// and the counter's first write, at the one instant an attacker copies
-/// the files (hole 5).
-struct Relay {
-    port: u16,
-    armed: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    cut: std::sync::Arc<std::sync::atomic::AtomicBool>,
-}
-
-const TPM2_CC_NV_INCREMENT: u32 = 0x0000_0134;
-
-impl Relay {
-    fn start(tpm: &SoftwareTpm) -> Relay {
-        use std::net::{TcpListener, TcpStream};
-        use std::sync::Arc;
-        use std::sync::atomic::{AtomicBool, Ordering};
-        let target: u16 = tpm.tcti().rsplit('=').next().unwrap().parse().unwrap();
-        let (data, ctrl) =
-            (20_000..32_000).step_by(2).find_map(|p| Some((TcpListener::bind(("127.0.0.1", p)).ok()?, TcpListener::bind(("127.0.0.1", p + 1)).ok()?))).unwrap();
-        let port = data.local_addr().unwrap().port();
-        let (armed, cut) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
-        // The control channel: bytes both ways.
-        std::thread::spawn(move || {
-            for client in ctrl.incoming().map_while(Result::ok) {
-                let Ok(tpm) = TcpStream::connect(("127.0.0.1", target + 1)) else { continue };
-                // Either side closing closes both (swtpm serves one
-                // control connection at a time).
-                let (mut c_in, mut t_out) = (client.try_clone().unwrap(), tpm.try_clone().unwrap());
-                std::thread::spawn(move || {
-                    let _ = std::io::copy(&mut c_in, &mut t_out);
-                    let _ = t_out.shutdown(std::net::Shutdown::Both);
-                    let _ = c_in.shutdown(std::net::Shutdown::Both);
-                });
-                let (mut t_in, mut c_out) = (tpm, client);
-                std::thread::spawn(move || {
-                    let _ = std::io::copy(&mut t_in, &mut c_out);
-                    let _ = c_out.shutdown(std::net::Shutdown::Both);
-                    let _ = t_in.shutdown(std::net::Shutdown::Both);
-                });
-            }
-        });
-        // The command channel: a command at a time, its code read.
-        let (a, k) = (armed.clone(), cut.clone());
-        std::thread::spawn(move || {
-            for client in data.incoming().map_while(Result::ok) {
-                if k.load(Ordering::SeqCst) {
-                    continue;
-                }
-                let Ok(tpm) = TcpStream::connect(("127.0.0.1", target)) else { continue };
-                let (a, k) = (a.clone(), k.clone());
-                std::thread::spawn(move || relay_commands(client, tpm, &a, &k));
-            }
-        });
-        Relay { port, armed, cut }
-    }
-
-    fn tcti(&self) -> String {
-        format!("swtpm:host=127.0.0.1,port={}", self.port)
-    }
-
-    fn arm(&self, on: bool) {
-        self.armed.store(on, std::sync::atomic::Ordering::SeqCst);
-        if !on {
-            self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
-        }
-    }
-}
-
-/// Relay one connection's commands and responses (a 10-byte header whose
-/// bytes 2..6 are the size, 6..10 the command code), cutting it at an
-/// NV_Increment while armed.
-fn relay_commands(mut client: std::net::TcpStream, mut tpm: std::net::TcpStream, armed: &std::sync::atomic::AtomicBool, cut: &std::sync::atomic::AtomicBool) {
-    use std::io::{Read, Write};
-    let frame = |from: &mut std::net::TcpStream| -> Option<Vec<u8>> {
-        let mut head = [0u8; 10];
-        from.read_exact(&mut head).ok()?;
-        let size = u32::from_be_bytes(head[2..6].try_into().ok()?) as usize;
-        let mut body = vec![0u8; size.checked_sub(10)?];
-        from.read_exact(&mut body).ok()?;
-        Some([head.to_vec(), body].concat())
-    };
-    while let Some(command) = frame(&mut client) {
-        let code = u32::from_be_bytes(command[6..10].try_into().unwrap());
-        if armed.load(std::sync::atomic::Ordering::SeqCst) && code == TPM2_CC_NV_INCREMENT {
-            cut.store(true, std::sync::atomic::Ordering::SeqCst);
-            let _ = client.shutdown(std::net::Shutdown::Both);
-            let _ = tpm.shutdown(std::net::Shutdown::Both);
-            return;
-        }
-        if tpm.write_all(&command).is_err() {
-            return;
-        }
-        let Some(response) = frame(&mut tpm) else { return };
-        if client.write_all(&response).is_err() {
-            return;
-        }
-    }
 }
 
 /// Hole 5, end to end: the cabinet is provisioned on its TPM (through a
@@ -277,13 +179,14 @@ fn hole_5_a_copy_from_provisioning_is_never_confirmed_later() {
     let relay = Relay::start(&tpm);
     let db = dir.path().join("egm.sqlite");
     let config = MachineConfig { key_store: KeyStoreConfig::Tpm { tcti: relay.tcti(), nv_index: support::production::NV_INDEX }, ..config(&tpm) };
+    support::production::launch(&tpm);
     relay.arm(true);
     let r = Machine::provision(&db, config.clone(), PIN);
     assert!(r.as_ref().is_err_and(|e| e.to_string().contains("could not be advanced")), "the first write of the counter was not cut: {:?}", r.err());
     relay.arm(false);
     let copy = support::production::snapshot(&db, &tpm);
     // The cabinet comes back: its first anchor is finished, and it plays.
-    let mut m = boot_with(&db, config.clone()).unwrap();
+    let mut m = boot_with(&db, config.clone(), &tpm).unwrap();
     let first = m.anchor_wear().counter;
     m.insert_note(10_000).unwrap();
     m.insert_note(10_000).unwrap();
@@ -293,11 +196,120 @@ fn hole_5_a_copy_from_provisioning_is_never_confirmed_later() {
     drop(m);
     // The copy from provisioning, restored with the mirror.
     copy.restore();
-    let r = boot_with(&db, config.clone());
+    let r = boot_with(&db, config.clone(), &tpm);
     assert!(matches!(r, Err(BootError::RamError(meters::IntegrityError::GenesisUnconfirmed { .. }))), "{:?}", r.err());
     // The way out records it.
     Machine::ram_clear(&db, &config, "ana", PIN, "copy from provisioning", true).unwrap();
-    let m = boot_with(&db, config).unwrap();
+    let m = boot_with(&db, config, &tpm).unwrap();
     let clear = m.ram_clears().unwrap().pop().unwrap();
     assert!(clear.reason.starts_with("tamper:"), "{}", clear.reason);
+}
+
+/// Hole 1, end to end: the key and the counter answer to the platform's
+/// measured boot and the launcher's measurement of the release, and the
+/// cabinet caps that state once it holds its key. The lab's recipe (a TPM
+/// power cycle, a PolicyPCR session over PCR 15 at its reset value,
+/// TPM2_HMAC on the key) and its neighbours (the full selection at its
+/// current values; from a program beside the running cabinet; from the
+/// attacker's own system with the launcher's step replayed) give no HMAC
+/// and move no counter, so the copy from before a 20,000 c cash-out cannot
+/// be re-tagged, nor a note forged: it is refused, and the cabinet's own
+/// files pay nothing twice.
+#[test]
+fn hole_1_the_key_answers_only_to_the_measured_platform_and_launcher_before_the_cap() {
+    use support::production::{NV_INDEX, hmac_with_the_machine_key, increment_the_counter, launch};
+    use support::swtpm::{ATTACKER_BOOT, PLATFORM_BOOT};
+    let (dir, mut tpm, db, mut m) = provisioned_cabinet();
+    m.insert_note(10_000).unwrap();
+    m.insert_note(10_000).unwrap();
+    let copy = support::production::snapshot(&db, &tpm);
+    assert!(matches!(m.cash_out().unwrap(), meters::CashOut::Ticket(t) if t.value == 20_000));
+    let counter = m.anchor_wear().counter;
+    // Beside the running cabinet, in the certified boot: capped.
+    assert!(!hmac_with_the_machine_key(&tpm, dir.path()), "the key was used beside the running cabinet");
+    assert!(!increment_the_counter(&tpm, dir.path()), "the counter moved beside the running cabinet");
+    m.shutdown().unwrap();
+    let ours = support::production::snapshot(&db, &tpm);
+
+    // The lab's recipe: a TPM power cycle, PCR 15 at its reset value.
+    tpm.power_cut();
+    tpm.power_on();
+    let recipe = |tpm: &support::swtpm::SoftwareTpm| {
+        let s = dir.path().join("recipe.ctx");
+        let s = s.to_str().unwrap();
+        let label = dir.path().join("label");
+        std::fs::write(&label, b"egm critical memory journal key v1").unwrap();
+        assert!(tpm.tools(&["tpm2_startauthsession", "--policy-session", "-S", s]).status.success());
+        assert!(tpm.tools(&["tpm2_policypcr", "-S", s, "-l", "sha256:15"]).status.success());
+        let out = tpm.tools(&["tpm2_hmac", "-c", "0x81004547", "-p", &format!("session:{s}"), "-g", "sha256", label.to_str().unwrap()]);
+        let _ = tpm.tools(&["tpm2_flushcontext", s]);
+        out.status.success()
+    };
+    assert!(!recipe(&tpm), "the lab's recipe gave the journal key");
+    assert!(!hmac_with_the_machine_key(&tpm, dir.path()));
+    assert!(!increment_the_counter(&tpm, dir.path()));
+    // The cabinet refuses that boot by name (the launcher did not run).
+    let r = Machine::open(&db, config(&tpm), meters::SeedChoice::Entropy);
+    assert!(
+        matches!(&r, Err(BootError::Store(meters::StoreError::KeyStore(meters::KeyStoreError::Unmeasured { pcrs, .. }))) if pcrs == &[15]),
+        "{:?}",
+        r.err()
+    );
+
+    // The attacker's own system, the launcher's step replayed with the
+    // release's public digest.
+    tpm.boot_next(ATTACKER_BOOT);
+    tpm.power_cut();
+    tpm.power_on();
+    launch(&tpm);
+    assert!(!recipe(&tpm));
+    assert!(!hmac_with_the_machine_key(&tpm, dir.path()));
+    assert!(!increment_the_counter(&tpm, dir.path()));
+
+    // The copy from before the cash-out, in the certified boot: refused.
+    tpm.boot_next(PLATFORM_BOOT);
+    tpm.power_cut();
+    tpm.power_on();
+    copy.restore();
+    assert!(matches!(support::production::ram_error(boot(&db, &tpm)), meters::IntegrityError::RolledBack { .. }));
+    // And with nothing of the key outside the cabinet's process, the
+    // cabinet's own files boot, the cash-out paid once.
+    ours.restore();
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.credit(), 0);
+    assert_eq!((m.state().totals.dinheiro_entrado, m.state().totals.cancelamento_creditos), (20_000, 20_000));
+    assert_eq!(m.anchor_wear().counter, counter + 1, "only the cabinet's own power-up moved the counter");
+    // The counter is the one provisioning made: written only with the
+    // key's derived authorisation, outside dictionary-attack protection.
+    let public = tpm.tools(&["tpm2_nvreadpublic", &format!("{NV_INDEX:#010x}")]);
+    let attributes = String::from_utf8_lossy(&public.stdout).to_string();
+    assert!(attributes.contains("authwrite") && attributes.contains("policyread") && attributes.contains("no_da"), "{attributes}");
+    assert!(!attributes.contains("policywrite") && !attributes.contains("ownerwrite"), "{attributes}");
+}
+
+/// Hole 1: nothing is provisioned on a platform that measured no boot, nor
+/// in a boot the launcher did not measure; each refusal names the PCRs.
+#[test]
+fn hole_1_provisioning_refuses_a_state_that_measured_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start_unmeasured(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    support::production::launch(&tpm);
+    let r = Machine::provision(&db, config(&tpm), PIN);
+    assert!(
+        matches!(&r, Err(BootError::Store(meters::StoreError::KeyStore(meters::KeyStoreError::Unmeasured { pcrs, .. }))) if pcrs == &[0, 2, 4, 7]),
+        "{r:?}"
+    );
+    assert!(!db.exists(), "critical memory was written for an unmeasured platform");
+
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let r = Machine::provision(&db, config(&tpm), PIN);
+    assert!(matches!(&r, Err(BootError::Store(meters::StoreError::KeyStore(meters::KeyStoreError::Unmeasured { pcrs, .. }))) if pcrs == &[15]), "{r:?}");
+    assert!(!db.exists());
+    // The TPM was not taken: launched, it is provisioned as always.
+    support::production::launch(&tpm);
+    Machine::provision(&db, config(&tpm), PIN).unwrap();
+    assert_eq!(boot(&db, &tpm).unwrap().credit(), 0);
 }

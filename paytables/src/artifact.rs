@@ -118,6 +118,22 @@ pub struct Manifest {
     pub programs: Vec<ManifestEntry>,
 }
 
+impl Manifest {
+    /// The approved release's digest (issue 47, hole 1): SHA-256 over one
+    /// line `<sha256>  <file>` per approved program, sorted by file name.
+    /// The cabinet's launcher measures it into the TPM before a certified
+    /// program starts; the machine key answers only to that measurement.
+    pub fn release_digest(&self) -> [u8; 32] {
+        let mut programs: Vec<&ManifestEntry> = self.programs.iter().collect();
+        programs.sort_by(|a, b| a.file.cmp(&b.file));
+        let mut hash = Sha256::new();
+        for p in programs {
+            hash.update(format!("{}  {}\n", p.sha256, p.file).as_bytes());
+        }
+        hash.finalize().into()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ManifestEntry {
     pub id: String,

@@ -3,6 +3,14 @@
 //! cut off as a power cut would (`swtpm_ioctl -s`: no TPM2_Shutdown, so
 //! anything the TPM kept in RAM is lost), and started again on the same
 //! state.
+//!
+//! The TPM stands for the cabinet platform's chip: at every power-on the
+//! platform's firmware measures its boot into PCRs 0, 2, 4 and 7 (issue 47,
+//! hole 1; the README's platform requirements), done here with the digests
+//! of one certified platform ([`PLATFORM_BOOT`]). swtpm has no firmware of
+//! its own: this is the part of the platform the product requires, never
+//! anything the product does itself (its launcher's PCR 15 is extended by
+//! the product's own `meters::keystore::measure_release`, and only there).
 
 #![allow(dead_code)]
 
@@ -15,7 +23,30 @@ pub struct SoftwareTpm {
     state: PathBuf,
     port: u16,
     child: Option<Child>,
+    /// What the platform's firmware measures at each power-on: `None` for
+    /// a platform without measured boot.
+    platform: Option<&'static [(u8, &'static str)]>,
 }
+
+/// A certified platform's measured boot: the firmware's code (PCR 0), its
+/// option ROMs and drivers (2), the unified kernel image of the certified
+/// system (4), secure boot on with the platform's keys (7), as SHA-256
+/// digests of what a firmware's event log names.
+pub const PLATFORM_BOOT: &[(u8, &str)] = &[
+    (0, "3f8a1c9e5b7d2f4a6c8e0b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a"),
+    (2, "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"),
+    (4, "5e0c1a7b9d3f2e4c6a8b0d1f3e5c7a9b2d4f6e8c0a1b3d5f7e9c2a4b6d8f0e1c"),
+    (7, "c7d9e1f3a5b7c9d1e3f5a7b9c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a3b5c7d9"),
+];
+
+/// The attacker's own system booted on the same platform: the same
+/// firmware, another boot loader (PCR 4).
+pub const ATTACKER_BOOT: &[(u8, &str)] = &[
+    (0, "3f8a1c9e5b7d2f4a6c8e0b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a"),
+    (2, "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"),
+    (4, "0000000000000000000000000000000000000000000000000000000000000bad"),
+    (7, "c7d9e1f3a5b7c9d1e3f5a7b9c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a3b5c7d9"),
+];
 
 /// The ports the TPMs of this test process hold, on or off: a TPM powered
 /// off for a power cut keeps its ports, and another test running beside it
@@ -46,11 +77,21 @@ fn free_ports() -> u16 {
 impl SoftwareTpm {
     /// Start a new TPM with its state under `dir`.
     pub fn start(dir: &Path) -> SoftwareTpm {
+        Self::start_on(dir, Some(PLATFORM_BOOT))
+    }
+
+    /// A TPM on a platform whose firmware measures nothing (PCRs 0-7 stay
+    /// at their reset value).
+    pub fn start_unmeasured(dir: &Path) -> SoftwareTpm {
+        Self::start_on(dir, None)
+    }
+
+    fn start_on(dir: &Path, platform: Option<&'static [(u8, &'static str)]>) -> SoftwareTpm {
         let state = dir.join("swtpm-state");
         std::fs::create_dir_all(&state).unwrap();
         // A swtpm that could not bind its ports exits: tried again on others.
         for _ in 0..5 {
-            let mut t = SoftwareTpm { state: state.clone(), port: free_ports(), child: None };
+            let mut t = SoftwareTpm { state: state.clone(), port: free_ports(), child: None, platform };
             match t.try_power_on() {
                 Ok(()) => return t,
                 Err(why) => eprintln!("{why}; trying other ports"),
@@ -74,6 +115,31 @@ impl SoftwareTpm {
         if let Err(why) = self.try_power_on() {
             panic!("{why}");
         }
+    }
+
+    /// The next power-ons boot `platform` (the attacker's own system, or
+    /// the certified one again).
+    pub fn boot_next(&mut self, platform: &'static [(u8, &'static str)]) {
+        self.platform = Some(platform);
+    }
+
+    /// The platform firmware's measurements at power-on.
+    fn measure_platform(&self) -> Result<(), String> {
+        let Some(platform) = self.platform else { return Ok(()) };
+        let args: Vec<String> = platform.iter().map(|(pcr, digest)| format!("{pcr}:sha256={digest}")).collect();
+        let mut command = vec!["tpm2_pcrextend"];
+        command.extend(args.iter().map(String::as_str));
+        let out = self.tools(&command);
+        if out.status.success() { Ok(()) } else { Err(format!("tpm2_pcrextend (the platform's measured boot): {}", String::from_utf8_lossy(&out.stderr))) }
+    }
+
+    /// A PCR's SHA-256 value, as 64 hex digits.
+    pub fn pcr(&self, pcr: u8) -> String {
+        let out = self.tools(&["tpm2_pcrread", &format!("sha256:{pcr}")]);
+        assert!(out.status.success(), "tpm2_pcrread: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let value = text.lines().find_map(|l| l.trim().strip_prefix(&format!("{pcr}")).and_then(|r| r.trim().strip_prefix(':')).map(|v| v.trim().to_owned()));
+        value.unwrap_or_else(|| panic!("tpm2_pcrread printed no PCR {pcr}: {text}")).trim_start_matches("0x").to_lowercase()
     }
 
     /// Start swtpm on this TPM's ports and wait until it listens; why not
@@ -119,38 +185,13 @@ impl SoftwareTpm {
             self.child = None;
             return Err(format!("swtpm on port {} exited at start (its port was taken)", self.port));
         }
-        Ok(())
+        self.measure_platform()
     }
 
     /// tpm2-tools on this TPM, as any program on the cabinet may run them:
     /// their output, whether they succeeded or not.
     pub fn tools(&self, args: &[&str]) -> std::process::Output {
         Command::new(args[0]).args(&args[1..]).env("TPM2TOOLS_TCTI", self.tcti()).output().expect("tpm2-tools are not installed (tools/test.sh installs them)")
-    }
-
-    /// A measured boot's step: extend the measured PCR (15, SHA-256) with
-    /// `digest_hex` (64 hex digits), as a boot chain does with the digest
-    /// of the program it starts. PCR 15 is not resettable: only a power
-    /// cycle brings it back to zero.
-    pub fn measure(&self, digest_hex: &str) {
-        let out = self.tools(&["tpm2_pcrextend", &format!("15:sha256={digest_hex}")]);
-        assert!(out.status.success(), "tpm2_pcrextend: {}", String::from_utf8_lossy(&out.stderr));
-    }
-
-    /// Advance the counter at `nv_index` as the certified program does it:
-    /// under a policy session that PolicyPCR over PCR 15 satisfies. Works
-    /// only in the measured state the counter was provisioned in.
-    pub fn increment_in_measured_state(&self, nv_index: u32) -> std::process::Output {
-        let session = self.state.with_file_name(format!("session-{}.ctx", self.port));
-        let s = session.to_str().unwrap();
-        let index = format!("{nv_index:#010x}");
-        let start = self.tools(&["tpm2_startauthsession", "--policy-session", "-S", s]);
-        assert!(start.status.success(), "tpm2_startauthsession: {}", String::from_utf8_lossy(&start.stderr));
-        let policy = self.tools(&["tpm2_policypcr", "-S", s, "-l", "sha256:15"]);
-        assert!(policy.status.success(), "tpm2_policypcr: {}", String::from_utf8_lossy(&policy.stderr));
-        let out = self.tools(&["tpm2_nvincrement", "-C", &index, "-P", &format!("session:{s}"), &index]);
-        let _ = self.tools(&["tpm2_flushcontext", s]);
-        out
     }
 
     /// A power cut: the TPM stops with no TPM2_Shutdown.

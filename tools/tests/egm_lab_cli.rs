@@ -215,10 +215,15 @@ fn ram_clear_key_lost_recovers_a_machine_whose_key_is_gone() {
 /// cabinet's real TPM and NVRAM mirror, a copy restored from before a
 /// cash-out verified OK by its MACs alone; now the anchor names it rolled
 /// back, and a deleted mirror is named too.
+///
+/// Issue 47, hole 1: every certified program runs through the launcher
+/// (`egm-lab launch`), which measures the approved release once per boot;
+/// whichever program takes the key caps that state at once, so `verify`
+/// runs in a boot of its own, launched as the cabinet is.
 #[test]
 fn verify_checks_the_anchor_and_the_mirror_as_a_boot_does() {
     let dir = tempfile::tempdir().unwrap();
-    let tpm = swtpm::SoftwareTpm::start(dir.path());
+    let mut tpm = swtpm::SoftwareTpm::start(dir.path());
     let db = dir.path().join("egm.sqlite");
     let config = MachineConfig {
         mode: Mode::Production,
@@ -230,7 +235,38 @@ fn verify_checks_the_anchor_and_the_mirror_as_a_boot_does() {
     let cfg = dir.path().join("machine.ron");
     std::fs::write(&cfg, ron::ser::to_string(&config).unwrap()).unwrap();
     let (db_s, cfg_s) = (db.to_str().unwrap(), cfg.to_str().unwrap());
-    Machine::provision(&db, config.clone(), "7391046285").unwrap();
+    // The release: egm-lab approved (the cabinet's program is approved the
+    // same way; tools/run-cabinet.sh approves both).
+    let manifest = dir.path().join("approved.ron");
+    std::fs::copy(test_config::workspace().join("assets/paytables/approved.ron"), &manifest).unwrap();
+    let manifest_s = manifest.to_str().unwrap();
+    let egm_lab = env!("CARGO_BIN_EXE_egm-lab");
+    assert!(lab(&["approve-program", egm_lab, "--manifest", manifest_s]).status.success());
+    let launched = |input: &str, args: &[&str]| {
+        let mut all = vec!["launch", "--config", cfg_s, "--manifest", manifest_s, "--", egm_lab];
+        all.extend_from_slice(args);
+        lab_with(input, &all)
+    };
+    // A program the manifest does not approve is not launched.
+    let out = lab(&["launch", "--config", cfg_s, "--manifest", manifest_s, "--", "/bin/true"]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("not an approved program"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = launched("7391046285\n", &["provision", db_s, "--config", cfg_s]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("measured into PCR 15"), "{}", String::from_utf8_lossy(&out.stderr));
+    // Provisioning took the key in this boot: no other program can now,
+    // the cabinet included, until the next power-up.
+    assert!(Machine::open(&db, config.clone(), SeedChoice::Entropy).is_err(), "the key was taken twice in one boot");
+    // The cabinet's boot (this test's process stands for it, launched by
+    // the same step: the release's digest measured once).
+    let release = paytables::artifact::read_manifest(&manifest).unwrap().release_digest();
+    let reboot = |tpm: &mut swtpm::SoftwareTpm, launch: bool| {
+        tpm.power_cut();
+        tpm.power_on();
+        if launch {
+            assert!(meters::keystore::measure_release(&config.key_store, &release).unwrap());
+        }
+    };
+    reboot(&mut tpm, true);
     let mut m = Machine::open(&db, config.clone(), SeedChoice::Entropy).unwrap();
     m.insert_note(10_000).unwrap();
     m.shutdown().unwrap();
@@ -240,21 +276,30 @@ fn verify_checks_the_anchor_and_the_mirror_as_a_boot_does() {
         .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("egm.sqlite") || *p == tpm.nvram())
         .collect();
     let copy: Vec<(std::path::PathBuf, Vec<u8>)> = files.iter().map(|f| (f.clone(), std::fs::read(f).unwrap())).collect();
-    let out = lab(&["verify", db_s, "--config", cfg_s]);
+    // In the cabinet's boot another program gets no key.
+    let out = launched("", &["verify", db_s, "--config", cfg_s]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already measured"), "{}", String::from_utf8_lossy(&out.stderr));
+    // A boot of its own: verified.
+    reboot(&mut tpm, false);
+    let out = launched("", &["verify", db_s, "--config", cfg_s]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
     assert!(String::from_utf8_lossy(&out.stdout).contains("NVRAM mirror, anchor"));
 
-    let mut m = Machine::open(&db, config, SeedChoice::Entropy).unwrap();
+    reboot(&mut tpm, true);
+    let mut m = Machine::open(&db, config.clone(), SeedChoice::Entropy).unwrap();
     assert!(matches!(m.cash_out().unwrap(), meters::CashOut::Ticket(t) if t.value == 10_000));
     m.shutdown().unwrap();
     for (f, bytes) in &copy {
         std::fs::write(f, bytes).unwrap();
     }
-    let out = lab(&["verify", db_s, "--config", cfg_s]);
+    reboot(&mut tpm, false);
+    let out = launched("", &["verify", db_s, "--config", cfg_s]);
     assert_eq!(out.status.code(), Some(2));
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.starts_with("FAILED") && said.contains("rolled back"), "{said}");
     std::fs::remove_file(tpm.nvram()).unwrap();
-    let said = String::from_utf8_lossy(&lab(&["verify", db_s, "--config", cfg_s]).stdout).into_owned();
+    reboot(&mut tpm, false);
+    let said = String::from_utf8_lossy(&launched("", &["verify", db_s, "--config", cfg_s]).stdout).into_owned();
     assert!(said.contains("missing or blank"), "{said}");
 }

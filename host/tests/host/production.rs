@@ -65,6 +65,10 @@ fn the_host_runs_in_production_on_a_tpm_provisioned_once() {
     let e = boot(&BootOptions { lab_seed: Some(1), ..options.clone() }).err().expect("a lab seed was accepted in production");
     assert!(e.contains("seed"), "{e}");
 
+    // The launcher's step of this boot (issue 47, hole 1): the approved
+    // release measured before a certified program takes the key.
+    let manifest = read_manifest(&dir.path().join("approved.ron")).unwrap();
+    assert!(meters::keystore::measure_release(&config.machine.key_store, &manifest.release_digest()).unwrap());
     let first = Machine::provision(&db, config.machine.clone(), "4829137560").unwrap();
     let mut s = boot(&options).unwrap();
     assert!(s.verification().failures().is_empty(), "{:?}", s.verification().failures());

@@ -9,12 +9,16 @@
 //!
 //! * **the key**: a persistent HMAC-SHA256 object (fixedTPM, fixedParent,
 //!   sensitiveDataOrigin; userWithAuth clear) whose authorisation policy is
-//!   [`MEASURED_PCR`]'s value at provisioning: only a program in the same
-//!   measured state can use it. Its secret never leaves the chip; the
-//!   journal key is its HMAC of a label, held in this process only.
+//!   the measured state at provisioning ([`measured`]: the platform's
+//!   measured boot and the launcher's measurement of the approved release):
+//!   only the certified release, on the certified platform, before the
+//!   cabinet caps the launcher's PCR, can use it. Its secret never leaves
+//!   the chip; the journal key is its HMAC of a label, held in this process
+//!   only.
 //! * **the anchor**: an NV counter (never ORDERLY: an orderly counter jumps
-//!   ahead by up to 255 after a power cut) written only under the same PCR
-//!   policy, read by anyone. Each increment is an NV write: anchor events
+//!   ahead by up to 255 after a power cut) whose increments need an
+//!   authorisation derived from the key ([`COUNTER_AUTH_LABEL`]; issue 47,
+//!   hole 1), read by anyone. Each increment is an NV write: anchor events
 //!   only.
 //! * **the operator's credential**: an NV index whose authorisation value
 //!   is derived from the PIN, subject to the TPM's dictionary-attack
@@ -25,26 +29,29 @@
 //! session and transient object flushed: the TPM is used a few times per
 //! boot and per anchor, and nothing holds it between.
 
+mod measured;
 mod ownership;
+
+pub use measured::{LAUNCHER_PCR, PLATFORM_PCRS};
 
 use std::str::FromStr;
 
 use tss_esapi::constants::nv_index_type::NvIndexType;
 use tss_esapi::constants::response_code::Tss2ResponseCodeKind;
-use tss_esapi::constants::{CapabilityType, SessionType};
+use tss_esapi::constants::{CapabilityType, CommandCode, SessionType};
 use tss_esapi::handles::{KeyHandle, NvIndexHandle, NvIndexTpmHandle, ObjectHandle, PersistentTpmHandle, SessionHandle, TpmHandle};
 use tss_esapi::interface_types::algorithm::HashingAlgorithm;
 use tss_esapi::interface_types::resource_handles::NvAuth;
 use tss_esapi::interface_types::session_handles::{AuthSession, PolicySession};
-use tss_esapi::structures::{Auth, CapabilityData, Digest, MaxBuffer, PcrSelectionListBuilder, PcrSlot, SymmetricDefinition};
+use tss_esapi::structures::{Auth, CapabilityData, Digest, MaxBuffer, SymmetricDefinition};
 use tss_esapi::{Context, TctiNameConf};
 
 use super::{KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets};
 
-/// The PCR the cabinet's measured boot extends with the certified
-/// program's digest (SHA-256 bank; non-resettable). The key and the
-/// counter answer only to the value it had at provisioning.
-pub const MEASURED_PCR: u8 = 15;
+/// What the machine key MACs to make the anchor counter's authorisation
+/// (issue 47, hole 1): only a program that used the key in this boot's
+/// measured state holds it.
+const COUNTER_AUTH_LABEL: &[u8] = b"egm anchor counter authorisation v1";
 
 /// Where provisioning keeps the machine key: a persistent handle of the
 /// owner range (0x81000000..0x817FFFFF; "EG").
@@ -56,11 +63,14 @@ pub const CREDENTIAL_INDEX: u32 = 0x01BF_4547;
 pub(crate) struct Tpm {
     tcti: String,
     nv_index: u32,
+    /// The counter's authorisation, derived with the key in this boot
+    /// ([`KeyStore::derive_key`]); `None` until then.
+    counter_auth: Option<[u8; 32]>,
 }
 
 impl Tpm {
     pub(crate) fn new(tcti: &str, nv_index: u32) -> Result<Self, KeyStoreError> {
-        let t = Self { tcti: tcti.into(), nv_index };
+        let t = Self { tcti: tcti.into(), nv_index, counter_auth: None };
         // Owner NV indices (TPM 2.0 Part 2, 7.3: TPM_HT_NV_INDEX, owner
         // range).
         if !(0x0100_0000..=0x01BF_FFFF).contains(&nv_index) || nv_index == CREDENTIAL_INDEX {
@@ -139,12 +149,22 @@ impl Tpm {
         let (public, _) = ctx.execute_without_session(|c| c.nv_read_public(handle)).map_err(|e| self.err(e))?;
         let attributes = public.attributes();
         let index_type = attributes.index_type().map_err(|e| self.err(e))?;
-        if index_type != NvIndexType::Counter || attributes.orderly() || !attributes.policy_write() || attributes.owner_write() || attributes.auth_write() {
+        if index_type != NvIndexType::Counter
+            || attributes.orderly()
+            || !attributes.auth_write()
+            || attributes.policy_write()
+            || attributes.owner_write()
+            || attributes.pp_write()
+            || !attributes.policy_read()
+            || !attributes.no_da()
+            || attributes.platform_create()
+        {
             return Err(self.err(format!(
-                "NV index {:#010x} is not a counter written only under the measured-state policy (type {:?}, orderly {}, policy write {}, owner write {}): it cannot anchor critical memory",
+                "NV index {:#010x} is not a counter written only with the authorisation derived from the machine key (type {:?}, orderly {}, auth write {}, policy write {}, owner write {}): it cannot anchor critical memory (a TPM provisioned by an earlier release is provisioned again)",
                 self.nv_index,
                 index_type,
                 attributes.orderly(),
+                attributes.auth_write(),
                 attributes.policy_write(),
                 attributes.owner_write()
             )));
@@ -152,46 +172,92 @@ impl Tpm {
         Ok(Some((handle, attributes.written())))
     }
 
+    /// Read the counter: anyone may, under its read policy
+    /// (TPM2_PolicyCommandCode(NV_Read)).
     fn read(&self, ctx: &mut Context, handle: NvIndexHandle) -> Result<u64, KeyStoreError> {
-        let data = ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_read(NvAuth::NvIndex(handle), handle, 8, 0)).map_err(|e| self.err(e))?;
+        let session = read_policy_session(ctx, SessionType::Policy).map_err(|e| self.err(e))?;
+        let data = ctx.execute_with_session(Some(AuthSession::from(session)), |c| c.nv_read(NvAuth::NvIndex(handle), handle, 8, 0));
+        let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
+        let data = data.map_err(|e| self.err(format!("cannot read the anchor counter: {e}")))?;
         let bytes: [u8; 8] = data.value().try_into().map_err(|_| self.err("the counter did not read as 8 bytes"))?;
         Ok(u64::from_be_bytes(bytes))
     }
 
-    /// Run `f` under a policy session satisfied by [`MEASURED_PCR`]'s
-    /// current value, the session flushed after. A program in another
+    /// Refuse a boot with no measured state (issue 47, hole 1): a bound PCR
+    /// at its reset value means a platform that measured nothing, or a
+    /// boot in which the launcher did not run.
+    fn require_measured(&self, ctx: &mut Context) -> Result<(), KeyStoreError> {
+        let pcrs = measured::unmeasured(ctx).map_err(|e| self.err(format!("cannot read the measured state's PCRs: {e}")))?;
+        if pcrs.is_empty() { Ok(()) } else { Err(KeyStoreError::Unmeasured { tcti: self.tcti.clone(), pcrs }) }
+    }
+
+    /// Run `f` under a policy session satisfied by the measured state's
+    /// current PCR values, the session flushed after. A program in another
     /// measured state gets `PolicyFail`, named here.
     fn in_measured_state<T>(&self, ctx: &mut Context, what: &str, f: impl FnOnce(&mut Context) -> tss_esapi::Result<T>) -> Result<T, KeyStoreError> {
+        self.require_measured(ctx)?;
         let session = pcr_policy_session(ctx, SessionType::Policy).map_err(|e| self.err(e))?;
         let r = ctx.execute_with_session(Some(AuthSession::from(session)), f);
         let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
         r.map_err(|e| match kind(&e) {
             Some(Tss2ResponseCodeKind::PolicyFail) => self.err(format!(
-                "the TPM refuses to {what} in this measured state: PCR {MEASURED_PCR} is not what it was at provisioning (another program, or another boot, than the certified one), or the object is not the one provisioning made"
+                "the TPM refuses to {what} in this measured state: PCRs {:?} are not what they were at provisioning (another platform, boot loader or release than the certified one, a boot the launcher did not measure, or a key already taken and capped in this boot), or the object is not the one provisioning made",
+                measured::bound_pcrs()
             )),
             _ => self.err(format!("cannot {what}: {e}")),
         })
     }
+
+    /// The machine key's HMAC of `label`, in the measured state.
+    fn hmac(&self, ctx: &mut Context, key: KeyHandle, label: &[u8]) -> Result<[u8; 32], KeyStoreError> {
+        let input = MaxBuffer::try_from(label.to_vec()).map_err(|e| self.err(e))?;
+        let mac = self.in_measured_state(ctx, "use the machine key", |c| c.hmac(key.into(), input, HashingAlgorithm::Sha256))?;
+        mac.value().try_into().map_err(|_| self.err("the machine key's HMAC is not 32 bytes"))
+    }
+
+    /// The launcher's step (issue 47, hole 1): the approved release's
+    /// digest into the launcher's PCR, before a certified program starts;
+    /// once per boot (`false`: already measured, or capped, in this boot).
+    pub(crate) fn measure_release(&self, release: &[u8; 32]) -> Result<bool, KeyStoreError> {
+        let mut ctx = self.connect()?;
+        measured::extend_release(&mut ctx, release).map_err(|e| self.err(format!("cannot extend PCR {LAUNCHER_PCR} with the release's digest: {e}")))
+    }
 }
 
-/// A policy (or trial) session holding PolicyPCR over [`MEASURED_PCR`]
-/// at its current value: the policy the key and the counter were made
+/// A policy (or trial) session holding PolicyPCR over the measured
+/// state's PCRs at their current values: the policy the key was made
 /// with, when it is a trial at provisioning.
 fn pcr_policy_session(ctx: &mut Context, kind: SessionType) -> tss_esapi::Result<PolicySession> {
+    policy_session(ctx, kind, |c, policy| c.policy_pcr(policy, Digest::default(), measured::selection()?))
+}
+
+/// A policy (or trial) session holding TPM2_PolicyCommandCode(NV_Read):
+/// the anchor counter's read policy.
+fn read_policy_session(ctx: &mut Context, kind: SessionType) -> tss_esapi::Result<PolicySession> {
+    policy_session(ctx, kind, |c, policy| c.policy_command_code(policy, CommandCode::NvRead))
+}
+
+fn policy_session(
+    ctx: &mut Context,
+    kind: SessionType,
+    assert: impl FnOnce(&mut Context, PolicySession) -> tss_esapi::Result<()>,
+) -> tss_esapi::Result<PolicySession> {
     let session = ctx
         .start_auth_session(None, None, None, kind, SymmetricDefinition::Null, HashingAlgorithm::Sha256)?
         .ok_or(tss_esapi::Error::WrapperError(tss_esapi::WrapperErrorKind::WrongValueFromTpm))?;
     let policy = PolicySession::try_from(session)?;
-    let selection = PcrSelectionListBuilder::new().with_selection(HashingAlgorithm::Sha256, &[pcr_slot()]).build()?;
-    if let Err(e) = ctx.execute_without_session(|c| c.policy_pcr(policy, Digest::default(), selection)) {
+    if let Err(e) = ctx.execute_without_session(|c| assert(c, policy)) {
         let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(policy)));
         return Err(e);
     }
     Ok(policy)
 }
 
-fn pcr_slot() -> PcrSlot {
-    PcrSlot::Slot15
+/// An HMAC session (unbound, unsalted): the authorisation value it proves
+/// is never sent in the clear on the TPM's bus.
+fn hmac_session(ctx: &mut Context) -> tss_esapi::Result<AuthSession> {
+    ctx.start_auth_session(None, None, None, SessionType::Hmac, SymmetricDefinition::AES_128_CFB, HashingAlgorithm::Sha256)?
+        .ok_or(tss_esapi::Error::WrapperError(tss_esapi::WrapperErrorKind::WrongValueFromTpm))
 }
 
 fn kind(e: &tss_esapi::Error) -> Option<Tss2ResponseCodeKind> {
@@ -213,9 +279,27 @@ impl KeyStore for Tpm {
                 ),
             });
         };
-        let input = MaxBuffer::try_from(label.to_vec()).map_err(|e| self.err(e))?;
-        let mac = self.in_measured_state(&mut ctx, "use the machine key", |c| c.hmac(key.into(), input, HashingAlgorithm::Sha256))?;
-        mac.value().try_into().map_err(|_| self.err("the derived key is not 32 bytes"))
+        // What this process took before it capped this boot's measured
+        // state (issue 47, hole 1): its own, nobody else's.
+        let key_name = ctx.tr_get_name(key.into()).map_err(|e| self.err(e))?.value().to_vec();
+        let launcher = measured::launcher_value(&mut ctx).map_err(|e| self.err(e))?;
+        if let (Some(derived), Some(counter)) =
+            (measured::recall(&self.tcti, &key_name, &launcher, label), measured::recall(&self.tcti, &key_name, &launcher, COUNTER_AUTH_LABEL))
+        {
+            self.counter_auth = Some(counter);
+            return Ok(derived);
+        }
+        let derived = self.hmac(&mut ctx, key, label)?;
+        // The counter's authorisation, in the same measured state.
+        let counter = self.hmac(&mut ctx, key, COUNTER_AUTH_LABEL)?;
+        // Then the state is capped at once: no later program in this boot,
+        // the certified system's own included, can use the key. Nothing
+        // derived is handed out unless the cap took.
+        measured::cap(&mut ctx).map_err(|e| self.err(format!("cannot cap PCR {LAUNCHER_PCR} after taking the machine key: {e}")))?;
+        let capped = measured::launcher_value(&mut ctx).map_err(|e| self.err(e))?;
+        measured::keep(&self.tcti, &key_name, &capped, &[(label, derived), (COUNTER_AUTH_LABEL, counter)]);
+        self.counter_auth = Some(counter);
+        Ok(derived)
     }
 
     fn make_secret_if_missing(&mut self) -> Result<(), KeyStoreError> {
@@ -245,7 +329,21 @@ impl KeyStore for Tpm {
                 self.nv_index
             )));
         };
-        self.in_measured_state(&mut ctx, "advance the anchor counter", |c| c.nv_increment(NvAuth::NvIndex(handle), handle))?;
+        let Some(auth) = self.counter_auth else {
+            return Err(self.err("the anchor counter's authorisation is derived with the machine key, which this program has not taken in this boot"));
+        };
+        let auth = Auth::try_from(auth.to_vec()).map_err(|e| self.err(e))?;
+        ctx.tr_set_auth(handle.into(), auth).map_err(|e| self.err(e))?;
+        let session = hmac_session(&mut ctx).map_err(|e| self.err(e))?;
+        let r = ctx.execute_with_session(Some(session), |c| c.nv_increment(NvAuth::NvIndex(handle), handle));
+        let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
+        r.map_err(|e| match kind(&e) {
+            Some(Tss2ResponseCodeKind::AuthFail | Tss2ResponseCodeKind::BadAuth) => {
+                self.err("the TPM refuses the anchor counter's authorisation: the counter is not the one this machine key's provisioning made")
+            }
+            Some(Tss2ResponseCodeKind::Lockout) => KeyStoreError::LockedOut { tcti: self.tcti.clone() },
+            _ => self.err(format!("cannot advance the anchor counter: {e}")),
+        })?;
         self.read(&mut ctx, handle)
     }
 

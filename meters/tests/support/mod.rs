@@ -3,5 +3,6 @@
 
 pub mod copies;
 pub mod production;
+pub mod relay;
 #[path = "../../../tests/support/swtpm.rs"]
 pub mod swtpm;

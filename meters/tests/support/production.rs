@@ -39,17 +39,31 @@ pub fn operator() -> OperatorCredential {
     OPERATOR.get_or_init(|| OperatorCredential::new("ana", PIN).unwrap()).clone()
 }
 
+/// The approved release's digest, as the cabinet's launcher measures it
+/// (`egm-launch`: the approved manifest's programs).
+pub const RELEASE: [u8; 32] = *b"egm release 2026.11 (test build)";
+
+/// The launcher's step at a power-up (issue 47, hole 1): the product's own
+/// `measure_release`, which measures once per boot of the TPM.
+pub fn launch(tpm: &SoftwareTpm) {
+    meters::keystore::measure_release(&config(tpm).key_store, &RELEASE).unwrap();
+}
+
+/// The cabinet's boot: launched, then opened.
 pub fn boot(path: &Path, tpm: &SoftwareTpm) -> Result<Machine, BootError> {
+    launch(tpm);
     Machine::open(path, config(tpm), SeedChoice::Entropy)
 }
 
-pub fn boot_with(path: &Path, config: MachineConfig) -> Result<Machine, BootError> {
+/// The cabinet's boot on `config`, launched on `tpm`.
+pub fn boot_with(path: &Path, config: MachineConfig, tpm: &SoftwareTpm) -> Result<Machine, BootError> {
+    launch(tpm);
     Machine::open(path, config, SeedChoice::Entropy)
 }
 
 /// A new cabinet: provisioned once, then booted.
 pub fn provision_and_boot(path: &Path, tpm: &SoftwareTpm) -> Machine {
-    provision_and_boot_with(path, config(tpm))
+    provision_and_boot_with(path, config(tpm), tpm)
 }
 
 /// A new production cabinet in a folder of its own, on a TPM of its own,
@@ -63,9 +77,10 @@ pub fn provisioned_cabinet() -> (tempfile::TempDir, SoftwareTpm, PathBuf, Machin
     (dir, tpm, db, m)
 }
 
-pub fn provision_and_boot_with(path: &Path, config: MachineConfig) -> Machine {
+pub fn provision_and_boot_with(path: &Path, config: MachineConfig, tpm: &SoftwareTpm) -> Machine {
+    launch(tpm);
     Machine::provision(path, config.clone(), PIN).unwrap();
-    boot_with(path, config).unwrap()
+    boot_with(path, config, tpm).unwrap()
 }
 
 pub fn ram_error(r: Result<Machine, BootError>) -> IntegrityError {
@@ -74,4 +89,38 @@ pub fn ram_error(r: Result<Machine, BootError>) -> IntegrityError {
         Err(other) => panic!("expected a RAM error, got {other}"),
         Ok(_) => panic!("the boot was accepted"),
     }
+}
+
+/// The attacker's try at the machine key: a policy session over the PCRs
+/// the key is bound to (PolicyPCR at their current values), then
+/// TPM2_HMAC with the key's persistent handle, as `tpm2-tools` run by any
+/// program on the cabinet do it. Whether the TPM gave the HMAC.
+pub fn hmac_with_the_machine_key(tpm: &SoftwareTpm, dir: &Path) -> bool {
+    let session = dir.join("hmac-session.ctx");
+    let input = dir.join("label");
+    std::fs::write(&input, b"egm critical memory journal key v1").unwrap();
+    let s = session.to_str().unwrap();
+    assert!(tpm.tools(&["tpm2_startauthsession", "--policy-session", "-S", s]).status.success());
+    assert!(tpm.tools(&["tpm2_policypcr", "-S", s, "-l", "sha256:0,2,4,7,15"]).status.success());
+    let key = format!("{:#010x}", meters::keystore::KEY_HANDLE);
+    let out = tpm.tools(&["tpm2_hmac", "-c", &key, "-p", &format!("session:{s}"), "-g", "sha256", input.to_str().unwrap()]);
+    let _ = tpm.tools(&["tpm2_flushcontext", s]);
+    out.status.success()
+}
+
+/// The attacker's try at the anchor counter: TPM2_NV_Increment with the
+/// empty authorisation, and with a PolicyPCR session at the PCRs' current
+/// values. Whether either moved it.
+pub fn increment_the_counter(tpm: &SoftwareTpm, dir: &Path) -> bool {
+    let index = format!("{NV_INDEX:#010x}");
+    if tpm.tools(&["tpm2_nvincrement", "-C", &index, &index]).status.success() {
+        return true;
+    }
+    let session = dir.join("increment-session.ctx");
+    let s = session.to_str().unwrap();
+    assert!(tpm.tools(&["tpm2_startauthsession", "--policy-session", "-S", s]).status.success());
+    assert!(tpm.tools(&["tpm2_policypcr", "-S", s, "-l", "sha256:0,2,4,7,15"]).status.success());
+    let out = tpm.tools(&["tpm2_nvincrement", "-C", &index, "-P", &format!("session:{s}"), &index]);
+    let _ = tpm.tools(&["tpm2_flushcontext", s]);
+    out.status.success()
 }

@@ -21,7 +21,7 @@ use tss_esapi::interface_types::resource_handles::{Hierarchy, NvAuth, Provision}
 use tss_esapi::interface_types::session_handles::AuthSession;
 use tss_esapi::structures::{Auth, CapabilityData, Digest, KeyedHashScheme, MaxNvBuffer, NvPublicBuilder, PublicBuilder, PublicKeyedHashParameters};
 
-use super::{Tpm, kind, pcr_policy_session};
+use super::{Tpm, kind, pcr_policy_session, read_policy_session};
 use crate::keystore::{KeyStoreError, OwnerSecrets};
 
 /// TPMA_PERMANENT (TPM 2.0 Part 2, 8.6): which hierarchies' authorisations are set.
@@ -37,6 +37,8 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
     if has_key && has_counter && has_credential {
         return Ok(());
     }
+    // Issue 47, hole 1: nothing is bound to a state that measured nothing.
+    tpm.require_measured(&mut ctx)?;
     let permanent = permanent(tpm, &mut ctx)?;
     for (bit, handle, object, secret) in [
         (LOCKOUT_AUTH_SET, AuthHandle::Lockout, ObjectHandle::Lockout, &secrets.lockout),
@@ -63,9 +65,19 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
         make_key(tpm, &mut ctx, policy.clone()).map_err(|e| owner_refused(e, "make the machine key"))?;
     }
     if !has_counter {
+        // Written only with the authorisation the key derives in the
+        // measured state (issue 47, hole 1); read by anyone under its read
+        // policy. Outside dictionary-attack protection (NO_DA): its
+        // authorisation is 256 random-looking bits no guessing reaches,
+        // and a program spending wrong guesses on it must not lock the
+        // cabinet's own anchors out (a denial of play).
+        let key = tpm.key(&mut ctx)?.ok_or_else(|| tpm.err("the machine key was not made"))?;
+        let auth = Auth::try_from(tpm.hmac(&mut ctx, key, super::COUNTER_AUTH_LABEL)?.to_vec()).map_err(|e| tpm.err(e))?;
+        let read_policy = read_policy(tpm, &mut ctx)?;
         let attributes = NvIndexAttributesBuilder::new()
-            .with_policy_write(true)
-            .with_auth_read(true)
+            .with_auth_write(true)
+            .with_policy_read(true)
+            .with_no_da(true)
             .with_nv_index_type(NvIndexType::Counter)
             .build()
             .map_err(|e| tpm.err(e))?;
@@ -73,11 +85,11 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
             .with_nv_index(NvIndexTpmHandle::new(tpm.nv_index).map_err(|e| tpm.err(e))?)
             .with_index_name_algorithm(HashingAlgorithm::Sha256)
             .with_index_attributes(attributes)
-            .with_index_auth_policy(policy)
+            .with_index_auth_policy(read_policy)
             .with_data_area_size(8)
             .build()
             .map_err(|e| tpm.err(e))?;
-        ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_define_space(Provision::Owner, None, public))
+        ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_define_space(Provision::Owner, Some(auth), public))
             .map_err(|e| owner_refused(e, "define the anchor counter"))?;
     }
     if !has_credential {
@@ -119,10 +131,18 @@ fn permanent(tpm: &Tpm, ctx: &mut Context) -> Result<u32, KeyStoreError> {
     }
 }
 
-/// The policy digest of PolicyPCR over the measured PCR as it is now (a
+/// The policy digest of PolicyPCR over the measured state's PCRs as they are now (a
 /// trial session): what the key and the counter answer to.
 fn measured_state_policy(tpm: &Tpm, ctx: &mut Context) -> Result<Digest, KeyStoreError> {
     let trial = pcr_policy_session(ctx, SessionType::Trial).map_err(|e| tpm.err(e))?;
+    let digest = ctx.execute_without_session(|c| c.policy_get_digest(trial));
+    let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(trial)));
+    digest.map_err(|e| tpm.err(e))
+}
+
+/// The anchor counter's read policy: TPM2_PolicyCommandCode(NV_Read).
+fn read_policy(tpm: &Tpm, ctx: &mut Context) -> Result<Digest, KeyStoreError> {
+    let trial = read_policy_session(ctx, SessionType::Trial).map_err(|e| tpm.err(e))?;
     let digest = ctx.execute_without_session(|c| c.policy_get_digest(trial));
     let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(trial)));
     digest.map_err(|e| tpm.err(e))

@@ -1,0 +1,126 @@
+//! A relay in front of a software TPM, standing for the TPM's bus: an
+//! attacker (or a power cut) that cuts it at one command.
+
+use super::swtpm::SoftwareTpm;
+
+/// A relay in front of a software TPM's two ports (commands, control),
+/// which the cabinet's key store is configured to reach. Armed, it cuts
+/// every connection when a TPM2_NV_Increment comes (and until disarmed
+/// takes none): the power cut between provisioning's pending first anchor
+/// and the counter's first write, at the one instant an attacker copies
+/// the files (hole 5).
+pub struct Relay {
+    port: u16,
+    armed: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    cut: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Cut after the TPM has done the increment (its response lost) rather
+    /// than before it reaches the TPM.
+    after: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+pub const TPM2_CC_NV_INCREMENT: u32 = 0x0000_0134;
+
+impl Relay {
+    pub fn start(tpm: &SoftwareTpm) -> Relay {
+        use std::net::{TcpListener, TcpStream};
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let target: u16 = tpm.tcti().rsplit('=').next().unwrap().parse().unwrap();
+        let (data, ctrl) =
+            (20_000..32_000).step_by(2).find_map(|p| Some((TcpListener::bind(("127.0.0.1", p)).ok()?, TcpListener::bind(("127.0.0.1", p + 1)).ok()?))).unwrap();
+        let port = data.local_addr().unwrap().port();
+        let (armed, cut, after) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+        // The control channel: bytes both ways.
+        std::thread::spawn(move || {
+            for client in ctrl.incoming().map_while(Result::ok) {
+                let Ok(tpm) = TcpStream::connect(("127.0.0.1", target + 1)) else { continue };
+                // Either side closing closes both (swtpm serves one
+                // control connection at a time).
+                let (mut c_in, mut t_out) = (client.try_clone().unwrap(), tpm.try_clone().unwrap());
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut c_in, &mut t_out);
+                    let _ = t_out.shutdown(std::net::Shutdown::Both);
+                    let _ = c_in.shutdown(std::net::Shutdown::Both);
+                });
+                let (mut t_in, mut c_out) = (tpm, client);
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut t_in, &mut c_out);
+                    let _ = c_out.shutdown(std::net::Shutdown::Both);
+                    let _ = t_in.shutdown(std::net::Shutdown::Both);
+                });
+            }
+        });
+        // The command channel: a command at a time, its code read.
+        let (a, k, f) = (armed.clone(), cut.clone(), after.clone());
+        std::thread::spawn(move || {
+            for client in data.incoming().map_while(Result::ok) {
+                if k.load(Ordering::SeqCst) {
+                    continue;
+                }
+                let Ok(tpm) = TcpStream::connect(("127.0.0.1", target)) else { continue };
+                let (a, k, f) = (a.clone(), k.clone(), f.clone());
+                std::thread::spawn(move || relay_commands(client, tpm, &a, &k, &f));
+            }
+        });
+        Relay { port, armed, cut, after }
+    }
+
+    pub fn tcti(&self) -> String {
+        format!("swtpm:host=127.0.0.1,port={}", self.port)
+    }
+
+    /// Cut the next increment after the TPM did it (`true`), or before it
+    /// reaches the TPM (`false`, the default).
+    pub fn cut_after(&self, after: bool) {
+        self.after.store(after, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    pub fn arm(&self, on: bool) {
+        self.armed.store(on, std::sync::atomic::Ordering::SeqCst);
+        if !on {
+            self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+}
+
+/// Relay one connection's commands and responses (a 10-byte header whose
+/// bytes 2..6 are the size, 6..10 the command code), cutting it at an
+/// NV_Increment while armed (before the TPM gets it, or after it did).
+fn relay_commands(
+    mut client: std::net::TcpStream,
+    mut tpm: std::net::TcpStream,
+    armed: &std::sync::atomic::AtomicBool,
+    cut: &std::sync::atomic::AtomicBool,
+    after: &std::sync::atomic::AtomicBool,
+) {
+    use std::io::{Read, Write};
+    let frame = |from: &mut std::net::TcpStream| -> Option<Vec<u8>> {
+        let mut head = [0u8; 10];
+        from.read_exact(&mut head).ok()?;
+        let size = u32::from_be_bytes(head[2..6].try_into().ok()?) as usize;
+        let mut body = vec![0u8; size.checked_sub(10)?];
+        from.read_exact(&mut body).ok()?;
+        Some([head.to_vec(), body].concat())
+    };
+    while let Some(command) = frame(&mut client) {
+        let code = u32::from_be_bytes(command[6..10].try_into().unwrap());
+        if armed.load(std::sync::atomic::Ordering::SeqCst) && code == TPM2_CC_NV_INCREMENT {
+            cut.store(true, std::sync::atomic::Ordering::SeqCst);
+            if after.load(std::sync::atomic::Ordering::SeqCst) {
+                // The TPM does it; its answer never comes back.
+                let _ = tpm.write_all(&command);
+                let _ = frame(&mut tpm);
+            }
+            let _ = client.shutdown(std::net::Shutdown::Both);
+            let _ = tpm.shutdown(std::net::Shutdown::Both);
+            return;
+        }
+        if tpm.write_all(&command).is_err() {
+            return;
+        }
+        let Some(response) = frame(&mut tpm) else { return };
+        if client.write_all(&response).is_err() {
+            return;
+        }
+    }
+}
