@@ -130,6 +130,10 @@ if [ ! -f "$var/cabinet.ron" ]; then
     text=$(<assets/config/cabinet.ron)
     text=${text//"$shipped_hash"/"$hash"}
     text=${text//'tcti: "device:/dev/tpmrm0"'/"tcti: \"$tcti\""}
+    # A software TPM: an evaluation cabinet (issue 47), which every screen
+    # says; production refuses a software TPM otherwise.
+    text=${text//'mode: Production,'/'mode: Production,
+        evaluation: true,'}
     text=${text//'"assets/paytables/approved.ron"'/'"var/approved.ron"'}
     # Every file of the installation in its own folder.
     text=${text//'"var/'/"\"$var/"}

@@ -75,6 +75,12 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     let wear = machine.anchor_wear();
     if wear.stand_in {
         tracing::warn!("key store: {} — critical memory is not protected against file access", wear.key_store);
+    } else if machine.config().evaluation {
+        tracing::warn!(
+            "key store: {}; anchor {} — an evaluation cabinet on a software TPM: its state is a file, and a copy of it restored with the cabinet's files undoes play (issue 47)",
+            wear.key_store,
+            wear.counter
+        );
     } else {
         tracing::info!("key store: {}; anchor {} ({} of {} writes)", wear.key_store, wear.counter, wear.writes, wear.budget);
     }

@@ -73,6 +73,7 @@ fn bench(c: &mut Criterion) {
         key_store: KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0020 },
         operator,
         nvram_mirror: Some(dir.path().join("bench-tpm.nvram")),
+        evaluation: true,
         ..MachineConfig::default()
     };
     let db = dir.path().join("bench-tpm.sqlite");

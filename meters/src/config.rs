@@ -85,6 +85,13 @@ pub struct MachineConfig {
     /// the anchor's window too. A file stands in for the device.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nvram_mirror: Option<std::path::PathBuf>,
+    /// An evaluation cabinet (issue 47, holes 2 and 8): production on a
+    /// software TPM, whose state is a file and whose platform measures
+    /// nothing. Production refuses a software TPM without it; with it every
+    /// player screen says so, permanently. Turning it on is a protection
+    /// change.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub evaluation: bool,
 }
 
 /// The second copy of critical memory (D-28): every write goes to both,
@@ -174,6 +181,7 @@ impl Default for MachineConfig {
             anchor_tick_minutes: default_anchor_tick_minutes(),
             second_copy: SecondCopy::default(),
             nvram_mirror: None,
+            evaluation: false,
         }
     }
 }
@@ -298,6 +306,9 @@ impl MachineConfig {
         if self.key_store != previous.key_store {
             return Some("key_store");
         }
+        if self.evaluation && !previous.evaluation {
+            return Some("evaluation");
+        }
         if self.anchor_write_budget < previous.anchor_write_budget {
             return Some("anchor_write_budget");
         }
@@ -345,6 +356,8 @@ mod tests {
         assert_eq!(MachineConfig { anchor_tick_wagered: MAX_WINDOW + 1, ..with.clone() }.weakens(&with), Some("anchor_tick_wagered"));
         assert_eq!(MachineConfig { anchor_tick_wagered: MAX_WINDOW - 1, ..with.clone() }.weakens(&with), None);
         assert_eq!(MachineConfig { anchor_tick_minutes: 61, ..with.clone() }.weakens(&with), Some("anchor_tick_minutes"));
+        assert_eq!(MachineConfig { evaluation: true, ..with.clone() }.weakens(&with), Some("evaluation"));
+        assert_eq!(with.weakens(&MachineConfig { evaluation: true, ..with.clone() }), None, "leaving evaluation protects more");
         // Issue 47, hole 4.
         assert_eq!(MachineConfig { anchor_write_budget: 1, ..with.clone() }.weakens(&with), Some("anchor_write_budget"));
         assert_eq!(MachineConfig { anchor_write_budget: with.anchor_write_budget + 1, ..with.clone() }.weakens(&with), None, "a larger budget ticks longer");

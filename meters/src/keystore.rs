@@ -141,6 +141,11 @@ pub(crate) trait KeyStore: Send {
     /// in the element at provisioning.
     fn check_operator(&mut self, credential: &[u8; 32]) -> Result<OperatorCheck, KeyStoreError>;
 
+    /// What the element says it is when it is a software TPM (issue 47,
+    /// holes 2 and 8: its state is a file an attacker restores); `None`
+    /// for a TPM chip. The file stand-in is refused by production apart.
+    fn software(&mut self) -> Result<Option<String>, KeyStoreError>;
+
     /// Whether the element keeps the key and the credential itself, so
     /// that a key that verifies nothing means foreign or forged files, not
     /// a lost key (a TPM); the stand-in's key is a file.

@@ -90,6 +90,12 @@ pub enum BootError {
     ForeignMachine { journal: String, config: String },
     #[error("the file stand-in for the key store is for development and labs only: production needs a TPM (key_store: Tpm)")]
     StandInRefused,
+    /// Issue 47, holes 2 and 8: a software TPM's state is a file an
+    /// attacker copies and restores, and its platform measures nothing.
+    #[error(
+        "the key store is {0}: production needs a TPM chip; a cabinet on a software TPM runs only as an evaluation cabinet (`evaluation: true`, shown on every screen)"
+    )]
+    SoftwareTpmRefused(String),
     #[error("a key-lost RAM clear is refused: {0}")]
     KeyNotLost(String),
 }
@@ -223,6 +229,25 @@ pub struct Machine {
     anchored_at: std::time::Instant,
 }
 
+/// What production runs on (issues 21 and 47): a TPM chip, never the file
+/// stand-in, and a software TPM only on an evaluation cabinet. Lab mode
+/// runs on anything.
+pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(), BootError> {
+    if config.mode != Mode::Production {
+        return Ok(());
+    }
+    if config.key_store.is_stand_in() {
+        return Err(BootError::StandInRefused);
+    }
+    if config.evaluation {
+        return Ok(());
+    }
+    match keystore::open(&config.key_store, path).and_then(|mut keys| keys.software()).map_err(StoreError::from)? {
+        Some(what) => Err(BootError::SoftwareTpmRefused(what)),
+        None => Ok(()),
+    }
+}
+
 impl Machine {
     /// Boot: verify critical memory, replay it, seed the RNG, record the
     /// power-up (and the configuration when it changed), run the self-audit.
@@ -259,6 +284,7 @@ impl Machine {
         if !config.operator.accepts(operator, pin) {
             return Err(BootError::AuthenticationFailed);
         }
+        check_key_store(path, &config)?;
         let secrets = crate::credential::owner_secrets(&config.machine_id, operator, pin)?;
         keystore::open(&config.key_store, path).and_then(|mut keys| keys.take_ownership(&secrets)).map_err(StoreError::from)?;
         let m = Self::boot(path, config, SeedChoice::Entropy, true)?;
@@ -298,9 +324,7 @@ impl Machine {
         if matches!(seed, SeedChoice::Lab(_)) && config.mode != Mode::Lab {
             return Err(BootError::LabSeedRefused);
         }
-        if config.mode == Mode::Production && config.key_store.is_stand_in() {
-            return Err(BootError::StandInRefused);
-        }
+        check_key_store(path, &config)?;
         let (mut keys, mut store, rebuilt) = open_critical_memory(path, &config)?;
         let virgin = store.is_virgin()?;
         let mut state = CriticalState::default();

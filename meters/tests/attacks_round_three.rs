@@ -313,3 +313,51 @@ fn hole_1_provisioning_refuses_a_state_that_measured_nothing() {
     Machine::provision(&db, config(&tpm), PIN).unwrap();
     assert_eq!(boot(&db, &tpm).unwrap().credit(), 0);
 }
+
+/// Holes 2 and 8: a software TPM's state is a file (restored with the
+/// cabinet's files it pays a cash-out twice and resets the PIN lockout;
+/// its open platform hierarchy clears what is owed), and the attacker's
+/// own swtpm named in an edited configuration took a key-lost clear. A
+/// production cabinet refuses a software TPM outright — to provision, to
+/// boot, to clear — unless its configuration says it is an evaluation
+/// cabinet, which every screen then says (the host's
+/// `evaluation_mark`), and which a running machine only turns on with the
+/// logic door open (`MachineConfig::weakens`).
+#[test]
+fn holes_2_and_8_production_refuses_a_software_tpm_unless_it_is_an_evaluation_cabinet() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let floor = MachineConfig { evaluation: false, ..config(&tpm) };
+    support::production::launch(&tpm);
+    let software = |r: Result<(), BootError>| match r {
+        Err(BootError::SoftwareTpmRefused(what)) => assert!(what.contains("software TPM") && what.contains("IBM"), "{what}"),
+        Err(other) => panic!("expected the software TPM refused, got {other}"),
+        Ok(()) => panic!("accepted a software TPM in production"),
+    };
+    software(Machine::provision(&db, floor.clone(), PIN).map(|_| ()));
+    assert!(!db.exists(), "critical memory was written");
+    // Nothing was taken: the TPM's hierarchies are still unowned.
+    let variable = tpm.tools(&["tpm2_getcap", "properties-variable"]);
+    let owner_set = String::from_utf8_lossy(&variable.stdout)
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .find(|(k, _)| k.trim() == "ownerAuthSet")
+        .map(|(_, v)| v.trim().to_owned());
+    assert_eq!(owner_set.as_deref(), Some("0"), "the TPM was taken");
+
+    // The evaluation cabinet runs there, and the protections it has are
+    // the product's own (measured boot, the cap, the counter's auth).
+    let mut m = support::production::provision_and_boot(&db, &tpm);
+    m.insert_note(10_000).unwrap();
+    m.insert_note(10_000).unwrap();
+    m.open_door(meters::Door::Logic).unwrap();
+    drop(m);
+    // Its files under a floor configuration: refused before anything.
+    software(boot_with(&db, floor.clone(), &tpm).map(|_| ()));
+    software(Machine::ram_clear(&db, &floor, "ana", PIN, "attack", true).map(|_| ()));
+    software(Machine::ram_clear_key_lost(&db, &floor, "ana", PIN, "attack", true).map(|_| ()));
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.credit(), 20_000);
+    assert!(m.ram_clears().unwrap().is_empty());
+}

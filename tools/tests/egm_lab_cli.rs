@@ -230,6 +230,7 @@ fn verify_checks_the_anchor_and_the_mirror_as_a_boot_does() {
         key_store: meters::KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0020 },
         operator: meters::OperatorCredential::new("ana", "7391046285").unwrap(),
         nvram_mirror: Some(tpm.nvram()),
+        evaluation: true,
         ..MachineConfig::default()
     };
     let cfg = dir.path().join("machine.ron");

@@ -211,6 +211,11 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     ui.label(s.t("chave e âncora"));
                     ui.label(&wear.key_store);
                     ui.end_row();
+                    if let Some(limits) = s.evaluation_limits() {
+                        ui.label(s.evaluation_mark().unwrap_or_default());
+                        ui.label(limits);
+                        ui.end_row();
+                    }
                     ui.label(s.t("âncora: escritas / orçamento"));
                     ui.label(format!("{} / {} ({} {})", wear.writes, wear.budget, s.t("contador|counter"), wear.counter));
                     ui.end_row();

@@ -128,7 +128,8 @@ fn show_top_bar(
                     .collect();
                 if text.is_empty() { format!("{}: —", s.t("Progressivos")) } else { text.join(" · ") }
             }
-            Bar::Lab => if s.machine().config().mode.is_lab() { s.t("MODO LABORATÓRIO") } else { "" }.to_owned(),
+            // Issue 47: an evaluation cabinet says so on every screen.
+            Bar::Lab => if s.machine().config().mode.is_lab() { s.t("MODO LABORATÓRIO") } else { s.evaluation_mark().unwrap_or("") }.to_owned(),
         };
         if text.0 != want {
             // A long game name is set smaller to keep short of the

@@ -29,6 +29,22 @@ impl Session {
         self.config.demo
     }
 
+    /// An evaluation cabinet's mark (issue 47, holes 2 and 8): production
+    /// on a software TPM, shown on every player screen for as long as it
+    /// runs so; `None` on a TPM chip and in lab mode.
+    pub fn evaluation_mark(&self) -> Option<&'static str> {
+        let m = self.machine.config();
+        (m.mode == meters::Mode::Production && m.evaluation).then(|| self.t("AVALIAÇÃO: TPM DE SOFTWARE"))
+    }
+
+    /// What an evaluation cabinet cannot protect (the audit menu and the
+    /// boot log say it in full).
+    pub fn evaluation_limits(&self) -> Option<&'static str> {
+        self.evaluation_mark().map(|_| {
+            self.t("O estado do TPM de software é um ficheiro: quem o copia e repõe com os ficheiros do armário desfaz jogo e pagamentos, e a sua hierarquia de plataforma aberta apaga o que é devido. Não serve uma sala de jogo.")
+        })
+    }
+
     pub(super) fn refuse_in_demo(&mut self) -> bool {
         if self.demo() {
             self.fail(Notice::Demonstration);

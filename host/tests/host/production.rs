@@ -37,7 +37,7 @@ fn installed(dir: &std::path::Path, tpm: &SoftwareTpm, operator: &OperatorCreden
     std::fs::write(&manifest_path, ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::default()).unwrap()).unwrap();
     let shipped = test_config::production_text(dir);
     let text = shipped
-        .replace(test_config::SHIPPED_KEY_STORE, &format!("        key_store: Tpm(tcti: {:?}, nv_index: 0x01500020),\n", tpm.tcti()))
+        .replace(test_config::SHIPPED_KEY_STORE, &format!("        key_store: Tpm(tcti: {:?}, nv_index: 0x01500020),\n        evaluation: true,\n", tpm.tcti()))
         .replace(meters::config::DEFAULT_OPERATOR_ARGON2, &operator.pin_argon2)
         .replace(
             &format!("{:?}", test_config::workspace().join("assets/paytables/approved.ron").display().to_string()),
@@ -72,6 +72,10 @@ fn the_host_runs_in_production_on_a_tpm_provisioned_once() {
     let first = Machine::provision(&db, config.machine.clone(), "4829137560").unwrap();
     let mut s = boot(&options).unwrap();
     assert!(s.verification().failures().is_empty(), "{:?}", s.verification().failures());
+    // A software TPM: an evaluation cabinet, marked on every screen and
+    // told in full in the audit menu (issue 47, holes 2 and 8).
+    assert_eq!(s.evaluation_mark(), Some("AVALIAÇÃO: TPM DE SOFTWARE"));
+    assert!(s.evaluation_limits().is_some_and(|l| l.contains("ficheiro")));
     assert_eq!(s.machine().play_block(), None);
     let wear = s.machine().anchor_wear();
     assert!(!wear.stand_in && wear.key_store.contains(&tpm.tcti()), "{}", wear.key_store);

@@ -101,6 +101,10 @@ impl KeyStore for FileStandIn {
         Ok(OperatorCheck::NotKept)
     }
 
+    fn software(&mut self) -> Result<Option<String>, KeyStoreError> {
+        Ok(Some("the file stand-in".into()))
+    }
+
     fn keeps_operator(&self) -> bool {
         false
     }

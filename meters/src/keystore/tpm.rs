@@ -38,7 +38,7 @@ use std::str::FromStr;
 
 use tss_esapi::constants::nv_index_type::NvIndexType;
 use tss_esapi::constants::response_code::Tss2ResponseCodeKind;
-use tss_esapi::constants::{CapabilityType, CommandCode, SessionType};
+use tss_esapi::constants::{CapabilityType, CommandCode, PropertyTag, SessionType};
 use tss_esapi::handles::{KeyHandle, NvIndexHandle, NvIndexTpmHandle, ObjectHandle, PersistentTpmHandle, SessionHandle, TpmHandle};
 use tss_esapi::interface_types::algorithm::HashingAlgorithm;
 use tss_esapi::interface_types::resource_handles::NvAuth;
@@ -47,6 +47,10 @@ use tss_esapi::structures::{Auth, CapabilityData, Digest, MaxBuffer, SymmetricDe
 use tss_esapi::{Context, TctiNameConf};
 
 use super::{KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets};
+
+/// The TPM manufacturer IDs of software TPMs (TCG vendor ID registry):
+/// IBM's (libtpms, which Debian's swtpm runs) and Microsoft's simulator.
+const SOFTWARE_TPM_MANUFACTURERS: [&str; 2] = ["IBM", "MSFT"];
 
 /// What the machine key MACs to make the anchor counter's authorisation
 /// (issue 47, hole 1): only a program that used the key in this boot's
@@ -364,6 +368,25 @@ impl KeyStore for Tpm {
                 _ => Err(self.err(format!("cannot check the operator's credential: {e}"))),
             },
         }
+    }
+
+    fn software(&mut self) -> Result<Option<String>, KeyStoreError> {
+        let mut ctx = self.connect()?;
+        let text = |tag: PropertyTag, ctx: &mut Context| -> Result<String, KeyStoreError> {
+            let (data, _) = ctx.execute_without_session(|c| c.get_capability(CapabilityType::TpmProperties, u32::from(tag), 1)).map_err(|e| self.err(e))?;
+            let value = match data {
+                CapabilityData::TpmProperties(list) => list.find(tag).map(|p| p.value()).unwrap_or(0),
+                _ => 0,
+            };
+            Ok(value.to_be_bytes().iter().filter(|b| b.is_ascii_graphic()).map(|b| char::from(*b)).collect())
+        };
+        let manufacturer = text(PropertyTag::Manufacturer, &mut ctx)?;
+        let vendor = [PropertyTag::VendorString1, PropertyTag::VendorString2].into_iter().map(|t| text(t, &mut ctx)).collect::<Result<Vec<_>, _>>()?.join(" ");
+        // The simulators' manufacturer IDs (TCG vendor ID registry): IBM's
+        // (libtpms, swtpm) and Microsoft's reference simulator; libtpms
+        // names itself "SW TPM" as well.
+        let software = SOFTWARE_TPM_MANUFACTURERS.contains(&manufacturer.as_str()) || vendor.starts_with("SW");
+        Ok(software.then(|| format!("a software TPM (manufacturer {manufacturer:?}, vendor {vendor:?})")))
     }
 
     fn keeps_operator(&self) -> bool {

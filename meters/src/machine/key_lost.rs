@@ -48,9 +48,7 @@ impl Machine {
         logic_door_open: bool,
     ) -> Result<KeyLostClear, BootError> {
         config.validate()?;
-        if config.mode == Mode::Production && config.key_store.is_stand_in() {
-            return Err(BootError::StandInRefused);
-        }
+        super::check_key_store(path, config)?;
         if !logic_door_open {
             return Err(BootError::LogicDoorClosed);
         }

@@ -17,7 +17,7 @@
 use std::path::Path;
 
 use super::{BootError, Machine, anchoring, open_critical_memory};
-use crate::config::{MachineConfig, Mode};
+use crate::config::MachineConfig;
 use crate::credential::{CredentialRecord, LOCKOUT_SECONDS, MAX_FAILURES};
 use crate::keystore::{self, KeyStore, KeyStoreError, OperatorCheck};
 use crate::meters::Door;
@@ -39,9 +39,7 @@ impl Machine {
     /// layer reads it, and a journal that can be read must agree. What is
     /// carried, and what a tamper clear does, is in the module's doc.
     pub fn ram_clear(path: &Path, config: &MachineConfig, operator_id: &str, pin: &str, reason: &str, logic_door_open: bool) -> Result<u64, BootError> {
-        if config.mode == Mode::Production && config.key_store.is_stand_in() {
-            return Err(BootError::StandInRefused);
-        }
+        super::check_key_store(path, config)?;
         if !logic_door_open {
             return Err(BootError::LogicDoorClosed);
         }

@@ -12,13 +12,16 @@ use super::swtpm::SoftwareTpm;
 /// The NV index the anchor counter lives at in these tests.
 pub const NV_INDEX: u32 = 0x0150_0020;
 
-/// The production configuration on this TPM and the NVRAM beside it.
+/// The production configuration on this TPM and the NVRAM beside it: an
+/// evaluation cabinet, since the TPM is a software one (a chip's cabinet
+/// differs only in `evaluation` and in what its platform measures).
 pub fn config(tpm: &SoftwareTpm) -> MachineConfig {
     MachineConfig {
         mode: Mode::Production,
         key_store: KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: NV_INDEX },
         operator: operator(),
         nvram_mirror: Some(tpm.nvram()),
+        evaluation: true,
         ..MachineConfig::default()
     }
 }
