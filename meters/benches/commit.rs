@@ -11,7 +11,10 @@
 //!   cost of an anchor. Rounds never touch the TPM; a tick anchors once per
 //!   `anchor_tick_wagered` (here every 100 rounds of 50 cents).
 //! * `boot` and `RAM clear` on the TPM with the NVRAM mirror (issue 34):
-//!   what the checks of a boot and of a clear cost.
+//!   what the checks of a boot and of a clear cost; `power-up boot` (issue
+//!   47): a boot after a TPM power cycle, with the launcher's step, the
+//!   key's two HMACs under the measured-state policy and the cap (a boot
+//!   again in the same process reuses what it took).
 #![allow(clippy::unwrap_used)]
 
 #[path = "../../tests/support/swtpm.rs"]
@@ -67,7 +70,7 @@ fn bench(c: &mut Criterion) {
     // What one try of an offline search of a copied hash costs (issue 34,
     // hole 5: the PIN's length is chosen from it).
     g.bench_function("credential_check (argon2id, one try)", |b| b.iter(|| assert!(!operator.accepts("bench", "00000000"))));
-    let tpm = swtpm::SoftwareTpm::start(dir.path());
+    let mut tpm = swtpm::SoftwareTpm::start(dir.path());
     let config = MachineConfig {
         mode: Mode::Production,
         key_store: KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0020 },
@@ -110,6 +113,17 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("boot (verify, replay, anchor), 1,000 rounds, swtpm, mirror", |b| {
         b.iter(|| drop(Machine::open(&db, config.clone(), SeedChoice::Entropy).unwrap()));
+    });
+    g.bench_function("power-up boot (TPM reset, launcher, key taken and capped), 1,000 rounds, swtpm, mirror", |b| {
+        b.iter_batched(
+            || {
+                tpm.power_cut();
+                tpm.power_on();
+                meters::keystore::measure_release(&config.key_store, &[7; 32]).unwrap();
+            },
+            |()| drop(Machine::open(&db, config.clone(), SeedChoice::Entropy).unwrap()),
+            criterion::BatchSize::PerIteration,
+        );
     });
     g.bench_function("boot, logic door, RAM clear (verified), swtpm, mirror", |b| {
         b.iter(|| {
