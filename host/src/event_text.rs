@@ -22,6 +22,30 @@ fn anchor_reason(r: AnchorReason, lang: Lang) -> &'static str {
 }
 
 /// One journal entry as a sentence.
+/// A power-up's window since the last anchor (issue 47, hole 3), as the
+/// event log and the audit menu say it.
+pub fn window(w: &meters::anchor::PowerUpWindow, lang: Lang, currency: &Currency) -> String {
+    let t = |key: &'static str| lang.t(key);
+    let money = |c: u64| currency.format(c);
+    let (a, p) = (&w.at_anchor, &w.at_power_up);
+    format!(
+        "{} {}: {} {} → {}, {} {}, {} {}, {} {}, {} {}",
+        t("janela desde a âncora"),
+        w.anchor,
+        t("crédito"),
+        money(a.credit),
+        money(p.credit),
+        t("jogado"),
+        money(p.wagered.saturating_sub(a.wagered)),
+        t("ganho"),
+        money(p.won.saturating_sub(a.won)),
+        t("entrado"),
+        money(p.money_in.saturating_sub(a.money_in)),
+        t("pago|out"),
+        money(p.money_out.saturating_sub(a.money_out)),
+    )
+}
+
 pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
     let t = |key: &'static str| lang.t(key).to_owned();
     let money = |c: u64| currency.format(c);
@@ -32,11 +56,13 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
             }
             None => format!("{} {machine_id}", t("Diário iniciado na máquina")),
         },
-        Entry::PowerUp { unclean_shutdown } => {
-            if *unclean_shutdown {
-                t("Arranque após corte de energia")
-            } else {
-                t("Arranque")
+        Entry::PowerUp { unclean_shutdown, window: found } => {
+            let base = if *unclean_shutdown { t("Arranque após corte de energia") } else { t("Arranque") };
+            // Issue 47, hole 3: what this power-up found since the last
+            // anchor (a copy restored inside it is undetectable).
+            match found {
+                Some(w) => format!("{base}; {}", window(w, lang, currency)),
+                None => base,
             }
         }
         Entry::PowerDown => t("Encerramento"),
@@ -144,7 +170,15 @@ mod tests {
         let step = Step { name: "draw".into(), data: serde_json::json!({ "hold": 3 }) };
         let entries = vec![
             Entry::Genesis { machine_id: "EGM-0001".into(), after_clear: Some(2), epoch_id: "ab".into() },
-            Entry::PowerUp { unclean_shutdown: true },
+            Entry::PowerUp { unclean_shutdown: true, window: None },
+            Entry::PowerUp {
+                unclean_shutdown: false,
+                window: Some(meters::anchor::PowerUpWindow {
+                    anchor: 7,
+                    at_anchor: meters::anchor::WindowMeters { credit: 1_000, wagered: 5_000, won: 4_000, money_in: 2_000, money_out: 0 },
+                    at_power_up: meters::anchor::WindowMeters { credit: 2_500, wagered: 6_000, won: 4_500, money_in: 4_000, money_out: 0 },
+                }),
+            },
             Entry::PowerDown,
             Entry::Anchored { value: 7, reason: AnchorReason::CashOut, writes: 9 },
             Entry::CopyRebuilt { detail: "copy b was older".into() },
@@ -221,6 +255,11 @@ mod tests {
         }
         assert_eq!(event(&Entry::NoteIn { value: 2_000 }, Lang::En, &eur()), "Note accepted: 20.00 EUR");
         assert_eq!(event(&Entry::NoteIn { value: 2_000 }, Lang::Pt, &eur()), "Nota aceite: 20.00 EUR");
-        assert_eq!(event(&entries[16], Lang::En, &eur()), "Round 3 settled: win 2.50 EUR credited; credit 3.35 EUR", "the amounts are in the currency");
+        assert_eq!(
+            event(&entries[2], Lang::En, &eur()),
+            "Power-up; window since anchor 7: credit 10.00 EUR → 25.00 EUR, played 10.00 EUR, won 5.00 EUR, in 20.00 EUR, out 0.00 EUR",
+            "issue 47, hole 3: what a power-up found since its anchor"
+        );
+        assert_eq!(event(&entries[17], Lang::En, &eur()), "Round 3 settled: win 2.50 EUR credited; credit 3.35 EUR", "the amounts are in the currency");
     }
 }

@@ -63,6 +63,50 @@ pub struct AnchorState {
     /// Total wagered (créditos jogados) at the last anchor: the tick counts
     /// from here.
     pub wagered_at_anchor: Cents,
+    /// The money meters at the last anchor (issue 47, hole 3).
+    #[serde(default)]
+    pub meters_at_anchor: WindowMeters,
+}
+
+/// The money meters a window is told in (issue 47, hole 3): the credit
+/// meter and the lifetime meters of M-25 that money moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowMeters {
+    pub credit: Cents,
+    /// a) créditos jogados.
+    pub wagered: Cents,
+    /// b) créditos ganhos.
+    pub won: Cents,
+    /// e) + f): notes and tickets in.
+    pub money_in: Cents,
+    /// g): cash-outs by ticket and by hand-pay.
+    pub money_out: Cents,
+}
+
+impl WindowMeters {
+    pub(crate) fn of(state: &crate::state::CriticalState) -> WindowMeters {
+        let t = &state.totals;
+        WindowMeters {
+            credit: state.credit,
+            wagered: t.games.creditos_jogados,
+            won: t.games.creditos_ganhos,
+            money_in: t.dinheiro_entrado.saturating_add(t.bilhetes_codificados_entrados),
+            money_out: t.cancelamento_creditos.saturating_add(t.cancelamento_creditos_manual),
+        }
+    }
+}
+
+/// What a power-up found since the last anchor (issue 47, hole 3): the
+/// play a copy of every file, restored inside that window, could undo
+/// without any check seeing it (at most the tick, 50.00 wagered in
+/// production). Recorded with every power-up, for the floor to compare
+/// with what its own systems saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PowerUpWindow {
+    /// The counter value of the last anchor.
+    pub anchor: u64,
+    pub at_anchor: WindowMeters,
+    pub at_power_up: WindowMeters,
 }
 
 /// What a boot does about the anchor, from the head, the counter and

@@ -140,6 +140,11 @@ pub enum Entry {
     },
     PowerUp {
         unclean_shutdown: bool,
+        /// The window since the last anchor, as this power-up found it
+        /// (issue 47, hole 3); none on a new machine's first boot and in
+        /// journals of earlier versions.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<crate::anchor::PowerUpWindow>,
     },
     PowerDown,
     /// The key store's counter was advanced and read back (issue 21): the

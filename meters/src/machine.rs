@@ -376,7 +376,14 @@ impl Machine {
                 boot.push(Entry::CarriedOver { carried: Box::new(carried) });
             }
         }
-        boot.push(Entry::PowerUp { unclean_shutdown: !fresh && !state.clean_shutdown });
+        // Issue 47, hole 3: what this power-up finds since the last anchor,
+        // for the floor to see (a copy restored inside it is undetectable).
+        let window = (!fresh && state.anchor.writes > 0).then(|| crate::anchor::PowerUpWindow {
+            anchor: state.anchor.value,
+            at_anchor: state.anchor.meters_at_anchor,
+            at_power_up: crate::anchor::WindowMeters::of(&state),
+        });
+        boot.push(Entry::PowerUp { unclean_shutdown: !fresh && !state.clean_shutdown, window });
         boot.extend(rebuilt.into_iter().map(|detail| Entry::CopyRebuilt { detail }));
         let rng = match seed {
             SeedChoice::Entropy => {

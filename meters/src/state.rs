@@ -153,6 +153,10 @@ pub struct CriticalState {
     /// The rollback anchor (issue 21).
     #[serde(default)]
     pub anchor: crate::anchor::AnchorState,
+    /// The window the last power-up found since its anchor (issue 47,
+    /// hole 3): the audit menu shows it.
+    #[serde(default)]
+    pub last_window: Option<crate::anchor::PowerUpWindow>,
 }
 
 /// The journal does not follow from the state: an entry that could not
@@ -196,7 +200,10 @@ impl CriticalState {
                 self.clears = after_clear.unwrap_or(0);
                 self.clean_shutdown = true;
             }
-            Entry::PowerUp { .. } => {
+            Entry::PowerUp { window, .. } => {
+                if window.is_some() {
+                    self.last_window = *window;
+                }
                 self.totals.arranques += 1;
                 self.games_since_power_up = 0;
                 self.clean_shutdown = false;
@@ -245,7 +252,12 @@ impl CriticalState {
                         format!("anchor {value} (write {writes}) does not follow anchor {} (write {})", self.anchor.value, self.anchor.writes),
                     ));
                 }
-                self.anchor = crate::anchor::AnchorState { value: *value, writes: *writes, wagered_at_anchor: self.totals.games.creditos_jogados };
+                self.anchor = crate::anchor::AnchorState {
+                    value: *value,
+                    writes: *writes,
+                    wagered_at_anchor: self.totals.games.creditos_jogados,
+                    meters_at_anchor: crate::anchor::WindowMeters::of(self),
+                };
             }
             Entry::LinkedDelivered { pool, rounds } => {
                 for r in rounds {

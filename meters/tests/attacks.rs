@@ -236,7 +236,7 @@ fn attack_4_a_clear_is_checked_against_the_machines_own_credential() {
     drop(m);
     // The default configuration's credential (PIN 0000) passed by the
     // caller is not the machine's.
-    let theirs = MachineConfig { mode: Mode::Production, key_store: config(&tpm).key_store, ..MachineConfig::default() };
+    let theirs = MachineConfig { mode: Mode::Production, key_store: config(&tpm).key_store, evaluation: true, ..MachineConfig::default() };
     assert!(matches!(Machine::ram_clear(&db, &theirs, "operator", "0000", "attack", true), Err(BootError::AuthenticationFailed)));
     assert!(matches!(Machine::ram_clear(&db, &config(&tpm), "operator", "0000", "attack", true), Err(BootError::AuthenticationFailed)));
     // The owner's PIN clears it; the 20 € credit is carried as a hand-pay.

@@ -8,17 +8,15 @@
 //! |---|---|
 //! | 1 no measured state: the key's HMAC for anyone after a power cycle | `hole_1_*` (the lab's recipe and its neighbours: beside the running cabinet, the attacker's own boot with the launcher's step replayed, a boot without the launcher; provisioning refused where nothing is measured); `attacks_on_the_tpm.rs` (`hole_2_*`); `tools/tests/egm_lab_cli.rs` (`egm-lab launch`, the key taken once per boot) |
 //! | 2 the key-lost clear with the credential records deleted | `hole_2_*` |
-//! | 3 the mirror restored with the copy: the tick bounds every window | `hole_4_*` (a longer tick refused); `meters::config` (`MAX_WINDOW`, mirror or not) |
+//! | 3 the mirror restored with the copy: the tick bounds every window | `hole_4_*` (a longer tick refused); `meters::config` (`MAX_WINDOW`, mirror or not); `hole_3_*` (every power-up reports its window since the last anchor) |
 //! | 4 a setting that widens the window, edited while off | `hole_4_*` |
 //! | 5 a copy from provisioning confirmed at any counter value | `hole_5_*` (the counter's first write cut by a relay on the TPM's bus); `meters::anchor` (`every_head_and_counter_pair_has_one_named_outcome`) |
-//!
 //! | 7 a 4-digit PIN provisioned in production (first half) | `hole_7_*` |
 //! | 6 voids of committed outcomes | `attacks_round_two.rs` (`hole_12_no_round_is_ever_voided`); `host/tests/host/roulette_rounds.rs`, `tests/linked_progressive.rs` (a configuration without an open round's game) |
+//! | 2 and 8 a software TPM (its state a file) in production | `holes_2_and_8_*` |
 //!
-//! Hole 8 (with hole 2's second half: production refuses a software TPM
-//! unless the configuration says evaluation), hole 3's report of each
-//! window and hole 7's second half (no offline-searchable hash in any file
-//! where the TPM holds the credential) stay open.
+//! Hole 7's second half (no offline-searchable hash in any file where the
+//! TPM holds the credential) stays open.
 #![allow(clippy::unwrap_used)]
 
 mod support;
@@ -360,4 +358,42 @@ fn holes_2_and_8_production_refuses_a_software_tpm_unless_it_is_an_evaluation_ca
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.credit(), 20_000);
     assert!(m.ram_clears().unwrap().is_empty());
+}
+
+/// Hole 3, the report: a copy of every file restored inside a window is
+/// undetectable by design (the tick bounds it at 50.00 wagered in
+/// production), so every power-up records what it finds since the last
+/// anchor — the credit and the money meters there and now — in the event
+/// log, for the floor to compare with its own systems; the audit menu
+/// shows the last one. Played for real: 10,000 in, three losing rounds of
+/// 1,000 (under the tick), the power cut, the boot; then the attacker's
+/// copy from right after that boot, restored after two more rounds: its
+/// power-up reports the window it claims, not the one that was played.
+#[test]
+fn hole_3_every_power_up_reports_its_window_since_the_last_anchor() {
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
+    m.insert_note(10_000).unwrap();
+    let anchor = m.anchor_wear().counter;
+    for _ in 0..3 {
+        lose(&mut m, 1_000);
+    }
+    drop(m); // the power goes: no power-down record
+    let m = boot(&db, &tpm).unwrap();
+    let w = m.state().last_window.expect("the power-up reported its window");
+    assert_eq!(w.anchor, anchor);
+    assert_eq!((w.at_anchor.credit, w.at_anchor.wagered, w.at_anchor.money_in), (0, 0, 0), "the anchor before the note");
+    assert_eq!((w.at_power_up.credit, w.at_power_up.wagered, w.at_power_up.won, w.at_power_up.money_in), (7_000, 3_000, 0, 10_000));
+    let logged = m.events(20).unwrap().into_iter().find(|r| matches!(r.entry, meters::Entry::PowerUp { .. })).expect("a power-up in the log");
+    assert!(matches!(logged.entry, meters::Entry::PowerUp { unclean_shutdown: true, window: Some(ref lw) } if *lw == w));
+    let after_boot = m.anchor_wear().counter;
+    let copy = support::production::snapshot(&db, &tpm);
+    let mut m = m;
+    lose(&mut m, 1_000);
+    lose(&mut m, 1_000);
+    drop(m);
+    copy.restore();
+    let m = boot(&db, &tpm).unwrap();
+    let w = m.state().last_window.unwrap();
+    assert_eq!(w.anchor, after_boot);
+    assert_eq!((w.at_anchor.credit, w.at_power_up.credit, w.at_power_up.wagered - w.at_anchor.wagered), (7_000, 7_000, 0), "the copy's own window");
 }

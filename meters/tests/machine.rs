@@ -172,7 +172,7 @@ fn a_round_survives_a_restart_at_its_step_and_is_finished_never_voided() {
     assert_eq!((open.round, open.steps, open.stake), (1, 2, 25));
     assert_eq!(m.credit(), 975);
     let power_up = m.events(10).unwrap().into_iter().find_map(|r| match r.entry {
-        Entry::PowerUp { unclean_shutdown } => Some(unclean_shutdown),
+        Entry::PowerUp { unclean_shutdown, .. } => Some(unclean_shutdown),
         _ => None,
     });
     assert_eq!(power_up, Some(true), "the power loss is logged");

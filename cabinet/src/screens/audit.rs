@@ -219,6 +219,13 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     ui.label(s.t("âncora: escritas / orçamento"));
                     ui.label(format!("{} / {} ({} {})", wear.writes, wear.budget, s.t("contador|counter"), wear.counter));
                     ui.end_row();
+                    // Issue 47, hole 3: what the last power-up found since
+                    // its anchor, as the event log records it.
+                    if let Some(w) = st.last_window {
+                        ui.label(s.t("última janela (desde a âncora)"));
+                        ui.label(game_host::event_text::window(&w, s.lang(), cur));
+                        ui.end_row();
+                    }
                 });
                 for (name, g) in &st.per_game {
                     ui.collapsing(format!("{} {name}", s.t("Jogo")), |ui| meter_grid(ui, &format!("g-{name}"), g, digits, cur, &s));
