@@ -5,9 +5,10 @@
 #
 #   * a software TPM 2.0 (Debian's swtpm) stands in for the cabinet's chip,
 #     its state in var/tpm, on loopback ports 2321-2322 (EGM_TPM_PORT);
-#   * var/cabinet.ron is the shipped configuration with this TPM and the
-#     operator's own credential: the PIN comes from EGM_OPERATOR_PIN, or a
-#     random one is made and printed once (production refuses PIN 0000);
+#   * var/cabinet.ron is the shipped configuration with this TPM; the
+#     operator's PIN comes from EGM_OPERATOR_PIN, or a random one is made
+#     and printed once, and provisioning sets it in the TPM, which alone
+#     holds it (issue 47, hole 7);
 #   * var/approved.ron is the approved manifest with this build of the
 #     cabinet approved in it (egm-lab approve-program): on a floor the
 #     certification lab's manifest lists the certified build instead;
@@ -120,15 +121,10 @@ if [ ! -f "$var/cabinet.ron" ]; then
     if [ -z "$pin" ]; then
         pin=$(printf '%05d%05d' "$(($(od -An -N4 -tu4 /dev/urandom) % 100000))" "$(($(od -An -N4 -tu4 /dev/urandom) % 100000))")
         echo "operator PIN for RAM clears: $pin (shown once; set EGM_OPERATOR_PIN to choose it)"
-        echo "  keep it: every RAM clear of this cabinet needs it, and nothing recovers it (only"
-        echo "  its argon2id hash is kept); lost, the cabinet is installed again from an empty var/"
+        echo "  keep it: every RAM clear of this cabinet needs it, and nothing recovers it (the TPM"
+        echo "  alone holds it, no file a hash of it); lost, the cabinet is installed again from an empty var/"
     fi
-    entry=$(printf '%s\n' "$pin" | "$bin/egm-lab" credential --operator operator)
-    hash=${entry#*pin_argon2: \"}
-    hash=${hash%%\"*}
-    shipped_hash='$argon2id$v=19$m=19456,t=2,p=1$ZWdtLWRlZmF1bHQtc2FsdA$l1NqMYHwfbxc7V0zizfLTpTvs2TqZRAAABDix94OPMg'
     text=$(<assets/config/cabinet.ron)
-    text=${text//"$shipped_hash"/"$hash"}
     text=${text//'tcti: "device:/dev/tpmrm0"'/"tcti: \"$tcti\""}
     # A software TPM: an evaluation cabinet (issue 47), which every screen
     # says; production refuses a software TPM otherwise.

@@ -271,10 +271,11 @@ impl MachineConfig {
         if self.mode == Mode::Production && self.operator.is_default() {
             return Err(ConfigError::DefaultCredential);
         }
-        // Issue 47, hole 7: no hash cheaper than the one `egm-lab
-        // credential` makes.
-        if self.mode == Mode::Production {
-            self.operator.check_cost()?;
+        // Issue 47, hole 7: production keeps the PIN in the TPM alone; no
+        // file (this configuration, the journal that records it, the
+        // credential record) holds a hash an offline search attacks.
+        if self.mode == Mode::Production && !self.operator.is_held_by_tpm() {
+            return Err(ConfigError::Credential(CredentialError::HashInFiles));
         }
         // Issue 47, hole 3: with or without a mirror, which an attacker
         // holding every file restores with the copy.
@@ -341,8 +342,17 @@ mod tests {
     /// The default with the operator's own credential (production refuses
     /// the default PIN).
     fn configured() -> MachineConfig {
-        let operator = OperatorCredential::new("operator", "7391046285").expect("a valid PIN");
+        let operator = if MachineConfig::default().mode == Mode::Production {
+            OperatorCredential::held_by_tpm("operator").expect("an operator")
+        } else {
+            OperatorCredential::new("operator", "7391046285").expect("a valid PIN")
+        };
         MachineConfig { operator, nvram_mirror: Some("nvram".into()), ..MachineConfig::default() }
+    }
+
+    /// A production configuration: the PIN held by the TPM alone.
+    fn production() -> MachineConfig {
+        MachineConfig { mode: Mode::Production, operator: OperatorCredential::held_by_tpm("operator").expect("an operator"), ..configured() }
     }
 
     #[test]
@@ -374,17 +384,22 @@ mod tests {
         let c = MachineConfig { meter_digits: 9, ..configured() };
         assert_eq!(c.validate(), Err(ConfigError::MeterDigits(9)));
         // Issue 34, hole 8: production without NVRAM keeps the window small.
-        let c = MachineConfig { mode: Mode::Production, nvram_mirror: None, anchor_tick_wagered: 20_000, ..configured() };
+        let c = MachineConfig { nvram_mirror: None, anchor_tick_wagered: 20_000, ..production() };
         assert_eq!(c.validate(), Err(ConfigError::WindowUnbounded { tick: 20_000, max: MAX_WINDOW }));
-        let c = MachineConfig { mode: Mode::Production, nvram_mirror: None, anchor_tick_wagered: MAX_WINDOW, ..configured() };
+        let c = MachineConfig { nvram_mirror: None, anchor_tick_wagered: MAX_WINDOW, ..production() };
         assert_eq!(c.validate(), Ok(()));
         // Issue 47, hole 3: with a mirror too.
-        let c = MachineConfig { mode: Mode::Production, nvram_mirror: Some("nv".into()), anchor_tick_wagered: 20_000, ..configured() };
+        let c = MachineConfig { nvram_mirror: Some("nv".into()), anchor_tick_wagered: 20_000, ..production() };
         assert_eq!(c.validate(), Err(ConfigError::WindowUnbounded { tick: 20_000, max: MAX_WINDOW }));
         assert_eq!(MachineConfig::default().anchor_tick_wagered, MAX_WINDOW);
         let mut c = configured();
         c.jackpot_threshold = c.handpay_limit + 1;
         assert!(matches!(c.validate(), Err(ConfigError::JackpotAboveHandpay { .. })));
+        // Issue 47, hole 7: production holds no hash of the PIN in a file,
+        // however costly.
+        let hashed = OperatorCredential::new("operator", "7391046285").expect("a valid PIN");
+        let c = MachineConfig { operator: hashed, ..production() };
+        assert_eq!(c.validate(), Err(ConfigError::Credential(CredentialError::HashInFiles)));
     }
 
     /// The lab build's default is a lab configuration, which may keep the

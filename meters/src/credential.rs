@@ -9,6 +9,11 @@
 //!   never against a configuration the caller passes; failed tries are
 //!   counted there and lock the clear out for a while.
 //! * Production refuses the default credential (PIN 0000).
+//! * **Production keeps the PIN in the TPM alone** (issue 47, hole 7): its
+//!   configuration, and so its journal and its credential record, name the
+//!   operator with [`HELD_BY_TPM`] in place of a hash; provisioning sets
+//!   the PIN in the TPM's credential (under its dictionary-attack lockout)
+//!   and nothing on the cabinet's files can be searched offline for it.
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
@@ -24,6 +29,10 @@ pub const DEFAULT_PIN: &str = "0000";
 /// 32-core server; 10^8 would take 16 core-days (half a day on that
 /// server), 10^6, as before, 4 hours, and 10^4 two minutes.
 pub const MIN_PIN_DIGITS: usize = 10;
+
+/// What a production credential holds in place of a hash: the PIN is
+/// held by the TPM alone (issue 47, hole 7).
+pub const HELD_BY_TPM: &str = "held-by-tpm";
 
 /// Failed tries before the RAM clear locks out.
 pub const MAX_FAILURES: u32 = 5;
@@ -49,11 +58,11 @@ pub enum CredentialError {
     BadPin,
     #[error("the operator PIN could not be hashed: {0}")]
     Hash(String),
-    /// Issue 47, hole 7: a hash made outside at a lower cost.
+    /// Issue 47, hole 7: production keeps no hash of the PIN in any file.
     #[error(
-        "the operator PIN hash costs {memory_kib} KiB and {passes} passes: production needs at least {min_kib} KiB and {min_passes} (make one with `egm-lab credential`)"
+        "production keeps the operator's PIN in the TPM alone: the configuration names the operator only (operator: (operator_id: \"…\", pin_argon2: \"held-by-tpm\")), never a hash an offline search of a copied file attacks"
     )]
-    WeakHash { memory_kib: u32, passes: u32, min_kib: u32, min_passes: u32 },
+    HashInFiles,
 }
 
 /// argon2id's memory cost, in KiB: OWASP's minimum.
@@ -89,10 +98,27 @@ impl OperatorCredential {
         Ok(Self { operator_id: operator_id.into(), pin_argon2: hash.to_string() })
     }
 
-    /// The hash parses as argon2id.
+    /// A production credential (issue 47, hole 7): the operator, the PIN
+    /// held by the TPM alone (provisioning sets it there).
+    pub fn held_by_tpm(operator_id: &str) -> Result<Self, CredentialError> {
+        if operator_id.trim().is_empty() {
+            return Err(CredentialError::NoOperator);
+        }
+        Ok(Self { operator_id: operator_id.into(), pin_argon2: HELD_BY_TPM.into() })
+    }
+
+    /// Whether the PIN is held by the TPM alone (no hash in any file).
+    pub fn is_held_by_tpm(&self) -> bool {
+        self.pin_argon2 == HELD_BY_TPM
+    }
+
+    /// The hash parses as argon2id (or the PIN is held by the TPM).
     pub fn validate(&self) -> Result<(), CredentialError> {
         if self.operator_id.trim().is_empty() {
             return Err(CredentialError::NoOperator);
+        }
+        if self.is_held_by_tpm() {
+            return Ok(());
         }
         let parsed = PasswordHash::new(&self.pin_argon2).map_err(|e| CredentialError::NotArgon2id(e.to_string()))?;
         if parsed.algorithm.as_str() != "argon2id" {
@@ -101,22 +127,11 @@ impl OperatorCredential {
         Ok(())
     }
 
-    /// Issue 47, hole 7: the hash costs at least what `new` makes (a hash
-    /// made outside at a lower cost once passed in production).
-    pub fn check_cost(&self) -> Result<(), CredentialError> {
-        let parsed = PasswordHash::new(&self.pin_argon2).map_err(|e| CredentialError::NotArgon2id(e.to_string()))?;
-        let param = |name: &str| parsed.params.get_decimal(name).unwrap_or(0);
-        let (memory_kib, passes) = (param("m"), param("t"));
-        if memory_kib < MEMORY_KIB || passes < PASSES {
-            return Err(CredentialError::WeakHash { memory_kib, passes, min_kib: MEMORY_KIB, min_passes: PASSES });
-        }
-        Ok(())
-    }
-
     /// Whether `operator_id` and `pin` match (argon2's comparison is
-    /// constant-time).
+    /// constant-time). A PIN held by the TPM is never accepted here: only
+    /// the TPM checks it.
     pub fn accepts(&self, operator_id: &str, pin: &str) -> bool {
-        if operator_id != self.operator_id {
+        if operator_id != self.operator_id || self.is_held_by_tpm() {
             return false;
         }
         match PasswordHash::new(&self.pin_argon2) {
@@ -218,5 +233,18 @@ mod tests {
         assert!(matches!(sha.validate(), Err(CredentialError::NotArgon2id(_))));
         let bcryptish = OperatorCredential { operator_id: "ana".into(), pin_argon2: "$argon2i$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA".into() };
         assert!(matches!(bcryptish.validate(), Err(CredentialError::NotArgon2id(_))));
+    }
+
+    /// Issue 47, hole 7: a production credential holds no hash; nothing in
+    /// a file accepts any PIN for it.
+    #[test]
+    fn a_credential_held_by_the_tpm_accepts_no_pin_from_files() {
+        let c = OperatorCredential::held_by_tpm("ana").unwrap();
+        assert_eq!(c.validate(), Ok(()));
+        assert!(c.is_held_by_tpm() && !c.is_default());
+        for pin in ["7391046285", "0000", "", HELD_BY_TPM] {
+            assert!(!c.accepts("ana", pin), "{pin}");
+        }
+        assert_eq!(OperatorCredential::held_by_tpm(" "), Err(CredentialError::NoOperator));
     }
 }

@@ -281,10 +281,19 @@ impl Machine {
         if config.mode == crate::config::Mode::Production {
             crate::credential::check_pin(pin)?;
         }
-        if !config.operator.accepts(operator, pin) {
+        // Issue 47, hole 7: a PIN held by the TPM is set there now (nothing
+        // in a file checks it); a hash in the configuration (lab mode)
+        // must accept it.
+        if !config.operator.is_held_by_tpm() && !config.operator.accepts(operator, pin) {
             return Err(BootError::AuthenticationFailed);
         }
         check_key_store(path, &config)?;
+        // A TPM that already holds a credential checks the PIN itself (its
+        // lockout counts a wrong one): provisioning again never replaces it.
+        {
+            let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+            ram_clear::check_with_key_store(keys.as_mut(), &config, operator, pin)?;
+        }
         let secrets = crate::credential::owner_secrets(&config.machine_id, operator, pin)?;
         keystore::open(&config.key_store, path).and_then(|mut keys| keys.take_ownership(&secrets)).map_err(StoreError::from)?;
         let m = Self::boot(path, config, SeedChoice::Entropy, true)?;

@@ -193,8 +193,14 @@ fn attack_3_a_lost_key_is_recovered_only_by_a_recorded_key_lost_clear() {
     // Not on the old TPM: its key still verifies everything.
     let r = Machine::ram_clear_key_lost(&db, &config(&old_tpm), "ana", "7391046285", "swap", true);
     assert!(matches!(r, Err(BootError::KeyNotLost(_))), "{r:?}");
-    let r = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "ana", "000000", "guess", true);
+    // The new TPM keeps no credential and no file holds anything to check
+    // the PIN against (issue 47, hole 7): another operator than the
+    // machine's record names is refused, and so is a PIN the new TPM could
+    // not take.
+    let r = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "eve", "7391046285", "guess", true);
     assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
+    let r = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "ana", "000000", "guess", true);
+    assert!(matches!(r, Err(BootError::Credential(meters::credential::CredentialError::BadPin))), "{r:?}");
 
     let clear = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "ana", "7391046285", "TPM replaced", true).unwrap();
     let m = boot(&db, &new_tpm).unwrap();

@@ -85,13 +85,14 @@ fn hole_1_provisioning_takes_ownership_of_the_tpm() {
     }
     // Provisioning again on the owned TPM with another operator's PIN is
     // refused by name, before any file is made.
-    let eve = MachineConfig { operator: OperatorCredential::new("eve", "1111111111").unwrap(), ..config(&tpm) };
+    let eve = MachineConfig { operator: OperatorCredential::held_by_tpm("eve").unwrap(), ..config(&tpm) };
     let other = dir.path().join("eve.sqlite");
     std::fs::remove_file(format!("{}", tpm.nvram().display())).unwrap();
     let hijack = Machine::provision(&other, eve, "1111111111");
-    // The TPM already holds this cabinet's key, counter and credential:
-    // nothing is made, and a new file beside a written counter is wiped.
-    assert!(matches!(hijack, Err(BootError::RamError(IntegrityError::Wiped { .. } | IntegrityError::Nvram(_)))), "{:?}", hijack.err());
+    // The TPM already holds this cabinet's credential: it checks the PIN
+    // (a wrong one counts on its lockout) before anything is made.
+    assert!(matches!(hijack, Err(BootError::AuthenticationFailed)), "{:?}", hijack.err());
+    assert!(!other.exists());
 }
 
 /// Hole 2: the key and the counter answer only to the measured state the
@@ -199,7 +200,7 @@ fn hole_6_foreign_files_and_the_attackers_credential_open_no_clear() {
 
     let eve_dir = tempfile::tempdir().unwrap();
     let eve_tpm = SoftwareTpm::start(eve_dir.path());
-    let eve = MachineConfig { operator: OperatorCredential::new("eve", "1111111111").unwrap(), ..config(&eve_tpm) };
+    let eve = MachineConfig { operator: OperatorCredential::held_by_tpm("eve").unwrap(), ..config(&eve_tpm) };
     let eve_db = eve_dir.path().join("egm.sqlite");
     launch(&eve_tpm);
     Machine::provision(&eve_db, eve.clone(), "1111111111").unwrap();

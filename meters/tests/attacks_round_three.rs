@@ -11,12 +11,10 @@
 //! | 3 the mirror restored with the copy: the tick bounds every window | `hole_4_*` (a longer tick refused); `meters::config` (`MAX_WINDOW`, mirror or not); `hole_3_*` (every power-up reports its window since the last anchor) |
 //! | 4 a setting that widens the window, edited while off | `hole_4_*` |
 //! | 5 a copy from provisioning confirmed at any counter value | `hole_5_*` (the counter's first write cut by a relay on the TPM's bus); `meters::anchor` (`every_head_and_counter_pair_has_one_named_outcome`) |
-//! | 7 a 4-digit PIN provisioned in production (first half) | `hole_7_*` |
+//! | 7 a 4-digit PIN, and its hash in the files | `hole_7_*` (a PIN held by the TPM alone; a key-lost clear after the TPM is gone says the PIN went unchecked) |
 //! | 6 voids of committed outcomes | `attacks_round_two.rs` (`hole_12_no_round_is_ever_voided`); `host/tests/host/roulette_rounds.rs`, `tests/linked_progressive.rs` (a configuration without an open round's game) |
 //! | 2 and 8 a software TPM (its state a file) in production | `holes_2_and_8_*` |
-//!
-//! Hole 7's second half (no offline-searchable hash in any file where the
-//! TPM holds the credential) stays open.
+
 #![allow(clippy::unwrap_used)]
 
 mod support;
@@ -101,7 +99,7 @@ fn hole_2_a_key_lost_clear_needs_the_machines_own_credential_record() {
         }
     }
     let theirs = SoftwareTpm::start(&dir.path().join("attacker"));
-    let attacker = OperatorCredential::new("mallory", "5820496173").unwrap();
+    let attacker = OperatorCredential::held_by_tpm("mallory").unwrap();
     let config = MachineConfig {
         key_store: KeyStoreConfig::Tpm { tcti: theirs.tcti(), nv_index: support::production::NV_INDEX },
         operator: attacker,
@@ -109,7 +107,7 @@ fn hole_2_a_key_lost_clear_needs_the_machines_own_credential_record() {
         ..config(&tpm)
     };
     let r = Machine::ram_clear_key_lost(&db, &config, "mallory", "5820496173", "attack", true);
-    assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
+    assert!(matches!(r, Err(BootError::NoCredential)), "{r:?}");
     // Not with the machine's own PIN either: the record is gone.
     let r = Machine::ram_clear_key_lost(&db, &config, "ana", PIN, "attack", true);
     assert!(r.is_err(), "{r:?}");
@@ -128,39 +126,86 @@ fn hash_made_outside(pin: &str, memory_kib: u32, passes: u32) -> String {
     argon.hash_password(pin.as_bytes(), &salt).unwrap().to_string()
 }
 
-/// Hole 7 (its first half): a 4-digit PIN's hash, made outside at full
-/// cost, once passed validation and provisioned a production cabinet (the
-/// TPM's owner, endorsement and lockout secrets derived from it; 10^4 PINs
-/// searched offline in 256 s). Production provisions only a PIN of 10 to
-/// 12 digits, and refuses a hash cheaper than the product makes. Nothing
-/// is written to the TPM or the files before the refusal.
+/// Hole 7: a 4-digit PIN's hash, made outside at full cost, once passed
+/// validation and provisioned a production cabinet (the TPM's owner,
+/// endorsement and lockout secrets derived from it; 10^4 PINs searched
+/// offline in 256 s), and the hash sat in the configuration and the
+/// database. Production now provisions only a PIN of 10 to 12 digits, and
+/// holds no hash of it in any file, however costly: the configuration names
+/// the operator (`held-by-tpm`), the TPM alone holds the PIN. Nothing is
+/// written to the TPM or the files before a refusal; after provisioning no
+/// file of the cabinet holds the PIN or an argon2 hash.
 #[test]
-fn hole_7_production_provisions_only_a_pin_no_offline_search_breaks_in_years() {
+fn hole_7_production_holds_no_searchable_hash_and_only_a_long_pin() {
     let dir = tempfile::tempdir().unwrap();
     let tpm = SoftwareTpm::start(dir.path());
     let db = dir.path().join("egm.sqlite");
-    let short = OperatorCredential { operator_id: "ana".into(), pin_argon2: hash_made_outside("1234", 19 * 1024, 2) };
-    let weak = MachineConfig { operator: short, ..config(&tpm) };
-    assert_eq!(weak.validate(), Ok(()), "the hash itself is at full cost");
-    let r = Machine::provision(&db, weak, "1234");
-    assert!(matches!(r, Err(BootError::Credential(meters::credential::CredentialError::BadPin))), "{r:?}");
-    assert!(!db.exists(), "critical memory was written before the refusal");
-    // A long PIN hashed at a tenth of the cost: refused by the configuration.
-    let cheap = OperatorCredential { operator_id: "ana".into(), pin_argon2: hash_made_outside(PIN, 1_024, 1) };
-    let r = Machine::provision(&db, MachineConfig { operator: cheap, ..config(&tpm) }, PIN);
-    assert!(
-        matches!(
-            r,
-            Err(BootError::Config(meters::config::ConfigError::Credential(meters::credential::CredentialError::WeakHash { memory_kib: 1_024, passes: 1, .. })))
-        ),
-        "{r:?}"
-    );
-    assert!(!db.exists());
-    // The TPM was never taken: a proper provisioning still works on it.
     support::production::launch(&tpm);
+    // A hash in the configuration, at full cost or a tenth of it.
+    for hash in [hash_made_outside("1234", 19 * 1024, 2), hash_made_outside(PIN, 1_024, 1), OperatorCredential::new("ana", PIN).unwrap().pin_argon2] {
+        let hashed = MachineConfig { operator: OperatorCredential { operator_id: "ana".into(), pin_argon2: hash }, ..config(&tpm) };
+        let r = Machine::provision(&db, hashed, PIN);
+        assert!(matches!(r, Err(BootError::Config(meters::config::ConfigError::Credential(meters::credential::CredentialError::HashInFiles)))), "{r:?}");
+        assert!(!db.exists(), "critical memory was written before the refusal");
+    }
+    // A short PIN, the PIN held by the TPM: refused before the TPM is taken.
+    let r = Machine::provision(&db, config(&tpm), "1234");
+    assert!(matches!(r, Err(BootError::Credential(meters::credential::CredentialError::BadPin))), "{r:?}");
+    assert!(!db.exists());
     Machine::provision(&db, config(&tpm), PIN).unwrap();
-    let m = boot(&db, &tpm).unwrap();
-    assert_eq!(m.credit(), 0);
+    let mut m = boot(&db, &tpm).unwrap();
+    m.insert_note(5_000).unwrap();
+    m.shutdown().unwrap();
+    // No file of the cabinet holds the PIN or any argon2 hash.
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            let bytes = std::fs::read(&path).unwrap();
+            for needle in [PIN.as_bytes(), b"$argon2".as_slice()] {
+                assert!(!bytes.windows(needle.len()).any(|w| w == needle), "{} holds {:?}", path.display(), String::from_utf8_lossy(needle));
+            }
+        }
+    }
+    // The TPM checks the PIN: a wrong one is refused, the right one clears.
+    let mut m = boot(&db, &tpm).unwrap();
+    m.open_door(meters::Door::Logic).unwrap();
+    drop(m);
+    assert!(matches!(Machine::ram_clear(&db, &config(&tpm), "ana", "7391046286", "guess", true), Err(BootError::AuthenticationFailed)));
+    Machine::ram_clear(&db, &config(&tpm), "ana", PIN, "service", true).unwrap();
+}
+
+/// Hole 7 with the TPM gone (cleared or replaced): nothing on the files can
+/// check the PIN it held, so the key-lost clear goes on for the operator
+/// the machine's record names (another name is refused), says in its
+/// record that the PIN went unchecked, carries nothing unverified, and the
+/// new TPM takes the PIN.
+#[test]
+fn hole_7_a_key_lost_clear_after_the_tpm_is_gone_says_the_pin_went_unchecked() {
+    let (_dir, old_tpm, db, mut m) = provisioned_cabinet();
+    m.insert_note(10_000).unwrap();
+    m.open_door(meters::Door::Logic).unwrap();
+    drop(m);
+    let new_dir = tempfile::tempdir().unwrap();
+    let new_tpm = SoftwareTpm::start(new_dir.path());
+    support::production::launch(&new_tpm);
+    let on_new = MachineConfig { key_store: config(&new_tpm).key_store, ..config(&old_tpm) };
+    let r = Machine::ram_clear_key_lost(&db, &on_new, "mallory", PIN, "attack", true);
+    assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
+    let clear = Machine::ram_clear_key_lost(&db, &on_new, "ana", "5820496173", "TPM replaced", true).unwrap();
+    let m = boot_with(&db, on_new.clone(), &new_tpm).unwrap();
+    assert_eq!(m.credit(), 0, "nothing unverified carried");
+    let record = m.ram_clears().unwrap().pop().unwrap();
+    let before: serde_json::Value = serde_json::from_str(&record.meters_before).unwrap();
+    assert!(before["operator_pin"].as_str().unwrap().starts_with("not checked"), "{before}");
+    assert_eq!(before["credit"].as_u64(), Some(10_000), "the unverified credit is reported for the operator to settle by hand");
+    assert!(clear.archive.exists());
+    drop(m);
+    // The new TPM holds the PIN given at the clear.
+    let mut m = boot_with(&db, on_new.clone(), &new_tpm).unwrap();
+    m.open_door(meters::Door::Logic).unwrap();
+    drop(m);
+    assert!(matches!(Machine::ram_clear(&db, &on_new, "ana", PIN, "old PIN", true), Err(BootError::AuthenticationFailed)));
+    Machine::ram_clear(&db, &on_new, "ana", "5820496173", "service", true).unwrap();
 }
 
 /// Hole 5, end to end: the cabinet is provisioned on its TPM (through a

@@ -244,7 +244,7 @@ fn a_lab_seed_is_refused_in_production_and_logged_in_lab() {
     let path = dir.path().join("egm.sqlite");
     let production = MachineConfig {
         mode: Mode::Production,
-        operator: meters::OperatorCredential::new("ana", "7391046285").unwrap(),
+        operator: meters::OperatorCredential::held_by_tpm("ana").unwrap(),
         nvram_mirror: Some(dir.path().join("nvram.bin")),
         ..MachineConfig::default()
     };

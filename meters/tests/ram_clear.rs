@@ -115,7 +115,11 @@ fn the_credential_changes_only_with_the_logic_door_open_and_its_record_is_protec
 fn production_refuses_the_default_credential() {
     let c = MachineConfig { mode: Mode::Production, ..MachineConfig::default() };
     assert_eq!(c.validate(), Err(meters::config::ConfigError::DefaultCredential));
+    // Issue 47, hole 7: nor any hash of a PIN: the TPM alone holds it.
     let c = MachineConfig { mode: Mode::Production, operator: credential(), nvram_mirror: Some("nvram.bin".into()), ..MachineConfig::default() };
+    assert_eq!(c.validate(), Err(meters::config::ConfigError::Credential(meters::credential::CredentialError::HashInFiles)));
+    let held = meters::OperatorCredential::held_by_tpm("ana").unwrap();
+    let c = MachineConfig { mode: Mode::Production, operator: held, nvram_mirror: Some("nvram.bin".into()), ..MachineConfig::default() };
     assert_eq!(c.validate(), Ok(()));
 }
 

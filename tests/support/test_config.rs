@@ -12,17 +12,24 @@ pub fn workspace() -> PathBuf {
 /// The shipped configuration's production machine: its TPM key store.
 pub const SHIPPED_KEY_STORE: &str = "        key_store: Tpm(tcti: \"device:/dev/tpmrm0\", nv_index: 0x01500020),\n";
 
+/// The shipped configuration's production credential: the PIN held by the
+/// TPM alone (issue 47, hole 7).
+pub const SHIPPED_OPERATOR: &str = "operator: (operator_id: \"operator\", pin_argon2: \"held-by-tpm\"),";
+
 /// The shipped configuration (`assets/config/cabinet.ron`) as the lab build
-/// runs it in tests: lab mode (reproducible seeds, PIN 0000) on the file
-/// stand-in for the TPM, its paths made absolute and tickets printed into
-/// `dir`.
+/// runs it in tests: lab mode (reproducible seeds, PIN 0000 as an argon2id
+/// hash, which only lab mode accepts) on the file stand-in for the TPM,
+/// its paths made absolute and tickets printed into `dir`.
 pub fn text(dir: &Path) -> String {
     let shipped = production_text(dir);
     assert!(
-        shipped.contains("mode: Production,") && shipped.contains(SHIPPED_KEY_STORE),
+        shipped.contains("mode: Production,") && shipped.contains(SHIPPED_KEY_STORE) && shipped.contains(SHIPPED_OPERATOR),
         "the shipped configuration changed: update tests/support/test_config.rs"
     );
-    shipped.replace("mode: Production,", "mode: Lab,").replace(SHIPPED_KEY_STORE, "")
+    shipped
+        .replace("mode: Production,", "mode: Lab,")
+        .replace(SHIPPED_KEY_STORE, "")
+        .replace(SHIPPED_OPERATOR, &format!("operator: (operator_id: \"operator\", pin_argon2: {:?}),", meters::config::DEFAULT_OPERATOR_ARGON2))
 }
 
 /// The shipped configuration as it is (production, the cabinet's TPM),

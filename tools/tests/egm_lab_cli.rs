@@ -228,7 +228,7 @@ fn verify_checks_the_anchor_and_the_mirror_as_a_boot_does() {
     let config = MachineConfig {
         mode: Mode::Production,
         key_store: meters::KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0020 },
-        operator: meters::OperatorCredential::new("ana", "7391046285").unwrap(),
+        operator: meters::OperatorCredential::held_by_tpm("ana").unwrap(),
         nvram_mirror: Some(tpm.nvram()),
         evaluation: true,
         ..MachineConfig::default()

@@ -8,28 +8,35 @@ use crate::test_config;
 
 use game_host::boot::{BootOptions, boot};
 use game_host::config::CabinetConfig;
-use meters::{KeyStoreConfig, Machine, Mode, OperatorCredential};
+use meters::{KeyStoreConfig, Machine, Mode};
 use paytables::artifact::{ManifestEntry, read_manifest, sha256_hex};
 
 #[test]
-fn the_shipped_configuration_is_production_on_the_cabinets_tpm_and_refuses_the_default_pin() {
+fn the_shipped_configuration_is_production_on_the_cabinets_tpm_with_the_pin_in_the_tpm_alone() {
     let dir = tempfile::tempdir().unwrap();
     let path = test_config::write(dir.path(), &test_config::production_text(dir.path()));
     let config = CabinetConfig::load(&path).unwrap();
     assert_eq!(config.machine.mode, Mode::Production);
     assert_eq!(config.machine.key_store, KeyStoreConfig::Tpm { tcti: "device:/dev/tpmrm0".into(), nv_index: 0x0150_0020 });
-    assert!(config.machine.operator.is_default());
-    // As shipped, it does not boot until the site sets its own credential:
-    // refused by name, before critical memory is created.
+    // Issue 47, hole 7: no hash of the PIN in the file.
+    assert!(config.machine.operator.is_held_by_tpm() && !config.machine.operator.is_default());
+    // The default credential (PIN 0000 as a hash) is refused in
+    // production, by name, before critical memory is created.
+    let shipped = test_config::production_text(dir.path());
+    let with_default = shipped
+        .replace(test_config::SHIPPED_OPERATOR, &format!("operator: (operator_id: \"operator\", pin_argon2: {:?}),", meters::config::DEFAULT_OPERATOR_ARGON2));
+    assert_ne!(with_default, shipped);
+    let edited = test_config::write(dir.path(), &with_default);
     let db = dir.path().join("egm.sqlite");
-    let e = boot(&BootOptions { config: path, db: db.clone(), lab_seed: None, demo: false }).err().expect("the default PIN was accepted in production");
+    let e = boot(&BootOptions { config: edited, db: db.clone(), lab_seed: None, demo: false }).err().expect("the default PIN was accepted in production");
     assert!(e.contains("default"), "{e}");
     assert!(!db.exists());
 }
 
-/// The shipped configuration installed on a cabinet with this TPM: the
-/// operator's credential, and a manifest that approves `program`.
-fn installed(dir: &std::path::Path, tpm: &SoftwareTpm, operator: &OperatorCredential, program: &std::path::Path) -> std::path::PathBuf {
+/// The shipped configuration installed on a cabinet with this TPM (an
+/// evaluation cabinet: a software TPM), and a manifest that approves
+/// `program`.
+fn installed(dir: &std::path::Path, tpm: &SoftwareTpm, program: &std::path::Path) -> std::path::PathBuf {
     let mut manifest = read_manifest(&test_config::workspace().join("assets/paytables/approved.ron")).unwrap();
     let name = program.file_name().unwrap().to_string_lossy().into_owned();
     manifest.programs.push(ManifestEntry { id: name.clone(), file: name, sha256: sha256_hex(&std::fs::read(program).unwrap()) });
@@ -38,7 +45,6 @@ fn installed(dir: &std::path::Path, tpm: &SoftwareTpm, operator: &OperatorCreden
     let shipped = test_config::production_text(dir);
     let text = shipped
         .replace(test_config::SHIPPED_KEY_STORE, &format!("        key_store: Tpm(tcti: {:?}, nv_index: 0x01500020),\n        evaluation: true,\n", tpm.tcti()))
-        .replace(meters::config::DEFAULT_OPERATOR_ARGON2, &operator.pin_argon2)
         .replace(
             &format!("{:?}", test_config::workspace().join("assets/paytables/approved.ron").display().to_string()),
             &format!("{:?}", manifest_path.display().to_string()),
@@ -51,9 +57,8 @@ fn installed(dir: &std::path::Path, tpm: &SoftwareTpm, operator: &OperatorCreden
 fn the_host_runs_in_production_on_a_tpm_provisioned_once() {
     let dir = tempfile::tempdir().unwrap();
     let tpm = SoftwareTpm::start(dir.path());
-    let operator = OperatorCredential::new("operator", "4829137560").unwrap();
     let program = std::env::current_exe().unwrap();
-    let path = installed(dir.path(), &tpm, &operator, &program);
+    let path = installed(dir.path(), &tpm, &program);
     let config = CabinetConfig::load(&path).unwrap();
     let db = dir.path().join("egm.sqlite");
     let options = BootOptions { config: path, db: db.clone(), lab_seed: None, demo: false };

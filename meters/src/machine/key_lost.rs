@@ -69,14 +69,31 @@ impl Machine {
             KeyCheck::Lost(l) => l,
         };
         // The credential the TPM keeps where it still keeps one; a TPM
-        // cleared or replaced keeps none, and then the PIN must open both
-        // the files' record and the configuration's credential.
+        // cleared or replaced keeps none.
+        let mut operator_checked = "by the TPM's credential";
         if check_with_key_store(keys.as_mut(), config, operator_id, pin)?.is_none() {
             // Issue 47, hole 2: a missing record refuses the clear (its
             // absence once counted as accepted: the attacker deleted it).
-            let file_accepts = lost.credential.as_ref().is_some_and(|c| c.accepts(operator_id, pin));
-            if !(file_accepts && config.operator.accepts(operator_id, pin)) {
-                return Err(BootError::AuthenticationFailed);
+            let record = lost.credential.as_ref().ok_or(BootError::NoCredential)?;
+            if record.is_held_by_tpm() && config.operator.is_held_by_tpm() {
+                // Issue 47, hole 7: the PIN was held by the TPM alone, which
+                // is gone; no file holds anything that could check it (a
+                // hash there is what an offline search attacks). The clear
+                // goes on for the operator the machine's record names, with
+                // the logic door open, and says the PIN went unchecked;
+                // nothing unverified is carried, and the new TPM takes this
+                // PIN.
+                if record.operator_id != operator_id {
+                    return Err(BootError::AuthenticationFailed);
+                }
+                operator_checked = "not checked: the TPM that held the PIN is gone, and no file holds anything to check it against";
+            } else {
+                // A lab cabinet's hash: the files' record and the
+                // configuration must both accept the PIN.
+                if !(record.accepts(operator_id, pin) && config.operator.accepts(operator_id, pin)) {
+                    return Err(BootError::AuthenticationFailed);
+                }
+                operator_checked = "by the files' record and the configuration (lab)";
             }
         }
         // The TPM that lost the key is provisioned again for this operator
@@ -102,6 +119,7 @@ impl Machine {
         let archive = key_lost::archive(path, second.as_deref(), &stamp.to_string())?;
         let before = serde_json::json!({
             "verified": false,
+            "operator_pin": operator_checked,
             "key_lost": lost.detail,
             "archived_as": archive.display().to_string(),
             "problem": problem,

@@ -35,11 +35,10 @@ pub fn snapshot(db: &Path, tpm: &SoftwareTpm) -> Snapshot {
 /// The operator's PIN.
 pub const PIN: &str = "7391046285";
 
-/// The operator's own credential (production refuses the default), made
-/// once: argon2id is slow on purpose.
+/// The operator's credential: the PIN held by the TPM alone (issue 47,
+/// hole 7; provisioning sets it there).
 pub fn operator() -> OperatorCredential {
-    static OPERATOR: std::sync::OnceLock<OperatorCredential> = std::sync::OnceLock::new();
-    OPERATOR.get_or_init(|| OperatorCredential::new("ana", PIN).unwrap()).clone()
+    OperatorCredential::held_by_tpm("ana").unwrap()
 }
 
 /// The approved release's digest, as the cabinet's launcher measures it

@@ -117,9 +117,12 @@ enum Command {
         #[arg(long)]
         config: PathBuf,
     },
-    /// Make an operator credential for the configuration: reads the PIN (10
-    /// to 12 digits) from standard input, prints the `operator: (…)` entry
-    /// with its argon2id hash (issue 21: no plaintext or fast hash).
+    /// Make an operator credential for a lab configuration: reads the PIN
+    /// (10 to 12 digits) from standard input, prints the `operator: (…)`
+    /// entry with its argon2id hash (issue 21: no plaintext or fast hash).
+    /// Production holds no hash: its configuration names the operator with
+    /// `pin_argon2: "held-by-tpm"`, and provisioning sets the PIN in the
+    /// TPM (issue 47, hole 7).
     Credential {
         #[arg(long)]
         operator: String,
