@@ -36,6 +36,7 @@ pub use measured::{LAUNCHER_PCR, PLATFORM_PCRS};
 
 use std::str::FromStr;
 
+use tss_esapi::attributes::SessionAttributesBuilder;
 use tss_esapi::constants::nv_index_type::NvIndexType;
 use tss_esapi::constants::response_code::Tss2ResponseCodeKind;
 use tss_esapi::constants::{CapabilityType, CommandCode, PropertyTag, SessionType};
@@ -260,8 +261,15 @@ fn policy_session(
 /// An HMAC session (unbound, unsalted): the authorisation value it proves
 /// is never sent in the clear on the TPM's bus.
 fn hmac_session(ctx: &mut Context) -> tss_esapi::Result<AuthSession> {
-    ctx.start_auth_session(None, None, None, SessionType::Hmac, SymmetricDefinition::AES_128_CFB, HashingAlgorithm::Sha256)?
-        .ok_or(tss_esapi::Error::WrapperError(tss_esapi::WrapperErrorKind::WrongValueFromTpm))
+    let session = ctx
+        .start_auth_session(None, None, None, SessionType::Hmac, SymmetricDefinition::Null, HashingAlgorithm::Sha256)?
+        .ok_or(tss_esapi::Error::WrapperError(tss_esapi::WrapperErrorKind::WrongValueFromTpm))?;
+    let (attributes, mask) = SessionAttributesBuilder::new().with_continue_session(true).build();
+    if let Err(e) = ctx.tr_sess_set_attributes(session, attributes, mask) {
+        let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
+        return Err(e);
+    }
+    Ok(session)
 }
 
 fn kind(e: &tss_esapi::Error) -> Option<Tss2ResponseCodeKind> {
@@ -339,16 +347,22 @@ impl KeyStore for Tpm {
         let auth = Auth::try_from(auth.to_vec()).map_err(|e| self.err(e))?;
         ctx.tr_set_auth(handle.into(), auth).map_err(|e| self.err(e))?;
         let session = hmac_session(&mut ctx).map_err(|e| self.err(e))?;
-        let r = ctx.execute_with_session(Some(session), |c| c.nv_increment(NvAuth::NvIndex(handle), handle));
+        // The increment and its read-back under the one session (kept open
+        // between them): two commands where a policy read needs four.
+        let r = ctx.execute_with_session(Some(session), |c| {
+            c.nv_increment(NvAuth::NvIndex(handle), handle)?;
+            c.nv_read(NvAuth::NvIndex(handle), handle, 8, 0)
+        });
         let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
-        r.map_err(|e| match kind(&e) {
+        let data = r.map_err(|e| match kind(&e) {
             Some(Tss2ResponseCodeKind::AuthFail | Tss2ResponseCodeKind::BadAuth) => {
                 self.err("the TPM refuses the anchor counter's authorisation: the counter is not the one this machine key's provisioning made")
             }
             Some(Tss2ResponseCodeKind::Lockout) => KeyStoreError::LockedOut { tcti: self.tcti.clone() },
             _ => self.err(format!("cannot advance the anchor counter: {e}")),
         })?;
-        self.read(&mut ctx, handle)
+        let bytes: [u8; 8] = data.value().try_into().map_err(|_| self.err("the counter did not read as 8 bytes"))?;
+        Ok(u64::from_be_bytes(bytes))
     }
 
     fn take_ownership(&mut self, secrets: &OwnerSecrets) -> Result<(), KeyStoreError> {

@@ -76,6 +76,7 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
         let read_policy = read_policy(tpm, &mut ctx)?;
         let attributes = NvIndexAttributesBuilder::new()
             .with_auth_write(true)
+            .with_auth_read(true)
             .with_policy_read(true)
             .with_no_da(true)
             .with_nv_index_type(NvIndexType::Counter)
