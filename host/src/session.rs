@@ -665,6 +665,9 @@ mod tests {
         // tests run it in lab mode on the file stand-in.
         config.machine.mode = meters::Mode::Lab;
         config.machine.key_store = meters::KeyStoreConfig::FileStandIn;
+        // The lab's credential (PIN 0000 as an argon2id hash): production
+        // keeps its PIN in the TPM alone (issue 47, hole 7).
+        config.machine.operator = meters::MachineConfig::default().operator;
         config.machine.nvram_mirror = Some(db.with_extension("nvram"));
         config.paytable_dir = ws.join("assets/paytables/compiled");
         config.manifest = ws.join("assets/paytables/approved.ron");

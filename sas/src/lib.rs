@@ -1,0 +1,21 @@
+//! # sas — the EGM side of SAS 6.02 (issue 48; certification item H-54)
+//!
+//! Owns what a floor's slot management system reads from the cabinet over
+//! its serial line: the wire's byte grammar with the wake-up bit
+//! ([`wire`]), the CRC every long poll carries ([`crc`]), the packed BCD
+//! of meters and amounts ([`bcd`]) and the frames a host sends
+//! ([`frame`]). `../shared/spec/sas.md` is the digest it follows; a point
+//! the digest marks [R] is named where it is decided.
+//!
+//! It must never: decide or move money by itself (money moves only
+//! through the host's `Session`, committed in critical memory first),
+//! read critical memory or wait on a round, the renderer or a lock the
+//! game holds while it answers a poll (it answers from a snapshot the host
+//! publishes after every commit), or reply to a poll that is not its own.
+#![forbid(unsafe_code)]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
+pub mod bcd;
+pub mod crc;
+pub mod frame;
+pub mod wire;
