@@ -4,7 +4,9 @@
 //! its serial line: the wire's byte grammar with the wake-up bit
 //! ([`wire`]), the CRC every long poll carries ([`crc`]), the packed BCD
 //! of meters and amounts ([`bcd`]) and the frames a host sends
-//! ([`frame`]). `../shared/spec/sas.md` is the digest it follows; a point
+//! ([`frame`]), the implied acknowledgements and the resend of a repeated
+//! poll's reply ([`link`]) and the general poll's exceptions
+//! ([`exceptions`]). `../shared/spec/sas.md` is the digest it follows; a point
 //! the digest marks [R] is named where it is decided.
 //!
 //! It must never: decide or move money by itself (money moves only
@@ -17,5 +19,7 @@
 
 pub mod bcd;
 pub mod crc;
+pub mod exceptions;
 pub mod frame;
+pub mod link;
 pub mod wire;
