@@ -5,8 +5,9 @@
 //! ([`wire`]), the CRC every long poll carries ([`crc`]), the packed BCD
 //! of meters and amounts ([`bcd`]) and the frames a host sends
 //! ([`frame`]), the implied acknowledgements and the resend of a repeated
-//! poll's reply ([`link`]) and the general poll's exceptions
-//! ([`exceptions`]). `../shared/spec/sas.md` is the digest it follows; a point
+//! poll's reply ([`link`]), the general poll's exceptions
+//! ([`exceptions`]) and the meter long polls from the host's snapshot
+//! ([`meters`]). `../shared/spec/sas.md` is the digest it follows; a point
 //! the digest marks [R] is named where it is decided.
 //!
 //! It must never: decide or move money by itself (money moves only
@@ -22,4 +23,5 @@ pub mod crc;
 pub mod exceptions;
 pub mod frame;
 pub mod link;
+pub mod meters;
 pub mod wire;
