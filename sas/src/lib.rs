@@ -7,7 +7,7 @@
 //! ([`frame`]), the implied acknowledgements and the resend of a repeated
 //! poll's reply ([`link`]), the general poll's exceptions
 //! ([`exceptions`]) and the meter long polls from the host's snapshot
-//! ([`meters`]). `../shared/spec/sas.md` is the digest it follows; a point
+//! ([`meters`]), put together as one port's EGM end ([`egm`]). `../shared/spec/sas.md` is the digest it follows; a point
 //! the digest marks [R] is named where it is decided.
 //!
 //! It must never: decide or move money by itself (money moves only
@@ -20,6 +20,7 @@
 
 pub mod bcd;
 pub mod crc;
+pub mod egm;
 pub mod exceptions;
 pub mod frame;
 pub mod link;
