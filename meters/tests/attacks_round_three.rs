@@ -277,17 +277,8 @@ fn hole_1_the_key_answers_only_to_the_measured_platform_and_launcher_before_the_
     // The lab's recipe: a TPM power cycle, PCR 15 at its reset value.
     tpm.power_cut();
     tpm.power_on();
-    let recipe = |tpm: &support::swtpm::SoftwareTpm| {
-        let s = dir.path().join("recipe.ctx");
-        let s = s.to_str().unwrap();
-        let label = dir.path().join("label");
-        std::fs::write(&label, b"egm critical memory journal key v1").unwrap();
-        assert!(tpm.tools(&["tpm2_startauthsession", "--policy-session", "-S", s]).status.success());
-        assert!(tpm.tools(&["tpm2_policypcr", "-S", s, "-l", "sha256:15"]).status.success());
-        let out = tpm.tools(&["tpm2_hmac", "-c", "0x81004547", "-p", &format!("session:{s}"), "-g", "sha256", label.to_str().unwrap()]);
-        let _ = tpm.tools(&["tpm2_flushcontext", s]);
-        out.status.success()
-    };
+    // (PolicyPCR over PCR 15 alone, TPM2_HMAC on the key's handle.)
+    let recipe = |tpm: &support::swtpm::SoftwareTpm| support::production::hmac_under_policy_pcr(tpm, dir.path(), "sha256:15");
     assert!(!recipe(&tpm), "the lab's recipe gave the journal key");
     assert!(!hmac_with_the_machine_key(&tpm, dir.path()));
     assert!(!increment_the_counter(&tpm, dir.path()));

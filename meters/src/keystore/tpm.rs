@@ -196,11 +196,21 @@ impl Tpm {
         if pcrs.is_empty() { Ok(()) } else { Err(KeyStoreError::Unmeasured { tcti: self.tcti.clone(), pcrs }) }
     }
 
+    /// A fixed or variable TPM property (TPM2_GetCapability), `None` when
+    /// the TPM does not report it.
+    fn property(&self, ctx: &mut Context, tag: PropertyTag) -> Result<Option<u32>, KeyStoreError> {
+        let (data, _) = ctx.execute_without_session(|c| c.get_capability(CapabilityType::TpmProperties, u32::from(tag), 1)).map_err(|e| self.err(e))?;
+        Ok(match data {
+            CapabilityData::TpmProperties(list) => list.find(tag).map(|p| p.value()),
+            _ => None,
+        })
+    }
+
     /// Run `f` under a policy session satisfied by the measured state's
     /// current PCR values, the session flushed after. A program in another
-    /// measured state gets `PolicyFail`, named here.
+    /// measured state gets `PolicyFail`, named here. The caller has refused
+    /// an unmeasured state first ([`Tpm::require_measured`]).
     fn in_measured_state<T>(&self, ctx: &mut Context, what: &str, f: impl FnOnce(&mut Context) -> tss_esapi::Result<T>) -> Result<T, KeyStoreError> {
-        self.require_measured(ctx)?;
         let session = pcr_policy_session(ctx, SessionType::Policy).map_err(|e| self.err(e))?;
         let r = ctx.execute_with_session(Some(AuthSession::from(session)), f);
         let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
@@ -301,6 +311,7 @@ impl KeyStore for Tpm {
             self.counter_auth = Some(counter);
             return Ok(derived);
         }
+        self.require_measured(&mut ctx)?;
         let derived = self.hmac(&mut ctx, key, label)?;
         // The counter's authorisation, in the same measured state.
         let counter = self.hmac(&mut ctx, key, COUNTER_AUTH_LABEL)?;
@@ -387,11 +398,7 @@ impl KeyStore for Tpm {
     fn software(&mut self) -> Result<Option<String>, KeyStoreError> {
         let mut ctx = self.connect()?;
         let text = |tag: PropertyTag, ctx: &mut Context| -> Result<String, KeyStoreError> {
-            let (data, _) = ctx.execute_without_session(|c| c.get_capability(CapabilityType::TpmProperties, u32::from(tag), 1)).map_err(|e| self.err(e))?;
-            let value = match data {
-                CapabilityData::TpmProperties(list) => list.find(tag).map(|p| p.value()).unwrap_or(0),
-                _ => 0,
-            };
+            let value = self.property(ctx, tag)?.unwrap_or(0);
             Ok(value.to_be_bytes().iter().filter(|b| b.is_ascii_graphic()).map(|b| char::from(*b)).collect())
         };
         let manufacturer = text(PropertyTag::Manufacturer, &mut ctx)?;

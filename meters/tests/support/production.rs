@@ -98,12 +98,18 @@ pub fn ram_error(r: Result<Machine, BootError>) -> IntegrityError {
 /// TPM2_HMAC with the key's persistent handle, as `tpm2-tools` run by any
 /// program on the cabinet do it. Whether the TPM gave the HMAC.
 pub fn hmac_with_the_machine_key(tpm: &SoftwareTpm, dir: &Path) -> bool {
+    hmac_under_policy_pcr(tpm, dir, "sha256:0,2,4,7,15")
+}
+
+/// TPM2_HMAC with the machine key under PolicyPCR over `pcrs` (as
+/// `tpm2_policypcr -l` names them) at their current values.
+pub fn hmac_under_policy_pcr(tpm: &SoftwareTpm, dir: &Path, pcrs: &str) -> bool {
     let session = dir.join("hmac-session.ctx");
     let input = dir.join("label");
     std::fs::write(&input, b"egm critical memory journal key v1").unwrap();
     let s = session.to_str().unwrap();
     assert!(tpm.tools(&["tpm2_startauthsession", "--policy-session", "-S", s]).status.success());
-    assert!(tpm.tools(&["tpm2_policypcr", "-S", s, "-l", "sha256:0,2,4,7,15"]).status.success());
+    assert!(tpm.tools(&["tpm2_policypcr", "-S", s, "-l", pcrs]).status.success());
     let key = format!("{:#010x}", meters::keystore::KEY_HANDLE);
     let out = tpm.tools(&["tpm2_hmac", "-c", &key, "-p", &format!("session:{s}"), "-g", "sha256", input.to_str().unwrap()]);
     let _ = tpm.tools(&["tpm2_flushcontext", s]);

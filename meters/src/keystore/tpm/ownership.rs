@@ -13,13 +13,13 @@ use tss_esapi::Context;
 use tss_esapi::attributes::{NvIndexAttributesBuilder, ObjectAttributesBuilder};
 use tss_esapi::constants::nv_index_type::NvIndexType;
 use tss_esapi::constants::response_code::Tss2ResponseCodeKind;
-use tss_esapi::constants::{CapabilityType, PropertyTag, SessionType};
+use tss_esapi::constants::{PropertyTag, SessionType};
 use tss_esapi::handles::{AuthHandle, NvIndexTpmHandle, ObjectHandle, PersistentTpmHandle, SessionHandle};
 use tss_esapi::interface_types::algorithm::{HashingAlgorithm, PublicAlgorithm};
 use tss_esapi::interface_types::dynamic_handles::Persistent;
 use tss_esapi::interface_types::resource_handles::{Hierarchy, NvAuth, Provision};
 use tss_esapi::interface_types::session_handles::AuthSession;
-use tss_esapi::structures::{Auth, CapabilityData, Digest, KeyedHashScheme, MaxNvBuffer, NvPublicBuilder, PublicBuilder, PublicKeyedHashParameters};
+use tss_esapi::structures::{Auth, Digest, KeyedHashScheme, MaxNvBuffer, NvPublicBuilder, PublicBuilder, PublicKeyedHashParameters};
 
 use super::{Tpm, kind, pcr_policy_session, read_policy_session};
 use crate::keystore::{KeyStoreError, OwnerSecrets};
@@ -122,14 +122,7 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
 
 /// TPM_PT_PERMANENT.
 fn permanent(tpm: &Tpm, ctx: &mut Context) -> Result<u32, KeyStoreError> {
-    let (data, _) =
-        ctx.execute_without_session(|c| c.get_capability(CapabilityType::TpmProperties, u32::from(PropertyTag::Permanent), 1)).map_err(|e| tpm.err(e))?;
-    match data {
-        CapabilityData::TpmProperties(list) => {
-            list.find(PropertyTag::Permanent).map(|p| p.value()).ok_or_else(|| tpm.err("the TPM does not report TPM_PT_PERMANENT"))
-        }
-        _ => Err(tpm.err("the TPM does not report TPM_PT_PERMANENT")),
-    }
+    tpm.property(ctx, PropertyTag::Permanent)?.ok_or_else(|| tpm.err("the TPM does not report TPM_PT_PERMANENT"))
 }
 
 /// The policy digest of PolicyPCR over the measured state's PCRs as they are now (a
