@@ -1,14 +1,53 @@
 //! One SAS port of the cabinet (sas.md §1): the wire's bytes in, the
-//! replies out, the link's implied acknowledgements, the exceptions and
-//! the meters answered from the host's latest snapshot. Nothing here
-//! blocks or reads critical memory: a reply is computed from what this
-//! struct holds when the poll's last byte comes.
+//! replies out, the link's implied acknowledgements and its state (up
+//! after a sync poll and a poll to this address; down after 5 s without a
+//! poll, with the chirp every 200 ms), the exceptions, and every long poll
+//! answered from the host's latest snapshot. Nothing here blocks or reads
+//! critical memory: a reply is computed from what this struct holds when
+//! the poll's last byte comes. What the host must act on (play disabled,
+//! the clock set, a signature asked for) leaves as [`Event`]s.
 
-use crate::exceptions::Exceptions;
+use std::sync::Arc;
+
+use crate::exceptions::{Exception, Exceptions};
 use crate::frame::{Assembler, BadAddress, Frame};
 use crate::link::{Answered, Implied, Link};
-use crate::meters::Snapshot;
+use crate::snapshot::Snapshot;
 use crate::wire::WireByte;
+
+/// No valid poll for this long: the link is down and the EGM chirps
+/// (sas.md §1.5, §1.6).
+pub const SILENCE_US: u64 = 5_000_000;
+/// The chirp's period while the link is down.
+pub const CHIRP_US: u64 = 200_000;
+/// No implied ACK for this long: the link is down (sas.md §1.4).
+pub const NO_ACK_US: u64 = 30_000_000;
+
+/// What the host's polls ask of the cabinet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// LP 01 (false) / 02 (true): the floor disables or enables play.
+    PlayEnabled(bool),
+    /// LP 7F: the floor set the cabinet's clock to this Unix time.
+    ClockSet { unix: i64 },
+    /// LP 21: compute the ROM signature from this seed and hand it to
+    /// [`Egm::signature_ready`].
+    SignatureAsked { seed: u16 },
+    /// LP 0E: real-time event reporting on or off.
+    RealTime(bool),
+    /// The link came up (a sync poll, then a poll to this address) or
+    /// went down (silence or no acknowledgement).
+    LinkUp(bool),
+}
+
+/// What the last general poll was answered with, until the host's next
+/// poll says whether it arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InFlight {
+    Nothing,
+    Exception,
+    Delayed,
+}
 
 /// The EGM end of one SAS link.
 #[derive(Clone, Debug)]
@@ -16,25 +55,63 @@ pub struct Egm {
     assembler: Assembler,
     link: Link,
     exceptions: Exceptions,
-    snapshot: Snapshot,
-    /// LP 01 (shutdown) clears it, LP 02 (startup) sets it: the host's
-    /// word on whether the cabinet may be played.
+    snapshot: Arc<Snapshot>,
+    /// LP 01 (shutdown) clears it, LP 02 (startup) sets it.
     play_enabled: bool,
+    /// LP 0E: general polls answered with the event's data.
+    real_time: bool,
+    /// A delayed reply (LP 21's signature), served before exceptions.
+    delayed: Option<Vec<u8>>,
+    in_flight: InFlight,
+    events: Vec<Event>,
+    /// The clock: the wall's Unix seconds at the last tick, and what the
+    /// floor's LP 7F moved it by.
+    wall: i64,
+    clock_offset: i64,
+    /// The link's state and its clocks (microseconds).
+    up: bool,
+    sync_seen: bool,
+    last_poll_us: u64,
+    last_ack_us: u64,
+    next_chirp_us: u64,
+    now_us: u64,
 }
 
 impl Egm {
     pub fn new(address: u8) -> Result<Egm, BadAddress> {
-        Ok(Egm { assembler: Assembler::new(address)?, link: Link::new(), exceptions: Exceptions::new(), snapshot: Snapshot::default(), play_enabled: true })
+        Ok(Egm {
+            assembler: Assembler::new(address)?,
+            link: Link::new(),
+            exceptions: Exceptions::new(),
+            snapshot: Arc::new(Snapshot::default()),
+            play_enabled: true,
+            real_time: false,
+            delayed: None,
+            in_flight: InFlight::Nothing,
+            events: Vec::new(),
+            wall: 0,
+            clock_offset: 0,
+            up: false,
+            sync_seen: false,
+            last_poll_us: 0,
+            last_ack_us: 0,
+            next_chirp_us: SILENCE_US,
+            now_us: 0,
+        })
+    }
+
+    pub fn address(&self) -> u8 {
+        self.assembler.address()
     }
 
     /// The host's meters after a commit.
-    pub fn publish(&mut self, snapshot: Snapshot) {
+    pub fn publish(&mut self, snapshot: Arc<Snapshot>) {
         self.snapshot = snapshot;
     }
 
     /// An event the floor is told of (sas.md §3's codes).
-    pub fn raise(&mut self, code: u8) {
-        self.exceptions.raise(code);
+    pub fn raise(&mut self, exception: Exception) {
+        self.exceptions.raise(exception);
     }
 
     /// Whether the host has left play enabled (LP 01 / 02).
@@ -42,51 +119,213 @@ impl Egm {
         self.play_enabled
     }
 
-    /// What the general poll still has to tell (for critical memory).
+    pub fn link_up(&self) -> bool {
+        self.up
+    }
+
+    /// What the host must act on, since the last call.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The journal sequence numbers of the events the host has taken.
+    pub fn take_reported(&mut self) -> Vec<u64> {
+        self.exceptions.take_reported()
+    }
+
+    /// The codes still to tell.
     pub fn pending_exceptions(&self) -> Vec<u8> {
         self.exceptions.pending()
+    }
+
+    /// The signature LP 21 asked for, computed: served at the next general
+    /// poll, before any exception.
+    pub fn signature_ready(&mut self, signature: u16) {
+        let [lo, hi] = signature.to_le_bytes();
+        self.delayed = Some(crate::crc::sealed(&[self.address(), 0x21, lo, hi]));
+    }
+
+    /// The clocks now: monotonic microseconds and the wall's Unix seconds.
+    /// Returns the chirp to send, when one is due (the address with its
+    /// wake-up bit, sas.md §1.6).
+    pub fn tick(&mut self, now_us: u64, wall: i64) -> Option<u8> {
+        self.now_us = now_us;
+        self.wall = wall;
+        let silent = now_us.saturating_sub(self.last_poll_us) >= SILENCE_US;
+        let unacked = now_us.saturating_sub(self.last_ack_us) >= NO_ACK_US;
+        if self.up && (silent || unacked) {
+            self.up = false;
+            self.sync_seen = false;
+            self.events.push(Event::LinkUp(false));
+        }
+        if silent && now_us >= self.next_chirp_us {
+            self.next_chirp_us = now_us + CHIRP_US;
+            return Some(self.address());
+        }
+        None
+    }
+
+    /// The cabinet's clock as the floor reads it (LP 7E).
+    pub fn clock(&self) -> i64 {
+        self.wall.saturating_add(self.clock_offset)
     }
 
     /// A byte from the wire at `at_us` microseconds: the reply to send,
     /// when it completes a poll that has one.
     pub fn on_byte(&mut self, byte: WireByte, at_us: u64) -> Option<Vec<u8>> {
         let frame = self.assembler.push(byte, at_us)?;
-        self.on_frame(&frame)
+        self.on_frame(&frame, at_us)
     }
 
-    fn on_frame(&mut self, frame: &Frame) -> Option<Vec<u8>> {
+    /// The link's state after a message: any well-formed one is activity;
+    /// a sync poll then a poll to this address brings the link up.
+    fn liveness(&mut self, frame: &Frame, at_us: u64) {
+        if matches!(frame, Frame::BadCrc { .. }) {
+            return;
+        }
+        self.last_poll_us = at_us;
+        self.next_chirp_us = at_us + SILENCE_US;
+        match frame {
+            Frame::Elsewhere => self.sync_seen = true,
+            Frame::GeneralPoll | Frame::LongPoll { .. } if self.sync_seen && !self.up => {
+                self.up = true;
+                self.last_ack_us = at_us;
+                self.events.push(Event::LinkUp(true));
+            }
+            _ => {}
+        }
+    }
+
+    fn on_frame(&mut self, frame: &Frame, at_us: u64) -> Option<Vec<u8>> {
+        self.liveness(frame, at_us);
         match self.link.implied(frame) {
             Implied::Resend(reply) => return Some(reply),
-            Implied::Ack(Answered::GeneralPoll) => self.exceptions.acked(),
-            Implied::Ack(Answered::LongPoll(_)) | Implied::Nothing => {}
+            Implied::Ack(answered) => {
+                self.last_ack_us = at_us;
+                if answered == Answered::GeneralPoll {
+                    match std::mem::replace(&mut self.in_flight, InFlight::Nothing) {
+                        InFlight::Exception => self.exceptions.acked(),
+                        InFlight::Delayed => self.delayed = None,
+                        InFlight::Nothing => {}
+                    }
+                }
+            }
+            Implied::Nothing => {}
         }
-        let address = self.assembler.address();
+        let address = self.address();
         match frame {
             Frame::GeneralPoll => {
-                let reply = vec![self.exceptions.answer()];
+                let reply = self.general_poll();
                 self.link.replied(Answered::GeneralPoll, reply.clone());
                 Some(reply)
             }
-            Frame::LongPoll { command, .. } => {
-                let reply = match command {
-                    // Shutdown and startup: an ACK (the address alone).
-                    0x01 => {
-                        self.play_enabled = false;
-                        vec![address]
-                    }
-                    0x02 => {
-                        self.play_enabled = true;
-                        vec![address]
-                    }
-                    command => crate::meters::reply(address, *command, &self.snapshot)?,
-                };
+            Frame::LongPoll { command, data } => {
+                let reply = self.long_poll(*command, data)?;
                 self.link.replied(Answered::LongPoll(*command), reply.clone());
                 Some(reply)
             }
+            Frame::Global { command, data } => {
+                // Acted on, never answered: the clock (7F); a progressive
+                // broadcast (80, 86) is taken when progressives are built.
+                if *command == 0x7F {
+                    self.set_clock(data);
+                }
+                None
+            }
             // A NACK: the address with its top bit.
             Frame::BadCrc { .. } => Some(vec![address | 0x80]),
-            Frame::Elsewhere | Frame::Global { .. } | Frame::Unknown { .. } => None,
+            Frame::Elsewhere | Frame::Unknown { .. } => None,
         }
+    }
+
+    /// A general poll's answer: the delayed reply, else the next
+    /// exception (with its data in real-time mode), else 00.
+    fn general_poll(&mut self) -> Vec<u8> {
+        if let Some(delayed) = &self.delayed {
+            self.in_flight = InFlight::Delayed;
+            return delayed.clone();
+        }
+        match self.exceptions.answer() {
+            Some((code, data)) => {
+                self.in_flight = InFlight::Exception;
+                if self.real_time {
+                    let mut frame = vec![self.address(), 0xFF, code];
+                    frame.extend(data);
+                    crate::crc::sealed(&frame)
+                } else {
+                    vec![code]
+                }
+            }
+            None => {
+                self.in_flight = InFlight::Nothing;
+                vec![0x00]
+            }
+        }
+    }
+
+    fn set_clock(&mut self, data: &[u8]) -> bool {
+        match crate::identity::parse_clock(data) {
+            Some(unix) => {
+                self.clock_offset = unix.saturating_sub(self.wall);
+                self.events.push(Event::ClockSet { unix });
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A long poll's whole reply, `None` for one this EGM does not answer.
+    fn long_poll(&mut self, command: u8, data: &[u8]) -> Option<Vec<u8>> {
+        let address = self.address();
+        let ack = vec![address];
+        match command {
+            // Shutdown and startup: an ACK (the address alone).
+            0x01 | 0x02 => {
+                self.play_enabled = command == 0x02;
+                self.events.push(Event::PlayEnabled(self.play_enabled));
+                return Some(ack);
+            }
+            0x0E => {
+                let on = *data.first()? == 0x01;
+                self.real_time = on;
+                self.events.push(Event::RealTime(on));
+                return Some(ack);
+            }
+            0x21 => {
+                let seed = u16::from_le_bytes([*data.first()?, *data.get(1)?]);
+                self.delayed = None;
+                self.events.push(Event::SignatureAsked { seed });
+                return Some(ack);
+            }
+            // A clock that does not exist is refused with a NACK.
+            0x7F => return Some(if self.set_clock(data) { ack } else { vec![address | 0x80] }),
+            _ => {}
+        }
+        let snapshot = self.snapshot.clone();
+        let body = match command {
+            0xB0 => self.multi_denomination(data, &snapshot)?,
+            _ => crate::meters::reply_data(command, data, &snapshot).or_else(|| crate::identity::reply_data(command, data, &snapshot, self.clock()))?,
+        };
+        let mut frame = vec![address, command];
+        frame.extend(body);
+        Some(crate::crc::sealed(&frame))
+    }
+
+    /// LP B0: `len denomination-code command request…` → `len
+    /// denomination-code command reply…` [R: layout], for the meter polls
+    /// a denomination has.
+    fn multi_denomination(&self, data: &[u8], s: &Snapshot) -> Option<Vec<u8>> {
+        let (&code, rest) = data.get(1..)?.split_first()?;
+        let (&command, request) = rest.split_first()?;
+        let cents = crate::codes::denomination_cents(code)?;
+        if !s.player_denoms.contains(&cents) {
+            return None;
+        }
+        let reply = crate::meters::denomination_reply_data(command, request, cents, s)?;
+        let mut out = vec![0, code, command];
+        out.extend(reply);
+        out[0] = u8::try_from(out.len() - 1).ok()?;
+        Some(out)
     }
 }
 
@@ -105,6 +344,10 @@ mod tests {
     }
 
     impl Host {
+        fn new(egm: Egm) -> Host {
+            Host { egm, decoder: Decoder::new(), now_us: 0 }
+        }
+
         fn send(&mut self, message: &[u8]) -> Option<Vec<u8>> {
             self.now_us += 40_000;
             let mut reply = None;
@@ -118,21 +361,28 @@ mod tests {
         }
     }
 
+    fn with_credit(credit: u64) -> Arc<Snapshot> {
+        Arc::new(Snapshot { accounting_denom: 1, credit, ..Snapshot::default() })
+    }
+
     #[test]
     fn a_host_session_through_the_marked_transport() {
         let mut egm = Egm::new(1).unwrap();
-        egm.publish(Snapshot { accounting_denom: 1, credit: 1_250, ..Snapshot::default() });
-        egm.raise(0x11);
-        egm.raise(0x51);
-        let mut host = Host { egm, decoder: Decoder::new(), now_us: 0 };
+        egm.publish(with_credit(1_250));
+        egm.raise(Exception::new(0x11, 7));
+        egm.raise(Exception::new(0x51, 8));
+        let mut host = Host::new(egm);
         // The hand-pay pending flag first, again on a repeated poll.
         assert_eq!(host.send(&[0x81]), Some(vec![0x51]));
         assert_eq!(host.send(&[0x81]), Some(vec![0x51]), "an implied NACK: the same reply");
+        assert!(host.egm.take_reported().is_empty());
         // A long poll acknowledges it and is answered from the snapshot.
         assert_eq!(host.send(&[0x01, 0x1A]), Some(vec![0x01, 0x1A, 0x00, 0x00, 0x12, 0x50, 0x67, 0x08]));
+        assert_eq!(host.egm.take_reported(), [8]);
         assert_eq!(host.send(&[0x81]), Some(vec![0x11]));
         // A sync poll acknowledges the door event; then nothing is left.
         assert_eq!(host.send(&[0x80]), None);
+        assert_eq!(host.egm.take_reported(), [7]);
         assert_eq!(host.send(&[0x81]), Some(vec![0x00]));
         // Another address's polls get no reply.
         assert_eq!(host.send(&[0x82]), None);
@@ -147,9 +397,99 @@ mod tests {
         bad[3] ^= 0xFF;
         assert_eq!(host.send(&bad), Some(vec![0x81]));
         assert!(host.egm.play_enabled());
+        let events = host.egm.take_events();
+        assert_eq!(
+            events.iter().filter(|e| matches!(e, Event::PlayEnabled(_))).cloned().collect::<Vec<_>>(),
+            [Event::PlayEnabled(false), Event::PlayEnabled(true)]
+        );
         // The next poll reads the snapshot the host published last.
-        host.egm.publish(Snapshot { accounting_denom: 1, credit: 99_999_999, ..Snapshot::default() });
+        host.egm.publish(with_credit(99_999_999));
         assert_eq!(host.send(&[0x01, 0x1A]).map(|r| r[2..6].to_vec()), Some(vec![0x99, 0x99, 0x99, 0x99]));
         assert!(host.egm.pending_exceptions().is_empty());
+    }
+
+    #[test]
+    fn the_rom_signature_is_acked_then_served_at_a_general_poll_before_exceptions() {
+        let mut host = Host::new(Egm::new(1).unwrap());
+        host.egm.raise(Exception::new(0x11, 1));
+        // sas.md §2's frame: LP 21, seed 0x1234.
+        assert_eq!(host.send(&[0x01, 0x21, 0x34, 0x12, 0x0D, 0xA7]), Some(vec![0x01]));
+        assert_eq!(host.egm.take_events(), [Event::SignatureAsked { seed: 0x1234 }]);
+        let signature = crate::signature::of_images(0x1234, &[b"IMAGE-A", b"IMAGE-B"]);
+        host.egm.signature_ready(signature);
+        let delayed = crate::crc::sealed(&[0x01, 0x21, 0x79, 0xC5]);
+        assert_eq!(host.send(&[0x81]), Some(delayed.clone()));
+        assert_eq!(host.send(&[0x81]), Some(delayed), "not taken: again");
+        assert_eq!(host.send(&[0x80]), None);
+        assert_eq!(host.send(&[0x81]), Some(vec![0x11]), "taken: the exceptions follow");
+    }
+
+    #[test]
+    fn real_time_mode_sends_the_events_data_in_a_frame() {
+        let mut host = Host::new(Egm::new(3).unwrap());
+        assert_eq!(host.send(&crate::crc::sealed(&[0x03, 0x0E, 0x01])), Some(vec![0x03]));
+        // Game ended, 12.50 won at the cent: 7F with its 4-BCD win.
+        host.egm.raise(Exception::new(0x7F, 9).with_data(vec![0x00, 0x00, 0x12, 0x50]));
+        let reply = host.send(&[0x83]).unwrap();
+        assert_eq!(reply, crate::crc::sealed(&[0x03, 0xFF, 0x7F, 0x00, 0x00, 0x12, 0x50]));
+        assert_eq!(host.send(&[0x80]), None);
+        assert_eq!(host.send(&[0x83]), Some(vec![0x00]));
+        assert_eq!(host.egm.take_reported(), [9]);
+    }
+
+    #[test]
+    fn the_clock_is_set_by_7f_and_read_by_7e() {
+        let mut host = Host::new(Egm::new(1).unwrap());
+        host.egm.tick(0, 1_000_000_000);
+        let set = crate::crc::sealed(&[0x01, 0x7F, 0x11, 0x27, 0x20, 0x26, 0x17, 0x56, 0x19]);
+        assert_eq!(host.send(&set), Some(vec![0x01]));
+        assert!(host.egm.take_events().contains(&Event::ClockSet { unix: 1_795_802_179 }));
+        // Ten seconds later by the wall, the floor's clock has moved ten.
+        host.egm.tick(host.now_us, 1_000_000_010);
+        let read = host.send(&[0x01, 0x7E]).unwrap();
+        assert_eq!(&read[2..9], [0x11, 0x27, 0x20, 0x26, 0x17, 0x56, 0x29]);
+        // A date that does not exist: a NACK, the clock unchanged.
+        let bad = crate::crc::sealed(&[0x01, 0x7F, 0x02, 0x30, 0x20, 0x26, 0x00, 0x00, 0x00]);
+        assert_eq!(host.send(&bad), Some(vec![0x81]));
+    }
+
+    #[test]
+    fn the_link_comes_up_on_sync_then_poll_and_chirps_after_five_silent_seconds() {
+        let mut host = Host::new(Egm::new(1).unwrap());
+        assert_eq!(host.send(&[0x81]), Some(vec![0x00]));
+        assert!(!host.egm.link_up(), "a poll alone after boot does not bring it up");
+        host.send(&[0x80]);
+        host.send(&[0x81]);
+        assert!(host.egm.link_up());
+        assert_eq!(host.egm.take_events(), [Event::LinkUp(true)]);
+        let last = host.now_us;
+        // Silence: no chirp before 5 s, then one every 200 ms, and down.
+        assert_eq!(host.egm.tick(last + 4_999_000, 0), None);
+        assert!(host.egm.link_up());
+        assert_eq!(host.egm.tick(last + 5_000_000, 0), Some(0x01));
+        assert!(!host.egm.link_up());
+        assert_eq!(host.egm.take_events(), [Event::LinkUp(false)]);
+        assert_eq!(host.egm.tick(last + 5_100_000, 0), None);
+        assert_eq!(host.egm.tick(last + 5_200_000, 0), Some(0x01));
+        // Polls again: the chirps stop, the link comes back up.
+        host.now_us = last + 6_000_000;
+        host.send(&[0x80]);
+        host.send(&[0x81]);
+        assert!(host.egm.link_up());
+        assert_eq!(host.egm.tick(host.now_us + 1_000_000, 0), None);
+    }
+
+    #[test]
+    fn b0_reads_one_denominations_meters() {
+        let mut s = Snapshot { accounting_denom: 1, player_denoms: vec![1, 5], ..Snapshot::default() };
+        s.denominations.insert(5, crate::snapshot::Scope { coin_in: 4_000, ..Default::default() });
+        let mut host = Host::new(Egm::new(1).unwrap());
+        host.egm.publish(Arc::new(s));
+        // B0, the nickel (code 02), LP 11: the nickel's coin in.
+        let reply = host.send(&crate::crc::sealed(&[0x01, 0xB0, 0x02, 0x02, 0x11])).unwrap();
+        assert_eq!(reply, crate::crc::sealed(&[0x01, 0xB0, 0x06, 0x02, 0x11, 0x00, 0x00, 0x40, 0x00]));
+        // A denomination the cabinet does not offer: no reply.
+        host.send(&[0x80]);
+        assert_eq!(host.send(&crate::crc::sealed(&[0x01, 0xB0, 0x02, 0x04, 0x11])), None);
     }
 }

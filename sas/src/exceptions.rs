@@ -3,9 +3,14 @@
 //! the others wait in a first-in, first-out queue 25 deep, and an
 //! overflow drops the oldest and raises exception 70. An exception leaves
 //! only when the host's next poll implies it was received (an implied
-//! ACK); the same general poll again gets it again. The queue's contents
-//! survive a power cut: the host keeps them in critical memory
-//! ([`Exceptions::pending`] and [`Exceptions::restore`]).
+//! ACK); the same general poll again gets it again.
+//!
+//! Each exception carries the journal sequence number of the event that
+//! raised it (its *source*). What the host has taken is reported back as
+//! those sources ([`Exceptions::take_reported`]): the game host records
+//! them in critical memory, and after a power cut raises again exactly
+//! the events not reported, so the queue survives without a copy of its
+//! own (a door opened while the cabinet was off is still told).
 
 use std::collections::VecDeque;
 
@@ -26,15 +31,52 @@ pub const OVERFLOW: u8 = 0x70;
 /// buffer overflow.
 pub const PRIORITY: [u8; 17] = [0x57, 0x67, 0x68, 0x3F, 0x6A, 0x6B, 0x6F, 0x56, 0x3D, 0x3E, 0x69, 0x6C, 0x6D, 0x52, 0x51, 0x8F, 0x70];
 
+/// One event the floor is told of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exception {
+    /// The exception code (sas.md §3's table).
+    pub code: u8,
+    /// What a real-time event carries after the code (LP 0E mode): 7E's
+    /// wager and coin-in, 7F's win, a bill's value; empty for most.
+    pub data: Vec<u8>,
+    /// The journal sequence number of the event that raised it; `None`
+    /// for one the link raised itself.
+    pub source: Option<u64>,
+}
+
+impl Exception {
+    pub fn new(code: u8, source: u64) -> Exception {
+        Exception { code, data: Vec::new(), source: Some(source) }
+    }
+
+    pub fn with_data(mut self, data: Vec<u8>) -> Exception {
+        self.data = data;
+        self
+    }
+}
+
+/// A raised priority flag and the events behind it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Flag {
+    code: u8,
+    data: Vec<u8>,
+    sources: Vec<u64>,
+}
+
 /// What a general poll answers from, and what the host has taken.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Exceptions {
     /// Raised priority exceptions (each once).
-    flags: Vec<u8>,
-    fifo: VecDeque<u8>,
+    flags: Vec<Flag>,
+    fifo: VecDeque<Exception>,
     /// The exception the last general poll was answered with, until the
     /// host's next poll says whether it arrived.
     in_flight: Option<u8>,
+    /// Sources the host has taken, or that an overflow dropped (told as
+    /// 70 once 70 is taken), not yet handed to the game host.
+    reported: Vec<u64>,
+    /// Sources dropped by an overflow, reported when 70 is taken.
+    dropped: Vec<u64>,
 }
 
 impl Exceptions {
@@ -45,56 +87,65 @@ impl Exceptions {
     /// An event the floor is told of. A priority code is a flag (raised
     /// once however often it happens); any other joins the queue, the
     /// oldest dropped and 70 raised when it is full.
-    pub fn raise(&mut self, code: u8) {
-        if code == 0 {
+    pub fn raise(&mut self, exception: Exception) {
+        if exception.code == 0 {
+            self.reported.extend(exception.source);
             return;
         }
-        if PRIORITY.contains(&code) {
-            if !self.flags.contains(&code) {
-                self.flags.push(code);
+        if PRIORITY.contains(&exception.code) {
+            match self.flags.iter_mut().find(|f| f.code == exception.code) {
+                Some(flag) => flag.sources.extend(exception.source),
+                None => self.flags.push(Flag { code: exception.code, data: exception.data, sources: exception.source.into_iter().collect() }),
             }
             return;
         }
-        if self.fifo.len() == DEPTH {
-            self.fifo.pop_front();
-            self.raise(OVERFLOW);
+        if self.fifo.len() == DEPTH
+            && let Some(oldest) = self.fifo.pop_front()
+        {
+            self.dropped.extend(oldest.source);
+            self.raise(Exception { code: OVERFLOW, data: Vec::new(), source: None });
         }
-        self.fifo.push_back(code);
+        self.fifo.push_back(exception);
     }
 
-    /// The answer to a general poll: the highest priority flag, else the
-    /// queue's head, else 00. It stays until [`Exceptions::acked`].
-    pub fn answer(&mut self) -> u8 {
-        let code = PRIORITY.iter().copied().find(|c| self.flags.contains(c)).or_else(|| self.fifo.front().copied()).unwrap_or(0);
-        self.in_flight = (code != 0).then_some(code);
-        code
+    /// The next exception a general poll answers with: the highest
+    /// priority flag, else the queue's head, else `None` (00). It stays
+    /// until [`Exceptions::acked`].
+    pub fn answer(&mut self) -> Option<(u8, Vec<u8>)> {
+        let flag = PRIORITY.iter().find_map(|c| self.flags.iter().find(|f| f.code == *c));
+        let next = flag.map(|f| (f.code, f.data.clone())).or_else(|| self.fifo.front().map(|e| (e.code, e.data.clone())));
+        self.in_flight = next.as_ref().map(|(code, _)| *code);
+        next
     }
 
     /// The host's next poll implied that the last answer arrived: it
-    /// leaves (a flag is lowered, the queue's head goes).
+    /// leaves (a flag is lowered, the queue's head goes) and its sources
+    /// are reported.
     pub fn acked(&mut self) {
         let Some(code) = self.in_flight.take() else { return };
-        if let Some(i) = self.flags.iter().position(|c| *c == code) {
-            self.flags.remove(i);
-        } else if self.fifo.front() == Some(&code) {
-            self.fifo.pop_front();
+        if let Some(i) = self.flags.iter().position(|f| f.code == code) {
+            let flag = self.flags.remove(i);
+            self.reported.extend(flag.sources);
+            if code == OVERFLOW {
+                self.reported.append(&mut self.dropped);
+            }
+        } else if self.fifo.front().is_some_and(|e| e.code == code)
+            && let Some(e) = self.fifo.pop_front()
+        {
+            self.reported.extend(e.source);
         }
     }
 
-    /// Everything not yet taken, flags first, for critical memory.
+    /// The sources taken since the last call, for critical memory.
+    pub fn take_reported(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.reported)
+    }
+
+    /// The codes still to tell, flags first in their order.
     pub fn pending(&self) -> Vec<u8> {
-        let mut all: Vec<u8> = PRIORITY.iter().copied().filter(|c| self.flags.contains(c)).collect();
-        all.extend(self.fifo.iter().copied());
+        let mut all: Vec<u8> = PRIORITY.iter().copied().filter(|c| self.flags.iter().any(|f| f.code == *c)).collect();
+        all.extend(self.fifo.iter().map(|e| e.code));
         all
-    }
-
-    /// The queue as critical memory kept it across a power cut.
-    pub fn restore(pending: &[u8]) -> Exceptions {
-        let mut e = Exceptions::new();
-        for code in pending {
-            e.raise(*code);
-        }
-        e
     }
 }
 
@@ -102,57 +153,69 @@ impl Exceptions {
 mod tests {
     use super::*;
 
+    fn raise_all(e: &mut Exceptions, codes: &[u8]) {
+        for (seq, code) in codes.iter().enumerate() {
+            e.raise(Exception::new(*code, seq as u64 + 1));
+        }
+    }
+
+    fn code(answer: Option<(u8, Vec<u8>)>) -> u8 {
+        answer.map_or(0, |(c, _)| c)
+    }
+
     #[test]
     fn priority_flags_first_in_their_order_then_the_queue_in_order() {
         let mut e = Exceptions::new();
-        e.answer();
-        assert_eq!(e.answer(), 0, "nothing pending: 00");
+        assert_eq!(e.answer(), None, "nothing pending: 00");
         // Door open, bill accepted ($20), hand-pay pending, door closed,
         // ticket printed, hand-pay pending again (a flag: once).
-        for code in [0x11, 0x4B, 0x51, 0x12, 0x3D, 0x51] {
-            e.raise(code);
-        }
+        raise_all(&mut e, &[0x11, 0x4B, 0x51, 0x12, 0x3D, 0x51]);
         let mut served = Vec::new();
         loop {
-            let code = e.answer();
-            if code == 0 {
+            let c = code(e.answer());
+            if c == 0 {
                 break;
             }
             // The same poll again (an implied NACK) gets the same answer.
-            assert_eq!(e.answer(), code);
+            assert_eq!(code(e.answer()), c);
             e.acked();
-            served.push(code);
+            served.push(c);
         }
         assert_eq!(served, [0x3D, 0x51, 0x11, 0x4B, 0x12]);
+        // Every event was reported once: the flag 51 for both of its events.
+        let mut reported = e.take_reported();
+        reported.sort_unstable();
+        assert_eq!(reported, [1, 2, 3, 4, 5, 6]);
+        assert!(e.take_reported().is_empty());
     }
 
     #[test]
     fn an_overflow_drops_the_oldest_and_raises_70_once() {
         let mut e = Exceptions::new();
-        for i in 0..(DEPTH + 3) {
-            e.raise(0x11 + (i % 2) as u8);
-        }
+        let codes: Vec<u8> = (0..(DEPTH + 3)).map(|i| 0x11 + (i % 2) as u8).collect();
+        raise_all(&mut e, &codes);
         let pending = e.pending();
         assert_eq!(pending.len(), DEPTH + 1);
         assert_eq!(pending[0], OVERFLOW);
         assert_eq!(pending.iter().filter(|c| **c == OVERFLOW).count(), 1, "no duplicate 70");
         // The three oldest went: the queue starts at the fourth event.
         assert_eq!(pending[1], 0x12);
-        assert_eq!(e.answer(), OVERFLOW);
+        assert_eq!(code(e.answer()), OVERFLOW);
+        // Taking 70 reports the three dropped events (told as the overflow).
+        e.acked();
+        assert_eq!(e.take_reported(), [1, 2, 3]);
     }
 
     #[test]
-    fn what_was_not_taken_survives_a_power_cut() {
+    fn an_answer_not_acknowledged_is_not_reported() {
         let mut e = Exceptions::new();
-        for code in [0x98, 0x51, 0x17] {
-            e.raise(code);
-        }
-        assert_eq!(e.answer(), 0x51);
-        // The power goes before the host's next poll: 51 was never acked.
-        let mut after = Exceptions::restore(&e.pending());
-        assert_eq!(after.pending(), [0x51, 0x98, 0x17]);
-        assert_eq!(after.answer(), 0x51);
-        after.acked();
-        assert_eq!(after.answer(), 0x98);
+        raise_all(&mut e, &[0x98, 0x51, 0x17]);
+        assert_eq!(code(e.answer()), 0x51);
+        // The power goes before the host's next poll: nothing reported, so
+        // the game host raises all three again at the next boot.
+        assert!(e.take_reported().is_empty());
+        e.acked();
+        assert_eq!(e.take_reported(), [2]);
+        assert_eq!(code(e.answer()), 0x98);
     }
 }

@@ -6,8 +6,11 @@
 //! of meters and amounts ([`bcd`]) and the frames a host sends
 //! ([`frame`]), the implied acknowledgements and the resend of a repeated
 //! poll's reply ([`link`]), the general poll's exceptions
-//! ([`exceptions`]) and the meter long polls from the host's snapshot
-//! ([`meters`]), put together as one port's EGM end ([`egm`]). `../shared/spec/sas.md` is the digest it follows; a point
+//! ([`exceptions`]), the meter long polls ([`meters`]) and the identity,
+//! game, clock and denomination polls ([`identity`], [`codes`]) from the
+//! host's [`snapshot`], LP 21's ROM [`signature`], put together as one
+//! port's EGM end ([`egm`]), run on a thread of its own ([`port`]) over a
+//! UART or a pty ([`transport`]). `../shared/spec/sas.md` is the digest it follows; a point
 //! the digest marks [R] is named where it is decided.
 //!
 //! It must never: decide or move money by itself (money moves only
@@ -19,10 +22,17 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod bcd;
+pub mod codes;
 pub mod crc;
 pub mod egm;
 pub mod exceptions;
 pub mod frame;
+pub mod host;
+pub mod identity;
 pub mod link;
 pub mod meters;
+pub mod port;
+pub mod signature;
+pub mod snapshot;
+pub mod transport;
 pub mod wire;

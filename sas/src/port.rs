@@ -1,0 +1,192 @@
+//! One SAS port on a thread of its own (issue 48): it reads the line,
+//! answers every poll from the snapshot the game host last published, and
+//! chirps while the link is silent. The game host never waits on it and
+//! it never waits on the game host: the two meet in [`Shared`], whose
+//! locks are held only to swap a pointer or move a short list. The ROM
+//! signature (LP 21) is computed on a thread of its own, so a large image
+//! never delays a reply.
+//!
+//! The port also keeps the link's timing (reply start after a poll's last
+//! byte, the longest time a reply's write took) for the lab and the
+//! benchmark.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use crate::egm::{Egm, Event};
+use crate::exceptions::Exception;
+use crate::frame::BadAddress;
+use crate::snapshot::Snapshot;
+use crate::transport::SerialLine;
+use crate::wire::Decoder;
+
+/// How long a read waits before the port looks at its clocks again.
+const READ_WAIT: Duration = Duration::from_millis(1);
+
+/// The link's measured timing, microseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timing {
+    /// Reply start (the reply written) after the poll's last byte was
+    /// read, one entry per reply, the latest 100,000.
+    pub reply_start_us: Vec<u64>,
+    /// The longest a reply's write took: the bound on the gaps inside it.
+    pub longest_write_us: u64,
+    pub replies: u64,
+    /// Bytes that broke the marked grammar (line faults).
+    pub unmarked: u64,
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    snapshot: Mutex<Option<Arc<Snapshot>>>,
+    inbox: Mutex<Vec<Exception>>,
+    events: Mutex<Vec<Event>>,
+    reported: Mutex<Vec<u64>>,
+    timing: Mutex<Timing>,
+    stop: AtomicBool,
+    link_up: AtomicBool,
+}
+
+/// The game host's handle on a running port.
+#[derive(Debug)]
+pub struct Port {
+    shared: Arc<Shared>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Locks a mutex whose holder panicked too: the data is lists and
+/// pointers, still whole.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Port {
+    /// Starts the port at `address` on `line`; `images` are LP 21's
+    /// authenticated images in order (sas.md §5).
+    pub fn start(line: SerialLine, address: u8, images: Vec<PathBuf>) -> Result<Port, BadAddress> {
+        let egm = Egm::new(address)?;
+        let shared = Arc::new(Shared::default());
+        let inner = shared.clone();
+        let thread =
+            std::thread::Builder::new().name(format!("sas-{address}")).spawn(move || run(egm, line, &images, &inner)).map_err(|_| BadAddress(address))?;
+        Ok(Port { shared, thread: Some(thread) })
+    }
+
+    /// The cabinet's meters after a commit.
+    pub fn publish(&self, snapshot: Snapshot) {
+        *lock(&self.shared.snapshot) = Some(Arc::new(snapshot));
+    }
+
+    /// Events for the floor.
+    pub fn raise(&self, exceptions: Vec<Exception>) {
+        lock(&self.shared.inbox).extend(exceptions);
+    }
+
+    /// What the host asked of the cabinet since the last call.
+    pub fn take_events(&self) -> Vec<Event> {
+        std::mem::take(&mut *lock(&self.shared.events))
+    }
+
+    /// The journal sequence numbers the host has taken since the last call.
+    pub fn take_reported(&self) -> Vec<u64> {
+        std::mem::take(&mut *lock(&self.shared.reported))
+    }
+
+    pub fn link_up(&self) -> bool {
+        self.shared.link_up.load(Ordering::Relaxed)
+    }
+
+    pub fn timing(&self) -> Timing {
+        lock(&self.shared.timing).clone()
+    }
+}
+
+impl Drop for Port {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared) {
+    let start = Instant::now();
+    let mut decoder = Decoder::new();
+    let mut buf = [0u8; 256];
+    let mut signature: Option<Receiver<Result<u16, String>>> = None;
+    while !shared.stop.load(Ordering::Relaxed) {
+        if let Some(s) = lock(&shared.snapshot).take() {
+            egm.publish(s);
+        }
+        for e in lock(&shared.inbox).drain(..) {
+            egm.raise(e);
+        }
+        let n = line.read(&mut buf, READ_WAIT).unwrap_or(0);
+        let at = start.elapsed();
+        let at_us = micros(at);
+        for &b in buf.get(..n).unwrap_or_default() {
+            match decoder.push(b) {
+                Ok(Some(byte)) => {
+                    if let Some(reply) = egm.on_byte(byte, at_us) {
+                        let before = start.elapsed();
+                        // A line that fails mid-reply: the host polls again.
+                        let _ = line.send(&reply);
+                        let after = start.elapsed();
+                        let mut t = lock(&shared.timing);
+                        if t.reply_start_us.len() < 100_000 {
+                            t.reply_start_us.push(micros(before.saturating_sub(at)));
+                        }
+                        t.longest_write_us = t.longest_write_us.max(micros(after.saturating_sub(before)));
+                        t.replies += 1;
+                    }
+                }
+                Ok(None) => {}
+                Err(_) => lock(&shared.timing).unmarked += 1,
+            }
+        }
+        let wall = time::OffsetDateTime::now_utc().unix_timestamp();
+        if let Some(address) = egm.tick(micros(start.elapsed()), wall) {
+            let _ = line.chirp(address);
+        }
+        if let Some(rx) = &signature
+            && let Ok(result) = rx.try_recv()
+        {
+            // An image that cannot be read leaves the request unanswered:
+            // no signature rather than a wrong one.
+            if let Ok(value) = result {
+                egm.signature_ready(value);
+            }
+            signature = None;
+        }
+        let events = egm.take_events();
+        for e in &events {
+            match e {
+                Event::SignatureAsked { seed } => {
+                    let (tx, rx) = channel();
+                    let (seed, images) = (*seed, images.to_vec());
+                    let _ = std::thread::Builder::new().name("sas-signature".into()).spawn(move || {
+                        let _ = tx.send(crate::signature::of_files(seed, &images));
+                    });
+                    signature = Some(rx);
+                }
+                Event::LinkUp(up) => shared.link_up.store(*up, Ordering::Relaxed),
+                _ => {}
+            }
+        }
+        if !events.is_empty() {
+            lock(&shared.events).extend(events);
+        }
+        let reported = egm.take_reported();
+        if !reported.is_empty() {
+            lock(&shared.reported).extend(reported);
+        }
+    }
+}
+
+fn micros(d: Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
+}

@@ -1,0 +1,122 @@
+//! What the game host publishes after every commit, and the port answers
+//! every poll from: the core's meters as a floor reads them (cents and
+//! counts, never a float), the cabinet's identity and its games. Nothing
+//! in it is counted by SAS itself: each field is one of the core's M-25
+//! meters or a configuration value, read once (certification H-54; the
+//! mapping is the README's table).
+
+use std::collections::BTreeMap;
+
+/// One scope's game meters: the machine, one game, or one player
+/// denomination.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scope {
+    /// M-25 a) créditos jogados (cents).
+    pub coin_in: u64,
+    /// M-25 b) créditos ganhos paid to the credit meter (cents).
+    pub coin_out: u64,
+    /// Wins an attendant paid (M-25 g) prémio acumulado manual; cents).
+    pub jackpot: u64,
+    /// M-25 c) jogadas efectuadas, and those with and without a prize.
+    pub games_played: u64,
+    pub games_won: u64,
+    pub games_lost: u64,
+}
+
+/// An amount in cents and how many made it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counted {
+    pub cents: u64,
+    pub count: u64,
+}
+
+/// One game of the cabinet as LP 1F / 53 describe it, numbered from 1 in
+/// the configuration's menu order (game 0 is the machine).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Game {
+    /// The game's id in the cabinet (e.g. "ocean-treasure").
+    pub id: String,
+    /// The two ASCII characters of LP 1F's game ID.
+    pub sas_id: [u8; 2],
+    /// LP 1F's paytable ID: six ASCII characters, from the approved
+    /// paytable's digest.
+    pub paytable_id: [u8; 6],
+    /// The proven RTP of the paytable in hundredths of a percent (LP 1F's
+    /// base percentage, "9650" for 96.50 %).
+    pub base_percent: u32,
+    /// The largest bet in credits of the accounting denomination.
+    pub max_bet_credits: u64,
+    /// Whether the operator offers it (LP 56).
+    pub enabled: bool,
+    pub meters: Scope,
+}
+
+/// The cabinet's meters, identity and games, as the host last committed
+/// them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The accounting denomination in cents (LP 1F): what a "credit" of a
+    /// 4-byte meter is.
+    pub accounting_denom: u64,
+    /// The machine's totals (game 0).
+    pub machine: Scope,
+    /// The games, numbered from 1.
+    pub games: Vec<Game>,
+    /// The meters of each player denomination (cents → meters), for the
+    /// multi-denomination polls (B0).
+    pub denominations: BTreeMap<u64, Scope>,
+    /// M-25 g) every cash-out: by ticket (cancelamento de créditos) and by
+    /// an attendant (manual).
+    pub canceled_credits: u64,
+    /// M-25 g) the cash-outs an attendant paid by hand.
+    pub handpaid_canceled_credits: u64,
+    /// M-25 e) notes in: the drop.
+    pub drop: u64,
+    pub games_since_power_up: u64,
+    pub games_since_door_close: u64,
+    /// The credit meter, in cents.
+    pub credit: u64,
+    pub slot_door_opens: u64,
+    pub power_resets: u64,
+    /// Notes accepted, a count per value in cents.
+    pub notes: BTreeMap<u64, u64>,
+    /// The last note accepted, in cents (LP 48).
+    pub last_note: Option<u64>,
+    /// M-25 f) bilhetes codificados entrados.
+    pub tickets_in: Counted,
+    /// M-25 g) bilhetes codificados pagos.
+    pub tickets_out: Counted,
+    /// The machine's serial number (LP 54): its identification (M-8).
+    pub serial: String,
+    /// The game now selected (LP 55), from 1.
+    pub selected_game: u16,
+    /// The player denomination now chosen, in cents (LP B1).
+    pub player_denom: u64,
+    /// The player denominations the operator offers, in cents (LP B2).
+    pub player_denoms: Vec<u64>,
+}
+
+impl Snapshot {
+    /// `cents` as credits of the accounting denomination (the remainder
+    /// dropped [R: the digest's reading]); none without a denomination.
+    pub fn credits(&self, cents: u64) -> u64 {
+        cents.checked_div(self.accounting_denom).unwrap_or(0)
+    }
+
+    pub fn notes_of(&self, cents: u64) -> u64 {
+        self.notes.get(&cents).copied().unwrap_or(0)
+    }
+
+    /// Game `number` (0 is the machine): its scope.
+    pub fn scope(&self, number: u16) -> Option<&Scope> {
+        match number {
+            0 => Some(&self.machine),
+            n => self.games.get(usize::from(n) - 1).map(|g| &g.meters),
+        }
+    }
+
+    /// Game `number`, from 1.
+    pub fn game(&self, number: u16) -> Option<&Game> {
+        usize::from(number).checked_sub(1).and_then(|i| self.games.get(i))
+    }
+}
