@@ -14,6 +14,7 @@
 mod art;
 mod capture;
 mod devices;
+mod floor;
 mod frame_stats;
 mod layout;
 mod linked;
@@ -136,6 +137,7 @@ fn main() -> ExitCode {
                     frame_stats::FrameStatsPlugin,
                     linked::LinkedProgressivePlugin,
                 ))
+                .add_plugins(floor::FloorPlugin)
                 .insert_resource(screens::operator_panel::OperatorPanel { open: args.operator_panel, validation: String::new() })
                 .add_plugins((
                     sounds::SoundPlugin,

@@ -97,6 +97,9 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     // Issue 21: a cash-out committed before a crash, its ticket never
     // printed, is printed now (same validation number).
     session.print_unprinted_tickets();
+    if !session.config.demo {
+        session.start_floor().map_err(|e| format!("{}: {e}", options.config.display()))?;
+    }
     Ok(session)
 }
 

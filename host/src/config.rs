@@ -47,6 +47,10 @@ pub struct CabinetConfig {
     /// credit and no touch; 0: only at start, until the first touch.
     #[serde(default = "default_attract_after_s")]
     pub attract_after_s: u32,
+    /// The floor's slot management system (SAS 6.02, issue 48): the serial
+    /// port and this cabinet's address; off when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sas: Option<crate::floor::SasSetup>,
 }
 
 fn default_attract_after_s() -> u32 {
@@ -112,6 +116,8 @@ pub enum ConfigError {
     Autoplay(String, u32),
     #[error("{0}: no games are enabled")]
     NoGames(String),
+    #[error("{0}: {1}")]
+    Sas(String, String),
 }
 
 impl CabinetConfig {
@@ -127,6 +133,9 @@ impl CabinetConfig {
         }
         if c.games.is_empty() {
             return Err(ConfigError::NoGames(file));
+        }
+        if let Some(problem) = c.sas.as_ref().and_then(crate::floor::SasSetup::problem) {
+            return Err(ConfigError::Sas(file, problem));
         }
         Ok(c)
     }

@@ -126,6 +126,7 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
             if detail.is_empty() { result } else { format!("{result} — {detail}") }
         }
         Entry::MeterRollover { meter, count } => format!("{} «{meter}» ({count})", t("O contador deu a volta:")),
+        Entry::FloorReported { cursor } => format!("{} {}", t("O sistema de gestão do piso recebeu os eventos até"), cursor.up_to),
         Entry::PoolConfigured { pool, .. } => {
             format!("{} {} ({} {})", t("Progressivo configurado:"), pool.id, pool.levels.len(), t("níveis"))
         }
@@ -220,6 +221,7 @@ mod tests {
             Entry::TiltCleared { tilt: Tilt::DeviceFault, by: "attendant".into() },
             Entry::Verification { ok: true, detail: String::new() },
             Entry::MeterRollover { meter: "creditos_jogados".into(), count: 1 },
+            Entry::FloorReported { cursor: meters::FloorCursor { up_to: 41, above: vec![44] } },
             Entry::LinkedPoolJoined { pool: "linked-sevens".into(), games: vec!["classic-sevens".into()], min_wager: 1 },
             Entry::LinkedDelivered { pool: "linked-sevens".into(), rounds: vec![1, 2] },
             Entry::LinkedRefused { pool: "linked-sevens".into(), round: 2, reason: "over its bound".into() },

@@ -19,6 +19,7 @@ pub mod catalogue;
 pub mod command;
 pub mod config;
 pub mod event_text;
+pub mod floor;
 pub mod kind;
 pub mod kinds;
 pub mod link_worker;

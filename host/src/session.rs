@@ -79,6 +79,8 @@ pub struct Session {
     pub(crate) touched: Option<std::time::Instant>,
     /// The screen's waker, for news from the host's own threads.
     pub(crate) wake: crate::wake::Wake,
+    /// The floor's SAS line (issue 48), when the configuration has one.
+    pub(crate) floor: Option<crate::floor::FloorLink>,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -170,6 +172,7 @@ impl Session {
             overlay: None,
             touched: None,
             wake: crate::wake::Wake::default(),
+            floor: None,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(|setup| LinkedPool::start(setup, s.wake.clone())).collect();
         s.resume_interrupted_round();
@@ -637,6 +640,7 @@ impl Session {
                     .unwrap_or_default()
             ),
             PlayBlock::Tilt(Tilt::LogicDoorAccess) => self.t("ACESSO À PORTA LÓGICA: chame o empregado").to_owned(),
+            PlayBlock::Tilt(Tilt::FloorDisabled) => self.t("JOGO DESACTIVADO PELO SISTEMA DE GESTÃO DO PISO (SAS)").to_owned(),
             PlayBlock::Tilt(t) => format!("TILT: {}", crate::names::tilt(t, self.lang)),
             PlayBlock::HandpayPending(id) => {
                 let amount = self.machine.state().handpays.get(&id).map_or(0, |h| h.amount);

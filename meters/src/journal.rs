@@ -112,6 +112,29 @@ pub enum Tilt {
     ProgramVerification,
     /// A device fault reported by the cabinet (printer, note acceptor).
     DeviceFault,
+    /// The floor's slot management system disabled play (SAS LP 01, issue
+    /// 48): play and the note acceptor stop until it enables play again
+    /// (LP 02); an attendant cannot clear it.
+    FloorDisabled,
+}
+
+/// How far the floor's slot management system has taken this journal's
+/// events (SAS exceptions, issue 48): every event up to `up_to`, and
+/// these after it (taken out of order: the priority exceptions). After a
+/// power cut the cabinet tells the floor exactly the events it has not
+/// taken: a door opened while the cabinet was off is still reported.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FloorCursor {
+    pub up_to: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub above: Vec<u64>,
+}
+
+impl FloorCursor {
+    /// Whether the floor has taken the event at `seq`.
+    pub fn taken(&self, seq: u64) -> bool {
+        seq <= self.up_to || self.above.contains(&seq)
+    }
 }
 
 /// Issue 46: how a committed round was drawn: the pool whose controller
@@ -357,6 +380,11 @@ pub enum Entry {
         to: TransferTarget,
         by: String,
     },
+    /// The floor's slot management system took the events this cursor
+    /// names (issue 48).
+    FloorReported {
+        cursor: FloorCursor,
+    },
 }
 
 impl Entry {
@@ -393,6 +421,7 @@ impl Entry {
             Entry::MeterRollover { .. } => "meter_rollover",
             Entry::PoolConfigured { .. } => "pool_configured",
             Entry::PoolTransfer { .. } => "pool_transfer",
+            Entry::FloorReported { .. } => "floor_reported",
             Entry::LinkedPoolJoined { .. } => "linked_pool_joined",
             Entry::LinkedDelivered { .. } => "linked_delivered",
             Entry::LinkedRefused { .. } => "linked_refused",

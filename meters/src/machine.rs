@@ -16,6 +16,7 @@
 
 mod anchoring;
 mod attendant;
+mod floor;
 mod key_lost;
 mod linked;
 mod money;

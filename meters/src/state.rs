@@ -157,6 +157,10 @@ pub struct CriticalState {
     /// hole 3): the audit menu shows it.
     #[serde(default)]
     pub last_window: Option<crate::anchor::PowerUpWindow>,
+    /// How far the floor's slot management system has taken the journal's
+    /// events (issue 48); none before it first connected in this epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor_reported: Option<crate::journal::FloorCursor>,
 }
 
 /// The journal does not follow from the state: an entry that could not
@@ -574,6 +578,14 @@ impl CriticalState {
             }
             Entry::MeterRollover { meter, count } => {
                 self.rollovers_logged.insert(meter.clone(), *count);
+            }
+            Entry::FloorReported { cursor } => {
+                if let Some(old) = &self.floor_reported
+                    && cursor.up_to < old.up_to
+                {
+                    return Err(fail(e, format!("the floor's cursor goes back from {} to {}", old.up_to, cursor.up_to)));
+                }
+                self.floor_reported = Some(cursor.clone());
             }
         }
         self.entries += 1;

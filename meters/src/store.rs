@@ -495,6 +495,17 @@ impl Store {
     }
 
     /// The last `n` event-log records (everything but round steps), newest first.
+    /// The records after `seq`, oldest first, at most `limit`: every kind,
+    /// rounds included (issue 48: what the floor is told of).
+    pub(crate) fn records_after(&self, seq: u64, limit: u16) -> Result<Vec<Record>, StoreError> {
+        self.select(&format!("WHERE seq > ?1 ORDER BY seq LIMIT {limit}"), seq as i64)
+    }
+
+    /// The last record's sequence number.
+    pub(crate) fn head_seq(&self) -> u64 {
+        self.head.seq
+    }
+
     pub(crate) fn last_events(&self, n: u64) -> Result<Vec<Record>, StoreError> {
         self.select("WHERE kind NOT IN ('round_begun', 'round_step', 'round_settled') ORDER BY seq DESC LIMIT ?1", n as i64)
     }

@@ -65,13 +65,17 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl Port {
     /// Starts the port at `address` on `line`; `images` are LP 21's
-    /// authenticated images in order (sas.md §5).
-    pub fn start(line: SerialLine, address: u8, images: Vec<PathBuf>) -> Result<Port, BadAddress> {
+    /// authenticated images in order (sas.md §5). `on_news` is called from
+    /// the port's thread when the host asked something of the cabinet or
+    /// took an event (the screen wakes to act on it).
+    pub fn start(line: SerialLine, address: u8, images: Vec<PathBuf>, on_news: News) -> Result<Port, BadAddress> {
         let egm = Egm::new(address)?;
         let shared = Arc::new(Shared::default());
         let inner = shared.clone();
-        let thread =
-            std::thread::Builder::new().name(format!("sas-{address}")).spawn(move || run(egm, line, &images, &inner)).map_err(|_| BadAddress(address))?;
+        let thread = std::thread::Builder::new()
+            .name(format!("sas-{address}"))
+            .spawn(move || run(egm, line, &images, &inner, &on_news))
+            .map_err(|_| BadAddress(address))?;
         Ok(Port { shared, thread: Some(thread) })
     }
 
@@ -113,7 +117,10 @@ impl Drop for Port {
     }
 }
 
-fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared) {
+/// What the port calls when it has news for the game host.
+pub type News = Box<dyn Fn() + Send>;
+
+fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, on_news: &News) {
     let start = Instant::now();
     let mut decoder = Decoder::new();
     let mut buf = [0u8; 256];
@@ -177,12 +184,16 @@ fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared) 
                 _ => {}
             }
         }
+        let reported = egm.take_reported();
+        let news = !events.is_empty() || !reported.is_empty();
         if !events.is_empty() {
             lock(&shared.events).extend(events);
         }
-        let reported = egm.take_reported();
         if !reported.is_empty() {
             lock(&shared.reported).extend(reported);
+        }
+        if news {
+            on_news();
         }
     }
 }

@@ -46,7 +46,7 @@ fn a_host_polls_a_port_on_its_thread_through_a_pty() {
 
     let pty = Pty::open().unwrap();
     let line = SerialLine::open(&pty.path, Line::Marked).unwrap();
-    let port = Port::start(line, 1, vec![program.clone(), paytable.clone()]).unwrap();
+    let port = Port::start(line, 1, vec![program.clone(), paytable.clone()], Box::new(|| {})).unwrap();
     port.publish(Snapshot { accounting_denom: 1, credit: 1_250, ..Snapshot::default() });
     port.raise(vec![Exception::new(0x11, 41), Exception::new(0x12, 42)]);
     let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
@@ -126,7 +126,7 @@ fn a_host_polls_a_port_on_its_thread_through_a_pty() {
 #[test]
 fn a_silent_line_gets_chirps_every_200_ms_after_5_s() {
     let pty = Pty::open().unwrap();
-    let port = Port::start(SerialLine::open(&pty.path, Line::Marked).unwrap(), 9, Vec::new()).unwrap();
+    let port = Port::start(SerialLine::open(&pty.path, Line::Marked).unwrap(), 9, Vec::new(), Box::new(|| {})).unwrap();
     let mut master = SerialLine::marked(pty.master.try_clone().unwrap());
     let start = Instant::now();
     let mut chirps = Vec::new();

@@ -40,6 +40,9 @@ impl Machine {
         if !self.state.tilts.contains(&tilt) {
             return Err(CoreError::TiltNotActive(tilt));
         }
+        if tilt == Tilt::FloorDisabled {
+            return Err(CoreError::Refused("play was disabled by the slot management system: only it enables play again (SAS LP 02)".into()));
+        }
         let still = match tilt {
             Tilt::SelfAudit => self.state.self_audit().is_err(),
             Tilt::LogicDoorAccess => self.state.doors_open.contains(&Door::Logic),

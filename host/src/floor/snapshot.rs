@@ -1,0 +1,122 @@
+//! The snapshot the floor's polls are answered from (issue 48), built
+//! from the core's state after a commit: every SAS meter is one of the
+//! core's M-25 meters, read here once (certification H-54; the README's
+//! table), and each game's identity from its approved paytable.
+
+use std::path::Path;
+
+use meters::{CriticalState, Door, GameMeters};
+use sas::snapshot::{Counted, Game, Scope, Snapshot};
+use sha2::{Digest, Sha256};
+
+/// One game's identity as LP 1F / 53 give it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct GameIdentity {
+    pub id: String,
+    pub sas_id: [u8; 2],
+    pub paytable_id: [u8; 6],
+    pub base_percent: u32,
+}
+
+impl GameIdentity {
+    /// A game's identity from its approved artifact: the SAS game ID from
+    /// the initials of its id ("ocean-treasure" → "OT"), the paytable ID
+    /// from the artifact's SHA-256 (its first six hex digits, the digest
+    /// the manifest approves), and the base percentage from its lowest
+    /// exact RTP, in hundredths of a percent, rounded down.
+    pub(crate) fn of(id: &str, artifact: &Path) -> Result<GameIdentity, String> {
+        let bytes = std::fs::read(artifact).map_err(|e| format!("{}: {e}", artifact.display()))?;
+        let digest = hex::encode_upper(Sha256::digest(&bytes));
+        let mut paytable_id = [b'0'; 6];
+        paytable_id.copy_from_slice(&digest.as_bytes()[..6]);
+        let a: paytables::artifact::Artifact = serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", artifact.display()))?;
+        let base_percent = a.rtp.iter().filter_map(|(_, r)| hundredths(r)).min().unwrap_or(0);
+        let mut initials = id.split(['-', '_', ' ']).filter_map(|w| w.bytes().next()).map(|b| b.to_ascii_uppercase());
+        let first = initials.next().unwrap_or(b'G');
+        let second = initials.next().or_else(|| id.as_bytes().get(1).map(u8::to_ascii_uppercase)).unwrap_or(b'0');
+        Ok(GameIdentity { id: id.to_owned(), sas_id: [first, second], paytable_id, base_percent })
+    }
+}
+
+/// An exact RTP "n/d" in hundredths of a percent, rounded down.
+fn hundredths(ratio: &str) -> Option<u32> {
+    let (n, d) = ratio.split_once('/').unwrap_or((ratio, "1"));
+    let (n, d) = (n.trim().parse::<u128>().ok()?, d.trim().parse::<u128>().ok()?);
+    u32::try_from(n.checked_mul(10_000)?.checked_div(d)?).ok()
+}
+
+fn scope(m: &GameMeters) -> Scope {
+    Scope {
+        coin_in: m.creditos_jogados,
+        // Wins the machine paid: every prize (M-25 b) less the attendant's.
+        coin_out: m.creditos_ganhos.saturating_sub(m.premio_acumulado_manual),
+        jackpot: m.premio_acumulado_manual,
+        games_played: m.jogadas_efectuadas,
+        games_won: m.jogadas_ganhas,
+        games_lost: m.jogadas_perdidas,
+    }
+}
+
+/// What the cabinet chose besides the core's state.
+pub(crate) struct Choices<'a> {
+    pub accounting_denom: u64,
+    pub games: &'a [GameIdentity],
+    pub selected: usize,
+    pub player_denom: u64,
+    pub player_denoms: &'a [u64],
+    pub last_note: Option<u64>,
+}
+
+/// The floor's snapshot of `state`.
+pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
+    let t = &state.totals;
+    Snapshot {
+        accounting_denom: c.accounting_denom,
+        machine: scope(&t.games),
+        games: c
+            .games
+            .iter()
+            .map(|g| Game {
+                id: g.id.clone(),
+                sas_id: g.sas_id,
+                paytable_id: g.paytable_id,
+                base_percent: g.base_percent,
+                // Not yet known per game (issue 48, open): LP 1F says 0.
+                max_bet_credits: 0,
+                enabled: true,
+                meters: state.per_game.get(&g.id).map(scope).unwrap_or_default(),
+            })
+            .collect(),
+        denominations: state.per_denom.iter().map(|(d, m)| (*d, scope(m))).collect(),
+        canceled_credits: t.cancelamento_creditos.saturating_add(t.cancelamento_creditos_manual),
+        handpaid_canceled_credits: t.cancelamento_creditos_manual,
+        drop: t.dinheiro_entrado,
+        games_since_power_up: state.games_since_power_up,
+        games_since_door_close: state.games_since_door_close,
+        credit: state.credit,
+        slot_door_opens: t.aberturas_porta.get(&Door::Main).copied().unwrap_or(0),
+        power_resets: t.arranques,
+        notes: t.notas_por_valor.clone(),
+        last_note: c.last_note,
+        tickets_in: Counted { cents: t.bilhetes_codificados_entrados, count: t.bilhetes_entrados_contagem },
+        tickets_out: Counted { cents: t.bilhetes_codificados_pagos, count: t.bilhetes_pagos_contagem },
+        serial: state.machine_id.clone(),
+        selected_game: u16::try_from(c.selected + 1).unwrap_or(0),
+        player_denom: c.player_denom,
+        player_denoms: c.player_denoms.to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exact_rtp_in_hundredths_rounds_down() {
+        assert_eq!(hundredths("965/1000"), Some(9_650));
+        assert_eq!(hundredths("1/3"), Some(3_333));
+        assert_eq!(hundredths("99999/100000"), Some(9_999));
+        assert_eq!(hundredths("x/3"), None);
+        assert_eq!(hundredths("1/0"), None);
+    }
+}

@@ -1,0 +1,225 @@
+//! The floor's slot management system drives the real game host over SAS
+//! (issue 48): the reference host (`sas::host`) writes the marked grammar
+//! into a pty, the cabinet's port answers from the snapshot the host
+//! publishes, and what the floor reads is compared with the core's own
+//! meters and journal. Proof of: every meter poll equal to the cabinet's
+//! meters (machine, per game, per denomination); every event told once,
+//! in order, surviving a power cut; LP 01/02 stopping and restoring play
+//! and the note acceptor.
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/test_config.rs"]
+mod test_config;
+
+use std::path::{Path, PathBuf};
+
+use game_host::boot::{BootOptions, boot};
+use game_host::round::Phase;
+use game_host::session::Session;
+use meters::Door;
+use sas::bcd;
+use sas::host::{Host, Reply};
+use sas::transport::{Pty, SerialLine};
+
+const ADDRESS: u8 = 1;
+
+fn config(dir: &Path, pty: &Path) -> PathBuf {
+    let sas = format!("    sas: Some((port: {:?}, address: {ADDRESS}, line: Pty)),\n    autoplay_max:", pty.display().to_string());
+    test_config::write(dir, &test_config::text(dir).replacen("    autoplay_max:", &sas, 1))
+}
+
+fn start(dir: &Path, config: &Path) -> Session {
+    boot(&BootOptions { config: config.to_owned(), db: dir.join("egm.sqlite"), lab_seed: Some(48), demo: false }).unwrap()
+}
+
+/// A round on the selected game, finished as a player would.
+fn play_round(s: &mut Session) {
+    assert!(s.play(), "the round starts: {:?}", s.message_text());
+    for _ in 0..50 {
+        if !s.in_round() {
+            return;
+        }
+        match s.round_info().map(|r| r.phase) {
+            Some(Phase::Presenting) => s.revealed(),
+            _ => s.collect(),
+        }
+    }
+    panic!("the round did not finish");
+}
+
+/// The data of a reply to `command` at our address (after address and
+/// command, before the CRC), checked.
+fn data(reply: &Reply, command: u8) -> Vec<u8> {
+    let b = reply.bytes();
+    assert!(b.len() >= 4, "a reply to LP {command:02X}: {b:02X?}");
+    assert_eq!(&b[..2], [ADDRESS, command]);
+    assert!(sas::crc::checks(b), "its CRC checks: {b:02X?}");
+    b[2..b.len() - 2].to_vec()
+}
+
+/// Polls until the port answers (the link's first poll may find the port
+/// still starting).
+fn read(host: &mut Host, command: u8) -> Vec<u8> {
+    for _ in 0..20 {
+        host.sync().unwrap();
+        let r = host.read_poll(ADDRESS, command).unwrap();
+        if r.bytes().len() >= 4 {
+            return data(&r, command);
+        }
+    }
+    panic!("no reply to LP {command:02X}");
+}
+
+fn m4(v: u64) -> Vec<u8> {
+    bcd::encode(v, 4)
+}
+
+/// The floor takes every exception, the host recording what it took.
+fn drain(s: &mut Session, host: &mut Host) -> Vec<u8> {
+    s.tend_floor();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let codes = host.drain_exceptions(ADDRESS).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    s.tend_floor();
+    codes
+}
+
+#[test]
+fn a_floor_reads_the_cabinets_meters_and_events_over_sas() {
+    let dir = tempfile::tempdir().unwrap();
+    let pty = Pty::open().unwrap();
+    let cfg = config(dir.path(), &pty.path);
+    let mut s = start(dir.path(), &cfg);
+    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    // Whatever boot told (the floor was not connected before: nothing).
+    let _ = drain(&mut s, &mut host);
+
+    // Scripted play: notes, rounds of two games at two denominations, a
+    // door opened and closed, a cash-out by ticket.
+    s.insert_note(2_000);
+    s.insert_note(5_000);
+    s.choose_game(0);
+    s.choose_denomination(1);
+    for _ in 0..3 {
+        play_round(&mut s);
+    }
+    s.choose_game(1);
+    s.choose_denomination(5);
+    for _ in 0..2 {
+        play_round(&mut s);
+    }
+    s.toggle_door(Door::Main);
+    s.toggle_door(Door::Main);
+    s.cash_out();
+    assert_eq!(s.machine().credit(), 0, "cashed out");
+    s.tend_floor();
+
+    // Events: the priority flag (the ticket printed) first, then the rest
+    // in the order they happened: two notes, five rounds started and
+    // ended, the door.
+    let codes = drain(&mut s, &mut host);
+    assert_eq!(codes[0], 0x3D, "{codes:02X?}");
+    let rounds: Vec<u8> = std::iter::repeat_n([0x7E, 0x7F], 5).flatten().collect();
+    let expected: Vec<u8> = [vec![0x4A, 0x4B], rounds, vec![0x11, 0x12]].concat();
+    assert_eq!(codes[1..], expected[..], "{codes:02X?}");
+    assert_eq!(drain(&mut s, &mut host), [] as [u8; 0], "each event told once");
+
+    // Meters, machine: each SAS meter equals the core's (M-25), in
+    // credits of the accounting denomination (a cent).
+    let st = s.machine().state().clone();
+    let t = &st.totals;
+    assert_eq!(t.games.jogadas_efectuadas, 5);
+    assert_eq!(t.dinheiro_entrado, 7_000);
+    let coin_out = t.games.creditos_ganhos - t.games.premio_acumulado_manual;
+    assert_eq!(read(&mut host, 0x11), m4(t.games.creditos_jogados));
+    assert_eq!(read(&mut host, 0x12), m4(coin_out));
+    assert_eq!(read(&mut host, 0x13), m4(7_000));
+    assert_eq!(read(&mut host, 0x15), m4(5));
+    assert_eq!(read(&mut host, 0x16), m4(t.games.jogadas_ganhas));
+    assert_eq!(read(&mut host, 0x17), m4(t.games.jogadas_perdidas));
+    assert_eq!(read(&mut host, 0x10), m4(t.cancelamento_creditos + t.cancelamento_creditos_manual));
+    assert_eq!(read(&mut host, 0x1A), m4(0));
+    assert_eq!(read(&mut host, 0x0F), [m4(t.cancelamento_creditos), m4(t.games.creditos_jogados), m4(coin_out), m4(7_000), m4(0), m4(5)].concat());
+    // The €20 and €50 notes, in the $20 and $50 places.
+    assert_eq!(read(&mut host, 0x1E), [m4(0), m4(0), m4(0), m4(1), m4(1), m4(0)].concat());
+
+    // Per game (LP 2F): each game's own meters, and the machine's equal
+    // to their sum (C-27).
+    let mut sum = [0u64; 3];
+    for (number, id) in [(1u64, "classic-sevens"), (2, "ocean-treasure")] {
+        host.sync().unwrap();
+        let r = host.variable_poll(ADDRESS, 0x2F, &[&bcd::encode(number, 2)[..], &[0x00, 0x01, 0x05]].concat()).unwrap();
+        let d = data(&r, 0x2F);
+        let g = &st.per_game[id];
+        let expected = [
+            vec![0x11],
+            bcd::encode(number, 2),
+            vec![0x00],
+            m4(g.creditos_jogados),
+            vec![0x01],
+            m4(g.creditos_ganhos - g.premio_acumulado_manual),
+            vec![0x05],
+            m4(g.jogadas_efectuadas),
+        ]
+        .concat();
+        assert_eq!(d, expected, "game {number} ({id})");
+        sum[0] += g.creditos_jogados;
+        sum[2] += g.jogadas_efectuadas;
+    }
+    assert_eq!(sum[0], t.games.creditos_jogados);
+    assert_eq!(sum[2], 5);
+    // Per denomination (B0): the nickel's coin in is the second game's.
+    host.sync().unwrap();
+    let r = host.variable_poll(ADDRESS, 0xB0, &[0x02, 0x11]).unwrap();
+    assert_eq!(data(&r, 0xB0), [vec![0x06, 0x02, 0x11], m4(st.per_denom[&5].creditos_jogados)].concat());
+    assert_eq!(st.per_denom[&5].creditos_jogados, st.per_game["ocean-treasure"].creditos_jogados);
+    // Identity: the serial number is the machine's identification.
+    let id = read(&mut host, 0x54);
+    assert_eq!(&id[1..4], b"602");
+    assert_eq!(&id[4..], st.machine_id.as_bytes());
+
+    // LP 01: play and the note acceptor stop, and the screen says so;
+    // LP 02 restores both.
+    host.sync().unwrap();
+    assert_eq!(host.long_poll(ADDRESS, 0x01, &[]).unwrap(), Reply::Bytes(vec![ADDRESS]));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    s.tend_floor();
+    assert!(s.block_text().unwrap().contains("SAS"), "{:?}", s.block_text());
+    s.insert_note(1_000);
+    assert_eq!(s.machine().credit(), 0, "the note acceptor is disabled");
+    assert!(!s.play());
+    host.sync().unwrap();
+    assert_eq!(host.long_poll(ADDRESS, 0x02, &[]).unwrap(), Reply::Bytes(vec![ADDRESS]));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    s.tend_floor();
+    assert_eq!(s.block_text(), None);
+    s.insert_note(1_000);
+    assert_eq!(s.machine().credit(), 1_000);
+    let _ = drain(&mut s, &mut host);
+
+    // A power cut with events not yet taken: the door opened, then the
+    // power goes before the floor polls. After the restart the floor is
+    // told exactly what it had not taken, then the power's loss and return.
+    s.toggle_door(Door::Main);
+    s.tend_floor();
+    s.power_cut();
+    let mut s = start(dir.path(), &cfg);
+    let codes = drain(&mut s, &mut host);
+    assert_eq!(codes, [0x11, 0x18, 0x17], "{codes:02X?}");
+    assert_eq!(drain(&mut s, &mut host), [] as [u8; 0]);
+}
+
+#[test]
+fn a_bad_sas_address_or_port_is_a_clear_boot_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = test_config::text(dir.path());
+    let bad = test_config::write(dir.path(), &text.replacen("    autoplay_max:", "    sas: Some((port: \"/dev/ttyS0\", address: 128)),\n    autoplay_max:", 1));
+    let e = boot(&BootOptions { config: bad, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).err().unwrap();
+    assert!(e.contains("sas.address 128 is outside 1..=127"), "{e}");
+    let missing = test_config::write(
+        dir.path(),
+        &text.replacen("    autoplay_max:", "    sas: Some((port: \"/dev/no-such-sas-port\", address: 1)),\n    autoplay_max:", 1),
+    );
+    let e = boot(&BootOptions { config: missing, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).err().unwrap();
+    assert!(e.contains("SAS port /dev/no-such-sas-port: cannot open it"), "{e}");
+}
