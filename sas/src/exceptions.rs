@@ -31,6 +31,40 @@ pub const OVERFLOW: u8 = 0x70;
 /// buffer overflow.
 pub const PRIORITY: [u8; 17] = [0x57, 0x67, 0x68, 0x3F, 0x6A, 0x6B, 0x6F, 0x56, 0x3D, 0x3E, 0x69, 0x6C, 0x6D, 0x52, 0x51, 0x8F, 0x70];
 
+/// What an exception code means (sas.md §3's table), for a lab's eyes.
+pub fn describe(code: u8) -> &'static str {
+    match code {
+        0x00 => "no activity",
+        0x11 => "slot door opened",
+        0x12 => "slot door closed",
+        0x13 => "drop door opened",
+        0x14 => "drop door closed",
+        0x15 => "card cage opened",
+        0x16 => "card cage closed",
+        0x17 => "AC power applied",
+        0x18 => "AC power lost",
+        0x19 => "cash box door opened",
+        0x1A => "cash box door closed",
+        0x1B => "cash box removed",
+        0x1C => "cash box installed",
+        0x1D => "belly door opened",
+        0x1E => "belly door closed",
+        0x20 => "general tilt",
+        0x31 => "NVRAM error, data recovered",
+        0x3C => "operator changed options",
+        0x3D => "cash-out ticket printed",
+        0x47..=0x50 => "bill accepted",
+        0x51 => "hand-pay pending",
+        0x52 => "hand-pay reset",
+        0x54 => "progressive win",
+        0x68 => "ticket transfer complete",
+        0x70 => "exception buffer overflow",
+        0x7E => "game started",
+        0x7F => "game ended",
+        _ => "(see sas.md §3)",
+    }
+}
+
 /// One event the floor is told of.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exception {

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use crate::transport::SerialLine;
-use crate::wire::{Decoder, WireByte, mark_message};
+use crate::wire::{Decoder, WireByte};
 
 /// How long the host waits for a reply's first byte (hosts give up at
 /// about 20 ms; a generous 100 ms here, so a slow test machine is not a
@@ -26,6 +26,9 @@ pub struct Host {
     pub chirps: u64,
     /// How long the last reply took to start, microseconds.
     pub last_reply_start_us: Option<u64>,
+    /// The longest silence between two bytes of the last reply, as read
+    /// (bytes read together count as back to back), microseconds.
+    pub last_reply_gap_us: u64,
 }
 
 /// What a poll got back.
@@ -48,15 +51,16 @@ impl Reply {
 
 impl Host {
     pub fn new(line: SerialLine) -> Host {
-        Host { line, decoder: Decoder::new(), chirps: 0, last_reply_start_us: None }
+        Host { line, decoder: Decoder::new(), chirps: 0, last_reply_start_us: None, last_reply_gap_us: 0 }
     }
 
     /// Sends a message (its first byte marked) and reads the reply.
     pub fn send(&mut self, message: &[u8]) -> std::io::Result<Reply> {
         self.drain()?;
-        self.line.write_raw(&mark_message(message))?;
+        self.line.send_message(message)?;
         let sent = Instant::now();
         self.last_reply_start_us = None;
+        self.last_reply_gap_us = 0;
         let mut got = Vec::new();
         let mut buf = [0u8; 256];
         let mut last = Instant::now();
@@ -72,6 +76,8 @@ impl Host {
                     Ok(Some(WireByte { value, .. })) => {
                         if got.is_empty() {
                             self.last_reply_start_us = Some(u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX));
+                        } else {
+                            self.last_reply_gap_us = self.last_reply_gap_us.max(u64::try_from(last.elapsed().as_micros()).unwrap_or(u64::MAX));
                         }
                         got.push(value);
                         last = Instant::now();
@@ -103,7 +109,7 @@ impl Host {
     /// A sync poll: no reply expected.
     pub fn sync(&mut self) -> std::io::Result<()> {
         self.drain()?;
-        self.line.write_raw(&mark_message(&[0x80]))
+        self.line.send_message(&[0x80])
     }
 
     /// A general poll to `address`: the exception code (0 for none), or

@@ -133,6 +133,25 @@ impl SerialLine {
         }
     }
 
+    /// A host's message (the reference host's side of the line): its
+    /// first byte with the wake-up bit (MARK on a UART, drained before the
+    /// rest goes with SPACE; `FF 00 b` on a marked line), the rest without.
+    pub fn send_message(&mut self, message: &[u8]) -> std::io::Result<()> {
+        let Some((&first, rest)) = message.split_first() else { return Ok(()) };
+        match (self.line, self.termios.clone()) {
+            (Line::Uart, Some(mut t)) => {
+                t.control_flags.insert(ControlFlags::PARODD);
+                tcsetattr(self.file.as_fd(), SetArg::TCSANOW, &t).map_err(std::io::Error::from)?;
+                self.file.write_all(&[first])?;
+                tcdrain(self.file.as_fd()).map_err(std::io::Error::from)?;
+                t.control_flags.remove(ControlFlags::PARODD);
+                tcsetattr(self.file.as_fd(), SetArg::TCSANOW, &t).map_err(std::io::Error::from)?;
+                self.write_raw(rest)
+            }
+            _ => self.write_raw(&crate::wire::mark_message(message)),
+        }
+    }
+
     /// The chirp: the address with the wake-up bit (MARK parity on a
     /// UART, drained before and after so no other byte leaves with it).
     pub fn chirp(&mut self, address: u8) -> std::io::Result<()> {

@@ -1,0 +1,266 @@
+//! `egm-sas-host`: a reference SAS host for labs and the tests (issue 48).
+//! It speaks to a cabinet's SAS port over a UART (`--port /dev/ttyS1`, the
+//! wake-up bit as MARK parity) or a pty it creates (`--pty`, the wake-up
+//! bit in-band: give the cabinet the path it prints), and prints what it
+//! sees: meters, events, identity; it disables and enables play, asks for
+//! the ROM signature and measures the link (`bench`).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Parser, Subcommand};
+use sas::bcd;
+use sas::host::{Host, Reply};
+use sas::transport::{Line, Pty, SerialLine};
+
+#[derive(Parser)]
+#[command(name = "egm-sas-host", version, about = "A reference SAS host: polls a cabinet's meters and events over a UART or a pty")]
+struct Args {
+    /// A UART to the cabinet's SAS port (19,200 baud, wake-up bit as parity).
+    #[arg(long, conflicts_with = "pty")]
+    port: Option<PathBuf>,
+    /// Create a pty and print the path to give the cabinet (`sas: Some((port: PATH, address: 1, line: Pty))`).
+    #[arg(long)]
+    pty: bool,
+    /// Also write the pty's path into this file (scripts wait on it).
+    #[arg(long)]
+    path_file: Option<PathBuf>,
+    /// The cabinet's SAS address.
+    #[arg(long, default_value_t = 1)]
+    address: u8,
+    /// How long to wait for the cabinet's first answer, seconds.
+    #[arg(long, default_value_t = 60)]
+    wait: u64,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Poll as a floor does (a general poll every 40 ms, the meters every 5 s) and print every event.
+    Watch,
+    /// The machine's meters, and each game's (LP 0F, 1A, 1C, 2F).
+    Meters,
+    /// Take every pending event and print it.
+    Events,
+    /// The cabinet's identity and games (LP 1F, 54, A0, 51, 56, 7E).
+    Identity,
+    /// Disable play (LP 01).
+    Disable,
+    /// Enable play (LP 02).
+    Enable,
+    /// The ROM signature from a seed (LP 21; hex, e.g. 1234).
+    Signature { seed: String },
+    /// Measure the link: 25 general polls a second with a long poll every fifth, for this many seconds.
+    Bench {
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+    },
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let (line, _pty) = match (&args.port, args.pty) {
+        (Some(port), false) => (SerialLine::open(port, Line::Uart)?, None),
+        (None, true) => {
+            let pty = Pty::open().context("a pty for the cabinet")?;
+            println!("pty: {}", pty.path.display());
+            if let Some(f) = &args.path_file {
+                std::fs::write(f, pty.path.display().to_string()).with_context(|| f.display().to_string())?;
+            }
+            (SerialLine::marked(pty.master.try_clone()?), Some(pty))
+        }
+        _ => bail!("give --port PATH (a UART) or --pty"),
+    };
+    let a = args.address;
+    if !(1..=127).contains(&a) {
+        bail!("--address {a} is outside 1..=127");
+    }
+    let mut host = Host::new(line);
+    wait_for_cabinet(&mut host, a, Duration::from_secs(args.wait))?;
+    match args.command.unwrap_or(Command::Watch) {
+        Command::Watch => watch(&mut host, a),
+        Command::Meters => meters(&mut host, a),
+        Command::Events => {
+            for code in host.drain_exceptions(a)? {
+                println!("exception {code:02X} {}", sas::exceptions::describe(code));
+            }
+            Ok(())
+        }
+        Command::Identity => identity(&mut host, a),
+        Command::Disable => ack(&mut host, a, 0x01, "play disabled (LP 01)"),
+        Command::Enable => ack(&mut host, a, 0x02, "play enabled (LP 02)"),
+        Command::Signature { seed } => signature(&mut host, a, &seed),
+        Command::Bench { seconds } => bench(&mut host, a, seconds),
+    }
+}
+
+/// Sync polls and a current-credits poll until the cabinet answers.
+fn wait_for_cabinet(host: &mut Host, a: u8, wait: Duration) -> Result<()> {
+    let start = Instant::now();
+    while start.elapsed() < wait {
+        host.sync()?;
+        if checked(&host.read_poll(a, 0x1A)?, a, 0x1A).is_some() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    bail!("no answer from address {a} in {} s", wait.as_secs())
+}
+
+/// A reply's data when it is a whole frame for `command` whose CRC checks.
+fn checked(reply: &Reply, a: u8, command: u8) -> Option<Vec<u8>> {
+    let b = reply.bytes();
+    (b.len() >= 4 && b[0] == a && b[1] == command && sas::crc::checks(b)).then(|| b[2..b.len() - 2].to_vec())
+}
+
+fn read(host: &mut Host, a: u8, command: u8) -> Result<Vec<u8>> {
+    host.sync()?;
+    let r = host.read_poll(a, command)?;
+    checked(&r, a, command).ok_or_else(|| anyhow!("LP {command:02X}: no good reply ({:02X?})", r.bytes()))
+}
+
+fn meter_fields(data: &[u8]) -> Result<Vec<u64>> {
+    data.chunks(4).map(|c| bcd::decode(c).map_err(|e| anyhow!("{e}"))).collect()
+}
+
+fn meters(host: &mut Host, a: u8) -> Result<()> {
+    let names = ["canceled credits", "coin in", "coin out", "drop", "jackpot", "games played"];
+    for (name, v) in names.iter().zip(meter_fields(&read(host, a, 0x0F)?)?) {
+        println!("{name:>18}: {v}");
+    }
+    println!("{:>18}: {}", "current credits", meter_fields(&read(host, a, 0x1A)?)?.first().copied().unwrap_or(0));
+    let c = meter_fields(&read(host, a, 0x1C)?)?;
+    println!("{:>18}: {}", "games won", c.get(5).copied().unwrap_or(0));
+    println!("{:>18}: {}", "slot door opens", c.get(6).copied().unwrap_or(0));
+    println!("{:>18}: {}", "power resets", c.get(7).copied().unwrap_or(0));
+    let games = bcd::decode(&read(host, a, 0x51)?).map_err(|e| anyhow!("{e}"))?;
+    for game in 1..=games {
+        host.sync()?;
+        let mut request = vec![0x05];
+        request.extend(bcd::encode(game, 2));
+        request.extend([0x00, 0x01, 0x05]);
+        let r = host.long_poll(a, 0x2F, &request)?;
+        let d = checked(&r, a, 0x2F).ok_or_else(|| anyhow!("LP 2F game {game}: no good reply"))?;
+        let m: Vec<u64> = d.get(3..).unwrap_or_default().chunks(5).filter_map(|c| c.get(1..).and_then(|v| bcd::decode(v).ok())).collect();
+        println!("game {game:>3}: coin in {}, coin out {}, games played {}", m.first().unwrap_or(&0), m.get(1).unwrap_or(&0), m.get(2).unwrap_or(&0));
+    }
+    Ok(())
+}
+
+fn identity(host: &mut Host, a: u8) -> Result<()> {
+    let g = read(host, a, 0x1F)?;
+    println!(
+        "game ID {}, paytable {}, base {}, denomination code {:02X}",
+        ascii(g.get(..2)),
+        ascii(g.get(10..16)),
+        ascii(g.get(16..20)),
+        g.get(5).copied().unwrap_or(0)
+    );
+    let s = read(host, a, 0x54)?;
+    println!("SAS version {}, serial {}", ascii(s.get(1..4)), ascii(s.get(4..)));
+    println!("games implemented {}", bcd::decode(&read(host, a, 0x51)?).unwrap_or(0));
+    let t = read(host, a, 0x7E)?;
+    let b = |i: usize| t.get(i).copied().unwrap_or(0);
+    println!("clock {:02X}{:02X}-{:02X}-{:02X} {:02X}:{:02X}:{:02X}", b(2), b(3), b(0), b(1), b(4), b(5), b(6));
+    Ok(())
+}
+
+fn ascii(b: Option<&[u8]>) -> String {
+    String::from_utf8_lossy(b.unwrap_or_default()).into_owned()
+}
+
+fn ack(host: &mut Host, a: u8, command: u8, what: &str) -> Result<()> {
+    host.sync()?;
+    match host.long_poll(a, command, &[])? {
+        Reply::Bytes(b) if b == [a] => {
+            println!("{what}: acknowledged");
+            Ok(())
+        }
+        other => bail!("LP {command:02X}: {:02X?}", other.bytes()),
+    }
+}
+
+fn signature(host: &mut Host, a: u8, seed: &str) -> Result<()> {
+    let seed = u16::from_str_radix(seed.trim_start_matches("0x"), 16).context("the seed is four hex digits")?;
+    host.sync()?;
+    if host.long_poll(a, 0x21, &seed.to_le_bytes())?.bytes() != [a] {
+        bail!("LP 21 was not acknowledged");
+    }
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(120) {
+        let r = host.general_poll(a)?;
+        host.sync()?;
+        if let Some(d) = checked(&r, a, 0x21) {
+            println!("ROM signature {:04X} (seed {seed:04X})", u16::from_le_bytes([d[0], d[1]]));
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    bail!("no signature in 120 s")
+}
+
+fn watch(host: &mut Host, a: u8) -> Result<()> {
+    let mut meters_at = Instant::now();
+    loop {
+        let r = host.general_poll(a)?;
+        host.sync()?;
+        match r.bytes() {
+            [0] | [] => {}
+            [code] => println!("exception {code:02X} {}", sas::exceptions::describe(*code)),
+            frame => println!("reply {frame:02X?}"),
+        }
+        if meters_at.elapsed() > Duration::from_secs(5) {
+            let m = meter_fields(&read(host, a, 0x0F)?)?;
+            let v = |i: usize| m.get(i).copied().unwrap_or(0);
+            println!("meters: coin in {}, coin out {}, drop {}, games {}", v(1), v(2), v(3), v(5));
+            meters_at = Instant::now();
+        }
+        std::thread::sleep(Duration::from_millis(40));
+    }
+}
+
+/// The link under a floor's load: a poll every 40 ms, each fifth a long
+/// poll (current credits, the meter group, selected meters in turn).
+fn bench(host: &mut Host, a: u8, seconds: u64) -> Result<()> {
+    let mut starts = Vec::new();
+    let (mut gap, mut missed, mut bad, mut polls, mut events) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let start = Instant::now();
+    let mut next = Instant::now();
+    while start.elapsed() < Duration::from_secs(seconds) {
+        let i = polls % 5;
+        let (reply, command) = match i {
+            1 => (host.read_poll(a, 0x1A)?, Some(0x1A)),
+            3 => (host.read_poll(a, 0x0F)?, Some(0x0F)),
+            4 => (host.long_poll(a, 0x2F, &[0x05, 0x00, 0x00, 0x00, 0x01, 0x05])?, Some(0x2F)),
+            _ => (host.general_poll(a)?, None),
+        };
+        polls += 1;
+        match (&reply, command) {
+            (Reply::None, _) => missed += 1,
+            (r, Some(c)) if checked(r, a, c).is_none() => bad += 1,
+            (r, None) if r.bytes() != [0] => events += 1,
+            _ => {}
+        }
+        if let Some(us) = host.last_reply_start_us {
+            starts.push(us);
+        }
+        gap = gap.max(host.last_reply_gap_us);
+        if command.is_none() {
+            // The event (if any) is taken by the next poll.
+            host.sync()?;
+        }
+        next += Duration::from_millis(40);
+        std::thread::sleep(next.saturating_duration_since(Instant::now()));
+    }
+    starts.sort_unstable();
+    let pct = |p: usize| starts.get((starts.len() * p / 100).min(starts.len().saturating_sub(1))).copied().unwrap_or(0);
+    println!("polls {polls} in {seconds} s ({} a second), events taken {events}", polls / seconds.max(1));
+    println!("reply start: p50 {} µs, p99 {} µs, max {} µs", pct(50), pct(99), starts.last().copied().unwrap_or(0));
+    println!("largest gap inside a reply (as read): {gap} µs");
+    println!("missed replies {missed}, bad frames {bad}");
+    let ok = missed == 0 && bad == 0 && starts.last().copied().unwrap_or(u64::MAX) < 20_000 && gap < 5_000;
+    println!("verdict: {}", if ok { "PASS (every reply started within 20 ms, no gap of 5 ms, none missed)" } else { "FAIL" });
+    if ok { Ok(()) } else { Err(anyhow!("the link missed its figures")) }
+}
