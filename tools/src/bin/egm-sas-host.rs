@@ -224,6 +224,8 @@ fn watch(host: &mut Host, a: u8) -> Result<()> {
 /// The link under a floor's load: a poll every 40 ms, each fifth a long
 /// poll (current credits, the meter group, selected meters in turn).
 fn bench(host: &mut Host, a: u8, seconds: u64) -> Result<()> {
+    let games_at = |host: &mut Host| -> Result<u64> { Ok(meter_fields(&read(host, a, 0x0F)?)?.get(5).copied().unwrap_or(0)) };
+    let games_before = games_at(host)?;
     let mut starts = Vec::new();
     let (mut gap, mut missed, mut bad, mut polls, mut events) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
@@ -254,9 +256,10 @@ fn bench(host: &mut Host, a: u8, seconds: u64) -> Result<()> {
         next += Duration::from_millis(40);
         std::thread::sleep(next.saturating_duration_since(Instant::now()));
     }
+    let games = games_at(host)?.saturating_sub(games_before);
     starts.sort_unstable();
     let pct = |p: usize| starts.get((starts.len() * p / 100).min(starts.len().saturating_sub(1))).copied().unwrap_or(0);
-    println!("polls {polls} in {seconds} s ({} a second), events taken {events}", polls / seconds.max(1));
+    println!("polls {polls} in {seconds} s ({} a second), events taken {events}, games the cabinet played meanwhile {games}", polls / seconds.max(1));
     println!("reply start: p50 {} µs, p99 {} µs, max {} µs", pct(50), pct(99), starts.last().copied().unwrap_or(0));
     println!("largest gap inside a reply (as read): {gap} µs");
     println!("missed replies {missed}, bad frames {bad}");

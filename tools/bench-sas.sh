@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The SAS link's timing while the cabinet plays (issue 48): the reference
+# host (egm-sas-host bench) holds 25 polls a second, each fifth a long
+# poll (current credits, the meter group, selected meters), on a pty to a
+# real cabinet in a real window under Xvfb that plays rounds of
+# Ocean Treasure the whole time. Prints reply start p50/p99/max and the
+# largest gap inside a reply as the host read them, missed replies and bad
+# frames, and how many games the cabinet played meanwhile. A benchmark,
+# not a test: the figures go in the notes.
+#
+#   tools/bench-sas.sh [SECONDS] [--release]   (default 600 s, debug build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-600}"
+target="${CARGO_TARGET_DIR:-target}"
+profile=debug
+flag=()
+if [ "${2:-}" = "--release" ]; then profile=release; flag=(--release); fi
+cargo build --locked -q "${flag[@]}" -p cabinet --features lab
+cargo build --locked -q "${flag[@]}" -p egm-tools --bin egm-sas-host
+cabinet="$target/$profile/cabinet"
+host="$target/$profile/egm-sas-host"
+dir="$(mktemp -d)"
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
+"$host" --pty --path-file "$dir/pty" --wait 120 bench --seconds "$seconds" > "$dir/host.log" 2>&1 &
+hostpid=$!
+for _ in $(seq 1 100); do [ -s "$dir/pty" ] && break; sleep 0.1; done
+pty="$(cat "$dir/pty")"
+sed -e 's/mode: Production,/mode: Lab,/' -e '/key_store: Tpm/d' \
+    -e "s#\"var/tickets\"#\"$dir/tickets\"#" -e "s#\"var/egm-nvram\"#\"$dir/nvram\"#" \
+    -e "s#^    autoplay_max:#    sas: Some((port: \"$pty\", address: 1, line: Pty)),\n    autoplay_max:#" \
+    assets/config/cabinet.ron > "$dir/cabinet.ron"
+grep -q 'sas: Some' "$dir/cabinet.ron"
+display=":$((250 + RANDOM % 50))"
+Xvfb "$display" -screen 0 1920x1200x24 -nolisten tcp -noreset >/dev/null 2>&1 &
+sleep 1
+DISPLAY="$display" XDG_RUNTIME_DIR="$dir" "$cabinet" --windowed --size 1280x720 --lab-seed 7 \
+    --config "$dir/cabinet.ron" --db "$dir/egm.sqlite" --screenshot-dir "$dir/shots" > "$dir/cabinet.log" 2>&1 &
+for _ in $(seq 1 120); do
+    id="$(DISPLAY="$display" xdotool search --name "EGM cabinet" 2>/dev/null | head -1 || true)"
+    [ -n "$id" ] && break
+    sleep 0.5
+done
+DISPLAY="$display" xdotool windowfocus "$id"
+sleep 3
+key() { DISPLAY="$display" xdotool key --delay 80 "$@"; }
+# Notes, Ocean Treasure, then play as a player would for the whole run:
+# the play button (which also starts the next round) and collect.
+key 4 4 4 Right
+while kill -0 "$hostpid" 2>/dev/null; do
+    key space
+    sleep 1
+    key Return
+    sleep 1
+done
+wait "$hostpid" || true
+cat "$dir/host.log"
+echo "cabinet log: $(grep -o 'SAS link [a-z]*' "$dir/cabinet.log" | sort | uniq -c | tr '\n' ' ')"
