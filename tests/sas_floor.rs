@@ -24,7 +24,7 @@ use sas::transport::{Pty, SerialLine};
 const ADDRESS: u8 = 1;
 
 fn config(dir: &Path, pty: &Path) -> PathBuf {
-    let sas = format!("    sas: Some((port: {:?}, address: {ADDRESS}, line: Pty)),\n    autoplay_max:", pty.display().to_string());
+    let sas = format!("    sas: Some((port: {:?}, address: {ADDRESS}, line: Pty, ticket_timeout_s: 3)),\n    autoplay_max:", pty.display().to_string());
     test_config::write(dir, &test_config::text(dir).replacen("    autoplay_max:", &sas, 1))
 }
 
@@ -222,4 +222,125 @@ fn a_bad_sas_address_or_port_is_a_clear_boot_error() {
     );
     let e = boot(&BootOptions { config: missing, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).err().unwrap();
     assert!(e.contains("SAS port /dev/no-such-sas-port: cannot open it"), "{e}");
+}
+
+/// LP 71 as the floor sends it (the length byte added by the host).
+fn lp71(host: &mut Host, code: u8, amount: u64, validation: &str) -> (u8, u64) {
+    let mut d = vec![code];
+    d.extend(bcd::encode(amount, 5));
+    d.push(0x00);
+    d.extend(sas::tickets::validation_bcd(validation));
+    host.sync().unwrap();
+    let r = host.variable_poll(ADDRESS, 0x71, &d).unwrap();
+    let data = data(&r, 0x71);
+    (data[1], bcd::decode(&data[2..7]).unwrap())
+}
+
+fn status(host: &mut Host) -> (u8, u64) {
+    host.sync().unwrap();
+    let r = host.variable_poll(ADDRESS, 0x71, &[0xFF]).unwrap();
+    let data = data(&r, 0x71);
+    (data[1], bcd::decode(&data[2..7]).unwrap())
+}
+
+/// The cabinet acts on what the floor said.
+fn settle(s: &mut Session) {
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    s.tend_floor();
+}
+
+#[test]
+fn a_ticket_from_another_cabinet_is_redeemed_once_on_the_floors_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let pty = Pty::open().unwrap();
+    let cfg = config(dir.path(), &pty.path);
+    let mut s = start(dir.path(), &cfg);
+    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    let _ = drain(&mut s, &mut host);
+    let credit = |s: &Session| s.machine().credit();
+
+    // Redeemed: 67, the floor reads it (LP 70), says redeem 25.00 (LP 71):
+    // pending, then credited once; 68, and LP 71 FF says redeemed.
+    let a = "123456789012345678";
+    s.insert_ticket(a);
+    assert!(s.message_text().unwrap().contains("VALIDAÇÃO"), "{:?}", s.message_text());
+    assert_eq!(drain(&mut s, &mut host), [0x67]);
+    host.sync().unwrap();
+    let r70 = data(&host.read_poll(ADDRESS, 0x70).unwrap(), 0x70);
+    assert_eq!(r70[1], 0x00, "in escrow");
+    assert_eq!(&r70[8..], sas::tickets::validation_bcd(a).as_slice());
+    assert_eq!(lp71(&mut host, 0x00, 2_500, a), (0x40, 2_500), "pending");
+    assert_eq!(credit(&s), 0, "nothing credited before the core commits");
+    settle(&mut s);
+    assert_eq!(credit(&s), 2_500);
+    assert_eq!(drain(&mut s, &mut host), [0x68]);
+    assert_eq!(status(&mut host), (0x00, 2_500));
+    // The floor retries its answer: the same status, never a second credit.
+    assert_eq!(lp71(&mut host, 0x00, 2_500, a), (0x00, 2_500));
+    settle(&mut s);
+    assert_eq!(credit(&s), 2_500);
+
+    // The power goes after the floor's answer, before the cabinet acted on
+    // it: nothing was credited; the floor's retry finds no ticket in
+    // escrow (C0); the player's ticket, inserted again, is paid once.
+    let b = "223456789012345678";
+    s.insert_ticket(b);
+    assert_eq!(lp71(&mut host, 0x00, 1_000, b), (0x40, 1_000));
+    s.power_cut();
+    let mut s = start(dir.path(), &cfg);
+    assert_eq!(credit(&s), 2_500);
+    assert_eq!(lp71(&mut host, 0x00, 1_000, b), (0xC0, 0));
+    settle(&mut s);
+    assert_eq!(credit(&s), 2_500);
+    let _ = drain(&mut s, &mut host);
+    s.insert_ticket(b);
+    assert_eq!(lp71(&mut host, 0x00, 1_000, b), (0x40, 1_000));
+    settle(&mut s);
+    assert_eq!(credit(&s), 3_500);
+
+    // The power goes after the cabinet credited it, before the floor took
+    // 68: after the restart 68 is told again, LP 71 FF still says redeemed,
+    // and a retry or the same ticket again credits nothing.
+    s.power_cut();
+    let mut s = start(dir.path(), &cfg);
+    let codes = drain(&mut s, &mut host);
+    assert!(codes.contains(&0x68), "{codes:02X?}");
+    assert_eq!(status(&mut host), (0x00, 1_000));
+    assert_eq!(lp71(&mut host, 0x00, 1_000, b), (0x00, 1_000));
+    s.insert_ticket(b);
+    assert_eq!(lp71(&mut host, 0x00, 1_000, b), (0x40, 1_000));
+    settle(&mut s);
+    assert_eq!(status(&mut host), (0x83, 0), "the cabinet refused it: already paid");
+    assert_eq!(credit(&s), 3_500);
+
+    // The floor refuses one with its reason: returned, nothing credited,
+    // the player told why.
+    let c = "323456789012345678";
+    s.insert_ticket(c);
+    assert_eq!(lp71(&mut host, 0x84, 0, c), (0x40, 0));
+    settle(&mut s);
+    assert_eq!(credit(&s), 3_500);
+    assert!(s.message_text().unwrap().contains("0x84"), "{:?}", s.message_text());
+    assert_eq!(status(&mut host), (0x84, 0));
+
+    // No answer in time (3 s here): returned, nothing credited; a late
+    // answer finds no ticket.
+    let d = "423456789012345678";
+    s.insert_ticket(d);
+    std::thread::sleep(std::time::Duration::from_millis(3_100));
+    s.tend_floor();
+    assert!(s.message_text().unwrap().contains("3 s"), "{:?}", s.message_text());
+    assert_eq!(status(&mut host), (0x88, 0));
+    assert_eq!(lp71(&mut host, 0x00, 5_000, d), (0x88, 0), "the cycle ended: its status, no credit");
+    settle(&mut s);
+    assert_eq!(credit(&s), 3_500);
+
+    // The meters balance: tickets in are exactly the two redeemed.
+    let st = s.machine().state();
+    assert_eq!(st.totals.bilhetes_codificados_entrados, 3_500);
+    assert_eq!(st.totals.bilhetes_entrados_contagem, 2);
+    st.self_audit().unwrap();
+    let events = s.machine().events(40).unwrap();
+    let refused = events.iter().filter(|r| matches!(r.entry, meters::Entry::FloorTicketRefused { .. })).count();
+    assert_eq!(refused, 3, "already paid, refused by the floor, timed out: each on record");
 }

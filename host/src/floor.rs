@@ -50,6 +50,14 @@ pub struct SasSetup {
     /// 4-byte meter is (LP 1F). A cent by default.
     #[serde(default = "default_accounting_denom")]
     pub accounting_denom: meters::Cents,
+    /// How long a ticket another cabinet printed waits for the floor's
+    /// answer before it is returned, nothing credited (seconds).
+    #[serde(default = "default_ticket_timeout_s")]
+    pub ticket_timeout_s: u32,
+}
+
+fn default_ticket_timeout_s() -> u32 {
+    15
 }
 
 fn default_accounting_denom() -> meters::Cents {
@@ -61,6 +69,9 @@ impl SasSetup {
     pub fn problem(&self) -> Option<String> {
         if !(1..=127).contains(&self.address) {
             return Some(format!("sas.address {} is outside 1..=127 (0 is the hosts' broadcast)", self.address));
+        }
+        if !(1..=300).contains(&self.ticket_timeout_s) {
+            return Some(format!("sas.ticket_timeout_s {} is outside 1..=300 seconds", self.ticket_timeout_s));
         }
         if sas::codes::denomination_code(self.accounting_denom) == 0 {
             return Some(format!("sas.accounting_denom {} cents has no SAS denomination code", self.accounting_denom));
@@ -85,6 +96,8 @@ pub struct FloorLink {
     published: Option<sas::snapshot::Snapshot>,
     last_note: Option<meters::Cents>,
     link_up: bool,
+    /// A ticket another cabinet printed, with the floor since then.
+    escrow: Option<(String, std::time::Instant)>,
 }
 
 impl FloorLink {
@@ -118,12 +131,21 @@ impl FloorLink {
                 c
             }
         };
-        let last_note = machine.events(200).ok().and_then(|r| {
-            r.iter().find_map(|r| match r.entry {
-                Entry::NoteIn { value } => Some(value),
-                _ => None,
-            })
+        let recent = machine.events(200).unwrap_or_default();
+        let last_note = recent.iter().find_map(|r| match r.entry {
+            Entry::NoteIn { value } => Some(value),
+            _ => None,
         });
+        // The last floor ticket's outcome, for the floor's LP 71 FF after
+        // a restart (the redemption itself is in the journal, once).
+        let last_ticket = recent.iter().find_map(|r| match &r.entry {
+            Entry::FloorTicketIn { validation, value } => Some((validation.clone(), *value, sas::tickets::status::REDEEMED)),
+            Entry::FloorTicketRefused { validation, status, .. } => Some((validation.clone(), 0, *status)),
+            _ => None,
+        });
+        if let Some((validation, amount, status)) = last_ticket {
+            port.ticket_done(&validation, amount, status);
+        }
         Ok(FloorLink {
             port,
             setup: setup.clone(),
@@ -135,7 +157,19 @@ impl FloorLink {
             published: None,
             last_note,
             link_up: false,
+            escrow: None,
         })
+    }
+
+    /// A ticket another cabinet printed is in the reader: ask the floor.
+    /// False while another one is with it.
+    pub(crate) fn ticket_inserted(&mut self, validation: &str) -> bool {
+        if self.escrow.is_some() {
+            return false;
+        }
+        self.port.ticket_inserted(validation);
+        self.escrow = Some((validation.to_owned(), std::time::Instant::now()));
+        true
     }
 
     pub fn link_up(&self) -> bool {
@@ -218,11 +252,50 @@ impl crate::session::Session {
                     tracing::info!("SAS link {}", if up { "up" } else { "down" });
                     Ok(())
                 }
+                Event::RedeemTicket { validation, amount } => {
+                    floor.escrow = None;
+                    match self.machine.redeem_floor_ticket(&validation, amount) {
+                        Ok(_) => {
+                            floor.port.ticket_done(&validation, amount, sas::tickets::status::REDEEMED);
+                            self.message = Some(crate::notice::Notice::TicketRedeemed { value: amount });
+                        }
+                        Err(e) => {
+                            floor.port.ticket_done(&validation, 0, sas::tickets::status::REJECTED_BY_EGM);
+                            self.message = Some(crate::notice::Notice::Core(e));
+                        }
+                    }
+                    Ok(())
+                }
+                Event::TicketRefused { validation, code } => {
+                    floor.escrow = None;
+                    let why = if code == sas::tickets::status::REJECTED_BY_EGM {
+                        meters::MoneyRefusal::FloorAmount("restricted credit is not held by this cabinet".into())
+                    } else {
+                        meters::MoneyRefusal::FloorRefused(code)
+                    };
+                    floor.port.ticket_done(&validation, 0, code);
+                    let done = self.machine.floor_ticket_returned(&validation, code, &why);
+                    self.message = Some(crate::notice::Notice::Core(meters::CoreError::TicketRejected(why)));
+                    done
+                }
                 Event::RealTime(_) | Event::SignatureAsked { .. } => Ok(()),
             };
             if let Err(e) = done {
                 tracing::error!("SAS request not carried out: {e}");
             }
+        }
+        // A ticket the floor did not answer in time goes back: nothing is
+        // credited, and a late answer finds no ticket in escrow.
+        if let Some((validation, since)) = floor.escrow.clone()
+            && since.elapsed().as_secs() >= u64::from(floor.setup.ticket_timeout_s)
+        {
+            floor.escrow = None;
+            floor.port.ticket_done(&validation, 0, sas::tickets::status::TIMED_OUT);
+            let why = meters::MoneyRefusal::FloorNoAnswer(floor.setup.ticket_timeout_s);
+            if let Err(e) = self.machine.floor_ticket_returned(&validation, sas::tickets::status::TIMED_OUT, &why) {
+                tracing::error!("SAS: {e}");
+            }
+            self.message = Some(crate::notice::Notice::Core(meters::CoreError::TicketRejected(why)));
         }
         if let Err(e) = floor.tell_new_events(&self.machine).and_then(|()| floor.record_taken(&mut self.machine)) {
             tracing::error!("SAS: {e}");

@@ -33,6 +33,11 @@ pub enum Notice {
     /// Issue 47, hole 6: the round a power loss interrupted cannot be
     /// resumed by its game: it stays open, never voided.
     CannotResume { round: u64, game: String },
+    /// A ticket another cabinet printed is with the floor's system for
+    /// validation (SAS, issue 48).
+    TicketWithFloor,
+    /// The floor's system redeemed that ticket for this amount.
+    TicketRedeemed { value: Cents },
     /// A ticket was printed for this amount (issue 45: the player sees the
     /// amount and takes the ticket; the printer's file is the attendant's).
     TicketPrinted { value: Cents },
@@ -124,6 +129,8 @@ impl Notice {
             Notice::CannotResume { round, game } => {
                 format!("{} {round} ({game}) {}", t("A jogada"), t("não pode ser retomada: o seu resultado está registado e nunca se anula; chame o técnico"))
             }
+            Notice::TicketWithFloor => t("BILHETE EM VALIDAÇÃO PELO SISTEMA DO PISO").to_owned(),
+            Notice::TicketRedeemed { value } => format!("{} {}", t("Bilhete pago:"), show(*value)),
             Notice::TicketPrinted { value } => {
                 format!("{} {} — {}", t("Bilhete impresso:"), show(*value), t("retire o seu bilhete"))
             }
@@ -170,6 +177,9 @@ fn money_refusal(why: &MoneyRefusal, lang: Lang, show: &dyn Fn(Cents) -> String)
         MoneyRefusal::UnknownTicket => t("bilhete desconhecido nesta máquina").to_owned(),
         MoneyRefusal::AlreadyRedeemed => t("bilhete já pago").to_owned(),
         MoneyRefusal::AboveTicketLimit(limit) => format!("{} {}", t("bilhete acima do limite de"), show(*limit)),
+        MoneyRefusal::FloorRefused(code) => format!("{} ({code:#04x})", t("bilhete recusado pelo sistema do piso")),
+        MoneyRefusal::FloorNoAnswer(s) => format!("{} {s} s", t("o sistema do piso não respondeu em")),
+        MoneyRefusal::FloorAmount(_) => t("o valor do sistema do piso não pode ser creditado nesta máquina").to_owned(),
     }
 }
 
@@ -236,6 +246,9 @@ mod tests {
             MoneyRefusal::UnknownTicket,
             MoneyRefusal::AlreadyRedeemed,
             MoneyRefusal::AboveTicketLimit(1),
+            MoneyRefusal::FloorRefused(0x84),
+            MoneyRefusal::FloorNoAnswer(15),
+            MoneyRefusal::FloorAmount("zero".into()),
         ];
         for why in every {
             let pt = Notice::Core(CoreError::TicketRejected(why.clone())).text(Lang::Pt, &show);

@@ -380,6 +380,22 @@ pub enum Entry {
         to: TransferTarget,
         by: String,
     },
+    /// A ticket another cabinet printed, redeemed here on the floor's
+    /// authorisation (SAS system validation, LP 71; issue 48): credited
+    /// once, never twice for the same validation number (M-25 f).
+    FloorTicketIn {
+        validation: String,
+        value: Cents,
+    },
+    /// A ticket the floor was asked about and that was returned: the floor
+    /// refused it, did not answer in time, or the cabinet could not credit
+    /// it. `status` is the machine status reported to the floor (SAS LP
+    /// 71).
+    FloorTicketRefused {
+        validation: String,
+        status: u8,
+        reason: String,
+    },
     /// The floor's slot management system took the events this cursor
     /// names (issue 48).
     FloorReported {
@@ -422,6 +438,8 @@ impl Entry {
             Entry::PoolConfigured { .. } => "pool_configured",
             Entry::PoolTransfer { .. } => "pool_transfer",
             Entry::FloorReported { .. } => "floor_reported",
+            Entry::FloorTicketIn { .. } => "floor_ticket_in",
+            Entry::FloorTicketRefused { .. } => "floor_ticket_refused",
             Entry::LinkedPoolJoined { .. } => "linked_pool_joined",
             Entry::LinkedDelivered { .. } => "linked_delivered",
             Entry::LinkedRefused { .. } => "linked_refused",

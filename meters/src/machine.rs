@@ -149,6 +149,17 @@ pub enum MoneyRefusal {
     /// Above the configured ticket-in limit (cents).
     #[error("ticket above the limit of {0} cents")]
     AboveTicketLimit(Cents),
+    /// The floor's system refused a ticket another cabinet printed (SAS LP
+    /// 71: its transfer code, 80–93).
+    #[error("refused by the floor's system (code {0:#04x})")]
+    FloorRefused(u8),
+    /// The floor's system did not answer in time: the ticket is returned.
+    #[error("no answer from the floor's system in {0} s")]
+    FloorNoAnswer(u32),
+    /// A ticket for an amount the floor cannot give here (zero, or
+    /// restricted credit this cabinet does not hold).
+    #[error("the floor's amount cannot be credited here: {0}")]
+    FloorAmount(String),
 }
 
 #[derive(Debug, thiserror::Error)]

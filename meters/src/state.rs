@@ -161,6 +161,10 @@ pub struct CriticalState {
     /// events (issue 48); none before it first connected in this epoch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub floor_reported: Option<crate::journal::FloorCursor>,
+    /// Tickets of other cabinets redeemed here on the floor's word (issue
+    /// 48): a validation number is credited once.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub floor_tickets: BTreeSet<String>,
 }
 
 /// The journal does not follow from the state: an entry that could not
@@ -579,6 +583,15 @@ impl CriticalState {
             Entry::MeterRollover { meter, count } => {
                 self.rollovers_logged.insert(meter.clone(), *count);
             }
+            Entry::FloorTicketIn { validation, value } => {
+                if self.tickets.contains_key(validation) || !self.floor_tickets.insert(validation.clone()) {
+                    return Err(fail(e, format!("ticket {validation} is this machine's own or was redeemed already")));
+                }
+                self.credit = add(e, self.credit, *value)?;
+                self.totals.bilhetes_codificados_entrados = add(e, self.totals.bilhetes_codificados_entrados, *value)?;
+                self.totals.bilhetes_entrados_contagem += 1;
+            }
+            Entry::FloorTicketRefused { .. } => {}
             Entry::FloorReported { cursor } => {
                 if let Some(old) = &self.floor_reported
                     && cursor.up_to < old.up_to

@@ -13,6 +13,7 @@ use crate::exceptions::{Exception, Exceptions};
 use crate::frame::{Assembler, BadAddress, Frame};
 use crate::link::{Answered, Implied, Link};
 use crate::snapshot::Snapshot;
+use crate::tickets::{Request, TicketIn, status};
 use crate::wire::WireByte;
 
 /// No valid poll for this long: the link is down and the EGM chirps
@@ -38,6 +39,14 @@ pub enum Event {
     /// The link came up (a sync poll, then a poll to this address) or
     /// went down (silence or no acknowledgement).
     LinkUp(bool),
+    /// LP 71: the floor says redeem the ticket in escrow for `amount`
+    /// cents of cashable credit. The game host commits it through the core
+    /// (or refuses it) and calls [`Egm::ticket_done`].
+    RedeemTicket { validation: String, amount: u64 },
+    /// LP 71: the floor refused the ticket in escrow (its transfer code,
+    /// 80–93), or asked for credit this cabinet does not hold (restricted):
+    /// the ticket goes back to the player.
+    TicketRefused { validation: String, code: u8 },
 }
 
 /// What the last general poll was answered with, until the host's next
@@ -64,6 +73,8 @@ pub struct Egm {
     delayed: Option<Vec<u8>>,
     in_flight: InFlight,
     events: Vec<Event>,
+    /// The ticket-in cycle (LP 70/71).
+    ticket: TicketIn,
     /// The clock: the wall's Unix seconds at the last tick, and what the
     /// floor's LP 7F moved it by.
     wall: i64,
@@ -89,6 +100,7 @@ impl Egm {
             delayed: None,
             in_flight: InFlight::Nothing,
             events: Vec::new(),
+            ticket: TicketIn::Idle,
             wall: 0,
             clock_offset: 0,
             up: false,
@@ -136,6 +148,79 @@ impl Egm {
     /// The codes still to tell.
     pub fn pending_exceptions(&self) -> Vec<u8> {
         self.exceptions.pending()
+    }
+
+    /// A ticket this cabinet did not print is in escrow: the floor is
+    /// asked (exception 67). False while another is in its cycle.
+    pub fn ticket_inserted(&mut self, validation: &str) -> bool {
+        if matches!(self.ticket, TicketIn::Escrow { .. } | TicketIn::Pending { .. }) {
+            return false;
+        }
+        self.ticket = TicketIn::Escrow { validation: validation.to_owned() };
+        self.exceptions.raise(Exception { code: 0x67, data: Vec::new(), source: None });
+        true
+    }
+
+    /// The ticket's cycle ended (`status` as LP 71 reports it: 00
+    /// redeemed, or why it was returned); the floor interrogates it with
+    /// LP 71 FF after the game host's journal tells it 68.
+    pub fn ticket_done(&mut self, validation: &str, amount: u64, status: u8) {
+        self.ticket = TicketIn::Done { validation: validation.to_owned(), amount, status };
+    }
+
+    /// Where the ticket-in cycle stands.
+    pub fn ticket(&self) -> &TicketIn {
+        &self.ticket
+    }
+
+    /// LP 71: the floor's answer on the ticket in escrow, or its
+    /// question on the last one.
+    fn redemption(&mut self, data: &[u8]) -> Option<Vec<u8>> {
+        let request = crate::tickets::parse_71(data)?;
+        let (st, amount, validation) = match (&self.ticket, request) {
+            (TicketIn::Idle, Request::Status) => (status::NONE, 0, String::new()),
+            (TicketIn::Escrow { validation }, Request::Status) => (status::WAITING, 0, validation.clone()),
+            (TicketIn::Pending { validation, amount }, Request::Status) => (status::PENDING, *amount, validation.clone()),
+            (TicketIn::Done { validation, amount, status }, Request::Status) => (*status, *amount, validation.clone()),
+            // The ticket keeps the number the reader read (the floor may
+            // send it with fewer leading zeros).
+            (TicketIn::Escrow { validation: v }, Request::Redeem { code: 0x00, amount, validation }) if crate::tickets::same(v, &validation) => {
+                let v = v.clone();
+                self.events.push(Event::RedeemTicket { validation: v.clone(), amount });
+                self.ticket = TicketIn::Pending { validation: v.clone(), amount };
+                (status::PENDING, amount, v)
+            }
+            (TicketIn::Escrow { validation: v }, Request::Redeem { validation, .. }) if crate::tickets::same(v, &validation) => {
+                // Restricted and non-restricted credit: this cabinet holds
+                // cashable credit only; the ticket goes back [R].
+                let v = v.clone();
+                self.events.push(Event::TicketRefused { validation: v.clone(), code: status::REJECTED_BY_EGM });
+                self.ticket = TicketIn::Pending { validation: v.clone(), amount: 0 };
+                (status::PENDING, 0, v)
+            }
+            (TicketIn::Escrow { validation: v }, Request::Reject { code, validation }) if crate::tickets::same(v, &validation) => {
+                let v = v.clone();
+                self.events.push(Event::TicketRefused { validation: v.clone(), code });
+                self.ticket = TicketIn::Pending { validation: v.clone(), amount: 0 };
+                (status::PENDING, 0, v)
+            }
+            // The same answer again (a retry after the cycle moved on):
+            // where it stands, never a second redemption.
+            (TicketIn::Pending { validation: v, amount }, Request::Redeem { validation, .. } | Request::Reject { validation, .. })
+                if crate::tickets::same(v, &validation) =>
+            {
+                (status::PENDING, *amount, v.clone())
+            }
+            (TicketIn::Done { validation: v, amount, status }, Request::Redeem { validation, .. } | Request::Reject { validation, .. })
+                if crate::tickets::same(v, &validation) =>
+            {
+                (*status, *amount, v.clone())
+            }
+            // An answer for no ticket in escrow here: not compatible with
+            // the redemption cycle (C0) [R].
+            (_, Request::Redeem { validation, .. } | Request::Reject { validation, .. }) => (0xC0, 0, validation),
+        };
+        Some(crate::tickets::reply_71(st, amount, &validation))
     }
 
     /// The signature LP 21 asked for, computed: served at the next general
@@ -304,6 +389,8 @@ impl Egm {
         let snapshot = self.snapshot.clone();
         let body = match command {
             0xB0 => self.multi_denomination(data, &snapshot)?,
+            0x70 => crate::tickets::reply_70(&self.ticket),
+            0x71 => self.redemption(data)?,
             _ => crate::meters::reply_data(command, data, &snapshot).or_else(|| crate::identity::reply_data(command, data, &snapshot, self.clock()))?,
         };
         let mut frame = vec![address, command];
@@ -477,6 +564,71 @@ mod tests {
         host.send(&[0x81]);
         assert!(host.egm.link_up());
         assert_eq!(host.egm.tick(host.now_us + 1_000_000, 0), None);
+    }
+
+    /// LP 71 as a floor sends it: transfer code, amount, parsing code 00,
+    /// the validation as 9 BCD bytes.
+    fn lp71(code: u8, amount: u64, validation: &str) -> Vec<u8> {
+        let mut d = vec![code];
+        d.extend(crate::bcd::encode(amount, 5));
+        d.push(0x00);
+        d.extend(crate::tickets::validation_bcd(validation));
+        let mut m = vec![0x01, 0x71, d.len() as u8];
+        m.extend(d);
+        crate::crc::sealed(&m)
+    }
+
+    fn status_of(reply: &[u8]) -> u8 {
+        reply[3]
+    }
+
+    #[test]
+    fn a_ticket_is_redeemed_once_on_the_floors_word() {
+        let v = "001234567890123456";
+        let mut host = Host::new(Egm::new(1).unwrap());
+        assert!(host.egm.ticket_inserted(v));
+        assert!(!host.egm.ticket_inserted("9"), "one ticket at a time");
+        // 67, the floor reads the ticket (LP 70: in escrow, its number).
+        assert_eq!(host.send(&[0x81]), Some(vec![0x67]));
+        let r70 = host.send(&[0x01, 0x70]).unwrap();
+        assert_eq!(&r70[2..5], [0x10, 0x00, 0x00], "len 16, in escrow, amount 0…");
+        assert_eq!(&r70[10..19], crate::tickets::validation_bcd(v).as_slice());
+        // Redeem 25.00: pending, and the game host is asked once, however
+        // often the floor repeats it.
+        assert_eq!(status_of(&host.send(&lp71(0x00, 2_500, v)).unwrap()), status::PENDING);
+        assert_eq!(status_of(&host.send(&lp71(0x00, 2_500, v)).unwrap()), status::PENDING, "the same poll again: resent");
+        host.send(&[0x80]);
+        assert_eq!(status_of(&host.send(&lp71(0x00, 2_500, v)).unwrap()), status::PENDING, "a retry: no second event");
+        let asked: Vec<Event> = host.egm.take_events().into_iter().filter(|e| matches!(e, Event::RedeemTicket { .. })).collect();
+        assert_eq!(asked, [Event::RedeemTicket { validation: v.into(), amount: 2_500 }]);
+        // Committed: LP 71 FF reports it redeemed; an accept again gets the
+        // same status and no second event.
+        host.egm.ticket_done(v, 2_500, status::REDEEMED);
+        host.send(&[0x80]);
+        let st = host.send(&crate::crc::sealed(&[0x01, 0x71, 0x01, 0xFF])).unwrap();
+        assert_eq!((status_of(&st), crate::bcd::decode(&st[4..9]).unwrap()), (status::REDEEMED, 2_500));
+        assert_eq!(status_of(&host.send(&lp71(0x00, 2_500, v)).unwrap()), status::REDEEMED);
+        assert!(host.egm.take_events().is_empty());
+        // An answer for a ticket not in escrow: C0, nothing asked.
+        host.send(&[0x80]);
+        assert_eq!(status_of(&host.send(&lp71(0x00, 100, "000000000000000077")).unwrap()), 0xC0);
+        assert!(host.egm.take_events().is_empty());
+    }
+
+    #[test]
+    fn a_ticket_the_floor_refuses_goes_back_with_its_reason() {
+        let v = "000000000000000042";
+        let mut host = Host::new(Egm::new(1).unwrap());
+        host.egm.ticket_inserted(v);
+        assert_eq!(status_of(&host.send(&lp71(0x84, 0, v)).unwrap()), status::PENDING);
+        assert_eq!(host.egm.take_events(), [Event::TicketRefused { validation: v.into(), code: 0x84 }]);
+        // Restricted credit is not held here: refused by the cabinet.
+        host.egm.ticket_done(v, 0, 0x84);
+        host.egm.ticket_inserted("000000000000000005");
+        host.send(&[0x80]);
+        host.send(&lp71(0x01, 500, "0000000000000005"));
+        let events: Vec<Event> = host.egm.take_events().into_iter().filter(|e| !matches!(e, Event::LinkUp(_))).collect();
+        assert_eq!(events, [Event::TicketRefused { validation: "000000000000000005".into(), code: status::REJECTED_BY_EGM }]);
     }
 
     #[test]

@@ -34,5 +34,6 @@ pub mod meters;
 pub mod port;
 pub mod signature;
 pub mod snapshot;
+pub mod tickets;
 pub mod transport;
 pub mod wire;

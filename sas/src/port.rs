@@ -39,8 +39,16 @@ pub struct Timing {
     pub unmarked: u64,
 }
 
+/// What the game host tells the port's EGM.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Order {
+    TicketInserted(String),
+    TicketDone { validation: String, amount: u64, status: u8 },
+}
+
 #[derive(Debug, Default)]
 struct Shared {
+    orders: Mutex<Vec<Order>>,
     snapshot: Mutex<Option<Arc<Snapshot>>>,
     inbox: Mutex<Vec<Exception>>,
     events: Mutex<Vec<Event>>,
@@ -89,6 +97,16 @@ impl Port {
         lock(&self.shared.inbox).extend(exceptions);
     }
 
+    /// A ticket this cabinet did not print is in escrow: ask the floor.
+    pub fn ticket_inserted(&self, validation: &str) {
+        lock(&self.shared.orders).push(Order::TicketInserted(validation.to_owned()));
+    }
+
+    /// The ticket's cycle ended: redeemed (status 00) or returned.
+    pub fn ticket_done(&self, validation: &str, amount: u64, status: u8) {
+        lock(&self.shared.orders).push(Order::TicketDone { validation: validation.to_owned(), amount, status });
+    }
+
     /// What the host asked of the cabinet since the last call.
     pub fn take_events(&self) -> Vec<Event> {
         std::mem::take(&mut *lock(&self.shared.events))
@@ -126,13 +144,23 @@ fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, 
     let mut buf = [0u8; 256];
     let mut signature: Option<Receiver<Result<u16, String>>> = None;
     while !shared.stop.load(Ordering::Relaxed) {
+        let n = line.read(&mut buf, READ_WAIT).unwrap_or(0);
+        // What the game host handed over, taken after the read: whatever it
+        // handed before the floor's bytes arrived is seen by them.
         if let Some(s) = lock(&shared.snapshot).take() {
             egm.publish(s);
         }
         for e in lock(&shared.inbox).drain(..) {
             egm.raise(e);
         }
-        let n = line.read(&mut buf, READ_WAIT).unwrap_or(0);
+        for order in lock(&shared.orders).drain(..) {
+            match order {
+                Order::TicketInserted(v) => {
+                    egm.ticket_inserted(&v);
+                }
+                Order::TicketDone { validation, amount, status } => egm.ticket_done(&validation, amount, status),
+            }
+        }
         let at = start.elapsed();
         let at_us = micros(at);
         for &b in buf.get(..n).unwrap_or_default() {

@@ -79,7 +79,10 @@ pub(crate) fn of(record: &Record, cx: &Context) -> Vec<Exception> {
         // The cash-out ticket printed; a ticket in, taken to the credit
         // meter (the transfer complete).
         Entry::TicketPrinted { .. } => one(0x3D),
-        Entry::TicketIn { .. } => one(0x68),
+        // A ticket in, the floor's or the cabinet's own, and one the floor
+        // was asked about and that went back: the cycle's end (68), after
+        // which the floor reads its status (LP 71 FF).
+        Entry::TicketIn { .. } | Entry::FloorTicketIn { .. } | Entry::FloorTicketRefused { .. } => one(0x68),
         // Game started: wager in credits (2 BCD), the coin-in meter (4
         // BCD), wager type, progressive group.
         Entry::RoundBegun { stake, .. } => {

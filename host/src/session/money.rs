@@ -24,6 +24,15 @@ impl Session {
         if self.refuse_in_demo() {
             return;
         }
+        // A ticket another cabinet printed: the floor's system validates
+        // it (SAS, issue 48) when the cabinet has one.
+        let ours = self.machine.state().tickets.contains_key(validation);
+        if !ours && let Some(floor) = self.floor.as_mut() {
+            if floor.ticket_inserted(validation) {
+                self.message = Some(Notice::TicketWithFloor);
+            }
+            return;
+        }
         match self.machine.insert_ticket(validation) {
             Ok(_) => self.message = None,
             Err(e) => self.fail(Notice::Core(e)),

@@ -6,8 +6,12 @@
 
 use super::Machine;
 use crate::journal::{Entry, FloorCursor, Tilt};
-use crate::machine::CoreError;
+use crate::machine::{CoreError, MoneyRefusal};
+use crate::money::Cents;
 use crate::store::{Record, StoreError};
+
+/// LP 71's machine status for a ticket the cabinet itself refused.
+const STATUS_REFUSED_BY_EGM: u8 = 0x83;
 
 /// The most records [`Machine::records_after`] returns at once.
 pub const RECORDS_PAGE: u16 = 1_000;
@@ -43,6 +47,49 @@ impl Machine {
     /// first connected.
     pub fn floor_reported(&self) -> Option<&FloorCursor> {
         self.state.floor_reported.as_ref()
+    }
+
+    /// Redeem a ticket another cabinet printed, on the floor's word (SAS
+    /// LP 71, issue 48): `value` cents to the credit meter, once per
+    /// validation number. Refused — and journaled as refused — while play
+    /// is blocked (a round, a door, a tilt: no ticket in during a round),
+    /// for a ticket of this machine (it is redeemed by
+    /// [`Machine::insert_ticket`]), one already redeemed, a zero amount, or
+    /// over the ticket-in or credit limit. The floor is a trusted party on
+    /// the amount; the limits still hold.
+    pub fn redeem_floor_ticket(&mut self, validation: &str, value: Cents) -> Result<Cents, CoreError> {
+        let well_formed = !validation.is_empty() && validation.len() <= 20 && validation.bytes().all(|b| b.is_ascii_digit());
+        let refusal = if let Some(b) = self.play_block() {
+            Some(MoneyRefusal::Disabled(b))
+        } else if !well_formed {
+            Some(MoneyRefusal::Malformed)
+        } else if self.state.floor_tickets.contains(validation) || self.state.tickets.get(validation).is_some_and(|t| t.redeemed) {
+            Some(MoneyRefusal::AlreadyRedeemed)
+        } else if self.state.tickets.contains_key(validation) {
+            Some(MoneyRefusal::FloorAmount("a ticket of this cabinet is redeemed at its reader".into()))
+        } else if value == 0 {
+            Some(MoneyRefusal::FloorAmount("zero".into()))
+        } else if value > self.config.ticket_in_limit {
+            Some(MoneyRefusal::AboveTicketLimit(self.config.ticket_in_limit))
+        } else if self.state.credit.saturating_add(value) > self.config.credit_limit {
+            Some(MoneyRefusal::CreditLimit(self.config.credit_limit))
+        } else {
+            None
+        };
+        if let Some(reason) = refusal {
+            self.commit(vec![Entry::FloorTicketRefused { validation: validation.to_owned(), status: STATUS_REFUSED_BY_EGM, reason: reason.to_string() }])?;
+            return Err(CoreError::TicketRejected(reason));
+        }
+        self.verify_before_money_moves()?;
+        self.commit(vec![Entry::FloorTicketIn { validation: validation.to_owned(), value }])?;
+        Ok(self.state.credit)
+    }
+
+    /// A ticket the floor was asked about went back to the player: the
+    /// floor refused it or did not answer in time (`status` as reported to
+    /// the floor). Nothing is credited; the event log says why.
+    pub fn floor_ticket_returned(&mut self, validation: &str, status: u8, reason: &MoneyRefusal) -> Result<(), CoreError> {
+        self.commit(vec![Entry::FloorTicketRefused { validation: validation.to_owned(), status, reason: reason.to_string() }])
     }
 
     /// The journal's records after `seq`, oldest first, each verified; at
