@@ -344,3 +344,55 @@ fn a_ticket_from_another_cabinet_is_redeemed_once_on_the_floors_word() {
     let refused = events.iter().filter(|r| matches!(r.entry, meters::Entry::FloorTicketRefused { .. })).count();
     assert_eq!(refused, 3, "already paid, refused by the floor, timed out: each on record");
 }
+
+#[test]
+fn the_floor_reads_the_tickets_printed_and_resets_a_hand_pay() {
+    let dir = tempfile::tempdir().unwrap();
+    let pty = Pty::open().unwrap();
+    let cfg = config(dir.path(), &pty.path);
+    let mut s = start(dir.path(), &cfg);
+    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    let _ = drain(&mut s, &mut host);
+
+    // A cash-out by ticket: 3D, then LP 4D gives its validation number
+    // (the system ID and 16 digits) and amount, so the floor can redeem it
+    // on any cabinet.
+    s.insert_note(2_000);
+    s.cash_out();
+    let validation = s.last_ticket().unwrap().to_owned();
+    assert_eq!(drain(&mut s, &mut host).first(), Some(&0x3D));
+    host.sync().unwrap();
+    let r = host.long_poll(ADDRESS, 0x4D, &[0x00]).unwrap();
+    let d = data(&r, 0x4D);
+    assert_eq!(d[0], 0x00, "a cashable ticket");
+    let digits = format!("{:02X}{}", d[24], sas::tickets::validation_digits(&d[9..17]).unwrap());
+    assert_eq!(digits, validation);
+    assert_eq!(bcd::decode(&d[17..22]).unwrap(), 2_000);
+
+    // A cash-out over the ticket limit: a hand-pay (51); LP 1B reports it;
+    // the floor's LP 94 resets it, the core pays it (the attendant named),
+    // 52 follows.
+    for _ in 0..21 {
+        s.insert_note(5_000);
+    }
+    s.cash_out();
+    assert_eq!(s.machine().state().handpays.len(), 1);
+    let codes = drain(&mut s, &mut host);
+    assert_eq!(codes[0], 0x51, "{codes:02X?}");
+    assert_eq!(&codes[1..], [0x4B; 21], "the 21 notes, in order");
+    let r = read(&mut host, 0x1B);
+    assert_eq!(&r[..2], [0x00, 0x80], "canceled credits");
+    assert_eq!(bcd::decode(&r[2..7]).unwrap(), 105_000);
+    host.sync().unwrap();
+    let r = host.long_poll(ADDRESS, 0x94, &[]).unwrap();
+    assert_eq!(data(&r, 0x94), [0x00], "reset");
+    settle(&mut s);
+    assert!(s.machine().state().handpays.is_empty(), "paid through the core");
+    assert_eq!(s.machine().credit(), 0);
+    assert_eq!(s.machine().state().totals.cancelamento_creditos_manual, 105_000);
+    assert_eq!(drain(&mut s, &mut host), [0x52]);
+    host.sync().unwrap();
+    let r = host.long_poll(ADDRESS, 0x94, &[]).unwrap();
+    assert_eq!(data(&r, 0x94), [0x02], "no hand-pay now");
+    s.machine().state().self_audit().unwrap();
+}

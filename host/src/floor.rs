@@ -278,6 +278,7 @@ impl crate::session::Session {
                     self.message = Some(crate::notice::Notice::Core(meters::CoreError::TicketRejected(why)));
                     done
                 }
+                Event::HandpayReset { id } => self.machine.pay_handpay(id, "SAS host (LP 94)").map(|_| ()),
                 Event::RealTime(_) | Event::SignatureAsked { .. } => Ok(()),
             };
             if let Err(e) = done {

@@ -43,6 +43,9 @@ pub enum Event {
     /// cents of cashable credit. The game host commits it through the core
     /// (or refuses it) and calls [`Egm::ticket_done`].
     RedeemTicket { validation: String, amount: u64 },
+    /// LP 94: the floor reset hand-pay `id` (an attendant paid it): the
+    /// game host pays it through the core, which journals it (52).
+    HandpayReset { id: u64 },
     /// LP 71: the floor refused the ticket in escrow (its transfer code,
     /// 80–93), or asked for credit this cabinet does not hold (restricted):
     /// the ticket goes back to the player.
@@ -390,6 +393,15 @@ impl Egm {
         let body = match command {
             0xB0 => self.multi_denomination(data, &snapshot)?,
             0x70 => crate::tickets::reply_70(&self.ticket),
+            0x4D => crate::cashout::reply_4d(*data.first()?, &snapshot),
+            0x1B => crate::cashout::reply_1b(&snapshot),
+            0x94 => {
+                let (code, id) = crate::cashout::reply_94(&snapshot);
+                if let Some(id) = id {
+                    self.events.push(Event::HandpayReset { id });
+                }
+                vec![code]
+            }
             0x71 => self.redemption(data)?,
             _ => crate::meters::reply_data(command, data, &snapshot).or_else(|| crate::identity::reply_data(command, data, &snapshot, self.clock()))?,
         };

@@ -22,6 +22,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod bcd;
+pub mod cashout;
 pub mod codes;
 pub mod crc;
 pub mod egm;

@@ -30,6 +30,27 @@ pub struct Counted {
     pub count: u64,
 }
 
+/// A cash-out ticket this cabinet printed (LP 4D's history).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TicketOut {
+    /// Its 18-digit validation number.
+    pub validation: String,
+    pub cents: u64,
+    /// When it was issued, Unix seconds (UTC).
+    pub issued: i64,
+}
+
+/// A hand-pay waiting for an attendant (LP 1B).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Handpay {
+    /// The core's hand-pay id.
+    pub id: u64,
+    pub cents: u64,
+    /// A cash-out above the ticket limit (true) or a win at or above the
+    /// hand-pay limit.
+    pub canceled_credits: bool,
+}
+
 /// One game of the cabinet as LP 1F / 53 describe it, numbered from 1 in
 /// the configuration's menu order (game 0 is the machine).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -94,6 +115,10 @@ pub struct Snapshot {
     pub player_denom: u64,
     /// The player denominations the operator offers, in cents (LP B2).
     pub player_denoms: Vec<u64>,
+    /// The cash-out tickets printed, newest first, at most 31 (LP 4D).
+    pub tickets_printed: Vec<TicketOut>,
+    /// Hand-pays waiting for an attendant, oldest first (LP 1B, 94).
+    pub handpays: Vec<Handpay>,
 }
 
 impl Snapshot {

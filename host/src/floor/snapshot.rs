@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
+use meters::HandpayKind;
 use meters::{CriticalState, Door, GameMeters};
-use sas::snapshot::{Counted, Game, Scope, Snapshot};
+use sas::snapshot::{Counted, Game, Handpay, Scope, Snapshot, TicketOut};
 use sha2::{Digest, Sha256};
 
 /// One game's identity as LP 1F / 53 give it.
@@ -104,7 +105,32 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
         selected_game: u16::try_from(c.selected + 1).unwrap_or(0),
         player_denom: c.player_denom,
         player_denoms: c.player_denoms.to_vec(),
+        tickets_printed: tickets_printed(state),
+        handpays: state
+            .handpays
+            .values()
+            .map(|h| Handpay { id: h.id, cents: h.amount, canceled_credits: matches!(h.handpay, HandpayKind::CancelledCredits) })
+            .collect(),
     }
+}
+
+/// The last 31 cash-out tickets this cabinet printed, newest first (LP
+/// 4D), by the time printed on them.
+fn tickets_printed(state: &CriticalState) -> Vec<TicketOut> {
+    let mut all: Vec<TicketOut> = state
+        .tickets
+        .iter()
+        .filter(|(_, t)| t.printed)
+        .map(|(v, t)| TicketOut { validation: v.clone(), cents: t.value, issued: unix(&t.issued_utc) })
+        .collect();
+    all.sort_by(|a, b| b.issued.cmp(&a.issued).then_with(|| b.validation.cmp(&a.validation)));
+    all.truncate(31);
+    all
+}
+
+/// An RFC 3339 time as Unix seconds (0 when it is not one).
+fn unix(rfc3339: &str) -> i64 {
+    time::OffsetDateTime::parse(rfc3339, &time::format_description::well_known::Rfc3339).map_or(0, time::OffsetDateTime::unix_timestamp)
 }
 
 #[cfg(test)]
