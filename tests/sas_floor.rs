@@ -396,3 +396,100 @@ fn the_floor_reads_the_tickets_printed_and_resets_a_hand_pay() {
     assert_eq!(data(&r, 0x94), [0x02], "no hand-pay now");
     s.machine().state().self_audit().unwrap();
 }
+
+/// LP 72 as the floor sends it; the transfer status and amount of the reply.
+fn lp72(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str) -> (u8, u64) {
+    host.sync().unwrap();
+    let r = host.variable_poll(ADDRESS, 0x72, &sas::aft::request_72(code, kind, cents, id, 0)).unwrap();
+    let d = data(&r, 0x72);
+    (d[2], if d.len() > 9 { bcd::decode(&d[5..10]).unwrap() } else { 0 })
+}
+
+fn interrogate(host: &mut Host) -> (u8, u64, String) {
+    host.sync().unwrap();
+    let r = host.variable_poll(ADDRESS, 0x72, &[0xFF, 0x00]).unwrap();
+    let d = data(&r, 0x72);
+    let id_len = usize::from(d[25]);
+    (d[2], bcd::decode(&d[5..10]).unwrap(), String::from_utf8(d[26..26 + id_len].to_vec()).unwrap())
+}
+
+#[test]
+fn aft_moves_money_once_whatever_the_floor_repeats_or_the_power_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let pty = Pty::open().unwrap();
+    let cfg = config(dir.path(), &pty.path);
+    let mut s = start(dir.path(), &cfg);
+    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    let _ = drain(&mut s, &mut host);
+    let credit = |s: &Session| s.machine().credit();
+    const IN: u8 = sas::aft::IN_HOUSE_TO_EGM;
+    const OUT: u8 = sas::aft::IN_HOUSE_TO_HOST;
+
+    // The lock (LP 74, 5 s): play stops until the transfer is made.
+    host.sync().unwrap();
+    let lock = data(&host.long_poll(ADDRESS, 0x74, &[0x00, 0x00, 0x05, 0x00]).unwrap(), 0x74);
+    assert_eq!(lock[5], 0x00, "locked");
+    settle(&mut s);
+    assert!(!s.play(), "no round under the floor's lock");
+    assert!(s.message_text().unwrap().contains("TRANSFERÊNCIA"), "{:?}", s.message_text());
+    // 25.00 in: pending, then committed once by the core, then 00.
+    assert_eq!(lp72(&mut host, 0x00, IN, 2_500, "FLOOR-0001"), (0x40, 2_500));
+    settle(&mut s);
+    assert_eq!(credit(&s), 2_500);
+    assert_eq!(interrogate(&mut host), (0x00, 2_500, "FLOOR-0001".into()));
+    assert_eq!(drain(&mut s, &mut host), [0x6F, 0x69], "game locked, then the transfer complete");
+    settle(&mut s);
+    assert!(!s.floor().unwrap().aft_locked(), "the transfer ended the lock");
+    // The same id again: the first transfer's status, nothing moves.
+    assert_eq!(lp72(&mut host, 0x00, IN, 2_500, "FLOOR-0001"), (0x00, 2_500));
+    settle(&mut s);
+    assert_eq!(credit(&s), 2_500);
+
+    // The power goes after the floor's request, before the core: nothing
+    // moved; the interrogation shows the last transfer made; the retry
+    // moves it once.
+    assert_eq!(lp72(&mut host, 0x00, IN, 1_000, "FLOOR-0002"), (0x40, 1_000));
+    s.power_cut();
+    let mut s = start(dir.path(), &cfg);
+    assert_eq!(credit(&s), 2_500);
+    assert_eq!(interrogate(&mut host), (0x00, 2_500, "FLOOR-0001".into()));
+    assert_eq!(lp72(&mut host, 0x00, IN, 1_000, "FLOOR-0002"), (0x40, 1_000));
+    settle(&mut s);
+    assert_eq!(credit(&s), 3_500);
+
+    // The whole credit out to the floor; the power goes after the core
+    // anchored it, before the floor asked: the restart reports it done,
+    // the retry moves nothing.
+    assert_eq!(lp72(&mut host, 0x00, OUT, 3_500, "FLOOR-0003"), (0x40, 3_500));
+    settle(&mut s);
+    assert_eq!(credit(&s), 0);
+    s.power_cut();
+    let mut s = start(dir.path(), &cfg);
+    assert_eq!(interrogate(&mut host), (0x00, 3_500, "FLOOR-0003".into()));
+    assert!(drain(&mut s, &mut host).contains(&0x69));
+    assert_eq!(lp72(&mut host, 0x00, OUT, 3_500, "FLOOR-0003"), (0x00, 3_500));
+    // An older id the port no longer holds: the core knows it; its first
+    // outcome is reported, nothing moves.
+    assert_eq!(lp72(&mut host, 0x00, IN, 2_500, "FLOOR-0001"), (0x40, 2_500));
+    settle(&mut s);
+    assert_eq!(interrogate(&mut host), (0x00, 2_500, "FLOOR-0001".into()));
+    assert_eq!(credit(&s), 0);
+
+    // Bad requests name their fault: more out than the credit (83), an id
+    // with a control character (95); nothing moves.
+    assert_eq!(lp72(&mut host, 0x00, OUT, 10_000, "FLOOR-0004").0, 0x83);
+    assert_eq!(lp72(&mut host, 0x00, IN, 100, "BAD\u{1}ID").0, 0x95);
+    settle(&mut s);
+
+    // The AFT meters (2F A0/A1, B8/B9) are the core's, once each.
+    let t = s.machine().state().totals.clone();
+    assert_eq!((t.transferencias_entrada, t.transferencias_entrada_contagem), (3_500, 2));
+    assert_eq!((t.transferencias_saida, t.transferencias_saida_contagem), (3_500, 1));
+    host.sync().unwrap();
+    let r = host.variable_poll(ADDRESS, 0x2F, &[0x00, 0x00, 0xA0, 0xA1, 0xB8, 0xB9]).unwrap();
+    assert_eq!(
+        data(&r, 0x2F),
+        [vec![0x18, 0x00, 0x00, 0xA0], bcd::encode(3_500, 5), vec![0xA1], m4(2), vec![0xB8], bcd::encode(3_500, 5), vec![0xB9], m4(1)].concat()
+    );
+    s.machine().state().self_audit().unwrap();
+}

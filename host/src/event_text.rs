@@ -128,6 +128,8 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
         Entry::MeterRollover { meter, count } => format!("{} «{meter}» ({count})", t("O contador deu a volta:")),
         Entry::FloorTicketIn { validation, value } => format!("{} {} ({validation})", t("Bilhete do piso pago:"), money(*value)),
         Entry::FloorTicketRefused { validation, status, reason } => format!("{} {validation} ({status:#04x}): {reason}", t("Bilhete do piso devolvido:")),
+        Entry::AftIn { transaction_id, value } => format!("{} {} ({transaction_id})", t("Transferência do piso para a máquina:"), money(*value)),
+        Entry::AftOut { transaction_id, value } => format!("{} {} ({transaction_id})", t("Transferência da máquina para o piso:"), money(*value)),
         Entry::FloorReported { cursor } => format!("{} {}", t("O sistema de gestão do piso recebeu os eventos até"), cursor.up_to),
         Entry::PoolConfigured { pool, .. } => {
             format!("{} {} ({} {})", t("Progressivo configurado:"), pool.id, pool.levels.len(), t("níveis"))
@@ -225,6 +227,8 @@ mod tests {
             Entry::MeterRollover { meter: "creditos_jogados".into(), count: 1 },
             Entry::FloorReported { cursor: meters::FloorCursor { up_to: 41, above: vec![44] } },
             Entry::FloorTicketIn { validation: "000000000000004242".into(), value: 2_500 },
+            Entry::AftIn { transaction_id: "FLOOR-1".into(), value: 2_500 },
+            Entry::AftOut { transaction_id: "FLOOR-2".into(), value: 2_500 },
             Entry::FloorTicketRefused { validation: "000000000000004243".into(), status: 0x88, reason: "no answer".into() },
             Entry::LinkedPoolJoined { pool: "linked-sevens".into(), games: vec!["classic-sevens".into()], min_wager: 1 },
             Entry::LinkedDelivered { pool: "linked-sevens".into(), rounds: vec![1, 2] },

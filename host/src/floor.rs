@@ -54,6 +54,9 @@ pub struct SasSetup {
     /// answer before it is returned, nothing credited (seconds).
     #[serde(default = "default_ticket_timeout_s")]
     pub ticket_timeout_s: u32,
+    /// The asset number the floor knows this cabinet by (AFT, LP 74/72).
+    #[serde(default)]
+    pub asset_number: u32,
 }
 
 fn default_ticket_timeout_s() -> u32 {
@@ -98,6 +101,8 @@ pub struct FloorLink {
     link_up: bool,
     /// A ticket another cabinet printed, with the floor since then.
     escrow: Option<(String, std::time::Instant)>,
+    /// The floor holds an AFT lock: play stops until it ends (LP 74).
+    aft_locked: bool,
 }
 
 impl FloorLink {
@@ -146,6 +151,16 @@ impl FloorLink {
         if let Some((validation, amount, status)) = last_ticket {
             port.ticket_done(&validation, amount, status);
         }
+        // The last AFT transfer, for the floor's interrogation after a
+        // restart (the money moved once, in the journal).
+        let last_transfer = recent.iter().find_map(|r| match &r.entry {
+            Entry::AftIn { transaction_id, value } => Some((transaction_id.clone(), *value, sas::aft::IN_HOUSE_TO_EGM)),
+            Entry::AftOut { transaction_id, value } => Some((transaction_id.clone(), *value, sas::aft::IN_HOUSE_TO_HOST)),
+            _ => None,
+        });
+        if let Some((id, cents, kind)) = last_transfer {
+            port.aft_done(&id, sas::aft::status::FULL, cents, kind);
+        }
         Ok(FloorLink {
             port,
             setup: setup.clone(),
@@ -158,7 +173,13 @@ impl FloorLink {
             last_note,
             link_up: false,
             escrow: None,
+            aft_locked: false,
         })
+    }
+
+    /// Whether the floor holds an AFT lock (play stops).
+    pub fn aft_locked(&self) -> bool {
+        self.aft_locked
     }
 
     /// A ticket another cabinet printed is in the reader: ask the floor.
@@ -278,6 +299,28 @@ impl crate::session::Session {
                     self.message = Some(crate::notice::Notice::Core(meters::CoreError::TicketRejected(why)));
                     done
                 }
+                Event::AftLock(locked) => {
+                    floor.aft_locked = locked;
+                    Ok(())
+                }
+                Event::AftTransfer { id, to_host, cents } => {
+                    let kind = if to_host { sas::aft::IN_HOUSE_TO_HOST } else { sas::aft::IN_HOUSE_TO_EGM };
+                    // An id the core moved money for already: the first
+                    // transfer's outcome, nothing moves again.
+                    let done = match self.machine.aft_transfer(&id) {
+                        Some((_, first)) => Ok(first),
+                        None if to_host => self.machine.aft_out(&id, cents).map(|_| cents),
+                        None => self.machine.aft_in(&id, cents).map(|_| cents),
+                    };
+                    match done {
+                        Ok(moved) => floor.port.aft_done(&id, sas::aft::status::FULL, moved, kind),
+                        Err(e) => {
+                            tracing::warn!("SAS AFT {id}: refused: {e}");
+                            floor.port.aft_done(&id, sas::aft::status::UNABLE_NOW, 0, kind);
+                        }
+                    }
+                    Ok(())
+                }
                 Event::HandpayReset { id } => self.machine.pay_handpay(id, "SAS host (LP 94)").map(|_| ()),
                 Event::RealTime(_) | Event::SignatureAsked { .. } => Ok(()),
             };
@@ -302,6 +345,8 @@ impl crate::session::Session {
             tracing::error!("SAS: {e}");
         }
         let choices = snapshot::Choices {
+            asset_number: floor.setup.asset_number,
+            idle: self.machine.play_block().is_none() && !self.in_round(),
             accounting_denom: floor.setup.accounting_denom,
             games: &floor.games,
             selected: self.selected,

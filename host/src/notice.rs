@@ -33,6 +33,8 @@ pub enum Notice {
     /// Issue 47, hole 6: the round a power loss interrupted cannot be
     /// resumed by its game: it stays open, never voided.
     CannotResume { round: u64, game: String },
+    /// The floor's system holds the cabinet for a transfer (SAS AFT lock).
+    FloorLocked,
     /// A ticket another cabinet printed is with the floor's system for
     /// validation (SAS, issue 48).
     TicketWithFloor,
@@ -129,6 +131,7 @@ impl Notice {
             Notice::CannotResume { round, game } => {
                 format!("{} {round} ({game}) {}", t("A jogada"), t("não pode ser retomada: o seu resultado está registado e nunca se anula; chame o técnico"))
             }
+            Notice::FloorLocked => t("TRANSFERÊNCIA DO SISTEMA DO PISO EM CURSO").to_owned(),
             Notice::TicketWithFloor => t("BILHETE EM VALIDAÇÃO PELO SISTEMA DO PISO").to_owned(),
             Notice::TicketRedeemed { value } => format!("{} {}", t("Bilhete pago:"), show(*value)),
             Notice::TicketPrinted { value } => {

@@ -504,6 +504,12 @@ impl Session {
         if self.in_round() {
             return self.on_table(|t, cx| t.play_in_round(cx).unwrap_or(Ok(Progress::Open)));
         }
+        // The floor holds an AFT lock for a transfer (SAS LP 74): no new
+        // round until it ends.
+        if self.floor.as_ref().is_some_and(crate::floor::FloorLink::aft_locked) {
+            self.fail(Notice::FloorLocked);
+            return false;
+        }
         let denom = self.denom;
         self.message = None;
         let started = self.on_table(|t, cx| t.start(cx, denom));

@@ -396,6 +396,18 @@ pub enum Entry {
         status: u8,
         reason: String,
     },
+    /// Cashable credit the floor's system transferred to the credit meter
+    /// (SAS AFT, LP 72, issue 48): once per transaction id.
+    AftIn {
+        transaction_id: String,
+        value: Cents,
+    },
+    /// Credit the floor's system took from the credit meter (a cash-out to
+    /// the host by AFT), anchored like every money-out.
+    AftOut {
+        transaction_id: String,
+        value: Cents,
+    },
     /// The floor's slot management system took the events this cursor
     /// names (issue 48).
     FloorReported {
@@ -439,6 +451,8 @@ impl Entry {
             Entry::PoolTransfer { .. } => "pool_transfer",
             Entry::FloorReported { .. } => "floor_reported",
             Entry::FloorTicketIn { .. } => "floor_ticket_in",
+            Entry::AftIn { .. } => "aft_in",
+            Entry::AftOut { .. } => "aft_out",
             Entry::FloorTicketRefused { .. } => "floor_ticket_refused",
             Entry::LinkedPoolJoined { .. } => "linked_pool_joined",
             Entry::LinkedDelivered { .. } => "linked_delivered",

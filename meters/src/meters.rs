@@ -125,6 +125,17 @@ pub struct MachineMeters {
     pub arranques: u64,
     /// Hand-pays completed (count).
     pub pagamentos_manuais_contagem: u64,
+    /// Credit transferred in from the floor's system (SAS AFT, issue 48),
+    /// cents and count.
+    #[serde(default)]
+    pub transferencias_entrada: Cents,
+    #[serde(default)]
+    pub transferencias_entrada_contagem: u64,
+    /// Credit transferred out to the floor's system (a cash-out by AFT).
+    #[serde(default)]
+    pub transferencias_saida: Cents,
+    #[serde(default)]
+    pub transferencias_saida_contagem: u64,
 }
 
 /// One of the twelve meters of M-25, in the order of the text.

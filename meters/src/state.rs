@@ -165,6 +165,10 @@ pub struct CriticalState {
     /// 48): a validation number is credited once.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub floor_tickets: BTreeSet<String>,
+    /// AFT transfers by transaction id (issue 48): in (true) or out, and
+    /// the amount. An id moves money once.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub aft_transfers: BTreeMap<String, (bool, Cents)>,
 }
 
 /// The journal does not follow from the state: an entry that could not
@@ -592,6 +596,22 @@ impl CriticalState {
                 self.totals.bilhetes_entrados_contagem += 1;
             }
             Entry::FloorTicketRefused { .. } => {}
+            Entry::AftIn { transaction_id, value } => {
+                if self.aft_transfers.insert(transaction_id.clone(), (true, *value)).is_some() {
+                    return Err(fail(e, format!("AFT transaction {transaction_id:?} moved money already")));
+                }
+                self.credit = add(e, self.credit, *value)?;
+                self.totals.transferencias_entrada = add(e, self.totals.transferencias_entrada, *value)?;
+                self.totals.transferencias_entrada_contagem += 1;
+            }
+            Entry::AftOut { transaction_id, value } => {
+                if self.aft_transfers.insert(transaction_id.clone(), (false, *value)).is_some() {
+                    return Err(fail(e, format!("AFT transaction {transaction_id:?} moved money already")));
+                }
+                self.credit = sub(e, self.credit, *value)?;
+                self.totals.transferencias_saida = add(e, self.totals.transferencias_saida, *value)?;
+                self.totals.transferencias_saida_contagem += 1;
+            }
             Entry::FloorReported { cursor } => {
                 if let Some(old) = &self.floor_reported
                     && cursor.up_to < old.up_to
@@ -642,11 +662,17 @@ impl CriticalState {
             .wrapping_add(self.stake_in_play())
             .wrapping_add(t.cancelamento_creditos)
             .wrapping_add(t.cancelamento_creditos_manual)
+            .wrapping_add(t.transferencias_saida)
             .wrapping_add(self.pending_handpays(true));
-        let right = t.dinheiro_entrado.wrapping_add(t.bilhetes_codificados_entrados).wrapping_add(t.ganhos_creditados).wrapping_add(self.carried_in);
+        let right = t
+            .dinheiro_entrado
+            .wrapping_add(t.bilhetes_codificados_entrados)
+            .wrapping_add(t.transferencias_entrada)
+            .wrapping_add(t.ganhos_creditados)
+            .wrapping_add(self.carried_in);
         if left != right {
             return Err(AuditFailure {
-                equation: "credit + wagers + stake in play + cash-outs = money in + tickets in + prizes credited + owed from before a RAM clear",
+                equation: "credit + wagers + stake in play + cash-outs + transfers out = money in + tickets in + transfers in + prizes credited + owed from before a RAM clear",
                 left,
                 right,
             });

@@ -43,6 +43,13 @@ pub enum Event {
     /// cents of cashable credit. The game host commits it through the core
     /// (or refuses it) and calls [`Egm::ticket_done`].
     RedeemTicket { validation: String, amount: u64 },
+    /// LP 72: the floor asks for a transfer: cashable credit in (`to_host`
+    /// false) or out to it. The game host commits it through the core or
+    /// refuses it, and calls [`Egm::aft_done`].
+    AftTransfer { id: String, to_host: bool, cents: u64 },
+    /// LP 74: the floor locked the cabinet for a transfer (play stops), or
+    /// the lock ended (cancelled, timed out, the transfer made).
+    AftLock(bool),
     /// LP 94: the floor reset hand-pay `id` (an attendant paid it): the
     /// game host pays it through the core, which journals it (52).
     HandpayReset { id: u64 },
@@ -78,6 +85,9 @@ pub struct Egm {
     events: Vec<Event>,
     /// The ticket-in cycle (LP 70/71).
     ticket: TicketIn,
+    /// The last AFT transfer (LP 72), and the AFT lock's end (LP 74).
+    transfer: Option<crate::aft::Transfer>,
+    lock_until_us: Option<u64>,
     /// The clock: the wall's Unix seconds at the last tick, and what the
     /// floor's LP 7F moved it by.
     wall: i64,
@@ -104,6 +114,8 @@ impl Egm {
             in_flight: InFlight::Nothing,
             events: Vec::new(),
             ticket: TicketIn::Idle,
+            transfer: None,
+            lock_until_us: None,
             wall: 0,
             clock_offset: 0,
             up: false,
@@ -169,6 +181,90 @@ impl Egm {
     /// LP 71 FF after the game host's journal tells it 68.
     pub fn ticket_done(&mut self, validation: &str, amount: u64, status: u8) {
         self.ticket = TicketIn::Done { validation: validation.to_owned(), amount, status };
+    }
+
+    /// The AFT transfer's outcome, from the game host: `status` 00 when
+    /// the core committed it (or had committed it under this id before),
+    /// else why not. A transfer that failed is told at once (69); one that
+    /// moved money is told from the journal.
+    pub fn aft_done(&mut self, id: &str, status: u8, cents: u64, kind: u8) {
+        let at = self.clock();
+        match self.transfer.as_mut().filter(|t| t.id == id) {
+            Some(t) => {
+                t.status = status;
+                t.cents = cents;
+            }
+            None => self.transfer = Some(crate::aft::Transfer { id: id.to_owned(), kind, cents, status, at }),
+        }
+        if status != crate::aft::status::FULL {
+            self.exceptions.raise(Exception { code: 0x69, data: Vec::new(), source: None });
+        }
+        self.unlock();
+    }
+
+    fn unlock(&mut self) {
+        if self.lock_until_us.take().is_some() {
+            self.events.push(Event::AftLock(false));
+        }
+    }
+
+    /// LP 74: lock (00) for a transfer within its timeout, cancel (80),
+    /// or interrogate (FF). A lock is granted only with no round open.
+    fn aft_lock(&mut self, data: &[u8]) -> Option<Vec<u8>> {
+        let code = *data.first()?;
+        let timeout = crate::bcd::decode(data.get(2..4)?).ok()?;
+        match code {
+            0x00 if self.snapshot.idle => {
+                if self.lock_until_us.is_none() {
+                    self.events.push(Event::AftLock(true));
+                    self.exceptions.raise(Exception { code: 0x6F, data: Vec::new(), source: None });
+                }
+                self.lock_until_us = Some(self.now_us + timeout * 10_000);
+            }
+            0x80 => self.unlock(),
+            _ => {}
+        }
+        Some(crate::aft::reply_74(self.lock_until_us.is_some(), &self.snapshot))
+    }
+
+    /// LP 72: a transfer asked for, or its status.
+    fn aft_transfer(&mut self, data: &[u8]) -> Vec<u8> {
+        use crate::aft::{IN_HOUSE_TO_EGM, IN_HOUSE_TO_HOST, Request, Transfer, status};
+        let request = crate::aft::parse_72(data);
+        let now = self.clock();
+        let failed = |id: String, kind: u8, st: u8| Transfer { id, kind, cents: 0, status: st, at: now };
+        let outcome = match request {
+            Ok(Request::Interrogate | Request::Cancel) => None,
+            // A malformed request: its status, the last transfer kept.
+            Err(st) => return crate::aft::reply_72(Some(&failed(String::new(), 0, st)), &self.snapshot),
+            // The last transfer's id again: its status, nothing moves.
+            Ok(Request::Transfer { id, .. }) if self.transfer.as_ref().is_some_and(|t| t.id == id) => None,
+            Ok(Request::Transfer { .. }) if self.transfer.as_ref().is_some_and(|t| t.status == status::PENDING) => {
+                return crate::aft::reply_72(Some(&failed(String::new(), 0, status::NOT_COMPATIBLE)), &self.snapshot);
+            }
+            Ok(Request::Transfer { kind, id, .. }) if kind != IN_HOUSE_TO_EGM && kind != IN_HOUSE_TO_HOST => {
+                Some(failed(id, kind, status::NOT_A_VALID_FUNCTION))
+            }
+            Ok(Request::Transfer { kind, id, cashable, restricted, nonrestricted, partial }) => {
+                let credit = self.snapshot.credit;
+                let cents = if kind == IN_HOUSE_TO_HOST && partial { cashable.min(credit) } else { cashable };
+                if restricted != 0 || nonrestricted != 0 || cents == 0 || (kind == IN_HOUSE_TO_HOST && cents > credit) {
+                    Some(failed(id, kind, status::NOT_A_VALID_AMOUNT))
+                } else if !self.snapshot.idle {
+                    Some(failed(id, kind, status::UNABLE_NOW))
+                } else {
+                    self.events.push(Event::AftTransfer { id: id.clone(), to_host: kind == IN_HOUSE_TO_HOST, cents });
+                    Some(Transfer { id, kind, cents, status: status::PENDING, at: now })
+                }
+            }
+        };
+        if let Some(t) = outcome {
+            if t.status != status::PENDING {
+                self.exceptions.raise(Exception { code: 0x69, data: Vec::new(), source: None });
+            }
+            self.transfer = Some(t);
+        }
+        crate::aft::reply_72(self.transfer.as_ref(), &self.snapshot)
     }
 
     /// Where the ticket-in cycle stands.
@@ -245,6 +341,9 @@ impl Egm {
             self.up = false;
             self.sync_seen = false;
             self.events.push(Event::LinkUp(false));
+        }
+        if self.lock_until_us.is_some_and(|until| now_us >= until) {
+            self.unlock();
         }
         if silent && now_us >= self.next_chirp_us {
             self.next_chirp_us = now_us + CHIRP_US;
@@ -393,6 +492,8 @@ impl Egm {
         let body = match command {
             0xB0 => self.multi_denomination(data, &snapshot)?,
             0x70 => crate::tickets::reply_70(&self.ticket),
+            0x72 => self.aft_transfer(data),
+            0x74 => self.aft_lock(data)?,
             0x4D => crate::cashout::reply_4d(*data.first()?, &snapshot),
             0x1B => crate::cashout::reply_1b(&snapshot),
             0x94 => {

@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod aft;
 pub mod bcd;
 pub mod cashout;
 pub mod codes;

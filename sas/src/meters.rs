@@ -112,6 +112,11 @@ fn machine_meter(code: u16, s: &Snapshot) -> Option<u64> {
         0x81 => s.tickets_in.count,
         0x86 => s.tickets_out.cents,
         0x87 => s.tickets_out.count,
+        // AFT in-house cashable: to the cabinet, to the host.
+        0xA0 => s.aft_in.cents,
+        0xA1 => s.aft_in.count,
+        0xB8 => s.aft_out.cents,
+        0xB9 => s.aft_out.count,
         _ => return None,
     })
 }

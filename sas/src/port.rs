@@ -44,6 +44,7 @@ pub struct Timing {
 enum Order {
     TicketInserted(String),
     TicketDone { validation: String, amount: u64, status: u8 },
+    AftDone { id: String, status: u8, cents: u64, kind: u8 },
 }
 
 #[derive(Debug, Default)]
@@ -107,6 +108,11 @@ impl Port {
         lock(&self.shared.orders).push(Order::TicketDone { validation: validation.to_owned(), amount, status });
     }
 
+    /// An AFT transfer's outcome: committed (00) or why not.
+    pub fn aft_done(&self, id: &str, status: u8, cents: u64, kind: u8) {
+        lock(&self.shared.orders).push(Order::AftDone { id: id.to_owned(), status, cents, kind });
+    }
+
     /// What the host asked of the cabinet since the last call.
     pub fn take_events(&self) -> Vec<Event> {
         std::mem::take(&mut *lock(&self.shared.events))
@@ -159,6 +165,7 @@ fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, 
                     egm.ticket_inserted(&v);
                 }
                 Order::TicketDone { validation, amount, status } => egm.ticket_done(&validation, amount, status),
+                Order::AftDone { id, status, cents, kind } => egm.aft_done(&id, status, cents, kind),
             }
         }
         let at = start.elapsed();

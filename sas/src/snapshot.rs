@@ -119,6 +119,14 @@ pub struct Snapshot {
     pub tickets_printed: Vec<TicketOut>,
     /// Hand-pays waiting for an attendant, oldest first (LP 1B, 94).
     pub handpays: Vec<Handpay>,
+    /// AFT in and out, cashable, in-house (2F codes A0/A1, B8/B9).
+    pub aft_in: Counted,
+    pub aft_out: Counted,
+    /// No round open and nothing blocking play: an AFT lock can be granted
+    /// and a transfer made (LP 74).
+    pub idle: bool,
+    /// The asset number the floor knows the cabinet by (LP 74, 72).
+    pub asset_number: u32,
 }
 
 impl Snapshot {

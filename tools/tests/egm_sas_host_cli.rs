@@ -62,6 +62,11 @@ fn run(s: &mut Session, mut child: Child) -> String {
     text
 }
 
+/// The credit on the cabinet's meter now.
+fn s_credit(dir: &Path) -> u64 {
+    boot_at(dir, None).machine().credit()
+}
+
 #[test]
 fn a_lab_reads_the_cabinet_through_the_reference_host() {
     let dir = tempfile::tempdir().unwrap();
@@ -97,6 +102,15 @@ fn a_lab_reads_the_cabinet_through_the_reference_host() {
     let out = run(&mut s, child);
     assert!(out.contains(&format!("SAS version 602, serial {}", s.machine().state().machine_id)), "{out}");
     assert!(out.contains("game ID CS"), "classic-sevens, the first game: {out}");
+    drop(s);
+
+    // An AFT transfer of 12.50 to the cabinet, committed once by the core.
+    let before = s_credit(dir.path());
+    let (child, pty) = start_host(dir.path(), &["aft-in", "1250", "--id", "LAB-AFT-1"]);
+    let mut s = boot_at(dir.path(), Some(&pty));
+    let out = run(&mut s, child);
+    assert!(out.contains("AFT LAB-AFT-1: status 00 (full transfer successful), 1250 cents"), "{out}");
+    assert_eq!(s.machine().credit(), before + 1_250);
     drop(s);
 
     let (child, pty) = start_host(dir.path(), &["disable"]);

@@ -60,6 +60,8 @@ fn scope(m: &GameMeters) -> Scope {
 
 /// What the cabinet chose besides the core's state.
 pub(crate) struct Choices<'a> {
+    pub asset_number: u32,
+    pub idle: bool,
     pub accounting_denom: u64,
     pub games: &'a [GameIdentity],
     pub selected: usize,
@@ -106,6 +108,10 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
         player_denom: c.player_denom,
         player_denoms: c.player_denoms.to_vec(),
         tickets_printed: tickets_printed(state),
+        aft_in: Counted { cents: t.transferencias_entrada, count: t.transferencias_entrada_contagem },
+        aft_out: Counted { cents: t.transferencias_saida, count: t.transferencias_saida_contagem },
+        idle: c.idle,
+        asset_number: c.asset_number,
         handpays: state
             .handpays
             .values()

@@ -52,6 +52,18 @@ enum Command {
     Enable,
     /// The ROM signature from a seed (LP 21; hex, e.g. 1234).
     Signature { seed: String },
+    /// Lock the cabinet (LP 74) and transfer cashable credit to it (LP 72, type 00), in cents.
+    AftIn {
+        cents: u64,
+        #[arg(long)]
+        id: String,
+    },
+    /// Lock the cabinet and transfer credit from it to the host (LP 72, type 80), in cents.
+    AftOut {
+        cents: u64,
+        #[arg(long)]
+        id: String,
+    },
     /// Measure the link: 25 general polls a second with a long poll every fifth, for this many seconds.
     Bench {
         #[arg(long, default_value_t = 60)]
@@ -92,6 +104,8 @@ fn main() -> Result<()> {
         Command::Disable => ack(&mut host, a, 0x01, "play disabled (LP 01)"),
         Command::Enable => ack(&mut host, a, 0x02, "play enabled (LP 02)"),
         Command::Signature { seed } => signature(&mut host, a, &seed),
+        Command::AftIn { cents, id } => aft(&mut host, a, sas::aft::IN_HOUSE_TO_EGM, cents, &id),
+        Command::AftOut { cents, id } => aft(&mut host, a, sas::aft::IN_HOUSE_TO_HOST, cents, &id),
         Command::Bench { seconds } => bench(&mut host, a, seconds),
     }
 }
@@ -199,6 +213,29 @@ fn signature(host: &mut Host, a: u8, seed: &str) -> Result<()> {
         std::thread::sleep(Duration::from_millis(40));
     }
     bail!("no signature in 120 s")
+}
+
+/// An AFT transfer as a floor makes one: lock for 10 s, ask, then
+/// interrogate until it is no longer pending.
+fn aft(host: &mut Host, a: u8, kind: u8, cents: u64, id: &str) -> Result<()> {
+    host.sync()?;
+    let lock = checked(&host.long_poll(a, 0x74, &[0x00, 0x00, 0x10, 0x00])?, a, 0x74).ok_or_else(|| anyhow!("LP 74: no good reply"))?;
+    if lock.get(5) != Some(&0x00) {
+        bail!("the cabinet did not lock (status {:02X?}): a round is open or play is blocked", lock.get(5));
+    }
+    host.sync()?;
+    let r = host.variable_poll(a, 0x72, &sas::aft::request_72(0x00, kind, cents, id, 0))?;
+    let mut d = checked(&r, a, 0x72).ok_or_else(|| anyhow!("LP 72: no good reply"))?;
+    let start = Instant::now();
+    while d.get(2) == Some(&sas::aft::status::PENDING) && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(100));
+        host.sync()?;
+        d = checked(&host.variable_poll(a, 0x72, &[0xFF, 0x00])?, a, 0x72).ok_or_else(|| anyhow!("LP 72 FF: no good reply"))?;
+    }
+    let st = d.get(2).copied().unwrap_or(0xFF);
+    let amount = d.get(5..10).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
+    println!("AFT {id}: status {st:02X} ({}), {amount} cents", if st == 0 { "full transfer successful" } else { "not made" });
+    if st == 0 { Ok(()) } else { Err(anyhow!("the transfer was not made")) }
 }
 
 fn watch(host: &mut Host, a: u8) -> Result<()> {
