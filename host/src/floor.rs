@@ -103,6 +103,11 @@ pub struct FloorLink {
     escrow: Option<(String, std::time::Instant)>,
     /// The floor holds an AFT lock: play stops until it ends (LP 74).
     aft_locked: bool,
+    /// The last tickets printed, newest first (LP 4D).
+    printed: Vec<sas::snapshot::TicketOut>,
+    /// What the last snapshot was built from (the journal's head, the game
+    /// and denomination, whether idle): unchanged, it is not built again.
+    built: Option<(u64, usize, meters::Cents, bool)>,
 }
 
 impl FloorLink {
@@ -174,6 +179,8 @@ impl FloorLink {
             link_up: false,
             escrow: None,
             aft_locked: false,
+            printed: snapshot::tickets_printed(machine.state()),
+            built: None,
         })
     }
 
@@ -211,8 +218,15 @@ impl FloorLink {
             let cx = exceptions::Context { accounting_denom: self.setup.accounting_denom, coin_in: machine.state().totals.games.creditos_jogados };
             let mut raised = Vec::new();
             for r in &records {
-                if let Entry::NoteIn { value } = r.entry {
-                    self.last_note = Some(value);
+                match &r.entry {
+                    Entry::NoteIn { value } => self.last_note = Some(*value),
+                    Entry::TicketPrinted { validation } => {
+                        if let Some(t) = snapshot::ticket_out(machine.state(), validation) {
+                            self.printed.insert(0, t);
+                            self.printed.truncate(snapshot::TICKET_HISTORY);
+                        }
+                    }
+                    _ => {}
                 }
                 if self.taken_above.contains(&r.seq) {
                     continue;
@@ -344,9 +358,17 @@ impl crate::session::Session {
         if let Err(e) = floor.tell_new_events(&self.machine).and_then(|()| floor.record_taken(&mut self.machine)) {
             tracing::error!("SAS: {e}");
         }
+        let idle = self.machine.play_block().is_none() && !self.in_round();
+        let key = (self.machine.journal_head(), self.selected, self.denom, idle);
+        if floor.built == Some(key) {
+            self.floor = Some(floor);
+            return;
+        }
+        floor.built = Some(key);
         let choices = snapshot::Choices {
+            tickets_printed: &floor.printed,
             asset_number: floor.setup.asset_number,
-            idle: self.machine.play_block().is_none() && !self.in_round(),
+            idle,
             accounting_denom: floor.setup.accounting_denom,
             games: &floor.games,
             selected: self.selected,

@@ -68,6 +68,9 @@ pub(crate) struct Choices<'a> {
     pub player_denom: u64,
     pub player_denoms: &'a [u64],
     pub last_note: Option<u64>,
+    /// The last tickets printed, newest first (kept by the link as the
+    /// journal tells them, not sorted out of every ticket at each commit).
+    pub tickets_printed: &'a [TicketOut],
 }
 
 /// The floor's snapshot of `state`.
@@ -107,7 +110,7 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
         selected_game: u16::try_from(c.selected + 1).unwrap_or(0),
         player_denom: c.player_denom,
         player_denoms: c.player_denoms.to_vec(),
-        tickets_printed: tickets_printed(state),
+        tickets_printed: c.tickets_printed.to_vec(),
         aft_in: Counted { cents: t.transferencias_entrada, count: t.transferencias_entrada_contagem },
         aft_out: Counted { cents: t.transferencias_saida, count: t.transferencias_saida_contagem },
         idle: c.idle,
@@ -120,9 +123,17 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
     }
 }
 
+/// The most tickets LP 4D's history holds.
+pub(crate) const TICKET_HISTORY: usize = 31;
+
+/// One printed ticket of `state`, for the history.
+pub(crate) fn ticket_out(state: &CriticalState, validation: &str) -> Option<TicketOut> {
+    state.tickets.get(validation).map(|t| TicketOut { validation: validation.to_owned(), cents: t.value, issued: unix(&t.issued_utc) })
+}
+
 /// The last 31 cash-out tickets this cabinet printed, newest first (LP
-/// 4D), by the time printed on them.
-fn tickets_printed(state: &CriticalState) -> Vec<TicketOut> {
+/// 4D), by the time printed on them: once, when the link starts.
+pub(crate) fn tickets_printed(state: &CriticalState) -> Vec<TicketOut> {
     let mut all: Vec<TicketOut> = state
         .tickets
         .iter()
@@ -130,7 +141,7 @@ fn tickets_printed(state: &CriticalState) -> Vec<TicketOut> {
         .map(|(v, t)| TicketOut { validation: v.clone(), cents: t.value, issued: unix(&t.issued_utc) })
         .collect();
     all.sort_by(|a, b| b.issued.cmp(&a.issued).then_with(|| b.validation.cmp(&a.validation)));
-    all.truncate(31);
+    all.truncate(TICKET_HISTORY);
     all
 }
 
