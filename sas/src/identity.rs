@@ -9,6 +9,7 @@ use time::{Date, Month, OffsetDateTime, PrimitiveDateTime, Time};
 
 use crate::bcd;
 use crate::codes;
+use crate::meters::game_number;
 use crate::snapshot::{Game, Snapshot};
 
 /// The SAS version this EGM speaks (LP 54).
@@ -91,11 +92,6 @@ fn configuration(s: &Snapshot, game: &Game, max_bet: u64) -> Vec<u8> {
     out.extend_from_slice(&game.paytable_id);
     out.extend(format!("{:04}", game.base_percent.min(9_999)).bytes());
     out
-}
-
-/// The 2-BCD game number at the head of a request.
-fn game_number(request: &[u8]) -> Option<u16> {
-    u16::try_from(bcd::decode(request.get(..2)?).ok()?).ok()
 }
 
 /// LP 7E's and 7F's date and time: MMDDYYYY (4 BCD) and HHMMSS (3 BCD)

@@ -138,7 +138,7 @@ pub fn width(code: u8) -> usize {
 }
 
 /// The 2-BCD game number at the head of a request.
-fn game_number(request: &[u8]) -> Option<u16> {
+pub(crate) fn game_number(request: &[u8]) -> Option<u16> {
     u16::try_from(bcd::decode(request.get(..2)?).ok()?).ok()
 }
 
@@ -146,13 +146,22 @@ fn game_number(request: &[u8]) -> Option<u16> {
 /// cabinet has no meter for is left out [R]. A game it does not have gets
 /// no reply.
 fn selected(request: &[u8], s: &Snapshot) -> Option<Vec<u8>> {
+    selected_from(request, |game| s.scope(game).is_some(), |game, code| meter(code, game, s))
+}
+
+/// LP 2F's frame for the games `has` allows, each meter `read` from
+/// (game, code); the one layout serves the machine's and a
+/// denomination's polls.
+fn selected_from(request: &[u8], has: impl Fn(u16) -> bool, read: impl Fn(u16, u16) -> Option<u64>) -> Option<Vec<u8>> {
     let (&len, rest) = request.split_first()?;
     let body = rest.get(..usize::from(len))?;
     let game = game_number(body)?;
-    s.scope(game)?;
+    if !has(game) {
+        return None;
+    }
     let mut out = vec![0, body[0], body[1]];
     for &code in body.get(2..)? {
-        if let Some(value) = meter(u16::from(code), game, s) {
+        if let Some(value) = read(game, u16::from(code)) {
             out.push(code);
             out.extend(bcd::encode(value, width(code)));
         }
@@ -200,23 +209,9 @@ pub fn denomination_reply_data(command: u8, request: &[u8], cents: u64, s: &Snap
     let scope = s.denominations.get(&cents).unwrap_or(&none);
     match command {
         0x11 | 0x12 | 0x14..=0x17 => Some(bcd::encode(game_meter(long_poll_code(command)?, scope, s)?, 4)),
-        0x2F => {
-            // Only the game meters: a denomination has no drop or credit.
-            let (&len, rest) = request.split_first()?;
-            let body = rest.get(..usize::from(len))?;
-            if game_number(body)? != 0 {
-                return None;
-            }
-            let mut out = vec![0, body[0], body[1]];
-            for &code in body.get(2..)? {
-                if let Some(value) = game_meter(u16::from(code), scope, s) {
-                    out.push(code);
-                    out.extend(bcd::encode(value, width(code)));
-                }
-            }
-            out[0] = u8::try_from(out.len() - 1).ok()?;
-            Some(out)
-        }
+        // Game 0 only, and only the game meters: a denomination has no
+        // drop or credit.
+        0x2F => selected_from(request, |game| game == 0, |_, code| game_meter(code, scope, s)),
         _ => None,
     }
 }
