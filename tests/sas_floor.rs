@@ -28,6 +28,17 @@ fn config(dir: &Path, pty: &Path) -> PathBuf {
     test_config::write(dir, &test_config::text(dir).replacen("    autoplay_max:", &sas, 1))
 }
 
+/// A cabinet booted with its SAS line on a new pty, and the reference
+/// host on the pty's other end (the pty is kept for the test's life).
+fn connected() -> (tempfile::TempDir, Pty, PathBuf, Session, Host) {
+    let dir = tempfile::tempdir().unwrap();
+    let pty = Pty::open().unwrap();
+    let cfg = config(dir.path(), &pty.path);
+    let s = start(dir.path(), &cfg);
+    let host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    (dir, pty, cfg, s, host)
+}
+
 fn start(dir: &Path, config: &Path) -> Session {
     boot(&BootOptions { config: config.to_owned(), db: dir.join("egm.sqlite"), lab_seed: Some(48), demo: false }).unwrap()
 }
@@ -86,11 +97,7 @@ fn drain(s: &mut Session, host: &mut Host) -> Vec<u8> {
 
 #[test]
 fn a_floor_reads_the_cabinets_meters_and_events_over_sas() {
-    let dir = tempfile::tempdir().unwrap();
-    let pty = Pty::open().unwrap();
-    let cfg = config(dir.path(), &pty.path);
-    let mut s = start(dir.path(), &cfg);
-    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    let (dir, _pty, cfg, mut s, mut host) = connected();
     // Whatever boot told (the floor was not connected before: nothing).
     let _ = drain(&mut s, &mut host);
 
@@ -251,11 +258,7 @@ fn settle(s: &mut Session) {
 
 #[test]
 fn a_ticket_from_another_cabinet_is_redeemed_once_on_the_floors_word() {
-    let dir = tempfile::tempdir().unwrap();
-    let pty = Pty::open().unwrap();
-    let cfg = config(dir.path(), &pty.path);
-    let mut s = start(dir.path(), &cfg);
-    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    let (dir, _pty, cfg, mut s, mut host) = connected();
     let _ = drain(&mut s, &mut host);
     let credit = |s: &Session| s.machine().credit();
 
@@ -347,11 +350,7 @@ fn a_ticket_from_another_cabinet_is_redeemed_once_on_the_floors_word() {
 
 #[test]
 fn the_floor_reads_the_tickets_printed_and_resets_a_hand_pay() {
-    let dir = tempfile::tempdir().unwrap();
-    let pty = Pty::open().unwrap();
-    let cfg = config(dir.path(), &pty.path);
-    let mut s = start(dir.path(), &cfg);
-    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    let (_dir, _pty, _cfg, mut s, mut host) = connected();
     let _ = drain(&mut s, &mut host);
 
     // A cash-out by ticket: 3D, then LP 4D gives its validation number
@@ -415,11 +414,7 @@ fn interrogate(host: &mut Host) -> (u8, u64, String) {
 
 #[test]
 fn aft_moves_money_once_whatever_the_floor_repeats_or_the_power_does() {
-    let dir = tempfile::tempdir().unwrap();
-    let pty = Pty::open().unwrap();
-    let cfg = config(dir.path(), &pty.path);
-    let mut s = start(dir.path(), &cfg);
-    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    let (dir, _pty, cfg, mut s, mut host) = connected();
     let _ = drain(&mut s, &mut host);
     let credit = |s: &Session| s.machine().credit();
     const IN: u8 = sas::aft::IN_HOUSE_TO_EGM;
