@@ -23,17 +23,26 @@ use sas::transport::{Pty, SerialLine};
 
 const ADDRESS: u8 = 1;
 
-fn config(dir: &Path, pty: &Path) -> PathBuf {
-    let sas = format!("    sas: Some((port: {:?}, address: {ADDRESS}, line: Pty, ticket_timeout_s: 3)),\n    autoplay_max:", pty.display().to_string());
+fn config(dir: &Path, pty: &Path, validation: &str) -> PathBuf {
+    config_with(dir, pty, &format!("validation: {validation}"))
+}
+
+fn config_with(dir: &Path, pty: &Path, more: &str) -> PathBuf {
+    let sas = format!("    sas: Some((port: {:?}, address: {ADDRESS}, line: Pty, ticket_timeout_s: 3, {more})),\n    autoplay_max:", pty.display().to_string());
     test_config::write(dir, &test_config::text(dir).replacen("    autoplay_max:", &sas, 1))
 }
 
 /// A cabinet booted with its SAS line on a new pty, and the reference
 /// host on the pty's other end (the pty is kept for the test's life).
 fn connected() -> (tempfile::TempDir, Pty, PathBuf, Session, Host) {
+    connected_with("Cabinet")
+}
+
+/// The same, the floor numbering cash-out tickets (system validation).
+fn connected_with(validation: &str) -> (tempfile::TempDir, Pty, PathBuf, Session, Host) {
     let dir = tempfile::tempdir().unwrap();
     let pty = Pty::open().unwrap();
-    let cfg = config(dir.path(), &pty.path);
+    let cfg = config(dir.path(), &pty.path, validation);
     let s = start(dir.path(), &cfg);
     let host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
     (dir, pty, cfg, s, host)
@@ -368,6 +377,17 @@ fn the_floor_reads_the_tickets_printed_and_resets_a_hand_pay() {
     assert_eq!(digits, validation);
     assert_eq!(bcd::decode(&d[17..22]).unwrap(), 2_000);
 
+    // The ticket back in this cabinet's reader goes to the floor too (it
+    // may have paid it on another cabinet): 67; the floor says it was
+    // paid (its code 0x86 here): nothing is credited.
+    s.insert_ticket(&validation);
+    assert_eq!(drain(&mut s, &mut host), [0x67]);
+    assert_eq!(lp71(&mut host, 0x86, 0, &validation), (0x40, 0));
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), 0, "not paid here after the floor paid it");
+    assert!(s.message_text().unwrap().contains("0x86"), "{:?}", s.message_text());
+    let _ = drain(&mut s, &mut host);
+
     // A cash-out over the ticket limit: a hand-pay (51); LP 1B reports it;
     // the floor's LP 94 resets it, the core pays it (the attendant named),
     // 52 follows.
@@ -487,4 +507,139 @@ fn aft_moves_money_once_whatever_the_floor_repeats_or_the_power_does() {
         [vec![0x18, 0x00, 0x00, 0xA0], bcd::encode(3_500, 5), vec![0xA1], m4(2), vec![0xB8], bcd::encode(3_500, 5), vec![0xB9], m4(1)].concat()
     );
     s.machine().state().self_audit().unwrap();
+}
+
+/// LP 58 as the floor sends it: its system ID and 16 digits.
+fn lp58(host: &mut Host, system: u8, number: &str) -> u8 {
+    host.sync().unwrap();
+    let r = host.long_poll(ADDRESS, 0x58, &[&bcd::encode(u64::from(system), 1)[..], &sas::tickets::validation_bcd(number)].concat()).unwrap();
+    data(&r, 0x58)[0]
+}
+
+#[test]
+fn the_floor_numbers_a_cash_out_ticket_and_alone_redeems_it() {
+    let (_dir, _pty, _cfg, mut s, mut host) = connected_with("System");
+    s.insert_note(2_000);
+    let _ = drain(&mut s, &mut host);
+
+    // The cash-out asks the floor (57) and waits, the credit kept and play
+    // held; LP 57 tells the floor the cash-out's type and amount.
+    s.cash_out();
+    assert_eq!(s.machine().credit(), 2_000, "nothing moves before the floor's number");
+    assert!(s.message_text().unwrap().contains("VALIDAÇÃO"), "{:?}", s.message_text());
+    assert!(!s.play(), "no round while the cash-out waits");
+    assert_eq!(drain(&mut s, &mut host), [0x57]);
+    assert_eq!(read(&mut host, 0x57), [vec![0x00], bcd::encode(2_000, 5)].concat());
+
+    // LP 58: system 42, sixteen digits: the ticket is issued under that
+    // number, printed, told (3D) and read back (LP 4D).
+    assert_eq!(lp58(&mut host, 42, "1234567890123456"), 0x00);
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), 0);
+    assert_eq!(s.last_ticket(), Some("421234567890123456"));
+    assert!(s.machine().state().tickets["421234567890123456"].printed);
+    assert_eq!(drain(&mut s, &mut host).first(), Some(&0x3D));
+    host.sync().unwrap();
+    let d = data(&host.long_poll(ADDRESS, 0x4D, &[0x00]).unwrap(), 0x4D);
+    assert_eq!((d[24], sas::tickets::validation_digits(&d[9..17]).unwrap()), (0x42, "1234567890123456".to_owned()));
+    // A late or repeated number: no cash-out waits.
+    assert_eq!(lp58(&mut host, 42, "1234567890123457"), 0x80);
+    assert_eq!(read(&mut host, 0x57)[0], 0x80);
+
+    // The player brings it back: only the floor's word redeems it, once.
+    s.insert_ticket("421234567890123456");
+    assert_eq!(drain(&mut s, &mut host), [0x67]);
+    assert_eq!(lp71(&mut host, 0x00, 2_000, "421234567890123456"), (0x40, 2_000));
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), 2_000);
+    let _ = drain(&mut s, &mut host);
+    s.insert_ticket("421234567890123456");
+    assert_eq!(lp71(&mut host, 0x00, 2_000, "421234567890123456"), (0x40, 2_000));
+    settle(&mut s);
+    assert_eq!(status(&mut host), (0x83, 0), "a floor that pays it twice: the cabinet refuses");
+    assert_eq!(s.machine().credit(), 2_000);
+    let _ = drain(&mut s, &mut host);
+
+    // Denied (system ID 00): nothing moves, the player is told.
+    s.cash_out();
+    assert_eq!(lp58(&mut host, 0, "0000000000000000"), 0x00);
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), 2_000);
+    assert!(s.message_text().unwrap().contains("não validou"), "{:?}", s.message_text());
+
+    // The credit changed after the floor was asked (a note): the floor's
+    // number is for another amount, refused, nothing moves.
+    s.cash_out();
+    s.insert_note(1_000);
+    assert_eq!(lp58(&mut host, 42, "5555555555555555"), 0x00);
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), 3_000);
+    assert!(!s.machine().state().tickets.contains_key("425555555555555555"));
+
+    // No answer in time (3 s here): given up, nothing moved; a late number
+    // finds no cash-out.
+    s.cash_out();
+    std::thread::sleep(std::time::Duration::from_millis(3_100));
+    s.tend_floor();
+    assert!(s.message_text().unwrap().contains("não validou"), "{:?}", s.message_text());
+    assert_eq!(lp58(&mut host, 42, "7777777777777777"), 0x80);
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), 3_000);
+    assert!(s.play(), "play resumes once the cash-out is given up");
+
+    let st = s.machine().state();
+    assert_eq!((st.totals.bilhetes_codificados_pagos, st.totals.bilhetes_pagos_contagem), (2_000, 1));
+    assert_eq!((st.totals.bilhetes_codificados_entrados, st.totals.bilhetes_entrados_contagem), (2_000, 1));
+    st.self_audit().unwrap();
+}
+
+#[test]
+fn the_floors_progressive_levels_are_shown_and_silence_stops_their_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let pty = Pty::open().unwrap();
+    let cfg = config_with(dir.path(), &pty.path, "progressive: Some((group: 3, games: [\"classic-sevens\"]))");
+    let mut s = start(dir.path(), &cfg);
+    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    s.choose_game(0);
+    assert_eq!(s.game().id(), "classic-sevens");
+    s.insert_note(2_000);
+    let _ = drain(&mut s, &mut host);
+    let sas_levels = |s: &Session| -> Vec<(String, Option<u64>)> {
+        s.progressives_shown().into_iter().filter(|p| p.name.starts_with("SAS")).map(|p| (p.name, p.value)).collect()
+    };
+
+    // Nothing heard since the boot: the levels are unknown and no round
+    // of the group's game starts (G-49).
+    assert_eq!(sas_levels(&s), [("SAS".to_owned(), None)]);
+    assert!(!s.play());
+    assert!(s.message_text().unwrap().contains("SAS 3"), "{:?}", s.message_text());
+
+    // A global LP 80 for group 3 and an addressed LP 86 (acknowledged):
+    // the levels as broadcast; another group's broadcast is ignored.
+    host.broadcast(0x80, &[&[0x03, 0x01][..], &bcd::encode(123_456, 5)].concat()).unwrap();
+    host.sync().unwrap();
+    let lp86 = [&[0x03, 0x02][..], &bcd::encode(2_500_000, 5), &[0x01], &bcd::encode(123_500, 5)].concat();
+    assert_eq!(host.variable_poll(ADDRESS, 0x86, &lp86).unwrap(), Reply::Bytes(vec![ADDRESS]));
+    host.broadcast(0x80, &[&[0x04, 0x01][..], &bcd::encode(999, 5)].concat()).unwrap();
+    settle(&mut s);
+    assert_eq!(sas_levels(&s), [("SAS nível 1".to_owned(), Some(123_500)), ("SAS nível 2".to_owned(), Some(2_500_000))]);
+    play_round(&mut s);
+    // LP 84: the group, no progressive win paid here.
+    assert_eq!(read(&mut host, 0x84), [0x03, 0x00, 0, 0, 0, 0, 0]);
+
+    // Five seconds without a broadcast: 53 told once, the values no
+    // longer shown, no round; the next broadcast restores both.
+    std::thread::sleep(std::time::Duration::from_millis(5_200));
+    let codes = drain(&mut s, &mut host);
+    assert_eq!(codes.iter().filter(|c| **c == 0x53).count(), 1, "{codes:02X?}");
+    assert_eq!(sas_levels(&s), [("SAS nível 1".to_owned(), None), ("SAS nível 2".to_owned(), None)]);
+    assert!(!s.play());
+    host.broadcast(0x80, &[&[0x03, 0x01][..], &bcd::encode(124_000, 5)].concat()).unwrap();
+    settle(&mut s);
+    assert_eq!(sas_levels(&s)[0], ("SAS nível 1".to_owned(), Some(124_000)));
+    play_round(&mut s);
+
+    // Another game, not in the group: played whatever the broadcasts do.
+    s.choose_game(1);
+    assert_eq!(sas_levels(&s), []);
 }

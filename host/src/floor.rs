@@ -11,13 +11,13 @@
 //! through the core when they are built (issue 48, open).
 
 mod exceptions;
+mod requests;
 mod snapshot;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use meters::{Entry, FloorCursor, Machine};
-use sas::egm::Event;
 use sas::port::Port;
 use sas::transport::SerialLine;
 use serde::{Deserialize, Serialize};
@@ -50,13 +50,45 @@ pub struct SasSetup {
     /// 4-byte meter is (LP 1F). A cent by default.
     #[serde(default = "default_accounting_denom")]
     pub accounting_denom: meters::Cents,
-    /// How long a ticket another cabinet printed waits for the floor's
-    /// answer before it is returned, nothing credited (seconds).
+    /// How long a ticket in the reader waits for the floor's answer before
+    /// it is returned, nothing credited, and a cash-out for its validation
+    /// number before it is given up, nothing moved (seconds).
     #[serde(default = "default_ticket_timeout_s")]
     pub ticket_timeout_s: u32,
     /// The asset number the floor knows this cabinet by (AFT, LP 74/72).
     #[serde(default)]
     pub asset_number: u32,
+    /// Who numbers a cash-out ticket: the cabinet (its own 18-digit
+    /// number, reported to the floor by 3D and LP 4D), or the floor's
+    /// system (SAS system validation, LP 57/58).
+    #[serde(default)]
+    pub validation: TicketValidation,
+    /// The SAS progressive group this cabinet is in and the games its
+    /// levels are shown with (LP 80/86); none by default.
+    #[serde(default)]
+    pub progressive: Option<SasProgressive>,
+}
+
+/// `progressive: Some((group: 1, games: ["ocean-treasure"]))`: the floor's
+/// progressive controller broadcasts the group's levels; they are shown
+/// with these games as a linked pool's, and while no broadcast has come
+/// for 5 s no round of them starts (G-49).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SasProgressive {
+    pub group: u8,
+    pub games: Vec<String>,
+}
+
+/// Who assigns a cash-out ticket's validation number (sas.md §6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TicketValidation {
+    /// The cabinet draws it (`meters::ticket`) and reports the ticket.
+    #[default]
+    Cabinet,
+    /// The floor's system assigns it before the ticket prints (LP 57/58);
+    /// without its answer in `ticket_timeout_s`, nothing moves.
+    System,
 }
 
 fn default_ticket_timeout_s() -> u32 {
@@ -75,6 +107,14 @@ impl SasSetup {
         }
         if !(1..=300).contains(&self.ticket_timeout_s) {
             return Some(format!("sas.ticket_timeout_s {} is outside 1..=300 seconds", self.ticket_timeout_s));
+        }
+        if let Some(p) = &self.progressive {
+            if p.group == 0 {
+                return Some("sas.progressive.group 0 is not a group (1..=255)".into());
+            }
+            if p.games.is_empty() {
+                return Some("sas.progressive.games is empty: name the games its levels are shown with".into());
+            }
         }
         if sas::codes::denomination_code(self.accounting_denom) == 0 {
             return Some(format!("sas.accounting_denom {} cents has no SAS denomination code", self.accounting_denom));
@@ -99,10 +139,17 @@ pub struct FloorLink {
     published: Option<sas::snapshot::Snapshot>,
     last_note: Option<meters::Cents>,
     link_up: bool,
-    /// A ticket another cabinet printed, with the floor since then.
+    /// A ticket in the reader, with the floor since then.
     escrow: Option<(String, std::time::Instant)>,
+    /// A cash-out waiting for the floor's validation number (its amount),
+    /// since then.
+    cash_out: Option<(meters::Cents, std::time::Instant)>,
     /// The floor holds an AFT lock: play stops until it ends (LP 74).
     aft_locked: bool,
+    /// The SAS progressive levels as last broadcast (level → cents), and
+    /// whether a broadcast came within 5 s.
+    levels: std::collections::BTreeMap<u8, meters::Cents>,
+    progressive_heard: bool,
     /// The last tickets printed, newest first (LP 4D).
     printed: Vec<sas::snapshot::TicketOut>,
     /// What the last snapshot was built from (the journal's head, the game
@@ -133,6 +180,9 @@ impl FloorLink {
         )
         .map_err(|e| e.to_string())?;
         let port = Port::start(line, setup.address, images, Box::new(move || wake.wake())).map_err(|e| e.to_string())?;
+        if let Some(p) = &setup.progressive {
+            port.join_progressive_group(p.group);
+        }
         let cursor = match machine.floor_reported() {
             Some(c) => c.clone(),
             None => {
@@ -178,7 +228,10 @@ impl FloorLink {
             last_note,
             link_up: false,
             escrow: None,
+            cash_out: None,
             aft_locked: false,
+            levels: std::collections::BTreeMap::new(),
+            progressive_heard: false,
             printed: snapshot::tickets_printed(machine.state()),
             built: None,
         })
@@ -189,8 +242,46 @@ impl FloorLink {
         self.aft_locked
     }
 
-    /// A ticket another cabinet printed is in the reader: ask the floor.
-    /// False while another one is with it.
+    /// Whether the floor holds play: an AFT lock, or a cash-out waiting
+    /// for its validation number.
+    pub fn holds_play(&self) -> bool {
+        self.aft_locked || self.cash_out.is_some()
+    }
+
+    /// The SAS progressive levels shown with `game` (level, cents; `None`
+    /// while no broadcast came within 5 s), when the game is in the group.
+    pub fn progressive_levels(&self, game: &str) -> Option<Vec<(u8, Option<meters::Cents>)>> {
+        self.setup.progressive.as_ref().filter(|p| p.games.iter().any(|g| g == game))?;
+        let heard = self.progressive_heard;
+        let levels: Vec<_> = self.levels.iter().map(|(l, c)| (*l, heard.then_some(*c))).collect();
+        Some(if levels.is_empty() { vec![(0, None)] } else { levels })
+    }
+
+    /// The SAS progressive group `game` is in, while its broadcasts are
+    /// not heard (G-49: no round of it starts).
+    pub fn progressive_unheard(&self, game: &str) -> Option<u8> {
+        let p = self.setup.progressive.as_ref().filter(|p| p.games.iter().any(|g| g == game))?;
+        (!self.progressive_heard).then_some(p.group)
+    }
+
+    /// Whether the floor's system numbers cash-out tickets.
+    pub fn validates_cash_outs(&self) -> bool {
+        self.setup.validation == TicketValidation::System
+    }
+
+    /// A cash-out of `cents` asks the floor for its ticket's validation
+    /// number (57). False while one is waiting already.
+    pub(crate) fn ask_validation(&mut self, cents: meters::Cents) -> bool {
+        if self.cash_out.is_some() {
+            return false;
+        }
+        self.port.validation_asked(cents);
+        self.cash_out = Some((cents, std::time::Instant::now()));
+        true
+    }
+
+    /// A ticket is in the reader: ask the floor, which validates every
+    /// ticket. False while another one is with it.
     pub(crate) fn ticket_inserted(&mut self, validation: &str) -> bool {
         if self.escrow.is_some() {
             return false;
@@ -275,86 +366,11 @@ impl crate::session::Session {
     pub fn tend_floor(&mut self) {
         let Some(mut floor) = self.floor.take() else { return };
         for event in floor.port.take_events() {
-            let done = match event {
-                Event::PlayEnabled(false) => self.machine.floor_disable("SAS host (LP 01)"),
-                Event::PlayEnabled(true) => self.machine.floor_enable("SAS host (LP 02)"),
-                Event::ClockSet { unix } => {
-                    tracing::info!("SAS host set the cabinet's clock to {unix} (Unix time, LP 7F)");
-                    Ok(())
-                }
-                Event::LinkUp(up) => {
-                    floor.link_up = up;
-                    tracing::info!("SAS link {}", if up { "up" } else { "down" });
-                    Ok(())
-                }
-                Event::RedeemTicket { validation, amount } => {
-                    floor.escrow = None;
-                    match self.machine.redeem_floor_ticket(&validation, amount) {
-                        Ok(_) => {
-                            floor.port.ticket_done(&validation, amount, sas::tickets::status::REDEEMED);
-                            self.message = Some(crate::notice::Notice::TicketRedeemed { value: amount });
-                        }
-                        Err(e) => {
-                            floor.port.ticket_done(&validation, 0, sas::tickets::status::REJECTED_BY_EGM);
-                            self.message = Some(crate::notice::Notice::Core(e));
-                        }
-                    }
-                    Ok(())
-                }
-                Event::TicketRefused { validation, code } => {
-                    floor.escrow = None;
-                    let why = if code == sas::tickets::status::REJECTED_BY_EGM {
-                        meters::MoneyRefusal::FloorAmount("restricted credit is not held by this cabinet".into())
-                    } else {
-                        meters::MoneyRefusal::FloorRefused(code)
-                    };
-                    floor.port.ticket_done(&validation, 0, code);
-                    let done = self.machine.floor_ticket_returned(&validation, code, &why);
-                    self.message = Some(crate::notice::Notice::Core(meters::CoreError::TicketRejected(why)));
-                    done
-                }
-                Event::AftLock(locked) => {
-                    floor.aft_locked = locked;
-                    Ok(())
-                }
-                Event::AftTransfer { id, to_host, cents } => {
-                    let kind = if to_host { sas::aft::IN_HOUSE_TO_HOST } else { sas::aft::IN_HOUSE_TO_EGM };
-                    // An id the core moved money for already: the first
-                    // transfer's outcome, nothing moves again.
-                    let done = match self.machine.aft_transfer(&id) {
-                        Some((_, first)) => Ok(first),
-                        None if to_host => self.machine.aft_out(&id, cents).map(|_| cents),
-                        None => self.machine.aft_in(&id, cents).map(|_| cents),
-                    };
-                    match done {
-                        Ok(moved) => floor.port.aft_done(&id, sas::aft::status::FULL, moved, kind),
-                        Err(e) => {
-                            tracing::warn!("SAS AFT {id}: refused: {e}");
-                            floor.port.aft_done(&id, sas::aft::status::UNABLE_NOW, 0, kind);
-                        }
-                    }
-                    Ok(())
-                }
-                Event::HandpayReset { id } => self.machine.pay_handpay(id, "SAS host (LP 94)").map(|_| ()),
-                Event::RealTime(_) | Event::SignatureAsked { .. } => Ok(()),
-            };
-            if let Err(e) = done {
+            if let Err(e) = self.act_on(&mut floor, event) {
                 tracing::error!("SAS request not carried out: {e}");
             }
         }
-        // A ticket the floor did not answer in time goes back: nothing is
-        // credited, and a late answer finds no ticket in escrow.
-        if let Some((validation, since)) = floor.escrow.clone()
-            && since.elapsed().as_secs() >= u64::from(floor.setup.ticket_timeout_s)
-        {
-            floor.escrow = None;
-            floor.port.ticket_done(&validation, 0, sas::tickets::status::TIMED_OUT);
-            let why = meters::MoneyRefusal::FloorNoAnswer(floor.setup.ticket_timeout_s);
-            if let Err(e) = self.machine.floor_ticket_returned(&validation, sas::tickets::status::TIMED_OUT, &why) {
-                tracing::error!("SAS: {e}");
-            }
-            self.message = Some(crate::notice::Notice::Core(meters::CoreError::TicketRejected(why)));
-        }
+        self.floor_timeouts(&mut floor);
         if let Err(e) = floor.tell_new_events(&self.machine).and_then(|()| floor.record_taken(&mut self.machine)) {
             tracing::error!("SAS: {e}");
         }
@@ -368,6 +384,7 @@ impl crate::session::Session {
         let choices = snapshot::Choices {
             tickets_printed: &floor.printed,
             asset_number: floor.setup.asset_number,
+            system_validation: floor.validates_cash_outs(),
             idle,
             accounting_denom: floor.setup.accounting_denom,
             games: &floor.games,

@@ -38,6 +38,12 @@ pub enum Notice {
     /// A ticket another cabinet printed is with the floor's system for
     /// validation (SAS, issue 48).
     TicketWithFloor,
+    /// The cash-out waits for the floor's system to assign the ticket's
+    /// validation number (SAS system validation, LP 57/58).
+    CashOutWithFloor,
+    /// The floor's system refused the cash-out ticket or did not answer:
+    /// nothing moved, the credit stays on the meter.
+    CashOutRefusedByFloor,
     /// The floor's system redeemed that ticket for this amount.
     TicketRedeemed { value: Cents },
     /// A ticket was printed for this amount (issue 45: the player sees the
@@ -133,6 +139,8 @@ impl Notice {
             }
             Notice::FloorLocked => t("TRANSFERÊNCIA DO SISTEMA DO PISO EM CURSO").to_owned(),
             Notice::TicketWithFloor => t("BILHETE EM VALIDAÇÃO PELO SISTEMA DO PISO").to_owned(),
+            Notice::CashOutWithFloor => t("PAGAMENTO EM VALIDAÇÃO PELO SISTEMA DO PISO").to_owned(),
+            Notice::CashOutRefusedByFloor => t("O sistema do piso não validou o bilhete: o crédito fica na máquina").to_owned(),
             Notice::TicketRedeemed { value } => format!("{} {}", t("Bilhete pago:"), show(*value)),
             Notice::TicketPrinted { value } => {
                 format!("{} {} — {}", t("Bilhete impresso:"), show(*value), t("retire o seu bilhete"))
@@ -183,6 +191,7 @@ fn money_refusal(why: &MoneyRefusal, lang: Lang, show: &dyn Fn(Cents) -> String)
         MoneyRefusal::FloorRefused(code) => format!("{} ({code:#04x})", t("bilhete recusado pelo sistema do piso")),
         MoneyRefusal::FloorNoAnswer(s) => format!("{} {s} s", t("o sistema do piso não respondeu em")),
         MoneyRefusal::FloorAmount(_) => t("o valor do sistema do piso não pode ser creditado nesta máquina").to_owned(),
+        MoneyRefusal::FloorValidates => t("os bilhetes desta máquina são validados pelo sistema do piso").to_owned(),
     }
 }
 
@@ -252,6 +261,7 @@ mod tests {
             MoneyRefusal::FloorRefused(0x84),
             MoneyRefusal::FloorNoAnswer(15),
             MoneyRefusal::FloorAmount("zero".into()),
+            MoneyRefusal::FloorValidates,
         ];
         for why in every {
             let pt = Notice::Core(CoreError::TicketRejected(why.clone())).text(Lang::Pt, &show);

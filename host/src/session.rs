@@ -504,10 +504,16 @@ impl Session {
         if self.in_round() {
             return self.on_table(|t, cx| t.play_in_round(cx).unwrap_or(Ok(Progress::Open)));
         }
-        // The floor holds an AFT lock for a transfer (SAS LP 74): no new
-        // round until it ends.
-        if self.floor.as_ref().is_some_and(crate::floor::FloorLink::aft_locked) {
+        // The floor holds an AFT lock for a transfer (SAS LP 74), or a
+        // cash-out waits for its validation number: no new round.
+        if self.floor.as_ref().is_some_and(crate::floor::FloorLink::holds_play) {
             self.fail(Notice::FloorLocked);
+            return false;
+        }
+        // G-49: no round of a game in a SAS progressive group while its
+        // controller's broadcasts are not heard.
+        if let Some(group) = self.floor.as_ref().and_then(|f| f.progressive_unheard(self.game().id())) {
+            self.fail(Notice::LinkedUnavailable { pool: format!("SAS {group}") });
             return false;
         }
         let denom = self.denom;

@@ -160,6 +160,11 @@ pub enum MoneyRefusal {
     /// restricted credit this cabinet does not hold).
     #[error("the floor's amount cannot be credited here: {0}")]
     FloorAmount(String),
+    /// This cabinet has been on a floor whose system validates tickets
+    /// (SAS, issue 48): a ticket is redeemed only on the floor's word, so
+    /// one the floor paid elsewhere is never paid here again.
+    #[error("tickets are validated by the floor's system, which must redeem this one")]
+    FloorValidates,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -588,8 +588,15 @@ impl CriticalState {
                 self.rollovers_logged.insert(meter.clone(), *count);
             }
             Entry::FloorTicketIn { validation, value } => {
-                if self.tickets.contains_key(validation) || !self.floor_tickets.insert(validation.clone()) {
-                    return Err(fail(e, format!("ticket {validation} is this machine's own or was redeemed already")));
+                // One of this machine's tickets, redeemed through the floor
+                // that validates every ticket; or another cabinet's.
+                if let Some(t) = self.tickets.get_mut(validation) {
+                    if t.redeemed || t.value != *value {
+                        return Err(fail(e, format!("ticket {validation} is redeemed or of another value")));
+                    }
+                    t.redeemed = true;
+                } else if !self.floor_tickets.insert(validation.clone()) {
+                    return Err(fail(e, format!("ticket {validation} was redeemed already")));
                 }
                 self.credit = add(e, self.credit, *value)?;
                 self.totals.bilhetes_codificados_entrados = add(e, self.totals.bilhetes_codificados_entrados, *value)?;

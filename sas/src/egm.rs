@@ -53,6 +53,20 @@ pub enum Event {
     /// LP 94: the floor reset hand-pay `id` (an attendant paid it): the
     /// game host pays it through the core, which journals it (52).
     HandpayReset { id: u64 },
+    /// LP 58: the floor assigned the waiting cash-out's ticket this
+    /// 18-digit validation number (system validation). The game host
+    /// issues the ticket through the core, for `cents` (what LP 57 told
+    /// the floor), or refuses it.
+    TicketValidated { validation: String, cents: u64 },
+    /// LP 58 with system ID 00: the floor will not validate the cash-out;
+    /// nothing moves.
+    ValidationDenied,
+    /// LP 80/86: the progressive controller's levels for this cabinet's
+    /// group changed (level → cents).
+    ProgressiveLevels(std::collections::BTreeMap<u8, u64>),
+    /// The progressive controller's broadcasts stopped for 5 s (53 told;
+    /// G-49: no progressive bet), or resumed.
+    ProgressiveHeard(bool),
     /// LP 71: the floor refused the ticket in escrow (its transfer code,
     /// 80–93), or asked for credit this cabinet does not hold (restricted):
     /// the ticket goes back to the player.
@@ -85,6 +99,11 @@ pub struct Egm {
     events: Vec<Event>,
     /// The ticket-in cycle (LP 70/71).
     ticket: TicketIn,
+    /// A cash-out waiting for the floor's validation number (LP 57/58):
+    /// its amount.
+    cash_out: Option<u64>,
+    /// The SAS progressive group this cabinet is in, as last broadcast.
+    progressive: Option<crate::progressive::Watch>,
     /// The last AFT transfer (LP 72), and the AFT lock's end (LP 74).
     transfer: Option<crate::aft::Transfer>,
     lock_until_us: Option<u64>,
@@ -114,6 +133,8 @@ impl Egm {
             in_flight: InFlight::Nothing,
             events: Vec::new(),
             ticket: TicketIn::Idle,
+            cash_out: None,
+            progressive: None,
             transfer: None,
             lock_until_us: None,
             wall: 0,
@@ -174,6 +195,72 @@ impl Egm {
         self.ticket = TicketIn::Escrow { validation: validation.to_owned() };
         self.exceptions.raise(Exception { code: 0x67, data: Vec::new(), source: None });
         true
+    }
+
+    /// The cabinet is in SAS progressive group `group`: its broadcasts
+    /// are taken, and 53 told when they stop for 5 s.
+    pub fn join_progressive_group(&mut self, group: u8) {
+        self.progressive = Some(crate::progressive::Watch::new(group, self.now_us));
+    }
+
+    /// A progressive broadcast (LP 80 or 86, addressed or global): the
+    /// levels taken when it is this cabinet's group. Whether it parsed.
+    fn progressive_broadcast(&mut self, command: u8, data: &[u8]) -> bool {
+        let parsed = if command == 0x80 { crate::progressive::parse_80(data) } else { crate::progressive::parse_86(data) };
+        let Some((group, levels)) = parsed else { return false };
+        let now = self.now_us;
+        let changes = self.progressive.as_mut().map(|w| w.broadcast(group, &levels, now)).unwrap_or_default();
+        self.progressive_changes(changes);
+        true
+    }
+
+    fn progressive_changes(&mut self, changes: Vec<crate::progressive::Change>) {
+        use crate::progressive::Change;
+        for change in changes {
+            match change {
+                Change::Levels(levels) => self.events.push(Event::ProgressiveLevels(levels)),
+                Change::Heard(heard) => {
+                    if !heard {
+                        self.exceptions.raise(Exception { code: 0x53, data: Vec::new(), source: None });
+                    }
+                    self.events.push(Event::ProgressiveHeard(heard));
+                }
+            }
+        }
+    }
+
+    /// A cash-out of `cents` waits for the floor to assign its ticket's
+    /// validation number (system validation): exception 57.
+    pub fn validation_asked(&mut self, cents: u64) {
+        self.cash_out = Some(cents);
+        self.exceptions.raise(Exception { code: 0x57, data: Vec::new(), source: None });
+    }
+
+    /// The cash-out no longer waits (the game host gave up on the floor):
+    /// a late LP 58 is told there is no cash-out.
+    pub fn validation_ended(&mut self) {
+        self.cash_out = None;
+    }
+
+    /// LP 58: the floor's validation number for the waiting cash-out.
+    fn validation(&mut self, data: &[u8]) -> Vec<u8> {
+        use crate::validation::{Answer, status};
+        let st = match (self.cash_out.take(), crate::validation::parse_58(data)) {
+            (waiting, None) => {
+                self.cash_out = waiting;
+                status::REJECTED
+            }
+            (None, Some(_)) => status::NOT_IN_CASH_OUT,
+            (Some(_), Some(Answer::Denied)) => {
+                self.events.push(Event::ValidationDenied);
+                status::ACKNOWLEDGED
+            }
+            (Some(cents), Some(Answer::Number(validation))) => {
+                self.events.push(Event::TicketValidated { validation, cents });
+                status::ACKNOWLEDGED
+            }
+        };
+        vec![st]
     }
 
     /// The ticket's cycle ended (`status` as LP 71 reports it: 00
@@ -345,6 +432,9 @@ impl Egm {
         if self.lock_until_us.is_some_and(|until| now_us >= until) {
             self.unlock();
         }
+        if let Some(change) = self.progressive.as_mut().and_then(|w| w.tick(now_us)) {
+            self.progressive_changes(vec![change]);
+        }
         if silent && now_us >= self.next_chirp_us {
             self.next_chirp_us = now_us + CHIRP_US;
             return Some(self.address());
@@ -412,10 +502,16 @@ impl Egm {
                 Some(reply)
             }
             Frame::Global { command, data } => {
-                // Acted on, never answered: the clock (7F); a progressive
-                // broadcast (80, 86) is taken when progressives are built.
-                if *command == 0x7F {
-                    self.set_clock(data);
+                // Acted on, never answered: the clock (7F), a progressive
+                // broadcast (80, 86).
+                match *command {
+                    0x7F => {
+                        self.set_clock(data);
+                    }
+                    0x80 | 0x86 => {
+                        self.progressive_broadcast(*command, data);
+                    }
+                    _ => {}
                 }
                 None
             }
@@ -484,6 +580,8 @@ impl Egm {
                 self.events.push(Event::SignatureAsked { seed });
                 return Some(ack);
             }
+            // A broadcast to this address: acknowledged when it parsed.
+            0x80 | 0x86 => return self.progressive_broadcast(command, data).then_some(ack),
             // A clock that does not exist is refused with a NACK.
             0x7F => return Some(if self.set_clock(data) { ack } else { vec![address | 0x80] }),
             _ => {}
@@ -492,6 +590,10 @@ impl Egm {
         let body = match command {
             0xB0 => self.multi_denomination(data, &snapshot)?,
             0x70 => crate::tickets::reply_70(&self.ticket),
+            0x57 => crate::validation::reply_57(self.cash_out),
+            // No SAS progressive win is paid here yet: LP 84 reports none.
+            0x84 => crate::progressive::reply_84(self.progressive.as_ref()?.group(), None),
+            0x58 => self.validation(data),
             0x72 => self.aft_transfer(data),
             0x74 => self.aft_lock(data)?,
             0x4D => crate::cashout::reply_4d(*data.first()?, &snapshot),

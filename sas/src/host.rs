@@ -118,6 +118,16 @@ impl Host {
         self.send(&[0x80 | address])
     }
 
+    /// A global long poll (address 0: every EGM on the line acts on it,
+    /// none answers), sealed with its CRC: a progressive broadcast (80,
+    /// 86), the clock (7F).
+    pub fn broadcast(&mut self, command: u8, data: &[u8]) -> std::io::Result<()> {
+        self.drain()?;
+        let mut frame = vec![0x00, command];
+        frame.extend_from_slice(data);
+        self.line.send_message(&crate::crc::sealed(&frame))
+    }
+
     /// A long poll with no data and no CRC (type R).
     pub fn read_poll(&mut self, address: u8, command: u8) -> std::io::Result<Reply> {
         self.send(&[address, command])

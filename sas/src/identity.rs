@@ -16,11 +16,17 @@ use crate::snapshot::{Game, Snapshot};
 pub const VERSION: &[u8; 3] = b"602";
 
 /// LP A0's feature bits this cabinet sets [R: bit positions as recalled
-/// from the SAS 6.02 table; check before a floor goes live]. Features 2:
-/// extended meters (bit 3) and multi-denomination extensions (bit 7).
-/// Nothing else is claimed: no validation, no AFT and no 40 ms polling
-/// until they are built (issue 48, in progress).
-const FEATURES: [u8; 3] = [0x00, 0b1000_1000, 0x00];
+/// from the SAS 6.02 table; check before a floor goes live]. Features 1:
+/// ticket redemption (bit 7: LP 70/71) and the validation style in bits
+/// 5–6 (00 the cabinet numbers its tickets and reports them, the nearest
+/// to secure-enhanced; 01 system validation, LP 57/58). Features 2:
+/// extended meters (bit 3), AFT (bit 6) and multi-denomination extensions
+/// (bit 7). Nothing else is claimed: no bonusing, tournament, component
+/// authentication or 40 ms polling.
+fn features(s: &Snapshot) -> [u8; 3] {
+    let validation = if s.system_validation { 0b0010_0000 } else { 0 };
+    [0b1000_0000 | validation, 0b1100_1000, 0x00]
+}
 
 /// The data of an identity long poll's reply, or `None` where it is not
 /// one (or names a game the cabinet does not have). `now` is the
@@ -51,7 +57,7 @@ pub fn reply_data(command: u8, request: &[u8], s: &Snapshot, now: i64) -> Option
             if number != 0 {
                 s.game(number)?;
             }
-            [request.get(..2)?.to_vec(), FEATURES.to_vec(), vec![0, 0]].concat()
+            [request.get(..2)?.to_vec(), features(s).to_vec(), vec![0, 0]].concat()
         }
         0x51 => bcd::encode(s.games.len() as u64, 2),
         0x55 => bcd::encode(u64::from(s.selected_game), 2),
@@ -164,7 +170,9 @@ mod tests {
         assert_eq!(reply_data(0x51, &[], &s, 0), Some(vec![0x00, 0x03]));
         assert_eq!(reply_data(0x55, &[], &s, 0), Some(vec![0x00, 0x03]));
         assert_eq!(reply_data(0x56, &[], &s, 0), Some(vec![5, 2, 0x00, 0x01, 0x00, 0x03]), "games 1 and 3 enabled");
-        assert_eq!(reply_data(0xA0, &[0x00, 0x00], &s, 0), Some(vec![0x00, 0x00, 0x00, 0x88, 0x00, 0x00, 0x00]));
+        assert_eq!(reply_data(0xA0, &[0x00, 0x00], &s, 0), Some(vec![0x00, 0x00, 0x80, 0xC8, 0x00, 0x00, 0x00]));
+        let system = Snapshot { system_validation: true, ..s.clone() };
+        assert_eq!(reply_data(0xA0, &[0x00, 0x00], &system, 0), Some(vec![0x00, 0x00, 0xA0, 0xC8, 0x00, 0x00, 0x00]));
         assert_eq!(reply_data(0x48, &[], &s, 0), Some(vec![0x00, 0x04, 0x00, 0x00, 0x00, 0x03]), "three €20 / $20 notes");
         assert_eq!(reply_data(0xB1, &[], &s, 0), Some(vec![0x02]));
         assert_eq!(reply_data(0xB2, &[], &s, 0), Some(vec![4, 3, 0x01, 0x02, 0x04]));

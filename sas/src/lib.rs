@@ -8,9 +8,12 @@
 //! poll's reply ([`link`]), the general poll's exceptions
 //! ([`exceptions`]), the meter long polls ([`meters`]) and the identity,
 //! game, clock and denomination polls ([`identity`], [`codes`]) from the
-//! host's [`snapshot`], LP 21's ROM [`signature`], put together as one
-//! port's EGM end ([`egm`]), run on a thread of its own ([`port`]) over a
-//! UART or a pty ([`transport`]). `../shared/spec/sas.md` is the digest it follows; a point
+//! host's [`snapshot`], LP 21's ROM [`signature`], tickets in
+//! ([`tickets`]) and out ([`cashout`], system [`validation`]), AFT
+//! ([`aft`]), progressive broadcasts ([`progressive`]), put together as one port's EGM end ([`egm`]), run on a
+//! thread of its own ([`port`], raised to real time where allowed:
+//! [`scheduling`]) over a UART or a pty ([`transport`]).
+//! `../shared/spec/sas.md` is the digest it follows; a point
 //! the digest marks [R] is named where it is decided.
 //!
 //! It must never: decide or move money by itself (money moves only
@@ -34,8 +37,11 @@ pub mod identity;
 pub mod link;
 pub mod meters;
 pub mod port;
+pub mod progressive;
+pub mod scheduling;
 pub mod signature;
 pub mod snapshot;
 pub mod tickets;
 pub mod transport;
+pub mod validation;
 pub mod wire;

@@ -37,6 +37,8 @@ pub struct Timing {
     pub replies: u64,
     /// Bytes that broke the marked grammar (line faults).
     pub unmarked: u64,
+    /// The port thread's scheduling, as granted.
+    pub scheduling: crate::scheduling::Scheduling,
 }
 
 /// What the game host tells the port's EGM.
@@ -45,6 +47,9 @@ enum Order {
     TicketInserted(String),
     TicketDone { validation: String, amount: u64, status: u8 },
     AftDone { id: String, status: u8, cents: u64, kind: u8 },
+    ValidationAsked(u64),
+    ValidationEnded,
+    JoinProgressiveGroup(u8),
 }
 
 #[derive(Debug, Default)]
@@ -113,6 +118,21 @@ impl Port {
         lock(&self.shared.orders).push(Order::AftDone { id: id.to_owned(), status, cents, kind });
     }
 
+    /// The cabinet is in SAS progressive group `group`.
+    pub fn join_progressive_group(&self, group: u8) {
+        lock(&self.shared.orders).push(Order::JoinProgressiveGroup(group));
+    }
+
+    /// A cash-out of `cents` waits for the floor's validation number.
+    pub fn validation_asked(&self, cents: u64) {
+        lock(&self.shared.orders).push(Order::ValidationAsked(cents));
+    }
+
+    /// The cash-out no longer waits for the floor.
+    pub fn validation_ended(&self) {
+        lock(&self.shared.orders).push(Order::ValidationEnded);
+    }
+
     /// What the host asked of the cabinet since the last call.
     pub fn take_events(&self) -> Vec<Event> {
         std::mem::take(&mut *lock(&self.shared.events))
@@ -125,6 +145,11 @@ impl Port {
 
     pub fn link_up(&self) -> bool {
         self.shared.link_up.load(Ordering::Relaxed)
+    }
+
+    /// The port thread's scheduling, as granted.
+    pub fn scheduling(&self) -> crate::scheduling::Scheduling {
+        lock(&self.shared.timing).scheduling
     }
 
     pub fn timing(&self) -> Timing {
@@ -145,6 +170,7 @@ impl Drop for Port {
 pub type News = Box<dyn Fn() + Send>;
 
 fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, on_news: &News) {
+    lock(&shared.timing).scheduling = crate::scheduling::raise_current_thread();
     let start = Instant::now();
     let mut decoder = Decoder::new();
     let mut buf = [0u8; 256];
@@ -166,6 +192,9 @@ fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, 
                 }
                 Order::TicketDone { validation, amount, status } => egm.ticket_done(&validation, amount, status),
                 Order::AftDone { id, status, cents, kind } => egm.aft_done(&id, status, cents, kind),
+                Order::ValidationAsked(cents) => egm.validation_asked(cents),
+                Order::ValidationEnded => egm.validation_ended(),
+                Order::JoinProgressiveGroup(group) => egm.join_progressive_group(group),
             }
         }
         let at = start.elapsed();

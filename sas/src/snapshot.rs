@@ -127,6 +127,9 @@ pub struct Snapshot {
     pub idle: bool,
     /// The asset number the floor knows the cabinet by (LP 74, 72).
     pub asset_number: u32,
+    /// The floor numbers cash-out tickets (LP 57/58; LP A0's validation
+    /// style).
+    pub system_validation: bool,
 }
 
 impl Snapshot {

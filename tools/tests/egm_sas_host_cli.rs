@@ -15,9 +15,14 @@ use game_host::boot::{BootOptions, boot};
 use game_host::session::Session;
 
 fn boot_at(dir: &Path, sas: Option<&str>) -> Session {
+    boot_validating(dir, sas, "Cabinet")
+}
+
+fn boot_validating(dir: &Path, sas: Option<&str>, validation: &str) -> Session {
     let mut text = test_config::text(dir);
     if let Some(port) = sas {
-        text = text.replacen("    autoplay_max:", &format!("    sas: Some((port: {port:?}, address: 3, line: Pty)),\n    autoplay_max:"), 1);
+        let line = format!("    sas: Some((port: {port:?}, address: 3, line: Pty, validation: {validation})),\n    autoplay_max:");
+        text = text.replacen("    autoplay_max:", &line, 1);
     }
     let config = test_config::write(dir, &text);
     boot(&BootOptions { config, db: dir.join("egm.sqlite"), lab_seed: None, demo: false }).unwrap()
@@ -121,4 +126,45 @@ fn a_lab_reads_the_cabinet_through_the_reference_host() {
     s.tend_floor();
     assert!(!s.play(), "play is disabled");
     assert!(s.block_text().unwrap().contains("SAS"));
+}
+
+/// Tends the cabinet until `done` holds (the tool acting as the floor).
+fn tend_until(s: &mut Session, what: &str, done: impl Fn(&Session) -> bool) {
+    let start = Instant::now();
+    while !done(s) {
+        s.tend_floor();
+        assert!(start.elapsed() < Duration::from_secs(30), "{what}: {:?}", s.message_text());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn the_reference_host_numbers_and_redeems_tickets_as_a_floors_system() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, pty) = start_host(dir.path(), &["watch", "--system-id", "42"]);
+    let mut s = boot_validating(dir.path(), Some(&pty), "System");
+    tend_until(&mut s, "the link comes up", |s| s.floor().unwrap().link_up());
+    s.insert_note(2_000);
+    // The cash-out: the tool numbers it (57, LP 57/58); the cabinet prints
+    // the ticket under the floor's number, which the tool records (3D, 4D).
+    s.cash_out();
+    tend_until(&mut s, "the ticket is printed", |s| s.machine().credit() == 0);
+    assert_eq!(s.last_ticket(), Some("420000000000000001"));
+    let ticket = s.last_ticket().unwrap().to_owned();
+    // Back in the reader: the tool redeems it once, then refuses it.
+    std::thread::sleep(Duration::from_millis(300));
+    s.tend_floor();
+    s.insert_ticket(&ticket);
+    tend_until(&mut s, "redeemed", |s| s.machine().credit() == 2_000);
+    tend_until(&mut s, "the floor free", |s| !s.message_text().is_some_and(|m| m.contains("VALIDAÇÃO")));
+    s.insert_ticket(&ticket);
+    tend_until(&mut s, "refused", |s| s.message_text().is_some_and(|m| m.contains("recusado")));
+    assert_eq!(s.machine().credit(), 2_000, "paid once");
+    child.kill().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("numbered the cash-out of 2000 cents 420000000000000001 (LP 58 status Some(00))"), "{text}");
+    assert!(text.contains("ticket printed: 420000000000000001, 2000 cents"), "{text}");
+    assert!(text.contains("ticket 420000000000000001: redeem 2000 cents"), "{text}");
+    assert!(text.contains("ticket 420000000000000001: unknown or paid: refused"), "{text}");
 }

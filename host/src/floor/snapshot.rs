@@ -61,6 +61,7 @@ fn scope(m: &GameMeters) -> Scope {
 /// What the cabinet chose besides the core's state.
 pub(crate) struct Choices<'a> {
     pub asset_number: u32,
+    pub system_validation: bool,
     pub idle: bool,
     pub accounting_denom: u64,
     pub games: &'a [GameIdentity],
@@ -115,6 +116,7 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
         aft_out: Counted { cents: t.transferencias_saida, count: t.transferencias_saida_contagem },
         idle: c.idle,
         asset_number: c.asset_number,
+        system_validation: c.system_validation,
         handpays: state
             .handpays
             .values()

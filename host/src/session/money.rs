@@ -24,10 +24,9 @@ impl Session {
         if self.refuse_in_demo() {
             return;
         }
-        // A ticket another cabinet printed: the floor's system validates
-        // it (SAS, issue 48) when the cabinet has one.
-        let ours = self.machine.state().tickets.contains_key(validation);
-        if !ours && let Some(floor) = self.floor.as_mut() {
+        // On a floor (SAS, issue 48) its system validates every ticket,
+        // this cabinet's own too: it may have paid one elsewhere.
+        if let Some(floor) = self.floor.as_mut() {
             if floor.ticket_inserted(validation) {
                 self.message = Some(Notice::TicketWithFloor);
             }
@@ -41,6 +40,20 @@ impl Session {
 
     pub fn cash_out(&mut self) {
         if self.refuse_in_demo() || self.refused_under_overlay(super::Under::Play) {
+            return;
+        }
+        // SAS system validation: the floor's system numbers the ticket
+        // before it prints (LP 57/58); a hand-pay needs no number.
+        let credit = self.machine.state().credit;
+        let ticket = credit > 0 && credit <= self.machine.config().ticket_out_limit;
+        let idle = self.machine.play_block().is_none() && !self.in_round();
+        if let Some(floor) = self.floor.as_mut().filter(|f| f.validates_cash_outs())
+            && ticket
+            && idle
+        {
+            if floor.ask_validation(credit) {
+                self.message = Some(Notice::CashOutWithFloor);
+            }
             return;
         }
         match self.machine.cash_out() {
@@ -62,7 +75,7 @@ impl Session {
     /// validation number) and the core keeps it unprinted until the
     /// attendant key, or the next boot, prints it; a printed ticket is
     /// journaled as such (its second step).
-    pub(super) fn print_ticket(&mut self, t: meters::ticket::Ticket) {
+    pub(crate) fn print_ticket(&mut self, t: meters::ticket::Ticket) {
         let dir = PathBuf::from(&self.config.ticket_dir);
         match crate::ticket_printer::print(&t, &self.machine.config().currency, &dir) {
             Ok(p) => {

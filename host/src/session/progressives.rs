@@ -172,6 +172,11 @@ impl Session {
                 out.push(ProgressiveShown { name: p.setup.pool.clone(), value: None, linked: true });
             }
         }
+        // The floor's SAS progressive levels, as last broadcast (LP 80/86).
+        for (level, value) in self.floor.as_ref().and_then(|f| f.progressive_levels(id)).unwrap_or_default() {
+            let name = if level == 0 { "SAS".to_owned() } else { format!("SAS {} {level}", self.t("nível")) };
+            out.push(ProgressiveShown { name, value, linked: true });
+        }
         out
     }
 }

@@ -49,24 +49,26 @@ impl Machine {
         self.state.floor_reported.as_ref()
     }
 
-    /// Redeem a ticket another cabinet printed, on the floor's word (SAS
-    /// LP 71, issue 48): `value` cents to the credit meter, once per
-    /// validation number. Refused — and journaled as refused — while play
-    /// is blocked (a round, a door, a tilt: no ticket in during a round),
-    /// for a ticket of this machine (it is redeemed by
-    /// [`Machine::insert_ticket`]), one already redeemed, a zero amount, or
-    /// over the ticket-in or credit limit. The floor is a trusted party on
-    /// the amount; the limits still hold.
+    /// Redeem a ticket on the floor's word (SAS LP 71, issue 48): `value`
+    /// cents to the credit meter, once per validation number. A ticket
+    /// another cabinet printed, or one of this machine's own, which the
+    /// floor's system validates as it validates every ticket (its value
+    /// must then be the floor's amount). Refused — and journaled as
+    /// refused — while play is blocked (a round, a door, a tilt: no ticket
+    /// in during a round), for a ticket already redeemed, a zero amount,
+    /// or over the ticket-in or credit limit. The floor is a trusted party
+    /// on another cabinet's amount; the limits still hold.
     pub fn redeem_floor_ticket(&mut self, validation: &str, value: Cents) -> Result<Cents, CoreError> {
         let well_formed = !validation.is_empty() && validation.len() <= 20 && validation.bytes().all(|b| b.is_ascii_digit());
+        let own = self.state.tickets.get(validation);
         let refusal = if let Some(b) = self.play_block() {
             Some(MoneyRefusal::Disabled(b))
         } else if !well_formed {
             Some(MoneyRefusal::Malformed)
-        } else if self.state.floor_tickets.contains(validation) || self.state.tickets.get(validation).is_some_and(|t| t.redeemed) {
+        } else if self.state.floor_tickets.contains(validation) || own.is_some_and(|t| t.redeemed) {
             Some(MoneyRefusal::AlreadyRedeemed)
-        } else if self.state.tickets.contains_key(validation) {
-            Some(MoneyRefusal::FloorAmount("a ticket of this cabinet is redeemed at its reader".into()))
+        } else if let Some(t) = own.filter(|t| t.value != value) {
+            Some(MoneyRefusal::FloorAmount(format!("{value} cents for a ticket of {} cents this cabinet printed", t.value)))
         } else if value == 0 {
             Some(MoneyRefusal::FloorAmount("zero".into()))
         } else if value > self.config.ticket_in_limit {

@@ -33,13 +33,20 @@ impl Machine {
 
     /// A ticket in the reader, by validation number (M-25 f). Without a
     /// ticket-validation host, the machine accepts only unredeemed tickets
-    /// it printed itself.
+    /// it printed itself. Once a floor's system has taken this machine's
+    /// events (SAS, issue 48) it is the only authority on tickets: it may
+    /// have paid this machine's ticket on another cabinet, so every ticket
+    /// is redeemed through it ([`Machine::redeem_floor_ticket`]), never
+    /// here, even while the floor's link is down or gone from the
+    /// configuration.
     pub fn insert_ticket(&mut self, validation: &str) -> Result<Cents, CoreError> {
         let issued = self.state.tickets.get(validation).cloned();
         let refusal = if let Some(b) = self.play_block() {
             Some(MoneyRefusal::Disabled(b))
         } else if !ticket::is_well_formed(validation) {
             Some(MoneyRefusal::Malformed)
+        } else if self.state.floor_reported.is_some() {
+            Some(MoneyRefusal::FloorValidates)
         } else {
             match issued {
                 None => Some(MoneyRefusal::UnknownTicket),
@@ -80,6 +87,41 @@ impl Machine {
                 break v;
             }
         };
+        self.issue_ticket(validation, amount)
+    }
+
+    /// Cash out the whole credit meter on a ticket whose validation number
+    /// the floor's system assigned (SAS system validation, LP 57/58; issue
+    /// 48): `amount` is what the floor was told (LP 57) and must still be
+    /// the credit. The number is 18 digits, its first two the floor's
+    /// system ID (01–99), and new to this machine. The floor's number is
+    /// printed as is; the ticket is redeemed through the floor.
+    pub fn cash_out_floor_validated(&mut self, validation: &str, amount: Cents) -> Result<CashOut, CoreError> {
+        self.ensure_idle()?;
+        self.verify_before_money_moves()?;
+        let credit = self.state.credit;
+        if credit == 0 {
+            return Err(CoreError::NothingToCashOut);
+        }
+        if credit != amount {
+            return Err(CoreError::Refused(format!("the floor validated a ticket of {amount} cents; the credit is {credit} cents")));
+        }
+        if amount > self.config.ticket_out_limit {
+            return Err(CoreError::Refused(format!("a ticket of {amount} cents is over the ticket-out limit of {} cents", self.config.ticket_out_limit)));
+        }
+        let digits = validation.len() == 18 && validation.bytes().all(|b| b.is_ascii_digit());
+        if !digits || validation.starts_with("00") {
+            return Err(CoreError::Refused(format!("the floor's validation number {validation:?} is not 18 digits opening with a system ID 01-99")));
+        }
+        if self.state.tickets.contains_key(validation) || self.state.floor_tickets.contains(validation) {
+            return Err(CoreError::Refused(format!("the floor's validation number {validation} was used before on this machine")));
+        }
+        self.issue_ticket(validation.to_owned(), amount)
+    }
+
+    /// The ticket's issue: the credit moves to it, anchored before it can
+    /// be printed.
+    fn issue_ticket(&mut self, validation: String, amount: Cents) -> Result<CashOut, CoreError> {
         let issued_utc = time::OffsetDateTime::now_utc()
             .format(&time::format_description::well_known::Rfc3339)
             .map_err(|e| CoreError::CriticalMemory(format!("clock: {e}")))?;

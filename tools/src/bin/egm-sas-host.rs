@@ -3,8 +3,10 @@
 //! wake-up bit as MARK parity) or a pty it creates (`--pty`, the wake-up
 //! bit in-band: give the cabinet the path it prints), and prints what it
 //! sees: meters, events, identity; it disables and enables play, asks for
-//! the ROM signature and measures the link (`bench`).
+//! the ROM signature, moves credit by AFT, numbers and redeems tickets as
+//! a floor's ticket system (`watch`) and measures the link (`bench`).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -38,8 +40,14 @@ struct Args {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Poll as a floor does (a general poll every 40 ms, the meters every 5 s) and print every event.
-    Watch,
+    /// Poll as a floor does (a general poll every 40 ms, the meters every 5 s) and print every event;
+    /// as the floor's ticket system, number cash-out tickets (57/58, with --system-id) and redeem
+    /// the tickets it saw printed (3D/4D, then 67/70/71), each once.
+    Watch {
+        /// The floor's system ID (1-99) for the tickets it numbers (system validation).
+        #[arg(long, default_value_t = 1)]
+        system_id: u8,
+    },
     /// The machine's meters, and each game's (LP 0F, 1A, 1C, 2F).
     Meters,
     /// Take every pending event and print it.
@@ -63,6 +71,16 @@ enum Command {
         cents: u64,
         #[arg(long)]
         id: String,
+    },
+    /// Be the floor's progressive controller: broadcast a group's levels (global LP 86) every 500 ms.
+    Progressive {
+        #[arg(long)]
+        group: u8,
+        /// LEVEL=CENTS for each level, e.g. 1=123456 2=2500000.
+        #[arg(required = true)]
+        levels: Vec<String>,
+        #[arg(long, default_value_t = 30)]
+        seconds: u64,
     },
     /// Measure the link: 25 general polls a second with a long poll every fifth, for this many seconds.
     Bench {
@@ -91,8 +109,8 @@ fn main() -> Result<()> {
     }
     let mut host = Host::new(line);
     wait_for_cabinet(&mut host, a, Duration::from_secs(args.wait))?;
-    match args.command.unwrap_or(Command::Watch) {
-        Command::Watch => watch(&mut host, a),
+    match args.command.unwrap_or(Command::Watch { system_id: 1 }) {
+        Command::Watch { system_id } => watch(&mut host, a, system_id),
         Command::Meters => meters(&mut host, a),
         Command::Events => {
             for code in host.drain_exceptions(a)? {
@@ -106,6 +124,7 @@ fn main() -> Result<()> {
         Command::Signature { seed } => signature(&mut host, a, &seed),
         Command::AftIn { cents, id } => aft(&mut host, a, sas::aft::IN_HOUSE_TO_EGM, cents, &id),
         Command::AftOut { cents, id } => aft(&mut host, a, sas::aft::IN_HOUSE_TO_HOST, cents, &id),
+        Command::Progressive { group, levels, seconds } => progressive(&mut host, group, &levels, seconds),
         Command::Bench { seconds } => bench(&mut host, a, seconds),
     }
 }
@@ -238,14 +257,21 @@ fn aft(host: &mut Host, a: u8, kind: u8, cents: u64, id: &str) -> Result<()> {
     if st == 0 { Ok(()) } else { Err(anyhow!("the transfer was not made")) }
 }
 
-fn watch(host: &mut Host, a: u8) -> Result<()> {
+fn watch(host: &mut Host, a: u8, system_id: u8) -> Result<()> {
+    if !(1..=99).contains(&system_id) {
+        bail!("--system-id {system_id} is outside 1..=99");
+    }
+    let mut book = TicketBook { system_id, outstanding: BTreeMap::new(), next: 1 };
     let mut meters_at = Instant::now();
     loop {
         let r = host.general_poll(a)?;
         host.sync()?;
         match r.bytes() {
             [0] | [] => {}
-            [code] => println!("exception {code:02X} {}", sas::exceptions::describe(*code)),
+            [code] => {
+                println!("exception {code:02X} {}", sas::exceptions::describe(*code));
+                book.act_on(host, a, *code)?;
+            }
             frame => println!("reply {frame:02X?}"),
         }
         if meters_at.elapsed() > Duration::from_secs(5) {
@@ -258,9 +284,107 @@ fn watch(host: &mut Host, a: u8) -> Result<()> {
     }
 }
 
+/// The floor's ticket system as this reference host keeps it: the
+/// tickets printed and not yet redeemed (validation number → cents).
+struct TicketBook {
+    system_id: u8,
+    outstanding: BTreeMap<String, u64>,
+    next: u64,
+}
+
+impl TicketBook {
+    fn act_on(&mut self, host: &mut Host, a: u8, code: u8) -> Result<()> {
+        match code {
+            // A cash-out waits for its number: LP 57, then LP 58.
+            0x57 => {
+                let d = read(host, a, 0x57)?;
+                let cents = d.get(1..6).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
+                if d.first() != Some(&0x00) {
+                    println!("  no cash-out waits (LP 57 type {:02X?})", d.first());
+                    return Ok(());
+                }
+                let number = format!("{:016}", self.next);
+                self.next += 1;
+                let request = [bcd::encode(u64::from(self.system_id), 1), sas::tickets::validation_bcd(&number)].concat();
+                host.sync()?;
+                let st = checked(&host.long_poll(a, 0x58, &request)?, a, 0x58).and_then(|d| d.first().copied());
+                println!("  numbered the cash-out of {cents} cents {:02}{number} (LP 58 status {st:02X?})", self.system_id);
+            }
+            // A ticket printed: LP 4D gives its number and amount.
+            0x3D => {
+                host.sync()?;
+                let d = checked(&host.long_poll(a, 0x4D, &[0x00])?, a, 0x4D).ok_or_else(|| anyhow!("LP 4D: no good reply"))?;
+                let number = sas::tickets::validation_digits(d.get(9..17).unwrap_or_default()).unwrap_or_default();
+                let validation = format!("{:02X}{number}", d.get(24).copied().unwrap_or(0));
+                let cents = d.get(17..22).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
+                println!("  ticket printed: {validation}, {cents} cents");
+                self.outstanding.insert(validation, cents);
+            }
+            // A ticket in a reader: LP 70, then redeem one this floor
+            // printed and has not paid, or refuse it (80, [R]).
+            0x67 => {
+                let d = read(host, a, 0x70)?;
+                let validation = sas::tickets::validation_digits(d.get(8..).unwrap_or_default()).unwrap_or_default();
+                let known = self.outstanding.keys().find(|v| sas::tickets::same(v, &validation)).cloned();
+                let (transfer, cents) = match known.and_then(|v| self.outstanding.remove(&v)) {
+                    Some(cents) => (0x00, cents),
+                    None => (0x80, 0),
+                };
+                let mut request = vec![transfer];
+                request.extend(bcd::encode(cents, 5));
+                request.push(0x00);
+                request.extend(sas::tickets::validation_bcd(&validation));
+                println!("  ticket {validation}: {}", if transfer == 0 { format!("redeem {cents} cents") } else { "unknown or paid: refused".into() });
+                host.sync()?;
+                host.variable_poll(a, 0x71, &request)?;
+            }
+            // The redemption's outcome.
+            0x68 => {
+                host.sync()?;
+                let d = checked(&host.variable_poll(a, 0x71, &[0xFF])?, a, 0x71).unwrap_or_default();
+                let cents = d.get(2..7).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
+                println!("  redemption status {:02X?}, {cents} cents", d.get(1));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// Global LP 86 broadcasts of `group`'s levels every 500 ms.
+fn progressive(host: &mut Host, group: u8, levels: &[String], seconds: u64) -> Result<()> {
+    if group == 0 {
+        bail!("--group 0 is not a group (1..=255)");
+    }
+    let mut data = vec![group];
+    for l in levels {
+        let (level, cents) = l.split_once('=').ok_or_else(|| anyhow!("{l:?}: give LEVEL=CENTS"))?;
+        let level: u8 = level.parse().with_context(|| format!("{l:?}: the level"))?;
+        if !(1..=sas::progressive::MAX_LEVEL).contains(&level) {
+            bail!("{l:?}: level {level} is outside 1..=32");
+        }
+        data.push(level);
+        data.extend(bcd::encode(cents.parse().with_context(|| format!("{l:?}: the cents"))?, 5));
+    }
+    let len = u8::try_from(data.len()).map_err(|_| anyhow!("too many levels for one LP 86"))?;
+    let message = [vec![len], data].concat();
+    let start = Instant::now();
+    let mut sent = 0u64;
+    while start.elapsed() < Duration::from_secs(seconds) {
+        host.broadcast(0x86, &message)?;
+        sent += 1;
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    println!("group {group}: {sent} broadcasts of {} levels", levels.len());
+    Ok(())
+}
+
 /// The link under a floor's load: a poll every 40 ms, each fifth a long
 /// poll (current credits, the meter group, selected meters in turn).
 fn bench(host: &mut Host, a: u8, seconds: u64) -> Result<()> {
+    // The measuring thread as far up as the cabinet's port thread, so
+    // that what it measures is the cabinet's delay, not its own.
+    println!("host's polling thread: {}", sas::scheduling::raise_current_thread());
     let games_at = |host: &mut Host| -> Result<u64> { Ok(meter_fields(&read(host, a, 0x0F)?)?.get(5).copied().unwrap_or(0)) };
     let games_before = games_at(host)?;
     let mut starts = Vec::new();

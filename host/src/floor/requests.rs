@@ -1,0 +1,142 @@
+//! What the floor's system asked of the cabinet (SAS, issue 48), carried
+//! out through the core: play disabled or enabled, a ticket redeemed or
+//! returned, a cash-out ticket issued under the floor's validation number,
+//! an AFT transfer, a hand-pay reset; and what the floor did not answer in
+//! time given up, nothing moved.
+
+use std::time::Instant;
+
+use meters::{CashOut, CoreError, MoneyRefusal};
+use sas::egm::Event;
+
+use super::FloorLink;
+use crate::notice::Notice;
+use crate::session::Session;
+
+impl Session {
+    /// One request of the floor's, carried out through the core.
+    pub(super) fn act_on(&mut self, floor: &mut FloorLink, event: Event) -> Result<(), CoreError> {
+        match event {
+            Event::PlayEnabled(false) => self.machine.floor_disable("SAS host (LP 01)"),
+            Event::PlayEnabled(true) => self.machine.floor_enable("SAS host (LP 02)"),
+            Event::ClockSet { unix } => {
+                tracing::info!("SAS host set the cabinet's clock to {unix} (Unix time, LP 7F)");
+                Ok(())
+            }
+            Event::LinkUp(up) => {
+                floor.link_up = up;
+                tracing::info!("SAS link {} (port thread: {})", if up { "up" } else { "down" }, floor.port.scheduling());
+                Ok(())
+            }
+            Event::RedeemTicket { validation, amount } => {
+                floor.escrow = None;
+                match self.machine.redeem_floor_ticket(&validation, amount) {
+                    Ok(_) => {
+                        floor.port.ticket_done(&validation, amount, sas::tickets::status::REDEEMED);
+                        self.message = Some(Notice::TicketRedeemed { value: amount });
+                    }
+                    Err(e) => {
+                        floor.port.ticket_done(&validation, 0, sas::tickets::status::REJECTED_BY_EGM);
+                        self.message = Some(Notice::Core(e));
+                    }
+                }
+                Ok(())
+            }
+            Event::TicketRefused { validation, code } => {
+                floor.escrow = None;
+                let why = if code == sas::tickets::status::REJECTED_BY_EGM {
+                    MoneyRefusal::FloorAmount("restricted credit is not held by this cabinet".into())
+                } else {
+                    MoneyRefusal::FloorRefused(code)
+                };
+                floor.port.ticket_done(&validation, 0, code);
+                let done = self.machine.floor_ticket_returned(&validation, code, &why);
+                self.message = Some(Notice::Core(CoreError::TicketRejected(why)));
+                done
+            }
+            Event::TicketValidated { validation, cents } => {
+                floor.cash_out = None;
+                match self.machine.cash_out_floor_validated(&validation, cents) {
+                    Ok(CashOut::Ticket(t)) => {
+                        self.last_ticket = Some(t.validation.clone());
+                        self.print_ticket(t);
+                    }
+                    Ok(CashOut::Handpay { amount, .. }) => self.message = Some(Notice::CashOutHandpay { amount }),
+                    // The credit changed since the floor was asked, or the
+                    // number is unusable: nothing moved; the player cashes
+                    // out again and the floor is asked again.
+                    Err(e) => {
+                        tracing::warn!("SAS validation {validation} for {cents} cents: refused: {e}");
+                        self.message = Some(Notice::Core(e));
+                    }
+                }
+                Ok(())
+            }
+            Event::ValidationDenied => {
+                floor.cash_out = None;
+                tracing::warn!("SAS host denied the cash-out's validation (LP 58, system ID 00)");
+                self.message = Some(Notice::CashOutRefusedByFloor);
+                Ok(())
+            }
+            Event::AftLock(locked) => {
+                floor.aft_locked = locked;
+                Ok(())
+            }
+            Event::AftTransfer { id, to_host, cents } => {
+                let kind = if to_host { sas::aft::IN_HOUSE_TO_HOST } else { sas::aft::IN_HOUSE_TO_EGM };
+                // An id the core moved money for already: the first
+                // transfer's outcome, nothing moves again.
+                let done = match self.machine.aft_transfer(&id) {
+                    Some((_, first)) => Ok(first),
+                    None if to_host => self.machine.aft_out(&id, cents).map(|_| cents),
+                    None => self.machine.aft_in(&id, cents).map(|_| cents),
+                };
+                match done {
+                    Ok(moved) => floor.port.aft_done(&id, sas::aft::status::FULL, moved, kind),
+                    Err(e) => {
+                        tracing::warn!("SAS AFT {id}: refused: {e}");
+                        floor.port.aft_done(&id, sas::aft::status::UNABLE_NOW, 0, kind);
+                    }
+                }
+                Ok(())
+            }
+            Event::HandpayReset { id } => self.machine.pay_handpay(id, "SAS host (LP 94)").map(|_| ()),
+            Event::ProgressiveLevels(levels) => {
+                floor.levels = levels;
+                Ok(())
+            }
+            Event::ProgressiveHeard(heard) => {
+                floor.progressive_heard = heard;
+                if heard {
+                    tracing::info!("SAS progressive broadcasts heard");
+                } else {
+                    tracing::warn!("SAS progressive: no broadcast for 5 s: its games take no bet (G-49)");
+                }
+                Ok(())
+            }
+            Event::RealTime(_) | Event::SignatureAsked { .. } => Ok(()),
+        }
+    }
+
+    /// What the floor did not answer in time: a ticket in the reader goes
+    /// back (nothing credited, and a late answer finds no ticket in
+    /// escrow); a cash-out is given up (nothing moved, the credit stays,
+    /// and a late number finds no cash-out).
+    pub(super) fn floor_timeouts(&mut self, floor: &mut FloorLink) {
+        let timeout = u64::from(floor.setup.ticket_timeout_s);
+        let expired = |since: &Instant| since.elapsed().as_secs() >= timeout;
+        if let Some((validation, _)) = floor.escrow.take_if(|(_, since)| expired(since)) {
+            floor.port.ticket_done(&validation, 0, sas::tickets::status::TIMED_OUT);
+            let why = MoneyRefusal::FloorNoAnswer(floor.setup.ticket_timeout_s);
+            if let Err(e) = self.machine.floor_ticket_returned(&validation, sas::tickets::status::TIMED_OUT, &why) {
+                tracing::error!("SAS: {e}");
+            }
+            self.message = Some(Notice::Core(CoreError::TicketRejected(why)));
+        }
+        if floor.cash_out.take_if(|(_, since)| expired(since)).is_some() {
+            floor.port.validation_ended();
+            tracing::warn!("SAS host gave no validation number in {timeout} s: the cash-out is given up");
+            self.message = Some(Notice::CashOutRefusedByFloor);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! The floor's system as the core sees it (SAS, issue 48), on a real
+//! SQLite file: once a floor has taken this machine's events it is the
+//! only authority on tickets, so a ticket it paid on another cabinet is
+//! never paid here again; a cash-out ticket numbered by the floor (system
+//! validation) is issued once, for the credit the floor was told, under a
+//! number new to this machine.
+#![allow(clippy::unwrap_used)]
+
+use meters::{CashOut, CoreError, FloorCursor, Machine, MachineConfig, Mode, MoneyRefusal, SeedChoice};
+
+fn boot(dir: &tempfile::TempDir) -> Machine {
+    Machine::open(&dir.path().join("egm.sqlite"), MachineConfig { mode: Mode::Lab, ..MachineConfig::default() }, SeedChoice::Lab(1)).unwrap()
+}
+
+fn on_the_floor(m: &mut Machine) {
+    let head = m.journal_head();
+    m.record_floor_reported(FloorCursor { up_to: head, above: Vec::new() }).unwrap();
+}
+
+#[test]
+fn on_a_floor_every_ticket_is_redeemed_through_it_and_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(2_000).unwrap();
+    let CashOut::Ticket(t) = m.cash_out().unwrap() else { panic!("a ticket") };
+    m.ticket_printed(&t.validation).unwrap();
+    on_the_floor(&mut m);
+
+    // The reader alone no longer pays it: the floor may have paid it on
+    // another cabinet. Refused, journaled, nothing credited; so after a
+    // restart too.
+    let refused = m.insert_ticket(&t.validation);
+    assert!(matches!(refused, Err(CoreError::TicketRejected(MoneyRefusal::FloorValidates))), "{refused:?}");
+    drop(m);
+    let mut m = boot(&dir);
+    assert!(matches!(m.insert_ticket(&t.validation), Err(CoreError::TicketRejected(MoneyRefusal::FloorValidates))));
+    assert_eq!(m.credit(), 0);
+
+    // The floor's word redeems it, for its own value only, once.
+    let wrong = m.redeem_floor_ticket(&t.validation, 2_001);
+    assert!(matches!(wrong, Err(CoreError::TicketRejected(MoneyRefusal::FloorAmount(_)))), "{wrong:?}");
+    assert_eq!(m.redeem_floor_ticket(&t.validation, 2_000).unwrap(), 2_000);
+    assert!(m.state().tickets[&t.validation].redeemed);
+    let again = m.redeem_floor_ticket(&t.validation, 2_000);
+    assert!(matches!(again, Err(CoreError::TicketRejected(MoneyRefusal::AlreadyRedeemed))), "{again:?}");
+    drop(m);
+    let m = boot(&dir);
+    assert_eq!(m.credit(), 2_000, "the redemption replays from the journal once");
+    assert_eq!(m.state().totals.bilhetes_codificados_entrados, 2_000);
+    assert_eq!(m.state().totals.bilhetes_entrados_contagem, 1);
+    m.state().self_audit().unwrap();
+}
+
+#[test]
+fn a_ticket_numbered_by_the_floor_is_issued_once_for_the_credit_it_was_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    on_the_floor(&mut m);
+    m.insert_note(5_000).unwrap();
+    let floor_number = "421234567890123456";
+
+    // Each refusal moves nothing.
+    let refusals = [
+        (floor_number, 4_999, "the credit is 5000"),
+        ("001234567890123456", 5_000, "system ID 01-99"),
+        ("4212345678901234", 5_000, "not 18 digits"),
+        ("42123456789012345X", 5_000, "not 18 digits"),
+    ];
+    for (number, amount, why) in refusals {
+        match m.cash_out_floor_validated(number, amount) {
+            Err(CoreError::Refused(e)) => assert!(e.contains(why), "{number} {amount}: {e}"),
+            other => panic!("{number} {amount}: {other:?}"),
+        }
+        assert_eq!(m.credit(), 5_000);
+    }
+
+    let CashOut::Ticket(t) = m.cash_out_floor_validated(floor_number, 5_000).unwrap() else { panic!("a ticket") };
+    assert_eq!((t.validation.as_str(), t.value), (floor_number, 5_000));
+    assert_eq!(m.credit(), 0);
+    assert_eq!(m.unprinted_tickets(), vec![t.clone()], "printed again after a power cut until the printer finishes it");
+    m.ticket_printed(floor_number).unwrap();
+
+    // The same number again (a floor's retry, or a replay): refused.
+    m.insert_note(5_000).unwrap();
+    match m.cash_out_floor_validated(floor_number, 5_000) {
+        Err(CoreError::Refused(e)) => assert!(e.contains("used before"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(m.credit(), 5_000);
+    let totals = &m.state().totals;
+    assert_eq!((totals.bilhetes_codificados_pagos, totals.bilhetes_pagos_contagem), (5_000, 1));
+    m.state().self_audit().unwrap();
+
+    // Over the ticket-out limit the floor's number is refused: that
+    // cash-out is a hand-pay.
+    let limit = m.config().ticket_out_limit;
+    while m.credit() <= limit {
+        m.insert_note(5_000).unwrap();
+    }
+    let credit = m.credit();
+    match m.cash_out_floor_validated("429999999999999999", credit) {
+        Err(CoreError::Refused(e)) => assert!(e.contains("ticket-out limit"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
