@@ -193,6 +193,13 @@ fn a_floor_reads_the_cabinets_meters_and_events_over_sas() {
     let id = read(&mut host, 0x54);
     assert_eq!(&id[1..4], b"602");
     assert_eq!(&id[4..], st.machine_id.as_bytes());
+    // LP 53: each game's largest bet in credits, from its paytable
+    // (classic-sevens: 1 line × 3 credits; ocean-treasure: 20 lines × 10).
+    for (game, max_bet) in [(1u8, 3u8), (2, 200)] {
+        host.sync().unwrap();
+        let d = data(&host.long_poll(ADDRESS, 0x53, &[0x00, game]).unwrap(), 0x53);
+        assert_eq!(d[8], max_bet, "game {game}");
+    }
 
     // LP 01: play and the note acceptor stop, and the screen says so;
     // LP 02 restores both.
@@ -624,8 +631,14 @@ fn the_floors_progressive_levels_are_shown_and_silence_stops_their_games() {
     settle(&mut s);
     assert_eq!(sas_levels(&s), [("SAS nível 1".to_owned(), Some(123_500)), ("SAS nível 2".to_owned(), Some(2_500_000))]);
     play_round(&mut s);
-    // LP 84: the group, no progressive win paid here.
+    // LP 84: the group, no progressive win paid here. LP 53: game 1 is
+    // in group 3, game 2 in none.
     assert_eq!(read(&mut host, 0x84), [0x03, 0x00, 0, 0, 0, 0, 0]);
+    for (game, group) in [(1u8, 3u8), (2, 0)] {
+        host.sync().unwrap();
+        let d = data(&host.long_poll(ADDRESS, 0x53, &[0x00, game]).unwrap(), 0x53);
+        assert_eq!(d[9], group, "game {game}");
+    }
 
     // Five seconds without a broadcast: 53 told once, the values no
     // longer shown, no round; the next broadcast restores both.

@@ -65,6 +65,12 @@ impl HostedGame {
         self.0.side_pool_seed()
     }
 
+    /// The largest stake a bet of it can be, in credits, when its
+    /// paytable bounds it (SAS LP 1F).
+    pub fn largest_stake(&self) -> Option<u64> {
+        self.0.largest_stake()
+    }
+
     /// Whether autoplay may play it (M-32).
     pub fn autoplay(&self) -> bool {
         self.0.autoplay()

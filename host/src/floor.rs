@@ -385,6 +385,7 @@ impl crate::session::Session {
             tickets_printed: &floor.printed,
             asset_number: floor.setup.asset_number,
             system_validation: floor.validates_cash_outs(),
+            progressive: floor.setup.progressive.as_ref(),
             idle,
             accounting_denom: floor.setup.accounting_denom,
             games: &floor.games,
@@ -413,7 +414,7 @@ impl crate::session::Session {
         let mut images = vec![std::env::current_exe().map_err(|e| format!("the running program: {e}"))?];
         for g in &self.games {
             let artifact = self.config.paytable_dir.join(format!("{}.json", g.id()));
-            games.push(GameIdentity::of(g.id(), &artifact)?);
+            games.push(GameIdentity::of(g.id(), &artifact, g.largest_stake())?);
             images.push(artifact);
         }
         self.floor = Some(FloorLink::start(&setup, &mut self.machine, games, images, self.wake.clone())?);

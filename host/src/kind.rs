@@ -156,6 +156,13 @@ pub trait GameKind: Send + Sync + 'static {
     fn stake(&self, bet: &Self::Bet) -> u64;
     /// The credits of the stake that are a side bet: they feed side-bet
     /// pools alone (the core keeps them apart).
+    /// The largest stake a bet can be, in credits, when the paytable
+    /// bounds it by itself (lines × credits per line, coins × hands); a
+    /// table of many spots has none (SAS LP 1F then reports FF).
+    fn largest_stake(&self) -> Option<u64> {
+        None
+    }
+
     fn side_stake(&self, _bet: &Self::Bet) -> u64 {
         0
     }

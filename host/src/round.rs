@@ -171,6 +171,7 @@ pub(crate) trait Table: Send + Sync {
     fn animated(&self) -> bool;
     fn autoplay(&self) -> bool;
     fn side_pool_seed(&self) -> Option<u64>;
+    fn largest_stake(&self) -> Option<u64>;
     fn reset_bet(&mut self);
     fn adjust_bet(&mut self, control: BetControl, delta: i32);
     /// Whether a bet button's step would change the bet (a button at its
@@ -290,6 +291,10 @@ impl<K: GameKind> Table for Hosted<K> {
 
     fn side_pool_seed(&self) -> Option<u64> {
         self.rules.side_pool_seed()
+    }
+
+    fn largest_stake(&self) -> Option<u64> {
+        self.rules.largest_stake()
     }
 
     fn reset_bet(&mut self) {

@@ -93,8 +93,8 @@ fn configuration(s: &Snapshot, game: &Game, max_bet: u64) -> Vec<u8> {
     out.extend_from_slice(b"000");
     out.push(codes::denomination_code(s.accounting_denom));
     out.push(u8::try_from(max_bet).unwrap_or(0xFF));
-    // No SAS progressive group; no options set.
-    out.extend_from_slice(&[0x00, 0x00, 0x00]);
+    // The game's SAS progressive group (0: none); no options set.
+    out.extend_from_slice(&[game.progressive_group, 0x00, 0x00]);
     out.extend_from_slice(&game.paytable_id);
     out.extend(format!("{:04}", game.base_percent.min(9_999)).bytes());
     out
@@ -134,6 +134,7 @@ mod tests {
             paytable_id: *b"OT9650",
             base_percent: pct,
             max_bet_credits: max,
+            progressive_group: if sas == b"OT" { 3 } else { 0 },
             enabled,
             meters: Default::default(),
         };
@@ -165,6 +166,9 @@ mod tests {
         assert_eq!(&g2[..4], [0x00, 0x02, b'J', b'B']);
         assert_eq!(g2[8], 25);
         assert_eq!(&g2[18..], b"9954");
+        let g1 = reply_data(0x53, &[0x00, 0x01], &s, 0).unwrap();
+        assert_eq!(g1[9], 3, "game 1's SAS progressive group");
+        assert_eq!(g2[9], 0, "game 2 is in none");
         assert_eq!(reply_data(0x53, &[0x00, 0x04], &s, 0), None, "no game 4");
         assert_eq!(reply_data(0x54, &[], &s, 0), Some([vec![11], b"602EGM-0001".to_vec()].concat()));
         assert_eq!(reply_data(0x51, &[], &s, 0), Some(vec![0x00, 0x03]));

@@ -67,6 +67,8 @@ pub struct Game {
     pub base_percent: u32,
     /// The largest bet in credits of the accounting denomination.
     pub max_bet_credits: u64,
+    /// The SAS progressive group the game is in (LP 1F, 53), 0 for none.
+    pub progressive_group: u8,
     /// Whether the operator offers it (LP 56).
     pub enabled: bool,
     pub meters: Scope,

@@ -17,6 +17,9 @@ pub(crate) struct GameIdentity {
     pub sas_id: [u8; 2],
     pub paytable_id: [u8; 6],
     pub base_percent: u32,
+    /// The largest stake in the game's credits (LP 1F, 53); FF when the
+    /// paytable does not bound it or it is over 255 [R].
+    pub max_bet: u64,
 }
 
 impl GameIdentity {
@@ -25,7 +28,7 @@ impl GameIdentity {
     /// from the artifact's SHA-256 (its first six hex digits, the digest
     /// the manifest approves), and the base percentage from its lowest
     /// exact RTP, in hundredths of a percent, rounded down.
-    pub(crate) fn of(id: &str, artifact: &Path) -> Result<GameIdentity, String> {
+    pub(crate) fn of(id: &str, artifact: &Path, largest_stake: Option<u64>) -> Result<GameIdentity, String> {
         let bytes = std::fs::read(artifact).map_err(|e| format!("{}: {e}", artifact.display()))?;
         let digest = hex::encode_upper(Sha256::digest(&bytes));
         let mut paytable_id = [b'0'; 6];
@@ -35,7 +38,8 @@ impl GameIdentity {
         let mut initials = id.split(['-', '_', ' ']).filter_map(|w| w.bytes().next()).map(|b| b.to_ascii_uppercase());
         let first = initials.next().unwrap_or(b'G');
         let second = initials.next().or_else(|| id.as_bytes().get(1).map(u8::to_ascii_uppercase)).unwrap_or(b'0');
-        Ok(GameIdentity { id: id.to_owned(), sas_id: [first, second], paytable_id, base_percent })
+        let max_bet = largest_stake.unwrap_or(u64::MAX).min(0xFF);
+        Ok(GameIdentity { id: id.to_owned(), sas_id: [first, second], paytable_id, base_percent, max_bet })
     }
 }
 
@@ -62,6 +66,8 @@ fn scope(m: &GameMeters) -> Scope {
 pub(crate) struct Choices<'a> {
     pub asset_number: u32,
     pub system_validation: bool,
+    /// The SAS progressive group and the games in it (LP 1F, 53).
+    pub progressive: Option<&'a super::SasProgressive>,
     pub idle: bool,
     pub accounting_denom: u64,
     pub games: &'a [GameIdentity],
@@ -88,8 +94,8 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
                 sas_id: g.sas_id,
                 paytable_id: g.paytable_id,
                 base_percent: g.base_percent,
-                // Not yet known per game (issue 48, open): LP 1F says 0.
-                max_bet_credits: 0,
+                max_bet_credits: g.max_bet,
+                progressive_group: c.progressive.filter(|p| p.games.contains(&g.id)).map_or(0, |p| p.group),
                 enabled: true,
                 meters: state.per_game.get(&g.id).map(scope).unwrap_or_default(),
             })

@@ -187,6 +187,10 @@ impl GameKind for DrawPoker {
         u64::from(bet.coins) * u64::from(bet.hands)
     }
 
+    fn largest_stake(&self) -> Option<u64> {
+        Some(u64::from(*self.0.coins.iter().max()?) * u64::from(*self.0.hands.iter().max()?))
+    }
+
     fn bet_text(&self, bet: &DrawBet, lang: Lang) -> String {
         let coins = format!("{} {}", bet.coins, lang.t("moedas"));
         if bet.hands == 1 { coins } else { format!("{coins} × {} {}", bet.hands, lang.t("mãos")) }

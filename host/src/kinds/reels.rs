@@ -67,6 +67,11 @@ impl GameKind for Reels {
         bet.total_credits()
     }
 
+    fn largest_stake(&self) -> Option<u64> {
+        let lines = self.game.bet.lines.iter().max()?;
+        self.game.bet.credits_per_line.iter().max()?.checked_mul(u64::from(*lines))
+    }
+
     fn bet_text(&self, bet: &Bet, lang: Lang) -> String {
         format!("{} × {} {}", lang.count(u64::from(bet.lines), "linha", "linhas"), bet.credits_per_line, lang.t("créd./linha"))
     }
