@@ -56,4 +56,4 @@ done
 wait "$hostpid" || true
 cat "$dir/host.log"
 echo "cabinet log: $(grep -o 'SAS link [a-z]*' "$dir/cabinet.log" | sort | uniq -c | tr '\n' ' ')"
-echo "cabinet's port thread: $(grep -o 'port thread: [^)]*' "$dir/cabinet.log" | sort -u | tr '\n' ' ')"
+echo "cabinet's $(grep -o 'port thread: [^)]*)' "$dir/cabinet.log" | sort -u | tr '\n' ' ')"
