@@ -245,6 +245,15 @@ fn a_bad_sas_address_or_port_is_a_clear_boot_error() {
     );
     let e = boot(&BootOptions { config: missing, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).err().unwrap();
     assert!(e.contains("SAS port /dev/no-such-sas-port: cannot open it"), "{e}");
+    for (progressive, named) in [
+        ("progressive: Some((group: 0, games: [\"classic-sevens\"]))", "sas.progressive.group 0 is not a group"),
+        ("progressive: Some((group: 1, games: []))", "sas.progressive.games is empty"),
+    ] {
+        let line = format!("    sas: Some((port: \"/dev/ttyS0\", address: 1, {progressive})),\n    autoplay_max:");
+        let bad = test_config::write(dir.path(), &text.replacen("    autoplay_max:", &line, 1));
+        let e = boot(&BootOptions { config: bad, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).err().unwrap();
+        assert!(e.contains(named), "{e}");
+    }
 }
 
 /// LP 71 as the floor sends it (the length byte added by the host).
