@@ -64,6 +64,12 @@ impl Cabinet {
         answer.strip_prefix("credit ").and_then(|c| c.parse().ok()).unwrap_or_else(|| panic!("{line}: {answer}"))
     }
 
+    /// A ticket in the reader; the events the floor then takes.
+    fn insert(&mut self, host: &mut Host, validation: &str) -> Vec<u8> {
+        self.command(&format!("ticket {validation}"));
+        drain(host)
+    }
+
     /// kill -9 from outside, as the power switch would.
     fn kill(mut self) {
         self.child.kill().unwrap();
@@ -83,6 +89,18 @@ impl Cabinet {
         }
         panic!("the cabinet did not reach its kill point");
     }
+
+    /// The floor polls, taking every event, until the process has killed
+    /// itself at its `--die-after taken` point.
+    fn died_once_the_floor_took_its_event(mut self, host: &mut Host) {
+        for _ in 0..20 {
+            if self.child.try_wait().unwrap().is_some() {
+                break;
+            }
+            let _ = drain(host);
+        }
+        self.died();
+    }
 }
 
 fn config(dir: &Path, pty: &Path) -> PathBuf {
@@ -99,8 +117,7 @@ fn drain(host: &mut Host) -> Vec<u8> {
     codes
 }
 
-fn data(host: &mut Host, reply: &sas::host::Reply, command: u8) -> Vec<u8> {
-    let _ = host;
+fn data(reply: &sas::host::Reply, command: u8) -> Vec<u8> {
     let b = reply.bytes();
     assert!(b.len() >= 4 && b[..2] == [ADDRESS, command] && sas::crc::checks(b), "LP {command:02X}: {b:02X?}");
     b[2..b.len() - 2].to_vec()
@@ -118,7 +135,7 @@ fn lp71(host: &mut Host, code: u8, amount: u64, validation: &str) -> (u8, u64) {
         host.sync().unwrap();
         let r = host.variable_poll(ADDRESS, 0x71, &d).unwrap();
         if r.bytes().len() >= 4 {
-            let data = data(host, &r, 0x71);
+            let data = data(&r, 0x71);
             return (data[1], bcd::decode(&data[2..7]).unwrap());
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -133,7 +150,7 @@ fn lp72(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str) -> (u8, u64) 
         host.sync().unwrap();
         let r = host.variable_poll(ADDRESS, 0x72, &request).unwrap();
         if r.bytes().len() >= 4 {
-            let d = data(host, &r, 0x72);
+            let d = data(&r, 0x72);
             return (d[2], if d.len() > 9 { bcd::decode(&d[5..10]).unwrap() } else { 0 });
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -166,15 +183,13 @@ fn a_ticket_redemption_survives_a_kill_at_each_step_and_pays_once() {
     let a = "111111111111111111";
     let mut c = Cabinet::start(dir.path(), &cfg, None);
     let _ = drain(&mut host);
-    c.command(&format!("ticket {a}"));
-    assert!(drain(&mut host).contains(&0x67));
+    assert!(c.insert(&mut host, a).contains(&0x67));
     c.kill();
     let mut c = Cabinet::start(dir.path(), &cfg, None);
     assert_eq!(lp71(&mut host, 0x00, 1_000, a), (0xC0, 0));
     assert_eq!(c.command("go"), 0);
     let _ = drain(&mut host);
-    c.command(&format!("ticket {a}"));
-    let _ = drain(&mut host);
+    let _ = c.insert(&mut host, a);
     assert_eq!(lp71(&mut host, 0x00, 1_000, a), (0x40, 1_000));
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(c.command("go"), 1_000);
@@ -185,16 +200,14 @@ fn a_ticket_redemption_survives_a_kill_at_each_step_and_pays_once() {
     let b = "222222222222222222";
     let _ = drain(&mut host);
     c.command("hold");
-    c.command(&format!("ticket {b}"));
-    assert!(drain(&mut host).contains(&0x67));
+    assert!(c.insert(&mut host, b).contains(&0x67));
     assert_eq!(lp71(&mut host, 0x00, 2_000, b), (0x40, 2_000));
     c.kill();
     let mut c = Cabinet::start(dir.path(), &cfg, None);
     assert_eq!(c.command("go"), 1_000, "nothing credited");
     assert_eq!(lp71(&mut host, 0x00, 2_000, b), (0xC0, 0));
     let _ = drain(&mut host);
-    c.command(&format!("ticket {b}"));
-    let _ = drain(&mut host);
+    let _ = c.insert(&mut host, b);
     assert_eq!(lp71(&mut host, 0x00, 2_000, b), (0x40, 2_000));
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(c.command("go"), 3_000);
@@ -207,8 +220,7 @@ fn a_ticket_redemption_survives_a_kill_at_each_step_and_pays_once() {
     let d = "333333333333333333";
     let mut c = Cabinet::start(dir.path(), &cfg, Some("committed"));
     let _ = drain(&mut host);
-    c.command(&format!("ticket {d}"));
-    let _ = drain(&mut host);
+    let _ = c.insert(&mut host, d);
     assert_eq!(lp71(&mut host, 0x00, 4_000, d), (0x40, 4_000));
     c.died();
     let mut c = Cabinet::start(dir.path(), &cfg, None);
@@ -216,8 +228,7 @@ fn a_ticket_redemption_survives_a_kill_at_each_step_and_pays_once() {
     assert!(drain(&mut host).contains(&0x68), "told again after the restart");
     assert_eq!(lp71(&mut host, 0xFF, 0, ""), (0x00, 4_000));
     assert_eq!(lp71(&mut host, 0x00, 4_000, d), (0x00, 4_000), "a replay: its status, nothing moves");
-    c.command(&format!("ticket {d}"));
-    let _ = drain(&mut host);
+    let _ = c.insert(&mut host, d);
     assert_eq!(lp71(&mut host, 0x00, 4_000, d), (0x40, 4_000));
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(c.command("go"), 7_000, "the same ticket again: refused by the cabinet");
@@ -230,16 +241,9 @@ fn a_ticket_redemption_survives_a_kill_at_each_step_and_pays_once() {
     let e = "444444444444444444";
     let mut c = Cabinet::start(dir.path(), &cfg, Some("taken"));
     let _ = drain(&mut host);
-    c.command(&format!("ticket {e}"));
-    let _ = drain(&mut host);
+    let _ = c.insert(&mut host, e);
     assert_eq!(lp71(&mut host, 0x00, 500, e), (0x40, 500));
-    for _ in 0..20 {
-        if c.child.try_wait().unwrap().is_some() {
-            break;
-        }
-        let _ = drain(&mut host);
-    }
-    c.died();
+    c.died_once_the_floor_took_its_event(&mut host);
     let mut c = Cabinet::start(dir.path(), &cfg, None);
     assert_eq!(c.command("go"), 7_500);
     assert!(!drain(&mut host).contains(&0x68), "taken before the kill: not told again");
@@ -295,16 +299,10 @@ fn an_aft_transfer_survives_a_kill_at_each_step_and_moves_once() {
 
     // 3. Out to the floor, killed after the floor took 69: the credit left
     // once; the same id after the restart moves nothing.
-    let mut c = Cabinet::start(dir.path(), &cfg, Some("taken"));
+    let c = Cabinet::start(dir.path(), &cfg, Some("taken"));
     let _ = drain(&mut host);
     assert_eq!(lp72(&mut host, 0x00, OUT, 3_500, "AFT-3"), (0x40, 3_500));
-    for _ in 0..20 {
-        if c.child.try_wait().unwrap().is_some() {
-            break;
-        }
-        let _ = drain(&mut host);
-    }
-    c.died();
+    c.died_once_the_floor_took_its_event(&mut host);
     let mut c = Cabinet::start(dir.path(), &cfg, None);
     assert_eq!(c.command("go"), 0);
     assert_eq!(lp72(&mut host, 0x00, OUT, 3_500, "AFT-3"), (0x00, 3_500), "a duplicated id: nothing moves");

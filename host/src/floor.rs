@@ -248,10 +248,15 @@ impl FloorLink {
         self.aft_locked || self.cash_out.is_some()
     }
 
+    /// The SAS progressive group `game` is in, if any.
+    fn progressive_of(&self, game: &str) -> Option<&SasProgressive> {
+        self.setup.progressive.as_ref().filter(|p| p.games.iter().any(|g| g == game))
+    }
+
     /// The SAS progressive levels shown with `game` (level, cents; `None`
     /// while no broadcast came within 5 s), when the game is in the group.
     pub fn progressive_levels(&self, game: &str) -> Option<Vec<(u8, Option<meters::Cents>)>> {
-        self.setup.progressive.as_ref().filter(|p| p.games.iter().any(|g| g == game))?;
+        self.progressive_of(game)?;
         let heard = self.progressive_heard;
         let levels: Vec<_> = self.levels.iter().map(|(l, c)| (*l, heard.then_some(*c))).collect();
         Some(if levels.is_empty() { vec![(0, None)] } else { levels })
@@ -260,8 +265,8 @@ impl FloorLink {
     /// The SAS progressive group `game` is in, while its broadcasts are
     /// not heard (G-49: no round of it starts).
     pub fn progressive_unheard(&self, game: &str) -> Option<u8> {
-        let p = self.setup.progressive.as_ref().filter(|p| p.games.iter().any(|g| g == game))?;
-        (!self.progressive_heard).then_some(p.group)
+        let group = self.progressive_of(game)?.group;
+        (!self.progressive_heard).then_some(group)
     }
 
     /// Whether the floor's system numbers cash-out tickets.
@@ -374,7 +379,7 @@ impl crate::session::Session {
         if let Err(e) = floor.tell_new_events(&self.machine).and_then(|()| floor.record_taken(&mut self.machine)) {
             tracing::error!("SAS: {e}");
         }
-        let idle = self.machine.play_block().is_none() && !self.in_round();
+        let idle = self.idle();
         let key = (self.machine.journal_head(), self.selected, self.denom, idle);
         if floor.built == Some(key) {
             self.floor = Some(floor);
@@ -400,6 +405,12 @@ impl crate::session::Session {
             floor.published = Some(now);
         }
         self.floor = Some(floor);
+    }
+
+    /// No round open and nothing blocking play: what the floor may lock
+    /// for a transfer (LP 74) and when a cash-out may ask it for a number.
+    pub(crate) fn idle(&self) -> bool {
+        self.machine.play_block().is_none() && !self.in_round()
     }
 
     /// The floor's link, when the cabinet has one.

@@ -46,7 +46,7 @@ impl Session {
         // before it prints (LP 57/58); a hand-pay needs no number.
         let credit = self.machine.state().credit;
         let ticket = credit > 0 && credit <= self.machine.config().ticket_out_limit;
-        let idle = self.machine.play_block().is_none() && !self.in_round();
+        let idle = self.idle();
         if let Some(floor) = self.floor.as_mut().filter(|f| f.validates_cash_outs())
             && ticket
             && idle
