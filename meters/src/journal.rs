@@ -34,6 +34,13 @@ pub struct ProgressiveAward {
     /// (absent) or a part of it (a stud side bet's straight flush takes 10%).
     #[serde(default = "whole_level", skip_serializing_if = "is_whole_level")]
     pub share_ppm: u32,
+    /// Issue 48: a level of the floor's SAS progressive group (its number),
+    /// won at the amount the floor's controller last broadcast. Never a
+    /// pool of this machine nor a linked controller's award: the round's
+    /// whole win is locked up for an attendant, who checks the amount
+    /// against the controller before paying (sas.md §8; M-12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor_group: Option<u8>,
 }
 
 /// The whole of a level, in millionths.

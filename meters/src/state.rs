@@ -169,6 +169,25 @@ pub struct CriticalState {
     /// the amount. An id moves money once.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub aft_transfers: BTreeMap<String, (bool, Cents)>,
+    /// The last level of the floor's SAS progressive group won here
+    /// (issue 48: LP 84/85 report it, a hand-pay of its round is that
+    /// level's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_floor_award: Option<FloorAward>,
+}
+
+/// A level of the floor's SAS progressive group won in a round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FloorAward {
+    pub round: u64,
+    pub group: u8,
+    pub level: u8,
+    pub amount: Cents,
+}
+
+/// A SAS progressive group is 1–255 and its levels 01–20 hex (sas.md §8).
+pub(crate) fn floor_level_valid(group: u8, level: u8) -> bool {
+    group != 0 && (1..=0x20).contains(&level)
 }
 
 /// The journal does not follow from the state: an entry that could not
@@ -469,6 +488,20 @@ impl CriticalState {
                 let open = self.open_round_mut(e, *round)?.clone();
                 let mut progressive_total: Cents = 0;
                 for a in progressive {
+                    if let Some(group) = a.floor_group {
+                        let level = u8::try_from(a.level).ok().filter(|l| floor_level_valid(group, *l));
+                        let Some(level) = level.filter(|_| !a.linked) else {
+                            return Err(fail(e, format!("SAS group {group} level {} is not a floor progressive level", a.level)));
+                        };
+                        // Issue 48: the amount came over the floor's line,
+                        // unsigned: an attendant checks it before it is paid.
+                        if !matches!(payment, WinPayment::Handpay { .. }) {
+                            return Err(fail(e, format!("SAS group {group} level {level} was credited without an attendant's hand-pay")));
+                        }
+                        progressive_total = add(e, progressive_total, a.amount)?;
+                        self.last_floor_award = Some(FloorAward { round: *round, group, level, amount: a.amount });
+                        continue;
+                    }
                     if a.linked {
                         if !self.linked.contains_key(&a.pool) {
                             return Err(fail(e, format!("this machine is not in linked pool {}", a.pool)));

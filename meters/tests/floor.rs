@@ -103,3 +103,40 @@ fn a_ticket_numbered_by_the_floor_is_issued_once_for_the_credit_it_was_told() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Issue 48, sas.md §8: a level of the floor's SAS progressive group won
+/// in a round is paid at the amount the controller broadcast, with the
+/// round, and always by an attendant: the amount came over a line no one
+/// signs, so even a win far under the hand-pay limit locks up. It is
+/// counted once as a progressive prize, remembered for LP 84/85 across a
+/// restart, and a bad group or level, or one level won twice, is refused.
+#[test]
+fn a_floor_progressive_level_is_paid_by_an_attendant_at_the_broadcast_amount() {
+    use meters::{FloorAward, WinPayment};
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(1_000).unwrap();
+    let play = |m: &mut Machine| m.play_round("g", 1, 10, "outcome", |_| Ok::<_, String>(serde_json::json!(null))).map(|(r, _)| r).unwrap();
+    let round = play(&mut m);
+    for (bad, named) in [(&[(0u8, 1u8, 500u64)][..], "group 0 level 1"), (&[(3, 0x21, 500)][..], "level 33"), (&[(3, 1, 500), (3, 1, 500)][..], "won twice")] {
+        let e = m.settle_round_with_floor(round, 20, vec![], &[], &[], bad).unwrap_err();
+        assert!(e.to_string().contains(named), "{e}");
+    }
+    let limit = m.config().handpay_limit;
+    assert!(20 + 750 < limit, "the test's win is under the hand-pay limit");
+    let settled = m.settle_round_with_floor(round, 20, vec![], &[], &[], &[(3, 2, 750)]).unwrap();
+    let WinPayment::Handpay { id } = settled.payment else { panic!("locked up: {:?}", settled.payment) };
+    assert_eq!((settled.win, m.credit()), (770, 990), "nothing credited before the attendant");
+    assert_eq!(m.state().last_floor_award, Some(FloorAward { round, group: 3, level: 2, amount: 750 }));
+    assert_eq!(m.state().handpays[&id].amount, 770);
+    drop(m);
+    let mut m = boot(&dir);
+    assert_eq!(m.state().last_floor_award, Some(FloorAward { round, group: 3, level: 2, amount: 750 }), "replayed from the journal");
+    m.pay_handpay(id, "attendant 7").unwrap();
+    let st = m.state();
+    let g = &st.totals.games;
+    assert_eq!((g.premios_acumulados_progressivos, g.premio_acumulado_manual, g.creditos_ganhos), (750, 770, 770));
+    assert_eq!(st.per_game["g"], *g, "the game's meters, the same");
+    assert_eq!(m.credit(), 990, "the attendant paid it by hand, not to the credit meter");
+    st.self_audit().unwrap();
+}

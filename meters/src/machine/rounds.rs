@@ -308,9 +308,27 @@ impl Machine {
         &mut self,
         round: u64,
         base_win: Cents,
+        components: Vec<WinComponent>,
+        hits: &[(String, usize, u32)],
+        linked: &[(String, usize, Cents)],
+    ) -> Result<Settled, CoreError> {
+        self.settle_round_with_floor(round, base_win, components, hits, linked, &[])
+    }
+
+    /// [`Self::settle_round_with_shares`], also paying levels of the
+    /// floor's SAS progressive group the round won (`floor`: group, level
+    /// 1–32, the amount the floor's controller last broadcast; issue 48,
+    /// sas.md §8). Such a round locks up: its whole win waits for an
+    /// attendant, whatever the hand-pay limit, because the amount came
+    /// over a serial line no one signs (M-12).
+    pub fn settle_round_with_floor(
+        &mut self,
+        round: u64,
+        base_win: Cents,
         mut components: Vec<WinComponent>,
         hits: &[(String, usize, u32)],
         linked: &[(String, usize, Cents)],
+        floor: &[(u8, u8, Cents)],
     ) -> Result<Settled, CoreError> {
         let open = self.open_round_checked(round)?;
         self.verify_in_round()?;
@@ -334,6 +352,27 @@ impl Machine {
                 linked: true,
                 next_mystery_at: None,
                 share_ppm: WHOLE_LEVEL,
+                floor_group: None,
+            });
+        }
+        for (group, level, amount) in floor {
+            if !crate::state::floor_level_valid(*group, *level) {
+                return Err(CoreError::Progressive(format!("SAS group {group} level {level} is not a floor progressive level (group 1-255, level 1-32)")));
+            }
+            if floor.iter().filter(|f| f.0 == *group && f.1 == *level).count() > 1 {
+                return Err(CoreError::Progressive(format!("SAS group {group} level {level} is won twice in one round")));
+            }
+            win = win.checked_add(*amount).ok_or_else(|| CoreError::CriticalMemory("win overflow".into()))?;
+            components.push(WinComponent { label: format!("SAS progressive group {group} level {level}"), amount: *amount });
+            progressive.push(ProgressiveAward {
+                pool: format!("SAS {group}"),
+                level: usize::from(*level),
+                amount: *amount,
+                time,
+                linked: false,
+                next_mystery_at: None,
+                share_ppm: WHOLE_LEVEL,
+                floor_group: Some(*group),
             });
         }
         // Mystery levels this round's wager took past their hidden value.
@@ -363,13 +402,22 @@ impl Machine {
             let name = pool.config.levels.get(*level).map_or_else(String::new, |l| l.name.clone());
             let mystery = if nth >= explicit { " (mystery)" } else { "" };
             components.push(WinComponent { label: format!("progressive {pool_id} {name}{mystery}"), amount });
-            progressive.push(ProgressiveAward { pool: pool_id.clone(), level: *level, amount, time, linked: false, next_mystery_at, share_ppm: *share_ppm });
+            progressive.push(ProgressiveAward {
+                pool: pool_id.clone(),
+                level: *level,
+                amount,
+                time,
+                linked: false,
+                next_mystery_at,
+                share_ppm: *share_ppm,
+                floor_group: None,
+            });
         }
         if win > self.config.max_win {
             return Err(CoreError::WinAboveMaximum { win, max: self.config.max_win });
         }
         let mut entries = Vec::new();
-        let payment = if win >= self.config.handpay_limit {
+        let payment = if win >= self.config.handpay_limit || !floor.is_empty() {
             let id = self.state.last_handpay + 1;
             entries.push(Entry::HandpayLocked { id, handpay: HandpayKind::Jackpot { round, game: open.game.clone(), denom: open.denom }, amount: win });
             WinPayment::Handpay { id }
@@ -402,5 +450,48 @@ impl Machine {
             Some(open) if open.round == round => Ok(open.clone()),
             _ => Err(CoreError::NoSuchRound(round)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MachineConfig, Mode, SeedChoice};
+
+    /// Issue 48: the fold itself refuses a floor progressive level paid to
+    /// the credit meter, or one that claims to be a linked pool's too: a
+    /// journal written by anything but this core's settlement is not
+    /// taken, whoever holds the key.
+    #[test]
+    fn the_fold_refuses_a_floor_level_credited_without_an_attendant() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let config = MachineConfig { mode: Mode::Lab, ..MachineConfig::default() };
+        let mut m = Machine::open(&dir.path().join("egm.sqlite"), config, SeedChoice::Lab(1)).expect("a lab machine");
+        m.insert_note(1_000).expect("a note");
+        let (round, ()) = m.play_round("g", 1, 10, "outcome", |_| Ok::<_, String>(())).expect("a round");
+        let award = |linked| ProgressiveAward {
+            pool: "SAS 3".into(),
+            level: 2,
+            amount: 750,
+            time: 0,
+            linked,
+            next_mystery_at: None,
+            share_ppm: WHOLE_LEVEL,
+            floor_group: Some(3),
+        };
+        let settled = |award| Entry::RoundSettled {
+            round,
+            win: 770,
+            components: vec![],
+            payment: WinPayment::Credited { jackpot: false },
+            credit_after: 990 + 770,
+            progressive: vec![award],
+        };
+        let credited = m.state.clone().apply(&settled(award(false))).expect_err("credited at once");
+        assert!(credited.problem.contains("credited without an attendant's hand-pay"), "{credited}");
+        let both = m.state.clone().apply(&settled(award(true))).expect_err("a linked floor level");
+        assert!(both.problem.contains("is not a floor progressive level"), "{both}");
+        // The core's own settlement of the same win is taken.
+        m.settle_round_with_floor(round, 20, vec![], &[], &[], &[(3, 2, 750)]).expect("locked up for an attendant");
     }
 }
