@@ -11,6 +11,9 @@
 #[path = "support/test_config.rs"]
 mod test_config;
 
+#[path = "sas_progressive.rs"]
+mod sas_progressive;
+
 use std::path::{Path, PathBuf};
 
 use game_host::boot::{BootOptions, boot};
@@ -248,6 +251,7 @@ fn a_bad_sas_address_or_port_is_a_clear_boot_error() {
     for (progressive, named) in [
         ("progressive: Some((group: 0, games: [\"classic-sevens\"]))", "sas.progressive.group 0 is not a group"),
         ("progressive: Some((group: 1, games: []))", "sas.progressive.games is empty"),
+        ("progressive: Some((group: 1, games: [\"classic-sevens\"], triggers: [(33, StudSideBet)]))", "sas.progressive.triggers: level 33 is not a SAS level"),
     ] {
         let line = format!("    sas: Some((port: \"/dev/ttyS0\", address: 1, {progressive})),\n    autoplay_max:");
         let bad = test_config::write(dir.path(), &text.replacen("    autoplay_max:", &line, 1));
@@ -607,61 +611,4 @@ fn the_floor_numbers_a_cash_out_ticket_and_alone_redeems_it() {
     assert_eq!((st.totals.bilhetes_codificados_pagos, st.totals.bilhetes_pagos_contagem), (2_000, 1));
     assert_eq!((st.totals.bilhetes_codificados_entrados, st.totals.bilhetes_entrados_contagem), (2_000, 1));
     st.self_audit().unwrap();
-}
-
-#[test]
-fn the_floors_progressive_levels_are_shown_and_silence_stops_their_games() {
-    let dir = tempfile::tempdir().unwrap();
-    let pty = Pty::open().unwrap();
-    let cfg = config_with(dir.path(), &pty.path, "progressive: Some((group: 3, games: [\"classic-sevens\"]))");
-    let mut s = start(dir.path(), &cfg);
-    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
-    s.choose_game(0);
-    assert_eq!(s.game().id(), "classic-sevens");
-    s.insert_note(2_000);
-    let _ = drain(&mut s, &mut host);
-    let sas_levels = |s: &Session| -> Vec<(String, Option<u64>)> {
-        s.progressives_shown().into_iter().filter(|p| p.name.starts_with("SAS")).map(|p| (p.name, p.value)).collect()
-    };
-
-    // Nothing heard since the boot: the levels are unknown and no round
-    // of the group's game starts (G-49).
-    assert_eq!(sas_levels(&s), [("SAS".to_owned(), None)]);
-    assert!(!s.play());
-    assert!(s.message_text().unwrap().contains("SAS 3"), "{:?}", s.message_text());
-
-    // A global LP 80 for group 3 and an addressed LP 86 (acknowledged):
-    // the levels as broadcast; another group's broadcast is ignored.
-    host.broadcast(0x80, &[&[0x03, 0x01][..], &bcd::encode(123_456, 5)].concat()).unwrap();
-    host.sync().unwrap();
-    let lp86 = [&[0x03, 0x02][..], &bcd::encode(2_500_000, 5), &[0x01], &bcd::encode(123_500, 5)].concat();
-    assert_eq!(host.variable_poll(ADDRESS, 0x86, &lp86).unwrap(), Reply::Bytes(vec![ADDRESS]));
-    host.broadcast(0x80, &[&[0x04, 0x01][..], &bcd::encode(999, 5)].concat()).unwrap();
-    settle(&mut s);
-    assert_eq!(sas_levels(&s), [("SAS nível 1".to_owned(), Some(123_500)), ("SAS nível 2".to_owned(), Some(2_500_000))]);
-    play_round(&mut s);
-    // LP 84: the group, no progressive win paid here. LP 53: game 1 is
-    // in group 3, game 2 in none.
-    assert_eq!(read(&mut host, 0x84), [0x03, 0x00, 0, 0, 0, 0, 0]);
-    for (game, group) in [(1u8, 3u8), (2, 0)] {
-        host.sync().unwrap();
-        let d = data(&host.long_poll(ADDRESS, 0x53, &[0x00, game]).unwrap(), 0x53);
-        assert_eq!(d[9], group, "game {game}");
-    }
-
-    // Five seconds without a broadcast: 53 told once, the values no
-    // longer shown, no round; the next broadcast restores both.
-    std::thread::sleep(std::time::Duration::from_millis(5_200));
-    let codes = drain(&mut s, &mut host);
-    assert_eq!(codes.iter().filter(|c| **c == 0x53).count(), 1, "{codes:02X?}");
-    assert_eq!(sas_levels(&s), [("SAS nível 1".to_owned(), None), ("SAS nível 2".to_owned(), None)]);
-    assert!(!s.play());
-    host.broadcast(0x80, &[&[0x03, 0x01][..], &bcd::encode(124_000, 5)].concat()).unwrap();
-    settle(&mut s);
-    assert_eq!(sas_levels(&s)[0], ("SAS nível 1".to_owned(), Some(124_000)));
-    play_round(&mut s);
-
-    // Another game, not in the group: played whatever the broadcasts do.
-    s.choose_game(1);
-    assert_eq!(sas_levels(&s), []);
 }

@@ -7,8 +7,9 @@
 //! the floor has taken the journal, so that after a power cut exactly the
 //! events it has not taken are told again.
 //!
-//! Nothing the floor sends moves money here yet: tickets and AFT come
-//! through the core when they are built (issue 48, open).
+//! Money the floor moves (a ticket redeemed or numbered, an AFT transfer,
+//! a hand-pay reset, a SAS progressive level won) moves only through the
+//! core (`requests`, `Machine::settle_round_with_floor`).
 
 mod exceptions;
 mod requests;
@@ -69,15 +70,48 @@ pub struct SasSetup {
     pub progressive: Option<SasProgressive>,
 }
 
-/// `progressive: Some((group: 1, games: ["ocean-treasure"]))`: the floor's
-/// progressive controller broadcasts the group's levels; they are shown
-/// with these games as a linked pool's, and while no broadcast has come
-/// for 5 s no round of them starts (G-49).
+/// `progressive: Some((group: 1, games: ["ocean-treasure"], triggers: [(1,
+/// ReelCombination(symbol: "7R", count: 3, max_bet_only: true))]))`: the
+/// floor's progressive controller broadcasts the group's levels; they are
+/// shown with these games as a linked pool's, and while no broadcast has
+/// come for 5 s no round of them starts (G-49). A round of these games
+/// whose outcome hits a trigger wins that SAS level (01–20 hex) at the
+/// amount last broadcast, locked up for an attendant (sas.md §8).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SasProgressive {
     pub group: u8,
     pub games: Vec<String>,
+    /// (SAS level, trigger): none by default (the levels are only shown).
+    #[serde(default)]
+    pub triggers: Vec<(u8, game_core::progressive::Trigger)>,
+}
+
+/// The floor's SAS progressive group as a round of one of its games sees
+/// it (issue 48): the triggers, and each level's amount as last broadcast.
+pub(crate) struct FloorLevels<'a> {
+    pub group: u8,
+    pub games: &'a [String],
+    pub triggers: &'a [(u8, game_core::progressive::Trigger)],
+    pub levels: &'a std::collections::BTreeMap<u8, meters::Cents>,
+}
+
+impl FloorLevels<'_> {
+    /// The levels a round of `game` wins (group, level, amount), each at
+    /// most once; `None` while a level it hit has no amount broadcast (the
+    /// round waits for it: never paid at a guess).
+    pub fn awards(&self, game: &str, hit: impl Fn(&game_core::progressive::Trigger) -> bool) -> Option<Vec<(u8, u8, meters::Cents)>> {
+        let mut awards: Vec<(u8, u8, meters::Cents)> = Vec::new();
+        if !self.games.iter().any(|g| g == game) {
+            return Some(awards);
+        }
+        for (level, trigger) in self.triggers {
+            if hit(trigger) && !awards.iter().any(|a| a.1 == *level) {
+                awards.push((self.group, *level, *self.levels.get(level)?));
+            }
+        }
+        Some(awards)
+    }
 }
 
 /// Who assigns a cash-out ticket's validation number (sas.md §6).
@@ -114,6 +148,9 @@ impl SasSetup {
             }
             if p.games.is_empty() {
                 return Some("sas.progressive.games is empty: name the games its levels are shown with".into());
+            }
+            if let Some((level, _)) = p.triggers.iter().find(|(l, _)| !(1..=sas::progressive::MAX_LEVEL).contains(l)) {
+                return Some(format!("sas.progressive.triggers: level {level} is not a SAS level (1..=32, 01-20 hex)"));
             }
         }
         if sas::codes::denomination_code(self.accounting_denom) == 0 {
@@ -263,10 +300,18 @@ impl FloorLink {
     }
 
     /// The SAS progressive group `game` is in, while its broadcasts are
-    /// not heard (G-49: no round of it starts).
+    /// not heard, or a level it can win has no amount broadcast since the
+    /// boot or since it was last won (G-49: no round of it starts).
     pub fn progressive_unheard(&self, game: &str) -> Option<u8> {
-        let group = self.progressive_of(game)?.group;
-        (!self.progressive_heard).then_some(group)
+        let p = self.progressive_of(game)?;
+        let unknown = p.triggers.iter().any(|(l, _)| !self.levels.contains_key(l));
+        (!self.progressive_heard || unknown).then_some(p.group)
+    }
+
+    /// The SAS progressive group as a round sees it; none without one.
+    pub(crate) fn round_levels(&self) -> Option<FloorLevels<'_>> {
+        let p = self.setup.progressive.as_ref()?;
+        Some(FloorLevels { group: p.group, games: &p.games, triggers: &p.triggers, levels: &self.levels })
     }
 
     /// Whether the floor's system numbers cash-out tickets.
@@ -316,6 +361,15 @@ impl FloorLink {
             for r in &records {
                 match &r.entry {
                     Entry::NoteIn { value } => self.last_note = Some(*value),
+                    // A SAS level won: its amount is forgotten until the
+                    // controller broadcasts it again, reset (sas.md §8),
+                    // so that it is never paid twice at the old amount.
+                    Entry::RoundSettled { progressive, .. } => {
+                        for level in progressive.iter().filter(|a| a.floor_group.is_some()).filter_map(|a| u8::try_from(a.level).ok()) {
+                            self.levels.remove(&level);
+                            self.port.progressive_won(level);
+                        }
+                    }
                     Entry::TicketPrinted { validation } => {
                         if let Some(t) = snapshot::ticket_out(machine.state(), validation) {
                             self.printed.insert(0, t);
@@ -369,6 +423,17 @@ impl crate::session::Session {
     /// events told, the meters published, the floor's requests acted on,
     /// what it took recorded. Without a SAS line, nothing.
     pub fn tend_floor(&mut self) {
+        self.tend_floor_link();
+        // A round that won a SAS level not broadcast since it was last won
+        // is collected once the controller broadcasts it.
+        let waiting = self.round_info().is_some_and(|r| r.phase == crate::round::Phase::ProgressivePending);
+        if waiting && self.floor.as_ref().is_some_and(|f| f.setup.progressive.is_some()) {
+            self.collect();
+            self.tend_floor_link();
+        }
+    }
+
+    fn tend_floor_link(&mut self) {
         let Some(mut floor) = self.floor.take() else { return };
         for event in floor.port.take_events() {
             if let Err(e) = self.act_on(&mut floor, event) {

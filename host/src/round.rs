@@ -135,6 +135,8 @@ pub(crate) struct Services<'a> {
     pub machine: &'a mut Machine,
     pub progressives: &'a [ProgressiveSetup],
     pub linked: &'a mut [LinkedPool],
+    /// The floor's SAS progressive group (issue 48), when the cabinet is in one.
+    pub floor: Option<crate::floor::FloorLevels<'a>>,
     pub autoplay: bool,
     pub lang: Lang,
 }
@@ -572,6 +574,18 @@ impl<K: GameKind> Table for Hosted<K> {
                 None => hits.push((pool, level, award.share_ppm)),
             }
         }
+        // The floor's SAS levels it won, at the amounts last broadcast; a
+        // level not broadcast since it was last won: the round waits.
+        let floor = match &cx.floor {
+            Some(f) => f.awards(rules.id(), hit),
+            None => Some(Vec::new()),
+        };
+        let Some(floor) = floor else {
+            if let Some(open) = self.open_round() {
+                open.phase = Phase::ProgressivePending;
+            }
+            return Ok(Progress::Awaiting);
+        };
         let staked = rules.staked(&r.state).saturating_mul(r.denom);
         let claim = rules.claim(&r.state, r.denom).to_string();
         let Some(linked) = linked_awards_for(cx.machine, cx.linked, r.id, rules.id(), staked, &claim, hit) else {
@@ -580,7 +594,7 @@ impl<K: GameKind> Table for Hosted<K> {
             }
             return Ok(Progress::Awaiting);
         };
-        let settled = cx.machine.settle_round_with_shares(r.id, base_win, components, &hits, &linked).map_err(Notice::Core)?;
+        let settled = cx.machine.settle_round_with_floor(r.id, base_win, components, &hits, &linked, &floor).map_err(Notice::Core)?;
         let summary = RoundSummary {
             round: r.id,
             game: rules.id().to_owned(),

@@ -260,9 +260,10 @@ impl Session {
     /// needs; then record what it led to.
     fn on_table(&mut self, action: impl FnOnce(&mut dyn Table, &mut Services<'_>) -> Result<Progress, Notice>) -> bool {
         let i = self.selected.min(self.games.len().saturating_sub(1));
-        let Session { machine, config, linked, games, autoplay_left, lang, .. } = self;
+        let Session { machine, config, linked, games, autoplay_left, lang, floor, .. } = self;
         let Some(game) = games.get_mut(i) else { return false };
-        let mut cx = Services { machine, progressives: &config.progressives, linked, autoplay: *autoplay_left > 0, lang: *lang };
+        let floor = floor.as_ref().and_then(|f| f.round_levels());
+        let mut cx = Services { machine, progressives: &config.progressives, linked, floor, autoplay: *autoplay_left > 0, lang: *lang };
         let done = action(game.0.as_mut(), &mut cx);
         self.progressed(done)
     }

@@ -50,10 +50,15 @@ pub fn reply_4d(function: u8, s: &Snapshot) -> Vec<u8> {
 /// LP 1B: the oldest hand-pay waiting; all zero when none [R].
 pub fn reply_1b(s: &Snapshot) -> Vec<u8> {
     let Some(h) = s.handpays.first() else { return vec![0; 1 + 1 + 5 + 5 + 1 + 10] };
-    // Level 80: canceled credits; 40: a win that is not a progressive.
-    let level = if h.canceled_credits { 0x80 } else { 0x40 };
+    // Level 80: canceled credits; 01-20 a SAS progressive level of its
+    // group; 40: a win that is not a progressive.
+    let (group, level) = match (h.canceled_credits, h.progressive) {
+        (true, _) => (0x00, 0x80),
+        (false, Some((group, level))) => (group, level),
+        (false, None) => (0x00, 0x40),
+    };
     // Reset ID 00: the attendant's key, no partial pay.
-    [vec![0x00, level], bcd::encode(h.cents, 5), bcd::encode(0, 5), vec![0x00], vec![0; 10]].concat()
+    [vec![group, level], bcd::encode(h.cents, 5), bcd::encode(0, 5), vec![0x00], vec![0; 10]].concat()
 }
 
 /// LP 94's answer: 00 reset (the game host pays the oldest hand-pay
@@ -97,10 +102,15 @@ mod tests {
         let none = Snapshot::default();
         assert_eq!(reply_1b(&none), vec![0; 23]);
         assert_eq!(reply_94(&none), (0x02, None));
-        let s = Snapshot { handpays: vec![Handpay { id: 7, cents: 150_000, canceled_credits: false }], ..Snapshot::default() };
+        let s = Snapshot { handpays: vec![Handpay { id: 7, cents: 150_000, canceled_credits: false, progressive: None }], ..Snapshot::default() };
         let r = reply_1b(&s);
         assert_eq!(&r[..2], [0x00, 0x40]);
         assert_eq!(bcd::decode(&r[2..7]), Ok(150_000));
         assert_eq!(reply_94(&s), (0x00, Some(7)));
+        // A SAS progressive level's win: its group and level.
+        let s = Snapshot { handpays: vec![Handpay { id: 8, cents: 75_000, canceled_credits: false, progressive: Some((3, 2)) }], ..Snapshot::default() };
+        let r = reply_1b(&s);
+        assert_eq!(&r[..2], [0x03, 0x02]);
+        assert_eq!(bcd::decode(&r[2..7]), Ok(75_000));
     }
 }

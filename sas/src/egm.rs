@@ -374,8 +374,9 @@ impl Egm {
             0xB0 => self.multi_denomination(data, &snapshot)?,
             0x70 => crate::tickets::reply_70(&self.ticket),
             0x57 => crate::validation::reply_57(self.cash_out),
-            // No SAS progressive win is paid here yet: LP 84 reports none.
-            0x84 => crate::progressive::reply_84(self.progressive.as_ref()?.group(), None),
+            // The last SAS progressive level won here, of this group
+            // (85 after exception 56; 84 the same [R]).
+            0x84 | 0x85 => crate::progressive::reply_84(self.progressive.as_ref()?.group(), snapshot.progressive_win),
             0x58 => self.validation(data),
             0x72 => self.aft_transfer(data),
             0x74 => self.aft_lock(data)?,

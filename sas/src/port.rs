@@ -50,6 +50,7 @@ enum Order {
     ValidationAsked(u64),
     ValidationEnded,
     JoinProgressiveGroup(u8),
+    ProgressiveWon(u8),
 }
 
 #[derive(Debug, Default)]
@@ -121,6 +122,12 @@ impl Port {
     /// The cabinet is in SAS progressive group `group`.
     pub fn join_progressive_group(&self, group: u8) {
         lock(&self.shared.orders).push(Order::JoinProgressiveGroup(group));
+    }
+
+    /// A level of the cabinet's SAS progressive group was won: its amount
+    /// is forgotten until the controller broadcasts it again.
+    pub fn progressive_won(&self, level: u8) {
+        lock(&self.shared.orders).push(Order::ProgressiveWon(level));
     }
 
     /// A cash-out of `cents` waits for the floor's validation number.
@@ -195,6 +202,7 @@ fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, 
                 Order::ValidationAsked(cents) => egm.validation_asked(cents),
                 Order::ValidationEnded => egm.validation_ended(),
                 Order::JoinProgressiveGroup(group) => egm.join_progressive_group(group),
+                Order::ProgressiveWon(level) => egm.progressive_won(level),
             }
         }
         let at = start.elapsed();

@@ -98,6 +98,11 @@ impl Watch {
         changes
     }
 
+    /// A level won: its amount is unknown until broadcast again.
+    pub fn forget(&mut self, level: u8) {
+        self.levels.remove(&level);
+    }
+
     /// The clock: `Heard(false)` once when 5 s passed without a broadcast.
     pub fn tick(&mut self, now_us: u64) -> Option<Change> {
         if now_us.saturating_sub(self.last_us) >= BROADCAST_TIMEOUT_US && !self.silence_told {
@@ -109,11 +114,12 @@ impl Watch {
     }
 }
 
-/// LP 84's reply data: the last progressive win (group, level, cents), or
-/// zeros.
-pub fn reply_84(group: u8, win: Option<(u8, u64)>) -> Vec<u8> {
-    match win {
-        Some((level, cents)) => [vec![group, level], bcd::encode(cents, 5)].concat(),
+/// LP 84's and LP 85's reply data: the group, and the last level of it
+/// won here with the amount paid (5 BCD cents), or level 0 and zeros when
+/// none was [R]. 85 is what the floor reads after exception 56.
+pub fn reply_84(group: u8, win: Option<crate::snapshot::ProgressiveWin>) -> Vec<u8> {
+    match win.filter(|w| w.group == group) {
+        Some(w) => [vec![group, w.level], bcd::encode(w.cents, 5)].concat(),
         None => [vec![group, 0], bcd::encode(0, 5)].concat(),
     }
 }
@@ -151,6 +157,18 @@ mod tests {
         levels.insert(2, 70_000);
         assert_eq!(w.broadcast(1, &[(2, 70_000)], 9_000_000), [Change::Heard(true), Change::Levels(levels)]);
         assert_eq!(reply_84(1, None), [1, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(reply_84(1, Some((2, 70_000))), [1, 2, 0x00, 0x00, 0x07, 0x00, 0x00]);
+        let won = crate::snapshot::ProgressiveWin { group: 1, level: 2, cents: 70_000 };
+        assert_eq!(reply_84(1, Some(won)), [1, 2, 0x00, 0x00, 0x07, 0x00, 0x00]);
+        assert_eq!(reply_84(4, Some(won)), [4, 0, 0, 0, 0, 0, 0], "a win of another group is not this group's");
+    }
+
+    #[test]
+    fn a_level_won_is_news_again_when_broadcast_even_at_the_same_amount() {
+        let mut w = Watch::new(1, 0);
+        let _ = w.broadcast(1, &[(1, 5_000), (2, 70_000)], 1_000);
+        assert_eq!(w.broadcast(1, &[(2, 70_000)], 2_000), [], "the same amount again: no news");
+        w.forget(2);
+        let levels: BTreeMap<u8, u64> = [(1, 5_000), (2, 70_000)].into();
+        assert_eq!(w.broadcast(1, &[(2, 70_000)], 3_000), [Change::Levels(levels)], "after a win, the controller's next broadcast is news");
     }
 }

@@ -49,6 +49,18 @@ pub struct Handpay {
     /// A cash-out above the ticket limit (true) or a win at or above the
     /// hand-pay limit.
     pub canceled_credits: bool,
+    /// The win of a SAS progressive level (group, level): LP 1B reports
+    /// the level, not 40 (issue 48).
+    pub progressive: Option<(u8, u8)>,
+}
+
+/// The last level of the cabinet's SAS progressive group won (LP 84/85).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProgressiveWin {
+    pub group: u8,
+    pub level: u8,
+    /// The amount the controller broadcast, in cents.
+    pub cents: u64,
 }
 
 /// One game of the cabinet as LP 1F / 53 describe it, numbered from 1 in
@@ -132,6 +144,8 @@ pub struct Snapshot {
     /// The floor numbers cash-out tickets (LP 57/58; LP A0's validation
     /// style).
     pub system_validation: bool,
+    /// The last SAS progressive level won here (LP 84/85), none yet.
+    pub progressive_win: Option<ProgressiveWin>,
 }
 
 impl Snapshot {

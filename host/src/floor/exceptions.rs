@@ -92,10 +92,14 @@ pub(crate) fn of(record: &Record, cx: &Context) -> Vec<Exception> {
             vec![Exception::new(0x7E, seq).with_data(data)]
         }
         // Game ended: the win in credits (4 BCD); a progressive level won
-        // is told too (54).
+        // is told too: a level of the floor's SAS group as a SAS level hit
+        // (56, read by LP 85), any other as a progressive win (54).
         Entry::RoundSettled { win, progressive, .. } => {
             let mut out = vec![Exception::new(0x7F, seq).with_data(sas::bcd::encode(cx.credits(*win), 4))];
-            if !progressive.is_empty() {
+            if progressive.iter().any(|a| a.floor_group.is_some()) {
+                out.push(Exception::new(0x56, seq));
+            }
+            if progressive.iter().any(|a| a.floor_group.is_none()) {
                 out.push(Exception::new(0x54, seq));
             }
             out
@@ -156,5 +160,30 @@ mod tests {
         };
         let e = of(&record(9, settled), &Context { accounting_denom: 5, coin_in: 0 });
         assert_eq!(e, [Exception::new(0x7F, 9).with_data(vec![0x00, 0x00, 0x02, 0x50])], "12.50 at 0.05 a credit: 250");
+    }
+
+    #[test]
+    fn a_sas_level_won_is_a_sas_level_hit_and_any_other_a_progressive_win() {
+        let award = |floor_group| meters::ProgressiveAward {
+            pool: "p".into(),
+            level: 1,
+            amount: 500,
+            time: 0,
+            linked: false,
+            next_mystery_at: None,
+            share_ppm: meters::WHOLE_LEVEL,
+            floor_group,
+        };
+        let settled = |progressive| Entry::RoundSettled {
+            round: 3,
+            win: 600,
+            components: vec![],
+            payment: meters::WinPayment::Handpay { id: 1 },
+            credit_after: 0,
+            progressive,
+        };
+        assert_eq!(codes(settled(vec![award(Some(3))])), [0x7F, 0x56]);
+        assert_eq!(codes(settled(vec![award(None)])), [0x7F, 0x54]);
+        assert_eq!(codes(settled(vec![award(Some(3)), award(None)])), [0x7F, 0x56, 0x54]);
     }
 }

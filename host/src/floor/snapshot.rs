@@ -7,7 +7,7 @@ use std::path::Path;
 
 use meters::HandpayKind;
 use meters::{CriticalState, Door, GameMeters};
-use sas::snapshot::{Counted, Game, Handpay, Scope, Snapshot, TicketOut};
+use sas::snapshot::{Counted, Game, Handpay, ProgressiveWin, Scope, Snapshot, TicketOut};
 use sha2::{Digest, Sha256};
 
 /// One game's identity as LP 1F / 53 give it.
@@ -126,8 +126,18 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
         handpays: state
             .handpays
             .values()
-            .map(|h| Handpay { id: h.id, cents: h.amount, canceled_credits: matches!(h.handpay, HandpayKind::CancelledCredits) })
+            .map(|h| Handpay {
+                id: h.id,
+                cents: h.amount,
+                canceled_credits: matches!(h.handpay, HandpayKind::CancelledCredits),
+                // A round that won a SAS level locked up for it (issue 48).
+                progressive: match (&h.handpay, &state.last_floor_award) {
+                    (HandpayKind::Jackpot { round, .. }, Some(a)) if a.round == *round => Some((a.group, a.level)),
+                    _ => None,
+                },
+            })
             .collect(),
+        progressive_win: state.last_floor_award.as_ref().map(|a| ProgressiveWin { group: a.group, level: a.level, cents: a.amount }),
     }
 }
 

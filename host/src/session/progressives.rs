@@ -149,6 +149,11 @@ impl Session {
                 out.push(format!("{name} ({}) — {}", self.t("ligado a outras máquinas"), describe(t)));
             }
         }
+        // The floor's SAS group: its levels won at the amount broadcast,
+        // paid by an attendant (issue 48).
+        for (lv, t) in self.floor.as_ref().and_then(|f| f.round_levels()).filter(|f| f.games.contains(&id)).map_or(&[][..], |f| f.triggers) {
+            out.push(format!("SAS {} {lv} ({}) — {}", self.t("nível"), self.t("ligado a outras máquinas"), describe(t)));
+        }
         out
     }
 

@@ -11,6 +11,14 @@ impl Egm {
         self.progressive = Some(crate::progressive::Watch::new(group, self.now_us));
     }
 
+    /// A level of the group was won here: its amount is forgotten, so
+    /// that the controller's next broadcast of it (reset) is news.
+    pub fn progressive_won(&mut self, level: u8) {
+        if let Some(w) = self.progressive.as_mut() {
+            w.forget(level);
+        }
+    }
+
     /// A progressive broadcast (LP 80 or 86, addressed or global): the
     /// levels taken when it is this cabinet's group. Whether it parsed.
     pub(super) fn progressive_broadcast(&mut self, command: u8, data: &[u8]) -> bool {

@@ -338,6 +338,19 @@ impl TicketBook {
                 host.sync()?;
                 host.variable_poll(a, 0x71, &request)?;
             }
+            // A level of a SAS progressive group won: LP 85 says which
+            // and how much (the controller then resets it).
+            0x56 => {
+                let d = read(host, a, 0x85)?;
+                let cents = d.get(2..7).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
+                println!("  SAS progressive won: group {}, level {}, {cents} cents", d.first().copied().unwrap_or(0), d.get(1).copied().unwrap_or(0));
+            }
+            // A hand-pay waits for an attendant: LP 1B says what.
+            0x51 => {
+                let d = read(host, a, 0x1B)?;
+                let cents = d.get(2..7).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
+                println!("  hand-pay pending: group {:02X?}, level {:02X?}, {cents} cents", d.first(), d.get(1));
+            }
             // The redemption's outcome.
             0x68 => {
                 host.sync()?;
