@@ -13,6 +13,8 @@ mod test_config;
 
 #[path = "sas_progressive.rs"]
 mod sas_progressive;
+#[path = "sas_validation.rs"]
+mod sas_validation;
 
 use std::path::{Path, PathBuf};
 
@@ -527,88 +529,4 @@ fn aft_moves_money_once_whatever_the_floor_repeats_or_the_power_does() {
         [vec![0x18, 0x00, 0x00, 0xA0], bcd::encode(3_500, 5), vec![0xA1], m4(2), vec![0xB8], bcd::encode(3_500, 5), vec![0xB9], m4(1)].concat()
     );
     s.machine().state().self_audit().unwrap();
-}
-
-/// LP 58 as the floor sends it: its system ID and 16 digits.
-fn lp58(host: &mut Host, system: u8, number: &str) -> u8 {
-    host.sync().unwrap();
-    let r = host.long_poll(ADDRESS, 0x58, &[&bcd::encode(u64::from(system), 1)[..], &sas::tickets::validation_bcd(number)].concat()).unwrap();
-    data(&r, 0x58)[0]
-}
-
-#[test]
-fn the_floor_numbers_a_cash_out_ticket_and_alone_redeems_it() {
-    let (_dir, _pty, _cfg, mut s, mut host) = connected_with("System");
-    s.insert_note(2_000);
-    let _ = drain(&mut s, &mut host);
-
-    // The cash-out asks the floor (57) and waits, the credit kept and play
-    // held; LP 57 tells the floor the cash-out's type and amount.
-    s.cash_out();
-    assert_eq!(s.machine().credit(), 2_000, "nothing moves before the floor's number");
-    assert!(s.message_text().unwrap().contains("VALIDAÇÃO"), "{:?}", s.message_text());
-    assert!(!s.play(), "no round while the cash-out waits");
-    assert_eq!(drain(&mut s, &mut host), [0x57]);
-    assert_eq!(read(&mut host, 0x57), [vec![0x00], bcd::encode(2_000, 5)].concat());
-
-    // LP 58: system 42, sixteen digits: the ticket is issued under that
-    // number, printed, told (3D) and read back (LP 4D).
-    assert_eq!(lp58(&mut host, 42, "1234567890123456"), 0x00);
-    settle(&mut s);
-    assert_eq!(s.machine().credit(), 0);
-    assert_eq!(s.last_ticket(), Some("421234567890123456"));
-    assert!(s.machine().state().tickets["421234567890123456"].printed);
-    assert_eq!(drain(&mut s, &mut host).first(), Some(&0x3D));
-    host.sync().unwrap();
-    let d = data(&host.long_poll(ADDRESS, 0x4D, &[0x00]).unwrap(), 0x4D);
-    assert_eq!((d[24], sas::tickets::validation_digits(&d[9..17]).unwrap()), (0x42, "1234567890123456".to_owned()));
-    // A late or repeated number: no cash-out waits.
-    assert_eq!(lp58(&mut host, 42, "1234567890123457"), 0x80);
-    assert_eq!(read(&mut host, 0x57)[0], 0x80);
-
-    // The player brings it back: only the floor's word redeems it, once.
-    s.insert_ticket("421234567890123456");
-    assert_eq!(drain(&mut s, &mut host), [0x67]);
-    assert_eq!(lp71(&mut host, 0x00, 2_000, "421234567890123456"), (0x40, 2_000));
-    settle(&mut s);
-    assert_eq!(s.machine().credit(), 2_000);
-    let _ = drain(&mut s, &mut host);
-    s.insert_ticket("421234567890123456");
-    assert_eq!(lp71(&mut host, 0x00, 2_000, "421234567890123456"), (0x40, 2_000));
-    settle(&mut s);
-    assert_eq!(status(&mut host), (0x83, 0), "a floor that pays it twice: the cabinet refuses");
-    assert_eq!(s.machine().credit(), 2_000);
-    let _ = drain(&mut s, &mut host);
-
-    // Denied (system ID 00): nothing moves, the player is told.
-    s.cash_out();
-    assert_eq!(lp58(&mut host, 0, "0000000000000000"), 0x00);
-    settle(&mut s);
-    assert_eq!(s.machine().credit(), 2_000);
-    assert!(s.message_text().unwrap().contains("não validou"), "{:?}", s.message_text());
-
-    // The credit changed after the floor was asked (a note): the floor's
-    // number is for another amount, refused, nothing moves.
-    s.cash_out();
-    s.insert_note(1_000);
-    assert_eq!(lp58(&mut host, 42, "5555555555555555"), 0x00);
-    settle(&mut s);
-    assert_eq!(s.machine().credit(), 3_000);
-    assert!(!s.machine().state().tickets.contains_key("425555555555555555"));
-
-    // No answer in time (3 s here): given up, nothing moved; a late number
-    // finds no cash-out.
-    s.cash_out();
-    std::thread::sleep(std::time::Duration::from_millis(3_100));
-    s.tend_floor();
-    assert!(s.message_text().unwrap().contains("não validou"), "{:?}", s.message_text());
-    assert_eq!(lp58(&mut host, 42, "7777777777777777"), 0x80);
-    settle(&mut s);
-    assert_eq!(s.machine().credit(), 3_000);
-    assert!(s.play(), "play resumes once the cash-out is given up");
-
-    let st = s.machine().state();
-    assert_eq!((st.totals.bilhetes_codificados_pagos, st.totals.bilhetes_pagos_contagem), (2_000, 1));
-    assert_eq!((st.totals.bilhetes_codificados_entrados, st.totals.bilhetes_entrados_contagem), (2_000, 1));
-    st.self_audit().unwrap();
 }

@@ -131,6 +131,7 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
         Entry::AftIn { transaction_id, value } => format!("{} {} ({transaction_id})", t("Transferência do piso para a máquina:"), money(*value)),
         Entry::AftOut { transaction_id, value } => format!("{} {} ({transaction_id})", t("Transferência da máquina para o piso:"), money(*value)),
         Entry::FloorReported { cursor } => format!("{} {}", t("O sistema de gestão do piso recebeu os eventos até"), cursor.up_to),
+        Entry::ValidationIdSet { id, sequence } => format!("{} {id:06X}, {} {sequence}", t("O piso definiu a identificação de validação"), t("sequência")),
         Entry::PoolConfigured { pool, .. } => {
             format!("{} {} ({} {})", t("Progressivo configurado:"), pool.id, pool.levels.len(), t("níveis"))
         }
@@ -192,7 +193,7 @@ mod tests {
             Entry::NoteRejected { value: 2_000, reason: "credit limit".into() },
             Entry::TicketIn { validation: "123".into(), value: 1_050 },
             Entry::TicketRejected { validation: "123".into(), reason: "already paid".into() },
-            Entry::TicketOut { validation: "456".into(), value: 1_050, issued_utc: None },
+            Entry::TicketOut { validation: "456".into(), value: 1_050, issued_utc: None, sequence: None },
             Entry::TicketPrinted { validation: "456".into() },
             Entry::HandpayLocked { id: 1, handpay: HandpayKind::CancelledCredits, amount: 500_000 },
             Entry::HandpayPaid { id: 1, attendant: "K".into() },
@@ -229,6 +230,7 @@ mod tests {
             Entry::FloorTicketIn { validation: "000000000000004242".into(), value: 2_500 },
             Entry::AftIn { transaction_id: "FLOOR-1".into(), value: 2_500 },
             Entry::AftOut { transaction_id: "FLOOR-2".into(), value: 2_500 },
+            Entry::ValidationIdSet { id: 0x12_3456, sequence: 0 },
             Entry::FloorTicketRefused { validation: "000000000000004243".into(), status: 0x88, reason: "no answer".into() },
             Entry::LinkedPoolJoined { pool: "linked-sevens".into(), games: vec!["classic-sevens".into()], min_wager: 1 },
             Entry::LinkedDelivered { pool: "linked-sevens".into(), rounds: vec![1, 2] },

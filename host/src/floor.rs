@@ -123,6 +123,11 @@ pub enum TicketValidation {
     /// The floor's system assigns it before the ticket prints (LP 57/58);
     /// without its answer in `ticket_timeout_s`, nothing moves.
     System,
+    /// SAS secure-enhanced validation: the cabinet derives each number
+    /// from the validation ID and sequence the floor set (LP 4C), so the
+    /// floor can recompute it; none is printed before the floor set them
+    /// (3F).
+    SecureEnhanced,
 }
 
 fn default_ticket_timeout_s() -> u32 {
@@ -319,6 +324,17 @@ impl FloorLink {
         self.setup.validation == TicketValidation::System
     }
 
+    /// Whether tickets are numbered by secure-enhanced validation (LP 4C).
+    pub fn secure_enhanced(&self) -> bool {
+        self.setup.validation == TicketValidation::SecureEnhanced
+    }
+
+    /// A cash-out found no validation ID set: the floor is told (3F,
+    /// "validation ID not configured").
+    pub(crate) fn validation_id_missing(&self) {
+        self.port.raise(vec![sas::exceptions::Exception { code: 0x3F, data: Vec::new(), source: None }]);
+    }
+
     /// A cash-out of `cents` asks the floor for its ticket's validation
     /// number (57). False while one is waiting already.
     pub(crate) fn ask_validation(&mut self, cents: meters::Cents) -> bool {
@@ -455,6 +471,7 @@ impl crate::session::Session {
             tickets_printed: &floor.printed,
             asset_number: floor.setup.asset_number,
             system_validation: floor.validates_cash_outs(),
+            secure_enhanced: floor.secure_enhanced(),
             progressive: floor.setup.progressive.as_ref(),
             idle,
             accounting_denom: floor.setup.accounting_denom,

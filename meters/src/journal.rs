@@ -224,6 +224,10 @@ pub enum Entry {
         /// records written before tickets were issued in two steps.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         issued_utc: Option<String>,
+        /// The secure-enhanced sequence number it was numbered with (SAS
+        /// LP 4C, issue 48); absent for every other ticket.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sequence: Option<u32>,
     },
     /// The printer finished the ticket issued by `TicketOut` (issue 21: a
     /// ticket is issued in two journaled steps, so one the printer never
@@ -420,6 +424,13 @@ pub enum Entry {
     FloorReported {
         cursor: FloorCursor,
     },
+    /// The floor's system set this machine's secure-enhanced validation ID
+    /// and sequence number (SAS LP 4C, issue 48): each ticket after it is
+    /// numbered from the two, the sequence incremented first.
+    ValidationIdSet {
+        id: u32,
+        sequence: u32,
+    },
 }
 
 impl Entry {
@@ -460,6 +471,7 @@ impl Entry {
             Entry::FloorTicketIn { .. } => "floor_ticket_in",
             Entry::AftIn { .. } => "aft_in",
             Entry::AftOut { .. } => "aft_out",
+            Entry::ValidationIdSet { .. } => "validation_id_set",
             Entry::FloorTicketRefused { .. } => "floor_ticket_refused",
             Entry::LinkedPoolJoined { .. } => "linked_pool_joined",
             Entry::LinkedDelivered { .. } => "linked_delivered",

@@ -191,6 +191,10 @@ pub enum CoreError {
     TicketRejected(MoneyRefusal),
     #[error("there is no credit to cash out")]
     NothingToCashOut,
+    /// Issue 48: secure-enhanced validation, and the floor has not set
+    /// this machine's validation ID (SAS LP 4C; the port raises 3F).
+    #[error("no ticket can be numbered: the floor's system has not set this machine's validation ID (SAS LP 4C)")]
+    ValidationIdNotSet,
     #[error("no hand-pay {0} is pending")]
     NoSuchHandpay(u64),
     #[error("{0:?} is not active")]

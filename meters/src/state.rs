@@ -174,6 +174,18 @@ pub struct CriticalState {
     /// level's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_floor_award: Option<FloorAward>,
+    /// The secure-enhanced validation ID and the last sequence number used
+    /// (SAS LP 4C, issue 48); none until the floor sets them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secure_validation: Option<SecureValidation>,
+}
+
+/// A machine's secure-enhanced validation ID and its last sequence number
+/// (24 bits each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecureValidation {
+    pub id: u32,
+    pub sequence: u32,
 }
 
 /// A level of the floor's SAS progressive group won in a round.
@@ -339,7 +351,17 @@ impl CriticalState {
                 self.totals.bilhetes_codificados_entrados += value;
                 self.totals.bilhetes_entrados_contagem += 1;
             }
-            Entry::TicketOut { validation, value, issued_utc } => {
+            Entry::TicketOut { validation, value, issued_utc, sequence } => {
+                // Issue 48: a secure-enhanced number is the one the floor
+                // can recompute from the ID and the next sequence, no other.
+                if let Some(sequence) = sequence {
+                    let v = self.secure_validation.as_mut().ok_or_else(|| fail(e, "a secure-enhanced ticket without a validation ID set"))?;
+                    let next = v.sequence.wrapping_add(1) & crate::ticket::SECURE_ENHANCED_MAX;
+                    if *sequence != next || *validation != crate::ticket::secure_enhanced_number(v.id, next) {
+                        return Err(fail(e, format!("ticket {validation} is not ID {:06X}'s number for sequence {next}", v.id)));
+                    }
+                    v.sequence = next;
+                }
                 self.credit = sub(e, self.credit, *value)?;
                 self.totals.cancelamento_creditos += value;
                 self.totals.bilhetes_codificados_pagos += value;
@@ -619,6 +641,13 @@ impl CriticalState {
             }
             Entry::MeterRollover { meter, count } => {
                 self.rollovers_logged.insert(meter.clone(), *count);
+            }
+            Entry::ValidationIdSet { id, sequence } => {
+                let max = crate::ticket::SECURE_ENHANCED_MAX;
+                if *id == 0 || *id > max || *sequence > max {
+                    return Err(fail(e, format!("validation ID {id} or sequence {sequence} is outside 1..=16777215")));
+                }
+                self.secure_validation = Some(SecureValidation { id: *id, sequence: *sequence });
             }
             Entry::FloorTicketIn { validation, value } => {
                 // One of this machine's tickets, redeemed through the floor

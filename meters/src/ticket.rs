@@ -6,7 +6,11 @@
 //! every swap of two neighbours is detected (issue 21: the Luhn digit used
 //! before missed 09 ↔ 90).
 
+mod secure_enhanced;
+
 use serde::{Deserialize, Serialize};
+
+pub use secure_enhanced::{MAX as SECURE_ENHANCED_MAX, secure_enhanced_number};
 
 use crate::money::Cents;
 use crate::rng::{GameRng, RngError, StreamRng};

@@ -140,3 +140,45 @@ fn a_floor_progressive_level_is_paid_by_an_attendant_at_the_broadcast_amount() {
     assert_eq!(m.credit(), 990, "the attendant paid it by hand, not to the credit meter");
     st.self_audit().unwrap();
 }
+
+/// Issue 48, SAS secure-enhanced validation (sas.md §6, LP 4C): no ticket
+/// is numbered before the floor sets the validation ID; then each ticket's
+/// number is the one the floor recomputes from the ID and the sequence,
+/// incremented before each use, kept across a restart (the vectors are an
+/// independent implementation's, see `meters::ticket`); a bad ID is
+/// refused; a cash-out over the ticket limit is still a hand-pay.
+#[test]
+fn secure_enhanced_tickets_are_numbered_from_the_floors_id_and_sequence() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    on_the_floor(&mut m);
+    m.insert_note(1_000).unwrap();
+    assert!(matches!(m.cash_out_secure_enhanced(), Err(CoreError::ValidationIdNotSet)));
+    assert_eq!(m.credit(), 1_000, "nothing moved");
+    for (id, sequence) in [(0, 0), (0x100_0000, 0), (1, 0x100_0000)] {
+        let e = m.set_secure_validation(id, sequence).unwrap_err();
+        assert!(e.to_string().contains("must be 1..=16777215"), "{e}");
+    }
+    m.set_secure_validation(0x12_3456, 0).unwrap();
+    let CashOut::Ticket(t) = m.cash_out_secure_enhanced().unwrap() else { panic!("a ticket") };
+    assert_eq!((t.validation.as_str(), t.value), ("007648465487018968", 1_000));
+    m.ticket_printed(&t.validation).unwrap();
+    drop(m);
+    let mut m = boot(&dir);
+    assert_eq!(m.state().secure_validation.map(|v| (v.id, v.sequence)), Some((0x12_3456, 1)), "replayed from the journal");
+    m.insert_note(500).unwrap();
+    let CashOut::Ticket(t) = m.cash_out_secure_enhanced().unwrap() else { panic!("a ticket") };
+    assert_eq!(t.validation, "003375462860209840", "sequence 2");
+    // The floor sets another ID: numbering follows it.
+    m.set_secure_validation(0x01_0203, 0x04_0505).unwrap();
+    m.insert_note(1_000).unwrap();
+    let CashOut::Ticket(t) = m.cash_out_secure_enhanced().unwrap() else { panic!("a ticket") };
+    assert_eq!(t.validation, "004218018208782717", "ID 010203, sequence 040506");
+    let limit = m.config().ticket_out_limit;
+    for _ in 0..=limit / 10_000 {
+        m.insert_note(10_000).unwrap();
+    }
+    assert!(matches!(m.cash_out_secure_enhanced().unwrap(), CashOut::Handpay { .. }), "over the ticket limit: a hand-pay");
+    assert_eq!(m.state().totals.bilhetes_pagos_contagem, 3);
+    m.state().self_audit().unwrap();
+}

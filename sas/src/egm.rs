@@ -77,6 +77,9 @@ pub enum Event {
     /// 80–93), or asked for credit this cabinet does not hold (restricted):
     /// the ticket goes back to the player.
     TicketRefused { validation: String, code: u8 },
+    /// LP 4C: the floor set the secure-enhanced validation ID and sequence
+    /// number; the game host records them through the core.
+    ValidationIdSet { id: u32, sequence: u32 },
 }
 
 /// What the last general poll was answered with, until the host's next
@@ -378,6 +381,7 @@ impl Egm {
             // (85 after exception 56; 84 the same [R]).
             0x84 | 0x85 => crate::progressive::reply_84(self.progressive.as_ref()?.group(), snapshot.progressive_win),
             0x58 => self.validation(data),
+            0x4C => self.validation_id(data, &snapshot)?,
             0x72 => self.aft_transfer(data),
             0x74 => self.aft_lock(data)?,
             0x4D => crate::cashout::reply_4d(*data.first()?, &snapshot),

@@ -18,13 +18,17 @@ pub const VERSION: &[u8; 3] = b"602";
 /// LP A0's feature bits this cabinet sets [R: bit positions as recalled
 /// from the SAS 6.02 table; check before a floor goes live]. Features 1:
 /// ticket redemption (bit 7: LP 70/71) and the validation style in bits
-/// 5–6 (00 the cabinet numbers its tickets and reports them, the nearest
-/// to secure-enhanced; 01 system validation, LP 57/58). Features 2:
+/// 5–6 (00 the cabinet numbers its tickets and reports them; 01 system
+/// validation, LP 57/58; 10 secure-enhanced, LP 4C). Features 2:
 /// extended meters (bit 3), AFT (bit 6) and multi-denomination extensions
 /// (bit 7). Nothing else is claimed: no bonusing, tournament, component
 /// authentication or 40 ms polling.
 fn features(s: &Snapshot) -> [u8; 3] {
-    let validation = if s.system_validation { 0b0010_0000 } else { 0 };
+    let validation = match (s.system_validation, s.secure_enhanced) {
+        (true, _) => 0b0010_0000,
+        (false, true) => 0b0100_0000,
+        (false, false) => 0,
+    };
     [0b1000_0000 | validation, 0b1100_1000, 0x00]
 }
 
@@ -177,6 +181,8 @@ mod tests {
         assert_eq!(reply_data(0xA0, &[0x00, 0x00], &s, 0), Some(vec![0x00, 0x00, 0x80, 0xC8, 0x00, 0x00, 0x00]));
         let system = Snapshot { system_validation: true, ..s.clone() };
         assert_eq!(reply_data(0xA0, &[0x00, 0x00], &system, 0), Some(vec![0x00, 0x00, 0xA0, 0xC8, 0x00, 0x00, 0x00]));
+        let secure = Snapshot { secure_enhanced: true, ..s.clone() };
+        assert_eq!(reply_data(0xA0, &[0x00, 0x00], &secure, 0), Some(vec![0x00, 0x00, 0xC0, 0xC8, 0x00, 0x00, 0x00]));
         assert_eq!(reply_data(0x48, &[], &s, 0), Some(vec![0x00, 0x04, 0x00, 0x00, 0x00, 0x03]), "three €20 / $20 notes");
         assert_eq!(reply_data(0xB1, &[], &s, 0), Some(vec![0x02]));
         assert_eq!(reply_data(0xB2, &[], &s, 0), Some(vec![4, 3, 0x01, 0x02, 0x04]));

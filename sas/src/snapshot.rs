@@ -146,6 +146,12 @@ pub struct Snapshot {
     pub system_validation: bool,
     /// The last SAS progressive level won here (LP 84/85), none yet.
     pub progressive_win: Option<ProgressiveWin>,
+    /// The cabinet numbers tickets by secure-enhanced validation (LP 4C;
+    /// LP A0's validation style).
+    pub secure_enhanced: bool,
+    /// The validation ID and last sequence number the floor set (LP 4C),
+    /// none yet (3F).
+    pub validation_id: Option<(u32, u32)>,
 }
 
 impl Snapshot {

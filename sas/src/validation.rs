@@ -51,6 +51,20 @@ pub fn reply_57(waiting: Option<u64>) -> Vec<u8> {
     }
 }
 
+/// LP 4C's request (secure-enhanced validation): the machine validation
+/// ID and the sequence number, 3 bytes each, least significant first
+/// [R: binary fields in SAS are LSB first]. ID 0 asks for the values
+/// set, changing nothing [R].
+pub fn parse_4c(data: &[u8]) -> Option<(u32, u32)> {
+    let three = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], 0]);
+    Some((three(data.get(..3)?), three(data.get(3..6)?)))
+}
+
+/// LP 4C's reply data: the ID and sequence now in force (zeros when none).
+pub fn reply_4c(id: u32, sequence: u32) -> Vec<u8> {
+    [&id.to_le_bytes()[..3], &sequence.to_le_bytes()[..3]].concat()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +79,12 @@ mod tests {
         assert_eq!(parse_58(&data[..8]), None, "short");
         assert_eq!(parse_58(&[0x4A, 0, 0, 0, 0, 0, 0, 0, 0]), None, "a system ID that is not BCD");
         assert_eq!(parse_58(&[0x01, 0, 0, 0, 0, 0, 0, 0, 0xF0]), None, "a number that is not BCD");
+    }
+
+    #[test]
+    fn lp_4c_carries_the_id_and_sequence_least_significant_first() {
+        assert_eq!(parse_4c(&[0x56, 0x34, 0x12, 0x02, 0x00, 0x00]), Some((0x12_3456, 2)));
+        assert_eq!(parse_4c(&[0x56, 0x34, 0x12, 0x02, 0x00]), None, "short");
+        assert_eq!(reply_4c(0x12_3456, 2), [0x56, 0x34, 0x12, 0x02, 0x00, 0x00]);
     }
 }

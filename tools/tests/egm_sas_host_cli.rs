@@ -168,3 +168,34 @@ fn the_reference_host_numbers_and_redeems_tickets_as_a_floors_system() {
     assert!(text.contains("ticket 420000000000000001: redeem 2000 cents"), "{text}");
     assert!(text.contains("ticket 420000000000000001: unknown or paid: refused"), "{text}");
 }
+
+/// Issue 48, secure-enhanced validation: the tool gives the cabinet that
+/// cannot number a ticket (3F) its validation ID (LP 4C), checks the
+/// number of the ticket then printed against its own computation from the
+/// ID and the sequence it reads back, and redeems it once.
+#[test]
+fn the_reference_host_sets_the_validation_id_and_checks_each_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, pty) = start_host(dir.path(), &["watch", "--validation-id", "1193046"]);
+    let mut s = boot_validating(dir.path(), Some(&pty), "SecureEnhanced");
+    tend_until(&mut s, "the link comes up", |s| s.floor().unwrap().link_up());
+    s.insert_note(2_000);
+    s.cash_out();
+    assert_eq!(s.machine().credit(), 2_000, "no ID yet: nothing moves");
+    tend_until(&mut s, "the ID is set", |s| s.machine().state().secure_validation.is_some());
+    s.cash_out();
+    assert_eq!(s.last_ticket(), Some("007648465487018968"), "ID 123456, sequence 1");
+    // The floor takes the ticket's 3D before the ticket comes back (a
+    // ticket in, 67, would be told first: it is the higher priority).
+    let told = s.machine().journal_head();
+    tend_until(&mut s, "the floor took the ticket printed", |s| s.machine().floor_reported().is_some_and(|c| c.up_to >= told));
+    s.insert_ticket("007648465487018968");
+    tend_until(&mut s, "redeemed", |s| s.machine().credit() == 2_000);
+    child.kill().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("set the secure-enhanced validation ID 123456, sequence 0"), "{text}");
+    assert!(text.contains("ticket printed: 007648465487018968, 2000 cents"), "{text}");
+    assert!(text.contains("secure-enhanced ID 123456 sequence 1: the number checks"), "{text}");
+    assert!(text.contains("ticket 007648465487018968: redeem 2000 cents"), "{text}");
+}

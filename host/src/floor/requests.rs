@@ -72,6 +72,10 @@ impl Session {
                 }
                 Ok(())
             }
+            Event::ValidationIdSet { id, sequence } => {
+                tracing::info!("SAS host set the secure-enhanced validation ID {id:06X}, sequence {sequence} (LP 4C)");
+                self.machine.set_secure_validation(id, sequence)
+            }
             Event::ValidationDenied => {
                 floor.cash_out = None;
                 tracing::warn!("SAS host denied the cash-out's validation (LP 58, system ID 00)");

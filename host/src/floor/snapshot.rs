@@ -66,6 +66,7 @@ fn scope(m: &GameMeters) -> Scope {
 pub(crate) struct Choices<'a> {
     pub asset_number: u32,
     pub system_validation: bool,
+    pub secure_enhanced: bool,
     /// The SAS progressive group and the games in it (LP 1F, 53).
     pub progressive: Option<&'a super::SasProgressive>,
     pub idle: bool,
@@ -137,6 +138,8 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
                 },
             })
             .collect(),
+        secure_enhanced: c.secure_enhanced,
+        validation_id: state.secure_validation.map(|v| (v.id, v.sequence)),
         progressive_win: state.last_floor_award.as_ref().map(|a| ProgressiveWin { group: a.group, level: a.level, cents: a.amount }),
     }
 }

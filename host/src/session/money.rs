@@ -56,7 +56,15 @@ impl Session {
             }
             return;
         }
-        match self.machine.cash_out() {
+        // SAS secure-enhanced validation: numbered from the floor's
+        // validation ID (LP 4C); without one, nothing moves and the floor
+        // is told (3F).
+        let secure = self.floor.as_ref().is_some_and(|f| f.secure_enhanced());
+        let cashed = if secure { self.machine.cash_out_secure_enhanced() } else { self.machine.cash_out() };
+        if let (Err(CoreError::ValidationIdNotSet), Some(floor)) = (&cashed, &self.floor) {
+            floor.validation_id_missing();
+        }
+        match cashed {
             Ok(CashOut::Ticket(t)) => {
                 self.last_ticket = Some(t.validation.clone());
                 self.print_ticket(t);

@@ -87,7 +87,45 @@ impl Machine {
                 break v;
             }
         };
-        self.issue_ticket(validation, amount)
+        self.issue_ticket(validation, amount, None)
+    }
+
+    /// The floor's system sets this machine's secure-enhanced validation
+    /// ID and sequence number (SAS LP 4C; issue 48), kept in critical
+    /// memory: each ticket after it is numbered from the two.
+    pub fn set_secure_validation(&mut self, id: u32, sequence: u32) -> Result<(), CoreError> {
+        let max = ticket::SECURE_ENHANCED_MAX;
+        if id == 0 || id > max || sequence > max {
+            return Err(CoreError::Refused(format!("validation ID {id} and sequence {sequence} must be 1..=16777215 and 0..=16777215")));
+        }
+        self.commit(vec![Entry::ValidationIdSet { id, sequence }])
+    }
+
+    /// [`Self::cash_out`] on a floor using SAS secure-enhanced validation:
+    /// the ticket's number is derived from the validation ID the floor
+    /// set and the next sequence number, so the floor can recompute it
+    /// (the fold checks it is exactly that number). A cash-out over the
+    /// ticket-out limit is a hand-pay as always; none can be numbered
+    /// before the floor set the ID.
+    pub fn cash_out_secure_enhanced(&mut self) -> Result<CashOut, CoreError> {
+        self.ensure_idle()?;
+        self.verify_before_money_moves()?;
+        let amount = self.state.credit;
+        if amount == 0 {
+            return Err(CoreError::NothingToCashOut);
+        }
+        if amount > self.config.ticket_out_limit {
+            return self.cash_out();
+        }
+        let v = self.state.secure_validation.ok_or(CoreError::ValidationIdNotSet)?;
+        let sequence = v.sequence.wrapping_add(1) & ticket::SECURE_ENHANCED_MAX;
+        let validation = ticket::secure_enhanced_number(v.id, sequence);
+        if self.state.tickets.contains_key(&validation) || self.state.floor_tickets.contains(&validation) {
+            return Err(CoreError::Refused(format!(
+                "secure-enhanced number {validation} (sequence {sequence}) was used before on this machine: the floor must set a new validation ID"
+            )));
+        }
+        self.issue_ticket(validation, amount, Some(sequence))
     }
 
     /// Cash out the whole credit meter on a ticket whose validation number
@@ -116,17 +154,20 @@ impl Machine {
         if self.state.tickets.contains_key(validation) || self.state.floor_tickets.contains(validation) {
             return Err(CoreError::Refused(format!("the floor's validation number {validation} was used before on this machine")));
         }
-        self.issue_ticket(validation.to_owned(), amount)
+        self.issue_ticket(validation.to_owned(), amount, None)
     }
 
     /// The ticket's issue: the credit moves to it, anchored before it can
     /// be printed.
-    fn issue_ticket(&mut self, validation: String, amount: Cents) -> Result<CashOut, CoreError> {
+    fn issue_ticket(&mut self, validation: String, amount: Cents, sequence: Option<u32>) -> Result<CashOut, CoreError> {
         let issued_utc = time::OffsetDateTime::now_utc()
             .format(&time::format_description::well_known::Rfc3339)
             .map_err(|e| CoreError::CriticalMemory(format!("clock: {e}")))?;
         // A money-out: anchored before the ticket can be printed (issue 21).
-        self.anchor(AnchorReason::CashOut, vec![Entry::TicketOut { validation: validation.clone(), value: amount, issued_utc: Some(issued_utc.clone()) }])?;
+        self.anchor(
+            AnchorReason::CashOut,
+            vec![Entry::TicketOut { validation: validation.clone(), value: amount, issued_utc: Some(issued_utc.clone()), sequence }],
+        )?;
         Ok(CashOut::Ticket(Ticket { machine_id: self.config.machine_id.clone(), validation, value: amount, issued_utc }))
     }
 

@@ -453,7 +453,7 @@ impl Machine {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "lab"))]
 mod tests {
     use super::*;
     use crate::{MachineConfig, Mode, SeedChoice};

@@ -53,6 +53,23 @@ impl Egm {
         vec![st]
     }
 
+    /// LP 4C: the floor sets the secure-enhanced validation ID and
+    /// sequence (echoed; the game host records them through the core), or
+    /// with ID 0 reads them. No reply where the cabinet numbers its
+    /// tickets another way.
+    pub(super) fn validation_id(&mut self, data: &[u8], snapshot: &crate::snapshot::Snapshot) -> Option<Vec<u8>> {
+        if !snapshot.secure_enhanced {
+            return None;
+        }
+        let (id, sequence) = crate::validation::parse_4c(data)?;
+        if id == 0 {
+            let (id, sequence) = snapshot.validation_id.unwrap_or((0, 0));
+            return Some(crate::validation::reply_4c(id, sequence));
+        }
+        self.events.push(Event::ValidationIdSet { id, sequence });
+        Some(crate::validation::reply_4c(id, sequence))
+    }
+
     /// The ticket's cycle ended (`status` as LP 71 reports it: 00
     /// redeemed, or why it was returned); the floor interrogates it with
     /// LP 71 FF after the game host's journal tells it 68.

@@ -41,12 +41,17 @@ struct Args {
 #[derive(Subcommand)]
 enum Command {
     /// Poll as a floor does (a general poll every 40 ms, the meters every 5 s) and print every event;
-    /// as the floor's ticket system, number cash-out tickets (57/58, with --system-id) and redeem
-    /// the tickets it saw printed (3D/4D, then 67/70/71), each once.
+    /// as the floor's ticket system, number cash-out tickets (57/58, with --system-id), set the
+    /// secure-enhanced validation ID on 3F (LP 4C, with --validation-id) and check each printed
+    /// number against its own computation, and redeem the tickets it saw printed (3D/4D, then
+    /// 67/70/71), each once.
     Watch {
         /// The floor's system ID (1-99) for the tickets it numbers (system validation).
         #[arg(long, default_value_t = 1)]
         system_id: u8,
+        /// The secure-enhanced validation ID (1-16777215) given to a cabinet that asks (3F).
+        #[arg(long)]
+        validation_id: Option<u32>,
     },
     /// The machine's meters, and each game's (LP 0F, 1A, 1C, 2F).
     Meters,
@@ -109,8 +114,8 @@ fn main() -> Result<()> {
     }
     let mut host = Host::new(line);
     wait_for_cabinet(&mut host, a, Duration::from_secs(args.wait))?;
-    match args.command.unwrap_or(Command::Watch { system_id: 1 }) {
-        Command::Watch { system_id } => watch(&mut host, a, system_id),
+    match args.command.unwrap_or(Command::Watch { system_id: 1, validation_id: None }) {
+        Command::Watch { system_id, validation_id } => watch(&mut host, a, system_id, validation_id),
         Command::Meters => meters(&mut host, a),
         Command::Events => {
             for code in host.drain_exceptions(a)? {
@@ -257,11 +262,14 @@ fn aft(host: &mut Host, a: u8, kind: u8, cents: u64, id: &str) -> Result<()> {
     if st == 0 { Ok(()) } else { Err(anyhow!("the transfer was not made")) }
 }
 
-fn watch(host: &mut Host, a: u8, system_id: u8) -> Result<()> {
+fn watch(host: &mut Host, a: u8, system_id: u8, validation_id: Option<u32>) -> Result<()> {
     if !(1..=99).contains(&system_id) {
         bail!("--system-id {system_id} is outside 1..=99");
     }
-    let mut book = TicketBook { system_id, outstanding: BTreeMap::new(), next: 1 };
+    if let Some(id) = validation_id.filter(|id| !(1..=meters::ticket::SECURE_ENHANCED_MAX).contains(id)) {
+        bail!("--validation-id {id} is outside 1..=16777215");
+    }
+    let mut book = TicketBook { system_id, validation_id, outstanding: BTreeMap::new(), next: 1 };
     let mut meters_at = Instant::now();
     loop {
         let r = host.general_poll(a)?;
@@ -288,6 +296,7 @@ fn watch(host: &mut Host, a: u8, system_id: u8) -> Result<()> {
 /// tickets printed and not yet redeemed (validation number → cents).
 struct TicketBook {
     system_id: u8,
+    validation_id: Option<u32>,
     outstanding: BTreeMap<String, u64>,
     next: u64,
 }
@@ -318,6 +327,19 @@ impl TicketBook {
                 let validation = format!("{:02X}{number}", d.get(24).copied().unwrap_or(0));
                 let cents = d.get(17..22).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
                 println!("  ticket printed: {validation}, {cents} cents");
+                // Secure-enhanced: the floor recomputes the number from the
+                // ID and the sequence the cabinet used (LP 4C read).
+                if validation.starts_with("00") && self.validation_id.is_some() {
+                    host.sync()?;
+                    let d = checked(&host.long_poll(a, 0x4C, &[0; 6])?, a, 0x4C).unwrap_or_default();
+                    if let Some((id, sequence)) = sas::validation::parse_4c(&d) {
+                        let expected = meters::ticket::secure_enhanced_number(id, sequence);
+                        println!(
+                            "  secure-enhanced ID {id:06X} sequence {sequence}: {}",
+                            if expected == validation { "the number checks" } else { "NOT the number computed" }
+                        );
+                    }
+                }
                 self.outstanding.insert(validation, cents);
             }
             // A ticket in a reader: LP 70, then redeem one this floor
@@ -345,6 +367,15 @@ impl TicketBook {
                 let cents = d.get(2..7).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
                 println!("  SAS progressive won: group {}, level {}, {cents} cents", d.first().copied().unwrap_or(0), d.get(1).copied().unwrap_or(0));
             }
+            // The cabinet cannot number a ticket: give it the validation ID.
+            0x3F => match self.validation_id {
+                Some(id) => {
+                    host.sync()?;
+                    let d = checked(&host.long_poll(a, 0x4C, &sas::validation::reply_4c(id, 0))?, a, 0x4C).unwrap_or_default();
+                    println!("  set the secure-enhanced validation ID {id:06X}, sequence 0 (LP 4C echo {d:02X?})");
+                }
+                None => println!("  no --validation-id to give it"),
+            },
             // A hand-pay waits for an attendant: LP 1B says what.
             0x51 => {
                 let d = read(host, a, 0x1B)?;
