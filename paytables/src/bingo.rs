@@ -21,10 +21,11 @@
 //! ```
 
 use game_core::bingo::extra::{ExtraFigures, OfferBounds};
-use game_core::bingo::odds::{CardOdds, CardSets};
+use game_core::bingo::odds::{CardOdds, CardSets, Geometry};
 use game_core::bingo::{BingoGame, ExtraBalls, Pattern, Shape, Variant};
 use num_bigint::BigInt;
 use num_rational::BigRational;
+use num_traits::ToPrimitive;
 use serde::{Deserialize, Serialize};
 
 use crate::compile::Problems;
@@ -90,6 +91,9 @@ pub fn compile_bingo(file: &str, src: &str) -> Result<BingoGame, PaytableError> 
         if s.pays == 0 {
             e.at(at.clone().field("pays"), "a pattern pays at least 1 credit per credit bet");
         }
+        if s.pays > MAX_PAY_PER_CREDIT {
+            e.at(at.clone().field("pays"), format!("a pay of {} credits per credit bet: at most {MAX_PAY_PER_CREDIT}", s.pays));
+        }
         match s.shape.masks(v) {
             Ok(masks) => patterns.push(Pattern { name: s.name.clone(), masks, pays: s.pays }),
             Err(problem) => e.at(at.field("shape"), problem.to_string()),
@@ -112,6 +116,17 @@ pub fn compile_bingo(file: &str, src: &str) -> Result<BingoGame, PaytableError> 
             Path::default().field("minimum"),
             format!("a bet per card from {} to {} credits: the least is at least 1, the most at least the least", p.minimum, p.maximum),
         );
+    }
+    if p.maximum > MAX_BET_PER_CARD {
+        e.at(Path::default().field("maximum"), format!("a bet per card of {} credits: at most {MAX_BET_PER_CARD}", p.maximum));
+    }
+    // Issue 49: a prize that can never be paid (only a card's highest
+    // pattern pays, M-13) is refused at its line, as reels refuse theirs.
+    if patterns.len() == p.patterns.len() {
+        let drawable = u32::from(p.balls) + u32::from(most);
+        for (i, why) in never_paid(&patterns, v, drawable) {
+            e.at(Path::default().field("patterns").index(i).field("pays"), why);
+        }
     }
     if !p.symbols.is_empty() {
         let distinct: std::collections::BTreeSet<&str> = p.symbols.iter().map(|s| s.trim()).collect();
@@ -136,6 +151,42 @@ pub fn compile_bingo(file: &str, src: &str) -> Result<BingoGame, PaytableError> 
         maximum: p.maximum,
         symbols: p.symbols.clone(),
     })
+}
+
+/// The most a pattern pays per credit bet on a card (the draw-poker bound:
+/// every product of the exact math then fits its integers).
+pub const MAX_PAY_PER_CREDIT: u64 = crate::poker_compile::MAX_PAY_PER_COIN;
+
+/// The largest bet per card, in credits.
+pub const MAX_BET_PER_CARD: u64 = 1_000_000;
+
+/// The patterns no draw can pay, with why: every way to complete one also
+/// completes a pattern paid before it (a higher pay, or the same pay
+/// listed earlier: a card is paid its highest pattern only, M-13), or
+/// needs more numbers than the drum can give (`drawable`: the balls drawn
+/// and the extra balls).
+pub fn never_paid(patterns: &[Pattern], variant: Variant, drawable: u32) -> Vec<(usize, String)> {
+    let numbered = Geometry::of(variant).numbered.iter().fold(0u32, |m, &c| m | 1 << c);
+    let before = |q: usize, p: usize| patterns[q].pays > patterns[p].pays || (patterns[q].pays == patterns[p].pays && q < p);
+    let mut out = Vec::new();
+    for (i, p) in patterns.iter().enumerate() {
+        // The pattern paid before it that a completed mask also completes.
+        let shadow = |m: u32| (0..patterns.len()).find(|&q| q != i && before(q, i) && patterns[q].masks.iter().any(|&qm| qm & numbered & !m == 0));
+        let payable = p.masks.iter().any(|&m| (m & numbered).count_ones() <= drawable && shadow(m).is_none());
+        if payable || p.masks.is_empty() {
+            continue;
+        }
+        let first = p.masks[0];
+        let why = match shadow(first) {
+            Some(q) => format!(
+                "{:?} can never be paid: completing it completes {:?} too, which pays {} and is paid instead (only a card's highest pattern pays, M-13)",
+                p.name, patterns[q].name, patterns[q].pays
+            ),
+            None => format!("{:?} can never be paid: it needs {} numbers and at most {drawable} are drawn", p.name, (first & numbered).count_ones()),
+        };
+        out.push((i, why));
+    }
+    out
 }
 
 /// The exact figures of the base game, and the extra balls' at the least
@@ -168,14 +219,17 @@ pub fn figures(game: &BingoGame) -> Figures {
     // and the extra balls.
     let sets = CardSets::new(game);
     let odds = sets.odds();
-    let (n, d) = odds.rtp(&game.patterns);
-    let rtp = frac(n, d);
-    let patterns =
-        game.patterns.iter().zip(&odds.ways).map(|(p, &w)| (p.name.clone(), frac(w, odds.draws), frac(w * u128::from(p.pays), odds.draws))).collect();
+    // In big integers: a pattern's ways times its pay (squared, for the
+    // second moment) exceeded 128 bits for pays near 2^64 (issue 49).
+    let draws = frac(odds.draws, 1);
+    let paid = |p: &Pattern, w: u128| BigRational::from_integer(BigInt::from(w) * BigInt::from(p.pays)) / &draws;
+    let patterns: Vec<(String, BigRational, BigRational)> =
+        game.patterns.iter().zip(&odds.ways).map(|(p, &w)| (p.name.clone(), frac(w, odds.draws), paid(p, w))).collect();
+    let rtp: BigRational = patterns.iter().map(|(_, _, share)| share.clone()).sum();
     let hit = frac(odds.draws - odds.none, odds.draws);
-    let (m2, _) = odds.second_moment(&game.patterns);
-    let mean = n as f64 / d as f64;
-    let sd = (m2 as f64 / d as f64 - mean * mean).max(0.0).sqrt();
+    let second: BigRational = game.patterns.iter().zip(&odds.ways).map(|(p, &w)| paid(p, w) * BigRational::from_integer(BigInt::from(p.pays))).sum();
+    let variance = (&second - &rtp * &rtp).to_f64().unwrap_or(f64::NAN);
+    let sd = variance.max(0.0).sqrt();
     let extra = game.extra.map(|x| sets.extra(&x, game.minimum));
     let best_policy = game.extra.zip(extra.as_ref()).map(|(x, every)| sets.best_policy(&x, game.minimum, every));
     let bounds = game.extra.map(|x| sets.offer_bounds(&x)).unwrap_or_default();
@@ -212,12 +266,17 @@ fn ratio_pct(r: Option<(u128, u128)>) -> String {
     r.map_or("—".to_owned(), |(a, b)| format!("{:.5}", a as f64 / b as f64 * 100.0))
 }
 
-/// Every line under the floor, named (M-17): the base game; the extra
-/// balls' offer floor is checked at compile time (at least 80 %).
+/// Every line under the floor (M-17) or over 100 %, named: the base game;
+/// the extra balls' offer floor is checked at compile time (at least 80 %).
 pub fn refusals(game: &BingoGame, f: &Figures, floor: &Floor) -> Vec<String> {
     let mut out = Vec::new();
     if &f.rtp < floor.value() {
         out.push(format!("{}: the base game returns {}%, under the floor of {}% (M-17)", game.id, pct(&f.rtp), pct(floor.value())));
+    }
+    // Issue 49: over 100 % is refused with its figure (certification.md
+    // B-12), as every other kind refuses it.
+    if f.rtp > BigRational::from_integer(1.into()) {
+        out.push(format!("{}: the base game returns {}%, over 100% (certification.md B-12)", game.id, pct(&f.rtp)));
     }
     if let Some(x) = game.extra {
         let offer = BigRational::new(BigInt::from(x.offer_floor_bp), BigInt::from(10_000));
@@ -333,6 +392,72 @@ mod tests {
         assert!(e.contains("2 rows"), "{e}");
         let e = compile(&GOOD.replace("most_cards: 4,", "most_cards: 4, colour: 1,")).unwrap_err().to_string();
         assert!(e.contains("colour"), "{e}");
+    }
+
+    /// Issue 49, defect 1: pays that overflowed the exact math (exit 101
+    /// in `check`, `par` and `compile`) are refused at their own line, as
+    /// is a bet per card beyond the bound.
+    #[test]
+    fn pays_beyond_the_bound_are_refused_at_their_line() {
+        let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/paytables/bingo-75.ron")).unwrap();
+        let line = |text: &str, what: &str| text.lines().position(|l| l.contains(what)).unwrap() + 1;
+        let huge = src.replace("balls: 42", "balls: 30").replace("FullCard, pays: 3000", "FullCard, pays: 18446744073709551615");
+        let e = compile_bingo("b.ron", &huge).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!(
+                "b.ron:{}: patterns[4].pays: a pay of 18446744073709551615 credits per credit bet: at most 1000000000",
+                line(&huge, "FullCard")
+            )),
+            "{e}"
+        );
+        let both = src.replace("pays: 1)", "pays: 1000000000000)").replace("pays: 3000", "pays: 1000000000000");
+        let e = compile_bingo("b.ron", &both).unwrap_err().to_string();
+        assert!(e.contains("patterns[0].pays: a pay of 1000000000000") && e.contains("patterns[4].pays: a pay of 1000000000000"), "{e}");
+        let e = compile_bingo("b.ron", &src.replace("maximum: 10", "maximum: 18446744073709551615")).unwrap_err().to_string();
+        assert!(e.contains("maximum: a bet per card of 18446744073709551615 credits: at most 1000000"), "{e}");
+        // At the bound the exact math holds (no overflow) on the largest drum.
+        let g = compile_bingo("b.ron", &src.replace("pays: 3000", "pays: 1000000000")).unwrap();
+        assert!(figures(&g).rtp > BigRational::from_integer(1.into()));
+    }
+
+    /// Issue 49, defect 3: a prize no draw can pay is refused at its line,
+    /// naming why: a full card paying less than the line it contains, the
+    /// same pattern twice (the lower pay never the highest), a pattern
+    /// needing more numbers than the drum gives.
+    #[test]
+    fn a_prize_that_can_never_pay_is_refused_at_its_line() {
+        let under = GOOD.replace("pays: 1)", "pays: 60)");
+        let e = compile(&under).unwrap_err().to_string();
+        assert!(e.contains("t.ron:2: patterns[1].pays: \"bingo\" can never be paid: completing it completes \"linha\" too, which pays 60"), "{e}");
+        let twice = GOOD.replace("pays: 50)]", "pays: 50), (name: \"linha dupla\", shape: Line(rows: true, columns: true, diagonals: true), pays: 2)]");
+        let e = compile(&twice).unwrap_err().to_string();
+        assert!(e.contains("patterns[0].pays: \"linha\" can never be paid: completing it completes \"linha dupla\" too, which pays 2"), "{e}");
+        assert!(!e.contains("patterns[2]"), "the higher of the two pays: {e}");
+        let short = GOOD.replace("balls: 15", "balls: 5");
+        let e = compile(&short).unwrap_err().to_string();
+        assert!(e.contains("\"bingo\" can never be paid: it needs 9 numbers and at most 8 are drawn"), "{e}");
+        // The same pay listed twice: the first is paid, the second never.
+        let equal = GOOD.replace("pays: 50)]", "pays: 50), (name: \"cheio\", shape: FullCard, pays: 50)]");
+        let e = compile(&equal).unwrap_err().to_string();
+        assert!(e.contains("patterns[2].pays: \"cheio\" can never be paid: completing it completes \"bingo\" too"), "{e}");
+    }
+
+    /// Issue 49, defect 2: a table returning more than 100 % is refused
+    /// with its figure (certification.md B-12): the issue's 75-ball line
+    /// paying 3 at 42 balls.
+    #[test]
+    fn a_table_over_100_percent_is_refused_with_its_figure() {
+        let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/paytables/bingo-75.ron")).unwrap();
+        let start = src.find("patterns: [").unwrap();
+        let end = start + src[start..].find("],").unwrap() + 2;
+        let line_only =
+            format!("{}patterns: [(name: \"linha\", shape: Line(rows: true, columns: true, diagonals: true), pays: 3)],{}", &src[..start], &src[end..]);
+        let g = compile_bingo("b.ron", &line_only).unwrap();
+        let f = figures(&g);
+        let r = refusals(&g, &f, &Floor::legal_minimum());
+        assert!(r.iter().any(|r| r.contains("the base game returns 156.90") && r.ends_with("over 100% (certification.md B-12)")), "{} {r:?}", pct(&f.rtp));
+        let sample = compile_bingo("b.ron", &src).unwrap();
+        assert!(refusals(&sample, &figures(&sample), &Floor::legal_minimum()).is_empty());
     }
 
     /// B-80: 30-ball bingo may call 30 distinct symbols in place of the

@@ -43,11 +43,16 @@ pub fn compile_blackjack(file: &str, src: &str) -> Result<BlackjackGame, Paytabl
     let r = Reporter { file, src: crate::compile::without_bom(src) };
     let mut e = Problems::new(&r);
     check_name(&mut e, &p.id, &p.name);
+    // A rule refused is named at its own field's line (issue 49); the
+    // table minimum is checked against a step only a dealable payout has.
     if let Err(problem) = p.rules.check() {
-        e.at(Path::default().field("rules"), problem.to_string());
+        e.at(Path::default().field("rules").field(problem.field()), problem.to_string());
     }
-    let step = p.rules.bet_step();
-    if p.minimum == 0 || !p.minimum.is_multiple_of(step) {
+    if p.minimum == 0 {
+        e.at(Path::default().field("minimum"), "a table minimum of 0 credits: the least bet is at least 1 credit");
+    } else if let Some(step) = p.rules.bet_step()
+        && !p.minimum.is_multiple_of(step)
+    {
         e.at(
             Path::default().field("minimum"),
             format!(
@@ -82,14 +87,21 @@ pub fn lines(f: &Figures) -> Vec<(String, f64)> {
     out
 }
 
-/// Every line under the floor, named (M-17).
+/// Every line under the floor (M-17) or over 100 % (certification.md
+/// B-12, issue 49: a table the house loses on is not a game), named with
+/// its figure.
 pub fn refusals(game: &BlackjackGame, f: &Figures, floor: &Floor) -> Vec<String> {
     let floor_f = num_traits::ToPrimitive::to_f64(floor.value()).unwrap_or(1.0);
-    lines(f)
-        .into_iter()
-        .filter(|(_, rtp)| *rtp < floor_f)
-        .map(|(name, rtp)| format!("{}: {name} returns {:.4}%, under the floor of {:.4}% (M-17)", game.id, rtp * 100.0, floor_f * 100.0))
-        .collect()
+    let mut out = Vec::new();
+    for (name, rtp) in lines(f) {
+        if rtp < floor_f {
+            out.push(format!("{}: {name} returns {:.4}%, under the floor of {:.4}% (M-17)", game.id, rtp * 100.0, floor_f * 100.0));
+        }
+        if rtp > 1.0 {
+            out.push(format!("{}: {name} returns {:.5}%, over 100% (certification.md B-12)", game.id, rtp * 100.0));
+        }
+    }
+    out
 }
 
 const UP: [&str; 10] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"];
@@ -130,8 +142,9 @@ pub fn rules_text(r: &Rules) -> String {
         Some(s) => format!("{} surrender{}", if s.early { "early" } else { "late" }, if s.against_ace { "" } else { " (not against an ace)" }),
     };
     format!(
-        "{} decks, {}, {hole}, {double}{}, {split}{}{}, {surrender}, blackjack {}:{}{}{}",
+        "{} deck{}, {}, {hole}, {double}{}, {split}{}{}, {surrender}, blackjack {}:{}{}{}",
         r.decks,
+        if r.decks == 1 { "" } else { "s" },
         if r.dealer_hits_soft_17 { "H17" } else { "S17" },
         if r.double_after_split { ", DAS" } else { "" },
         if r.resplit_aces { ", resplit aces" } else { "" },
@@ -291,7 +304,8 @@ pub fn simulate(game: &BlackjackGame, s: &Strategy, hands: u64, seed: u64, threa
     let n = game.shoe_size();
     let cards =
         |idx: Vec<usize>| idx.into_iter().map(|i| game_core::cards::Card::from_index((i % 52) as u8).unwrap_or(game_core::cards::Card::JOKER)).collect();
-    let bet = game.rules.bet_step();
+    // A compiled table's rules are checked: its step exists (1 if not).
+    let bet = game.rules.bet_step().unwrap_or(1);
     let parts = crate::simulate::across_threads(hands, threads, |t, share| {
         let mut rng = meters::StreamRng::from_seed(seed.wrapping_add(t));
         let mut sum = BlackjackSim { bet, ..BlackjackSim::default() };
@@ -361,6 +375,64 @@ mod tests {
         assert!(compile_blackjack("b.ron", &unknown).is_err(), "an unknown rule is refused, never ignored");
         let classic = compile_blackjack("c.ron", &sample("blackjack-classico")).unwrap();
         assert!(classic.rules.peeks() && classic.rules.split_hands == Some(4));
+    }
+
+    /// Issue 49, defects 1 and 4: payouts whose terms overflowed the
+    /// check or the bet step (exit 101 before) are refusals at the line of
+    /// `blackjack_pays`, the field's own; a zero minimum is named as such,
+    /// never "a multiple of 0".
+    #[test]
+    fn extreme_payouts_and_a_zero_minimum_are_refused_at_their_lines() {
+        let good = sample("blackjack");
+        let line = |field: &str| good.lines().position(|l| l.trim_start().starts_with(field)).unwrap() + 1;
+        for (pays, named) in [
+            ("(win: 18446744073709551615, per: 18446744073709551615)", None),
+            ("(win: 1, per: 9223372036854775809)", Some("a blackjack paying 1:9223372036854775809 is not a payout")),
+            ("(win: 18446744073709551615, per: 0)", Some("a blackjack paying 18446744073709551615:0 is not a payout")),
+            ("(win: 151, per: 101)", Some("a blackjack paying 151:101 is not a payout")),
+        ] {
+            let bad = good.replace("blackjack_pays: (win: 3, per: 2)", &format!("blackjack_pays: {pays}"));
+            match (compile_blackjack("b.ron", &bad), named) {
+                (Ok(game), None) => assert_eq!(game.rules.bet_step(), Some(2), "{pays}: 1:1 in large terms is even money"),
+                (Err(e), Some(named)) => {
+                    let e = e.to_string();
+                    assert!(e.contains(&format!("b.ron:{}: rules.blackjack_pays: {named}", line("blackjack_pays"))), "{e}");
+                    assert!(!e.contains("multiple of"), "no step of a refused payout: {e}");
+                }
+                (other, _) => panic!("{pays}: {other:?}"),
+            }
+        }
+        let e = compile_blackjack("b.ron", &good.replace("decks: 6", "decks: 0")).unwrap_err().to_string();
+        assert!(e.contains(&format!("b.ron:{}: rules.decks: 0 decks", line("decks: 6"))), "{e}");
+        let e = compile_blackjack("b.ron", &good.replace("minimum: 2,", "minimum: 0,")).unwrap_err().to_string();
+        assert!(e.contains("a table minimum of 0 credits: the least bet is at least 1 credit") && !e.contains("multiple of 0"), "{e}");
+        let single = compile_blackjack("b.ron", &good.replace("decks: 6", "decks: 1")).unwrap();
+        assert!(rules_text(&single.rules).starts_with("1 deck, S17"), "{}", rules_text(&single.rules));
+    }
+
+    /// Issue 49, defect 2: a table that returns more than 100 % under
+    /// optimal play is refused with its figure (certification.md B-12),
+    /// as reels and poker are: the issue's tables, the classic game (6D
+    /// S17 peek DAS, 3:2) dealt from a single deck or paying 2:1, at the
+    /// issue's figures, and the seed's game with a 100x bonus.
+    #[test]
+    fn a_table_over_100_percent_is_refused_with_its_figure() {
+        for (name, edit, figure) in [
+            ("blackjack-classico", ("decks: 6", "decks: 1"), "100.18444"),
+            ("blackjack-classico", ("blackjack_pays: (win: 3, per: 2)", "blackjack_pays: (win: 2, per: 1)"), "101.86"),
+            // The issue's 100x-bonus table is not named; the seed's game
+            // with a 100x bonus is refused the same way.
+            ("blackjack", ("bonus_678_777: 3", "bonus_678_777: 100"), "returns 10"),
+        ] {
+            let game = compile_blackjack("b.ron", &sample(name).replace(edit.0, edit.1)).unwrap();
+            let r = refusals(&game, &figures(&game), &Floor::legal_minimum());
+            assert!(
+                r.iter().any(|r| r.contains("game with its bonus (optimal play) returns")
+                    && r.contains(figure)
+                    && r.ends_with("over 100% (certification.md B-12)")),
+                "{edit:?}: {r:?}"
+            );
+        }
     }
 
     /// Every line held to the floor: a 6:5 game under a raised floor is

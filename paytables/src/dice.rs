@@ -48,8 +48,11 @@ pub(crate) fn chips(e: &mut Problems<'_>, chips: &[u64], minimum: u64, largest: 
     if chips.is_empty() {
         e.at(Path::default().field("chips"), "at least one chip value is needed");
     }
+    // A zero minimum or a maximum under it is refused by name where it is
+    // read; no chip is then measured against it (issue 49).
+    let bounds_named = minimum == 0 || largest < minimum;
     for (i, &c) in chips.iter().enumerate() {
-        if c < minimum || c > largest {
+        if !bounds_named && (c < minimum || c > largest) {
             e.at(
                 Path::default().field("chips").index(i),
                 format!("a chip of {c} credits is under the minimum ({minimum}) or over the largest bet ({largest})"),

@@ -74,7 +74,8 @@ pub fn validate(r: &Reporter<'_>, p: &RoulettePaytable) -> Result<RouletteGame, 
     }
     let straight_max = p.minimum.saturating_mul(p.ratio_per_number);
     for (i, &c) in p.chips.iter().enumerate() {
-        if c < p.minimum || c > straight_max.saturating_mul(24) {
+        // A zero minimum is refused by name above (issue 49).
+        if p.minimum > 0 && (c < p.minimum || c > straight_max.saturating_mul(24)) {
             e.at(root().field("chips").index(i), format!("a chip of {c} credits is under the minimum ({}) or over the largest bet of the table", p.minimum));
         }
     }
@@ -195,14 +196,20 @@ pub fn figures(game: &RouletteGame) -> RouletteFigures {
     RouletteFigures { pockets: wheel.pockets(), chances, call_bets }
 }
 
-/// Every bet under the floor, named (M-17).
+/// Every bet under the floor (M-17) or over 100 % (certification.md
+/// B-12), named with its figure.
 pub fn refusals(game: &RouletteGame, fig: &RouletteFigures, floor: &Floor) -> Vec<String> {
-    fig.chances
-        .iter()
-        .chain(&fig.call_bets)
-        .filter(|b| b.rtp < *floor.value())
-        .map(|b| format!("{}: the bet {} returns {}%, under the floor of {}% (M-17)", game.id, b.name, pct(&b.rtp), pct(floor.value())))
-        .collect()
+    let one = BigRational::from_integer(1.into());
+    let mut out = Vec::new();
+    for b in fig.chances.iter().chain(&fig.call_bets) {
+        if b.rtp < *floor.value() {
+            out.push(format!("{}: the bet {} returns {}%, under the floor of {}% (M-17)", game.id, b.name, pct(&b.rtp), pct(floor.value())));
+        }
+        if b.rtp > one {
+            out.push(format!("{}: the bet {} returns {}%, over 100% (certification.md B-12)", game.id, b.name, pct(&b.rtp)));
+        }
+    }
+    out
 }
 
 /// The layout `paytable simulate` plays: a chip of 2 credits on one spot of

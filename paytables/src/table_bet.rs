@@ -19,12 +19,20 @@ pub struct TableBet {
     pub hit: BigRational,
 }
 
-/// Every bet under the floor, named (M-17).
+/// Every bet under the floor (M-17) or over 100 % (certification.md
+/// B-12), named with its figure.
 pub fn refusals(id: &str, bets: &[TableBet], floor: &Floor) -> Vec<String> {
-    bets.iter()
-        .filter(|b| b.rtp < *floor.value())
-        .map(|b| format!("{id}: the bet {} returns {}%, under the floor of {}% (M-17)", b.name, pct(&b.rtp), pct(floor.value())))
-        .collect()
+    let one = BigRational::from_integer(1.into());
+    let mut out = Vec::new();
+    for b in bets {
+        if b.rtp < *floor.value() {
+            out.push(format!("{id}: the bet {} returns {}%, under the floor of {}% (M-17)", b.name, pct(&b.rtp), pct(floor.value())));
+        }
+        if b.rtp > one {
+            out.push(format!("{id}: the bet {} returns {}%, over 100% (certification.md B-12)", b.name, pct(&b.rtp)));
+        }
+    }
+    out
 }
 
 /// The artifact's figures: the lowest RTP of the table's bets (any mix of

@@ -454,9 +454,11 @@ fn touch_table(presses: Res<Presses>, session: Res<SessionRes>, mode: Res<State<
 fn return_of(g: &BingoGame) -> f64 {
     static FIGURES: Mutex<BTreeMap<String, f64>> = Mutex::new(BTreeMap::new());
     let Ok(mut cache) = FIGURES.lock() else { return f64::NAN };
-    *cache.entry(g.id.clone()).or_insert_with(|| {
-        let (n, d) = game_core::bingo::odds::card_odds(g).rtp(&g.patterns);
-        n as f64 / d as f64
+    *cache.entry(g.id.clone()).or_insert_with(|| match game_core::bingo::odds::card_odds(g).rtp(&g.patterns) {
+        Some((n, d)) => n as f64 / d as f64,
+        // An approved paytable's sum always fits (the compiler bounds its
+        // pays); otherwise no figure is shown rather than a wrong one.
+        None => f64::NAN,
     })
 }
 

@@ -91,14 +91,13 @@ pub struct CardOdds {
 }
 
 impl CardOdds {
-    /// The return per credit bet on a card, as (numerator, `draws`).
-    pub fn rtp(&self, patterns: &[Pattern]) -> (u128, u128) {
-        (self.ways.iter().zip(patterns).map(|(w, p)| w * u128::from(p.pays)).sum(), self.draws)
-    }
-
-    /// E[X²] per credit² of what one card pays, as (numerator, `draws`).
-    pub fn second_moment(&self, patterns: &[Pattern]) -> (u128, u128) {
-        (self.ways.iter().zip(patterns).map(|(w, p)| w * u128::from(p.pays) * u128::from(p.pays)).sum(), self.draws)
+    /// The return per credit bet on a card, as (numerator, `draws`);
+    /// `None` where the numerator would not fit 128 bits (issue 49: pays
+    /// near 2^64 overflowed; the compiler bounds them, the sum is checked
+    /// all the same).
+    pub fn rtp(&self, patterns: &[Pattern]) -> Option<(u128, u128)> {
+        let sum = self.ways.iter().zip(patterns).try_fold(0u128, |acc, (w, p)| acc.checked_add(w.checked_mul(u128::from(p.pays))?))?;
+        Some((sum, self.draws))
     }
 }
 

@@ -114,7 +114,7 @@ pub enum RulesError {
     Decks(u8),
     #[error("split to {0} hands: a split makes at least 2 hands")]
     SplitHands(u8),
-    #[error("a blackjack paying {0}:{1} is not a payout (1:1 to 2:1, like 3:2 or 6:5)")]
+    #[error("a blackjack paying {0}:{1} is not a payout (1:1 to 2:1 in terms up to 100 once reduced, like 3:2 or 6:5)")]
     BlackjackPays(u64, u64),
     #[error("standing from {0}: a player may be kept from standing at most up to 11 (BJ 21)")]
     StandFrom(u8),
@@ -123,6 +123,23 @@ pub enum RulesError {
     #[error("doubling soft hands as hard ones (BJ 27) needs a double on a range of totals, not on any two cards")]
     SoftAsHard,
 }
+
+impl RulesError {
+    /// The field of [`Rules`] the problem is in (a paytable names its line).
+    pub fn field(&self) -> &'static str {
+        match self {
+            RulesError::Decks(_) => "decks",
+            RulesError::SplitHands(_) => "split_hands",
+            RulesError::BlackjackPays(..) => "blackjack_pays",
+            RulesError::StandFrom(_) => "stand_from",
+            RulesError::Bonus(_) => "bonus_678_777",
+            RulesError::SoftAsHard => "double_soft_as_hard",
+        }
+    }
+}
+
+/// The largest term of a blackjack payout once reduced (3:2, 6:5, 7:5…).
+pub const MAX_PAYOUT_TERM: u64 = 100;
 
 impl Rules {
     /// The seed's rules exactly (decisions.md, Blackjack; card-games.md
@@ -162,7 +179,11 @@ impl Rules {
             return Err(RulesError::SplitHands(n));
         }
         let Payout { win, per } = self.blackjack_pays;
-        if per == 0 || win < per || win > 2 * per {
+        // Reduced first (30:20 is 3:2), compared in u128: no term of a
+        // paytable's can overflow the check (issue 49).
+        let g = gcd(win, per).max(1);
+        let (w, p) = (win / g, per / g);
+        if per == 0 || w < p || u128::from(w) > 2 * u128::from(p) || p > MAX_PAYOUT_TERM {
             return Err(RulesError::BlackjackPays(win, per));
         }
         if self.stand_from > 12 {
@@ -184,13 +205,17 @@ impl Rules {
 
     /// The smallest bet, in units of the bet's money, whose every return is
     /// whole: a blackjack's `win/per`, and the halves of surrender and
-    /// insurance.
-    pub fn bet_step(&self) -> u64 {
+    /// insurance. `None` for a payout [`Self::check`] refuses (no step of
+    /// it is computed, issue 49).
+    pub fn bet_step(&self) -> Option<u64> {
         let Payout { win, per } = self.blackjack_pays;
         let g = gcd(win, per);
         let bj = per / g.max(1);
+        if bj == 0 || bj > MAX_PAYOUT_TERM {
+            return None;
+        }
         let halves = if self.surrender.is_some() || self.insurance { 2 } else { 1 };
-        bj * halves / gcd(bj, halves)
+        Some(bj * halves / gcd(bj, halves))
     }
 }
 
@@ -205,9 +230,17 @@ mod tests {
     #[test]
     fn the_seed_rules_are_dealable_and_bad_ones_are_named() {
         assert_eq!(Rules::seed().check(), Ok(()));
-        assert_eq!(Rules::seed().bet_step(), 2, "3:2 and the halves: an even bet");
+        assert_eq!(Rules::seed().bet_step(), Some(2), "3:2 and the halves: an even bet");
         let six_five = Rules { blackjack_pays: Payout { win: 6, per: 5 }, ..Rules::seed() };
-        assert_eq!(six_five.bet_step(), 10);
+        assert_eq!(six_five.bet_step(), Some(10));
+        // Issue 49: terms at the edge of u64 are refused, never overflowed.
+        for (win, per) in [(u64::MAX, u64::MAX - 1), (1, 9_223_372_036_854_775_809), (u64::MAX, 0), (0, u64::MAX), (151, 101)] {
+            let r = Rules { blackjack_pays: Payout { win, per }, ..Rules::seed() };
+            assert_eq!(r.check(), Err(RulesError::BlackjackPays(win, per)), "{win}:{per}");
+            let _ = r.bet_step();
+        }
+        let reduced = Rules { blackjack_pays: Payout { win: u64::MAX, per: u64::MAX }, ..Rules::seed() };
+        assert_eq!((reduced.check(), reduced.bet_step()), (Ok(()), Some(2)), "1:1 in large terms");
         assert_eq!(Rules { decks: 9, ..Rules::seed() }.check(), Err(RulesError::Decks(9)));
         assert_eq!(Rules { split_hands: Some(1), ..Rules::seed() }.check(), Err(RulesError::SplitHands(1)));
         assert_eq!(Rules { blackjack_pays: Payout { win: 5, per: 2 }, ..Rules::seed() }.check(), Err(RulesError::BlackjackPays(5, 2)));

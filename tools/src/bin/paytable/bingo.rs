@@ -92,7 +92,7 @@ pub(super) fn simulate(
     // Only the figures the simulation is held to: the base RTP, and the
     // extra balls' chain for one card (not the rest of `paytable check`).
     let sets = game_core::bingo::odds::CardSets::new(&game);
-    let (num, den) = sets.odds().rtp(&game.patterns);
+    let (num, den) = sets.odds().rtp(&game.patterns).ok_or_else(|| anyhow!("{}: the return's sum overflows 128 bits", game.id))?;
     let exact = num as f64 / den.max(1) as f64;
     let seed = seed_or_fresh(seed)?;
     let bar = rounds_bar(rounds, json);
