@@ -153,11 +153,11 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             let spots: Vec<(game_core::baccarat::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
             let cards: [Card; 6] = serde_json::from_value(first.data["deal"]["cards"].clone()).unwrap();
             let coup = game_core::baccarat::Coup::play(&cards);
-            let commission = if first.data["game"] == "bacara-6-sem-comissao" {
+            let commission = game_core::baccarat::Payouts::with(if first.data["game"] == "bacara-6-sem-comissao" {
                 game_core::baccarat::Commission::HalfOnFive
             } else {
                 game_core::baccarat::Commission::FivePercent
-            };
+            });
             assert!(gambles.is_empty(), "round {}: baccarat offers no double-up", r.round);
             return spots.iter().map(|&(s, stake)| s.returned_cents(stake * r.denom, &coup, commission).expect("a stake of whole cents")).sum();
         }

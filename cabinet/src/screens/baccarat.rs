@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy_egui::egui;
 use game_core::baccarat::odds::{Outcomes, Shoe as OddsShoe, outcomes};
-use game_core::baccarat::{BaccaratGame, Commission, Coup, Spot, Winner};
+use game_core::baccarat::{BaccaratGame, Commission, Coup, Payouts, Spot, Winner};
 use game_host::command::Command;
 use game_host::kind::GameKind;
 use game_host::kinds::baccarat::{Baccarat, BaccaratBet, BaccaratRound, Shoe, announce};
@@ -77,11 +77,14 @@ pub fn spot_area(spot: Spot) -> Area {
 }
 
 /// What a spot pays, written as the player's language writes numbers.
-fn pays(spot: Spot, commission: Commission, lang: Lang) -> &'static str {
-    match (spot, commission) {
+fn pays(spot: Spot, table: Payouts, lang: Lang) -> &'static str {
+    match (spot, table.commission) {
         (Spot::Player, _) => "1:1",
         (Spot::Banker, Commission::FivePercent) => lang.t("0,95:1"),
         (Spot::Banker, Commission::HalfOnFive) => lang.t("1:1 (com 5: 0,5:1)"),
+        (Spot::Banker, Commission::HalfOnSix) => lang.t("1:1 (com 6: 0,5:1)"),
+        (Spot::Banker, Commission::EzThreeCardSeven) => lang.t("1:1 (7 com três cartas: empata)"),
+        (Spot::Tie, _) if table.tie_pays == 9 => "9:1",
         (Spot::Tie, _) => "8:1",
         (Spot::PlayerPair | Spot::BankerPair, _) => "11:1",
     }
@@ -141,7 +144,7 @@ fn build_table(
             root.spawn((HandCard(k), Sprite::default(), Transform::default(), Visibility::Hidden));
         }
         for &spot in &table.spots {
-            let label = format!("{}\n{}", spot.name(pt).to_uppercase(), pays(spot, g.0.commission, s.lang()));
+            let label = format!("{}\n{}", spot.name(pt).to_uppercase(), pays(spot, g.0.payouts(), s.lang()));
             let fill = match spot {
                 Spot::Player => Color::srgb(0.08, 0.2, 0.55),
                 Spot::Banker => Color::srgb(0.55, 0.08, 0.1),
@@ -400,10 +403,17 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
         s.t("Coloque fichas e prima JOGAR. Dão-se duas cartas a cada mão, alternadamente, começando pelo ponto; o ás vale 1, o 10 e as figuras 0, as outras o seu número; conta o algarismo das unidades. Com 8 ou 9 (natural) ninguém tira. O ponto tira uma carta com 0 a 5; a banca tira pela tabela de Macau. Ganha o total mais alto. No empate, as apostas no ponto e na banca são devolvidas. O baralho é novo em cada jogada.")
         .into(),
     ));
-    if g.commission == Commission::FivePercent {
-        b.push(Block::Text(s.t("A banca paga 0,95 para 1 (comissão de 5%); por isso a aposta na banca faz-se em múltiplos de 20 cêntimos, para a comissão ser em cêntimos inteiros.").into()));
-    } else {
-        b.push(Block::Text(s.t("A banca paga 1 para 1, e metade quando ganha com 5.").into()));
+    b.push(Block::Text(
+        s.t(match g.commission {
+            Commission::FivePercent => "A banca paga 0,95 para 1 (comissão de 5%); por isso a aposta na banca faz-se em múltiplos de 20 cêntimos, para a comissão ser em cêntimos inteiros.",
+            Commission::HalfOnFive => "A banca paga 1 para 1, e metade quando ganha com 5.",
+            Commission::HalfOnSix => "Sem comissão: a banca paga 1 para 1, e metade quando ganha com 6.",
+            Commission::EzThreeCardSeven => "Sem comissão (EZ): a banca paga 1 para 1; quando ganha com um 7 de três cartas, a aposta na banca é devolvida.",
+        })
+        .into(),
+    ));
+    if g.tie_pays == 9 {
+        b.push(Block::Text(s.t("O empate paga 9 para 1.").into()));
     }
     b.push(bet_range(s, g.minimum, g.maximum(Spot::Player)));
     let rows = g
@@ -411,7 +421,7 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
         .into_iter()
         .zip(&figures)
         .map(|(spot, rtp)| {
-            vec![spot.name(pt).to_owned(), pays(spot, g.commission, s.lang()).to_owned(), format!("{} – {}", g.minimum, g.maximum(spot)), rtp.clone()]
+            vec![spot.name(pt).to_owned(), pays(spot, g.payouts(), s.lang()).to_owned(), format!("{} – {}", g.minimum, g.maximum(spot)), rtp.clone()]
         })
         .collect();
     b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("paga").into(), s.t("limites (créd.)").into(), s.t("retorno").into()], rows });
@@ -428,7 +438,7 @@ fn returns(g: &BaccaratGame) -> Vec<String> {
     g.spots()
         .into_iter()
         .map(|spot| {
-            let (n, d) = o.rtp(spot, g.commission);
+            let (n, d) = o.rtp(spot, g.payouts());
             format!("{:.2}%", n as f64 * 100.0 / d.max(1) as f64)
         })
         .collect()
@@ -440,8 +450,9 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Some(first) = r.steps.first().filter(|st| st.step.name == Baccarat::OPENING) else { return false };
     let Ok(o) = serde_json::from_value::<Opening<BaccaratBet, Shoe>>(first.step.data.clone()) else { return false };
     let pt = s.lang() == Lang::Pt;
-    let commission = s.games().iter().find_map(|g| g.rules::<Baccarat>().filter(|b| b.0.id == o.game)).map_or(Commission::FivePercent, |g| g.0.commission);
-    let round = BaccaratRound { bet: o.bet, coup: Coup::play(&o.deal.cards), commission };
+    let payouts =
+        s.games().iter().find_map(|g| g.rules::<Baccarat>().filter(|b| b.0.id == o.game)).map_or(Payouts::with(Commission::FivePercent), |g| g.0.payouts());
+    let round = BaccaratRound { bet: o.bet, coup: Coup::play(&o.deal.cards), payouts };
     let hand = |cards: &[game_core::cards::Card]| cards.iter().map(|c| c.pretty()).collect::<Vec<_>>().join(" ");
     ui.heading(announce(&round.coup, s.lang()));
     ui.label(format!("{}: {} ({})", s.t("ponto"), hand(&round.coup.player), round.coup.player_total()));

@@ -34,6 +34,35 @@ pub enum Commission {
     /// b) half the winnings when banca wins with a total of 5 (0.5:1);
     /// every other banca win pays 1:1.
     HalfOnFive,
+    /// Macau's no-commission table (issue 49): half the winnings when
+    /// banca wins with a total of 6 (1:2); every other banca win 1:1.
+    HalfOnSix,
+    /// EZ baccarat (issue 49): a banca win with a three-card 7 pushes (the
+    /// stake back); every other banca win pays 1:1.
+    EzThreeCardSeven,
+}
+
+/// What a table pays where its paytable chooses (issue 49): the banca's
+/// deduction and the tie's odds (8:1, or 9:1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Payouts {
+    pub commission: Commission,
+    pub tie_pays: u8,
+}
+
+impl Payouts {
+    /// The text's table: the given commission, a tie paying 8:1.
+    pub const fn with(commission: Commission) -> Payouts {
+        Payouts { commission, tie_pays: 8 }
+    }
+}
+
+fn eight() -> u8 {
+    8
+}
+
+fn is_eight(n: &u8) -> bool {
+    *n == 8
 }
 
 /// The bets ("chances") of the table (PB 7, 19).
@@ -76,18 +105,20 @@ impl Spot {
 
     /// What the spot returns per unit staked, stake included, on `coup`:
     /// a fraction (numerator, denominator).
-    pub fn returns(self, coup: &Coup, commission: Commission) -> (u64, u64) {
+    pub fn returns(self, coup: &Coup, table: Payouts) -> (u64, u64) {
         let (p, b) = (coup.player_total(), coup.banker_total());
         match self {
             Spot::Player if p > b => (2, 1),
-            Spot::Banker if b > p => match commission {
+            Spot::Banker if b > p => match table.commission {
                 Commission::FivePercent => (39, 20),
                 Commission::HalfOnFive if b == 5 => (3, 2),
-                Commission::HalfOnFive => (2, 1),
+                Commission::HalfOnSix if b == 6 => (3, 2),
+                Commission::EzThreeCardSeven if b == 7 && coup.banker.len() == 3 => (1, 1),
+                Commission::HalfOnFive | Commission::HalfOnSix | Commission::EzThreeCardSeven => (2, 1),
             },
             // A tie returns the ponto and banca bets (seed 003 §18).
             Spot::Player | Spot::Banker if p == b => (1, 1),
-            Spot::Tie if p == b => (9, 1),
+            Spot::Tie if p == b => (u64::from(table.tie_pays) + 1, 1),
             Spot::PlayerPair if coup.player_pair() => (12, 1),
             Spot::BankerPair if coup.banker_pair() => (12, 1),
             _ => (0, 1),
@@ -102,15 +133,15 @@ impl Spot {
     pub fn cent_step(self, commission: Commission) -> u64 {
         match (self, commission) {
             (Spot::Banker, Commission::FivePercent) => 20,
-            (Spot::Banker, Commission::HalfOnFive) => 2,
+            (Spot::Banker, Commission::HalfOnFive | Commission::HalfOnSix) => 2,
             _ => 1,
         }
     }
 
     /// The cents returned on `stake` cents, stake included; None when the
     /// return is not a whole number of cents (a stake off [`Spot::cent_step`]).
-    pub fn returned_cents(self, stake: u64, coup: &Coup, commission: Commission) -> Option<u64> {
-        let (num, den) = self.returns(coup, commission);
+    pub fn returned_cents(self, stake: u64, coup: &Coup, table: Payouts) -> Option<u64> {
+        let (num, den) = self.returns(coup, table);
         let scaled = u128::from(stake).checked_mul(u128::from(num))?;
         if !scaled.is_multiple_of(u128::from(den)) {
             return None;
@@ -206,6 +237,9 @@ pub struct BaccaratGame {
     /// 8, or 6 (PB 3, 15 b).
     pub decks: u8,
     pub commission: Commission,
+    /// What a tie pays: 8 (the text, BAC-T6) or 9 (issue 49).
+    #[serde(default = "eight", skip_serializing_if = "is_eight")]
+    pub tie_pays: u8,
     /// Whether the pair bets are offered (an operator option, PB 19).
     pub pairs: bool,
     /// The table minimum per spot, in credits (PB 8's maxima are multiples of it).
@@ -218,6 +252,11 @@ impl BaccaratGame {
     /// The cards in the shoe.
     pub fn shoe_size(&self) -> usize {
         52 * usize::from(self.decks)
+    }
+
+    /// What this table pays where its paytable chooses.
+    pub fn payouts(&self) -> Payouts {
+        Payouts { commission: self.commission, tie_pays: self.tie_pays }
     }
 
     /// The spots this table offers.
@@ -280,7 +319,7 @@ mod tests {
         assert_eq!((banker_five.player_total(), banker_five.banker_total()), (0, 9));
         let tie = Coup::play(&cards("9s 9h Kd Kc 4s 5d"));
         assert_eq!(tie.winner(), Winner::Tie);
-        let c5 = Commission::FivePercent;
+        let c5 = Payouts::with(Commission::FivePercent);
         assert_eq!(Spot::Banker.returns(&banker_five, c5), (39, 20));
         assert_eq!(Spot::Banker.returned_cents(20, &banker_five, c5), Some(39));
         assert_eq!(Spot::Banker.returned_cents(30, &banker_five, c5), None, "5% of 10 cents is half a cent");
@@ -292,18 +331,32 @@ mod tests {
         // Banca wins with 5 under PB 32 b): half the winnings.
         let five = Coup::play(&cards("Ks 2h Qd 3c 4s Jd"));
         assert_eq!((five.player_total(), five.banker_total(), five.winner()), (4, 5, Winner::Banker));
-        assert_eq!(Spot::Banker.returns(&five, Commission::HalfOnFive), (3, 2));
-        assert_eq!(Spot::Banker.returned_cents(3, &five, Commission::HalfOnFive), None);
-        assert_eq!(Spot::Banker.returns(&banker_five, Commission::HalfOnFive), (2, 1));
+        let half5 = Payouts::with(Commission::HalfOnFive);
+        assert_eq!(Spot::Banker.returns(&five, half5), (3, 2));
+        assert_eq!(Spot::Banker.returned_cents(3, &five, half5), None);
+        assert_eq!(Spot::Banker.returns(&banker_five, half5), (2, 1));
+        // Issue 49: Macau's no-commission (half on a six), EZ (a
+        // three-card 7 pushes), a tie at 9:1.
+        let six = Coup::play(&cards("Ks 2h Qd 4c 4s Jd"));
+        assert_eq!((six.player_total(), six.banker_total(), six.winner()), (4, 6, Winner::Banker));
+        let half6 = Payouts::with(Commission::HalfOnSix);
+        assert_eq!((Spot::Banker.returns(&six, half6), Spot::Banker.returns(&five, half6)), ((3, 2), (2, 1)));
+        let seven3 = Coup::play(&cards("Ks 3h Qd Kc 4s 4d"));
+        assert_eq!((seven3.player_total(), seven3.banker_total(), seven3.banker.len()), (4, 7, 3));
+        let seven2 = Coup::play(&cards("Ks 3h Qd 4c 5s Jd"));
+        assert_eq!((seven2.player_total(), seven2.banker_total(), seven2.banker.len()), (5, 7, 2));
+        let ez = Payouts::with(Commission::EzThreeCardSeven);
+        assert_eq!((Spot::Banker.returns(&seven3, ez), Spot::Banker.returns(&seven2, ez)), ((1, 1), (2, 1)));
+        assert_eq!(Spot::Tie.returns(&tie, Payouts { tie_pays: 9, ..c5 }), (10, 1));
         let pairs = Coup::play(&cards("Ks Qh Kd Qc 4s 5d"));
         assert_eq!(Spot::PlayerPair.returns(&pairs, c5), (12, 1));
         assert_eq!(Spot::BankerPair.returns(&pairs, c5), (12, 1));
         assert_eq!(Spot::BankerPair.returns(&tie, c5), (0, 1));
         for s in Spot::ALL {
-            for c in [Commission::FivePercent, Commission::HalfOnFive] {
+            for c in [Commission::FivePercent, Commission::HalfOnFive, Commission::HalfOnSix, Commission::EzThreeCardSeven] {
                 let step = s.cent_step(c);
-                for coup in [&banker_five, &tie, &five, &pairs] {
-                    assert!(s.returned_cents(step, coup, c).is_some(), "{s:?} {c:?}");
+                for coup in [&banker_five, &tie, &five, &pairs, &six, &seven3] {
+                    assert!(s.returned_cents(step, coup, Payouts { tie_pays: 9, ..Payouts::with(c) }).is_some(), "{s:?} {c:?}");
                 }
             }
         }
@@ -313,7 +366,16 @@ mod tests {
     /// card may repeat up to 8 times, never more.
     #[test]
     fn the_deal_draws_six_cards_of_the_shoe() {
-        let game = BaccaratGame { id: "b".into(), name: "B".into(), decks: 8, commission: Commission::FivePercent, pairs: true, minimum: 1, chips: vec![1] };
+        let game = BaccaratGame {
+            id: "b".into(),
+            name: "B".into(),
+            decks: 8,
+            commission: Commission::FivePercent,
+            tie_pays: 8,
+            pairs: true,
+            minimum: 1,
+            chips: vec![1],
+        };
         let mut rng = meters::rng::StreamRng::from_seed(11);
         let mut seen = [0u64; 52];
         for _ in 0..52_000 {

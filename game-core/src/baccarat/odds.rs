@@ -6,7 +6,7 @@
 //! paytable compiler turns them into each bet's RTP as a fraction; the
 //! cabinet's help shows them.
 
-use super::{Commission, Spot, tableau};
+use super::{Commission, Payouts, Spot, tableau};
 
 /// A shoe by rank (index as `Card::rank`: the deuce 0 … the ace 12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +48,9 @@ pub struct Outcomes {
     /// are a pair (PB 20) in that share of the draws.
     pub pair_draws: u128,
     pub two_card_draws: u128,
+    /// The draws whose coup banca wins with a three-card 7 (EZ baccarat's
+    /// push, issue 49).
+    pub banker_three_card_sevens: u128,
 }
 
 impl Outcomes {
@@ -70,15 +73,19 @@ impl Outcomes {
 
     /// What `spot` returns per unit staked, stake included, averaged over
     /// every draw: its exact RTP as (numerator, denominator).
-    pub fn rtp(&self, spot: Spot, commission: Commission) -> (u128, u128) {
+    pub fn rtp(&self, spot: Spot, table: Payouts) -> (u128, u128) {
         let (d, tie, bw) = (self.draws, self.ties(), self.banker_wins());
-        match (spot, commission) {
+        match (spot, table.commission) {
             (Spot::Player, _) => (2 * self.player_wins() + tie, d),
             // 39/20 on a win, the stake back on a tie.
             (Spot::Banker, Commission::FivePercent) => (39 * bw + 20 * tie, 20 * d),
-            // 3/2 on a win with 5, 2 on the other wins.
+            // 3/2 on a win with 5 (or with 6, Macau's no-commission), 2 on
+            // the other wins.
             (Spot::Banker, Commission::HalfOnFive) => (3 * self.banker_wins_on(5) + 4 * (bw - self.banker_wins_on(5)) + 2 * tie, 2 * d),
-            (Spot::Tie, _) => (9 * tie, d),
+            (Spot::Banker, Commission::HalfOnSix) => (3 * self.banker_wins_on(6) + 4 * (bw - self.banker_wins_on(6)) + 2 * tie, 2 * d),
+            // EZ: a three-card 7 returns the stake, the other wins 2.
+            (Spot::Banker, Commission::EzThreeCardSeven) => (2 * (bw - self.banker_three_card_sevens) + self.banker_three_card_sevens + tie, d),
+            (Spot::Tie, _) => ((u128::from(table.tie_pays) + 1) * tie, d),
             (Spot::PlayerPair | Spot::BankerPair, _) => (12 * self.pair_draws, self.two_card_draws.max(1)),
         }
     }
@@ -97,6 +104,7 @@ pub fn outcomes(shoe: &Shoe) -> Outcomes {
     // remaining N−k cards taken 6−k in order.
     let extend: Vec<u128> = (0..=6).map(|k| falling(n.saturating_sub(k), 6 - k)).collect();
     let mut totals = [[0u128; 10]; 10];
+    let mut sevens = 0u128;
     for p1 in 0..10 {
         let w1 = u128::from(c[p1]);
         if w1 == 0 {
@@ -121,7 +129,7 @@ pub fn outcomes(shoe: &Shoe) -> Outcomes {
                         continue;
                     }
                     c[b2] -= 1;
-                    coup_from(&mut c, &mut totals, &extend, w4, ((p1 + p2) % 10) as u8, ((b1 + b2) % 10) as u8);
+                    coup_from(&mut c, (&mut totals, &mut sevens), &extend, w4, ((p1 + p2) % 10) as u8, ((b1 + b2) % 10) as u8);
                     c[b2] += 1;
                 }
                 c[p2] += 1;
@@ -131,24 +139,31 @@ pub fn outcomes(shoe: &Shoe) -> Outcomes {
         c[p1] += 1;
     }
     let pair_draws = shoe.ranks.iter().map(|&c| u128::from(c) * u128::from(c.saturating_sub(1))).sum();
-    Outcomes { draws: falling(n, 6), totals, pair_draws, two_card_draws: falling(n, 2) }
+    Outcomes { draws: falling(n, 6), totals, pair_draws, two_card_draws: falling(n, 2), banker_three_card_sevens: sevens }
 }
 
 /// The third cards of a coup whose first four (weight `w`) gave the ponto
 /// `p` and the banca `b`, by the tableau.
-fn coup_from(c: &mut [u64; 10], totals: &mut [[u128; 10]; 10], extend: &[u128], w: u128, p: u8, b: u8) {
-    let mut end = |p: u8, b: u8, w: u128, used: usize| totals[usize::from(p)][usize::from(b)] += w * extend[used];
+fn coup_from(c: &mut [u64; 10], (totals, sevens): (&mut [[u128; 10]; 10], &mut u128), extend: &[u128], w: u128, p: u8, b: u8) {
+    // A coup the banca ends with a third card counts its three-card 7
+    // wins too (EZ).
+    let mut end = |p: u8, b: u8, w: u128, used: usize, banker_third: bool| {
+        totals[usize::from(p)][usize::from(b)] += w * extend[used];
+        if banker_third && b == 7 && p < 7 {
+            *sevens += w * extend[used];
+        }
+    };
     if tableau::natural(p) || tableau::natural(b) {
-        return end(p, b, w, 4);
+        return end(p, b, w, 4, false);
     }
     if !tableau::player_draws(p) {
         if !tableau::banker_draws(b, None) {
-            return end(p, b, w, 4);
+            return end(p, b, w, 4, false);
         }
         for b3 in 0..10u8 {
             let w5 = w * u128::from(c[usize::from(b3)]);
             if w5 > 0 {
-                end(p, (b + b3) % 10, w5, 5);
+                end(p, (b + b3) % 10, w5, 5, true);
             }
         }
         return;
@@ -160,14 +175,14 @@ fn coup_from(c: &mut [u64; 10], totals: &mut [[u128; 10]; 10], extend: &[u128], 
         }
         let p_final = (p + p3) % 10;
         if !tableau::banker_draws(b, Some(p3)) {
-            end(p_final, b, w5, 5);
+            end(p_final, b, w5, 5, false);
             continue;
         }
         c[usize::from(p3)] -= 1;
         for b3 in 0..10u8 {
             let w6 = w5 * u128::from(c[usize::from(b3)]);
             if w6 > 0 {
-                end(p_final, (b + b3) % 10, w6, 6);
+                end(p_final, (b + b3) % 10, w6, 6, true);
             }
         }
         c[usize::from(p3)] += 1;

@@ -5,8 +5,8 @@
 //! killed coup resumes and shows the same cards). No decision: the
 //! tableau plays both hands.
 //!
-//! Money: a banca win pays 0.95:1 (PB 32 a) or half on a five (PB 32 b),
-//! fractions of a credit. Nothing is rounded: a banca stake is taken only
+//! Money: a banca win pays 0.95:1 (PB 32 a), half on a five (PB 32 b) or
+//! on a six (Macau's no-commission), fractions of a credit. Nothing is rounded: a banca stake is taken only
 //! in whole steps of [`Spot::cent_step`] cents (20 with the 5%
 //! commission), so every return is a whole number of cents, and the win is
 //! settled in cents ([`GameKind::win_cents`]).
@@ -35,14 +35,15 @@ pub struct Shoe {
 pub struct BaccaratRound {
     pub bet: BaccaratBet,
     pub coup: Coup,
-    pub commission: game_core::baccarat::Commission,
+    /// The table's banca deduction and tie odds.
+    pub payouts: game_core::baccarat::Payouts,
 }
 
 impl BaccaratRound {
     /// Each spot with its stake and what it returns in cents at `denom`
     /// (None: not whole cents, which `check_stake` never lets through).
     pub fn settlement(&self, denom: Cents) -> Vec<(Spot, u64, Option<Cents>)> {
-        self.bet.spots.iter().map(|&(s, stake)| (s, stake, stake.checked_mul(denom).and_then(|c| s.returned_cents(c, &self.coup, self.commission)))).collect()
+        self.bet.spots.iter().map(|&(s, stake)| (s, stake, stake.checked_mul(denom).and_then(|c| s.returned_cents(c, &self.coup, self.payouts)))).collect()
     }
 }
 
@@ -148,7 +149,7 @@ impl GameKind for Baccarat {
     }
 
     fn open(&self, bet: &BaccaratBet, deal: &Shoe) -> BaccaratRound {
-        BaccaratRound { bet: bet.clone(), coup: Coup::play(&deal.cards), commission: self.0.commission }
+        BaccaratRound { bet: bet.clone(), coup: Coup::play(&deal.cards), payouts: self.0.payouts() }
     }
 
     super::decided_by_the_draw!(BaccaratRound);
@@ -161,7 +162,7 @@ impl GameKind for Baccarat {
             .spots
             .iter()
             .map(|&(s, stake)| {
-                let (n, d) = s.returns(&round.coup, round.commission);
+                let (n, d) = s.returns(&round.coup, round.payouts);
                 stake.saturating_mul(n) / d
             })
             .fold(0u64, u64::saturating_add)

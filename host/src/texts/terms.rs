@@ -15,7 +15,10 @@
 /// are here too (an operator naming a level anew adds its English).
 pub(super) const TERMS: &[(&str, &str)] = &[
     ("Bacará", "Baccarat"),
+    ("Bacará (empate 9:1)", "Baccarat (tie 9:1)"),
+    ("Bacará EZ", "EZ Baccarat"),
     ("Bacará sem comissão", "No-Commission Baccarat"),
+    ("Bacará sem comissão (Macau)", "No-Commission Baccarat (Macau)"),
     ("Banca Francesa", "Banca Francesa"),
     ("Bar", "Bar"),
     ("Barra Dupla", "Double Bar"),
