@@ -145,7 +145,9 @@ fn dice_bet(s: &mut Session, player: &mut StreamRng, spots: &[serde_json::Value]
 fn baccarat_bet(s: &mut Session, player: &mut StreamRng) {
     s.command(Command::EditBet { edit: serde_json::json!("Clear") });
     for _ in 0..1 + player.uniform(3) {
-        let spot = BaccaratSpot::ALL[player.index(BaccaratSpot::ALL.len())];
+        // The spots this table offers (its side bets too, issue 49).
+        let offered = s.rules::<Baccarat>().map(|g| g.0.spots()).unwrap_or_else(|| vec![BaccaratSpot::Player]);
+        let spot = offered[player.index(offered.len())];
         let banca = spot == BaccaratSpot::Banker;
         if banca {
             s.adjust_bet(BetControl::Amount, 3);

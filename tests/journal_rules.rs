@@ -23,6 +23,7 @@ pub struct Rules {
     pub stud: StudPokerGame,
     pub blackjack: BTreeMap<String, game_core::blackjack::BlackjackGame>,
     pub bingo: BTreeMap<String, game_core::bingo::BingoGame>,
+    pub baccarat: BTreeMap<String, game_core::baccarat::BaccaratGame>,
 }
 
 /// A reel round's win in credits, worked out again from its journaled
@@ -70,7 +71,12 @@ pub fn rules() -> Rules {
         let paytables::artifact::CompiledGame::Bingo(g) = load(id) else { panic!("{id} is not bingo") };
         bingo.insert(id.to_owned(), g);
     }
-    Rules { reels, draw, stud, blackjack, bingo }
+    let mut baccarat = BTreeMap::new();
+    for id in ["bacara", "bacara-6-sem-comissao", "bacara-macau", "bacara-ez", "bacara-empate-9"] {
+        let paytables::artifact::CompiledGame::Baccarat(g) = load(id) else { panic!("{id} is not baccarat") };
+        baccarat.insert(id.to_owned(), g);
+    }
+    Rules { reels, draw, stud, blackjack, bingo, baccarat }
 }
 
 /// What the rules pay (cents, before progressives) for the outcome and
@@ -153,11 +159,7 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             let spots: Vec<(game_core::baccarat::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
             let cards: [Card; 6] = serde_json::from_value(first.data["deal"]["cards"].clone()).unwrap();
             let coup = game_core::baccarat::Coup::play(&cards);
-            let commission = game_core::baccarat::Payouts::with(if first.data["game"] == "bacara-6-sem-comissao" {
-                game_core::baccarat::Commission::HalfOnFive
-            } else {
-                game_core::baccarat::Commission::FivePercent
-            });
+            let commission = rules.baccarat[first.data["game"].as_str().unwrap()].payouts();
             assert!(gambles.is_empty(), "round {}: baccarat offers no double-up", r.round);
             return spots.iter().map(|&(s, stake)| s.returned_cents(stake * r.denom, &coup, commission).expect("a stake of whole cents")).sum();
         }

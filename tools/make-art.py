@@ -448,6 +448,13 @@ def main():
         '<path d="M340 90 L460 210" stroke="#c8102e" stroke-width="18" stroke-linecap="round"/>'
     )
     write("games/bacara-6-sem-comissao/logo.svg", logo("#0f3f5a", face_card(130, -8, "6", "#c8102e") + coin))
+    # The variants (issue 49): Macau's no-commission table, its banker's 6
+    # beside the struck coin on jade; EZ baccarat, the banker's three-card
+    # 7 fanned (its push and its Dragon 7); the tie at 9:1, two nines side
+    # by side, level.
+    write("games/bacara-macau/logo.svg", logo("#0f5a4a", face_card(130, 8, "6", "#1b1b1b") + coin))
+    write("games/bacara-ez/logo.svg", logo("#4a0f5a", face_card(150, -14, "2", "#1b1b1b") + face_card(230, 0, "2", "#c8102e") + face_card(310, 14, "3", "#1b1b1b")))
+    write("games/bacara-empate-9/logo.svg", logo("#5a3a0f", face_card(160, 0, "9", "#1b1b1b") + face_card(300, 0, "9", "#c8102e")))
     chip_under = (
         '<ellipse cx="300" cy="222" rx="150" ry="40" fill="#c8102e" stroke="#fbf8f0" stroke-width="6"/>'
         + "".join(f'<rect x="{300 + 118 * math.cos(2 * math.pi * k / 8) - 12:.1f}" y="{222 + 31 * math.sin(2 * math.pi * k / 8) - 7:.1f}" width="24" height="14" rx="4" fill="#fbf8f0"/>' for k in range(8))

@@ -172,6 +172,9 @@ mod tests {
             "cussec",
             "bacara",
             "bacara-6-sem-comissao",
+            "bacara-macau",
+            "bacara-ez",
+            "bacara-empate-9",
             "blackjack",
             "blackjack-classico",
             "bingo-90",
@@ -181,8 +184,8 @@ mod tests {
         ] {
             names.extend(for_game(id, &[]));
         }
-        // 54 cards, 6 chips, 10 tables, wheels and scenes, 6 dice, 10 buttons, 14 logos, 7 + 10 symbols.
-        assert_eq!(names.len(), 54 + 6 + 10 + 6 + 10 + 14 + 7 + 10);
+        // 54 cards, 6 chips, 10 tables, wheels and scenes, 6 dice, 10 buttons, 17 logos, 7 + 10 symbols.
+        assert_eq!(names.len(), 54 + 6 + 10 + 6 + 10 + 17 + 7 + 10);
         assert_eq!(check(&names), Vec::<ArtError>::new());
         // Every file is drawn in the kit's own colours, not blank: a card
         // face at its screen size has ink and paper.

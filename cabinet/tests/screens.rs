@@ -484,8 +484,8 @@ fn blackjack_plays_a_split_a_double_a_surrender_and_insurance_by_touch() {
     let _one = one_at_a_time();
     let rig = Rig::new();
     let cab = launch_with_a_note(&rig);
-    // Blackjack is the twelfth game of the shipped menu.
-    for _ in 0..11 {
+    // Blackjack, where the shipped menu lists it.
+    for _ in 0..menu_position("blackjack") {
         rig.key("Right");
     }
     std::thread::sleep(Duration::from_millis(400));
@@ -581,8 +581,8 @@ fn bingo_plays_four_cards_and_buys_an_extra_ball_by_touch() {
     let _one = one_at_a_time();
     let rig = Rig::new();
     let mut cab = launch_with_a_note(&rig);
-    // Bingo 75 is the sixteenth game of the shipped menu.
-    for _ in 0..15 {
+    // Bingo 75, where the shipped menu lists it.
+    for _ in 0..menu_position("bingo-75") {
         rig.key("Right");
     }
     std::thread::sleep(Duration::from_millis(400));
@@ -658,6 +658,70 @@ fn bingo_plays_four_cards_and_buys_an_extra_ball_by_touch() {
     rig.keep_screenshots("screen-bingo", 3);
 }
 
+/// Issue 49: Macau's no-commission table offers seven spots, laid out in
+/// two rows (ponto, banca, empate; then the pairs, either pair and perfect
+/// pair). A chip on perfect pair by touch in the second row, one on either
+/// pair by its key (F4); coups until either pair wins, each coup's win
+/// worked out here from the committed cards alone (a pair: two of one
+/// rank; a perfect pair: one card twice) and the meters against it.
+#[test]
+fn the_side_bets_of_a_two_row_baccarat_table_pay_the_committed_cards() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    for _ in 0..menu_position("bacara-macau") {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    // The second row's fourth spot: perfect pair (1180 design units over
+    // four spots, beneath the first row).
+    let (x, y) = layout::Area::new(60.0 + 3.0 * 295.0, 610.0, 283.0, 82.0).centre();
+    rig.touch(x, y);
+    rig.key("F4");
+    let rank = |c: &str| c[..c.len() - 1].to_owned();
+    let (mut credit, mut paired) = (2_000u64, false);
+    for coup in 1..=60u64 {
+        rig.key("space");
+        let i = rig.wait_for("the coup to settle", |i| i.state().open_round.is_none() && i.state().last_round == coup);
+        let r = i.recall(1).unwrap().remove(0);
+        let mut spots: Vec<(String, u64)> = serde_json::from_value(r.steps[0].step.data["bet"]["spots"].clone()).unwrap();
+        spots.sort();
+        assert_eq!(spots, [("EitherPair".to_owned(), 2), ("PerfectPair".to_owned(), 2)], "the touched and keyed spots");
+        let c: Vec<String> = serde_json::from_value(r.steps[0].step.data["deal"]["cards"].clone()).unwrap();
+        // The ponto's first two are cards 0 and 2, the banca's 1 and 3.
+        let pairs = [rank(&c[0]) == rank(&c[2]), rank(&c[1]) == rank(&c[3])];
+        let perfect = [c[0] == c[2], c[1] == c[3]];
+        let either = if pairs[0] || pairs[1] { 2 * 6 } else { 0 };
+        let perfect_pays = match perfect {
+            [true, true] => 2 * 201,
+            [true, false] | [false, true] => 2 * 26,
+            [false, false] => 0,
+        };
+        let meters::RecallOutcome::Settled { win, credit_after, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
+        assert_eq!(win, either + perfect_pays, "coup {coup}: {c:?}");
+        assert_eq!(credit_after, credit - 4 + win);
+        credit = credit_after;
+        if either > 0 {
+            std::thread::sleep(Duration::from_millis(600));
+            let said = rig::text_beside(&rig.shot());
+            assert!(said.contains("QUALQUER PAR") && said.contains("PAR PERFEITO"), "{said}");
+            paired = true;
+            break;
+        }
+    }
+    assert!(paired, "60 coups without a pair");
+    rig.shot_in_english();
+    stop(cab);
+    rig.keep_screenshots("screen-baccarat-side-bets", 2);
+}
+
+/// Where the shipped configuration's menu lists `id` (the presses of
+/// "Right" from the first game).
+fn menu_position(id: &str) -> usize {
+    let games = game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron")).unwrap().games;
+    games.iter().position(|g| g == id).unwrap_or_else(|| panic!("{id} is not in the shipped menu"))
+}
+
 /// Baccarat by touch (issue 31): 20 credits on banca (its 5% commission
 /// whole cents), a chip on ponto and on the tie; coups played until one
 /// is a banca win and one a tie, each coup's win checked against the six
@@ -669,8 +733,8 @@ fn baccarat_plays_coups_by_touch_and_pays_the_committed_cards() {
     let _one = one_at_a_time();
     let rig = Rig::new();
     let cab = launch_with_a_note(&rig);
-    // Bacará is the tenth game.
-    for _ in 0..9 {
+    // Bacará, where the shipped menu lists it.
+    for _ in 0..menu_position("bacara") {
         rig.key("Right");
     }
     std::thread::sleep(Duration::from_millis(400));

@@ -2,7 +2,8 @@
 //! the banca's deduction (PB 32 a or b, or the variants casinos ship,
 //! issue 49: Macau's no-commission paying half on a banca 6, EZ baccarat's
 //! push on a banca three-card 7), the tie's odds (8:1, or 9:1), whether
-//! the pairs are offered, the table minimum and the chips.
+//! the pairs are offered, the side bets (issue 49: either pair, perfect
+//! pair, EZ's Dragon 7 and Panda 8), the table minimum and the chips.
 //!
 //! The exact figures are game-core's enumeration of the shoe without
 //! replacement ([`game_core::baccarat::odds`]): every sequence of cards a
@@ -10,11 +11,15 @@
 //! court cards), each weighted by the ways the shoe deals it, over the
 //! N·(N−1)···(N−5) ordered six-card draws. A pair depends on ranks, not
 //! points: its probability is Σ cᵣ(cᵣ−1) over N(N−1), the first two cards
-//! of a hand being any two cards of the shoe. Here they become fractions,
-//! checked against a brute force and the published figures.
+//! of a hand being any two cards of the shoe; either pair and perfect pair
+//! (by card, not rank) are counted over the first four cards the same way.
+//! Here they become fractions, checked against a brute force and the
+//! published figures.
 //!
 //! ```ron
 //! BaccaratPaytable(id: "bacara", name: "Bacará", decks: 8, commission: FivePercent, pairs: true, minimum: 1, chips: [1, 5, 20, 100])
+//! BaccaratPaytable(id: "ez", name: "EZ", decks: 8, commission: EzThreeCardSeven, pairs: false,
+//!     side_bets: [Dragon7, Panda8], minimum: 1, chips: [1, 5])
 //! ```
 
 use game_core::baccarat::odds::{Shoe, outcomes};
@@ -40,6 +45,10 @@ pub struct BaccaratPaytable {
     #[serde(default = "eight")]
     pub tie_pays: u8,
     pub pairs: bool,
+    /// The side bets beyond the pairs: any of `EitherPair`, `PerfectPair`,
+    /// `Dragon7`, `Panda8`, each once.
+    #[serde(default)]
+    pub side_bets: Vec<Spot>,
     pub minimum: u64,
     pub chips: Vec<u64>,
 }
@@ -62,6 +71,14 @@ pub fn compile_baccarat(file: &str, src: &str) -> Result<BaccaratGame, PaytableE
     if p.minimum == 0 {
         e.at(Path::default().field("minimum"), "the table minimum must be at least 1 credit");
     }
+    for (i, spot) in p.side_bets.iter().enumerate() {
+        let at = Path::default().field("side_bets").index(i);
+        if !Spot::SIDE_BETS.contains(spot) {
+            e.at(at, format!("{spot:?} is no side bet: a table offers EitherPair, PerfectPair, Dragon7 or Panda8 here (the pairs with `pairs: true`)"));
+        } else if p.side_bets[..i].contains(spot) {
+            e.at(at, format!("{spot:?} is listed twice"));
+        }
+    }
     let chips = crate::dice::chips(&mut e, &p.chips, p.minimum, p.minimum.saturating_mul(Spot::Player.limit_ratio()));
     e.result(|| BaccaratGame {
         id: p.id.clone(),
@@ -70,6 +87,7 @@ pub fn compile_baccarat(file: &str, src: &str) -> Result<BaccaratGame, PaytableE
         commission: p.commission,
         tie_pays: p.tie_pays,
         pairs: p.pairs,
+        side_bets: Spot::SIDE_BETS.into_iter().filter(|s| p.side_bets.contains(s)).collect(),
         minimum: p.minimum,
         chips,
     })
@@ -89,33 +107,32 @@ pub fn banker_pays(commission: Commission) -> &'static str {
     }
 }
 
-/// Each bet's exact figures on `shoe` at the table's payouts; the pairs
-/// when offered.
-pub fn figures(shoe: &Shoe, table: Payouts, pairs: bool) -> Vec<TableBet> {
-    let o = outcomes(shoe);
-    let d = o.draws;
-    let hit = |spot: Spot| match spot {
-        Spot::Player => frac((o.player_wins(), d)),
-        Spot::Banker => frac((o.banker_wins(), d)),
-        Spot::Tie => frac((o.ties(), d)),
-        Spot::PlayerPair | Spot::BankerPair => frac((o.pair_draws, o.two_card_draws)),
-    };
-    let pays = |spot: Spot| match spot {
+/// What a spot pays, as the figures write it.
+pub fn pays(spot: Spot, table: Payouts) -> String {
+    match spot {
         Spot::Player => "1:1".to_owned(),
         Spot::Banker => banker_pays(table.commission).to_owned(),
         Spot::Tie => format!("{}:1", table.tie_pays),
         Spot::PlayerPair | Spot::BankerPair => "11:1".to_owned(),
-    };
-    Spot::ALL
-        .into_iter()
-        .filter(|s| pairs || !matches!(s, Spot::PlayerPair | Spot::BankerPair))
-        .map(|s| TableBet { name: format!("{} / {}", s.name(true), s.name(false)), pays: pays(s), rtp: frac(o.rtp(s, table)), hit: hit(s) })
+        Spot::EitherPair => "5:1".to_owned(),
+        Spot::PerfectPair => "25:1 (200:1 both)".to_owned(),
+        Spot::Dragon7 => "40:1".to_owned(),
+        Spot::Panda8 => "25:1".to_owned(),
+    }
+}
+
+/// Each offered spot's exact figures on `shoe` at the table's payouts.
+pub fn figures(shoe: &Shoe, table: Payouts, spots: &[Spot]) -> Vec<TableBet> {
+    let o = outcomes(shoe);
+    spots
+        .iter()
+        .map(|&s| TableBet { name: format!("{} / {}", s.name(true), s.name(false)), pays: pays(s, table), rtp: frac(o.rtp(s, table)), hit: frac(o.hits(s)) })
         .collect()
 }
 
 /// The figures of a compiled table.
 pub fn game_figures(game: &BaccaratGame) -> Vec<TableBet> {
-    figures(&Shoe::decks(game.decks), game.payouts(), game.pairs)
+    figures(&Shoe::decks(game.decks), game.payouts(), &game.spots())
 }
 
 /// `paytable simulate`: `games` coups through the production deal and
@@ -150,7 +167,7 @@ mod tests {
     /// probabilities for 6 and 8 decks (card-games.md §C.1).
     #[test]
     fn the_published_figures() {
-        let eight = figures(&Shoe::decks(8), Payouts::with(Commission::FivePercent), true);
+        let eight = figures(&Shoe::decks(8), Payouts::with(Commission::FivePercent), &Spot::ALL);
         let rtp: Vec<String> = eight.iter().map(|b| pct(&b.rtp)).collect();
         assert!(rtp[1].starts_with("98.94"), "banker {}", rtp[1]);
         assert!(rtp[0].starts_with("98.76"), "player {}", rtp[0]);
@@ -169,7 +186,7 @@ mod tests {
         }
         // The house edges of §C.1: half on a five 0.932% (6 decks), pairs
         // (4d−1)/(52d−1) × 12.
-        let six = figures(&Shoe::decks(6), Payouts::with(Commission::HalfOnFive), true);
+        let six = figures(&Shoe::decks(6), Payouts::with(Commission::HalfOnFive), &Spot::ALL);
         assert_eq!(at(&(BigRational::from_integer(1.into()) - &six[1].rtp), 5), "0.00932");
         assert_eq!(six[3].hit, BigRational::new(23.into(), 311.into()));
         assert_eq!(eight[3].rtp, BigRational::new((31 * 12).into(), 415.into()));
@@ -180,13 +197,11 @@ mod tests {
     /// `Coup::play` card by card, each bet's return summed.
     #[test]
     fn the_enumeration_equals_a_brute_force_on_a_small_shoe() {
-        // Eleven cards: points and ranks mixed so that every tableau
-        // branch and both pairs occur.
-        let cards: Vec<Card> = "As 2h 3d 4c 5s 6h 7d 8c 9s Kh Kd".split(' ').map(|c| c.parse().unwrap()).collect();
-        let mut shoe = Shoe { ranks: [0; 13] };
-        for c in &cards {
-            shoe.ranks[usize::from(c.rank())] += 1;
-        }
+        // Twelve cards: points and ranks mixed so that every tableau
+        // branch, both pairs, a perfect pair (two K♥) and the three-card
+        // wins of EZ's side bets occur.
+        let cards: Vec<Card> = "As 2h 3d 4c 5s 6h 7d 8c 9s Kh Kd Kh".split(' ').map(|c| c.parse().unwrap()).collect();
+        let shoe = Shoe::of(&cards);
         let n = cards.len();
         let tables = [
             Payouts::with(Commission::FivePercent),
@@ -194,7 +209,7 @@ mod tests {
             Payouts { commission: Commission::HalfOnSix, tie_pays: 9 },
             Payouts::with(Commission::EzThreeCardSeven),
         ];
-        let (mut draws, mut back) = (0u128, [[0u128; 5]; 4]);
+        let (mut draws, mut back) = (0u128, [[0u128; 9]; 4]);
         let mut idx = [0usize; 6];
         fn next(idx: &mut [usize; 6], n: usize) -> bool {
             for i in (0..6).rev() {
@@ -222,9 +237,10 @@ mod tests {
             }
         }
         assert_eq!(draws, (n as u128 - 5..=n as u128).product::<u128>());
+        assert!(back[0][5..].iter().all(|&b| b > 0), "every side bet wins on some draw: {:?}", back[0]);
         for (k, table) in tables.into_iter().enumerate() {
-            let exact = figures(&shoe, table, true);
-            assert_eq!(exact.len(), 5);
+            let exact = figures(&shoe, table, &Spot::ALL);
+            assert_eq!(exact.len(), 9);
             for (bet, &b) in exact.iter().zip(&back[k]) {
                 assert_eq!(bet.rtp, frac((b, 20 * draws)), "{} under {table:?}", bet.name);
             }
@@ -239,7 +255,7 @@ mod tests {
     #[test]
     fn the_variants_match_the_published_house_edges() {
         let edge = |table: Payouts, spot: usize| {
-            let bets = figures(&Shoe::decks(8), table, true);
+            let bets = figures(&Shoe::decks(8), table, &Spot::ALL);
             at(&((BigRational::from_integer(1.into()) - &bets[spot].rtp) * BigRational::from_integer(100.into())), 4)
         };
         let five = Payouts::with(Commission::FivePercent);
@@ -252,6 +268,34 @@ mod tests {
         assert_eq!(edge(five, 3), "10.3614", "pair 11:1");
         // The player's and the tie's odds do not depend on the banca's deduction.
         assert_eq!(edge(Payouts::with(Commission::EzThreeCardSeven), 0), "1.2351");
+        // EZ's side bets, 8 decks (Wizard of Odds): Dragon 7 at 40:1
+        // 7.6113 %, Panda 8 at 25:1 10.19 % (published to two decimals;
+        // 10.1876 % to four, as an independent enumeration by points
+        // written in Python outside the repository gives).
+        let ez = Payouts::with(Commission::EzThreeCardSeven);
+        assert_eq!(edge(ez, 7), "7.6113", "dragon 7");
+        assert_eq!(edge(ez, 8), "10.1876", "panda 8");
+    }
+
+    /// Either pair (5:1) and perfect pair (25:1, 200:1 on both hands),
+    /// 8 decks, against the published returns (86.29 % and 91.95 %, the
+    /// returns Evolution publishes for its tables) and against closed forms
+    /// written here from the shoe's counts alone: 32 cards of each rank, 8
+    /// of each card, 416 in all, the first four cards in order.
+    #[test]
+    fn either_pair_and_perfect_pair_match_the_published_returns() {
+        let bets = figures(&Shoe::decks(8), Payouts::with(Commission::FivePercent), &[Spot::EitherPair, Spot::PerfectPair]);
+        assert_eq!((pct(&bets[0].rtp)[..5].to_owned(), pct(&bets[1].rtp)[..5].to_owned()), ("86.29".to_owned(), "91.95".to_owned()));
+        let big = |n: u128| BigRational::from_integer(BigInt::from(n));
+        let four = big(416 * 415 * 414 * 413);
+        // A hand's pair: 13·32·31 over 416·415; both: a rank's 32·31·30·29
+        // or two ranks' (32·31)², over the ordered four.
+        let pair = big(13 * 32 * 31) / big(416 * 415);
+        let both = (big(13 * 32 * 31 * 30 * 29) + big(13 * 12 * (32 * 31) * (32 * 31))) / four.clone();
+        assert_eq!(bets[0].rtp, big(6) * (big(2) * pair - both));
+        let perfect = big(52 * 8 * 7) / big(416 * 415);
+        let both = (big(52 * 8 * 7 * 6 * 5) + big(52 * 51 * 56 * 56)) / four;
+        assert_eq!(bets[1].rtp, big(26) * (big(2) * perfect - big(2) * both.clone()) + big(201) * both);
     }
 
     #[test]
@@ -267,5 +311,18 @@ mod tests {
         assert_eq!(tie.payouts(), Payouts { commission: Commission::FivePercent, tie_pays: 9 });
         let e = compile_baccarat("b.ron", &good.replace("pairs: true", "tie_pays: 10, pairs: true")).unwrap_err().to_string();
         assert!(e.contains("tie_pays: a tie paying 10:1: tables pay 8:1 (the text) or 9:1"), "{e}");
+        // Side bets, kept in the table's order whatever the file's.
+        let sides = compile_baccarat("b.ron", &good.replace("pairs: true", "pairs: true, side_bets: [Panda8, EitherPair]")).unwrap();
+        assert_eq!(sides.spots()[5..], [Spot::EitherPair, Spot::Panda8]);
+        let bad = good.replace("pairs: true", "pairs: true,\n side_bets: [Dragon7, Tie, Dragon7]");
+        let e = compile_baccarat("b.ron", &bad).unwrap_err().to_string();
+        assert!(
+            e.contains("b.ron:2")
+                && e.contains("side_bets[1]")
+                && e.contains("Tie is no side bet")
+                && e.contains("side_bets[2]")
+                && e.contains("Dragon7 is listed twice"),
+            "{e}"
+        );
     }
 }

@@ -76,13 +76,14 @@ pub fn fraction(x: f64) -> BigRational {
 }
 
 /// The lines `paytable check` prints and the floor holds: (name, RTP).
-pub fn lines(f: &Figures) -> Vec<(String, f64)> {
+pub fn lines(rules: &Rules, f: &Figures) -> Vec<(String, f64)> {
+    let even_money = rules.even_money;
     let mut out = vec![
         ("jogo com o bónus / game with its bonus (optimal play)".to_owned(), f.rtp),
         ("jogo sem o bónus / game without the bonus".to_owned(), f.rtp - f.bonus),
     ];
     if let Some(i) = f.insurance {
-        out.push(("seguro e pagamento igual / insurance and even money".to_owned(), i));
+        out.push((if even_money { "seguro e pagamento igual / insurance and even money" } else { "seguro / insurance" }.to_owned(), i));
     }
     out
 }
@@ -93,7 +94,7 @@ pub fn lines(f: &Figures) -> Vec<(String, f64)> {
 pub fn refusals(game: &BlackjackGame, f: &Figures, floor: &Floor) -> Vec<String> {
     let floor_f = num_traits::ToPrimitive::to_f64(floor.value()).unwrap_or(1.0);
     let mut out = Vec::new();
-    for (name, rtp) in lines(f) {
+    for (name, rtp) in lines(&game.rules, f) {
         if rtp < floor_f {
             out.push(format!("{}: {name} returns {:.4}%, under the floor of {:.4}% (M-17)", game.id, rtp * 100.0, floor_f * 100.0));
         }
@@ -110,7 +111,7 @@ const UP: [&str; 10] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"];
 pub fn report(game: &BlackjackGame, f: &Figures) -> String {
     let mut out = format!("{} ({}): {}\n", game.name, game.id, rules_text(&game.rules));
     out.push_str(&format!("{:<56} {:>11}\n", "line", "RTP %"));
-    for (name, rtp) in lines(f) {
+    for (name, rtp) in lines(&game.rules, f) {
         out.push_str(&format!("{name:<56} {:>11.5}\n", rtp * 100.0));
     }
     out.push_str(&format!("{:<56} {:>11.5}\n", "of which the 6-7-8 / 7-7-7 bonus", f.bonus * 100.0));
@@ -142,7 +143,7 @@ pub fn rules_text(r: &Rules) -> String {
         Some(s) => format!("{} surrender{}", if s.early { "early" } else { "late" }, if s.against_ace { "" } else { " (not against an ace)" }),
     };
     format!(
-        "{} deck{}, {}, {hole}, {double}{}, {split}{}{}, {surrender}, blackjack {}:{}{}{}",
+        "{} deck{}, {}, {hole}, {double}{}, {split}{}{}, {surrender}, blackjack {}:{}{}{}{}",
         r.decks,
         if r.decks == 1 { "" } else { "s" },
         if r.dealer_hits_soft_17 { "H17" } else { "S17" },
@@ -153,6 +154,7 @@ pub fn rules_text(r: &Rules) -> String {
         r.blackjack_pays.per,
         if r.stand_from > 0 { format!(", stand from {}", r.stand_from) } else { String::new() },
         if r.bonus_678_777 > 0 { format!(", 6-7-8/7-7-7 bonus {}x", r.bonus_678_777) } else { String::new() },
+        if r.insurance && !r.even_money { ", insurance but no even money" } else { "" },
     )
 }
 
@@ -174,8 +176,11 @@ fn code(a: Action, portuguese: bool) -> &'static str {
 
 /// `paytable strategy FILE`: the optimal two-card decisions (hard totals,
 /// soft hands, pairs) against every up card, in Portuguese then English.
-/// A hard total whose hands decide differently shows the decision of most
-/// of its hands with a `*`, the others listed beneath.
+/// A hard total shows its total-dependent decision (the best for the
+/// total's hands together, weighted by their chances: the basic strategy
+/// a player is taught); a `*` marks a total some of whose hands decide
+/// otherwise at their best, each listed beneath as a composition-dependent
+/// exception (issue 49: hard 12 stands against a 4, T-2 hits).
 pub fn strategy_text(game: &BlackjackGame, s: &Strategy) -> String {
     let mut out = String::new();
     for pt in [true, false] {
@@ -195,11 +200,7 @@ pub fn strategy_text(game: &BlackjackGame, s: &Strategy) -> String {
             out.push_str(&format!("{t:<8}"));
             for up in (1..10u8).chain(0..1) {
                 let acts: Vec<Action> = hands.iter().map(|&(a, b)| s.first[&(up, a, b, false)]).collect();
-                // The decision of most of the total's hands, by their
-                // chance: a hand with a ten-value card is four times as
-                // likely as one without.
-                let weight = |x: Action| hands.iter().zip(&acts).filter(|(_, y)| **y == x).map(|(&(_, b), _)| if b == 9 { 4 } else { 1 }).sum::<u32>();
-                let main = acts.iter().copied().max_by_key(|&x| weight(x)).unwrap_or(Action::Hit);
+                let main = s.hard_totals.get(&(up, t)).copied().unwrap_or(acts[0]);
                 let mixed = acts.iter().any(|&x| x != main);
                 out.push_str(&format!("{:>3}", format!("{}{}", code(main, pt), if mixed { "*" } else { "" })));
                 if mixed {
@@ -435,13 +436,28 @@ mod tests {
         }
     }
 
+    /// Issue 49: even money withheld is a rule of the file, named in the
+    /// rules' text and in the insurance line; at 3:2 it changes nothing.
+    #[test]
+    fn even_money_is_a_parameter_named_in_the_figures() {
+        let classic = compile_blackjack("c.ron", &sample("blackjack-classico")).unwrap();
+        let src = sample("blackjack-classico").replace("insurance: true,", "insurance: true,\n        even_money: false,");
+        let game = compile_blackjack("c.ron", &src).unwrap();
+        assert!(classic.rules.even_money && !game.rules.even_money);
+        assert!(rules_text(&game.rules).ends_with(", insurance but no even money"), "{}", rules_text(&game.rules));
+        let f = figures(&game);
+        assert_eq!(lines(&game.rules, &f)[2].0, "seguro / insurance");
+        assert_eq!(lines(&classic.rules, &figures(&classic))[2].0, "seguro e pagamento igual / insurance and even money");
+        assert_eq!(f.rtp, figures(&classic).rtp);
+    }
+
     /// Every line held to the floor: a 6:5 game under a raised floor is
     /// refused by its lines, named.
     #[test]
     fn the_floor_holds_each_line() {
         let game = compile_blackjack("blackjack.ron", &sample("blackjack")).unwrap();
         let f = figures(&game);
-        assert_eq!(lines(&f).len(), 3);
+        assert_eq!(lines(&game.rules, &f).len(), 3);
         assert!(refusals(&game, &f, &Floor::legal_minimum()).is_empty());
         let high = Floor::from_percent("99.75").unwrap();
         let r = refusals(&game, &f, &high);

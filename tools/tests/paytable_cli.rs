@@ -198,6 +198,9 @@ fn committed_artifacts_match_their_sources_and_the_manifest() {
         "cussec",
         "bacara",
         "bacara-6-sem-comissao",
+        "bacara-macau",
+        "bacara-ez",
+        "bacara-empate-9",
         "blackjack",
         "blackjack-classico",
         "bingo-30",
@@ -281,6 +284,10 @@ fn blackjack_check_strategy_and_simulate_from_the_command_line() {
     assert!(s.contains("estratégia ótima") && s.contains("optimal strategy"), "{s}");
     assert!(s.contains("8-8       P  P  P  P  P  P  P  P  P  P") && s.contains("8-8       X  X  X  X  X  X  X  X  X  X"), "{s}");
     assert!(s.contains("11        D  D  D  D  D  D  D  D  D  H"), "{s}");
+    // Issue 49: hard 12 stands against a 4 (the total-dependent decision,
+    // the docs' and the published chart's), starred, with T-2 hitting
+    // (2-T) listed as the exception.
+    assert!(s.contains("12        H  H S*  S  S  H  H  H  H  H") && s.contains("2-T v 4: hit"), "{s}");
     let out = paytable(&["simulate", &sample("blackjack.ron"), "--games", "300000", "--seed", "5", "--threads", "2"]);
     let s = text(&out.stdout);
     assert!(out.status.success() && s.contains("inside the interval"), "{s}{}", text(&out.stderr));

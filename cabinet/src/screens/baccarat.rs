@@ -2,7 +2,8 @@
 //! their cards turned in the order of the text (the ponto's two, the
 //! banca's two, then the thirds, PB 23) from the six the core committed;
 //! the totals; the spots by touch or keys (F1 ponto, F2 banca, F3 empate,
-//! F7 and F8 the pairs) with the shared chips and edit buttons; the result
+//! F7 and F8 the pairs; the side bets F4 either pair, F9 perfect pair, F10
+//! dragon 7, F11 panda 8) with the shared chips and edit buttons; the result
 //! itemised; a bead-plate road of this table's recent coups, read from the
 //! journal. Help from the paytable; recall with every card.
 
@@ -67,13 +68,25 @@ fn key_of(spot: Spot) -> KeyCode {
         Spot::Tie => KeyCode::F3,
         Spot::PlayerPair => KeyCode::F7,
         Spot::BankerPair => KeyCode::F8,
+        Spot::EitherPair => KeyCode::F4,
+        Spot::PerfectPair => KeyCode::F9,
+        Spot::Dragon7 => KeyCode::F10,
+        Spot::Panda8 => KeyCode::F11,
     }
 }
 
-/// Where a spot stands (design units).
-pub fn spot_area(spot: Spot) -> Area {
-    let k = Spot::ALL.iter().position(|&s| s == spot).unwrap_or(0) as f32;
-    Area::new(60.0 + k * 240.0, 520.0, 228.0, 170.0)
+/// Where a spot of the table's `spots` stands (design units): one row of
+/// up to five across the felt's foot; a table with more (issue 49's side
+/// bets) puts ponto, banca and empate in a first row, the rest in a
+/// second beneath it.
+pub fn spot_area(spot: Spot, spots: &[Spot]) -> Area {
+    let k = spots.iter().position(|&s| s == spot).unwrap_or(0);
+    if spots.len() <= 5 {
+        return Area::new(60.0 + k as f32 * 240.0, 520.0, 228.0, 170.0);
+    }
+    let (row, i, n) = if k < 3 { (0.0, k, 3) } else { (1.0, k - 3, spots.len() - 3) };
+    let w = 1180.0 / n as f32;
+    Area::new(60.0 + i as f32 * w, 520.0 + row * 90.0, w - 12.0, 82.0)
 }
 
 /// What a spot pays, written as the player's language writes numbers.
@@ -87,6 +100,10 @@ fn pays(spot: Spot, table: Payouts, lang: Lang) -> &'static str {
         (Spot::Tie, _) if table.tie_pays == 9 => "9:1",
         (Spot::Tie, _) => "8:1",
         (Spot::PlayerPair | Spot::BankerPair, _) => "11:1",
+        (Spot::EitherPair, _) => "5:1",
+        (Spot::PerfectPair, _) => "25:1 / 200:1",
+        (Spot::Dragon7, _) => "40:1",
+        (Spot::Panda8, _) => "25:1",
     }
 }
 
@@ -151,7 +168,7 @@ fn build_table(
                 Spot::Tie => Color::srgb(0.06, 0.4, 0.2),
                 _ => Color::srgb(0.3, 0.2, 0.45),
             };
-            spawn_box(root, &fonts, spot_area(spot), fill, label, 22.0, 1.1);
+            spawn_box(root, &fonts, spot_area(spot, &table.spots), fill, label, 22.0, 1.1);
         }
         chips::spawn_edit_buttons(root, &fonts, &s);
         let (lx, ly) = chips::CHIP_LABEL;
@@ -287,7 +304,7 @@ fn show_coup(
     let Ok(root) = roots.single() else { return };
     commands.entity(root).with_children(|r| {
         for &(spot, stake) in &layout {
-            let a = spot_area(spot);
+            let a = spot_area(spot, &table.spots);
             chips::spawn_chip(r, &fonts, &mut art, &mut images, stake, (a.x + a.w - 30.0, a.y + a.h - 30.0), TableChip);
         }
     });
@@ -384,7 +401,7 @@ fn touch_spots(keys: Res<ButtonInput<KeyCode>>, presses: Res<Presses>, session: 
     for p in points {
         if let Some(b) = EditButton::at(p.x, p.y) {
             b.press(&mut s);
-        } else if let Some(&spot) = table.spots.iter().find(|&&sp| spot_area(sp).contains(p.x, p.y)) {
+        } else if let Some(&spot) = table.spots.iter().find(|&&sp| spot_area(sp, &table.spots).contains(p.x, p.y)) {
             info!("baccarat: {spot:?} touched");
             spots.push(spot);
         }
@@ -414,6 +431,17 @@ fn help_page(s: &Session) -> Option<HelpDoc> {
     ));
     if g.tie_pays == 9 {
         b.push(Block::Text(s.t("O empate paga 9 para 1.").into()));
+    }
+    for side in &g.side_bets {
+        b.push(Block::Text(
+            s.t(match side {
+                Spot::EitherPair => "Qualquer par paga 5 para 1 quando as duas primeiras cartas do ponto ou da banca são um par.",
+                Spot::PerfectPair => "Par perfeito paga 25 para 1 quando as duas primeiras cartas de uma mão são a mesma carta (valor e naipe), e 200 para 1 quando as das duas mãos o são.",
+                Spot::Dragon7 => "Dragão 7 paga 40 para 1 quando a banca ganha com um 7 de três cartas.",
+                _ => "Panda 8 paga 25 para 1 quando o ponto ganha com um 8 de três cartas.",
+            })
+            .into(),
+        ));
     }
     b.push(bet_range(s, g.minimum, g.maximum(Spot::Player)));
     let rows = g

@@ -381,6 +381,12 @@ fn blackjack_help(s: &Session, g: &BlackjackGame) -> Vec<Block> {
     }
     if r.insurance {
         rules.push(pt("Seguro contra um ás: até metade da aposta, paga 2:1."));
+        // Even money, a parameter (BJ 47, issue 49).
+        rules.push(pt(if r.even_money {
+            "Um blackjack contra um ás pode receber pagamento igual: 1:1 de imediato."
+        } else {
+            "Sem pagamento igual: um blackjack contra um ás pode fazer seguro como qualquer mão."
+        }));
     }
     if r.bonus_678_777 > 0 {
         rules.push(format!("{} {}×.", pt("6-7-8 do mesmo naipe ou 7-7-7 nas três primeiras cartas paga"), r.bonus_678_777));

@@ -12,7 +12,11 @@
 //! Payouts (BAC-T6): ponto 1:1; banca 1:1 less the one configured
 //! deduction, 5% of the winnings (PB 32 a) or half the winnings on a win
 //! with 5 (PB 32 b); both returned on a tie (seed 003 §18); empate 8:1;
-//! each pair 11:1 (PB 31).
+//! each pair 11:1 (PB 31). The side bets casinos ship (issue 49), each
+//! offered where the paytable lists it: either pair 5:1, perfect pair
+//! (a hand's first two cards of one rank and one suit) 25:1 on one hand
+//! and 200:1 on both, EZ baccarat's Dragon 7 (banca wins with a three-card
+//! 7) 40:1 and Panda 8 (ponto wins with a three-card 8) 25:1.
 
 pub mod odds;
 pub mod tableau;
@@ -65,7 +69,8 @@ fn is_eight(n: &u8) -> bool {
     *n == 8
 }
 
-/// The bets ("chances") of the table (PB 7, 19).
+/// The bets ("chances") of the table (PB 7, 19), and the side bets of
+/// issue 49.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Spot {
     Player,
@@ -73,10 +78,23 @@ pub enum Spot {
     Tie,
     PlayerPair,
     BankerPair,
+    /// Either hand's first two cards a pair: 5:1.
+    EitherPair,
+    /// Either hand's first two cards one rank and one suit: 25:1; both
+    /// hands: 200:1.
+    PerfectPair,
+    /// EZ's Dragon 7: banca wins with a three-card 7, 40:1.
+    Dragon7,
+    /// EZ's Panda 8: ponto wins with a three-card 8, 25:1.
+    Panda8,
 }
 
 impl Spot {
-    pub const ALL: [Spot; 5] = [Spot::Player, Spot::Banker, Spot::Tie, Spot::PlayerPair, Spot::BankerPair];
+    pub const ALL: [Spot; 9] =
+        [Spot::Player, Spot::Banker, Spot::Tie, Spot::PlayerPair, Spot::BankerPair, Spot::EitherPair, Spot::PerfectPair, Spot::Dragon7, Spot::Panda8];
+
+    /// The side bets a paytable may add (issue 49), beyond the pairs.
+    pub const SIDE_BETS: [Spot; 4] = [Spot::EitherPair, Spot::PerfectPair, Spot::Dragon7, Spot::Panda8];
 
     pub fn name(self, portuguese: bool) -> &'static str {
         match (self, portuguese) {
@@ -90,16 +108,24 @@ impl Spot {
             (Spot::PlayerPair, false) => "player pair",
             (Spot::BankerPair, true) => "par da banca",
             (Spot::BankerPair, false) => "banker pair",
+            (Spot::EitherPair, true) => "qualquer par",
+            (Spot::EitherPair, false) => "either pair",
+            (Spot::PerfectPair, true) => "par perfeito",
+            (Spot::PerfectPair, false) => "perfect pair",
+            (Spot::Dragon7, true) => "dragão 7",
+            (Spot::Dragon7, false) => "dragon 7",
+            (Spot::Panda8, _) => "panda 8",
         }
     }
 
     /// The most a spot takes, as a multiple of the table minimum (PB 8):
-    /// 70 on ponto and banca, 15 on empate, 8 on each pair.
+    /// 70 on ponto and banca, 15 on empate, 8 on each pair; the side
+    /// bets as the pairs.
     pub fn limit_ratio(self) -> u64 {
         match self {
             Spot::Player | Spot::Banker => 70,
             Spot::Tie => 15,
-            Spot::PlayerPair | Spot::BankerPair => 8,
+            Spot::PlayerPair | Spot::BankerPair | Spot::EitherPair | Spot::PerfectPair | Spot::Dragon7 | Spot::Panda8 => 8,
         }
     }
 
@@ -121,6 +147,14 @@ impl Spot {
             Spot::Tie if p == b => (u64::from(table.tie_pays) + 1, 1),
             Spot::PlayerPair if coup.player_pair() => (12, 1),
             Spot::BankerPair if coup.banker_pair() => (12, 1),
+            Spot::EitherPair if coup.player_pair() || coup.banker_pair() => (6, 1),
+            Spot::PerfectPair => match (coup.player_perfect_pair(), coup.banker_perfect_pair()) {
+                (true, true) => (201, 1),
+                (true, false) | (false, true) => (26, 1),
+                (false, false) => (0, 1),
+            },
+            Spot::Dragon7 if b == 7 && p < 7 && coup.banker.len() == 3 => (41, 1),
+            Spot::Panda8 if p == 8 && b < 8 && coup.player.len() == 3 => (26, 1),
             _ => (0, 1),
         }
     }
@@ -216,6 +250,16 @@ impl Coup {
         self.banker[0].rank() == self.banker[1].rank()
     }
 
+    /// A perfect pair (issue 49): the hand's first two cards one rank and
+    /// one suit, two copies of one card of the shoe's decks.
+    pub fn player_perfect_pair(&self) -> bool {
+        self.player[0] == self.player[1]
+    }
+
+    pub fn banker_perfect_pair(&self) -> bool {
+        self.banker[0] == self.banker[1]
+    }
+
     /// The cards in the order the screen turns them: the ponto's two, the
     /// banca's two (the ponto's are always turned first, PB 23), then the
     /// ponto's third and the banca's third where drawn.
@@ -242,6 +286,10 @@ pub struct BaccaratGame {
     pub tie_pays: u8,
     /// Whether the pair bets are offered (an operator option, PB 19).
     pub pairs: bool,
+    /// The side bets offered beyond the pairs (issue 49), each once, in
+    /// [`Spot::SIDE_BETS`]'s order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub side_bets: Vec<Spot>,
     /// The table minimum per spot, in credits (PB 8's maxima are multiples of it).
     pub minimum: u64,
     /// The chip values the player places, in credits.
@@ -261,7 +309,14 @@ impl BaccaratGame {
 
     /// The spots this table offers.
     pub fn spots(&self) -> Vec<Spot> {
-        Spot::ALL.into_iter().filter(|s| self.pairs || !matches!(s, Spot::PlayerPair | Spot::BankerPair)).collect()
+        Spot::ALL
+            .into_iter()
+            .filter(|s| match s {
+                Spot::Player | Spot::Banker | Spot::Tie => true,
+                Spot::PlayerPair | Spot::BankerPair => self.pairs,
+                side => self.side_bets.contains(side),
+            })
+            .collect()
     }
 
     /// The most `spot` takes, in credits (PB 8).
@@ -352,6 +407,22 @@ mod tests {
         assert_eq!(Spot::PlayerPair.returns(&pairs, c5), (12, 1));
         assert_eq!(Spot::BankerPair.returns(&pairs, c5), (12, 1));
         assert_eq!(Spot::BankerPair.returns(&tie, c5), (0, 1));
+        // The side bets (issue 49): either pair 5:1 on one pair or two;
+        // perfect pair 25:1 on one suited pair, 200:1 on two, nothing on a
+        // pair of two suits; Dragon 7 on the banca's three-card 7 win only,
+        // Panda 8 on the ponto's three-card 8 win only.
+        assert_eq!([&pairs, &banker_five].map(|c| Spot::EitherPair.returns(c, c5)), [(6, 1), (0, 1)]);
+        let one_pair = Coup::play(&cards("Ks Qh Kd 4c 4s 5d"));
+        assert_eq!(Spot::EitherPair.returns(&one_pair, c5), (6, 1));
+        let perfect = Coup::play(&cards("Ks Qh Ks Qc 4s 5d"));
+        let both = Coup::play(&cards("Ks Qh Ks Qh 4s 5d"));
+        assert_eq!([&pairs, &perfect, &both].map(|c| Spot::PerfectPair.returns(c, c5)), [(0, 1), (26, 1), (201, 1)]);
+        assert_eq!([&seven3, &seven2, &six].map(|c| Spot::Dragon7.returns(c, ez)), [(41, 1), (0, 1), (0, 1)]);
+        let eight3 = Coup::play(&cards("2s Kh 3d Qc 3s 5d"));
+        assert_eq!((eight3.player_total(), eight3.player.len(), eight3.banker_total(), eight3.banker.len()), (8, 3, 5, 3));
+        let eight2 = Coup::play(&cards("4s Kh 4d Qc 3s 5d"));
+        assert_eq!((eight2.player_total(), eight2.player.len()), (8, 2));
+        assert_eq!([&eight3, &eight2, &seven3].map(|c| Spot::Panda8.returns(c, ez)), [(26, 1), (0, 1), (0, 1)]);
         for s in Spot::ALL {
             for c in [Commission::FivePercent, Commission::HalfOnFive, Commission::HalfOnSix, Commission::EzThreeCardSeven] {
                 let step = s.cent_step(c);
@@ -373,6 +444,7 @@ mod tests {
             commission: Commission::FivePercent,
             tie_pays: 8,
             pairs: true,
+            side_bets: vec![],
             minimum: 1,
             chips: vec![1],
         };

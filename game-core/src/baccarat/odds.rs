@@ -5,34 +5,71 @@
 //! weights are exact integers over N·(N−1)···(N−5) ordered draws. The
 //! paytable compiler turns them into each bet's RTP as a fraction; the
 //! cabinet's help shows them.
+//!
+//! The pair bets (PB 20, and issue 49's either pair and perfect pair) look
+//! at the first four cards only (the ponto's 0 and 2, the banca's 1 and
+//! 3): their chances are closed forms in the shoe's counts by rank (a
+//! pair) and by card (a perfect pair: one rank and one suit).
 
 use super::{Commission, Payouts, Spot, tableau};
+use crate::cards::Card;
 
-/// A shoe by rank (index as `Card::rank`: the deuce 0 … the ace 12).
+/// A shoe: the copies of each card (index as [`Card::index`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shoe {
-    pub ranks: [u64; 13],
+    pub cards: [u64; 52],
 }
 
 impl Shoe {
     /// `decks` full decks.
     pub fn decks(decks: u8) -> Shoe {
-        Shoe { ranks: [4 * u64::from(decks); 13] }
+        Shoe { cards: [u64::from(decks); 52] }
+    }
+
+    /// The shoe holding exactly `cards` (a joker is no baccarat card).
+    pub fn of(cards: &[Card]) -> Shoe {
+        let mut shoe = Shoe { cards: [0; 52] };
+        for c in cards.iter().filter(|c| !c.is_joker()) {
+            shoe.cards[usize::from(c.index())] += 1;
+        }
+        shoe
+    }
+
+    /// The cards of each rank (the deuce 0 … the ace 12, as `Card::rank`).
+    pub fn ranks(&self) -> [u64; 13] {
+        std::array::from_fn(|r| self.cards[4 * r..4 * r + 4].iter().sum())
     }
 
     pub fn size(&self) -> u64 {
-        self.ranks.iter().sum()
+        self.cards.iter().sum()
     }
 
     /// The cards of each point value 0–9.
     pub fn by_points(&self) -> [u64; 10] {
         let mut v = [0u64; 10];
-        for (rank, &n) in self.ranks.iter().enumerate() {
-            let card = crate::cards::Card::new(rank as u8, 0);
+        for (rank, &n) in self.ranks().iter().enumerate() {
+            let card = Card::new(rank as u8, 0);
             v[usize::from(tableau::points(card))] += n;
         }
         v
     }
+}
+
+/// Over the ordered draws of four cards from groups of `counts` cards
+/// (ranks for a pair, cards for a perfect pair): those whose ponto's two
+/// (draws 0 and 2) are of one group, and those whose banca's two (1 and 3)
+/// are too. Returns (one given hand, both hands).
+fn pairs_in_four(counts: &[u64]) -> (u128, u128) {
+    let two = |c: u64| u128::from(c) * u128::from(c.saturating_sub(1));
+    let pairs: u128 = counts.iter().map(|&c| two(c)).sum();
+    // Both hands of one group: c(c−1)(c−2)(c−3); of two groups: the
+    // product of each group's two, over ordered pairs of distinct groups.
+    let same: u128 = counts.iter().map(|&c| two(c) * two(c.saturating_sub(2))).sum();
+    let squares: u128 = counts.iter().map(|&c| two(c) * two(c)).sum();
+    let n = counts.iter().sum::<u64>();
+    // One hand a pair, the other two cards any of the N−2 left, in order.
+    let one = pairs * falling(n.saturating_sub(2), 2);
+    (one, same + pairs * pairs - squares)
 }
 
 /// Every coup over the ordered six-card draws of a shoe: how many give
@@ -49,8 +86,16 @@ pub struct Outcomes {
     pub pair_draws: u128,
     pub two_card_draws: u128,
     /// The draws whose coup banca wins with a three-card 7 (EZ baccarat's
-    /// push, issue 49).
+    /// push and its Dragon 7, issue 49).
     pub banker_three_card_sevens: u128,
+    /// The draws whose coup ponto wins with a three-card 8 (EZ's Panda 8).
+    pub player_three_card_eights: u128,
+    /// N·(N−1)·(N−2)·(N−3): every ordered draw of the first four cards, and
+    /// those where the ponto's two are a pair (as many for the banca's) and
+    /// where both are; the same for perfect pairs (one rank and one suit).
+    pub four_card_draws: u128,
+    pub pair_in_four: (u128, u128),
+    pub perfect_pair_in_four: (u128, u128),
 }
 
 impl Outcomes {
@@ -87,6 +132,39 @@ impl Outcomes {
             (Spot::Banker, Commission::EzThreeCardSeven) => (2 * (bw - self.banker_three_card_sevens) + self.banker_three_card_sevens + tie, d),
             (Spot::Tie, _) => ((u128::from(table.tie_pays) + 1) * tie, d),
             (Spot::PlayerPair | Spot::BankerPair, _) => (12 * self.pair_draws, self.two_card_draws.max(1)),
+            // Either hand a pair: P(A ∪ B) = P(A) + P(B) − P(A ∩ B), at 5:1.
+            (Spot::EitherPair, _) => (6 * self.either_pair(), self.four_card_draws.max(1)),
+            // 26 on exactly one perfect pair, 201 on both.
+            (Spot::PerfectPair, _) => {
+                let (one, both) = self.perfect_pair_in_four;
+                (26 * (2 * one - 2 * both) + 201 * both, self.four_card_draws.max(1))
+            }
+            (Spot::Dragon7, _) => (41 * self.banker_three_card_sevens, d),
+            (Spot::Panda8, _) => (26 * self.player_three_card_eights, d),
+        }
+    }
+
+    /// The four-card draws where either hand's first two are a pair.
+    pub fn either_pair(&self) -> u128 {
+        let (one, both) = self.pair_in_four;
+        2 * one - both
+    }
+
+    /// What `spot` wins on, over `draws` draws (the pairs over their own
+    /// draws: two cards for one hand's pair, four for the others).
+    pub fn hits(&self, spot: Spot) -> (u128, u128) {
+        match spot {
+            Spot::Player => (self.player_wins(), self.draws),
+            Spot::Banker => (self.banker_wins(), self.draws),
+            Spot::Tie => (self.ties(), self.draws),
+            Spot::PlayerPair | Spot::BankerPair => (self.pair_draws, self.two_card_draws),
+            Spot::EitherPair => (self.either_pair(), self.four_card_draws),
+            Spot::PerfectPair => {
+                let (one, both) = self.perfect_pair_in_four;
+                (2 * one - both, self.four_card_draws)
+            }
+            Spot::Dragon7 => (self.banker_three_card_sevens, self.draws),
+            Spot::Panda8 => (self.player_three_card_eights, self.draws),
         }
     }
 }
@@ -104,7 +182,7 @@ pub fn outcomes(shoe: &Shoe) -> Outcomes {
     // remaining N−k cards taken 6−k in order.
     let extend: Vec<u128> = (0..=6).map(|k| falling(n.saturating_sub(k), 6 - k)).collect();
     let mut totals = [[0u128; 10]; 10];
-    let mut sevens = 0u128;
+    let mut thirds = Thirds::default();
     for p1 in 0..10 {
         let w1 = u128::from(c[p1]);
         if w1 == 0 {
@@ -129,7 +207,7 @@ pub fn outcomes(shoe: &Shoe) -> Outcomes {
                         continue;
                     }
                     c[b2] -= 1;
-                    coup_from(&mut c, (&mut totals, &mut sevens), &extend, w4, ((p1 + p2) % 10) as u8, ((b1 + b2) % 10) as u8);
+                    coup_from(&mut c, (&mut totals, &mut thirds), &extend, w4, ((p1 + p2) % 10) as u8, ((b1 + b2) % 10) as u8);
                     c[b2] += 1;
                 }
                 c[p2] += 1;
@@ -138,32 +216,52 @@ pub fn outcomes(shoe: &Shoe) -> Outcomes {
         }
         c[p1] += 1;
     }
-    let pair_draws = shoe.ranks.iter().map(|&c| u128::from(c) * u128::from(c.saturating_sub(1))).sum();
-    Outcomes { draws: falling(n, 6), totals, pair_draws, two_card_draws: falling(n, 2), banker_three_card_sevens: sevens }
+    let pair_draws = shoe.ranks().iter().map(|&c| u128::from(c) * u128::from(c.saturating_sub(1))).sum();
+    Outcomes {
+        draws: falling(n, 6),
+        totals,
+        pair_draws,
+        two_card_draws: falling(n, 2),
+        banker_three_card_sevens: thirds.banker_sevens,
+        player_three_card_eights: thirds.player_eights,
+        four_card_draws: falling(n, 4),
+        pair_in_four: pairs_in_four(&shoe.ranks()),
+        perfect_pair_in_four: pairs_in_four(&shoe.cards),
+    }
+}
+
+/// The three-card wins the EZ bets pay on.
+#[derive(Default)]
+struct Thirds {
+    banker_sevens: u128,
+    player_eights: u128,
 }
 
 /// The third cards of a coup whose first four (weight `w`) gave the ponto
 /// `p` and the banca `b`, by the tableau.
-fn coup_from(c: &mut [u64; 10], (totals, sevens): (&mut [[u128; 10]; 10], &mut u128), extend: &[u128], w: u128, p: u8, b: u8) {
-    // A coup the banca ends with a third card counts its three-card 7
-    // wins too (EZ).
-    let mut end = |p: u8, b: u8, w: u128, used: usize, banker_third: bool| {
+fn coup_from(c: &mut [u64; 10], (totals, thirds): (&mut [[u128; 10]; 10], &mut Thirds), extend: &[u128], w: u128, p: u8, b: u8) {
+    // A coup a hand ends with a third card counts EZ's three-card wins
+    // too: the banca's 7s, the ponto's 8s.
+    let mut end = |p: u8, b: u8, w: u128, used: usize, (player_third, banker_third): (bool, bool)| {
         totals[usize::from(p)][usize::from(b)] += w * extend[used];
         if banker_third && b == 7 && p < 7 {
-            *sevens += w * extend[used];
+            thirds.banker_sevens += w * extend[used];
+        }
+        if player_third && p == 8 && b < 8 {
+            thirds.player_eights += w * extend[used];
         }
     };
     if tableau::natural(p) || tableau::natural(b) {
-        return end(p, b, w, 4, false);
+        return end(p, b, w, 4, (false, false));
     }
     if !tableau::player_draws(p) {
         if !tableau::banker_draws(b, None) {
-            return end(p, b, w, 4, false);
+            return end(p, b, w, 4, (false, false));
         }
         for b3 in 0..10u8 {
             let w5 = w * u128::from(c[usize::from(b3)]);
             if w5 > 0 {
-                end(p, (b + b3) % 10, w5, 5, true);
+                end(p, (b + b3) % 10, w5, 5, (false, true));
             }
         }
         return;
@@ -175,14 +273,14 @@ fn coup_from(c: &mut [u64; 10], (totals, sevens): (&mut [[u128; 10]; 10], &mut u
         }
         let p_final = (p + p3) % 10;
         if !tableau::banker_draws(b, Some(p3)) {
-            end(p_final, b, w5, 5, false);
+            end(p_final, b, w5, 5, (true, false));
             continue;
         }
         c[usize::from(p3)] -= 1;
         for b3 in 0..10u8 {
             let w6 = w5 * u128::from(c[usize::from(b3)]);
             if w6 > 0 {
-                end(p_final, (b + b3) % 10, w6, 6, true);
+                end(p_final, (b + b3) % 10, w6, 6, (true, true));
             }
         }
         c[usize::from(p3)] += 1;

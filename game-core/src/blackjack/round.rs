@@ -344,7 +344,9 @@ impl Round {
     pub fn legal(&self) -> Vec<Action> {
         match self.phase {
             Phase::Done => Vec::new(),
-            Phase::Insurance if self.hands[0].blackjack() => vec![Action::EvenMoney, Action::NoInsurance],
+            // Even money where the table offers it (BJ 47, issue 49);
+            // else the blackjack is offered insurance as any hand.
+            Phase::Insurance if self.hands[0].blackjack() && self.rules.even_money => vec![Action::EvenMoney, Action::NoInsurance],
             Phase::Insurance => vec![Action::Insurance, Action::NoInsurance],
             Phase::Player => self.hand_actions(),
         }

@@ -105,6 +105,22 @@ pub struct Rules {
     /// Insurance (at most half the bet, 2:1, BJ 50) and even money (BJ 47)
     /// against an ace.
     pub insurance: bool,
+    /// Whether a blackjack against an ace is offered even money (1:1 at
+    /// once, BJ 47) where insurance is offered; without it, the blackjack
+    /// is offered insurance like any other hand. At 3:2 the two are worth
+    /// the same; at 6:5 even money is worth more to the player (issue 49:
+    /// +0.06 points on a 6-deck 6:5 game), so a 6:5 table may withhold
+    /// it. Absent from a paytable: offered (the seed's).
+    #[serde(default = "offered", skip_serializing_if = "is_offered")]
+    pub even_money: bool,
+}
+
+fn offered() -> bool {
+    true
+}
+
+fn is_offered(b: &bool) -> bool {
+    *b
 }
 
 /// A rule set the engine cannot deal, by name.
@@ -165,6 +181,7 @@ impl Rules {
             stand_from: 12,
             bonus_678_777: 3,
             insurance: true,
+            even_money: true,
         }
     }
 

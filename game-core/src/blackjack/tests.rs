@@ -39,6 +39,7 @@ pub(super) fn standard() -> Rules {
         stand_from: 0,
         bonus_678_777: 0,
         insurance: true,
+        even_money: true,
     }
 }
 
@@ -213,6 +214,20 @@ fn bj_t10_even_money_and_blackjack_paid_at_once() {
     assert_eq!((outcomes(&r), r.dealer.len()), (vec![(Outcome::Blackjack, 10, 25)], 2));
     let six_five = Rules { blackjack_pays: Payout { win: 6, per: 5 }, ..Rules::seed() };
     assert_eq!(outcomes(&round(six_five, "As 9d Kc 7h")), vec![(Outcome::Blackjack, 10, 22)]);
+    // Issue 49: a table without even money offers its blackjack insurance
+    // like any hand. At 6:5: the dealer's blackjack pushes the hand and
+    // pays the insurance 2:1; else 6:5, the insurance lost.
+    let no_even = Rules { even_money: false, ..six_five };
+    let mut r = round(no_even, "As Ad Kc Th");
+    assert_eq!(r.legal(), vec![Insurance, NoInsurance]);
+    r.act(Insurance).unwrap();
+    let s = r.settlement().unwrap();
+    assert_eq!((s.insurance, s.hands[0].outcome, s.returned()), (Some((5, 15)), Outcome::Push, 25));
+    let mut r = round(no_even, "As Ad Kc 7h");
+    assert_eq!(r.act(EvenMoney).unwrap_err().to_string(), "EvenMoney is not offered now (offered: [Insurance, NoInsurance])");
+    r.act(Insurance).unwrap();
+    let s = r.settlement().unwrap();
+    assert_eq!((s.insurance, s.hands[0].outcome, s.returned()), (Some((5, 0)), Outcome::Blackjack, 22));
 }
 
 /// BJ-T11: the dealer stands on every 17, soft too (S17), hits 16, and

@@ -62,6 +62,12 @@ pub struct Strategy {
     /// Hit (true) or stand for a hand of three cards or more, by up class
     /// and the hand's cards by class ([`player::pack`]).
     pub hits: Vec<player::KeyMap<bool>>,
+    /// The total-dependent decision of a hard two-card total (no ace, no
+    /// pair), by (up class, total): the decision whose value, summed over
+    /// the total's hands weighted by their chances, is the highest. Where
+    /// a hand's own best differs (T-2 hits a 4 while 12 stands), that hand
+    /// is a composition-dependent exception (issue 49).
+    pub hard_totals: HashMap<(u8, u8), Action>,
 }
 
 /// A card's class: 0 the ace, 1–8 the values 2–9, 9 the ten-values.
@@ -138,6 +144,10 @@ fn two(c: &Counts) -> (u8, u8) {
     (a, it.next().unwrap_or(a))
 }
 
+/// A decision of a hard total: its value summed over the total's hands
+/// weighted by their chances, and how many of them could take it.
+type Weighed = (Action, f64, u32);
+
 /// One up card's share of the figures.
 struct UpCard {
     ev: f64,
@@ -146,6 +156,7 @@ struct UpCard {
     first: HashMap<(u8, u8, u8, bool), Action>,
     after_split: HashMap<(u8, u8, u8), Action>,
     hits: player::KeyMap<bool>,
+    hard_totals: HashMap<(u8, u8), Action>,
 }
 
 /// The classes of the bonus's cards: 6, 7, 8.
@@ -176,6 +187,7 @@ pub fn analyse(rules: &Rules) -> Figures {
         figures.strategy.first.extend(u.first);
         figures.strategy.after_split.extend(u.after_split);
         figures.strategy.hits.push(u.hits);
+        figures.strategy.hard_totals.extend(u.hard_totals);
     }
     figures
 }
@@ -183,7 +195,34 @@ pub fn analyse(rules: &Rules) -> Figures {
 fn up_card(rules: &Rules, up: usize) -> UpCard {
     let dealer = DealerGraph::new(up, rules.dealer_hits_soft_17);
     let mut s = Solver::new(rules, up, &dealer);
-    let mut out = UpCard { ev: 0.0, bonus: 0.0, insurance: 0.0, first: HashMap::new(), after_split: HashMap::new(), hits: player::KeyMap::default() };
+    let mut out = UpCard {
+        ev: 0.0,
+        bonus: 0.0,
+        insurance: 0.0,
+        first: HashMap::new(),
+        after_split: HashMap::new(),
+        hits: player::KeyMap::default(),
+        hard_totals: HashMap::new(),
+    };
+    // Each hard total's decisions: Σ chance × value, and the hands (of
+    // the total) that could take it.
+    let mut by_total: HashMap<u8, (u32, Vec<Weighed>)> = HashMap::new();
+    let mut tally = |a: usize, b: usize, weight: f64, options: &[(Action, f64)]| {
+        if a == 0 || a == b {
+            return;
+        }
+        let entry = by_total.entry((a + b + 2) as u8).or_default();
+        entry.0 += 1;
+        for &(action, v) in options {
+            match entry.1.iter_mut().find(|(x, ..)| *x == action) {
+                Some(slot) => {
+                    slot.1 += weight * v;
+                    slot.2 += 1;
+                }
+                None => entry.1.push((action, weight * v, 1)),
+            }
+        }
+    };
     let n = f64::from(s.full_total);
     for a in 0..CLASSES {
         for b in a..CLASSES {
@@ -202,17 +241,21 @@ fn up_card(rules: &Rules, up: usize) -> UpCard {
                 // Suited one time in four, whatever the up card (the suits
                 // of different ranks are independent).
                 for (suited, weight) in [(true, 0.25), (false, 0.75)] {
-                    let (v, bonus, action) = first_decision(&mut s, &hand, suited);
+                    let mut options = Vec::new();
+                    let (v, bonus, action) = first_decision(&mut s, &hand, suited, &mut options);
                     out.ev += prob * weight * v;
                     out.bonus += prob * weight * bonus;
                     out.first.insert((up as u8, a as u8, b as u8, suited), action);
+                    tally(a, b, prob * weight, &options);
                 }
             } else {
-                let (v, bonus, action) = first_decision(&mut s, &hand, false);
+                let mut options = Vec::new();
+                let (v, bonus, action) = first_decision(&mut s, &hand, false, &mut options);
                 out.ev += prob * v;
                 out.bonus += prob * bonus;
                 out.first.insert((up as u8, a as u8, b as u8, false), action);
                 out.first.insert((up as u8, a as u8, b as u8, true), action);
+                tally(a, b, prob, &options);
             }
         }
     }
@@ -237,12 +280,21 @@ fn up_card(rules: &Rules, up: usize) -> UpCard {
         }
     }
     out.hits = std::mem::take(&mut s.hits);
+    // The decision every hand of the total could take (a suited and an
+    // unsuited 6-7 count as two), of the highest weighted value.
+    for (t, (hands, options)) in by_total {
+        let best = options.into_iter().filter(|o| o.2 == hands).max_by(|x, y| x.1.total_cmp(&y.1));
+        if let Some((action, ..)) = best {
+            out.hard_totals.insert((up as u8, t), action);
+        }
+    }
     out
 }
 
 /// The best first decision of a two-card hand: its value per unit of the
-/// original bet, the bonus's part of it, and the decision.
-fn first_decision(s: &mut Solver<'_>, hand: &Counts, suited: bool) -> (f64, f64, Action) {
+/// original bet, the bonus's part of it, and the decision; every decision
+/// offered, with its value, in `options`.
+fn first_decision(s: &mut Solver<'_>, hand: &Counts, suited: bool, options: &mut Vec<(Action, f64)>) -> (f64, f64, Action) {
     let rules = *s.rules;
     let up = s.up;
     let p_bj = s.p_blackjack(hand);
@@ -250,17 +302,19 @@ fn first_decision(s: &mut Solver<'_>, hand: &Counts, suited: bool) -> (f64, f64,
     let t = total(hard, aces);
     if t == 21 {
         // A blackjack: paid unless the dealer has one too (a push); even
-        // money against an ace where it pays more.
+        // money against an ace where the table offers it and it pays more
+        // (insurance is a bet of its own, valued apart).
         let pays = rules.blackjack_pays.win as f64 / rules.blackjack_pays.per as f64;
         let v = pays * (1.0 - p_bj);
-        return if up == 0 && rules.insurance && v < 1.0 { (1.0, 0.0, Action::EvenMoney) } else { (v, 0.0, Action::Stand) };
+        return if up == 0 && rules.insurance && rules.even_money && v < 1.0 { (1.0, 0.0, Action::EvenMoney) } else { (v, 0.0, Action::Stand) };
     }
     let bj_in_recursion = rules.hole_card == HoleCard::NoPeek(DealerBlackjack::TakesAll);
     // The original bet a dealer blackjack takes, outside the recursion.
     let top = if bj_in_recursion { 0.0 } else { -p_bj };
     let bonus = bonus_term(s, hand, suited);
     let mut best = (f64::NEG_INFINITY, 0.0, Action::Hit);
-    let offer = |best: &mut (f64, f64, Action), v: f64, b: f64, a: Action| {
+    let mut offer = |best: &mut (f64, f64, Action), v: f64, b: f64, a: Action| {
+        options.push((a, v));
         if v > best.0 {
             *best = (v, b, a);
         }

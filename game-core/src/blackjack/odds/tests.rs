@@ -53,3 +53,58 @@ fn the_standard_strategy_is_the_published_basic_strategy() {
         assert_eq!(first(up, a, b), want, "{what}");
     }
 }
+
+/// Issue 49: the chart's decision for a hard total is the total-dependent
+/// one (the best for the total's hands together, by their chances), the
+/// published basic strategy for 6 decks, S17, DAS, peek, no surrender;
+/// a hand whose own best differs is an exception: T-2 hits a 4 while
+/// hard 12 stands there.
+#[test]
+fn the_hard_totals_are_the_published_total_dependent_strategy() {
+    let f = analyse(&standard());
+    use Action::{Double as D, Hit as H, Stand as S};
+    // Up cards 2…9, T, A (classes 1…9, 0); totals 5 to 19.
+    let chart: [(u8, [Action; 10]); 15] = [
+        (5, [H, H, H, H, H, H, H, H, H, H]),
+        (6, [H, H, H, H, H, H, H, H, H, H]),
+        (7, [H, H, H, H, H, H, H, H, H, H]),
+        (8, [H, H, H, H, H, H, H, H, H, H]),
+        (9, [H, D, D, D, D, H, H, H, H, H]),
+        (10, [D, D, D, D, D, D, D, D, H, H]),
+        (11, [D, D, D, D, D, D, D, D, D, H]),
+        (12, [H, H, S, S, S, H, H, H, H, H]),
+        (13, [S, S, S, S, S, H, H, H, H, H]),
+        (14, [S, S, S, S, S, H, H, H, H, H]),
+        (15, [S, S, S, S, S, H, H, H, H, H]),
+        (16, [S, S, S, S, S, H, H, H, H, H]),
+        (17, [S, S, S, S, S, S, S, S, S, S]),
+        (18, [S, S, S, S, S, S, S, S, S, S]),
+        (19, [S, S, S, S, S, S, S, S, S, S]),
+    ];
+    for (t, row) in chart {
+        for (k, want) in row.into_iter().enumerate() {
+            let up = if k == 9 { 0 } else { k as u8 + 1 };
+            assert_eq!(f.strategy.hard_totals.get(&(up, t)), Some(&want), "hard {t} v class {up}");
+        }
+    }
+    assert_eq!(f.strategy.first[&(3, 1, 9, false)], Action::Hit, "T-2 v 4: the exception");
+    assert_eq!(f.strategy.first[&(3, 2, 8, false)], Action::Stand, "9-3 v 4");
+}
+
+/// Issue 49: even money at a 6:5 table is a parameter. With it, a
+/// blackjack against an ace takes 1:1 at once; without it, 6:5 unless the
+/// dealer has a blackjack. The difference in the game's return is exactly
+/// P(ace-ten against an ace up) × (1 − 6/5 × P(no ten in the hole)): from 6
+/// decks, 2·(24/312)(96/311) × 23/310 × (1 − 6/5 × 214/309), the +0.06
+/// points the issue names.
+#[test]
+fn even_money_at_six_to_five_is_worth_its_closed_form() {
+    let six_five = Rules { blackjack_pays: crate::blackjack::rules::Payout { win: 6, per: 5 }, ..standard() };
+    let with = analyse(&six_five);
+    let without = analyse(&Rules { even_money: false, ..six_five });
+    let closed = 2.0 * (24.0 / 312.0) * (96.0 / 311.0) * (23.0 / 310.0) * (1.0 - 1.2 * 214.0 / 309.0);
+    assert!((with.rtp - without.rtp - closed).abs() < 1e-12, "{} against {closed}", with.rtp - without.rtp);
+    assert_eq!(format!("{:.2}", closed * 100.0), "0.06");
+    // At 3:2 the two are worth the same: even money is never the better.
+    assert_eq!(analyse(&Rules { even_money: false, ..standard() }).rtp, analyse(&standard()).rtp);
+}

@@ -21,7 +21,7 @@ pub(super) fn check(file: &std::path::Path, json: bool, floor: &str) -> Result<E
     let secs = started.elapsed().as_secs_f64();
     let refusals = paytables::blackjack::refusals(&game, &f, &floor);
     if json {
-        let lines: Vec<serde_json::Value> = paytables::blackjack::lines(&f)
+        let lines: Vec<serde_json::Value> = paytables::blackjack::lines(&game.rules, &f)
             .iter()
             .map(|(name, rtp)| serde_json::json!({ "line": name, "rtp": rtp, "rtp_fraction": paytables::blackjack::fraction(*rtp).to_string() }))
             .collect();

@@ -44,7 +44,8 @@ pub(super) fn compile(file: &std::path::Path, out: &std::path::Path, floor: &str
             let game = blackjack::load(file)?;
             let f = paytables::blackjack::figures(&game);
             verdict(file, &paytables::blackjack::refusals(&game, &f, &Floor::from_percent(floor)?), true)?;
-            let rtp: Vec<(u64, _)> = paytables::blackjack::lines(&f).iter().enumerate().map(|(i, l)| (i as u64, paytables::blackjack::fraction(l.1))).collect();
+            let rtp: Vec<(u64, _)> =
+                paytables::blackjack::lines(&game.rules, &f).iter().enumerate().map(|(i, l)| (i as u64, paytables::blackjack::fraction(l.1))).collect();
             paytables::artifact::build(&text, CompiledGame::Blackjack(game), &rtp, None, None)
         }
         Kind::Bingo => {
