@@ -188,6 +188,16 @@ pub struct SecureValidation {
     pub sequence: u32,
 }
 
+impl SecureValidation {
+    /// The next ticket's sequence number (24 bits, wrapping) and the
+    /// validation number the floor recomputes from it and the ID: the one
+    /// rule the cash-out and the fold share.
+    pub(crate) fn next(&self) -> (u32, String) {
+        let sequence = self.sequence.wrapping_add(1) & crate::ticket::SECURE_ENHANCED_MAX;
+        (sequence, crate::ticket::secure_enhanced_number(self.id, sequence))
+    }
+}
+
 /// A level of the floor's SAS progressive group won in a round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FloorAward {
@@ -356,8 +366,8 @@ impl CriticalState {
                 // can recompute from the ID and the next sequence, no other.
                 if let Some(sequence) = sequence {
                     let v = self.secure_validation.as_mut().ok_or_else(|| fail(e, "a secure-enhanced ticket without a validation ID set"))?;
-                    let next = v.sequence.wrapping_add(1) & crate::ticket::SECURE_ENHANCED_MAX;
-                    if *sequence != next || *validation != crate::ticket::secure_enhanced_number(v.id, next) {
+                    let (next, number) = v.next();
+                    if *sequence != next || *validation != number {
                         return Err(fail(e, format!("ticket {validation} is not ID {:06X}'s number for sequence {next}", v.id)));
                     }
                     v.sequence = next;

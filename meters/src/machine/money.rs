@@ -69,12 +69,7 @@ impl Machine {
     /// Cash out the whole credit meter, remainder cents included: a ticket,
     /// or a hand-pay lock-up above the ticket-out limit.
     pub fn cash_out(&mut self) -> Result<CashOut, CoreError> {
-        self.ensure_idle()?;
-        self.verify_before_money_moves()?;
-        let amount = self.state.credit;
-        if amount == 0 {
-            return Err(CoreError::NothingToCashOut);
-        }
+        let amount = self.credit_to_cash_out()?;
         if amount > self.config.ticket_out_limit {
             let id = self.state.last_handpay + 1;
             // No money leaves yet: the attendant's payment anchors.
@@ -108,18 +103,11 @@ impl Machine {
     /// ticket-out limit is a hand-pay as always; none can be numbered
     /// before the floor set the ID.
     pub fn cash_out_secure_enhanced(&mut self) -> Result<CashOut, CoreError> {
-        self.ensure_idle()?;
-        self.verify_before_money_moves()?;
-        let amount = self.state.credit;
-        if amount == 0 {
-            return Err(CoreError::NothingToCashOut);
-        }
+        let amount = self.credit_to_cash_out()?;
         if amount > self.config.ticket_out_limit {
             return self.cash_out();
         }
-        let v = self.state.secure_validation.ok_or(CoreError::ValidationIdNotSet)?;
-        let sequence = v.sequence.wrapping_add(1) & ticket::SECURE_ENHANCED_MAX;
-        let validation = ticket::secure_enhanced_number(v.id, sequence);
+        let (sequence, validation) = self.state.secure_validation.ok_or(CoreError::ValidationIdNotSet)?.next();
         if self.state.tickets.contains_key(&validation) || self.state.floor_tickets.contains(&validation) {
             return Err(CoreError::Refused(format!(
                 "secure-enhanced number {validation} (sequence {sequence}) was used before on this machine: the floor must set a new validation ID"
@@ -135,12 +123,7 @@ impl Machine {
     /// system ID (01–99), and new to this machine. The floor's number is
     /// printed as is; the ticket is redeemed through the floor.
     pub fn cash_out_floor_validated(&mut self, validation: &str, amount: Cents) -> Result<CashOut, CoreError> {
-        self.ensure_idle()?;
-        self.verify_before_money_moves()?;
-        let credit = self.state.credit;
-        if credit == 0 {
-            return Err(CoreError::NothingToCashOut);
-        }
+        let credit = self.credit_to_cash_out()?;
         if credit != amount {
             return Err(CoreError::Refused(format!("the floor validated a ticket of {amount} cents; the credit is {credit} cents")));
         }
@@ -155,6 +138,17 @@ impl Machine {
             return Err(CoreError::Refused(format!("the floor's validation number {validation} was used before on this machine")));
         }
         self.issue_ticket(validation.to_owned(), amount, None)
+    }
+
+    /// What every cash-out checks first: no round open, the program and
+    /// critical memory verified, and a credit to pay; the credit.
+    fn credit_to_cash_out(&mut self) -> Result<Cents, CoreError> {
+        self.ensure_idle()?;
+        self.verify_before_money_moves()?;
+        match self.state.credit {
+            0 => Err(CoreError::NothingToCashOut),
+            credit => Ok(credit),
+        }
     }
 
     /// The ticket's issue: the credit moves to it, anchored before it can
