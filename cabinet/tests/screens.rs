@@ -841,7 +841,7 @@ fn game_menu_chooses_a_game_by_touch() {
     let (width, pixels) = rig::shot_pixels(&menu);
     // The shipped configuration's games, in its order.
     let ids = game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron")).unwrap().games;
-    assert_eq!(ids.len(), 17);
+    assert_eq!(ids.len(), 20);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
         let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));

@@ -21,6 +21,9 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::double_up::DoubleUpRule;
 
+pub mod ways;
+pub use ways::WayWin;
+
 /// Index of a symbol in [`ReelGame::symbols`].
 pub type SymbolId = u8;
 
@@ -126,6 +129,10 @@ pub struct ReelGame {
     /// paytable's `line_rules.wild_only_multiplied`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wild_only_multiplied: bool,
+    /// Ways pays in place of lines (issue 50, [`ways`]): `lines` is then
+    /// empty and `bet.lines` holds the ways bet's cost in credits per unit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ways: bool,
 }
 
 /// What one line pays: the winning symbol, how many in a row, whether a
@@ -176,6 +183,9 @@ pub struct Spin {
     pub free: bool,
     pub stops: Vec<u32>,
     pub line_wins: Vec<LineWin>,
+    /// A ways game's wins ([`ways`]), in place of line wins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub way_wins: Vec<WayWin>,
     pub scatter_count: u8,
     pub scatter_win: u64,
     pub free_games_awarded: u32,
@@ -319,9 +329,17 @@ impl ReelGame {
     pub fn evaluate(&self, stops: &[u32], bet: Bet, free: bool) -> Spin {
         let mult = if free { self.free_games().map_or(1, |f| f.multiplier) } else { 1 };
         let mut line_wins = Vec::new();
-        for line in 0..bet.lines as usize {
-            if let Some(p) = self.line_pay(&self.line_symbols(stops, line, free)) {
-                line_wins.push(LineWin { line: line as u32, symbol: p.symbol, count: p.count, wild: p.wild, win: p.pay * bet.credits_per_line * mult });
+        let mut way_wins = Vec::new();
+        if self.ways {
+            let window = self.window(stops, free);
+            for (symbol, count, ways, pay) in self.way_pays(|r, row| window[r][row]) {
+                way_wins.push(WayWin { symbol, count, ways, win: pay * bet.credits_per_line * mult });
+            }
+        } else {
+            for line in 0..bet.lines as usize {
+                if let Some(p) = self.line_pay(&self.line_symbols(stops, line, free)) {
+                    line_wins.push(LineWin { line: line as u32, symbol: p.symbol, count: p.count, wild: p.wild, win: p.pay * bet.credits_per_line * mult });
+                }
             }
         }
         let scatter_count = self.scatter_count(stops, free);
@@ -336,8 +354,8 @@ impl ReelGame {
                 (pay * bet.total_credits() * mult, awarded)
             }
         };
-        let win = line_wins.iter().map(|w| w.win).sum::<u64>() + scatter_win;
-        Spin { free, stops: stops.to_vec(), line_wins, scatter_count, scatter_win, free_games_awarded, win }
+        let win = line_wins.iter().map(|w| w.win).sum::<u64>() + way_wins.iter().map(|w| w.win).sum::<u64>() + scatter_win;
+        Spin { free, stops: stops.to_vec(), line_wins, way_wins, scatter_count, scatter_win, free_games_awarded, win }
     }
 
     pub fn free_games(&self) -> Option<&FreeGamesRule> {
@@ -508,6 +526,10 @@ impl<'a> FastReels<'a> {
         }
         let mut syms = [0 as SymbolId; MAX_REELS];
         let mut win = 0u64;
+        if g.ways {
+            win = g.way_pay_total(|r, row| layout.windows[r][stops[r] + row]);
+            return self.scatter_part(win, scatters, lines, free);
+        }
         if let Some(table) = &layout.candidates {
             let (l1, l2) = (layout.scatters[1].len(), layout.scatters[2].len());
             let key = ((stops[0] / rows) * l1 + stops[1] / rows) * l2 + stops[2] / rows;

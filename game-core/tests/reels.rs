@@ -44,6 +44,7 @@ fn game() -> ReelGame {
         bet: BetRules { lines: vec![1, 4], credits_per_line: vec![1, 5] },
         double_up: None,
         wild_only_multiplied: false,
+        ways: false,
     }
 }
 

@@ -55,6 +55,24 @@ fn commercial_strips(c: &mut Criterion) {
     g.finish();
 }
 
+/// Issue 50: the exact figures of a ways game (RTP, SD, hit frequency and
+/// the free games) with 100-stop strips: Ocean Treasure's strips and pays
+/// as 243 ways (5×3) and 1,024 ways (5×4).
+fn ways(c: &mut Criterion) {
+    let mut g = c.benchmark_group("exact figures of a ways game");
+    g.sample_size(10);
+    for (rows, ways) in [(3u8, 243), (4, 1_024)] {
+        let mut game = long_strips(100);
+        game.ways = true;
+        game.rows = rows;
+        game.lines.clear();
+        game.bet.lines = vec![25];
+        assert_eq!(paytables::reel_math::method_for(&game), paytables::reel_math::Method::Ways);
+        g.bench_function(format!("{ways} ways, 100-stop strips"), |b| b.iter(|| paytables::reel_math::analyse(&game).unwrap()));
+    }
+    g.finish();
+}
+
 fn simulate(c: &mut Criterion) {
     let mut g = c.benchmark_group("simulated rounds, one core");
     for (file, lines) in [("ocean-treasure.ron", 20usize), ("classic-sevens.ron", 1)] {
@@ -77,5 +95,5 @@ fn simulate(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, exact, commercial_strips, simulate);
+criterion_group!(benches, exact, commercial_strips, ways, simulate);
 criterion_main!(benches);

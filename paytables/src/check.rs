@@ -224,6 +224,12 @@ impl std::fmt::Display for CheckReport {
                 self.walk, self.walk_limit
             )?;
         }
+        if self.method == Method::Ways {
+            writeln!(
+                f,
+                "ways pays: RTP, its parts, SD, the hit frequency and each prize's odds exact over the full cycle (generating functions over the reels); the largest base win and the win distribution are not computed; \"lines\" is the ways bet's cost in credits"
+            )?;
+        }
         writeln!(f, "{:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>10}", "lines", "RTP %", "lines %", "scatter %", "free %", "hit %", "SD", "max base")?;
         for c in &self.configs {
             writeln!(

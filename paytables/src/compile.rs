@@ -212,8 +212,23 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     let rows = p.rows as usize;
     let reels = strips(&mut e, &ids, &p.reels, p.weights.as_ref(), root().field("reels"), root().field("weights"));
 
-    if p.lines.is_empty() {
-        e.at(root().field("lines"), "at least one payline is required");
+    if p.ways && !p.lines.is_empty() {
+        e.at(root().field("lines"), "a ways game pays in any row: it has no paylines (leave `lines` out)");
+    } else if !p.ways && p.lines.is_empty() {
+        e.at(root().field("lines"), "at least one payline is required (or `ways: true`)");
+    }
+    if p.ways {
+        // Issue 50, ways pays as built so far: a plain wild.
+        for (i, s) in p.symbols.iter().enumerate() {
+            if let KindSource::Wild { multiplier } = s.kind
+                && multiplier != 1
+            {
+                e.at(
+                    root().field("symbols").index(i),
+                    format!("the wild {} multiplies by {multiplier}: a ways game's wild multiplies by 1 (multipliers in ways games are not built yet)", s.id),
+                );
+            }
+        }
     }
     for (i, line) in p.lines.iter().enumerate() {
         if line.len() != n {
@@ -263,6 +278,10 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         };
         if Some(sym) == scatter_sym {
             e.at(at, "the scatter pays through `scatter.pays`, not on lines");
+            continue;
+        }
+        if p.ways && Some(sym) == wild {
+            e.at(at, format!("the wild {:?} never starts a way: in a ways game it pays only as the symbols it stands for", pay.symbol));
             continue;
         }
         let k = pay.count as usize;
@@ -372,9 +391,18 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     if p.bet.lines.is_empty() || p.bet.credits_per_line.is_empty() {
         e.at(bat.clone(), "bet needs at least one line count and one credits-per-line value");
     }
-    for &l in &p.bet.lines {
-        if l == 0 || l as usize > p.lines.len() {
-            e.at(bat.clone().field("lines"), format!("{l} lines: the game has {} paylines", p.lines.len()));
+    if p.ways {
+        if p.bet.lines.len() > 1 || p.bet.lines.contains(&0) {
+            e.at(
+                bat.clone().field("lines"),
+                format!("{:?}: a ways game's `bet.lines` is the one cost of its ways bet in credits per unit, at least 1 (e.g. [25])", p.bet.lines),
+            );
+        }
+    } else {
+        for &l in &p.bet.lines {
+            if l == 0 || l as usize > p.lines.len() {
+                e.at(bat.clone().field("lines"), format!("{l} lines: the game has {} paylines", p.lines.len()));
+            }
         }
     }
     if p.bet.credits_per_line.contains(&0) {
@@ -411,6 +439,7 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         bet: BetRules { lines: sorted_lines, credits_per_line: cpl },
         double_up,
         wild_only_multiplied: rules.wild_only_multiplied,
+        ways: p.ways,
     })
 }
 

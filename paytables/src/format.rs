@@ -44,7 +44,13 @@ pub struct ReelPaytable {
     #[serde(default)]
     pub weights: Option<Vec<Vec<u64>>>,
     /// Paylines: the row (0 = top) crossed on each reel.
+    #[serde(default)]
     pub lines: Vec<Vec<u8>>,
+    /// Ways pays in place of paylines (issue 50: 243 ways on a 5×3
+    /// window, 1,024 on a 5×4): `lines` is then left out, and `bet.lines`
+    /// holds the one cost of the ways bet in credits per unit.
+    #[serde(default)]
+    pub ways: bool,
     /// Line pays, in credits per credit bet on the line.
     pub pays: Vec<PaySource>,
     #[serde(default)]

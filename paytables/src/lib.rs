@@ -68,6 +68,9 @@ pub mod stud_math;
 pub mod subsets;
 #[cfg(feature = "compiler")]
 pub mod table_bet;
+/// Ways games' exact mathematics by generating functions (issue 50).
+#[cfg(feature = "compiler")]
+pub mod ways_math;
 
 #[cfg(feature = "compiler")]
 pub use compile::{Source, compile, load, load_source};

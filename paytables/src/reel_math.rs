@@ -751,6 +751,11 @@ pub enum Method {
     /// gets a lower bound: its probability on the one line most likely to
     /// pay it).
     SymbolCounts,
+    /// A ways game (issue 50; [`crate::ways_math`]): the RTP, its parts,
+    /// the standard deviation and the hit frequency are exact over the
+    /// full cycle by generating functions; the win histogram is not
+    /// computed.
+    Ways,
 }
 
 /// Window combinations ([`work_size`]) up to which `analyse` walks the full
@@ -760,6 +765,9 @@ pub const FULL_CYCLE_LIMIT: u128 = 20_000_000;
 
 /// The method `analyse` uses for `game`.
 pub fn method_for(game: &ReelGame) -> Method {
+    if game.ways {
+        return Method::Ways;
+    }
     if work_size(game).0 <= FULL_CYCLE_LIMIT { Method::FullCycle } else { Method::SymbolCounts }
 }
 
@@ -796,6 +804,7 @@ fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool, 
     match method {
         Method::FullCycle => enumerate_on(game, strips, configs, free, threads, work),
         Method::SymbolCounts => crate::reel_counts::spin_by_counts(game, strips, configs, threads, work).map(SpinStats::from),
+        Method::Ways => crate::ways_math::spin_stats(game, strips, configs, free),
     }
 }
 
@@ -906,7 +915,7 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
             rtp_lines,
             rtp_scatter,
             rtp_free_games,
-            hit_frequency: base.joint.then(|| rat(base.hit_weight[j]) / &cycle),
+            hit_frequency: (base.joint || method == Method::Ways).then(|| rat(base.hit_weight[j]) / &cycle),
             variance,
             max_base_win: base.joint.then(|| base.histogram[j].keys().next_back().copied().unwrap_or(0)),
             histogram: base.joint.then(|| base.histogram[j].clone()),

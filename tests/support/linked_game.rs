@@ -58,6 +58,7 @@ pub fn paytable() -> ReelGame {
         bet: BetRules { lines: vec![1], credits_per_line: vec![1] },
         double_up: None,
         wild_only_multiplied: false,
+        ways: false,
     }
 }
 

@@ -20,6 +20,12 @@ pub struct Reels {
 
 impl Reels {
     pub fn new(game: ReelGame) -> Result<Self, String> {
+        // A ways game (issue 50) is proven by the paytable tool; the
+        // cabinet's reel screen shows line wins only, so it is not hosted
+        // until the screen shows ways.
+        if game.ways {
+            return Err(format!("{}: a ways game cannot be hosted yet: the reel screen shows line wins only (issue 50)", game.id));
+        }
         let tables = StopTables::new(&game).map_err(|e| format!("{}: {e}", game.id))?;
         Ok(Reels { game, tables })
     }

@@ -1,0 +1,237 @@
+//! Exact mathematics of a ways game (issue 50; `game_core::reels::ways`)
+//! over its full cycle, without visiting the cycle stop by stop.
+//!
+//! A symbol `x`'s win for a run of exactly `k` reels is a product over the
+//! reels of one function of each reel's stop: its count of `x` on the
+//! first reel, of `x` or the wild on the others up to the run, "shows
+//! neither" on reel `k` (when `k` < the reels), 1 beyond. The reels stop
+//! independently, so the expectation of such a product is the product of
+//! each reel's expectation; carrying the scatters each stop shows as the
+//! power of a variable `z` (a polynomial per reel) gives the joint law
+//! with the scatter count. So, for every scatter count `c`:
+//! - Σ weight, Σ win·weight: Σ over the (x, k) terms of pay × the
+//!   coefficient of `z^c` in Π_reels Σ_stops weight · f(stop) · z^scatters
+//!   (the scatter's pay, fixed by `c`, added per bet configuration);
+//! - Σ win²·weight: the same over pairs of terms (the product of two terms
+//!   is again a product of per-reel functions).
+//!
+//! The hit frequency needs the joint law of the runs, not a sum: a
+//! dynamic programme over the reels whose state is the set of symbols
+//! whose run is still alive, whether a paid run has ended, and the
+//! scatters so far, each reel's stops grouped by what they show.
+//!
+//! Integers throughout (big integers for products); the win histogram is
+//! not computed (the figures say so).
+
+use std::collections::{BTreeMap, HashMap};
+
+use game_core::reels::{ReelGame, Strip, SymbolId, SymbolKind};
+use num_bigint::BigInt;
+use num_traits::{ToPrimitive, Zero};
+
+use crate::reel_math::{Culprit, MathError, Moments, SpinStats};
+
+/// A polynomial in `z` (the scatter count), lowest power first.
+type Poly = Vec<BigInt>;
+
+fn mul(a: &Poly, b: &Poly) -> Poly {
+    let mut out = vec![BigInt::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        if x.is_zero() {
+            continue;
+        }
+        for (j, y) in b.iter().enumerate() {
+            out[i + j] += x * y;
+        }
+    }
+    out
+}
+
+/// One reel's stops as the analysis needs them: weight, scatters shown,
+/// and for each symbol how many times the window shows it (`own`) and it
+/// or the wild (`with_wild`).
+struct Stop {
+    weight: u64,
+    scatters: usize,
+    own: Vec<u64>,
+    with_wild: Vec<u64>,
+}
+
+fn stops(game: &ReelGame, strip: &Strip) -> Vec<Stop> {
+    let rows = usize::from(game.rows);
+    let wild = game.wild().map(|(w, _)| w);
+    let scatter = game.scatter.as_ref().map(|s| s.symbol);
+    (0..strip.len())
+        .filter(|&i| strip.weight(i) > 0)
+        .map(|i| {
+            let shown: Vec<SymbolId> = (0..rows).map(|row| strip.at(i, row)).collect();
+            let count = |f: &dyn Fn(SymbolId) -> bool| shown.iter().filter(|&&s| f(s)).count() as u64;
+            Stop {
+                weight: strip.weight(i),
+                scatters: count(&|s| Some(s) == scatter) as usize,
+                own: (0..game.symbols.len()).map(|x| count(&|s| usize::from(s) == x)).collect(),
+                with_wild: (0..game.symbols.len()).map(|x| count(&|s| usize::from(s) == x || Some(s) == wild)).collect(),
+            }
+        })
+        .collect()
+}
+
+/// A paid run: symbol `x` over exactly `k` reels, paying `pay` per way.
+#[derive(Clone, Copy)]
+struct Term {
+    x: usize,
+    k: usize,
+    pay: u64,
+}
+
+impl Term {
+    /// The term's factor on reel `r` at `stop`.
+    fn factor(&self, r: usize, stop: &Stop) -> u64 {
+        let count = if r == 0 { stop.own[self.x] } else { stop.with_wild[self.x] };
+        match r.cmp(&self.k) {
+            std::cmp::Ordering::Less => count,
+            std::cmp::Ordering::Equal => u64::from(count == 0),
+            std::cmp::Ordering::Greater => 1,
+        }
+    }
+}
+
+/// Σ_stops weight · f(stop) · z^scatters on one reel (a reel shows at
+/// most `rows` scatters).
+fn reel_poly(reel: &[Stop], rows: usize, f: impl Fn(&Stop) -> u64) -> Poly {
+    let mut p = vec![BigInt::zero(); rows + 1];
+    for s in reel {
+        let v = f(s);
+        if v > 0 {
+            p[s.scatters] += BigInt::from(s.weight) * BigInt::from(v);
+        }
+    }
+    p
+}
+
+/// Π over the reels of [`reel_poly`]: of degree at most reels × rows.
+fn product(reels: &[Vec<Stop>], rows: usize, f: impl Fn(usize, &Stop) -> u64) -> Poly {
+    reels.iter().enumerate().fold(vec![BigInt::from(1)], |acc, (r, reel)| mul(&acc, &reel_poly(reel, rows, |s| f(r, s))))
+}
+
+fn small(x: &BigInt, what: &str) -> Result<u128, MathError> {
+    x.to_u128().ok_or_else(|| MathError::PaysTooLarge { what: what.to_owned(), culprit: Culprit::LargestPay })
+}
+
+/// The spin statistics of a ways game on `strips` (every bet
+/// configuration alike: a way's pay does not depend on the cost).
+pub fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool) -> Result<SpinStats, MathError> {
+    let reels: Vec<Vec<Stop>> = strips.iter().map(|s| stops(game, s)).collect();
+    let n = reels.len();
+    let rows = usize::from(game.rows);
+    let max_scatters = n * rows;
+    let terms: Vec<Term> = (0..game.symbols.len())
+        .filter(|&x| matches!(game.symbols[x].kind, SymbolKind::Regular))
+        .flat_map(|x| (1..=n).map(move |k| (x, k)))
+        .filter_map(|(x, k)| game.pays[x].get(k).copied().filter(|&p| p > 0).map(|pay| Term { x, k, pay }))
+        .collect();
+    let weight = product(&reels, rows, |_, _| 1);
+    let mut sum = vec![BigInt::zero(); max_scatters + 1];
+    let mut sum_sq = vec![BigInt::zero(); max_scatters + 1];
+    let mut combo_hits = BTreeMap::new();
+    let mut combo_line_max = BTreeMap::new();
+    for (i, t) in terms.iter().enumerate() {
+        let ways = product(&reels, rows, |r, s| t.factor(r, s));
+        for (c, v) in ways.iter().enumerate() {
+            sum[c] += v * BigInt::from(t.pay);
+        }
+        // The weight of spins where this run pays: the same product with
+        // each count replaced by "shows it".
+        let hits = product(&reels, rows, |r, s| u64::from(t.factor(r, s) > 0));
+        let w = small(&hits.iter().sum::<BigInt>(), "the weight of a run")?;
+        combo_hits.insert((t.x as SymbolId, t.k as u8, t.pay), w);
+        combo_line_max.insert((t.x as SymbolId, t.k as u8), w);
+        // Pairs of terms, each pair once (twice off the diagonal).
+        for u in &terms[i..] {
+            let both = product(&reels, rows, |r, s| t.factor(r, s) * u.factor(r, s));
+            let times = BigInt::from(t.pay) * BigInt::from(u.pay) * BigInt::from(if std::ptr::eq(t, u) { 1 } else { 2 });
+            for (c, v) in both.iter().enumerate() {
+                sum_sq[c] += v * &times;
+            }
+        }
+    }
+    // Per bet configuration, the spin's win with the scatter's pay (its
+    // count's pay × the cost, a constant given the count): Σ (W + s)² =
+    // Σ W² + 2 s Σ W + s² Σ 1.
+    let mut by_scatters = Vec::with_capacity(configs.len());
+    for &cost in configs {
+        let mut moments = Vec::with_capacity(max_scatters + 1);
+        for c in 0..=max_scatters {
+            let pay = game.scatter.as_ref().and_then(|sc| sc.pays.get(c)).copied().unwrap_or(0);
+            let s = BigInt::from(pay) * BigInt::from(cost);
+            let with = &sum[c] + &s * &weight[c];
+            let with_sq = &sum_sq[c] + BigInt::from(2) * &s * &sum[c] + &s * &s * &weight[c];
+            moments.push(Moments {
+                weight: small(&weight[c], "the cycle")?,
+                sum: small(&with, "the sum of wins")?,
+                sum_sq: small(&with_sq, "the sum of squared wins")?,
+            });
+        }
+        by_scatters.push(moments);
+    }
+    let cycle = small(&weight.iter().sum::<BigInt>(), "the cycle")?;
+    let line_sum = small(&sum.iter().sum::<BigInt>(), "the sum of wins")?;
+    let hit = hit_weight(game, &reels, &terms, free)?;
+    Ok(SpinStats {
+        by_scatters,
+        line_sum: vec![line_sum; configs.len()],
+        hit_weight: vec![hit; configs.len()],
+        histogram: vec![BTreeMap::new(); configs.len()],
+        combo_any: BTreeMap::new(),
+        combo_hits,
+        cycle,
+        joint: false,
+        combo_line_max,
+    })
+}
+
+/// The weight of the spins that pay anything or award free games: the
+/// dynamic programme of the module's text.
+fn hit_weight(game: &ReelGame, reels: &[Vec<Stop>], terms: &[Term], free: bool) -> Result<u128, MathError> {
+    let n = reels.len();
+    let paid = |x: usize, k: usize| terms.iter().any(|t| t.x == x && t.k == k);
+    // Symbols as bits (a game has at most 64 symbols; more is refused).
+    if game.symbols.len() > 64 {
+        return Err(MathError::PaysTooLarge { what: "more than 64 symbols in a ways game".into(), culprit: Culprit::LargestPay });
+    }
+    let mask = |s: &Stop, first: bool| -> u64 {
+        (0..game.symbols.len()).filter(|&x| if first { s.own[x] > 0 } else { s.with_wild[x] > 0 }).fold(0u64, |m, x| m | 1 << x)
+    };
+    // State: (alive symbols, a paid run ended, scatters) → weight.
+    let mut states: HashMap<(u64, bool, usize), u128> = HashMap::new();
+    for s in &reels[0] {
+        let alive = mask(s, true) & terms.iter().fold(0u64, |m, t| m | 1 << t.x);
+        *states.entry((alive, false, s.scatters)).or_default() += u128::from(s.weight);
+    }
+    for (r, reel) in reels.iter().enumerate().skip(1) {
+        // This reel's stops grouped by what they show.
+        let mut groups: HashMap<(u64, usize), u128> = HashMap::new();
+        for s in reel {
+            *groups.entry((mask(s, false), s.scatters)).or_default() += u128::from(s.weight);
+        }
+        let mut next: HashMap<(u64, bool, usize), u128> = HashMap::new();
+        for (&(alive, won, sc), &w) in &states {
+            for (&(shown, s), &g) in &groups {
+                let still = alive & shown;
+                let ended = alive & !shown;
+                let won = won || (0..64).any(|x| ended & (1 << x) != 0 && paid(x, r));
+                let v = w.checked_mul(g).ok_or_else(|| MathError::PaysTooLarge { what: "the cycle".into(), culprit: Culprit::Strips })?;
+                *next.entry((still, won, sc + s)).or_default() += v;
+            }
+        }
+        states = next;
+    }
+    let sc = game.scatter.as_ref();
+    let scatter_hit = |c: usize| {
+        sc.is_some_and(|s| {
+            s.pays.get(c).copied().unwrap_or(0) > 0
+                || s.free_games.as_ref().is_some_and(|f| (!free || f.retrigger) && f.awards.get(c).copied().unwrap_or(0) > 0)
+        })
+    };
+    Ok(states.iter().filter(|&(&(alive, won, c), _)| won || (0..64).any(|x| alive & (1 << x) != 0 && paid(x, n)) || scatter_hit(c)).map(|(_, &w)| w).sum())
+}
