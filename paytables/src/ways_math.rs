@@ -194,18 +194,24 @@ pub fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bo
 /// dynamic programme of the module's text.
 fn hit_weight(game: &ReelGame, reels: &[Vec<Stop>], terms: &[Term], free: bool) -> Result<u128, MathError> {
     let n = reels.len();
-    let paid = |x: usize, k: usize| terms.iter().any(|t| t.x == x && t.k == k);
     // Symbols as bits (a game has at most 64 symbols; more is refused).
     if game.symbols.len() > 64 {
         return Err(MathError::PaysTooLarge { what: "more than 64 symbols in a ways game".into(), culprit: Culprit::LargestPay });
     }
+    // The symbols a run of exactly k reels pays, as bits, for each k.
+    let mut paid = vec![0u64; n + 1];
+    for t in terms {
+        paid[t.k] |= 1 << t.x;
+    }
     let mask = |s: &Stop, first: bool| -> u64 {
         (0..game.symbols.len()).filter(|&x| if first { s.own[x] > 0 } else { s.with_wild[x] > 0 }).fold(0u64, |m, x| m | 1 << x)
     };
-    // State: (alive symbols, a paid run ended, scatters) → weight.
+    // State: (alive symbols, a paid run ended, scatters) → weight; only
+    // the symbols some run pays are followed.
+    let paying = paid.iter().fold(0u64, |m, p| m | p);
     let mut states: HashMap<(u64, bool, usize), u128> = HashMap::new();
     for s in &reels[0] {
-        let alive = mask(s, true) & terms.iter().fold(0u64, |m, t| m | 1 << t.x);
+        let alive = mask(s, true) & paying;
         *states.entry((alive, false, s.scatters)).or_default() += u128::from(s.weight);
     }
     for (r, reel) in reels.iter().enumerate().skip(1) {
@@ -219,7 +225,7 @@ fn hit_weight(game: &ReelGame, reels: &[Vec<Stop>], terms: &[Term], free: bool) 
             for (&(shown, s), &g) in &groups {
                 let still = alive & shown;
                 let ended = alive & !shown;
-                let won = won || (0..64).any(|x| ended & (1 << x) != 0 && paid(x, r));
+                let won = won || ended & paid[r] != 0;
                 let v = w.checked_mul(g).ok_or_else(|| MathError::PaysTooLarge { what: "the cycle".into(), culprit: Culprit::Strips })?;
                 *next.entry((still, won, sc + s)).or_default() += v;
             }
@@ -233,5 +239,5 @@ fn hit_weight(game: &ReelGame, reels: &[Vec<Stop>], terms: &[Term], free: bool) 
                 || s.free_games.as_ref().is_some_and(|f| (!free || f.retrigger) && f.awards.get(c).copied().unwrap_or(0) > 0)
         })
     };
-    Ok(states.iter().filter(|&(&(alive, won, c), _)| won || (0..64).any(|x| alive & (1 << x) != 0 && paid(x, n)) || scatter_hit(c)).map(|(_, &w)| w).sum())
+    Ok(states.iter().filter(|&(&(alive, won, c), _)| won || alive & paid[n] != 0 || scatter_hit(c)).map(|(_, &w)| w).sum())
 }

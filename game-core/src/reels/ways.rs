@@ -31,9 +31,26 @@ impl ReelGame {
     /// Each symbol's ways pay on the window `at(reel, row)`, per credit of
     /// the unit: (symbol, run, ways, pay), for the symbols that pay.
     pub fn way_pays(&self, at: impl Fn(usize, usize) -> SymbolId) -> Vec<(SymbolId, u8, u64, u64)> {
+        let mut out = Vec::new();
+        self.each_way_pay(at, |x, run, ways, pay| out.push((x, run, ways, pay)));
+        out
+    }
+
+    /// The total of [`Self::way_pays`], without collecting them: for the
+    /// simulation's hot loop.
+    #[inline]
+    pub fn way_pay_total(&self, at: impl Fn(usize, usize) -> SymbolId) -> u64 {
+        let mut total = 0;
+        self.each_way_pay(at, |_, _, _, pay| total += pay);
+        total
+    }
+
+    /// The one rule of a ways pay: `paid(symbol, run, ways, pay)` for each
+    /// symbol that pays.
+    #[inline]
+    fn each_way_pay(&self, at: impl Fn(usize, usize) -> SymbolId, mut paid: impl FnMut(SymbolId, u8, u64, u64)) {
         let wild = self.wild().map(|(w, _)| w);
         let (n, rows) = (self.reels.len(), usize::from(self.rows));
-        let mut out = Vec::new();
         for (i, s) in self.symbols.iter().enumerate() {
             if !matches!(s.kind, SymbolKind::Regular) {
                 continue;
@@ -41,11 +58,12 @@ impl ReelGame {
             let x = i as SymbolId;
             let (mut run, mut ways) = (0usize, 1u64);
             for r in 0..n {
-                let shown = (0..rows).filter(|&row| {
-                    let y = at(r, row);
-                    y == x || (r > 0 && Some(y) == wild)
-                });
-                let c = shown.count() as u64;
+                let c = (0..rows)
+                    .filter(|&row| {
+                        let y = at(r, row);
+                        y == x || (r > 0 && Some(y) == wild)
+                    })
+                    .count() as u64;
                 if c == 0 {
                     break;
                 }
@@ -54,16 +72,9 @@ impl ReelGame {
             }
             let pay = self.pays[i].get(run).copied().unwrap_or(0);
             if run > 0 && pay > 0 {
-                out.push((x, run as u8, ways, pay * ways));
+                paid(x, run as u8, ways, pay * ways);
             }
         }
-        out
-    }
-
-    /// The total of [`Self::way_pays`], for hot loops.
-    #[inline]
-    pub fn way_pay_total(&self, at: impl Fn(usize, usize) -> SymbolId) -> u64 {
-        self.way_pays(at).iter().map(|w| w.3).sum()
     }
 }
 
