@@ -51,7 +51,7 @@ pub fn rules() -> Rules {
         paytables::artifact::load_approved(&path, &manifest, &paytables::floor::Floor::legal_minimum()).unwrap()
     };
     let mut reels = BTreeMap::new();
-    for id in ["classic-sevens", "ocean-treasure"] {
+    for id in ["classic-sevens", "ocean-treasure", "floresta-243"] {
         let paytables::artifact::CompiledGame::Reels(g) = load(id) else { panic!("{id} is not a reel game") };
         reels.insert(id.to_owned(), g);
     }

@@ -342,6 +342,17 @@ def symbol(shape, fill, mark="", ink="#ffffff"):
         "ship": '<path d="M36 160 L220 160 L190 206 L66 206 Z" fill="#6b3a12"/><path d="M128 40 L128 160 M128 50 L196 140 L128 140 Z" stroke="#eeeeee" stroke-width="6" fill="#eeeeee"/>',
         "pearl": '<path d="M40 150 Q128 40 216 150 Z" fill="#3f7fbf"/><circle cx="128" cy="150" r="46" fill="#f7f3ea" stroke="#c9c2b0" stroke-width="4"/>',
         "chest": '<rect x="44" y="110" width="168" height="100" rx="10" fill="#8b5a2b" stroke="#f6d24a" stroke-width="8"/><path d="M44 110 Q128 40 212 110 Z" fill="#a0692f" stroke="#f6d24a" stroke-width="8"/><rect x="116" y="120" width="24" height="34" fill="#f6d24a"/>',
+        # Floresta Encantada (issue 50).
+        "leaf": '<path d="M64 196 Q60 84 196 56 Q204 180 64 196 Z" fill="#3f9f3a" stroke="#1e5a1e" stroke-width="6"/><path d="M70 190 L180 70" stroke="#1e5a1e" stroke-width="6"/>',
+        "mushroom": '<rect x="104" y="128" width="48" height="84" rx="16" fill="#f3ead2" stroke="#8a7a5a" stroke-width="5"/><path d="M36 140 Q128 20 220 140 Z" fill="#d42a2a" stroke="#7a1010" stroke-width="6"/>'
+                    '<circle cx="96" cy="104" r="12" fill="#ffffff"/><circle cx="150" cy="86" r="10" fill="#ffffff"/><circle cx="176" cy="120" r="9" fill="#ffffff"/>',
+        "owl": '<ellipse cx="128" cy="142" rx="74" ry="86" fill="#8a5a2b" stroke="#4a2a10" stroke-width="6"/><path d="M66 70 L92 96 M190 70 L164 96" stroke="#4a2a10" stroke-width="10"/>'
+               '<circle cx="100" cy="122" r="26" fill="#f6d24a"/><circle cx="156" cy="122" r="26" fill="#f6d24a"/><circle cx="100" cy="122" r="11" fill="#1b1b1b"/>'
+               '<circle cx="156" cy="122" r="11" fill="#1b1b1b"/><path d="M118 150 L138 150 L128 170 Z" fill="#f08a1a"/>',
+        "tree": '<rect x="110" y="150" width="36" height="70" fill="#6b3a12"/><circle cx="128" cy="100" r="70" fill="#1e8c3a" stroke="#0f4a1e" stroke-width="6"/>'
+                '<circle cx="92" cy="90" r="10" fill="#f6d24a"/><circle cx="150" cy="70" r="10" fill="#f6d24a"/><circle cx="160" cy="124" r="10" fill="#f6d24a"/>',
+        "moon": '<circle cx="128" cy="128" r="96" fill="#1b2a5a"/><path d="M150 44 A86 86 0 1 0 150 212 A66 66 0 1 1 150 44 Z" fill="#f6e7a0" stroke="#d4b84a" stroke-width="4"/>'
+                '<circle cx="186" cy="84" r="6" fill="#ffffff"/><circle cx="196" cy="150" r="4" fill="#ffffff"/>',
         "royal": "",
     }
     mark_svg = glyphs(mark, 128 - text_width(mark, 150) / 2, 53, 150, ink, 2.8) if mark else ""
@@ -411,6 +422,16 @@ def main():
         write(f"games/ocean-treasure/symbols/{sym}.svg", symbol("royal", "#000000", sym, ink))
     for sym, shape in {"F": "fish", "SH": "ship", "W": "pearl", "S": "chest"}.items():
         write(f"games/ocean-treasure/symbols/{sym}.svg", symbol(shape, "#000000"))
+    # Floresta Encantada's (issue 50): the royals in the forest's inks, the
+    # rest as pictures.
+    forest = {"9": "#1e6b2a", "10": "#2a5a8a", "J": "#8a3a0f", "Q": "#6a2d91", "K": "#b8860b", "A": "#c8102e"}
+    for sym, ink in forest.items():
+        write(f"games/floresta-243/symbols/{sym}.svg", symbol("royal", "#000000", sym, ink))
+    for sym, shape in {"FO": "leaf", "CG": "mushroom", "CR": "owl", "W": "tree", "S": "moon"}.items():
+        write(f"games/floresta-243/symbols/{sym}.svg", symbol(shape, "#000000"))
+    # Three trees on a hill under the moon.
+    trees = "".join(f'<rect x="{x - 9}" y="{y + 30}" width="18" height="40" fill="#6b3a12"/><circle cx="{x}" cy="{y}" r="{r}" fill="#1e8c3a" stroke="#0f4a1e" stroke-width="5"/>' for x, y, r in [(200, 150, 48), (300, 120, 62), (400, 150, 48)])
+    write("games/floresta-243/logo.svg", logo("#0f4a2a", '<circle cx="470" cy="80" r="40" fill="#f6e7a0"/><path d="M60 250 Q300 170 540 250 Z" fill="#2a5a1e"/>' + trees))
     # Logos: an emblem per game (its name is set by the screen, in the
     # player's language).
     write("games/classic-sevens/logo.svg", logo("#8a0f1e", glyphs("777", 150, 70, 160, "#f6d24a", 3.0)))

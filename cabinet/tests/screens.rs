@@ -113,6 +113,93 @@ fn reel_screen_shows_the_committed_stops() {
     rig.keep_screenshots("screen-reels", 3);
 }
 
+/// Issue 50: a ways game hosted. Floresta Encantada (243 ways, an
+/// expanding wild on reels 2 to 4) spins until a spin has paid ways and
+/// one showed the wild: the window shows each committed spin as the rule
+/// reads it here (the wild filling its reel), the cells framed are exactly
+/// the cells of one of the spin's wins (a way win: the symbol on the
+/// first reel, it or the wild after), and the win is the ways counted
+/// here from the window.
+#[test]
+fn a_ways_game_shows_its_expanding_wild_and_frames_a_way_win() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    for _ in 0..menu_position("floresta-243") {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let game = reel_game("floresta-243");
+    let wild = game.symbols.iter().position(|s| s.id == "W").unwrap();
+    let scatter = game.symbols.iter().position(|s| s.id == "S").unwrap();
+    let (mut framed_a_way, mut expanded) = (false, false);
+    for _ in 0..60 {
+        if framed_a_way && expanded {
+            break;
+        }
+        rig.key("space");
+        std::thread::sleep(Duration::from_millis(2_500));
+        rig.key("Return");
+        let r = the_round(&rig);
+        assert_eq!(r.game, "floresta-243");
+        let round: ReelRound = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        let shot = rig.shot();
+        rig::shows_stops(&shot, &game, &round.base.stops).unwrap();
+        let window = rig::window_at(&game, &round.base.stops);
+        expanded |= window.iter().any(|cells| cells.iter().all(|&c| c == wild));
+        // Each symbol's ways, counted from the window: its run from the
+        // first reel (the symbol itself there, it or the wild after) and
+        // the product of each reel's count; its cells.
+        let mut wins = Vec::new();
+        let mut total = 0u64;
+        for (x, pays) in game.pays.iter().enumerate().filter(|(x, _)| *x != wild && *x != scatter) {
+            let counts: Vec<u64> = window
+                .iter()
+                .enumerate()
+                .map_while(|(reel, cells)| {
+                    let c = cells.iter().filter(|&&y| y == x || (reel > 0 && y == wild)).count() as u64;
+                    (c > 0).then_some(c)
+                })
+                .collect();
+            let pay = pays.get(counts.len()).copied().unwrap_or(0);
+            if pay > 0 {
+                total += pay * counts.iter().product::<u64>() * round.bet.credits_per_line;
+                let cells: Vec<(usize, usize)> = (0..counts.len())
+                    .flat_map(|reel| window[reel].iter().enumerate().filter(move |&(_, &y)| y == x || (reel > 0 && y == wild)).map(move |(row, _)| (reel, row)))
+                    .collect();
+                wins.push(cells);
+            }
+        }
+        assert_eq!(round.base.way_wins.iter().map(|w| w.win).sum::<u64>(), total, "the ways of {window:?}");
+        let shown = rig::framed_cells(&shot, &game);
+        let scatter_cells: Vec<(usize, usize)> = window
+            .iter()
+            .enumerate()
+            .flat_map(|(reel, cells)| cells.iter().enumerate().filter(|&(_, &y)| y == scatter).map(move |(row, _)| (reel, row)))
+            .collect();
+        if wins.is_empty() && round.base.scatter_win == 0 && round.base.free_games_awarded == 0 {
+            assert!(shown.is_empty(), "cells framed on a spin that won nothing: {shown:?}");
+        } else if !round.free_spins.is_empty() {
+            // The last free game is on the screen: its own wins.
+        } else {
+            let mut sorted = shown.clone();
+            sorted.sort_unstable();
+            let one_win = wins.iter().any(|w| {
+                let mut w = w.clone();
+                w.sort_unstable();
+                w == sorted
+            });
+            assert!(one_win || sorted == scatter_cells, "framed {shown:?}: none of the wins {wins:?}");
+            framed_a_way |= one_win;
+        }
+    }
+    assert!(framed_a_way && expanded, "in 60 spins: a way win framed {framed_a_way}, an expanding wild {expanded}");
+    rig.shot_in_english();
+    stop(cab);
+    rig.keep_screenshots("screen-ways", 3);
+}
+
 fn red_cards(hand: &[Card; 5]) -> usize {
     hand.iter().filter(|c| !c.is_joker() && c.is_red()).count()
 }
@@ -841,7 +928,7 @@ fn game_menu_chooses_a_game_by_touch() {
     let (width, pixels) = rig::shot_pixels(&menu);
     // The shipped configuration's games, in its order.
     let ids = game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron")).unwrap().games;
-    assert_eq!(ids.len(), 20);
+    assert_eq!(ids.len(), 21);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
         let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));

@@ -34,8 +34,8 @@ pub fn reels_hit(game: &ReelGame, round: &ReelRound, trigger: &Trigger) -> bool 
     spin_hits(game, round.bet, &round.base, trigger)
 }
 
-/// Whether a base spin at `bet` hits the trigger: a line win of the
-/// trigger's symbol, as the game itself pays it (a line of wilds alone is
+/// Whether a base spin at `bet` hits the trigger: a line (or ways, issue
+/// 50) win of the trigger's symbol, as the game itself pays it (a line of wilds alone is
 /// the wild's own win, never the trigger's symbol), at least `count` long.
 /// The linked controller's service judges a claim by this same call.
 pub fn spin_hits(game: &ReelGame, bet: Bet, spin: &Spin, trigger: &Trigger) -> bool {
@@ -45,7 +45,7 @@ pub fn spin_hits(game: &ReelGame, bet: Bet, spin: &Spin, trigger: &Trigger) -> b
         return false;
     }
     let Some(sym) = game.symbols.iter().position(|s| &s.id == symbol).map(|i| i as SymbolId) else { return false };
-    spin.line_wins.iter().any(|w| w.symbol == sym && w.count >= *count)
+    spin.line_wins.iter().any(|w| w.symbol == sym && w.count >= *count) || spin.way_wins.iter().any(|w| w.symbol == sym && w.count >= *count)
 }
 
 /// Whether a draw-poker final hand hits the trigger.

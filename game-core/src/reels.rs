@@ -37,6 +37,10 @@ pub enum SymbolKind {
     /// multiplied by `multiplier` (1 for none).
     Wild {
         multiplier: u64,
+        /// An expanding wild (issue 50, ways games): when it shows on a
+        /// reel, it fills that reel's every row.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        expanding: bool,
     },
     /// Pays anywhere in the window, on the total bet.
     Scatter,
@@ -114,7 +118,12 @@ pub struct ReelGame {
     pub id: String,
     pub name: String,
     pub symbols: Vec<Symbol>,
+    /// The window's height: the tallest reel's rows.
     pub rows: u8,
+    /// Each reel's rows when they differ (issue 50: 3-4-5-4-3 ways
+    /// games); empty when every reel shows `rows`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reel_rows: Vec<u8>,
     pub reels: Vec<Strip>,
     /// Each payline: the row it crosses on each reel.
     pub lines: Vec<Vec<u8>>,
@@ -211,9 +220,38 @@ impl ReelGame {
     /// The wild symbol and its multiplier, if the game has one.
     pub fn wild(&self) -> Option<(SymbolId, u64)> {
         self.symbols.iter().enumerate().find_map(|(i, s)| match s.kind {
-            SymbolKind::Wild { multiplier } => Some((i as SymbolId, multiplier)),
+            SymbolKind::Wild { multiplier, .. } => Some((i as SymbolId, multiplier)),
             _ => None,
         })
+    }
+
+    /// The expanding wild, if the game's wild expands.
+    pub fn expanding_wild(&self) -> Option<SymbolId> {
+        self.symbols.iter().position(|s| matches!(s.kind, SymbolKind::Wild { expanding: true, .. })).map(|i| i as SymbolId)
+    }
+
+    /// The rows reel `reel` shows.
+    pub fn rows_of(&self, reel: usize) -> usize {
+        usize::from(self.reel_rows.get(reel).copied().unwrap_or(self.rows))
+    }
+
+    /// The ways of a ways game's window: the product of the reels' rows.
+    pub fn ways_count(&self) -> u64 {
+        (0..self.reels.len()).map(|r| self.rows_of(r) as u64).product()
+    }
+
+    /// What reel `reel` shows when `strip` stops at `stop`, top row first:
+    /// its rows, or, when the expanding wild shows, the wild on every row.
+    /// The one reading of a reel's window: the round, the simulation and
+    /// the paytable tool's mathematics all see the reel through it.
+    pub fn reel_window(&self, reel: usize, strip: &Strip, stop: usize) -> Vec<SymbolId> {
+        let mut shown: Vec<SymbolId> = (0..self.rows_of(reel)).map(|r| strip.at(stop, r)).collect();
+        if let Some(w) = self.expanding_wild()
+            && shown.contains(&w)
+        {
+            shown.fill(w);
+        }
+        shown
     }
 
     /// The strips of a spin: free-game strips when given.
@@ -316,7 +354,7 @@ impl ReelGame {
     /// The window: `window[reel][row]`.
     pub fn window(&self, stops: &[u32], free: bool) -> Vec<Vec<SymbolId>> {
         let strips = self.strips(free);
-        stops.iter().zip(strips).map(|(&stop, s)| (0..self.rows as usize).map(|r| s.at(stop as usize, r)).collect()).collect()
+        stops.iter().zip(strips).enumerate().map(|(reel, (&stop, s))| self.reel_window(reel, s, stop as usize)).collect()
     }
 
     /// Scatter symbols anywhere in the window.
@@ -431,6 +469,8 @@ pub struct FastReels<'a> {
     lines: Vec<[u8; MAX_REELS]>,
     /// One-symbol line pays (`pays[symbol][1]`).
     pay1: Vec<u64>,
+    /// Each reel's rows.
+    reel_rows: [usize; MAX_REELS],
     base: Layout,
     free: Layout,
 }
@@ -455,8 +495,13 @@ impl Layout {
     fn new(game: &ReelGame, strips: &[Strip]) -> Self {
         let rows = game.rows as usize;
         let scatter = game.scatter.as_ref().map(|s| s.symbol);
-        let windows: Vec<Vec<SymbolId>> = strips.iter().map(|s| (0..s.len()).flat_map(|stop| (0..rows).map(move |r| s.at(stop, r))).collect()).collect();
-        let scatters = windows.iter().map(|w| w.chunks(rows).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect()).collect();
+        let windows: Vec<Vec<SymbolId>> =
+            strips.iter().enumerate().map(|(reel, s)| (0..s.len()).flat_map(|stop| game.reel_window(reel, s, stop)).collect()).collect();
+        let scatters = windows
+            .iter()
+            .enumerate()
+            .map(|(reel, w)| w.chunks(game.rows_of(reel).max(1)).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect())
+            .collect();
         let entries = strips.iter().take(3).map(Strip::len).product::<usize>();
         let candidates = (game.lines.len() <= 64 && strips.len() > 3 && entries <= MAX_CANDIDATE_TABLE).then(|| {
             let (l0, l1, l2) = (strips[0].len(), strips[1].len(), strips[2].len());
@@ -503,6 +548,7 @@ impl<'a> FastReels<'a> {
             wild_mult,
             lines,
             pay1: game.pays.iter().map(|p| p.get(1).copied().unwrap_or(0)).collect(),
+            reel_rows: std::array::from_fn(|r| game.rows_of(r)),
             base: Layout::new(game, game.strips(false)),
             free: Layout::new(game, game.strips(true)),
         }
@@ -521,7 +567,8 @@ impl<'a> FastReels<'a> {
         let mut scatters = 0u8;
         for r in 0..n {
             let s = rng.pick(&tables[r]);
-            stops[r] = s * rows;
+            // Each reel's window starts at its stop times its own rows.
+            stops[r] = s * self.reel_rows[r];
             scatters += layout.scatters[r][s];
         }
         let mut syms = [0 as SymbolId; MAX_REELS];

@@ -23,10 +23,11 @@ fn game() -> ReelGame {
         symbols: vec![
             sym("A", SymbolKind::Regular),
             sym("B", SymbolKind::Regular),
-            sym("W", SymbolKind::Wild { multiplier: 2 }),
+            sym("W", SymbolKind::Wild { multiplier: 2, expanding: false }),
             sym("S", SymbolKind::Scatter),
         ],
         rows: 3,
+        reel_rows: vec![],
         reels: vec![
             strip(vec![0, 1, 2, 3, 0, 1, 0, 1]),
             strip(vec![1, 0, 2, 0, 1, 3, 0, 1]),

@@ -107,7 +107,12 @@ fn prizes(game: &ReelGame, fig: &ReelFigures) -> Vec<(String, String, BigRationa
             }
             let w = fig.combo_any.get(&(sym as u8, count as u8)).copied().unwrap_or(0);
             let p = BigRational::from_integer(BigInt::from(w)) / &cycle;
-            out.push((format!("{} × {}", count, game.symbols[sym].name), format!("{pay} per line credit"), p, pay));
+            out.push((
+                format!("{} × {}", count, game.symbols[sym].name),
+                format!("{pay} per {}", if game.ways { "way, per credit of the unit" } else { "line credit" }),
+                p,
+                pay,
+            ));
         }
     }
     if let Some(sc) = &game.scatter {

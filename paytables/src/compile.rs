@@ -112,6 +112,7 @@ fn strips(
 /// a weight-0 stop still shows whenever a stop above it within the window
 /// is drawn (issue 36: such a paytable was once refused).
 fn can_show(strip: &Strip, sym: SymbolId, wild: Option<SymbolId>, rows: usize) -> bool {
+    // An expanding wild changes nothing here: where it shows, it shows.
     (0..strip.len()).filter(|&stop| strip.weight(stop) > 0).any(|stop| {
         (0..rows).any(|r| {
             let s = strip.at(stop, r);
@@ -120,11 +121,13 @@ fn can_show(strip: &Strip, sym: SymbolId, wild: Option<SymbolId>, rows: usize) -
     })
 }
 
-/// The most scatters the window can show.
-fn max_scatters(strips: &[Strip], rows: usize, scatter: SymbolId) -> usize {
+/// The most scatters the window can show (reel `r` showing `rows[r]`
+/// rows); at most, since an expanding wild covers a scatter beside it.
+fn max_scatters(strips: &[Strip], rows: &[usize], scatter: SymbolId) -> usize {
     strips
         .iter()
-        .map(|s| (0..s.len()).filter(|&i| s.weight(i) > 0).map(|stop| (0..rows).filter(|&r| s.at(stop, r) == scatter).count()).max().unwrap_or(0))
+        .zip(rows)
+        .map(|(s, &rows)| (0..s.len()).filter(|&i| s.weight(i) > 0).map(|stop| (0..rows).filter(|&r| s.at(stop, r) == scatter).count()).max().unwrap_or(0))
         .sum()
 }
 
@@ -190,14 +193,17 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         }
         let kind = match s.kind {
             KindSource::Regular => SymbolKind::Regular,
-            KindSource::Wild { multiplier } => {
+            KindSource::Wild { multiplier, expanding } => {
                 if wild.replace(i as SymbolId).is_some() {
                     e.at(at.clone(), "only one wild symbol is supported");
                 }
                 if multiplier == 0 {
                     e.at(at.clone(), "a wild multiplier must be at least 1");
                 }
-                SymbolKind::Wild { multiplier }
+                if expanding && !p.ways {
+                    e.at(at.clone(), format!("the wild {} expands: expanding wilds are built for ways games (`ways: true`), not paylines", s.id));
+                }
+                SymbolKind::Wild { multiplier, expanding }
             }
             KindSource::Scatter => {
                 if scatter_sym.replace(i as SymbolId).is_some() {
@@ -210,6 +216,28 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     }
     let n = p.reels.len();
     let rows = p.rows as usize;
+    // Each reel's rows (issue 50): the same `rows` on every reel unless
+    // `reel_rows` says otherwise, for a ways game.
+    let reel_rows: Vec<usize> = match &p.reel_rows {
+        None => vec![rows; n],
+        Some(rr) => {
+            let at = root().field("reel_rows");
+            if !p.ways {
+                e.at(at.clone(), "reel_rows is for ways games (`ways: true`): a payline needs the same rows on every reel");
+            }
+            if rr.len() != n {
+                e.at(at.clone(), format!("reel_rows gives {} reels, the game has {n}", rr.len()));
+            }
+            if let Some(bad) = rr.iter().find(|&&r| r == 0 || r > 8) {
+                e.at(at.clone(), format!("a reel shows 1 to 8 rows, not {bad}"));
+            }
+            if rr.iter().max().is_some_and(|&m| m != p.rows) {
+                e.at(at, format!("rows is the tallest reel's rows: {} here, not {}", rr.iter().max().copied().unwrap_or(0), p.rows));
+            }
+            (0..n).map(|r| usize::from(rr.get(r).copied().unwrap_or(p.rows))).collect()
+        }
+    };
+    let window_cells: usize = reel_rows.iter().sum();
     let reels = strips(&mut e, &ids, &p.reels, p.weights.as_ref(), root().field("reels"), root().field("weights"));
 
     if p.ways && !p.lines.is_empty() {
@@ -220,7 +248,7 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     if p.ways {
         // Issue 50, ways pays as built so far: a plain wild.
         for (i, s) in p.symbols.iter().enumerate() {
-            if let KindSource::Wild { multiplier } = s.kind
+            if let KindSource::Wild { multiplier, .. } = s.kind
                 && multiplier != 1
             {
                 e.at(
@@ -296,7 +324,7 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
             e.at(at.clone(), format!("{} × {} is paid twice", pay.count, pay.symbol));
         }
         if let Some(sets) = &all_strips
-            && !sets.iter().any(|strips| (0..k).all(|reel| can_show(&strips[reel], sym, wild, rows)))
+            && !sets.iter().any(|strips| (0..k).all(|reel| can_show(&strips[reel], sym, wild, reel_rows[reel])))
         {
             e.at(at, format!("pay for an impossible combination: {} × {:?} can never show in the window on these strips", pay.count, pay.symbol));
         }
@@ -348,8 +376,8 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
                     None
                 }
                 Some(&sym) => {
-                    let max = all_strips.as_ref().map_or(n * rows, |sets| sets.iter().map(|s| max_scatters(s, rows, sym)).max().unwrap_or(0));
-                    let mut spays = vec![0u64; n * rows + 1];
+                    let max = all_strips.as_ref().map_or(window_cells, |sets| sets.iter().map(|s| max_scatters(s, &reel_rows, sym)).max().unwrap_or(0));
+                    let mut spays = vec![0u64; window_cells + 1];
                     for (&c, &v) in &sc.pays {
                         if c == 0 || c as usize > max {
                             e.at(at.clone().field("pays"), format!("pay for an impossible combination: {c} scatters (at most {max} can show)"));
@@ -364,7 +392,7 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
                             if f.multiplier == 0 {
                                 e.at(fat.clone().field("multiplier"), "the free-game multiplier must be at least 1");
                             }
-                            let mut awards = vec![0u32; n * rows + 1];
+                            let mut awards = vec![0u32; window_cells + 1];
                             for (&c, &v) in &f.awards {
                                 if c == 0 || c as usize > max {
                                     e.at(fat.clone().field("awards"), format!("free games for an impossible combination: {c} scatters"));
@@ -432,6 +460,7 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         name: p.name.clone(),
         symbols,
         rows: p.rows,
+        reel_rows: p.reel_rows.clone().unwrap_or_default(),
         reels: reels.unwrap_or_default(),
         lines: p.lines.clone(),
         pays,

@@ -37,6 +37,10 @@ pub struct ReelPaytable {
     pub name: String,
     /// Rows of the window (1 for a classic single-line game, 3 for a 5×3).
     pub rows: u8,
+    /// Each reel's rows when they differ (issue 50, ways games only: a
+    /// 3-4-5-4-3 window); `rows` is then the tallest.
+    #[serde(default)]
+    pub reel_rows: Option<Vec<u8>>,
     pub symbols: Vec<SymbolSource>,
     /// The base game's reel strips: symbol ids, stop by stop.
     pub reels: Vec<Vec<String>>,
@@ -97,6 +101,9 @@ pub enum KindSource {
     Regular,
     Wild {
         multiplier: u64,
+        /// Fills its reel when it shows (issue 50, ways games only).
+        #[serde(default)]
+        expanding: bool,
     },
     Scatter,
 }

@@ -495,6 +495,29 @@ struct Tally {
     combos: Vec<u16>,
 }
 
+/// The exact distribution of scatters the base game's window shows, each
+/// reel read through `ReelGame::reel_window` (its own rows; an expanding
+/// wild covers a scatter), in weight units.
+pub fn window_scatter_distribution(game: &ReelGame) -> Vec<u128> {
+    let scatter = game.scatter.as_ref().map(|s| s.symbol);
+    let mut dist = vec![1u128];
+    for (reel, s) in game.reels.iter().enumerate() {
+        let mut per = vec![0u128; game.rows_of(reel) + 1];
+        for stop in 0..s.len() {
+            let c = game.reel_window(reel, s, stop).iter().filter(|&&x| Some(x) == scatter).count();
+            per[c] += u128::from(s.weight(stop));
+        }
+        let mut next = vec![0u128; dist.len() + per.len() - 1];
+        for (a, &x) in dist.iter().enumerate() {
+            for (b, &y) in per.iter().enumerate() {
+                next[a + b] += x * y;
+            }
+        }
+        dist = next;
+    }
+    dist
+}
+
 /// The exact distribution of scatters shown by `strips`, in weight units.
 pub fn scatter_distribution(strips: &[Strip], rows: usize, scatter: Option<SymbolId>) -> Vec<u128> {
     let mut dist = vec![1u128];
@@ -670,7 +693,7 @@ pub fn enumerate_on(game: &ReelGame, strips: &[Strip], configs: &[usize], free: 
 /// for which that does not fit 128 bits, so no sum can ever wrap.
 pub(crate) fn max_spin_win(game: &ReelGame, scatter_pays: &[u64], lines: usize, cycle: u128) -> Result<u64, MathError> {
     let too_large = |what: String| MathError::PaysTooLarge { what, culprit: Culprit::LargestPay };
-    let mult = game.symbols.iter().map(|s| if let SymbolKind::Wild { multiplier } = s.kind { multiplier } else { 1 }).max().unwrap_or(1);
+    let mult = game.symbols.iter().map(|s| if let SymbolKind::Wild { multiplier, .. } = s.kind { multiplier } else { 1 }).max().unwrap_or(1);
     let max_pay = game.pays.iter().flatten().copied().max().unwrap_or(0);
     let lines = lines as u64;
     let line = max_pay.checked_mul(mult).ok_or_else(|| too_large(format!("the pay {max_pay} × the wild's multiplier {mult} does not fit 64 bits")))?;
@@ -921,7 +944,7 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
             histogram: base.joint.then(|| base.histogram[j].clone()),
         });
     }
-    let scatter_distribution = scatter_distribution(&game.reels, game.rows as usize, game.scatter.as_ref().map(|s| s.symbol));
+    let scatter_distribution = window_scatter_distribution(game);
     let combo_any = if base.joint { base.combo_any } else { base.combo_line_max };
     Ok(ReelFigures { method, cycle: base.cycle, configs: figures, free_games: free_figs, combo_any, combo_hits: base.combo_hits, scatter_distribution })
 }

@@ -20,6 +20,10 @@
 //! whose run is still alive, whether a paid run has ended, and the
 //! scatters so far, each reel's stops grouped by what they show.
 //!
+//! Each reel is read through `ReelGame::reel_window`: its own rows (a
+//! 3-4-5-4-3 window) and an expanding wild filling the reel are then
+//! already in each stop's counts, and nothing below depends on them.
+//!
 //! Integers throughout (big integers for products); the win histogram is
 //! not computed (the figures say so).
 
@@ -57,14 +61,14 @@ struct Stop {
     with_wild: Vec<u64>,
 }
 
-fn stops(game: &ReelGame, strip: &Strip) -> Vec<Stop> {
-    let rows = usize::from(game.rows);
+fn stops(game: &ReelGame, reel: usize, strip: &Strip) -> Vec<Stop> {
     let wild = game.wild().map(|(w, _)| w);
     let scatter = game.scatter.as_ref().map(|s| s.symbol);
     (0..strip.len())
         .filter(|&i| strip.weight(i) > 0)
         .map(|i| {
-            let shown: Vec<SymbolId> = (0..rows).map(|row| strip.at(i, row)).collect();
+            // The reel's own rows, an expanding wild filling them.
+            let shown: Vec<SymbolId> = game.reel_window(reel, strip, i);
             let count = |f: &dyn Fn(SymbolId) -> bool| shown.iter().filter(|&&s| f(s)).count() as u64;
             Stop {
                 weight: strip.weight(i),
@@ -121,7 +125,7 @@ fn small(x: &BigInt, what: &str) -> Result<u128, MathError> {
 /// The spin statistics of a ways game on `strips` (every bet
 /// configuration alike: a way's pay does not depend on the cost).
 pub fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool) -> Result<SpinStats, MathError> {
-    let reels: Vec<Vec<Stop>> = strips.iter().map(|s| stops(game, s)).collect();
+    let reels: Vec<Vec<Stop>> = strips.iter().enumerate().map(|(r, s)| stops(game, r, s)).collect();
     let n = reels.len();
     let rows = usize::from(game.rows);
     let max_scatters = n * rows;

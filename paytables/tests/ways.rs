@@ -59,14 +59,15 @@ const SMALL: &str = r#"ReelPaytable(
 /// length.
 fn ways_by_paths(game: &ReelGame, window: &[Vec<SymbolId>], x: SymbolId) -> (usize, u64) {
     let wild = game.wild().map(|(w, _)| w);
-    let rows = usize::from(game.rows);
     let matches = |r: usize, s: SymbolId| s == x || (r > 0 && Some(s) == wild);
     let mut best = (0, 0);
     for k in 1..=window.len() {
         let mut count = 0u64;
-        for path in 0..rows.pow(k as u32) {
+        let paths: usize = window[..k].iter().map(Vec::len).product();
+        for path in 0..paths {
             let mut p = path;
             let all = (0..k).all(|r| {
+                let rows = window[r].len();
                 let row = p % rows;
                 p /= rows;
                 matches(r, window[r][row])
@@ -85,50 +86,67 @@ fn rat(x: u128) -> BigRational {
     BigRational::from_integer(BigInt::from(x))
 }
 
-#[test]
-fn the_exact_figures_equal_a_brute_force_of_every_stop() {
-    let game = compile("small.ron", SMALL).unwrap();
-    assert!(game.ways);
+/// What the brute force of a game found: per scatter count Σ weight,
+/// Σ win·weight and Σ win²·weight (the scatter's pay included), the hit
+/// weight, the cycle, the ways' own Σ win·weight, each paid run's weight.
+struct Brute {
+    by_c: BTreeMap<usize, (u128, u128, u128)>,
+    hit: u128,
+    cycle: u128,
+    ways_total: u128,
+    runs: BTreeMap<(SymbolId, usize), u128>,
+}
+
+/// Every stop combination of the base strips, the window read here from
+/// the strips (`rows[r]` rows on reel `r`; `expanding`: the wild fills a
+/// reel it shows on), each symbol's ways counted by [`ways_by_paths`].
+fn brute_force(game: &ReelGame, rows: &[usize], expanding: bool, cost: u32) -> Brute {
     let strips = game.strips(false);
     let sizes: Vec<usize> = strips.iter().map(|s| s.len()).collect();
     let scatter = game.scatter.as_ref().unwrap().symbol;
-    // Brute force: per scatter count, Σ weight, Σ win·weight, Σ win²·weight
-    // (win per credit of the unit, the scatter's pay included); the ways'
-    // own sum; the hit weight.
-    let mut by_c: BTreeMap<usize, (u128, u128, u128)> = BTreeMap::new();
-    let (mut hit, mut cycle, mut ways_total) = (0u128, 0u128, 0u128);
-    let mut runs: BTreeMap<(SymbolId, usize), u128> = BTreeMap::new();
+    let wild = game.wild().map(|(w, _)| w);
+    let mut b = Brute { by_c: BTreeMap::new(), hit: 0, cycle: 0, ways_total: 0, runs: BTreeMap::new() };
     let mut stops = vec![0u32; sizes.len()];
     loop {
         let w: u128 = stops.iter().zip(strips).map(|(&s, strip)| u128::from(strip.weight(s as usize))).product();
-        let window = game.window(&stops, false);
+        let window: Vec<Vec<SymbolId>> = (0..sizes.len())
+            .map(|r| {
+                let strip = &strips[r].symbols;
+                let mut shown: Vec<SymbolId> = (0..rows[r]).map(|row| strip[(stops[r] as usize + row) % strip.len()]).collect();
+                if expanding && shown.iter().any(|&s| Some(s) == wild) {
+                    shown = vec![wild.unwrap(); rows[r]];
+                }
+                shown
+            })
+            .collect();
         let mut win = 0u64;
         for (x, s) in game.symbols.iter().enumerate() {
             if !matches!(s.kind, SymbolKind::Regular) {
                 continue;
             }
-            let (k, ways) = ways_by_paths(&game, &window, x as SymbolId);
+            let (k, ways) = ways_by_paths(game, &window, x as SymbolId);
             let pay = game.pays[x].get(k).copied().unwrap_or(0);
             if pay > 0 {
                 win += pay * ways;
-                *runs.entry((x as SymbolId, k)).or_default() += w;
+                *b.runs.entry((x as SymbolId, k)).or_default() += w;
             }
         }
         // The production evaluation agrees with the independent count.
-        let spin = game.evaluate(&stops, Bet { lines: 25, credits_per_line: 1 }, false);
+        let spin = game.evaluate(&stops, Bet { lines: cost, credits_per_line: 1 }, false);
         assert_eq!(spin.way_wins.iter().map(|v| v.win).sum::<u64>(), win, "{stops:?}");
         let c = window.iter().flatten().filter(|&&s| s == scatter).count();
-        ways_total += u128::from(win) * w;
+        assert_eq!(spin.scatter_count as usize, c, "{stops:?}");
+        b.ways_total += u128::from(win) * w;
         // The spin's win with its scatter pay, per credit of the unit.
-        let win = win + game.scatter.as_ref().unwrap().pays.get(c).copied().unwrap_or(0) * 25;
-        let e = by_c.entry(c).or_default();
+        let win = win + game.scatter.as_ref().unwrap().pays.get(c).copied().unwrap_or(0) * u64::from(cost);
+        let e = b.by_c.entry(c).or_default();
         e.0 += w;
         e.1 += u128::from(win) * w;
         e.2 += u128::from(win) * u128::from(win) * w;
         if spin.win > 0 || spin.free_games_awarded > 0 {
-            hit += w;
+            b.hit += w;
         }
-        cycle += w;
+        b.cycle += w;
         let mut r = 0;
         loop {
             stops[r] += 1;
@@ -145,24 +163,68 @@ fn the_exact_figures_equal_a_brute_force_of_every_stop() {
             break;
         }
     }
-    let stats = paytables::ways_math::spin_stats(&game, strips, &[25], false).unwrap();
-    assert_eq!(stats.cycle, cycle);
+    b
+}
+
+/// The exact figures of `game` against its brute force.
+fn exact_equals_brute_force(game: &ReelGame, b: &Brute, cost: u32) {
+    let stats = paytables::ways_math::spin_stats(game, game.strips(false), &[cost as usize], false).unwrap();
+    assert_eq!(stats.cycle, b.cycle);
     for (c, m) in stats.by_scatters[0].iter().enumerate() {
-        assert_eq!((m.weight, m.sum, m.sum_sq), by_c.get(&c).copied().unwrap_or_default(), "{c} scatters");
+        assert_eq!((m.weight, m.sum, m.sum_sq), b.by_c.get(&c).copied().unwrap_or_default(), "{c} scatters");
     }
-    assert_eq!(stats.hit_weight[0], hit);
+    assert_eq!(stats.hit_weight[0], b.hit);
     for ((x, k, _), w) in &stats.combo_hits {
-        assert_eq!(runs.get(&(*x, usize::from(*k))).copied().unwrap_or(0), *w, "symbol {x} over {k} reels");
+        assert_eq!(b.runs.get(&(*x, usize::from(*k))).copied().unwrap_or(0), *w, "symbol {x} over {k} reels");
     }
-    assert!(by_c.values().filter(|m| m.1 > 0).count() >= 2 && hit > 0, "the brute force sees wins at several scatter counts");
+    assert!(b.by_c.values().filter(|m| m.1 > 0).count() >= 2 && b.hit > 0, "the brute force sees wins at several scatter counts");
     // The whole game: its base ways part is the brute force's over the
     // cost; the hit frequency exact; the free games through the branching
     // process every reel game shares.
-    let f = analyse(&game).unwrap();
+    let f = analyse(game).unwrap();
     assert_eq!(f.method, Method::Ways);
-    assert_eq!(f.configs[0].rtp_lines, rat(ways_total) / rat(cycle) / rat(25));
-    assert_eq!(f.configs[0].hit_frequency, Some(rat(hit) / rat(cycle)));
+    assert_eq!(f.configs[0].rtp_lines, rat(b.ways_total) / rat(b.cycle) / rat(u128::from(cost)));
+    assert_eq!(f.configs[0].hit_frequency, Some(rat(b.hit) / rat(b.cycle)));
     assert!(f.configs[0].rtp_free_games > BigRational::from_integer(0.into()));
+    // The scatter distribution of the figures is the brute force's.
+    for (c, &w) in f.scatter_distribution.iter().enumerate() {
+        assert_eq!(w, b.by_c.get(&c).map_or(0, |m| m.0), "weight of {c} scatters");
+    }
+}
+
+#[test]
+fn the_exact_figures_equal_a_brute_force_of_every_stop() {
+    let game = compile("small.ron", SMALL).unwrap();
+    assert!(game.ways);
+    let b = brute_force(&game, &[3; 4], false, 25);
+    exact_equals_brute_force(&game, &b, 25);
+}
+
+/// Issue 50: reels of different heights (2-3-4-3, 2 × 3 × 4 × 3 = 72
+/// ways) and an expanding wild, which fills every row of a reel it shows
+/// on (covering a scatter beside it), and starts no way on the first.
+fn shaped() -> String {
+    SMALL
+        .replace("    rows: 3,\n", "    rows: 4,\n    reel_rows: Some([2, 3, 4, 3]),\n")
+        .replace("Wild(multiplier: 1)", "Wild(multiplier: 1, expanding: true)")
+        .replace("        [\"A\", \"K\", \"Q\", \"W\", \"S\", \"K\"],", "        [\"A\", \"K\", \"Q\", \"W\", \"S\", \"K\", \"A\"],")
+        .replace("        [2, 3, 1, 1, 1, 2],", "        [2, 3, 1, 1, 1, 2, 1],")
+}
+
+#[test]
+fn reels_of_their_own_heights_and_an_expanding_wild_equal_a_brute_force() {
+    let src = shaped();
+    let game = compile("shaped.ron", &src).unwrap();
+    assert_eq!((game.rows, game.reel_rows.clone(), game.ways_count()), (4, vec![2, 3, 4, 3], 72));
+    assert_eq!(game.expanding_wild(), game.wild().map(|(w, _)| w));
+    let b = brute_force(&game, &[2, 3, 4, 3], true, 25);
+    exact_equals_brute_force(&game, &b, 25);
+    // The expansion matters: the same game without it has other figures.
+    let plain = compile("plain.ron", &src.replace(", expanding: true", "")).unwrap();
+    let p = brute_force(&plain, &[2, 3, 4, 3], false, 25);
+    exact_equals_brute_force(&plain, &p, 25);
+    assert_ne!(b.ways_total, p.ways_total);
+    assert_ne!(b.by_c, p.by_c, "an expanding wild covers scatters");
 }
 
 /// A simulation through the production round lies inside its interval
@@ -177,6 +239,13 @@ fn a_simulation_through_the_production_round_agrees() {
     assert!(lo <= exact && exact <= hi, "exact {exact} outside [{lo}, {hi}]");
     let sd = f.configs[0].standard_deviation();
     assert!((r.standard_deviation() - sd).abs() / sd < 0.05, "SD {} against the exact {sd}", r.standard_deviation());
+    // Reels of their own heights, an expanding wild.
+    let game = compile("shaped.ron", &shaped()).unwrap();
+    let f = analyse(&game).unwrap();
+    let r = paytables::simulate::run_parallel(&game, 25, 1_000_000, 11, 2, &|_| {}).unwrap();
+    let exact = num_traits::ToPrimitive::to_f64(&f.configs[0].rtp).unwrap();
+    let (lo, hi) = r.ci99();
+    assert!(lo <= exact && exact <= hi, "shaped: exact {exact} outside [{lo}, {hi}]");
 }
 
 #[test]
@@ -193,6 +262,19 @@ fn a_ways_paytable_off_the_rules_is_refused_at_its_line() {
     assert!(bad("lines: [25]", "lines: [25, 50]").contains("the one cost of its ways bet"));
     assert!(bad("Wild(multiplier: 1)", "Wild(multiplier: 2)").contains("a ways game's wild multiplies by 1"));
     assert!(bad("(symbol: \"A\", count: 2, pays: 1),", "(symbol: \"W\", count: 2, pays: 1),").contains("never starts a way"));
+    // Issue 50: reel heights and expanding wilds off the rules.
+    let shaped = shaped();
+    let bad_shaped = |from: &str, to: &str| {
+        let src = shaped.replace(from, to);
+        assert_ne!(src, shaped);
+        compile("bad.ron", &src).unwrap_err().to_string()
+    };
+    let e = bad_shaped("reel_rows: Some([2, 3, 4, 3])", "reel_rows: Some([2, 3, 4])");
+    assert!(e.contains("bad.ron:5") && e.contains("reel_rows gives 3 reels, the game has 4"), "{e}");
+    assert!(bad_shaped("reel_rows: Some([2, 3, 4, 3])", "reel_rows: Some([2, 3, 5, 3])").contains("rows is the tallest reel's rows: 5 here, not 4"));
+    assert!(bad_shaped("reel_rows: Some([2, 3, 4, 3])", "reel_rows: Some([2, 0, 4, 3])").contains("a reel shows 1 to 8 rows, not 0"));
+    let e = bad_shaped("    ways: true,\n", "    lines: [[0, 0, 0, 0]],\n");
+    assert!(e.contains("reel_rows is for ways games") && e.contains("expanding wilds are built for ways games"), "{e}");
     let e = bad("    ways: true,\n", "");
     assert!(e.contains("bad.ron:1") && e.contains("at least one payline is required (or `ways: true`)") && e.contains("bad.ron:34"), "{e}");
     let _ = Work::unlimited();

@@ -51,6 +51,7 @@ pub fn paytable() -> ReelGame {
         name: GAME.into(),
         symbols,
         rows: 1,
+        reel_rows: vec![],
         reels: vec![Strip { symbols: strip, weights: None }],
         lines: vec![vec![0]],
         pays: vec![vec![0, 1], vec![0, 1], vec![0, 0]],

@@ -73,7 +73,8 @@ impl Painter<'_, '_> {
         let last = layout::history_symbol(row, reels, rows.len(), reels - 1, rows.len() - 1);
         self.tile(WINDOW_BLUE, Area::new(first.x, first.y, last.x + last.w - first.x, last.bottom() - first.y), 0.8);
         for (r, symbols) in rows.iter().enumerate() {
-            for (reel, symbol) in symbols.iter().enumerate() {
+            // An empty cell lies above or below a shorter reel (issue 50).
+            for (reel, symbol) in symbols.iter().enumerate().filter(|(_, s)| !s.is_empty()) {
                 let cell = layout::history_symbol(row, reels, rows.len(), reel, r);
                 self.image(&symbol_art_name(game, symbol), SYMBOL_PX, cell, 1.0);
             }

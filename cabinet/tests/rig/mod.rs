@@ -484,17 +484,46 @@ pub fn distance_to_art(width: usize, shot: &[[u8; 3]], area: layout::Area, name:
     total as f64 / n.max(1) as f64
 }
 
+/// Where cell (`reel`, `row`) of `game`'s reel window stands: a reel
+/// shorter than the window centred in it (issue 50).
+pub fn reel_cell_of(game: &game_core::reels::ReelGame, reel: usize, row: usize) -> layout::Area {
+    let (reels, rows) = (game.reels.len(), game.rows as usize);
+    let window = layout::reel_window(reels, rows);
+    let mut cell = layout::reel_cell(window, reels, rows, reel, row);
+    let own = game.reel_rows.get(reel).map_or(rows, |&r| usize::from(r));
+    cell.y += (rows - own) as f32 / 2.0 * cell.h;
+    cell
+}
+
+/// What each reel of `game` shows at `stops` (base strips), read here from
+/// the strips: its own rows, and an expanding wild filling the reel it
+/// shows on (issue 50).
+pub fn window_at(game: &game_core::reels::ReelGame, stops: &[u32]) -> Vec<Vec<usize>> {
+    let expanding = game.symbols.iter().position(|s| matches!(s.kind, game_core::reels::SymbolKind::Wild { expanding: true, .. }));
+    game.strips(false)
+        .iter()
+        .enumerate()
+        .map(|(reel, strip)| {
+            let own = game.reel_rows.get(reel).map_or(game.rows as usize, |&r| usize::from(r));
+            let cells: Vec<usize> = (0..own).map(|row| strip.symbols[(stops[reel] as usize + row) % strip.len()] as usize).collect();
+            match expanding {
+                Some(w) if cells.contains(&w) => vec![w; own],
+                _ => cells,
+            }
+        })
+        .collect()
+}
+
 /// Which of the game's symbols each cell of its reel window shows, cell by
 /// cell (reel, row): the symbol whose art is nearest, and how near.
 pub fn symbols_on_screen(path: &Path, game: &game_core::reels::ReelGame) -> Vec<Vec<(usize, f64)>> {
     let (width, shot) = shot_pixels(path);
-    let (reels, rows) = (game.reels.len(), game.rows as usize);
-    let window = layout::reel_window(reels, rows);
-    (0..reels)
+    (0..game.reels.len())
         .map(|reel| {
-            (0..rows)
+            let own = game.reel_rows.get(reel).map_or(game.rows as usize, |&r| usize::from(r));
+            (0..own)
                 .map(|row| {
-                    let cell = layout::reel_cell(window, reels, rows, reel, row);
+                    let cell = reel_cell_of(game, reel, row);
                     game.symbols
                         .iter()
                         .enumerate()
@@ -508,20 +537,49 @@ pub fn symbols_on_screen(path: &Path, game: &game_core::reels::ReelGame) -> Vec<
 }
 
 /// Whether the reel window shows exactly the symbols of `stops` (base
-/// strips), each drawn from its art.
+/// strips, as [`window_at`] reads them), each drawn from its art.
 pub fn shows_stops(path: &Path, game: &game_core::reels::ReelGame, stops: &[u32]) -> Result<(), String> {
     let seen = symbols_on_screen(path, game);
-    let strips = game.strips(false);
+    let want = window_at(game, stops);
     let mut wrong = Vec::new();
-    for ((reel, strip), cells) in strips.iter().enumerate().zip(&seen) {
+    for (reel, cells) in seen.iter().enumerate() {
         for (row, &(got, distance)) in cells.iter().enumerate() {
-            let want = strip.at(stops[reel] as usize, row) as usize;
+            let want = want[reel][row];
             if got != want || distance > ART_DISTANCE {
                 wrong.push(format!("reel {reel} row {row}: {} expected, {} nearest at {distance:.0}", game.symbols[want].id, game.symbols[got].id));
             }
         }
     }
     if wrong.is_empty() { Ok(()) } else { Err(format!("{}: {}", path.display(), wrong.join("; "))) }
+}
+
+/// The cells of the reel window framed by a win's mark: the bar along a
+/// cell's top edge (4 units in, 8 high) in one of the screen's win colours.
+pub fn framed_cells(path: &Path, game: &game_core::reels::ReelGame) -> Vec<(usize, usize)> {
+    const WIN_COLOURS: [[u8; 3]; 5] = [[255, 230, 26], [26, 255, 255], [255, 51, 255], [51, 255, 51], [255, 140, 0]];
+    let (width, shot) = shot_pixels(path);
+    let scale = width as f32 / layout::WIDTH;
+    let mut framed = Vec::new();
+    for reel in 0..game.reels.len() {
+        let own = game.reel_rows.get(reel).map_or(game.rows as usize, |&r| usize::from(r));
+        for row in 0..own {
+            let c = reel_cell_of(game, reel, row);
+            let (y0, y1) = (((c.y + 6.0) * scale).round() as usize, ((c.y + 10.0) * scale).round() as usize);
+            let (x0, x1) = (((c.x + 0.2 * c.w) * scale).round() as usize, ((c.x + 0.8 * c.w) * scale).round() as usize);
+            let (mut inked, mut all) = (0, 0);
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    let p = shot[y * width + x];
+                    inked += usize::from(WIN_COLOURS.iter().any(|w| (0..3).all(|k| p[k].abs_diff(w[k]) <= 40)));
+                    all += 1;
+                }
+            }
+            if inked * 10 >= all * 6 {
+                framed.push((reel, row));
+            }
+        }
+    }
+    framed
 }
 
 /// A shipped reel game's compiled paytable.

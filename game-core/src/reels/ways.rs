@@ -50,7 +50,7 @@ impl ReelGame {
     #[inline]
     fn each_way_pay(&self, at: impl Fn(usize, usize) -> SymbolId, mut paid: impl FnMut(SymbolId, u8, u64, u64)) {
         let wild = self.wild().map(|(w, _)| w);
-        let (n, rows) = (self.reels.len(), usize::from(self.rows));
+        let n = self.reels.len();
         for (i, s) in self.symbols.iter().enumerate() {
             if !matches!(s.kind, SymbolKind::Regular) {
                 continue;
@@ -58,7 +58,7 @@ impl ReelGame {
             let x = i as SymbolId;
             let (mut run, mut ways) = (0usize, 1u64);
             for r in 0..n {
-                let c = (0..rows)
+                let c = (0..self.rows_of(r))
                     .filter(|&row| {
                         let y = at(r, row);
                         y == x || (r > 0 && Some(y) == wild)
@@ -97,10 +97,11 @@ mod tests {
             symbols: vec![
                 sym("A", SymbolKind::Regular),
                 sym("B", SymbolKind::Regular),
-                sym("W", SymbolKind::Wild { multiplier: 1 }),
+                sym("W", SymbolKind::Wild { multiplier: 1, expanding: false }),
                 sym("S", SymbolKind::Scatter),
             ],
             rows: 2,
+            reel_rows: vec![],
             reels: vec![strip(&[0, 1]), strip(&[0, 2]), strip(&[0, 1])],
             lines: vec![],
             pays,

@@ -20,14 +20,31 @@ pub struct Reels {
 
 impl Reels {
     pub fn new(game: ReelGame) -> Result<Self, String> {
-        // A ways game (issue 50) is proven by the paytable tool; the
-        // cabinet's reel screen shows line wins only, so it is not hosted
-        // until the screen shows ways.
-        if game.ways {
-            return Err(format!("{}: a ways game cannot be hosted yet: the reel screen shows line wins only (issue 50)", game.id));
-        }
         let tables = StopTables::new(&game).map_err(|e| format!("{}: {e}", game.id))?;
         Ok(Reels { game, tables })
+    }
+}
+
+impl Reels {
+    /// The window of `spin` row by row, each cell the symbol's id: a reel
+    /// shorter than the window (issue 50) stands centred in it, the cells
+    /// above and below it empty.
+    fn grid(&self, spin: &game_core::reels::Spin) -> Vec<Vec<String>> {
+        let g = &self.game;
+        let window = g.window(&spin.stops, spin.free);
+        let id = |s: &game_core::reels::SymbolId| g.symbols.get(usize::from(*s)).map_or_else(|| "?".to_owned(), |sym| sym.id.clone());
+        let rows = usize::from(g.rows);
+        (0..rows)
+            .map(|r| {
+                window
+                    .iter()
+                    .map(|cells| {
+                        let above = rows.saturating_sub(cells.len()) / 2;
+                        r.checked_sub(above).and_then(|k| cells.get(k)).map_or_else(String::new, id)
+                    })
+                    .collect()
+            })
+            .collect()
     }
 }
 
@@ -79,6 +96,11 @@ impl GameKind for Reels {
     }
 
     fn bet_text(&self, bet: &Bet, lang: Lang) -> String {
+        // A ways game (issue 50): every way is played; `lines` is its cost.
+        if self.game.ways {
+            let ways = lang.count(self.game.ways_count(), "maneira", "maneiras");
+            return format!("{ways} · {} × {} {}", bet.lines, bet.credits_per_line, lang.t("créd."));
+        }
         format!("{} × {} {}", lang.count(u64::from(bet.lines), "linha", "linhas"), bet.credits_per_line, lang.t("créd./linha"))
     }
 
@@ -104,6 +126,9 @@ impl GameKind for Reels {
         let mut c = Vec::new();
         for w in &round.base.line_wins {
             c.push(WinComponent { label: format!("line {} {}×{}", w.line + 1, w.count, w.symbol), amount: w.win * denom });
+        }
+        for w in &round.base.way_wins {
+            c.push(WinComponent { label: format!("{} ways {}×{}", w.ways, w.count, w.symbol), amount: w.win * denom });
         }
         if round.base.scatter_win > 0 {
             c.push(WinComponent { label: "scatter".into(), amount: round.base.scatter_win * denom });
@@ -141,10 +166,8 @@ impl GameKind for Reels {
     /// The window as the player saw it (issue 45: symbols, not stop
     /// numbers), row by row, and the free games it gave.
     fn describe(&self, round: &ReelRound, lang: Lang) -> String {
-        let window = self.game.window(&round.base.stops, false);
-        let id = |s: &game_core::reels::SymbolId| self.game.symbols.get(usize::from(*s)).map_or("?", |sym| sym.id.as_str());
         let rows: Vec<String> =
-            (0..usize::from(self.game.rows)).map(|r| window.iter().filter_map(|reel| reel.get(r)).map(id).collect::<Vec<_>>().join(" ")).collect();
+            self.grid(&round.base).iter().map(|row| row.iter().map(|c| if c.is_empty() { "·" } else { c.as_str() }).collect::<Vec<_>>().join(" ")).collect();
         let mut text = rows.join(" | ");
         if !round.free_spins.is_empty() {
             let n = round.free_spins.len();
@@ -155,9 +178,7 @@ impl GameKind for Reels {
     }
 
     fn picture(&self, round: &ReelRound, lang: Lang) -> RoundPicture {
-        let window = self.game.window(&round.base.stops, false);
-        let id = |s: &game_core::reels::SymbolId| self.game.symbols.get(usize::from(*s)).map_or_else(String::new, |sym| sym.id.clone());
-        let rows = (0..usize::from(self.game.rows)).map(|r| window.iter().filter_map(|reel| reel.get(r)).map(id).collect()).collect();
+        let rows = self.grid(&round.base);
         let caption = match round.free_spins.len() {
             0 => String::new(),
             n => format!("+{}", lang.count(n as u64, "jogo grátis", "jogos grátis")),

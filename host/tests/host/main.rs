@@ -17,6 +17,7 @@ mod dice_rounds;
 mod overlays;
 mod production;
 mod progressives;
+mod reel_rounds;
 mod roulette_rounds;
 mod session_rules;
 mod tables;

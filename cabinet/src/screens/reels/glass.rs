@@ -117,8 +117,13 @@ fn draw_pay_glass(
             root.spawn(plate(area.inset(-4.0), GOLD, 1.0));
             root.spawn(plate(*area, Color::srgb(0.02, 0.05, 0.16), 1.1));
             let (cx, top) = (area.centre().0, area.y);
-            root.spawn((stage::text(&fonts, s.t("PRÉMIO POR LINHA"), 28.0, GOLD), Transform::from_translation(stage::at(cx, top + 26.0, 2.0))));
-            let unit = s.lang().count(per_line, "crédito por linha", "créditos por linha");
+            // A ways game (issue 50) pays per way, per credit of the unit.
+            let (title, unit) = if game.ways {
+                (s.t("PRÉMIO POR MANEIRA"), s.lang().count(per_line, "crédito por unidade", "créditos por unidade"))
+            } else {
+                (s.t("PRÉMIO POR LINHA"), s.lang().count(per_line, "crédito por linha", "créditos por linha"))
+            };
+            root.spawn((stage::text(&fonts, title, 28.0, GOLD), Transform::from_translation(stage::at(cx, top + 26.0, 2.0))));
             let note = format!("{} {unit}", s.t("em créditos, com"));
             root.spawn((stage::text(&fonts, note, 20.0, INK), Transform::from_translation(stage::at(cx, top + 58.0, 2.0))));
             let headings = Area::new(area.x, top + layout::GLASS_TITLE_H, area.w, layout::GLASS_HEADING_H);

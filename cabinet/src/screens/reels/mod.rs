@@ -145,11 +145,17 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: b
     let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * n as f32, cell * rows as f32), egui::Sense::hover());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 6.0, egui::Color32::from_rgb(20, 20, 35));
-    let strips = game.strips(spin.free);
-    for (i, strip) in strips.iter().enumerate() {
-        for row in 0..rows {
-            let sym = strip.at(spin.stops[i] as usize, row) as usize;
-            let r = egui::Rect::from_min_size(rect.min + egui::vec2(i as f32 * cell, row as f32 * cell), egui::vec2(cell, cell)).shrink(4.0);
+    // Each reel as the game reads it (its own rows, centred; an expanding
+    // wild filling it: issue 50).
+    let window = game.window(&spin.stops, spin.free);
+    let at = |reel: usize, row: usize| {
+        let offset = rows.saturating_sub(game.rows_of(reel)) as f32 / 2.0;
+        rect.min + egui::vec2((reel as f32 + 0.5) * cell, (row as f32 + offset + 0.5) * cell)
+    };
+    for (i, cells) in window.iter().enumerate() {
+        for (row, &sym) in cells.iter().enumerate() {
+            let sym = usize::from(sym);
+            let r = egui::Rect::from_center_size(at(i, row), egui::vec2(cell, cell)).shrink(4.0);
             let s = &game.symbols[sym];
             // The symbol's own art, as the player saw it (M-15).
             if let Some(texture) = egui_art(ui.ctx(), &symbol_art_name(&game.id, &s.id)) {
@@ -184,25 +190,52 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: b
                 painter.circle_stroke(*p, cell * 0.42, egui::Stroke::new(3.0, colour));
             }
         }
+        // A ways win: every cell of its run circled.
+        let wild = game.wild().map(|(x, _)| x);
+        for (k, w) in spin.way_wins.iter().enumerate() {
+            let colour = LINE_COLOURS[(k + spin.line_wins.len()) % LINE_COLOURS.len()];
+            for (reel, cells) in window.iter().enumerate().take(usize::from(w.count)) {
+                for (row, &x) in cells.iter().enumerate() {
+                    if x == w.symbol || (reel > 0 && Some(x) == wild) {
+                        painter.circle_stroke(at(reel, row), cell * (0.42 - 0.03 * k as f32).max(0.2), egui::Stroke::new(3.0, colour));
+                    }
+                }
+            }
+        }
     }
 }
 
 /// Reel games: rules, bet range, lines, every prize, wild and scatter.
 fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
     let mut b = vec![Block::Heading(s.t("Regras").into())];
-    b.push(Block::Text(s.t("Os prémios de linha pagam da esquerda para a direita a partir do primeiro rolo. Em cada linha paga-se só o prémio mais alto; os prémios de várias linhas somam-se. O wild substitui todos os símbolos excepto o scatter. O scatter paga em qualquer posição, multiplicado pela aposta total.").into()));
+    if g.ways {
+        // Issue 50: the ways rule, the window's ways, each reel's rows.
+        b.push(Block::Text(format!("{} {}.", s.t("Paga-se por maneiras: um símbolo paga por cada maneira de o alinhar em rolos vizinhos a partir do primeiro, em qualquer linha; as maneiras de um símbolo são o produto de quantas vezes cada rolo o mostra. O wild substitui todos os símbolos excepto o scatter, do segundo rolo em diante. O scatter paga em qualquer posição, multiplicado pela aposta total. Maneiras"), g.ways_count())));
+        if !g.reel_rows.is_empty() {
+            b.push(Block::Text(format!("{}: {}", s.t("Linhas de cada rolo"), g.reel_rows.iter().map(u8::to_string).collect::<Vec<_>>().join("-"))));
+        }
+        if g.expanding_wild().is_some() {
+            b.push(Block::Text(s.t("O wild expande-se: quando aparece, ocupa todas as posições do seu rolo.").into()));
+        }
+    } else {
+        b.push(Block::Text(s.t("Os prémios de linha pagam da esquerda para a direita a partir do primeiro rolo. Em cada linha paga-se só o prémio mais alto; os prémios de várias linhas somam-se. O wild substitui todos os símbolos excepto o scatter. O scatter paga em qualquer posição, multiplicado pela aposta total.").into()));
+    }
     let min_bet = g.bet.lines.first().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.first().copied().unwrap_or(1);
     let max_bet = g.bet.lines.last().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.last().copied().unwrap_or(1);
     b.push(bet_range(s, min_bet, max_bet));
-    b.push(Block::Heading(s.t("Linhas").into()));
-    b.push(Block::Lines { rows: g.rows, lines: g.lines.iter().map(|l| l.to_vec()).collect() });
+    if !g.ways {
+        b.push(Block::Heading(s.t("Linhas").into()));
+        b.push(Block::Lines { rows: g.rows, lines: g.lines.iter().map(|l| l.to_vec()).collect() });
+    }
     if let Some(w) = g.symbols.iter().find_map(|x| match x.kind {
-        SymbolKind::Wild { multiplier } => Some((x, multiplier)),
+        SymbolKind::Wild { multiplier, .. } => Some((x, multiplier)),
         _ => None,
     }) {
         b.push(Block::Text(format!("{}: wild, {} ×{}", s.lang().term(&w.0.name), s.t("prémios com wild multiplicados por"), w.1)));
     }
-    b.push(Block::Heading(s.t("Prémios (créditos por crédito apostado na linha)").into()));
+    let heading =
+        if g.ways { s.t("Prémios (créditos por maneira, por crédito da unidade)") } else { s.t("Prémios (créditos por crédito apostado na linha)") };
+    b.push(Block::Heading(heading.into()));
     let most = g.pays.iter().map(Vec::len).max().unwrap_or(0);
     let counts: Vec<usize> = (1..most).filter(|&c| g.pays.iter().any(|p| p.get(c).copied().unwrap_or(0) > 0)).collect();
     let header = std::iter::once(s.t("símbolo").to_owned()).chain(counts.iter().map(|c| format!("{c} ×"))).collect();

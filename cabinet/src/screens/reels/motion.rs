@@ -43,7 +43,7 @@ impl Motion {
         let scatters_in = |reel: usize| -> usize {
             let (Some(rule), Some(strip)) = (game.scatter.as_ref(), game.strips(spin.free).get(reel)) else { return 0 };
             let stop = spin.stops[reel] as usize;
-            (0..game.rows as usize).filter(|&row| strip.at(stop, row) == rule.symbol).count()
+            game.reel_window(reel, strip, stop).iter().filter(|&&x| x == rule.symbol).count()
         };
         // The fewest scatters that pay or award free games.
         let trigger = game.scatter.as_ref().and_then(|rule| {

@@ -2,8 +2,11 @@
 //! in the reel frame, each strip scrolling as `motion` says and landing on
 //! the committed stops; after the landing, each winning line in turn drawn
 //! over its symbols with its win, the scatter, and above the configured
-//! multiple of the bet a big-win celebration. Everything here follows the
-//! round the host reports and the time; nothing is decided.
+//! multiple of the bet a big-win celebration. A ways game (issue 50)
+//! frames each winning symbol's cells in turn, its reels may be of their
+//! own heights (each centred in the window), and a landed expanding wild
+//! fills its reel. Everything here follows the round the host reports and
+//! the time; nothing is decided.
 
 use bevy::prelude::*;
 use game_core::reels::{ReelGame, Spin};
@@ -86,6 +89,15 @@ fn reel_game(s: &Session) -> Option<&ReelGame> {
     s.rules::<Reels>().map(|r| &r.game)
 }
 
+/// The cell of `reel` and `row` of `game` in its reel window: a reel
+/// shorter than the window stands centred in it (issue 50, 3-4-5-4-3).
+pub(crate) fn cell_of(window: Area, game: &ReelGame, reel: usize, row: usize) -> Area {
+    let (reels, rows) = (game.reels.len(), game.rows as usize);
+    let mut c = layout::reel_cell(window, reels, rows, reel, row);
+    c.y += rows.saturating_sub(game.rows_of(reel)) as f32 / 2.0 * c.h;
+    c
+}
+
 /// Build the stage for the reel game selected, take it down for any other.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build_reel_stage(
@@ -129,7 +141,7 @@ pub(super) fn build_reel_stage(
     let (sx, sy) = (art_size.x / frame.w, art_size.y / frame.h);
     commands.spawn((ReelRoot, Transform::default(), if visible { Visibility::Inherited } else { Visibility::Hidden })).with_children(|root| {
         for reel in 0..reels {
-            for slot in 0..=rows {
+            for slot in 0..=game.rows_of(reel) {
                 root.spawn((Slot(reel, slot), Sprite::default(), Transform::from_translation(stage::at(wx, wy, 2.0)), Visibility::Hidden));
             }
             let c = layout::reel_cell(window, reels, rows, reel, 0);
@@ -153,7 +165,7 @@ pub(super) fn build_reel_stage(
             root.spawn((Segment(k), Sprite::from_color(Color::WHITE, Vec2::new(1.0, 8.0)), Transform::default(), Visibility::Hidden));
         }
         for reel in 0..reels {
-            for row in 0..rows {
+            for row in 0..game.rows_of(reel) {
                 for side in 0..4 {
                     root.spawn((Mark(reel, row, side), Sprite::from_color(Color::WHITE, Vec2::ONE), Transform::default(), Visibility::Hidden));
                 }
@@ -217,6 +229,7 @@ fn on_screen(s: &Session, game: &ReelGame, reveal: &Reveal, now: f32) -> OnScree
             let bet = s.game().bet::<Reels>().copied().unwrap_or(game_core::reels::Bet { lines: 1, credits_per_line: 1 });
             let mut spin = game.evaluate(&vec![0; game.reels.len()], bet, false);
             spin.line_wins.clear();
+            spin.way_wins.clear();
             spin.scatter_win = 0;
             spin.free_games_awarded = 0;
             OnScreen { motion: Motion::new(game, &spin), spin, t: AT_REST, free_game: None, win: 0, stake: 1, denom: s.denom() }
@@ -239,7 +252,7 @@ fn move_reels(
     let Some(game) = reel_game(&s) else { return };
     let now = time.elapsed_secs();
     let shown = on_screen(&s, game, &reveal, now);
-    let (reels, rows) = (game.reels.len(), game.rows as usize);
+    let reels = game.reels.len();
     let cell = window.w / reels as f32;
     let strips = game.strips(shown.spin.free);
     for (slot, mut sprite, mut transform, mut visibility) in &mut slots {
@@ -249,9 +262,16 @@ fn move_reels(
         let base = pos.floor();
         let frac = pos - base;
         let first = (base as i64).rem_euclid(strip.len() as i64) as usize;
-        let symbol = strip.at(first, k) as usize;
-        let top = window.y + (k as f32 - frac) * cell;
-        let (from, to) = (top.max(window.y), (top + cell).min(window.bottom()));
+        // Landed, the reel shows its window as the game reads it (an
+        // expanding wild fills the reel); running, the strip as it is.
+        let landed = shown.motion.landed(reel, shown.t) && frac == 0.0 && first == stop as usize;
+        let symbol =
+            if landed { game.reel_window(reel, strip, first).get(k).copied().unwrap_or_else(|| strip.at(first, k)) } else { strip.at(first, k) } as usize;
+        // The reel's own column: a shorter reel is centred in the window.
+        let column = cell_of(window, game, reel, 0);
+        let (column_top, column_bottom) = (column.y, column.y + game.rows_of(reel) as f32 * cell);
+        let top = column_top + (k as f32 - frac) * cell;
+        let (from, to) = (top.max(column_top), (top + cell).min(column_bottom));
         if to - from < 0.5 {
             visibility.set_if_neq(Visibility::Hidden);
             continue;
@@ -276,17 +296,19 @@ fn move_reels(
             sprite.color = Color::srgba(1.0, 0.8, 0.2, pulse);
         }
     }
-    let _ = rows;
 }
 
-/// One thing a landed spin shows in turn: a line win, or the scatter.
+/// One thing a landed spin shows in turn: a line win, a ways win, or the
+/// scatter.
 enum Shown {
     Line(usize),
+    Way(usize),
     Scatter,
 }
 
 fn wins_of(spin: &Spin) -> Vec<Shown> {
     let mut v: Vec<Shown> = (0..spin.line_wins.len()).map(Shown::Line).collect();
+    v.extend((0..spin.way_wins.len()).map(Shown::Way));
     if spin.scatter_win > 0 || spin.free_games_awarded > 0 {
         v.push(Shown::Scatter);
     }
@@ -312,11 +334,11 @@ fn show_wins(
     let Ok(s) = session.0.lock() else { return };
     let Some(game) = reel_game(&s) else { return };
     let shown = on_screen(&s, game, &reveal, time.elapsed_secs());
-    let (reels, rows) = (game.reels.len(), game.rows as usize);
     let since = shown.t - shown.motion.rests_at();
     let wins = wins_of(&shown.spin);
     let current = (since >= 0.0 && !wins.is_empty()).then(|| &wins[((since / WIN_SHOW_S) as usize) % wins.len()]);
-    let centre = |reel: usize, row: usize| -> (f32, f32) { layout::reel_cell(window, reels, rows, reel, row).centre() };
+    let centre = |reel: usize, row: usize| -> (f32, f32) { cell_of(window, game, reel, row).centre() };
+    let shown_window = game.window(&shown.spin.stops, shown.spin.free);
     // The cells framed and the line's points, by what is shown.
     let mut framed: Vec<(usize, usize)> = Vec::new();
     let mut points: Vec<(f32, f32)> = Vec::new();
@@ -333,13 +355,28 @@ fn show_wins(
             let name = game.symbols.get(w.symbol as usize).map_or("", |x| s.lang().term(&x.name));
             text = format!("{} {} · {} × {} · {}", s.t("LINHA"), w.line + 1, w.count, name, s.show(w.win * shown.denom));
         }
+        Some(Shown::Way(k)) => {
+            // Issue 50: every cell of the symbol's run, the first reel's
+            // showing the symbol itself, the later ones it or the wild.
+            let w = &shown.spin.way_wins[*k];
+            colour = LINE_COLOURS[*k % LINE_COLOURS.len()];
+            let wild = game.wild().map(|(x, _)| x);
+            for (reel, cells) in shown_window.iter().enumerate().take(w.count as usize) {
+                for (row, &x) in cells.iter().enumerate() {
+                    if x == w.symbol || (reel > 0 && Some(x) == wild) {
+                        framed.push((reel, row));
+                    }
+                }
+            }
+            let name = game.symbols.get(w.symbol as usize).map_or("", |x| s.lang().term(&x.name));
+            text = format!("{} × {} · {} · {}", w.count, name, s.lang().count(w.ways, "MANEIRA", "MANEIRAS"), s.show(w.win * shown.denom));
+        }
         Some(Shown::Scatter) => {
             colour = LINE_COLOURS[2];
             if let Some(rule) = &game.scatter {
-                let strips = game.strips(shown.spin.free);
-                for (reel, strip) in strips.iter().enumerate() {
-                    for row in 0..rows {
-                        if strip.at(shown.spin.stops[reel] as usize, row) == rule.symbol {
+                for (reel, cells) in shown_window.iter().enumerate() {
+                    for (row, &x) in cells.iter().enumerate() {
+                        if x == rule.symbol {
                             framed.push((reel, row));
                         }
                     }
@@ -368,7 +405,7 @@ fn show_wins(
             visibility.set_if_neq(Visibility::Hidden);
             continue;
         }
-        let c = layout::reel_cell(window, reels, rows, mark.0, mark.1).inset(4.0);
+        let c = cell_of(window, game, mark.0, mark.1).inset(4.0);
         let (cx, cy) = c.centre();
         let t = 8.0;
         let (x, y, w, h) = match mark.2 {

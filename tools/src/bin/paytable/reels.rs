@@ -20,7 +20,8 @@ where
             "exact analysis of {}: {combos} combinations of the reels' distinct windows are too many to walk; exact RTP and SD from symbol counts",
             game.id
         );
-    } else if combos > 100_000_000 {
+    } else if combos > 100_000_000 && !game.ways {
+        // A ways game is not walked (generating functions over the reels).
         eprintln!("exact analysis of {}: {combos} combinations of the reels' distinct windows, walked in {stops} first-reel windows", game.id);
     }
     let bar = indicatif::ProgressBar::new(stops);

@@ -1,0 +1,106 @@
+//! A ways game hosted (issue 50): Floresta Encantada's rounds played
+//! through the host's commands, headless; each settled round read back
+//! from critical memory and paid as the ways counted here from its window
+//! (the expanding wild applied here too); the bet named in ways, the
+//! history's picture the window as the player saw it.
+
+use crate::tables::{open, select};
+use crate::test_config;
+
+use game_core::reels::{ReelGame, ReelRound, SymbolKind};
+use game_host::command::Command;
+use game_host::picture::Scene;
+use game_host::session::Lang;
+use meters::RecallOutcome;
+use meters::inspect::Inspection;
+use paytables::artifact::{Artifact, CompiledGame};
+use test_config::workspace;
+
+fn floresta() -> ReelGame {
+    let bytes = std::fs::read(workspace().join("assets/paytables/compiled/floresta-243.json")).unwrap();
+    match serde_json::from_slice::<Artifact>(&bytes).unwrap().game {
+        CompiledGame::Reels(g) => g,
+        other => panic!("not a reel game: {other:?}"),
+    }
+}
+
+/// The window of `stops` read from the strips: three rows per reel, the
+/// expanding wild filling a reel it shows on.
+fn window(g: &ReelGame, stops: &[u32], free: bool) -> Vec<Vec<u8>> {
+    let wild = g.symbols.iter().position(|s| matches!(s.kind, SymbolKind::Wild { expanding: true, .. })).unwrap() as u8;
+    g.strips(free)
+        .iter()
+        .zip(stops)
+        .map(|(strip, &stop)| {
+            let cells: Vec<u8> = (0..3).map(|r| strip.symbols[(stop as usize + r) % strip.len()]).collect();
+            if cells.contains(&wild) { vec![wild; 3] } else { cells }
+        })
+        .collect()
+}
+
+/// A spin's ways win per credit of the unit, counted from its window.
+fn ways_win(g: &ReelGame, window: &[Vec<u8>]) -> u64 {
+    let wild = g.wild().unwrap().0;
+    let mut total = 0;
+    for (x, s) in g.symbols.iter().enumerate() {
+        if s.kind != SymbolKind::Regular {
+            continue;
+        }
+        let x = x as u8;
+        let counts: Vec<u64> = window
+            .iter()
+            .enumerate()
+            .map_while(|(reel, cells)| Some(cells.iter().filter(|&&y| y == x || (reel > 0 && y == wild)).count() as u64).filter(|&c| c > 0))
+            .collect();
+        total += g.pays[usize::from(x)].get(counts.len()).copied().unwrap_or(0) * counts.iter().product::<u64>();
+    }
+    total
+}
+
+#[test]
+fn a_ways_game_s_rounds_are_paid_the_ways_counted_from_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path(), 5);
+    assert!(s.command(Command::InsertNote { cents: 5_000 }));
+    select(&mut s, "floresta-243");
+    let g = floresta();
+    assert_eq!(g.ways_count(), 243);
+    assert_eq!(s.bet_text(), "243 maneiras · 25 × 1 créd.");
+    s.command(Command::Language { lang: Lang::En });
+    assert_eq!(s.bet_text(), "243 ways · 25 × 1 cr");
+    let (mut paid_ways, mut rounds) = (0, 0);
+    while rounds < 60 && paid_ways < 5 {
+        rounds += 1;
+        assert!(s.command(Command::Play));
+        for _ in 0..10 {
+            if !s.in_round() {
+                break;
+            }
+            s.command(Command::Revealed);
+            s.command(Command::Collect);
+        }
+        let i = Inspection::open(&dir.path().join("egm.sqlite")).unwrap();
+        let r = i.recall(1).unwrap().remove(0);
+        assert_eq!((r.game.as_str(), r.stake), ("floresta-243", 25));
+        let round: ReelRound = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+        // Every spin's ways win (the free games at ×2) from its window,
+        // the scatter's pay on the whole cost.
+        let spin_win = |stops: &[u32], free: bool| {
+            let w = window(&g, stops, free);
+            let scatters = w.iter().flatten().filter(|&&y| Some(y) == g.scatter.as_ref().map(|sc| sc.symbol)).count();
+            let scatter = g.scatter.as_ref().unwrap().pays.get(scatters).copied().unwrap_or(0) * 25;
+            (ways_win(&g, &w) + scatter) * if free { 2 } else { 1 }
+        };
+        let want = spin_win(&round.base.stops, false) + round.free_spins.iter().map(|f| spin_win(&f.stops, true)).sum::<u64>();
+        let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("round {} not settled", r.round) };
+        assert_eq!(win, want, "round {}: {:?}", r.round, window(&g, &round.base.stops, false));
+        paid_ways += usize::from(!round.base.way_wins.is_empty());
+        // The history draws the window the player saw, row by row.
+        let picture = s.history().last().unwrap().picture(Lang::Pt);
+        let Scene::Reels { rows } = &picture.scene else { panic!("no reels in the history") };
+        let w = window(&g, &round.base.stops, false);
+        let want_rows: Vec<Vec<String>> = (0..3).map(|row| w.iter().map(|cells| g.symbols[usize::from(cells[row])].id.clone()).collect()).collect();
+        assert_eq!(rows, &want_rows);
+    }
+    assert!(paid_ways >= 5, "{paid_ways} spins paid ways in {rounds}");
+}
