@@ -33,11 +33,14 @@ pub fn reel_win(game: &ReelGame, round: &ReelRound) -> u64 {
     let base = game.evaluate(&round.base.stops, round.bet, false);
     let mut owed = base.free_games_awarded;
     let mut win = base.win;
+    // A sticky wild's filled reels, from free game to free game (issue 50).
+    let mut held = 0;
     for spin in &round.free_spins {
         assert!(owed > 0, "a free game no spin awarded");
         owed -= 1;
-        let again = game.evaluate(&spin.stops, round.bet, true);
+        let again = game.evaluate_held(&spin.stops, round.bet, true, held);
         owed += again.free_games_awarded;
+        held = game.held_after(&again);
         win += again.win;
     }
     assert_eq!(owed, 0, "free games awarded but not played");

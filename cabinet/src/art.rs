@@ -124,7 +124,8 @@ pub fn needed(session: &game_host::session::Session) -> Vec<String> {
     for g in session.games() {
         let symbols: Vec<String> =
             g.rules::<game_host::kinds::reels::Reels>().map(|r| r.game.symbols.iter().map(|s| s.id.clone()).collect()).unwrap_or_default();
-        names.extend(for_game(g.id(), &symbols));
+        // An RTP variant wears its game's art (issue 50).
+        names.extend(for_game(g.variant_family(), &symbols));
     }
     names
 }
@@ -143,7 +144,8 @@ mod tests {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let text = std::fs::read_to_string(&path).unwrap_or_default();
-            if !text.contains("ReelPaytable(") {
+            // An RTP variant wears its game's art (issue 50).
+            if !text.contains("ReelPaytable(") || text.contains("variant_of: Some(") {
                 continue;
             }
             let id = text.split("id: \"").nth(1).unwrap().split('"').next().unwrap().to_owned();

@@ -927,7 +927,14 @@ fn game_menu_chooses_a_game_by_touch() {
     // Each tile shows its game's logo, drawn from its art.
     let (width, pixels) = rig::shot_pixels(&menu);
     // The shipped configuration's games, in its order.
-    let ids = game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron")).unwrap().games;
+    // The RTP variants waiting aside are not on the menu (issue 50): each
+    // game shows its first variant listed.
+    let ids: Vec<String> = game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron"))
+        .unwrap()
+        .games
+        .into_iter()
+        .filter(|id| !std::fs::read_to_string(workspace().join(format!("assets/paytables/{id}.ron"))).unwrap_or_default().contains("variant_of: Some("))
+        .collect();
     assert_eq!(ids.len(), 21);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
@@ -993,6 +1000,51 @@ fn audit_menu_opens_behind_the_attendant_key() {
     rig::shows_stops(&back, &game, &[0, 0, 0]).expect("the audit menu did not close");
     stop(cab);
     rig.keep_screenshots("screen-audit", 3);
+}
+
+/// Issue 50: the operator offers another RTP variant of Floresta
+/// Encantada from the audit menu's configuration: with the logic door shut
+/// its button does nothing; open (L), it offers the variant, which critical
+/// memory records; the game's help page then states the variant's RTP.
+#[test]
+fn the_audit_menu_offers_an_rtp_variant_with_the_logic_door_open() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    rig.key("k");
+    // Meters, events, recall, attendant, verification, configuration.
+    for _ in 0..5 {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let said = rig::text_beside(&rig.shot());
+    for line in ["floresta-243 — RTP 96.00 %", "floresta-243-94 — RTP 93.99 %", "floresta-243-92 — RTP 92.00 %", "EM OFERTA"] {
+        assert!(said.contains(line), "{line:?} not in the configuration:\n{said}");
+    }
+    let variant = |rig: &Rig| rig.wait_for("critical memory", |_| true).state().variants.get("floresta-243").cloned();
+    rig.touch_text("OFERECER");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(variant(&rig), None, "offered with the logic door shut");
+    rig.key("l");
+    std::thread::sleep(Duration::from_millis(300));
+    // The first button offers the 93.99 % variant (the 96 % one is on offer).
+    rig.touch_text("OFERECER");
+    let i = rig.wait_for("the variant chosen", |i| i.state().variants.contains_key("floresta-243"));
+    assert_eq!(i.state().variants["floresta-243"], "floresta-243-94");
+    assert!(rig::text_beside(&rig.shot()).contains("OK — floresta-243-94"));
+    rig.key("l");
+    rig.key("k");
+    std::thread::sleep(Duration::from_millis(400));
+    for _ in 0..menu_position("floresta-243") {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    rig.key("h");
+    std::thread::sleep(Duration::from_millis(400));
+    let help = rig::text_beside(&rig.shot());
+    assert!(help.contains("Retorno teórico ao jogador (RTP): 93.99 %"), "{help}");
+    stop(cab);
+    rig.keep_screenshots("screen-variants", 3);
 }
 
 /// The help page (H) over the game, drawn by Bevy from the paytable: in

@@ -21,7 +21,9 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::double_up::DoubleUpRule;
 
+mod fast;
 pub mod ways;
+pub use fast::FastReels;
 pub use ways::WayWin;
 
 /// Index of a symbol in [`ReelGame::symbols`].
@@ -30,7 +32,7 @@ pub type SymbolId = u8;
 /// The most reels a game may have.
 pub const MAX_REELS: usize = 8;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SymbolKind {
     Regular,
     /// Substitutes for every regular symbol; a win it takes part in is
@@ -41,6 +43,15 @@ pub enum SymbolKind {
         /// reel, it fills that reel's every row.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         expanding: bool,
+        /// The regular symbols it stands for (issue 50, ways games with
+        /// several wilds); every regular symbol when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        substitutes: Option<Vec<SymbolId>>,
+        /// A sticky wild (issue 50, an expanding wild of a ways game):
+        /// the reel it fills during free games stays filled, held, for
+        /// the rest of them.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        sticky: bool,
     },
     /// Pays anywhere in the window, on the total bet.
     Scatter,
@@ -142,6 +153,31 @@ pub struct ReelGame {
     /// empty and `bet.lines` holds the ways bet's cost in credits per unit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ways: bool,
+    /// How the multipliers of several wilds in one way combine (issue
+    /// 50): multiplied (the default) or added.
+    #[serde(default, skip_serializing_if = "WildMultipliers::is_multiply")]
+    pub wild_multipliers: WildMultipliers,
+    /// The game this paytable is an RTP variant of (issue 50): its own
+    /// strips or weights, proven and approved on its own; the operator
+    /// chooses which variant of the game a cabinet offers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant_of: Option<String>,
+}
+
+/// How the multipliers of the wilds in one way combine (issue 50).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WildMultipliers {
+    /// ×2 and ×3 in one way: ×6.
+    #[default]
+    Multiply,
+    /// ×2 and ×3 in one way: ×5; a way without a wild: ×1.
+    Add,
+}
+
+impl WildMultipliers {
+    pub fn is_multiply(&self) -> bool {
+        *self == WildMultipliers::Multiply
+    }
 }
 
 /// What one line pays: the winning symbol, how many in a row, whether a
@@ -198,8 +234,16 @@ pub struct Spin {
     pub scatter_count: u8,
     pub scatter_win: u64,
     pub free_games_awarded: u32,
+    /// The reels a sticky wild held filled as this free game began (issue
+    /// 50), a bit per reel: they do not spin.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub held: u8,
     /// Line and scatter wins, with the free-game multiplier applied.
     pub win: u64,
+}
+
+fn is_zero(x: &u8) -> bool {
+    *x == 0
 }
 
 /// A whole round: the base spin and every free game it led to.
@@ -217,7 +261,18 @@ impl ReelGame {
         self.reels.len()
     }
 
-    /// The wild symbol and its multiplier, if the game has one.
+    /// The multiplier wild `w` applies when it stands for `x`, or `None`
+    /// when `w` is not a wild that substitutes `x`.
+    #[inline]
+    pub fn substitute(&self, w: SymbolId, x: SymbolId) -> Option<u64> {
+        match &self.symbols.get(usize::from(w))?.kind {
+            SymbolKind::Wild { multiplier, substitutes, .. } if substitutes.as_ref().is_none_or(|list| list.contains(&x)) => Some(*multiplier),
+            _ => None,
+        }
+    }
+
+    /// The first wild symbol and its multiplier, if the game has one (a
+    /// payline game has at most one).
     pub fn wild(&self) -> Option<(SymbolId, u64)> {
         self.symbols.iter().enumerate().find_map(|(i, s)| match s.kind {
             SymbolKind::Wild { multiplier, .. } => Some((i as SymbolId, multiplier)),
@@ -228,6 +283,12 @@ impl ReelGame {
     /// The expanding wild, if the game's wild expands.
     pub fn expanding_wild(&self) -> Option<SymbolId> {
         self.symbols.iter().position(|s| matches!(s.kind, SymbolKind::Wild { expanding: true, .. })).map(|i| i as SymbolId)
+    }
+
+    /// The game this paytable is of: the game it is an RTP variant of, or
+    /// itself (issue 50). Its art and its name are the game's.
+    pub fn family(&self) -> &str {
+        self.variant_of.as_deref().unwrap_or(&self.id)
     }
 
     /// The rows reel `reel` shows.
@@ -353,8 +414,36 @@ impl ReelGame {
 
     /// The window: `window[reel][row]`.
     pub fn window(&self, stops: &[u32], free: bool) -> Vec<Vec<SymbolId>> {
+        self.window_held(stops, free, 0)
+    }
+
+    /// The window with the reels of `held` (a bit per reel) filled by the
+    /// sticky wild (issue 50).
+    pub fn window_held(&self, stops: &[u32], free: bool, held: u8) -> Vec<Vec<SymbolId>> {
         let strips = self.strips(free);
-        stops.iter().zip(strips).enumerate().map(|(reel, (&stop, s))| self.reel_window(reel, s, stop as usize)).collect()
+        let sticky = self.sticky_wild();
+        stops
+            .iter()
+            .zip(strips)
+            .enumerate()
+            .map(|(reel, (&stop, s))| match sticky {
+                Some(w) if held >> reel & 1 == 1 => vec![w; self.rows_of(reel)],
+                _ => self.reel_window(reel, s, stop as usize),
+            })
+            .collect()
+    }
+
+    /// The sticky wild, if the game has one (issue 50).
+    pub fn sticky_wild(&self) -> Option<SymbolId> {
+        self.symbols.iter().position(|s| matches!(s.kind, SymbolKind::Wild { sticky: true, .. })).map(|i| i as SymbolId)
+    }
+
+    /// The reels held filled after free game `spin`: those held as it
+    /// began and those its window showed the sticky wild on (issue 50).
+    /// The base game holds nothing.
+    pub fn held_after(&self, spin: &Spin) -> u8 {
+        let Some(w) = self.sticky_wild().filter(|_| spin.free) else { return 0 };
+        self.window_held(&spin.stops, true, spin.held).iter().enumerate().filter(|(_, cells)| cells.contains(&w)).fold(spin.held, |m, (r, _)| m | 1 << r)
     }
 
     /// Scatter symbols anywhere in the window.
@@ -365,11 +454,17 @@ impl ReelGame {
 
     /// Evaluate a spin at `stops` for `bet`, in credits.
     pub fn evaluate(&self, stops: &[u32], bet: Bet, free: bool) -> Spin {
+        self.evaluate_held(stops, bet, free, 0)
+    }
+
+    /// [`Self::evaluate`] of a free game that began with the reels of
+    /// `held` filled by the sticky wild (issue 50).
+    pub fn evaluate_held(&self, stops: &[u32], bet: Bet, free: bool, held: u8) -> Spin {
         let mult = if free { self.free_games().map_or(1, |f| f.multiplier) } else { 1 };
         let mut line_wins = Vec::new();
         let mut way_wins = Vec::new();
+        let window = self.window_held(stops, free, held);
         if self.ways {
-            let window = self.window(stops, free);
             for (symbol, count, ways, pay) in self.way_pays(|r, row| window[r][row]) {
                 way_wins.push(WayWin { symbol, count, ways, win: pay * bet.credits_per_line * mult });
             }
@@ -380,7 +475,7 @@ impl ReelGame {
                 }
             }
         }
-        let scatter_count = self.scatter_count(stops, free);
+        let scatter_count = self.scatter.as_ref().map_or(0, |sc| window.iter().flatten().filter(|&&s| s == sc.symbol).count() as u8);
         let (scatter_win, free_games_awarded) = match &self.scatter {
             None => (0, 0),
             Some(sc) => {
@@ -393,7 +488,7 @@ impl ReelGame {
             }
         };
         let win = line_wins.iter().map(|w| w.win).sum::<u64>() + way_wins.iter().map(|w| w.win).sum::<u64>() + scatter_win;
-        Spin { free, stops: stops.to_vec(), line_wins, way_wins, scatter_count, scatter_win, free_games_awarded, win }
+        Spin { free, stops: stops.to_vec(), line_wins, way_wins, scatter_count, scatter_win, free_games_awarded, held, win }
     }
 
     pub fn free_games(&self) -> Option<&FreeGamesRule> {
@@ -417,10 +512,13 @@ impl ReelGame {
         let base = self.evaluate(&tables.draw(rng, false), bet, false);
         let mut owed = base.free_games_awarded;
         let mut free_spins = Vec::new();
+        // Issue 50: the reels a sticky wild holds, from free game to free game.
+        let mut held = 0;
         while owed > 0 {
             owed -= 1;
-            let spin = self.evaluate(&tables.draw(rng, true), bet, true);
+            let spin = self.evaluate_held(&tables.draw(rng, true), bet, true, held);
             owed += spin.free_games_awarded;
+            held = self.held_after(&spin);
             free_spins.push(spin);
         }
         let win = base.win + free_spins.iter().map(|s| s.win).sum::<u64>();
@@ -454,199 +552,5 @@ impl StopTables {
     pub fn draw(&self, rng: &mut impl GameRng, free: bool) -> Vec<u32> {
         let t = if free { &self.free } else { &self.base };
         t.iter().map(|w| rng.pick(w) as u32).collect()
-    }
-}
-
-/// A fast, allocation-free evaluator of whole rounds for simulation: the
-/// same rules, the same draws in the same order as [`ReelGame::play`], with
-/// the strips' windows laid out flat.
-pub struct FastReels<'a> {
-    game: &'a ReelGame,
-    tables: &'a StopTables,
-    wild: Option<SymbolId>,
-    wild_mult: u64,
-    /// Each payline's rows, as fixed arrays.
-    lines: Vec<[u8; MAX_REELS]>,
-    /// One-symbol line pays (`pays[symbol][1]`).
-    pay1: Vec<u64>,
-    /// Each reel's rows.
-    reel_rows: [usize; MAX_REELS],
-    base: Layout,
-    free: Layout,
-}
-
-struct Layout {
-    /// `windows[reel][stop * rows + row]`.
-    windows: Vec<Vec<SymbolId>>,
-    /// Scatters in each reel's window at each stop.
-    scatters: Vec<Vec<u8>>,
-    /// For every stop combination of the first three reels, the lines that
-    /// may pay: `candidates[(a·len1 + b)·len2 + c]`. A line left out pays
-    /// nothing whatever the later reels show (its run is broken, and the
-    /// broken run pays nothing). `None` when the table would be too large
-    /// or the game has more than 64 lines.
-    candidates: Option<Vec<u64>>,
-}
-
-/// The largest candidate table built (entries).
-const MAX_CANDIDATE_TABLE: usize = 1 << 22;
-
-impl Layout {
-    fn new(game: &ReelGame, strips: &[Strip]) -> Self {
-        let rows = game.rows as usize;
-        let scatter = game.scatter.as_ref().map(|s| s.symbol);
-        let windows: Vec<Vec<SymbolId>> =
-            strips.iter().enumerate().map(|(reel, s)| (0..s.len()).flat_map(|stop| game.reel_window(reel, s, stop)).collect()).collect();
-        let scatters = windows
-            .iter()
-            .enumerate()
-            .map(|(reel, w)| w.chunks(game.rows_of(reel).max(1)).map(|c| c.iter().filter(|&&x| Some(x) == scatter).count() as u8).collect())
-            .collect();
-        let entries = strips.iter().take(3).map(Strip::len).product::<usize>();
-        let candidates = (game.lines.len() <= 64 && strips.len() > 3 && entries <= MAX_CANDIDATE_TABLE).then(|| {
-            let (l0, l1, l2) = (strips[0].len(), strips[1].len(), strips[2].len());
-            let mut table = vec![0u64; entries];
-            for a in 0..l0 {
-                for b in 0..l1 {
-                    for c in 0..l2 {
-                        let mut mask = 0u64;
-                        for (i, line) in game.lines.iter().enumerate() {
-                            let s = [windows[0][a * rows + line[0] as usize], windows[1][b * rows + line[1] as usize], windows[2][c * rows + line[2] as usize]];
-                            if game.may_pay_after(&s) {
-                                mask |= 1 << i;
-                            }
-                        }
-                        table[(a * l1 + b) * l2 + c] = mask;
-                    }
-                }
-            }
-            table
-        });
-        Self { windows, scatters, candidates }
-    }
-}
-
-impl<'a> FastReels<'a> {
-    pub fn new(game: &'a ReelGame, tables: &'a StopTables) -> Self {
-        let (wild, wild_mult) = match game.wild() {
-            Some((w, m)) => (Some(w), m),
-            None => (None, 1),
-        };
-        let lines = game
-            .lines
-            .iter()
-            .map(|l| {
-                let mut a = [0u8; MAX_REELS];
-                a[..l.len()].copy_from_slice(l);
-                a
-            })
-            .collect();
-        Self {
-            game,
-            tables,
-            wild,
-            wild_mult,
-            lines,
-            pay1: game.pays.iter().map(|p| p.get(1).copied().unwrap_or(0)).collect(),
-            reel_rows: std::array::from_fn(|r| game.rows_of(r)),
-            base: Layout::new(game, game.strips(false)),
-            free: Layout::new(game, game.strips(true)),
-        }
-    }
-
-    /// One spin's line + scatter win per credit per line (before the free
-    /// multiplier), and the free games it awards.
-    #[inline]
-    fn spin(&self, rng: &mut impl GameRng, lines: usize, free: bool) -> (u64, u32) {
-        let g = self.game;
-        let layout = if free { &self.free } else { &self.base };
-        let tables = if free { &self.tables.free } else { &self.tables.base };
-        let rows = g.rows as usize;
-        let n = g.reels.len();
-        let mut stops = [0usize; MAX_REELS];
-        let mut scatters = 0u8;
-        for r in 0..n {
-            let s = rng.pick(&tables[r]);
-            // Each reel's window starts at its stop times its own rows.
-            stops[r] = s * self.reel_rows[r];
-            scatters += layout.scatters[r][s];
-        }
-        let mut syms = [0 as SymbolId; MAX_REELS];
-        let mut win = 0u64;
-        if g.ways {
-            win = g.way_pay_total(|r, row| layout.windows[r][stops[r] + row]);
-            return self.scatter_part(win, scatters, lines, free);
-        }
-        if let Some(table) = &layout.candidates {
-            let (l1, l2) = (layout.scatters[1].len(), layout.scatters[2].len());
-            let key = ((stops[0] / rows) * l1 + stops[1] / rows) * l2 + stops[2] / rows;
-            let played = if lines >= 64 { u64::MAX } else { (1u64 << lines) - 1 };
-            let mut mask = table[key] & played;
-            while mask != 0 {
-                let i = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let line = &self.lines[i];
-                for r in 0..n {
-                    syms[r] = layout.windows[r][stops[r] + line[r] as usize];
-                }
-                if let Some(p) = g.line_pay_with(&syms[..n], self.wild, self.wild_mult) {
-                    win += p.pay;
-                }
-            }
-            return self.scatter_part(win, scatters, lines, free);
-        }
-        let w = self.wild.unwrap_or(SymbolId::MAX);
-        let (w0, w1) = (&layout.windows[0][stops[0]..], &layout.windows[1][stops[1]..]);
-        for line in &self.lines[..lines] {
-            let s0 = w0[line[0] as usize];
-            let s1 = w1[line[1] as usize];
-            // The run stops at the first reel: only a one-symbol pay is
-            // possible (the same answer `line_pay` gives, without the walk).
-            if s0 != w && s1 != s0 && s1 != w {
-                win += self.pay1[s0 as usize];
-                continue;
-            }
-            syms[0] = s0;
-            syms[1] = s1;
-            for r in 2..n {
-                syms[r] = layout.windows[r][stops[r] + line[r] as usize];
-            }
-            if let Some(p) = g.line_pay_with(&syms[..n], self.wild, self.wild_mult) {
-                win += p.pay;
-            }
-        }
-        self.scatter_part(win, scatters, lines, free)
-    }
-
-    /// Add the scatter pay and the free games awarded.
-    #[inline]
-    fn scatter_part(&self, mut win: u64, scatters: u8, lines: usize, free: bool) -> (u64, u32) {
-        let g = self.game;
-        let mut awarded = 0;
-        if let Some(sc) = &g.scatter {
-            win += sc.pays.get(scatters as usize).copied().unwrap_or(0) * lines as u64;
-            if let Some(f) = &sc.free_games
-                && (!free || f.retrigger)
-            {
-                awarded = f.awards.get(scatters as usize).copied().unwrap_or(0);
-            }
-        }
-        (win, awarded)
-    }
-
-    /// One whole round's win, in credits per credit per line.
-    #[inline]
-    pub fn round(&self, rng: &mut impl GameRng, lines: usize) -> u64 {
-        let (mut win, mut owed) = self.spin(rng, lines, false);
-        if owed > 0 {
-            let mult = self.game.free_games().map_or(1, |f| f.multiplier);
-            while owed > 0 {
-                owed -= 1;
-                let (w, a) = self.spin(rng, lines, true);
-                win += w * mult;
-                owed += a;
-            }
-        }
-        win
     }
 }

@@ -23,7 +23,7 @@ fn game() -> ReelGame {
         symbols: vec![
             sym("A", SymbolKind::Regular),
             sym("B", SymbolKind::Regular),
-            sym("W", SymbolKind::Wild { multiplier: 2, expanding: false }),
+            sym("W", SymbolKind::Wild { multiplier: 2, expanding: false, substitutes: None, sticky: false }),
             sym("S", SymbolKind::Scatter),
         ],
         rows: 3,
@@ -46,6 +46,8 @@ fn game() -> ReelGame {
         double_up: None,
         wild_only_multiplied: false,
         ways: false,
+        wild_multipliers: game_core::reels::WildMultipliers::Multiply,
+        variant_of: None,
     }
 }
 

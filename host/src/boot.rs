@@ -61,8 +61,8 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     let mut games = Vec::new();
     for id in &config.games {
         let path = config.paytable_dir.join(format!("{id}.json"));
-        match paytables::artifact::load_approved(&path, &manifest, &floor) {
-            Ok(game) => games.push(HostedGame::from_artifact(game)?),
+        match paytables::artifact::load_approved_with_rtp(&path, &manifest, &floor) {
+            Ok(approved) => games.push(HostedGame::from_approved(approved)?),
             Err(e) => tracing::error!("paytable {id} refused: {e}"),
         }
     }

@@ -13,12 +13,31 @@ use crate::kinds::{
 use crate::names::Lang;
 use crate::round::{Hosted, Round, RoundInfo, Table};
 
-/// A game this cabinet hosts, of any kind.
-pub struct HostedGame(pub(crate) Box<dyn Table>);
+/// A game this cabinet hosts, of any kind, and its RTP as the help
+/// screen shows it (from its approved artifact).
+pub struct HostedGame(pub(crate) Box<dyn Table>, pub(crate) Option<String>);
 
 impl HostedGame {
     pub fn new<K: GameKind>(rules: K) -> Self {
-        HostedGame(Box::new(Hosted::new(rules)))
+        HostedGame(Box::new(Hosted::new(rules)), None)
+    }
+
+    /// The game of an approved artifact, with its exact RTP.
+    pub fn from_approved(approved: paytables::artifact::Approved) -> Result<Self, String> {
+        let rtp = approved.rtp_text();
+        Ok(HostedGame(Self::from_artifact(approved.game)?.0, rtp))
+    }
+
+    /// The game's RTP as its approved artifact proves it (issue 50: the
+    /// help screen shows the chosen variant's).
+    pub fn rtp(&self) -> Option<&str> {
+        self.1.as_deref()
+    }
+
+    /// The game this one is an RTP variant of, or its own id (issue 50):
+    /// a cabinet offers one variant of each game.
+    pub fn variant_family(&self) -> &str {
+        self.rules::<Reels>().and_then(|r| r.game.variant_of.as_deref()).unwrap_or_else(|| self.id())
     }
 
     /// The game for an approved artifact.

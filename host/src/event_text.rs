@@ -132,6 +132,9 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
         Entry::AftOut { transaction_id, value } => format!("{} {} ({transaction_id})", t("Transferência da máquina para o piso:"), money(*value)),
         Entry::FloorReported { cursor } => format!("{} {}", t("O sistema de gestão do piso recebeu os eventos até"), cursor.up_to),
         Entry::ValidationIdSet { id, sequence } => format!("{} {id:06X}, {} {sequence}", t("O piso definiu a identificação de validação"), t("sequência")),
+        Entry::VariantChosen { family, game, sha256, by } => {
+            format!("{} {family}: {game} ({} {}) — {by}", t("Variante de RTP escolhida para"), t("resumo"), sha256.chars().take(16).collect::<String>())
+        }
         Entry::PoolConfigured { pool, .. } => {
             format!("{} {} ({} {})", t("Progressivo configurado:"), pool.id, pool.levels.len(), t("níveis"))
         }
@@ -231,6 +234,7 @@ mod tests {
             Entry::AftIn { transaction_id: "FLOOR-1".into(), value: 2_500 },
             Entry::AftOut { transaction_id: "FLOOR-2".into(), value: 2_500 },
             Entry::ValidationIdSet { id: 0x12_3456, sequence: 0 },
+            Entry::VariantChosen { family: "floresta-243".into(), game: "floresta-243-92".into(), sha256: "ab".repeat(32), by: "ana".into() },
             Entry::FloorTicketRefused { validation: "000000000000004243".into(), status: 0x88, reason: "no answer".into() },
             Entry::LinkedPoolJoined { pool: "linked-sevens".into(), games: vec!["classic-sevens".into()], min_wager: 1 },
             Entry::LinkedDelivered { pool: "linked-sevens".into(), rounds: vec![1, 2] },

@@ -34,6 +34,7 @@ mod overlay;
 mod progressives;
 mod resume;
 mod rules;
+mod variants;
 
 pub use crate::names::Lang;
 pub use crate::round::RoundSummary;
@@ -41,11 +42,15 @@ pub use controls::Controls;
 pub use overlay::Overlay;
 pub(crate) use overlay::Under;
 pub use progressives::ProgressiveShown;
+pub use variants::VariantChoice;
 
 pub struct Session {
     pub(crate) machine: Machine,
     pub(crate) config: CabinetConfig,
+    /// The games on the menu: one variant of each (issue 50).
     pub(crate) games: Vec<HostedGame>,
+    /// The RTP variants configured and not offered (issue 50).
+    pub(crate) variants_aside: Vec<HostedGame>,
     pub(crate) selected: usize,
     pub(crate) denom: Cents,
     pub(crate) history: Vec<RoundSummary>,
@@ -152,6 +157,7 @@ impl Session {
             machine,
             config,
             games,
+            variants_aside: Vec::new(),
             selected: 0,
             denom,
             history: Vec::new(),
@@ -175,6 +181,7 @@ impl Session {
             floor: None,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(|setup| LinkedPool::start(setup, s.wake.clone())).collect();
+        s.offer_chosen_variants();
         s.resume_interrupted_round();
         s
     }

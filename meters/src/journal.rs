@@ -431,6 +431,18 @@ pub enum Entry {
         id: u32,
         sequence: u32,
     },
+    /// An operator chose which approved RTP variant of a game this cabinet
+    /// offers (issue 50), with the logic door open, between rounds.
+    VariantChosen {
+        /// The game whose variants these are.
+        family: String,
+        /// The variant offered from now on: an approved paytable's id.
+        game: String,
+        /// The approved digest of its compiled paytable.
+        sha256: String,
+        /// Who chose it.
+        by: String,
+    },
 }
 
 impl Entry {
@@ -472,6 +484,7 @@ impl Entry {
             Entry::AftIn { .. } => "aft_in",
             Entry::AftOut { .. } => "aft_out",
             Entry::ValidationIdSet { .. } => "validation_id_set",
+            Entry::VariantChosen { .. } => "variant_chosen",
             Entry::FloorTicketRefused { .. } => "floor_ticket_refused",
             Entry::LinkedPoolJoined { .. } => "linked_pool_joined",
             Entry::LinkedDelivered { .. } => "linked_delivered",

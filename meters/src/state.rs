@@ -144,6 +144,10 @@ pub struct CriticalState {
     /// reconciled against.
     #[serde(default)]
     pub linked_owed: BTreeMap<String, LinkedOwed>,
+    /// The RTP variant an operator chose for each game with variants
+    /// (issue 50): family → the approved paytable offered.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub variants: BTreeMap<String, String>,
     /// Journal entries folded so far.
     pub entries: u64,
     /// Owed before the RAM clear that began this epoch and carried over as
@@ -651,6 +655,12 @@ impl CriticalState {
             }
             Entry::MeterRollover { meter, count } => {
                 self.rollovers_logged.insert(meter.clone(), *count);
+            }
+            Entry::VariantChosen { family, game, .. } => {
+                if family.is_empty() || game.is_empty() {
+                    return Err(fail(e, "a variant choice names the game and the variant"));
+                }
+                self.variants.insert(family.clone(), game.clone());
             }
             Entry::ValidationIdSet { id, sequence } => {
                 let max = crate::ticket::SECURE_ENHANCED_MAX;

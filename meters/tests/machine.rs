@@ -517,3 +517,39 @@ fn a_ticket_is_issued_then_printed() {
     let printed = m.events(100).unwrap().into_iter().filter(|r| matches!(r.entry, Entry::TicketPrinted { .. })).count();
     assert_eq!(printed, 1, "the second step is journaled once");
 }
+
+/// Issue 50: an operator chooses a game's RTP variant only with the logic
+/// door open, between rounds, by name; the choice is logged with its
+/// digest and survives a restart.
+#[test]
+fn a_variant_is_chosen_only_with_the_logic_door_open_between_rounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    let digest = "ab".repeat(32);
+    let refused = |r: Result<(), CoreError>| match r {
+        Err(CoreError::Refused(why)) => why,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    assert!(refused(m.choose_variant("floresta-243", "floresta-243-92", &digest, "ana")).contains("logic door open"));
+    m.insert_note(1_000).unwrap();
+    let round = m.play_round("floresta-243", 1, 25, "spin", |_| Ok::<_, String>(json!({ "win": 0 }))).map(|(r, _)| r).unwrap();
+    m.open_door(Door::Logic).unwrap();
+    assert!(refused(m.choose_variant("floresta-243", "floresta-243-92", &digest, "ana")).contains(&format!("round {round} is open")));
+    m.close_door(Door::Logic).unwrap();
+    m.clear_tilt(Tilt::LogicDoorAccess, "att").unwrap();
+    m.settle_round(round, 0, vec![]).unwrap();
+    m.open_door(Door::Logic).unwrap();
+    assert!(refused(m.choose_variant("floresta-243", "floresta-243-92", &digest, " ")).contains("named operator"));
+    assert!(refused(m.choose_variant("floresta-243", "floresta-243-92", "ab", "ana")).contains("approved digest"));
+    assert!(m.state().variants.is_empty(), "nothing refused is recorded");
+    m.choose_variant("floresta-243", "floresta-243-92", &digest, "ana").unwrap();
+    assert_eq!(m.state().variants.get("floresta-243").map(String::as_str), Some("floresta-243-92"));
+    let logged =
+        m.events(10).unwrap().into_iter().any(|r| {
+            r.entry == Entry::VariantChosen { family: "floresta-243".into(), game: "floresta-243-92".into(), sha256: digest.clone(), by: "ana".into() }
+        });
+    assert!(logged, "the choice is in the event log");
+    drop(m);
+    let m = boot(&dir);
+    assert_eq!(m.state().variants.get("floresta-243").map(String::as_str), Some("floresta-243-92"), "the choice survives a restart");
+}

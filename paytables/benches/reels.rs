@@ -70,6 +70,29 @@ fn ways(c: &mut Criterion) {
         assert_eq!(paytables::reel_math::method_for(&game), paytables::reel_math::Method::Ways);
         g.bench_function(format!("{ways} ways, 100-stop strips"), |b| b.iter(|| paytables::reel_math::analyse(&game).unwrap()));
     }
+    // The shipped 243-ways game (an expanding wild), and a second wild
+    // (×3, for the pictures alone) with the wilds' multipliers added: the
+    // costliest combination (a sum of products per run, pairs of parts).
+    let floresta = paytables::load(&sample("floresta-243.ron")).unwrap();
+    g.bench_function("floresta-243 (243 ways, expanding wild)", |b| b.iter(|| paytables::reel_math::analyse(&floresta).unwrap()));
+    let mut game = long_strips(100);
+    game.ways = true;
+    game.lines.clear();
+    game.bet.lines = vec![25];
+    let pictures: Vec<u8> = game.symbols.iter().enumerate().filter(|(_, s)| s.id == "F" || s.id == "SH").map(|(i, _)| i as u8).collect();
+    let second = game.symbols.len() as u8;
+    game.symbols.push(game_core::reels::Symbol {
+        id: "V".into(),
+        name: "V".into(),
+        kind: game_core::reels::SymbolKind::Wild { multiplier: 3, expanding: false, substitutes: Some(pictures), sticky: false },
+    });
+    game.pays.push(vec![0; game.reels.len() + 1]);
+    for (r, strip) in game.reels.iter_mut().enumerate().skip(1) {
+        let at = 7 * r % strip.symbols.len();
+        strip.symbols[at] = second;
+    }
+    game.wild_multipliers = game_core::reels::WildMultipliers::Add;
+    g.bench_function("243 ways, two wilds added, 100-stop strips", |b| b.iter(|| paytables::reel_math::analyse(&game).unwrap()));
     g.finish();
 }
 

@@ -207,6 +207,30 @@ pub fn read_manifest(path: &Path) -> Result<Manifest, ArtifactError> {
 /// Load an artifact for play: approved digest and every RTP (each bet
 /// configuration, and a side bet's at its start value) at or above `floor`.
 pub fn load_approved(path: &Path, manifest: &Manifest, floor: &Floor) -> Result<CompiledGame, ArtifactError> {
+    load_approved_with_rtp(path, manifest, floor).map(|a| a.game)
+}
+
+/// An approved game with its exact RTP per bet configuration (the
+/// artifact's), for the help screen (issue 50: the chosen variant's RTP).
+#[derive(Clone, Debug)]
+pub struct Approved {
+    pub game: CompiledGame,
+    pub rtp: Vec<(u64, BigRational)>,
+}
+
+impl Approved {
+    /// The RTP as the help screen shows it, to two decimals: one figure,
+    /// or the lowest and highest over the bet configurations.
+    pub fn rtp_text(&self) -> Option<String> {
+        let percent = |r: &BigRational| decimal(&(r * BigRational::from_integer(100.into())), 2);
+        let lo = self.rtp.iter().map(|x| &x.1).min()?;
+        let hi = self.rtp.iter().map(|x| &x.1).max()?;
+        Some(if percent(lo) == percent(hi) { format!("{} %", percent(lo)) } else { format!("{} – {} %", percent(lo), percent(hi)) })
+    }
+}
+
+/// [`load_approved`], with the artifact's exact RTP kept.
+pub fn load_approved_with_rtp(path: &Path, manifest: &Manifest, floor: &Floor) -> Result<Approved, ArtifactError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| ArtifactError::Io(file.clone(), e))?;
     let digest = sha256_hex(&bytes);
@@ -229,5 +253,6 @@ pub fn load_approved(path: &Path, manifest: &Manifest, floor: &Floor) -> Result<
             return Err(ArtifactError::UnderFloor { file, game: a.game.id().to_owned(), bet, rtp: percent(&r), floor: percent(floor.value()) });
         }
     }
-    Ok(a.game)
+    let rtp = a.rtp.iter().filter_map(|(bet, r)| parse_ratio(r).map(|r| (*bet, r))).collect();
+    Ok(Approved { game: a.game, rtp })
 }

@@ -106,19 +106,71 @@ fn strips(
     (e.count() == before).then_some(out)
 }
 
-/// Whether `sym` (or the wild) shows on `strip` at a stop of non-zero weight.
-/// Whether `sym` (or the wild) can ever show in the window of `rows` rows
-/// on this strip: at some row of some stop that can be drawn. A symbol on
-/// a weight-0 stop still shows whenever a stop above it within the window
-/// is drawn (issue 36: such a paytable was once refused).
-fn can_show(strip: &Strip, sym: SymbolId, wild: Option<SymbolId>, rows: usize) -> bool {
-    // An expanding wild changes nothing here: where it shows, it shows.
-    (0..strip.len()).filter(|&stop| strip.weight(stop) > 0).any(|stop| {
-        (0..rows).any(|r| {
-            let s = strip.at(stop, r);
-            s == sym || Some(s) == wild
-        })
-    })
+/// Whether a symbol `counts` (the symbol, or a wild standing for it) can
+/// ever show in the window of `rows` rows on this strip: at some row of
+/// some stop that can be drawn. A symbol on a weight-0 stop still shows
+/// whenever a stop above it within the window is drawn (issue 36: such a
+/// paytable was once refused). An expanding wild changes nothing here:
+/// where it shows, it shows.
+fn can_show(strip: &Strip, rows: usize, counts: impl Fn(SymbolId) -> bool) -> bool {
+    (0..strip.len()).filter(|&stop| strip.weight(stop) > 0).any(|stop| (0..rows).any(|r| counts(strip.at(stop, r))))
+}
+
+/// A sticky wild (issue 50) holds the reels it filled through the free
+/// games: it must expand (the exact chain's state is the set of filled
+/// reels), on a ways game with free games that are not retriggered (the
+/// chain runs over a known number of free games).
+fn sticky_rules(e: &mut Problems<'_>, at: &crate::locate::Path, p: &ReelPaytable, wild: &str, expanding: bool) {
+    if !p.ways {
+        e.at(at.clone(), format!("the wild {wild} is sticky: sticky wilds are built for ways games (`ways: true`)"));
+    }
+    if !expanding {
+        e.at(at.clone(), format!("the wild {wild} is sticky but does not expand: a sticky wild holds the reel it fills (`expanding: true`)"));
+    }
+    match p.scatter.as_ref().and_then(|sc| sc.free_games.as_ref()) {
+        None => e.at(at.clone(), format!("the wild {wild} is sticky in free games, and the game has none")),
+        Some(f) if f.retrigger => e.at(
+            at.clone(),
+            format!("the wild {wild} is sticky and the free games retrigger: a sticky wild's free games are the number awarded (`retrigger: false`)"),
+        ),
+        Some(_) => {}
+    }
+}
+
+/// A wild's substitution list (issue 50), each id a regular symbol of the
+/// game, once; refused at the wild's line otherwise.
+fn substitution_list(
+    e: &mut Problems<'_>,
+    at: &crate::locate::Path,
+    p: &ReelPaytable,
+    ids: &HashMap<&str, SymbolId>,
+    wild: &str,
+    list: &[String],
+) -> Vec<SymbolId> {
+    if !p.ways {
+        e.at(at.clone(), format!("the wild {wild} names what it substitutes: substitution lists are built for ways games (`ways: true`)"));
+    }
+    if list.is_empty() {
+        e.at(at.clone(), format!("the wild {wild} substitutes nothing: list at least one symbol, or leave `substitutes` out for every symbol"));
+    }
+    let mut out: Vec<SymbolId> = Vec::new();
+    for id in list {
+        match ids.get(id.as_str()) {
+            None => e.at(at.clone(), format!("the wild {wild} substitutes {id:?}, which is not a symbol of the game")),
+            Some(_) if id == wild => e.at(at.clone(), format!("the wild {wild} substitutes for itself")),
+            Some(&x) => match p.symbols[usize::from(x)].kind {
+                KindSource::Regular if out.contains(&x) => e.at(at.clone(), format!("the wild {wild} lists {id:?} twice")),
+                KindSource::Regular => out.push(x),
+                KindSource::Wild { .. } => {
+                    e.at(at.clone(), format!("the wild {wild} substitutes {id:?}, another wild: a wild stands for regular symbols only"))
+                }
+                KindSource::Scatter => {
+                    e.at(at.clone(), format!("the wild {wild} substitutes {id:?}, the scatter: a scatter pays anywhere and is never substituted"))
+                }
+            },
+        }
+    }
+    out
 }
 
 /// The most scatters the window can show (reel `r` showing `rows[r]`
@@ -184,26 +236,44 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         return Err(e.into_error());
     }
     let mut ids: HashMap<&str, SymbolId> = HashMap::new();
+    for (i, s) in p.symbols.iter().enumerate() {
+        if ids.insert(s.id.as_str(), i as SymbolId).is_some() {
+            e.at(root().field("symbols").index(i), format!("symbol {:?} is defined twice", s.id));
+        }
+    }
     let mut symbols = Vec::new();
-    let (mut wild, mut scatter_sym) = (None, None);
+    let (mut wilds, mut scatter_sym, mut expanding_wilds) = (Vec::new(), None, 0);
     for (i, s) in p.symbols.iter().enumerate() {
         let at = root().field("symbols").index(i);
-        if ids.insert(s.id.as_str(), i as SymbolId).is_some() {
-            e.at(at.clone(), format!("symbol {:?} is defined twice", s.id));
-        }
-        let kind = match s.kind {
+        let kind = match &s.kind {
             KindSource::Regular => SymbolKind::Regular,
-            KindSource::Wild { multiplier, expanding } => {
-                if wild.replace(i as SymbolId).is_some() {
-                    e.at(at.clone(), "only one wild symbol is supported");
+            KindSource::Wild { multiplier, expanding, substitutes, sticky } => {
+                wilds.push(i as SymbolId);
+                // Issue 50: several wilds, each with its own list, in a
+                // ways game; a payline game has one wild for every symbol.
+                if wilds.len() > 1 && !p.ways {
+                    e.at(at.clone(), "a payline game has one wild symbol: several wilds are built for ways games (`ways: true`)");
                 }
-                if multiplier == 0 {
+                if *multiplier == 0 {
                     e.at(at.clone(), "a wild multiplier must be at least 1");
                 }
-                if expanding && !p.ways {
+                if *expanding && !p.ways {
                     e.at(at.clone(), format!("the wild {} expands: expanding wilds are built for ways games (`ways: true`), not paylines", s.id));
                 }
-                SymbolKind::Wild { multiplier, expanding }
+                if *expanding {
+                    expanding_wilds += 1;
+                    if expanding_wilds > 1 {
+                        e.at(
+                            at.clone(),
+                            format!("the wild {} expands too: a game has at most one expanding wild (which would fill a reel both show on?)", s.id),
+                        );
+                    }
+                }
+                let substitutes = substitutes.as_ref().map(|list| substitution_list(&mut e, &at, p, &ids, &s.id, list));
+                if *sticky {
+                    sticky_rules(&mut e, &at, p, &s.id, *expanding);
+                }
+                SymbolKind::Wild { multiplier: *multiplier, expanding: *expanding, substitutes, sticky: *sticky }
             }
             KindSource::Scatter => {
                 if scatter_sym.replace(i as SymbolId).is_some() {
@@ -214,6 +284,16 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         };
         symbols.push(Symbol { id: s.id.clone(), name: s.name.clone(), kind });
     }
+    // Whether a cell showing `y` counts for a run of `x` (itself, or a
+    // wild that stands for it).
+    let stands_for = |y: SymbolId, x: SymbolId| {
+        y == x
+            || wilds.contains(&y)
+                && match &p.symbols[usize::from(y)].kind {
+                    KindSource::Wild { substitutes: Some(list), .. } => list.iter().any(|id| ids.get(id.as_str()) == Some(&x)),
+                    _ => true,
+                }
+    };
     let n = p.reels.len();
     let rows = p.rows as usize;
     // Each reel's rows (issue 50): the same `rows` on every reel unless
@@ -245,18 +325,13 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     } else if !p.ways && p.lines.is_empty() {
         e.at(root().field("lines"), "at least one payline is required (or `ways: true`)");
     }
-    if p.ways {
-        // Issue 50, ways pays as built so far: a plain wild.
-        for (i, s) in p.symbols.iter().enumerate() {
-            if let KindSource::Wild { multiplier, .. } = s.kind
-                && multiplier != 1
-            {
-                e.at(
-                    root().field("symbols").index(i),
-                    format!("the wild {} multiplies by {multiplier}: a ways game's wild multiplies by 1 (multipliers in ways games are not built yet)", s.id),
-                );
-            }
-        }
+    if let Some(of) = &p.variant_of
+        && (of == &p.id || of.trim().is_empty() || !of.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    {
+        e.at(root().field("variant_of"), format!("variant_of names the game this paytable is a variant of: an id other than its own, not {of:?}"));
+    }
+    if !p.ways && p.wild_multipliers != game_core::reels::WildMultipliers::Multiply {
+        e.at(root().field("wild_multipliers"), "wild_multipliers combines several wilds in one way: it is for ways games (`ways: true`)");
     }
     for (i, line) in p.lines.iter().enumerate() {
         if line.len() != n {
@@ -308,7 +383,7 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
             e.at(at, "the scatter pays through `scatter.pays`, not on lines");
             continue;
         }
-        if p.ways && Some(sym) == wild {
+        if p.ways && wilds.contains(&sym) {
             e.at(at, format!("the wild {:?} never starts a way: in a ways game it pays only as the symbols it stands for", pay.symbol));
             continue;
         }
@@ -324,7 +399,7 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
             e.at(at.clone(), format!("{} × {} is paid twice", pay.count, pay.symbol));
         }
         if let Some(sets) = &all_strips
-            && !sets.iter().any(|strips| (0..k).all(|reel| can_show(&strips[reel], sym, wild, reel_rows[reel])))
+            && !sets.iter().any(|strips| (0..k).all(|reel| can_show(&strips[reel], reel_rows[reel], |y| stands_for(y, sym))))
         {
             e.at(at, format!("pay for an impossible combination: {} × {:?} can never show in the window on these strips", pay.count, pay.symbol));
         }
@@ -469,6 +544,8 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         double_up,
         wild_only_multiplied: rules.wild_only_multiplied,
         ways: p.ways,
+        wild_multipliers: p.wild_multipliers,
+        variant_of: p.variant_of.clone(),
     })
 }
 

@@ -67,6 +67,15 @@ pub struct ReelPaytable {
     /// compiler warns where the choice matters.
     #[serde(default)]
     pub line_rules: Option<LineRulesSource>,
+    /// The game this paytable is an RTP variant of (issue 50): the same
+    /// game with its own strips or weights, proven and approved on its
+    /// own; the operator chooses the variant a cabinet offers.
+    #[serde(default)]
+    pub variant_of: Option<String>,
+    /// How the multipliers of several wilds in one way combine (issue 50,
+    /// ways games): `Multiply` (the default) or `Add`.
+    #[serde(default)]
+    pub wild_multipliers: game_core::reels::WildMultipliers,
     /// The odds disclosure shown with any prize rarer than 1 in
     /// 100,000,000 per game (GLI-11 §4.8.2); such a prize is refused without it.
     #[serde(default)]
@@ -95,7 +104,7 @@ pub struct SymbolSource {
     pub kind: KindSource,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum KindSource {
     #[default]
     Regular,
@@ -104,6 +113,15 @@ pub enum KindSource {
         /// Fills its reel when it shows (issue 50, ways games only).
         #[serde(default)]
         expanding: bool,
+        /// The regular symbols it stands for, by id (issue 50, ways games
+        /// only); every regular symbol when absent.
+        #[serde(default)]
+        substitutes: Option<Vec<String>>,
+        /// During free games a reel it filled stays filled for the rest
+        /// of them (issue 50: an expanding wild of a ways game, free games
+        /// without retriggers).
+        #[serde(default)]
+        sticky: bool,
     },
     Scatter,
 }

@@ -62,6 +62,9 @@ mod reel_windows;
 pub mod roulette;
 #[cfg(feature = "compiler")]
 pub mod simulate;
+/// Free games with a sticky wild: a Markov chain over the filled reels (issue 50).
+#[cfg(feature = "compiler")]
+pub mod sticky_math;
 #[cfg(feature = "compiler")]
 pub mod stud_math;
 #[cfg(feature = "compiler")]

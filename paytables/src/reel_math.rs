@@ -811,6 +811,37 @@ pub struct ReelFigures {
     pub scatter_distribution: Vec<u128>,
 }
 
+/// A session of free games' moments, per bet configuration.
+enum FreeSessions {
+    /// Independent free games (the branching process): one free game's
+    /// descendants together have mean `eg` and second moment `eg2`; `er`
+    /// free games are retriggered per free game.
+    Independent { eg: BigRational, eg2: BigRational, er: BigRational },
+    /// Free games with a sticky wild (`sticky_math`): E[T] and E[T²] of a
+    /// session of `n` free games at index `n`.
+    Chain(Vec<(BigRational, BigRational)>),
+}
+
+impl FreeSessions {
+    /// E[T] and E[T²] of the session that `n` awarded free games start.
+    fn session(&self, n: u64) -> (BigRational, BigRational) {
+        match self {
+            FreeSessions::Independent { eg, eg2, .. } => {
+                let nr = int(n);
+                (&nr * eg, &nr * eg2 + &nr * (&nr - int(1)) * eg * eg)
+            }
+            FreeSessions::Chain(by_games) => by_games.get(n as usize).cloned().unwrap_or_else(|| (BigRational::zero(), BigRational::zero())),
+        }
+    }
+
+    fn retrigger_rate(&self) -> BigRational {
+        match self {
+            FreeSessions::Independent { er, .. } => er.clone(),
+            FreeSessions::Chain(_) => BigRational::zero(),
+        }
+    }
+}
+
 /// The exact figures of every bet configuration of `game`.
 pub fn analyse(game: &ReelGame) -> Result<ReelFigures, MathError> {
     analyse_with(game, default_threads(), &Work::unlimited())
@@ -840,9 +871,15 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
     let base = spin_stats(game, &game.reels, &configs, false, method, threads, work)?;
     let cycle = rat(base.cycle);
 
-    // Free games: one free game's moments, then the branching process.
+    // Free games: one free game's moments, then the branching process; or,
+    // with a sticky wild, the chain of `sticky_math` (issue 50).
     let free = match game.free_games() {
         None => None,
+        Some(f) if game.sticky_wild().is_some() && method == Method::Ways => {
+            let most = f.awards.iter().copied().max().unwrap_or(0) as usize;
+            let sessions = crate::sticky_math::sessions(game, &configs, most)?;
+            Some((f.awards.clone(), sessions.into_iter().map(FreeSessions::Chain).collect::<Vec<_>>()))
+        }
         Some(f) => {
             // On the base strips, a free spin's moments by scatter count are
             // the base spin's: only the awards differ, applied below.
@@ -877,7 +914,7 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
                 }
                 let eg = &ex / (&one - &er);
                 let eg2 = (&ex2 + int(2) * &exr * &eg + &err1 * &eg * &eg) / (&one - &er);
-                per_config.push((eg, eg2, er));
+                per_config.push(FreeSessions::Independent { eg, eg2, er });
             }
             Some((f.awards.clone(), per_config))
         }
@@ -903,12 +940,12 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
             if let Some((awards, per)) = &free {
                 let nn = u64::from(awards.get(c).copied().unwrap_or(0));
                 if nn > 0 {
-                    let (eg, eg2, _) = &per[j];
+                    let (ef, ef2) = per[j].session(nn);
                     let nr = int(nn);
-                    e_free += rat(mo.weight) * &nr * eg;
+                    e_free += rat(mo.weight) * &ef;
                     // 2 E[B·F] + E[F²] for this scatter count.
-                    e2 += int(2) * rat(mo.sum) * &nr * eg;
-                    e2 += rat(mo.weight) * (&nr * eg2 + &nr * (&nr - int(1)) * eg * eg);
+                    e2 += int(2) * rat(mo.sum) * &ef;
+                    e2 += rat(mo.weight) * ef2;
                     trigger_w += rat(mo.weight);
                     games += rat(mo.weight) * &nr;
                 }
@@ -924,12 +961,12 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
             && j + 1 == configs.len()
             && !trigger_w.is_zero()
         {
-            let (_, _, er) = &per[j];
+            let er = per[j].retrigger_rate();
             let one = BigRational::from_integer(1.into());
             free_figs = Some(FreeGameFigures {
                 trigger_probability: &trigger_w / &cycle,
-                mean_games_per_trigger: &games / &trigger_w / (&one - er),
-                retrigger_rate: er.clone(),
+                mean_games_per_trigger: &games / &trigger_w / (&one - &er),
+                retrigger_rate: er,
             });
         }
         figures.push(ConfigFigures {

@@ -20,6 +20,14 @@
 //! whose run is still alive, whether a paid run has ended, and the
 //! scatters so far, each reel's stops grouped by what they show.
 //!
+//! Several wilds (each standing for its own symbols, with its own
+//! multiplier) change only each stop's figures: a way's multipliers
+//! multiplied make each term's Σ over its ways a product of per-reel sums
+//! of factors again; added, a sum of products (the ways without a wild,
+//! and per reel its wilds' multipliers times the ways through the
+//! others), each part taken as above and pairs of parts for the second
+//! moment.
+//!
 //! Each reel is read through `ReelGame::reel_window`: its own rows (a
 //! 3-4-5-4-3 window) and an expanding wild filling the reel are then
 //! already in each stop's counts, and nothing below depends on them.
@@ -29,7 +37,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use game_core::reels::{ReelGame, Strip, SymbolId, SymbolKind};
+use game_core::reels::{ReelGame, Strip, SymbolId, SymbolKind, WildMultipliers};
 use num_bigint::BigInt;
 use num_traits::{ToPrimitive, Zero};
 
@@ -52,35 +60,56 @@ fn mul(a: &Poly, b: &Poly) -> Poly {
 }
 
 /// One reel's stops as the analysis needs them: weight, scatters shown,
-/// and for each symbol how many times the window shows it (`own`) and it
-/// or the wild (`with_wild`).
+/// and for each symbol `x`: how many times the window shows it (`own`),
+/// how many of its cells a way of `x` may go through (`cells`: it, or a
+/// wild standing for it), those cells' factors summed (`weighted`: 1 for
+/// `x`, a wild's multiplier for the wild) and the wilds' multipliers
+/// alone (`wild_sum`).
 struct Stop {
     weight: u64,
     scatters: usize,
     own: Vec<u64>,
-    with_wild: Vec<u64>,
+    cells: Vec<u64>,
+    weighted: Vec<u64>,
+    wild_sum: Vec<u64>,
 }
 
 fn stops(game: &ReelGame, reel: usize, strip: &Strip) -> Vec<Stop> {
-    let wild = game.wild().map(|(w, _)| w);
     let scatter = game.scatter.as_ref().map(|s| s.symbol);
+    let symbols = game.symbols.len();
     (0..strip.len())
         .filter(|&i| strip.weight(i) > 0)
         .map(|i| {
             // The reel's own rows, an expanding wild filling them.
             let shown: Vec<SymbolId> = game.reel_window(reel, strip, i);
-            let count = |f: &dyn Fn(SymbolId) -> bool| shown.iter().filter(|&&s| f(s)).count() as u64;
-            Stop {
+            let mut stop = Stop {
                 weight: strip.weight(i),
-                scatters: count(&|s| Some(s) == scatter) as usize,
-                own: (0..game.symbols.len()).map(|x| count(&|s| usize::from(s) == x)).collect(),
-                with_wild: (0..game.symbols.len()).map(|x| count(&|s| usize::from(s) == x || Some(s) == wild)).collect(),
+                scatters: shown.iter().filter(|&&s| Some(s) == scatter).count(),
+                own: vec![0; symbols],
+                cells: vec![0; symbols],
+                weighted: vec![0; symbols],
+                wild_sum: vec![0; symbols],
+            };
+            for &y in &shown {
+                for x in 0..symbols {
+                    if usize::from(y) == x {
+                        stop.own[x] += 1;
+                        stop.cells[x] += 1;
+                        stop.weighted[x] += 1;
+                    } else if let Some(m) = game.substitute(y, x as SymbolId) {
+                        stop.cells[x] += 1;
+                        stop.weighted[x] += m;
+                        stop.wild_sum[x] += m;
+                    }
+                }
             }
+            stop
         })
         .collect()
 }
 
-/// A paid run: symbol `x` over exactly `k` reels, paying `pay` per way.
+/// A paid run: symbol `x` over exactly `k` reels, paying `pay` per way
+/// (times the way's multiplier).
 #[derive(Clone, Copy)]
 struct Term {
     x: usize,
@@ -88,13 +117,48 @@ struct Term {
     pay: u64,
 }
 
+/// One product-form part of a term's Σ over its ways of their multipliers
+/// (see `game_core::reels::ways`): multiplied, the one product of the
+/// reels' summed factors; added, the ways without a wild, and for each
+/// reel after the first its wilds' multipliers times the ways through
+/// the other reels.
+#[derive(Clone, Copy, PartialEq)]
+enum Piece {
+    Multiplied,
+    NoWild,
+    WildOn(usize),
+}
+
 impl Term {
-    /// The term's factor on reel `r` at `stop`.
-    fn factor(&self, r: usize, stop: &Stop) -> u64 {
-        let count = if r == 0 { stop.own[self.x] } else { stop.with_wild[self.x] };
+    /// The term's parts.
+    fn pieces(&self, combine: WildMultipliers) -> Vec<Piece> {
+        match combine {
+            WildMultipliers::Multiply => vec![Piece::Multiplied],
+            WildMultipliers::Add => std::iter::once(Piece::NoWild).chain((1..self.k).map(Piece::WildOn)).collect(),
+        }
+    }
+
+    /// A part's factor on reel `r` at `stop`: on the run's reels as the
+    /// part says; "shows none of it" on reel `k`; 1 beyond.
+    fn factor(&self, piece: Piece, r: usize, stop: &Stop) -> u64 {
         match r.cmp(&self.k) {
-            std::cmp::Ordering::Less => count,
-            std::cmp::Ordering::Equal => u64::from(count == 0),
+            std::cmp::Ordering::Less => match piece {
+                _ if r == 0 => stop.own[self.x],
+                Piece::Multiplied => stop.weighted[self.x],
+                Piece::NoWild => stop.own[self.x],
+                Piece::WildOn(j) if j == r => stop.wild_sum[self.x],
+                Piece::WildOn(_) => stop.cells[self.x],
+            },
+            std::cmp::Ordering::Equal => u64::from(stop.cells[self.x] == 0),
+            std::cmp::Ordering::Greater => 1,
+        }
+    }
+
+    /// Whether the run is paid on reel `r` at `stop`: 1 or 0.
+    fn shows(&self, r: usize, stop: &Stop) -> u64 {
+        match r.cmp(&self.k) {
+            std::cmp::Ordering::Less => u64::from(if r == 0 { stop.own[self.x] } else { stop.cells[self.x] } > 0),
+            std::cmp::Ordering::Equal => u64::from(stop.cells[self.x] == 0),
             std::cmp::Ordering::Greater => 1,
         }
     }
@@ -139,23 +203,30 @@ pub fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bo
     let mut sum_sq = vec![BigInt::zero(); max_scatters + 1];
     let mut combo_hits = BTreeMap::new();
     let mut combo_line_max = BTreeMap::new();
+    let combine = game.wild_multipliers;
     for (i, t) in terms.iter().enumerate() {
-        let ways = product(&reels, rows, |r, s| t.factor(r, s));
-        for (c, v) in ways.iter().enumerate() {
-            sum[c] += v * BigInt::from(t.pay);
+        for piece in t.pieces(combine) {
+            let ways = product(&reels, rows, |r, s| t.factor(piece, r, s));
+            for (c, v) in ways.iter().enumerate() {
+                sum[c] += v * BigInt::from(t.pay);
+            }
         }
-        // The weight of spins where this run pays: the same product with
-        // each count replaced by "shows it".
-        let hits = product(&reels, rows, |r, s| u64::from(t.factor(r, s) > 0));
+        // The weight of spins where this run pays.
+        let hits = product(&reels, rows, |r, s| t.shows(r, s));
         let w = small(&hits.iter().sum::<BigInt>(), "the weight of a run")?;
         combo_hits.insert((t.x as SymbolId, t.k as u8, t.pay), w);
         combo_line_max.insert((t.x as SymbolId, t.k as u8), w);
-        // Pairs of terms, each pair once (twice off the diagonal).
+        // Pairs of terms, each pair once (twice off the diagonal); the
+        // product of two sums of parts, part by part.
         for u in &terms[i..] {
-            let both = product(&reels, rows, |r, s| t.factor(r, s) * u.factor(r, s));
             let times = BigInt::from(t.pay) * BigInt::from(u.pay) * BigInt::from(if std::ptr::eq(t, u) { 1 } else { 2 });
-            for (c, v) in both.iter().enumerate() {
-                sum_sq[c] += v * &times;
+            for p in t.pieces(combine) {
+                for q in u.pieces(combine) {
+                    let both = product(&reels, rows, |r, s| t.factor(p, r, s) * u.factor(q, r, s));
+                    for (c, v) in both.iter().enumerate() {
+                        sum_sq[c] += v * &times;
+                    }
+                }
             }
         }
     }
@@ -207,9 +278,8 @@ fn hit_weight(game: &ReelGame, reels: &[Vec<Stop>], terms: &[Term], free: bool) 
     for t in terms {
         paid[t.k] |= 1 << t.x;
     }
-    let mask = |s: &Stop, first: bool| -> u64 {
-        (0..game.symbols.len()).filter(|&x| if first { s.own[x] > 0 } else { s.with_wild[x] > 0 }).fold(0u64, |m, x| m | 1 << x)
-    };
+    let mask =
+        |s: &Stop, first: bool| -> u64 { (0..game.symbols.len()).filter(|&x| if first { s.own[x] > 0 } else { s.cells[x] > 0 }).fold(0u64, |m, x| m | 1 << x) };
     // State: (alive symbols, a paid run ended, scatters) → weight; only
     // the symbols some run pays are followed.
     let paying = paid.iter().fold(0u64, |m, p| m | p);

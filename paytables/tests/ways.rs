@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use game_core::reels::{Bet, ReelGame, SymbolId, SymbolKind};
+use game_core::reels::{Bet, ReelGame, SymbolId, SymbolKind, WildMultipliers};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use paytables::reel_math::{Method, Work, analyse};
@@ -54,30 +54,52 @@ const SMALL: &str = r#"ReelPaytable(
 )"#;
 
 /// The independent count: every prefix of one row per reel whose symbols
-/// are the symbol on the first reel and the symbol or the wild after it;
-/// the run is the longest such prefix; its ways the prefixes of that
-/// length.
-fn ways_by_paths(game: &ReelGame, window: &[Vec<SymbolId>], x: SymbolId) -> (usize, u64) {
-    let wild = game.wild().map(|(w, _)| w);
-    let matches = |r: usize, s: SymbolId| s == x || (r > 0 && Some(s) == wild);
-    let mut best = (0, 0);
+/// are the symbol on the first reel and the symbol or a wild standing for
+/// it after it (read here from the symbols' kinds); the run is the
+/// longest such prefix; its ways the prefixes of that length, and their
+/// multipliers summed: each path's wilds' multipliers multiplied, or
+/// added (a path without a wild: 1).
+fn ways_by_paths(game: &ReelGame, window: &[Vec<SymbolId>], x: SymbolId) -> (usize, u64, u64) {
+    // The factor of a cell showing `s` on reel `r`: 1 for the symbol, the
+    // wild's multiplier for a wild standing for it.
+    let factor = |r: usize, s: SymbolId| -> Option<(u64, bool)> {
+        if s == x {
+            return Some((1, false));
+        }
+        match &game.symbols[usize::from(s)].kind {
+            SymbolKind::Wild { multiplier, substitutes, .. } if r > 0 && substitutes.as_ref().is_none_or(|l| l.contains(&x)) => Some((*multiplier, true)),
+            _ => None,
+        }
+    };
+    let add = game.wild_multipliers == WildMultipliers::Add;
+    let mut best = (0, 0, 0);
     for k in 1..=window.len() {
-        let mut count = 0u64;
+        let (mut count, mut weighted) = (0u64, 0u64);
         let paths: usize = window[..k].iter().map(Vec::len).product();
         for path in 0..paths {
             let mut p = path;
-            let all = (0..k).all(|r| {
-                let rows = window[r].len();
-                let row = p % rows;
-                p /= rows;
-                matches(r, window[r][row])
-            });
-            count += u64::from(all);
+            let factors: Option<Vec<(u64, bool)>> = (0..k)
+                .map(|r| {
+                    let rows = window[r].len();
+                    let row = p % rows;
+                    p /= rows;
+                    factor(r, window[r][row])
+                })
+                .collect();
+            if let Some(f) = factors {
+                count += 1;
+                let wilds: Vec<u64> = f.iter().filter(|w| w.1).map(|w| w.0).collect();
+                weighted += match (add, wilds.is_empty()) {
+                    (_, true) => 1,
+                    (true, false) => wilds.iter().sum::<u64>(),
+                    (false, false) => wilds.iter().product::<u64>(),
+                };
+            }
         }
         if count == 0 {
             break;
         }
-        best = (k, count);
+        best = (k, count, weighted);
     }
     best
 }
@@ -124,10 +146,10 @@ fn brute_force(game: &ReelGame, rows: &[usize], expanding: bool, cost: u32) -> B
             if !matches!(s.kind, SymbolKind::Regular) {
                 continue;
             }
-            let (k, ways) = ways_by_paths(game, &window, x as SymbolId);
+            let (k, _, weighted) = ways_by_paths(game, &window, x as SymbolId);
             let pay = game.pays[x].get(k).copied().unwrap_or(0);
             if pay > 0 {
-                win += pay * ways;
+                win += pay * weighted;
                 *b.runs.entry((x as SymbolId, k)).or_default() += w;
             }
         }
@@ -227,6 +249,34 @@ fn reels_of_their_own_heights_and_an_expanding_wild_equal_a_brute_force() {
     assert_ne!(b.by_c, p.by_c, "an expanding wild covers scatters");
 }
 
+/// Issue 50: two wilds, W ×2 standing for every symbol and V ×3 for A
+/// and K alone, their multipliers multiplied or added in each way.
+fn two_wilds(combine: &str) -> String {
+    SMALL
+        .replace("        (id: \"W\", name: \"Curinga\", kind: Wild(multiplier: 1)),\n", "        (id: \"W\", name: \"Curinga\", kind: Wild(multiplier: 2)),\n        (id: \"V\", name: \"Curinga real\", kind: Wild(multiplier: 3, substitutes: Some([\"A\", \"K\"]))),\n")
+        .replace("    ways: true,\n", &format!("    ways: true,\n    wild_multipliers: {combine},\n"))
+        .replace("[\"K\", \"W\", \"A\", \"Q\", \"Q\", \"S\", \"A\"]", "[\"K\", \"W\", \"A\", \"V\", \"Q\", \"S\", \"A\"]")
+        .replace("[\"Q\", \"A\", \"S\", \"K\", \"W\"]", "[\"Q\", \"A\", \"S\", \"K\", \"W\", \"V\"]")
+        .replace("[2, 1, 1, 3, 1],", "[2, 1, 1, 3, 1, 2],")
+}
+
+#[test]
+fn several_wilds_with_their_own_symbols_and_multipliers_equal_a_brute_force() {
+    let mut totals = Vec::new();
+    for combine in ["Multiply", "Add"] {
+        let src = two_wilds(combine);
+        assert_ne!(src, SMALL);
+        let game = compile("wilds.ron", &src).unwrap_or_else(|e| panic!("{combine}: {e}"));
+        assert_eq!(game.symbols.iter().filter(|s| matches!(s.kind, SymbolKind::Wild { .. })).count(), 2);
+        let b = brute_force(&game, &[3; 4], false, 25);
+        exact_equals_brute_force(&game, &b, 25);
+        totals.push(b.ways_total);
+    }
+    // The combination matters, and both differ from the plain game.
+    let plain = brute_force(&compile("small.ron", SMALL).unwrap(), &[3; 4], false, 25);
+    assert!(totals[0] != totals[1] && totals[0] != plain.ways_total && totals[1] != plain.ways_total, "{totals:?} {}", plain.ways_total);
+}
+
 /// A simulation through the production round lies inside its interval
 /// of the exact figure.
 #[test]
@@ -246,6 +296,15 @@ fn a_simulation_through_the_production_round_agrees() {
     let exact = num_traits::ToPrimitive::to_f64(&f.configs[0].rtp).unwrap();
     let (lo, hi) = r.ci99();
     assert!(lo <= exact && exact <= hi, "shaped: exact {exact} outside [{lo}, {hi}]");
+    // Two wilds, their multipliers added.
+    let game = compile("wilds.ron", &two_wilds("Add")).unwrap();
+    let f = analyse(&game).unwrap();
+    let r = paytables::simulate::run_parallel(&game, 25, 1_000_000, 13, 2, &|_| {}).unwrap();
+    let exact = num_traits::ToPrimitive::to_f64(&f.configs[0].rtp).unwrap();
+    let (lo, hi) = r.ci99();
+    assert!(lo <= exact && exact <= hi, "two wilds: exact {exact} outside [{lo}, {hi}]");
+    let sd = f.configs[0].standard_deviation();
+    assert!((r.standard_deviation() - sd).abs() / sd < 0.05, "two wilds: SD {} against the exact {sd}", r.standard_deviation());
 }
 
 #[test]
@@ -260,7 +319,6 @@ fn a_ways_paytable_off_the_rules_is_refused_at_its_line() {
     };
     assert!(bad("    ways: true,\n", "    ways: true,\n    lines: [[0, 0, 0, 0]],\n").contains("a ways game pays in any row: it has no paylines"));
     assert!(bad("lines: [25]", "lines: [25, 50]").contains("the one cost of its ways bet"));
-    assert!(bad("Wild(multiplier: 1)", "Wild(multiplier: 2)").contains("a ways game's wild multiplies by 1"));
     assert!(bad("(symbol: \"A\", count: 2, pays: 1),", "(symbol: \"W\", count: 2, pays: 1),").contains("never starts a way"));
     // Issue 50: reel heights and expanding wilds off the rules.
     let shaped = shaped();
@@ -269,6 +327,32 @@ fn a_ways_paytable_off_the_rules_is_refused_at_its_line() {
         assert_ne!(src, shaped);
         compile("bad.ron", &src).unwrap_err().to_string()
     };
+    // Several wilds off the rules, each at the wild V's line (12).
+    let wilds = two_wilds("Multiply");
+    let bad_wilds = |from: &str, to: &str| {
+        let src = wilds.replace(from, to);
+        assert_ne!(src, wilds);
+        let e = compile("bad.ron", &src).unwrap_err().to_string();
+        assert!(e.contains("bad.ron:12"), "{e}");
+        e
+    };
+    assert!(bad_wilds("Some([\"A\", \"K\"])", "Some([\"A\", \"V\"])").contains("the wild V substitutes for itself"));
+    assert!(bad_wilds("Some([\"A\", \"K\"])", "Some([\"A\", \"W\"])").contains("substitutes \"W\", another wild"));
+    assert!(bad_wilds("Some([\"A\", \"K\"])", "Some([\"S\"])").contains("substitutes \"S\", the scatter"));
+    assert!(bad_wilds("Some([\"A\", \"K\"])", "Some([\"A\", \"X\"])").contains("substitutes \"X\", which is not a symbol of the game"));
+    assert!(bad_wilds("Some([\"A\", \"K\"])", "Some([\"A\", \"A\"])").contains("lists \"A\" twice"));
+    assert!(bad_wilds("Some([\"A\", \"K\"])", "Some([])").contains("substitutes nothing"));
+    assert!(bad_wilds("Wild(multiplier: 3,", "Wild(multiplier: 0,").contains("a wild multiplier must be at least 1"));
+    let both = wilds.replace("Wild(multiplier: 2)", "Wild(multiplier: 2, expanding: true)");
+    let e = compile("bad.ron", &both.replace("Wild(multiplier: 3,", "Wild(multiplier: 3, expanding: true,")).unwrap_err().to_string();
+    assert!(e.contains("bad.ron:12") && e.contains("at most one expanding wild"), "{e}");
+    // A payline game keeps one wild for every symbol, multiplied as ever.
+    let lines = wilds.replace("    ways: true,\n    wild_multipliers: Multiply,\n", "    lines: [[0, 0, 0, 0]],\n    wild_multipliers: Add,\n");
+    let e = compile("bad.ron", &lines).unwrap_err().to_string();
+    assert!(
+        e.contains("several wilds are built for ways games") && e.contains("substitution lists are built for ways games") && e.contains("it is for ways games"),
+        "{e}"
+    );
     let e = bad_shaped("reel_rows: Some([2, 3, 4, 3])", "reel_rows: Some([2, 3, 4])");
     assert!(e.contains("bad.ron:5") && e.contains("reel_rows gives 3 reels, the game has 4"), "{e}");
     assert!(bad_shaped("reel_rows: Some([2, 3, 4, 3])", "reel_rows: Some([2, 3, 5, 3])").contains("rows is the tallest reel's rows: 5 here, not 4"));

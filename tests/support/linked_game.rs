@@ -60,6 +60,8 @@ pub fn paytable() -> ReelGame {
         double_up: None,
         wild_only_multiplied: false,
         ways: false,
+        wild_multipliers: game_core::reels::WildMultipliers::Multiply,
+        variant_of: None,
     }
 }
 

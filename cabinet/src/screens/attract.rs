@@ -91,7 +91,7 @@ pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     let named = |names: &[&str], cards: bool| GlimpseArt { files: names.iter().map(|n| (*n).to_owned()).collect(), cards };
     let Some(g) = s.games().get(game) else { return named(&[], false) };
     if let Some(r) = g.rules::<Reels>() {
-        return GlimpseArt { files: r.game.symbols.iter().map(|sym| format!("games/{}/symbols/{}.svg", g.id(), sym.id)).collect(), cards: false };
+        return GlimpseArt { files: r.game.symbols.iter().map(|sym| format!("games/{}/symbols/{}.svg", g.variant_family(), sym.id)).collect(), cards: false };
     }
     if g.rules::<Roulette>().is_some() {
         return named(&["roulette/ball.svg", "chips/chip-1.svg", "chips/chip-5.svg", "chips/chip-10.svg", "chips/chip-25.svg", "chips/chip-100.svg"], false);
@@ -134,7 +134,7 @@ fn run_attract(
         tr.scale = Vec3::splat(1.0 + 0.04 * (t * 2.0).sin());
     }
     if let Some(g) = s.games().get(game) {
-        let image = art.get(&mut images, &format!("games/{}/logo.svg", g.id()), 300);
+        let image = art.get(&mut images, &format!("games/{}/logo.svg", g.variant_family()), 300);
         for (mut sprite, mut tr) in &mut logo {
             if sprite.image != image {
                 sprite.image = image.clone();

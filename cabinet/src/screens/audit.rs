@@ -51,6 +51,8 @@ pub struct AuditView {
     pub reason: String,
     pub confirmed: bool,
     pub result: Option<String>,
+    /// The last RTP variant choice's result (issue 50).
+    pub variant_result: Option<String>,
 }
 
 impl Plugin for AuditPlugin {
@@ -129,6 +131,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
     let mut attendant_clear = false;
     let mut clear = false;
+    let mut choose: Option<String> = None;
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.heading(s.t("MENU DE AUDITORIA (K para sair)"));
         ui.horizontal(|ui| {
@@ -380,6 +383,31 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.end_row();
                     }
                 });
+                // Issue 50: each game's RTP variants; the operator offers
+                // one, with the logic door open, between rounds.
+                let choices = s.variant_choices();
+                if !choices.is_empty() {
+                    ui.separator();
+                    ui.label(s.t("Variantes de RTP (com a porta lógica aberta, entre jogadas)"));
+                    let open = s.machine().state().doors_open.contains(&meters::Door::Logic);
+                    egui::Grid::new("variants").striped(true).num_columns(3).show(ui, |ui| {
+                        for c in &choices {
+                            for (id, rtp, offered) in &c.variants {
+                                ui.label(&c.family);
+                                ui.label(format!("{id} — RTP {}", rtp.as_deref().unwrap_or("—")));
+                                if *offered {
+                                    ui.label(s.t("EM OFERTA"));
+                                } else if ui.add_enabled(open, egui::Button::new(s.t("OFERECER"))).clicked() {
+                                    choose = Some(id.clone());
+                                }
+                                ui.end_row();
+                            }
+                        }
+                    });
+                    if let Some(r) = &view.variant_result {
+                        ui.label(r);
+                    }
+                }
             }
             Tab::Progressives => {
                 // M-24 liability report and the per-level meters (issue 6).
@@ -445,6 +473,13 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
     });
     if attendant_clear {
         s.attendant_clear();
+    }
+    if let Some(id) = choose {
+        view.variant_result = Some(match s.choose_variant(&id) {
+            Ok(()) => format!("OK — {id}"),
+            Err(e) => e,
+        });
+        view.events = s.machine().events(1000).unwrap_or_default();
     }
     if clear {
         let (pin, reason) = (std::mem::take(&mut view.pin), view.reason.clone());

@@ -56,7 +56,7 @@ fn make_card_textures(mut commands: Commands, session: Res<crate::SessionRes>, m
     if let Ok(s) = session.0.lock() {
         for g in s.games() {
             if let Some(r) = g.rules::<game_host::kinds::reels::Reels>() {
-                files.extend(r.game.symbols.iter().map(|sym| (symbol_art_name(&r.game.id, &sym.id), SYMBOL_PX)));
+                files.extend(r.game.symbols.iter().map(|sym| (symbol_art_name(r.game.family(), &sym.id), SYMBOL_PX)));
             }
         }
     }

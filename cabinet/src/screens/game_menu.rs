@@ -93,7 +93,7 @@ fn show_game_menu(
                 let a = layout::menu_tile(i, n);
                 let (tx, ty) = a.centre();
                 menu.spawn((TileMark(i), Sprite::from_color(PLAIN, Vec2::new(a.w, a.h)), Transform::from_translation(stage::at(tx, ty, 21.0))));
-                let logo = art.get(&mut images, &format!("games/{}/logo.svg", g.id()), 150);
+                let logo = art.get(&mut images, &format!("games/{}/logo.svg", g.variant_family()), 150);
                 let l = layout::menu_logo(a);
                 let (lx, ly) = l.centre();
                 menu.spawn((Sprite { image: logo, custom_size: Some(Vec2::new(l.w, l.h)), ..default() }, Transform::from_translation(stage::at(lx, ly, 22.0))));

@@ -187,7 +187,7 @@ fn show_history(
                         local(HISTORY_COLUMNS[k + 5], text_y, 1.0),
                     ));
                 }
-                painter.draw(i, &h.game, &picture.scene);
+                painter.draw(i, s.art_family(&h.game), &picture.scene);
             }
             for c in Control::ALL {
                 let live = match c {

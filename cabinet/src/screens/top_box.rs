@@ -56,7 +56,7 @@ fn show_top_box(
     // under it.
     let logo_w = (WIDTH * 0.8).min(area.h * 1.2);
     let logo_y = area.y + area.h * 0.38;
-    let image = art.get(&mut images, &format!("games/{}/logo.svg", s.game().id()), 400);
+    let image = art.get(&mut images, &format!("games/{}/logo.svg", s.game().variant_family()), 400);
     for (mut sprite, mut t) in &mut logo {
         if sprite.image != image {
             sprite.image = image.clone();

@@ -9,13 +9,15 @@
 //!
 //! A ways game's stake is `bet.lines` credits per unit (the cost of the
 //! whole ways bet, e.g. 25), times the credits per unit the player
-//! chooses; each way pays its pay per credit of that unit. The wild of a
-//! ways game has no pays of its own and multiplies by 1 (the compiler
-//! refuses the rest, named).
+//! chooses; each way pays its pay per credit of that unit. A ways game may
+//! have several wilds, each standing for its own list of symbols with its
+//! own multiplier; a way's multiplier is its wilds' multipliers multiplied
+//! or added (the paytable's `wild_multipliers`). A wild has no pays of its
+//! own (the compiler refuses the rest, named).
 
 use serde::{Deserialize, Serialize};
 
-use super::{ReelGame, SymbolId, SymbolKind};
+use super::{ReelGame, SymbolId, SymbolKind, WildMultipliers};
 
 /// A ways win of a spin: the symbol, the reels its run crosses, its ways,
 /// and the credits it pays.
@@ -46,34 +48,59 @@ impl ReelGame {
     }
 
     /// The one rule of a ways pay: `paid(symbol, run, ways, pay)` for each
-    /// symbol that pays.
+    /// symbol that pays. On each reel of the run a way goes through a
+    /// cell showing the symbol or (after the first reel) a wild that
+    /// substitutes it; the way's multiplier is its wilds' multipliers
+    /// multiplied, or added ([`WildMultipliers`]; ×1 without a wild). So
+    /// the ways pay `pay` × Σ over the ways of their multipliers:
+    /// multiplied, Π over the reels of each reel's Σ of its cells'
+    /// factors (1 for the symbol, m for a wild); added, the ways without
+    /// a wild (Π of the symbol's own counts) plus Σ over the reels of the
+    /// reel's wild multipliers times the ways through the other reels.
     #[inline]
     fn each_way_pay(&self, at: impl Fn(usize, usize) -> SymbolId, mut paid: impl FnMut(SymbolId, u8, u64, u64)) {
-        let wild = self.wild().map(|(w, _)| w);
         let n = self.reels.len();
         for (i, s) in self.symbols.iter().enumerate() {
             if !matches!(s.kind, SymbolKind::Regular) {
                 continue;
             }
             let x = i as SymbolId;
-            let (mut run, mut ways) = (0usize, 1u64);
-            for r in 0..n {
-                let c = (0..self.rows_of(r))
-                    .filter(|&row| {
-                        let y = at(r, row);
-                        y == x || (r > 0 && Some(y) == wild)
-                    })
-                    .count() as u64;
-                if c == 0 {
+            // Per reel of the run: cells in a way, the symbol's own cells,
+            // the Σ of factors (multiplied), the Σ of wild multipliers.
+            let mut cells = [(0u64, 0u64, 0u64, 0u64); super::MAX_REELS];
+            let mut run = 0usize;
+            for (r, reel) in cells.iter_mut().enumerate().take(n) {
+                for row in 0..self.rows_of(r) {
+                    let y = at(r, row);
+                    if y == x {
+                        *reel = (reel.0 + 1, reel.1 + 1, reel.2 + 1, reel.3);
+                    } else if r > 0
+                        && let Some(m) = self.substitute(y, x)
+                    {
+                        *reel = (reel.0 + 1, reel.1, reel.2 + m, reel.3 + m);
+                    }
+                }
+                if reel.0 == 0 {
                     break;
                 }
-                ways *= c;
                 run += 1;
             }
             let pay = self.pays[i].get(run).copied().unwrap_or(0);
-            if run > 0 && pay > 0 {
-                paid(x, run as u8, ways, pay * ways);
+            if run == 0 || pay == 0 {
+                continue;
             }
+            let run_cells = &cells[..run];
+            let ways = run_cells.iter().map(|c| c.0).product::<u64>();
+            let weighted = match self.wild_multipliers {
+                WildMultipliers::Multiply => run_cells.iter().map(|c| c.2).product::<u64>(),
+                WildMultipliers::Add => {
+                    let plain = run_cells.iter().map(|c| c.1).product::<u64>();
+                    let with_wild: u64 =
+                        (0..run).map(|r| run_cells[r].3 * run_cells.iter().enumerate().filter(|&(q, _)| q != r).map(|(_, c)| c.0).product::<u64>()).sum();
+                    plain + with_wild
+                }
+            };
+            paid(x, run as u8, ways, pay * weighted);
         }
     }
 }
@@ -97,7 +124,7 @@ mod tests {
             symbols: vec![
                 sym("A", SymbolKind::Regular),
                 sym("B", SymbolKind::Regular),
-                sym("W", SymbolKind::Wild { multiplier: 1, expanding: false }),
+                sym("W", SymbolKind::Wild { multiplier: 1, expanding: false, substitutes: None, sticky: false }),
                 sym("S", SymbolKind::Scatter),
             ],
             rows: 2,
@@ -110,6 +137,8 @@ mod tests {
             double_up: None,
             wild_only_multiplied: false,
             ways: true,
+            wild_multipliers: WildMultipliers::Multiply,
+            variant_of: None,
         }
     }
 
@@ -129,5 +158,34 @@ mod tests {
         assert_eq!(g.way_pays(|r, row| window[r][row]), vec![(0, 2, 2, 4)]);
         let window = [[2u8, 2], [0, 0], [0, 0]];
         assert_eq!(g.way_pay_total(|r, row| window[r][row]), 0, "a wild on the first reel starts no way");
+    }
+
+    /// Two wilds (issue 50): W ×2 for every symbol, V ×3 for A alone;
+    /// each way's multiplier counted by hand, multiplied and added.
+    #[test]
+    fn several_wilds_multiply_or_add_in_each_way() {
+        let mut g = game();
+        g.symbols.push(Symbol {
+            id: "V".into(),
+            name: "V".into(),
+            kind: SymbolKind::Wild { multiplier: 3, expanding: false, substitutes: Some(vec![0]), sticky: false },
+        });
+        g.symbols[2].kind = SymbolKind::Wild { multiplier: 2, expanding: false, substitutes: None, sticky: false };
+        g.pays.push(vec![0; 4]);
+        // Reel 1: A B; reel 2: W V; reel 3: A V. A's ways: 1 × 2 × 2 = 4,
+        // through (W, A) ×2, (W, V) ×6, (V, A) ×3, (V, V) ×9: Σ 20,
+        // 10 each → 200. B: reel 2's W only (V stands for A alone), reel
+        // 3 neither: a run of 2, unpaid.
+        let window = [[0u8, 1], [2, 4], [0, 4]];
+        assert_eq!(g.way_pays(|r, row| window[r][row]), vec![(0, 3, 4, 200)]);
+        // Added: (W, A) 2, (W, V) 2 + 3, (V, A) 3, (V, V) 3 + 3: Σ 16.
+        g.wild_multipliers = WildMultipliers::Add;
+        assert_eq!(g.way_pays(|r, row| window[r][row]), vec![(0, 3, 4, 160)]);
+        // Without a wild a way counts once, added or multiplied.
+        let window = [[0u8, 0], [0, 1], [0, 1]];
+        assert_eq!(g.way_pays(|r, row| window[r][row]), vec![(0, 3, 2, 20)]);
+        // B's run through V stops: V does not stand for B.
+        let window = [[1u8, 1], [4, 4], [1, 1]];
+        assert_eq!(g.way_pays(|r, row| window[r][row]), vec![]);
     }
 }

@@ -111,8 +111,9 @@ pub(crate) fn of(record: &Record, cx: &Context) -> Vec<Exception> {
         // Critical memory rebuilt one copy from the other: an NVRAM error,
         // data recovered (31).
         Entry::CopyRebuilt { .. } => one(0x31),
-        // The operator changed the configuration (3C).
-        Entry::ConfigChanged { .. } => one(0x3C),
+        // The operator changed the configuration (3C), a game's RTP
+        // variant included (issue 50).
+        Entry::ConfigChanged { .. } | Entry::VariantChosen { .. } => one(0x3C),
         _ => Vec::new(),
     }
 }

@@ -78,6 +78,8 @@ impl Session {
         for g in &mut self.games {
             g.0.forget_round();
         }
+        // The new epoch remembers no variant choice (issue 50).
+        self.offer_chosen_variants();
         self.autoplay_left = 0;
         tracing::warn!("RAM clear by {}: {reason} (new epoch {epoch})", config.operator.operator_id);
         self.message = Some(Notice::RamCleared { reason: reason.to_owned() });

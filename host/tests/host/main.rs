@@ -21,3 +21,4 @@ mod reel_rounds;
 mod roulette_rounds;
 mod session_rules;
 mod tables;
+mod variants;

@@ -211,7 +211,8 @@ fn every_name_of_every_approved_game_has_its_english() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = open(dir.path(), 3);
     let approved = std::fs::read_to_string(test_config::workspace().join("assets/paytables/approved.ron")).unwrap().matches("sha256:").count();
-    assert_eq!(s.games().len(), approved, "the shipped configuration hosts every approved game");
+    // The menu's games and the RTP variants waiting aside (issue 50).
+    assert_eq!(s.games().len() + s.variants_aside().len(), approved, "the shipped configuration hosts every approved game");
     let mut missing = Vec::new();
     let mut checked = 0;
     for g in s.games() {

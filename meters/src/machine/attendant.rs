@@ -65,6 +65,26 @@ impl Machine {
         Ok(hp)
     }
 
+    /// An operator chooses the RTP variant of `family` this cabinet offers
+    /// (issue 50): `game`, an approved paytable whose digest is `sha256`
+    /// (the host has verified it against the manifest). Only with the
+    /// logic door open, between rounds, by a named operator; logged.
+    pub fn choose_variant(&mut self, family: &str, game: &str, sha256: &str, by: &str) -> Result<(), CoreError> {
+        if by.trim().is_empty() {
+            return Err(CoreError::Refused("a variant is chosen by a named operator".into()));
+        }
+        if !self.state.doors_open.contains(&Door::Logic) {
+            return Err(CoreError::Refused("a game's RTP variant is chosen only with the logic door open".into()));
+        }
+        if let Some(open) = &self.state.open_round {
+            return Err(CoreError::Refused(format!("round {} is open: a variant is chosen between rounds", open.round)));
+        }
+        if family.trim().is_empty() || game.trim().is_empty() || sha256.len() != 64 {
+            return Err(CoreError::Refused("a variant choice names the game, the variant and its approved digest".into()));
+        }
+        self.commit(vec![Entry::VariantChosen { family: family.to_owned(), game: game.to_owned(), sha256: sha256.to_owned(), by: by.to_owned() }])
+    }
+
     /// Record a program-verification result (H-51); a failure tilts.
     pub fn record_verification(&mut self, ok: bool, detail: &str) -> Result<(), CoreError> {
         let mut entries = vec![Entry::Verification { ok, detail: detail.to_owned() }];

@@ -147,7 +147,7 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: b
     painter.rect_filled(rect, 6.0, egui::Color32::from_rgb(20, 20, 35));
     // Each reel as the game reads it (its own rows, centred; an expanding
     // wild filling it: issue 50).
-    let window = game.window(&spin.stops, spin.free);
+    let window = game.window_held(&spin.stops, spin.free, spin.held);
     let at = |reel: usize, row: usize| {
         let offset = rows.saturating_sub(game.rows_of(reel)) as f32 / 2.0;
         rect.min + egui::vec2((reel as f32 + 0.5) * cell, (row as f32 + offset + 0.5) * cell)
@@ -158,7 +158,7 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: b
             let r = egui::Rect::from_center_size(at(i, row), egui::vec2(cell, cell)).shrink(4.0);
             let s = &game.symbols[sym];
             // The symbol's own art, as the player saw it (M-15).
-            if let Some(texture) = egui_art(ui.ctx(), &symbol_art_name(&game.id, &s.id)) {
+            if let Some(texture) = egui_art(ui.ctx(), &symbol_art_name(game.family(), &s.id)) {
                 painter.image(texture, r, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);
                 continue;
             }
@@ -191,12 +191,11 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: b
             }
         }
         // A ways win: every cell of its run circled.
-        let wild = game.wild().map(|(x, _)| x);
         for (k, w) in spin.way_wins.iter().enumerate() {
             let colour = LINE_COLOURS[(k + spin.line_wins.len()) % LINE_COLOURS.len()];
             for (reel, cells) in window.iter().enumerate().take(usize::from(w.count)) {
                 for (row, &x) in cells.iter().enumerate() {
-                    if x == w.symbol || (reel > 0 && Some(x) == wild) {
+                    if x == w.symbol || (reel > 0 && game.substitute(x, w.symbol).is_some()) {
                         painter.circle_stroke(at(reel, row), cell * (0.42 - 0.03 * k as f32).max(0.2), egui::Stroke::new(3.0, colour));
                     }
                 }
@@ -217,21 +216,40 @@ fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
         if g.expanding_wild().is_some() {
             b.push(Block::Text(s.t("O wild expande-se: quando aparece, ocupa todas as posições do seu rolo.").into()));
         }
+        if g.sticky_wild().is_some() {
+            b.push(Block::Text(s.t("Nos jogos grátis o wild fixa-se: o rolo que preencher fica preenchido até ao último jogo grátis.").into()));
+        }
     } else {
         b.push(Block::Text(s.t("Os prémios de linha pagam da esquerda para a direita a partir do primeiro rolo. Em cada linha paga-se só o prémio mais alto; os prémios de várias linhas somam-se. O wild substitui todos os símbolos excepto o scatter. O scatter paga em qualquer posição, multiplicado pela aposta total.").into()));
     }
     let min_bet = g.bet.lines.first().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.first().copied().unwrap_or(1);
     let max_bet = g.bet.lines.last().copied().unwrap_or(1) as u64 * g.bet.credits_per_line.last().copied().unwrap_or(1);
     b.push(bet_range(s, min_bet, max_bet));
+    // The RTP its approved paytable proves: the chosen variant's (issue 50).
+    if let Some(rtp) = s.game().rtp() {
+        b.push(Block::Text(format!("{}: {rtp}", s.t("Retorno teórico ao jogador (RTP)"))));
+    }
     if !g.ways {
         b.push(Block::Heading(s.t("Linhas").into()));
         b.push(Block::Lines { rows: g.rows, lines: g.lines.iter().map(|l| l.to_vec()).collect() });
     }
-    if let Some(w) = g.symbols.iter().find_map(|x| match x.kind {
-        SymbolKind::Wild { multiplier, .. } => Some((x, multiplier)),
-        _ => None,
-    }) {
-        b.push(Block::Text(format!("{}: wild, {} ×{}", s.lang().term(&w.0.name), s.t("prémios com wild multiplicados por"), w.1)));
+    // Every wild: its multiplier and, where it has one, its list (issue
+    // 50); several in one way multiply or add.
+    for w in &g.symbols {
+        let SymbolKind::Wild { multiplier, substitutes, .. } = &w.kind else { continue };
+        let mut line = format!("{}: wild, {} ×{multiplier}", s.lang().term(&w.name), s.t("prémios com wild multiplicados por"));
+        if let Some(list) = substitutes {
+            let names: Vec<&str> = list.iter().filter_map(|&x| g.symbols.get(usize::from(x))).map(|x| s.lang().term(&x.name)).collect();
+            line.push_str(&format!("; {} {}", s.t("substitui só"), names.join(", ")));
+        }
+        b.push(Block::Text(line));
+    }
+    if g.symbols.iter().filter(|x| matches!(x.kind, SymbolKind::Wild { .. })).count() > 1 {
+        let rule = match g.wild_multipliers {
+            game_core::reels::WildMultipliers::Multiply => s.t("Vários wilds na mesma maneira: os multiplicadores multiplicam-se."),
+            game_core::reels::WildMultipliers::Add => s.t("Vários wilds na mesma maneira: os multiplicadores somam-se."),
+        };
+        b.push(Block::Text(rule.into()));
     }
     let heading =
         if g.ways { s.t("Prémios (créditos por maneira, por crédito da unidade)") } else { s.t("Prémios (créditos por crédito apostado na linha)") };

@@ -131,7 +131,7 @@ pub(super) fn build_reel_stage(
     let cell = window.w / reels as f32;
     let texture_px = cell.round().max(16.0);
     let symbols: Vec<Handle<Image>> =
-        game.symbols.iter().map(|sym| art.get(&mut images, &format!("games/{}/symbols/{}.svg", game.id, sym.id), texture_px as u32)).collect();
+        game.symbols.iter().map(|sym| art.get(&mut images, &format!("games/{}/symbols/{}.svg", game.family(), sym.id), texture_px as u32)).collect();
     let frame = layout::reel_frame(window);
     let frame_art = art.get(&mut images, "reels/frame.svg", frame.h.round() as u32);
     let (wx, wy) = window.centre();
@@ -258,15 +258,20 @@ fn move_reels(
     for (slot, mut sprite, mut transform, mut visibility) in &mut slots {
         let (reel, k) = (slot.0, slot.1);
         let (Some(strip), Some(&stop)) = (strips.get(reel), shown.spin.stops.get(reel)) else { continue };
-        let pos = stop as f32 + shown.motion.offset(reel, shown.t);
+        // A reel a sticky wild holds (issue 50) does not spin.
+        let held = shown.spin.held >> reel & 1 == 1;
+        let pos = if held { stop as f32 } else { stop as f32 + shown.motion.offset(reel, shown.t) };
         let base = pos.floor();
         let frac = pos - base;
         let first = (base as i64).rem_euclid(strip.len() as i64) as usize;
         // Landed, the reel shows its window as the game reads it (an
         // expanding wild fills the reel); running, the strip as it is.
         let landed = shown.motion.landed(reel, shown.t) && frac == 0.0 && first == stop as usize;
-        let symbol =
-            if landed { game.reel_window(reel, strip, first).get(k).copied().unwrap_or_else(|| strip.at(first, k)) } else { strip.at(first, k) } as usize;
+        let symbol = match game.sticky_wild() {
+            Some(w) if held => w,
+            _ if landed => game.reel_window(reel, strip, first).get(k).copied().unwrap_or_else(|| strip.at(first, k)),
+            _ => strip.at(first, k),
+        } as usize;
         // The reel's own column: a shorter reel is centred in the window.
         let column = cell_of(window, game, reel, 0);
         let (column_top, column_bottom) = (column.y, column.y + game.rows_of(reel) as f32 * cell);
@@ -338,7 +343,7 @@ fn show_wins(
     let wins = wins_of(&shown.spin);
     let current = (since >= 0.0 && !wins.is_empty()).then(|| &wins[((since / WIN_SHOW_S) as usize) % wins.len()]);
     let centre = |reel: usize, row: usize| -> (f32, f32) { cell_of(window, game, reel, row).centre() };
-    let shown_window = game.window(&shown.spin.stops, shown.spin.free);
+    let shown_window = game.window_held(&shown.spin.stops, shown.spin.free, shown.spin.held);
     // The cells framed and the line's points, by what is shown.
     let mut framed: Vec<(usize, usize)> = Vec::new();
     let mut points: Vec<(f32, f32)> = Vec::new();
@@ -357,13 +362,13 @@ fn show_wins(
         }
         Some(Shown::Way(k)) => {
             // Issue 50: every cell of the symbol's run, the first reel's
-            // showing the symbol itself, the later ones it or the wild.
+            // showing the symbol itself, the later ones it or a wild
+            // standing for it.
             let w = &shown.spin.way_wins[*k];
             colour = LINE_COLOURS[*k % LINE_COLOURS.len()];
-            let wild = game.wild().map(|(x, _)| x);
             for (reel, cells) in shown_window.iter().enumerate().take(w.count as usize) {
                 for (row, &x) in cells.iter().enumerate() {
-                    if x == w.symbol || (reel > 0 && Some(x) == wild) {
+                    if x == w.symbol || (reel > 0 && game.substitute(x, w.symbol).is_some()) {
                         framed.push((reel, row));
                     }
                 }
