@@ -805,8 +805,7 @@ fn the_side_bets_of_a_two_row_baccarat_table_pay_the_committed_cards() {
 /// Where the shipped configuration's menu lists `id` (the presses of
 /// "Right" from the first game).
 fn menu_position(id: &str) -> usize {
-    let games = game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron")).unwrap().games;
-    games.iter().position(|g| g == id).unwrap_or_else(|| panic!("{id} is not in the shipped menu"))
+    rig::menu_games().iter().position(|g| g == id).unwrap_or_else(|| panic!("{id} is not in the shipped menu"))
 }
 
 /// Baccarat by touch (issue 31): 20 credits on banca (its 5% commission
@@ -927,14 +926,7 @@ fn game_menu_chooses_a_game_by_touch() {
     // Each tile shows its game's logo, drawn from its art.
     let (width, pixels) = rig::shot_pixels(&menu);
     // The shipped configuration's games, in its order.
-    // The RTP variants waiting aside are not on the menu (issue 50): each
-    // game shows its first variant listed.
-    let ids: Vec<String> = game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron"))
-        .unwrap()
-        .games
-        .into_iter()
-        .filter(|id| !std::fs::read_to_string(workspace().join(format!("assets/paytables/{id}.ron"))).unwrap_or_default().contains("variant_of: Some("))
-        .collect();
+    let ids = rig::menu_games();
     assert_eq!(ids.len(), 21);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
@@ -1328,7 +1320,7 @@ fn every_screen_at_1920x1080_stands_where_the_layout_says() {
     rig.key("e");
     rig.key("Left");
     rig.key("Left");
-    let games = game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron")).unwrap().games.len();
+    let games = rig::menu_games().len();
     let mut tour = Vec::new();
     for g in 0..games {
         if g > 0 {

@@ -193,7 +193,7 @@ fn a_whole_session_by_touch_alone() {
     rig.wait_for("the second note", |i| i.state().credit == 500);
     rig.touch_button(DeckButton::Menu);
     std::thread::sleep(Duration::from_millis(500));
-    let games = game_host::config::CabinetConfig::load(&rig::workspace().join("assets/config/cabinet.ron")).unwrap().games.len();
+    let games = rig::menu_games().len();
     let (x, y) = layout::menu_tile(2, games).centre();
     rig.touch(x, y);
     let n = rig.shot_count();

@@ -93,6 +93,34 @@ fn ways(c: &mut Criterion) {
     }
     game.wild_multipliers = game_core::reels::WildMultipliers::Add;
     g.bench_function("243 ways, two wilds added, 100-stop strips", |b| b.iter(|| paytables::reel_math::analyse(&game).unwrap()));
+    // Floresta Encantada with its wild sticky in free games (no
+    // retriggers): the free games by the Markov chain over the filled
+    // reels (8 states, 27 steps, each a ways analysis).
+    let mut sticky = floresta.clone();
+    for s in &mut sticky.symbols {
+        if let game_core::reels::SymbolKind::Wild { sticky: on, .. } = &mut s.kind {
+            *on = true;
+        }
+    }
+    g.bench_function("floresta-243 with a sticky wild (Markov chain)", |b| b.iter(|| paytables::reel_math::analyse(&sticky).unwrap()));
+    g.finish();
+}
+
+/// Issue 50: the strip generator reaching 94.00 % (to 0.01 %) with a hit
+/// frequency of 30–36 % from Floresta Encantada's strips, seed 7.
+fn generate(c: &mut Criterion) {
+    let mut g = c.benchmark_group("strip generator");
+    g.sample_size(10);
+    let game = paytables::load(&sample("floresta-243.ron")).unwrap();
+    let rtp = num_rational::BigRational::new(94.into(), 100.into());
+    let targets = paytables::generate::Targets::to_a_hundredth_of_a_percent(&rtp, Some((0.30, 0.36)), None);
+    g.bench_function("floresta-243 to 94.00 %", |b| {
+        b.iter(|| {
+            let out = paytables::generate::generate(&game, &targets, &mut StreamRng::from_seed(7), 20_000).unwrap();
+            assert!(out.missed.is_empty());
+            out.steps
+        })
+    });
     g.finish();
 }
 
@@ -118,5 +146,5 @@ fn simulate(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, exact, commercial_strips, ways, simulate);
+criterion_group!(benches, exact, commercial_strips, ways, generate, simulate);
 criterion_main!(benches);

@@ -42,6 +42,9 @@ mod draw_sequence;
 pub mod error;
 #[cfg(feature = "compiler")]
 pub mod format;
+/// The strip generator: strips to an RTP, hit-frequency and SD target (issue 50).
+#[cfg(feature = "compiler")]
+pub mod generate;
 #[cfg(feature = "compiler")]
 pub mod locate;
 #[cfg(feature = "compiler")]

@@ -546,3 +546,30 @@ fn baccarat_check_par_and_simulate() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["exact_inside_ci99"], true, "{v}");
 }
+
+/// Issue 50: `paytable generate` writes strips at the RTP asked, which
+/// `paytable check` then proves on its own; a target out of reach or a
+/// malformed one is refused with its reason.
+#[test]
+fn generate_writes_strips_that_check_proves_at_the_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("floresta-94.ron");
+    let run = paytable(&["generate", &sample("floresta-243.ron"), "-o", &out.display().to_string(), "--rtp", "94.00", "--hit", "30..36", "--seed", "7"]);
+    assert!(run.status.success(), "{}{}", text(&run.stdout), text(&run.stderr));
+    assert!(text(&run.stdout).contains("every target met"), "{}", text(&run.stdout));
+    let check = paytable(&["check", &out.display().to_string(), "--json"]);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    let rtp: f64 = v["report"]["configs"][0]["rtp_percent"].as_str().unwrap().parse().unwrap();
+    assert!((rtp - 94.0).abs() <= 0.01, "checked RTP {rtp} %");
+    // Out of reach: the file is still written, the miss named, exit 1.
+    let run = paytable(&["generate", &sample("floresta-243.ron"), "-o", &out.display().to_string(), "--rtp", "99.99", "--hit", "90..95", "--steps", "50"]);
+    assert_eq!(run.status.code(), Some(1));
+    let said = text(&run.stdout);
+    assert!(said.contains("not met: RTP 99.9900 % asked") && said.contains("not met: hit frequency 90.00–95.00 % asked"), "{said}");
+    // Malformed targets.
+    let run = paytable(&["generate", &sample("floresta-243.ron"), "-o", &out.display().to_string(), "--rtp", "70"]);
+    assert!(!run.status.success() && text(&run.stderr).contains("--rtp 70"), "{}", text(&run.stderr));
+    let run = paytable(&["generate", &sample("floresta-243.ron"), "-o", &out.display().to_string(), "--rtp", "94", "--hit", "40..30"]);
+    assert!(text(&run.stderr).contains("the band's low end is above its high end"), "{}", text(&run.stderr));
+}

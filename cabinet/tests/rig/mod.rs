@@ -582,6 +582,18 @@ pub fn framed_cells(path: &Path, game: &game_core::reels::ReelGame) -> Vec<(usiz
     framed
 }
 
+/// The shipped menu's games, in order: the configuration's games less the
+/// RTP variants waiting aside (issue 50: each game shows its first variant
+/// listed, the others name it in `variant_of`).
+pub fn menu_games() -> Vec<String> {
+    game_host::config::CabinetConfig::load(&workspace().join("assets/config/cabinet.ron"))
+        .unwrap()
+        .games
+        .into_iter()
+        .filter(|id| !std::fs::read_to_string(workspace().join(format!("assets/paytables/{id}.ron"))).unwrap_or_default().contains("variant_of: Some("))
+        .collect()
+}
+
 /// A shipped reel game's compiled paytable.
 pub fn reel_game(id: &str) -> game_core::reels::ReelGame {
     let bytes = std::fs::read(workspace().join(format!("assets/paytables/compiled/{id}.json"))).unwrap();

@@ -106,6 +106,28 @@ enum Command {
         #[arg(long)]
         coins: Option<u32>,
     },
+    /// Reel strips to a target (issue 50): from FILE's symbols, pays and
+    /// strip lengths, strips at the RTP asked (to 0.01 %) and inside the
+    /// bands given, written as a paytable to OUT; prove it with `check`.
+    Generate {
+        file: PathBuf,
+        #[arg(short, long)]
+        out: PathBuf,
+        /// The RTP, in percent (80 to 100), e.g. 94.00.
+        #[arg(long)]
+        rtp: String,
+        /// The hit frequency's band, in percent: LOW..HIGH.
+        #[arg(long)]
+        hit: Option<String>,
+        /// The standard deviation's band, in total bets: LOW..HIGH.
+        #[arg(long)]
+        sd: Option<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The most steps the search takes.
+        #[arg(long, default_value_t = 20_000)]
+        steps: usize,
+    },
     /// Write the canonical compiled artifact; print its SHA-256 digest.
     Compile {
         file: PathBuf,
@@ -179,6 +201,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Simulate { file, games, seed, lines, threads, json, .. } => reels::simulate(&file, games, seed, lines, threads, json),
         Command::Compile { file, out, floor, approve_into } => compile::compile(&file, &out, &floor, approve_into.as_deref()),
+        Command::Generate { file, out, rtp, hit, sd, seed, steps } => reels::generate(&file, &out, &rtp, hit.as_deref(), sd.as_deref(), seed, steps),
     }
 }
 

@@ -100,3 +100,54 @@ pub(super) fn simulate(file: &std::path::Path, games: u64, seed: Option<u64>, li
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// A band `LOW..HIGH` of a command-line option, scaled by `scale`.
+fn band(what: &str, text: Option<&str>, scale: f64) -> Result<Option<(f64, f64)>> {
+    let Some(text) = text else { return Ok(None) };
+    let (lo, hi) = text.split_once("..").ok_or_else(|| anyhow!("--{what} {text:?}: a band is LOW..HIGH"))?;
+    let num = |x: &str| x.trim().parse::<f64>().map_err(|_| anyhow!("--{what} {text:?}: {x:?} is not a number"));
+    let (lo, hi) = (num(lo)?, num(hi)?);
+    if lo.is_nan() || hi.is_nan() || lo > hi {
+        return Err(anyhow!("--{what} {text:?}: the band's low end is above its high end"));
+    }
+    Ok(Some((lo * scale, hi * scale)))
+}
+
+/// `paytable generate` (issue 50): strips to the targets, written to `out`.
+pub(super) fn generate(
+    file: &std::path::Path,
+    out: &std::path::Path,
+    rtp: &str,
+    hit: Option<&str>,
+    sd: Option<&str>,
+    seed: u64,
+    steps: usize,
+) -> Result<ExitCode> {
+    let source = paytables::load_source(file)?;
+    let target = Floor::from_percent(rtp).map_err(|e| anyhow!("--rtp {rtp}: {e}"))?;
+    let targets = paytables::generate::Targets::to_a_hundredth_of_a_percent(target.value(), band("hit", hit, 0.01)?, band("sd", sd, 1.0)?);
+    let mut rng = meters::StreamRng::from_seed(seed);
+    let started = std::time::Instant::now();
+    let g = paytables::generate::generate(&source.game, &targets, &mut rng, steps)?;
+    let text = paytables::generate::with_strips(&source.text, &g.game).ok_or_else(|| anyhow!("{}: no `reels: [...]` list to rewrite", file.display()))?;
+    std::fs::write(out, text).map_err(|e| anyhow!("{}: {e}", out.display()))?;
+    let pct = paytables::generate::percent;
+    println!(
+        "{}: RTP {} %, hit frequency {}, SD {:.3} after {} steps ({:.1} s, seed {seed})",
+        out.display(),
+        pct(&g.rtp),
+        g.hit_frequency.map_or("—".to_owned(), |h| format!("{:.2} %", h * 100.0)),
+        g.sd,
+        g.steps,
+        started.elapsed().as_secs_f64()
+    );
+    if g.missed.is_empty() {
+        println!("every target met; prove it: paytable check {}", out.display());
+        Ok(ExitCode::SUCCESS)
+    } else {
+        for m in &g.missed {
+            println!("not met: {m}");
+        }
+        Ok(ExitCode::from(1))
+    }
+}
