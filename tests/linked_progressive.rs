@@ -640,7 +640,10 @@ fn a_hosted_session_plays_a_linked_pool_to_the_cent() {
         if won > 0 && rounds >= 3 {
             break won;
         }
-        assert!(rounds < 60, "no linked award in 60 rounds");
+        // A cherry stands on the first reel 6 times in 64: 200 rounds miss
+        // it with a chance of 3 in 10^9 (60 missed it once in CI, the
+        // controller's nonces being fresh each run).
+        assert!(rounds < 200, "no linked award in 200 rounds");
     };
     deliver(&mut s);
     let wagered = s.machine().state().per_game["classic-sevens"].creditos_jogados;
