@@ -446,12 +446,6 @@ impl ReelGame {
         self.window_held(&spin.stops, true, spin.held).iter().enumerate().filter(|(_, cells)| cells.contains(&w)).fold(spin.held, |m, (r, _)| m | 1 << r)
     }
 
-    /// Scatter symbols anywhere in the window.
-    pub fn scatter_count(&self, stops: &[u32], free: bool) -> u8 {
-        let Some(sc) = &self.scatter else { return 0 };
-        self.window(stops, free).iter().flatten().filter(|&&s| s == sc.symbol).count() as u8
-    }
-
     /// Evaluate a spin at `stops` for `bet`, in credits.
     pub fn evaluate(&self, stops: &[u32], bet: Bet, free: bool) -> Spin {
         self.evaluate_held(stops, bet, free, 0)

@@ -38,6 +38,22 @@ impl ReelGame {
         out
     }
 
+    /// The cells of a way win of `symbol` over `run` reels in `window`
+    /// (`window[reel][row]`), as (reel, row): on the first reel the
+    /// symbol itself, on the later ones the symbol or a wild that
+    /// substitutes it; the screens frame these.
+    pub fn way_cells(&self, window: &[Vec<SymbolId>], symbol: SymbolId, run: u8) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (reel, cells) in window.iter().enumerate().take(usize::from(run)) {
+            for (row, &y) in cells.iter().enumerate() {
+                if y == symbol || (reel > 0 && self.substitute(y, symbol).is_some()) {
+                    out.push((reel, row));
+                }
+            }
+        }
+        out
+    }
+
     /// The total of [`Self::way_pays`], without collecting them: for the
     /// simulation's hot loop.
     #[inline]
@@ -156,6 +172,8 @@ mod tests {
         // each); B: 1 × 2 ways of two, unpaid; the wild never starts a way.
         let window = [[1u8, 0], [2, 2], [3, 3]];
         assert_eq!(g.way_pays(|r, row| window[r][row]), vec![(0, 2, 2, 4)]);
+        let cells: Vec<Vec<u8>> = window.iter().map(|r| r.to_vec()).collect();
+        assert_eq!(g.way_cells(&cells, 0, 2), vec![(0, 1), (1, 0), (1, 1)], "A on reel 1, the wilds on reel 2");
         let window = [[2u8, 2], [0, 0], [0, 0]];
         assert_eq!(g.way_pay_total(|r, row| window[r][row]), 0, "a wild on the first reel starts no way");
     }

@@ -40,16 +40,15 @@ impl Session {
             })
             .map(|g| g.id().to_owned())
             .collect();
+        // Each game at its family's first place in the configuration:
+        // `all` is in the configuration's order, so a family's first
+        // member gives it.
+        let mut first_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for g in all.iter() {
+            first_of.entry(g.variant_family().to_owned()).or_insert_with(|| listed(g.id()));
+        }
         let (mut games, aside): (Vec<HostedGame>, Vec<HostedGame>) = all.into_iter().partition(|g| offered.iter().any(|id| id == g.id()));
-        // Each game at its family's first place in the configuration.
-        let first_of = |g: &HostedGame| {
-            self.config
-                .games
-                .iter()
-                .position(|id| aside.iter().chain(std::iter::once(g)).any(|o| o.id() == id && o.variant_family() == g.variant_family()))
-                .unwrap_or(usize::MAX)
-        };
-        games.sort_by_cached_key(|g| first_of(g));
+        games.sort_by_key(|g| first_of.get(g.variant_family()).copied().unwrap_or(usize::MAX));
         self.games = games;
         self.variants_aside = aside;
         self.selected = self.selected.min(self.games.len().saturating_sub(1));

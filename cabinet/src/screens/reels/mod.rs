@@ -193,12 +193,8 @@ pub fn paint_reels(ui: &mut egui::Ui, game: &ReelGame, spin: &Spin, show_wins: b
         // A ways win: every cell of its run circled.
         for (k, w) in spin.way_wins.iter().enumerate() {
             let colour = LINE_COLOURS[(k + spin.line_wins.len()) % LINE_COLOURS.len()];
-            for (reel, cells) in window.iter().enumerate().take(usize::from(w.count)) {
-                for (row, &x) in cells.iter().enumerate() {
-                    if x == w.symbol || (reel > 0 && game.substitute(x, w.symbol).is_some()) {
-                        painter.circle_stroke(at(reel, row), cell * (0.42 - 0.03 * k as f32).max(0.2), egui::Stroke::new(3.0, colour));
-                    }
-                }
+            for (reel, row) in game.way_cells(&window, w.symbol, w.count) {
+                painter.circle_stroke(at(reel, row), cell * (0.42 - 0.03 * k as f32).max(0.2), egui::Stroke::new(3.0, colour));
             }
         }
     }

@@ -366,13 +366,7 @@ fn show_wins(
             // standing for it.
             let w = &shown.spin.way_wins[*k];
             colour = LINE_COLOURS[*k % LINE_COLOURS.len()];
-            for (reel, cells) in shown_window.iter().enumerate().take(w.count as usize) {
-                for (row, &x) in cells.iter().enumerate() {
-                    if x == w.symbol || (reel > 0 && game.substitute(x, w.symbol).is_some()) {
-                        framed.push((reel, row));
-                    }
-                }
-            }
+            framed = game.way_cells(&shown_window, w.symbol, w.count);
             let name = game.symbols.get(w.symbol as usize).map_or("", |x| s.lang().term(&x.name));
             text = format!("{} × {} · {} · {}", w.count, name, s.lang().count(w.ways, "MANEIRA", "MANEIRAS"), s.show(w.win * shown.denom));
         }
