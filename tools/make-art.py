@@ -353,6 +353,18 @@ def symbol(shape, fill, mark="", ink="#ffffff"):
                 '<circle cx="92" cy="90" r="10" fill="#f6d24a"/><circle cx="150" cy="70" r="10" fill="#f6d24a"/><circle cx="160" cy="124" r="10" fill="#f6d24a"/>',
         "moon": '<circle cx="128" cy="128" r="96" fill="#1b2a5a"/><path d="M150 44 A86 86 0 1 0 150 212 A66 66 0 1 1 150 44 Z" fill="#f6e7a0" stroke="#d4b84a" stroke-width="4"/>'
                 '<circle cx="186" cy="84" r="6" fill="#ffffff"/><circle cx="196" cy="150" r="4" fill="#ffffff"/>',
+        # Pérolas do Dragão (issue 50).
+        "koi": '<path d="M36 128 Q110 44 190 128 Q110 212 36 128 Z" fill="#f0641e" stroke="#8a2a0a" stroke-width="5"/><path d="M188 128 L230 92 L222 128 L230 164 Z" fill="#f0641e"/>'
+               '<circle cx="96" cy="104" r="16" fill="#ffffff"/><circle cx="136" cy="150" r="12" fill="#ffffff"/><circle cx="72" cy="120" r="8" fill="#1b1b1b"/>',
+        "lantern": '<rect x="118" y="30" width="20" height="26" fill="#b8860b"/><ellipse cx="128" cy="132" rx="76" ry="80" fill="#d41e2a" stroke="#7a0a10" stroke-width="6"/>'
+                   '<path d="M128 52 L128 212 M84 64 Q64 132 84 200 M172 64 Q192 132 172 200" stroke="#f6d24a" stroke-width="5" fill="none"/><rect x="112" y="208" width="32" height="20" fill="#b8860b"/>',
+        "dragon": '<path d="M40 190 Q60 70 150 70 Q220 70 214 130 Q170 104 150 130 Q190 150 176 196 Q120 150 40 190 Z" fill="#1e8c3a" stroke="#0a4a1a" stroke-width="6"/>'
+                  '<circle cx="176" cy="96" r="10" fill="#f6d24a"/><path d="M96 84 L84 40 L116 74 M130 70 L130 28 L150 70" stroke="#f6d24a" stroke-width="7" fill="none"/>',
+        "temple": '<path d="M28 96 L128 36 L228 96 Z" fill="#c8102e" stroke="#7a0a10" stroke-width="6"/><rect x="56" y="96" width="144" height="14" fill="#b8860b"/>'
+                  '<rect x="68" y="110" width="20" height="96" fill="#c8102e"/><rect x="168" y="110" width="20" height="96" fill="#c8102e"/><rect x="108" y="140" width="40" height="66" fill="#6b3a12"/>'
+                  '<rect x="40" y="206" width="176" height="16" fill="#b8860b"/>',
+        "dragon-pearl": '<circle cx="128" cy="128" r="96" fill="#f6d24a" stroke="#b8860b" stroke-width="8"/><circle cx="128" cy="128" r="64" fill="#f7f3ea" stroke="#c9c2b0" stroke-width="5"/>'
+                        '<circle cx="104" cy="104" r="16" fill="#ffffff"/>',
         "royal": "",
     }
     mark_svg = glyphs(mark, 128 - text_width(mark, 150) / 2, 53, 150, ink, 2.8) if mark else ""
@@ -432,6 +444,15 @@ def main():
     # Three trees on a hill under the moon.
     trees = "".join(f'<rect x="{x - 9}" y="{y + 30}" width="18" height="40" fill="#6b3a12"/><circle cx="{x}" cy="{y}" r="{r}" fill="#1e8c3a" stroke="#0f4a1e" stroke-width="5"/>' for x, y, r in [(200, 150, 48), (300, 120, 62), (400, 150, 48)])
     write("games/floresta-243/logo.svg", logo("#0f4a2a", '<circle cx="470" cy="80" r="40" fill="#f6e7a0"/><path d="M60 250 Q300 170 540 250 Z" fill="#2a5a1e"/>' + trees))
+    # Pérolas do Dragão's (issue 50): the royals in red and gold, the rest
+    # as pictures; the pearl is the hold-and-spin's bonus symbol.
+    dragon = {"9": "#1e6b2a", "10": "#1f5fbf", "J": "#8a3a0f", "Q": "#6a2d91", "K": "#b8860b", "A": "#c8102e"}
+    for sym, ink in dragon.items():
+        write(f"games/dragao-1024/symbols/{sym}.svg", symbol("royal", "#000000", sym, ink))
+    for sym, shape in {"KO": "koi", "LN": "lantern", "DR": "dragon", "W": "temple", "P": "dragon-pearl"}.items():
+        write(f"games/dragao-1024/symbols/{sym}.svg", symbol(shape, "#000000"))
+    write("games/dragao-1024/logo.svg", logo("#7a0a10", '<circle cx="300" cy="150" r="80" fill="#f6d24a" stroke="#b8860b" stroke-width="8"/><circle cx="300" cy="150" r="52" fill="#f7f3ea"/>'
+                                          '<path d="M80 230 Q200 120 300 230 T520 230" stroke="#1e8c3a" stroke-width="22" fill="none"/>'))
     # Logos: an emblem per game (its name is set by the screen, in the
     # player's language).
     write("games/classic-sevens/logo.svg", logo("#8a0f1e", glyphs("777", 150, 70, 160, "#f6d24a", 3.0)))

@@ -22,8 +22,10 @@ use serde::{Deserialize, Serialize};
 pub use crate::double_up::DoubleUpRule;
 
 mod fast;
+pub mod hold;
 pub mod ways;
 pub use fast::FastReels;
+pub use hold::{CashValue, HoldAndSpin, HoldAndSpinRule, Jackpots};
 pub use ways::WayWin;
 
 /// Index of a symbol in [`ReelGame::symbols`].
@@ -55,6 +57,9 @@ pub enum SymbolKind {
     },
     /// Pays anywhere in the window, on the total bet.
     Scatter,
+    /// The hold-and-spin feature's symbol (issue 50, [`hold`]): pays
+    /// nothing by itself; enough of them start the feature.
+    Bonus,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,6 +167,10 @@ pub struct ReelGame {
     /// chooses which variant of the game a cabinet offers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant_of: Option<String>,
+    /// The hold-and-spin feature (issue 50, [`hold`]; ways games without
+    /// a scatter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hold_and_spin: Option<Box<HoldAndSpinRule>>,
 }
 
 /// How the multipliers of the wilds in one way combine (issue 50).
@@ -252,6 +261,9 @@ pub struct ReelRound {
     pub bet: Bet,
     pub base: Spin,
     pub free_spins: Vec<Spin>,
+    /// The hold-and-spin feature the base spin started (issue 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hold: Option<HoldAndSpin>,
     /// Total win of the round, in credits.
     pub win: u64,
 }
@@ -313,6 +325,19 @@ impl ReelGame {
             shown.fill(w);
         }
         shown
+    }
+
+    /// The symbol whose count in the window the game follows: the
+    /// scatter, or the hold-and-spin's bonus symbol (a game has at most
+    /// one of them).
+    pub fn counted_symbol(&self) -> Option<SymbolId> {
+        self.scatter.as_ref().map(|s| s.symbol).or(self.hold_and_spin.as_ref().map(|h| h.symbol))
+    }
+
+    /// Every cell of the window as (reel, row), reel by reel, top row
+    /// first: the hold-and-spin's cells in draw order.
+    pub fn cells(&self) -> Vec<(u8, u8)> {
+        (0..self.reels.len()).flat_map(|r| (0..self.rows_of(r)).map(move |row| (r as u8, row as u8))).collect()
     }
 
     /// The strips of a spin: free-game strips when given.
@@ -515,8 +540,17 @@ impl ReelGame {
             held = self.held_after(&spin);
             free_spins.push(spin);
         }
-        let win = base.win + free_spins.iter().map(|s| s.win).sum::<u64>();
-        Ok(ReelRound { bet, base, free_spins, win })
+        // Issue 50: the hold-and-spin feature, started by the base window.
+        let hold = match (&self.hold_and_spin, &tables.hold) {
+            (Some(rule), Some(t)) => {
+                let window = self.window(&base.stops, false);
+                let start: Vec<(u8, u8)> = self.cells().into_iter().filter(|&(r, row)| window[usize::from(r)][usize::from(row)] == rule.symbol).collect();
+                (start.len() >= usize::from(rule.trigger)).then(|| hold::play(rule, t, rng, &self.cells(), &start, bet.credits_per_line))
+            }
+            _ => None,
+        };
+        let win = base.win + free_spins.iter().map(|s| s.win).sum::<u64>() + hold.as_ref().map_or(0, |h| h.win);
+        Ok(ReelRound { bet, base, free_spins, hold, win })
     }
 }
 
@@ -526,6 +560,7 @@ impl ReelGame {
 pub struct StopTables {
     base: Vec<WeightTable>,
     free: Vec<WeightTable>,
+    hold: Option<hold::HoldTables>,
 }
 
 impl StopTables {
@@ -539,7 +574,8 @@ impl StopTables {
                 })
                 .collect()
         };
-        Ok(Self { base: build(game.strips(false))?, free: build(game.strips(true))? })
+        let hold = game.hold_and_spin.as_deref().map(hold::HoldTables::new).transpose()?;
+        Ok(Self { base: build(game.strips(false))?, free: build(game.strips(true))?, hold })
     }
 
     /// Draw one stop per reel.

@@ -48,6 +48,7 @@ fn game() -> ReelGame {
         ways: false,
         wild_multipliers: game_core::reels::WildMultipliers::Multiply,
         variant_of: None,
+        hold_and_spin: None,
     }
 }
 

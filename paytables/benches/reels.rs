@@ -103,6 +103,25 @@ fn ways(c: &mut Criterion) {
         }
     }
     g.bench_function("floresta-243 with a sticky wild (Markov chain)", |b| b.iter(|| paytables::reel_math::analyse(&sticky).unwrap()));
+    // Issue 50: the hold-and-spin chain of a 5×4 window (20 cells, three
+    // respins, six to start), every start count from 6 to 20, in exact
+    // rationals.
+    let rule = game_core::reels::HoldAndSpinRule {
+        symbol: 0,
+        trigger: 6,
+        respins: 3,
+        landing: (1, 30),
+        values: vec![
+            (game_core::reels::CashValue::Credits(25), 60),
+            (game_core::reels::CashValue::Credits(50), 25),
+            (game_core::reels::CashValue::Credits(125), 10),
+            (game_core::reels::CashValue::Mini, 3),
+            (game_core::reels::CashValue::Minor, 1),
+            (game_core::reels::CashValue::Major, 1),
+        ],
+        jackpots: game_core::reels::Jackpots { mini: 250, minor: 500, major: 2500, grand: 25000 },
+    };
+    g.bench_function("hold-and-spin chain, 5x4 window, 3 respins", |b| b.iter(|| paytables::hold_math::analyse(&rule, 20)));
     g.finish();
 }
 

@@ -63,7 +63,25 @@ pub struct CheckReport {
     pub top_award: Option<PrizeReport>,
     pub prizes: Vec<PrizeReport>,
     pub free_games: Option<FreeGamesReport>,
+    /// The hold-and-spin feature (issue 50).
+    pub hold_and_spin: Option<HoldReport>,
     pub odds_disclosure: Option<String>,
+}
+
+/// A hold-and-spin feature's exact figures, at the largest bet
+/// configuration (a ways game has one).
+#[derive(Clone, Debug, Serialize)]
+pub struct HoldReport {
+    pub trigger_one_in: f64,
+    pub rtp_percent: String,
+    /// Per feature: a full screen (the grand), 1 in this many.
+    pub full_screen_one_in: f64,
+    /// Per feature: the mean win in total bets.
+    pub mean_win_total_bets: f64,
+    /// Each part of the feature's RTP: (jackpot level or "credits", %).
+    pub rtp_levels: Vec<(String, String)>,
+    /// Per feature: P(N = n) for the final count of held cells, in %.
+    pub final_counts_percent: Vec<(usize, String)>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -202,6 +220,14 @@ pub fn check_with(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>,
         retrigger_rate: f(&fg.retrigger_rate),
         multiplier: game.free_games().map_or(1, |g| g.multiplier),
     });
+    let hold_and_spin = fig.hold.as_ref().zip(fig.configs.last()).map(|(h, c)| HoldReport {
+        trigger_one_in: 1.0 / f(&h.trigger_probability),
+        rtp_percent: pct(&c.rtp_hold),
+        full_screen_one_in: 1.0 / f(&h.full_screen),
+        mean_win_total_bets: f(&h.mean_win) / f64::from(c.lines),
+        rtp_levels: h.rtp_levels.iter().map(|(name, x)| (name.clone(), pct(x))).collect(),
+        final_counts_percent: h.final_counts.iter().enumerate().filter(|(_, p)| !p.is_zero()).map(|(n, p)| (n, pct(p))).collect(),
+    });
     let report = CheckReport {
         game: game.id.clone(),
         name: game.name.clone(),
@@ -214,6 +240,7 @@ pub fn check_with(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>,
         top_award: top,
         prizes: all.iter().map(report_prize).collect(),
         free_games,
+        hold_and_spin,
         odds_disclosure: odds_disclosure.map(str::to_owned),
     };
     Ok(Checked { report, figures: fig, refusals })
@@ -260,6 +287,14 @@ impl std::fmt::Display for CheckReport {
                 "free games: triggered 1 in {:.1} games, {:.3} games per trigger (retriggers {:.5} per game), wins ×{}",
                 fg.trigger_one_in, fg.mean_games_per_trigger, fg.retrigger_rate, fg.multiplier
             )?;
+        }
+        if let Some(h) = &self.hold_and_spin {
+            writeln!(
+                f,
+                "hold-and-spin (exact, a Markov chain): started 1 in {:.1} games, {}% of RTP; per feature a mean win of {:.2} total bets, a full screen 1 in {:.0}",
+                h.trigger_one_in, h.rtp_percent, h.mean_win_total_bets, h.full_screen_one_in
+            )?;
+            writeln!(f, "  RTP by part: {}", h.rtp_levels.iter().map(|(n, x)| format!("{n} {x}%")).collect::<Vec<_>>().join(", "))?;
         }
         Ok(())
     }

@@ -167,6 +167,10 @@ fn substitution_list(
                 KindSource::Scatter => {
                     e.at(at.clone(), format!("the wild {wild} substitutes {id:?}, the scatter: a scatter pays anywhere and is never substituted"))
                 }
+                KindSource::Bonus => e.at(
+                    at.clone(),
+                    format!("the wild {wild} substitutes {id:?}, the bonus symbol: it pays through the hold-and-spin feature and is never substituted"),
+                ),
             },
         }
     }
@@ -199,7 +203,7 @@ impl<'a> Problems<'a> {
         self.found.push(self.r.at(path, problem));
     }
 
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.found.len()
     }
 
@@ -242,7 +246,7 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         }
     }
     let mut symbols = Vec::new();
-    let (mut wilds, mut scatter_sym, mut expanding_wilds) = (Vec::new(), None, 0);
+    let (mut wilds, mut scatter_sym, mut expanding_wilds, mut bonus_sym) = (Vec::new(), None, 0, None);
     for (i, s) in p.symbols.iter().enumerate() {
         let at = root().field("symbols").index(i);
         let kind = match &s.kind {
@@ -280,6 +284,10 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
                     e.at(at.clone(), "only one scatter symbol is supported");
                 }
                 SymbolKind::Scatter
+            }
+            KindSource::Bonus => {
+                bonus_sym.get_or_insert(i as SymbolId);
+                SymbolKind::Bonus
             }
         };
         symbols.push(Symbol { id: s.id.clone(), name: s.name.clone(), kind });
@@ -383,6 +391,10 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
             e.at(at, "the scatter pays through `scatter.pays`, not on lines");
             continue;
         }
+        if Some(sym) == bonus_sym {
+            e.at(at, format!("the bonus symbol {:?} pays through the hold-and-spin feature, not in ways or lines", pay.symbol));
+            continue;
+        }
         if p.ways && wilds.contains(&sym) {
             e.at(at, format!("the wild {:?} never starts a way: in a ways game it pays only as the symbols it stands for", pay.symbol));
             continue;
@@ -437,6 +449,21 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         }
     }
 
+    // Issue 50: the hold-and-spin feature and its bonus symbol.
+    let hold_and_spin = match &p.hold_and_spin {
+        None => {
+            if let Some(b) = bonus_sym {
+                e.at(root().field("symbols").index(usize::from(b)), "a bonus symbol is declared but `hold_and_spin` is missing");
+            }
+            None
+        }
+        Some(h) => {
+            let base = reels.as_deref().filter(|r| r.len() == n && n <= MAX_REELS);
+            let most = base.zip(bonus_sym).map(|(strips, b)| max_scatters(strips, &reel_rows, b));
+            crate::hold_check::hold_and_spin(&mut e, p, h, &ids, bonus_sym, window_cells, most).map(Box::new)
+        }
+    };
+
     let scatter = match &p.scatter {
         None => None,
         Some(sc) => {
@@ -489,7 +516,6 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     if scatter_sym.is_some() && p.scatter.is_none() {
         e.at(root().field("scatter"), "a scatter symbol is declared but `scatter` is missing");
     }
-
     let bat = root().field("bet");
     if p.bet.lines.is_empty() || p.bet.credits_per_line.is_empty() {
         e.at(bat.clone(), "bet needs at least one line count and one credits-per-line value");
@@ -546,6 +572,7 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         ways: p.ways,
         wild_multipliers: p.wild_multipliers,
         variant_of: p.variant_of.clone(),
+        hold_and_spin,
     })
 }
 

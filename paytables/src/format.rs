@@ -76,6 +76,10 @@ pub struct ReelPaytable {
     /// ways games): `Multiply` (the default) or `Add`.
     #[serde(default)]
     pub wild_multipliers: game_core::reels::WildMultipliers,
+    /// The hold-and-spin feature (issue 50; a ways game without a
+    /// scatter): enough bonus symbols start respins with them held.
+    #[serde(default)]
+    pub hold_and_spin: Option<HoldAndSpinSource>,
     /// The odds disclosure shown with any prize rarer than 1 in
     /// 100,000,000 per game (GLI-11 §4.8.2); such a prize is refused without it.
     #[serde(default)]
@@ -124,6 +128,45 @@ pub enum KindSource {
         sticky: bool,
     },
     Scatter,
+    /// The hold-and-spin's bonus symbol (issue 50).
+    Bonus,
+}
+
+/// A hold-and-spin feature (issue 50; `game_core::reels::hold`).
+///
+/// ```ron
+/// hold_and_spin: Some((
+///     symbol: "PEARL",
+///     trigger: 6,                       // bonus symbols in the base window
+///     respins: 3,                       // given again by each respin that lands one
+///     landing: (bonus: 1, blank: 30),   // each free cell, each respin
+///     values: [(value: Credits(25), weight: 60), (value: Mini, weight: 3)],
+///     jackpots: (mini: 250, minor: 500, major: 2500, grand: 25000),
+/// )),
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HoldAndSpinSource {
+    pub symbol: String,
+    pub trigger: u8,
+    pub respins: u8,
+    pub landing: LandingSource,
+    pub values: Vec<CashValueSource>,
+    pub jackpots: game_core::reels::Jackpots,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LandingSource {
+    pub bonus: u64,
+    pub blank: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CashValueSource {
+    pub value: game_core::reels::CashValue,
+    pub weight: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -45,6 +45,12 @@ pub mod format;
 /// The strip generator: strips to an RTP, hit-frequency and SD target (issue 50).
 #[cfg(feature = "compiler")]
 pub mod generate;
+/// The checks of a hold-and-spin feature (issue 50).
+#[cfg(feature = "compiler")]
+mod hold_check;
+/// The exact mathematics of the hold-and-spin feature: a Markov chain (issue 50).
+#[cfg(feature = "compiler")]
+pub mod hold_math;
 #[cfg(feature = "compiler")]
 pub mod locate;
 #[cfg(feature = "compiler")]

@@ -194,6 +194,20 @@ pub fn write_par(game: &ReelGame, checked: &Checked, dir: &Path) -> Result<Vec<P
             fg.trigger_one_in, fg.mean_games_per_trigger, fg.retrigger_rate, fg.multiplier
         );
     }
+    if let Some(h) = &rep.hold_and_spin {
+        let _ = writeln!(
+            md,
+            "\n## Hold-and-spin\n\nExact, by a Markov chain over (cells held, respins left).\n\n- started 1 in {:.2} games; {}% of the RTP\n- per feature: mean win {:.4} total bets; a full screen (the grand) 1 in {:.1}\n\n| part | RTP % |\n|---|---:|",
+            h.trigger_one_in, h.rtp_percent, h.mean_win_total_bets, h.full_screen_one_in
+        );
+        for (name, x) in &h.rtp_levels {
+            let _ = writeln!(md, "| {name} | {x} |");
+        }
+        let _ = writeln!(md, "\n| cells held at the end | probability per feature % |\n|---:|---:|");
+        for (n, x) in &h.final_counts_percent {
+            let _ = writeln!(md, "| {n} | {x} |");
+        }
+    }
     let _ = writeln!(
         md,
         "\n## Reel strips\n\n| symbol | kind |{} \n|---|---|{}",

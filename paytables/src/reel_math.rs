@@ -495,11 +495,12 @@ struct Tally {
     combos: Vec<u16>,
 }
 
-/// The exact distribution of scatters the base game's window shows, each
-/// reel read through `ReelGame::reel_window` (its own rows; an expanding
-/// wild covers a scatter), in weight units.
+/// The exact distribution of scatters (or of a hold-and-spin's bonus
+/// symbols) the base game's window shows, each reel read through
+/// `ReelGame::reel_window` (its own rows; an expanding wild covers a
+/// scatter), in weight units.
 pub fn window_scatter_distribution(game: &ReelGame) -> Vec<u128> {
-    let scatter = game.scatter.as_ref().map(|s| s.symbol);
+    let scatter = game.counted_symbol();
     let mut dist = vec![1u128];
     for (reel, s) in game.reels.iter().enumerate() {
         let mut per = vec![0u128; game.rows_of(reel) + 1];
@@ -731,6 +732,8 @@ pub struct ConfigFigures {
     pub rtp_lines: BigRational,
     pub rtp_scatter: BigRational,
     pub rtp_free_games: BigRational,
+    /// The hold-and-spin feature's part (issue 50; zero without one).
+    pub rtp_hold: BigRational,
     /// None when the full cycle was too large to walk (see [`Method`]).
     pub hit_frequency: Option<BigRational>,
     /// Variance of the round's win, in units of the total bet squared.
@@ -809,6 +812,24 @@ pub struct ReelFigures {
     pub combo_hits: BTreeMap<(SymbolId, u8, u64), u128>,
     /// Scatter count → weight in the base cycle.
     pub scatter_distribution: Vec<u128>,
+    /// The hold-and-spin feature's figures (issue 50).
+    pub hold: Option<HoldFigures>,
+}
+
+/// A hold-and-spin feature's exact figures (issue 50; [`crate::hold_math`]).
+#[derive(Clone, Debug)]
+pub struct HoldFigures {
+    /// Probability that a base spin starts the feature.
+    pub trigger_probability: BigRational,
+    /// Given a start, P(N = n) for the final count of held cells.
+    pub final_counts: Vec<BigRational>,
+    /// Given a start, the probability of a full screen.
+    pub full_screen: BigRational,
+    /// Given a start, the mean win, per credit of the unit.
+    pub mean_win: BigRational,
+    /// The RTP part of each jackpot level's symbols (mini, minor, major,
+    /// grand), of the grand paid for a full screen, and of credit values.
+    pub rtp_levels: Vec<(String, BigRational)>,
 }
 
 /// A session of free games' moments, per bet configuration.
@@ -920,6 +941,10 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
         }
     };
 
+    // Issue 50: the hold-and-spin chain, by the count the base window
+    // shows (the counted symbol of `by_scatters`).
+    let hold = game.hold_and_spin.as_ref().map(|rule| (rule, crate::hold_math::analyse(rule, game.cells().len())));
+    let mut hold_figs = None;
     let mut figures = Vec::new();
     let mut free_figs = None;
     for (j, &l) in configs.iter().enumerate() {
@@ -929,9 +954,17 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
         let mut scatter_sum = BigRational::zero();
         let mut trigger_w = BigRational::zero();
         let mut games = BigRational::zero();
+        let mut e_hold = BigRational::zero();
         for (c, mo) in base.by_scatters[j].iter().enumerate() {
             if mo.weight == 0 {
                 continue;
+            }
+            if let Some(from) = hold.as_ref().and_then(|(_, h)| h.by_start.get(c)).and_then(Option::as_ref) {
+                // The base spin's win B and the feature's F are independent
+                // given the count: 2 E[B·F] + E[F²] for this count.
+                e_hold += rat(mo.weight) * &from.mean;
+                e2 += int(2) * rat(mo.sum) * &from.mean;
+                e2 += rat(mo.weight) * &from.second;
             }
             e1 += rat(mo.sum);
             e2 += rat(mo.sum_sq);
@@ -951,12 +984,18 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
                 }
             }
         }
-        let mean = (&e1 + &e_free) / &cycle;
+        let mean = (&e1 + &e_free + &e_hold) / &cycle;
         let second = &e2 / &cycle;
         let variance = (&second - &mean * &mean) / (&bet * &bet);
         let rtp_lines = rat(base.line_sum[j]) / &cycle / &bet;
         let rtp_scatter = &scatter_sum / &cycle / &bet;
         let rtp_free_games = &e_free / &cycle / &bet;
+        let rtp_hold = &e_hold / &cycle / &bet;
+        if let Some((rule, h)) = &hold
+            && j + 1 == configs.len()
+        {
+            hold_figs = Some(hold_figures(rule, h, &base.by_scatters[j], &cycle, &bet));
+        }
         if let Some((_, per)) = &free
             && j + 1 == configs.len()
             && !trigger_w.is_zero()
@@ -975,6 +1014,7 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
             rtp_lines,
             rtp_scatter,
             rtp_free_games,
+            rtp_hold,
             hit_frequency: (base.joint || method == Method::Ways).then(|| rat(base.hit_weight[j]) / &cycle),
             variance,
             max_base_win: base.joint.then(|| base.histogram[j].keys().next_back().copied().unwrap_or(0)),
@@ -983,7 +1023,65 @@ pub fn analyse_by(game: &ReelGame, method: Method, threads: usize, work: &Work) 
     }
     let scatter_distribution = window_scatter_distribution(game);
     let combo_any = if base.joint { base.combo_any } else { base.combo_line_max };
-    Ok(ReelFigures { method, cycle: base.cycle, configs: figures, free_games: free_figs, combo_any, combo_hits: base.combo_hits, scatter_distribution })
+    Ok(ReelFigures {
+        method,
+        cycle: base.cycle,
+        configs: figures,
+        free_games: free_figs,
+        combo_any,
+        combo_hits: base.combo_hits,
+        scatter_distribution,
+        hold: hold_figs,
+    })
+}
+
+/// The hold-and-spin's figures over the base cycle's start counts.
+fn hold_figures(
+    rule: &game_core::reels::HoldAndSpinRule,
+    h: &crate::hold_math::HoldMath,
+    by_count: &[Moments],
+    cycle: &BigRational,
+    bet: &BigRational,
+) -> HoldFigures {
+    use game_core::reels::CashValue;
+    let mut trigger = BigRational::zero();
+    let mut counts = vec![BigRational::zero(); h.cells + 1];
+    let (mut mean_win, mut held) = (BigRational::zero(), BigRational::zero());
+    for (c, mo) in by_count.iter().enumerate() {
+        let Some(from) = h.by_start.get(c).and_then(Option::as_ref) else { continue };
+        let w = rat(mo.weight);
+        trigger += &w;
+        for (n, p) in from.final_counts.iter().enumerate() {
+            counts[n] += &w * p;
+        }
+        mean_win += &w * &from.mean;
+        held += &w * &from.mean_count;
+    }
+    if trigger.is_zero() {
+        return HoldFigures { trigger_probability: trigger, final_counts: counts, full_screen: BigRational::zero(), mean_win, rtp_levels: vec![] };
+    }
+    let final_counts: Vec<BigRational> = counts.iter().map(|x| x / &trigger).collect();
+    let full_screen = final_counts[h.cells].clone();
+    let total = int(rule.values.iter().map(|v| v.1).sum());
+    // Per round: E[symbols of a value] = Σ_c P(c) E[N | c] × its share.
+    let per_round = |v: CashValue| -> BigRational {
+        let w = rule
+            .values
+            .iter()
+            .filter(|x| x.0 == v || matches!((x.0, v), (CashValue::Credits(_), CashValue::Credits(0))))
+            .map(|x| x.1 * rule.pay(x.0))
+            .sum::<u64>();
+        &held * int(w) / &total / cycle / bet
+    };
+    let rtp_levels = vec![
+        ("mini".to_owned(), per_round(CashValue::Mini)),
+        ("minor".to_owned(), per_round(CashValue::Minor)),
+        ("major".to_owned(), per_round(CashValue::Major)),
+        ("grand".to_owned(), per_round(CashValue::Grand)),
+        ("grand (full screen)".to_owned(), &trigger * &full_screen * int(rule.jackpots.grand) / cycle / bet),
+        ("credits".to_owned(), per_round(CashValue::Credits(0))),
+    ];
+    HoldFigures { trigger_probability: &trigger / cycle, final_counts, full_screen, mean_win: mean_win / &trigger, rtp_levels }
 }
 
 pub use crate::floor::decimal;

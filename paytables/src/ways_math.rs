@@ -75,7 +75,8 @@ struct Stop {
 }
 
 fn stops(game: &ReelGame, reel: usize, strip: &Strip) -> Vec<Stop> {
-    let scatter = game.scatter.as_ref().map(|s| s.symbol);
+    // The scatter, or a hold-and-spin's bonus symbol (issue 50).
+    let scatter = game.counted_symbol();
     let symbols = game.symbols.len();
     (0..strip.len())
         .filter(|&i| strip.weight(i) > 0)
@@ -307,11 +308,14 @@ fn hit_weight(game: &ReelGame, reels: &[Vec<Stop>], terms: &[Term], free: bool) 
         states = next;
     }
     let sc = game.scatter.as_ref();
+    // A round that starts the hold-and-spin feature is a hit.
+    let starts_hold = |c: usize| !free && game.hold_and_spin.as_ref().is_some_and(|h| c >= usize::from(h.trigger));
     let scatter_hit = |c: usize| {
-        sc.is_some_and(|s| {
-            s.pays.get(c).copied().unwrap_or(0) > 0
-                || s.free_games.as_ref().is_some_and(|f| (!free || f.retrigger) && f.awards.get(c).copied().unwrap_or(0) > 0)
-        })
+        starts_hold(c)
+            || sc.is_some_and(|s| {
+                s.pays.get(c).copied().unwrap_or(0) > 0
+                    || s.free_games.as_ref().is_some_and(|f| (!free || f.retrigger) && f.awards.get(c).copied().unwrap_or(0) > 0)
+            })
     };
     Ok(states.iter().filter(|&(&(alive, won, c), _)| won || alive & paid[n] != 0 || scatter_hit(c)).map(|(_, &w)| w).sum())
 }

@@ -28,14 +28,14 @@ fn three_sevens_trigger_with_the_exact_frequency() {
                 let stops = [a as u32, b as u32, c as u32];
                 let low = Bet { lines: 1, credits_per_line: 1 };
                 let spin = game.evaluate(&stops, low, false);
-                let round = ReelRound { bet: low, base: spin.clone(), free_spins: vec![], win: 0 };
+                let round = ReelRound { bet: low, base: spin.clone(), free_spins: vec![], hold: None, win: 0 };
                 if reels_hit(&game, &round, &any_bet) {
                     hits += w;
                     // Not at a lower bet when the trigger needs the maximum …
                     assert!(max_cpl == 1 || !reels_hit(&game, &round, &max_only));
                     // … and at the maximum bet it fires.
                     let max = Bet { lines: 1, credits_per_line: max_cpl };
-                    let round = ReelRound { bet: max, base: game.evaluate(&stops, max, false), free_spins: vec![], win: 0 };
+                    let round = ReelRound { bet: max, base: game.evaluate(&stops, max, false), free_spins: vec![], hold: None, win: 0 };
                     assert!(reels_hit(&game, &round, &max_only));
                 }
             }

@@ -62,6 +62,7 @@ pub fn paytable() -> ReelGame {
         ways: false,
         wild_multipliers: game_core::reels::WildMultipliers::Multiply,
         variant_of: None,
+        hold_and_spin: None,
     }
 }
 

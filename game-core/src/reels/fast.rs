@@ -23,6 +23,8 @@ pub struct FastReels<'a> {
     /// The sticky wild (issue 50): an expanding one, so a reel showing it
     /// shows it in its first cell.
     sticky: Option<SymbolId>,
+    /// The window's cells (the hold-and-spin's).
+    cells: usize,
     base: Layout,
     free: Layout,
 }
@@ -30,7 +32,8 @@ pub struct FastReels<'a> {
 struct Layout {
     /// `windows[reel][stop * rows + row]`.
     windows: Vec<Vec<SymbolId>>,
-    /// Scatters in each reel's window at each stop.
+    /// Scatters (or a hold-and-spin's bonus symbols) in each reel's
+    /// window at each stop.
     scatters: Vec<Vec<u8>>,
     /// For every stop combination of the first three reels, the lines that
     /// may pay: `candidates[(a·len1 + b)·len2 + c]`. A line left out pays
@@ -46,7 +49,7 @@ const MAX_CANDIDATE_TABLE: usize = 1 << 22;
 impl Layout {
     fn new(game: &ReelGame, strips: &[Strip]) -> Self {
         let rows = game.rows as usize;
-        let scatter = game.scatter.as_ref().map(|s| s.symbol);
+        let scatter = game.counted_symbol();
         let windows: Vec<Vec<SymbolId>> =
             strips.iter().enumerate().map(|(reel, s)| (0..s.len()).flat_map(|stop| game.reel_window(reel, s, stop)).collect()).collect();
         let scatters = windows
@@ -102,16 +105,18 @@ impl<'a> FastReels<'a> {
             pay1: game.pays.iter().map(|p| p.get(1).copied().unwrap_or(0)).collect(),
             reel_rows: std::array::from_fn(|r| game.rows_of(r)),
             sticky: game.sticky_wild(),
+            cells: (0..game.reels.len()).map(|r| game.rows_of(r)).sum(),
             base: Layout::new(game, game.strips(false)),
             free: Layout::new(game, game.strips(true)),
         }
     }
 
     /// One spin's line + scatter win per credit per line (before the free
-    /// multiplier), and the free games it awards; `held`, the reels a
-    /// sticky wild holds filled (issue 50), updated for the next free game.
+    /// multiplier), the free games it awards and the symbols counted
+    /// ([`ReelGame::counted_symbol`]); `held`, the reels a sticky wild
+    /// holds filled (issue 50), updated for the next free game.
     #[inline]
-    fn spin(&self, rng: &mut impl GameRng, lines: usize, free: bool, held: &mut u8) -> (u64, u32) {
+    fn spin(&self, rng: &mut impl GameRng, lines: usize, free: bool, held: &mut u8) -> (u64, u32, u8) {
         let g = self.game;
         let layout = if free { &self.free } else { &self.base };
         let tables = if free { &self.tables.free } else { &self.tables.base };
@@ -188,7 +193,7 @@ impl<'a> FastReels<'a> {
 
     /// Add the scatter pay and the free games awarded.
     #[inline]
-    fn scatter_part(&self, mut win: u64, scatters: u8, lines: usize, free: bool) -> (u64, u32) {
+    fn scatter_part(&self, mut win: u64, scatters: u8, lines: usize, free: bool) -> (u64, u32, u8) {
         let g = self.game;
         let mut awarded = 0;
         if let Some(sc) = &g.scatter {
@@ -199,22 +204,28 @@ impl<'a> FastReels<'a> {
                 awarded = f.awards.get(scatters as usize).copied().unwrap_or(0);
             }
         }
-        (win, awarded)
+        (win, awarded, scatters)
     }
 
     /// One whole round's win, in credits per credit per line.
     #[inline]
     pub fn round(&self, rng: &mut impl GameRng, lines: usize) -> u64 {
         let mut held = 0;
-        let (mut win, mut owed) = self.spin(rng, lines, false, &mut held);
+        let (mut win, mut owed, counted) = self.spin(rng, lines, false, &mut held);
         if owed > 0 {
             let mult = self.game.free_games().map_or(1, |f| f.multiplier);
             while owed > 0 {
                 owed -= 1;
-                let (w, a) = self.spin(rng, lines, true, &mut held);
+                let (w, a, _) = self.spin(rng, lines, true, &mut held);
                 win += w * mult;
                 owed += a;
             }
+        }
+        // Issue 50: the hold-and-spin feature, from the counts alone.
+        if let (Some(rule), Some(t)) = (&self.game.hold_and_spin, &self.tables.hold)
+            && counted >= rule.trigger
+        {
+            win += super::hold::pay_from_counts(rule, t, rng, self.cells, usize::from(counted));
         }
         win
     }

@@ -155,6 +155,7 @@ mod tests {
             ways: true,
             wild_multipliers: WildMultipliers::Multiply,
             variant_of: None,
+            hold_and_spin: None,
         }
     }
 

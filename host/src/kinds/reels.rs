@@ -137,6 +137,13 @@ impl GameKind for Reels {
         if free > 0 {
             c.push(WinComponent { label: format!("free games ({})", round.free_spins.len()), amount: free * denom });
         }
+        // Issue 50: the hold-and-spin's values, and the grand of a full screen.
+        if let Some(h) = &round.hold {
+            c.push(WinComponent { label: format!("hold & spin ({} held)", h.held().count()), amount: (h.win - h.grand_credits) * denom });
+            if h.full {
+                c.push(WinComponent { label: "grand jackpot (full screen)".into(), amount: h.grand_credits * denom });
+            }
+        }
         c
     }
 
@@ -174,15 +181,21 @@ impl GameKind for Reels {
             let games = if n == 1 { lang.t("jogo grátis") } else { lang.t("jogos grátis") };
             text.push_str(&format!(" +{n} {games}"));
         }
+        if let Some(h) = &round.hold {
+            text.push_str(&format!(" + {} ({})", lang.t("Hold & Spin"), h.held().count()));
+        }
         text
     }
 
     fn picture(&self, round: &ReelRound, lang: Lang) -> RoundPicture {
         let rows = self.grid(&round.base);
-        let caption = match round.free_spins.len() {
+        let mut caption = match round.free_spins.len() {
             0 => String::new(),
             n => format!("+{}", lang.count(n as u64, "jogo grátis", "jogos grátis")),
         };
+        if let Some(h) = &round.hold {
+            caption = format!("+{} · {} {}", lang.t("Hold & Spin"), h.held().count(), lang.t("retidos"));
+        }
         RoundPicture { scene: Scene::Reels { rows }, caption }
     }
 }
