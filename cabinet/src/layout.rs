@@ -249,17 +249,24 @@ pub fn glass_cells(row: Area, columns: usize) -> (Area, Vec<Area>) {
 }
 
 /// The game menu's tiles: up to ten games five to a row in large tiles;
-/// more (up to 21) seven to a row in compact ones, so that three rows still
-/// clear the denominations under them.
+/// up to 21 seven to a row in compact ones, so that three rows still
+/// clear the denominations under them; more (up to 32) eight to a row in
+/// four rows of small ones.
 const MENU_TILES_PER_ROW: usize = 5;
 const MENU_COMPACT_PER_ROW: usize = 7;
+const MENU_SMALL_PER_ROW: usize = 8;
 /// The most games the menu lays out.
-pub const MENU_MOST_GAMES: usize = 3 * MENU_COMPACT_PER_ROW;
+pub const MENU_MOST_GAMES: usize = 4 * MENU_SMALL_PER_ROW;
 
 /// The tile of game `i` of `n` in the game menu.
 pub fn menu_tile(i: usize, n: usize) -> Area {
-    let (per_row, w, h, gap, top) =
-        if n <= 2 * MENU_TILES_PER_ROW { (MENU_TILES_PER_ROW, 330.0, 210.0, 24.0, 80.0) } else { (MENU_COMPACT_PER_ROW, 240.0, 150.0, 14.0, 70.0) };
+    let (per_row, w, h, gap, top) = if n <= 2 * MENU_TILES_PER_ROW {
+        (MENU_TILES_PER_ROW, 330.0, 210.0, 24.0, 80.0)
+    } else if n <= 3 * MENU_COMPACT_PER_ROW {
+        (MENU_COMPACT_PER_ROW, 240.0, 150.0, 14.0, 70.0)
+    } else {
+        (MENU_SMALL_PER_ROW, 220.0, 120.0, 8.0, 56.0)
+    };
     let per_row = n.clamp(1, per_row);
     let (row, col) = (i / per_row, i % per_row);
     let in_row = (n - row * per_row).min(per_row) as f32;
@@ -463,7 +470,7 @@ mod tests {
     }
 
     #[test]
-    fn the_game_menu_holds_up_to_21_games_and_eight_denominations_apart_in_the_game_area() {
+    fn the_game_menu_holds_up_to_32_games_and_eight_denominations_apart_in_the_game_area() {
         let inside = |a: Area| a.x >= 0.0 && a.x + a.w <= WIDTH && a.y >= GAME.y && a.bottom() <= GAME.bottom();
         let apart = |a: Area, b: Area| a.x + a.w <= b.x || b.x + b.w <= a.x || a.bottom() <= b.y || b.bottom() <= a.y;
         for n in 1..=MENU_MOST_GAMES {

@@ -200,6 +200,94 @@ fn a_ways_game_shows_its_expanding_wild_and_frames_a_way_win() {
     rig.keep_screenshots("screen-ways", 3);
 }
 
+/// Hold-and-spin on the reels (issue 50): Pérolas do Dragão's first round
+/// on lab seed 154 starts the feature (a fresh machine's draws follow from
+/// the seed; the round itself is checked to be one). While it plays, the
+/// title band counts the respins left and the reels hold exactly the
+/// pearls of one of its steps, every other cell empty; once settled the
+/// last step stays: each pearl held drawn from its art with its value on
+/// it, the other cells empty, the total in the caption.
+#[test]
+fn a_hold_and_spin_round_holds_its_pearls_and_counts_its_respins() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    rig.set_lab_seed(154);
+    let cab = launch_with_a_note(&rig);
+    for _ in 0..menu_position("dragao-1024") {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let game = reel_game("dragao-1024");
+    let pearl = game.hold_and_spin.as_ref().unwrap().symbol as usize;
+    rig.key("space");
+    let mut during = Vec::new();
+    for _ in 0..14 {
+        std::thread::sleep(Duration::from_millis(300));
+        during.push(rig.shot());
+    }
+    rig.key("Return");
+    let r = the_round(&rig);
+    assert_eq!(r.game, "dragao-1024");
+    let round: ReelRound = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+    let h = round.hold.as_ref().expect("seed 154's first round on Pérolas do Dragão starts the feature");
+    // The cells held after each step (0: the start), and the respins left.
+    let mut steps: Vec<(Vec<(usize, usize)>, u8)> = vec![(h.start.iter().map(|c| (c.reel as usize, c.row as usize)).collect(), 3)];
+    for respin in &h.respins {
+        let mut cells = steps.last().unwrap().0.clone();
+        cells.extend(respin.landed.iter().map(|c| (c.reel as usize, c.row as usize)));
+        steps.push((cells, respin.left));
+    }
+    // What the reels show: the cells whose nearest art is the pearl's.
+    let pearls_shown = |shot: &std::path::Path| -> Vec<(usize, usize)> {
+        let seen = rig::symbols_on_screen(shot, &game);
+        let mut cells: Vec<(usize, usize)> = (0..5)
+            .flat_map(|reel| (0..4).map(move |row| (reel, row)))
+            .filter(|&(reel, row)| seen[reel][row].0 == pearl && seen[reel][row].1 <= rig::ART_DISTANCE * 2.0)
+            .collect();
+        cells.sort_unstable();
+        cells
+    };
+    let mut caught = 0;
+    for shot in &during {
+        let text = rig::text_beside(shot);
+        let Some(at) = text.find("Hold & Spin · ") else { continue };
+        let left: u8 = text[at + "Hold & Spin · ".len()..].split(' ').next().unwrap().parse().unwrap();
+        let shown = pearls_shown(shot);
+        let matches = steps.iter().any(|(cells, l)| {
+            let mut cells = cells.clone();
+            cells.sort_unstable();
+            *l == left && cells == shown
+        });
+        assert!(matches, "{}: {left} respins left and pearls at {shown:?}: no step of {steps:?}", shot.display());
+        caught += 1;
+    }
+    assert!(caught > 0, "no step of the feature was on the screen in {} shots", during.len());
+    std::thread::sleep(Duration::from_millis(500));
+    let shot = rig.shot();
+    let (last, _) = steps.last().unwrap();
+    let mut last = last.clone();
+    last.sort_unstable();
+    assert_eq!(pearls_shown(&shot), last, "the last step stays on the reels");
+    // The empty cells are the window's dark blue: far darker than a pearl.
+    let (width, pixels) = rig::shot_pixels(&shot);
+    for reel in 0..5 {
+        for row in 0..4 {
+            let b = rig::brightness(width, &pixels, rig::reel_cell_of(&game, reel, row));
+            if last.contains(&(reel, row)) {
+                assert!(b > 120.0, "a held pearl at {reel},{row} is dark ({b:.0})");
+            } else {
+                assert!(b < 80.0, "the empty cell {reel},{row} is drawn ({b:.0})");
+            }
+        }
+    }
+    let text = rig::text_beside(&shot);
+    assert!(text.contains("Hold & Spin · 0 RESPINS") || h.full, "{text}");
+    assert!(text.contains("TOTAL"), "{text}");
+    rig.shot_in_english();
+    stop(cab);
+    rig.keep_screenshots("screen-hold-and-spin", 3);
+}
+
 fn red_cards(hand: &[Card; 5]) -> usize {
     hand.iter().filter(|c| !c.is_joker() && c.is_red()).count()
 }
@@ -927,7 +1015,7 @@ fn game_menu_chooses_a_game_by_touch() {
     let (width, pixels) = rig::shot_pixels(&menu);
     // The shipped configuration's games, in its order.
     let ids = rig::menu_games();
-    assert_eq!(ids.len(), 21);
+    assert_eq!(ids.len(), 22);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
         let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));

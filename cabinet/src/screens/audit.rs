@@ -371,7 +371,8 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         (s.t("limiar de prémio acumulado"), cur.format(c.jackpot_threshold)),
                         (s.t("prémio máximo"), cur.format(c.max_win)),
                         (s.t("dígitos dos contadores"), c.meter_digits.to_string()),
-                        (s.t("jogos"), s.config().games.join(", ")),
+                        // Six ids to a line: the list stays inside the screen.
+                        (s.t("jogos"), s.config().games.chunks(6).map(|ids| ids.join(", ")).collect::<Vec<_>>().join(",\n")),
                         (s.t("retorno mínimo ao jogador"), format!("{} %", s.config().rtp_floor_percent)),
                         (s.t("jogo automático, no máximo"), s.lang().count(u64::from(s.config().autoplay_max), "jogada|game", "jogadas|games")),
                         (s.t("fim de sessão sem jogo"), format!("{} s", s.config().inactivity_timeout_s)),

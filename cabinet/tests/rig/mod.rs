@@ -57,6 +57,8 @@ pub struct Rig {
     pub x: Xvfb,
     /// The window's size at the last launch (for touches by the layout).
     size: std::cell::Cell<(f32, f32)>,
+    /// The lab seed the next launch passes (7 unless a test sets another).
+    seed: std::cell::Cell<u64>,
 }
 
 impl Rig {
@@ -68,7 +70,13 @@ impl Rig {
     pub fn with_config(edit: impl FnOnce(String) -> String) -> Rig {
         let dir = tempfile::tempdir().unwrap();
         test_config::write(dir.path(), &edit(test_config::text(dir.path())));
-        Rig { dir, x: Xvfb::start(), size: std::cell::Cell::new((1280.0, 720.0)) }
+        Rig { dir, x: Xvfb::start(), size: std::cell::Cell::new((1280.0, 720.0)), seed: std::cell::Cell::new(7) }
+    }
+
+    /// Launch the next time with lab seed `seed` (the draws of a fresh
+    /// machine follow from it).
+    pub fn set_lab_seed(&self, seed: u64) {
+        self.seed.set(seed);
     }
 
     /// The cabinet's log (its stderr, every run appended).
@@ -125,7 +133,7 @@ impl Rig {
     pub fn launch_sized(&self, w: u32, h: u32, extra: &[&str]) -> Child {
         self.size.set((w as f32, h as f32));
         let child = Command::new(env!("CARGO_BIN_EXE_cabinet"))
-            .args(["--windowed", "--size", &format!("{w}x{h}"), "--lab-seed", "7"])
+            .args(["--windowed", "--size", &format!("{w}x{h}"), "--lab-seed", &self.seed.get().to_string()])
             .args(extra)
             .arg("--config")
             .arg(self.dir.path().join("cabinet.ron"))

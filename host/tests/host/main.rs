@@ -14,6 +14,7 @@ mod blackjack_rounds;
 mod card_rounds;
 mod commands;
 mod dice_rounds;
+mod hold_rounds;
 mod overlays;
 mod production;
 mod progressives;

@@ -5,6 +5,7 @@
 //! (egui, over the reels).
 
 pub mod glass;
+mod hold;
 pub mod motion;
 pub mod view;
 
@@ -88,21 +89,29 @@ fn advance_reveal(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<
         return;
     }
     let spins = r.state.free_spins.len();
-    let spin_of = |k: usize| if k == 0 { &r.state.base } else { &r.state.free_spins[k - 1] };
+    // Issue 50: after the spins, the hold-and-spin's steps (its start and
+    // each respin), each shown for HOLD_STEP_S.
+    let last = spins + hold::steps(&r.state);
+    let spin_of = |k: usize| if k == 0 { &r.state.base } else { &r.state.free_spins[k.min(spins) - 1] };
     if reveal.hurry {
-        // Land the last spin now: its clock put at its landing.
-        let last = spin_of(spins);
-        reveal.spin = spins;
-        reveal.started = now - Motion::new(&game, last).rests_at();
+        // Land the last step now: a spin's clock put at its landing, a
+        // feature's step at its end.
+        reveal.spin = last;
+        reveal.started = now - if last > spins { hold::HOLD_STEP_S } else { Motion::new(&game, spin_of(spins)).rests_at() };
         s.revealed();
         return;
     }
-    let spin = spin_of(reveal.spin);
     // A free game waits for its win to be seen before the next spins; the
-    // last spin is revealed as its reels rest (its win goes to the meter).
-    let pause = if reveal.spin < spins { pause_after(spin) } else { 0.0 };
-    if now - reveal.started >= Motion::new(&game, spin).rests_at() + pause {
-        if reveal.spin < spins {
+    // last spin is revealed as its reels rest (its win goes to the meter);
+    // a feature's step stays HOLD_STEP_S.
+    let length = if reveal.spin > spins {
+        hold::HOLD_STEP_S
+    } else {
+        let spin = spin_of(reveal.spin);
+        Motion::new(&game, spin).rests_at() + if reveal.spin < last { pause_after(spin) } else { 0.0 }
+    };
+    if now - reveal.started >= length {
+        if reveal.spin < last {
             reveal.spin += 1;
             reveal.started = now;
         } else {
@@ -291,6 +300,34 @@ fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
             )));
         }
     }
+    // Issue 50: the hold-and-spin feature, its values and its jackpots.
+    if let Some(h) = &g.hold_and_spin {
+        b.push(Block::Heading(s.t("Hold & Spin").into()));
+        let bonus = g.symbols.get(usize::from(h.symbol)).map_or("", |x| s.lang().term(&x.name));
+        b.push(Block::Text(format!(
+            "{} {} × {bonus}. {} {}. {}",
+            s.t("Começa com"),
+            h.trigger,
+            s.t("Os símbolos de bónus ficam retidos, cada um com um valor ou um jackpot; as restantes posições giram sozinhas. Cada novo símbolo de bónus fica retido e repõe as rodadas. Rodadas"),
+            h.respins,
+            s.t("Paga a soma dos valores retidos; com todas as posições preenchidas paga também o jackpot GRANDE.")
+        )));
+        let values: Vec<String> = h
+            .values
+            .iter()
+            .filter_map(|(v, _)| match v {
+                game_core::reels::CashValue::Credits(c) => Some(c.to_string()),
+                _ => None,
+            })
+            .collect();
+        b.push(Block::Text(format!("{}: {}", s.t("Valores (créditos por crédito da unidade)"), values.join(", "))));
+        let j = h.jackpots;
+        let rows = [("MINI", j.mini), ("MENOR", j.minor), ("MAIOR", j.major), ("GRANDE", j.grand)]
+            .iter()
+            .map(|(name, pay)| vec![s.t(name).to_owned(), pay.to_string()])
+            .collect();
+        b.push(Block::Table { header: vec!["jackpot".into(), s.t("créditos por crédito da unidade").into()], rows });
+    }
     b
 }
 
@@ -308,5 +345,10 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Some(g) = s.games().iter().find_map(|g| g.rules::<Reels>().filter(|l| l.game.id == rec.game)) else { return false };
     paint_reels(ui, &g.game, &rec.deal.base, true);
     ui.label(format!("{} {} — {} {}", s.t("jogos grátis"), rec.deal.free_spins.len(), s.t("prémio total"), rec.deal.win));
+    // Issue 50: the hold-and-spin the round played, its pearls and its pay.
+    if let Some(h) = &rec.deal.hold {
+        let grand = if h.full { format!(" + {} {}", s.t("GRANDE"), h.grand_credits) } else { String::new() };
+        ui.label(format!("{}: {} {} · {} {}{grand}", s.t("Hold & Spin"), h.held().count(), s.t("retidos"), h.respins.len(), s.t("RESPINS"),));
+    }
     true
 }

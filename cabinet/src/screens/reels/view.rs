@@ -5,7 +5,8 @@
 //! multiple of the bet a big-win celebration. A ways game (issue 50)
 //! frames each winning symbol's cells in turn, its reels may be of their
 //! own heights (each centred in the window), and a landed expanding wild
-//! fills its reel. Everything here follows the round the host reports and
+//! fills its reel; a hold-and-spin plays step by step after the base spin
+//! (`hold`). Everything here follows the round the host reports and
 //! the time; nothing is decided.
 
 use bevy::prelude::*;
@@ -15,6 +16,7 @@ use game_host::round::Phase;
 use game_host::session::Session;
 
 use super::Reveal;
+use super::hold::{self, HoldView};
 use super::motion::Motion;
 use crate::SessionRes;
 use crate::layout::{self, Area};
@@ -75,8 +77,42 @@ struct Title;
 struct BigWin;
 
 pub fn add(app: &mut App) {
-    app.init_resource::<ReelStage>().add_systems(Update, (build_reel_stage, leave_the_window_to_the_reels, (move_reels, show_wins, celebrate_big_win)).chain());
+    app.init_resource::<ReelStage>()
+        .add_systems(Update, (build_reel_stage, leave_the_window_to_the_reels, (move_reels, show_wins, label_held_values, celebrate_big_win)).chain());
 }
+
+/// Issue 50: each held pearl's value on its cell while the feature is on
+/// the reels.
+fn label_held_values(
+    session: Res<SessionRes>,
+    reveal: Res<Reveal>,
+    time: Res<Time>,
+    stage: Res<ReelStage>,
+    mut labels: Query<(&CashLabel, &mut Text2d, &mut Visibility)>,
+) {
+    if stage.window.is_none() || labels.is_empty() {
+        return;
+    }
+    let Ok(s) = session.0.lock() else { return };
+    let Some(game) = reel_game(&s) else { return };
+    let shown = on_screen(&s, game, &reveal, time.elapsed_secs());
+    for (cell, mut text, mut visibility) in &mut labels {
+        let held = shown.hold.as_ref().and_then(|v| v.held.iter().find(|c| c.0 == cell.0 && c.1 == cell.1));
+        let Some(&(_, _, value, credits)) = held else {
+            visibility.set_if_neq(Visibility::Hidden);
+            continue;
+        };
+        let words = hold::label(&s, value, credits, shown.denom);
+        if text.0 != words {
+            text.0 = words;
+        }
+        visibility.set_if_neq(Visibility::Inherited);
+    }
+}
+
+/// A held pearl's value, written on its cell (issue 50).
+#[derive(Component)]
+struct CashLabel(usize, usize);
 
 /// The reel window is the reels' alone: the stage's backdrop is not drawn
 /// under it (the window's blue is the screen's clear colour).
@@ -164,6 +200,20 @@ pub(super) fn build_reel_stage(
         for k in 0..reels.saturating_sub(1) {
             root.spawn((Segment(k), Sprite::from_color(Color::WHITE, Vec2::new(1.0, 8.0)), Transform::default(), Visibility::Hidden));
         }
+        // Issue 50: a label per cell for the hold-and-spin's values.
+        if game.hold_and_spin.is_some() {
+            for reel in 0..reels {
+                for row in 0..game.rows_of(reel) {
+                    let (x, y) = cell_of(window, game, reel, row).centre();
+                    root.spawn((
+                        CashLabel(reel, row),
+                        stage::text(&fonts, "", (cell * 0.15).max(11.0), Color::srgb(0.55, 0.05, 0.05)),
+                        Transform::from_translation(stage::at(x, y + cell * 0.3, 6.0)),
+                        Visibility::Hidden,
+                    ));
+                }
+            }
+        }
         for reel in 0..reels {
             for row in 0..game.rows_of(reel) {
                 for side in 0..4 {
@@ -198,6 +248,9 @@ struct OnScreen {
     motion: Motion,
     t: f32,
     free_game: Option<(usize, usize)>,
+    /// The hold-and-spin's step on screen (issue 50): the reels at rest,
+    /// the pearls held in their cells.
+    hold: Option<HoldView>,
     /// The round's whole win and stake, in credits, and its denomination.
     win: u64,
     stake: u64,
@@ -210,16 +263,30 @@ fn on_screen(s: &Session, game: &ReelGame, reveal: &Reveal, now: f32) -> OnScree
     match s.round::<Reels>() {
         Some(r) => {
             let open = r.phase != Phase::Ended;
-            let spin = if open && reveal.spin > 0 { r.state.free_spins.get(reveal.spin - 1).unwrap_or(&r.state.base) } else { &r.state.base };
+            let spins = r.state.free_spins.len();
+            // Issue 50: past the spins, the feature's steps; a settled
+            // round with a feature keeps its last step on the reels.
+            let hold_step = match &r.state.hold {
+                Some(_) if open && reveal.spin > spins => Some(reveal.spin - spins - 1),
+                Some(h) if !open => Some(h.respins.len()),
+                _ => None,
+            };
+            let in_spins = hold_step.is_none() && open && reveal.spin > 0;
+            let spin = if in_spins { r.state.free_spins.get(reveal.spin - 1).unwrap_or(&r.state.base) } else { &r.state.base };
             // The round revealed on this screen: its own clock (a hurried
             // reveal moved it on to the landing); a round from before the
-            // screen began: at rest.
-            let t = if reveal.round == Some(r.id) { now - reveal.started } else { AT_REST };
+            // screen began: at rest. A feature's step: at rest, its clock
+            // counting from the step's start.
+            let motion = Motion::new(game, spin);
+            let own = if reveal.round == Some(r.id) { now - reveal.started } else { AT_REST };
+            let t = if hold_step.is_some() { motion.rests_at() + own } else { own };
+            let respins = game.hold_and_spin.as_ref().map_or(0, |rule| rule.respins);
             OnScreen {
-                motion: Motion::new(game, spin),
+                motion,
                 spin: spin.clone(),
                 t,
-                free_game: (open && reveal.spin > 0).then_some((reveal.spin, r.state.free_spins.len())),
+                free_game: in_spins.then_some((reveal.spin, spins)),
+                hold: hold_step.and_then(|k| r.state.hold.as_ref().map(|h| HoldView::at(h, respins, k))),
                 win: r.state.win,
                 stake: r.state.bet.total_credits(),
                 denom: r.denom,
@@ -232,7 +299,7 @@ fn on_screen(s: &Session, game: &ReelGame, reveal: &Reveal, now: f32) -> OnScree
             spin.way_wins.clear();
             spin.scatter_win = 0;
             spin.free_games_awarded = 0;
-            OnScreen { motion: Motion::new(game, &spin), spin, t: AT_REST, free_game: None, win: 0, stake: 1, denom: s.denom() }
+            OnScreen { motion: Motion::new(game, &spin), spin, t: AT_REST, free_game: None, hold: None, win: 0, stake: 1, denom: s.denom() }
         }
     }
 }
@@ -272,6 +339,15 @@ fn move_reels(
             _ if landed => game.reel_window(reel, strip, first).get(k).copied().unwrap_or_else(|| strip.at(first, k)),
             _ => strip.at(first, k),
         } as usize;
+        // The hold-and-spin's step: the pearls held, every other cell empty.
+        let symbol = match (&shown.hold, &game.hold_and_spin) {
+            (Some(view), Some(rule)) if k < game.rows_of(reel) && view.holds(reel, k) => usize::from(rule.symbol),
+            (Some(_), _) => {
+                visibility.set_if_neq(Visibility::Hidden);
+                continue;
+            }
+            _ => symbol,
+        };
         // The reel's own column: a shorter reel is centred in the window.
         let column = cell_of(window, game, reel, 0);
         let (column_top, column_bottom) = (column.y, column.y + game.rows_of(reel) as f32 * cell);
@@ -340,7 +416,7 @@ fn show_wins(
     let Some(game) = reel_game(&s) else { return };
     let shown = on_screen(&s, game, &reveal, time.elapsed_secs());
     let since = shown.t - shown.motion.rests_at();
-    let wins = wins_of(&shown.spin);
+    let wins = if shown.hold.is_some() { Vec::new() } else { wins_of(&shown.spin) };
     let current = (since >= 0.0 && !wins.is_empty()).then(|| &wins[((since / WIN_SHOW_S) as usize) % wins.len()]);
     let centre = |reel: usize, row: usize| -> (f32, f32) { cell_of(window, game, reel, row).centre() };
     let shown_window = game.window_held(&shown.spin.stops, shown.spin.free, shown.spin.held);
@@ -388,6 +464,12 @@ fn show_wins(
         }
         None => {}
     }
+    // Issue 50: the feature's step frames the cells it landed, its total.
+    if let Some(view) = &shown.hold {
+        framed.clone_from(&view.landed);
+        colour = LINE_COLOURS[0];
+        text = view.caption(&s, shown.denom);
+    }
     for (seg, mut sprite, mut transform, mut visibility) in &mut segments {
         let (Some(a), Some(b)) = (points.get(seg.0), points.get(seg.0 + 1)) else {
             visibility.set_if_neq(Visibility::Hidden);
@@ -426,7 +508,10 @@ fn show_wins(
     if let Ok(mut v) = band.single_mut() {
         v.set_if_neq(if text.is_empty() { Visibility::Hidden } else { Visibility::Inherited });
     }
-    let heading = shown.free_game.map(|(k, n)| format!("{} {k}/{n}", s.t("JOGO GRÁTIS"))).unwrap_or_default();
+    let heading = match &shown.hold {
+        Some(view) => view.heading(&s),
+        None => shown.free_game.map(|(k, n)| format!("{} {k}/{n}", s.t("JOGO GRÁTIS"))).unwrap_or_default(),
+    };
     if let Ok(mut t) = title.single_mut()
         && t.0 != heading
     {
@@ -454,7 +539,8 @@ fn celebrate_big_win(
     let now = time.elapsed_secs();
     let shown = on_screen(&s, game, &reveal, now);
     let multiple = u64::from(s.config().big_win_multiple);
-    let last_spin = shown.free_game.is_none_or(|(k, n)| k == n);
+    let last_spin = shown.free_game.is_none_or(|(k, n)| k == n)
+        && s.round::<Reels>().is_none_or(|r| r.state.hold.is_none() || shown.hold.as_ref().is_some_and(|v| v.grand.is_some() || v.left == 0));
     let since = shown.t - shown.motion.rests_at();
     let big = multiple > 0 && shown.win >= multiple.saturating_mul(shown.stake.max(1)) && last_spin && (0.0..BIG_WIN_S).contains(&since);
     if !big {
