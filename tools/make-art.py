@@ -365,6 +365,11 @@ def symbol(shape, fill, mark="", ink="#ffffff"):
                   '<rect x="40" y="206" width="176" height="16" fill="#b8860b"/>',
         "dragon-pearl": '<circle cx="128" cy="128" r="96" fill="#f6d24a" stroke="#b8860b" stroke-width="8"/><circle cx="128" cy="128" r="64" fill="#f7f3ea" stroke="#c9c2b0" stroke-width="5"/>'
                         '<circle cx="104" cy="104" r="16" fill="#ffffff"/>',
+        # Minas de Ouro (issue 50).
+        "ruby": '<path d="M128 36 L206 104 L128 220 L50 104 Z" fill="#d41e2a" stroke="#7a0a10" stroke-width="6"/><path d="M50 104 L206 104 M128 36 L98 104 L128 220 L158 104 Z" stroke="#ff8a8a" stroke-width="4" fill="none"/>',
+        "emerald": '<path d="M92 40 L164 40 L210 86 L210 170 L164 216 L92 216 L46 170 L46 86 Z" fill="#1e9c4a" stroke="#0a4a1e" stroke-width="6"/><rect x="86" y="80" width="84" height="96" fill="#5fd48a" stroke="#0a4a1e" stroke-width="4"/>',
+        "diamond": '<path d="M70 56 L186 56 L226 104 L128 218 L30 104 Z" fill="#bfe8ff" stroke="#3a7ab8" stroke-width="6"/><path d="M30 104 L226 104 M70 56 L98 104 L128 218 L158 104 L186 56 M98 104 L128 56 L158 104" stroke="#3a7ab8" stroke-width="4" fill="none"/>',
+        "pickaxe": '<path d="M40 96 Q128 20 216 96 Q128 60 40 96 Z" fill="#9aa3ad" stroke="#3a3a4a" stroke-width="6"/><rect x="116" y="62" width="24" height="160" rx="8" fill="#8b5a2b" stroke="#4a2a10" stroke-width="5" transform="rotate(18 128 140)"/>',
         "royal": "",
     }
     mark_svg = glyphs(mark, 128 - text_width(mark, 150) / 2, 53, 150, ink, 2.8) if mark else ""
@@ -453,6 +458,16 @@ def main():
         write(f"games/dragao-1024/symbols/{sym}.svg", symbol(shape, "#000000"))
     write("games/dragao-1024/logo.svg", logo("#7a0a10", '<circle cx="300" cy="150" r="80" fill="#f6d24a" stroke="#b8860b" stroke-width="8"/><circle cx="300" cy="150" r="52" fill="#f7f3ea"/>'
                                           '<path d="M80 230 Q200 120 300 230 T520 230" stroke="#1e8c3a" stroke-width="22" fill="none"/>'))
+    # Minas de Ouro's (issue 50): the royals in the mine's inks, the gems
+    # and the pickaxe as pictures.
+    mine = {"9": "#5a3a1a", "10": "#1f5fbf", "J": "#8a3a0f", "Q": "#6a2d91", "K": "#b8860b", "A": "#c8102e"}
+    for sym, ink in mine.items():
+        write(f"games/minas-cascata/symbols/{sym}.svg", symbol("royal", "#000000", sym, ink))
+    for sym, shape in {"RU": "ruby", "ES": "emerald", "DI": "diamond", "PI": "pickaxe"}.items():
+        write(f"games/minas-cascata/symbols/{sym}.svg", symbol(shape, "#000000"))
+    write("games/minas-cascata/logo.svg", logo("#5a3a1a", '<path d="M120 250 L220 110 L300 190 L380 90 L480 250 Z" fill="#6b4a2a"/>'
+                                            '<path d="M260 150 L300 110 L340 150 L300 200 Z" fill="#bfe8ff" stroke="#3a7ab8" stroke-width="5"/>'
+                                            '<path d="M190 200 L220 170 L250 200 L220 235 Z" fill="#d41e2a"/><path d="M360 205 L385 180 L410 205 L385 235 Z" fill="#1e9c4a"/>'))
     # Logos: an emblem per game (its name is set by the screen, in the
     # player's language).
     write("games/classic-sevens/logo.svg", logo("#8a0f1e", glyphs("777", 150, 70, 160, "#f6d24a", 3.0)))

@@ -160,7 +160,10 @@ mod tests {
     #[test]
     fn every_file_the_shipped_games_need_is_there_and_draws() {
         let games = shipped_reel_games();
-        assert_eq!(games.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(), ["classic-sevens", "dragao-1024", "floresta-243", "ocean-treasure"]);
+        assert_eq!(
+            games.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(),
+            ["classic-sevens", "dragao-1024", "floresta-243", "minas-cascata", "ocean-treasure"]
+        );
         let mut names = shared();
         for (id, symbols) in &games {
             assert!(!symbols.is_empty());
@@ -186,8 +189,8 @@ mod tests {
         ] {
             names.extend(for_game(id, &[]));
         }
-        // 54 cards, 6 chips, 10 tables, wheels and scenes, 6 dice, 10 buttons, 19 logos, 7 + 11 + 11 + 10 symbols.
-        assert_eq!(names.len(), 54 + 6 + 10 + 6 + 10 + 19 + 7 + 11 + 11 + 10);
+        // 54 cards, 6 chips, 10 tables, wheels and scenes, 6 dice, 10 buttons, 20 logos, 7 + 11 + 11 + 10 + 10 symbols.
+        assert_eq!(names.len(), 54 + 6 + 10 + 6 + 10 + 20 + 7 + 11 + 11 + 10 + 10);
         assert_eq!(check(&names), Vec::<ArtError>::new());
         // Every file is drawn in the kit's own colours, not blank: a card
         // face at its screen size has ink and paper.

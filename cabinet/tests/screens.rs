@@ -288,6 +288,61 @@ fn a_hold_and_spin_round_holds_its_pearls_and_counts_its_respins() {
     rig.keep_screenshots("screen-hold-and-spin", 3);
 }
 
+/// Cascades on the reels (issue 50): Minas de Ouro played until a cascade
+/// that pays has been seen. While a round cascades, each shot whose title
+/// band names a cascade shows that cascade's committed window, drawn from
+/// the art, with its multiplier; once settled, the last cascade's window
+/// stays on the reels.
+#[test]
+fn a_cascade_round_shows_each_window_after_the_fall() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    for _ in 0..menu_position("minas-cascata") {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let game = reel_game("minas-cascata");
+    let mut seen_paying = false;
+    for _ in 0..25 {
+        if seen_paying {
+            break;
+        }
+        rig.key("space");
+        let mut during = Vec::new();
+        for _ in 0..12 {
+            std::thread::sleep(Duration::from_millis(400));
+            during.push(rig.shot());
+        }
+        rig.key("Return");
+        let r = the_round(&rig);
+        assert_eq!(r.game, "minas-cascata");
+        let round: ReelRound = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+        let window_is = |shot: &std::path::Path, window: &[Vec<u8>]| {
+            let seen = rig::symbols_on_screen(shot, &game);
+            seen.iter().zip(window).all(|(cells, want)| cells.iter().zip(want).all(|(&(got, d), &w)| got == usize::from(w) && d <= rig::ART_DISTANCE))
+        };
+        for shot in &during {
+            let text = rig::text_beside(shot);
+            let Some(at) = text.find("CASCATA ") else { continue };
+            let k: usize = text[at + "CASCATA ".len()..].split(' ').next().unwrap().parse().unwrap();
+            let c = &round.base.cascades[k - 1];
+            assert!(text.contains(&format!("CASCATA {k} · ×{}", c.multiplier)), "{text}");
+            assert!(window_is(shot, &c.window), "{}: cascade {k}'s window {:?} is not on the reels", shot.display(), c.window);
+            seen_paying |= c.win > 0;
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let settled = rig.shot();
+        match round.base.cascades.last() {
+            Some(last) => assert!(window_is(&settled, &last.window), "the last cascade's window does not stay"),
+            None => rig::shows_stops(&settled, &game, &round.base.stops).unwrap(),
+        }
+    }
+    assert!(seen_paying, "no paying cascade seen in 25 rounds");
+    stop(cab);
+    rig.keep_screenshots("screen-cascades", 3);
+}
+
 fn red_cards(hand: &[Card; 5]) -> usize {
     hand.iter().filter(|c| !c.is_joker() && c.is_red()).count()
 }
@@ -1015,7 +1070,7 @@ fn game_menu_chooses_a_game_by_touch() {
     let (width, pixels) = rig::shot_pixels(&menu);
     // The shipped configuration's games, in its order.
     let ids = rig::menu_games();
-    assert_eq!(ids.len(), 22);
+    assert_eq!(ids.len(), 23);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
         let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));

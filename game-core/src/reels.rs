@@ -21,9 +21,11 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::double_up::DoubleUpRule;
 
+pub mod cascade;
 mod fast;
 pub mod hold;
 pub mod ways;
+pub use cascade::{Cascade, CascadeRule};
 pub use fast::FastReels;
 pub use hold::{CashValue, HoldAndSpin, HoldAndSpinRule, Jackpots};
 pub use ways::WayWin;
@@ -171,6 +173,9 @@ pub struct ReelGame {
     /// a scatter).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hold_and_spin: Option<Box<HoldAndSpinRule>>,
+    /// Cascades (issue 50, [`cascade`]; ways games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cascade: Option<CascadeRule>,
 }
 
 /// How the multipliers of the wilds in one way combine (issue 50).
@@ -247,6 +252,9 @@ pub struct Spin {
     /// 50), a bit per reel: they do not spin.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub held: u8,
+    /// The cascades that followed the spin's window (issue 50).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cascades: Vec<Cascade>,
     /// Line and scatter wins, with the free-game multiplier applied.
     pub win: u64,
 }
@@ -483,7 +491,13 @@ impl ReelGame {
         let mut line_wins = Vec::new();
         let mut way_wins = Vec::new();
         let window = self.window_held(stops, free, held);
-        if self.ways {
+        let mut cascades = Vec::new();
+        if self.ways && self.cascade.is_some() {
+            // Issue 50: the window's wins and the cascades after them.
+            let (first, more) = self.cascades(self.strips(free), stops, bet.credits_per_line * mult);
+            way_wins = first;
+            cascades = more;
+        } else if self.ways {
             for (symbol, count, ways, pay) in self.way_pays(|r, row| window[r][row]) {
                 way_wins.push(WayWin { symbol, count, ways, win: pay * bet.credits_per_line * mult });
             }
@@ -506,8 +520,11 @@ impl ReelGame {
                 (pay * bet.total_credits() * mult, awarded)
             }
         };
-        let win = line_wins.iter().map(|w| w.win).sum::<u64>() + way_wins.iter().map(|w| w.win).sum::<u64>() + scatter_win;
-        Spin { free, stops: stops.to_vec(), line_wins, way_wins, scatter_count, scatter_win, free_games_awarded, held, win }
+        let win = line_wins.iter().map(|w| w.win).sum::<u64>()
+            + way_wins.iter().map(|w| w.win).sum::<u64>()
+            + cascades.iter().map(|c| c.win).sum::<u64>()
+            + scatter_win;
+        Spin { free, stops: stops.to_vec(), line_wins, way_wins, scatter_count, scatter_win, free_games_awarded, held, cascades, win }
     }
 
     pub fn free_games(&self) -> Option<&FreeGamesRule> {

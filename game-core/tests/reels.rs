@@ -49,6 +49,7 @@ fn game() -> ReelGame {
         wild_multipliers: game_core::reels::WildMultipliers::Multiply,
         variant_of: None,
         hold_and_spin: None,
+        cascade: None,
     }
 }
 

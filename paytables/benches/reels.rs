@@ -122,6 +122,14 @@ fn ways(c: &mut Criterion) {
         jackpots: game_core::reels::Jackpots { mini: 250, minor: 500, major: 2500, grand: 25000 },
     };
     g.bench_function("hold-and-spin chain, 5x4 window, 3 respins", |b| b.iter(|| paytables::hold_math::analyse(&rule, 20)));
+    // Issue 50: the shipped hold-and-spin game whole (1,024 ways and the
+    // chain), and the shipped cascade game's full cycle (3.2 million stop
+    // combinations, each cascade played).
+    let dragao = paytables::load(&sample("dragao-1024.ron")).unwrap();
+    g.bench_function("dragao-1024 (1,024 ways, hold-and-spin)", |b| b.iter(|| paytables::reel_math::analyse(&dragao).unwrap()));
+    let minas = paytables::load(&sample("minas-cascata.ron")).unwrap();
+    g.sample_size(10);
+    g.bench_function("minas-cascata (243 ways, cascades, full cycle)", |b| b.iter(|| paytables::reel_math::analyse(&minas).unwrap()));
     g.finish();
 }
 

@@ -262,6 +262,12 @@ impl std::fmt::Display for CheckReport {
                 "ways pays: RTP, its parts, SD, the hit frequency and each prize's odds exact over the full cycle (generating functions over the reels); the largest base win and the win distribution are not computed; \"lines\" is the ways bet's cost in credits"
             )?;
         }
+        if self.method == Method::Cascade {
+            writeln!(
+                f,
+                "cascades: every stop combination walked with its whole cascade (game-core's rule): RTP, its parts, SD, the hit frequency, the largest win and the win distribution exact; \"lines\" is the ways bet's cost in credits"
+            )?;
+        }
         writeln!(f, "{:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>10}", "lines", "RTP %", "lines %", "scatter %", "free %", "hit %", "SD", "max base")?;
         for c in &self.configs {
             writeln!(

@@ -516,6 +516,8 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
     if scatter_sym.is_some() && p.scatter.is_none() {
         e.at(root().field("scatter"), "a scatter symbol is declared but `scatter` is missing");
     }
+    // Issue 50: cascades.
+    let cascade = p.cascade.as_ref().and_then(|c| crate::cascade_check::cascade(&mut e, p, c));
     let bat = root().field("bet");
     if p.bet.lines.is_empty() || p.bet.credits_per_line.is_empty() {
         e.at(bat.clone(), "bet needs at least one line count and one credits-per-line value");
@@ -573,6 +575,7 @@ pub fn validate(r: &Reporter<'_>, p: &ReelPaytable) -> Result<ReelGame, Paytable
         wild_multipliers: p.wild_multipliers,
         variant_of: p.variant_of.clone(),
         hold_and_spin,
+        cascade,
     })
 }
 

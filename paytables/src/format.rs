@@ -80,6 +80,10 @@ pub struct ReelPaytable {
     /// scatter): enough bonus symbols start respins with them held.
     #[serde(default)]
     pub hold_and_spin: Option<HoldAndSpinSource>,
+    /// Cascades (issue 50; a ways game): winning symbols removed, the
+    /// rest falling, the strip filling from above, the multiplier rising.
+    #[serde(default)]
+    pub cascade: Option<CascadeSource>,
     /// The odds disclosure shown with any prize rarer than 1 in
     /// 100,000,000 per game (GLI-11 §4.8.2); such a prize is refused without it.
     #[serde(default)]
@@ -153,6 +157,20 @@ pub struct HoldAndSpinSource {
     pub landing: LandingSource,
     pub values: Vec<CashValueSource>,
     pub jackpots: game_core::reels::Jackpots,
+}
+
+/// Cascades (issue 50; `game_core::reels::cascade`).
+///
+/// ```ron
+/// cascade: Some((multipliers: [1, 2, 3, 5], max_cascades: 20)),
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CascadeSource {
+    /// The spin's own window's multiplier, then one per cascade; the last
+    /// repeats.
+    pub multipliers: Vec<u64>,
+    pub max_cascades: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

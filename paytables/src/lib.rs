@@ -26,6 +26,12 @@ pub mod baccarat;
 pub mod bingo;
 #[cfg(feature = "compiler")]
 pub mod blackjack;
+/// The checks of a cascade rule (issue 50).
+#[cfg(feature = "compiler")]
+mod cascade_check;
+/// The exact mathematics of a cascade game: its full cycle walked (issue 50).
+#[cfg(feature = "compiler")]
+pub mod cascade_math;
 #[cfg(feature = "compiler")]
 pub mod check;
 #[cfg(feature = "compiler")]

@@ -782,6 +782,10 @@ pub enum Method {
     /// full cycle by generating functions; the win histogram is not
     /// computed.
     Ways,
+    /// A cascade game (issue 50; [`crate::cascade_math`]): the full
+    /// cycle walked, each spin's whole cascade played by game-core: every
+    /// figure exact, the hit frequency and the win distribution included.
+    Cascade,
 }
 
 /// Window combinations ([`work_size`]) up to which `analyse` walks the full
@@ -791,6 +795,9 @@ pub const FULL_CYCLE_LIMIT: u128 = 20_000_000;
 
 /// The method `analyse` uses for `game`.
 pub fn method_for(game: &ReelGame) -> Method {
+    if game.cascade.is_some() {
+        return Method::Cascade;
+    }
     if game.ways {
         return Method::Ways;
     }
@@ -880,6 +887,7 @@ fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], free: bool, 
         Method::FullCycle => enumerate_on(game, strips, configs, free, threads, work),
         Method::SymbolCounts => crate::reel_counts::spin_by_counts(game, strips, configs, threads, work).map(SpinStats::from),
         Method::Ways => crate::ways_math::spin_stats(game, strips, configs, free),
+        Method::Cascade => crate::cascade_math::spin_stats(game, strips, configs, threads),
     }
 }
 

@@ -63,6 +63,7 @@ pub fn paytable() -> ReelGame {
         wild_multipliers: game_core::reels::WildMultipliers::Multiply,
         variant_of: None,
         hold_and_spin: None,
+        cascade: None,
     }
 }
 

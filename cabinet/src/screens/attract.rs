@@ -189,7 +189,7 @@ mod tests {
         let config = test_config::config(dir.path(), "");
         let s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).unwrap();
         let needed = crate::art::needed(&s);
-        assert_eq!(s.games().len(), 22);
+        assert_eq!(s.games().len(), 23);
         let mut seen: Vec<(String, Vec<String>)> = Vec::new();
         for (i, g) in s.games().iter().enumerate() {
             let art = glimpse_art(&s, i);

@@ -99,8 +99,12 @@ fn show_game_menu(
                 menu.spawn((Sprite { image: logo, custom_size: Some(Vec2::new(l.w, l.h)), ..default() }, Transform::from_translation(stage::at(lx, ly, 22.0))));
                 // Compact tiles (more than ten games) take smaller text.
                 let small = (a.w / 330.0).min(1.0);
+                // A long name in a small tile takes smaller text still, so
+                // that it stays inside its tile (about 0.6 em a letter).
+                let title = g.title(s.lang());
+                let fits = (a.w - 16.0) / (0.6 * title.chars().count().max(1) as f32);
                 menu.spawn((
-                    stage::text(&fonts, g.title(s.lang()), 24.0 * small, Color::WHITE),
+                    stage::text(&fonts, title, (24.0 * small).min(fits).max(11.0), Color::WHITE),
                     Transform::from_translation(stage::at(tx, a.bottom() - 34.0, 22.0)),
                 ));
                 menu.spawn((

@@ -135,6 +135,14 @@ impl<'a> FastReels<'a> {
         }
         let mut syms = [0 as SymbolId; MAX_REELS];
         let mut win = 0u64;
+        if g.ways && g.cascade.is_some() {
+            // Issue 50: a cascade game's spin through the one rule of
+            // `cascade` (no new draws: it follows from the stops).
+            let stops: Vec<u32> = (0..n).map(|r| (stops[r] / self.reel_rows[r].max(1)) as u32).collect();
+            let (first, more) = g.cascades(g.strips(free), &stops, 1);
+            win = first.iter().map(|w| w.win).sum::<u64>() + more.iter().map(|c| c.win).sum::<u64>();
+            return self.scatter_part(win, scatters, lines, free);
+        }
         if g.ways {
             match self.sticky.filter(|_| free) {
                 // A filled reel shows the sticky wild on its every cell.

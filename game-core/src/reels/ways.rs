@@ -156,6 +156,7 @@ mod tests {
             wild_multipliers: WildMultipliers::Multiply,
             variant_of: None,
             hold_and_spin: None,
+            cascade: None,
         }
     }
 

@@ -130,6 +130,15 @@ impl GameKind for Reels {
         for w in &round.base.way_wins {
             c.push(WinComponent { label: format!("{} ways {}×{}", w.ways, w.count, w.symbol), amount: w.win * denom });
         }
+        // Issue 50: each cascade's wins, at its multiplier.
+        for (k, cascade) in round.base.cascades.iter().enumerate() {
+            for w in &cascade.way_wins {
+                c.push(WinComponent {
+                    label: format!("cascade {} ×{}: {} ways {}×{}", k + 1, cascade.multiplier, w.ways, w.count, w.symbol),
+                    amount: w.win * denom,
+                });
+            }
+        }
         if round.base.scatter_win > 0 {
             c.push(WinComponent { label: "scatter".into(), amount: round.base.scatter_win * denom });
         }
@@ -184,6 +193,9 @@ impl GameKind for Reels {
         if let Some(h) = &round.hold {
             text.push_str(&format!(" + {} ({})", lang.t("Hold & Spin"), h.held().count()));
         }
+        if !round.base.cascades.is_empty() {
+            text.push_str(&format!(" +{}", lang.count(round.base.cascades.len() as u64, "cascata", "cascatas")));
+        }
         text
     }
 
@@ -195,6 +207,9 @@ impl GameKind for Reels {
         };
         if let Some(h) = &round.hold {
             caption = format!("+{} · {} {}", lang.t("Hold & Spin"), h.held().count(), lang.t("retidos"));
+        }
+        if !round.base.cascades.is_empty() {
+            caption = format!("+{}", lang.count(round.base.cascades.len() as u64, "cascata", "cascatas"));
         }
         RoundPicture { scene: Scene::Reels { rows }, caption }
     }

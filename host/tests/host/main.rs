@@ -12,6 +12,7 @@ mod baccarat_rounds;
 mod bingo_rounds;
 mod blackjack_rounds;
 mod card_rounds;
+mod cascade_rounds;
 mod commands;
 mod dice_rounds;
 mod hold_rounds;

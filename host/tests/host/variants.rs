@@ -31,7 +31,7 @@ fn an_operator_chooses_a_game_s_rtp_variant_with_the_logic_door_open() {
     let place = s.games().iter().position(|g| g.id() == "floresta-243").expect("the first variant listed is offered");
     assert!(s.games().iter().all(|g| !g.id().starts_with("floresta-243-")), "one variant of a game on the menu");
     let aside: Vec<&str> = s.variants_aside().iter().map(|g| g.id()).collect();
-    assert_eq!(aside, ["floresta-243-94", "floresta-243-92", "dragao-1024-94", "dragao-1024-92"]);
+    assert_eq!(aside, ["floresta-243-94", "floresta-243-92", "dragao-1024-94", "dragao-1024-92", "minas-cascata-94", "minas-cascata-92"]);
     let rtp = |id: &str, r: &str, offered: bool| (id.to_owned(), Some(r.to_owned()), offered);
     assert_eq!(
         s.variant_choices(),
@@ -43,6 +43,10 @@ fn an_operator_chooses_a_game_s_rtp_variant_with_the_logic_door_open() {
             VariantChoice {
                 family: "dragao-1024".into(),
                 variants: vec![rtp("dragao-1024", "95.99 %", true), rtp("dragao-1024-94", "94.01 %", false), rtp("dragao-1024-92", "92.01 %", false)],
+            },
+            VariantChoice {
+                family: "minas-cascata".into(),
+                variants: vec![rtp("minas-cascata", "96.00 %", true), rtp("minas-cascata-94", "93.99 %", false), rtp("minas-cascata-92", "92.00 %", false)],
             },
         ]
     );

@@ -4,6 +4,7 @@
 //! over its symbols with its amount (M-5); free games; the double-up offer
 //! (egui, over the reels).
 
+mod cascade;
 pub mod glass;
 mod hold;
 pub mod motion;
@@ -71,6 +72,10 @@ impl Plugin for ReelScreenPlugin {
 /// Seconds a free game's spin stays on screen after its reels rest,
 /// before the next spins: long enough to see a win.
 fn pause_after(spin: &Spin) -> f32 {
+    // Issue 50: before its cascades fall, each of the window's own wins.
+    if !spin.cascades.is_empty() {
+        return view::WIN_SHOW_S * spin.way_wins.len().max(1) as f32;
+    }
     if spin.win > 0 { view::WIN_SHOW_S } else { 0.4 }
 }
 
@@ -89,23 +94,28 @@ fn advance_reveal(time: Res<Time>, session: Res<SessionRes>, mut reveal: ResMut<
         return;
     }
     let spins = r.state.free_spins.len();
-    // Issue 50: after the spins, the hold-and-spin's steps (its start and
-    // each respin), each shown for HOLD_STEP_S.
-    let last = spins + hold::steps(&r.state);
+    // Issue 50: after the spins, the base spin's cascades, then the
+    // hold-and-spin's steps (its start and each respin).
+    let cascades = cascade::steps(&r.state);
+    let last = spins + cascades + hold::steps(&r.state);
     let spin_of = |k: usize| if k == 0 { &r.state.base } else { &r.state.free_spins[k.min(spins) - 1] };
     if reveal.hurry {
         // Land the last step now: a spin's clock put at its landing, a
         // feature's step at its end.
         reveal.spin = last;
-        reveal.started = now - if last > spins { hold::HOLD_STEP_S } else { Motion::new(&game, spin_of(spins)).rests_at() };
+        reveal.started = now - if last > spins + cascades { hold::HOLD_STEP_S } else { Motion::new(&game, spin_of(spins)).rests_at() };
         s.revealed();
         return;
     }
     // A free game waits for its win to be seen before the next spins; the
     // last spin is revealed as its reels rest (its win goes to the meter);
     // a feature's step stays HOLD_STEP_S.
-    let length = if reveal.spin > spins {
+    let length = if reveal.spin > spins + cascades {
         hold::HOLD_STEP_S
+    } else if reveal.spin > spins {
+        // A cascade: each of its wins seen in turn.
+        let c = &r.state.base.cascades[reveal.spin - spins - 1];
+        (c.way_wins.len() as f32 * view::WIN_SHOW_S).max(cascade::CASCADE_S)
     } else {
         let spin = spin_of(reveal.spin);
         Motion::new(&game, spin).rests_at() + if reveal.spin < last { pause_after(spin) } else { 0.0 }
@@ -299,6 +309,18 @@ fn reel_help(s: &Session, g: &ReelGame) -> Vec<Block> {
                 if f.retrigger { s.t("; podem ser reactivados") } else { "" }
             )));
         }
+    }
+    // Issue 50: cascades and their multipliers.
+    if let Some(c) = &g.cascade {
+        b.push(Block::Heading(s.t("Cascatas").into()));
+        let multipliers: Vec<String> = c.multipliers.iter().map(|m| format!("×{m}")).collect();
+        b.push(Block::Text(format!(
+            "{} {}. {} {}.",
+            s.t("Os símbolos de cada prémio desaparecem, os de cima caem e cada rolo enche-se por cima; cada nova janela paga outra vez, com o multiplicador seguinte (o último repete-se):"),
+            multipliers.join(", "),
+            s.t("Cascatas por jogada, no máximo"),
+            c.max_cascades
+        )));
     }
     // Issue 50: the hold-and-spin feature, its values and its jackpots.
     if let Some(h) = &g.hold_and_spin {

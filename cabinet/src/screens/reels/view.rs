@@ -16,6 +16,7 @@ use game_host::round::Phase;
 use game_host::session::Session;
 
 use super::Reveal;
+use super::cascade;
 use super::hold::{self, HoldView};
 use super::motion::Motion;
 use crate::SessionRes;
@@ -251,6 +252,8 @@ struct OnScreen {
     /// The hold-and-spin's step on screen (issue 50): the reels at rest,
     /// the pearls held in their cells.
     hold: Option<HoldView>,
+    /// The cascade on screen (issue 50): its number (from 1) and itself.
+    cascade: Option<(usize, game_core::reels::Cascade)>,
     /// The round's whole win and stake, in credits, and its denomination.
     win: u64,
     stake: u64,
@@ -266,12 +269,21 @@ fn on_screen(s: &Session, game: &ReelGame, reveal: &Reveal, now: f32) -> OnScree
             let spins = r.state.free_spins.len();
             // Issue 50: past the spins, the feature's steps; a settled
             // round with a feature keeps its last step on the reels.
+            let cascades = cascade::steps(&r.state);
             let hold_step = match &r.state.hold {
-                Some(_) if open && reveal.spin > spins => Some(reveal.spin - spins - 1),
+                Some(_) if open && reveal.spin > spins + cascades => Some(reveal.spin - spins - cascades - 1),
                 Some(h) if !open => Some(h.respins.len()),
                 _ => None,
             };
-            let in_spins = hold_step.is_none() && open && reveal.spin > 0;
+            // The base spin's cascades (a settled round keeps its last).
+            let cascade_step = if open && reveal.spin > spins && reveal.spin <= spins + cascades {
+                Some(reveal.spin - spins)
+            } else if !open && cascades > 0 {
+                Some(cascades)
+            } else {
+                None
+            };
+            let in_spins = hold_step.is_none() && cascade_step.is_none() && open && reveal.spin > 0;
             let spin = if in_spins { r.state.free_spins.get(reveal.spin - 1).unwrap_or(&r.state.base) } else { &r.state.base };
             // The round revealed on this screen: its own clock (a hurried
             // reveal moved it on to the landing); a round from before the
@@ -279,7 +291,7 @@ fn on_screen(s: &Session, game: &ReelGame, reveal: &Reveal, now: f32) -> OnScree
             // counting from the step's start.
             let motion = Motion::new(game, spin);
             let own = if reveal.round == Some(r.id) { now - reveal.started } else { AT_REST };
-            let t = if hold_step.is_some() { motion.rests_at() + own } else { own };
+            let t = if hold_step.is_some() || cascade_step.is_some() { motion.rests_at() + own } else { own };
             let respins = game.hold_and_spin.as_ref().map_or(0, |rule| rule.respins);
             OnScreen {
                 motion,
@@ -287,6 +299,7 @@ fn on_screen(s: &Session, game: &ReelGame, reveal: &Reveal, now: f32) -> OnScree
                 t,
                 free_game: in_spins.then_some((reveal.spin, spins)),
                 hold: hold_step.and_then(|k| r.state.hold.as_ref().map(|h| HoldView::at(h, respins, k))),
+                cascade: cascade_step.and_then(|k| r.state.base.cascades.get(k - 1).map(|c| (k, c.clone()))),
                 win: r.state.win,
                 stake: r.state.bet.total_credits(),
                 denom: r.denom,
@@ -299,7 +312,7 @@ fn on_screen(s: &Session, game: &ReelGame, reveal: &Reveal, now: f32) -> OnScree
             spin.way_wins.clear();
             spin.scatter_win = 0;
             spin.free_games_awarded = 0;
-            OnScreen { motion: Motion::new(game, &spin), spin, t: AT_REST, free_game: None, hold: None, win: 0, stake: 1, denom: s.denom() }
+            OnScreen { motion: Motion::new(game, &spin), spin, t: AT_REST, free_game: None, hold: None, cascade: None, win: 0, stake: 1, denom: s.denom() }
         }
     }
 }
@@ -346,7 +359,15 @@ fn move_reels(
                 visibility.set_if_neq(Visibility::Hidden);
                 continue;
             }
-            _ => symbol,
+            // A cascade: the window after its fall, still.
+            _ => match &shown.cascade {
+                Some((_, c)) if k < game.rows_of(reel) => c.window.get(reel).and_then(|cells| cells.get(k)).map_or(symbol, |&x| usize::from(x)),
+                Some(_) => {
+                    visibility.set_if_neq(Visibility::Hidden);
+                    continue;
+                }
+                None => symbol,
+            },
         };
         // The reel's own column: a shorter reel is centred in the window.
         let column = cell_of(window, game, reel, 0);
@@ -416,10 +437,19 @@ fn show_wins(
     let Some(game) = reel_game(&s) else { return };
     let shown = on_screen(&s, game, &reveal, time.elapsed_secs());
     let since = shown.t - shown.motion.rests_at();
-    let wins = if shown.hold.is_some() { Vec::new() } else { wins_of(&shown.spin) };
+    let wins = match (&shown.hold, &shown.cascade) {
+        (Some(_), _) => Vec::new(),
+        (None, Some((_, c))) => (0..c.way_wins.len()).map(Shown::Way).collect(),
+        (None, None) => wins_of(&shown.spin),
+    };
     let current = (since >= 0.0 && !wins.is_empty()).then(|| &wins[((since / WIN_SHOW_S) as usize) % wins.len()]);
     let centre = |reel: usize, row: usize| -> (f32, f32) { cell_of(window, game, reel, row).centre() };
-    let shown_window = game.window_held(&shown.spin.stops, shown.spin.free, shown.spin.held);
+    let shown_window = match &shown.cascade {
+        Some((_, c)) => c.window.clone(),
+        None => game.window_held(&shown.spin.stops, shown.spin.free, shown.spin.held),
+    };
+    // A cascade's wins are its own (issue 50).
+    let way_wins = shown.cascade.as_ref().map_or(&shown.spin.way_wins, |(_, c)| &c.way_wins);
     // The cells framed and the line's points, by what is shown.
     let mut framed: Vec<(usize, usize)> = Vec::new();
     let mut points: Vec<(f32, f32)> = Vec::new();
@@ -440,7 +470,7 @@ fn show_wins(
             // Issue 50: every cell of the symbol's run, the first reel's
             // showing the symbol itself, the later ones it or a wild
             // standing for it.
-            let w = &shown.spin.way_wins[*k];
+            let w = &way_wins[*k];
             colour = LINE_COLOURS[*k % LINE_COLOURS.len()];
             framed = game.way_cells(&shown_window, w.symbol, w.count);
             let name = game.symbols.get(w.symbol as usize).map_or("", |x| s.lang().term(&x.name));
@@ -508,9 +538,10 @@ fn show_wins(
     if let Ok(mut v) = band.single_mut() {
         v.set_if_neq(if text.is_empty() { Visibility::Hidden } else { Visibility::Inherited });
     }
-    let heading = match &shown.hold {
-        Some(view) => view.heading(&s),
-        None => shown.free_game.map(|(k, n)| format!("{} {k}/{n}", s.t("JOGO GRÁTIS"))).unwrap_or_default(),
+    let heading = match (&shown.hold, &shown.cascade) {
+        (Some(view), _) => view.heading(&s),
+        (None, Some((k, c))) => cascade::heading(&s, *k, c.multiplier),
+        (None, None) => shown.free_game.map(|(k, n)| format!("{} {k}/{n}", s.t("JOGO GRÁTIS"))).unwrap_or_default(),
     };
     if let Ok(mut t) = title.single_mut()
         && t.0 != heading
@@ -540,7 +571,9 @@ fn celebrate_big_win(
     let shown = on_screen(&s, game, &reveal, now);
     let multiple = u64::from(s.config().big_win_multiple);
     let last_spin = shown.free_game.is_none_or(|(k, n)| k == n)
-        && s.round::<Reels>().is_none_or(|r| r.state.hold.is_none() || shown.hold.as_ref().is_some_and(|v| v.grand.is_some() || v.left == 0));
+        && s.round::<Reels>().is_none_or(|r| r.state.hold.is_none() || shown.hold.as_ref().is_some_and(|v| v.grand.is_some() || v.left == 0))
+        && s.round::<Reels>()
+            .is_none_or(|r| r.state.base.cascades.is_empty() || shown.cascade.as_ref().is_some_and(|(k, _)| *k == r.state.base.cascades.len()));
     let since = shown.t - shown.motion.rests_at();
     let big = multiple > 0 && shown.win >= multiple.saturating_mul(shown.stake.max(1)) && last_spin && (0.0..BIG_WIN_S).contains(&since);
     if !big {
