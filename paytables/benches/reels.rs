@@ -140,7 +140,7 @@ fn generate(c: &mut Criterion) {
     g.sample_size(10);
     let game = paytables::load(&sample("floresta-243.ron")).unwrap();
     let rtp = num_rational::BigRational::new(94.into(), 100.into());
-    let targets = paytables::generate::Targets::to_a_hundredth_of_a_percent(&rtp, Some((0.30, 0.36)), None);
+    let targets = paytables::generate::Targets::to_a_hundredth_of_a_percent(&rtp, Some((0.30, 0.36)), None, None);
     g.bench_function("floresta-243 to 94.00 %", |b| {
         b.iter(|| {
             let out = paytables::generate::generate(&game, &targets, &mut StreamRng::from_seed(7), 20_000).unwrap();

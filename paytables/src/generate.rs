@@ -1,6 +1,7 @@
 //! The strip generator (`paytable generate`, issue 50): from a paytable's
 //! symbols, pays and strip lengths, and the designer's targets — the RTP
-//! to 0.01 %, optionally a hit-frequency band and an SD band — it writes
+//! to 0.01 %, optionally a hit-frequency band, an SD band and a band for
+//! the largest win's odds (1 in N games) — it writes
 //! reel strips that meet them, or says which target it could not meet and
 //! how close it came. Deterministic from its seed.
 //!
@@ -30,12 +31,15 @@ pub struct Targets {
     pub hit_frequency: Option<(f64, f64)>,
     /// The standard deviation's band, in units of the total bet.
     pub sd: Option<(f64, f64)>,
+    /// The band of the largest win's odds, as "1 in N games": the top
+    /// award (the largest pay of the table) in any window of a round.
+    pub top_one_in: Option<(f64, f64)>,
 }
 
 impl Targets {
     /// The RTP `rtp` to 0.01 %, and the bands given.
-    pub fn to_a_hundredth_of_a_percent(rtp: &BigRational, hit_frequency: Option<(f64, f64)>, sd: Option<(f64, f64)>) -> Self {
-        Targets { rtp: rtp.clone(), tolerance: BigRational::new(1.into(), 10_000.into()), hit_frequency, sd }
+    pub fn to_a_hundredth_of_a_percent(rtp: &BigRational, hit_frequency: Option<(f64, f64)>, sd: Option<(f64, f64)>, top_one_in: Option<(f64, f64)>) -> Self {
+        Targets { rtp: rtp.clone(), tolerance: BigRational::new(1.into(), 10_000.into()), hit_frequency, sd, top_one_in }
     }
 }
 
@@ -51,6 +55,9 @@ pub struct Generated {
     pub rtp: BigRational,
     pub hit_frequency: Option<f64>,
     pub sd: f64,
+    /// The largest win's odds, 1 in this many games (None when the game
+    /// never pays it).
+    pub top_one_in: Option<f64>,
     /// Each target missed, named with how close the search came.
     pub missed: Vec<String>,
     /// Steps tried.
@@ -58,7 +65,7 @@ pub struct Generated {
 }
 
 /// How far figures are from the targets: 0 when every one is met.
-fn distance(t: &Targets, rtp: &BigRational, hit: Option<f64>, sd: f64) -> f64 {
+fn distance(t: &Targets, rtp: &BigRational, hit: Option<f64>, sd: f64, top: Option<f64>) -> f64 {
     let tol = t.tolerance.to_f64().unwrap_or(1e-4);
     let off = (rtp - &t.rtp).abs();
     let mut d = if off <= t.tolerance { 0.0 } else { off.to_f64().unwrap_or(f64::MAX) / tol };
@@ -78,14 +85,26 @@ fn distance(t: &Targets, rtp: &BigRational, hit: Option<f64>, sd: f64) -> f64 {
     if let Some(b) = t.sd {
         d += band(sd, b, 0.1 * tol / 0.001);
     }
+    if let Some((lo, hi)) = t.top_one_in {
+        // Odds 10 % out weigh like 0.1 % of RTP; a top award never paid
+        // is as far as can be.
+        d += top.map_or(f64::MAX / 4.0, |n| band(n.ln(), (lo.ln(), hi.ln()), 1.1f64.ln() * tol / 0.001));
+    }
     d
 }
 
+/// Figures the targets judge: RTP, hit frequency, SD, the top award's odds.
+type Judged = (BigRational, Option<f64>, f64, Option<f64>);
+
 /// The figures the targets judge, at the largest bet configuration.
-fn figures(game: &ReelGame) -> Result<(BigRational, Option<f64>, f64), MathError> {
+fn figures(game: &ReelGame) -> Result<Judged, MathError> {
     let f = analyse(game)?;
     let c = f.configs.last().ok_or_else(|| MathError::PaysTooLarge { what: "a game with no bet".into(), culprit: crate::reel_math::Culprit::LargestPay })?;
-    Ok((c.rtp.clone(), c.hit_frequency.as_ref().and_then(ToPrimitive::to_f64), c.standard_deviation()))
+    // The top award: the table's largest pay, and the weight of the
+    // rounds that pay it.
+    let top = game.pays.iter().enumerate().flat_map(|(x, p)| p.iter().enumerate().map(move |(k, &pay)| (pay, x, k))).filter(|t| t.0 > 0).max();
+    let top_one_in = top.and_then(|(_, x, k)| f.combo_any.get(&(x as SymbolId, k as u8))).filter(|&&w| w > 0).map(|&w| f.cycle as f64 / w as f64);
+    Ok((c.rtp.clone(), c.hit_frequency.as_ref().and_then(ToPrimitive::to_f64), c.standard_deviation(), top_one_in))
 }
 
 /// Search from `game`'s strips towards `targets`, at most `budget` steps,
@@ -96,8 +115,8 @@ pub fn generate(game: &ReelGame, targets: &Targets, rng: &mut impl GameRng, budg
     let movable: Vec<(usize, usize)> =
         game.reels.iter().enumerate().flat_map(|(r, s)| s.symbols.iter().enumerate().filter(|(_, x)| regular.contains(x)).map(move |(i, _)| (r, i))).collect();
     let mut best = game.clone();
-    let (mut rtp, mut hit, mut sd) = figures(&best)?;
-    let mut d = distance(targets, &rtp, hit, sd);
+    let (mut rtp, mut hit, mut sd, mut top) = figures(&best)?;
+    let mut d = distance(targets, &rtp, hit, sd, top);
     let mut steps = 0;
     while d > 0.0 && steps < budget && !movable.is_empty() && regular.len() > 1 {
         steps += 1;
@@ -122,10 +141,10 @@ pub fn generate(game: &ReelGame, targets: &Targets, rng: &mut impl GameRng, budg
         }
         // A change the mathematics refuses (a pay grown too large) is
         // simply not taken.
-        let Ok((r2, h2, s2)) = figures(&next) else { continue };
-        let d2 = distance(targets, &r2, h2, s2);
+        let Ok((r2, h2, s2, t2)) = figures(&next) else { continue };
+        let d2 = distance(targets, &r2, h2, s2, t2);
         if d2 < d {
-            (best, rtp, hit, sd, d) = (next, r2, h2, s2, d2);
+            (best, rtp, hit, sd, top, d) = (next, r2, h2, s2, t2, d2);
         }
     }
     let mut missed = Vec::new();
@@ -146,7 +165,14 @@ pub fn generate(game: &ReelGame, targets: &Targets, rng: &mut impl GameRng, budg
     {
         missed.push(format!("SD {lo:.3}–{hi:.3} asked, {sd:.3} reached"));
     }
-    Ok(Generated { game: best, rtp, hit_frequency: hit, sd, missed, steps })
+    if let Some((lo, hi)) = targets.top_one_in {
+        match top {
+            Some(n) if (lo..=hi).contains(&n) => {}
+            Some(n) => missed.push(format!("largest win 1 in {lo:.0}–{hi:.0} games asked, 1 in {n:.0} reached")),
+            None => missed.push(format!("largest win 1 in {lo:.0}–{hi:.0} games asked, never paid on these strips")),
+        }
+    }
+    Ok(Generated { game: best, rtp, hit_frequency: hit, sd, top_one_in: top, missed, steps })
 }
 
 /// The paytable's source with its `reels: [...]` replaced by `game`'s

@@ -7,6 +7,9 @@
 //! and the refusals.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+use common::{refused, shipped};
+
 use std::collections::BTreeMap;
 
 use game_core::reels::{Bet, FastReels, ReelGame, StopTables, SymbolId, SymbolKind};
@@ -14,8 +17,8 @@ use meters::rng::StreamRng;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
+use paytables::compile;
 use paytables::reel_math::{Method, analyse};
-use paytables::{PaytableError, compile};
 
 /// Three reels of three rows; A, K, Q pay in ways, W is wild from the
 /// second reel on; multipliers 1, 2, 3 then 5, at most 6 cascades.
@@ -213,17 +216,6 @@ fn the_production_round_equals_the_simulation_s_and_both_agree_with_the_exact_rt
     assert!(lo <= exact && exact <= hi, "exact {exact} outside [{lo}, {hi}]");
 }
 
-fn refused(src: &str) -> Vec<(usize, String)> {
-    let e = compile("bad.ron", src).expect_err("refused");
-    e.problems()
-        .into_iter()
-        .map(|p| match p {
-            PaytableError::Invalid { line, problem, .. } => (*line, problem.clone()),
-            other => (0, other.to_string()),
-        })
-        .collect()
-}
-
 #[test]
 fn a_malformed_cascade_is_refused_at_its_line() {
     let line_of = |src: &str, needle: &str| src.lines().position(|l| l.contains(needle)).unwrap() + 1;
@@ -246,11 +238,6 @@ fn a_malformed_cascade_is_refused_at_its_line() {
     assert!(refused(&src).iter().any(|(_, m)| m.contains("cascades are built for ways games")));
     let src = SMALL.replacen("kind: Wild(multiplier: 1)", "kind: Wild(multiplier: 1, expanding: true)", 1);
     assert!(refused(&src).iter().any(|(_, m)| m.contains("does not expand")));
-}
-
-fn shipped(id: &str) -> ReelGame {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables").join(format!("{id}.ron"));
-    paytables::load(&path).unwrap()
 }
 
 /// Minas de Ouro (243 ways, cascades at ×1, ×2, ×3, ×5) in its three

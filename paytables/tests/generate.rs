@@ -24,7 +24,7 @@ fn ratio(n: i64, d: i64) -> BigRational {
 fn strips_at_94_percent_are_proven_by_the_checker() {
     let source = floresta();
     let game = paytables::compile("floresta-243.ron", &source).unwrap();
-    let targets = Targets { rtp: ratio(94, 100), tolerance: ratio(1, 10_000), hit_frequency: Some((0.30, 0.36)), sd: None };
+    let targets = Targets { rtp: ratio(94, 100), tolerance: ratio(1, 10_000), hit_frequency: Some((0.30, 0.36)), sd: None, top_one_in: None };
     let g = generate(&game, &targets, &mut StreamRng::from_seed(7), 4_000).unwrap();
     assert!(g.missed.is_empty(), "{:?} after {} steps", g.missed, g.steps);
     // The file it writes, compiled and analysed as `paytable check` does.
@@ -52,11 +52,34 @@ fn strips_at_94_percent_are_proven_by_the_checker() {
 #[test]
 fn a_target_out_of_reach_is_named_with_how_close_it_came() {
     let game = paytables::compile("floresta-243.ron", &floresta()).unwrap();
-    let targets = Targets { rtp: ratio(3, 1), tolerance: ratio(1, 10_000), hit_frequency: Some((0.90, 0.95)), sd: None };
+    let targets = Targets { rtp: ratio(3, 1), tolerance: ratio(1, 10_000), hit_frequency: Some((0.90, 0.95)), sd: None, top_one_in: None };
     let g = generate(&game, &targets, &mut StreamRng::from_seed(1), 300).unwrap();
     assert_eq!(g.missed.len(), 2, "{:?}", g.missed);
     assert!(g.missed[0].starts_with("RTP 300.0000 % asked, ") && g.missed[0].contains("% reached"), "{:?}", g.missed);
     assert!(g.missed[1].starts_with("hit frequency 90.00–95.00 % asked"), "{:?}", g.missed);
     // It came closer than where it started.
     assert!(g.rtp > analyse(&game).unwrap().configs[0].rtp);
+}
+
+/// The largest win's odds as a target (issue 50): Floresta Encantada's top
+/// award (5 owls, 250 per way) moved into a band of 1 in 4,000–5,000
+/// games at 94.00 %, proven by the checker's own analysis of the written
+/// file: the weight of the rounds paying it over the cycle.
+#[test]
+fn the_largest_win_s_odds_are_a_target_too() {
+    let source = floresta();
+    let game = paytables::compile("floresta-243.ron", &source).unwrap();
+    let before = analyse(&game).unwrap();
+    let owl = game.symbols.iter().position(|s| s.id == "CR").unwrap() as u8;
+    let one_in = |f: &paytables::reel_math::ReelFigures| f.cycle as f64 / *f.combo_any.get(&(owl, 5)).unwrap() as f64;
+    let start = one_in(&before);
+    assert!(!(4_000.0..=5_000.0).contains(&start), "the band is not where the strips start: 1 in {start:.0}");
+    let targets = Targets { rtp: ratio(94, 100), tolerance: ratio(1, 10_000), hit_frequency: None, sd: None, top_one_in: Some((4_000.0, 5_000.0)) };
+    let g = generate(&game, &targets, &mut StreamRng::from_seed(3), 4_000).unwrap();
+    assert!(g.missed.is_empty(), "{:?} after {} steps", g.missed, g.steps);
+    let proven = paytables::compile("generated.ron", &with_strips(&source, &g.game).unwrap()).unwrap();
+    let f = analyse(&proven).unwrap();
+    let n = one_in(&f);
+    assert!((4_000.0..=5_000.0).contains(&n), "the top award 1 in {n:.0}");
+    assert!((&f.configs[0].rtp - ratio(94, 100)).abs() <= ratio(1, 10_000));
 }

@@ -9,6 +9,9 @@
 //! the refusals.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+use common::{refused, shipped};
+
 use std::collections::BTreeMap;
 
 use game_core::reels::{Bet, CashValue, FastReels, HoldAndSpinRule, ReelGame, StopTables, SymbolId, SymbolKind};
@@ -292,17 +295,6 @@ fn a_simulation_through_the_production_round_agrees() {
     assert!((r.standard_deviation() - sd).abs() / sd < 0.05, "SD {} against the exact {sd}", r.standard_deviation());
 }
 
-fn refused(src: &str) -> Vec<(usize, String)> {
-    let e = compile("bad.ron", src).expect_err("refused");
-    e.problems()
-        .into_iter()
-        .map(|p| match p {
-            PaytableError::Invalid { line, problem, .. } => (*line, problem.clone()),
-            other => (0, other.to_string()),
-        })
-        .collect()
-}
-
 /// Each malformed hold-and-spin refused at its line, naming the problem.
 #[test]
 fn a_malformed_hold_and_spin_is_refused_at_its_line() {
@@ -331,11 +323,6 @@ fn a_malformed_hold_and_spin_is_refused_at_its_line() {
     assert!(matches!(compile("bad.ron", &src), Err(PaytableError::Syntax { .. })), "an unknown field is a syntax error");
     let src = SMALL.replacen("ways: true,", "lines: [[0, 0, 0]],", 1);
     assert!(refused(&src).iter().any(|(_, m)| m.contains("built for ways games")));
-}
-
-fn shipped(id: &str) -> ReelGame {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/paytables").join(format!("{id}.ron"));
-    paytables::load(&path).unwrap()
 }
 
 /// Pérolas do Dragão (1,024 ways, four fixed jackpots) in its three

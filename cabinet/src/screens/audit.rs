@@ -390,6 +390,11 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 if !choices.is_empty() {
                     ui.separator();
                     ui.label(s.t("Variantes de RTP (com a porta lógica aberta, entre jogadas)"));
+                    // The answer above the list: always in sight, however
+                    // many games have variants.
+                    if let Some(r) = &view.variant_result {
+                        ui.label(r);
+                    }
                     let open = s.machine().state().doors_open.contains(&meters::Door::Logic);
                     egui::Grid::new("variants").striped(true).num_columns(3).show(ui, |ui| {
                         for c in &choices {
@@ -405,9 +410,6 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                             }
                         }
                     });
-                    if let Some(r) = &view.variant_result {
-                        ui.label(r);
-                    }
                 }
             }
             Tab::Progressives => {

@@ -7,78 +7,23 @@
 //! multiplier (×1, ×2, ×3, then ×5), and the round paid their sum; the
 //! win components name each cascade.
 
-use crate::tables::{open, select};
-use crate::test_config;
+use crate::tables::{approved_reel_game, open, play_reel_round, select, ways_counted};
 
-use game_core::reels::{ReelGame, ReelRound, SymbolKind};
-use game_host::command::Command;
 use game_host::session::Lang;
 use meters::RecallOutcome;
-use meters::inspect::Inspection;
-use paytables::artifact::{Artifact, CompiledGame};
-use test_config::workspace;
-
-fn minas() -> ReelGame {
-    let bytes = std::fs::read(workspace().join("assets/paytables/compiled/minas-cascata.json")).unwrap();
-    match serde_json::from_slice::<Artifact>(&bytes).unwrap().game {
-        CompiledGame::Reels(g) => g,
-        other => panic!("not a reel game: {other:?}"),
-    }
-}
-
-/// A window's ways win per credit of the unit, and the cells of its way
-/// wins (the pickaxe wild from the second reel on).
-fn ways(g: &ReelGame, window: &[Vec<u8>]) -> (u64, Vec<(usize, usize)>) {
-    let wild = g.wild().unwrap().0;
-    let (mut total, mut cells) = (0, Vec::new());
-    for (x, s) in g.symbols.iter().enumerate() {
-        if s.kind != SymbolKind::Regular {
-            continue;
-        }
-        let x = x as u8;
-        let fits = |reel: usize, y: u8| y == x || (reel > 0 && y == wild);
-        let counts: Vec<u64> =
-            window.iter().enumerate().map_while(|(reel, c)| Some(c.iter().filter(|&&y| fits(reel, y)).count() as u64).filter(|&n| n > 0)).collect();
-        let pay = g.pays[usize::from(x)].get(counts.len()).copied().unwrap_or(0);
-        if pay > 0 {
-            total += pay * counts.iter().product::<u64>();
-            for (reel, column) in window.iter().enumerate().take(counts.len()) {
-                for (row, &y) in column.iter().enumerate() {
-                    if fits(reel, y) && !cells.contains(&(reel, row)) {
-                        cells.push((reel, row));
-                    }
-                }
-            }
-        }
-    }
-    (total, cells)
-}
 
 #[test]
 fn a_cascade_round_is_paid_every_window_at_its_multiplier() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = open(dir.path(), 12);
     select(&mut s, "minas-cascata");
-    let g = minas();
+    let g = approved_reel_game("minas-cascata");
     let mut rounds = 0;
     let (mut cascaded, mut deep) = (0, false);
     while cascaded < 5 || !deep {
         rounds += 1;
         assert!(rounds <= 2_000, "{cascaded} cascading rounds in 2,000, a cascade that pays: {deep}");
-        if s.machine().credit() < 1_000 {
-            assert!(s.command(Command::InsertNote { cents: 5_000 }), "{:?}", s.message());
-        }
-        assert!(s.command(Command::Play));
-        for _ in 0..10 {
-            if !s.in_round() {
-                break;
-            }
-            s.command(Command::Revealed);
-            s.command(Command::Collect);
-        }
-        let i = Inspection::open(&dir.path().join("egm.sqlite")).unwrap();
-        let r = i.recall(1).unwrap().remove(0);
-        let deal: ReelRound = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+        let (r, deal) = play_reel_round(&mut s, dir.path());
         let RecallOutcome::Settled { win, components, .. } = r.outcome else { panic!("round {} not settled", r.round) };
         // Each reel a column of strip positions, read upwards when it falls.
         let mut columns: Vec<Vec<usize>> =
@@ -90,7 +35,7 @@ fn a_cascade_round_is_paid_every_window_at_its_multiplier() {
             if k > 0 {
                 assert_eq!(deal.base.cascades[k - 1].window, window, "round {} cascade {k}", r.round);
             }
-            let (pay, cells) = ways(&g, &window);
+            let (pay, cells) = ways_counted(&g, &window);
             want += pay * [1, 2, 3, 5][k.min(3)];
             for (reel, column) in columns.iter_mut().enumerate() {
                 let len = g.reels[reel].len();

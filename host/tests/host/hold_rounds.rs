@@ -6,48 +6,15 @@
 //! grand for a full screen; the feature's respins reset by each landing;
 //! its win components and its history caption.
 
-use crate::tables::{open, select};
-use crate::test_config;
+use crate::tables::{approved_reel_game, open, play_reel_round, select, ways_counted};
 
-use game_core::reels::{CashValue, ReelGame, ReelRound, SymbolKind};
-use game_host::command::Command;
+use game_core::reels::{CashValue, ReelGame};
 use game_host::session::Lang;
 use meters::RecallOutcome;
-use meters::inspect::Inspection;
-use paytables::artifact::{Artifact, CompiledGame};
-use test_config::workspace;
-
-fn dragao() -> ReelGame {
-    let bytes = std::fs::read(workspace().join("assets/paytables/compiled/dragao-1024.json")).unwrap();
-    match serde_json::from_slice::<Artifact>(&bytes).unwrap().game {
-        CompiledGame::Reels(g) => g,
-        other => panic!("not a reel game: {other:?}"),
-    }
-}
 
 /// The window of `stops`: four rows per reel, read from the strips.
 fn window(g: &ReelGame, stops: &[u32]) -> Vec<Vec<u8>> {
     g.reels.iter().zip(stops).map(|(strip, &stop)| (0..4).map(|r| strip.symbols[(stop as usize + r) % strip.len()]).collect()).collect()
-}
-
-/// The ways win per credit of the unit, counted from the window (the
-/// temple wild from the second reel on).
-fn ways_win(g: &ReelGame, window: &[Vec<u8>]) -> u64 {
-    let wild = g.wild().unwrap().0;
-    let mut total = 0;
-    for (x, s) in g.symbols.iter().enumerate() {
-        if s.kind != SymbolKind::Regular {
-            continue;
-        }
-        let x = x as u8;
-        let counts: Vec<u64> = window
-            .iter()
-            .enumerate()
-            .map_while(|(reel, cells)| Some(cells.iter().filter(|&&y| y == x || (reel > 0 && y == wild)).count() as u64).filter(|&c| c > 0))
-            .collect();
-        total += g.pays[usize::from(x)].get(counts.len()).copied().unwrap_or(0) * counts.iter().product::<u64>();
-    }
-    total
 }
 
 #[test]
@@ -55,7 +22,7 @@ fn a_hold_and_spin_round_is_paid_its_ways_its_pearls_and_its_grand() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = open(dir.path(), 11);
     select(&mut s, "dragao-1024");
-    let g = dragao();
+    let g = approved_reel_game("dragao-1024");
     let rule = g.hold_and_spin.as_deref().unwrap().clone();
     assert_eq!(s.bet_text(), "1024 maneiras · 50 × 1 créd.");
     let pearl = rule.symbol;
@@ -63,20 +30,7 @@ fn a_hold_and_spin_round_is_paid_its_ways_its_pearls_and_its_grand() {
     let round = loop {
         rounds += 1;
         assert!(rounds <= 3_000, "no feature in 3,000 rounds (1 in 157 expected)");
-        if s.machine().credit() < 1_000 {
-            assert!(s.command(Command::InsertNote { cents: 5_000 }), "{:?}", s.message());
-        }
-        assert!(s.command(Command::Play));
-        for _ in 0..10 {
-            if !s.in_round() {
-                break;
-            }
-            s.command(Command::Revealed);
-            s.command(Command::Collect);
-        }
-        let i = Inspection::open(&dir.path().join("egm.sqlite")).unwrap();
-        let r = i.recall(1).unwrap().remove(0);
-        let deal: ReelRound = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+        let (r, deal) = play_reel_round(&mut s, dir.path());
         let w = window(&g, &deal.base.stops);
         let pearls: Vec<(u8, u8)> =
             (0..5u8).flat_map(|reel| (0..4u8).map(move |row| (reel, row))).filter(|&(reel, row)| w[usize::from(reel)][usize::from(row)] == pearl).collect();
@@ -85,7 +39,7 @@ fn a_hold_and_spin_round_is_paid_its_ways_its_pearls_and_its_grand() {
         let RecallOutcome::Settled { win, components, .. } = r.outcome else { panic!("round {} not settled", r.round) };
         let unit = deal.bet.credits_per_line;
         let Some(h) = &deal.hold else {
-            assert_eq!(win, ways_win(&g, &w) * unit * r.denom, "round {}", r.round);
+            assert_eq!(win, ways_counted(&g, &w).0 * unit * r.denom, "round {}", r.round);
             continue;
         };
         // The pearls that started it are the window's, in cell order.
@@ -113,7 +67,7 @@ fn a_hold_and_spin_round_is_paid_its_ways_its_pearls_and_its_grand() {
         assert_eq!(h.full, cells.len() == 20);
         assert!(h.full || left == 0, "the feature stopped with respins left");
         let grand = if h.full { 50_000 * unit } else { 0 };
-        let want = ways_win(&g, &w) * unit + h.held().map(|c| pay(c.value) * unit).sum::<u64>() + grand;
+        let want = ways_counted(&g, &w).0 * unit + h.held().map(|c| pay(c.value) * unit).sum::<u64>() + grand;
         assert_eq!(win, want * r.denom, "round {}", r.round);
         break (deal, win, components);
     };

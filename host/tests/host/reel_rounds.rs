@@ -4,8 +4,7 @@
 //! (the expanding wild applied here too); the bet named in ways, the
 //! history's picture the window as the player saw it.
 
-use crate::tables::{open, select};
-use crate::test_config;
+use crate::tables::{approved_reel_game, open, select, ways_counted};
 
 use game_core::reels::{ReelGame, ReelRound, SymbolKind};
 use game_host::command::Command;
@@ -13,16 +12,6 @@ use game_host::picture::Scene;
 use game_host::session::Lang;
 use meters::RecallOutcome;
 use meters::inspect::Inspection;
-use paytables::artifact::{Artifact, CompiledGame};
-use test_config::workspace;
-
-fn floresta() -> ReelGame {
-    let bytes = std::fs::read(workspace().join("assets/paytables/compiled/floresta-243.json")).unwrap();
-    match serde_json::from_slice::<Artifact>(&bytes).unwrap().game {
-        CompiledGame::Reels(g) => g,
-        other => panic!("not a reel game: {other:?}"),
-    }
-}
 
 /// The window of `stops` read from the strips: three rows per reel, the
 /// expanding wild filling a reel it shows on.
@@ -38,32 +27,13 @@ fn window(g: &ReelGame, stops: &[u32], free: bool) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// A spin's ways win per credit of the unit, counted from its window.
-fn ways_win(g: &ReelGame, window: &[Vec<u8>]) -> u64 {
-    let wild = g.wild().unwrap().0;
-    let mut total = 0;
-    for (x, s) in g.symbols.iter().enumerate() {
-        if s.kind != SymbolKind::Regular {
-            continue;
-        }
-        let x = x as u8;
-        let counts: Vec<u64> = window
-            .iter()
-            .enumerate()
-            .map_while(|(reel, cells)| Some(cells.iter().filter(|&&y| y == x || (reel > 0 && y == wild)).count() as u64).filter(|&c| c > 0))
-            .collect();
-        total += g.pays[usize::from(x)].get(counts.len()).copied().unwrap_or(0) * counts.iter().product::<u64>();
-    }
-    total
-}
-
 #[test]
 fn a_ways_game_s_rounds_are_paid_the_ways_counted_from_the_window() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = open(dir.path(), 5);
     assert!(s.command(Command::InsertNote { cents: 5_000 }));
     select(&mut s, "floresta-243");
-    let g = floresta();
+    let g = approved_reel_game("floresta-243");
     assert_eq!(g.ways_count(), 243);
     assert_eq!(s.bet_text(), "243 maneiras · 25 × 1 créd.");
     s.command(Command::Language { lang: Lang::En });
@@ -89,7 +59,7 @@ fn a_ways_game_s_rounds_are_paid_the_ways_counted_from_the_window() {
             let w = window(&g, stops, free);
             let scatters = w.iter().flatten().filter(|&&y| Some(y) == g.scatter.as_ref().map(|sc| sc.symbol)).count();
             let scatter = g.scatter.as_ref().unwrap().pays.get(scatters).copied().unwrap_or(0) * 25;
-            (ways_win(&g, &w) + scatter) * if free { 2 } else { 1 }
+            (ways_counted(&g, &w).0 + scatter) * if free { 2 } else { 1 }
         };
         let want = spin_win(&round.base.stops, false) + round.free_spins.iter().map(|f| spin_win(&f.stops, true)).sum::<u64>();
         let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("round {} not settled", r.round) };

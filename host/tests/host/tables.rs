@@ -24,3 +24,63 @@ pub fn select(s: &mut Session, id: &str) {
     let index = s.games().iter().position(|g| g.id() == id).unwrap_or_else(|| panic!("{id} is not hosted"));
     assert!(s.command(Command::SelectGame { index }), "{id} could not be chosen");
 }
+
+/// A shipped reel game as its approved artifact holds it.
+pub fn approved_reel_game(id: &str) -> game_core::reels::ReelGame {
+    let bytes = std::fs::read(test_config::workspace().join(format!("assets/paytables/compiled/{id}.json"))).unwrap();
+    match serde_json::from_slice::<paytables::artifact::Artifact>(&bytes).unwrap().game {
+        paytables::artifact::CompiledGame::Reels(g) => g,
+        other => panic!("{id} is not a reel game: {other:?}"),
+    }
+}
+
+/// A ways window's win per credit of the unit counted here, and the cells
+/// of its way wins: each regular symbol's run from the first reel (the
+/// symbol itself there, it or the wild after), the product of each
+/// reel's count, its pay.
+pub fn ways_counted(g: &game_core::reels::ReelGame, window: &[Vec<u8>]) -> (u64, Vec<(usize, usize)>) {
+    let wild = g.wild().unwrap().0;
+    let (mut total, mut cells) = (0, Vec::new());
+    for (x, s) in g.symbols.iter().enumerate() {
+        if s.kind != game_core::reels::SymbolKind::Regular {
+            continue;
+        }
+        let x = x as u8;
+        let fits = |reel: usize, y: u8| y == x || (reel > 0 && y == wild);
+        let counts: Vec<u64> =
+            window.iter().enumerate().map_while(|(reel, c)| Some(c.iter().filter(|&&y| fits(reel, y)).count() as u64).filter(|&n| n > 0)).collect();
+        let pay = g.pays[usize::from(x)].get(counts.len()).copied().unwrap_or(0);
+        if pay > 0 {
+            total += pay * counts.iter().product::<u64>();
+            for (reel, column) in window.iter().enumerate().take(counts.len()) {
+                for (row, &y) in column.iter().enumerate() {
+                    if fits(reel, y) && !cells.contains(&(reel, row)) {
+                        cells.push((reel, row));
+                    }
+                }
+            }
+        }
+    }
+    (total, cells)
+}
+
+/// Play one reel round through the player's commands (a note first when
+/// the credit runs low) to its settlement, and read it back from critical
+/// memory: the recall and the committed round.
+pub fn play_reel_round(s: &mut Session, dir: &std::path::Path) -> (meters::RoundRecall, game_core::reels::ReelRound) {
+    if s.machine().credit() < 1_000 {
+        assert!(s.command(Command::InsertNote { cents: 5_000 }), "{:?}", s.message());
+    }
+    assert!(s.command(Command::Play));
+    for _ in 0..10 {
+        if !s.in_round() {
+            break;
+        }
+        s.command(Command::Revealed);
+        s.command(Command::Collect);
+    }
+    let i = meters::inspect::Inspection::open(&dir.join("egm.sqlite")).unwrap();
+    let r = i.recall(1).unwrap().remove(0);
+    let deal = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+    (r, deal)
+}

@@ -122,6 +122,9 @@ enum Command {
         /// The standard deviation's band, in total bets: LOW..HIGH.
         #[arg(long)]
         sd: Option<String>,
+        /// The largest win's odds, 1 in N games: LOW..HIGH (e.g. 4000..5000).
+        #[arg(long)]
+        top: Option<String>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// The most steps the search takes.
@@ -201,7 +204,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Simulate { file, games, seed, lines, threads, json, .. } => reels::simulate(&file, games, seed, lines, threads, json),
         Command::Compile { file, out, floor, approve_into } => compile::compile(&file, &out, &floor, approve_into.as_deref()),
-        Command::Generate { file, out, rtp, hit, sd, seed, steps } => reels::generate(&file, &out, &rtp, hit.as_deref(), sd.as_deref(), seed, steps),
+        Command::Generate { file, out, rtp, hit, sd, top, seed, steps } => {
+            reels::generate(&file, &out, &rtp, reels::Bands { hit: hit.as_deref(), sd: sd.as_deref(), top: top.as_deref() }, seed, steps)
+        }
     }
 }
 

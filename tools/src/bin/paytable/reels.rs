@@ -113,19 +113,23 @@ fn band(what: &str, text: Option<&str>, scale: f64) -> Result<Option<(f64, f64)>
     Ok(Some((lo * scale, hi * scale)))
 }
 
+/// The bands `paytable generate` may aim for, as typed: the hit frequency
+/// (%), the SD (total bets), the largest win's odds (1 in N games).
+pub(super) struct Bands<'a> {
+    pub hit: Option<&'a str>,
+    pub sd: Option<&'a str>,
+    pub top: Option<&'a str>,
+}
+
 /// `paytable generate` (issue 50): strips to the targets, written to `out`.
-pub(super) fn generate(
-    file: &std::path::Path,
-    out: &std::path::Path,
-    rtp: &str,
-    hit: Option<&str>,
-    sd: Option<&str>,
-    seed: u64,
-    steps: usize,
-) -> Result<ExitCode> {
+pub(super) fn generate(file: &std::path::Path, out: &std::path::Path, rtp: &str, bands: Bands<'_>, seed: u64, steps: usize) -> Result<ExitCode> {
     let source = paytables::load_source(file)?;
     let target = Floor::from_percent(rtp).map_err(|e| anyhow!("--rtp {rtp}: {e}"))?;
-    let targets = paytables::generate::Targets::to_a_hundredth_of_a_percent(target.value(), band("hit", hit, 0.01)?, band("sd", sd, 1.0)?);
+    let top = band("top", bands.top, 1.0)?;
+    if top.is_some_and(|(lo, _)| lo < 1.0) {
+        return Err(anyhow!("--top {:?}: the largest win's odds are 1 in N games, N at least 1", bands.top.unwrap_or_default()));
+    }
+    let targets = paytables::generate::Targets::to_a_hundredth_of_a_percent(target.value(), band("hit", bands.hit, 0.01)?, band("sd", bands.sd, 1.0)?, top);
     let mut rng = meters::StreamRng::from_seed(seed);
     let started = std::time::Instant::now();
     let g = paytables::generate::generate(&source.game, &targets, &mut rng, steps)?;
@@ -133,11 +137,12 @@ pub(super) fn generate(
     std::fs::write(out, text).map_err(|e| anyhow!("{}: {e}", out.display()))?;
     let pct = paytables::generate::percent;
     println!(
-        "{}: RTP {} %, hit frequency {}, SD {:.3} after {} steps ({:.1} s, seed {seed})",
+        "{}: RTP {} %, hit frequency {}, SD {:.3}, largest win {} after {} steps ({:.1} s, seed {seed})",
         out.display(),
         pct(&g.rtp),
         g.hit_frequency.map_or("—".to_owned(), |h| format!("{:.2} %", h * 100.0)),
         g.sd,
+        g.top_one_in.map_or("never".to_owned(), |n| format!("1 in {n:.0}")),
         g.steps,
         started.elapsed().as_secs_f64()
     );
