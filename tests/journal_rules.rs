@@ -44,6 +44,20 @@ pub fn reel_win(game: &ReelGame, round: &ReelRound) -> u64 {
         win += again.win;
     }
     assert_eq!(owed, 0, "free games awarded but not played");
+    // Issue 50: the hold-and-spin the base window started (its own draws,
+    // committed): started exactly when the window shows enough bonus
+    // symbols, paying its pearls' values and the grand of a full screen.
+    if let Some(rule) = &game.hold_and_spin {
+        let shown = game.window(&round.base.stops, false).iter().flatten().filter(|&&x| x == rule.symbol).count();
+        assert_eq!(round.hold.is_some(), shown >= usize::from(rule.trigger), "a feature the window did not start, or one it did not play");
+    }
+    if let Some(h) = &round.hold {
+        let rule = game.hold_and_spin.as_ref().expect("a feature in a game without one");
+        assert!(h.held().all(|c| c.credits == rule.pay(c.value) * round.bet.credits_per_line));
+        let grand = if h.full { rule.jackpots.grand * round.bet.credits_per_line } else { 0 };
+        assert_eq!(h.win, h.held().map(|c| c.credits).sum::<u64>() + grand);
+        win += h.win;
+    }
     win
 }
 
@@ -54,7 +68,7 @@ pub fn rules() -> Rules {
         paytables::artifact::load_approved(&path, &manifest, &paytables::floor::Floor::legal_minimum()).unwrap()
     };
     let mut reels = BTreeMap::new();
-    for id in ["classic-sevens", "ocean-treasure", "floresta-243"] {
+    for id in ["classic-sevens", "ocean-treasure", "floresta-243", "dragao-1024", "minas-cascata"] {
         let paytables::artifact::CompiledGame::Reels(g) = load(id) else { panic!("{id} is not a reel game") };
         reels.insert(id.to_owned(), g);
     }
