@@ -23,7 +23,7 @@
 
 use std::collections::BTreeMap;
 
-use game_core::reels::{CashValue, HoldAndSpinRule};
+use game_core::reels::HoldAndSpinRule;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -169,12 +169,4 @@ pub fn win_distribution(rule: &HoldAndSpinRule, cells: usize, start: usize) -> B
         }
     }
     out
-}
-
-/// Each jackpot level's expected count per feature from `start` held:
-/// E[N] × its weight's share (the grand of a full screen apart).
-pub fn level_share(rule: &HoldAndSpinRule, from: &FromStart, level: CashValue) -> BigRational {
-    let total = int(rule.values.iter().map(|v| v.1).sum());
-    let w = rule.values.iter().find(|v| v.0 == level).map_or(0, |v| v.1);
-    &from.mean_count * int(w) / total
 }

@@ -1071,23 +1071,19 @@ fn hold_figures(
     let final_counts: Vec<BigRational> = counts.iter().map(|x| x / &trigger).collect();
     let full_screen = final_counts[h.cells].clone();
     let total = int(rule.values.iter().map(|v| v.1).sum());
-    // Per round: E[symbols of a value] = Σ_c P(c) E[N | c] × its share.
-    let per_round = |v: CashValue| -> BigRational {
-        let w = rule
-            .values
-            .iter()
-            .filter(|x| x.0 == v || matches!((x.0, v), (CashValue::Credits(_), CashValue::Credits(0))))
-            .map(|x| x.1 * rule.pay(x.0))
-            .sum::<u64>();
+    // Per round: E[symbols of the values `of`] = Σ_c P(c) E[N | c] × their
+    // weights' share, each paying its pay.
+    let per_round = |of: &dyn Fn(CashValue) -> bool| -> BigRational {
+        let w = rule.values.iter().filter(|x| of(x.0)).map(|x| x.1 * rule.pay(x.0)).sum::<u64>();
         &held * int(w) / &total / cycle / bet
     };
     let rtp_levels = vec![
-        ("mini".to_owned(), per_round(CashValue::Mini)),
-        ("minor".to_owned(), per_round(CashValue::Minor)),
-        ("major".to_owned(), per_round(CashValue::Major)),
-        ("grand".to_owned(), per_round(CashValue::Grand)),
+        ("mini".to_owned(), per_round(&|v| v == CashValue::Mini)),
+        ("minor".to_owned(), per_round(&|v| v == CashValue::Minor)),
+        ("major".to_owned(), per_round(&|v| v == CashValue::Major)),
+        ("grand".to_owned(), per_round(&|v| v == CashValue::Grand)),
         ("grand (full screen)".to_owned(), &trigger * &full_screen * int(rule.jackpots.grand) / cycle / bet),
-        ("credits".to_owned(), per_round(CashValue::Credits(0))),
+        ("credits".to_owned(), per_round(&|v| matches!(v, CashValue::Credits(_)))),
     ];
     HoldFigures { trigger_probability: &trigger / cycle, final_counts, full_screen, mean_win: mean_win / &trigger, rtp_levels }
 }

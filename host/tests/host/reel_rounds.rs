@@ -4,14 +4,13 @@
 //! (the expanding wild applied here too); the bet named in ways, the
 //! history's picture the window as the player saw it.
 
-use crate::tables::{approved_reel_game, open, select, ways_counted};
+use crate::tables::{approved_reel_game, open, play_reel_round, select, ways_counted};
 
-use game_core::reels::{ReelGame, ReelRound, SymbolKind};
+use game_core::reels::{ReelGame, SymbolKind};
 use game_host::command::Command;
 use game_host::picture::Scene;
 use game_host::session::Lang;
 use meters::RecallOutcome;
-use meters::inspect::Inspection;
 
 /// The window of `stops` read from the strips: three rows per reel, the
 /// expanding wild filling a reel it shows on.
@@ -41,18 +40,8 @@ fn a_ways_game_s_rounds_are_paid_the_ways_counted_from_the_window() {
     let (mut paid_ways, mut rounds) = (0, 0);
     while rounds < 60 && paid_ways < 5 {
         rounds += 1;
-        assert!(s.command(Command::Play));
-        for _ in 0..10 {
-            if !s.in_round() {
-                break;
-            }
-            s.command(Command::Revealed);
-            s.command(Command::Collect);
-        }
-        let i = Inspection::open(&dir.path().join("egm.sqlite")).unwrap();
-        let r = i.recall(1).unwrap().remove(0);
+        let (r, round) = play_reel_round(&mut s, dir.path());
         assert_eq!((r.game.as_str(), r.stake), ("floresta-243", 25));
-        let round: ReelRound = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
         // Every spin's ways win (the free games at ×2) from its window,
         // the scatter's pay on the whole cost.
         let spin_win = |stops: &[u32], free: bool| {
