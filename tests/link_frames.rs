@@ -43,7 +43,7 @@ fn main() {
     op.assign(POOL, "EGM-0001", true).unwrap();
     let sevens = paytables::compile::load(&ws.join("assets/paytables/classic-sevens.ron")).unwrap();
     let games = std::collections::BTreeMap::from([(sevens.id.clone(), ApprovedReelGame::of(&sevens))]);
-    let triggers = [ApprovedTrigger { level: 1, symbol: "CH".into(), count: 1, max_bet_only: false }];
+    let triggers = [ApprovedTrigger { level: 1, symbol: "CH".into(), count: 1, max_bet_only: false, hold_and_spin_grand: false }];
     op.approve_games(POOL, &games, &triggers, 1 << 40).unwrap();
 
     let dir = tempfile::tempdir().unwrap();

@@ -372,8 +372,15 @@ fn wilds_alone_are_not_the_triggers_symbol() {
     let sevens = paytables::compile::load(&super::root().join("assets/paytables/classic-sevens.ron")).unwrap();
     let sym = |stop: u32, reel: usize| sevens.symbols[usize::from(sevens.reels[reel].symbols[stop as usize])].id.clone();
     let claim = |stops: [u32; 3], cpl: u64| {
-        serde_json::to_string(&linked_controller::ReelClaim { game: "classic-sevens".into(), stops: stops.to_vec(), lines: 1, credits_per_line: cpl, denom: 1 })
-            .unwrap()
+        serde_json::to_string(&linked_controller::ReelClaim {
+            game: "classic-sevens".into(),
+            stops: stops.to_vec(),
+            lines: 1,
+            credits_per_line: cpl,
+            denom: 1,
+            hold: None,
+        })
+        .unwrap()
     };
     // The stops, read from the paytable, and what the game pays there
     // (game-core, the same evaluation the cabinet settles with).

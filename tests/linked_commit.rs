@@ -65,11 +65,25 @@ fn committed_round(
     tables: &StopTables,
     cpl: u64,
 ) -> (u64, String, game_core::reels::ReelRound) {
-    let bet = ReelBet { game: game.id.clone(), lines: 1, credits_per_line: cpl, denom: 1 };
-    let (round, commitment) = m.commit_linked_round(POOL, &game.id, 1, cpl, 0, &serde_json::to_string(&bet).unwrap()).unwrap();
+    committed_round_at(m, c, db, name, game, tables, Bet { lines: 1, credits_per_line: cpl })
+}
+
+/// [`committed_round`] of any game at any bet.
+fn committed_round_at(
+    m: &mut Machine,
+    c: &mut CabinetClient,
+    db: &str,
+    name: &str,
+    game: &ReelGame,
+    tables: &StopTables,
+    at: Bet,
+) -> (u64, String, game_core::reels::ReelRound) {
+    let (lines, cpl) = (at.lines, at.credits_per_line);
+    let bet = ReelBet { game: game.id.clone(), lines, credits_per_line: cpl, denom: 1 };
+    let (round, commitment) = m.commit_linked_round(POOL, &game.id, 1, u64::from(lines) * cpl, 0, &serde_json::to_string(&bet).unwrap()).unwrap();
     let nonce = paced_commit(c, db, name, m.epoch_id(), round, &commitment, &bet);
     assert_eq!(paced_commit(c, db, name, m.epoch_id(), round, &commitment, &bet), nonce, "asked again: the same nonce");
-    let (played, drawn) = m.play_round_committed("opening", &nonce, |rng| game.play(tables, rng, Bet { lines: 1, credits_per_line: cpl })).unwrap();
+    let (played, drawn) = m.play_round_committed("opening", &nonce, |rng| game.play(tables, rng, at)).unwrap();
     assert_eq!(played, round);
     let key = m.open_round().and_then(|o| o.committed.clone()).unwrap().key;
     let pending: Vec<(u64, u64)> = m.linked_pending().into_iter().map(|p| (p.1, p.2)).collect();
@@ -127,6 +141,87 @@ fn a_committed_round_is_drawn_again_by_the_controller_and_paid_only_for_what_it_
     assert_refused(paced(&mut a, &db, "A", |a| a.commit(POOL, m.epoch_id(), won_round, &"11".repeat(32), &bet)), "cannot change after its nonce");
     assert!(op.books(POOL).unwrap().balanced());
     assert_eq!(op.levels(POOL).unwrap()[MINI].hits, 1);
+}
+
+/// Issue 50: a hold-and-spin's progressive grand on a linked level. The
+/// service judges a claim on the feature it draws again from the revealed
+/// key (game-core on the approved paytable): a round whose feature held a
+/// grand pearl or filled the screen is paid the level, once; one without
+/// is refused; an outcome that carries a feature of its own is refused
+/// even where the operator allows claims that carry their outcome (it is
+/// never taken as the cabinet says it went). The test game is the host
+/// tests' progressive-grand paytable with the feature started by three
+/// pearls, a pearl a grand one time in six: the controller evaluates
+/// whatever paytable the operator approves (`egm-progressive approve`
+/// checks its format, not its RTP), and grands come every few rounds.
+#[test]
+fn a_hold_and_spin_grand_is_judged_on_the_feature_the_service_draws_again() {
+    use game_core::progressive::Trigger;
+    use game_core::reels::CashValue;
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("hold_grand", &["A"]);
+    set_up(&mut op, &["A"]);
+    let mut game = paytables::compile::load(&root().join("host/tests/fixtures/dragao-pool.ron")).unwrap();
+    let rule = game.hold_and_spin.as_deref_mut().unwrap();
+    rule.trigger = 3;
+    rule.values = vec![(CashValue::Grand, 1), (CashValue::Credits(25), 5)];
+    let tables = StopTables::new(&game).unwrap();
+    let mut games = super::linked_game::games();
+    games.insert(game.id.clone(), linked_controller::ApprovedReelGame::of(&game));
+    let mut triggers = super::linked_game::triggers();
+    triggers.retain(|t| t.level != MINI);
+    triggers.push(linked_controller::ApprovedTrigger::of(MINI, &Trigger::HoldAndSpinGrand { max_bet_only: false }).unwrap());
+    op.approve_games(POOL, &games, &triggers, super::linked_game::NEVER_CONFIRM).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = MachineConfig { mode: Mode::Lab, machine_id: "A".into(), ..MachineConfig::default() };
+    let mut m = Machine::open(&dir.path().join("a.sqlite"), config, SeedChoice::Lab(50)).unwrap();
+    m.join_linked_pool(POOL, vec![game.id.clone()], 1).unwrap();
+    m.insert_note(5_000).unwrap();
+    let mut a = cabinet("A", &db);
+    let bet = Bet { lines: 50, credits_per_line: 1 };
+    let (mut missed, mut missed_in_feature, mut hit) = (false, false, false);
+    for _ in 0..400 {
+        if m.credit() < 50 {
+            m.insert_note(5_000).unwrap();
+        }
+        let (round, key, drawn) = committed_round_at(&mut m, &mut a, &db, "A", &game, &tables, bet);
+        // An independent reading of the feature: a grand pearl, or all
+        // twenty cells held.
+        let grand = drawn.hold.as_ref().is_some_and(|h| h.held().any(|c| c.value == CashValue::Grand) || h.held().count() == 20);
+        let epoch = m.epoch_id().to_owned();
+        if grand && !hit {
+            // The round's outcome with a feature the cabinet wrote: refused.
+            let forged = linked_controller::ReelClaim {
+                game: game.id.clone(),
+                stops: drawn.base.stops.clone(),
+                lines: 50,
+                credits_per_line: 1,
+                denom: 1,
+                hold: drawn.hold.clone(),
+            };
+            assert_refused(a.award(POOL, &epoch, round, MINI, &serde_json::to_string(&forged).unwrap()), "revealing the committed round's key");
+            let value = op.levels(POOL).unwrap()[MINI].value;
+            let paid = a.reveal(POOL, &epoch, round, MINI, &key).unwrap();
+            assert_eq!((paid.amount, paid.pending), (value, false));
+            assert_eq!(a.reveal(POOL, &epoch, round, MINI, &key).unwrap().amount, value, "asked again: the same award");
+            hit = true;
+        } else if !grand && drawn.hold.is_none() && !missed {
+            // No feature: the outcome carries none (the database's check).
+            assert_refused(a.reveal(POOL, &epoch, round, MINI, &key), "carries no hold-and-spin");
+            missed = true;
+        } else if !grand && drawn.hold.is_some() && !missed_in_feature {
+            // A feature without a grand: game-core's judgement, in the service.
+            assert_refused(a.reveal(POOL, &epoch, round, MINI, &key), "no hold-and-spin grand in the round");
+            missed_in_feature = true;
+        }
+        m.settle_round(round, 0, vec![]).unwrap();
+        if hit && missed && missed_in_feature {
+            break;
+        }
+    }
+    assert!(hit && missed && missed_in_feature, "in 400 committed rounds: a grand {hit}, no feature {missed}, a feature without a grand {missed_in_feature}");
+    assert_eq!(op.levels(POOL).unwrap()[MINI].hits, 1);
+    assert!(op.books(POOL).unwrap().balanced());
 }
 
 /// Issue 46's forged claims, on a pool set up as the README says (claims

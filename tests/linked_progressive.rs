@@ -135,8 +135,8 @@ fn approve(op: &mut Controller, confirm_above: u64) {
     let sevens = paytables::compile::load(&root().join("assets/paytables/classic-sevens.ron")).unwrap();
     games.insert(sevens.id.clone(), linked_controller::ApprovedReelGame::of(&sevens));
     let mut triggers = linked_game::triggers();
-    triggers.push(linked_controller::ApprovedTrigger { level: 0, symbol: "7".into(), count: 3, max_bet_only: true });
-    triggers.push(linked_controller::ApprovedTrigger { level: 1, symbol: "CH".into(), count: 1, max_bet_only: false });
+    triggers.push(linked_controller::ApprovedTrigger { level: 0, symbol: "7".into(), count: 3, max_bet_only: true, hold_and_spin_grand: false });
+    triggers.push(linked_controller::ApprovedTrigger { level: 1, symbol: "CH".into(), count: 1, max_bet_only: false, hold_and_spin_grand: false });
     op.approve_games(POOL, &games, &triggers, confirm_above).unwrap();
 }
 

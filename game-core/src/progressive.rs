@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::cards::Card;
 use crate::draw_poker::{DrawPokerGame, Pattern};
 use crate::poker::Category;
-use crate::reels::{Bet, ReelGame, ReelRound, Spin, SymbolId};
+use crate::reels::{Bet, HoldAndSpin, ReelGame, ReelRound, Spin, SymbolId};
 use crate::stud_poker::JackpotRule;
 
 /// What wins a level.
@@ -27,11 +27,27 @@ pub enum Trigger {
     StudSideBet,
     /// Bingo: a full card within this many balls (B-9 to B-13).
     BingoWithin { balls: u8 },
+    /// The hold-and-spin's grand (issue 50): a grand pearl held or a full
+    /// screen, in a game whose paytable pays its grand from a progressive
+    /// (`grand_progressive`), at the largest bet per line the game offers
+    /// when `max_bet_only`. The paytable counts the grand at its fixed
+    /// value; whatever pays it pays at least that ([`Trigger::pays_at_least_fixed`]).
+    HoldAndSpinGrand { max_bet_only: bool },
+}
+
+impl Trigger {
+    /// Whether a level this trigger wins pays at least the fixed sum the
+    /// paytable counts for the win (the hold-and-spin's progressive grand:
+    /// the game's exact RTP counts it at its fixed value, so no pool, or
+    /// no pool's share, may pay less; the host tops a smaller award up).
+    pub fn pays_at_least_fixed(&self) -> bool {
+        matches!(self, Trigger::HoldAndSpinGrand { .. })
+    }
 }
 
 /// Whether a reel round hits the trigger.
 pub fn reels_hit(game: &ReelGame, round: &ReelRound, trigger: &Trigger) -> bool {
-    spin_hits(game, round.bet, &round.base, trigger)
+    spin_hits(game, round.bet, &round.base, trigger) || hold_grand_hits(game, round.bet, round.hold.as_ref(), trigger)
 }
 
 /// Whether a base spin at `bet` hits the trigger: a line (or ways, issue
@@ -40,12 +56,26 @@ pub fn reels_hit(game: &ReelGame, round: &ReelRound, trigger: &Trigger) -> bool 
 /// The linked controller's service judges a claim by this same call.
 pub fn spin_hits(game: &ReelGame, bet: Bet, spin: &Spin, trigger: &Trigger) -> bool {
     let Trigger::ReelCombination { symbol, count, max_bet_only } = trigger else { return false };
-    let max_cpl = game.bet.credits_per_line.iter().copied().max().unwrap_or(0);
-    if *max_bet_only && bet.credits_per_line < max_cpl {
+    if *max_bet_only && !at_max_bet(game, bet) {
         return false;
     }
     let Some(sym) = game.symbols.iter().position(|s| &s.id == symbol).map(|i| i as SymbolId) else { return false };
     spin.line_wins.iter().any(|w| w.symbol == sym && w.count >= *count) || spin.way_wins.iter().any(|w| w.symbol == sym && w.count >= *count)
+}
+
+/// Whether `bet` is at the largest credits per line the game offers.
+fn at_max_bet(game: &ReelGame, bet: Bet) -> bool {
+    bet.credits_per_line >= game.bet.credits_per_line.iter().copied().max().unwrap_or(0)
+}
+
+/// Whether a round's hold-and-spin won the grand in a game whose grand is
+/// a progressive (issue 50): a grand pearl held, or a full screen. The
+/// linked controller's service judges a claim by this same call, on the
+/// round it draws again from the revealed key.
+pub fn hold_grand_hits(game: &ReelGame, bet: Bet, hold: Option<&HoldAndSpin>, trigger: &Trigger) -> bool {
+    let Trigger::HoldAndSpinGrand { max_bet_only } = trigger else { return false };
+    let pooled = game.hold_and_spin.as_ref().is_some_and(|h| h.grand_progressive);
+    pooled && (!max_bet_only || at_max_bet(game, bet)) && hold.is_some_and(|h| h.grands() > 0)
 }
 
 /// Whether a draw-poker final hand hits the trigger.

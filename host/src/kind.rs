@@ -256,6 +256,13 @@ pub trait GameKind: Send + Sync + 'static {
     fn award(&self, _round: &Self::Round, _trigger: &Trigger) -> Award {
         Award::WHOLE
     }
+    /// The credits the round won that the paytable counts at a fixed sum
+    /// but a progressive level pays (issue 50: the hold-and-spin's
+    /// progressive grand), left out of [`Self::win`]: whatever pool pays it
+    /// pays at least this, and it is paid as a fixed sum when no pool did.
+    fn pooled_minimum(&self, _round: &Self::Round) -> u64 {
+        0
+    }
     /// The paytable's own name for what a trigger asks (a poker hand), if it has one.
     fn trigger_name(&self, _trigger: &Trigger) -> Option<String> {
         None

@@ -560,10 +560,17 @@ impl<K: GameKind> Table for Hosted<K> {
             components.push(WinComponent { label: format!("double-up ({} gambles)", r.gambles.len()), amount: base_win });
         }
         let hit = |t: &Trigger| rules.hits(&r.state, t);
+        // Issue 50: a win the paytable counts at a fixed sum but a level
+        // pays (the hold-and-spin's progressive grand) is owed at least
+        // that sum, whichever pool pays it, or none.
+        let minimum = rules.pooled_minimum(&r.state).checked_mul(r.denom).ok_or_else(out_of_range)?;
+        let mut minimum_met = minimum == 0;
         // Each standalone level won: its share of the level, or the fixed
         // sum the paytable sets when that is greater (paid with the win).
         let mut hits = Vec::new();
         for (pool, level, trigger) in standalone_hits(cx.progressives, rules.id(), hit) {
+            // The level's award is at least the fixed sum (the kind's `award`).
+            minimum_met |= trigger.pays_at_least_fixed();
             let value = cx.machine.pools().get(&pool).and_then(|p| p.levels.get(level)).map_or(0, |l| l.current);
             let award = rules.award(&r.state, &trigger);
             match fixed_sum_instead(award, value, r.denom).ok_or_else(out_of_range)? {
@@ -594,6 +601,16 @@ impl<K: GameKind> Table for Hosted<K> {
             }
             return Ok(Progress::Awaiting);
         };
+        if !minimum_met {
+            let by_pools = paid_toward_minimum(cx, rules.id(), &linked, &floor, |t| t.pays_at_least_fixed() && hit(t));
+            let top_up = minimum.saturating_sub(by_pools);
+            if top_up > 0 {
+                base_win = base_win.checked_add(top_up).ok_or_else(out_of_range)?;
+                let label =
+                    if by_pools > 0 { "progressive grand: the fixed sum above the pool's award" } else { "progressive grand: the fixed sum (no pool paid it)" };
+                components.push(WinComponent { label: label.into(), amount: top_up });
+            }
+        }
         let settled = cx.machine.settle_round_with_floor(r.id, base_win, components, &hits, &linked, &floor).map_err(Notice::Core)?;
         let summary = RoundSummary {
             round: r.id,
@@ -701,6 +718,18 @@ pub(crate) fn standalone_hits(progressives: &[ProgressiveSetup], game: &str, hit
         }
     }
     hits
+}
+
+/// What the linked and floor levels a round won with a trigger `owed`
+/// accepts paid toward its fixed minimum (issue 50), in cents.
+fn paid_toward_minimum(cx: &Services<'_>, game: &str, linked: &[(String, usize, Cents)], floor: &[(u8, u8, Cents)], owed: impl Fn(&Trigger) -> bool) -> Cents {
+    let linked_trigger = |pool: &str, level: usize| {
+        cx.linked.iter().filter(|p| p.setup.pool == pool).flat_map(|p| p.setup.triggers.iter()).any(|(lv, t)| *lv == level && owed(t))
+    };
+    let by_linked = linked.iter().filter(|(pool, level, _)| linked_trigger(pool, *level)).fold(0u64, |a, (_, _, c)| a.saturating_add(*c));
+    let owed_floor = cx.floor.as_ref().and_then(|f| f.awards(game, &owed)).unwrap_or_default();
+    let by_floor = floor.iter().filter(|a| owed_floor.contains(a)).fold(0u64, |a, (_, _, c)| a.saturating_add(*c));
+    by_linked.saturating_add(by_floor)
 }
 
 /// The awards the controller makes for a round's linked hits (pool, level,

@@ -26,6 +26,9 @@ pub struct ApprovedReelGame {
     pub lines: Vec<Vec<u8>>,
     pub wild: Option<String>,
     pub max_credits_per_line: u64,
+    /// Issue 50: a ways game (no paylines; `lines` in a bet is its cost).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ways: bool,
     /// The approved paytable itself: the service evaluates a claimed
     /// outcome with game-core on it, as the game pays (issue 46: a line of
     /// wilds is the wild's own win, never a trigger's symbol).
@@ -43,6 +46,7 @@ impl ApprovedReelGame {
             lines: game.lines.clone(),
             wild: game.wild().map(|(w, _)| id(&w)),
             max_credits_per_line: game.bet.credits_per_line.iter().copied().max().unwrap_or(0),
+            ways: game.ways,
             paytable: Some(game.clone()),
         }
     }
@@ -71,16 +75,18 @@ pub(crate) fn service_refusal(games: &BTreeMap<String, ApprovedReelGame>, trigge
     if mine.is_empty() {
         return None;
     }
-    let hit = mine.iter().any(|t| {
-        let trigger = Trigger::ReelCombination { symbol: t.symbol.clone(), count: t.count, max_bet_only: t.max_bet_only };
-        game_core::progressive::spin_hits(game, bet, &spin, &trigger)
+    let hit = mine.iter().any(|t| match t.trigger() {
+        trigger @ Trigger::HoldAndSpinGrand { .. } => game_core::progressive::hold_grand_hits(game, bet, claim.hold.as_ref(), &trigger),
+        trigger => game_core::progressive::spin_hits(game, bet, &spin, &trigger),
     });
+    if !hit && mine.iter().all(|t| t.hold_and_spin_grand) {
+        return Some("no hold-and-spin grand in the round (game-core's evaluation of the feature the service draws again from the revealed key)".to_owned());
+    }
     (!hit).then(|| {
-        let paid: Vec<String> = spin
-            .line_wins
-            .iter()
-            .map(|w| format!("line {} {}×{}", w.line + 1, w.count, game.symbols.get(usize::from(w.symbol)).map_or("?", |s| s.id.as_str())))
-            .collect();
+        let name = |s: game_core::reels::SymbolId| game.symbols.get(usize::from(s)).map_or("?", |s| s.id.as_str());
+        let lines = spin.line_wins.iter().map(|w| format!("line {} {}×{}", w.line + 1, w.count, name(w.symbol)));
+        let ways = spin.way_wins.iter().map(|w| format!("{} ways {}×{}", w.ways, w.count, name(w.symbol)));
+        let paid: Vec<String> = lines.chain(ways).collect();
         format!(
             "the game pays {} there, no win of the trigger's symbol (game-core's evaluation)",
             if paid.is_empty() { "nothing".to_owned() } else { paid.join(", ") }
@@ -96,6 +102,12 @@ pub struct ApprovedTrigger {
     pub symbol: String,
     pub count: u8,
     pub max_bet_only: bool,
+    /// Issue 50: the level is the hold-and-spin's progressive grand (a
+    /// grand pearl held or a full screen), judged on the feature the
+    /// service draws again from the round's revealed key; `symbol` and
+    /// `count` are then unused.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hold_and_spin_grand: bool,
 }
 
 impl ApprovedTrigger {
@@ -105,9 +117,21 @@ impl ApprovedTrigger {
     pub fn of(level: usize, trigger: &Trigger) -> Option<ApprovedTrigger> {
         match trigger {
             Trigger::ReelCombination { symbol, count, max_bet_only } => {
-                Some(ApprovedTrigger { level, symbol: symbol.clone(), count: *count, max_bet_only: *max_bet_only })
+                Some(ApprovedTrigger { level, symbol: symbol.clone(), count: *count, max_bet_only: *max_bet_only, hold_and_spin_grand: false })
+            }
+            Trigger::HoldAndSpinGrand { max_bet_only } => {
+                Some(ApprovedTrigger { level, symbol: String::new(), count: 0, max_bet_only: *max_bet_only, hold_and_spin_grand: true })
             }
             _ => None,
+        }
+    }
+
+    /// The game-core trigger it approves.
+    pub fn trigger(&self) -> Trigger {
+        if self.hold_and_spin_grand {
+            Trigger::HoldAndSpinGrand { max_bet_only: self.max_bet_only }
+        } else {
+            Trigger::ReelCombination { symbol: self.symbol.clone(), count: self.count, max_bet_only: self.max_bet_only }
         }
     }
 }
@@ -121,6 +145,10 @@ pub struct ReelClaim {
     pub lines: u32,
     pub credits_per_line: u64,
     pub denom: Cents,
+    /// Issue 50: the round's hold-and-spin, as the service drew it again
+    /// from the revealed key (a claim that carries its own is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hold: Option<game_core::reels::HoldAndSpin>,
 }
 
 /// What the operator approved for a pool: its games, its triggers, and
@@ -224,6 +252,14 @@ impl Controller {
     /// where the operator allows it (issue 46).
     pub(crate) fn plain_award(&mut self, pool: &str, epoch: &str, round: u64, level: usize, outcome: &str) -> Result<Claimed, LinkError> {
         let (_, _, plain) = self.approval_and_claims(pool)?;
+        // Issue 50: a hold-and-spin is judged only as the service draws it
+        // again from a revealed key, never as a cabinet says it went.
+        let carries_hold = serde_json::from_str::<ReelClaim>(outcome).is_ok_and(|c| c.hold.is_some());
+        if carries_hold {
+            let reason = "a hold-and-spin's grand is claimed by revealing the committed round's key: the service draws the feature again";
+            let logged = self.client().query_one("SELECT egm.refuse_claim($1, $2, $3, $4)", &[&pool, &epoch, &i64_of(round, "round")?, &reason])?;
+            return Err(LinkError::Refused(logged.get(0)));
+        }
         if !plain {
             let reason = "a claim reveals its committed round's key (issue 46): a claimed outcome is not taken on this pool";
             let logged = self.client().query_one("SELECT egm.refuse_claim($1, $2, $3, $4)", &[&pool, &epoch, &i64_of(round, "round")?, &reason])?;

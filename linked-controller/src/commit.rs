@@ -110,7 +110,8 @@ impl Controller {
             Ok(r) => r,
             Err(why) => return Err(self.refuse_claim(pool, epoch, round, &format!("round {round} cannot be drawn again on game {}: {why}", bet.game))),
         };
-        let claim = ReelClaim { game: bet.game, stops: drawn.base.stops, lines: bet.lines, credits_per_line: bet.credits_per_line, denom: bet.denom };
+        let claim =
+            ReelClaim { game: bet.game, stops: drawn.base.stops, lines: bet.lines, credits_per_line: bet.credits_per_line, denom: bet.denom, hold: drawn.hold };
         let claim = serde_json::to_string(&claim).map_err(|e| LinkError::Invalid(e.to_string()))?;
         self.award(pool, epoch, round, level, &claim)
     }

@@ -384,7 +384,13 @@ BEGIN
     played := (o->>'lines')::INT;
     cpl := (o->>'credits_per_line')::BIGINT;
     denom := (o->>'denom')::BIGINT;
-    IF played IS NULL OR played < 1 OR played > nlines THEN
+    IF coalesce((g->>'ways')::BOOLEAN, false) THEN
+        -- Issue 50: a ways game's "lines" is its bet's cost, one the
+        -- approved paytable offers.
+        IF played IS NULL OR NOT (g->'paytable'->'bet'->'lines') @> to_jsonb(played) THEN
+            RETURN format('a ways bet of %s credits a unit is not one the game offers (%s)', coalesce(played::TEXT, 'no'), g->'paytable'->'bet'->'lines');
+        END IF;
+    ELSIF played IS NULL OR played < 1 OR played > nlines THEN
         RETURN format('%s lines played: the game has 1 to %s', coalesce(played::TEXT, 'no'), nlines);
     END IF;
     IF cpl IS NULL OR cpl < 1 OR cpl > (g->>'max_credits_per_line')::BIGINT OR denom IS NULL OR denom < 1 THEN
@@ -395,6 +401,21 @@ BEGIN
     END IF;
     IF played::NUMERIC * cpl * denom <> p_wager THEN
         RETURN format('the outcome''s bet (%s lines × %s credits × %s cents) is not the round''s contributed wager of %s cents', played, cpl, denom, p_wager);
+    END IF;
+    IF coalesce((t->>'hold_and_spin_grand')::BOOLEAN, false) THEN
+        -- Issue 50: a hold-and-spin's grand, judged by the service on the
+        -- feature it drew again from the revealed key (claim.rs); here,
+        -- that the outcome carries that feature.
+        IF jsonb_typeof(o->'hold') IS DISTINCT FROM 'object' THEN
+            RETURN 'the outcome carries no hold-and-spin: its grand is judged on the feature drawn again from the revealed key';
+        END IF;
+        RETURN NULL;
+    END IF;
+    IF coalesce((g->>'ways')::BOOLEAN, false) THEN
+        -- A ways game's wins are judged by the service alone, with
+        -- game-core's ways evaluation on the approved paytable (claim.rs):
+        -- every claim reaches this function through it.
+        RETURN NULL;
     END IF;
     FOR l IN 0 .. played - 1 LOOP
         run := 0;
@@ -779,8 +800,10 @@ BEGIN
     END IF;
     FOR g IN SELECT key, value FROM jsonb_each(games) LOOP
         reels := jsonb_array_length(g.value->'strips');
-        IF reels < 1 OR (g.value->>'rows')::INT < 1 OR jsonb_array_length(g.value->'lines') < 1 OR (g.value->>'max_credits_per_line')::BIGINT < 1 THEN
-            RAISE EXCEPTION 'game %: it needs reel strips, rows, lines and a largest bet per line', g.key;
+        -- Issue 50: a ways game has no paylines (every way is played).
+        IF reels < 1 OR (g.value->>'rows')::INT < 1 OR (jsonb_array_length(g.value->'lines') < 1 AND NOT coalesce((g.value->>'ways')::BOOLEAN, false))
+           OR (g.value->>'max_credits_per_line')::BIGINT < 1 THEN
+            RAISE EXCEPTION 'game %: it needs reel strips, rows, lines (or ways) and a largest bet per line', g.key;
         END IF;
         FOR i IN 0 .. reels - 1 LOOP
             IF jsonb_array_length(g.value->'strips'->i) < 1 THEN
@@ -797,8 +820,9 @@ BEGIN
         RAISE EXCEPTION 'pool %: the triggers are a list', p_pool;
     END IF;
     FOR t IN SELECT x FROM jsonb_array_elements(triggers) x LOOP
+        -- Issue 50: a hold-and-spin grand's trigger names no symbol.
         IF NOT EXISTS (SELECT 1 FROM levels l WHERE l.pool = p_pool AND l.level = (t->>'level')::INT)
-           OR (t->>'count')::INT < 1 OR t->>'symbol' IS NULL THEN
+           OR (NOT coalesce((t->>'hold_and_spin_grand')::BOOLEAN, false) AND ((t->>'count')::INT < 1 OR t->>'symbol' IS NULL)) THEN
             RAISE EXCEPTION 'pool %: the trigger % names no level of the pool, no symbol or no count', p_pool, t;
         END IF;
     END LOOP;

@@ -120,6 +120,7 @@ fn ways(c: &mut Criterion) {
             (game_core::reels::CashValue::Major, 1),
         ],
         jackpots: game_core::reels::Jackpots { mini: 250, minor: 500, major: 2500, grand: 25000 },
+        grand_progressive: false,
     };
     g.bench_function("hold-and-spin chain, 5x4 window, 3 respins", |b| b.iter(|| paytables::hold_math::analyse(&rule, 20)));
     // Issue 50: the shipped hold-and-spin game whole (1,024 ways and the

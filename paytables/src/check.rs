@@ -82,7 +82,14 @@ pub struct HoldReport {
     pub rtp_levels: Vec<(String, String)>,
     /// Per feature: P(N = n) for the final count of held cells, in %.
     pub final_counts_percent: Vec<(usize, String)>,
+    /// The grand is a progressive's (`grand_progressive`): the RTP counts
+    /// it at its fixed value, the least it pays.
+    pub grand_progressive: bool,
 }
+
+/// What the check and the PAR sheet say of a progressive grand.
+pub const PROGRESSIVE_GRAND: &str =
+    "the grand is paid by a progressive pool, at least its fixed value: the RTP above counts it at that value; the pool's growth returns more, on top";
 
 #[derive(Clone, Debug, Serialize)]
 pub struct FreeGamesReport {
@@ -227,6 +234,7 @@ pub fn check_with(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>,
         mean_win_total_bets: f(&h.mean_win) / f64::from(c.lines),
         rtp_levels: h.rtp_levels.iter().map(|(name, x)| (name.clone(), pct(x))).collect(),
         final_counts_percent: h.final_counts.iter().enumerate().filter(|(_, p)| !p.is_zero()).map(|(n, p)| (n, pct(p))).collect(),
+        grand_progressive: game.hold_and_spin.as_ref().is_some_and(|r| r.grand_progressive),
     });
     let report = CheckReport {
         game: game.id.clone(),
@@ -301,6 +309,9 @@ impl std::fmt::Display for CheckReport {
                 h.trigger_one_in, h.rtp_percent, h.mean_win_total_bets, h.full_screen_one_in
             )?;
             writeln!(f, "  RTP by part: {}", h.rtp_levels.iter().map(|(n, x)| format!("{n} {x}%")).collect::<Vec<_>>().join(", "))?;
+            if h.grand_progressive {
+                writeln!(f, "  {PROGRESSIVE_GRAND}")?;
+            }
         }
         Ok(())
     }

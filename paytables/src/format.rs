@@ -157,6 +157,11 @@ pub struct HoldAndSpinSource {
     pub landing: LandingSource,
     pub values: Vec<CashValueSource>,
     pub jackpots: game_core::reels::Jackpots,
+    /// The grand paid by a progressive pool, at least `jackpots.grand`
+    /// (the exact RTP counts it at that fixed value; the pool's growth is
+    /// the progressive's own return, on top).
+    #[serde(default)]
+    pub grand_progressive: bool,
 }
 
 /// Cascades (issue 50; `game_core::reels::cascade`).

@@ -115,5 +115,6 @@ pub(crate) fn hold_and_spin(
         landing: (h.landing.bonus, h.landing.blank),
         values: h.values.iter().map(|v| (v.value, v.weight)).collect(),
         jackpots: h.jackpots,
+        grand_progressive: h.grand_progressive,
     })
 }

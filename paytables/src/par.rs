@@ -203,6 +203,9 @@ pub fn write_par(game: &ReelGame, checked: &Checked, dir: &Path) -> Result<Vec<P
         for (name, x) in &h.rtp_levels {
             let _ = writeln!(md, "| {name} | {x} |");
         }
+        if h.grand_progressive {
+            let _ = writeln!(md, "\n{}.", crate::check::PROGRESSIVE_GRAND);
+        }
         let _ = writeln!(md, "\n| cells held at the end | probability per feature % |\n|---:|---:|");
         for (n, x) in &h.final_counts_percent {
             let _ = writeln!(md, "| {n} | {x} |");

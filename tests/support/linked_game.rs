@@ -73,14 +73,14 @@ pub fn games() -> BTreeMap<String, ApprovedReelGame> {
 
 pub fn triggers() -> Vec<ApprovedTrigger> {
     vec![
-        ApprovedTrigger { level: 0, symbol: "G".into(), count: 1, max_bet_only: false },
-        ApprovedTrigger { level: 1, symbol: "M".into(), count: 1, max_bet_only: false },
+        ApprovedTrigger { level: 0, symbol: "G".into(), count: 1, max_bet_only: false, hold_and_spin_grand: false },
+        ApprovedTrigger { level: 1, symbol: "M".into(), count: 1, max_bet_only: false, hold_and_spin_grand: false },
     ]
 }
 
 /// The claim of a round that stopped at `stop` with a wager of `wager` cents.
 pub fn claim_at(stop: u32, wager: u64) -> String {
-    serde_json::to_string(&ReelClaim { game: GAME.into(), stops: vec![stop], lines: 1, credits_per_line: 1, denom: wager }).unwrap_or_default()
+    serde_json::to_string(&ReelClaim { game: GAME.into(), stops: vec![stop], lines: 1, credits_per_line: 1, denom: wager, hold: None }).unwrap_or_default()
 }
 
 /// A claim that hits `level` (a stop showing its symbol; any level past

@@ -59,6 +59,13 @@ pub struct HoldAndSpinRule {
     /// The values a held bonus symbol carries, with their weights.
     pub values: Vec<(CashValue, u64)>,
     pub jackpots: Jackpots,
+    /// The grand is paid by a progressive pool (standalone or linked), at
+    /// least its fixed value (`jackpots.grand`, which the exact RTP
+    /// counts): the round's own win leaves it out
+    /// ([`HoldAndSpin::pooled_grand`]) and the host pays the level, or the
+    /// fixed sum where it is greater or no pool paid it.
+    #[serde(default)]
+    pub grand_progressive: bool,
 }
 
 impl HoldAndSpinRule {
@@ -108,6 +115,19 @@ impl HoldAndSpin {
     /// Every held bonus symbol, in the order held.
     pub fn held(&self) -> impl Iterator<Item = &Cash> {
         self.start.iter().chain(self.respins.iter().flat_map(|r| r.landed.iter()))
+    }
+
+    /// How many times the feature won the grand: each grand pearl held,
+    /// and the full screen.
+    pub fn grands(&self) -> u64 {
+        self.held().filter(|c| c.value == CashValue::Grand).count() as u64 + u64::from(self.full)
+    }
+
+    /// The grand's fixed sums this feature won, in credits: what a
+    /// progressive grand pays at least (0 when the grand is fixed: it is
+    /// then in `win`).
+    pub fn pooled_grand(&self, rule: &HoldAndSpinRule, unit: u64) -> u64 {
+        if rule.grand_progressive { self.grands().saturating_mul(rule.jackpots.grand).saturating_mul(unit) } else { 0 }
     }
 }
 

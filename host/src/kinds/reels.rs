@@ -114,8 +114,26 @@ impl GameKind for Reels {
 
     super::decided_by_the_draw!(ReelRound);
 
+    /// The round's win, less a progressive grand (issue 50), which the
+    /// pools pay ([`GameKind::pooled_minimum`]).
     fn win(&self, round: &ReelRound) -> u64 {
-        round.win
+        round.win.saturating_sub(self.pooled_minimum(round))
+    }
+
+    fn pooled_minimum(&self, round: &ReelRound) -> u64 {
+        match (&self.game.hold_and_spin, &round.hold) {
+            (Some(rule), Some(h)) => h.pooled_grand(rule, round.bet.credits_per_line),
+            _ => 0,
+        }
+    }
+
+    /// The progressive grand's level pays the whole pool, or the grand's
+    /// fixed sums won when they are greater (issue 50).
+    fn award(&self, round: &ReelRound, trigger: &Trigger) -> crate::kind::Award {
+        match trigger {
+            Trigger::HoldAndSpinGrand { .. } => crate::kind::Award { share_ppm: meters::WHOLE_LEVEL, at_least: self.pooled_minimum(round) },
+            _ => crate::kind::Award::WHOLE,
+        }
     }
 
     fn staked(&self, round: &ReelRound) -> u64 {
@@ -146,11 +164,15 @@ impl GameKind for Reels {
         if free > 0 {
             c.push(WinComponent { label: format!("free games ({})", round.free_spins.len()), amount: free * denom });
         }
-        // Issue 50: the hold-and-spin's values, and the grand of a full screen.
+        // Issue 50: the hold-and-spin's values, and the grand of a full
+        // screen; a progressive grand is the pool's (its own component).
         if let Some(h) = &round.hold {
-            c.push(WinComponent { label: format!("hold & spin ({} held)", h.held().count()), amount: (h.win - h.grand_credits) * denom });
-            if h.full {
-                c.push(WinComponent { label: "grand jackpot (full screen)".into(), amount: h.grand_credits * denom });
+            let pooled = self.pooled_minimum(round);
+            let fixed_grand = if pooled > 0 { 0 } else { h.grand_credits };
+            let values = h.win.saturating_sub(pooled).saturating_sub(fixed_grand);
+            c.push(WinComponent { label: format!("hold & spin ({} held)", h.held().count()), amount: values * denom });
+            if fixed_grand > 0 {
+                c.push(WinComponent { label: "grand jackpot (full screen)".into(), amount: fixed_grand * denom });
             }
         }
         c
@@ -167,6 +189,9 @@ impl GameKind for Reels {
             lines: round.bet.lines,
             credits_per_line: round.bet.credits_per_line,
             denom,
+            // A hold-and-spin is drawn again by the service from the
+            // revealed key (issue 50), never taken from the cabinet.
+            hold: None,
         };
         serde_json::to_value(claim).unwrap_or(serde_json::Value::Null)
     }

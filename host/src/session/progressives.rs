@@ -127,6 +127,11 @@ impl Session {
                 }
                 Trigger::StudSideBet => self.t("aposta lateral: sequência real 100%, sequência de cor 10%").to_owned(),
                 Trigger::BingoWithin { balls } => format!("bingo {} {balls} {}", self.t("em"), self.t("bolas")),
+                Trigger::HoldAndSpinGrand { max_bet_only } => format!(
+                    "{}{}",
+                    self.t("o Grande do Hold & Spin: um bónus Grande retido ou o ecrã cheio, pelo menos o seu valor fixo"),
+                    if *max_bet_only { self.t(", com a aposta máxima por linha") } else { "" }
+                ),
             }
         };
         let mut out = Vec::new();

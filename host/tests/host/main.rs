@@ -15,6 +15,7 @@ mod card_rounds;
 mod cascade_rounds;
 mod commands;
 mod dice_rounds;
+mod hold_grand;
 mod hold_rounds;
 mod overlays;
 mod production;

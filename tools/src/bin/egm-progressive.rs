@@ -19,7 +19,7 @@
 //!   round's key (issue 46).
 //! * `egm-progressive setup OPERATOR POOL.ron [--max-wager CENTS]` — the pool.
 //! * `egm-progressive approve OPERATOR POOL --paytable GAME.ron…
-//!   --trigger LEVEL:SYMBOL:COUNT[:max]… --confirm-above CENTS` — what the
+//!   --trigger LEVEL:SYMBOL:COUNT[:max]|LEVEL:hold-grand[:max]… --confirm-above CENTS` — what the
 //!   pool's awards are checked against (issue 35, attack 1).
 //! * `egm-progressive pending OPERATOR POOL`, `egm-progressive decide
 //!   OPERATOR POOL MACHINE ROUND LEVEL [--refuse] [--note TEXT]` — the
@@ -212,13 +212,29 @@ enum Command {
 /// `LEVEL:SYMBOL:COUNT[:max]`.
 fn parse_trigger(text: &str) -> Result<ApprovedTrigger> {
     let parts: Vec<&str> = text.split(':').collect();
-    let bad = || anyhow!("--trigger {text}: it is LEVEL:SYMBOL:COUNT, with :max when only the largest bet per line wins it");
+    let bad = || anyhow!("--trigger {text}: it is LEVEL:SYMBOL:COUNT or LEVEL:hold-grand, with :max when only the largest bet per line wins it");
+    // Issue 50: `LEVEL:hold-grand[:max]`, the hold-and-spin's progressive grand.
+    if let [l, "hold-grand", rest @ ..] = parts.as_slice() {
+        let max_bet_only = match rest {
+            [] => false,
+            ["max"] => true,
+            _ => return Err(bad()),
+        };
+        let trigger = game_core::progressive::Trigger::HoldAndSpinGrand { max_bet_only };
+        return ApprovedTrigger::of(l.parse().map_err(|_| bad())?, &trigger).ok_or_else(bad);
+    }
     let (level, symbol, count, max_bet_only) = match parts.as_slice() {
         [l, s, c] => (l, s, c, false),
         [l, s, c, "max"] => (l, s, c, true),
         _ => return Err(bad()),
     };
-    Ok(ApprovedTrigger { level: level.parse().map_err(|_| bad())?, symbol: (*symbol).to_owned(), count: count.parse().map_err(|_| bad())?, max_bet_only })
+    Ok(ApprovedTrigger {
+        level: level.parse().map_err(|_| bad())?,
+        symbol: (*symbol).to_owned(),
+        count: count.parse().map_err(|_| bad())?,
+        max_bet_only,
+        hold_and_spin_grand: false,
+    })
 }
 
 fn main() -> ExitCode {
@@ -480,7 +496,7 @@ fn bench_award(url: &str, cabinet: &str, rounds: usize, paytable: &std::path::Pa
     let pool = scratch_pool(&mut op, vec![game.id.clone()], &[cabinet_name(cabinet)?])?;
     let games = std::collections::BTreeMap::from([(game.id.clone(), ApprovedReelGame::of(&game))]);
     let symbol = game.symbols.iter().find(|s| matches!(s.kind, game_core::reels::SymbolKind::Regular)).map(|s| s.id.clone()).unwrap_or_default();
-    op.approve_games(&pool, &games, &[ApprovedTrigger { level: 0, symbol, count: 1, max_bet_only: false }], 1 << 40)?;
+    op.approve_games(&pool, &games, &[ApprovedTrigger { level: 0, symbol, count: 1, max_bet_only: false, hold_and_spin_grand: false }], 1 << 40)?;
     let mut c = CabinetClient::connect(cabinet)?;
     let epoch = bench_epoch(0);
     let bet = linked_controller::ReelBet { game: game.id.clone(), lines: 1, credits_per_line: 1, denom: 1 };

@@ -292,15 +292,17 @@ fn on_screen(s: &Session, game: &ReelGame, reveal: &Reveal, now: f32) -> OnScree
             let motion = Motion::new(game, spin);
             let own = if reveal.round == Some(r.id) { now - reveal.started } else { AT_REST };
             let t = if hold_step.is_some() || cascade_step.is_some() { motion.rests_at() + own } else { own };
-            let respins = game.hold_and_spin.as_ref().map_or(0, |rule| rule.respins);
+            let rule = game.hold_and_spin.as_deref();
+            // A progressive grand is the pool's, shown by its award (issue 50).
+            let pooled = rule.zip(r.state.hold.as_ref()).map_or(0, |(rule, h)| h.pooled_grand(rule, r.state.bet.credits_per_line));
             OnScreen {
                 motion,
                 spin: spin.clone(),
                 t,
                 free_game: in_spins.then_some((reveal.spin, spins)),
-                hold: hold_step.and_then(|k| r.state.hold.as_ref().map(|h| HoldView::at(h, respins, k))),
+                hold: hold_step.and_then(|k| r.state.hold.as_ref().zip(rule).map(|(h, rule)| HoldView::at(h, rule, k))),
                 cascade: cascade_step.and_then(|k| r.state.base.cascades.get(k - 1).map(|c| (k, c.clone()))),
-                win: r.state.win,
+                win: r.state.win.saturating_sub(pooled),
                 stake: r.state.bet.total_credits(),
                 denom: r.denom,
             }
