@@ -68,6 +68,7 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     }
     // A configuration the games refuse never reaches critical memory.
     check_side_pools(&config, &games)?;
+    check_excessive_increment(&config, &games).map_err(|e| format!("{}: {e}", options.config.display()))?;
     #[cfg(feature = "lab")]
     tracing::warn!("{LAB_BUILD}");
     let mut machine = session::open_machine(&db, &config, options.lab_seed)?;
@@ -101,6 +102,24 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
         session.start_floor().map_err(|e| format!("{}: {e}", options.config.display()))?;
     }
     Ok(session)
+}
+
+/// C-26: a bet the paytable allows, at the largest denomination, must stay
+/// under the excessive-increment limit, or the game's own largest bet
+/// would stop play as a fault.
+fn check_excessive_increment(config: &CabinetConfig, games: &[HostedGame]) -> Result<(), String> {
+    let limit = config.machine.excessive_increment.coin_in;
+    let max_denom = config.machine.denominations.iter().copied().max().unwrap_or(1);
+    for g in games {
+        let Some(largest) = g.largest_stake() else { continue };
+        if largest.saturating_mul(max_denom) >= limit {
+            return Err(format!(
+                "game {}'s largest bet, {largest} credits at {max_denom} cents, reaches excessive_increment.coin_in ({limit} cents): it would stop play as a fault (C-26); raise the limit or leave that denomination out",
+                g.id()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// PSD 41: a side-bet pool starts at no less than 10,000 times the side

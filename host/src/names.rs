@@ -62,6 +62,7 @@ pub fn tilt(t: Tilt, lang: Lang) -> &'static str {
         Tilt::ProgramVerification => lang.t("falha na verificação do programa"),
         Tilt::DeviceFault => lang.t("avaria de dispositivo"),
         Tilt::FloorDisabled => lang.t("desactivado pelo sistema de gestão do piso"),
+        Tilt::ExcessiveMeterIncrement => lang.t("incremento excessivo de contador"),
     }
 }
 
@@ -96,7 +97,8 @@ mod tests {
         for lang in [Lang::Pt, Lang::En] {
             let doors: std::collections::BTreeSet<&str> = Door::ALL.iter().map(|d| door(*d, lang)).collect();
             assert_eq!(doors.len(), Door::ALL.len());
-            let all = [Tilt::SelfAudit, Tilt::LogicDoorAccess, Tilt::ProgramVerification, Tilt::DeviceFault, Tilt::FloorDisabled];
+            let all =
+                [Tilt::SelfAudit, Tilt::LogicDoorAccess, Tilt::ProgramVerification, Tilt::DeviceFault, Tilt::FloorDisabled, Tilt::ExcessiveMeterIncrement];
             let tilts: std::collections::BTreeSet<&str> = all.iter().map(|t| tilt(*t, lang)).collect();
             assert_eq!(tilts.len(), all.len());
         }

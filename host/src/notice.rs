@@ -229,6 +229,7 @@ fn core_error(e: &CoreError, lang: Lang, show: &dyn Fn(Cents) -> String) -> Stri
             format!("{} {} > {}", t("Prémio acima do máximo configurado, recusado:"), show(*win), show(*max))
         }
         CoreError::SideBetNotBeside { .. } => t("A aposta lateral só se faz com a aposta principal").to_owned(),
+        CoreError::ExcessiveIncrement(_) => t("INCREMENTO EXCESSIVO DE CONTADOR: recusado; chame o empregado").to_owned(),
         CoreError::ValidationIdNotSet => t("O bilhete não pode ser numerado: o sistema do piso ainda não definiu a identificação de validação").to_owned(),
     }
 }

@@ -92,6 +92,29 @@ pub struct MachineConfig {
     /// change.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub evaluation: bool,
+    /// C-26: a meter that moves this much at once is a fault, not play.
+    #[serde(default)]
+    pub excessive_increment: ExcessiveIncrement,
+}
+
+/// C-26 (NZ 3.3.19a): the increments that are a fault "Excessive Meter
+/// Increment" — one play's coin-in (every stake of the round) or one note's
+/// bills-in at or above these. The increment is refused (the round is not
+/// played, the note goes back) and play stops until an attendant clears
+/// the tilt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExcessiveIncrement {
+    /// Cents: 1,000.00 by default.
+    pub coin_in: Cents,
+    /// Cents: 10,000.00 by default.
+    pub bills_in: Cents,
+}
+
+impl Default for ExcessiveIncrement {
+    fn default() -> Self {
+        ExcessiveIncrement { coin_in: 100_000, bills_in: 1_000_000 }
+    }
 }
 
 /// The second copy of critical memory (D-28): every write goes to both,
@@ -182,6 +205,7 @@ impl Default for MachineConfig {
             second_copy: SecondCopy::default(),
             nvram_mirror: None,
             evaluation: false,
+            excessive_increment: ExcessiveIncrement::default(),
         }
     }
 }
@@ -257,7 +281,10 @@ impl MachineConfig {
         if self.jackpot_threshold > self.handpay_limit {
             return Err(ConfigError::JackpotAboveHandpay { jackpot: self.jackpot_threshold, handpay: self.handpay_limit });
         }
+        let excessive = self.excessive_increment;
         for (name, v) in [
+            ("excessive_increment.coin_in", excessive.coin_in),
+            ("excessive_increment.bills_in", excessive.bills_in),
             ("credit_limit", self.credit_limit),
             ("ticket_in_limit", self.ticket_in_limit),
             ("ticket_out_limit", self.ticket_out_limit),

@@ -123,6 +123,10 @@ pub enum Tilt {
     /// 48): play and the note acceptor stop until it enables play again
     /// (LP 02); an attendant cannot clear it.
     FloorDisabled,
+    /// C-26: a play's coin-in or a note's bills-in at or above the
+    /// configured increment: refused, and play stops until an attendant
+    /// clears it.
+    ExcessiveMeterIncrement,
 }
 
 /// How far the floor's slot management system has taken this journal's

@@ -215,6 +215,8 @@ pub enum CoreError {
     WinAboveMaximum { win: Cents, max: Cents },
     #[error("a side bet of {side_stake} cents needs a main wager beside it (stake {stake} cents)")]
     SideBetNotBeside { stake: Cents, side_stake: Cents },
+    #[error("excessive meter increment (C-26): {0}; refused, and play stops until an attendant clears it")]
+    ExcessiveIncrement(String),
 }
 
 /// What a settlement did with the win.
@@ -471,11 +473,19 @@ impl Machine {
         if let Some(f) = &self.fault {
             return Err(CoreError::CriticalMemory(f.clone()));
         }
+        let before = (self.stake_open(), self.state.totals.dinheiro_entrado);
         for e in &entries {
             if let Err(x) = self.state.apply(e) {
                 self.refold()?;
                 return Err(CoreError::Refused(x.to_string()));
             }
+        }
+        // C-26, at the one place every increment passes: what the entries
+        // would do, judged before they are written.
+        if let Some(why) = self.excessive_increment(before) {
+            self.refold()?;
+            self.commit(vec![Entry::TiltSet { tilt: Tilt::ExcessiveMeterIncrement, detail: why.clone() }])?;
+            return Err(CoreError::ExcessiveIncrement(why));
         }
         let anchor = anchor.unwrap_or_else(|| self.store.anchor());
         if let Err(e) = self.store.append_anchored(&entries, anchor) {
@@ -491,6 +501,28 @@ impl Machine {
             self.commit(rollovers)?;
         }
         Ok(())
+    }
+
+    /// The open round and its stakes so far.
+    fn stake_open(&self) -> Option<(u64, Cents)> {
+        self.state.open_round.as_ref().map(|o| (o.round, o.stake))
+    }
+
+    /// C-26: a stake that takes the open round's stakes (one play's
+    /// coin-in, which its settlement meters) to the configured increment or
+    /// above, or a bills-in (one note) at or above its own, since `before`
+    /// (the open round and its stakes, the bills-in). Only an increment is
+    /// judged: a round staked before a lower limit was configured settles.
+    fn excessive_increment(&self, before: (Option<(u64, Cents)>, Cents)) -> Option<String> {
+        let limits = self.config.excessive_increment;
+        let (open_before, bills_before) = before;
+        let staked = self.stake_open().filter(|now| Some(*now) != open_before && now.1 > open_before.filter(|b| b.0 == now.0).map_or(0, |b| b.1));
+        let bills = self.state.totals.dinheiro_entrado.saturating_sub(bills_before);
+        match staked {
+            Some((_, play)) if play >= limits.coin_in => Some(format!("a play's coin-in of {play} cents reaches the limit of {} cents", limits.coin_in)),
+            _ if bills >= limits.bills_in => Some(format!("a bills-in of {bills} cents reaches the limit of {} cents", limits.bills_in)),
+            _ => None,
+        }
     }
 
     /// The state folded again from the journal (after a refused entry).

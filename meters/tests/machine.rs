@@ -553,3 +553,72 @@ fn a_variant_is_chosen_only_with_the_logic_door_open_between_rounds() {
     let m = boot(&dir);
     assert_eq!(m.state().variants.get("floresta-243").map(String::as_str), Some("floresta-243-92"), "the choice survives a restart");
 }
+
+/// C-26 (NZ 3.3.19a), on a real SQLite file: one play's coin-in (its
+/// opening stake, or its stakes with a raise) or one note's bills-in at or
+/// above the configured increment is a fault "excessive meter increment":
+/// refused before anything is drawn or credited, every meter as it was,
+/// play and the note acceptor stopped until an attendant clears it; the
+/// fault survives a power cut (C-36); a round staked before a lower limit
+/// was configured still settles (only an increment is judged).
+#[test]
+fn an_excessive_meter_increment_is_refused_and_stops_play_until_an_attendant_clears_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let config = MachineConfig { excessive_increment: meters::config::ExcessiveIncrement { coin_in: 1_000, bills_in: 5_000 }, ..lab_config() };
+    let mut m = Machine::open(&path, config.clone(), SeedChoice::Lab(1)).unwrap();
+    m.insert_note(2_000).unwrap();
+    m.insert_note(2_000).unwrap();
+    let before = (m.credit(), m.state().totals.clone(), m.state().last_round);
+    let tilted = |m: &Machine| m.state().tilts.contains(&Tilt::ExcessiveMeterIncrement);
+
+    // A stake at the limit: refused, nothing drawn or metered, the fault set.
+    let e = m.play_round("test-game", 10, 1_000, "outcome", |_| -> Result<serde_json::Value, String> { panic!("drawn for a refused play") }).unwrap_err();
+    assert!(matches!(&e, CoreError::ExcessiveIncrement(why) if why.contains("1000 cents reaches the limit of 1000")), "{e}");
+    assert_eq!((m.credit(), m.state().totals.clone(), m.state().last_round), before);
+    assert!(tilted(&m));
+    assert_eq!(m.play_block(), Some(PlayBlock::Tilt(Tilt::ExcessiveMeterIncrement)));
+    // Play and notes stop until the attendant clears it.
+    assert!(matches!(m.play_round("test-game", 10, 100, "outcome", |_| Ok::<_, String>(json!({}))), Err(CoreError::Blocked(_))));
+    assert!(matches!(m.insert_note(500), Err(CoreError::NoteRejected(_))));
+    // It survives a power cut.
+    drop(m);
+    let mut m = Machine::open(&path, config.clone(), SeedChoice::Lab(1)).unwrap();
+    assert!(tilted(&m));
+    m.clear_tilt(Tilt::ExcessiveMeterIncrement, "attendant 4").unwrap();
+    assert_eq!(m.play_block(), None);
+
+    // Under the limit a play goes on; a raise that takes its stakes to the
+    // limit is refused before its draw, the round still open at its stake.
+    let round = m.play_round("test-game", 10, 600, "outcome", |_| Ok::<_, String>(json!({}))).unwrap().0;
+    let e = m.draw_step(round, "raise", 400, |_| -> Result<serde_json::Value, String> { panic!("drawn for a refused raise") }).unwrap_err();
+    assert!(matches!(e, CoreError::ExcessiveIncrement(_)), "{e}");
+    assert_eq!(m.open_round().map(|o| o.stake), Some(600));
+    assert!(tilted(&m));
+    m.clear_tilt(Tilt::ExcessiveMeterIncrement, "attendant 4").unwrap();
+    m.record_step(round, Step::new("raise", json!({})), 300).unwrap();
+    m.settle_round(round, 0, vec![]).unwrap();
+    assert_eq!(m.state().totals.games.creditos_jogados, 900);
+
+    // One note at the bills-in limit: refused, not credited, the fault set.
+    let credit = m.credit();
+    let e = m.insert_note(5_000).unwrap_err();
+    assert!(matches!(&e, CoreError::ExcessiveIncrement(why) if why.contains("bills-in of 5000 cents")), "{e}");
+    assert_eq!((m.credit(), m.state().totals.dinheiro_entrado), (credit, 4_000));
+    assert!(tilted(&m));
+    m.clear_tilt(Tilt::ExcessiveMeterIncrement, "attendant 4").unwrap();
+    // Every fault and clear is in the journal, with its cause and who cleared it.
+    let events = m.events(100).unwrap();
+    let set = events.iter().filter(|e| matches!(&e.entry, Entry::TiltSet { tilt: Tilt::ExcessiveMeterIncrement, .. })).count();
+    let cleared = events.iter().filter(|e| matches!(&e.entry, Entry::TiltCleared { tilt: Tilt::ExcessiveMeterIncrement, by } if by == "attendant 4")).count();
+    assert_eq!((set, cleared), (3, 3));
+
+    // A round staked at 900 settles after the limit is lowered to 500.
+    let round = m.play_round("test-game", 10, 900, "outcome", |_| Ok::<_, String>(json!({}))).unwrap().0;
+    drop(m);
+    let lower = MachineConfig { excessive_increment: meters::config::ExcessiveIncrement { coin_in: 500, bills_in: 5_000 }, ..config };
+    let mut m = Machine::open(&path, lower, SeedChoice::Lab(1)).unwrap();
+    m.settle_round(round, 100, vec![WinComponent { label: "line 1".into(), amount: 100 }]).unwrap();
+    assert!(!tilted(&m));
+    assert_eq!(m.state().totals.games.creditos_jogados, 1_800);
+}

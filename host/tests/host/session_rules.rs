@@ -234,3 +234,34 @@ fn the_host_says_when_it_next_has_something_to_do() {
     assert!(s.command(Command::Overlay { overlay: Some(Overlay::Help) }));
     assert_eq!(s.next_due(), None);
 }
+
+/// C-26 at the cabinet: a note at the configured bills-in increment is a
+/// fault "excessive meter increment" — not credited, play and notes stopped,
+/// the player told to call an attendant, whose key clears it; and a
+/// configuration whose games' largest bet at the largest denomination
+/// reaches the coin-in limit is refused at boot, the game named.
+#[test]
+fn an_excessive_meter_increment_stops_the_cabinet_until_the_attendant_clears_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = "excessive_increment: (coin_in: 200000, bills_in: 1000000)";
+    let mut s = boot_with(dir.path(), |c| c.replace(shipped, "excessive_increment: (coin_in: 200000, bills_in: 5000)"), false);
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    assert!(!s.command(Command::InsertNote { cents: 5_000 }), "a note at the limit was taken");
+    assert_eq!(s.machine().credit(), 2_000);
+    assert!(s.machine().state().tilts.contains(&Tilt::ExcessiveMeterIncrement));
+    let told = s.message_text().unwrap_or_default();
+    assert!(told.contains("INCREMENTO EXCESSIVO DE CONTADOR"), "{told}");
+    assert_eq!(s.block_text().as_deref(), Some("TILT: incremento excessivo de contador"));
+    assert!(!s.command(Command::Play), "play while the fault stands");
+    s.command(Command::AttendantClear);
+    assert!(s.machine().state().tilts.is_empty());
+    assert!(s.command(Command::Play), "{:?}", s.message_text());
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = test_config::write(dir.path(), &test_config::text(dir.path()).replace(shipped, "excessive_increment: (coin_in: 100000, bills_in: 1000000)"));
+    let e = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(3), demo: false })
+        .err()
+        .expect("booted with a game's largest bet at the limit");
+    assert!(e.contains("game dragao-1024's largest bet, 500 credits at 200 cents, reaches excessive_increment.coin_in (100000 cents)"), "{e}");
+    assert!(!dir.path().join("egm.sqlite").exists(), "a refused configuration reached critical memory");
+}

@@ -66,6 +66,7 @@ impl Machine {
         }
         self.ensure_idle()?;
         self.check_round(game, denom, stake, side_stake)?;
+        self.refuse_excessive_play(stake)?;
         if !self.state.linked.contains_key(pool) {
             return Err(CoreError::Progressive(format!("this machine has not joined linked pool {pool}")));
         }

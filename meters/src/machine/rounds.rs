@@ -86,6 +86,7 @@ impl Machine {
     {
         self.ensure_idle()?;
         self.check_round(game, denom, stake, side_stake)?;
+        self.refuse_excessive_play(stake)?;
         if let Some(p) = unlinked.iter().find(|p| !self.state.linked.contains_key(*p)) {
             return Err(CoreError::Progressive(format!("this machine has not joined linked pool {p}")));
         }
@@ -169,6 +170,7 @@ impl Machine {
         let key = hex32(&c.key).ok_or_else(|| CoreError::Progressive(format!("round {}'s committed key is not 32 bytes of hex", c.round)))?;
         let n = hex32(nonce).ok_or_else(|| CoreError::Progressive(format!("the controller's nonce for round {} is not 32 bytes of hex", c.round)))?;
         self.check_round(&c.game, c.denom, c.stake, c.side_stake)?;
+        self.refuse_excessive_play(c.stake)?;
         self.verify_before_money_moves()?;
         let (outcome, data, draws) = self.draw_with(&c.game, Draw::committed(crate::rng::CommittedStream::new(&key, &n)), draw)?;
         let committed = crate::journal::CommittedDraw { pool: c.pool.clone(), nonce: hex::encode(n) };
@@ -240,6 +242,9 @@ impl Machine {
     {
         let open = self.check_step(round, extra_stake)?;
         self.verify_in_round()?;
+        if extra_stake > 0 {
+            self.refuse_excessive_play(open.stake.saturating_add(extra_stake))?;
+        }
         let (outcome, data, draws) = self.draw(&open.game, draw)?;
         self.commit(vec![Entry::RoundStep { round, step: Step::new(step, data), extra_stake, draws }])?;
         Ok(outcome)
@@ -248,9 +253,27 @@ impl Machine {
     /// Commit a decision of the open round that draws nothing (a hold, a
     /// raise or fold). `extra_stake` leaves the credit meter with it.
     pub fn record_step(&mut self, round: u64, step: Step, extra_stake: Cents) -> Result<(), CoreError> {
-        self.check_step(round, extra_stake)?;
+        let open = self.check_step(round, extra_stake)?;
         self.verify_in_round()?;
+        if extra_stake > 0 {
+            self.refuse_excessive_play(open.stake.saturating_add(extra_stake))?;
+        }
         self.commit(vec![Entry::RoundStep { round, step, extra_stake, draws: 0 }])
+    }
+
+    /// C-26, before anything is drawn: a play whose stakes (`play`, the
+    /// round's coin-in with this stake) reach the excessive-increment limit
+    /// is refused and play stops until an attendant clears the tilt. (The
+    /// journal's writer judges every increment again:
+    /// `Machine::excessive_increment`.)
+    pub(super) fn refuse_excessive_play(&mut self, play: Cents) -> Result<(), CoreError> {
+        let limit = self.config.excessive_increment.coin_in;
+        if play < limit {
+            return Ok(());
+        }
+        let why = format!("a play's coin-in of {play} cents reaches the limit of {limit} cents");
+        self.commit(vec![Entry::TiltSet { tilt: crate::journal::Tilt::ExcessiveMeterIncrement, detail: why.clone() }])?;
+        Err(CoreError::ExcessiveIncrement(why))
     }
 
     fn check_step(&self, round: u64, extra_stake: Cents) -> Result<OpenRound, CoreError> {
