@@ -89,11 +89,17 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
         demo_credit(&mut machine)?;
     }
     machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
+    // H-53: the download/verification log, against the last accepted
+    // digests: what is new, replaced, refused or gone since.
+    let release = hex::encode(manifest.release_digest());
+    let by = format!("boot verification against {} (release {})", config.manifest.display(), &release[..16]);
+    machine.record_software(&report.software_found(), &by).map_err(|e| e.to_string())?;
     if games.is_empty() {
         return Err(format!("no approved paytable could be loaded: {detail}"));
     }
     let mut session = Session::new(machine, config, games, report);
     session.db = db;
+    session.config_file = options.config.clone();
     session.lab_seed = options.lab_seed;
     // Issue 21: a cash-out committed before a crash, its ticket never
     // printed, is printed now (same validation number).

@@ -25,7 +25,11 @@ impl HostedGame {
     /// The game of an approved artifact, with its exact RTP.
     pub fn from_approved(approved: paytables::artifact::Approved) -> Result<Self, String> {
         let rtp = approved.rtp_text();
-        Ok(HostedGame(Self::from_artifact(approved.game)?.0, rtp))
+        // B-16: each bet configuration's RTP in millionths, rounded down.
+        let table = approved.rtp_ppm();
+        let mut table_game = Self::from_artifact(approved.game)?.0;
+        table_game.set_rtp_table(table);
+        Ok(HostedGame(table_game, rtp))
     }
 
     /// The game's RTP as its approved artifact proves it (issue 50: the

@@ -132,6 +132,17 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
         Entry::AftOut { transaction_id, value } => format!("{} {} ({transaction_id})", t("Transferência da máquina para o piso:"), money(*value)),
         Entry::FloorReported { cursor } => format!("{} {}", t("O sistema de gestão do piso recebeu os eventos até"), cursor.up_to),
         Entry::ValidationIdSet { id, sequence } => format!("{} {id:06X}, {} {sequence}", t("O piso definiu a identificação de validação"), t("sequência")),
+        Entry::SoftwareChanged { component, sha256, previous, outcome, by, .. } => {
+            let what = match outcome {
+                meters::SoftwareOutcome::Installed => t("instalado"),
+                meters::SoftwareOutcome::Replaced => t("substituído"),
+                meters::SoftwareOutcome::Refused => t("RECUSADO"),
+                meters::SoftwareOutcome::Removed => t("retirado"),
+            };
+            let short = |d: &str| d.chars().take(16).collect::<String>();
+            let was = previous.as_deref().map(|p| format!(" ({} {})", t("antes"), short(p))).unwrap_or_default();
+            format!("{} {component}: {what} {}{was} — {by}", t("Software"), short(sha256))
+        }
         Entry::VariantChosen { family, game, sha256, by } => {
             format!("{} {family}: {game} ({} {}) — {by}", t("Variante de RTP escolhida para"), t("resumo"), sha256.chars().take(16).collect::<String>())
         }
@@ -211,6 +222,7 @@ mod tests {
                 side_stake: 0,
                 committed: None,
                 unlinked: Vec::new(),
+                category: None,
             },
             Entry::RoundStep { round: 3, step, extra_stake: 5, draws: 0 },
             Entry::RoundSettled {
@@ -235,6 +247,14 @@ mod tests {
             Entry::AftOut { transaction_id: "FLOOR-2".into(), value: 2_500 },
             Entry::ValidationIdSet { id: 0x12_3456, sequence: 0 },
             Entry::VariantChosen { family: "floresta-243".into(), game: "floresta-243-92".into(), sha256: "ab".repeat(32), by: "ana".into() },
+            Entry::SoftwareChanged {
+                component: "paytable bingo-75".into(),
+                file: "assets/paytables/compiled/bingo-75.json".into(),
+                sha256: "cd".repeat(32),
+                previous: Some("ab".repeat(32)),
+                outcome: meters::SoftwareOutcome::Replaced,
+                by: "boot verification".into(),
+            },
             Entry::FloorTicketRefused { validation: "000000000000004243".into(), status: 0x88, reason: "no answer".into() },
             Entry::LinkedPoolJoined { pool: "linked-sevens".into(), games: vec!["classic-sevens".into()], min_wager: 1 },
             Entry::LinkedDelivered { pool: "linked-sevens".into(), rounds: vec![1, 2] },

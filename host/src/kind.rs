@@ -256,6 +256,12 @@ pub trait GameKind: Send + Sync + 'static {
     fn award(&self, _round: &Self::Round, _trigger: &Trigger) -> Award {
         Award::WHOLE
     }
+    /// B-16: the bet configuration whose RTP the approved paytable proves
+    /// (the artifact's key: lines, coins, ante) and its unit's name; None
+    /// for a kind whose round mixes bets of several RTPs (one category).
+    fn rtp_key(&self, _bet: &Self::Bet) -> Option<(u64, &'static str)> {
+        None
+    }
     /// The credits the round won that the paytable counts at a fixed sum
     /// but a progressive level pays (issue 50: the hold-and-spin's
     /// progressive grand), left out of [`Self::win`]: whatever pool pays it

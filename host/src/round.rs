@@ -174,6 +174,8 @@ pub(crate) trait Table: Send + Sync {
     fn autoplay(&self) -> bool;
     fn side_pool_seed(&self) -> Option<u64>;
     fn largest_stake(&self) -> Option<u64>;
+    /// B-16: the approved paytable's RTP per bet configuration.
+    fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>);
     fn reset_bet(&mut self);
     fn adjust_bet(&mut self, control: BetControl, delta: i32);
     /// Whether a bet button's step would change the bet (a button at its
@@ -219,12 +221,27 @@ pub(crate) struct Hosted<K: GameKind> {
     pub undo: Vec<K::Bet>,
     /// The last round's bet (repeat).
     pub last_played: Option<K::Bet>,
+    /// B-16: the approved paytable's RTP per bet configuration (its key,
+    /// millionths rounded down), from its artifact.
+    pub rtp: Vec<(u64, u32)>,
 }
 
 impl<K: GameKind> Hosted<K> {
     pub fn new(rules: K) -> Self {
         let bet = rules.opening_bet();
-        Hosted { rules, bet, round: None, undo: Vec::new(), last_played: None }
+        Hosted { rules, bet, round: None, undo: Vec::new(), last_played: None, rtp: Vec::new() }
+    }
+
+    /// B-16: the wager category of a round of `bet`: its bet configuration
+    /// (`GameKind::rtp_key`) at the RTP the approved paytable proves for
+    /// it; a kind whose round mixes bets of several RTPs is one category,
+    /// "all bets", at the lowest it proves. None without an artifact's RTP.
+    fn category(&self, bet: &K::Bet) -> Option<meters::WagerCategory> {
+        let (name, rtp_ppm) = match self.rules.rtp_key(bet) {
+            Some((key, unit)) => (format!("{key} {unit}"), self.rtp.iter().find(|(k, _)| *k == key)?.1),
+            None => ("all bets".to_owned(), self.rtp.iter().map(|(_, r)| *r).min()?),
+        };
+        Some(meters::WagerCategory { name, rtp_ppm })
     }
 
     fn open_round(&mut self) -> Option<&mut Round<K>> {
@@ -297,6 +314,10 @@ impl<K: GameKind> Table for Hosted<K> {
 
     fn largest_stake(&self) -> Option<u64> {
         self.rules.largest_stake()
+    }
+
+    fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>) {
+        self.rtp = rtp;
     }
 
     fn reset_bet(&mut self) {
@@ -426,6 +447,9 @@ impl<K: GameKind> Table for Hosted<K> {
         }
         let (rules, bet) = (&self.rules, self.bet.clone());
         let game = rules.id().to_owned();
+        if let Some(category) = self.category(&bet) {
+            cx.machine.set_wager_category(&game, category);
+        }
         let side = rules.side_stake(&bet).saturating_mul(denom);
         let opening = |rng: &mut meters::Draw<'_>| rules.draw(&bet, rng).map(|deal| Opening { game: game.clone(), denom, bet: bet.clone(), deal });
         // Issue 46: a round that feeds a linked pool whose controller draws

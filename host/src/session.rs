@@ -66,6 +66,8 @@ pub struct Session {
     pub(crate) linked: Vec<LinkedPool>,
     /// The latest linked award signalled on this machine (M-22), and when.
     pub(crate) linked_banner: Option<(AwardBanner, std::time::Instant)>,
+    /// The configuration file the cabinet booted on (H-52's component).
+    pub(crate) config_file: PathBuf,
     /// Critical memory's file and the lab seed, to reopen after a RAM clear.
     pub(crate) db: PathBuf,
     pub(crate) lab_seed: Option<u64>,
@@ -169,6 +171,7 @@ impl Session {
             autoplay_left: 0,
             linked: Vec::new(),
             linked_banner: None,
+            config_file: PathBuf::new(),
             db: PathBuf::new(),
             lab_seed: None,
             last_activity: std::time::Instant::now(),
@@ -356,6 +359,14 @@ impl Session {
     /// The start-up verification (H-51).
     pub fn verification(&self) -> &Report {
         &self.verification
+    }
+
+    /// H-52: the components a lab's seeded verification covers — this
+    /// program, its configuration, the manifest, every enabled paytable —
+    /// for [`crate::verification::seeded`], which reads them beside play.
+    pub fn verification_components(&self) -> Vec<crate::verification::Component> {
+        let program = std::env::current_exe().unwrap_or_default();
+        crate::verification::components(&program, &self.config_file, &self.config.manifest, &self.config.games, &self.config.paytable_dir)
     }
 
     /// The validation number of the last ticket printed.

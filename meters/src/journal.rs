@@ -273,6 +273,10 @@ pub enum Entry {
         /// configuration plays on without linked eligibility.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         unlinked: Vec<String>,
+        /// B-16: the wager category the round is played in and its
+        /// theoretical payback (absent in journals written before it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        category: Option<WagerCategory>,
     },
     RoundStep {
         round: u64,
@@ -447,6 +451,47 @@ pub enum Entry {
         /// Who chose it.
         by: String,
     },
+    /// H-53: a component of the software — the program, a paytable —
+    /// found installed, replaced, refused or removed by a verification
+    /// against the approved manifest (at boot), with its digests and on
+    /// whose authority. The download/verification log the audit menu
+    /// shows; the record's time is when it was found.
+    SoftwareChanged {
+        /// "program", or "paytable ID".
+        component: String,
+        file: String,
+        /// The digest found (empty when removed).
+        sha256: String,
+        /// The last accepted digest, if there was one.
+        previous: Option<String>,
+        outcome: SoftwareOutcome,
+        /// The verification that found it: against which manifest, for
+        /// which release (the approver's signature).
+        by: String,
+    },
+}
+
+/// B-16 (certification.md 16): a wager category — a bet configuration the
+/// approved paytable proves its own RTP for — and that theoretical
+/// payback in millionths (962_345 = 96.2345%), as the game host reads it
+/// from the approved artifact.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WagerCategory {
+    pub name: String,
+    pub rtp_ppm: u32,
+}
+
+/// What a verification found of a component (H-53).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SoftwareOutcome {
+    /// New, and approved: its digest is the manifest's.
+    Installed,
+    /// Its digest changed, and the new one is approved.
+    Replaced,
+    /// Its digest is not the manifest's: refused (the cabinet tilts).
+    Refused,
+    /// Gone from the cabinet's configuration.
+    Removed,
 }
 
 impl Entry {
@@ -489,6 +534,7 @@ impl Entry {
             Entry::AftOut { .. } => "aft_out",
             Entry::ValidationIdSet { .. } => "validation_id_set",
             Entry::VariantChosen { .. } => "variant_chosen",
+            Entry::SoftwareChanged { .. } => "software_changed",
             Entry::FloorTicketRefused { .. } => "floor_ticket_refused",
             Entry::LinkedPoolJoined { .. } => "linked_pool_joined",
             Entry::LinkedDelivered { .. } => "linked_delivered",

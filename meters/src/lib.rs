@@ -34,7 +34,9 @@ pub mod ticket;
 
 pub use anchor::{AnchorReason, AnchorState};
 pub use config::{MachineConfig, Mode, OperatorCredential};
-pub use journal::{Entry, FloorCursor, HandpayKind, ProgressiveAward, Step, Tilt, TransferTarget, WHOLE_LEVEL, WinComponent, WinPayment};
+pub use journal::{
+    Entry, FloorCursor, HandpayKind, ProgressiveAward, SoftwareOutcome, Step, Tilt, TransferTarget, WHOLE_LEVEL, WagerCategory, WinComponent, WinPayment,
+};
 pub use keystore::{KeyStoreConfig, KeyStoreError};
 pub use machine::{BootError, CashOut, CoreError, KeyLostClear, Machine, MoneyRefusal, PlayBlock, RecallOutcome, RoundRecall, SeedChoice, Settled};
 pub use meters::{Door, GameMeters, M25, MachineMeters};

@@ -250,6 +250,9 @@ pub struct Machine {
     keys: Box<dyn KeyStore>,
     /// When the last anchor was made (the play-time tick counts from here).
     anchored_at: std::time::Instant,
+    /// B-16: the wager category of the next round of a game, set by the
+    /// game host before it plays it ([`Machine::set_wager_category`]).
+    next_category: Option<(String, crate::journal::WagerCategory)>,
 }
 
 /// What production runs on (issues 21 and 47): a TPM chip, never the file
@@ -431,7 +434,7 @@ impl Machine {
         if state.config.as_ref().map(MachineConfig::digest) != Some(digest.clone()) {
             boot.push(Entry::ConfigChanged { digest, config: Box::new(config.clone()) });
         }
-        let mut machine = Machine { store, state, config, rng, fault: None, keys, anchored_at: std::time::Instant::now() };
+        let mut machine = Machine { store, state, config, rng, fault: None, keys, anchored_at: std::time::Instant::now(), next_category: None };
         machine.finish_anchor_at_boot(at_boot)?;
         // Power-up after verification is an anchor event; so is a new
         // machine's provisioning.
@@ -639,6 +642,12 @@ impl Machine {
     /// The last `n` events, newest first.
     pub fn events(&self, n: u64) -> Result<Vec<Record>, StoreError> {
         self.store.last_events(n)
+    }
+
+    /// H-53: the download/verification log (`Entry::SoftwareChanged`),
+    /// newest first, each record verified.
+    pub fn software_log(&self) -> Result<Vec<Record>, StoreError> {
+        self.store.software_log()
     }
 
     pub fn ram_clears(&self) -> Result<Vec<RamClearRecord>, StoreError> {

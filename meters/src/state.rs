@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::MachineConfig;
 use crate::journal::TransferTarget;
-use crate::journal::{Entry, HandpayKind, Tilt, WinPayment};
+use crate::journal::{Entry, HandpayKind, SoftwareOutcome, Tilt, WagerCategory, WinPayment};
 use crate::meters::{Door, GameMeters, M25, MachineMeters};
 use crate::money::Cents;
 use crate::progressive::Pool;
@@ -44,6 +44,33 @@ pub struct OpenRound {
     /// each): a void takes it back from each (issue 46, reconciliation).
     #[serde(default)]
     pub linked: Vec<String>,
+    /// B-16: its wager category, metered when it settles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<WagerCategory>,
+}
+
+/// B-16: one wager category's meters: its coin-in and its theoretical
+/// payback, Σ stake × RTP, exact in millionths of a cent.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CategoryMeters {
+    pub coin_in: Cents,
+    pub theoretical_micro: u128,
+    /// The category's RTP in millionths, as its last round was played.
+    pub rtp_ppm: u32,
+}
+
+impl CategoryMeters {
+    /// The theoretical payback in whole cents (rounded down).
+    pub fn theoretical_cents(&self) -> u128 {
+        self.theoretical_micro / 1_000_000
+    }
+
+    /// The weighted average theoretical payback (SAS meter 7F), in
+    /// hundredths of a percent rounded down (9623 = 96.23%); None before
+    /// any coin-in.
+    pub fn weighted_basis_points(&self) -> Option<u128> {
+        (self.coin_in > 0).then(|| self.theoretical_micro / u128::from(self.coin_in) / 100)
+    }
 }
 
 /// Issue 46: what an epoch owed one linked pool.
@@ -148,6 +175,15 @@ pub struct CriticalState {
     /// (issue 50): family → the approved paytable offered.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub variants: BTreeMap<String, String>,
+    /// B-16: per game, per wager category: coin-in and theoretical payback.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub categories: BTreeMap<String, BTreeMap<String, CategoryMeters>>,
+    /// H-53: each component's last accepted digest (component → SHA-256).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub software: BTreeMap<String, String>,
+    /// H-53: each component's last refused digest, logged once.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub refused_software: BTreeMap<String, String>,
     /// Journal entries folded so far.
     pub entries: u64,
     /// Owed before the RAM clear that began this epoch and carried over as
@@ -414,9 +450,12 @@ impl CriticalState {
                     }
                 }
             }
-            Entry::RoundBegun { round, game, denom, stake, credit_before, side_stake, committed, unlinked, .. } => {
+            Entry::RoundBegun { round, game, denom, stake, credit_before, side_stake, committed, unlinked, category, .. } => {
                 if side_stake > stake {
                     return Err(fail(e, "the side bet exceeds the stake"));
+                }
+                if category.as_ref().is_some_and(|c| c.name.is_empty() || c.rtp_ppm > 1_000_000) {
+                    return Err(fail(e, "a wager category is named and returns at most 100%"));
                 }
                 if let Some(p) = unlinked.iter().find(|p| !self.linked.contains_key(*p) || committed.as_ref().is_some_and(|d| d.pool == **p)) {
                     return Err(fail(e, format!("round {round} cannot be played without linked pool {p}")));
@@ -477,6 +516,7 @@ impl CriticalState {
                     contributions,
                     committed: drawn_from,
                     linked,
+                    category: category.clone(),
                 });
                 self.linked_commitment = None;
             }
@@ -594,6 +634,14 @@ impl CriticalState {
                         m.premios_acumulados = add(e, m.premios_acumulados, *win)?;
                     }
                 }
+                // B-16: the category's coin-in and theoretical payback.
+                if let Some(c) = &open.category {
+                    let m = self.categories.entry(open.game.clone()).or_default().entry(c.name.clone()).or_default();
+                    m.coin_in = add(e, m.coin_in, open.stake)?;
+                    let theo = u128::from(open.stake) * u128::from(c.rtp_ppm);
+                    m.theoretical_micro = m.theoretical_micro.checked_add(theo).ok_or_else(|| fail(e, "the theoretical payback meter would overflow"))?;
+                    m.rtp_ppm = c.rtp_ppm;
+                }
                 self.games_since_power_up += 1;
                 self.games_since_door_close += 1;
                 self.open_round = None;
@@ -655,6 +703,24 @@ impl CriticalState {
             }
             Entry::MeterRollover { meter, count } => {
                 self.rollovers_logged.insert(meter.clone(), *count);
+            }
+            Entry::SoftwareChanged { component, sha256, outcome, .. } => {
+                if component.is_empty() {
+                    return Err(fail(e, "a software change names its component"));
+                }
+                match outcome {
+                    SoftwareOutcome::Installed | SoftwareOutcome::Replaced => {
+                        self.software.insert(component.clone(), sha256.clone());
+                        self.refused_software.remove(component);
+                    }
+                    SoftwareOutcome::Removed => {
+                        self.software.remove(component);
+                        self.refused_software.remove(component);
+                    }
+                    SoftwareOutcome::Refused => {
+                        self.refused_software.insert(component.clone(), sha256.clone());
+                    }
+                }
             }
             Entry::VariantChosen { family, game, .. } => {
                 if family.is_empty() || game.is_empty() {

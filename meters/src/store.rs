@@ -253,16 +253,27 @@ pub(crate) struct Store {
     lock: Option<fs::File>,
 }
 
+/// How long a lock held elsewhere is waited for before the file is busy:
+/// a lock is held by the open file, and a process forking a child (any
+/// thread of it, for any reason) holds a copy of every descriptor until
+/// the child's exec closes it — a released lock can stay held that long.
+/// A second writer holds it for good, and is refused after the wait.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Take the exclusive lock on `<db>.lock`, or say which file is busy.
 pub(crate) fn lock(db: &Path) -> Result<fs::File, StoreError> {
     let mut s = db.as_os_str().to_owned();
     s.push(".lock");
     let path = PathBuf::from(s);
     let f = fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path)?;
-    match f.try_lock() {
-        Ok(()) => Ok(f),
-        Err(fs::TryLockError::WouldBlock) => Err(StoreError::Busy(db.display().to_string())),
-        Err(fs::TryLockError::Error(e)) => Err(e.into()),
+    let deadline = std::time::Instant::now() + LOCK_WAIT;
+    loop {
+        match f.try_lock() {
+            Ok(()) => return Ok(f),
+            Err(fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => std::thread::sleep(std::time::Duration::from_millis(20)),
+            Err(fs::TryLockError::WouldBlock) => return Err(StoreError::Busy(db.display().to_string())),
+            Err(fs::TryLockError::Error(e)) => return Err(e.into()),
+        }
     }
 }
 
@@ -508,6 +519,13 @@ impl Store {
 
     pub(crate) fn last_events(&self, n: u64) -> Result<Vec<Record>, StoreError> {
         self.select("WHERE kind NOT IN ('round_begun', 'round_step', 'round_settled') ORDER BY seq DESC LIMIT ?1", n as i64)
+    }
+
+    /// H-53: the download/verification log, every record of it this
+    /// epoch, newest first (the event list's last thousand records would
+    /// lose it behind years of doors and notes).
+    pub(crate) fn software_log(&self) -> Result<Vec<Record>, StoreError> {
+        self.select("WHERE kind = 'software_changed' AND seq > ?1 ORDER BY seq DESC", 0)
     }
 
     /// Journal records for a screen or a report, each verified (issue 34,

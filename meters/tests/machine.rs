@@ -219,7 +219,10 @@ fn recall_keeps_every_step_of_the_last_100_rounds() {
 fn meters_display_ten_digits_and_the_rollover_is_logged() {
     // C-21: a meter at 9,999,999,999 + 1 shows 0, and the rollover is logged.
     let dir = tempfile::tempdir().unwrap();
-    let config = MachineConfig { mode: Mode::Lab, accepted_notes: vec![3_333_333_333, 1], credit_limit: u64::MAX / 2, ..MachineConfig::default() };
+    // Notes this large are C-26's excessive increments unless its limit is raised.
+    let excessive_increment = meters::config::ExcessiveIncrement { coin_in: 100_000, bills_in: u64::MAX };
+    let config =
+        MachineConfig { mode: Mode::Lab, accepted_notes: vec![3_333_333_333, 1], credit_limit: u64::MAX / 2, excessive_increment, ..MachineConfig::default() };
     let mut m = Machine::open(&dir.path().join("egm.sqlite"), config, SeedChoice::Lab(3)).unwrap();
     for _ in 0..3 {
         m.insert_note(3_333_333_333).unwrap();
@@ -621,4 +624,52 @@ fn an_excessive_meter_increment_is_refused_and_stops_play_until_an_attendant_cle
     m.settle_round(round, 100, vec![WinComponent { label: "line 1".into(), amount: 100 }]).unwrap();
     assert!(!tilted(&m));
     assert_eq!(m.state().totals.games.creditos_jogados, 1_800);
+}
+
+/// B-16 (certification.md 16), on a real SQLite file: each settled round
+/// played in a wager category adds its coin-in (raises included) and its
+/// theoretical payback, stake × RTP exact in millionths of a cent, to that
+/// category's meters; the weighted average (SAS 7F) follows; a category
+/// set for another game is not taken; the meters fold again the same after
+/// a restart; a category over 100% is refused by critical memory.
+#[test]
+fn wager_categories_meter_coin_in_and_theoretical_payback() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = Machine::open(&path, lab_config(), SeedChoice::Lab(1)).unwrap();
+    m.insert_note(5_000).unwrap();
+    let cat = |name: &str, ppm: u32| meters::WagerCategory { name: name.into(), rtp_ppm: ppm };
+    // 9 lines at 96.1234%: two rounds of 90 and 45 cents.
+    for stake in [90, 45] {
+        m.set_wager_category("test-game", cat("9 lines", 961_234));
+        play(&mut m, 5, stake, 0);
+    }
+    // 1 line at 88.5%: a round of 10 cents raised by 20.
+    m.set_wager_category("test-game", cat("1 lines", 885_000));
+    let round = m.play_round("test-game", 10, 10, "outcome", |_| Ok::<_, String>(json!({}))).unwrap().0;
+    m.record_step(round, Step::new("raise", json!({})), 20).unwrap();
+    m.settle_round(round, 0, vec![]).unwrap();
+    // Set for another game: this round is in no category.
+    m.set_wager_category("other-game", cat("1 lines", 885_000));
+    play(&mut m, 5, 50, 0);
+    let check = |m: &Machine| {
+        let c = &m.state().categories["test-game"];
+        assert_eq!(c.len(), 2);
+        let nine = &c["9 lines"];
+        assert_eq!((nine.coin_in, nine.theoretical_micro, nine.rtp_ppm), (135, 135 * 961_234, 961_234));
+        assert_eq!(nine.theoretical_cents(), 129, "129.766… cents, rounded down");
+        assert_eq!(nine.weighted_basis_points(), Some(9_612));
+        let one = &c["1 lines"];
+        assert_eq!((one.coin_in, one.theoretical_micro), (30, 30 * 885_000));
+        assert_eq!(one.weighted_basis_points(), Some(8_850));
+        assert!(!m.state().categories.contains_key("other-game"));
+    };
+    check(&m);
+    drop(m);
+    let mut m = Machine::open(&path, lab_config(), SeedChoice::Lab(1)).unwrap();
+    check(&m);
+    m.set_wager_category("test-game", cat("9 lines", 1_000_001));
+    let e = m.play_round("test-game", 5, 45, "outcome", |_| Ok::<_, String>(json!({}))).unwrap_err();
+    assert!(matches!(&e, CoreError::Refused(why) if why.contains("at most 100%")), "{e}");
+    check(&m);
 }

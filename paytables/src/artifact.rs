@@ -219,6 +219,13 @@ pub struct Approved {
 }
 
 impl Approved {
+    /// Each bet configuration's RTP in millionths, rounded down (B-16's
+    /// wager categories: 962_345 is 96.2345%).
+    pub fn rtp_ppm(&self) -> Vec<(u64, u32)> {
+        let million = BigRational::from_integer(BigInt::from(1_000_000));
+        self.rtp.iter().filter_map(|(key, r)| num_traits::ToPrimitive::to_u32(&(r * &million).floor().to_integer()).map(|ppm| (*key, ppm))).collect()
+    }
+
     /// The RTP as the help screen shows it, to two decimals: one figure,
     /// or the lowest and highest over the bet configurations.
     pub fn rtp_text(&self) -> Option<String> {

@@ -304,3 +304,94 @@ fn verify_checks_the_anchor_and_the_mirror_as_a_boot_does() {
     let said = String::from_utf8_lossy(&launched("", &["verify", db_s, "--config", cfg_s]).stdout).into_owned();
     assert!(said.contains("missing or blank"), "{said}");
 }
+
+/// HMAC-SHA256 written here from the RFC 2104 construction over SHA-256
+/// alone (64-byte blocks; a key longer than a block hashed first), the
+/// lab's independent computation for H-52.
+fn rfc2104_hmac_sha256(key: &[u8], message: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut block = [0u8; 64];
+    if key.len() > 64 {
+        block[..32].copy_from_slice(&Sha256::digest(key));
+    } else {
+        block[..key.len()].copy_from_slice(key);
+    }
+    let pad = |b: u8| block.iter().map(|k| k ^ b).collect::<Vec<u8>>();
+    let inner = Sha256::digest([pad(0x36), message.to_vec()].concat());
+    hex::encode(Sha256::digest([pad(0x5c), inner.to_vec()].concat()))
+}
+
+/// H-52: `egm-lab verify-program` answers a lab's seed and offset with
+/// HMAC-SHA256 over each component — the program, the configuration, the
+/// manifest, every enabled paytable — which the lab's own computation
+/// matches file by file; a changed paytable changes its answer alone; a
+/// bad seed, and an offset past a file, are named.
+#[test]
+fn verify_program_answers_a_seed_with_each_component_s_hmac() {
+    assert_eq!(
+        rfc2104_hmac_sha256(b"Jefe", b"what do ya want for nothing?"),
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+        "RFC 4231, test case 2"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = test_config::config(dir.path(), "");
+    let program = dir.path().join("cabinet");
+    std::fs::write(&program, b"a cabinet build, its art compiled in").unwrap();
+    let seed = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+    let ask = |offset: &str| {
+        let out = lab(&[
+            "verify-program",
+            "--config",
+            config.to_str().unwrap(),
+            "--seed",
+            seed,
+            "--offset",
+            offset,
+            "--program",
+            program.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["components"].as_array().unwrap().clone()
+    };
+    let c = game_host::config::CabinetConfig::load(&config).unwrap();
+    let answers = ask("3");
+    assert_eq!(answers.len(), 3 + c.games.len(), "the program, the configuration, the manifest and each game");
+    let key = hex::decode(seed).unwrap();
+    for a in &answers {
+        let file = std::path::PathBuf::from(a["file"].as_str().unwrap());
+        let bytes = std::fs::read(&file).unwrap();
+        assert_eq!(a["hmac_sha256"].as_str().unwrap(), rfc2104_hmac_sha256(&key, &bytes[3..]), "{file:?}");
+    }
+    let names: Vec<&str> = answers.iter().map(|a| a["component"].as_str().unwrap()).collect();
+    assert_eq!(&names[..4], ["program", "configuration", "manifest", "paytable classic-sevens"]);
+
+    // A paytable changed on disk: its answer changes, no other.
+    let compiled = dir.path().join("compiled");
+    std::fs::create_dir_all(&compiled).unwrap();
+    for id in &c.games {
+        std::fs::copy(c.paytable_dir.join(format!("{id}.json")), compiled.join(format!("{id}.json"))).unwrap();
+    }
+    let moved = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace(&format!("{:?}", c.paytable_dir.display().to_string()), &format!("{:?}", compiled.display().to_string()));
+    std::fs::write(&config, moved).unwrap();
+    let mut tampered = std::fs::read(compiled.join("bingo-75.json")).unwrap();
+    tampered.push(b' ');
+    std::fs::write(compiled.join("bingo-75.json"), tampered).unwrap();
+    let after = ask("3");
+    for (a, b) in answers.iter().zip(&after) {
+        let same = a["hmac_sha256"] == b["hmac_sha256"];
+        let name = a["component"].as_str().unwrap();
+        assert_eq!(same, name != "paytable bingo-75" && name != "configuration", "{name}");
+    }
+
+    // Refusals name their cause.
+    let out = lab(&["verify-program", "--config", config.to_str().unwrap(), "--seed", "xyz", "--program", program.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not hexadecimal"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = lab(&["verify-program", "--config", config.to_str().unwrap(), "--seed", seed, "--offset", "1000", "--program", program.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "the program is shorter than the offset");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("offset 1000 is beyond the file's 36 bytes"), "{}", String::from_utf8_lossy(&out.stdout));
+}

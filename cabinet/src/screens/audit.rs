@@ -53,6 +53,43 @@ pub struct AuditView {
     pub result: Option<String>,
     /// The last RTP variant choice's result (issue 50).
     pub variant_result: Option<String>,
+    /// H-52: the lab's seed and offset as typed, and the answer, computed
+    /// on a thread of its own beside play.
+    pub seed: String,
+    pub offset: String,
+    pub seeded: SeededAnswer,
+    /// H-53: the download/verification log, newest first.
+    pub software: Vec<Record>,
+}
+
+/// The external verification's answer (H-52): none asked, being computed,
+/// or each component's HMAC (or why it has none); a bad request's reason.
+pub type SeededAnswer = std::sync::Arc<std::sync::Mutex<Option<Result<Vec<game_host::verification::Seeded>, String>>>>;
+
+/// Start the seeded verification of `components` on a thread (the files
+/// are only read; the game goes on), its answer into `answer`.
+fn verify_beside_play(seed: &str, offset: &str, components: Vec<game_host::verification::Component>, answer: &SeededAnswer) {
+    let request = game_host::verification::parse_seed(seed)
+        .and_then(|seed| offset.trim().parse::<u64>().map(|o| (seed, o)).map_err(|_| format!("the offset {offset:?} is not a whole number of bytes")));
+    let answer = answer.clone();
+    match request {
+        Err(why) => {
+            if let Ok(mut a) = answer.lock() {
+                *a = Some(Err(why));
+            }
+        }
+        Ok((seed, offset)) => {
+            if let Ok(mut a) = answer.lock() {
+                *a = None;
+            }
+            std::thread::spawn(move || {
+                let digests = game_host::verification::seeded(&seed, offset, &components);
+                if let Ok(mut a) = answer.lock() {
+                    *a = Some(Ok(digests));
+                }
+            });
+        }
+    }
 }
 
 impl Plugin for AuditPlugin {
@@ -95,6 +132,7 @@ fn load_audit_view(session: Res<SessionRes>, mut view: ResMut<AuditView>) {
     let Ok(s) = session.0.lock() else { return };
     view.recall = s.machine().recall(100).unwrap_or_default();
     view.events = s.machine().events(1000).unwrap_or_default();
+    view.software = s.machine().software_log().unwrap_or_default();
     view.selected = view.recall.len().checked_sub(1);
 }
 
@@ -207,6 +245,23 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         }
                     });
                 });
+                // B-16: per wager category, coin-in and theoretical payback.
+                if !st.categories.is_empty() {
+                    ui.add_space(8.0);
+                    ui.strong(s.t("Categorias de aposta (B-16): entradas e retorno teórico"));
+                    egui::Grid::new("categories").striped(true).num_columns(5).show(ui, |ui| {
+                        for (game, categories) in &st.categories {
+                            for (name, c) in categories {
+                                ui.label(game);
+                                ui.label(name);
+                                ui.label(cur.format(c.coin_in));
+                                ui.label(cur.format(u64::try_from(c.theoretical_cents()).unwrap_or(u64::MAX)));
+                                ui.label(c.weighted_basis_points().map_or_else(|| "—".to_owned(), |b| format!("{}.{:02}%", b / 100, b % 100)));
+                                ui.end_row();
+                            }
+                        }
+                    });
+                }
                 // Issue 21: what holds the key and the anchor, and the
                 // anchor's wear meter (NV writes against the budget).
                 let wear = s.machine().anchor_wear();
@@ -352,6 +407,50 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.end_row();
                     }
                 });
+                // H-53: every component installed, replaced, refused or
+                // removed, with its digests and the verification's authority.
+                ui.separator();
+                ui.strong(s.t("Registo de instalações e verificações (H-53)"));
+                let cur = s.machine().config().currency.clone();
+                egui::Grid::new("software").striped(true).num_columns(2).show(ui, |ui| {
+                    for r in &view.software {
+                        ui.monospace(r.at_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                        ui.label(game_host::event_text::event(&r.entry, s.lang(), &cur));
+                        ui.end_row();
+                    }
+                });
+                // H-52: the lab's seeded verification, while play goes on.
+                ui.separator();
+                ui.strong(s.t("Verificação externa (H-52): HMAC-SHA256 com a semente do laboratório"));
+                ui.horizontal(|ui| {
+                    ui.label(s.t("semente (hex)"));
+                    ui.text_edit_singleline(&mut view.seed);
+                    ui.label(s.t("deslocamento"));
+                    ui.add(egui::TextEdit::singleline(&mut view.offset).desired_width(80.0));
+                    if ui.button(s.t("Calcular")).clicked() {
+                        let offset = if view.offset.trim().is_empty() { "0".to_owned() } else { view.offset.clone() };
+                        verify_beside_play(&view.seed, &offset, s.verification_components(), &view.seeded);
+                    }
+                });
+                let answer = view.seeded.lock().ok().and_then(|a| a.clone());
+                match answer {
+                    Some(Err(why)) => {
+                        ui.colored_label(egui::Color32::LIGHT_RED, why);
+                    }
+                    Some(Ok(digests)) => {
+                        egui::Grid::new("seeded").striped(true).show(ui, |ui| {
+                            for d in &digests {
+                                ui.label(&d.component.name);
+                                match &d.hmac {
+                                    Ok(h) => ui.monospace(h),
+                                    Err(e) => ui.colored_label(egui::Color32::LIGHT_RED, e),
+                                };
+                                ui.end_row();
+                            }
+                        });
+                    }
+                    None => {}
+                }
             }
             Tab::Configuration => {
                 let c = s.machine().config();

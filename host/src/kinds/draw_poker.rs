@@ -187,6 +187,12 @@ impl GameKind for DrawPoker {
         u64::from(bet.coins) * u64::from(bet.hands)
     }
 
+    /// B-16: the artifact proves an RTP per coins a hand (the royal's
+    /// bonus at the most coins).
+    fn rtp_key(&self, bet: &DrawBet) -> Option<(u64, &'static str)> {
+        Some((u64::from(bet.coins), "coins"))
+    }
+
     fn largest_stake(&self) -> Option<u64> {
         Some(u64::from(*self.0.coins.iter().max()?) * u64::from(*self.0.hands.iter().max()?))
     }

@@ -90,6 +90,12 @@ impl GameKind for Reels {
         bet.total_credits()
     }
 
+    /// B-16: the artifact proves an RTP per number of lines (a ways
+    /// game's cost).
+    fn rtp_key(&self, bet: &Bet) -> Option<(u64, &'static str)> {
+        Some((u64::from(bet.lines), if self.game.ways { "credits a unit" } else { "lines" }))
+    }
+
     fn largest_stake(&self) -> Option<u64> {
         let lines = self.game.bet.lines.iter().max()?;
         self.game.bet.credits_per_line.iter().max()?.checked_mul(u64::from(*lines))

@@ -23,5 +23,6 @@ mod progressives;
 mod reel_rounds;
 mod roulette_rounds;
 mod session_rules;
+mod software_log;
 mod tables;
 mod variants;

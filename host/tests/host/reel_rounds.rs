@@ -63,3 +63,42 @@ fn a_ways_game_s_rounds_are_paid_the_ways_counted_from_the_window() {
     }
     assert!(paid_ways >= 5, "{paid_ways} spins paid ways in {rounds}");
 }
+
+/// B-16: every settled round is metered in its wager category — a reel
+/// game's number of lines at the RTP its approved artifact proves for it
+/// (read here from the artifact's exact ratio, rounded down to millionths)
+/// — its coin-in and its theoretical payback, stake × RTP.
+#[test]
+fn reel_rounds_are_metered_in_their_wager_category_at_the_approved_rtp() {
+    use game_host::command::Command;
+    use game_host::kind::BetControl;
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = crate::tables::open(dir.path(), 21);
+    crate::tables::select(&mut s, "ocean-treasure");
+    let artifact: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(crate::test_config::workspace().join("assets/paytables/compiled/ocean-treasure.json")).unwrap()).unwrap();
+    // The artifact's exact RTP per number of lines, "numerator/denominator".
+    let ppm = |lines: u64| -> u32 {
+        let rtp = artifact["rtp"].as_array().unwrap().iter().find(|e| e[0].as_u64() == Some(lines)).unwrap()[1].as_str().unwrap().to_owned();
+        let (n, d) = rtp.split_once('/').unwrap();
+        (n.parse::<u128>().unwrap() * 1_000_000 / d.parse::<u128>().unwrap()) as u32
+    };
+    assert!(s.command(Command::InsertNote { cents: 5_000 }));
+    let mut staked = std::collections::BTreeMap::<u64, u64>::new();
+    for round in 0..6 {
+        if round == 3 {
+            // Fewer lines: another category.
+            assert!(s.command(Command::AdjustBet { control: BetControl::Lines, delta: -1 }));
+        }
+        let (r, deal) = crate::tables::play_reel_round(&mut s, dir.path());
+        *staked.entry(u64::from(deal.bet.lines)).or_default() += r.stake;
+    }
+    assert_eq!(staked.len(), 2, "{staked:?}");
+    let categories = &s.machine().state().categories["ocean-treasure"];
+    assert_eq!(categories.len(), 2);
+    for (lines, coin_in) in &staked {
+        let c = &categories[&format!("{lines} lines")];
+        assert_eq!((c.coin_in, c.rtp_ppm), (*coin_in, ppm(*lines)), "{lines} lines");
+        assert_eq!(c.theoretical_micro, u128::from(*coin_in) * u128::from(ppm(*lines)));
+    }
+}

@@ -85,6 +85,54 @@ impl Machine {
         self.commit(vec![Entry::VariantChosen { family: family.to_owned(), game: game.to_owned(), sha256: sha256.to_owned(), by: by.to_owned() }])
     }
 
+    /// H-53: log what a verification found of each component — `found`:
+    /// (component, file, digest, whether the manifest approves it) — against
+    /// the last accepted digests in critical memory: a new component,
+    /// a changed one, a refused one, one gone from `found`. Nothing is
+    /// written when nothing changed. Returns the entries written.
+    pub fn record_software(&mut self, found: &[(String, String, String, bool)], by: &str) -> Result<Vec<Entry>, CoreError> {
+        use crate::journal::SoftwareOutcome;
+        let mut entries = Vec::new();
+        for (component, file, sha256, approved) in found {
+            let previous = self.state.software.get(component).cloned();
+            let outcome = match (approved, &previous) {
+                (false, _) => SoftwareOutcome::Refused,
+                (true, None) => SoftwareOutcome::Installed,
+                (true, Some(p)) if p != sha256 => SoftwareOutcome::Replaced,
+                (true, Some(_)) => continue,
+            };
+            // A refusal already logged for this same file is not logged again.
+            let refused_again = outcome == SoftwareOutcome::Refused && self.state.refused_software.get(component) == Some(sha256);
+            if !refused_again {
+                entries.push(Entry::SoftwareChanged {
+                    component: component.clone(),
+                    file: file.clone(),
+                    sha256: sha256.clone(),
+                    previous,
+                    outcome,
+                    by: by.to_owned(),
+                });
+            }
+        }
+        for (component, sha256) in &self.state.software {
+            if !found.iter().any(|f| &f.0 == component) {
+                let previous = Some(sha256.clone());
+                entries.push(Entry::SoftwareChanged {
+                    component: component.clone(),
+                    file: String::new(),
+                    sha256: String::new(),
+                    previous,
+                    outcome: SoftwareOutcome::Removed,
+                    by: by.to_owned(),
+                });
+            }
+        }
+        if !entries.is_empty() {
+            self.commit(entries.clone())?;
+        }
+        Ok(entries)
+    }
+
     /// Record a program-verification result (H-51); a failure tilts.
     pub fn record_verification(&mut self, ok: bool, detail: &str) -> Result<(), CoreError> {
         let mut entries = vec![Entry::Verification { ok, detail: detail.to_owned() }];

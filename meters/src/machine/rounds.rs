@@ -137,6 +137,7 @@ impl Machine {
     ) -> Result<u64, CoreError> {
         let round = self.state.last_round + 1;
         let step = Step::new(step, data);
+        let category = self.next_category.take().filter(|(g, _)| g == game).map(|(_, c)| c);
         self.commit(vec![Entry::RoundBegun {
             round,
             game: game.to_owned(),
@@ -148,8 +149,17 @@ impl Machine {
             side_stake,
             committed,
             unlinked,
+            category,
         }])?;
         Ok(round)
+    }
+
+    /// B-16: the next round of `game` is played in `category` (its bet
+    /// configuration and the RTP its approved paytable proves for it); its
+    /// coin-in and theoretical payback are metered when it settles. Used
+    /// by the next round of that game begun, and by no other.
+    pub fn set_wager_category(&mut self, game: &str, category: crate::journal::WagerCategory) {
+        self.next_category = Some((game.to_owned(), category));
     }
 
     /// Issue 46: play the round committed to a linked pool's controller

@@ -9,6 +9,8 @@
 //! * `verify DB` — integrity check: exit 0 clean, exit 2 naming the first bad
 //!   record.
 //! * `ram-clear DB` — the authenticated RAM clear (D-32).
+//! * `verify-program --config CABINET.ron --seed HEX [--offset N]` — the
+//!   external verification (H-52): HMAC-SHA256 of every component.
 //!
 //! Readers open the file read-only: they never change critical memory.
 
@@ -135,6 +137,28 @@ enum Command {
         #[arg(long, default_value = "assets/paytables/approved.ron")]
         manifest: PathBuf,
     },
+    /// External verification while the cabinet runs (certification.md
+    /// H-52): HMAC-SHA256 keyed by the lab's seed over each component from
+    /// `--offset` — the cabinet program (its art compiled in), the
+    /// configuration, the approved manifest, each enabled paytable — read
+    /// as they are now; nothing stops. The audit menu answers the same.
+    VerifyProgram {
+        /// The cabinet's configuration (RON): the games, the paytable
+        /// folder, the manifest.
+        #[arg(long)]
+        config: PathBuf,
+        /// The lab's seed, 1 to 64 bytes in hexadecimal.
+        #[arg(long)]
+        seed: String,
+        /// Where each file's hashed bytes start.
+        #[arg(long, default_value_t = 0)]
+        offset: u64,
+        /// The cabinet program; by default `cabinet` beside this tool.
+        #[arg(long)]
+        program: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// The cabinet's launcher (issue 47, hole 1): checks that PROGRAM is an
     /// approved program of the manifest, measures the approved release
     /// (every approved program's digest) into the TPM's PCR 15 once per
@@ -172,6 +196,7 @@ fn main() -> ExitCode {
         Command::Credential { operator } => credential_cmd(&operator),
         Command::Provision { db, config } => provision_cmd(&db, &config),
         Command::Launch { config, manifest, program } => launch(&config, &manifest, &program),
+        Command::VerifyProgram { config, seed, offset, program, json } => return verify_program(&config, &seed, offset, program, json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -257,6 +282,7 @@ fn meters_cmd(db: &Path, json: bool) -> Result<()> {
             "machine": s.totals,
             "per_game": s.per_game,
             "per_denomination": s.per_denom,
+            "wager_categories": categories_json(s),
             "self_audit": i.self_audit().map_err(|e| e.to_string()).err(),
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
@@ -285,11 +311,51 @@ fn meters_cmd(db: &Path, json: bool) -> Result<()> {
             println!("  {label:<40} {:>width$}", displayed(v, digits), width = usize::from(digits));
         }
     }
+    // B-16: per wager category, the coin-in and the theoretical payback.
+    for (game, categories) in &s.categories {
+        for (name, c) in categories {
+            let weighted = c.weighted_basis_points().map_or_else(|| "—".to_owned(), |b| format!("{}.{:02}%", b / 100, b % 100));
+            println!(
+                "categoria de aposta {game} / {name}: coin-in {} cêntimos, retorno teórico {} cêntimos, média ponderada {weighted} (RTP {})",
+                c.coin_in,
+                c.theoretical_cents(),
+                ppm_percent(c.rtp_ppm)
+            );
+        }
+    }
     match i.self_audit() {
         Ok(()) => println!("auto-auditoria: OK"),
         Err(e) => println!("auto-auditoria: FALHOU — {e}"),
     }
     Ok(())
+}
+
+/// Millionths as a percentage with four decimals: 962345 → "96.2345%".
+fn ppm_percent(ppm: u32) -> String {
+    format!("{}.{:04}%", ppm / 10_000, ppm % 10_000)
+}
+
+/// B-16's meters as a lab reads them (SAS meter 7F: the weighted average
+/// theoretical payback, in hundredths of a percent).
+fn categories_json(s: &meters::state::CriticalState) -> serde_json::Value {
+    let rows: Vec<serde_json::Value> = s
+        .categories
+        .iter()
+        .flat_map(|(game, cs)| {
+            cs.iter().map(move |(name, c)| {
+                serde_json::json!({
+                    "game": game,
+                    "category": name,
+                    "rtp_ppm": c.rtp_ppm,
+                    "coin_in": c.coin_in,
+                    "theoretical_micro": c.theoretical_micro.to_string(),
+                    "theoretical_cents": c.theoretical_cents().to_string(),
+                    "weighted_basis_points": c.weighted_basis_points().map(|b| b.to_string()),
+                })
+            })
+        })
+        .collect();
+    serde_json::Value::Array(rows)
 }
 
 fn recall_cmd(db: &Path, last: u64, json: bool) -> Result<()> {
@@ -463,4 +529,43 @@ fn launch(config: &Path, manifest_path: &Path, program: &[std::ffi::OsString]) -
     }
     let e = std::process::Command::new(path).args(args).exec();
     bail!("cannot run {}: {e}", path.display())
+}
+
+/// `verify-program`: each component's HMAC-SHA256 under the lab's seed
+/// (H-52); exit 0 when every component answered, 2 when one could not be
+/// read (it is named), 1 for a bad request.
+fn verify_program(config: &Path, seed: &str, offset: u64, program: Option<PathBuf>, json: bool) -> ExitCode {
+    let answer = || -> Result<Vec<game_host::verification::Seeded>> {
+        let seed = game_host::verification::parse_seed(seed).map_err(anyhow::Error::msg)?;
+        let c = game_host::config::CabinetConfig::load(config)?;
+        let program = match program {
+            Some(p) => p,
+            None => std::env::current_exe()?.with_file_name("cabinet"),
+        };
+        let parts = game_host::verification::components(&program, config, &c.manifest, &c.games, &c.paytable_dir);
+        Ok(game_host::verification::seeded(&seed, offset, &parts))
+    };
+    let answers = match answer() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("egm-lab verify-program: {e:#}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut out = io::stdout().lock();
+    if json {
+        let rows: Vec<serde_json::Value> = answers
+            .iter()
+            .map(|a| match &a.hmac {
+                Ok(h) => serde_json::json!({ "component": a.component.name, "file": a.component.file, "hmac_sha256": h }),
+                Err(e) => serde_json::json!({ "component": a.component.name, "file": a.component.file, "error": e }),
+            })
+            .collect();
+        let _ = writeln!(out, "{}", serde_json::json!({ "offset": offset, "components": rows }));
+    } else {
+        for a in &answers {
+            let _ = writeln!(out, "{:<28} {}  {}", a.component.name, a.hmac.as_deref().unwrap_or_else(|e| e), a.component.file.display());
+        }
+    }
+    if answers.iter().any(|a| a.hmac.is_err()) { ExitCode::from(2) } else { ExitCode::SUCCESS }
 }
