@@ -467,15 +467,29 @@ pub struct Draw<'a> {
     source: Source<'a>,
     values: u64,
     misuse: Option<String>,
+    /// Issue 51, lab mode only: every scaled draw the game made, (range,
+    /// value) in order — the outcome as the game draws it.
+    tap: Option<Vec<(u64, u64)>>,
 }
 
 impl<'a> Draw<'a> {
     pub(crate) fn new(guard: RngGuard<'a>) -> Self {
-        Draw { source: Source::Live(guard), values: 0, misuse: None }
+        Draw { source: Source::Live(guard), values: 0, misuse: None, tap: None }
     }
 
     pub(crate) fn committed(stream: CommittedStream) -> Draw<'static> {
-        Draw { source: Source::Committed(Box::new(stream)), values: 0, misuse: None }
+        Draw { source: Source::Committed(Box::new(stream)), values: 0, misuse: None, tap: None }
+    }
+
+    /// Record every scaled draw (the lab's outcome collection).
+    pub(crate) fn tapped(mut self) -> Self {
+        self.tap = Some(Vec::new());
+        self
+    }
+
+    /// The scaled draws recorded, if tapped.
+    pub(crate) fn take_tap(&mut self) -> Option<Vec<(u64, u64)>> {
+        self.tap.take()
     }
 
     /// Raw values taken so far.
@@ -506,7 +520,11 @@ impl GameRng for Draw<'_> {
         if n == 0 && self.misuse.is_none() {
             self.misuse = Some("the game asked for a number in an empty range (uniform(0))".to_owned());
         }
-        uniform_of(self, n)
+        let v = uniform_of(self, n);
+        if let Some(t) = &mut self.tap {
+            t.push((n, v));
+        }
+        v
     }
 
     #[inline]

@@ -673,3 +673,25 @@ fn wager_categories_meter_coin_in_and_theoretical_payback() {
     assert!(matches!(&e, CoreError::Refused(why) if why.contains("at most 100%")), "{e}");
     check(&m);
 }
+
+/// Issue 51: the lab's outcome collection taps the production draw — each
+/// value a game's draw scales, (range, value), in order, the committed
+/// outcome built from exactly those — in lab mode, and only once asked.
+#[test]
+fn the_lab_tap_records_every_scaled_draw_of_the_production_round() {
+    use meters::GameRng;
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(2_000).unwrap();
+    let spin = |m: &mut Machine| m.play_round("test-game", 1, 1, "outcome", |rng| Ok::<_, String>([rng.uniform(37), rng.uniform(6), rng.uniform(6)])).unwrap();
+    let (round, _) = spin(&mut m);
+    m.settle_round(round, 0, vec![]).unwrap();
+    assert!(m.take_tapped_draws().is_empty(), "not tapping until asked");
+    m.tap_draws().unwrap();
+    let (round, drawn) = spin(&mut m);
+    m.settle_round(round, 0, vec![]).unwrap();
+    assert_eq!(m.take_tapped_draws(), vec![(37, drawn[0]), (6, drawn[1]), (6, drawn[2])]);
+    let recall = m.recall(1).unwrap();
+    assert_eq!(recall[0].steps[0].step.data, json!(drawn), "the committed outcome is the tapped draws");
+    assert!(m.take_tapped_draws().is_empty(), "taken once");
+}

@@ -395,3 +395,79 @@ fn verify_program_answers_a_seed_with_each_component_s_hmac() {
     assert_eq!(out.status.code(), Some(2), "the program is shorter than the offset");
     assert!(String::from_utf8_lossy(&out.stdout).contains("offset 1000 is beyond the file's 36 bytes"), "{}", String::from_utf8_lossy(&out.stdout));
 }
+
+/// Issue 51: `egm-lab outcomes` collects the outcomes as the games draw
+/// them — every scaled draw of the production round, in order — and
+/// judges them: French roulette draws one pocket a round from 37, every
+/// value seen; a shoe of cards draws without replacement (52, 51, 50…);
+/// the manifest's digest is the dump's; the verdicts pass and both
+/// negative controls (a modulo-biased source, a naive shuffle) fail, or
+/// the command says the test is broken.
+#[test]
+fn outcomes_are_collected_through_the_production_draw_and_judged() {
+    use sha2::Digest;
+    let dir = tempfile::tempdir().unwrap();
+    let config = test_config::config(dir.path(), "");
+    let out = dir.path().join("roleta");
+    let run = lab(&[
+        "outcomes",
+        "--config",
+        config.to_str().unwrap(),
+        "--game",
+        "roleta-francesa",
+        "--rounds",
+        "2000",
+        "--seed",
+        "11",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    let text = std::fs::read_to_string(out.join("outcomes.txt")).unwrap();
+    let pockets: Vec<u64> = text
+        .lines()
+        .map(|l| {
+            let (range, value) = l.split_once(':').unwrap();
+            assert_eq!(range, "37", "{l}");
+            value.parse().unwrap()
+        })
+        .collect();
+    assert_eq!(pockets.len(), 2000);
+    assert!((0..37).all(|p| pockets.contains(&p)), "every pocket in 2,000 spins");
+    let m: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["outcomes_sha256"].as_str().unwrap(), hex::encode(sha2::Sha256::digest(text.as_bytes())));
+    assert_eq!(m["without_replacement"], false);
+    assert_eq!(m["assessment"]["pass"], true);
+    let controls = m["negative_controls"].as_array().unwrap();
+    assert_eq!(controls.len(), 2);
+    assert!(controls.iter().all(|c| c["pass"] == false && c["p_value"].as_f64().unwrap() < 1e-6), "{controls:?}");
+    // Same seed, same outcomes: reproducible.
+    let again = dir.path().join("again");
+    lab(&["outcomes", "--config", config.to_str().unwrap(), "--game", "roleta-francesa", "--rounds", "2000", "--seed", "11", "--out", again.to_str().unwrap()]);
+    assert_eq!(std::fs::read_to_string(again.join("outcomes.txt")).unwrap(), text);
+
+    // A deck dealt from a shuffle: without replacement.
+    let cards = dir.path().join("jacks");
+    let run = lab(&[
+        "outcomes",
+        "--config",
+        config.to_str().unwrap(),
+        "--game",
+        "jacks-or-better-9-6",
+        "--rounds",
+        "300",
+        "--seed",
+        "11",
+        "--out",
+        cards.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stdout));
+    let m: serde_json::Value = serde_json::from_slice(&std::fs::read(cards.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["without_replacement"], true);
+    let first = std::fs::read_to_string(cards.join("outcomes.txt")).unwrap().lines().next().unwrap().to_owned();
+    assert!(first.starts_with("52:") && first.contains(" 51:") && first.contains(" 50:"), "{first}");
+    // A game the cabinet does not have is named.
+    let run = lab(&["outcomes", "--config", config.to_str().unwrap(), "--game", "no-such-game", "--out", cards.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("game no-such-game"), "{}", String::from_utf8_lossy(&run.stderr));
+}

@@ -194,12 +194,35 @@ impl Machine {
         T: serde::Serialize,
         E: std::fmt::Display,
     {
-        let (result, draws, misuse) = {
+        let tapping = self.tapped.is_some();
+        let (result, draws, misuse, tap) = {
             let mut d = Draw::new(self.rng.lock());
+            if tapping {
+                d = d.tapped();
+            }
             let result = draw(&mut d);
-            (result, d.values(), d.misuse().map(str::to_owned))
+            (result, d.values(), d.misuse().map(str::to_owned), d.take_tap())
         };
+        if let (Some(all), Some(tap)) = (self.tapped.as_mut(), tap) {
+            all.extend(tap);
+        }
         self.recorded(game, result, draws, misuse)
+    }
+
+    /// Issue 51, lab mode only: record every scaled draw the games make
+    /// from now on (range, value), through the production calls, for
+    /// [`Machine::take_tapped_draws`]. Refused outside lab mode.
+    pub fn tap_draws(&mut self) -> Result<(), CoreError> {
+        if !self.config.mode.is_lab() {
+            return Err(CoreError::Refused("outcome collection is a lab mode tool".into()));
+        }
+        self.tapped.get_or_insert_with(Vec::new);
+        Ok(())
+    }
+
+    /// The draws recorded since the last call (empty when not tapping).
+    pub fn take_tapped_draws(&mut self) -> Vec<(u64, u64)> {
+        self.tapped.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Run a game's draw on a committed round's stream (issue 46).

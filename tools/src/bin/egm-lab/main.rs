@@ -11,12 +11,16 @@
 //! * `ram-clear DB` — the authenticated RAM clear (D-32).
 //! * `verify-program --config CABINET.ron --seed HEX [--offset N]` — the
 //!   external verification (H-52): HMAC-SHA256 of every component.
+//! * `outcomes --config CABINET.ron --game ID --rounds N --out DIR` — the
+//!   outcomes as the games draw them, with verdicts (issue 51).
 //!
 //! Readers open the file read-only: they never change critical memory.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+mod outcomes;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -159,6 +163,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Outcome collection through the production calls (issue 51): ROUNDS
+    /// rounds of GAME drawn by the core and the game's own draw on a
+    /// scratch lab machine, every scaled draw recorded; writes
+    /// OUT/outcomes.txt and OUT/manifest.json with a chi-square verdict per
+    /// range at 99% and a negative control that must fail. Exit 0 when
+    /// every verdict passes and the control fails, 3 otherwise.
+    Outcomes {
+        /// The cabinet's configuration (RON): its approved paytables.
+        #[arg(long)]
+        config: PathBuf,
+        #[arg(long)]
+        game: String,
+        #[arg(long, default_value_t = 10_000)]
+        rounds: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// The cabinet's launcher (issue 47, hole 1): checks that PROGRAM is an
     /// approved program of the manifest, measures the approved release
     /// (every approved program's digest) into the TPM's PCR 15 once per
@@ -197,6 +220,7 @@ fn main() -> ExitCode {
         Command::Provision { db, config } => provision_cmd(&db, &config),
         Command::Launch { config, manifest, program } => launch(&config, &manifest, &program),
         Command::VerifyProgram { config, seed, offset, program, json } => return verify_program(&config, &seed, offset, program, json),
+        Command::Outcomes { config, game, rounds, seed, out } => return outcomes_cmd(&config, &game, rounds, seed, &out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -568,4 +592,49 @@ fn verify_program(config: &Path, seed: &str, offset: u64, program: Option<PathBu
         }
     }
     if answers.iter().any(|a| a.hmac.is_err()) { ExitCode::from(2) } else { ExitCode::SUCCESS }
+}
+
+/// `outcomes`: collect, judge, write; the verdicts on standard output.
+fn outcomes_cmd(config: &Path, game: &str, rounds: u64, seed: u64, out: &Path) -> ExitCode {
+    let run = || -> Result<bool> {
+        let started = std::time::Instant::now();
+        let drawn = outcomes::collect(config, game, rounds, seed)?;
+        let verdicts = outcomes::verdicts(&drawn);
+        let controls = [outcomes::negative_control(seed, 200_000), outcomes::biased_shuffle_control(seed, 200_000)];
+        outcomes::write(out, game, seed, &drawn, &verdicts, &controls)?;
+        for v in &verdicts {
+            println!(
+                "{}: {} (chi² {:.2}, {} df, p = {:.4}, {} samples)",
+                v.test,
+                if v.pass { "PASS" } else { "FAIL" },
+                v.statistic,
+                v.degrees_of_freedom,
+                v.p_value,
+                v.samples
+            );
+        }
+        let a = outcomes::assess(&verdicts);
+        println!(
+            "second level: {} of {} passed (at least {:.4} needed), p-values uniform: {}, none under 1e-6: {} — {}",
+            a.passed,
+            a.tests,
+            a.proportion_at_least,
+            a.p_values_uniformity.map_or_else(|| "too few tests".to_owned(), |u| format!("p = {u:.4}")),
+            !a.outright_failure,
+            if a.pass { "PASS" } else { "FAIL" }
+        );
+        for c in &controls {
+            println!("{}: {} (p = {:.2e}) — it must fail", c.test, if c.pass { "PASS: THE TEST IS BROKEN" } else { "FAIL" }, c.p_value);
+        }
+        println!("{game}: {} rounds in {:.1} s; {}", drawn.len(), started.elapsed().as_secs_f64(), out.display());
+        Ok(a.pass && controls.iter().all(|c| !c.pass))
+    };
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(3),
+        Err(e) => {
+            eprintln!("egm-lab outcomes: {e:#}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -1,0 +1,226 @@
+//! `egm-lab outcomes` (issue 51): outcome collection through the
+//! production calls. Each round of an approved game is drawn as the cabinet
+//! draws it — `meters::Machine::play_round` on a scratch lab machine (its
+//! own temporary critical memory: no cabinet's meters), the kind's own
+//! draw (`game_host::kinds`), every value scaled by the core's
+//! `Draw::uniform` — and the core's lab tap records each scaled draw,
+//! (range, value), in order: a reel's weighted stop, a card of the shuffle,
+//! the pocket, a die, a ball. Written one round a line, with a manifest
+//! (ranges, draws per round, with or without replacement, seed, SHA-256 of
+//! the dump) and the verdict of a chi-square test of uniformity per range
+//! at 99% with the second-level assessment, beside negative controls
+//! that must fail.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
+use game_host::kind::GameKind;
+use meters::{Machine, MachineConfig, Mode, SeedChoice};
+use paytables::artifact::CompiledGame;
+use sha2::{Digest, Sha256};
+use statrs::distribution::{ChiSquared, ContinuousCDF};
+
+/// A test's p-value under this fails (99%).
+const ALPHA: f64 = 0.01;
+
+/// Every round's scaled draws, (range, value), in draw order.
+pub type Rounds = Vec<Vec<(u64, u64)>>;
+
+/// Collect `rounds` rounds of `game` (an approved paytable of `config`'s
+/// cabinet) from the lab seed `seed`.
+pub fn collect(config: &Path, game: &str, rounds: u64, seed: u64) -> Result<Rounds> {
+    let c = game_host::config::CabinetConfig::load(config)?;
+    let manifest = game_host::verification::read_manifest(&c.manifest)?;
+    let file = c.paytable_dir.join(format!("{game}.json"));
+    let approved = paytables::artifact::load_approved_with_rtp(&file, &manifest, &paytables::floor::Floor::legal_minimum())
+        .with_context(|| format!("game {game}: its approved paytable"))?;
+    let scratch = std::env::temp_dir().join(format!("egm-outcomes-{}-{seed}", std::process::id()));
+    std::fs::create_dir_all(&scratch)?;
+    let machine = MachineConfig { mode: Mode::Lab, second_copy: meters::config::SecondCopy::Off, ..MachineConfig::default() };
+    let mut m = Machine::open(&scratch.join("scratch.sqlite"), machine, SeedChoice::Lab(seed))?;
+    m.tap_draws()?;
+    use game_host::kinds::*;
+    let drawn = match approved.game {
+        CompiledGame::Reels(g) => play(&reels::Reels::new(g).map_err(anyhow::Error::msg)?, &mut m, rounds),
+        CompiledGame::DrawPoker(g) => play(&draw_poker::DrawPoker(g), &mut m, rounds),
+        CompiledGame::StudPoker(g) => play(&stud_poker::StudPoker(g), &mut m, rounds),
+        CompiledGame::Roulette(g) => play(&roulette::Roulette(g), &mut m, rounds),
+        CompiledGame::BancaFrancesa(g) => play(&banca_francesa::BancaFrancesa(g), &mut m, rounds),
+        CompiledGame::SicBo(g) => play(&sic_bo::SicBo(g), &mut m, rounds),
+        CompiledGame::Baccarat(g) => play(&baccarat::Baccarat(g), &mut m, rounds),
+        CompiledGame::Blackjack(g) => play(&blackjack::Blackjack(g), &mut m, rounds),
+        CompiledGame::Bingo(g) => play(&bingo::Bingo(g), &mut m, rounds),
+    };
+    drop(m);
+    let _ = std::fs::remove_dir_all(&scratch);
+    drawn
+}
+
+/// `rounds` openings of `kind` at its opening bet, each drawn by the core
+/// and settled (the scratch machine's meters mean nothing).
+fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64) -> Result<Rounds> {
+    let bet = kind.opening_bet();
+    let stake = kind.stake(&bet).max(1);
+    let mut out = Vec::new();
+    for _ in 0..rounds {
+        while m.credit() < stake {
+            m.insert_note(5_000)?;
+        }
+        let (round, _) = m.play_round(kind.id(), 1, stake, "opening", |rng| kind.draw(&bet, rng)).map_err(|e| anyhow!("{}: {e}", kind.id()))?;
+        m.settle_round(round, 0, Vec::new())?;
+        out.push(m.take_tapped_draws());
+    }
+    Ok(out)
+}
+
+/// A chi-square test of uniformity over `0..range`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Verdict {
+    pub test: String,
+    pub samples: u64,
+    pub statistic: f64,
+    pub degrees_of_freedom: u64,
+    pub p_value: f64,
+    pub pass: bool,
+}
+
+/// Chi-square of `counts` (one per value of the range) against uniform.
+pub fn chi_square(test: String, counts: &[u64]) -> Verdict {
+    let samples: u64 = counts.iter().sum();
+    let expected = samples as f64 / counts.len() as f64;
+    let statistic: f64 = counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum();
+    let df = counts.len().saturating_sub(1) as u64;
+    let p_value = ChiSquared::new(df as f64).map_or(0.0, |d| 1.0 - d.cdf(statistic));
+    Verdict { test, samples, statistic, degrees_of_freedom: df, p_value, pass: p_value >= ALPHA }
+}
+
+/// The verdicts on the collected draws: per range with at least five
+/// expected of each value, the values' uniformity.
+pub fn verdicts(rounds: &Rounds) -> Vec<Verdict> {
+    let mut counts: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    for &(range, value) in rounds.iter().flatten() {
+        if (2..=1 << 16).contains(&range) {
+            let c = counts.entry(range).or_insert_with(|| vec![0; range as usize]);
+            if let Some(slot) = c.get_mut(value as usize) {
+                *slot += 1;
+            }
+        }
+    }
+    counts.into_iter().filter(|(range, c)| c.iter().sum::<u64>() >= 5 * range).map(|(range, c)| chi_square(format!("uniform({range}) values"), &c)).collect()
+}
+
+/// The second level (NIST SP 800-22 §4.2): over every test, the
+/// proportion that passed at 99% must lie within three standard
+/// deviations of 0.99, and the p-values must be uniform (a chi-square
+/// over ten bins, p ≥ 0.0001, from ten tests on); any p-value under 1e-6
+/// fails outright.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Assessment {
+    pub tests: usize,
+    pub passed: usize,
+    pub proportion_at_least: f64,
+    pub p_values_uniformity: Option<f64>,
+    pub outright_failure: bool,
+    pub pass: bool,
+}
+
+pub fn assess(verdicts: &[Verdict]) -> Assessment {
+    let k = verdicts.len();
+    let passed = verdicts.iter().filter(|v| v.pass).count();
+    let p = 1.0 - ALPHA;
+    let proportion_at_least = if k == 0 { 1.0 } else { p - 3.0 * (p * ALPHA / k as f64).sqrt() };
+    let proportion_ok = k > 0 && passed as f64 / k as f64 >= proportion_at_least;
+    let p_values_uniformity = (k >= 10).then(|| {
+        let mut bins = [0u64; 10];
+        for v in verdicts {
+            bins[((v.p_value * 10.0) as usize).min(9)] += 1;
+        }
+        chi_square(String::new(), &bins).p_value
+    });
+    let uniform_ok = p_values_uniformity.is_none_or(|u| u >= 0.0001);
+    let outright_failure = verdicts.iter().any(|v| v.p_value < 1e-6);
+    Assessment { tests: k, passed, proportion_at_least, p_values_uniformity, outright_failure, pass: proportion_ok && uniform_ok && !outright_failure }
+}
+
+/// The negative control: values of 0..37 by the modulo of one raw byte of
+/// the production generator (256 = 6 × 37 + 34: values 0 to 33 come 7
+/// times in 256, the rest 6), the bias a modulo reduction makes, in a
+/// size the test can see. It must FAIL, or the test is broken. (The
+/// modulo of a 32-bit word into 37 is biased by 7 in 2^32, which no
+/// feasible sample shows: the control makes the same mistake where it
+/// shows.)
+pub fn negative_control(seed: u64, samples: u64) -> Verdict {
+    use meters::GameRng;
+    let mut rng = meters::StreamRng::from_seed(seed);
+    let mut counts = vec![0u64; 37];
+    for _ in 0..samples {
+        let byte = (rng.next_raw32() & 0xff) as usize;
+        counts[byte % 37] += 1;
+    }
+    chi_square("negative control: a raw byte modulo 37".into(), &counts)
+}
+
+/// The second negative control: the naive shuffle (each card swapped
+/// with any position, `uniform(n)` instead of `uniform(i + 1)`) of four
+/// cards, by the production `uniform`: 4^4 = 256 equally likely paths
+/// over 24 orders, so the orders cannot be uniform; the chi-square over the
+/// orders must FAIL.
+pub fn biased_shuffle_control(seed: u64, samples: u64) -> Verdict {
+    use meters::GameRng;
+    let mut rng = meters::StreamRng::from_seed(seed ^ 0x5eed);
+    let mut counts = vec![0u64; 24];
+    for _ in 0..samples {
+        let mut cards = [0u8, 1, 2, 3];
+        for i in 0..4 {
+            let j = rng.uniform(4) as usize;
+            cards.swap(i, j);
+        }
+        // The order's rank among the 24 (Lehmer code).
+        let mut rank = 0usize;
+        for i in 0..4 {
+            let smaller = cards[i + 1..].iter().filter(|&&c| c < cards[i]).count();
+            rank = rank * (4 - i) + smaller;
+        }
+        counts[rank] += 1;
+    }
+    chi_square("negative control: a naive shuffle of four cards".into(), &counts)
+}
+
+/// What `egm-lab outcomes` writes in `out`: `outcomes.txt` (a round a
+/// line, `range:value` pairs), `manifest.json`; returns the manifest.
+pub fn write(out: &Path, game: &str, seed: u64, rounds: &Rounds, verdicts: &[Verdict], controls: &[Verdict]) -> Result<serde_json::Value> {
+    let assessment = assess(verdicts);
+    std::fs::create_dir_all(out)?;
+    let mut text = String::new();
+    for r in rounds {
+        let line: Vec<String> = r.iter().map(|(n, v)| format!("{n}:{v}")).collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    std::fs::write(out.join("outcomes.txt"), &text)?;
+    let mut ranges: BTreeMap<u64, u64> = BTreeMap::new();
+    for &(n, _) in rounds.iter().flatten() {
+        *ranges.entry(n).or_default() += 1;
+    }
+    let per_round: Vec<usize> = rounds.iter().map(Vec::len).collect();
+    // A shuffle draws uniform(k), uniform(k-1), … down to 2: without
+    // replacement.
+    let without_replacement = rounds.iter().any(|r| r.windows(3).any(|w| w[0].0 == w[1].0 + 1 && w[1].0 == w[2].0 + 1));
+    let manifest = serde_json::json!({
+        "game": game,
+        "rounds": rounds.len(),
+        "seed": seed,
+        "collected_through": "meters::Machine::play_round on a scratch lab machine, the kind's draw (game_host::kinds), meters::Draw::uniform: every scaled draw, (range, value), in order",
+        "draws_per_round": { "min": per_round.iter().min(), "max": per_round.iter().max(), "total": per_round.iter().sum::<usize>() },
+        "ranges": ranges.iter().map(|(n, c)| serde_json::json!({ "range": n, "draws": c })).collect::<Vec<_>>(),
+        "without_replacement": without_replacement,
+        "outcomes_sha256": hex::encode(Sha256::digest(text.as_bytes())),
+        "second_level_rule": "each test passes at 99% (p >= 0.01); over all tests the proportion passed lies within 3 standard deviations of 0.99 and the p-values are uniform (p >= 0.0001 over ten bins); a p-value under 1e-6 fails outright; a lab re-runs a failed assessment on a fresh seed, twice at most",
+        "assessment": assessment,
+        "verdicts": verdicts,
+        "negative_controls": controls,
+    });
+    std::fs::write(out.join("manifest.json"), serde_json::to_string_pretty(&manifest)?)?;
+    Ok(manifest)
+}
