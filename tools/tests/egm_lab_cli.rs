@@ -403,6 +403,7 @@ fn verify_program_answers_a_seed_with_each_component_s_hmac() {
 /// the manifest's digest is the dump's; the verdicts pass and both
 /// negative controls (a modulo-biased source, a naive shuffle) fail, or
 /// the command says the test is broken.
+#[cfg(feature = "lab")]
 #[test]
 fn outcomes_are_collected_through_the_production_draw_and_judged() {
     use sha2::Digest;

@@ -20,6 +20,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+// Lab builds only: it plays on a lab-mode machine with a lab seed.
+#[cfg(feature = "lab")]
 mod outcomes;
 
 use anyhow::{Context, Result, bail};
@@ -163,12 +165,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Outcome collection through the production calls (issue 51): ROUNDS
+    /// Outcome collection through the production calls (issue 51, lab
+    /// builds only): ROUNDS
     /// rounds of GAME drawn by the core and the game's own draw on a
     /// scratch lab machine, every scaled draw recorded; writes
     /// OUT/outcomes.txt and OUT/manifest.json with a chi-square verdict per
     /// range at 99% and a negative control that must fail. Exit 0 when
     /// every verdict passes and the control fails, 3 otherwise.
+    #[cfg(feature = "lab")]
     Outcomes {
         /// The cabinet's configuration (RON): its approved paytables.
         #[arg(long)]
@@ -220,6 +224,7 @@ fn main() -> ExitCode {
         Command::Provision { db, config } => provision_cmd(&db, &config),
         Command::Launch { config, manifest, program } => launch(&config, &manifest, &program),
         Command::VerifyProgram { config, seed, offset, program, json } => return verify_program(&config, &seed, offset, program, json),
+        #[cfg(feature = "lab")]
         Command::Outcomes { config, game, rounds, seed, out } => return outcomes_cmd(&config, &game, rounds, seed, &out),
     };
     match result {
@@ -595,6 +600,7 @@ fn verify_program(config: &Path, seed: &str, offset: u64, program: Option<PathBu
 }
 
 /// `outcomes`: collect, judge, write; the verdicts on standard output.
+#[cfg(feature = "lab")]
 fn outcomes_cmd(config: &Path, game: &str, rounds: u64, seed: u64, out: &Path) -> ExitCode {
     let run = || -> Result<bool> {
         let started = std::time::Instant::now();
