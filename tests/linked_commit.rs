@@ -53,23 +53,10 @@ fn paced_commit(c: &mut CabinetClient, db: &str, name: &str, epoch: &str, round:
     paced(c, db, name, |c| c.commit(POOL, epoch, round, commitment, bet)).unwrap_or_else(|e| panic!("round {round}'s commitment: {e}"))
 }
 
-/// One committed round of Sevens Classic at `cpl` credits a line, 1 cent a
-/// credit: committed, its nonce fetched, drawn, and its contribution
-/// delivered. Returns the round, its key and the cherries on reel 1.
+/// One committed round of `game` at the bet `at`, 1 cent a credit:
+/// committed, its nonce fetched, drawn, and its contribution delivered.
+/// Returns the round, its key and the round drawn.
 fn committed_round(
-    m: &mut Machine,
-    c: &mut CabinetClient,
-    db: &str,
-    name: &str,
-    game: &ReelGame,
-    tables: &StopTables,
-    cpl: u64,
-) -> (u64, String, game_core::reels::ReelRound) {
-    committed_round_at(m, c, db, name, game, tables, Bet { lines: 1, credits_per_line: cpl })
-}
-
-/// [`committed_round`] of any game at any bet.
-fn committed_round_at(
     m: &mut Machine,
     c: &mut CabinetClient,
     db: &str,
@@ -109,7 +96,7 @@ fn a_committed_round_is_drawn_again_by_the_controller_and_paid_only_for_what_it_
     // first reel, as the game pays it), each claimed by revealing its key.
     let (mut missed, mut hit) = (false, None);
     for _ in 0..200 {
-        let (round, key, drawn) = committed_round(&mut m, &mut a, &db, "A", &game, &tables, 1);
+        let (round, key, drawn) = committed_round(&mut m, &mut a, &db, "A", &game, &tables, Bet { lines: 1, credits_per_line: 1 });
         // Only the first hit is claimed: a second hit before the first
         // miss is settled unclaimed, so the Mini is paid exactly once
         // whatever the draws (the RNG is not seeded here).
@@ -184,7 +171,7 @@ fn a_hold_and_spin_grand_is_judged_on_the_feature_the_service_draws_again() {
         if m.credit() < 50 {
             m.insert_note(5_000).unwrap();
         }
-        let (round, key, drawn) = committed_round_at(&mut m, &mut a, &db, "A", &game, &tables, bet);
+        let (round, key, drawn) = committed_round(&mut m, &mut a, &db, "A", &game, &tables, bet);
         // An independent reading of the feature: a grand pearl, or all
         // twenty cells held.
         let grand = drawn.hold.as_ref().is_some_and(|h| h.held().any(|c| c.value == CashValue::Grand) || h.held().count() == 20);
@@ -371,7 +358,7 @@ fn each_cabinets_journal_is_reconciled_with_the_controllers_books() {
     let epoch = m.epoch_id().to_owned();
     assert_eq!(m.linked_meter(POOL).map(|(t, o)| (t, o.rounds, o.wagered)), Some((0, 0, 0)));
     for cpl in [1, 2, 3] {
-        let (round, _, _) = committed_round(&mut m, &mut a, &db, "A", &game, &tables, cpl);
+        let (round, _, _) = committed_round(&mut m, &mut a, &db, "A", &game, &tables, Bet { lines: 1, credits_per_line: cpl });
         assert_eq!(m.linked_meter(POOL), None, "a meter while round {round} is open");
         m.settle_round(round, 0, vec![]).unwrap();
     }

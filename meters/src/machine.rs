@@ -522,13 +522,19 @@ impl Machine {
     fn excessive_increment(&self, before: (Option<(u64, Cents)>, Cents)) -> Option<String> {
         let limits = self.config.excessive_increment;
         let (open_before, bills_before) = before;
-        let staked = self.stake_open().filter(|now| Some(*now) != open_before && now.1 > open_before.filter(|b| b.0 == now.0).map_or(0, |b| b.1));
+        // A stake added to the open round (a new round's, or a raise).
+        let staked = self.stake_open().filter(|now| now.1 > open_before.filter(|b| b.0 == now.0).map_or(0, |b| b.1));
         let bills = self.state.totals.dinheiro_entrado.saturating_sub(bills_before);
-        match staked {
-            Some((_, play)) if play >= limits.coin_in => Some(format!("a play's coin-in of {play} cents reaches the limit of {} cents", limits.coin_in)),
-            _ if bills >= limits.bills_in => Some(format!("a bills-in of {bills} cents reaches the limit of {} cents", limits.bills_in)),
-            _ => None,
+        if let Some(why) = staked.and_then(|(_, play)| self.excessive_coin_in(play)) {
+            return Some(why);
         }
+        (bills >= limits.bills_in).then(|| format!("a bills-in of {bills} cents reaches the limit of {} cents", limits.bills_in))
+    }
+
+    /// C-26: why a play whose stakes come to `play` is excessive, if it is.
+    pub(crate) fn excessive_coin_in(&self, play: Cents) -> Option<String> {
+        let limit = self.config.excessive_increment.coin_in;
+        (play >= limit).then(|| format!("a play's coin-in of {play} cents reaches the limit of {limit} cents"))
     }
 
     /// The state folded again from the journal (after a refused entry).

@@ -409,20 +409,11 @@ fn outcomes_are_collected_through_the_production_draw_and_judged() {
     use sha2::Digest;
     let dir = tempfile::tempdir().unwrap();
     let config = test_config::config(dir.path(), "");
+    let outcomes = |game: &str, rounds: &str, out: &std::path::Path| {
+        lab(&["outcomes", "--config", config.to_str().unwrap(), "--game", game, "--rounds", rounds, "--seed", "11", "--out", out.to_str().unwrap()])
+    };
     let out = dir.path().join("roleta");
-    let run = lab(&[
-        "outcomes",
-        "--config",
-        config.to_str().unwrap(),
-        "--game",
-        "roleta-francesa",
-        "--rounds",
-        "2000",
-        "--seed",
-        "11",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = outcomes("roleta-francesa", "2000", &out);
     assert!(run.status.success(), "{}{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
     let text = std::fs::read_to_string(out.join("outcomes.txt")).unwrap();
     let pockets: Vec<u64> = text
@@ -444,31 +435,19 @@ fn outcomes_are_collected_through_the_production_draw_and_judged() {
     assert!(controls.iter().all(|c| c["pass"] == false && c["p_value"].as_f64().unwrap() < 1e-6), "{controls:?}");
     // Same seed, same outcomes: reproducible.
     let again = dir.path().join("again");
-    lab(&["outcomes", "--config", config.to_str().unwrap(), "--game", "roleta-francesa", "--rounds", "2000", "--seed", "11", "--out", again.to_str().unwrap()]);
+    outcomes("roleta-francesa", "2000", &again);
     assert_eq!(std::fs::read_to_string(again.join("outcomes.txt")).unwrap(), text);
 
     // A deck dealt from a shuffle: without replacement.
     let cards = dir.path().join("jacks");
-    let run = lab(&[
-        "outcomes",
-        "--config",
-        config.to_str().unwrap(),
-        "--game",
-        "jacks-or-better-9-6",
-        "--rounds",
-        "300",
-        "--seed",
-        "11",
-        "--out",
-        cards.to_str().unwrap(),
-    ]);
+    let run = outcomes("jacks-or-better-9-6", "300", &cards);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stdout));
     let m: serde_json::Value = serde_json::from_slice(&std::fs::read(cards.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(m["without_replacement"], true);
     let first = std::fs::read_to_string(cards.join("outcomes.txt")).unwrap().lines().next().unwrap().to_owned();
     assert!(first.starts_with("52:") && first.contains(" 51:") && first.contains(" 50:"), "{first}");
     // A game the cabinet does not have is named.
-    let run = lab(&["outcomes", "--config", config.to_str().unwrap(), "--game", "no-such-game", "--out", cards.to_str().unwrap()]);
+    let run = outcomes("no-such-game", "10", &cards);
     assert_eq!(run.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&run.stderr).contains("game no-such-game"), "{}", String::from_utf8_lossy(&run.stderr));
 }

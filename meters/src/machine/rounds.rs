@@ -300,11 +300,7 @@ impl Machine {
     /// journal's writer judges every increment again:
     /// `Machine::excessive_increment`.)
     pub(super) fn refuse_excessive_play(&mut self, play: Cents) -> Result<(), CoreError> {
-        let limit = self.config.excessive_increment.coin_in;
-        if play < limit {
-            return Ok(());
-        }
-        let why = format!("a play's coin-in of {play} cents reaches the limit of {limit} cents");
+        let Some(why) = self.excessive_coin_in(play) else { return Ok(()) };
         self.commit(vec![Entry::TiltSet { tilt: crate::journal::Tilt::ExcessiveMeterIncrement, detail: why.clone() }])?;
         Err(CoreError::ExcessiveIncrement(why))
     }
