@@ -451,3 +451,95 @@ fn outcomes_are_collected_through_the_production_draw_and_judged() {
     assert_eq!(run.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&run.stderr).contains("game no-such-game"), "{}", String::from_utf8_lossy(&run.stderr));
 }
+
+/// Issue 51: the battery with verdicts. At a small size (the tests'
+/// budget; the quick and full levels' figures are in docs/rng.md): NIST
+/// SP 800-22 on the production generator's raw words, sub-test by
+/// sub-test; every outcome test on a reel game (stops and symbols against
+/// the strip), a draw poker game (the poker test on the dealt cards) and a
+/// roulette (pockets), each through the game's own draw; the
+/// bet-conditioned test of A-10 where the panel offers a second bet; and
+/// the negative controls, which must fail.
+#[test]
+fn the_battery_judges_the_generator_and_every_game_and_its_controls_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = test_config::config(dir.path(), "");
+    let out = dir.path().join("battery");
+    let mut args = vec!["battery", "--quick", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    args.extend(["--sequences", "12", "--bits", "400000", "--rounds", "4000", "--seed", "3", "--no-external"]);
+    args.extend(["--game", "classic-sevens", "--game", "jacks-or-better-9-6", "--game", "roleta-francesa"]);
+    let run = lab(&args);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&run.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("battery.json")).unwrap()).unwrap();
+    assert_eq!(std::fs::read_to_string(out.join("battery.txt")).unwrap(), stdout);
+
+    // NIST SP 800-22: the fifteen tests, their sub-tests judged over the
+    // twelve sequences.
+    let subs = r["words"]["sub_tests"].as_array().unwrap();
+    let names: std::collections::BTreeSet<&str> = subs.iter().map(|s| s["test"].as_str().unwrap().split(" #").next().unwrap()).collect();
+    for test in [
+        "frequency",
+        "block_frequency",
+        "runs",
+        "longest_run",
+        "matrix_rank",
+        "spectral",
+        "non_overlapping_template",
+        "overlapping_template",
+        "universal",
+        "linear_complexity",
+        "serial_delta1",
+        "approximate_entropy",
+        "cumulative_sums_forward",
+        "random_excursions",
+        "random_excursions_variant",
+    ] {
+        assert!(names.contains(test), "{test} in {names:?}");
+    }
+    assert_eq!(subs.iter().filter(|s| s["test"].as_str().unwrap().starts_with("non_overlapping_template")).count(), 148);
+    assert!(subs.iter().all(|s| s["pass"] == true), "{subs:?}");
+    assert!(subs.iter().filter(|s| !s["test"].as_str().unwrap().starts_with("random_excursions")).all(|s| s["sequences"] == 12));
+    assert_eq!(r["words"]["pass"], true);
+
+    // Each game's tests, by family.
+    let games = r["games"].as_array().unwrap();
+    assert_eq!(games.len(), 3);
+    let families = |g: &serde_json::Value| -> Vec<String> {
+        g["attempts"][0]["verdicts"].as_array().unwrap().iter().map(|v| v["test"].as_str().unwrap().to_owned()).collect()
+    };
+    let reels = families(&games[0]);
+    for family in
+        ["reel 1 stops", "reel 3 symbols", "uniform(", "runs uniform(", "serial pairs", "lag 1 ", "lag 10 ", "gap uniform(", "position 1 ", "bet-conditioned"]
+    {
+        assert!(reels.iter().any(|t| t.contains(family)), "{family} in {reels:?}");
+    }
+    let poker = families(&games[1]);
+    assert!(poker.iter().any(|t| t.starts_with("poker test, 4000 five-card hands")), "{poker:?}");
+    assert!(poker.iter().any(|t| t == "position 1 uniform(52) values"), "{poker:?}");
+    let roulette = families(&games[2]);
+    assert!(roulette.iter().any(|t| t == "uniform(37) values"), "{roulette:?}");
+    for g in games {
+        assert_eq!(g["pass"], true, "{g}");
+        assert_eq!(g["rounds"], 4000);
+    }
+    // The reel game's second bet is another bet, and the outcomes are the same law.
+    assert_ne!(games[0]["bet"], games[0]["other_bet"]);
+    // A cloth opens empty: no second bet is claimed, and none is tested.
+    assert!(games[2]["other_bet"].as_str().unwrap().starts_with("none:"), "{}", games[2]);
+    assert!(!roulette.iter().any(|t| t.starts_with("bet-conditioned")), "{roulette:?}");
+
+    // The controls failed, as they must; the external batteries were left
+    // out and the report says so.
+    let controls = r["controls"].as_array().unwrap();
+    assert_eq!(controls.len(), 3);
+    assert!(controls.iter().all(|c| c["failed_as_it_must"] == true), "{controls:?}");
+    assert!(stdout.contains("dieharder, PractRand: SKIPPED (--no-external)"), "{stdout}");
+    assert!(stdout.contains("rule: each test passes at 99%"), "{stdout}");
+    assert!(stdout.trim_end().ends_with("BATTERY: PASS"), "{stdout}");
+
+    // Neither --quick nor --full: refused, the cause named.
+    let run = lab(&["battery", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--quick"), "{}", String::from_utf8_lossy(&run.stderr));
+}

@@ -13,6 +13,9 @@
 //!   external verification (H-52): HMAC-SHA256 of every component.
 //! * `outcomes --config CABINET.ron --game ID --rounds N --out DIR` — the
 //!   outcomes as the games draw them, with verdicts (issue 51).
+//! * `battery --quick|--full --config CABINET.ron --out DIR` — the RNG
+//!   evidence with verdicts: NIST SP 800-22 on raw words, dieharder and
+//!   PractRand, every game's outcome tests, A-10, negative controls.
 //!
 //! Readers open the file read-only: they never change critical memory.
 
@@ -21,6 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 // Lab builds only: it plays on a lab-mode machine with a lab seed.
+#[cfg(feature = "lab")]
+mod battery;
 #[cfg(feature = "lab")]
 mod outcomes;
 
@@ -186,6 +191,48 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// The RNG battery with verdicts (issue 51, A-9, A-10): NIST SP 800-22
+    /// (every sub-test, two-level) on the generator's raw words, dieharder
+    /// and PractRand on a stream (skipped, and said, where not installed),
+    /// every enabled game's outcome tests through its own draw (per range,
+    /// per position, reel stops and symbols, runs, serial pairs, lags
+    /// 1-10, gap, poker on cards, and the bet-conditioned test of A-10),
+    /// and negative controls that must fail. Writes OUT/battery.json and
+    /// OUT/battery.txt; exit 0 when every verdict passes and every control
+    /// fails, 3 otherwise. --quick runs in under 30 minutes on two cores,
+    /// --full overnight.
+    #[cfg(feature = "lab")]
+    Battery {
+        /// The cabinet's configuration (RON): its approved, enabled games.
+        #[arg(long)]
+        config: PathBuf,
+        #[arg(long, conflicts_with = "full", required_unless_present = "full")]
+        quick: bool,
+        #[arg(long)]
+        full: bool,
+        /// Only these games (repeat the option); every enabled game by default.
+        #[arg(long)]
+        game: Vec<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+        /// NIST SP 800-22's sequences, in place of the level's.
+        #[arg(long)]
+        sequences: Option<usize>,
+        /// NIST SP 800-22's bits per sequence, in place of the level's.
+        #[arg(long)]
+        bits: Option<usize>,
+        /// Rounds per game, in place of the level's (half as many at the second bet).
+        #[arg(long)]
+        rounds: Option<u64>,
+        /// Leave dieharder and PractRand out.
+        #[arg(long)]
+        no_external: bool,
+        /// PractRand's RNG_test (default: on the PATH).
+        #[arg(long)]
+        practrand: Option<PathBuf>,
+    },
     /// The cabinet's launcher (issue 47, hole 1): checks that PROGRAM is an
     /// approved program of the manifest, measures the approved release
     /// (every approved program's digest) into the TPM's PCR 15 once per
@@ -226,6 +273,18 @@ fn main() -> ExitCode {
         Command::VerifyProgram { config, seed, offset, program, json } => return verify_program(&config, &seed, offset, program, json),
         #[cfg(feature = "lab")]
         Command::Outcomes { config, game, rounds, seed, out } => return outcomes_cmd(&config, &game, rounds, seed, &out),
+        #[cfg(feature = "lab")]
+        Command::Battery { config, quick: _, full, game, seed, out, sequences, bits, rounds, no_external, practrand } => {
+            let mut level = if full { battery::Level::full() } else { battery::Level::quick() };
+            level.sequences = sequences.unwrap_or(level.sequences);
+            level.bits = bits.unwrap_or(level.bits);
+            if let Some(r) = rounds {
+                level.rounds = r;
+                level.other_rounds = r.div_ceil(2);
+            }
+            let opts = battery::Options { config, games: game, seed, level, no_external, practrand };
+            return battery_cmd(&opts, &out);
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -640,6 +699,28 @@ fn outcomes_cmd(config: &Path, game: &str, rounds: u64, seed: u64, out: &Path) -
         Ok(false) => ExitCode::from(3),
         Err(e) => {
             eprintln!("egm-lab outcomes: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(feature = "lab")]
+fn battery_cmd(opts: &battery::Options, out: &Path) -> ExitCode {
+    let run = || -> Result<bool> {
+        let started = std::time::Instant::now();
+        let report = battery::run(opts, |step| eprintln!("[{:>6.0} s] {step}", started.elapsed().as_secs_f64()))?;
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        let text = battery::text(&report);
+        std::fs::write(out.join("battery.txt"), &text)?;
+        std::fs::write(out.join("battery.json"), serde_json::to_string_pretty(&report)?)?;
+        print!("{text}");
+        Ok(report.pass)
+    };
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(3),
+        Err(e) => {
+            eprintln!("egm-lab battery: {e:#}");
             ExitCode::from(1)
         }
     }

@@ -27,40 +27,78 @@ const ALPHA: f64 = 0.01;
 /// Every round's scaled draws, (range, value), in draw order.
 pub type Rounds = Vec<Vec<(u64, u64)>>;
 
-/// Collect `rounds` rounds of `game` (an approved paytable of `config`'s
-/// cabinet) from the lab seed `seed`.
-pub fn collect(config: &Path, game: &str, rounds: u64, seed: u64) -> Result<Rounds> {
+/// The approved paytable of `game` on `config`'s cabinet, as the host
+/// loads it (its manifest's digest, the legal floor).
+pub fn load(config: &Path, game: &str) -> Result<CompiledGame> {
     let c = game_host::config::CabinetConfig::load(config)?;
     let manifest = game_host::verification::read_manifest(&c.manifest)?;
     let file = c.paytable_dir.join(format!("{game}.json"));
     let approved = paytables::artifact::load_approved_with_rtp(&file, &manifest, &paytables::floor::Floor::legal_minimum())
         .with_context(|| format!("game {game}: its approved paytable"))?;
-    let scratch = std::env::temp_dir().join(format!("egm-outcomes-{}-{seed}", std::process::id()));
+    Ok(approved.game)
+}
+
+/// Which bet the rounds are played at: the panel's opening bet, or
+/// another the panel offers (more credits, fewer lines), for the
+/// bet-conditioned test of A-10.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BetChoice {
+    Opening,
+    Other,
+}
+
+/// Rounds drawn at one bet.
+pub struct Collected {
+    pub rounds: Rounds,
+    /// The bet as the panel names it.
+    pub bet: String,
+    /// The bet's stake in credits.
+    pub stake: u64,
+    /// The bet stakes nothing (a cloth with no chips on it): the rounds
+    /// are drawn at the least stake.
+    pub empty: bool,
+}
+
+/// Collect `rounds` rounds of `game` (an approved paytable of `config`'s
+/// cabinet) from the lab seed `seed`, at the opening bet.
+pub fn collect(config: &Path, game: &str, rounds: u64, seed: u64) -> Result<Rounds> {
+    Ok(collect_game(&load(config, game)?, rounds, seed, BetChoice::Opening)?.rounds)
+}
+
+/// Collect `rounds` rounds of an approved game from the lab seed `seed`.
+pub fn collect_game(game: &CompiledGame, rounds: u64, seed: u64, bet: BetChoice) -> Result<Collected> {
+    let scratch = std::env::temp_dir().join(format!("egm-outcomes-{}-{seed}-{bet:?}", std::process::id()));
     std::fs::create_dir_all(&scratch)?;
     let machine = MachineConfig { mode: Mode::Lab, second_copy: meters::config::SecondCopy::Off, ..MachineConfig::default() };
     let mut m = Machine::open(&scratch.join("scratch.sqlite"), machine, SeedChoice::Lab(seed))?;
     m.tap_draws()?;
     use game_host::kinds::*;
-    let drawn = match approved.game {
-        CompiledGame::Reels(g) => play(&reels::Reels::new(g).map_err(anyhow::Error::msg)?, &mut m, rounds),
-        CompiledGame::DrawPoker(g) => play(&draw_poker::DrawPoker(g), &mut m, rounds),
-        CompiledGame::StudPoker(g) => play(&stud_poker::StudPoker(g), &mut m, rounds),
-        CompiledGame::Roulette(g) => play(&roulette::Roulette(g), &mut m, rounds),
-        CompiledGame::BancaFrancesa(g) => play(&banca_francesa::BancaFrancesa(g), &mut m, rounds),
-        CompiledGame::SicBo(g) => play(&sic_bo::SicBo(g), &mut m, rounds),
-        CompiledGame::Baccarat(g) => play(&baccarat::Baccarat(g), &mut m, rounds),
-        CompiledGame::Blackjack(g) => play(&blackjack::Blackjack(g), &mut m, rounds),
-        CompiledGame::Bingo(g) => play(&bingo::Bingo(g), &mut m, rounds),
+    let drawn = match game.clone() {
+        CompiledGame::Reels(g) => play(&reels::Reels::new(g).map_err(anyhow::Error::msg)?, &mut m, rounds, bet),
+        CompiledGame::DrawPoker(g) => play(&draw_poker::DrawPoker(g), &mut m, rounds, bet),
+        CompiledGame::StudPoker(g) => play(&stud_poker::StudPoker(g), &mut m, rounds, bet),
+        CompiledGame::Roulette(g) => play(&roulette::Roulette(g), &mut m, rounds, bet),
+        CompiledGame::BancaFrancesa(g) => play(&banca_francesa::BancaFrancesa(g), &mut m, rounds, bet),
+        CompiledGame::SicBo(g) => play(&sic_bo::SicBo(g), &mut m, rounds, bet),
+        CompiledGame::Baccarat(g) => play(&baccarat::Baccarat(g), &mut m, rounds, bet),
+        CompiledGame::Blackjack(g) => play(&blackjack::Blackjack(g), &mut m, rounds, bet),
+        CompiledGame::Bingo(g) => play(&bingo::Bingo(g), &mut m, rounds, bet),
     };
     drop(m);
     let _ = std::fs::remove_dir_all(&scratch);
     drawn
 }
 
-/// `rounds` openings of `kind` at its opening bet, each drawn by the core
+/// `rounds` openings of `kind` at the chosen bet, each drawn by the core
 /// and settled (the scratch machine's meters mean nothing).
-fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64) -> Result<Rounds> {
-    let bet = kind.opening_bet();
+fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64, choice: BetChoice) -> Result<Collected> {
+    use game_host::kind::BetControl;
+    let opening = kind.opening_bet();
+    let bet = match choice {
+        BetChoice::Opening => opening,
+        BetChoice::Other => kind.adjust_bet(&kind.adjust_bet(&opening, BetControl::Amount, 4), BetControl::Lines, -5),
+    };
+    let empty = kind.stake(&bet) == 0;
     let stake = kind.stake(&bet).max(1);
     let mut out = Vec::new();
     for _ in 0..rounds {
@@ -71,7 +109,7 @@ fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64) -> Result<Rounds> {
         m.settle_round(round, 0, Vec::new())?;
         out.push(m.take_tapped_draws());
     }
-    Ok(out)
+    Ok(Collected { rounds: out, bet: kind.bet_text(&bet, game_host::names::Lang::En), stake, empty })
 }
 
 /// A chi-square test of uniformity over `0..range`.

@@ -1,0 +1,172 @@
+//! The generator's raw words under NIST SP 800-22 (issue 51, A-9): every
+//! sub-test of the publication's fifteen tests (the `rng-entropy` crate,
+//! checked there against the publication's worked examples and Appendix
+//! B's table for the digits of e) on `sequences` sequences of `bits` bits,
+//! each sub-test judged by the publication's two-level assessment (§4.2):
+//! the proportion of sequences passing at α = 0.01 inside
+//! p̂ ± 3·√(p̂(1−p̂)/m), and the uniformity of its p-values (a chi-square
+//! over ten bins, P ≥ 0.0001, from 55 sequences on).
+
+use entropy::nist;
+use entropy::result::{Status, TestResult};
+use serde::Serialize;
+
+use super::ALPHA;
+use crate::outcomes::chi_square;
+
+/// A source of raw 32-bit words.
+pub struct Words<F: FnMut() -> u32>(pub F);
+
+impl<F: FnMut() -> u32> entropy::rng::Rng for Words<F> {
+    fn next_u32(&mut self) -> u32 {
+        (self.0)()
+    }
+}
+
+/// One sub-test's second level over the sequences.
+#[derive(Clone, Debug, Serialize)]
+pub struct SubTest {
+    /// The test, and the sub-test's ordinal where a test has several (a
+    /// template, an excursion state).
+    pub test: String,
+    /// Its place in the suite's fixed order.
+    #[serde(skip)]
+    pub slot: usize,
+    /// Sequences the sub-test could judge (an excursion test needs 500
+    /// cycles of the walk; a sequence with fewer is not counted, §2.14).
+    pub sequences: usize,
+    pub passed: usize,
+    /// The least proportion passing that is accepted.
+    pub proportion_at_least: f64,
+    /// The uniformity of the p-values (P-value_T), from 55 sequences on.
+    pub uniformity: Option<f64>,
+    pub smallest_p: f64,
+    /// The runs it took: 1, or 2 or 3 when it failed and was re-run on a
+    /// fresh seed.
+    pub runs: u32,
+    pub pass: bool,
+}
+
+/// What NIST SP 800-22 said of one generator.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub generator: String,
+    pub sequences: usize,
+    pub bits: usize,
+    pub sub_tests: Vec<SubTest>,
+    /// Sub-tests no sequence of this length could judge (the universal
+    /// test's larger block lengths need more bits).
+    pub not_applicable: Vec<String>,
+    pub pass: bool,
+}
+
+/// Run the suite on `sequences` sequences of `bits` bits from the source
+/// `make(seed)` builds, `threads` sequences at a time. A sub-test that
+/// fails is re-run on a fresh seed (`seeds[1]`, then `seeds[2]`): it
+/// passes only when a re-run passes, and says how many runs it took.
+pub fn run<S: FnMut() -> u32>(generator: &str, sequences: usize, bits: usize, threads: usize, seeds: [u64; 3], make: impl Fn(u64) -> S) -> Report {
+    let (mut sub_tests, not_applicable) = second_level(&suite(sequences, bits, threads, make(seeds[0])));
+    for &seed in &seeds[1..] {
+        if sub_tests.iter().all(|t| t.pass) {
+            break;
+        }
+        let (again, _) = second_level(&suite(sequences, bits, threads, make(seed)));
+        for t in sub_tests.iter_mut().filter(|t| !t.pass) {
+            if let Some(r) = again.iter().find(|r| r.slot == t.slot) {
+                let runs = t.runs + 1;
+                *t = r.clone();
+                t.runs = runs;
+            }
+        }
+    }
+    let pass = !sub_tests.is_empty() && sub_tests.iter().all(|t| t.pass);
+    Report { generator: generator.to_owned(), sequences, bits, sub_tests, not_applicable, pass }
+}
+
+/// Every sequence's results, the suite's 200 slots in its fixed order.
+fn suite(sequences: usize, bits: usize, threads: usize, mut source: impl FnMut() -> u32) -> Vec<Vec<TestResult>> {
+    // Each sequence's words are drawn here, in order, then judged on a
+    // worker: the stream a lab reproduces is the generator's own order.
+    let mut per_sequence: Vec<Vec<TestResult>> = Vec::with_capacity(sequences);
+    let words = bits.div_ceil(32);
+    let mut pending: Vec<Vec<u32>> = Vec::new();
+    let judge_batch = |batch: Vec<Vec<u32>>| -> Vec<Vec<TestResult>> {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = batch
+                .into_iter()
+                .map(|w| {
+                    s.spawn(move || {
+                        let mut it = w.into_iter();
+                        nist::run_all(&mut Words(|| it.next().unwrap_or(0)), bits)
+                    })
+                })
+                .collect();
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        })
+    };
+    for _ in 0..sequences {
+        pending.push((0..words).map(|_| source()).collect());
+        if pending.len() == threads.max(1) {
+            per_sequence.extend(judge_batch(std::mem::take(&mut pending)));
+        }
+    }
+    per_sequence.extend(judge_batch(pending));
+    per_sequence
+}
+
+/// The two-level assessment of every sub-test (its slot in the suite's
+/// fixed order) over the sequences; and the sub-tests no sequence could
+/// judge.
+fn second_level(per_sequence: &[Vec<TestResult>]) -> (Vec<SubTest>, Vec<String>) {
+    let slots = per_sequence.iter().map(Vec::len).max().unwrap_or(0);
+    let mut sub_tests = Vec::new();
+    let mut not_applicable = Vec::new();
+    let mut ordinal: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for slot in 0..slots {
+        let Some(name) = per_sequence.iter().find_map(|r| r.get(slot)).map(|r| r.name) else { continue };
+        let n = ordinal.entry(name).or_default();
+        *n += 1;
+        let test = format!("{} #{}", name.trim_start_matches("nist::"), n);
+        let p: Vec<f64> = per_sequence.iter().filter_map(|r| r.get(slot)).filter(|r| r.status == Status::Scored).map(|r| r.p_value).collect();
+        // A sequence whose computation failed counts as a failure.
+        let errored = per_sequence.iter().filter_map(|r| r.get(slot)).filter(|r| matches!(r.status, Status::Error | Status::Unsupported)).count();
+        if p.is_empty() && errored == 0 {
+            not_applicable.push(test);
+            continue;
+        }
+        let mut t = judge(test, &p, errored);
+        t.slot = slot;
+        sub_tests.push(t);
+    }
+    (sub_tests, not_applicable)
+}
+
+/// The second level of one sub-test over its p-values.
+pub fn judge(test: String, p: &[f64], errored: usize) -> SubTest {
+    let m = p.len() + errored;
+    let passed = p.iter().filter(|&&v| v >= ALPHA).count();
+    let q = 1.0 - ALPHA;
+    let proportion_at_least = q - 3.0 * (q * ALPHA / m.max(1) as f64).sqrt();
+    let uniformity = (m >= 55).then(|| {
+        let mut bins = [0u64; 10];
+        for v in p {
+            bins[((v * 10.0) as usize).min(9)] += 1;
+        }
+        chi_square(String::new(), &bins).p_value
+    });
+    let smallest_p = p.iter().copied().fold(1.0, f64::min);
+    let pass = m > 0 && passed as f64 / m as f64 >= proportion_at_least && uniformity.is_none_or(|u| u >= 0.0001) && smallest_p >= 1e-6;
+    SubTest { test, slot: 0, sequences: m, passed, proportion_at_least, uniformity, smallest_p, runs: 1, pass }
+}
+
+/// The negative control of the words: the raw words of a 32-bit linear
+/// congruential generator (x ← 69069·x + 1 mod 2³²), whose low bits
+/// repeat with periods 2, 4, 8, …; the suite must FAIL it, re-runs and
+/// all.
+pub fn lcg(seed: u64) -> impl FnMut() -> u32 {
+    let mut x = seed as u32 | 1;
+    move || {
+        x = x.wrapping_mul(69069).wrapping_add(1);
+        x
+    }
+}
