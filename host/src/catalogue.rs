@@ -13,13 +13,13 @@ use crate::kinds::{
 use crate::names::Lang;
 use crate::round::{Hosted, Round, RoundInfo, Table};
 
-/// A game this cabinet hosts, of any kind, and its RTP as the help
-/// screen shows it (from its approved artifact).
-pub struct HostedGame(pub(crate) Box<dyn Table>, pub(crate) Option<String>);
+/// A game this cabinet hosts, of any kind, its RTP as the help screen
+/// shows it, and its odds disclosure (from its approved artifact).
+pub struct HostedGame(pub(crate) Box<dyn Table>, pub(crate) Option<String>, pub(crate) Option<String>);
 
 impl HostedGame {
     pub fn new<K: GameKind>(rules: K) -> Self {
-        HostedGame(Box::new(Hosted::new(rules)), None)
+        HostedGame(Box::new(Hosted::new(rules)), None, None)
     }
 
     /// The game of an approved artifact, with its exact RTP.
@@ -29,13 +29,18 @@ impl HostedGame {
         let table = approved.rtp_ppm();
         let mut table_game = Self::from_artifact(approved.game)?.0;
         table_game.set_rtp_table(table);
-        Ok(HostedGame(table_game, rtp))
+        Ok(HostedGame(table_game, rtp, approved.odds_disclosure))
     }
 
     /// The game's RTP as its approved artifact proves it (issue 50: the
     /// help screen shows the chosen variant's).
     pub fn rtp(&self) -> Option<&str> {
         self.1.as_deref()
+    }
+
+    /// The odds disclosure its paytable carries (certification.md 15).
+    pub fn odds_disclosure(&self) -> Option<&str> {
+        self.2.as_deref()
     }
 
     /// The game this one is an RTP variant of, or its own id (issue 50):

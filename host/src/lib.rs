@@ -6,7 +6,8 @@
 //! committed steps, settlement with its win components from `game-core`,
 //! resume or void after a restart), double-up, standalone and linked
 //! progressives, the session rules (M-35, M-38, M-39), cash-in and
-//! cash-out, attendant actions, and boot with verification and demo.
+//! cash-out, attendant actions, boot with verification and demo, and each
+//! game's help page as text (M-40: the help screen and `paytable rules`).
 //!
 //! It must never: depend on a renderer (the cabinet draws what it reports),
 //! draw randomness other than inside the core's draw, compute a win from
@@ -20,6 +21,7 @@ pub mod command;
 pub mod config;
 pub mod event_text;
 pub mod floor;
+pub mod help;
 pub mod kind;
 pub mod kinds;
 pub mod link_worker;

@@ -216,9 +216,24 @@ pub fn load_approved(path: &Path, manifest: &Manifest, floor: &Floor) -> Result<
 pub struct Approved {
     pub game: CompiledGame,
     pub rtp: Vec<(u64, BigRational)>,
+    /// The mandatory odds disclosure (certification.md 15), shown with the
+    /// game's rules.
+    pub odds_disclosure: Option<String>,
 }
 
 impl Approved {
+    /// An artifact the compiler has just built and proved, as the host
+    /// would approve it (`paytable rules` publishes its page from this):
+    /// its exact RTP parsed.
+    pub fn of_artifact(a: Artifact) -> Result<Self, ArtifactError> {
+        let rtp = a
+            .rtp
+            .iter()
+            .map(|(bet, r)| parse_ratio(r).map(|r| (*bet, r)).ok_or_else(|| ArtifactError::Format(a.game.id().to_owned(), format!("bad RTP {r:?}"))))
+            .collect::<Result<_, _>>()?;
+        Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure })
+    }
+
     /// Each bet configuration's RTP in millionths, rounded down (B-16's
     /// wager categories: 962_345 is 96.2345%).
     pub fn rtp_ppm(&self) -> Vec<(u64, u32)> {
@@ -261,5 +276,5 @@ pub fn load_approved_with_rtp(path: &Path, manifest: &Manifest, floor: &Floor) -
         }
     }
     let rtp = a.rtp.iter().filter_map(|(bet, r)| parse_ratio(r).map(|r| (*bet, r))).collect();
-    Ok(Approved { game: a.game, rtp })
+    Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure })
 }

@@ -573,3 +573,79 @@ fn generate_writes_strips_that_check_proves_at_the_target() {
     let run = paytable(&["generate", &sample("floresta-243.ron"), "-o", &out.display().to_string(), "--rtp", "94", "--hit", "40..30"]);
     assert!(text(&run.stderr).contains("the band's low end is above its high end"), "{}", text(&run.stderr));
 }
+
+/// M-40: each game's rules page, published from its paytable in both
+/// languages — the help screen's own blocks (`game_host::help`): the
+/// rules, the bet range, every pay, the exact RTP (classic sevens 95.3735%,
+/// shown to two decimals as on the help screen; jacks or better 9/6
+/// 99.5439% at five coins, Ethier's published figure, 98.37% below, where
+/// the royal pays 250 a coin), the odds disclosure. A paytable the
+/// compiler refuses has no page.
+#[test]
+fn rules_publish_each_game_s_page_in_both_languages() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rules");
+    for game in [
+        "classic-sevens",
+        "floresta-243",
+        "dragao-1024",
+        "jacks-or-better-9-6",
+        "poquer-sem-descarte",
+        "roleta-francesa",
+        "banca-francesa",
+        "cussec",
+        "bacara",
+        "blackjack",
+        "bingo-90",
+    ] {
+        let run = paytable(&["rules", &sample(&format!("{game}.ron")), "-o", out.to_str().unwrap()]);
+        assert!(run.status.success(), "{game}: {}", text(&run.stderr));
+        let pt = std::fs::read_to_string(out.join(format!("{game}.pt.md"))).unwrap();
+        let en = std::fs::read_to_string(out.join(format!("{game}.en.md"))).unwrap();
+        assert!(pt.contains("\n## Regras") && pt.contains("Aposta mínima") && pt.contains("## Reclamações"), "{game}: {pt}");
+        assert!(en.contains("\n## Rules") && en.contains("Minimum bet") && en.contains("## Complaints"), "{game}: {en}");
+        // Written apart from a cabinet: what a cabinet attaches is said to
+        // be its configuration's, not that there is none.
+        assert!(en.contains("are those of each machine's configuration"), "{game}: {en}");
+    }
+    let sevens = std::fs::read_to_string(out.join("classic-sevens.en.md")).unwrap();
+    assert!(sevens.starts_with("# Sevens Classic\n"), "{sevens}");
+    assert!(sevens.contains("Theoretical return to player (RTP): 95.37 %"), "{sevens}");
+    assert!(sevens.contains("| Seven | — | — | 100 |"), "{sevens}");
+    assert!(sevens.contains("Minimum bet 1 credit (0.01 EUR)"), "{sevens}");
+    let jacks = std::fs::read_to_string(out.join("jacks-or-better-9-6.pt.md")).unwrap();
+    assert!(jacks.contains("Retorno teórico ao jogador (RTP): 98.37 – 99.54 %"), "{jacks}");
+    let jacks = std::fs::read_to_string(out.join("jacks-or-better-9-6.en.md")).unwrap();
+    assert!(jacks.contains("| Royal Flush | 250 | 500 | 750 | 1000 | 4000 |"), "{jacks}");
+    // Roulette: each chance returns 36/37 = 97.2972…%.
+    let roulette = std::fs::read_to_string(out.join("roleta-francesa.en.md")).unwrap();
+    assert!(roulette.contains("| straight-up | 1 | 35:1 | 1 – 30 | 97.29% |"), "{roulette}");
+
+    // One language, at a denomination, to standard output.
+    let run = paytable(&["rules", &sample("classic-sevens.ron"), "--lang", "pt", "--denom", "25"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let s = text(&run.stdout);
+    assert!(s.contains("Aposta mínima 1 crédito (0,25 EUR)") || s.contains("Aposta mínima 1 crédito (0.25 EUR)"), "{s}");
+    assert!(!s.contains("## Rules"), "{s}");
+
+    // The odds disclosure a paytable carries is published with its rules.
+    let src = std::fs::read_to_string(sample("classic-sevens.ron")).unwrap();
+    let disclosed = dir.path().join("disclosed.ron");
+    let end = src.rfind(')').unwrap();
+    std::fs::write(&disclosed, format!("{}    odds_disclosure: Some(\"The top award is won about once in 8,000 games.\"),\n{}", &src[..end], &src[end..]))
+        .unwrap();
+    let run = paytable(&["rules", disclosed.to_str().unwrap(), "--lang", "en"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(text(&run.stdout).contains("## Odds\n\nThe top award is won about once in 8,000 games."), "{}", text(&run.stdout));
+
+    // A refused paytable has no page, and the refusal is named.
+    let stingy = dir.path().join("stingy.ron");
+    std::fs::write(&stingy, src.replace("pays: 50)", "pays: 5)").replace("pays: 20)", "pays: 2)").replace("pays: 12)", "pays: 1)")).unwrap();
+    let run = paytable(&["rules", stingy.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(text(&run.stderr).contains("under the floor of 80.0000%"), "{}", text(&run.stderr));
+    assert!(run.stdout.is_empty());
+    let run = paytable(&["rules", &sample("classic-sevens.ron"), "--denom", "0"]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(text(&run.stderr).contains("--denom must be at least 1 cent"), "{}", text(&run.stderr));
+}

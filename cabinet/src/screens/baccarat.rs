@@ -7,14 +7,10 @@
 //! itemised; a bead-plate road of this table's recent coups, read from the
 //! journal. Help from the paytable; recall with every card.
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
-
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy_egui::egui;
-use game_core::baccarat::odds::{Outcomes, Shoe as OddsShoe, outcomes};
-use game_core::baccarat::{BaccaratGame, Commission, Coup, Payouts, Spot, Winner};
+use game_core::baccarat::{Commission, Coup, Payouts, Spot, Winner};
 use game_host::command::Command;
 use game_host::kind::GameKind;
 use game_host::kinds::baccarat::{Baccarat, BaccaratBet, BaccaratRound, Shoe, announce};
@@ -23,12 +19,14 @@ use game_host::session::{Lang, Session};
 use meters::RoundRecall;
 use serde_json::json;
 
+use game_host::help::baccarat_pays as pays;
+
 use crate::SessionRes;
 use crate::layout::Area;
 use crate::modes::Mode;
 use crate::screens::KindPages;
 use crate::screens::chips::{self, EditButton, spawn_box};
-use crate::screens::help::{Block, HelpDoc, HelpOpen, bet_range};
+use crate::screens::help::HelpOpen;
 use crate::screens::reels::Reveal;
 use crate::screens::table::{self, CardLook};
 use crate::stage::{self, ArtTextures, Fonts};
@@ -38,7 +36,7 @@ pub struct BaccaratScreenPlugin;
 
 impl Plugin for BaccaratScreenPlugin {
     fn build(&self, app: &mut App) {
-        KindPages::register(app, help_page, replay);
+        KindPages::register(app, replay);
         app.init_resource::<BaccaratTable>()
             .add_systems(Update, advance_coup.run_if(in_state(Mode::Playing)))
             .add_systems(Update, touch_spots.run_if(in_state(Mode::Idle)))
@@ -87,24 +85,6 @@ pub fn spot_area(spot: Spot, spots: &[Spot]) -> Area {
     let (row, i, n) = if k < 3 { (0.0, k, 3) } else { (1.0, k - 3, spots.len() - 3) };
     let w = 1180.0 / n as f32;
     Area::new(60.0 + i as f32 * w, 520.0 + row * 90.0, w - 12.0, 82.0)
-}
-
-/// What a spot pays, written as the player's language writes numbers.
-fn pays(spot: Spot, table: Payouts, lang: Lang) -> &'static str {
-    match (spot, table.commission) {
-        (Spot::Player, _) => "1:1",
-        (Spot::Banker, Commission::FivePercent) => lang.t("0,95:1"),
-        (Spot::Banker, Commission::HalfOnFive) => lang.t("1:1 (com 5: 0,5:1)"),
-        (Spot::Banker, Commission::HalfOnSix) => lang.t("1:1 (com 6: 0,5:1)"),
-        (Spot::Banker, Commission::EzThreeCardSeven) => lang.t("1:1 (7 com três cartas: empata)"),
-        (Spot::Tie, _) if table.tie_pays == 9 => "9:1",
-        (Spot::Tie, _) => "8:1",
-        (Spot::PlayerPair | Spot::BankerPair, _) => "11:1",
-        (Spot::EitherPair, _) => "5:1",
-        (Spot::PerfectPair, _) => "25:1 / 200:1",
-        (Spot::Dragon7, _) => "40:1",
-        (Spot::Panda8, _) => "25:1",
-    }
 }
 
 #[derive(Resource, Default)]
@@ -409,67 +389,6 @@ fn touch_spots(keys: Res<ButtonInput<KeyCode>>, presses: Res<Presses>, session: 
     for spot in spots {
         s.command(Command::EditBet { edit: json!({ "Kind": { "Place": { "spot": spot } } }) });
     }
-}
-
-fn help_page(s: &Session) -> Option<HelpDoc> {
-    let g: &BaccaratGame = &s.rules::<Baccarat>()?.0;
-    let pt = s.lang() == Lang::Pt;
-    let figures = returns(g);
-    let mut b = vec![Block::Heading(s.t("Regras (ponto e banca)").into())];
-    b.push(Block::Text(
-        s.t("Coloque fichas e prima JOGAR. Dão-se duas cartas a cada mão, alternadamente, começando pelo ponto; o ás vale 1, o 10 e as figuras 0, as outras o seu número; conta o algarismo das unidades. Com 8 ou 9 (natural) ninguém tira. O ponto tira uma carta com 0 a 5; a banca tira pela tabela de Macau. Ganha o total mais alto. No empate, as apostas no ponto e na banca são devolvidas. O baralho é novo em cada jogada.")
-        .into(),
-    ));
-    b.push(Block::Text(
-        s.t(match g.commission {
-            Commission::FivePercent => "A banca paga 0,95 para 1 (comissão de 5%); por isso a aposta na banca faz-se em múltiplos de 20 cêntimos, para a comissão ser em cêntimos inteiros.",
-            Commission::HalfOnFive => "A banca paga 1 para 1, e metade quando ganha com 5.",
-            Commission::HalfOnSix => "Sem comissão: a banca paga 1 para 1, e metade quando ganha com 6.",
-            Commission::EzThreeCardSeven => "Sem comissão (EZ): a banca paga 1 para 1; quando ganha com um 7 de três cartas, a aposta na banca é devolvida.",
-        })
-        .into(),
-    ));
-    if g.tie_pays == 9 {
-        b.push(Block::Text(s.t("O empate paga 9 para 1.").into()));
-    }
-    for side in &g.side_bets {
-        b.push(Block::Text(
-            s.t(match side {
-                Spot::EitherPair => "Qualquer par paga 5 para 1 quando as duas primeiras cartas do ponto ou da banca são um par.",
-                Spot::PerfectPair => "Par perfeito paga 25 para 1 quando as duas primeiras cartas de uma mão são a mesma carta (valor e naipe), e 200 para 1 quando as das duas mãos o são.",
-                Spot::Dragon7 => "Dragão 7 paga 40 para 1 quando a banca ganha com um 7 de três cartas.",
-                _ => "Panda 8 paga 25 para 1 quando o ponto ganha com um 8 de três cartas.",
-            })
-            .into(),
-        ));
-    }
-    b.push(bet_range(s, g.minimum, g.maximum(Spot::Player)));
-    let rows = g
-        .spots()
-        .into_iter()
-        .zip(&figures)
-        .map(|(spot, rtp)| {
-            vec![spot.name(pt).to_owned(), pays(spot, g.payouts(), s.lang()).to_owned(), format!("{} – {}", g.minimum, g.maximum(spot)), rtp.clone()]
-        })
-        .collect();
-    b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("paga").into(), s.t("limites (créd.)").into(), s.t("retorno").into()], rows });
-    Some(HelpDoc { blocks: b, double_up: None })
-}
-
-/// Each offered spot's return, exact from the shoe's enumeration
-/// (`game_core::baccarat::odds`, the compiler's own), worked out once per
-/// shoe size; shown to two decimals.
-fn returns(g: &BaccaratGame) -> Vec<String> {
-    static SHOES: Mutex<BTreeMap<u8, Outcomes>> = Mutex::new(BTreeMap::new());
-    let Ok(mut shoes) = SHOES.lock() else { return Vec::new() };
-    let o = shoes.entry(g.decks).or_insert_with(|| outcomes(&OddsShoe::decks(g.decks)));
-    g.spots()
-        .into_iter()
-        .map(|spot| {
-            let (n, d) = o.rtp(spot, g.payouts());
-            format!("{:.2}%", n as f64 * 100.0 / d.max(1) as f64)
-        })
-        .collect()
 }
 
 /// A recalled coup: every card of each hand, the totals, each spot's stake

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy_egui::egui;
 use game_core::cards::Card;
-use game_core::draw_poker::{DrawPokerGame, Wild};
+use game_core::draw_poker::DrawPokerGame;
 use game_host::kind::GameKind;
 use game_host::kinds::draw_poker::{DrawBet, DrawDeal, DrawRecord};
 use game_host::round::Opening;
@@ -20,7 +20,6 @@ use crate::layout::{Area, WIDTH};
 use crate::modes::Mode;
 use crate::screens::KindPages;
 use crate::screens::cards::{paint_hand, paint_small_hand, turned};
-use crate::screens::help::{Block, HelpDoc, bet_range};
 use crate::screens::table::{self, CARD, CardLook};
 use crate::stage::{self, ArtTextures, Fonts};
 use crate::touches::Presses;
@@ -32,7 +31,7 @@ pub struct DrawPokerScreenPlugin;
 
 impl Plugin for DrawPokerScreenPlugin {
     fn build(&self, app: &mut App) {
-        KindPages::register(app, help_page, replay);
+        KindPages::register(app, replay);
         app.init_resource::<DrawTable>()
             .add_systems(Update, (hold_keys, touch_holds).run_if(in_state(Mode::Playing)))
             .add_systems(Update, (build_draw_table, show_draw_table.run_if(draw_poker_selected)).chain());
@@ -357,47 +356,6 @@ fn touch_holds(presses: Res<Presses>, session: Res<SessionRes>) {
             s.decide::<DrawPoker>(DrawDecision::Toggle(i));
         }
     }
-}
-
-/// Draw poker: rules, the bet in coins, every hand and its pay per coin.
-fn draw_poker_help(s: &Session, g: &DrawPokerGame) -> Vec<Block> {
-    let mut b = vec![Block::Heading(s.t("Regras").into())];
-    b.push(Block::Text(s.t("Recebe cinco cartas de um baralho baralhado; toque nas que guarda e prima JOGAR: as outras são substituídas pelas cartas seguintes do mesmo baralho. A mão final paga só o prémio mais alto que faz.").into()));
-    match g.wild {
-        Wild::None => {}
-        Wild::Deuces => b.push(Block::Text(s.t("Os quatro 2 são wild: substituem qualquer carta.").into())),
-        Wild::Joker => b.push(Block::Text(s.t("Baralho de 53 cartas: o joker é wild e substitui qualquer carta.").into())),
-    }
-    if g.hands.len() > 1 {
-        let hands: Vec<String> = g.hands.iter().map(u32::to_string).collect();
-        b.push(Block::Text(format!(
-            "{} {} {}",
-            s.t("Jogo de várias mãos (setas cima/baixo):"),
-            hands.join(", "),
-            s.t("mãos. Todas partem das mesmas cinco cartas e guardam as mesmas; cada mão troca as outras de um baralho seu, sem as cinco dadas. A aposta é moedas × mãos, e cada mão paga o seu prémio.")
-        )));
-    }
-    b.push(bet_range(s, u64::from(g.coins.first().copied().unwrap_or(1)), u64::from(g.max_coins())));
-    b.push(Block::Heading(s.t("Prémios (créditos por moeda apostada)").into()));
-    let header = std::iter::once(s.t("mão").to_owned()).chain(g.coins.iter().map(|c| format!("{c} {}", s.t("moeda(s)")))).collect();
-    let rows = g
-        .entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            std::iter::once(e.name_in(s.lang() == Lang::Pt).to_owned())
-                .chain(g.coins.iter().map(|&c| (g.pays_per_coin(i, c) * u64::from(c)).to_string()))
-                .collect()
-        })
-        .collect();
-    b.push(Block::Table { header, rows });
-    b
-}
-
-/// The help page of a draw-poker game.
-fn help_page(s: &Session) -> Option<HelpDoc> {
-    let g = s.rules::<DrawPoker>()?;
-    Some(HelpDoc { blocks: draw_poker_help(s, &g.0), double_up: g.0.double_up })
 }
 
 /// A recalled draw-poker round: the deal, then the final hand with the

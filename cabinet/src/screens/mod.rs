@@ -30,29 +30,23 @@ use bevy_egui::egui;
 use game_host::session::Session;
 use meters::RoundRecall;
 
-/// A kind's rules page for the help screen: None when the selected game is
-/// not of its kind; else its blocks and the double-up its paytable offers.
-pub type HelpPage = fn(&Session) -> Option<help::HelpDoc>;
-
 /// A kind's replay of a recalled round (M-15): false when the round is not
 /// of its kind.
 pub type Replay = fn(&mut egui::Ui, &Session, &RoundRecall) -> bool;
 
-/// What each kind's screen plugin adds to the shared screens (help,
-/// recall in the audit menu), so that those never name a kind of game.
+/// What each kind's screen plugin adds to the shared screens (recall in
+/// the audit menu), so that those never name a kind of game. (A kind's
+/// help page is the host's: `game_host::help`, M-40.)
 #[derive(Resource, Default)]
 pub struct KindPages {
-    pub help: Vec<HelpPage>,
     pub replay: Vec<Replay>,
 }
 
 impl KindPages {
     /// Register a kind's pages (each screen plugin calls this in `build`).
-    pub fn register(app: &mut bevy::prelude::App, help: HelpPage, replay: Replay) {
+    pub fn register(app: &mut bevy::prelude::App, replay: Replay) {
         app.init_resource::<KindPages>();
-        let mut pages = app.world_mut().resource_mut::<KindPages>();
-        pages.help.push(help);
-        pages.replay.push(replay);
+        app.world_mut().resource_mut::<KindPages>().replay.push(replay);
     }
 }
 

@@ -75,15 +75,7 @@ pub fn pages(rounds: usize) -> usize {
     rounds.div_ceil(ROWS_PER_PAGE).max(1)
 }
 
-/// `text` cut to `chars` characters, an ellipsis marking the cut.
-pub fn clipped(text: &str, chars: usize) -> String {
-    if text.chars().count() <= chars {
-        return text.to_owned();
-    }
-    let mut cut: String = text.chars().take(chars.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
-}
+pub use game_host::help::clipped;
 
 fn turn_history_pages(keys: Res<ButtonInput<KeyCode>>, presses: Res<Presses>, mut page: ResMut<HistoryPage>, mut next: ResMut<NextState<Mode>>) {
     let mut pressed: Vec<Control> =

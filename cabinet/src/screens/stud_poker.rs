@@ -9,8 +9,9 @@ use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy_egui::egui;
 use game_core::poker::{Category, evaluate};
-use game_core::stud_poker::{Decision, Outcome, StudDeal, StudPokerGame, TieRule};
+use game_core::stud_poker::{Decision, Outcome, StudDeal};
 use game_host::command::Command;
+use game_host::help::category_name;
 use game_host::kind::BetControl;
 use game_host::kind::GameKind;
 use game_host::round::Opening;
@@ -21,19 +22,18 @@ use crate::layout::Area;
 use crate::modes::Mode;
 use crate::screens::KindPages;
 use crate::screens::cards::{paint_hand, turned};
-use crate::screens::help::{Block, HelpDoc, bet_range};
 use crate::screens::table::{self, CARD, CardLook};
 use crate::stage::{self, ArtTextures, Fonts};
 use crate::touches::Presses;
 use game_host::kinds::stud_poker::StudPoker;
 use game_host::round::Phase;
-use game_host::session::{Lang, Session};
+use game_host::session::Session;
 
 pub struct StudPokerScreenPlugin;
 
 impl Plugin for StudPokerScreenPlugin {
     fn build(&self, app: &mut App) {
-        KindPages::register(app, help_page, replay);
+        KindPages::register(app, replay);
         app.init_resource::<StudTable>()
             .add_systems(Update, decision_keys.run_if(in_state(Mode::Playing)))
             .add_systems(Update, (build_stud_table, (show_stud_table, touch_stud_buttons).run_if(stud_selected)).chain());
@@ -55,10 +55,6 @@ fn decision_keys(keys: Res<ButtonInput<KeyCode>>, session: Res<SessionRes>) {
     } else if keys.just_pressed(KeyCode::F2) {
         s.decide::<StudPoker>(Decision::Fold);
     }
-}
-
-fn category(s: &Session, c: Category) -> &'static str {
-    if s.lang() == Lang::Pt { c.name_pt() } else { c.name_en() }
 }
 
 fn outcome_text(s: &Session, o: Outcome) -> &'static str {
@@ -120,10 +116,6 @@ impl StudButton {
 
 fn hand_row(y: f32) -> Vec<(f32, f32)> {
     table::row(5, CARD, 24.0, HANDS_X, y)
-}
-
-fn category_name(lang: Lang, c: Category) -> &'static str {
-    if lang == Lang::Pt { c.name_pt() } else { c.name_en() }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -316,57 +308,6 @@ fn touch_stud_buttons(presses: Res<Presses>, session: Res<SessionRes>, mode: Res
         }
         info!("stud: {b:?} touched");
     }
-}
-
-/// Póquer sem descarte: the seed rules, the raise's pays, the cap.
-fn stud_help(s: &Session, g: &StudPokerGame) -> Vec<Block> {
-    let mut b = vec![Block::Heading(s.t("Regras").into())];
-    b.push(Block::Text(s.t("Aposte o ante e receba cinco cartas; o croupier recebe cinco, uma delas à vista. Escolha APOSTAR (uma segunda aposta de duas vezes o ante) ou DESISTIR (perde o ante). O croupier qualifica-se com ás e rei ou melhor; se não se qualificar, o ante é pago 1:1 e a aposta devolvida. Se se qualificar e a sua mão for melhor, o ante paga 1:1 e a aposta conforme a tabela; se for pior, perde as duas.").into()));
-    b.push(Block::Text(
-        match g.tie_rule {
-            TieRule::SuitOrder => s.t("Mãos da mesma categoria e valor: decide o naipe (espadas, copas, paus, ouros)."),
-            TieRule::Push => s.t("Mãos iguais: empate, as apostas são devolvidas."),
-        }
-        .into(),
-    ));
-    b.push(bet_range(s, g.antes.first().copied().unwrap_or(1), g.antes.last().copied().unwrap_or(1) * 3));
-    b.push(Block::Heading(s.t("A aposta paga (por 1)").into()));
-    let rows = g.raise_pays.iter().enumerate().rev().map(|(i, &pay)| vec![category(s, Category::ALL[i]).to_owned(), format!("{pay}:1")]).collect();
-    b.push(Block::Table { header: vec![s.t("mão").into(), s.t("paga").into()], rows });
-    if let Some(cap) = g.max_win_credits {
-        b.push(Block::Text(format!("{} {cap} {}", s.t("Prémio máximo por jogada:"), s.t("créditos"))));
-    }
-    if let Some(j) = &g.jackpot {
-        b.push(Block::Heading(s.t("Aposta no jackpot (tecla J)").into()));
-        b.push(Block::Text(format!(
-            "{} {} {}. {}",
-            s.t("Com o ante, uma aposta fixa de"),
-            j.bet_credits,
-            s.t("créditos"),
-            s.t("Paga pela mão do jogador, qualifique-se ou não o croupier: sequência real 100% do jackpot, sequência de cor 10% (ou as somas fixas, se maiores); poker, full e cor, somas fixas.")
-        )));
-        let rows = [
-            (Category::RoyalFlush, j.royal_fixed),
-            (Category::StraightFlush, j.straight_flush_fixed),
-            (Category::FourOfAKind, j.four_of_a_kind),
-            (Category::FullHouse, j.full_house),
-            (Category::Flush, j.flush),
-        ]
-        .into_iter()
-        .map(|(cat, pay)| vec![category(s, cat).to_owned(), format!("{pay} {}", s.t("créditos"))])
-        .collect();
-        b.push(Block::Table { header: vec![s.t("mão").into(), s.t("paga").into()], rows });
-        if !j.pays_on_fold {
-            b.push(Block::Text(s.t("Uma mão que desiste não ganha o jackpot.").into()));
-        }
-    }
-    b
-}
-
-/// The help page of a póquer sem descarte game.
-fn help_page(s: &Session) -> Option<HelpDoc> {
-    let g = s.rules::<StudPoker>()?;
-    Some(HelpDoc { blocks: stud_help(s, &g.0), double_up: None })
 }
 
 /// A recalled póquer sem descarte round: the dealer's hand and the

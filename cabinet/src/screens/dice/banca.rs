@@ -15,13 +15,12 @@ use meters::RoundRecall;
 use super::{Cell, DiceScreen};
 use crate::layout::Area;
 use crate::screens::KindPages;
-use crate::screens::help::{Block, HelpDoc, bet_range};
 
 pub struct BancaFrancesaScreenPlugin;
 
 impl Plugin for BancaFrancesaScreenPlugin {
     fn build(&self, app: &mut App) {
-        KindPages::register(app, help_page, replay);
+        KindPages::register(app, replay);
         super::add::<Banca>(app);
     }
 }
@@ -106,21 +105,6 @@ impl DiceScreen for Banca {
     fn undecided(s: &Session, throw: &Throw) -> Option<String> {
         banca_francesa::decides(throw).is_none().then(|| format!("{} {}", sum_of(throw), s.t("sem decisão")))
     }
-}
-
-fn help_page(s: &Session) -> Option<HelpDoc> {
-    let g = s.rules::<BancaFrancesa>()?;
-    let pt = s.lang() == Lang::Pt;
-    let mut b = vec![Block::Heading(s.t("Regras").into())];
-    b.push(Block::Text(s.t("Coloque fichas em ases, pequeno ou grande e prima JOGAR. Lançam-se três dados; se a soma não for 3, 5, 6, 7, 14, 15 ou 16, os dados lançam-se de novo até sair uma combinação vencedora. As apostas ficam como estavam durante os lançamentos. Ases (1-1-1) paga 61 para 1; pequeno (5, 6, 7) e grande (14, 15, 16) pagam 1 para 1; ases faz perder pequeno e grande, e o inverso.").into()));
-    b.push(bet_range(s, g.0.minimum, g.0.maximum(Chance::Pequeno)));
-    let rows = Chance::ALL
-        .iter()
-        .map(|&c| vec![c.name(pt).to_owned(), format!("{}:1", c.payout()), format!("{} – {}", g.0.minimum, g.0.maximum(c)), "98.41%".to_owned()])
-        .collect();
-    b.push(Block::Table { header: vec![s.t("chance").into(), s.t("paga").into(), s.t("limites (créd.)").into(), s.t("retorno").into()], rows });
-    b.push(Block::Text(s.t("Cada chance devolve 62/63 do apostado (98,41%) contando só os lançamentos que decidem.").into()));
-    Some(HelpDoc { blocks: b, double_up: None })
 }
 
 fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {

@@ -5,7 +5,8 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 use game_core::dice::Throw;
-use game_core::dice::sic_bo::{Spot, total_payout};
+use game_core::dice::sic_bo::Spot;
+use game_host::help::sic_bo_label as label;
 use game_host::kind::GameKind;
 use game_host::kinds::sic_bo::{Dome, SicBo, SicBoBet, SicBoRound};
 use game_host::round::Opening;
@@ -15,13 +16,12 @@ use meters::RoundRecall;
 use super::{Cell, DiceScreen};
 use crate::layout::Area;
 use crate::screens::KindPages;
-use crate::screens::help::{Block, HelpDoc, bet_range};
 
 pub struct SicBoScreenPlugin;
 
 impl Plugin for SicBoScreenPlugin {
     fn build(&self, app: &mut App) {
-        KindPages::register(app, help_page, replay);
+        KindPages::register(app, replay);
         super::add::<SicBoTable>(app);
     }
 }
@@ -48,19 +48,6 @@ pub fn cell_of(spot: Spot) -> Area {
             row(3.0, k * 80.0, 80.0)
         }
         Spot::Single(n) => row(4.0, f32::from(n - 1) * 200.0, 200.0),
-    }
-}
-
-fn label(spot: Spot, lang: Lang) -> String {
-    match spot {
-        Spot::Small => lang.t("PEQUENO\n4-10  1:1").to_owned(),
-        Spot::Big => lang.t("GRANDE\n11-17  1:1").to_owned(),
-        Spot::AnyTriple => lang.t("QUALQUER TRIPLO\n32:1").to_owned(),
-        Spot::Double(n) => format!("{n}-{n}\n10:1"),
-        Spot::Triple(n) => format!("{n}-{n}-{n}\n190:1"),
-        Spot::Total(t) => format!("{t}\n{}:1", total_payout(t)),
-        Spot::Pair(a, b) => format!("{a}-{b}\n5:1"),
-        Spot::Single(n) => format!("{n}\n1:1 2:1 3:1"),
     }
 }
 
@@ -122,38 +109,6 @@ impl DiceScreen for SicBoTable {
         }
         lines.join("\n")
     }
-}
-
-fn help_page(s: &Session) -> Option<HelpDoc> {
-    let g = s.rules::<SicBo>()?;
-    let pt = s.lang() == Lang::Pt;
-    let mut b = vec![Block::Heading(s.t("Regras").into())];
-    b.push(Block::Text(s.t("Coloque fichas nas casas do pano e prima JOGAR: três dados são lançados sob a campânula. Cada casa paga como diz a tabela, a aposta devolvida. Pequeno (4 a 10) e grande (11 a 17) perdem com qualquer triplo.").into()));
-    b.push(bet_range(s, g.0.minimum, g.0.maximum));
-    let rows = [
-        Spot::Small,
-        Spot::Single(1),
-        Spot::Pair(1, 2),
-        Spot::Double(1),
-        Spot::Triple(1),
-        Spot::AnyTriple,
-        Spot::Total(4),
-        Spot::Total(5),
-        Spot::Total(6),
-        Spot::Total(7),
-        Spot::Total(8),
-        Spot::Total(9),
-        Spot::Total(10),
-    ]
-    .into_iter()
-    .map(|spot| {
-        let back: u64 = game_core::dice::every_throw().map(|t| spot.returned(1, &t)).sum();
-        vec![spot.name(pt), label(spot, s.lang()).replace('\n', "  "), format!("{:.2}%", back as f64 * 100.0 / 216.0)]
-    })
-    .collect();
-    b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("paga").into(), s.t("retorno").into()], rows });
-    b.push(Block::Text(s.t("Os totais 11 a 17 pagam como os seus simétricos (17 como 4, 16 como 5, …).").into()));
-    Some(HelpDoc { blocks: b, double_up: None })
 }
 
 fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {

@@ -1,7 +1,8 @@
 //! Help and paytable screens, generated from the paytable itself (M-8,
 //! M-31): rules, minimum and maximum bet, the lines drawn, every prize, the
-//! double-up and its odds, progressive conditions, how to complain. Each
-//! kind writes its page as [`Block`]s; this plugin lays them out in pages
+//! double-up and its odds, progressive conditions, how to complain. The
+//! host writes each game's page as [`Block`]s (`game_host::help`, the same
+//! page `paytable rules` publishes, M-40); this plugin lays them out in pages
 //! over the game area and draws them with Bevy (issue 29), paged by touch
 //! (or the arrow keys) and closed by the help button (H); its HISTÓRICO
 //! button opens the player's history (issue 45).
@@ -11,13 +12,12 @@ pub mod page;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy::text::TextBounds;
-use game_core::double_up::DoubleUpRule;
 use game_host::session::Session;
 
 use crate::SessionRes;
 use crate::layout::{Area, GAME, WIDTH};
 use crate::modes::Mode;
-use crate::screens::{KindPages, table};
+use crate::screens::table;
 use crate::stage::{self, Fonts};
 use crate::touches::Presses;
 pub use page::Block;
@@ -32,15 +32,9 @@ pub struct HelpOpen(pub bool);
 #[derive(Resource, Default)]
 struct PageShown(usize);
 
-/// A kind's help: its blocks, and the double-up its paytable offers.
-pub struct HelpDoc {
-    pub blocks: Vec<Block>,
-    pub double_up: Option<DoubleUpRule>,
-}
-
 impl Plugin for HelpPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<HelpOpen>().init_resource::<PageShown>().init_resource::<KindPages>().add_systems(Update, (turn_help_pages, show_help).chain());
+        app.init_resource::<HelpOpen>().init_resource::<PageShown>().add_systems(Update, (turn_help_pages, show_help).chain());
     }
 }
 
@@ -90,15 +84,6 @@ struct Sheet;
 #[derive(Default, PartialEq)]
 struct Built(Option<(Vec<Block>, usize)>);
 
-/// The whole help of the selected game: its kind's page, then what every
-/// game's help ends with.
-fn document(s: &Session, pages: &KindPages) -> Vec<Block> {
-    let doc = pages.help.iter().find_map(|page| page(s));
-    let (mut blocks, double_up) = doc.map_or((Vec::new(), None), |d| (d.blocks, d.double_up));
-    blocks.extend(common_help(s, double_up));
-    blocks
-}
-
 /// The page turners: touches on the sheet's buttons, and the arrow keys.
 #[allow(clippy::too_many_arguments)]
 fn turn_help_pages(
@@ -138,7 +123,6 @@ fn turn_help_pages(
 fn show_help(
     mut commands: Commands,
     session: Res<SessionRes>,
-    pages: Res<KindPages>,
     mode: Res<State<Mode>>,
     fonts: Option<Res<Fonts>>,
     mut open: ResMut<HelpOpen>,
@@ -164,7 +148,7 @@ fn show_help(
         return;
     }
     let Ok(s) = session.0.lock() else { return };
-    let laid = page::paginate(&document(&s, &pages));
+    let laid = page::paginate(&game_host::help::document(&*s, s.game()));
     shown.0 = shown.0.min(laid.len().saturating_sub(1));
     let Some(blocks) = laid.get(shown.0) else { return };
     let want = Some((blocks.clone(), shown.0));
@@ -252,49 +236,4 @@ fn draw_block(sheet: &mut ChildSpawnerCommands, fonts: &Fonts, b: &Block, y: f32
             }
         }
     }
-}
-
-/// The bet range of a game, in credits and money.
-pub(crate) fn bet_range(s: &Session, min_bet: u64, max_bet: u64) -> Block {
-    let c = &s.machine().config().currency;
-    let credits = |n: u64| s.lang().count(n, "crédito", "créditos");
-    Block::Text(format!(
-        "{} {} ({}), {} {} ({}).",
-        s.t("Aposta mínima"),
-        credits(min_bet),
-        c.format(min_bet * s.denom()),
-        s.t("aposta máxima"),
-        credits(max_bet),
-        c.format(max_bet * s.denom())
-    ))
-}
-
-/// What every game's help ends with: the double-up and its odds, the
-/// progressives and how they are won (M-31), how to complain.
-fn common_help(s: &Session, double_up: Option<DoubleUpRule>) -> Vec<Block> {
-    let mut blocks = Vec::new();
-    if let Some(d) = double_up {
-        blocks.push(Block::Heading(s.t("Dobrar (aposta opcional, regra 11)").into()));
-        blocks.push(Block::Text(format!(
-            "{} {} {} {} {}.",
-            s.t("Depois de um prémio pode escolher vermelho ou preto: 50% de probabilidade de dobrar, 50% de perder o valor em jogo. Até"),
-            d.max_doubles,
-            s.t("vezes, prémio máximo"),
-            d.max_win_credits,
-            s.t("créditos")
-        )));
-    }
-    blocks.push(Block::Heading(s.t("Prémios acumulados (progressivos)").into()));
-    let conditions = s.progressive_conditions();
-    if conditions.is_empty() {
-        blocks.push(Block::Text(s.t("Este jogo não está ligado a nenhum progressivo.").into()));
-    }
-    blocks.extend(conditions.into_iter().map(Block::Text));
-    blocks.push(Block::Heading(s.t("Reclamações").into()));
-    blocks.push(Block::Text(
-        s.t("Em caso de dúvida, os registos electrónicos da máquina fazem fé. Pode reclamar junto do empregado da sala ou no livro de reclamações do casino; a autoridade reguladora recebe reclamações por escrito.")
-        .into(),
-    ));
-    blocks.push(Block::Text(format!("{}: 80%", s.t("Percentagem de retorno mínima legal"))));
-    blocks
 }

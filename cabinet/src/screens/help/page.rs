@@ -2,24 +2,7 @@
 //! in, and how they are laid out into pages of the game area. Pure layout,
 //! no Bevy: the sheet's drawing lives in the plugin.
 
-/// One block of a help page.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Block {
-    Heading(String),
-    /// A paragraph, wrapped to the page's width.
-    Text(String),
-    /// A table: a header row (drawn gold) and its rows, column by column.
-    Table {
-        header: Vec<String>,
-        rows: Vec<Vec<String>>,
-    },
-    /// A reel game's paylines: each line's row on each reel, in a window
-    /// of `rows` rows.
-    Lines {
-        rows: u8,
-        lines: Vec<Vec<u8>>,
-    },
-}
+pub use game_host::help::Block;
 
 /// The page's text area (design units) and the type sizes.
 pub const WIDTH: f32 = 1760.0;

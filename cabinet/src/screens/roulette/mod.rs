@@ -15,7 +15,7 @@ mod view;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use game_core::roulette::{CallBet, Chance, RouletteGame, Spot, inside_bets};
+use game_core::roulette::{RouletteGame, Spot};
 use game_host::kind::GameKind;
 use game_host::kinds::roulette::{Roulette, RouletteBet, RouletteDeal, announce};
 use game_host::round::Opening;
@@ -23,13 +23,12 @@ use game_host::session::{Lang, Session};
 use meters::RoundRecall;
 
 use crate::screens::KindPages;
-use crate::screens::help::{Block, HelpDoc, bet_range};
 
 pub struct RouletteScreenPlugin;
 
 impl Plugin for RouletteScreenPlugin {
     fn build(&self, app: &mut App) {
-        KindPages::register(app, help_page, replay);
+        KindPages::register(app, replay);
         view::add(app);
         input::add(app);
     }
@@ -51,69 +50,6 @@ pub fn last_pockets(s: &Session, game: &str) -> Vec<u8> {
             (o.game == game).then_some(o.deal.pocket)
         })
         .collect()
-}
-
-/// Roulette's help: the rules, every chance with its payout and limits,
-/// the call bets, from the paytable (M-8, AR 60, FR 54).
-fn roulette_help(s: &Session, g: &RouletteGame) -> Vec<Block> {
-    let pt = s.lang() == Lang::Pt;
-    let mut b = vec![Block::Heading(s.t("Regras").into())];
-    b.push(Block::Text(s.t("Coloque fichas do valor escolhido (APOSTA − / +) nas casas do pano; prima JOGAR para lançar a bola. Depois de \"nada mais\" nenhuma aposta pode mudar. O número sorteado é sorteado uniformemente entre todas as casas da roda. Cada aposta que contém o número é paga com a sua chance; as outras perdem. No zero perdem as chances simples, as dúzias, as colunas e os seus cavalos (sem partage nem prisão).").into()));
-    let wheel = match g.wheel {
-        game_core::roulette::Wheel::French => s.t("Roda francesa, um zero, 37 casas."),
-        game_core::roulette::Wheel::American37 => s.t("Roda americana, um zero, 37 casas."),
-        game_core::roulette::Wheel::American38 => s.t("Roda americana com 0 e 00, 38 casas."),
-    };
-    b.push(Block::Text(wheel.into()));
-    b.push(bet_range(s, g.minimum, g.minimum * g.ratio_per_number * 24));
-    b.push(Block::Heading(s.t("Chances e prémios").into()));
-    let mut rows = Vec::new();
-    for chance in Chance::ALL {
-        let spot = match chance {
-            Chance::Dozen => Some(Spot::Dozen(1)),
-            Chance::Column => Some(Spot::Column(1)),
-            Chance::TwoDozens => Some(Spot::TwoDozens(1)),
-            Chance::TwoColumns => Some(Spot::TwoColumns(1)),
-            Chance::EvenChance => Some(Spot::Red),
-            _ => inside_bets(g.wheel, g.top_line).into_iter().map(Spot::Numbers).find(|x| x.chance() == chance),
-        };
-        let Some(spot) = spot else { continue };
-        let (num, den) = chance.payout();
-        let (name_pt, name_en) = chance.names();
-        let rtp = spot.numbers_covered() * (num + den) * 10_000 / den / g.wheel.pockets();
-        rows.push(vec![
-            if pt { name_pt } else { name_en }.to_owned(),
-            spot.numbers_covered().to_string(),
-            if den == 1 { format!("{num}:1") } else { format!("{num}:{den}") },
-            format!("{} – {}", g.minimum, g.maximum(&spot)),
-            format!("{}.{:02}%", rtp / 100, rtp % 100),
-        ]);
-    }
-    b.push(Block::Table {
-        header: vec![s.t("chance").into(), s.t("números").into(), s.t("paga").into(), s.t("limites (créd.)").into(), s.t("retorno").into()],
-        rows,
-    });
-    b.push(Block::Text(s.t("Os cavalos de dúzia e de coluna pagam metade da aposta (½:1): apostam-se só números pares de créditos. O máximo de cada casa é o mínimo × 30 por número coberto.").into()));
-    if g.call_bets && g.wheel.call_bets_allowed() {
-        b.push(Block::Heading(s.t("Apostas anunciadas").into()));
-        let rows = [CallBet::Voisins, CallBet::Tiers, CallBet::Orphelins, CallBet::Neighbours { number: 0, each_side: 2 }, CallBet::Finals { digit: 0 }]
-            .into_iter()
-            .filter_map(|c| {
-                let chips = c.chips(g.wheel)?;
-                let units: u64 = chips.iter().map(|(_, u)| u).sum();
-                let parts: Vec<String> = chips.iter().map(|(sp, u)| if *u > 1 { format!("{}×{u}", sp.name(pt)) } else { sp.name(pt) }).collect();
-                Some(vec![c.name(pt), units.to_string(), crate::screens::recall::clipped(&parts.join(", "), 70)])
-            })
-            .collect();
-        b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("fichas").into(), s.t("composição").into()], rows });
-        b.push(Block::Text(s.t("Cada ficha da aposta anunciada fica no pano como a sua chance; só as fichas que contêm o número ganham, cada uma à sua chance. Série grande até 15 unidades do mínimo por ficha, série 5-8 até 20, órfãos até 10.").into()));
-    }
-    b
-}
-
-fn help_page(s: &Session) -> Option<HelpDoc> {
-    let g = s.rules::<Roulette>()?;
-    Some(HelpDoc { blocks: roulette_help(s, &g.0), double_up: None })
 }
 
 /// The cloth as the roulette screen lays it out, at half its size, with

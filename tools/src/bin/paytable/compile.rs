@@ -11,9 +11,31 @@ use super::{bingo, blackjack, kind, poker, read, reels, roulette, table, threads
 /// Check a paytable of any kind, refuse it with every reason, or write its
 /// canonical artifact (and approve its digest into a manifest).
 pub(super) fn compile(file: &std::path::Path, out: &std::path::Path, floor: &str, approve_into: Option<&std::path::Path>) -> Result<ExitCode> {
+    let artifact = artifact(file, floor)?;
+    let bytes = paytables::artifact::canonical_bytes(&artifact);
+    std::fs::write(out, &bytes).map_err(|e| anyhow!("{}: {e}", out.display()))?;
+    let digest = paytables::artifact::sha256_hex(&bytes);
+    println!("{digest}  {}", out.display());
+    if let Some(m) = approve_into {
+        let mut manifest = paytables::artifact::read_manifest(m)?;
+        let name = out.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        let id = artifact.game.id().to_owned();
+        manifest.approved.retain(|e| e.id != id);
+        manifest.approved.push(paytables::artifact::ManifestEntry { id, file: name, sha256: digest });
+        manifest.approved.sort_by(|a, b| a.id.cmp(&b.id));
+        let text = ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::default())?;
+        std::fs::write(m, text + "\n").map_err(|e| anyhow!("{}: {e}", m.display()))?;
+        println!("approved in {}", m.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The canonical artifact of a paytable of any kind, its exact RTP proved;
+/// refused with every reason when the paytable is illegal.
+pub(super) fn artifact(file: &std::path::Path, floor: &str) -> Result<paytables::artifact::Artifact> {
     use paytables::artifact::CompiledGame;
     let text = read(file)?;
-    let artifact = match kind(file)? {
+    Ok(match kind(file)? {
         Kind::Reels => {
             let (source, checked) = reels::checked(file, floor)?;
             let rtp: Vec<(u64, _)> = checked.figures.configs.iter().map(|c| (u64::from(c.lines), c.rtp.clone())).collect();
@@ -60,21 +82,5 @@ pub(super) fn compile(file: &std::path::Path, out: &std::path::Path, floor: &str
             verdict(file, &paytables::roulette::refusals(&game, &figures, &Floor::from_percent(floor)?), true)?;
             paytables::artifact::build(&text, CompiledGame::Roulette(game), &figures.by_covered(), None, None)
         }
-    };
-    let bytes = paytables::artifact::canonical_bytes(&artifact);
-    std::fs::write(out, &bytes).map_err(|e| anyhow!("{}: {e}", out.display()))?;
-    let digest = paytables::artifact::sha256_hex(&bytes);
-    println!("{digest}  {}", out.display());
-    if let Some(m) = approve_into {
-        let mut manifest = paytables::artifact::read_manifest(m)?;
-        let name = out.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-        let id = artifact.game.id().to_owned();
-        manifest.approved.retain(|e| e.id != id);
-        manifest.approved.push(paytables::artifact::ManifestEntry { id, file: name, sha256: digest });
-        manifest.approved.sort_by(|a, b| a.id.cmp(&b.id));
-        let text = ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::default())?;
-        std::fs::write(m, text + "\n").map_err(|e| anyhow!("{}: {e}", m.display()))?;
-        println!("approved in {}", m.display());
-    }
-    Ok(ExitCode::SUCCESS)
+    })
 }

@@ -12,6 +12,8 @@
 //! * `paytable simulate FILE --games N [--seed S]` — plays N rounds through
 //!   the production code and RNG; measured RTP with its 99% interval.
 //! * `paytable compile FILE -o OUT` — the canonical artifact and its SHA-256.
+//! * `paytable rules FILE [-o DIR] [--lang pt|en]` — the game's rules page
+//!   (M-40), the help screen's own text.
 
 mod bingo;
 mod blackjack;
@@ -20,6 +22,7 @@ mod poker;
 mod reels;
 mod roulette;
 mod rounds;
+mod rules;
 mod table;
 
 use std::path::PathBuf;
@@ -131,6 +134,23 @@ enum Command {
         #[arg(long, default_value_t = 20_000)]
         steps: usize,
     },
+    /// The game's rules page (M-40), the help screen's own text, in
+    /// Portuguese and English (or --lang): the rules, bet range, every
+    /// pay, the exact RTP, the odds disclosure. Written to OUT/ID.pt.md and
+    /// OUT/ID.en.md, or printed. A paytable the compiler refuses has none.
+    Rules {
+        file: PathBuf,
+        /// One language (pt or en); both by default.
+        #[arg(long, value_parser = ["pt", "en"])]
+        lang: Option<String>,
+        /// The credit's value in cents, for the bet range in money.
+        #[arg(long, default_value_t = 1)]
+        denom: u64,
+        #[arg(long, default_value = "80")]
+        floor: String,
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
     /// Write the canonical compiled artifact; print its SHA-256 digest.
     Compile {
         file: PathBuf,
@@ -203,6 +223,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Simulate { file, games, seed, lines, threads, json, .. } => reels::simulate(&file, games, seed, lines, threads, json),
+        Command::Rules { file, lang, denom, floor, out } => {
+            let langs = match lang.as_deref() {
+                Some("pt") => vec![game_host::names::Lang::Pt],
+                Some(_) => vec![game_host::names::Lang::En],
+                None => vec![game_host::names::Lang::Pt, game_host::names::Lang::En],
+            };
+            rules::rules(&file, &floor, &langs, denom, out.as_deref())
+        }
         Command::Compile { file, out, floor, approve_into } => compile::compile(&file, &out, &floor, approve_into.as_deref()),
         Command::Generate { file, out, rtp, hit, sd, top, seed, steps } => {
             reels::generate(&file, &out, &rtp, reels::Bands { hit: hit.as_deref(), sd: sd.as_deref(), top: top.as_deref() }, seed, steps)

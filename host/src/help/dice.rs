@@ -1,0 +1,70 @@
+//! The dice tables' help pages: banca francesa and sic bo.
+
+use game_core::dice::banca_francesa::Chance;
+use game_core::dice::sic_bo::{Spot, total_payout};
+
+use super::{Block, HelpContext, HelpDoc, bet_range};
+use crate::catalogue::HostedGame;
+use crate::kinds::banca_francesa::BancaFrancesa;
+use crate::kinds::sic_bo::SicBo;
+use crate::names::Lang;
+
+pub(crate) fn banca_page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
+    let g = game.rules::<BancaFrancesa>()?;
+    let pt = s.lang() == Lang::Pt;
+    let mut b = vec![Block::Heading(s.t("Regras").into())];
+    b.push(Block::Text(s.t("Coloque fichas em ases, pequeno ou grande e prima JOGAR. Lançam-se três dados; se a soma não for 3, 5, 6, 7, 14, 15 ou 16, os dados lançam-se de novo até sair uma combinação vencedora. As apostas ficam como estavam durante os lançamentos. Ases (1-1-1) paga 61 para 1; pequeno (5, 6, 7) e grande (14, 15, 16) pagam 1 para 1; ases faz perder pequeno e grande, e o inverso.").into()));
+    b.push(bet_range(s, g.0.minimum, g.0.maximum(Chance::Pequeno)));
+    let rows = Chance::ALL
+        .iter()
+        .map(|&c| vec![c.name(pt).to_owned(), format!("{}:1", c.payout()), format!("{} – {}", g.0.minimum, g.0.maximum(c)), "98.41%".to_owned()])
+        .collect();
+    b.push(Block::Table { header: vec![s.t("chance").into(), s.t("paga").into(), s.t("limites (créd.)").into(), s.t("retorno").into()], rows });
+    b.push(Block::Text(s.t("Cada chance devolve 62/63 do apostado (98,41%) contando só os lançamentos que decidem.").into()));
+    Some(HelpDoc { blocks: b, double_up: None })
+}
+
+pub fn label(spot: Spot, lang: Lang) -> String {
+    match spot {
+        Spot::Small => lang.t("PEQUENO\n4-10  1:1").to_owned(),
+        Spot::Big => lang.t("GRANDE\n11-17  1:1").to_owned(),
+        Spot::AnyTriple => lang.t("QUALQUER TRIPLO\n32:1").to_owned(),
+        Spot::Double(n) => format!("{n}-{n}\n10:1"),
+        Spot::Triple(n) => format!("{n}-{n}-{n}\n190:1"),
+        Spot::Total(t) => format!("{t}\n{}:1", total_payout(t)),
+        Spot::Pair(a, b) => format!("{a}-{b}\n5:1"),
+        Spot::Single(n) => format!("{n}\n1:1 2:1 3:1"),
+    }
+}
+
+pub(crate) fn sic_bo_page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
+    let g = game.rules::<SicBo>()?;
+    let pt = s.lang() == Lang::Pt;
+    let mut b = vec![Block::Heading(s.t("Regras").into())];
+    b.push(Block::Text(s.t("Coloque fichas nas casas do pano e prima JOGAR: três dados são lançados sob a campânula. Cada casa paga como diz a tabela, a aposta devolvida. Pequeno (4 a 10) e grande (11 a 17) perdem com qualquer triplo.").into()));
+    b.push(bet_range(s, g.0.minimum, g.0.maximum));
+    let rows = [
+        Spot::Small,
+        Spot::Single(1),
+        Spot::Pair(1, 2),
+        Spot::Double(1),
+        Spot::Triple(1),
+        Spot::AnyTriple,
+        Spot::Total(4),
+        Spot::Total(5),
+        Spot::Total(6),
+        Spot::Total(7),
+        Spot::Total(8),
+        Spot::Total(9),
+        Spot::Total(10),
+    ]
+    .into_iter()
+    .map(|spot| {
+        let back: u64 = game_core::dice::every_throw().map(|t| spot.returned(1, &t)).sum();
+        vec![spot.name(pt), label(spot, s.lang()).replace('\n', "  "), format!("{:.2}%", back as f64 * 100.0 / 216.0)]
+    })
+    .collect();
+    b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("paga").into(), s.t("retorno").into()], rows });
+    b.push(Block::Text(s.t("Os totais 11 a 17 pagam como os seus simétricos (17 como 4, 16 como 5, …).").into()));
+    Some(HelpDoc { blocks: b, double_up: None })
+}
