@@ -96,7 +96,13 @@ fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64, choice: BetChoice) 
     let opening = kind.opening_bet();
     let bet = match choice {
         BetChoice::Opening => opening,
-        BetChoice::Other => kind.adjust_bet(&kind.adjust_bet(&opening, BetControl::Amount, 4), BetControl::Lines, -5),
+        BetChoice::Other => {
+            // More credits where the panel offers more, else fewer (a
+            // poker panel opens at its most coins); then fewer lines.
+            let up = kind.adjust_bet(&opening, BetControl::Amount, 4);
+            let amount = if kind.stake(&up) == kind.stake(&opening) { kind.adjust_bet(&opening, BetControl::Amount, -4) } else { up };
+            kind.adjust_bet(&amount, BetControl::Lines, -5)
+        }
     };
     let empty = kind.stake(&bet) == 0;
     let stake = kind.stake(&bet).max(1);

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The certification lab's submission package (issue 51, certification.md
+# I-57): one folder a lab opens.
+#
+#   tools/lab-package.sh [OUT_DIR] [--battery DIR] [--debug]
+#
+# A submission is made of the release programs (the default); --debug
+# packages the debug builds instead, for a quick look at the package.
+#
+#   digests/        SHA-256 of the release programs, of every approved
+#                   paytable artifact (against the approved manifest), of
+#                   the configuration; the manifest itself
+#   par/ID/         each enabled game's PAR sheet (paytable par)
+#   rules/          each enabled game's rules page, PT and EN (paytable rules, M-40)
+#   battery/        the RNG battery's report with verdicts (egm-lab battery
+#                   --quick; or a report already run, copied from --battery DIR)
+#   rng.md          the RNG description and its call graph (docs/rng.md)
+#   threat-model.md critical memory's threat model (ARCHITECTURE.md) and
+#                   the attack tests that run it
+#   checklist.md    every item of the certification checklist with its
+#                   evidence: the tests and documents that cite it
+#   README.md       what is where, and how it was made
+#
+# Needs the Debian packages the tests need (tools/lib/deps.sh), and
+# dieharder for the battery (installed by tools/battery.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="target/lab-package"
+battery_from=""
+profile=release
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --battery) battery_from="$2"; shift 2 ;;
+        --debug) profile=debug; shift ;;
+        -*) echo "usage: tools/lab-package.sh [OUT_DIR] [--battery DIR] [--debug]" >&2; exit 2 ;;
+        *) out="$1"; shift ;;
+    esac
+done
+source tools/lib/deps.sh
+egm_need_cargo
+egm_ensure_packages "${EGM_DEBIAN_PACKAGES[@]}"
+target_dir="${CARGO_TARGET_DIR:-target}"
+config=assets/config/cabinet.ron
+spec="${EGM_SPEC:-../shared/spec/certification.md}"
+
+rm -rf "$out"
+mkdir -p "$out"/{digests,par,rules}
+echo "building the $profile programs"
+flag=(); [ "$profile" = release ] && flag=(--release)
+# One workspace build (the lab build's egm-lab beside the retail cabinet
+# would need two; the lab's tools are lab builds, the cabinet's digest is
+# the retail program's).
+cargo build "${flag[@]}" --locked -q --workspace --bins
+cp "$target_dir/$profile/cabinet" "$out/digests/.cabinet-retail"
+cargo build "${flag[@]}" --locked -q --workspace --bins --features lab
+release="$target_dir/$profile"
+
+# The enabled games, in menu order, from the configuration.
+mapfile -t games < <(sed -n 's/^[[:space:]]*games: \[\(.*\)\],.*$/\1/p' "$config" | head -1 | tr ',' '\n' | tr -d ' "' | sed '/^$/d')
+[ ${#games[@]} -gt 0 ] || { echo "error: no games found in $config" >&2; exit 1; }
+
+echo "digests"
+{
+    (cd "$out/digests" && sha256sum .cabinet-retail | sed 's/\.cabinet-retail/cabinet (retail)/')
+    (cd "$release" && sha256sum paytable egm-progressive egm-sas-host)
+    (cd "$release" && sha256sum egm-lab | sed 's/egm-lab$/egm-lab (lab build)/')
+} > "$out/digests/programs.sha256"
+rm "$out/digests/.cabinet-retail"
+(cd assets/paytables/compiled && sha256sum ./*.json) > "$out/digests/paytables.sha256"
+sha256sum "$config" > "$out/digests/configuration.sha256"
+cp assets/paytables/approved.ron "$out/digests/approved.ron"
+# Every enabled game's artifact is the manifest's: checked here, named if not.
+for g in "${games[@]}"; do
+    digest=$(sha256sum "assets/paytables/compiled/$g.json" | cut -d' ' -f1)
+    grep -q "$digest" assets/paytables/approved.ron || { echo "error: $g.json ($digest) is not in the approved manifest" >&2; exit 1; }
+done
+
+echo "PAR sheets and rules pages of ${#games[@]} games"
+for g in "${games[@]}"; do
+    if ! "$release/paytable" par "assets/paytables/$g.ron" -o "$out/par/$g" > /dev/null 2> "$out/par/.why"; then
+        # A kind with no PAR sheet yet (poker): the compiler's exact figures.
+        mkdir -p "$out/par/$g"
+        "$release/paytable" check "assets/paytables/$g.ron" > "$out/par/$g/check.txt"
+        "$release/paytable" check "assets/paytables/$g.ron" --json > "$out/par/$g/check.json"
+        mv "$out/par/.why" "$out/par/$g/NO-PAR-SHEET.txt"
+    fi
+    rm -f "$out/par/.why"
+    "$release/paytable" rules "assets/paytables/$g.ron" -o "$out/rules" > /dev/null
+done
+
+echo "the RNG battery"
+if [ -n "$battery_from" ]; then
+    mkdir -p "$out/battery"
+    cp "$battery_from/battery.txt" "$battery_from/battery.json" "$out/battery/"
+else
+    egm_ensure_packages dieharder
+    "$release/egm-lab" battery --quick --config "$config" --out "$out/battery" > /dev/null || true
+fi
+verdict=$(tail -1 "$out/battery/battery.txt")
+
+cp docs/rng.md "$out/rng.md"
+
+echo "threat model"
+{
+    echo "# Critical memory: the threat model and its attack tests"
+    echo
+    awk '/^### The threat model/{on=1} on&&/^## /&&!/threat model/{exit} on' ARCHITECTURE.md
+    echo
+    echo "## The attack tests (each runs in CI: tools/test.sh)"
+    echo
+    for f in meters/tests/attacks*.rs; do
+        echo "### $f"
+        grep -B1 -h '^fn ' "$f" | sed -n 's/^fn \([a-z0-9_]*\).*/- `\1`/p'
+        echo
+    done
+} > "$out/threat-model.md"
+
+echo "checklist"
+{
+    echo "# Certification checklist and its evidence"
+    echo
+    echo "Each item of \`certification.md\`, and the tests and documents of this"
+    echo "release that cite it (by its rule number, e.g. A-10). An item no test"
+    echo "or document cites is listed as such: the lab sees what has no evidence."
+    echo
+    section=""
+    while IFS= read -r line; do
+        if [[ "$line" =~ ^###\ ([A-I])\.\ (.*)$ ]]; then
+            section="${BASH_REMATCH[1]}"
+            echo "## ${BASH_REMATCH[1]}. ${BASH_REMATCH[2]}"
+            echo
+        elif [[ "$line" =~ ^([0-9]+)\.\ \*\*([^*]+)\*\* ]] && [ -n "$section" ]; then
+            n="${BASH_REMATCH[1]}"; title="${BASH_REMATCH[2]}"; id="$section-$n"
+            tests=$(grep -rlE "\b$id\b" --include='*.rs' meters/tests host/tests game-core paytables/tests cabinet/tests tools/tests tests sas linked-controller 2>/dev/null | sort -u | tr '\n' ' ' || true)
+            docs=$(grep -lE "\b$id\b" ARCHITECTURE.md README.md docs/*.md 2>/dev/null | sort -u | tr '\n' ' ' || true)
+            code=$(grep -rlE "\b$id\b" --include='*.rs' meters/src host/src game-core/src paytables/src cabinet/src tools/src sas/src linked-controller/src 2>/dev/null | wc -l || true)
+            echo "- **$id $title**"
+            if [ -n "$tests$docs" ]; then
+                [ -n "$tests" ] && echo "  - tests (and game-core's modules, whose tests are beside their code): $tests"
+                [ -n "$docs" ] && echo "  - documents: $docs"
+            else
+                echo "  - no test or document cites it"
+            fi
+            echo "  - other source files that cite it: $code"
+        fi
+    done < "$spec"
+} > "$out/checklist.md"
+
+cat > "$out/README.md" <<README
+# Submission package
+
+Made by \`tools/lab-package.sh\` from $(git rev-parse HEAD) on $(date -u +%Y-%m-%dT%H:%MZ).
+
+- \`digests/\`: SHA-256 of the ${profile} programs, the approved paytable artifacts, the configuration; the approved manifest.
+- \`par/\`: the PAR sheet of each of the ${#games[@]} enabled games (exact RTP per wager category, hit frequency, volatility, top-award odds).
+- \`rules/\`: each game's rules page in Portuguese and English, the help screen's own text (M-40).
+- \`battery/\`: the RNG battery with verdicts. Its last line: ${verdict}
+- \`rng.md\`: the generator (algorithm, seeding, reseeding, state size), the scaling, the call graph of every draw, the collection tools.
+- \`threat-model.md\`: critical memory's threat model and the attack tests that run it.
+- \`checklist.md\`: every checklist item and the tests and documents citing it.
+
+The collection tools: \`egm-lab rng-dump\` (raw words, or scaled outcomes), \`egm-lab outcomes\` (the games' own draws), \`egm-lab battery\`, \`egm-lab verify-program\` (H-52).
+README
+echo "$out: $(find "$out" -type f | wc -l) files; battery: $verdict"
