@@ -348,15 +348,12 @@ pub fn text(r: &Report) -> String {
 
 /// A test's family: its name up to the range or the reel.
 fn family(test: &str) -> String {
-    let cut = ["uniform(", "reel ", "position "];
-    if let Some(rest) = test.strip_prefix("position ") {
-        let _ = rest;
+    if test.starts_with("position ") {
         return "uniform per position".into();
     }
     if test.starts_with("reel ") {
         return if test.contains("symbols") { "reel symbols".into() } else { "reel stops".into() };
     }
-    let end = cut.iter().filter_map(|c| test.find(c)).min().unwrap_or(test.len());
-    let f = test[..end].trim();
+    let f = test[..test.find("uniform(").unwrap_or(test.len())].trim();
     if f.is_empty() { "uniform per range".into() } else { f.to_owned() }
 }

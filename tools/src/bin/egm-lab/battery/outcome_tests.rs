@@ -304,8 +304,7 @@ pub fn reel_stops(rounds: &Rounds, strips: &[(Vec<u64>, Vec<u8>)]) -> Vec<Verdic
         let mut stops = vec![0u64; weights.len()];
         let mut drawn = 0u64;
         for r in rounds {
-            let Some(&(range, ticket)) = r.get(reel).filter(|d| d.0 == total) else { continue };
-            let _ = range;
+            let Some(&(_, ticket)) = r.get(reel).filter(|d| d.0 == total) else { continue };
             let mut acc = 0;
             if let Some(s) = weights.iter().position(|&w| {
                 acc += w;
