@@ -165,15 +165,7 @@ pub fn figures(game: &RouletteGame) -> RouletteFigures {
     let wheel = game.wheel;
     let mut chances = Vec::new();
     for chance in Chance::ALL {
-        let spot = match chance {
-            Chance::Dozen => Some(Spot::Dozen(1)),
-            Chance::Column => Some(Spot::Column(1)),
-            Chance::TwoDozens => Some(Spot::TwoDozens(1)),
-            Chance::TwoColumns => Some(Spot::TwoColumns(1)),
-            Chance::EvenChance => Some(Spot::Red),
-            _ => inside_bets(wheel, game.top_line).into_iter().map(Spot::Numbers).find(|s| s.chance() == chance),
-        };
-        let Some(spot) = spot else { continue };
+        let Some(spot) = game.representative_spot(chance) else { continue };
         let (rtp, hit) = enumerate(wheel, &[(spot.clone(), 2)]);
         let (pt, en) = chance.names();
         let (num, den) = chance.payout();

@@ -60,6 +60,20 @@ pub enum LimitError {
 }
 
 impl RouletteGame {
+    /// One spot of `chance` on this table's cloth, standing for every spot
+    /// of the chance (each has the same figures); `None` where the cloth
+    /// has no spot of it (a top line on a single-zero wheel).
+    pub fn representative_spot(&self, chance: Chance) -> Option<Spot> {
+        match chance {
+            Chance::Dozen => Some(Spot::Dozen(1)),
+            Chance::Column => Some(Spot::Column(1)),
+            Chance::TwoDozens => Some(Spot::TwoDozens(1)),
+            Chance::TwoColumns => Some(Spot::TwoColumns(1)),
+            Chance::EvenChance => Some(Spot::Red),
+            _ => inside_bets(self.wheel, self.top_line).into_iter().map(Spot::Numbers).find(|s| s.chance() == chance),
+        }
+    }
+
     /// The most a spot may hold (AR 21, FR 20).
     pub fn maximum(&self, spot: &Spot) -> u64 {
         self.minimum.saturating_mul(self.ratio_per_number).saturating_mul(spot.numbers_covered())

@@ -1,6 +1,6 @@
 //! Roulette's help page.
 
-use game_core::roulette::{CallBet, Chance, RouletteGame, Spot, inside_bets};
+use game_core::roulette::{CallBet, Chance, RouletteGame};
 
 use super::{Block, HelpContext, HelpDoc, bet_range};
 use crate::catalogue::HostedGame;
@@ -23,15 +23,7 @@ fn roulette_help(s: &dyn HelpContext, g: &RouletteGame) -> Vec<Block> {
     b.push(Block::Heading(s.t("Chances e prémios").into()));
     let mut rows = Vec::new();
     for chance in Chance::ALL {
-        let spot = match chance {
-            Chance::Dozen => Some(Spot::Dozen(1)),
-            Chance::Column => Some(Spot::Column(1)),
-            Chance::TwoDozens => Some(Spot::TwoDozens(1)),
-            Chance::TwoColumns => Some(Spot::TwoColumns(1)),
-            Chance::EvenChance => Some(Spot::Red),
-            _ => inside_bets(g.wheel, g.top_line).into_iter().map(Spot::Numbers).find(|x| x.chance() == chance),
-        };
-        let Some(spot) = spot else { continue };
+        let Some(spot) = g.representative_spot(chance) else { continue };
         let (num, den) = chance.payout();
         let (name_pt, name_en) = chance.names();
         let rtp = spot.numbers_covered() * (num + den) * 10_000 / den / g.wheel.pockets();
