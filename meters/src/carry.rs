@@ -32,6 +32,7 @@ pub struct Carried {
     /// Linked pools joined: games and minimum wager.
     pub linked: BTreeMap<String, (Vec<String>, Cents)>,
     /// Contributions not yet acknowledged by the controller.
+    #[serde(with = "crate::wire::pools_of_number_keys")]
     pub linked_pending: BTreeMap<String, BTreeMap<u64, Cents>>,
 }
 

@@ -31,6 +31,7 @@ pub mod rng;
 pub mod state;
 mod store;
 pub mod ticket;
+mod wire;
 
 pub use anchor::{AnchorReason, AnchorState};
 pub use config::{MachineConfig, Mode, OperatorCredential};

@@ -154,6 +154,7 @@ pub struct Level {
     #[serde(default)]
     pub reserve_fraction: u64,
     /// Meters, in millionths of a cent for contributions (exact), cents otherwise.
+    #[serde(with = "crate::wire::decimal_u128")]
     pub contributed_micro: u128,
     pub hits: u64,
     pub won: Cents,
@@ -198,6 +199,7 @@ pub struct Contribution {
     pub current: Cents,
     pub reserve: Cents,
     pub overflow: Cents,
+    #[serde(with = "crate::wire::decimal_u128")]
     pub contributed_micro: u128,
     pub fraction_before: u64,
     pub reserve_fraction_before: u64,

@@ -54,6 +54,7 @@ pub struct OpenRound {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CategoryMeters {
     pub coin_in: Cents,
+    #[serde(with = "crate::wire::decimal_u128")]
     pub theoretical_micro: u128,
     /// The category's RTP in millionths, as its last round was played.
     pub rtp_ppm: u32,

@@ -413,7 +413,7 @@ impl Store {
         let mut head = Head { anchor, ..self.head };
         let mut rows = Vec::with_capacity(entries.len());
         for e in entries {
-            let body = serde_json::to_string(e)?;
+            let body = crate::wire::encode(e)?;
             let seq = head.seq + 1;
             let round = e.round();
             let mac = record_mac(&self.key, head.epoch, seq, &head.mac, &at, e.kind(), round, &body);
@@ -560,7 +560,7 @@ impl Store {
             if seq > self.head.seq || !same(&mac, &record_mac(&self.key, self.head.epoch, seq, &prev, &at_utc, &kind, round.map(|r| r as u64), &body)) {
                 return Err(IntegrityError::MacMismatch { seq, kind }.into());
             }
-            let entry = serde_json::from_str(&body).map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
+            let entry = crate::wire::decode(&body).map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
             out.push(Record { seq, at_utc, entry });
         }
         Ok(out)
@@ -728,7 +728,7 @@ fn walk(conn: &Connection, key: &[u8; 32], mut visit: impl FnMut(&Record) -> Res
             if !same(&mac, &expect) {
                 return Err(IntegrityError::MacMismatch { seq, kind }.into());
             }
-            let entry: Entry = serde_json::from_str(&body).map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
+            let entry: Entry = crate::wire::decode(&body).map_err(|e| IntegrityError::Undecodable { seq, detail: e.to_string() })?;
             let record = Record { seq, at_utc: at, entry };
             visit(&record).map_err(|detail| IntegrityError::Inconsistent { seq, kind: kind.clone(), detail })?;
             prev = Head { epoch, seq, mac: expect, anchor: UNANCHORED };

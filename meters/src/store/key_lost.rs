@@ -158,7 +158,7 @@ fn read_unverified(conn: &Connection) -> Result<(Vec<Entry>, u64), StoreError> {
     let mut entries = Vec::with_capacity(bodies.len());
     let mut undecodable = 0;
     for body in bodies {
-        match serde_json::from_str::<Entry>(&body) {
+        match crate::wire::decode(&body) {
             Ok(e) => entries.push(e),
             Err(_) => undecodable += 1,
         }
@@ -173,12 +173,18 @@ pub(crate) fn archive(path: &Path, second: Option<&Path>, stamp: &str) -> Result
     archive_as(path, second, "key-lost", stamp, true)
 }
 
-/// Keep critical memory as evidence, `<db>.<label>-<stamp>` (a consistent
+/// Keep critical memory as evidence, `<db>.<label>-<stamp>[-n]` (a consistent
 /// copy of the first copy that exists, `VACUUM INTO`); with `remove`, both
 /// copies are then removed. Returns the archive's path.
 pub(crate) fn archive_as(path: &Path, second: Option<&Path>, label: &str, stamp: &str, remove: bool) -> Result<PathBuf, StoreError> {
     let source = [Some(path), second].into_iter().flatten().find(|p| p.exists()).unwrap_or(path);
-    let archive = PathBuf::from(format!("{}.{label}-{stamp}", path.display()));
+    // Evidence is never overwritten: a second archive in the same second
+    // (two clears in a row) takes the next free suffix (issue 74).
+    let base = format!("{}.{label}-{stamp}", path.display());
+    let archive = std::iter::once(PathBuf::from(&base))
+        .chain((2u32..).map(|n| PathBuf::from(format!("{base}-{n}"))))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| PathBuf::from(&base));
     {
         let conn = Connection::open_with_flags(source, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
         conn.execute("VACUUM INTO ?1", [archive.display().to_string()])?;
