@@ -211,7 +211,9 @@ fn attack_4_after_a_ram_clear_the_rounds_restart_but_no_key_repeats() {
 
     let mut m = machine(&path);
     assert_ne!(m.epoch_id(), first_epoch, "a RAM clear makes a new epoch");
+    // The clear was made with the logic door open: shut, and cleared.
     m.close_door(Door::Logic).unwrap();
+    m.clear_tilt(meters::Tilt::LogicDoorAccess, "attendant").unwrap();
     let round = play(&mut m, 100);
     assert_eq!(round, 1, "the round counter restarted");
     // Round 1 again: a new key, taken, not dropped as a duplicate.

@@ -31,14 +31,21 @@ const DEVICE_KEYS: &str = "development keys stand in for the devices: 1-4 notes,
 
 impl Plugin for DevicesPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, (note_player_activity, player_buttons, autoplay_next_round))
+        app.add_systems(Update, (note_player_activity, player_buttons.run_if(not_typing), autoplay_next_round))
             .add_systems(Update, watch_session.run_if(bevy::time::common_conditions::on_real_timer(std::time::Duration::from_secs(1))));
         #[cfg(feature = "lab")]
         {
             info!("{DEVICE_KEYS}");
-            app.add_systems(Update, (accept_money_keys, door_and_key_switches));
+            app.add_systems(Update, (accept_money_keys, door_and_key_switches).run_if(not_typing));
         }
     }
+}
+
+/// Whether no text field has the keyboard: a key typed into one (the RAM
+/// clear's PIN and reason) is the field's, never a button's or a device's
+/// (issue 74: a reason typed with an L toggled the logic door).
+fn not_typing(wants: Option<Res<bevy_egui::input::EguiWantsInput>>) -> bool {
+    !wants.is_some_and(|w| w.wants_any_keyboard_input())
 }
 
 /// Any key or touch restarts the inactivity clock (M-35) and ends the

@@ -247,3 +247,104 @@ fn a_whole_session_by_touch_alone() {
     let _ = cab.wait();
     rig.keep_screenshots("session-by-touch", 4);
 }
+
+/// Issue 74: a RAM clear from the audit menu on the shipped configuration
+/// (its standalone progressives carried over), typed as an operator types
+/// it; the events tab shows the clear and the new epoch, with the logic
+/// door open as it stands; the cabinet restarts on its files, verifies as
+/// `egm-lab verify` does, and plays once the door is shut and cleared.
+#[test]
+fn a_ram_clear_from_the_audit_menu_then_a_restart_then_play() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch();
+    rig.key("3");
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    rig.key("space");
+    std::thread::sleep(Duration::from_millis(3_000));
+    rig.key("Return");
+    let i = rig.wait_for("a round of the sevens", |i| i.state().totals.games.jogadas_efectuadas == 1 && i.state().open_round.is_none());
+    let pool_before = i.state().pools["sevens"].clone();
+    assert!(pool_before.levels[0].contributed_micro > 0, "the round fed the pool");
+
+    // The logic door, the attendant key, the RAM clear tab (the last).
+    rig.key("l");
+    rig.wait_for("the logic door", |i| i.state().doors_open.contains(&meters::Door::Logic));
+    rig.key("k");
+    std::thread::sleep(Duration::from_millis(600));
+    rig.touch_text("Limpeza da RAM");
+    std::thread::sleep(Duration::from_millis(400));
+    // The PIN and the reason, typed into their fields (right of their
+    // labels): letters that are device keys elsewhere (L, T, E, M) go into
+    // the field and move nothing.
+    let field = |label: &str| {
+        let (x, y) = rig.text_at(label).unwrap_or_else(|| panic!("no {label:?} on the RAM clear tab"));
+        rig.xdotool(&["mousemove", &(x + 120).to_string(), &y.to_string(), "click", "1"]);
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    field("PIN");
+    rig.xdotool(&["type", "--delay", "60", "0000"]);
+    field("Motivo");
+    rig.xdotool(&["type", "--delay", "60", "limpeza total de teste"]);
+    std::thread::sleep(Duration::from_millis(300));
+    let i = rig.wait_for("nothing moved while typing", |_| true);
+    assert!(i.state().doors_open.contains(&meters::Door::Logic), "typing L toggled the logic door");
+    assert_eq!(i.ram_clears().unwrap().len(), 0);
+    rig.touch_text("Confirmo");
+    rig.touch_text("LIMPAR A RAM");
+    let i = rig.wait_for("the clear", |i| i.ram_clears().is_ok_and(|c| c.len() == 1) && i.state().last_round == 0);
+    assert_eq!(i.ram_clears().unwrap()[0].reason, "limpeza total de teste");
+    let said = rig::text_beside(&rig.shot());
+    assert!(said.contains("OK — nova época 1"), "{said}");
+
+    // The events tab: the new epoch, the door as it stands, the clear.
+    rig.touch_text("Eventos");
+    std::thread::sleep(Duration::from_millis(400));
+    let events = rig::text_beside(&rig.shot());
+    for line in [
+        "Diário iniciado na máquina EGM-0001 (após a limpeza da RAM 1)",
+        "Responsabilidades transitadas da época anterior",
+        "Porta aberta: porta lógica",
+        "Limpeza da RAM 1 — operador operator: limpeza total de teste",
+    ] {
+        assert!(events.contains(line), "{line:?} not on the events tab:\n{events}");
+    }
+    assert!(!events.contains("ERRO DE MEMÓRIA CRÍTICA"), "{events}");
+    stop_cabinet(cab);
+
+    // `egm-lab verify`, as the boot verifies: OK, the pool carried whole.
+    let config = game_host::config::CabinetConfig::load(&rig.dir.path().join("cabinet.ron")).unwrap().machine;
+    let i = meters::inspect::Inspection::verify_as_boot(&rig.db(), &config).unwrap_or_else(|e| panic!("egm-lab verify after the clear: {e}"));
+    i.self_audit().unwrap();
+    assert_eq!(i.state().pools["sevens"].levels, pool_before.levels, "the pool keeps its money (M-20)");
+
+    // The restart: it boots on the new epoch (never a RAM error), the door
+    // still open stops play; shut and cleared, it plays.
+    let cab = rig.launch();
+    let log = rig.log();
+    assert!(!log.contains("RAM ERROR") && !log.contains("ERRO DE MEMÓRIA CRÍTICA"), "{log}");
+    rig.key("1");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(rig.wait_for("the restart", |_| true).state().credit, 0, "a note was taken with the logic door open");
+    rig.key("l");
+    rig.wait_for("the logic door shut", |i| !i.state().doors_open.contains(&meters::Door::Logic));
+    rig.key("k");
+    std::thread::sleep(Duration::from_millis(400));
+    rig.key("k");
+    rig.wait_for("the attendant's clear", |i| i.state().tilts.is_empty() && i.state().handpays.is_empty());
+    rig.key("3");
+    rig.wait_for("a note on the new epoch", |i| i.state().credit == 2_000);
+    rig.key("space");
+    std::thread::sleep(Duration::from_millis(3_000));
+    rig.key("Return");
+    let i = rig.wait_for("a round on the new epoch", |i| i.state().totals.games.jogadas_efectuadas == 1 && i.state().open_round.is_none());
+    i.self_audit().unwrap();
+    assert!(i.state().pools["sevens"].levels[0].contributed_micro > pool_before.levels[0].contributed_micro);
+    stop_cabinet(cab);
+    rig.keep_screenshots("ram-clear", 3);
+}
+
+fn stop_cabinet(mut cab: std::process::Child) {
+    let _ = cab.kill();
+    let _ = cab.wait();
+}

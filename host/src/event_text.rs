@@ -46,6 +46,13 @@ pub fn window(w: &meters::anchor::PowerUpWindow, lang: Lang, currency: &Currency
     )
 }
 
+/// A RAM clear (D-32), as the event log lists it before the epoch it
+/// began: its number, who made it and why (its record is the clears' own
+/// MAC-chained table, not the journal it archived).
+pub fn ram_clear(clear: &meters::RamClearRecord, lang: Lang) -> String {
+    format!("{} {} — {} {}: {}", lang.t("Limpeza da RAM"), clear.n, lang.t("operador"), clear.operator, clear.reason)
+}
+
 pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
     let t = |key: &'static str| lang.t(key).to_owned();
     let money = |c: u64| currency.format(c);
@@ -297,5 +304,19 @@ mod tests {
             "issue 47, hole 3: what a power-up found since its anchor"
         );
         assert_eq!(event(&entries[17], Lang::En, &eur()), "Round 3 settled: win 2.50 EUR credited; credit 3.35 EUR", "the amounts are in the currency");
+    }
+
+    /// Issue 74: the clear that began an epoch heads its events.
+    #[test]
+    fn a_ram_clear_reads_with_its_number_operator_and_reason() {
+        let clear = meters::RamClearRecord {
+            n: 2,
+            at_utc: "2026-11-29T04:00:00Z".into(),
+            operator: "ana".into(),
+            reason: "lab reset".into(),
+            meters_before: "{}".into(),
+        };
+        assert_eq!(ram_clear(&clear, Lang::Pt), "Limpeza da RAM 2 — operador ana: lab reset");
+        assert_eq!(ram_clear(&clear, Lang::En), "RAM clear 2 — operator ana: lab reset");
     }
 }

@@ -750,7 +750,17 @@ mod tests {
         assert_eq!(clears.len(), 1);
         assert!(clears[0].reason.contains("lab reset"), "{:?}", clears[0]);
         assert!(clears[0].meters_before.contains("\"jogadas_efectuadas\":1"), "{}", clears[0].meters_before);
-        // The attendant pays it, and play goes on, on the new epoch.
+        // Issue 74: the clear was made with the logic door open, and the new
+        // epoch reads it open (play stopped) until it is closed.
+        assert!(s.machine.state().doors_open.contains(&meters::Door::Logic));
+        assert!(s.machine.play_block().is_some(), "play allowed with the logic door open after a clear");
+        // It boots again from its files (issue 74: a clear with pools could not).
+        s.machine.release().unwrap();
+        s.machine = open_machine(&db, &s.config, s.lab_seed).unwrap();
+        assert!(s.machine.state().pools.contains_key("sevens"));
+        // The door is closed, the attendant pays and clears, and play goes
+        // on, on the new epoch.
+        s.toggle_door(meters::Door::Logic);
         s.attendant_clear();
         assert!(s.machine.state().handpays.is_empty());
         s.insert_note(500);

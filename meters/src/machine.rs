@@ -413,6 +413,18 @@ impl Machine {
             if let Some(carried) = after_clear.map(|_| carried_by_last_clear(&store)).transpose()?.flatten() {
                 boot.push(Entry::CarriedOver { carried: Box::new(carried) });
             }
+            // D-32: a clear is made with the logic door open (its sensor,
+            // and the verified journal, said so): the new epoch opens with
+            // it open, so play stays stopped until the door is closed and
+            // the attendant clears (E-37), as before the clear (issue 74:
+            // the new epoch read the door closed while it stood open).
+            if after_clear.is_some() {
+                boot.push(Entry::DoorOpened { door: Door::Logic });
+                boot.push(Entry::TiltSet {
+                    tilt: Tilt::LogicDoorAccess,
+                    detail: "logic door open at the RAM clear: attendant clear and program re-verification required".into(),
+                });
+            }
         }
         // Issue 47, hole 3: what this power-up finds since the last anchor,
         // for the floor to see (a copy restored inside it is undetectable).

@@ -166,7 +166,7 @@ fn a_clear_carries_everything_owed_into_the_new_epoch() {
     drop(m);
 
     Machine::ram_clear(&path, &config(), "ana", "7391046285", "carry test", true).unwrap();
-    let mut m = Machine::open(&path, config(), SeedChoice::Lab(4)).unwrap();
+    let m = Machine::open(&path, config(), SeedChoice::Lab(4)).unwrap();
     let st = m.state();
     assert_eq!(st.credit, 0);
     assert_eq!(st.totals.dinheiro_entrado, 0, "the meters start again");
@@ -175,6 +175,17 @@ fn a_clear_carries_everything_owed_into_the_new_epoch() {
     assert_eq!(m.pools()["p"].levels[0].current, pool_before, "the pool keeps its money (M-20)");
     assert_eq!(m.linked_pending(), pending_before, "the outbox keeps what the controller has not taken");
     assert!(m.state().self_audit().is_ok());
+    // The clear was made with the logic door open, and the new epoch says
+    // so: play stays stopped until it is closed and cleared (issue 74).
+    assert!(m.state().doors_open.contains(&Door::Logic));
+    assert!(m.play_block().is_some());
+    // Issue 74: and it boots again from its files, with everything carried.
+    let carried = (m.state().pools.clone(), m.linked_pending(), m.state().handpays.clone());
+    drop(m);
+    let mut m = Machine::open(&path, config(), SeedChoice::Lab(4)).unwrap();
+    assert_eq!((m.state().pools.clone(), m.linked_pending(), m.state().handpays.clone()), carried);
+    m.close_door(Door::Logic).unwrap();
+    m.clear_tilt(meters::Tilt::LogicDoorAccess, "attendant").unwrap();
     // Paid by the attendant, redeemed once.
     let ids: Vec<u64> = m.state().handpays.keys().copied().collect();
     for id in ids {

@@ -543,3 +543,36 @@ fn the_battery_judges_the_generator_and_every_game_and_its_controls_fail() {
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("--quick"), "{}", String::from_utf8_lossy(&run.stderr));
 }
+
+/// Issue 74: on the shipped configuration (its standalone progressives),
+/// after a round and a RAM clear made as the audit menu makes it, `egm-lab
+/// verify` reads the new epoch OK and the machine boots again from its files
+/// (the carried pools' meter once made record 2 undecodable).
+#[test]
+fn verify_reads_a_ram_clear_on_the_shipped_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("egm.sqlite");
+    let cfg = test_config::write(dir.path(), &test_config::text(dir.path()));
+    let options = game_host::boot::BootOptions { config: cfg.clone(), db: db.clone(), lab_seed: Some(74), demo: false };
+    let mut s = game_host::boot::boot(&options).unwrap();
+    s.insert_note(2_000);
+    assert!(s.play());
+    s.revealed();
+    s.collect();
+    let pools = s.machine().state().pools.clone();
+    assert!(!pools.is_empty() && pools.values().any(|p| p.levels.iter().any(|l| l.contributed_micro > 0)), "the shipped pools took the wager");
+    s.toggle_door(meters::Door::Logic);
+    assert_eq!(s.ram_clear("0000", "lab reset").unwrap(), 1);
+    drop(s);
+    let (db_s, cfg_s) = (db.to_str().unwrap(), cfg.to_str().unwrap());
+    let out = lab(&["verify", db_s, "--config", cfg_s]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.starts_with("OK") && said.contains("1 RAM clears"), "{said}");
+    // And the cabinet's own boot, twice (the second reads record 2 back).
+    for _ in 0..2 {
+        let s = game_host::boot::boot(&options).unwrap();
+        assert_eq!(s.machine().state().pools, pools, "the pools carried whole (M-20)");
+        assert!(s.machine().state().doors_open.contains(&meters::Door::Logic), "the logic door still open");
+    }
+}

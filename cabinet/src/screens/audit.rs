@@ -45,6 +45,12 @@ pub struct AuditView {
     pub tab: Tab,
     pub recall: Vec<RoundRecall>,
     pub events: Vec<Record>,
+    /// The RAM clears before this epoch, newest last (D-32): the events
+    /// tab lists them below the epoch they began.
+    pub clears: Vec<meters::RamClearRecord>,
+    /// Why critical memory could not be read for the menu, said on it,
+    /// never an empty list in its place (issue 74).
+    pub unreadable: Option<String>,
     pub selected: Option<usize>,
     /// The RAM clear form: PIN, reason, confirmation, and the last result.
     pub pin: String,
@@ -130,10 +136,26 @@ fn turn_tabs_by_key(keys: Res<ButtonInput<KeyCode>>, mut view: ResMut<AuditView>
 
 fn load_audit_view(session: Res<SessionRes>, mut view: ResMut<AuditView>) {
     let Ok(s) = session.0.lock() else { return };
-    view.recall = s.machine().recall(100).unwrap_or_default();
-    view.events = s.machine().events(1000).unwrap_or_default();
-    view.software = s.machine().software_log().unwrap_or_default();
+    view.reload(s.machine());
     view.selected = view.recall.len().checked_sub(1);
+}
+
+impl AuditView {
+    /// Read recall, events, clears and the software log from critical
+    /// memory; what cannot be read is said (`unreadable`).
+    fn reload(&mut self, machine: &meters::Machine) {
+        let mut problems = Vec::new();
+        let mut read = |what: &str, r: Result<(), meters::StoreError>| {
+            if let Err(e) = r {
+                problems.push(format!("{what}: {e}"));
+            }
+        };
+        read("recall", machine.recall(100).map(|v| self.recall = v));
+        read("events", machine.events(1000).map(|v| self.events = v));
+        read("RAM clears", machine.ram_clears().map(|v| self.clears = v));
+        read("software log", machine.software_log().map(|v| self.software = v));
+        self.unreadable = (!problems.is_empty()).then(|| problems.join("; "));
+    }
 }
 
 /// A progressive award as the operator reads it: the machine, the round,
@@ -189,6 +211,9 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
             }
         });
         ui.separator();
+        if let Some(problem) = &view.unreadable {
+            ui.colored_label(egui::Color32::from_rgb(255, 90, 90), format!("{} {problem}", s.t("ERRO DE MEMÓRIA CRÍTICA:")));
+        }
         let digits = s.machine().config().meter_digits;
         egui::ScrollArea::vertical().show(ui, |ui| match view.tab {
             Tab::Meters => {
@@ -307,6 +332,14 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.monospace(r.seq.to_string());
                         ui.monospace(r.at_utc.replace('T', " ").trim_end_matches('Z').to_owned());
                         ui.label(game_host::event_text::event(&r.entry, s.lang(), &cur));
+                        ui.end_row();
+                    }
+                    // Below the epoch: the clears that began it and the
+                    // epochs before (D-32), newest first.
+                    for c in view.clears.iter().rev() {
+                        ui.monospace("—");
+                        ui.monospace(c.at_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                        ui.label(game_host::event_text::ram_clear(c, s.lang()));
                         ui.end_row();
                     }
                 });
@@ -581,7 +614,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
             Ok(()) => format!("OK — {id}"),
             Err(e) => e,
         });
-        view.events = s.machine().events(1000).unwrap_or_default();
+        view.reload(s.machine());
     }
     if clear {
         let (pin, reason) = (std::mem::take(&mut view.pin), view.reason.clone());
@@ -590,8 +623,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
             Ok(epoch) => format!("OK — {} {epoch}", s.t("nova época")),
             Err(e) => e,
         });
-        view.recall = s.machine().recall(100).unwrap_or_default();
-        view.events = s.machine().events(1000).unwrap_or_default();
+        view.reload(s.machine());
         view.selected = None;
     }
     Ok(())

@@ -573,6 +573,7 @@ pub(super) const WORDS: &[(&str, &str)] = &[
     ("o número de validação não tem 18 algarismos", "the validation number is not 18 digits"),
     ("o sistema do piso não respondeu em", "the floor's system did not answer in"),
     ("o valor do sistema do piso não pode ser creditado nesta máquina", "the floor's amount cannot be credited on this machine"),
+    ("operador", "operator"),
     ("os bilhetes desta máquina são validados pelo sistema do piso", "this machine's tickets are validated by the floor's system"),
     ("paga", "pays"),
     ("paga por crédito", "pays per credit"),
