@@ -40,7 +40,7 @@ mkdir -p "$target_dir/retail"
 cp "$target_dir/debug/cabinet" "$target_dir/retail/cabinet"
 export EGM_RETAIL_CABINET="$PWD/$target_dir/retail/cabinet"
 case "$target_dir" in /*) EGM_RETAIL_CABINET="$target_dir/retail/cabinet" ;; esac
-cargo test --locked --workspace --test attacks --test attacks_on_the_tpm --test attacks_round_two --test attacks_round_three
+cargo test --locked --workspace --test attacks --test attacks_on_the_tpm --test attacks_round_two --test attacks_round_three --test attacks_round_four
 # Every target of the lab build (libraries, binaries, tests, examples, and
 # the benchmarks, each run once as a test). Exact-math and statistical
 # tests run optimised ([profile.test] opt-level 3).

@@ -316,43 +316,25 @@ impl MachineConfig {
         Ok(())
     }
 
-    /// The first setting in which `self` protects critical memory less
-    /// than `previous` (the machine's journaled configuration): the NVRAM
-    /// mirror moved or removed, the second copy moved or removed, the tick
-    /// made longer. Such a change needs the logic door open (issue 34,
-    /// hole 8: an edited configuration without its mirror reopened the
-    /// window).
+    /// Every setting in which `self` differs from `previous` (the
+    /// machine's journaled configuration), by name, the operator's
+    /// credential apart (it has its own record and rule). The boot accepts
+    /// a change only with the logic door open.
     ///
-    /// Issue 47, hole 4: every setting that widens the window a restored
-    /// copy can undo, or moves what holds the key and the anchor: the
-    /// mode, the key store, a smaller anchor write budget (ticks stop in
-    /// its last tenth), a larger tick, the mirror, the second copy.
-    pub fn weakens(&self, previous: &MachineConfig) -> Option<&'static str> {
-        if self.mode != previous.mode {
-            return Some("mode");
-        }
-        if self.key_store != previous.key_store {
-            return Some("key_store");
-        }
-        if self.evaluation && !previous.evaluation {
-            return Some("evaluation");
-        }
-        if self.anchor_write_budget < previous.anchor_write_budget {
-            return Some("anchor_write_budget");
-        }
-        if previous.nvram_mirror.is_some() && self.nvram_mirror != previous.nvram_mirror {
-            return Some("nvram_mirror");
-        }
-        if self.second_copy != previous.second_copy {
-            return Some("second_copy");
-        }
-        if self.anchor_tick_wagered > previous.anchor_tick_wagered {
-            return Some("anchor_tick_wagered");
-        }
-        if self.anchor_tick_minutes > previous.anchor_tick_minutes {
-            return Some("anchor_tick_minutes");
-        }
-        None
+    /// Issue 34, hole 8 and issue 47, hole 4 refused the settings that
+    /// protect critical memory less (the mirror, the second copy, the
+    /// tick, the budget, the mode, the key store). Issue 68, attack 4: the
+    /// configuration is a file an attacker edits while the cabinet is off,
+    /// and every other setting moved money too — the currency EUR→USD, a
+    /// 1,000,000 c note accepted, every limit and the largest win raised,
+    /// the C-26 increments raised, the denominations. So every setting is
+    /// the machine's own once journaled, whichever way it moves.
+    pub fn changes_from(&self, previous: &MachineConfig) -> Vec<String> {
+        let (Ok(serde_json::Value::Object(now)), Ok(serde_json::Value::Object(was))) = (serde_json::to_value(self), serde_json::to_value(previous)) else {
+            return vec!["the configuration (it cannot be compared)".into()];
+        };
+        let names: std::collections::BTreeSet<&String> = now.keys().chain(was.keys()).collect();
+        names.into_iter().filter(|k| k.as_str() != "operator" && now.get(*k) != was.get(*k)).cloned().collect()
     }
 
     /// SHA-256 of the canonical JSON form: what the event log records.
@@ -383,24 +365,33 @@ mod tests {
     }
 
     #[test]
-    fn a_weaker_protection_is_named() {
+    fn every_change_is_named() {
         let with = configured();
-        let without = MachineConfig { nvram_mirror: None, ..configured() };
-        assert_eq!(without.weakens(&with), Some("nvram_mirror"));
-        assert_eq!(MachineConfig { nvram_mirror: Some("elsewhere".into()), ..configured() }.weakens(&with), Some("nvram_mirror"));
-        assert_eq!(with.weakens(&without), None, "adding a mirror protects more");
-        assert_eq!(MachineConfig { second_copy: SecondCopy::Off, ..with.clone() }.weakens(&with), Some("second_copy"));
-        assert_eq!(MachineConfig { anchor_tick_wagered: MAX_WINDOW + 1, ..with.clone() }.weakens(&with), Some("anchor_tick_wagered"));
-        assert_eq!(MachineConfig { anchor_tick_wagered: MAX_WINDOW - 1, ..with.clone() }.weakens(&with), None);
-        assert_eq!(MachineConfig { anchor_tick_minutes: 61, ..with.clone() }.weakens(&with), Some("anchor_tick_minutes"));
-        assert_eq!(MachineConfig { evaluation: true, ..with.clone() }.weakens(&with), Some("evaluation"));
-        assert_eq!(with.weakens(&MachineConfig { evaluation: true, ..with.clone() }), None, "leaving evaluation protects more");
-        // Issue 47, hole 4.
-        assert_eq!(MachineConfig { anchor_write_budget: 1, ..with.clone() }.weakens(&with), Some("anchor_write_budget"));
-        assert_eq!(MachineConfig { anchor_write_budget: with.anchor_write_budget + 1, ..with.clone() }.weakens(&with), None, "a larger budget ticks longer");
-        assert_eq!(MachineConfig { mode: Mode::Production, ..with.clone() }.weakens(&with), Some("mode"));
+        let changed = |c: MachineConfig| c.changes_from(&with);
+        assert!(changed(with.clone()).is_empty());
+        assert_eq!(changed(MachineConfig { nvram_mirror: None, ..configured() }), ["nvram_mirror"]);
+        assert_eq!(with.changes_from(&MachineConfig { nvram_mirror: None, ..configured() }), ["nvram_mirror"], "a mirror added is a change too");
+        assert_eq!(changed(MachineConfig { second_copy: SecondCopy::Off, ..with.clone() }), ["second_copy"]);
+        assert_eq!(changed(MachineConfig { evaluation: true, ..with.clone() }), ["evaluation"]);
+        assert_eq!(changed(MachineConfig { anchor_write_budget: with.anchor_write_budget + 1, ..with.clone() }), ["anchor_write_budget"]);
+        assert_eq!(changed(MachineConfig { mode: Mode::Production, ..with.clone() }), ["mode"]);
         let elsewhere = KeyStoreConfig::Tpm { tcti: "swtpm:host=10.0.0.9,port=2321".into(), nv_index: 0x0150_0020 };
-        assert_eq!(MachineConfig { key_store: elsewhere, ..with.clone() }.weakens(&with), Some("key_store"));
+        assert_eq!(changed(MachineConfig { key_store: elsewhere, ..with.clone() }), ["key_store"]);
+        // Issue 68, attack 4: the money settings, each by name, together.
+        let edited = MachineConfig {
+            currency: Currency { code: "USD".into(), minor_digits: 2 },
+            accepted_notes: vec![500, 1_000, 1_000_000],
+            handpay_limit: with.handpay_limit * 10,
+            max_win: with.max_win * 10,
+            excessive_increment: ExcessiveIncrement { coin_in: 1, bills_in: 1 },
+            anchor_tick_minutes: 1,
+            denominations: vec![1, 1_000],
+            ..with.clone()
+        };
+        assert_eq!(changed(edited), ["accepted_notes", "anchor_tick_minutes", "currency", "denominations", "excessive_increment", "handpay_limit", "max_win"]);
+        // The operator's credential has its own rule (`CredentialChangeRefused`).
+        let other = MachineConfig { operator: OperatorCredential::held_by_tpm("rui").expect("an operator"), ..with.clone() };
+        assert!(changed(other).is_empty());
     }
 
     #[test]

@@ -164,6 +164,18 @@ pub fn measure_release(config: &KeyStoreConfig, release: &[u8; 32]) -> Result<bo
     }
 }
 
+/// The launcher's step after its program ended, for whatever reason
+/// (issue 68, attack 2: a program that exits before it takes the key — a
+/// `--help`, a bad configuration — left the measured state open to any
+/// program in the same boot): cap the launcher's PCR. Nothing for the file
+/// stand-in.
+pub fn cap_measurement(config: &KeyStoreConfig) -> Result<(), KeyStoreError> {
+    match config {
+        KeyStoreConfig::FileStandIn => Ok(()),
+        KeyStoreConfig::Tpm { tcti, nv_index } => tpm::Tpm::new(tcti, *nv_index)?.cap_measurement(),
+    }
+}
+
 /// Open the configured key store for the database at `db`.
 pub(crate) fn open(config: &KeyStoreConfig, db: &Path) -> Result<Box<dyn KeyStore>, KeyStoreError> {
     Ok(match config {

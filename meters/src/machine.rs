@@ -81,8 +81,8 @@ pub enum BootError {
     NoCredential,
     #[error("the operator credential can be changed only with the logic door open (the configuration names another than the machine's record)")]
     CredentialChangeRefused,
-    #[error("the configuration protects critical memory less than the machine's own ({0} changed): only with the logic door open")]
-    ProtectionChangeRefused(&'static str),
+    #[error("the configuration differs from the machine's own ({0} changed): a configuration change only with the logic door open")]
+    ConfigChangeRefused(String),
     #[error("this cabinet was never provisioned: production boots only a provisioned machine (`egm-lab provision`)")]
     NotProvisioned,
     #[error("critical memory is already provisioned (machine {0}): a machine is provisioned once")]
@@ -382,12 +382,14 @@ impl Machine {
         if !state.machine_id.is_empty() && state.machine_id != config.machine_id {
             return Err(BootError::ForeignMachine { journal: state.machine_id.clone(), config: config.machine_id.clone() });
         }
-        // Less protection (no mirror, a longer tick) only with the logic
-        // door open (issue 34, hole 8).
-        if let Some(field) = state.config.as_ref().and_then(|previous| config.weakens(previous))
-            && !state.doors_open.contains(&Door::Logic)
-        {
-            return Err(BootError::ProtectionChangeRefused(field));
+        // A configuration change only with the logic door open (issue 34,
+        // hole 8; issue 47, hole 4; issue 68, attack 4: every setting, each
+        // change named).
+        if let Some(previous) = state.config.as_ref() {
+            let changed = config.changes_from(previous);
+            if !changed.is_empty() && !state.doors_open.contains(&Door::Logic) {
+                return Err(BootError::ConfigChangeRefused(changed.join(", ")));
+            }
         }
         // The machine's own record of its operator credential: made at the
         // first boot, changed only with the logic door open.

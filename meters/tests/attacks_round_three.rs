@@ -60,7 +60,7 @@ fn hole_4_every_setting_that_widens_the_window_is_a_protection_change() {
     edits.push(("mode", MachineConfig { mode: Mode::Lab, ..own.clone() }));
     for (field, edited) in edits {
         match boot_with(&db, edited, &tpm) {
-            Err(BootError::ProtectionChangeRefused(f)) => assert_eq!(f, field),
+            Err(BootError::ConfigChangeRefused(f)) => assert_eq!(f, field),
             Err(other) => panic!("{field}: refused for another reason: {other}"),
             Ok(_) => panic!("{field}: the edited configuration was accepted"),
         }
@@ -356,7 +356,7 @@ fn hole_1_provisioning_refuses_a_state_that_measured_nothing() {
 /// boot, to clear — unless its configuration says it is an evaluation
 /// cabinet, which every screen then says (the host's
 /// `evaluation_mark`), and which a running machine only turns on with the
-/// logic door open (`MachineConfig::weakens`).
+/// logic door open (`MachineConfig::changes_from`).
 #[test]
 fn holes_2_and_8_production_refuses_a_software_tpm_unless_it_is_an_evaluation_cabinet() {
     let dir = tempfile::tempdir().unwrap();

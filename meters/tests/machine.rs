@@ -268,10 +268,19 @@ fn configuration_changes_are_journaled() {
     drop(boot(&dir));
     drop(boot(&dir));
     let changed = MachineConfig { handpay_limit: 200_000, ..lab_config() };
+    // Issue 68, attack 4: a file edited while the cabinet was off is
+    // refused, the change named, while the logic door is shut.
+    match Machine::open(&path, changed.clone(), SeedChoice::Lab(1)) {
+        Err(BootError::ConfigChangeRefused(what)) => assert_eq!(what, "handpay_limit"),
+        other => panic!("an edited configuration booted with the logic door shut: {:?}", other.map(|_| ())),
+    }
+    let mut m = boot(&dir);
+    m.open_door(Door::Logic).unwrap();
+    drop(m);
     let m = Machine::open(&path, changed, SeedChoice::Lab(1)).unwrap();
     let changes = m.events(100).unwrap().iter().filter(|r| matches!(r.entry, Entry::ConfigChanged { .. })).count();
     assert_eq!(changes, 2, "the first configuration and the one change (M-7)");
-    assert_eq!(m.state().totals.arranques, 3);
+    assert_eq!(m.state().totals.arranques, 4);
     let bad = MachineConfig { denominations: vec![], ..lab_config() };
     assert!(matches!(Machine::open(&path, bad, SeedChoice::Lab(1)), Err(BootError::Config(_))));
 }
@@ -618,9 +627,13 @@ fn an_excessive_meter_increment_is_refused_and_stops_play_until_an_attendant_cle
 
     // A round staked at 900 settles after the limit is lowered to 500.
     let round = m.play_round("test-game", 10, 900, "outcome", |_| Ok::<_, String>(json!({}))).unwrap().0;
+    // The configuration changes with the logic door open (issue 68).
+    m.open_door(Door::Logic).unwrap();
     drop(m);
     let lower = MachineConfig { excessive_increment: meters::config::ExcessiveIncrement { coin_in: 500, bills_in: 5_000 }, ..config };
     let mut m = Machine::open(&path, lower, SeedChoice::Lab(1)).unwrap();
+    m.close_door(Door::Logic).unwrap();
+    m.clear_tilt(Tilt::LogicDoorAccess, "attendant 4").unwrap();
     m.settle_round(round, 100, vec![WinComponent { label: "line 1".into(), amount: 100 }]).unwrap();
     assert!(!tilted(&m));
     assert_eq!(m.state().totals.games.creditos_jogados, 1_800);

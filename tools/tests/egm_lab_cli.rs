@@ -211,6 +211,29 @@ fn ram_clear_key_lost_recovers_a_machine_whose_key_is_gone() {
     assert_eq!(lab(&["verify", db_s]).status.code(), Some(0));
 }
 
+/// A production cabinet on the software TPM `tpm`, as `tools/run-cabinet.sh`
+/// sets one up: its configuration (TPM key store, the PIN held by the TPM,
+/// the NVRAM mirror, the evaluation mark a software TPM needs) and the
+/// release, egm-lab approved in the manifest (the script approves the
+/// cabinet and egm-lab the same way).
+fn production_cabinet(dir: &std::path::Path, tpm: &swtpm::SoftwareTpm) -> (MachineConfig, std::path::PathBuf, std::path::PathBuf) {
+    let config = MachineConfig {
+        mode: Mode::Production,
+        key_store: meters::KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0020 },
+        operator: meters::OperatorCredential::held_by_tpm("ana").unwrap(),
+        nvram_mirror: Some(tpm.nvram()),
+        evaluation: true,
+        ..MachineConfig::default()
+    };
+    let cfg = dir.join("machine.ron");
+    std::fs::write(&cfg, ron::ser::to_string(&config).unwrap()).unwrap();
+    let manifest = dir.join("approved.ron");
+    std::fs::copy(test_config::workspace().join("assets/paytables/approved.ron"), &manifest).unwrap();
+    let approved = lab(&["approve-program", env!("CARGO_BIN_EXE_egm-lab"), "--manifest", manifest.to_str().unwrap()]);
+    assert!(approved.status.success());
+    (config, cfg, manifest)
+}
+
 /// Issue 34, hole 9: `verify` checks a file as a boot does. On a production
 /// cabinet's real TPM and NVRAM mirror, a copy restored from before a
 /// cash-out verified OK by its MACs alone; now the anchor names it rolled
@@ -225,24 +248,9 @@ fn verify_checks_the_anchor_and_the_mirror_as_a_boot_does() {
     let dir = tempfile::tempdir().unwrap();
     let mut tpm = swtpm::SoftwareTpm::start(dir.path());
     let db = dir.path().join("egm.sqlite");
-    let config = MachineConfig {
-        mode: Mode::Production,
-        key_store: meters::KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: 0x0150_0020 },
-        operator: meters::OperatorCredential::held_by_tpm("ana").unwrap(),
-        nvram_mirror: Some(tpm.nvram()),
-        evaluation: true,
-        ..MachineConfig::default()
-    };
-    let cfg = dir.path().join("machine.ron");
-    std::fs::write(&cfg, ron::ser::to_string(&config).unwrap()).unwrap();
-    let (db_s, cfg_s) = (db.to_str().unwrap(), cfg.to_str().unwrap());
-    // The release: egm-lab approved (the cabinet's program is approved the
-    // same way; tools/run-cabinet.sh approves both).
-    let manifest = dir.path().join("approved.ron");
-    std::fs::copy(test_config::workspace().join("assets/paytables/approved.ron"), &manifest).unwrap();
-    let manifest_s = manifest.to_str().unwrap();
+    let (config, cfg, manifest) = production_cabinet(dir.path(), &tpm);
+    let (db_s, cfg_s, manifest_s) = (db.to_str().unwrap(), cfg.to_str().unwrap(), manifest.to_str().unwrap());
     let egm_lab = env!("CARGO_BIN_EXE_egm-lab");
-    assert!(lab(&["approve-program", egm_lab, "--manifest", manifest_s]).status.success());
     let launched = |input: &str, args: &[&str]| {
         let mut all = vec!["launch", "--config", cfg_s, "--manifest", manifest_s, "--", egm_lab];
         all.extend_from_slice(args);
@@ -575,4 +583,81 @@ fn verify_reads_a_ram_clear_on_the_shipped_configuration() {
         assert_eq!(s.machine().state().pools, pools, "the pools carried whole (M-20)");
         assert!(s.machine().state().doors_open.contains(&meters::Door::Logic), "the logic door still open");
     }
+}
+
+/// Issue 68, attack 2: the launcher stays in charge, on a software TPM
+/// provisioned through it as `tools/run-cabinet.sh` provisions one.
+/// * A program that ends before it takes the key (`--version`, a bad
+///   configuration) once left PCR 15 at the release's measurement: any
+///   program in the same boot derived the journal key. The launcher caps it
+///   when its program ends.
+/// * PROGRAM without a slash: the launcher hashed `./egm-lab` and `exec`
+///   ran the first `egm-lab` on `$PATH`. It runs the file it hashed.
+/// * `LD_PRELOAD` passed through to the program. Its environment is clean.
+#[test]
+fn the_launcher_runs_the_file_it_hashed_cleanly_and_caps_the_boot_when_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tpm = swtpm::SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let (config, cfg, manifest) = production_cabinet(dir.path(), &tpm);
+    let (db_s, cfg_s, manifest_s) = (db.to_str().unwrap(), cfg.to_str().unwrap(), manifest.to_str().unwrap());
+    let egm_lab = env!("CARGO_BIN_EXE_egm-lab");
+    let launcher = |program: &str| {
+        let mut c = Command::new(egm_lab);
+        c.args(["launch", "--config", cfg_s, "--manifest", manifest_s, "--", program]);
+        c
+    };
+    let out = lab_with("7391046285\n", &["launch", "--config", cfg_s, "--manifest", manifest_s, "--", egm_lab, "provision", db_s, "--config", cfg_s]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let new_boot = |tpm: &mut swtpm::SoftwareTpm| {
+        tpm.power_cut();
+        tpm.power_on();
+    };
+    // Whether a program of its own (standing for the attacker's
+    // `tpm2_hmac`: any process in this boot) gets the journal key: `egm-lab
+    // verify`, run outside the launcher. (Not this test's process: a
+    // process keeps what it derived, and the capped PCR reads the same in
+    // every boot.)
+    let key_open = || lab(&["verify", db_s, "--config", cfg_s]).status.code() == Some(0);
+    // The control: the launcher's measurement alone leaves the key to the
+    // first program that asks (without it the refusals below prove nothing).
+    new_boot(&mut tpm);
+    let release = paytables::artifact::read_manifest(&manifest).unwrap().release_digest();
+    assert!(meters::keystore::measure_release(&config.key_store, &release).unwrap());
+    assert!(key_open(), "the measured boot does not open critical memory");
+
+    // An approved program that ends at once: the boot is capped.
+    for early in [vec!["--version"], vec!["verify", db_s, "--config", "/nonexistent.ron"]] {
+        new_boot(&mut tpm);
+        let out = launcher(egm_lab).args(&early).output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("measured into PCR 15"), "{said}");
+        assert!(!key_open(), "the key was open after `egm-lab {}` ended", early.join(" "));
+    }
+
+    // PROGRAM by name: the approved copy in the working folder is hashed,
+    // an attacker's `egm-lab` is first on the PATH.
+    let work = dir.path().join("work");
+    let bin = dir.path().join("attacker");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(egm_lab, work.join("egm-lab")).unwrap();
+    let marker = dir.path().join("the attacker ran");
+    let script = format!("#!/bin/sh\ntouch '{}'\necho attacker\n", marker.display());
+    std::fs::write(bin.join("egm-lab"), script).unwrap();
+    std::fs::set_permissions(bin.join("egm-lab"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    new_boot(&mut tpm);
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = launcher("egm-lab").arg("--version").current_dir(&work).env("PATH", path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!marker.exists(), "the launcher hashed ./egm-lab and ran the PATH's");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("egm-lab "), "{}", String::from_utf8_lossy(&out.stdout));
+
+    // LD_PRELOAD: the dynamic loader names a preload it cannot open in each
+    // process it starts: the launcher's own, never the program's.
+    new_boot(&mut tpm);
+    let out = launcher(egm_lab).arg("--version").env("LD_PRELOAD", "/nonexistent/preload.so").output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert_eq!(said.matches("/nonexistent/preload.so").count(), 1, "LD_PRELOAD reached the launched program:\n{said}");
 }

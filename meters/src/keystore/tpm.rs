@@ -237,6 +237,14 @@ impl Tpm {
         let mut ctx = self.connect()?;
         measured::extend_release(&mut ctx, release).map_err(|e| self.err(format!("cannot extend PCR {LAUNCHER_PCR} with the release's digest: {e}")))
     }
+
+    /// The launcher's last step (issue 68, attack 2): its program ended,
+    /// whether or not it took the key; cap the launcher's PCR so that
+    /// nothing else in this boot can.
+    pub(crate) fn cap_measurement(&self) -> Result<(), KeyStoreError> {
+        let mut ctx = self.connect()?;
+        measured::cap(&mut ctx).map_err(|e| self.err(format!("cannot cap PCR {LAUNCHER_PCR}: {e}")))
+    }
 }
 
 /// A policy (or trial) session holding PolicyPCR over the measured

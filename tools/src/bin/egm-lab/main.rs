@@ -26,6 +26,7 @@ use std::process::ExitCode;
 // Lab builds only: it plays on a lab-mode machine with a lab seed.
 #[cfg(feature = "lab")]
 mod battery;
+mod launcher;
 #[cfg(feature = "lab")]
 mod outcomes;
 
@@ -236,9 +237,11 @@ enum Command {
     /// The cabinet's launcher (issue 47, hole 1): checks that PROGRAM is an
     /// approved program of the manifest, measures the approved release
     /// (every approved program's digest) into the TPM's PCR 15 once per
-    /// boot, then runs PROGRAM in its place. The machine key answers only
-    /// to that measurement on the measured platform, and the cabinet caps
-    /// it once it holds its key. A floor's certified image runs it first.
+    /// boot, then runs that very file (the open file it hashed) in a clean
+    /// environment and caps PCR 15 when it ends, for whatever reason
+    /// (issue 68). The machine key answers only to that measurement on the
+    /// measured platform, and the cabinet caps it once it holds its key. A
+    /// floor's certified image runs it first; its exit status is PROGRAM's.
     Launch {
         /// The cabinet's (or machine's) configuration: its key store.
         #[arg(long)]
@@ -269,7 +272,7 @@ fn main() -> ExitCode {
         Command::ApproveProgram { file, manifest } => approve_program(&file, &manifest),
         Command::Credential { operator } => credential_cmd(&operator),
         Command::Provision { db, config } => provision_cmd(&db, &config),
-        Command::Launch { config, manifest, program } => launch(&config, &manifest, &program),
+        Command::Launch { config, manifest, program } => return launcher::launch(&config, &manifest, &program),
         Command::VerifyProgram { config, seed, offset, program, json } => return verify_program(&config, &seed, offset, program, json),
         #[cfg(feature = "lab")]
         Command::Outcomes { config, game, rounds, seed, out } => return outcomes_cmd(&config, &game, rounds, seed, &out),
@@ -591,32 +594,6 @@ fn approve_program(file: &std::path::Path, manifest: &std::path::Path) -> anyhow
     std::fs::write(manifest, text + "\n").map_err(|e| anyhow::anyhow!("{}: {e}", manifest.display()))?;
     println!("{digest}  {} approved in {}", file.display(), manifest.display());
     Ok(())
-}
-
-/// The launcher's step, then PROGRAM in this process's place (it returns
-/// only on a refusal).
-fn launch(config: &Path, manifest_path: &Path, program: &[std::ffi::OsString]) -> Result<()> {
-    use std::os::unix::process::CommandExt;
-    let config = machine_config(config)?;
-    let manifest = paytables::artifact::read_manifest(manifest_path)?;
-    let (file, args) = program.split_first().context("no program to launch")?;
-    let path = Path::new(file);
-    let bytes = std::fs::read(path).with_context(|| format!("reading the program {}", path.display()))?;
-    let name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-    let digest = paytables::artifact::sha256_hex(&bytes);
-    match manifest.programs.iter().find(|e| e.file == name) {
-        Some(e) if e.sha256 == digest => {}
-        Some(e) => bail!("{}: SHA-256 {digest} is not the approved {} of {}: not launched", path.display(), e.sha256, manifest_path.display()),
-        None => bail!("{}: not an approved program of {}: not launched", path.display(), manifest_path.display()),
-    }
-    let release = manifest.release_digest();
-    if meters::keystore::measure_release(&config.key_store, &release)? {
-        eprintln!("egm-lab launch: release {} measured into PCR {}", hex::encode(release), meters::keystore::LAUNCHER_PCR);
-    } else if !config.key_store.is_stand_in() {
-        eprintln!("egm-lab launch: this boot is already measured (PCR {} is past its reset value)", meters::keystore::LAUNCHER_PCR);
-    }
-    let e = std::process::Command::new(path).args(args).exec();
-    bail!("cannot run {}: {e}", path.display())
 }
 
 /// `verify-program`: each component's HMAC-SHA256 under the lab's seed
