@@ -10,16 +10,11 @@ mod rig;
 use std::time::Duration;
 
 use meters::inspect::Inspection;
-use rig::Rig;
 use rig::layout::DeckButton;
+use rig::{Rig, stop};
 
 fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn stop(mut cab: std::process::Child) {
-    let _ = cab.kill();
-    let _ = cab.wait();
 }
 
 /// The text drawn now, as the cabinet wrote it beside an F12 screenshot.

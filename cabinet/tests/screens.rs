@@ -22,7 +22,7 @@ use game_core::cards::Card;
 use game_core::draw_poker::{Dealt, Hold};
 use game_core::reels::ReelRound;
 use paytables::artifact::{Artifact, CompiledGame};
-use rig::{Rig, changed, count_pixels, reel_game, workspace};
+use rig::{Rig, changed, count_pixels, reel_game, stop, workspace};
 // The roulette screen's cloth and buttons, as the cabinet lays them out
 // (they name `crate::layout`, the rig's copy of the cabinet's layout).
 use rig::layout;
@@ -48,11 +48,6 @@ const AWARD_FILL: [u8; 3] = [150, 20, 20];
 /// A card is 110 × 156 pixels; its white face, less rank and suit, well over this.
 // A face's paper at the screen's card size: a court card shows least.
 const FACE_PIXELS: usize = 7_000;
-
-fn stop(mut cab: std::process::Child) {
-    let _ = cab.kill();
-    let _ = cab.wait();
-}
 
 /// Launch the cabinet and credit a 20 € note (key 3).
 fn launch_with_a_note(rig: &Rig) -> std::process::Child {

@@ -260,10 +260,7 @@ fn a_ram_clear_from_the_audit_menu_then_a_restart_then_play() {
     let cab = rig.launch();
     rig.key("3");
     rig.wait_for("the note", |i| i.state().credit == 2_000);
-    rig.key("space");
-    std::thread::sleep(Duration::from_millis(3_000));
-    rig.key("Return");
-    let i = rig.wait_for("a round of the sevens", |i| i.state().totals.games.jogadas_efectuadas == 1 && i.state().open_round.is_none());
+    let i = play_a_round(&rig, 1);
     let pool_before = i.state().pools["sevens"].clone();
     assert!(pool_before.levels[0].contributed_micro > 0, "the round fed the pool");
 
@@ -310,7 +307,7 @@ fn a_ram_clear_from_the_audit_menu_then_a_restart_then_play() {
         assert!(events.contains(line), "{line:?} not on the events tab:\n{events}");
     }
     assert!(!events.contains("ERRO DE MEMÓRIA CRÍTICA"), "{events}");
-    stop_cabinet(cab);
+    rig::stop(cab);
 
     // `egm-lab verify`, as the boot verifies: OK, the pool carried whole.
     let config = game_host::config::CabinetConfig::load(&rig.dir.path().join("cabinet.ron")).unwrap().machine;
@@ -334,17 +331,18 @@ fn a_ram_clear_from_the_audit_menu_then_a_restart_then_play() {
     rig.wait_for("the attendant's clear", |i| i.state().tilts.is_empty() && i.state().handpays.is_empty());
     rig.key("3");
     rig.wait_for("a note on the new epoch", |i| i.state().credit == 2_000);
-    rig.key("space");
-    std::thread::sleep(Duration::from_millis(3_000));
-    rig.key("Return");
-    let i = rig.wait_for("a round on the new epoch", |i| i.state().totals.games.jogadas_efectuadas == 1 && i.state().open_round.is_none());
+    let i = play_a_round(&rig, 1);
     i.self_audit().unwrap();
     assert!(i.state().pools["sevens"].levels[0].contributed_micro > pool_before.levels[0].contributed_micro);
-    stop_cabinet(cab);
+    rig::stop(cab);
     rig.keep_screenshots("ram-clear", 3);
 }
 
-fn stop_cabinet(mut cab: std::process::Child) {
-    let _ = cab.kill();
-    let _ = cab.wait();
+/// Play one round of the sevens (space), collect (Return), and wait until
+/// it is the `n`th settled round of the epoch.
+fn play_a_round(rig: &Rig, n: u64) -> meters::inspect::Inspection {
+    rig.key("space");
+    std::thread::sleep(Duration::from_millis(3_000));
+    rig.key("Return");
+    rig.wait_for("a round of the sevens", |i| i.state().totals.games.jogadas_efectuadas == n && i.state().open_round.is_none())
 }

@@ -389,6 +389,12 @@ impl Drop for Rig {
 
 /// The text the cabinet drew in the frame of screenshot `shot` (written
 /// beside it, `NNN-label.txt`).
+/// Stop a launched cabinet (a power cut: no shutdown of its own).
+pub fn stop(mut cab: Child) {
+    let _ = cab.kill();
+    let _ = cab.wait();
+}
+
 pub fn text_beside(shot: &Path) -> String {
     std::fs::read_to_string(shot.with_extension("txt")).unwrap_or_else(|e| panic!("{}: no text beside it: {e}", shot.display()))
 }
