@@ -65,7 +65,7 @@ fn attack_1_an_award_needs_a_committed_outcome_that_hits() {
     refused(a.award(POOL, EPOCH, 1, MINI, &claim_at(1_000, 1)), "has no stop 1000");
     let other_game = hit(MINI, 1).replace(GAME, "another-game");
     refused(a.award(POOL, EPOCH, 1, MINI, &other_game), "names no game approved");
-    refused(a.award(POOL, EPOCH, 1, MINI, "{\"stops\": [2]"), "names no game approved");
+    refused(a.award(POOL, EPOCH, 1, MINI, "{\"stops\": [2]"), "is not a reel outcome");
     refused(a.award(POOL, EPOCH, 1, MINI, &"x".repeat(5_000)), "at most 4096 characters");
     assert_eq!(op.levels(POOL).unwrap(), before, "a refused claim took something");
 

@@ -33,6 +33,7 @@ use linked_game::hit;
 
 #[path = "linked_attacks.rs"]
 mod linked_attacks;
+mod linked_attacks_round_four;
 mod linked_attacks_two;
 #[path = "linked_commit.rs"]
 mod linked_commit;

@@ -136,6 +136,9 @@ impl ApprovedTrigger {
     }
 }
 
+/// The longest claimed outcome taken, in bytes (the database's bound too).
+const MAX_CLAIM: usize = 4096;
+
 /// A round's committed reel outcome, as a claim carries it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReelClaim {
@@ -200,19 +203,28 @@ impl Controller {
     /// the same answer. Refused (logged) for a round that made no
     /// contribution, or whose outcome does not hit the level.
     pub fn award(&mut self, pool: &str, epoch: &str, round: u64, level: usize, outcome: &str) -> Result<Claimed, LinkError> {
+        // Issue 69, attack 3: one parser for what is judged and what is
+        // stored. The claim is read once, here; what is judged and what the
+        // database checks and keeps is that reading, written out again —
+        // never the cabinet's text (a duplicate key once failed this parse,
+        // skipped the verdict, and PostgreSQL's jsonb kept the last value
+        // and paid it). A claim that does not read is refused and logged.
+        if outcome.len() > MAX_CLAIM {
+            return Err(self.refuse_claim(pool, epoch, round, &format!("a claim carries the round's committed outcome, of at most {MAX_CLAIM} characters")));
+        }
+        let claim = match serde_json::from_str::<ReelClaim>(outcome) {
+            Ok(claim) => claim,
+            Err(e) => return Err(self.refuse_claim(pool, epoch, round, &format!("the claimed outcome is not a reel outcome ({e})"))),
+        };
         // The service's own evaluation of the claim, on the approved
         // paytables (issue 46), before the controller's checks.
-        let verdict = match serde_json::from_str::<ReelClaim>(outcome) {
-            Ok(claim) => {
-                let (games, triggers) = self.approval(pool)?;
-                service_refusal(&games, &triggers, &claim, level)
-            }
-            Err(_) => None,
-        };
+        let (games, triggers) = self.approval(pool)?;
+        let verdict = service_refusal(&games, &triggers, &claim, level);
+        let stored = serde_json::to_string(&claim).map_err(|e| LinkError::Invalid(e.to_string()))?;
         let level = i32::try_from(level).map_err(|_| LinkError::Invalid(format!("level {level} is out of range")))?;
         let row = self.client().query_one(
             "SELECT out_amount, out_refusal, out_pending FROM egm.award($1, $2, $3, $4, $5, $6)",
-            &[&pool, &epoch, &i64_of(round, "round")?, &level, &outcome, &verdict],
+            &[&pool, &epoch, &i64_of(round, "round")?, &level, &stored, &verdict],
         )?;
         match (row.get::<_, Option<i64>>(0), row.get::<_, Option<String>>(1), row.get::<_, Option<bool>>(2)) {
             (_, Some(reason), _) => Err(LinkError::Refused(reason)),

@@ -117,7 +117,7 @@ impl Controller {
     }
 
     /// Log a claim refused before the award's own checks; the refusal.
-    fn refuse_claim(&mut self, pool: &str, epoch: &str, round: u64, reason: &str) -> LinkError {
+    pub(crate) fn refuse_claim(&mut self, pool: &str, epoch: &str, round: u64, reason: &str) -> LinkError {
         let logged = i64_of(round, "round")
             .and_then(|r| Ok(self.client().query_one("SELECT egm.refuse_claim($1, $2, $3, $4)", &[&pool, &epoch, &r, &reason])?.get::<_, String>(0)));
         match logged {

@@ -243,6 +243,13 @@ impl Controller {
         Ok(())
     }
 
+    /// The service: refuse a read of `pool` for a cabinet it is not
+    /// assigned to (issue 69).
+    pub(crate) fn check_assigned(&mut self, pool: &str) -> Result<(), LinkError> {
+        self.client.execute("SELECT egm.check_assigned($1)", &[&pool])?;
+        Ok(())
+    }
+
     /// The service: name the cabinet whose certificate the service
     /// authenticated, for the calls that follow on this connection.
     pub(crate) fn act_for(&mut self, machine: &str) -> Result<(), LinkError> {

@@ -695,6 +695,18 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
     SELECT level, name, current_micro, reset_value, hits FROM levels WHERE pool = p_pool ORDER BY level
 $$;
 
+-- Issue 69: a cabinet reads only the pools an operator assigned to it (an
+-- unassigned pool's levels were readable by any cabinet).
+CREATE OR REPLACE FUNCTION egm.check_assigned(p_pool TEXT) RETURNS VOID
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    me TEXT := caller();
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM machines m WHERE m.machine = me AND p_pool = ANY (m.pools)) THEN
+        RAISE EXCEPTION 'cabinet % is not assigned to pool %', me, left(coalesce(p_pool, ''), 64);
+    END IF;
+END $$;
+
 CREATE OR REPLACE FUNCTION egm.last_awards(p_pool TEXT, p_n BIGINT)
 RETURNS TABLE (out_seq BIGINT, out_machine TEXT, out_round BIGINT, out_level INT, out_amount BIGINT, out_time BIGINT)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
@@ -1210,6 +1222,7 @@ END $$;
 GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.award(TEXT, TEXT, BIGINT, INT, TEXT, TEXT), egm.approval(TEXT),
     egm.return_round(TEXT, TEXT, BIGINT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.levels(TEXT), egm.last_awards(TEXT, BIGINT) TO egm_service, egm_operator;
+GRANT EXECUTE ON FUNCTION egm.check_assigned(TEXT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.caller(), egm.contribute_group(TEXT[], TEXT[], TEXT[], INT[], BIGINT[], TEXT[]),
     egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT, TEXT), egm.commitment(TEXT, TEXT, BIGINT),
     egm.refuse_claim(TEXT, TEXT, BIGINT, TEXT), egm.report_meter(TEXT, TEXT, BIGINT, BIGINT, BIGINT) TO egm_service;

@@ -25,6 +25,12 @@ fn run(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
+/// The project's test PKI (`tools/postgres.sh pki`): the CA, the service's
+/// certificate and key.
+pub fn pki() -> PathBuf {
+    PathBuf::from(run(&["pki"]))
+}
+
 /// `tools/postgres.sh start|stop|kill`: `start` answers the
 /// administrator's address (the server's local socket).
 pub fn postgres(cmd: &str) -> String {
@@ -67,7 +73,7 @@ pub fn another_service_with(db: &str, port: u16, limits: Limits) -> Service {
     let admin = postgres("start");
     let mut c = Controller::connect(&admin.replace("dbname=egm_progressive", &format!("dbname={db}"))).unwrap();
     c.register("egm-service", Role::Service).unwrap();
-    let pki = PathBuf::from(run(&["pki"]));
+    let pki = pki();
     Service::start(ServiceConfig {
         listen: std::net::SocketAddr::from(([127, 0, 0, 1], port)),
         database: url("egm-service", db),

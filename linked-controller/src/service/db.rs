@@ -96,19 +96,34 @@ impl Db {
                 }
             },
         };
-        let answer = c.act_for(machine).and_then(|()| call(&mut c, request));
+        let mut answer = c.act_for(machine).and_then(|()| call(&mut c, request.clone()));
+        // Issue 69: two instances deciding one claim at once — the loser's
+        // insert meets the winner's row, or their transactions conflict.
+        // Every call is idempotent (asked again, the same answer), so it is
+        // asked again, twice at most; a raw database error never reaches a
+        // cabinet.
+        for _ in 0..2 {
+            match &answer {
+                Err(LinkError::Db(e)) if contended(e) => answer = call(&mut c, request.clone()),
+                _ => break,
+            }
+        }
         let (answer, keep) = match answer {
             Ok(a) => (a, true),
             Err(LinkError::Refused(reason)) => (Answer::Refused(prefix(&reason, 500)), true),
             // The controller refused the call (a pool this cabinet does not
-            // play, a malformed argument): said as such.
-            Err(LinkError::Db(e)) if refused(&e) => (Answer::Refused(prefix(&LinkError::Db(e).to_string(), 500)), true),
+            // play, a malformed argument): said in its own words.
+            Err(LinkError::Db(e)) if refused(&e) => (Answer::Refused(prefix(&refusal_of(&e), 500)), true),
             Err(LinkError::Invalid(reason)) => (Answer::Refused(prefix(&reason, 500)), true),
             Err(e) => {
                 tracing::error!("cabinet {machine}: the database did not answer: {}", prefix(&e.to_string(), 300));
                 (Answer::Unavailable("the controller's database did not answer".into()), false)
             }
         };
+        // Issue 69: every refusal in the service's log, with its cabinet.
+        if let Answer::Refused(reason) = &answer {
+            tracing::warn!(cabinet = machine, reason = reason.as_str(), "refused");
+        }
         if keep && let Ok(mut idle) = self.idle.lock() {
             idle.push(c);
         }
@@ -255,7 +270,7 @@ fn commit_group(c: &mut Controller, batch: &[Queued]) -> Result<Vec<Answer>, Gro
 fn single_refusal(c: &mut Controller, item: &Queued) -> Answer {
     match c.contribute_as(Some(&item.machine), &item.pool, &item.epoch, &item.rows) {
         Ok(rows) => Answer::Contributed(rows),
-        Err(LinkError::Db(e)) if refused(&e) => Answer::Refused(prefix(&LinkError::Db(e).to_string(), 500)),
+        Err(LinkError::Db(e)) if refused(&e) => Answer::Refused(prefix(&refusal_of(&e), 500)),
         Err(e) => Answer::Refused(prefix(&e.to_string(), 500)),
     }
 }
@@ -264,6 +279,26 @@ fn single_refusal(c: &mut Controller, item: &Queued) -> Answer {
 /// data, integrity, syntax or access), not about the connection.
 fn refused(e: &postgres::Error) -> bool {
     e.as_db_error().is_some_and(|d| ["P0", "22", "23", "42"].iter().any(|class| d.code().code().starts_with(class)))
+}
+
+/// A call that lost a race with the same call on another connection: a
+/// unique violation (the other's row is there now), a serialization
+/// failure or a deadlock. Asked again, it answers as the winner did.
+fn contended(e: &postgres::Error) -> bool {
+    e.as_db_error().is_some_and(|d| ["23505", "40001", "40P01"].contains(&d.code().code()))
+}
+
+/// A refusal in the controller's own words: the reason a PL/pgSQL check
+/// raised; for any other database error its class alone, never the
+/// database's text (a constraint's name, a value, a statement).
+fn refusal_of(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(d) if d.code().code().starts_with("P0") => format!("progressive controller: {}", d.message()),
+        Some(d) if d.code().code().starts_with("22") => "the controller refused the call: a value is out of range or malformed".into(),
+        Some(d) if d.code().code().starts_with("23") => "the controller refused the call: it contradicts what the controller holds".into(),
+        Some(_) => "the controller refused the call".into(),
+        None => "the controller refused the call".into(),
+    }
 }
 
 fn call(c: &mut Controller, request: Request) -> Result<Answer, LinkError> {
@@ -278,8 +313,15 @@ fn call(c: &mut Controller, request: Request) -> Result<Answer, LinkError> {
             c.report_meter(&pool, &epoch, &meter)?;
             Answer::Recorded
         }
-        Request::Levels { pool } => Answer::Levels(c.levels(&pool)?),
-        Request::LastAwards { pool, n } => Answer::LastAwards(c.last_awards(&pool, i64::from(n.min(100)))?),
+        // Issue 69: only a pool assigned to the cabinet is read for it.
+        Request::Levels { pool } => {
+            c.check_assigned(&pool)?;
+            Answer::Levels(c.levels(&pool)?)
+        }
+        Request::LastAwards { pool, n } => {
+            c.check_assigned(&pool)?;
+            Answer::LastAwards(c.last_awards(&pool, i64::from(n.min(100)))?)
+        }
         Request::Watch => return Err(LinkError::Invalid("a watch is not a call".into())),
     })
 }

@@ -265,6 +265,11 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Serve { database, listen, ca, cert, key, rounds_per_second } => {
+            // Issue 69: the service's log, one JSON object a line on
+            // standard error (every refusal, limit and failure, with its
+            // cabinet), at the level `RUST_LOG` names (info by default).
+            let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+            tracing_subscriber::fmt().json().with_env_filter(filter).with_writer(std::io::stderr).init();
             let service = ServiceConfig { listen, database, ca, cert, key, limits: Limits { rounds_per_second, ..Limits::default() } };
             let service = Service::start(service)?;
             println!("the progressive controller's service listens on {}", service.addr());

@@ -1,0 +1,117 @@
+//! Issue 69 (linked progressives, round four): a hostile cabinet holding a
+//! valid certificate, against the real service and PostgreSQL.
+//!
+//! | attack | test |
+//! |---|---|
+//! | 3 a parser disagreement pays a forged claim | `attack_3_*` |
+//! | a raw database error sent to a cabinet in a two-instance race | `a_race_between_two_instances_gets_one_answer_never_a_database_error` |
+//! | an unassigned pool's levels readable by any cabinet | `a_cabinet_reads_only_its_own_pools` |
+
+use super::linked_attacks::{MINI, assert_refused as refused};
+use super::linked_game::{claim_at, hit};
+use super::{EPOCH, MAX_WAGER, POOL, SERVER, another_service_with, approve, assign, cabinet, cabinet_url_at, controller, pool};
+
+/// Attack 3: on a pool that allows plain claims, a claim whose `stops`
+/// came twice — a blank first, the Mini's stop last — failed the service's
+/// parse, which then skipped its verdict, and PostgreSQL's jsonb kept the
+/// last value and paid it. The claim is read once, by the service: a
+/// duplicate key (at any depth) is refused and logged, nothing is paid,
+/// and what the database keeps of a claim is the service's reading of it.
+#[test]
+fn attack_3_a_claim_is_read_once_and_a_duplicate_key_pays_nothing() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack69_3", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    assign(&mut op, &["A"]);
+    op.allow_plain_claims(POOL, true).unwrap();
+    // Every award waits for the attendant: its outcome is kept to be read.
+    approve(&mut op, 1);
+    let mut a = cabinet("A", &db);
+    // Round 1 only: a later contribution would make it final, and the
+    // claim refused for that, whatever it said.
+    a.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
+    let before = op.levels(POOL).unwrap();
+    let honest = hit(MINI, 100);
+    assert!(honest.starts_with("{\"game\":"), "{honest}");
+    // The blank's stops first, the Mini's last.
+    let forged = honest.replacen('{', "{\"stops\":[500],", 1);
+    let nested = honest.replacen("\"lines\":1", "\"lines\":1,\"lines\":1", 1);
+    let ignored = honest.replacen('{', "{\"paid\":true,", 1);
+    for claim in [&forged, &nested] {
+        refused(a.award(POOL, EPOCH, 1, MINI, claim), "duplicate field");
+    }
+    assert_eq!(op.levels(POOL).unwrap(), before, "a forged claim took something");
+    assert!(op.books(POOL).unwrap().balanced());
+    // A field the service does not read is not stored either: the award is
+    // the honest claim's, kept as the service wrote it.
+    a.contribute(POOL, EPOCH, &[(2, 100)]).unwrap();
+    let mini = op.levels(POOL).unwrap()[MINI].value;
+    let claimed = a.award(POOL, EPOCH, 2, MINI, &ignored).unwrap();
+    assert_eq!((claimed.amount, claimed.pending), (mini, true));
+    let pending = op.pending_awards(POOL).unwrap();
+    assert_eq!(pending.len(), 1);
+    let kept = &pending[0].outcome;
+    assert!(!kept.contains("paid"), "the cabinet's text was stored: {kept}");
+    let read = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap();
+    assert_eq!(read(kept), read(&claim_at(2, 100)));
+}
+
+/// Two service instances asked for the same Mini at the same moment, as a
+/// cabinet's retry after a timeout does: the loser's insert met the
+/// winner's row and the cabinet was sent PostgreSQL's own error
+/// ("duplicate key value violates unique constraint awards_pkey") in 15 of
+/// 50 races. Every call is idempotent: the loser asks again and answers as
+/// the winner did.
+#[test]
+fn a_race_between_two_instances_gets_one_answer_never_a_database_error() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack69_race", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    assign(&mut op, &["A"]);
+    op.allow_plain_claims(POOL, true).unwrap();
+    approve(&mut op, 1_000_000);
+    let limits = linked_controller::service::Limits { claims_per_second: 100_000, ..linked_controller::service::Limits::default() };
+    let (one, two) = (another_service_with(&db, 0, limits.clone()), another_service_with(&db, 0, limits));
+    let connect = |port: u16| linked_controller::CabinetClient::connect(&cabinet_url_at("A", port)).unwrap();
+    let mut a = cabinet("A", &db);
+    const RACES: u64 = 30;
+    for round in 1..=RACES {
+        a.contribute(POOL, EPOCH, &[(round, 100)]).unwrap();
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let answers: Vec<_> = [one.addr().port(), two.addr().port()]
+            .into_iter()
+            .map(|port| {
+                let (start, mut c) = (start.clone(), connect(port));
+                std::thread::spawn(move || {
+                    start.wait();
+                    c.award(POOL, EPOCH, round, MINI, &hit(MINI, 100)).map_err(|e| e.to_string())
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| t.join().unwrap())
+            .collect();
+        for answer in &answers {
+            assert!(answer.is_ok(), "race {round}: {answer:?}");
+        }
+        assert_eq!(answers[0], answers[1], "race {round}: two answers to one claim");
+    }
+    let awards = op.last_awards(POOL, 100).unwrap();
+    assert_eq!(awards.len() as u64, RACES, "one award a race");
+    assert!(op.books(POOL).unwrap().balanced());
+}
+
+/// A cabinet read the levels and the last awards of any pool through the
+/// service, its own or not.
+#[test]
+fn a_cabinet_reads_only_its_own_pools() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack69_read", &["A", "B"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    assign(&mut op, &["A"]);
+    let mut a = cabinet("A", &db);
+    let mut b = cabinet("B", &db);
+    assert_eq!(a.levels(POOL).unwrap().len(), pool().levels.len());
+    refused(b.levels(POOL), "not assigned to pool");
+    refused(b.last_awards(POOL, 10), "not assigned to pool");
+}
