@@ -216,11 +216,17 @@ impl Controller {
             Ok(claim) => claim,
             Err(e) => return Err(self.refuse_claim(pool, epoch, round, &format!("the claimed outcome is not a reel outcome ({e})"))),
         };
+        self.award_claim(pool, epoch, round, level, &claim)
+    }
+
+    /// [`Self::award`] for a claim already read: the cabinet's, parsed once,
+    /// or the service's own (a revealed round drawn again).
+    pub(crate) fn award_claim(&mut self, pool: &str, epoch: &str, round: u64, level: usize, claim: &ReelClaim) -> Result<Claimed, LinkError> {
         // The service's own evaluation of the claim, on the approved
         // paytables (issue 46), before the controller's checks.
         let (games, triggers) = self.approval(pool)?;
-        let verdict = service_refusal(&games, &triggers, &claim, level);
-        let stored = serde_json::to_string(&claim).map_err(|e| LinkError::Invalid(e.to_string()))?;
+        let verdict = service_refusal(&games, &triggers, claim, level);
+        let stored = serde_json::to_string(claim).map_err(|e| LinkError::Invalid(e.to_string()))?;
         let level = i32::try_from(level).map_err(|_| LinkError::Invalid(format!("level {level} is out of range")))?;
         let row = self.client().query_one(
             "SELECT out_amount, out_refusal, out_pending FROM egm.award($1, $2, $3, $4, $5, $6)",

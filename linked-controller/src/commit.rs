@@ -112,8 +112,7 @@ impl Controller {
         };
         let claim =
             ReelClaim { game: bet.game, stops: drawn.base.stops, lines: bet.lines, credits_per_line: bet.credits_per_line, denom: bet.denom, hold: drawn.hold };
-        let claim = serde_json::to_string(&claim).map_err(|e| LinkError::Invalid(e.to_string()))?;
-        self.award(pool, epoch, round, level, &claim)
+        self.award_claim(pool, epoch, round, level, &claim)
     }
 
     /// Log a claim refused before the award's own checks; the refusal.
