@@ -2,9 +2,15 @@
 //! is advanced, and what a boot does with the counter and the head.
 //!
 //! **Protocol** (`Machine::anchor`): commit the event's records durably with
-//! the head bound to the counter's next value and marked pending; advance
-//! the counter; read it back and check it; commit an [`Entry::Anchored`]
-//! record with the head no longer pending. Only then does money leave (a
+//! the head bound, pending, to the anchor's next mark (the count plus one
+//! and the next link of the chain, derived from the mark before and the
+//! records just committed); write it into the key store's anchor where it
+//! still reads the mark before; read it back and check it; commit an
+//! [`Entry::Anchored`] record with the head no longer pending. A boot
+//! finishes a pending advance only where the anchor reads exactly the mark
+//! before, and confirms one only where it reads exactly its own link
+//! (issue 68, attack 1: a count alone was confirmed by any history that
+//! reached it). Only then does money leave (a
 //! ticket is printed after `cash_out` returns; an unprinted one is printed
 //! again at boot with the same validation number, which redeems once).
 //!
@@ -26,7 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::keystore::KeyStore;
+use crate::keystore::{AnchorMark, KeyStore};
 use crate::money::Cents;
 use crate::store::{Anchor, IntegrityError, Pending, Store, StoreError};
 
@@ -109,28 +115,28 @@ pub struct PowerUpWindow {
     pub at_power_up: WindowMeters,
 }
 
-/// What a boot does about the anchor, from the head, the counter and
-/// whether the database is a new machine's.
+/// What a boot does about the anchor, from the head, the key store's
+/// anchor and whether the database is a new machine's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum AtBoot {
-    /// The head and the counter agree.
+    /// The head and the anchor agree.
     Continue,
-    /// A new machine: provision it (write the counter the first time).
+    /// A new machine: provision it (write the anchor the first time).
     Provision,
-    /// The previous run committed the pending head but not the increment:
-    /// make it (the counter must read `to` afterwards).
-    Advance { to: u64 },
-    /// The previous run made the increment but did not record it: the
-    /// counter stands at `value`; record it.
-    Confirm { value: u64 },
-    /// A new machine's first increment was interrupted before it was made.
+    /// The previous run committed the pending head but did not write the
+    /// anchor, which still reads the mark the head advances from: write it.
+    Advance,
+    /// The previous run wrote the anchor for this very head but did not
+    /// record it: record it.
+    Confirm,
+    /// A new machine's first write was interrupted before it was made.
     FinishGenesis,
 }
 
 /// Critical memory (already replayed) against the rest of the cabinet, as
 /// boot, the RAM clear and `egm-lab verify` all check it (issue 34): the
-/// NVRAM mirror, the head's anchor against the key store's counter, and the
-/// counter's binding. Returns what the boot does about the anchor.
+/// NVRAM mirror, the head's anchor against the key store's, and the
+/// anchor's binding. Returns what the boot does about the anchor.
 pub(crate) fn verify(store: &Store, keys: &mut dyn KeyStore) -> Result<AtBoot, StoreError> {
     store.check_nvram()?;
     let at_boot = at_boot(store.is_virgin()?, store.anchor(), keys.counter()?)?;
@@ -138,27 +144,43 @@ pub(crate) fn verify(store: &Store, keys: &mut dyn KeyStore) -> Result<AtBoot, S
     Ok(at_boot)
 }
 
-pub(crate) fn at_boot(virgin: bool, head: Anchor, counter: Option<u64>) -> Result<AtBoot, IntegrityError> {
-    let ahead =
-        |counter: Option<u64>| IntegrityError::AheadOfCounter { head: head.value, counter: counter.map_or_else(|| "never written".into(), |c| c.to_string()) };
+/// The decision, from the head's anchor and what the key store's anchor
+/// reads (`None`: never written). A pending head is confirmed only where
+/// the anchor holds the very link it was bound to, and its write made
+/// only where the anchor still reads the link it was derived from (issue
+/// 68, attack 1): of two copies forked from one state, each pending its
+/// own advance, one at most is ever confirmed.
+pub(crate) fn at_boot(virgin: bool, head: Anchor, anchor: Option<AnchorMark>) -> Result<AtBoot, IntegrityError> {
+    let ahead = |anchor: Option<AnchorMark>| IntegrityError::AheadOfCounter { head: head.value, counter: crate::keystore::describe(anchor) };
     if virgin {
-        return match counter {
+        return match anchor {
             None => Ok(AtBoot::Provision),
-            Some(c) => Err(IntegrityError::Wiped { counter: c }),
+            Some(a) => Err(IntegrityError::Wiped { counter: a.value }),
         };
     }
-    match (head.pending, counter) {
-        (Pending::Genesis, None) => Ok(AtBoot::FinishGenesis),
-        // Issue 47, hole 5: never confirmed at whatever the counter reads
-        // (a copy from provisioning, restored at any later value, booted as
-        // a new machine with every meter gone).
-        (Pending::Genesis, Some(c)) => Err(IntegrityError::GenesisUnconfirmed { counter: c }),
-        (_, None) => Err(ahead(None)),
-        (Pending::None, Some(c)) if head.value == c => Ok(AtBoot::Continue),
-        (Pending::Advance, Some(c)) if c.checked_add(1) == Some(head.value) => Ok(AtBoot::Advance { to: head.value }),
-        (Pending::Advance, Some(c)) if head.value == c => Ok(AtBoot::Confirm { value: c }),
-        (_, Some(c)) if head.value < c => Err(IntegrityError::RolledBack { head: head.value, counter: c }),
-        (_, c) => Err(ahead(c)),
+    let Some(a) = anchor else {
+        return match head.pending {
+            Pending::Genesis => Ok(AtBoot::FinishGenesis),
+            Pending::None | Pending::Advance => Err(ahead(None)),
+        };
+    };
+    if a == head.mark() {
+        return Ok(if head.pending == Pending::None { AtBoot::Continue } else { AtBoot::Confirm });
+    }
+    match head.pending {
+        Pending::Advance if head.before() == Some(a) => Ok(AtBoot::Advance),
+        // Issue 47, hole 5: never confirmed by a write made for another
+        // (a copy from provisioning, restored at any later mark, booted
+        // as a new machine with every meter gone).
+        Pending::Genesis => Err(IntegrityError::GenesisUnconfirmed { counter: a.value }),
+        _ if head.value < a.value => Err(IntegrityError::RolledBack { head: head.value, counter: a.value }),
+        // The same count, or the count the head advances from, reached by
+        // another history.
+        Pending::None if head.value == a.value => Err(IntegrityError::Forked { head: head.value, counter: a.value }),
+        Pending::Advance if head.value == a.value || head.value.checked_sub(1) == Some(a.value) => {
+            Err(IntegrityError::Forked { head: head.value, counter: a.value })
+        }
+        _ => Err(ahead(Some(a))),
     }
 }
 
@@ -166,29 +188,45 @@ pub(crate) fn at_boot(virgin: bool, head: Anchor, counter: Option<u64>) -> Resul
 mod tests {
     use super::*;
 
-    const fn head(value: u64, pending: Pending) -> Anchor {
-        Anchor { value, pending }
+    fn chain(n: u8) -> [u8; 32] {
+        [n; 32]
+    }
+
+    const fn mark(value: u64, chain: [u8; 32]) -> AnchorMark {
+        AnchorMark { value, chain }
+    }
+
+    /// A head at `value`, its link `chain`, advancing from `previous`.
+    fn head(value: u64, pending: Pending, link: u8, previous: u8) -> Anchor {
+        Anchor { value, pending, chain: chain(link), previous: chain(previous) }
     }
 
     #[test]
-    fn every_head_and_counter_pair_has_one_named_outcome() {
+    fn every_head_and_anchor_pair_has_one_named_outcome() {
         // A new machine.
-        assert_eq!(at_boot(true, head(0, Pending::None), None), Ok(AtBoot::Provision));
-        assert_eq!(at_boot(true, head(0, Pending::None), Some(7)), Err(IntegrityError::Wiped { counter: 7 }));
-        // Genesis interrupted before or after its increment.
-        assert_eq!(at_boot(false, head(0, Pending::Genesis), None), Ok(AtBoot::FinishGenesis));
-        assert_eq!(at_boot(false, head(0, Pending::Genesis), Some(40)), Err(IntegrityError::GenesisUnconfirmed { counter: 40 }));
+        assert_eq!(at_boot(true, head(0, Pending::None, 0, 0), None), Ok(AtBoot::Provision));
+        assert_eq!(at_boot(true, head(0, Pending::None, 0, 0), Some(mark(7, chain(7)))), Err(IntegrityError::Wiped { counter: 7 }));
+        // Genesis interrupted before or after its write; another's write.
+        assert_eq!(at_boot(false, head(1, Pending::Genesis, 1, 0), None), Ok(AtBoot::FinishGenesis));
+        assert_eq!(at_boot(false, head(1, Pending::Genesis, 1, 0), Some(mark(1, chain(1)))), Ok(AtBoot::Confirm));
+        assert_eq!(at_boot(false, head(1, Pending::Genesis, 1, 0), Some(mark(1, chain(9)))), Err(IntegrityError::GenesisUnconfirmed { counter: 1 }));
+        assert_eq!(at_boot(false, head(1, Pending::Genesis, 1, 0), Some(mark(40, chain(9)))), Err(IntegrityError::GenesisUnconfirmed { counter: 40 }));
         // In step.
-        assert_eq!(at_boot(false, head(41, Pending::None), Some(41)), Ok(AtBoot::Continue));
-        // Cut between the pending commit and the increment, and after it.
-        assert_eq!(at_boot(false, head(42, Pending::Advance), Some(41)), Ok(AtBoot::Advance { to: 42 }));
-        assert_eq!(at_boot(false, head(42, Pending::Advance), Some(42)), Ok(AtBoot::Confirm { value: 42 }));
+        assert_eq!(at_boot(false, head(41, Pending::None, 41, 0), Some(mark(41, chain(41)))), Ok(AtBoot::Continue));
+        // Cut between the pending commit and the write, and after it.
+        assert_eq!(at_boot(false, head(42, Pending::Advance, 42, 41), Some(mark(41, chain(41)))), Ok(AtBoot::Advance));
+        assert_eq!(at_boot(false, head(42, Pending::Advance, 42, 41), Some(mark(42, chain(42)))), Ok(AtBoot::Confirm));
+        // Issue 68, attack 1: the same counts reached by another branch.
+        assert_eq!(at_boot(false, head(42, Pending::Advance, 42, 41), Some(mark(42, chain(99)))), Err(IntegrityError::Forked { head: 42, counter: 42 }));
+        assert_eq!(at_boot(false, head(42, Pending::Advance, 42, 41), Some(mark(41, chain(99)))), Err(IntegrityError::Forked { head: 42, counter: 41 }));
+        assert_eq!(at_boot(false, head(41, Pending::None, 41, 0), Some(mark(41, chain(99)))), Err(IntegrityError::Forked { head: 41, counter: 41 }));
         // Rolled back: an older copy, pending or not.
-        assert_eq!(at_boot(false, head(40, Pending::None), Some(41)), Err(IntegrityError::RolledBack { head: 40, counter: 41 }));
-        assert_eq!(at_boot(false, head(41, Pending::Advance), Some(44)), Err(IntegrityError::RolledBack { head: 41, counter: 44 }));
-        // Ahead of the counter: another machine's file, or a reset store.
-        assert!(matches!(at_boot(false, head(45, Pending::None), Some(41)), Err(IntegrityError::AheadOfCounter { head: 45, .. })));
-        assert!(matches!(at_boot(false, head(45, Pending::Advance), Some(41)), Err(IntegrityError::AheadOfCounter { head: 45, .. })));
-        assert!(matches!(at_boot(false, head(3, Pending::None), None), Err(IntegrityError::AheadOfCounter { head: 3, .. })));
+        assert_eq!(at_boot(false, head(40, Pending::None, 40, 0), Some(mark(41, chain(41)))), Err(IntegrityError::RolledBack { head: 40, counter: 41 }));
+        assert_eq!(at_boot(false, head(41, Pending::Advance, 41, 40), Some(mark(44, chain(44)))), Err(IntegrityError::RolledBack { head: 41, counter: 44 }));
+        // Ahead of the anchor: another machine's file, or a reset store.
+        assert!(matches!(at_boot(false, head(45, Pending::None, 45, 0), Some(mark(41, chain(41)))), Err(IntegrityError::AheadOfCounter { head: 45, .. })));
+        assert!(matches!(at_boot(false, head(45, Pending::Advance, 45, 44), Some(mark(41, chain(41)))), Err(IntegrityError::AheadOfCounter { head: 45, .. })));
+        assert!(matches!(at_boot(false, head(3, Pending::None, 3, 0), None), Err(IntegrityError::AheadOfCounter { head: 3, .. })));
+        assert!(matches!(at_boot(false, head(3, Pending::Advance, 3, 2), None), Err(IntegrityError::AheadOfCounter { head: 3, .. })));
     }
 }

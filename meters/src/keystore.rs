@@ -10,9 +10,12 @@
 //!   the result is held in this process's memory only, never on disk. The
 //!   per-round MACs stay in software (microseconds); the TPM is asked once
 //!   per boot.
-//! * **the anchor**: a monotonic NV counter the journal's head is bound to.
-//!   A copy of the database restored from before the last anchor names an
-//!   older value than the counter and is refused (see `anchor`).
+//! * **the anchor**: an NV index the journal's head is bound to, holding
+//!   how many anchor events there have been and the chain digest of the
+//!   records each one anchored ([`AnchorMark`]; issue 68, attack 1). A copy
+//!   of the database restored from before the last anchor names an older
+//!   mark and is refused, and so is a copy from another branch of history
+//!   that reached the same count (see `anchor`).
 //!
 //! [`file`] is a stand-in that keeps both in files beside the database: for
 //! development and labs only. The boot report says so, and production mode
@@ -66,8 +69,12 @@ pub enum KeyStoreError {
     Unreachable { tcti: String, detail: String },
     #[error("key store file {path}: {detail}")]
     File { path: String, detail: String },
-    #[error("the anchor counter read back {read} after an increment from {before}")]
-    ReadBack { before: u64, read: u64 },
+    #[error("the anchor read back {read} after it was written {written}")]
+    ReadBack { written: String, read: String },
+    /// The anchor does not read what the write was made for: another
+    /// branch of history moved it (issue 68, attack 1).
+    #[error("the anchor reads {read}, not {expected} that this advance was made from: nothing was written")]
+    Moved { expected: String, read: String },
     /// The element holds no machine key (a TPM cleared or replaced, or
     /// never provisioned): the only case a key-lost clear is for.
     #[error("{detail}")]
@@ -82,6 +89,57 @@ pub enum KeyStoreError {
     Unmeasured { tcti: String, pcrs: Vec<u8> },
     #[error("the TPM ({tcti}) is in dictionary-attack lockout after too many wrong PINs: it accepts none until its recovery time has passed")]
     LockedOut { tcti: String },
+}
+
+/// What the anchor's NV index holds (issue 68, attack 1): the number of
+/// anchor events since the index was first written, and the chain digest
+/// of the records they anchored, each `H(previous mark ‖ the record it
+/// anchors)` ([`crate::store`] derives it under the machine key). A count
+/// alone could not say which history advanced it: two copies forked from
+/// one state, each cut between its pending record and the write, once
+/// confirmed one ticket each at the same count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AnchorMark {
+    pub(crate) value: u64,
+    pub(crate) chain: [u8; 32],
+}
+
+impl AnchorMark {
+    /// The index's 40 bytes: the value big-endian, then the chain.
+    pub(crate) const LEN: usize = 40;
+
+    pub(crate) fn to_bytes(self) -> [u8; Self::LEN] {
+        let mut out = [0u8; Self::LEN];
+        out[..8].copy_from_slice(&self.value.to_be_bytes());
+        out[8..].copy_from_slice(&self.chain);
+        out
+    }
+
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<AnchorMark> {
+        if bytes.len() != Self::LEN {
+            return None;
+        }
+        let mut value = [0u8; 8];
+        value.copy_from_slice(&bytes[..8]);
+        let mut chain = [0u8; 32];
+        chain.copy_from_slice(&bytes[8..]);
+        Some(AnchorMark { value: u64::from_be_bytes(value), chain })
+    }
+}
+
+impl std::fmt::Display for AnchorMark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (chain ", self.value)?;
+        for b in &self.chain[..4] {
+            write!(f, "{b:02x}")?;
+        }
+        write!(f, "…)")
+    }
+}
+
+/// What the anchor reads, as an error says it.
+pub(crate) fn describe(mark: Option<AnchorMark>) -> String {
+    mark.map_or_else(|| "never written".into(), |m| m.to_string())
 }
 
 /// The secrets provisioning sets in the TPM, derived from the operator's
@@ -118,13 +176,15 @@ pub(crate) trait KeyStore: Send {
     /// none (the file stand-in's; a TPM's key is the chip's own).
     fn make_secret_if_missing(&mut self) -> Result<(), KeyStoreError>;
 
-    /// The anchor counter, or `None` while it has never been written (a
+    /// The anchor's mark, or `None` while it has never been written (a
     /// machine that was never provisioned).
-    fn counter(&mut self) -> Result<Option<u64>, KeyStoreError>;
+    fn counter(&mut self) -> Result<Option<AnchorMark>, KeyStoreError>;
 
-    /// Advance the counter by one (defining it first if needed) and read it
-    /// back. One NV write: callers keep to the anchor events.
-    fn increment(&mut self) -> Result<u64, KeyStoreError>;
+    /// Write `to` where the anchor reads `from` now (`None`: never
+    /// written), and read it back; an anchor that reads anything else is
+    /// refused unwritten ([`KeyStoreError::Moved`]). One NV write: callers
+    /// keep to the anchor events.
+    fn advance(&mut self, from: Option<AnchorMark>, to: AnchorMark) -> Result<AnchorMark, KeyStoreError>;
 
     /// The counter's TPM name (the digest of its NV public area: index,
     /// attributes, policy), which critical memory is bound to at

@@ -40,7 +40,7 @@ use crate::meters::Door;
 use crate::money::Cents;
 use crate::rng::{CoreRng, RngError, SeedSource};
 use crate::state::{AuditFailure, CriticalState, OpenRound};
-use crate::store::{Anchor, IntegrityError, RamClearRecord, Record, Store, StoreError};
+use crate::store::{Anchor, AnchorStep, IntegrityError, RamClearRecord, Record, Store, StoreError};
 use crate::ticket::Ticket;
 
 /// How the live generator is seeded.
@@ -484,12 +484,12 @@ impl Machine {
     /// refused entry changes nothing: the state is folded again from the
     /// journal, which never saw it.
     fn commit(&mut self, entries: Vec<Entry>) -> Result<(), CoreError> {
-        self.commit_anchored(entries, None)
+        self.commit_anchored(entries, AnchorStep::Keep).map(|_| ())
     }
 
-    /// [`Machine::commit`], binding the head to `anchor` when given (the
-    /// anchor protocol's steps).
-    fn commit_anchored(&mut self, entries: Vec<Entry>, anchor: Option<Anchor>) -> Result<(), CoreError> {
+    /// [`Machine::commit`], taking the head's anchor one `step` (the
+    /// anchor protocol's steps): returns the anchor the head is bound to.
+    fn commit_anchored(&mut self, entries: Vec<Entry>, step: AnchorStep) -> Result<Anchor, CoreError> {
         if let Some(f) = &self.fault {
             return Err(CoreError::CriticalMemory(f.clone()));
         }
@@ -507,20 +507,22 @@ impl Machine {
             self.commit(vec![Entry::TiltSet { tilt: Tilt::ExcessiveMeterIncrement, detail: why.clone() }])?;
             return Err(CoreError::ExcessiveIncrement(why));
         }
-        let anchor = anchor.unwrap_or_else(|| self.store.anchor());
-        if let Err(e) = self.store.append_anchored(&entries, anchor) {
-            // The state is ahead of the journal: nothing more until a restart
-            // folds the journal again.
-            let msg = e.to_string();
-            self.fault = Some(msg.clone());
-            return Err(CoreError::CriticalMemory(msg));
-        }
+        let anchor = match self.store.append_anchored(&entries, step) {
+            Ok(a) => a,
+            Err(e) => {
+                // The state is ahead of the journal: nothing more until a
+                // restart folds the journal again.
+                let msg = e.to_string();
+                self.fault = Some(msg.clone());
+                return Err(CoreError::CriticalMemory(msg));
+            }
+        };
         let rollovers: Vec<Entry> =
             self.state.unlogged_rollovers(self.config.meter_digits).into_iter().map(|(meter, count)| Entry::MeterRollover { meter, count }).collect();
         if !rollovers.is_empty() {
             self.commit(rollovers)?;
         }
-        Ok(())
+        Ok(anchor)
     }
 
     /// The open round and its stakes so far.

@@ -9,18 +9,26 @@
 //! * The key comes from the cabinet's key store ([`crate::keystore`]): a
 //!   TPM derives it and it is held in memory only (a file stand-in exists
 //!   for development and labs). Without it no MAC can be forged.
-//! * The head also names the **anchor**: the value of the key store's
-//!   monotonic counter this journal is bound to, and whether an advance of
-//!   it is pending (the anchor protocol is the machine's, see
-//!   `Machine::anchor`). A copy of the file restored from before the last
-//!   anchor names an older value than the counter, and is refused.
+//! * The head also names the **anchor**: the mark (count and chain digest)
+//!   the key store's anchor holds for this journal, and whether an advance
+//!   of it is pending (the anchor protocol is the machine's, see
+//!   `Machine::anchor`). Each link of the chain is derived here, under the
+//!   machine key, from the mark before it and the journal's end it anchors
+//!   ([`link`]; issue 68, attack 1): a copy of the file restored from
+//!   before the last anchor names an older mark and is refused, and a copy
+//!   from another branch of history names a chain the key store never
+//!   held.
 //! * A RAM clear ([`Store::ram_clear`]) keeps its own chained record in
 //!   `ram_clears`, with the meters before it, and archives the cleared
 //!   journal: the record of the clear survives the clear (D-32).
 
 mod copies;
+mod head;
 pub(crate) mod key_lost;
 mod nvram;
+
+pub(crate) use head::{Anchor, AnchorStep, Pending};
+use head::{Head, UNANCHORED, check_head_row, head_row, head_tag, pending_after, write_head};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -29,7 +37,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::credential::{CredentialRecord, OperatorCredential};
 use crate::journal::Entry;
-use crate::keystore::{KeyStore, KeyStoreError};
+use crate::keystore::{AnchorMark, KeyStore, KeyStoreError};
 use crate::mac::{mac_of, same};
 
 /// What the key store derives the journal key from.
@@ -63,6 +71,8 @@ CREATE TABLE IF NOT EXISTS head (
     mac   BLOB    NOT NULL,
     anchor  INTEGER NOT NULL,
     pending INTEGER NOT NULL,
+    chain    BLOB NOT NULL,
+    previous BLOB NOT NULL,
     tag   BLOB    NOT NULL
 );
 CREATE TABLE IF NOT EXISTS ram_clears (
@@ -143,21 +153,27 @@ pub enum IntegrityError {
     #[error("the machine key is missing while critical memory holds records: {0}")]
     KeyMissing(String),
     #[error(
-        "critical memory was rolled back: its head is bound to anchor {head}, the key store's counter stands at {counter} (a copy restored from before the last anchor); a RAM clear with the logic door open records the tampering and starts anew (`egm-lab ram-clear`)"
+        "critical memory was rolled back: its head is bound to anchor {head}, the key store's anchor stands at {counter} (a copy restored from before the last anchor); a RAM clear with the logic door open records the tampering and starts anew (`egm-lab ram-clear`)"
     )]
     RolledBack { head: u64, counter: u64 },
-    #[error("critical memory names anchor {head}, ahead of the key store's counter {counter}: a database from another machine, or a reset key store")]
+    #[error("critical memory names anchor {head}, ahead of the key store's anchor {counter}: a database from another machine, or a reset key store")]
     AheadOfCounter { head: u64, counter: String },
-    #[error("critical memory is empty but the key store's anchor counter stands at {counter}: the database was deleted, emptied or replaced")]
+    #[error("critical memory is empty but the key store's anchor stands at {counter}: the database was deleted, emptied or replaced")]
     Wiped { counter: u64 },
-    /// Issue 47, hole 5: a head still pending its genesis names no counter
-    /// value (a new counter's first value is the TPM's to choose), so it
-    /// cannot be confirmed at whatever value the counter stands at.
+    /// Issue 68, attack 1: the head and the key store's anchor agree on
+    /// the count (or the head pends the next one) but not on the history:
+    /// the anchor was moved for another branch of critical memory.
     #[error(
-        "critical memory's first anchor is still pending while the key store's counter stands at {counter}: a copy taken while the machine was being provisioned (or a provisioning cut short after the counter was written); a RAM clear with the logic door open records it and starts anew (`egm-lab ram-clear`)"
+        "critical memory names anchor {head}, but the key store's anchor stands at {counter} by another history: a copy of critical memory from a branch that was restored beside another (each advance is confirmed only by the write made for it); a RAM clear with the logic door open records the tampering and starts anew (`egm-lab ram-clear`)"
+    )]
+    Forked { head: u64, counter: u64 },
+    /// Issue 47, hole 5: a head still pending its genesis is confirmed
+    /// only by the anchor's first write made for it.
+    #[error(
+        "critical memory's first anchor is still pending while the key store's anchor stands at {counter}: a copy taken while the machine was being provisioned (or a provisioning cut short after the counter was written); a RAM clear with the logic door open records it and starts anew (`egm-lab ram-clear`)"
     )]
     GenesisUnconfirmed { counter: u64 },
-    #[error("critical memory was written by an older version (its head has no anchor): {0}")]
+    #[error("critical memory was written by an older version (its head has no anchor, or no anchor chain): {0}")]
     OldFormat(String),
     #[error("NVRAM mirror: {0}; a RAM clear with the logic door open records the tampering and starts anew (`egm-lab ram-clear`)")]
     Nvram(String),
@@ -188,57 +204,6 @@ pub enum StoreError {
     #[error("key store: {0}")]
     KeyStore(#[from] KeyStoreError),
 }
-
-/// Where the head stands in the anchor protocol.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Pending {
-    /// The counter stands at the head's anchor.
-    None,
-    /// The head is bound to the anchor value the counter is being advanced
-    /// to: the counter stands one below it until the increment is made.
-    Advance,
-    /// A new machine's first records: the counter is being written for the
-    /// first time (its first value is the TPM's, not known before).
-    Genesis,
-}
-
-impl Pending {
-    fn code(self) -> i64 {
-        match self {
-            Pending::None => 0,
-            Pending::Advance => 1,
-            Pending::Genesis => 2,
-        }
-    }
-
-    fn from_code(c: i64) -> Option<Pending> {
-        match c {
-            0 => Some(Pending::None),
-            1 => Some(Pending::Advance),
-            2 => Some(Pending::Genesis),
-            _ => None,
-        }
-    }
-}
-
-/// The anchor the head is bound to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Anchor {
-    pub(crate) value: u64,
-    pub(crate) pending: Pending,
-}
-
-/// The journal's end: the last record's sequence number and MAC, and the
-/// anchor the journal is bound to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Head {
-    epoch: u64,
-    seq: u64,
-    mac: [u8; 32],
-    anchor: Anchor,
-}
-
-const UNANCHORED: Anchor = Anchor { value: 0, pending: Pending::None };
 
 pub(crate) struct Store {
     conn: Connection,
@@ -303,10 +268,6 @@ fn credential_mac(key: &[u8; 32], r: &CredentialRecord) -> [u8; 32] {
 
 fn binding_mac(key: &[u8; 32], name: &[u8]) -> [u8; 32] {
     mac_of(key, &[b"egm counter binding v1", name])
-}
-
-fn head_tag(key: &[u8; 32], h: &Head) -> [u8; 32] {
-    mac_of(key, &[b"egm head v2", &h.epoch.to_le_bytes(), &h.seq.to_le_bytes(), &h.mac, &h.anchor.value.to_le_bytes(), &h.anchor.pending.code().to_le_bytes()])
 }
 
 impl Store {
@@ -401,16 +362,17 @@ impl Store {
         Ok(())
     }
 
-    /// Append entries and bind the head to `anchor`, in one durable
-    /// transaction, all or none (C-23). The anchor protocol's steps change
-    /// the anchor; with no entries, only the head is rewritten.
-    pub(crate) fn append_anchored(&mut self, entries: &[Entry], anchor: Anchor) -> Result<(), StoreError> {
+    /// Append entries and take the head's anchor one `step`, in one
+    /// durable transaction, all or none (C-23): returns the anchor the head
+    /// is bound to afterwards. With no entries, only the head is
+    /// rewritten.
+    pub(crate) fn append_anchored(&mut self, entries: &[Entry], step: AnchorStep) -> Result<Anchor, StoreError> {
         // Only the process holding the writer's lock appends.
         if self.lock.is_none() {
             return Err(StoreError::Busy("this handle (read-only or released)".into()));
         }
         let at = now_utc();
-        let mut head = Head { anchor, ..self.head };
+        let mut head = self.head;
         let mut rows = Vec::with_capacity(entries.len());
         for e in entries {
             let body = crate::wire::encode(e)?;
@@ -420,6 +382,18 @@ impl Store {
             rows.push((seq as i64, e.kind(), round.map(|r| r as i64), body, mac));
             head = Head { seq, mac, ..head };
         }
+        let current = self.head.anchor;
+        head.anchor = match step {
+            AnchorStep::Keep => current,
+            AnchorStep::Begin if current.pending == Pending::None => pending_after(&self.key, Some(current.mark()), head.epoch, head.seq, &head.mac)?,
+            AnchorStep::Genesis => pending_after(&self.key, None, head.epoch, head.seq, &head.mac)?,
+            AnchorStep::Confirmed(mark) if current.pending != Pending::None && mark == current.mark() => {
+                Anchor { pending: Pending::None, previous: [0; 32], ..current }
+            }
+            AnchorStep::Begin | AnchorStep::Confirmed(_) => {
+                return Err(IntegrityError::Head { detail: format!("the anchor step {step:?} does not follow the head's anchor {}", current.value) }.into());
+            }
+        };
         let key = self.key;
         self.each_copy(|conn| {
             let tx = conn.transaction()?;
@@ -434,7 +408,8 @@ impl Store {
             Ok(())
         })?;
         self.head = head;
-        self.mirror_head()
+        self.mirror_head()?;
+        Ok(head.anchor)
     }
 
     /// Write the head into the NVRAM mirror, when there is one.
@@ -572,9 +547,12 @@ impl Store {
     }
 
     /// Clear critical memory (D-32): record the clear in its own chain with
-    /// the meters before it, archive the journal, and start a new epoch. The
-    /// caller has authenticated the operator.
-    pub(crate) fn ram_clear(&mut self, operator: &str, reason: &str, meters_before: &str, anchor: Anchor) -> Result<u64, StoreError> {
+    /// the meters before it, archive the journal, and start a new epoch,
+    /// its head pending the link after `from` (what the key store's anchor
+    /// reads now; `None`: never written) for the clear's record. The caller
+    /// has authenticated the operator. Returns the epoch and the pending
+    /// anchor.
+    pub(crate) fn ram_clear(&mut self, operator: &str, reason: &str, meters_before: &str, from: Option<AnchorMark>) -> Result<(u64, Anchor), StoreError> {
         // A clear is the cure for a broken journal, but never for a broken
         // record of earlier clears: those must stay verifiable.
         let prev = verify_clears(&self.conn, &self.key)?;
@@ -582,6 +560,7 @@ impl Store {
         let rec = RamClearRecord { n, at_utc: now_utc(), operator: operator.into(), reason: reason.into(), meters_before: meters_before.into() };
         let mac = clear_mac(&self.key, &rec, &prev);
         // The new epoch's head: no record yet, bound to the clear's anchor.
+        let anchor = pending_after(&self.key, from, n, 0, &mac)?;
         let head = Head { epoch: n, seq: 0, mac: [0; 32], anchor };
         let key = self.key;
         self.each_copy(|conn| {
@@ -598,7 +577,7 @@ impl Store {
         })?;
         self.head = head;
         self.mirror_head()?;
-        Ok(n)
+        Ok((n, anchor))
     }
 
     /// The TPM name of the anchor counter critical memory is bound to,
@@ -738,20 +717,6 @@ fn walk(conn: &Connection, key: &[u8; 32], mut visit: impl FnMut(&Record) -> Res
     Ok(prev)
 }
 
-/// The head row as stored, with its tag, not verified; an anchor state no
-/// build writes is an integrity error.
-fn head_row(conn: &Connection) -> Result<Option<(Head, Vec<u8>)>, StoreError> {
-    type Row = (i64, i64, Vec<u8>, i64, i64, Vec<u8>);
-    let row: Option<Row> = conn
-        .query_row("SELECT epoch, seq, mac, anchor, pending, tag FROM head WHERE id = 1", [], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
-        })
-        .optional()?;
-    let Some((epoch, seq, mac, anchor, pending, tag)) = row else { return Ok(None) };
-    let pending = Pending::from_code(pending).ok_or_else(|| IntegrityError::Head { detail: format!("unknown anchor state {pending}") })?;
-    Ok(Some((Head { epoch: epoch as u64, seq: seq as u64, mac: to32(&mac), anchor: Anchor { value: anchor as u64, pending } }, tag)))
-}
-
 /// The operator credential row as stored, with its MAC, not verified; a
 /// failure count out of range is an integrity error.
 fn credential_row(conn: &Connection) -> Result<Option<(CredentialRecord, Vec<u8>)>, StoreError> {
@@ -764,28 +729,6 @@ fn credential_row(conn: &Connection) -> Result<Option<(CredentialRecord, Vec<u8>
     let Some((operator_id, pin_argon2, failures, locked_until, mac)) = row else { return Ok(None) };
     let failures = u32::try_from(failures).map_err(|_| IntegrityError::CredentialRecord)?;
     Ok(Some((CredentialRecord { credential: OperatorCredential { operator_id, pin_argon2 }, failures, locked_until }, mac)))
-}
-
-/// The head row on disk, verified against its tag and against the end of
-/// the journal (`expected`, whose anchor is not compared): returns the
-/// anchor it names.
-fn check_head_row(conn: &Connection, key: &[u8; 32], expected: &Head) -> Result<Anchor, StoreError> {
-    match head_row(conn)? {
-        None if expected.seq == 0 => Ok(UNANCHORED),
-        None => Err(IntegrityError::Head { detail: "head record missing".into() }.into()),
-        Some((stored, tag)) => {
-            if !same(&tag, &head_tag(key, &stored)) {
-                return Err(IntegrityError::Head { detail: "head MAC mismatch".into() }.into());
-            }
-            if (stored.epoch, stored.seq, stored.mac) != (expected.epoch, expected.seq, expected.mac) {
-                return Err(IntegrityError::Head {
-                    detail: format!("head names record {} of epoch {}, the journal ends at record {}", stored.seq, stored.epoch, expected.seq),
-                }
-                .into());
-            }
-            Ok(stored.anchor)
-        }
-    }
 }
 
 fn clear_mac(key: &[u8; 32], c: &RamClearRecord, prev: &[u8; 32]) -> [u8; 32] {
@@ -819,24 +762,14 @@ fn is_virgin(conn: &Connection) -> Result<bool, StoreError> {
     Ok(rows == 0 && clears == 0)
 }
 
-/// A file whose head has no anchor columns was written before the anchor
-/// existed: named, never misread.
+/// A file whose head has no anchor columns, or no anchor chain (issue 68),
+/// was written by an earlier version: named, never misread.
 fn check_format(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     let mut stmt = conn.prepare("SELECT name FROM pragma_table_info('head')")?;
     let columns: Vec<String> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
-    if !columns.iter().any(|c| c == "anchor") {
+    if !["anchor", "chain", "previous"].iter().all(|want| columns.iter().any(|c| c == want)) {
         return Err(IntegrityError::OldFormat(path.display().to_string()).into());
     }
-    Ok(())
-}
-
-fn write_head(tx: &rusqlite::Transaction<'_>, key: &[u8; 32], head: &Head) -> Result<(), StoreError> {
-    let tag = head_tag(key, head);
-    tx.execute(
-        "INSERT INTO head (id, epoch, seq, mac, anchor, pending, tag) VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6)
-         ON CONFLICT(id) DO UPDATE SET epoch = ?1, seq = ?2, mac = ?3, anchor = ?4, pending = ?5, tag = ?6",
-        params![head.epoch as i64, head.seq as i64, head.mac.as_slice(), head.anchor.value as i64, head.anchor.pending.code(), tag.as_slice()],
-    )?;
     Ok(())
 }
 

@@ -100,7 +100,7 @@ fn cut_during_a_cash_out(dir: &Path) -> (SoftwareTpm, PathBuf, meters::machine::
     let before = m.anchor_wear();
     tpm.power_cut();
     let err = m.cash_out().unwrap_err();
-    assert!(matches!(err, CoreError::CriticalMemory(ref d) if d.contains("anchor counter could not be advanced")), "{err}");
+    assert!(matches!(err, CoreError::CriticalMemory(ref d) if d.contains("the anchor could not be advanced")), "{err}");
     assert!(m.insert_note(500).is_err(), "the machine went on after a failed anchor");
     (tpm, db, before)
 }
@@ -153,7 +153,7 @@ fn attack_10_a_cut_after_the_increment_and_before_its_record_is_confirmed_at_boo
     relay.cut_after(true);
     relay.arm(true);
     let err = m.cash_out().unwrap_err();
-    assert!(matches!(err, CoreError::CriticalMemory(ref d) if d.contains("anchor counter could not be advanced")), "{err}");
+    assert!(matches!(err, CoreError::CriticalMemory(ref d) if d.contains("the anchor could not be advanced")), "{err}");
     drop(m);
     tpm.power_cut();
     relay.arm(false);

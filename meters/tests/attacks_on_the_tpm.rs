@@ -54,10 +54,13 @@ fn hole_1_provisioning_takes_ownership_of_the_tpm() {
         assert_eq!(property(&tpm, flag), "1", "{flag}");
     }
     let counter_before = m.anchor_wear().counter;
+    let forged = dir.path().join("forged-mark");
+    std::fs::write(&forged, [0x5a; 40]).unwrap();
+    let forged = forged.to_str().unwrap();
     let attempts: [&[&str]; 7] = [
         &["tpm2_nvdefine", "0x01500022", "-C", "o", "-s", "8", "-a", "ownerread|ownerwrite|nt=counter"],
         &["tpm2_nvundefine", COUNTER, "-C", "o"],
-        &["tpm2_nvincrement", "-C", "o", COUNTER],
+        &["tpm2_nvwrite", "-C", "o", "-i", forged, COUNTER],
         &["tpm2_evictcontrol", "-C", "o", "-c", KEY],
         &["tpm2_createprimary", "-C", "o", "-G", "hmac", "-c", "/dev/null"],
         &["tpm2_changeauth", "-c", "owner", "attacker"],

@@ -5,6 +5,7 @@
 //!
 //! | attack | here |
 //! |---|---|
+//! | 1 one credit, two tickets: two copies forked from one state, each cut between its pending cash-out and the anchor's write | `attack_1_*` |
 //! | 2 the launcher measured one file and ran another, left the key open, passed `LD_PRELOAD` | `tools/tests/egm_lab_cli.rs` (`the_launcher_runs_the_file_it_hashed_cleanly_and_caps_the_boot_when_it_ends`) |
 //! | 4 the configuration edited while the cabinet was off | `attack_4_*` |
 
@@ -12,9 +13,82 @@
 
 mod support;
 
+use std::path::Path;
+
 use meters::config::ExcessiveIncrement;
-use meters::{BootError, Currency, Door, MachineConfig};
-use support::production::{boot, boot_with, config, provisioned_cabinet};
+use meters::{BootError, CoreError, Currency, Door, IntegrityError, KeyStoreConfig, Machine, MachineConfig};
+use support::copies::Snapshot;
+use support::production::{NV_INDEX, boot, boot_with, config, provision_and_boot_with, provisioned_cabinet, ram_error, snapshot};
+use support::relay::Relay;
+use support::swtpm::SoftwareTpm;
+
+/// A cash-out cut by a power cut between its pending record and the
+/// anchor's write: the TPM's bus is cut at the write (it never reaches the
+/// TPM), the cabinet's process is gone, the TPM loses power. Returns every
+/// file as the attacker copies it then.
+fn cash_out_cut_before_the_anchor_write(mut m: Machine, relay: &Relay, tpm: &mut SoftwareTpm, db: &Path) -> Snapshot {
+    relay.cut_after(false);
+    relay.arm(true);
+    let err = m.cash_out().unwrap_err();
+    assert!(matches!(err, CoreError::CriticalMemory(ref d) if d.contains("the anchor could not be advanced")), "{err}");
+    drop(m);
+    tpm.power_cut();
+    relay.arm(false);
+    tpm.power_on();
+    snapshot(db, tpm)
+}
+
+/// Attack 1, the lab's recipe: F0 is every file after a power-up with
+/// 20,000 c of credit (the anchor at N); F1 the same machine's cash-out cut
+/// before the anchor's write (pending N+1, the anchor at N). F0 restored
+/// boots (its power-up writes N+1, by another history) and cuts a second
+/// cash-out the same way (F2: pending N+2). F1 restored was confirmed at
+/// N+1 and printed ticket 1; F2 then advanced to N+2 and printed ticket 2.
+/// The anchor now holds the chain of the records each write was made for:
+/// F1 names N+1 by a history the anchor never held and is refused, money
+/// unchanged; F2, the branch the anchor follows, prints its ticket once;
+/// F1 again after it is refused too. One credit, one ticket.
+#[test]
+fn attack_1_two_copies_forked_from_one_state_confirm_one_ticket_at_most() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tpm = SoftwareTpm::start(dir.path());
+    let relay = Relay::start(&tpm);
+    let db = dir.path().join("egm.sqlite");
+    let config = MachineConfig { key_store: KeyStoreConfig::Tpm { tcti: relay.tcti(), nv_index: NV_INDEX }, ..config(&tpm) };
+    let mut m = provision_and_boot_with(&db, config.clone(), &tpm);
+    m.insert_note(10_000).unwrap();
+    m.insert_note(10_000).unwrap();
+    let n = m.anchor_wear().counter;
+    let f0 = snapshot(&db, &tpm);
+    let f1 = cash_out_cut_before_the_anchor_write(m, &relay, &mut tpm, &db);
+
+    f0.restore();
+    let m = boot_with(&db, config.clone(), &tpm).unwrap();
+    assert_eq!(m.anchor_wear().counter, n + 1, "F0's power-up moves the anchor to N+1");
+    assert_eq!(m.credit(), 20_000);
+    let f2 = cash_out_cut_before_the_anchor_write(m, &relay, &mut tpm, &db);
+
+    // F1: the count N+1 is right, the history is not.
+    f1.restore();
+    assert_eq!(ram_error(boot_with(&db, config.clone(), &tpm)), IntegrityError::Forked { head: n + 1, counter: n + 1 });
+
+    // F2: the branch the anchor follows finishes its advance; one ticket.
+    f2.restore();
+    let mut m = boot_with(&db, config.clone(), &tpm).unwrap();
+    assert_eq!(m.anchor_wear().counter, n + 3, "F2's advance to N+2, then its power-up");
+    assert_eq!(m.credit(), 0);
+    let unprinted = m.unprinted_tickets();
+    assert_eq!(unprinted.iter().map(|t| t.value).collect::<Vec<_>>(), [20_000]);
+    m.ticket_printed(&unprinted[0].validation).unwrap();
+    assert_eq!(m.state().totals.cancelamento_creditos, 20_000);
+    m.shutdown().unwrap();
+
+    // F1 again, after F2's: rolled back, never a second ticket.
+    f1.restore();
+    assert!(matches!(ram_error(boot_with(&db, config.clone(), &tpm)), IntegrityError::RolledBack { head, .. } if head == n + 1));
+    f2.restore();
+    assert!(matches!(ram_error(boot_with(&db, config, &tpm)), IntegrityError::RolledBack { head, .. } if head == n + 2));
+}
 
 /// Attack 4: of 19 settings edited while the cabinet was off, the currency,
 /// a 1,000,000 c note, every limit and the largest win, the C-26

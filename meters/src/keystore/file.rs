@@ -1,5 +1,6 @@
 //! The file stand-in for the key store: a random key in `<db>.key` (mode
-//! 0600) and the anchor counter in `<db>.anchor`. Anyone who can copy the
+//! 0600) and the anchor's mark in `<db>.anchor` (40 bytes, as a TPM's
+//! index holds it). Anyone who can copy the
 //! folder can copy both, so it protects nothing against file access: it is
 //! for development and labs only, and production mode refuses it.
 
@@ -7,7 +8,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets};
+use super::{AnchorMark, KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets, describe};
 use crate::mac::mac_of;
 
 pub(crate) struct FileStandIn {
@@ -69,12 +70,11 @@ impl KeyStore for FileStandIn {
         Ok(())
     }
 
-    fn counter(&mut self) -> Result<Option<u64>, KeyStoreError> {
+    fn counter(&mut self) -> Result<Option<AnchorMark>, KeyStoreError> {
         match fs::read(&self.counter_path) {
-            Ok(bytes) => {
-                let b: [u8; 8] = bytes.as_slice().try_into().map_err(|_| Self::err(&self.counter_path, "not an 8-byte counter"))?;
-                Ok(Some(u64::from_be_bytes(b)))
-            }
+            Ok(bytes) => AnchorMark::from_bytes(&bytes).map(Some).ok_or_else(|| {
+                Self::err(&self.counter_path, format!("not an anchor mark ({} bytes, not {}; an earlier version's counter is 8)", bytes.len(), AnchorMark::LEN))
+            }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(Self::err(&self.counter_path, e)),
         }
@@ -84,12 +84,12 @@ impl KeyStore for FileStandIn {
         Ok(None)
     }
 
-    fn increment(&mut self) -> Result<u64, KeyStoreError> {
-        let next = match self.counter()? {
-            Some(v) => v.checked_add(1).ok_or_else(|| Self::err(&self.counter_path, "the counter is exhausted"))?,
-            None => 1,
-        };
-        write_atomically(&self.counter_path, &next.to_be_bytes(), true).map_err(|e| Self::err(&self.counter_path, e))?;
+    fn advance(&mut self, from: Option<AnchorMark>, to: AnchorMark) -> Result<AnchorMark, KeyStoreError> {
+        let now = self.counter()?;
+        if now != from {
+            return Err(KeyStoreError::Moved { expected: describe(from), read: describe(now) });
+        }
+        write_atomically(&self.counter_path, &to.to_bytes(), true).map_err(|e| Self::err(&self.counter_path, e))?;
         self.counter()?.ok_or_else(|| Self::err(&self.counter_path, "vanished after a write"))
     }
 

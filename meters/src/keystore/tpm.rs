@@ -15,11 +15,16 @@
 //!   cabinet caps the launcher's PCR, can use it. Its secret never leaves
 //!   the chip; the journal key is its HMAC of a label, held in this process
 //!   only.
-//! * **the anchor**: an NV counter (never ORDERLY: an orderly counter jumps
-//!   ahead by up to 255 after a power cut) whose increments need an
+//! * **the anchor**: an ordinary NV index of 40 bytes (never ORDERLY)
+//!   holding the anchor's mark, the count and the chain digest of the
+//!   records anchored ([`super::AnchorMark`]; issue 68, attack 1: a
+//!   counter could not say which history advanced it). Its writes need an
 //!   authorisation derived from the key ([`COUNTER_AUTH_LABEL`]; issue 47,
-//!   hole 1), read by anyone. Each increment is an NV write: anchor events
-//!   only.
+//!   hole 1), so only the certified program, in this boot's measured
+//!   state, writes it, and it writes only the next link of the chain it
+//!   reads (`KeyStore::advance`): the count never goes back and no branch
+//!   of history is confirmed but the one each write was made for. Read by
+//!   anyone. Each advance is one NV write: anchor events only.
 //! * **the operator's credential**: an NV index whose authorisation value
 //!   is derived from the PIN, subject to the TPM's dictionary-attack
 //!   protection: a wrong PIN counts against the chip's own lockout, which
@@ -44,10 +49,10 @@ use tss_esapi::handles::{KeyHandle, NvIndexHandle, NvIndexTpmHandle, ObjectHandl
 use tss_esapi::interface_types::algorithm::HashingAlgorithm;
 use tss_esapi::interface_types::resource_handles::NvAuth;
 use tss_esapi::interface_types::session_handles::{AuthSession, PolicySession};
-use tss_esapi::structures::{Auth, CapabilityData, Digest, MaxBuffer, SymmetricDefinition};
+use tss_esapi::structures::{Auth, CapabilityData, Digest, MaxBuffer, MaxNvBuffer, SymmetricDefinition};
 use tss_esapi::{Context, TctiNameConf};
 
-use super::{KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets};
+use super::{AnchorMark, KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets, describe};
 
 /// The TPM manufacturer IDs of software TPMs (TCG vendor ID registry):
 /// IBM's (libtpms, which Debian's swtpm runs) and Microsoft's simulator.
@@ -64,6 +69,9 @@ pub const KEY_HANDLE: u32 = 0x8100_4547;
 
 /// Where provisioning keeps the operator's credential: an owner NV index.
 pub const CREDENTIAL_INDEX: u32 = 0x01BF_4547;
+
+/// The anchor index's size, as the TSS counts it.
+const ANCHOR_LEN: u16 = AnchorMark::LEN as u16;
 
 pub(crate) struct Tpm {
     tcti: String,
@@ -154,7 +162,8 @@ impl Tpm {
         let (public, _) = ctx.execute_without_session(|c| c.nv_read_public(handle)).map_err(|e| self.err(e))?;
         let attributes = public.attributes();
         let index_type = attributes.index_type().map_err(|e| self.err(e))?;
-        if index_type != NvIndexType::Counter
+        if index_type != NvIndexType::Ordinary
+            || public.data_size() != AnchorMark::LEN
             || attributes.orderly()
             || !attributes.auth_write()
             || attributes.policy_write()
@@ -165,9 +174,10 @@ impl Tpm {
             || attributes.platform_create()
         {
             return Err(self.err(format!(
-                "NV index {:#010x} is not a counter written only with the authorisation derived from the machine key (type {:?}, orderly {}, auth write {}, policy write {}, owner write {}): it cannot anchor critical memory (a TPM provisioned by an earlier release is provisioned again)",
+                "NV index {:#010x} is not an anchor written only with the authorisation derived from the machine key (type {:?}, {} bytes, orderly {}, auth write {}, policy write {}, owner write {}): it cannot anchor critical memory (a TPM provisioned by an earlier release, whose anchor was a counter, is provisioned again)",
                 self.nv_index,
                 index_type,
+                public.data_size(),
                 attributes.orderly(),
                 attributes.auth_write(),
                 attributes.policy_write(),
@@ -177,15 +187,14 @@ impl Tpm {
         Ok(Some((handle, attributes.written())))
     }
 
-    /// Read the counter: anyone may, under its read policy
+    /// Read the anchor's mark: anyone may, under its read policy
     /// (TPM2_PolicyCommandCode(NV_Read)).
-    fn read(&self, ctx: &mut Context, handle: NvIndexHandle) -> Result<u64, KeyStoreError> {
+    fn read(&self, ctx: &mut Context, handle: NvIndexHandle) -> Result<AnchorMark, KeyStoreError> {
         let session = read_policy_session(ctx, SessionType::Policy).map_err(|e| self.err(e))?;
-        let data = ctx.execute_with_session(Some(AuthSession::from(session)), |c| c.nv_read(NvAuth::NvIndex(handle), handle, 8, 0));
+        let data = ctx.execute_with_session(Some(AuthSession::from(session)), |c| c.nv_read(NvAuth::NvIndex(handle), handle, ANCHOR_LEN, 0));
         let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
-        let data = data.map_err(|e| self.err(format!("cannot read the anchor counter: {e}")))?;
-        let bytes: [u8; 8] = data.value().try_into().map_err(|_| self.err("the counter did not read as 8 bytes"))?;
-        Ok(u64::from_be_bytes(bytes))
+        let data = data.map_err(|e| self.err(format!("cannot read the anchor: {e}")))?;
+        AnchorMark::from_bytes(data.value()).ok_or_else(|| self.err("the anchor did not read as its 40 bytes"))
     }
 
     /// Refuse a boot with no measured state (issue 47, hole 1): a bound PCR
@@ -228,6 +237,48 @@ impl Tpm {
         let input = MaxBuffer::try_from(label.to_vec()).map_err(|e| self.err(e))?;
         let mac = self.in_measured_state(ctx, "use the machine key", |c| c.hmac(key.into(), input, HashingAlgorithm::Sha256))?;
         mac.value().try_into().map_err(|_| self.err("the machine key's HMAC is not 32 bytes"))
+    }
+
+    /// [`KeyStore::advance`]'s commands, under one HMAC session kept open
+    /// between them (three commands where policy reads need seven).
+    fn advance_in(
+        &self,
+        ctx: &mut Context,
+        session: AuthSession,
+        handle: NvIndexHandle,
+        written: bool,
+        from: Option<AnchorMark>,
+        to: AnchorMark,
+    ) -> Result<AnchorMark, KeyStoreError> {
+        let refused = |e: tss_esapi::Error| match kind(&e) {
+            Some(Tss2ResponseCodeKind::AuthFail | Tss2ResponseCodeKind::BadAuth) => {
+                self.err("the TPM refuses the anchor's authorisation: the anchor is not the one this machine key's provisioning made")
+            }
+            Some(Tss2ResponseCodeKind::Lockout) => KeyStoreError::LockedOut { tcti: self.tcti.clone() },
+            _ => self.err(format!("cannot write the anchor: {e}")),
+        };
+        let mark =
+            |data: tss_esapi::structures::MaxNvBuffer| AnchorMark::from_bytes(data.value()).ok_or_else(|| self.err("the anchor did not read as its 40 bytes"));
+        // Only the next link of the chain the index holds now (issue 68,
+        // attack 1): a write made for another branch of history is never
+        // made. One process writes (the store's lock), so nothing moves the
+        // index between this read and the write.
+        let now = if written {
+            Some(mark(ctx.execute_with_session(Some(session), |c| c.nv_read(NvAuth::NvIndex(handle), handle, ANCHOR_LEN, 0)).map_err(refused)?)?)
+        } else {
+            None
+        };
+        if now != from {
+            return Err(KeyStoreError::Moved { expected: describe(from), read: describe(now) });
+        }
+        let data = MaxNvBuffer::try_from(to.to_bytes().to_vec()).map_err(|e| self.err(e))?;
+        let back = ctx
+            .execute_with_session(Some(session), |c| {
+                c.nv_write(NvAuth::NvIndex(handle), handle, data, 0)?;
+                c.nv_read(NvAuth::NvIndex(handle), handle, ANCHOR_LEN, 0)
+            })
+            .map_err(refused)?;
+        mark(back)
     }
 
     /// The launcher's step (issue 47, hole 1): the approved release's
@@ -337,7 +388,7 @@ impl KeyStore for Tpm {
         Ok(())
     }
 
-    fn counter(&mut self) -> Result<Option<u64>, KeyStoreError> {
+    fn counter(&mut self) -> Result<Option<AnchorMark>, KeyStoreError> {
         let mut ctx = self.connect()?;
         match self.find(&mut ctx)? {
             Some((handle, true)) => self.read(&mut ctx, handle).map(Some),
@@ -352,36 +403,22 @@ impl KeyStore for Tpm {
         Ok(Some(name.value().to_vec()))
     }
 
-    fn increment(&mut self) -> Result<u64, KeyStoreError> {
+    fn advance(&mut self, from: Option<AnchorMark>, to: AnchorMark) -> Result<AnchorMark, KeyStoreError> {
         let mut ctx = self.connect()?;
-        let Some((handle, _)) = self.find(&mut ctx)? else {
-            return Err(self.err(format!(
-                "the anchor counter at {:#010x} is not defined: the TPM was not provisioned for this cabinet (`egm-lab provision`)",
-                self.nv_index
-            )));
+        let Some((handle, written)) = self.find(&mut ctx)? else {
+            return Err(
+                self.err(format!("the anchor at {:#010x} is not defined: the TPM was not provisioned for this cabinet (`egm-lab provision`)", self.nv_index))
+            );
         };
         let Some(auth) = self.counter_auth else {
-            return Err(self.err("the anchor counter's authorisation is derived with the machine key, which this program has not taken in this boot"));
+            return Err(self.err("the anchor's authorisation is derived with the machine key, which this program has not taken in this boot"));
         };
         let auth = Auth::try_from(auth.to_vec()).map_err(|e| self.err(e))?;
         ctx.tr_set_auth(handle.into(), auth).map_err(|e| self.err(e))?;
         let session = hmac_session(&mut ctx).map_err(|e| self.err(e))?;
-        // The increment and its read-back under the one session (kept open
-        // between them): two commands where a policy read needs four.
-        let r = ctx.execute_with_session(Some(session), |c| {
-            c.nv_increment(NvAuth::NvIndex(handle), handle)?;
-            c.nv_read(NvAuth::NvIndex(handle), handle, 8, 0)
-        });
+        let r = self.advance_in(&mut ctx, session, handle, written, from, to);
         let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
-        let data = r.map_err(|e| match kind(&e) {
-            Some(Tss2ResponseCodeKind::AuthFail | Tss2ResponseCodeKind::BadAuth) => {
-                self.err("the TPM refuses the anchor counter's authorisation: the counter is not the one this machine key's provisioning made")
-            }
-            Some(Tss2ResponseCodeKind::Lockout) => KeyStoreError::LockedOut { tcti: self.tcti.clone() },
-            _ => self.err(format!("cannot advance the anchor counter: {e}")),
-        })?;
-        let bytes: [u8; 8] = data.value().try_into().map_err(|_| self.err("the counter did not read as 8 bytes"))?;
-        Ok(u64::from_be_bytes(bytes))
+        r
     }
 
     fn take_ownership(&mut self, secrets: &OwnerSecrets) -> Result<(), KeyStoreError> {

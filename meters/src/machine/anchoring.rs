@@ -10,7 +10,7 @@ use crate::anchor::{AnchorReason, AtBoot};
 use crate::journal::Entry;
 use crate::keystore::KeyStoreError;
 use crate::state::CriticalState;
-use crate::store::{Anchor, Pending, Store, StoreError};
+use crate::store::{AnchorStep, Pending, Store, StoreError};
 
 /// The anchor's wear meter, for the audit menu.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -18,7 +18,7 @@ pub struct AnchorWear {
     /// What holds the key and the counter (a TPM, or the stand-in).
     pub key_store: String,
     pub stand_in: bool,
-    /// The counter value critical memory is bound to.
+    /// The anchor's count critical memory is bound to.
     pub counter: u64,
     /// NV writes spent over the machine's life.
     pub writes: u64,
@@ -54,65 +54,58 @@ pub(super) fn lifetime_writes(store: &Store, state: &CriticalState) -> u64 {
 }
 
 impl Machine {
-    /// An anchor event: commit `entries` with the head bound to the
-    /// counter's next value (pending), advance the counter, read it back,
-    /// and commit the [`Entry::Anchored`] record. Returns the new value.
-    /// A key store that fails stops everything with a critical-memory
-    /// fault; the next boot finishes the advance.
+    /// An anchor event: commit `entries` with the head bound, pending, to
+    /// the anchor's next mark, write it into the key store's anchor, read
+    /// it back, and commit the [`Entry::Anchored`] record. Returns the new
+    /// count. A key store that fails stops everything with a
+    /// critical-memory fault; the next boot finishes the advance.
     pub(super) fn anchor(&mut self, reason: AnchorReason, entries: Vec<Entry>) -> Result<u64, CoreError> {
-        let current = self.store.anchor();
-        let provisioning = reason == AnchorReason::Provisioned;
-        let target = if provisioning {
-            Anchor { value: 0, pending: Pending::Genesis }
-        } else {
-            match current.pending {
-                Pending::None => Anchor {
-                    value: current.value.checked_add(1).ok_or_else(|| self.fault_with("the anchor counter is exhausted".into()))?,
-                    pending: Pending::Advance,
-                },
-                Pending::Advance | Pending::Genesis => return Err(self.fault_with("an earlier anchor is still pending: restart to finish it".into())),
-            }
+        let step = if reason == AnchorReason::Provisioned { AnchorStep::Genesis } else { AnchorStep::Begin };
+        if step == AnchorStep::Begin && self.store.anchor().pending != Pending::None {
+            return Err(self.fault_with("an earlier anchor is still pending: restart to finish it".into()));
+        }
+        let target = self.commit_anchored(entries, step)?;
+        let written = match self.keys.advance(target.before(), target.mark()) {
+            Ok(m) => m,
+            Err(e) => return Err(self.fault_with(format!("the anchor could not be advanced ({e}); restart to finish the anchor"))),
         };
-        self.commit_anchored(entries, Some(target))?;
-        let value = match self.keys.increment() {
-            Ok(v) => v,
-            Err(e) => return Err(self.fault_with(format!("the anchor counter could not be advanced ({e}); restart to finish the anchor"))),
-        };
-        if !provisioning && value != target.value {
-            let e = KeyStoreError::ReadBack { before: current.value, read: value };
+        if written != target.mark() {
+            let e = KeyStoreError::ReadBack { written: target.mark().to_string(), read: written.to_string() };
             return Err(self.fault_with(e.to_string()));
         }
         let writes = lifetime_writes(&self.store, &self.state).saturating_add(1);
-        self.commit_anchored(vec![Entry::Anchored { value, reason, writes }], Some(Anchor { value, pending: Pending::None }))?;
+        self.commit_anchored(vec![Entry::Anchored { value: written.value, reason, writes }], AnchorStep::Confirmed(written))?;
         self.anchored_at = std::time::Instant::now();
-        Ok(value)
+        Ok(written.value)
     }
 
     /// Finish what a power cut interrupted, before anything else is
     /// committed at boot (the decision is [`crate::anchor::at_boot`]'s).
     pub(super) fn finish_anchor_at_boot(&mut self, at_boot: AtBoot) -> Result<(), BootError> {
-        let value = match at_boot {
+        let pending = self.store.anchor();
+        let mark = match at_boot {
             AtBoot::Continue | AtBoot::Provision => return Ok(()),
-            AtBoot::Confirm { value } => value,
-            AtBoot::Advance { to } => {
-                let before = self.keys.counter().map_err(StoreError::from)?.unwrap_or(0);
-                let v = self.keys.increment().map_err(StoreError::from)?;
-                if v != to {
-                    return Err(StoreError::from(KeyStoreError::ReadBack { before, read: v }).into());
+            AtBoot::Confirm => pending.mark(),
+            AtBoot::Advance | AtBoot::FinishGenesis => {
+                let written = self.keys.advance(pending.before(), pending.mark()).map_err(StoreError::from)?;
+                if written != pending.mark() {
+                    return Err(StoreError::from(KeyStoreError::ReadBack { written: pending.mark().to_string(), read: written.to_string() }).into());
                 }
-                v
+                written
             }
-            AtBoot::FinishGenesis => self.keys.increment().map_err(StoreError::from)?,
         };
-        let anchor = Anchor { value, pending: Pending::None };
         // Logged when the journal has records; a fresh epoch's first record
         // must be its genesis, so there the head alone is rebound.
         let entries = if self.store.is_empty() {
             Vec::new()
         } else {
-            vec![Entry::Anchored { value, reason: AnchorReason::FinishedAtBoot, writes: lifetime_writes(&self.store, &self.state).saturating_add(1) }]
+            vec![Entry::Anchored {
+                value: mark.value,
+                reason: AnchorReason::FinishedAtBoot,
+                writes: lifetime_writes(&self.store, &self.state).saturating_add(1),
+            }]
         };
-        self.commit_anchored(entries, Some(anchor)).map_err(super::boot_error)
+        self.commit_anchored(entries, AnchorStep::Confirmed(mark)).map(|_| ()).map_err(super::boot_error)
     }
 
     /// The periodic tick: after `anchor_tick_wagered` wagered or

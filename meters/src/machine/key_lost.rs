@@ -134,7 +134,7 @@ impl Machine {
             // nothing unverified is carried into the new epoch.
             "owed_unverified": crate::carry::Carried::owed_by(&state),
             // The same part keeps its wear; a new TPM starts at none.
-            "anchor_writes": counter.map_or(0, |c| state.anchor.writes.max(c)).saturating_add(1),
+            "anchor_writes": counter.map_or(0, |c| state.anchor.writes.max(c.value)).saturating_add(1),
         });
         drop(lock);
         let (mut keys, mut store, _rebuilt) = open_critical_memory(path, config)?;

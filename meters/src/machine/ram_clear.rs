@@ -22,7 +22,7 @@ use crate::credential::{CredentialRecord, LOCKOUT_SECONDS, MAX_FAILURES};
 use crate::keystore::{self, KeyStore, KeyStoreError, OperatorCheck};
 use crate::meters::Door;
 use crate::state::CriticalState;
-use crate::store::{self, Anchor, IntegrityError, Store, StoreError, key_lost};
+use crate::store::{self, AnchorStep, IntegrityError, Store, StoreError, key_lost};
 
 impl Machine {
     /// Clear critical memory after a RAM error (D-32): authenticated, with
@@ -184,7 +184,7 @@ fn clear_unopenable(path: &Path, config: &MachineConfig, operator_id: &str, pin:
             break;
         }
     }
-    let writes = keys.counter().map_err(StoreError::from)?.map_or(0, |c| state.anchor.writes.max(c)).saturating_add(1);
+    let writes = keys.counter().map_err(StoreError::from)?.map_or(0, |c| state.anchor.writes.max(c.value)).saturating_add(1);
     drop(keys);
     let archive = key_lost::archive_as(path, second.as_deref(), "tamper", &stamp(), true)?;
     let before = tamper_report(&problem.to_string(), &archive, &state, entries.len() as u64, undecodable, writes);
@@ -214,37 +214,31 @@ pub(super) fn check_with_key_store(keys: &mut dyn KeyStore, config: &MachineConf
 }
 
 /// Record a RAM clear (the operator authenticated): an anchor event
-/// (issue 21), so the new epoch's head is bound to the counter's next value
-/// before the counter moves, then the advance is confirmed.
+/// (issue 21), so the new epoch's head is bound, pending, to the anchor's
+/// next mark (derived from the clear's record and the mark the anchor reads
+/// now) before the anchor is written, then the advance is confirmed.
 pub(super) fn record_clear(keys: &mut dyn KeyStore, store: &mut Store, operator_id: &str, reason: &str, before: &serde_json::Value) -> Result<u64, BootError> {
-    let counter = keys.counter().map_err(StoreError::from)?;
+    let now = keys.counter().map_err(StoreError::from)?;
     // A new file (after a key-lost or tamper clear) is bound to the
-    // counter before the counter moves (issue 34, hole 1); a counter not
-    // yet defined (a new TPM) once the increment has defined it.
+    // anchor before the anchor moves (issue 34, hole 1); an anchor never
+    // written (a new TPM) once its first write has been made.
     // (An index defined but never written changes its name, WRITTEN being
-    // part of it, at its first increment: bound after that one.)
-    let name = if counter.is_some() { keys.counter_name().map_err(StoreError::from)? } else { None };
+    // part of it, at its first write: bound after that one.)
+    let name = if now.is_some() { keys.counter_name().map_err(StoreError::from)? } else { None };
     if let Some(name) = &name {
         store.set_counter_binding(name)?;
     }
-    let pending = match counter {
-        Some(c) => Anchor {
-            value: c.checked_add(1).ok_or_else(|| StoreError::Io(std::io::Error::other("anchor counter exhausted")))?,
-            pending: crate::store::Pending::Advance,
-        },
-        None => Anchor { value: 0, pending: crate::store::Pending::Genesis },
-    };
-    let n = store.ram_clear(operator_id, reason, &before.to_string(), pending)?;
-    let value = keys.increment().map_err(StoreError::from)?;
-    if pending.pending == crate::store::Pending::Advance && value != pending.value {
-        return Err(StoreError::from(keystore::KeyStoreError::ReadBack { before: pending.value - 1, read: value }).into());
+    let (n, pending) = store.ram_clear(operator_id, reason, &before.to_string(), now)?;
+    let written = keys.advance(now, pending.mark()).map_err(StoreError::from)?;
+    if written != pending.mark() {
+        return Err(StoreError::from(keystore::KeyStoreError::ReadBack { written: pending.mark().to_string(), read: written.to_string() }).into());
     }
-    // (The head is still pending its genesis here.)
+    // (The head is still pending here.)
     if name.is_none()
         && let Some(name) = keys.counter_name().map_err(StoreError::from)?
     {
         store.set_counter_binding(&name)?;
     }
-    store.append_anchored(&[], Anchor { value, pending: crate::store::Pending::None })?;
+    store.append_anchored(&[], AnchorStep::Confirmed(written))?;
     Ok(n)
 }

@@ -1,12 +1,12 @@
 //! The head mirrored into battery-backed NVRAM (issue 21), as gaming
 //! boards have: after every write to critical memory, the journal's end
-//! (epoch, sequence, MAC, anchor) is written there under the machine key's
+//! (epoch, sequence, MAC, anchor with its chain) is written there under the machine key's
 //! MAC. At boot the journal must reach at least that end, with the same
 //! record there: any copy restored from before the last write is detected,
 //! inside the anchor's window too. The mirror is written after the journal
 //! commits, so the journal may be one write ahead of it, never behind.
 //!
-//! [`NvramMirror`] is the interface; this implementation keeps the 96 bytes
+//! [`NvramMirror`] is the interface; this implementation keeps the 160 bytes
 //! in a file (a stand-in for development; a cabinet maps its NVRAM device
 //! at the same place).
 
@@ -14,10 +14,11 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Anchor, Head, IntegrityError, Pending, StoreError, head_tag, to32};
+use super::head::{Anchor, Head, Pending, head_tag};
+use super::{IntegrityError, StoreError, to32};
 use crate::mac::same;
 
-const LEN: usize = 8 + 8 + 32 + 8 + 8 + 32;
+const LEN: usize = 8 + 8 + 32 + 8 + 8 + 32 + 32 + 32;
 
 pub(crate) struct NvramMirror {
     path: PathBuf,
@@ -36,6 +37,8 @@ impl NvramMirror {
         bytes.extend_from_slice(&head.mac);
         bytes.extend_from_slice(&head.anchor.value.to_le_bytes());
         bytes.extend_from_slice(&head.anchor.pending.code().to_le_bytes());
+        bytes.extend_from_slice(&head.anchor.chain);
+        bytes.extend_from_slice(&head.anchor.previous);
         bytes.extend_from_slice(&head_tag(key, head));
         let mut f = fs::OpenOptions::new().write(true).create(true).truncate(false).open(&self.path)?;
         f.write_all(&bytes)?;
@@ -61,8 +64,9 @@ impl NvramMirror {
             u64::from_le_bytes(b)
         };
         let pending = Pending::from_code(u(56) as i64).ok_or_else(|| bad("unknown anchor state in the NVRAM mirror"))?;
-        let head = Head { epoch: u(0), seq: u(8), mac: to32(&bytes[16..48]), anchor: Anchor { value: u(48), pending } };
-        if !same(&bytes[64..96], &head_tag(key, &head)) {
+        let anchor = Anchor { value: u(48), pending, chain: to32(&bytes[64..96]), previous: to32(&bytes[96..128]) };
+        let head = Head { epoch: u(0), seq: u(8), mac: to32(&bytes[16..48]), anchor };
+        if !same(&bytes[128..160], &head_tag(key, &head)) {
             return Err(bad("the NVRAM mirror's MAC does not verify: it was edited or comes from another machine"));
         }
         Ok(Some(head))

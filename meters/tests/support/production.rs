@@ -116,19 +116,25 @@ pub fn hmac_under_policy_pcr(tpm: &SoftwareTpm, dir: &Path, pcrs: &str) -> bool 
     out.status.success()
 }
 
-/// The attacker's try at the anchor counter: TPM2_NV_Increment with the
-/// empty authorisation, and with a PolicyPCR session at the PCRs' current
-/// values. Whether either moved it.
+/// The attacker's try at the anchor: TPM2_NV_Write of a mark of their own
+/// (the count at 2^40, a chain of their choosing) with the empty
+/// authorisation, and with a PolicyPCR session at the PCRs' current
+/// values. Whether either wrote it.
 pub fn increment_the_counter(tpm: &SoftwareTpm, dir: &Path) -> bool {
     let index = format!("{NV_INDEX:#010x}");
-    if tpm.tools(&["tpm2_nvincrement", "-C", &index, &index]).status.success() {
+    let forged = dir.join("forged-mark");
+    let mut mark = (1u64 << 40).to_be_bytes().to_vec();
+    mark.extend_from_slice(&[0x5a; 32]);
+    std::fs::write(&forged, &mark).unwrap();
+    let input = forged.to_str().unwrap();
+    if tpm.tools(&["tpm2_nvwrite", "-C", &index, "-i", input, &index]).status.success() {
         return true;
     }
     let session = dir.join("increment-session.ctx");
     let s = session.to_str().unwrap();
     assert!(tpm.tools(&["tpm2_startauthsession", "--policy-session", "-S", s]).status.success());
     assert!(tpm.tools(&["tpm2_policypcr", "-S", s, "-l", "sha256:0,2,4,7,15"]).status.success());
-    let out = tpm.tools(&["tpm2_nvincrement", "-C", &index, "-P", &format!("session:{s}"), &index]);
+    let out = tpm.tools(&["tpm2_nvwrite", "-C", &index, "-P", &format!("session:{s}"), "-i", input, &index]);
     let _ = tpm.tools(&["tpm2_flushcontext", s]);
     out.status.success()
 }

@@ -5,20 +5,20 @@ use super::swtpm::SoftwareTpm;
 
 /// A relay in front of a software TPM's two ports (commands, control),
 /// which the cabinet's key store is configured to reach. Armed, it cuts
-/// every connection when a TPM2_NV_Increment comes (and until disarmed
-/// takes none): the power cut between provisioning's pending first anchor
-/// and the counter's first write, at the one instant an attacker copies
-/// the files (hole 5).
+/// every connection when a TPM2_NV_Write of the anchor comes (and until
+/// disarmed takes none): the power cut between an anchor's pending commit
+/// and its write (provisioning's first, hole 5; a cash-out's, issue 68
+/// attack 1), at the one instant an attacker copies the files.
 pub struct Relay {
     port: u16,
     armed: std::sync::Arc<std::sync::atomic::AtomicBool>,
     cut: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    /// Cut after the TPM has done the increment (its response lost) rather
+    /// Cut after the TPM has made the write (its response lost) rather
     /// than before it reaches the TPM.
     after: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
-pub const TPM2_CC_NV_INCREMENT: u32 = 0x0000_0134;
+pub const TPM2_CC_NV_WRITE: u32 = 0x0000_0137;
 
 impl Relay {
     pub fn start(tpm: &SoftwareTpm) -> Relay {
@@ -69,7 +69,7 @@ impl Relay {
         format!("swtpm:host=127.0.0.1,port={}", self.port)
     }
 
-    /// Cut the next increment after the TPM did it (`true`), or before it
+    /// Cut the anchor's next write after the TPM did it (`true`), or before it
     /// reaches the TPM (`false`, the default).
     pub fn cut_after(&self, after: bool) {
         self.after.store(after, std::sync::atomic::Ordering::SeqCst);
@@ -84,8 +84,10 @@ impl Relay {
 }
 
 /// Relay one connection's commands and responses (a 10-byte header whose
-/// bytes 2..6 are the size, 6..10 the command code), cutting it at an
-/// NV_Increment while armed (before the TPM gets it, or after it did).
+/// bytes 2..6 are the size, 6..10 the command code, then the handles:
+/// NV_Write's second is the index written), cutting it at a write of the
+/// anchor while armed (before the TPM gets it, or after it did); the
+/// operator credential's write at provisioning passes.
 fn relay_commands(
     mut client: std::net::TcpStream,
     mut tpm: std::net::TcpStream,
@@ -104,7 +106,8 @@ fn relay_commands(
     };
     while let Some(command) = frame(&mut client) {
         let code = u32::from_be_bytes(command[6..10].try_into().unwrap());
-        if armed.load(std::sync::atomic::Ordering::SeqCst) && code == TPM2_CC_NV_INCREMENT {
+        let index = command.get(14..18).and_then(|b| b.try_into().ok()).map(u32::from_be_bytes);
+        if armed.load(std::sync::atomic::Ordering::SeqCst) && code == TPM2_CC_NV_WRITE && index == Some(super::production::NV_INDEX) {
             cut.store(true, std::sync::atomic::Ordering::SeqCst);
             if after.load(std::sync::atomic::Ordering::SeqCst) {
                 // The TPM does it; its answer never comes back.

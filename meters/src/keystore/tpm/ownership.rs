@@ -79,7 +79,7 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
             .with_auth_read(true)
             .with_policy_read(true)
             .with_no_da(true)
-            .with_nv_index_type(NvIndexType::Counter)
+            .with_nv_index_type(NvIndexType::Ordinary)
             .build()
             .map_err(|e| tpm.err(e))?;
         let public = NvPublicBuilder::new()
@@ -87,11 +87,11 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
             .with_index_name_algorithm(HashingAlgorithm::Sha256)
             .with_index_attributes(attributes)
             .with_index_auth_policy(read_policy)
-            .with_data_area_size(8)
+            .with_data_area_size(crate::keystore::AnchorMark::LEN)
             .build()
             .map_err(|e| tpm.err(e))?;
         ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_define_space(Provision::Owner, Some(auth), public))
-            .map_err(|e| owner_refused(e, "define the anchor counter"))?;
+            .map_err(|e| owner_refused(e, "define the anchor"))?;
     }
     if !has_credential {
         // Subject to dictionary-attack protection (no NO_DA): every wrong
