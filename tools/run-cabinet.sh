@@ -57,15 +57,17 @@ esac
 var="${EGM_VAR:-var}"
 mkdir -p "$var"
 
-# A new build is a new release (issue 47, hole 1): the key of the
-# installation answers only to the release it was provisioned under. The
-# installation is made again; the old one is kept aside.
-release=$(sha256sum "$bin/cabinet" "$bin/egm-lab" | awk '{print $1}' | tr -d '\n')
+# A new build, or a new approved manifest, is a new release (issue 47,
+# hole 1; issue 68: the release is the programs and every approved
+# paytable): the key of the installation answers only to the release it
+# was provisioned under. The installation is made again; the old one is
+# kept aside.
+release=$(sha256sum "$bin/cabinet" "$bin/egm-lab" assets/paytables/approved.ron | awk '{print $1}' | tr -d '\n')
 if [ -f "$var/egm.sqlite" ] && [ "$(cat "$var/release" 2>/dev/null)" != "$release" ]; then
     old="$var/before-release-$(date -u +%Y%m%dT%H%M%SZ)"
     mkdir -p "$old"
     mv "$var"/egm.sqlite* "$var/tpm" "$var/cabinet.ron" "$var/nvram.bin" "$var/release" "$old"/ 2>/dev/null || true
-    echo "a new build: the installation is made again (the earlier one is in $old)"
+    echo "a new release: the installation is made again (the earlier one is in $old)"
 fi
 
 # The software TPM: started unless it already answers.

@@ -56,6 +56,10 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let manifest = verification::read_manifest(&config.manifest).map_err(|e| e.to_string())?;
+    // Issue 68, attack 4: what this host plays from is what the launcher
+    // measured (the manifest's programs and every approved paytable, whose
+    // files are checked against it below), or the core takes no key.
+    config.machine.release_read = Some(manifest.release_digest());
     let report = verification::verify(&config.games, &config.paytable_dir, &manifest, config.machine.mode == meters::Mode::Production);
     let (passed, detail) = report.detail(&format!("against {}", config.manifest.display()));
     let mut games = Vec::new();

@@ -92,6 +92,14 @@ pub struct MachineConfig {
     /// change.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub evaluation: bool,
+    /// The release the program read (issue 68, attack 4): the digest of
+    /// the approved manifest it plays from (its programs and approved
+    /// paytables), set by the host once it has read the manifest, never by
+    /// a file: not read, not serialised, not journaled. A production boot
+    /// on a TPM refuses a launcher's measurement of another release before
+    /// it takes the key (`keystore::check_release`).
+    #[serde(skip)]
+    pub release_read: Option<[u8; 32]>,
     /// C-26: a meter that moves this much at once is a fault, not play.
     #[serde(default)]
     pub excessive_increment: ExcessiveIncrement,
@@ -205,6 +213,7 @@ impl Default for MachineConfig {
             second_copy: SecondCopy::default(),
             nvram_mirror: None,
             evaluation: false,
+            release_read: None,
             excessive_increment: ExcessiveIncrement::default(),
         }
     }

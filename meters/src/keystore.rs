@@ -30,6 +30,12 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+/// The TPM a production cabinet uses (issue 68, attack 3): its platform's
+/// own, through the kernel's resource manager. A production cabinet that
+/// is not an evaluation cabinet refuses any other TCTI (another device, a
+/// software TPM, a relay on the network) before speaking to it.
+pub const CABINET_TCTI: &str = "device:/dev/tpmrm0";
+
 /// Where the machine key and the anchor counter live (configuration).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum KeyStoreConfig {
@@ -87,6 +93,12 @@ pub enum KeyStoreError {
         "the TPM ({tcti}) reports no measured state: PCR {pcrs:?} at its reset value (a platform without measured boot, or a boot in which the cabinet's launcher did not measure the release); the machine key is neither made nor used there"
     )]
     Unmeasured { tcti: String, pcrs: Vec<u8> },
+    /// Issue 68, attack 4: the program read another manifest than the
+    /// launcher measured.
+    #[error(
+        "PCR {pcr} of the TPM ({tcti}) holds {measured}, not the release {read} of the manifest this program read (its programs and approved paytables): the manifest or a paytable was edited after the launcher measured it, or the configuration names another manifest than the launcher's; the machine key is not taken"
+    )]
+    OtherRelease { tcti: String, pcr: u8, measured: String, read: String },
     #[error("the TPM ({tcti}) is in dictionary-attack lockout after too many wrong PINs: it accepts none until its recovery time has passed")]
     LockedOut { tcti: String },
 }
@@ -221,6 +233,23 @@ pub fn measure_release(config: &KeyStoreConfig, release: &[u8; 32]) -> Result<bo
     match config {
         KeyStoreConfig::FileStandIn => Ok(false),
         KeyStoreConfig::Tpm { tcti, nv_index } => tpm::Tpm::new(tcti, *nv_index)?.measure_release(release),
+    }
+}
+
+/// What the program that reads the approved manifest checks before it
+/// takes the key (issue 68, attack 4): the launcher's PCR holds `release`,
+/// the digest of the manifest this program read (its programs and every
+/// approved paytable), as the launcher measured it, or that measurement
+/// capped by a program that took the key in this boot. A PCR still at its
+/// reset value passes here (the key store names an unmeasured boot when
+/// the key is asked for); anything else is another release than the one
+/// read: a manifest or paytable edited after the launcher measured it, or
+/// a configuration that names another manifest than the launcher's.
+/// Nothing for the file stand-in.
+pub fn check_release(config: &KeyStoreConfig, release: &[u8; 32]) -> Result<(), KeyStoreError> {
+    match config {
+        KeyStoreConfig::FileStandIn => Ok(()),
+        KeyStoreConfig::Tpm { tcti, nv_index } => tpm::Tpm::new(tcti, *nv_index)?.check_release(release),
     }
 }
 

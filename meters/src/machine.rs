@@ -35,7 +35,7 @@ use crate::anchor::AnchorReason;
 use crate::config::{ConfigError, MachineConfig, Mode};
 use crate::credential::CredentialRecord;
 use crate::journal::{Entry, Tilt, WinPayment};
-use crate::keystore::{self, KeyStore};
+use crate::keystore::{self, KeyStore, KeyStoreConfig};
 use crate::meters::Door;
 use crate::money::Cents;
 use crate::rng::{CoreRng, RngError, SeedSource};
@@ -97,6 +97,14 @@ pub enum BootError {
         "the key store is {0}: production needs a TPM chip; a cabinet on a software TPM runs only as an evaluation cabinet (`evaluation: true`, shown on every screen)"
     )]
     SoftwareTpmRefused(String),
+    /// Issue 68, attack 3: the TPM is the one the platform has, named by
+    /// the certified image, never by an editable file (a relay in front of
+    /// it read the key's HMAC answers, and reported a chip's manufacturer).
+    #[error(
+        "the key store names the TPM {0}: a production cabinet uses its platform's TPM ({cabinet}) and no other; a cabinet on another TPM runs only as an evaluation cabinet (`evaluation: true`, shown on every screen)",
+        cabinet = crate::keystore::CABINET_TCTI
+    )]
+    TctiRefused(String),
     #[error("a key-lost RAM clear is refused: {0}")]
     KeyNotLost(String),
 }
@@ -258,9 +266,10 @@ pub struct Machine {
     tapped: Option<Vec<(u64, u64)>>,
 }
 
-/// What production runs on (issues 21 and 47): a TPM chip, never the file
-/// stand-in, and a software TPM only on an evaluation cabinet. Lab mode
-/// runs on anything.
+/// What production runs on (issues 21, 47 and 68): a TPM chip, never the
+/// file stand-in, measured for the release the program read, and on a
+/// floor cabinet the platform's own TPM (a software TPM or another TCTI
+/// only on an evaluation cabinet). Lab mode runs on anything.
 pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(), BootError> {
     if config.mode != Mode::Production {
         return Ok(());
@@ -268,8 +277,17 @@ pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(),
     if config.key_store.is_stand_in() {
         return Err(BootError::StandInRefused);
     }
+    if let Some(release) = &config.release_read {
+        keystore::check_release(&config.key_store, release).map_err(StoreError::from)?;
+    }
     if config.evaluation {
         return Ok(());
+    }
+    // Before any TPM is spoken to: only the platform's own.
+    if let KeyStoreConfig::Tpm { tcti, .. } = &config.key_store
+        && tcti != keystore::CABINET_TCTI
+    {
+        return Err(BootError::TctiRefused(tcti.clone()));
     }
     match keystore::open(&config.key_store, path).and_then(|mut keys| keys.software()).map_err(StoreError::from)? {
         Some(what) => Err(BootError::SoftwareTpmRefused(what)),

@@ -7,7 +7,9 @@
 //! |---|---|
 //! | 1 one credit, two tickets: two copies forked from one state, each cut between its pending cash-out and the anchor's write | `attack_1_*` |
 //! | 2 the launcher measured one file and ran another, left the key open, passed `LD_PRELOAD` | `tools/tests/egm_lab_cli.rs` (`the_launcher_runs_the_file_it_hashed_cleanly_and_caps_the_boot_when_it_ends`) |
+//! | 3 the key store is whatever the configuration names (a relay, another TPM) | `attack_3_*` (the TCTI); `host/tests/host/production.rs` |
 //! | 4 the configuration edited while the cabinet was off | `attack_4_*` |
+//! | 4 the manifest and paytables edited after the launcher's measurement | `host/tests/host/production.rs` (`the_host_plays_only_from_the_manifest_the_launcher_measured`) |
 
 #![allow(clippy::unwrap_used)]
 
@@ -18,6 +20,7 @@ use std::path::Path;
 use meters::config::ExcessiveIncrement;
 use meters::{BootError, CoreError, Currency, Door, IntegrityError, KeyStoreConfig, Machine, MachineConfig};
 use support::copies::Snapshot;
+use support::production::PIN;
 use support::production::{NV_INDEX, boot, boot_with, config, provision_and_boot_with, provisioned_cabinet, ram_error, snapshot};
 use support::relay::Relay;
 use support::swtpm::SoftwareTpm;
@@ -140,4 +143,39 @@ fn attack_4_every_setting_changes_only_with_the_logic_door_open() {
     let m = boot_with(&db, usd.clone(), &tpm).unwrap();
     assert_eq!(m.config().currency.code, "USD");
     assert_eq!(m.credit(), 15_000);
+}
+
+/// Attack 3, the TCTI: the configuration's `key_store.tcti` was read
+/// before anything checked it, so a relay in front of the real TPM read
+/// the key's HMAC answers, and a relay reporting a chip's manufacturer
+/// passed the software-TPM check. A floor cabinet (not an evaluation
+/// cabinet) now speaks to no TPM but its platform's
+/// (`keystore::CABINET_TCTI`): any other — a relay in front of this
+/// cabinet's TPM, an address where nothing answers — is refused by name
+/// before anything is asked of it, for provisioning, boot and both
+/// clears; the money stays where it was.
+#[test]
+fn attack_3_a_floor_cabinet_speaks_to_no_tpm_but_its_platforms() {
+    let (dir, tpm, db, mut m) = provisioned_cabinet();
+    m.insert_note(10_000).unwrap();
+    m.open_door(Door::Logic).unwrap();
+    drop(m);
+    let relay = Relay::start(&tpm);
+    for tcti in [relay.tcti(), "swtpm:host=127.0.0.1,port=1".to_owned(), "device:/dev/tpm0".to_owned()] {
+        let floor = MachineConfig { evaluation: false, key_store: KeyStoreConfig::Tpm { tcti: tcti.clone(), nv_index: NV_INDEX }, ..config(&tpm) };
+        let refused = |r: Result<(), BootError>| match r {
+            Err(BootError::TctiRefused(named)) => assert_eq!(named, tcti),
+            Err(other) => panic!("expected {tcti} refused by name, got {other}"),
+            Ok(()) => panic!("{tcti} was used by a floor cabinet"),
+        };
+        refused(boot_with(&db, floor.clone(), &tpm).map(|_| ()));
+        refused(Machine::ram_clear(&db, &floor, "ana", PIN, "attack", true).map(|_| ()));
+        refused(Machine::ram_clear_key_lost(&db, &floor, "ana", PIN, "attack", true).map(|_| ()));
+        let fresh = dir.path().join("fresh.sqlite");
+        refused(Machine::provision(&fresh, floor, PIN).map(|_| ()));
+        assert!(!fresh.exists());
+    }
+    let m = boot(&db, &tpm).unwrap();
+    assert_eq!(m.credit(), 10_000);
+    assert!(m.ram_clears().unwrap().is_empty());
 }

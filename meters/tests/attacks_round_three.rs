@@ -364,8 +364,12 @@ fn holes_2_and_8_production_refuses_a_software_tpm_unless_it_is_an_evaluation_ca
     let db = dir.path().join("egm.sqlite");
     let floor = MachineConfig { evaluation: false, ..config(&tpm) };
     support::production::launch(&tpm);
+    // Since issue 68 (attack 3) a floor cabinet speaks to no TPM but its
+    // platform's: a software TPM on the network is refused by its TCTI
+    // before it is asked anything.
     let software = |r: Result<(), BootError>| match r {
         Err(BootError::SoftwareTpmRefused(what)) => assert!(what.contains("software TPM") && what.contains("IBM"), "{what}"),
+        Err(BootError::TctiRefused(tcti)) => assert_eq!(tcti, tpm.tcti()),
         Err(other) => panic!("expected the software TPM refused, got {other}"),
         Ok(()) => panic!("accepted a software TPM in production"),
     };

@@ -119,16 +119,25 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// The approved release's digest (issue 47, hole 1): SHA-256 over one
-    /// line `<sha256>  <file>` per approved program, sorted by file name.
-    /// The cabinet's launcher measures it into the TPM before a certified
-    /// program starts; the machine key answers only to that measurement.
+    /// The approved release's digest (issue 47, hole 1; issue 68, attack
+    /// 4): SHA-256 over one line `<sha256>  <file>` per approved program,
+    /// sorted by file name, then one line `paytable <id> <sha256>  <file>`
+    /// per approved paytable, sorted by id. The cabinet's launcher measures
+    /// it into the TPM before a certified program starts; the machine key
+    /// answers only to that measurement, and the host plays only from the
+    /// manifest whose digest it is (`meters::keystore::check_release`): a
+    /// paytable approved or edited after provisioning is another release.
     pub fn release_digest(&self) -> [u8; 32] {
         let mut programs: Vec<&ManifestEntry> = self.programs.iter().collect();
         programs.sort_by(|a, b| a.file.cmp(&b.file));
         let mut hash = Sha256::new();
         for p in programs {
             hash.update(format!("{}  {}\n", p.sha256, p.file).as_bytes());
+        }
+        let mut paytables: Vec<&ManifestEntry> = self.approved.iter().collect();
+        paytables.sort_by(|a, b| (&a.id, &a.file, &a.sha256).cmp(&(&b.id, &b.file, &b.sha256)));
+        for p in paytables {
+            hash.update(format!("paytable {} {}  {}\n", p.id, p.sha256, p.file).as_bytes());
         }
         hash.finalize().into()
     }
@@ -277,4 +286,51 @@ pub fn load_approved_with_rtp(path: &Path, manifest: &Manifest, floor: &Floor) -
     }
     let rtp = a.rtp.iter().filter_map(|(bet, r)| parse_ratio(r).map(|r| (*bet, r))).collect();
     Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, file: &str, sha: char) -> ManifestEntry {
+        ManifestEntry { id: id.into(), file: file.into(), sha256: sha.to_string().repeat(64) }
+    }
+
+    fn manifest() -> Manifest {
+        Manifest {
+            approved: vec![entry("minas", "minas.json", 'b'), entry("bacara", "bacara.json", 'a')],
+            programs: vec![entry("egm-lab", "egm-lab", 'd'), entry("cabinet", "cabinet", 'c')],
+        }
+    }
+
+    /// Issue 68, attack 4: the release is the programs and every approved
+    /// paytable, as the documented lines say (an independent SHA-256 of
+    /// them), whatever the entries' order; an edited or added paytable is
+    /// another release.
+    #[test]
+    fn the_release_digest_covers_the_programs_and_every_approved_paytable() {
+        let lines = format!(
+            "{c}  cabinet\n{d}  egm-lab\npaytable bacara {a}  bacara.json\npaytable minas {b}  minas.json\n",
+            a = "a".repeat(64),
+            b = "b".repeat(64),
+            c = "c".repeat(64),
+            d = "d".repeat(64)
+        );
+        let expected: [u8; 32] = Sha256::digest(lines.as_bytes()).into();
+        let m = manifest();
+        assert_eq!(m.release_digest(), expected);
+        let mut reordered = manifest();
+        reordered.approved.reverse();
+        reordered.programs.reverse();
+        assert_eq!(reordered.release_digest(), expected);
+        let mut edited = manifest();
+        edited.approved[0].sha256 = "e".repeat(64);
+        assert_ne!(edited.release_digest(), expected);
+        let mut added = manifest();
+        added.approved.push(entry("roleta", "roleta.json", 'f'));
+        assert_ne!(added.release_digest(), expected);
+        let mut renamed = manifest();
+        renamed.approved[1].id = "bacara-ez".into();
+        assert_ne!(renamed.release_digest(), expected);
+    }
 }

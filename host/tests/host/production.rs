@@ -105,3 +105,71 @@ fn the_host_runs_in_production_on_a_tpm_provisioned_once() {
     let t = s.machine().state().tickets.get(&ticket).expect("the ticket is on record");
     assert_eq!((t.value, t.printed, t.redeemed), (credit, true, false));
 }
+
+/// Issue 68, attack 4: the release digest covered the programs only, and
+/// 29 approved paytable entries edited left it unchanged. The release is
+/// now the manifest's programs and every approved paytable, and the host
+/// plays only from the manifest the launcher measured: a manifest edited
+/// after the launcher's measurement, or a configuration naming another
+/// manifest than the launcher's, is refused by name before the key is
+/// taken (the cabinet then boots on what was measured, in the same boot);
+/// an edited manifest the launcher measures is another release, to which
+/// the key does not answer.
+#[test]
+fn the_host_plays_only_from_the_manifest_the_launcher_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tpm = SoftwareTpm::start(dir.path());
+    let program = std::env::current_exe().unwrap();
+    let path = installed(dir.path(), &tpm, &program);
+    let config = CabinetConfig::load(&path).unwrap();
+    let db = dir.path().join("egm.sqlite");
+    let options = BootOptions { config: path.clone(), db: db.clone(), lab_seed: None, demo: false };
+    let manifest_path = dir.path().join("approved.ron");
+    let approved = std::fs::read_to_string(&manifest_path).unwrap();
+    let manifest = read_manifest(&manifest_path).unwrap();
+    assert!(meters::keystore::measure_release(&config.machine.key_store, &manifest.release_digest()).unwrap());
+    Machine::provision(&db, config.machine.clone(), "4829137560").unwrap();
+    // A power-up of its own for the cabinet, measured as provisioning was.
+    tpm.power_cut();
+    tpm.power_on();
+    assert!(meters::keystore::measure_release(&config.machine.key_store, &manifest.release_digest()).unwrap());
+
+    // One approved paytable's digest replaced after the measurement.
+    let mut edited = manifest.clone();
+    edited.approved[0].sha256 = "0".repeat(64);
+    let edited_text = ron::ser::to_string_pretty(&edited, ron::ser::PrettyConfig::default()).unwrap();
+    std::fs::write(&manifest_path, &edited_text).unwrap();
+    let e = boot(&options).err().expect("a manifest edited after the launcher's measurement was played from");
+    assert!(e.contains("not the release") && e.contains(&hex::encode(edited.release_digest())), "{e}");
+    std::fs::write(&manifest_path, &approved).unwrap();
+    // The configuration naming another manifest than the launcher's.
+    let other = dir.path().join("other.ron");
+    std::fs::write(&other, &edited_text).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let folder = dir.path().join("elsewhere");
+    std::fs::create_dir(&folder).unwrap();
+    let elsewhere =
+        test_config::write(&folder, &text.replace(&format!("{:?}", manifest_path.display().to_string()), &format!("{:?}", other.display().to_string())));
+    let e = boot(&BootOptions { config: elsewhere, ..options.clone() }).err().expect("another manifest than the launcher's was played from");
+    assert!(e.contains("not the release"), "{e}");
+    // Nothing was taken: the cabinet boots on what was measured.
+    let mut s = boot(&options).unwrap();
+    s.insert_note(2_000);
+    assert_eq!(s.machine().credit(), 2_000);
+    drop(s);
+
+    // The edited manifest measured by the launcher at the next power-up:
+    // another release, and the key does not answer to it.
+    tpm.power_cut();
+    tpm.power_on();
+    std::fs::write(&manifest_path, &edited_text).unwrap();
+    assert!(meters::keystore::measure_release(&config.machine.key_store, &edited.release_digest()).unwrap());
+    let e = boot(&options).err().expect("the key answered to another release");
+    assert!(e.contains("measured state"), "{e}");
+    // The approved manifest again, at a power-up of its own: the credit is where it was.
+    tpm.power_cut();
+    tpm.power_on();
+    std::fs::write(&manifest_path, &approved).unwrap();
+    assert!(meters::keystore::measure_release(&config.machine.key_store, &manifest.release_digest()).unwrap());
+    assert_eq!(boot(&options).unwrap().machine().credit(), 2_000);
+}

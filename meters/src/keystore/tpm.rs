@@ -289,6 +289,16 @@ impl Tpm {
         measured::extend_release(&mut ctx, release).map_err(|e| self.err(format!("cannot extend PCR {LAUNCHER_PCR} with the release's digest: {e}")))
     }
 
+    /// [`super::check_release`].
+    pub(crate) fn check_release(&self, release: &[u8; 32]) -> Result<(), KeyStoreError> {
+        let mut ctx = self.connect()?;
+        let now = measured::launcher_value(&mut ctx).map_err(|e| self.err(e))?;
+        if now.iter().all(|b| *b == 0) || measured::is_release(&now, release) {
+            return Ok(());
+        }
+        Err(KeyStoreError::OtherRelease { tcti: self.tcti.clone(), pcr: LAUNCHER_PCR, measured: hex::encode(now), read: hex::encode(release) })
+    }
+
     /// The launcher's last step (issue 68, attack 2): its program ended,
     /// whether or not it took the key; cap the launcher's PCR so that
     /// nothing else in this boot can.

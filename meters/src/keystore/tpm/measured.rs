@@ -105,6 +105,22 @@ pub(super) fn cap(ctx: &mut Context) -> tss_esapi::Result<()> {
     extend(ctx, Sha256::digest(CAP_LABEL).into())
 }
 
+/// SHA-256 extend: what a PCR holding `from` holds after `digest`.
+fn extended(from: &[u8], digest: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(from);
+    h.update(digest);
+    h.finalize().into()
+}
+
+/// Whether [`LAUNCHER_PCR`]'s value `now` is `release` as the launcher
+/// measured it in this boot, or that measurement capped.
+pub(super) fn is_release(now: &[u8], release: &[u8; 32]) -> bool {
+    let measured = extended(&[0; 32], release);
+    let capped = extended(&measured, &Sha256::digest(CAP_LABEL));
+    now == measured || now == capped
+}
+
 /// [`LAUNCHER_PCR`]'s current value.
 pub(super) fn launcher_value(ctx: &mut Context) -> tss_esapi::Result<Vec<u8>> {
     let selection = PcrSelectionListBuilder::new().with_selection(HashingAlgorithm::Sha256, &[slot(LAUNCHER_PCR)]).build()?;
