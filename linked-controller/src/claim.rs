@@ -197,6 +197,29 @@ impl Controller {
         Ok(())
     }
 
+    /// Operator: `pool`'s configuration as it was set up (its levels'
+    /// reset values, increments, reserves and ceilings): what an approval
+    /// weighs (issue 69).
+    pub fn pool_config(&mut self, pool: &str) -> Result<meters::PoolConfig, LinkError> {
+        let text: Option<String> = self.client().query_one("SELECT egm.pool_config($1)", &[&pool])?.get(0);
+        let text = text.ok_or_else(|| LinkError::Refused(format!("no linked pool {pool}: set it up first")))?;
+        serde_json::from_str(&text).map_err(|e| LinkError::Invalid(format!("pool {pool}'s configuration does not read: {e}")))
+    }
+
+    /// Operator, issue 69: keep the approval's `figures` (JSON) with the
+    /// games approved last, and the denominations (cents) they were
+    /// weighed at: a committed round at any other is refused.
+    pub fn record_approval(&mut self, pool: &str, figures: &str, denominations: &[Cents]) -> Result<(), LinkError> {
+        let denominations = denominations.iter().map(|d| i64_of(*d, "a denomination")).collect::<Result<Vec<i64>, _>>()?;
+        self.client().execute("SELECT egm.record_approval($1, $2, $3)", &[&pool, &figures, &denominations])?;
+        Ok(())
+    }
+
+    /// Operator: the figures kept with `pool`'s approval (JSON), if any.
+    pub fn approval_figures(&mut self, pool: &str) -> Result<Option<String>, LinkError> {
+        Ok(self.client().query_one("SELECT egm.approval_figures($1)", &[&pool])?.get(0))
+    }
+
     /// Cabinet: the award for a hit of `level` in `round` of this cabinet's
     /// epoch, claimed with the round's committed `outcome` (JSON: a
     /// [`ReelClaim`]): the level's whole cents, once; asking again returns

@@ -82,6 +82,13 @@ ALTER TABLE egm.contributions ADD COLUMN IF NOT EXISTS kept_micro BIGINT NOT NUL
 ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS games JSONB;
 ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS triggers JSONB;
 ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS confirm_above BIGINT;
+-- Issue 69: the approval's figures (each trigger's probability at every
+-- bet and denomination the approval weighed, the cost of the resets and
+-- the RTP with the progressive; `egm-progressive approve`), and the
+-- denominations they were weighed at: a committed round at any other is
+-- refused.
+ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS approval_figures JSONB;
+ALTER TABLE egm.pools ADD COLUMN IF NOT EXISTS approved_denominations BIGINT[];
 -- Issue 46: whether a claim may carry its outcome instead of revealing its
 -- committed round's key (an operator's choice for cabinets of an earlier
 -- version; off: forged outcomes are never judged).
@@ -841,7 +848,10 @@ BEGIN
     IF p_confirm_above IS NULL OR p_confirm_above < 0 THEN
         RAISE EXCEPTION 'pool %: the amount above which an award waits for an attendant is required (cents)', p_pool;
     END IF;
-    UPDATE pools SET games = p_games_text::JSONB, triggers = p_triggers_text::JSONB, confirm_above = p_confirm_above WHERE pool = p_pool;
+    -- A new approval's figures are recorded after it (`record_approval`):
+    -- the earlier ones weighed other games or triggers.
+    UPDATE pools SET games = p_games_text::JSONB, triggers = p_triggers_text::JSONB, confirm_above = p_confirm_above,
+        approval_figures = NULL, approved_denominations = NULL WHERE pool = p_pool;
     INSERT INTO operator_log (operator, action, detail)
         VALUES (session_user, 'approve_games', format('pool %s: games %s, triggers %s, awards above %s cents wait for an attendant',
                 p_pool, (SELECT string_agg(k, ', ') FROM jsonb_object_keys(games) k), triggers::TEXT, p_confirm_above));
@@ -1009,6 +1019,7 @@ DECLARE
     p RECORD;
     bet JSONB;
     denoms BIGINT[];
+    approved BIGINT[];
     denom BIGINT;
 BEGIN
     PERFORM check_call(p_pool, p_epoch);
@@ -1042,6 +1053,14 @@ BEGIN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'commit',
             CASE WHEN cardinality(denoms) = 0 THEN format('cabinet %s has no denominations set by an operator (egm-progressive assign --denominations)', caller())
                  ELSE format('denomination %s cents is not one cabinet %s offers (%s)', left(bet->>'denom', 24), caller(), array_to_string(denoms, ', ')) END);
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    -- Issue 69: only at a denomination the approval weighed its triggers at.
+    SELECT approved_denominations INTO approved FROM pools WHERE pool = p_pool;
+    IF approved IS NOT NULL AND NOT (denom = ANY (approved)) THEN
+        out_refusal := refuse(p_epoch, p_round, p_pool, 'commit',
+            format('denomination %s cents is not one pool %s''s approval weighed its triggers at (%s)', denom, p_pool, array_to_string(approved, ', ')));
         RETURN NEXT;
         RETURN;
     END IF;
@@ -1192,6 +1211,35 @@ DO $$ BEGIN
 END $$;
 -- Issue 46: a cabinet login of an earlier install becomes a registered
 -- cabinet that cannot log in.
+-- Operator: a pool's configuration as it was set up (its levels' reset
+-- values, increments, reserves and ceilings), which an approval weighs.
+CREATE OR REPLACE FUNCTION egm.pool_config(p_pool TEXT) RETURNS TEXT
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT config::TEXT FROM pools WHERE pool = p_pool
+$$;
+
+-- Operator, issue 69: keep the approval's figures with the approved games
+-- (after `approve_games`), and the denominations they were weighed at.
+CREATE OR REPLACE FUNCTION egm.record_approval(p_pool TEXT, p_figures_text TEXT, p_denominations BIGINT[]) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+BEGIN
+    IF p_denominations IS NULL OR cardinality(p_denominations) = 0 OR EXISTS (SELECT 1 FROM unnest(p_denominations) d WHERE d IS NULL OR d < 1) THEN
+        RAISE EXCEPTION 'pool %: an approval names the denominations (cents) its figures were weighed at', p_pool;
+    END IF;
+    UPDATE pools SET approval_figures = p_figures_text::JSONB, approved_denominations = p_denominations WHERE pool = p_pool AND games IS NOT NULL;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'pool %: no approved games to keep figures with', p_pool;
+    END IF;
+    INSERT INTO operator_log (operator, action, detail)
+        VALUES (session_user, 'record_approval', format('pool %s: figures weighed at denominations %s', p_pool, array_to_string(p_denominations, ', ')));
+END $$;
+
+-- Operator: the approval's figures kept with the pool (NULL without).
+CREATE OR REPLACE FUNCTION egm.approval_figures(p_pool TEXT) RETURNS TEXT
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    SELECT approval_figures::TEXT FROM pools WHERE pool = p_pool
+$$;
+
 DO $$
 DECLARE
     r RECORD;
@@ -1229,4 +1277,5 @@ GRANT EXECUTE ON FUNCTION egm.caller(), egm.contribute_group(TEXT[], TEXT[], TEX
 GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, INT, TEXT, INT, TEXT), egm.books(TEXT),
     egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT), egm.approve_games(TEXT, TEXT, TEXT, BIGINT),
     egm.pending_awards(TEXT), egm.decide_award(TEXT, TEXT, BIGINT, TEXT, INT, BOOLEAN, TEXT), egm.assign(TEXT, TEXT, BOOLEAN), egm.allow_plain_claims(TEXT, BOOLEAN),
-    egm.set_denominations(TEXT, BIGINT[]), egm.reconciliation(TEXT) TO egm_operator;
+    egm.set_denominations(TEXT, BIGINT[]), egm.reconciliation(TEXT), egm.pool_config(TEXT), egm.record_approval(TEXT, TEXT, BIGINT[]),
+    egm.approval_figures(TEXT) TO egm_operator;

@@ -86,6 +86,9 @@ pub mod stud_math;
 pub mod subsets;
 #[cfg(feature = "compiler")]
 pub mod table_bet;
+/// The odds of a progressive trigger at every bet (issue 69).
+#[cfg(feature = "compiler")]
+pub mod trigger_odds;
 /// Ways games' exact mathematics by generating functions (issue 50).
 #[cfg(feature = "compiler")]
 pub mod ways_math;

@@ -34,6 +34,10 @@ pub fn pki() -> PathBuf {
 /// `tools/postgres.sh start|stop|kill`: `start` answers the
 /// administrator's address (the server's local socket).
 pub fn postgres(cmd: &str) -> String {
+    // One at a time in a process: two tests starting the server at once
+    // both ran `pg_ctl start`, and the second failed.
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     run(&[cmd])
 }
 

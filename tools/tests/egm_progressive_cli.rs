@@ -45,3 +45,79 @@ fn serve_logs_every_refusal_as_a_json_line_with_its_cabinet() {
     assert_eq!(refusal["fields"]["cabinet"], "A");
     assert!(refusal["fields"]["reason"].as_str().unwrap().contains("not assigned to pool not-its-pool"), "{refusal}");
 }
+
+/// The workspace's file `path`.
+fn workspace(path: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path).display().to_string()
+}
+
+fn progressive(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_egm-progressive")).args(args).output().unwrap()
+}
+
+/// Issue 69: approval does the math. The README's former approval (one
+/// cherry wins the 1,000 c Mini at any bet) at 1 c is refused with its
+/// figure, and nothing is approved; the README's approval now (three wilds
+/// and three sevens, at the largest bet, from 20 c) is approved, its
+/// figures kept with it, and a committed round at a denomination the
+/// approval did not weigh is refused by the controller's service.
+#[test]
+fn approve_weighs_the_pool_refuses_the_cherry_mini_and_keeps_its_figures() {
+    let logins = [("egm-operator", Role::Operator), ("egm-service", Role::Service), ("A", Role::Cabinet)];
+    let db = controller::fresh_database("approve_math", &logins);
+    let op = controller::url("egm-operator", &db);
+    let setup = progressive(&["setup", &op, &workspace("assets/progressive/linked-sevens.ron")]);
+    assert!(setup.status.success(), "{}", String::from_utf8_lossy(&setup.stderr));
+    let sevens = workspace("assets/paytables/classic-sevens.ron");
+    let approve = |triggers: [&str; 2], denominations: &str| {
+        let mut args = vec!["approve", &op, "linked-sevens", "--paytable", &sevens, "--confirm-above", "100000", "--denominations", denominations];
+        for t in &triggers {
+            args.extend(["--trigger", t]);
+        }
+        progressive(&args)
+    };
+    let refused = approve(["0:7:3:max", "1:CH:1"], "1");
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(said.contains("pool linked-sevens is not approved") && said.contains("awards at their reset values are 9449.01 % of the wager"), "{said}");
+    assert!(String::from_utf8_lossy(&refused.stdout).contains("Mini 1 in 10.6"));
+    let mut c = linked_controller::Controller::connect(&op).unwrap();
+    assert_eq!(c.approval_figures("linked-sevens").unwrap(), None, "figures kept for a refused approval");
+
+    let approved = approve(["0:W:3:max", "1:7:3:max"], "20,50,100,200");
+    assert!(approved.status.success(), "{}", String::from_utf8_lossy(&approved.stderr));
+    assert!(String::from_utf8_lossy(&approved.stdout).contains("approved at 20, 50, 100, 200 c"));
+    let figures: serde_json::Value = serde_json::from_str(&c.approval_figures("linked-sevens").unwrap().unwrap()).unwrap();
+    assert_eq!(figures["denominations"], serde_json::json!([20, 50, 100, 200]));
+    assert_eq!(figures["bets"].as_array().unwrap().len(), 12, "3 bets × 4 denominations");
+    assert_eq!(figures["refusals"], serde_json::json!([]));
+
+    // The cabinet offers 10 c too; the approval did not weigh it.
+    let assign = progressive(&["assign", &op, "linked-sevens", "A", "--denominations", "10,20"]);
+    assert!(assign.status.success(), "{}", String::from_utf8_lossy(&assign.stderr));
+    let pki = controller::pki();
+    let path = |f: &str| pki.join(f).display().to_string();
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_egm-progressive"))
+        .args(["serve", &controller::url("egm-service", &db), "--listen", "127.0.0.1:0"])
+        .args(["--ca", &path("ca.crt"), "--cert", &path("server.crt"), "--key", &path("server.key")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    BufReader::new(serve.stdout.take().unwrap()).read_line(&mut said).unwrap();
+    let addr: std::net::SocketAddr = said.trim().rsplit(' ').next().unwrap().parse().unwrap_or_else(|e| panic!("{said:?}: {e}"));
+    let mut a = CabinetClient::connect(&controller::cabinet_url_at("A", addr.port())).unwrap();
+    let bet = |denom| linked_controller::ReelBet { game: "classic-sevens".into(), lines: 1, credits_per_line: 3, denom };
+    let epoch = "0123456789abcdef0123456789abcdef";
+    let at_10 = a.commit("linked-sevens", epoch, 1, &"ab".repeat(32), &bet(10));
+    assert!(
+        matches!(&at_10, Err(linked_controller::LinkError::Refused(r)) if r.contains("denomination 10 cents is not one pool linked-sevens's approval weighed")),
+        "{at_10:?}"
+    );
+    let at_20 = a.commit("linked-sevens", epoch, 2, &"cd".repeat(32), &bet(20));
+    assert!(at_20.as_ref().is_ok_and(|n| n.len() == 64), "{at_20:?}");
+    drop(a);
+    let _ = serve.kill();
+    let _ = serve.wait();
+}

@@ -19,8 +19,12 @@
 //!   round's key (issue 46).
 //! * `egm-progressive setup OPERATOR POOL.ron [--max-wager CENTS]` — the pool.
 //! * `egm-progressive approve OPERATOR POOL --paytable GAME.ron…
-//!   --trigger LEVEL:SYMBOL:COUNT[:max]|LEVEL:hold-grand[:max]… --confirm-above CENTS` — what the
-//!   pool's awards are checked against (issue 35, attack 1).
+//!   --trigger LEVEL:SYMBOL:COUNT[:max]|LEVEL:hold-grand[:max]…
+//!   --denominations CENTS,… [--seed-budget-ppm N] --confirm-above CENTS` —
+//!   what the pool's awards are checked against (issue 35, attack 1),
+//!   weighed first: a pool whose awards the wagers do not fund, or whose
+//!   games' RTP with it leaves [80 %, 100 %] at any bet, is refused with
+//!   its figures (issue 69, `approval`).
 //! * `egm-progressive pending OPERATOR POOL`, `egm-progressive decide
 //!   OPERATOR POOL MACHINE ROUND LEVEL [--refuse] [--note TEXT]` — the
 //!   awards waiting for an attendant, confirmed or refused.
@@ -31,6 +35,8 @@
 //! * `egm-progressive bench OPERATOR CABINET… [--seconds S] [--batch B]` —
 //!   contributions per second the controller sustains, one thread per
 //!   cabinet address (`tools/bench-controller.sh` sets it all up).
+
+mod approval;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -139,6 +145,15 @@ enum Command {
         /// the top level waits (issue 46).
         #[arg(long)]
         confirm_above: Option<u64>,
+        /// The denominations (cents) the pool's cabinets play at: the
+        /// approval weighs every bet at each, and the controller refuses a
+        /// committed round at any other (issue 69).
+        #[arg(long, value_delimiter = ',', required = true)]
+        denominations: Vec<u64>,
+        /// What the operator funds beyond the contributions, in
+        /// millionths of each wager (the seed budget; none by default).
+        #[arg(long, default_value_t = 0)]
+        seed_budget_ppm: u64,
     },
     /// The awards waiting for an attendant, with the outcome each was
     /// claimed with (an operator).
@@ -301,23 +316,34 @@ fn run(cli: Cli) -> Result<()> {
             println!("pool {} ready with {} level(s)", cfg.id, cfg.levels.len());
             Ok(())
         }
-        Command::Approve { url, pool, paytables, triggers, confirm_above } => {
+        Command::Approve { url, pool, paytables, triggers, confirm_above, denominations, seed_budget_ppm } => {
             let mut c = Controller::connect(&url)?;
             let confirm_above = match confirm_above {
                 Some(cents) => cents,
                 None => c.levels(&pool)?.first().map(|top| top.reset_value).ok_or_else(|| anyhow!("no linked pool {pool}: set it up first"))?,
             };
             let mut games = std::collections::BTreeMap::new();
+            let mut loaded = Vec::new();
             for path in &paytables {
                 let game = paytables::compile::load(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
                 games.insert(game.id.clone(), ApprovedReelGame::of(&game));
+                loaded.push(game);
             }
             let triggers = triggers.iter().map(|t| parse_trigger(t)).collect::<Result<Vec<_>>>()?;
+            // Issue 69: weighed before anything is approved.
+            let config = c.pool_config(&pool)?;
+            let figures = approval::weigh(&config, &loaded, &triggers, &denominations, seed_budget_ppm)?;
+            approval::print(&figures);
+            if !figures.refusals.is_empty() {
+                return Err(anyhow!("pool {pool} is not approved: the wagers do not fund its awards\n  {}", figures.refusals.join("\n  ")));
+            }
             c.approve_games(&pool, &games, &triggers, confirm_above)?;
+            c.record_approval(&pool, &serde_json::to_string(&figures)?, &denominations)?;
             println!(
-                "pool {pool}: {} game(s) and {} trigger(s) approved; awards of {confirm_above} cents or more wait for an attendant",
+                "pool {pool}: {} game(s) and {} trigger(s) approved at {} c; awards of {confirm_above} cents or more wait for an attendant",
                 games.len(),
-                triggers.len()
+                triggers.len(),
+                denominations.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
             );
             Ok(())
         }
