@@ -6,6 +6,7 @@
 //! | 3 a parser disagreement pays a forged claim | `attack_3_*` |
 //! | a raw database error sent to a cabinet in a two-instance race | `a_race_between_two_instances_gets_one_answer_never_a_database_error` |
 //! | an unassigned pool's levels readable by any cabinet | `a_cabinet_reads_only_its_own_pools` |
+//! | more than 1,024 stalled handshakes turned honest cabinets away | `a_flood_of_stalled_handshakes_turns_no_cabinet_away` |
 
 use super::linked_attacks::{MINI, assert_refused as refused};
 use super::linked_game::{claim_at, hit};
@@ -114,4 +115,44 @@ fn a_cabinet_reads_only_its_own_pools() {
     assert_eq!(a.levels(POOL).unwrap().len(), pool().levels.len());
     refused(b.levels(POOL), "not assigned to pool");
     refused(b.last_awards(POOL, 10), "not assigned to pool");
+}
+
+/// Availability: more than 1,024 connections that sent a ClientHello and
+/// nothing more filled the handshake bound for their whole timeout, and 2
+/// to 4 of 18 honest connections got in. A service bounded at 64 pending
+/// handshakes, 16 from one address, flooded with 200 stalled connections
+/// from 20 addresses, and 40 from the honest cabinet's own address: every
+/// one of 18 honest connections that follow gets in and is answered — the
+/// gate drops the oldest stalled handshake (of the address, or of all) for
+/// each newcomer.
+#[test]
+fn a_flood_of_stalled_handshakes_turns_no_cabinet_away() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack69_flood", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    assign(&mut op, &["A"]);
+    let limits = linked_controller::service::Limits { handshakes: 64, handshakes_per_address: 16, ..linked_controller::service::Limits::default() };
+    let service = another_service_with(&db, 0, limits);
+    let port = service.addr().port();
+    let stalled = |address: [u8; 4]| {
+        let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+        socket.bind(&std::net::SocketAddr::from((address, 0)).into()).unwrap();
+        socket.connect(&std::net::SocketAddr::from(([127, 0, 0, 1], port)).into()).unwrap();
+        std::net::TcpStream::from(socket)
+    };
+    let mut flood = Vec::new();
+    for host in 1..=20u8 {
+        for _ in 0..10 {
+            flood.push(stalled([127, 0, 1, host]));
+        }
+    }
+    for _ in 0..40 {
+        flood.push(stalled([127, 0, 0, 1]));
+    }
+    let url = cabinet_url_at("A", port);
+    for n in 0..18 {
+        let mut a = linked_controller::CabinetClient::connect(&url).unwrap_or_else(|e| panic!("honest connection {n} refused: {e}"));
+        assert_eq!(a.levels(POOL).unwrap().len(), pool().levels.len(), "honest connection {n}");
+    }
+    drop(flood);
 }

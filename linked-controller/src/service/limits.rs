@@ -17,8 +17,11 @@ pub struct Limits {
     pub connections_per_cabinet: usize,
     /// Authenticated connections at once, all cabinets together.
     pub connections: usize,
-    /// Connections still in their TLS handshake at once.
+    /// Connections still in their TLS handshake at once: at the bound, the
+    /// oldest is dropped for a new one (issue 69, `gate`).
     pub handshakes: usize,
+    /// Connections still in their TLS handshake at once from one address.
+    pub handshakes_per_address: usize,
     /// How long a handshake may take.
     pub handshake_timeout: Duration,
     /// How long a connection may stay silent between requests.
@@ -44,6 +47,7 @@ impl Default for Limits {
             connections_per_cabinet: crate::controller::CABINET_CONNECTIONS as usize,
             connections: 512,
             handshakes: 1024,
+            handshakes_per_address: 16,
             handshake_timeout: Duration::from_secs(5),
             idle_timeout: Duration::from_secs(30),
             requests_per_second: 1000,
@@ -57,6 +61,13 @@ impl Default for Limits {
 
 /// Claims one certificate may make at once.
 const CLAIM_BURST: u64 = 20;
+/// Requests over its limits within [`OVER_WINDOW`] after which a
+/// certificate is barred (issue 69: a flood answered late still cost the
+/// service an answer each).
+const OVER_BEFORE_BAR: u32 = 50;
+const OVER_WINDOW: Duration = Duration::from_secs(10);
+/// How long a barred certificate's connections are closed and refused.
+pub(crate) const BAR: Duration = Duration::from_secs(10);
 /// Rounds one certificate may commit at once.
 const ROUND_BURST: u64 = 20;
 
@@ -97,6 +108,41 @@ struct Cabinet {
     rows: Bucket,
     claims: Bucket,
     rounds: Bucket,
+    /// Requests over a limit since `first_over`.
+    over: u32,
+    first_over: Option<Instant>,
+    /// Refused until then: its connections closed, new ones not seated.
+    barred_until: Option<Instant>,
+}
+
+impl Cabinet {
+    fn barred(&self, now: Instant) -> bool {
+        self.barred_until.is_some_and(|t| now < t)
+    }
+
+    /// One more request over a limit; whether that bars the certificate.
+    fn strike(&mut self, now: Instant) -> bool {
+        if self.first_over.is_none_or(|f| now.duration_since(f) > OVER_WINDOW) {
+            self.first_over = Some(now);
+            self.over = 0;
+        }
+        self.over += 1;
+        if self.over >= OVER_BEFORE_BAR {
+            self.barred_until = Some(now + BAR);
+            self.over = 0;
+            self.first_over = None;
+            return true;
+        }
+        false
+    }
+}
+
+/// A request over a certificate's limits.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Over {
+    pub(crate) limit: String,
+    /// The certificate is barred for [`BAR`]: the connection is closed.
+    pub(crate) barred: bool,
 }
 
 /// Every certificate's use of the service.
@@ -138,26 +184,48 @@ impl Cabinets {
             rows: Bucket::new(l.rows_per_second, l.rows_per_second),
             claims: Bucket::new(l.claims_per_second, CLAIM_BURST),
             rounds: Bucket::new(l.rounds_per_second, ROUND_BURST),
+            over: 0,
+            first_over: None,
+            barred_until: None,
         });
-        if c.connections >= l.connections_per_cabinet {
+        if c.connections >= l.connections_per_cabinet || c.barred(Instant::now()) {
             return None;
         }
         c.connections += 1;
         Some(Seat { cabinets: self.clone(), name: name.to_owned() })
     }
 
-    /// Whether `name` may make `request` now; otherwise which limit it is over.
-    pub(crate) fn admit(&self, name: &str, request: &Request) -> Result<(), String> {
-        let mut all = self.inner.lock().map_err(|_| "the service's limits are unavailable".to_owned())?;
-        let c = all.get_mut(name).ok_or_else(|| "no connection of this cabinet is counted".to_owned())?;
-        if !c.requests.take(1) {
-            return Err(format!("over {} requests a second", self.limits.requests_per_second));
+    /// Whether `name` may make `request` now; otherwise which limit it is
+    /// over, and whether that bars the certificate (after
+    /// [`OVER_BEFORE_BAR`] within [`OVER_WINDOW`], for [`BAR`]).
+    pub(crate) fn admit(&self, name: &str, request: &Request) -> Result<(), Over> {
+        let unavailable = || Over { limit: "the service's limits are unavailable".to_owned(), barred: false };
+        let mut all = self.inner.lock().map_err(|_| unavailable())?;
+        let c = all.get_mut(name).ok_or_else(|| Over { limit: "no connection of this cabinet is counted".to_owned(), barred: false })?;
+        let now = Instant::now();
+        if c.barred(now) {
+            return Err(Over { limit: format!("barred for {} s after {OVER_BEFORE_BAR} requests over its limits", BAR.as_secs()), barred: true });
         }
-        match request {
-            Request::Contribute { rows, .. } if !c.rows.take(rows.len() as u64) => Err(format!("over {} contributions a second", self.limits.rows_per_second)),
-            Request::Award { .. } | Request::Reveal { .. } if !c.claims.take(1) => Err(format!("over {} award claims a second", self.limits.claims_per_second)),
-            Request::Commit { .. } if !c.rounds.take(1) => Err(format!("over {} committed rounds a second", self.limits.rounds_per_second)),
-            _ => Ok(()),
+        let over = if !c.requests.take(1) {
+            Some(format!("over {} requests a second", self.limits.requests_per_second))
+        } else {
+            match request {
+                Request::Contribute { rows, .. } if !c.rows.take(rows.len() as u64) => {
+                    Some(format!("over {} contributions a second", self.limits.rows_per_second))
+                }
+                Request::Award { .. } | Request::Reveal { .. } if !c.claims.take(1) => {
+                    Some(format!("over {} award claims a second", self.limits.claims_per_second))
+                }
+                Request::Commit { .. } if !c.rounds.take(1) => Some(format!("over {} committed rounds a second", self.limits.rounds_per_second)),
+                _ => None,
+            }
+        };
+        match over {
+            None => Ok(()),
+            Some(limit) => {
+                let barred = c.strike(now);
+                Err(Over { limit, barred })
+            }
         }
     }
 }
@@ -181,7 +249,7 @@ mod tests {
         for _ in 0..CLAIM_BURST {
             cabinets.admit("A", &claim).unwrap();
         }
-        assert_eq!(cabinets.admit("A", &claim).unwrap_err(), "over 2 award claims a second");
+        assert_eq!(cabinets.admit("A", &claim).unwrap_err().limit, "over 2 award claims a second");
         // Other requests are not claims.
         cabinets.admit("A", &Request::Levels { pool: "p".into() }).unwrap();
         // Twenty rounds committed at once, then four a second (issue 46).
@@ -190,8 +258,32 @@ mod tests {
         for _ in 0..ROUND_BURST {
             cabinets.admit("A", &commit).unwrap();
         }
-        assert_eq!(cabinets.admit("A", &commit).unwrap_err(), "over 4 committed rounds a second");
+        assert_eq!(cabinets.admit("A", &commit).unwrap_err().limit, "over 4 committed rounds a second");
         // Another certificate's rounds are its own.
         cabinets.admit("B", &commit).unwrap();
+    }
+
+    /// Issue 69: a certificate that keeps going over its limits is barred
+    /// for a while: every request refused, no connection seated; another
+    /// certificate is not.
+    #[test]
+    fn a_certificate_over_its_limits_fifty_times_is_barred() {
+        let cabinets = Cabinets::new(Limits::default());
+        let _a = cabinets.seat("A").unwrap();
+        let _b = cabinets.seat("B").unwrap();
+        let claim = Request::Award { pool: "p".into(), epoch: "e".into(), round: 1, level: 0, outcome: String::new() };
+        for _ in 0..CLAIM_BURST {
+            cabinets.admit("A", &claim).unwrap();
+        }
+        for n in 1..OVER_BEFORE_BAR {
+            assert_eq!(cabinets.admit("A", &claim).unwrap_err(), Over { limit: "over 2 award claims a second".into(), barred: false }, "{n}");
+        }
+        assert!(cabinets.admit("A", &claim).unwrap_err().barred);
+        let levels = Request::Levels { pool: "p".into() };
+        let refused = cabinets.admit("A", &levels).unwrap_err();
+        assert!(refused.barred && refused.limit.starts_with("barred for 10 s"), "{refused:?}");
+        assert!(cabinets.seat("A").is_none(), "a barred certificate was seated");
+        cabinets.admit("B", &levels).unwrap();
+        assert!(cabinets.seat("B").is_some());
     }
 }

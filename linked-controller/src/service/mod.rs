@@ -14,6 +14,7 @@
 
 pub(crate) mod certs;
 mod db;
+mod gate;
 mod limits;
 pub mod protocol;
 mod server;
@@ -71,7 +72,7 @@ impl Service {
             acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(tls)),
             db: db::Db::new(&config.database, limits.database_connections),
             cabinets: limits::Cabinets::new(limits.clone()),
-            handshakes: Semaphore::new(limits.handshakes),
+            gate: gate::Gate::new(limits.handshakes, limits.handshakes_per_address),
             connections: Semaphore::new(limits.connections),
             limits,
             awards: awards.clone(),

@@ -24,7 +24,7 @@ pub(crate) struct Shared {
     pub(crate) db: Arc<Db>,
     pub(crate) cabinets: Arc<Cabinets>,
     pub(crate) limits: Limits,
-    pub(crate) handshakes: Semaphore,
+    pub(crate) gate: Arc<crate::service::gate::Gate>,
     pub(crate) connections: Semaphore,
     pub(crate) awards: broadcast::Sender<String>,
 }
@@ -51,18 +51,28 @@ pub(crate) async fn accept(listener: TcpListener, shared: Arc<Shared>, mut stop:
 
 async fn connection(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
     let _ = stream.set_nodelay(true);
-    // Before the handshake: a bounded number at once, each for a bounded
-    // time; a connection that sends nothing holds nothing for long.
-    let Ok(handshake) = shared.handshakes.try_acquire() else { return };
-    let tls = match tokio::time::timeout(shared.limits.handshake_timeout, shared.acceptor.accept(stream)).await {
-        Ok(Ok(tls)) => tls,
-        Ok(Err(e)) => {
-            tracing::info!("{peer}: TLS handshake refused: {}", prefix(&e.to_string(), 200));
+    // Before the handshake: a bounded number at once from one address and
+    // in all, each for a bounded time; at the bound the oldest goes
+    // (issue 69: a flood of stalled handshakes once turned cabinets away).
+    let Ok(mut ticket) = shared.gate.enter(peer.ip()) else { return };
+    let tls = tokio::select! {
+        accepted = tokio::time::timeout(shared.limits.handshake_timeout, shared.acceptor.accept(stream)) => match accepted {
+            Ok(Ok(tls)) => tls,
+            Ok(Err(e)) => {
+                tracing::info!("{peer}: TLS handshake refused: {}", prefix(&e.to_string(), 200));
+                return;
+            }
+            Err(_) => {
+                tracing::info!("{peer}: no TLS handshake within {:?}", shared.limits.handshake_timeout);
+                return;
+            }
+        },
+        _ = &mut ticket.evicted => {
+            tracing::info!("{peer}: handshake dropped for a newer connection (the oldest pending from its address or of all)");
             return;
         }
-        Err(_) => return,
     };
-    drop(handshake);
+    drop(ticket);
     let name = tls.get_ref().1.peer_certificates().and_then(|certs| certs.first()).and_then(crate::service::certs::common_name);
     let Some(name) = name else {
         tracing::warn!("{peer}: a certificate without a cabinet's name");
@@ -73,7 +83,7 @@ async fn connection(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
         return;
     };
     let Some(_seat) = shared.cabinets.seat(&name) else {
-        tracing::warn!("{peer} ({name}): over {} connections of one cabinet", shared.limits.connections_per_cabinet);
+        tracing::warn!("{peer} ({name}): over {} connections of one cabinet, or barred", shared.limits.connections_per_cabinet);
         return;
     };
     let (mut reader, mut writer) = tokio::io::split(tls);
@@ -93,14 +103,20 @@ async fn connection(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
             return;
         }
         let answer = match shared.cabinets.admit(&name, &request) {
+            // Barred (issue 69): told why, and the connection closed.
+            Err(over) if over.barred => {
+                tracing::warn!(cabinet = %name, reason = %over.limit, "barred");
+                let _ = write_frame(&mut writer, &Answer::Unavailable(format!("this cabinet is {}", over.limit))).await;
+                return;
+            }
             // Answered late: a certificate over its limits gets its answers
             // no faster than OVER_LIMIT_DELAY a connection, so a flood
             // costs the service a few answers a second rather than the
             // time honest cabinets need (each connection waits its turn).
-            Err(limit) => {
-                tracing::warn!("{name}: {limit}");
+            Err(over) => {
+                tracing::warn!("{name}: {}", over.limit);
                 tokio::time::sleep(OVER_LIMIT_DELAY).await;
-                Answer::Unavailable(format!("this cabinet is {limit}"))
+                Answer::Unavailable(format!("this cabinet is {}", over.limit))
             }
             Ok(()) => shared.db.serve(&name, request).await,
         };
