@@ -7,6 +7,7 @@
 //! | a raw database error sent to a cabinet in a two-instance race | `a_race_between_two_instances_gets_one_answer_never_a_database_error` |
 //! | an unassigned pool's levels readable by any cabinet | `a_cabinet_reads_only_its_own_pools` |
 //! | more than 1,024 stalled handshakes turned honest cabinets away | `a_flood_of_stalled_handshakes_turns_no_cabinet_away` |
+//! | 1 grinding: two instances' limits were separate | `committed_rounds_are_paced_across_the_services_instances` |
 
 use super::linked_attacks::{MINI, assert_refused as refused};
 use super::linked_game::{claim_at, hit};
@@ -155,4 +156,48 @@ fn a_flood_of_stalled_handshakes_turns_no_cabinet_away() {
         assert_eq!(a.levels(POOL).unwrap().len(), pool().levels.len(), "honest connection {n}");
     }
     drop(flood);
+}
+
+/// Attack 1, grinding: a certificate committed rounds at each instance's
+/// own pace (48,010 c in 60 s alternating two instances, whose limits were
+/// separate). The pace of new committed rounds is also held in
+/// PostgreSQL, per cabinet across every instance (the service's 4 a second
+/// plus one, five seconds of it at once: 5 a second, 25 at once).
+/// Alternating two instances as fast as they answer, the cabinet gets no
+/// more nonces than that bound allows over the time it took (each instance
+/// alone would have given 20 at once, 40 together); the rest are asked
+/// again later, never refused for good.
+#[test]
+fn committed_rounds_are_paced_across_the_services_instances() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack69_pace", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    assign(&mut op, &["A"]);
+    approve(&mut op, 1_000_000);
+    op.set_denominations("A", &[1]).unwrap();
+    let (one, two) = (another_service_with(&db, 0, Default::default()), another_service_with(&db, 0, Default::default()));
+    let ports = [one.addr().port(), two.addr().port()];
+    let connect = |port: u16| linked_controller::CabinetClient::connect(&cabinet_url_at("A", port)).unwrap();
+    let mut clients = ports.map(connect);
+    let bet = linked_controller::ReelBet { game: "classic-sevens".into(), lines: 1, credits_per_line: 1, denom: 1 };
+    let started = std::time::Instant::now();
+    let (mut nonces, mut held_back) = (0u64, 0u64);
+    for round in 1..=60u64 {
+        let i = (round % 2) as usize;
+        match clients[i].commit(POOL, EPOCH, round, &format!("{round:064x}"), &bet) {
+            Ok(_) => nonces += 1,
+            // Paced (by the instance, or across them): asked again later,
+            // on a new connection.
+            Err(linked_controller::LinkError::Down) => {
+                held_back += 1;
+                clients[i] = connect(ports[i]);
+            }
+            Err(e) => panic!("round {round}: {e}"),
+        }
+    }
+    let allowed = 25 + 5 * started.elapsed().as_secs() + 5;
+    assert!(nonces <= allowed, "{nonces} nonces in {:?} across two instances; the bound allows {allowed}", started.elapsed());
+    assert!(nonces >= 20 && nonces + held_back == 60, "{nonces} nonces, {held_back} held back");
+    let books = op.books(POOL).unwrap();
+    assert_eq!(books.contributions, nonces, "each committed round contributed, no other");
 }

@@ -51,7 +51,10 @@ impl Controller {
     /// The bet must be one the approved game offers (its lines and credits
     /// per line, by game-core) at one of the cabinet's denominations; the
     /// commitment is the round's contribution (`egm.commit`).
-    pub(crate) fn commit(&mut self, pool: &str, epoch: &str, round: u64, commitment: &str, bet: &ReelBet) -> Result<String, LinkError> {
+    ///
+    /// `pace` is the service's committed rounds a second, which the
+    /// controller holds per cabinet across every instance (issue 69).
+    pub(crate) fn commit(&mut self, pool: &str, epoch: &str, round: u64, commitment: &str, bet: &ReelBet, pace: u64) -> Result<String, LinkError> {
         let wager = bet.wager().ok_or_else(|| LinkError::Refused(format!("the bet of round {round} overflows")))?;
         let (games, _) = self.approval(pool)?;
         let refusal = match games.get(&bet.game).and_then(|g| g.paytable.as_ref()) {
@@ -65,8 +68,8 @@ impl Controller {
         getrandom::fill(&mut nonce).map_err(|e| LinkError::Invalid(format!("the service's entropy: {e}")))?;
         let bet_json = serde_json::to_string(bet).map_err(|e| LinkError::Invalid(e.to_string()))?;
         let row = self.client().query_one(
-            "SELECT out_nonce, out_refusal FROM egm.commit($1, $2, $3, $4, $5, $6, $7, $8)",
-            &[&pool, &epoch, &i64_of(round, "round")?, &commitment, &bet_json, &i64_of(wager, "wager")?, &hex::encode(nonce), &refusal],
+            "SELECT out_nonce, out_refusal FROM egm.commit($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            &[&pool, &epoch, &i64_of(round, "round")?, &commitment, &bet_json, &i64_of(wager, "wager")?, &hex::encode(nonce), &refusal, &i64_of(pace, "pace")?],
         )?;
         match (row.get::<_, Option<String>>(0), row.get::<_, Option<String>>(1)) {
             (_, Some(reason)) => Err(LinkError::Refused(reason)),

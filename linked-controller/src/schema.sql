@@ -166,6 +166,16 @@ CREATE TABLE IF NOT EXISTS egm.machines (
 -- offer: a committed round's bet is refused at any other.
 ALTER TABLE egm.machines ADD COLUMN IF NOT EXISTS denominations BIGINT[] NOT NULL DEFAULT '{}';
 
+-- Issue 69: the pace of each cabinet's committed rounds across every
+-- instance of the service (each instance's own limit is per process: two
+-- instances once let one certificate commit twice as fast), a token
+-- bucket in millionths of a round.
+CREATE TABLE IF NOT EXISTS egm.machine_pace (
+    machine TEXT PRIMARY KEY,
+    tokens_micro BIGINT NOT NULL,
+    at TIMESTAMPTZ NOT NULL
+);
+
 -- Issue 46, reconciliation: what each cabinet's own journal says it owed
 -- a pool in an epoch, through a round (every round up to it delivered):
 -- the rounds whose wager qualified and their sum. The operator's report
@@ -269,11 +279,17 @@ DECLARE
     have BIGINT;
     -- The cabinet, once a call (each egm.caller() is a lookup).
     me TEXT;
+    -- Issue 69: the wagers the pool's approval weighed (NULL: approved
+    -- without figures, or not approved).
+    weighed BIGINT[];
 BEGIN
     me := check_call(p_pool, p_epoch);
-    SELECT min_wager, max_wager INTO p FROM pools WHERE pool = p_pool;
+    SELECT min_wager, max_wager, approval_figures INTO p FROM pools WHERE pool = p_pool;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no linked pool %', p_pool;
+    END IF;
+    IF p.approval_figures IS NOT NULL THEN
+        weighed := ARRAY(SELECT DISTINCT (b->>'wager')::BIGINT FROM jsonb_array_elements(p.approval_figures->'bets') b);
     END IF;
     IF coalesce(array_length(p_rounds, 1), 0) > 1000 THEN
         RAISE EXCEPTION 'at most 1000 contributions a call, not %', array_length(p_rounds, 1);
@@ -290,6 +306,11 @@ BEGIN
         ELSIF w IS NULL OR w <> trunc(w) OR w < p.min_wager OR w > p.max_wager THEN
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
                 format('wager %s cents is outside the pool''s %s to %s cents (G-46)', left(p_wagers[i], 40), p.min_wager, p.max_wager));
+        ELSIF weighed IS NOT NULL AND NOT (w = ANY (weighed)) THEN
+            -- Issue 69, attack 2: a 601 c wager where the game's largest is
+            -- 600 c, and rows of 1,000,000 c, were taken.
+            out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
+                format('wager %s cents is not a bet pool %s''s approval weighed (a game''s lines × credits per line × an approved denomination)', w, p_pool));
         ELSIF EXISTS (SELECT 1 FROM commitments k WHERE k.machine = me AND k.epoch = p_epoch AND k.round = out_round AND k.pool = p_pool AND k.wager <> w) THEN
             -- Issue 46: a round's wager cannot change after its nonce.
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
@@ -1010,8 +1031,11 @@ END $$;
 -- moment the nonce is issued, so a cabinet that knows its key cannot
 -- contribute only the rounds it sees hit, and the round is never voided.
 DROP FUNCTION IF EXISTS egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT);
+DROP FUNCTION IF EXISTS egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT, TEXT);
+-- `p_pace`: the service's own pace of committed rounds a second, held
+-- here per cabinet across every instance (issue 69).
 CREATE OR REPLACE FUNCTION egm.commit(p_pool TEXT, p_epoch TEXT, p_round BIGINT, p_commitment TEXT, p_bet TEXT, p_wager BIGINT, p_nonce TEXT,
-                                      p_service_refusal TEXT)
+                                      p_service_refusal TEXT, p_pace BIGINT)
 RETURNS TABLE (out_nonce TEXT, out_refusal TEXT)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 DECLARE
@@ -1021,6 +1045,8 @@ DECLARE
     denoms BIGINT[];
     approved BIGINT[];
     denom BIGINT;
+    pace BIGINT;
+    rate BIGINT;
 BEGIN
     PERFORM check_call(p_pool, p_epoch);
     IF p_commitment IS NULL OR p_commitment !~ '^[0-9a-f]{64}$' OR p_nonce IS NULL OR p_nonce !~ '^[0-9a-f]{64}$' THEN
@@ -1071,6 +1097,22 @@ BEGIN
             RETURN NEXT;
             RETURN;
         END IF;
+        -- Issue 69: new rounds per cabinet, whichever instance of the
+        -- service it reaches, at the service's pace plus one a second and
+        -- five seconds of it at once (a reel round takes a cabinet well
+        -- over a quarter of a second). Over it: asked again later
+        -- (SQLSTATE 53400), nothing written.
+        rate := GREATEST(1, coalesce(p_pace, 4) + 1) * 1000000;
+        INSERT INTO machine_pace AS m (machine, tokens_micro, at) VALUES (caller(), 5 * rate, clock_timestamp())
+            ON CONFLICT (machine) DO UPDATE SET
+                tokens_micro = LEAST(5 * rate, m.tokens_micro + GREATEST(0, (extract(epoch FROM clock_timestamp() - m.at) * rate)::BIGINT)),
+                at = clock_timestamp()
+            RETURNING tokens_micro INTO pace;
+        IF pace < 1000000 THEN
+            RAISE EXCEPTION USING ERRCODE = '53400',
+                MESSAGE = format('cabinet %s is over %s committed rounds a second across the service''s instances', caller(), rate / 1000000);
+        END IF;
+        UPDATE machine_pace SET tokens_micro = tokens_micro - 1000000 WHERE machine = caller();
         INSERT INTO commitments (machine, epoch, round, pool, commitment, nonce, bet, wager)
             VALUES (caller(), p_epoch, p_round, p_pool, p_commitment, p_nonce, bet, p_wager);
         -- The round's contribution, in the same transaction as its nonce
@@ -1272,7 +1314,7 @@ GRANT EXECUTE ON FUNCTION egm.contribute(TEXT, TEXT, BIGINT[], TEXT[]), egm.awar
 GRANT EXECUTE ON FUNCTION egm.levels(TEXT), egm.last_awards(TEXT, BIGINT) TO egm_service, egm_operator;
 GRANT EXECUTE ON FUNCTION egm.check_assigned(TEXT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.caller(), egm.contribute_group(TEXT[], TEXT[], TEXT[], INT[], BIGINT[], TEXT[]),
-    egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT, TEXT), egm.commitment(TEXT, TEXT, BIGINT),
+    egm.commit(TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT, TEXT, TEXT, BIGINT), egm.commitment(TEXT, TEXT, BIGINT),
     egm.refuse_claim(TEXT, TEXT, BIGINT, TEXT), egm.report_meter(TEXT, TEXT, BIGINT, BIGINT, BIGINT) TO egm_service;
 GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, INT, TEXT, INT, TEXT), egm.books(TEXT),
     egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT), egm.approve_games(TEXT, TEXT, TEXT, BIGINT),

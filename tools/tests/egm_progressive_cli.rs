@@ -60,7 +60,8 @@ fn progressive(args: &[&str]) -> std::process::Output {
 /// figure, and nothing is approved; the README's approval now (three wilds
 /// and three sevens, at the largest bet, from 20 c) is approved, its
 /// figures kept with it, and a committed round at a denomination the
-/// approval did not weigh is refused by the controller's service.
+/// approval did not weigh is refused by the controller's service, as are
+/// plain contributions at wagers no approved bet makes (attack 2).
 #[test]
 fn approve_weighs_the_pool_refuses_the_cherry_mini_and_keeps_its_figures() {
     let logins = [("egm-operator", Role::Operator), ("egm-service", Role::Service), ("A", Role::Cabinet)];
@@ -117,6 +118,18 @@ fn approve_weighs_the_pool_refuses_the_cherry_mini_and_keeps_its_figures() {
     );
     let at_20 = a.commit("linked-sevens", epoch, 2, &"cd".repeat(32), &bet(20));
     assert!(at_20.as_ref().is_ok_and(|n| n.len() == 64), "{at_20:?}");
+    // Attack 2: plain rows at wagers no approved bet makes are refused,
+    // each named; a bet the approval weighed is taken.
+    let rows = a.contribute("linked-sevens", epoch, &[(3, 601), (4, 1_000_000), (5, 60)]).unwrap();
+    assert_eq!(rows[2], (5, linked_controller::Outcome::Accepted));
+    for (row, wager) in rows[..2].iter().zip([601, 1_000_000]) {
+        assert!(
+            matches!(&row.1, linked_controller::Outcome::Refused(r) if r.contains(&format!("wager {wager} cents is not a bet pool linked-sevens's approval weighed"))),
+            "{row:?}"
+        );
+    }
+    let books = c.books("linked-sevens").unwrap();
+    assert_eq!((books.contributions, books.wagered), (2, 60 + 60), "the committed round at 20 c and the 60 c row");
     drop(a);
     let _ = serve.kill();
     let _ = serve.wait();

@@ -16,6 +16,9 @@ use crate::service::protocol::{Answer, MAX_ROWS, Request};
 
 pub(crate) struct Db {
     url: String,
+    /// The service's committed rounds a second per cabinet, which the
+    /// controller holds across every instance (issue 69).
+    pace: u64,
     idle: Mutex<Vec<Controller>>,
     slots: Semaphore,
     /// Contributions waiting for the next group commit.
@@ -45,13 +48,13 @@ const GROUP: usize = 256;
 const GROUP_WORKERS: usize = 2;
 
 impl Db {
-    pub(crate) fn new(url: &str, connections: usize) -> Arc<Db> {
+    pub(crate) fn new(url: &str, connections: usize, pace: u64) -> Arc<Db> {
         let queue = Arc::new((Mutex::new(Queue::default()), Condvar::new()));
         for i in 0..GROUP_WORKERS {
             let (worker_url, worker_queue) = (url.to_owned(), queue.clone());
             let _ = std::thread::Builder::new().name(format!("egm-service-contributions-{i}")).spawn(move || group_commits(&worker_url, &worker_queue));
         }
-        Arc::new(Db { url: url.to_owned(), idle: Mutex::new(Vec::new()), slots: Semaphore::new(connections.max(1)), queue })
+        Arc::new(Db { url: url.to_owned(), pace, idle: Mutex::new(Vec::new()), slots: Semaphore::new(connections.max(1)), queue })
     }
 
     /// Serve `request` for `machine` on one of the service's connections;
@@ -96,7 +99,7 @@ impl Db {
                 }
             },
         };
-        let mut answer = c.act_for(machine).and_then(|()| call(&mut c, request.clone()));
+        let mut answer = c.act_for(machine).and_then(|()| call(&mut c, request.clone(), self.pace));
         // Issue 69: two instances deciding one claim at once — the loser's
         // insert meets the winner's row, or their transactions conflict.
         // Every call is idempotent (asked again, the same answer), so it is
@@ -104,13 +107,20 @@ impl Db {
         // cabinet.
         for _ in 0..2 {
             match &answer {
-                Err(LinkError::Db(e)) if contended(e) => answer = call(&mut c, request.clone()),
+                Err(LinkError::Db(e)) if contended(e) => answer = call(&mut c, request.clone(), self.pace),
                 _ => break,
             }
         }
         let (answer, keep) = match answer {
             Ok(a) => (a, true),
             Err(LinkError::Refused(reason)) => (Answer::Refused(prefix(&reason, 500)), true),
+            // Issue 69: over the pace held across the service's instances:
+            // asked again later, nothing was done.
+            Err(LinkError::Db(e)) if paced(&e) => {
+                let why = e.as_db_error().map_or_else(|| "over its pace".to_owned(), |d| d.message().to_owned());
+                tracing::warn!(cabinet = %machine, reason = %prefix(&why, 300), "paced");
+                (Answer::Unavailable(prefix(&why, 300)), true)
+            }
             // The controller refused the call (a pool this cabinet does not
             // play, a malformed argument): said in its own words.
             Err(LinkError::Db(e)) if refused(&e) => (Answer::Refused(prefix(&refusal_of(&e), 500)), true),
@@ -281,6 +291,12 @@ fn refused(e: &postgres::Error) -> bool {
     e.as_db_error().is_some_and(|d| ["P0", "22", "23", "42"].iter().any(|class| d.code().code().starts_with(class)))
 }
 
+/// A cabinet over the pace the controller holds across instances
+/// (SQLSTATE 53400, configuration_limit_exceeded).
+fn paced(e: &postgres::Error) -> bool {
+    e.as_db_error().is_some_and(|d| d.code().code() == "53400")
+}
+
 /// A call that lost a race with the same call on another connection: a
 /// unique violation (the other's row is there now), a serialization
 /// failure or a deadlock. Asked again, it answers as the winner did.
@@ -301,12 +317,12 @@ fn refusal_of(e: &postgres::Error) -> String {
     }
 }
 
-fn call(c: &mut Controller, request: Request) -> Result<Answer, LinkError> {
+fn call(c: &mut Controller, request: Request, pace: u64) -> Result<Answer, LinkError> {
     Ok(match request {
         // Contributions go to the group commit (`Db::serve`), never here.
         Request::Contribute { .. } => return Err(LinkError::Invalid("contributions are committed in groups".into())),
         Request::Award { pool, epoch, round, level, outcome } => Answer::Claimed(c.plain_award(&pool, &epoch, round, level, &outcome)?),
-        Request::Commit { pool, epoch, round, commitment, bet } => Answer::Nonce(c.commit(&pool, &epoch, round, &commitment, &bet)?),
+        Request::Commit { pool, epoch, round, commitment, bet } => Answer::Nonce(c.commit(&pool, &epoch, round, &commitment, &bet, pace)?),
         Request::Reveal { pool, epoch, round, level, key } => Answer::Claimed(c.reveal(&pool, &epoch, round, level, &key)?),
         Request::Return { pool, epoch, round } => Answer::Returned(c.return_round(&pool, &epoch, round)?),
         Request::Meter { pool, epoch, meter } => {
