@@ -107,6 +107,12 @@ pub enum BootError {
     TctiRefused(String),
     #[error("a key-lost RAM clear is refused: {0}")]
     KeyNotLost(String),
+    /// Issue 68, attack 3: the TPM that held the operator's PIN is gone
+    /// and nothing can check one (a wrong PIN once cleared 15,000 c).
+    #[error(
+        "the operator's PIN cannot be checked: the TPM that held it was cleared or replaced, and no file holds anything to check it against; nothing is cleared on an unchecked PIN. The lab archives the files as evidence (`egm-lab archive-lost`) and the cabinet is provisioned again (`egm-lab provision`)"
+    )]
+    PinUnchecked,
 }
 
 impl From<StoreError> for BootError {

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use meters::{BootError, CashOut, CoreError, IntegrityError, KeyStoreConfig, Machine, MachineConfig, Mode, SeedChoice};
 use support::copies::delete;
-use support::production::{boot, boot_with, config, operator, provision_and_boot, provisioned_cabinet, ram_error, snapshot};
+use support::production::{PIN, boot, boot_with, config, launch, operator, provision_and_boot, provisioned_cabinet, ram_error, snapshot};
 use support::swtpm::SoftwareTpm;
 
 #[test]
@@ -172,12 +172,13 @@ fn attack_10_a_cut_after_the_increment_and_before_its_record_is_confirmed_at_boo
 }
 
 /// Issue 21: a cabinet whose TPM was cleared or replaced has lost its key.
-/// Its RAM error says so; only the key-lost clear, with the logic door open
-/// and the operator's PIN, gets out; it carries nothing it cannot verify,
-/// binds the new critical memory to the new TPM, and keeps the old file
-/// for the lab, who can still read it with the old TPM.
+/// Its RAM error says so; nothing on the cabinet can check the PIN the
+/// lost TPM held, so since issue 68 (attack 3) no key-lost clear goes on
+/// there, with any name or PIN. The files are archived for the lab, who
+/// can still read them with the old TPM, and the cabinet is provisioned
+/// again on the new one: nothing unverified is carried.
 #[test]
-fn attack_3_a_lost_key_is_recovered_only_by_a_recorded_key_lost_clear() {
+fn attack_3_a_lost_key_is_recovered_only_by_archiving_and_provisioning_again() {
     let dir = tempfile::tempdir().unwrap();
     let old_tpm = SoftwareTpm::start(dir.path());
     let db = dir.path().join("egm.sqlite");
@@ -194,26 +195,21 @@ fn attack_3_a_lost_key_is_recovered_only_by_a_recorded_key_lost_clear() {
     let r = Machine::ram_clear_key_lost(&db, &config(&old_tpm), "ana", "7391046285", "swap", true);
     assert!(matches!(r, Err(BootError::KeyNotLost(_))), "{r:?}");
     // The new TPM keeps no credential and no file holds anything to check
-    // the PIN against (issue 47, hole 7): another operator than the
-    // machine's record names is refused, and so is a PIN the new TPM could
-    // not take.
-    let r = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "eve", "7391046285", "guess", true);
-    assert!(matches!(r, Err(BootError::AuthenticationFailed)), "{r:?}");
-    let r = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "ana", "000000", "guess", true);
-    assert!(matches!(r, Err(BootError::Credential(meters::credential::CredentialError::BadPin))), "{r:?}");
-
-    let clear = Machine::ram_clear_key_lost(&db, &config(&new_tpm), "ana", "7391046285", "TPM replaced", true).unwrap();
+    // the PIN against: refused whoever asks, with whatever PIN.
+    for (who, pin) in [("eve", "7391046285"), ("ana", "000000"), ("ana", "7391046285")] {
+        let r = Machine::ram_clear_key_lost(&db, &config(&new_tpm), who, pin, "TPM replaced", true);
+        assert!(matches!(r, Err(BootError::PinUnchecked)), "{who} {pin}: {r:?}");
+    }
+    let archive = Machine::archive_lost(&db, &config(&new_tpm), true).unwrap();
+    launch(&new_tpm);
+    Machine::provision(&db, config(&new_tpm), PIN).unwrap();
     let m = boot(&db, &new_tpm).unwrap();
     assert_eq!(m.credit(), 0);
     assert!(m.state().handpays.is_empty(), "nothing unverified becomes a hand-pay");
     assert!(m.anchor_wear().counter >= 1);
-    let clears = m.ram_clears().unwrap();
-    assert_eq!(clears.last().unwrap().reason, "key lost: TPM replaced");
-    let before: serde_json::Value = serde_json::from_str(&clears.last().unwrap().meters_before).unwrap();
-    assert_eq!((before["verified"].as_bool(), before["credit"].as_u64()), (Some(false), Some(5_000)));
     drop(m);
     // The old file, archived, still verifies under the old TPM's key.
-    let archived = meters::inspect::Inspection::open_with(&clear.archive, &config(&old_tpm).key_store).unwrap();
+    let archived = meters::inspect::Inspection::open_with(&archive, &config(&old_tpm).key_store).unwrap();
     assert_eq!(archived.state().credit, 5_000);
     // And the old TPM's key, which it still holds, verifies nothing in the
     // new critical memory: not its files.

@@ -8,6 +8,7 @@
 //! | 1 one credit, two tickets: two copies forked from one state, each cut between its pending cash-out and the anchor's write | `attack_1_*` |
 //! | 2 the launcher measured one file and ran another, left the key open, passed `LD_PRELOAD` | `tools/tests/egm_lab_cli.rs` (`the_launcher_runs_the_file_it_hashed_cleanly_and_caps_the_boot_when_it_ends`) |
 //! | 3 the key store is whatever the configuration names (a relay, another TPM) | `attack_3_*` (the TCTI); `host/tests/host/production.rs` |
+//! | 3 a key-lost clear with a wrong PIN after a TPM clear | `attack_3_a_wrong_pin_clears_nothing_after_a_tpm_clear` |
 //! | 4 the configuration edited while the cabinet was off | `attack_4_*` |
 //! | 4 the manifest and paytables edited after the launcher's measurement | `host/tests/host/production.rs` (`the_host_plays_only_from_the_manifest_the_launcher_measured`) |
 
@@ -178,4 +179,34 @@ fn attack_3_a_floor_cabinet_speaks_to_no_tpm_but_its_platforms() {
     let m = boot(&db, &tpm).unwrap();
     assert_eq!(m.credit(), 10_000);
     assert!(m.ram_clears().unwrap().is_empty());
+}
+
+/// Attack 3, the PIN: after a TPM clear (`tpm2_clear -c p`, as a chip's
+/// firmware menu does), `egm-lab ram-clear --key-lost` with a wrong PIN
+/// was accepted and erased 15,000 c (the record said "not checked"). The
+/// TPM that held the PIN is gone and nothing else can check one: no
+/// key-lost clear goes on, with a wrong PIN or the right one, and
+/// critical memory is as it was, for the lab to archive.
+#[test]
+fn attack_3_a_wrong_pin_clears_nothing_after_a_tpm_clear() {
+    let (_dir, tpm, db, mut m) = provisioned_cabinet();
+    m.insert_note(10_000).unwrap();
+    m.insert_note(5_000).unwrap();
+    m.open_door(Door::Logic).unwrap();
+    drop(m);
+    let cleared = tpm.tools(&["tpm2_clear", "-c", "p"]);
+    assert!(cleared.status.success(), "tpm2_clear -c p: {}", String::from_utf8_lossy(&cleared.stderr));
+    let files = [std::fs::read(&db).unwrap(), std::fs::read(db.with_file_name("egm.sqlite.second")).unwrap()];
+    for pin in ["1111111111", PIN] {
+        let r = Machine::ram_clear_key_lost(&db, &config(&tpm), "ana", pin, "attack", true);
+        assert!(matches!(r, Err(BootError::PinUnchecked)), "{pin}: {r:?}");
+    }
+    assert_eq!([std::fs::read(&db).unwrap(), std::fs::read(db.with_file_name("egm.sqlite.second")).unwrap()], files, "critical memory changed");
+    // Nor does the ordinary clear, nor a boot: the key is lost.
+    assert!(Machine::ram_clear(&db, &config(&tpm), "ana", PIN, "attack", true).is_err());
+    assert!(boot(&db, &tpm).is_err());
+    // The evidence, 15,000 c of credit in it, goes to the lab.
+    let archive = Machine::archive_lost(&db, &config(&tpm), true).unwrap();
+    let notes: i64 = rusqlite::Connection::open(&archive).unwrap().query_row("SELECT count(*) FROM journal WHERE kind = 'note_in'", [], |r| r.get(0)).unwrap();
+    assert_eq!(notes, 2);
 }

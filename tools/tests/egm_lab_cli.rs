@@ -234,6 +234,39 @@ fn production_cabinet(dir: &std::path::Path, tpm: &swtpm::SoftwareTpm) -> (Machi
     (config, cfg, manifest)
 }
 
+/// Issue 68, attack 3: after a TPM clear (`tpm2_clear -c p`, as a chip's
+/// firmware menu does), `ram-clear --key-lost` with a wrong PIN once erased
+/// 15,000 c. Nothing can check the PIN the TPM held: the CLI refuses the
+/// clear, saying so, and changes nothing; `archive-lost` keeps the files
+/// for the lab, and the cabinet is provisioned again.
+#[test]
+fn a_key_lost_clear_after_a_tpm_clear_is_refused_and_the_files_archived() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = swtpm::SoftwareTpm::start(dir.path());
+    let db = dir.path().join("egm.sqlite");
+    let (config, cfg, manifest) = production_cabinet(dir.path(), &tpm);
+    let release = paytables::artifact::read_manifest(&manifest).unwrap().release_digest();
+    assert!(meters::keystore::measure_release(&config.key_store, &release).unwrap());
+    Machine::provision(&db, config.clone(), "7391046285").unwrap();
+    let mut m = Machine::open(&db, config.clone(), SeedChoice::Entropy).unwrap();
+    m.insert_note(10_000).unwrap();
+    m.insert_note(5_000).unwrap();
+    m.open_door(meters::Door::Logic).unwrap();
+    drop(m);
+    assert!(tpm.tools(&["tpm2_clear", "-c", "p"]).status.success());
+    let before = std::fs::read(&db).unwrap();
+    let (db_s, cfg_s) = (db.to_str().unwrap(), cfg.to_str().unwrap());
+    let out = lab(&["ram-clear", db_s, "--operator", "ana", "--pin", "1111111111", "--reason", "attack", "--config", cfg_s, "--key-lost"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && said.contains("PIN cannot be checked") && said.contains("egm-lab archive-lost"), "{said}");
+    assert_eq!(std::fs::read(&db).unwrap(), before, "critical memory changed");
+    let out = lab(&["archive-lost", db_s, "--config", cfg_s]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains(".key-lost-") && said.contains("provision the cabinet again"), "{said}");
+    assert!(!db.exists());
+}
+
 /// Issue 34, hole 9: `verify` checks a file as a boot does. On a production
 /// cabinet's real TPM and NVRAM mirror, a copy restored from before a
 /// cash-out verified OK by its MACs alone; now the anchor names it rolled

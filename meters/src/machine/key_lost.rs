@@ -9,7 +9,11 @@
 //!   record as the file holds it (its MAC can no longer be checked) and by
 //!   the configuration's credential: without the key neither alone can be
 //!   trusted, and an attacker needs the PIN either way. A file without the
-//!   record refuses the clear (issue 47, hole 2).
+//!   record refuses the clear (issue 47, hole 2). A PIN the TPM alone held
+//!   (production), with that TPM gone, can be checked by nothing: the
+//!   clear is refused (issue 68, attack 3), and the files are archived for
+//!   the lab ([`Machine::archive_lost`]) before the cabinet is provisioned
+//!   again.
 //! * Nothing is carried across: what the journal says cannot be verified.
 //!   The clear record keeps what it reads (credit, meters, tickets and
 //!   hand-pays owed) marked unverified, for the operator to settle by hand,
@@ -37,6 +41,39 @@ pub struct KeyLostClear {
 }
 
 impl Machine {
+    /// Issue 68, attack 3: critical memory whose key is lost, and whose
+    /// operator's PIN nothing can check any more (the TPM that held it was
+    /// cleared or replaced), archived for the lab as evidence,
+    /// `<db>.key-lost-<time>`, both copies then removed: the cabinet is
+    /// provisioned again, and nothing is cleared on an unchecked PIN.
+    /// Refused while the key verifies anything, or the files are another
+    /// machine's, as the key-lost clear is; the logic door must be open.
+    pub fn archive_lost(path: &Path, config: &MachineConfig, logic_door_open: bool) -> Result<PathBuf, BootError> {
+        config.validate()?;
+        super::check_key_store(path, config)?;
+        if !logic_door_open {
+            return Err(BootError::LogicDoorClosed);
+        }
+        let second = config.second_copy.path_for(path);
+        let lock = store::lock(path)?;
+        let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+        match key_lost::examine(path, second.as_deref(), keys.as_mut())? {
+            KeyCheck::Lost(_) => {}
+            KeyCheck::Empty => return Err(BootError::KeyNotLost("critical memory is empty: there is nothing to archive".into())),
+            KeyCheck::Verifies => return Err(BootError::KeyNotLost("the key store's key verifies critical memory: the key is not lost".into())),
+            KeyCheck::Foreign(_) => {
+                return Err(BootError::KeyNotLost(
+                    "the TPM still holds this cabinet's key, and it verifies nothing in these files: they are another machine's or forged, not a lost key; the tamper clear is the way out".into(),
+                ));
+            }
+        }
+        drop(keys);
+        let stamp = time::OffsetDateTime::now_utc().unix_timestamp();
+        let archive = key_lost::archive(path, second.as_deref(), &stamp.to_string())?;
+        drop(lock);
+        Ok(archive)
+    }
+
     /// Clear critical memory whose key is lost (see the module's doc). The
     /// clear record's reason starts with "key lost:".
     pub fn ram_clear_key_lost(
@@ -75,18 +112,15 @@ impl Machine {
             // Issue 47, hole 2: a missing record refuses the clear (its
             // absence once counted as accepted: the attacker deleted it).
             let record = lost.credential.as_ref().ok_or(BootError::NoCredential)?;
-            if record.is_held_by_tpm() && config.operator.is_held_by_tpm() {
+            if record.is_held_by_tpm() || config.operator.is_held_by_tpm() {
                 // Issue 47, hole 7: the PIN was held by the TPM alone, which
                 // is gone; no file holds anything that could check it (a
-                // hash there is what an offline search attacks). The clear
-                // goes on for the operator the machine's record names, with
-                // the logic door open, and says the PIN went unchecked;
-                // nothing unverified is carried, and the new TPM takes this
-                // PIN.
-                if record.operator_id != operator_id {
-                    return Err(BootError::AuthenticationFailed);
-                }
-                operator_checked = "not checked: the TPM that held the PIN is gone, and no file holds anything to check it against";
+                // hash there is what an offline search attacks). Issue 68,
+                // attack 3: nothing is cleared on an unchecked PIN (a wrong
+                // one once erased 15,000 c and took the new TPM). The files
+                // are archived for the lab and the cabinet provisioned
+                // again ([`Machine::archive_lost`]).
+                return Err(BootError::PinUnchecked);
             } else {
                 // A lab cabinet's hash: the files' record and the
                 // configuration must both accept the PIN.

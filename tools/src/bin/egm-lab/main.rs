@@ -120,6 +120,18 @@ enum Command {
         #[arg(long)]
         key_lost: bool,
     },
+    /// Issue 68: critical memory whose machine key is lost and whose
+    /// operator's PIN nothing can check any more (the TPM that held it was
+    /// cleared or replaced: the key-lost clear is refused), archived as
+    /// the lab's evidence (`<db>.key-lost-<time>`); the cabinet is then
+    /// provisioned again. Run beside the opened cabinet (its logic door
+    /// open).
+    ArchiveLost {
+        db: PathBuf,
+        /// The machine's (or cabinet's) configuration: its key store.
+        #[arg(long)]
+        config: PathBuf,
+    },
     /// Provision a new cabinet once (issue 21): its first boot, binding the
     /// configuration's machine ID into the genesis record and the first
     /// anchor of its key store. A production cabinet boots only after it.
@@ -269,6 +281,7 @@ fn main() -> ExitCode {
         Command::Events { db, last, json } => events_cmd(&db, last, json),
         Command::Verify { db, config } => return verify_cmd(&db, config.as_deref()),
         Command::RamClear { db, operator, pin, reason, config, key_lost } => ram_clear_cmd(&db, &operator, &pin, &reason, config, key_lost),
+        Command::ArchiveLost { db, config } => archive_lost_cmd(&db, &config),
         Command::ApproveProgram { file, manifest } => approve_program(&file, &manifest),
         Command::Credential { operator } => credential_cmd(&operator),
         Command::Provision { db, config } => provision_cmd(&db, &config),
@@ -543,6 +556,14 @@ fn ram_clear_cmd(db: &Path, operator: &str, pin: &str, reason: &str, config: Opt
     }
     let n = Machine::ram_clear(db, &config, operator, pin, reason, true)?;
     println!("RAM clear {n} recorded; the meters before it are kept in the clear record");
+    Ok(())
+}
+
+fn archive_lost_cmd(db: &Path, config: &Path) -> Result<()> {
+    let config = machine_config(config)?;
+    // The lab tool stands beside an opened cabinet: its logic door is open.
+    let archive = Machine::archive_lost(db, &config, true)?;
+    println!("critical memory whose key is lost is archived in {}; provision the cabinet again (egm-lab provision)", archive.display());
     Ok(())
 }
 
