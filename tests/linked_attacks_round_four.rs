@@ -8,6 +8,7 @@
 //! | an unassigned pool's levels readable by any cabinet | `a_cabinet_reads_only_its_own_pools` |
 //! | more than 1,024 stalled handshakes turned honest cabinets away | `a_flood_of_stalled_handshakes_turns_no_cabinet_away` |
 //! | 1 grinding: two instances' limits were separate | `committed_rounds_are_paced_across_the_services_instances` |
+//! | 2 the reconciliation alarm cleared by the cabinet's own report | `a_cabinets_report_cannot_clear_its_own_alarm` |
 
 use super::linked_attacks::{MINI, assert_refused as refused};
 use super::linked_game::{claim_at, hit};
@@ -200,4 +201,36 @@ fn committed_rounds_are_paced_across_the_services_instances() {
     assert!(nonces >= 20 && nonces + held_back == 60, "{nonces} nonces, {held_back} held back");
     let books = op.books(POOL).unwrap();
     assert_eq!(books.contributions, nonces, "each committed round contributed, no other");
+}
+
+/// Attack 2's tail: the reconciliation alarm was cleared by the cabinet's
+/// own report ("through round 0, 0 rounds, 0 c": 0 alarms). A cabinet
+/// reports with no round open, so the rounds the controller held past its
+/// report before it was made (more than the one it may have committed
+/// next) are an alarm; and a meter never goes back, so a report of less
+/// than before is refused.
+#[test]
+fn a_cabinets_report_cannot_clear_its_own_alarm() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack69_report", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    assign(&mut op, &["A"]);
+    let mut a = cabinet("A", &db);
+    let rows: Vec<(u64, u64)> = (1..=5).map(|r| (r, 100)).collect();
+    a.contribute(POOL, EPOCH, &rows).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    a.report_meter(POOL, EPOCH, linked_controller::CabinetMeter { through_round: 0, rounds: 0, wagered: 0 }).unwrap();
+    let alarms: Vec<String> = op.reconciliation(POOL).unwrap().into_iter().filter_map(|l| l.alarm).collect();
+    assert_eq!(
+        alarms,
+        [format!(
+            "cabinet A, epoch {EPOCH}: the controller held 5 rounds past round 0 before the cabinet reported through it (its report leaves out what it had delivered)"
+        )]
+    );
+    // The true meter reconciles; going back to nothing is refused.
+    a.report_meter(POOL, EPOCH, linked_controller::CabinetMeter { through_round: 5, rounds: 5, wagered: 500 }).unwrap();
+    assert!(op.reconciliation(POOL).unwrap().iter().all(|l| l.alarm.is_none()));
+    refused(a.report_meter(POOL, EPOCH, linked_controller::CabinetMeter { through_round: 0, rounds: 0, wagered: 0 }), "a cabinet's meter never goes back");
+    refused(a.report_meter(POOL, EPOCH, linked_controller::CabinetMeter { through_round: 5, rounds: 5, wagered: 400 }), "a cabinet's meter never goes back");
+    assert!(op.reconciliation(POOL).unwrap().iter().all(|l| l.alarm.is_none()), "a refused report changed the reconciliation");
 }

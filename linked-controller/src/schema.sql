@@ -1193,6 +1193,13 @@ BEGIN
     IF p_through IS NULL OR p_through < 0 OR p_rounds IS NULL OR p_rounds < 0 OR p_wagered IS NULL OR p_wagered < 0 THEN
         RAISE EXCEPTION 'a meter is a round and two counts, none negative';
     END IF;
+    -- Issue 69: a cabinet's meter never goes back (a report "through round
+    -- 0, 0 rounds, 0 c" once cleared its own alarm).
+    IF EXISTS (SELECT 1 FROM cabinet_meters m WHERE m.machine = caller() AND m.epoch = p_epoch AND m.pool = p_pool
+               AND (p_through < m.through_round OR p_rounds < m.rounds OR p_wagered < m.wagered
+                    OR (p_through = m.through_round AND (p_rounds, p_wagered) <> (m.rounds, m.wagered)))) THEN
+        RAISE EXCEPTION 'a cabinet''s meter never goes back: it reported more of epoch % of pool % before', left(p_epoch, 32), p_pool;
+    END IF;
     INSERT INTO cabinet_meters AS m (machine, epoch, pool, through_round, rounds, wagered)
         VALUES (caller(), p_epoch, p_pool, p_through, p_rounds, p_wagered)
         ON CONFLICT (machine, epoch, pool) DO UPDATE SET through_round = EXCLUDED.through_round, rounds = EXCLUDED.rounds,
@@ -1215,11 +1222,19 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
             (SELECT count(*) FROM contributions c WHERE c.pool = p_pool AND c.machine = k.machine AND c.epoch = k.epoch
                 AND c.returned_at IS NULL AND c.round <= coalesce(m.through_round, 0)) AS held_rounds,
             (SELECT coalesce(sum(c.wager), 0) FROM contributions c WHERE c.pool = p_pool AND c.machine = k.machine AND c.epoch = k.epoch
-                AND c.returned_at IS NULL AND c.round <= coalesce(m.through_round, 0))::BIGINT AS held_wagered
+                AND c.returned_at IS NULL AND c.round <= coalesce(m.through_round, 0))::BIGINT AS held_wagered,
+            -- Issue 69: rounds the controller held past the reported one
+            -- before the report was made (a cabinet reports with no round
+            -- open: one at most may be its next, committed meanwhile).
+            (SELECT count(*) FROM contributions c WHERE c.pool = p_pool AND c.machine = k.machine AND c.epoch = k.epoch
+                AND c.returned_at IS NULL AND c.round > m.through_round AND c.at < m.at) AS unreported
         FROM keys k LEFT JOIN cabinet_meters m ON m.machine = k.machine AND m.epoch = k.epoch AND m.pool = p_pool
     )
     SELECT machine, epoch, through_round, rounds, wagered, held_rounds, held_wagered,
         CASE WHEN through_round IS NULL THEN format('cabinet %s contributed in epoch %s and reported no meter', machine, epoch)
+             WHEN unreported > 1 THEN
+                 format('cabinet %s, epoch %s: the controller held %s rounds past round %s before the cabinet reported through it (its report leaves out what it had delivered)',
+                        machine, epoch, unreported, through_round)
              WHEN rounds <> held_rounds OR wagered <> held_wagered THEN
                  format('cabinet %s, epoch %s, through round %s: its journal says %s rounds and %s cents, the controller holds %s rounds and %s cents (%s cents %s)',
                         machine, epoch, through_round, rounds, wagered, held_rounds, held_wagered, abs(wagered - held_wagered),
