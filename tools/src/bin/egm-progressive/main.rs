@@ -593,10 +593,17 @@ fn bench_flood(url: &str, honest: &str, flooder: &str, seconds: u64) -> Result<(
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..linked_controller::CABINET_CONNECTIONS {
             s.spawn(|| {
-                let Ok(mut c) = CabinetClient::connect(flooder) else { return };
+                // As an attacker would: every request it may send, and a
+                // new connection whenever the service closes one (issue
+                // 69: a certificate over its limits is barred a while).
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    let _ = c.levels(&pool);
-                    flood.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Ok(mut c) = CabinetClient::connect(flooder) else { continue };
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        flood.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if let Err(linked_controller::LinkError::Down | linked_controller::LinkError::Tls(_)) = c.levels(&pool) {
+                            break;
+                        }
+                    }
                 }
             });
         }
