@@ -11,25 +11,32 @@ use std::process::{Command, Stdio};
 
 use linked_controller::{CabinetClient, Role};
 
+/// `egm-progressive serve` for database `db` on a free loopback port, its
+/// log (standard error, at `info`) to `log`: the process and its address.
+fn serve(db: &str, log: Stdio) -> (std::process::Child, std::net::SocketAddr) {
+    let pki = controller::pki();
+    let path = |f: &str| pki.join(f).display().to_string();
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_egm-progressive"))
+        .args(["serve", &controller::url("egm-service", db), "--listen", "127.0.0.1:0"])
+        .args(["--ca", &path("ca.crt"), "--cert", &path("server.crt"), "--key", &path("server.key")])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    BufReader::new(serve.stdout.take().unwrap()).read_line(&mut said).unwrap();
+    let addr = said.trim().rsplit(' ').next().unwrap().parse().unwrap_or_else(|e| panic!("{said:?}: {e}"));
+    (serve, addr)
+}
+
 /// Every line the service logs is a JSON object, and a refusal names its
 /// cabinet and its reason.
 #[test]
 fn serve_logs_every_refusal_as_a_json_line_with_its_cabinet() {
     let logins = [("egm-operator", Role::Operator), ("egm-service", Role::Service), ("A", Role::Cabinet)];
     let db = controller::fresh_database("serve_log", &logins);
-    let pki = controller::pki();
-    let path = |f: &str| pki.join(f).display().to_string();
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_egm-progressive"))
-        .args(["serve", &controller::url("egm-service", &db), "--listen", "127.0.0.1:0"])
-        .args(["--ca", &path("ca.crt"), "--cert", &path("server.crt"), "--key", &path("server.key")])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut said = String::new();
-    BufReader::new(serve.stdout.take().unwrap()).read_line(&mut said).unwrap();
-    let addr: std::net::SocketAddr = said.trim().rsplit(' ').next().unwrap().parse().unwrap_or_else(|e| panic!("{said:?}: {e}"));
+    let (mut serve, addr) = serve(&db, Stdio::piped());
     let mut a = CabinetClient::connect(&controller::cabinet_url_at("A", addr.port())).unwrap();
     let refused = a.levels("not-its-pool");
     assert!(matches!(&refused, Err(linked_controller::LinkError::Refused(r)) if r.contains("not assigned to pool not-its-pool")), "{refused:?}");
@@ -96,18 +103,7 @@ fn approve_weighs_the_pool_refuses_the_cherry_mini_and_keeps_its_figures() {
     // The cabinet offers 10 c too; the approval did not weigh it.
     let assign = progressive(&["assign", &op, "linked-sevens", "A", "--denominations", "10,20"]);
     assert!(assign.status.success(), "{}", String::from_utf8_lossy(&assign.stderr));
-    let pki = controller::pki();
-    let path = |f: &str| pki.join(f).display().to_string();
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_egm-progressive"))
-        .args(["serve", &controller::url("egm-service", &db), "--listen", "127.0.0.1:0"])
-        .args(["--ca", &path("ca.crt"), "--cert", &path("server.crt"), "--key", &path("server.key")])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut said = String::new();
-    BufReader::new(serve.stdout.take().unwrap()).read_line(&mut said).unwrap();
-    let addr: std::net::SocketAddr = said.trim().rsplit(' ').next().unwrap().parse().unwrap_or_else(|e| panic!("{said:?}: {e}"));
+    let (mut serve, addr) = serve(&db, Stdio::null());
     let mut a = CabinetClient::connect(&controller::cabinet_url_at("A", addr.port())).unwrap();
     let bet = |denom| linked_controller::ReelBet { game: "classic-sevens".into(), lines: 1, credits_per_line: 3, denom };
     let epoch = "0123456789abcdef0123456789abcdef";

@@ -49,25 +49,9 @@ impl Machine {
     /// Refused while the key verifies anything, or the files are another
     /// machine's, as the key-lost clear is; the logic door must be open.
     pub fn archive_lost(path: &Path, config: &MachineConfig, logic_door_open: bool) -> Result<PathBuf, BootError> {
-        config.validate()?;
-        super::check_key_store(path, config)?;
-        if !logic_door_open {
-            return Err(BootError::LogicDoorClosed);
-        }
-        let second = config.second_copy.path_for(path);
-        let lock = store::lock(path)?;
-        let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
-        match key_lost::examine(path, second.as_deref(), keys.as_mut())? {
-            KeyCheck::Lost(_) => {}
-            KeyCheck::Empty => return Err(BootError::KeyNotLost("critical memory is empty: there is nothing to archive".into())),
-            KeyCheck::Verifies => return Err(BootError::KeyNotLost("the key store's key verifies critical memory: the key is not lost".into())),
-            KeyCheck::Foreign(_) => {
-                return Err(BootError::KeyNotLost(
-                    "the TPM still holds this cabinet's key, and it verifies nothing in these files: they are another machine's or forged, not a lost key; the tamper clear is the way out".into(),
-                ));
-            }
-        }
+        let (lock, keys, _lost) = examine_lost(path, config, logic_door_open, "archive")?;
         drop(keys);
+        let second = config.second_copy.path_for(path);
         let stamp = time::OffsetDateTime::now_utc().unix_timestamp();
         let archive = key_lost::archive(path, second.as_deref(), &stamp.to_string())?;
         drop(lock);
@@ -84,27 +68,8 @@ impl Machine {
         reason: &str,
         logic_door_open: bool,
     ) -> Result<KeyLostClear, BootError> {
-        config.validate()?;
-        super::check_key_store(path, config)?;
-        if !logic_door_open {
-            return Err(BootError::LogicDoorClosed);
-        }
+        let (lock, mut keys, lost) = examine_lost(path, config, logic_door_open, "clear")?;
         let second = config.second_copy.path_for(path);
-        // No cabinet may hold the files while they are examined and moved.
-        let lock = store::lock(path)?;
-        let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
-        let lost = match key_lost::examine(path, second.as_deref(), keys.as_mut())? {
-            KeyCheck::Empty => return Err(BootError::KeyNotLost("critical memory is empty: there is nothing to clear".into())),
-            KeyCheck::Verifies => {
-                return Err(BootError::KeyNotLost("the key store's key verifies critical memory: the key is not lost (use the ordinary RAM clear)".into()));
-            }
-            KeyCheck::Foreign(_) => {
-                return Err(BootError::KeyNotLost(
-                    "the TPM still holds this cabinet's key, and it verifies nothing in these files: they are another machine's or forged, not a lost key; the tamper clear (`egm-lab ram-clear`, the PIN checked by the TPM) is the way out".into(),
-                ));
-            }
-            KeyCheck::Lost(l) => l,
-        };
         // The credential the TPM keeps where it still keeps one; a TPM
         // cleared or replaced keeps none.
         let mut operator_checked = "by the TPM's credential";
@@ -175,4 +140,37 @@ impl Machine {
         let n = record_clear(keys.as_mut(), &mut store, operator_id, &format!("key lost: {reason}"), &before)?;
         Ok(KeyLostClear { n, archive })
     }
+}
+
+/// What a key-lost clear and an archive check first: the configuration,
+/// the key store production runs on, the logic door, and that the key is
+/// lost (not merely damaged files, nor another machine's), with the files
+/// locked: no cabinet may hold them while they are examined and moved.
+fn examine_lost(
+    path: &Path,
+    config: &MachineConfig,
+    logic_door_open: bool,
+    what: &str,
+) -> Result<(std::fs::File, Box<dyn keystore::KeyStore>, key_lost::LostKey), BootError> {
+    config.validate()?;
+    super::check_key_store(path, config)?;
+    if !logic_door_open {
+        return Err(BootError::LogicDoorClosed);
+    }
+    let second = config.second_copy.path_for(path);
+    let lock = store::lock(path)?;
+    let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+    let lost = match key_lost::examine(path, second.as_deref(), keys.as_mut())? {
+        KeyCheck::Lost(l) => l,
+        KeyCheck::Empty => return Err(BootError::KeyNotLost(format!("critical memory is empty: there is nothing to {what}"))),
+        KeyCheck::Verifies => {
+            return Err(BootError::KeyNotLost("the key store's key verifies critical memory: the key is not lost (use the ordinary RAM clear)".into()));
+        }
+        KeyCheck::Foreign(_) => {
+            return Err(BootError::KeyNotLost(
+                "the TPM still holds this cabinet's key, and it verifies nothing in these files: they are another machine's or forged, not a lost key; the tamper clear (`egm-lab ram-clear`, the PIN checked by the TPM) is the way out".into(),
+            ));
+        }
+    };
+    Ok((lock, keys, lost))
 }
