@@ -65,7 +65,7 @@ fn progressive(args: &[&str]) -> std::process::Output {
 /// Issue 69: approval does the math. The README's former approval (one
 /// cherry wins the 1,000 c Mini at any bet) at 1 c is refused with its
 /// figure, and nothing is approved; the README's approval now (three wilds
-/// and three sevens, at the largest bet, from 20 c) is approved, its
+/// and three sevens, at the largest bet, from 20 c, a 1 % seed budget) is approved, its
 /// figures kept with it, and a committed round at a denomination the
 /// approval did not weigh is refused by the controller's service, as are
 /// plain contributions at wagers no approved bet makes (attack 2).
@@ -78,7 +78,19 @@ fn approve_weighs_the_pool_refuses_the_cherry_mini_and_keeps_its_figures() {
     assert!(setup.status.success(), "{}", String::from_utf8_lossy(&setup.stderr));
     let sevens = workspace("assets/paytables/classic-sevens.ron");
     let approve = |triggers: [&str; 2], denominations: &str| {
-        let mut args = vec!["approve", &op, "linked-sevens", "--paytable", &sevens, "--confirm-above", "100000", "--denominations", denominations];
+        let mut args = vec![
+            "approve",
+            &op,
+            "linked-sevens",
+            "--paytable",
+            &sevens,
+            "--confirm-above",
+            "100000",
+            "--denominations",
+            denominations,
+            "--seed-budget-ppm",
+            "10000",
+        ];
         for t in &triggers {
             args.extend(["--trigger", t]);
         }
@@ -87,7 +99,11 @@ fn approve_weighs_the_pool_refuses_the_cherry_mini_and_keeps_its_figures() {
     let refused = approve(["0:7:3:max", "1:CH:1"], "1");
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success());
-    assert!(said.contains("pool linked-sevens is not approved") && said.contains("awards at their reset values are 9449.01 % of the wager"), "{said}");
+    assert!(
+        said.contains("pool linked-sevens is not approved")
+            && said.contains("resets cost 9449.01 % of the wager, and the reserves and the seed budget fund 1.10 %"),
+        "{said}"
+    );
     assert!(String::from_utf8_lossy(&refused.stdout).contains("Mini 1 in 10.6"));
     let mut c = linked_controller::Controller::connect(&op).unwrap();
     assert_eq!(c.approval_figures("linked-sevens").unwrap(), None, "figures kept for a refused approval");
