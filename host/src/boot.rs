@@ -72,6 +72,7 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     }
     // A configuration the games refuse never reaches critical memory.
     check_side_pools(&config, &games)?;
+    check_linked_pools(&config, &games)?;
     check_excessive_increment(&config, &games).map_err(|e| format!("{}: {e}", options.config.display()))?;
     #[cfg(feature = "lab")]
     tracing::warn!("{LAB_BUILD}");
@@ -125,6 +126,33 @@ fn check_excessive_increment(config: &CabinetConfig, games: &[HostedGame]) -> Re
         if largest.saturating_mul(max_denom) >= limit {
             return Err(format!(
                 "game {}'s largest bet, {largest} credits at {max_denom} cents, reaches excessive_increment.coin_in ({limit} cents): it would stop play as a fault (C-26); raise the limit or leave that denomination out",
+                g.id()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Issue 69: every contribution to a linked pool is a round committed to
+/// its controller before it is drawn. A round is committed to one
+/// controller, with its nonce, so a game feeds one linked pool at most;
+/// and only a reel round can be committed (the controller draws it again),
+/// so a linked pool names reel games only.
+fn check_linked_pools(config: &CabinetConfig, games: &[HostedGame]) -> Result<(), String> {
+    for g in games {
+        let feeds: Vec<&str> = config.linked_progressives.iter().filter(|l| l.games.iter().any(|id| id == g.id())).map(|l| l.pool.as_str()).collect();
+        if feeds.len() > 1 {
+            return Err(format!(
+                "game {} feeds the linked pools {}: a round is committed to one controller, so a game feeds one linked pool at most (issue 69)",
+                g.id(),
+                feeds.join(" and ")
+            ));
+        }
+        if let Some(pool) = feeds.first()
+            && g.rules::<crate::kinds::reels::Reels>().is_none()
+        {
+            return Err(format!(
+                "linked pool {pool} names game {}, which is not a reel game: its rounds cannot be committed to the controller, which takes committed rounds only (issue 69)",
                 g.id()
             ));
         }

@@ -130,8 +130,20 @@ fn approve_weighs_the_pool_refuses_the_cherry_mini_and_keeps_its_figures() {
     );
     let at_20 = a.commit("linked-sevens", epoch, 2, &"cd".repeat(32), &bet(20));
     assert!(at_20.as_ref().is_ok_and(|n| n.len() == 64), "{at_20:?}");
-    // Attack 2: plain rows at wagers no approved bet makes are refused,
-    // each named; a bet the approval weighed is taken.
+    // Attack 2: every contribution is a committed round here (claims
+    // reveal their key): a plain row is refused, even at a bet the
+    // approval weighed; the committed round's own row is a duplicate.
+    let rows = a.contribute("linked-sevens", epoch, &[(2, 60), (3, 601), (4, 1_000_000), (5, 60)]).unwrap();
+    assert_eq!(rows[0], (2, linked_controller::Outcome::Duplicate));
+    for row in &rows[1..] {
+        assert!(
+            matches!(&row.1, linked_controller::Outcome::Refused(r) if r.contains(&format!("round {} was not committed: pool linked-sevens takes committed rounds only", row.0))),
+            "{row:?}"
+        );
+    }
+    // Where the operator allows plain play, plain rows come only at a
+    // wager the approval weighed.
+    c.allow_plain_claims("linked-sevens", true).unwrap();
     let rows = a.contribute("linked-sevens", epoch, &[(3, 601), (4, 1_000_000), (5, 60)]).unwrap();
     assert_eq!(rows[2], (5, linked_controller::Outcome::Accepted));
     for (row, wager) in rows[..2].iter().zip([601, 1_000_000]) {

@@ -130,3 +130,31 @@ fn a_side_bet_pool_under_ten_thousand_side_bets_is_refused_at_boot() {
     assert!(e.contains("stud-jackpot") && e.contains("PSD 41") && e.contains("2000000 cents"), "{e}");
     assert!(!options.db.exists(), "a refused configuration never reaches critical memory");
 }
+
+/// Issue 69: every contribution to a linked pool is a round committed to
+/// its controller. A linked pool that names a game whose rounds cannot be
+/// committed (draw poker), or a game that feeds two linked pools (a round
+/// is committed to one controller), is refused by name at boot, before
+/// critical memory or any controller is reached.
+#[test]
+fn a_linked_pool_takes_only_games_whose_rounds_are_committed_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = test_config::text(dir.path());
+    let end = text.rfind(')').unwrap();
+    let linked = |pools: &[(&str, &str)]| {
+        let items: Vec<String> = pools
+            .iter()
+            .map(|(pool, game)| {
+                format!("(controller: \"egm://A@127.0.0.1:9?sslrootcert=ca.crt&sslcert=a.crt&sslkey=a.key\", pool: {pool:?}, games: [{game:?}], min_wager: 1)")
+            })
+            .collect();
+        test_config::write(dir.path(), &format!("{}    linked_progressives: [{}],\n)\n", &text[..end], items.join(", ")))
+    };
+    let db = dir.path().join("egm.sqlite");
+    let refused = |config| boot(&BootOptions { config, db: db.clone(), lab_seed: Some(1), demo: false }).err().expect("booted");
+    let e = refused(linked(&[("poker-link", "jacks-or-better-9-6")]));
+    assert!(e.contains("linked pool poker-link names game jacks-or-better-9-6, which is not a reel game"), "{e}");
+    let e = refused(linked(&[("first", "classic-sevens"), ("second", "classic-sevens")]));
+    assert!(e.contains("game classic-sevens feeds the linked pools first and second"), "{e}");
+    assert!(!db.exists(), "critical memory was made for a refused configuration");
+}
