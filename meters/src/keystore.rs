@@ -154,6 +154,23 @@ pub(crate) fn describe(mark: Option<AnchorMark>) -> String {
     mark.map_or_else(|| "never written".into(), |m| m.to_string())
 }
 
+/// What every key store checks before it writes the anchor: it reads
+/// `now` the mark the advance was made `from` (`None`: never written), or
+/// nothing is written ([`KeyStoreError::Moved`]).
+pub(crate) fn expect_at(now: Option<AnchorMark>, from: Option<AnchorMark>) -> Result<(), KeyStoreError> {
+    if now == from { Ok(()) } else { Err(KeyStoreError::Moved { expected: describe(from), read: describe(now) }) }
+}
+
+/// Advance the anchor from `from` to `to` ([`KeyStore::advance`]) and
+/// check that it reads `to` back ([`KeyStoreError::ReadBack`]).
+pub(crate) fn advance_to(keys: &mut dyn KeyStore, from: Option<AnchorMark>, to: AnchorMark) -> Result<AnchorMark, KeyStoreError> {
+    let read = keys.advance(from, to)?;
+    if read != to {
+        return Err(KeyStoreError::ReadBack { written: to.to_string(), read: read.to_string() });
+    }
+    Ok(read)
+}
+
 /// The secrets provisioning sets in the TPM, derived from the operator's
 /// PIN (`credential::tpm_secrets`): never stored on the cabinet.
 pub(crate) struct OwnerSecrets {

@@ -8,7 +8,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{AnchorMark, KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets, describe};
+use super::{AnchorMark, KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets, expect_at};
 use crate::mac::mac_of;
 
 pub(crate) struct FileStandIn {
@@ -85,10 +85,7 @@ impl KeyStore for FileStandIn {
     }
 
     fn advance(&mut self, from: Option<AnchorMark>, to: AnchorMark) -> Result<AnchorMark, KeyStoreError> {
-        let now = self.counter()?;
-        if now != from {
-            return Err(KeyStoreError::Moved { expected: describe(from), read: describe(now) });
-        }
+        expect_at(self.counter()?, from)?;
         write_atomically(&self.counter_path, &to.to_bytes(), true).map_err(|e| Self::err(&self.counter_path, e))?;
         self.counter()?.ok_or_else(|| Self::err(&self.counter_path, "vanished after a write"))
     }

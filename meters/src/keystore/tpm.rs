@@ -52,7 +52,7 @@ use tss_esapi::interface_types::session_handles::{AuthSession, PolicySession};
 use tss_esapi::structures::{Auth, CapabilityData, Digest, MaxBuffer, MaxNvBuffer, SymmetricDefinition};
 use tss_esapi::{Context, TctiNameConf};
 
-use super::{AnchorMark, KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets, describe};
+use super::{AnchorMark, KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets, expect_at};
 
 /// The TPM manufacturer IDs of software TPMs (TCG vendor ID registry):
 /// IBM's (libtpms, which Debian's swtpm runs) and Microsoft's simulator.
@@ -257,8 +257,7 @@ impl Tpm {
             Some(Tss2ResponseCodeKind::Lockout) => KeyStoreError::LockedOut { tcti: self.tcti.clone() },
             _ => self.err(format!("cannot write the anchor: {e}")),
         };
-        let mark =
-            |data: tss_esapi::structures::MaxNvBuffer| AnchorMark::from_bytes(data.value()).ok_or_else(|| self.err("the anchor did not read as its 40 bytes"));
+        let mark = |data: MaxNvBuffer| AnchorMark::from_bytes(data.value()).ok_or_else(|| self.err("the anchor did not read as its 40 bytes"));
         // Only the next link of the chain the index holds now (issue 68,
         // attack 1): a write made for another branch of history is never
         // made. One process writes (the store's lock), so nothing moves the
@@ -268,9 +267,7 @@ impl Tpm {
         } else {
             None
         };
-        if now != from {
-            return Err(KeyStoreError::Moved { expected: describe(from), read: describe(now) });
-        }
+        expect_at(now, from)?;
         let data = MaxNvBuffer::try_from(to.to_bytes().to_vec()).map_err(|e| self.err(e))?;
         let back = ctx
             .execute_with_session(Some(session), |c| {

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::{BootError, CoreError, Machine};
 use crate::anchor::{AnchorReason, AtBoot};
 use crate::journal::Entry;
-use crate::keystore::KeyStoreError;
+use crate::keystore::{self, KeyStoreError};
 use crate::state::CriticalState;
 use crate::store::{AnchorStep, Pending, Store, StoreError};
 
@@ -65,14 +65,11 @@ impl Machine {
             return Err(self.fault_with("an earlier anchor is still pending: restart to finish it".into()));
         }
         let target = self.commit_anchored(entries, step)?;
-        let written = match self.keys.advance(target.before(), target.mark()) {
+        let written = match keystore::advance_to(self.keys.as_mut(), target.before(), target.mark()) {
             Ok(m) => m,
+            Err(e @ KeyStoreError::ReadBack { .. }) => return Err(self.fault_with(e.to_string())),
             Err(e) => return Err(self.fault_with(format!("the anchor could not be advanced ({e}); restart to finish the anchor"))),
         };
-        if written != target.mark() {
-            let e = KeyStoreError::ReadBack { written: target.mark().to_string(), read: written.to_string() };
-            return Err(self.fault_with(e.to_string()));
-        }
         let writes = lifetime_writes(&self.store, &self.state).saturating_add(1);
         self.commit_anchored(vec![Entry::Anchored { value: written.value, reason, writes }], AnchorStep::Confirmed(written))?;
         self.anchored_at = std::time::Instant::now();
@@ -86,13 +83,7 @@ impl Machine {
         let mark = match at_boot {
             AtBoot::Continue | AtBoot::Provision => return Ok(()),
             AtBoot::Confirm => pending.mark(),
-            AtBoot::Advance | AtBoot::FinishGenesis => {
-                let written = self.keys.advance(pending.before(), pending.mark()).map_err(StoreError::from)?;
-                if written != pending.mark() {
-                    return Err(StoreError::from(KeyStoreError::ReadBack { written: pending.mark().to_string(), read: written.to_string() }).into());
-                }
-                written
-            }
+            AtBoot::Advance | AtBoot::FinishGenesis => keystore::advance_to(self.keys.as_mut(), pending.before(), pending.mark()).map_err(StoreError::from)?,
         };
         // Logged when the journal has records; a fresh epoch's first record
         // must be its genesis, so there the head alone is rebound.

@@ -229,10 +229,7 @@ pub(super) fn record_clear(keys: &mut dyn KeyStore, store: &mut Store, operator_
         store.set_counter_binding(name)?;
     }
     let (n, pending) = store.ram_clear(operator_id, reason, &before.to_string(), now)?;
-    let written = keys.advance(now, pending.mark()).map_err(StoreError::from)?;
-    if written != pending.mark() {
-        return Err(StoreError::from(keystore::KeyStoreError::ReadBack { written: pending.mark().to_string(), read: written.to_string() }).into());
-    }
+    let written = keystore::advance_to(keys, now, pending.mark()).map_err(StoreError::from)?;
     // (The head is still pending here.)
     if name.is_none()
         && let Some(name) = keys.counter_name().map_err(StoreError::from)?
