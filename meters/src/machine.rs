@@ -283,17 +283,18 @@ pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(),
     if config.key_store.is_stand_in() {
         return Err(BootError::StandInRefused);
     }
+    // Before any TPM is spoken to: a floor cabinet's is the platform's own.
+    if !config.evaluation
+        && let KeyStoreConfig::Tpm { tcti, .. } = &config.key_store
+        && tcti != keystore::CABINET_TCTI
+    {
+        return Err(BootError::TctiRefused(tcti.clone()));
+    }
     if let Some(release) = &config.release_read {
         keystore::check_release(&config.key_store, release).map_err(StoreError::from)?;
     }
     if config.evaluation {
         return Ok(());
-    }
-    // Before any TPM is spoken to: only the platform's own.
-    if let KeyStoreConfig::Tpm { tcti, .. } = &config.key_store
-        && tcti != keystore::CABINET_TCTI
-    {
-        return Err(BootError::TctiRefused(tcti.clone()));
     }
     match keystore::open(&config.key_store, path).and_then(|mut keys| keys.software()).map_err(StoreError::from)? {
         Some(what) => Err(BootError::SoftwareTpmRefused(what)),

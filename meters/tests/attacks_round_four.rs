@@ -163,7 +163,14 @@ fn attack_3_a_floor_cabinet_speaks_to_no_tpm_but_its_platforms() {
     drop(m);
     let relay = Relay::start(&tpm);
     for tcti in [relay.tcti(), "swtpm:host=127.0.0.1,port=1".to_owned(), "device:/dev/tpm0".to_owned()] {
-        let floor = MachineConfig { evaluation: false, key_store: KeyStoreConfig::Tpm { tcti: tcti.clone(), nv_index: NV_INDEX }, ..config(&tpm) };
+        // As the host runs it: with the release it read, which is checked
+        // against the TPM only after the TPM is the platform's.
+        let floor = MachineConfig {
+            evaluation: false,
+            key_store: KeyStoreConfig::Tpm { tcti: tcti.clone(), nv_index: NV_INDEX },
+            release_read: Some(support::production::RELEASE),
+            ..config(&tpm)
+        };
         let refused = |r: Result<(), BootError>| match r {
             Err(BootError::TctiRefused(named)) => assert_eq!(named, tcti),
             Err(other) => panic!("expected {tcti} refused by name, got {other}"),
