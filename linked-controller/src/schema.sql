@@ -1051,7 +1051,6 @@ DECLARE
     p RECORD;
     bet JSONB;
     denoms BIGINT[];
-    approved BIGINT[];
     denom BIGINT;
     pace BIGINT;
     rate BIGINT;
@@ -1067,7 +1066,7 @@ BEGIN
         RAISE EXCEPTION 'a bet is at most 1024 characters of JSON';
     END IF;
     bet := p_bet::JSONB;
-    SELECT min_wager, max_wager INTO p FROM pools WHERE pool = p_pool;
+    SELECT min_wager, max_wager, approved_denominations INTO p FROM pools WHERE pool = p_pool;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no linked pool %', p_pool;
     END IF;
@@ -1091,10 +1090,9 @@ BEGIN
         RETURN;
     END IF;
     -- Issue 69: only at a denomination the approval weighed its triggers at.
-    SELECT approved_denominations INTO approved FROM pools WHERE pool = p_pool;
-    IF approved IS NOT NULL AND NOT (denom = ANY (approved)) THEN
+    IF p.approved_denominations IS NOT NULL AND NOT (denom = ANY (p.approved_denominations)) THEN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'commit',
-            format('denomination %s cents is not one pool %s''s approval weighed its triggers at (%s)', denom, p_pool, array_to_string(approved, ', ')));
+            format('denomination %s cents is not one pool %s''s approval weighed its triggers at (%s)', denom, p_pool, array_to_string(p.approved_denominations, ', ')));
         RETURN NEXT;
         RETURN;
     END IF;
