@@ -59,7 +59,8 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     // Issue 68, attack 4: what this host plays from is what the launcher
     // measured (the manifest's programs and every approved paytable, whose
     // files are checked against it below), or the core takes no key.
-    config.machine.release_read = Some(manifest.release_digest());
+    let release = manifest.release_digest();
+    config.machine.release_read = Some(release);
     let report = verification::verify(&config.games, &config.paytable_dir, &manifest, config.machine.mode == meters::Mode::Production);
     let (passed, detail) = report.detail(&format!("against {}", config.manifest.display()));
     let mut games = Vec::new();
@@ -96,7 +97,7 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     machine.record_verification(passed, &detail).map_err(|e| e.to_string())?;
     // H-53: the download/verification log, against the last accepted
     // digests: what is new, replaced, refused or gone since.
-    let release = hex::encode(manifest.release_digest());
+    let release = hex::encode(release);
     let by = format!("boot verification against {} (release {})", config.manifest.display(), &release[..16]);
     machine.record_software(&report.software_found(), &by).map_err(|e| e.to_string())?;
     if games.is_empty() {
