@@ -77,6 +77,22 @@ export TPM2TOOLS_TCTI="$tcti"
 tpm_pid=""
 start_tpm() {
     mkdir -p "$var/tpm"
+    # Manufactured once, as a chip leaves its factory (issue 68, attack 3):
+    # its endorsement keys made and certified by a CA of its own
+    # (var/tpm-ca; swtpm_localca). An evaluation cabinet's sessions are
+    # salted to that key; a floor cabinet would refuse it, its certificate
+    # chaining to no manufacturer's root the program carries
+    # (`egm-lab endorsement --tpm ...` says so).
+    if [ ! -f "$var/tpm/tpm2-00.permall" ]; then
+        local ca
+        ca=$(realpath -m "$var/tpm-ca")
+        mkdir -p "$ca"
+        printf 'statedir = %s\nsigningkey = %s/signkey.pem\nissuercert = %s/issuercert.pem\ncertserial = %s/certserial\n' \
+            "$ca" "$ca" "$ca" "$ca" >"$ca/localca.conf"
+        printf 'create_certs_tool = /usr/bin/swtpm_localca\ncreate_certs_tool_config = %s/localca.conf\ncreate_certs_tool_options = /etc/swtpm-localca.options\nactive_pcr_banks = sha256\n' \
+            "$ca" >"$ca/swtpm_setup.conf"
+        swtpm_setup --tpm2 --create-ek-cert --config "$ca/swtpm_setup.conf" --tpmstate "$(realpath -m "$var/tpm")" >/dev/null
+    fi
     swtpm socket --tpm2 --flags not-need-init,startup-clear \
         --server "type=tcp,bindaddr=127.0.0.1,port=$port" \
         --ctrl "type=tcp,bindaddr=127.0.0.1,port=$((port + 1))" \

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::config::MachineConfig;
-use crate::keystore::{self, KeyStoreConfig};
+use crate::keystore::{self, KeyStoreConfig, Trust};
 use crate::machine::{RoundRecall, recall_from};
 use crate::state::{AuditFailure, CriticalState};
 use crate::store::{RamClearRecord, Record, Store, StoreError};
@@ -21,12 +21,14 @@ impl Inspection {
     /// Verify and replay `path`, keyed by the file stand-in (development
     /// and lab files). The error names the first bad record.
     pub fn open(path: &Path) -> Result<Inspection, StoreError> {
-        Self::open_with(path, &KeyStoreConfig::FileStandIn)
+        Self::open_with(path, &KeyStoreConfig::FileStandIn, Trust::Evaluation)
     }
 
-    /// Verify and replay `path` with the key from the configured key store.
-    pub fn open_with(path: &Path, key_store: &KeyStoreConfig) -> Result<Inspection, StoreError> {
-        let mut keys = keystore::open(key_store, path)?;
+    /// Verify and replay `path` with the key from the configured key store,
+    /// a TPM's answers sealed to the endorsement keys `trust` accepts
+    /// (issue 68, attack 3).
+    pub fn open_with(path: &Path, key_store: &KeyStoreConfig, trust: Trust) -> Result<Inspection, StoreError> {
+        let mut keys = keystore::open(key_store, path, trust)?;
         Self::replayed(Store::open_read_only(path, keys.as_mut())?)
     }
 
@@ -35,7 +37,7 @@ impl Inspection {
     /// mirror `config` names and the anchor against its key store's
     /// counter. Reads only: the counter is read, never advanced.
     pub fn verify_as_boot(path: &Path, config: &MachineConfig) -> Result<Inspection, StoreError> {
-        let mut keys = keystore::open(&config.key_store, path)?;
+        let mut keys = keystore::open(&config.key_store, path, crate::machine::trust(config))?;
         let store = Store::open_read_only(path, keys.as_mut())?.with_nvram(config.nvram_mirror.as_deref());
         let inspection = Self::replayed(store)?;
         crate::anchor::verify(&inspection.store, keys.as_mut())?;

@@ -24,7 +24,8 @@
 pub(crate) mod file;
 pub(crate) mod tpm;
 
-pub use tpm::{CREDENTIAL_INDEX, KEY_HANDLE, LAUNCHER_PCR, PLATFORM_PCRS};
+pub use tpm::endorsement::manufacturer_roots;
+pub use tpm::{CREDENTIAL_INDEX, EK_HANDLE, Endorsed, KEY_HANDLE, LAUNCHER_PCR, PLATFORM_PCRS, Trust};
 
 use std::path::Path;
 
@@ -99,6 +100,12 @@ pub enum KeyStoreError {
         "PCR {pcr} of the TPM ({tcti}) holds {measured}, not the release {read} of the manifest this program read (its programs and approved paytables): the manifest or a paytable was edited after the launcher measured it, or the configuration names another manifest than the launcher's; the machine key is not taken"
     )]
     OtherRelease { tcti: String, pcr: u8, measured: String, read: String },
+    /// Issue 68, attack 3: the TPM is not one whose endorsement key the
+    /// trusted roots certify (a floor cabinet's: a manufacturer's root this
+    /// program carries), or it holds no endorsement key to seal to. Not a
+    /// lost key: nothing secret was sent to it.
+    #[error("the TPM ({tcti}) is not the platform's own certified TPM: {detail}; nothing secret is sent to it")]
+    NotEndorsed { tcti: String, detail: String },
     #[error("the TPM ({tcti}) is in dictionary-attack lockout after too many wrong PINs: it accepts none until its recovery time has passed")]
     LockedOut { tcti: String },
 }
@@ -230,15 +237,16 @@ pub(crate) trait KeyStore: Send {
     /// in the element at provisioning.
     fn check_operator(&mut self, credential: &[u8; 32]) -> Result<OperatorCheck, KeyStoreError>;
 
-    /// What the element says it is when it is a software TPM (issue 47,
-    /// holes 2 and 8: its state is a file an attacker restores); `None`
-    /// for a TPM chip. The file stand-in is refused by production apart.
-    fn software(&mut self) -> Result<Option<String>, KeyStoreError>;
-
     /// Whether the element keeps the key and the credential itself, so
     /// that a key that verifies nothing means foreign or forged files, not
     /// a lost key (a TPM); the stand-in's key is a file.
     fn keeps_operator(&self) -> bool;
+
+    /// The element's endorsement, checked as its secrets are sealed to it
+    /// (issue 68, attack 3): what certified a TPM's endorsement key
+    /// (`None` for an evaluation cabinet's, which nothing certifies, and
+    /// for the file stand-in), else [`KeyStoreError::NotEndorsed`].
+    fn endorse(&mut self) -> Result<Option<Endorsed>, KeyStoreError>;
 }
 
 /// The launcher's step (issue 47, hole 1): extend the TPM's launcher PCR
@@ -282,10 +290,22 @@ pub fn cap_measurement(config: &KeyStoreConfig) -> Result<(), KeyStoreError> {
     }
 }
 
-/// Open the configured key store for the database at `db`.
-pub(crate) fn open(config: &KeyStoreConfig, db: &Path) -> Result<Box<dyn KeyStore>, KeyStoreError> {
+/// Open the configured key store for the database at `db`, a TPM's
+/// secrets sealed to the endorsement keys `trust` accepts.
+pub(crate) fn open(config: &KeyStoreConfig, db: &Path, trust: Trust) -> Result<Box<dyn KeyStore>, KeyStoreError> {
     Ok(match config {
         KeyStoreConfig::FileStandIn => Box::new(file::FileStandIn::new(db)),
-        KeyStoreConfig::Tpm { tcti, nv_index } => Box::new(tpm::Tpm::new(tcti, *nv_index)?),
+        KeyStoreConfig::Tpm { tcti, nv_index } => Box::new(tpm::Tpm::new(tcti, *nv_index)?.trusting(trust)),
     })
+}
+
+/// A TPM's endorsement checked against `trust` (issue 68, attack 3; a
+/// lab's check of a TPM, `egm-lab endorsement`): what certified its
+/// endorsement key, `None` where `trust` certifies none or for the file
+/// stand-in. Sends nothing secret.
+pub fn endorsement(config: &KeyStoreConfig, trust: Trust) -> Result<Option<Endorsed>, KeyStoreError> {
+    match config {
+        KeyStoreConfig::FileStandIn => Ok(None),
+        KeyStoreConfig::Tpm { tcti, nv_index } => tpm::Tpm::new(tcti, *nv_index)?.trusting(trust).endorsed(),
+    }
 }

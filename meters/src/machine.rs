@@ -91,12 +91,6 @@ pub enum BootError {
     ForeignMachine { journal: String, config: String },
     #[error("the file stand-in for the key store is for development and labs only: production needs a TPM (key_store: Tpm)")]
     StandInRefused,
-    /// Issue 47, holes 2 and 8: a software TPM's state is a file an
-    /// attacker copies and restores, and its platform measures nothing.
-    #[error(
-        "the key store is {0}: production needs a TPM chip; a cabinet on a software TPM runs only as an evaluation cabinet (`evaluation: true`, shown on every screen)"
-    )]
-    SoftwareTpmRefused(String),
     /// Issue 68, attack 3: the TPM is the one the platform has, named by
     /// the certified image, never by an editable file (a relay in front of
     /// it read the key's HMAC answers, and reported a chip's manufacturer).
@@ -296,10 +290,20 @@ pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(),
     if config.evaluation {
         return Ok(());
     }
-    match keystore::open(&config.key_store, path).and_then(|mut keys| keys.software()).map_err(StoreError::from)? {
-        Some(what) => Err(BootError::SoftwareTpmRefused(what)),
-        None => Ok(()),
-    }
+    // The platform's own TPM is the one whose endorsement key a
+    // manufacturer's root this program carries certifies (issue 68,
+    // attack 3), never what a TPM — or a relay in front of it — says of
+    // itself: a software TPM's certificate is its own CA's.
+    keystore::open(&config.key_store, path, trust(config)).and_then(|mut keys| keys.endorse()).map_err(StoreError::from)?;
+    Ok(())
+}
+
+/// Which endorsement keys a cabinet's TPM secrets are sealed to (issue 68,
+/// attack 3): a floor cabinet's, one a manufacturer's root this program
+/// carries certifies; an evaluation cabinet's or the lab's, whatever EK
+/// its TPM holds (a listening relay still reads nothing).
+pub(crate) fn trust(config: &MachineConfig) -> keystore::Trust {
+    if config.mode == Mode::Production && !config.evaluation { keystore::Trust::Manufacturers } else { keystore::Trust::Evaluation }
 }
 
 impl Machine {
@@ -345,11 +349,11 @@ impl Machine {
         // A TPM that already holds a credential checks the PIN itself (its
         // lockout counts a wrong one): provisioning again never replaces it.
         {
-            let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+            let mut keys = keystore::open(&config.key_store, path, trust(&config)).map_err(StoreError::from)?;
             ram_clear::check_with_key_store(keys.as_mut(), &config, operator, pin)?;
         }
         let secrets = crate::credential::owner_secrets(&config.machine_id, operator, pin)?;
-        keystore::open(&config.key_store, path).and_then(|mut keys| keys.take_ownership(&secrets)).map_err(StoreError::from)?;
+        keystore::open(&config.key_store, path, trust(&config)).and_then(|mut keys| keys.take_ownership(&secrets)).map_err(StoreError::from)?;
         let m = Self::boot(path, config, SeedChoice::Entropy, true)?;
         let value = m.anchor_wear().counter;
         m.shutdown().map_err(boot_error)?;
@@ -361,11 +365,13 @@ impl Machine {
     /// lost (or the files another machine's), and how to get out.
     fn boot(path: &Path, config: MachineConfig, seed: SeedChoice, provisioning: bool) -> Result<Machine, BootError> {
         let key_store = config.key_store.clone();
+        let trust = trust(&config);
         let second = config.second_copy.path_for(path);
         match Self::boot_checked(path, config, seed, provisioning) {
             Err(BootError::RamError(e)) => {
-                let lost =
-                    keystore::open(&key_store, path).ok().and_then(|mut keys| crate::store::key_lost::examine(path, second.as_deref(), keys.as_mut()).ok());
+                let lost = keystore::open(&key_store, path, trust)
+                    .ok()
+                    .and_then(|mut keys| crate::store::key_lost::examine(path, second.as_deref(), keys.as_mut()).ok());
                 match lost {
                     Some(crate::store::key_lost::KeyCheck::Lost(l)) => Err(BootError::RamError(IntegrityError::KeyLost(l.detail))),
                     // A TPM with no key beside empty critical memory: a
@@ -712,7 +718,7 @@ type Opened = (Box<dyn KeyStore>, Store, Vec<String>);
 /// copy and NVRAM mirror, the copies made one (the events say what was
 /// rebuilt).
 fn open_critical_memory(path: &Path, config: &MachineConfig) -> Result<Opened, BootError> {
-    let mut keys = keystore::open(&config.key_store, path).map_err(StoreError::from)?;
+    let mut keys = keystore::open(&config.key_store, path, trust(config)).map_err(StoreError::from)?;
     let second = config.second_copy.path_for(path);
     let (store, rebuilt) = Store::open(path, second.as_deref(), config.nvram_mirror.as_deref(), keys.as_mut())?;
     Ok((keys, store, rebuilt))

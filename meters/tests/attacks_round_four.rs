@@ -217,3 +217,122 @@ fn attack_3_a_wrong_pin_clears_nothing_after_a_tpm_clear() {
     let notes: i64 = rusqlite::Connection::open(&archive).unwrap().query_row("SELECT count(*) FROM journal WHERE kind = 'note_in'", [], |r| r.get(0)).unwrap();
     assert_eq!(notes, 2);
 }
+
+/// What the key's two HMACs derive, as `tpm2_hmac` gets them under a PCR
+/// policy session in a boot the launcher measured, before any cabinet
+/// takes the key: the lab's own way to the journal key (`KEY_LABEL`) and
+/// the anchor's authorisation (`COUNTER_AUTH_LABEL`), both in hex.
+fn derived_by_the_lab(tpm: &SoftwareTpm, dir: &Path) -> [Vec<u8>; 2] {
+    let session = dir.join("policy.session");
+    let session_arg = format!("session:{}", session.display());
+    let run = |args: &[&str]| {
+        let out = tpm.tools(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    [b"egm critical memory journal key v1".as_slice(), b"egm anchor counter authorisation v1".as_slice()].map(|label| {
+        let input = dir.join("label.bin");
+        std::fs::write(&input, label).unwrap();
+        run(&["tpm2_startauthsession", "--policy-session", "-S", session.to_str().unwrap()]);
+        run(&["tpm2_policypcr", "-S", session.to_str().unwrap(), "-l", "sha256:0,2,4,7,15"]);
+        let mac = run(&["tpm2_hmac", "-c", &format!("{:#x}", meters::keystore::KEY_HANDLE), "-p", &session_arg, "--hex", input.to_str().unwrap()]);
+        run(&["tpm2_flushcontext", session.to_str().unwrap()]);
+        let mac = hex::decode(String::from_utf8_lossy(&mac).trim()).unwrap();
+        assert_eq!(mac.len(), 32);
+        mac
+    })
+}
+
+/// Attack 3, the relay on the bus: pointed at a relay in front of the real
+/// TPM, the lab read both TPM2_HMAC answers in clear — the journal key and
+/// the anchor's authorisation — and paid a forged note. Every session that
+/// carries a secret is now salted to the TPM's endorsement key and
+/// encrypts its answer: the bus carries provisioning, a boot, play, a
+/// cash-out and a RAM clear, and neither secret appears anywhere in what
+/// crossed it, while the lab's own `tpm2_hmac` in a measured boot shows
+/// what they are.
+#[test]
+fn attack_3_a_relay_on_the_bus_reads_neither_the_key_nor_the_anchors_authorisation() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tpm = SoftwareTpm::manufacture(dir.path());
+    let relay = Relay::start(&tpm);
+    let db = dir.path().join("egm.sqlite");
+    // An evaluation cabinet names its software TPM's address: the relay's.
+    let config = MachineConfig { key_store: KeyStoreConfig::Tpm { tcti: relay.tcti(), nv_index: NV_INDEX }, ..config(&tpm) };
+    let mut m = provision_and_boot_with(&db, config.clone(), &tpm);
+    m.insert_note(10_000).unwrap();
+    m.cash_out().unwrap();
+    m.open_door(Door::Logic).unwrap();
+    drop(m);
+    Machine::ram_clear(&db, &config, "ana", PIN, "audit", true).unwrap();
+    let heard = relay.heard();
+    const TPM2_CC_HMAC: [u8; 4] = 0x0000_0155u32.to_be_bytes();
+    let hmacs = heard.windows(4).filter(|w| *w == TPM2_CC_HMAC).count();
+    // Provisioning derives the anchor's authorisation; the first boot both
+    // secrets (the process keeps them after: later boots ask nothing).
+    assert!(hmacs >= 3, "the key's HMACs did not cross the relay ({hmacs} HMAC command codes heard)");
+
+    // The secrets, as the lab takes them in a measured boot of its own.
+    tpm.power_cut();
+    tpm.power_on();
+    support::production::launch(&tpm);
+    let [journal_key, counter_auth] = derived_by_the_lab(&tpm, dir.path());
+    for (what, secret) in [("the journal key", &journal_key), ("the anchor's authorisation", &counter_auth)] {
+        assert!(!heard.windows(32).any(|w| w == secret.as_slice()), "{what} crossed the bus in clear");
+    }
+}
+
+/// Attack 3, the TPM the configuration names: the attacker's own software
+/// TPM, or a relay saying "IFX", passed the software-TPM check, which
+/// asked the TPM what it was. A floor cabinet's TPM is now the one whose
+/// endorsement key a manufacturer's root this program carries certifies:
+/// a software TPM manufactured with its EK certificate, exactly as
+/// `tools/run-cabinet.sh` makes the evaluation cabinet's, is refused by the
+/// program's own roots, naming its issuer. The same chain is accepted when
+/// a lab names its CA's root (the chain check is real: the issuer stored
+/// beside the certificate as a manufacturer stores it, TCG EK chain index
+/// 0x01C00100), and a chip's certificate copied into another TPM is
+/// refused: that TPM does not hold the certificate's key.
+#[test]
+fn attack_3_a_tpm_is_the_platforms_only_when_a_manufacturer_certifies_its_endorsement_key() {
+    use meters::keystore::{Trust, endorsement};
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = SoftwareTpm::manufacture(dir.path());
+    let key_store = KeyStoreConfig::Tpm { tcti: tpm.tcti(), nv_index: NV_INDEX };
+    let refused = endorsement(&key_store, Trust::Manufacturers).unwrap_err();
+    let text = refused.to_string();
+    assert!(matches!(refused, meters::KeyStoreError::NotEndorsed { .. }), "{refused:?}");
+    assert!(text.contains("CN=swtpm-localca") && text.contains("does not chain to a TPM manufacturer's root this program carries"), "{text}");
+
+    // The issuer in the chain's first index, as a manufacturer stores it.
+    let store = |tpm: &SoftwareTpm, index: &str, der: &[u8]| {
+        let file = dir.path().join(format!("{index}.der"));
+        std::fs::write(&file, der).unwrap();
+        let size = der.len().to_string();
+        let define = tpm.tools(&["tpm2_nvdefine", index, "-C", "p", "-s", &size, "-a", "ppwrite|ppread|ownerread|authread|no_da|platformcreate"]);
+        assert!(define.status.success(), "tpm2_nvdefine {index}: {}", String::from_utf8_lossy(&define.stderr));
+        let write = tpm.tools(&["tpm2_nvwrite", index, "-C", "p", "-i", file.to_str().unwrap()]);
+        assert!(write.status.success(), "tpm2_nvwrite {index}: {}", String::from_utf8_lossy(&write.stderr));
+    };
+    store(&tpm, "0x1c00100", &SoftwareTpm::manufacturer_issuer(dir.path()));
+    let root = SoftwareTpm::manufacturer_root(dir.path());
+    let endorsed = endorsement(&key_store, Trust::Roots(vec![root.clone()])).unwrap().unwrap();
+    assert_eq!((endorsed.issuer.as_str(), endorsed.root.as_str()), ("CN=swtpm-localca", "CN=swtpm-localca-rootca"));
+    // Without the issuer the chain does not reach the root.
+    let other = tempfile::tempdir().unwrap();
+    let copy = SoftwareTpm::start(other.path());
+    let copy_store = KeyStoreConfig::Tpm { tcti: copy.tcti(), nv_index: NV_INDEX };
+    // A TPM that holds no EK yet is refused before anything is read.
+    let none = endorsement(&copy_store, Trust::Roots(vec![root.clone()])).unwrap_err().to_string();
+    assert!(none.contains("holds no endorsement key at 0x81010001"), "{none}");
+    // Provisioned (an evaluation cabinet makes its EK), then given the
+    // first TPM's certificate and chain: refused, not its key.
+    drop(provision_and_boot_with(&other.path().join("egm.sqlite"), config(&copy), &copy));
+    let cert = tpm.tools(&["tpm2_nvread", "0x1c00002", "-C", "o"]);
+    let cert = if cert.status.success() { cert.stdout } else { tpm.tools(&["tpm2_nvread", "0x1c00002"]).stdout };
+    assert!(cert.len() > 500, "the first TPM's EK certificate did not read ({} bytes)", cert.len());
+    store(&copy, "0x1c00002", &cert);
+    store(&copy, "0x1c00100", &SoftwareTpm::manufacturer_issuer(dir.path()));
+    let copied = endorsement(&copy_store, Trust::Roots(vec![root])).unwrap_err().to_string();
+    assert!(copied.contains("is not the key its certificate (issued by CN=swtpm-localca) certifies"), "{copied}");
+}

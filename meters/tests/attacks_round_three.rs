@@ -372,7 +372,6 @@ fn holes_2_and_8_production_refuses_a_software_tpm_unless_it_is_an_evaluation_ca
     // platform's: a software TPM on the network is refused by its TCTI
     // before it is asked anything.
     let software = |r: Result<(), BootError>| match r {
-        Err(BootError::SoftwareTpmRefused(what)) => assert!(what.contains("software TPM") && what.contains("IBM"), "{what}"),
         Err(BootError::TctiRefused(tcti)) => assert_eq!(tcti, tpm.tcti()),
         Err(other) => panic!("expected the software TPM refused, got {other}"),
         Ok(()) => panic!("accepted a software TPM in production"),

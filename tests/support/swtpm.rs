@@ -80,6 +80,62 @@ impl SoftwareTpm {
         Self::start_on(dir, Some(PLATFORM_BOOT))
     }
 
+    /// A TPM as a manufacturer ships one (issue 68, attack 3): its RSA and
+    /// ECC endorsement keys made persistent and their certificates in NV,
+    /// issued by a certificate authority of its own under `dir`
+    /// (`swtpm_setup --create-ek-cert` with `swtpm_localca`, as
+    /// `tools/run-cabinet.sh` manufactures the evaluation cabinet's), then
+    /// started. The CA's root and issuing certificates (DER) are
+    /// [`SoftwareTpm::manufacturer_root`] and
+    /// [`SoftwareTpm::manufacturer_issuer`].
+    pub fn manufacture(dir: &Path) -> SoftwareTpm {
+        let state = dir.join("swtpm-state");
+        let ca = dir.join("swtpm-ca");
+        std::fs::create_dir_all(&state).unwrap();
+        std::fs::create_dir_all(&ca).unwrap();
+        let localca = dir.join("swtpm-localca.conf");
+        std::fs::write(
+            &localca,
+            format!("statedir = {ca}\nsigningkey = {ca}/signkey.pem\nissuercert = {ca}/issuercert.pem\ncertserial = {ca}/certserial\n", ca = ca.display()),
+        )
+        .unwrap();
+        let setup = dir.join("swtpm_setup.conf");
+        std::fs::write(
+            &setup,
+            format!(
+                "create_certs_tool = /usr/bin/swtpm_localca\ncreate_certs_tool_config = {}\ncreate_certs_tool_options = /etc/swtpm-localca.options\nactive_pcr_banks = sha256\n",
+                localca.display()
+            ),
+        )
+        .unwrap();
+        let out = Command::new("swtpm_setup")
+            .args(["--tpm2", "--create-ek-cert", "--overwrite", "--config"])
+            .arg(&setup)
+            .arg("--tpmstate")
+            .arg(&state)
+            .output()
+            .expect("swtpm_setup is not installed (tools/test.sh installs swtpm-tools)");
+        assert!(out.status.success(), "swtpm_setup: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        Self::start(dir)
+    }
+
+    /// The root certificate (DER) of the CA [`SoftwareTpm::manufacture`]
+    /// made under `dir`.
+    pub fn manufacturer_root(dir: &Path) -> Vec<u8> {
+        Self::der(&dir.join("swtpm-ca/swtpm-localca-rootca-cert.pem"))
+    }
+
+    /// The certificate (DER) of the CA's issuer, which signed the EK's.
+    pub fn manufacturer_issuer(dir: &Path) -> Vec<u8> {
+        Self::der(&dir.join("swtpm-ca/issuercert.pem"))
+    }
+
+    fn der(pem: &Path) -> Vec<u8> {
+        let out = Command::new("openssl").args(["x509", "-outform", "der", "-in"]).arg(pem).output().unwrap();
+        assert!(out.status.success(), "openssl x509 {}: {}", pem.display(), String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    }
+
     /// A TPM on a platform whose firmware measures nothing (PCRs 0-7 stay
     /// at their reset value).
     pub fn start_unmeasured(dir: &Path) -> SoftwareTpm {

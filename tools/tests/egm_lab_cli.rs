@@ -216,6 +216,47 @@ fn ram_clear_key_lost_recovers_a_machine_whose_key_is_gone() {
 /// the NVRAM mirror, the evaluation mark a software TPM needs) and the
 /// release, egm-lab approved in the manifest (the script approves the
 /// cabinet and egm-lab the same way).
+/// `egm-lab endorsement`, as a technician checks a cabinet's TPM before
+/// provisioning (issue 68, attack 3): a software TPM manufactured with its
+/// EK certificate, as `tools/run-cabinet.sh` makes one, is not a
+/// manufacturer's chip (exit status 1, its issuer named); against the
+/// lab's own CA root it is (the issuer stored at the TCG's chain index, as
+/// a manufacturer stores it). `--list` names the 22 carried roots.
+#[test]
+fn endorsement_tells_a_manufacturers_tpm_from_a_software_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpm = swtpm::SoftwareTpm::manufacture(dir.path());
+    let tcti = tpm.tcti();
+    let out = lab(&["endorsement", "--tpm", &tcti]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("issued by CN=swtpm-localca") && said.contains("does not chain to a TPM manufacturer's root this program carries"), "{said}");
+
+    let issuer = dir.path().join("issuer.der");
+    std::fs::write(&issuer, swtpm::SoftwareTpm::manufacturer_issuer(dir.path())).unwrap();
+    let size = std::fs::metadata(&issuer).unwrap().len().to_string();
+    for args in [
+        vec!["tpm2_nvdefine", "0x1c00100", "-C", "p", "-s", &size, "-a", "ppwrite|ppread|ownerread|authread|no_da|platformcreate"],
+        vec!["tpm2_nvwrite", "0x1c00100", "-C", "p", "-i", issuer.to_str().unwrap()],
+    ] {
+        let done = tpm.tools(&args);
+        assert!(done.status.success(), "{args:?}: {}", String::from_utf8_lossy(&done.stderr));
+    }
+    let root = dir.path().join("root.der");
+    std::fs::write(&root, swtpm::SoftwareTpm::manufacturer_root(dir.path())).unwrap();
+    let out = lab(&["endorsement", "--tpm", &tcti, "--root", root.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "endorsed: the EK certificate issued by CN=swtpm-localca chains to CN=swtpm-localca-rootca, and the TPM holds its key"
+    );
+
+    let out = lab(&["endorsement", "--list"]);
+    let names = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(names.lines().count(), 22, "{names}");
+    assert!(names.lines().any(|l| l == "infineon-optiga-rsa-root-ca") && names.lines().any(|l| l == "stm-tpm-ek-root-ca"), "{names}");
+}
+
 fn production_cabinet(dir: &std::path::Path, tpm: &swtpm::SoftwareTpm) -> (MachineConfig, std::path::PathBuf, std::path::PathBuf) {
     let config = MachineConfig {
         mode: Mode::Production,

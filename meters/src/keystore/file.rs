@@ -98,12 +98,12 @@ impl KeyStore for FileStandIn {
         Ok(OperatorCheck::NotKept)
     }
 
-    fn software(&mut self) -> Result<Option<String>, KeyStoreError> {
-        Ok(Some("the file stand-in".into()))
-    }
-
     fn keeps_operator(&self) -> bool {
         false
+    }
+
+    fn endorse(&mut self) -> Result<Option<super::Endorsed>, KeyStoreError> {
+        Ok(None)
     }
 }
 

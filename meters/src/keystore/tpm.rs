@@ -30,13 +30,23 @@
 //!   protection: a wrong PIN counts against the chip's own lockout, which
 //!   no file restored undoes.
 //!
+//! Nothing secret crosses the bus in clear (issue 68, attack 3;
+//! [`endorsement`]): the sessions that carry the key's answers, the
+//! owner's secrets and the operator's credential are salted to the TPM's
+//! endorsement key and encrypt their parameters, and a floor cabinet
+//! seals them only to an endorsement key a manufacturer's root this
+//! program carries certifies.
+//!
 //! A connection is opened for each operation and closed after it, every
 //! session and transient object flushed: the TPM is used a few times per
 //! boot and per anchor, and nothing holds it between.
 
+pub(crate) mod endorsement;
+mod manufacturers;
 mod measured;
 mod ownership;
 
+pub use endorsement::{EK_HANDLE, Endorsed, Trust};
 pub use measured::{LAUNCHER_PCR, PLATFORM_PCRS};
 
 use std::str::FromStr;
@@ -53,10 +63,6 @@ use tss_esapi::structures::{Auth, CapabilityData, Digest, MaxBuffer, MaxNvBuffer
 use tss_esapi::{Context, TctiNameConf};
 
 use super::{AnchorMark, KeyStore, KeyStoreError, OperatorCheck, OwnerSecrets, expect_at};
-
-/// The TPM manufacturer IDs of software TPMs (TCG vendor ID registry):
-/// IBM's (libtpms, which Debian's swtpm runs) and Microsoft's simulator.
-const SOFTWARE_TPM_MANUFACTURERS: [&str; 2] = ["IBM", "MSFT"];
 
 /// What the machine key MACs to make the anchor counter's authorisation
 /// (issue 47, hole 1): only a program that used the key in this boot's
@@ -76,14 +82,20 @@ const ANCHOR_LEN: u16 = AnchorMark::LEN as u16;
 pub(crate) struct Tpm {
     tcti: String,
     nv_index: u32,
+    /// Which endorsement keys this TPM's secrets are sealed to
+    /// ([`endorsement`]; issue 68, attack 3).
+    trust: Trust,
     /// The counter's authorisation, derived with the key in this boot
     /// ([`KeyStore::derive_key`]); `None` until then.
     counter_auth: Option<[u8; 32]>,
 }
 
 impl Tpm {
+    /// A TPM whose secrets are sealed only to an endorsement key a
+    /// manufacturer's root certifies ([`Trust::Manufacturers`]) until
+    /// [`Tpm::trusting`] says otherwise.
     pub(crate) fn new(tcti: &str, nv_index: u32) -> Result<Self, KeyStoreError> {
-        let t = Self { tcti: tcti.into(), nv_index, counter_auth: None };
+        let t = Self { tcti: tcti.into(), nv_index, trust: Trust::Manufacturers, counter_auth: None };
         // Owner NV indices (TPM 2.0 Part 2, 7.3: TPM_HT_NV_INDEX, owner
         // range).
         if !(0x0100_0000..=0x01BF_FFFF).contains(&nv_index) || nv_index == CREDENTIAL_INDEX {
@@ -93,6 +105,32 @@ impl Tpm {
         }
         TctiNameConf::from_str(tcti).map_err(|e| t.err(format!("cannot read the TCTI {tcti:?}: {e}")))?;
         Ok(t)
+    }
+
+    /// The same TPM, its secrets sealed to the endorsement keys `trust`
+    /// accepts.
+    pub(crate) fn trusting(self, trust: Trust) -> Self {
+        Self { trust, ..self }
+    }
+
+    /// The endorsement key this TPM's secrets are sealed to, checked
+    /// against [`Tpm::trust`] before anything secret is sent
+    /// ([`endorsement::endorsement_key`]).
+    fn endorsement(&self, ctx: &mut Context) -> Result<(KeyHandle, Option<Endorsed>), KeyStoreError> {
+        let mut listed = |c: &mut Context, handle: u32| self.listed(c, handle).map_err(|e| e.to_string());
+        endorsement::endorsement_key(ctx, &self.trust, &mut listed).map_err(|detail| KeyStoreError::NotEndorsed { tcti: self.tcti.clone(), detail })
+    }
+
+    /// [`KeyStore::endorse`].
+    pub(crate) fn endorsed(&self) -> Result<Option<Endorsed>, KeyStoreError> {
+        let mut ctx = self.connect()?;
+        let (ek, endorsed) = self.endorsement(&mut ctx)?;
+        // The key answers a salted session: it holds the certificate's
+        // private key (a relay that copied a chip's certificate does not).
+        let session = endorsement::salted_session(&mut ctx, ek, SessionType::Hmac, false, false)
+            .map_err(|e| KeyStoreError::NotEndorsed { tcti: self.tcti.clone(), detail: format!("its endorsement key does not open a salted session: {e}") })?;
+        let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
+        Ok(endorsed)
     }
 
     fn err(&self, detail: impl ToString) -> KeyStoreError {
@@ -215,28 +253,35 @@ impl Tpm {
         })
     }
 
-    /// Run `f` under a policy session satisfied by the measured state's
-    /// current PCR values, the session flushed after. A program in another
-    /// measured state gets `PolicyFail`, named here. The caller has refused
-    /// an unmeasured state first ([`Tpm::require_measured`]).
-    fn in_measured_state<T>(&self, ctx: &mut Context, what: &str, f: impl FnOnce(&mut Context) -> tss_esapi::Result<T>) -> Result<T, KeyStoreError> {
-        let session = pcr_policy_session(ctx, SessionType::Policy).map_err(|e| self.err(e))?;
-        let r = ctx.execute_with_session(Some(AuthSession::from(session)), f);
+    /// The machine key's HMAC of each of `labels`, in the measured state:
+    /// under one policy session satisfied by the measured state's current
+    /// PCR values (asserted again before each use: a used policy session
+    /// starts over), salted to the endorsement key `ek` and encrypting
+    /// each answer (issue 68, attack 3: what the key derives never crosses
+    /// the bus in clear; one salt for all, one RSA decryption in the TPM).
+    /// A program in another measured state gets `PolicyFail`, named here.
+    /// The caller has refused an unmeasured state first
+    /// ([`Tpm::require_measured`]).
+    fn hmacs<const N: usize>(&self, ctx: &mut Context, ek: KeyHandle, key: KeyHandle, labels: [&[u8]; N]) -> Result<[[u8; 32]; N], KeyStoreError> {
+        let session = endorsement::salted_session(ctx, ek, SessionType::Policy, true, false).map_err(|e| self.err(e))?;
+        let r = PolicySession::try_from(session).and_then(|policy| {
+            let mut macs = [[0u8; 32]; N];
+            for (mac, label) in macs.iter_mut().zip(labels) {
+                let input = MaxBuffer::try_from(label.to_vec())?;
+                ctx.execute_without_session(|c| c.policy_pcr(policy, Digest::default(), measured::selection()?))?;
+                let answer = ctx.execute_with_session(Some(session), |c| c.hmac(key.into(), input, HashingAlgorithm::Sha256))?;
+                *mac = answer.value().try_into().map_err(|_| tss_esapi::Error::WrapperError(tss_esapi::WrapperErrorKind::WrongValueFromTpm))?;
+            }
+            Ok(macs)
+        });
         let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
         r.map_err(|e| match kind(&e) {
             Some(Tss2ResponseCodeKind::PolicyFail) => self.err(format!(
-                "the TPM refuses to {what} in this measured state: PCRs {:?} are not what they were at provisioning (another platform, boot loader or release than the certified one, a boot the launcher did not measure, or a key already taken and capped in this boot), or the object is not the one provisioning made",
+                "the TPM refuses to use the machine key in this measured state: PCRs {:?} are not what they were at provisioning (another platform, boot loader or release than the certified one, a boot the launcher did not measure, or a key already taken and capped in this boot), or the object is not the one provisioning made",
                 measured::bound_pcrs()
             )),
-            _ => self.err(format!("cannot {what}: {e}")),
+            _ => self.err(format!("cannot use the machine key: {e}")),
         })
-    }
-
-    /// The machine key's HMAC of `label`, in the measured state.
-    fn hmac(&self, ctx: &mut Context, key: KeyHandle, label: &[u8]) -> Result<[u8; 32], KeyStoreError> {
-        let input = MaxBuffer::try_from(label.to_vec()).map_err(|e| self.err(e))?;
-        let mac = self.in_measured_state(ctx, "use the machine key", |c| c.hmac(key.into(), input, HashingAlgorithm::Sha256))?;
-        mac.value().try_into().map_err(|_| self.err("the machine key's HMAC is not 32 bytes"))
     }
 
     /// [`KeyStore::advance`]'s commands, under one HMAC session kept open
@@ -378,9 +423,13 @@ impl KeyStore for Tpm {
             return Ok(derived);
         }
         self.require_measured(&mut ctx)?;
-        let derived = self.hmac(&mut ctx, key, label)?;
-        // The counter's authorisation, in the same measured state.
-        let counter = self.hmac(&mut ctx, key, COUNTER_AUTH_LABEL)?;
+        // Sealed to the platform's own TPM (issue 68, attack 3): both
+        // answers come back encrypted under a session only the certified
+        // endorsement key opens.
+        let (ek, _) = self.endorsement(&mut ctx)?;
+        // The journal key and the counter's authorisation, in the same
+        // measured state.
+        let [derived, counter] = self.hmacs(&mut ctx, ek, key, [label, COUNTER_AUTH_LABEL])?;
         // Then the state is capped at once: no later program in this boot,
         // the certified system's own included, can use the key. Nothing
         // derived is handed out unless the cap took.
@@ -437,7 +486,14 @@ impl KeyStore for Tpm {
         let Some(handle) = self.nv(&mut ctx, self.credential_index())? else { return Ok(OperatorCheck::NotKept) };
         let auth = Auth::try_from(credential.to_vec()).map_err(|e| self.err(e))?;
         ctx.tr_set_auth(handle.into(), auth).map_err(|e| self.err(e))?;
-        match ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_read(NvAuth::NvIndex(handle), handle, 1, 0)) {
+        // Proved under an HMAC session salted to the endorsement key
+        // (issue 68, attack 3): the credential never crosses the bus, and
+        // no recording of it gives a guess to check offline.
+        let (ek, _) = self.endorsement(&mut ctx)?;
+        let session = endorsement::salted_session(&mut ctx, ek, SessionType::Hmac, false, false).map_err(|e| self.err(e))?;
+        let read = ctx.execute_with_session(Some(session), |c| c.nv_read(NvAuth::NvIndex(handle), handle, 1, 0));
+        let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
+        match read {
             Ok(_) => Ok(OperatorCheck::Accepted),
             Err(e) => match kind(&e) {
                 Some(Tss2ResponseCodeKind::AuthFail | Tss2ResponseCodeKind::BadAuth) => Ok(OperatorCheck::Refused),
@@ -447,22 +503,11 @@ impl KeyStore for Tpm {
         }
     }
 
-    fn software(&mut self) -> Result<Option<String>, KeyStoreError> {
-        let mut ctx = self.connect()?;
-        let text = |tag: PropertyTag, ctx: &mut Context| -> Result<String, KeyStoreError> {
-            let value = self.property(ctx, tag)?.unwrap_or(0);
-            Ok(value.to_be_bytes().iter().filter(|b| b.is_ascii_graphic()).map(|b| char::from(*b)).collect())
-        };
-        let manufacturer = text(PropertyTag::Manufacturer, &mut ctx)?;
-        let vendor = [PropertyTag::VendorString1, PropertyTag::VendorString2].into_iter().map(|t| text(t, &mut ctx)).collect::<Result<Vec<_>, _>>()?.join(" ");
-        // The simulators' manufacturer IDs (TCG vendor ID registry): IBM's
-        // (libtpms, swtpm) and Microsoft's reference simulator; libtpms
-        // names itself "SW TPM" as well.
-        let software = SOFTWARE_TPM_MANUFACTURERS.contains(&manufacturer.as_str()) || vendor.starts_with("SW");
-        Ok(software.then(|| format!("a software TPM (manufacturer {manufacturer:?}, vendor {vendor:?})")))
-    }
-
     fn keeps_operator(&self) -> bool {
         true
+    }
+
+    fn endorse(&mut self) -> Result<Option<Endorsed>, KeyStoreError> {
+        self.endorsed()
     }
 }

@@ -66,7 +66,11 @@ pub(crate) fn examine(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStor
         // A TPM that does not answer has not lost its key (hole 10), nor
         // has one that refuses it in another measured state (hole 2), or
         // in a boot that measured nothing (issue 47, hole 1).
-        Err(e @ (KeyStoreError::Unreachable { .. } | KeyStoreError::Tpm { .. } | KeyStoreError::Unmeasured { .. })) => return Err(e.into()),
+        // Nor one that is not the platform's certified TPM (issue 68,
+        // attack 3).
+        Err(e @ (KeyStoreError::Unreachable { .. } | KeyStoreError::Tpm { .. } | KeyStoreError::Unmeasured { .. } | KeyStoreError::NotEndorsed { .. })) => {
+            return Err(e.into());
+        }
         Err(e) => format!("the key store holds no key ({e})"),
         Ok(key) => {
             let mut checked = 0;

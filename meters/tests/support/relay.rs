@@ -16,6 +16,9 @@ pub struct Relay {
     /// Cut after the TPM has made the write (its response lost) rather
     /// than before it reaches the TPM.
     after: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Every byte that crossed the bus, commands and responses, in order:
+    /// what a listener on it reads.
+    heard: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
 }
 
 pub const TPM2_CC_NV_WRITE: u32 = 0x0000_0137;
@@ -51,18 +54,19 @@ impl Relay {
             }
         });
         // The command channel: a command at a time, its code read.
-        let (a, k, f) = (armed.clone(), cut.clone(), after.clone());
+        let heard = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (a, k, f, h) = (armed.clone(), cut.clone(), after.clone(), heard.clone());
         std::thread::spawn(move || {
             for client in data.incoming().map_while(Result::ok) {
                 if k.load(Ordering::SeqCst) {
                     continue;
                 }
                 let Ok(tpm) = TcpStream::connect(("127.0.0.1", target)) else { continue };
-                let (a, k, f) = (a.clone(), k.clone(), f.clone());
-                std::thread::spawn(move || relay_commands(client, tpm, &a, &k, &f));
+                let (a, k, f, h) = (a.clone(), k.clone(), f.clone(), h.clone());
+                std::thread::spawn(move || relay_commands(client, tpm, &a, &k, &f, &h));
             }
         });
-        Relay { port, armed, cut, after }
+        Relay { port, armed, cut, after, heard }
     }
 
     pub fn tcti(&self) -> String {
@@ -73,6 +77,11 @@ impl Relay {
     /// reaches the TPM (`false`, the default).
     pub fn cut_after(&self, after: bool) {
         self.after.store(after, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Every byte the bus carried so far.
+    pub fn heard(&self) -> Vec<u8> {
+        self.heard.lock().unwrap().clone()
     }
 
     pub fn arm(&self, on: bool) {
@@ -94,6 +103,7 @@ fn relay_commands(
     armed: &std::sync::atomic::AtomicBool,
     cut: &std::sync::atomic::AtomicBool,
     after: &std::sync::atomic::AtomicBool,
+    heard: &std::sync::Mutex<Vec<u8>>,
 ) {
     use std::io::{Read, Write};
     let frame = |from: &mut std::net::TcpStream| -> Option<Vec<u8>> {
@@ -118,10 +128,12 @@ fn relay_commands(
             let _ = tpm.shutdown(std::net::Shutdown::Both);
             return;
         }
+        heard.lock().unwrap().extend_from_slice(&command);
         if tpm.write_all(&command).is_err() {
             return;
         }
         let Some(response) = frame(&mut tpm) else { return };
+        heard.lock().unwrap().extend_from_slice(&response);
         if client.write_all(&response).is_err() {
             return;
         }

@@ -10,18 +10,19 @@
 //! nothing; on one owned by another operator, it is refused by name.
 
 use tss_esapi::Context;
-use tss_esapi::attributes::{NvIndexAttributesBuilder, ObjectAttributesBuilder};
+use tss_esapi::attributes::{NvIndexAttributesBuilder, ObjectAttributesBuilder, SessionAttributesBuilder};
 use tss_esapi::constants::nv_index_type::NvIndexType;
 use tss_esapi::constants::response_code::Tss2ResponseCodeKind;
 use tss_esapi::constants::{PropertyTag, SessionType};
-use tss_esapi::handles::{AuthHandle, NvIndexTpmHandle, ObjectHandle, PersistentTpmHandle, SessionHandle};
-use tss_esapi::interface_types::algorithm::{HashingAlgorithm, PublicAlgorithm};
+use tss_esapi::handles::{AuthHandle, KeyHandle, NvIndexTpmHandle, ObjectHandle, PersistentTpmHandle, SessionHandle};
+use tss_esapi::interface_types::algorithm::{AsymmetricAlgorithm, HashingAlgorithm, PublicAlgorithm};
 use tss_esapi::interface_types::dynamic_handles::Persistent;
 use tss_esapi::interface_types::resource_handles::{Hierarchy, NvAuth, Provision};
 use tss_esapi::interface_types::session_handles::AuthSession;
 use tss_esapi::structures::{Auth, Digest, KeyedHashScheme, MaxNvBuffer, NvPublicBuilder, PublicBuilder, PublicKeyedHashParameters};
 
-use super::{Tpm, kind, pcr_policy_session, read_policy_session};
+use super::endorsement::{self, EK_HANDLE};
+use super::{Tpm, hmac_session, kind, pcr_policy_session, read_policy_session};
 use crate::keystore::{KeyStoreError, OwnerSecrets};
 
 /// TPMA_PERMANENT (TPM 2.0 Part 2, 8.6): which hierarchies' authorisations are set.
@@ -34,23 +35,17 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
     let has_key = tpm.key(&mut ctx)?.is_some();
     let has_counter = tpm.find(&mut ctx)?.is_some();
     let has_credential = tpm.nv(&mut ctx, tpm.credential_index())?.is_some();
-    if has_key && has_counter && has_credential {
+    let has_ek = tpm.listed(&mut ctx, EK_HANDLE)?;
+    if has_key && has_counter && has_credential && has_ek {
         return Ok(());
     }
     // Issue 47, hole 1: nothing is bound to a state that measured nothing.
     tpm.require_measured(&mut ctx)?;
     let permanent = permanent(tpm, &mut ctx)?;
-    for (bit, handle, object, secret) in [
-        (LOCKOUT_AUTH_SET, AuthHandle::Lockout, ObjectHandle::Lockout, &secrets.lockout),
-        (ENDORSEMENT_AUTH_SET, AuthHandle::Endorsement, ObjectHandle::Endorsement, &secrets.endorsement),
-        (OWNER_AUTH_SET, AuthHandle::Owner, ObjectHandle::Owner, &secrets.owner),
-    ] {
-        let auth = Auth::try_from(secret.to_vec()).map_err(|e| tpm.err(e))?;
-        if permanent & bit == 0 {
-            ctx.execute_with_session(Some(AuthSession::Password), |c| c.hierarchy_change_auth(handle, auth.clone()))
-                .map_err(|e| tpm.err(format!("cannot take ownership of the TPM: {e}")))?;
+    for (bit, _, object, secret) in hierarchies(secrets) {
+        if permanent & bit != 0 {
+            ctx.tr_set_auth(object, Auth::try_from(secret.to_vec()).map_err(|e| tpm.err(e))?).map_err(|e| tpm.err(e))?;
         }
-        ctx.tr_set_auth(object, auth).map_err(|e| tpm.err(e))?;
     }
     let owner_refused = |e: tss_esapi::Error, what: &str| {
         match kind(&e) {
@@ -60,9 +55,68 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
         _ => tpm.err(format!("cannot {what}: {e}")),
     }
     };
-    let policy = measured_state_policy(tpm, &mut ctx)?;
+    // The endorsement key every secret below is sealed to (issue 68,
+    // attack 3): the platform's where it made one persistent, else made
+    // here from the TCG's default template — the same key the chip's
+    // certificate certifies, since an EK is derived from the endorsement
+    // seed and its template. Nothing secret is sent to make it.
+    if !has_ek {
+        let session = hmac_session(&mut ctx).map_err(|e| tpm.err(e))?;
+        let made = make_endorsement_key(&mut ctx, session);
+        let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
+        made.map_err(|e| owner_refused(e, "make the endorsement key"))?;
+    }
+    let (ek, _) = tpm.endorsement(&mut ctx)?;
+    let session = endorsement::salted_session(&mut ctx, ek, SessionType::Hmac, false, true).map_err(|e| tpm.err(e))?;
+    let r = take_sealed(tpm, &mut ctx, secrets, session, ek, permanent, (has_key, has_counter, has_credential), &owner_refused);
+    let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
+    r
+}
+
+/// The hierarchies provisioning owns: their TPMA_PERMANENT bit, handles
+/// and the secret derived from the operator's PIN.
+fn hierarchies(secrets: &OwnerSecrets) -> [(u32, AuthHandle, ObjectHandle, &[u8; 32]); 3] {
+    [
+        (LOCKOUT_AUTH_SET, AuthHandle::Lockout, ObjectHandle::Lockout, &secrets.lockout),
+        (ENDORSEMENT_AUTH_SET, AuthHandle::Endorsement, ObjectHandle::Endorsement, &secrets.endorsement),
+        (OWNER_AUTH_SET, AuthHandle::Owner, ObjectHandle::Owner, &secrets.owner),
+    ]
+}
+
+/// Whether `session` encrypts its commands' first parameter.
+fn set_decrypt(ctx: &mut Context, session: AuthSession, on: bool) -> tss_esapi::Result<()> {
+    let (attributes, _) = SessionAttributesBuilder::new().with_decrypt(on).build();
+    let (_, mask) = SessionAttributesBuilder::new().with_decrypt(true).build();
+    ctx.tr_sess_set_attributes(session, attributes, mask)
+}
+
+/// [`take`]'s steps that carry secrets, under `session` (salted to the
+/// endorsement key `ek`; the first parameter of each command encrypted
+/// where the command has one to encrypt).
+#[allow(clippy::too_many_arguments)]
+fn take_sealed(
+    tpm: &Tpm,
+    ctx: &mut Context,
+    secrets: &OwnerSecrets,
+    session: AuthSession,
+    ek: KeyHandle,
+    permanent: u32,
+    (has_key, has_counter, has_credential): (bool, bool, bool),
+    owner_refused: &dyn Fn(tss_esapi::Error, &str) -> KeyStoreError,
+) -> Result<(), KeyStoreError> {
+    for (bit, handle, object, secret) in hierarchies(secrets) {
+        if permanent & bit == 0 {
+            let auth = Auth::try_from(secret.to_vec()).map_err(|e| tpm.err(e))?;
+            // The new authorisation is the command's first parameter:
+            // encrypted on the bus.
+            ctx.execute_with_session(Some(session), |c| c.hierarchy_change_auth(handle, auth.clone()))
+                .map_err(|e| tpm.err(format!("cannot take ownership of the TPM: {e}")))?;
+            ctx.tr_set_auth(object, auth).map_err(|e| tpm.err(e))?;
+        }
+    }
+    let policy = measured_state_policy(tpm, ctx)?;
     if !has_key {
-        make_key(tpm, &mut ctx, policy.clone()).map_err(|e| owner_refused(e, "make the machine key"))?;
+        make_key(tpm, ctx, session, policy.clone()).map_err(|e| owner_refused(e, "make the machine key"))?;
     }
     if !has_counter {
         // Written only with the authorisation the key derives in the
@@ -71,9 +125,9 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
         // authorisation is 256 random-looking bits no guessing reaches,
         // and a program spending wrong guesses on it must not lock the
         // cabinet's own anchors out (a denial of play).
-        let key = tpm.key(&mut ctx)?.ok_or_else(|| tpm.err("the machine key was not made"))?;
-        let auth = Auth::try_from(tpm.hmac(&mut ctx, key, super::COUNTER_AUTH_LABEL)?.to_vec()).map_err(|e| tpm.err(e))?;
-        let read_policy = read_policy(tpm, &mut ctx)?;
+        let key = tpm.key(ctx)?.ok_or_else(|| tpm.err("the machine key was not made"))?;
+        let auth = Auth::try_from(tpm.hmacs(ctx, ek, key, [super::COUNTER_AUTH_LABEL])?[0].to_vec()).map_err(|e| tpm.err(e))?;
+        let read_policy = read_policy(tpm, ctx)?;
         let attributes = NvIndexAttributesBuilder::new()
             .with_auth_write(true)
             .with_auth_read(true)
@@ -90,7 +144,8 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
             .with_data_area_size(crate::keystore::AnchorMark::LEN)
             .build()
             .map_err(|e| tpm.err(e))?;
-        ctx.execute_with_session(Some(AuthSession::Password), |c| c.nv_define_space(Provision::Owner, Some(auth), public))
+        // The authorisation is the command's first parameter: encrypted.
+        ctx.execute_with_session(Some(session), |c| c.nv_define_space(Provision::Owner, Some(auth), public))
             .map_err(|e| owner_refused(e, "define the anchor"))?;
     }
     if !has_credential {
@@ -111,13 +166,27 @@ pub(super) fn take(tpm: &Tpm, secrets: &OwnerSecrets) -> Result<(), KeyStoreErro
             .map_err(|e| tpm.err(e))?;
         let auth = Auth::try_from(secrets.credential.to_vec()).map_err(|e| tpm.err(e))?;
         let data = MaxNvBuffer::try_from(vec![1u8]).map_err(|e| tpm.err(e))?;
-        ctx.execute_with_session(Some(AuthSession::Password), |c| {
+        ctx.execute_with_session(Some(session), |c| {
             let handle = c.nv_define_space(Provision::Owner, Some(auth), public)?;
             c.nv_write(NvAuth::Owner, handle, data, 0)
         })
         .map_err(|e| owner_refused(e, "define the operator's credential"))?;
     }
     Ok(())
+}
+
+/// The RSA 2048 endorsement key from the TCG's default template (EK
+/// Credential Profile, template L-1), made persistent at [`EK_HANDLE`]
+/// under the endorsement and owner authorisations `session` proves.
+fn make_endorsement_key(ctx: &mut Context, session: AuthSession) -> tss_esapi::Result<()> {
+    let public = tss_esapi::abstraction::ek::create_ek_public_from_default_template(AsymmetricAlgorithm::Rsa, None)?;
+    let persistent = Persistent::Persistent(PersistentTpmHandle::new(EK_HANDLE)?);
+    ctx.execute_with_session(Some(session), |c| {
+        let key = c.create_primary(Hierarchy::Endorsement, public, None, None, None, None)?;
+        let made = c.evict_control(Provision::Owner, key.key_handle.into(), persistent);
+        c.flush_context(key.key_handle.into())?;
+        made.map(|_| ())
+    })
 }
 
 /// TPM_PT_PERMANENT.
@@ -144,7 +213,7 @@ fn read_policy(tpm: &Tpm, ctx: &mut Context) -> Result<Digest, KeyStoreError> {
 
 /// The machine key: a primary HMAC key of the owner hierarchy under the
 /// measured-state policy, made persistent.
-fn make_key(tpm: &Tpm, ctx: &mut Context, policy: Digest) -> tss_esapi::Result<()> {
+fn make_key(tpm: &Tpm, ctx: &mut Context, session: AuthSession, policy: Digest) -> tss_esapi::Result<()> {
     let attributes = ObjectAttributesBuilder::new()
         .with_fixed_tpm(true)
         .with_fixed_parent(true)
@@ -161,9 +230,13 @@ fn make_key(tpm: &Tpm, ctx: &mut Context, policy: Digest) -> tss_esapi::Result<(
         .with_keyed_hash_unique_identifier(Digest::default())
         .build()?;
     let persistent = Persistent::Persistent(PersistentTpmHandle::new(tpm.key_handle())?);
-    ctx.execute_with_session(Some(AuthSession::Password), |c| {
+    ctx.execute_with_session(Some(session), |c| {
         let key = c.create_primary(Hierarchy::Owner, public, None, None, None, None)?;
+        // EvictControl's first parameter is a handle: nothing to encrypt,
+        // and a session asking to would be refused.
+        set_decrypt(c, session, false)?;
         let made = c.evict_control(Provision::Owner, key.key_handle.into(), persistent);
+        set_decrypt(c, session, true)?;
         c.flush_context(key.key_handle.into())?;
         made.map(|_| ())
     })

@@ -153,6 +153,21 @@ enum Command {
         #[arg(long)]
         operator: String,
     },
+    /// Check that the TPM named with `--tpm` is a manufacturer's chip
+    /// (issue 68, attack 3): its endorsement key's certificate chains to a
+    /// TPM manufacturer's root this program carries, and the endorsement
+    /// key it holds is the certificate's. A floor cabinet seals its
+    /// secrets only to such a TPM. Prints the issuer and the root, or why
+    /// not (exit status 1).
+    Endorsement {
+        /// Check against this CA root (DER) instead of the manufacturers'
+        /// (a lab's own CA; repeatable).
+        #[arg(long)]
+        root: Vec<PathBuf>,
+        /// Print the manufacturers' roots this program carries, and stop.
+        #[arg(long)]
+        list: bool,
+    },
     /// Approve a program file (a certified build of the cabinet) into the
     /// manifest: its SHA-256 by file name. A production cabinet refuses to
     /// play when its executable is not approved.
@@ -284,6 +299,7 @@ fn main() -> ExitCode {
         Command::ArchiveLost { db, config } => archive_lost_cmd(&db, &config),
         Command::ApproveProgram { file, manifest } => approve_program(&file, &manifest),
         Command::Credential { operator } => credential_cmd(&operator),
+        Command::Endorsement { root, list } => endorsement_cmd(&root, list),
         Command::Provision { db, config } => provision_cmd(&db, &config),
         Command::Launch { config, manifest, program } => return launcher::launch(&config, &manifest, &program),
         Command::VerifyProgram { config, seed, offset, program, json } => return verify_program(&config, &seed, offset, program, json),
@@ -357,7 +373,17 @@ fn key_store() -> meters::KeyStoreConfig {
 }
 
 fn inspect(db: &Path) -> Result<Inspection> {
-    Inspection::open_with(db, &key_store()).with_context(|| format!("reading {}", db.display()))
+    Inspection::open_with(db, &key_store(), trust(&key_store())).with_context(|| format!("reading {}", db.display()))
+}
+
+/// Which endorsement keys reading sends the TPM's answers under (issue 68,
+/// attack 3): the platform's own TPM (the cabinet's device) only when a
+/// manufacturer certifies it; any other TPM named is an evaluation one.
+fn trust(key_store: &meters::KeyStoreConfig) -> meters::keystore::Trust {
+    match key_store {
+        meters::KeyStoreConfig::Tpm { tcti, .. } if tcti == meters::keystore::CABINET_TCTI => meters::keystore::Trust::Manufacturers,
+        _ => meters::keystore::Trust::Evaluation,
+    }
 }
 
 fn meters_cmd(db: &Path, json: bool) -> Result<()> {
@@ -601,6 +627,31 @@ fn credential_cmd(operator: &str) -> Result<()> {
     io::stdin().read_line(&mut pin).context("reading the PIN from standard input")?;
     let c = meters::OperatorCredential::new(operator, pin.trim())?;
     println!("operator: (operator_id: {:?}, pin_argon2: {:?}),", c.operator_id, c.pin_argon2);
+    Ok(())
+}
+
+fn endorsement_cmd(roots: &[PathBuf], list: bool) -> Result<()> {
+    if list {
+        for name in meters::keystore::manufacturer_roots() {
+            println!("{name}");
+        }
+        return Ok(());
+    }
+    let key_store = key_store();
+    if key_store.is_stand_in() {
+        anyhow::bail!("name the TPM with --tpm (a TSS TCTI, `device:/dev/tpmrm0` on a cabinet)");
+    }
+    let trust = if roots.is_empty() {
+        meters::keystore::Trust::Manufacturers
+    } else {
+        meters::keystore::Trust::Roots(
+            roots.iter().map(|p| std::fs::read(p).with_context(|| format!("reading the root {}", p.display()))).collect::<Result<_>>()?,
+        )
+    };
+    match meters::keystore::endorsement(&key_store, trust)? {
+        Some(e) => println!("endorsed: the EK certificate issued by {} chains to {}, and the TPM holds its key", e.issuer, e.root),
+        None => println!("no endorsement checked"),
+    }
     Ok(())
 }
 
