@@ -9,6 +9,7 @@
 //! | more than 1,024 stalled handshakes turned honest cabinets away | `a_flood_of_stalled_handshakes_turns_no_cabinet_away` |
 //! | 1 grinding: two instances' limits were separate | `committed_rounds_are_paced_across_the_services_instances` |
 //! | 2 the reconciliation alarm cleared by the cabinet's own report | `a_cabinets_report_cannot_clear_its_own_alarm` |
+//! | 1 grinding unseen: no reconciliation against the floor's own meters | `the_floors_meters_show_the_rounds_a_cabinet_never_played` |
 
 use super::linked_attacks::{MINI, assert_refused as refused};
 use super::linked_game::{claim_at, hit};
@@ -233,4 +234,57 @@ fn a_cabinets_report_cannot_clear_its_own_alarm() {
     refused(a.report_meter(POOL, EPOCH, linked_controller::CabinetMeter { through_round: 0, rounds: 0, wagered: 0 }), "a cabinet's meter never goes back");
     refused(a.report_meter(POOL, EPOCH, linked_controller::CabinetMeter { through_round: 5, rounds: 5, wagered: 400 }), "a cabinet's meter never goes back");
     assert!(op.reconciliation(POOL).unwrap().iter().all(|l| l.alarm.is_none()), "a refused report changed the reconciliation");
+}
+
+/// Attack 1, what the floor sees: the service cannot see coin-in, so a
+/// certificate committing rounds it never plays (to claim only the hits)
+/// looked like an honest cabinet. The floor's own meters — each cabinet's
+/// coin-in as the SAS host reads it, entered by an operator — are set
+/// against the linked rounds' wagers: cabinet A contributed 500 c of
+/// rounds while the floor saw no coin-in, an alarm with its figures;
+/// cabinet B, played for 500 c of linked rounds and 300 c of other games,
+/// reconciles. A's own journal report (which reconciles its pool) does not
+/// answer the floor's alarm, and the floor's meter never goes back.
+#[test]
+fn the_floors_meters_show_the_rounds_a_cabinet_never_played() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack69_floor", &["A", "B"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    assign(&mut op, &["A", "B"]);
+    // The floor's first readings are each cabinet's baseline.
+    op.floor_meter("A", None, 1_000, false).unwrap();
+    op.floor_meter("B", None, 5_000, false).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let rows: Vec<(u64, u64)> = (1..=5).map(|r| (r, 100)).collect();
+    let (mut a, mut b) = (cabinet("A", &db), cabinet("B", &db));
+    a.contribute(POOL, EPOCH, &rows).unwrap();
+    b.contribute(POOL, EPOCH, &rows).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    op.floor_meter("A", None, 1_000, false).unwrap();
+    op.floor_meter("B", None, 5_800, false).unwrap();
+    let check = |op: &mut linked_controller::Controller| {
+        let lines = op.floor_reconciliation().unwrap();
+        let figures: Vec<(&str, u64, u64, u64)> = lines.iter().map(|l| (l.machine.as_str(), l.rounds, l.linked_wagered, l.floor_coin_in)).collect();
+        assert_eq!(figures, [("A", 5, 500, 0), ("B", 5, 500, 800)]);
+        let alarm = lines[0].alarm.clone().expect("cabinet A's rounds never played are not an alarm");
+        assert!(
+            alarm.starts_with("cabinet A: its 5 linked rounds from ")
+                && alarm.ends_with(
+                    " wagered 500 cents, the floor metered 0 cents of coin-in: 500 cents it never played (rounds committed or contributed without play)"
+                ),
+            "{alarm}"
+        );
+        assert_eq!(lines[1].alarm, None);
+    };
+    check(&mut op);
+    for c in [&mut a, &mut b] {
+        c.report_meter(POOL, EPOCH, linked_controller::CabinetMeter { through_round: 5, rounds: 5, wagered: 500 }).unwrap();
+    }
+    assert!(op.reconciliation(POOL).unwrap().iter().all(|l| l.alarm.is_none()), "A's journal report reconciles its pool");
+    check(&mut op);
+    let back = op.floor_meter("B", None, 5_700, false).unwrap_err().to_string();
+    assert!(back.contains("the floor's coin-in never goes back (5700 cents after 5800)"), "{back}");
+    let past = op.floor_meter("B", Some("2020-01-01T00:00:00Z"), 6_000, false).unwrap_err().to_string();
+    assert!(past.contains("comes after the last one"), "{past}");
+    check(&mut op);
 }

@@ -84,4 +84,4 @@ pub use controller::{
     Refusal, Role, SCHEMA, SERVICE_CONNECTIONS,
 };
 pub use link::{Link, Outbox, deliver_outbox, journal_answer, outbox};
-pub use reconcile::{CabinetMeter, Reconciliation};
+pub use reconcile::{CabinetMeter, FloorReconciliation, Reconciliation};

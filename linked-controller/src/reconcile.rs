@@ -1,7 +1,11 @@
 //! Reconciliation (issue 46): each cabinet's own meter of what it owed a
 //! pool, from its journal, set against the contributions the controller
 //! holds for the same rounds. A difference is an alarm in the operator's
-//! report (`egm-progressive reconcile`), never corrected silently. Also
+//! report (`egm-progressive reconcile`), never corrected silently. Issue
+//! 69: the floor's own meters too — each cabinet's coin-in as the floor
+//! reads it (SAS), entered by an operator, against its linked rounds'
+//! wagers: a cabinet cannot contribute more than it was played, and no
+//! report of its own answers that alarm. Also
 //! the denominations an operator sets a cabinet to offer, which a
 //! committed round's bet is checked against.
 
@@ -35,7 +39,59 @@ pub struct Reconciliation {
     pub alarm: Option<String>,
 }
 
+/// One line of the floor's reconciliation (issue 69): cabinet `machine`'s
+/// linked rounds from its latest baseline reading (`since`) to its latest
+/// reading (`through`), against the coin-in the floor metered between
+/// them; `alarm` names rounds it never played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FloorReconciliation {
+    pub machine: String,
+    pub since: String,
+    pub through: String,
+    pub floor_coin_in: Cents,
+    pub rounds: u64,
+    pub linked_wagered: Cents,
+    pub alarm: Option<String>,
+}
+
 impl Controller {
+    /// Operator: the floor's reading of registered cabinet `machine`'s
+    /// coin-in meter (cents; the SAS host's total coin in) at `read_at` (an
+    /// RFC 3339 time, or now), a new `baseline` after a RAM clear or a
+    /// rollover. Readings come in time order and never go back within a
+    /// series; a cabinet's first is its baseline. Logged.
+    pub fn floor_meter(&mut self, machine: &str, read_at: Option<&str>, coin_in: Cents, baseline: bool) -> Result<(), LinkError> {
+        self.client().execute(
+            "SELECT egm.floor_meter($1, coalesce($2::TEXT::TIMESTAMPTZ, now()), $3, $4)",
+            &[&machine, &read_at, &i64_of(coin_in, "coin-in")?, &baseline],
+        )?;
+        Ok(())
+    }
+
+    /// Operator: every cabinet the floor has read, its linked rounds since
+    /// its latest baseline against the floor's coin-in over the same time.
+    pub fn floor_reconciliation(&mut self) -> Result<Vec<FloorReconciliation>, LinkError> {
+        let rows = self.client().query(
+            "SELECT out_machine, out_since::TEXT, out_through::TEXT, out_floor_coin_in, out_rounds, out_linked_wagered, out_alarm \
+             FROM egm.floor_reconciliation()",
+            &[],
+        )?;
+        let count = |v: i64| u64::try_from(v).map_err(|_| LinkError::Invalid(format!("a negative count {v} in the floor's reconciliation")));
+        rows.iter()
+            .map(|r| {
+                Ok(FloorReconciliation {
+                    machine: r.get(0),
+                    since: r.get(1),
+                    through: r.get(2),
+                    floor_coin_in: count(r.get(3))?,
+                    rounds: count(r.get(4))?,
+                    linked_wagered: count(r.get(5))?,
+                    alarm: r.get(6),
+                })
+            })
+            .collect()
+    }
+
     /// Operator: the denominations (cents) registered cabinet `machine`
     /// offers; the controller refuses a committed round's bet at any other
     /// (issue 46). Logged.

@@ -192,6 +192,23 @@ CREATE TABLE IF NOT EXISTS egm.cabinet_meters (
     PRIMARY KEY (machine, epoch, pool)
 );
 
+-- Issue 69, the floor's own meters: each cabinet's coin-in as the floor
+-- reads it (the SAS host's LP 0F/1F total coin in, in cents), entered by
+-- an operator, never by a cabinet. A cabinet's linked rounds are coin-in,
+-- so what it contributed since a reading cannot exceed what the floor
+-- metered since (`egm.floor_reconciliation`): a cabinet that commits
+-- rounds it never plays — grinding for the hits — shows there, and
+-- nothing it reports changes it. A baseline starts a reading series (an
+-- installation, a RAM clear, a meter's rollover).
+CREATE TABLE IF NOT EXISTS egm.floor_meters (
+    machine TEXT NOT NULL,
+    read_at TIMESTAMPTZ NOT NULL,
+    coin_in BIGINT NOT NULL CHECK (coin_in >= 0),
+    baseline BOOLEAN NOT NULL,
+    entered_by TEXT NOT NULL DEFAULT session_user,
+    PRIMARY KEY (machine, read_at)
+);
+
 -- The cabinet the service named for this call: a registered one, or the
 -- call fails before it reads anything.
 CREATE OR REPLACE FUNCTION egm.caller() RETURNS TEXT
@@ -1249,6 +1266,72 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
     FROM figures ORDER BY machine, epoch
 $$;
 
+-- Operator, issue 69: the floor's reading of cabinet `p_machine`'s
+-- coin-in (cents) at `p_read_at`. Readings come in time order; a reading
+-- never goes back within a series (a RAM clear or a rollover is entered as
+-- a new baseline); a machine's first reading is its baseline. Logged.
+CREATE OR REPLACE FUNCTION egm.floor_meter(p_machine TEXT, p_read_at TIMESTAMPTZ, p_coin_in BIGINT, p_baseline BOOLEAN) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    last floor_meters%ROWTYPE;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM machines WHERE machine = p_machine) THEN
+        RAISE EXCEPTION 'no registered cabinet %', left(p_machine, 64);
+    END IF;
+    IF p_read_at IS NULL OR p_read_at > now() + interval '1 minute' THEN
+        RAISE EXCEPTION 'cabinet %: a floor reading is of a time past, not %', p_machine, p_read_at;
+    END IF;
+    IF p_coin_in IS NULL OR p_coin_in < 0 THEN
+        RAISE EXCEPTION 'cabinet %: a coin-in meter is a count of cents, not %', p_machine, p_coin_in;
+    END IF;
+    SELECT * INTO last FROM floor_meters WHERE machine = p_machine ORDER BY read_at DESC LIMIT 1;
+    IF FOUND AND p_read_at <= last.read_at THEN
+        RAISE EXCEPTION 'cabinet %: a floor reading at % comes after the last one (%)', p_machine, p_read_at, last.read_at;
+    END IF;
+    IF FOUND AND NOT coalesce(p_baseline, false) AND p_coin_in < last.coin_in THEN
+        RAISE EXCEPTION 'cabinet %: the floor''s coin-in never goes back (% cents after %): a RAM clear or a rollover starts a new baseline',
+            p_machine, p_coin_in, last.coin_in;
+    END IF;
+    INSERT INTO floor_meters (machine, read_at, coin_in, baseline) VALUES (p_machine, p_read_at, p_coin_in, coalesce(p_baseline, false) OR NOT FOUND);
+    INSERT INTO operator_log (operator, action, detail)
+        VALUES (session_user, 'floor_meter', format('cabinet %s: coin-in %s cents at %s%s', p_machine, p_coin_in, p_read_at,
+                CASE WHEN coalesce(p_baseline, false) OR NOT FOUND THEN ' (baseline)' ELSE '' END));
+END $$;
+
+-- Operator, issue 69: each cabinet's linked rounds since its latest
+-- baseline reading against the floor's coin-in over the same time. A
+-- round's wager is counted once (the largest of its contributions, were it
+-- ever in two pools), a returned round not at all. One round may be in
+-- flight at each end of the series (committed before a reading and
+-- metered after it, or the reverse): more than the floor metered plus two
+-- of the largest wager is an alarm, which only the floor's next readings
+-- (or an operator's new baseline, logged) can answer.
+CREATE OR REPLACE FUNCTION egm.floor_reconciliation()
+RETURNS TABLE (out_machine TEXT, out_since TIMESTAMPTZ, out_through TIMESTAMPTZ, out_floor_coin_in BIGINT, out_rounds BIGINT,
+               out_linked_wagered BIGINT, out_alarm TEXT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+    WITH series AS (
+        SELECT b.machine, b.read_at AS since, b.coin_in AS from_coin_in, l.read_at AS through, l.coin_in AS to_coin_in
+        FROM (SELECT DISTINCT ON (machine) machine, read_at, coin_in FROM floor_meters WHERE baseline ORDER BY machine, read_at DESC) b
+        JOIN LATERAL (SELECT read_at, coin_in FROM floor_meters f WHERE f.machine = b.machine ORDER BY read_at DESC LIMIT 1) l ON true
+    ), rounds AS (
+        SELECT s.machine, c.epoch, c.round, max(c.wager) AS wager
+        FROM series s JOIN contributions c ON c.machine = s.machine AND c.at > s.since AND c.at <= s.through AND c.returned_at IS NULL
+        GROUP BY s.machine, c.epoch, c.round
+    ), figures AS (
+        SELECT s.machine, s.since, s.through, s.to_coin_in - s.from_coin_in AS floor_coin_in, count(r.round) AS rounds,
+            coalesce(sum(r.wager), 0)::BIGINT AS wagered, coalesce(max(r.wager), 0)::BIGINT AS largest
+        FROM series s LEFT JOIN rounds r ON r.machine = s.machine
+        GROUP BY s.machine, s.since, s.through, s.from_coin_in, s.to_coin_in
+    )
+    SELECT machine, since, through, floor_coin_in, rounds, wagered,
+        CASE WHEN wagered > floor_coin_in + 2 * largest THEN
+            format('cabinet %s: its %s linked rounds from %s to %s wagered %s cents, the floor metered %s cents of coin-in: %s cents it never played (rounds committed or contributed without play)',
+                   machine, rounds, since, through, wagered, floor_coin_in, wagered - floor_coin_in)
+        END
+    FROM figures ORDER BY machine
+$$;
+
 -- Operator: assign a registered cabinet to a pool (`p_on`), or take it off.
 CREATE OR REPLACE FUNCTION egm.assign(p_pool TEXT, p_machine TEXT, p_on BOOLEAN) RETURNS VOID
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
@@ -1341,4 +1424,4 @@ GRANT EXECUTE ON FUNCTION egm.configure_pool(TEXT, BIGINT), egm.transfer(TEXT, I
     egm.by_machine(TEXT), egm.refusals(BIGINT), egm.operator_log(BIGINT), egm.approve_games(TEXT, TEXT, TEXT, BIGINT),
     egm.pending_awards(TEXT), egm.decide_award(TEXT, TEXT, BIGINT, TEXT, INT, BOOLEAN, TEXT), egm.assign(TEXT, TEXT, BOOLEAN), egm.allow_plain_claims(TEXT, BOOLEAN),
     egm.set_denominations(TEXT, BIGINT[]), egm.reconciliation(TEXT), egm.pool_config(TEXT), egm.record_approval(TEXT, TEXT, BIGINT[]),
-    egm.approval_figures(TEXT) TO egm_operator;
+    egm.approval_figures(TEXT), egm.floor_meter(TEXT, TIMESTAMPTZ, BIGINT, BOOLEAN), egm.floor_reconciliation() TO egm_operator;

@@ -158,3 +158,61 @@ fn approve_weighs_the_pool_refuses_the_cherry_mini_and_keeps_its_figures() {
     let _ = serve.kill();
     let _ = serve.wait();
 }
+
+/// Issue 69: the floor's own meters, as an operator enters them
+/// (`floor-meter`, the SAS host's coin-in in cents) and reads them against
+/// the linked rounds (`floor`): cabinet A contributes 180 c of rounds
+/// through the service while the floor sees no coin-in — an alarm with its
+/// figures, exit status 1; a reading that goes back is refused; a RAM
+/// clear's new baseline starts a new series.
+#[test]
+fn floor_meters_are_entered_and_set_against_the_linked_rounds() {
+    let logins = [("egm-operator", Role::Operator), ("egm-service", Role::Service), ("A", Role::Cabinet)];
+    let db = controller::fresh_database("floor_meters", &logins);
+    let op = controller::url("egm-operator", &db);
+    let setup = progressive(&["setup", &op, &workspace("assets/progressive/linked-sevens.ron")]);
+    assert!(setup.status.success(), "{}", String::from_utf8_lossy(&setup.stderr));
+    let assign = progressive(&["assign", &op, "linked-sevens", "A", "--denominations", "20"]);
+    assert!(assign.status.success(), "{}", String::from_utf8_lossy(&assign.stderr));
+    let read = |coin_in: &str, baseline: bool| {
+        let mut args = vec!["floor-meter", &op, "A", coin_in];
+        if baseline {
+            args.push("--baseline");
+        }
+        progressive(&args)
+    };
+    let first = read("1000", false);
+    assert_eq!(String::from_utf8_lossy(&first.stdout).trim(), "cabinet A: coin-in 1000 cents");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let (mut serve, addr) = serve(&db, Stdio::null());
+    let mut a = CabinetClient::connect(&controller::cabinet_url_at("A", addr.port())).unwrap();
+    a.contribute("linked-sevens", "0123456789abcdef0123456789abcdef", &[(1, 60), (2, 60), (3, 60)]).unwrap();
+    drop(a);
+    let _ = serve.kill();
+    let _ = serve.wait();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert!(read("1000", false).status.success());
+
+    let floor = progressive(&["floor", &op]);
+    let said = String::from_utf8_lossy(&floor.stdout);
+    assert_eq!(floor.status.code(), Some(1), "{said}");
+    let alarm = said.lines().find(|l| l.starts_with("ALARM: cabinet A: its 3 linked rounds from ")).unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        alarm.ends_with(" wagered 180 cents, the floor metered 0 cents of coin-in: 180 cents it never played (rounds committed or contributed without play)"),
+        "{alarm}"
+    );
+    assert!(String::from_utf8_lossy(&floor.stderr).contains("1 cabinet(s) contributed rounds the floor's meters never saw played"));
+
+    let back = read("900", false);
+    assert!(!back.status.success());
+    assert!(
+        String::from_utf8_lossy(&back.stderr).contains("the floor's coin-in never goes back (900 cents after 1000)"),
+        "{}",
+        String::from_utf8_lossy(&back.stderr)
+    );
+    // A RAM clear zeroed the cabinet's meters: a new baseline.
+    assert!(read("0", true).status.success());
+    let floor = progressive(&["floor", &op]);
+    assert!(floor.status.success(), "{}", String::from_utf8_lossy(&floor.stdout));
+    assert!(String::from_utf8_lossy(&floor.stdout).ends_with("1 cabinet(s) read by the floor; 0 alarm(s)\n"));
+}

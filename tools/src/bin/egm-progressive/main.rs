@@ -176,6 +176,24 @@ enum Command {
     /// The pool's levels, its last 25 awards, whether its books balance,
     /// and the latest refusals (an operator).
     Status { url: String, pool: String },
+    /// The floor's reading of a cabinet's coin-in meter, in cents (the SAS
+    /// host's total coin in, LP 0F/1F; issue 69), entered by an operator.
+    /// Readings come in time order and never go back; a RAM clear or a
+    /// meter's rollover is entered as a new `--baseline`.
+    FloorMeter {
+        url: String,
+        machine: String,
+        coin_in: u64,
+        /// When the floor read it (RFC 3339); now by default.
+        #[arg(long)]
+        at: Option<String>,
+        #[arg(long)]
+        baseline: bool,
+    },
+    /// Each cabinet's linked rounds since its baseline reading against the
+    /// floor's coin-in over the same time (issue 69): a cabinet that
+    /// contributed rounds it never played is an alarm (exit status 1).
+    Floor { url: String },
     /// M-23: move a level's whole cents to a level of a pool of the same
     /// games, or out to the authority's target (an operator).
     Transfer {
@@ -365,6 +383,31 @@ fn run(cli: Cli) -> Result<()> {
                 "{amount} cents of pool {pool} level {level} to {machine} round {round}: {}",
                 if refuse { "refused, back to the level" } else { "confirmed" }
             );
+            Ok(())
+        }
+        Command::FloorMeter { url, machine, coin_in, at, baseline } => {
+            let mut c = Controller::connect(&url)?;
+            c.floor_meter(&machine, at.as_deref(), coin_in, baseline)?;
+            println!("cabinet {machine}: coin-in {coin_in} cents{}", if baseline { " (a new baseline)" } else { "" });
+            Ok(())
+        }
+        Command::Floor { url } => {
+            let mut c = Controller::connect(&url)?;
+            let lines = c.floor_reconciliation()?;
+            for l in &lines {
+                match &l.alarm {
+                    Some(alarm) => println!("ALARM: {alarm}"),
+                    None => println!(
+                        "cabinet {}: {} linked rounds wagered {} cents from {} to {}, within the {} cents of coin-in the floor metered",
+                        l.machine, l.rounds, l.linked_wagered, l.since, l.through, l.floor_coin_in
+                    ),
+                }
+            }
+            let alarms = lines.iter().filter(|l| l.alarm.is_some()).count();
+            println!("{} cabinet(s) read by the floor; {alarms} alarm(s)", lines.len());
+            if alarms > 0 {
+                return Err(anyhow!("{alarms} cabinet(s) contributed rounds the floor's meters never saw played"));
+            }
             Ok(())
         }
         Command::Status { url, pool } => {
