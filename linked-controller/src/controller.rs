@@ -252,6 +252,18 @@ impl Controller {
 
     /// The service: name the cabinet whose certificate the service
     /// authenticated, for the calls that follow on this connection.
+    /// The service's paces for this connection (issue 69): claims, meter
+    /// reports and contribution rows a second per cabinet, which the
+    /// controller holds across every instance of the service.
+    pub(crate) fn set_paces(&mut self, claims: u64, meters: u64, rows: u64) -> Result<(), LinkError> {
+        self.client.execute(
+            "SELECT set_config('egm.claims_per_second', $1, false), set_config('egm.meters_per_second', $2, false), \
+             set_config('egm.rows_per_second', $3, false)",
+            &[&claims.to_string(), &meters.to_string(), &rows.to_string()],
+        )?;
+        Ok(())
+    }
+
     pub(crate) fn act_for(&mut self, machine: &str) -> Result<(), LinkError> {
         // The cabinet must be registered: every call fails otherwise.
         self.client.execute("SELECT set_config('egm.machine', $1, false), egm.caller()", &[&machine])?;

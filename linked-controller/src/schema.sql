@@ -166,15 +166,20 @@ CREATE TABLE IF NOT EXISTS egm.machines (
 -- offer: a committed round's bet is refused at any other.
 ALTER TABLE egm.machines ADD COLUMN IF NOT EXISTS denominations BIGINT[] NOT NULL DEFAULT '{}';
 
--- Issue 69: the pace of each cabinet's committed rounds across every
--- instance of the service (each instance's own limit is per process: two
--- instances once let one certificate commit twice as fast), a token
--- bucket in millionths of a round.
-CREATE TABLE IF NOT EXISTS egm.machine_pace (
-    machine TEXT PRIMARY KEY,
+-- Issue 69: each cabinet's pace across every instance of the service
+-- (each instance's own limits are per process: two instances once let one
+-- certificate commit twice as fast): a token bucket per cabinet and kind
+-- of call (committed rounds, claims, meter reports, contribution rows), in
+-- millionths of a call (`egm.spend_pace`).
+CREATE TABLE IF NOT EXISTS egm.paces (
+    machine TEXT NOT NULL,
+    kind TEXT NOT NULL,
     tokens_micro BIGINT NOT NULL,
-    at TIMESTAMPTZ NOT NULL
+    at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (machine, kind)
 );
+-- The committed rounds' bucket before the others had one.
+DROP TABLE IF EXISTS egm.machine_pace;
 
 -- Issue 46, reconciliation: what each cabinet's own journal says it owed
 -- a pool in an epoch, through a round (every round up to it delivered):
@@ -221,6 +226,38 @@ BEGIN
     END IF;
     RETURN m;
 END $$;
+
+-- Issue 69: spend `p_cost` of the calling cabinet's `p_kind` bucket, which
+-- fills at `p_per_second` and holds `p_burst_seconds` of it, whichever
+-- instance of the service the cabinet reaches. Over it: SQLSTATE 53400
+-- (the service answers that the cabinet asks again later), nothing spent.
+CREATE OR REPLACE FUNCTION egm.spend_pace(p_kind TEXT, p_per_second BIGINT, p_burst_seconds BIGINT, p_cost BIGINT) RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
+DECLARE
+    rate BIGINT := GREATEST(1, coalesce(p_per_second, 1)) * 1000000;
+    cap BIGINT := GREATEST(1, coalesce(p_burst_seconds, 1)) * GREATEST(1, coalesce(p_per_second, 1)) * 1000000;
+    cost BIGINT := GREATEST(0, coalesce(p_cost, 1)) * 1000000;
+    have BIGINT;
+BEGIN
+    INSERT INTO paces AS m (machine, kind, tokens_micro, at) VALUES (caller(), p_kind, cap, clock_timestamp())
+        ON CONFLICT (machine, kind) DO UPDATE SET
+            tokens_micro = LEAST(cap, m.tokens_micro + GREATEST(0, (extract(epoch FROM clock_timestamp() - m.at) * rate)::BIGINT)),
+            at = clock_timestamp()
+        RETURNING tokens_micro INTO have;
+    IF have < cost THEN
+        RAISE EXCEPTION USING ERRCODE = '53400',
+            MESSAGE = format('cabinet %s is over %s %s a second across the service''s instances', caller(), rate / 1000000, p_kind);
+    END IF;
+    UPDATE paces SET tokens_micro = tokens_micro - cost WHERE machine = caller() AND kind = p_kind;
+END $$;
+
+-- A pace the service set for its connection (`egm.<name>`, a count a
+-- second), else `p_default`.
+CREATE OR REPLACE FUNCTION egm.service_pace(p_name TEXT, p_default BIGINT) RETURNS BIGINT
+LANGUAGE sql STABLE SET search_path = egm, pg_temp AS $$
+    SELECT coalesce(nullif(current_setting('egm.' || p_name, true), '')::BIGINT, p_default)
+$$;
+
 
 -- Log a refusal and return its reason. Issue 35, attack 6: the log's
 -- growth is bounded: every text cut to a fixed size, and at most 60 rows
@@ -531,6 +568,9 @@ BEGIN
         RETURN NEXT;
         RETURN;
     END IF;
+    -- Issue 69: new claims per cabinet across the service's instances (an
+    -- answer already given is given again, unpaced).
+    PERFORM spend_pace('claims', service_pace('claims_per_second', 2), 10, 1);
     IF p_outcome IS NULL OR length(p_outcome) > 4096 THEN
         out_refusal := refuse(p_epoch, p_round, p_pool, 'award', 'a claim carries the round''s committed outcome, of at most 4096 characters');
         RETURN NEXT;
@@ -1012,6 +1052,8 @@ BEGIN
         n := p_counts[i];
         BEGIN
             PERFORM set_config('egm.machine', p_machines[i], true);
+            -- Issue 69: rows per cabinet across the service's instances.
+            PERFORM spend_pace('contribution rows', service_pace('rows_per_second', 50000), 1, n);
             item_total := 0;
             FOR r IN SELECT * FROM contribute_rows(p_pools[i], p_epochs[i], p_rounds[first : first + n - 1], p_wagers[first : first + n - 1]) LOOP
                 out_item := i;
@@ -1028,7 +1070,8 @@ BEGIN
             ELSE
                 totals[k] := totals[k] + item_total;
             END IF;
-        EXCEPTION WHEN raise_exception OR data_exception OR integrity_constraint_violation OR syntax_error_or_access_rule_violation THEN
+        EXCEPTION WHEN raise_exception OR data_exception OR integrity_constraint_violation OR syntax_error_or_access_rule_violation
+                       OR insufficient_resources THEN
             out_item := i;
             out_round := NULL;
             out_outcome := NULL;
@@ -1069,8 +1112,6 @@ DECLARE
     bet JSONB;
     denoms BIGINT[];
     denom BIGINT;
-    pace BIGINT;
-    rate BIGINT;
 BEGIN
     PERFORM check_call(p_pool, p_epoch);
     IF p_commitment IS NULL OR p_commitment !~ '^[0-9a-f]{64}$' OR p_nonce IS NULL OR p_nonce !~ '^[0-9a-f]{64}$' THEN
@@ -1125,17 +1166,7 @@ BEGIN
         -- five seconds of it at once (a reel round takes a cabinet well
         -- over a quarter of a second). Over it: asked again later
         -- (SQLSTATE 53400), nothing written.
-        rate := GREATEST(1, coalesce(p_pace, 4) + 1) * 1000000;
-        INSERT INTO machine_pace AS m (machine, tokens_micro, at) VALUES (caller(), 5 * rate, clock_timestamp())
-            ON CONFLICT (machine) DO UPDATE SET
-                tokens_micro = LEAST(5 * rate, m.tokens_micro + GREATEST(0, (extract(epoch FROM clock_timestamp() - m.at) * rate)::BIGINT)),
-                at = clock_timestamp()
-            RETURNING tokens_micro INTO pace;
-        IF pace < 1000000 THEN
-            RAISE EXCEPTION USING ERRCODE = '53400',
-                MESSAGE = format('cabinet %s is over %s committed rounds a second across the service''s instances', caller(), rate / 1000000);
-        END IF;
-        UPDATE machine_pace SET tokens_micro = tokens_micro - 1000000 WHERE machine = caller();
+        PERFORM spend_pace('committed rounds', GREATEST(0, coalesce(p_pace, 4)) + 1, 5, 1);
         INSERT INTO commitments (machine, epoch, round, pool, commitment, nonce, bet, wager)
             VALUES (caller(), p_epoch, p_round, p_pool, p_commitment, p_nonce, bet, p_wager);
         -- The round's contribution, in the same transaction as its nonce
@@ -1213,6 +1244,10 @@ CREATE OR REPLACE FUNCTION egm.report_meter(p_pool TEXT, p_epoch TEXT, p_through
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = egm, pg_temp AS $$
 BEGIN
     PERFORM check_call(p_pool, p_epoch);
+    -- Issue 69: each report is a write (711 a second from one certificate
+    -- once cut an honest cabinet's rate by half); an honest cabinet reports
+    -- once a round at most.
+    PERFORM spend_pace('meter reports', service_pace('meters_per_second', 5), 5, 1);
     IF p_through IS NULL OR p_through < 0 OR p_rounds IS NULL OR p_rounds < 0 OR p_wagered IS NULL OR p_wagered < 0 THEN
         RAISE EXCEPTION 'a meter is a round and two counts, none negative';
     END IF;

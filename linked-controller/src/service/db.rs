@@ -16,13 +16,36 @@ use crate::service::protocol::{Answer, MAX_ROWS, Request};
 
 pub(crate) struct Db {
     url: String,
-    /// The service's committed rounds a second per cabinet, which the
-    /// controller holds across every instance (issue 69).
-    pace: u64,
+    /// The service's paces per cabinet, which the controller holds across
+    /// every instance (issue 69).
+    paces: Paces,
     idle: Mutex<Vec<Controller>>,
     slots: Semaphore,
     /// Contributions waiting for the next group commit.
     queue: Arc<(Mutex<Queue>, Condvar)>,
+}
+
+/// What one cabinet may do a second, held by the controller across every
+/// instance of the service (issue 69: each instance's own limits are per
+/// process): committed rounds (a parameter of `egm.commit`), claims, meter
+/// reports and contribution rows (settings of each connection,
+/// `egm.service_pace`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Paces {
+    pub(crate) rounds: u64,
+    pub(crate) claims: u64,
+    pub(crate) meters: u64,
+    pub(crate) rows: u64,
+}
+
+impl Paces {
+    /// A connection to the controller's database that holds cabinets to
+    /// these paces.
+    fn connect(&self, url: &str) -> Result<Controller, LinkError> {
+        let mut c = Controller::connect(url)?;
+        c.set_paces(self.claims, self.meters, self.rows)?;
+        Ok(c)
+    }
 }
 
 /// One cabinet's contributions, waiting to be committed with others'.
@@ -48,13 +71,13 @@ const GROUP: usize = 256;
 const GROUP_WORKERS: usize = 2;
 
 impl Db {
-    pub(crate) fn new(url: &str, connections: usize, pace: u64) -> Arc<Db> {
+    pub(crate) fn new(url: &str, connections: usize, paces: Paces) -> Arc<Db> {
         let queue = Arc::new((Mutex::new(Queue::default()), Condvar::new()));
         for i in 0..GROUP_WORKERS {
             let (worker_url, worker_queue) = (url.to_owned(), queue.clone());
-            let _ = std::thread::Builder::new().name(format!("egm-service-contributions-{i}")).spawn(move || group_commits(&worker_url, &worker_queue));
+            let _ = std::thread::Builder::new().name(format!("egm-service-contributions-{i}")).spawn(move || group_commits(&worker_url, paces, &worker_queue));
         }
-        Arc::new(Db { url: url.to_owned(), pace, idle: Mutex::new(Vec::new()), slots: Semaphore::new(connections.max(1)), queue })
+        Arc::new(Db { url: url.to_owned(), paces, idle: Mutex::new(Vec::new()), slots: Semaphore::new(connections.max(1)), queue })
     }
 
     /// Serve `request` for `machine` on one of the service's connections;
@@ -91,7 +114,7 @@ impl Db {
         let taken = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let mut c = match taken {
             Some(c) => c,
-            None => match Controller::connect(&self.url) {
+            None => match self.paces.connect(&self.url) {
                 Ok(c) => c,
                 Err(e) => {
                     tracing::error!("the controller's database is unreachable: {}", prefix(&e.to_string(), 300));
@@ -99,7 +122,7 @@ impl Db {
                 }
             },
         };
-        let mut answer = c.act_for(machine).and_then(|()| call(&mut c, request.clone(), self.pace));
+        let mut answer = c.act_for(machine).and_then(|()| call(&mut c, request.clone(), self.paces.rounds));
         // Issue 69: two instances deciding one claim at once — the loser's
         // insert meets the winner's row, or their transactions conflict.
         // Every call is idempotent (asked again, the same answer), so it is
@@ -107,7 +130,7 @@ impl Db {
         // cabinet.
         for _ in 0..2 {
             match &answer {
-                Err(LinkError::Db(e)) if contended(e) => answer = call(&mut c, request.clone(), self.pace),
+                Err(LinkError::Db(e)) if contended(e) => answer = call(&mut c, request.clone(), self.paces.rounds),
                 _ => break,
             }
         }
@@ -162,7 +185,7 @@ impl Drop for Db {
 /// one call fail inside it (a pool the cabinet does not play…), the
 /// transaction is rolled back and each is made again in a transaction of
 /// its own, so one cabinet's refusal is never another's.
-fn group_commits(url: &str, queue: &(Mutex<Queue>, Condvar)) {
+fn group_commits(url: &str, paces: Paces, queue: &(Mutex<Queue>, Condvar)) {
     let (lock, ready) = queue;
     let mut conn: Option<Controller> = None;
     loop {
@@ -181,7 +204,7 @@ fn group_commits(url: &str, queue: &(Mutex<Queue>, Condvar)) {
             q.waiting.drain(..n).collect()
         };
         if conn.is_none() {
-            conn = Controller::connect(url).ok();
+            conn = paces.connect(url).ok();
         }
         let Some(c) = conn.as_mut() else {
             for item in batch {

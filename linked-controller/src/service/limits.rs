@@ -33,6 +33,12 @@ pub struct Limits {
     /// Award claims a second per certificate (sustained; twenty at once): a
     /// round takes seconds, so an honest cabinet claims far less.
     pub claims_per_second: u64,
+    /// Meter reports a second per certificate (sustained; five seconds of
+    /// it at once), held across the service's instances by the controller
+    /// (issue 69: each report is a write, and 711 a second from one
+    /// certificate once halved an honest cabinet's rate); an honest cabinet
+    /// reports once a linked round at most.
+    pub meters_per_second: u64,
     /// Rounds committed a second per certificate (sustained; twenty at
     /// once): a level cannot be won faster than play allows, and a reel
     /// round takes a cabinet well over a quarter of a second (issue 46).
@@ -54,6 +60,7 @@ impl Default for Limits {
             rows_per_second: 50_000,
             claims_per_second: 2,
             rounds_per_second: 4,
+            meters_per_second: 5,
             database_connections: 8,
         }
     }

@@ -70,7 +70,16 @@ impl Service {
         let limits = config.limits.clone();
         let shared = Arc::new(server::Shared {
             acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(tls)),
-            db: db::Db::new(&config.database, limits.database_connections, limits.rounds_per_second),
+            db: db::Db::new(
+                &config.database,
+                limits.database_connections,
+                db::Paces {
+                    rounds: limits.rounds_per_second,
+                    claims: limits.claims_per_second,
+                    meters: limits.meters_per_second,
+                    rows: limits.rows_per_second,
+                },
+            ),
             cabinets: limits::Cabinets::new(limits.clone()),
             gate: gate::Gate::new(limits.handshakes, limits.handshakes_per_address),
             connections: Semaphore::new(limits.connections),
