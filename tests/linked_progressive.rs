@@ -37,6 +37,7 @@ mod linked_attacks_round_four;
 mod linked_attacks_two;
 #[path = "linked_commit.rs"]
 mod linked_commit;
+mod linked_failover;
 
 const CABINETS: usize = 8;
 const ROUNDS: u64 = 1_200;

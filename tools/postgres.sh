@@ -15,6 +15,14 @@
 #   tools/postgres.sh url NAME [DB]  the TLS address of login NAME (a cabinet's
 #                                    machine ID or an operator), making its
 #                                    certificate with the test CA if missing
+#   tools/postgres.sh replica        a synchronous streaming replica of the
+#                                    cluster on EGM_PG_PORT+1 (its data beside
+#                                    the primary's, "-replica"): every commit
+#                                    waits for it; prints its administrator's address
+#   tools/postgres.sh promote        make the replica the primary (failover)
+#   tools/postgres.sh replica-stop   stop the replica at once
+#   tools/postgres.sh failover-url NAME [DB]  login NAME's address naming both
+#                                    servers, the writable one taken
 #
 # EGM_PG_PORT (default 25432: below Linux's ephemeral ports, which a
 # client socket in TIME_WAIT once held at 55432) and EGM_PG_DATA (default target/postgres, or,
@@ -179,11 +187,57 @@ service-url)
     enc() { printf '%s' "$1" | sed -e 's/%/%25/g' -e 's/ /%20/g' -e 's/&/%26/g' -e 's/#/%23/g'; }
     echo "egm://$name@127.0.0.1:$port?sslrootcert=$(enc "$PKI/ca.crt")&sslcert=$(enc "$PKI/$name.crt")&sslkey=$(enc "$PKI/$name.key")"
     ;;
+replica)
+    # Issue 69, high availability proven: the primary commits only once the
+    # replica has the commit (synchronous_standby_names), so what the
+    # service acknowledged survives the primary.
+    BIN=$(pg_bin)
+    DATA=$(data_dir)
+    REPLICA="$DATA-replica"
+    RPORT=$((PORT + 1))
+    as_pg "$BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1 || { echo "tools/postgres.sh: start the primary first" >&2; exit 1; }
+    grep -q '^local   replication' "$DATA/pg_hba.conf" || echo "local   replication  egm  trust" >>"$DATA/pg_hba.conf"
+    printf "synchronous_standby_names = 'egm_replica'\nsynchronous_commit = on\n" >"$DATA/egm-replication.conf"
+    if [ "$(id -u)" = 0 ]; then chown postgres "$DATA/egm-replication.conf"; fi
+    grep -q "^include_if_exists = 'egm-replication.conf'" "$DATA/postgresql.conf" || echo "include_if_exists = 'egm-replication.conf'" >>"$DATA/postgresql.conf"
+    as_pg "$BIN/pg_ctl" -D "$DATA" reload >/dev/null
+    if [ ! -f "$REPLICA/PG_VERSION" ]; then
+        mkdir -p "$REPLICA"
+        if [ "$(id -u)" = 0 ]; then chown postgres "$REPLICA"; chmod 700 "$REPLICA"; fi
+        as_pg "$BIN/pg_basebackup" -h "$DATA" -p "$PORT" -U egm -D "$REPLICA" -X stream -R -c fast >/dev/null 2>&1
+        # The replica's own address, and no replica of its own to wait for
+        # once it is promoted.
+        sed -i -e "s|^port = .*|port = $RPORT|" -e "s|^unix_socket_directories = .*|unix_socket_directories = '$REPLICA'|" "$REPLICA/egm.conf"
+        : >"$REPLICA/egm-replication.conf"
+        echo "primary_conninfo = 'host=$DATA port=$PORT user=egm application_name=egm_replica'" >>"$REPLICA/postgresql.auto.conf"
+        if [ "$(id -u)" = 0 ]; then chown -R postgres "$REPLICA"; fi
+    fi
+    if ! as_pg "$BIN/pg_ctl" -D "$REPLICA" status >/dev/null 2>&1; then
+        as_pg "$BIN/pg_ctl" -D "$REPLICA" -l "$REPLICA/server.log" -w -t 30 start >/dev/null
+    fi
+    for _ in $(seq 100); do
+        state=$(as_pg "$BIN/psql" -h "$DATA" -p "$PORT" -U egm -d postgres -Atc "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'egm_replica'" || true)
+        [ "$state" = sync ] && break
+        sleep 0.1
+    done
+    [ "${state:-}" = sync ] || { echo "tools/postgres.sh: the replica is not synchronous (${state:-not connected})" >&2; tail -5 "$REPLICA/server.log" >&2; exit 1; }
+    echo "host=$REPLICA port=$RPORT user=egm dbname=${2:-$DB_DEFAULT}"
+    ;;
+promote) as_pg "$(pg_bin)/pg_ctl" -D "$(data_dir)-replica" -w promote >/dev/null ;;
+replica-stop) as_pg "$(pg_bin)/pg_ctl" -D "$(data_dir)-replica" -m immediate -w stop >/dev/null ;;
+failover-url)
+    name=${2:?usage: $0 failover-url NAME [DB]}
+    case "$name" in *[!A-Za-z0-9_-]*) echo "tools/postgres.sh: $name is not a login name" >&2; exit 2 ;; esac
+    ensure_pki
+    v3 "$PKI/$name.crt" || issue "$name"
+    enc() { printf '%s' "$1" | sed -e 's/%/%25/g' -e 's/ /%20/g' -e 's/&/%26/g' -e 's/#/%23/g'; }
+    echo "postgres://$name@127.0.0.1:$PORT,127.0.0.1:$((PORT + 1))/${3:-$DB_DEFAULT}?sslrootcert=$(enc "$PKI/ca.crt")&sslcert=$(enc "$PKI/$name.crt")&sslkey=$(enc "$PKI/$name.key")&target_session_attrs=read-write&connect_timeout=2"
+    ;;
 pki)
     # The test CA's folder: ca.crt, and server.crt/server.key (the names
     # localhost and 127.0.0.1), which the service presents too.
     ensure_pki
     echo "$PKI"
     ;;
-*) echo "usage: $0 start|stop|kill|admin [DB]|url NAME [DB]|service-url NAME PORT|pki" >&2; exit 2 ;;
+*) echo "usage: $0 start|stop|kill|admin [DB]|url NAME [DB]|service-url NAME PORT|pki|replica|promote|replica-stop|failover-url NAME [DB]" >&2; exit 2 ;;
 esac
