@@ -10,6 +10,7 @@
 //! | 1 grinding: two instances' limits were separate | `committed_rounds_are_paced_across_the_services_instances` |
 //! | 2 the reconciliation alarm cleared by the cabinet's own report | `a_cabinets_report_cannot_clear_its_own_alarm` |
 //! | 1 grinding unseen: no reconciliation against the floor's own meters | `the_floors_meters_show_the_rounds_a_cabinet_never_played` |
+//! | 2 plain rows on a pool approved without figures (an earlier release's approval) | `a_pool_approved_without_figures_takes_committed_rounds_only` |
 
 use super::linked_attacks::{MINI, assert_refused as refused};
 use super::linked_game::{claim_at, hit};
@@ -334,4 +335,27 @@ fn meter_reports_and_contribution_rows_are_paced_across_the_services_instances()
         "{over:?}"
     );
     assert_eq!(op.books(POOL).unwrap().contributions, 60, "the refused batch contributed nothing");
+}
+
+/// Attack 2 where the approval has no figures (a pool approved as an
+/// earlier release approved it, `approve_games` alone): plain rows were
+/// still taken on a pool whose claims reveal their key. Every contribution
+/// there is a committed round too, and plain play exists only where the
+/// operator allows it.
+#[test]
+fn a_pool_approved_without_figures_takes_committed_rounds_only() {
+    let _server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (db, mut op) = controller("attack69_plain", &["A"]);
+    op.configure_pool(&pool(), MAX_WAGER).unwrap();
+    assign(&mut op, &["A"]);
+    approve(&mut op, 1_000_000);
+    let mut a = cabinet("A", &db);
+    let answers = a.contribute(POOL, EPOCH, &[(1, 100)]).unwrap();
+    assert!(
+        matches!(&answers[0].1, linked_controller::Outcome::Refused(r) if r.contains("round 1 was not committed: pool linked-sevens takes committed rounds only")),
+        "{answers:?}"
+    );
+    assert_eq!(op.books(POOL).unwrap().contributions, 0);
+    op.allow_plain_claims(POOL, true).unwrap();
+    assert_eq!(a.contribute(POOL, EPOCH, &[(2, 100)]).unwrap(), [(2, linked_controller::Outcome::Accepted)]);
 }

@@ -384,7 +384,9 @@ fn each_cabinets_journal_is_reconciled_with_the_controllers_books() {
     assert!(matches!(&answers[0].1, linked_controller::Outcome::Refused(r) if r.contains("outside the pool's")), "{answers:?}");
     linked_controller::journal_answer(&mut m, POOL, Ok(answers)).unwrap();
     report(&m, &mut a);
-    // B contributes and never reports.
+    // B, a cabinet of an earlier version playing plain where the operator
+    // allows it (issue 69: nowhere else), contributes and never reports.
+    op.allow_plain_claims(POOL, true).unwrap();
     let mut b = cabinet("B", &db);
     b.contribute(POOL, super::EPOCH, &[(1, 5)]).unwrap();
     let lines = op.reconciliation(POOL).unwrap();

@@ -338,7 +338,7 @@ DECLARE
     weighed BIGINT[];
 BEGIN
     me := check_call(p_pool, p_epoch);
-    SELECT min_wager, max_wager, approval_figures, plain_claims INTO p FROM pools WHERE pool = p_pool;
+    SELECT min_wager, max_wager, approval_figures, plain_claims, games IS NOT NULL AS approved INTO p FROM pools WHERE pool = p_pool;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no linked pool %', p_pool;
     END IF;
@@ -360,12 +360,13 @@ BEGIN
         ELSIF w IS NULL OR w <> trunc(w) OR w < p.min_wager OR w > p.max_wager THEN
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
                 format('wager %s cents is outside the pool''s %s to %s cents (G-46)', left(p_wagers[i], 40), p.min_wager, p.max_wager));
-        ELSIF weighed IS NOT NULL AND NOT p.plain_claims
+        ELSIF p.approved AND NOT p.plain_claims
               AND NOT EXISTS (SELECT 1 FROM commitments k WHERE k.machine = me AND k.epoch = p_epoch AND k.round = out_round AND k.pool = p_pool) THEN
-            -- Issue 69: on a pool approved with its figures whose claims
-            -- reveal their key, every contribution is a committed round
-            -- (its commitment contributed it, at the service's nonce);
-            -- plain rows only where an operator allows plain play.
+            -- Issue 69: on an approved pool whose claims reveal their key,
+            -- every contribution is a committed round (its commitment
+            -- contributed it, at the service's nonce), with its figures or
+            -- approved before approvals had them; plain rows only where an
+            -- operator allows plain play.
             out_outcome := 'refused: ' || refuse(p_epoch, out_round, p_pool, 'contribute',
                 format('round %s was not committed: pool %s takes committed rounds only (plain play is an operator''s choice, egm-progressive plain-claims)', out_round, p_pool));
         ELSIF weighed IS NOT NULL AND NOT (w = ANY (weighed)) THEN
