@@ -1,0 +1,241 @@
+//! The cabinet's side of ID-003 (issue 70): what to send at each poll and
+//! what the acceptor's answers mean to the host, as [`Event`]s. It decides
+//! nothing about money: an escrowed note waits for the host's decision
+//! ([`Acceptor::stack`], [`Acceptor::give_back`]), and a vend valid — the
+//! note past the point of return, where its credit is due — is ACKed only
+//! once the host has committed the credit ([`Acceptor::credited`]). A
+//! power cut anywhere in between is the host's to resolve from its
+//! journal: the acceptor says at power-up where the note was
+//! ([`NoteAt`]), and a driver started afresh reports a vend valid whose
+//! escrow it never saw as such ([`Event::VendValid`] with `None`).
+
+use std::collections::VecDeque;
+
+use super::message::{Command, Denomination, MessageError, RejectReason, Status};
+
+/// Where the acceptor says a note was when power came back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoteAt {
+    Nowhere,
+    /// In the acceptor's path: it is given back.
+    Acceptor,
+    /// In the stacker's path: it is stacked.
+    Stacker,
+}
+
+/// What the driver tells the host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The acceptor powered up (at boot, or after a power cut).
+    PoweredUp(NoteAt),
+    /// A note or a ticket waits in escrow for the host's decision.
+    Escrowed(Denomination),
+    /// Past the point of return: its credit is due. `None`: a driver
+    /// started afresh met it without seeing the escrow (the host's journal
+    /// says what it was).
+    VendValid(Option<Denomination>),
+    Stacked(Option<Denomination>),
+    /// Given back to the player, by the host's decision.
+    Returned(Denomination),
+    /// The acceptor refused what it was fed.
+    Rejected(RejectReason),
+    /// A fault: jam, stacker full or open, cheat, failure, pause, the
+    /// acceptor's own communication error, or the line lost.
+    Fault(Status),
+    /// The fault stands no more.
+    Cleared,
+    /// An answer that did not read, or a command the acceptor refused:
+    /// no step was taken on it.
+    Unreadable(String),
+}
+
+/// Consecutive answers that do not read before the line is said lost.
+const UNREADABLE_BEFORE_LOST: u32 = 3;
+
+/// The driver's state between polls.
+#[derive(Debug, Default)]
+pub struct Acceptor {
+    /// Commands to send before the next status request.
+    queue: VecDeque<Command>,
+    /// The command the next answer answers.
+    sent: Option<Command>,
+    /// The last status read.
+    last: Option<Status>,
+    /// What is in escrow, as reported.
+    escrow: Option<Denomination>,
+    /// What the host gave back, until the acceptor is idle again.
+    returning: Option<Denomination>,
+    /// A vend valid reported and not yet ACKed: what it was, if known.
+    vend: Option<Option<Denomination>>,
+    /// Whether the host ACKs the vend valid (it has committed the credit).
+    acked: bool,
+    /// Whether the host wants notes taken.
+    enabled: bool,
+    /// What the acceptor last echoed of its inhibit setting.
+    inhibited: Option<bool>,
+    fault: Option<Status>,
+    unreadable: u32,
+}
+
+impl Acceptor {
+    /// A driver started afresh: inhibit first, until the host enables.
+    pub fn new() -> Acceptor {
+        Acceptor::default()
+    }
+
+    /// The command to send now.
+    pub fn next_command(&mut self) -> Command {
+        let command = self.queue.pop_front().unwrap_or(Command::StatusRequest);
+        if command == Command::Reset {
+            // A power-up status after a reset is a power-up of its own.
+            self.last = None;
+        }
+        self.sent = Some(command.clone());
+        command
+    }
+
+    /// The host wants notes taken (`true`) or none (doors open, a tilt, a
+    /// hand-pay, the credit limit).
+    pub fn enable(&mut self, on: bool) {
+        self.enabled = on;
+        if self.inhibited != Some(!on) {
+            self.queue.push_back(Command::Inhibit(!on));
+        }
+    }
+
+    /// The host's decision on the escrow: stack it.
+    pub fn stack(&mut self) {
+        if self.escrow.is_some() {
+            self.queue.push_back(Command::Stack);
+        }
+    }
+
+    /// The host's decision on the escrow: give it back.
+    pub fn give_back(&mut self) {
+        if let Some(d) = self.escrow.clone() {
+            self.returning = Some(d);
+            self.queue.push_back(Command::Return);
+        }
+    }
+
+    /// Reset the acceptor (an attendant cleared a fault): it gives back
+    /// whatever is in its path and starts over.
+    pub fn reset(&mut self) {
+        self.escrow = None;
+        self.inhibited = None;
+        self.queue.push_back(Command::Reset);
+    }
+
+    /// The host committed the vend valid's credit: ACK it, once.
+    pub fn credited(&mut self) {
+        if self.vend.is_some() && !self.acked {
+            self.acked = true;
+            self.queue.push_back(Command::Ack);
+        }
+    }
+
+    /// The answer to the last command (`None`: none came in time).
+    pub fn on_answer(&mut self, answer: Option<Result<Status, MessageError>>) -> Vec<Event> {
+        let sent = self.sent.take();
+        let status = match answer {
+            // An ACK from the controller is not answered.
+            None if sent == Some(Command::Ack) => return Vec::new(),
+            None => return self.unreadable("no answer in time".into()),
+            Some(Err(e)) => return self.unreadable(e.to_string()),
+            Some(Ok(s)) => s,
+        };
+        self.unreadable = 0;
+        match (&sent, status) {
+            (Some(Command::Inhibit(_)), Status::Setting { code: 0xC3, data }) => {
+                self.inhibited = Some(data.first().is_some_and(|b| *b != 0));
+                Vec::new()
+            }
+            (Some(Command::StatusRequest) | None, status) => self.on_status(status),
+            (_, Status::Ack | Status::Setting { .. }) => Vec::new(),
+            (Some(c), Status::InvalidCommand) => vec![Event::Unreadable(format!("the acceptor refused {c:?}"))],
+            (_, status) => self.on_status(status),
+        }
+    }
+
+    fn unreadable(&mut self, why: String) -> Vec<Event> {
+        self.unreadable += 1;
+        let mut events = vec![Event::Unreadable(why)];
+        if self.unreadable == UNREADABLE_BEFORE_LOST && self.fault.is_none() {
+            self.fault = Some(Status::CommunicationError);
+            events.push(Event::Fault(Status::CommunicationError));
+        }
+        events
+    }
+
+    fn on_status(&mut self, status: Status) -> Vec<Event> {
+        let repeated = self.last.as_ref() == Some(&status);
+        self.last = Some(status.clone());
+        let mut events = Vec::new();
+        if self.fault.is_some() && !is_fault(&status) {
+            self.fault = None;
+            events.push(Event::Cleared);
+        }
+        match status {
+            Status::PowerUp | Status::PowerUpNoteInAcceptor | Status::PowerUpNoteInStacker if !repeated => {
+                let at = match status {
+                    Status::PowerUpNoteInAcceptor => NoteAt::Acceptor,
+                    Status::PowerUpNoteInStacker => NoteAt::Stacker,
+                    _ => NoteAt::Nowhere,
+                };
+                // What this driver knew of a note is the past now.
+                self.escrow = None;
+                self.returning = None;
+                self.vend = None;
+                self.acked = false;
+                self.inhibited = None;
+                self.queue.clear();
+                self.queue.push_back(Command::Reset);
+                events.push(Event::PoweredUp(at));
+            }
+            Status::Idling | Status::Disabled | Status::Initializing => {
+                if let Some(d) = self.returning.take() {
+                    events.push(Event::Returned(d));
+                }
+                self.escrow = None;
+                if self.inhibited.is_none() && !self.queue.iter().any(|c| matches!(c, Command::Inhibit(_))) {
+                    self.queue.push_back(Command::Inhibit(!self.enabled));
+                }
+            }
+            Status::Escrow(d) if self.escrow.as_ref() != Some(&d) => {
+                self.escrow = Some(d.clone());
+                events.push(Event::Escrowed(d));
+            }
+            Status::VendValid if self.vend.is_none() => {
+                let d = self.escrow.take();
+                self.vend = Some(d.clone());
+                self.acked = false;
+                events.push(Event::VendValid(d));
+            }
+            Status::Stacked if self.vend.is_some() => {
+                self.acked = false;
+                events.push(Event::Stacked(self.vend.take().flatten()));
+            }
+            Status::Rejecting(r) if !repeated => events.push(Event::Rejected(r)),
+            s if is_fault(&s) && self.fault.as_ref() != Some(&s) => {
+                self.fault = Some(s.clone());
+                events.push(Event::Fault(s));
+            }
+            _ => {}
+        }
+        events
+    }
+}
+
+fn is_fault(s: &Status) -> bool {
+    matches!(
+        s,
+        Status::StackerFull
+            | Status::StackerOpen
+            | Status::JamInAcceptor
+            | Status::JamInStacker
+            | Status::Pause
+            | Status::Cheated
+            | Status::Failure(_)
+            | Status::CommunicationError
+    )
+}

@@ -1,0 +1,219 @@
+//! An ID-003 acceptor in software (issue 70): what the driver's tests and
+//! the pty emulator (`tools/`) speak to. It answers the controller's frames
+//! as an acceptor does, and can be told to take a note or a ticket, jam,
+//! fill its stacker or lose power at any step; what physically ends in its
+//! stacker or back in the player's hand is its record, the truth a test
+//! sets the cabinet's credits against.
+
+use std::collections::VecDeque;
+
+use super::frame::{Frame, FrameError};
+use super::message::{Denomination, RejectReason, Status};
+
+/// Where an escrowed note is in the emulated path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    /// After power returns: the power-up status it reports until reset.
+    PoweredUp(Status),
+    Initializing,
+    Idle,
+    Escrow(Denomination),
+    Holding(Denomination),
+    Stacking(Denomination),
+    /// Repeated until the controller's ACK.
+    VendValid(Denomination),
+    Stacked,
+    Returning(Denomination),
+    Rejecting(RejectReason),
+    Fault(Status),
+}
+
+/// The emulated acceptor.
+#[derive(Debug)]
+pub struct Emulator {
+    step: Step,
+    inhibited: bool,
+    /// Denomination codes disabled (bit n: code 0x61 + n).
+    disabled: u16,
+    /// What the player feeds next.
+    inserted: VecDeque<Denomination>,
+    /// What ended in the stacker, in order.
+    pub stacked: Vec<Denomination>,
+    /// What went back to the player.
+    pub returned: Vec<Denomination>,
+    /// Notes the stacker holds before it is full.
+    capacity: usize,
+}
+
+impl Default for Emulator {
+    fn default() -> Self {
+        Emulator::new()
+    }
+}
+
+impl Emulator {
+    /// An acceptor just powered on, inhibited, its stacker empty.
+    pub fn new() -> Emulator {
+        Emulator {
+            step: Step::PoweredUp(Status::PowerUp),
+            inhibited: true,
+            disabled: 0,
+            inserted: VecDeque::new(),
+            stacked: Vec::new(),
+            returned: Vec::new(),
+            capacity: 600,
+        }
+    }
+
+    /// The player feeds a note or a ticket.
+    pub fn insert(&mut self, what: Denomination) {
+        self.inserted.push_back(what);
+    }
+
+    /// The path jams (until a reset clears it, the note returned).
+    pub fn jam(&mut self) {
+        if let Step::Escrow(d) | Step::Holding(d) = &self.step {
+            self.returned.push(d.clone());
+        }
+        self.step = Step::Fault(Status::JamInAcceptor);
+    }
+
+    /// The stacker holds `n` more notes.
+    pub fn stacker_room(&mut self, n: usize) {
+        self.capacity = self.stacked.len() + n;
+    }
+
+    /// Power is lost and comes back: a note in the acceptor's path is
+    /// returned at power-up, one past the point of return goes to the
+    /// stacker; the acceptor says which until it is reset.
+    pub fn power_cut(&mut self) {
+        let status = match std::mem::replace(&mut self.step, Step::Idle) {
+            Step::Escrow(d) | Step::Holding(d) | Step::Returning(d) => {
+                self.returned.push(d);
+                Status::PowerUpNoteInAcceptor
+            }
+            Step::Stacking(d) | Step::VendValid(d) => {
+                self.stacked.push(d);
+                Status::PowerUpNoteInStacker
+            }
+            _ => Status::PowerUp,
+        };
+        self.inhibited = true;
+        self.step = Step::PoweredUp(status);
+    }
+
+    /// The status it reports now.
+    fn status(&self) -> Status {
+        match &self.step {
+            Step::PoweredUp(s) | Step::Fault(s) => s.clone(),
+            Step::Initializing => Status::Initializing,
+            Step::Idle if self.inhibited => Status::Disabled,
+            Step::Idle => Status::Idling,
+            Step::Escrow(d) => Status::Escrow(d.clone()),
+            Step::Holding(_) => Status::Holding,
+            Step::Stacking(_) => Status::Stacking,
+            Step::VendValid(_) => Status::VendValid,
+            Step::Stacked => Status::Stacked,
+            Step::Returning(_) => Status::Returning,
+            Step::Rejecting(r) => Status::Rejecting(*r),
+        }
+    }
+
+    /// The step after reporting a status the controller read.
+    fn advance(&mut self) {
+        self.step = match std::mem::replace(&mut self.step, Step::Idle) {
+            Step::Initializing | Step::Stacked => Step::Idle,
+            Step::Stacking(d) => Step::VendValid(d),
+            Step::Returning(d) => {
+                self.returned.push(d);
+                Step::Idle
+            }
+            Step::Rejecting(_) => Step::Idle,
+            Step::Idle if !self.inhibited => match self.inserted.pop_front() {
+                Some(Denomination::Note(code)) if !(0x61..=0x70).contains(&code) || self.disabled & (1 << (code - 0x61)) != 0 => {
+                    self.returned.push(Denomination::Note(code));
+                    Step::Rejecting(RejectReason::Inhibited)
+                }
+                Some(d) if self.stacked.len() >= self.capacity => {
+                    self.returned.push(d);
+                    Step::Fault(Status::StackerFull)
+                }
+                Some(d) => Step::Escrow(d),
+                None => Step::Idle,
+            },
+            other => other,
+        };
+    }
+
+    /// The acceptor's answer to `bytes` from the controller: one frame in,
+    /// its answer out (nothing for a frame it cannot read: the controller
+    /// times out and asks again, as on a real line).
+    pub fn answer(&mut self, bytes: &[u8]) -> Result<Vec<u8>, FrameError> {
+        let (frame, _) = Frame::decode(bytes)?;
+        let reply = match frame.code {
+            0x11 => {
+                let status = self.status();
+                self.advance();
+                status.frame()
+            }
+            0x40 => {
+                if let Step::Escrow(d) | Step::Holding(d) = &self.step {
+                    self.returned.push(d.clone());
+                }
+                self.step = Step::Initializing;
+                Status::Ack.frame()
+            }
+            0x41 | 0x42 => match std::mem::replace(&mut self.step, Step::Idle) {
+                Step::Escrow(d) | Step::Holding(d) => {
+                    self.step = Step::Stacking(d);
+                    Status::Ack.frame()
+                }
+                other => {
+                    self.step = other;
+                    Status::InvalidCommand.frame()
+                }
+            },
+            0x43 => match std::mem::replace(&mut self.step, Step::Idle) {
+                Step::Escrow(d) | Step::Holding(d) => {
+                    self.step = Step::Returning(d);
+                    Status::Ack.frame()
+                }
+                other => {
+                    self.step = other;
+                    Status::InvalidCommand.frame()
+                }
+            },
+            0x44 => match std::mem::replace(&mut self.step, Step::Idle) {
+                Step::Escrow(d) | Step::Holding(d) => {
+                    self.step = Step::Holding(d);
+                    Status::Ack.frame()
+                }
+                other => {
+                    self.step = other;
+                    Status::InvalidCommand.frame()
+                }
+            },
+            // The controller's ACK of a vend valid: the note is stacked. An
+            // ACK at any other time is not answered.
+            0x50 => {
+                if let Step::VendValid(d) = &self.step {
+                    self.stacked.push(d.clone());
+                    self.step = Step::Stacked;
+                }
+                return Ok(Vec::new());
+            }
+            0xC0 => {
+                if let [lo, hi] = frame.data[..] {
+                    self.disabled = u16::from_le_bytes([lo, hi]);
+                }
+                Frame { code: 0xC0, data: frame.data.clone() }
+            }
+            0xC3 => {
+                self.inhibited = frame.data.first().is_some_and(|b| *b != 0);
+                Frame { code: 0xC3, data: frame.data.clone() }
+            }
+            _ => Status::InvalidCommand.frame(),
+        };
+        Ok(reply.encode())
+    }
+}

@@ -1,0 +1,161 @@
+//! The ID-003 driver against the emulated acceptor (issue 70), frame by
+//! frame through the real encoding, with a host that journals as the
+//! cabinet's core does: a note's stack is recorded before the stack
+//! command, its credit at vend valid before the ACK. Every note fed ends
+//! stacked and credited exactly once, or given back and not credited, for
+//! a power cut of the acceptor, a restart of the cabinet, or both, at
+//! every poll of a session.
+#![allow(clippy::unwrap_used)]
+
+use peripherals::id003::{Acceptor, Denomination, Emulator, Event, NoteAt, Status};
+
+/// What the cabinet's journal keeps across a restart.
+#[derive(Clone, Debug, Default)]
+struct Journal {
+    credited: Vec<Denomination>,
+    /// A note the host decided to stack and has not credited yet.
+    stacking: Option<Denomination>,
+    faults: Vec<Status>,
+}
+
+/// The host's side: tickets are refused by the floor (given back), notes
+/// stacked; the credit at vend valid, then the ACK.
+fn react(driver: &mut Acceptor, journal: &mut Journal, events: Vec<Event>) {
+    for event in events {
+        match event {
+            Event::Escrowed(Denomination::Ticket(_)) => driver.give_back(),
+            Event::Escrowed(d) => {
+                journal.stacking = Some(d);
+                driver.stack();
+            }
+            Event::VendValid(_) => {
+                if let Some(d) = journal.stacking.take() {
+                    journal.credited.push(d);
+                }
+                driver.credited();
+            }
+            // Power came back with the note in the stacker's path: it is
+            // stacked, and credited now if it was not at its vend valid.
+            Event::PoweredUp(NoteAt::Stacker) => {
+                if let Some(d) = journal.stacking.take() {
+                    journal.credited.push(d);
+                }
+            }
+            Event::PoweredUp(_) => journal.stacking = None,
+            Event::Fault(s) => journal.faults.push(s),
+            _ => {}
+        }
+    }
+}
+
+/// One poll: the driver's command through the wire encoding to the
+/// emulator, its answer back the same way.
+fn poll(driver: &mut Acceptor, acceptor: &mut Emulator, journal: &mut Journal) {
+    let command = driver.next_command();
+    let bytes = acceptor.answer(&command.frame().encode()).unwrap();
+    let answer = (!bytes.is_empty()).then(|| {
+        Status::decode(&bytes).map(|(s, n)| {
+            assert_eq!(n, bytes.len());
+            s
+        })
+    });
+    let events = driver.on_answer(answer);
+    react(driver, journal, events);
+}
+
+fn fed() -> Vec<Denomination> {
+    vec![Denomination::Note(0x63), Denomination::Note(0x64), Denomination::Ticket("001234567890123456".into()), Denomination::Note(0x62)]
+}
+
+fn sorted(mut v: Vec<Denomination>) -> Vec<String> {
+    let mut s: Vec<String> = v.drain(..).map(|d| format!("{d:?}")).collect();
+    s.sort();
+    s
+}
+
+#[test]
+fn a_session_credits_each_note_once_and_gives_the_refused_ticket_back() {
+    let (mut driver, mut acceptor, mut journal) = (Acceptor::new(), Emulator::new(), Journal::default());
+    driver.enable(true);
+    for d in fed() {
+        acceptor.insert(d);
+    }
+    for _ in 0..200 {
+        poll(&mut driver, &mut acceptor, &mut journal);
+    }
+    let notes = vec![Denomination::Note(0x63), Denomination::Note(0x64), Denomination::Note(0x62)];
+    assert_eq!(journal.credited, notes);
+    assert_eq!(acceptor.stacked, notes);
+    assert_eq!(acceptor.returned, [Denomination::Ticket("001234567890123456".into())]);
+    assert!(journal.faults.is_empty(), "{:?}", journal.faults);
+}
+
+/// A disabled denomination and an inhibited acceptor take nothing; a jam
+/// is a fault, no credit, and clears at the attendant's reset.
+#[test]
+fn inhibits_and_a_jam_take_no_money() {
+    let (mut driver, mut acceptor, mut journal) = (Acceptor::new(), Emulator::new(), Journal::default());
+    acceptor.insert(Denomination::Note(0x63));
+    for _ in 0..20 {
+        poll(&mut driver, &mut acceptor, &mut journal);
+    }
+    assert!(acceptor.stacked.is_empty() && journal.credited.is_empty(), "an inhibited acceptor took a note");
+    driver.enable(true);
+    for _ in 0..3 {
+        poll(&mut driver, &mut acceptor, &mut journal);
+    }
+    assert!(matches!(driver_escrow(&mut driver, &mut acceptor, &mut journal), Some(Denomination::Note(0x63))));
+    acceptor.jam();
+    for _ in 0..10 {
+        poll(&mut driver, &mut acceptor, &mut journal);
+    }
+    assert_eq!(journal.faults, [Status::JamInAcceptor]);
+    assert!(journal.credited.is_empty() && acceptor.stacked.is_empty());
+    assert_eq!(acceptor.returned, [Denomination::Note(0x63)]);
+}
+
+/// Polls until the emulator holds an escrow or a stack is under way: what
+/// the journal says is being stacked.
+fn driver_escrow(driver: &mut Acceptor, acceptor: &mut Emulator, journal: &mut Journal) -> Option<Denomination> {
+    for _ in 0..10 {
+        if journal.stacking.is_some() {
+            break;
+        }
+        poll(driver, acceptor, journal);
+    }
+    journal.stacking.clone()
+}
+
+/// At every poll of the session, the acceptor loses power, the cabinet
+/// restarts (a new driver, the journal kept), or both: every note fed ends
+/// either stacked and credited exactly once, or given back and never
+/// credited; the refused ticket is never credited. Every cut point, every
+/// kind of cut.
+#[test]
+fn a_cut_at_any_poll_credits_each_stacked_note_once() {
+    for cut in 0..120 {
+        for (acceptor_cut, cabinet_restart) in [(true, false), (false, true), (true, true)] {
+            let (mut driver, mut acceptor, mut journal) = (Acceptor::new(), Emulator::new(), Journal::default());
+            driver.enable(true);
+            for d in fed() {
+                acceptor.insert(d);
+            }
+            for i in 0..400 {
+                if i == cut {
+                    if acceptor_cut {
+                        acceptor.power_cut();
+                    }
+                    if cabinet_restart {
+                        driver = Acceptor::new();
+                        driver.enable(true);
+                    }
+                }
+                poll(&mut driver, &mut acceptor, &mut journal);
+            }
+            let what = format!("cut at poll {cut} (acceptor {acceptor_cut}, cabinet {cabinet_restart})");
+            assert_eq!(sorted(journal.credited.clone()), sorted(acceptor.stacked.clone()), "{what}");
+            assert_eq!(sorted([acceptor.stacked.clone(), acceptor.returned.clone()].concat()), sorted(fed()), "{what}");
+            assert!(!journal.credited.iter().any(|d| matches!(d, Denomination::Ticket(_))), "{what}");
+        }
+    }
+}
