@@ -86,6 +86,8 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
             format!("{} ({} {})", t("Configuração alterada"), t("resumo"), digest.chars().take(16).collect::<String>())
         }
         Entry::NoteIn { value } => format!("{} {}", t("Nota aceite:"), money(*value)),
+        Entry::NoteStacking { value } => format!("{} {}", t("Nota a empilhar:"), money(*value)),
+        Entry::NoteReturned { value } => format!("{} {}", t("Nota devolvida:"), money(*value)),
         Entry::NoteRejected { value, reason } => format!("{} {} — {reason}", t("Nota recusada:"), money(*value)),
         Entry::TicketIn { validation, value } => format!("{} {validation}: {}", t("Bilhete aceite"), money(*value)),
         Entry::TicketRejected { validation, reason } => format!("{} {validation} — {reason}", t("Bilhete recusado")),

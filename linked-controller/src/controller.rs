@@ -252,14 +252,13 @@ impl Controller {
 
     /// The service: name the cabinet whose certificate the service
     /// authenticated, for the calls that follow on this connection.
-    /// The service's paces for this connection (issue 69): claims, meter
-    /// reports and contribution rows a second per cabinet, which the
-    /// controller holds across every instance of the service.
-    pub(crate) fn set_paces(&mut self, claims: u64, meters: u64, rows: u64) -> Result<(), LinkError> {
+    /// The service's paces for this connection (issue 69): claims and
+    /// meter reports a second per cabinet, which the controller holds
+    /// across every instance of the service.
+    pub(crate) fn set_paces(&mut self, claims: u64, meters: u64) -> Result<(), LinkError> {
         self.client.execute(
-            "SELECT set_config('egm.claims_per_second', $1, false), set_config('egm.meters_per_second', $2, false), \
-             set_config('egm.rows_per_second', $3, false)",
-            &[&claims.to_string(), &meters.to_string(), &rows.to_string()],
+            "SELECT set_config('egm.claims_per_second', $1, false), set_config('egm.meters_per_second', $2, false)",
+            &[&claims.to_string(), &meters.to_string()],
         )?;
         Ok(())
     }

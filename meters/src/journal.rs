@@ -209,6 +209,18 @@ pub enum Entry {
     NoteIn {
         value: Cents,
     },
+    /// Issue 70: the host told the note acceptor to stack an escrowed note
+    /// of `value`; its credit (a `NoteIn`) follows at the acceptor's vend
+    /// valid, or at its power-up with the note in the stacker. Nothing is
+    /// credited here.
+    NoteStacking {
+        value: Cents,
+    },
+    /// Issue 70: the note being stacked was given back instead (the
+    /// acceptor powered up with it in its path): no credit.
+    NoteReturned {
+        value: Cents,
+    },
     NoteRejected {
         value: Cents,
         reason: String,
@@ -508,6 +520,8 @@ impl Entry {
             Entry::ConfigChanged { .. } => "config_changed",
             Entry::NoteIn { .. } => "note_in",
             Entry::NoteRejected { .. } => "note_rejected",
+            Entry::NoteStacking { .. } => "note_stacking",
+            Entry::NoteReturned { .. } => "note_returned",
             Entry::TicketIn { .. } => "ticket_in",
             Entry::TicketRejected { .. } => "ticket_rejected",
             Entry::TicketOut { .. } => "ticket_out",

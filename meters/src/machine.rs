@@ -195,6 +195,9 @@ pub enum CoreError {
     NoSuchRound(u64),
     #[error("note refused: {0}")]
     NoteRejected(MoneyRefusal),
+    /// Issue 70: one note at a time through the acceptor.
+    #[error("a note of {0} cents is still being stacked: its credit or its return comes first")]
+    NoteStillStacking(Cents),
     #[error("ticket refused: {0}")]
     TicketRejected(MoneyRefusal),
     #[error("there is no credit to cash out")]

@@ -147,6 +147,11 @@ pub struct CriticalState {
     pub doors_open: BTreeSet<Door>,
     pub tilts: BTreeSet<Tilt>,
     pub tickets: BTreeMap<String, IssuedTicket>,
+    /// Issue 70: a note the acceptor was told to stack and whose credit
+    /// has not been committed (its vend valid, or its power-up in the
+    /// stacker, credits it; a power-up in the acceptor's path gives it back).
+    #[serde(default)]
+    pub note_stacking: Option<Cents>,
     /// Whether the last power-down was recorded (a clean shutdown).
     pub clean_shutdown: bool,
     pub games_since_power_up: u64,
@@ -387,7 +392,24 @@ impl CriticalState {
                     o.transfer_in(*ol, *amount).map_err(|x| fail(e, x.to_string()))?;
                 }
             }
+            Entry::NoteStacking { value } => {
+                if let Some(v) = self.note_stacking {
+                    return Err(fail(e, format!("a note of {v} cents is already being stacked")));
+                }
+                self.note_stacking = Some(*value);
+            }
+            Entry::NoteReturned { value } => {
+                if self.note_stacking != Some(*value) {
+                    return Err(fail(e, format!("no note of {value} cents was being stacked")));
+                }
+                self.note_stacking = None;
+            }
             Entry::NoteIn { value } => {
+                // Issue 70: the credit of the note being stacked, if it is
+                // that one (a note credited at once is none's).
+                if self.note_stacking == Some(*value) {
+                    self.note_stacking = None;
+                }
                 self.credit = add(e, self.credit, *value)?;
                 self.totals.dinheiro_entrado += value;
                 *self.totals.notas_por_valor.entry(*value).or_default() += 1;

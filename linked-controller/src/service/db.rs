@@ -27,15 +27,13 @@ pub(crate) struct Db {
 
 /// What one cabinet may do a second, held by the controller across every
 /// instance of the service (issue 69: each instance's own limits are per
-/// process): committed rounds (a parameter of `egm.commit`), claims, meter
-/// reports and contribution rows (settings of each connection,
-/// `egm.service_pace`).
+/// process): committed rounds (a parameter of `egm.commit`), claims and
+/// meter reports (settings of each connection, `egm.service_pace`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Paces {
     pub(crate) rounds: u64,
     pub(crate) claims: u64,
     pub(crate) meters: u64,
-    pub(crate) rows: u64,
 }
 
 impl Paces {
@@ -43,7 +41,7 @@ impl Paces {
     /// these paces.
     fn connect(&self, url: &str) -> Result<Controller, LinkError> {
         let mut c = Controller::connect(url)?;
-        c.set_paces(self.claims, self.meters, self.rows)?;
+        c.set_paces(self.claims, self.meters)?;
         Ok(c)
     }
 }

@@ -73,12 +73,7 @@ impl Service {
             db: db::Db::new(
                 &config.database,
                 limits.database_connections,
-                db::Paces {
-                    rounds: limits.rounds_per_second,
-                    claims: limits.claims_per_second,
-                    meters: limits.meters_per_second,
-                    rows: limits.rows_per_second,
-                },
+                db::Paces { rounds: limits.rounds_per_second, claims: limits.claims_per_second, meters: limits.meters_per_second },
             ),
             cabinets: limits::Cabinets::new(limits.clone()),
             gate: gate::Gate::new(limits.handshakes, limits.handshakes_per_address),

@@ -31,6 +31,69 @@ impl Machine {
         Ok(self.state.credit)
     }
 
+    /// Issue 70: an escrowed note the host is about to tell the acceptor
+    /// to stack, checked as [`Machine::insert_note`] checks a note (refused:
+    /// journaled, and the host gives it back). Journaled before the stack
+    /// command, with no credit: the credit is committed once, at the
+    /// acceptor's vend valid ([`Machine::note_vend_valid`]), or at its
+    /// power-up with the note in the stacker ([`Machine::note_at_power_up`]).
+    /// One note at a time.
+    pub fn stack_note(&mut self, value: Cents) -> Result<(), CoreError> {
+        if let Some(v) = self.state.note_stacking {
+            return Err(CoreError::NoteStillStacking(v));
+        }
+        let refusal = if let Some(b) = self.play_block() {
+            Some(MoneyRefusal::Disabled(b))
+        } else if !self.config.accepted_notes.contains(&value) {
+            Some(MoneyRefusal::NoteNotAccepted(value))
+        } else if self.state.credit.saturating_add(value) > self.config.credit_limit {
+            Some(MoneyRefusal::CreditLimit(self.config.credit_limit))
+        } else {
+            None
+        };
+        if let Some(reason) = refusal {
+            self.commit(vec![Entry::NoteRejected { value, reason: reason.to_string() }])?;
+            return Err(CoreError::NoteRejected(reason));
+        }
+        self.commit(vec![Entry::NoteStacking { value }])
+    }
+
+    /// Issue 70: the acceptor's vend valid — the note being stacked is past
+    /// the point of return: its credit, committed now (M-25 e), before the
+    /// host ACKs it. `None` when no note is being stacked: its credit was
+    /// committed before (a vend valid seen again after a restart, whose
+    /// ACK had not gone out), and the host ACKs without crediting.
+    pub fn note_vend_valid(&mut self) -> Result<Option<Cents>, CoreError> {
+        let Some(value) = self.state.note_stacking else { return Ok(None) };
+        self.verify_before_money_moves()?;
+        self.commit(vec![Entry::NoteIn { value }])?;
+        Ok(Some(value))
+    }
+
+    /// Issue 70: the acceptor powered up; `in_stacker` when it says a note
+    /// was in its stacker's path (it stacks it), else any note in its path
+    /// is given back. A note being stacked is credited in the first case
+    /// (its vend valid never came, or came before its credit was
+    /// committed) and ended with no credit in the second. `None`: nothing
+    /// credited.
+    pub fn note_at_power_up(&mut self, in_stacker: bool) -> Result<Option<Cents>, CoreError> {
+        let Some(value) = self.state.note_stacking else { return Ok(None) };
+        if in_stacker {
+            self.verify_before_money_moves()?;
+            self.commit(vec![Entry::NoteIn { value }])?;
+            Ok(Some(value))
+        } else {
+            self.commit(vec![Entry::NoteReturned { value }])?;
+            Ok(None)
+        }
+    }
+
+    /// Issue 70: the note the acceptor was told to stack and whose credit
+    /// is not yet committed.
+    pub fn note_stacking(&self) -> Option<Cents> {
+        self.state.note_stacking
+    }
+
     /// A ticket in the reader, by validation number (M-25 f). Without a
     /// ticket-validation host, the machine accepts only unredeemed tickets
     /// it printed itself. Once a floor's system has taken this machine's

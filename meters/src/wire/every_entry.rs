@@ -146,6 +146,8 @@ fn samples(f: Fill) -> Vec<Entry> {
         Entry::RngSeeded { source: SeedSource::Entropy },
         Entry::ConfigChanged { digest: "ab".repeat(32), config: Box::new(config(f)) },
         Entry::NoteIn { value: f.n },
+        Entry::NoteStacking { value: f.n },
+        Entry::NoteReturned { value: f.n },
         Entry::NoteRejected { value: f.n, reason: "not accepted".into() },
         Entry::TicketIn { validation: "0012".into(), value: f.n },
         Entry::TicketRejected { validation: "0012".into(), reason: "expired".into() },

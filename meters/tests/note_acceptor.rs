@@ -1,0 +1,68 @@
+//! Issue 70: a note through the acceptor, its credit committed once. The
+//! host journals the note it stacks before the stack command
+//! (`stack_note`), commits the credit at the acceptor's vend valid before
+//! its ACK (`note_vend_valid`), and at the acceptor's power-up learns where
+//! the note was (`note_at_power_up`). Each power cut here is the cabinet's
+//! process gone and critical memory opened again.
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+
+use meters::{CoreError, Machine, MachineConfig, Mode, MoneyRefusal, SeedChoice};
+
+fn open(path: &Path) -> Machine {
+    let config = MachineConfig { mode: Mode::Lab, ..MachineConfig::default() };
+    Machine::open(path, config, SeedChoice::Lab(70)).unwrap()
+}
+
+#[test]
+fn a_note_is_credited_once_at_its_vend_valid_or_at_a_power_up_in_the_stacker() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = open(&path);
+    let accepted = m.config().accepted_notes.clone();
+    let (a, b, c) = (accepted[0], accepted[1], accepted[2]);
+
+    // Vend valid: the credit, once; seen again after a restart, nothing.
+    m.stack_note(a).unwrap();
+    assert_eq!((m.credit(), m.note_stacking()), (0, Some(a)), "stacking credits nothing");
+    assert!(matches!(m.stack_note(b), Err(CoreError::NoteStillStacking(v)) if v == a), "one note at a time");
+    drop(m);
+    let mut m = open(&path);
+    assert_eq!(m.note_stacking(), Some(a), "the stacking survives a power cut");
+    assert_eq!(m.note_vend_valid().unwrap(), Some(a));
+    drop(m);
+    let mut m = open(&path);
+    assert_eq!(m.note_vend_valid().unwrap(), None, "a vend valid seen again after a restart credits nothing");
+    assert_eq!(m.credit(), a);
+
+    // Power-up with the note in the stacker before its vend valid: the
+    // credit then, once.
+    m.stack_note(b).unwrap();
+    drop(m);
+    let mut m = open(&path);
+    assert_eq!(m.note_at_power_up(true).unwrap(), Some(b));
+    assert_eq!(m.note_at_power_up(true).unwrap(), None);
+    assert_eq!(m.note_vend_valid().unwrap(), None);
+    assert_eq!(m.credit(), a + b);
+
+    // Power-up with the note in the acceptor's path: given back, no credit.
+    m.stack_note(c).unwrap();
+    drop(m);
+    let mut m = open(&path);
+    assert_eq!(m.note_at_power_up(false).unwrap(), None);
+    assert_eq!((m.credit(), m.note_stacking()), (a + b, None));
+
+    // A note the machine does not take is refused before any stacking.
+    let refused = m.stack_note(a + 1);
+    assert!(matches!(refused, Err(CoreError::NoteRejected(MoneyRefusal::NoteNotAccepted(v))) if v == a + 1), "{refused:?}");
+    assert_eq!(m.note_stacking(), None);
+
+    // The meters count the two notes credited, by value.
+    let s = m.state();
+    assert_eq!(s.totals.dinheiro_entrado, a + b);
+    assert_eq!(s.totals.notas_por_valor.values().sum::<u64>(), 2);
+    // The event log, newest first.
+    let kinds: Vec<String> = m.events(100).unwrap().iter().map(|r| r.entry.kind().to_owned()).filter(|k| k.starts_with("note")).collect();
+    assert_eq!(kinds, ["note_rejected", "note_returned", "note_stacking", "note_in", "note_stacking", "note_in", "note_stacking"]);
+}
