@@ -213,6 +213,8 @@ mod tests {
             Entry::CopyRebuilt { detail: "copy b was older".into() },
             Entry::RngSeeded { source: meters::rng::SeedSource::Entropy },
             Entry::NoteIn { value: 2_000 },
+            Entry::NoteStacking { value: 2_000 },
+            Entry::NoteReturned { value: 2_000 },
             Entry::NoteRejected { value: 2_000, reason: "credit limit".into() },
             Entry::TicketIn { validation: "123".into(), value: 1_050 },
             Entry::TicketRejected { validation: "123".into(), reason: "already paid".into() },
@@ -300,12 +302,14 @@ mod tests {
         }
         assert_eq!(event(&Entry::NoteIn { value: 2_000 }, Lang::En, &eur()), "Note accepted: 20.00 EUR");
         assert_eq!(event(&Entry::NoteIn { value: 2_000 }, Lang::Pt, &eur()), "Nota aceite: 20.00 EUR");
+        assert_eq!(event(&Entry::NoteStacking { value: 2_000 }, Lang::En, &eur()), "Note being stacked: 20.00 EUR");
+        assert_eq!(event(&Entry::NoteReturned { value: 2_000 }, Lang::Pt, &eur()), "Nota devolvida: 20.00 EUR");
         assert_eq!(
             event(&entries[2], Lang::En, &eur()),
             "Power-up; window since anchor 7: credit 10.00 EUR → 25.00 EUR, played 10.00 EUR, won 5.00 EUR, in 20.00 EUR, out 0.00 EUR",
             "issue 47, hole 3: what a power-up found since its anchor"
         );
-        assert_eq!(event(&entries[17], Lang::En, &eur()), "Round 3 settled: win 2.50 EUR credited; credit 3.35 EUR", "the amounts are in the currency");
+        assert_eq!(event(&entries[19], Lang::En, &eur()), "Round 3 settled: win 2.50 EUR credited; credit 3.35 EUR", "the amounts are in the currency");
     }
 
     /// Issue 74: the clear that began an epoch heads its events.
