@@ -11,19 +11,7 @@ impl Machine {
     /// A note in the acceptor. Accepted notes credit the meter (M-25 e);
     /// refused notes are returned and logged.
     pub fn insert_note(&mut self, value: Cents) -> Result<Cents, CoreError> {
-        let refusal = if let Some(b) = self.play_block() {
-            Some(MoneyRefusal::Disabled(b))
-        } else if !self.config.accepted_notes.contains(&value) {
-            Some(MoneyRefusal::NoteNotAccepted(value))
-        } else if self.state.credit.saturating_add(value) > self.config.credit_limit {
-            Some(MoneyRefusal::CreditLimit(self.config.credit_limit))
-        } else {
-            None
-        };
-        if let Some(reason) = refusal {
-            self.commit(vec![Entry::NoteRejected { value, reason: reason.to_string() }])?;
-            return Err(CoreError::NoteRejected(reason));
-        }
+        self.refuse_note(value)?;
         // Money in is checked like money out: the journal's end (and so its
         // epoch: a RAM clear by another process) before the credit moves.
         self.verify_before_money_moves()?;
@@ -42,20 +30,25 @@ impl Machine {
         if let Some(v) = self.state.note_stacking {
             return Err(CoreError::NoteStillStacking(v));
         }
-        let refusal = if let Some(b) = self.play_block() {
-            Some(MoneyRefusal::Disabled(b))
-        } else if !self.config.accepted_notes.contains(&value) {
-            Some(MoneyRefusal::NoteNotAccepted(value))
-        } else if self.state.credit.saturating_add(value) > self.config.credit_limit {
-            Some(MoneyRefusal::CreditLimit(self.config.credit_limit))
-        } else {
-            None
-        };
-        if let Some(reason) = refusal {
-            self.commit(vec![Entry::NoteRejected { value, reason: reason.to_string() }])?;
-            return Err(CoreError::NoteRejected(reason));
-        }
+        self.refuse_note(value)?;
         self.commit(vec![Entry::NoteStacking { value }])
+    }
+
+    /// A note of `value` refused (journaled, and the error to give it back
+    /// with) when play is blocked, the machine does not take it, or it
+    /// would pass the credit limit.
+    fn refuse_note(&mut self, value: Cents) -> Result<(), CoreError> {
+        let refusal = if let Some(b) = self.play_block() {
+            MoneyRefusal::Disabled(b)
+        } else if !self.config.accepted_notes.contains(&value) {
+            MoneyRefusal::NoteNotAccepted(value)
+        } else if self.state.credit.saturating_add(value) > self.config.credit_limit {
+            MoneyRefusal::CreditLimit(self.config.credit_limit)
+        } else {
+            return Ok(());
+        };
+        self.commit(vec![Entry::NoteRejected { value, reason: refusal.to_string() }])?;
+        Err(CoreError::NoteRejected(refusal))
     }
 
     /// Issue 70: the acceptor's vend valid — the note being stacked is past
