@@ -11,7 +11,8 @@
 //! * [`driver`]: the cabinet's side, poll by poll, as events for the host
 //!   (which alone decides stack or return and commits the credit);
 //! * [`emulator`]: an acceptor in software, for the driver's tests and the
-//!   pty emulator.
+//!   pty emulator;
+//! * [`port`]: one poll over the serial line ([`crate::serial`]).
 //!
 //! The table of codes is written here in the project's own words from the
 //! protocol's public descriptions; nothing is copied from an
@@ -21,6 +22,7 @@ pub mod driver;
 pub mod emulator;
 pub mod frame;
 pub mod message;
+pub mod port;
 
 pub use driver::{Acceptor, Event, NoteAt};
 pub use emulator::Emulator;

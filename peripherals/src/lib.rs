@@ -15,3 +15,4 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod id003;
+pub mod serial;

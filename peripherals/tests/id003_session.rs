@@ -7,46 +7,10 @@
 //! every poll of a session.
 #![allow(clippy::unwrap_used)]
 
-use peripherals::id003::{Acceptor, Denomination, Emulator, Event, NoteAt, Status};
+mod support;
 
-/// What the cabinet's journal keeps across a restart.
-#[derive(Clone, Debug, Default)]
-struct Journal {
-    credited: Vec<Denomination>,
-    /// A note the host decided to stack and has not credited yet.
-    stacking: Option<Denomination>,
-    faults: Vec<Status>,
-}
-
-/// The host's side: tickets are refused by the floor (given back), notes
-/// stacked; the credit at vend valid, then the ACK.
-fn react(driver: &mut Acceptor, journal: &mut Journal, events: Vec<Event>) {
-    for event in events {
-        match event {
-            Event::Escrowed(Denomination::Ticket(_)) => driver.give_back(),
-            Event::Escrowed(d) => {
-                journal.stacking = Some(d);
-                driver.stack();
-            }
-            Event::VendValid(_) => {
-                if let Some(d) = journal.stacking.take() {
-                    journal.credited.push(d);
-                }
-                driver.credited();
-            }
-            // Power came back with the note in the stacker's path: it is
-            // stacked, and credited now if it was not at its vend valid.
-            Event::PoweredUp(NoteAt::Stacker) => {
-                if let Some(d) = journal.stacking.take() {
-                    journal.credited.push(d);
-                }
-            }
-            Event::PoweredUp(_) => journal.stacking = None,
-            Event::Fault(s) => journal.faults.push(s),
-            _ => {}
-        }
-    }
-}
+use peripherals::id003::{Acceptor, Denomination, Emulator, Status};
+use support::{Journal, react};
 
 /// One poll: the driver's command through the wire encoding to the
 /// emulator, its answer back the same way.
