@@ -11,6 +11,7 @@
 //! paytable that is not approved or falls under the floor.
 #![forbid(unsafe_code)]
 
+mod acceptor;
 mod art;
 mod capture;
 mod devices;
@@ -138,6 +139,7 @@ fn main() -> ExitCode {
                     linked::LinkedProgressivePlugin,
                 ))
                 .add_plugins(floor::FloorPlugin)
+                .add_plugins(acceptor::AcceptorPlugin)
                 .insert_resource(screens::operator_panel::OperatorPanel { open: args.operator_panel, validation: String::new() })
                 .add_plugins((
                     sounds::SoundPlugin,

@@ -112,6 +112,8 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     session.print_unprinted_tickets();
     if !session.config.demo {
         session.start_floor().map_err(|e| format!("{}: {e}", options.config.display()))?;
+        session.start_acceptor().map_err(|e| format!("{}: {e}", options.config.display()))?;
+        session.tend_acceptor();
     }
     Ok(session)
 }

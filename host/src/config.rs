@@ -51,6 +51,11 @@ pub struct CabinetConfig {
     /// port and this cabinet's address; off when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sas: Option<crate::floor::SasSetup>,
+    /// The note acceptor (issue 70): its port, protocol and the notes it
+    /// takes; none when absent (notes then come from the lab build's keys
+    /// or the operator panel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acceptor: Option<crate::acceptor::AcceptorSetup>,
 }
 
 fn default_attract_after_s() -> u32 {
@@ -118,6 +123,8 @@ pub enum ConfigError {
     NoGames(String),
     #[error("{0}: {1}")]
     Sas(String, String),
+    #[error("{0}: acceptor: {1}")]
+    Acceptor(String, String),
 }
 
 impl CabinetConfig {
@@ -136,6 +143,9 @@ impl CabinetConfig {
         }
         if let Some(problem) = c.sas.as_ref().and_then(crate::floor::SasSetup::problem) {
             return Err(ConfigError::Sas(file, problem));
+        }
+        if let Some(problem) = c.acceptor.as_ref().and_then(|a| a.problem(&c.machine.accepted_notes)) {
+            return Err(ConfigError::Acceptor(file, problem));
         }
         Ok(c)
     }

@@ -15,6 +15,7 @@
 //! than through `meters::Machine`.
 #![forbid(unsafe_code)]
 
+pub mod acceptor;
 pub mod boot;
 pub mod catalogue;
 pub mod command;

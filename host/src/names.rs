@@ -2,7 +2,7 @@
 //! Portuguese (M-10) with English on request: a door, a tilt, a hand-pay.
 //! No `Debug` output reaches a screen.
 
-use meters::{Door, HandpayKind, Tilt};
+use meters::{AcceptorFault, Door, HandpayKind, Tilt};
 
 /// The language of the text the host produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -63,6 +63,19 @@ pub fn tilt(t: Tilt, lang: Lang) -> &'static str {
         Tilt::DeviceFault => lang.t("avaria de dispositivo"),
         Tilt::FloorDisabled => lang.t("desactivado pelo sistema de gestão do piso"),
         Tilt::ExcessiveMeterIncrement => lang.t("incremento excessivo de contador"),
+        Tilt::NoteAcceptor(f) => acceptor_fault(f, lang),
+    }
+}
+
+/// Why the note acceptor stopped (issue 70, E-38).
+pub fn acceptor_fault(f: AcceptorFault, lang: Lang) -> &'static str {
+    match f {
+        AcceptorFault::Jam => lang.t("nota encravada no leitor de notas"),
+        AcceptorFault::StackerFull => lang.t("caixa de notas cheia"),
+        AcceptorFault::StackerRemoved => lang.t("caixa de notas retirada"),
+        AcceptorFault::Cheat => lang.t("fraude detectada no leitor de notas"),
+        AcceptorFault::Failure => lang.t("avaria do leitor de notas"),
+        AcceptorFault::CommunicationLost => lang.t("leitor de notas sem comunicação"),
     }
 }
 
@@ -97,12 +110,15 @@ mod tests {
         for lang in [Lang::Pt, Lang::En] {
             let doors: std::collections::BTreeSet<&str> = Door::ALL.iter().map(|d| door(*d, lang)).collect();
             assert_eq!(doors.len(), Door::ALL.len());
-            let all =
-                [Tilt::SelfAudit, Tilt::LogicDoorAccess, Tilt::ProgramVerification, Tilt::DeviceFault, Tilt::FloorDisabled, Tilt::ExcessiveMeterIncrement];
+            let mut all =
+                vec![Tilt::SelfAudit, Tilt::LogicDoorAccess, Tilt::ProgramVerification, Tilt::DeviceFault, Tilt::FloorDisabled, Tilt::ExcessiveMeterIncrement];
+            all.extend(AcceptorFault::ALL.map(Tilt::NoteAcceptor));
             let tilts: std::collections::BTreeSet<&str> = all.iter().map(|t| tilt(*t, lang)).collect();
             assert_eq!(tilts.len(), all.len());
         }
         assert_eq!(door(Door::Logic, Lang::Pt), "porta lógica");
         assert_eq!(tilt(Tilt::DeviceFault, Lang::En), "device fault");
+        assert_eq!(tilt(Tilt::NoteAcceptor(AcceptorFault::StackerRemoved), Lang::En), "stacker removed");
+        assert_eq!(tilt(Tilt::NoteAcceptor(AcceptorFault::Jam), Lang::Pt), "nota encravada no leitor de notas");
     }
 }

@@ -88,6 +88,8 @@ pub struct Session {
     pub(crate) wake: crate::wake::Wake,
     /// The floor's SAS line (issue 48), when the configuration has one.
     pub(crate) floor: Option<crate::floor::FloorLink>,
+    /// The note acceptor (issue 70), when the configuration names one.
+    pub(crate) acceptor: Option<crate::acceptor::AcceptorLink>,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -182,6 +184,7 @@ impl Session {
             touched: None,
             wake: crate::wake::Wake::default(),
             floor: None,
+            acceptor: None,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(|setup| LinkedPool::start(setup, s.wake.clone())).collect();
         s.offer_chosen_variants();
@@ -671,6 +674,9 @@ impl Session {
                     .unwrap_or_default()
             ),
             PlayBlock::Tilt(Tilt::LogicDoorAccess) => self.t("ACESSO À PORTA LÓGICA: chame o empregado").to_owned(),
+            PlayBlock::Tilt(Tilt::NoteAcceptor(f)) => {
+                format!("{} {}", self.t("LEITOR DE NOTAS: chame o empregado —"), crate::names::acceptor_fault(f, self.lang))
+            }
             PlayBlock::Tilt(Tilt::FloorDisabled) => self.t("JOGO DESACTIVADO PELO SISTEMA DE GESTÃO DO PISO (SAS)").to_owned(),
             PlayBlock::Tilt(t) => format!("TILT: {}", crate::names::tilt(t, self.lang)),
             PlayBlock::HandpayPending(id) => {

@@ -127,6 +127,38 @@ pub enum Tilt {
     /// configured increment: refused, and play stops until an attendant
     /// clears it.
     ExcessiveMeterIncrement,
+    /// Issue 70, E-38: the note acceptor stopped. Play and notes stop
+    /// until an attendant clears it, which the host asks only once the
+    /// acceptor itself reports the fault gone (E-36).
+    NoteAcceptor(AcceptorFault),
+}
+
+/// Issue 70: why the note acceptor stopped (E-38), each told to the floor
+/// by its own SAS exception.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum AcceptorFault {
+    /// A note jammed in the acceptor's or the stacker's path.
+    Jam,
+    StackerFull,
+    /// The stacker (the cash box) is out of the acceptor.
+    StackerRemoved,
+    /// The acceptor detected an attempt to pull a note back (stringing).
+    Cheat,
+    /// The acceptor reports a failure of its own (a sensor, a motor).
+    Failure,
+    /// The acceptor stopped answering, or answers what does not read.
+    CommunicationLost,
+}
+
+impl AcceptorFault {
+    pub const ALL: [AcceptorFault; 6] = [
+        AcceptorFault::Jam,
+        AcceptorFault::StackerFull,
+        AcceptorFault::StackerRemoved,
+        AcceptorFault::Cheat,
+        AcceptorFault::Failure,
+        AcceptorFault::CommunicationLost,
+    ];
 }
 
 /// How far the floor's slot management system has taken this journal's

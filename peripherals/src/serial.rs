@@ -43,10 +43,16 @@ impl SerialLine {
         cfmakeraw(&mut t);
         // The speed in the control flags' bits (as the SAS line sets it:
         // not through cfsetspeed's versioned symbol).
-        t.control_flags.remove(ControlFlags::CBAUD);
+        t.control_flags.remove(ControlFlags::CBAUD | ControlFlags::CIBAUD);
         t.control_flags |= ControlFlags::from_bits_retain(BaudRate::B9600 as nix::libc::tcflag_t);
-        t.control_flags |= ControlFlags::CS8 | ControlFlags::CREAD | ControlFlags::CLOCAL | ControlFlags::PARENB;
-        t.control_flags.remove(ControlFlags::PARODD | ControlFlags::CSTOPB);
+        t.control_flags |= ControlFlags::CS8 | ControlFlags::CREAD | ControlFlags::CLOCAL;
+        t.control_flags.remove(ControlFlags::PARODD | ControlFlags::CSTOPB | ControlFlags::PARENB);
+        // A pty carries bytes, not bits on a wire: it has no parity (the
+        // kernel refuses PARENB once it has been set and dropped), so
+        // even parity is set on a UART alone.
+        if !is_pty(&file) {
+            t.control_flags |= ControlFlags::PARENB;
+        }
         // A byte with a parity error is dropped: its frame then fails its
         // length or CRC, and no step is taken on it.
         t.input_flags = InputFlags::INPCK | InputFlags::IGNPAR | InputFlags::IGNBRK;
@@ -88,4 +94,11 @@ impl SerialLine {
         }
         Ok(got)
     }
+}
+
+/// Whether `file` is a pty's cabinet end (a Unix 98 pty slave: character
+/// device majors 136 to 143).
+fn is_pty(file: &File) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    file.metadata().is_ok_and(|m| m.file_type().is_char_device() && (136..=143).contains(&nix::sys::stat::major(m.rdev())))
 }

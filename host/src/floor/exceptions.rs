@@ -5,7 +5,7 @@
 //! Codes the digest marks [R] are chosen as a real host expects and said
 //! so in the README.
 
-use meters::{Door, Entry, Record, Tilt};
+use meters::{AcceptorFault, Door, Entry, Record, Tilt};
 use sas::exceptions::Exception;
 
 /// What a mapping needs besides the record: the accounting denomination
@@ -107,6 +107,19 @@ pub(crate) fn of(record: &Record, cx: &Context) -> Vec<Exception> {
         // A tilt is a general tilt (20); the floor's own disable has no
         // code (it knows), a logic-door tilt is told by the door.
         Entry::TiltSet { tilt: Tilt::FloorDisabled | Tilt::LogicDoorAccess, .. } => Vec::new(),
+        // The note acceptor's faults (issue 70), each by its own code:
+        // bill jam (28), cash box full (27), cash box removed (1B) and put
+        // back (1C, the tilt cleared), reverse bill — a note pulled back —
+        // (2A), bill acceptor hardware failure (29), which the line lost
+        // is too [R: SAS 6.02 table A-1 as recalled for 27, 29 and 2A].
+        Entry::TiltSet { tilt: Tilt::NoteAcceptor(f), .. } => one(match f {
+            AcceptorFault::Jam => 0x28,
+            AcceptorFault::StackerFull => 0x27,
+            AcceptorFault::StackerRemoved => 0x1B,
+            AcceptorFault::Cheat => 0x2A,
+            AcceptorFault::Failure | AcceptorFault::CommunicationLost => 0x29,
+        }),
+        Entry::TiltCleared { tilt: Tilt::NoteAcceptor(AcceptorFault::StackerRemoved), .. } => one(0x1C),
         Entry::TiltSet { .. } => one(0x20),
         // Critical memory rebuilt one copy from the other: an NVRAM error,
         // data recovered (31).
@@ -143,6 +156,10 @@ mod tests {
         assert_eq!(codes(Entry::TicketPrinted { validation: "1".into() }), [0x3D]);
         assert_eq!(codes(Entry::TiltSet { tilt: Tilt::DeviceFault, detail: String::new() }), [0x20]);
         assert_eq!(codes(Entry::TiltSet { tilt: Tilt::FloorDisabled, detail: String::new() }), [] as [u8; 0]);
+        let acceptor = |f| codes(Entry::TiltSet { tilt: Tilt::NoteAcceptor(f), detail: String::new() });
+        assert_eq!(AcceptorFault::ALL.map(acceptor), [[0x28], [0x27], [0x1B], [0x2A], [0x29], [0x29]]);
+        assert_eq!(codes(Entry::TiltCleared { tilt: Tilt::NoteAcceptor(AcceptorFault::StackerRemoved), by: "a".into() }), [0x1C]);
+        assert_eq!(codes(Entry::TiltCleared { tilt: Tilt::NoteAcceptor(AcceptorFault::Jam), by: "a".into() }), [] as [u8; 0]);
         assert_eq!(codes(Entry::NoteRejected { value: 500, reason: String::new() }), [] as [u8; 0]);
         // Each carries its record's sequence number.
         let e = of(&record(42, Entry::DoorOpened { door: Door::Belly }), &Context { accounting_denom: 1, coin_in: 0 });

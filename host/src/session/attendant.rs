@@ -27,8 +27,14 @@ impl Session {
             }
         }
         let tilts: Vec<Tilt> = self.machine.state().tilts.iter().copied().collect();
+        self.attendant_clears_acceptor();
         for t in tilts {
             if t == Tilt::ProgramVerification && !self.verification.failures().is_empty() {
+                continue;
+            }
+            // The acceptor's own are cleared once it reports the fault
+            // gone (E-36; `acceptor`).
+            if matches!(t, Tilt::NoteAcceptor(_)) {
                 continue;
             }
             let _ = self.machine.clear_tilt(t, "attendant");

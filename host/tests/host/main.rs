@@ -8,6 +8,7 @@ mod swtpm;
 #[path = "../../../tests/support/test_config.rs"]
 mod test_config;
 
+mod acceptor;
 mod baccarat_rounds;
 mod bingo_rounds;
 mod blackjack_rounds;

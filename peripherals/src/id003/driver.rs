@@ -35,6 +35,11 @@ pub enum Event {
     /// says what it was).
     VendValid(Option<Denomination>),
     Stacked(Option<Denomination>),
+    /// Idle (or disabled) again, nothing in its path: the first such
+    /// status since another, or since the driver started. A note the
+    /// host's journal says is being stacked and that never reached its
+    /// vend valid was given back.
+    Idle,
     /// Given back to the player, by the host's decision.
     Returned(Denomination),
     /// The acceptor refused what it was fed.
@@ -73,6 +78,12 @@ pub struct Acceptor {
     enabled: bool,
     /// What the acceptor last echoed of its inhibit setting.
     inhibited: Option<bool>,
+    /// The escrow codes the host takes none of (bit n: code 0x61 + n),
+    /// and whether the acceptor has echoed that setting since it started.
+    disabled_codes: u16,
+    codes_set: bool,
+    /// Whether the last status read was idle or disabled.
+    idle: bool,
     fault: Option<Status>,
     unreadable: u32,
 }
@@ -101,6 +112,22 @@ impl Acceptor {
         if self.inhibited != Some(!on) {
             self.queue.push_back(Command::Inhibit(!on));
         }
+    }
+
+    /// The escrow codes the acceptor is to take: every other code from
+    /// 0x61 to 0x70 is disabled (the protocol's denomination setting),
+    /// set now and again after every power-up.
+    pub fn take_only(&mut self, codes: &[u8]) {
+        self.disabled_codes = (0u8..16).filter(|n| !codes.contains(&(0x61 + n))).fold(0u16, |bits, n| bits | (1 << n));
+        self.codes_set = false;
+        self.queue.push_back(Command::Denominations { disabled: self.disabled_codes });
+    }
+
+    /// The line itself failed (the port went away, a read or write
+    /// error): an answer that did not come, said as such.
+    pub fn line_failed(&mut self, why: &str) -> Vec<Event> {
+        self.sent = None;
+        self.unreadable(format!("the line failed: {why}"))
     }
 
     /// The host's decision on the escrow: stack it.
@@ -150,6 +177,10 @@ impl Acceptor {
                 self.inhibited = Some(data.first().is_some_and(|b| *b != 0));
                 Vec::new()
             }
+            (Some(Command::Denominations { .. }), Status::Setting { code: 0xC0, data }) => {
+                self.codes_set = data[..] == self.disabled_codes.to_le_bytes();
+                Vec::new()
+            }
             (Some(Command::StatusRequest) | None, status) => self.on_status(status),
             (_, Status::Ack | Status::Setting { .. }) => Vec::new(),
             (Some(c), Status::InvalidCommand) => vec![Event::Unreadable(format!("the acceptor refused {c:?}"))],
@@ -170,6 +201,12 @@ impl Acceptor {
     fn on_status(&mut self, status: Status) -> Vec<Event> {
         let repeated = self.last.as_ref() == Some(&status);
         self.last = Some(status.clone());
+        let was_idle = std::mem::replace(&mut self.idle, matches!(status, Status::Idling | Status::Disabled));
+        // Idle or disabled says what the acceptor's inhibit is now, so an
+        // inhibit lost on the line is sent again.
+        if self.idle {
+            self.inhibited = Some(status == Status::Disabled);
+        }
         let mut events = Vec::new();
         if self.fault.is_some() && !is_fault(&status) {
             self.fault = None;
@@ -188,6 +225,7 @@ impl Acceptor {
                 self.vend = None;
                 self.acked = false;
                 self.inhibited = None;
+                self.codes_set = false;
                 self.queue.clear();
                 self.queue.push_back(Command::Reset);
                 events.push(Event::PoweredUp(at));
@@ -197,8 +235,14 @@ impl Acceptor {
                     events.push(Event::Returned(d));
                 }
                 self.escrow = None;
-                if self.inhibited.is_none() && !self.queue.iter().any(|c| matches!(c, Command::Inhibit(_))) {
+                if !self.codes_set && self.disabled_codes != 0 && !self.queue.iter().any(|c| matches!(c, Command::Denominations { .. })) {
+                    self.queue.push_back(Command::Denominations { disabled: self.disabled_codes });
+                }
+                if self.inhibited != Some(!self.enabled) && !self.queue.iter().any(|c| matches!(c, Command::Inhibit(_))) {
                     self.queue.push_back(Command::Inhibit(!self.enabled));
+                }
+                if self.idle && !was_idle {
+                    events.push(Event::Idle);
                 }
             }
             Status::Escrow(d) if self.escrow.as_ref() != Some(&d) => {

@@ -43,6 +43,18 @@ pub struct Emulator {
     pub returned: Vec<Denomination>,
     /// Notes the stacker holds before it is full.
     capacity: usize,
+    /// Frames answered since it was made.
+    answered: u64,
+    /// Lose power just before answering this frame (counted from 1).
+    cut_at: Option<u64>,
+    /// The stacker is out of the acceptor.
+    stacker_out: bool,
+    /// The next answer is preceded by bytes that start no frame.
+    garbage_next: bool,
+    /// The next answer goes out with its CRC broken.
+    corrupt_next: bool,
+    /// It answers nothing (its line cut, or it hangs).
+    pub silent: bool,
 }
 
 impl Default for Emulator {
@@ -62,7 +74,66 @@ impl Emulator {
             stacked: Vec::new(),
             returned: Vec::new(),
             capacity: 600,
+            answered: 0,
+            cut_at: None,
+            stacker_out: false,
+            garbage_next: false,
+            corrupt_next: false,
+            silent: false,
         }
+    }
+
+    /// Lose power just before answering the `n`-th frame from now.
+    pub fn power_cut_at(&mut self, n: u64) {
+        self.cut_at = Some(self.answered + n);
+    }
+
+    /// Whether the controller has inhibited it.
+    pub fn inhibited(&self) -> bool {
+        self.inhibited
+    }
+
+    /// Idle (or disabled), nothing in its path and nothing waiting to be
+    /// fed: every note fed has ended stacked or given back.
+    pub fn settled(&self) -> bool {
+        self.step == Step::Idle && self.inserted.is_empty()
+    }
+
+    /// Frames answered so far.
+    pub fn answered(&self) -> u64 {
+        self.answered
+    }
+
+    /// The stacker taken out (`true`) or put back.
+    pub fn stacker_out(&mut self, out: bool) {
+        self.stacker_out = out;
+    }
+
+    /// Someone pulls the note in escrow back out (stringing): the acceptor
+    /// detects it, keeps nothing, and stops until reset.
+    pub fn cheat(&mut self) {
+        if let Step::Escrow(d) | Step::Holding(d) = &self.step {
+            self.returned.push(d.clone());
+        }
+        self.step = Step::Fault(Status::Cheated);
+    }
+
+    /// A failure of its own (a sensor, code `code`), until reset.
+    pub fn fail(&mut self, code: u8) {
+        if let Step::Escrow(d) | Step::Holding(d) = &self.step {
+            self.returned.push(d.clone());
+        }
+        self.step = Step::Fault(Status::Failure(code));
+    }
+
+    /// Garbage before the next answer, once.
+    pub fn garbage_next(&mut self) {
+        self.garbage_next = true;
+    }
+
+    /// The next answer's CRC broken, once.
+    pub fn corrupt_next(&mut self) {
+        self.corrupt_next = true;
     }
 
     /// The player feeds a note or a ticket.
@@ -105,7 +176,9 @@ impl Emulator {
     /// The status it reports now.
     fn status(&self) -> Status {
         match &self.step {
-            Step::PoweredUp(s) | Step::Fault(s) => s.clone(),
+            Step::PoweredUp(s) => s.clone(),
+            _ if self.stacker_out => Status::StackerOpen,
+            Step::Fault(s) => s.clone(),
             Step::Initializing => Status::Initializing,
             Step::Idle if self.inhibited => Status::Disabled,
             Step::Idle => Status::Idling,
@@ -150,7 +223,28 @@ impl Emulator {
     /// times out and asks again, as on a real line).
     pub fn answer(&mut self, bytes: &[u8]) -> Result<Vec<u8>, FrameError> {
         let (frame, _) = Frame::decode(bytes)?;
-        let reply = match frame.code {
+        self.answered += 1;
+        if self.cut_at == Some(self.answered) {
+            self.power_cut();
+        }
+        if self.silent {
+            return Ok(Vec::new());
+        }
+        let reply = self.reply(&frame);
+        // The controller's ACK is never answered.
+        let mut reply = if frame.code == 0x50 { Vec::new() } else { reply.encode() };
+        if reply.len() > 2 && std::mem::take(&mut self.corrupt_next) {
+            let last = reply.len() - 1;
+            reply[last] ^= 0xFF;
+        }
+        if !reply.is_empty() && std::mem::take(&mut self.garbage_next) {
+            reply.splice(0..0, [0x00, 0x13, 0x37]);
+        }
+        Ok(reply)
+    }
+
+    fn reply(&mut self, frame: &Frame) -> Frame {
+        match frame.code {
             0x11 => {
                 let status = self.status();
                 self.advance();
@@ -193,14 +287,14 @@ impl Emulator {
                     Status::InvalidCommand.frame()
                 }
             },
-            // The controller's ACK of a vend valid: the note is stacked. An
-            // ACK at any other time is not answered.
+            // The controller's ACK of a vend valid: the note is stacked
+            // (an ACK at any other time does nothing).
             0x50 => {
                 if let Step::VendValid(d) = &self.step {
                     self.stacked.push(d.clone());
                     self.step = Step::Stacked;
                 }
-                return Ok(Vec::new());
+                Frame { code: 0x50, data: Vec::new() }
             }
             0xC0 => {
                 if let [lo, hi] = frame.data[..] {
@@ -213,7 +307,52 @@ impl Emulator {
                 Frame { code: 0xC3, data: frame.data.clone() }
             }
             _ => Status::InvalidCommand.frame(),
-        };
-        Ok(reply.encode())
+        }
     }
+}
+
+/// Serve `line` (a pty's master, or a UART) as the acceptor `emulator`:
+/// every frame read is answered, bytes that start no frame are dropped.
+/// Returns when `stop` is set, or with the error when the line fails (the
+/// cabinet's end closed).
+pub fn serve(mut line: std::fs::File, emulator: &std::sync::Mutex<Emulator>, stop: &std::sync::atomic::AtomicBool) -> std::io::Result<()> {
+    use std::io::{Read, Write};
+    use std::os::fd::AsFd;
+    let mut pending = Vec::new();
+    let mut buf = [0u8; 256];
+    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+        // Waits at most 10 ms, so that it stops when told.
+        let ready = {
+            let mut fds = [nix::poll::PollFd::new(line.as_fd(), nix::poll::PollFlags::POLLIN)];
+            nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(10u8)).map_err(std::io::Error::from)?
+        };
+        if ready == 0 {
+            continue;
+        }
+        let n = line.read(&mut buf)?;
+        if n == 0 {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            continue;
+        }
+        pending.extend_from_slice(&buf[..n]);
+        loop {
+            match Frame::decode(&pending) {
+                Ok((frame, used)) => {
+                    pending.drain(..used);
+                    let reply = emulator.lock().map_err(|_| std::io::Error::other("the emulator's state was poisoned"))?.answer(&frame.encode());
+                    if let Ok(bytes) = reply
+                        && !bytes.is_empty()
+                    {
+                        line.write_all(&bytes)?;
+                    }
+                }
+                Err(FrameError::Truncated { .. }) => break,
+                // Not a frame here: drop a byte and look again.
+                Err(_) => {
+                    pending.drain(..1);
+                }
+            }
+        }
+    }
+    Ok(())
 }

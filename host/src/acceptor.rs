@@ -1,0 +1,390 @@
+//! The note acceptor on the game host's side (issue 70): the acceptor's
+//! port is polled on a thread of its own (`peripherals::id003`, about
+//! every 200 ms); here, after every command or on the screen's timer, the
+//! host acts on what the acceptor said, through the core, and tells the
+//! acceptor what it decided.
+//!
+//! A note, step by step (ARCHITECTURE.md, "A note through the acceptor"):
+//!
+//! 1. in escrow: the core decides ([`meters::Machine::stack_note`]): a
+//!    note it refuses is journaled and given back; one it takes is
+//!    journaled as being stacked *before* the stack command is sent;
+//! 2. vend valid (past the point of return): the credit is committed
+//!    ([`meters::Machine::note_vend_valid`]) and only then ACKed, so the
+//!    acceptor repeats the vend valid until the credit is in critical
+//!    memory;
+//! 3. after a power cut of the cabinet, of the acceptor, or both, the
+//!    acceptor says where the note is, and the core ends the note being
+//!    stacked exactly once: credited when it is in the stacker's path or
+//!    at its vend valid, given back (no credit) when it is in the
+//!    acceptor's path or the acceptor is idle, stacked again when it is
+//!    still in escrow.
+//!
+//! A fault the acceptor reports (jam, stacker full or removed, cheat,
+//! failure, the line lost) is a tilt of its own (E-38) that stops play and
+//! notes; the attendant's key clears it only once the acceptor reports it
+//! gone (E-36), after a reset of the acceptor asked by that key.
+//!
+//! The acceptor is enabled only while the core would take a note: no door
+//! open, no tilt, no hand-pay waiting, no round in play, the smallest note
+//! it takes within the credit limit, and never in demonstration.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use meters::{AcceptorFault, Cents, CoreError, Tilt};
+use peripherals::id003::{self, Denomination, Event, NoteAt, Status};
+use peripherals::serial::SerialLine;
+use serde::{Deserialize, Serialize};
+
+use crate::notice::Notice;
+use crate::session::Session;
+
+/// The protocol an acceptor speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AcceptorProtocol {
+    /// JCM's ID-003 (9,600 baud, 8E1).
+    #[default]
+    Id003,
+}
+
+/// One escrow code the acceptor reports and the note it stands for: the
+/// codes of a unit depend on the currency it was set up for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoteCode {
+    pub code: u8,
+    pub cents: Cents,
+}
+
+/// `acceptor: Some((port: "/dev/ttyUSB0", notes: [(code: 0x62, cents:
+/// 500), …]))` in the cabinet's configuration: the note acceptor's port,
+/// its protocol, and the notes it takes (every other code is disabled in
+/// the acceptor itself). No acceptor when absent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptorSetup {
+    pub port: PathBuf,
+    #[serde(default)]
+    pub protocol: AcceptorProtocol,
+    pub notes: Vec<NoteCode>,
+    /// Milliseconds between polls (ID-003: 100 to 200).
+    #[serde(default = "default_poll_ms")]
+    pub poll_ms: u32,
+}
+
+fn default_poll_ms() -> u32 {
+    200
+}
+
+impl AcceptorSetup {
+    /// What is wrong with this setup against the machine's notes, if
+    /// anything (the configuration's load refuses it, naming it).
+    pub fn problem(&self, accepted: &[Cents]) -> Option<String> {
+        if !(10..=1_000).contains(&self.poll_ms) {
+            return Some(format!("poll_ms {} is outside 10 to 1000", self.poll_ms));
+        }
+        if self.notes.is_empty() {
+            return Some("no note codes: name each escrow code the acceptor reports and its value".into());
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for n in &self.notes {
+            if !(0x61..=0x70).contains(&n.code) {
+                return Some(format!("note code {:#04x} is not an ID-003 escrow code (0x61 to 0x70)", n.code));
+            }
+            if !seen.insert(n.code) {
+                return Some(format!("note code {:#04x} is named twice", n.code));
+            }
+            if !accepted.contains(&n.cents) {
+                return Some(format!("note code {:#04x} is {} cents, a note the machine does not accept (machine.accepted_notes)", n.code, n.cents));
+            }
+        }
+        None
+    }
+
+    fn value(&self, code: u8) -> Option<Cents> {
+        self.notes.iter().find(|n| n.code == code).map(|n| n.cents)
+    }
+}
+
+/// What the host tells the acceptor's thread.
+#[derive(Debug)]
+enum Order {
+    Enable(bool),
+    Stack,
+    GiveBack,
+    Credited,
+    Reset,
+}
+
+/// The acceptor's link: its poll thread and what the host knows of it.
+pub struct AcceptorLink {
+    setup: AcceptorSetup,
+    orders: Sender<Order>,
+    events: Receiver<Event>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+    /// The last enable the host sent.
+    enabled: Option<bool>,
+    /// The fault the acceptor reports now, as it last said.
+    fault: Option<AcceptorFault>,
+    /// Whether a status has been read since the link started (a fault is
+    /// re-checked before a standing tilt is cleared, E-36).
+    heard: bool,
+    /// The attendant asked to clear the acceptor's tilts: done once the
+    /// acceptor reports its fault gone.
+    clear_asked: bool,
+}
+
+impl AcceptorLink {
+    /// Opens the port (an absent port, or one that is not a serial line,
+    /// is an error naming it) and starts polling.
+    pub fn start(setup: &AcceptorSetup, wake: crate::wake::Wake) -> Result<AcceptorLink, String> {
+        let line = SerialLine::open_9600_8e1(&setup.port).map_err(|e| format!("note acceptor (ID-003): {e}"))?;
+        let (orders, orders_in) = channel();
+        let (events_out, events) = channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut driver = id003::Acceptor::new();
+        driver.take_only(&setup.notes.iter().map(|n| n.code).collect::<Vec<_>>());
+        let port = Poller { path: setup.port.clone(), line: Some(line), driver, period: Duration::from_millis(u64::from(setup.poll_ms)) };
+        let thread = {
+            let stop = stop.clone();
+            std::thread::Builder::new()
+                .name("note-acceptor".into())
+                .spawn(move || port.run(&orders_in, &events_out, &stop, &wake))
+                .map_err(|e| format!("note acceptor: cannot start its thread: {e}"))?
+        };
+        Ok(AcceptorLink { setup: setup.clone(), orders, events, stop, thread: Some(thread), enabled: None, fault: None, heard: false, clear_asked: false })
+    }
+
+    fn order(&self, order: Order) {
+        // The thread ends only with the link.
+        let _ = self.orders.send(order);
+    }
+
+    /// The fault the acceptor reports now.
+    pub fn fault(&self) -> Option<AcceptorFault> {
+        self.fault
+    }
+}
+
+impl Drop for AcceptorLink {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The poll thread's side.
+struct Poller {
+    path: PathBuf,
+    line: Option<SerialLine>,
+    driver: id003::Acceptor,
+    period: Duration,
+}
+
+impl Poller {
+    fn run(mut self, orders: &Receiver<Order>, events: &Sender<Event>, stop: &AtomicBool, wake: &crate::wake::Wake) {
+        while !stop.load(Ordering::SeqCst) {
+            loop {
+                match orders.try_recv() {
+                    Ok(Order::Enable(on)) => self.driver.enable(on),
+                    Ok(Order::Stack) => self.driver.stack(),
+                    Ok(Order::GiveBack) => self.driver.give_back(),
+                    Ok(Order::Credited) => self.driver.credited(),
+                    Ok(Order::Reset) => self.driver.reset(),
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => return,
+                }
+            }
+            let said = self.poll();
+            if !said.is_empty() {
+                for e in said {
+                    if events.send(e).is_err() {
+                        return;
+                    }
+                }
+                wake.wake();
+            }
+            std::thread::sleep(self.period);
+        }
+    }
+
+    /// One poll; a line that failed is opened again at the next.
+    fn poll(&mut self) -> Vec<Event> {
+        let line = match self.line.take() {
+            Some(line) => line,
+            None => match SerialLine::open_9600_8e1(&self.path) {
+                Ok(line) => line,
+                Err(e) => return self.driver.line_failed(&e.to_string()),
+            },
+        };
+        let mut line = line;
+        match id003::port::poll(&mut self.driver, &mut line) {
+            Ok(said) => {
+                self.line = Some(line);
+                said
+            }
+            Err(e) => self.driver.line_failed(&format!("{}: {e}", self.path.display())),
+        }
+    }
+}
+
+/// The tilt of an acceptor's fault status (a pause — a second note fed
+/// while one is handled — is not one).
+fn fault_of(status: &Status) -> Option<AcceptorFault> {
+    Some(match status {
+        Status::JamInAcceptor | Status::JamInStacker => AcceptorFault::Jam,
+        Status::StackerFull => AcceptorFault::StackerFull,
+        Status::StackerOpen => AcceptorFault::StackerRemoved,
+        Status::Cheated => AcceptorFault::Cheat,
+        Status::Failure(_) => AcceptorFault::Failure,
+        Status::CommunicationError => AcceptorFault::CommunicationLost,
+        _ => return None,
+    })
+}
+
+impl Session {
+    /// The acceptor's link after a command (or on the screen's timer):
+    /// what it said acted on through the core, its enable kept to what
+    /// the core would take. Without an acceptor, nothing.
+    pub fn tend_acceptor(&mut self) {
+        let Some(mut link) = self.acceptor.take() else { return };
+        while let Ok(event) = link.events.try_recv() {
+            self.on_acceptor_event(&mut link, event);
+        }
+        let on = self.takes_notes(&link.setup);
+        if link.enabled != Some(on) {
+            link.enabled = Some(on);
+            link.order(Order::Enable(on));
+        }
+        self.acceptor = Some(link);
+    }
+
+    /// Whether the core would take a note now.
+    fn takes_notes(&self, setup: &AcceptorSetup) -> bool {
+        let smallest = setup.notes.iter().map(|n| n.cents).min().unwrap_or(Cents::MAX);
+        let state = self.machine.state();
+        !self.config.demo && self.machine.play_block().is_none() && state.credit.saturating_add(smallest) <= self.machine.config().credit_limit
+    }
+
+    fn on_acceptor_event(&mut self, link: &mut AcceptorLink, event: Event) {
+        if !matches!(event, Event::Unreadable(_)) {
+            link.heard = true;
+        }
+        match event {
+            Event::PoweredUp(at) => {
+                if let Err(e) = self.machine.note_at_power_up(at == NoteAt::Stacker) {
+                    self.fail(Notice::Core(e));
+                }
+            }
+            Event::Escrowed(Denomination::Note(code)) => {
+                let Some(cents) = link.setup.value(code) else {
+                    tracing::warn!("note acceptor: escrow code {code:#04x} is not in the configuration: given back");
+                    link.order(Order::GiveBack);
+                    return;
+                };
+                match self.machine.stack_note(cents) {
+                    Ok(()) => link.order(Order::Stack),
+                    // The note journaled as being stacked is still in
+                    // escrow (the cabinet restarted before the stack
+                    // command reached the acceptor): stack it now.
+                    Err(CoreError::NoteStillStacking(v)) if v == cents => link.order(Order::Stack),
+                    Err(e) => {
+                        link.order(Order::GiveBack);
+                        self.fail(Notice::Core(e));
+                    }
+                }
+            }
+            // Tickets through the acceptor are validated before they are
+            // stacked; until then the acceptor gives them back.
+            Event::Escrowed(Denomination::Ticket(_)) => link.order(Order::GiveBack),
+            Event::VendValid(_) => match self.machine.note_vend_valid() {
+                // Credited now, or nothing was being stacked (credited
+                // before a restart, or never asked): ACKed either way.
+                Ok(_) => {
+                    self.message = None;
+                    link.order(Order::Credited);
+                }
+                // Not ACKed: the acceptor repeats its vend valid, and the
+                // credit is committed when the core can.
+                Err(e) => self.fail(Notice::Core(e)),
+            },
+            Event::Idle => {
+                if self.machine.note_stacking().is_some()
+                    && let Err(e) = self.machine.note_at_power_up(false)
+                {
+                    self.fail(Notice::Core(e));
+                }
+            }
+            Event::Fault(status) => {
+                let Some(fault) = fault_of(&status) else { return };
+                link.fault = Some(fault);
+                let tilt = Tilt::NoteAcceptor(fault);
+                if !self.machine.state().tilts.contains(&tilt)
+                    && let Err(e) = self.machine.set_tilt(tilt, &format!("{}: {status:?}", link.setup.port.display()))
+                {
+                    self.fail(Notice::Core(e));
+                }
+            }
+            Event::Cleared => {
+                link.fault = None;
+                if std::mem::take(&mut link.clear_asked) {
+                    self.clear_acceptor_tilts();
+                }
+            }
+            Event::Unreadable(why) => tracing::warn!("note acceptor {}: {why}", link.setup.port.display()),
+            Event::Stacked(_) | Event::Returned(_) | Event::Rejected(_) => {}
+        }
+    }
+
+    /// The attendant's key on the acceptor's tilts: cleared now when the
+    /// acceptor has been heard and reports no fault; else the acceptor is
+    /// reset, and they clear once it reports the fault gone.
+    pub(crate) fn attendant_clears_acceptor(&mut self) {
+        let standing = self.machine.state().tilts.iter().any(|t| matches!(t, Tilt::NoteAcceptor(_)));
+        let Some(link) = self.acceptor.as_mut() else {
+            // No acceptor configured any more: nothing can re-check it.
+            if standing {
+                self.clear_acceptor_tilts();
+            }
+            return;
+        };
+        if !standing {
+            return;
+        }
+        if link.heard && link.fault.is_none() {
+            self.clear_acceptor_tilts();
+        } else {
+            link.clear_asked = true;
+            link.order(Order::Reset);
+        }
+    }
+
+    fn clear_acceptor_tilts(&mut self) {
+        let standing: Vec<Tilt> = self.machine.state().tilts.iter().copied().filter(|t| matches!(t, Tilt::NoteAcceptor(_))).collect();
+        for t in standing {
+            if let Err(e) = self.machine.clear_tilt(t, "attendant") {
+                self.fail(Notice::Core(e));
+            }
+        }
+    }
+
+    /// Starts the acceptor's link from the configuration (boot).
+    pub(crate) fn start_acceptor(&mut self) -> Result<(), String> {
+        let Some(setup) = self.config.acceptor.clone() else { return Ok(()) };
+        self.acceptor = Some(AcceptorLink::start(&setup, self.wake.clone())?);
+        Ok(())
+    }
+
+    /// The acceptor's link, when the cabinet has one.
+    pub fn acceptor(&self) -> Option<&AcceptorLink> {
+        self.acceptor.as_ref()
+    }
+}

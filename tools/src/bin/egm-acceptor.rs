@@ -1,0 +1,191 @@
+//! `egm-acceptor`: a JCM ID-003 note and ticket acceptor in software, on a
+//! pty (issue 70), for labs, the window tests and `run-cabinet.sh` when the
+//! configuration names no hardware port. It speaks the real protocol over
+//! the pty (`peripherals::id003::Emulator`), so a note fed here goes the
+//! whole driver path of the cabinet. Give the cabinet the path `--link`
+//! names (`acceptor: Some((port: PATH, notes: …))`).
+//!
+//! Commands, one per line, on standard input or on the control socket
+//! (`--control`; `egm-acceptor send SOCKET COMMAND` writes one):
+//! `note CODE` (an escrow code, 0x61–0x70), `ticket DIGITS`, `jam`,
+//! `cheat`, `fail CODE`, `full` (the stacker takes no more), `empty`,
+//! `stacker out`, `stacker in`, `power-cut` (now), `power-cut-at N` (just
+//! before its N-th answer from now), `garbage` and `corrupt` (the next
+//! answer), `silent on|off`, `status`. What ends in the stacker or back in
+//! the player's hand is printed, and appended to `--record`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Parser, Subcommand};
+use peripherals::id003::{Denomination, Emulator, emulator};
+
+#[derive(Parser)]
+#[command(name = "egm-acceptor", version, about = "An ID-003 note and ticket acceptor in software, on a pty")]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Control>,
+    /// Make PATH a link to the pty's cabinet end (replaced if it is a link already).
+    #[arg(long)]
+    link: Option<PathBuf>,
+    /// Also take commands on this Unix socket (one per line per connection).
+    #[arg(long)]
+    control: Option<PathBuf>,
+    /// Append what is stacked or given back to this file, a line each.
+    #[arg(long)]
+    record: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Control {
+    /// Send one command to a running emulator's control socket.
+    Send { socket: PathBuf, command: Vec<String> },
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    if let Some(Control::Send { socket, command }) = args.command {
+        let mut s = UnixStream::connect(&socket).with_context(|| format!("{}: no emulator listens there", socket.display()))?;
+        writeln!(s, "{}", command.join(" "))?;
+        return Ok(());
+    }
+    let link = args.link.ok_or_else(|| anyhow!("--link PATH is needed: where the cabinet finds the acceptor's port"))?;
+    let pty = sas::transport::Pty::open().context("cannot open a pty")?;
+    if std::fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()) {
+        std::fs::remove_file(&link).with_context(|| format!("{}: cannot replace the old link", link.display()))?;
+    }
+    std::os::unix::fs::symlink(&pty.path, &link).with_context(|| format!("{}: cannot link it to {}", link.display(), pty.path.display()))?;
+    println!("acceptor (ID-003) on {} -> {}", link.display(), pty.path.display());
+    let acceptor = Arc::new(Mutex::new(Emulator::new()));
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let (line, acceptor, stop) = (pty.master.try_clone()?, acceptor.clone(), stop.clone());
+        std::thread::spawn(move || {
+            if let Err(e) = emulator::serve(line, &acceptor, &stop) {
+                eprintln!("egm-acceptor: the line failed: {e}");
+            }
+        });
+    }
+    {
+        let (acceptor, record) = (acceptor.clone(), args.record.clone());
+        std::thread::spawn(move || report(&acceptor, record.as_deref()));
+    }
+    if let Some(socket) = args.control {
+        let _ = std::fs::remove_file(&socket);
+        let listener = UnixListener::bind(&socket).with_context(|| format!("{}: cannot listen there", socket.display()))?;
+        let acceptor = acceptor.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    say(&acceptor, &line);
+                }
+            }
+        });
+    }
+    for line in std::io::stdin().lock().lines() {
+        say(&acceptor, &line?);
+    }
+    // Standard input closed: keep serving until killed (a script's
+    // background emulator has no terminal).
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }
+}
+
+/// Carry out one command line, printing what is wrong with it.
+fn say(acceptor: &Mutex<Emulator>, line: &str) {
+    let line = line.trim();
+    if line.is_empty() {
+        return;
+    }
+    let Ok(mut a) = acceptor.lock() else { return };
+    match command(&mut a, line) {
+        Ok(Some(said)) => println!("{said}"),
+        Ok(None) => {}
+        Err(e) => println!("{line:?}: {e}"),
+    }
+}
+
+fn number(word: Option<&str>, what: &str) -> Result<u64> {
+    let w = word.ok_or_else(|| anyhow!("{what} is missing"))?;
+    let n = match w.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => w.parse(),
+    };
+    n.map_err(|_| anyhow!("{what} {w:?} is not a number"))
+}
+
+fn command(a: &mut Emulator, line: &str) -> Result<Option<String>> {
+    let mut words = line.split_whitespace();
+    let verb = words.next().unwrap_or_default();
+    match verb {
+        "note" => {
+            let code = u8::try_from(number(words.next(), "the escrow code")?).map_err(|_| anyhow!("an escrow code is one byte"))?;
+            a.insert(Denomination::Note(code));
+        }
+        "ticket" => {
+            let digits = words.next().ok_or_else(|| anyhow!("the ticket's barcode is missing"))?;
+            if digits.is_empty() || digits.len() > 24 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                bail!("a ticket's barcode is 1 to 24 digits");
+            }
+            a.insert(Denomination::Ticket(digits.to_owned()));
+        }
+        "jam" => a.jam(),
+        "cheat" => a.cheat(),
+        "fail" => a.fail(u8::try_from(number(words.next(), "the failure code")?).map_err(|_| anyhow!("a failure code is one byte"))?),
+        "full" => a.stacker_room(0),
+        "empty" => {
+            a.stacked.clear();
+            a.stacker_room(600);
+        }
+        "stacker" => match words.next() {
+            Some("out") => a.stacker_out(true),
+            Some("in") => a.stacker_out(false),
+            _ => bail!("stacker out, or stacker in"),
+        },
+        "power-cut" => a.power_cut(),
+        "power-cut-at" => a.power_cut_at(number(words.next(), "the answer")?),
+        "garbage" => a.garbage_next(),
+        "corrupt" => a.corrupt_next(),
+        "silent" => match words.next() {
+            Some("on") => a.silent = true,
+            Some("off") => a.silent = false,
+            _ => bail!("silent on, or silent off"),
+        },
+        "status" => return Ok(Some(format!("{a:?}"))),
+        other => bail!(
+            "unknown command {other:?}: note CODE, ticket DIGITS, jam, cheat, fail CODE, full, empty, stacker out|in, power-cut, power-cut-at N, garbage, corrupt, silent on|off, status"
+        ),
+    }
+    Ok(None)
+}
+
+/// Prints (and appends to `record`) what ends in the stacker or back in
+/// the player's hand, as it happens.
+fn report(acceptor: &Mutex<Emulator>, record: Option<&Path>) {
+    let (mut stacked, mut returned) = (0, 0);
+    loop {
+        std::thread::sleep(Duration::from_millis(20));
+        let Ok(a) = acceptor.lock() else { return };
+        let mut lines = Vec::new();
+        stacked = stacked.min(a.stacked.len());
+        lines.extend(a.stacked[stacked..].iter().map(|d| format!("stacked {d:?}")));
+        lines.extend(a.returned[returned..].iter().map(|d| format!("returned {d:?}")));
+        (stacked, returned) = (a.stacked.len(), a.returned.len());
+        drop(a);
+        for line in lines {
+            println!("{line}");
+            if let Some(path) = record {
+                let written = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| writeln!(f, "{line}"));
+                if let Err(e) = written {
+                    eprintln!("egm-acceptor: {}: {e}", path.display());
+                }
+            }
+        }
+    }
+}
