@@ -302,9 +302,26 @@ impl Session {
                     }
                 }
             }
-            // Tickets through the acceptor are validated before they are
-            // stacked; until then the acceptor gives them back.
-            Event::Escrowed(Denomination::Ticket(_)) => link.order(Order::GiveBack),
+            // This machine's own ticket (M-25 f): checked and journaled
+            // as being stacked, credited at vend valid as a note is. On a
+            // floor, its system validates every ticket (LP 70/71): through
+            // the acceptor that is still to come, so the acceptor gives
+            // it back and the floor is not asked.
+            Event::Escrowed(Denomination::Ticket(validation)) => {
+                if self.floor.is_some() {
+                    tracing::warn!("note acceptor: ticket {validation} given back: floor validation through the acceptor is not in this version");
+                    link.order(Order::GiveBack);
+                    return;
+                }
+                match self.machine.stack_ticket(&validation) {
+                    Ok(_) => link.order(Order::Stack),
+                    Err(CoreError::TicketStillStacking(v)) if v == validation => link.order(Order::Stack),
+                    Err(e) => {
+                        link.order(Order::GiveBack);
+                        self.fail(Notice::Core(e));
+                    }
+                }
+            }
             Event::VendValid(_) => match self.machine.note_vend_valid() {
                 // Credited now, or nothing was being stacked (credited
                 // before a restart, or never asked): ACKed either way.
@@ -317,7 +334,7 @@ impl Session {
                 Err(e) => self.fail(Notice::Core(e)),
             },
             Event::Idle => {
-                if self.machine.note_stacking().is_some()
+                if (self.machine.note_stacking().is_some() || self.machine.ticket_stacking().is_some())
                     && let Err(e) = self.machine.note_at_power_up(false)
                 {
                     self.fail(Notice::Core(e));

@@ -89,6 +89,8 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
         Entry::NoteStacking { value } => format!("{} {}", t("Nota a empilhar:"), money(*value)),
         Entry::NoteReturned { value } => format!("{} {}", t("Nota devolvida:"), money(*value)),
         Entry::NoteRejected { value, reason } => format!("{} {} — {reason}", t("Nota recusada:"), money(*value)),
+        Entry::TicketStacking { validation } => format!("{} {validation}", t("Bilhete a empilhar:")),
+        Entry::TicketReturned { validation } => format!("{} {validation}", t("Bilhete devolvido:")),
         Entry::TicketIn { validation, value } => format!("{} {validation}: {}", t("Bilhete aceite"), money(*value)),
         Entry::TicketRejected { validation, reason } => format!("{} {validation} — {reason}", t("Bilhete recusado")),
         Entry::TicketOut { validation, value, .. } => format!("{} {validation}: {}", t("Bilhete emitido"), money(*value)),
@@ -216,6 +218,8 @@ mod tests {
             Entry::NoteStacking { value: 2_000 },
             Entry::NoteReturned { value: 2_000 },
             Entry::NoteRejected { value: 2_000, reason: "credit limit".into() },
+            Entry::TicketStacking { validation: "123".into() },
+            Entry::TicketReturned { validation: "123".into() },
             Entry::TicketIn { validation: "123".into(), value: 1_050 },
             Entry::TicketRejected { validation: "123".into(), reason: "already paid".into() },
             Entry::TicketOut { validation: "456".into(), value: 1_050, issued_utc: None, sequence: None },
@@ -304,12 +308,15 @@ mod tests {
         assert_eq!(event(&Entry::NoteIn { value: 2_000 }, Lang::Pt, &eur()), "Nota aceite: 20.00 EUR");
         assert_eq!(event(&Entry::NoteStacking { value: 2_000 }, Lang::En, &eur()), "Note being stacked: 20.00 EUR");
         assert_eq!(event(&Entry::NoteReturned { value: 2_000 }, Lang::Pt, &eur()), "Nota devolvida: 20.00 EUR");
+        assert_eq!(event(&Entry::TicketStacking { validation: "123".into() }, Lang::En, &eur()), "Ticket being stacked: 123");
+        assert_eq!(event(&Entry::TicketReturned { validation: "123".into() }, Lang::Pt, &eur()), "Bilhete devolvido: 123");
         assert_eq!(
             event(&entries[2], Lang::En, &eur()),
             "Power-up; window since anchor 7: credit 10.00 EUR → 25.00 EUR, played 10.00 EUR, won 5.00 EUR, in 20.00 EUR, out 0.00 EUR",
             "issue 47, hole 3: what a power-up found since its anchor"
         );
-        assert_eq!(event(&entries[19], Lang::En, &eur()), "Round 3 settled: win 2.50 EUR credited; credit 3.35 EUR", "the amounts are in the currency");
+        let settled = entries.iter().find(|e| matches!(e, Entry::RoundSettled { .. })).expect("a settled round among the samples");
+        assert_eq!(event(settled, Lang::En, &eur()), "Round 3 settled: win 2.50 EUR credited; credit 3.35 EUR", "the amounts are in the currency");
     }
 
     /// Issue 74: the clear that began an epoch heads its events.

@@ -216,6 +216,7 @@ fn core_error(e: &CoreError, lang: Lang, show: &dyn Fn(Cents) -> String) -> Stri
         CoreError::NoSuchRound(r) => format!("{} {r}", t("Não há jogada aberta com o número")),
         CoreError::NoteRejected(why) => format!("{} {}", t("Nota recusada:"), money_refusal(why, lang, show)),
         CoreError::NoteStillStacking(v) => format!("{} {}", t("Uma nota ainda está a ser empilhada:"), show(*v)),
+        CoreError::TicketStillStacking(v) => format!("{} {v}", t("Um bilhete ainda está a ser empilhado:")),
         CoreError::TicketRejected(why) => format!("{} {}", t("Bilhete recusado:"), money_refusal(why, lang, show)),
         CoreError::NothingToCashOut => t("Não há crédito para receber").to_owned(),
         CoreError::NoSuchHandpay(id) => format!("{} {id}", t("Não há pagamento manual pendente com o número")),

@@ -257,6 +257,18 @@ pub enum Entry {
         value: Cents,
         reason: String,
     },
+    /// Issue 70: the host told the acceptor to stack this machine's own
+    /// ticket `validation` (checked as a ticket in is); its credit (a
+    /// `TicketIn`) follows at the acceptor's vend valid, or at its power-up
+    /// with the ticket in the stacker. Nothing is credited here.
+    TicketStacking {
+        validation: String,
+    },
+    /// Issue 70: the ticket being stacked was given back instead: no
+    /// credit, and it stays unredeemed.
+    TicketReturned {
+        validation: String,
+    },
     TicketIn {
         validation: String,
         value: Cents,
@@ -554,6 +566,8 @@ impl Entry {
             Entry::NoteRejected { .. } => "note_rejected",
             Entry::NoteStacking { .. } => "note_stacking",
             Entry::NoteReturned { .. } => "note_returned",
+            Entry::TicketStacking { .. } => "ticket_stacking",
+            Entry::TicketReturned { .. } => "ticket_returned",
             Entry::TicketIn { .. } => "ticket_in",
             Entry::TicketRejected { .. } => "ticket_rejected",
             Entry::TicketOut { .. } => "ticket_out",

@@ -198,6 +198,9 @@ pub enum CoreError {
     /// Issue 70: one note at a time through the acceptor.
     #[error("a note of {0} cents is still being stacked: its credit or its return comes first")]
     NoteStillStacking(Cents),
+    /// Issue 70: one ticket at a time through the acceptor.
+    #[error("ticket {0} is still being stacked: its credit or its return comes first")]
+    TicketStillStacking(String),
     #[error("ticket refused: {0}")]
     TicketRejected(MoneyRefusal),
     #[error("there is no credit to cash out")]

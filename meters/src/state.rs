@@ -152,6 +152,10 @@ pub struct CriticalState {
     /// stacker, credits it; a power-up in the acceptor's path gives it back).
     #[serde(default)]
     pub note_stacking: Option<Cents>,
+    /// Issue 70: this machine's own ticket the acceptor was told to stack,
+    /// its credit not yet committed (as `note_stacking`).
+    #[serde(default)]
+    pub ticket_stacking: Option<String>,
     /// Whether the last power-down was recorded (a clean shutdown).
     pub clean_shutdown: bool,
     pub games_since_power_up: u64,
@@ -396,7 +400,28 @@ impl CriticalState {
                 if let Some(v) = self.note_stacking {
                     return Err(fail(e, format!("a note of {v} cents is already being stacked")));
                 }
+                if let Some(t) = &self.ticket_stacking {
+                    return Err(fail(e, format!("ticket {t} is being stacked")));
+                }
                 self.note_stacking = Some(*value);
+            }
+            Entry::TicketStacking { validation } => {
+                if let Some(v) = self.note_stacking {
+                    return Err(fail(e, format!("a note of {v} cents is being stacked")));
+                }
+                if let Some(t) = &self.ticket_stacking {
+                    return Err(fail(e, format!("ticket {t} is already being stacked")));
+                }
+                if self.tickets.get(validation).is_none_or(|t| t.redeemed) {
+                    return Err(fail(e, format!("ticket {validation} is not an unredeemed ticket of this machine")));
+                }
+                self.ticket_stacking = Some(validation.clone());
+            }
+            Entry::TicketReturned { validation } => {
+                if self.ticket_stacking.as_ref() != Some(validation) {
+                    return Err(fail(e, format!("ticket {validation} was not being stacked")));
+                }
+                self.ticket_stacking = None;
             }
             Entry::NoteReturned { value } => {
                 if self.note_stacking != Some(*value) {
@@ -415,6 +440,11 @@ impl CriticalState {
                 *self.totals.notas_por_valor.entry(*value).or_default() += 1;
             }
             Entry::TicketIn { validation, value } => {
+                // Issue 70: the credit of the ticket being stacked, if it
+                // is that one.
+                if self.ticket_stacking.as_ref() == Some(validation) {
+                    self.ticket_stacking = None;
+                }
                 let t = self.tickets.get_mut(validation).ok_or_else(|| fail(e, format!("ticket {validation} was never issued")))?;
                 if t.redeemed || t.value != *value {
                     return Err(fail(e, format!("ticket {validation} is redeemed or of another value")));

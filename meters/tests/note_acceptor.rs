@@ -66,3 +66,45 @@ fn a_note_is_credited_once_at_its_vend_valid_or_at_a_power_up_in_the_stacker() {
     let kinds: Vec<String> = m.events(100).unwrap().iter().map(|r| r.entry.kind().to_owned()).filter(|k| k.starts_with("note")).collect();
     assert_eq!(kinds, ["note_rejected", "note_returned", "note_stacking", "note_in", "note_stacking", "note_in", "note_stacking"]);
 }
+
+/// M-25 f through the acceptor: this machine's own ticket, checked at
+/// escrow (an unknown one refused and journaled), one at a time with
+/// notes, credited once at its vend valid or a power-up in the stacker;
+/// given back at a power-up in the acceptor's path, and still unredeemed.
+#[test]
+fn the_machines_own_ticket_is_credited_once_or_given_back_unredeemed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = open(&path);
+    let note = m.config().accepted_notes[1];
+    m.insert_note(note).unwrap();
+    let meters::CashOut::Ticket(t) = m.cash_out().unwrap() else { panic!("a ticket, under the ticket-out limit") };
+    m.ticket_printed(&t.validation).unwrap();
+    assert_eq!(m.credit(), 0);
+
+    // A number this machine never printed (its check digit wrong, too).
+    let unknown = m.stack_ticket("001234567890123456");
+    assert!(matches!(unknown, Err(CoreError::TicketRejected(MoneyRefusal::Malformed))), "{unknown:?}");
+    assert_eq!(m.ticket_stacking(), None);
+
+    // Power-up with the ticket in the acceptor's path: given back, no
+    // credit, still redeemable.
+    assert_eq!(m.stack_ticket(&t.validation).unwrap(), note);
+    assert!(matches!(m.stack_note(note), Err(CoreError::TicketStillStacking(v)) if v == t.validation), "one at a time");
+    drop(m);
+    let mut m = open(&path);
+    assert_eq!(m.ticket_stacking(), Some(t.validation.as_str()), "the stacking survives a power cut");
+    assert_eq!(m.note_at_power_up(false).unwrap(), None);
+    assert_eq!((m.credit(), m.ticket_stacking()), (0, None));
+
+    // Stacked: credited once at its vend valid, and never again.
+    assert_eq!(m.stack_ticket(&t.validation).unwrap(), note);
+    drop(m);
+    let mut m = open(&path);
+    assert_eq!(m.note_vend_valid().unwrap(), Some(note));
+    assert_eq!(m.note_vend_valid().unwrap(), None);
+    assert_eq!(m.note_at_power_up(true).unwrap(), None);
+    assert_eq!(m.credit(), note);
+    let again = m.stack_ticket(&t.validation);
+    assert!(matches!(again, Err(CoreError::TicketRejected(MoneyRefusal::AlreadyRedeemed))), "{again:?}");
+}

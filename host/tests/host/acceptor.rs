@@ -88,8 +88,10 @@ fn note(code: u8) -> Denomination {
     Denomination::Note(code)
 }
 
+/// What a note (or this test's own ticket of 20.00) is worth.
 fn value(d: &Denomination) -> u64 {
     match d {
+        Denomination::Ticket(_) => 2_000,
         Denomination::Note(0x62) => 500,
         Denomination::Note(0x63) => 1_000,
         Denomination::Note(0x64) => 2_000,
@@ -105,13 +107,36 @@ fn events(dir: &Path) -> Vec<meters::Record> {
     records
 }
 
-/// The journal's notes: (stacking, credited, given back).
+/// The journal's notes and tickets through the acceptor, after the last
+/// cash-out if there is one: (stacking, credited, given back after
+/// stacking was decided).
 fn journaled(dir: &Path) -> (usize, Vec<u64>, usize) {
-    let records = events(dir);
-    let stacking = records.iter().filter(|r| matches!(r.entry, Entry::NoteStacking { .. })).count();
-    let credited = records.iter().filter_map(|r| if let Entry::NoteIn { value } = r.entry { Some(value) } else { None }).collect();
-    let returned = records.iter().filter(|r| matches!(r.entry, Entry::NoteReturned { .. })).count();
+    let mut records = events(dir);
+    if let Some(out) = records.iter().rposition(|r| matches!(r.entry, Entry::TicketOut { .. })) {
+        records.drain(..=out);
+    }
+    let stacking = records.iter().filter(|r| matches!(r.entry, Entry::NoteStacking { .. } | Entry::TicketStacking { .. })).count();
+    let credited = records
+        .iter()
+        .filter_map(|r| match r.entry {
+            Entry::NoteIn { value } | Entry::TicketIn { value, .. } => Some(value),
+            _ => None,
+        })
+        .collect();
+    let returned = records.iter().filter(|r| matches!(r.entry, Entry::NoteReturned { .. } | Entry::TicketReturned { .. })).count();
     (stacking, credited, returned)
+}
+
+/// Puts 20.00 in and cashes it out: this machine's own ticket, by its
+/// validation number.
+fn own_ticket(s: &mut Session) -> Denomination {
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    assert!(s.command(Command::CashOut));
+    Denomination::Ticket(s.last_ticket().unwrap().to_owned())
+}
+
+fn settled(s: &Session, e: &Emulator) -> bool {
+    e.settled() && s.machine().note_stacking().is_none() && s.machine().ticket_stacking().is_none()
 }
 
 #[test]
@@ -124,17 +149,48 @@ fn notes_fed_are_credited_once_each_and_what_it_does_not_take_goes_back() {
             e.insert(d);
         }
     });
-    tend_until(&mut s, &end, |s, e| e.settled() && s.machine().note_stacking().is_none());
+    tend_until(&mut s, &end, settled);
     let (stacked, returned) = end.with(|e| (e.stacked.clone(), e.returned.clone()));
     assert_eq!(stacked, [note(0x63), note(0x62), note(0x65)]);
     // 0x66 is disabled in the acceptor itself (not in the configuration);
-    // the ticket is given back until tickets are validated.
+    // the ticket was never printed here: refused by the core, given back.
     assert_eq!(returned, [note(0x66), Denomination::Ticket("001234567890123456".into())]);
     assert_eq!(s.machine().credit(), 6_500);
     drop(s);
     let (stacking, credited, given_back) = journaled(dir.path());
     assert_eq!((stacking, credited, given_back), (3, vec![1_000, 500, 5_000], 0));
     assert_eq!(Inspection::open(&dir.path().join("egm.sqlite")).unwrap().state().totals.dinheiro_entrado, 6_500);
+}
+
+/// M-25 f through the acceptor: this machine's own ticket is credited at
+/// its vend valid, once; fed again, it is refused and given back.
+#[test]
+fn the_machines_own_ticket_is_credited_once_at_vend_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let end = AcceptorEnd::new();
+    let mut s = start(dir.path(), &end.path);
+    let ticket = own_ticket(&mut s);
+    assert_eq!(s.machine().credit(), 0);
+    end.with(|e| {
+        e.insert(ticket.clone());
+        e.insert(ticket.clone());
+    });
+    tend_until(&mut s, &end, settled);
+    assert_eq!(end.with(|e| (e.stacked.clone(), e.returned.clone())), (vec![ticket.clone()], vec![ticket.clone()]));
+    assert_eq!(s.machine().credit(), 2_000);
+    drop(s);
+    let records = events(dir.path());
+    let Denomination::Ticket(validation) = &ticket else { unreachable!() };
+    let order: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match &r.entry {
+            Entry::TicketStacking { validation: v } if v == validation => Some("stacking"),
+            Entry::TicketIn { validation: v, value: 2_000 } if v == validation => Some("in"),
+            Entry::TicketRejected { validation: v, .. } if v == validation => Some("rejected"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, ["stacking", "in", "rejected"]);
 }
 
 /// Inhibited while a door is open and while one more note would pass
@@ -250,22 +306,22 @@ fn check_every_note_once(dir: &Path, end: &AcceptorEnd, fed: &[Denomination], wh
     assert_eq!(stacking, credited.len() + given_back, "{what}: every note stacking ended once");
     let state = Inspection::open(&dir.join("egm.sqlite")).unwrap().state().clone();
     assert_eq!(state.credit, expected.iter().sum::<u64>(), "{what}");
-    assert_eq!(state.note_stacking, None, "{what}");
+    assert_eq!((state.note_stacking, state.ticket_stacking), (None, None), "{what}");
 }
 
-/// At every poll of a two-note session: the acceptor loses power, the
-/// cabinet is cut (no power-down, a new host on the same critical
-/// memory), or both. Every note ends stacked and credited exactly once,
-/// or given back and never credited.
+/// At every poll of a session of this machine's own ticket and a note:
+/// the acceptor loses power, the cabinet is cut (no power-down, a new
+/// host on the same critical memory), or both. Each ends stacked and
+/// credited exactly once, or given back and never credited.
 #[test]
 fn a_cut_at_any_poll_credits_each_stacked_note_once() {
-    let fed = [note(0x64), note(0x63)];
     for cut in 1..=24u64 {
         for (acceptor_cut, cabinet_cut) in [(true, false), (false, true), (true, true)] {
             let what = format!("cut at poll {cut} (acceptor {acceptor_cut}, cabinet {cabinet_cut})");
             let dir = tempfile::tempdir().unwrap();
             let end = AcceptorEnd::new();
             let mut s = start(dir.path(), &end.path);
+            let fed = [own_ticket(&mut s), note(0x63)];
             let from = end.with(|e| {
                 for d in &fed {
                     e.insert(d.clone());
@@ -280,7 +336,7 @@ fn a_cut_at_any_poll_credits_each_stacked_note_once() {
                 s.power_cut();
                 s = start(dir.path(), &end.path);
             }
-            tend_until(&mut s, &end, |s, e| e.settled() && s.machine().note_stacking().is_none() && e.answered() > from + cut);
+            tend_until(&mut s, &end, |s, e| settled(s, e) && e.answered() > from + cut);
             drop(s);
             check_every_note_once(dir.path(), &end, &fed, &what);
         }

@@ -27,11 +27,40 @@ impl Machine {
     /// power-up with the note in the stacker ([`Machine::note_at_power_up`]).
     /// One note at a time.
     pub fn stack_note(&mut self, value: Cents) -> Result<(), CoreError> {
+        self.one_at_a_time()?;
+        self.refuse_note(value)?;
+        self.commit(vec![Entry::NoteStacking { value }])
+    }
+
+    /// Issue 70: one note or ticket at a time through the acceptor.
+    fn one_at_a_time(&self) -> Result<(), CoreError> {
         if let Some(v) = self.state.note_stacking {
             return Err(CoreError::NoteStillStacking(v));
         }
-        self.refuse_note(value)?;
-        self.commit(vec![Entry::NoteStacking { value }])
+        if let Some(t) = &self.state.ticket_stacking {
+            return Err(CoreError::TicketStillStacking(t.clone()));
+        }
+        Ok(())
+    }
+
+    /// Issue 70: this machine's own ticket in the acceptor's escrow, which
+    /// the host is about to tell it to stack: checked as
+    /// [`Machine::insert_ticket`] checks one (refused: journaled, and the
+    /// host gives it back), journaled before the stack command with no
+    /// credit; its credit is committed once, at the acceptor's vend valid
+    /// or its power-up with the ticket in the stacker, as a note's
+    /// ([`Machine::note_vend_valid`], [`Machine::note_at_power_up`]). Its
+    /// value.
+    pub fn stack_ticket(&mut self, validation: &str) -> Result<Cents, CoreError> {
+        self.one_at_a_time()?;
+        let value = self.refuse_ticket(validation)?;
+        self.commit(vec![Entry::TicketStacking { validation: validation.to_owned() }])?;
+        Ok(value)
+    }
+
+    /// The ticket being stacked, if any.
+    pub fn ticket_stacking(&self) -> Option<&str> {
+        self.state.ticket_stacking.as_deref()
     }
 
     /// A note of `value` refused (journaled, and the error to give it back
@@ -51,25 +80,45 @@ impl Machine {
         Err(CoreError::NoteRejected(refusal))
     }
 
-    /// Issue 70: the acceptor's vend valid — the note being stacked is past
-    /// the point of return: its credit, committed now (M-25 e), before the
-    /// host ACKs it. `None` when no note is being stacked: its credit was
+    /// Issue 70: the acceptor's vend valid — the note (or this machine's
+    /// ticket) being stacked is past the point of return: its credit,
+    /// committed now (M-25 e, f), before the host ACKs it. `None` when
+    /// nothing is being stacked: its credit was
     /// committed before (a vend valid seen again after a restart, whose
     /// ACK had not gone out), and the host ACKs without crediting.
     pub fn note_vend_valid(&mut self) -> Result<Option<Cents>, CoreError> {
+        if let Some(validation) = self.state.ticket_stacking.clone() {
+            return self.ticket_credited(validation).map(Some);
+        }
         let Some(value) = self.state.note_stacking else { return Ok(None) };
         self.verify_before_money_moves()?;
         self.commit(vec![Entry::NoteIn { value }])?;
         Ok(Some(value))
     }
 
+    /// The ticket being stacked, credited.
+    fn ticket_credited(&mut self, validation: String) -> Result<Cents, CoreError> {
+        self.verify_before_money_moves()?;
+        let value = self.state.tickets.get(&validation).map_or(0, |t| t.value);
+        self.commit(vec![Entry::TicketIn { validation, value }])?;
+        Ok(value)
+    }
+
     /// Issue 70: the acceptor powered up; `in_stacker` when it says a note
     /// was in its stacker's path (it stacks it), else any note in its path
-    /// is given back. A note being stacked is credited in the first case
+    /// is given back. A ticket being stacked is ended the same way
+    /// (credited, or `TicketReturned` and still unredeemed). A note being stacked is credited in the first case
     /// (its vend valid never came, or came before its credit was
     /// committed) and ended with no credit in the second. `None`: nothing
     /// credited.
     pub fn note_at_power_up(&mut self, in_stacker: bool) -> Result<Option<Cents>, CoreError> {
+        if let Some(validation) = self.state.ticket_stacking.clone() {
+            if in_stacker {
+                return self.ticket_credited(validation).map(Some);
+            }
+            self.commit(vec![Entry::TicketReturned { validation }])?;
+            return Ok(None);
+        }
         let Some(value) = self.state.note_stacking else { return Ok(None) };
         if in_stacker {
             self.verify_before_money_moves()?;
@@ -96,6 +145,16 @@ impl Machine {
     /// here, even while the floor's link is down or gone from the
     /// configuration.
     pub fn insert_ticket(&mut self, validation: &str) -> Result<Cents, CoreError> {
+        self.refuse_ticket(validation)?;
+        self.verify_before_money_moves()?;
+        let value = self.state.tickets.get(validation).map_or(0, |t| t.value);
+        self.commit(vec![Entry::TicketIn { validation: validation.to_owned(), value }])?;
+        Ok(self.state.credit)
+    }
+
+    /// A ticket refused (journaled, and the error to give it back with),
+    /// else its value.
+    fn refuse_ticket(&mut self, validation: &str) -> Result<Cents, CoreError> {
         let issued = self.state.tickets.get(validation).cloned();
         let refusal = if let Some(b) = self.play_block() {
             Some(MoneyRefusal::Disabled(b))
@@ -104,7 +163,7 @@ impl Machine {
         } else if self.state.floor_reported.is_some() {
             Some(MoneyRefusal::FloorValidates)
         } else {
-            match issued {
+            match &issued {
                 None => Some(MoneyRefusal::UnknownTicket),
                 Some(t) if t.redeemed => Some(MoneyRefusal::AlreadyRedeemed),
                 Some(t) if t.value > self.config.ticket_in_limit => Some(MoneyRefusal::AboveTicketLimit(self.config.ticket_in_limit)),
@@ -116,10 +175,7 @@ impl Machine {
             self.commit(vec![Entry::TicketRejected { validation: validation.to_owned(), reason: reason.to_string() }])?;
             return Err(CoreError::TicketRejected(reason));
         }
-        self.verify_before_money_moves()?;
-        let value = self.state.tickets.get(validation).map_or(0, |t| t.value);
-        self.commit(vec![Entry::TicketIn { validation: validation.to_owned(), value }])?;
-        Ok(self.state.credit)
+        Ok(issued.map_or(0, |t| t.value))
     }
 
     /// Cash out the whole credit meter, remainder cents included: a ticket,

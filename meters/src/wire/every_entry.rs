@@ -148,6 +148,8 @@ fn samples(f: Fill) -> Vec<Entry> {
         Entry::NoteIn { value: f.n },
         Entry::NoteStacking { value: f.n },
         Entry::NoteReturned { value: f.n },
+        Entry::TicketStacking { validation: "001234567890123456".into() },
+        Entry::TicketReturned { validation: "001234567890123456".into() },
         Entry::NoteRejected { value: f.n, reason: "not accepted".into() },
         Entry::TicketIn { validation: "0012".into(), value: f.n },
         Entry::TicketRejected { validation: "0012".into(), reason: "expired".into() },
