@@ -32,7 +32,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -181,6 +181,10 @@ impl Drop for AcceptorLink {
     }
 }
 
+/// The pause between an answer and a command that waits (ID-003 leaves
+/// the controller free to send as soon as the answer is in).
+const COMMAND_GAP: Duration = Duration::from_millis(10);
+
 /// The poll thread's side.
 struct Poller {
     path: PathBuf,
@@ -194,11 +198,7 @@ impl Poller {
         while !stop.load(Ordering::SeqCst) {
             loop {
                 match orders.try_recv() {
-                    Ok(Order::Enable(on)) => self.driver.enable(on),
-                    Ok(Order::Stack) => self.driver.stack(),
-                    Ok(Order::GiveBack) => self.driver.give_back(),
-                    Ok(Order::Credited) => self.driver.credited(),
-                    Ok(Order::Reset) => self.driver.reset(),
+                    Ok(order) => self.take(order),
                     Err(TryRecvError::Empty) => break,
                     Err(TryRecvError::Disconnected) => return,
                 }
@@ -212,7 +212,29 @@ impl Poller {
                 }
                 wake.wake();
             }
-            std::thread::sleep(self.period);
+            // The next poll: a command waiting goes after a frame's gap;
+            // else the status is asked again after the poll period, or as
+            // soon as the host decides something (a stack, an ACK), so a
+            // decision never waits a period.
+            if self.driver.has_commands() {
+                std::thread::sleep(COMMAND_GAP);
+                continue;
+            }
+            match orders.recv_timeout(self.period) {
+                Ok(order) => self.take(order),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+
+    fn take(&mut self, order: Order) {
+        match order {
+            Order::Enable(on) => self.driver.enable(on),
+            Order::Stack => self.driver.stack(),
+            Order::GiveBack => self.driver.give_back(),
+            Order::Credited => self.driver.credited(),
+            Order::Reset => self.driver.reset(),
         }
     }
 

@@ -10,8 +10,6 @@
 use crate::test_config;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use game_host::boot::{BootOptions, boot};
@@ -19,42 +17,9 @@ use game_host::command::Command;
 use game_host::session::Session;
 use meters::inspect::Inspection;
 use meters::{AcceptorFault, Door, Entry, Tilt};
-use peripherals::id003::{Denomination, Emulator, emulator};
+use peripherals::id003::{Denomination, Emulator};
 
-/// The acceptor's end of a pty, served on a thread.
-struct AcceptorEnd {
-    emulator: Arc<Mutex<Emulator>>,
-    path: PathBuf,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    _pty: sas::transport::Pty,
-}
-
-impl AcceptorEnd {
-    fn new() -> AcceptorEnd {
-        let pty = sas::transport::Pty::open().unwrap();
-        let emulator = Arc::new(Mutex::new(Emulator::new()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread = {
-            let (line, emulator, stop) = (pty.master.try_clone().unwrap(), emulator.clone(), stop.clone());
-            std::thread::spawn(move || emulator::serve(line, &emulator, &stop).unwrap())
-        };
-        AcceptorEnd { emulator, path: pty.path.clone(), stop, thread: Some(thread), _pty: pty }
-    }
-
-    fn with<T>(&self, f: impl FnOnce(&mut Emulator) -> T) -> T {
-        f(&mut self.emulator.lock().unwrap())
-    }
-}
-
-impl Drop for AcceptorEnd {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            t.join().unwrap();
-        }
-    }
-}
+use crate::acceptor_end::AcceptorEnd;
 
 /// The escrow codes this floor's acceptor reports: 5, 10, 20 and 50 EUR.
 const NOTES: &str = "[(code: 0x62, cents: 500), (code: 0x63, cents: 1000), (code: 0x64, cents: 2000), (code: 0x65, cents: 5000)]";

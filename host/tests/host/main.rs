@@ -9,6 +9,7 @@ mod swtpm;
 mod test_config;
 
 mod acceptor;
+mod acceptor_end;
 mod baccarat_rounds;
 mod bingo_rounds;
 mod blackjack_rounds;

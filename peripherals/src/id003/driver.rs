@@ -94,6 +94,12 @@ impl Acceptor {
         Acceptor::default()
     }
 
+    /// Whether a command waits to be sent (the next poll need not wait
+    /// for the poll period).
+    pub fn has_commands(&self) -> bool {
+        !self.queue.is_empty()
+    }
+
     /// The command to send now.
     pub fn next_command(&mut self) -> Command {
         let command = self.queue.pop_front().unwrap_or(Command::StatusRequest);
