@@ -240,14 +240,13 @@ impl Poller {
 
     /// One poll; a line that failed is opened again at the next.
     fn poll(&mut self) -> Vec<Event> {
-        let line = match self.line.take() {
+        let mut line = match self.line.take() {
             Some(line) => line,
             None => match SerialLine::open_9600_8e1(&self.path) {
                 Ok(line) => line,
                 Err(e) => return self.driver.line_failed(&e.to_string()),
             },
         };
-        let mut line = line;
         match id003::port::poll(&mut self.driver, &mut line) {
             Ok(said) => {
                 self.line = Some(line);
