@@ -104,8 +104,16 @@ fn take_next_screenshot(mut commands: Commands, mut capture: ResMut<Capture>, mu
     take(&mut commands, &mut capture, &mut text, &label);
 }
 
-fn screenshot_on_mode_change(mode: Res<State<Mode>>, mut capture: ResMut<Capture>, mut last: Local<Option<(Mode, f32)>>, time: Res<Time<Real>>) {
-    // Wait a moment after each change so the new screen has been drawn.
+fn screenshot_on_mode_change(
+    mode: Res<State<Mode>>,
+    mut capture: ResMut<Capture>,
+    mut last: Local<Option<(Mode, f32)>>,
+    time: Res<Time<Real>>,
+    drawn: Res<crate::pipelines::Drawn>,
+) {
+    // Wait a moment after each change so the new screen has been drawn:
+    // half a second of its animation, and every pipeline it draws with
+    // compiled (a software renderer takes seconds for the first ones).
     let now = time.elapsed_secs();
     let m = *mode.get();
     match *last {
@@ -115,6 +123,7 @@ fn screenshot_on_mode_change(mode: Res<State<Mode>>, mut capture: ResMut<Capture
     if let Some((lm, at)) = *last
         && at >= 0.0
         && now - at > 0.5
+        && drawn.whole()
     {
         capture.queue.push(format!("{lm:?}").to_lowercase());
         *last = Some((lm, -1.0));

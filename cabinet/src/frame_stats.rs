@@ -37,10 +37,11 @@ pub fn resident_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Once, when the first screen has been drawn: the time since the process began.
-fn report_start_up(mode: Res<State<crate::modes::Mode>>, frames: Res<FrameTimes>, mut done: Local<bool>) {
+/// Once, when the first screen has been drawn whole (every pipeline it
+/// draws with compiled): the time since the process began.
+fn report_start_up(mode: Res<State<crate::modes::Mode>>, frames: Res<FrameTimes>, drawn: Res<crate::pipelines::Drawn>, mut done: Local<bool>) {
     use crate::modes::Mode;
-    if *done || frames.samples.len() < 2 || !matches!(mode.get(), Mode::Attract | Mode::Idle) {
+    if *done || frames.samples.len() < 2 || !drawn.whole() || !matches!(mode.get(), Mode::Attract | Mode::Idle) {
         return;
     }
     *done = true;

@@ -21,6 +21,7 @@ mod layout;
 mod linked;
 mod modes;
 mod pacing;
+mod pipelines;
 mod screen_text;
 mod screens;
 mod sounds;
@@ -139,6 +140,7 @@ fn main() -> ExitCode {
                     linked::LinkedProgressivePlugin,
                 ))
                 .add_plugins(floor::FloorPlugin)
+                .add_plugins(pipelines::PipelinesPlugin)
                 .add_plugins(acceptor::AcceptorPlugin)
                 .insert_resource(screens::operator_panel::OperatorPanel { open: args.operator_panel, validation: String::new() })
                 .add_plugins((
