@@ -3,8 +3,9 @@
 //! Owns the protocols of the devices money passes through, each behind a
 //! trait per device kind so that a second protocol slots in beside the
 //! first: the note and ticket acceptor ([`id003`], JCM's ID-003 over a
-//! serial line), and, as issue 70 goes on, the ticket printer (TCL), the
-//! doors and switches and the button deck's lamps.
+//! serial line), the ticket printer ([`tcl`], the TCL command language),
+//! and, as issue 70 goes on, the doors and switches and the button deck's
+//! lamps.
 //!
 //! It must never: move money or decide a credit (it reports what a device
 //! says, step by step; the host commits through the core, once, at the
@@ -16,3 +17,4 @@
 
 pub mod id003;
 pub mod serial;
+pub mod tcl;

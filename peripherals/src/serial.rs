@@ -23,6 +23,13 @@ pub enum LineError {
     Settings { path: PathBuf, what: &'static str, source: nix::Error },
 }
 
+/// A line's parity bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Parity {
+    None,
+    Even,
+}
+
 /// An open serial line.
 #[derive(Debug)]
 pub struct SerialLine {
@@ -33,6 +40,16 @@ impl SerialLine {
     /// Open `path` at 9,600 baud, 8 data bits, even parity, one stop bit
     /// (ID-003's line), raw.
     pub fn open_9600_8e1(path: &Path) -> Result<SerialLine, LineError> {
+        SerialLine::open_9600(path, Parity::Even)
+    }
+
+    /// Open `path` at 9,600 baud, 8 data bits, no parity, one stop bit
+    /// (a TCL printer's line as shipped), raw.
+    pub fn open_9600_8n1(path: &Path) -> Result<SerialLine, LineError> {
+        SerialLine::open_9600(path, Parity::None)
+    }
+
+    fn open_9600(path: &Path, parity: Parity) -> Result<SerialLine, LineError> {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -50,7 +67,7 @@ impl SerialLine {
         // A pty carries bytes, not bits on a wire: it has no parity (the
         // kernel refuses PARENB once it has been set and dropped), so
         // even parity is set on a UART alone.
-        if !is_pty(&file) {
+        if parity == Parity::Even && !is_pty(&file) {
             t.control_flags |= ControlFlags::PARENB;
         }
         // A byte with a parity error is dropped: its frame then fails its
@@ -58,7 +75,8 @@ impl SerialLine {
         t.input_flags = InputFlags::INPCK | InputFlags::IGNPAR | InputFlags::IGNBRK;
         t.control_chars[SpecialCharacterIndices::VMIN as usize] = 0;
         t.control_chars[SpecialCharacterIndices::VTIME as usize] = 0;
-        tcsetattr(file.as_fd(), SetArg::TCSANOW, &t).map_err(|source| LineError::Settings { path: path.to_owned(), what: "9,600 baud, 8E1", source })?;
+        let what = if parity == Parity::Even { "9,600 baud, 8E1" } else { "9,600 baud, 8N1" };
+        tcsetattr(file.as_fd(), SetArg::TCSANOW, &t).map_err(|source| LineError::Settings { path: path.to_owned(), what, source })?;
         Ok(SerialLine { file })
     }
 
