@@ -22,6 +22,7 @@ mod linked;
 mod modes;
 mod pacing;
 mod pipelines;
+mod printer;
 mod screen_text;
 mod screens;
 mod sounds;
@@ -142,6 +143,7 @@ fn main() -> ExitCode {
                 .add_plugins(floor::FloorPlugin)
                 .add_plugins(pipelines::PipelinesPlugin)
                 .add_plugins(acceptor::AcceptorPlugin)
+                .add_plugins(printer::PrinterPlugin)
                 .insert_resource(screens::operator_panel::OperatorPanel { open: args.operator_panel, validation: String::new() })
                 .add_plugins((
                     sounds::SoundPlugin,

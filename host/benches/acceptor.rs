@@ -7,16 +7,16 @@
 //! `cargo bench -p game-host --features lab --bench acceptor`
 #![allow(clippy::unwrap_used)]
 
-#[path = "../tests/host/acceptor_end.rs"]
-mod acceptor_end;
+#[path = "../tests/host/device_end.rs"]
+mod device_end;
 #[path = "../../tests/support/test_config.rs"]
 mod test_config;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use acceptor_end::AcceptorEnd;
 use criterion::Criterion;
+use device_end::AcceptorEnd;
 use game_host::boot::{BootOptions, boot};
 use game_host::command::Command;
 use game_host::session::Session;

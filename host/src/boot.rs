@@ -108,7 +108,12 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     session.config_file = options.config.clone();
     session.lab_seed = options.lab_seed;
     // Issue 21: a cash-out committed before a crash, its ticket never
-    // printed, is printed now (same validation number).
+    // printed, is printed now (same validation number); a printer's link
+    // starts with it in doubt and reads its fate from the printer first
+    // (issue 70).
+    if !session.config.demo {
+        session.start_printer().map_err(|e| format!("{}: {e}", options.config.display()))?;
+    }
     session.print_unprinted_tickets();
     if !session.config.demo {
         session.start_floor().map_err(|e| format!("{}: {e}", options.config.display()))?;

@@ -56,6 +56,10 @@ pub struct CabinetConfig {
     /// or the operator panel).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acceptor: Option<crate::acceptor::AcceptorSetup>,
+    /// The ticket printer (issue 70): its port and protocol; none when
+    /// absent (tickets are then written as text files to `ticket_dir`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub printer: Option<crate::printer::PrinterSetup>,
 }
 
 fn default_attract_after_s() -> u32 {
@@ -125,6 +129,8 @@ pub enum ConfigError {
     Sas(String, String),
     #[error("{0}: acceptor: {1}")]
     Acceptor(String, String),
+    #[error("{0}: printer: {1}")]
+    Printer(String, String),
 }
 
 impl CabinetConfig {
@@ -146,6 +152,9 @@ impl CabinetConfig {
         }
         if let Some(problem) = c.acceptor.as_ref().and_then(|a| a.problem(&c.machine.accepted_notes)) {
             return Err(ConfigError::Acceptor(file, problem));
+        }
+        if let Some(problem) = c.printer.as_ref().and_then(crate::printer::PrinterSetup::problem) {
+            return Err(ConfigError::Printer(file, problem));
         }
         Ok(c)
     }

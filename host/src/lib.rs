@@ -30,6 +30,7 @@ pub mod linked;
 pub mod names;
 pub mod notice;
 pub mod picture;
+pub mod printer;
 pub mod round;
 pub mod session;
 pub mod texts;

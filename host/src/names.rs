@@ -2,7 +2,7 @@
 //! Portuguese (M-10) with English on request: a door, a tilt, a hand-pay.
 //! No `Debug` output reaches a screen.
 
-use meters::{AcceptorFault, Door, HandpayKind, Tilt};
+use meters::{AcceptorFault, Door, HandpayKind, PrinterFault, Tilt};
 
 /// The language of the text the host produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -64,6 +64,19 @@ pub fn tilt(t: Tilt, lang: Lang) -> &'static str {
         Tilt::FloorDisabled => lang.t("desactivado pelo sistema de gestão do piso"),
         Tilt::ExcessiveMeterIncrement => lang.t("incremento excessivo de contador"),
         Tilt::NoteAcceptor(f) => acceptor_fault(f, lang),
+        Tilt::Printer(f) => printer_fault(f, lang),
+    }
+}
+
+/// Why the ticket printer stopped (issue 70, E-38).
+pub fn printer_fault(f: PrinterFault, lang: Lang) -> &'static str {
+    match f {
+        PrinterFault::PaperOut => lang.t("impressora sem papel"),
+        PrinterFault::PaperJam => lang.t("papel encravado na impressora"),
+        PrinterFault::Open => lang.t("impressora aberta"),
+        PrinterFault::Failure => lang.t("avaria da impressora"),
+        PrinterFault::Offline => lang.t("impressora fora de linha"),
+        PrinterFault::CommunicationLost => lang.t("impressora sem comunicação"),
     }
 }
 
@@ -113,6 +126,7 @@ mod tests {
             let mut all =
                 vec![Tilt::SelfAudit, Tilt::LogicDoorAccess, Tilt::ProgramVerification, Tilt::DeviceFault, Tilt::FloorDisabled, Tilt::ExcessiveMeterIncrement];
             all.extend(AcceptorFault::ALL.map(Tilt::NoteAcceptor));
+            all.extend(PrinterFault::ALL.map(Tilt::Printer));
             let tilts: std::collections::BTreeSet<&str> = all.iter().map(|t| tilt(*t, lang)).collect();
             assert_eq!(tilts.len(), all.len());
         }
@@ -120,5 +134,6 @@ mod tests {
         assert_eq!(tilt(Tilt::DeviceFault, Lang::En), "device fault");
         assert_eq!(tilt(Tilt::NoteAcceptor(AcceptorFault::StackerRemoved), Lang::En), "stacker removed");
         assert_eq!(tilt(Tilt::NoteAcceptor(AcceptorFault::Jam), Lang::Pt), "nota encravada no leitor de notas");
+        assert_eq!(tilt(Tilt::Printer(PrinterFault::PaperOut), Lang::En), "printer out of paper");
     }
 }

@@ -51,6 +51,9 @@ pub enum Notice {
     TicketPrinted { value: Cents },
     /// An overlay is open over the game: close it to play (issue 45).
     OverlayOpen(crate::session::Overlay),
+    /// Issue 70: the printer cannot print now (a fault, a ticket still in
+    /// hand): the cash-out did not happen, the credit stays.
+    PrinterNotReady,
     /// The printer failed: the ticket is kept and the cabinet tilted.
     TicketNotPrinted { validation: String, value: Cents, error: String },
     /// A cash-out above the ticket limit (M-12).
@@ -151,6 +154,7 @@ impl Notice {
                 crate::session::Overlay::History => t("Feche o histórico para jogar"),
             }
             .to_owned(),
+            Notice::PrinterNotReady => t("Impressora indisponível: o crédito fica na máquina").to_owned(),
             Notice::TicketNotPrinted { validation, value, error } => {
                 format!("{} {} ({validation}) — {error}", t("Impressora: bilhete por imprimir de"), show(*value))
             }

@@ -90,6 +90,8 @@ pub struct Session {
     pub(crate) floor: Option<crate::floor::FloorLink>,
     /// The note acceptor (issue 70), when the configuration names one.
     pub(crate) acceptor: Option<crate::acceptor::AcceptorLink>,
+    /// The ticket printer (issue 70), when the configuration names one.
+    pub(crate) printer: Option<crate::printer::PrinterLink>,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -185,6 +187,7 @@ impl Session {
             wake: crate::wake::Wake::default(),
             floor: None,
             acceptor: None,
+            printer: None,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(|setup| LinkedPool::start(setup, s.wake.clone())).collect();
         s.offer_chosen_variants();
@@ -676,6 +679,15 @@ impl Session {
             PlayBlock::Tilt(Tilt::LogicDoorAccess) => self.t("ACESSO À PORTA LÓGICA: chame o empregado").to_owned(),
             PlayBlock::Tilt(Tilt::NoteAcceptor(f)) => {
                 format!("{} {}", self.t("LEITOR DE NOTAS: chame o empregado —"), crate::names::acceptor_fault(f, self.lang))
+            }
+            PlayBlock::Tilt(Tilt::Printer(f)) => {
+                let unprinted = self
+                    .machine
+                    .unprinted_tickets()
+                    .first()
+                    .map(|t| format!(" — {} {} ({})", self.t("bilhete por imprimir"), self.show(t.value), t.validation))
+                    .unwrap_or_default();
+                format!("{} {}{unprinted}", self.t("IMPRESSORA: chame o empregado —"), crate::names::printer_fault(f, self.lang))
             }
             PlayBlock::Tilt(Tilt::FloorDisabled) => self.t("JOGO DESACTIVADO PELO SISTEMA DE GESTÃO DO PISO (SAS)").to_owned(),
             PlayBlock::Tilt(t) => format!("TILT: {}", crate::names::tilt(t, self.lang)),

@@ -131,6 +131,29 @@ pub enum Tilt {
     /// until an attendant clears it, which the host asks only once the
     /// acceptor itself reports the fault gone (E-36).
     NoteAcceptor(AcceptorFault),
+    /// Issue 70, E-38: the ticket printer stopped. Play and cash-out by
+    /// ticket stop until an attendant clears it, which the host asks only
+    /// once the printer itself reports the fault gone (E-36).
+    Printer(PrinterFault),
+}
+
+/// Issue 70: why the ticket printer stopped (E-38).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum PrinterFault {
+    PaperOut,
+    PaperJam,
+    /// Its cover or print head is open.
+    Open,
+    /// A failure of its own: head, voltage, temperature, system.
+    Failure,
+    Offline,
+    /// The printer stopped answering, or answers what does not read.
+    CommunicationLost,
+}
+
+impl PrinterFault {
+    pub const ALL: [PrinterFault; 6] =
+        [PrinterFault::PaperOut, PrinterFault::PaperJam, PrinterFault::Open, PrinterFault::Failure, PrinterFault::Offline, PrinterFault::CommunicationLost];
 }
 
 /// Issue 70: why the note acceptor stopped (E-38), each told to the floor

@@ -5,7 +5,7 @@
 //! Codes the digest marks [R] are chosen as a real host expects and said
 //! so in the README.
 
-use meters::{AcceptorFault, Door, Entry, Record, Tilt};
+use meters::{AcceptorFault, Door, Entry, PrinterFault, Record, Tilt};
 use sas::exceptions::Exception;
 
 /// What a mapping needs besides the record: the accounting denomination
@@ -120,6 +120,9 @@ pub(crate) fn of(record: &Record, cx: &Context) -> Vec<Exception> {
             AcceptorFault::Failure | AcceptorFault::CommunicationLost => 0x29,
         }),
         Entry::TiltCleared { tilt: Tilt::NoteAcceptor(AcceptorFault::StackerRemoved), .. } => one(0x1C),
+        // The printer's (issue 70; sas.md: 60 printer error, 61 paper out).
+        Entry::TiltSet { tilt: Tilt::Printer(PrinterFault::PaperOut), .. } => one(0x61),
+        Entry::TiltSet { tilt: Tilt::Printer(_), .. } => one(0x60),
         Entry::TiltSet { .. } => one(0x20),
         // Critical memory rebuilt one copy from the other: an NVRAM error,
         // data recovered (31).
@@ -160,6 +163,8 @@ mod tests {
         assert_eq!(AcceptorFault::ALL.map(acceptor), [[0x28], [0x27], [0x1B], [0x2A], [0x29], [0x29]]);
         assert_eq!(codes(Entry::TiltCleared { tilt: Tilt::NoteAcceptor(AcceptorFault::StackerRemoved), by: "a".into() }), [0x1C]);
         assert_eq!(codes(Entry::TiltCleared { tilt: Tilt::NoteAcceptor(AcceptorFault::Jam), by: "a".into() }), [] as [u8; 0]);
+        let printer = |f| codes(Entry::TiltSet { tilt: Tilt::Printer(f), detail: String::new() });
+        assert_eq!(PrinterFault::ALL.map(printer), [[0x61], [0x60], [0x60], [0x60], [0x60], [0x60]]);
         assert_eq!(codes(Entry::NoteRejected { value: 500, reason: String::new() }), [] as [u8; 0]);
         // Each carries its record's sequence number.
         let e = of(&record(42, Entry::DoorOpened { door: Door::Belly }), &Context { accounting_denom: 1, coin_in: 0 });

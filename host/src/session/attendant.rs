@@ -28,13 +28,14 @@ impl Session {
         }
         let tilts: Vec<Tilt> = self.machine.state().tilts.iter().copied().collect();
         self.attendant_clears_acceptor();
+        self.attendant_clears_printer();
         for t in tilts {
             if t == Tilt::ProgramVerification && !self.verification.failures().is_empty() {
                 continue;
             }
-            // The acceptor's own are cleared once it reports the fault
-            // gone (E-36; `acceptor`).
-            if matches!(t, Tilt::NoteAcceptor(_)) {
+            // The acceptor's and the printer's own are cleared once the
+            // device reports the fault gone (E-36; `acceptor`, `printer`).
+            if matches!(t, Tilt::NoteAcceptor(_) | Tilt::Printer(_)) {
                 continue;
             }
             let _ = self.machine.clear_tilt(t, "attendant");

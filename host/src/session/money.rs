@@ -46,6 +46,13 @@ impl Session {
         // before it prints (LP 57/58); a hand-pay needs no number.
         let credit = self.machine.state().credit;
         let ticket = credit > 0 && credit <= self.machine.config().ticket_out_limit;
+        // Issue 70 (ARCHITECTURE.md's decision): a printer that cannot
+        // print now — a fault, a ticket still in hand — keeps the credit on
+        // the machine; nothing moves.
+        if ticket && self.printer.as_ref().is_some_and(|p| !p.ready()) {
+            self.message = Some(Notice::PrinterNotReady);
+            return;
+        }
         let idle = self.idle();
         if let Some(floor) = self.floor.as_mut().filter(|f| f.validates_cash_outs())
             && ticket
@@ -84,6 +91,13 @@ impl Session {
     /// attendant key, or the next boot, prints it; a printed ticket is
     /// journaled as such (its second step).
     pub(crate) fn print_ticket(&mut self, t: meters::ticket::Ticket) {
+        // A printer's link prints the oldest unprinted ticket once it is
+        // ready (`printer`), and the core journals it printed when the
+        // printer says so.
+        if self.printer.is_some() {
+            self.tend_printer();
+            return;
+        }
         let dir = PathBuf::from(&self.config.ticket_dir);
         match crate::ticket_printer::print(&t, &self.machine.config().currency, &dir) {
             Ok(p) => {
@@ -111,6 +125,10 @@ impl Session {
     /// never finished (a printer fault, a power cut between the two steps):
     /// at boot and with the attendant key. True when none is left.
     pub fn print_unprinted_tickets(&mut self) -> bool {
+        if self.printer.is_some() {
+            self.tend_printer();
+            return self.machine.unprinted_tickets().is_empty();
+        }
         for t in self.machine.unprinted_tickets() {
             tracing::warn!("ticket {} of {} cents was issued but never printed: printing it again", t.validation, t.value);
             self.print_ticket(t);

@@ -19,7 +19,7 @@ use meters::inspect::Inspection;
 use meters::{AcceptorFault, Door, Entry, Tilt};
 use peripherals::id003::{Denomination, Emulator};
 
-use crate::acceptor_end::AcceptorEnd;
+use crate::device_end::AcceptorEnd;
 
 /// The escrow codes this floor's acceptor reports: 5, 10, 20 and 50 EUR.
 const NOTES: &str = "[(code: 0x62, cents: 500), (code: 0x63, cents: 1000), (code: 0x64, cents: 2000), (code: 0x65, cents: 5000)]";
