@@ -129,6 +129,11 @@ impl Emulator {
         self.garbage_next = true;
     }
 
+    /// A ticket is on its way out.
+    pub fn busy(&self) -> bool {
+        self.printing.is_some()
+    }
+
     pub fn paper_left(&self) -> u32 {
         self.paper
     }

@@ -14,16 +14,18 @@
 //! answer), `silent on|off`, `status`. What ends in the stacker or back in
 //! the player's hand is printed, and appended to `--record`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use clap::{Parser, Subcommand};
 use peripherals::id003::{Denomination, Emulator, emulator};
+
+#[path = "../emulator/shell.rs"]
+mod shell;
+
+use shell::number;
 
 #[derive(Parser)]
 #[command(name = "egm-acceptor", version, about = "An ID-003 note and ticket acceptor in software, on a pty")]
@@ -50,74 +52,15 @@ enum Control {
 fn main() -> Result<()> {
     let args = Args::parse();
     if let Some(Control::Send { socket, command }) = args.command {
-        let mut s = UnixStream::connect(&socket).with_context(|| format!("{}: no emulator listens there", socket.display()))?;
-        writeln!(s, "{}", command.join(" "))?;
-        return Ok(());
+        return shell::send(&socket, &command);
     }
     let link = args.link.ok_or_else(|| anyhow!("--link PATH is needed: where the cabinet finds the acceptor's port"))?;
-    let pty = sas::transport::Pty::open().context("cannot open a pty")?;
-    if std::fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()) {
-        std::fs::remove_file(&link).with_context(|| format!("{}: cannot replace the old link", link.display()))?;
-    }
-    std::os::unix::fs::symlink(&pty.path, &link).with_context(|| format!("{}: cannot link it to {}", link.display(), pty.path.display()))?;
-    println!("acceptor (ID-003) on {} -> {}", link.display(), pty.path.display());
     let acceptor = Arc::new(Mutex::new(Emulator::new()));
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let (line, acceptor, stop) = (pty.master.try_clone()?, acceptor.clone(), stop.clone());
-        std::thread::spawn(move || {
-            if let Err(e) = emulator::serve(line, &acceptor, &stop) {
-                eprintln!("egm-acceptor: the line failed: {e}");
-            }
-        });
-    }
     {
         let (acceptor, record) = (acceptor.clone(), args.record.clone());
         std::thread::spawn(move || report(&acceptor, record.as_deref()));
     }
-    if let Some(socket) = args.control {
-        let _ = std::fs::remove_file(&socket);
-        let listener = UnixListener::bind(&socket).with_context(|| format!("{}: cannot listen there", socket.display()))?;
-        let acceptor = acceptor.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                    say(&acceptor, &line);
-                }
-            }
-        });
-    }
-    for line in std::io::stdin().lock().lines() {
-        say(&acceptor, &line?);
-    }
-    // Standard input closed: keep serving until killed (a script's
-    // background emulator has no terminal).
-    loop {
-        std::thread::sleep(Duration::from_secs(3600));
-    }
-}
-
-/// Carry out one command line, printing what is wrong with it.
-fn say(acceptor: &Mutex<Emulator>, line: &str) {
-    let line = line.trim();
-    if line.is_empty() {
-        return;
-    }
-    let Ok(mut a) = acceptor.lock() else { return };
-    match command(&mut a, line) {
-        Ok(Some(said)) => println!("{said}"),
-        Ok(None) => {}
-        Err(e) => println!("{line:?}: {e}"),
-    }
-}
-
-fn number(word: Option<&str>, what: &str) -> Result<u64> {
-    let w = word.ok_or_else(|| anyhow!("{what} is missing"))?;
-    let n = match w.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => w.parse(),
-    };
-    n.map_err(|_| anyhow!("{what} {w:?} is not a number"))
+    shell::serve(acceptor, &link, "acceptor (ID-003)", emulator::serve, args.control, command)
 }
 
 fn command(a: &mut Emulator, line: &str) -> Result<Option<String>> {
@@ -179,13 +122,7 @@ fn report(acceptor: &Mutex<Emulator>, record: Option<&Path>) {
         (stacked, returned) = (a.stacked.len(), a.returned.len());
         drop(a);
         for line in lines {
-            println!("{line}");
-            if let Some(path) = record {
-                let written = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| writeln!(f, "{line}"));
-                if let Err(e) = written {
-                    eprintln!("egm-acceptor: {}: {e}", path.display());
-                }
-            }
+            shell::record(&line, record);
         }
     }
 }
