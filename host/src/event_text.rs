@@ -154,6 +154,8 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
             let was = previous.as_deref().map(|p| format!(" ({} {})", t("antes"), short(p))).unwrap_or_default();
             format!("{} {component}: {what} {}{was} — {by}", t("Software"), short(sha256))
         }
+        Entry::PrinterPaper { low: true } => t("Impressora: papel a acabar").to_owned(),
+        Entry::PrinterPaper { low: false } => t("Impressora: papel reposto").to_owned(),
         Entry::VariantChosen { family, game, sha256, by } => {
             format!("{} {family}: {game} ({} {}) — {by}", t("Variante de RTP escolhida para"), t("resumo"), sha256.chars().take(16).collect::<String>())
         }
@@ -262,6 +264,8 @@ mod tests {
             Entry::AftOut { transaction_id: "FLOOR-2".into(), value: 2_500 },
             Entry::ValidationIdSet { id: 0x12_3456, sequence: 0 },
             Entry::VariantChosen { family: "floresta-243".into(), game: "floresta-243-92".into(), sha256: "ab".repeat(32), by: "ana".into() },
+            Entry::PrinterPaper { low: true },
+            Entry::PrinterPaper { low: false },
             Entry::SoftwareChanged {
                 component: "paytable bingo-75".into(),
                 file: "assets/paytables/compiled/bingo-75.json".into(),

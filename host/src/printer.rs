@@ -327,6 +327,10 @@ impl Session {
             Event::PaperLow(low) => {
                 link.paper_low = low;
                 tracing::warn!("ticket printer {}: paper {}", link.setup.port.display(), if low { "low" } else { "loaded" });
+                // In the event log, and told to the floor when low (SAS 74).
+                if let Err(e) = self.machine.printer_paper(low) {
+                    self.fail(Notice::Core(e));
+                }
             }
             Event::PoweredUp => tracing::info!("ticket printer {}: powered up", link.setup.port.display()),
             Event::Unreadable(why) => tracing::warn!("ticket printer {}: {why}", link.setup.port.display()),

@@ -548,6 +548,11 @@ pub enum Entry {
         /// which release (the approver's signature).
         by: String,
     },
+    /// Issue 70: the ticket printer's paper ran low (`low`, told to the
+    /// floor: SAS 74), or was loaded again.
+    PrinterPaper {
+        low: bool,
+    },
 }
 
 /// B-16 (certification.md 16): a wager category — a bet configuration the
@@ -619,6 +624,7 @@ impl Entry {
             Entry::VariantChosen { .. } => "variant_chosen",
             Entry::SoftwareChanged { .. } => "software_changed",
             Entry::FloorTicketRefused { .. } => "floor_ticket_refused",
+            Entry::PrinterPaper { .. } => "printer_paper",
             Entry::LinkedPoolJoined { .. } => "linked_pool_joined",
             Entry::LinkedDelivered { .. } => "linked_delivered",
             Entry::LinkedRefused { .. } => "linked_refused",

@@ -317,7 +317,8 @@ impl CriticalState {
             | Entry::DrawDiscarded { .. }
             | Entry::NoteRejected { .. }
             | Entry::TicketRejected { .. }
-            | Entry::Verification { .. } => {}
+            | Entry::Verification { .. }
+            | Entry::PrinterPaper { .. } => {}
             Entry::ConfigChanged { config, .. } => self.config = Some((**config).clone()),
             Entry::PoolConfigured { pool, mystery_at } => {
                 if self.pools.contains_key(&pool.id) {

@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+mod far_end;
 pub mod id003;
 pub mod serial;
 pub mod tcl;

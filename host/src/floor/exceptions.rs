@@ -124,6 +124,7 @@ pub(crate) fn of(record: &Record, cx: &Context) -> Vec<Exception> {
         Entry::TiltSet { tilt: Tilt::Printer(PrinterFault::PaperOut), .. } => one(0x61),
         Entry::TiltSet { tilt: Tilt::Printer(_), .. } => one(0x60),
         Entry::TiltSet { .. } => one(0x20),
+        Entry::PrinterPaper { low: true } => one(0x74),
         // Critical memory rebuilt one copy from the other: an NVRAM error,
         // data recovered (31).
         Entry::CopyRebuilt { .. } => one(0x31),
@@ -165,6 +166,8 @@ mod tests {
         assert_eq!(codes(Entry::TiltCleared { tilt: Tilt::NoteAcceptor(AcceptorFault::Jam), by: "a".into() }), [] as [u8; 0]);
         let printer = |f| codes(Entry::TiltSet { tilt: Tilt::Printer(f), detail: String::new() });
         assert_eq!(PrinterFault::ALL.map(printer), [[0x61], [0x60], [0x60], [0x60], [0x60], [0x60]]);
+        assert_eq!(codes(Entry::PrinterPaper { low: true }), [0x74]);
+        assert_eq!(codes(Entry::PrinterPaper { low: false }), [] as [u8; 0]);
         assert_eq!(codes(Entry::NoteRejected { value: 500, reason: String::new() }), [] as [u8; 0]);
         // Each carries its record's sequence number.
         let e = of(&record(42, Entry::DoorOpened { door: Door::Belly }), &Context { accounting_denom: 1, coin_in: 0 });

@@ -186,6 +186,8 @@ pub(super) const WORDS: &[(&str, &str)] = &[
     ("INCREMENTO EXCESSIVO DE CONTADOR: recusado; chame o empregado", "EXCESSIVE METER INCREMENT: refused; call an attendant"),
     ("Impressora indisponível: o crédito fica na máquina", "Printer unavailable: the credit stays on the machine"),
     ("Impressora: bilhete por imprimir de", "Printer: ticket not printed of"),
+    ("Impressora: papel a acabar", "Printer: paper low"),
+    ("Impressora: papel reposto", "Printer: paper loaded"),
     ("Indique o motivo", "Give a reason"),
     ("Inserir", "Insert"),
     ("Introduza notas para jogar", "Insert notes to play"),

@@ -86,6 +86,8 @@ fn each_cash_out_is_printed_once_with_its_figures() {
     let dir = tempfile::tempdir().unwrap();
     let end = PrinterEnd::new();
     let mut s = start(dir.path(), &end.path);
+    // Two tickets from paper low (50 left).
+    end.with(|e| e.load_paper(52));
     let mut validations = Vec::new();
     for cents in [2_000, 500, 5_000] {
         validations.push(cash_out(&mut s, &end, cents));
@@ -110,6 +112,13 @@ fn each_cash_out_is_printed_once_with_its_figures() {
     for v in &validations {
         assert_eq!(journaled_printed(dir.path(), v), 1, "{v}");
     }
+    // Paper low, journaled once (the floor is told: SAS 74), as the
+    // second ticket leaves 50 in the box.
+    let records = events(dir.path());
+    let low: Vec<usize> = records.iter().enumerate().filter(|(_, r)| r.entry == Entry::PrinterPaper { low: true }).map(|(i, _)| i).collect();
+    assert_eq!(low.len(), 1);
+    let printed = |v: &str| records.iter().position(|r| matches!(&r.entry, Entry::TicketPrinted { validation } if validation == v)).unwrap();
+    assert!(printed(&validations[0]) < low[0] && low[0] < printed(&validations[2]), "paper low out of its place");
 }
 
 #[test]

@@ -34,6 +34,12 @@ impl Machine {
         self.commit(vec![Entry::TiltSet { tilt, detail: detail.to_owned() }])
     }
 
+    /// Issue 70: the ticket printer's paper ran low, or was loaded again:
+    /// in the event log, and told to the floor when low (SAS 74).
+    pub fn printer_paper(&mut self, low: bool) -> Result<(), CoreError> {
+        self.commit(vec![Entry::PrinterPaper { low }])
+    }
+
     /// An attendant clears a tilt. A self-audit tilt clears only when the
     /// audit now passes; the logic-door tilt only with every door closed.
     pub fn clear_tilt(&mut self, tilt: Tilt, attendant: &str) -> Result<(), CoreError> {

@@ -222,6 +222,7 @@ fn samples(f: Fill) -> Vec<Entry> {
         Entry::FloorReported { cursor: FloorCursor { up_to: f.n, above: vec![f.n, 1] } },
         Entry::ValidationIdSet { id: f.u32(), sequence: f.u32() },
         Entry::VariantChosen { family: "sete".into(), game: "sete-92".into(), sha256: "cd".repeat(32), by: "ana".into() },
+        Entry::PrinterPaper { low: true },
         Entry::SoftwareChanged {
             component: "paytable sete-92".into(),
             file: "sete-92.ron".into(),

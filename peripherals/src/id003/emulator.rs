@@ -315,44 +315,14 @@ impl Emulator {
 /// every frame read is answered, bytes that start no frame are dropped.
 /// Returns when `stop` is set, or with the error when the line fails (the
 /// cabinet's end closed).
-pub fn serve(mut line: std::fs::File, emulator: &std::sync::Mutex<Emulator>, stop: &std::sync::atomic::AtomicBool) -> std::io::Result<()> {
-    use std::io::{Read, Write};
-    use std::os::fd::AsFd;
-    let mut pending = Vec::new();
-    let mut buf = [0u8; 256];
-    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-        // Waits at most 10 ms, so that it stops when told.
-        let ready = {
-            let mut fds = [nix::poll::PollFd::new(line.as_fd(), nix::poll::PollFlags::POLLIN)];
-            nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(10u8)).map_err(std::io::Error::from)?
-        };
-        if ready == 0 {
-            continue;
-        }
-        let n = line.read(&mut buf)?;
-        if n == 0 {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-            continue;
-        }
-        pending.extend_from_slice(&buf[..n]);
-        loop {
-            match Frame::decode(&pending) {
-                Ok((frame, used)) => {
-                    pending.drain(..used);
-                    let reply = emulator.lock().map_err(|_| std::io::Error::other("the emulator's state was poisoned"))?.answer(&frame.encode());
-                    if let Ok(bytes) = reply
-                        && !bytes.is_empty()
-                    {
-                        line.write_all(&bytes)?;
-                    }
-                }
-                Err(FrameError::Truncated { .. }) => break,
-                // Not a frame here: drop a byte and look again.
-                Err(_) => {
-                    pending.drain(..1);
-                }
-            }
-        }
-    }
-    Ok(())
+pub fn serve(line: std::fs::File, emulator: &std::sync::Mutex<Emulator>, stop: &std::sync::atomic::AtomicBool) -> std::io::Result<()> {
+    use crate::far_end::{Reading, locked};
+    crate::far_end::serve(line, stop, |pending| {
+        Ok(match Frame::decode(pending) {
+            Ok((frame, used)) => Reading::Answered { used, reply: locked(emulator)?.answer(&frame.encode()).unwrap_or_default() },
+            Err(FrameError::Truncated { .. }) => Reading::Incomplete,
+            // Not a frame here: drop a byte and look again.
+            Err(_) => Reading::Skip(1),
+        })
+    })
 }

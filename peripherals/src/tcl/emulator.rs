@@ -272,42 +272,14 @@ impl Emulator {
 
 /// Serve `emulator` on `line` (a pty's far end) until `stop`: each
 /// command read is answered. What does not read is dropped byte by byte.
-pub fn serve(mut line: std::fs::File, emulator: &std::sync::Mutex<Emulator>, stop: &std::sync::atomic::AtomicBool) -> std::io::Result<()> {
-    use std::io::{Read, Write};
-    use std::os::fd::AsFd;
-    let mut pending = Vec::new();
-    let mut buf = [0u8; 256];
-    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-        let ready = {
-            let mut fds = [nix::poll::PollFd::new(line.as_fd(), nix::poll::PollFlags::POLLIN)];
-            nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(10u8)).map_err(std::io::Error::from)?
-        };
-        if ready == 0 {
-            continue;
-        }
-        let n = line.read(&mut buf)?;
-        if n == 0 {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-            continue;
-        }
-        pending.extend_from_slice(&buf[..n]);
-        loop {
-            let answered = emulator.lock().map_err(|_| std::io::Error::other("the emulator's state was poisoned"))?.answer_bytes(&pending);
-            match answered {
-                Ok((reply, used)) => {
-                    pending.drain(..used);
-                    if !reply.is_empty() {
-                        line.write_all(&reply)?;
-                    }
-                }
-                Err(MessageError::Truncated { .. }) => break,
-                Err(_) => {
-                    // Not a command here: drop to the next opening.
-                    let skip = pending.iter().skip(1).position(|&b| b == b'^').map_or(pending.len(), |p| p + 1);
-                    pending.drain(..skip);
-                }
-            }
-        }
-    }
-    Ok(())
+pub fn serve(line: std::fs::File, emulator: &std::sync::Mutex<Emulator>, stop: &std::sync::atomic::AtomicBool) -> std::io::Result<()> {
+    use crate::far_end::{Reading, locked};
+    crate::far_end::serve(line, stop, |pending| {
+        Ok(match locked(emulator)?.answer_bytes(pending) {
+            Ok((reply, used)) => Reading::Answered { used, reply },
+            Err(MessageError::Truncated { .. }) => Reading::Incomplete,
+            // Not a command here: drop to the next opening.
+            Err(_) => Reading::Skip(pending.iter().skip(1).position(|&b| b == b'^').map_or(pending.len(), |p| p + 1)),
+        })
+    })
 }

@@ -14,39 +14,26 @@
 //! answer), `silent on|off`, `status`. What ends in the stacker or back in
 //! the player's hand is printed, and appended to `--record`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use peripherals::id003::{Denomination, Emulator, emulator};
 
 #[path = "../emulator/shell.rs"]
 mod shell;
 
-use shell::number;
+use shell::{Control, number};
 
 #[derive(Parser)]
 #[command(name = "egm-acceptor", version, about = "An ID-003 note and ticket acceptor in software, on a pty")]
 struct Args {
     #[command(subcommand)]
     command: Option<Control>,
-    /// Make PATH a link to the pty's cabinet end (replaced if it is a link already).
-    #[arg(long)]
-    link: Option<PathBuf>,
-    /// Also take commands on this Unix socket (one per line per connection).
-    #[arg(long)]
-    control: Option<PathBuf>,
-    /// Append what is stacked or given back to this file, a line each.
-    #[arg(long)]
-    record: Option<PathBuf>,
-}
-
-#[derive(Subcommand)]
-enum Control {
-    /// Send one command to a running emulator's control socket.
-    Send { socket: PathBuf, command: Vec<String> },
+    #[command(flatten)]
+    line: shell::Line,
 }
 
 fn main() -> Result<()> {
@@ -54,13 +41,13 @@ fn main() -> Result<()> {
     if let Some(Control::Send { socket, command }) = args.command {
         return shell::send(&socket, &command);
     }
-    let link = args.link.ok_or_else(|| anyhow!("--link PATH is needed: where the cabinet finds the acceptor's port"))?;
+    let link = args.line.link.ok_or_else(|| anyhow!("--link PATH is needed: where the cabinet finds the acceptor's port"))?;
     let acceptor = Arc::new(Mutex::new(Emulator::new()));
     {
-        let (acceptor, record) = (acceptor.clone(), args.record.clone());
+        let (acceptor, record) = (acceptor.clone(), args.line.record.clone());
         std::thread::spawn(move || report(&acceptor, record.as_deref()));
     }
-    shell::serve(acceptor, &link, "acceptor (ID-003)", emulator::serve, args.control, command)
+    shell::serve(acceptor, &link, "acceptor (ID-003)", emulator::serve, args.line.control, command)
 }
 
 fn command(a: &mut Emulator, line: &str) -> Result<Option<String>> {

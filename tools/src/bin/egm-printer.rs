@@ -15,39 +15,26 @@
 //! comes out, whole or not, is printed with its regions, and appended to
 //! `--record`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use peripherals::tcl::{Emulator, Paper, emulator};
 
 #[path = "../emulator/shell.rs"]
 mod shell;
 
-use shell::number;
+use shell::{Control, number};
 
 #[derive(Parser)]
 #[command(name = "egm-printer", version, about = "A TCL ticket printer in software, on a pty")]
 struct Args {
     #[command(subcommand)]
     command: Option<Control>,
-    /// Make PATH a link to the pty's cabinet end (replaced if it is a link already).
-    #[arg(long)]
-    link: Option<PathBuf>,
-    /// Also take commands on this Unix socket (one per line per connection).
-    #[arg(long)]
-    control: Option<PathBuf>,
-    /// Append each ticket that comes out to this file, a line each.
-    #[arg(long)]
-    record: Option<PathBuf>,
-}
-
-#[derive(Subcommand)]
-enum Control {
-    /// Send one command to a running emulator's control socket.
-    Send { socket: PathBuf, command: Vec<String> },
+    #[command(flatten)]
+    line: shell::Line,
 }
 
 fn main() -> Result<()> {
@@ -55,13 +42,13 @@ fn main() -> Result<()> {
     if let Some(Control::Send { socket, command }) = args.command {
         return shell::send(&socket, &command);
     }
-    let link = args.link.ok_or_else(|| anyhow!("--link PATH is needed: where the cabinet finds the printer's port"))?;
+    let link = args.line.link.ok_or_else(|| anyhow!("--link PATH is needed: where the cabinet finds the printer's port"))?;
     let printer = Arc::new(Mutex::new(Emulator::new()));
     {
-        let (printer, record) = (printer.clone(), args.record.clone());
+        let (printer, record) = (printer.clone(), args.line.record.clone());
         std::thread::spawn(move || report(&printer, record.as_deref()));
     }
-    shell::serve(printer, &link, "printer (TCL)", emulator::serve, args.control, command)
+    shell::serve(printer, &link, "printer (TCL)", emulator::serve, args.line.control, command)
 }
 
 fn step(word: Option<&str>) -> Result<u8> {

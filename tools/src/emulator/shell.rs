@@ -13,6 +13,27 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
+/// Where an emulator serves and how it is told things: the arguments the
+/// emulators share.
+#[derive(clap::Args)]
+pub struct Line {
+    /// Make PATH a link to the pty's cabinet end (replaced if it is a link already).
+    #[arg(long)]
+    pub link: Option<PathBuf>,
+    /// Also take commands on this Unix socket (one per line per connection).
+    #[arg(long)]
+    pub control: Option<PathBuf>,
+    /// Append what comes out of the device to this file, a line each.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+}
+
+#[derive(clap::Subcommand)]
+pub enum Control {
+    /// Send one command to a running emulator's control socket.
+    Send { socket: PathBuf, command: Vec<String> },
+}
+
 /// How a device is served on the far end of its pty.
 pub type Serve<E> = fn(std::fs::File, &Mutex<E>, &AtomicBool) -> std::io::Result<()>;
 
