@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use meters::{PrinterFault, Tilt};
 use peripherals::serial::SerialLine;
@@ -32,6 +32,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::notice::Notice;
 use crate::session::Session;
+
+/// How long the host waits, with the printer ready and nothing said, before
+/// it looks again for a ticket the core holds unprinted.
+const LOOK_AGAIN: Duration = Duration::from_secs(1);
 
 /// The language a printer speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,6 +107,11 @@ pub struct PrinterLink {
     /// The attendant asked to clear the printer's tilts: done once the
     /// printer reports its fault gone.
     clear_asked: bool,
+    /// When the host last looked for a ticket to give, and how many tickets
+    /// the core had issued then: it looks again only when the printer said
+    /// something, a ticket was issued, or a second has passed — not every
+    /// frame (`tend_printer`).
+    looked: Option<(Instant, usize)>,
 }
 
 impl PrinterLink {
@@ -136,6 +145,7 @@ impl PrinterLink {
             paper_low: false,
             heard: false,
             clear_asked: false,
+            looked: None,
         })
     }
 
@@ -269,7 +279,9 @@ impl Session {
     /// to it once it is ready. Without a printer, nothing.
     pub fn tend_printer(&mut self) {
         let Some(mut link) = self.printer.take() else { return };
+        let mut heard = false;
         while let Ok(said) = link.said.try_recv() {
+            heard = true;
             match said {
                 Said::Event(e) => self.on_printer_event(&mut link, e),
                 Said::Refused(validation, why) => {
@@ -278,12 +290,15 @@ impl Session {
                 }
             }
         }
-        if link.ready()
-            && let Some(t) = self.machine.unprinted_tickets().first()
-        {
-            link.printing = Some(t.validation.clone());
-            // The thread ends only with the link.
-            let _ = link.orders.send(ticket_to_print(t, &self.machine.config().currency, link.setup.expiry_days));
+        let issued = self.machine.state().tickets.len();
+        let stale = link.looked.is_none_or(|(at, seen)| seen != issued || at.elapsed() >= LOOK_AGAIN);
+        if link.ready() && (heard || stale) {
+            link.looked = Some((Instant::now(), issued));
+            if let Some(t) = self.machine.unprinted_tickets().first() {
+                link.printing = Some(t.validation.clone());
+                // The thread ends only with the link.
+                let _ = link.orders.send(ticket_to_print(t, &self.machine.config().currency, link.setup.expiry_days));
+            }
         }
         self.printer = Some(link);
     }
