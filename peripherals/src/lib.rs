@@ -4,8 +4,8 @@
 //! trait per device kind so that a second protocol slots in beside the
 //! first: the note and ticket acceptor ([`id003`], JCM's ID-003 over a
 //! serial line), the ticket printer ([`tcl`], the TCL command language),
-//! and, as issue 70 goes on, the doors and switches and the button deck's
-//! lamps.
+//! and the doors' switches, the attendant key, the button deck's lamps and
+//! the tower light ([`panel`], through Linux's evdev and LED class).
 //!
 //! It must never: move money or decide a credit (it reports what a device
 //! says, step by step; the host commits through the core, once, at the
@@ -17,5 +17,6 @@
 
 mod far_end;
 pub mod id003;
+pub mod panel;
 pub mod serial;
 pub mod tcl;
