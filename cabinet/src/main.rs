@@ -21,6 +21,7 @@ mod layout;
 mod linked;
 mod modes;
 mod pacing;
+mod panel;
 mod pipelines;
 mod printer;
 mod screen_text;
@@ -144,6 +145,7 @@ fn main() -> ExitCode {
                 .add_plugins(pipelines::PipelinesPlugin)
                 .add_plugins(acceptor::AcceptorPlugin)
                 .add_plugins(printer::PrinterPlugin)
+                .add_plugins(panel::PanelPlugin)
                 .insert_resource(screens::operator_panel::OperatorPanel { open: args.operator_panel, validation: String::new() })
                 .add_plugins((
                     sounds::SoundPlugin,

@@ -107,6 +107,9 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     session.db = db;
     session.config_file = options.config.clone();
     session.lab_seed = options.lab_seed;
+    // Issue 70: the doors as their sensors read before anything else (a
+    // door opened while the cabinet was off is journaled open now).
+    session.start_panel().map_err(|e| format!("{}: {e}", options.config.display()))?;
     // Issue 21: a cash-out committed before a crash, its ticket never
     // printed, is printed now (same validation number); a printer's link
     // starts with it in doubt and reads its fate from the printer first

@@ -60,6 +60,11 @@ pub struct CabinetConfig {
     /// absent (tickets are then written as text files to `ticket_dir`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub printer: Option<crate::printer::PrinterSetup>,
+    /// The doors' sensors, the attendant key, the deck's lamps and the
+    /// tower light (issue 70); none when absent (doors then come from the
+    /// lab build's keys or the operator panel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panel: Option<crate::panel::PanelSetup>,
 }
 
 fn default_attract_after_s() -> u32 {
@@ -131,6 +136,8 @@ pub enum ConfigError {
     Acceptor(String, String),
     #[error("{0}: printer: {1}")]
     Printer(String, String),
+    #[error("{0}: {1}")]
+    Panel(String, String),
 }
 
 impl CabinetConfig {
@@ -155,6 +162,9 @@ impl CabinetConfig {
         }
         if let Some(problem) = c.printer.as_ref().and_then(crate::printer::PrinterSetup::problem) {
             return Err(ConfigError::Printer(file, problem));
+        }
+        if let Some(problem) = c.panel.as_ref().and_then(crate::panel::PanelSetup::problem) {
+            return Err(ConfigError::Panel(file, problem));
         }
         Ok(c)
     }

@@ -29,6 +29,7 @@ pub mod link_worker;
 pub mod linked;
 pub mod names;
 pub mod notice;
+pub mod panel;
 pub mod picture;
 pub mod printer;
 pub mod round;

@@ -65,6 +65,7 @@ pub fn tilt(t: Tilt, lang: Lang) -> &'static str {
         Tilt::ExcessiveMeterIncrement => lang.t("incremento excessivo de contador"),
         Tilt::NoteAcceptor(f) => acceptor_fault(f, lang),
         Tilt::Printer(f) => printer_fault(f, lang),
+        Tilt::DoorSensors(_) => lang.t("sensores da porta em desacordo"),
     }
 }
 
@@ -127,6 +128,7 @@ mod tests {
                 vec![Tilt::SelfAudit, Tilt::LogicDoorAccess, Tilt::ProgramVerification, Tilt::DeviceFault, Tilt::FloorDisabled, Tilt::ExcessiveMeterIncrement];
             all.extend(AcceptorFault::ALL.map(Tilt::NoteAcceptor));
             all.extend(PrinterFault::ALL.map(Tilt::Printer));
+            all.push(Tilt::DoorSensors(Door::Main));
             let tilts: std::collections::BTreeSet<&str> = all.iter().map(|t| tilt(*t, lang)).collect();
             assert_eq!(tilts.len(), all.len());
         }

@@ -54,6 +54,9 @@ pub enum Notice {
     /// Issue 70: the printer cannot print now (a fault, a ticket still in
     /// hand): the cash-out did not happen, the credit stays.
     PrinterNotReady,
+    /// Issue 70: the door has sensors, which alone say whether it is open
+    /// (the operator panel's button for it does nothing).
+    DoorHasSensors(meters::Door),
     /// The printer failed: the ticket is kept and the cabinet tilted.
     TicketNotPrinted { validation: String, value: Cents, error: String },
     /// A cash-out above the ticket limit (M-12).
@@ -137,6 +140,9 @@ impl Notice {
             Notice::Progressive { amount } => format!("{} {}", t("PROGRESSIVO!"), show(*amount)),
             Notice::WinHandpay => t("Prémio a pagar manualmente: chame o empregado").to_owned(),
             Notice::Resumed => t("Jogada interrompida retomada").to_owned(),
+            Notice::DoorHasSensors(d) => {
+                format!("{} ({})", t("Esta porta tem sensores: só eles dizem se está aberta"), crate::names::door(*d, lang))
+            }
             Notice::CannotResume { round, game } => {
                 format!("{} {round} ({game}) {}", t("A jogada"), t("não pode ser retomada: o seu resultado está registado e nunca se anula; chame o técnico"))
             }

@@ -92,6 +92,9 @@ pub struct Session {
     pub(crate) acceptor: Option<crate::acceptor::AcceptorLink>,
     /// The ticket printer (issue 70), when the configuration names one.
     pub(crate) printer: Option<crate::printer::PrinterLink>,
+    /// The doors' sensors, the attendant key and the lamps (issue 70),
+    /// when the configuration wires them.
+    pub(crate) panel: Option<crate::panel::PanelLink>,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -188,6 +191,7 @@ impl Session {
             floor: None,
             acceptor: None,
             printer: None,
+            panel: None,
         };
         s.linked = s.config.linked_progressives.iter().cloned().map(|setup| LinkedPool::start(setup, s.wake.clone())).collect();
         s.offer_chosen_variants();

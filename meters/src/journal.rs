@@ -135,6 +135,11 @@ pub enum Tilt {
     /// ticket stop until an attendant clears it, which the host asks only
     /// once the printer itself reports the fault gone (E-36).
     Printer(PrinterFault),
+    /// Issue 70, E-37: a door's switch and optic disagreed past the time
+    /// the door takes to move (a switch held shut by hand, an optic
+    /// blinded, a sensor failed). The door counts as open meanwhile; an
+    /// attendant clears it once the host reads the two agreeing.
+    DoorSensors(crate::meters::Door),
 }
 
 /// Issue 70: why the ticket printer stopped (E-38).

@@ -26,4 +26,5 @@ pub mod lamps;
 
 pub use contact::{Change, Contact, InputError, InputSource};
 pub use doors::{DoorWiring, Doors, WiringError};
+pub use evdev::EvdevInputs;
 pub use lamps::{LampError, LampState, Lamps, LedClass};

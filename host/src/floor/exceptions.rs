@@ -159,6 +159,9 @@ mod tests {
         assert_eq!(codes(Entry::HandpayPaid { id: 1, attendant: "a".into() }), [0x52]);
         assert_eq!(codes(Entry::TicketPrinted { validation: "1".into() }), [0x3D]);
         assert_eq!(codes(Entry::TiltSet { tilt: Tilt::DeviceFault, detail: String::new() }), [0x20]);
+        // A door's sensors disagreeing has no code of its own: a general
+        // tilt, beside the door's own opening (issue 70).
+        assert_eq!(codes(Entry::TiltSet { tilt: Tilt::DoorSensors(meters::Door::Belly), detail: String::new() }), [0x20]);
         assert_eq!(codes(Entry::TiltSet { tilt: Tilt::FloorDisabled, detail: String::new() }), [] as [u8; 0]);
         let acceptor = |f| codes(Entry::TiltSet { tilt: Tilt::NoteAcceptor(f), detail: String::new() });
         assert_eq!(AcceptorFault::ALL.map(acceptor), [[0x28], [0x27], [0x1B], [0x2A], [0x29], [0x29]]);

@@ -7,7 +7,19 @@ use super::{Session, open_machine};
 use crate::notice::Notice;
 
 impl Session {
+    /// A door opened or closed by hand (the operator panel's button, the
+    /// lab build's key). Issue 70: a door with sensors is what they read —
+    /// the retail build refuses it; in the lab build the key moves the
+    /// door's sensors, the path a real door takes.
     pub fn toggle_door(&mut self, door: Door) {
+        if self.panel_wires(door) {
+            if cfg!(feature = "lab") {
+                self.move_door_sensors(door);
+            } else {
+                self.fail(Notice::DoorHasSensors(door));
+            }
+            return;
+        }
         let r = if self.machine.state().doors_open.contains(&door) { self.machine.close_door(door) } else { self.machine.open_door(door) };
         if let Err(e) = r {
             self.fail(Notice::Core(e));
@@ -29,13 +41,15 @@ impl Session {
         let tilts: Vec<Tilt> = self.machine.state().tilts.iter().copied().collect();
         self.attendant_clears_acceptor();
         self.attendant_clears_printer();
+        self.attendant_clears_door_sensors();
         for t in tilts {
             if t == Tilt::ProgramVerification && !self.verification.failures().is_empty() {
                 continue;
             }
-            // The acceptor's and the printer's own are cleared once the
-            // device reports the fault gone (E-36; `acceptor`, `printer`).
-            if matches!(t, Tilt::NoteAcceptor(_) | Tilt::Printer(_)) {
+            // The acceptor's, the printer's and the doors' sensors' own are
+            // cleared once the device reports the fault gone (E-36;
+            // `acceptor`, `printer`, `panel`).
+            if matches!(t, Tilt::NoteAcceptor(_) | Tilt::Printer(_) | Tilt::DoorSensors(_)) {
                 continue;
             }
             let _ = self.machine.clear_tilt(t, "attendant");

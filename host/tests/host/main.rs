@@ -20,6 +20,7 @@ mod dice_rounds;
 mod hold_grand;
 mod hold_rounds;
 mod overlays;
+mod panel;
 mod printer;
 mod production;
 mod progressives;

@@ -190,6 +190,7 @@ fn samples(f: Fill) -> Vec<Entry> {
         Entry::TiltCleared { tilt: Tilt::FloorDisabled, by: "floor".into() },
         Entry::TiltSet { tilt: Tilt::NoteAcceptor(crate::journal::AcceptorFault::StackerRemoved), detail: "ID-003".into() },
         Entry::TiltSet { tilt: Tilt::Printer(crate::journal::PrinterFault::PaperJam), detail: "TCL".into() },
+        Entry::TiltSet { tilt: Tilt::DoorSensors(Door::Belly), detail: "switch closed, optic open".into() },
         Entry::Verification { ok: false, detail: "digest".into() },
         Entry::MeterRollover { meter: "creditos_jogados".into(), count: f.n },
         Entry::PoolConfigured { pool: pool_config(f), mystery_at: vec![Some(f.n), None] },
