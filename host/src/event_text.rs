@@ -138,6 +138,7 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
         }
         Entry::MeterRollover { meter, count } => format!("{} «{meter}» ({count})", t("O contador deu a volta:")),
         Entry::FloorTicketIn { validation, value } => format!("{} {} ({validation})", t("Bilhete do piso pago:"), money(*value)),
+        Entry::FloorTicketStacking { validation, value } => format!("{} {} ({validation})", t("Bilhete do piso a empilhar:"), money(*value)),
         Entry::FloorTicketRefused { validation, status, reason } => format!("{} {validation} ({status:#04x}): {reason}", t("Bilhete do piso devolvido:")),
         Entry::AftIn { transaction_id, value } => format!("{} {} ({transaction_id})", t("Transferência do piso para a máquina:"), money(*value)),
         Entry::AftOut { transaction_id, value } => format!("{} {} ({transaction_id})", t("Transferência da máquina para o piso:"), money(*value)),
@@ -260,6 +261,7 @@ mod tests {
             Entry::MeterRollover { meter: "creditos_jogados".into(), count: 1 },
             Entry::FloorReported { cursor: meters::FloorCursor { up_to: 41, above: vec![44] } },
             Entry::FloorTicketIn { validation: "000000000000004242".into(), value: 2_500 },
+            Entry::FloorTicketStacking { validation: "000000000000004242".into(), value: 2_500 },
             Entry::AftIn { transaction_id: "FLOOR-1".into(), value: 2_500 },
             Entry::AftOut { transaction_id: "FLOOR-2".into(), value: 2_500 },
             Entry::ValidationIdSet { id: 0x12_3456, sequence: 0 },

@@ -490,6 +490,16 @@ pub enum Entry {
         validation: String,
         value: Cents,
     },
+    /// Issue 70: a ticket in the acceptor's escrow that the floor
+    /// authorised for `value` (SAS LP 71), which the host is about to tell
+    /// the acceptor to stack: checked as [`Entry::FloorTicketIn`] is, and
+    /// credited by one (at the acceptor's vend valid, or its power-up with
+    /// the ticket in the stacker) or ended by an
+    /// [`Entry::FloorTicketRefused`] (given back). Nothing is credited here.
+    FloorTicketStacking {
+        validation: String,
+        value: Cents,
+    },
     /// A ticket the floor was asked about and that was returned: the floor
     /// refused it, did not answer in time, or the cabinet could not credit
     /// it. `status` is the machine status reported to the floor (SAS LP
@@ -623,6 +633,7 @@ impl Entry {
             Entry::PoolTransfer { .. } => "pool_transfer",
             Entry::FloorReported { .. } => "floor_reported",
             Entry::FloorTicketIn { .. } => "floor_ticket_in",
+            Entry::FloorTicketStacking { .. } => "floor_ticket_stacking",
             Entry::AftIn { .. } => "aft_in",
             Entry::AftOut { .. } => "aft_out",
             Entry::ValidationIdSet { .. } => "validation_id_set",

@@ -156,6 +156,11 @@ pub struct CriticalState {
     /// its credit not yet committed (as `note_stacking`).
     #[serde(default)]
     pub ticket_stacking: Option<String>,
+    /// Issue 70: a ticket the floor authorised (validation number, value)
+    /// that the acceptor was told to stack, its credit not yet committed
+    /// (as `note_stacking`).
+    #[serde(default)]
+    pub floor_ticket_stacking: Option<(String, Cents)>,
     /// Whether the last power-down was recorded (a clean shutdown).
     pub clean_shutdown: bool,
     pub games_since_power_up: u64,
@@ -404,13 +409,16 @@ impl CriticalState {
                 if let Some(t) = &self.ticket_stacking {
                     return Err(fail(e, format!("ticket {t} is being stacked")));
                 }
+                if let Some((t, _)) = &self.floor_ticket_stacking {
+                    return Err(fail(e, format!("ticket {t} is being stacked")));
+                }
                 self.note_stacking = Some(*value);
             }
             Entry::TicketStacking { validation } => {
                 if let Some(v) = self.note_stacking {
                     return Err(fail(e, format!("a note of {v} cents is being stacked")));
                 }
-                if let Some(t) = &self.ticket_stacking {
+                if let Some(t) = self.ticket_stacking.as_ref().or(self.floor_ticket_stacking.as_ref().map(|(t, _)| t)) {
                     return Err(fail(e, format!("ticket {t} is already being stacked")));
                 }
                 if self.tickets.get(validation).is_none_or(|t| t.redeemed) {
@@ -789,7 +797,30 @@ impl CriticalState {
                 }
                 self.secure_validation = Some(SecureValidation { id: *id, sequence: *sequence });
             }
+            Entry::FloorTicketStacking { validation, value } => {
+                if let Some(v) = self.note_stacking {
+                    return Err(fail(e, format!("a note of {v} cents is being stacked")));
+                }
+                if let Some(t) = self.ticket_stacking.as_ref().or(self.floor_ticket_stacking.as_ref().map(|(t, _)| t)) {
+                    return Err(fail(e, format!("ticket {t} is already being stacked")));
+                }
+                let own = self.tickets.get(validation);
+                if self.floor_tickets.contains(validation) || own.is_some_and(|t| t.redeemed || t.value != *value) {
+                    return Err(fail(e, format!("ticket {validation} is redeemed or of another value")));
+                }
+                self.floor_ticket_stacking = Some((validation.clone(), *value));
+            }
             Entry::FloorTicketIn { validation, value } => {
+                // Issue 70: the credit of the floor's ticket being stacked,
+                // if it is that one.
+                if let Some((v, amount)) = &self.floor_ticket_stacking
+                    && v == validation
+                {
+                    if amount != value {
+                        return Err(fail(e, format!("ticket {validation} was authorised for {amount} cents, not {value}")));
+                    }
+                    self.floor_ticket_stacking = None;
+                }
                 // One of this machine's tickets, redeemed through the floor
                 // that validates every ticket; or another cabinet's.
                 if let Some(t) = self.tickets.get_mut(validation) {
@@ -804,7 +835,12 @@ impl CriticalState {
                 self.totals.bilhetes_codificados_entrados = add(e, self.totals.bilhetes_codificados_entrados, *value)?;
                 self.totals.bilhetes_entrados_contagem += 1;
             }
-            Entry::FloorTicketRefused { .. } => {}
+            Entry::FloorTicketRefused { validation, .. } => {
+                // Issue 70: the floor's ticket being stacked went back.
+                if self.floor_ticket_stacking.as_ref().is_some_and(|(v, _)| v == validation) {
+                    self.floor_ticket_stacking = None;
+                }
+            }
             Entry::AftIn { transaction_id, value } => {
                 if self.aft_transfers.insert(transaction_id.clone(), (true, *value)).is_some() {
                     return Err(fail(e, format!("AFT transaction {transaction_id:?} moved money already")));

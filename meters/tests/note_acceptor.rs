@@ -108,3 +108,74 @@ fn the_machines_own_ticket_is_credited_once_or_given_back_unredeemed() {
     let again = m.stack_ticket(&t.validation);
     assert!(matches!(again, Err(CoreError::TicketRejected(MoneyRefusal::AlreadyRedeemed))), "{again:?}");
 }
+
+/// Issue 70 with a floor (SAS LP 70/71): a ticket the floor authorised,
+/// stacked through the acceptor: checked and journaled before the stack
+/// command with no credit, credited once at its vend valid or a power-up in
+/// the stacker at the floor's amount, given back (journaled refused, the
+/// floor told) at a power-up in the acceptor's path — and then redeemable
+/// again, where one credited never is.
+#[test]
+fn a_floor_ticket_is_credited_once_at_the_floors_amount_or_given_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = open(&path);
+    let note = m.config().accepted_notes[0];
+    let (v1, v2) = ("001111111111111111", "002222222222222222");
+
+    // Given back at a power-up in the acceptor's path: nothing credited.
+    m.stack_floor_ticket(v1, 2_500).unwrap();
+    assert_eq!((m.credit(), m.floor_ticket_stacking()), (0, Some((v1, 2_500))), "stacking credits nothing");
+    assert!(matches!(m.stack_note(note), Err(CoreError::TicketStillStacking(v)) if v == v1), "one at a time");
+    assert!(matches!(m.stack_floor_ticket(v2, 100), Err(CoreError::TicketStillStacking(v)) if v == v1));
+    drop(m);
+    let mut m = open(&path);
+    assert_eq!(m.floor_ticket_stacking(), Some((v1, 2_500)), "the stacking survives a power cut");
+    assert_eq!(m.note_at_power_up(false).unwrap(), None);
+    assert_eq!((m.credit(), m.floor_ticket_stacking()), (0, None));
+
+    // The same ticket again: stacked, credited once at its vend valid.
+    m.stack_floor_ticket(v1, 2_500).unwrap();
+    drop(m);
+    let mut m = open(&path);
+    assert_eq!(m.note_vend_valid().unwrap(), Some(2_500));
+    assert_eq!(m.note_vend_valid().unwrap(), None, "a vend valid seen again credits nothing");
+    assert_eq!(m.note_at_power_up(true).unwrap(), None);
+    assert_eq!(m.credit(), 2_500);
+    let again = m.stack_floor_ticket(v1, 2_500);
+    assert!(matches!(again, Err(CoreError::TicketRejected(MoneyRefusal::AlreadyRedeemed))), "{again:?}");
+    let again = m.redeem_floor_ticket(v1, 2_500);
+    assert!(matches!(again, Err(CoreError::TicketRejected(MoneyRefusal::AlreadyRedeemed))), "{again:?}");
+
+    // Credited at a power-up with it in the stacker.
+    m.stack_floor_ticket(v2, 700).unwrap();
+    drop(m);
+    let mut m = open(&path);
+    assert_eq!(m.note_at_power_up(true).unwrap(), Some(700));
+    assert_eq!(m.credit(), 3_200);
+
+    // The limits hold on the floor's amount, before any stacking.
+    let over = m.config().ticket_in_limit + 1;
+    let refused = m.stack_floor_ticket("003333333333333333", over);
+    assert!(matches!(refused, Err(CoreError::TicketRejected(MoneyRefusal::AboveTicketLimit(_)))), "{refused:?}");
+    assert_eq!(m.floor_ticket_stacking(), None);
+
+    // The meters count two tickets in, 3,200 cents; the event log says it all.
+    let s = m.state();
+    assert_eq!((s.totals.bilhetes_codificados_entrados, s.totals.bilhetes_entrados_contagem), (3_200, 2));
+    let kinds: Vec<String> = m.events(100).unwrap().iter().map(|r| r.entry.kind().to_owned()).filter(|k| k.starts_with("floor_ticket")).collect();
+    assert_eq!(
+        kinds,
+        [
+            "floor_ticket_refused",
+            "floor_ticket_in",
+            "floor_ticket_stacking",
+            "floor_ticket_refused",
+            "floor_ticket_refused",
+            "floor_ticket_in",
+            "floor_ticket_stacking",
+            "floor_ticket_refused",
+            "floor_ticket_stacking"
+        ]
+    );
+}

@@ -82,6 +82,7 @@ pub(super) const WORDS: &[(&str, &str)] = &[
     ("Bilhete a empilhar:", "Ticket being stacked:"),
     ("Bilhete aceite", "Ticket accepted"),
     ("Bilhete devolvido:", "Ticket given back:"),
+    ("Bilhete do piso a empilhar:", "Floor ticket being stacked:"),
     ("Bilhete do piso devolvido:", "Floor ticket returned:"),
     ("Bilhete do piso pago:", "Floor ticket paid:"),
     ("Bilhete emitido", "Ticket issued"),

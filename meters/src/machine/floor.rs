@@ -59,6 +59,43 @@ impl Machine {
     /// or over the ticket-in or credit limit. The floor is a trusted party
     /// on another cabinet's amount; the limits still hold.
     pub fn redeem_floor_ticket(&mut self, validation: &str, value: Cents) -> Result<Cents, CoreError> {
+        self.refuse_floor_ticket(validation, value)?;
+        self.verify_before_money_moves()?;
+        self.commit(vec![Entry::FloorTicketIn { validation: validation.to_owned(), value }])?;
+        Ok(self.state.credit)
+    }
+
+    /// Issue 70: a ticket in the acceptor's escrow that the floor
+    /// authorised for `value` (LP 71), which the host is about to tell the
+    /// acceptor to stack: checked as [`Machine::redeem_floor_ticket`]
+    /// checks one (refused: journaled, and the host gives it back),
+    /// journaled before the stack command with no credit; its credit is
+    /// committed once, at the acceptor's vend valid or its power-up with
+    /// the ticket in the stacker, as a note's ([`Machine::note_vend_valid`],
+    /// [`Machine::note_at_power_up`]).
+    pub fn stack_floor_ticket(&mut self, validation: &str, value: Cents) -> Result<(), CoreError> {
+        self.one_at_a_time()?;
+        self.refuse_floor_ticket(validation, value)?;
+        self.commit(vec![Entry::FloorTicketStacking { validation: validation.to_owned(), value }])
+    }
+
+    /// The floor's ticket being stacked, if any: its validation number and
+    /// the value the floor authorised.
+    pub fn floor_ticket_stacking(&self) -> Option<(&str, Cents)> {
+        self.state.floor_ticket_stacking.as_ref().map(|(v, c)| (v.as_str(), *c))
+    }
+
+    /// The floor's ticket being stacked went back to the player (the
+    /// acceptor gave it back at its power-up): nothing credited, the floor
+    /// told it was not redeemed.
+    pub(super) fn floor_ticket_given_back(&mut self, validation: &str) -> Result<(), CoreError> {
+        let reason = "given back by the note acceptor before it was stacked".to_owned();
+        self.commit(vec![Entry::FloorTicketRefused { validation: validation.to_owned(), status: STATUS_REFUSED_BY_EGM, reason }])
+    }
+
+    /// A floor's ticket of `value` refused (journaled, and the error to
+    /// give it back with), or `Ok` when it may be credited.
+    fn refuse_floor_ticket(&mut self, validation: &str, value: Cents) -> Result<(), CoreError> {
         let well_formed = !validation.is_empty() && validation.len() <= 20 && validation.bytes().all(|b| b.is_ascii_digit());
         let own = self.state.tickets.get(validation);
         let refusal = if let Some(b) = self.play_block() {
@@ -82,9 +119,7 @@ impl Machine {
             self.commit(vec![Entry::FloorTicketRefused { validation: validation.to_owned(), status: STATUS_REFUSED_BY_EGM, reason: reason.to_string() }])?;
             return Err(CoreError::TicketRejected(reason));
         }
-        self.verify_before_money_moves()?;
-        self.commit(vec![Entry::FloorTicketIn { validation: validation.to_owned(), value }])?;
-        Ok(self.state.credit)
+        Ok(())
     }
 
     /// A ticket the floor was asked about went back to the player: the

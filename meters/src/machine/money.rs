@@ -33,11 +33,14 @@ impl Machine {
     }
 
     /// Issue 70: one note or ticket at a time through the acceptor.
-    fn one_at_a_time(&self) -> Result<(), CoreError> {
+    pub(super) fn one_at_a_time(&self) -> Result<(), CoreError> {
         if let Some(v) = self.state.note_stacking {
             return Err(CoreError::NoteStillStacking(v));
         }
         if let Some(t) = &self.state.ticket_stacking {
+            return Err(CoreError::TicketStillStacking(t.clone()));
+        }
+        if let Some((t, _)) = &self.state.floor_ticket_stacking {
             return Err(CoreError::TicketStillStacking(t.clone()));
         }
         Ok(())
@@ -90,6 +93,11 @@ impl Machine {
         if let Some(validation) = self.state.ticket_stacking.clone() {
             return self.ticket_credited(validation).map(Some);
         }
+        if let Some((validation, value)) = self.state.floor_ticket_stacking.clone() {
+            self.verify_before_money_moves()?;
+            self.commit(vec![Entry::FloorTicketIn { validation, value }])?;
+            return Ok(Some(value));
+        }
         let Some(value) = self.state.note_stacking else { return Ok(None) };
         self.verify_before_money_moves()?;
         self.commit(vec![Entry::NoteIn { value }])?;
@@ -117,6 +125,15 @@ impl Machine {
                 return self.ticket_credited(validation).map(Some);
             }
             self.commit(vec![Entry::TicketReturned { validation }])?;
+            return Ok(None);
+        }
+        if let Some((validation, value)) = self.state.floor_ticket_stacking.clone() {
+            if in_stacker {
+                self.verify_before_money_moves()?;
+                self.commit(vec![Entry::FloorTicketIn { validation, value }])?;
+                return Ok(Some(value));
+            }
+            self.floor_ticket_given_back(&validation)?;
             return Ok(None);
         }
         let Some(value) = self.state.note_stacking else { return Ok(None) };

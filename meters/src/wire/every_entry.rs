@@ -149,6 +149,7 @@ fn samples(f: Fill) -> Vec<Entry> {
         Entry::NoteStacking { value: f.n },
         Entry::NoteReturned { value: f.n },
         Entry::TicketStacking { validation: "001234567890123456".into() },
+        Entry::FloorTicketStacking { validation: "009876543210987654".into(), value: f.n },
         Entry::TicketReturned { validation: "001234567890123456".into() },
         Entry::NoteRejected { value: f.n, reason: "not accepted".into() },
         Entry::TicketIn { validation: "0012".into(), value: f.n },
