@@ -11,6 +11,8 @@
 #[path = "support/test_config.rs"]
 mod test_config;
 
+#[path = "sas_acceptor.rs"]
+mod sas_acceptor;
 #[path = "sas_progressive.rs"]
 mod sas_progressive;
 #[path = "sas_validation.rs"]

@@ -34,7 +34,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use meters::{AcceptorFault, Cents, CoreError, Tilt};
 use peripherals::id003::{self, Denomination, Event, NoteAt, Status};
@@ -115,6 +115,8 @@ impl AcceptorSetup {
 #[derive(Debug)]
 enum Order {
     Enable(bool),
+    /// Keep the ticket in escrow while the floor decides (LP 70/71).
+    Hold,
     Stack,
     GiveBack,
     Credited,
@@ -138,7 +140,14 @@ pub struct AcceptorLink {
     /// The attendant asked to clear the acceptor's tilts: done once the
     /// acceptor reports its fault gone.
     clear_asked: bool,
+    /// The ticket in escrow that the floor is deciding on (LP 70/71), and
+    /// when the acceptor was last told to hold it.
+    with_floor: Option<(String, Instant)>,
 }
+
+/// How often a ticket the floor is deciding on is held again: within the
+/// escrow hold time of ID-003 acceptors (about 10 s).
+const HOLD_AGAIN: Duration = Duration::from_secs(5);
 
 impl AcceptorLink {
     /// Opens the port (an absent port, or one that is not a serial line,
@@ -158,7 +167,18 @@ impl AcceptorLink {
                 .spawn(move || port.run(&orders_in, &events_out, &stop, &wake))
                 .map_err(|e| format!("note acceptor: cannot start its thread: {e}"))?
         };
-        Ok(AcceptorLink { setup: setup.clone(), orders, events, stop, thread: Some(thread), enabled: None, fault: None, heard: false, clear_asked: false })
+        Ok(AcceptorLink {
+            setup: setup.clone(),
+            orders,
+            events,
+            stop,
+            thread: Some(thread),
+            enabled: None,
+            fault: None,
+            heard: false,
+            clear_asked: false,
+            with_floor: None,
+        })
     }
 
     fn order(&self, order: Order) {
@@ -231,6 +251,7 @@ impl Poller {
     fn take(&mut self, order: Order) {
         match order {
             Order::Enable(on) => self.driver.enable(on),
+            Order::Hold => self.driver.hold(),
             Order::Stack => self.driver.stack(),
             Order::GiveBack => self.driver.give_back(),
             Order::Credited => self.driver.credited(),
@@ -280,6 +301,12 @@ impl Session {
         while let Ok(event) = link.events.try_recv() {
             self.on_acceptor_event(&mut link, event);
         }
+        if let Some((_, held)) = link.with_floor.as_mut()
+            && held.elapsed() >= HOLD_AGAIN
+        {
+            *held = Instant::now();
+            link.order(Order::Hold);
+        }
         let on = self.takes_notes(&link.setup);
         if link.enabled != Some(on) {
             link.enabled = Some(on);
@@ -301,9 +328,9 @@ impl Session {
         }
         match event {
             Event::PoweredUp(at) => {
-                if let Err(e) = self.machine.note_at_power_up(at == NoteAt::Stacker) {
-                    self.fail(Notice::Core(e));
-                }
+                // A ticket the floor was still deciding on went back.
+                self.floor_ticket_back_from_acceptor(link);
+                self.end_stacking(at == NoteAt::Stacker);
             }
             Event::Escrowed(Denomination::Note(code)) => {
                 let Some(cents) = link.setup.value(code) else {
@@ -325,13 +352,27 @@ impl Session {
             }
             // This machine's own ticket (M-25 f): checked and journaled
             // as being stacked, credited at vend valid as a note is. On a
-            // floor, its system validates every ticket (LP 70/71): through
-            // the acceptor that is still to come, so the acceptor gives
-            // it back and the floor is not asked.
+            // floor, its system validates every ticket (LP 70/71): the
+            // acceptor holds it while the floor decides, and the floor's
+            // answer stacks it at the floor's amount or gives it back
+            // (`floor::requests`).
             Event::Escrowed(Denomination::Ticket(validation)) => {
-                if self.floor.is_some() {
-                    tracing::warn!("note acceptor: ticket {validation} given back: floor validation through the acceptor is not in this version");
-                    link.order(Order::GiveBack);
+                // The floor's ticket journaled as being stacked is still in
+                // escrow (the cabinet restarted before the stack command
+                // reached the acceptor): stack it now, the floor's word
+                // already on record.
+                if self.machine.floor_ticket_stacking().is_some_and(|(v, _)| v == validation) {
+                    link.order(Order::Stack);
+                    return;
+                }
+                if let Some(floor) = self.floor.as_mut() {
+                    if floor.ticket_inserted(&validation) {
+                        link.with_floor = Some((validation, Instant::now()));
+                        link.order(Order::Hold);
+                        self.message = Some(Notice::TicketWithFloor);
+                    } else {
+                        link.order(Order::GiveBack);
+                    }
                     return;
                 }
                 match self.machine.stack_ticket(&validation) {
@@ -343,11 +384,10 @@ impl Session {
                     }
                 }
             }
-            Event::VendValid(_) => match self.machine.note_vend_valid() {
+            Event::VendValid(_) => match self.credit_vend_valid() {
                 // Credited now, or nothing was being stacked (credited
                 // before a restart, or never asked): ACKed either way.
-                Ok(_) => {
-                    self.message = None;
+                Ok(()) => {
                     link.order(Order::Credited);
                 }
                 // Not ACKed: the acceptor repeats its vend valid, and the
@@ -355,10 +395,9 @@ impl Session {
                 Err(e) => self.fail(Notice::Core(e)),
             },
             Event::Idle => {
-                if (self.machine.note_stacking().is_some() || self.machine.ticket_stacking().is_some())
-                    && let Err(e) = self.machine.note_at_power_up(false)
-                {
-                    self.fail(Notice::Core(e));
+                self.floor_ticket_back_from_acceptor(link);
+                if self.machine.note_stacking().is_some() || self.machine.ticket_stacking().is_some() || self.machine.floor_ticket_stacking().is_some() {
+                    self.end_stacking(false);
                 }
             }
             Event::Fault(status) => {
@@ -380,6 +419,85 @@ impl Session {
             Event::Unreadable(why) => tracing::warn!("note acceptor {}: {why}", link.setup.port.display()),
             Event::Stacked(_) | Event::Returned(_) | Event::Rejected(_) => {}
         }
+    }
+
+    /// The acceptor's vend valid: the credit of what is being stacked,
+    /// committed; a floor's ticket's told to the floor as redeemed.
+    fn credit_vend_valid(&mut self) -> Result<(), CoreError> {
+        let floor_ticket = self.machine.floor_ticket_stacking().map(|(v, _)| v.to_owned());
+        let credited = self.machine.note_vend_valid()?;
+        if let (Some(v), Some(floor)) = (floor_ticket, self.floor.as_mut()) {
+            floor.ticket_ended(&v, credited);
+            if let Some(value) = credited {
+                self.message = Some(Notice::TicketRedeemed { value });
+                return Ok(());
+            }
+        }
+        self.message = None;
+        Ok(())
+    }
+
+    /// What was being stacked when the acceptor powered up or went idle,
+    /// ended: credited when it is in the stacker, else given back; a
+    /// floor's ticket's fate told to the floor.
+    fn end_stacking(&mut self, in_stacker: bool) {
+        let floor_ticket = self.machine.floor_ticket_stacking().map(|(v, _)| v.to_owned());
+        match self.machine.note_at_power_up(in_stacker) {
+            Ok(credited) => {
+                if let (Some(v), Some(floor)) = (floor_ticket, self.floor.as_mut()) {
+                    floor.ticket_ended(&v, credited);
+                }
+            }
+            Err(e) => self.fail(Notice::Core(e)),
+        }
+    }
+
+    /// The ticket the floor was deciding on is no longer in escrow (the
+    /// acceptor powered up, or went idle: given back): journaled as given
+    /// back, and the floor told.
+    fn floor_ticket_back_from_acceptor(&mut self, link: &mut AcceptorLink) {
+        let Some((validation, _)) = link.with_floor.take() else { return };
+        if let Some(floor) = self.floor.as_mut() {
+            floor.ticket_given_back(&validation);
+        }
+        if let Err(e) = self.machine.floor_ticket_given_back(&validation) {
+            self.fail(Notice::Core(e));
+        }
+    }
+
+    /// Issue 70: the floor authorised the ticket the acceptor holds for
+    /// `amount` (LP 71): journaled as being stacked at that amount and
+    /// stacked, its credit at the vend valid; refused by the core (a
+    /// limit, a door), given back and the floor told. False when the
+    /// acceptor holds no such ticket (the ticket came by another reader).
+    pub(crate) fn floor_redeems_held_ticket(&mut self, floor: &mut crate::floor::FloorLink, validation: &str, amount: Cents) -> bool {
+        let Some(link) = self.acceptor.as_mut() else { return false };
+        if link.with_floor.as_ref().is_none_or(|(v, _)| v != validation) {
+            return false;
+        }
+        link.with_floor = None;
+        match self.machine.stack_floor_ticket(validation, amount) {
+            Ok(()) => link.order(Order::Stack),
+            Err(e) => {
+                link.order(Order::GiveBack);
+                floor.ticket_ended(validation, None);
+                self.fail(Notice::Core(e));
+            }
+        }
+        true
+    }
+
+    /// Issue 70: the floor refused the ticket the acceptor holds, or did
+    /// not answer in time: given back. False when the acceptor holds no
+    /// such ticket.
+    pub(crate) fn give_back_held_ticket(&mut self, validation: &str) -> bool {
+        let Some(link) = self.acceptor.as_mut() else { return false };
+        if link.with_floor.as_ref().is_none_or(|(v, _)| v != validation) {
+            return false;
+        }
+        link.with_floor = None;
+        link.order(Order::GiveBack);
+        true
     }
 
     /// The attendant's key on the acceptor's tilts: cleared now when the

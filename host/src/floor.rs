@@ -346,6 +346,23 @@ impl FloorLink {
         true
     }
 
+    /// Issue 70: the ticket the floor was deciding on went back from the
+    /// acceptor before it answered: the floor is told it was not redeemed.
+    pub(crate) fn ticket_given_back(&mut self, validation: &str) {
+        if self.escrow.take_if(|(v, _)| v == validation).is_some() {
+            self.port.ticket_done(validation, 0, sas::tickets::status::REJECTED_BY_EGM);
+        }
+    }
+
+    /// Issue 70: the floor's ticket through the acceptor ended: credited
+    /// (`Some(amount)`: redeemed, status 00) or given back.
+    pub(crate) fn ticket_ended(&mut self, validation: &str, credited: Option<meters::Cents>) {
+        match credited {
+            Some(amount) => self.port.ticket_done(validation, amount, sas::tickets::status::REDEEMED),
+            None => self.port.ticket_done(validation, 0, sas::tickets::status::REJECTED_BY_EGM),
+        }
+    }
+
     /// A ticket is in the reader: ask the floor, which validates every
     /// ticket. False while another one is with it.
     pub(crate) fn ticket_inserted(&mut self, validation: &str) -> bool {

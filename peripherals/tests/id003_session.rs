@@ -9,7 +9,7 @@
 
 mod support;
 
-use peripherals::id003::{Acceptor, Denomination, Emulator, Status};
+use peripherals::id003::{Acceptor, Denomination, Emulator, Event, Status};
 use support::{Journal, react};
 
 /// One poll: the driver's command through the wire encoding to the
@@ -122,4 +122,38 @@ fn a_cut_at_any_poll_credits_each_stacked_note_once() {
             assert!(!journal.credited.iter().any(|d| matches!(d, Denomination::Ticket(_))), "{what}");
         }
     }
+}
+
+/// One poll with no host reacting: the driver's events.
+fn poll_alone(driver: &mut Acceptor, acceptor: &mut Emulator) -> Vec<Event> {
+    let command = driver.next_command();
+    let bytes = acceptor.answer(&command.frame().encode()).unwrap();
+    let answer = (!bytes.is_empty()).then(|| Status::decode(&bytes).map(|(s, _)| s));
+    driver.on_answer(answer)
+}
+
+/// Issue 70: a ticket held in escrow while the floor decides (LP 70/71),
+/// and the cabinet restarts: the new driver finds the acceptor holding
+/// what it never saw in escrow — the holding status does not say what it
+/// is — and has it given back; the acceptor's idle then tells the host to
+/// end what it had journaled.
+#[test]
+fn a_holding_the_driver_never_saw_in_escrow_is_given_back() {
+    let (mut driver, mut acceptor) = (Acceptor::new(), Emulator::new());
+    driver.enable(true);
+    let t = Denomination::Ticket("001234567890123456".into());
+    acceptor.insert(t.clone());
+    let escrowed = (0..20).any(|_| poll_alone(&mut driver, &mut acceptor).contains(&Event::Escrowed(t.clone())));
+    assert!(escrowed, "{acceptor:?}");
+    driver.hold();
+    for _ in 0..5 {
+        poll_alone(&mut driver, &mut acceptor);
+    }
+    assert!(format!("{acceptor:?}").contains("Holding"), "{acceptor:?}");
+    let mut restarted = Acceptor::new();
+    let events: Vec<Event> = (0..20).flat_map(|_| poll_alone(&mut restarted, &mut acceptor)).collect();
+    assert_eq!(acceptor.returned, [t]);
+    assert!(acceptor.stacked.is_empty());
+    assert!(events.contains(&Event::Idle), "{events:?}");
+    assert!(!events.iter().any(|e| matches!(e, Event::Escrowed(_) | Event::VendValid(_))), "{events:?}");
 }

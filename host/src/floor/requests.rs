@@ -30,6 +30,11 @@ impl Session {
             }
             Event::RedeemTicket { validation, amount } => {
                 floor.escrow = None;
+                // Issue 70: a ticket in the acceptor is stacked first, and
+                // credited (and told redeemed) at its vend valid.
+                if self.floor_redeems_held_ticket(floor, &validation, amount) {
+                    return Ok(());
+                }
                 match self.machine.redeem_floor_ticket(&validation, amount) {
                     Ok(_) => {
                         floor.port.ticket_done(&validation, amount, sas::tickets::status::REDEEMED);
@@ -44,6 +49,7 @@ impl Session {
             }
             Event::TicketRefused { validation, code } => {
                 floor.escrow = None;
+                self.give_back_held_ticket(&validation);
                 let why = if code == sas::tickets::status::REJECTED_BY_EGM {
                     MoneyRefusal::FloorAmount("restricted credit is not held by this cabinet".into())
                 } else {
@@ -130,6 +136,7 @@ impl Session {
         let timeout = u64::from(floor.setup.ticket_timeout_s);
         let expired = |since: &Instant| since.elapsed().as_secs() >= timeout;
         if let Some((validation, _)) = floor.escrow.take_if(|(_, since)| expired(since)) {
+            self.give_back_held_ticket(&validation);
             floor.port.ticket_done(&validation, 0, sas::tickets::status::TIMED_OUT);
             let why = MoneyRefusal::FloorNoAnswer(floor.setup.ticket_timeout_s);
             if let Err(e) = self.machine.floor_ticket_returned(&validation, sas::tickets::status::TIMED_OUT, &why) {

@@ -85,10 +85,11 @@ impl Machine {
         self.state.floor_ticket_stacking.as_ref().map(|(v, c)| (v.as_str(), *c))
     }
 
-    /// The floor's ticket being stacked went back to the player (the
-    /// acceptor gave it back at its power-up): nothing credited, the floor
-    /// told it was not redeemed.
-    pub(super) fn floor_ticket_given_back(&mut self, validation: &str) -> Result<(), CoreError> {
+    /// A floor's ticket went back to the player from the acceptor (at its
+    /// power-up, or before the floor answered): nothing credited, the
+    /// floor told it was not redeemed; the one being stacked, if it is
+    /// that one, ended.
+    pub fn floor_ticket_given_back(&mut self, validation: &str) -> Result<(), CoreError> {
         let reason = "given back by the note acceptor before it was stacked".to_owned();
         self.commit(vec![Entry::FloorTicketRefused { validation: validation.to_owned(), status: STATUS_REFUSED_BY_EGM, reason }])
     }

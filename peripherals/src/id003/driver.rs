@@ -143,6 +143,15 @@ impl Acceptor {
         }
     }
 
+    /// The host has not decided yet (a ticket's validation with the
+    /// floor): the acceptor keeps what is in escrow. Sent again within the
+    /// acceptor's hold time while the host waits.
+    pub fn hold(&mut self) {
+        if self.escrow.is_some() {
+            self.queue.push_back(Command::Hold);
+        }
+    }
+
     /// The host's decision on the escrow: give it back.
     pub fn give_back(&mut self) {
         if let Some(d) = self.escrow.clone() {
@@ -250,6 +259,13 @@ impl Acceptor {
                 if self.idle && !was_idle {
                     events.push(Event::Idle);
                 }
+            }
+            // Holding what this driver never saw in escrow (the cabinet
+            // restarted while the host waited on the floor): the holding
+            // status does not say what it is, so it goes back; the host
+            // ends what it had journaled at the acceptor's idle.
+            Status::Holding if self.escrow.is_none() && self.returning.is_none() && !self.queue.contains(&Command::Return) => {
+                self.queue.push_back(Command::Return);
             }
             Status::Escrow(d) if self.escrow.as_ref() != Some(&d) => {
                 self.escrow = Some(d.clone());
