@@ -68,3 +68,93 @@ fn a_note_fed_on_its_stdin_goes_the_drivers_whole_path() {
     child.wait().unwrap();
     assert_eq!(std::fs::read_to_string(&record).unwrap(), "stacked Note(99)\n");
 }
+
+/// Starts `egm-acceptor` on `link`, keeping its note in `state`: its
+/// standard input, once the link is made.
+fn start_keeping(link: &std::path::Path, state: &std::path::Path) -> (std::process::Child, std::process::ChildStdin) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_egm-acceptor"))
+        .args(["--link", link.to_str().unwrap(), "--state", state.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert!(first.starts_with("acceptor (ID-003) on"), "{first}");
+    let stdin = child.stdin.take().unwrap();
+    (child, stdin)
+}
+
+/// Issue 70: the emulator killed (kill -9) with a note in its path keeps
+/// it, as a real acceptor keeps one through a power cut: started again on
+/// the same state file, it powers up saying where the note is — in its
+/// own path (given back) when it was in escrow, in the stacker's when it
+/// was past the point of return — and the cabinet's driver reads that.
+#[test]
+fn a_note_in_the_path_survives_the_emulators_kill_9() {
+    for past_return in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let (link, state) = (dir.path().join("acceptor"), dir.path().join("acceptor.state"));
+        let (mut child, mut stdin) = start_keeping(&link, &state);
+        writeln!(stdin, "note 0x63").unwrap();
+        let mut line = SerialLine::open_9600_8e1(&link).unwrap();
+        let mut driver = Acceptor::new();
+        driver.enable(true);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut there = false;
+        while !there {
+            assert!(Instant::now() < deadline, "the note never got there");
+            for e in port::poll(&mut driver, &mut line).unwrap() {
+                match e {
+                    Event::Escrowed(_) if past_return => driver.stack(),
+                    Event::Escrowed(_) => there = true,
+                    // Past the point of return, its ACK never sent.
+                    Event::VendValid(_) => there = true,
+                    _ => {}
+                }
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Written within 20 ms of the change.
+        std::thread::sleep(Duration::from_millis(200));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let kept = std::fs::read_to_string(&state).unwrap();
+        assert_eq!(kept, if past_return { "note 0x63 stacking\n" } else { "note 0x63 escrow\n" });
+
+        let (mut child, _stdin) = start_keeping(&link, &state);
+        let mut line = SerialLine::open_9600_8e1(&link).unwrap();
+        let mut driver = Acceptor::new();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let at = loop {
+            assert!(Instant::now() < deadline, "no power-up status");
+            if let Some(at) = port::poll(&mut driver, &mut line).unwrap().into_iter().find_map(|e| match e {
+                Event::PoweredUp(at) => Some(at),
+                _ => None,
+            }) {
+                break at;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        assert_eq!(at, if past_return { NoteAt::Stacker } else { NoteAt::Acceptor });
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
+
+/// A state file that does not read is named, and nothing starts.
+#[test]
+fn a_state_file_that_does_not_read_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("acceptor.state");
+    std::fs::write(&state, "note 0x63 somewhere\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_egm-acceptor"))
+        .args(["--link", dir.path().join("acceptor").to_str().unwrap(), "--state", state.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("acceptor.state") && err.contains("is not a note in the path"), "{err}");
+}

@@ -154,6 +154,31 @@ impl Emulator {
         self.capacity = self.stacked.len() + n;
     }
 
+    /// The note or ticket in the acceptor's path now, and whether it is
+    /// past the point of return (being stacked, or its vend valid said):
+    /// what a real acceptor keeps through its own power cut, and the pty
+    /// emulator keeps in a file through its process's (`egm-acceptor
+    /// --state`).
+    pub fn in_path(&self) -> Option<(Denomination, bool)> {
+        match &self.step {
+            Step::Escrow(d) | Step::Holding(d) | Step::Returning(d) => Some((d.clone(), false)),
+            Step::Stacking(d) | Step::VendValid(d) => Some((d.clone(), true)),
+            _ => None,
+        }
+    }
+
+    /// An acceptor that lost power with `note` in its path (as
+    /// [`Emulator::in_path`] said it): it powers up saying where the note
+    /// is, the note given back or stacked as [`Emulator::power_cut`] does.
+    pub fn powered_up_with(note: Option<(Denomination, bool)>) -> Emulator {
+        let mut e = Emulator::new();
+        if let Some((d, past_return)) = note {
+            e.step = if past_return { Step::Stacking(d) } else { Step::Escrow(d) };
+            e.power_cut();
+        }
+        e
+    }
+
     /// Power is lost and comes back: a note in the acceptor's path is
     /// returned at power-up, one past the point of return goes to the
     /// stacker; the acceptor says which until it is reset.
