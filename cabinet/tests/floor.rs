@@ -7,6 +7,9 @@
 
 mod rig;
 
+#[path = "../../host/tests/host/device_end.rs"]
+mod device_end;
+
 use std::time::Duration;
 
 use meters::inspect::Inspection;
@@ -136,4 +139,58 @@ fn attract_returns_after_a_cash_out_and_a_touch_leaves_it() {
     rig.shot_of_mode("idle", n);
     stop(cab);
     rig.keep_screenshots("floor-attract", 4);
+}
+
+/// Issue 70: money in and out of the real cabinet through the real
+/// drivers — a note fed to the emulated ID-003 acceptor on a pty, credited
+/// once at its vend valid; the cash-out touched on the deck, its ticket
+/// printed once by the emulated TCL printer on another pty with its amount
+/// in figures and words, and journaled printed.
+#[test]
+fn a_note_through_the_acceptor_and_a_ticket_out_of_the_printer() {
+    let _one = one_at_a_time();
+    let (acceptor, printer) = (device_end::AcceptorEnd::new(), device_end::PrinterEnd::new());
+    let devices = format!(
+        "    acceptor: Some((port: {:?}, notes: [(code: 0x63, cents: 1000)])),\n    printer: Some((port: {:?})),\n    autoplay_max:",
+        acceptor.path.display().to_string(),
+        printer.path.display().to_string()
+    );
+    let rig = Rig::with_config(|c| c.replacen("    autoplay_max:", &devices, 1));
+    let cab = rig.launch();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while acceptor.with(|e| e.inhibited()) {
+        assert!(std::time::Instant::now() < deadline, "the cabinet never enabled the acceptor:\n{}", rig.log());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    acceptor.with(|e| e.insert(peripherals::id003::Denomination::Note(0x63)));
+    rig.wait_for("the note credited", |i| i.state().credit == 1_000);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !acceptor.with(|e| e.settled()) {
+        assert!(std::time::Instant::now() < deadline, "the note never settled");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(acceptor.with(|e| e.stacked.clone()), [peripherals::id003::Denomination::Note(0x63)]);
+    let shot = rig.shot();
+    let text = rig::text_beside(&shot);
+    assert!(text.lines().any(|l| matches!(l.trim(), "10.00 EUR" | "1000")), "the credit is not on the screen:\n{text}");
+    rig.touch_button(DeckButton::CashOut);
+    let i = rig.wait_for("the ticket printed", |i| i.state().credit == 0 && i.state().tickets.values().any(|t| t.printed));
+    let (validation, _) = i.state().tickets.iter().find(|(_, t)| t.printed).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while printer.with(|e| e.tickets.is_empty()) {
+        assert!(std::time::Instant::now() < deadline, "no ticket came out of the printer");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(1_000));
+    printer.with(|e| {
+        assert_eq!(e.tickets.len(), 1, "one ticket, once");
+        let paper = &e.tickets[0];
+        assert!(paper.whole && !paper.duplicate());
+        assert_eq!(paper.validation(), validation);
+        assert_eq!((paper.fields[3].as_str(), paper.fields[4].as_str()), ("10.00 EUR", "dez euros"), "{:?}", paper.fields);
+    });
+    let dinheiro = Inspection::open(&rig.db()).unwrap().state().totals.dinheiro_entrado;
+    assert_eq!(dinheiro, 1_000, "the note in the meters once");
+    stop(cab);
+    rig.keep_screenshots("floor-devices", 1);
 }
