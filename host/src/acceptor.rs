@@ -75,6 +75,12 @@ pub struct AcceptorSetup {
     /// Milliseconds between polls (ID-003: 100 to 200).
     #[serde(default = "default_poll_ms")]
     pub poll_ms: u32,
+    /// The control socket of the acceptor's emulator (`egm-acceptor
+    /// --control`), when the port is one: the operator panel's notes and
+    /// tickets and the lab build's keys are fed to it, and go the whole
+    /// driver path. Only on a lab or evaluation cabinet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emulator: Option<PathBuf>,
 }
 
 fn default_poll_ms() -> u32 {
@@ -84,7 +90,10 @@ fn default_poll_ms() -> u32 {
 impl AcceptorSetup {
     /// What is wrong with this setup against the machine's notes, if
     /// anything (the configuration's load refuses it, naming it).
-    pub fn problem(&self, accepted: &[Cents]) -> Option<String> {
+    pub fn problem(&self, accepted: &[Cents], machine: &meters::MachineConfig) -> Option<String> {
+        if self.emulator.is_some() && machine.mode != meters::Mode::Lab && !machine.evaluation {
+            return Some("an emulator's control socket is named on a floor cabinet: only a lab or evaluation cabinet runs an emulated acceptor".into());
+        }
         if !(10..=1_000).contains(&self.poll_ms) {
             return Some(format!("poll_ms {} is outside 10 to 1000", self.poll_ms));
         }
@@ -106,12 +115,43 @@ impl AcceptorSetup {
         None
     }
 
+    fn code(&self, cents: Cents) -> Option<u8> {
+        self.notes.iter().find(|n| n.cents == cents).map(|n| n.code)
+    }
+
     fn value(&self, code: u8) -> Option<Cents> {
         self.notes.iter().find(|n| n.code == code).map(|n| n.cents)
     }
 }
 
 /// What the host tells the acceptor's thread.
+/// Where a note or a ticket from the operator panel or a key goes.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// Credited by the core at once: no acceptor is configured, or the
+    /// lab build's development keys stand in for it.
+    Direct,
+    /// Fed to the acceptor's emulator through its control socket.
+    Emulator(PathBuf),
+    /// Refused: the retail build's acceptor alone takes money in.
+    Refused,
+}
+
+pub(crate) fn route(setup: Option<&AcceptorSetup>, lab: bool) -> Route {
+    match setup {
+        None => Route::Direct,
+        Some(AcceptorSetup { emulator: Some(socket), .. }) => Route::Emulator(socket.clone()),
+        Some(_) if lab => Route::Direct,
+        Some(_) => Route::Refused,
+    }
+}
+
+/// What the operator panel or a lab key feeds.
+pub(crate) enum Feed<'a> {
+    Note(Cents),
+    Ticket(&'a str),
+}
+
 #[derive(Debug)]
 enum Order {
     Enable(bool),
@@ -539,8 +579,76 @@ impl Session {
         Ok(())
     }
 
+    /// Issue 70: a note or a ticket from the operator panel or the lab
+    /// build's keys on a cabinet with an acceptor ([`route`]): fed to the
+    /// acceptor's emulator, when the configuration names one, so it goes
+    /// the whole driver path; refused on the retail build otherwise — with
+    /// an acceptor fitted, money comes in through it alone. False when the
+    /// caller is to credit it as the keys always did.
+    pub(crate) fn feed_acceptor(&mut self, what: Feed<'_>) -> bool {
+        let socket = match route(self.acceptor.as_ref().map(|l| &l.setup), cfg!(feature = "lab")) {
+            Route::Direct => return false,
+            Route::Refused => {
+                self.fail(Notice::ThroughAcceptor);
+                return true;
+            }
+            Route::Emulator(socket) => socket,
+        };
+        let Some(link) = self.acceptor.as_ref() else { return false };
+        let line = match what {
+            Feed::Note(cents) => match link.setup.code(cents) {
+                Some(code) => format!("note {code:#04x}\n"),
+                None => {
+                    self.fail(Notice::AcceptorEmulator(format!("no escrow code is configured for {cents} cents")));
+                    return true;
+                }
+            },
+            Feed::Ticket(v) => format!("ticket {v}\n"),
+        };
+        let sent = std::os::unix::net::UnixStream::connect(&socket).and_then(|mut s| std::io::Write::write_all(&mut s, line.as_bytes()));
+        if let Err(e) = sent {
+            self.fail(Notice::AcceptorEmulator(format!("{}: {e}", socket.display())));
+        }
+        true
+    }
+
     /// The acceptor's link, when the cabinet has one.
     pub fn acceptor(&self) -> Option<&AcceptorLink> {
         self.acceptor.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 70: with an acceptor fitted, the retail build's operator panel
+    /// puts no money in by itself; an emulated acceptor is fed; the lab
+    /// build's keys stand in for an acceptor with no emulator.
+    #[test]
+    fn money_from_the_panel_goes_through_the_acceptor_when_one_is_fitted() {
+        let fitted = AcceptorSetup { port: "/dev/ttyUSB0".into(), protocol: AcceptorProtocol::Id003, notes: vec![], poll_ms: 200, emulator: None };
+        let emulated = AcceptorSetup { emulator: Some("var/acceptor.sock".into()), ..fitted.clone() };
+        assert_eq!(route(None, false), Route::Direct);
+        assert_eq!(route(Some(&fitted), false), Route::Refused);
+        assert_eq!(route(Some(&fitted), true), Route::Direct);
+        assert_eq!(route(Some(&emulated), false), Route::Emulator("var/acceptor.sock".into()));
+        assert_eq!(route(Some(&emulated), true), Route::Emulator("var/acceptor.sock".into()));
+    }
+
+    #[test]
+    fn an_emulator_on_a_floor_cabinet_is_refused() {
+        let emulated = AcceptorSetup {
+            port: "var/acceptor".into(),
+            protocol: AcceptorProtocol::Id003,
+            notes: vec![NoteCode { code: 0x62, cents: 500 }],
+            poll_ms: 200,
+            emulator: Some("var/acceptor.sock".into()),
+        };
+        let floor = meters::MachineConfig { mode: meters::Mode::Production, evaluation: false, ..meters::MachineConfig::default() };
+        let problem = emulated.problem(&[500], &floor).unwrap_or_default();
+        assert!(problem.contains("only a lab or evaluation cabinet"), "{problem:?}");
+        let evaluation = meters::MachineConfig { evaluation: true, ..floor };
+        assert_eq!(emulated.problem(&[500], &evaluation), None);
     }
 }

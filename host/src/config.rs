@@ -157,7 +157,7 @@ impl CabinetConfig {
         if let Some(problem) = c.sas.as_ref().and_then(crate::floor::SasSetup::problem) {
             return Err(ConfigError::Sas(file, problem));
         }
-        if let Some(problem) = c.acceptor.as_ref().and_then(|a| a.problem(&c.machine.accepted_notes)) {
+        if let Some(problem) = c.acceptor.as_ref().and_then(|a| a.problem(&c.machine.accepted_notes, &c.machine)) {
             return Err(ConfigError::Acceptor(file, problem));
         }
         if let Some(problem) = c.printer.as_ref().and_then(crate::printer::PrinterSetup::problem) {

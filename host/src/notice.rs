@@ -54,6 +54,11 @@ pub enum Notice {
     /// Issue 70: the printer cannot print now (a fault, a ticket still in
     /// hand): the cash-out did not happen, the credit stays.
     PrinterNotReady,
+    /// Issue 70: a note or a ticket from the operator panel or a key on a
+    /// cabinet with a note acceptor: money comes in through it alone.
+    ThroughAcceptor,
+    /// Issue 70: the acceptor's emulator could not be fed.
+    AcceptorEmulator(String),
     /// Issue 70: the door has sensors, which alone say whether it is open
     /// (the operator panel's button for it does nothing).
     DoorHasSensors(meters::Door),
@@ -140,6 +145,8 @@ impl Notice {
             Notice::Progressive { amount } => format!("{} {}", t("PROGRESSIVO!"), show(*amount)),
             Notice::WinHandpay => t("Prémio a pagar manualmente: chame o empregado").to_owned(),
             Notice::Resumed => t("Jogada interrompida retomada").to_owned(),
+            Notice::ThroughAcceptor => t("As notas e os bilhetes entram pelo leitor de notas").to_owned(),
+            Notice::AcceptorEmulator(why) => format!("{} {why}", t("Emulador do leitor de notas:")),
             Notice::DoorHasSensors(d) => {
                 format!("{} ({})", t("Esta porta tem sensores: só eles dizem se está aberta"), crate::names::door(*d, lang))
             }

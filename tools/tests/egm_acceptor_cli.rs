@@ -11,6 +11,9 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+#[path = "../../tests/support/test_config.rs"]
+mod test_config;
+
 use peripherals::id003::{Acceptor, Denomination, Event, NoteAt, port};
 use peripherals::serial::SerialLine;
 
@@ -157,4 +160,53 @@ fn a_state_file_that_does_not_read_is_named() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("acceptor.state") && err.contains("is not a note in the path"), "{err}");
+}
+
+/// Issue 70: on a cabinet whose acceptor is `egm-acceptor`, the operator
+/// panel's notes and tickets (and the lab build's keys) are fed to the
+/// emulator through its control socket and go the whole driver path:
+/// credited once at the acceptor's vend valid, stacked, recorded.
+#[test]
+fn the_operator_panels_note_goes_through_the_emulated_acceptor() {
+    let dir = tempfile::tempdir().unwrap();
+    let (link, socket, record) = (dir.path().join("acceptor"), dir.path().join("acceptor.sock"), dir.path().join("acceptor.log"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_egm-acceptor"))
+        .args(["--link", link.to_str().unwrap(), "--control", socket.to_str().unwrap(), "--record", record.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let text = test_config::text(dir.path());
+    let at = text.rfind(')').unwrap();
+    let acceptor = format!(
+        "    acceptor: Some((port: {:?}, notes: [(code: 0x63, cents: 1000)], poll_ms: 20, emulator: Some({:?}))),\n",
+        link.display().to_string(),
+        socket.display().to_string()
+    );
+    let config = test_config::write(dir.path(), &format!("{}{acceptor}{}", &text[..at], &text[at..]));
+    let options = game_host::boot::BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(70), demo: false };
+    let mut s = game_host::boot::boot(&options).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    s.insert_note(1_000);
+    assert_eq!(s.machine().credit(), 0, "nothing credited before the acceptor's vend valid");
+    while s.machine().credit() < 1_000 || s.machine().note_stacking().is_some() {
+        assert!(Instant::now() < deadline, "the note never came through: {:?}", s.message_text());
+        s.tend_acceptor();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // A value the acceptor has no escrow code for is named.
+    s.insert_note(5_000);
+    assert!(s.message_text().unwrap_or_default().contains("no escrow code is configured for 5000 cents"), "{:?}", s.message_text());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while std::fs::read_to_string(&record).unwrap_or_default().is_empty() {
+        assert!(Instant::now() < deadline, "the emulator never recorded the stacking");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), "stacked Note(99)\n");
+    assert_eq!(s.machine().credit(), 1_000);
+    child.kill().unwrap();
+    child.wait().unwrap();
 }

@@ -10,7 +10,7 @@ use crate::notice::Notice;
 
 impl Session {
     pub fn insert_note(&mut self, cents: Cents) {
-        if self.refuse_in_demo() {
+        if self.refuse_in_demo() || self.feed_acceptor(crate::acceptor::Feed::Note(cents)) {
             return;
         }
         match self.machine.insert_note(cents) {
@@ -21,7 +21,7 @@ impl Session {
 
     /// The ticket reader: a ticket by validation number.
     pub fn insert_ticket(&mut self, validation: &str) {
-        if self.refuse_in_demo() {
+        if self.refuse_in_demo() || self.feed_acceptor(crate::acceptor::Feed::Ticket(validation)) {
             return;
         }
         // On a floor (SAS, issue 48) its system validates every ticket,
