@@ -91,7 +91,7 @@ impl AcceptorSetup {
     /// What is wrong with this setup against the machine's notes, if
     /// anything (the configuration's load refuses it, naming it).
     pub fn problem(&self, accepted: &[Cents], machine: &meters::MachineConfig) -> Option<String> {
-        if self.emulator.is_some() && machine.mode != meters::Mode::Lab && !machine.evaluation {
+        if self.emulator.is_some() && !machine.mode.is_lab() && !machine.evaluation {
             return Some("an emulator's control socket is named on a floor cabinet: only a lab or evaluation cabinet runs an emulated acceptor".into());
         }
         if !(10..=1_000).contains(&self.poll_ms) {
