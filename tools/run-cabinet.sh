@@ -27,9 +27,15 @@
 # chip and a measured boot. A new build is a new release: its key is not
 # the old one's, and the installation is made again (the old one is kept).
 #
-# This machine has no note acceptor, ticket reader, door switches or
-# attendant key: the cabinet runs with its on-screen operator panel
-# (--operator-panel), the retail build's only stand-in for them (issue 45).
+# This machine has no note acceptor, ticket printer, door switches or
+# attendant key (issue 70): a new installation's configuration names the
+# emulated acceptor and printer (egm-acceptor, egm-printer on ptys under
+# var/, started here before the cabinet, stopped with it), so every note
+# and ticket goes the real drivers' path; the on-screen operator panel
+# (--operator-panel, issue 45) feeds its notes and tickets to the emulated
+# acceptor (`egm-acceptor send var/acceptor.sock note 0x63` does too), and
+# keeps the doors and the attendant key. A configuration that names
+# hardware ports starts no emulator.
 #
 # Installs what the machine lacks first. Extra arguments go to the cabinet
 # (e.g. --size 1920x1080). EGM_VAR names another folder for all of the
@@ -45,7 +51,7 @@ egm_ensure_packages "${EGM_DEBIAN_PACKAGES[@]}"
 # build (unoptimised, no release build's twenty minutes on two cores).
 case "${EGM_PROFILE:-release}" in
     release)
-        cargo build --release --locked -p cabinet -p egm-tools --bin cabinet --bin egm-lab
+        cargo build --release --locked -p cabinet -p egm-tools --bin cabinet --bin egm-lab --bin egm-acceptor --bin egm-printer
         bin="${CARGO_TARGET_DIR:-target}/release" ;;
     dev)
         cargo build --locked --workspace --lib --bins
@@ -122,7 +128,9 @@ power_up
 cleanup() {
     [ -n "$tpm_pid" ] && kill "$tpm_pid" 2>/dev/null || true
     [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null || true
+    for pid in "${emulator_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 }
+emulator_pids=()
 trap cleanup EXIT
 
 # The site's configuration, made once from the shipped one.
@@ -151,6 +159,13 @@ if [ ! -f "$var/cabinet.ron" ]; then
     text=${text//'"assets/paytables/approved.ron"'/'"var/approved.ron"'}
     # Every file of the installation in its own folder.
     text=${text//'"var/'/"\"$var/"}
+    # No hardware here: the emulated acceptor (its notes the machine's
+    # accepted notes) and printer (issue 70).
+    if [[ "$text" != *"acceptor:"* ]]; then
+        text="${text%)*}    acceptor: Some((port: \"$var/acceptor\", notes: [(code: 0x62, cents: 500), (code: 0x63, cents: 1000), (code: 0x64, cents: 2000), (code: 0x65, cents: 5000)], emulator: Some(\"$var/acceptor.sock\"))),
+    printer: Some((port: \"$var/printer\")),
+)"
+    fi
     printf '%s\n' "$text" >"$var/cabinet.ron.new"
     mv "$var/cabinet.ron.new" "$var/cabinet.ron"
 fi
@@ -175,6 +190,33 @@ if [ ! -f "$var/egm.sqlite" ]; then
     # Provisioning took the key in this boot: the cabinet has a power-up
     # of its own.
     power_up
+fi
+
+# The emulated devices the configuration names, on their ptys before the
+# cabinet opens them (issue 70): what each takes in, prints or gives back
+# is appended to var/acceptor.log and var/printer.log; the acceptor keeps a
+# note in its path through its own restart (var/acceptor.state).
+start_emulator() {
+    local name=$1
+    shift
+    "$bin/egm-$name" --link "$var/$name" --control "$var/$name.sock" --record "$var/$name.log" "$@" </dev/null >"$var/$name.out" 2>&1 &
+    emulator_pids+=($!)
+    for _ in $(seq 100); do
+        [ -e "$var/$name" ] && return 0
+        sleep 0.1
+    done
+    echo "error: egm-$name did not start (see $var/$name.out)" >&2
+    exit 1
+}
+if grep -q "port: \"$var/acceptor\"" "$var/cabinet.ron"; then
+    rm -f "$var/acceptor"
+    start_emulator acceptor --state "$var/acceptor.state"
+    echo "note acceptor: emulated (egm-acceptor send $var/acceptor.sock note 0x63 | ticket DIGITS | jam | ...)"
+fi
+if grep -q "port: \"$var/printer\"" "$var/cabinet.ron"; then
+    rm -f "$var/printer"
+    start_emulator printer
+    echo "ticket printer: emulated (tickets in $var/printer.log; egm-printer send $var/printer.sock paper 0 | open | ...)"
 fi
 
 # No display (a headless server): run under a virtual one.
