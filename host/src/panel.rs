@@ -182,10 +182,14 @@ impl PanelLink {
         }
     }
 
+    /// The sensors of `door`, or of every wired door.
+    fn sensors(&self, door: Option<Door>) -> Vec<Contact> {
+        self.setup.doors.iter().filter(|w| door.is_none_or(|d| w.door == d)).flat_map(|w| std::iter::once(w.switch).chain(w.optic)).collect()
+    }
+
     /// Every wired contact reads open (a device lost).
     fn all_open(&mut self, now: Instant) {
-        let contacts: Vec<Contact> = self.setup.doors.iter().flat_map(|w| std::iter::once(w.switch).chain(w.optic)).collect();
-        for contact in contacts {
+        for contact in self.sensors(None) {
             self.doors.apply(Change { contact, closed: false }, now);
         }
     }
@@ -291,7 +295,8 @@ impl Session {
     }
 
     fn light_lamps(&mut self, link: &mut PanelLink) {
-        let Some(setup) = link.setup.lamps.clone() else { return };
+        // Borrowed out of the link for the frame, not copied.
+        let Some(setup) = link.setup.lamps.take() else { return };
         let c = self.controls();
         for (button, name) in &setup.buttons {
             let lit = match button {
@@ -311,6 +316,7 @@ impl Session {
         let t = tower::tower(&self.machine);
         link.show(setup.tower_top.as_deref(), t.top);
         link.show(setup.tower_bottom.as_deref(), t.bottom);
+        link.setup.lamps = Some(setup);
     }
 
     /// The attendant clears the doors' sensors' tilts whose switch and
@@ -340,8 +346,7 @@ impl Session {
     pub(crate) fn move_door_sensors(&mut self, door: Door) {
         let Some(link) = self.panel.as_ref() else { return };
         let closed = link.doors.is_open(door) == Some(true);
-        let contacts: Vec<Contact> = link.setup.doors.iter().filter(|w| w.door == door).flat_map(|w| std::iter::once(w.switch).chain(w.optic)).collect();
-        for contact in contacts {
+        for contact in link.sensors(Some(door)) {
             self.panel_input(Change { contact, closed });
         }
     }
