@@ -75,16 +75,20 @@ fn a_note_fed_on_its_stdin_goes_the_drivers_whole_path() {
 /// Starts `egm-acceptor` on `link`, keeping its note in `state`: its
 /// standard input, once the link is made.
 fn start_keeping(link: &std::path::Path, state: &std::path::Path) -> (std::process::Child, std::process::ChildStdin) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_egm-acceptor"))
-        .args(["--link", link.to_str().unwrap(), "--state", state.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    start_with(&["--link", link.to_str().unwrap(), "--state", state.to_str().unwrap()])
+}
+
+/// Starts `egm-acceptor` with `args`: its standard input, once it says
+/// its link is made.
+fn start_with(args: &[&str]) -> (std::process::Child, std::process::ChildStdin) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_egm-acceptor")).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     out.read_line(&mut first).unwrap();
     assert!(first.starts_with("acceptor (ID-003) on"), "{first}");
+    // The rest of what it says is read and dropped: its standard output
+    // stays open for as long as it runs.
+    std::thread::spawn(move || out.lines().map_while(Result::ok).for_each(drop));
     let stdin = child.stdin.take().unwrap();
     (child, stdin)
 }
@@ -170,15 +174,7 @@ fn a_state_file_that_does_not_read_is_named() {
 fn the_operator_panels_note_goes_through_the_emulated_acceptor() {
     let dir = tempfile::tempdir().unwrap();
     let (link, socket, record) = (dir.path().join("acceptor"), dir.path().join("acceptor.sock"), dir.path().join("acceptor.log"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_egm-acceptor"))
-        .args(["--link", link.to_str().unwrap(), "--control", socket.to_str().unwrap(), "--record", record.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    out.read_line(&mut first).unwrap();
+    let (mut child, _stdin) = start_with(&["--link", link.to_str().unwrap(), "--control", socket.to_str().unwrap(), "--record", record.to_str().unwrap()]);
     let text = test_config::text(dir.path());
     let at = text.rfind(')').unwrap();
     let acceptor = format!(
