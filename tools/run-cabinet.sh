@@ -65,14 +65,19 @@ mkdir -p "$var"
 
 # A new build, or a new approved manifest, is a new release (issue 47,
 # hole 1; issue 68: the release is the programs and every approved
-# paytable): the key of the installation answers only to the release it
-# was provisioned under. The installation is made again; the old one is
-# kept aside.
+# paytable). The installation's key answers to every release its own
+# release-signing key (var/release-key.pk8) signed, but a cabinet moves to
+# another release only with its logic door open, recorded under the one
+# before (as a floor does: `egm-lab sign-release`, README). An evaluation
+# build changes often: the installation is made again instead; the old one
+# is kept aside. (One provisioned before releases were signed is made
+# again too: its key answers one release only.)
 release=$(sha256sum "$bin/cabinet" "$bin/egm-lab" assets/paytables/approved.ron | awk '{print $1}' | tr -d '\n')
+release="$release signed"
 if [ -f "$var/egm.sqlite" ] && [ "$(cat "$var/release" 2>/dev/null)" != "$release" ]; then
     old="$var/before-release-$(date -u +%Y%m%dT%H%M%SZ)"
     mkdir -p "$old"
-    mv "$var"/egm.sqlite* "$var/tpm" "$var/cabinet.ron" "$var/nvram.bin" "$var/release" "$old"/ 2>/dev/null || true
+    mv "$var"/egm.sqlite* "$var/tpm" "$var/cabinet.ron" "$var/nvram.bin" "$var/release" "$var/release-key.pk8" "$old"/ 2>/dev/null || true
     echo "a new release: the installation is made again (the earlier one is in $old)"
 fi
 
@@ -175,6 +180,12 @@ fi
 cp assets/paytables/approved.ron "$var/approved.ron"
 "$bin/egm-lab" approve-program "$bin/cabinet" --manifest "$var/approved.ron" >/dev/null
 "$bin/egm-lab" approve-program "$bin/egm-lab" --manifest "$var/approved.ron" >/dev/null
+# Signed by the installation's own release-signing key (issue 68), made
+# once; a floor's is the lab's, kept off the cabinet.
+if [ ! -f "$var/release-key.pk8" ]; then
+    "$bin/egm-lab" release-key --out "$var/release-key.pk8" >/dev/null
+fi
+"$bin/egm-lab" sign-release --key "$var/release-key.pk8" --manifest "$var/approved.ron" >/dev/null
 launch=("$bin/egm-lab" launch --config "$var/cabinet.ron" --manifest "$var/approved.ron" --)
 
 if [ ! -f "$var/egm.sqlite" ]; then

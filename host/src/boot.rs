@@ -61,6 +61,9 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     // files are checked against it below), or the core takes no key.
     let release = manifest.release_digest();
     config.machine.release_read = Some(release);
+    // Issue 68: its signature, which the machine key of a cabinet
+    // provisioned for its signer asks the TPM to verify.
+    config.machine.release_signature = manifest.signature.clone();
     let report = verification::verify(&config.games, &config.paytable_dir, &manifest, config.machine.mode == meters::Mode::Production);
     let (passed, detail) = report.detail(&format!("against {}", config.manifest.display()));
     let mut games = Vec::new();

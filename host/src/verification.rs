@@ -181,7 +181,11 @@ mod tests {
         let exe = dir.path().join("cabinet");
         std::fs::write(&exe, b"a certified build").unwrap();
         let digest = hex::encode(Sha256::digest(b"a certified build"));
-        let listed = Manifest { approved: vec![], programs: vec![ManifestEntry { id: "cabinet".into(), file: "cabinet".into(), sha256: digest.clone() }] };
+        let listed = Manifest {
+            approved: vec![],
+            programs: vec![ManifestEntry { id: "cabinet".into(), file: "cabinet".into(), sha256: digest.clone() }],
+            signature: None,
+        };
 
         let mut r = Report::default();
         check_program(&mut r, &exe, &listed, true);

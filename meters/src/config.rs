@@ -100,6 +100,19 @@ pub struct MachineConfig {
     /// it takes the key (`keystore::check_release`).
     #[serde(skip)]
     pub release_read: Option<[u8; 32]>,
+    /// The signature of [`MachineConfig::release_read`] the manifest
+    /// carries (issue 68), set by the host with it: a TPM is provisioned
+    /// for its signer, and its key is asked under the signer's approval of
+    /// this release. Required on a floor cabinet.
+    #[serde(skip)]
+    pub release_signature: Option<crate::keystore::ReleaseSignature>,
+    /// The release this machine runs, as journaled (issue 68; hex): set by
+    /// the core at every boot from [`MachineConfig::release_read`] (a file's
+    /// value is overwritten), so that a move to another release is a
+    /// configuration change — only with the logic door open, recorded
+    /// under the release that ran before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
     /// C-26: a meter that moves this much at once is a fault, not play.
     #[serde(default)]
     pub excessive_increment: ExcessiveIncrement,
@@ -214,6 +227,8 @@ impl Default for MachineConfig {
             nvram_mirror: None,
             evaluation: false,
             release_read: None,
+            release_signature: None,
+            release: None,
             excessive_increment: ExcessiveIncrement::default(),
         }
     }
@@ -255,6 +270,12 @@ pub enum ConfigError {
 pub const MAX_WINDOW: Cents = 5_000;
 
 impl MachineConfig {
+    /// The release the program read with its signature, where the manifest
+    /// is signed (issue 68).
+    pub fn signed_release(&self) -> Option<crate::keystore::SignedRelease> {
+        Some(crate::keystore::SignedRelease { digest: self.release_read?, signature: self.release_signature.clone()? })
+    }
+
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.machine_id.trim().is_empty() {
             return Err(ConfigError::EmptyMachineId);

@@ -21,14 +21,15 @@ impl Inspection {
     /// Verify and replay `path`, keyed by the file stand-in (development
     /// and lab files). The error names the first bad record.
     pub fn open(path: &Path) -> Result<Inspection, StoreError> {
-        Self::open_with(path, &KeyStoreConfig::FileStandIn, Trust::Evaluation)
+        Self::open_with(path, &KeyStoreConfig::FileStandIn, Trust::Evaluation, None)
     }
 
     /// Verify and replay `path` with the key from the configured key store,
     /// a TPM's answers sealed to the endorsement keys `trust` accepts
-    /// (issue 68, attack 3).
-    pub fn open_with(path: &Path, key_store: &KeyStoreConfig, trust: Trust) -> Result<Inspection, StoreError> {
-        let mut keys = keystore::open(key_store, path, trust)?;
+    /// (issue 68, attack 3), the key asked under `release`'s signer where
+    /// the TPM was provisioned for signed releases.
+    pub fn open_with(path: &Path, key_store: &KeyStoreConfig, trust: Trust, release: Option<&keystore::SignedRelease>) -> Result<Inspection, StoreError> {
+        let mut keys = keystore::open(key_store, path, trust, release)?;
         Self::replayed(Store::open_read_only(path, keys.as_mut())?)
     }
 
@@ -37,7 +38,7 @@ impl Inspection {
     /// mirror `config` names and the anchor against its key store's
     /// counter. Reads only: the counter is read, never advanced.
     pub fn verify_as_boot(path: &Path, config: &MachineConfig) -> Result<Inspection, StoreError> {
-        let mut keys = keystore::open(&config.key_store, path, crate::machine::trust(config))?;
+        let mut keys = keystore::open(&config.key_store, path, crate::machine::trust(config), config.signed_release().as_ref())?;
         let store = Store::open_read_only(path, keys.as_mut())?.with_nvram(config.nvram_mirror.as_deref());
         let inspection = Self::replayed(store)?;
         crate::anchor::verify(&inspection.store, keys.as_mut())?;

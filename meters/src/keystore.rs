@@ -22,8 +22,10 @@
 //! refuses it.
 
 pub(crate) mod file;
+pub mod release;
 pub(crate) mod tpm;
 
+pub use release::{ReleaseError, ReleaseSignature};
 pub use tpm::endorsement::manufacturer_roots;
 pub use tpm::{CREDENTIAL_INDEX, EK_HANDLE, Endorsed, KEY_HANDLE, LAUNCHER_PCR, PLATFORM_PCRS, Trust};
 
@@ -108,6 +110,27 @@ pub enum KeyStoreError {
     NotEndorsed { tcti: String, detail: String },
     #[error("the TPM ({tcti}) is in dictionary-attack lockout after too many wrong PINs: it accepts none until its recovery time has passed")]
     LockedOut { tcti: String },
+    /// The TPM holds the machine key but refuses it in this state (issue
+    /// 47, hole 2; issue 68): another measured state, a release its signer
+    /// did not sign, a boot already capped. Not a lost key, not a fault of
+    /// the files: the cabinet waits for its certified release.
+    #[error("TPM ({tcti}): {detail}")]
+    Refused { tcti: String, detail: String },
+    /// Issue 68: the manifest's release signature is malformed or does not
+    /// verify; the TPM is not asked.
+    #[error("{0}; the machine key is not asked for")]
+    Release(#[from] ReleaseError),
+}
+
+/// A release and its signature (issue 68; [`release`]): what the machine
+/// key of a TPM provisioned for signed releases answers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignedRelease {
+    /// The release's digest (the manifest's programs and approved
+    /// paytables), as the launcher measures it.
+    pub digest: [u8; 32],
+    /// The release-signing key's signature of it.
+    pub signature: ReleaseSignature,
 }
 
 /// What the anchor's NV index holds (issue 68, attack 1): the number of
@@ -292,10 +315,10 @@ pub fn cap_measurement(config: &KeyStoreConfig) -> Result<(), KeyStoreError> {
 
 /// Open the configured key store for the database at `db`, a TPM's
 /// secrets sealed to the endorsement keys `trust` accepts.
-pub(crate) fn open(config: &KeyStoreConfig, db: &Path, trust: Trust) -> Result<Box<dyn KeyStore>, KeyStoreError> {
+pub(crate) fn open(config: &KeyStoreConfig, db: &Path, trust: Trust, release: Option<&SignedRelease>) -> Result<Box<dyn KeyStore>, KeyStoreError> {
     Ok(match config {
         KeyStoreConfig::FileStandIn => Box::new(file::FileStandIn::new(db)),
-        KeyStoreConfig::Tpm { tcti, nv_index } => Box::new(tpm::Tpm::new(tcti, *nv_index)?.trusting(trust)),
+        KeyStoreConfig::Tpm { tcti, nv_index } => Box::new(tpm::Tpm::new(tcti, *nv_index)?.trusting(trust).releasing(release)?),
     })
 }
 

@@ -99,6 +99,13 @@ pub enum BootError {
         cabinet = crate::keystore::CABINET_TCTI
     )]
     TctiRefused(String),
+    /// Issue 68: a floor cabinet runs only a release its release-signing
+    /// key signed, so that a new release can take the machine key without
+    /// the TPM being cleared, and only a signed one can.
+    #[error(
+        "the manifest carries no release signature: a floor cabinet runs only a signed release (`egm-lab sign-release`); an unsigned one runs only as an evaluation cabinet"
+    )]
+    UnsignedRelease,
     #[error("a key-lost RAM clear is refused: {0}")]
     KeyNotLost(String),
     /// Issue 68, attack 3: the TPM that held the operator's PIN is gone
@@ -290,6 +297,9 @@ pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(),
     {
         return Err(BootError::TctiRefused(tcti.clone()));
     }
+    if !config.evaluation && config.release_signature.is_none() {
+        return Err(BootError::UnsignedRelease);
+    }
     if let Some(release) = &config.release_read {
         keystore::check_release(&config.key_store, release).map_err(StoreError::from)?;
     }
@@ -300,7 +310,7 @@ pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(),
     // manufacturer's root this program carries certifies (issue 68,
     // attack 3), never what a TPM — or a relay in front of it — says of
     // itself: a software TPM's certificate is its own CA's.
-    keystore::open(&config.key_store, path, trust(config)).and_then(|mut keys| keys.endorse()).map_err(StoreError::from)?;
+    keystore::open(&config.key_store, path, trust(config), config.signed_release().as_ref()).and_then(|mut keys| keys.endorse()).map_err(StoreError::from)?;
     Ok(())
 }
 
@@ -355,11 +365,13 @@ impl Machine {
         // A TPM that already holds a credential checks the PIN itself (its
         // lockout counts a wrong one): provisioning again never replaces it.
         {
-            let mut keys = keystore::open(&config.key_store, path, trust(&config)).map_err(StoreError::from)?;
+            let mut keys = keystore::open(&config.key_store, path, trust(&config), config.signed_release().as_ref()).map_err(StoreError::from)?;
             ram_clear::check_with_key_store(keys.as_mut(), &config, operator, pin)?;
         }
         let secrets = crate::credential::owner_secrets(&config.machine_id, operator, pin)?;
-        keystore::open(&config.key_store, path, trust(&config)).and_then(|mut keys| keys.take_ownership(&secrets)).map_err(StoreError::from)?;
+        keystore::open(&config.key_store, path, trust(&config), config.signed_release().as_ref())
+            .and_then(|mut keys| keys.take_ownership(&secrets))
+            .map_err(StoreError::from)?;
         let m = Self::boot(path, config, SeedChoice::Entropy, true)?;
         let value = m.anchor_wear().counter;
         m.shutdown().map_err(boot_error)?;
@@ -372,10 +384,11 @@ impl Machine {
     fn boot(path: &Path, config: MachineConfig, seed: SeedChoice, provisioning: bool) -> Result<Machine, BootError> {
         let key_store = config.key_store.clone();
         let trust = trust(&config);
+        let release = config.signed_release();
         let second = config.second_copy.path_for(path);
         match Self::boot_checked(path, config, seed, provisioning) {
             Err(BootError::RamError(e)) => {
-                let lost = keystore::open(&key_store, path, trust)
+                let lost = keystore::open(&key_store, path, trust, release.as_ref())
                     .ok()
                     .and_then(|mut keys| crate::store::key_lost::examine(path, second.as_deref(), keys.as_mut()).ok());
                 match lost {
@@ -393,7 +406,7 @@ impl Machine {
         }
     }
 
-    fn boot_checked(path: &Path, config: MachineConfig, seed: SeedChoice, provisioning: bool) -> Result<Machine, BootError> {
+    fn boot_checked(path: &Path, mut config: MachineConfig, seed: SeedChoice, provisioning: bool) -> Result<Machine, BootError> {
         config.validate()?;
         #[cfg(feature = "lab")]
         if matches!(seed, SeedChoice::Lab(_)) && config.mode != Mode::Lab {
@@ -422,8 +435,22 @@ impl Machine {
         // A configuration change only with the logic door open (issue 34,
         // hole 8; issue 47, hole 4; issue 68, attack 4: every setting, each
         // change named).
+        // The release is journaled with the configuration (issue 68): the
+        // one this program read, never a file's; a program that read no
+        // manifest keeps the journal's. A signed release takes the key on
+        // any release its signer signed, so moving to another — a newer
+        // one, or back to an older — is a change like any setting's: only
+        // with the logic door open, recorded under the release that runs
+        // now. A journal from before releases were recorded takes its first.
+        // A lab machine's release is its developer's and is not journaled.
+        let journaled_release = state.config.as_ref().and_then(|c| c.release.clone());
+        config.release = if config.mode == Mode::Production { config.release_read.map(hex::encode).or_else(|| journaled_release.clone()) } else { None };
         if let Some(previous) = state.config.as_ref() {
-            let changed = config.changes_from(previous);
+            let mut previous = previous.clone();
+            if journaled_release.is_none() {
+                previous.release.clone_from(&config.release);
+            }
+            let changed = config.changes_from(&previous);
             if !changed.is_empty() && !state.doors_open.contains(&Door::Logic) {
                 return Err(BootError::ConfigChangeRefused(changed.join(", ")));
             }
@@ -724,7 +751,7 @@ type Opened = (Box<dyn KeyStore>, Store, Vec<String>);
 /// copy and NVRAM mirror, the copies made one (the events say what was
 /// rebuilt).
 fn open_critical_memory(path: &Path, config: &MachineConfig) -> Result<Opened, BootError> {
-    let mut keys = keystore::open(&config.key_store, path, trust(config)).map_err(StoreError::from)?;
+    let mut keys = keystore::open(&config.key_store, path, trust(config), config.signed_release().as_ref()).map_err(StoreError::from)?;
     let second = config.second_copy.path_for(path);
     let (store, rebuilt) = Store::open(path, second.as_deref(), config.nvram_mirror.as_deref(), keys.as_mut())?;
     Ok((keys, store, rebuilt))

@@ -49,7 +49,9 @@ const KEY_LABEL: &[u8] = b"egm critical memory journal key v1";
 /// not at fault.
 pub(crate) fn machine_key(keys: &mut dyn KeyStore) -> Result<[u8; 32], StoreError> {
     keys.derive_key(KEY_LABEL).map_err(|e| match e {
-        e @ (KeyStoreError::Unreachable { .. } | KeyStoreError::Unmeasured { .. } | KeyStoreError::NotEndorsed { .. }) => StoreError::KeyStore(e),
+        e @ (KeyStoreError::Unreachable { .. } | KeyStoreError::Unmeasured { .. } | KeyStoreError::NotEndorsed { .. } | KeyStoreError::Refused { .. }) => {
+            StoreError::KeyStore(e)
+        }
         e => IntegrityError::KeyMissing(e.to_string()).into(),
     })
 }

@@ -209,7 +209,7 @@ fn attack_3_a_lost_key_is_recovered_only_by_archiving_and_provisioning_again() {
     assert!(m.anchor_wear().counter >= 1);
     drop(m);
     // The old file, archived, still verifies under the old TPM's key.
-    let archived = meters::inspect::Inspection::open_with(&archive, &config(&old_tpm).key_store, meters::keystore::Trust::Evaluation).unwrap();
+    let archived = meters::inspect::Inspection::open_with(&archive, &config(&old_tpm).key_store, meters::keystore::Trust::Evaluation, None).unwrap();
     assert_eq!(archived.state().credit, 5_000);
     // And the old TPM's key, which it still holds, verifies nothing in the
     // new critical memory: not its files.

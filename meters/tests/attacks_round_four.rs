@@ -11,6 +11,7 @@
 //! | 3 a key-lost clear with a wrong PIN after a TPM clear | `attack_3_a_wrong_pin_clears_nothing_after_a_tpm_clear` |
 //! | 4 the configuration edited while the cabinet was off | `attack_4_*` |
 //! | 4 the manifest and paytables edited after the launcher's measurement | `host/tests/host/production.rs` (`the_host_plays_only_from_the_manifest_the_launcher_measured`) |
+//! | 4 the manifest signed by the key it names; a release moved only by a record the old one makes | `meters/tests/signed_release.rs`, `tools/tests/egm_lab_release.rs` |
 
 #![allow(clippy::unwrap_used)]
 

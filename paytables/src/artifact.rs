@@ -116,6 +116,12 @@ pub struct Manifest {
     /// own executable is not among them (certification.md H-51).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub programs: Vec<ManifestEntry>,
+    /// The release-signing key's signature of [`Manifest::release_digest`]
+    /// (issue 68; `egm-lab sign-release`): the machine key of a cabinet
+    /// provisioned for that signer answers to any release it signed, and a
+    /// floor cabinet runs no other. Outside the digest it signs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<meters::keystore::ReleaseSignature>,
 }
 
 impl Manifest {
@@ -140,6 +146,11 @@ impl Manifest {
             hash.update(format!("paytable {} {}  {}\n", p.id, p.sha256, p.file).as_bytes());
         }
         hash.finalize().into()
+    }
+
+    /// The release with its signature, where the manifest is signed.
+    pub fn signed_release(&self) -> Option<meters::keystore::SignedRelease> {
+        self.signature.clone().map(|signature| meters::keystore::SignedRelease { digest: self.release_digest(), signature })
     }
 }
 
@@ -300,6 +311,7 @@ mod tests {
         Manifest {
             approved: vec![entry("minas", "minas.json", 'b'), entry("bacara", "bacara.json", 'a')],
             programs: vec![entry("egm-lab", "egm-lab", 'd'), entry("cabinet", "cabinet", 'c')],
+            signature: None,
         }
     }
 

@@ -238,7 +238,11 @@ fn artifacts_are_canonical_and_the_cabinet_loads_only_approved_ones() {
 
     let empty = Manifest::default();
     assert!(matches!(artifact::load_approved(&path, &empty, &Floor::legal_minimum()), Err(artifact::ArtifactError::NotApproved { .. })));
-    let manifest = Manifest { approved: vec![ManifestEntry { id: "classic-sevens".into(), file: "classic.json".into(), sha256: digest }], programs: vec![] };
+    let manifest = Manifest {
+        approved: vec![ManifestEntry { id: "classic-sevens".into(), file: "classic.json".into(), sha256: digest }],
+        programs: vec![],
+        signature: None,
+    };
     let game = artifact::load_approved(&path, &manifest, &Floor::legal_minimum()).unwrap();
     assert_eq!(game, artifact::CompiledGame::Reels(source.game.clone()));
     // A cabinet with a higher floor refuses it again at load (decisions.md).

@@ -32,6 +32,7 @@ fn installed(dir: &std::path::Path, progressives: &str) -> std::path::PathBuf {
     let manifest = paytables::artifact::Manifest {
         approved: vec![paytables::artifact::ManifestEntry { id: GAME.into(), file: format!("{GAME}.json"), sha256: paytables::artifact::sha256_hex(&bytes) }],
         programs: Vec::new(),
+        signature: None,
     };
     let manifest_path = dir.join("approved.ron");
     std::fs::write(&manifest_path, ron::ser::to_string_pretty(&manifest, ron::ser::PrettyConfig::default()).unwrap()).unwrap();

@@ -41,6 +41,7 @@
 //! session and transient object flushed: the TPM is used a few times per
 //! boot and per anchor, and nothing holds it between.
 
+mod authorize;
 pub(crate) mod endorsement;
 mod manufacturers;
 mod measured;
@@ -88,6 +89,11 @@ pub(crate) struct Tpm {
     /// The counter's authorisation, derived with the key in this boot
     /// ([`KeyStore::derive_key`]); `None` until then.
     counter_auth: Option<[u8; 32]>,
+    /// The signed release this program runs (issue 68; `authorize`): the
+    /// key is made for, and asked under, its signer's approval; `None`: a
+    /// key bound to one measurement of the launcher's PCR (an unsigned
+    /// evaluation or lab release).
+    approval: Option<authorize::Approval>,
 }
 
 impl Tpm {
@@ -95,7 +101,7 @@ impl Tpm {
     /// manufacturer's root certifies ([`Trust::Manufacturers`]) until
     /// [`Tpm::trusting`] says otherwise.
     pub(crate) fn new(tcti: &str, nv_index: u32) -> Result<Self, KeyStoreError> {
-        let t = Self { tcti: tcti.into(), nv_index, trust: Trust::Manufacturers, counter_auth: None };
+        let t = Self { tcti: tcti.into(), nv_index, trust: Trust::Manufacturers, counter_auth: None, approval: None };
         // Owner NV indices (TPM 2.0 Part 2, 7.3: TPM_HT_NV_INDEX, owner
         // range).
         if !(0x0100_0000..=0x01BF_FFFF).contains(&nv_index) || nv_index == CREDENTIAL_INDEX {
@@ -111,6 +117,22 @@ impl Tpm {
     /// accepts.
     pub(crate) fn trusting(self, trust: Trust) -> Self {
         Self { trust, ..self }
+    }
+
+    /// The same TPM, its key made for and asked under `release`'s signer
+    /// (issue 68), the signature checked here first.
+    pub(crate) fn releasing(self, release: Option<&super::SignedRelease>) -> Result<Self, KeyStoreError> {
+        let approval = release.map(authorize::Approval::of).transpose()?;
+        Ok(Self { approval, ..self })
+    }
+
+    /// Assert in `policy` what the machine key answers to: the signed
+    /// release's approval then the platform, or the whole measured state.
+    fn assert_key_policy(&self, ctx: &mut Context, policy: PolicySession) -> tss_esapi::Result<()> {
+        match &self.approval {
+            Some(approval) => approval.assert(ctx, policy),
+            None => ctx.execute_without_session(|c| c.policy_pcr(policy, Digest::default(), measured::selection()?)),
+        }
     }
 
     /// The endorsement key this TPM's secrets are sealed to, checked
@@ -268,7 +290,7 @@ impl Tpm {
             let mut macs = [[0u8; 32]; N];
             for (mac, label) in macs.iter_mut().zip(labels) {
                 let input = MaxBuffer::try_from(label.to_vec())?;
-                ctx.execute_without_session(|c| c.policy_pcr(policy, Digest::default(), measured::selection()?))?;
+                self.assert_key_policy(ctx, policy)?;
                 let answer = ctx.execute_with_session(Some(session), |c| c.hmac(key.into(), input, HashingAlgorithm::Sha256))?;
                 *mac = answer.value().try_into().map_err(|_| tss_esapi::Error::WrapperError(tss_esapi::WrapperErrorKind::WrongValueFromTpm))?;
             }
@@ -276,10 +298,18 @@ impl Tpm {
         });
         let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(session)));
         r.map_err(|e| match kind(&e) {
-            Some(Tss2ResponseCodeKind::PolicyFail) => self.err(format!(
-                "the TPM refuses to use the machine key in this measured state: PCRs {:?} are not what they were at provisioning (another platform, boot loader or release than the certified one, a boot the launcher did not measure, or a key already taken and capped in this boot), or the object is not the one provisioning made",
-                measured::bound_pcrs()
-            )),
+            Some(Tss2ResponseCodeKind::PolicyFail) => KeyStoreError::Refused { tcti: self.tcti.clone(), detail: format!(
+                "the TPM refuses to use the machine key in this measured state: PCRs {:?} are not what they were at provisioning (another platform, boot loader or release than the certified one, a boot the launcher did not measure, or a key already taken and capped in this boot), {}, or the object is not the one provisioning made",
+                measured::bound_pcrs(),
+                if self.approval.is_some() {
+                    "or the key was provisioned for another release-signing key or for an unsigned release"
+                } else {
+                    "or the key was provisioned for signed releases and this release is unsigned"
+                }
+            ) },
+            Some(Tss2ResponseCodeKind::Signature) => {
+                KeyStoreError::Refused { tcti: self.tcti.clone(), detail: "the TPM refuses the release's signature: its signer did not sign this release".into() }
+            }
             _ => self.err(format!("cannot use the machine key: {e}")),
         })
     }
@@ -348,13 +378,6 @@ impl Tpm {
         let mut ctx = self.connect()?;
         measured::cap(&mut ctx).map_err(|e| self.err(format!("cannot cap PCR {LAUNCHER_PCR}: {e}")))
     }
-}
-
-/// A policy (or trial) session holding PolicyPCR over the measured
-/// state's PCRs at their current values: the policy the key was made
-/// with, when it is a trial at provisioning.
-fn pcr_policy_session(ctx: &mut Context, kind: SessionType) -> tss_esapi::Result<PolicySession> {
-    policy_session(ctx, kind, |c, policy| c.policy_pcr(policy, Digest::default(), measured::selection()?))
 }
 
 /// A policy (or trial) session holding TPM2_PolicyCommandCode(NV_Read):

@@ -68,7 +68,13 @@ pub(crate) fn examine(path: &Path, second: Option<&Path>, keys: &mut dyn KeyStor
         // in a boot that measured nothing (issue 47, hole 1).
         // Nor one that is not the platform's certified TPM (issue 68,
         // attack 3).
-        Err(e @ (KeyStoreError::Unreachable { .. } | KeyStoreError::Tpm { .. } | KeyStoreError::Unmeasured { .. } | KeyStoreError::NotEndorsed { .. })) => {
+        Err(
+            e @ (KeyStoreError::Unreachable { .. }
+            | KeyStoreError::Tpm { .. }
+            | KeyStoreError::Refused { .. }
+            | KeyStoreError::Unmeasured { .. }
+            | KeyStoreError::NotEndorsed { .. }),
+        ) => {
             return Err(e.into());
         }
         Err(e) => format!("the key store holds no key ({e})"),

@@ -30,6 +30,8 @@
 //!   the counter (its read policy is TPM2_PolicyCommandCode(NV_Read)).
 
 use sha2::{Digest as _, Sha256};
+
+use crate::keystore::release::extended;
 use tss_esapi::Context;
 use tss_esapi::handles::PcrHandle;
 use tss_esapi::interface_types::algorithm::HashingAlgorithm;
@@ -66,7 +68,23 @@ fn slot(pcr: u8) -> PcrSlot {
 
 /// The SHA-256 selection of [`bound_pcrs`].
 pub(super) fn selection() -> tss_esapi::Result<PcrSelectionList> {
-    let slots: Vec<PcrSlot> = bound_pcrs().into_iter().map(slot).collect();
+    selection_of(&bound_pcrs())
+}
+
+/// The SHA-256 selection of the platform's PCRs alone: what a signed
+/// release's key answers to after PolicyAuthorize (`super::authorize`).
+pub(super) fn platform_selection() -> tss_esapi::Result<PcrSelectionList> {
+    selection_of(&PLATFORM_PCRS)
+}
+
+/// The SHA-256 selection of the launcher's PCR alone: the policy a
+/// release's signature approves.
+pub(super) fn launcher_selection() -> tss_esapi::Result<PcrSelectionList> {
+    selection_of(&[LAUNCHER_PCR])
+}
+
+fn selection_of(pcrs: &[u8]) -> tss_esapi::Result<PcrSelectionList> {
+    let slots: Vec<PcrSlot> = pcrs.iter().copied().map(slot).collect();
     PcrSelectionListBuilder::new().with_selection(HashingAlgorithm::Sha256, &slots).build()
 }
 
@@ -103,14 +121,6 @@ pub(super) fn extend_release(ctx: &mut Context, release: &[u8; 32]) -> tss_esapi
 /// Cap [`LAUNCHER_PCR`]: the key's policy no longer holds in this boot.
 pub(super) fn cap(ctx: &mut Context) -> tss_esapi::Result<()> {
     extend(ctx, Sha256::digest(CAP_LABEL).into())
-}
-
-/// SHA-256 extend: what a PCR holding `from` holds after `digest`.
-fn extended(from: &[u8], digest: &[u8]) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(from);
-    h.update(digest);
-    h.finalize().into()
 }
 
 /// Whether [`LAUNCHER_PCR`]'s value `now` is `release` as the launcher

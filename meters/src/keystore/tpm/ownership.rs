@@ -22,7 +22,7 @@ use tss_esapi::interface_types::session_handles::AuthSession;
 use tss_esapi::structures::{Auth, Digest, KeyedHashScheme, MaxNvBuffer, NvPublicBuilder, PublicBuilder, PublicKeyedHashParameters};
 
 use super::endorsement::{self, EK_HANDLE};
-use super::{Tpm, hmac_session, kind, pcr_policy_session, read_policy_session};
+use super::{Tpm, hmac_session, kind, policy_session, read_policy_session};
 use crate::keystore::{KeyStoreError, OwnerSecrets};
 
 /// TPMA_PERMANENT (TPM 2.0 Part 2, 8.6): which hierarchies' authorisations are set.
@@ -194,10 +194,12 @@ fn permanent(tpm: &Tpm, ctx: &mut Context) -> Result<u32, KeyStoreError> {
     tpm.property(ctx, PropertyTag::Permanent)?.ok_or_else(|| tpm.err("the TPM does not report TPM_PT_PERMANENT"))
 }
 
-/// The policy digest of PolicyPCR over the measured state's PCRs as they are now (a
-/// trial session): what the key and the counter answer to.
+/// The policy digest of what the key will answer to, in the measured state
+/// as it is now (a trial session): PolicyPCR over the measured state's
+/// PCRs, or, for a signed release, its signer's approval then the
+/// platform's PCRs (issue 68).
 fn measured_state_policy(tpm: &Tpm, ctx: &mut Context) -> Result<Digest, KeyStoreError> {
-    let trial = pcr_policy_session(ctx, SessionType::Trial).map_err(|e| tpm.err(e))?;
+    let trial = policy_session(ctx, SessionType::Trial, |c, policy| tpm.assert_key_policy(c, policy)).map_err(|e| tpm.err(e))?;
     let digest = ctx.execute_without_session(|c| c.policy_get_digest(trial));
     let _ = ctx.flush_context(ObjectHandle::from(SessionHandle::from(trial)));
     digest.map_err(|e| tpm.err(e))

@@ -62,6 +62,16 @@ fn run(config: &Path, manifest_path: &Path, program: &[OsString]) -> Result<Exit
         None => bail!("{}: not an approved program of {}: not launched", path.display(), manifest_path.display()),
     }
     let release = manifest.release_digest();
+    // Issue 68: a signed manifest's signature is checked before it is
+    // measured (the TPM checks it again when the key is asked); a floor
+    // cabinet launches no unsigned release.
+    match &manifest.signature {
+        Some(signature) => signature.verify(&release).with_context(|| format!("{}: not launched", manifest_path.display()))?,
+        None if config.mode == meters::Mode::Production && !config.evaluation => {
+            bail!("{}: the release is not signed (`egm-lab sign-release`): a floor cabinet launches only a signed release", manifest_path.display())
+        }
+        None => {}
+    }
     if meters::keystore::measure_release(&config.key_store, &release)? {
         eprintln!("egm-lab launch: release {} measured into PCR {}", hex::encode(release), meters::keystore::LAUNCHER_PCR);
     } else if !config.key_store.is_stand_in() {

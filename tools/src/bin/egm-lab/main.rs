@@ -29,6 +29,7 @@ mod battery;
 mod launcher;
 #[cfg(feature = "lab")]
 mod outcomes;
+mod release;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -46,10 +47,18 @@ struct Cli {
     /// the development file stand-in beside the database is used.
     #[arg(long, global = true)]
     tpm: Option<String>,
+    /// The approved manifest whose signed release the TPM's machine key is
+    /// asked under (issue 68: a TPM provisioned for signed releases), for
+    /// the commands that read critical memory with `--tpm`.
+    #[arg(long, global = true)]
+    release_manifest: Option<PathBuf>,
 }
 
 /// The key store the inspection commands read critical memory with.
 static KEY_STORE: std::sync::OnceLock<meters::KeyStoreConfig> = std::sync::OnceLock::new();
+
+/// The signed release they ask its key under (`--release-manifest`).
+static RELEASE: std::sync::OnceLock<Option<meters::keystore::SignedRelease>> = std::sync::OnceLock::new();
 
 #[derive(Subcommand)]
 enum Command {
@@ -176,6 +185,28 @@ enum Command {
         #[arg(long, default_value = "assets/paytables/approved.ron")]
         manifest: PathBuf,
     },
+    /// Issue 68: make a release-signing key (P-256, PKCS#8, never over an
+    /// existing file). The lab keeps it; its public half is bound into each
+    /// cabinet's machine key at provisioning.
+    ReleaseKey {
+        /// Where to write the key.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Issue 68: sign a manifest's release (its programs and approved
+    /// paytables) with the release-signing key: a cabinet provisioned for
+    /// that key takes its machine key on any release the key signed, and
+    /// moves to it only with its logic door open.
+    SignRelease {
+        /// The release-signing key (`egm-lab release-key`).
+        #[arg(long)]
+        key: PathBuf,
+        #[arg(long, default_value = "assets/paytables/approved.ron")]
+        manifest: PathBuf,
+        /// Sign a manifest an earlier signature names another signer of.
+        #[arg(long)]
+        new_signer: bool,
+    },
     /// External verification while the cabinet runs (certification.md
     /// H-52): HMAC-SHA256 keyed by the lab's seed over each component from
     /// `--offset` — the cabinet program (its art compiled in), the
@@ -285,6 +316,17 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Reading needs only the key, which the TPM derives; the NV index is the
     // anchor's and is not read here.
+    if let Some(path) = &cli.release_manifest {
+        match paytables::artifact::read_manifest(path) {
+            Ok(m) => {
+                let _ = RELEASE.set(m.signed_release());
+            }
+            Err(e) => {
+                eprintln!("egm-lab: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
     let _ = KEY_STORE.set(match cli.tpm {
         Some(tcti) => meters::KeyStoreConfig::Tpm { tcti, nv_index: 0x0150_0020 },
         None => meters::KeyStoreConfig::FileStandIn,
@@ -298,6 +340,8 @@ fn main() -> ExitCode {
         Command::RamClear { db, operator, pin, reason, config, key_lost } => ram_clear_cmd(&db, &operator, &pin, &reason, config, key_lost),
         Command::ArchiveLost { db, config } => archive_lost_cmd(&db, &config),
         Command::ApproveProgram { file, manifest } => approve_program(&file, &manifest),
+        Command::ReleaseKey { out } => release::new_key(&out),
+        Command::SignRelease { key, manifest, new_signer } => release::sign(&key, &manifest, new_signer),
         Command::Credential { operator } => credential_cmd(&operator),
         Command::Endorsement { root, list } => endorsement_cmd(&root, list),
         Command::Provision { db, config } => provision_cmd(&db, &config),
@@ -373,7 +417,7 @@ fn key_store() -> meters::KeyStoreConfig {
 }
 
 fn inspect(db: &Path) -> Result<Inspection> {
-    Inspection::open_with(db, &key_store(), trust(&key_store())).with_context(|| format!("reading {}", db.display()))
+    Inspection::open_with(db, &key_store(), trust(&key_store()), RELEASE.get().cloned().flatten().as_ref()).with_context(|| format!("reading {}", db.display()))
 }
 
 /// Which endorsement keys reading sends the TPM's answers under (issue 68,
@@ -597,16 +641,29 @@ fn archive_lost_cmd(db: &Path, config: &Path) -> Result<()> {
 /// a whole cabinet configuration (`assets/config/cabinet.ron`), whose
 /// `machine` it takes.
 fn machine_config(path: &Path) -> Result<MachineConfig> {
-    /// A cabinet configuration: only its machine is read here.
+    /// A cabinet configuration: only its machine and the manifest it
+    /// plays from are read here.
     #[derive(serde::Deserialize)]
     struct CabinetConfig {
         machine: MachineConfig,
+        #[serde(default)]
+        manifest: PathBuf,
     }
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     match ron::from_str::<MachineConfig>(&text) {
         Ok(c) => Ok(c),
         Err(machine) => match ron::from_str::<CabinetConfig>(&text) {
-            Ok(c) => Ok(c.machine),
+            Ok(CabinetConfig { mut machine, manifest }) => {
+                // The release the cabinet plays, as the host reads it (issue
+                // 68): its key is asked under the release's signature, and
+                // the core journals the release it runs.
+                if !manifest.as_os_str().is_empty() {
+                    let m = paytables::artifact::read_manifest(&manifest)?;
+                    machine.release_read = Some(m.release_digest());
+                    machine.release_signature = m.signature;
+                }
+                Ok(machine)
+            }
             Err(cabinet) => bail!("{}: neither a machine configuration ({machine}) nor a cabinet configuration ({cabinet})", path.display()),
         },
     }
@@ -662,6 +719,10 @@ fn approve_program(file: &std::path::Path, manifest: &std::path::Path) -> anyhow
     let mut m = paytables::artifact::read_manifest(manifest)?;
     m.programs.retain(|e| e.file != name);
     m.programs.push(paytables::artifact::ManifestEntry { id: name.clone(), file: name, sha256: digest.clone() });
+    // A new release: the earlier signature is not its signature (issue 68).
+    if m.release_digest() != paytables::artifact::read_manifest(manifest)?.release_digest() && m.signature.take().is_some() {
+        eprintln!("{}: a new release; its earlier signature is removed (`egm-lab sign-release`)", manifest.display());
+    }
     let text = ron::ser::to_string_pretty(&m, ron::ser::PrettyConfig::default())?;
     std::fs::write(manifest, text + "\n").map_err(|e| anyhow::anyhow!("{}: {e}", manifest.display()))?;
     println!("{digest}  {} approved in {}", file.display(), manifest.display());
