@@ -234,6 +234,27 @@ fn read_forever(mut source: EvdevInputs, name: &str, tell: &Sender<Heard>, wake:
     }
 }
 
+/// Whether `door`'s sensors, read once now from the input devices `setup`
+/// names, all read open (issue 68: the command line's RAM clear asks the
+/// door switch instead of taking the operator's word); `Ok(None)` when the
+/// panel wires no sensor of that door. A device that cannot be read is an
+/// error naming it: an unread sensor never authorises anything.
+pub fn door_reads_open(setup: &PanelSetup, door: Door) -> Result<Option<bool>, String> {
+    let mut doors = Doors::new(setup.doors.clone()).map_err(|e| format!("panel: {e}"))?;
+    if doors.reads_open(door).is_none() {
+        return Ok(None);
+    }
+    let now = Instant::now();
+    for path in &setup.inputs {
+        let name = path.display().to_string();
+        let mut source = EvdevInputs::open(&name).map_err(|e| format!("the {door:?} door's sensors cannot be read: {e}"))?;
+        for change in source.read().map_err(|e| format!("the {door:?} door's sensors cannot be read: {e}"))? {
+            doors.apply(change, now);
+        }
+    }
+    Ok(doors.reads_open(door))
+}
+
 impl Session {
     /// Starts the panel the configuration wires, if any (at boot).
     pub(crate) fn start_panel(&mut self) -> Result<(), String> {

@@ -104,6 +104,15 @@ impl<D: Copy + Ord + std::fmt::Debug> Doors<D> {
         Some(!self.closed(w.switch) || w.optic.is_some_and(|o| !self.closed(o)))
     }
 
+    /// Whether every sensor of `door` was read and reads open: what
+    /// authorises an act done "with the door open" (issue 68: a RAM clear
+    /// from the command line). A sensor never read counts open for the
+    /// alarm's sake ([`Doors::is_open`]), never as a door opened on purpose.
+    pub fn reads_open(&self, door: D) -> Option<bool> {
+        let w = self.wiring.iter().find(|w| w.door == door)?;
+        Some(std::iter::once(w.switch).chain(w.optic).all(|c| self.read.get(&c) == Some(&false)))
+    }
+
     /// The doors whose switch and optic have disagreed for [`SETTLE`] or
     /// more at `now`.
     pub fn disagreeing(&self, now: Instant) -> BTreeSet<D> {
@@ -159,6 +168,25 @@ mod tests {
         assert_eq!(d.is_open(Door::Main), Some(true), "the switch alone says open");
         set(&mut d, Contact::Key(30), false, t);
         assert_eq!(d.is_open(Door::Logic), Some(false), "a contact no door has changes nothing");
+    }
+
+    /// Issue 68: "open" as an authorisation is every sensor read open,
+    /// never a sensor unread.
+    #[test]
+    fn a_door_reads_open_only_when_every_sensor_was_read_open() {
+        let t = Instant::now();
+        let mut d = doors();
+        assert_eq!((d.reads_open(Door::Main), d.reads_open(Door::Logic)), (Some(false), Some(false)), "nothing read");
+        set(&mut d, MAIN_SWITCH, false, t);
+        assert_eq!(d.reads_open(Door::Main), Some(false), "the optic unread");
+        set(&mut d, MAIN_OPTIC, false, t);
+        assert_eq!(d.reads_open(Door::Main), Some(true));
+        set(&mut d, MAIN_OPTIC, true, t);
+        assert_eq!(d.reads_open(Door::Main), Some(false), "the optic reads shut");
+        set(&mut d, LOGIC_SWITCH, false, t);
+        assert_eq!(d.reads_open(Door::Logic), Some(true));
+        let unwired = Doors::new(vec![DoorWiring { door: Door::Main, switch: MAIN_SWITCH, optic: None }]).unwrap();
+        assert_eq!(unwired.reads_open(Door::Logic), None, "not this panel's to say");
     }
 
     #[test]

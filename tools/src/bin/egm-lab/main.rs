@@ -610,13 +610,13 @@ fn verify_cmd(db: &Path, config: Option<&Path>) -> ExitCode {
 }
 
 fn ram_clear_cmd(db: &Path, operator: &str, pin: &str, reason: &str, config: Option<PathBuf>, key_lost: bool) -> Result<()> {
-    let config: MachineConfig = match config {
-        Some(p) => machine_config(&p)?,
-        None => MachineConfig::default(),
+    let (config, panel) = match config {
+        Some(p) => cabinet_config(&p)?,
+        None => (MachineConfig::default(), None),
     };
-    // The lab tool stands beside an opened cabinet: its logic door is open.
+    let open = logic_door_open(&config, panel.as_ref())?;
     if key_lost {
-        let clear = Machine::ram_clear_key_lost(db, &config, operator, pin, reason, true)?;
+        let clear = Machine::ram_clear_key_lost(db, &config, operator, pin, reason, open)?;
         println!(
             "RAM clear {} recorded (key lost); the lost key's critical memory is archived in {}; what it read, unverified, is in the clear record",
             clear.n,
@@ -624,15 +624,37 @@ fn ram_clear_cmd(db: &Path, operator: &str, pin: &str, reason: &str, config: Opt
         );
         return Ok(());
     }
-    let n = Machine::ram_clear(db, &config, operator, pin, reason, true)?;
+    let n = Machine::ram_clear(db, &config, operator, pin, reason, open)?;
     println!("RAM clear {n} recorded; the meters before it are kept in the clear record");
     Ok(())
 }
 
+/// Whether the logic door is open for a clear (D-32; issue 68: the command
+/// line once assumed it open). Where the configuration wires the logic
+/// door's sensors (`panel`), they are read now and must all read open; an
+/// unreadable one refuses. Where it wires none, only a lab or evaluation
+/// cabinet takes the operator's word: a floor cabinet is refused.
+fn logic_door_open(config: &MachineConfig, panel: Option<&game_host::panel::PanelSetup>) -> Result<bool> {
+    let read = match panel {
+        Some(setup) => game_host::panel::door_reads_open(setup, meters::Door::Logic).map_err(anyhow::Error::msg)?,
+        None => None,
+    };
+    match read {
+        Some(open) => Ok(open),
+        None if config.mode == meters::Mode::Production && !config.evaluation => bail!(
+            "the configuration wires no logic door sensor (panel: doors): a floor cabinet's clear needs its logic door read open by its switch, not the operator's word"
+        ),
+        None => {
+            eprintln!("egm-lab: no logic door sensor is wired: a lab or evaluation cabinet's clear takes the operator's word that it is open");
+            Ok(true)
+        }
+    }
+}
+
 fn archive_lost_cmd(db: &Path, config: &Path) -> Result<()> {
-    let config = machine_config(config)?;
-    // The lab tool stands beside an opened cabinet: its logic door is open.
-    let archive = Machine::archive_lost(db, &config, true)?;
+    let (config, panel) = cabinet_config(config)?;
+    let open = logic_door_open(&config, panel.as_ref())?;
+    let archive = Machine::archive_lost(db, &config, open)?;
     println!("critical memory whose key is lost is archived in {}; provision the cabinet again (egm-lab provision)", archive.display());
     Ok(())
 }
@@ -641,19 +663,26 @@ fn archive_lost_cmd(db: &Path, config: &Path) -> Result<()> {
 /// a whole cabinet configuration (`assets/config/cabinet.ron`), whose
 /// `machine` it takes.
 fn machine_config(path: &Path) -> Result<MachineConfig> {
-    /// A cabinet configuration: only its machine and the manifest it
-    /// plays from are read here.
+    cabinet_config(path).map(|(machine, _)| machine)
+}
+
+/// [`machine_config`], with the panel a cabinet configuration wires.
+fn cabinet_config(path: &Path) -> Result<(MachineConfig, Option<game_host::panel::PanelSetup>)> {
+    /// A cabinet configuration: only its machine, the manifest it plays
+    /// from and its panel are read here.
     #[derive(serde::Deserialize)]
     struct CabinetConfig {
         machine: MachineConfig,
         #[serde(default)]
         manifest: PathBuf,
+        #[serde(default)]
+        panel: Option<game_host::panel::PanelSetup>,
     }
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     match ron::from_str::<MachineConfig>(&text) {
-        Ok(c) => Ok(c),
+        Ok(c) => Ok((c, None)),
         Err(machine) => match ron::from_str::<CabinetConfig>(&text) {
-            Ok(CabinetConfig { mut machine, manifest }) => {
+            Ok(CabinetConfig { mut machine, manifest, panel }) => {
                 // The release the cabinet plays, as the host reads it (issue
                 // 68): its key is asked under the release's signature, and
                 // the core journals the release it runs.
@@ -662,7 +691,7 @@ fn machine_config(path: &Path) -> Result<MachineConfig> {
                     machine.release_read = Some(m.release_digest());
                     machine.release_signature = m.signature;
                 }
-                Ok(machine)
+                Ok((machine, panel))
             }
             Err(cabinet) => bail!("{}: neither a machine configuration ({machine}) nor a cabinet configuration ({cabinet})", path.display()),
         },
