@@ -128,8 +128,9 @@ impl AcceptorSetup {
 /// Where a note or a ticket from the operator panel or a key goes.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Route {
-    /// Credited by the core at once: no acceptor is configured, or the
-    /// lab build's development keys stand in for it.
+    /// Credited by the core at once: a lab or evaluation cabinet with no
+    /// acceptor configured, or the lab build's development keys standing
+    /// in for one.
     Direct,
     /// Fed to the acceptor's emulator through its control socket.
     Emulator(PathBuf),
@@ -137,8 +138,13 @@ pub(crate) enum Route {
     Refused,
 }
 
-pub(crate) fn route(setup: Option<&AcceptorSetup>, lab: bool) -> Route {
+/// `floor`: a floor cabinet (production, not evaluation), whose money
+/// comes in through its devices only (issue 68: the operator panel,
+/// opened by an argument nothing measures, once credited a floor cabinet
+/// with no acceptor fitted).
+pub(crate) fn route(setup: Option<&AcceptorSetup>, lab: bool, floor: bool) -> Route {
     match setup {
+        None if floor && !lab => Route::Refused,
         None => Route::Direct,
         Some(AcceptorSetup { emulator: Some(socket), .. }) => Route::Emulator(socket.clone()),
         Some(_) if lab => Route::Direct,
@@ -586,7 +592,9 @@ impl Session {
     /// an acceptor fitted, money comes in through it alone. False when the
     /// caller is to credit it as the keys always did.
     pub(crate) fn feed_acceptor(&mut self, what: Feed<'_>) -> bool {
-        let socket = match route(self.acceptor.as_ref().map(|l| &l.setup), cfg!(feature = "lab")) {
+        let machine = self.machine.config();
+        let floor = machine.mode == meters::Mode::Production && !machine.evaluation;
+        let socket = match route(self.acceptor.as_ref().map(|l| &l.setup), cfg!(feature = "lab"), floor) {
             Route::Direct => return false,
             Route::Refused => {
                 self.fail(Notice::ThroughAcceptor);
@@ -629,11 +637,15 @@ mod tests {
     fn money_from_the_panel_goes_through_the_acceptor_when_one_is_fitted() {
         let fitted = AcceptorSetup { port: "/dev/ttyUSB0".into(), protocol: AcceptorProtocol::Id003, notes: vec![], poll_ms: 200, emulator: None };
         let emulated = AcceptorSetup { emulator: Some("var/acceptor.sock".into()), ..fitted.clone() };
-        assert_eq!(route(None, false), Route::Direct);
-        assert_eq!(route(Some(&fitted), false), Route::Refused);
-        assert_eq!(route(Some(&fitted), true), Route::Direct);
-        assert_eq!(route(Some(&emulated), false), Route::Emulator("var/acceptor.sock".into()));
-        assert_eq!(route(Some(&emulated), true), Route::Emulator("var/acceptor.sock".into()));
+        assert_eq!(route(None, false, false), Route::Direct);
+        assert_eq!(route(Some(&fitted), false, false), Route::Refused);
+        assert_eq!(route(Some(&fitted), true, false), Route::Direct);
+        assert_eq!(route(Some(&emulated), false, false), Route::Emulator("var/acceptor.sock".into()));
+        assert_eq!(route(Some(&emulated), true, false), Route::Emulator("var/acceptor.sock".into()));
+        // Issue 68: a floor cabinet with no acceptor takes no money from the
+        // panel at all (the retail build); with one, only through it.
+        assert_eq!(route(None, false, true), Route::Refused);
+        assert_eq!(route(Some(&fitted), false, true), Route::Refused);
     }
 
     #[test]
