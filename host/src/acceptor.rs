@@ -232,6 +232,16 @@ impl AcceptorLink {
         let _ = self.orders.send(order);
     }
 
+    /// Whether the acceptor holds the floor's ticket `validation` in
+    /// escrow; if so the floor's wait for it ends here.
+    fn take_held(&mut self, validation: &str) -> bool {
+        if self.with_floor.as_ref().is_none_or(|(v, _)| v != validation) {
+            return false;
+        }
+        self.with_floor = None;
+        true
+    }
+
     /// The fault the acceptor reports now.
     pub fn fault(&self) -> Option<AcceptorFault> {
         self.fault
@@ -518,10 +528,9 @@ impl Session {
     /// acceptor holds no such ticket (the ticket came by another reader).
     pub(crate) fn floor_redeems_held_ticket(&mut self, floor: &mut crate::floor::FloorLink, validation: &str, amount: Cents) -> bool {
         let Some(link) = self.acceptor.as_mut() else { return false };
-        if link.with_floor.as_ref().is_none_or(|(v, _)| v != validation) {
+        if !link.take_held(validation) {
             return false;
         }
-        link.with_floor = None;
         match self.machine.stack_floor_ticket(validation, amount) {
             Ok(()) => link.order(Order::Stack),
             Err(e) => {
@@ -538,10 +547,9 @@ impl Session {
     /// such ticket.
     pub(crate) fn give_back_held_ticket(&mut self, validation: &str) -> bool {
         let Some(link) = self.acceptor.as_mut() else { return false };
-        if link.with_floor.as_ref().is_none_or(|(v, _)| v != validation) {
+        if !link.take_held(validation) {
             return false;
         }
-        link.with_floor = None;
         link.order(Order::GiveBack);
         true
     }

@@ -294,7 +294,7 @@ impl Session {
     }
 
     fn doors_as_sensors_read(&mut self, link: &PanelLink, now: Instant) {
-        for door in link.doors.doors().collect::<Vec<_>>() {
+        for door in link.doors.doors() {
             let open = link.doors.is_open(door) == Some(true);
             let journaled = self.machine.state().doors_open.contains(&door);
             if open != journaled {
@@ -345,7 +345,7 @@ impl Session {
     pub(crate) fn attendant_clears_door_sensors(&mut self) {
         let Some(link) = self.panel.as_ref() else { return };
         let now = Instant::now();
-        let disagreeing = link.doors.disagreeing(now);
+        let disagreeing: Vec<Door> = link.doors.disagreeing(now).collect();
         let standing: Vec<Tilt> = self.machine.state().tilts.iter().copied().filter(|t| matches!(t, Tilt::DoorSensors(_))).collect();
         for t in standing {
             if let Tilt::DoorSensors(d) = t

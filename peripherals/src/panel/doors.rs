@@ -115,12 +115,18 @@ impl<D: Copy + Ord + std::fmt::Debug> Doors<D> {
 
     /// The doors whose switch and optic have disagreed for [`SETTLE`] or
     /// more at `now`.
-    pub fn disagreeing(&self, now: Instant) -> BTreeSet<D> {
+    /// Read every frame: nothing is allocated.
+    pub fn disagreeing(&self, now: Instant) -> impl Iterator<Item = D> + '_ {
         self.disagree_since
             .iter()
-            .filter(|(_, since)| now.saturating_duration_since(**since) >= SETTLE)
+            .filter(move |(_, since)| now.saturating_duration_since(**since) >= SETTLE)
             .filter_map(|(i, _)| self.wiring.get(*i).map(|w| w.door))
-            .collect()
+    }
+
+    /// Whether `door`'s switch and optic have disagreed for [`SETTLE`] or
+    /// more at `now`.
+    pub fn disagrees(&self, door: D, now: Instant) -> bool {
+        self.disagreeing(now).any(|d| d == door)
     }
 }
 
@@ -195,22 +201,22 @@ mod tests {
         let mut d = doors();
         set(&mut d, MAIN_SWITCH, true, t);
         set(&mut d, MAIN_OPTIC, true, t);
-        assert!(d.disagreeing(t + SETTLE * 5).is_empty());
+        assert_eq!(d.disagreeing(t + SETTLE * 5).count(), 0);
         // The door opens: the optic sees it first, the switch a moment later.
         set(&mut d, MAIN_OPTIC, false, t);
         set(&mut d, MAIN_SWITCH, false, t + SETTLE / 2);
-        assert!(d.disagreeing(t + SETTLE * 5).is_empty(), "a door moving is no alarm");
+        assert_eq!(d.disagreeing(t + SETTLE * 5).count(), 0, "a door moving is no alarm");
         // The switch is held shut by hand with the door open.
         set(&mut d, MAIN_SWITCH, true, t + SETTLE);
-        assert!(d.disagreeing(t + SETTLE + SETTLE / 2).is_empty(), "not yet");
-        assert_eq!(d.disagreeing(t + SETTLE * 2), BTreeSet::from([Door::Main]));
+        assert!(!d.disagrees(Door::Main, t + SETTLE + SETTLE / 2), "not yet");
+        assert_eq!(d.disagreeing(t + SETTLE * 2).collect::<BTreeSet<_>>(), BTreeSet::from([Door::Main]));
         assert_eq!(d.is_open(Door::Main), Some(true), "the optic's open stands");
         set(&mut d, MAIN_OPTIC, true, t + SETTLE * 3);
-        assert!(d.disagreeing(t + SETTLE * 9).is_empty(), "agreeing again");
+        assert_eq!(d.disagreeing(t + SETTLE * 9).count(), 0, "agreeing again");
         // An optic that never reports, beside a closed switch.
         let mut fresh = doors();
         set(&mut fresh, MAIN_SWITCH, true, t);
-        assert_eq!(fresh.disagreeing(t + SETTLE), BTreeSet::from([Door::Main]));
+        assert_eq!(fresh.disagreeing(t + SETTLE).collect::<BTreeSet<_>>(), BTreeSet::from([Door::Main]));
     }
 
     #[test]
