@@ -290,6 +290,12 @@ fn fail(entry: &Entry, problem: impl Into<String>) -> Inconsistency {
 }
 
 impl CriticalState {
+    /// The ticket in the acceptor's path now, this machine's own or the
+    /// floor's (issue 70): one at a time.
+    pub fn ticket_being_stacked(&self) -> Option<&str> {
+        self.ticket_stacking.as_deref().or(self.floor_ticket_stacking.as_ref().map(|(t, _)| t.as_str()))
+    }
+
     /// The linked pools a round of `game` with main wager `main` feeds
     /// (M-19): those of the game whose minimum it reaches.
     fn linked_fed(&self, game: &str, main: Cents) -> Vec<String> {
@@ -406,10 +412,7 @@ impl CriticalState {
                 if let Some(v) = self.note_stacking {
                     return Err(fail(e, format!("a note of {v} cents is already being stacked")));
                 }
-                if let Some(t) = &self.ticket_stacking {
-                    return Err(fail(e, format!("ticket {t} is being stacked")));
-                }
-                if let Some((t, _)) = &self.floor_ticket_stacking {
+                if let Some(t) = self.ticket_being_stacked() {
                     return Err(fail(e, format!("ticket {t} is being stacked")));
                 }
                 self.note_stacking = Some(*value);
@@ -418,7 +421,7 @@ impl CriticalState {
                 if let Some(v) = self.note_stacking {
                     return Err(fail(e, format!("a note of {v} cents is being stacked")));
                 }
-                if let Some(t) = self.ticket_stacking.as_ref().or(self.floor_ticket_stacking.as_ref().map(|(t, _)| t)) {
+                if let Some(t) = self.ticket_being_stacked() {
                     return Err(fail(e, format!("ticket {t} is already being stacked")));
                 }
                 if self.tickets.get(validation).is_none_or(|t| t.redeemed) {
@@ -801,7 +804,7 @@ impl CriticalState {
                 if let Some(v) = self.note_stacking {
                     return Err(fail(e, format!("a note of {v} cents is being stacked")));
                 }
-                if let Some(t) = self.ticket_stacking.as_ref().or(self.floor_ticket_stacking.as_ref().map(|(t, _)| t)) {
+                if let Some(t) = self.ticket_being_stacked() {
                     return Err(fail(e, format!("ticket {t} is already being stacked")));
                 }
                 let own = self.tickets.get(validation);
