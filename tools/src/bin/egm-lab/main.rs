@@ -746,10 +746,11 @@ fn approve_program(file: &std::path::Path, manifest: &std::path::Path) -> anyhow
     let digest = paytables::artifact::sha256_hex(&bytes);
     let name = file.file_name().map(|f| f.to_string_lossy().into_owned()).ok_or_else(|| anyhow::anyhow!("{}: not a file", file.display()))?;
     let mut m = paytables::artifact::read_manifest(manifest)?;
+    let before = m.release_digest();
     m.programs.retain(|e| e.file != name);
     m.programs.push(paytables::artifact::ManifestEntry { id: name.clone(), file: name, sha256: digest.clone() });
     // A new release: the earlier signature is not its signature (issue 68).
-    if m.release_digest() != paytables::artifact::read_manifest(manifest)?.release_digest() && m.signature.take().is_some() {
+    if m.release_digest() != before && m.signature.take().is_some() {
         eprintln!("{}: a new release; its earlier signature is removed (`egm-lab sign-release`)", manifest.display());
     }
     let text = ron::ser::to_string_pretty(&m, ron::ser::PrettyConfig::default())?;
