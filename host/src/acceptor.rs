@@ -18,7 +18,8 @@
 //!    stacked exactly once: credited when it is in the stacker's path or
 //!    at its vend valid, given back (no credit) when it is in the
 //!    acceptor's path or the acceptor is idle, stacked again when it is
-//!    still in escrow.
+//!    still in escrow; the acceptor is reset out of its power-up status
+//!    only once that is committed.
 //!
 //! A fault the acceptor reports (jam, stacker full or removed, cheat,
 //! failure, the line lost) is a tilt of its own (E-38) that stops play and
@@ -166,6 +167,8 @@ enum Order {
     Stack,
     GiveBack,
     Credited,
+    /// Where the acceptor said at power-up that the note was is committed.
+    PowerUpSettled,
     Reset,
 }
 
@@ -311,6 +314,7 @@ impl Poller {
             Order::Stack => self.driver.stack(),
             Order::GiveBack => self.driver.give_back(),
             Order::Credited => self.driver.credited(),
+            Order::PowerUpSettled => self.driver.power_up_settled(),
             Order::Reset => self.driver.reset(),
         }
     }
@@ -386,7 +390,11 @@ impl Session {
             Event::PoweredUp(at) => {
                 // A ticket the floor was still deciding on went back.
                 self.floor_ticket_back_from_acceptor(link);
-                self.end_stacking(at == NoteAt::Stacker);
+                // The acceptor is reset only once where it says the note
+                // was is committed: it says so again after a cut here.
+                if self.end_stacking(at == NoteAt::Stacker) {
+                    link.order(Order::PowerUpSettled);
+                }
             }
             Event::Escrowed(Denomination::Note(code)) => {
                 let Some(cents) = link.setup.value(code) else {
@@ -495,16 +503,21 @@ impl Session {
 
     /// What was being stacked when the acceptor powered up or went idle,
     /// ended: credited when it is in the stacker, else given back; a
-    /// floor's ticket's fate told to the floor.
-    fn end_stacking(&mut self, in_stacker: bool) {
+    /// floor's ticket's fate told to the floor. False when the core could
+    /// not commit it (the failure shown).
+    fn end_stacking(&mut self, in_stacker: bool) -> bool {
         let floor_ticket = self.machine.floor_ticket_stacking().map(|(v, _)| v.to_owned());
         match self.machine.note_at_power_up(in_stacker) {
             Ok(credited) => {
                 if let (Some(v), Some(floor)) = (floor_ticket, self.floor.as_mut()) {
                     floor.ticket_ended(&v, credited);
                 }
+                true
             }
-            Err(e) => self.fail(Notice::Core(e)),
+            Err(e) => {
+                self.fail(Notice::Core(e));
+                false
+            }
         }
     }
 

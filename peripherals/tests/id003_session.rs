@@ -9,7 +9,7 @@
 
 mod support;
 
-use peripherals::id003::{Acceptor, Denomination, Emulator, Event, Status};
+use peripherals::id003::{Acceptor, Denomination, Emulator, Event, NoteAt, Status};
 use support::{Journal, react};
 
 /// One poll: the driver's command through the wire encoding to the
@@ -124,12 +124,17 @@ fn a_cut_at_any_poll_credits_each_stacked_note_once() {
     }
 }
 
-/// One poll with no host reacting: the driver's events.
+/// One poll with a host that journals nothing: it settles the power-up
+/// status at once, and takes no other step. The driver's events.
 fn poll_alone(driver: &mut Acceptor, acceptor: &mut Emulator) -> Vec<Event> {
     let command = driver.next_command();
     let bytes = acceptor.answer(&command.frame().encode()).unwrap();
     let answer = (!bytes.is_empty()).then(|| Status::decode(&bytes).map(|(s, _)| s));
-    driver.on_answer(answer)
+    let events = driver.on_answer(answer);
+    if events.iter().any(|e| matches!(e, Event::PoweredUp(_))) {
+        driver.power_up_settled();
+    }
+    events
 }
 
 /// Issue 70: a ticket held in escrow while the floor decides (LP 70/71),
@@ -156,4 +161,43 @@ fn a_holding_the_driver_never_saw_in_escrow_is_given_back() {
     assert!(acceptor.stacked.is_empty());
     assert!(events.contains(&Event::Idle), "{events:?}");
     assert!(!events.iter().any(|e| matches!(e, Event::Escrowed(_) | Event::VendValid(_))), "{events:?}");
+}
+
+/// The acceptor lost power with a note past its point of return: it says
+/// "in the stacker" at every status request until it is reset, and the
+/// driver resets it only once the host has committed that — polled any
+/// number of times unsettled, and by a driver started afresh (a cabinet
+/// cut meanwhile), it still says where the note is.
+#[test]
+fn the_power_up_status_stands_until_the_host_settles_it() {
+    let (mut driver, mut acceptor) = (Acceptor::new(), Emulator::new());
+    let bare = |driver: &mut Acceptor, acceptor: &mut Emulator| {
+        let command = driver.next_command();
+        let bytes = acceptor.answer(&command.frame().encode()).unwrap();
+        driver.on_answer((!bytes.is_empty()).then(|| Status::decode(&bytes).map(|(s, _)| s)))
+    };
+    // Powered on, settled, enabled; a note fed and stacked.
+    assert_eq!(bare(&mut driver, &mut acceptor), [Event::PoweredUp(NoteAt::Nowhere)]);
+    driver.power_up_settled();
+    driver.enable(true);
+    let note = Denomination::Note(0x63);
+    acceptor.insert(note.clone());
+    let escrowed = (0..20).any(|_| bare(&mut driver, &mut acceptor).contains(&Event::Escrowed(note.clone())));
+    assert!(escrowed, "{acceptor:?}");
+    driver.stack();
+    bare(&mut driver, &mut acceptor);
+    assert_eq!(acceptor.in_path(), Some((note.clone(), true)));
+    acceptor.power_cut();
+    assert_eq!(acceptor.stacked, std::slice::from_ref(&note));
+    let events: Vec<Event> = (0..30).flat_map(|_| bare(&mut driver, &mut acceptor)).collect();
+    assert_eq!(events, [Event::PoweredUp(NoteAt::Stacker)], "once, and nothing more while unsettled");
+    let mut restarted = Acceptor::new();
+    let events: Vec<Event> = (0..30).flat_map(|_| bare(&mut restarted, &mut acceptor)).collect();
+    assert_eq!(events, [Event::PoweredUp(NoteAt::Stacker)], "the cabinet's next start hears it again");
+    restarted.power_up_settled();
+    restarted.power_up_settled();
+    let events: Vec<Event> = (0..30).flat_map(|_| bare(&mut restarted, &mut acceptor)).collect();
+    assert_eq!(events, [Event::Idle], "reset once, then idle");
+    assert!(acceptor.settled());
+    assert_eq!((acceptor.stacked.len(), acceptor.returned.len()), (1, 0));
 }

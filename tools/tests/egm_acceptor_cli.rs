@@ -50,6 +50,8 @@ fn a_note_fed_on_its_stdin_goes_the_drivers_whole_path() {
         assert!(Instant::now() < deadline, "{seen:?}");
         for e in port::poll(&mut driver, &mut line).unwrap() {
             match &e {
+                // Nothing journaled: the power-up settled at once.
+                Event::PoweredUp(_) => driver.power_up_settled(),
                 Event::Escrowed(_) => driver.stack(),
                 // The emulator loses power at vend valid, before the ACK.
                 Event::VendValid(_) if !cut => {
@@ -114,6 +116,7 @@ fn a_note_in_the_path_survives_the_emulators_kill_9() {
             assert!(Instant::now() < deadline, "the note never got there");
             for e in port::poll(&mut driver, &mut line).unwrap() {
                 match e {
+                    Event::PoweredUp(_) => driver.power_up_settled(),
                     Event::Escrowed(_) if past_return => driver.stack(),
                     Event::Escrowed(_) => there = true,
                     // Past the point of return, its ACK never sent.

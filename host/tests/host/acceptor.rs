@@ -307,3 +307,41 @@ fn a_cut_at_any_poll_credits_each_stacked_note_once() {
         }
     }
 }
+
+/// The acceptor loses power with this machine's own ticket (or a note)
+/// past its point of return — it is in the stacker and says so at
+/// power-up — and the cabinet is cut before the host has acted on that
+/// (the poll thread went on polling alone). The acceptor is reset only
+/// once the host has committed where the note was, so the next start
+/// still hears "in the stacker" and credits it; a driver that reset it at
+/// once left the next start an idle acceptor, and the stacked ticket
+/// ended as given back (a stop's CI, under load: a lost 20.00).
+#[test]
+fn a_cabinet_cut_before_the_host_hears_the_acceptors_power_up_still_credits_what_it_stacked() {
+    for with_ticket in [true, false] {
+        let what = if with_ticket { "this machine's ticket" } else { "a note" };
+        let dir = tempfile::tempdir().unwrap();
+        let end = AcceptorEnd::new();
+        let mut s = start(dir.path(), &end.path);
+        let fed = if with_ticket { own_ticket(&mut s) } else { note(0x64) };
+        end.with(|e| e.insert(fed.clone()));
+        tend_until(&mut s, &end, |_, e| e.in_path().is_some_and(|(_, past_return)| past_return));
+        let cut_at = end.with(|e| {
+            e.power_cut();
+            e.answered()
+        });
+        // The host is not tended: its poll thread alone reads the power-up
+        // status, and polls on.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while end.with(|e| e.answered()) < cut_at + 8 {
+            assert!(Instant::now() < deadline, "{what}: the poll thread stopped polling");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert_eq!(end.with(|e| e.stacked.clone()), std::slice::from_ref(&fed), "{what}");
+        s.power_cut();
+        let mut s = start(dir.path(), &end.path);
+        tend_until(&mut s, &end, settled);
+        drop(s);
+        check_every_note_once(dir.path(), &end, std::slice::from_ref(&fed), what);
+    }
+}

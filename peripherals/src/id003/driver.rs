@@ -6,8 +6,12 @@
 //! once the host has committed the credit ([`Acceptor::credited`]). A
 //! power cut anywhere in between is the host's to resolve from its
 //! journal: the acceptor says at power-up where the note was
-//! ([`NoteAt`]), and a driver started afresh reports a vend valid whose
-//! escrow it never saw as such ([`Event::VendValid`] with `None`).
+//! ([`NoteAt`]) until it is reset, and it is reset only once the host has
+//! committed what that said ([`Acceptor::power_up_settled`]) — a reset
+//! sent before, then a cut of the cabinet, left the host's next start an
+//! idle acceptor and a note it had stacked ended as given back. A driver
+//! started afresh reports a vend valid whose escrow it never saw as such
+//! ([`Event::VendValid`] with `None`).
 
 use std::collections::VecDeque;
 
@@ -74,6 +78,9 @@ pub struct Acceptor {
     vend: Option<Option<Denomination>>,
     /// Whether the host ACKs the vend valid (it has committed the credit).
     acked: bool,
+    /// A power-up status reported and the acceptor not yet reset: it is
+    /// reset once the host has committed where the note was.
+    power_up: bool,
     /// Whether the host wants notes taken.
     enabled: bool,
     /// What the acceptor last echoed of its inhibit setting.
@@ -106,6 +113,7 @@ impl Acceptor {
         if command == Command::Reset {
             // A power-up status after a reset is a power-up of its own.
             self.last = None;
+            self.power_up = false;
         }
         self.sent = Some(command.clone());
         command
@@ -176,6 +184,16 @@ impl Acceptor {
         }
     }
 
+    /// The host has committed what the acceptor's power-up status said
+    /// (the note being stacked credited or ended given back): reset it,
+    /// once. Until then the acceptor keeps saying where the note was, to
+    /// this driver and to the next one if the cabinet is cut meanwhile.
+    pub fn power_up_settled(&mut self) {
+        if std::mem::take(&mut self.power_up) {
+            self.queue.push_back(Command::Reset);
+        }
+    }
+
     /// The answer to the last command (`None`: none came in time).
     pub fn on_answer(&mut self, answer: Option<Result<Status, MessageError>>) -> Vec<Event> {
         let sent = self.sent.take();
@@ -242,7 +260,7 @@ impl Acceptor {
                 self.inhibited = None;
                 self.codes_set = false;
                 self.queue.clear();
-                self.queue.push_back(Command::Reset);
+                self.power_up = true;
                 events.push(Event::PoweredUp(at));
             }
             Status::Idling | Status::Disabled | Status::Initializing => {

@@ -36,8 +36,12 @@ pub fn react(driver: &mut Acceptor, journal: &mut Journal, events: Vec<Event>) {
                 if let Some(d) = journal.stacking.take() {
                     journal.credited.push(d);
                 }
+                driver.power_up_settled();
             }
-            Event::PoweredUp(_) => journal.stacking = None,
+            Event::PoweredUp(_) => {
+                journal.stacking = None;
+                driver.power_up_settled();
+            }
             Event::Fault(s) => journal.faults.push(s),
             _ => {}
         }
