@@ -38,7 +38,7 @@ impl Inspection {
     /// mirror `config` names and the anchor against its key store's
     /// counter. Reads only: the counter is read, never advanced.
     pub fn verify_as_boot(path: &Path, config: &MachineConfig) -> Result<Inspection, StoreError> {
-        let mut keys = keystore::open(&config.key_store, path, crate::machine::trust(config), config.signed_release().as_ref())?;
+        let mut keys = crate::machine::key_store(config, path)?;
         let store = Store::open_read_only(path, keys.as_mut())?.with_nvram(config.nvram_mirror.as_deref());
         let inspection = Self::replayed(store)?;
         crate::anchor::verify(&inspection.store, keys.as_mut())?;

@@ -310,7 +310,7 @@ pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(),
     // manufacturer's root this program carries certifies (issue 68,
     // attack 3), never what a TPM — or a relay in front of it — says of
     // itself: a software TPM's certificate is its own CA's.
-    keystore::open(&config.key_store, path, trust(config), config.signed_release().as_ref()).and_then(|mut keys| keys.endorse()).map_err(StoreError::from)?;
+    key_store(config, path).and_then(|mut keys| keys.endorse()).map_err(StoreError::from)?;
     Ok(())
 }
 
@@ -320,6 +320,15 @@ pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(),
 /// its TPM holds (a listening relay still reads nothing).
 pub(crate) fn trust(config: &MachineConfig) -> keystore::Trust {
     if config.mode == Mode::Production && !config.evaluation { keystore::Trust::Manufacturers } else { keystore::Trust::Evaluation }
+}
+
+/// The key store `config` names for the critical memory at `path`: a TPM
+/// sealed to the endorsement keys the cabinet's kind trusts ([`trust`]),
+/// its key asked under the release the program read where the TPM was
+/// provisioned for signed releases (issue 68). The one way the core opens
+/// it from a machine's configuration.
+pub(crate) fn key_store(config: &MachineConfig, path: &Path) -> Result<Box<dyn KeyStore>, keystore::KeyStoreError> {
+    keystore::open(&config.key_store, path, trust(config), config.signed_release().as_ref())
 }
 
 impl Machine {
@@ -365,13 +374,11 @@ impl Machine {
         // A TPM that already holds a credential checks the PIN itself (its
         // lockout counts a wrong one): provisioning again never replaces it.
         {
-            let mut keys = keystore::open(&config.key_store, path, trust(&config), config.signed_release().as_ref()).map_err(StoreError::from)?;
+            let mut keys = key_store(&config, path).map_err(StoreError::from)?;
             ram_clear::check_with_key_store(keys.as_mut(), &config, operator, pin)?;
         }
         let secrets = crate::credential::owner_secrets(&config.machine_id, operator, pin)?;
-        keystore::open(&config.key_store, path, trust(&config), config.signed_release().as_ref())
-            .and_then(|mut keys| keys.take_ownership(&secrets))
-            .map_err(StoreError::from)?;
+        key_store(&config, path).and_then(|mut keys| keys.take_ownership(&secrets)).map_err(StoreError::from)?;
         let m = Self::boot(path, config, SeedChoice::Entropy, true)?;
         let value = m.anchor_wear().counter;
         m.shutdown().map_err(boot_error)?;
@@ -382,15 +389,11 @@ impl Machine {
     /// key verifies nothing in critical memory the error says the key is
     /// lost (or the files another machine's), and how to get out.
     fn boot(path: &Path, config: MachineConfig, seed: SeedChoice, provisioning: bool) -> Result<Machine, BootError> {
-        let key_store = config.key_store.clone();
-        let trust = trust(&config);
-        let release = config.signed_release();
+        let kept = config.clone();
         let second = config.second_copy.path_for(path);
         match Self::boot_checked(path, config, seed, provisioning) {
             Err(BootError::RamError(e)) => {
-                let lost = keystore::open(&key_store, path, trust, release.as_ref())
-                    .ok()
-                    .and_then(|mut keys| crate::store::key_lost::examine(path, second.as_deref(), keys.as_mut()).ok());
+                let lost = key_store(&kept, path).ok().and_then(|mut keys| crate::store::key_lost::examine(path, second.as_deref(), keys.as_mut()).ok());
                 match lost {
                     Some(crate::store::key_lost::KeyCheck::Lost(l)) => Err(BootError::RamError(IntegrityError::KeyLost(l.detail))),
                     // A TPM with no key beside empty critical memory: a
@@ -751,7 +754,7 @@ type Opened = (Box<dyn KeyStore>, Store, Vec<String>);
 /// copy and NVRAM mirror, the copies made one (the events say what was
 /// rebuilt).
 fn open_critical_memory(path: &Path, config: &MachineConfig) -> Result<Opened, BootError> {
-    let mut keys = keystore::open(&config.key_store, path, trust(config), config.signed_release().as_ref()).map_err(StoreError::from)?;
+    let mut keys = key_store(config, path).map_err(StoreError::from)?;
     let second = config.second_copy.path_for(path);
     let (store, rebuilt) = Store::open(path, second.as_deref(), config.nvram_mirror.as_deref(), keys.as_mut())?;
     Ok((keys, store, rebuilt))

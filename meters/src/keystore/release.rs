@@ -80,40 +80,66 @@ pub enum ReleaseError {
     SigningKey(String),
 }
 
-impl ReleaseSignature {
+/// A release's signature read once (its hex decoded, its lengths and the
+/// signer's form checked): what the software check verifies and what the
+/// TPM is given are the same bytes.
+pub(crate) struct Decoded {
+    /// SEC1 uncompressed: 0x04, x, y.
+    signer: [u8; SIGNER_LEN],
+    /// r ‖ s.
+    signature: [u8; SIGNATURE_LEN],
+}
+
+impl Decoded {
     /// The signer's key as a point: x and y.
-    pub(crate) fn signer_point(&self) -> Result<([u8; 32], [u8; 32]), ReleaseError> {
-        let bytes = hex::decode(&self.signer).map_err(|_| ReleaseError::Signer(self.signer.clone()))?;
-        match bytes.as_slice() {
-            [0x04, rest @ ..] if bytes.len() == SIGNER_LEN => {
-                let (x, y) = rest.split_at(32);
-                Ok((x.try_into().map_err(|_| ReleaseError::Signer(self.signer.clone()))?, y.try_into().map_err(|_| ReleaseError::Signer(self.signer.clone()))?))
-            }
-            _ => Err(ReleaseError::Signer(self.signer.clone())),
-        }
+    pub(crate) fn signer_point(&self) -> ([u8; 32], [u8; 32]) {
+        halve(&self.signer[1..])
     }
 
     /// The signature's r and s.
-    pub(crate) fn r_s(&self) -> Result<([u8; 32], [u8; 32]), ReleaseError> {
-        let bytes = hex::decode(&self.signature).map_err(|_| ReleaseError::Signature)?;
-        if bytes.len() != SIGNATURE_LEN {
-            return Err(ReleaseError::Signature);
-        }
-        let (r, s) = bytes.split_at(32);
-        Ok((r.try_into().map_err(|_| ReleaseError::Signature)?, s.try_into().map_err(|_| ReleaseError::Signature)?))
+    pub(crate) fn r_s(&self) -> ([u8; 32], [u8; 32]) {
+        halve(&self.signature)
+    }
+
+    /// Whether the signer signed `release` ([`signed_message`]).
+    fn verify(&self, release: &[u8; 32]) -> Result<(), ReleaseError> {
+        UnparsedPublicKey::new(&ECDSA_P256_SHA256_FIXED, &self.signer[..])
+            .verify(&signed_message(release), &self.signature)
+            .map_err(|_| ReleaseError::Refused { release: hex::encode(release), signer: hex::encode(self.signer) })
+    }
+}
+
+/// 64 bytes as two halves of 32 (the slices given are always 64 long).
+fn halve(bytes: &[u8]) -> ([u8; 32], [u8; 32]) {
+    let mut halves = ([0u8; 32], [0u8; 32]);
+    halves.0.copy_from_slice(&bytes[..32]);
+    halves.1.copy_from_slice(&bytes[32..64]);
+    halves
+}
+
+impl ReleaseSignature {
+    /// The signature read once; what does not read is named.
+    pub(crate) fn decode(&self) -> Result<Decoded, ReleaseError> {
+        let signer: [u8; SIGNER_LEN] = hex::decode(&self.signer)
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .filter(|b: &[u8; SIGNER_LEN]| b[0] == 0x04)
+            .ok_or_else(|| ReleaseError::Signer(self.signer.clone()))?;
+        let signature: [u8; SIGNATURE_LEN] = hex::decode(&self.signature).ok().and_then(|b| b.try_into().ok()).ok_or(ReleaseError::Signature)?;
+        Ok(Decoded { signer, signature })
     }
 
     /// Whether the signer signed `release` ([`signed_message`]).
     pub fn verify(&self, release: &[u8; 32]) -> Result<(), ReleaseError> {
-        self.signer_point()?;
-        let signature = hex::decode(&self.signature).map_err(|_| ReleaseError::Signature)?;
-        if signature.len() != SIGNATURE_LEN {
-            return Err(ReleaseError::Signature);
-        }
-        let signer = hex::decode(&self.signer).map_err(|_| ReleaseError::Signer(self.signer.clone()))?;
-        UnparsedPublicKey::new(&ECDSA_P256_SHA256_FIXED, signer)
-            .verify(&signed_message(release), &signature)
-            .map_err(|_| ReleaseError::Refused { release: hex::encode(release), signer: self.signer.clone() })
+        self.decode()?.verify(release)
+    }
+
+    /// The signature read and checked against `release`: what the TPM is
+    /// then asked to check itself.
+    pub(crate) fn verified(&self, release: &[u8; 32]) -> Result<Decoded, ReleaseError> {
+        let decoded = self.decode()?;
+        decoded.verify(release)?;
+        Ok(decoded)
     }
 }
 

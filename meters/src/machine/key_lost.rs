@@ -159,7 +159,7 @@ fn examine_lost(
     }
     let second = config.second_copy.path_for(path);
     let lock = store::lock(path)?;
-    let mut keys = keystore::open(&config.key_store, path, super::trust(config), config.signed_release().as_ref()).map_err(StoreError::from)?;
+    let mut keys = super::key_store(config, path).map_err(StoreError::from)?;
     let lost = match key_lost::examine(path, second.as_deref(), keys.as_mut())? {
         KeyCheck::Lost(l) => l,
         KeyCheck::Empty => return Err(BootError::KeyNotLost(format!("critical memory is empty: there is nothing to {what}"))),

@@ -158,7 +158,7 @@ fn tamper_report(detected: &str, archive: &Path, state: &CriticalState, entries_
 fn clear_unopenable(path: &Path, config: &MachineConfig, operator_id: &str, pin: &str, reason: &str, problem: &IntegrityError) -> Result<u64, BootError> {
     let second = config.second_copy.path_for(path);
     let lock = store::lock(path)?;
-    let mut keys = keystore::open(&config.key_store, path, super::trust(config), config.signed_release().as_ref()).map_err(StoreError::from)?;
+    let mut keys = super::key_store(config, path).map_err(StoreError::from)?;
     // The TPM's own credential where it keeps one (holes 5, 6 and 7):
     // then neither a copy's record nor the files' being readable matters.
     let checked = check_with_key_store(keys.as_mut(), config, operator_id, pin)?.is_some();

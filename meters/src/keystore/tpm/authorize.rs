@@ -36,9 +36,8 @@ impl Approval {
     /// `release`, its signature checked in software first: a bad one is
     /// named before the TPM is asked.
     pub(crate) fn of(release: &SignedRelease) -> Result<Self, ReleaseError> {
-        release.signature.verify(&release.digest)?;
-        let (x, y) = release.signature.signer_point()?;
-        let (r, s) = release.signature.r_s()?;
+        let decoded = release.signature.verified(&release.digest)?;
+        let ((x, y), (r, s)) = (decoded.signer_point(), decoded.r_s());
         Ok(Self { x, y, r, s })
     }
 
