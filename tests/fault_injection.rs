@@ -139,6 +139,16 @@ fn killing_the_process_at_random_points_never_loses_or_doubles_a_cent() {
         // an error or a panic message there is a failure.
         assert!(err.trim().is_empty(), "the workload failed: {err}");
         parse(&out, &mut reported);
+        if !db.exists() {
+            // Killed before the workload created critical memory (a loaded
+            // machine starts it slowly: a stop's CI once killed it there
+            // at the first delay): nothing can have happened.
+            assert!(
+                reported.begun.is_empty() && reported.settled.is_empty() && reported.notes == 0 && reported.tickets_out.is_empty(),
+                "facts reported with no critical memory"
+            );
+            continue;
+        }
         check(&db, &reported);
     }
     // A last clean run finishes any interrupted round.
