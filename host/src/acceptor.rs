@@ -38,7 +38,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use meters::{AcceptorFault, Cents, CoreError, Tilt};
-use peripherals::id003::{self, Denomination, Event, NoteAt, Status};
+use peripherals::acceptor::{Denomination, Event, Fault, NoteAcceptor, NoteAt};
+use peripherals::id003;
 use peripherals::serial::SerialLine;
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +52,21 @@ pub enum AcceptorProtocol {
     /// JCM's ID-003 (9,600 baud, 8E1).
     #[default]
     Id003,
+}
+
+impl AcceptorProtocol {
+    /// A driver of this protocol, started afresh.
+    fn driver(self) -> Box<dyn NoteAcceptor> {
+        match self {
+            AcceptorProtocol::Id003 => Box::new(id003::Acceptor::new()),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            AcceptorProtocol::Id003 => "ID-003",
+        }
+    }
 }
 
 /// One escrow code the acceptor reports and the note it stands for: the
@@ -202,11 +218,11 @@ impl AcceptorLink {
     /// Opens the port (an absent port, or one that is not a serial line,
     /// is an error naming it) and starts polling.
     pub fn start(setup: &AcceptorSetup, wake: crate::wake::Wake) -> Result<AcceptorLink, String> {
-        let line = SerialLine::open_9600_8e1(&setup.port).map_err(|e| format!("note acceptor (ID-003): {e}"))?;
+        let mut driver = setup.protocol.driver();
+        let line = driver.open(&setup.port).map_err(|e| format!("note acceptor ({}): {e}", setup.protocol.name()))?;
         let (orders, orders_in) = channel();
         let (events_out, events) = channel();
         let stop = Arc::new(AtomicBool::new(false));
-        let mut driver = id003::Acceptor::new();
         driver.take_only(&setup.notes.iter().map(|n| n.code).collect::<Vec<_>>());
         let port = Poller { path: setup.port.clone(), line: Some(line), driver, period: Duration::from_millis(u64::from(setup.poll_ms)) };
         let thread = {
@@ -268,7 +284,7 @@ const COMMAND_GAP: Duration = Duration::from_millis(10);
 struct Poller {
     path: PathBuf,
     line: Option<SerialLine>,
-    driver: id003::Acceptor,
+    driver: Box<dyn NoteAcceptor>,
     period: Duration,
 }
 
@@ -323,12 +339,12 @@ impl Poller {
     fn poll(&mut self) -> Vec<Event> {
         let mut line = match self.line.take() {
             Some(line) => line,
-            None => match SerialLine::open_9600_8e1(&self.path) {
+            None => match self.driver.open(&self.path) {
                 Ok(line) => line,
                 Err(e) => return self.driver.line_failed(&e.to_string()),
             },
         };
-        match id003::port::poll(&mut self.driver, &mut line) {
+        match self.driver.poll(&mut line) {
             Ok(said) => {
                 self.line = Some(line);
                 said
@@ -338,17 +354,17 @@ impl Poller {
     }
 }
 
-/// The tilt of an acceptor's fault status (a pause — a second note fed
-/// while one is handled — is not one).
-fn fault_of(status: &Status) -> Option<AcceptorFault> {
-    Some(match status {
-        Status::JamInAcceptor | Status::JamInStacker => AcceptorFault::Jam,
-        Status::StackerFull => AcceptorFault::StackerFull,
-        Status::StackerOpen => AcceptorFault::StackerRemoved,
-        Status::Cheated => AcceptorFault::Cheat,
-        Status::Failure(_) => AcceptorFault::Failure,
-        Status::CommunicationError => AcceptorFault::CommunicationLost,
-        _ => return None,
+/// The tilt of an acceptor's fault (a pause — a second note fed while
+/// one is handled — is not one).
+fn tilt_of(fault: Fault) -> Option<AcceptorFault> {
+    Some(match fault {
+        Fault::JamInAcceptor | Fault::JamInStacker => AcceptorFault::Jam,
+        Fault::StackerFull => AcceptorFault::StackerFull,
+        Fault::StackerOpen => AcceptorFault::StackerRemoved,
+        Fault::Cheated => AcceptorFault::Cheat,
+        Fault::Failure(_) => AcceptorFault::Failure,
+        Fault::CommunicationLost => AcceptorFault::CommunicationLost,
+        Fault::Pause => return None,
     })
 }
 
@@ -464,12 +480,12 @@ impl Session {
                     self.end_stacking(false);
                 }
             }
-            Event::Fault(status) => {
-                let Some(fault) = fault_of(&status) else { return };
+            Event::Fault(reported) => {
+                let Some(fault) = tilt_of(reported) else { return };
                 link.fault = Some(fault);
                 let tilt = Tilt::NoteAcceptor(fault);
                 if !self.machine.state().tilts.contains(&tilt)
-                    && let Err(e) = self.machine.set_tilt(tilt, &format!("{}: {status:?}", link.setup.port.display()))
+                    && let Err(e) = self.machine.set_tilt(tilt, &format!("{}: {reported:?}", link.setup.port.display()))
                 {
                     self.fail(Notice::Core(e));
                 }

@@ -26,8 +26,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use meters::{PrinterFault, Tilt};
+use peripherals::printer::{self as device, Event, TicketPrinter};
 use peripherals::serial::SerialLine;
-use peripherals::tcl::{self, Event};
+use peripherals::tcl;
 use serde::{Deserialize, Serialize};
 
 use crate::notice::Notice;
@@ -43,6 +44,22 @@ pub enum PrinterProtocol {
     /// TCL (FutureLogic/JCM GEN2–GEN5, Nanoptix; 9,600 baud, 8N1).
     #[default]
     Tcl,
+}
+
+impl PrinterProtocol {
+    /// A driver of this language, with the ticket the core holds
+    /// unprinted, if any, in doubt.
+    fn driver(self, resume: Option<device::Ticket>) -> Box<dyn TicketPrinter> {
+        match self {
+            PrinterProtocol::Tcl => Box::new(resume.map_or_else(tcl::Printer::new, tcl::Printer::resuming)),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            PrinterProtocol::Tcl => "TCL",
+        }
+    }
 }
 
 /// `printer: Some((port: "/dev/ttyUSB1"))` in the cabinet's configuration:
@@ -93,7 +110,7 @@ enum Said {
 /// The printer's link: its poll thread and what the host knows of it.
 pub struct PrinterLink {
     setup: PrinterSetup,
-    orders: Sender<tcl::Ticket>,
+    orders: Sender<device::Ticket>,
     said: Receiver<Said>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -118,13 +135,13 @@ impl PrinterLink {
     /// Opens the port (an absent port, or one that is not a serial line,
     /// is an error naming it) and starts polling, with the ticket the core
     /// holds unprinted, if any, in doubt.
-    pub fn start(setup: &PrinterSetup, resume: Option<tcl::Ticket>, wake: crate::wake::Wake) -> Result<PrinterLink, String> {
-        let line = SerialLine::open_9600_8n1(&setup.port).map_err(|e| format!("ticket printer (TCL): {e}"))?;
+    pub fn start(setup: &PrinterSetup, resume: Option<device::Ticket>, wake: crate::wake::Wake) -> Result<PrinterLink, String> {
+        let printing = resume.as_ref().map(|t| t.validation.clone());
+        let driver = setup.protocol.driver(resume);
+        let line = driver.open(&setup.port).map_err(|e| format!("ticket printer ({}): {e}", setup.protocol.name()))?;
         let (orders, orders_in) = channel();
         let (said_out, said) = channel();
         let stop = Arc::new(AtomicBool::new(false));
-        let printing = resume.as_ref().map(|t| t.validation.clone());
-        let driver = resume.map_or_else(tcl::Printer::new, tcl::Printer::resuming);
         let poller = Poller { path: setup.port.clone(), line: Some(line), driver, period: Duration::from_millis(u64::from(setup.poll_ms)) };
         let thread = {
             let stop = stop.clone();
@@ -181,12 +198,12 @@ impl Drop for PrinterLink {
 struct Poller {
     path: PathBuf,
     line: Option<SerialLine>,
-    driver: tcl::Printer,
+    driver: Box<dyn TicketPrinter>,
     period: Duration,
 }
 
 impl Poller {
-    fn run(mut self, orders: &Receiver<tcl::Ticket>, said: &Sender<Said>, stop: &AtomicBool, wake: &crate::wake::Wake) {
+    fn run(mut self, orders: &Receiver<device::Ticket>, said: &Sender<Said>, stop: &AtomicBool, wake: &crate::wake::Wake) {
         while !stop.load(Ordering::SeqCst) {
             loop {
                 match orders.try_recv() {
@@ -213,7 +230,7 @@ impl Poller {
         }
     }
 
-    fn take(&mut self, ticket: tcl::Ticket, said: &Sender<Said>) {
+    fn take(&mut self, ticket: device::Ticket, said: &Sender<Said>) {
         let validation = ticket.validation.clone();
         if let Err(e) = self.driver.print(ticket) {
             let _ = said.send(Said::Refused(validation, e.to_string()));
@@ -225,36 +242,36 @@ impl Poller {
     fn poll(&mut self) -> Vec<Event> {
         let mut line = match self.line.take() {
             Some(line) => line,
-            None => match SerialLine::open_9600_8n1(&self.path) {
+            None => match self.driver.open(&self.path) {
                 Ok(line) => line,
-                Err(_) => return self.driver.on_answer(None),
+                Err(_) => return self.driver.no_answer(),
             },
         };
-        match tcl::port::poll(&mut self.driver, &mut line) {
+        match self.driver.poll(&mut line) {
             Ok(events) => {
                 self.line = Some(line);
                 events
             }
-            Err(_) => self.driver.on_answer(None),
+            Err(_) => self.driver.no_answer(),
         }
     }
 }
 
 /// The core's tilt for a driver's fault.
-fn tilt_of(f: tcl::PrinterFault) -> PrinterFault {
+fn tilt_of(f: device::PrinterFault) -> PrinterFault {
     match f {
-        tcl::PrinterFault::PaperOut => PrinterFault::PaperOut,
-        tcl::PrinterFault::PaperJam => PrinterFault::PaperJam,
-        tcl::PrinterFault::Open => PrinterFault::Open,
-        tcl::PrinterFault::Failure => PrinterFault::Failure,
-        tcl::PrinterFault::Offline => PrinterFault::Offline,
-        tcl::PrinterFault::CommunicationLost => PrinterFault::CommunicationLost,
+        device::PrinterFault::PaperOut => PrinterFault::PaperOut,
+        device::PrinterFault::PaperJam => PrinterFault::PaperJam,
+        device::PrinterFault::Open => PrinterFault::Open,
+        device::PrinterFault::Failure => PrinterFault::Failure,
+        device::PrinterFault::Offline => PrinterFault::Offline,
+        device::PrinterFault::CommunicationLost => PrinterFault::CommunicationLost,
     }
 }
 
 /// The core's ticket as the printer's template lays it out: its date and
 /// time (UTC, to the second) and the date it expires, `expiry_days` on.
-pub(crate) fn ticket_to_print(t: &meters::ticket::Ticket, currency: &meters::Currency, expiry_days: u16) -> tcl::Ticket {
+pub(crate) fn ticket_to_print(t: &meters::ticket::Ticket, currency: &meters::Currency, expiry_days: u16) -> device::Ticket {
     let (date, time) = t.issued_utc.split_once(['T', ' ']).unwrap_or((t.issued_utc.as_str(), ""));
     let format = time::macros::format_description!("[year]-[month]-[day]");
     let expiry = time::Date::parse(date, format)
@@ -262,7 +279,7 @@ pub(crate) fn ticket_to_print(t: &meters::ticket::Ticket, currency: &meters::Cur
         .and_then(|d| d.checked_add(time::Duration::days(i64::from(expiry_days))))
         .and_then(|d| d.format(format).ok())
         .map_or_else(String::new, |d| format!("VALIDO ATE {d}"));
-    tcl::Ticket {
+    device::Ticket {
         validation: t.validation.clone(),
         amount: currency.format(t.value),
         amount_in_words: crate::ticket_printer::amount_in_words(t.value, currency),

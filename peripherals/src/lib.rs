@@ -2,10 +2,13 @@
 //!
 //! Owns the protocols of the devices money passes through, each behind a
 //! trait per device kind so that a second protocol slots in beside the
-//! first: the note and ticket acceptor ([`id003`], JCM's ID-003 over a
-//! serial line), the ticket printer ([`tcl`], the TCL command language),
-//! and the doors' switches, the attendant key, the button deck's lamps and
-//! the tower light ([`panel`], through Linux's evdev and LED class).
+//! first: the note and ticket acceptor ([`acceptor::NoteAcceptor`]; JCM's
+//! ID-003 over a serial line, [`id003`]), the ticket printer
+//! ([`printer::TicketPrinter`]; the TCL command language, [`tcl`]), and
+//! the doors' switches, the attendant key, the button deck's lamps and the
+//! tower light ([`panel::InputSource`], [`panel::Lamps`]; through Linux's
+//! evdev and LED class). The host holds each driver as its trait, chosen
+//! by the protocol the cabinet's configuration names.
 //!
 //! It must never: move money or decide a credit (it reports what a device
 //! says, step by step; the host commits through the core, once, at the
@@ -15,8 +18,10 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod acceptor;
 mod far_end;
 pub mod id003;
 pub mod panel;
+pub mod printer;
 pub mod serial;
 pub mod tcl;

@@ -73,7 +73,7 @@ fn inhibits_and_a_jam_take_no_money() {
     for _ in 0..10 {
         poll(&mut driver, &mut acceptor, &mut journal);
     }
-    assert_eq!(journal.faults, [Status::JamInAcceptor]);
+    assert_eq!(journal.faults, [peripherals::acceptor::Fault::JamInAcceptor]);
     assert!(journal.credited.is_empty() && acceptor.stacked.is_empty());
     assert_eq!(acceptor.returned, [Denomination::Note(0x63)]);
 }

@@ -15,48 +15,9 @@
 
 use std::collections::VecDeque;
 
-use super::message::{Command, Denomination, MessageError, RejectReason, Status};
-
-/// Where the acceptor says a note was when power came back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoteAt {
-    Nowhere,
-    /// In the acceptor's path: it is given back.
-    Acceptor,
-    /// In the stacker's path: it is stacked.
-    Stacker,
-}
-
-/// What the driver tells the host.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// The acceptor powered up (at boot, or after a power cut).
-    PoweredUp(NoteAt),
-    /// A note or a ticket waits in escrow for the host's decision.
-    Escrowed(Denomination),
-    /// Past the point of return: its credit is due. `None`: a driver
-    /// started afresh met it without seeing the escrow (the host's journal
-    /// says what it was).
-    VendValid(Option<Denomination>),
-    Stacked(Option<Denomination>),
-    /// Idle (or disabled) again, nothing in its path: the first such
-    /// status since another, or since the driver started. A note the
-    /// host's journal says is being stacked and that never reached its
-    /// vend valid was given back.
-    Idle,
-    /// Given back to the player, by the host's decision.
-    Returned(Denomination),
-    /// The acceptor refused what it was fed.
-    Rejected(RejectReason),
-    /// A fault: jam, stacker full or open, cheat, failure, pause, the
-    /// acceptor's own communication error, or the line lost.
-    Fault(Status),
-    /// The fault stands no more.
-    Cleared,
-    /// An answer that did not read, or a command the acceptor refused:
-    /// no step was taken on it.
-    Unreadable(String),
-}
+use super::message::{Command, Denomination, MessageError, Status};
+use crate::acceptor::Fault;
+pub use crate::acceptor::{Event, NoteAt};
 
 /// Consecutive answers that do not read before the line is said lost.
 const UNREADABLE_BEFORE_LOST: u32 = 3;
@@ -226,7 +187,7 @@ impl Acceptor {
         let mut events = vec![Event::Unreadable(why)];
         if self.unreadable == UNREADABLE_BEFORE_LOST && self.fault.is_none() {
             self.fault = Some(Status::CommunicationError);
-            events.push(Event::Fault(Status::CommunicationError));
+            events.push(Event::Fault(Fault::CommunicationLost));
         }
         events
     }
@@ -241,7 +202,7 @@ impl Acceptor {
             self.inhibited = Some(status == Status::Disabled);
         }
         let mut events = Vec::new();
-        if self.fault.is_some() && !is_fault(&status) {
+        if self.fault.is_some() && fault_of(&status).is_none() {
             self.fault = None;
             events.push(Event::Cleared);
         }
@@ -300,9 +261,11 @@ impl Acceptor {
                 events.push(Event::Stacked(self.vend.take().flatten()));
             }
             Status::Rejecting(r) if !repeated => events.push(Event::Rejected(r)),
-            s if is_fault(&s) && self.fault.as_ref() != Some(&s) => {
+            s if self.fault.as_ref() != Some(&s)
+                && let Some(fault) = fault_of(&s) =>
+            {
                 self.fault = Some(s.clone());
-                events.push(Event::Fault(s));
+                events.push(Event::Fault(fault));
             }
             _ => {}
         }
@@ -310,16 +273,17 @@ impl Acceptor {
     }
 }
 
-fn is_fault(s: &Status) -> bool {
-    matches!(
-        s,
-        Status::StackerFull
-            | Status::StackerOpen
-            | Status::JamInAcceptor
-            | Status::JamInStacker
-            | Status::Pause
-            | Status::Cheated
-            | Status::Failure(_)
-            | Status::CommunicationError
-    )
+/// The fault a status reports, in the host's terms.
+fn fault_of(s: &Status) -> Option<Fault> {
+    Some(match s {
+        Status::StackerFull => Fault::StackerFull,
+        Status::StackerOpen => Fault::StackerOpen,
+        Status::JamInAcceptor => Fault::JamInAcceptor,
+        Status::JamInStacker => Fault::JamInStacker,
+        Status::Pause => Fault::Pause,
+        Status::Cheated => Fault::Cheated,
+        Status::Failure(code) => Fault::Failure(*code),
+        Status::CommunicationError => Fault::CommunicationLost,
+        _ => return None,
+    })
 }

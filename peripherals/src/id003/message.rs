@@ -12,6 +12,7 @@
 //! names and this table are the project's own words.
 
 use super::frame::{Frame, FrameError};
+pub use crate::acceptor::{Denomination, RejectReason};
 
 /// The escrow code of a ticket (its barcode follows in the data).
 pub const TICKET: u8 = 0x6F;
@@ -64,36 +65,6 @@ impl Command {
         };
         Frame { code: self.code(), data }
     }
-}
-
-/// What was escrowed: a note by its denomination code (the acceptor's
-/// currency assignment names its value: configuration maps codes to
-/// cents), or a ticket by its barcode.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Denomination {
-    Note(u8),
-    Ticket(String),
-}
-
-/// Why the acceptor gave a note back (the rejecting status's data).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RejectReason {
-    Insertion,
-    Magnetic,
-    ResidualAtHead,
-    Calibration,
-    Conveying,
-    Discrimination,
-    PhotoPattern,
-    PhotoLevel,
-    Inhibited,
-    Operation,
-    ResidualAtStacker,
-    Length,
-    PhotoPatternTwo,
-    Feature,
-    /// A code this table does not name.
-    Other(u8),
 }
 
 impl RejectReason {

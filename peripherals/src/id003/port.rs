@@ -34,3 +34,55 @@ pub fn poll(acceptor: &mut Acceptor, line: &mut SerialLine) -> std::io::Result<V
     };
     Ok(acceptor.on_answer(answer))
 }
+
+/// ID-003 as the host's acceptor: its line 9,600 baud 8E1, one poll as
+/// above, the host's orders as the driver's commands.
+impl crate::acceptor::NoteAcceptor for Acceptor {
+    fn open(&self, port: &std::path::Path) -> Result<SerialLine, crate::serial::LineError> {
+        SerialLine::open_9600_8e1(port)
+    }
+
+    fn poll(&mut self, line: &mut SerialLine) -> std::io::Result<Vec<Event>> {
+        poll(self, line)
+    }
+
+    fn line_failed(&mut self, why: &str) -> Vec<Event> {
+        Acceptor::line_failed(self, why)
+    }
+
+    fn has_commands(&self) -> bool {
+        Acceptor::has_commands(self)
+    }
+
+    fn take_only(&mut self, codes: &[u8]) {
+        Acceptor::take_only(self, codes);
+    }
+
+    fn enable(&mut self, on: bool) {
+        Acceptor::enable(self, on);
+    }
+
+    fn hold(&mut self) {
+        Acceptor::hold(self);
+    }
+
+    fn stack(&mut self) {
+        Acceptor::stack(self);
+    }
+
+    fn give_back(&mut self) {
+        Acceptor::give_back(self);
+    }
+
+    fn credited(&mut self) {
+        Acceptor::credited(self);
+    }
+
+    fn power_up_settled(&mut self) {
+        Acceptor::power_up_settled(self);
+    }
+
+    fn reset(&mut self) {
+        Acceptor::reset(self);
+    }
+}

@@ -23,20 +23,7 @@
 
 use super::message::{Command, Flag, MessageError, Status};
 use super::ticket::Ticket;
-
-/// A printer fault: each its own tilt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PrinterFault {
-    PaperOut,
-    PaperJam,
-    /// Its cover or print head opened.
-    Open,
-    /// Head, voltage, temperature or system error.
-    Failure,
-    Offline,
-    /// It stopped answering, or answers nothing that reads.
-    CommunicationLost,
-}
+pub use crate::printer::{Event, PrintRefused, PrinterFault};
 
 impl PrinterFault {
     pub const ALL: [PrinterFault; 6] =
@@ -58,38 +45,6 @@ impl PrinterFault {
             None
         }
     }
-}
-
-/// What the driver tells the host.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// The printer powered up (at boot, or it lost power).
-    PoweredUp,
-    /// Nothing to print, no fault, its flags clear: a cash-out may be
-    /// made by ticket.
-    Ready,
-    /// The ticket of this validation number is on paper and out of the
-    /// printer (or held in it by a jam the attendant clears): its
-    /// validation number printed, the printer done with it.
-    Printed(String),
-    Fault(PrinterFault),
-    /// The fault stands no more.
-    Cleared,
-    /// Paper low (`true`), or loaded again.
-    PaperLow(bool),
-    /// An answer that did not read: no step was taken on it.
-    Unreadable(String),
-}
-
-/// Why a ticket cannot be given to the printer now.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PrintRefused {
-    #[error("the printer is still printing ticket {0}")]
-    Busy(String),
-    #[error("the printer cannot print: {0:?}")]
-    Fault(PrinterFault),
-    #[error(transparent)]
-    Ticket(#[from] MessageError),
 }
 
 /// Where the ticket in hand is.
@@ -180,7 +135,7 @@ impl Printer {
         if let Some(f) = self.fault {
             return Err(PrintRefused::Fault(f));
         }
-        ticket.print(false)?;
+        ticket.print(false).map_err(|e| PrintRefused::Ticket(e.to_string()))?;
         self.job = Some(Job { ticket, again: false, phase: Phase::Unsent });
         self.ready = false;
         Ok(())

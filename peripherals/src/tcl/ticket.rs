@@ -10,26 +10,13 @@
 //! redeem a validation number once, whichever paper carries it.
 
 use super::message::{MessageError, Print};
+pub use crate::printer::Ticket;
 
 /// The template the printer holds for the cabinet's tickets.
 pub const TEMPLATE: char = '0';
 
 /// The template's regions, in order.
 pub const REGIONS: [&str; 10] = ["title", "validation number", "barcode", "amount", "amount in words", "machine", "date", "time", "expiry", "copy"];
-
-/// What a ticket prints.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ticket {
-    /// The 18 digits.
-    pub validation: String,
-    /// In figures, with its currency (`EUR 20,00`).
-    pub amount: String,
-    pub amount_in_words: String,
-    pub machine: String,
-    pub date: String,
-    pub time: String,
-    pub expiry: String,
-}
 
 /// What the copy region says of a ticket printed again.
 pub const DUPLICATE: &str = "DUPLICADO";

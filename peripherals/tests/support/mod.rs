@@ -3,7 +3,8 @@
 //! command, its credit at vend valid before the ACK).
 #![allow(dead_code)]
 
-use peripherals::id003::{Acceptor, Denomination, Event, NoteAt, Status};
+use peripherals::acceptor::Fault;
+use peripherals::id003::{Acceptor, Denomination, Event, NoteAt};
 
 /// What the cabinet's journal keeps across a restart.
 #[derive(Clone, Debug, Default)]
@@ -11,7 +12,7 @@ pub struct Journal {
     pub credited: Vec<Denomination>,
     /// A note the host decided to stack and has not credited yet.
     pub stacking: Option<Denomination>,
-    pub faults: Vec<Status>,
+    pub faults: Vec<Fault>,
 }
 
 /// The host's side: tickets are refused by the floor (given back), notes
