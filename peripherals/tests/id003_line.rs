@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use peripherals::acceptor::NoteAcceptor;
 use peripherals::id003::{Acceptor, Denomination, Emulator, Event, Frame, port};
 use peripherals::serial::SerialLine;
 use support::{Journal, react};

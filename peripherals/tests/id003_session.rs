@@ -9,6 +9,7 @@
 
 mod support;
 
+use peripherals::acceptor::NoteAcceptor;
 use peripherals::id003::{Acceptor, Denomination, Emulator, Event, NoteAt, Status};
 use support::{Journal, react};
 

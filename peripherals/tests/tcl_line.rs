@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use peripherals::printer::TicketPrinter;
 use peripherals::serial::SerialLine;
 use peripherals::tcl::{Emulator, Event, PrinterFault, Ticket, emulator, port};
 

@@ -7,6 +7,7 @@
 //! stands.
 #![allow(clippy::unwrap_used)]
 
+use peripherals::printer::TicketPrinter;
 use peripherals::tcl::{Emulator, Event, Paper, PrintRefused, Printer, PrinterFault, Status, Ticket};
 
 fn ticket(n: u64) -> Ticket {

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 #[path = "../../tests/support/test_config.rs"]
 mod test_config;
 
+use peripherals::acceptor::NoteAcceptor;
 use peripherals::id003::{Acceptor, Denomination, Event, NoteAt, port};
 use peripherals::serial::SerialLine;
 

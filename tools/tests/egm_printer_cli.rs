@@ -11,6 +11,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use peripherals::printer::TicketPrinter;
 use peripherals::serial::SerialLine;
 use peripherals::tcl::{Event, Printer, PrinterFault, Ticket, port};
 

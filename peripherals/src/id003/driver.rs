@@ -61,13 +61,6 @@ impl Acceptor {
     pub fn new() -> Acceptor {
         Acceptor::default()
     }
-
-    /// Whether a command waits to be sent (the next poll need not wait
-    /// for the poll period).
-    pub fn has_commands(&self) -> bool {
-        !self.queue.is_empty()
-    }
-
     /// The command to send now.
     pub fn next_command(&mut self) -> Command {
         let command = self.queue.pop_front().unwrap_or(Command::StatusRequest);
@@ -79,82 +72,6 @@ impl Acceptor {
         self.sent = Some(command.clone());
         command
     }
-
-    /// The host wants notes taken (`true`) or none (doors open, a tilt, a
-    /// hand-pay, the credit limit).
-    pub fn enable(&mut self, on: bool) {
-        self.enabled = on;
-        if self.inhibited != Some(!on) {
-            self.queue.push_back(Command::Inhibit(!on));
-        }
-    }
-
-    /// The escrow codes the acceptor is to take: every other code from
-    /// 0x61 to 0x70 is disabled (the protocol's denomination setting),
-    /// set now and again after every power-up.
-    pub fn take_only(&mut self, codes: &[u8]) {
-        self.disabled_codes = (0u8..16).filter(|n| !codes.contains(&(0x61 + n))).fold(0u16, |bits, n| bits | (1 << n));
-        self.codes_set = false;
-        self.queue.push_back(Command::Denominations { disabled: self.disabled_codes });
-    }
-
-    /// The line itself failed (the port went away, a read or write
-    /// error): an answer that did not come, said as such.
-    pub fn line_failed(&mut self, why: &str) -> Vec<Event> {
-        self.sent = None;
-        self.unreadable(format!("the line failed: {why}"))
-    }
-
-    /// The host's decision on the escrow: stack it.
-    pub fn stack(&mut self) {
-        if self.escrow.is_some() {
-            self.queue.push_back(Command::Stack);
-        }
-    }
-
-    /// The host has not decided yet (a ticket's validation with the
-    /// floor): the acceptor keeps what is in escrow. Sent again within the
-    /// acceptor's hold time while the host waits.
-    pub fn hold(&mut self) {
-        if self.escrow.is_some() {
-            self.queue.push_back(Command::Hold);
-        }
-    }
-
-    /// The host's decision on the escrow: give it back.
-    pub fn give_back(&mut self) {
-        if let Some(d) = self.escrow.clone() {
-            self.returning = Some(d);
-            self.queue.push_back(Command::Return);
-        }
-    }
-
-    /// Reset the acceptor (an attendant cleared a fault): it gives back
-    /// whatever is in its path and starts over.
-    pub fn reset(&mut self) {
-        self.escrow = None;
-        self.inhibited = None;
-        self.queue.push_back(Command::Reset);
-    }
-
-    /// The host committed the vend valid's credit: ACK it, once.
-    pub fn credited(&mut self) {
-        if self.vend.is_some() && !self.acked {
-            self.acked = true;
-            self.queue.push_back(Command::Ack);
-        }
-    }
-
-    /// The host has committed what the acceptor's power-up status said
-    /// (the note being stacked credited or ended given back): reset it,
-    /// once. Until then the acceptor keeps saying where the note was, to
-    /// this driver and to the next one if the cabinet is cut meanwhile.
-    pub fn power_up_settled(&mut self) {
-        if std::mem::take(&mut self.power_up) {
-            self.queue.push_back(Command::Reset);
-        }
-    }
-
     /// The answer to the last command (`None`: none came in time).
     pub fn on_answer(&mut self, answer: Option<Result<Status, MessageError>>) -> Vec<Event> {
         let sent = self.sent.take();
@@ -181,7 +98,6 @@ impl Acceptor {
             (_, status) => self.on_status(status),
         }
     }
-
     fn unreadable(&mut self, why: String) -> Vec<Event> {
         self.unreadable += 1;
         let mut events = vec![Event::Unreadable(why)];
@@ -191,7 +107,6 @@ impl Acceptor {
         }
         events
     }
-
     fn on_status(&mut self, status: Status) -> Vec<Event> {
         let repeated = self.last.as_ref() == Some(&status);
         self.last = Some(status.clone());
@@ -270,6 +185,91 @@ impl Acceptor {
             _ => {}
         }
         events
+    }
+}
+
+/// ID-003 as the host's acceptor (`crate::acceptor::NoteAcceptor`): its
+/// line 9,600 baud 8E1, one poll as `super::port` says, the host's orders
+/// as the driver's commands.
+impl crate::acceptor::NoteAcceptor for Acceptor {
+    fn open(&self, port: &std::path::Path) -> Result<crate::serial::SerialLine, crate::serial::LineError> {
+        crate::serial::SerialLine::open_9600_8e1(port)
+    }
+
+    fn poll(&mut self, line: &mut crate::serial::SerialLine) -> std::io::Result<Vec<Event>> {
+        super::port::poll(self, line)
+    }
+
+    /// Whether a command waits to be sent (the next poll need not wait
+    /// for the poll period).
+    fn has_commands(&self) -> bool {
+        !self.queue.is_empty()
+    }
+    /// The host wants notes taken (`true`) or none (doors open, a tilt, a
+    /// hand-pay, the credit limit).
+    fn enable(&mut self, on: bool) {
+        self.enabled = on;
+        if self.inhibited != Some(!on) {
+            self.queue.push_back(Command::Inhibit(!on));
+        }
+    }
+    /// The escrow codes the acceptor is to take: every other code from
+    /// 0x61 to 0x70 is disabled (the protocol's denomination setting),
+    /// set now and again after every power-up.
+    fn take_only(&mut self, codes: &[u8]) {
+        self.disabled_codes = (0u8..16).filter(|n| !codes.contains(&(0x61 + n))).fold(0u16, |bits, n| bits | (1 << n));
+        self.codes_set = false;
+        self.queue.push_back(Command::Denominations { disabled: self.disabled_codes });
+    }
+    /// The line itself failed (the port went away, a read or write
+    /// error): an answer that did not come, said as such.
+    fn line_failed(&mut self, why: &str) -> Vec<Event> {
+        self.sent = None;
+        self.unreadable(format!("the line failed: {why}"))
+    }
+    /// The host's decision on the escrow: stack it.
+    fn stack(&mut self) {
+        if self.escrow.is_some() {
+            self.queue.push_back(Command::Stack);
+        }
+    }
+    /// The host has not decided yet (a ticket's validation with the
+    /// floor): the acceptor keeps what is in escrow. Sent again within the
+    /// acceptor's hold time while the host waits.
+    fn hold(&mut self) {
+        if self.escrow.is_some() {
+            self.queue.push_back(Command::Hold);
+        }
+    }
+    /// The host's decision on the escrow: give it back.
+    fn give_back(&mut self) {
+        if let Some(d) = self.escrow.clone() {
+            self.returning = Some(d);
+            self.queue.push_back(Command::Return);
+        }
+    }
+    /// Reset the acceptor (an attendant cleared a fault): it gives back
+    /// whatever is in its path and starts over.
+    fn reset(&mut self) {
+        self.escrow = None;
+        self.inhibited = None;
+        self.queue.push_back(Command::Reset);
+    }
+    /// The host committed the vend valid's credit: ACK it, once.
+    fn credited(&mut self) {
+        if self.vend.is_some() && !self.acked {
+            self.acked = true;
+            self.queue.push_back(Command::Ack);
+        }
+    }
+    /// The host has committed what the acceptor's power-up status said
+    /// (the note being stacked credited or ended given back): reset it,
+    /// once. Until then the acceptor keeps saying where the note was, to
+    /// this driver and to the next one if the cabinet is cut meanwhile.
+    fn power_up_settled(&mut self) {
+        if std::mem::take(&mut self.power_up) {
+            self.queue.push_back(Command::Reset);
+        }
     }
 }
 

@@ -127,20 +127,6 @@ impl Printer {
         self.job.as_ref().map(|j| j.ticket.validation.as_str())
     }
 
-    /// Print `ticket` (the core has committed its cash-out).
-    pub fn print(&mut self, ticket: Ticket) -> Result<(), PrintRefused> {
-        if let Some(j) = &self.job {
-            return Err(PrintRefused::Busy(j.ticket.validation.clone()));
-        }
-        if let Some(f) = self.fault {
-            return Err(PrintRefused::Fault(f));
-        }
-        ticket.print(false).map_err(|e| PrintRefused::Ticket(e.to_string()))?;
-        self.job = Some(Job { ticket, again: false, phase: Phase::Unsent });
-        self.ready = false;
-        Ok(())
-    }
-
     /// The bytes of this poll: the command waiting, if any, then the
     /// status request the printer answers.
     pub fn next_bytes(&mut self) -> Vec<u8> {
@@ -237,5 +223,35 @@ impl Printer {
         self.ready = ready;
         self.last = Some(s);
         events
+    }
+}
+
+/// TCL as the host's printer (`crate::printer::TicketPrinter`): its line
+/// 9,600 baud 8N1, one poll as `super::port` says.
+impl crate::printer::TicketPrinter for Printer {
+    fn open(&self, port: &std::path::Path) -> Result<crate::serial::SerialLine, crate::serial::LineError> {
+        crate::serial::SerialLine::open_9600_8n1(port)
+    }
+
+    fn poll(&mut self, line: &mut crate::serial::SerialLine) -> std::io::Result<Vec<Event>> {
+        super::port::poll(self, line)
+    }
+
+    fn no_answer(&mut self) -> Vec<Event> {
+        self.on_answer(None)
+    }
+
+    /// Print `ticket` (the core has committed its cash-out).
+    fn print(&mut self, ticket: Ticket) -> Result<(), PrintRefused> {
+        if let Some(j) = &self.job {
+            return Err(PrintRefused::Busy(j.ticket.validation.clone()));
+        }
+        if let Some(f) = self.fault {
+            return Err(PrintRefused::Fault(f));
+        }
+        ticket.print(false).map_err(|e| PrintRefused::Ticket(e.to_string()))?;
+        self.job = Some(Job { ticket, again: false, phase: Phase::Unsent });
+        self.ready = false;
+        Ok(())
     }
 }

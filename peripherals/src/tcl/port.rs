@@ -40,22 +40,3 @@ pub fn poll(printer: &mut Printer, line: &mut SerialLine) -> std::io::Result<Vec
     };
     Ok(printer.on_answer(answer))
 }
-
-/// TCL as the host's printer: its line 9,600 baud 8N1, one poll as above.
-impl crate::printer::TicketPrinter for Printer {
-    fn open(&self, port: &std::path::Path) -> Result<SerialLine, crate::serial::LineError> {
-        SerialLine::open_9600_8n1(port)
-    }
-
-    fn poll(&mut self, line: &mut SerialLine) -> std::io::Result<Vec<Event>> {
-        poll(self, line)
-    }
-
-    fn no_answer(&mut self) -> Vec<Event> {
-        self.on_answer(None)
-    }
-
-    fn print(&mut self, ticket: crate::printer::Ticket) -> Result<(), crate::printer::PrintRefused> {
-        Printer::print(self, ticket)
-    }
-}

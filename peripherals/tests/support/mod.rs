@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use peripherals::acceptor::Fault;
+use peripherals::acceptor::NoteAcceptor;
 use peripherals::id003::{Acceptor, Denomination, Event, NoteAt};
 
 /// What the cabinet's journal keeps across a restart.
