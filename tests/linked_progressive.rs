@@ -247,8 +247,9 @@ fn eight_cabinets_two_services_and_a_killed_cabinet_service_and_controller_lose_
     // 4 ms), so the service's pacing of committed rounds (4 a second) is
     // lifted, as `egm-progressive serve --rounds-per-second` lets an
     // operator: this test is about exactly-once under load, the pacing is
-    // `linked_commit`'s.
-    let lifted = Limits { rounds_per_second: 100_000, ..Limits::default() };
+    // `linked_commit`'s; so are the rows a second that follow from it
+    // (`--rows-per-second`, issue 69).
+    let lifted = Limits { rounds_per_second: 100_000, rows_per_second: 100_000, ..Limits::default() };
     let first = another_service_with(&db, 0, lifted.clone());
     let mut second = Some(another_service_with(&db, 0, lifted.clone()));
     let second_port = second.as_ref().map_or(0, |s| s.addr().port());

@@ -5,8 +5,11 @@
 # per request and batched; a verified award's latency (commit and nonce,
 # then the claim that reveals the key and is drawn again); an honest
 # cabinet's rate alone and while another certificate floods the service.
-# The service runs with its pacing of committed rounds lifted: the award
-# bench measures a commit's latency, not the pacing (4 a second).
+# The throughput and award benches run on a service with its pacing of
+# committed rounds and of contribution rows lifted (they measure the
+# controller's rate and a commit's latency, not the pacing: 4 rounds and
+# 100 rows a second a cabinet); the flood bench on a second instance with
+# the limits a site runs (issue 69: what a certificate can do within them).
 #
 #   tools/bench-controller.sh [CABINETS] [SECONDS]
 set -euo pipefail
@@ -23,9 +26,13 @@ pki=$(tools/postgres.sh pki)
 port=$((27000 + RANDOM % 1000))
 "$bin" serve "$(tools/postgres.sh url egm-service)" --listen "127.0.0.1:$port" \
     --ca "$pki/ca.crt" --cert "$pki/server.crt" --key "$pki/server.key" \
-    --rounds-per-second 100000 >/dev/null &
+    --rounds-per-second 100000 --rows-per-second 10000000 >/dev/null 2>&1 &
 service=$!
-trap 'kill $service 2>/dev/null || true' EXIT
+limited=$((port + 1))
+"$bin" serve "$(tools/postgres.sh url egm-service)" --listen "127.0.0.1:$limited" \
+    --ca "$pki/ca.crt" --cert "$pki/server.crt" --key "$pki/server.key" 2>/dev/null &
+defaults=$!
+trap 'kill $service $defaults 2>/dev/null || true' EXIT
 urls=()
 for i in $(seq 0 $((cabinets - 1))); do
     "$bin" register "$admin" "BENCH-$i" --role cabinet >/dev/null
@@ -37,4 +44,5 @@ for batch in 1 10; do
     "$bin" bench "$operator" "${urls[@]}" --seconds "$seconds" --batch "$batch"
 done
 "$bin" bench-award "$operator" "${urls[0]}" --rounds 200
-"$bin" bench-flood "$operator" "${urls[0]}" "${urls[1]}" --seconds "$seconds"
+"$bin" bench-flood "$operator" "$(tools/postgres.sh service-url BENCH-0 "$limited")" \
+    "$(tools/postgres.sh service-url BENCH-1 "$limited")" --seconds "$seconds"

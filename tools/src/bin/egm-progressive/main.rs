@@ -37,15 +37,15 @@
 //!   cabinet address (`tools/bench-controller.sh` sets it all up).
 
 mod approval;
+mod bench;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
 use clap::{Parser, Subcommand, ValueEnum};
 use linked_controller::service::{Limits, Service, ServiceConfig};
-use linked_controller::{ApprovedReelGame, ApprovedTrigger, CabinetClient, Controller, Outcome, Role};
+use linked_controller::{ApprovedReelGame, ApprovedTrigger, Controller, Role};
 use meters::PoolConfig;
 
 #[derive(Parser)]
@@ -93,6 +93,10 @@ enum Command {
         /// once): no level is won faster than play allows (issue 46).
         #[arg(long, default_value_t = Limits::default().rounds_per_second)]
         rounds_per_second: u64,
+        /// Contribution rows a cabinet may send a second (sustained; one
+        /// full request at once): a round is one row (issue 69).
+        #[arg(long, default_value_t = Limits::default().rows_per_second)]
+        rows_per_second: u64,
     },
     /// Assign registered cabinets to a pool, or take them off (an operator).
     Assign {
@@ -217,14 +221,19 @@ enum Command {
         #[arg(long, default_value = "assets/paytables/classic-sevens.ron")]
         paytable: PathBuf,
     },
-    /// An honest cabinet's contributions a second, alone and while another
-    /// certificate floods the service.
+    /// An honest cabinet's contributions (twenty a second), how long each
+    /// waits for its answer, alone and while another certificate floods
+    /// the service within its limits (reads, 1,000-row contributions
+    /// refused and accepted).
     BenchFlood {
         url: String,
         honest: String,
         flooder: String,
         #[arg(long, default_value = "5")]
         seconds: u64,
+        /// The game of the pool of committed rounds the flood sends rows to.
+        #[arg(long, default_value = "assets/paytables/classic-sevens.ron")]
+        paytable: PathBuf,
     },
     /// Contributions per second from concurrent cabinets (a scratch pool)
     /// through the service: one thread per cabinet address.
@@ -297,13 +306,13 @@ fn run(cli: Cli) -> Result<()> {
             println!("{name} registered");
             Ok(())
         }
-        Command::Serve { database, listen, ca, cert, key, rounds_per_second } => {
+        Command::Serve { database, listen, ca, cert, key, rounds_per_second, rows_per_second } => {
             // Issue 69: the service's log, one JSON object a line on
             // standard error (every refusal, limit and failure, with its
             // cabinet), at the level `RUST_LOG` names (info by default).
             let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
             tracing_subscriber::fmt().json().with_env_filter(filter).with_writer(std::io::stderr).init();
-            let service = ServiceConfig { listen, database, ca, cert, key, limits: Limits { rounds_per_second, ..Limits::default() } };
+            let service = ServiceConfig { listen, database, ca, cert, key, limits: Limits { rounds_per_second, rows_per_second, ..Limits::default() } };
             let service = Service::start(service)?;
             println!("the progressive controller's service listens on {}", service.addr());
             service.wait();
@@ -465,196 +474,8 @@ fn run(cli: Cli) -> Result<()> {
             println!("{amount} cents of pool {pool} level {level} transferred");
             Ok(())
         }
-        Command::Bench { url, cabinets, seconds, batch } => bench(&url, &cabinets, seconds, batch.max(1)),
-        Command::BenchAward { url, cabinet, rounds, paytable } => bench_award(&url, &cabinet, rounds, &paytable),
-        Command::BenchFlood { url, honest, flooder, seconds } => bench_flood(&url, &honest, &flooder, seconds),
+        Command::Bench { url, cabinets, seconds, batch } => bench::contributions(&url, &cabinets, seconds, batch.max(1)),
+        Command::BenchAward { url, cabinet, rounds, paytable } => bench::award(&url, &cabinet, rounds, &paytable),
+        Command::BenchFlood { url, honest, flooder, seconds, paytable } => bench::flood(&url, &honest, &flooder, seconds, &paytable),
     }
-}
-
-fn bench(url: &str, cabinets: &[String], seconds: u64, batch: usize) -> Result<()> {
-    let mut c = Controller::connect(url)?;
-    let names = cabinets.iter().map(|a| cabinet_name(a)).collect::<Result<Vec<_>>>()?;
-    let pool = scratch_pool(&mut c, vec!["bench".into()], &names)?;
-    let until = Instant::now() + Duration::from_secs(seconds);
-    let started = Instant::now();
-    let counts: Vec<Result<u64>> = std::thread::scope(|s| {
-        let run = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        let handles: Vec<_> = cabinets
-            .iter()
-            .enumerate()
-            .map(|(i, address)| {
-                let pool = pool.clone();
-                s.spawn(move || -> Result<u64> {
-                    let mut c = CabinetClient::connect(address)?;
-                    // A journal epoch of its own for this run.
-                    let epoch = format!("{run:016x}{:08x}{i:08x}", std::process::id());
-                    let mut round = 0u64;
-                    while Instant::now() < until {
-                        let items: Vec<(u64, u64)> = (0..batch).map(|i| (round + i as u64 + 1, 100)).collect();
-                        let answers = c.contribute(&pool, &epoch, &items)?;
-                        if let Some((r, o)) = answers.iter().find(|a| a.1 != Outcome::Accepted) {
-                            return Err(anyhow!("round {r}: {o:?}"));
-                        }
-                        round += answers.len() as u64;
-                    }
-                    Ok(round)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().map_err(|_| anyhow!("a bench thread panicked"))?).collect()
-    });
-    let secs = started.elapsed().as_secs_f64();
-    let total: u64 = counts.into_iter().sum::<Result<u64>>()?;
-    let books = c.books(&pool)?;
-    if books.contributions != total || !books.balanced() {
-        return Err(anyhow!("the controller counted {} contributions, the cabinets sent {total}", books.contributions));
-    }
-    println!(
-        "{total} contributions from {} cabinets over TLS in {secs:.2} s: {:.0} contributions/s (batch {batch}); books balance",
-        cabinets.len(),
-        total as f64 / secs
-    );
-    Ok(())
-}
-
-/// A scratch pool of one level for the benches, with `cabinets` assigned.
-fn scratch_pool(c: &mut Controller, games: Vec<String>, cabinets: &[&str]) -> Result<String> {
-    let pool = format!("bench-{}-{}", std::process::id(), std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_micros()));
-    let cfg = PoolConfig {
-        id: pool.clone(),
-        games,
-        min_wager: 1,
-        side_bet: false,
-        levels: vec![meters::LevelConfig {
-            name: "L".into(),
-            start_value: 1_000,
-            reset_value: 1_000,
-            increment_ppm: 10_000,
-            reserve_ppm: 0,
-            ceiling: None,
-            mystery: false,
-        }],
-    };
-    c.configure_pool(&cfg, 1_000_000)?;
-    for name in cabinets {
-        c.set_denominations(name, &[1, 5, 10, 25, 100])?;
-        c.assign(&pool, name, true)?;
-    }
-    Ok(pool)
-}
-
-/// The cabinet's name in its service address (egm://NAME@…).
-fn cabinet_name(address: &str) -> Result<&str> {
-    address
-        .strip_prefix("egm://")
-        .and_then(|a| a.split_once('@'))
-        .map(|a| a.0)
-        .ok_or_else(|| anyhow!("{address}: a cabinet's address is egm://NAME@HOST:PORT?…"))
-}
-
-/// A fresh journal epoch identifier for a bench run.
-fn bench_epoch(i: u64) -> String {
-    let run = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    format!("{run:016x}{:08x}{i:08x}", std::process::id())
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    sorted.get(((sorted.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default()
-}
-
-fn bench_award(url: &str, cabinet: &str, rounds: usize, paytable: &std::path::Path) -> Result<()> {
-    use meters::rng::CommittedStream;
-    let game = paytables::compile::load(paytable).map_err(|e| anyhow!("{}: {e}", paytable.display()))?;
-    let tables = game_core::reels::StopTables::new(&game).map_err(|e| anyhow!("{e}"))?;
-    let mut op = Controller::connect(url)?;
-    let pool = scratch_pool(&mut op, vec![game.id.clone()], &[cabinet_name(cabinet)?])?;
-    let games = std::collections::BTreeMap::from([(game.id.clone(), ApprovedReelGame::of(&game))]);
-    let symbol = game.symbols.iter().find(|s| matches!(s.kind, game_core::reels::SymbolKind::Regular)).map(|s| s.id.clone()).unwrap_or_default();
-    op.approve_games(&pool, &games, &[ApprovedTrigger { level: 0, symbol, count: 1, max_bet_only: false, hold_and_spin_grand: false }], 1 << 40)?;
-    let mut c = CabinetClient::connect(cabinet)?;
-    let epoch = bench_epoch(0);
-    let bet = linked_controller::ReelBet { game: game.id.clone(), lines: 1, credits_per_line: 1, denom: 1 };
-    let (mut commits, mut claims) = (Vec::new(), Vec::new());
-    let mut paid = 0;
-    for round in 1..=rounds as u64 {
-        let mut key = [0u8; 32];
-        getrandom::fill(&mut key).map_err(|e| anyhow!("{e}"))?;
-        let t = Instant::now();
-        let nonce = c.commit(&pool, &epoch, round, &hex::encode(CommittedStream::commitment(&key)), &bet)?;
-        commits.push(t.elapsed());
-        let n: [u8; 32] = hex::decode(&nonce)?.try_into().map_err(|_| anyhow!("a nonce of another length"))?;
-        game.play(&tables, &mut CommittedStream::new(&key, &n), game_core::reels::Bet { lines: 1, credits_per_line: 1 }).map_err(|e| anyhow!("{e}"))?;
-        c.contribute(&pool, &epoch, &[(round, 1)])?;
-        // Claims are paced per certificate (two a second after twenty).
-        if claims.len() < 20 {
-            let t = Instant::now();
-            match c.reveal(&pool, &epoch, round, 0, &hex::encode(key)) {
-                Ok(_) => paid += 1,
-                Err(linked_controller::LinkError::Refused(_)) => {}
-                Err(e) => return Err(e.into()),
-            }
-            claims.push(t.elapsed());
-        }
-    }
-    commits.sort();
-    claims.sort();
-    let mean = |d: &[Duration]| d.iter().sum::<Duration>() / d.len().max(1) as u32;
-    println!(
-        "commit and nonce: mean {:.2} ms, p95 {:.2} ms over {} rounds; claim revealing the key, drawn again and judged: mean {:.2} ms, p95 {:.2} ms over {} claims ({paid} paid)",
-        mean(&commits).as_secs_f64() * 1e3,
-        percentile(&commits, 0.95).as_secs_f64() * 1e3,
-        commits.len(),
-        mean(&claims).as_secs_f64() * 1e3,
-        percentile(&claims, 0.95).as_secs_f64() * 1e3,
-        claims.len()
-    );
-    if !op.books(&pool)?.balanced() {
-        return Err(anyhow!("the books of {pool} do not balance"));
-    }
-    Ok(())
-}
-
-fn bench_flood(url: &str, honest: &str, flooder: &str, seconds: u64) -> Result<()> {
-    let mut op = Controller::connect(url)?;
-    let pool = scratch_pool(&mut op, vec!["bench".into()], &[cabinet_name(honest)?, cabinet_name(flooder)?])?;
-    let rate = |label: &str, epoch: &str, start: u64| -> Result<u64> {
-        let mut c = CabinetClient::connect(honest)?;
-        let until = Instant::now() + Duration::from_secs(seconds);
-        let mut round = start;
-        while Instant::now() < until {
-            round += 1;
-            c.contribute(&pool, epoch, &[(round, 100)])?;
-        }
-        let n = round - start;
-        println!("{label}: {:.0} contributions/s", n as f64 / seconds as f64);
-        Ok(round)
-    };
-    let epoch = bench_epoch(1);
-    let last = rate("an honest cabinet alone", &epoch, 0)?;
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let flood = std::sync::atomic::AtomicU64::new(0);
-    std::thread::scope(|s| -> Result<()> {
-        for _ in 0..linked_controller::CABINET_CONNECTIONS {
-            s.spawn(|| {
-                // As an attacker would: every request it may send, and a
-                // new connection whenever the service closes one (issue
-                // 69: a certificate over its limits is barred a while).
-                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    let Ok(mut c) = CabinetClient::connect(flooder) else { continue };
-                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        flood.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if let Err(linked_controller::LinkError::Down | linked_controller::LinkError::Tls(_)) = c.levels(&pool) {
-                            break;
-                        }
-                    }
-                }
-            });
-        }
-        std::thread::sleep(Duration::from_millis(200));
-        let result = rate("the same while another certificate floods the service from 8 connections", &epoch, last);
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        result.map(|_| ())
-    })?;
-    println!("the flood: {:.0} requests/s sent (most answered over the limit)", flood.load(std::sync::atomic::Ordering::Relaxed) as f64 / seconds as f64);
-    Ok(())
 }
