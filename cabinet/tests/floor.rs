@@ -7,14 +7,11 @@
 
 mod rig;
 
-#[path = "../../host/tests/host/device_end.rs"]
-mod device_end;
-
 use std::time::Duration;
 
 use meters::inspect::Inspection;
 use rig::layout::DeckButton;
-use rig::{Rig, stop};
+use rig::{Rig, device_end, stop};
 
 fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())

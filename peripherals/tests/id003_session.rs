@@ -55,6 +55,36 @@ fn a_session_credits_each_note_once_and_gives_the_refused_ticket_back() {
     assert!(journal.faults.is_empty(), "{:?}", journal.faults);
 }
 
+/// A note offered to an inhibited acceptor is not drawn in: back in the
+/// player's hand at once, never credited, even once the acceptor is
+/// enabled (a door open when the player tried); offered to the enabled
+/// acceptor, it is credited once. Also for a jammed acceptor.
+#[test]
+fn an_inhibited_acceptor_does_not_draw_an_offered_note_in() {
+    let (mut driver, mut acceptor, mut journal) = (Acceptor::new(), Emulator::new(), Journal::default());
+    for _ in 0..5 {
+        poll(&mut driver, &mut acceptor, &mut journal);
+    }
+    assert!(acceptor.inhibited());
+    assert!(!acceptor.offer(Denomination::Note(0x63)), "an inhibited acceptor drew the note in");
+    assert_eq!(acceptor.returned, [Denomination::Note(0x63)]);
+    driver.enable(true);
+    for _ in 0..30 {
+        poll(&mut driver, &mut acceptor, &mut journal);
+    }
+    assert!(!acceptor.inhibited());
+    assert!(journal.credited.is_empty() && acceptor.stacked.is_empty(), "the refused note was taken once enabled");
+    assert!(acceptor.offer(Denomination::Note(0x64)));
+    for _ in 0..30 {
+        poll(&mut driver, &mut acceptor, &mut journal);
+    }
+    assert_eq!(journal.credited, [Denomination::Note(0x64)]);
+    assert_eq!(acceptor.stacked, [Denomination::Note(0x64)]);
+    acceptor.jam();
+    assert!(!acceptor.offer(Denomination::Note(0x62)), "a jammed acceptor drew a note in");
+    assert_eq!(acceptor.returned, [Denomination::Note(0x63), Denomination::Note(0x62)]);
+}
+
 /// A disabled denomination and an inhibited acceptor take nothing; a jam
 /// is a fault, no credit, and clears at the attendant's reset.
 #[test]

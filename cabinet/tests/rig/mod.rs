@@ -2,7 +2,10 @@
 //! binary in it with its own critical memory and configuration, X key
 //! events (xdotool), critical memory read through the read-only inspector,
 //! and the screenshots the cabinet takes, kept in
-//! `target/cabinet-screenshots/<test>/` as artifacts.
+//! `target/cabinet-screenshots/<test>/` as artifacts. Its note acceptor is
+//! an ID-003 acceptor emulated on a pty (issue 70): the lab build's note
+//! keys feed it through its control socket, so every note of every window
+//! test goes the real driver's path (escrow, stack, vend valid, credit).
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -13,6 +16,9 @@ use meters::inspect::Inspection;
 
 #[path = "../../../tests/support/test_config.rs"]
 mod test_config;
+
+#[path = "../../../host/tests/host/device_end.rs"]
+pub mod device_end;
 
 pub use test_config::workspace;
 
@@ -59,7 +65,14 @@ pub struct Rig {
     size: std::cell::Cell<(f32, f32)>,
     /// The lab seed the next launch passes (7 unless a test sets another).
     seed: std::cell::Cell<u64>,
+    /// The emulated note acceptor the rig fitted (none where the test's
+    /// configuration names its own).
+    pub acceptor: Option<device_end::AcceptorEnd>,
 }
+
+/// The escrow codes of the rig's acceptor, as `tools/run-cabinet.sh` sets
+/// its emulated one: the lab keys 1–4's notes.
+const NOTES: &str = "[(code: 0x62, cents: 500), (code: 0x63, cents: 1000), (code: 0x64, cents: 2000), (code: 0x65, cents: 5000)]";
 
 impl Rig {
     pub fn new() -> Rig {
@@ -69,8 +82,21 @@ impl Rig {
     /// A rig whose configuration is the default one as `edit` changes it.
     pub fn with_config(edit: impl FnOnce(String) -> String) -> Rig {
         let dir = tempfile::tempdir().unwrap();
-        test_config::write(dir.path(), &edit(test_config::text(dir.path())));
-        Rig { dir, x: Xvfb::start(), size: std::cell::Cell::new((1280.0, 720.0)), seed: std::cell::Cell::new(7) }
+        let mut text = edit(test_config::text(dir.path()));
+        let acceptor = (!text.contains("    acceptor: Some(")).then(|| {
+            let socket = dir.path().join("acceptor.sock");
+            let end = device_end::AcceptorEnd::new().with_control(&socket);
+            let line = format!(
+                "    acceptor: Some((port: {:?}, notes: {NOTES}, emulator: Some({:?}))),\n",
+                end.path.display().to_string(),
+                socket.display().to_string()
+            );
+            assert!(text.contains("    autoplay_max:"), "the configuration has no autoplay_max line to fit the acceptor before");
+            text = text.replacen("    autoplay_max:", &format!("{line}    autoplay_max:"), 1);
+            end
+        });
+        test_config::write(dir.path(), &text);
+        Rig { dir, x: Xvfb::start(), size: std::cell::Cell::new((1280.0, 720.0)), seed: std::cell::Cell::new(7), acceptor }
     }
 
     /// Launch the next time with lab seed `seed` (the draws of a fresh
@@ -161,7 +187,32 @@ impl Rig {
         }
         // Let the first frames render and the boot settle.
         std::thread::sleep(Duration::from_secs(3));
+        if !extra.contains(&"--demo") {
+            self.wait_for_the_acceptor();
+        }
         child
+    }
+
+    /// Wait until the cabinet has enabled the rig's acceptor (a note key
+    /// pressed before is refused at the acceptor, as a player's note is),
+    /// unless the cabinet has a reason to keep it inhibited: play blocked
+    /// (a door, a tilt, a hand-pay). A demonstration (`--demo`) takes no
+    /// money: not waited for.
+    fn wait_for_the_acceptor(&self) {
+        let Some(acceptor) = &self.acceptor else { return };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while acceptor.with(|e| e.inhibited()) {
+            if let Ok(i) = Inspection::open(&self.db()) {
+                let s = i.state();
+                if !s.doors_open.is_empty() || !s.tilts.is_empty() || !s.handpays.is_empty() {
+                    return;
+                }
+            }
+            if Instant::now() > deadline {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 
     pub fn xdotool(&self, args: &[&str]) -> String {

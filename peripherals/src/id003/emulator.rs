@@ -136,9 +136,25 @@ impl Emulator {
         self.corrupt_next = true;
     }
 
-    /// The player feeds a note or a ticket.
+    /// The player feeds a note or a ticket: taken in turn once the
+    /// acceptor is enabled (a script that feeds before the cabinet enables
+    /// it).
     pub fn insert(&mut self, what: Denomination) {
         self.inserted.push_back(what);
+    }
+
+    /// The player offers a note or a ticket now, as at a real acceptor: an
+    /// inhibited acceptor does not draw it in (it is back in the player's
+    /// hand at once, `returned`); an enabled one takes it in turn. Whether
+    /// it was taken.
+    pub fn offer(&mut self, what: Denomination) -> bool {
+        if self.inhibited || matches!(self.step, Step::Fault(_)) {
+            self.returned.push(what);
+            false
+        } else {
+            self.inserted.push_back(what);
+            true
+        }
     }
 
     /// The path jams (until a reset clears it, the note returned).
