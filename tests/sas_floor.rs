@@ -448,6 +448,21 @@ fn lp72(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str) -> (u8, u64) 
     (d[2], if d.len() > 9 { bcd::decode(&d[5..10]).unwrap() } else { 0 })
 }
 
+/// LP 72 with the transfer flags `flags`.
+fn lp72_flagged(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str, flags: u8) -> (u8, u64) {
+    host.sync().unwrap();
+    let r = host.variable_poll(ADDRESS, 0x72, &sas::aft::request_72_flagged(code, kind, cents, id, 0, flags)).unwrap();
+    let d = data(&r, 0x72);
+    (d[2], if d.len() > 9 { bcd::decode(&d[5..10]).unwrap() } else { 0 })
+}
+
+/// LP 74's transfer limit, interrogated (FF): what the credit can still take.
+fn transfer_limit(host: &mut Host) -> u64 {
+    host.sync().unwrap();
+    let d = data(&host.long_poll(ADDRESS, 0x74, &[0xFF, 0x00, 0x00, 0x00]).unwrap(), 0x74);
+    bcd::decode(&d[25..30]).unwrap()
+}
+
 fn interrogate(host: &mut Host) -> (u8, u64, String) {
     host.sync().unwrap();
     let r = host.variable_poll(ADDRESS, 0x72, &[0xFF, 0x00]).unwrap();
@@ -530,5 +545,103 @@ fn aft_moves_money_once_whatever_the_floor_repeats_or_the_power_does() {
         data(&r, 0x2F),
         [vec![0x18, 0x00, 0x00, 0xA0], bcd::encode(3_500, 5), vec![0xA1], m4(2), vec![0xB8], bcd::encode(3_500, 5), vec![0xB9], m4(1)].concat()
     );
+    s.machine().state().self_audit().unwrap();
+}
+
+/// Issue 71, defect 4: LP 74 said a transfer limit of 0, a transfer past
+/// the credit limit was answered 87 ("unable now"), and a transfer the
+/// host asked for only if locked was taken unlocked. The limit is what the
+/// credit can still take; past it, 84 and nothing moves (a partial
+/// transfer takes what fits); with SAS's "accept only if locked" flag and
+/// no lock, 94 and nothing moves, and once locked it is made. Without the
+/// flag a transfer needs no lock (decided with the digest: the lock is
+/// the host's choice), only a cabinet with no round open.
+#[test]
+fn aft_answers_the_limit_and_the_lock_with_their_own_statuses() {
+    let (_dir, _pty, _cfg, mut s, mut host) = connected();
+    let _ = drain(&mut s, &mut host);
+    const IN: u8 = sas::aft::IN_HOUSE_TO_EGM;
+    let limit = s.machine().config().credit_limit;
+    assert!(limit > 1_000, "the configuration's credit limit");
+    assert_eq!(transfer_limit(&mut host), limit, "nothing on the credit yet");
+
+    // Only if locked, and not locked: 94, nothing moves; locked, made.
+    assert_eq!(lp72_flagged(&mut host, 0x00, IN, 1_000, "LOCKED-1", sas::aft::ONLY_IF_LOCKED).0, sas::aft::status::NOT_LOCKED);
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), 0);
+    host.sync().unwrap();
+    let lock = data(&host.long_poll(ADDRESS, 0x74, &[0x00, 0x00, 0x05, 0x00]).unwrap(), 0x74);
+    assert_eq!(lock[5], 0x00, "locked");
+    assert_eq!(lp72_flagged(&mut host, 0x00, IN, 1_000, "LOCKED-2", sas::aft::ONLY_IF_LOCKED), (0x40, 1_000));
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), 1_000);
+    assert_eq!(transfer_limit(&mut host), limit - 1_000);
+
+    // One cent past the limit: 84, nothing moves.
+    assert_eq!(lp72(&mut host, 0x00, IN, limit - 1_000 + 1, "PAST-LIMIT").0, sas::aft::status::OVER_TRANSFER_LIMIT);
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), 1_000);
+    // A partial transfer takes what fits, then the limit is 0 and the next
+    // cent is 84.
+    assert_eq!(lp72(&mut host, 0x01, IN, limit, "PARTIAL"), (0x40, limit - 1_000));
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), limit);
+    assert_eq!(transfer_limit(&mut host), 0);
+    assert_eq!(lp72(&mut host, 0x00, IN, 1, "ONE-CENT").0, sas::aft::status::OVER_TRANSFER_LIMIT);
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), limit);
+    let t = s.machine().state().totals.clone();
+    assert_eq!((t.transferencias_entrada, t.transferencias_entrada_contagem), (limit, 2));
+    s.machine().state().self_audit().unwrap();
+}
+
+/// Issue 71, defect 5: LP 03–07, 0A and 0B were framed and never answered.
+/// Each is ACKed and carried out: the sounds off (03), the game's own off
+/// (05) and on again (04), as the cabinet reads them; the note acceptor
+/// disabled (07: a note refused with the floor's reason, the credit
+/// unchanged) and enabled (06); maintenance mode (0A) stops play with its
+/// own text, which no attendant clears and the floor's own shutdown (01)
+/// does not end: 0B ends maintenance only, 02 the shutdown. No exception
+/// is told for what the floor itself asked.
+#[test]
+fn the_floors_sound_acceptor_and_maintenance_polls_are_carried_out() {
+    let (_dir, _pty, _cfg, mut s, mut host) = connected();
+    let _ = drain(&mut s, &mut host);
+    let ack = |s: &mut Session, host: &mut Host, command: u8| {
+        host.sync().unwrap();
+        assert_eq!(host.long_poll(ADDRESS, command, &[]).unwrap(), Reply::Bytes(vec![ADDRESS]), "LP {command:02X}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        s.tend_floor();
+    };
+    use game_host::floor::Sounds;
+    assert_eq!(s.floor().unwrap().sounds(), Sounds::All);
+    ack(&mut s, &mut host, 0x03);
+    assert_eq!(s.floor().unwrap().sounds(), Sounds::None);
+    ack(&mut s, &mut host, 0x05);
+    assert_eq!(s.floor().unwrap().sounds(), Sounds::NoGameSounds);
+    ack(&mut s, &mut host, 0x04);
+    assert_eq!(s.floor().unwrap().sounds(), Sounds::All);
+
+    ack(&mut s, &mut host, 0x07);
+    s.insert_note(1_000);
+    assert_eq!(s.machine().credit(), 0, "a note taken with the acceptor disabled by the floor");
+    assert!(s.message_text().unwrap().contains("aceitador de notas"), "{:?}", s.message_text());
+    ack(&mut s, &mut host, 0x06);
+    s.insert_note(1_000);
+    assert_eq!(s.machine().credit(), 1_000);
+    assert_eq!(drain(&mut s, &mut host), [0x49], "the 10.00 note told; nothing for the floor's own polls");
+
+    ack(&mut s, &mut host, 0x0A);
+    assert!(s.block_text().unwrap().contains("MANUTENÇÃO"), "{:?}", s.block_text());
+    assert!(!s.play(), "a round in maintenance mode");
+    s.attendant_clear();
+    assert!(s.machine().state().tilts.contains(&meters::Tilt::FloorMaintenance), "the attendant's key ended the floor's maintenance");
+    ack(&mut s, &mut host, 0x01);
+    ack(&mut s, &mut host, 0x0B);
+    assert!(s.block_text().unwrap().contains("SAS"), "0B ended the floor's shutdown: {:?}", s.block_text());
+    ack(&mut s, &mut host, 0x02);
+    assert_eq!(s.block_text(), None);
+    assert_eq!(drain(&mut s, &mut host), [] as [u8; 0], "an exception for what the floor asked");
+    assert!(s.play(), "play after 0B and 02");
     s.machine().state().self_audit().unwrap();
 }

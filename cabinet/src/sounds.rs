@@ -4,7 +4,10 @@
 //! (`tools/make-sounds.py`) and built into the program. They follow what
 //! the screens show and never decide anything; each is logged, so a lab
 //! (and the window tests) can see which played. A cabinet without an
-//! audio device plays nothing and runs on.
+//! audio device plays nothing and runs on. The floor's system may turn
+//! them off, or the game's own off (SAS LP 03/05, issue 71): what it
+//! silences is logged as silenced, and an alarm is still heard unless
+//! every sound is off.
 
 use std::sync::Arc;
 
@@ -15,6 +18,7 @@ use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::reels::Reveal;
 use crate::screens::reels::motion::Motion;
+use game_host::floor::Sounds as FloorSounds;
 use game_host::kinds::reels::Reels;
 use game_host::round::Phase;
 
@@ -85,7 +89,21 @@ fn load_sounds(mut commands: Commands, mut assets: ResMut<Assets<AudioSource>>) 
     });
 }
 
-fn play(commands: &mut Commands, sounds: &Sounds, sound: Sound) {
+/// Whether the floor lets `sound` be heard: every sound (LP 04), none
+/// (LP 03), or none of the game's own, an alarm still heard (LP 05).
+fn floor_allows(session: &game_host::session::Session, sound: Sound) -> bool {
+    match session.floor().map_or(FloorSounds::All, |f| f.sounds()) {
+        FloorSounds::All => true,
+        FloorSounds::None => false,
+        FloorSounds::NoGameSounds => sound == Sound::Alarm,
+    }
+}
+
+fn play(commands: &mut Commands, sounds: &Sounds, sound: Sound, allowed: bool) {
+    if !allowed {
+        info!("sound silenced by the floor (SAS): {}", sound.name());
+        return;
+    }
     let handle = match sound {
         Sound::ReelStop => &sounds.reel_stop,
         Sound::Card => &sounds.card,
@@ -115,7 +133,7 @@ fn sound_reel_stops(mut commands: Commands, sounds: Res<Sounds>, session: Res<Se
     let (round, spin, before) = heard.reels_stopped;
     let before = if round == Some(r.id) && spin == reveal.spin { before } else { 0 };
     for _ in before..stopped {
-        play(&mut commands, &sounds, Sound::ReelStop);
+        play(&mut commands, &sounds, Sound::ReelStop, floor_allows(&s, Sound::ReelStop));
     }
     heard.reels_stopped = (Some(r.id), reveal.spin, stopped.max(before));
 }
@@ -130,7 +148,7 @@ fn sound_cards(mut commands: Commands, sounds: Res<Sounds>, session: Res<Session
     let Some(r) = s.round_info() else { return };
     let (id, drawn) = (r.id, r.phase != Phase::Decisions);
     if heard.cards.0 != Some(id) || (drawn && !heard.cards.1) {
-        play(&mut commands, &sounds, Sound::Card);
+        play(&mut commands, &sounds, Sound::Card, floor_allows(&s, Sound::Card));
         heard.cards = (Some(id), drawn);
     }
 }
@@ -143,15 +161,20 @@ fn sound_wins(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionR
     }
     let Ok(s) = session.0.lock() else { return };
     if s.history().len() > heard.history && s.history().last().is_some_and(|h| h.win > 0) {
-        play(&mut commands, &sounds, Sound::Win);
+        play(&mut commands, &sounds, Sound::Win, floor_allows(&s, Sound::Win));
     }
     heard.history = s.history().len();
 }
 
 /// A door, a tilt or a hand-pay: on entering the tilt screen, and every
 /// few seconds while it lasts.
-fn sound_alarm(mut commands: Commands, sounds: Res<Sounds>) {
-    play(&mut commands, &sounds, Sound::Alarm);
+fn sound_alarm(mut commands: Commands, sounds: Res<Sounds>, session: Res<SessionRes>) {
+    // A session that cannot be read does not silence the alarm.
+    let allowed = match session.0.lock() {
+        Ok(s) => floor_allows(&s, Sound::Alarm),
+        Err(_) => true,
+    };
+    play(&mut commands, &sounds, Sound::Alarm, allowed);
 }
 
 fn expire_sounds(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity, &mut SoundTtl)>) {

@@ -123,6 +123,8 @@ fn attract_returns_after_a_cash_out_and_a_touch_leaves_it() {
     let n = rig.shot_count();
     rig.key("3");
     rig.shot_of_mode("idle", n);
+    // Credited at the acceptor's vend valid, after the screen left attract.
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
     rig.touch_button(DeckButton::CashOut);
     rig.wait_for("the cash-out", |i| i.state().credit == 0);
     std::thread::sleep(Duration::from_millis(400));

@@ -1403,7 +1403,13 @@ fn every_screen_at_1920x1080_stands_where_the_layout_says() {
     deck_is(&attract, &[Help, Menu, Language, Denomination, BetPlus, MaxBet]);
     let n = rig.shot_count();
     rig.key("3");
-    let idle = rig.shot_of_mode("idle", n);
+    rig.shot_of_mode("idle", n);
+    // The note goes the acceptor's path (issue 70): the screen leaves the
+    // attract loop as it is fed, and the credit comes at its vend valid, a
+    // poll or two later.
+    rig.wait_for("the note", |i| i.state().credit == 2_000);
+    std::thread::sleep(Duration::from_millis(400));
+    let idle = rig.shot();
     rig::shows_stops(&idle, &game, &[0, 0, 0]).unwrap();
     deck_is(&idle, &[Help, Menu, Language, Denomination, CashOut, BetPlus, MaxBet, Play]);
     let n = rig.shot_count();

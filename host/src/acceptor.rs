@@ -395,7 +395,11 @@ impl Session {
     fn takes_notes(&self, setup: &AcceptorSetup) -> bool {
         let smallest = setup.notes.iter().map(|n| n.cents).min().unwrap_or(Cents::MAX);
         let state = self.machine.state();
-        !self.config.demo && self.machine.play_block().is_none() && state.credit.saturating_add(smallest) <= self.machine.config().credit_limit
+        !self.config.demo
+            && self.machine.play_block().is_none()
+            && state.credit.saturating_add(smallest) <= self.machine.config().credit_limit
+            // Issue 71: the floor's system disabled it (SAS LP 07).
+            && self.floor().is_none_or(crate::floor::FloorLink::notes_enabled)
     }
 
     fn on_acceptor_event(&mut self, link: &mut AcceptorLink, event: Event) {

@@ -19,6 +19,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use meters::{Entry, FloorCursor, Machine};
+pub use sas::egm::Sounds;
 use sas::port::Port;
 use sas::transport::SerialLine;
 use serde::{Deserialize, Serialize};
@@ -192,6 +193,12 @@ pub struct FloorLink {
     /// whether a broadcast came within 5 s.
     levels: std::collections::BTreeMap<u8, meters::Cents>,
     progressive_heard: bool,
+    /// What the floor lets the cabinet sound (LP 03/04/05), and whether it
+    /// lets the note acceptor take notes (LP 06/07): the floor's session
+    /// settings, every sound and the acceptor on at each start [R: a floor
+    /// sets them again after a link comes up].
+    sounds: Sounds,
+    notes_enabled: bool,
     /// The last tickets printed, newest first (LP 4D).
     printed: Vec<sas::snapshot::TicketOut>,
     /// What the last snapshot was built from (the journal's head, the game
@@ -274,6 +281,8 @@ impl FloorLink {
             aft_locked: false,
             levels: std::collections::BTreeMap::new(),
             progressive_heard: false,
+            sounds: Sounds::All,
+            notes_enabled: true,
             printed: snapshot::tickets_printed(machine.state()),
             built: None,
         })
@@ -282,6 +291,16 @@ impl FloorLink {
     /// Whether the floor holds an AFT lock (play stops).
     pub fn aft_locked(&self) -> bool {
         self.aft_locked
+    }
+
+    /// What the floor lets the cabinet sound (LP 03, 04, 05).
+    pub fn sounds(&self) -> Sounds {
+        self.sounds
+    }
+
+    /// Whether the floor lets the note acceptor take notes (LP 06, 07).
+    pub fn notes_enabled(&self) -> bool {
+        self.notes_enabled
     }
 
     /// Whether the floor holds play: an AFT lock, or a cash-out waiting
@@ -491,6 +510,7 @@ impl crate::session::Session {
             secure_enhanced: floor.secure_enhanced(),
             progressive: floor.setup.progressive.as_ref(),
             idle,
+            credit_limit: self.machine.config().credit_limit,
             accounting_denom: floor.setup.accounting_denom,
             games: &floor.games,
             selected: self.selected,

@@ -66,6 +66,7 @@ pub fn tilt(t: Tilt, lang: Lang) -> &'static str {
         Tilt::NoteAcceptor(f) => acceptor_fault(f, lang),
         Tilt::Printer(f) => printer_fault(f, lang),
         Tilt::DoorSensors(_) => lang.t("sensores da porta em desacordo"),
+        Tilt::FloorMaintenance => lang.t("em manutenção pelo sistema de gestão do piso"),
     }
 }
 
@@ -129,6 +130,7 @@ mod tests {
             all.extend(AcceptorFault::ALL.map(Tilt::NoteAcceptor));
             all.extend(PrinterFault::ALL.map(Tilt::Printer));
             all.push(Tilt::DoorSensors(Door::Main));
+            all.push(Tilt::FloorMaintenance);
             let tilts: std::collections::BTreeSet<&str> = all.iter().map(|t| tilt(*t, lang)).collect();
             assert_eq!(tilts.len(), all.len());
         }

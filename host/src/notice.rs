@@ -38,6 +38,8 @@ pub enum Notice {
     /// A ticket another cabinet printed is with the floor's system for
     /// validation (SAS, issue 48).
     TicketWithFloor,
+    /// Issue 71: the floor's system disabled the note acceptor (SAS LP 07).
+    NotesOffByFloor,
     /// The cash-out waits for the floor's system to assign the ticket's
     /// validation number (SAS system validation, LP 57/58).
     CashOutWithFloor,
@@ -155,6 +157,7 @@ impl Notice {
             }
             Notice::FloorLocked => t("TRANSFERÊNCIA DO SISTEMA DO PISO EM CURSO").to_owned(),
             Notice::TicketWithFloor => t("BILHETE EM VALIDAÇÃO PELO SISTEMA DO PISO").to_owned(),
+            Notice::NotesOffByFloor => t("O sistema do piso desactivou o aceitador de notas").to_owned(),
             Notice::CashOutWithFloor => t("PAGAMENTO EM VALIDAÇÃO PELO SISTEMA DO PISO").to_owned(),
             Notice::CashOutRefusedByFloor => t("O sistema do piso não validou o bilhete: o crédito fica na máquina").to_owned(),
             Notice::TicketRedeemed { value } => format!("{} {}", t("Bilhete pago:"), show(*value)),
@@ -235,6 +238,7 @@ fn core_error(e: &CoreError, lang: Lang, show: &dyn Fn(Cents) -> String) -> Stri
         CoreError::NoteStillStacking(v) => format!("{} {}", t("Uma nota ainda está a ser empilhada:"), show(*v)),
         CoreError::TicketStillStacking(v) => format!("{} {v}", t("Um bilhete ainda está a ser empilhado:")),
         CoreError::TicketRejected(why) => format!("{} {}", t("Bilhete recusado:"), money_refusal(why, lang, show)),
+        CoreError::TransferInRejected(why) => format!("{} {}", t("Transferência recusada:"), money_refusal(why, lang, show)),
         CoreError::NothingToCashOut => t("Não há crédito para receber").to_owned(),
         CoreError::NoSuchHandpay(id) => format!("{} {id}", t("Não há pagamento manual pendente com o número")),
         CoreError::TiltNotActive(x) => format!("{} {}", t("Tilt inactivo:"), names::tilt(*x, lang)),

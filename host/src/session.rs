@@ -694,6 +694,7 @@ impl Session {
                 format!("{} {}{unprinted}", self.t("IMPRESSORA: chame o empregado —"), crate::names::printer_fault(f, self.lang))
             }
             PlayBlock::Tilt(Tilt::FloorDisabled) => self.t("JOGO DESACTIVADO PELO SISTEMA DE GESTÃO DO PISO (SAS)").to_owned(),
+            PlayBlock::Tilt(Tilt::FloorMaintenance) => self.t("EM MANUTENÇÃO PELO SISTEMA DE GESTÃO DO PISO (SAS)").to_owned(),
             PlayBlock::Tilt(t) => format!("TILT: {}", crate::names::tilt(t, self.lang)),
             PlayBlock::HandpayPending(id) => {
                 let amount = self.machine.state().handpays.get(&id).map_or(0, |h| h.amount);

@@ -140,6 +140,11 @@ pub enum Tilt {
     /// blinded, a sensor failed). The door counts as open meanwhile; an
     /// attendant clears it once the host reads the two agreeing.
     DoorSensors(crate::meters::Door),
+    /// Issue 71: the floor's slot management system put the cabinet in
+    /// maintenance mode (SAS LP 0A): play stops until it takes it out (LP
+    /// 0B), apart from its disabling play (LP 01); an attendant cannot
+    /// clear it.
+    FloorMaintenance,
 }
 
 /// Issue 70: why the ticket printer stopped (E-38).

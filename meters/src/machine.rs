@@ -210,6 +210,10 @@ pub enum CoreError {
     TicketStillStacking(String),
     #[error("ticket refused: {0}")]
     TicketRejected(MoneyRefusal),
+    /// Issue 71: a transfer in from the floor (SAS AFT) refused for what
+    /// it is, not for the moment (the floor is told its own status).
+    #[error("AFT in refused: {0}")]
+    TransferInRejected(MoneyRefusal),
     #[error("there is no credit to cash out")]
     NothingToCashOut,
     /// Issue 48: secure-enhanced validation, and the floor has not set

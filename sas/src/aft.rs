@@ -31,11 +31,19 @@ pub mod status {
     pub const PENDING: u8 = 0x40;
     pub const NOT_A_VALID_FUNCTION: u8 = 0x82;
     pub const NOT_A_VALID_AMOUNT: u8 = 0x83;
+    /// The amount would take the credit past the cabinet's limit.
+    pub const OVER_TRANSFER_LIMIT: u8 = 0x84;
     pub const UNABLE_NOW: u8 = 0x87;
+    /// The host asked for the transfer only if locked, and it is not.
+    pub const NOT_LOCKED: u8 = 0x94;
     pub const INVALID_ID: u8 = 0x95;
     pub const NOT_COMPATIBLE: u8 = 0xC0;
     pub const NO_INFORMATION: u8 = 0xFF;
 }
+
+/// LP 72's transfer flag: accept the transfer only if the cabinet is
+/// locked for it (LP 74), else status 94.
+pub const ONLY_IF_LOCKED: u8 = 0x40;
 
 /// Transfer types this cabinet makes.
 pub const IN_HOUSE_TO_EGM: u8 = 0x00;
@@ -58,7 +66,7 @@ pub struct Transfer {
 pub enum Request {
     Interrogate,
     Cancel,
-    Transfer { partial: bool, kind: u8, cashable: u64, restricted: u64, nonrestricted: u64, id: String },
+    Transfer { partial: bool, kind: u8, cashable: u64, restricted: u64, nonrestricted: u64, id: String, only_if_locked: bool },
 }
 
 /// LP 72's request (its length byte first); `Err` with the status to
@@ -77,14 +85,15 @@ pub fn parse_72(data: &[u8]) -> Result<Request, u8> {
     let amount = |from: usize| bcd::decode(field(from, 5)?).map_err(|_| status::NOT_A_VALID_AMOUNT);
     let kind = *field(2, 1)?.first().ok_or(status::NOT_A_VALID_FUNCTION)?;
     let (cashable, restricted, nonrestricted) = (amount(3)?, amount(8)?, amount(13)?);
-    // flags (18), asset (19..23), registration key (23..43), id length (43).
+    let flags = *field(18, 1)?.first().ok_or(status::NOT_A_VALID_FUNCTION)?;
+    // asset (19..23), registration key (23..43), id length (43).
     let id_len = usize::from(*field(43, 1)?.first().ok_or(status::INVALID_ID)?);
     let id = field(44, id_len).map_err(|_| status::INVALID_ID)?;
     if id.is_empty() || id.len() > 20 || !id.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
         return Err(status::INVALID_ID);
     }
     let id = String::from_utf8_lossy(id).into_owned();
-    Ok(Request::Transfer { partial: code == 0x01, kind, cashable, restricted, nonrestricted, id })
+    Ok(Request::Transfer { partial: code == 0x01, kind, cashable, restricted, nonrestricted, id, only_if_locked: flags & ONLY_IF_LOCKED != 0 })
 }
 
 /// LP 72's reply data for a transfer (or none yet).
@@ -122,8 +131,9 @@ pub fn reply_74(locked: bool, s: &Snapshot) -> Vec<u8> {
     out.extend(bcd::encode(s.credit, 5));
     out.extend(bcd::encode(0, 5));
     out.extend(bcd::encode(0, 5));
-    // The transfer limit: what the credit meter can still take [R].
-    out.extend(bcd::encode(0, 5));
+    // The transfer limit: what the credit meter can still take (issue
+    // 71: it said 0, as if no transfer in could be made).
+    out.extend(bcd::encode(s.credit_limit.saturating_sub(s.credit), 5));
     out.extend([0; 4]);
     out.extend([0; 2]);
     out[0] = u8::try_from(out.len() - 1).unwrap_or(0);
@@ -131,13 +141,18 @@ pub fn reply_74(locked: bool, s: &Snapshot) -> Vec<u8> {
 }
 
 /// An LP 72 request's data as a host builds it (the reference host, the
-/// tests): in-house, no registration key.
+/// tests): in-house, no registration key, no flags.
 pub fn request_72(code: u8, kind: u8, cashable: u64, id: &str, asset: u32) -> Vec<u8> {
+    request_72_flagged(code, kind, cashable, id, asset, 0x00)
+}
+
+/// [`request_72`] with the transfer flags `flags` ([`ONLY_IF_LOCKED`]).
+pub fn request_72_flagged(code: u8, kind: u8, cashable: u64, id: &str, asset: u32, flags: u8) -> Vec<u8> {
     let mut d = vec![code, 0x00, kind];
     d.extend(bcd::encode(cashable, 5));
     d.extend(bcd::encode(0, 5));
     d.extend(bcd::encode(0, 5));
-    d.push(0x00);
+    d.push(flags);
     d.extend(asset.to_le_bytes());
     d.extend([0; 20]);
     d.push(u8::try_from(id.len()).unwrap_or(0));
@@ -160,7 +175,12 @@ mod tests {
     #[test]
     fn a_transfer_request_parses_and_a_bad_one_names_its_status() {
         let r = parse_72(&with_len(request_72(0x00, IN_HOUSE_TO_EGM, 2_500, "FLOOR-0001", 7)));
-        assert_eq!(r, Ok(Request::Transfer { partial: false, kind: 0, cashable: 2_500, restricted: 0, nonrestricted: 0, id: "FLOOR-0001".into() }));
+        assert_eq!(
+            r,
+            Ok(Request::Transfer { partial: false, kind: 0, cashable: 2_500, restricted: 0, nonrestricted: 0, id: "FLOOR-0001".into(), only_if_locked: false })
+        );
+        let locked = parse_72(&with_len(request_72_flagged(0x00, IN_HOUSE_TO_EGM, 2_500, "FLOOR-0001", 7, ONLY_IF_LOCKED)));
+        assert!(matches!(locked, Ok(Request::Transfer { only_if_locked: true, .. })), "{locked:?}");
         assert_eq!(parse_72(&[0x02, 0xFF, 0x00]), Ok(Request::Interrogate));
         assert_eq!(parse_72(&with_len(request_72(0x00, 0, 100, "", 0))), Err(status::INVALID_ID));
         assert_eq!(parse_72(&with_len(request_72(0x00, 0, 100, "bad\u{7}id", 0))), Err(status::INVALID_ID));
@@ -175,6 +195,7 @@ mod tests {
     fn replies_carry_the_transfer_and_the_credit() {
         let s = Snapshot {
             credit: 12_345,
+            credit_limit: 100_000,
             asset_number: 0x0102_0304,
             idle: true,
             aft_in: crate::snapshot::Counted { cents: 9_000, count: 2 },
@@ -192,5 +213,6 @@ mod tests {
         let l = reply_74(true, &s);
         assert_eq!(&l[5..7], [0x00, 0x03], "locked, both ways available");
         assert_eq!(bcd::decode(&l[10..15]), Ok(12_345));
+        assert_eq!(bcd::decode(&l[25..30]), Ok(87_655), "the transfer limit: what the credit can still take");
     }
 }

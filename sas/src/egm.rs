@@ -80,6 +80,28 @@ pub enum Event {
     /// LP 4C: the floor set the secure-enhanced validation ID and sequence
     /// number; the game host records them through the core.
     ValidationIdSet { id: u32, sequence: u32 },
+    /// LP 03 / 04 / 05: the floor turned the cabinet's sounds off, on, or
+    /// off for the game's own (reels, cards, wins; alarms still heard).
+    Sounds(Sounds),
+    /// LP 06 (true) / 07 (false): the floor enables or disables the note
+    /// acceptor (the cabinet's own conditions still apply when enabled).
+    NoteAcceptor(bool),
+    /// LP 0A (true) / 0B (false): the floor puts the cabinet in maintenance
+    /// mode (play stops) or takes it out.
+    Maintenance(bool),
+}
+
+/// What the floor lets the cabinet sound (LP 03, 04, 05).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sounds {
+    /// Every sound (LP 04; the cabinet's default).
+    #[default]
+    All,
+    /// None (LP 03).
+    None,
+    /// The game's own sounds off (reel stops, cards, wins), alarms and
+    /// attendant calls heard (LP 05).
+    NoGameSounds,
 }
 
 /// What the last general poll was answered with, until the host's next
@@ -352,6 +374,24 @@ impl Egm {
             0x01 | 0x02 => {
                 self.play_enabled = command == 0x02;
                 self.events.push(Event::PlayEnabled(self.play_enabled));
+                return Some(ack);
+            }
+            // Issue 71: framed and never answered before; the digest
+            // (sas.md §6) ACKs them, and the game host acts on each.
+            0x03..=0x05 => {
+                self.events.push(Event::Sounds(match command {
+                    0x03 => Sounds::None,
+                    0x04 => Sounds::All,
+                    _ => Sounds::NoGameSounds,
+                }));
+                return Some(ack);
+            }
+            0x06 | 0x07 => {
+                self.events.push(Event::NoteAcceptor(command == 0x06));
+                return Some(ack);
+            }
+            0x0A | 0x0B => {
+                self.events.push(Event::Maintenance(command == 0x0A));
                 return Some(ack);
             }
             0x0E => {

@@ -61,7 +61,11 @@ pub fn reply_data(command: u8, request: &[u8], s: &Snapshot, now: i64) -> Option
             if number != 0 {
                 s.game(number)?;
             }
-            [request.get(..2)?.to_vec(), features(s).to_vec(), vec![0, 0]].concat()
+            // Game, features 1–3, three reserved bytes: 12 bytes on the
+            // wire with the address, command and CRC, as a SAS 6.02 EGM
+            // answers (issue 71: two reserved bytes made it 11, and a host
+            // reading the fixed length refused it).
+            [request.get(..2)?.to_vec(), features(s).to_vec(), vec![0, 0, 0]].concat()
         }
         0x51 => bcd::encode(s.games.len() as u64, 2),
         0x55 => bcd::encode(u64::from(s.selected_game), 2),
@@ -178,11 +182,11 @@ mod tests {
         assert_eq!(reply_data(0x51, &[], &s, 0), Some(vec![0x00, 0x03]));
         assert_eq!(reply_data(0x55, &[], &s, 0), Some(vec![0x00, 0x03]));
         assert_eq!(reply_data(0x56, &[], &s, 0), Some(vec![5, 2, 0x00, 0x01, 0x00, 0x03]), "games 1 and 3 enabled");
-        assert_eq!(reply_data(0xA0, &[0x00, 0x00], &s, 0), Some(vec![0x00, 0x00, 0x80, 0xC8, 0x00, 0x00, 0x00]));
+        assert_eq!(reply_data(0xA0, &[0x00, 0x00], &s, 0), Some(vec![0x00, 0x00, 0x80, 0xC8, 0x00, 0x00, 0x00, 0x00]));
         let system = Snapshot { system_validation: true, ..s.clone() };
-        assert_eq!(reply_data(0xA0, &[0x00, 0x00], &system, 0), Some(vec![0x00, 0x00, 0xA0, 0xC8, 0x00, 0x00, 0x00]));
+        assert_eq!(reply_data(0xA0, &[0x00, 0x00], &system, 0), Some(vec![0x00, 0x00, 0xA0, 0xC8, 0x00, 0x00, 0x00, 0x00]));
         let secure = Snapshot { secure_enhanced: true, ..s.clone() };
-        assert_eq!(reply_data(0xA0, &[0x00, 0x00], &secure, 0), Some(vec![0x00, 0x00, 0xC0, 0xC8, 0x00, 0x00, 0x00]));
+        assert_eq!(reply_data(0xA0, &[0x00, 0x00], &secure, 0), Some(vec![0x00, 0x00, 0xC0, 0xC8, 0x00, 0x00, 0x00, 0x00]));
         assert_eq!(reply_data(0x48, &[], &s, 0), Some(vec![0x00, 0x04, 0x00, 0x00, 0x00, 0x03]), "three €20 / $20 notes");
         assert_eq!(reply_data(0xB1, &[], &s, 0), Some(vec![0x02]));
         assert_eq!(reply_data(0xB2, &[], &s, 0), Some(vec![4, 3, 0x01, 0x02, 0x04]));

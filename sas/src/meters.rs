@@ -59,7 +59,9 @@ pub fn reply_data(command: u8, request: &[u8], s: &Snapshot) -> Option<Vec<u8>> 
             let value = if game == 0 { s.credits(s.handpaid_canceled_credits) } else { 0 };
             cat(&[request.get(..2)?.to_vec(), m4(value)])
         }
-        0x31..=0x45 => m4(s.notes_of(codes::bill_of_long_poll(command)?)),
+        // The count of one value of note (LP 31–45): a value this cabinet
+        // never takes has taken none (issue 71: 3C–44 went unanswered).
+        0x31..=0x45 => m4(codes::bill_of_long_poll(command).map_or(0, |cents| s.notes_of(cents))),
         0x2F => selected(request, s)?,
         0x6F | 0xAF => extended(request, s)?,
         _ => return None,
@@ -285,6 +287,21 @@ mod tests {
         assert_eq!(reply_data(0x31, &[], &s).unwrap(), bcd4(0));
         assert_eq!(reply_data(0x2D, &[0x00, 0x00], &s).unwrap(), [vec![0, 0], bcd4(0)].concat());
         assert_eq!(reply_data(0x99, &[], &s), None);
+    }
+
+    /// Issue 71, defect 5: every single-bill poll (31–45) is answered:
+    /// the notes of its value, none for a value this cabinet does not count.
+    #[test]
+    fn every_single_bill_poll_is_answered() {
+        let s = Snapshot { notes: std::collections::BTreeMap::from([(2_000, 3), (50_000, 1)]), ..played() };
+        for command in 0x31..=0x45u8 {
+            let want = match command {
+                0x35 => 3,
+                0x38 => 1,
+                _ => 0,
+            };
+            assert_eq!(reply_data(command, &[], &s), Some(bcd::encode(want, 4)), "LP {command:02X}");
+        }
     }
 
     #[test]

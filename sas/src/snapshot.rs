@@ -111,6 +111,9 @@ pub struct Snapshot {
     pub games_since_door_close: u64,
     /// The credit meter, in cents.
     pub credit: u64,
+    /// The most the credit meter may hold, in cents: a transfer in brings
+    /// it there at most (LP 74's transfer limit, LP 72's status 84).
+    pub credit_limit: u64,
     pub slot_door_opens: u64,
     pub power_resets: u64,
     /// Notes accepted, a count per value in cents.

@@ -106,7 +106,7 @@ pub(crate) fn of(record: &Record, cx: &Context) -> Vec<Exception> {
         }
         // A tilt is a general tilt (20); the floor's own disable has no
         // code (it knows), a logic-door tilt is told by the door.
-        Entry::TiltSet { tilt: Tilt::FloorDisabled | Tilt::LogicDoorAccess, .. } => Vec::new(),
+        Entry::TiltSet { tilt: Tilt::FloorDisabled | Tilt::FloorMaintenance | Tilt::LogicDoorAccess, .. } => Vec::new(),
         // The note acceptor's faults (issue 70), each by its own code:
         // bill jam (28), cash box full (27), cash box removed (1B) and put
         // back (1C, the tilt cleared), reverse bill — a note pulled back —

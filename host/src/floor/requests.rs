@@ -105,7 +105,13 @@ impl Session {
                     Ok(moved) => floor.port.aft_done(&id, sas::aft::status::FULL, moved, kind),
                     Err(e) => {
                         tracing::warn!("SAS AFT {id}: refused: {e}");
-                        floor.port.aft_done(&id, sas::aft::status::UNABLE_NOW, 0, kind);
+                        // The credit limit has its own status (issue 71);
+                        // anything else the cabinet cannot do now.
+                        let status = match e {
+                            meters::CoreError::TransferInRejected(meters::MoneyRefusal::CreditLimit(_)) => sas::aft::status::OVER_TRANSFER_LIMIT,
+                            _ => sas::aft::status::UNABLE_NOW,
+                        };
+                        floor.port.aft_done(&id, status, 0, kind);
                     }
                 }
                 Ok(())
@@ -125,6 +131,19 @@ impl Session {
                 Ok(())
             }
             Event::RealTime(_) | Event::SignatureAsked { .. } => Ok(()),
+            // Issue 71: the floor's sound, note acceptor and maintenance
+            // polls (LP 03–07, 0A, 0B).
+            Event::Sounds(sounds) => {
+                tracing::info!("SAS host: sounds {sounds:?}");
+                floor.sounds = sounds;
+                Ok(())
+            }
+            Event::NoteAcceptor(on) => {
+                tracing::info!("SAS host {} the note acceptor (LP {})", if on { "enabled" } else { "disabled" }, if on { "06" } else { "07" });
+                floor.notes_enabled = on;
+                Ok(())
+            }
+            Event::Maintenance(on) => self.machine.floor_maintenance(on, if on { "SAS host (LP 0A)" } else { "SAS host (LP 0B)" }),
         }
     }
 

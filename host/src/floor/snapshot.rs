@@ -70,6 +70,8 @@ pub(crate) struct Choices<'a> {
     /// The SAS progressive group and the games in it (LP 1F, 53).
     pub progressive: Option<&'a super::SasProgressive>,
     pub idle: bool,
+    /// The machine's credit limit, in cents (LP 74's transfer limit).
+    pub credit_limit: u64,
     pub accounting_denom: u64,
     pub games: &'a [GameIdentity],
     pub selected: usize,
@@ -108,6 +110,7 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
         games_since_power_up: state.games_since_power_up,
         games_since_door_close: state.games_since_door_close,
         credit: state.credit,
+        credit_limit: c.credit_limit,
         slot_door_opens: t.aberturas_porta.get(&Door::Main).copied().unwrap_or(0),
         power_resets: t.arranques,
         notes: t.notas_por_valor.clone(),

@@ -13,6 +13,12 @@ impl Session {
         if self.refuse_in_demo() || self.feed_acceptor(crate::acceptor::Feed::Note(cents)) {
             return;
         }
+        // Issue 71: the floor's system disabled the note acceptor (SAS LP
+        // 07); the acceptor's own path is inhibited for it (`takes_notes`).
+        if self.floor().is_some_and(|f| !f.notes_enabled()) {
+            self.fail(Notice::NotesOffByFloor);
+            return;
+        }
         match self.machine.insert_note(cents) {
             Ok(_) => self.message = None,
             Err(e) => self.fail(Notice::Core(e)),

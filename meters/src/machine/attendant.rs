@@ -49,6 +49,9 @@ impl Machine {
         if tilt == Tilt::FloorDisabled {
             return Err(CoreError::Refused("play was disabled by the slot management system: only it enables play again (SAS LP 02)".into()));
         }
+        if tilt == Tilt::FloorMaintenance {
+            return Err(CoreError::Refused("the slot management system put the cabinet in maintenance mode: only it takes it out (SAS LP 0B)".into()));
+        }
         let still = match tilt {
             Tilt::SelfAudit => self.state.self_audit().is_err(),
             Tilt::LogicDoorAccess => self.state.doors_open.contains(&Door::Logic),

@@ -34,6 +34,18 @@ impl Machine {
         self.commit(vec![Entry::TiltCleared { tilt: Tilt::FloorDisabled, by: by.to_owned() }])
     }
 
+    /// The floor put the cabinet in maintenance mode (SAS LP 0A, `on`) or
+    /// took it out (LP 0B): a tilt of its own, so that it and the floor's
+    /// disabling of play (LP 01/02) end each by their own poll; nothing is
+    /// written when it already stands as asked.
+    pub fn floor_maintenance(&mut self, on: bool, by: &str) -> Result<(), CoreError> {
+        if self.state.tilts.contains(&Tilt::FloorMaintenance) == on {
+            return Ok(());
+        }
+        let tilt = Tilt::FloorMaintenance;
+        self.commit(vec![if on { Entry::TiltSet { tilt, detail: by.to_owned() } } else { Entry::TiltCleared { tilt, by: by.to_owned() } }])
+    }
+
     /// The floor has taken the events `cursor` names. A cursor that goes
     /// back is refused (critical memory would not accept it).
     pub fn record_floor_reported(&mut self, cursor: FloorCursor) -> Result<(), CoreError> {
@@ -138,7 +150,7 @@ impl Machine {
     pub fn aft_in(&mut self, transaction_id: &str, value: Cents) -> Result<Cents, CoreError> {
         self.check_aft(transaction_id, value)?;
         if self.state.credit.saturating_add(value) > self.config.credit_limit {
-            return Err(CoreError::Refused(format!("AFT in of {value} cents: the credit would exceed the limit of {} cents", self.config.credit_limit)));
+            return Err(CoreError::TransferInRejected(MoneyRefusal::CreditLimit(self.config.credit_limit)));
         }
         self.verify_before_money_moves()?;
         self.commit(vec![Entry::AftIn { transaction_id: transaction_id.to_owned(), value }])?;

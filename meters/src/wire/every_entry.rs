@@ -192,6 +192,7 @@ fn samples(f: Fill) -> Vec<Entry> {
         Entry::TiltSet { tilt: Tilt::NoteAcceptor(crate::journal::AcceptorFault::StackerRemoved), detail: "ID-003".into() },
         Entry::TiltSet { tilt: Tilt::Printer(crate::journal::PrinterFault::PaperJam), detail: "TCL".into() },
         Entry::TiltSet { tilt: Tilt::DoorSensors(Door::Belly), detail: "switch closed, optic open".into() },
+        Entry::TiltSet { tilt: Tilt::FloorMaintenance, detail: "SAS host (LP 0A)".into() },
         Entry::Verification { ok: false, detail: "digest".into() },
         Entry::MeterRollover { meter: "creditos_jogados".into(), count: f.n },
         Entry::PoolConfigured { pool: pool_config(f), mystery_at: vec![Some(f.n), None] },

@@ -68,11 +68,26 @@ impl Egm {
             Ok(Request::Transfer { kind, id, .. }) if kind != IN_HOUSE_TO_EGM && kind != IN_HOUSE_TO_HOST => {
                 Some(failed(id, kind, status::NOT_A_VALID_FUNCTION))
             }
-            Ok(Request::Transfer { kind, id, cashable, restricted, nonrestricted, partial }) => {
+            Ok(Request::Transfer { kind, id, cashable, restricted, nonrestricted, partial, only_if_locked }) => {
                 let credit = self.snapshot.credit;
-                let cents = if kind == IN_HOUSE_TO_HOST && partial { cashable.min(credit) } else { cashable };
-                if restricted != 0 || nonrestricted != 0 || cents == 0 || (kind == IN_HOUSE_TO_HOST && cents > credit) {
+                // What the credit meter can still take (issue 71: a
+                // transfer past it was answered 87, not its own status).
+                let room = self.snapshot.credit_limit.saturating_sub(credit);
+                let cents = match (kind, partial) {
+                    (IN_HOUSE_TO_HOST, true) => cashable.min(credit),
+                    (_, true) => cashable.min(room),
+                    _ => cashable,
+                };
+                if restricted != 0 || nonrestricted != 0 || cashable == 0 || (kind == IN_HOUSE_TO_HOST && (cents == 0 || cents > credit)) {
                     Some(failed(id, kind, status::NOT_A_VALID_AMOUNT))
+                } else if kind == IN_HOUSE_TO_EGM && (cents == 0 || cents > room) {
+                    Some(failed(id, kind, status::OVER_TRANSFER_LIMIT))
+                } else if only_if_locked && self.lock_until_us.is_none() {
+                    // The host's own condition (SAS's "accept only if
+                    // locked" flag); without it a transfer needs no lock,
+                    // only a cabinet with no round open and nothing
+                    // blocking play (issue 71: decided with the digest).
+                    Some(failed(id, kind, status::NOT_LOCKED))
                 } else if !self.snapshot.idle {
                     Some(failed(id, kind, status::UNABLE_NOW))
                 } else {

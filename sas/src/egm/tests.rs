@@ -227,3 +227,42 @@ fn b0_reads_one_denominations_meters() {
     host.send(&[0x80]);
     assert_eq!(host.send(&crate::crc::sealed(&[0x01, 0xB0, 0x02, 0x04, 0x11])), None);
 }
+
+/// Issue 71, defect 2: LP A0's reply is 12 bytes on the wire (address,
+/// command, game, features 1–3, three reserved bytes, CRC), as a SAS 6.02
+/// EGM answers; it was 11, and a host reading the fixed length refused it.
+#[test]
+fn lp_a0_is_twelve_bytes_on_the_wire() {
+    let mut egm = Egm::new(1).unwrap();
+    egm.publish(with_credit(0));
+    let mut host = Host::new(egm);
+    let reply = host.send(&crate::crc::sealed(&[0x01, 0xA0, 0x00, 0x00])).unwrap();
+    assert_eq!(reply.len(), 12, "{reply:02X?}");
+    assert_eq!(reply, crate::crc::sealed(&[0x01, 0xA0, 0x00, 0x00, 0x80, 0xC8, 0x00, 0x00, 0x00, 0x00]));
+}
+
+/// Issue 71, defect 5: LP 03–07, 0A and 0B were framed and never answered.
+/// Each is ACKed (sas.md §6) and handed to the game host as what it asks;
+/// one with a bad CRC is NACKed and asks nothing.
+#[test]
+fn sound_acceptor_and_maintenance_polls_are_acked_and_handed_on() {
+    let mut host = Host::new(Egm::new(1).unwrap());
+    host.egm.publish(with_credit(0));
+    for (command, event) in [
+        (0x03, Event::Sounds(Sounds::None)),
+        (0x05, Event::Sounds(Sounds::NoGameSounds)),
+        (0x04, Event::Sounds(Sounds::All)),
+        (0x07, Event::NoteAcceptor(false)),
+        (0x06, Event::NoteAcceptor(true)),
+        (0x0A, Event::Maintenance(true)),
+        (0x0B, Event::Maintenance(false)),
+    ] {
+        assert_eq!(host.send(&crate::crc::sealed(&[0x01, command])), Some(vec![0x01]), "LP {command:02X}");
+        let asked: Vec<Event> = host.egm.take_events().into_iter().filter(|e| !matches!(e, Event::LinkUp(_))).collect();
+        assert_eq!(asked, [event], "LP {command:02X}");
+    }
+    let mut bad = crate::crc::sealed(&[0x01, 0x07]);
+    bad[3] ^= 0xFF;
+    assert_eq!(host.send(&bad), Some(vec![0x81]));
+    assert!(host.egm.take_events().iter().all(|e| matches!(e, Event::LinkUp(_))), "a corrupted LP 07 disabled the acceptor");
+}
