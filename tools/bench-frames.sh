@@ -8,6 +8,10 @@
 #
 #   tools/bench-frames.sh [WIDTHxHEIGHT] [--release]   (default 1920x1080, debug build)
 #   EGM_CABINET=path tools/bench-frames.sh [WIDTHxHEIGHT]   (a lab cabinet built elsewhere)
+#   EGM_BENCH_ACCEPTOR=path/to/egm-acceptor tools/bench-frames.sh …
+#       (issue 70: the cabinet polls an ID-003 acceptor emulated on a pty
+#       every 200 ms, and the note goes through it: the frames with the
+#       acceptor's driver at work, against the same run without it)
 #
 # The budget (issue 45): standing still, the cabinet draws nothing and
 # uses under 5 % of a core; in play, a mean frame of at most 33 ms at
@@ -32,6 +36,13 @@ dir="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${EGM_BENCH_LOG:-}" ] && cp "$dir/log" "$EGM_BENCH_LOG"; rm -rf "$dir"' EXIT
 sed -e 's/mode: Production,/mode: Lab,/' -e '/key_store: Tpm/d' \
     -e "s#\"var/tickets\"#\"$dir/tickets\"#" -e "s#\"var/egm-nvram\"#\"$dir/nvram\"#" assets/config/cabinet.ron > "$dir/cabinet.ron"
+if [ -n "${EGM_BENCH_ACCEPTOR:-}" ]; then
+    "$EGM_BENCH_ACCEPTOR" --link "$dir/acceptor" --control "$dir/acceptor.sock" < /dev/null > "$dir/acceptor.log" 2>&1 &
+    for _ in $(seq 1 50); do [ -e "$dir/acceptor" ] && break; sleep 0.1; done
+    sed -i "s#^    autoplay_max:#    acceptor: Some((port: \"$dir/acceptor\", notes: [(code: 0x62, cents: 500), (code: 0x63, cents: 1000), (code: 0x64, cents: 2000), (code: 0x65, cents: 5000)], emulator: Some(\"$dir/acceptor.sock\"))),\n    autoplay_max:#" "$dir/cabinet.ron"
+    grep -q "acceptor: Some" "$dir/cabinet.ron" || { echo "the acceptor could not be fitted to the configuration" >&2; exit 2; }
+    echo "acceptor: ID-003 emulated on a pty, polled every 200 ms; the note goes through it"
+fi
 display=":$((200 + RANDOM % 50))"
 Xvfb "$display" -screen 0 1920x1200x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 sleep 1
