@@ -61,7 +61,10 @@ DISPLAY="$display" xdotool windowfocus "$id"
 sleep 3
 key() { DISPLAY="$display" xdotool key --delay 80 "$@"; }
 key 4 Right
-sleep 2
+# Settled before the still window: a note through an acceptor is credited
+# about a second after it is fed and its last events (stacked) follow, each
+# waking the screen for its settle time; 2 s put those frames in the window.
+sleep 6
 mark="$(grep -c 'frame time' "$dir/log" || true)"
 before="$(ticks)"
 sleep 20
