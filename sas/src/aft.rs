@@ -133,7 +133,7 @@ pub fn reply_74(locked: bool, s: &Snapshot) -> Vec<u8> {
     out.extend(bcd::encode(0, 5));
     // The transfer limit: what the credit meter can still take (issue
     // 71: it said 0, as if no transfer in could be made).
-    out.extend(bcd::encode(s.credit_limit.saturating_sub(s.credit), 5));
+    out.extend(bcd::encode(s.transfer_limit(), 5));
     out.extend([0; 4]);
     out.extend([0; 2]);
     out[0] = u8::try_from(out.len() - 1).unwrap_or(0);

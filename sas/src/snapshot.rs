@@ -176,6 +176,12 @@ impl Snapshot {
         }
     }
 
+    /// What a transfer in may still add to the credit (LP 74's transfer
+    /// limit, LP 72's status 84).
+    pub fn transfer_limit(&self) -> u64 {
+        self.credit_limit.saturating_sub(self.credit)
+    }
+
     /// Game `number`, from 1.
     pub fn game(&self, number: u16) -> Option<&Game> {
         usize::from(number).checked_sub(1).and_then(|i| self.games.get(i))

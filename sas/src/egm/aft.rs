@@ -72,7 +72,7 @@ impl Egm {
                 let credit = self.snapshot.credit;
                 // What the credit meter can still take (issue 71: a
                 // transfer past it was answered 87, not its own status).
-                let room = self.snapshot.credit_limit.saturating_sub(credit);
+                let room = self.snapshot.transfer_limit();
                 let cents = match (kind, partial) {
                     (IN_HOUSE_TO_HOST, true) => cashable.min(credit),
                     (_, true) => cashable.min(room),

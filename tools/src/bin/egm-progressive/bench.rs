@@ -81,6 +81,15 @@ fn scratch_pool(c: &mut Controller, games: Vec<String>, cabinets: &[&str]) -> Re
     Ok(pool)
 }
 
+/// Approve `game` for a scratch pool, its one level won by `count` of
+/// the game's first regular symbol on a played line (no attendant).
+fn approve_scratch(op: &mut Controller, pool: &str, game: &game_core::reels::ReelGame, count: u8) -> Result<()> {
+    let games = std::collections::BTreeMap::from([(game.id.clone(), ApprovedReelGame::of(game))]);
+    let symbol = game.symbols.iter().find(|s| matches!(s.kind, game_core::reels::SymbolKind::Regular)).map(|s| s.id.clone()).unwrap_or_default();
+    op.approve_games(pool, &games, &[ApprovedTrigger { level: 0, symbol, count, max_bet_only: false, hold_and_spin_grand: false }], 1 << 40)?;
+    Ok(())
+}
+
 /// The cabinet's name in its service address (egm://NAME@…).
 fn cabinet_name(address: &str) -> Result<&str> {
     address
@@ -106,9 +115,7 @@ pub(crate) fn award(url: &str, cabinet: &str, rounds: usize, paytable: &std::pat
     let tables = game_core::reels::StopTables::new(&game).map_err(|e| anyhow!("{e}"))?;
     let mut op = Controller::connect(url)?;
     let pool = scratch_pool(&mut op, vec![game.id.clone()], &[cabinet_name(cabinet)?])?;
-    let games = std::collections::BTreeMap::from([(game.id.clone(), ApprovedReelGame::of(&game))]);
-    let symbol = game.symbols.iter().find(|s| matches!(s.kind, game_core::reels::SymbolKind::Regular)).map(|s| s.id.clone()).unwrap_or_default();
-    op.approve_games(&pool, &games, &[ApprovedTrigger { level: 0, symbol, count: 1, max_bet_only: false, hold_and_spin_grand: false }], 1 << 40)?;
+    approve_scratch(&mut op, &pool, &game, 1)?;
     let mut c = CabinetClient::connect(cabinet)?;
     let epoch = bench_epoch(0);
     let bet = linked_controller::ReelBet { game: game.id.clone(), lines: 1, credits_per_line: 1, denom: 1 };
@@ -186,9 +193,7 @@ pub(crate) fn flood(url: &str, honest: &str, flooder: &str, seconds: u64, paytab
     let cabinets = [cabinet_name(honest)?, cabinet_name(flooder)?];
     let plain = scratch_pool(&mut op, vec!["bench".into()], &cabinets)?;
     let committed = scratch_pool(&mut op, vec![game.id.clone()], &cabinets)?;
-    let games = std::collections::BTreeMap::from([(game.id.clone(), ApprovedReelGame::of(&game))]);
-    let symbol = game.symbols.iter().find(|s| matches!(s.kind, game_core::reels::SymbolKind::Regular)).map(|s| s.id.clone()).unwrap_or_default();
-    op.approve_games(&committed, &games, &[ApprovedTrigger { level: 0, symbol, count: 3, max_bet_only: false, hold_and_spin_grand: false }], 1 << 40)?;
+    approve_scratch(&mut op, &committed, &game, 3)?;
     // The honest cabinet: a contribution every 50 ms (twenty a second,
     // several times a cabinet's rounds, within its limits), each answer's
     // time kept; one not answered (over a limit, unavailable) is counted.
@@ -241,11 +246,11 @@ pub(crate) fn flood(url: &str, honest: &str, flooder: &str, seconds: u64, paytab
                         let Ok(mut c) = CabinetClient::connect(flooder) else { continue };
                         while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                             requests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let batch: Vec<(u64, u64)> = (1..=1000).map(|i| (next + i, 100)).collect();
+                            let batch = || -> Vec<(u64, u64)> { (1..=1000).map(|i| (next + i, 100)).collect() };
                             let answer = match kind {
                                 Flood::Reads => c.levels(plain).map(|_| 0),
-                                Flood::UncommittedRows => c.contribute(committed, fepoch, &batch).map(|a| a.len() as u64),
-                                Flood::PlainRows => c.contribute(plain, fepoch, &batch).map(|a| a.len() as u64),
+                                Flood::UncommittedRows => c.contribute(committed, fepoch, &batch()).map(|a| a.len() as u64),
+                                Flood::PlainRows => c.contribute(plain, fepoch, &batch()).map(|a| a.len() as u64),
                             };
                             match answer {
                                 Ok(n) => {
