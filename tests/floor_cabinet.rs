@@ -1,4 +1,4 @@
-//! `egm-floor-cabinet CONFIG DB [--die-after committed|taken]`: the real
+//! `egm-floor-cabinet CONFIG DB [--die-after pending|committed|taken]`: the real
 //! game host, headless, on a floor's SAS line (issue 48: exactly once
 //! across a kill -9). It boots the cabinet's configuration on its critical
 //! memory (DB) and tends the SAS link every 5 ms. Commands on stdin, one a
@@ -13,6 +13,8 @@
 //! sent to itself — after the commit, before the floor has taken its
 //! event. `--die-after taken`: the same once the floor has taken that
 //! record's event (its cursor recorded in critical memory).
+//! `--die-after pending`: once an AFT transfer is journaled pending and
+//! not yet made (issue 71: a power cut mid-transfer).
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -27,6 +29,7 @@ use meters::Entry;
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum DieAfter {
     Never,
+    Pending,
     Committed,
     Taken,
 }
@@ -65,13 +68,14 @@ fn die() -> Result<()> {
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: egm-floor-cabinet CONFIG DB [--die-after committed|taken]";
+    let usage = "usage: egm-floor-cabinet CONFIG DB [--die-after pending|committed|taken]";
     let (config, db) = match args.as_slice() {
         [config, db, ..] => (PathBuf::from(config), PathBuf::from(db)),
         _ => bail!(usage),
     };
     let die_after = match args.get(2..).unwrap_or_default() {
         [] => DieAfter::Never,
+        [flag, what] if flag == "--die-after" && what == "pending" => DieAfter::Pending,
         [flag, what] if flag == "--die-after" && what == "committed" => DieAfter::Committed,
         [flag, what] if flag == "--die-after" && what == "taken" => DieAfter::Taken,
         _ => bail!(usage),
@@ -104,7 +108,11 @@ fn main() -> Result<()> {
         if !held {
             s.tend_floor();
         }
+        if die_after == DieAfter::Pending && s.machine().pending_aft().is_some() {
+            die()?;
+        }
         if die_after != DieAfter::Never
+            && die_after != DieAfter::Pending
             && let Some(seq) = floor_money_after(&s, boot_head)?
             && (die_after == DieAfter::Committed || taken(&s, seq))
         {

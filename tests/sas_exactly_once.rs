@@ -158,6 +158,31 @@ fn lp72(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str) -> (u8, u64) 
     panic!("no answer to LP 72");
 }
 
+/// LP 72 sent once: the status and amount, or `None` when the cabinet
+/// did not answer.
+fn lp72_once(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str) -> Option<(u8, u64)> {
+    host.sync().unwrap();
+    let r = host.variable_poll(ADDRESS, 0x72, &sas::aft::request_72(code, kind, cents, id, 0)).unwrap();
+    (r.bytes().len() >= 4).then(|| {
+        let d = data(&r, 0x72);
+        (d[2], if d.len() > 9 { bcd::decode(&d[5..10]).unwrap() } else { 0 })
+    })
+}
+
+/// A transfer as a floor makes it: asked until answered, then
+/// interrogated while pending (40); its final status and amount.
+fn made(host: &mut Host, kind: u8, cents: u64, id: &str) -> (u8, u64) {
+    let mut reply = lp72(host, 0x00, kind, cents, id);
+    for _ in 0..100 {
+        if reply.0 != sas::aft::status::PENDING {
+            return reply;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        reply = lp72(host, 0xFF, 0, 0, "");
+    }
+    panic!("AFT {id} stayed pending");
+}
+
 /// The credit and the meters as critical memory holds them, read by a
 /// boot of its own once the cabinet's process is gone; the self-audit
 /// (every M-25 equation) must hold.
@@ -265,43 +290,59 @@ fn an_aft_transfer_survives_a_kill_at_each_step_and_moves_once() {
     const OUT: u8 = sas::aft::IN_HOUSE_TO_HOST;
 
     // 1. Killed after the port took the transfer, before the session
-    // acted on it: nothing moved; the interrogation shows no transfer
-    // made; the retry moves it once.
+    // journaled it: the floor was told nothing (issue 71: no reply until
+    // it is journaled); nothing moved; the interrogation shows no such
+    // transfer; the retry moves it once.
     let mut c = Cabinet::start(dir.path(), &cfg, None);
     let _ = drain(&mut host);
     c.command("hold");
-    assert_eq!(lp72(&mut host, 0x00, IN, 2_500, "AFT-1"), (0x40, 2_500));
+    assert_eq!(lp72_once(&mut host, 0x00, IN, 2_500, "AFT-1"), None, "not journaled: no reply");
     c.kill();
     let mut c = Cabinet::start(dir.path(), &cfg, None);
     assert_eq!(c.command("go"), 0, "nothing moved");
     assert_ne!(lp72(&mut host, 0xFF, 0, 0, ""), (0x00, 2_500));
-    assert_eq!(lp72(&mut host, 0x00, IN, 2_500, "AFT-1"), (0x40, 2_500));
-    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(made(&mut host, IN, 2_500, "AFT-1"), (0x00, 2_500));
     assert_eq!(c.command("go"), 2_500);
-    assert_eq!(lp72(&mut host, 0xFF, 0, 0, ""), (0x00, 2_500));
     let _ = drain(&mut host);
     c.kill();
 
-    // 2. Killed right after the commit, before the floor took 69: the
+    // 2. Killed with the transfer journaled pending, before it was made
+    // (issue 71, defect 3: the interrogation after the restart returned
+    // the transfer before it): the restart makes it, once; the
+    // interrogation reports it; the same id again moves nothing.
+    let c = Cabinet::start(dir.path(), &cfg, Some("pending"));
+    let _ = drain(&mut host);
+    let _ = lp72_once(&mut host, 0x00, IN, 500, "AFT-P");
+    c.died();
+    let mut c = Cabinet::start(dir.path(), &cfg, None);
+    assert_eq!(c.command("go"), 3_000, "resumed at power-up, once");
+    assert_eq!(lp72(&mut host, 0xFF, 0, 0, ""), (0x00, 500));
+    assert_eq!(lp72(&mut host, 0x00, IN, 500, "AFT-P"), (0x00, 500), "a duplicated id: its status, nothing moves");
+    assert!(drain(&mut host).contains(&0x69));
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(c.command("go"), 3_000);
+    c.kill();
+
+    // 3. Killed right after the commit, before the floor took 69: the
     // restart reports it made; the same id again moves nothing.
     let c = Cabinet::start(dir.path(), &cfg, Some("committed"));
     let _ = drain(&mut host);
-    assert_eq!(lp72(&mut host, 0x00, IN, 1_000, "AFT-2"), (0x40, 1_000));
+    let _ = lp72_once(&mut host, 0x00, IN, 500, "AFT-2");
     c.died();
     let mut c = Cabinet::start(dir.path(), &cfg, None);
     assert_eq!(c.command("go"), 3_500, "moved once, before the kill");
-    assert_eq!(lp72(&mut host, 0xFF, 0, 0, ""), (0x00, 1_000));
-    assert_eq!(lp72(&mut host, 0x00, IN, 1_000, "AFT-2"), (0x00, 1_000), "a duplicated id: its status, nothing moves");
+    assert_eq!(lp72(&mut host, 0xFF, 0, 0, ""), (0x00, 500));
+    assert_eq!(lp72(&mut host, 0x00, IN, 500, "AFT-2"), (0x00, 500), "a duplicated id: its status, nothing moves");
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(c.command("go"), 3_500);
     let _ = drain(&mut host);
     c.kill();
 
-    // 3. Out to the floor, killed after the floor took 69: the credit left
+    // 4. Out to the floor, killed after the floor took 69: the credit left
     // once; the same id after the restart moves nothing.
     let c = Cabinet::start(dir.path(), &cfg, Some("taken"));
     let _ = drain(&mut host);
-    assert_eq!(lp72(&mut host, 0x00, OUT, 3_500, "AFT-3"), (0x40, 3_500));
+    assert_eq!(made(&mut host, OUT, 3_500, "AFT-3"), (0x00, 3_500));
     c.died_once_the_floor_took_its_event(&mut host);
     let mut c = Cabinet::start(dir.path(), &cfg, None);
     assert_eq!(c.command("go"), 0);

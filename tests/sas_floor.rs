@@ -440,20 +440,34 @@ fn the_floor_reads_the_tickets_printed_and_resets_a_hand_pay() {
     s.machine().state().self_audit().unwrap();
 }
 
-/// LP 72 as the floor sends it; the transfer status and amount of the reply.
-fn lp72(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str) -> (u8, u64) {
-    host.sync().unwrap();
-    let r = host.variable_poll(ADDRESS, 0x72, &sas::aft::request_72(code, kind, cents, id, 0)).unwrap();
-    let d = data(&r, 0x72);
-    (d[2], if d.len() > 9 { bcd::decode(&d[5..10]).unwrap() } else { 0 })
-}
-
-/// LP 72 with the transfer flags `flags`.
-fn lp72_flagged(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str, flags: u8) -> (u8, u64) {
+/// LP 72 as the floor sends it, once: the transfer status and amount of
+/// the reply, or `None` when the cabinet did not answer.
+fn lp72_once(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str, flags: u8) -> Option<(u8, u64)> {
     host.sync().unwrap();
     let r = host.variable_poll(ADDRESS, 0x72, &sas::aft::request_72_flagged(code, kind, cents, id, 0, flags)).unwrap();
+    if r.bytes().is_empty() {
+        return None;
+    }
     let d = data(&r, 0x72);
-    (d[2], if d.len() > 9 { bcd::decode(&d[5..10]).unwrap() } else { 0 })
+    Some((d[2], if d.len() > 9 { bcd::decode(&d[5..10]).unwrap() } else { 0 }))
+}
+
+/// LP 72 as a floor sends it: again after no reply (issue 71: a new
+/// transfer is answered once the core has journaled it pending, which the
+/// cabinet does when it next tends the link).
+fn lp72(s: &mut Session, host: &mut Host, code: u8, kind: u8, cents: u64, id: &str) -> (u8, u64) {
+    lp72_flagged(s, host, code, kind, cents, id, 0x00)
+}
+
+/// [`lp72`] with the transfer flags `flags`.
+fn lp72_flagged(s: &mut Session, host: &mut Host, code: u8, kind: u8, cents: u64, id: &str, flags: u8) -> (u8, u64) {
+    for _ in 0..5 {
+        if let Some(reply) = lp72_once(host, code, kind, cents, id, flags) {
+            return reply;
+        }
+        settle(s);
+    }
+    panic!("no reply to LP 72 {id}");
 }
 
 /// LP 74's transfer limit, interrogated (FF): what the credit can still take.
@@ -487,7 +501,7 @@ fn aft_moves_money_once_whatever_the_floor_repeats_or_the_power_does() {
     assert!(!s.play(), "no round under the floor's lock");
     assert!(s.message_text().unwrap().contains("TRANSFERÊNCIA"), "{:?}", s.message_text());
     // 25.00 in: pending, then committed once by the core, then 00.
-    assert_eq!(lp72(&mut host, 0x00, IN, 2_500, "FLOOR-0001"), (0x40, 2_500));
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, 2_500, "FLOOR-0001"), (0x40, 2_500));
     settle(&mut s);
     assert_eq!(credit(&s), 2_500);
     assert_eq!(interrogate(&mut host), (0x00, 2_500, "FLOOR-0001".into()));
@@ -495,56 +509,106 @@ fn aft_moves_money_once_whatever_the_floor_repeats_or_the_power_does() {
     settle(&mut s);
     assert!(!s.floor().unwrap().aft_locked(), "the transfer ended the lock");
     // The same id again: the first transfer's status, nothing moves.
-    assert_eq!(lp72(&mut host, 0x00, IN, 2_500, "FLOOR-0001"), (0x00, 2_500));
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, 2_500, "FLOOR-0001"), (0x00, 2_500));
     settle(&mut s);
     assert_eq!(credit(&s), 2_500);
 
-    // The power goes after the floor's request, before the core: nothing
-    // moved; the interrogation shows the last transfer made; the retry
-    // moves it once.
-    assert_eq!(lp72(&mut host, 0x00, IN, 1_000, "FLOOR-0002"), (0x40, 1_000));
+    // The power goes after the floor's request, before the core journaled
+    // it: the floor was told nothing of it (no reply, not even to an
+    // interrogation); after the restart nothing moved, the interrogation
+    // shows the last transfer made, and the retry moves it once.
+    assert_eq!(lp72_once(&mut host, 0x00, IN, 1_000, "FLOOR-0002", 0), None, "not journaled: no reply");
+    host.sync().unwrap();
+    assert!(host.variable_poll(ADDRESS, 0x72, &[0xFF, 0x00]).unwrap().bytes().is_empty(), "nor to an interrogation");
     s.power_cut();
     let mut s = start(dir.path(), &cfg);
     assert_eq!(credit(&s), 2_500);
     assert_eq!(interrogate(&mut host), (0x00, 2_500, "FLOOR-0001".into()));
-    assert_eq!(lp72(&mut host, 0x00, IN, 1_000, "FLOOR-0002"), (0x40, 1_000));
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, 1_000, "FLOOR-0002"), (0x40, 1_000));
+    settle(&mut s);
+    assert_eq!(credit(&s), 3_500);
+    assert_eq!(interrogate(&mut host), (0x00, 1_000, "FLOOR-0002".into()));
+
+    // Issue 71, defect 3: the power goes after the floor was told 40
+    // (journaled pending), before the transfer was made: the restart makes
+    // it, once; the interrogation reports it; the retry moves nothing.
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, 500, "FLOOR-0005"), (0x40, 500));
+    assert_eq!(credit(&s), 3_500);
+    s.power_cut();
+    let mut s = start(dir.path(), &cfg);
+    assert_eq!(credit(&s), 4_000, "resumed at power-up");
+    assert_eq!(interrogate(&mut host), (0x00, 500, "FLOOR-0005".into()));
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, 500, "FLOOR-0005"), (0x00, 500));
+    settle(&mut s);
+    assert_eq!(credit(&s), 4_000);
+    let _ = drain(&mut s, &mut host);
+    assert_eq!(lp72(&mut s, &mut host, 0x00, OUT, 500, "FLOOR-0006"), (0x40, 500));
     settle(&mut s);
     assert_eq!(credit(&s), 3_500);
 
     // The whole credit out to the floor; the power goes after the core
     // anchored it, before the floor asked: the restart reports it done,
     // the retry moves nothing.
-    assert_eq!(lp72(&mut host, 0x00, OUT, 3_500, "FLOOR-0003"), (0x40, 3_500));
+    assert_eq!(lp72(&mut s, &mut host, 0x00, OUT, 3_500, "FLOOR-0003"), (0x40, 3_500));
     settle(&mut s);
     assert_eq!(credit(&s), 0);
     s.power_cut();
     let mut s = start(dir.path(), &cfg);
     assert_eq!(interrogate(&mut host), (0x00, 3_500, "FLOOR-0003".into()));
     assert!(drain(&mut s, &mut host).contains(&0x69));
-    assert_eq!(lp72(&mut host, 0x00, OUT, 3_500, "FLOOR-0003"), (0x00, 3_500));
+    assert_eq!(lp72(&mut s, &mut host, 0x00, OUT, 3_500, "FLOOR-0003"), (0x00, 3_500));
     // An older id the port no longer holds: the core knows it; its first
     // outcome is reported, nothing moves.
-    assert_eq!(lp72(&mut host, 0x00, IN, 2_500, "FLOOR-0001"), (0x40, 2_500));
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, 2_500, "FLOOR-0001"), (0x00, 2_500));
     settle(&mut s);
     assert_eq!(interrogate(&mut host), (0x00, 2_500, "FLOOR-0001".into()));
     assert_eq!(credit(&s), 0);
 
     // Bad requests name their fault: more out than the credit (83), an id
     // with a control character (95); nothing moves.
-    assert_eq!(lp72(&mut host, 0x00, OUT, 10_000, "FLOOR-0004").0, 0x83);
-    assert_eq!(lp72(&mut host, 0x00, IN, 100, "BAD\u{1}ID").0, 0x95);
+    assert_eq!(lp72(&mut s, &mut host, 0x00, OUT, 10_000, "FLOOR-0004").0, 0x83);
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, 100, "BAD\u{1}ID").0, 0x95);
     settle(&mut s);
 
     // The AFT meters (2F A0/A1, B8/B9) are the core's, once each.
     let t = s.machine().state().totals.clone();
-    assert_eq!((t.transferencias_entrada, t.transferencias_entrada_contagem), (3_500, 2));
-    assert_eq!((t.transferencias_saida, t.transferencias_saida_contagem), (3_500, 1));
+    assert_eq!((t.transferencias_entrada, t.transferencias_entrada_contagem), (4_000, 3));
+    assert_eq!((t.transferencias_saida, t.transferencias_saida_contagem), (4_000, 2));
     host.sync().unwrap();
     let r = host.variable_poll(ADDRESS, 0x2F, &[0x00, 0x00, 0xA0, 0xA1, 0xB8, 0xB9]).unwrap();
     assert_eq!(
         data(&r, 0x2F),
-        [vec![0x18, 0x00, 0x00, 0xA0], bcd::encode(3_500, 5), vec![0xA1], m4(2), vec![0xB8], bcd::encode(3_500, 5), vec![0xB9], m4(1)].concat()
+        [vec![0x18, 0x00, 0x00, 0xA0], bcd::encode(4_000, 5), vec![0xA1], m4(3), vec![0xB8], bcd::encode(4_000, 5), vec![0xB9], m4(2)].concat()
     );
+    s.machine().state().self_audit().unwrap();
+}
+
+/// Issue 71, defect 3: a transfer journaled pending that can no longer be
+/// made (the main door opened before it was, here across a power cut) is
+/// failed, not dropped: the interrogation after the restart reports it
+/// with its status (87), the floor is told 69, nothing moves, and play is
+/// free again once the door closes.
+#[test]
+fn a_pending_transfer_that_cannot_be_made_is_failed_and_reported_after_a_restart() {
+    let (dir, _pty, cfg, mut s, mut host) = connected();
+    let _ = drain(&mut s, &mut host);
+    const IN: u8 = sas::aft::IN_HOUSE_TO_EGM;
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, 700, "FAILS-1"), (0x40, 700));
+    s.toggle_door(Door::Main);
+    s.power_cut();
+    let mut s = start(dir.path(), &cfg);
+    assert_eq!(s.machine().pending_aft(), None, "failed at power-up");
+    assert_eq!(s.machine().credit(), 0);
+    assert_eq!(interrogate(&mut host), (sas::aft::status::UNABLE_NOW, 0, "FAILS-1".into()));
+    assert!(drain(&mut s, &mut host).contains(&0x69), "the floor is told the transfer ended");
+    let failed = s.machine().events(50).unwrap().into_iter().find(|r| r.entry.kind() == "aft_failed").expect("journaled");
+    assert!(matches!(&failed.entry, meters::Entry::AftFailed { transaction_id, status: 0x87, .. } if transaction_id == "FAILS-1"), "{:?}", failed.entry);
+    s.toggle_door(Door::Main);
+    settle(&mut s);
+    // The id moved nothing: the floor may ask again, and it is made.
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, 700, "FAILS-2"), (0x40, 700));
+    settle(&mut s);
+    assert_eq!(s.machine().credit(), 700);
     s.machine().state().self_audit().unwrap();
 }
 
@@ -566,28 +630,28 @@ fn aft_answers_the_limit_and_the_lock_with_their_own_statuses() {
     assert_eq!(transfer_limit(&mut host), limit, "nothing on the credit yet");
 
     // Only if locked, and not locked: 94, nothing moves; locked, made.
-    assert_eq!(lp72_flagged(&mut host, 0x00, IN, 1_000, "LOCKED-1", sas::aft::ONLY_IF_LOCKED).0, sas::aft::status::NOT_LOCKED);
+    assert_eq!(lp72_flagged(&mut s, &mut host, 0x00, IN, 1_000, "LOCKED-1", sas::aft::ONLY_IF_LOCKED).0, sas::aft::status::NOT_LOCKED);
     settle(&mut s);
     assert_eq!(s.machine().credit(), 0);
     host.sync().unwrap();
     let lock = data(&host.long_poll(ADDRESS, 0x74, &[0x00, 0x00, 0x05, 0x00]).unwrap(), 0x74);
     assert_eq!(lock[5], 0x00, "locked");
-    assert_eq!(lp72_flagged(&mut host, 0x00, IN, 1_000, "LOCKED-2", sas::aft::ONLY_IF_LOCKED), (0x40, 1_000));
+    assert_eq!(lp72_flagged(&mut s, &mut host, 0x00, IN, 1_000, "LOCKED-2", sas::aft::ONLY_IF_LOCKED), (0x40, 1_000));
     settle(&mut s);
     assert_eq!(s.machine().credit(), 1_000);
     assert_eq!(transfer_limit(&mut host), limit - 1_000);
 
     // One cent past the limit: 84, nothing moves.
-    assert_eq!(lp72(&mut host, 0x00, IN, limit - 1_000 + 1, "PAST-LIMIT").0, sas::aft::status::OVER_TRANSFER_LIMIT);
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, limit - 1_000 + 1, "PAST-LIMIT").0, sas::aft::status::OVER_TRANSFER_LIMIT);
     settle(&mut s);
     assert_eq!(s.machine().credit(), 1_000);
     // A partial transfer takes what fits, then the limit is 0 and the next
     // cent is 84.
-    assert_eq!(lp72(&mut host, 0x01, IN, limit, "PARTIAL"), (0x40, limit - 1_000));
+    assert_eq!(lp72(&mut s, &mut host, 0x01, IN, limit, "PARTIAL"), (0x40, limit - 1_000));
     settle(&mut s);
     assert_eq!(s.machine().credit(), limit);
     assert_eq!(transfer_limit(&mut host), 0);
-    assert_eq!(lp72(&mut host, 0x00, IN, 1, "ONE-CENT").0, sas::aft::status::OVER_TRANSFER_LIMIT);
+    assert_eq!(lp72(&mut s, &mut host, 0x00, IN, 1, "ONE-CENT").0, sas::aft::status::OVER_TRANSFER_LIMIT);
     settle(&mut s);
     assert_eq!(s.machine().credit(), limit);
     let t = s.machine().state().totals.clone();

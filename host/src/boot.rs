@@ -121,6 +121,9 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
         session.start_printer().map_err(|e| format!("{}: {e}", options.config.display()))?;
     }
     session.print_unprinted_tickets();
+    // Issue 71: an AFT transfer a power cut left pending is made or
+    // failed before the floor can ask about it (or play can start).
+    session.make_pending_aft(None);
     if !session.config.demo {
         session.start_floor().map_err(|e| format!("{}: {e}", options.config.display()))?;
         session.start_acceptor().map_err(|e| format!("{}: {e}", options.config.display()))?;

@@ -142,6 +142,13 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
         Entry::FloorTicketRefused { validation, status, reason } => format!("{} {validation} ({status:#04x}): {reason}", t("Bilhete do piso devolvido:")),
         Entry::AftIn { transaction_id, value } => format!("{} {} ({transaction_id})", t("Transferência do piso para a máquina:"), money(*value)),
         Entry::AftOut { transaction_id, value } => format!("{} {} ({transaction_id})", t("Transferência da máquina para o piso:"), money(*value)),
+        Entry::AftPending { transaction_id, to_host, value } => {
+            let way = if *to_host { t("Transferência pendente da máquina para o piso:") } else { t("Transferência pendente do piso para a máquina:") };
+            format!("{way} {} ({transaction_id})", money(*value))
+        }
+        Entry::AftFailed { transaction_id, status, reason, .. } => {
+            format!("{} {transaction_id} ({status:#04x}): {reason}", t("Transferência do piso não feita:"))
+        }
         Entry::FloorReported { cursor } => format!("{} {}", t("O sistema de gestão do piso recebeu os eventos até"), cursor.up_to),
         Entry::ValidationIdSet { id, sequence } => format!("{} {id:06X}, {} {sequence}", t("O piso definiu a identificação de validação"), t("sequência")),
         Entry::SoftwareChanged { component, sha256, previous, outcome, by, .. } => {

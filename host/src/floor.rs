@@ -256,14 +256,18 @@ impl FloorLink {
             port.ticket_done(&validation, amount, status);
         }
         // The last AFT transfer, for the floor's interrogation after a
-        // restart (the money moved once, in the journal).
+        // restart (the money moved once, in the journal; or it failed, a
+        // pending one resumed at boot included).
         let last_transfer = recent.iter().find_map(|r| match &r.entry {
-            Entry::AftIn { transaction_id, value } => Some((transaction_id.clone(), *value, sas::aft::IN_HOUSE_TO_EGM)),
-            Entry::AftOut { transaction_id, value } => Some((transaction_id.clone(), *value, sas::aft::IN_HOUSE_TO_HOST)),
+            Entry::AftIn { transaction_id, value } => Some((transaction_id.clone(), *value, sas::aft::IN_HOUSE_TO_EGM, sas::aft::status::FULL)),
+            Entry::AftOut { transaction_id, value } => Some((transaction_id.clone(), *value, sas::aft::IN_HOUSE_TO_HOST, sas::aft::status::FULL)),
+            Entry::AftFailed { transaction_id, to_host, status, .. } => {
+                Some((transaction_id.clone(), 0, if *to_host { sas::aft::IN_HOUSE_TO_HOST } else { sas::aft::IN_HOUSE_TO_EGM }, *status))
+            }
             _ => None,
         });
-        if let Some((id, cents, kind)) = last_transfer {
-            port.aft_done(&id, sas::aft::status::FULL, cents, kind);
+        if let Some((id, cents, kind, status)) = last_transfer {
+            port.aft_done(&id, status, cents, kind);
         }
         Ok(FloorLink {
             port,
@@ -487,6 +491,8 @@ impl crate::session::Session {
 
     fn tend_floor_link(&mut self) {
         let Some(mut floor) = self.floor.take() else { return };
+        // Issue 71: the transfer journaled pending at the last tend.
+        self.make_pending_aft(Some(&floor));
         for event in floor.port.take_events() {
             if let Err(e) = self.act_on(&mut floor, event) {
                 tracing::error!("SAS request not carried out: {e}");

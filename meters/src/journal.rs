@@ -526,6 +526,23 @@ pub enum Entry {
         transaction_id: String,
         value: Cents,
     },
+    /// Issue 71: a transfer the floor asked for (in, or out to the host),
+    /// journaled before the floor is told it is pending (SAS 40): made by
+    /// the [`Entry::AftIn`] or [`Entry::AftOut`] of its id, or ended by an
+    /// [`Entry::AftFailed`]; one at a time, and play waits for it.
+    AftPending {
+        transaction_id: String,
+        to_host: bool,
+        value: Cents,
+    },
+    /// The pending transfer was not made: `status` as reported to the
+    /// floor (SAS LP 72), `reason` for the event log. Nothing moved.
+    AftFailed {
+        transaction_id: String,
+        to_host: bool,
+        status: u8,
+        reason: String,
+    },
     /// The floor's slot management system took the events this cursor
     /// names (issue 48).
     FloorReported {
@@ -641,6 +658,8 @@ impl Entry {
             Entry::FloorTicketStacking { .. } => "floor_ticket_stacking",
             Entry::AftIn { .. } => "aft_in",
             Entry::AftOut { .. } => "aft_out",
+            Entry::AftPending { .. } => "aft_pending",
+            Entry::AftFailed { .. } => "aft_failed",
             Entry::ValidationIdSet { .. } => "validation_id_set",
             Entry::VariantChosen { .. } => "variant_chosen",
             Entry::SoftwareChanged { .. } => "software_changed",

@@ -45,5 +45,5 @@ pub use meters::{Door, GameMeters, M25, MachineMeters};
 pub use money::{Cents, Currency};
 pub use progressive::{LevelConfig, Pool, PoolConfig};
 pub use rng::{CoreRng, Draw, GameRng, StreamRng, WeightTable};
-pub use state::{CriticalState, FloorAward, SecureValidation};
+pub use state::{CriticalState, FloorAward, PendingAft, SecureValidation};
 pub use store::{IntegrityError, RamClearRecord, Record, StoreError};

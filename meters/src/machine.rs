@@ -14,6 +14,7 @@
 //! (`recall`), the anchor protocol (`anchoring`), the RAM clears
 //! (`ram_clear`, `key_lost`) and the linked pools' outbox (`linked`).
 
+mod aft;
 mod anchoring;
 mod attendant;
 mod floor;
@@ -688,6 +689,19 @@ impl Machine {
     }
 
     fn ensure_idle(&self) -> Result<(), CoreError> {
+        self.ensure_idle_but_aft(None)
+    }
+
+    /// [`Machine::ensure_idle`], the AFT transfer pending under `aft` let
+    /// through (it is the one being made or failed). Issue 71: a transfer
+    /// journaled pending stops play and every other money movement until
+    /// it is made or failed.
+    fn ensure_idle_but_aft(&self, aft: Option<&str>) -> Result<(), CoreError> {
+        if let Some(p) = &self.state.aft_pending
+            && Some(p.transaction_id.as_str()) != aft
+        {
+            return Err(CoreError::Refused(format!("AFT transfer {:?} is pending", p.transaction_id)));
+        }
         if let Some(b) = self.play_block() {
             return Err(b.into());
         }

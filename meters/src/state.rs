@@ -224,6 +224,9 @@ pub struct CriticalState {
     /// the amount. An id moves money once.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub aft_transfers: BTreeMap<String, (bool, Cents)>,
+    /// Issue 71: the transfer journaled pending, not yet made or failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aft_pending: Option<PendingAft>,
     /// The last level of the floor's SAS progressive group won here
     /// (issue 48: LP 84/85 report it, a hand-pay of its round is that
     /// level's).
@@ -233,6 +236,15 @@ pub struct CriticalState {
     /// (SAS LP 4C, issue 48); none until the floor sets them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secure_validation: Option<SecureValidation>,
+}
+
+/// An AFT transfer journaled pending (issue 71): in, or out to the floor's
+/// host, of `value` cents.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingAft {
+    pub transaction_id: String,
+    pub to_host: bool,
+    pub value: Cents,
 }
 
 /// A machine's secure-enhanced validation ID and its last sequence number
@@ -290,6 +302,16 @@ fn fail(entry: &Entry, problem: impl Into<String>) -> Inconsistency {
 }
 
 impl CriticalState {
+    /// Issue 71: a transfer made ends the one pending, which must be it
+    /// (the same way and amount); none pending, it is made directly.
+    fn aft_pending_made(&mut self, e: &Entry, transaction_id: &str, to_host: bool, value: Cents) -> Result<(), Inconsistency> {
+        match self.aft_pending.take() {
+            None => Ok(()),
+            Some(p) if p.transaction_id == transaction_id && p.to_host == to_host && p.value == value => Ok(()),
+            Some(p) => Err(fail(e, format!("AFT transfer {:?} is pending, not this one", p.transaction_id))),
+        }
+    }
+
     /// The ticket in the acceptor's path now, this machine's own or the
     /// floor's (issue 70): one at a time.
     pub fn ticket_being_stacked(&self) -> Option<&str> {
@@ -844,7 +866,23 @@ impl CriticalState {
                     self.floor_ticket_stacking = None;
                 }
             }
+            Entry::AftPending { transaction_id, to_host, value } => {
+                if let Some(p) = &self.aft_pending {
+                    return Err(fail(e, format!("AFT transfer {:?} is pending already", p.transaction_id)));
+                }
+                if self.aft_transfers.contains_key(transaction_id) {
+                    return Err(fail(e, format!("AFT transaction {transaction_id:?} moved money already")));
+                }
+                self.aft_pending = Some(PendingAft { transaction_id: transaction_id.clone(), to_host: *to_host, value: *value });
+            }
+            Entry::AftFailed { transaction_id, .. } => {
+                if self.aft_pending.as_ref().is_none_or(|p| &p.transaction_id != transaction_id) {
+                    return Err(fail(e, format!("AFT transfer {transaction_id:?} is not the one pending")));
+                }
+                self.aft_pending = None;
+            }
             Entry::AftIn { transaction_id, value } => {
+                self.aft_pending_made(e, transaction_id, false, *value)?;
                 if self.aft_transfers.insert(transaction_id.clone(), (true, *value)).is_some() {
                     return Err(fail(e, format!("AFT transaction {transaction_id:?} moved money already")));
                 }
@@ -853,6 +891,7 @@ impl CriticalState {
                 self.totals.transferencias_entrada_contagem += 1;
             }
             Entry::AftOut { transaction_id, value } => {
+                self.aft_pending_made(e, transaction_id, true, *value)?;
                 if self.aft_transfers.insert(transaction_id.clone(), (false, *value)).is_some() {
                     return Err(fail(e, format!("AFT transaction {transaction_id:?} moved money already")));
                 }

@@ -62,6 +62,10 @@ enum Op {
     PayHandpays,
     AftIn(u64),
     AftOut(u64),
+    /// Issue 71: a transfer in journaled pending, the power cut before it
+    /// is made; at power-up it is made (as the host resumes it) or, when it
+    /// cannot be, failed.
+    AftPendingCut(u64),
     FloorTicket(u64),
     FloorDisabled,
     PoolTransfer(u64),
@@ -84,6 +88,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0usize..6, any::<bool>()).prop_map(|(d, o)| Op::Door(d, o)),
         1 => (1u64..20_000).prop_map(Op::AftIn),
         1 => (1u64..5_000).prop_map(Op::AftOut),
+        1 => (1u64..20_000).prop_map(Op::AftPendingCut),
         1 => (1u64..5_000).prop_map(Op::FloorTicket),
         1 => Just(Op::FloorDisabled),
         2 => (1u64..10).prop_map(Op::PoolTransfer),
@@ -293,6 +298,21 @@ fn play(path: &Path, ops: &[Op], tally: &mut Tally) {
                     done(tally, "AFT out");
                 }
             }
+            Op::AftPendingCut(v) => {
+                ids += 1;
+                let id = format!("PEND{ids}");
+                if m.aft_pending(&id, false, *v).is_ok() {
+                    let before = m.state().clone();
+                    drop(m);
+                    m = restart_keeps_everything(path, &before);
+                    assert_eq!(m.pending_aft().map(|p| p.value), Some(*v), "pending across the cut");
+                    if m.aft_in(&id, *v).is_err() {
+                        m.aft_failed(0x87, "cannot be made").unwrap();
+                    }
+                    assert_eq!(m.pending_aft(), None);
+                    done(tally, "AFT pending over a power cut");
+                }
+            }
             Op::FloorTicket(v) => {
                 ids += 1;
                 if m.redeem_floor_ticket(&format!("9{ids:017}"), *v).is_ok() {
@@ -406,6 +426,7 @@ fn every_state_the_machine_writes_it_boots_from() {
         "door",
         "AFT in",
         "AFT out",
+        "AFT pending over a power cut",
         "floor ticket in",
         "floor disabled and enabled",
         "pool transfer",

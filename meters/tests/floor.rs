@@ -182,3 +182,53 @@ fn secure_enhanced_tickets_are_numbered_from_the_floors_id_and_sequence() {
     assert_eq!(m.state().totals.bilhetes_pagos_contagem, 3);
     m.state().self_audit().unwrap();
 }
+
+/// Issue 71, defect 3: a transfer the floor was told is pending (SAS 40)
+/// is in critical memory first, survives a power cut, stops play and
+/// every other money movement until it is made or failed, and is made
+/// once; a failed one moves nothing and its id stays free.
+#[test]
+fn an_aft_transfer_is_journaled_pending_before_it_moves_money_and_survives_a_power_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    m.insert_note(2_000).unwrap();
+    m.aft_pending("FLOOR-1", false, 2_500).unwrap();
+    assert_eq!(m.credit(), 2_000, "pending moves nothing");
+    drop(m);
+    let mut m = boot(&dir);
+    let p = m.pending_aft().cloned().expect("pending after the power cut");
+    assert_eq!((p.transaction_id.as_str(), p.to_host, p.value), ("FLOOR-1", false, 2_500));
+    // Nothing else while it is pending: a round, a cash-out, a second
+    // transfer; nor the pending one with another amount or way.
+    let round = m.play_round("g", 1, 1, "s", |_| Ok::<_, String>(serde_json::json!(null)));
+    assert!(matches!(&round, Err(CoreError::Refused(why)) if why.contains("FLOOR-1")), "{:?}", round.map(|(r, _)| r));
+    assert!(matches!(m.cash_out(), Err(CoreError::Refused(_))));
+    assert!(matches!(m.aft_pending("FLOOR-2", false, 100), Err(CoreError::Refused(_))));
+    assert!(matches!(m.aft_in("FLOOR-2", 100), Err(CoreError::Refused(_))));
+    assert!(matches!(m.aft_in("FLOOR-1", 2_400), Err(CoreError::Refused(_))));
+    assert!(matches!(m.aft_out("FLOOR-1", 2_500), Err(CoreError::Refused(_))));
+    // Made once; the id is spent.
+    assert_eq!(m.aft_in("FLOOR-1", 2_500).unwrap(), 4_500);
+    assert_eq!((m.pending_aft(), m.aft_transfer("FLOOR-1")), (None, Some((true, 2_500))));
+    assert!(matches!(m.aft_pending("FLOOR-1", false, 2_500), Err(CoreError::Refused(_))));
+
+    // Out to the floor, pending over a power cut, then a door opened: it
+    // cannot be made; failed, nothing moves, and play is free again.
+    m.aft_pending("FLOOR-3", true, 4_500).unwrap();
+    drop(m);
+    let mut m = boot(&dir);
+    m.open_door(meters::Door::Main).unwrap();
+    assert!(m.aft_out("FLOOR-3", 4_500).is_err(), "a door open stops the transfer");
+    m.aft_failed(0x87, "door open").unwrap();
+    assert_eq!((m.pending_aft(), m.aft_transfer("FLOOR-3"), m.credit()), (None, None, 4_500));
+    assert!(matches!(m.aft_failed(0x87, "again"), Err(CoreError::Refused(_))), "nothing pending to fail");
+    m.close_door(meters::Door::Main).unwrap();
+    drop(m);
+    let m = boot(&dir);
+    assert_eq!((m.pending_aft(), m.credit()), (None, 4_500));
+    let t = &m.state().totals;
+    assert_eq!((t.transferencias_entrada, t.transferencias_entrada_contagem, t.transferencias_saida), (2_500, 1, 0));
+    let kinds: Vec<&str> = m.events(200).unwrap().iter().map(|r| r.entry.kind()).filter(|k| k.starts_with("aft")).collect();
+    assert_eq!(kinds, ["aft_failed", "aft_pending", "aft_in", "aft_pending"], "newest first");
+    m.state().self_audit().unwrap();
+}

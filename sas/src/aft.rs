@@ -3,9 +3,12 @@
 //! cancel or the lock's timeout), LP 72 asks for one — cashable credit in
 //! from the floor (type 00) or the whole or part of the credit out to it
 //! (type 80) — and interrogates it (FE/FF). The port decides nothing about
-//! money: a transfer it accepts is pending (40) and handed to the game
-//! host ([`crate::egm::Event::AftTransfer`]), which commits it through the
-//! core or refuses it and reports the outcome ([`crate::egm::Egm::aft_done`]).
+//! money: a transfer it accepts is handed to the game host
+//! ([`crate::egm::Event::AftTransfer`]), which journals it pending in the
+//! core ([`crate::egm::Egm::aft_journaled`]: only then is the floor told
+//! 40; until then its LP 72 gets no reply and the floor asks again), then
+//! makes or fails it and reports the outcome ([`crate::egm::Egm::aft_done`]),
+//! or refuses it before journaling ([`crate::egm::Egm::aft_refused`]).
 //!
 //! The transaction id makes a transfer idempotent: the id of the last
 //! transfer asked again gets that transfer's status and moves nothing; the
@@ -59,6 +62,11 @@ pub struct Transfer {
     pub status: u8,
     /// When it was asked for (Unix seconds).
     pub at: i64,
+    /// Issue 71: whether the core has journaled it. Until it has, the
+    /// floor is told nothing of it (no reply to its LP 72, the host
+    /// retries): "pending" (40) is never said of a transfer that a power
+    /// cut would lose.
+    pub journaled: bool,
 }
 
 /// What the floor's LP 72 asked.
@@ -201,7 +209,7 @@ mod tests {
             aft_in: crate::snapshot::Counted { cents: 9_000, count: 2 },
             ..Snapshot::default()
         };
-        let t = Transfer { id: "T1".into(), kind: IN_HOUSE_TO_EGM, cents: 2_500, status: status::FULL, at: 1_795_802_179 };
+        let t = Transfer { id: "T1".into(), kind: IN_HOUSE_TO_EGM, cents: 2_500, status: status::FULL, at: 1_795_802_179, journaled: true };
         let r = reply_72(Some(&t), &s);
         assert_eq!(usize::from(r[0]), r.len() - 1);
         assert_eq!(&r[1..5], [0x00, 0x00, 0x00, 0x00]);

@@ -50,8 +50,9 @@ pub enum Event {
     /// (or refuses it) and calls [`Egm::ticket_done`].
     RedeemTicket { validation: String, amount: u64 },
     /// LP 72: the floor asks for a transfer: cashable credit in (`to_host`
-    /// false) or out to it. The game host commits it through the core or
-    /// refuses it, and calls [`Egm::aft_done`].
+    /// false) or out to it. The game host journals it pending
+    /// ([`Egm::aft_journaled`]), then makes or fails it ([`Egm::aft_done`]),
+    /// or refuses it ([`Egm::aft_refused`]).
     AftTransfer { id: String, to_host: bool, cents: u64 },
     /// LP 74: the floor locked the cabinet for a transfer (play stops), or
     /// the lock ended (cancelled, timed out, the transfer made).
@@ -422,7 +423,7 @@ impl Egm {
             0x84 | 0x85 => crate::progressive::reply_84(self.progressive.as_ref()?.group(), snapshot.progressive_win),
             0x58 => self.validation(data),
             0x4C => self.validation_id(data, &snapshot)?,
-            0x72 => self.aft_transfer(data),
+            0x72 => self.aft_transfer(data)?,
             0x74 => self.aft_lock(data)?,
             0x4D => crate::cashout::reply_4d(*data.first()?, &snapshot),
             0x1B => crate::cashout::reply_1b(&snapshot),

@@ -46,7 +46,9 @@ pub struct Timing {
 enum Order {
     TicketInserted(String),
     TicketDone { validation: String, amount: u64, status: u8 },
+    AftJournaled(String),
     AftDone { id: String, status: u8, cents: u64, kind: u8 },
+    AftRefused { id: String, status: u8, kind: u8 },
     ValidationAsked(u64),
     ValidationEnded,
     JoinProgressiveGroup(u8),
@@ -114,9 +116,21 @@ impl Port {
         lock(&self.shared.orders).push(Order::TicketDone { validation: validation.to_owned(), amount, status });
     }
 
-    /// An AFT transfer's outcome: committed (00) or why not.
+    /// The core journaled the AFT transfer `id` pending (issue 71): the
+    /// floor may now be told so.
+    pub fn aft_journaled(&self, id: &str) {
+        lock(&self.shared.orders).push(Order::AftJournaled(id.to_owned()));
+    }
+
+    /// An AFT transfer's outcome as the core journaled it: made (00) or
+    /// failed (its status).
     pub fn aft_done(&self, id: &str, status: u8, cents: u64, kind: u8) {
         lock(&self.shared.orders).push(Order::AftDone { id: id.to_owned(), status, cents, kind });
+    }
+
+    /// An AFT transfer the core refused before journaling it: its status.
+    pub fn aft_refused(&self, id: &str, status: u8, kind: u8) {
+        lock(&self.shared.orders).push(Order::AftRefused { id: id.to_owned(), status, kind });
     }
 
     /// The cabinet is in SAS progressive group `group`.
@@ -198,7 +212,9 @@ fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, 
                     egm.ticket_inserted(&v);
                 }
                 Order::TicketDone { validation, amount, status } => egm.ticket_done(&validation, amount, status),
+                Order::AftJournaled(id) => egm.aft_journaled(&id),
                 Order::AftDone { id, status, cents, kind } => egm.aft_done(&id, status, cents, kind),
+                Order::AftRefused { id, status, kind } => egm.aft_refused(&id, status, kind),
                 Order::ValidationAsked(cents) => egm.validation_asked(cents),
                 Order::ValidationEnded => egm.validation_ended(),
                 Order::JoinProgressiveGroup(group) => egm.join_progressive_group(group),

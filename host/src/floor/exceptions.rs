@@ -75,8 +75,9 @@ pub(crate) fn of(record: &Record, cx: &Context) -> Vec<Exception> {
             vec![Exception::new(bill_code(*value), seq).with_data(data)]
         }
         Entry::HandpayLocked { .. } => one(0x51),
-        // An AFT transfer made (in or out): transfer complete.
-        Entry::AftIn { .. } | Entry::AftOut { .. } => one(0x69),
+        // An AFT transfer made (in or out), or failed after it was
+        // journaled pending: transfer complete (the floor reads its status).
+        Entry::AftIn { .. } | Entry::AftOut { .. } | Entry::AftFailed { .. } => one(0x69),
         Entry::HandpayPaid { .. } => one(0x52),
         // The cash-out ticket printed; a ticket in, taken to the credit
         // meter (the transfer complete).

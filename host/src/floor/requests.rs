@@ -96,24 +96,21 @@ impl Session {
                 let kind = if to_host { sas::aft::IN_HOUSE_TO_HOST } else { sas::aft::IN_HOUSE_TO_EGM };
                 // An id the core moved money for already: the first
                 // transfer's outcome, nothing moves again.
-                let done = match self.machine.aft_transfer(&id) {
-                    Some((_, first)) => Ok(first),
-                    None if to_host => self.machine.aft_out(&id, cents).map(|_| cents),
-                    None => self.machine.aft_in(&id, cents).map(|_| cents),
-                };
-                match done {
-                    Ok(moved) => floor.port.aft_done(&id, sas::aft::status::FULL, moved, kind),
-                    Err(e) => {
-                        tracing::warn!("SAS AFT {id}: refused: {e}");
-                        // The credit limit has its own status (issue 71);
-                        // anything else the cabinet cannot do now.
-                        let status = match e {
-                            meters::CoreError::TransferInRejected(meters::MoneyRefusal::CreditLimit(_)) => sas::aft::status::OVER_TRANSFER_LIMIT,
-                            _ => sas::aft::status::UNABLE_NOW,
-                        };
-                        floor.port.aft_done(&id, status, 0, kind);
-                    }
+                if let Some((_, first)) = self.machine.aft_transfer(&id) {
+                    floor.port.aft_done(&id, sas::aft::status::FULL, first, kind);
+                    return Ok(());
                 }
+                // Issue 71: journaled pending before the floor hears of it
+                // (a power cut from here on resumes it at the restart).
+                if let Err(e) = self.machine.aft_pending(&id, to_host, cents) {
+                    tracing::warn!("SAS AFT {id}: refused: {e}");
+                    floor.port.aft_refused(&id, aft_status(&e), kind);
+                    return Ok(());
+                }
+                // Made at the next tend (the floor may hear 40 between);
+                // the screen wakes for it.
+                floor.port.aft_journaled(&id);
+                self.wake.wake();
                 Ok(())
             }
             Event::HandpayReset { id } => self.machine.pay_handpay(id, "SAS host (LP 94)").map(|_| ()),
@@ -147,6 +144,33 @@ impl Session {
         }
     }
 
+    /// Issue 71: the AFT transfer journaled pending is made, or failed
+    /// with its reason; the floor's port (none at boot, before it starts)
+    /// is told the outcome. At boot this resumes a transfer a power cut
+    /// interrupted (sas.md §7: resume or fail it, never repeat it).
+    pub(crate) fn make_pending_aft(&mut self, floor: Option<&FloorLink>) {
+        let Some(p) = self.machine.pending_aft().cloned() else { return };
+        let kind = if p.to_host { sas::aft::IN_HOUSE_TO_HOST } else { sas::aft::IN_HOUSE_TO_EGM };
+        let made = if p.to_host { self.machine.aft_out(&p.transaction_id, p.value) } else { self.machine.aft_in(&p.transaction_id, p.value) };
+        let (status, cents) = match made {
+            Ok(_) => (sas::aft::status::FULL, p.value),
+            Err(e) => {
+                tracing::warn!("SAS AFT {}: not made: {e}", p.transaction_id);
+                let status = aft_status(&e);
+                if let Err(e) = self.machine.aft_failed(status, &e.to_string()) {
+                    // Still pending in the journal: play stays stopped and
+                    // the next start tries again.
+                    tracing::error!("SAS AFT {}: its failure could not be journaled: {e}", p.transaction_id);
+                    return;
+                }
+                (status, 0)
+            }
+        };
+        if let Some(floor) = floor {
+            floor.port.aft_done(&p.transaction_id, status, cents, kind);
+        }
+    }
+
     /// What the floor did not answer in time: a ticket in the reader goes
     /// back (nothing credited, and a late answer finds no ticket in
     /// escrow); a cash-out is given up (nothing moved, the credit stays,
@@ -168,5 +192,14 @@ impl Session {
             tracing::warn!("SAS host gave no validation number in {timeout} s: the cash-out is given up");
             self.message = Some(Notice::CashOutRefusedByFloor);
         }
+    }
+}
+
+/// The LP 72 status of a transfer the core refused: the credit limit has
+/// its own (issue 71); anything else the cabinet cannot do now.
+fn aft_status(e: &CoreError) -> u8 {
+    match e {
+        CoreError::TransferInRejected(MoneyRefusal::CreditLimit(_)) => sas::aft::status::OVER_TRANSFER_LIMIT,
+        _ => sas::aft::status::UNABLE_NOW,
     }
 }

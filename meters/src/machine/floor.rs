@@ -142,54 +142,6 @@ impl Machine {
         self.commit(vec![Entry::FloorTicketRefused { validation: validation.to_owned(), status, reason: reason.to_string() }])
     }
 
-    /// Cashable credit from the floor's system (SAS AFT, LP 72 type 00;
-    /// issue 48), once per transaction id: refused in a round or while play
-    /// is blocked, over the credit limit, for an id already used (the
-    /// caller reports the first transfer's outcome, `aft_transfer`), for
-    /// an id that is not 1–20 printable characters, or for zero.
-    pub fn aft_in(&mut self, transaction_id: &str, value: Cents) -> Result<Cents, CoreError> {
-        self.check_aft(transaction_id, value)?;
-        if self.state.credit.saturating_add(value) > self.config.credit_limit {
-            return Err(CoreError::TransferInRejected(MoneyRefusal::CreditLimit(self.config.credit_limit)));
-        }
-        self.verify_before_money_moves()?;
-        self.commit(vec![Entry::AftIn { transaction_id: transaction_id.to_owned(), value }])?;
-        Ok(self.state.credit)
-    }
-
-    /// Credit to the floor's system (a cash-out to the host by AFT, LP 72
-    /// type 80): at most the credit on the meter; anchored before the
-    /// floor is told it is done, as every money-out.
-    pub fn aft_out(&mut self, transaction_id: &str, value: Cents) -> Result<Cents, CoreError> {
-        self.check_aft(transaction_id, value)?;
-        if value > self.state.credit {
-            return Err(CoreError::InsufficientCredit { credit: self.state.credit, needed: value });
-        }
-        self.verify_before_money_moves()?;
-        self.anchor(crate::anchor::AnchorReason::CashOut, vec![Entry::AftOut { transaction_id: transaction_id.to_owned(), value }])?;
-        Ok(self.state.credit)
-    }
-
-    /// An AFT transfer already made under `transaction_id`: in (true) or
-    /// out, and its amount.
-    pub fn aft_transfer(&self, transaction_id: &str) -> Option<(bool, Cents)> {
-        self.state.aft_transfers.get(transaction_id).copied()
-    }
-
-    fn check_aft(&self, transaction_id: &str, value: Cents) -> Result<(), CoreError> {
-        self.ensure_idle()?;
-        if transaction_id.is_empty() || transaction_id.len() > 20 || !transaction_id.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
-            return Err(CoreError::Refused(format!("AFT transaction id {transaction_id:?} is not 1 to 20 printable characters")));
-        }
-        if self.state.aft_transfers.contains_key(transaction_id) {
-            return Err(CoreError::Refused(format!("AFT transaction id {transaction_id:?} was used already")));
-        }
-        if value == 0 {
-            return Err(CoreError::Refused("an AFT transfer of zero".into()));
-        }
-        Ok(())
-    }
-
     /// The journal's records after `seq`, oldest first, each verified; at
     /// most [`RECORDS_PAGE`].
     pub fn records_after(&self, seq: u64) -> Result<Vec<Record>, StoreError> {

@@ -222,6 +222,8 @@ fn samples(f: Fill) -> Vec<Entry> {
         Entry::FloorTicketRefused { validation: "0012".into(), status: f.u8(), reason: "no answer".into() },
         Entry::AftIn { transaction_id: "T1".into(), value: f.n },
         Entry::AftOut { transaction_id: "T2".into(), value: f.n },
+        Entry::AftPending { transaction_id: "T3".into(), to_host: true, value: f.n },
+        Entry::AftFailed { transaction_id: "T3".into(), to_host: true, status: f.u8(), reason: "door open".into() },
         Entry::FloorReported { cursor: FloorCursor { up_to: f.n, above: vec![f.n, 1] } },
         Entry::ValidationIdSet { id: f.u32(), sequence: f.u32() },
         Entry::VariantChosen { family: "sete".into(), game: "sete-92".into(), sha256: "cd".repeat(32), by: "ana".into() },

@@ -1,28 +1,45 @@
 //! The EGM's AFT (sas.md §7): the floor's lock (LP 74) and its transfers
-//! (LP 72), pending until the game host has committed them through the
-//! core, answered from the last transfer on a repeated id.
+//! (LP 72). A transfer asked for is handed to the game host, which
+//! journals it pending in the core and then makes or fails it; the floor
+//! is answered about it only once it is journaled (issue 71: a "pending"
+//! the power could lose was said before). A repeated id is answered from
+//! the last transfer.
 
 use super::{Egm, Event};
+use crate::aft::Transfer;
 use crate::exceptions::Exception;
 
 impl Egm {
-    /// The AFT transfer's outcome, from the game host: `status` 00 when
-    /// the core committed it (or had committed it under this id before),
-    /// else why not. A transfer that failed is told at once (69); one that
-    /// moved money is told from the journal.
+    /// The core journaled the transfer `id` pending: the floor may be told
+    /// so (40).
+    pub fn aft_journaled(&mut self, id: &str) {
+        if let Some(t) = self.transfer.as_mut().filter(|t| t.id == id) {
+            t.journaled = true;
+        }
+    }
+
+    /// The AFT transfer's outcome as the core journaled it, from the game
+    /// host: `status` 00 when it moved money (or had under this id
+    /// before), else why not. Exception 69 is told from the journal, as
+    /// every event the journal holds.
     pub fn aft_done(&mut self, id: &str, status: u8, cents: u64, kind: u8) {
         let at = self.clock();
         match self.transfer.as_mut().filter(|t| t.id == id) {
             Some(t) => {
                 t.status = status;
                 t.cents = cents;
+                t.journaled = true;
             }
-            None => self.transfer = Some(crate::aft::Transfer { id: id.to_owned(), kind, cents, status, at }),
-        }
-        if status != crate::aft::status::FULL {
-            self.exceptions.raise(Exception { code: 0x69, data: Vec::new(), source: None });
+            None => self.transfer = Some(Transfer { id: id.to_owned(), kind, cents, status, at, journaled: true }),
         }
         self.unlock();
+    }
+
+    /// The transfer was refused before the core journaled anything (the
+    /// core would not take it pending): its status, and 69 told at once.
+    pub fn aft_refused(&mut self, id: &str, status: u8, kind: u8) {
+        self.aft_done(id, status, 0, kind);
+        self.exceptions.raise(Exception { code: 0x69, data: Vec::new(), source: None });
     }
 
     pub(super) fn unlock(&mut self) {
@@ -50,20 +67,33 @@ impl Egm {
         Some(crate::aft::reply_74(self.lock_until_us.is_some(), &self.snapshot))
     }
 
-    /// LP 72: a transfer asked for, or its status.
-    pub(super) fn aft_transfer(&mut self, data: &[u8]) -> Vec<u8> {
-        use crate::aft::{IN_HOUSE_TO_EGM, IN_HOUSE_TO_HOST, Request, Transfer, status};
+    /// LP 72: a transfer asked for, or its status; `None` (no reply) while
+    /// the transfer asked for is not yet journaled.
+    pub(super) fn aft_transfer(&mut self, data: &[u8]) -> Option<Vec<u8>> {
+        use crate::aft::{IN_HOUSE_TO_EGM, IN_HOUSE_TO_HOST, Request, status};
         let request = crate::aft::parse_72(data);
         let now = self.clock();
-        let failed = |id: String, kind: u8, st: u8| Transfer { id, kind, cents: 0, status: st, at: now };
+        let failed = |id: String, kind: u8, st: u8| Transfer { id, kind, cents: 0, status: st, at: now, journaled: true };
+        let last_id = |id: &str| self.transfer.as_ref().is_some_and(|t| t.id == id);
+        // Nothing is said of a transfer the core has not journaled, not
+        // even to an interrogation or its own retry: the host asks again.
+        let about_last = match &request {
+            Ok(Request::Interrogate | Request::Cancel) => true,
+            Ok(Request::Transfer { id, .. }) => last_id(id),
+            Err(_) => false,
+        };
+        if about_last && self.transfer.as_ref().is_some_and(|t| !t.journaled) {
+            return None;
+        }
         let outcome = match request {
-            Ok(Request::Interrogate | Request::Cancel) => None,
             // A malformed request: its status, the last transfer kept.
-            Err(st) => return crate::aft::reply_72(Some(&failed(String::new(), 0, st)), &self.snapshot),
-            // The last transfer's id again: its status, nothing moves.
-            Ok(Request::Transfer { id, .. }) if self.transfer.as_ref().is_some_and(|t| t.id == id) => None,
+            Err(st) => return Some(crate::aft::reply_72(Some(&failed(String::new(), 0, st)), &self.snapshot)),
+            // An interrogation, or the last transfer's id again: its
+            // status, nothing moves.
+            Ok(Request::Interrogate | Request::Cancel) => None,
+            Ok(Request::Transfer { .. }) if about_last => None,
             Ok(Request::Transfer { .. }) if self.transfer.as_ref().is_some_and(|t| t.status == status::PENDING) => {
-                return crate::aft::reply_72(Some(&failed(String::new(), 0, status::NOT_COMPATIBLE)), &self.snapshot);
+                return Some(crate::aft::reply_72(Some(&failed(String::new(), 0, status::NOT_COMPATIBLE)), &self.snapshot));
             }
             Ok(Request::Transfer { kind, id, .. }) if kind != IN_HOUSE_TO_EGM && kind != IN_HOUSE_TO_HOST => {
                 Some(failed(id, kind, status::NOT_A_VALID_FUNCTION))
@@ -91,17 +121,17 @@ impl Egm {
                 } else if !self.snapshot.idle {
                     Some(failed(id, kind, status::UNABLE_NOW))
                 } else {
+                    // Handed to the game host; answered once journaled.
                     self.events.push(Event::AftTransfer { id: id.clone(), to_host: kind == IN_HOUSE_TO_HOST, cents });
-                    Some(Transfer { id, kind, cents, status: status::PENDING, at: now })
+                    self.transfer = Some(Transfer { id, kind, cents, status: status::PENDING, at: now, journaled: false });
+                    return None;
                 }
             }
         };
         if let Some(t) = outcome {
-            if t.status != status::PENDING {
-                self.exceptions.raise(Exception { code: 0x69, data: Vec::new(), source: None });
-            }
+            self.exceptions.raise(Exception { code: 0x69, data: Vec::new(), source: None });
             self.transfer = Some(t);
         }
-        crate::aft::reply_72(self.transfer.as_ref(), &self.snapshot)
+        Some(crate::aft::reply_72(self.transfer.as_ref(), &self.snapshot))
     }
 }

@@ -247,9 +247,18 @@ fn aft(host: &mut Host, a: u8, kind: u8, cents: u64, id: &str) -> Result<()> {
     if lock.get(5) != Some(&0x00) {
         bail!("the cabinet did not lock (status {:02X?}): a round is open or play is blocked", lock.get(5));
     }
-    host.sync()?;
-    let r = host.variable_poll(a, 0x72, &sas::aft::request_72(0x00, kind, cents, id, 0))?;
-    let mut d = checked(&r, a, 0x72).ok_or_else(|| anyhow!("LP 72: no good reply"))?;
+    // The cabinet answers a new transfer once its core has journaled it
+    // (issue 71): no reply before that, and the floor asks again.
+    let mut d = None;
+    for _ in 0..20 {
+        host.sync()?;
+        let r = host.variable_poll(a, 0x72, &sas::aft::request_72(0x00, kind, cents, id, 0))?;
+        d = checked(&r, a, 0x72);
+        if d.is_some() {
+            break;
+        }
+    }
+    let mut d = d.ok_or_else(|| anyhow!("LP 72: no good reply in 20 tries"))?;
     let start = Instant::now();
     while d.get(2) == Some(&sas::aft::status::PENDING) && start.elapsed() < Duration::from_secs(30) {
         std::thread::sleep(Duration::from_millis(100));
