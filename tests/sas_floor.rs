@@ -206,7 +206,15 @@ fn a_floor_reads_the_cabinets_meters_and_events_over_sas() {
         host.sync().unwrap();
         let d = data(&host.long_poll(ADDRESS, 0x53, &[0x00, game]).unwrap(), 0x53);
         assert_eq!(d[8], max_bet, "game {game}");
+        // Issue 71: the additional ID, from the game's id (was "000").
+        let id = ["classic-sevens", "ocean-treasure"][usize::from(game - 1)];
+        assert_eq!(&d[4..7], format!("{:03}", sas::crc::crc(id.as_bytes()) % 1_000).as_bytes(), "game {game}");
     }
+    // Issue 71: LP 6F's meter size is the meters' own (10 digits: 5
+    // bytes), not 9.
+    host.sync().unwrap();
+    let d = data(&host.variable_poll(ADDRESS, 0x6F, &[0x00, 0x00, 0x00, 0x00]).unwrap(), 0x6F);
+    assert_eq!(d[..6], [0x0A, 0x00, 0x00, 0x00, 0x00, 0x05], "coin in: 5 bytes");
 
     // LP 01: play and the note acceptor stop, and the screen says so;
     // LP 02 restores both.
@@ -689,6 +697,10 @@ fn the_floors_sound_acceptor_and_maintenance_polls_are_carried_out() {
     ack(&mut s, &mut host, 0x07);
     s.insert_note(1_000);
     assert_eq!(s.machine().credit(), 0, "a note taken with the acceptor disabled by the floor");
+    assert!(s.message_text().unwrap().contains("aceitador de notas"), "{:?}", s.message_text());
+    // The acceptor reads tickets too: none is taken to the floor either
+    // (no 67 told).
+    s.insert_ticket("123456789012345678");
     assert!(s.message_text().unwrap().contains("aceitador de notas"), "{:?}", s.message_text());
     ack(&mut s, &mut host, 0x06);
     s.insert_note(1_000);

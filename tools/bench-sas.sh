@@ -8,18 +8,38 @@
 # frames, and how many games the cabinet played meanwhile. A benchmark,
 # not a test: the figures go in the notes.
 #
-#   tools/bench-sas.sh [SECONDS] [--release]   (default 600 s, debug build)
+# --load (issue 71): the budget must hold on a loaded machine, not only a
+# quiet one: one busy process per CPU at ordinary priority beside the
+# cabinet for the whole run, as `stress --cpu N` loads them. The cabinet's
+# own view of its replies (the port's reply start, logged every minute)
+# is printed beside the host's, so a late reply shows where its time went.
+#
+#   tools/bench-sas.sh [SECONDS] [--release] [--load]   (default 600 s, debug build)
+#   EGM_CABINET=path EGM_SAS_HOST=path tools/bench-sas.sh …   (binaries built elsewhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-600}"
+seconds=600
 target="${CARGO_TARGET_DIR:-target}"
 profile=debug
 flag=()
-if [ "${2:-}" = "--release" ]; then profile=release; flag=(--release); fi
-cargo build --locked -q "${flag[@]}" -p cabinet --features lab
-cargo build --locked -q "${flag[@]}" -p egm-tools --bin egm-sas-host
-cabinet="$target/$profile/cabinet"
-host="$target/$profile/egm-sas-host"
+load=0
+for arg in "$@"; do
+    case "$arg" in
+        --release) profile=release; flag=(--release) ;;
+        --load) load=1 ;;
+        [0-9]*) seconds="$arg" ;;
+        *) echo "bench-sas: unknown argument $arg (SECONDS, --release, --load)" >&2; exit 2 ;;
+    esac
+done
+if [ -n "${EGM_CABINET:-}" ] && [ -n "${EGM_SAS_HOST:-}" ]; then
+    cabinet="$EGM_CABINET"
+    host="$EGM_SAS_HOST"
+else
+    cargo build --locked -q "${flag[@]}" -p cabinet --features lab
+    cargo build --locked -q "${flag[@]}" -p egm-tools --bin egm-sas-host
+    cabinet="$target/$profile/cabinet"
+    host="$target/$profile/egm-sas-host"
+fi
 dir="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
 "$host" --pty --path-file "$dir/pty" --wait 120 bench --seconds "$seconds" > "$dir/host.log" 2>&1 &
@@ -47,6 +67,12 @@ key() { DISPLAY="$display" xdotool key --delay 80 "$@"; }
 # Notes, Ocean Treasure, then play as a player would for the whole run:
 # the play button (which also starts the next round) and collect.
 key 4 4 4 Right
+if [ "$load" = 1 ]; then
+    for _ in $(seq 1 "$(nproc)"); do
+        timeout "$((seconds + 5))" sh -c 'while :; do :; done' &
+    done
+    echo "load: $(nproc) busy processes at ordinary priority beside the cabinet"
+fi
 while kill -0 "$hostpid" 2>/dev/null; do
     key space
     sleep 1
@@ -56,4 +82,5 @@ done
 wait "$hostpid" || true
 cat "$dir/host.log"
 echo "cabinet log: $(grep -o 'SAS link [a-z]*' "$dir/cabinet.log" | sort | uniq -c | tr '\n' ' ')"
-echo "cabinet's $(grep -o 'port thread: [^)]*)' "$dir/cabinet.log" | sort -u | tr '\n' ' ')"
+echo "cabinet's $(grep -o 'port thread: [^)]*)[^)]*' "$dir/cabinet.log" | sort -u | tr '\n' ' ')"
+echo "cabinet's own view: $(grep -o 'SAS port: .*' "$dir/cabinet.log" | tail -1)"

@@ -201,6 +201,8 @@ pub struct FloorLink {
     notes_enabled: bool,
     /// The last tickets printed, newest first (LP 4D).
     printed: Vec<sas::snapshot::TicketOut>,
+    /// When the port's timing was last written to the log.
+    timing_logged: std::time::Instant,
     /// What the last snapshot was built from (the journal's head, the game
     /// and denomination, whether idle): unchanged, it is not built again.
     built: Option<(u64, usize, meters::Cents, bool)>,
@@ -288,8 +290,26 @@ impl FloorLink {
             sounds: Sounds::All,
             notes_enabled: true,
             printed: snapshot::tickets_printed(machine.state()),
+            timing_logged: std::time::Instant::now(),
             built: None,
         })
+    }
+
+    /// Every minute, the port's own reply times (issue 71: where a late
+    /// reply's time went — in the port, or on the line after it).
+    fn log_timing(&mut self) {
+        if self.timing_logged.elapsed() < std::time::Duration::from_secs(60) {
+            return;
+        }
+        self.timing_logged = std::time::Instant::now();
+        let t = self.port.timing();
+        let (p50, p99, max) = t.reply_start_summary();
+        tracing::info!(
+            "SAS port: {} replies, reply start in the port p50 {p50} µs, p99 {p99} µs, max {max} µs; longest write {} µs ({})",
+            t.replies,
+            t.longest_write_us,
+            t.placement
+        );
     }
 
     /// Whether the floor holds an AFT lock (play stops).
@@ -499,6 +519,7 @@ impl crate::session::Session {
             }
         }
         self.floor_timeouts(&mut floor);
+        floor.log_timing();
         if let Err(e) = floor.tell_new_events(&self.machine).and_then(|()| floor.record_taken(&mut self.machine)) {
             tracing::error!("SAS: {e}");
         }
@@ -517,6 +538,7 @@ impl crate::session::Session {
             progressive: floor.setup.progressive.as_ref(),
             idle,
             credit_limit: self.machine.config().credit_limit,
+            meter_digits: self.machine.config().meter_digits,
             accounting_denom: floor.setup.accounting_denom,
             games: &floor.games,
             selected: self.selected,

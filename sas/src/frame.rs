@@ -57,9 +57,9 @@ fn shape(command: u8) -> Option<Shape> {
         0x01..=0x07 | 0x0A | 0x0B | 0x94 => Shape::Fixed(4),
         // Real-time event reporting on/off; ticket history.
         0x0E | 0x4D => Shape::Fixed(5),
-        // ROM signature (seed 2 LE); hand-paid credits, configuration and
-        // features of game N (2 BCD).
-        0x21 | 0x2D | 0x53 | 0xA0 => Shape::Fixed(6),
+        // ROM signature (seed 2 LE); hand-paid credits, meters,
+        // configuration and features of game N (2 BCD).
+        0x21 | 0x2D | 0x52 | 0x53 | 0xA0 => Shape::Fixed(6),
         // AFT lock (code, condition, timeout 2 BCD).
         0x74 => Shape::Fixed(8),
         // Secure-enhanced validation ID (machine ID 3, sequence 3).

@@ -98,7 +98,7 @@ pub fn reply_data(command: u8, request: &[u8], s: &Snapshot, now: i64) -> Option
 /// LP 1F's fields for `game` (53 puts the game number before them).
 fn configuration(s: &Snapshot, game: &Game, max_bet: u64) -> Vec<u8> {
     let mut out = game.sas_id.to_vec();
-    out.extend_from_slice(b"000");
+    out.extend_from_slice(&game.additional_id);
     out.push(codes::denomination_code(s.accounting_denom));
     out.push(u8::try_from(max_bet).unwrap_or(0xFF));
     // The game's SAS progressive group (0: none); no options set.
@@ -139,6 +139,7 @@ mod tests {
         let game = |id: &str, sas: &[u8; 2], pct: u32, max: u64, enabled: bool| Game {
             id: id.into(),
             sas_id: *sas,
+            additional_id: [b'0', sas[1], b'7'],
             paytable_id: *b"OT9650",
             base_percent: pct,
             max_bet_credits: max,
@@ -164,14 +165,14 @@ mod tests {
         let s = cabinet();
         // 1F: the selected game (roulette), the largest bet of all (500 >
         // 255: FF), the cent's denomination code 01.
-        let mut expected = b"RL000".to_vec();
+        let mut expected = b"RL0L7".to_vec();
         expected.extend([0x01, 0xFF, 0x00, 0x00, 0x00]);
         expected.extend(b"OT9650");
         expected.extend(b"9730");
         assert_eq!(reply_data(0x1F, &[], &s, 0), Some(expected));
         // 53 for game 2: its own largest bet, the game number first.
         let g2 = reply_data(0x53, &[0x00, 0x02], &s, 0).unwrap();
-        assert_eq!(&g2[..4], [0x00, 0x02, b'J', b'B']);
+        assert_eq!(&g2[..7], [0x00, 0x02, b'J', b'B', b'0', b'B', b'7'], "its own additional ID");
         assert_eq!(g2[8], 25);
         assert_eq!(&g2[18..], b"9954");
         let g1 = reply_data(0x53, &[0x00, 0x01], &s, 0).unwrap();

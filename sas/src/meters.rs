@@ -62,6 +62,13 @@ pub fn reply_data(command: u8, request: &[u8], s: &Snapshot) -> Option<Vec<u8>> 
         // The count of one value of note (LP 31–45): a value this cabinet
         // never takes has taken none (issue 71: 3C–44 went unanswered).
         0x31..=0x45 => m4(codes::bill_of_long_poll(command).map_or(0, |cents| s.notes_of(cents))),
+        // Game N's coin in, coin out, jackpot and games played (issue 71:
+        // never answered); game 0 the machine.
+        0x52 => {
+            let game = game_number(request)?;
+            let g = s.scope(game)?;
+            cat(&[request.get(..2)?.to_vec(), m4(s.credits(g.coin_in)), m4(s.credits(g.coin_out)), m4(s.credits(g.jackpot)), m4(g.games_played)])
+        }
         0x2F => selected(request, s)?,
         0x6F | 0xAF => extended(request, s)?,
         _ => return None,
@@ -172,17 +179,29 @@ fn selected_from(request: &[u8], has: impl Fn(u16) -> bool, read: impl Fn(u16, u
     Some(out)
 }
 
-/// The width of every extended meter (LP 6F / AF): 9 bytes, 18 digits,
-/// the widest H-54 and C-21 ask for.
-pub const EXTENDED_WIDTH: u8 = 9;
+/// The size of an extended meter (LP 6F / AF) in bytes: the meter's own,
+/// as many as its digits (C-21: the configuration's 10 to 18) take
+/// (issue 71: it was 9 bytes whatever the meter).
+pub fn extended_width(meter_digits: u8) -> u8 {
+    meter_digits.clamp(10, 18).div_ceil(2)
+}
 
 /// LP 6F / AF: `len game(2 BCD) code(2 LE)…` → `len game (code(2 LE)
-/// size value)…`; an unknown code comes back with size 0 [R].
+/// size value)…`, the value as the meter shows it (modulo 10^digits, its
+/// rollover); an unknown code comes back with size 0 [R].
 fn extended(request: &[u8], s: &Snapshot) -> Option<Vec<u8>> {
+    extended_from(request, s, |game| s.scope(game).is_some(), |game, code| meter(code, game, s))
+}
+
+/// LP 6F/AF's frame for the games `has` allows, each meter `read` from
+/// (game, code): the machine's poll and a denomination's (LP B0).
+fn extended_from(request: &[u8], s: &Snapshot, has: impl Fn(u16) -> bool, read: impl Fn(u16, u16) -> Option<u64>) -> Option<Vec<u8>> {
     let (&len, rest) = request.split_first()?;
     let body = rest.get(..usize::from(len))?;
     let game = game_number(body)?;
-    s.scope(game)?;
+    if !has(game) {
+        return None;
+    }
     let codes = body.get(2..)?;
     if codes.len() % 2 != 0 {
         return None;
@@ -191,10 +210,12 @@ fn extended(request: &[u8], s: &Snapshot) -> Option<Vec<u8>> {
     for pair in codes.chunks_exact(2) {
         let code = u16::from_le_bytes([pair[0], pair[1]]);
         out.extend_from_slice(pair);
-        match meter(code, game, s) {
+        match read(game, code) {
             Some(value) => {
-                out.push(EXTENDED_WIDTH);
-                out.extend(bcd::encode(value, usize::from(EXTENDED_WIDTH)));
+                let width = extended_width(s.meter_digits);
+                let shown = 10u64.checked_pow(u32::from(s.meter_digits.clamp(10, 18))).map_or(value, |m| value % m);
+                out.push(width);
+                out.extend(bcd::encode(shown, usize::from(width)));
             }
             None => out.push(0),
         }
@@ -204,8 +225,9 @@ fn extended(request: &[u8], s: &Snapshot) -> Option<Vec<u8>> {
 }
 
 /// The scope of one player denomination, as LP B0 wraps a meter poll
-/// (sas.md §4: layout [R]): LP 2F and 11–17 over the games played at that
-/// denomination.
+/// (sas.md §4: layout [R]): LP 2F, 6F/AF (issue 71: a host reads the
+/// extended meters per denomination too) and 11–17 over the games played
+/// at that denomination.
 pub fn denomination_reply_data(command: u8, request: &[u8], cents: u64, s: &Snapshot) -> Option<Vec<u8>> {
     let none = Scope::default();
     let scope = s.denominations.get(&cents).unwrap_or(&none);
@@ -214,6 +236,7 @@ pub fn denomination_reply_data(command: u8, request: &[u8], cents: u64, s: &Snap
         // Game 0 only, and only the game meters: a denomination has no
         // drop or credit.
         0x2F => selected_from(request, |game| game == 0, |_, code| game_meter(code, scope, s)),
+        0x6F | 0xAF => extended_from(request, s, |game| game == 0, |_, code| game_meter(code, scope, s)),
         _ => None,
     }
 }
@@ -325,16 +348,43 @@ mod tests {
     }
 
     #[test]
-    fn extended_meters_are_18_digits_and_an_unknown_code_has_size_zero() {
-        let s = Snapshot { machine: Scope { coin_in: 123_456_789_012_345, ..played().machine }, ..played() };
+    fn extended_meters_are_the_meters_own_size_and_an_unknown_code_has_size_zero() {
+        // 18 digits kept: 9 bytes, the whole value.
+        let s = Snapshot { machine: Scope { coin_in: 123_456_789_012_345, ..played().machine }, meter_digits: 18, ..played() };
         let data = reply_data(0x6F, &[0x06, 0x00, 0x00, 0x00, 0x00, 0xFF, 0x0F], &s).unwrap();
         assert_eq!(data, [vec![0x11, 0x00, 0x00, 0x00, 0x00, 0x09], bcd::encode(123_456_789_012_345, 9), vec![0xFF, 0x0F, 0x00]].concat());
         assert_eq!(reply_data(0xAF, &[0x06, 0x00, 0x00, 0x00, 0x00, 0xFF, 0x0F], &s), Some(data));
+        // Issue 71: 10 digits kept (the default): 5 bytes, the value as the
+        // meter shows it (rolled over past 10^10 - 1, C-21); 13 digits: 7.
+        let s = Snapshot { meter_digits: 10, ..s };
+        let data = reply_data(0x6F, &[0x04, 0x00, 0x00, 0x00, 0x00], &s).unwrap();
+        assert_eq!(data, [vec![0x0A, 0x00, 0x00, 0x00, 0x00, 0x05], bcd::encode(6_789_012_345, 5)].concat());
+        let s = Snapshot { meter_digits: 13, ..s };
+        let data = reply_data(0xAF, &[0x04, 0x00, 0x00, 0x00, 0x00], &s).unwrap();
+        assert_eq!(data, [vec![0x0C, 0x00, 0x00, 0x00, 0x00, 0x07], bcd::encode(3_456_789_012_345, 7)].concat());
+    }
+
+    /// Issue 71: LP 52 was framed and never answered.
+    #[test]
+    fn lp_52_reads_one_games_four_meters() {
+        let s = played();
+        assert_eq!(
+            reply_data(0x52, &[0x00, 0x02], &s),
+            Some([vec![0x00, 0x02], bcd::encode(10_000, 4), bcd::encode(10_000, 4), bcd::encode(0, 4), bcd::encode(40, 4)].concat())
+        );
+        assert_eq!(reply_data(0x52, &[0x00, 0x00], &s).map(|d| d[2..6].to_vec()), Some(bcd::encode(25_000, 4)), "game 0: the machine");
+        assert_eq!(reply_data(0x52, &[0x00, 0x03], &s), None, "no game 3");
     }
 
     #[test]
     fn a_denomination_reads_its_own_games() {
-        let s = played();
+        let s = Snapshot { meter_digits: 10, ..played() };
+        // Issue 71: the extended meters too (coin in, games played).
+        assert_eq!(
+            denomination_reply_data(0x6F, &[0x06, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00], 5, &s),
+            Some([vec![0x12, 0x00, 0x00, 0x00, 0x00, 0x05], bcd::encode(10_000, 5), vec![0x05, 0x00, 0x05], bcd::encode(40, 5)].concat())
+        );
+        assert_eq!(denomination_reply_data(0xAF, &[0x04, 0x00, 0x01, 0x00, 0x00], 5, &s), None, "game 0 only");
         assert_eq!(denomination_reply_data(0x11, &[], 5, &s), Some(bcd::encode(10_000, 4)));
         assert_eq!(denomination_reply_data(0x15, &[], 1, &s), Some(bcd::encode(60, 4)));
         assert_eq!(denomination_reply_data(0x15, &[], 25, &s), Some(bcd::encode(0, 4)), "never played: zero");

@@ -2,9 +2,15 @@
 //! answers every poll from the snapshot the game host last published, and
 //! chirps while the link is silent. The game host never waits on it and
 //! it never waits on the game host: the two meet in [`Shared`], whose
-//! locks are held only to swap a pointer or move a short list. The ROM
-//! signature (LP 21) is computed on a thread of its own, so a large image
-//! never delays a reply.
+//! locks are held only to swap a pointer or move a short list, and the
+//! port only ever *tries* them (issue 71): a host thread preempted while
+//! it holds one (the renderer, a loaded machine) would otherwise hold up
+//! the real-time port behind an ordinary thread — a priority inversion
+//! that no scheduling can fix. What the port could not hand over or take
+//! waits in the port for its next turn, a millisecond later; a poll is
+//! answered from the snapshot the port holds. The ROM signature (LP 21)
+//! is computed on a thread of its own, so a large image never delays a
+//! reply.
 //!
 //! The port also keeps the link's timing (reply start after a poll's last
 //! byte, the longest time a reply's write took) for the lab and the
@@ -37,8 +43,19 @@ pub struct Timing {
     pub replies: u64,
     /// Bytes that broke the marked grammar (line faults).
     pub unmarked: u64,
-    /// The port thread's scheduling, as granted.
-    pub scheduling: crate::scheduling::Scheduling,
+    /// The port thread's scheduling, CPU and memory, as granted.
+    pub placement: crate::scheduling::Placement,
+}
+
+impl Timing {
+    /// Reply start in the port, microseconds: the median, the 99th
+    /// percentile and the longest (zeros before any reply).
+    pub fn reply_start_summary(&self) -> (u64, u64, u64) {
+        let mut starts = self.reply_start_us.clone();
+        starts.sort_unstable();
+        let at = |p: usize| starts.get((starts.len() * p / 100).min(starts.len().saturating_sub(1))).copied().unwrap_or(0);
+        (at(50), at(99), starts.last().copied().unwrap_or(0))
+    }
 }
 
 /// What the game host tells the port's EGM.
@@ -78,6 +95,16 @@ pub struct Port {
 /// pointers, still whole.
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Tries a mutex without waiting: `None` while another thread holds it
+/// (a holder that panicked left whole data, as [`lock`] says).
+fn try_lock<T>(m: &Mutex<T>) -> Option<std::sync::MutexGuard<'_, T>> {
+    match m.try_lock() {
+        Ok(g) => Some(g),
+        Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    }
 }
 
 impl Port {
@@ -168,9 +195,9 @@ impl Port {
         self.shared.link_up.load(Ordering::Relaxed)
     }
 
-    /// The port thread's scheduling, as granted.
-    pub fn scheduling(&self) -> crate::scheduling::Scheduling {
-        lock(&self.shared.timing).scheduling
+    /// The port thread's scheduling, CPU and memory, as granted.
+    pub fn placement(&self) -> crate::scheduling::Placement {
+        lock(&self.shared.timing).placement
     }
 
     pub fn timing(&self) -> Timing {
@@ -190,23 +217,76 @@ impl Drop for Port {
 /// What the port calls when it has news for the game host.
 pub type News = Box<dyn Fn() + Send>;
 
+/// What the port has for the game host and could not hand over yet (the
+/// host held the lock at that moment).
+#[derive(Default)]
+struct Outbox {
+    events: Vec<Event>,
+    reported: Vec<u64>,
+    reply_start_us: Vec<u64>,
+    longest_write_us: u64,
+    replies: u64,
+    unmarked: u64,
+}
+
+impl Outbox {
+    /// Hands over what the host's locks let it, never waiting; whether
+    /// anything new reached the host.
+    fn hand_over(&mut self, shared: &Shared) -> bool {
+        let mut news = false;
+        if !self.events.is_empty()
+            && let Some(mut events) = try_lock(&shared.events)
+        {
+            events.append(&mut self.events);
+            news = true;
+        }
+        if !self.reported.is_empty()
+            && let Some(mut reported) = try_lock(&shared.reported)
+        {
+            reported.append(&mut self.reported);
+            news = true;
+        }
+        if (self.replies > 0 || self.unmarked > 0)
+            && let Some(mut t) = try_lock(&shared.timing)
+        {
+            let room = 100_000usize.saturating_sub(t.reply_start_us.len());
+            t.reply_start_us.extend(self.reply_start_us.drain(..).take(room));
+            t.longest_write_us = t.longest_write_us.max(self.longest_write_us);
+            t.replies += std::mem::take(&mut self.replies);
+            t.unmarked += std::mem::take(&mut self.unmarked);
+        }
+        news
+    }
+}
+
 fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, on_news: &News) {
-    lock(&shared.timing).scheduling = crate::scheduling::raise_current_thread();
+    lock(&shared.timing).placement = crate::scheduling::place_current_thread(crate::scheduling::Cpu::Last);
     let start = Instant::now();
     let mut decoder = Decoder::new();
     let mut buf = [0u8; 256];
     let mut signature: Option<Receiver<Result<u16, String>>> = None;
+    let mut outbox = Outbox::default();
     while !shared.stop.load(Ordering::Relaxed) {
         let n = line.read(&mut buf, READ_WAIT).unwrap_or(0);
         // What the game host handed over, taken after the read: whatever it
-        // handed before the floor's bytes arrived is seen by them.
-        if let Some(s) = lock(&shared.snapshot).take() {
+        // handed before the floor's bytes arrived is seen by them. Tried,
+        // never waited for (a lock the host holds now is tried again next
+        // turn).
+        if let Some(mut snapshot) = try_lock(&shared.snapshot)
+            && let Some(s) = snapshot.take()
+        {
+            drop(snapshot);
             egm.publish(s);
         }
-        for e in lock(&shared.inbox).drain(..) {
-            egm.raise(e);
+        if let Some(mut inbox) = try_lock(&shared.inbox) {
+            let raised = std::mem::take(&mut *inbox);
+            drop(inbox);
+            for e in raised {
+                egm.raise(e);
+            }
         }
-        for order in lock(&shared.orders).drain(..) {
+        let orders = try_lock(&shared.orders).map(|mut o| std::mem::take(&mut *o)).unwrap_or_default();
+        for order in orders {
             match order {
                 Order::TicketInserted(v) => {
                     egm.ticket_inserted(&v);
@@ -231,16 +311,13 @@ fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, 
                         // A line that fails mid-reply: the host polls again.
                         let _ = line.send(&reply);
                         let after = start.elapsed();
-                        let mut t = lock(&shared.timing);
-                        if t.reply_start_us.len() < 100_000 {
-                            t.reply_start_us.push(micros(before.saturating_sub(at)));
-                        }
-                        t.longest_write_us = t.longest_write_us.max(micros(after.saturating_sub(before)));
-                        t.replies += 1;
+                        outbox.reply_start_us.push(micros(before.saturating_sub(at)));
+                        outbox.longest_write_us = outbox.longest_write_us.max(micros(after.saturating_sub(before)));
+                        outbox.replies += 1;
                     }
                 }
                 Ok(None) => {}
-                Err(_) => lock(&shared.timing).unmarked += 1,
+                Err(_) => outbox.unmarked += 1,
             }
         }
         let wall = time::OffsetDateTime::now_utc().unix_timestamp();
@@ -272,15 +349,9 @@ fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, 
                 _ => {}
             }
         }
-        let reported = egm.take_reported();
-        let news = !events.is_empty() || !reported.is_empty();
-        if !events.is_empty() {
-            lock(&shared.events).extend(events);
-        }
-        if !reported.is_empty() {
-            lock(&shared.reported).extend(reported);
-        }
-        if news {
+        outbox.events.extend(events);
+        outbox.reported.extend(egm.take_reported());
+        if outbox.hand_over(shared) {
             on_news();
         }
     }

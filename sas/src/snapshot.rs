@@ -71,6 +71,10 @@ pub struct Game {
     pub id: String,
     /// The two ASCII characters of LP 1F's game ID.
     pub sas_id: [u8; 2],
+    /// LP 1F's additional ID: three ASCII digits that tell apart games
+    /// whose two-character ID is the same (issue 71: it was "000" for
+    /// every game).
+    pub additional_id: [u8; 3],
     /// LP 1F's paytable ID: six ASCII characters, from the approved
     /// paytable's digest.
     pub paytable_id: [u8; 6],
@@ -114,6 +118,10 @@ pub struct Snapshot {
     /// The most the credit meter may hold, in cents: a transfer in brings
     /// it there at most (LP 74's transfer limit, LP 72's status 84).
     pub credit_limit: u64,
+    /// How many digits the cabinet's meters keep before they roll over
+    /// (C-21, 10–18): LP 6F/AF's meter size (issue 71: it said 9 bytes
+    /// whatever the meter).
+    pub meter_digits: u8,
     pub slot_door_opens: u64,
     pub power_resets: u64,
     /// Notes accepted, a count per value in cents.

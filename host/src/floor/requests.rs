@@ -25,7 +25,7 @@ impl Session {
             }
             Event::LinkUp(up) => {
                 floor.link_up = up;
-                tracing::info!("SAS link {} (port thread: {})", if up { "up" } else { "down" }, floor.port.scheduling());
+                tracing::info!("SAS link {} (port thread: {})", if up { "up" } else { "down" }, floor.port.placement());
                 Ok(())
             }
             Event::RedeemTicket { validation, amount } => {

@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 pub(crate) struct GameIdentity {
     pub id: String,
     pub sas_id: [u8; 2],
+    pub additional_id: [u8; 3],
     pub paytable_id: [u8; 6],
     pub base_percent: u32,
     /// The largest stake in the game's credits (LP 1F, 53); FF when the
@@ -39,8 +40,20 @@ impl GameIdentity {
         let first = initials.next().unwrap_or(b'G');
         let second = initials.next().or_else(|| id.as_bytes().get(1).map(u8::to_ascii_uppercase)).unwrap_or(b'0');
         let max_bet = largest_stake.unwrap_or(u64::MAX).min(0xFF);
-        Ok(GameIdentity { id: id.to_owned(), sas_id: [first, second], paytable_id, base_percent, max_bet })
+        Ok(GameIdentity { id: id.to_owned(), sas_id: [first, second], additional_id: additional_id(id), paytable_id, base_percent, max_bet })
     }
+}
+
+/// LP 1F's additional ID of the game `id` (issue 71: "000" for every
+/// game): three ASCII digits from the id's CRC-16, the same on every
+/// cabinet, so that two games whose initials make the same two-character
+/// game ID ("ouro-tesouro", "ocean-treasure") are told apart.
+fn additional_id(id: &str) -> [u8; 3] {
+    let n = sas::crc::crc(id.as_bytes()) % 1_000;
+    let digits = format!("{n:03}");
+    let mut out = [b'0'; 3];
+    out.copy_from_slice(digits.as_bytes());
+    out
 }
 
 /// An exact RTP "n/d" in hundredths of a percent, rounded down.
@@ -72,6 +85,8 @@ pub(crate) struct Choices<'a> {
     pub idle: bool,
     /// The machine's credit limit, in cents (LP 74's transfer limit).
     pub credit_limit: u64,
+    /// The digits the meters keep (LP 6F/AF's meter size).
+    pub meter_digits: u8,
     pub accounting_denom: u64,
     pub games: &'a [GameIdentity],
     pub selected: usize,
@@ -95,6 +110,7 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
             .map(|g| Game {
                 id: g.id.clone(),
                 sas_id: g.sas_id,
+                additional_id: g.additional_id,
                 paytable_id: g.paytable_id,
                 base_percent: g.base_percent,
                 max_bet_credits: g.max_bet,
@@ -111,6 +127,7 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
         games_since_door_close: state.games_since_door_close,
         credit: state.credit,
         credit_limit: c.credit_limit,
+        meter_digits: c.meter_digits,
         slot_door_opens: t.aberturas_porta.get(&Door::Main).copied().unwrap_or(0),
         power_resets: t.arranques,
         notes: t.notas_por_valor.clone(),

@@ -30,6 +30,12 @@ impl Session {
         if self.refuse_in_demo() || self.feed_acceptor(crate::acceptor::Feed::Ticket(validation)) {
             return;
         }
+        // The floor disabled the acceptor (LP 07), which reads tickets too:
+        // the acceptor's own path is inhibited; so is this one.
+        if self.floor().is_some_and(|f| !f.notes_enabled()) {
+            self.fail(Notice::NotesOffByFloor);
+            return;
+        }
         // On a floor (SAS, issue 48) its system validates every ticket,
         // this cabinet's own too: it may have paid one elsewhere.
         if let Some(floor) = self.floor.as_mut() {

@@ -437,7 +437,7 @@ fn progressive(host: &mut Host, group: u8, levels: &[String], seconds: u64) -> R
 fn bench(host: &mut Host, a: u8, seconds: u64) -> Result<()> {
     // The measuring thread as far up as the cabinet's port thread, so
     // that what it measures is the cabinet's delay, not its own.
-    println!("host's polling thread: {}", sas::scheduling::raise_current_thread());
+    println!("host's polling thread: {}", sas::scheduling::place_current_thread(sas::scheduling::Cpu::First));
     let games_at = |host: &mut Host| -> Result<u64> { Ok(meter_fields(&read(host, a, 0x0F)?)?.get(5).copied().unwrap_or(0)) };
     let games_before = games_at(host)?;
     let mut starts = Vec::new();
