@@ -24,6 +24,7 @@ use sas::host::Host;
 use sas::transport::{Pty, SerialLine};
 
 const ADDRESS: u8 = 1;
+const ASSET: u32 = 4242;
 
 /// The cabinet's process.
 struct Cabinet {
@@ -104,7 +105,10 @@ impl Cabinet {
 }
 
 fn config(dir: &Path, pty: &Path) -> PathBuf {
-    let sas = format!("    sas: Some((port: {:?}, address: {ADDRESS}, line: Pty, ticket_timeout_s: 60)),\n    autoplay_max:", pty.display().to_string());
+    let sas = format!(
+        "    sas: Some((port: {:?}, address: {ADDRESS}, line: Pty, ticket_timeout_s: 60, asset_number: {ASSET})),\n    autoplay_max:",
+        pty.display().to_string()
+    );
     test_config::write(dir, &test_config::text(dir).replacen("    autoplay_max:", &sas, 1))
 }
 
@@ -145,7 +149,7 @@ fn lp71(host: &mut Host, code: u8, amount: u64, validation: &str) -> (u8, u64) {
 
 /// LP 72 (a transfer, or FF the interrogation): status and amount.
 fn lp72(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str) -> (u8, u64) {
-    let request = if code == 0xFF { vec![0xFF, 0x00] } else { sas::aft::request_72(code, kind, cents, id, 0) };
+    let request = if code == 0xFF { vec![0xFF, 0x00] } else { sas::aft::request_72(code, kind, cents, id, ASSET) };
     for _ in 0..100 {
         host.sync().unwrap();
         let r = host.variable_poll(ADDRESS, 0x72, &request).unwrap();
@@ -162,7 +166,7 @@ fn lp72(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str) -> (u8, u64) 
 /// did not answer.
 fn lp72_once(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str) -> Option<(u8, u64)> {
     host.sync().unwrap();
-    let r = host.variable_poll(ADDRESS, 0x72, &sas::aft::request_72(code, kind, cents, id, 0)).unwrap();
+    let r = host.variable_poll(ADDRESS, 0x72, &sas::aft::request_72(code, kind, cents, id, ASSET)).unwrap();
     (r.bytes().len() >= 4).then(|| {
         let d = data(&r, 0x72);
         (d[2], if d.len() > 9 { bcd::decode(&d[5..10]).unwrap() } else { 0 })

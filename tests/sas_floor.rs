@@ -15,6 +15,8 @@ mod test_config;
 mod sas_acceptor;
 #[path = "sas_progressive.rs"]
 mod sas_progressive;
+#[path = "sas_registration.rs"]
+mod sas_registration;
 #[path = "sas_validation.rs"]
 mod sas_validation;
 
@@ -29,13 +31,19 @@ use sas::host::{Host, Reply};
 use sas::transport::{Pty, SerialLine};
 
 const ADDRESS: u8 = 1;
+/// The asset number the floor knows the test cabinet by (AFT: LP 72
+/// addresses it, 93 otherwise).
+const ASSET: u32 = 4242;
 
 fn config(dir: &Path, pty: &Path, validation: &str) -> PathBuf {
     config_with(dir, pty, &format!("validation: {validation}"))
 }
 
 fn config_with(dir: &Path, pty: &Path, more: &str) -> PathBuf {
-    let sas = format!("    sas: Some((port: {:?}, address: {ADDRESS}, line: Pty, ticket_timeout_s: 3, {more})),\n    autoplay_max:", pty.display().to_string());
+    let sas = format!(
+        "    sas: Some((port: {:?}, address: {ADDRESS}, line: Pty, ticket_timeout_s: 3, asset_number: {ASSET}, {more})),\n    autoplay_max:",
+        pty.display().to_string()
+    );
     test_config::write(dir, &test_config::text(dir).replacen("    autoplay_max:", &sas, 1))
 }
 
@@ -452,7 +460,7 @@ fn the_floor_reads_the_tickets_printed_and_resets_a_hand_pay() {
 /// the reply, or `None` when the cabinet did not answer.
 fn lp72_once(host: &mut Host, code: u8, kind: u8, cents: u64, id: &str, flags: u8) -> Option<(u8, u64)> {
     host.sync().unwrap();
-    let r = host.variable_poll(ADDRESS, 0x72, &sas::aft::request_72_flagged(code, kind, cents, id, 0, flags)).unwrap();
+    let r = host.variable_poll(ADDRESS, 0x72, &sas::aft::request_72_flagged(code, kind, cents, id, ASSET, flags)).unwrap();
     if r.bytes().is_empty() {
         return None;
     }

@@ -149,6 +149,21 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
         Entry::AftFailed { transaction_id, status, reason, .. } => {
             format!("{} {transaction_id} ({status:#04x}): {reason}", t("Transferência do piso não feita:"))
         }
+        Entry::AftRegistration { registration, by } => {
+            let status = match registration.status {
+                meters::RegistrationStatus::Ready => t("registo AFT iniciado pelo piso"),
+                meters::RegistrationStatus::Registered => t("máquina registada para AFT"),
+                meters::RegistrationStatus::Pending => t("registo AFT à espera do operador"),
+                meters::RegistrationStatus::NotRegistered => t("registo AFT cancelado"),
+            };
+            if registration.status == meters::RegistrationStatus::Registered {
+                format!("{status}: {} {}, {} {} ({by})", t("activo"), registration.asset, t("ponto de venda"), registration.pos_id)
+            } else {
+                format!("{status} ({by})")
+            }
+        }
+        Entry::AftRegistrationAcknowledged { by } => format!("{} ({by})", t("O operador confirmou o registo AFT")),
+        Entry::AftRegistrationRequested { by } => format!("{} ({by})", t("O operador pediu o registo AFT ao piso")),
         Entry::FloorReported { cursor } => format!("{} {}", t("O sistema de gestão do piso recebeu os eventos até"), cursor.up_to),
         Entry::ValidationIdSet { id, sequence } => format!("{} {id:06X}, {} {sequence}", t("O piso definiu a identificação de validação"), t("sequência")),
         Entry::SoftwareChanged { component, sha256, previous, outcome, by, .. } => {
@@ -272,6 +287,13 @@ mod tests {
             Entry::AftIn { transaction_id: "FLOOR-1".into(), value: 2_500 },
             Entry::AftOut { transaction_id: "FLOOR-2".into(), value: 2_500 },
             Entry::ValidationIdSet { id: 0x12_3456, sequence: 0 },
+            Entry::AftRegistration {
+                registration: meters::AftRegistration { status: meters::RegistrationStatus::Registered, asset: 4242, key: [7; 20], pos_id: 9 },
+                by: "SAS host (LP 73)".into(),
+            },
+            Entry::AftRegistration { registration: meters::AftRegistration::default(), by: "SAS host (LP 73)".into() },
+            Entry::AftRegistrationAcknowledged { by: "ana".into() },
+            Entry::AftRegistrationRequested { by: "ana".into() },
             Entry::VariantChosen { family: "floresta-243".into(), game: "floresta-243-92".into(), sha256: "ab".repeat(32), by: "ana".into() },
             Entry::PrinterPaper { low: true },
             Entry::PrinterPaper { low: false },

@@ -12,6 +12,7 @@
 //! core (`requests`, `Machine::settle_round_with_floor`).
 
 mod exceptions;
+mod registration;
 mod requests;
 mod snapshot;
 

@@ -543,6 +543,22 @@ pub enum Entry {
         status: u8,
         reason: String,
     },
+    /// Issue 71: the floor's AFT registration of this machine changed
+    /// (SAS LP 73: initialised, registered under a key, awaiting an
+    /// operator, or cancelled), by the floor's host or at the machine.
+    AftRegistration {
+        registration: crate::registration::AftRegistration,
+        by: String,
+    },
+    /// An operator at the machine acknowledged the registration the floor
+    /// asked for (pending → ready).
+    AftRegistrationAcknowledged {
+        by: String,
+    },
+    /// An operator at the machine asked the floor to register it.
+    AftRegistrationRequested {
+        by: String,
+    },
     /// The floor's slot management system took the events this cursor
     /// names (issue 48).
     FloorReported {
@@ -660,6 +676,9 @@ impl Entry {
             Entry::AftOut { .. } => "aft_out",
             Entry::AftPending { .. } => "aft_pending",
             Entry::AftFailed { .. } => "aft_failed",
+            Entry::AftRegistration { .. } => "aft_registration",
+            Entry::AftRegistrationAcknowledged { .. } => "aft_registration_acknowledged",
+            Entry::AftRegistrationRequested { .. } => "aft_registration_requested",
             Entry::ValidationIdSet { .. } => "validation_id_set",
             Entry::VariantChosen { .. } => "variant_chosen",
             Entry::SoftwareChanged { .. } => "software_changed",

@@ -27,6 +27,7 @@ pub mod machine;
 pub mod meters;
 pub mod money;
 pub mod progressive;
+pub mod registration;
 pub mod rng;
 pub mod state;
 mod store;
@@ -44,6 +45,7 @@ pub use machine::{BootError, CashOut, CoreError, KeyLostClear, Machine, MoneyRef
 pub use meters::{Door, GameMeters, M25, MachineMeters};
 pub use money::{Cents, Currency};
 pub use progressive::{LevelConfig, Pool, PoolConfig};
+pub use registration::{AftRegistration, RegistrationStatus};
 pub use rng::{CoreRng, Draw, GameRng, StreamRng, WeightTable};
 pub use state::{CriticalState, FloorAward, PendingAft, SecureValidation};
 pub use store::{IntegrityError, RamClearRecord, Record, StoreError};

@@ -227,6 +227,9 @@ pub struct CriticalState {
     /// Issue 71: the transfer journaled pending, not yet made or failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aft_pending: Option<PendingAft>,
+    /// Issue 71: the floor's AFT registration of this machine (SAS LP 73).
+    #[serde(default, skip_serializing_if = "is_unregistered")]
+    pub aft_registration: crate::registration::AftRegistration,
     /// The last level of the floor's SAS progressive group won here
     /// (issue 48: LP 84/85 report it, a hand-pay of its round is that
     /// level's).
@@ -295,6 +298,11 @@ pub struct AuditFailure {
     pub equation: &'static str,
     pub left: u64,
     pub right: u64,
+}
+
+/// A machine never registered (serialized states stay as they were).
+fn is_unregistered(r: &crate::registration::AftRegistration) -> bool {
+    *r == crate::registration::AftRegistration::default()
 }
 
 fn fail(entry: &Entry, problem: impl Into<String>) -> Inconsistency {
@@ -875,6 +883,19 @@ impl CriticalState {
                 }
                 self.aft_pending = Some(PendingAft { transaction_id: transaction_id.clone(), to_host: *to_host, value: *value });
             }
+            Entry::AftRegistration { registration, .. } => {
+                if let Some(why) = self.aft_registration.refuses(registration) {
+                    return Err(fail(e, why));
+                }
+                self.aft_registration = *registration;
+            }
+            Entry::AftRegistrationAcknowledged { .. } => {
+                if self.aft_registration.status != crate::registration::RegistrationStatus::Pending {
+                    return Err(fail(e, "no AFT registration awaits an operator's acknowledgement"));
+                }
+                self.aft_registration.status = crate::registration::RegistrationStatus::Ready;
+            }
+            Entry::AftRegistrationRequested { .. } => {}
             Entry::AftFailed { transaction_id, .. } => {
                 if self.aft_pending.as_ref().is_none_or(|p| &p.transaction_id != transaction_id) {
                     return Err(fail(e, format!("AFT transfer {transaction_id:?} is not the one pending")));

@@ -37,6 +37,14 @@ pub mod status {
     /// The amount would take the credit past the cabinet's limit.
     pub const OVER_TRANSFER_LIMIT: u8 = 0x84;
     pub const UNABLE_NOW: u8 = 0x87;
+    /// A transfer with a registration key to a cabinet not registered
+    /// (LP 73).
+    pub const NOT_REGISTERED: u8 = 0x88;
+    /// A registration key other than the one the cabinet is registered
+    /// under.
+    pub const KEY_MISMATCH: u8 = 0x89;
+    /// The asset number is zero or not this cabinet's.
+    pub const ASSET_MISMATCH: u8 = 0x93;
     /// The host asked for the transfer only if locked, and it is not.
     pub const NOT_LOCKED: u8 = 0x94;
     pub const INVALID_ID: u8 = 0x95;
@@ -74,7 +82,20 @@ pub struct Transfer {
 pub enum Request {
     Interrogate,
     Cancel,
-    Transfer { partial: bool, kind: u8, cashable: u64, restricted: u64, nonrestricted: u64, id: String, only_if_locked: bool },
+    Transfer {
+        partial: bool,
+        kind: u8,
+        cashable: u64,
+        restricted: u64,
+        nonrestricted: u64,
+        id: String,
+        only_if_locked: bool,
+        /// The asset number the floor addressed (this cabinet's, else 93).
+        asset: u32,
+        /// The registration key (all zero: an in-house transfer that needs
+        /// no registration).
+        key: [u8; 20],
+    },
 }
 
 /// LP 72's request (its length byte first); `Err` with the status to
@@ -94,14 +115,15 @@ pub fn parse_72(data: &[u8]) -> Result<Request, u8> {
     let kind = *field(2, 1)?.first().ok_or(status::NOT_A_VALID_FUNCTION)?;
     let (cashable, restricted, nonrestricted) = (amount(3)?, amount(8)?, amount(13)?);
     let flags = *field(18, 1)?.first().ok_or(status::NOT_A_VALID_FUNCTION)?;
-    // asset (19..23), registration key (23..43), id length (43).
+    let asset = u32::from_le_bytes(field(19, 4)?.try_into().map_err(|_| status::NOT_A_VALID_FUNCTION)?);
+    let key: [u8; 20] = field(23, 20)?.try_into().map_err(|_| status::NOT_A_VALID_FUNCTION)?;
     let id_len = usize::from(*field(43, 1)?.first().ok_or(status::INVALID_ID)?);
     let id = field(44, id_len).map_err(|_| status::INVALID_ID)?;
     if id.is_empty() || id.len() > 20 || !id.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
         return Err(status::INVALID_ID);
     }
     let id = String::from_utf8_lossy(id).into_owned();
-    Ok(Request::Transfer { partial: code == 0x01, kind, cashable, restricted, nonrestricted, id, only_if_locked: flags & ONLY_IF_LOCKED != 0 })
+    Ok(Request::Transfer { partial: code == 0x01, kind, cashable, restricted, nonrestricted, id, only_if_locked: flags & ONLY_IF_LOCKED != 0, asset, key })
 }
 
 /// LP 72's reply data for a transfer (or none yet).
@@ -156,13 +178,18 @@ pub fn request_72(code: u8, kind: u8, cashable: u64, id: &str, asset: u32) -> Ve
 
 /// [`request_72`] with the transfer flags `flags` ([`ONLY_IF_LOCKED`]).
 pub fn request_72_flagged(code: u8, kind: u8, cashable: u64, id: &str, asset: u32, flags: u8) -> Vec<u8> {
+    request_72_keyed(code, kind, cashable, id, asset, flags, [0; 20])
+}
+
+/// [`request_72_flagged`] with a registration key (LP 73).
+pub fn request_72_keyed(code: u8, kind: u8, cashable: u64, id: &str, asset: u32, flags: u8, key: [u8; 20]) -> Vec<u8> {
     let mut d = vec![code, 0x00, kind];
     d.extend(bcd::encode(cashable, 5));
     d.extend(bcd::encode(0, 5));
     d.extend(bcd::encode(0, 5));
     d.push(flags);
     d.extend(asset.to_le_bytes());
-    d.extend([0; 20]);
+    d.extend(key);
     d.push(u8::try_from(id.len()).unwrap_or(0));
     d.extend(id.as_bytes());
     d.extend([0; 4]);
@@ -185,10 +212,22 @@ mod tests {
         let r = parse_72(&with_len(request_72(0x00, IN_HOUSE_TO_EGM, 2_500, "FLOOR-0001", 7)));
         assert_eq!(
             r,
-            Ok(Request::Transfer { partial: false, kind: 0, cashable: 2_500, restricted: 0, nonrestricted: 0, id: "FLOOR-0001".into(), only_if_locked: false })
+            Ok(Request::Transfer {
+                partial: false,
+                kind: 0,
+                cashable: 2_500,
+                restricted: 0,
+                nonrestricted: 0,
+                id: "FLOOR-0001".into(),
+                only_if_locked: false,
+                asset: 7,
+                key: [0; 20]
+            })
         );
         let locked = parse_72(&with_len(request_72_flagged(0x00, IN_HOUSE_TO_EGM, 2_500, "FLOOR-0001", 7, ONLY_IF_LOCKED)));
         assert!(matches!(locked, Ok(Request::Transfer { only_if_locked: true, .. })), "{locked:?}");
+        let keyed = parse_72(&with_len(request_72_keyed(0x00, IN_HOUSE_TO_EGM, 2_500, "FLOOR-0001", 0x0A0B_0C0D, 0, [0x33; 20])));
+        assert!(matches!(keyed, Ok(Request::Transfer { asset: 0x0A0B_0C0D, key: [0x33, ..], .. })), "{keyed:?}");
         assert_eq!(parse_72(&[0x02, 0xFF, 0x00]), Ok(Request::Interrogate));
         assert_eq!(parse_72(&with_len(request_72(0x00, 0, 100, "", 0))), Err(status::INVALID_ID));
         assert_eq!(parse_72(&with_len(request_72(0x00, 0, 100, "bad\u{7}id", 0))), Err(status::INVALID_ID));

@@ -54,6 +54,10 @@ pub enum Event {
     /// ([`Egm::aft_journaled`]), then makes or fails it ([`Egm::aft_done`]),
     /// or refuses it ([`Egm::aft_refused`]).
     AftTransfer { id: String, to_host: bool, cents: u64 },
+    /// LP 73: the floor changed the cabinet's AFT registration. The game
+    /// host journals it in the core (answered from the snapshot then), or
+    /// calls [`Egm::aft_registration_refused`].
+    AftRegister(crate::registration::Registration),
     /// LP 74: the floor locked the cabinet for a transfer (play stops), or
     /// the lock ended (cancelled, timed out, the transfer made).
     AftLock(bool),
@@ -139,6 +143,9 @@ pub struct Egm {
     /// The last AFT transfer (LP 72), and the AFT lock's end (LP 74).
     transfer: Option<crate::aft::Transfer>,
     lock_until_us: Option<u64>,
+    /// The AFT registration the floor asked for (LP 73), not yet in the
+    /// snapshot, and whether the core refused it.
+    registering: Option<(crate::registration::Registration, bool)>,
     /// The clock: the wall's Unix seconds at the last tick, and what the
     /// floor's LP 7F moved it by.
     wall: i64,
@@ -169,6 +176,7 @@ impl Egm {
             progressive: None,
             transfer: None,
             lock_until_us: None,
+            registering: None,
             wall: 0,
             clock_offset: 0,
             up: false,
@@ -425,6 +433,7 @@ impl Egm {
             0x4C => self.validation_id(data, &snapshot)?,
             0x72 => self.aft_transfer(data)?,
             0x74 => self.aft_lock(data)?,
+            0x73 => self.aft_register(data)?,
             0x4D => crate::cashout::reply_4d(*data.first()?, &snapshot),
             0x1B => crate::cashout::reply_1b(&snapshot),
             0x94 => {

@@ -10,7 +10,7 @@
 //! game, clock and denomination polls ([`identity`], [`codes`]) from the
 //! host's [`snapshot`], LP 21's ROM [`signature`], tickets in
 //! ([`tickets`]) and out ([`cashout`], system [`validation`]), AFT
-//! ([`aft`]), progressive broadcasts ([`progressive`]), put together as one port's EGM end ([`egm`]), run on a
+//! ([`aft`]) and its [`registration`], progressive broadcasts ([`progressive`]), put together as one port's EGM end ([`egm`]), run on a
 //! thread of its own ([`port`], raised to real time where allowed:
 //! [`scheduling`]) over a UART or a pty ([`transport`]).
 //! `../shared/spec/sas.md` is the digest it follows; a point
@@ -38,6 +38,7 @@ pub mod link;
 pub mod meters;
 pub mod port;
 pub mod progressive;
+pub mod registration;
 pub mod scheduling;
 pub mod signature;
 pub mod snapshot;

@@ -66,6 +66,7 @@ enum Order {
     AftJournaled(String),
     AftDone { id: String, status: u8, cents: u64, kind: u8 },
     AftRefused { id: String, status: u8, kind: u8 },
+    AftRegistrationRefused(crate::registration::Registration),
     ValidationAsked(u64),
     ValidationEnded,
     JoinProgressiveGroup(u8),
@@ -158,6 +159,12 @@ impl Port {
     /// An AFT transfer the core refused before journaling it: its status.
     pub fn aft_refused(&self, id: &str, status: u8, kind: u8) {
         lock(&self.shared.orders).push(Order::AftRefused { id: id.to_owned(), status, kind });
+    }
+
+    /// The AFT registration the floor asked for (LP 73) that the core
+    /// refused.
+    pub fn aft_registration_refused(&self, asked: crate::registration::Registration) {
+        lock(&self.shared.orders).push(Order::AftRegistrationRefused(asked));
     }
 
     /// The cabinet is in SAS progressive group `group`.
@@ -295,6 +302,7 @@ fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, 
                 Order::AftJournaled(id) => egm.aft_journaled(&id),
                 Order::AftDone { id, status, cents, kind } => egm.aft_done(&id, status, cents, kind),
                 Order::AftRefused { id, status, kind } => egm.aft_refused(&id, status, kind),
+                Order::AftRegistrationRefused(asked) => egm.aft_registration_refused(asked),
                 Order::ValidationAsked(cents) => egm.validation_asked(cents),
                 Order::ValidationEnded => egm.validation_ended(),
                 Order::JoinProgressiveGroup(group) => egm.join_progressive_group(group),

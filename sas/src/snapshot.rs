@@ -150,8 +150,11 @@ pub struct Snapshot {
     /// No round open and nothing blocking play: an AFT lock can be granted
     /// and a transfer made (LP 74).
     pub idle: bool,
-    /// The asset number the floor knows the cabinet by (LP 74, 72).
+    /// The asset number the floor knows the cabinet by (LP 74, 72, 73;
+    /// 0: none assigned, and no AFT transfer is taken).
     pub asset_number: u32,
+    /// The cabinet's AFT registration as the core keeps it (LP 73).
+    pub aft_registration: crate::registration::Registration,
     /// The floor numbers cash-out tickets (LP 57/58; LP A0's validation
     /// style).
     pub system_validation: bool,

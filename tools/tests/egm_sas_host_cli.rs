@@ -21,7 +21,7 @@ fn boot_at(dir: &Path, sas: Option<&str>) -> Session {
 fn boot_validating(dir: &Path, sas: Option<&str>, validation: &str) -> Session {
     let mut text = test_config::text(dir);
     if let Some(port) = sas {
-        let line = format!("    sas: Some((port: {port:?}, address: 3, line: Pty, validation: {validation})),\n    autoplay_max:");
+        let line = format!("    sas: Some((port: {port:?}, address: 3, line: Pty, validation: {validation}, asset_number: 77)),\n    autoplay_max:");
         text = text.replacen("    autoplay_max:", &line, 1);
     }
     let config = test_config::write(dir, &text);
@@ -54,7 +54,22 @@ fn start_host(dir: &Path, args: &[&str]) -> (Child, String) {
 }
 
 /// Tends the cabinet's link until the tool is done; its output.
-fn run(s: &mut Session, mut child: Child) -> String {
+fn run(s: &mut Session, child: Child) -> String {
+    let (ok, text) = finish(s, child);
+    assert!(ok, "{text}");
+    text
+}
+
+/// [`run`] for a command that must fail (exit status not 0).
+fn run_failing(s: &mut Session, child: Child) -> String {
+    let (ok, text) = finish(s, child);
+    assert!(!ok, "the command succeeded: {text}");
+    text
+}
+
+/// The tool run to its end beside the cabinet: whether it succeeded, and
+/// what it printed (stdout, then stderr).
+fn finish(s: &mut Session, mut child: Child) -> (bool, String) {
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         s.tend_floor();
@@ -62,9 +77,7 @@ fn run(s: &mut Session, mut child: Child) -> String {
         std::thread::sleep(Duration::from_millis(5));
     }
     let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
-    text
+    (out.status.success(), format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
 }
 
 /// The credit on the cabinet's meter now.
@@ -116,6 +129,29 @@ fn a_lab_reads_the_cabinet_through_the_reference_host() {
     let out = run(&mut s, child);
     assert!(out.contains("AFT LAB-AFT-1: status 00 (full transfer successful), 1250 cents"), "{out}");
     assert_eq!(s.machine().credit(), before + 1_250);
+    drop(s);
+
+    // Issue 71: the floor registers the cabinet (LP 73) under the asset
+    // number it reports, then transfers with its key; another key is
+    // refused (89) and nothing moves.
+    let key = "00112233445566778899aabbccddeeff01234567";
+    let (child, pty) = start_host(dir.path(), &["register", "--key", key, "--pos", "12"]);
+    let mut s = boot_at(dir.path(), Some(&pty));
+    let out = run(&mut s, child);
+    assert!(out.contains("AFT registration of asset 77: status 01 (registered)"), "{out}");
+    assert_eq!(s.machine().aft_registration().pos_id, 12);
+    drop(s);
+    let (child, pty) = start_host(dir.path(), &["aft-in", "500", "--id", "LAB-AFT-2", "--key", key]);
+    let mut s = boot_at(dir.path(), Some(&pty));
+    let out = run(&mut s, child);
+    assert!(out.contains("AFT LAB-AFT-2: status 00 (full transfer successful), 500 cents"), "{out}");
+    assert_eq!(s.machine().credit(), before + 1_750);
+    drop(s);
+    let (child, pty) = start_host(dir.path(), &["aft-in", "500", "--id", "LAB-AFT-3", "--key", &key.replace('0', "f")]);
+    let mut s = boot_at(dir.path(), Some(&pty));
+    let out = run_failing(&mut s, child);
+    assert!(out.contains("AFT LAB-AFT-3: status 89 (not made), 0 cents"), "{out}");
+    assert_eq!(s.machine().credit(), before + 1_750);
     drop(s);
 
     let (child, pty) = start_host(dir.path(), &["disable"]);

@@ -79,6 +79,13 @@ pub(crate) fn of(record: &Record, cx: &Context) -> Vec<Exception> {
         // journaled pending: transfer complete (the floor reads its status).
         Entry::AftIn { .. } | Entry::AftOut { .. } | Entry::AftFailed { .. } => one(0x69),
         Entry::HandpayPaid { .. } => one(0x52),
+        // Issue 71: AFT registration: an operator at the machine asked the
+        // floor to register it (6C) or acknowledged the registration the
+        // floor asked for (6D); a registration cancelled, by the floor or
+        // at the machine (6E).
+        Entry::AftRegistrationRequested { .. } => one(0x6C),
+        Entry::AftRegistrationAcknowledged { .. } => one(0x6D),
+        Entry::AftRegistration { registration, .. } if registration.status == meters::RegistrationStatus::NotRegistered => one(0x6E),
         // The cash-out ticket printed; a ticket in, taken to the credit
         // meter (the transfer complete).
         Entry::TicketPrinted { .. } => one(0x3D),

@@ -88,6 +88,19 @@ impl Session {
                 self.message = Some(Notice::CashOutRefusedByFloor);
                 Ok(())
             }
+            // Issue 71: the floor's AFT registration, journaled in the core
+            // before the floor is answered (from the next snapshot).
+            Event::AftRegister(asked) => {
+                let made = match super::snapshot::registration_in_core(&asked) {
+                    Some(next) => self.machine.aft_register(next, "SAS host (LP 73)"),
+                    None => Err(CoreError::Refused(format!("AFT registration status {:#04x} is not one SAS defines", asked.status))),
+                };
+                if let Err(e) = made {
+                    tracing::warn!("SAS AFT registration: refused: {e}");
+                    floor.port.aft_registration_refused(asked);
+                }
+                Ok(())
+            }
             Event::AftLock(locked) => {
                 floor.aft_locked = locked;
                 Ok(())

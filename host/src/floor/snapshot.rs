@@ -75,6 +75,34 @@ fn scope(m: &GameMeters) -> Scope {
     }
 }
 
+/// The core's AFT registration in the wire's terms (LP 73).
+pub(crate) fn registration_on_wire(r: &meters::AftRegistration) -> sas::registration::Registration {
+    use meters::RegistrationStatus as S;
+    use sas::registration::status;
+    let status = match r.status {
+        S::Ready => status::READY,
+        S::Registered => status::REGISTERED,
+        S::Pending => status::PENDING,
+        S::NotRegistered => status::NOT_REGISTERED,
+    };
+    sas::registration::Registration { status, asset: r.asset, key: r.key, pos_id: r.pos_id }
+}
+
+/// The floor's LP 73 registration in the core's terms; `None` for a
+/// status the wire does not define.
+pub(crate) fn registration_in_core(r: &sas::registration::Registration) -> Option<meters::AftRegistration> {
+    use meters::RegistrationStatus as S;
+    use sas::registration::status;
+    let status = match r.status {
+        status::READY => S::Ready,
+        status::REGISTERED => S::Registered,
+        status::PENDING => S::Pending,
+        status::NOT_REGISTERED => S::NotRegistered,
+        _ => return None,
+    };
+    Some(meters::AftRegistration { status, asset: r.asset, key: r.key, pos_id: r.pos_id })
+}
+
 /// What the cabinet chose besides the core's state.
 pub(crate) struct Choices<'a> {
     pub asset_number: u32,
@@ -143,6 +171,7 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
         aft_out: Counted { cents: t.transferencias_saida, count: t.transferencias_saida_contagem },
         idle: c.idle,
         asset_number: c.asset_number,
+        aft_registration: registration_on_wire(&state.aft_registration),
         system_validation: c.system_validation,
         handpays: state
             .handpays

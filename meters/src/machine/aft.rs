@@ -10,6 +10,7 @@ use super::Machine;
 use crate::journal::Entry;
 use crate::machine::{CoreError, MoneyRefusal};
 use crate::money::Cents;
+use crate::registration::{AftRegistration, RegistrationStatus};
 use crate::state::PendingAft;
 
 impl Machine {
@@ -96,5 +97,39 @@ impl Machine {
             return Err(CoreError::TransferInRejected(MoneyRefusal::CreditLimit(self.config.credit_limit)));
         }
         Ok(())
+    }
+}
+
+/// Issue 71: the floor's AFT registration (SAS LP 73), kept in critical
+/// memory.
+impl Machine {
+    /// The machine's registration as last journaled.
+    pub fn aft_registration(&self) -> AftRegistration {
+        self.state.aft_registration
+    }
+
+    /// The floor's host (or an operator, `by`) changed the registration:
+    /// journaled before the floor is told of it. Refused when `next` may
+    /// not follow the registration now (registered only after the floor
+    /// initialised it, under a non-zero asset number).
+    pub fn aft_register(&mut self, next: AftRegistration, by: &str) -> Result<(), CoreError> {
+        if let Some(why) = self.state.aft_registration.refuses(&next) {
+            return Err(CoreError::Refused(why));
+        }
+        self.commit(vec![Entry::AftRegistration { registration: next, by: by.to_owned() }])
+    }
+
+    /// An operator at the machine acknowledged the registration the floor
+    /// asked for (SAS 6D): it becomes ready for the floor's key.
+    pub fn acknowledge_aft_registration(&mut self, by: &str) -> Result<(), CoreError> {
+        if self.state.aft_registration.status != RegistrationStatus::Pending {
+            return Err(CoreError::Refused("no AFT registration awaits an operator's acknowledgement".into()));
+        }
+        self.commit(vec![Entry::AftRegistrationAcknowledged { by: by.to_owned() }])
+    }
+
+    /// An operator at the machine asks the floor to register it (SAS 6C).
+    pub fn request_aft_registration(&mut self, by: &str) -> Result<(), CoreError> {
+        self.commit(vec![Entry::AftRegistrationRequested { by: by.to_owned() }])
     }
 }

@@ -224,6 +224,17 @@ fn samples(f: Fill) -> Vec<Entry> {
         Entry::AftOut { transaction_id: "T2".into(), value: f.n },
         Entry::AftPending { transaction_id: "T3".into(), to_host: true, value: f.n },
         Entry::AftFailed { transaction_id: "T3".into(), to_host: true, status: f.u8(), reason: "door open".into() },
+        Entry::AftRegistration {
+            registration: crate::registration::AftRegistration {
+                status: crate::registration::RegistrationStatus::Registered,
+                asset: f.u32(),
+                key: [f.u8(); 20],
+                pos_id: f.u32(),
+            },
+            by: "SAS host (LP 73)".into(),
+        },
+        Entry::AftRegistrationAcknowledged { by: "ana".into() },
+        Entry::AftRegistrationRequested { by: "ana".into() },
         Entry::FloorReported { cursor: FloorCursor { up_to: f.n, above: vec![f.n, 1] } },
         Entry::ValidationIdSet { id: f.u32(), sequence: f.u32() },
         Entry::VariantChosen { family: "sete".into(), game: "sete-92".into(), sha256: "cd".repeat(32), by: "ana".into() },

@@ -98,7 +98,22 @@ impl Egm {
             Ok(Request::Transfer { kind, id, .. }) if kind != IN_HOUSE_TO_EGM && kind != IN_HOUSE_TO_HOST => {
                 Some(failed(id, kind, status::NOT_A_VALID_FUNCTION))
             }
-            Ok(Request::Transfer { kind, id, cashable, restricted, nonrestricted, partial, only_if_locked }) => {
+            // Issue 71: a transfer addressed to another cabinet's asset
+            // number, or made while this one has none (sas.md §8: every
+            // transfer needs a non-zero asset number).
+            Ok(Request::Transfer { kind, id, asset, .. }) if asset == 0 || asset != self.snapshot.asset_number => {
+                Some(failed(id, kind, status::ASSET_MISMATCH))
+            }
+            // A registration key is honoured only as the one the cabinet
+            // is registered under (LP 73); none (all zero) is an in-house
+            // transfer that needs no registration.
+            Ok(Request::Transfer { kind, id, key, .. }) if key != [0; 20] && !self.snapshot.aft_registration.registered() => {
+                Some(failed(id, kind, status::NOT_REGISTERED))
+            }
+            Ok(Request::Transfer { kind, id, key, .. }) if key != [0; 20] && !crate::registration::same_key(&key, &self.snapshot.aft_registration.key) => {
+                Some(failed(id, kind, status::KEY_MISMATCH))
+            }
+            Ok(Request::Transfer { kind, id, cashable, restricted, nonrestricted, partial, only_if_locked, .. }) => {
                 let credit = self.snapshot.credit;
                 // What the credit meter can still take (issue 71: a
                 // transfer past it was answered 87, not its own status).
@@ -133,5 +148,42 @@ impl Egm {
             self.transfer = Some(t);
         }
         Some(crate::aft::reply_72(self.transfer.as_ref(), &self.snapshot))
+    }
+}
+
+impl Egm {
+    /// LP 73: the cabinet's AFT registration read, or changed. A change is
+    /// handed to the game host to journal in the core; until the snapshot
+    /// shows it, the floor's LP 73 gets no reply and it asks again (a
+    /// registration is never said that a power cut would lose).
+    pub(super) fn aft_register(&mut self, data: &[u8]) -> Option<Vec<u8>> {
+        use crate::registration::{next, parse_73, reply_73};
+        let request = parse_73(data)?;
+        let current = self.snapshot.aft_registration;
+        let asset = self.snapshot.asset_number;
+        let target = next(&current, &request, asset);
+        match self.registering {
+            _ if target == current => {}
+            // The core refused it: the registration as it stands.
+            Some((asked, true)) if asked == target => {}
+            Some((asked, false)) if asked == target => return None,
+            _ => {
+                self.events.push(Event::AftRegister(target));
+                self.registering = Some((target, false));
+                return None;
+            }
+        }
+        self.registering = None;
+        Some(reply_73(&current, asset))
+    }
+
+    /// The core refused the registration change `asked`: the floor's next
+    /// LP 73 for it is answered with the registration as it stands.
+    pub fn aft_registration_refused(&mut self, asked: crate::registration::Registration) {
+        if let Some((r, refused)) = self.registering.as_mut()
+            && *r == asked
+        {
+            *refused = true;
+        }
     }
 }

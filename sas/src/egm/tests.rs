@@ -266,3 +266,86 @@ fn sound_acceptor_and_maintenance_polls_are_acked_and_handed_on() {
     assert_eq!(host.send(&bad), Some(vec![0x81]));
     assert!(host.egm.take_events().iter().all(|e| matches!(e, Event::LinkUp(_))), "a corrupted LP 07 disabled the acceptor");
 }
+
+/// A long poll of variable length, `data` with its length byte first.
+fn variable(command: u8, data: &[u8]) -> Vec<u8> {
+    crate::crc::sealed(&[vec![0x01, command], data.to_vec()].concat())
+}
+
+/// An LP 72 reply's transfer status.
+fn transfer_status(reply: &[u8]) -> u8 {
+    reply[4]
+}
+
+#[test]
+fn lp_73_registers_the_cabinet_only_once_the_core_has_it_and_72_checks_its_key() {
+    use crate::registration::{Registration, request_73, status as reg};
+    let asset = 4242;
+    let key = [0x5A; 20];
+    let snapshot = |registration: Registration| {
+        Arc::new(Snapshot {
+            accounting_denom: 1,
+            credit_limit: 1_000_000,
+            idle: true,
+            asset_number: asset,
+            aft_registration: registration,
+            ..Snapshot::default()
+        })
+    };
+    let mut host = Host::new(Egm::new(1).unwrap());
+    host.egm.publish(snapshot(Registration::default()));
+    let read = host.send(&variable(0x73, &request_73(0xFF, 0, [0; 20], 0))).unwrap();
+    assert_eq!(&read[2..8], [0x1D, reg::NOT_REGISTERED, 0x92, 0x10, 0, 0], "not registered, the cabinet's asset");
+
+    // Initialised: handed to the host, and no reply until the core has it.
+    host.send(&[0x81]);
+    assert_eq!(host.send(&variable(0x73, &request_73(0x00, 0, [0; 20], 0))), None);
+    host.send(&[0x81]);
+    assert_eq!(host.send(&variable(0x73, &request_73(0x00, 0, [0; 20], 0))), None, "asked again: still not journaled");
+    let ready = Registration { status: reg::READY, ..Registration::default() };
+    assert_eq!(
+        host.egm.take_events().iter().filter(|e| matches!(e, Event::AftRegister(_))).cloned().collect::<Vec<_>>(),
+        [Event::AftRegister(ready)],
+        "handed on once"
+    );
+    host.egm.publish(snapshot(ready));
+    host.send(&[0x81]);
+    assert_eq!(host.send(&variable(0x73, &request_73(0x00, 0, [0; 20], 0))).unwrap()[3], reg::READY);
+
+    // Registered under the cabinet's asset number with the floor's key.
+    host.send(&[0x81]);
+    assert_eq!(host.send(&variable(0x73, &request_73(0x01, asset, key, 9))), None);
+    let registered = Registration { status: reg::REGISTERED, asset, key, pos_id: 9 };
+    assert_eq!(host.egm.take_events(), [Event::AftRegister(registered)]);
+    host.egm.publish(snapshot(registered));
+    host.send(&[0x81]);
+    let r = host.send(&variable(0x73, &request_73(0x01, asset, key, 9))).unwrap();
+    assert_eq!((r[3], &r[8..28]), (reg::REGISTERED, &key[..]));
+
+    // LP 72: another key (89), another asset (93), no asset (93); the
+    // registered key and no key at all are both taken.
+    let transfer = |host: &mut Host, id: &str, asset: u32, key: [u8; 20]| {
+        host.send(&[0x81]);
+        let d = crate::aft::request_72_keyed(0x00, crate::aft::IN_HOUSE_TO_EGM, 500, id, asset, 0, key);
+        host.send(&variable(0x72, &[vec![d.len() as u8], d].concat()))
+    };
+    assert_eq!(transfer(&mut host, "K1", asset, [0x5B; 20]).map(|r| transfer_status(&r)), Some(crate::aft::status::KEY_MISMATCH));
+    assert_eq!(transfer(&mut host, "K2", asset + 1, key).map(|r| transfer_status(&r)), Some(crate::aft::status::ASSET_MISMATCH));
+    assert_eq!(transfer(&mut host, "K3", 0, [0; 20]).map(|r| transfer_status(&r)), Some(crate::aft::status::ASSET_MISMATCH));
+    host.egm.take_events();
+    assert_eq!(transfer(&mut host, "K4", asset, key), None, "handed to the host, answered once journaled");
+    assert!(host.egm.take_events().contains(&Event::AftTransfer { id: "K4".into(), to_host: false, cents: 500 }));
+
+    // A change the core refuses: the floor's next ask gets the
+    // registration as it stands.
+    host.send(&[0x81]);
+    assert_eq!(host.send(&variable(0x73, &request_73(0x80, 0, [0; 20], 0))), None);
+    host.egm.aft_registration_refused(Registration::default());
+    host.send(&[0x81]);
+    assert_eq!(host.send(&variable(0x73, &request_73(0x80, 0, [0; 20], 0))).unwrap()[3], reg::REGISTERED);
+
+    // A cabinet not registered: a keyed transfer is refused (88).
+    let mut host = Host::new(Egm::new(1).unwrap());
+    host.egm.publish(snapshot(Registration::default()));
+    assert_eq!(transfer(&mut host, "K5", asset, key).map(|r| transfer_status(&r)), Some(crate::aft::status::NOT_REGISTERED));
+}

@@ -68,14 +68,26 @@ enum Command {
     /// Lock the cabinet (LP 74) and transfer cashable credit to it (LP 72, type 00), in cents.
     AftIn {
         cents: u64,
-        #[arg(long)]
-        id: String,
+        #[command(flatten)]
+        to: AftTo,
     },
     /// Lock the cabinet and transfer credit from it to the host (LP 72, type 80), in cents.
     AftOut {
         cents: u64,
+        #[command(flatten)]
+        to: AftTo,
+    },
+    /// Register the cabinet for AFT (LP 73: initialise, then register under its asset number with KEY and POS).
+    Register {
+        /// The registration key: 40 hex digits.
         #[arg(long)]
-        id: String,
+        key: String,
+        /// The point-of-sale terminal id.
+        #[arg(long, default_value_t = 1)]
+        pos: u32,
+        /// The cabinet's asset number (default: the one its LP 74 reports).
+        #[arg(long)]
+        asset: Option<u32>,
     },
     /// Be the floor's progressive controller: broadcast a group's levels (global LP 86) every 500 ms.
     Progressive {
@@ -127,8 +139,9 @@ fn main() -> Result<()> {
         Command::Disable => ack(&mut host, a, 0x01, "play disabled (LP 01)"),
         Command::Enable => ack(&mut host, a, 0x02, "play enabled (LP 02)"),
         Command::Signature { seed } => signature(&mut host, a, &seed),
-        Command::AftIn { cents, id } => aft(&mut host, a, sas::aft::IN_HOUSE_TO_EGM, cents, &id),
-        Command::AftOut { cents, id } => aft(&mut host, a, sas::aft::IN_HOUSE_TO_HOST, cents, &id),
+        Command::AftIn { cents, to } => aft(&mut host, a, sas::aft::IN_HOUSE_TO_EGM, cents, &to),
+        Command::AftOut { cents, to } => aft(&mut host, a, sas::aft::IN_HOUSE_TO_HOST, cents, &to),
+        Command::Register { key, pos, asset } => register(&mut host, a, &key, pos, asset),
         Command::Progressive { group, levels, seconds } => progressive(&mut host, group, &levels, seconds),
         Command::Bench { seconds } => bench(&mut host, a, seconds),
     }
@@ -239,9 +252,80 @@ fn signature(host: &mut Host, a: u8, seed: &str) -> Result<()> {
     bail!("no signature in 120 s")
 }
 
+/// Where an AFT transfer goes: its id, the asset number it addresses and
+/// the registration key it carries.
+#[derive(clap::Args, Debug)]
+struct AftTo {
+    #[arg(long)]
+    id: String,
+    /// The cabinet's asset number (default: the one its LP 74 reports).
+    #[arg(long)]
+    asset: Option<u32>,
+    /// The registration key (40 hex digits; default none: an in-house transfer).
+    #[arg(long)]
+    key: Option<String>,
+}
+
+/// A registration key written as 40 hex digits.
+fn key_of(hex: &str) -> Result<[u8; 20]> {
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| hex.get(i..i + 2).and_then(|d| u8::from_str_radix(d, 16).ok()))
+        .collect::<Option<_>>()
+        .ok_or_else(|| anyhow!("--key {hex:?}: not hex digits"))?;
+    bytes.try_into().map_err(|_| anyhow!("--key {hex:?}: a registration key is 40 hex digits (20 bytes)"))
+}
+
+/// The cabinet's asset number as its LP 74 interrogation reports it.
+fn asset_of(host: &mut Host, a: u8) -> Result<u32> {
+    host.sync()?;
+    let d = checked(&host.long_poll(a, 0x74, &[0xFF, 0x00, 0x00, 0x00])?, a, 0x74).ok_or_else(|| anyhow!("LP 74: no good reply"))?;
+    let asset = d.get(1..5).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes).ok_or_else(|| anyhow!("LP 74: too short"))?;
+    if asset == 0 {
+        bail!("the cabinet has no asset number (asset_number in its sas configuration): no AFT transfer is taken");
+    }
+    Ok(asset)
+}
+
+/// LP 73 until the cabinet answers (it answers a change once its core has
+/// journaled it): the status.
+fn lp73(host: &mut Host, a: u8, request: &[u8]) -> Result<u8> {
+    for _ in 0..20 {
+        host.sync()?;
+        if let Some(d) = checked(&host.variable_poll(a, 0x73, request.get(1..).unwrap_or_default())?, a, 0x73) {
+            return d.get(1).copied().ok_or_else(|| anyhow!("LP 73: too short"));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    bail!("LP 73: no good reply in 20 tries")
+}
+
+/// LP 73 as a floor registers a cabinet: initialise, then register.
+fn register(host: &mut Host, a: u8, key: &str, pos: u32, asset: Option<u32>) -> Result<()> {
+    use sas::registration::{request_73, status};
+    let key = key_of(key)?;
+    let asset = match asset {
+        Some(asset) => asset,
+        None => asset_of(host, a)?,
+    };
+    let ready = lp73(host, a, &request_73(0x00, 0, [0; 20], 0))?;
+    if ready != status::READY {
+        bail!("LP 73 initialise: status {ready:02X}");
+    }
+    let st = lp73(host, a, &request_73(0x01, asset, key, pos))?;
+    println!("AFT registration of asset {asset}: status {st:02X} ({})", if st == status::REGISTERED { "registered" } else { "not registered" });
+    if st == status::REGISTERED { Ok(()) } else { Err(anyhow!("the cabinet was not registered")) }
+}
+
 /// An AFT transfer as a floor makes one: lock for 10 s, ask, then
 /// interrogate until it is no longer pending.
-fn aft(host: &mut Host, a: u8, kind: u8, cents: u64, id: &str) -> Result<()> {
+fn aft(host: &mut Host, a: u8, kind: u8, cents: u64, to: &AftTo) -> Result<()> {
+    let id = to.id.as_str();
+    let key = to.key.as_deref().map(key_of).transpose()?.unwrap_or([0; 20]);
+    let asset = match to.asset {
+        Some(asset) => asset,
+        None => asset_of(host, a)?,
+    };
     host.sync()?;
     let lock = checked(&host.long_poll(a, 0x74, &[0x00, 0x00, 0x10, 0x00])?, a, 0x74).ok_or_else(|| anyhow!("LP 74: no good reply"))?;
     if lock.get(5) != Some(&0x00) {
@@ -252,7 +336,7 @@ fn aft(host: &mut Host, a: u8, kind: u8, cents: u64, id: &str) -> Result<()> {
     let mut d = None;
     for _ in 0..20 {
         host.sync()?;
-        let r = host.variable_poll(a, 0x72, &sas::aft::request_72(0x00, kind, cents, id, 0))?;
+        let r = host.variable_poll(a, 0x72, &sas::aft::request_72_keyed(0x00, kind, cents, id, asset, 0x00, key))?;
         d = checked(&r, a, 0x72);
         if d.is_some() {
             break;
