@@ -13,6 +13,8 @@ mod test_config;
 
 #[path = "sas_acceptor.rs"]
 mod sas_acceptor;
+#[path = "sas_floor_control.rs"]
+mod sas_floor_control;
 #[path = "sas_progressive.rs"]
 mod sas_progressive;
 #[path = "sas_registration.rs"]

@@ -146,6 +146,8 @@ fn a_level_won_is_paid_at_the_broadcast_amount_by_an_attendant_and_reset_by_the_
     let reported = [&[0x03, 0x01][..], &bcd::encode(123_456, 5)].concat();
     assert_eq!(read(&mut host, 0x85), reported, "LP 85 after 56");
     assert_eq!(read(&mut host, 0x84), reported);
+    // Issue 71: LP 87, the group's wins in one reply: this one.
+    assert_eq!(read(&mut host, 0x87), [&[0x08, 0x03, 0x01, 0x01][..], &bcd::encode(123_456, 5)].concat(), "LP 87: one level won");
     let r = read(&mut host, 0x1B);
     assert_eq!(&r[..2], [0x03, 0x01], "LP 1B: the group and the level");
     assert_eq!(bcd::decode(&r[2..7]).unwrap(), win);

@@ -422,6 +422,12 @@ impl Session {
                     link.order(Order::GiveBack);
                     return;
                 };
+                // Issue 71: a value the floor does not let it take (LP 08).
+                if self.floor().is_some_and(|f| !f.takes_note(cents)) {
+                    link.order(Order::GiveBack);
+                    self.fail(Notice::NoteOffByFloor { value: cents });
+                    return;
+                }
                 match self.machine.stack_note(cents) {
                     Ok(()) => link.order(Order::Stack),
                     // The note journaled as being stacked is still in

@@ -200,6 +200,19 @@ pub struct FloorLink {
     /// sets them again after a link comes up].
     sounds: Sounds,
     notes_enabled: bool,
+    /// Issue 71: the note values the floor lets the acceptor take (LP 08;
+    /// none: every value the configuration takes), and whether it is
+    /// disabled after each note taken (LP 06 enables it again): after each
+    /// note journaled past this sequence number (the journal's head when
+    /// the floor asked), none before it.
+    note_values: Option<BTreeSet<meters::Cents>>,
+    notes_off_after_each: Option<u64>,
+    /// The games the floor disabled (LP 09), by id.
+    games_off: BTreeSet<String>,
+    /// No game starts before this (LP 2E's game delay).
+    delay_until: Option<std::time::Instant>,
+    /// The floor's ticket data (LP 7D), as last set.
+    ticket_data: sas::ticket_data::TicketData,
     /// The last tickets printed, newest first (LP 4D).
     printed: Vec<sas::snapshot::TicketOut>,
     /// When the port's timing was last written to the log.
@@ -290,6 +303,11 @@ impl FloorLink {
             progressive_heard: false,
             sounds: Sounds::All,
             notes_enabled: true,
+            note_values: None,
+            notes_off_after_each: None,
+            games_off: BTreeSet::new(),
+            delay_until: None,
+            ticket_data: sas::ticket_data::TicketData::default(),
             printed: snapshot::tickets_printed(machine.state()),
             timing_logged: std::time::Instant::now(),
             built: None,
@@ -326,6 +344,26 @@ impl FloorLink {
     /// Whether the floor lets the note acceptor take notes (LP 06, 07).
     pub fn notes_enabled(&self) -> bool {
         self.notes_enabled
+    }
+
+    /// Whether the floor lets the note acceptor take a note of `cents`
+    /// (LP 06/07, and LP 08's values).
+    pub fn takes_note(&self, cents: meters::Cents) -> bool {
+        self.notes_enabled && self.note_values.as_ref().is_none_or(|v| v.contains(&cents))
+    }
+
+    /// Why the floor holds a round of `game` back, if it does: the game
+    /// disabled (LP 09), or the game delay not over (LP 2E).
+    pub fn holds_game(&self, game: &str) -> Option<crate::notice::Notice> {
+        if self.games_off.contains(game) {
+            return Some(crate::notice::Notice::GameOffByFloor);
+        }
+        self.delay_until.filter(|until| std::time::Instant::now() < *until).map(|_| crate::notice::Notice::GameDelayedByFloor)
+    }
+
+    /// The floor's ticket data (LP 7D).
+    pub fn ticket_data(&self) -> &sas::ticket_data::TicketData {
+        &self.ticket_data
     }
 
     /// Whether the floor holds play: an AFT lock, or a cash-out waiting
@@ -437,7 +475,14 @@ impl FloorLink {
             let mut raised = Vec::new();
             for r in &records {
                 match &r.entry {
-                    Entry::NoteIn { value } => self.last_note = Some(*value),
+                    Entry::NoteIn { value } => {
+                        self.last_note = Some(*value);
+                        // LP 08's action 00: the acceptor is disabled after
+                        // each note, until the floor's LP 06.
+                        if self.notes_off_after_each.is_some_and(|from| r.seq > from) {
+                            self.notes_enabled = false;
+                        }
+                    }
                     // A SAS level won: its amount is forgotten until the
                     // controller broadcasts it again, reset (sas.md §8),
                     // so that it is never paid twice at the old amount.
@@ -540,6 +585,7 @@ impl crate::session::Session {
             idle,
             credit_limit: self.machine.config().credit_limit,
             meter_digits: self.machine.config().meter_digits,
+            games_off: &floor.games_off,
             accounting_denom: floor.setup.accounting_denom,
             games: &floor.games,
             selected: self.selected,

@@ -40,6 +40,13 @@ pub enum Notice {
     TicketWithFloor,
     /// Issue 71: the floor's system disabled the note acceptor (SAS LP 07).
     NotesOffByFloor,
+    /// Issue 71: the floor's system does not let the acceptor take a note
+    /// of this value (SAS LP 08).
+    NoteOffByFloor { value: Cents },
+    /// Issue 71: the floor's system disabled this game (SAS LP 09).
+    GameOffByFloor,
+    /// Issue 71: the floor's system delays the next game (SAS LP 2E).
+    GameDelayedByFloor,
     /// The cash-out waits for the floor's system to assign the ticket's
     /// validation number (SAS system validation, LP 57/58).
     CashOutWithFloor,
@@ -158,6 +165,9 @@ impl Notice {
             Notice::FloorLocked => t("TRANSFERÊNCIA DO SISTEMA DO PISO EM CURSO").to_owned(),
             Notice::TicketWithFloor => t("BILHETE EM VALIDAÇÃO PELO SISTEMA DO PISO").to_owned(),
             Notice::NotesOffByFloor => t("O sistema do piso desactivou o aceitador de notas").to_owned(),
+            Notice::NoteOffByFloor { value } => format!("{} {}", t("O sistema do piso não aceita notas de"), show(*value)),
+            Notice::GameOffByFloor => t("O sistema do piso desactivou este jogo").to_owned(),
+            Notice::GameDelayedByFloor => t("AGUARDE: O SISTEMA DO PISO ADIA O PRÓXIMO JOGO").to_owned(),
             Notice::CashOutWithFloor => t("PAGAMENTO EM VALIDAÇÃO PELO SISTEMA DO PISO").to_owned(),
             Notice::CashOutRefusedByFloor => t("O sistema do piso não validou o bilhete: o crédito fica na máquina").to_owned(),
             Notice::TicketRedeemed { value } => format!("{} {}", t("Bilhete pago:"), show(*value)),

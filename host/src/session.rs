@@ -539,6 +539,12 @@ impl Session {
             self.fail(Notice::FloorLocked);
             return false;
         }
+        // Issue 71: the floor disabled the game (LP 09) or delays the next
+        // (LP 2E).
+        if let Some(why) = self.floor.as_ref().and_then(|f| f.holds_game(self.game().id())) {
+            self.fail(why);
+            return false;
+        }
         // G-49: no round of a game in a SAS progressive group while its
         // controller's broadcasts are not heard.
         if let Some(group) = self.floor.as_ref().and_then(|f| f.progressive_unheard(self.game().id())) {

@@ -59,6 +59,50 @@ const BILLS: [(u8, Option<u8>, u8, u64); 12] = [
     (0x4B, Some(0x39), 0x0B, 100_000),
 ];
 
+/// LP 08's bill denominations, bit by bit from the first byte's least
+/// significant bit, in cents of the cabinet's currency [R: the order of
+/// SAS's LP 08 table as recalled: 1, 2, 5, 10, 20, 25, 50, 100, then 200
+/// up to 1,000,000].
+const BILL_BITS: [u64; 24] = [
+    100,
+    200,
+    500,
+    1_000,
+    2_000,
+    2_500,
+    5_000,
+    10_000,
+    20_000,
+    25_000,
+    50_000,
+    100_000,
+    200_000,
+    250_000,
+    500_000,
+    1_000_000,
+    2_000_000,
+    2_500_000,
+    5_000_000,
+    10_000_000,
+    20_000_000,
+    25_000_000,
+    50_000_000,
+    100_000_000,
+];
+
+/// The note values LP 08's four bytes enable (the fourth is reserved).
+pub fn bills_enabled(mask: [u8; 4]) -> Vec<u64> {
+    let bits = u32::from_le_bytes(mask);
+    BILL_BITS.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, cents)| *cents).collect()
+}
+
+/// LP 08's mask for these note values (a value SAS has no bit for is
+/// left out).
+pub fn bills_mask(cents: &[u64]) -> [u8; 4] {
+    let bits = BILL_BITS.iter().enumerate().filter(|(_, c)| cents.contains(c)).fold(0u32, |m, (i, _)| m | (1 << i));
+    bits.to_le_bytes()
+}
+
 /// The note value a bill-count meter code (40–4B) counts.
 pub fn bill_of_meter(code: u16) -> Option<u64> {
     BILLS.iter().find(|b| u16::from(b.0) == code).map(|b| b.3)
@@ -89,6 +133,10 @@ mod tests {
         codes.sort_unstable();
         codes.dedup();
         assert_eq!(codes.len(), DENOMINATIONS.len());
+        let euros = [500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
+        assert_eq!(bills_mask(&euros), [0b1101_1100, 0b0000_0101, 0, 0], "5, 10, 20, 50 | 100 | 200, 500");
+        assert_eq!(bills_enabled(bills_mask(&euros)), euros);
+        assert_eq!(bills_enabled([0xFF, 0xFF, 0xFF, 0xFF]).len(), 24, "the reserved byte names nothing");
         for (meter, lp, code, cents) in BILLS {
             assert_eq!(bill_of_meter(u16::from(meter)), Some(cents));
             assert_eq!(lp.and_then(bill_of_long_poll), Some(cents));

@@ -94,6 +94,17 @@ pub enum Event {
     /// LP 0A (true) / 0B (false): the floor puts the cabinet in maintenance
     /// mode (play stops) or takes it out.
     Maintenance(bool),
+    /// LP 08: the floor lets the note acceptor take only these note values
+    /// (cents), and disables it after each note taken when
+    /// `disable_after_each` (LP 06 enables it again).
+    NoteValues { cents: Vec<u64>, disable_after_each: bool },
+    /// LP 09: the floor disables (false) or enables game `game` (from 1).
+    GameEnabled { game: u16, enabled: bool },
+    /// LP 2E: the floor delays the start of the next game by this many
+    /// milliseconds (0 ends a delay).
+    GameDelay { ms: u64 },
+    /// LP 7D: the floor's ticket data.
+    TicketData(crate::ticket_data::TicketData),
 }
 
 /// What the floor lets the cabinet sound (LP 03, 04, 05).
@@ -146,6 +157,8 @@ pub struct Egm {
     /// The AFT registration the floor asked for (LP 73), not yet in the
     /// snapshot, and whether the core refused it.
     registering: Option<(crate::registration::Registration, bool)>,
+    /// The floor has set its ticket data (LP 7D).
+    ticket_data_set: bool,
     /// The clock: the wall's Unix seconds at the last tick, and what the
     /// floor's LP 7F moved it by.
     wall: i64,
@@ -177,6 +190,7 @@ impl Egm {
             transfer: None,
             lock_until_us: None,
             registering: None,
+            ticket_data_set: false,
             wall: 0,
             clock_offset: 0,
             up: false,
@@ -403,6 +417,36 @@ impl Egm {
                 self.events.push(Event::Maintenance(command == 0x0A));
                 return Some(ack);
             }
+            // Issue 71: the note values the acceptor takes (a 4-byte mask
+            // and the action: 00 disable after each note, 01 stay enabled).
+            0x08 => {
+                let mask: [u8; 4] = data.get(..4)?.try_into().ok()?;
+                let action = *data.get(4)?;
+                if action > 0x01 {
+                    return None;
+                }
+                self.events.push(Event::NoteValues { cents: crate::codes::bills_enabled(mask), disable_after_each: action == 0x00 });
+                return Some(ack);
+            }
+            // Game N disabled (00) or enabled (01); a game the cabinet
+            // does not have, or game 0, gets no ACK [R].
+            0x09 => {
+                let game = crate::meters::game_number(data)?;
+                let enabled = match *data.get(2)? {
+                    0x00 => false,
+                    0x01 => true,
+                    _ => return None,
+                };
+                self.snapshot.game(game)?;
+                self.events.push(Event::GameEnabled { game, enabled });
+                return Some(ack);
+            }
+            // The game delay, in units of 100 ms (2 BCD).
+            0x2E => {
+                let units = crate::bcd::decode(data.get(..2)?).ok()?;
+                self.events.push(Event::GameDelay { ms: units * 100 });
+                return Some(ack);
+            }
             0x0E => {
                 let on = *data.first()? == 0x01;
                 self.real_time = on;
@@ -434,6 +478,20 @@ impl Egm {
             0x72 => self.aft_transfer(data)?,
             0x74 => self.aft_lock(data)?,
             0x73 => self.aft_register(data)?,
+            0x87 => crate::progressive::reply_87(self.progressive.as_ref()?.group(), snapshot.progressive_win),
+            0x7B => crate::ticket_data::reply_7b(&snapshot),
+            // The floor's ticket data: held (01) once read; the query
+            // (length 0) says whether the floor has set it.
+            0x7D => match crate::ticket_data::parse_7d(data) {
+                Ok(Some(d)) => {
+                    self.events.push(Event::TicketData(d));
+                    self.ticket_data_set = true;
+                    vec![0x01]
+                }
+                Ok(None) => vec![u8::from(self.ticket_data_set)],
+                // Data the cabinet cannot read: not held (00).
+                Err(_) => vec![0x00],
+            },
             0x4D => crate::cashout::reply_4d(*data.first()?, &snapshot),
             0x1B => crate::cashout::reply_1b(&snapshot),
             0x94 => {

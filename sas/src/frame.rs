@@ -49,17 +49,37 @@ fn shape(command: u8) -> Option<Shape> {
     Some(match command {
         // Meters, credits, identity, the last bill, game lists, the
         // validation and ticket-in status, the clock, progressive wins.
-        0x0F..=0x1A | 0x1B | 0x1C | 0x1E | 0x1F | 0x20 | 0x2A..=0x2C | 0x31..=0x45 | 0x48 | 0x51 | 0x54..=0x57 | 0x70 | 0x7E | 0x84 | 0x85 | 0xB1 | 0xB2 => {
-            Shape::Read
-        }
+        0x0F..=0x1A
+        | 0x1B
+        | 0x1C
+        | 0x1E
+        | 0x1F
+        | 0x20
+        | 0x2A..=0x2C
+        | 0x31..=0x45
+        | 0x48
+        | 0x51
+        | 0x54..=0x57
+        | 0x70
+        | 0x7E
+        | 0x84
+        | 0x85
+        | 0x87
+        | 0xB1
+        | 0xB2 => Shape::Read,
         // Shutdown, startup, sound, the bill acceptor, maintenance;
         // hand-pay reset.
         0x01..=0x07 | 0x0A | 0x0B | 0x94 => Shape::Fixed(4),
         // Real-time event reporting on/off; ticket history.
         0x0E | 0x4D => Shape::Fixed(5),
-        // ROM signature (seed 2 LE); hand-paid credits, meters,
-        // configuration and features of game N (2 BCD).
-        0x21 | 0x2D | 0x52 | 0x53 | 0xA0 => Shape::Fixed(6),
+        // ROM signature (seed 2 LE); the game delay (2 BCD, 100 ms);
+        // hand-paid credits, meters, configuration, features and extended
+        // information of game N (2 BCD).
+        0x21 | 0x2E | 0x2D | 0x52 | 0x53 | 0xA0 | 0xB5 => Shape::Fixed(6),
+        // Game N enabled or disabled (2 BCD, 1).
+        0x09 => Shape::Fixed(7),
+        // The bill denominations (4) and the acceptor's action (1).
+        0x08 => Shape::Fixed(9),
         // AFT lock (code, condition, timeout 2 BCD).
         0x74 => Shape::Fixed(8),
         // Secure-enhanced validation ID (machine ID 3, sequence 3).
@@ -71,7 +91,8 @@ fn shape(command: u8) -> Option<Shape> {
         // Selected and extended meters, ticket redemption, AFT transfer
         // and registration, multiple progressive levels, a denomination's
         // meters.
-        0x2F | 0x6F | 0xAF | 0x71..=0x73 | 0x86 | 0xB0 => Shape::Variable,
+        // The extended validation status, the ticket data.
+        0x2F | 0x6F | 0xAF | 0x71..=0x73 | 0x7B | 0x7D | 0x86 | 0xB0 => Shape::Variable,
         _ => return None,
     })
 }

@@ -67,6 +67,35 @@ pub fn reply_data(command: u8, request: &[u8], s: &Snapshot, now: i64) -> Option
             // reading the fixed length refused it).
             [request.get(..2)?.to_vec(), features(s).to_vec(), vec![0, 0, 0]].concat()
         }
+        // Issue 71: a game's extended information (the floor's start-up
+        // traffic asks it): game, largest bet (2 BCD credits), SAS
+        // progressive group and its levels, the game's name and its
+        // paytable's, and no wager categories (LP B4 not supported).
+        // Game 0 is the machine: every game's largest bet, no name.
+        0xB5 => {
+            let number = game_number(request)?;
+            let (max, group, levels, name, paytable) = match number {
+                0 => (s.games.iter().map(|g| g.max_bet_credits).max().unwrap_or(0), 0, 0, String::new(), String::new()),
+                n => {
+                    let g = s.game(n)?;
+                    (g.max_bet_credits, g.progressive_group, g.progressive_levels, g.id.clone(), String::from_utf8_lossy(&g.paytable_id).into_owned())
+                }
+            };
+            let ascii = |t: &str| -> Vec<u8> { t.bytes().filter(u8::is_ascii_graphic).take(40).collect() };
+            let (name, paytable) = (ascii(&name), ascii(&paytable));
+            let mut out = vec![0];
+            out.extend(request.get(..2)?);
+            out.extend(bcd::encode(max.min(9_999), 2));
+            out.push(group);
+            out.extend(levels.to_le_bytes());
+            out.push(u8::try_from(name.len()).ok()?);
+            out.extend(name);
+            out.push(u8::try_from(paytable.len()).ok()?);
+            out.extend(paytable);
+            out.extend(bcd::encode(0, 2));
+            out[0] = u8::try_from(out.len() - 1).ok()?;
+            out
+        }
         0x51 => bcd::encode(s.games.len() as u64, 2),
         0x55 => bcd::encode(u64::from(s.selected_game), 2),
         0x56 => {
@@ -137,6 +166,7 @@ mod tests {
 
     fn cabinet() -> Snapshot {
         let game = |id: &str, sas: &[u8; 2], pct: u32, max: u64, enabled: bool| Game {
+            progressive_levels: 0,
             id: id.into(),
             sas_id: *sas,
             additional_id: [b'0', sas[1], b'7'],

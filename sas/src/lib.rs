@@ -9,7 +9,7 @@
 //! ([`exceptions`]), the meter long polls ([`meters`]) and the identity,
 //! game, clock and denomination polls ([`identity`], [`codes`]) from the
 //! host's [`snapshot`], LP 21's ROM [`signature`], tickets in
-//! ([`tickets`]) and out ([`cashout`], system [`validation`]), AFT
+//! ([`tickets`]) and the floor's ticket settings ([`ticket_data`]) and out ([`cashout`], system [`validation`]), AFT
 //! ([`aft`]) and its [`registration`], progressive broadcasts ([`progressive`]), put together as one port's EGM end ([`egm`]), run on a
 //! thread of its own ([`port`], raised to real time where allowed:
 //! [`scheduling`]) over a UART or a pty ([`transport`]).
@@ -42,6 +42,7 @@ pub mod registration;
 pub mod scheduling;
 pub mod signature;
 pub mod snapshot;
+pub mod ticket_data;
 pub mod tickets;
 pub mod transport;
 pub mod validation;

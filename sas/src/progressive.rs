@@ -124,9 +124,34 @@ pub fn reply_84(group: u8, win: Option<crate::snapshot::ProgressiveWin>) -> Vec<
     }
 }
 
+/// LP 87's reply data (issue 71): the group and every SAS level win the
+/// floor has not been told of in a queue, each level with its amount (5
+/// BCD cents). This cabinet locks up at each level won (an attendant pays
+/// it) and reports it by 56 then LP 85, so its queue holds at most the
+/// last level won [R: sas.md §8 keeps one at a time].
+pub fn reply_87(group: u8, win: Option<crate::snapshot::ProgressiveWin>) -> Vec<u8> {
+    let mut out = vec![0, group, 0];
+    if let Some(w) = win.filter(|w| w.group == group) {
+        out[2] = 1;
+        out.push(w.level);
+        out.extend(bcd::encode(w.cents, 5));
+    }
+    out[0] = u8::try_from(out.len() - 1).unwrap_or(0);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lp_87_lists_the_level_won() {
+        use crate::snapshot::ProgressiveWin;
+        let won = Some(ProgressiveWin { group: 3, level: 2, cents: 123_456 });
+        assert_eq!(reply_87(3, won), [0x08, 0x03, 0x01, 0x02, 0x00, 0x00, 0x12, 0x34, 0x56]);
+        assert_eq!(reply_87(3, None), [0x02, 0x03, 0x00]);
+        assert_eq!(reply_87(4, won), [0x02, 0x04, 0x00], "another group's win is not this group's");
+    }
 
     #[test]
     fn broadcasts_parse_as_the_digest_lays_them_out() {

@@ -85,6 +85,9 @@ pub struct Game {
     pub max_bet_credits: u64,
     /// The SAS progressive group the game is in (LP 1F, 53), 0 for none.
     pub progressive_group: u8,
+    /// The SAS levels of that group the game can win (LP B5: bit 0 level
+    /// 1 … bit 31 level 32).
+    pub progressive_levels: u32,
     /// Whether the operator offers it (LP 56).
     pub enabled: bool,
     pub meters: Scope,

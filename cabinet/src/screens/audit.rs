@@ -59,6 +59,8 @@ pub struct AuditView {
     pub result: Option<String>,
     /// The last RTP variant choice's result (issue 50).
     pub variant_result: Option<String>,
+    /// The last AFT registration action's result (issue 71).
+    pub registration_result: Option<String>,
     /// H-52: the lab's seed and offset as typed, and the answer, computed
     /// on a thread of its own beside play.
     pub seed: String,
@@ -66,6 +68,44 @@ pub struct AuditView {
     pub seeded: SeededAnswer,
     /// H-53: the download/verification log, newest first.
     pub software: Vec<Record>,
+}
+
+/// What an operator did to the floor's AFT registration (issue 71).
+#[derive(Clone, Copy)]
+enum Registration {
+    Acknowledge,
+    Request,
+    Cancel,
+}
+
+/// The AFT registration's line and its buttons: acknowledge the one the
+/// floor asked the operator to confirm, ask the floor for one, cancel it.
+fn registration_controls(ui: &mut egui::Ui, s: &game_host::session::Session, reg: meters::AftRegistration, result: Option<&str>) -> Option<Registration> {
+    use meters::RegistrationStatus as S;
+    ui.separator();
+    let status = match reg.status {
+        S::Ready => s.t("registo AFT iniciado pelo piso").to_owned(),
+        S::Registered => format!("{} ({} {}, {} {})", s.t("máquina registada para AFT"), s.t("activo"), reg.asset, s.t("ponto de venda"), reg.pos_id),
+        S::Pending => s.t("registo AFT à espera do operador").to_owned(),
+        S::NotRegistered => s.t("não registada").to_owned(),
+    };
+    ui.label(format!("{}: {status}", s.t("Registo AFT")));
+    let mut asked = None;
+    ui.horizontal(|ui| {
+        if reg.status == S::Pending && ui.button(s.t("Confirmar o registo AFT")).clicked() {
+            asked = Some(Registration::Acknowledge);
+        }
+        if ui.button(s.t("Pedir o registo AFT ao piso")).clicked() {
+            asked = Some(Registration::Request);
+        }
+        if reg.status != S::NotRegistered && ui.button(s.t("Cancelar o registo AFT")).clicked() {
+            asked = Some(Registration::Cancel);
+        }
+    });
+    if let Some(r) = result {
+        ui.label(r);
+    }
+    asked
 }
 
 /// The external verification's answer (H-52): none asked, being computed,
@@ -190,6 +230,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
     let mut root = screen_ui(ctx, "audit", &hud);
     let Ok(mut s) = session.0.lock() else { return Ok(()) };
     let mut attendant_clear = false;
+    let mut registration: Option<Registration> = None;
     let mut clear = false;
     let mut choose: Option<String> = None;
     egui::CentralPanel::default().show(&mut root, |ui| {
@@ -417,6 +458,10 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 if ui.button(s.t("Pagar e limpar (chave do empregado)")).clicked() {
                     attendant_clear = true;
                 }
+                // Issue 71: the floor's AFT registration (SAS LP 73).
+                if let Some(reg) = s.aft_registration() {
+                    registration = registration_controls(ui, &s, reg, view.registration_result.as_deref());
+                }
             }
             Tab::Verification => {
                 egui::Grid::new("verification").striped(true).show(ui, |ui| {
@@ -608,6 +653,14 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
     });
     if attendant_clear {
         s.attendant_clear();
+    }
+    if let Some(r) = registration {
+        let done = match r {
+            Registration::Acknowledge => s.acknowledge_aft_registration(),
+            Registration::Request => s.request_aft_registration(),
+            Registration::Cancel => s.cancel_aft_registration(),
+        };
+        view.registration_result = Some(done.map_or_else(|e| e, |()| "OK".to_owned()));
     }
     if let Some(id) = choose {
         view.variant_result = Some(match s.choose_variant(&id) {

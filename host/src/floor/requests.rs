@@ -154,6 +154,46 @@ impl Session {
                 Ok(())
             }
             Event::Maintenance(on) => self.machine.floor_maintenance(on, if on { "SAS host (LP 0A)" } else { "SAS host (LP 0B)" }),
+            // Issue 71: the note values (LP 08), a game disabled or enabled
+            // (LP 09), the game delay (LP 2E), the ticket data (LP 7D).
+            Event::NoteValues { cents, disable_after_each } => {
+                tracing::info!(
+                    "SAS host: the note acceptor takes {cents:?} (cents){} (LP 08)",
+                    if disable_after_each { ", disabled after each note" } else { "" }
+                );
+                floor.note_values = Some(cents.into_iter().collect());
+                floor.notes_off_after_each = disable_after_each.then(|| self.machine.journal_head());
+                Ok(())
+            }
+            Event::GameEnabled { game, enabled } => {
+                if let Some(id) = floor.games.get(usize::from(game).saturating_sub(1)).map(|g| g.id.clone()) {
+                    tracing::info!("SAS host {} game {game} ({id}) (LP 09)", if enabled { "enabled" } else { "disabled" });
+                    if enabled {
+                        floor.games_off.remove(&id);
+                    } else {
+                        floor.games_off.insert(id);
+                    }
+                    // LP 56 reads the change at once.
+                    floor.built = None;
+                }
+                Ok(())
+            }
+            Event::GameDelay { ms } => {
+                tracing::info!("SAS host: no game starts for {ms} ms (LP 2E)");
+                floor.delay_until = (ms > 0).then(|| Instant::now() + std::time::Duration::from_millis(ms));
+                Ok(())
+            }
+            Event::TicketData(d) => {
+                tracing::info!("SAS host set the ticket data: host {}, expiry {} days, location {:?} (LP 7D)", d.host_id, d.expiry_days, d.location);
+                let kept = std::mem::take(&mut floor.ticket_data);
+                floor.ticket_data = sas::ticket_data::TicketData {
+                    location: d.location.or(kept.location),
+                    address1: d.address1.or(kept.address1),
+                    address2: d.address2.or(kept.address2),
+                    ..d
+                };
+                Ok(())
+            }
         }
     }
 

@@ -115,6 +115,8 @@ pub(crate) struct Choices<'a> {
     pub credit_limit: u64,
     /// The digits the meters keep (LP 6F/AF's meter size).
     pub meter_digits: u8,
+    /// The games the floor disabled (LP 09, 56).
+    pub games_off: &'a std::collections::BTreeSet<String>,
     pub accounting_denom: u64,
     pub games: &'a [GameIdentity],
     pub selected: usize,
@@ -143,7 +145,11 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
                 base_percent: g.base_percent,
                 max_bet_credits: g.max_bet,
                 progressive_group: c.progressive.filter(|p| p.games.contains(&g.id)).map_or(0, |p| p.group),
-                enabled: true,
+                progressive_levels: c
+                    .progressive
+                    .filter(|p| p.games.contains(&g.id))
+                    .map_or(0, |p| p.triggers.iter().filter(|(l, _)| (1..=32).contains(l)).fold(0u32, |m, (l, _)| m | (1 << (l - 1)))),
+                enabled: !c.games_off.contains(&g.id),
                 meters: state.per_game.get(&g.id).map(scope).unwrap_or_default(),
             })
             .collect(),

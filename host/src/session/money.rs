@@ -19,6 +19,11 @@ impl Session {
             self.fail(Notice::NotesOffByFloor);
             return;
         }
+        // LP 08: a value the floor does not let the acceptor take.
+        if self.floor().is_some_and(|f| !f.takes_note(cents)) {
+            self.fail(Notice::NoteOffByFloor { value: cents });
+            return;
+        }
         match self.machine.insert_note(cents) {
             Ok(_) => self.message = None,
             Err(e) => self.fail(Notice::Core(e)),
