@@ -12,7 +12,11 @@
 # quiet one: one busy process per CPU at ordinary priority beside the
 # cabinet for the whole run, as `stress --cpu N` loads them. The cabinet's
 # own view of its replies (the port's reply start, logged every minute)
-# is printed beside the host's, so a late reply shows where its time went.
+# is printed beside the host's, and each of the host's five slowest replies
+# is split where its time went: the poll on its way in (the host's write
+# to the port's read), in the port (read to reply written), the reply on
+# its way out (written to the host's read), all on the machine's monotonic
+# clock (the lab cabinet's EGM_SAS_TIMES file).
 #
 #   tools/bench-sas.sh [SECONDS] [--release] [--load]   (default 600 s, debug build)
 #   EGM_CABINET=path EGM_SAS_HOST=path tools/bench-sas.sh …   (binaries built elsewhere)
@@ -54,7 +58,7 @@ grep -q 'sas: Some' "$dir/cabinet.ron"
 display=":$((250 + RANDOM % 50))"
 Xvfb "$display" -screen 0 1920x1200x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 sleep 1
-DISPLAY="$display" XDG_RUNTIME_DIR="$dir" "$cabinet" --windowed --size 1280x720 --lab-seed 7 \
+EGM_SAS_TIMES="$dir/port-times" DISPLAY="$display" XDG_RUNTIME_DIR="$dir" "$cabinet" --windowed --size 1280x720 --lab-seed 7 \
     --config "$dir/cabinet.ron" --db "$dir/egm.sqlite" --screenshot-dir "$dir/shots" > "$dir/cabinet.log" 2>&1 &
 for _ in $(seq 1 120); do
     id="$(DISPLAY="$display" xdotool search --name "EGM cabinet" 2>/dev/null | head -1 || true)"
@@ -80,7 +84,16 @@ while kill -0 "$hostpid" 2>/dev/null; do
     sleep 1
 done
 wait "$hostpid" || true
+sleep 6 # the cabinet writes its replies' times every 5 s
 cat "$dir/host.log"
 echo "cabinet log: $(grep -o 'SAS link [a-z]*' "$dir/cabinet.log" | sort | uniq -c | tr '\n' ' ')"
 echo "cabinet's $(grep -o 'port thread: [^)]*)[^)]*' "$dir/cabinet.log" | sort -u | tr '\n' ' ')"
 echo "cabinet's own view: $(grep -o 'SAS port: .*' "$dir/cabinet.log" | tail -1)"
+# Where each slow reply's time went: the port's read and write of the
+# same poll (the one read between the host's write and its read).
+grep '^slow reply' "$dir/host.log" | while read -r _ _ _ start _ _ _ _ sent _ _ _ first _; do
+    sent="${sent%,}"
+    awk -v s="$sent" -v f="$first" -v us="$start" '
+        $1 >= s && $1 <= f { printf "  reply of %s us: in %d us (host write -> port read), port %d us, out %d us (port write -> host read)\n", us, $1 - s, $2 - $1, f - $2; found = 1; exit }
+        END { if (!found) printf "  reply of %s us: no port read between the host'"'"'s write and read\n", us }' "$dir/port-times" 2>/dev/null || echo "  (no port times: a retail cabinet, or EGM_SAS_TIMES unset)"
+done

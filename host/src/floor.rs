@@ -217,9 +217,25 @@ pub struct FloorLink {
     printed: Vec<sas::snapshot::TicketOut>,
     /// When the port's timing was last written to the log.
     timing_logged: std::time::Instant,
+    /// Lab build, `EGM_SAS_TIMES=FILE` (issue 71, `tools/bench-sas.sh`):
+    /// the file each reply's monotonic times are appended to, and when
+    /// they last were.
+    reply_times: Option<(PathBuf, std::time::Instant)>,
     /// What the last snapshot was built from (the journal's head, the game
     /// and denomination, whether idle): unchanged, it is not built again.
     built: Option<(u64, usize, meters::Cents, bool)>,
+}
+
+/// Lab build: `EGM_SAS_TIMES=FILE` asks the port for each reply's
+/// monotonic times (a bench's; never in a retail build).
+fn reply_times_file(port: &Port) -> Option<(PathBuf, std::time::Instant)> {
+    if !cfg!(feature = "lab") {
+        return None;
+    }
+    let path = PathBuf::from(std::env::var_os("EGM_SAS_TIMES")?);
+    port.record_reply_times();
+    tracing::info!("SAS port: each reply's times to {}", path.display());
+    Some((path, std::time::Instant::now()))
 }
 
 impl FloorLink {
@@ -285,6 +301,7 @@ impl FloorLink {
         if let Some((id, cents, kind, status)) = last_transfer {
             port.aft_done(&id, status, cents, kind);
         }
+        let reply_times = reply_times_file(&port);
         Ok(FloorLink {
             port,
             setup: setup.clone(),
@@ -310,6 +327,7 @@ impl FloorLink {
             ticket_data: sas::ticket_data::TicketData::default(),
             printed: snapshot::tickets_printed(machine.state()),
             timing_logged: std::time::Instant::now(),
+            reply_times,
             built: None,
         })
     }
@@ -329,6 +347,22 @@ impl FloorLink {
             t.longest_write_us,
             t.placement
         );
+    }
+
+    /// Every 5 s, the replies' monotonic times to `EGM_SAS_TIMES`'s file,
+    /// one reply a line: the poll's last byte read, the reply written
+    /// (microseconds).
+    fn write_reply_times(&mut self) {
+        let Some((path, at)) = self.reply_times.as_mut() else { return };
+        if at.elapsed() < std::time::Duration::from_secs(5) {
+            return;
+        }
+        *at = std::time::Instant::now();
+        let lines: String = self.port.take_reply_times().iter().map(|(read, written)| format!("{read} {written}\n")).collect();
+        let appended = std::fs::OpenOptions::new().create(true).append(true).open(&*path).and_then(|mut f| std::io::Write::write_all(&mut f, lines.as_bytes()));
+        if let Err(e) = appended {
+            tracing::warn!("EGM_SAS_TIMES {}: {e}", path.display());
+        }
     }
 
     /// Whether the floor holds an AFT lock (play stops).
@@ -566,6 +600,7 @@ impl crate::session::Session {
         }
         self.floor_timeouts(&mut floor);
         floor.log_timing();
+        floor.write_reply_times();
         if let Err(e) = floor.tell_new_events(&self.machine).and_then(|()| floor.record_taken(&mut self.machine)) {
             tracing::error!("SAS: {e}");
         }

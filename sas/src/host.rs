@@ -29,6 +29,11 @@ pub struct Host {
     /// The longest silence between two bytes of the last reply, as read
     /// (bytes read together count as back to back), microseconds.
     pub last_reply_gap_us: u64,
+    /// When the last message's last byte was written and its reply's first
+    /// byte read, on the machine's monotonic clock (microseconds; the
+    /// port's own times of the same poll compare with them).
+    pub last_sent_at_us: u64,
+    pub last_reply_at_us: Option<u64>,
 }
 
 /// What a poll got back.
@@ -51,7 +56,7 @@ impl Reply {
 
 impl Host {
     pub fn new(line: SerialLine) -> Host {
-        Host { line, decoder: Decoder::new(), chirps: 0, last_reply_start_us: None, last_reply_gap_us: 0 }
+        Host { line, decoder: Decoder::new(), chirps: 0, last_reply_start_us: None, last_reply_gap_us: 0, last_sent_at_us: 0, last_reply_at_us: None }
     }
 
     /// Sends a message (its first byte marked) and reads the reply.
@@ -59,6 +64,8 @@ impl Host {
         self.drain()?;
         self.line.send_message(message)?;
         let sent = Instant::now();
+        self.last_sent_at_us = crate::scheduling::monotonic_us();
+        self.last_reply_at_us = None;
         self.last_reply_start_us = None;
         self.last_reply_gap_us = 0;
         let mut got = Vec::new();
@@ -75,6 +82,7 @@ impl Host {
                     Ok(Some(WireByte { wakeup: true, .. })) => self.chirps += 1,
                     Ok(Some(WireByte { value, .. })) => {
                         if got.is_empty() {
+                            self.last_reply_at_us = Some(crate::scheduling::monotonic_us());
                             self.last_reply_start_us = Some(u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX));
                         } else {
                             self.last_reply_gap_us = self.last_reply_gap_us.max(u64::try_from(last.elapsed().as_micros()).unwrap_or(u64::MAX));

@@ -38,6 +38,11 @@ pub struct Timing {
     /// Reply start (the reply written) after the poll's last byte was
     /// read, one entry per reply, the latest 100,000.
     pub reply_start_us: Vec<u64>,
+    /// When each of those polls' last byte was read and its reply
+    /// written, on the machine's monotonic clock
+    /// ([`crate::scheduling::monotonic_us`]), for a bench to set beside
+    /// its own times of the same polls; taken by [`Port::take_reply_times`].
+    pub reply_times: Vec<(u64, u64)>,
     /// The longest a reply's write took: the bound on the gaps inside it.
     pub longest_write_us: u64,
     pub replies: u64,
@@ -83,6 +88,8 @@ struct Shared {
     timing: Mutex<Timing>,
     stop: AtomicBool,
     link_up: AtomicBool,
+    /// Whether each reply's monotonic times are kept (a bench's).
+    record_times: AtomicBool,
 }
 
 /// The game host's handle on a running port.
@@ -207,6 +214,18 @@ impl Port {
         lock(&self.shared.timing).placement
     }
 
+    /// Keep each reply's monotonic times from now on (a bench's; none by
+    /// default), for [`Port::take_reply_times`].
+    pub fn record_reply_times(&self) {
+        self.shared.record_times.store(true, Ordering::Relaxed);
+    }
+
+    /// The replies' monotonic times since the last call (at most the
+    /// latest 100,000), taken out of the port's timing.
+    pub fn take_reply_times(&self) -> Vec<(u64, u64)> {
+        std::mem::take(&mut lock(&self.shared.timing).reply_times)
+    }
+
     pub fn timing(&self) -> Timing {
         lock(&self.shared.timing).clone()
     }
@@ -231,6 +250,7 @@ struct Outbox {
     events: Vec<Event>,
     reported: Vec<u64>,
     reply_start_us: Vec<u64>,
+    reply_times: Vec<(u64, u64)>,
     longest_write_us: u64,
     replies: u64,
     unmarked: u64,
@@ -258,6 +278,8 @@ impl Outbox {
         {
             let room = 100_000usize.saturating_sub(t.reply_start_us.len());
             t.reply_start_us.extend(self.reply_start_us.drain(..).take(room));
+            let room = 100_000usize.saturating_sub(t.reply_times.len());
+            t.reply_times.extend(self.reply_times.drain(..).take(room));
             t.longest_write_us = t.longest_write_us.max(self.longest_write_us);
             t.replies += std::mem::take(&mut self.replies);
             t.unmarked += std::mem::take(&mut self.unmarked);
@@ -311,15 +333,20 @@ fn run(mut egm: Egm, mut line: SerialLine, images: &[PathBuf], shared: &Shared, 
         }
         let at = start.elapsed();
         let at_us = micros(at);
+        let read_at = if n > 0 { crate::scheduling::monotonic_us() } else { 0 };
         for &b in buf.get(..n).unwrap_or_default() {
             match decoder.push(b) {
                 Ok(Some(byte)) => {
                     if let Some(reply) = egm.on_byte(byte, at_us) {
                         let before = start.elapsed();
+                        let written_at = crate::scheduling::monotonic_us();
                         // A line that fails mid-reply: the host polls again.
                         let _ = line.send(&reply);
                         let after = start.elapsed();
                         outbox.reply_start_us.push(micros(before.saturating_sub(at)));
+                        if shared.record_times.load(Ordering::Relaxed) {
+                            outbox.reply_times.push((read_at, written_at));
+                        }
                         outbox.longest_write_us = outbox.longest_write_us.max(micros(after.saturating_sub(before)));
                         outbox.replies += 1;
                     }

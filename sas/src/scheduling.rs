@@ -148,9 +148,28 @@ pub fn raise_current_thread() -> Scheduling {
     Scheduling::Ordinary
 }
 
+/// The machine's monotonic clock (`CLOCK_MONOTONIC`), microseconds: the
+/// same clock in every process, so the port's and a host's times of one
+/// poll compare (issue 71: where a late reply's time went). 0 if the clock
+/// cannot be read.
+pub fn monotonic_us() -> u64 {
+    nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC).map_or(0, |t| {
+        let us = i128::from(t.tv_sec()) * 1_000_000 + i128::from(t.tv_nsec()) / 1_000;
+        u64::try_from(us).unwrap_or(0)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_monotonic_clock_is_read_and_moves_forward() {
+        let a = monotonic_us();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let b = monotonic_us();
+        assert!(a > 0 && b >= a + 2_000, "{a} then {b}");
+    }
 
     /// A thread placed as far as this machine allows: pinned, it runs on
     /// that CPU alone; memory locked, the kernel says so.

@@ -525,6 +525,10 @@ fn bench(host: &mut Host, a: u8, seconds: u64) -> Result<()> {
     let games_at = |host: &mut Host| -> Result<u64> { Ok(meter_fields(&read(host, a, 0x0F)?)?.get(5).copied().unwrap_or(0)) };
     let games_before = games_at(host)?;
     let mut starts = Vec::new();
+    // (reply start, poll's last byte written, reply's first byte read) on
+    // the machine's monotonic clock: the slowest are printed for the
+    // cabinet's own times of the same polls to be set beside.
+    let mut timed: Vec<(u64, u64, u64)> = Vec::new();
     let (mut gap, mut missed, mut bad, mut polls, mut events) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
     let mut next = Instant::now();
@@ -545,6 +549,7 @@ fn bench(host: &mut Host, a: u8, seconds: u64) -> Result<()> {
         }
         if let Some(us) = host.last_reply_start_us {
             starts.push(us);
+            timed.push((us, host.last_sent_at_us, host.last_reply_at_us.unwrap_or(0)));
         }
         gap = gap.max(host.last_reply_gap_us);
         if command.is_none() {
@@ -560,6 +565,10 @@ fn bench(host: &mut Host, a: u8, seconds: u64) -> Result<()> {
     println!("polls {polls} in {seconds} s ({} a second), events taken {events}, games the cabinet played meanwhile {games}", polls / seconds.max(1));
     println!("reply start: p50 {} µs, p99 {} µs, max {} µs", pct(50), pct(99), starts.last().copied().unwrap_or(0));
     println!("largest gap inside a reply (as read): {gap} µs");
+    timed.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
+    for (us, sent, first) in timed.iter().take(5) {
+        println!("slow reply: start {us} µs, poll written at {sent}, reply read at {first} (monotonic µs)");
+    }
     println!("missed replies {missed}, bad frames {bad}");
     let ok = missed == 0 && bad == 0 && starts.last().copied().unwrap_or(u64::MAX) < 20_000 && gap < 5_000;
     println!("verdict: {}", if ok { "PASS (every reply started within 20 ms, no gap of 5 ms, none missed)" } else { "FAIL" });
