@@ -167,9 +167,23 @@ fn checked(reply: &Reply, a: u8, command: u8) -> Option<Vec<u8>> {
 }
 
 fn read(host: &mut Host, a: u8, command: u8) -> Result<Vec<u8>> {
-    host.sync()?;
-    let r = host.read_poll(a, command)?;
-    checked(&r, a, command).ok_or_else(|| anyhow!("LP {command:02X}: no good reply ({:02X?})", r.bytes()))
+    ask(host, a, command, |host| host.read_poll(a, command))
+}
+
+/// A long poll as a floor sends one: after a sync poll, and asked again
+/// (three times in all) when no good reply came in time, as SAS hosts do
+/// on a slow or busy line; its reply's data.
+fn ask(host: &mut Host, a: u8, command: u8, mut poll: impl FnMut(&mut Host) -> std::io::Result<Reply>) -> Result<Vec<u8>> {
+    let mut last = Vec::new();
+    for _ in 0..3 {
+        host.sync()?;
+        let r = poll(host)?;
+        if let Some(d) = checked(&r, a, command) {
+            return Ok(d);
+        }
+        last = r.bytes().to_vec();
+    }
+    bail!("LP {command:02X}: no good reply in 3 tries ({last:02X?})")
 }
 
 fn meter_fields(data: &[u8]) -> Result<Vec<u64>> {
@@ -188,12 +202,10 @@ fn meters(host: &mut Host, a: u8) -> Result<()> {
     println!("{:>18}: {}", "power resets", c.get(7).copied().unwrap_or(0));
     let games = bcd::decode(&read(host, a, 0x51)?).map_err(|e| anyhow!("{e}"))?;
     for game in 1..=games {
-        host.sync()?;
         let mut request = vec![0x05];
         request.extend(bcd::encode(game, 2));
         request.extend([0x00, 0x01, 0x05]);
-        let r = host.long_poll(a, 0x2F, &request)?;
-        let d = checked(&r, a, 0x2F).ok_or_else(|| anyhow!("LP 2F game {game}: no good reply"))?;
+        let d = ask(host, a, 0x2F, |host| host.long_poll(a, 0x2F, &request)).with_context(|| format!("game {game}"))?;
         let m: Vec<u64> = d.get(3..).unwrap_or_default().chunks(5).filter_map(|c| c.get(1..).and_then(|v| bcd::decode(v).ok())).collect();
         println!("game {game:>3}: coin in {}, coin out {}, games played {}", m.first().unwrap_or(&0), m.get(1).unwrap_or(&0), m.get(2).unwrap_or(&0));
     }
@@ -278,8 +290,7 @@ fn key_of(hex: &str) -> Result<[u8; 20]> {
 
 /// The cabinet's asset number as its LP 74 interrogation reports it.
 fn asset_of(host: &mut Host, a: u8) -> Result<u32> {
-    host.sync()?;
-    let d = checked(&host.long_poll(a, 0x74, &[0xFF, 0x00, 0x00, 0x00])?, a, 0x74).ok_or_else(|| anyhow!("LP 74: no good reply"))?;
+    let d = ask(host, a, 0x74, |host| host.long_poll(a, 0x74, &[0xFF, 0x00, 0x00, 0x00]))?;
     let asset = d.get(1..5).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes).ok_or_else(|| anyhow!("LP 74: too short"))?;
     if asset == 0 {
         bail!("the cabinet has no asset number (asset_number in its sas configuration): no AFT transfer is taken");
@@ -326,8 +337,7 @@ fn aft(host: &mut Host, a: u8, kind: u8, cents: u64, to: &AftTo) -> Result<()> {
         Some(asset) => asset,
         None => asset_of(host, a)?,
     };
-    host.sync()?;
-    let lock = checked(&host.long_poll(a, 0x74, &[0x00, 0x00, 0x10, 0x00])?, a, 0x74).ok_or_else(|| anyhow!("LP 74: no good reply"))?;
+    let lock = ask(host, a, 0x74, |host| host.long_poll(a, 0x74, &[0x00, 0x00, 0x10, 0x00]))?;
     if lock.get(5) != Some(&0x00) {
         bail!("the cabinet did not lock (status {:02X?}): a round is open or play is blocked", lock.get(5));
     }
@@ -346,8 +356,7 @@ fn aft(host: &mut Host, a: u8, kind: u8, cents: u64, to: &AftTo) -> Result<()> {
     let start = Instant::now();
     while d.get(2) == Some(&sas::aft::status::PENDING) && start.elapsed() < Duration::from_secs(30) {
         std::thread::sleep(Duration::from_millis(100));
-        host.sync()?;
-        d = checked(&host.variable_poll(a, 0x72, &[0xFF, 0x00])?, a, 0x72).ok_or_else(|| anyhow!("LP 72 FF: no good reply"))?;
+        d = ask(host, a, 0x72, |host| host.variable_poll(a, 0x72, &[0xFF, 0x00]))?;
     }
     let st = d.get(2).copied().unwrap_or(0xFF);
     let amount = d.get(5..10).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
@@ -362,7 +371,7 @@ fn watch(host: &mut Host, a: u8, system_id: u8, validation_id: Option<u32>) -> R
     if let Some(id) = validation_id.filter(|id| !(1..=meters::ticket::SECURE_ENHANCED_MAX).contains(id)) {
         bail!("--validation-id {id} is outside 1..=16777215");
     }
-    let mut book = TicketBook { system_id, validation_id, outstanding: BTreeMap::new(), next: 1 };
+    let mut book = TicketBook { system_id, validation_id, outstanding: BTreeMap::new(), paid: std::collections::BTreeSet::new(), next: 1 };
     let mut meters_at = Instant::now();
     loop {
         let r = host.general_poll(a)?;
@@ -371,14 +380,23 @@ fn watch(host: &mut Host, a: u8, system_id: u8, validation_id: Option<u32>) -> R
             [0] | [] => {}
             [code] => {
                 println!("exception {code:02X} {}", sas::exceptions::describe(*code));
-                book.act_on(host, a, *code)?;
+                // A poll that got no good reply (a slow or busy line) is
+                // not the end of the floor's system: it carries on, as a
+                // floor does, and learns again what it missed.
+                if let Err(e) = book.act_on(host, a, *code) {
+                    println!("  {e}: carried on");
+                }
             }
             frame => println!("reply {frame:02X?}"),
         }
         if meters_at.elapsed() > Duration::from_secs(5) {
-            let m = meter_fields(&read(host, a, 0x0F)?)?;
-            let v = |i: usize| m.get(i).copied().unwrap_or(0);
-            println!("meters: coin in {}, coin out {}, drop {}, games {}", v(1), v(2), v(3), v(5));
+            match read(host, a, 0x0F).and_then(|d| meter_fields(&d)) {
+                Ok(m) => {
+                    let v = |i: usize| m.get(i).copied().unwrap_or(0);
+                    println!("meters: coin in {}, coin out {}, drop {}, games {}", v(1), v(2), v(3), v(5));
+                }
+                Err(e) => println!("meters: {e}: read again in 5 s"),
+            }
             meters_at = Instant::now();
         }
         std::thread::sleep(Duration::from_millis(40));
@@ -391,7 +409,19 @@ struct TicketBook {
     system_id: u8,
     validation_id: Option<u32>,
     outstanding: BTreeMap<String, u64>,
+    /// The tickets it redeemed: never again.
+    paid: std::collections::BTreeSet<String>,
     next: u64,
+}
+
+/// LP 4D at `index` (00 the current ticket, 01–1F the ones before): the
+/// ticket's validation number (system ID first) and amount.
+fn printed(host: &mut Host, a: u8, index: u8) -> Result<(String, u64)> {
+    let d = ask(host, a, 0x4D, |host| host.long_poll(a, 0x4D, &[index]))?;
+    let number = sas::tickets::validation_digits(d.get(9..17).unwrap_or_default()).unwrap_or_default();
+    let validation = format!("{:02X}{number}", d.get(24).copied().unwrap_or(0));
+    let cents = d.get(17..22).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
+    Ok((validation, cents))
 }
 
 impl TicketBook {
@@ -414,11 +444,7 @@ impl TicketBook {
             }
             // A ticket printed: LP 4D gives its number and amount.
             0x3D => {
-                host.sync()?;
-                let d = checked(&host.long_poll(a, 0x4D, &[0x00])?, a, 0x4D).ok_or_else(|| anyhow!("LP 4D: no good reply"))?;
-                let number = sas::tickets::validation_digits(d.get(9..17).unwrap_or_default()).unwrap_or_default();
-                let validation = format!("{:02X}{number}", d.get(24).copied().unwrap_or(0));
-                let cents = d.get(17..22).and_then(|f| bcd::decode(f).ok()).unwrap_or(0);
+                let (validation, cents) = printed(host, a, 0x00)?;
                 println!("  ticket printed: {validation}, {cents} cents");
                 // Secure-enhanced: the floor recomputes the number from the
                 // ID and the sequence the cabinet used (LP 4C read).
@@ -440,9 +466,33 @@ impl TicketBook {
             0x67 => {
                 let d = read(host, a, 0x70)?;
                 let validation = sas::tickets::validation_digits(d.get(8..).unwrap_or_default()).unwrap_or_default();
-                let known = self.outstanding.keys().find(|v| sas::tickets::same(v, &validation)).cloned();
-                let (transfer, cents) = match known.and_then(|v| self.outstanding.remove(&v)) {
-                    Some(cents) => (0x00, cents),
+                // The 67 told again (its acknowledgement lost on a busy
+                // line) after the ticket was dealt with: nothing in escrow,
+                // nothing to answer.
+                if d.get(1) != Some(&0x00) || validation.is_empty() {
+                    println!("  no ticket in escrow (LP 70 status {:02X?})", d.get(1));
+                    return Ok(());
+                }
+                let find = |book: &TicketBook| book.outstanding.keys().find(|v| sas::tickets::same(v, &validation)).cloned();
+                // A ticket it has not seen printed: the cabinet's last
+                // tickets (LP 4D, the current one and three before) are
+                // read again first, in case a 3D's reading was missed.
+                if find(self).is_none() {
+                    for index in 0x00..=0x03 {
+                        if let Ok((v, cents)) = printed(host, a, index)
+                            && !v.ends_with("0000000000000000")
+                            && !self.paid.contains(&v)
+                        {
+                            self.outstanding.entry(v).or_insert(cents);
+                        }
+                    }
+                }
+                let known = find(self);
+                let (transfer, cents) = match known.and_then(|v| self.outstanding.remove_entry(&v)) {
+                    Some((v, cents)) => {
+                        self.paid.insert(v);
+                        (0x00, cents)
+                    }
                     None => (0x80, 0),
                 };
                 let mut request = vec![transfer];
