@@ -53,6 +53,14 @@ pub fn ram_clear(clear: &meters::RamClearRecord, lang: Lang) -> String {
     format!("{} {} — {} {}: {}", lang.t("Limpeza da RAM"), clear.n, lang.t("operador"), clear.operator, clear.reason)
 }
 
+/// A record's UTC time as the audit menu shows it, to the second (issue
+/// 75: the journal keeps nanoseconds): `2026-11-30T13:24:46.123456789Z`
+/// → `2026-11-30 13:24:46`.
+pub fn at(at_utc: &str) -> String {
+    let seconds = at_utc.split_once('.').map_or(at_utc, |(whole, _)| whole);
+    seconds.trim_end_matches('Z').replacen('T', " ", 1)
+}
+
 pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
     let t = |key: &'static str| lang.t(key).to_owned();
     let money = |c: u64| currency.format(c);
@@ -183,7 +191,7 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
             format!("{} {family}: {game} ({} {}) — {by}", t("Variante de RTP escolhida para"), t("resumo"), sha256.chars().take(16).collect::<String>())
         }
         Entry::PoolConfigured { pool, .. } => {
-            format!("{} {} ({} {})", t("Progressivo configurado:"), pool.id, pool.levels.len(), t("níveis"))
+            format!("{} {} ({})", t("Progressivo configurado:"), pool.id, lang.count(pool.levels.len() as u64, "nível", "níveis"))
         }
         Entry::LinkedPoolJoined { pool, games, min_wager } => {
             format!("{} {pool}: {} ({} {})", t("Ligado ao progressivo"), games.join(", "), t("aposta mínima"), money(*min_wager))
@@ -213,6 +221,12 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_records_time_is_shown_to_the_second() {
+        assert_eq!(at("2026-11-30T13:24:46.123456789Z"), "2026-11-30 13:24:46");
+        assert_eq!(at("2026-11-30T13:24:46Z"), "2026-11-30 13:24:46");
+    }
     use meters::{Door, HandpayKind, Step, Tilt};
 
     fn eur() -> Currency {

@@ -613,6 +613,7 @@ impl crate::session::Session {
         floor.built = Some(key);
         let choices = snapshot::Choices {
             tickets_printed: &floor.printed,
+            ticket_expiry_days: self.config.printer.as_ref().map_or(0, |p| p.expiry_days),
             asset_number: floor.setup.asset_number,
             system_validation: floor.validates_cash_outs(),
             secure_enhanced: floor.secure_enhanced(),

@@ -256,6 +256,11 @@ impl Session {
     /// Amount as the player chose to see it: currency or credits (M-16).
     pub fn show(&self, cents: Cents) -> String {
         let c = &self.machine.config().currency;
+        // M-39 (issue 75): a demonstration shows no money, only its play
+        // credits at the denomination.
+        if self.config.demo {
+            return format!("{} cr", meters::money::credits_at(cents, self.denom).credits);
+        }
         if self.show_currency {
             c.format(cents)
         } else {
@@ -350,6 +355,22 @@ impl Session {
     /// The rounds settled in this session, oldest first (M-34).
     pub fn history(&self) -> &[RoundSummary] {
         &self.history
+    }
+
+    /// The win the meters show (PRÉMIO): the open round's once settled or
+    /// at stake in a double-up, else the last round's of the game on
+    /// screen — never another game's (issue 75: the previous game's win
+    /// stayed on the next game).
+    pub fn win_on_screen(&self) -> Cents {
+        use crate::round::Phase;
+        self.round_info()
+            .map(|r| match r.phase {
+                Phase::Decisions | Phase::Presenting => 0,
+                Phase::DoubleUp | Phase::ProgressivePending => r.at_stake * r.denom,
+                Phase::Ended => r.settled_win.unwrap_or(0),
+            })
+            .or_else(|| self.history.last().filter(|h| h.game == self.game().id()).map(|h| h.win))
+            .unwrap_or(0)
     }
 
     /// The notice on the message line.

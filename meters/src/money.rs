@@ -29,13 +29,29 @@ impl Currency {
     }
 }
 
-/// `1234, 2` → `"12.34"`; exact, no float involved.
+/// `1234, 2` → `"12.34"`, `2000000, 2` → `"20 000.00"`: exact, no float
+/// involved; the whole units grouped by thousands with a space (issue 75:
+/// "20000.00" read as two thousand on a jackpot), an ASCII space, which
+/// every printer prints.
 pub fn format_minor(amount: Cents, minor_digits: u8) -> String {
     if minor_digits == 0 {
-        return amount.to_string();
+        return grouped(amount);
     }
     let unit = 10u64.pow(u32::from(minor_digits));
-    format!("{}.{:0width$}", amount / unit, amount % unit, width = usize::from(minor_digits))
+    format!("{}.{:0width$}", grouped(amount / unit), amount % unit, width = usize::from(minor_digits))
+}
+
+/// `1234567` → `"1 234 567"`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// The credit meter seen at a denomination: whole credits plus the cents
@@ -62,8 +78,12 @@ mod tests {
     fn formats_exactly() {
         assert_eq!(format_minor(0, 2), "0.00");
         assert_eq!(format_minor(5, 2), "0.05");
-        assert_eq!(format_minor(123_456, 2), "1234.56");
+        assert_eq!(format_minor(123_456, 2), "1 234.56");
+        assert_eq!(format_minor(99_999, 2), "999.99");
+        assert_eq!(format_minor(2_000_000, 2), "20 000.00");
+        assert_eq!(format_minor(u64::MAX, 2), "184 467 440 737 095 516.15");
         assert_eq!(format_minor(7, 0), "7");
+        assert_eq!(format_minor(1_000, 0), "1 000");
         assert_eq!(Currency::default().format(2050), "20.50 EUR");
     }
 

@@ -156,6 +156,9 @@ pub struct Snapshot {
     /// The asset number the floor knows the cabinet by (LP 74, 72, 73;
     /// 0: none assigned, and no AFT transfer is taken).
     pub asset_number: u32,
+    /// The days a cash-out ticket is valid, as printed on it (LP 7B; 0:
+    /// the cabinet prints no expiry).
+    pub ticket_expiry_days: u16,
     /// The cabinet's AFT registration as the core keeps it (LP 73).
     pub aft_registration: crate::registration::Registration,
     /// The floor numbers cash-out tickets (LP 57/58; LP A0's validation

@@ -29,9 +29,9 @@ pub mod bits {
 /// LP 7B's reply data. The status is what the cabinet's configuration
 /// makes it: the floor's control mask asks for changes that only the
 /// operator makes at the cabinet, so none is taken [R: a floor reads the
-/// bits back and sees what holds]. The expiry fields say 0000: the
-/// cabinet sets no expiry; the floor's system, which validates every
-/// ticket, decides [R].
+/// bits back and sees what holds]. The cashable tickets' expiry is the
+/// days the cabinet prints on them (0000 when it prints none); restricted
+/// tickets it does not print (0000).
 pub fn reply_7b(s: &Snapshot) -> Vec<u8> {
     let mut status = bits::PRINTER_CASH_OUT | bits::TICKET_REDEMPTION;
     if s.secure_enhanced {
@@ -40,7 +40,7 @@ pub fn reply_7b(s: &Snapshot) -> Vec<u8> {
     let mut out = vec![0x0A];
     out.extend(s.asset_number.to_le_bytes());
     out.extend(status.to_le_bytes());
-    out.extend(bcd::encode(0, 2));
+    out.extend(bcd::encode(u64::from(s.ticket_expiry_days.min(9_999)), 2));
     out.extend(bcd::encode(0, 2));
     out
 }
@@ -116,8 +116,8 @@ mod tests {
     fn lp_7b_says_what_the_cabinet_does() {
         let s = Snapshot { asset_number: 0x0102_0304, ..Snapshot::default() };
         assert_eq!(reply_7b(&s), [0x0A, 0x04, 0x03, 0x02, 0x01, 0x21, 0x00, 0x00, 0x00, 0x00, 0x00]);
-        let secure = Snapshot { secure_enhanced: true, ..s };
-        assert_eq!(&reply_7b(&secure)[5..7], [0x21, 0x80]);
+        let secure = Snapshot { secure_enhanced: true, ticket_expiry_days: 365, ..s };
+        assert_eq!(&reply_7b(&secure)[5..], [0x21, 0x80, 0x03, 0x65, 0x00, 0x00], "secure-enhanced; tickets printed valid for 365 days");
     }
 
     #[test]

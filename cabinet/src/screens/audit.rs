@@ -70,6 +70,16 @@ pub struct AuditView {
     pub software: Vec<Record>,
 }
 
+/// A digest in the verification grid: its first 12 and last 8 hex digits
+/// (issue 75: 64 digits ran off the screen), the whole on hover.
+fn digest(ui: &mut egui::Ui, hex: &str) {
+    let shown = match (hex.get(..12), hex.len().checked_sub(8).and_then(|from| hex.get(from..))) {
+        (Some(head), Some(tail)) if hex.len() > 24 => format!("{head}…{tail}"),
+        _ => hex.to_owned(),
+    };
+    ui.monospace(shown).on_hover_text(hex);
+}
+
 /// What an operator did to the floor's AFT registration (issue 71).
 #[derive(Clone, Copy)]
 enum Registration {
@@ -234,7 +244,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
     let mut clear = false;
     let mut choose: Option<String> = None;
     egui::CentralPanel::default().show(&mut root, |ui| {
-        ui.heading(s.t("MENU DE AUDITORIA (K para sair)"));
+        ui.heading(s.t("MENU DE AUDITORIA"));
         ui.horizontal(|ui| {
             for (tab, label) in [
                 (Tab::Meters, s.t("Contadores")),
@@ -371,7 +381,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     ui.end_row();
                     for r in view.events.iter().rev() {
                         ui.monospace(r.seq.to_string());
-                        ui.monospace(r.at_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                        ui.monospace(game_host::event_text::at(&r.at_utc));
                         ui.label(game_host::event_text::event(&r.entry, s.lang(), &cur));
                         ui.end_row();
                     }
@@ -379,7 +389,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     // epochs before (D-32), newest first.
                     for c in view.clears.iter().rev() {
                         ui.monospace("—");
-                        ui.monospace(c.at_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                        ui.monospace(game_host::event_text::at(&c.at_utc));
                         ui.label(game_host::event_text::ram_clear(c, s.lang()));
                         ui.end_row();
                     }
@@ -429,7 +439,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         ui.strong(s.t("aposta adicional"));
                         ui.end_row();
                         for st in &r.steps {
-                            ui.monospace(st.at_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                            ui.monospace(game_host::event_text::at(&st.at_utc));
                             ui.label(&st.step.name);
                             ui.label(if st.extra_stake > 0 { cur.format(st.extra_stake) } else { "—".to_owned() });
                             ui.end_row();
@@ -454,7 +464,9 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     ui.label(format!("Tilt: {}", game_host::names::tilt(*t, s.lang())));
                 }
                 let doors: Vec<&str> = st.doors_open.iter().map(|d| game_host::names::door(*d, s.lang())).collect();
-                ui.label(format!("{}: {}", s.t("Portas abertas"), doors.join(", ")));
+                // Issue 75: "none" said, never a label followed by nothing.
+                let doors = if doors.is_empty() { s.t("nenhuma").to_owned() } else { doors.join(", ") };
+                ui.label(format!("{}: {doors}", s.t("Portas abertas")));
                 if ui.button(s.t("Pagar e limpar (chave do empregado)")).clicked() {
                     attendant_clear = true;
                 }
@@ -472,15 +484,21 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                     ui.end_row();
                     for c in &s.verification().checks {
                         ui.monospace(c.file.display().to_string());
-                        ui.monospace(&c.expected);
-                        ui.monospace(&c.actual);
-                        ui.label(if c.ok() { "OK" } else { "FALHA / FAIL" });
+                        digest(ui, &c.expected);
+                        digest(ui, &c.actual);
+                        // Issue 75: the verdict in the menu's language, in
+                        // colour.
+                        if c.ok() {
+                            ui.colored_label(egui::Color32::LIGHT_GREEN, s.t("CORRECTO"));
+                        } else {
+                            ui.colored_label(egui::Color32::LIGHT_RED, s.t("FALHOU"));
+                        }
                         ui.end_row();
                     }
                     if let Some(p) = &s.verification().program {
                         ui.monospace(p.file.display().to_string());
-                        ui.monospace(&p.expected);
-                        ui.monospace(&p.actual);
+                        digest(ui, &p.expected);
+                        digest(ui, &p.actual);
                         ui.label(s.t("programa (registar)"));
                         ui.end_row();
                     }
@@ -492,7 +510,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                 let cur = s.machine().config().currency.clone();
                 egui::Grid::new("software").striped(true).num_columns(2).show(ui, |ui| {
                     for r in &view.software {
-                        ui.monospace(r.at_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                        ui.monospace(game_host::event_text::at(&r.at_utc));
                         ui.label(game_host::event_text::event(&r.entry, s.lang(), &cur));
                         ui.end_row();
                     }

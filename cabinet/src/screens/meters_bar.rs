@@ -4,8 +4,6 @@
 //! it (refusals, notices, autoplay's count).
 
 use bevy::prelude::*;
-use game_host::round::Phase;
-use game_host::session::Session;
 use meters::Cents;
 
 use crate::SessionRes;
@@ -19,19 +17,6 @@ impl Plugin for MetersBarPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<RollUp>().add_systems(Update, (spawn_meters_bar, skip_roll_up, show_meters).chain());
     }
-}
-
-/// The win on screen: nothing while the outcome is being shown, the amount
-/// at stake once it is, the settled win after the round.
-pub fn win_on_screen(s: &Session) -> Cents {
-    s.round_info()
-        .map(|r| match r.phase {
-            Phase::Decisions | Phase::Presenting => 0,
-            Phase::DoubleUp | Phase::ProgressivePending => r.at_stake * r.denom,
-            Phase::Ended => r.settled_win.unwrap_or(0),
-        })
-        .or_else(|| s.history().last().map(|h| h.win))
-        .unwrap_or(0)
 }
 
 /// The win counter rolling up to a new win.
@@ -133,7 +118,7 @@ fn show_meters(
         return;
     }
     let now = time.elapsed_secs();
-    let win = win_on_screen(&s);
+    let win = s.win_on_screen();
     if win != roll.target {
         // A new win rolls up from nothing; a smaller one (a new round, a
         // lost double-up) shows at once.

@@ -75,6 +75,8 @@ fn draw_operator_panel(
             if ui.button(s.t("Inserir")).clicked() {
                 let v: String = panel.validation.chars().filter(|c| c.is_ascii_digit()).collect();
                 s.insert_ticket(&v);
+                // Issue 75: the number typed is cleared once inserted.
+                panel.validation.clear();
                 panel.validation.clear();
             }
         });

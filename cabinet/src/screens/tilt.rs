@@ -24,13 +24,18 @@ impl Plugin for TiltPlugin {
 struct Tilt;
 #[derive(Component)]
 struct Reason;
+/// The credit, shown while play is suspended (issue 75: the tilt screen
+/// hid it).
+#[derive(Component)]
+struct Credit;
 
 fn show_tilt(
     mut commands: Commands,
     session: Res<SessionRes>,
     fonts: Option<Res<Fonts>>,
     built: Query<(), With<Tilt>>,
-    mut reason: Query<&mut Text2d, With<Reason>>,
+    mut reason: Query<&mut Text2d, (With<Reason>, Without<Credit>)>,
+    mut credit: Query<&mut Text2d, (With<Credit>, Without<Reason>)>,
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
@@ -46,7 +51,9 @@ fn show_tilt(
                     TextBounds::new_horizontal(WIDTH - 160.0),
                     Transform::from_xyz(0.0, 120.0, 1.0),
                 ));
-                t.spawn((stage::text(&fonts, s.t("Jogo suspenso. Chave do empregado: K"), 32.0, Color::WHITE), Transform::from_xyz(0.0, -80.0, 1.0)));
+                // Issue 75: no key's name before a player, only what to do.
+                t.spawn((stage::text(&fonts, s.t("Jogo suspenso. Chame o empregado."), 32.0, Color::WHITE), Transform::from_xyz(0.0, -80.0, 1.0)));
+                t.spawn((Credit, stage::text(&fonts, "", 40.0, Color::WHITE), Transform::from_xyz(0.0, -160.0, 1.0)));
             });
         return;
     }
@@ -54,6 +61,12 @@ fn show_tilt(
     for mut t in &mut reason {
         if t.0 != want {
             t.0.clone_from(&want);
+        }
+    }
+    let shown = format!("{}: {}", s.t("CRÉDITO"), s.show(s.machine().credit()));
+    for mut t in &mut credit {
+        if t.0 != shown {
+            t.0.clone_from(&shown);
         }
     }
 }

@@ -115,6 +115,9 @@ pub(crate) struct Choices<'a> {
     pub credit_limit: u64,
     /// The digits the meters keep (LP 6F/AF's meter size).
     pub meter_digits: u8,
+    /// The days a printed ticket is valid (the printer's `expiry_days`; 0
+    /// without a printer: the evaluation printer's tickets carry none).
+    pub ticket_expiry_days: u16,
     /// The games the floor disabled (LP 09, 56).
     pub games_off: &'a std::collections::BTreeSet<String>,
     pub accounting_denom: u64,
@@ -177,6 +180,7 @@ pub(crate) fn of(state: &CriticalState, c: &Choices<'_>) -> Snapshot {
         aft_out: Counted { cents: t.transferencias_saida, count: t.transferencias_saida_contagem },
         idle: c.idle,
         asset_number: c.asset_number,
+        ticket_expiry_days: c.ticket_expiry_days,
         aft_registration: registration_on_wire(&state.aft_registration),
         system_validation: c.system_validation,
         handpays: state

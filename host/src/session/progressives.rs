@@ -165,8 +165,13 @@ impl Session {
     /// The progressive levels shown with the current game (M-30): the
     /// standalone pools' values, and the linked pools' as last heard.
     pub fn progressives_shown(&self) -> Vec<ProgressiveShown> {
-        let id = &self.game().id().to_owned();
         let mut out = Vec::new();
+        // M-39 (issue 75): a demonstration shows no real money: no
+        // progressive's value.
+        if self.config.demo {
+            return out;
+        }
+        let id = &self.game().id().to_owned();
         for pool in self.machine.pools().values().filter(|p| p.config.games.contains(id)) {
             for (cfg, level) in pool.config.levels.iter().zip(&pool.levels) {
                 out.push(ProgressiveShown { name: self.lang.term(&cfg.name).to_owned(), value: Some(level.current), linked: false });

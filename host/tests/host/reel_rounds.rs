@@ -102,3 +102,28 @@ fn reel_rounds_are_metered_in_their_wager_category_at_the_approved_rtp() {
         assert_eq!(c.theoretical_micro, u128::from(*coin_in) * u128::from(ppm(*lines)));
     }
 }
+
+/// Issue 75: the win the meters show is the game on screen's: another
+/// game chosen shows none, the game chosen back shows its last win again.
+#[test]
+fn the_win_shown_is_the_game_on_screens_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path(), 5);
+    select(&mut s, "floresta-243");
+    let mut won = 0;
+    for _ in 0..300 {
+        let (recall, _) = play_reel_round(&mut s, dir.path());
+        if let RecallOutcome::Settled { win, .. } = recall.outcome
+            && win > 0
+        {
+            won = win;
+            break;
+        }
+    }
+    assert!(won > 0, "no win in 300 rounds");
+    assert_eq!(s.win_on_screen(), won, "the round's win, settled");
+    select(&mut s, "classic-sevens");
+    assert_eq!(s.win_on_screen(), 0, "another game: not floresta's win");
+    select(&mut s, "floresta-243");
+    assert_eq!(s.win_on_screen(), won, "floresta again: its last win");
+}

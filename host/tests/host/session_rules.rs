@@ -110,6 +110,22 @@ fn a_demonstration_never_touches_real_critical_memory() {
     assert_eq!(s.machine().state().totals.cancelamento_creditos, 0);
     assert!(!dir.path().join("egm.sqlite").exists(), "the real critical memory was created by a demonstration");
     assert!(tickets(dir.path()).is_empty(), "a demonstration printed a ticket");
+
+    // M-39 (issue 75): no money shown: the play credits in credits, the
+    // currency toggle notwithstanding, and no progressive's value, on the
+    // game whose pools a real cabinet shows.
+    let currency = s.machine().config().currency.code.clone();
+    let shown = s.show(s.machine().credit());
+    assert!(shown.ends_with(" cr") && !shown.contains(&currency), "{shown}");
+    s.command(Command::ShowCurrency { currency: true });
+    assert!(!s.show(s.machine().credit()).contains(&currency));
+    let sevens = index(&s, "classic-sevens");
+    s.choose_game(sevens);
+    assert!(s.progressives_shown().is_empty(), "{:?}", s.progressives_shown().iter().map(|p| &p.name).collect::<Vec<_>>());
+    let real_dir = tempfile::tempdir().unwrap();
+    let mut real = boot_with(real_dir.path(), |c| c, false);
+    real.choose_game(index(&real, "classic-sevens"));
+    assert_eq!(real.progressives_shown().len(), 2, "a real cabinet shows the pool's two levels");
 }
 
 /// A printer that fails never loses the cash-out: the credit is already on
