@@ -301,6 +301,14 @@ fn status(host: &mut Host) -> (u8, u64) {
     (data[1], bcd::decode(&data[2..7]).unwrap())
 }
 
+/// A long poll the cabinet ACKs, carried out at its next tend.
+fn ack(s: &mut Session, host: &mut Host, command: u8, request: &[u8]) {
+    host.sync().unwrap();
+    assert_eq!(host.long_poll(ADDRESS, command, request).unwrap(), Reply::Bytes(vec![ADDRESS]), "LP {command:02X} {request:02X?}");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    s.tend_floor();
+}
+
 /// The cabinet acts on what the floor said.
 fn settle(s: &mut Session) {
     std::thread::sleep(std::time::Duration::from_millis(30));
@@ -689,22 +697,16 @@ fn aft_answers_the_limit_and_the_lock_with_their_own_statuses() {
 fn the_floors_sound_acceptor_and_maintenance_polls_are_carried_out() {
     let (_dir, _pty, _cfg, mut s, mut host) = connected();
     let _ = drain(&mut s, &mut host);
-    let ack = |s: &mut Session, host: &mut Host, command: u8| {
-        host.sync().unwrap();
-        assert_eq!(host.long_poll(ADDRESS, command, &[]).unwrap(), Reply::Bytes(vec![ADDRESS]), "LP {command:02X}");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        s.tend_floor();
-    };
     use game_host::floor::Sounds;
     assert_eq!(s.floor().unwrap().sounds(), Sounds::All);
-    ack(&mut s, &mut host, 0x03);
+    ack(&mut s, &mut host, 0x03, &[]);
     assert_eq!(s.floor().unwrap().sounds(), Sounds::None);
-    ack(&mut s, &mut host, 0x05);
+    ack(&mut s, &mut host, 0x05, &[]);
     assert_eq!(s.floor().unwrap().sounds(), Sounds::NoGameSounds);
-    ack(&mut s, &mut host, 0x04);
+    ack(&mut s, &mut host, 0x04, &[]);
     assert_eq!(s.floor().unwrap().sounds(), Sounds::All);
 
-    ack(&mut s, &mut host, 0x07);
+    ack(&mut s, &mut host, 0x07, &[]);
     s.insert_note(1_000);
     assert_eq!(s.machine().credit(), 0, "a note taken with the acceptor disabled by the floor");
     assert!(s.message_text().unwrap().contains("aceitador de notas"), "{:?}", s.message_text());
@@ -712,20 +714,20 @@ fn the_floors_sound_acceptor_and_maintenance_polls_are_carried_out() {
     // (no 67 told).
     s.insert_ticket("123456789012345678");
     assert!(s.message_text().unwrap().contains("aceitador de notas"), "{:?}", s.message_text());
-    ack(&mut s, &mut host, 0x06);
+    ack(&mut s, &mut host, 0x06, &[]);
     s.insert_note(1_000);
     assert_eq!(s.machine().credit(), 1_000);
     assert_eq!(drain(&mut s, &mut host), [0x49], "the 10.00 note told; nothing for the floor's own polls");
 
-    ack(&mut s, &mut host, 0x0A);
+    ack(&mut s, &mut host, 0x0A, &[]);
     assert!(s.block_text().unwrap().contains("MANUTENÇÃO"), "{:?}", s.block_text());
     assert!(!s.play(), "a round in maintenance mode");
     s.attendant_clear();
     assert!(s.machine().state().tilts.contains(&meters::Tilt::FloorMaintenance), "the attendant's key ended the floor's maintenance");
-    ack(&mut s, &mut host, 0x01);
-    ack(&mut s, &mut host, 0x0B);
+    ack(&mut s, &mut host, 0x01, &[]);
+    ack(&mut s, &mut host, 0x0B, &[]);
     assert!(s.block_text().unwrap().contains("SAS"), "0B ended the floor's shutdown: {:?}", s.block_text());
-    ack(&mut s, &mut host, 0x02);
+    ack(&mut s, &mut host, 0x02, &[]);
     assert_eq!(s.block_text(), None);
     assert_eq!(drain(&mut s, &mut host), [] as [u8; 0], "an exception for what the floor asked");
     assert!(s.play(), "play after 0B and 02");

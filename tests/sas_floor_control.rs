@@ -7,17 +7,9 @@
 
 use game_host::session::Session;
 use sas::bcd;
-use sas::host::{Host, Reply};
+use sas::host::Host;
 
-use super::{ADDRESS, ASSET, connected, data, drain, play_round, read};
-
-/// A long poll the cabinet ACKs, carried out at its next tend.
-fn ack(s: &mut Session, host: &mut Host, command: u8, request: &[u8]) {
-    host.sync().unwrap();
-    assert_eq!(host.long_poll(ADDRESS, command, request).unwrap(), Reply::Bytes(vec![ADDRESS]), "LP {command:02X} {request:02X?}");
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    s.tend_floor();
-}
+use super::{ADDRESS, ASSET, ack, connected, data, drain, play_round, read};
 
 #[test]
 fn the_floors_note_values_games_and_game_delay_are_carried_out() {
