@@ -64,6 +64,10 @@ pub struct Moving(pub bool);
 #[derive(Resource, Default)]
 pub struct PacedOut(pub bool);
 
+/// The systems that set [`PacedOut`]; what shows money runs after them.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PaceOut;
+
 /// Set by the host's threads (through the waker): news to draw.
 #[derive(Resource, Clone, Default)]
 struct News(Arc<AtomicBool>);

@@ -33,6 +33,11 @@ mod roulette_cloth;
 #[allow(dead_code)]
 mod roulette_controls;
 
+#[path = "screens/every_screen.rs"]
+mod every_screen;
+#[path = "screens/recall_pictures.rs"]
+mod recall_pictures;
+
 fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     rig::ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -615,10 +620,10 @@ fn audit_recall_shows_a_roulette_rounds_chips_and_pocket() {
     // A chip (gold) on each spot of the bet, and none where nothing was bet.
     let gold = |px: &[[u8; 3]]| px.iter().filter(|p| p.iter().zip([245u8, 210, 74]).all(|(a, b)| a.abs_diff(b) <= 12)).count();
     for spot in [&straight, &dozen] {
-        let ((x, y), _) = roulette_cloth::anchor(Wheel::French, spot).unwrap();
+        let (x, y) = roulette_cloth::chip_at(Wheel::French, spot).unwrap();
         assert!(gold(&patch(centre((x, y)), 9.0)) > 60, "no chip on {spot:?}");
     }
-    let ((x, y), _) = roulette_cloth::anchor(Wheel::French, &Spot::Dozen(1)).unwrap();
+    let (x, y) = roulette_cloth::chip_at(Wheel::French, &Spot::Dozen(1)).unwrap();
     assert_eq!(gold(&patch(centre((x, y)), 9.0)), 0, "a chip on the first dozen, never bet");
     stop(cab);
     rig.keep_screenshots("screen-audit-recall", 2);

@@ -417,7 +417,7 @@ fn draw_audit(mut contexts: EguiContexts, hud: Res<HudLayout>, session: Res<Sess
                         };
                         row(s.t("jogada|round"), r.round.to_string());
                         row(s.t("jogo|game"), r.game.clone());
-                        row(s.t("início (UTC)"), r.started_utc.replace('T', " ").trim_end_matches('Z').to_owned());
+                        row(s.t("início (UTC)"), game_host::event_text::at(&r.started_utc));
                         row(s.t("denominação"), cur.format(r.denom));
                         row(s.t("crédito antes"), cur.format(r.credit_before));
                         row(s.t("aposta"), cur.format(r.stake));

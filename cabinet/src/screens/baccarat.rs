@@ -25,6 +25,7 @@ use crate::SessionRes;
 use crate::layout::Area;
 use crate::modes::Mode;
 use crate::screens::KindPages;
+use crate::screens::cards::{RECALL_CARD, paint_card_sized};
 use crate::screens::chips::{self, EditButton, spawn_box};
 use crate::screens::help::HelpOpen;
 use crate::screens::reels::Reveal;
@@ -47,8 +48,9 @@ impl Plugin for BaccaratScreenPlugin {
 /// Seconds between two cards turned, and the turn itself.
 const CARD_EVERY_S: f32 = 0.7;
 const TURN_S: f32 = 0.3;
-/// The result stays this long before the round may settle.
-const REST_S: f32 = 1.0;
+/// The last card rests this long before the round may settle (and its
+/// result is itemised, with the win on the meter).
+const REST_S: f32 = 0.4;
 const HAND_CARD: Vec2 = Vec2::new(132.0, 185.0);
 /// The hands' centres: ponto left, banca right.
 const HANDS: [(f32, f32); 2] = [(330.0, 330.0), (930.0, 330.0)];
@@ -102,6 +104,9 @@ struct TableRoot;
 struct HandCard(usize);
 #[derive(Component)]
 struct TableChip;
+/// The gold light around a spot the coup made win (issue 75).
+#[derive(Component)]
+struct SpotLight(Spot);
 #[derive(Component)]
 struct Bead;
 #[derive(Component)]
@@ -148,7 +153,15 @@ fn build_table(
                 Spot::Tie => Color::srgb(0.06, 0.4, 0.2),
                 _ => Color::srgb(0.3, 0.2, 0.45),
             };
-            spawn_box(root, &fonts, spot_area(spot, &table.spots), fill, label, 22.0, 1.1);
+            let a = spot_area(spot, &table.spots);
+            let (x, y) = a.centre();
+            root.spawn((
+                SpotLight(spot),
+                Sprite::from_color(table::GOLD, Vec2::new(a.w + 10.0, a.h + 10.0)),
+                Transform::from_translation(stage::at(x, y, 1.05)),
+                Visibility::Hidden,
+            ));
+            spawn_box(root, &fonts, a, fill, label, 22.0, 1.1);
         }
         chips::spawn_edit_buttons(root, &fonts, &s);
         let (lx, ly) = chips::CHIP_LABEL;
@@ -226,6 +239,7 @@ fn show_coup(
     roots: Query<Entity, With<TableRoot>>,
     chips_shown: Query<Entity, With<TableChip>>,
     mut cards: Query<(&HandCard, &mut Sprite, &mut Transform, &mut Visibility)>,
+    mut lights: Query<(&SpotLight, &mut Visibility), Without<HandCard>>,
     mut texts: Query<(&TableText, &mut Text2d)>,
 ) {
     let Some(fonts) = fonts else { return };
@@ -252,12 +266,23 @@ fn show_coup(
             laid.iter().enumerate().filter(|(k, (w, _, _))| *w == side && turn(*k) >= 1.0).map(|(_, (_, c, _))| *c).collect();
         if shown.is_empty() { String::new() } else { game_core::baccarat::tableau::total(&shown).to_string() }
     };
-    let done = round.is_some_and(|_| t >= shown_by(laid.len()) - REST_S);
+    // The result is itemised once the coup is settled, in the frame the
+    // win meter shows its win (issue 75: "TOTAL DEVOLVIDO" stood beside a
+    // PRÉMIO of 0.00 for a second).
+    let done = round.is_some_and(|r| r.phase != Phase::Presenting && t >= shown_by(laid.len()) - REST_S);
     let result = match round {
         Some(r) if done => result_text(&s, &r.state, r.denom),
         Some(_) => String::new(),
         None => s.t("FAÇAM AS VOSSAS APOSTAS").to_owned(),
     };
+    // The spots the coup made win, lit with its result.
+    for (light, mut vis) in &mut lights {
+        let won = round.filter(|_| done).is_some_and(|r| {
+            let (num, den) = light.0.returns(&r.state.coup, r.state.payouts);
+            num > den
+        });
+        vis.set_if_neq(if won { Visibility::Inherited } else { Visibility::Hidden });
+    }
     let bet = s.game().bet::<Baccarat>();
     let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA"), b.chip));
     for (which, mut text) in &mut texts {
@@ -400,12 +425,36 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let payouts =
         s.games().iter().find_map(|g| g.rules::<Baccarat>().filter(|b| b.0.id == o.game)).map_or(Payouts::with(Commission::FivePercent), |g| g.0.payouts());
     let round = BaccaratRound { bet: o.bet, coup: Coup::play(&o.deal.cards), payouts };
-    let hand = |cards: &[game_core::cards::Card]| cards.iter().map(|c| c.pretty()).collect::<Vec<_>>().join(" ");
+    // Issue 75: the coup in pictures, each hand's cards as the table
+    // turned them, its total beside its name.
     ui.heading(announce(&round.coup, s.lang()));
-    ui.label(format!("{}: {} ({})", s.t("ponto"), hand(&round.coup.player), round.coup.player_total()));
-    ui.label(format!("{}: {} ({})", s.t("banca|banker"), hand(&round.coup.banker), round.coup.banker_total()));
-    for (spot, stake, back) in round.settlement(o.denom) {
-        ui.label(format!("{}: {stake} {} → {}", spot.name(pt), s.t("créd."), s.show(back.unwrap_or(0))));
-    }
+    ui.horizontal(|ui| {
+        for (side, cards, total) in
+            [(s.t("PONTO"), &round.coup.player, round.coup.player_total()), (s.t("BANCA|banker"), &round.coup.banker, round.coup.banker_total())]
+        {
+            ui.vertical(|ui| {
+                ui.label(egui::RichText::new(format!("{side} — {total}")).size(20.0).strong());
+                ui.horizontal(|ui| {
+                    for &c in cards {
+                        paint_card_sized(ui, Some(c), false, RECALL_CARD);
+                        ui.add_space(6.0);
+                    }
+                });
+            });
+            ui.add_space(48.0);
+        }
+    });
+    egui::Grid::new("baccarat-replay").striped(true).show(ui, |ui| {
+        for h in [s.t("aposta"), s.t("fichas (créd.)"), s.t("devolve")] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for (spot, stake, back) in round.settlement(o.denom) {
+            ui.label(spot.name(pt));
+            ui.label(stake.to_string());
+            ui.label(s.show(back.unwrap_or(0)));
+            ui.end_row();
+        }
+    });
     true
 }

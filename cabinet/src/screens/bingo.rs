@@ -33,7 +33,7 @@ impl Plugin for BingoScreenPlugin {
         app.init_resource::<BingoTable>()
             .init_resource::<BallPace>()
             .add_systems(Update, (offer_keys, speed_up_key).run_if(in_state(Mode::Playing)))
-            .add_systems(Update, (build_table, (pace_balls, show_table, touch_table).chain().run_if(bingo_selected)).chain());
+            .add_systems(Update, (build_table, (pace_balls.in_set(crate::pacing::PaceOut), show_table, touch_table).chain().run_if(bingo_selected)).chain());
     }
 }
 
@@ -55,6 +55,11 @@ const CARD_HEIGHT: f32 = 280.0;
 /// and over the decision buttons allows (issue 45, defect 11: a player
 /// reads it from the stool), drawn with the art kit's ball.
 const BOARD: Area = Area::new(40.0, 436.0, 1090.0, 256.0);
+/// The top of the prizes' list (its centre), under the cards' labels.
+const PRIZES: (f32, f32) = (1640.0, CARD_TOP + CARD_HEIGHT + 48.0);
+/// A ball's number while it is still in the drum: light on the dimmed
+/// ball, read from the stool (issue 75: it was small and grey on dark).
+const IN_THE_DRUM: Color = Color::srgb(0.84, 0.87, 0.96);
 /// The last ball drawn, large, beside the board.
 const LAST_BALL: (f32, f32) = (1262.0, 530.0);
 const LAST_BALL_SIZE: f32 = 156.0;
@@ -222,6 +227,12 @@ fn build_table(
             root.spawn(text(BingoText::CardLabel(i), 0.0, CARD_TOP + CARD_HEIGHT + 18.0, 20.0, Color::WHITE));
         }
         let ball_art = art.get(&mut images, "bingo/ball.svg", board_area(drum, 1).w.round() as u32);
+        // One size for every call, as large as a ball holds the longest
+        // ("B-11" on a 75-ball board: issue 75, the calls ran into each
+        // other when sized for two digits).
+        let side = board_area(drum, 1).w;
+        let longest = (1..=drum.min(BALLS)).map(|b| game.call(b as u8).chars().count()).max().unwrap_or(1).max(1) as f32;
+        let call_size = (side * 0.46).min(30.0).min(0.9 * side / (0.62 * longest));
         for b in 1..=drum.min(BALLS) {
             let a = board_area(drum, b);
             let (x, y) = a.centre();
@@ -232,7 +243,7 @@ fn build_table(
             ));
             root.spawn((
                 BingoText::Ball(b),
-                stage::text(&fonts, game.call(b as u8), (a.w * 0.36).min(26.0), Color::srgb(0.6, 0.6, 0.7)),
+                stage::text(&fonts, game.call(b as u8), call_size, IN_THE_DRUM),
                 Transform::from_translation(stage::at(x, y, 3.0)),
             ));
         }
@@ -245,7 +256,9 @@ fn build_table(
         ));
         root.spawn(text(BingoText::LastBall, LAST_BALL.0, LAST_BALL.1, 50.0, Color::srgb(0.1, 0.1, 0.15)));
         root.spawn(text(BingoText::Count, LAST_BALL.0, LAST_BALL.1 + LAST_BALL_SIZE / 2.0 + 32.0, 34.0, GOLD));
-        root.spawn(text(BingoText::Prizes, 1640.0, 500.0, 24.0, Color::WHITE));
+        // The prizes' list under the fourth card's label, never into it
+        // (issue 75: "CARTÃO 4: QUATRO CANTOS 3×" ran into it).
+        root.spawn((text(BingoText::Prizes, PRIZES.0, PRIZES.1, 24.0, Color::WHITE), bevy::sprite::Anchor::TOP_CENTER));
         // The extra ball's offer beside the decision buttons, wrapped to
         // its own width (issue 45: never over a button's label).
         let beside = crate::layout::decision_button(BUTTONS.len() - 1);
@@ -361,7 +374,7 @@ fn show_table(
                 None => String::new(),
             },
             BingoText::Ball(b) => {
-                let c = if balls_now.contains(&(b as u8)) { Color::srgb(0.1, 0.1, 0.15) } else { Color::srgb(0.6, 0.6, 0.7) };
+                let c = if balls_now.contains(&(b as u8)) { Color::srgb(0.1, 0.1, 0.15) } else { IN_THE_DRUM };
                 colour.set_if_neq(TextColor(c));
                 continue;
             }
@@ -379,7 +392,13 @@ fn show_table(
                         None => format!("{} {}{alert}", s.t("CARTÃO"), i + 1),
                     }
                 }
-                None if i == 0 && state.is_none() => s.t("Prima JOGAR para comprar os cartões").to_owned(),
+                None if i == 0 && state.is_none() => {
+                    // Where the cards will lie, across the screen's middle
+                    // (issue 75: it stood half off the screen's left edge).
+                    transform.translation.x = stage::at(crate::layout::WIDTH / 2.0, 0.0, 0.0).x;
+                    transform.translation.y = stage::at(0.0, CARD_TOP + CARD_HEIGHT / 2.0, 0.0).y;
+                    s.t("Prima JOGAR para comprar os cartões").to_owned()
+                }
                 None => String::new(),
             },
             BingoText::Count => format!("{} {shown}", s.t("BOLAS")),
@@ -456,28 +475,30 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let buys: Vec<bool> = steps.iter().map(|st| st.decision == BingoDecision::Buy).collect();
     let Ok(round) = Round::replay(&g.0, rec.bet.bet, rec.deal.cards, rec.deal.balls, &buys) else { return false };
     let drawn = round.balls_shown();
-    for (i, card) in round.cards.iter().enumerate() {
-        let prize =
-            round.prizes().get(i).copied().flatten().and_then(|p| round.patterns().get(p)).map_or("—".to_owned(), |p| s.lang().term(&p.name).to_owned());
-        ui.label(format!("{} {} — {prize}", s.t("Cartão"), i + 1));
-        for row in card.cells.chunks(g.0.variant.columns()) {
-            let line: Vec<String> = row
-                .iter()
-                .map(|&v| {
-                    if v == 0 {
-                        " · ".to_owned()
-                    } else if drawn.contains(&v) {
-                        format!("[{v:>2}]")
-                    } else {
-                        format!(" {v:>2} ")
-                    }
-                })
-                .collect();
-            ui.monospace(line.join(""));
+    // Issue 75: the cards in pictures, side by side, each number gold as
+    // the round's balls marked it; then the balls, the bought ones ringed.
+    ui.horizontal_wrapped(|ui| {
+        for (i, card) in round.cards.iter().enumerate() {
+            let prize =
+                round.prizes().get(i).copied().flatten().and_then(|p| round.patterns().get(p)).map_or("—".to_owned(), |p| s.lang().term(&p.name).to_owned());
+            ui.vertical(|ui| {
+                ui.label(format!("{} {} — {prize}", s.t("Cartão"), i + 1));
+                let name = |v: u8| g.0.symbols.get(usize::from(v) - 1).cloned().unwrap_or_else(|| v.to_string());
+                crate::screens::pictures::paint_bingo_card(
+                    ui,
+                    &card.cells,
+                    g.0.variant.columns(),
+                    g.0.variant.free_cell(),
+                    round.marked_after(i, drawn.len()),
+                    &name,
+                );
+            });
+            ui.add_space(24.0);
         }
-    }
+    });
     let called: Vec<String> = drawn.iter().map(|&b| g.0.call(b)).collect();
-    ui.label(format!("{} ({}): {}", s.t("Bolas"), drawn.len(), called.join(" ")));
+    ui.label(format!("{} ({})", s.t("Bolas"), drawn.len()));
+    crate::screens::pictures::paint_balls(ui, &called, round.base);
     for (k, st) in steps.iter().enumerate() {
         ui.label(match st.decision {
             BingoDecision::Buy => format!("{} {}: {}", s.t("Bola extra"), k + 1, s.show(st.price * r.denom)),

@@ -144,7 +144,12 @@ fn card_place(hands: usize, hand: Option<usize>, i: usize, n: usize) -> (f32, f3
     match hand {
         None => table::row(n.max(2), CARD * 0.85, 14.0, 960.0, DEALER_Y)[i.min(n.max(2) - 1)],
         Some(h) => {
-            let fan = card_size(hands).x * 0.32;
+            // Each card shows over half of the one before it, its rank and
+            // suit whole (issue 75: the first card lay almost hidden under
+            // the second); a long hand among many closes up to its room.
+            let w = card_size(hands).x;
+            let room = (1700.0 / hands.max(1) as f32).min(560.0) - 16.0;
+            let fan = if n > 1 { (w * 0.55).min((room - w) / (n as f32 - 1.0)).max(w * 0.3) } else { 0.0 };
             let x = hand_centre(hands, h) - (n as f32 - 1.0) * fan / 2.0 + i as f32 * fan;
             (x, PLAYER_Y + i as f32 * 6.0)
         }

@@ -52,6 +52,8 @@ fn make_card_textures(mut commands: Commands, session: Res<crate::SessionRes>, m
     let mut by_file = HashMap::new();
     let cards = (0..52u8).map(|i| art_name(Card::new(i / 4, i % 4))).chain(["cards/back.svg".to_owned(), "cards/joker.svg".to_owned()]);
     let mut files: Vec<(String, u32)> = cards.map(|f| (f, (CARD.y * 2.0) as u32)).collect();
+    // The dice and the bingo ball, for the recall of those rounds.
+    files.extend(crate::screens::pictures::art_files());
     // The reel games' symbols, for the audit's replay of a recalled spin.
     if let Ok(s) = session.0.lock() {
         for g in s.games() {
@@ -95,6 +97,10 @@ fn share_card_textures(mut contexts: EguiContexts, art: Res<CardArt>, mut shared
     }
     Ok(())
 }
+
+/// A card of a recalled table round drawn side by side with the other
+/// hand's (baccarat), so that the audit menu shows both whole.
+pub const RECALL_CARD: egui::Vec2 = egui::vec2(77.0, 109.0);
 
 /// A further hand's card in multi-hand play (issue 18): a third of the size.
 pub const SMALL_CARD: egui::Vec2 = egui::vec2(44.0, 62.0);

@@ -22,17 +22,19 @@ pub enum EditButton {
 }
 
 /// The row of edit buttons under a table (design units), and where the
-/// selected chip's value is written.
-pub const EDITS_Y: f32 = 730.0;
+/// selected chip's value is written: above the message line (issue 75: a
+/// refused bet's line was drawn over the buttons' foot).
+pub const EDITS_Y: f32 = 722.0;
+const EDITS_H: f32 = 58.0;
 const EDITS_X: f32 = 680.0;
-pub const CHIP_LABEL: (f32, f32) = (1545.0, EDITS_Y + 35.0);
+pub const CHIP_LABEL: (f32, f32) = (1545.0, EDITS_Y + EDITS_H / 2.0);
 
 impl EditButton {
     pub const ALL: [EditButton; 4] = [EditButton::Undo, EditButton::Clear, EditButton::Repeat, EditButton::Double];
 
     pub fn area(self) -> Area {
         let k = EditButton::ALL.iter().position(|&b| b == self).unwrap_or(0) as f32;
-        Area::new(EDITS_X + k * 215.0, EDITS_Y, 200.0, 70.0)
+        Area::new(EDITS_X + k * 215.0, EDITS_Y, 200.0, EDITS_H)
     }
 
     pub fn label(self, s: &Session) -> &'static str {
@@ -80,15 +82,22 @@ pub fn chip_art(stake: u64) -> String {
 
 /// A box with a label: a button or a spot of a cloth.
 pub fn spawn_box(root: &mut ChildSpawnerCommands, fonts: &Fonts, a: Area, fill: Color, label: String, size: f32, z: f32) {
+    spawn_box_labelled_in(root, fonts, a, a, fill, label, size, z);
+}
+
+/// A box whose label keeps to `room`, a part of it (the rest for a chip).
+#[allow(clippy::too_many_arguments)]
+pub fn spawn_box_labelled_in(root: &mut ChildSpawnerCommands, fonts: &Fonts, a: Area, room: Area, fill: Color, label: String, size: f32, z: f32) {
     let (x, y) = a.centre();
     root.spawn((Sprite::from_color(fill, Vec2::new(a.w - 2.0, a.h - 2.0)), Transform::from_translation(stage::at(x, y, z))));
     // Centred line by line and kept inside the box, wrapped if it must be
     // (issue 45: "SMALL (PEQUENO)" ran out of banca francesa's box).
+    let (lx, ly) = room.centre();
     root.spawn((
         stage::text(fonts, label, size, Color::WHITE),
         TextLayout::justify(Justify::Center),
-        TextBounds::new_horizontal((a.w - 12.0).max(8.0)),
-        Transform::from_translation(stage::at(x, y, z + 0.1)),
+        TextBounds::new_horizontal((room.w - 12.0).max(8.0)),
+        Transform::from_translation(stage::at(lx, ly, z + 0.1)),
     ));
 }
 
@@ -128,7 +137,7 @@ mod tests {
             }
             let (x, y) = a.area().centre();
             assert_eq!(EditButton::at(x, y), Some(*a));
-            assert!(a.area().bottom() <= crate::layout::GAME.bottom());
+            assert!(a.area().bottom() <= crate::layout::MESSAGE_LINE.y, "{a:?} reaches into the message line");
         }
         assert_eq!(chip_art(1), "chips/chip-1.svg");
         assert_eq!(chip_art(7), "chips/chip-5.svg");

@@ -7,6 +7,8 @@
 use bevy::prelude::*;
 use bevy::text::{Justify, TextBounds};
 use game_core::double_up::Colour;
+use game_host::kinds::draw_poker::DrawPoker;
+use game_host::session::Session;
 
 use crate::SessionRes;
 use crate::layout::Area;
@@ -23,8 +25,18 @@ impl Plugin for DoubleUpPlugin {
     }
 }
 
-/// Where the offer stands (design units): beside the game, on the right.
-const PANEL: Area = Area::new(1540.0, 112.0, 360.0, 420.0);
+/// Where the offer stands (design units), in the place of a paytable put
+/// away while it stands (issue 75: it was drawn over a 10-hand game's
+/// hands): beside the reels, on the right, over the right-hand glass
+/// (`reels::glass`); over draw poker's paytable, on the left
+/// (`draw_poker`), clear of its hands.
+const BESIDE_THE_REELS: Area = Area::new(1540.0, 112.0, 360.0, 420.0);
+const OVER_THE_POKER_GLASS: Area = Area::new(60.0, 106.0, 360.0, 420.0);
+
+/// The offer's panel for the game on screen.
+fn panel(s: &Session) -> Area {
+    if s.rules::<DrawPoker>().is_some() { OVER_THE_POKER_GLASS } else { BESIDE_THE_REELS }
+}
 
 #[derive(Component)]
 struct Offer;
@@ -44,9 +56,9 @@ enum Choice {
 impl Choice {
     const ALL: [Choice; 3] = [Choice::Red, Choice::Black, Choice::Collect];
 
-    fn area(self) -> Area {
+    fn area(self, panel: Area) -> Area {
         let k = Choice::ALL.iter().position(|&c| c == self).unwrap_or(0) as f32;
-        Area::new(PANEL.x + 15.0, PANEL.y + 140.0 + k * 80.0, PANEL.w - 30.0, 64.0)
+        Area::new(panel.x + 15.0, panel.y + 140.0 + k * 80.0, panel.w - 30.0, 64.0)
     }
 }
 
@@ -69,20 +81,21 @@ fn show_double_up(
         return;
     };
     if offers.is_empty() {
-        let (cx, cy) = PANEL.centre();
+        let panel = panel(&s);
+        let (cx, cy) = panel.centre();
         commands
             .spawn((
                 Offer,
-                Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.85), Vec2::new(PANEL.w, PANEL.h)),
+                Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.85), Vec2::new(panel.w, panel.h)),
                 Transform::from_translation(stage::at(cx, cy, 50.0)),
             ))
             .with_children(|o| {
-                let top = PANEL.y + 64.0 - cy;
+                let top = panel.y + 64.0 - cy;
                 o.spawn((
                     OfferText,
                     stage::text(&fonts, "", 22.0, table::GOLD),
                     TextLayout::justify(Justify::Center),
-                    TextBounds::new_horizontal(PANEL.w - 30.0),
+                    TextBounds::new_horizontal(panel.w - 30.0),
                     Transform::from_xyz(0.0, -top, 1.0),
                 ));
                 for (c, fill) in [
@@ -90,8 +103,9 @@ fn show_double_up(
                     (Choice::Black, Color::srgb(0.12, 0.12, 0.12)),
                     (Choice::Collect, Color::srgb(0.12, 0.47, 0.2)),
                 ] {
-                    let (bx, by) = c.area().centre();
-                    o.spawn((Sprite::from_color(fill, Vec2::new(c.area().w, c.area().h)), Transform::from_xyz(bx - cx, cy - by, 1.0))).with_children(|b| {
+                    let a = c.area(panel);
+                    let (bx, by) = a.centre();
+                    o.spawn((Sprite::from_color(fill, Vec2::new(a.w, a.h)), Transform::from_xyz(bx - cx, cy - by, 1.0))).with_children(|b| {
                         b.spawn((c, stage::text(&fonts, "", 24.0, Color::WHITE), Transform::from_xyz(0.0, 0.0, 0.5)));
                     });
                 }
@@ -99,7 +113,7 @@ fn show_double_up(
                     History,
                     stage::text(&fonts, "", 18.0, Color::WHITE),
                     TextLayout::justify(Justify::Center),
-                    Transform::from_xyz(0.0, cy - (PANEL.bottom() - 36.0), 1.0),
+                    Transform::from_xyz(0.0, cy - (panel.bottom() - 36.0), 1.0),
                 ));
             });
         return;
@@ -138,8 +152,9 @@ fn touch_double_up(presses: Res<Presses>, session: Res<SessionRes>, mode: Res<St
     if !s.double_up_offered() {
         return;
     }
+    let panel = panel(&s);
     for p in points {
-        let Some(c) = Choice::ALL.into_iter().find(|c| c.area().contains(p.x, p.y)) else { continue };
+        let Some(c) = Choice::ALL.into_iter().find(|c| c.area(panel).contains(p.x, p.y)) else { continue };
         info!("double up: {c:?} touched");
         match c {
             Choice::Red => s.gamble(Colour::Red),

@@ -34,7 +34,7 @@ impl Plugin for DrawPokerScreenPlugin {
         KindPages::register(app, replay);
         app.init_resource::<DrawTable>()
             .add_systems(Update, (hold_keys, touch_holds).run_if(in_state(Mode::Playing)))
-            .add_systems(Update, (build_draw_table, show_draw_table.run_if(draw_poker_selected)).chain());
+            .add_systems(Update, (build_draw_table, show_draw_table.run_if(draw_poker_selected), put_the_glass_away_for_double_up).chain());
     }
 }
 
@@ -88,6 +88,9 @@ struct HandPays(usize);
 struct GlassCell(usize);
 #[derive(Component)]
 struct LitColumn;
+/// The paytable's glass and everything on it.
+#[derive(Component)]
+struct PayGlass;
 #[derive(Component)]
 struct Verdict;
 
@@ -145,41 +148,49 @@ fn build_draw_table(
     let hands = g.hands.iter().copied().max().unwrap_or(1) as usize;
     table.further_max = hands.saturating_sub(1);
     commands.spawn((DrawRoot, Transform::default(), visibility)).with_children(|root| {
-        let (gx, gy) = GLASS.centre();
-        root.spawn((
-            Sprite::from_color(Color::srgb(0.9, 0.75, 0.2), Vec2::new(GLASS.w + 8.0, GLASS.h + 8.0)),
-            Transform::from_translation(stage::at(gx, gy, 1.0)),
-        ));
-        root.spawn((Sprite::from_color(Color::srgb(0.05, 0.09, 0.31), Vec2::new(GLASS.w, GLASS.h)), Transform::from_translation(stage::at(gx, gy, 1.1))));
-        root.spawn((
-            LitColumn,
-            Sprite::from_color(Color::srgb(0.59, 0.06, 0.12), Vec2::new(86.0, GLASS.h - 12.0)),
-            Transform::from_translation(stage::at(gx, gy, 1.2)),
-        ));
-        for (c, &coins) in g.coins.iter().enumerate() {
+        // The paytable, under one parent: put away while the double-up's
+        // offer stands in its place (`double_up`, issue 75).
+        root.spawn((PayGlass, Transform::default(), Visibility::Inherited)).with_children(|root| {
+            let (gx, gy) = GLASS.centre();
             root.spawn((
-                stage::text(&fonts, coins.to_string(), 18.0, Color::srgb(0.8, 0.8, 0.85)),
-                Transform::from_translation(stage::at(glass_column_x(c + 1), glass_row_y(&g, 0), 2.0)),
+                Sprite::from_color(Color::srgb(0.9, 0.75, 0.2), Vec2::new(GLASS.w + 8.0, GLASS.h + 8.0)),
+                Transform::from_translation(stage::at(gx, gy, 1.0)),
             ));
-        }
-        root.spawn((
-            stage::text(&fonts, s.t("MOEDAS"), 16.0, Color::srgb(0.8, 0.8, 0.85)),
-            Anchor::CENTER_RIGHT,
-            Transform::from_translation(stage::at(glass_column_x(1) - 50.0, glass_row_y(&g, 0), 2.0)),
-        ));
-        for (r, e) in g.entries.iter().enumerate() {
-            let y = glass_row_y(&g, r + 1);
+            root.spawn((Sprite::from_color(Color::srgb(0.05, 0.09, 0.31), Vec2::new(GLASS.w, GLASS.h)), Transform::from_translation(stage::at(gx, gy, 1.1))));
             root.spawn((
-                GlassCell(r),
-                stage::text(&fonts, e.name_in(pt), 21.0, table::GOLD),
-                Anchor::CENTER_LEFT,
-                Transform::from_translation(stage::at(glass_column_x(0), y, 2.0)),
+                LitColumn,
+                Sprite::from_color(Color::srgb(0.59, 0.06, 0.12), Vec2::new(86.0, GLASS.h - 12.0)),
+                Transform::from_translation(stage::at(gx, gy, 1.2)),
             ));
             for (c, &coins) in g.coins.iter().enumerate() {
-                let pay = (g.pays_per_coin(r, coins) * u64::from(coins)).to_string();
-                root.spawn((GlassCell(r), stage::text(&fonts, pay, 21.0, table::GOLD), Transform::from_translation(stage::at(glass_column_x(c + 1), y, 2.0))));
+                root.spawn((
+                    stage::text(&fonts, coins.to_string(), 18.0, Color::srgb(0.8, 0.8, 0.85)),
+                    Transform::from_translation(stage::at(glass_column_x(c + 1), glass_row_y(&g, 0), 2.0)),
+                ));
             }
-        }
+            root.spawn((
+                stage::text(&fonts, s.t("MOEDAS"), 16.0, Color::srgb(0.8, 0.8, 0.85)),
+                Anchor::CENTER_RIGHT,
+                Transform::from_translation(stage::at(glass_column_x(1) - 50.0, glass_row_y(&g, 0), 2.0)),
+            ));
+            for (r, e) in g.entries.iter().enumerate() {
+                let y = glass_row_y(&g, r + 1);
+                root.spawn((
+                    GlassCell(r),
+                    stage::text(&fonts, e.name_in(pt), 21.0, table::GOLD),
+                    Anchor::CENTER_LEFT,
+                    Transform::from_translation(stage::at(glass_column_x(0), y, 2.0)),
+                ));
+                for (c, &coins) in g.coins.iter().enumerate() {
+                    let pay = (g.pays_per_coin(r, coins) * u64::from(coins)).to_string();
+                    root.spawn((
+                        GlassCell(r),
+                        stage::text(&fonts, pay, 21.0, table::GOLD),
+                        Transform::from_translation(stage::at(glass_column_x(c + 1), y, 2.0)),
+                    ));
+                }
+            }
+        });
         for (i, &(x, y)) in main_hand().iter().enumerate() {
             root.spawn((
                 HoldFrame(i),
@@ -340,6 +351,15 @@ fn show_draw_table(
         if text.0 != want {
             text.0 = want;
         }
+    }
+}
+
+/// The paytable is put away while the double-up's offer stands over its
+/// place, and shown again after.
+fn put_the_glass_away_for_double_up(session: Res<SessionRes>, mode: Res<State<Mode>>, mut glass: Query<&mut Visibility, With<PayGlass>>) {
+    let offered = *mode.get() == Mode::Playing && session.0.lock().is_ok_and(|s| s.double_up_offered());
+    for mut v in &mut glass {
+        v.set_if_neq(if offered { Visibility::Hidden } else { Visibility::Inherited });
     }
 }
 

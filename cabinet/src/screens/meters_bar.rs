@@ -4,6 +4,7 @@
 //! it (refusals, notices, autoplay's count).
 
 use bevy::prelude::*;
+use game_host::round::Phase;
 use meters::Cents;
 
 use crate::SessionRes;
@@ -15,7 +16,7 @@ pub struct MetersBarPlugin;
 
 impl Plugin for MetersBarPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<RollUp>().add_systems(Update, (spawn_meters_bar, skip_roll_up, show_meters).chain());
+        app.init_resource::<RollUp>().add_systems(Update, (spawn_meters_bar, skip_roll_up, show_meters.after(crate::pacing::PaceOut)).chain());
     }
 }
 
@@ -104,6 +105,7 @@ fn show_meters(
     time: Res<Time>,
     mut roll: ResMut<RollUp>,
     mut moving: ResMut<crate::pacing::Moving>,
+    paced: Res<crate::pacing::PacedOut>,
     mut bar: Query<&mut Visibility, With<Bar>>,
     mut meters: Query<(&Meter, &mut Text2d)>,
 ) {
@@ -118,7 +120,11 @@ fn show_meters(
         return;
     }
     let now = time.elapsed_secs();
-    let win = s.win_on_screen();
+    // Issue 75: a round settled while its screen still paces it out
+    // (bingo's balls) shows neither its win nor the credit it brought
+    // before the last ball has fallen.
+    let held_back = if paced.0 { s.round_info().filter(|r| r.phase == Phase::Ended).and_then(|r| r.settled_win).unwrap_or(0) } else { 0 };
+    let win = if paced.0 { 0 } else { s.win_on_screen() };
     if win != roll.target {
         // A new win rolls up from nothing; a smaller one (a new round, a
         // lost double-up) shows at once.
@@ -137,7 +143,7 @@ fn show_meters(
     for (m, mut text) in &mut meters {
         let want = match m {
             Meter::CreditLabel => s.t("CRÉDITO").to_owned(),
-            Meter::Credit => s.show(s.machine().credit()),
+            Meter::Credit => s.show(s.machine().credit().saturating_sub(held_back)),
             Meter::BetLabel => format!("{} · {}", s.t("APOSTA"), s.bet_text()),
             Meter::Bet => s.show(s.stake_cents()),
             Meter::WinLabel => s.t("PRÉMIO").to_owned(),

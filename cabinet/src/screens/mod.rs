@@ -15,6 +15,7 @@ pub mod game_menu;
 pub mod help;
 pub mod meters_bar;
 pub mod operator_panel;
+pub mod pictures;
 pub mod recall;
 pub mod reels;
 pub mod roulette;

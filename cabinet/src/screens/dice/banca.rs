@@ -111,11 +111,26 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Some(first) = r.steps.first().filter(|st| st.step.name == BancaFrancesa::OPENING) else { return false };
     let Ok(o) = serde_json::from_value::<Opening<BancaBet, Golpe>>(first.step.data.clone()) else { return false };
     let pt = s.lang() == Lang::Pt;
-    let throws: Vec<String> = o.deal.throws.iter().map(|t| format!("{}-{}-{} ({})", t[0], t[1], t[2], sum_of(t))).collect();
-    ui.heading(format!("{}: {}", s.t("Lançamentos"), throws.join(", ")));
+    // Issue 75: every throw of the golpe in pictures, the deciding one last.
+    ui.heading(s.t("Lançamentos"));
+    ui.horizontal_wrapped(|ui| {
+        for t in &o.deal.throws {
+            crate::screens::pictures::paint_throw(ui, t, &format!("= {}", sum_of(t)));
+            ui.add_space(36.0);
+        }
+    });
     let round = BancaRound { bet: o.bet, golpe: o.deal };
-    for (c, stake, back) in round.settlement() {
-        ui.label(format!("{}: {stake} → {back}", c.name(pt)));
-    }
+    egui::Grid::new("banca-replay").striped(true).show(ui, |ui| {
+        for h in [s.t("aposta"), s.t("fichas (créd.)"), s.t("devolve")] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for (c, stake, back) in round.settlement() {
+            ui.label(c.name(pt));
+            ui.label(stake.to_string());
+            ui.label(back.to_string());
+            ui.end_row();
+        }
+    });
     true
 }

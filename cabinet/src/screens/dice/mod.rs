@@ -200,7 +200,10 @@ fn show_dice<D: DiceScreen>(
             let throws = D::throws(&r.state);
             let t = clock(&reveal, r.id, now, throws.len());
             let (i, u) = motion::throw_at(t, throws.len());
-            let done = t >= motion::shown_by(throws.len()) - motion::REST_S;
+            // The result is itemised once the round is settled, in the
+            // frame the win meter shows its win (issue 75: the total was
+            // shown before PRÉMIO).
+            let done = t >= motion::shown_by(throws.len()) - motion::REST_S && r.phase != Phase::Presenting;
             let mut text = String::new();
             let before: Vec<String> = throws[..i].iter().filter_map(|th| D::undecided(&s, th)).collect();
             if !before.is_empty() {

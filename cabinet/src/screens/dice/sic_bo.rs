@@ -116,10 +116,20 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     let Ok(o) = serde_json::from_value::<Opening<SicBoBet, Dome>>(first.step.data.clone()) else { return false };
     let pt = s.lang() == Lang::Pt;
     let d = o.deal.dice;
-    ui.heading(format!("{}: {}-{}-{}", s.t("Dados"), d[0], d[1], d[2]));
+    ui.heading(s.t("Dados"));
+    ui.horizontal(|ui| crate::screens::pictures::paint_throw(ui, &d, &format!("= {}", d.iter().map(|&f| u32::from(f)).sum::<u32>())));
     let round = SicBoRound { bet: o.bet, dice: d };
-    for (spot, stake, back) in round.settlement() {
-        ui.label(format!("{}: {stake} → {back}", spot.name(pt)));
-    }
+    egui::Grid::new("sic-bo-replay").striped(true).show(ui, |ui| {
+        for h in [s.t("aposta"), s.t("fichas (créd.)"), s.t("devolve")] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for (spot, stake, back) in round.settlement() {
+            ui.label(spot.name(pt));
+            ui.label(stake.to_string());
+            ui.label(back.to_string());
+            ui.end_row();
+        }
+    });
     true
 }

@@ -67,6 +67,15 @@ fn fitting(text: &str, cell: Area, most: f32) -> f32 {
     ((cell.w - 14.0) / (0.7 * chars)).min(most)
 }
 
+/// The size a line of words (mixed case: the shipped face's letters at
+/// about 0.56 em, 0.6 with room) is drawn at to stay inside `width` less
+/// its margins (issue 75: the glass's subtitle ran past its frame on both
+/// sides), at most `most`.
+fn fitting_line(text: &str, width: f32, most: f32) -> f32 {
+    let chars = text.chars().count().max(1) as f32;
+    ((width - 32.0) / (0.6 * chars)).min(most)
+}
+
 /// Draw the glass for the reel game on screen (again when the language or
 /// the bet changes); none where the frame leaves no room.
 #[allow(clippy::too_many_arguments)]
@@ -123,9 +132,11 @@ fn draw_pay_glass(
             } else {
                 (s.t("PRÉMIO POR LINHA"), s.lang().count(per_line, "crédito por linha", "créditos por linha"))
             };
-            root.spawn((stage::text(&fonts, title, 28.0, GOLD), Transform::from_translation(stage::at(cx, top + 26.0, 2.0))));
+            let title_size = fitting(title, *area, 28.0);
+            root.spawn((stage::text(&fonts, title, title_size, GOLD), Transform::from_translation(stage::at(cx, top + 26.0, 2.0))));
             let note = format!("{} {unit}", s.t("em créditos, com"));
-            root.spawn((stage::text(&fonts, note, 20.0, INK), Transform::from_translation(stage::at(cx, top + 58.0, 2.0))));
+            let note_size = fitting_line(&note, area.w, 20.0);
+            root.spawn((stage::text(&fonts, note, note_size, INK), Transform::from_translation(stage::at(cx, top + 58.0, 2.0))));
             let headings = Area::new(area.x, top + layout::GLASS_TITLE_H, area.w, layout::GLASS_HEADING_H);
             let (_, heads) = layout::glass_cells(headings, counts.len());
             for (c, cell) in counts.iter().zip(&heads) {

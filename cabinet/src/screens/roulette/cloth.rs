@@ -67,6 +67,31 @@ pub fn outside_cell(spot: &Spot) -> Option<Area> {
     }
 }
 
+/// The room an outside spot's chip takes beside its label (a chip is 44
+/// across).
+const CHIP_ROOM: f32 = 52.0;
+
+/// An outside spot's label's room and where its chip stands, apart (issue
+/// 75: a chip at the cell's centre hid "PAR" and "PRETO"): a dozen's or an
+/// even chance's chip at the cell's right end, the label in the rest; a
+/// column's chip under its "2 para 1".
+pub fn outside_parts(spot: &Spot) -> Option<(Area, (f32, f32))> {
+    let cell = outside_cell(spot)?;
+    Some(match spot {
+        Spot::Column(_) => (Area::new(cell.x, cell.y + 2.0, cell.w, 26.0), (cell.centre().0, cell.y + 52.0)),
+        _ => (Area::new(cell.x, cell.y, cell.w - CHIP_ROOM, cell.h), (cell.x + cell.w - CHIP_ROOM / 2.0, cell.centre().1)),
+    })
+}
+
+/// Where the chip of `spot` is drawn: an outside spot's beside its label,
+/// an inside one's on its anchor.
+pub fn chip_at(wheel: Wheel, spot: &Spot) -> Option<(f32, f32)> {
+    match outside_parts(spot) {
+        Some((_, at)) => Some(at),
+        None => anchor(wheel, spot).map(|(at, _)| at),
+    }
+}
+
 /// The y of the line under the number `n`'s cell, and x of its right edge.
 fn bottom(n: u8) -> f32 {
     number_cell(n).bottom()
@@ -200,5 +225,23 @@ mod tests {
         assert!(number_cell(36).y < number_cell(35).y && number_cell(35).y < number_cell(34).y);
         assert_eq!(number_cell(1).x, GRID_X);
         assert!(outside_cell(&Spot::Column(3)).unwrap().contains(GRID_X + 12.0 * CELL_W + 10.0, number_cell(36).centre().1));
+        // Issue 75: an outside spot's chip (44 across) stands inside its
+        // cell and clear of the room its label keeps.
+        let mut parted = 0;
+        for spot in Spot::outside() {
+            // Two dozens or two columns: a chip on the line between two cells.
+            let Some(cell) = outside_cell(&spot) else {
+                assert_eq!(outside_parts(&spot), None);
+                continue;
+            };
+            parted += 1;
+            let (label, (x, y)) = outside_parts(&spot).unwrap();
+            let chip = Area::new(x - 22.0, y - 22.0, 44.0, 44.0);
+            assert!(cell.contains(chip.x, chip.y) && cell.contains(chip.x + chip.w - 1.0, chip.bottom() - 1.0), "{spot:?}: the chip leaves its cell");
+            let apart = chip.x >= label.x + label.w || chip.y >= label.bottom();
+            assert!(apart, "{spot:?}: the chip {chip:?} covers its label's room {label:?}");
+            assert_eq!(chip_at(Wheel::French, &spot), Some((x, y)));
+        }
+        assert_eq!(parted, 12, "three dozens, three columns, six even chances");
     }
 }

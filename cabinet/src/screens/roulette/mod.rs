@@ -82,7 +82,7 @@ fn paint_cloth(ui: &mut egui::Ui, wheel: game_core::roulette::Wheel, spots: &[(S
         }
     }
     for (spot, stake) in spots {
-        let Some(((x, y), _)) = cloth::anchor(wheel, spot) else { continue };
+        let Some((x, y)) = cloth::chip_at(wheel, spot) else { continue };
         let c = to(x, y);
         p.circle_filled(c, 10.0, egui::Color32::from_rgb(245, 210, 74));
         p.text(c, egui::Align2::CENTER_CENTER, stake.to_string(), egui::FontId::proportional(11.0), egui::Color32::BLACK);

@@ -204,8 +204,17 @@ fn build_roulette_table(
                     Spot::Black => pocket_fill(2),
                     _ => felt,
                 };
-                let size = if matches!(spot, Spot::Column(_)) { 17.0 } else { 24.0 };
-                spawn_box(root, &fonts, a, fill, label, size, 1.1);
+                let most: f32 = match spot {
+                    Spot::Column(_) => 17.0,
+                    Spot::Dozen(_) => 22.0,
+                    _ => 20.0,
+                };
+                let room = cloth::outside_parts(&spot).map_or(a, |(room, _)| room);
+                // Its longest word within the room (a word is never broken:
+                // "ENCARNADO" ran under its chip), capitals at about 0.72 em.
+                let longest = label.split_whitespace().map(|w| w.chars().count()).max().unwrap_or(1).max(1) as f32;
+                let size = most.min((room.w - 14.0) / (0.72 * longest));
+                chips::spawn_box_labelled_in(root, &fonts, a, room, fill, label, size, 1.1);
             }
             // The dolly that marks the winning number, and the keys' cursor.
             root.spawn((
@@ -398,7 +407,7 @@ fn show_chips(
     let Ok(root) = roots.single() else { return };
     commands.entity(root).with_children(|r| {
         for (spot, stake) in &layout {
-            let Some((at, _)) = cloth::anchor(w, spot) else { continue };
+            let Some(at) = cloth::chip_at(w, spot) else { continue };
             chips::spawn_chip(r, &fonts, &mut art, &mut images, *stake, at, ChipOnCloth);
         }
     });
@@ -434,7 +443,9 @@ fn show_result(
     {
         table.dismissed = Some(id);
     }
-    let itemised = landed.filter(|(_, id, _, _)| table.dismissed != Some(*id));
+    // The win is itemised once the round is settled, in the frame the win
+    // meter shows it (issue 75: the total came a moment before PRÉMIO).
+    let itemised = landed.filter(|(_, id, _, ended)| *ended && table.dismissed != Some(*id));
     // A spin is watched on the cloth: the racetrack closes when a round
     // opens.
     if s.round::<Roulette>().is_some_and(|r| r.phase != Phase::Ended) {

@@ -1,0 +1,193 @@
+//! Issue 75: the overlap check over every screen of every game, not a
+//! chosen few. Every game of the shipped menu is played at 1920 × 1080 as a
+//! player plays it (a bet placed by touch or key, its decisions taken),
+//! and the screen is shot as it stands: the game at rest, its round while
+//! it plays (free games, cascades, the balls, the throws), its win, and the
+//! double-up's offer wherever the game has one (each double-up game is
+//! played until one is offered, a draw-poker game at its most hands). The
+//! rig's own check then finds no two texts drawn over each other on any of
+//! them (`Rig::keep_screenshots`), and the screens it covered are written
+//! beside them (`covered.txt`).
+
+use std::time::{Duration, Instant};
+
+use paytables::artifact::{Artifact, CompiledGame};
+
+use super::rig::{self, Rig, layout, stop, workspace};
+use super::{one_at_a_time, roulette_cloth};
+
+/// What a game of the menu is.
+fn compiled(id: &str) -> CompiledGame {
+    let bytes = std::fs::read(workspace().join(format!("assets/paytables/compiled/{id}.json"))).unwrap();
+    serde_json::from_slice::<Artifact>(&bytes).unwrap().game
+}
+
+/// How a round's decisions are taken (a key, a touch, or none).
+type Decide = Box<dyn Fn(&Rig)>;
+
+/// The screens shot so far: the file and what it shows.
+struct Covered(Vec<(String, String)>);
+
+impl Covered {
+    fn shoot(&mut self, rig: &Rig, game: &str, moment: &str) -> String {
+        let shot = rig.shot();
+        self.0.push((shot.file_name().unwrap().to_string_lossy().into_owned(), format!("{game}: {moment}")));
+        rig::text_beside(&shot)
+    }
+}
+
+/// Whether the screen's text shows the double-up's offer (its three
+/// choices).
+fn offers_double_up(text: &str) -> bool {
+    ["VERMELHO", "PRETO", "RECEBER"].iter().all(|w| text.lines().any(|l| l.trim() == *w))
+}
+
+/// Play one round of `game` from the press of JOGAR to its end, shooting
+/// the screen every moment, taking the round's decisions with `decide`;
+/// whether the double-up was offered (it is shot, then collected).
+fn play_round(rig: &Rig, covered: &mut Covered, game: &str, decide: &dyn Fn(&Rig)) -> bool {
+    let before = rig.wait_for("no round open", |i| i.state().open_round.is_none()).state().last_round;
+    rig.touch_button(layout::DeckButton::Play);
+    let mut offered = false;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut k = 0;
+    loop {
+        std::thread::sleep(Duration::from_millis(900));
+        k += 1;
+        let text = covered.shoot(rig, game, &format!("round, moment {k}"));
+        if offers_double_up(&text) {
+            offered = true;
+            covered.0.last_mut().unwrap().1 = format!("{game}: the double-up's offer");
+            rig.key("Return");
+            continue;
+        }
+        let i = meters::inspect::Inspection::open(&rig.db()).unwrap();
+        if i.state().open_round.is_none() && i.state().last_round > before {
+            // The win (or none) at rest, after the last of its screen.
+            std::thread::sleep(Duration::from_millis(1_500));
+            let text = covered.shoot(rig, game, "the round at rest");
+            if offers_double_up(&text) {
+                offered = true;
+                rig.key("Return");
+                std::thread::sleep(Duration::from_millis(600));
+                covered.shoot(rig, game, "after collecting");
+            }
+            return offered;
+        }
+        decide(rig);
+        assert!(Instant::now() < deadline, "{game}: the round never ended");
+    }
+}
+
+#[test]
+fn every_screen_of_every_game_draws_no_text_over_another() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = rig.launch_sized(1920, 1080, &[]);
+    for key in ["4", "4"] {
+        rig.key(key);
+    }
+    rig.wait_for("two notes", |i| i.state().credit == 10_000);
+    let games = rig::menu_games();
+    let mut covered = Covered(Vec::new());
+    let mut double_ups = Vec::new();
+    let nothing = |_: &Rig| {};
+    for (g, id) in games.iter().enumerate() {
+        if g > 0 {
+            rig.key("Right");
+        }
+        std::thread::sleep(Duration::from_millis(800));
+        covered.shoot(&rig, id, "at rest");
+        let game = compiled(id);
+        // The bet, placed as a player places it, and the round's decisions.
+        let (decide, double_up): (Decide, bool) = match &game {
+            CompiledGame::Reels(r) => (Box::new(nothing), r.double_up.is_some()),
+            CompiledGame::DrawPoker(d) => {
+                // The most hands the game deals (the lines control).
+                for _ in 0..d.hands.len() {
+                    rig.key("Up");
+                }
+                std::thread::sleep(Duration::from_millis(400));
+                covered.shoot(&rig, id, "at its most hands");
+                (Box::new(|r: &Rig| r.touch_button(layout::DeckButton::Play)), d.double_up.is_some())
+            }
+            CompiledGame::StudPoker(_) => (Box::new(|r: &Rig| r.key("F1")), false),
+            CompiledGame::Blackjack(_) => (
+                Box::new(|r: &Rig| {
+                    r.key("F7");
+                    r.key("F2");
+                }),
+                false,
+            ),
+            CompiledGame::Bingo(_) => (Box::new(|r: &Rig| r.key("F2")), false),
+            CompiledGame::Baccarat(_) => {
+                rig.key("F1");
+                (Box::new(nothing), false)
+            }
+            CompiledGame::Roulette(r) => {
+                for spot in [game_core::roulette::Spot::Red, game_core::roulette::Spot::Numbers(vec![17]), game_core::roulette::Spot::Dozen(2)] {
+                    let ((x, y), _) = roulette_cloth::anchor(r.wheel, &spot).unwrap();
+                    rig.touch(x, y);
+                }
+                (Box::new(nothing), false)
+            }
+            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) => {
+                // Pequeno, touched on its label (both cloths name it first).
+                rig.touch_text("PEQUENO");
+                (Box::new(|r: &Rig| r.touch_button(layout::DeckButton::Play)), false)
+            }
+        };
+        covered.shoot(&rig, id, "its bet placed");
+        // The first reel game and the first draw-poker game with a
+        // double-up are played until the offer comes (at most 30 rounds);
+        // every other game, one round (its offer shot if it comes).
+        let kind = if matches!(game, CompiledGame::Reels(_)) { "reels" } else { "cards" };
+        let wanted = double_up && !double_ups.iter().any(|(k, _)| *k == kind);
+        let mut offered = play_round(&rig, &mut covered, id, decide.as_ref());
+        for _ in 0..30 {
+            if !wanted || offered {
+                break;
+            }
+            offered = play_round(&rig, &mut covered, id, decide.as_ref());
+        }
+        assert!(offered || !wanted, "{id}: no double-up offered in 30 rounds");
+        if offered {
+            double_ups.push((kind, id.clone()));
+        }
+        // Roulette's figures count the spin just played (issue 75: "Ainda
+        // sem números nesta mesa." stood after a spin).
+        if matches!(game, CompiledGame::Roulette(_)) {
+            let text = covered.shoot(&rig, id, "its figures after the spin");
+            assert!(!text.contains("Ainda sem números"), "{id}: the figures do not count the spin just played:\n{text}");
+        }
+    }
+    stop(cab);
+    // Every screenshot: those shot here and those the cabinet took on
+    // each change of mode.
+    let shots = rig.keep_screenshots("every-screen", covered.0.len());
+    // The screens it covered, as the lab reads them.
+    let list: Vec<String> = covered.0.iter().map(|(file, what)| format!("{file}  {what}")).collect();
+    std::fs::write(workspace().join("target/cabinet-screenshots/every-screen/covered.txt"), list.join("\n") + "\n").unwrap();
+    for (file, _) in &covered.0 {
+        assert!(shots.iter().any(|s| s.file_name().is_some_and(|n| n.to_string_lossy() == *file)), "{file} was not checked");
+    }
+    let kinds: std::collections::BTreeSet<&str> = games
+        .iter()
+        .map(|id| match compiled(id) {
+            CompiledGame::Reels(_) => "reels",
+            CompiledGame::DrawPoker(_) => "draw poker",
+            CompiledGame::StudPoker(_) => "stud poker",
+            CompiledGame::Roulette(_) => "roulette",
+            CompiledGame::BancaFrancesa(_) => "banca francesa",
+            CompiledGame::SicBo(_) => "sic bo",
+            CompiledGame::Baccarat(_) => "baccarat",
+            CompiledGame::Blackjack(_) => "blackjack",
+            CompiledGame::Bingo(_) => "bingo",
+        })
+        .collect();
+    assert_eq!(kinds.len(), 9, "the menu holds every kind: {kinds:?}");
+    for kind in ["reels", "cards"] {
+        assert!(double_ups.iter().any(|(k, _)| *k == kind), "no double-up seen on a game of {kind}: {double_ups:?}");
+    }
+    eprintln!("every-screen: {} screens of {} games checked:\n{}", covered.0.len(), games.len(), list.join("\n"));
+}
