@@ -29,6 +29,8 @@ cleanup() {
     sleep 1
     kill "$xvfb" 2>/dev/null || true
     pkill -f "swtpm socket.*port=$EGM_TPM_PORT" 2>/dev/null || true
+    # EGM_KEEP_SHOTS=dir keeps every screenshot taken (a failed run's evidence).
+    [ -n "${EGM_KEEP_SHOTS:-}" ] && cp -r "$work/shots" "$EGM_KEEP_SHOTS" 2>/dev/null
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -91,8 +93,36 @@ touch_text() {
 # Fold the operator panel (the retail build's stand-in for the devices)
 # by its arrow, left of its title, once the note is in.
 fold_panel() {
-    click_found "operator panel" 't == "Moedeiro de notas" { x = $2 } t == "Painel do operador" { y = ($3 + $5) / 2 }
-        END { if (x && y) printf "%d %d\n", x + 10, y }'
+    local png
+    png="$(snap)"
+    panel_at="$(awk '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", t) }
+        t == "Moedeiro de notas" { x = $2 } t == "Painel do operador" { y = ($3 + $5) / 2 }
+        END { if (x && y) printf "%d %d\n", x + 10, y }' "${png%.png}.layout")"
+    [ -n "$panel_at" ] || { echo "no operator panel on screen ($png)" >&2; return 1; }
+    # shellcheck disable=SC2086
+    xdotool mousemove $panel_at click 1
+    sleep 0.5
+}
+# Folded, the panel is narrower (it stands at the screen's right edge):
+# its arrow is found again, left of its title (40 pixels at 1920x1080).
+unfold_panel() {
+    click_found "operator panel's title" 't == "Painel do operador" { printf "%d %d\n", $2 - 40, ($3 + $5) / 2; exit }'
+    sleep 0.5
+}
+# The audit menu's recall of the round just played (issue 75: every kind
+# recalled in pictures), kept as recall-$1: the attendant's key on the
+# operator panel, the RECALL tab (the newest round is selected), the key
+# again to leave.
+recall_of() {
+    unfold_panel
+    touch_text "Chave do empregado"
+    sleep 1.5
+    touch_text "RECALL"
+    sleep 1
+    keep "recall-$1"
+    touch_text "Chave do empregado"
+    sleep 1
+    fold_panel
 }
 # Press a deck button: its art stands above its label.
 press() {
@@ -120,6 +150,8 @@ key space
 sleep 5
 keep reels
 key Return
+sleep 1
+recall_of reels
 choose "Jacks or Better"
 key space
 sleep 1.5
@@ -127,6 +159,15 @@ keep draw-poker
 key space
 sleep 1.5
 key Return
+sleep 1
+recall_of draw-poker
+choose "Póquer sem Descarte"
+key space
+sleep 2
+key F1
+sleep 4
+keep stud-poker
+recall_of stud-poker
 choose "Roleta Francesa"
 touch_text "ENCARNADO" || true
 touch_text "1ª DÚZIA" || true
@@ -134,16 +175,27 @@ touch_text "17" || true
 key space
 sleep 9
 keep roulette
+recall_of roulette
 choose "Banca Francesa"
 touch_text "GRANDE" || true
 key space
 sleep 6
 keep dice
+key space
+sleep 4
+recall_of banca-francesa
+choose "Cussec (Sic Bo)"
+touch_text "PEQUENO" || true
+key space
+sleep 5
+keep sic-bo
+recall_of sic-bo
 choose "Bacará"
 touch_text 'PONTO\\n1:1'        # the player's spot (a banker chip at 1 cent is refused: 20-cent multiples); awk reads \\ as one backslash
 key space
 sleep 4
 keep baccarat
+recall_of baccarat
 choose "Blackjack"
 key space
 sleep 2
@@ -155,12 +207,14 @@ for _ in 1 2 3 4 5 6 7 8; do
     sleep 1
 done
 sleep 2
+recall_of blackjack
 choose "Bingo 90"
 key space
 sleep 8
 keep bingo
 key F2 F2 F2
-sleep 1
+sleep 3
+recall_of bingo
 key h
 sleep 1
 keep help
