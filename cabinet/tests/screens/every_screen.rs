@@ -29,10 +29,16 @@ type Decide = Box<dyn Fn(&Rig)>;
 struct Covered(Vec<(String, String)>);
 
 impl Covered {
-    fn shoot(&mut self, rig: &Rig, game: &str, moment: &str) -> String {
+    /// Shoot the screen as it stands; the screenshot.
+    fn shoot_file(&mut self, rig: &Rig, game: &str, moment: &str) -> std::path::PathBuf {
         let shot = rig.shot();
         self.0.push((shot.file_name().unwrap().to_string_lossy().into_owned(), format!("{game}: {moment}")));
-        rig::text_beside(&shot)
+        shot
+    }
+
+    /// Shoot the screen as it stands; the text it drew.
+    fn shoot(&mut self, rig: &Rig, game: &str, moment: &str) -> String {
+        rig::text_beside(&self.shoot_file(rig, game, moment))
     }
 }
 
@@ -97,8 +103,22 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
             rig.key("Right");
         }
         std::thread::sleep(Duration::from_millis(800));
-        covered.shoot(&rig, id, "at rest");
+        let rest = covered.shoot_file(&rig, id, "at rest");
         let game = compiled(id);
+        // Issue 75, defect 3: the paytable glass's title and subtitle stay
+        // inside the glass (Floresta's ran past its frame on both sides).
+        if let CompiledGame::Reels(r) = &game
+            && let Some(glass) = layout::pay_glass(layout::reel_window(r.reels.len(), r.rows as usize))
+        {
+            let texts = rig::layout_beside(&rest);
+            let heads: Vec<&rig::Placed> = texts.iter().filter(|p| p.text.starts_with("em créditos") || p.text.starts_with("PRÉMIO POR")).collect();
+            assert!(!heads.is_empty() && heads.len().is_multiple_of(2), "{id}: each glass's title and subtitle: {heads:?}");
+            for p in heads {
+                let [x0, _, x1, _] = p.rect;
+                let inside = glass.iter().any(|g| x0 >= g.x && x1 <= g.x + g.w);
+                assert!(inside, "{id}: {:?} at {:?} runs out of its glass {glass:?}", p.text, p.rect);
+            }
+        }
         // The bet, placed as a player places it, and the round's decisions.
         let (decide, double_up): (Decide, bool) = match &game {
             CompiledGame::Reels(r) => (Box::new(nothing), r.double_up.is_some()),
