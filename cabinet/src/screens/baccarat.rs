@@ -444,17 +444,11 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
             ui.add_space(48.0);
         }
     });
-    egui::Grid::new("baccarat-replay").striped(true).show(ui, |ui| {
-        for h in [s.t("aposta"), s.t("fichas (créd.)"), s.t("devolve")] {
-            ui.strong(h);
-        }
-        ui.end_row();
-        for (spot, stake, back) in round.settlement(o.denom) {
-            ui.label(spot.name(pt));
-            ui.label(stake.to_string());
-            ui.label(s.show(back.unwrap_or(0)));
-            ui.end_row();
-        }
-    });
+    crate::screens::pictures::paint_settlement(
+        ui,
+        "baccarat-replay",
+        s,
+        round.settlement(o.denom).into_iter().map(|(spot, stake, back)| (spot.name(pt).to_string(), stake, s.show(back.unwrap_or(0)))),
+    );
     true
 }

@@ -6,6 +6,7 @@
 //! Only drawing: what to draw comes from the recalled round.
 
 use bevy_egui::egui;
+use game_host::session::Session;
 
 use crate::screens::cards::egui_art;
 
@@ -99,4 +100,21 @@ pub fn paint_balls(ui: &mut egui::Ui, balls: &[String], bought_from: usize) {
         }
         p.text(r.center(), egui::Align2::CENTER_CENTER, ball, egui::FontId::proportional(12.0), INK);
     }
+}
+
+/// A recalled round's bets, each with its stake in credits and what it
+/// returned (M-15): the table every table game's recall ends with.
+pub fn paint_settlement(ui: &mut egui::Ui, id: &str, s: &Session, rows: impl IntoIterator<Item = (String, u64, String)>) {
+    egui::Grid::new(id).striped(true).show(ui, |ui| {
+        for h in [s.t("aposta"), s.t("fichas (créd.)"), s.t("devolve")] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for (bet, stake, back) in rows {
+            ui.label(bet);
+            ui.label(stake.to_string());
+            ui.label(back);
+            ui.end_row();
+        }
+    });
 }

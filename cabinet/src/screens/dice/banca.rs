@@ -120,17 +120,11 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
         }
     });
     let round = BancaRound { bet: o.bet, golpe: o.deal };
-    egui::Grid::new("banca-replay").striped(true).show(ui, |ui| {
-        for h in [s.t("aposta"), s.t("fichas (créd.)"), s.t("devolve")] {
-            ui.strong(h);
-        }
-        ui.end_row();
-        for (c, stake, back) in round.settlement() {
-            ui.label(c.name(pt));
-            ui.label(stake.to_string());
-            ui.label(back.to_string());
-            ui.end_row();
-        }
-    });
+    crate::screens::pictures::paint_settlement(
+        ui,
+        "banca-replay",
+        s,
+        round.settlement().into_iter().map(|(c, stake, back)| (c.name(pt).to_owned(), stake, back.to_string())),
+    );
     true
 }

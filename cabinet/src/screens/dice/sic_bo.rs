@@ -119,17 +119,11 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     ui.heading(s.t("Dados"));
     ui.horizontal(|ui| crate::screens::pictures::paint_throw(ui, &d, &format!("= {}", d.iter().map(|&f| u32::from(f)).sum::<u32>())));
     let round = SicBoRound { bet: o.bet, dice: d };
-    egui::Grid::new("sic-bo-replay").striped(true).show(ui, |ui| {
-        for h in [s.t("aposta"), s.t("fichas (créd.)"), s.t("devolve")] {
-            ui.strong(h);
-        }
-        ui.end_row();
-        for (spot, stake, back) in round.settlement() {
-            ui.label(spot.name(pt));
-            ui.label(stake.to_string());
-            ui.label(back.to_string());
-            ui.end_row();
-        }
-    });
+    crate::screens::pictures::paint_settlement(
+        ui,
+        "sic-bo-replay",
+        s,
+        round.settlement().into_iter().map(|(spot, stake, back)| (spot.name(pt), stake, back.to_string())),
+    );
     true
 }

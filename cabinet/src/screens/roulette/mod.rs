@@ -99,17 +99,11 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     if let Some(g) = s.games().iter().find_map(|g| g.rules::<Roulette>().filter(|r| r.0.id == o.game)) {
         paint_cloth(ui, g.0.wheel, &o.bet.spots, o.deal.pocket, pt);
     }
-    egui::Grid::new("roulette-replay").striped(true).show(ui, |ui| {
-        for h in [s.t("aposta"), s.t("fichas (créd.)"), s.t("devolve")] {
-            ui.strong(h);
-        }
-        ui.end_row();
-        for (spot, stake, back) in RouletteGame::settle(&o.bet.spots, o.deal.pocket) {
-            ui.label(spot.name(pt));
-            ui.label(stake.to_string());
-            ui.label(back.to_string());
-            ui.end_row();
-        }
-    });
+    crate::screens::pictures::paint_settlement(
+        ui,
+        "roulette-replay",
+        s,
+        RouletteGame::settle(&o.bet.spots, o.deal.pocket).into_iter().map(|(spot, stake, back)| (spot.name(pt), stake, back.to_string())),
+    );
     true
 }
