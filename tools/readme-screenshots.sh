@@ -93,15 +93,8 @@ touch_text() {
 # Fold the operator panel (the retail build's stand-in for the devices)
 # by its arrow, left of its title, once the note is in.
 fold_panel() {
-    local png
-    png="$(snap)"
-    panel_at="$(awk '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", t) }
-        t == "Moedeiro de notas" { x = $2 } t == "Painel do operador" { y = ($3 + $5) / 2 }
-        END { if (x && y) printf "%d %d\n", x + 10, y }' "${png%.png}.layout")"
-    [ -n "$panel_at" ] || { echo "no operator panel on screen ($png)" >&2; return 1; }
-    # shellcheck disable=SC2086
-    xdotool mousemove $panel_at click 1
-    sleep 0.5
+    click_found "operator panel" 't == "Moedeiro de notas" { x = $2 } t == "Painel do operador" { y = ($3 + $5) / 2 }
+        END { if (x && y) printf "%d %d\n", x + 10, y }'
 }
 # Folded, the panel is narrower (it stands at the screen's right edge):
 # its arrow is found again, left of its title (40 pixels at 1920x1080).
