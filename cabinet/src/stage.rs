@@ -51,25 +51,16 @@ fn load_font(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
 
 /// The 2D camera: at least the whole design screen, centred, at any size.
 fn spawn_stage_camera(mut commands: Commands) {
-    commands
-        .spawn((
-            Camera2d,
-            // No multisampling: the art is rasterised smooth by resvg, and a
-            // cabinet rendered in software (labs, Xvfb) pays for every sample.
-            bevy::render::view::Msaa::Off,
-            // No dithering: the art has no wide gradients a dither would
-            // smooth, and each fragment rendered in software pays for it.
-            bevy::core_pipeline::tonemapping::DebandDither::Disabled,
-            Projection::Orthographic(OrthographicProjection {
-                scaling_mode: ScalingMode::AutoMin { min_width: WIDTH, min_height: HEIGHT },
-                ..OrthographicProjection::default_2d()
-            }),
-        ))
-        // No tone mapping in the sprite shader: with `Tonemapping::None` Bevy
-        // still grades every fragment's colour (exposure, saturation: a `pow`
-        // per channel), which the art, drawn in its final colours, never
-        // needs, and a cabinet rendered in software pays for per pixel.
-        .remove::<bevy::core_pipeline::tonemapping::Tonemapping>();
+    commands.spawn((
+        Camera2d,
+        // No multisampling: the art is rasterised smooth by resvg, and a
+        // cabinet rendered in software (labs, Xvfb) pays for every sample.
+        bevy::render::view::Msaa::Off,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: ScalingMode::AutoMin { min_width: WIDTH, min_height: HEIGHT },
+            ..OrthographicProjection::default_2d()
+        }),
+    ));
 }
 
 /// The camera over the stage as `layout::fit` places it in the window

@@ -35,6 +35,8 @@ mod roulette_controls;
 
 #[path = "screens/every_screen.rs"]
 mod every_screen;
+#[path = "screens/paced_meters.rs"]
+mod paced_meters;
 #[path = "screens/recall_pictures.rs"]
 mod recall_pictures;
 

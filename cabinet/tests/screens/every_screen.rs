@@ -22,6 +22,68 @@ fn compiled(id: &str) -> CompiledGame {
     serde_json::from_slice::<Artifact>(&bytes).unwrap().game
 }
 
+/// The cents of a money figure as the screens write it ("20 000.00 EUR").
+pub(super) fn cents_of(shown: &str) -> Option<u64> {
+    let digits: String = shown.trim().strip_suffix("EUR")?.chars().filter(|c| !c.is_whitespace()).collect();
+    let (units, cents) = digits.split_once('.')?;
+    Some(units.parse::<u64>().ok()? * 100 + cents.parse::<u64>().ok()?)
+}
+
+/// The figure a meter of the meters bar shows, in cents: the line under
+/// the first line that starts with `label` ("CRÉDITO", "PRÉMIO", "APOSTA").
+pub(super) fn meter(text: &str, label: &str) -> Option<u64> {
+    let mut lines = text.lines().map(str::trim);
+    lines.by_ref().find(|l| *l == label || l.starts_with(&format!("{label} ·")))?;
+    cents_of(lines.next()?)
+}
+
+/// A table's itemised total ("TOTAL DEVOLVIDO …", in credits or in money),
+/// in cents, if the frame shows one.
+fn total_returned(text: &str) -> Option<u64> {
+    let line = text.lines().find_map(|l| l.trim().strip_prefix("TOTAL DEVOLVIDO "))?;
+    match line.strip_suffix(" créditos").or_else(|| line.strip_suffix(" crédito")) {
+        Some(credits) => {
+            let denom = text.lines().find_map(|l| l.trim().strip_prefix("Denominação ")).and_then(cents_of)?;
+            Some(credits.trim().parse::<u64>().ok()? * denom)
+        }
+        None => cents_of(line),
+    }
+}
+
+/// The table's gold (`table::GOLD`) and baccarat's felt, as drawn.
+const GOLD: [u8; 3] = [245, 209, 74];
+const FELT: [u8; 3] = [13, 92, 46];
+
+/// Whether the baccarat spot whose label starts with `name` stands lit
+/// (issue 75, defect 4): walking out of its label along its middle, left
+/// and right, a run of the gold ring comes before the felt on both sides
+/// (a chip stands on one side only).
+fn spot_lit(shot: &std::path::Path, name: &str) -> bool {
+    let placed = rig::layout_beside(shot);
+    let label = placed
+        .iter()
+        .find(|p| p.text.contains('\n') && p.text.split('\n').next() == Some(name))
+        .unwrap_or_else(|| panic!("{}: no spot labelled {name}", shot.display()));
+    let (width, px) = rig::shot_pixels(shot);
+    let y = ((label.rect[1] + label.rect[3]) / 2.0) as usize;
+    let like = |x: usize, rgb: [u8; 3]| px[y * width + x].iter().zip(rgb).all(|(a, b)| a.abs_diff(b) <= 12);
+    let ring_before_felt = |xs: &mut dyn Iterator<Item = usize>| {
+        let mut run = 0;
+        for x in xs {
+            if like(x, FELT) {
+                return false;
+            }
+            run = if like(x, GOLD) { run + 1 } else { 0 };
+            if run >= 3 {
+                return true;
+            }
+        }
+        false
+    };
+    let (x0, x1) = (label.rect[0] as usize, label.rect[2] as usize);
+    ring_before_felt(&mut (x0.saturating_sub(200)..x0).rev()) && ring_before_felt(&mut (x1..(x1 + 200).min(width)))
+}
+
 /// How a round's decisions are taken (a key, a touch, or none).
 type Decide = Box<dyn Fn(&Rig)>;
 
@@ -209,5 +271,29 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
     for kind in ["reels", "cards"] {
         assert!(double_ups.iter().any(|(k, _)| *k == kind), "no double-up seen on a game of {kind}: {double_ups:?}");
     }
+    // Issue 75, defect 4: a table's total returned stands only in a frame
+    // whose PRÉMIO shows that same sum (baccarat showed "TOTAL DEVOLVIDO
+    // 0.02 EUR" beside 0.00, roulette a second before PRÉMIO), and a
+    // baccarat coup's winner stands lit with its result.
+    let (mut totals, mut lights) = (0, 0);
+    for (file, what) in &covered.0 {
+        let shot = shots.iter().find(|s| s.file_name().is_some_and(|n| n.to_string_lossy() == *file)).unwrap();
+        let text = rig::text_beside(shot);
+        if let Some(total) = total_returned(&text) {
+            assert_eq!(meter(&text, "PRÉMIO"), Some(total), "{file} ({what}): the total returned beside another PRÉMIO:\n{text}");
+            totals += 1;
+        }
+        let won = text.lines().find_map(|l| {
+            let l = l.trim();
+            [("PONTO GANHA", "PONTO"), ("BANCA GANHA", "BANCA"), ("EMPATE A", "EMPATE")].into_iter().find(|(said, _)| l.starts_with(said)).map(|(_, spot)| spot)
+        });
+        if let Some(winner) = won {
+            for spot in ["PONTO", "BANCA", "EMPATE"] {
+                assert_eq!(spot_lit(shot, spot), spot == winner, "{file} ({what}): {winner} won; {spot} lit is wrong");
+            }
+            lights += 1;
+        }
+    }
+    assert!(totals > 0 && lights > 0, "no frame showed a table's total ({totals}) or a settled coup ({lights})");
     eprintln!("every-screen: {} screens of {} games checked:\n{}", covered.0.len(), games.len(), list.join("\n"));
 }
