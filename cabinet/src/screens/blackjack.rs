@@ -352,3 +352,33 @@ fn replay(ui: &mut egui::Ui, s: &Session, r: &RoundRecall) -> bool {
     ui.label(format!("{}: {}", s.t("Decisões"), said.join(", ")));
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 75, defect 6: the player's first card lay almost hidden
+    /// under the second. In every hand of up to four (BJ 23's most splits)
+    /// each card of a hand of up to six shows over half of the one before
+    /// it, and the hand stays in its own room, clear of its neighbours.
+    #[test]
+    fn each_card_shows_over_half_of_the_one_before_and_hands_stay_apart() {
+        for hands in 1..=4 {
+            let w = card_size(hands).x;
+            for n in 2..=6 {
+                let mut spans = Vec::new();
+                for h in 0..hands {
+                    let xs: Vec<f32> = (0..n).map(|i| card_place(hands, Some(h), i, n).0).collect();
+                    for pair in xs.windows(2) {
+                        assert!(pair[1] - pair[0] >= w * 0.5, "{hands} hands, {n} cards: a card shows {:.0} of {w:.0}", pair[1] - pair[0]);
+                    }
+                    spans.push((xs[0] - w / 2.0, xs[n - 1] + w / 2.0));
+                }
+                for pair in spans.windows(2) {
+                    assert!(pair[0].1 < pair[1].0, "{hands} hands, {n} cards: hands overlap: {spans:?}");
+                }
+                assert!(spans[0].0 >= 0.0 && spans[hands - 1].1 <= crate::layout::WIDTH, "{hands} hands, {n} cards: off the screen: {spans:?}");
+            }
+        }
+    }
+}
