@@ -165,28 +165,58 @@ pub fn frame_edges(frame: Area, window: Area) -> [Area; 4] {
     ]
 }
 
+/// The most pieces `backdrop_pieces` cuts the backdrop into (one sprite
+/// each); holes that would need more leave the backdrop whole.
+pub const BACKDROP_PIECES: usize = 16;
+
 /// Where the stage's backdrop is drawn (issue 45: under software
 /// rendering every pixel a sprite covers costs, seen or not): the whole
-/// screen in the attract loop; otherwise the game area less `hole` (what a
-/// game draws opaque, like the reel window) and the deck — never under the
-/// top bar and the meters bar, which are opaque. Pieces never overlap.
-pub fn backdrop_pieces(whole: bool, hole: Option<Area>) -> Vec<Area> {
+/// screen in the attract loop; otherwise the game area less the `holes`
+/// (what a game draws opaque over it: the reel window, the paytable
+/// glass), and the deck — never under the top bar and the meters bar,
+/// which are opaque. Pieces never overlap: the game area is cut in
+/// columns at the holes' edges, each column less the holes across it, and
+/// side by side pieces of the same rows joined.
+pub fn backdrop_pieces(whole: bool, holes: &[Area]) -> Vec<Area> {
     let screen = Area::new(0.0, 0.0, WIDTH, HEIGHT);
     if whole {
         return vec![screen];
     }
-    let mut pieces = Vec::new();
-    match hole.map(|h| clip(h, GAME)).filter(|h| h.w > 0.0 && h.h > 0.0) {
-        None => pieces.push(GAME),
-        Some(h) => {
-            pieces.push(Area::new(GAME.x, GAME.y, GAME.w, h.y - GAME.y));
-            pieces.push(Area::new(GAME.x, h.bottom(), GAME.w, GAME.bottom() - h.bottom()));
-            pieces.push(Area::new(GAME.x, h.y, h.x - GAME.x, h.h));
-            pieces.push(Area::new(h.x + h.w, h.y, GAME.x + GAME.w - h.x - h.w, h.h));
+    let holes: Vec<Area> = holes.iter().map(|h| clip(*h, GAME)).filter(|h| h.w > 0.0 && h.h > 0.0).collect();
+    let mut xs: Vec<f32> = vec![GAME.x, GAME.x + GAME.w];
+    xs.extend(holes.iter().flat_map(|h| [h.x, h.x + h.w]));
+    xs.sort_by(f32::total_cmp);
+    xs.dedup();
+    // (left, right, top, bottom) of each piece, joined across columns.
+    let mut cut: Vec<(f32, f32, f32, f32)> = Vec::new();
+    for column in xs.windows(2) {
+        let (x0, x1) = (column[0], column[1]);
+        let mut across: Vec<(f32, f32)> = holes.iter().filter(|h| h.x <= x0 && h.x + h.w >= x1).map(|h| (h.y, h.bottom())).collect();
+        across.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut free = Vec::new();
+        let mut y = GAME.y;
+        for (top, bottom) in across {
+            if top > y {
+                free.push((y, top));
+            }
+            y = y.max(bottom);
+        }
+        if y < GAME.bottom() {
+            free.push((y, GAME.bottom()));
+        }
+        for (top, bottom) in free {
+            match cut.iter_mut().find(|p| p.1 == x0 && p.2 == top && p.3 == bottom) {
+                Some(p) => p.1 = x1,
+                None => cut.push((x0, x1, top, bottom)),
+            }
         }
     }
+    let mut pieces: Vec<Area> = cut.into_iter().map(|(x0, x1, top, bottom)| Area::new(x0, top, x1 - x0, bottom - top)).collect();
     pieces.push(DECK);
     pieces.retain(|p| p.w > 0.0 && p.h > 0.0);
+    if pieces.len() > BACKDROP_PIECES {
+        return vec![GAME, DECK];
+    }
     pieces
 }
 
@@ -451,22 +481,29 @@ mod tests {
 
     #[test]
     fn the_backdrop_is_drawn_only_where_it_is_seen() {
-        let hole = reel_window(5, 3);
-        let pieces = backdrop_pieces(false, Some(hole));
-        let inside = |a: &Area, x: f32, y: f32| x >= a.x && x < a.x + a.w && y >= a.y && y < a.bottom();
-        let mut checked = 0;
-        for yi in 0..108 {
-            for xi in 0..192 {
-                let (x, y) = (xi as f32 * 10.0 + 5.0, yi as f32 * 10.0 + 5.0);
-                let covering = pieces.iter().filter(|p| inside(p, x, y)).count();
-                let want = usize::from((inside(&GAME, x, y) && !inside(&hole, x, y)) || inside(&DECK, x, y));
-                assert_eq!(covering, want, "({x}, {y})");
-                checked += 1;
+        let window = reel_window(5, 3);
+        // The reel window alone, and with the paytable glass either side
+        // (its gold rim 4 units out), as a reel game's screen has them.
+        let glass: Vec<Area> = pay_glass(window).expect("a five-reel window leaves room for the glass").iter().map(|g| g.inset(-4.0)).collect();
+        for holes in [vec![window], [vec![window], glass.clone()].concat()] {
+            let pieces = backdrop_pieces(false, &holes);
+            assert!(pieces.len() <= BACKDROP_PIECES, "{pieces:?}");
+            let inside = |a: &Area, x: f32, y: f32| x >= a.x && x < a.x + a.w && y >= a.y && y < a.bottom();
+            let mut checked = 0;
+            for yi in 0..540 {
+                for xi in 0..960 {
+                    let (x, y) = (xi as f32 * 2.0 + 1.0, yi as f32 * 2.0 + 1.0);
+                    let covering = pieces.iter().filter(|p| inside(p, x, y)).count();
+                    let holed = holes.iter().any(|h| inside(h, x, y));
+                    let want = usize::from((inside(&GAME, x, y) && !holed) || inside(&DECK, x, y));
+                    assert_eq!(covering, want, "({x}, {y}) under {} holes", holes.len());
+                    checked += 1;
+                }
             }
+            assert_eq!(checked, 960 * 540);
         }
-        assert_eq!(checked, 192 * 108);
-        assert_eq!(backdrop_pieces(true, Some(hole)), vec![Area::new(0.0, 0.0, WIDTH, HEIGHT)]);
-        assert_eq!(backdrop_pieces(false, None), vec![GAME, DECK]);
+        assert_eq!(backdrop_pieces(true, &[window]), vec![Area::new(0.0, 0.0, WIDTH, HEIGHT)]);
+        assert_eq!(backdrop_pieces(false, &[]), vec![GAME, DECK]);
     }
 
     #[test]

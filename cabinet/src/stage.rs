@@ -34,7 +34,10 @@ impl Plugin for StagePlugin {
             .init_resource::<ArtTextures>()
             .init_resource::<BackdropHole>()
             .add_systems(Startup, (spawn_stage_camera, load_font))
-            .add_systems(Update, (show_background.after(crate::screens::reels::view::leave_the_window_to_the_reels), place_camera))
+            .add_systems(Update, place_camera)
+            // After this frame's glass is shown or put away (PostUpdate), before
+            // visibility is propagated: no frame shows a hole without its glass.
+            .add_systems(PostUpdate, show_background.after(HoleTheBackdrop).before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate))
             .add_systems(EguiPrimaryContextPass, (give_egui_the_shipped_font, zoom_egui_with_the_stage));
     }
 }
@@ -116,13 +119,19 @@ fn zoom_egui_with_the_stage(mut contexts: EguiContexts, window: Query<&Window, W
 #[derive(Component)]
 struct Backdrop(usize);
 
-/// What the game on screen draws opaque over the backdrop (the reel
-/// window): the backdrop is not drawn there. Set by the game's screen.
-#[derive(Resource, Default, PartialEq)]
-pub struct BackdropHole(pub Option<layout::Area>);
+/// The systems that set [`BackdropHole`] in `PostUpdate`; the backdrop is
+/// cut after them.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HoleTheBackdrop;
 
-/// The most pieces `layout::backdrop_pieces` cuts the backdrop into.
-const PIECES: usize = 5;
+/// What the game on screen draws opaque over the backdrop: the backdrop
+/// is not drawn there. Set by the game's screen: the reel window (its
+/// blue is the clear colour) and the paytable glass while it shows.
+#[derive(Resource, Default, PartialEq)]
+pub struct BackdropHole {
+    pub window: Option<layout::Area>,
+    pub glass: Vec<layout::Area>,
+}
 
 fn show_background(
     mut commands: Commands,
@@ -131,24 +140,24 @@ fn show_background(
     mut art: ResMut<ArtTextures>,
     mut images: ResMut<Assets<Image>>,
     mut pieces: Query<(&Backdrop, &mut Sprite, &mut Transform, &mut Visibility)>,
-    mut last: Local<Option<(Handle<Image>, Option<layout::Area>)>>,
+    mut last: Local<Option<(Handle<Image>, Vec<layout::Area>)>>,
 ) {
     let attract = *mode.get() == crate::modes::Mode::Attract;
     let file = if attract { "backgrounds/attract.svg" } else { "backgrounds/game.svg" };
     let image = art.get(&mut images, file, 540);
     if pieces.is_empty() {
-        for k in 0..PIECES {
+        for k in 0..layout::BACKDROP_PIECES {
             commands.spawn((Backdrop(k), Sprite::default(), Transform::default(), Visibility::Hidden));
         }
         return;
     }
-    let hole = if attract { None } else { hole.0 };
-    if last.as_ref().is_some_and(|(i, h)| *i == image && *h == hole) {
+    let holes: Vec<layout::Area> = if attract { Vec::new() } else { hole.window.iter().chain(&hole.glass).copied().collect() };
+    if last.as_ref().is_some_and(|(i, h)| *i == image && *h == holes) {
         return;
     }
     let size = images.get(&image).map_or(Vec2::new(WIDTH, HEIGHT), |i| i.size_f32());
     let (sx, sy) = (size.x / WIDTH, size.y / HEIGHT);
-    let cut = layout::backdrop_pieces(attract, hole);
+    let cut = layout::backdrop_pieces(attract, &holes);
     for (piece, mut sprite, mut transform, mut visibility) in &mut pieces {
         let Some(a) = cut.get(piece.0) else {
             visibility.set_if_neq(Visibility::Hidden);
@@ -164,7 +173,7 @@ fn show_background(
         *transform = Transform::from_translation(at(cx, cy, -10.0));
         visibility.set_if_neq(Visibility::Inherited);
     }
-    *last = Some((image, hole));
+    *last = Some((image, holes));
 }
 
 /// A point of the design screen (x right, y down from the top-left) in

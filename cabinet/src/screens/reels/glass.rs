@@ -24,13 +24,21 @@ struct GlassDrawn(Option<(String, Lang, u64)>);
 #[derive(Component)]
 struct Glass;
 
+/// The glass's plates as drawn, gold rim included: opaque, so the stage's
+/// backdrop is not drawn under them while they show.
+#[derive(Resource, Default)]
+struct GlassPlates(Vec<Area>);
+
 const GOLD: Color = Color::srgb(0.96, 0.82, 0.29);
 const INK: Color = Color::srgb(0.97, 0.95, 0.9);
 
 pub fn add(app: &mut App) {
-    app.init_resource::<GlassDrawn>().add_systems(Update, draw_pay_glass.after(super::view::build_reel_stage)).add_systems(
+    app.init_resource::<GlassDrawn>().init_resource::<GlassPlates>().add_systems(Update, draw_pay_glass.after(super::view::build_reel_stage)).add_systems(
         PostUpdate,
-        show_the_glass.after(crate::screens::decide_whether_the_game_shows).before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        show_the_glass
+            .in_set(stage::HoleTheBackdrop)
+            .after(crate::screens::decide_whether_the_game_shows)
+            .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
     );
 }
 
@@ -41,12 +49,19 @@ fn show_the_glass(
     session: Res<SessionRes>,
     game_screen: Res<crate::screens::GameScreen>,
     mode: Res<State<Mode>>,
+    plates: Res<GlassPlates>,
+    mut hole: ResMut<stage::BackdropHole>,
     mut glasses: Query<&mut Visibility, With<Glass>>,
 ) {
     let offered = *mode.get() == Mode::Playing && session.0.lock().is_ok_and(|s| s.double_up_offered());
-    let visible = if game_screen.0 && !offered { Visibility::Inherited } else { Visibility::Hidden };
+    let shown = game_screen.0 && !offered && !glasses.is_empty();
+    let visible = if shown { Visibility::Inherited } else { Visibility::Hidden };
     for mut v in &mut glasses {
         v.set_if_neq(visible);
+    }
+    let under: &[Area] = if shown { &plates.0 } else { &[] };
+    if hole.glass != under {
+        hole.glass = under.to_vec();
     }
 }
 
@@ -86,6 +101,7 @@ fn draw_pay_glass(
     fonts: Option<Res<Fonts>>,
     game_screen: Res<crate::screens::GameScreen>,
     mut drawn: ResMut<GlassDrawn>,
+    mut plates: ResMut<GlassPlates>,
     glasses: Query<Entity, With<Glass>>,
 ) {
     let Some(fonts) = fonts else { return };
@@ -102,6 +118,7 @@ fn draw_pay_glass(
         commands.entity(e).despawn();
     }
     *drawn = want;
+    plates.0.clear();
     let (Some(game), Some(window)) = (game, stage.window()) else { return };
     let Some(glass) = layout::pay_glass(window) else { return };
     let (rows, counts) = glass_table(game);
@@ -123,8 +140,14 @@ fn draw_pay_glass(
             if mine.is_empty() {
                 continue;
             }
-            root.spawn(plate(area.inset(-4.0), GOLD, 1.0));
+            // The gold rim as four edges around the plate (every pixel a
+            // sprite covers costs under software rendering, seen or not);
+            // the backdrop is not drawn under either (`stage::BackdropHole`).
+            for edge in layout::frame_edges(area.inset(-4.0), *area) {
+                root.spawn(plate(edge, GOLD, 1.0));
+            }
             root.spawn(plate(*area, Color::srgb(0.02, 0.05, 0.16), 1.1));
+            plates.0.push(area.inset(-4.0));
             let (cx, top) = (area.centre().0, area.y);
             // A ways game (issue 50) pays per way, per credit of the unit.
             let (title, unit) = if game.ways {
