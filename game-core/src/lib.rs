@@ -5,7 +5,8 @@
 //! ([`meters::GameRng`]) and the player's decisions, they say what happened
 //! and what it pays. Reel slots live in [`reels`]; cards, poker hands,
 //! draw poker and póquer sem descarte in [`cards`], [`poker`],
-//! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`];
+//! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`] and
+//! boule in [`boule`];
 //! banca francesa and sic bo in [`dice`]; punto banco in [`baccarat`];
 //! blackjack in [`blackjack`]; video bingo in [`bingo`]; the fair double-up
 //! in [`double_up`].
@@ -19,6 +20,7 @@
 pub mod baccarat;
 pub mod bingo;
 pub mod blackjack;
+pub mod boule;
 pub mod cards;
 pub mod dice;
 pub mod double_up;

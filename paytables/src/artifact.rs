@@ -13,6 +13,7 @@ use std::path::Path;
 use game_core::baccarat::BaccaratGame;
 use game_core::bingo::BingoGame;
 use game_core::blackjack::BlackjackGame;
+use game_core::boule::BouleGame;
 use game_core::dice::banca_francesa::BancaFrancesaGame;
 use game_core::dice::sic_bo::SicBoGame;
 use game_core::draw_poker::DrawPokerGame;
@@ -41,6 +42,7 @@ pub enum CompiledGame {
     Baccarat(BaccaratGame),
     Blackjack(BlackjackGame),
     Bingo(BingoGame),
+    Boule(BouleGame),
 }
 
 impl CompiledGame {
@@ -55,6 +57,7 @@ impl CompiledGame {
             CompiledGame::Baccarat(g) => &g.id,
             CompiledGame::Blackjack(g) => &g.id,
             CompiledGame::Bingo(g) => &g.id,
+            CompiledGame::Boule(g) => &g.id,
         }
     }
 
@@ -69,6 +72,7 @@ impl CompiledGame {
             CompiledGame::Baccarat(g) => &g.name,
             CompiledGame::Blackjack(g) => &g.name,
             CompiledGame::Bingo(g) => &g.name,
+            CompiledGame::Boule(g) => &g.name,
         }
     }
 
@@ -80,8 +84,8 @@ impl CompiledGame {
             CompiledGame::StudPoker(_) => "ante",
             // Roulette: the lowest RTP of the chances covering that many numbers.
             CompiledGame::Roulette(_) => "numbers covered",
-            // The dice tables and baccarat: the lowest RTP of any bet (one entry, 0).
-            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) | CompiledGame::Baccarat(_) => "lowest bet",
+            // The dice tables, baccarat and boule: the lowest RTP of any bet (one entry, 0).
+            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) | CompiledGame::Baccarat(_) | CompiledGame::Boule(_) => "lowest bet",
             // Blackjack: the game's RTP under optimal play (entry 0),
             // without its bonus (1) and insurance (2), to nine decimals.
             CompiledGame::Blackjack(_) => "line",

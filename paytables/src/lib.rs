@@ -26,6 +26,8 @@ pub mod baccarat;
 pub mod bingo;
 #[cfg(feature = "compiler")]
 pub mod blackjack;
+#[cfg(feature = "compiler")]
+pub mod boule;
 /// The checks of a cascade rule (issue 50).
 #[cfg(feature = "compiler")]
 mod cascade_check;

@@ -336,6 +336,7 @@ pub enum Kind {
     Baccarat,
     Blackjack,
     Bingo,
+    Boule,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -365,12 +366,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "BaccaratPaytable" => Ok(Kind::Baccarat),
         "BlackjackPaytable" => Ok(Kind::Blackjack),
         "BingoPaytable" => Ok(Kind::Bingo),
+        "BoulePaytable" => Ok(Kind::Boule),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…) or BingoPaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…) or BoulePaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

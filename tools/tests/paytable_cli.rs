@@ -513,6 +513,41 @@ fn dice_check_par_and_simulate() {
     }
 }
 
+/// Boule (issue 72, BO-8/BO-9): `check` lists the cloth's 100 chances, each
+/// at exactly 24/25, and refuses every one by name under a 97% floor;
+/// `par` writes them; `simulate` of the production draw lies inside its
+/// 99% interval; `compile` makes an artifact at 24/25 that a cabinet's
+/// catalogue refuses by name, boule not being hosted yet.
+#[test]
+fn boule_check_par_simulate_and_compile() {
+    let out = paytable(&["check", &sample("boule.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bets = v["bets"].as_array().unwrap();
+    assert_eq!(bets.len(), 100);
+    assert!(bets.iter().all(|b| b["rtp_exact"] == "24/25"), "{bets:?}");
+    let star = bets.iter().find(|b| b["bet"] == "estrela / star").unwrap();
+    assert_eq!((star["pays"].as_str(), star["hit_percent"].as_str()), (Some("23:1"), Some("4.0000")));
+    let out = paytable(&["check", &sample("boule.ron"), "--floor", "97"]);
+    assert!(!out.status.success());
+    assert_eq!(text(&out.stderr).matches("REFUSED").count(), 100);
+    let dir = tempfile::tempdir().unwrap();
+    let out = paytable(&["par", &sample("boule.ron"), "-o", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(dir.path().join("boule-bets.csv")).unwrap().lines().count(), 101);
+    let out = paytable(&["simulate", &sample("boule.ron"), "--games", "200000", "--seed", "8", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exact_inside_ci99"], true, "{v}");
+    let artifact = dir.path().join("boule.json");
+    let out = paytable(&["compile", &sample("boule.ron"), "-o", artifact.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let a: paytables::artifact::Artifact = serde_json::from_slice(&std::fs::read(&artifact).unwrap()).unwrap();
+    assert_eq!(a.rtp, vec![(0, "24/25".to_owned())]);
+    let refused = game_host::catalogue::HostedGame::from_artifact(a.game).err().unwrap_or_default();
+    assert!(refused.contains("boule: boule is not yet hosted"), "{refused}");
+}
+
 /// Baccarat (issue 31): `check` gives each bet's exact RTP as a fraction
 /// (the published 8-deck figures: banca 98.94%, ponto 98.76%, empate
 /// 85.64%; the pairs (4d−1)/(52d−1) × 12), refuses the pairs and the tie

@@ -112,6 +112,17 @@ pub(super) fn simulate(
                 secs,
             )
         }
+        Kind::Boule => {
+            let (game, bets) = table::load(file)?;
+            let ((r, exact), secs) = timed(|| paytables::boule::simulate(games, seed, threads, &|n| bar.inc(n)));
+            (
+                game.name().to_owned(),
+                format!("one credit on each of the {} chances", bets.len()),
+                num_traits::ToPrimitive::to_f64(&exact).unwrap_or(f64::NAN),
+                Box::new(r) as Box<dyn Measured>,
+                secs,
+            )
+        }
         Kind::Roulette => {
             let game = roulette::load(file)?;
             let (layout, exact) = paytables::roulette::simulated_layout(&game);

@@ -1,4 +1,4 @@
-//! The table games whose bets are listed (banca francesa, sic bo, baccarat): check and PAR sheet.
+//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule): check and PAR sheet.
 
 use std::process::ExitCode;
 
@@ -21,6 +21,7 @@ pub(super) fn load(file: &std::path::Path) -> Result<(paytables::artifact::Compi
             let bets = paytables::baccarat::game_figures(&game);
             (CompiledGame::Baccarat(game), bets)
         }
+        Kind::Boule => (CompiledGame::Boule(paytables::boule::compile_boule(&name, &text)?), paytables::boule::boule_figures()),
         _ => (CompiledGame::SicBo(paytables::dice::compile_sic_bo(&name, &text)?), paytables::dice::sic_bo_figures()),
     })
 }
