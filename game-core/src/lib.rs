@@ -6,7 +6,7 @@
 //! and what it pays. Reel slots live in [`reels`]; cards, poker hands,
 //! draw poker and póquer sem descarte in [`cards`], [`poker`],
 //! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`] and
-//! boule in [`boule`];
+//! boule in [`boule`]; the wheel of fortune in [`roda_da_sorte`];
 //! banca francesa and sic bo in [`dice`]; punto banco in [`baccarat`];
 //! blackjack in [`blackjack`]; video bingo in [`bingo`]; the fair double-up
 //! in [`double_up`].
@@ -28,5 +28,6 @@ pub mod draw_poker;
 pub mod poker;
 pub mod progressive;
 pub mod reels;
+pub mod roda_da_sorte;
 pub mod roulette;
 pub mod stud_poker;

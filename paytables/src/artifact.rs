@@ -18,6 +18,7 @@ use game_core::dice::banca_francesa::BancaFrancesaGame;
 use game_core::dice::sic_bo::SicBoGame;
 use game_core::draw_poker::DrawPokerGame;
 use game_core::reels::ReelGame;
+use game_core::roda_da_sorte::RodaDaSorteGame;
 use game_core::roulette::RouletteGame;
 use game_core::stud_poker::StudPokerGame;
 use num_bigint::BigInt;
@@ -43,6 +44,7 @@ pub enum CompiledGame {
     Blackjack(BlackjackGame),
     Bingo(BingoGame),
     Boule(BouleGame),
+    RodaDaSorte(RodaDaSorteGame),
 }
 
 impl CompiledGame {
@@ -58,6 +60,7 @@ impl CompiledGame {
             CompiledGame::Blackjack(g) => &g.id,
             CompiledGame::Bingo(g) => &g.id,
             CompiledGame::Boule(g) => &g.id,
+            CompiledGame::RodaDaSorte(g) => &g.id,
         }
     }
 
@@ -73,6 +76,7 @@ impl CompiledGame {
             CompiledGame::Blackjack(g) => &g.name,
             CompiledGame::Bingo(g) => &g.name,
             CompiledGame::Boule(g) => &g.name,
+            CompiledGame::RodaDaSorte(g) => &g.name,
         }
     }
 
@@ -84,8 +88,11 @@ impl CompiledGame {
             CompiledGame::StudPoker(_) => "ante",
             // Roulette: the lowest RTP of the chances covering that many numbers.
             CompiledGame::Roulette(_) => "numbers covered",
-            // The dice tables, baccarat and boule: the lowest RTP of any bet (one entry, 0).
-            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) | CompiledGame::Baccarat(_) | CompiledGame::Boule(_) => "lowest bet",
+            // The dice tables, baccarat, boule and the wheel of fortune:
+            // the lowest RTP of any bet (one entry, 0).
+            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) | CompiledGame::Baccarat(_) | CompiledGame::Boule(_) | CompiledGame::RodaDaSorte(_) => {
+                "lowest bet"
+            }
             // Blackjack: the game's RTP under optimal play (entry 0),
             // without its bonus (1) and insurance (2), to nine decimals.
             CompiledGame::Blackjack(_) => "line",

@@ -76,6 +76,8 @@ pub mod reel_math;
 #[cfg(feature = "compiler")]
 mod reel_windows;
 #[cfg(feature = "compiler")]
+pub mod roda_da_sorte;
+#[cfg(feature = "compiler")]
 pub mod roulette;
 #[cfg(feature = "compiler")]
 pub mod simulate;

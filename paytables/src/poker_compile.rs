@@ -337,6 +337,7 @@ pub enum Kind {
     Blackjack,
     Bingo,
     Boule,
+    RodaDaSorte,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -367,12 +368,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "BlackjackPaytable" => Ok(Kind::Blackjack),
         "BingoPaytable" => Ok(Kind::Bingo),
         "BoulePaytable" => Ok(Kind::Boule),
+        "RodaDaSortePaytable" => Ok(Kind::RodaDaSorte),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…) or BoulePaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…) or RodaDaSortePaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

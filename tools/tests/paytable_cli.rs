@@ -548,6 +548,41 @@ fn boule_check_par_simulate_and_compile() {
     assert!(refused.contains("boule: boule is not yet hosted"), "{refused}");
 }
 
+/// Roda da sorte (issue 72, RS-3/RS-10): `check` gives the seven bets the
+/// digest's figures, the 20 the lowest at 42/52; an 85% floor refuses the
+/// 10 and the 20 by name; `par` writes them; `simulate` of the production
+/// draw lies inside its 99% interval; the artifact is refused by a
+/// cabinet's catalogue by name, the wheel not being hosted yet.
+#[test]
+fn roda_da_sorte_check_par_simulate_and_compile() {
+    let out = paytable(&["check", &sample("roda-da-sorte.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rtp: Vec<&str> = v["bets"].as_array().unwrap().iter().map(|b| b["rtp_exact"].as_str().unwrap()).collect();
+    assert_eq!(rtp, ["12/13", "12/13", "12/13", "11/13", "21/26", "23/26", "23/26"]);
+    assert_eq!(v["lowest_rtp_exact"], "21/26");
+    let out = paytable(&["check", &sample("roda-da-sorte.ron"), "--floor", "85"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("REFUSED").count(), 2, "{err}");
+    assert!(err.contains("the bet 20 / 20 returns 80.7692%"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = paytable(&["par", &sample("roda-da-sorte.ron"), "-o", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(dir.path().join("roda-da-sorte-bets.csv")).unwrap().lines().count(), 8);
+    let out = paytable(&["simulate", &sample("roda-da-sorte.ron"), "--games", "200000", "--seed", "8", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exact_inside_ci99"], true, "{v}");
+    let artifact = dir.path().join("roda.json");
+    let out = paytable(&["compile", &sample("roda-da-sorte.ron"), "-o", artifact.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let a: paytables::artifact::Artifact = serde_json::from_slice(&std::fs::read(&artifact).unwrap()).unwrap();
+    assert_eq!(a.rtp, vec![(0, "21/26".to_owned())]);
+    let refused = game_host::catalogue::HostedGame::from_artifact(a.game).err().unwrap_or_default();
+    assert!(refused.contains("roda-da-sorte: the wheel of fortune is not yet hosted"), "{refused}");
+}
+
 /// Baccarat (issue 31): `check` gives each bet's exact RTP as a fraction
 /// (the published 8-deck figures: banca 98.94%, ponto 98.76%, empate
 /// 85.64%; the pairs (4d−1)/(52d−1) × 12), refuses the pairs and the tie

@@ -112,6 +112,17 @@ pub(super) fn simulate(
                 secs,
             )
         }
+        Kind::RodaDaSorte => {
+            let (game, bets) = table::load(file)?;
+            let ((r, exact), secs) = timed(|| paytables::roda_da_sorte::simulate(games, seed, threads, &|n| bar.inc(n)));
+            (
+                game.name().to_owned(),
+                format!("one credit on each of the {} symbols", bets.len()),
+                num_traits::ToPrimitive::to_f64(&exact).unwrap_or(f64::NAN),
+                Box::new(r) as Box<dyn Measured>,
+                secs,
+            )
+        }
         Kind::Boule => {
             let (game, bets) = table::load(file)?;
             let ((r, exact), secs) = timed(|| paytables::boule::simulate(games, seed, threads, &|n| bar.inc(n)));

@@ -1,4 +1,4 @@
-//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule): check and PAR sheet.
+//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule, roda da sorte): check and PAR sheet.
 
 use std::process::ExitCode;
 
@@ -20,6 +20,9 @@ pub(super) fn load(file: &std::path::Path) -> Result<(paytables::artifact::Compi
             let game = paytables::baccarat::compile_baccarat(&name, &text)?;
             let bets = paytables::baccarat::game_figures(&game);
             (CompiledGame::Baccarat(game), bets)
+        }
+        Kind::RodaDaSorte => {
+            (CompiledGame::RodaDaSorte(paytables::roda_da_sorte::compile_roda_da_sorte(&name, &text)?), paytables::roda_da_sorte::roda_da_sorte_figures())
         }
         Kind::Boule => (CompiledGame::Boule(paytables::boule::compile_boule(&name, &text)?), paytables::boule::boule_figures()),
         _ => (CompiledGame::SicBo(paytables::dice::compile_sic_bo(&name, &text)?), paytables::dice::sic_bo_figures()),
