@@ -6,7 +6,8 @@
 //! and what it pays. Reel slots live in [`reels`]; cards, poker hands,
 //! draw poker and póquer sem descarte in [`cards`], [`poker`],
 //! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`] and
-//! boule in [`boule`]; the wheel of fortune in [`roda_da_sorte`];
+//! boule in [`boule`]; the wheel of fortune in [`roda_da_sorte`]; fantan
+//! in [`fantan`];
 //! banca francesa and sic bo in [`dice`]; punto banco in [`baccarat`];
 //! blackjack in [`blackjack`]; video bingo in [`bingo`]; the fair double-up
 //! in [`double_up`].
@@ -25,6 +26,7 @@ pub mod cards;
 pub mod dice;
 pub mod double_up;
 pub mod draw_poker;
+pub mod fantan;
 pub mod poker;
 pub mod progressive;
 pub mod reels;

@@ -62,11 +62,14 @@ impl HostedGame {
             CompiledGame::Baccarat(g) => HostedGame::new(Baccarat(g)),
             CompiledGame::Blackjack(g) => HostedGame::new(Blackjack(g)),
             CompiledGame::Bingo(g) => HostedGame::new(Bingo(g)),
-            // Issue 72: boule's and the wheel of fortune's rules and
-            // paytables are in (game_core, paytables); their rounds on a
-            // cabinet are not yet.
+            // Issue 72: the rules and paytables of boule, the wheel of
+            // fortune and fantan are in (game_core, paytables); their
+            // rounds on a cabinet are not yet.
             CompiledGame::Boule(g) => {
                 return Err(format!("{}: boule is not yet hosted on a cabinet (its rules and paytable are checked; its round and screen are to come)", g.id));
+            }
+            CompiledGame::Fantan(g) => {
+                return Err(format!("{}: fantan is not yet hosted on a cabinet (its rules and paytable are checked; its round and screen are to come)", g.id));
             }
             CompiledGame::RodaDaSorte(g) => {
                 return Err(format!(

@@ -17,6 +17,7 @@ use game_core::boule::BouleGame;
 use game_core::dice::banca_francesa::BancaFrancesaGame;
 use game_core::dice::sic_bo::SicBoGame;
 use game_core::draw_poker::DrawPokerGame;
+use game_core::fantan::FantanGame;
 use game_core::reels::ReelGame;
 use game_core::roda_da_sorte::RodaDaSorteGame;
 use game_core::roulette::RouletteGame;
@@ -45,6 +46,7 @@ pub enum CompiledGame {
     Bingo(BingoGame),
     Boule(BouleGame),
     RodaDaSorte(RodaDaSorteGame),
+    Fantan(FantanGame),
 }
 
 impl CompiledGame {
@@ -61,6 +63,7 @@ impl CompiledGame {
             CompiledGame::Bingo(g) => &g.id,
             CompiledGame::Boule(g) => &g.id,
             CompiledGame::RodaDaSorte(g) => &g.id,
+            CompiledGame::Fantan(g) => &g.id,
         }
     }
 
@@ -77,6 +80,7 @@ impl CompiledGame {
             CompiledGame::Bingo(g) => &g.name,
             CompiledGame::Boule(g) => &g.name,
             CompiledGame::RodaDaSorte(g) => &g.name,
+            CompiledGame::Fantan(g) => &g.name,
         }
     }
 
@@ -88,11 +92,14 @@ impl CompiledGame {
             CompiledGame::StudPoker(_) => "ante",
             // Roulette: the lowest RTP of the chances covering that many numbers.
             CompiledGame::Roulette(_) => "numbers covered",
-            // The dice tables, baccarat, boule and the wheel of fortune:
+            // The dice tables, baccarat, boule, the wheel of fortune, fantan:
             // the lowest RTP of any bet (one entry, 0).
-            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) | CompiledGame::Baccarat(_) | CompiledGame::Boule(_) | CompiledGame::RodaDaSorte(_) => {
-                "lowest bet"
-            }
+            CompiledGame::BancaFrancesa(_)
+            | CompiledGame::SicBo(_)
+            | CompiledGame::Baccarat(_)
+            | CompiledGame::Boule(_)
+            | CompiledGame::RodaDaSorte(_)
+            | CompiledGame::Fantan(_) => "lowest bet",
             // Blackjack: the game's RTP under optimal play (entry 0),
             // without its bonus (1) and insurance (2), to nine decimals.
             CompiledGame::Blackjack(_) => "line",

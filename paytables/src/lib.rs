@@ -49,6 +49,8 @@ mod draw_sequence;
 #[cfg(feature = "compiler")]
 pub mod error;
 #[cfg(feature = "compiler")]
+pub mod fantan;
+#[cfg(feature = "compiler")]
 pub mod format;
 /// The strip generator: strips to an RTP, hit-frequency and SD target (issue 50).
 #[cfg(feature = "compiler")]

@@ -338,6 +338,7 @@ pub enum Kind {
     Bingo,
     Boule,
     RodaDaSorte,
+    Fantan,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -369,12 +370,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "BingoPaytable" => Ok(Kind::Bingo),
         "BoulePaytable" => Ok(Kind::Boule),
         "RodaDaSortePaytable" => Ok(Kind::RodaDaSorte),
+        "FantanPaytable" => Ok(Kind::Fantan),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…) or RodaDaSortePaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…), RodaDaSortePaytable(…) or FantanPaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

@@ -548,6 +548,40 @@ fn boule_check_par_simulate_and_compile() {
     assert!(refused.contains("boule: boule is not yet hosted"), "{refused}");
 }
 
+/// Fantan (issue 72, Macau 58/2004): `check` gives the 38 chances the
+/// digest's figures (fan 77/80 the lowest), a 97% floor refuses the four
+/// fans by name; `par` and `simulate` work; the artifact is refused by a
+/// cabinet's catalogue by name, fantan not being hosted yet.
+#[test]
+fn fantan_check_par_simulate_and_compile() {
+    let out = paytable(&["check", &sample("fantan.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bets = v["bets"].as_array().unwrap();
+    assert_eq!(bets.len(), 38);
+    let rtp = |name: &str| bets.iter().find(|b| b["bet"].as_str().unwrap().starts_with(name)).unwrap()["rtp_exact"].as_str().unwrap().to_owned();
+    assert_eq!([rtp("fan 4"), rtp("nim 1"), rtp("nga 2-4"), rtp("sé-sam-hong"), rtp("kuoc")], ["77/80", "39/40", "79/80", "79/80", "39/40"]);
+    assert_eq!(v["lowest_rtp_exact"], "77/80");
+    let out = paytable(&["check", &sample("fantan.ron"), "--floor", "97"]);
+    assert!(!out.status.success());
+    assert_eq!(text(&out.stderr).matches("REFUSED").count(), 4);
+    let dir = tempfile::tempdir().unwrap();
+    let out = paytable(&["par", &sample("fantan.ron"), "-o", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(dir.path().join("fantan-bets.csv")).unwrap().lines().count(), 39);
+    let out = paytable(&["simulate", &sample("fantan.ron"), "--games", "200000", "--seed", "8", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exact_inside_ci99"], true, "{v}");
+    let artifact = dir.path().join("fantan.json");
+    let out = paytable(&["compile", &sample("fantan.ron"), "-o", artifact.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let a: paytables::artifact::Artifact = serde_json::from_slice(&std::fs::read(&artifact).unwrap()).unwrap();
+    assert_eq!(a.rtp, vec![(0, "77/80".to_owned())]);
+    let refused = game_host::catalogue::HostedGame::from_artifact(a.game).err().unwrap_or_default();
+    assert!(refused.contains("fantan: fantan is not yet hosted"), "{refused}");
+}
+
 /// Roda da sorte (issue 72, RS-3/RS-10): `check` gives the seven bets the
 /// digest's figures, the 20 the lowest at 42/52; an 85% floor refuses the
 /// 10 and the 20 by name; `par` writes them; `simulate` of the production

@@ -213,7 +213,7 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
                 }
                 (Box::new(nothing), false)
             }
-            CompiledGame::Boule(_) | CompiledGame::RodaDaSorte(_) => panic!("{id}: not hosted yet, so not on the menu"),
+            CompiledGame::Boule(_) | CompiledGame::RodaDaSorte(_) | CompiledGame::Fantan(_) => panic!("{id}: not hosted yet, so not on the menu"),
             CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) => {
                 // Pequeno, touched on its label (both cloths name it first).
                 rig.touch_text("PEQUENO");
@@ -266,7 +266,7 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
             CompiledGame::Baccarat(_) => "baccarat",
             CompiledGame::Blackjack(_) => "blackjack",
             CompiledGame::Bingo(_) => "bingo",
-            CompiledGame::Boule(_) | CompiledGame::RodaDaSorte(_) => panic!("{id}: not hosted yet, so not on the menu"),
+            CompiledGame::Boule(_) | CompiledGame::RodaDaSorte(_) | CompiledGame::Fantan(_) => panic!("{id}: not hosted yet, so not on the menu"),
         })
         .collect();
     assert_eq!(kinds.len(), 9, "the menu holds every kind: {kinds:?}");

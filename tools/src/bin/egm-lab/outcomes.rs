@@ -85,6 +85,7 @@ pub fn collect_game(game: &CompiledGame, rounds: u64, seed: u64, bet: BetChoice)
         CompiledGame::Bingo(g) => play(&bingo::Bingo(g), &mut m, rounds, bet),
         CompiledGame::Boule(g) => Err(anyhow::anyhow!("{}: boule is not yet hosted, so it has no rounds to collect", g.id)),
         CompiledGame::RodaDaSorte(g) => Err(anyhow::anyhow!("{}: the wheel of fortune is not yet hosted, so it has no rounds to collect", g.id)),
+        CompiledGame::Fantan(g) => Err(anyhow::anyhow!("{}: fantan is not yet hosted, so it has no rounds to collect", g.id)),
     };
     drop(m);
     let _ = std::fs::remove_dir_all(&scratch);

@@ -191,7 +191,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Roulette => roulette::check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Blackjack => blackjack::check(&file, json, &floor),
         Command::Check { file, json, floor, .. }
-            if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte) =>
+            if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan) =>
         {
             table::check(&file, json, &floor)
         }
@@ -216,7 +216,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Par { file, out, floor } if kind(&file)? == Kind::Roulette => roulette::par(&file, &out, &floor),
         Command::Par { file, out, floor } if kind(&file)? == Kind::Blackjack => blackjack::par(&file, &out, &floor),
         Command::Par { file, out, floor } if kind(&file)? == Kind::Bingo => bingo::par(&file, &out, &floor),
-        Command::Par { file, out, floor } if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte) => {
+        Command::Par { file, out, floor }
+            if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan) =>
+        {
             table::par(&file, &out, &floor)
         }
         Command::Par { file, .. } if matches!(kind(&file)?, Kind::DrawPoker | Kind::StudPoker) => Err(anyhow!(

@@ -123,6 +123,17 @@ pub(super) fn simulate(
                 secs,
             )
         }
+        Kind::Fantan => {
+            let (game, bets) = table::load(file)?;
+            let ((r, exact), secs) = timed(|| paytables::fantan::simulate(games, seed, threads, &|n| bar.inc(n)));
+            (
+                game.name().to_owned(),
+                format!("120 credits on each of the {} chances", bets.len()),
+                num_traits::ToPrimitive::to_f64(&exact).unwrap_or(f64::NAN),
+                Box::new(r) as Box<dyn Measured>,
+                secs,
+            )
+        }
         Kind::Boule => {
             let (game, bets) = table::load(file)?;
             let ((r, exact), secs) = timed(|| paytables::boule::simulate(games, seed, threads, &|n| bar.inc(n)));
