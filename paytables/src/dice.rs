@@ -65,6 +65,21 @@ pub(crate) fn chips(e: &mut Problems<'_>, chips: &[u64], minimum: u64, largest: 
     v
 }
 
+/// A table's name and its limits on a spot — a minimum of at least one
+/// credit, a maximum not under it, chips between them — each refused by
+/// its line; the chips sorted and checked (sic bo, boule, roda da sorte,
+/// fantan).
+pub(crate) fn check_limits(e: &mut Problems<'_>, id: &str, name: &str, minimum: u64, maximum: u64, offered: &[u64]) -> Vec<u64> {
+    check_name(e, id, name);
+    if minimum == 0 {
+        e.at(Path::default().field("minimum"), "the table minimum must be at least 1 credit");
+    }
+    if maximum < minimum {
+        e.at(Path::default().field("maximum"), format!("the maximum ({maximum}) is under the minimum ({minimum})"));
+    }
+    chips(e, offered, minimum, maximum)
+}
+
 pub fn compile_banca_francesa(file: &str, src: &str) -> Result<BancaFrancesaGame, PaytableError> {
     let p: BancaFrancesaPaytable = parse(file, src)?;
     let r = Reporter { file, src: crate::compile::without_bom(src) };
@@ -81,14 +96,7 @@ pub fn compile_sic_bo(file: &str, src: &str) -> Result<SicBoGame, PaytableError>
     let p: SicBoPaytable = parse(file, src)?;
     let r = Reporter { file, src: crate::compile::without_bom(src) };
     let mut e = Problems::new(&r);
-    check_name(&mut e, &p.id, &p.name);
-    if p.minimum == 0 {
-        e.at(Path::default().field("minimum"), "the table minimum must be at least 1 credit");
-    }
-    if p.maximum < p.minimum {
-        e.at(Path::default().field("maximum"), format!("the maximum ({}) is under the minimum ({})", p.maximum, p.minimum));
-    }
-    let chips = chips(&mut e, &p.chips, p.minimum, p.maximum);
+    let chips = check_limits(&mut e, &p.id, &p.name, p.minimum, p.maximum, &p.chips);
     e.result(|| SicBoGame { id: p.id.clone(), name: p.name.clone(), minimum: p.minimum, maximum: p.maximum, chips })
 }
 

@@ -16,10 +16,9 @@ use num_rational::BigRational;
 use serde::{Deserialize, Serialize};
 
 use crate::compile::Problems;
-use crate::dice::chips;
+use crate::dice::check_limits;
 use crate::error::{PaytableError, Reporter};
-use crate::locate::Path;
-use crate::poker_compile::{check_name, parse};
+use crate::poker_compile::parse;
 use crate::table_bet::TableBet;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,14 +36,7 @@ pub fn compile_fantan(file: &str, src: &str) -> Result<FantanGame, PaytableError
     let p: FantanPaytable = parse(file, src)?;
     let r = Reporter { file, src: crate::compile::without_bom(src) };
     let mut e = Problems::new(&r);
-    check_name(&mut e, &p.id, &p.name);
-    if p.minimum == 0 {
-        e.at(Path::default().field("minimum"), "the table minimum must be at least 1 credit");
-    }
-    if p.maximum < p.minimum {
-        e.at(Path::default().field("maximum"), format!("the maximum ({}) is under the minimum ({})", p.maximum, p.minimum));
-    }
-    let chips = chips(&mut e, &p.chips, p.minimum, p.maximum);
+    let chips = check_limits(&mut e, &p.id, &p.name, p.minimum, p.maximum, &p.chips);
     e.result(|| FantanGame { id: p.id.clone(), name: p.name.clone(), minimum: p.minimum, maximum: p.maximum, chips })
 }
 
