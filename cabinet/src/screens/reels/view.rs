@@ -117,7 +117,7 @@ struct CashLabel(usize, usize);
 
 /// The reel window is the reels' alone: the stage's backdrop is not drawn
 /// under it (the window's blue is the screen's clear colour).
-pub(crate) fn leave_the_window_to_the_reels(stage: Res<ReelStage>, game_screen: Res<crate::screens::GameScreen>, mut hole: ResMut<stage::BackdropHole>) {
+fn leave_the_window_to_the_reels(stage: Res<ReelStage>, game_screen: Res<crate::screens::GameScreen>, mut hole: ResMut<stage::BackdropHole>) {
     let window = stage.window.filter(|_| game_screen.0);
     if hole.window != window {
         hole.window = window;
