@@ -13,9 +13,11 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
 use game_core::baccarat::Spot as BaccaratSpot;
+use game_core::boule::Spot as BouleSpot;
 use game_core::dice::banca_francesa::Chance;
 use game_core::dice::sic_bo::Spot as SicBoSpot;
 use game_core::double_up::Colour;
+use game_core::roda_da_sorte::Section;
 use game_core::roulette::{CallBet, Spot, inside_bets};
 use game_core::stud_poker::Decision;
 use game_host::boot::{BootOptions, boot};
@@ -25,7 +27,9 @@ use game_host::kinds::baccarat::Baccarat;
 use game_host::kinds::banca_francesa::BancaFrancesa;
 use game_host::kinds::bingo::{Bingo, BingoDecision};
 use game_host::kinds::blackjack::Blackjack;
+use game_host::kinds::boule::Boule;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
+use game_host::kinds::roda_da_sorte::RodaDaSorte;
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
 use game_host::kinds::sic_bo::SicBo;
 use game_host::kinds::stud_poker::StudPoker;
@@ -202,6 +206,14 @@ fn main() -> Result<()> {
         }
         if s.rules::<SicBo>().is_some() {
             let spots: Vec<serde_json::Value> = SicBoSpot::all().iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect();
+            dice_bet(&mut s, &mut player, &spots);
+        }
+        if s.rules::<Boule>().is_some() {
+            let spots: Vec<serde_json::Value> = BouleSpot::all().iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect();
+            dice_bet(&mut s, &mut player, &spots);
+        }
+        if s.rules::<RodaDaSorte>().is_some() {
+            let spots: Vec<serde_json::Value> = Section::ALL.iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect();
             dice_bet(&mut s, &mut player, &spots);
         }
         if s.rules::<Baccarat>().is_some() {

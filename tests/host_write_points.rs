@@ -19,7 +19,9 @@ use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::kinds::baccarat::Baccarat;
 use game_host::kinds::banca_francesa::BancaFrancesa;
+use game_host::kinds::boule::Boule;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
+use game_host::kinds::roda_da_sorte::RodaDaSorte;
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
 use game_host::kinds::sic_bo::SicBo;
 use game_host::kinds::stud_poker::StudPoker;
@@ -72,7 +74,8 @@ fn act(s: &mut Session) -> Option<&'static str> {
 }
 
 /// The bet: stud's side bet when asked; on a roulette table a straight, a
-/// split, an even chance and a call bet.
+/// split, an even chance and a call bet; on a dice table or a wheel a few
+/// of its chances.
 fn place_bet(s: &mut Session, side_bet: bool) {
     if side_bet {
         s.adjust_bet(BetControl::SideBet, 1);
@@ -84,6 +87,16 @@ fn place_bet(s: &mut Session, side_bet: bool) {
     }
     for spot in [serde_json::json!("Small"), serde_json::json!({ "Single": 4 }), serde_json::json!({ "Total": 10 })] {
         if s.rules::<SicBo>().is_some() {
+            assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
+        }
+    }
+    for spot in [serde_json::json!("Star"), serde_json::json!({ "Four": 8 }), serde_json::json!("Red")] {
+        if s.rules::<Boule>().is_some() {
+            assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
+        }
+    }
+    for spot in [serde_json::json!("One"), serde_json::json!("Moon")] {
+        if s.rules::<RodaDaSorte>().is_some() {
             assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
         }
     }
@@ -227,6 +240,16 @@ fn a_banca_francesa_golpe_survives_a_cut_at_each_write_point() {
 #[test]
 fn a_sic_bo_throw_survives_a_cut_at_each_write_point() {
     cut_at_every_write_point("cussec", false, false);
+}
+
+#[test]
+fn a_boule_spin_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("boule", false, false);
+}
+
+#[test]
+fn a_wheel_of_fortune_spin_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("roda-da-sorte", false, false);
 }
 
 #[test]

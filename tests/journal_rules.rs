@@ -169,6 +169,21 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             let dice: game_core::dice::Throw = serde_json::from_value(first.data["deal"]["dice"].clone()).unwrap();
             spots.iter().map(|&(s, stake)| s.returned(stake, &dice)).sum()
         }
+        "boule-spin" => {
+            // BO-8 and BO-9: the compartment the ball came to rest in
+            // settles every chance (the star every other chance's loss).
+            let spots: Vec<(game_core::boule::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
+            let compartment = first.data["deal"]["compartment"].as_u64().unwrap() as u8;
+            assert!(game_core::boule::WHEEL.contains(&compartment), "round {}: no such compartment {compartment}", r.round);
+            spots.iter().map(|&(s, stake)| s.returned(stake, compartment)).sum()
+        }
+        "roda-da-sorte-spin" => {
+            // RS-5/RS-6: the section under the pointer pays its kind's odds.
+            let spots: Vec<(game_core::roda_da_sorte::Section, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
+            let stop = first.data["deal"]["section"].as_u64().unwrap() as usize;
+            let stopped = game_core::roda_da_sorte::WHEEL[stop];
+            spots.iter().map(|&(s, stake)| s.returned(stake, stopped)).sum()
+        }
         "baccarat-coup" => {
             // The coup played from the six journaled cards (PB 23, 25,
             // [002 Art. 9]), each spot settled in cents (a banca win at 5%

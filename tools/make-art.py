@@ -207,25 +207,29 @@ EUROPEAN = [0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 1
 AMERICAN = [0, 28, 9, 26, 30, 11, 7, 20, 32, 17, 5, 22, 34, 15, 3, 24, 36, 13, 1, "00", 27, 10, 25, 29, 12, 8, 19, 31, 18, 6, 21, 33, 16, 4, 23, 35, 14, 2]
 
 
+def ring(c, n, i, r0, r1, colour):
+    """Place i of a ring of n round (c, c) between radii r0 and r1, centred
+    i/n of a turn clockwise from the top; its path and its middle angle."""
+    a0 = 2 * math.pi * i / n - math.pi / 2 - math.pi / n
+    a1 = a0 + 2 * math.pi / n
+    pts = [(c + r1 * math.cos(a0), c + r1 * math.sin(a0)), (c + r1 * math.cos(a1), c + r1 * math.sin(a1)),
+           (c + r0 * math.cos(a1), c + r0 * math.sin(a1)), (c + r0 * math.cos(a0), c + r0 * math.sin(a0))]
+    path = (f'<path d="M{pts[0][0]:.2f} {pts[0][1]:.2f} A{r1} {r1} 0 0 1 {pts[1][0]:.2f} {pts[1][1]:.2f} '
+            f'L{pts[2][0]:.2f} {pts[2][1]:.2f} A{r0} {r0} 0 0 0 {pts[3][0]:.2f} {pts[3][1]:.2f} Z" fill="{colour}" stroke="#d9c27a" stroke-width="1.5"/>')
+    return path, (a0 + a1) / 2
+
+
 def wheel(sequence):
     S = 800
     c = S / 2
     n = len(sequence)
     body = [f'<circle cx="{c}" cy="{c}" r="396" fill="#5a3416" stroke="#2e1a0a" stroke-width="6"/>']
     for i, num in enumerate(sequence):
-        a0 = 2 * math.pi * i / n - math.pi / 2 - math.pi / n
-        a1 = a0 + 2 * math.pi / n
-        r0, r1 = 230, 360
-        pts = [(c + r1 * math.cos(a0), c + r1 * math.sin(a0)), (c + r1 * math.cos(a1), c + r1 * math.sin(a1)),
-               (c + r0 * math.cos(a1), c + r0 * math.sin(a1)), (c + r0 * math.cos(a0), c + r0 * math.sin(a0))]
         colour = "#1e8c3a" if num in (0, "00") else ("#c8102e" if num in RED else "#1b1b1b")
-        body.append(
-            f'<path d="M{pts[0][0]:.2f} {pts[0][1]:.2f} A{r1} {r1} 0 0 1 {pts[1][0]:.2f} {pts[1][1]:.2f} '
-            f'L{pts[2][0]:.2f} {pts[2][1]:.2f} A{r0} {r0} 0 0 0 {pts[3][0]:.2f} {pts[3][1]:.2f} Z" fill="{colour}" stroke="#d9c27a" stroke-width="1.5"/>'
-        )
+        path, mid = ring(c, n, i, 230, 360, colour)
+        body.append(path)
         label = str(num)
         size = 26
-        mid = (a0 + a1) / 2
         x, y = c + 320 * math.cos(mid), c + 320 * math.sin(mid)
         rot = math.degrees(mid) + 90
         body.append(
@@ -239,6 +243,75 @@ def wheel(sequence):
         body.append(f'<path d="M{c} {c} L{c + 110 * math.cos(a):.2f} {c + 110 * math.sin(a):.2f}" stroke="#e8d090" stroke-width="10" stroke-linecap="round"/>')
     body.append(f'<circle cx="{c}" cy="{c}" r="22" fill="#e8d090"/>')
     return svg(S, S, "".join(body))
+
+
+def star(cx, cy, r, colour):
+    """A five-pointed star centred on (cx, cy), its points r out."""
+    pts = []
+    for k in range(10):
+        a = -math.pi / 2 + k * math.pi / 5
+        rr = r if k % 2 == 0 else r * 0.42
+        pts.append(f"{cx + rr * math.cos(a):.2f} {cy + rr * math.sin(a):.2f}")
+    return f'<path d="M{" L".join(pts)} Z" fill="{colour}"/>'
+
+
+def sun(cx, cy, r):
+    rays = "".join(
+        f'<path d="M{cx + 0.7 * r * math.cos(2 * math.pi * k / 8):.2f} {cy + 0.7 * r * math.sin(2 * math.pi * k / 8):.2f} '
+        f'L{cx + r * math.cos(2 * math.pi * k / 8):.2f} {cy + r * math.sin(2 * math.pi * k / 8):.2f}" stroke="#ffd84a" stroke-width="3" stroke-linecap="round"/>'
+        for k in range(8)
+    )
+    return rays + f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{0.5 * r:.2f}" fill="#ffd84a"/>'
+
+
+def moon(cx, cy, r):
+    """A crescent: a disc less a disc beside it."""
+    return (f'<path d="M{cx:.2f} {cy - r:.2f} A{r} {r} 0 1 0 {cx:.2f} {cy + r:.2f} A{0.75 * r:.2f} {0.75 * r:.2f} 0 1 1 {cx:.2f} {cy - r:.2f} Z" '
+            f'fill="#f2f2d8"/>')
+
+
+BOULE = [0, 1, 13, 3, 15, 5, 17, 7, 19, 9, 21, 11, 23, 14, 2, 16, 4, 18, 6, 20, 8, 22, 10, 24, 12]
+RODA = "1 3 1 5 1 10 1 3 1 5 1 3 1 20 1 3 1 5 1 10 1 3 1 sun 1 5 1 3 1 moon 1 3 1 5 1 3 1 10 1 5 1 3 1 20 1 3 1 5 3 10 5 3".split()
+RODA_COLOURS = {"1": "#c8aa28", "3": "#1e6ebe", "5": "#962aa0", "10": "#1e8c46", "20": "#c85a14", "sun": "#dc2828", "moon": "#28283c"}
+
+
+def marked_wheel(places, size):
+    """A wheel of `places` (colour, emblem(x, y, rotation)), place 0 at the
+    top and the rest clockwise, as game_core's wheels list them; the hub
+    plain (the screen draws nothing over it)."""
+    S = 800
+    c = S / 2
+    n = len(places)
+    body = [f'<circle cx="{c}" cy="{c}" r="396" fill="#5a3416" stroke="#2e1a0a" stroke-width="6"/>']
+    for i, (colour, emblem) in enumerate(places):
+        path, mid = ring(c, n, i, 250, 390, colour)
+        body.append(path)
+        x, y = c + 325 * math.cos(mid), c + 325 * math.sin(mid)
+        body.append(f'<g transform="translate({x:.2f} {y:.2f}) rotate({math.degrees(mid) + 90:.2f})">{emblem(size)}</g>')
+    body.append(f'<circle cx="{c}" cy="{c}" r="250" fill="#0d3a22" stroke="#d9c27a" stroke-width="6"/>')
+    body.append(f'<circle cx="{c}" cy="{c}" r="40" fill="#d9c27a"/>')
+    return svg(S, S, "".join(body))
+
+
+def label(text):
+    """A label along the radius (the wheel of fortune's narrow sections)
+    or upright (boule's), drawn in the stroke font."""
+    def draw(size):
+        w = text_width(text, size)
+        if size < 30:
+            return f'<g transform="rotate(-90)">' + glyphs(text, -w / 2, -size / 2, size, "#ffffff", 2.2) + "</g>"
+        return glyphs(text, -w / 2, -size / 2, size, "#ffffff", 2.2)
+    return draw
+
+
+def boule_wheel():
+    places = [("#1e4fc8", lambda size: star(0, 0, 30, "#f6d24a")) if n == 0 else ("#c8102e" if (n <= 12) == (n % 2 == 1) else "#1b1b1b", label(str(n))) for n in BOULE]
+    return marked_wheel(places, 40)
+
+
+def roda_wheel():
+    emblem = {"sun": lambda size: sun(0, 0, 20), "moon": lambda size: moon(0, 0, 16)}
+    return marked_wheel([(RODA_COLOURS[s], emblem.get(s, label(s))) for s in RODA], 28)
 
 
 def ball(fill="#f8f8f8", stroke="#9a9a9a"):
@@ -417,6 +490,8 @@ def main():
     write("roulette/wheel-single-zero.svg", wheel(EUROPEAN))
     write("roulette/wheel-double-zero.svg", wheel(AMERICAN))
     write("roulette/wheel-american-37.svg", wheel([n for n in AMERICAN if n != "00"]))
+    write("wheels/boule.svg", boule_wheel())
+    write("wheels/roda-da-sorte.svg", roda_wheel())
     write("roulette/ball.svg", ball())
     for n in range(1, 7):
         write(f"dice/die-{n}.svg", die(n))
@@ -529,6 +604,20 @@ def main():
             for k in range(12)
         )
         write(f"games/{game}/logo.svg", logo(colour, f'<circle cx="300" cy="150" r="120" fill="#5a3416" stroke="#f6d24a" stroke-width="6"/>{pockets}<circle cx="300" cy="150" r="40" fill="#f6d24a"/>'))
+    # Boule: a wheel of 24 red and black compartments round a blue star.
+    compartments = "".join(
+        f'<circle cx="{300 + 100 * math.cos(2 * math.pi * k / 24):.1f}" cy="{150 + 100 * math.sin(2 * math.pi * k / 24):.1f}" r="11" fill="{"#c8102e" if k % 2 else "#1b1b1b"}" stroke="#f6d24a" stroke-width="2"/>'
+        for k in range(24)
+    )
+    write("games/boule/logo.svg", logo("#14306a", f'<circle cx="300" cy="150" r="122" fill="#5a3416" stroke="#f6d24a" stroke-width="6"/>{compartments}<circle cx="300" cy="150" r="52" fill="#1e4fc8" stroke="#f6d24a" stroke-width="5"/>'))
+    # The wheel of fortune: 12 coloured sections and the pointer.
+    colours = ["#c8a028", "#1e6ebe", "#c8a028", "#962aa0", "#c8a028", "#1e8c46"]
+    sections = "".join(
+        f'<path d="M300 150 L{300 + 120 * math.cos(2 * math.pi * k / 12):.1f} {150 + 120 * math.sin(2 * math.pi * k / 12):.1f} '
+        f'A120 120 0 0 1 {300 + 120 * math.cos(2 * math.pi * (k + 1) / 12):.1f} {150 + 120 * math.sin(2 * math.pi * (k + 1) / 12):.1f} Z" fill="{colours[k % 6]}" stroke="#f6d24a" stroke-width="3"/>'
+        for k in range(12)
+    )
+    write("games/roda-da-sorte/logo.svg", logo("#5a1a0f", sections + '<circle cx="300" cy="150" r="24" fill="#f6d24a"/><path d="M285 14 L315 14 L300 44 Z" fill="#f7f3ea"/>'))
     for game, (colour, mark) in poker.items():
         write(f"games/{game}/logo.svg", logo(colour, suits_row(230, 26) + glyphs(mark, 300 - text_width(mark, 130) / 2, 40, 130, "#f6d24a", 3.0)))
 

@@ -86,6 +86,8 @@ pub fn shared() -> Vec<String> {
             "roulette/wheel-double-zero.svg",
             "roulette/wheel-american-37.svg",
             "roulette/ball.svg",
+            "wheels/boule.svg",
+            "wheels/roda-da-sorte.svg",
             "dice/die-1.svg",
             "dice/die-2.svg",
             "dice/die-3.svg",
@@ -169,7 +171,7 @@ mod tests {
             assert!(!symbols.is_empty());
             names.extend(for_game(id, symbols));
         }
-        // The roulette, dice, baccarat, blackjack and bingo games: their logos.
+        // The roulette, dice, baccarat, blackjack, bingo and wheel games: their logos.
         for id in [
             "roleta-francesa",
             "roleta-americana",
@@ -186,11 +188,13 @@ mod tests {
             "bingo-80",
             "bingo-75",
             "bingo-30",
+            "boule",
+            "roda-da-sorte",
         ] {
             names.extend(for_game(id, &[]));
         }
-        // 54 cards, 6 chips, 10 tables, wheels and scenes, 6 dice, 10 buttons, 20 logos, 7 + 11 + 11 + 10 + 10 symbols.
-        assert_eq!(names.len(), 54 + 6 + 10 + 6 + 10 + 20 + 7 + 11 + 11 + 10 + 10);
+        // 54 cards, 6 chips, 12 tables, wheels and scenes, 6 dice, 10 buttons, 22 logos, 7 + 11 + 11 + 10 + 10 symbols.
+        assert_eq!(names.len(), 54 + 6 + 12 + 6 + 10 + 22 + 7 + 11 + 11 + 10 + 10);
         assert_eq!(check(&names), Vec::<ArtError>::new());
         // Every file is drawn in the kit's own colours, not blank: a card
         // face at its screen size has ink and paper.

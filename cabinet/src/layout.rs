@@ -35,6 +35,12 @@ impl Area {
         x >= self.x && x < self.x + self.w && y >= self.y && y < self.y + self.h
     }
 
+    /// Whether the two areas share any surface (touching edges do not).
+    #[cfg(test)]
+    pub fn overlaps(&self, other: &Area) -> bool {
+        self.x < other.x + other.w && other.x < self.x + self.w && self.y < other.y + other.h && other.y < self.y + self.h
+    }
+
     /// The area shrunk by `by` on every side.
     pub fn inset(&self, by: f32) -> Area {
         Area::new(self.x + by, self.y + by, (self.w - 2.0 * by).max(0.0), (self.h - 2.0 * by).max(0.0))

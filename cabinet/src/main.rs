@@ -164,7 +164,13 @@ fn main() -> ExitCode {
                     screens::double_up::DoubleUpPlugin,
                     screens::top_box::TopBoxPlugin,
                 ))
-                .add_plugins((screens::bingo::BingoScreenPlugin, touches::TouchesPlugin, screens::GameScreenPlugin));
+                .add_plugins((
+                    screens::bingo::BingoScreenPlugin,
+                    screens::wheel::boule::BouleScreenPlugin,
+                    screens::wheel::roda::RodaScreenPlugin,
+                    touches::TouchesPlugin,
+                    screens::GameScreenPlugin,
+                ));
         }
         Err(reason) => {
             // Self-tests failed before any play: only the reason is shown.

@@ -30,6 +30,10 @@ pub enum Scene {
     /// The pocket the ball came to rest in, as the wheel names it (0, 00,
     /// 1–36) and its colour.
     Pocket { name: String, colour: PocketColour },
+    /// The place a wheel stopped at under its pointer (boule's
+    /// compartment, the wheel of fortune's section) or a count's result
+    /// (fantan's remainder), as the table names it, on its colour (sRGB).
+    Section { name: String, fill: [u8; 3] },
     /// Every throw of the dice, the deciding throw last.
     Dice(Vec<Throw>),
     /// Bingo: the balls drawn in order (extra balls bought among them, at

@@ -85,8 +85,8 @@ pub struct GlimpseArt {
 /// blackjack, a natural nine).
 pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     use game_host::kinds::{
-        baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, reels::Reels, roulette::Roulette, sic_bo::SicBo,
-        stud_poker::StudPoker,
+        baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, reels::Reels, roda_da_sorte::RodaDaSorte,
+        roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
     };
     let named = |names: &[&str], cards: bool| GlimpseArt { files: names.iter().map(|n| (*n).to_owned()).collect(), cards };
     let Some(g) = s.games().get(game) else { return named(&[], false) };
@@ -95,6 +95,13 @@ pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     }
     if g.rules::<Roulette>().is_some() {
         return named(&["roulette/ball.svg", "chips/chip-1.svg", "chips/chip-5.svg", "chips/chip-10.svg", "chips/chip-25.svg", "chips/chip-100.svg"], false);
+    }
+    // A wheel: boule's ball and the chips; the wheel of fortune's chips.
+    if g.rules::<Boule>().is_some() {
+        return named(&["roulette/ball.svg", "chips/chip-1.svg", "chips/chip-5.svg", "chips/chip-10.svg", "chips/chip-25.svg"], false);
+    }
+    if g.rules::<RodaDaSorte>().is_some() {
+        return named(&["chips/chip-1.svg", "chips/chip-5.svg", "chips/chip-10.svg", "chips/chip-25.svg", "chips/chip-100.svg"], false);
     }
     if g.rules::<BancaFrancesa>().is_some() || g.rules::<SicBo>().is_some() {
         return named(&["dice/die-1.svg", "dice/die-2.svg", "dice/die-3.svg", "dice/die-4.svg", "dice/die-5.svg", "dice/die-6.svg"], false);
@@ -189,7 +196,7 @@ mod tests {
         let config = test_config::config(dir.path(), "");
         let s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).unwrap();
         let needed = crate::art::needed(&s);
-        assert_eq!(s.games().len(), 23);
+        assert_eq!(s.games().len(), 25);
         let mut seen: Vec<(String, Vec<String>)> = Vec::new();
         for (i, g) in s.games().iter().enumerate() {
             let art = glimpse_art(&s, i);
@@ -206,6 +213,8 @@ mod tests {
                 "dice/"
             } else if family.contains("bingo") {
                 "bingo/"
+            } else if family.contains("boule") || family.contains("wheel of fortune") {
+                "chips/"
             } else if family.contains("slot") || family.contains("reel") {
                 "symbols/"
             } else {

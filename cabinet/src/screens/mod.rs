@@ -7,6 +7,7 @@ pub mod bingo;
 pub mod blackjack;
 pub mod cards;
 pub mod chips;
+pub mod cloth;
 pub mod deck;
 pub mod dice;
 pub mod double_up;
@@ -25,6 +26,7 @@ pub mod table;
 pub mod tilt;
 pub mod top_bar;
 pub mod top_box;
+pub mod wheel;
 
 use bevy::prelude::*;
 use bevy_egui::egui;

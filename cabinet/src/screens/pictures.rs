@@ -50,6 +50,18 @@ pub fn paint_throw(ui: &mut egui::Ui, faces: &[u8], caption: &str) {
     ui.label(egui::RichText::new(caption).size(20.0));
 }
 
+/// The place a wheel stopped at (or fantan's remainder): its name on its
+/// colour in a gold-rimmed box, and `caption` after it.
+pub fn paint_section(ui: &mut egui::Ui, name: &str, fill: [u8; 3], caption: &str) {
+    let wide = (name.chars().count() as f32 * 22.0 + 24.0).max(DIE);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(wide, DIE), egui::Sense::hover());
+    let p = ui.painter_at(rect);
+    p.rect_filled(rect, 6.0, egui::Color32::from_rgb(217, 179, 77));
+    p.rect_filled(rect.shrink(3.0), 5.0, egui::Color32::from_rgb(fill[0], fill[1], fill[2]));
+    p.text(rect.center(), egui::Align2::CENTER_CENTER, name, egui::FontId::proportional(30.0), egui::Color32::WHITE);
+    ui.label(egui::RichText::new(caption).size(20.0));
+}
+
 /// A bingo card's grid: `cells` row by row, `columns` across (0: a blank
 /// cell, or the free centre where `free` says), each number written as
 /// `name` calls it, gold where `marked` has its bit.

@@ -58,6 +58,7 @@ impl Painter<'_, '_> {
             Scene::Reels { rows } => self.reels(row, game, rows),
             Scene::Cards(hands) => self.hands(area, hands),
             Scene::Pocket { name, colour } => self.pocket(area, name, *colour),
+            Scene::Section { name, fill } => self.section(area, name, *fill),
             Scene::Dice(throws) => self.dice(area, throws),
             Scene::Balls { drawn, bought } => self.balls(area, drawn, *bought),
         }
@@ -115,6 +116,17 @@ impl Painter<'_, '_> {
         let tile = Area::new(area.x, area.y, side, side);
         self.tile(Color::srgb(0.85, 0.7, 0.3), tile, 0.9);
         self.tile(fill, tile.inset(4.0), 1.0);
+        self.text(name, 48.0, Color::WHITE, tile.centre(), Anchor::CENTER);
+    }
+
+    /// The place a wheel stopped at (or fantan's remainder): its name on
+    /// its colour, a box as wide as the name needs.
+    fn section(&mut self, area: Area, name: &str, fill: [u8; 3]) {
+        let side = area.h;
+        let wide = side.max(name.chars().count() as f32 * 30.0 + 24.0).min(area.w);
+        let tile = Area::new(area.x, area.y, wide, side);
+        self.tile(Color::srgb(0.85, 0.7, 0.3), tile, 0.9);
+        self.tile(Color::srgb_u8(fill[0], fill[1], fill[2]), tile.inset(4.0), 1.0);
         self.text(name, 48.0, Color::WHITE, tile.centre(), Anchor::CENTER);
     }
 

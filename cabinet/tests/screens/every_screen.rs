@@ -50,14 +50,16 @@ fn total_returned(text: &str) -> Option<u64> {
     }
 }
 
-/// The table's gold (`table::GOLD`) and baccarat's felt, as drawn.
+/// The table's gold (`table::GOLD`), as drawn.
 const GOLD: [u8; 3] = [245, 209, 74];
-const FELT: [u8; 3] = [13, 92, 46];
 
 /// Whether the baccarat spot whose label starts with `name` stands lit
 /// (issue 75, defect 4): walking out of its label along its middle, left
-/// and right, a run of the gold ring comes before the felt on both sides
-/// (a chip stands on one side only).
+/// and right, a run of the gold ring comes within the spot's half of the
+/// way to the next spot's label, on both sides (a chip stands on one side
+/// only, and is passed over). The spot's own fill may be the felt's green
+/// (empate's), so the walk is bounded by the spots' spacing, not by the
+/// felt's colour.
 fn spot_lit(shot: &std::path::Path, name: &str) -> bool {
     let placed = rig::layout_beside(shot);
     let label = placed
@@ -65,15 +67,25 @@ fn spot_lit(shot: &std::path::Path, name: &str) -> bool {
         .find(|p| p.text.contains('\n') && p.text.split('\n').next() == Some(name))
         .unwrap_or_else(|| panic!("{}: no spot labelled {name}", shot.display()));
     let (width, px) = rig::shot_pixels(shot);
-    let y = ((label.rect[1] + label.rect[3]) / 2.0) as usize;
-    let like = |x: usize, rgb: [u8; 3]| px[y * width + x].iter().zip(rgb).all(|(a, b)| a.abs_diff(b) <= 12);
-    let ring_before_felt = |xs: &mut dyn Iterator<Item = usize>| {
+    let centre = |p: &rig::Placed| ((p.rect[0] + p.rect[2]) / 2.0, (p.rect[1] + p.rect[3]) / 2.0);
+    let (cx, cy) = centre(label);
+    // The other spots of its row: two-line labels centred on its line.
+    let row: Vec<f32> =
+        placed.iter().filter(|p| p.text.contains('\n') && (centre(p).1 - cy).abs() < 10.0).map(|p| centre(p).0).filter(|&x| (x - cx).abs() > 1.0).collect();
+    let left = row.iter().filter(|&&x| x < cx).map(|&x| (cx - x) / 2.0).reduce(f32::min);
+    let right = row.iter().filter(|&&x| x > cx).map(|&x| (x - cx) / 2.0).reduce(f32::min);
+    let (left, right) = match (left, right) {
+        (Some(l), Some(r)) => (l, r),
+        (Some(l), None) => (l, l),
+        (None, Some(r)) => (r, r),
+        (None, None) => panic!("{}: {name} stands alone in its row", shot.display()),
+    };
+    let y = cy as usize;
+    let gold = |x: usize| px[y * width + x].iter().zip(GOLD).all(|(a, b)| a.abs_diff(b) <= 12);
+    let ring = |xs: &mut dyn Iterator<Item = usize>| {
         let mut run = 0;
         for x in xs {
-            if like(x, FELT) {
-                return false;
-            }
-            run = if like(x, GOLD) { run + 1 } else { 0 };
+            run = if gold(x) { run + 1 } else { 0 };
             if run >= 3 {
                 return true;
             }
@@ -81,7 +93,8 @@ fn spot_lit(shot: &std::path::Path, name: &str) -> bool {
         false
     };
     let (x0, x1) = (label.rect[0] as usize, label.rect[2] as usize);
-    ring_before_felt(&mut (x0.saturating_sub(200)..x0).rev()) && ring_before_felt(&mut (x1..(x1 + 200).min(width)))
+    let (from, to) = ((cx - left).max(0.0) as usize, ((cx + right) as usize).min(width));
+    ring(&mut (from..x0).rev()) && ring(&mut (x1..to))
 }
 
 /// How a round's decisions are taken (a key, a touch, or none).
@@ -213,7 +226,17 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
                 }
                 (Box::new(nothing), false)
             }
-            CompiledGame::Boule(_) | CompiledGame::RodaDaSorte(_) | CompiledGame::Fantan(_) => panic!("{id}: not hosted yet, so not on the menu"),
+            // Red on boule's cloth; the sun on the wheel of fortune's (the
+            // wheels themselves carry no text).
+            CompiledGame::Boule(_) => {
+                rig.touch_text("VERMELHO");
+                (Box::new(|r: &Rig| r.touch_button(layout::DeckButton::Play)), false)
+            }
+            CompiledGame::RodaDaSorte(_) => {
+                rig.touch_text("SOL");
+                (Box::new(|r: &Rig| r.touch_button(layout::DeckButton::Play)), false)
+            }
+            CompiledGame::Fantan(_) => panic!("{id}: not on the shipped menu yet (issue 72)"),
             CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) => {
                 // Pequeno, touched on its label (both cloths name it first).
                 rig.touch_text("PEQUENO");
@@ -266,10 +289,12 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
             CompiledGame::Baccarat(_) => "baccarat",
             CompiledGame::Blackjack(_) => "blackjack",
             CompiledGame::Bingo(_) => "bingo",
-            CompiledGame::Boule(_) | CompiledGame::RodaDaSorte(_) | CompiledGame::Fantan(_) => panic!("{id}: not hosted yet, so not on the menu"),
+            CompiledGame::Boule(_) => "boule",
+            CompiledGame::RodaDaSorte(_) => "wheel of fortune",
+            CompiledGame::Fantan(_) => panic!("{id}: not on the shipped menu yet (issue 72)"),
         })
         .collect();
-    assert_eq!(kinds.len(), 9, "the menu holds every kind: {kinds:?}");
+    assert_eq!(kinds.len(), 11, "the menu holds every kind: {kinds:?}");
     for kind in ["reels", "cards"] {
         assert!(double_ups.iter().any(|(k, _)| *k == kind), "no double-up seen on a game of {kind}: {double_ups:?}");
     }

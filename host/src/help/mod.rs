@@ -14,9 +14,11 @@ mod bingo;
 mod blackjack;
 mod dice;
 mod draw_poker;
+mod fantan;
 mod reels;
 mod roulette;
 mod stud_poker;
+mod wheels;
 
 use game_core::double_up::DoubleUpRule;
 use game_core::poker::Category;
@@ -102,6 +104,9 @@ pub fn page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
         .or_else(|| baccarat::page(s, game))
         .or_else(|| blackjack::page(s, game))
         .or_else(|| bingo::page(s, game))
+        .or_else(|| wheels::boule_page(s, game))
+        .or_else(|| wheels::roda_page(s, game))
+        .or_else(|| fantan::page(s, game))
 }
 
 /// The whole help of `game`: its kind's page, then what every game's

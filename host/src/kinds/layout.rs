@@ -90,6 +90,79 @@ pub fn within(name: &str, name_en: &str, stake: u64, minimum: u64, maximum: u64)
     Ok(())
 }
 
+/// A layout against a table of one minimum and one maximum for every spot
+/// (sic bo, boule, the wheel of fortune, fantan): the chip one the table
+/// has, each spot one of the cloth (`on_cloth`) and there once, each stake
+/// within the limits; a refusal names the spot by `name`.
+pub fn check_spots<S: Copy + PartialEq>(
+    bet: &ChipLayout<S>,
+    chips: &[u64],
+    (minimum, maximum): (u64, u64),
+    on_cloth: impl Fn(S) -> bool,
+    name: impl Fn(S, bool) -> String,
+) -> Result<(), Refusal> {
+    chip_offered(bet.chip, chips)?;
+    for (i, &(s, stake)) in bet.spots.iter().enumerate() {
+        if !on_cloth(s) || bet.spots[..i].iter().any(|(d, _)| *d == s) {
+            return Err(Refusal::new(format!("{} não é uma aposta desta mesa", name(s, true)), format!("{} is not a bet of this table", name(s, false))));
+        }
+        within(&name(s, true), &name(s, false), stake, minimum, maximum)?;
+    }
+    Ok(())
+}
+
+/// The bet methods of a kind whose bet is a [`ChipLayout`] on a table of
+/// one minimum and one maximum (its game `self.0` has `chips`, `minimum`
+/// and `maximum`; its round has the `bet`): the opening chip, the chip
+/// buttons, the checks of [`check_spots`], the edits, the stake and how the
+/// bet reads. Written once, inside each such `impl GameKind`, with the
+/// spot's test of the cloth and its name.
+macro_rules! one_limit_layout {
+    (on_cloth: $on_cloth:expr, name: $name:expr) => {
+        fn opening_bet(&self) -> Self::Bet {
+            super::layout::ChipLayout::empty(self.0.chips.first().copied().unwrap_or(self.0.minimum))
+        }
+
+        fn adjust_bet(&self, bet: &Self::Bet, control: BetControl, delta: i32) -> Self::Bet {
+            match control {
+                BetControl::Amount => super::layout::ChipLayout { chip: super::step(&self.0.chips, bet.chip, delta), spots: bet.spots.clone() },
+                BetControl::Lines | BetControl::SideBet => bet.clone(),
+            }
+        }
+
+        fn offers(&self, bet: &Self::Bet) -> bool {
+            self.check_bet(bet).is_ok()
+        }
+
+        fn check_bet(&self, bet: &Self::Bet) -> Result<(), Refusal> {
+            super::layout::check_spots(bet, &self.0.chips, (self.0.minimum, self.0.maximum), $on_cloth, $name)
+        }
+
+        fn edit_bet(&self, bet: &Self::Bet, edit: &Self::Edit) -> Result<Self::Bet, Refusal> {
+            let next = bet.edited(edit, |s, pt| ($name)(*s, pt))?;
+            self.check_bet(&next)?;
+            Ok(next)
+        }
+
+        fn cleared_bet(&self, bet: &Self::Bet) -> Self::Bet {
+            super::layout::ChipLayout::empty(bet.chip)
+        }
+
+        fn stake(&self, bet: &Self::Bet) -> u64 {
+            bet.staked()
+        }
+
+        fn bet_text(&self, bet: &Self::Bet, lang: Lang) -> String {
+            format!("{} — {} {}", lang.count(bet.spots.len() as u64, "aposta", "apostas"), lang.t("ficha"), bet.chip)
+        }
+
+        fn staked(&self, round: &Self::Round) -> u64 {
+            round.bet.staked()
+        }
+    };
+}
+pub(crate) use one_limit_layout;
+
 /// A chip value the table has, or a refusal that says so.
 pub fn chip_offered(chip: u64, chips: &[u64]) -> Result<(), Refusal> {
     if chips.contains(&chip) {

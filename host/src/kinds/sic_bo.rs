@@ -10,8 +10,8 @@ use game_core::progressive::Trigger;
 use meters::{Cents, Draw, WinComponent};
 use serde::{Deserialize, Serialize};
 
-use super::layout::{ChipLayout, SpotEdit, chip_offered, within};
-use super::{NoDecision, step};
+use super::NoDecision;
+use super::layout::{ChipLayout, SpotEdit};
 use crate::kind::{BetControl, Decided, GameKind, Refusal};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
@@ -59,49 +59,7 @@ impl GameKind for SicBo {
         lang.t("dados")
     }
 
-    fn opening_bet(&self) -> SicBoBet {
-        SicBoBet::empty(self.0.chips.first().copied().unwrap_or(self.0.minimum))
-    }
-
-    fn adjust_bet(&self, bet: &SicBoBet, control: BetControl, delta: i32) -> SicBoBet {
-        match control {
-            BetControl::Amount => SicBoBet { chip: step(&self.0.chips, bet.chip, delta), spots: bet.spots.clone() },
-            BetControl::Lines | BetControl::SideBet => bet.clone(),
-        }
-    }
-
-    fn offers(&self, bet: &SicBoBet) -> bool {
-        self.check_bet(bet).is_ok()
-    }
-
-    fn check_bet(&self, bet: &SicBoBet) -> Result<(), Refusal> {
-        chip_offered(bet.chip, &self.0.chips)?;
-        for (i, &(s, stake)) in bet.spots.iter().enumerate() {
-            if !s.on_cloth() || bet.spots[..i].iter().any(|(d, _)| *d == s) {
-                return Err(Refusal::new(format!("{} não é uma aposta desta mesa", s.name(true)), format!("{} is not a bet of this table", s.name(false))));
-            }
-            within(&s.name(true), &s.name(false), stake, self.0.minimum, self.0.maximum)?;
-        }
-        Ok(())
-    }
-
-    fn edit_bet(&self, bet: &SicBoBet, edit: &SpotEdit<Spot>) -> Result<SicBoBet, Refusal> {
-        let next = bet.edited(edit, |s, pt| s.name(pt))?;
-        self.check_bet(&next)?;
-        Ok(next)
-    }
-
-    fn cleared_bet(&self, bet: &SicBoBet) -> SicBoBet {
-        SicBoBet::empty(bet.chip)
-    }
-
-    fn stake(&self, bet: &SicBoBet) -> u64 {
-        bet.staked()
-    }
-
-    fn bet_text(&self, bet: &SicBoBet, lang: Lang) -> String {
-        format!("{} — {} {}", lang.count(bet.spots.len() as u64, "aposta", "apostas"), lang.t("ficha"), bet.chip)
-    }
+    super::layout::one_limit_layout!(on_cloth: Spot::on_cloth, name: Spot::name);
 
     fn draw(&self, _bet: &SicBoBet, rng: &mut Draw<'_>) -> Result<Dome, String> {
         Ok(Dome { dice: throw(rng) })
@@ -115,10 +73,6 @@ impl GameKind for SicBo {
 
     fn win(&self, round: &SicBoRound) -> u64 {
         round.settlement().iter().fold(0u64, |t, (_, _, r)| t.saturating_add(*r))
-    }
-
-    fn staked(&self, round: &SicBoRound) -> u64 {
-        round.bet.staked()
     }
 
     fn components(&self, round: &SicBoRound, denom: Cents) -> Vec<WinComponent> {

@@ -30,3 +30,4 @@ mod session_rules;
 mod software_log;
 mod tables;
 mod variants;
+mod wheel_rounds;

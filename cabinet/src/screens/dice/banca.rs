@@ -12,9 +12,10 @@ use game_host::round::Opening;
 use game_host::session::{Lang, Session};
 use meters::RoundRecall;
 
-use super::{Cell, DiceScreen};
+use super::DiceScreen;
 use crate::layout::Area;
 use crate::screens::KindPages;
+use crate::screens::cloth::Cell;
 
 pub struct BancaFrancesaScreenPlugin;
 
@@ -58,6 +59,7 @@ impl DiceScreen for Banca {
                     // Issue 45, defect 11: three places a player reads
                     // from across the room, not 14-px labels.
                     size: 40.0,
+                    raised: false,
                 }
             })
             .collect()

@@ -13,33 +13,20 @@ pub mod sic_bo;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use game_core::dice::Throw;
-use game_host::command::Command;
 use game_host::kind::GameKind;
 use game_host::round::Phase;
 use game_host::session::Session;
-use serde_json::json;
 
 use crate::SessionRes;
 use crate::layout::Area;
 use crate::modes::Mode;
-use crate::screens::chips::{self, EditButton, spawn_box};
+use crate::screens::chips;
+use crate::screens::cloth::{self, Cell, LitSpot, Place};
 use crate::screens::help::HelpOpen;
 use crate::screens::reels::Reveal;
 use crate::screens::table;
 use crate::stage::{self, ArtTextures, Fonts};
 use crate::touches::Presses;
-
-/// A place of a dice cloth: the spot as the kind's edit names it (JSON),
-/// where it stands, its label and colour.
-pub struct Cell {
-    pub spot: serde_json::Value,
-    pub area: Area,
-    pub label: String,
-    pub fill: Color,
-    /// The label's font size (design units): banca francesa's three large
-    /// chances are written large, sic bo's fifty spots small.
-    pub size: f32,
-}
 
 /// What a dice kind's screen tells the shared drawing.
 pub trait DiceScreen: Send + Sync + 'static {
@@ -67,10 +54,6 @@ pub trait DiceScreen: Send + Sync + 'static {
     }
 }
 
-/// The light over a spot the dice won.
-#[derive(Component)]
-struct LitSpot(usize);
-
 /// Where the dice stand and how large (design units).
 const DICE: [(f32, f32); 3] = [(230.0, 330.0), (380.0, 330.0), (305.0, 460.0)];
 const DIE: f32 = 120.0;
@@ -80,7 +63,7 @@ const RESULT_AT: (f32, f32) = (50.0, 560.0);
 #[derive(Resource)]
 struct DiceTable<D: DiceScreen> {
     key: Option<String>,
-    cells: Vec<(serde_json::Value, Area)>,
+    cells: Vec<Place>,
     chips_on: Option<Vec<(serde_json::Value, u64)>>,
     _kind: std::marker::PhantomData<D>,
 }
@@ -96,7 +79,7 @@ impl<D: DiceScreen> Default for DiceTable<D> {
 struct DiceRoot<D: DiceScreen>(std::marker::PhantomData<D>);
 #[derive(Component)]
 struct Die(usize);
-#[derive(Component)]
+#[derive(Component, Clone, Copy)]
 struct DiceChip;
 #[derive(Component)]
 enum DiceText {
@@ -134,7 +117,7 @@ fn build_dice_table<D: DiceScreen>(
         return;
     }
     let cells = D::cells(&s);
-    table.cells = cells.iter().map(|c| (c.spot.clone(), c.area)).collect();
+    let mut cells_at = Vec::new();
     commands.spawn((DiceRoot::<D>(std::marker::PhantomData), Transform::default(), visibility)).with_children(|root| {
         let felt = Area::new(60.0, 200.0, 500.0, 340.0);
         let (fx, fy) = felt.centre();
@@ -142,18 +125,7 @@ fn build_dice_table<D: DiceScreen>(
         for (k, &(x, y)) in DICE.iter().enumerate() {
             root.spawn((Die(k), Sprite { custom_size: Some(Vec2::splat(DIE)), ..default() }, Transform::from_translation(stage::at(x, y, 1.5))));
         }
-        for (i, c) in cells.into_iter().enumerate() {
-            let (x, y) = c.area.centre();
-            root.spawn((
-                LitSpot(i),
-                Sprite::from_color(Color::srgba(1.0, 0.85, 0.2, 0.5), Vec2::new(c.area.w - 2.0, c.area.h - 2.0)),
-                Transform::from_translation(stage::at(x, y, 1.15)),
-                Visibility::Hidden,
-            ));
-            // The cloth's printed lines: a gold rim round each place.
-            root.spawn((Sprite::from_color(table::GOLD, Vec2::new(c.area.w + 2.0, c.area.h + 2.0)), Transform::from_translation(stage::at(x, y, 1.05))));
-            spawn_box(root, &fonts, c.area.inset(2.0), c.fill, c.label, c.size, 1.1);
-        }
+        cells_at = cloth::spawn_cells(root, &fonts, cells);
         chips::spawn_edit_buttons(root, &fonts, &s);
         let (lx, ly) = chips::CHIP_LABEL;
         root.spawn((DiceText::Chip, stage::text(&fonts, "", 26.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(lx, ly, 1.2))));
@@ -164,6 +136,7 @@ fn build_dice_table<D: DiceScreen>(
             Transform::from_translation(stage::at(RESULT_AT.0, RESULT_AT.1, 1.2)),
         ));
     });
+    table.cells = cells_at;
 }
 
 /// The round's clock on this screen (a round from before it began: at rest).
@@ -233,10 +206,7 @@ fn show_dice<D: DiceScreen>(
         let (x, y) = DICE[die.0];
         tf.translation = stage::at(x, y - lift, 1.5);
     }
-    for (spot, mut vis) in &mut lit {
-        let on = rested && round.is_some_and(|r| table.cells.get(spot.0).is_some_and(|(cell, _)| D::wins(cell, &r.state)));
-        vis.set_if_neq(if on { Visibility::Inherited } else { Visibility::Hidden });
-    }
+    cloth::light_winners(&mut lit, rested, |i| round.is_some_and(|r| table.cells.get(i).is_some_and(|c| D::wins(&c.spot, &r.state))));
     let bet = s.game().bet::<D::K>();
     let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA"), D::chip(b)));
     for (which, mut text) in &mut texts {
@@ -260,14 +230,7 @@ fn show_dice<D: DiceScreen>(
         commands.entity(e).despawn();
     }
     let Ok(root) = roots.single() else { return };
-    let cells = table.cells.clone();
-    commands.entity(root).with_children(|r| {
-        for (spot, stake) in &layout {
-            let Some((_, a)) = cells.iter().find(|(c, _)| c == spot) else { continue };
-            let (x, y) = a.centre();
-            chips::spawn_chip(r, &fonts, &mut art, &mut images, *stake, (x + a.w / 2.0 - 12.0, y + a.h / 2.0 - 12.0), DiceChip);
-        }
-    });
+    cloth::lay_chips(&mut commands.entity(root), &fonts, &mut art, &mut images, &table.cells, &layout, DiceChip);
     table.chips_on = Some(layout);
 }
 
@@ -290,24 +253,11 @@ fn touch_dice<D: DiceScreen>(keys: Res<ButtonInput<KeyCode>>, presses: Res<Press
         return;
     }
     let points = presses.on_game().to_vec();
-    let pressed: Vec<EditButton> = EditButton::ALL.into_iter().filter(|b| keys.just_pressed(b.key())).collect();
-    if points.is_empty() && pressed.is_empty() {
+    if points.is_empty() && !cloth::any_edit_key(&keys) {
         return;
     }
     let Ok(mut s) = session.0.lock() else { return };
-    if !selected::<D>(&s) {
-        return;
-    }
-    for b in pressed {
-        b.press(&mut s);
-    }
-    for p in points {
-        if let Some(b) = EditButton::at(p.x, p.y) {
-            info!("dice: {b:?} touched");
-            b.press(&mut s);
-        } else if let Some((spot, _)) = table.cells.iter().find(|(_, a)| a.contains(p.x, p.y)) {
-            info!("dice: {spot} touched");
-            s.command(Command::EditBet { edit: json!({ "Kind": { "Place": { "spot": spot } } }) });
-        }
+    if selected::<D>(&s) {
+        cloth::touch(&mut s, &keys, &points, &table.cells, "dice");
     }
 }

@@ -13,9 +13,10 @@ use game_host::round::Opening;
 use game_host::session::{Lang, Session};
 use meters::RoundRecall;
 
-use super::{Cell, DiceScreen};
+use super::DiceScreen;
 use crate::layout::Area;
 use crate::screens::KindPages;
+use crate::screens::cloth::{self, Cell};
 
 pub struct SicBoScreenPlugin;
 
@@ -62,6 +63,7 @@ impl DiceScreen for SicBoTable {
                 area: cell_of(spot),
                 label: label(spot, s.lang()),
                 size: 20.0,
+                raised: false,
                 fill: match spot {
                     Spot::Small | Spot::Big => Color::srgb(0.06, 0.3, 0.16),
                     Spot::Triple(_) | Spot::AnyTriple => Color::srgb(0.45, 0.08, 0.1),
@@ -95,19 +97,10 @@ impl DiceScreen for SicBoTable {
     fn result(s: &Session, round: &SicBoRound) -> String {
         let pt = s.lang() == Lang::Pt;
         let d = round.dice;
-        let mut lines = vec![format!("{} {}-{}-{} ({} {})", s.t("SAIU|out"), d[0], d[1], d[2], s.t("total"), d.iter().sum::<u8>())];
-        let won: Vec<(Spot, u64, u64)> = round.settlement().into_iter().filter(|(_, _, b)| *b > 0).collect();
-        for (spot, stake, back) in won.iter().take(4) {
-            lines.push(format!("{}: {stake} → {back}", spot.name(pt)));
-        }
-        if won.len() > 4 {
-            lines.push(format!("… {} {}", won.len() - 4, s.t("apostas mais")));
-        }
-        let total: u64 = won.iter().map(|(_, _, b)| b).sum();
-        if total > 0 {
-            lines.push(format!("{} {total} {}", s.t("TOTAL DEVOLVIDO"), s.t("créditos")));
-        }
-        lines.join("\n")
+        let headline = format!("{} {}-{}-{} ({} {})", s.t("SAIU|out"), d[0], d[1], d[2], s.t("total"), d.iter().sum::<u8>());
+        let won: Vec<(String, u64, u64)> =
+            round.settlement().into_iter().filter(|(_, _, b)| *b > 0).map(|(spot, stake, back)| (spot.name(pt), stake, back)).collect();
+        cloth::itemised(s, headline, &won)
     }
 }
 

@@ -83,9 +83,9 @@ pub fn collect_game(game: &CompiledGame, rounds: u64, seed: u64, bet: BetChoice)
         CompiledGame::Baccarat(g) => play(&baccarat::Baccarat(g), &mut m, rounds, bet),
         CompiledGame::Blackjack(g) => play(&blackjack::Blackjack(g), &mut m, rounds, bet),
         CompiledGame::Bingo(g) => play(&bingo::Bingo(g), &mut m, rounds, bet),
-        CompiledGame::Boule(g) => Err(anyhow::anyhow!("{}: boule is not yet hosted, so it has no rounds to collect", g.id)),
-        CompiledGame::RodaDaSorte(g) => Err(anyhow::anyhow!("{}: the wheel of fortune is not yet hosted, so it has no rounds to collect", g.id)),
-        CompiledGame::Fantan(g) => Err(anyhow::anyhow!("{}: fantan is not yet hosted, so it has no rounds to collect", g.id)),
+        CompiledGame::Boule(g) => play(&boule::Boule(g), &mut m, rounds, bet),
+        CompiledGame::RodaDaSorte(g) => play(&roda_da_sorte::RodaDaSorte(g), &mut m, rounds, bet),
+        CompiledGame::Fantan(g) => play(&fantan::Fantan(g), &mut m, rounds, bet),
     };
     drop(m);
     let _ = std::fs::remove_dir_all(&scratch);
