@@ -17,6 +17,7 @@ use game_core::boule::Spot as BouleSpot;
 use game_core::dice::banca_francesa::Chance;
 use game_core::dice::sic_bo::Spot as SicBoSpot;
 use game_core::double_up::Colour;
+use game_core::fantan::Spot as FantanSpot;
 use game_core::roda_da_sorte::Section;
 use game_core::roulette::{CallBet, Spot, inside_bets};
 use game_core::stud_poker::Decision;
@@ -29,6 +30,7 @@ use game_host::kinds::bingo::{Bingo, BingoDecision};
 use game_host::kinds::blackjack::Blackjack;
 use game_host::kinds::boule::Boule;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
+use game_host::kinds::fantan::Fantan;
 use game_host::kinds::roda_da_sorte::RodaDaSorte;
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
 use game_host::kinds::sic_bo::SicBo;
@@ -214,6 +216,16 @@ fn main() -> Result<()> {
         }
         if s.rules::<RodaDaSorte>().is_some() {
             let spots: Vec<serde_json::Value> = Section::ALL.iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect();
+            dice_bet(&mut s, &mut player, &spots);
+        }
+        if s.rules::<Fantan>().is_some() {
+            // Fan and kuoc: their step (20 cents) divides the table's
+            // chips at every denomination.
+            let spots: Vec<serde_json::Value> = FantanSpot::all()
+                .into_iter()
+                .filter(|c| matches!(c, FantanSpot::Fan(_) | FantanSpot::Kuoc(..)))
+                .map(|c| serde_json::to_value(c).unwrap_or_default())
+                .collect();
             dice_bet(&mut s, &mut player, &spots);
         }
         if s.rules::<Baccarat>().is_some() {

@@ -21,6 +21,7 @@ use game_host::kinds::baccarat::Baccarat;
 use game_host::kinds::banca_francesa::BancaFrancesa;
 use game_host::kinds::boule::Boule;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
+use game_host::kinds::fantan::Fantan;
 use game_host::kinds::roda_da_sorte::RodaDaSorte;
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
 use game_host::kinds::sic_bo::SicBo;
@@ -97,6 +98,11 @@ fn place_bet(s: &mut Session, side_bet: bool) {
     }
     for spot in [serde_json::json!("One"), serde_json::json!("Moon")] {
         if s.rules::<RodaDaSorte>().is_some() {
+            assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
+        }
+    }
+    for spot in [serde_json::json!({ "Fan": 2 }), serde_json::json!({ "Kuoc": [3, 4] })] {
+        if s.rules::<Fantan>().is_some() {
             assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
         }
     }
@@ -250,6 +256,11 @@ fn a_boule_spin_survives_a_cut_at_each_write_point() {
 #[test]
 fn a_wheel_of_fortune_spin_survives_a_cut_at_each_write_point() {
     cut_at_every_write_point("roda-da-sorte", false, false);
+}
+
+#[test]
+fn a_fantan_count_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("fantan", false, false);
 }
 
 #[test]

@@ -184,6 +184,16 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             let stopped = game_core::roda_da_sorte::WHEEL[stop];
             spots.iter().map(|&(s, stake)| s.returned(stake, stopped)).sum()
         }
+        "fantan-count" => {
+            // Art. 6–9: the remainder settles every chance, each prize less
+            // the bank's 5 % in cents (a stake on its cent step): no
+            // double-up follows.
+            let spots: Vec<(game_core::fantan::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
+            let remainder = first.data["deal"]["remainder"].as_u64().unwrap() as u8;
+            assert!((1..=4).contains(&remainder), "round {}: no remainder {remainder}", r.round);
+            assert!(gambles.is_empty(), "round {}: fantan offers no double-up", r.round);
+            return spots.iter().map(|&(s, stake)| s.returned_cents(stake * r.denom, remainder).expect("a stake on its cent step")).sum();
+        }
         "baccarat-coup" => {
             // The coup played from the six journaled cards (PB 23, 25,
             // [002 Art. 9]), each spot settled in cents (a banca win at 5%

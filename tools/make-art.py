@@ -618,6 +618,13 @@ def main():
         for k in range(12)
     )
     write("games/roda-da-sorte/logo.svg", logo("#5a1a0f", sections + '<circle cx="300" cy="150" r="24" fill="#f6d24a"/><path d="M285 14 L315 14 L300 44 Z" fill="#f7f3ea"/>'))
+    # Fantan: a heap of beads and the remainder counted out beside it.
+    beads = "".join(
+        f'<circle cx="{220 + 80 * math.sqrt((k + 0.5) / 30) * math.cos(k * 2.39996):.1f}" cy="{150 + 80 * math.sqrt((k + 0.5) / 30) * math.sin(k * 2.39996):.1f}" r="11" fill="#f7f3ea" stroke="#9a9a9a" stroke-width="2"/>'
+        for k in range(30)
+    )
+    counted = "".join(f'<circle cx="{380 + 44 * k}" cy="150" r="16" fill="#f6d24a" stroke="#b8860b" stroke-width="3"/>' for k in range(3))
+    write("games/fantan/logo.svg", logo("#2a4a1a", beads + counted))
     for game, (colour, mark) in poker.items():
         write(f"games/{game}/logo.svg", logo(colour, suits_row(230, 26) + glyphs(mark, 300 - text_width(mark, 130) / 2, 40, 130, "#f6d24a", 3.0)))
 

@@ -171,7 +171,7 @@ mod tests {
             assert!(!symbols.is_empty());
             names.extend(for_game(id, symbols));
         }
-        // The roulette, dice, baccarat, blackjack, bingo and wheel games: their logos.
+        // The roulette, dice, baccarat, blackjack, bingo, wheel and fantan games: their logos.
         for id in [
             "roleta-francesa",
             "roleta-americana",
@@ -190,11 +190,12 @@ mod tests {
             "bingo-30",
             "boule",
             "roda-da-sorte",
+            "fantan",
         ] {
             names.extend(for_game(id, &[]));
         }
-        // 54 cards, 6 chips, 12 tables, wheels and scenes, 6 dice, 10 buttons, 22 logos, 7 + 11 + 11 + 10 + 10 symbols.
-        assert_eq!(names.len(), 54 + 6 + 12 + 6 + 10 + 22 + 7 + 11 + 11 + 10 + 10);
+        // 54 cards, 6 chips, 12 tables, wheels and scenes, 6 dice, 10 buttons, 23 logos, 7 + 11 + 11 + 10 + 10 symbols.
+        assert_eq!(names.len(), 54 + 6 + 12 + 6 + 10 + 23 + 7 + 11 + 11 + 10 + 10);
         assert_eq!(check(&names), Vec::<ArtError>::new());
         // Every file is drawn in the kit's own colours, not blank: a card
         // face at its screen size has ink and paper.

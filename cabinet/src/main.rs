@@ -168,6 +168,7 @@ fn main() -> ExitCode {
                     screens::bingo::BingoScreenPlugin,
                     screens::wheel::boule::BouleScreenPlugin,
                     screens::wheel::roda::RodaScreenPlugin,
+                    screens::fantan::FantanScreenPlugin,
                     touches::TouchesPlugin,
                     screens::GameScreenPlugin,
                 ));

@@ -1072,7 +1072,7 @@ fn game_menu_chooses_a_game_by_touch() {
     let (width, pixels) = rig::shot_pixels(&menu);
     // The shipped configuration's games, in its order.
     let ids = rig::menu_games();
-    assert_eq!(ids.len(), 23);
+    assert_eq!(ids.len(), 26);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
         let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));

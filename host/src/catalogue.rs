@@ -7,7 +7,7 @@ use paytables::artifact::CompiledGame;
 
 use crate::kind::GameKind;
 use crate::kinds::{
-    baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, draw_poker::DrawPoker, reels::Reels,
+    baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, draw_poker::DrawPoker, fantan::Fantan, reels::Reels,
     roda_da_sorte::RodaDaSorte, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
 };
 use crate::names::Lang;
@@ -64,12 +64,7 @@ impl HostedGame {
             CompiledGame::Bingo(g) => HostedGame::new(Bingo(g)),
             CompiledGame::Boule(g) => HostedGame::new(Boule(g)),
             CompiledGame::RodaDaSorte(g) => HostedGame::new(RodaDaSorte(g)),
-            // Issue 72: fantan's round is hosted (`kinds::fantan`, played
-            // headless and by the lab's collection) but its screen is to
-            // come, so a cabinet does not offer it yet.
-            CompiledGame::Fantan(g) => {
-                return Err(format!("{}: fantan is not yet hosted on a cabinet (its rules, paytable and round are checked; its screen is to come)", g.id));
-            }
+            CompiledGame::Fantan(g) => HostedGame::new(Fantan(g)),
         })
     }
 

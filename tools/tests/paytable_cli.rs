@@ -578,8 +578,8 @@ fn fantan_check_par_simulate_and_compile() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let a: paytables::artifact::Artifact = serde_json::from_slice(&std::fs::read(&artifact).unwrap()).unwrap();
     assert_eq!(a.rtp, vec![(0, "77/80".to_owned())]);
-    let refused = game_host::catalogue::HostedGame::from_artifact(a.game).err().unwrap_or_default();
-    assert!(refused.contains("fantan: fantan is not yet hosted"), "{refused}");
+    let hosted = game_host::catalogue::HostedGame::from_artifact(a.game).unwrap();
+    assert_eq!((hosted.id(), hosted.name(), hosted.family(game_host::names::Lang::En)), ("fantan", "Fantan", "fan-tan"));
 }
 
 /// Roda da sorte (issue 72, RS-3/RS-10): `check` gives the seven bets the

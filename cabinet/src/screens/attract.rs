@@ -85,8 +85,8 @@ pub struct GlimpseArt {
 /// blackjack, a natural nine).
 pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     use game_host::kinds::{
-        baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, reels::Reels, roda_da_sorte::RodaDaSorte,
-        roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
+        baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, fantan::Fantan, reels::Reels,
+        roda_da_sorte::RodaDaSorte, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
     };
     let named = |names: &[&str], cards: bool| GlimpseArt { files: names.iter().map(|n| (*n).to_owned()).collect(), cards };
     let Some(g) = s.games().get(game) else { return named(&[], false) };
@@ -99,6 +99,10 @@ pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     // A wheel: boule's ball and the chips; the wheel of fortune's chips.
     if g.rules::<Boule>().is_some() {
         return named(&["roulette/ball.svg", "chips/chip-1.svg", "chips/chip-5.svg", "chips/chip-10.svg", "chips/chip-25.svg"], false);
+    }
+    // Fantan: its beads and the large chips.
+    if g.rules::<Fantan>().is_some() {
+        return named(&["roulette/ball.svg", "chips/chip-100.svg", "chips/chip-500.svg"], false);
     }
     if g.rules::<RodaDaSorte>().is_some() {
         return named(&["chips/chip-1.svg", "chips/chip-5.svg", "chips/chip-10.svg", "chips/chip-25.svg", "chips/chip-100.svg"], false);
@@ -196,7 +200,10 @@ mod tests {
         let config = test_config::config(dir.path(), "");
         let s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).unwrap();
         let needed = crate::art::needed(&s);
-        assert_eq!(s.games().len(), 25);
+        assert_eq!(s.games().len(), 26);
+        // Every file the shipped games need is in the kit and draws (a game
+        // added without its logo would stop the cabinet at boot).
+        assert_eq!(crate::art::check(&needed), Vec::new());
         let mut seen: Vec<(String, Vec<String>)> = Vec::new();
         for (i, g) in s.games().iter().enumerate() {
             let art = glimpse_art(&s, i);
@@ -213,7 +220,7 @@ mod tests {
                 "dice/"
             } else if family.contains("bingo") {
                 "bingo/"
-            } else if family.contains("boule") || family.contains("wheel of fortune") {
+            } else if family.contains("boule") || family.contains("wheel of fortune") || family.contains("fan-tan") {
                 "chips/"
             } else if family.contains("slot") || family.contains("reel") {
                 "symbols/"

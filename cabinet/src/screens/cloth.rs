@@ -79,20 +79,30 @@ pub fn light_winners<F: bevy::ecs::query::QueryFilter>(lit: &mut Query<(&LitSpot
     }
 }
 
-/// Chips on the cloth: each staked spot's stake in the top right corner of
-/// its place, spawned under `root` with `marker`.
+/// The chips on the cloth kept to `layout` (the round's while it is open,
+/// else the bet): when it differs from what `shown` holds, the chips
+/// marked `M` go and the layout's are laid under `root`, each stake in the
+/// top right corner of its place.
 #[allow(clippy::too_many_arguments)]
-pub fn lay_chips<M: Component + Copy>(
-    root: &mut EntityCommands,
-    fonts: &Fonts,
-    art: &mut ArtTextures,
-    images: &mut Assets<Image>,
+pub fn keep_chips<M: Component + Copy>(
+    commands: &mut Commands,
+    root: Option<Entity>,
+    chips: &Query<Entity, With<M>>,
+    shown: &mut Option<Vec<(serde_json::Value, u64)>>,
+    layout: Vec<(serde_json::Value, u64)>,
+    (fonts, art, images): (&Fonts, &mut ArtTextures, &mut Assets<Image>),
     places: &[Place],
-    layout: &[(serde_json::Value, u64)],
     marker: M,
 ) {
-    root.with_children(|r| {
-        for (spot, stake) in layout {
+    if shown.as_ref() == Some(&layout) {
+        return;
+    }
+    for e in chips {
+        commands.entity(e).despawn();
+    }
+    let Some(root) = root else { return };
+    commands.entity(root).with_children(|r| {
+        for (spot, stake) in &layout {
             let Some(a) = places.iter().find(|p| p.spot == *spot).map(|p| p.area) else { continue };
             let (x, y) = a.centre();
             // A small place (a line between boule's numbers) holds its chip
@@ -101,6 +111,47 @@ pub fn lay_chips<M: Component + Copy>(
             chips::spawn_chip(r, fonts, art, images, *stake, at, marker);
         }
     });
+    *shown = Some(layout);
+}
+
+/// The texts of a cloth's screen: the chip selected, beside the edit
+/// buttons, and the result.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+pub enum ClothText {
+    Result,
+    Chip,
+}
+
+/// Spawn the chip's label and the result's text (its top left at
+/// `result_at`) under `root`.
+pub fn spawn_texts(root: &mut ChildSpawnerCommands, fonts: &Fonts, result_at: (f32, f32)) {
+    let (lx, ly) = chips::CHIP_LABEL;
+    root.spawn((
+        ClothText::Chip,
+        stage::text(fonts, "", 26.0, table::GOLD),
+        bevy::sprite::Anchor::CENTER_LEFT,
+        Transform::from_translation(stage::at(lx, ly, 1.2)),
+    ));
+    root.spawn((
+        ClothText::Result,
+        stage::text(fonts, "", 24.0, Color::WHITE),
+        bevy::sprite::Anchor::TOP_LEFT,
+        Transform::from_translation(stage::at(result_at.0, result_at.1, 1.2)),
+    ));
+}
+
+/// Write the result and the chip selected (none without a bet).
+pub fn show_texts(texts: &mut Query<(&ClothText, &mut Text2d)>, s: &Session, result: &str, chip: Option<u64>) {
+    let chip = chip.map_or(String::new(), |c| format!("{} {c}", s.t("FICHA")));
+    for (which, mut text) in texts.iter_mut() {
+        let want = match which {
+            ClothText::Result => result,
+            ClothText::Chip => &chip,
+        };
+        if text.0 != *want {
+            want.clone_into(&mut text.0);
+        }
+    }
 }
 
 /// The touches and keys of a cloth: an edit button (or its key) does its

@@ -12,6 +12,7 @@ pub mod deck;
 pub mod dice;
 pub mod double_up;
 pub mod draw_poker;
+pub mod fantan;
 pub mod game_menu;
 pub mod help;
 pub mod meters_bar;

@@ -89,22 +89,7 @@ impl GameKind for Boule {
 
     super::decided_by_the_draw!(BouleRound);
 
-    fn win(&self, round: &BouleRound) -> u64 {
-        round.settlement().iter().fold(0u64, |t, (_, _, r)| t.saturating_add(*r))
-    }
-
-    fn components(&self, round: &BouleRound, denom: Cents) -> Vec<WinComponent> {
-        round
-            .settlement()
-            .into_iter()
-            .filter(|(_, _, r)| *r > 0)
-            .map(|(s, stake, r)| WinComponent { label: format!("{} ({stake} staked)", s.name(false)), amount: r.saturating_mul(denom) })
-            .collect()
-    }
-
-    fn hits(&self, _round: &BouleRound, _trigger: &Trigger) -> bool {
-        false
-    }
+    super::layout::settled_by_spots!(BouleRound);
 
     fn describe(&self, round: &BouleRound, lang: Lang) -> String {
         let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count();

@@ -163,6 +163,33 @@ macro_rules! one_limit_layout {
 }
 pub(crate) use one_limit_layout;
 
+/// The settlement methods of a kind whose round settles each spot in whole
+/// credits (its `settlement()`: each spot with its stake and what it
+/// returns; the spot's `name`): the win, one component per winning spot for
+/// the journal and recall (M-15), and no progressive trigger. Written once,
+/// inside each such `impl GameKind` (sic bo, boule, the wheel of fortune).
+macro_rules! settled_by_spots {
+    ($round:ty) => {
+        fn win(&self, round: &$round) -> u64 {
+            round.settlement().iter().fold(0u64, |t, (_, _, r)| t.saturating_add(*r))
+        }
+
+        fn components(&self, round: &$round, denom: Cents) -> Vec<WinComponent> {
+            round
+                .settlement()
+                .into_iter()
+                .filter(|(_, _, r)| *r > 0)
+                .map(|(s, stake, r)| WinComponent { label: format!("{} ({stake} staked)", s.name(false)), amount: r.saturating_mul(denom) })
+                .collect()
+        }
+
+        fn hits(&self, _round: &$round, _trigger: &Trigger) -> bool {
+            false
+        }
+    };
+}
+pub(crate) use settled_by_spots;
+
 /// A chip value the table has, or a refusal that says so.
 pub fn chip_offered(chip: u64, chips: &[u64]) -> Result<(), Refusal> {
     if chips.contains(&chip) {

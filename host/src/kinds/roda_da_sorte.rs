@@ -104,22 +104,7 @@ impl GameKind for RodaDaSorte {
 
     super::decided_by_the_draw!(RodaRound);
 
-    fn win(&self, round: &RodaRound) -> u64 {
-        round.settlement().iter().fold(0u64, |t, (_, _, r)| t.saturating_add(*r))
-    }
-
-    fn components(&self, round: &RodaRound, denom: Cents) -> Vec<WinComponent> {
-        round
-            .settlement()
-            .into_iter()
-            .filter(|(_, _, r)| *r > 0)
-            .map(|(s, stake, r)| WinComponent { label: format!("{} ({stake} staked)", s.name(false)), amount: r.saturating_mul(denom) })
-            .collect()
-    }
-
-    fn hits(&self, _round: &RodaRound, _trigger: &Trigger) -> bool {
-        false
-    }
+    super::layout::settled_by_spots!(RodaRound);
 
     fn describe(&self, round: &RodaRound, lang: Lang) -> String {
         let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count();

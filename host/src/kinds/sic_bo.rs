@@ -71,22 +71,7 @@ impl GameKind for SicBo {
 
     super::decided_by_the_draw!(SicBoRound);
 
-    fn win(&self, round: &SicBoRound) -> u64 {
-        round.settlement().iter().fold(0u64, |t, (_, _, r)| t.saturating_add(*r))
-    }
-
-    fn components(&self, round: &SicBoRound, denom: Cents) -> Vec<WinComponent> {
-        round
-            .settlement()
-            .into_iter()
-            .filter(|(_, _, r)| *r > 0)
-            .map(|(s, stake, r)| WinComponent { label: format!("{} ({stake} staked)", s.name(false)), amount: r.saturating_mul(denom) })
-            .collect()
-    }
-
-    fn hits(&self, _round: &SicBoRound, _trigger: &Trigger) -> bool {
-        false
-    }
+    super::layout::settled_by_spots!(SicBoRound);
 
     fn describe(&self, round: &SicBoRound, lang: Lang) -> String {
         let d = round.dice;

@@ -45,6 +45,7 @@ pub(super) const TERMS: &[(&str, &str)] = &[
     ("Dragão", "Dragon"),
     ("Duplo", "Double"),
     ("Esmeralda", "Emerald"),
+    ("Fantan", "Fan-Tan"),
     ("Floresta Encantada", "Enchanted Forest"),
     ("Folha", "Leaf"),
     ("Grande", "Grand"),

@@ -3,32 +3,13 @@
 //! limits refused by name, every settled round checked against an
 //! independent reading of the text's payouts from the committed dice.
 
-use crate::tables::{open, select};
+use crate::tables::{open, place, play_layout as play, select};
 
 use game_host::command::Command;
 use game_host::kind::BetControl;
 use game_host::picture::Scene;
-use game_host::round::Opening;
-use game_host::session::{Lang, Session};
-use meters::RecallOutcome;
+use game_host::session::Lang;
 use serde_json::json;
-
-fn place(s: &mut Session, spot: serde_json::Value) -> bool {
-    s.command(Command::EditBet { edit: json!({ "Kind": { "Place": { "spot": spot } } }) })
-}
-
-/// Play the bet on the cloth; the settled round's opening (bet and deal as
-/// JSON), its win and its stake.
-fn play(s: &mut Session) -> (serde_json::Value, u64, u64) {
-    assert!(s.command(Command::Play), "{:?}", s.message_text());
-    assert!(!s.command(Command::EditBet { edit: json!("Clear") }), "no edit while the dice fall");
-    s.command(Command::Revealed);
-    assert!(!s.in_round());
-    let r = s.machine().recall(1).unwrap().remove(0);
-    let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
-    let opening: Opening<serde_json::Value, serde_json::Value> = serde_json::from_value(r.steps[0].step.data.clone()).unwrap();
-    (json!({ "bet": opening.bet, "deal": opening.deal }), win, r.stake)
-}
 
 /// §5.2 read again: the sum of the last throw decides ases (3), pequeno
 /// (5–7) or grande (14–16), paying 61:1 or 1:1, the stake kept.

@@ -84,3 +84,22 @@ pub fn play_reel_round(s: &mut Session, dir: &std::path::Path) -> (meters::Round
     let deal = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
     (r, deal)
 }
+
+/// A chip of the selected value on `spot` of a table's cloth (JSON, as
+/// the kind's edit names it); whether the table took it.
+pub fn place(s: &mut Session, spot: serde_json::Value) -> bool {
+    s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) })
+}
+
+/// Play the layout on the cloth of a table decided by its draw (dice,
+/// wheels); the settled round's bet and deal (JSON), its win and its stake.
+pub fn play_layout(s: &mut Session) -> (serde_json::Value, u64, u64) {
+    assert!(s.command(Command::Play), "{:?}", s.message_text());
+    assert!(!s.command(Command::EditBet { edit: serde_json::json!("Clear") }), "no edit while the outcome is shown");
+    s.command(Command::Revealed);
+    assert!(!s.in_round());
+    let r = s.machine().recall(1).unwrap().remove(0);
+    let meters::RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
+    let opening: game_host::round::Opening<serde_json::Value, serde_json::Value> = serde_json::from_value(r.steps[0].step.data.clone()).unwrap();
+    (serde_json::json!({ "bet": opening.bet, "deal": opening.deal }), win, r.stake)
+}

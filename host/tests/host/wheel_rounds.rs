@@ -4,31 +4,12 @@
 //! independent reading of the texts' payouts (BO-8, BO-9; RS-5, RS-6) from
 //! the committed compartment or section.
 
-use crate::tables::{open, select};
+use crate::tables::{open, place, play_layout as play, select};
 
 use game_host::command::Command;
 use game_host::picture::Scene;
-use game_host::round::Opening;
-use game_host::session::{Lang, Session};
-use meters::RecallOutcome;
+use game_host::session::Lang;
 use serde_json::json;
-
-fn place(s: &mut Session, spot: serde_json::Value) -> bool {
-    s.command(Command::EditBet { edit: json!({ "Kind": { "Place": { "spot": spot } } }) })
-}
-
-/// Play the bet on the cloth; the settled round's bet and deal (JSON), its
-/// win and its stake.
-fn play(s: &mut Session) -> (serde_json::Value, u64, u64) {
-    assert!(s.command(Command::Play), "{:?}", s.message_text());
-    assert!(!s.command(Command::EditBet { edit: json!("Clear") }), "no edit while the wheel turns");
-    s.command(Command::Revealed);
-    assert!(!s.in_round());
-    let r = s.machine().recall(1).unwrap().remove(0);
-    let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
-    let opening: Opening<serde_json::Value, serde_json::Value> = serde_json::from_value(r.steps[0].step.data.clone()).unwrap();
-    (json!({ "bet": opening.bet, "deal": opening.deal }), win, r.stake)
-}
 
 /// BO-3 and BO-8 read again: the numbers a chance covers and what it pays
 /// to 1; `docs/boule.md` for the cloth's groups and the colours (red: the

@@ -11,7 +11,6 @@ pub mod motion;
 pub mod sic_bo;
 
 use bevy::prelude::*;
-use bevy::sprite::Anchor;
 use game_core::dice::Throw;
 use game_host::kind::GameKind;
 use game_host::round::Phase;
@@ -21,7 +20,7 @@ use crate::SessionRes;
 use crate::layout::Area;
 use crate::modes::Mode;
 use crate::screens::chips;
-use crate::screens::cloth::{self, Cell, LitSpot, Place};
+use crate::screens::cloth::{self, Cell, ClothText, LitSpot, Place};
 use crate::screens::help::HelpOpen;
 use crate::screens::reels::Reveal;
 use crate::screens::table;
@@ -81,11 +80,6 @@ struct DiceRoot<D: DiceScreen>(std::marker::PhantomData<D>);
 struct Die(usize);
 #[derive(Component, Clone, Copy)]
 struct DiceChip;
-#[derive(Component)]
-enum DiceText {
-    Result,
-    Chip,
-}
 
 /// Add the dice screen of kind `D`.
 pub fn add<D: DiceScreen>(app: &mut App) {
@@ -127,14 +121,7 @@ fn build_dice_table<D: DiceScreen>(
         }
         cells_at = cloth::spawn_cells(root, &fonts, cells);
         chips::spawn_edit_buttons(root, &fonts, &s);
-        let (lx, ly) = chips::CHIP_LABEL;
-        root.spawn((DiceText::Chip, stage::text(&fonts, "", 26.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(lx, ly, 1.2))));
-        root.spawn((
-            DiceText::Result,
-            stage::text(&fonts, "", 24.0, Color::WHITE),
-            Anchor::TOP_LEFT,
-            Transform::from_translation(stage::at(RESULT_AT.0, RESULT_AT.1, 1.2)),
-        ));
+        cloth::spawn_texts(root, &fonts, RESULT_AT);
     });
     table.cells = cells_at;
 }
@@ -158,7 +145,7 @@ fn show_dice<D: DiceScreen>(
     chips_shown: Query<Entity, With<DiceChip>>,
     mut dice: Query<(&Die, &mut Sprite, &mut Transform, &mut Visibility), Without<LitSpot>>,
     mut lit: Query<(&LitSpot, &mut Visibility), Without<Die>>,
-    mut texts: Query<(&DiceText, &mut Text2d)>,
+    mut texts: Query<(&ClothText, &mut Text2d)>,
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
@@ -208,30 +195,15 @@ fn show_dice<D: DiceScreen>(
     }
     cloth::light_winners(&mut lit, rested, |i| round.is_some_and(|r| table.cells.get(i).is_some_and(|c| D::wins(&c.spot, &r.state))));
     let bet = s.game().bet::<D::K>();
-    let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA"), D::chip(b)));
-    for (which, mut text) in &mut texts {
-        let want = match which {
-            DiceText::Result => &result,
-            DiceText::Chip => &chip,
-        };
-        if text.0 != *want {
-            text.0.clone_from(want);
-        }
-    }
+    cloth::show_texts(&mut texts, &s, &result, bet.map(D::chip));
     // The chips: the round's while it is open, else the bet on the cloth.
     let layout = match round.filter(|r| r.phase != Phase::Ended) {
         Some(r) => D::layout_of_round(&r.state),
         None => bet.map(D::layout).unwrap_or_default(),
     };
-    if table.chips_on.as_ref() == Some(&layout) {
-        return;
-    }
-    for e in &chips_shown {
-        commands.entity(e).despawn();
-    }
-    let Ok(root) = roots.single() else { return };
-    cloth::lay_chips(&mut commands.entity(root), &fonts, &mut art, &mut images, &table.cells, &layout, DiceChip);
-    table.chips_on = Some(layout);
+    let root = roots.single().ok();
+    let table = &mut *table;
+    cloth::keep_chips(&mut commands, root, &chips_shown, &mut table.chips_on, layout, (&fonts, &mut art, &mut images), &table.cells, DiceChip);
 }
 
 /// Tell the host the throws were shown once the last one rests (at once

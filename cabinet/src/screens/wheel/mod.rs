@@ -14,7 +14,6 @@ pub mod roda;
 use std::f32::consts::TAU;
 
 use bevy::prelude::*;
-use bevy::sprite::Anchor;
 use game_host::kind::GameKind;
 use game_host::round::Phase;
 use game_host::session::Session;
@@ -22,7 +21,7 @@ use game_host::session::Session;
 use crate::SessionRes;
 use crate::modes::Mode;
 use crate::screens::chips;
-use crate::screens::cloth::{self, Cell, LitSpot, Place};
+use crate::screens::cloth::{self, Cell, ClothText, LitSpot, Place};
 use crate::screens::help::HelpOpen;
 use crate::screens::reels::Reveal;
 use crate::screens::table;
@@ -84,11 +83,6 @@ struct WheelRoot<W: WheelScreen>(std::marker::PhantomData<W>);
 struct Ring;
 #[derive(Component, Clone, Copy)]
 struct WheelChip;
-#[derive(Component)]
-enum WheelText {
-    Result,
-    Chip,
-}
 
 /// Add the wheel screen of kind `W`.
 pub fn add<W: WheelScreen>(app: &mut App) {
@@ -138,14 +132,7 @@ fn build_wheel_table<W: WheelScreen>(
         ));
         cells_at = cloth::spawn_cells(root, &fonts, W::cells(&s));
         chips::spawn_edit_buttons(root, &fonts, &s);
-        let (lx, ly) = chips::CHIP_LABEL;
-        root.spawn((WheelText::Chip, stage::text(&fonts, "", 26.0, table::GOLD), Anchor::CENTER_LEFT, Transform::from_translation(stage::at(lx, ly, 1.2))));
-        root.spawn((
-            WheelText::Result,
-            stage::text(&fonts, "", 24.0, Color::WHITE),
-            Anchor::TOP_LEFT,
-            Transform::from_translation(stage::at(RESULT_AT.0, RESULT_AT.1, 1.2)),
-        ));
+        cloth::spawn_texts(root, &fonts, RESULT_AT);
     });
     table.cells = cells_at;
 }
@@ -169,7 +156,7 @@ fn show_wheel<W: WheelScreen>(
     chips_shown: Query<Entity, With<WheelChip>>,
     mut ring: Query<&mut Transform, With<Ring>>,
     mut lit: Query<(&LitSpot, &mut Visibility)>,
-    mut texts: Query<(&WheelText, &mut Text2d)>,
+    mut texts: Query<(&ClothText, &mut Text2d)>,
 ) {
     let Some(fonts) = fonts else { return };
     let Ok(s) = session.0.lock() else { return };
@@ -197,30 +184,15 @@ fn show_wheel<W: WheelScreen>(
     }
     cloth::light_winners(&mut lit, rested, |i| round.is_some_and(|r| table.cells.get(i).is_some_and(|c| W::wins(&c.spot, &r.state))));
     let bet = s.game().bet::<W::K>();
-    let chip = bet.map_or(String::new(), |b| format!("{} {}", s.t("FICHA"), W::chip(b)));
-    for (which, mut text) in &mut texts {
-        let want = match which {
-            WheelText::Result => &result,
-            WheelText::Chip => &chip,
-        };
-        if text.0 != *want {
-            text.0.clone_from(want);
-        }
-    }
+    cloth::show_texts(&mut texts, &s, &result, bet.map(W::chip));
     // The chips: the round's while it is open, else the bet on the cloth.
     let layout = match round.filter(|r| r.phase != Phase::Ended) {
         Some(r) => W::layout_of_round(&r.state),
         None => bet.map(W::layout).unwrap_or_default(),
     };
-    if table.chips_on.as_ref() == Some(&layout) {
-        return;
-    }
-    for e in &chips_shown {
-        commands.entity(e).despawn();
-    }
-    let Ok(root) = roots.single() else { return };
-    cloth::lay_chips(&mut commands.entity(root), &fonts, &mut art, &mut images, &table.cells, &layout, WheelChip);
-    table.chips_on = Some(layout);
+    let root = roots.single().ok();
+    let table = &mut *table;
+    cloth::keep_chips(&mut commands, root, &chips_shown, &mut table.chips_on, layout, (&fonts, &mut art, &mut images), &table.cells, WheelChip);
 }
 
 /// Tell the host the spin was shown once the wheel rests (at once when the
