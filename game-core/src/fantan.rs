@@ -124,6 +124,14 @@ impl Spot {
         (1..=4).map(|r| self.returns(r).1).fold(1, |step, den| step / gcd(step, den) * den)
     }
 
+    /// The least stake of whole credits at `denom` cents a credit that is
+    /// whole steps ([`Spot::cent_step`]), in cents: the two's least common
+    /// multiple.
+    pub fn least_stake_cents(self, denom: u64) -> u64 {
+        let (step, denom) = (self.cent_step(), denom.max(1));
+        step / gcd(step, denom) * denom
+    }
+
     /// The cents returned on `stake` cents on `result`, stake included;
     /// None when that is not a whole number of cents (a stake off
     /// [`Spot::cent_step`]).
@@ -173,6 +181,19 @@ pub struct FantanGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_least_stake_is_the_first_whole_credit_count_on_the_cent_step() {
+        for spot in Spot::all() {
+            for denom in [1u64, 2, 5, 10, 15, 25, 50, 100, 200] {
+                // Brute force: the first k credits whose cents are whole steps.
+                let want = (1..).map(|k| k * denom).find(|c| c % spot.cent_step() == 0).unwrap_or(0);
+                assert_eq!(spot.least_stake_cents(denom), want, "{spot:?} at {denom}");
+            }
+        }
+        assert_eq!(Spot::Fan(1).least_stake_cents(15), 60);
+        assert_eq!(Spot::Nga(1, 2, 3).least_stake_cents(25), 200);
+    }
 
     /// Art. 6: 4 + 12 + 12 + 4 + 6 chances, each once, every number 1–4.
     #[test]

@@ -24,10 +24,8 @@ pub(crate) fn page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
             // remainders, as a share of four stakes.
             let step = spot.cent_step();
             let back: u64 = (1..=4).filter_map(|r| spot.returned_cents(step, r)).sum();
-            // The least stake of whole credits that is whole steps.
-            let denom = s.denom().max(1);
-            let unit = step / gcd(step, denom) * denom;
-            vec![spot.name(pt), prize, format!("{:.2}%", back as f64 * 100.0 / (4 * step) as f64), s.currency().format(unit)]
+            let least = spot.least_stake_cents(s.denom());
+            vec![spot.name(pt), prize, format!("{:.2}%", back as f64 * 100.0 / (4 * step) as f64), s.currency().format(least)]
         })
         .collect();
     b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("paga").into(), s.t("retorno").into(), s.t("aposta em múltiplos de").into()], rows });
@@ -35,8 +33,4 @@ pub(crate) fn page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
         s.t("Os prémios são pagos menos os 5% da banca; cada aposta faz-se em múltiplos do valor indicado, para que os 5% sejam cêntimos inteiros.").into(),
     ));
     Some(HelpDoc { blocks: b, double_up: None })
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
