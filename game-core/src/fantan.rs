@@ -150,7 +150,9 @@ impl Spot {
             Spot::Fan(n) => format!("fan {n}"),
             Spot::Nim(w, t) => format!("nim {w} ({tie} {t})"),
             Spot::Nga(a, b, t) => format!("nga {a}-{b} ({tie} {t})"),
-            Spot::SeSamHong(a, b, c) => format!("sé-sam-hong {a}-{b}-{c}"),
+            // English drops the Portuguese accent of the name (Macau's
+            // romanisation), as it does for every loanword.
+            Spot::SeSamHong(a, b, c) => format!("{} {a}-{b}-{c}", if portuguese { "sé-sam-hong" } else { "se-sam-hong" }),
             Spot::Kuoc(a, b) => format!("kuoc {a}-{b}"),
         }
     }

@@ -87,7 +87,7 @@ fn label(spot: Spot, s: &Session) -> String {
         Spot::Fan(n) => format!("FAN {n}\n3:1"),
         Spot::Nim(w, t) => format!("NIM {w}\n{tie} {t}"),
         Spot::Nga(a, b, t) => format!("NGA {a}-{b}\n{tie} {t}"),
-        Spot::SeSamHong(a, b, c) => format!("SÉ-SAM-HONG\n{a}-{b}-{c}"),
+        Spot::SeSamHong(..) => spot.name(s.lang() == Lang::Pt).to_uppercase().replacen(' ', "\n", 1),
         Spot::Kuoc(a, b) => format!("KUOC\n{a}-{b}"),
     }
 }
