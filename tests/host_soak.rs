@@ -31,6 +31,7 @@ use game_host::kinds::blackjack::Blackjack;
 use game_host::kinds::boule::Boule;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::fantan::Fantan;
+use game_host::kinds::fish_prawn_crab::FishPrawnCrab;
 use game_host::kinds::roda_da_sorte::RodaDaSorte;
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
 use game_host::kinds::sic_bo::SicBo;
@@ -216,6 +217,10 @@ fn main() -> Result<()> {
         }
         if s.rules::<RodaDaSorte>().is_some() {
             let spots: Vec<serde_json::Value> = Section::ALL.iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect();
+            dice_bet(&mut s, &mut player, &spots);
+        }
+        // Every place of the fish-prawn-crab table's cloth.
+        if let Some(spots) = s.rules::<FishPrawnCrab>().map(|g| g.0.cloth().iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect::<Vec<_>>()) {
             dice_bet(&mut s, &mut player, &spots);
         }
         if s.rules::<Fantan>().is_some() {

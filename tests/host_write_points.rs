@@ -22,6 +22,7 @@ use game_host::kinds::banca_francesa::BancaFrancesa;
 use game_host::kinds::boule::Boule;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::fantan::Fantan;
+use game_host::kinds::fish_prawn_crab::FishPrawnCrab;
 use game_host::kinds::roda_da_sorte::RodaDaSorte;
 use game_host::kinds::roulette::{Roulette, RouletteEdit};
 use game_host::kinds::sic_bo::SicBo;
@@ -98,6 +99,11 @@ fn place_bet(s: &mut Session, side_bet: bool) {
     }
     for spot in [serde_json::json!("One"), serde_json::json!("Moon")] {
         if s.rules::<RodaDaSorte>().is_some() {
+            assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
+        }
+    }
+    for spot in [serde_json::json!("Small"), serde_json::json!({ "Figure": 5 }), serde_json::json!({ "TwoOfColour": "Blue" })] {
+        if s.rules::<FishPrawnCrab>().is_some() {
             assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
         }
     }
@@ -246,6 +252,11 @@ fn a_banca_francesa_golpe_survives_a_cut_at_each_write_point() {
 #[test]
 fn a_sic_bo_throw_survives_a_cut_at_each_write_point() {
     cut_at_every_write_point("cussec", false, false);
+}
+
+#[test]
+fn a_fish_prawn_crab_throw_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("peixe-camarao-caranguejo", false, false);
 }
 
 #[test]

@@ -169,6 +169,12 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             let dice: game_core::dice::Throw = serde_json::from_value(first.data["deal"]["dice"].clone()).unwrap();
             spots.iter().map(|&(s, stake)| s.returned(stake, &dice)).sum()
         }
+        "fish-prawn-crab-throw" => {
+            // Art. 6–7: the three figure dice settle every place offered.
+            let spots: Vec<(game_core::dice::fish_prawn_crab::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
+            let dice: game_core::dice::Throw = serde_json::from_value(first.data["deal"]["dice"].clone()).unwrap();
+            spots.iter().map(|&(s, stake)| s.returned(stake, &dice)).sum()
+        }
         "boule-spin" => {
             // BO-8 and BO-9: the compartment the ball came to rest in
             // settles every chance (the star every other chance's loss).

@@ -332,6 +332,60 @@ def die(n):
     return svg(S, S, f'<rect x="6" y="6" width="{S - 12}" height="{S - 12}" rx="30" fill="#fbf8f0" stroke="#8a7a5a" stroke-width="5"/>{dots}')
 
 
+FIGURE_COLOURS = {1: "#c8102e", 6: "#c8102e", 2: "#1e8c46", 5: "#1e8c46", 3: "#1e4fc8", 4: "#1e4fc8"}
+
+
+def figure_mark(n, ink):
+    """Fish-prawn-crab's figure `n` (Macau 59/2004 Art. 1) in a 200 box."""
+    if n == 1:  # fish
+        return (f'<path d="M40 100 C70 50 130 50 150 100 C130 150 70 150 40 100 Z" fill="{ink}"/>'
+                f'<path d="M150 100 L185 68 L178 100 L185 132 Z" fill="{ink}"/>'
+                '<circle cx="70" cy="90" r="8" fill="#fbf8f0"/><path d="M95 75 C105 90 105 110 95 125" fill="none" stroke="#fbf8f0" stroke-width="5"/>')
+    if n == 2:  # prawn: a curled body in segments, a fan tail, feelers
+        segs = "".join(
+            f'<circle cx="{100 + 48 * math.cos(math.radians(a)):.1f}" cy="{100 + 48 * math.sin(math.radians(a)):.1f}" r="{20 - k * 1.6:.1f}" fill="{ink}"/>'
+            for k, a in enumerate(range(-150, 110, 32))
+        )
+        return (segs + f'<path d="M118 140 L150 170 L100 165 Z" fill="{ink}"/>'
+                f'<path d="M60 80 C40 40 70 20 110 28 M62 76 C30 50 40 20 60 14" fill="none" stroke="{ink}" stroke-width="4"/>'
+                '<circle cx="64" cy="84" r="5" fill="#fbf8f0"/>')
+    if n == 3:  # gourd
+        return (f'<circle cx="100" cy="128" r="46" fill="{ink}"/><circle cx="100" cy="70" r="30" fill="{ink}"/>'
+                f'<rect x="92" y="100" width="16" height="10" fill="{ink}"/><path d="M100 42 L104 22 L120 18" fill="none" stroke="{ink}" stroke-width="6" stroke-linecap="round"/>'
+                '<path d="M100 102 C88 104 88 96 100 98" fill="none" stroke="#fbf8f0" stroke-width="4"/>')
+    if n == 4:  # coin: round with a square hole
+        return (f'<circle cx="100" cy="100" r="62" fill="{ink}"/><circle cx="100" cy="100" r="50" fill="none" stroke="#fbf8f0" stroke-width="3"/>'
+                '<rect x="82" y="82" width="36" height="36" fill="#fbf8f0"/>')
+    if n == 5:  # crab: a shell, two claws, four legs a side
+        legs = "".join(
+            f'<path d="M{100 + sx * 40} {96 + k * 14} L{100 + sx * 78} {108 + k * 18}" stroke="{ink}" stroke-width="7" stroke-linecap="round"/>'
+            for sx in (-1, 1) for k in range(3)
+        )
+        return (legs + f'<ellipse cx="100" cy="112" rx="50" ry="36" fill="{ink}"/>'
+                f'<path d="M70 86 L52 56 M130 86 L148 56" stroke="{ink}" stroke-width="8"/>'
+                f'<circle cx="48" cy="46" r="18" fill="{ink}"/><circle cx="152" cy="46" r="18" fill="{ink}"/>'
+                '<path d="M40 36 L52 48 M160 36 L148 48" stroke="#fbf8f0" stroke-width="5"/>'
+                '<circle cx="88" cy="100" r="6" fill="#fbf8f0"/><circle cx="112" cy="100" r="6" fill="#fbf8f0"/>')
+    # rooster: a body, a head with its comb and beak, a tail of three plumes
+    return (f'<ellipse cx="96" cy="122" rx="46" ry="36" fill="{ink}"/><circle cx="132" cy="70" r="22" fill="{ink}"/>'
+            f'<path d="M118 90 L110 104 L140 100 Z" fill="{ink}"/>'
+            f'<circle cx="124" cy="44" r="9" fill="{ink}"/><circle cx="136" cy="42" r="9" fill="{ink}"/><circle cx="147" cy="48" r="8" fill="{ink}"/>'
+            '<path d="M152 66 L172 74 L152 80 Z" fill="#e0a010"/><circle cx="138" cy="66" r="5" fill="#fbf8f0"/>'
+            + "".join(f'<path d="M56 112 C{30 - k * 6} {90 - k * 22} {40 - k * 4} {60 - k * 20} {60 + k * 4} {56 - k * 14}" fill="none" stroke="{ink}" stroke-width="9" stroke-linecap="round"/>' for k in range(3))
+            + f'<path d="M86 156 L82 180 M106 156 L110 180" stroke="#e0a010" stroke-width="6"/>')
+
+
+def figure_die(n):
+    """A face of fish-prawn-crab's dice: the figure in its colour and, in a
+    corner, the face's number (Art. 1: each face carries all three)."""
+    S = 200
+    ink = FIGURE_COLOURS[n]
+    return svg(S, S, (
+        f'<rect x="6" y="6" width="{S - 12}" height="{S - 12}" rx="30" fill="#fbf8f0" stroke="#8a7a5a" stroke-width="5"/>'
+        + figure_mark(n, ink) + glyphs(str(n), 160, 160, 24, "#3a3a3a", 2.2)
+    ))
+
+
 def bingo_ball():
     S = 200
     return svg(S, S, (
@@ -495,6 +549,7 @@ def main():
     write("roulette/ball.svg", ball())
     for n in range(1, 7):
         write(f"dice/die-{n}.svg", die(n))
+        write(f"dice/figure-{n}.svg", figure_die(n))
     write("bingo/ball.svg", bingo_ball())
     write("bingo/card.svg", bingo_card())
     write("reels/frame.svg", reel_frame())
@@ -625,6 +680,13 @@ def main():
     )
     counted = "".join(f'<circle cx="{380 + 44 * k}" cy="150" r="16" fill="#f6d24a" stroke="#b8860b" stroke-width="3"/>' for k in range(3))
     write("games/fantan/logo.svg", logo("#2a4a1a", beads + counted))
+    # Peixe-camarão-caranguejo: three figure dice, fish, prawn and crab.
+    faces = "".join(
+        f'<g transform="translate({x} {y}) scale(0.6) rotate({a} 100 100)">'
+        f'<rect x="6" y="6" width="188" height="188" rx="30" fill="#fbf8f0" stroke="#f6d24a" stroke-width="8"/>{figure_mark(n, FIGURE_COLOURS[n])}</g>'
+        for x, y, a, n in [(100, 60, -12, 1), (240, 110, 6, 2), (380, 55, 14, 5)]
+    )
+    write("games/peixe-camarao-caranguejo/logo.svg", logo("#5a1030", faces))
     for game, (colour, mark) in poker.items():
         write(f"games/{game}/logo.svg", logo(colour, suits_row(230, 26) + glyphs(mark, 300 - text_width(mark, 130) / 2, 40, 130, "#f6d24a", 3.0)))
 

@@ -94,6 +94,12 @@ pub fn shared() -> Vec<String> {
             "dice/die-4.svg",
             "dice/die-5.svg",
             "dice/die-6.svg",
+            "dice/figure-1.svg",
+            "dice/figure-2.svg",
+            "dice/figure-3.svg",
+            "dice/figure-4.svg",
+            "dice/figure-5.svg",
+            "dice/figure-6.svg",
             "bingo/ball.svg",
             "bingo/card.svg",
             "reels/frame.svg",
@@ -191,11 +197,12 @@ mod tests {
             "boule",
             "roda-da-sorte",
             "fantan",
+            "peixe-camarao-caranguejo",
         ] {
             names.extend(for_game(id, &[]));
         }
-        // 54 cards, 6 chips, 12 tables, wheels and scenes, 6 dice, 10 buttons, 23 logos, 7 + 11 + 11 + 10 + 10 symbols.
-        assert_eq!(names.len(), 54 + 6 + 12 + 6 + 10 + 23 + 7 + 11 + 11 + 10 + 10);
+        // 54 cards, 6 chips, 12 tables, wheels and scenes, 6 + 6 dice, 10 buttons, 24 logos, 7 + 11 + 11 + 10 + 10 symbols.
+        assert_eq!(names.len(), 54 + 6 + 12 + 6 + 6 + 10 + 24 + 7 + 11 + 11 + 10 + 10);
         assert_eq!(check(&names), Vec::<ArtError>::new());
         // Every file is drawn in the kit's own colours, not blank: a card
         // face at its screen size has ink and paper.

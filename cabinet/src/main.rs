@@ -166,6 +166,7 @@ fn main() -> ExitCode {
                 ))
                 .add_plugins((
                     screens::bingo::BingoScreenPlugin,
+                    screens::dice::fish_prawn_crab::FishPrawnCrabScreenPlugin,
                     screens::wheel::boule::BouleScreenPlugin,
                     screens::wheel::roda::RodaScreenPlugin,
                     screens::fantan::FantanScreenPlugin,

@@ -633,7 +633,8 @@ fn audit_recall_shows_a_roulette_rounds_chips_and_pocket() {
 
 /// The dice tables by touch (issue 30): chips on sic bo's cloth, the three
 /// dice drawn on the faces the core committed, the win against them; then
-/// banca francesa's golpe, its decisive throw on screen.
+/// banca francesa's golpe, its decisive throw on screen; then
+/// peixe-camarão-caranguejo's figure dice, played to a win (issue 72).
 #[test]
 fn dice_tables_show_the_committed_dice_by_touch() {
     let _one = one_at_a_time();
@@ -697,9 +698,43 @@ fn dice_tables_show_the_committed_dice_by_touch() {
     std::thread::sleep(Duration::from_millis(600));
     let said = rig::text_beside(&rig.shot());
     assert!(said.contains(&format!("SAIU {last} —")), "{said}");
+    // Peixe-camarão-caranguejo (issue 72), two games on: a chip on each of
+    // the six figures (the cloth's second row of four), so that the throw
+    // wins whatever it shows; the figure dice on the faces committed.
+    rig.key("Right");
+    rig.key("Right");
+    std::thread::sleep(Duration::from_millis(300));
+    let row_h = (556.0 - 3.0 * 14.0) / 4.0;
+    for k in 0..6 {
+        let (x, y) = layout::Area::new(680.0 + k as f32 * 200.0, 150.0 + row_h + 14.0, 194.0, row_h).centre();
+        rig.touch(x, y);
+    }
+    rig.touch_button(layout::DeckButton::Play);
+    let i = rig.wait_for("the throw to settle", |i| i.state().open_round.is_none() && i.state().last_round == 3);
+    let r = i.recall(1).unwrap().remove(0);
+    let figures: Vec<serde_json::Value> = (1..=6).map(|f| serde_json::json!([{ "Figure": f }, 1])).collect();
+    assert_eq!(r.steps[0].step.data["bet"]["spots"], serde_json::Value::Array(figures), "the six figures touched");
+    let dice: [u8; 3] = serde_json::from_value(r.steps[0].step.data["deal"]["dice"].clone()).unwrap();
+    // Art. 6 3): each figure shown pays once per die showing it, the stake kept.
+    let want: u64 = (1..=6u8).map(|f| dice.iter().filter(|&&d| d == f).count() as u64).filter(|&n| n > 0).map(|n| n + 1).sum();
+    let meters::RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled") };
+    assert!(want >= 4, "three dice show at least one figure and win: {dice:?}");
+    assert_eq!(win, want * r.denom, "{dice:?}");
+    std::thread::sleep(Duration::from_millis(800));
+    let shown = rig.shot();
+    let (width, pixels) = rig::shot_pixels(&shown);
+    for (k, (x, y)) in [(230.0, 330.0), (380.0, 330.0), (305.0, 460.0)].into_iter().enumerate() {
+        let area = layout::Area::new(x - 60.0, y - 60.0, 120.0, 120.0);
+        let face = rig::distance_to_art(width, &pixels, area, &format!("dice/figure-{}.svg", dice[k]));
+        let other = rig::distance_to_art(width, &pixels, area, &format!("dice/figure-{}.svg", dice[k] % 6 + 1));
+        assert!(face < rig::ART_DISTANCE && face < other, "die {k}: its figure {} at {face:.0}, another at {other:.0}", dice[k]);
+    }
+    let name = |f: u8| ["PEIXE", "CAMARÃO", "CABAÇO", "MOEDA", "CARANGUEJO", "GALO"][usize::from(f - 1)];
+    let said = rig::text_beside(&shown);
+    assert!(said.contains(&format!("SAIU {} · {} · {}", name(dice[0]), name(dice[1]), name(dice[2]))), "{said}");
     rig.shot_in_english();
     stop(cab);
-    rig.keep_screenshots("screen-dice", 2);
+    rig.keep_screenshots("screen-dice", 3);
 }
 
 /// Blackjack by touch (issue 32): hands are dealt and played on the
@@ -1072,7 +1107,7 @@ fn game_menu_chooses_a_game_by_touch() {
     let (width, pixels) = rig::shot_pixels(&menu);
     // The shipped configuration's games, in its order.
     let ids = rig::menu_games();
-    assert_eq!(ids.len(), 26);
+    assert_eq!(ids.len(), 27);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
         let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));

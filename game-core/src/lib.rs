@@ -8,7 +8,7 @@
 //! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`] and
 //! boule in [`boule`]; the wheel of fortune in [`roda_da_sorte`]; fantan
 //! in [`fantan`];
-//! banca francesa and sic bo in [`dice`]; punto banco in [`baccarat`];
+//! banca francesa, sic bo and peixe-camarão-caranguejo in [`dice`]; punto banco in [`baccarat`];
 //! blackjack in [`blackjack`]; video bingo in [`bingo`]; the fair double-up
 //! in [`double_up`].
 //!

@@ -15,6 +15,7 @@ use game_core::bingo::BingoGame;
 use game_core::blackjack::BlackjackGame;
 use game_core::boule::BouleGame;
 use game_core::dice::banca_francesa::BancaFrancesaGame;
+use game_core::dice::fish_prawn_crab::FishPrawnCrabGame;
 use game_core::dice::sic_bo::SicBoGame;
 use game_core::draw_poker::DrawPokerGame;
 use game_core::fantan::FantanGame;
@@ -47,6 +48,7 @@ pub enum CompiledGame {
     Boule(BouleGame),
     RodaDaSorte(RodaDaSorteGame),
     Fantan(FantanGame),
+    FishPrawnCrab(FishPrawnCrabGame),
 }
 
 impl CompiledGame {
@@ -64,6 +66,7 @@ impl CompiledGame {
             CompiledGame::Boule(g) => &g.id,
             CompiledGame::RodaDaSorte(g) => &g.id,
             CompiledGame::Fantan(g) => &g.id,
+            CompiledGame::FishPrawnCrab(g) => &g.id,
         }
     }
 
@@ -81,6 +84,7 @@ impl CompiledGame {
             CompiledGame::Boule(g) => &g.name,
             CompiledGame::RodaDaSorte(g) => &g.name,
             CompiledGame::Fantan(g) => &g.name,
+            CompiledGame::FishPrawnCrab(g) => &g.name,
         }
     }
 
@@ -92,14 +96,16 @@ impl CompiledGame {
             CompiledGame::StudPoker(_) => "ante",
             // Roulette: the lowest RTP of the chances covering that many numbers.
             CompiledGame::Roulette(_) => "numbers covered",
-            // The dice tables, baccarat, boule, the wheel of fortune, fantan:
+            // The dice tables, baccarat, boule, the wheel of fortune, fantan,
+            // fish-prawn-crab:
             // the lowest RTP of any bet (one entry, 0).
             CompiledGame::BancaFrancesa(_)
             | CompiledGame::SicBo(_)
             | CompiledGame::Baccarat(_)
             | CompiledGame::Boule(_)
             | CompiledGame::RodaDaSorte(_)
-            | CompiledGame::Fantan(_) => "lowest bet",
+            | CompiledGame::Fantan(_)
+            | CompiledGame::FishPrawnCrab(_) => "lowest bet",
             // Blackjack: the game's RTP under optimal play (entry 0),
             // without its bonus (1) and insurance (2), to nine decimals.
             CompiledGame::Blackjack(_) => "line",

@@ -51,6 +51,8 @@ pub mod error;
 #[cfg(feature = "compiler")]
 pub mod fantan;
 #[cfg(feature = "compiler")]
+pub mod fish_prawn_crab;
+#[cfg(feature = "compiler")]
 pub mod format;
 /// The strip generator: strips to an RTP, hit-frequency and SD target (issue 50).
 #[cfg(feature = "compiler")]

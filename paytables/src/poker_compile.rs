@@ -339,6 +339,7 @@ pub enum Kind {
     Boule,
     RodaDaSorte,
     Fantan,
+    FishPrawnCrab,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -371,12 +372,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "BoulePaytable" => Ok(Kind::Boule),
         "RodaDaSortePaytable" => Ok(Kind::RodaDaSorte),
         "FantanPaytable" => Ok(Kind::Fantan),
+        "FishPrawnCrabPaytable" => Ok(Kind::FishPrawnCrab),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…), RodaDaSortePaytable(…) or FantanPaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…), RodaDaSortePaytable(…), FantanPaytable(…) or FishPrawnCrabPaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

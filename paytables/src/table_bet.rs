@@ -43,9 +43,11 @@ pub fn lowest(bets: &[TableBet]) -> Option<&TableBet> {
 
 /// The figures as `paytable check` prints them.
 pub fn report(title: &str, bets: &[TableBet]) -> String {
-    let mut out = format!("{title}\n{:<44} {:>14} {:>9} {:>9} {:>9}\n", "bet", "pays", "RTP exact", "RTP %", "hit %");
+    // The names' column as wide as the longest name (at least 44).
+    let w = bets.iter().map(|b| b.name.chars().count()).max().unwrap_or(0).max(44);
+    let mut out = format!("{title}\n{:<w$} {:>14} {:>9} {:>9} {:>9}\n", "bet", "pays", "RTP exact", "RTP %", "hit %");
     for b in bets {
-        out.push_str(&format!("{:<44} {:>14} {:>9} {:>9} {:>9}\n", b.name, b.pays, b.rtp.to_string(), pct(&b.rtp), pct(&b.hit)));
+        out.push_str(&format!("{:<w$} {:>14} {:>9} {:>9} {:>9}\n", b.name, b.pays, b.rtp.to_string(), pct(&b.rtp), pct(&b.hit)));
     }
     if let Some(low) = lowest(bets) {
         out.push_str(&format!("whole table: every mix of bets returns at least {}% ({}, {})\n", pct(&low.rtp), low.rtp, low.name));

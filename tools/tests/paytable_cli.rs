@@ -196,6 +196,7 @@ fn committed_artifacts_match_their_sources_and_the_manifest() {
         "roleta-americana",
         "banca-francesa",
         "cussec",
+        "peixe-camarao-caranguejo",
         "bacara",
         "bacara-6-sem-comissao",
         "bacara-macau",
@@ -580,6 +581,57 @@ fn fantan_check_par_simulate_and_compile() {
     assert_eq!(a.rtp, vec![(0, "77/80".to_owned())]);
     let hosted = game_host::catalogue::HostedGame::from_artifact(a.game).unwrap();
     assert_eq!((hosted.id(), hosted.name(), hosted.family(game_host::names::Lang::En)), ("fantan", "Fantan", "fan-tan"));
+}
+
+/// Peixe-camarão-caranguejo (issue 72, Macau 59/2004): `check` gives the
+/// shipped table's 14 bets their exact figures (the totals 9 and 12 the
+/// lowest at 175/216); a file offering every bet of the text is refused,
+/// each bet under 80% by its line with its figure (M-17); `par` and
+/// `simulate` work; the artifact is hosted.
+#[test]
+fn fish_prawn_crab_check_par_simulate_compile_and_the_texts_bets_refused() {
+    let out = paytable(&["check", &sample("peixe-camarao-caranguejo.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rtp: Vec<&str> = v["bets"].as_array().unwrap().iter().map(|b| b["rtp_exact"].as_str().unwrap()).collect();
+    assert_eq!(rtp, ["35/36", "35/36", "199/216", "8/9", "8/9", "8/9", "65/72", "7/8", "175/216", "7/8", "7/8", "175/216", "7/8", "65/72"]);
+    assert_eq!(v["lowest_rtp_exact"], "175/216");
+    // Every bet of Art. 5: the compiler names the nine under the floor.
+    let dir = tempfile::tempdir().unwrap();
+    let every = std::fs::read_to_string(sample("peixe-camarao-caranguejo.ron")).unwrap().replace(
+        "        Total(7), Total(8),",
+        "        ThreeOfColour, FigureTriple, AnyTriple,\n        Total(4), Total(5), Total(6), Total(15), Total(16), Total(17),\n        Total(7), Total(8),",
+    );
+    let file = dir.path().join("every-bet.ron");
+    std::fs::write(&file, every).unwrap();
+    let out = paytable(&["check", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    let refused: Vec<&str> = err.lines().filter(|l| l.contains("(M-17)")).collect();
+    assert_eq!(refused.len(), 9, "{err}");
+    for (line, what) in [
+        (18, "three dice of a chosen colour returns 77.7778% (7/9)"),
+        (18, "three dice of a chosen figure returns 69.9074% (151/216)"),
+        (18, "any three equal figures returns 69.4444% (25/36)"),
+        (19, "total 4 returns 70.8333% (17/24)"),
+        (19, "total 16 returns 52.7778% (19/36)"),
+    ] {
+        assert!(refused.iter().any(|l| l.contains(&format!("every-bet.ron:{line}:")) && l.contains(what)), "{what} at line {line}: {err}");
+    }
+    let out = paytable(&["par", &sample("peixe-camarao-caranguejo.ron"), "-o", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(dir.path().join("peixe-camarao-caranguejo-bets.csv")).unwrap().lines().count(), 15);
+    let out = paytable(&["simulate", &sample("peixe-camarao-caranguejo.ron"), "--games", "200000", "--seed", "8", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exact_inside_ci99"], true, "{v}");
+    let artifact = dir.path().join("pcc.json");
+    let out = paytable(&["compile", &sample("peixe-camarao-caranguejo.ron"), "-o", artifact.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let a: paytables::artifact::Artifact = serde_json::from_slice(&std::fs::read(&artifact).unwrap()).unwrap();
+    assert_eq!(a.rtp, vec![(0, "175/216".to_owned())]);
+    let hosted = game_host::catalogue::HostedGame::from_artifact(a.game).unwrap();
+    assert_eq!((hosted.id(), hosted.name()), ("peixe-camarao-caranguejo", "Peixe-Camarão-Caranguejo"));
 }
 
 /// Roda da sorte (issue 72, RS-3/RS-10): `check` gives the seven bets the

@@ -85,8 +85,8 @@ pub struct GlimpseArt {
 /// blackjack, a natural nine).
 pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     use game_host::kinds::{
-        baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, fantan::Fantan, reels::Reels,
-        roda_da_sorte::RodaDaSorte, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
+        baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, fantan::Fantan, fish_prawn_crab::FishPrawnCrab,
+        reels::Reels, roda_da_sorte::RodaDaSorte, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
     };
     let named = |names: &[&str], cards: bool| GlimpseArt { files: names.iter().map(|n| (*n).to_owned()).collect(), cards };
     let Some(g) = s.games().get(game) else { return named(&[], false) };
@@ -109,6 +109,9 @@ pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     }
     if g.rules::<BancaFrancesa>().is_some() || g.rules::<SicBo>().is_some() {
         return named(&["dice/die-1.svg", "dice/die-2.svg", "dice/die-3.svg", "dice/die-4.svg", "dice/die-5.svg", "dice/die-6.svg"], false);
+    }
+    if g.rules::<FishPrawnCrab>().is_some() {
+        return named(&["dice/figure-1.svg", "dice/figure-2.svg", "dice/figure-3.svg", "dice/figure-4.svg", "dice/figure-5.svg", "dice/figure-6.svg"], false);
     }
     if g.rules::<Bingo>().is_some() {
         return named(&["bingo/ball.svg", "bingo/card.svg"], false);
@@ -200,7 +203,7 @@ mod tests {
         let config = test_config::config(dir.path(), "");
         let s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).unwrap();
         let needed = crate::art::needed(&s);
-        assert_eq!(s.games().len(), 26);
+        assert_eq!(s.games().len(), 27);
         // Every file the shipped games need is in the kit and draws (a game
         // added without its logo would stop the cabinet at boot).
         assert_eq!(crate::art::check(&needed), Vec::new());

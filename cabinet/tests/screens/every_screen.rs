@@ -240,8 +240,8 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
                 rig.touch_text("FAN 1");
                 (Box::new(|r: &Rig| r.touch_button(layout::DeckButton::Play)), false)
             }
-            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) => {
-                // Pequeno, touched on its label (both cloths name it first).
+            CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) | CompiledGame::FishPrawnCrab(_) => {
+                // Pequeno, touched on its label (the three cloths name it first).
                 rig.touch_text("PEQUENO");
                 (Box::new(|r: &Rig| r.touch_button(layout::DeckButton::Play)), false)
             }
@@ -295,9 +295,10 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
             CompiledGame::Boule(_) => "boule",
             CompiledGame::RodaDaSorte(_) => "wheel of fortune",
             CompiledGame::Fantan(_) => "fantan",
+            CompiledGame::FishPrawnCrab(_) => "fish-prawn-crab",
         })
         .collect();
-    assert_eq!(kinds.len(), 12, "the menu holds every kind: {kinds:?}");
+    assert_eq!(kinds.len(), 13, "the menu holds every kind: {kinds:?}");
     for kind in ["reels", "cards"] {
         assert!(double_ups.iter().any(|(k, _)| *k == kind), "no double-up seen on a game of {kind}: {double_ups:?}");
     }

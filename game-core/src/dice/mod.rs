@@ -1,9 +1,12 @@
 //! The dice games of the text: banca francesa (BF 1–43, three dice, ases,
-//! pequeno and grande, re-thrown until a throw decides) and cussec / sic bo
-//! (three dice under the dome, every bet of its rule 8). Each die is one
-//! uniform draw of 1–6 through the core; a throw is three dice.
+//! pequeno and grande, re-thrown until a throw decides), cussec / sic bo
+//! (three dice under the dome, every bet of its rule 8) and
+//! peixe-camarão-caranguejo (the same dice with figures and colours,
+//! Macau 59/2004). Each die is one uniform draw of 1–6 through the core;
+//! a throw is three dice.
 
 pub mod banca_francesa;
+pub mod fish_prawn_crab;
 pub mod sic_bo;
 
 use meters::GameRng;

@@ -1,11 +1,14 @@
-//! The dice tables' help pages: banca francesa and sic bo.
+//! The dice tables' help pages: banca francesa, sic bo and
+//! peixe-camarão-caranguejo.
 
 use game_core::dice::banca_francesa::Chance;
+use game_core::dice::fish_prawn_crab::{self as pcc, Colour};
 use game_core::dice::sic_bo::{Spot, total_payout};
 
 use super::{Block, HelpContext, HelpDoc, bet_range};
 use crate::catalogue::HostedGame;
 use crate::kinds::banca_francesa::BancaFrancesa;
+use crate::kinds::fish_prawn_crab::FishPrawnCrab;
 use crate::kinds::sic_bo::SicBo;
 use crate::names::Lang;
 
@@ -66,5 +69,49 @@ pub(crate) fn sic_bo_page(s: &dyn HelpContext, game: &HostedGame) -> Option<Help
     .collect();
     b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("paga").into(), s.t("retorno").into()], rows });
     b.push(Block::Text(s.t("Os totais 11 a 17 pagam como os seus simétricos (17 como 4, 16 como 5, …).").into()));
+    Some(HelpDoc { blocks: b, double_up: None })
+}
+
+/// A place of the fish-prawn-crab cloth: its name and what it pays.
+pub fn fish_prawn_crab_label(spot: pcc::Spot, lang: Lang) -> String {
+    let pt = lang == Lang::Pt;
+    // What it pays, each prize once (a figure pays 1, 2 or 3 to 1).
+    let mut pays: Vec<u64> = game_core::dice::every_throw().map(|t| spot.payout(&t)).filter(|&p| p > 0).collect();
+    pays.sort_unstable();
+    pays.dedup();
+    let pays = pays.iter().map(|p| format!("{p}:1")).collect::<Vec<_>>().join(" ");
+    let head = match spot {
+        pcc::Spot::Small => return lang.t("PEQUENO\n4-10  1:1").to_owned(),
+        pcc::Spot::Big => return lang.t("GRANDE\n11-17  1:1").to_owned(),
+        pcc::Spot::Figure(f) => pcc::figure(f, pt).to_uppercase(),
+        pcc::Spot::Total(t) => t.to_string(),
+        other => other.name(pt).to_uppercase(),
+    };
+    format!("{head}\n{pays}")
+}
+
+pub(crate) fn fish_prawn_crab_page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
+    let g = game.rules::<FishPrawnCrab>()?;
+    let pt = s.lang() == Lang::Pt;
+    let mut b = vec![Block::Heading(s.t("Regras").into())];
+    b.push(Block::Text(s.t("Coloque fichas nas casas do pano e prima JOGAR: três dados de figuras são lançados sob a campânula. Cada dado tem peixe (1) e galo (6) vermelhos, camarão (2) e caranguejo (5) verdes, cabaço (3) e moeda (4) azuis; o total soma os números das figuras. Cada casa paga como diz a tabela, a aposta devolvida. Pequeno (4 a 10) e grande (11 a 17) perdem com três figuras iguais.").into()));
+    b.push(bet_range(s, g.0.minimum, g.0.maximum));
+    let rows =
+        g.0.bets
+            .iter()
+            .filter_map(|bet| bet.spots().first().copied().map(|spot| (*bet, spot)))
+            .map(|(bet, spot)| {
+                let back: u64 = game_core::dice::every_throw().map(|t| spot.returned(1, &t)).sum();
+                let pays = fish_prawn_crab_label(spot, s.lang()).split('\n').nth(1).unwrap_or_default().to_owned();
+                vec![bet.name(pt), pays, format!("{:.2}%", back as f64 * 100.0 / 216.0)]
+            })
+            .collect();
+    b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("paga").into(), s.t("retorno").into()], rows });
+    let colours: Vec<&str> = Colour::ALL.iter().map(|c| c.name(pt, 1)).collect();
+    b.push(Block::Text(format!(
+        "{} ({})",
+        s.t("As apostas de cor escolhem uma das três cores; as apostas do regulamento que devolvem menos de 80% não são oferecidas nesta mesa."),
+        colours.join(", ")
+    )));
     Some(HelpDoc { blocks: b, double_up: None })
 }

@@ -26,6 +26,7 @@ use meters::Cents;
 use meters::money::Currency;
 
 pub use baccarat::pays as baccarat_pays;
+pub use dice::fish_prawn_crab_label;
 pub use dice::label as sic_bo_label;
 
 use crate::catalogue::HostedGame;
@@ -101,6 +102,7 @@ pub fn page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
         .or_else(|| roulette::page(s, game))
         .or_else(|| dice::banca_page(s, game))
         .or_else(|| dice::sic_bo_page(s, game))
+        .or_else(|| dice::fish_prawn_crab_page(s, game))
         .or_else(|| baccarat::page(s, game))
         .or_else(|| blackjack::page(s, game))
         .or_else(|| bingo::page(s, game))

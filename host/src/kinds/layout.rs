@@ -116,9 +116,14 @@ pub fn check_spots<S: Copy + PartialEq>(
 /// and `maximum`; its round has the `bet`): the opening chip, the chip
 /// buttons, the checks of [`check_spots`], the edits, the stake and how the
 /// bet reads. Written once, inside each such `impl GameKind`, with the
-/// spot's test of the cloth and its name.
+/// spot's test of the cloth (or of the table's cloth) and its name.
 macro_rules! one_limit_layout {
     (on_cloth: $on_cloth:expr, name: $name:expr) => {
+        super::layout::one_limit_layout!(on_table: |_, s| ($on_cloth)(s), name: $name);
+    };
+    // A table whose cloth its paytable chooses (fish-prawn-crab): `on_table`
+    // is asked of the game and the spot.
+    (on_table: $on_table:expr, name: $name:expr) => {
         fn opening_bet(&self) -> Self::Bet {
             super::layout::ChipLayout::empty(self.0.chips.first().copied().unwrap_or(self.0.minimum))
         }
@@ -135,7 +140,7 @@ macro_rules! one_limit_layout {
         }
 
         fn check_bet(&self, bet: &Self::Bet) -> Result<(), Refusal> {
-            super::layout::check_spots(bet, &self.0.chips, (self.0.minimum, self.0.maximum), $on_cloth, $name)
+            super::layout::check_spots(bet, &self.0.chips, (self.0.minimum, self.0.maximum), |s| ($on_table)(&self.0, s), $name)
         }
 
         fn edit_bet(&self, bet: &Self::Bet, edit: &Self::Edit) -> Result<Self::Bet, Refusal> {

@@ -43,6 +43,7 @@ pub mod blackjack;
 pub mod boule;
 pub mod draw_poker;
 pub mod fantan;
+pub mod fish_prawn_crab;
 pub mod layout;
 pub mod reels;
 pub mod roda_da_sorte;

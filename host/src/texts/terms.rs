@@ -61,6 +61,7 @@ pub(super) const TERMS: &[(&str, &str)] = &[
     ("Navio", "Ship"),
     ("Nove", "Nine"),
     ("Peixe", "Fish"),
+    ("Peixe-Camarão-Caranguejo", "Fish-Prawn-Crab"),
     ("Picareta (wild)", "Pickaxe (wild)"),
     ("Pérola (bónus)", "Pearl (bonus)"),
     ("Pérola (wild)", "Pearl (wild)"),

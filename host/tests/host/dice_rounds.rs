@@ -1,4 +1,4 @@
-//! Banca francesa and sic bo through the host's commands, headless on real
+//! Banca francesa, sic bo and fish-prawn-crab through the host's commands, headless on real
 //! SQLite files (issue 30): layouts edited with `Command::EditBet`, the
 //! limits refused by name, every settled round checked against an
 //! independent reading of the text's payouts from the committed dice.
@@ -131,4 +131,77 @@ fn sic_bo_throws_settle_every_spot_at_rule_8s_payout() {
     }
     assert!(!s.command(Command::EditBet { edit: json!({ "Kind": "Double" }) }), "400 on big is over 200");
     assert!(s.message_text().unwrap().contains("acima do máximo de 200 créditos"), "{:?}", s.message_text());
+}
+
+/// Macau 59/2004 Art. 1 and 6–7 read again: faces 1 and 6 red, 2 and 5
+/// green, 3 and 4 blue; a figure pays one to three times by its dice, one
+/// or two of a colour 1:1 and 3:1, three of one colour 7:1, a total its
+/// own prize; small and big lose on three equal figures.
+fn fish_prawn_crab_returned(spot: &serde_json::Value, stake: u64, d: [u8; 3]) -> u64 {
+    let sum: u8 = d.iter().sum();
+    let triple = d[0] == d[1] && d[1] == d[2];
+    let colour = |f: u8| ["Red", "Green", "Blue", "Blue", "Green", "Red"][usize::from(f - 1)];
+    let of = |c: &str| d.iter().filter(|&&f| colour(f) == c).count() as u64;
+    let pays = match spot {
+        serde_json::Value::String(s) if s == "Small" => u64::from((4..=10).contains(&sum) && !triple),
+        serde_json::Value::String(s) if s == "Big" => u64::from((11..=17).contains(&sum) && !triple),
+        serde_json::Value::String(s) if s == "ThreeSameColour" => 7 * u64::from(["Red", "Green", "Blue"].iter().any(|c| of(c) == 3)),
+        other => {
+            let (kind, v) = other.as_object().unwrap().iter().next().unwrap();
+            match kind.as_str() {
+                "Figure" => d.iter().filter(|&&f| u64::from(f) == v.as_u64().unwrap()).count() as u64,
+                "OneOfColour" => u64::from(of(v.as_str().unwrap()) == 1),
+                "TwoOfColour" => 3 * u64::from(of(v.as_str().unwrap()) == 2),
+                "Total" if v.as_u64().unwrap() == u64::from(sum) => [0, 0, 0, 0, 50, 18, 14, 12, 8, 6, 6, 6, 6, 8, 12, 14, 18, 50][usize::from(sum)],
+                _ => 0,
+            }
+        }
+    };
+    if pays == 0 { 0 } else { stake * (pays + 1) }
+}
+
+/// Issue 72: the shipped fish-prawn-crab table takes the bets its paytable
+/// offers and refuses the text's others by name (they return under 80 %);
+/// each throw settles every place as the text reads, the history drawing
+/// the dice and naming their figures.
+#[test]
+fn fish_prawn_crab_throws_settle_every_place_at_art_6s_prize() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path(), 23);
+    select(&mut s, "peixe-camarao-caranguejo");
+    s.insert_note(5_000);
+    let denom = s.denom();
+    let offered = [
+        json!("Small"),
+        json!("Big"),
+        json!("ThreeSameColour"),
+        json!({ "Figure": 1 }),
+        json!({ "Figure": 5 }),
+        json!({ "OneOfColour": "Red" }),
+        json!({ "TwoOfColour": "Blue" }),
+        json!({ "Total": 7 }),
+        json!({ "Total": 10 }),
+        json!({ "Total": 14 }),
+    ];
+    for spot in &offered {
+        assert!(place(&mut s, spot.clone()), "{spot}: {:?}", s.message_text());
+    }
+    for refused in [json!({ "ThreeOfColour": "Green" }), json!({ "FigureTriple": 2 }), json!("AnyTriple"), json!({ "Total": 4 }), json!({ "Total": 16 })] {
+        assert!(!place(&mut s, refused.clone()), "{refused} is under the floor and not offered");
+        assert!(s.message_text().unwrap().contains("não é uma aposta desta mesa"), "{:?}", s.message_text());
+    }
+    for _ in 0..80 {
+        let credit = s.machine().credit();
+        let (round, win, stake) = play(&mut s);
+        let spots: Vec<(serde_json::Value, u64)> = serde_json::from_value(round["bet"]["spots"].clone()).unwrap();
+        let d: [u8; 3] = serde_json::from_value(round["deal"]["dice"].clone()).unwrap();
+        let want: u64 = spots.iter().map(|(spot, stake)| fish_prawn_crab_returned(spot, *stake, d)).sum();
+        let picture = s.history().last().unwrap().picture(Lang::En);
+        assert_eq!(picture.scene, Scene::Dice(vec![d]), "the history draws the dice thrown");
+        let figure = |f: u8| ["fish", "prawn", "gourd", "coin", "crab", "rooster"][usize::from(f - 1)];
+        assert!(picture.caption.starts_with(&format!("{}, {}, {} — 10 bets", figure(d[0]), figure(d[1]), figure(d[2]))), "{}", picture.caption);
+        assert_eq!(stake, 10 * denom);
+        assert_eq!(win, want * denom, "{d:?}");
+        assert_eq!(s.machine().credit(), credit - stake + win);
+    }
 }

@@ -1,12 +1,13 @@
-//! The dice tables' screens (issue 30): banca francesa and sic bo. Both
-//! draw the same way — the dice falling onto the faces the core committed
+//! The dice tables' screens (issue 30): banca francesa, sic bo and
+//! peixe-camarão-caranguejo. All draw the same way — the dice falling onto the faces the core committed
 //! (every throw of a banca francesa golpe in turn), the cloth with the
 //! bet's chips by touch, the shared edit buttons, the result itemised — so
 //! the drawing is written once here, generic over a [`DiceScreen`]: each
-//! kind's plugin (`banca`, `sic_bo`) says what its cloth holds and how its
+//! kind's plugin (`banca`, `sic_bo`, `fish_prawn_crab`) says what its cloth holds and how its
 //! round reads, and registers its help and recall pages.
 
 pub mod banca;
+pub mod fish_prawn_crab;
 pub mod motion;
 pub mod sic_bo;
 
@@ -50,6 +51,10 @@ pub trait DiceScreen: Send + Sync + 'static {
     /// dice, staked or not: lit once the last throw rests (issue 45).
     fn wins(_spot: &serde_json::Value, _round: &<Self::K as GameKind>::Round) -> bool {
         false
+    }
+    /// The art of a die's face 1–6: pips, or a figure die's figure.
+    fn face_art(face: u8) -> String {
+        format!("dice/die-{face}.svg")
     }
 }
 
@@ -186,7 +191,7 @@ fn show_dice<D: DiceScreen>(
         };
         vis.set_if_neq(Visibility::Inherited);
         let (face, lift) = motion::die(die.0, u, th[die.0]);
-        let image = art.get(&mut images, &format!("dice/die-{face}.svg"), 160);
+        let image = art.get(&mut images, &D::face_art(face), 160);
         if sprite.image != image {
             sprite.image = image;
         }

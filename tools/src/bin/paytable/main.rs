@@ -191,7 +191,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Roulette => roulette::check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Blackjack => blackjack::check(&file, json, &floor),
         Command::Check { file, json, floor, .. }
-            if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan) =>
+            if matches!(
+                kind(&file)?,
+                Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan | Kind::FishPrawnCrab
+            ) =>
         {
             table::check(&file, json, &floor)
         }
@@ -217,7 +220,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Par { file, out, floor } if kind(&file)? == Kind::Blackjack => blackjack::par(&file, &out, &floor),
         Command::Par { file, out, floor } if kind(&file)? == Kind::Bingo => bingo::par(&file, &out, &floor),
         Command::Par { file, out, floor }
-            if matches!(kind(&file)?, Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan) =>
+            if matches!(
+                kind(&file)?,
+                Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan | Kind::FishPrawnCrab
+            ) =>
         {
             table::par(&file, &out, &floor)
         }

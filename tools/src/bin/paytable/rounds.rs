@@ -123,6 +123,18 @@ pub(super) fn simulate(
                 secs,
             )
         }
+        Kind::FishPrawnCrab => {
+            let (game, _) = table::load(file)?;
+            let paytables::artifact::CompiledGame::FishPrawnCrab(g) = &game else { anyhow::bail!("{}: not a fish-prawn-crab table", file.display()) };
+            let ((r, exact), secs) = timed(|| paytables::fish_prawn_crab::simulate(g, games, seed, threads, &|n| bar.inc(n)));
+            (
+                game.name().to_owned(),
+                format!("one credit on each of the {} places of the cloth", g.cloth().len()),
+                num_traits::ToPrimitive::to_f64(&exact).unwrap_or(f64::NAN),
+                Box::new(r) as Box<dyn Measured>,
+                secs,
+            )
+        }
         Kind::Fantan => {
             let (game, bets) = table::load(file)?;
             let ((r, exact), secs) = timed(|| paytables::fantan::simulate(games, seed, threads, &|n| bar.inc(n)));

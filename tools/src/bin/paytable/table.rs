@@ -1,4 +1,4 @@
-//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule, roda da sorte, fantan): check and PAR sheet.
+//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule, roda da sorte, fantan, fish-prawn-crab): check and PAR sheet.
 
 use std::process::ExitCode;
 
@@ -25,6 +25,11 @@ pub(super) fn load(file: &std::path::Path) -> Result<(paytables::artifact::Compi
             (CompiledGame::RodaDaSorte(paytables::roda_da_sorte::compile_roda_da_sorte(&name, &text)?), paytables::roda_da_sorte::roda_da_sorte_figures())
         }
         Kind::Fantan => (CompiledGame::Fantan(paytables::fantan::compile_fantan(&name, &text)?), paytables::fantan::fantan_figures()),
+        Kind::FishPrawnCrab => {
+            let g = paytables::fish_prawn_crab::compile_fish_prawn_crab(&name, &text)?;
+            let figures = paytables::fish_prawn_crab::fish_prawn_crab_figures(&g);
+            (CompiledGame::FishPrawnCrab(g), figures)
+        }
         Kind::Boule => (CompiledGame::Boule(paytables::boule::compile_boule(&name, &text)?), paytables::boule::boule_figures()),
         _ => (CompiledGame::SicBo(paytables::dice::compile_sic_bo(&name, &text)?), paytables::dice::sic_bo_figures()),
     })
