@@ -260,6 +260,11 @@ fn a_fish_prawn_crab_throw_survives_a_cut_at_each_write_point() {
 }
 
 #[test]
+fn a_poquer_3_cartas_deal_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("poquer-3-cartas", false, false);
+}
+
+#[test]
 fn a_boule_spin_survives_a_cut_at_each_write_point() {
     cut_at_every_write_point("boule", false, false);
 }

@@ -169,6 +169,16 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             let dice: game_core::dice::Throw = serde_json::from_value(first.data["deal"]["dice"].clone()).unwrap();
             spots.iter().map(|&(s, stake)| s.returned(stake, &dice)).sum()
         }
+        "poquer-3-cartas-deal" => {
+            // P3-8…10 and P3-29: the better hand wins, the ante paid 1:1
+            // less 5 % in cents (an ante on its 20-cent step): no double-up.
+            let deal: game_core::poquer_3_cartas::Deal3 = serde_json::from_value(first.data["deal"].clone()).unwrap();
+            let ante = first.data["bet"]["ante"].as_u64().unwrap();
+            assert_eq!(ante * r.denom, r.stake, "round {}: the stake is the ante", r.round);
+            assert!(gambles.is_empty(), "round {}: póquer de 3 cartas offers no double-up", r.round);
+            let w = game_core::poquer_3_cartas::winner(&deal.player, &deal.bank);
+            return game_core::poquer_3_cartas::returned_cents(ante * r.denom, w).expect("an ante on its cent step");
+        }
         "fish-prawn-crab-throw" => {
             // Art. 6–7: the three figure dice settle every place offered.
             let spots: Vec<(game_core::dice::fish_prawn_crab::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();

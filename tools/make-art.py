@@ -687,6 +687,13 @@ def main():
         for x, y, a, n in [(100, 60, -12, 1), (240, 110, 6, 2), (380, 55, 14, 5)]
     )
     write("games/peixe-camarao-caranguejo/logo.svg", logo("#5a1030", faces))
+    # Póquer de 3 cartas: three pictures fanned, its best hand.
+    fan = "".join(
+        f'<g transform="rotate({a} 300 260)"><rect x="{300 - 55}" y="50" width="110" height="160" rx="12" fill="#fdfbf3" stroke="#f6d24a" stroke-width="4"/>'
+        + glyphs(r, 300 - text_width(r, 70) / 2, 95, 70, colour, 5.0) + "</g>"
+        for a, r, colour in [(-22, "J", "#1b1b1b"), (0, "Q", "#c8102e"), (22, "K", "#1b1b1b")]
+    )
+    write("games/poquer-3-cartas/logo.svg", logo("#1a3a5a", fan))
     for game, (colour, mark) in poker.items():
         write(f"games/{game}/logo.svg", logo(colour, suits_row(230, 26) + glyphs(mark, 300 - text_width(mark, 130) / 2, 40, 130, "#f6d24a", 3.0)))
 

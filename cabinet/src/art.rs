@@ -198,11 +198,12 @@ mod tests {
             "roda-da-sorte",
             "fantan",
             "peixe-camarao-caranguejo",
+            "poquer-3-cartas",
         ] {
             names.extend(for_game(id, &[]));
         }
-        // 54 cards, 6 chips, 12 tables, wheels and scenes, 6 + 6 dice, 10 buttons, 24 logos, 7 + 11 + 11 + 10 + 10 symbols.
-        assert_eq!(names.len(), 54 + 6 + 12 + 6 + 6 + 10 + 24 + 7 + 11 + 11 + 10 + 10);
+        // 54 cards, 6 chips, 12 tables, wheels and scenes, 6 + 6 dice, 10 buttons, 25 logos, 7 + 11 + 11 + 10 + 10 symbols.
+        assert_eq!(names.len(), 54 + 6 + 12 + 6 + 6 + 10 + 25 + 7 + 11 + 11 + 10 + 10);
         assert_eq!(check(&names), Vec::<ArtError>::new());
         // Every file is drawn in the kit's own colours, not blank: a card
         // face at its screen size has ink and paper.

@@ -167,6 +167,7 @@ fn main() -> ExitCode {
                 .add_plugins((
                     screens::bingo::BingoScreenPlugin,
                     screens::dice::fish_prawn_crab::FishPrawnCrabScreenPlugin,
+                    screens::poquer_3_cartas::Poquer3ScreenPlugin,
                     screens::wheel::boule::BouleScreenPlugin,
                     screens::wheel::roda::RodaScreenPlugin,
                     screens::fantan::FantanScreenPlugin,

@@ -463,6 +463,57 @@ fn stud_screen_hides_the_dealer_until_the_decision() {
     rig.keep_screenshots("screen-stud", 2);
 }
 
+/// Póquer de 3 cartas by touch (issue 72): JOGAR touched until a round is
+/// won (each about even); each of the player's and the bank's three cards
+/// drawn where the screen stands it, on the committed card; the win 1:1
+/// less 5 %, and who won announced.
+#[test]
+fn poquer_3_cartas_plays_by_touch_to_a_win() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    for _ in 0..menu_position("poquer-3-cartas") {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let mut won = None;
+    for round in 1..=20u64 {
+        rig.touch_button(layout::DeckButton::Play);
+        let i = rig.wait_for("the deal to settle", |i| i.state().open_round.is_none() && i.state().last_round == round);
+        let r = i.recall(1).unwrap().remove(0);
+        let deal: game_core::poquer_3_cartas::Deal3 = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+        let meters::RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled") };
+        let player_wins = game_core::poquer_3_cartas::winner(&deal.player, &deal.bank) == game_core::poquer_3_cartas::Winner::Player;
+        assert_eq!(win, if player_wins { r.stake * 39 / 20 } else { 0 }, "{deal:?}");
+        if win > 0 {
+            won = Some(deal);
+            break;
+        }
+    }
+    let deal = won.expect("no round won in 20 (each is won about half the time)");
+    std::thread::sleep(Duration::from_millis(600));
+    let shown = rig.shot();
+    let (width, pixels) = rig::shot_pixels(&shown);
+    let file = |c: game_core::cards::Card| {
+        let s = c.to_string();
+        let (rank, suit) = s.split_at(1);
+        format!("cards/{}{}.svg", if rank == "T" { "10" } else { rank }, suit.to_uppercase())
+    };
+    for (cards, y) in [(deal.bank, 270.0), (deal.player, 560.0)] {
+        for (k, c) in cards.iter().enumerate() {
+            let x = 1250.0 + (k as f32 - 1.0) * (165.0 + 30.0);
+            let area = layout::Area::new(x - 82.0, y - 115.0, 165.0, 231.0);
+            let other = if *c == cards[(k + 1) % 3] { cards[(k + 2) % 3] } else { cards[(k + 1) % 3] };
+            let (near, far) = (rig::distance_to_art(width, &pixels, area, &file(*c)), rig::distance_to_art(width, &pixels, area, &file(other)));
+            assert!(near < rig::ART_DISTANCE && near < far, "{c} at {near:.0}, {other} at {far:.0}");
+        }
+    }
+    assert!(rig::text_beside(&shown).contains("O JOGADOR GANHA"), "{}", rig::text_beside(&shown));
+    rig.shot_in_english();
+    stop(cab);
+    rig.keep_screenshots("screen-poquer-3-cartas", 2);
+}
+
 /// Roulette by touch (issue 30): a straight, a split, an even chance and a
 /// call bet placed on the cloth and the call-bet buttons, the spin, the
 /// meters against the committed pocket, the result announced, itemised and
@@ -1107,7 +1158,7 @@ fn game_menu_chooses_a_game_by_touch() {
     let (width, pixels) = rig::shot_pixels(&menu);
     // The shipped configuration's games, in its order.
     let ids = rig::menu_games();
-    assert_eq!(ids.len(), 27);
+    assert_eq!(ids.len(), 28);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
         let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));

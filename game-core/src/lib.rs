@@ -4,8 +4,9 @@
 //! functions and state machines: given the draws of the core's RNG
 //! ([`meters::GameRng`]) and the player's decisions, they say what happened
 //! and what it pays. Reel slots live in [`reels`]; cards, poker hands,
-//! draw poker and póquer sem descarte in [`cards`], [`poker`],
-//! [`draw_poker`] and [`stud_poker`]; video roulette in [`roulette`] and
+//! draw poker, póquer sem descarte and póquer de 3 cartas in [`cards`],
+//! [`poker`], [`draw_poker`], [`stud_poker`] and [`poquer_3_cartas`];
+//! video roulette in [`roulette`] and
 //! boule in [`boule`]; the wheel of fortune in [`roda_da_sorte`]; fantan
 //! in [`fantan`];
 //! banca francesa, sic bo and peixe-camarão-caranguejo in [`dice`]; punto banco in [`baccarat`];
@@ -28,6 +29,7 @@ pub mod double_up;
 pub mod draw_poker;
 pub mod fantan;
 pub mod poker;
+pub mod poquer_3_cartas;
 pub mod progressive;
 pub mod reels;
 pub mod roda_da_sorte;

@@ -8,7 +8,8 @@ use paytables::artifact::CompiledGame;
 use crate::kind::GameKind;
 use crate::kinds::{
     baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, draw_poker::DrawPoker, fantan::Fantan,
-    fish_prawn_crab::FishPrawnCrab, reels::Reels, roda_da_sorte::RodaDaSorte, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
+    fish_prawn_crab::FishPrawnCrab, poquer_3_cartas::Poquer3Cartas, reels::Reels, roda_da_sorte::RodaDaSorte, roulette::Roulette, sic_bo::SicBo,
+    stud_poker::StudPoker,
 };
 use crate::names::Lang;
 use crate::round::{Hosted, Round, RoundInfo, Table};
@@ -66,6 +67,7 @@ impl HostedGame {
             CompiledGame::RodaDaSorte(g) => HostedGame::new(RodaDaSorte(g)),
             CompiledGame::Fantan(g) => HostedGame::new(Fantan(g)),
             CompiledGame::FishPrawnCrab(g) => HostedGame::new(FishPrawnCrab(g)),
+            CompiledGame::Poquer3Cartas(g) => HostedGame::new(Poquer3Cartas(g)),
         })
     }
 

@@ -19,6 +19,7 @@ use game_core::dice::fish_prawn_crab::FishPrawnCrabGame;
 use game_core::dice::sic_bo::SicBoGame;
 use game_core::draw_poker::DrawPokerGame;
 use game_core::fantan::FantanGame;
+use game_core::poquer_3_cartas::Poquer3CartasGame;
 use game_core::reels::ReelGame;
 use game_core::roda_da_sorte::RodaDaSorteGame;
 use game_core::roulette::RouletteGame;
@@ -49,6 +50,7 @@ pub enum CompiledGame {
     RodaDaSorte(RodaDaSorteGame),
     Fantan(FantanGame),
     FishPrawnCrab(FishPrawnCrabGame),
+    Poquer3Cartas(Poquer3CartasGame),
 }
 
 impl CompiledGame {
@@ -67,6 +69,7 @@ impl CompiledGame {
             CompiledGame::RodaDaSorte(g) => &g.id,
             CompiledGame::Fantan(g) => &g.id,
             CompiledGame::FishPrawnCrab(g) => &g.id,
+            CompiledGame::Poquer3Cartas(g) => &g.id,
         }
     }
 
@@ -85,6 +88,7 @@ impl CompiledGame {
             CompiledGame::RodaDaSorte(g) => &g.name,
             CompiledGame::Fantan(g) => &g.name,
             CompiledGame::FishPrawnCrab(g) => &g.name,
+            CompiledGame::Poquer3Cartas(g) => &g.name,
         }
     }
 
@@ -97,7 +101,7 @@ impl CompiledGame {
             // Roulette: the lowest RTP of the chances covering that many numbers.
             CompiledGame::Roulette(_) => "numbers covered",
             // The dice tables, baccarat, boule, the wheel of fortune, fantan,
-            // fish-prawn-crab:
+            // fish-prawn-crab, póquer de 3 cartas (its one bet, the ante):
             // the lowest RTP of any bet (one entry, 0).
             CompiledGame::BancaFrancesa(_)
             | CompiledGame::SicBo(_)
@@ -105,7 +109,8 @@ impl CompiledGame {
             | CompiledGame::Boule(_)
             | CompiledGame::RodaDaSorte(_)
             | CompiledGame::Fantan(_)
-            | CompiledGame::FishPrawnCrab(_) => "lowest bet",
+            | CompiledGame::FishPrawnCrab(_)
+            | CompiledGame::Poquer3Cartas(_) => "lowest bet",
             // Blackjack: the game's RTP under optimal play (entry 0),
             // without its bonus (1) and insurance (2), to nine decimals.
             CompiledGame::Blackjack(_) => "line",

@@ -74,6 +74,8 @@ pub mod poker_compile;
 #[cfg(feature = "compiler")]
 pub mod poker_warnings;
 #[cfg(feature = "compiler")]
+pub mod poquer_3_cartas;
+#[cfg(feature = "compiler")]
 pub mod reel_counts;
 #[cfg(feature = "compiler")]
 pub mod reel_math;

@@ -340,6 +340,7 @@ pub enum Kind {
     RodaDaSorte,
     Fantan,
     FishPrawnCrab,
+    Poquer3Cartas,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -373,12 +374,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "RodaDaSortePaytable" => Ok(Kind::RodaDaSorte),
         "FantanPaytable" => Ok(Kind::Fantan),
         "FishPrawnCrabPaytable" => Ok(Kind::FishPrawnCrab),
+        "Poquer3CartasPaytable" => Ok(Kind::Poquer3Cartas),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…), RodaDaSortePaytable(…), FantanPaytable(…) or FishPrawnCrabPaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…), RodaDaSortePaytable(…), FantanPaytable(…), FishPrawnCrabPaytable(…) or Poquer3CartasPaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

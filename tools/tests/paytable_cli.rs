@@ -197,6 +197,7 @@ fn committed_artifacts_match_their_sources_and_the_manifest() {
         "banca-francesa",
         "cussec",
         "peixe-camarao-caranguejo",
+        "poquer-3-cartas",
         "bacara",
         "bacara-6-sem-comissao",
         "bacara-macau",
@@ -581,6 +582,29 @@ fn fantan_check_par_simulate_and_compile() {
     assert_eq!(a.rtp, vec![(0, "77/80".to_owned())]);
     let hosted = game_host::catalogue::HostedGame::from_artifact(a.game).unwrap();
     assert_eq!((hosted.id(), hosted.name(), hosted.family(game_host::names::Lang::En)), ("fantan", "Fantan", "fan-tan"));
+}
+
+/// Póquer de 3 cartas (issue 72, P3-1…29 banked by the house): `check`
+/// gives the ante's exact return (97.3164 %), `simulate` lies inside its
+/// 99 % interval, the artifact records the figure and is hosted.
+#[test]
+fn poquer_3_cartas_check_simulate_and_compile() {
+    let out = paytable(&["check", &sample("poquer-3-cartas.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["lowest_rtp_exact"], "152401359/156604000");
+    let out = paytable(&["simulate", &sample("poquer-3-cartas.ron"), "--games", "200000", "--seed", "4", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exact_inside_ci99"], true, "{v}");
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = dir.path().join("p3.json");
+    let out = paytable(&["compile", &sample("poquer-3-cartas.ron"), "-o", artifact.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let a: paytables::artifact::Artifact = serde_json::from_slice(&std::fs::read(&artifact).unwrap()).unwrap();
+    assert_eq!(a.rtp, vec![(0, "152401359/156604000".to_owned())]);
+    let hosted = game_host::catalogue::HostedGame::from_artifact(a.game).unwrap();
+    assert_eq!((hosted.id(), hosted.name()), ("poquer-3-cartas", "Póquer de 3 Cartas"));
 }
 
 /// Peixe-camarão-caranguejo (issue 72, Macau 59/2004): `check` gives the

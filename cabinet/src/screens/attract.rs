@@ -86,7 +86,7 @@ pub struct GlimpseArt {
 pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     use game_host::kinds::{
         baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, fantan::Fantan, fish_prawn_crab::FishPrawnCrab,
-        reels::Reels, roda_da_sorte::RodaDaSorte, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
+        poquer_3_cartas::Poquer3Cartas, reels::Reels, roda_da_sorte::RodaDaSorte, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
     };
     let named = |names: &[&str], cards: bool| GlimpseArt { files: names.iter().map(|n| (*n).to_owned()).collect(), cards };
     let Some(g) = s.games().get(game) else { return named(&[], false) };
@@ -121,6 +121,10 @@ pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     }
     if g.rules::<Baccarat>().is_some() {
         return named(&["cards/9H.svg", "cards/KS.svg", "cards/4D.svg", "cards/5C.svg", "cards/back.svg"], true);
+    }
+    // Póquer de 3 cartas: three pictures, its best hand.
+    if g.rules::<Poquer3Cartas>().is_some() {
+        return named(&["cards/KS.svg", "cards/QH.svg", "cards/JC.svg", "cards/back.svg"], true);
     }
     if g.rules::<StudPoker>().is_some() {
         return named(&["cards/KH.svg", "cards/KD.svg", "cards/KS.svg", "cards/9C.svg", "cards/9H.svg", "cards/back.svg"], true);
@@ -203,7 +207,7 @@ mod tests {
         let config = test_config::config(dir.path(), "");
         let s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).unwrap();
         let needed = crate::art::needed(&s);
-        assert_eq!(s.games().len(), 27);
+        assert_eq!(s.games().len(), 28);
         // Every file the shipped games need is in the kit and draws (a game
         // added without its logo would stop the cabinet at boot).
         assert_eq!(crate::art::check(&needed), Vec::new());

@@ -18,6 +18,7 @@ pub mod help;
 pub mod meters_bar;
 pub mod operator_panel;
 pub mod pictures;
+pub mod poquer_3_cartas;
 pub mod recall;
 pub mod reels;
 pub mod roulette;

@@ -215,6 +215,7 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
                 false,
             ),
             CompiledGame::Bingo(_) => (Box::new(|r: &Rig| r.key("F2")), false),
+            CompiledGame::Poquer3Cartas(_) => (Box::new(nothing), false),
             CompiledGame::Baccarat(_) => {
                 rig.key("F1");
                 (Box::new(nothing), false)
@@ -296,9 +297,10 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
             CompiledGame::RodaDaSorte(_) => "wheel of fortune",
             CompiledGame::Fantan(_) => "fantan",
             CompiledGame::FishPrawnCrab(_) => "fish-prawn-crab",
+            CompiledGame::Poquer3Cartas(_) => "póquer de 3 cartas",
         })
         .collect();
-    assert_eq!(kinds.len(), 13, "the menu holds every kind: {kinds:?}");
+    assert_eq!(kinds.len(), 14, "the menu holds every kind: {kinds:?}");
     for kind in ["reels", "cards"] {
         assert!(double_ups.iter().any(|(k, _)| *k == kind), "no double-up seen on a game of {kind}: {double_ups:?}");
     }

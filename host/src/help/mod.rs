@@ -15,6 +15,7 @@ mod blackjack;
 mod dice;
 mod draw_poker;
 mod fantan;
+mod poquer_3_cartas;
 mod reels;
 mod roulette;
 mod stud_poker;
@@ -99,6 +100,7 @@ pub fn page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
     reels::page(s, game)
         .or_else(|| draw_poker::page(s, game))
         .or_else(|| stud_poker::page(s, game))
+        .or_else(|| poquer_3_cartas::page(s, game))
         .or_else(|| roulette::page(s, game))
         .or_else(|| dice::banca_page(s, game))
         .or_else(|| dice::sic_bo_page(s, game))

@@ -45,6 +45,7 @@ pub mod draw_poker;
 pub mod fantan;
 pub mod fish_prawn_crab;
 pub mod layout;
+pub mod poquer_3_cartas;
 pub mod reels;
 pub mod roda_da_sorte;
 pub mod roulette;

@@ -66,6 +66,7 @@ pub(super) const TERMS: &[(&str, &str)] = &[
     ("Pérola (bónus)", "Pearl (bonus)"),
     ("Pérola (wild)", "Pearl (wild)"),
     ("Pérolas do Dragão", "Dragon Pearls"),
+    ("Póquer de 3 Cartas", "Three-Card Poker (Macau)"),
     ("Póquer sem Descarte", "Stud Poker"),
     ("Rei", "King"),
     ("Roda da Sorte", "Wheel of Fortune"),

@@ -21,6 +21,7 @@ mod hold_grand;
 mod hold_rounds;
 mod overlays;
 mod panel;
+mod poquer_3_rounds;
 mod printer;
 mod production;
 mod progressives;

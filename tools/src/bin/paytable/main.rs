@@ -193,7 +193,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. }
             if matches!(
                 kind(&file)?,
-                Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan | Kind::FishPrawnCrab
+                Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan | Kind::FishPrawnCrab | Kind::Poquer3Cartas
             ) =>
         {
             table::check(&file, json, &floor)
@@ -222,7 +222,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Par { file, out, floor }
             if matches!(
                 kind(&file)?,
-                Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan | Kind::FishPrawnCrab
+                Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan | Kind::FishPrawnCrab | Kind::Poquer3Cartas
             ) =>
         {
             table::par(&file, &out, &floor)

@@ -123,6 +123,17 @@ pub(super) fn simulate(
                 secs,
             )
         }
+        Kind::Poquer3Cartas => {
+            let (game, _) = table::load(file)?;
+            let ((r, exact), secs) = timed(|| paytables::poquer_3_cartas::simulate(games, seed, threads, &|n| bar.inc(n)));
+            (
+                game.name().to_owned(),
+                "an ante of 20 units".to_owned(),
+                num_traits::ToPrimitive::to_f64(&exact).unwrap_or(f64::NAN),
+                Box::new(r) as Box<dyn Measured>,
+                secs,
+            )
+        }
         Kind::FishPrawnCrab => {
             let (game, _) = table::load(file)?;
             let paytables::artifact::CompiledGame::FishPrawnCrab(g) = &game else { anyhow::bail!("{}: not a fish-prawn-crab table", file.display()) };

@@ -1,4 +1,4 @@
-//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule, roda da sorte, fantan, fish-prawn-crab): check and PAR sheet.
+//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule, roda da sorte, fantan, fish-prawn-crab, póquer de 3 cartas): check and PAR sheet.
 
 use std::process::ExitCode;
 
@@ -30,6 +30,10 @@ pub(super) fn load(file: &std::path::Path) -> Result<(paytables::artifact::Compi
             let figures = paytables::fish_prawn_crab::fish_prawn_crab_figures(&g);
             (CompiledGame::FishPrawnCrab(g), figures)
         }
+        Kind::Poquer3Cartas => (
+            CompiledGame::Poquer3Cartas(paytables::poquer_3_cartas::compile_poquer_3_cartas(&name, &text)?),
+            paytables::poquer_3_cartas::poquer_3_cartas_figures(),
+        ),
         Kind::Boule => (CompiledGame::Boule(paytables::boule::compile_boule(&name, &text)?), paytables::boule::boule_figures()),
         _ => (CompiledGame::SicBo(paytables::dice::compile_sic_bo(&name, &text)?), paytables::dice::sic_bo_figures()),
     })
