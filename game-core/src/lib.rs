@@ -24,6 +24,7 @@ pub mod bingo;
 pub mod blackjack;
 pub mod boule;
 pub mod cards;
+pub mod desafio_ao_casino;
 pub mod dice;
 pub mod double_up;
 pub mod draw_poker;
