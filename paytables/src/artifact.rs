@@ -14,6 +14,7 @@ use game_core::baccarat::BaccaratGame;
 use game_core::bingo::BingoGame;
 use game_core::blackjack::BlackjackGame;
 use game_core::boule::BouleGame;
+use game_core::desafio_ao_casino::DesafioAoCasinoGame;
 use game_core::dice::banca_francesa::BancaFrancesaGame;
 use game_core::dice::fish_prawn_crab::FishPrawnCrabGame;
 use game_core::dice::sic_bo::SicBoGame;
@@ -51,6 +52,7 @@ pub enum CompiledGame {
     Fantan(FantanGame),
     FishPrawnCrab(FishPrawnCrabGame),
     Poquer3Cartas(Poquer3CartasGame),
+    DesafioAoCasino(DesafioAoCasinoGame),
 }
 
 impl CompiledGame {
@@ -70,6 +72,7 @@ impl CompiledGame {
             CompiledGame::Fantan(g) => &g.id,
             CompiledGame::FishPrawnCrab(g) => &g.id,
             CompiledGame::Poquer3Cartas(g) => &g.id,
+            CompiledGame::DesafioAoCasino(g) => &g.id,
         }
     }
 
@@ -89,6 +92,7 @@ impl CompiledGame {
             CompiledGame::Fantan(g) => &g.name,
             CompiledGame::FishPrawnCrab(g) => &g.name,
             CompiledGame::Poquer3Cartas(g) => &g.name,
+            CompiledGame::DesafioAoCasino(g) => &g.name,
         }
     }
 
@@ -110,7 +114,8 @@ impl CompiledGame {
             | CompiledGame::RodaDaSorte(_)
             | CompiledGame::Fantan(_)
             | CompiledGame::FishPrawnCrab(_)
-            | CompiledGame::Poquer3Cartas(_) => "lowest bet",
+            | CompiledGame::Poquer3Cartas(_)
+            | CompiledGame::DesafioAoCasino(_) => "lowest bet",
             // Blackjack: the game's RTP under optimal play (entry 0),
             // without its bonus (1) and insurance (2), to nine decimals.
             CompiledGame::Blackjack(_) => "line",

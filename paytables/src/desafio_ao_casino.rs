@@ -127,6 +127,26 @@ pub fn compile_desafio_ao_casino(file: &str, src: &str) -> Result<DesafioAoCasin
     e.result(|| DesafioAoCasinoGame { id: p.id.clone(), name: p.name.clone(), decks: p.decks, antes, tie_bet: p.tie_bet })
 }
 
+/// `paytable simulate`: `games` rounds of the production deal with an
+/// ante of 2 units, every tie met by war; the return per initial ante
+/// (the raise not counted as staked), exact beside.
+pub fn simulate(
+    game: &DesafioAoCasinoGame,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (crate::simulate::SimResult, BigRational) {
+    use game_core::desafio_ao_casino::{TieChoice, settle};
+    let round = |rng: &mut meters::StreamRng| -> u64 {
+        let d = game.deal(rng);
+        settle(&d, d.tied().then_some(TieChoice::War)).half_antes
+    };
+    let r = crate::simulate::rounds(games, seed, threads, 2, progress, round);
+    let ((a, b), _) = tie_odds(u64::from(game.decks.max(1)));
+    (r, ante_figures(game.decks, true).rtp * (ratio(1, 1) + ratio(a, b)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

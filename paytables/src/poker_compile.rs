@@ -341,6 +341,7 @@ pub enum Kind {
     Fantan,
     FishPrawnCrab,
     Poquer3Cartas,
+    DesafioAoCasino,
 }
 
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
@@ -375,12 +376,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "FantanPaytable" => Ok(Kind::Fantan),
         "FishPrawnCrabPaytable" => Ok(Kind::FishPrawnCrab),
         "Poquer3CartasPaytable" => Ok(Kind::Poquer3Cartas),
+        "DesafioAoCasinoPaytable" => Ok(Kind::DesafioAoCasino),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…), RodaDaSortePaytable(…), FantanPaytable(…), FishPrawnCrabPaytable(…) or Poquer3CartasPaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…), RodaDaSortePaytable(…), FantanPaytable(…), FishPrawnCrabPaytable(…), Poquer3CartasPaytable(…) or DesafioAoCasinoPaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

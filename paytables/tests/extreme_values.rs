@@ -36,6 +36,9 @@ fn analyse(file: &str, src: &str) -> Result<(), String> {
         paytables::dice::compile_banca_francesa(file, src).map_err(refused)?;
     } else if head.starts_with("SicBoPaytable") {
         paytables::dice::compile_sic_bo(file, src).map_err(refused)?;
+    } else if head.starts_with("DesafioAoCasinoPaytable") {
+        let g = paytables::desafio_ao_casino::compile_desafio_ao_casino(file, src).map_err(refused)?;
+        let _ = paytables::table_bet::refusals(&g.id, &paytables::desafio_ao_casino::desafio_figures(&g), &floor);
     } else if head.starts_with("Poquer3CartasPaytable") {
         let g = paytables::poquer_3_cartas::compile_poquer_3_cartas(file, src).map_err(refused)?;
         let _ = paytables::table_bet::refusals(&g.id, &paytables::poquer_3_cartas::poquer_3_cartas_figures(), &floor);
@@ -83,7 +86,20 @@ fn numbers(src: &str) -> Vec<(String, usize, usize)> {
 #[test]
 fn every_number_of_every_table_game_at_its_extremes_is_refused_by_line_or_analysed() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/paytables");
-    let tables = ["Blackjack", "Bingo", "Baccarat", "Roulette", "BancaFrancesa", "SicBo", "Boule", "RodaDaSorte", "Fantan", "FishPrawnCrab", "Poquer3Cartas"];
+    let tables = [
+        "Blackjack",
+        "Bingo",
+        "Baccarat",
+        "Roulette",
+        "BancaFrancesa",
+        "SicBo",
+        "Boule",
+        "RodaDaSorte",
+        "Fantan",
+        "FishPrawnCrab",
+        "Poquer3Cartas",
+        "DesafioAoCasino",
+    ];
     let (mut files, mut cases, mut refused) = (0, 0, 0);
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();

@@ -584,6 +584,36 @@ fn fantan_check_par_simulate_and_compile() {
     assert_eq!((hosted.id(), hosted.name(), hosted.family(game_host::names::Lang::En)), ("fantan", "Fantan", "fan-tan"));
 }
 
+/// Desafio ao casino (issue 72, DC-1…14): `check` gives the ante's exact
+/// return going to war and surrendering, and the tie bet's; with 4 decks
+/// the tie bet is refused by its line; `simulate` (war on every tie) lies
+/// inside its 99 % interval; the artifact is hosted by the catalogue.
+#[test]
+fn desafio_ao_casino_check_simulate_and_compile() {
+    let out = paytable(&["check", &sample("desafio-ao-casino.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rtp: Vec<&str> = v["bets"].as_array().unwrap().iter().map(|b| b["rtp_exact"].as_str().unwrap()).collect();
+    assert_eq!(rtp, ["521662/533231", "599/622", "253/311"]);
+    let dir = tempfile::tempdir().unwrap();
+    let four = dir.path().join("four.ron");
+    std::fs::write(&four, std::fs::read_to_string(sample("desafio-ao-casino.ron")).unwrap().replace("decks: 6", "decks: 4")).unwrap();
+    let out = paytable(&["check", four.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("four.ron:12:") && text(&out.stderr).contains("79.7101% (55/69) with 4 decks"), "{}", text(&out.stderr));
+    let out = paytable(&["simulate", &sample("desafio-ao-casino.ron"), "--games", "200000", "--seed", "6", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exact_inside_ci99"], true, "{v}");
+    let artifact = dir.path().join("w.json");
+    let out = paytable(&["compile", &sample("desafio-ao-casino.ron"), "-o", artifact.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let a: paytables::artifact::Artifact = serde_json::from_slice(&std::fs::read(&artifact).unwrap()).unwrap();
+    assert_eq!(a.rtp, vec![(0, "253/311".to_owned())]);
+    let hosted = game_host::catalogue::HostedGame::from_artifact(a.game).unwrap();
+    assert_eq!((hosted.id(), hosted.name()), ("desafio-ao-casino", "Desafio ao Casino"));
+}
+
 /// Póquer de 3 cartas (issue 72, P3-1…29 banked by the house): `check`
 /// gives the ante's exact return (97.3164 %), `simulate` lies inside its
 /// 99 % interval, the artifact records the figure and is hosted.

@@ -216,6 +216,7 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
             ),
             CompiledGame::Bingo(_) => (Box::new(|r: &Rig| r.key("F2")), false),
             CompiledGame::Poquer3Cartas(_) => (Box::new(nothing), false),
+            CompiledGame::DesafioAoCasino(_) => panic!("{id}: not on the cabinet yet, so not on the menu"),
             CompiledGame::Baccarat(_) => {
                 rig.key("F1");
                 (Box::new(nothing), false)
@@ -298,6 +299,7 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
             CompiledGame::Fantan(_) => "fantan",
             CompiledGame::FishPrawnCrab(_) => "fish-prawn-crab",
             CompiledGame::Poquer3Cartas(_) => "póquer de 3 cartas",
+            CompiledGame::DesafioAoCasino(_) => panic!("{id}: not on the cabinet yet, so not on the menu"),
         })
         .collect();
     assert_eq!(kinds.len(), 14, "the menu holds every kind: {kinds:?}");

@@ -563,6 +563,7 @@ pub(super) const WORDS: &[(&str, &str)] = &[
     ("ganho", "won"),
     ("ganhou", "won"),
     ("guarde as cartas e prima JOGAR", "hold your cards and press PLAY"),
+    ("guerra", "war"),
     ("hora (UTC)", "time (UTC)"),
     ("impressora aberta", "printer open"),
     ("impressora fora de linha", "printer offline"),

@@ -56,7 +56,15 @@ pub(super) fn artifact(file: &std::path::Path, floor: &str) -> Result<paytables:
             let side = game.jackpot.as_ref().and_then(|j| paytables::stud_math::side_bet_rtp(&game, &checked.analysis.dealt, j.start_value_credits));
             paytables::artifact::build(&text, CompiledGame::StudPoker(game), &rtp, side.as_ref(), odds)
         }
-        Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan | Kind::FishPrawnCrab | Kind::Poquer3Cartas => {
+        Kind::BancaFrancesa
+        | Kind::SicBo
+        | Kind::Baccarat
+        | Kind::Boule
+        | Kind::RodaDaSorte
+        | Kind::Fantan
+        | Kind::FishPrawnCrab
+        | Kind::Poquer3Cartas
+        | Kind::DesafioAoCasino => {
             let (game, bets) = table::load(file)?;
             verdict(file, &paytables::table_bet::refusals(game.id(), &bets, &Floor::from_percent(floor)?), true)?;
             let lowest = paytables::table_bet::lowest(&bets).map(|b| b.rtp.clone()).ok_or_else(|| anyhow!("no bets"))?;

@@ -193,7 +193,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. }
             if matches!(
                 kind(&file)?,
-                Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan | Kind::FishPrawnCrab | Kind::Poquer3Cartas
+                Kind::BancaFrancesa
+                    | Kind::SicBo
+                    | Kind::Baccarat
+                    | Kind::Boule
+                    | Kind::RodaDaSorte
+                    | Kind::Fantan
+                    | Kind::FishPrawnCrab
+                    | Kind::Poquer3Cartas
+                    | Kind::DesafioAoCasino
             ) =>
         {
             table::check(&file, json, &floor)
@@ -222,7 +230,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Par { file, out, floor }
             if matches!(
                 kind(&file)?,
-                Kind::BancaFrancesa | Kind::SicBo | Kind::Baccarat | Kind::Boule | Kind::RodaDaSorte | Kind::Fantan | Kind::FishPrawnCrab | Kind::Poquer3Cartas
+                Kind::BancaFrancesa
+                    | Kind::SicBo
+                    | Kind::Baccarat
+                    | Kind::Boule
+                    | Kind::RodaDaSorte
+                    | Kind::Fantan
+                    | Kind::FishPrawnCrab
+                    | Kind::Poquer3Cartas
+                    | Kind::DesafioAoCasino
             ) =>
         {
             table::par(&file, &out, &floor)

@@ -123,6 +123,18 @@ pub(super) fn simulate(
                 secs,
             )
         }
+        Kind::DesafioAoCasino => {
+            let (game, _) = table::load(file)?;
+            let paytables::artifact::CompiledGame::DesafioAoCasino(g) = &game else { anyhow::bail!("{}: not a desafio ao casino table", file.display()) };
+            let ((r, exact), secs) = timed(|| paytables::desafio_ao_casino::simulate(g, games, seed, threads, &|n| bar.inc(n)));
+            (
+                game.name().to_owned(),
+                "an ante of 2 units, war on every tie (return per initial ante)".to_owned(),
+                num_traits::ToPrimitive::to_f64(&exact).unwrap_or(f64::NAN),
+                Box::new(r) as Box<dyn Measured>,
+                secs,
+            )
+        }
         Kind::Poquer3Cartas => {
             let (game, _) = table::load(file)?;
             let ((r, exact), secs) = timed(|| paytables::poquer_3_cartas::simulate(games, seed, threads, &|n| bar.inc(n)));

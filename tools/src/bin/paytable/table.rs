@@ -1,4 +1,4 @@
-//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule, roda da sorte, fantan, fish-prawn-crab, póquer de 3 cartas): check and PAR sheet.
+//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule, roda da sorte, fantan, fish-prawn-crab, póquer de 3 cartas, desafio ao casino): check and PAR sheet.
 
 use std::process::ExitCode;
 
@@ -29,6 +29,11 @@ pub(super) fn load(file: &std::path::Path) -> Result<(paytables::artifact::Compi
             let g = paytables::fish_prawn_crab::compile_fish_prawn_crab(&name, &text)?;
             let figures = paytables::fish_prawn_crab::fish_prawn_crab_figures(&g);
             (CompiledGame::FishPrawnCrab(g), figures)
+        }
+        Kind::DesafioAoCasino => {
+            let g = paytables::desafio_ao_casino::compile_desafio_ao_casino(&name, &text)?;
+            let figures = paytables::desafio_ao_casino::desafio_figures(&g);
+            (CompiledGame::DesafioAoCasino(g), figures)
         }
         Kind::Poquer3Cartas => (
             CompiledGame::Poquer3Cartas(paytables::poquer_3_cartas::compile_poquer_3_cartas(&name, &text)?),
