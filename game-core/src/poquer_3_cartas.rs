@@ -136,11 +136,30 @@ pub fn every_hand() -> Vec<(u64, Hand3)> {
 /// decide between them, and each way round once: the player wins exactly
 /// half of the pairs that P3-10 does not give the bank (both hands zero
 /// without pictures).
+///
+/// Counted once and kept: the help page asks for it on every frame it is
+/// shown.
 pub fn player_wins_of_every_pair() -> (u64, u64) {
-    let zero: Vec<u64> = every_hand().into_iter().filter(|(_, h)| combination(h) == 31).map(|(m, _)| m).collect();
-    let both_zero: u64 = zero.iter().map(|&a| zero.iter().filter(|&&b| a & b == 0).count() as u64).sum();
-    let pairs = 22_100u64 * 18_424;
-    ((pairs - both_zero) / 2, pairs)
+    static COUNT: std::sync::OnceLock<(u64, u64)> = std::sync::OnceLock::new();
+    *COUNT.get_or_init(|| {
+        let zero: Vec<u64> = every_hand().into_iter().filter(|(_, h)| combination(h) == 31).map(|(m, _)| m).collect();
+        let both_zero: u64 = zero.iter().map(|&a| zero.iter().filter(|&&b| a & b == 0).count() as u64).sum();
+        let pairs = 22_100u64 * 18_424;
+        ((pairs - both_zero) / 2, pairs)
+    })
+}
+
+/// How many of the 22,100 hands make each combination (indexed by P3-7's
+/// number, 1–31; 0 unused), counted once and kept.
+pub fn hands_of_each_combination() -> &'static [u32; 32] {
+    static COUNTS: std::sync::OnceLock<[u32; 32]> = std::sync::OnceLock::new();
+    COUNTS.get_or_init(|| {
+        let mut dealt = [0u32; 32];
+        for (_, h) in every_hand() {
+            dealt[usize::from(combination(&h))] += 1;
+        }
+        dealt
+    })
 }
 
 /// The two hands of a round.
@@ -202,6 +221,9 @@ mod tests {
             }
         }
         assert!(seen[1..].iter().all(|&s| s) && !seen[0]);
+        let counts = hands_of_each_combination();
+        assert_eq!(counts.iter().sum::<u32>(), 22_100);
+        assert!(counts.iter().zip(seen).all(|(&n, s)| (n > 0) == s), "the kept counts are the hands dealt: {counts:?}");
     }
 
     /// P3-8…P3-10: the combination, then the best card by P3-5 and P3-6

@@ -344,6 +344,26 @@ pub enum Kind {
     DesafioAoCasino,
 }
 
+impl Kind {
+    /// Whether the table lists fixed-payout bets with their exact figures
+    /// (`table_bet::TableBet`): `paytable check`, `par` and `compile` read
+    /// every such kind the same way.
+    pub fn lists_its_bets(self) -> bool {
+        matches!(
+            self,
+            Kind::BancaFrancesa
+                | Kind::SicBo
+                | Kind::Baccarat
+                | Kind::Boule
+                | Kind::RodaDaSorte
+                | Kind::Fantan
+                | Kind::FishPrawnCrab
+                | Kind::Poquer3Cartas
+                | Kind::DesafioAoCasino
+        )
+    }
+}
+
 pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
     let src = crate::compile::without_bom(src);
     let mut rest = src;

@@ -16,11 +16,7 @@ pub(crate) fn page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
     b.push(Block::Text(s.t("Escolha a aposta e prima JOGAR: recebe três cartas e a banca outras três, do mesmo baralho baralhado para cada jogada. As figuras e os dez valem 0, o ás 1 e as outras cartas o seu valor; a pontuação é o último algarismo da soma. Três figuras é a melhor combinação; depois 9 com duas figuras, com uma, sem figura, e assim até 0 sem figura. Combinações iguais: ganha a carta mais alta (rei, dama, valete, 10 … 2, ás; espadas, copas, paus, ouros). Se as duas mãos forem 0 sem figura, ganha a banca.").into()));
     let antes = &g.0.antes;
     b.push(bet_range(s, antes.first().copied().unwrap_or(0), antes.last().copied().unwrap_or(0)));
-    // How many of the 22,100 hands make each combination.
-    let mut dealt = [0u32; 32];
-    for (_, h) in p3::every_hand() {
-        dealt[usize::from(p3::combination(&h))] += 1;
-    }
+    let dealt = p3::hands_of_each_combination();
     let rows =
         (1..=31u8).map(|n| vec![n.to_string(), combination_name(n, pt), format!("{:.2}%", f64::from(dealt[usize::from(n)]) * 100.0 / 22_100.0)]).collect();
     b.push(Block::Table { header: vec!["#".into(), s.t("combinação").into(), s.t("probabilidade").into()], rows });

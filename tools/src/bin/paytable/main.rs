@@ -190,22 +190,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::StudPoker => poker::stud_check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Roulette => roulette::check(&file, json, &floor),
         Command::Check { file, json, floor, .. } if kind(&file)? == Kind::Blackjack => blackjack::check(&file, json, &floor),
-        Command::Check { file, json, floor, .. }
-            if matches!(
-                kind(&file)?,
-                Kind::BancaFrancesa
-                    | Kind::SicBo
-                    | Kind::Baccarat
-                    | Kind::Boule
-                    | Kind::RodaDaSorte
-                    | Kind::Fantan
-                    | Kind::FishPrawnCrab
-                    | Kind::Poquer3Cartas
-                    | Kind::DesafioAoCasino
-            ) =>
-        {
-            table::check(&file, json, &floor)
-        }
+        Command::Check { file, json, floor, .. } if kind(&file)?.lists_its_bets() => table::check(&file, json, &floor),
         Command::Check { file, json, floor, extra_target, .. } if kind(&file)? == Kind::Bingo => bingo::check(&file, json, &floor, extra_target),
         Command::Simulate { file, games, seed, threads, lines, no_extra, json, .. } if kind(&file)? == Kind::Bingo => {
             bingo::simulate(&file, games, seed, lines, !no_extra, threads, json)
@@ -227,22 +212,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Par { file, out, floor } if kind(&file)? == Kind::Roulette => roulette::par(&file, &out, &floor),
         Command::Par { file, out, floor } if kind(&file)? == Kind::Blackjack => blackjack::par(&file, &out, &floor),
         Command::Par { file, out, floor } if kind(&file)? == Kind::Bingo => bingo::par(&file, &out, &floor),
-        Command::Par { file, out, floor }
-            if matches!(
-                kind(&file)?,
-                Kind::BancaFrancesa
-                    | Kind::SicBo
-                    | Kind::Baccarat
-                    | Kind::Boule
-                    | Kind::RodaDaSorte
-                    | Kind::Fantan
-                    | Kind::FishPrawnCrab
-                    | Kind::Poquer3Cartas
-                    | Kind::DesafioAoCasino
-            ) =>
-        {
-            table::par(&file, &out, &floor)
-        }
+        Command::Par { file, out, floor } if kind(&file)?.lists_its_bets() => table::par(&file, &out, &floor),
         Command::Par { file, .. } if matches!(kind(&file)?, Kind::DrawPoker | Kind::StudPoker) => Err(anyhow!(
             "{}: the PAR sheet of a poker game is not written yet; `paytable check` gives its exact figures per bet and `paytable strategy` its play",
             file.display()
