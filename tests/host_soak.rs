@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, anyhow};
 use game_core::baccarat::Spot as BaccaratSpot;
 use game_core::boule::Spot as BouleSpot;
+use game_core::desafio_ao_casino::TieChoice;
 use game_core::dice::banca_francesa::Chance;
 use game_core::dice::sic_bo::Spot as SicBoSpot;
 use game_core::double_up::Colour;
@@ -29,6 +30,8 @@ use game_host::kinds::banca_francesa::BancaFrancesa;
 use game_host::kinds::bingo::{Bingo, BingoDecision};
 use game_host::kinds::blackjack::Blackjack;
 use game_host::kinds::boule::Boule;
+use game_host::kinds::craps::Craps;
+use game_host::kinds::desafio_ao_casino::DesafioAoCasino;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::fantan::Fantan;
 use game_host::kinds::fish_prawn_crab::FishPrawnCrab;
@@ -82,6 +85,9 @@ fn finish(s: &mut Session, player: &mut StreamRng) -> Result<()> {
                     if !s.decide::<Bingo>(d) {
                         s.decide::<Bingo>(BingoDecision::Stop);
                     }
+                } else if s.rules::<DesafioAoCasino>().is_some() {
+                    // Equal cards: war two times in three, else surrender.
+                    s.decide::<DesafioAoCasino>(if player.uniform(3) == 0 { TieChoice::Surrender } else { TieChoice::War });
                 } else if s.rules::<DrawPoker>().is_some() {
                     for i in 0..5 {
                         if player.uniform(2) == 0 {
@@ -221,6 +227,10 @@ fn main() -> Result<()> {
         }
         // Every place of the fish-prawn-crab table's cloth.
         if let Some(spots) = s.rules::<FishPrawnCrab>().map(|g| g.0.cloth().iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect::<Vec<_>>()) {
+            dice_bet(&mut s, &mut player, &spots);
+        }
+        // Every spot the craps table offers: a series rolls until each is decided.
+        if let Some(spots) = s.rules::<Craps>().map(|g| g.0.spots.iter().map(|c| serde_json::to_value(c).unwrap_or_default()).collect::<Vec<_>>()) {
             dice_bet(&mut s, &mut player, &spots);
         }
         if s.rules::<Fantan>().is_some() {

@@ -11,6 +11,7 @@
 //! with a win that the rules give for its journaled outcome and decisions,
 //! and credit that adds up to the cent.
 
+use game_core::desafio_ao_casino::TieChoice;
 use game_core::double_up::Colour;
 use game_core::roulette::{CallBet, Spot};
 use game_core::stud_poker::Decision;
@@ -20,6 +21,8 @@ use game_host::kind::BetControl;
 use game_host::kinds::baccarat::Baccarat;
 use game_host::kinds::banca_francesa::BancaFrancesa;
 use game_host::kinds::boule::Boule;
+use game_host::kinds::craps::Craps;
+use game_host::kinds::desafio_ao_casino::DesafioAoCasino;
 use game_host::kinds::draw_poker::{DrawDecision, DrawPoker};
 use game_host::kinds::fantan::Fantan;
 use game_host::kinds::fish_prawn_crab::FishPrawnCrab;
@@ -54,6 +57,10 @@ fn act(s: &mut Session) -> Option<&'static str> {
                     "draw"
                 }
             }
+        }
+        Phase::Decisions if s.rules::<DesafioAoCasino>().is_some() => {
+            assert!(s.decide::<DesafioAoCasino>(TieChoice::War), "{:?}", s.message_text());
+            "war"
         }
         Phase::Decisions => {
             assert!(s.decide::<StudPoker>(Decision::Raise), "{:?}", s.message_text());
@@ -104,6 +111,11 @@ fn place_bet(s: &mut Session, side_bet: bool) {
     }
     for spot in [serde_json::json!("Small"), serde_json::json!({ "Figure": 5 }), serde_json::json!({ "TwoOfColour": "Blue" })] {
         if s.rules::<FishPrawnCrab>().is_some() {
+            assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
+        }
+    }
+    for spot in [serde_json::json!("PassLine"), serde_json::json!({ "Hard": 6 })] {
+        if s.rules::<Craps>().is_some() {
             assert!(s.command(Command::EditBet { edit: serde_json::json!({ "Kind": { "Place": { "spot": spot } } }) }), "{:?}", s.message_text());
         }
     }
@@ -181,6 +193,12 @@ fn whole_round(dir: &std::path::Path, config: &std::path::Path, game: &str, seed
 /// `gamble`, the first lab seed whose round wins (and so is gambled) is
 /// taken, so that the double-up's write points are cut too.
 fn cut_at_every_write_point(game: &str, gamble: bool, side_bet: bool) {
+    cut_after_each_action(game, if gamble { Some("gamble") } else { None }, side_bet);
+}
+
+/// As [`cut_at_every_write_point`], on the first lab seed whose round
+/// takes the action `wanted` (a gamble, a war).
+fn cut_after_each_action(game: &str, wanted: Option<&str>, side_bet: bool) {
     let rules = rules();
     let dir = tempfile::tempdir().unwrap();
     let config = test_config::config(dir.path(), "");
@@ -189,9 +207,10 @@ fn cut_at_every_write_point(game: &str, gamble: bool, side_bet: bool) {
             let (actions, reference) = whole_round(dir.path(), &config, game, seed, side_bet, &rules);
             (seed, actions, reference)
         })
-        .find(|(_, actions, _)| !gamble || actions.contains(&"gamble"))
-        .expect("a seed whose round is gambled");
-    assert_eq!(reference.steps[0].step.data["bet"]["jackpot"].as_bool().unwrap_or(false), side_bet, "the side bet as asked");
+        .find(|(_, actions, _)| wanted.is_none_or(|w| actions.contains(&w)))
+        .expect("a seed whose round takes the action wanted");
+    let bet = &reference.steps[0].step.data["bet"];
+    assert_eq!(bet["jackpot"].as_bool().or(bet["tie"].as_bool()).unwrap_or(false), side_bet, "the side bet as asked");
     // The same round, cut after each action in turn.
     for cut in 1..=actions.len() {
         let here = dir.path().join(format!("cut{cut}"));
@@ -257,6 +276,19 @@ fn a_sic_bo_throw_survives_a_cut_at_each_write_point() {
 #[test]
 fn a_fish_prawn_crab_throw_survives_a_cut_at_each_write_point() {
     cut_at_every_write_point("peixe-camarao-caranguejo", false, false);
+}
+
+/// DC-12…14: a tie, the tie bet on, the war committed with its raise: cut
+/// after the deal, after the war, after the reveal.
+#[test]
+fn a_desafio_ao_casino_war_survives_a_cut_at_each_write_point() {
+    cut_after_each_action("desafio-ao-casino", Some("war"), true);
+}
+
+/// A craps series of several rolls (pass line and hard 6 staked).
+#[test]
+fn a_craps_series_survives_a_cut_at_each_write_point() {
+    cut_at_every_write_point("craps", false, false);
 }
 
 #[test]

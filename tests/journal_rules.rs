@@ -24,6 +24,7 @@ pub struct Rules {
     pub blackjack: BTreeMap<String, game_core::blackjack::BlackjackGame>,
     pub bingo: BTreeMap<String, game_core::bingo::BingoGame>,
     pub baccarat: BTreeMap<String, game_core::baccarat::BaccaratGame>,
+    pub desafio: game_core::desafio_ao_casino::DesafioAoCasinoGame,
 }
 
 /// A reel round's win in credits, worked out again from its journaled
@@ -93,7 +94,8 @@ pub fn rules() -> Rules {
         let paytables::artifact::CompiledGame::Baccarat(g) = load(id) else { panic!("{id} is not baccarat") };
         baccarat.insert(id.to_owned(), g);
     }
-    Rules { reels, draw, stud, blackjack, bingo, baccarat }
+    let paytables::artifact::CompiledGame::DesafioAoCasino(desafio) = load("desafio-ao-casino") else { panic!("not a desafio ao casino table") };
+    Rules { reels, draw, stud, blackjack, bingo, baccarat, desafio }
 }
 
 /// What the rules pay (cents, before progressives) for the outcome and
@@ -179,6 +181,36 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
             let w = game_core::poquer_3_cartas::winner(&deal.player, &deal.bank);
             return game_core::poquer_3_cartas::returned_cents(ante * r.denom, w).expect("an ante on its cent step");
         }
+        "craps-series" => {
+            // Rules 20, 22 and 24 read from the totals alone: each spot on
+            // the roll that decides it; no roll after the last decision.
+            let spots: Vec<(game_core::dice::craps::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
+            let rolls: Vec<[u8; 2]> = serde_json::from_value(first.data["deal"]["rolls"].clone()).unwrap();
+            let (back, last) = craps_settled(&spots, &rolls);
+            assert_eq!(last + 1, rolls.len(), "round {}: a roll after every bet was decided", r.round);
+            assert!(gambles.is_empty(), "round {}: craps offers no double-up", r.round);
+            back
+        }
+        "war-deal" => {
+            // DC-9…14: unequal first cards settle the ante; equal ones, the
+            // decision committed after them (war with its raise, or
+            // surrender); the tie bet settles on the first two (DC-11).
+            use game_core::desafio_ao_casino::{TieChoice, WarDeal, settle};
+            let deal: WarDeal = serde_json::from_value(first.data["deal"].clone()).unwrap();
+            let ante = first.data["bet"]["ante"].as_u64().unwrap();
+            let tie = if first.data["bet"]["tie"].as_bool().unwrap_or(false) { rules.desafio.tie_bet.expect("a tie bet the table offers") } else { 0 };
+            let choice = r.steps[1..].iter().find_map(|s| match s.step.name.as_str() {
+                "war" => Some(TieChoice::War),
+                "surrender" => Some(TieChoice::Surrender),
+                _ => None,
+            });
+            assert_eq!(choice.is_some(), deal.tied(), "round {}: a decision exactly when the first cards tie", r.round);
+            let raise = if choice == Some(TieChoice::War) { ante } else { 0 };
+            assert_eq!((ante + tie + raise) * r.denom, r.stake, "round {}: the ante, the tie bet and the raise", r.round);
+            assert!(gambles.is_empty(), "round {}: desafio ao casino offers no double-up", r.round);
+            let back = settle(&deal, choice);
+            ante / 2 * back.half_antes + if deal.tied() { tie * back.tie_bets } else { 0 }
+        }
         "fish-prawn-crab-throw" => {
             // Art. 6–7: the three figure dice settle every place offered.
             let spots: Vec<(game_core::dice::fish_prawn_crab::Spot, u64)> = serde_json::from_value(first.data["bet"]["spots"].clone()).unwrap();
@@ -253,4 +285,67 @@ pub fn rules_win(r: &RoundRecall, rules: &Rules) -> u64 {
         at_stake = g.result;
     }
     at_stake * r.denom
+}
+
+/// Craps read again from the rolls' totals, written from the text (seed
+/// 000 rules 20, 22, 24, 25) without game-core's settlement: what the
+/// layout returns (the bar is the shipped table's 12) and the roll at which
+/// its last bet was decided.
+pub fn craps_settled(spots: &[(game_core::dice::craps::Spot, u64)], rolls: &[[u8; 2]]) -> (u64, usize) {
+    use game_core::dice::craps::Spot;
+    let totals: Vec<u8> = rolls.iter().map(|r| r[0] + r[1]).collect();
+    let first = totals[0];
+    // The first roll at which `hit` or a 7 comes, from `from`.
+    let until = |from: usize, hit: &dyn Fn(usize) -> bool| (from..totals.len()).find(|&k| totals[k] == 7 || hit(k)).expect("decided within the series");
+    let (mut back, mut last) = (0, 0);
+    for &(spot, stake) in spots {
+        let (at, times) = match spot {
+            Spot::PassLine | Spot::DontPass => {
+                let pass = spot == Spot::PassLine;
+                match first {
+                    7 | 11 => (0, if pass { 2 } else { 0 }),
+                    12 if !pass => (0, 1),
+                    2 | 3 | 12 => (0, if pass { 0 } else { 2 }),
+                    point => {
+                        let k = until(1, &|k| totals[k] == point);
+                        (k, if (totals[k] == point) == pass { 2 } else { 0 })
+                    }
+                }
+            }
+            Spot::Big(n) => {
+                let k = until(0, &|k| totals[k] == n);
+                (k, if totals[k] == n { 2 } else { 0 })
+            }
+            Spot::Hard(n) => {
+                let k = until(0, &|k| totals[k] == n);
+                let hard = totals[k] == n && rolls[k][0] == rolls[k][1];
+                (k, if hard { if n == 4 || n == 10 { 8 } else { 10 } } else { 0 })
+            }
+            Spot::UnderSeven => (0, if first < 7 { 2 } else { 0 }),
+            Spot::OverSeven => (0, if first > 7 { 2 } else { 0 }),
+            Spot::AnySeven => (0, if first == 7 { 5 } else { 0 }),
+            Spot::AnyCraps => (0, if matches!(first, 2 | 3 | 12) { 8 } else { 0 }),
+            Spot::Total(n) => (
+                0,
+                if first != n {
+                    0
+                } else if n == 2 || n == 12 {
+                    31
+                } else {
+                    16
+                },
+            ),
+            Spot::Field => (
+                0,
+                match first {
+                    2 | 12 => 3,
+                    3 | 4 | 9 | 10 | 11 => 2,
+                    _ => 0,
+                },
+            ),
+        };
+        back += stake * times;
+        last = last.max(at);
+    }
+    (back, last)
 }

@@ -694,6 +694,15 @@ def main():
         for a, r, colour in [(-22, "J", "#1b1b1b"), (0, "Q", "#c8102e"), (22, "K", "#1b1b1b")]
     )
     write("games/poquer-3-cartas/logo.svg", logo("#1a3a5a", fan))
+    # Craps: two dice rolled, a natural (5 and 6), on the table's green.
+    write("games/craps/logo.svg", logo("#0f4a2a", '<rect x="90" y="200" width="420" height="12" rx="6" fill="#f6d24a"/>' + mini_die(230, 130, 110, 5, -14) + mini_die(370, 140, 110, 6, 11)))
+    # Desafio ao casino: two cards face to face, the higher one forward.
+    faced = "".join(
+        f'<g transform="rotate({a} {x} 150)"><rect x="{x - 58}" y="70" width="116" height="164" rx="12" fill="#fdfbf3" stroke="#f6d24a" stroke-width="4"/>'
+        + glyphs(r, x - text_width(r, 76) / 2, 112, 76, colour, 5.0) + "</g>"
+        for x, a, r, colour in [(220, -10, "K", "#1b1b1b"), (380, 10, "A", "#c8102e")]
+    )
+    write("games/desafio-ao-casino/logo.svg", logo("#3a1a5a", faced + '<path d="M300 112 L316 150 L300 188 L284 150 Z" fill="#f6d24a"/>'))
     for game, (colour, mark) in poker.items():
         write(f"games/{game}/logo.svg", logo(colour, suits_row(230, 26) + glyphs(mark, 300 - text_width(mark, 130) / 2, 40, 130, "#f6d24a", 3.0)))
 

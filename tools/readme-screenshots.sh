@@ -208,6 +208,51 @@ keep bingo
 key F2 F2 F2
 sleep 3
 recall_of bingo
+# The seeds' other house-banked games (issue 72).
+choose "Boule"
+touch_text "VERMELHO" || true
+key space
+sleep 8
+keep boule
+recall_of boule
+choose "Roda da Sorte"
+touch_text "SOL" || true
+key space
+sleep 12
+keep roda-da-sorte
+recall_of roda-da-sorte
+choose "Fantan"
+touch_text "FAN 1" || true
+key space
+sleep 9
+keep fantan
+recall_of fantan
+choose "Peixe"
+touch_text "PEQUENO" || true
+key space
+sleep 5
+keep fish-prawn-crab
+recall_of fish-prawn-crab
+choose "Póquer de 3"
+key space
+sleep 4
+keep poquer-3-cartas
+recall_of poquer-3-cartas
+choose "Desafio"
+touch_text "APOSTA DE EMPATE" || true
+key space
+sleep 3
+key F1                          # war, when the cards tie
+sleep 4
+keep desafio-ao-casino
+recall_of desafio-ao-casino
+choose "Craps"
+touch_text "PASS LINE" || true
+touch_text "FIELD" || true
+key space
+sleep 15
+keep craps
+recall_of craps
 key h
 sleep 1
 keep help

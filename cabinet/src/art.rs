@@ -202,8 +202,8 @@ mod tests {
         ] {
             names.extend(for_game(id, &[]));
         }
-        // 54 cards, 6 chips, 12 tables, wheels and scenes, 6 + 6 dice, 10 buttons, 25 logos, 7 + 11 + 11 + 10 + 10 symbols.
-        assert_eq!(names.len(), 54 + 6 + 12 + 6 + 6 + 10 + 25 + 7 + 11 + 11 + 10 + 10);
+        // 54 cards, 6 chips, 12 tables, wheels and scenes, 6 + 6 dice, 10 buttons, 27 logos, 7 + 11 + 11 + 10 + 10 symbols.
+        assert_eq!(names.len(), 54 + 6 + 12 + 6 + 6 + 10 + 27 + 7 + 11 + 11 + 10 + 10);
         assert_eq!(check(&names), Vec::<ArtError>::new());
         // Every file is drawn in the kit's own colours, not blank: a card
         // face at its screen size has ink and paper.

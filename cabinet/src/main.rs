@@ -168,6 +168,8 @@ fn main() -> ExitCode {
                     screens::bingo::BingoScreenPlugin,
                     screens::dice::fish_prawn_crab::FishPrawnCrabScreenPlugin,
                     screens::poquer_3_cartas::Poquer3ScreenPlugin,
+                    screens::desafio_ao_casino::DesafioScreenPlugin,
+                    screens::dice::craps::CrapsScreenPlugin,
                     screens::wheel::boule::BouleScreenPlugin,
                     screens::wheel::roda::RodaScreenPlugin,
                     screens::fantan::FantanScreenPlugin,

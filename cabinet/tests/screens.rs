@@ -514,6 +514,95 @@ fn poquer_3_cartas_plays_by_touch_to_a_win() {
     rig.keep_screenshots("screen-poquer-3-cartas", 2);
 }
 
+/// Desafio ao casino by touch (issue 72, DC-9…14): the tie bet turned on
+/// by its button, JOGAR touched until the first cards are equal; the two
+/// committed cards drawn where the screen stands them, the question asked,
+/// GUERRA touched; then three burned cards and each side's committed war
+/// card, the stake with its raise, the win read again from the ranks, and
+/// how the war ended announced.
+#[test]
+fn desafio_ao_casino_goes_to_war_by_touch() {
+    use game_core::desafio_ao_casino::WarDeal;
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    for _ in 0..menu_position("desafio-ao-casino") {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    rig.touch_text("APOSTA DE EMPATE: NÃO");
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(rig::text_beside(&rig.shot()).contains("APOSTA DE EMPATE: SIM"), "the tie bet's button did not turn it on");
+    let rank = |c: game_core::cards::Card| "23456789TJQKA".find(&c.to_string()[..1]).unwrap();
+    let mut tied = None;
+    for round in 1..=80u64 {
+        rig.touch_button(layout::DeckButton::Play);
+        let i = rig.wait_for("the deal", |i| i.recall(1).is_ok_and(|v| v.first().is_some_and(|r| r.round == round)));
+        let r = i.recall(1).unwrap().remove(0);
+        assert_eq!(r.steps[0].step.data["bet"], serde_json::json!({ "ante": 2, "tie": true }));
+        let deal: WarDeal = serde_json::from_value(r.steps[0].step.data["deal"].clone()).unwrap();
+        if rank(deal.player) == rank(deal.house) {
+            tied = Some((deal, r.stake));
+            break;
+        }
+        // Unequal cards settle alone: the ante 1:1 to the higher card.
+        let i = rig.wait_for("the deal to settle", |i| i.state().open_round.is_none() && i.state().last_round == round);
+        let r = i.recall(1).unwrap().remove(0);
+        let meters::RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled") };
+        assert_eq!(win, if rank(deal.player) > rank(deal.house) { 2 * r.stake * 2 / 3 } else { 0 }, "{deal:?}");
+    }
+    let (deal, stake) = tied.expect("no tie in 80 rounds (one in 13.5)");
+    std::thread::sleep(Duration::from_millis(1_600));
+    let asked = rig.shot();
+    let text = rig::text_beside(&asked);
+    assert!(text.contains("EMPATE: GUERRA OU DESISTIR?") && text.contains("DESISTIR"), "{text}");
+    let file = |c: game_core::cards::Card| {
+        let s = c.to_string();
+        let (rank, suit) = s.split_at(1);
+        format!("cards/{}{}.svg", if rank == "T" { "10" } else { rank }, suit.to_uppercase())
+    };
+    // The first cards on the left, the war cards on the right; the bank
+    // above, the player below.
+    let shows = |shot: &std::path::Path, c: game_core::cards::Card, other: game_core::cards::Card, x: f32, y: f32| {
+        let (width, pixels) = rig::shot_pixels(shot);
+        let area = layout::Area::new(x - 82.0, y - 115.0, 165.0, 231.0);
+        let (near, far) = (rig::distance_to_art(width, &pixels, area, &file(c)), rig::distance_to_art(width, &pixels, area, &file(other)));
+        assert!(near < rig::ART_DISTANCE && near < far, "{c} at {near:.0}, {other} at {far:.0}");
+    };
+    let unlike = |c: game_core::cards::Card| if c.to_string().starts_with('2') { "3c".parse().unwrap() } else { "2c".parse().unwrap() };
+    shows(&asked, deal.house, unlike(deal.house), 1000.0, 250.0);
+    shows(&asked, deal.player, unlike(deal.player), 1000.0, 510.0);
+    // GUERRA: the raise, equal to the ante, committed with the decision.
+    let (x, y) = layout::Area::new(1250.0 - 380.0, 700.0, 360.0, 72.0).centre();
+    rig.touch(x, y);
+    let i = rig.wait_for("the war to settle", |i| i.state().open_round.is_none() && i.state().last_round >= 1);
+    let r = i.recall(1).unwrap().remove(0);
+    assert!(r.steps.iter().any(|s| s.step.name == "war"), "the war was not committed: {:?}", r.steps);
+    let meters::RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled") };
+    // DC-14 in cents: the ante and the raise 2 credits each, the tie bet
+    // 1 (paid 10:1 on the first cards).
+    let (ante, tie) = (stake * 2 / 3, stake / 3);
+    let back = match rank(deal.player_war).cmp(&rank(deal.house_war)) {
+        std::cmp::Ordering::Greater => 3 * ante,
+        std::cmp::Ordering::Equal => 4 * ante,
+        std::cmp::Ordering::Less => 0,
+    };
+    assert_eq!((r.stake, win), (stake + ante, back + 11 * tie), "{deal:?}");
+    std::thread::sleep(Duration::from_millis(2_800));
+    let war = rig.shot();
+    shows(&war, deal.house_war, unlike(deal.house_war), 1500.0, 250.0);
+    shows(&war, deal.player_war, unlike(deal.player_war), 1500.0, 510.0);
+    let said = match back {
+        0 => "A BANCA GANHA A GUERRA",
+        b if b == 4 * ante => "EMPATE NA GUERRA",
+        _ => "O JOGADOR GANHA A GUERRA",
+    };
+    assert!(rig::text_beside(&war).contains(said), "{}", rig::text_beside(&war));
+    rig.shot_in_english();
+    stop(cab);
+    rig.keep_screenshots("screen-desafio-ao-casino", 3);
+}
+
 /// Roulette by touch (issue 30): a straight, a split, an even chance and a
 /// call bet placed on the cloth and the call-bet buttons, the spin, the
 /// meters against the committed pocket, the result announced, itemised and
@@ -786,6 +875,87 @@ fn dice_tables_show_the_committed_dice_by_touch() {
     rig.shot_in_english();
     stop(cab);
     rig.keep_screenshots("screen-dice", 3);
+}
+
+/// Craps by touch (issue 72): the pass line and hard 6 touched on their
+/// cells; JOGAR until a series sets a point (two in three do), that
+/// series rolled to its end — every roll in the round's record, no roll
+/// after the last bet is decided, the win read again from the totals —
+/// and on screen the last roll's two dice on their faces, the earlier
+/// rolls' totals, the point, and the pass line lit when it won.
+#[test]
+fn craps_rolls_a_series_to_its_end_by_touch() {
+    let _one = one_at_a_time();
+    let rig = Rig::new();
+    let cab = launch_with_a_note(&rig);
+    for _ in 0..menu_position("craps") {
+        rig.key("Right");
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let pass_line = layout::Area::new(680.0, 150.0, 600.0, 100.0);
+    let hard_6 = layout::Area::new(980.0, 150.0 + 3.0 * 114.0, 300.0, 100.0);
+    for a in [pass_line, hard_6] {
+        let (x, y) = a.centre();
+        rig.touch(x, y);
+    }
+    let mut series = None;
+    for round in 1..=10u64 {
+        rig.touch_button(layout::DeckButton::Play);
+        let i = rig.wait_for("the series to settle", |i| i.state().open_round.is_none() && i.state().last_round == round);
+        let r = i.recall(1).unwrap().remove(0);
+        assert_eq!(r.steps[0].step.data["bet"]["spots"], serde_json::json!([["PassLine", 1], [{ "Hard": 6 }, 1]]), "the touched spots");
+        let rolls: Vec<[u8; 2]> = serde_json::from_value(r.steps[0].step.data["deal"]["rolls"].clone()).unwrap();
+        let t: Vec<u8> = rolls.iter().map(|r| r[0] + r[1]).collect();
+        // Rule 20.1 and 22 from the totals: the pass line on the come-out
+        // or the point's repeat before the 7; hard 6 on 3-3 before a 7 or
+        // an easy 6.
+        let (pass_at, pass) = match t[0] {
+            7 | 11 => (0, true),
+            2 | 3 | 12 => (0, false),
+            p => {
+                let k = 1 + t[1..].iter().position(|&x| x == p || x == 7).unwrap();
+                (k, t[k] == p)
+            }
+        };
+        let hard_at = t.iter().position(|&x| x == 6 || x == 7).unwrap();
+        let hard = rolls[hard_at] == [3, 3];
+        assert_eq!(rolls.len(), pass_at.max(hard_at) + 1, "no roll after the last bet is decided: {rolls:?}");
+        let meters::RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled") };
+        assert_eq!(win, (2 * u64::from(pass) + 10 * u64::from(hard)) * r.denom, "{rolls:?}");
+        if (4..=10).contains(&t[0]) && t[0] != 7 {
+            series = Some((rolls, pass));
+            break;
+        }
+    }
+    let (rolls, pass) = series.expect("no point set in 10 series (two in three set one)");
+    std::thread::sleep(Duration::from_millis(800));
+    let shown = rig.shot();
+    let (width, pixels) = rig::shot_pixels(&shown);
+    let last = *rolls.last().unwrap();
+    for (k, (x, y)) in [(230.0, 395.0), (380.0, 395.0)].into_iter().enumerate() {
+        let area = layout::Area::new(x - 60.0, y - 60.0, 120.0, 120.0);
+        let face = rig::distance_to_art(width, &pixels, area, &format!("dice/die-{}.svg", last[k]));
+        let other = rig::distance_to_art(width, &pixels, area, &format!("dice/die-{}.svg", last[k] % 6 + 1));
+        assert!(face < rig::ART_DISTANCE && face < other, "die {k}: its face {} at {face:.0}, another at {other:.0}", last[k]);
+    }
+    // The third die of the three-dice tables is not drawn.
+    let third = layout::Area::new(305.0 - 60.0, 460.0 - 60.0, 120.0, 120.0);
+    assert!((1..=6).all(|f| rig::distance_to_art(width, &pixels, third, &format!("dice/die-{f}.svg")) > rig::ART_DISTANCE), "a third die is drawn");
+    let said = rig::text_beside(&shown);
+    let point = rolls[0][0] + rolls[0][1];
+    assert!(said.contains(&format!("PONTO {point} · SAIU {}-{}", last[0], last[1])), "{said}");
+    let earlier: Vec<String> = rolls[..rolls.len() - 1].iter().rev().take(10).rev().map(|r| (r[0] + r[1]).to_string()).collect();
+    assert!(said.contains(&earlier.join("  ")), "the earlier rolls' totals {earlier:?}: {said}");
+    // The left third of each line bet's cell: clear of its label and of
+    // the chip in its top right corner.
+    let (lit, unlit) = (
+        rig::brightness(width, &pixels, layout::Area::new(692.0, 162.0, 200.0, 76.0)),
+        rig::brightness(width, &pixels, layout::Area::new(1292.0, 162.0, 200.0, 76.0)),
+    );
+    assert_eq!(lit > unlit + 25.0, pass, "the pass line lit exactly when it won ({lit:.0} against don't pass at {unlit:.0})");
+    rig.shot_in_english();
+    stop(cab);
+    rig.keep_screenshots("screen-craps", 2);
 }
 
 /// Blackjack by touch (issue 32): hands are dealt and played on the
@@ -1158,7 +1328,7 @@ fn game_menu_chooses_a_game_by_touch() {
     let (width, pixels) = rig::shot_pixels(&menu);
     // The shipped configuration's games, in its order.
     let ids = rig::menu_games();
-    assert_eq!(ids.len(), 28);
+    assert_eq!(ids.len(), 30);
     for (i, id) in ids.iter().enumerate() {
         let logo = layout::menu_logo(layout::menu_tile(i, ids.len()));
         let near = rig::distance_to_art(width, &pixels, logo, &format!("games/{id}/logo.svg"));

@@ -123,6 +123,24 @@ pub fn tie_odds(decks: u64) -> ((u64, u64), (u64, u64)) {
     (first, (same, rest * (rest - 1)))
 }
 
+/// What the ante returns over everything staked on it (the raise
+/// included), as (returned, staked) in one unit, when every tie is met by
+/// going to war (`war`) or by surrendering. With the tie `a/b` and the war
+/// cards' tie `c/d` of [`tie_odds`]: war returns 1 + 1 on the half of the
+/// untied rounds won, 3 antes on a war won (DC-14 a), 4 on a war tied (b),
+/// on 2 antes staked; a surrender returns half.
+pub fn ante_return(decks: u64, war: bool) -> (u128, u128) {
+    let ((a, b), (c, d)) = tie_odds(decks);
+    let (a, b, c, d) = (u128::from(a), u128::from(b), u128::from(c), u128::from(d));
+    if war {
+        // Over 2bd: untied (b − a)/b returns 1 each half won on average;
+        // tied a/b returns 3(d − c)/2d + 4c/d, on 1 + a/b staked.
+        (2 * d * (b - a) + a * (3 * d + 5 * c), 2 * d * (b + a))
+    } else {
+        (2 * b - a, 2 * b)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@ use paytables::artifact::CompiledGame;
 
 use crate::kind::GameKind;
 use crate::kinds::{
-    baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, desafio_ao_casino::DesafioAoCasino,
+    baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, craps::Craps, desafio_ao_casino::DesafioAoCasino,
     draw_poker::DrawPoker, fantan::Fantan, fish_prawn_crab::FishPrawnCrab, poquer_3_cartas::Poquer3Cartas, reels::Reels, roda_da_sorte::RodaDaSorte,
     roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
 };
@@ -69,6 +69,7 @@ impl HostedGame {
             CompiledGame::FishPrawnCrab(g) => HostedGame::new(FishPrawnCrab(g)),
             CompiledGame::Poquer3Cartas(g) => HostedGame::new(Poquer3Cartas(g)),
             CompiledGame::DesafioAoCasino(g) => HostedGame::new(DesafioAoCasino(g)),
+            CompiledGame::Craps(g) => HostedGame::new(Craps(g)),
         })
     }
 

@@ -5,7 +5,6 @@
 //! the cabinet only draws it.
 
 use game_core::cards::Card;
-use game_core::dice::Throw;
 use game_core::roulette::PocketColour;
 
 /// What the history draws for one round, and a short caption beside it
@@ -35,7 +34,7 @@ pub enum Scene {
     /// (fantan's remainder), as the table names it, on its colour (sRGB).
     Section { name: String, fill: [u8; 3] },
     /// Every throw of the dice, the deciding throw last.
-    Dice(Vec<Throw>),
+    Dice(Vec<Vec<u8>>),
     /// Bingo: the balls drawn in order (extra balls bought among them, at
     /// the end), and how many of them were bought.
     Balls { drawn: Vec<u8>, bought: usize },

@@ -16,6 +16,7 @@ use game_core::blackjack::BlackjackGame;
 use game_core::boule::BouleGame;
 use game_core::desafio_ao_casino::DesafioAoCasinoGame;
 use game_core::dice::banca_francesa::BancaFrancesaGame;
+use game_core::dice::craps::CrapsGame;
 use game_core::dice::fish_prawn_crab::FishPrawnCrabGame;
 use game_core::dice::sic_bo::SicBoGame;
 use game_core::draw_poker::DrawPokerGame;
@@ -53,6 +54,7 @@ pub enum CompiledGame {
     FishPrawnCrab(FishPrawnCrabGame),
     Poquer3Cartas(Poquer3CartasGame),
     DesafioAoCasino(DesafioAoCasinoGame),
+    Craps(CrapsGame),
 }
 
 impl CompiledGame {
@@ -73,6 +75,7 @@ impl CompiledGame {
             CompiledGame::FishPrawnCrab(g) => &g.id,
             CompiledGame::Poquer3Cartas(g) => &g.id,
             CompiledGame::DesafioAoCasino(g) => &g.id,
+            CompiledGame::Craps(g) => &g.id,
         }
     }
 
@@ -93,6 +96,7 @@ impl CompiledGame {
             CompiledGame::FishPrawnCrab(g) => &g.name,
             CompiledGame::Poquer3Cartas(g) => &g.name,
             CompiledGame::DesafioAoCasino(g) => &g.name,
+            CompiledGame::Craps(g) => &g.name,
         }
     }
 
@@ -115,7 +119,8 @@ impl CompiledGame {
             | CompiledGame::Fantan(_)
             | CompiledGame::FishPrawnCrab(_)
             | CompiledGame::Poquer3Cartas(_)
-            | CompiledGame::DesafioAoCasino(_) => "lowest bet",
+            | CompiledGame::DesafioAoCasino(_)
+            | CompiledGame::Craps(_) => "lowest bet",
             // Blackjack: the game's RTP under optimal play (entry 0),
             // without its bonus (1) and insurance (2), to nine decimals.
             CompiledGame::Blackjack(_) => "line",

@@ -201,6 +201,11 @@ mod tests {
     fn war_is_the_better_decision_and_the_tie_bet_clears_80_from_6_decks() {
         for decks in 1..=8 {
             assert!(ante_figures(decks, true).rtp > ante_figures(decks, false).rtp, "{decks} decks");
+            // game-core's integers (what the help page shows) agree.
+            for war in [true, false] {
+                let (n, d) = game_core::desafio_ao_casino::ante_return(u64::from(decks), war);
+                assert_eq!(BigRational::new(BigInt::from(n), BigInt::from(d)), ante_figures(decks, war).rtp, "{decks} decks, war {war}");
+            }
         }
         assert_eq!(tie_bet_figures(6).rtp, ratio(253, 311));
         assert_eq!(pct(&tie_bet_figures(6).rtp), "81.3505");

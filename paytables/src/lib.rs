@@ -39,6 +39,8 @@ pub mod check;
 #[cfg(feature = "compiler")]
 pub mod compile;
 #[cfg(feature = "compiler")]
+pub mod craps;
+#[cfg(feature = "compiler")]
 pub mod desafio_ao_casino;
 #[cfg(feature = "compiler")]
 pub mod dice;

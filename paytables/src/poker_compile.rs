@@ -342,6 +342,7 @@ pub enum Kind {
     FishPrawnCrab,
     Poquer3Cartas,
     DesafioAoCasino,
+    Craps,
 }
 
 impl Kind {
@@ -360,6 +361,7 @@ impl Kind {
                 | Kind::FishPrawnCrab
                 | Kind::Poquer3Cartas
                 | Kind::DesafioAoCasino
+                | Kind::Craps
         )
     }
 }
@@ -397,12 +399,13 @@ pub fn kind_of(file: &str, src: &str) -> Result<Kind, PaytableError> {
         "FishPrawnCrabPaytable" => Ok(Kind::FishPrawnCrab),
         "Poquer3CartasPaytable" => Ok(Kind::Poquer3Cartas),
         "DesafioAoCasinoPaytable" => Ok(Kind::DesafioAoCasino),
+        "CrapsPaytable" => Ok(Kind::Craps),
         other => Err(PaytableError::Invalid {
             file: file.to_owned(),
             line: 1 + src.as_bytes()[..src.len() - rest.len()].iter().filter(|&&b| b == b'\n').count(),
             path: "(root)".into(),
             problem: format!(
-                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…), RodaDaSortePaytable(…), FantanPaytable(…), FishPrawnCrabPaytable(…), Poquer3CartasPaytable(…) or DesafioAoCasinoPaytable(…)",
+                "the file starts with {:?}: a paytable is ReelPaytable(…), DrawPokerPaytable(…), StudPokerPaytable(…), RoulettePaytable(…), BancaFrancesaPaytable(…), SicBoPaytable(…), BaccaratPaytable(…), BlackjackPaytable(…), BingoPaytable(…), BoulePaytable(…), RodaDaSortePaytable(…), FantanPaytable(…), FishPrawnCrabPaytable(…), Poquer3CartasPaytable(…), DesafioAoCasinoPaytable(…) or CrapsPaytable(…)",
                 if other.is_empty() { rest.chars().take(12).collect::<String>() } else { other.to_owned() }
             ),
         }),

@@ -36,6 +36,9 @@ fn analyse(file: &str, src: &str) -> Result<(), String> {
         paytables::dice::compile_banca_francesa(file, src).map_err(refused)?;
     } else if head.starts_with("SicBoPaytable") {
         paytables::dice::compile_sic_bo(file, src).map_err(refused)?;
+    } else if head.starts_with("CrapsPaytable") {
+        let g = paytables::craps::compile_craps(file, src).map_err(refused)?;
+        let _ = paytables::table_bet::refusals(&g.id, &paytables::craps::craps_figures(&g), &floor);
     } else if head.starts_with("DesafioAoCasinoPaytable") {
         let g = paytables::desafio_ao_casino::compile_desafio_ao_casino(file, src).map_err(refused)?;
         let _ = paytables::table_bet::refusals(&g.id, &paytables::desafio_ao_casino::desafio_figures(&g), &floor);
@@ -99,6 +102,7 @@ fn every_number_of_every_table_game_at_its_extremes_is_refused_by_line_or_analys
         "FishPrawnCrab",
         "Poquer3Cartas",
         "DesafioAoCasino",
+        "Craps",
     ];
     let (mut files, mut cases, mut refused) = (0, 0, 0);
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -128,5 +132,5 @@ fn every_number_of_every_table_game_at_its_extremes_is_refused_by_line_or_analys
             }
         }
     }
-    assert!(files >= 12 && cases >= 300 && refused > 0, "{files} files, {cases} cases, {refused} refused");
+    assert!(files >= 14 && cases >= 300 && refused > 0, "{files} files, {cases} cases, {refused} refused");
 }

@@ -198,6 +198,8 @@ fn committed_artifacts_match_their_sources_and_the_manifest() {
         "cussec",
         "peixe-camarao-caranguejo",
         "poquer-3-cartas",
+        "desafio-ao-casino",
+        "craps",
         "bacara",
         "bacara-6-sem-comissao",
         "bacara-macau",
@@ -612,6 +614,37 @@ fn desafio_ao_casino_check_simulate_and_compile() {
     assert_eq!(a.rtp, vec![(0, "253/311".to_owned())]);
     let hosted = game_host::catalogue::HostedGame::from_artifact(a.game).unwrap();
     assert_eq!((hosted.id(), hosted.name()), ("desafio-ao-casino", "Desafio ao Casino"));
+}
+
+/// Craps (issue 72, seed 000 rules 19–25): `check` gives every spot's
+/// exact return (the digest's pass 488/495, don't pass 217/220, field
+/// 17/18), a spot the cloth has not is refused by its line, `simulate`
+/// rolls series inside the 99 % interval, the artifact is hosted.
+#[test]
+fn craps_check_simulate_and_compile() {
+    let out = paytable(&["check", &sample("craps.ron"), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rtp: Vec<&str> = v["bets"].as_array().unwrap().iter().map(|b| b["rtp_exact"].as_str().unwrap()).collect();
+    assert_eq!(&rtp[..3], ["488/495", "217/220", "17/18"]);
+    assert_eq!(v["lowest_rtp_exact"], "5/6");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(&bad, std::fs::read_to_string(sample("craps.ron")).unwrap().replace("Hard(10),", "Hard(10), Hard(5),")).unwrap();
+    let out = paytable(&["check", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("bad.ron:17:") && text(&out.stderr).contains("Hard(5) is no spot of the cloth"), "{}", text(&out.stderr));
+    let out = paytable(&["simulate", &sample("craps.ron"), "--games", "200000", "--seed", "8", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exact_inside_ci99"], true, "{v}");
+    let artifact = dir.path().join("c.json");
+    let out = paytable(&["compile", &sample("craps.ron"), "-o", artifact.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let a: paytables::artifact::Artifact = serde_json::from_slice(&std::fs::read(&artifact).unwrap()).unwrap();
+    assert_eq!(a.rtp, vec![(0, "5/6".to_owned())]);
+    let hosted = game_host::catalogue::HostedGame::from_artifact(a.game).unwrap();
+    assert_eq!((hosted.id(), hosted.name()), ("craps", "Craps"));
 }
 
 /// Póquer de 3 cartas (issue 72, P3-1…29 banked by the house): `check`

@@ -85,8 +85,9 @@ pub struct GlimpseArt {
 /// blackjack, a natural nine).
 pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     use game_host::kinds::{
-        baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, fantan::Fantan, fish_prawn_crab::FishPrawnCrab,
-        poquer_3_cartas::Poquer3Cartas, reels::Reels, roda_da_sorte::RodaDaSorte, roulette::Roulette, sic_bo::SicBo, stud_poker::StudPoker,
+        baccarat::Baccarat, banca_francesa::BancaFrancesa, bingo::Bingo, blackjack::Blackjack, boule::Boule, craps::Craps, desafio_ao_casino::DesafioAoCasino,
+        fantan::Fantan, fish_prawn_crab::FishPrawnCrab, poquer_3_cartas::Poquer3Cartas, reels::Reels, roda_da_sorte::RodaDaSorte, roulette::Roulette,
+        sic_bo::SicBo, stud_poker::StudPoker,
     };
     let named = |names: &[&str], cards: bool| GlimpseArt { files: names.iter().map(|n| (*n).to_owned()).collect(), cards };
     let Some(g) = s.games().get(game) else { return named(&[], false) };
@@ -110,6 +111,10 @@ pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     if g.rules::<BancaFrancesa>().is_some() || g.rules::<SicBo>().is_some() {
         return named(&["dice/die-1.svg", "dice/die-2.svg", "dice/die-3.svg", "dice/die-4.svg", "dice/die-5.svg", "dice/die-6.svg"], false);
     }
+    // Craps: a natural, 5 and 6, on a chip.
+    if g.rules::<Craps>().is_some() {
+        return named(&["dice/die-5.svg", "dice/die-6.svg", "chips/chip-5.svg"], false);
+    }
     if g.rules::<FishPrawnCrab>().is_some() {
         return named(&["dice/figure-1.svg", "dice/figure-2.svg", "dice/figure-3.svg", "dice/figure-4.svg", "dice/figure-5.svg", "dice/figure-6.svg"], false);
     }
@@ -125,6 +130,10 @@ pub fn glimpse_art(s: &game_host::session::Session, game: usize) -> GlimpseArt {
     // Póquer de 3 cartas: three pictures, its best hand.
     if g.rules::<Poquer3Cartas>().is_some() {
         return named(&["cards/KS.svg", "cards/QH.svg", "cards/JC.svg", "cards/back.svg"], true);
+    }
+    // Desafio ao casino: a war won, an ace over a king.
+    if g.rules::<DesafioAoCasino>().is_some() {
+        return named(&["cards/AH.svg", "cards/KC.svg", "cards/back.svg", "cards/back.svg"], true);
     }
     if g.rules::<StudPoker>().is_some() {
         return named(&["cards/KH.svg", "cards/KD.svg", "cards/KS.svg", "cards/9C.svg", "cards/9H.svg", "cards/back.svg"], true);
@@ -207,7 +216,7 @@ mod tests {
         let config = test_config::config(dir.path(), "");
         let s = boot(&BootOptions { config, db: dir.path().join("egm.sqlite"), lab_seed: Some(1), demo: false }).unwrap();
         let needed = crate::art::needed(&s);
-        assert_eq!(s.games().len(), 28);
+        assert_eq!(s.games().len(), 30);
         // Every file the shipped games need is in the kit and draws (a game
         // added without its logo would stop the cabinet at boot).
         assert_eq!(crate::art::check(&needed), Vec::new());

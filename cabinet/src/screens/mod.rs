@@ -9,6 +9,7 @@ pub mod cards;
 pub mod chips;
 pub mod cloth;
 pub mod deck;
+pub mod desafio_ao_casino;
 pub mod dice;
 pub mod double_up;
 pub mod draw_poker;

@@ -132,9 +132,11 @@ impl Painter<'_, '_> {
 
     /// Each throw's three dice, left to right, the deciding throw last; the
     /// earliest throws that do not fit are counted first.
-    fn dice(&mut self, area: Area, throws: &[[u8; 3]]) {
+    fn dice(&mut self, area: Area, throws: &[Vec<u8>]) {
         let side = if throws.len() > 1 { 48.0 } else { 72.0 };
-        let group = 3.0 * side + 2.0 * 6.0;
+        // Three dice a throw, two a roll of craps.
+        let dice = throws.iter().map(Vec::len).max().unwrap_or(3) as f32;
+        let group = dice * side + (dice - 1.0) * 6.0;
         let fits = ((area.w - 60.0 + 24.0) / (group + 24.0)).floor().max(1.0) as usize;
         let shown = &throws[throws.len().saturating_sub(fits)..];
         let mut x = area.x;

@@ -216,7 +216,11 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
             ),
             CompiledGame::Bingo(_) => (Box::new(|r: &Rig| r.key("F2")), false),
             CompiledGame::Poquer3Cartas(_) => (Box::new(nothing), false),
-            CompiledGame::DesafioAoCasino(_) => panic!("{id}: not on the cabinet yet, so not on the menu"),
+            // The tie bet on, by touch; war on equal cards (F1).
+            CompiledGame::DesafioAoCasino(_) => {
+                rig.touch_text("APOSTA DE EMPATE: NÃO");
+                (Box::new(|r: &Rig| r.key("F1")), false)
+            }
             CompiledGame::Baccarat(_) => {
                 rig.key("F1");
                 (Box::new(nothing), false)
@@ -240,6 +244,12 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
             }
             CompiledGame::Fantan(_) => {
                 rig.touch_text("FAN 1");
+                (Box::new(|r: &Rig| r.touch_button(layout::DeckButton::Play)), false)
+            }
+            // Pass line and the field, touched on their labels.
+            CompiledGame::Craps(_) => {
+                rig.touch_text("PASS LINE");
+                rig.touch_text("FIELD");
                 (Box::new(|r: &Rig| r.touch_button(layout::DeckButton::Play)), false)
             }
             CompiledGame::BancaFrancesa(_) | CompiledGame::SicBo(_) | CompiledGame::FishPrawnCrab(_) => {
@@ -299,10 +309,11 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
             CompiledGame::Fantan(_) => "fantan",
             CompiledGame::FishPrawnCrab(_) => "fish-prawn-crab",
             CompiledGame::Poquer3Cartas(_) => "póquer de 3 cartas",
-            CompiledGame::DesafioAoCasino(_) => panic!("{id}: not on the cabinet yet, so not on the menu"),
+            CompiledGame::DesafioAoCasino(_) => "desafio ao casino",
+            CompiledGame::Craps(_) => "craps",
         })
         .collect();
-    assert_eq!(kinds.len(), 14, "the menu holds every kind: {kinds:?}");
+    assert_eq!(kinds.len(), 16, "the menu holds every kind: {kinds:?}");
     for kind in ["reels", "cards"] {
         assert!(double_ups.iter().any(|(k, _)| *k == kind), "no double-up seen on a game of {kind}: {double_ups:?}");
     }

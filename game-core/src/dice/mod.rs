@@ -2,10 +2,12 @@
 //! pequeno and grande, re-thrown until a throw decides), cussec / sic bo
 //! (three dice under the dome, every bet of its rule 8) and
 //! peixe-camarão-caranguejo (the same dice with figures and colours,
-//! Macau 59/2004). Each die is one uniform draw of 1–6 through the core;
-//! a throw is three dice.
+//! Macau 59/2004), and craps (two dice rolled until every bet on the
+//! cloth is decided, `craps`). Each die is one uniform draw of 1–6
+//! through the core; a throw of the three-dice games is three dice.
 
 pub mod banca_francesa;
+pub mod craps;
 pub mod fish_prawn_crab;
 pub mod sic_bo;
 

@@ -12,6 +12,8 @@
 mod baccarat;
 mod bingo;
 mod blackjack;
+mod craps;
+mod desafio_ao_casino;
 mod dice;
 mod draw_poker;
 mod fantan;
@@ -27,6 +29,7 @@ use meters::Cents;
 use meters::money::Currency;
 
 pub use baccarat::pays as baccarat_pays;
+pub use craps::craps_label;
 pub use dice::fish_prawn_crab_label;
 pub use dice::label as sic_bo_label;
 
@@ -101,10 +104,12 @@ pub fn page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
         .or_else(|| draw_poker::page(s, game))
         .or_else(|| stud_poker::page(s, game))
         .or_else(|| poquer_3_cartas::page(s, game))
+        .or_else(|| desafio_ao_casino::page(s, game))
         .or_else(|| roulette::page(s, game))
         .or_else(|| dice::banca_page(s, game))
         .or_else(|| dice::sic_bo_page(s, game))
         .or_else(|| dice::fish_prawn_crab_page(s, game))
+        .or_else(|| craps::page(s, game))
         .or_else(|| baccarat::page(s, game))
         .or_else(|| blackjack::page(s, game))
         .or_else(|| bingo::page(s, game))

@@ -154,6 +154,6 @@ impl GameKind for BancaFrancesa {
     /// Every throw of the golpe, the deciding one last, and the chance it decided.
     fn picture(&self, round: &BancaRound, lang: Lang) -> RoundPicture {
         let caption = round.golpe.decided().map_or_else(String::new, |c| c.name(lang == Lang::Pt).to_owned());
-        RoundPicture { scene: Scene::Dice(round.golpe.throws.clone()), caption }
+        RoundPicture { scene: Scene::Dice(round.golpe.throws.iter().map(|t| t.to_vec()).collect()), caption }
     }
 }

@@ -47,6 +47,24 @@ impl WarRound {
     }
 }
 
+/// How the round stands, in words: who won the first cards, the question
+/// on a tie, then the war's or the surrender's end (DC-9…14).
+pub fn announce(round: &WarRound, lang: Lang) -> &'static str {
+    let (p, h) = (round.deal.player.rank(), round.deal.house.rank());
+    if p != h {
+        return if p > h { lang.t("O JOGADOR GANHA") } else { lang.t("A BANCA GANHA") };
+    }
+    match round.choice {
+        None => lang.t("EMPATE: GUERRA OU DESISTIR?"),
+        Some(TieChoice::Surrender) => lang.t("DESISTIU: METADE DO ANTE DEVOLVIDA"),
+        Some(TieChoice::War) => match round.deal.player_war.rank().cmp(&round.deal.house_war.rank()) {
+            std::cmp::Ordering::Greater => lang.t("O JOGADOR GANHA A GUERRA"),
+            std::cmp::Ordering::Equal => lang.t("EMPATE NA GUERRA: BÓNUS IGUAL AO ANTE"),
+            std::cmp::Ordering::Less => lang.t("A BANCA GANHA A GUERRA"),
+        },
+    }
+}
+
 pub struct DesafioAoCasino(pub DesafioAoCasinoGame);
 
 impl DesafioAoCasino {
@@ -147,6 +165,12 @@ impl GameKind for DesafioAoCasino {
         !round.deal.tied() || round.choice.is_some()
     }
 
+    /// The cards turn (and a war's burned cards and war cards are laid)
+    /// before the round settles.
+    fn animated(&self) -> bool {
+        true
+    }
+
     /// The ante's half-antes and the tie bet's return, in credits (antes
     /// are even, so a surrender's half is whole).
     fn win(&self, round: &WarRound) -> u64 {
@@ -235,5 +259,11 @@ mod tests {
         assert!(g.decide(&mut surrendered, &TieChoice::War).is_err(), "one decision");
         let mut lost = round("2h", "3s", "Kc", "2c", false);
         assert!(g.decide(&mut lost, &TieChoice::War).is_err(), "no decision without a tie");
+        let said: Vec<&str> = [&won, &lost, &surrendered, &tied].iter().map(|r| announce(r, Lang::Pt)).collect();
+        assert_eq!(said, ["O JOGADOR GANHA", "A BANCA GANHA", "DESISTIU: METADE DO ANTE DEVOLVIDA", "O JOGADOR GANHA A GUERRA"]);
+        let mut war_tied = round("9h", "9s", "5c", "5d", false);
+        assert_eq!(announce(&war_tied, Lang::Pt), "EMPATE: GUERRA OU DESISTIR?");
+        war_tied.choice = Some(TieChoice::War);
+        assert_eq!((announce(&war_tied, Lang::En), g.win(&war_tied)), ("WAR TIED: A BONUS EQUAL TO THE ANTE", 40), "DC-14 b");
     }
 }

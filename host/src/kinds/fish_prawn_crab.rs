@@ -90,6 +90,6 @@ impl GameKind for FishPrawnCrab {
         let figures: Vec<&str> = round.dice.iter().map(|&f| figure(f, pt)).collect();
         let caption =
             format!("{} — {}: {}", figures.join(", "), lang.count(round.bet.spots.len() as u64, "aposta", "apostas"), lang.count(won, "ganhou", "ganharam"));
-        RoundPicture { scene: Scene::Dice(vec![round.dice]), caption }
+        RoundPicture { scene: Scene::Dice(vec![round.dice.to_vec()]), caption }
     }
 }

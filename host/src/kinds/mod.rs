@@ -41,6 +41,7 @@ pub mod banca_francesa;
 pub mod bingo;
 pub mod blackjack;
 pub mod boule;
+pub mod craps;
 pub mod desafio_ao_casino;
 pub mod draw_poker;
 pub mod fantan;

@@ -95,6 +95,6 @@ impl GameKind for SicBo {
             lang.count(round.bet.spots.len() as u64, "aposta", "apostas"),
             lang.count(won, "ganhou", "ganharam")
         );
-        RoundPicture { scene: Scene::Dice(vec![round.dice]), caption }
+        RoundPicture { scene: Scene::Dice(vec![round.dice.to_vec()]), caption }
     }
 }

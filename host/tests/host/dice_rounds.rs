@@ -52,7 +52,7 @@ fn banca_francesa_golpes_settle_on_their_decisive_throw_within_bf_12() {
         throws_seen += throws.len();
         // Issue 45, defect 4: the history draws every throw, the deciding one last.
         let picture = s.history().last().unwrap().picture(Lang::Pt);
-        assert_eq!(picture.scene, Scene::Dice(throws.clone()));
+        assert_eq!(picture.scene, Scene::Dice(throws.iter().map(|t| t.to_vec()).collect()));
         assert_eq!(stake, 20 * denom);
         assert_eq!(win, banca_returned(&spots, &throws) * denom, "{throws:?}");
         assert_eq!(s.machine().credit(), credit - stake + win);
@@ -114,7 +114,7 @@ fn sic_bo_throws_settle_every_spot_at_rule_8s_payout() {
         let d: [u8; 3] = serde_json::from_value(round["deal"]["dice"].clone()).unwrap();
         let want: u64 = spots.iter().map(|(spot, stake)| sic_bo_returned(spot, *stake, d)).sum();
         let picture = s.history().last().unwrap().picture(Lang::En);
-        assert_eq!(picture.scene, Scene::Dice(vec![d]), "the history draws the dice thrown");
+        assert_eq!(picture.scene, Scene::Dice(vec![d.to_vec()]), "the history draws the dice thrown");
         let won = spots.iter().filter(|(spot, stake)| sic_bo_returned(spot, *stake, d) > 0).count();
         let bets = if won == 1 { "1 won" } else { &format!("{won} won") };
         assert_eq!(picture.caption, format!("total {} — 9 bets: {bets}", d.iter().sum::<u8>()), "{d:?}");
@@ -197,7 +197,7 @@ fn fish_prawn_crab_throws_settle_every_place_at_art_6s_prize() {
         let d: [u8; 3] = serde_json::from_value(round["deal"]["dice"].clone()).unwrap();
         let want: u64 = spots.iter().map(|(spot, stake)| fish_prawn_crab_returned(spot, *stake, d)).sum();
         let picture = s.history().last().unwrap().picture(Lang::En);
-        assert_eq!(picture.scene, Scene::Dice(vec![d]), "the history draws the dice thrown");
+        assert_eq!(picture.scene, Scene::Dice(vec![d.to_vec()]), "the history draws the dice thrown");
         let figure = |f: u8| ["fish", "prawn", "gourd", "coin", "crab", "rooster"][usize::from(f - 1)];
         assert!(picture.caption.starts_with(&format!("{}, {}, {} — 10 bets", figure(d[0]), figure(d[1]), figure(d[2]))), "{}", picture.caption);
         assert_eq!(stake, 10 * denom);

@@ -15,6 +15,8 @@ mod blackjack_rounds;
 mod card_rounds;
 mod cascade_rounds;
 mod commands;
+mod craps_rounds;
+mod desafio_rounds;
 mod device_end;
 mod dice_rounds;
 mod hold_grand;

@@ -4,7 +4,6 @@
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use game_core::dice::Throw;
 use game_core::dice::banca_francesa::{self, Chance};
 use game_host::kind::GameKind;
 use game_host::kinds::banca_francesa::{BancaBet, BancaFrancesa, BancaRound, Golpe};
@@ -34,7 +33,7 @@ pub fn cell_of(c: Chance) -> Area {
     Area::new(700.0 + k * 400.0, 220.0, 380.0, 320.0)
 }
 
-fn sum_of(t: &Throw) -> u8 {
+fn sum_of(t: &[u8]) -> u8 {
     t.iter().sum()
 }
 
@@ -65,8 +64,8 @@ impl DiceScreen for Banca {
             .collect()
     }
 
-    fn throws(round: &BancaRound) -> Vec<Throw> {
-        round.golpe.throws.clone()
+    fn throws(round: &BancaRound) -> Vec<Vec<u8>> {
+        round.golpe.throws.iter().map(|t| t.to_vec()).collect()
     }
 
     fn layout_of_round(round: &BancaRound) -> Vec<(serde_json::Value, u64)> {
@@ -84,7 +83,7 @@ impl DiceScreen for Banca {
     fn result(s: &Session, round: &BancaRound) -> String {
         let pt = s.lang() == Lang::Pt;
         let Some(d) = round.golpe.decided() else { return String::new() };
-        let last = round.golpe.throws.last().map_or(0, sum_of);
+        let last = round.golpe.throws.last().map_or(0, |t| sum_of(t));
         let mut lines = vec![format!("{} {} — {}", s.t("SAIU|out"), last, d.name(pt).to_uppercase())];
         let mut total = 0;
         for (c, stake, back) in round.settlement() {
@@ -104,8 +103,9 @@ impl DiceScreen for Banca {
         serde_json::from_value::<Chance>(spot.clone()).is_ok_and(|c| round.golpe.decided() == Some(c))
     }
 
-    fn undecided(s: &Session, throw: &Throw) -> Option<String> {
-        banca_francesa::decides(throw).is_none().then(|| format!("{} {}", sum_of(throw), s.t("sem decisão")))
+    fn undecided(s: &Session, throw: &[u8]) -> Option<String> {
+        let throw: game_core::dice::Throw = throw.try_into().ok()?;
+        banca_francesa::decides(&throw).is_none().then(|| format!("{} {}", sum_of(&throw), s.t("sem decisão")))
     }
 }
 

@@ -6,7 +6,6 @@
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use game_core::dice::Throw;
 use game_core::dice::fish_prawn_crab::{Colour, Spot, figure};
 use game_host::help::fish_prawn_crab_label as label;
 use game_host::kind::GameKind;
@@ -101,8 +100,8 @@ impl DiceScreen for FishPrawnCrabTable {
             .collect()
     }
 
-    fn throws(round: &FishPrawnCrabRound) -> Vec<Throw> {
-        vec![round.dice]
+    fn throws(round: &FishPrawnCrabRound) -> Vec<Vec<u8>> {
+        vec![round.dice.to_vec()]
     }
 
     fn layout_of_round(round: &FishPrawnCrabRound) -> Vec<(serde_json::Value, u64)> {

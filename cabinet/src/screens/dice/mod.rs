@@ -7,12 +7,12 @@
 //! round reads, and registers its help and recall pages.
 
 pub mod banca;
+pub mod craps;
 pub mod fish_prawn_crab;
 pub mod motion;
 pub mod sic_bo;
 
 use bevy::prelude::*;
-use game_core::dice::Throw;
 use game_host::kind::GameKind;
 use game_host::round::Phase;
 use game_host::session::Session;
@@ -33,8 +33,9 @@ pub trait DiceScreen: Send + Sync + 'static {
     type K: GameKind;
     /// The cloth.
     fn cells(s: &Session) -> Vec<Cell>;
-    /// The round's throws, in order (the last one settles).
-    fn throws(round: &<Self::K as GameKind>::Round) -> Vec<Throw>;
+    /// The round's throws, in order (the last one settles): three dice
+    /// each, or two for craps.
+    fn throws(round: &<Self::K as GameKind>::Round) -> Vec<Vec<u8>>;
     /// The layout staked: each spot (as JSON) with its stake.
     fn layout_of_round(round: &<Self::K as GameKind>::Round) -> Vec<(serde_json::Value, u64)>;
     /// The layout on the cloth in idle.
@@ -44,7 +45,7 @@ pub trait DiceScreen: Send + Sync + 'static {
     /// The result announced and itemised, once the last throw rests.
     fn result(s: &Session, round: &<Self::K as GameKind>::Round) -> String;
     /// What a non-decisive throw is called (banca francesa), if any.
-    fn undecided(_s: &Session, _throw: &Throw) -> Option<String> {
+    fn undecided(_s: &Session, _throw: &[u8]) -> Option<String> {
         None
     }
     /// Whether the cloth's spot `spot` (as JSON) wins with the round's
@@ -58,8 +59,15 @@ pub trait DiceScreen: Send + Sync + 'static {
     }
 }
 
-/// Where the dice stand and how large (design units).
+/// Where the dice stand and how large (design units): three in a
+/// triangle, two side by side.
 const DICE: [(f32, f32); 3] = [(230.0, 330.0), (380.0, 330.0), (305.0, 460.0)];
+const TWO_DICE: [(f32, f32); 2] = [(230.0, 395.0), (380.0, 395.0)];
+
+/// Where die `k` of a throw of `n` dice stands.
+fn die_at(n: usize, k: usize) -> (f32, f32) {
+    if n == 2 { TWO_DICE[k.min(1)] } else { DICE[k.min(2)] }
+}
 const DIE: f32 = 120.0;
 const RESULT_AT: (f32, f32) = (50.0, 560.0);
 
@@ -172,7 +180,9 @@ fn show_dice<D: DiceScreen>(
             let mut text = String::new();
             let before: Vec<String> = throws[..i].iter().filter_map(|th| D::undecided(&s, th)).collect();
             if !before.is_empty() {
-                text = format!("{}\n", before.join("  "));
+                // The latest ten (a long craps series).
+                let skip = before.len().saturating_sub(10);
+                text = format!("{}{}\n", if skip > 0 { "… " } else { "" }, before[skip..].join("  "));
             }
             if done {
                 rested = true;
@@ -180,22 +190,22 @@ fn show_dice<D: DiceScreen>(
             } else if i + 1 < throws.len() && u >= motion::lands_at(2) {
                 text.push_str(&D::undecided(&s, &throws[i]).unwrap_or_default());
             }
-            (throws.get(i).map(|th| (*th, u)), text)
+            (throws.get(i).map(|th| (th.clone(), u)), text)
         }
         None => (None, s.t("FAÇAM AS VOSSAS APOSTAS").to_owned()),
     };
     for (die, mut sprite, mut tf, mut vis) in &mut dice {
-        let Some((th, u)) = throw else {
+        let Some((th, u)) = throw.as_ref().filter(|(th, _)| die.0 < th.len()) else {
             vis.set_if_neq(Visibility::Hidden);
             continue;
         };
         vis.set_if_neq(Visibility::Inherited);
-        let (face, lift) = motion::die(die.0, u, th[die.0]);
+        let (face, lift) = motion::die(die.0, *u, th[die.0]);
         let image = art.get(&mut images, &D::face_art(face), 160);
         if sprite.image != image {
             sprite.image = image;
         }
-        let (x, y) = DICE[die.0];
+        let (x, y) = die_at(th.len(), die.0);
         tf.translation = stage::at(x, y - lift, 1.5);
     }
     cloth::light_winners(&mut lit, rested, |i| round.is_some_and(|r| table.cells.get(i).is_some_and(|c| D::wins(&c.spot, &r.state))));

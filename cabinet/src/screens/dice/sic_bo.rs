@@ -4,7 +4,6 @@
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use game_core::dice::Throw;
 use game_core::dice::sic_bo::Spot;
 use game_host::help::sic_bo_label as label;
 use game_host::kind::GameKind;
@@ -74,8 +73,8 @@ impl DiceScreen for SicBoTable {
             .collect()
     }
 
-    fn throws(round: &SicBoRound) -> Vec<Throw> {
-        vec![round.dice]
+    fn throws(round: &SicBoRound) -> Vec<Vec<u8>> {
+        vec![round.dice.to_vec()]
     }
 
     fn layout_of_round(round: &SicBoRound) -> Vec<(serde_json::Value, u64)> {

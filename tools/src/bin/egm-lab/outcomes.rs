@@ -89,6 +89,7 @@ pub fn collect_game(game: &CompiledGame, rounds: u64, seed: u64, bet: BetChoice)
         CompiledGame::FishPrawnCrab(g) => play(&fish_prawn_crab::FishPrawnCrab(g), &mut m, rounds, bet),
         CompiledGame::Poquer3Cartas(g) => play(&poquer_3_cartas::Poquer3Cartas(g), &mut m, rounds, bet),
         CompiledGame::DesafioAoCasino(g) => play(&desafio_ao_casino::DesafioAoCasino(g), &mut m, rounds, bet),
+        CompiledGame::Craps(g) => play(&craps::Craps(g), &mut m, rounds, bet),
     };
     drop(m);
     let _ = std::fs::remove_dir_all(&scratch);

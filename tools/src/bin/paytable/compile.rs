@@ -64,7 +64,8 @@ pub(super) fn artifact(file: &std::path::Path, floor: &str) -> Result<paytables:
         | Kind::Fantan
         | Kind::FishPrawnCrab
         | Kind::Poquer3Cartas
-        | Kind::DesafioAoCasino => {
+        | Kind::DesafioAoCasino
+        | Kind::Craps => {
             let (game, bets) = table::load(file)?;
             verdict(file, &paytables::table_bet::refusals(game.id(), &bets, &Floor::from_percent(floor)?), true)?;
             let lowest = paytables::table_bet::lowest(&bets).map(|b| b.rtp.clone()).ok_or_else(|| anyhow!("no bets"))?;

@@ -135,6 +135,18 @@ pub(super) fn simulate(
                 secs,
             )
         }
+        Kind::Craps => {
+            let (game, bets) = table::load(file)?;
+            let paytables::artifact::CompiledGame::Craps(g) = &game else { anyhow::bail!("{}: not a craps table", file.display()) };
+            let ((r, exact), secs) = timed(|| paytables::craps::simulate(g, games, seed, threads, &|n| bar.inc(n)));
+            (
+                game.name().to_owned(),
+                format!("one credit on each of the {} spots, rolled until every one is decided", bets.len()),
+                num_traits::ToPrimitive::to_f64(&exact).unwrap_or(f64::NAN),
+                Box::new(r) as Box<dyn Measured>,
+                secs,
+            )
+        }
         Kind::Poquer3Cartas => {
             let (game, _) = table::load(file)?;
             let ((r, exact), secs) = timed(|| paytables::poquer_3_cartas::simulate(games, seed, threads, &|n| bar.inc(n)));

@@ -1,4 +1,4 @@
-//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule, roda da sorte, fantan, fish-prawn-crab, póquer de 3 cartas, desafio ao casino): check and PAR sheet.
+//! The table games whose bets are listed (banca francesa, sic bo, baccarat, boule, roda da sorte, fantan, fish-prawn-crab, póquer de 3 cartas, desafio ao casino, craps): check and PAR sheet.
 
 use std::process::ExitCode;
 
@@ -34,6 +34,11 @@ pub(super) fn load(file: &std::path::Path) -> Result<(paytables::artifact::Compi
             let g = paytables::desafio_ao_casino::compile_desafio_ao_casino(&name, &text)?;
             let figures = paytables::desafio_ao_casino::desafio_figures(&g);
             (CompiledGame::DesafioAoCasino(g), figures)
+        }
+        Kind::Craps => {
+            let g = paytables::craps::compile_craps(&name, &text)?;
+            let figures = paytables::craps::craps_figures(&g);
+            (CompiledGame::Craps(g), figures)
         }
         Kind::Poquer3Cartas => (
             CompiledGame::Poquer3Cartas(paytables::poquer_3_cartas::compile_poquer_3_cartas(&name, &text)?),
