@@ -199,6 +199,8 @@ mod tests {
             "fantan",
             "peixe-camarao-caranguejo",
             "poquer-3-cartas",
+            "desafio-ao-casino",
+            "craps",
         ] {
             names.extend(for_game(id, &[]));
         }
