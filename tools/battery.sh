@@ -11,7 +11,7 @@
 #   is built here when PRACTRAND_SRC names its folder; without it the
 #   battery runs without PractRand and its report says SKIPPED.
 # The verdicts are in OUT_DIR/battery.txt and battery.json; the exit code
-# is the verdict (0 pass, 3 a failure, 1 an error).
+# is the verdict (0 pass, 3 a failure, 4 INCOMPLETE: a battery not run, 1 an error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 level="${1:---quick}"

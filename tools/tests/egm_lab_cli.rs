@@ -552,9 +552,12 @@ fn the_battery_judges_the_generator_and_every_game_and_its_controls_fail() {
     args.extend(["--game", "classic-sevens", "--game", "jacks-or-better-9-6", "--game", "roleta-francesa"]);
     let run = lab(&args);
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert_eq!(run.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&run.stderr));
+    // Issue 77, defect 3: the external batteries left out, nothing failed:
+    // INCOMPLETE, exit 4 — never a pass.
+    assert_eq!(run.status.code(), Some(4), "{stdout}{}", String::from_utf8_lossy(&run.stderr));
     let r: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("battery.json")).unwrap()).unwrap();
     assert_eq!(std::fs::read_to_string(out.join("battery.txt")).unwrap(), stdout);
+    assert_eq!((&r["verdict"], &r["pass"]), (&serde_json::json!("Incomplete"), &serde_json::json!(false)));
 
     // NIST SP 800-22: the fifteen tests, their sub-tests judged over the
     // twelve sequences.
@@ -618,7 +621,7 @@ fn the_battery_judges_the_generator_and_every_game_and_its_controls_fail() {
     assert!(controls.iter().all(|c| c["failed_as_it_must"] == true), "{controls:?}");
     assert!(stdout.contains("dieharder, PractRand: SKIPPED (--no-external)"), "{stdout}");
     assert!(stdout.contains("rule: each test passes at 99%"), "{stdout}");
-    assert!(stdout.trim_end().ends_with("BATTERY: PASS"), "{stdout}");
+    assert!(stdout.trim_end().ends_with("BATTERY: INCOMPLETE — nothing failed, but not run: dieharder, PractRand: left out (--no-external)"), "{stdout}");
 
     // Neither --quick nor --full: refused, the cause named.
     let run = lab(&["battery", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap()]);

@@ -846,7 +846,7 @@ fn outcomes_cmd(config: &Path, game: &str, rounds: u64, seed: u64, out: &Path) -
 
 #[cfg(feature = "lab")]
 fn battery_cmd(opts: &battery::Options, out: &Path) -> ExitCode {
-    let run = || -> Result<bool> {
+    let run = || -> Result<battery::BatteryVerdict> {
         let started = std::time::Instant::now();
         let report = battery::run(opts, |step| eprintln!("[{:>6.0} s] {step}", started.elapsed().as_secs_f64()))?;
         std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
@@ -854,11 +854,14 @@ fn battery_cmd(opts: &battery::Options, out: &Path) -> ExitCode {
         std::fs::write(out.join("battery.txt"), &text)?;
         std::fs::write(out.join("battery.json"), serde_json::to_string_pretty(&report)?)?;
         print!("{text}");
-        Ok(report.pass)
+        Ok(report.verdict)
     };
+    // Issue 77, defect 3: a run that skipped a battery has its own exit
+    // code; only a complete pass is 0.
     match run() {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(3),
+        Ok(battery::BatteryVerdict::Pass) => ExitCode::SUCCESS,
+        Ok(battery::BatteryVerdict::Fail) => ExitCode::from(3),
+        Ok(battery::BatteryVerdict::Incomplete) => ExitCode::from(4),
         Err(e) => {
             eprintln!("egm-lab battery: {e:#}");
             ExitCode::from(1)

@@ -108,6 +108,28 @@ pub struct Control {
     pub failed_as_it_must: bool,
 }
 
+/// The battery's verdict (issue 77, defect 3): a run that left a battery
+/// out is not a pass, whatever the rest said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum BatteryVerdict {
+    /// Everything ran, and passed; the controls failed.
+    Pass,
+    /// A test failed, or a control passed.
+    Fail,
+    /// Nothing failed, but something was not run (named in `not_run`).
+    Incomplete,
+}
+
+impl BatteryVerdict {
+    pub fn word(self) -> &'static str {
+        match self {
+            BatteryVerdict::Pass => "PASS",
+            BatteryVerdict::Fail => "FAIL",
+            BatteryVerdict::Incomplete => "INCOMPLETE",
+        }
+    }
+}
+
 /// The whole run.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -119,7 +141,11 @@ pub struct Report {
     pub external: Vec<external::External>,
     pub games: Vec<GameReport>,
     pub controls: Vec<Control>,
+    /// True only for [`BatteryVerdict::Pass`].
     pub pass: bool,
+    pub verdict: BatteryVerdict,
+    /// What was not run, and why (`--no-external`, a battery not installed).
+    pub not_run: Vec<String>,
     pub seconds: f64,
 }
 
@@ -168,7 +194,19 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&str)) -> Result<Report> {
 
     let controls = controls(opts.seed, threads);
     progress("negative controls: done");
-    let pass = words.pass && external.iter().all(|e| e.pass != Some(false)) && reports.iter().all(|g| g.pass) && controls.iter().all(|c| c.failed_as_it_must);
+    let failed =
+        !words.pass || external.iter().any(|e| e.pass == Some(false)) || reports.iter().any(|g| !g.pass) || controls.iter().any(|c| !c.failed_as_it_must);
+    let mut not_run: Vec<String> = external.iter().filter(|e| e.pass.is_none()).map(|e| format!("{}: {}", e.battery, e.command)).collect();
+    if opts.no_external {
+        not_run.push("dieharder, PractRand: left out (--no-external)".into());
+    }
+    let verdict = if failed {
+        BatteryVerdict::Fail
+    } else if !not_run.is_empty() {
+        BatteryVerdict::Incomplete
+    } else {
+        BatteryVerdict::Pass
+    };
     Ok(Report {
         level: level.clone(),
         seed: opts.seed,
@@ -178,7 +216,9 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&str)) -> Result<Report> {
         external,
         games: reports,
         controls,
-        pass,
+        pass: verdict == BatteryVerdict::Pass,
+        verdict,
+        not_run,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -342,7 +382,14 @@ pub fn text(r: &Report) -> String {
     for c in &r.controls {
         let _ = writeln!(t, "{}: {} (p = {:.2e})", c.control, if c.failed_as_it_must { "FAIL, as it must" } else { "PASS — THE BATTERY IS BROKEN" }, c.p_value);
     }
-    let _ = writeln!(t, "\nBATTERY: {}", verdict(r.pass));
+    match r.verdict {
+        BatteryVerdict::Incomplete => {
+            let _ = writeln!(t, "\nBATTERY: INCOMPLETE — nothing failed, but not run: {}", r.not_run.join("; "));
+        }
+        v => {
+            let _ = writeln!(t, "\nBATTERY: {}", v.word());
+        }
+    }
     t
 }
 
