@@ -268,20 +268,34 @@ fn ratio_pct(r: Option<(u128, u128)>) -> String {
 
 /// Every line under the floor (M-17) or over 100 %, named: the base game;
 /// the extra balls' offer floor is checked at compile time (at least 80 %).
-pub fn refusals(game: &BingoGame, f: &Figures, floor: &Floor) -> Vec<String> {
+///
+/// Each located in `src` (the file `file`) at the field that decides it
+/// (issue 73): the base game's return at its patterns' pays, the extra
+/// ball's at its `offer_floor_bp`.
+pub fn refusals(file: &str, src: &str, game: &BingoGame, f: &Figures, floor: &Floor) -> Vec<String> {
+    let r = Reporter { file, src: crate::compile::without_bom(src) };
+    let pays = Path::default().field("patterns");
     let mut out = Vec::new();
     if &f.rtp < floor.value() {
-        out.push(format!("{}: the base game returns {}%, under the floor of {}% (M-17)", game.id, pct(&f.rtp), pct(floor.value())));
+        out.push(
+            r.at(pays.clone(), format!("{}: the base game returns {}%, under the floor of {}% (M-17)", game.id, pct(&f.rtp), pct(floor.value()))).to_string(),
+        );
     }
     // Issue 49: over 100 % is refused with its figure (certification.md
     // B-12), as every other kind refuses it.
     if f.rtp > BigRational::from_integer(1.into()) {
-        out.push(format!("{}: the base game returns {}%, over 100% (certification.md B-12)", game.id, pct(&f.rtp)));
+        out.push(r.at(pays, format!("{}: the base game returns {}%, over 100% (certification.md B-12)", game.id, pct(&f.rtp))).to_string());
     }
     if let Some(x) = game.extra {
         let offer = BigRational::new(BigInt::from(x.offer_floor_bp), BigInt::from(10_000));
         if &offer < floor.value() {
-            out.push(format!("{}: an extra ball may return {}% of its price, under the floor of {}% (M-17)", game.id, pct(&offer), pct(floor.value())));
+            out.push(
+                r.at(
+                    Path::default().field("extra").field("offer_floor_bp"),
+                    format!("{}: an extra ball may return {}% of its price, under the floor of {}% (M-17)", game.id, pct(&offer), pct(floor.value())),
+                )
+                .to_string(),
+            );
         }
     }
     out
@@ -454,10 +468,18 @@ mod tests {
             format!("{}patterns: [(name: \"linha\", shape: Line(rows: true, columns: true, diagonals: true), pays: 3)],{}", &src[..start], &src[end..]);
         let g = compile_bingo("b.ron", &line_only).unwrap();
         let f = figures(&g);
-        let r = refusals(&g, &f, &Floor::legal_minimum());
-        assert!(r.iter().any(|r| r.contains("the base game returns 156.90") && r.ends_with("over 100% (certification.md B-12)")), "{} {r:?}", pct(&f.rtp));
+        let r = refusals("b.ron", &line_only, &g, &f, &Floor::legal_minimum());
+        // Issue 73: located at the patterns' line, as every refusal is.
+        let line = 1 + line_only.lines().position(|l| l.contains("patterns: [")).unwrap();
+        assert!(
+            r.iter().any(|r| r.starts_with(&format!("b.ron:{line}: patterns: "))
+                && r.contains("the base game returns 156.90")
+                && r.ends_with("over 100% (certification.md B-12)")),
+            "{} {r:?}",
+            pct(&f.rtp)
+        );
         let sample = compile_bingo("b.ron", &src).unwrap();
-        assert!(refusals(&sample, &figures(&sample), &Floor::legal_minimum()).is_empty());
+        assert!(refusals("b.ron", &src, &sample, &figures(&sample), &Floor::legal_minimum()).is_empty());
     }
 
     /// B-80: 30-ball bingo may call 30 distinct symbols in place of the

@@ -57,7 +57,9 @@ pub fn compile_blackjack(file: &str, src: &str) -> Result<BlackjackGame, Paytabl
             Path::default().field("minimum"),
             format!(
                 "a table minimum of {} credits: it must be a multiple of {step} so that a blackjack's {}:{} and the halves of surrender and insurance pay whole credits",
-                p.minimum, p.rules.blackjack_pays.win, p.rules.blackjack_pays.per
+                p.minimum,
+                p.rules.blackjack_pays.reduced().win,
+                p.rules.blackjack_pays.reduced().per
             ),
         );
     }
@@ -90,16 +92,23 @@ pub fn lines(rules: &Rules, f: &Figures) -> Vec<(String, f64)> {
 
 /// Every line under the floor (M-17) or over 100 % (certification.md
 /// B-12, issue 49: a table the house loses on is not a game), named with
-/// its figure.
-pub fn refusals(game: &BlackjackGame, f: &Figures, floor: &Floor) -> Vec<String> {
+/// its figure and located in `src` (the file `file`) at the field that
+/// decides it (issue 73): a game's return at the blackjack's payout,
+/// insurance's at `rules.insurance`.
+pub fn refusals(file: &str, src: &str, game: &BlackjackGame, f: &Figures, floor: &Floor) -> Vec<String> {
+    let r = Reporter { file, src: crate::compile::without_bom(src) };
     let floor_f = num_traits::ToPrimitive::to_f64(floor.value()).unwrap_or(1.0);
     let mut out = Vec::new();
-    for (name, rtp) in lines(&game.rules, f) {
+    // `lines`: the game with and without its bonus, then insurance.
+    for (k, (name, rtp)) in lines(&game.rules, f).into_iter().enumerate() {
+        let at = Path::default().field("rules").field(if k >= 2 { "insurance" } else { "blackjack_pays" });
         if rtp < floor_f {
-            out.push(format!("{}: {name} returns {:.4}%, under the floor of {:.4}% (M-17)", game.id, rtp * 100.0, floor_f * 100.0));
+            out.push(
+                r.at(at.clone(), format!("{}: {name} returns {:.4}%, under the floor of {:.4}% (M-17)", game.id, rtp * 100.0, floor_f * 100.0)).to_string(),
+            );
         }
         if rtp > 1.0 {
-            out.push(format!("{}: {name} returns {:.5}%, over 100% (certification.md B-12)", game.id, rtp * 100.0));
+            out.push(r.at(at, format!("{}: {name} returns {:.5}%, over 100% (certification.md B-12)", game.id, rtp * 100.0)).to_string());
         }
     }
     out
@@ -150,8 +159,8 @@ pub fn rules_text(r: &Rules) -> String {
         if r.double_after_split { ", DAS" } else { "" },
         if r.resplit_aces { ", resplit aces" } else { "" },
         if r.hit_split_aces { ", hit split aces" } else { "" },
-        r.blackjack_pays.win,
-        r.blackjack_pays.per,
+        r.blackjack_pays.reduced().win,
+        r.blackjack_pays.reduced().per,
         if r.stand_from > 0 { format!(", stand from {}", r.stand_from) } else { String::new() },
         if r.bonus_678_777 > 0 { format!(", 6-7-8/7-7-7 bonus {}x", r.bonus_678_777) } else { String::new() },
         if r.insurance && !r.even_money { ", insurance but no even money" } else { "" },
@@ -425,10 +434,14 @@ mod tests {
             // with a 100x bonus is refused the same way.
             ("blackjack", ("bonus_678_777: 3", "bonus_678_777: 100"), "returns 10"),
         ] {
-            let game = compile_blackjack("b.ron", &sample(name).replace(edit.0, edit.1)).unwrap();
-            let r = refusals(&game, &figures(&game), &Floor::legal_minimum());
+            let src = sample(name).replace(edit.0, edit.1);
+            let game = compile_blackjack("b.ron", &src).unwrap();
+            let r = refusals("b.ron", &src, &game, &figures(&game), &Floor::legal_minimum());
+            // Issue 73: located at the payout's line, as every refusal is.
+            let line = 1 + src.lines().position(|l| l.contains("blackjack_pays")).unwrap();
             assert!(
-                r.iter().any(|r| r.contains("game with its bonus (optimal play) returns")
+                r.iter().any(|r| r.starts_with(&format!("b.ron:{line}: rules.blackjack_pays: "))
+                    && r.contains("game with its bonus (optimal play) returns")
                     && r.contains(figure)
                     && r.ends_with("over 100% (certification.md B-12)")),
                 "{edit:?}: {r:?}"
@@ -455,14 +468,21 @@ mod tests {
     /// refused by its lines, named.
     #[test]
     fn the_floor_holds_each_line() {
-        let game = compile_blackjack("blackjack.ron", &sample("blackjack")).unwrap();
+        let src = sample("blackjack");
+        let game = compile_blackjack("blackjack.ron", &src).unwrap();
         let f = figures(&game);
         assert_eq!(lines(&game.rules, &f).len(), 3);
-        assert!(refusals(&game, &f, &Floor::legal_minimum()).is_empty());
+        assert!(refusals("blackjack.ron", &src, &game, &f, &Floor::legal_minimum()).is_empty());
         let high = Floor::from_percent("99.75").unwrap();
-        let r = refusals(&game, &f, &high);
+        let r = refusals("blackjack.ron", &src, &game, &f, &high);
         assert_eq!(r.len(), 2, "{r:?}");
-        assert!(r[0].contains("game without the bonus returns 99.69") && r[1].contains("insurance"), "{r:?}");
+        let line = |field: &str| 1 + src.lines().position(|l| l.trim_start().starts_with(field)).unwrap();
+        assert!(
+            r[0].contains("game without the bonus returns 99.69")
+                && r[0].starts_with(&format!("blackjack.ron:{}: rules.blackjack_pays", line("blackjack_pays"))),
+            "{r:?}"
+        );
+        assert!(r[1].contains("insurance") && r[1].starts_with(&format!("blackjack.ron:{}: rules.insurance", line("insurance"))), "{r:?}");
         assert_eq!(fraction(0.75), BigRational::new(3.into(), 4.into()));
         assert_eq!(fraction(0.9999999999), BigRational::new(999_999_999.into(), 1_000_000_000.into()), "rounded down, never up");
     }

@@ -24,9 +24,12 @@ pub struct ConfigReport {
     /// Exact RTP as a fraction `numerator/denominator`.
     pub rtp_exact: String,
     pub rtp_percent: String,
-    pub rtp_lines_percent: String,
-    pub rtp_scatter_percent: String,
-    pub rtp_free_games_percent: String,
+    /// The RTP's parts, in percentage points of the bet (issue 73: named
+    /// as shares, so that only `rtp_exact` and `rtp_percent` read as the
+    /// game's figure): the line wins, the scatter pays, the free games.
+    pub share_lines_percent: String,
+    pub share_scatter_percent: String,
+    pub share_free_games_percent: String,
     /// None when the full cycle was too large to walk (`method`).
     pub hit_frequency_percent: Option<String>,
     pub hit_frequency_one_in: Option<f64>,
@@ -195,9 +198,9 @@ pub fn check_with(game: &ReelGame, floor: &Floor, odds_disclosure: Option<&str>,
             lines: c.lines,
             rtp_exact: format!("{}/{}", c.rtp.numer(), c.rtp.denom()),
             rtp_percent: pct(&c.rtp),
-            rtp_lines_percent: pct(&c.rtp_lines),
-            rtp_scatter_percent: pct(&c.rtp_scatter),
-            rtp_free_games_percent: pct(&c.rtp_free_games),
+            share_lines_percent: pct(&c.rtp_lines),
+            share_scatter_percent: pct(&c.rtp_scatter),
+            share_free_games_percent: pct(&c.rtp_free_games),
             hit_frequency_percent: c.hit_frequency.as_ref().map(pct),
             hit_frequency_one_in: c.hit_frequency.as_ref().map(|h| 1.0 / f(h)),
             standard_deviation: c.standard_deviation(),
@@ -283,9 +286,9 @@ impl std::fmt::Display for CheckReport {
                 "{:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9.3} {:>10}",
                 c.lines,
                 c.rtp_percent,
-                c.rtp_lines_percent,
-                c.rtp_scatter_percent,
-                c.rtp_free_games_percent,
+                c.share_lines_percent,
+                c.share_scatter_percent,
+                c.share_free_games_percent,
                 c.hit_frequency_percent.as_deref().unwrap_or("—"),
                 c.standard_deviation,
                 c.max_base_win_credits_per_line_credit.map_or_else(|| "—".to_owned(), |m| m.to_string())

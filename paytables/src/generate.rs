@@ -177,6 +177,29 @@ pub fn generate(game: &ReelGame, targets: &Targets, rng: &mut impl GameRng, budg
 
 /// The paytable's source with its `reels: [...]` replaced by `game`'s
 /// strips, everything else as the designer wrote it.
+/// `source` as an RTP variant of its game (issue 73): its `id` becomes
+/// `id`, and `variant_of` names the game it varies (`of`), so that the
+/// file is approved beside its source without an edit. None when the
+/// source has no `id: "…"` to rewrite.
+pub fn as_variant(source: &str, id: &str, of: &str) -> Option<String> {
+    let at = source.find("\n    id: \"")? + "\n    id: \"".len();
+    let end = at + source[at..].find('"')?;
+    let mut text = format!("{}{id}{}", &source[..at], &source[end..]);
+    let variant = format!("variant_of: Some({of:?})");
+    match text.find("\n    variant_of: ") {
+        Some(v) => {
+            let start = v + "\n    ".len();
+            let stop = start + text[start..].find(",\n")?;
+            text.replace_range(start..stop, &variant);
+        }
+        None => {
+            let line_end = at + text[at..].find('\n')?;
+            text.insert_str(line_end, &format!("\n    {variant},"));
+        }
+    }
+    Some(text)
+}
+
 pub fn with_strips(source: &str, game: &ReelGame) -> Option<String> {
     let start = source.find("\n    reels: [")? + 1;
     let open = start + source[start..].find('[')?;
@@ -199,4 +222,21 @@ pub fn with_strips(source: &str, game: &ReelGame) -> Option<String> {
     let id = |x: &SymbolId| format!("{:?}", game.symbols[usize::from(*x)].id);
     let strips: Vec<String> = game.reels.iter().map(|s| format!("        [{}],", s.symbols.iter().map(id).collect::<Vec<_>>().join(", "))).collect();
     Some(format!("{}reels: [\n{}\n    ]{}", &source[..start + 4], strips.join("\n"), &source[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::as_variant;
+
+    #[test]
+    fn a_generated_file_is_its_own_variant_of_the_source_game() {
+        let src = "ReelPaytable(\n    id: \"floresta-243\",\n    name: \"Floresta\",\n)";
+        assert_eq!(
+            as_variant(src, "floresta-243-90", "floresta-243").unwrap(),
+            "ReelPaytable(\n    id: \"floresta-243-90\",\n    variant_of: Some(\"floresta-243\"),\n    name: \"Floresta\",\n)"
+        );
+        let variant = "ReelPaytable(\n    id: \"d-94\",\n    variant_of: Some(\"d\"),\n    name: \"D\",\n)";
+        assert_eq!(as_variant(variant, "d-90", "d").unwrap(), variant.replace("d-94", "d-90"));
+        assert!(as_variant("ReelPaytable(name: \"x\")", "y", "x").is_none());
+    }
 }

@@ -61,7 +61,7 @@ pub fn write_par(game: &ReelGame, checked: &Checked, dir: &Path) -> Result<Vec<P
 
     // configs.csv
     let mut csv = String::from(
-        "lines,rtp_exact,rtp_percent,rtp_lines_percent,rtp_scatter_percent,rtp_free_games_percent,hit_frequency_percent,standard_deviation,max_base_win\n",
+        "lines,rtp_exact,rtp_percent,share_lines_percent,share_scatter_percent,share_free_games_percent,hit_frequency_percent,standard_deviation,max_base_win\n",
     );
     for c in &rep.configs {
         let _ = writeln!(
@@ -70,9 +70,9 @@ pub fn write_par(game: &ReelGame, checked: &Checked, dir: &Path) -> Result<Vec<P
             c.lines,
             c.rtp_exact,
             c.rtp_percent,
-            c.rtp_lines_percent,
-            c.rtp_scatter_percent,
-            c.rtp_free_games_percent,
+            c.share_lines_percent,
+            c.share_scatter_percent,
+            c.share_free_games_percent,
             c.hit_frequency_percent.as_deref().unwrap_or("skipped"),
             c.standard_deviation,
             c.max_base_win_credits_per_line_credit.map_or_else(|| "skipped".to_owned(), |m| m.to_string())
@@ -174,9 +174,9 @@ pub fn write_par(game: &ReelGame, checked: &Checked, dir: &Path) -> Result<Vec<P
             "| {} | {} | {} | {} | {} | {} | {} | {:.4} | {} |",
             c.lines,
             c.rtp_percent,
-            c.rtp_lines_percent,
-            c.rtp_scatter_percent,
-            c.rtp_free_games_percent,
+            c.share_lines_percent,
+            c.share_scatter_percent,
+            c.share_free_games_percent,
             c.hit_frequency_percent.as_deref().unwrap_or("skipped"),
             c.hit_frequency_one_in.map_or_else(|| "skipped".to_owned(), |x| format!("{x:.2}")),
             c.standard_deviation,

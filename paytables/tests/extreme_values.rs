@@ -22,10 +22,10 @@ fn analyse(file: &str, src: &str) -> Result<(), String> {
     let head = src.lines().find(|l| !l.trim_start().starts_with("//") && !l.trim().is_empty()).unwrap_or("");
     if head.starts_with("BlackjackPaytable") {
         let g = paytables::blackjack::compile_blackjack(file, src).map_err(refused)?;
-        let _ = paytables::blackjack::refusals(&g, &paytables::blackjack::figures(&g), &floor);
+        let _ = paytables::blackjack::refusals(file, src, &g, &paytables::blackjack::figures(&g), &floor);
     } else if head.starts_with("BingoPaytable") {
         let g = paytables::bingo::compile_bingo(file, src).map_err(refused)?;
-        let _ = paytables::bingo::refusals(&g, &paytables::bingo::figures(&g), &floor);
+        let _ = paytables::bingo::refusals(file, src, &g, &paytables::bingo::figures(&g), &floor);
     } else if head.starts_with("BaccaratPaytable") {
         let g = paytables::baccarat::compile_baccarat(file, src).map_err(refused)?;
         let _ = paytables::table_bet::refusals(&g.id, &paytables::baccarat::game_figures(&g), &floor);

@@ -29,7 +29,7 @@ fn check_accepts_the_samples_with_their_exact_figures() {
     let configs = v["report"]["configs"].as_array().unwrap();
     assert_eq!(configs.len(), 5);
     assert!(configs.iter().all(|c| c["rtp_percent"] == "92.1058"));
-    assert_eq!(configs[4]["rtp_free_games_percent"], "17.8293");
+    assert_eq!(configs[4]["share_free_games_percent"], "17.8293");
 }
 
 #[test]
@@ -282,7 +282,10 @@ fn blackjack_check_strategy_and_simulate_from_the_command_line() {
     assert!(s.contains("ACCEPTED"), "{s}");
     let out = paytable(&["check", &sample("blackjack.ron"), "--floor", "99.75"]);
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("REFUSED: blackjack: jogo sem o bónus / game without the bonus returns 99.6996%"), "{}", text(&out.stderr));
+    // Issue 73: each refusal at the line of the field that decides it.
+    let said = text(&out.stderr);
+    assert!(said.contains("blackjack.ron:26: REFUSED: rules.blackjack_pays: blackjack: jogo sem o bónus / game without the bonus returns 99.6996%"), "{said}");
+    assert!(said.contains("blackjack.ron:29: REFUSED: rules.insurance: blackjack: seguro e pagamento igual"), "{said}");
     let out = paytable(&["strategy", &sample("blackjack-classico.ron")]);
     let s = text(&out.stdout);
     assert!(s.contains("estratégia ótima") && s.contains("optimal strategy"), "{s}");
@@ -430,8 +433,13 @@ fn check_gives_the_exact_rtp_of_long_strips_from_symbol_counts() {
     assert_eq!(short["walk"], long["walk"]);
     let configs = short["configs"].as_array().unwrap();
     assert_eq!(configs.len(), 5);
+    // Issue 73: the game's figure alone is named "rtp"; its parts are shares.
+    for c in configs {
+        let rtp: Vec<&String> = c.as_object().unwrap().keys().filter(|k| k.contains("rtp")).collect();
+        assert_eq!(rtp, ["rtp_exact", "rtp_percent"], "{c}");
+    }
     for (a, b) in configs.iter().zip(long["configs"].as_array().unwrap()) {
-        for figure in ["rtp_exact", "rtp_free_games_percent", "hit_frequency_percent", "max_base_win_credits_per_line_credit", "standard_deviation"] {
+        for figure in ["rtp_exact", "share_free_games_percent", "hit_frequency_percent", "max_base_win_credits_per_line_credit", "standard_deviation"] {
             assert_eq!(a[figure], b[figure], "lines {}: {figure}", a["lines"]);
         }
         assert!(!b["hit_frequency_percent"].is_null());
@@ -805,6 +813,25 @@ fn generate_writes_strips_that_check_proves_at_the_target() {
     let v: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
     let rtp: f64 = v["report"]["configs"][0]["rtp_percent"].as_str().unwrap().parse().unwrap();
     assert!((rtp - 94.0).abs() <= 0.01, "checked RTP {rtp} %");
+    // Issue 73: the file written is an RTP variant with an id of its own
+    // (the file's name), approved beside its source without an edit.
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.contains("    id: \"floresta-94\",\n    variant_of: Some(\"floresta-243\"),"), "{written}");
+    let manifest = dir.path().join("approved.ron");
+    for (src, id) in [(sample("floresta-243.ron"), "floresta-243"), (out.display().to_string(), "floresta-94")] {
+        let artifact = dir.path().join(format!("{id}.json"));
+        let run = paytable(&["compile", &src, "-o", &artifact.display().to_string(), "--approve-into", &manifest.display().to_string()]);
+        assert!(run.status.success(), "{id}: {}", text(&run.stderr));
+    }
+    let approved = std::fs::read_to_string(&manifest).unwrap();
+    assert!(approved.contains("id: \"floresta-243\"") && approved.contains("id: \"floresta-94\""), "{approved}");
+    let a: paytables::artifact::Artifact = serde_json::from_slice(&std::fs::read(dir.path().join("floresta-94.json")).unwrap()).unwrap();
+    let paytables::artifact::CompiledGame::Reels(g) = a.game else { panic!("not a reel game") };
+    assert_eq!(g.variant_of.as_deref(), Some("floresta-243"));
+    // An output named after the source's game would take its id: refused.
+    let same = dir.path().join("floresta-243.ron");
+    let run = paytable(&["generate", &sample("floresta-243.ron"), "-o", &same.display().to_string(), "--rtp", "94.00", "--steps", "5"]);
+    assert!(!run.status.success() && text(&run.stderr).contains("needs an id of its own"), "{}", text(&run.stderr));
     // Out of reach: the file is still written, the miss named, exit 1.
     let run = paytable(&["generate", &sample("floresta-243.ron"), "-o", &out.display().to_string(), "--rtp", "99.99", "--hit", "90..95", "--steps", "50"]);
     assert_eq!(run.status.code(), Some(1));

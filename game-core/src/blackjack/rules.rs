@@ -69,6 +69,15 @@ pub struct Payout {
     pub per: u64,
 }
 
+impl Payout {
+    /// The payout in its lowest terms (30:20 is 3:2; a paytable's
+    /// 18446744073709551615:18446744073709551615 is 1:1): what is paid.
+    pub fn reduced(self) -> Payout {
+        let g = gcd(self.win, self.per).max(1);
+        Payout { win: self.win / g, per: self.per / g }
+    }
+}
+
 /// The rules of the game, one value for the engine, the analysis and the
 /// paytable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -256,6 +265,8 @@ mod tests {
             assert_eq!(r.check(), Err(RulesError::BlackjackPays(win, per)), "{win}:{per}");
             let _ = r.bet_step();
         }
+        assert_eq!(Payout { win: u64::MAX, per: u64::MAX }.reduced(), Payout { win: 1, per: 1 });
+        assert_eq!(Payout { win: 30, per: 20 }.reduced(), Payout { win: 3, per: 2 });
         let reduced = Rules { blackjack_pays: Payout { win: u64::MAX, per: u64::MAX }, ..Rules::seed() };
         assert_eq!((reduced.check(), reduced.bet_step()), (Ok(()), Some(2)), "1:1 in large terms");
         assert_eq!(Rules { decks: 9, ..Rules::seed() }.check(), Err(RulesError::Decks(9)));

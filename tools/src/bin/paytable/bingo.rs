@@ -25,7 +25,7 @@ pub(super) fn check(file: &std::path::Path, json: bool, floor: &str, extra_targe
         Some(t) => Some(paytables::bingo::margin_for(&game, t / 100.0).ok_or_else(|| anyhow!("{}: no extra balls to price", game.id))?),
         None => None,
     };
-    let refusals = paytables::bingo::refusals(&game, &f, &floor);
+    let refusals = paytables::bingo::refusals(&file.display().to_string(), &read(file)?, &game, &f, &floor);
     if json {
         let patterns: Vec<serde_json::Value> = f
             .patterns
@@ -64,7 +64,7 @@ pub(super) fn check(file: &std::path::Path, json: bool, floor: &str, extra_targe
 pub(super) fn par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Result<ExitCode> {
     let game = load(file)?;
     let f = paytables::bingo::figures(&game);
-    verdict(file, &paytables::bingo::refusals(&game, &f, &Floor::from_percent(floor)?), true)?;
+    verdict(file, &paytables::bingo::refusals(&file.display().to_string(), &read(file)?, &game, &f, &Floor::from_percent(floor)?), true)?;
     std::fs::create_dir_all(out).map_err(|e| anyhow!("{}: {e}", out.display()))?;
     let path = out.join(format!("{}-par.md", game.id));
     let body = format!("# PAR sheet — {} ({})\n\n```\n{}```\n", game.name, game.id, paytables::bingo::report(&game, &f));

@@ -19,7 +19,7 @@ pub(super) fn check(file: &std::path::Path, json: bool, floor: &str) -> Result<E
     let started = std::time::Instant::now();
     let f = paytables::blackjack::figures(&game);
     let secs = started.elapsed().as_secs_f64();
-    let refusals = paytables::blackjack::refusals(&game, &f, &floor);
+    let refusals = paytables::blackjack::refusals(&file.display().to_string(), &read(file)?, &game, &f, &floor);
     if json {
         let lines: Vec<serde_json::Value> = paytables::blackjack::lines(&game.rules, &f)
             .iter()
@@ -41,7 +41,7 @@ pub(super) fn check(file: &std::path::Path, json: bool, floor: &str) -> Result<E
 pub(super) fn par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Result<ExitCode> {
     let game = load(file)?;
     let f = paytables::blackjack::figures(&game);
-    verdict(file, &paytables::blackjack::refusals(&game, &f, &Floor::from_percent(floor)?), true)?;
+    verdict(file, &paytables::blackjack::refusals(&file.display().to_string(), &read(file)?, &game, &f, &Floor::from_percent(floor)?), true)?;
     std::fs::create_dir_all(out).map_err(|e| anyhow!("{}: {e}", out.display()))?;
     let path = out.join(format!("{}-par.md", game.id));
     let body = format!(

@@ -74,7 +74,7 @@ pub(super) fn artifact(file: &std::path::Path, floor: &str) -> Result<paytables:
         Kind::Blackjack => {
             let game = blackjack::load(file)?;
             let f = paytables::blackjack::figures(&game);
-            verdict(file, &paytables::blackjack::refusals(&game, &f, &Floor::from_percent(floor)?), true)?;
+            verdict(file, &paytables::blackjack::refusals(&file.display().to_string(), &text, &game, &f, &Floor::from_percent(floor)?), true)?;
             let rtp: Vec<(u64, _)> =
                 paytables::blackjack::lines(&game.rules, &f).iter().enumerate().map(|(i, l)| (i as u64, paytables::blackjack::fraction(l.1))).collect();
             paytables::artifact::build(&text, CompiledGame::Blackjack(game), &rtp, None, None)
@@ -82,7 +82,7 @@ pub(super) fn artifact(file: &std::path::Path, floor: &str) -> Result<paytables:
         Kind::Bingo => {
             let game = bingo::load(file)?;
             let f = paytables::bingo::figures(&game);
-            verdict(file, &paytables::bingo::refusals(&game, &f, &Floor::from_percent(floor)?), true)?;
+            verdict(file, &paytables::bingo::refusals(&file.display().to_string(), &text, &game, &f, &Floor::from_percent(floor)?), true)?;
             paytables::artifact::build(&text, CompiledGame::Bingo(game), &[(0, f.rtp.clone())], None, None)
         }
         Kind::Roulette => {

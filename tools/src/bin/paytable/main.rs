@@ -278,7 +278,12 @@ fn threads() -> usize {
 /// (printing ACCEPTED unless `quiet`).
 fn verdict(file: &std::path::Path, refusals: &[String], quiet: bool) -> Result<ExitCode> {
     for r in refusals {
-        eprintln!("{}: REFUSED: {r}", file.display());
+        // A refusal located in the file (issue 73) reads FILE:LINE: REFUSED: …
+        let located = r.strip_prefix(&format!("{}:", file.display())).and_then(|rest| rest.split_once(": "));
+        match located {
+            Some((line, what)) => eprintln!("{}:{line}: REFUSED: {what}", file.display()),
+            None => eprintln!("{}: REFUSED: {r}", file.display()),
+        }
     }
     if refusals.is_empty() {
         if !quiet {

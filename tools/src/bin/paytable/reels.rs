@@ -134,6 +134,18 @@ pub(super) fn generate(file: &std::path::Path, out: &std::path::Path, rtp: &str,
     let started = std::time::Instant::now();
     let g = paytables::generate::generate(&source.game, &targets, &mut rng, steps)?;
     let text = paytables::generate::with_strips(&source.text, &g.game).ok_or_else(|| anyhow!("{}: no `reels: [...]` list to rewrite", file.display()))?;
+    // Issue 73: the strips written are an RTP variant of the source's game,
+    // with an id of their own (the output file's name), approved beside it.
+    let id = out
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| anyhow!("{}: no file name to take the id from", out.display()))?;
+    let of = source.game.variant_of.clone().unwrap_or_else(|| source.game.id.clone());
+    if id == source.game.id || id == of {
+        return Err(anyhow!("{}: the variant needs an id of its own, not {id:?}: name the output file after it (e.g. {of}-94.ron)", out.display()));
+    }
+    let text = paytables::generate::as_variant(&text, &id, &of).ok_or_else(|| anyhow!("{}: no `id: \"…\"` to rewrite", file.display()))?;
     std::fs::write(out, text).map_err(|e| anyhow!("{}: {e}", out.display()))?;
     let pct = paytables::generate::percent;
     println!(
