@@ -520,6 +520,17 @@ fn outcomes_are_collected_through_the_production_draw_and_judged() {
     outcomes("roleta-francesa", "2000", &again);
     assert_eq!(std::fs::read_to_string(again.join("outcomes.txt")).unwrap(), text);
 
+    // Issue 77, defect 4: one seed, two games, two streams — the American
+    // wheel's pockets are not the French wheel's shifted by the odd one.
+    let american = dir.path().join("americana");
+    assert!(outcomes("roleta-americana", "2000", &american).status.success());
+    let other: Vec<u64> =
+        std::fs::read_to_string(american.join("outcomes.txt")).unwrap().lines().map(|l| l.split_once(':').unwrap().1.parse().unwrap()).collect();
+    let close = pockets.iter().zip(&other).filter(|(a, b)| a.abs_diff(**b) <= 1).count();
+    assert!(close < 300, "{close} of 2,000 spins within one pocket of the other wheel's: one stream");
+    let m2: serde_json::Value = serde_json::from_slice(&std::fs::read(american.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m2["seed"], 11);
+    assert_ne!(m2["stream_seed"], m["stream_seed"]);
     // A deck dealt from a shuffle: without replacement.
     let cards = dir.path().join("jacks");
     let run = outcomes("jacks-or-better-9-6", "300", &cards);

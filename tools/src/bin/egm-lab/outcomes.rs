@@ -62,7 +62,15 @@ pub struct Collected {
 /// Collect `rounds` rounds of `game` (an approved paytable of `config`'s
 /// cabinet) from the lab seed `seed`, at the opening bet.
 pub fn collect(config: &Path, game: &str, rounds: u64, seed: u64) -> Result<Rounds> {
-    Ok(collect_game(&load(config, game)?, rounds, seed, BetChoice::Opening)?.rounds)
+    Ok(collect_game(&load(config, game)?, rounds, game_stream(seed, game), BetChoice::Opening)?.rounds)
+}
+
+/// The stream a game's outcomes are collected from: the lab's seed mixed
+/// with the game's identifier (FNV-1a), so that one seed never gives two
+/// games the same draws (issue 77, defect 4: French and American roulette
+/// drew 5, 25, 21, 14 and 5, 26, 21, 15 from one seed).
+pub fn game_stream(seed: u64, game: &str) -> u64 {
+    seed ^ game.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// Collect `rounds` rounds of an approved game from the lab seed `seed`.
@@ -262,6 +270,7 @@ pub fn write(out: &Path, game: &str, seed: u64, rounds: &Rounds, verdicts: &[Ver
         "game": game,
         "rounds": rounds.len(),
         "seed": seed,
+        "stream_seed": game_stream(seed, game),
         "collected_through": "meters::Machine::play_round on a scratch lab machine, the kind's draw (game_host::kinds), meters::Draw::uniform: every scaled draw, (range, value), in order",
         "draws_per_round": { "min": per_round.iter().min(), "max": per_round.iter().max(), "total": per_round.iter().sum::<usize>() },
         "ranges": ranges.iter().map(|(n, c)| serde_json::json!({ "range": n, "draws": c })).collect::<Vec<_>>(),

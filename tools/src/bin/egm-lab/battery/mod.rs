@@ -235,7 +235,7 @@ fn game_outcomes(config: &Path, game: &str, seed: u64, level: &Level) -> Result<
     let mut attempts = Vec::new();
     let (mut bet, mut other_bet, mut draws) = (String::new(), String::new(), 0);
     for n in 0..3 {
-        let s = attempt_seed(seed, n) ^ fnv(game);
+        let s = outcomes::game_stream(attempt_seed(seed, n), game);
         let a = outcomes::collect_game(&compiled, level.rounds, s, BetChoice::Opening)?;
         let b = outcomes::collect_game(&compiled, level.other_rounds, s ^ 0x0b_e7, BetChoice::Other)?;
         bet = a.bet.clone();
@@ -286,11 +286,6 @@ fn controls(seed: u64, threads: usize) -> Vec<Control> {
         c.push(Control { control: v.test, p_value: v.p_value, failed_as_it_must: !v.pass });
     }
     c
-}
-
-/// FNV-1a of a game's identifier: each game's own seeds.
-fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// The report as text: one verdict per test family and per game.
