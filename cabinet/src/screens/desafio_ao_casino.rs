@@ -268,8 +268,9 @@ fn show_table(
     }
     let dealt = deal_t >= CARD_EVERY_S + TURN_S;
     let deciding = round.is_some_and(|r| r.phase == Phase::Decisions) && dealt;
-    let done = round.is_some_and(|r| r.phase != Phase::Presenting && r.phase != Phase::Decisions && war_t >= war_shown_by(r.state.choice) - REST_S)
-        || round.is_some_and(|r| r.phase == Phase::Ended && !r.state.deal.tied());
+    // Settled, and the last piece at rest (a round without a war has no
+    // piece after the deal: `war_shown_by` is then the rest alone).
+    let done = round.is_some_and(|r| r.phase != Phase::Presenting && r.phase != Phase::Decisions && war_t >= war_shown_by(r.state.choice) - REST_S);
     let tie_offered = game.0.tie_bet.is_some();
     let tie_on = s.game().bet::<DesafioAoCasino>().is_some_and(|b| b.tie);
     let mut labels: Vec<(Entity, String)> = Vec::new();

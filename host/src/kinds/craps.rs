@@ -38,12 +38,6 @@ impl CrapsRound {
     pub fn settlement(&self) -> Vec<(Spot, u64, u64)> {
         self.bet.spots.iter().map(|&(s, stake)| (s, stake, s.verdict(&self.rolls, self.bar).map_or(0, |v| stake.saturating_mul(v.returned)))).collect()
     }
-
-    /// The spots the rolls up to `shown` (a count) have decided.
-    pub fn decided_by(&self, shown: usize) -> Vec<Spot> {
-        let seen = &self.rolls[..shown.min(self.rolls.len())];
-        self.bet.spots.iter().map(|(s, _)| *s).filter(|s| s.verdict(seen, self.bar).is_some()).collect()
-    }
 }
 
 pub struct Craps(pub CrapsGame);
@@ -122,8 +116,6 @@ mod tests {
         let round = k.open(&bet, &Series { rolls: vec![[5, 3], [2, 3], [6, 5], [4, 4]] });
         assert_eq!(round.settlement(), vec![(Spot::PassLine, 10, 20), (Spot::Field, 5, 0), (Spot::Hard(8), 5, 0)]);
         assert_eq!(k.win(&round), 20);
-        assert_eq!(round.decided_by(1), vec![Spot::Field, Spot::Hard(8)]);
-        assert_eq!(round.decided_by(4).len(), 3);
         assert!(k.picture(&round, Lang::En).caption.starts_with("point 8 — 4 throws"), "{}", k.picture(&round, Lang::En).caption);
         assert!(k.check_bet(&CrapsBet { chip: 5, spots: vec![(Spot::Hard(5), 5)] }).is_err(), "no hard 5 on the cloth");
     }
