@@ -39,29 +39,35 @@ pub enum CardError {
 impl Card {
     pub const JOKER: Card = Card(52);
 
+    #[inline]
     pub const fn new(rank: u8, suit: u8) -> Card {
         Card(rank * 4 + suit)
     }
 
     /// The card with this index (0..52 natural, 52 the joker).
+    #[inline]
     pub fn from_index(i: u8) -> Option<Card> {
         (i <= 52).then_some(Card(i))
     }
 
+    #[inline]
     pub const fn index(self) -> u8 {
         self.0
     }
 
+    #[inline]
     pub const fn is_joker(self) -> bool {
         self.0 == 52
     }
 
     /// 0 (deuce) to 12 (ace). Meaningless for the joker.
+    #[inline]
     pub const fn rank(self) -> u8 {
         self.0 / 4
     }
 
     /// 0 diamonds, 1 clubs, 2 hearts, 3 spades (SP-5 order).
+    #[inline]
     pub const fn suit(self) -> u8 {
         self.0 % 4
     }

@@ -353,8 +353,12 @@ pub fn analyse_deals(game: &DrawPokerGame, tables: &DrawTables, classes: &[([u8;
                     let mut counts = [[0i64; 16]; 32];
                     for &(cards, weight) in part {
                         tables.hold_counts(&cards, &mut counts);
-                        let deal =
-                            Deal { counts: &counts, royals: royal_completions(&cards), places: places(&cards), unit, set_unit, sequential: tables.sequential };
+                        // The royals and their places count only for a sequential royal.
+                        let (royals, places) = match tables.sequential {
+                            Some(_) => (royal_completions(&cards), places(&cards)),
+                            None => ([0; 32], [[None; 2]; 5]),
+                        };
+                        let deal = Deal { counts: &counts, royals, places, unit, set_unit, sequential: tables.sequential };
                         for ((_, pays), sums) in vectors.iter().zip(sums.iter_mut()) {
                             deal.solve(pays, u128::from(weight), per_deal, all_orders, sums);
                         }

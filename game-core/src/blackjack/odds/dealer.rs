@@ -15,15 +15,71 @@ pub type Dist = [f64; OUTCOMES];
 
 /// Card classes: index 0 is the ace, 1–8 the values 2–9, 9 the ten-values.
 pub const CLASSES: usize = 10;
-const FINAL: u32 = 1 << 31;
 
 /// The states of a dealer's hand from one up card.
+///
+/// A state's mass for a shoe is the chance the dealer draws its multiset
+/// of cards (in any order the rule lets it draw them): every such order
+/// has the same chance, Π ff(shoe_c, D_c) / ff(N, |D|) (ff the falling
+/// factorial), so the mass is that times the number of orders `W(D)`,
+/// an integer of the graph alone. A state's mass is then its first
+/// parent's times one factor, `W(D)/W(P) · (shoe_c − P_c) / (N − |P|)`:
+/// one multiplication per state instead of a sum over its parents.
+///
+/// The draws that end a hand depend only on its total (and, for the
+/// first draw, the blackjack): states that end alike form a group, and an
+/// outcome's chance is Σ over groups of the group's mass times the shoe's
+/// cards of the classes that end it so, less Σ over states of a state's
+/// mass times its own cards of those classes (few: most states hold none
+/// of the classes that end them). Issue 73.
 pub struct DealerGraph {
-    /// The cards drawn into each state (the up card not counted).
-    counts: Vec<[u8; CLASSES]>,
-    drawn: Vec<u16>,
-    /// For each state and class: the next state, or FINAL | outcome.
-    next: Vec<[u32; CLASSES]>,
+    /// The states in the order found (a parent before its children).
+    states: Vec<State>,
+    /// Each group's draws that end the hand: runs of classes, one outcome each.
+    groups: Vec<Vec<Run>>,
+    /// The states group by group: `members[member_ends[g − 1]..member_ends[g]]`.
+    members: Vec<u32>,
+    member_ends: Vec<usize>,
+    /// (state, the state's cards of the classes that end it with an
+    /// outcome), where not 0, outcome by outcome: `held[held_ends[o − 1]..held_ends[o]]`.
+    held: Vec<(u32, f64)>,
+    held_ends: [usize; OUTCOMES],
+    /// The most cards any state has drawn.
+    deepest: u16,
+}
+
+/// One state: the cards drawn into it (the up card not counted).
+struct State {
+    /// The parent it was first found from, and the class that led here.
+    parent: u32,
+    class: u8,
+    /// The parent's cards of that class.
+    parent_has: f64,
+    /// W(D) / W(P): the orders of this state's cards over its parent's.
+    orders: f64,
+    drawn: u16,
+    group: u32,
+}
+
+/// Draws of the classes `from..to` that end a hand with `outcome`.
+struct Run {
+    from: u8,
+    to: u8,
+    outcome: u8,
+}
+
+/// Σ f(x) over `xs` in four running sums held in registers, so that the
+/// additions overlap (one sum waits on each addition before the next).
+fn sum4<T>(xs: &[T], f: impl Fn(&T) -> f64) -> f64 {
+    let mut acc = [0f64; 4];
+    let mut quads = xs.chunks_exact(4);
+    for q in &mut quads {
+        acc = [acc[0] + f(&q[0]), acc[1] + f(&q[1]), acc[2] + f(&q[2]), acc[3] + f(&q[3])];
+    }
+    for (a, x) in acc.iter_mut().zip(quads.remainder()) {
+        *a += f(x);
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
 }
 
 /// Whether a dealer on `total` (soft or not) stops drawing (BJ 22).
@@ -33,89 +89,175 @@ fn stands(total: u8, soft: bool, hits_soft_17: bool) -> bool {
 
 impl DealerGraph {
     pub fn new(up: usize, hits_soft_17: bool) -> DealerGraph {
-        let mut g = DealerGraph { counts: vec![[0; CLASSES]], drawn: vec![0], next: Vec::new() };
+        // The multisets, their children (a state index, or a final
+        // outcome), breadth first: every parent has one card fewer than
+        // its children and comes before them.
+        let mut counts: Vec<[u8; CLASSES]> = vec![[0; CLASSES]];
+        let mut found: Vec<(u32, u8)> = vec![(0, 0)];
+        let mut edges: Vec<[Result<u32, u8>; CLASSES]> = Vec::new();
         let mut index: HashMap<[u8; CLASSES], u32> = HashMap::new();
         index.insert([0; CLASSES], 0);
         let mut s = 0;
-        while s < g.counts.len() {
-            let counts = g.counts[s];
-            let hard: u16 = (up as u16 + 1) + counts.iter().enumerate().map(|(i, &n)| (i as u16 + 1) * u16::from(n)).sum::<u16>();
-            let aces = up == 0 || counts[0] > 0;
-            let mut next = [0u32; CLASSES];
+        while s < counts.len() {
+            let here = counts[s];
+            let hard: u16 = (up as u16 + 1) + here.iter().enumerate().map(|(i, &n)| (i as u16 + 1) * u16::from(n)).sum::<u16>();
+            let aces = up == 0 || here[0] > 0;
+            let mut next = [Err(0u8); CLASSES];
             for (c, slot) in next.iter_mut().enumerate() {
                 let hard = hard + c as u16 + 1;
                 let aces = aces || c == 0;
                 if s == 0 && hard == 11 && aces {
-                    *slot = FINAL | BLACKJACK as u32;
+                    *slot = Err(BLACKJACK as u8);
                     continue;
                 }
                 if hard > 21 {
-                    *slot = FINAL | BUST as u32;
+                    *slot = Err(BUST as u8);
                     continue;
                 }
                 let (total, soft) = if aces && hard + 10 <= 21 { (hard as u8 + 10, true) } else { (hard as u8, false) };
                 if stands(total, soft, hits_soft_17) {
-                    *slot = FINAL | u32::from(total - 17);
+                    *slot = Err(total - 17);
                     continue;
                 }
-                let mut child = counts;
+                let mut child = here;
                 child[c] += 1;
-                let n = g.counts.len() as u32;
+                let n = counts.len() as u32;
                 let id = *index.entry(child).or_insert(n);
                 if id == n {
-                    g.counts.push(child);
-                    g.drawn.push(g.drawn[s] + 1);
+                    counts.push(child);
+                    found.push((s as u32, c as u8));
                 }
-                *slot = id;
+                *slot = Ok(id);
             }
-            g.next.push(next);
+            edges.push(next);
             s += 1;
         }
+        // The orders in which each state's cards can be drawn: the sum of
+        // its parents' (parents come first).
+        let mut orders = vec![0f64; counts.len()];
+        orders[0] = 1.0;
+        for (s, next) in edges.iter().enumerate() {
+            for t in next.iter().filter_map(|e| e.ok()) {
+                orders[t as usize] += orders[s];
+            }
+        }
+        let mut g = DealerGraph {
+            states: Vec::with_capacity(counts.len()),
+            groups: Vec::new(),
+            members: Vec::new(),
+            member_ends: Vec::new(),
+            held: Vec::new(),
+            held_ends: [0; OUTCOMES],
+            deepest: 0,
+        };
+        let mut held: Vec<(u8, u32, f64)> = Vec::new();
+        // A state's ending draws: each class's outcome, or none.
+        let mut group_of: HashMap<[Option<u8>; CLASSES], u32> = HashMap::new();
+        for (s, next) in edges.iter().enumerate() {
+            let (parent, class) = found[s];
+            let drawn: u16 = counts[s].iter().map(|&n| u16::from(n)).sum();
+            let ends: [Option<u8>; CLASSES] = std::array::from_fn(|c| next[c].err());
+            let fresh = g.groups.len() as u32;
+            let group = *group_of.entry(ends).or_insert(fresh);
+            if group == fresh {
+                let mut runs = Vec::new();
+                let mut c = 0;
+                while c < CLASSES {
+                    let Some(outcome) = ends[c] else {
+                        c += 1;
+                        continue;
+                    };
+                    let from = c;
+                    while c < CLASSES && ends[c] == Some(outcome) {
+                        c += 1;
+                    }
+                    runs.push(Run { from: from as u8, to: c as u8, outcome });
+                }
+                g.groups.push(runs);
+            }
+            for o in 0..OUTCOMES as u8 {
+                let has: u16 = (0..CLASSES).filter(|&c| ends[c] == Some(o)).map(|c| u16::from(counts[s][c])).sum();
+                if has > 0 {
+                    held.push((o, s as u32, f64::from(has)));
+                }
+            }
+            g.states.push(State {
+                parent,
+                class,
+                parent_has: f64::from(counts[parent as usize][usize::from(class)]),
+                orders: if s == 0 { 1.0 } else { orders[s] / orders[parent as usize] },
+                drawn,
+                group,
+            });
+            g.deepest = g.deepest.max(drawn);
+        }
+        held.sort_by_key(|&(o, s, _)| (o, s));
+        let mut members: Vec<(u32, u32)> = g.states.iter().enumerate().map(|(s, st)| (st.group, s as u32)).collect();
+        members.sort_unstable();
+        g.member_ends = (0..g.groups.len() as u32).map(|k| members.partition_point(|&(x, _)| x <= k)).collect();
+        g.members = members.into_iter().map(|(_, s)| s).collect();
+        for o in 0..OUTCOMES {
+            g.held_ends[o] = held.partition_point(|&(x, ..)| usize::from(x) <= o);
+        }
+        g.held = held.into_iter().map(|(_, s, has)| (s, has)).collect();
         g
     }
 
     /// The number of states.
     pub fn len(&self) -> usize {
-        self.counts.len()
+        self.states.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.counts.is_empty()
+        self.states.is_empty()
     }
 
     /// The outcomes' probabilities for a shoe of `shoe` cards by class
     /// (the up card already out), `mass` a scratch buffer.
     pub fn dist(&self, shoe: &[u16; CLASSES], mass: &mut Vec<f64>) -> Dist {
         let total: u16 = shoe.iter().sum();
+        let cards: [f64; CLASSES] = std::array::from_fn(|c| f64::from(shoe[c]));
+        // The shoe's cards of the classes before each class.
+        let mut before = [0f64; 16];
+        for c in 0..CLASSES {
+            before[c + 1] = before[c] + cards[c];
+        }
+        // 1 / (N − n) for each number n of cards drawn (0 at the shoe's
+        // end: no state past it has a chance).
+        let mut per_left = [0f64; 32];
+        for (n, slot) in per_left.iter_mut().enumerate().take(usize::from(self.deepest) + 1) {
+            let left = total.saturating_sub(n as u16);
+            *slot = if left == 0 { 0.0 } else { 1.0 / f64::from(left) };
+        }
+        // Each state's mass over the cards left after it, and each group's.
+        // A state the shoe cannot give has a factor 0 on its chain, so
+        // every later factor (negative where its class ran out) multiplies
+        // a zero.
         mass.clear();
-        mass.resize(self.counts.len(), 0.0);
-        mass[0] = 1.0;
+        mass.resize(self.states.len(), 0.0);
+        for s in 0..self.states.len() {
+            let state = &self.states[s];
+            mass[s] = if s == 0 {
+                per_left[0]
+            } else {
+                let k = cards[usize::from(state.class)] - state.parent_has;
+                mass[state.parent as usize] * state.orders * k * per_left[usize::from(state.drawn)]
+            };
+        }
         let mut out = [0.0; OUTCOMES];
-        for s in 0..self.counts.len() {
-            let m = mass[s];
-            if m == 0.0 {
-                continue;
+        let mut start = 0;
+        for (runs, &end) in self.groups.iter().zip(&self.member_ends) {
+            let m = sum4(&self.members[start..end], |&s| mass[s as usize]);
+            start = end;
+            for r in runs {
+                out[usize::from(r.outcome)] += m * (before[usize::from(r.to) & 15] - before[usize::from(r.from) & 15]);
             }
-            let left = total.saturating_sub(self.drawn[s]);
-            if left == 0 {
-                continue;
-            }
-            let m = m / f64::from(left);
-            let counts = &self.counts[s];
-            let next = &self.next[s];
-            for c in 0..CLASSES {
-                let k = shoe[c].saturating_sub(u16::from(counts[c]));
-                if k == 0 {
-                    continue;
-                }
-                let p = m * f64::from(k);
-                let t = next[c];
-                if t & FINAL != 0 {
-                    out[(t & !FINAL) as usize] += p;
-                } else {
-                    mass[t as usize] += p;
-                }
-            }
+        }
+        let mut start = 0;
+        for (o, slot) in out.iter_mut().enumerate() {
+            let held = &self.held[start..self.held_ends[o]];
+            start = self.held_ends[o];
+            *slot -= sum4(held, |&(s, has)| mass[s as usize] * has);
         }
         out
     }

@@ -40,8 +40,17 @@ impl std::hash::Hasher for KeyHasher {
         self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 
+    /// The high bits folded into the low ones (murmur3's finaliser): the
+    /// table picks a bucket by the low bits, and a product's low bits see
+    /// only the key's low bits (the aces and twos), so without it every
+    /// hand alike in its low cards probed one chain (issue 73).
     fn finish(&self) -> u64 {
-        self.0
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
     }
 }
 
@@ -117,8 +126,8 @@ impl<'a> Solver<'a> {
     /// The probability of each class as the next card, cards `removed` out.
     pub fn probs(&self, removed: &Counts) -> [f64; CLASSES] {
         let out: u16 = removed.iter().map(|&n| u16::from(n)).sum();
-        let n = f64::from(self.full_total.saturating_sub(out).max(1));
-        std::array::from_fn(|c| f64::from(self.full[c].saturating_sub(u16::from(removed[c]))) / n)
+        let per = 1.0 / f64::from(self.full_total.saturating_sub(out).max(1));
+        std::array::from_fn(|c| f64::from(self.full[c].saturating_sub(u16::from(removed[c]))) * per)
     }
 
     /// The probability that the hole card makes the dealer a blackjack.
@@ -179,7 +188,17 @@ impl<'a> Solver<'a> {
         let removed = Self::removed(hand, ctx);
         let (hard, aces) = hard_aces(hand);
         let t = total(hard, aces);
-        let stand = (t >= self.rules.stand_from || t == 21).then(|| self.stand(&removed, t));
+        // A hand no card can bust, on 16 or less, hits (issue 73: the
+        // dealer's totals on its shoe are not needed). Standing on 16 or
+        // less is worth 2·P(bust) + P(blackjack) − 1, a linear function of
+        // the dealer's outcomes; a card drawn at random from the shoe
+        // leaves their law as it was, so the mean over the next card of
+        // that same value is the stand's value, and after the card the hand
+        // stands on more (17–21, worth at least as much), may stand again
+        // (every total it reaches is 12 or more, or more than now, and
+        // `stand_from` is at most 12) or plays on at its best.
+        let dominated = hard <= 11 && t <= 16;
+        let stand = (!dominated && (t >= self.rules.stand_from || t == 21)).then(|| self.stand(&removed, t));
         let v = if t == 21 {
             stand.unwrap_or(0.0)
         } else {
