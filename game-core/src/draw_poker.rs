@@ -366,6 +366,7 @@ impl Classes {
 }
 
 /// Whether `c` is a wild card of a game whose wild cards are `wild`.
+#[inline]
 pub(crate) fn is_wild(c: Card, wild: Wild) -> bool {
     match wild {
         Wild::None => false,

@@ -24,6 +24,8 @@ use num_traits::{ToPrimitive, Zero};
 use crate::draw_sequence::{Sequential, factorial, falling, orders, permutations, places, royal_completions, ways};
 use crate::subsets::{SubsetIndex, each_hand};
 
+mod plain;
+
 const NONE: u8 = u8::MAX;
 
 /// For every card subset of size 0 to 4, how many hands of each paytable
@@ -68,12 +70,12 @@ impl DrawTables {
                             let start = tables.ix.binom(e as usize, 5) as usize;
                             let mut block = Vec::with_capacity(tables.ix.binom(e as usize, 4) as usize);
                             let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
-                            tables.ix.each_hand_with_top_indexed(e, |cards, idx| match classes.entry(&cards.map(card)) {
+                            tables.ix.each_hand_with_top_indexed(e, entries, |cards, rows| match classes.entry(&cards.map(card)) {
                                 NO_ENTRY => block.push(NONE),
                                 entry => {
                                     block.push(entry);
-                                    for &i in idx {
-                                        counts[i * entries + entry as usize] += 1;
+                                    for &row in rows {
+                                        counts[row + entry as usize] += 1;
                                     }
                                 }
                             });
@@ -343,22 +345,27 @@ pub fn analyse_deals(game: &DrawPokerGame, tables: &DrawTables, classes: &[([u8;
     let vectors = pay_vectors(game);
     let threads = threads.max(1);
     let chunk = classes.len().div_ceil(threads).max(1);
+    // Without a sequential royal, the pays folded into the tables (`plain`).
+    let folded: Vec<Vec<i64>> = if tables.sequential.is_none() { vectors.iter().map(|(_, pays)| tables.folded(pays)).collect() } else { Vec::new() };
+    let plain: Vec<plain::Folded<'_>> = vectors.iter().zip(&folded).map(|((_, pays), folded)| plain::Folded { pays, folded }).collect();
     let sums: Vec<Vec<Sums>> = std::thread::scope(|s| {
         let handles: Vec<_> = classes
             .chunks(chunk)
             .map(|part| {
-                let (vectors, unit, set_unit, all_orders) = (&vectors, &unit, &set_unit, &all_orders);
+                let (vectors, unit, set_unit, all_orders, plain) = (&vectors, &unit, &set_unit, &all_orders, &plain);
                 s.spawn(move || {
                     let mut sums: Vec<Sums> = vectors.iter().map(|_| Sums::new(entries)).collect();
+                    if !plain.is_empty() {
+                        for &(cards, weight) in part {
+                            plain::solve(tables, &cards, plain, set_unit, u128::from(weight), &mut sums);
+                        }
+                        return sums;
+                    }
                     let mut counts = [[0i64; 16]; 32];
                     for &(cards, weight) in part {
                         tables.hold_counts(&cards, &mut counts);
-                        // The royals and their places count only for a sequential royal.
-                        let (royals, places) = match tables.sequential {
-                            Some(_) => (royal_completions(&cards), places(&cards)),
-                            None => ([0; 32], [[None; 2]; 5]),
-                        };
-                        let deal = Deal { counts: &counts, royals, places, unit, set_unit, sequential: tables.sequential };
+                        let deal =
+                            Deal { counts: &counts, royals: royal_completions(&cards), places: places(&cards), unit, set_unit, sequential: tables.sequential };
                         for ((_, pays), sums) in vectors.iter().zip(sums.iter_mut()) {
                             deal.solve(pays, u128::from(weight), per_deal, all_orders, sums);
                         }

@@ -79,7 +79,9 @@ impl SubsetIndex {
     /// for hands `[a, b, c, d, top]`, the 16 subsets of `{b, c, d, top}` are
     /// fixed across the inner loop over `a`, and each of them with `a`
     /// added (`a` the smallest card) is a fixed base plus C(a, 1) = a.
-    pub fn each_hand_with_top_indexed(&self, top: u8, mut f: impl FnMut([u8; 5], &[usize; 31])) {
+    /// Each index comes times `stride` (a table's row length: the row's
+    /// start, with no multiplication per use, issue 73).
+    pub fn each_hand_with_top_indexed(&self, top: u8, stride: usize, mut f: impl FnMut([u8; 5], &[usize; 31])) {
         let mut idx = [0usize; 31];
         let mut base_with_a = [0usize; 15];
         for d in 3..top {
@@ -95,16 +97,17 @@ impl SubsetIndex {
                                 with_a += self.binom[x as usize][k + 1] as usize;
                             }
                         }
-                        idx[m] = self.offset[k] + without_a;
+                        idx[m] = (self.offset[k] + without_a) * stride;
                         // With `a`, all four upper cards make the full hand,
                         // which is not in the table (m = 15).
                         if k < 4 {
-                            base_with_a[m] = self.offset[k + 1] + with_a;
+                            base_with_a[m] = (self.offset[k + 1] + with_a) * stride;
                         }
                     }
                     for a in 0..b {
+                        let at = a as usize * stride;
                         for (slot, base) in idx[16..].iter_mut().zip(&base_with_a) {
-                            *slot = base + a as usize;
+                            *slot = base + at;
                         }
                         f([a, b, c, d, top], &idx);
                     }
@@ -177,7 +180,7 @@ mod tests {
             each_hand(deck, |h| direct.push(h));
             let mut n = 0;
             for top in 4..deck as u8 {
-                ix.each_hand_with_top_indexed(top, |h, idx| {
+                ix.each_hand_with_top_indexed(top, 1, |h, idx| {
                     assert_eq!(h, direct[n]);
                     let mut got = idx.to_vec();
                     let mut want = ix.subsets(&h)[..31].to_vec();
