@@ -79,6 +79,7 @@ pub struct Strip {
 }
 
 impl Strip {
+    #[inline]
     pub fn len(&self) -> usize {
         self.symbols.len()
     }
@@ -88,6 +89,7 @@ impl Strip {
     }
 
     /// The weight of stop `i` (1 on an unweighted strip).
+    #[inline]
     pub fn weight(&self, i: usize) -> u64 {
         self.weights.as_ref().map_or(1, |w| w[i])
     }
@@ -98,6 +100,7 @@ impl Strip {
     }
 
     /// The symbol at `row` of the window when the reel stops at `stop`.
+    #[inline]
     pub fn at(&self, stop: usize, row: usize) -> SymbolId {
         self.symbols[(stop + row) % self.symbols.len()]
     }
@@ -312,6 +315,7 @@ impl ReelGame {
     }
 
     /// The rows reel `reel` shows.
+    #[inline]
     pub fn rows_of(&self, reel: usize) -> usize {
         usize::from(self.reel_rows.get(reel).copied().unwrap_or(self.rows))
     }

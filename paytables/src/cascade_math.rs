@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use game_core::reels::{ReelGame, Strip, SymbolId};
+use game_core::reels::{MAX_REELS, ReelGame, Strip, SymbolId};
 
 use crate::reel_math::{Culprit, MathError, Moments, SpinStats};
 
@@ -24,14 +24,50 @@ use crate::reel_math::{Culprit, MathError, Moments, SpinStats};
 /// a minute on two cores at most).
 pub const CASCADE_CYCLE_LIMIT: u128 = 20_000_000;
 
+/// Wins below this many credits are counted in a table, the rest in a map.
+const DENSE_WINS: usize = 1 << 14;
+
 /// What one thread's part of the walk collects.
-#[derive(Default)]
 struct Part {
     moments: Moments,
     hits: u128,
-    histogram: BTreeMap<u64, u128>,
-    combos: BTreeMap<(SymbolId, u8), u128>,
-    combo_pays: BTreeMap<(SymbolId, u8, u64), u128>,
+    /// Weight by win: a table for the small wins, a map past it.
+    small: Vec<u128>,
+    large: BTreeMap<u64, u128>,
+    /// Weight of the spins paying each (symbol, run) somewhere in their
+    /// cascade, `combos[symbol * (MAX_REELS + 1) + run]`.
+    combos: Vec<u128>,
+    /// The (symbol, run) a spin has paid so far (a scratch list).
+    seen: Vec<usize>,
+}
+
+impl Part {
+    fn new(game: &ReelGame) -> Part {
+        Part {
+            moments: Moments::default(),
+            hits: 0,
+            small: vec![0; DENSE_WINS],
+            large: BTreeMap::new(),
+            combos: vec![0; game.symbols.len() * (MAX_REELS + 1)],
+            seen: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, other: Part) {
+        self.moments.weight += other.moments.weight;
+        self.moments.sum += other.moments.sum;
+        self.moments.sum_sq += other.moments.sum_sq;
+        self.hits += other.hits;
+        for (a, b) in self.small.iter_mut().zip(other.small) {
+            *a += b;
+        }
+        for (k, v) in other.large {
+            *self.large.entry(k).or_default() += v;
+        }
+        for (a, b) in self.combos.iter_mut().zip(other.combos) {
+            *a += b;
+        }
+    }
 }
 
 /// The spin statistics of a cascade game on `strips`, by walking every
@@ -53,7 +89,7 @@ pub fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], threads:
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
-                    let mut part = Part::default();
+                    let mut part = Part::new(game);
                     let n = strips.len();
                     let mut stops = vec![0u32; n];
                     for a in (t..first).step_by(threads) {
@@ -66,30 +102,30 @@ pub fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], threads:
             .collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
-    let mut total = Part::default();
+    let mut total = Part::new(game);
     for p in parts {
-        total.moments.weight += p.moments.weight;
-        total.moments.sum += p.moments.sum;
-        total.moments.sum_sq += p.moments.sum_sq;
-        total.hits += p.hits;
-        for (k, v) in p.histogram {
-            *total.histogram.entry(k).or_default() += v;
-        }
-        for (k, v) in p.combos {
-            *total.combos.entry(k).or_default() += v;
-        }
-        for (k, v) in p.combo_pays {
-            *total.combo_pays.entry(k).or_default() += v;
-        }
+        total.add(p);
+    }
+    let mut histogram = total.large;
+    histogram.extend(total.small.iter().enumerate().filter(|&(_, &w)| w > 0).map(|(win, &w)| (win as u64, w)));
+    // A run's pay is the paytable's for it: each (symbol, run) is its one
+    // (symbol, run, pay).
+    let mut combo_any = BTreeMap::new();
+    let mut combo_hits = BTreeMap::new();
+    for (i, &w) in total.combos.iter().enumerate().filter(|&(_, &w)| w > 0) {
+        let (symbol, run) = (i / (MAX_REELS + 1), i % (MAX_REELS + 1));
+        let pay = game.pays.get(symbol).and_then(|p| p.get(run)).copied().unwrap_or(0);
+        combo_any.insert((symbol as SymbolId, run as u8), w);
+        combo_hits.insert((symbol as SymbolId, run as u8, pay), w);
     }
     let k = configs.len();
     Ok(SpinStats {
         by_scatters: vec![vec![total.moments]; k],
         line_sum: vec![total.moments.sum; k],
         hit_weight: vec![total.hits; k],
-        histogram: vec![total.histogram; k],
-        combo_any: total.combos,
-        combo_hits: total.combo_pays,
+        histogram: vec![histogram; k],
+        combo_any,
+        combo_hits,
         cycle: total.moments.weight,
         joint: true,
         combo_line_max: BTreeMap::new(),
@@ -101,8 +137,17 @@ fn walk(game: &ReelGame, strips: &[Strip], stops: &mut [u32], reel: usize, w: u1
     if reel == strips.len() {
         // The spin's own wins and every cascade after them, per credit of
         // the unit, by game-core's rule.
-        let (first, more) = game.cascades(strips, stops, 1);
-        let win = first.iter().map(|x| x.win).sum::<u64>() + more.iter().map(|c| c.win).sum::<u64>();
+        let mut win = 0u64;
+        part.seen.clear();
+        game.fall(strips, stops, |window| {
+            for &(symbol, run, _, pay) in window.pays {
+                win += pay * window.multiplier;
+                let combo = usize::from(symbol) * (MAX_REELS + 1) + usize::from(run);
+                if !part.seen.contains(&combo) {
+                    part.seen.push(combo);
+                }
+            }
+        });
         let x = u128::from(win);
         part.moments.weight += w;
         part.moments.sum += x * w;
@@ -110,17 +155,14 @@ fn walk(game: &ReelGame, strips: &[Strip], stops: &mut [u32], reel: usize, w: u1
         if win > 0 {
             part.hits += w;
         }
-        *part.histogram.entry(win).or_default() += w;
-        let mut seen: Vec<(SymbolId, u8, u64)> = Vec::new();
-        for ww in first.iter().chain(more.iter().flat_map(|c| c.way_wins.iter())) {
-            let pay = game.pays[usize::from(ww.symbol)].get(usize::from(ww.count)).copied().unwrap_or(0);
-            if !seen.contains(&(ww.symbol, ww.count, pay)) {
-                seen.push((ww.symbol, ww.count, pay));
-            }
+        match part.small.get_mut(win as usize) {
+            Some(slot) => *slot += w,
+            None => *part.large.entry(win).or_default() += w,
         }
-        for (symbol, count, pay) in seen {
-            *part.combos.entry((symbol, count)).or_default() += w;
-            *part.combo_pays.entry((symbol, count, pay)).or_default() += w;
+        for &combo in &part.seen {
+            if let Some(slot) = part.combos.get_mut(combo) {
+                *slot += w;
+            }
         }
         return;
     }

@@ -29,6 +29,7 @@ pub struct CascadeRule {
 
 impl CascadeRule {
     /// The multiplier of window `k` (0: the spin's own).
+    #[inline]
     pub fn multiplier(&self, k: usize) -> u64 {
         self.multipliers.get(k).or(self.multipliers.last()).copied().unwrap_or(1)
     }
@@ -44,58 +45,119 @@ pub struct Cascade {
     pub win: u64,
 }
 
+/// The most rows a reel of a cascade shows (the compiler refuses more
+/// than 8 rows for any reel game).
+pub const MAX_ROWS: usize = 8;
+
+/// A window's symbols, `[reel][row]` (rows past a reel's own unused).
+pub type Grid = [[SymbolId; MAX_ROWS]; super::MAX_REELS];
+
+/// One window of a cascade as it paid: 0 the spin's own, then each
+/// cascade, its multiplier, its symbols and its way pays per credit of the
+/// unit before the multiplier, (symbol, run, ways, pay), in symbol order.
+pub struct Paid<'a> {
+    pub index: usize,
+    pub multiplier: u64,
+    pub symbols: &'a Grid,
+    pub pays: &'a [(SymbolId, u8, u64, u64)],
+}
+
 impl ReelGame {
-    /// The window's way wins at multiplier `mult`, for `unit` credits per
-    /// unit, and the cells they cover.
-    fn window_wins(&self, window: &[Vec<SymbolId>], unit: u64, mult: u64) -> (Vec<WayWin>, Vec<(usize, usize)>) {
-        let mut wins = Vec::new();
-        let mut cells: Vec<(usize, usize)> = Vec::new();
-        for (symbol, count, ways, pay) in self.way_pays(|r, row| window[r][row]) {
-            wins.push(WayWin { symbol, count, ways, win: pay * unit * mult });
-            for c in self.way_cells(window, symbol, count) {
-                if !cells.contains(&c) {
-                    cells.push(c);
+    /// The one rule of a cascade: every window the spin at `stops` on
+    /// `strips` shows, from its own to the last cascade, handed to
+    /// `window` as it pays. Nothing is allocated: the exact analysis plays
+    /// it for every stop combination of the cycle (issue 73).
+    pub fn fall(&self, strips: &[Strip], stops: &[u32], mut window: impl FnMut(&Paid<'_>)) {
+        let Some(rule) = &self.cascade else { return };
+        let n = strips.len().min(stops.len()).min(super::MAX_REELS);
+        let heights: [usize; super::MAX_REELS] = std::array::from_fn(|r| self.rows_of(r).min(MAX_ROWS));
+        let rows = |r: usize| heights[r];
+        // Each reel's cells as strip positions, top row first, and how
+        // far up each strip has been read: the next stop to fall in is
+        // the one before it.
+        let mut columns = [[0usize; MAX_ROWS]; super::MAX_REELS];
+        let mut top = [0usize; super::MAX_REELS];
+        for r in 0..n {
+            let len = strips[r].len().max(1);
+            for (row, cell) in columns[r].iter_mut().enumerate().take(rows(r)) {
+                *cell = (stops[r] as usize + row) % len;
+            }
+            top[r] = stops[r] as usize;
+        }
+        let mut symbols: Grid = [[0; MAX_ROWS]; super::MAX_REELS];
+        for index in 0.. {
+            for r in 0..n {
+                for row in 0..rows(r) {
+                    symbols[r][row] = strips[r].symbols.get(columns[r][row]).copied().unwrap_or(0);
                 }
             }
+            // The window's pays, and the cells of its way wins: on the
+            // run's reels the symbol, or after the first a wild that
+            // substitutes it. A way starts with its symbol on the first
+            // reel, so no more symbols pay than that reel has rows.
+            let mut pays = [(0 as SymbolId, 0u8, 0u64, 0u64); MAX_ROWS];
+            let mut paid = 0;
+            let mut won = [0u16; super::MAX_REELS];
+            self.each_way_pay(
+                |r, row| symbols[r][row],
+                |x, run, ways, pay| {
+                    if let Some(slot) = pays.get_mut(paid) {
+                        *slot = (x, run, ways, pay);
+                        paid += 1;
+                    }
+                    for (r, cells) in won.iter_mut().enumerate().take(usize::from(run).min(n)) {
+                        for (row, &y) in symbols[r].iter().enumerate().take(rows(r)) {
+                            if y == x || (r > 0 && self.substitute(y, x).is_some()) {
+                                *cells |= 1 << row;
+                            }
+                        }
+                    }
+                },
+            );
+            window(&Paid { index, multiplier: rule.multiplier(index), symbols: &symbols, pays: &pays[..paid] });
+            if paid == 0 || index >= usize::from(rule.max_cascades) {
+                return;
+            }
+            // Every cell won is removed; the symbols left fall to the
+            // bottom and the strip fills the reel from above.
+            for r in 0..n {
+                let (len, h) = (strips[r].len().max(1), rows(r));
+                let mut kept = [0usize; MAX_ROWS];
+                let mut k = 0;
+                for (row, &cell) in columns[r].iter().enumerate().take(h) {
+                    if won[r] & (1 << row) == 0 {
+                        kept[k] = cell;
+                        k += 1;
+                    }
+                }
+                let fresh = h - k;
+                for row in (0..fresh).rev() {
+                    top[r] = (top[r] + len - 1) % len;
+                    columns[r][row] = top[r];
+                }
+                columns[r][fresh..h].copy_from_slice(&kept[..k]);
+            }
         }
-        (wins, cells)
     }
 
     /// The cascades that follow a spin's window at `stops` on `strips`:
     /// the spin's own wins (at the first multiplier), then each cascade.
     /// `unit`: credits per unit.
     pub fn cascades(&self, strips: &[Strip], stops: &[u32], unit: u64) -> (Vec<WayWin>, Vec<Cascade>) {
-        let Some(rule) = &self.cascade else { return (Vec::new(), Vec::new()) };
-        // Each reel's cells as strip positions, top row first.
-        let mut columns: Vec<Vec<usize>> =
-            strips.iter().zip(stops).enumerate().map(|(r, (s, &stop))| (0..self.rows_of(r)).map(|row| (stop as usize + row) % s.len()).collect()).collect();
-        // How far up each strip has been read: the next stop to fall in
-        // is the one before it.
-        let mut top: Vec<usize> = stops.iter().map(|&s| s as usize).collect();
-        let read = |columns: &[Vec<usize>]| -> Vec<Vec<SymbolId>> {
-            columns.iter().zip(strips).map(|(cells, s)| cells.iter().map(|&i| s.symbols[i]).collect()).collect()
-        };
-        let (first, mut cells) = self.window_wins(&read(&columns), unit, rule.multiplier(0));
+        let mut first = Vec::new();
         let mut out = Vec::new();
-        while !cells.is_empty() && out.len() < usize::from(rule.max_cascades) {
-            for (r, column) in columns.iter_mut().enumerate() {
-                let len = strips[r].len();
-                let kept: Vec<usize> = column.iter().enumerate().filter(|(row, _)| !cells.contains(&(r, *row))).map(|(_, &i)| i).collect();
-                let mut fresh = Vec::new();
-                for _ in kept.len()..column.len() {
-                    top[r] = (top[r] + len - 1) % len;
-                    fresh.push(top[r]);
-                }
-                fresh.reverse();
-                *column = fresh.into_iter().chain(kept).collect();
+        let n = strips.len().min(stops.len());
+        self.fall(strips, stops, |w| {
+            let way_wins: Vec<WayWin> =
+                w.pays.iter().map(|&(symbol, count, ways, pay)| WayWin { symbol, count, ways, win: pay * unit * w.multiplier }).collect();
+            if w.index == 0 {
+                first = way_wins;
+            } else {
+                let window = (0..n).map(|r| w.symbols[r][..self.rows_of(r).min(MAX_ROWS)].to_vec()).collect();
+                let win = way_wins.iter().map(|x| x.win).sum();
+                out.push(Cascade { window, way_wins, multiplier: w.multiplier, win });
             }
-            let window = read(&columns);
-            let multiplier = rule.multiplier(out.len() + 1);
-            let (way_wins, next) = self.window_wins(&window, unit, multiplier);
-            let win = way_wins.iter().map(|w| w.win).sum();
-            out.push(Cascade { window, way_wins, multiplier, win });
-            cells = next;
-        }
+        });
         (first, out)
     }
 }

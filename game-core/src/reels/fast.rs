@@ -138,9 +138,8 @@ impl<'a> FastReels<'a> {
         if g.ways && g.cascade.is_some() {
             // Issue 50: a cascade game's spin through the one rule of
             // `cascade` (no new draws: it follows from the stops).
-            let stops: Vec<u32> = (0..n).map(|r| (stops[r] / self.reel_rows[r].max(1)) as u32).collect();
-            let (first, more) = g.cascades(g.strips(free), &stops, 1);
-            win = first.iter().map(|w| w.win).sum::<u64>() + more.iter().map(|c| c.win).sum::<u64>();
+            let stops: [u32; MAX_REELS] = std::array::from_fn(|r| if r < n { (stops[r] / self.reel_rows[r].max(1)) as u32 } else { 0 });
+            g.fall(g.strips(free), &stops[..n], |w| win += w.pays.iter().map(|p| p.3).sum::<u64>() * w.multiplier);
             return self.scatter_part(win, scatters, lines, free);
         }
         if g.ways {

@@ -74,7 +74,7 @@ impl ReelGame {
     /// a wild (Π of the symbol's own counts) plus Σ over the reels of the
     /// reel's wild multipliers times the ways through the other reels.
     #[inline]
-    fn each_way_pay(&self, at: impl Fn(usize, usize) -> SymbolId, mut paid: impl FnMut(SymbolId, u8, u64, u64)) {
+    pub(crate) fn each_way_pay(&self, at: impl Fn(usize, usize) -> SymbolId, mut paid: impl FnMut(SymbolId, u8, u64, u64)) {
         let n = self.reels.len();
         for (i, s) in self.symbols.iter().enumerate() {
             if !matches!(s.kind, SymbolKind::Regular) {
