@@ -28,7 +28,7 @@ pub mod ways;
 pub use cascade::{Cascade, CascadeRule};
 pub use fast::FastReels;
 pub use hold::{CashValue, HoldAndSpin, HoldAndSpinRule, Jackpots};
-pub use ways::WayWin;
+pub use ways::{WayWin, WildTable};
 
 /// Index of a symbol in [`ReelGame::symbols`].
 pub type SymbolId = u8;

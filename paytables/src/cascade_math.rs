@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use game_core::reels::{MAX_REELS, ReelGame, Strip, SymbolId};
+use game_core::reels::{MAX_REELS, ReelGame, Strip, SymbolId, WildTable};
 
 use crate::reel_math::{Culprit, MathError, Moments, SpinStats};
 
@@ -85,6 +85,7 @@ pub fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], threads:
     }
     let first = strips.first().map_or(0, Strip::len);
     let threads = threads.clamp(1, first.max(1));
+    let wilds = &game.wild_table();
     let parts: Vec<Part> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
@@ -94,7 +95,7 @@ pub fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], threads:
                     let mut stops = vec![0u32; n];
                     for a in (t..first).step_by(threads) {
                         stops[0] = a as u32;
-                        walk(game, strips, &mut stops, 1, u128::from(strips[0].weight(a)), &mut part);
+                        walk(game, wilds, strips, &mut stops, 1, u128::from(strips[0].weight(a)), &mut part);
                     }
                     part
                 })
@@ -133,13 +134,13 @@ pub fn spin_stats(game: &ReelGame, strips: &[Strip], configs: &[usize], threads:
 }
 
 /// Every combination of the reels from `reel` on, its weight `w` so far.
-fn walk(game: &ReelGame, strips: &[Strip], stops: &mut [u32], reel: usize, w: u128, part: &mut Part) {
+fn walk(game: &ReelGame, wilds: &WildTable, strips: &[Strip], stops: &mut [u32], reel: usize, w: u128, part: &mut Part) {
     if reel == strips.len() {
         // The spin's own wins and every cascade after them, per credit of
         // the unit, by game-core's rule.
         let mut win = 0u64;
         part.seen.clear();
-        game.fall(strips, stops, |window| {
+        game.fall(strips, stops, wilds, |window| {
             for &(symbol, run, _, pay) in window.pays {
                 win += pay * window.multiplier;
                 let combo = usize::from(symbol) * (MAX_REELS + 1) + usize::from(run);
@@ -172,6 +173,6 @@ fn walk(game: &ReelGame, strips: &[Strip], stops: &mut [u32], reel: usize, w: u1
             continue;
         }
         stops[reel] = i as u32;
-        walk(game, strips, stops, reel + 1, w * u128::from(sw), part);
+        walk(game, wilds, strips, stops, reel + 1, w * u128::from(sw), part);
     }
 }

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ReelGame, Strip, SymbolId, WayWin};
+use super::{ReelGame, Strip, SymbolId, WayWin, WildTable};
 
 /// The paytable's cascade rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,7 +67,8 @@ impl ReelGame {
     /// `strips` shows, from its own to the last cascade, handed to
     /// `window` as it pays. Nothing is allocated: the exact analysis plays
     /// it for every stop combination of the cycle (issue 73).
-    pub fn fall(&self, strips: &[Strip], stops: &[u32], mut window: impl FnMut(&Paid<'_>)) {
+    /// `wilds`: the game's [`ReelGame::wild_table`], made once by the caller.
+    pub fn fall(&self, strips: &[Strip], stops: &[u32], wilds: &WildTable, mut window: impl FnMut(&Paid<'_>)) {
         let Some(rule) = &self.cascade else { return };
         let n = strips.len().min(stops.len()).min(super::MAX_REELS);
         let heights: [usize; super::MAX_REELS] = std::array::from_fn(|r| self.rows_of(r).min(MAX_ROWS));
@@ -75,20 +76,23 @@ impl ReelGame {
         // Each reel's cells as strip positions, top row first, and how
         // far up each strip has been read: the next stop to fall in is
         // the one before it.
-        let mut columns = [[0usize; MAX_ROWS]; super::MAX_REELS];
+        let mut columns = [[0u32; MAX_ROWS]; super::MAX_REELS];
         let mut top = [0usize; super::MAX_REELS];
         for r in 0..n {
+            // Counted round the strip (no division per cell).
             let len = strips[r].len().max(1);
-            for (row, cell) in columns[r].iter_mut().enumerate().take(rows(r)) {
-                *cell = (stops[r] as usize + row) % len;
+            let mut at = stops[r] as usize % len;
+            for cell in columns[r].iter_mut().take(rows(r)) {
+                *cell = at as u32;
+                at = if at + 1 == len { 0 } else { at + 1 };
             }
-            top[r] = stops[r] as usize;
+            top[r] = stops[r] as usize % len;
         }
         let mut symbols: Grid = [[0; MAX_ROWS]; super::MAX_REELS];
         for index in 0.. {
             for r in 0..n {
                 for row in 0..rows(r) {
-                    symbols[r][row] = strips[r].symbols.get(columns[r][row]).copied().unwrap_or(0);
+                    symbols[r][row] = strips[r].symbols.get(columns[r][row] as usize).copied().unwrap_or(0);
                 }
             }
             // The window's pays, and the cells of its way wins: on the
@@ -98,8 +102,9 @@ impl ReelGame {
             let mut pays = [(0 as SymbolId, 0u8, 0u64, 0u64); MAX_ROWS];
             let mut paid = 0;
             let mut won = [0u16; super::MAX_REELS];
-            self.each_way_pay(
+            self.each_way_pay_with(
                 |r, row| symbols[r][row],
+                |y, x| wilds.get(y, x),
                 |x, run, ways, pay| {
                     if let Some(slot) = pays.get_mut(paid) {
                         *slot = (x, run, ways, pay);
@@ -107,7 +112,7 @@ impl ReelGame {
                     }
                     for (r, cells) in won.iter_mut().enumerate().take(usize::from(run).min(n)) {
                         for (row, &y) in symbols[r].iter().enumerate().take(rows(r)) {
-                            if y == x || (r > 0 && self.substitute(y, x).is_some()) {
+                            if y == x || (r > 0 && wilds.get(y, x).is_some()) {
                                 *cells |= 1 << row;
                             }
                         }
@@ -122,7 +127,7 @@ impl ReelGame {
             // bottom and the strip fills the reel from above.
             for r in 0..n {
                 let (len, h) = (strips[r].len().max(1), rows(r));
-                let mut kept = [0usize; MAX_ROWS];
+                let mut kept = [0u32; MAX_ROWS];
                 let mut k = 0;
                 for (row, &cell) in columns[r].iter().enumerate().take(h) {
                     if won[r] & (1 << row) == 0 {
@@ -132,10 +137,12 @@ impl ReelGame {
                 }
                 let fresh = h - k;
                 for row in (0..fresh).rev() {
-                    top[r] = (top[r] + len - 1) % len;
-                    columns[r][row] = top[r];
+                    top[r] = if top[r] == 0 { len - 1 } else { top[r] - 1 };
+                    columns[r][row] = top[r] as u32;
                 }
-                columns[r][fresh..h].copy_from_slice(&kept[..k]);
+                for (cell, &kept) in columns[r][fresh..h].iter_mut().zip(&kept[..k]) {
+                    *cell = kept;
+                }
             }
         }
     }
@@ -147,7 +154,7 @@ impl ReelGame {
         let mut first = Vec::new();
         let mut out = Vec::new();
         let n = strips.len().min(stops.len());
-        self.fall(strips, stops, |w| {
+        self.fall(strips, stops, &self.wild_table(), |w| {
             let way_wins: Vec<WayWin> =
                 w.pays.iter().map(|&(symbol, count, ways, pay)| WayWin { symbol, count, ways, win: pay * unit * w.multiplier }).collect();
             if w.index == 0 {

@@ -25,6 +25,8 @@ pub struct FastReels<'a> {
     sticky: Option<SymbolId>,
     /// The window's cells (the hold-and-spin's).
     cells: usize,
+    /// The wilds, for a cascade's ways.
+    wilds: super::WildTable,
     base: Layout,
     free: Layout,
 }
@@ -106,6 +108,7 @@ impl<'a> FastReels<'a> {
             reel_rows: std::array::from_fn(|r| game.rows_of(r)),
             sticky: game.sticky_wild(),
             cells: (0..game.reels.len()).map(|r| game.rows_of(r)).sum(),
+            wilds: game.wild_table(),
             base: Layout::new(game, game.strips(false)),
             free: Layout::new(game, game.strips(true)),
         }
@@ -139,7 +142,7 @@ impl<'a> FastReels<'a> {
             // Issue 50: a cascade game's spin through the one rule of
             // `cascade` (no new draws: it follows from the stops).
             let stops: [u32; MAX_REELS] = std::array::from_fn(|r| if r < n { (stops[r] / self.reel_rows[r].max(1)) as u32 } else { 0 });
-            g.fall(g.strips(free), &stops[..n], |w| win += w.pays.iter().map(|p| p.3).sum::<u64>() * w.multiplier);
+            g.fall(g.strips(free), &stops[..n], &self.wilds, |w| win += w.pays.iter().map(|p| p.3).sum::<u64>() * w.multiplier);
             return self.scatter_part(win, scatters, lines, free);
         }
         if g.ways {

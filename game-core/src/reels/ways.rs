@@ -29,7 +29,35 @@ pub struct WayWin {
     pub win: u64,
 }
 
+/// Which symbols each wild stands for, and at what multiplier, as a
+/// table made once for a loop that asks it millions of times (the
+/// cascade's exact walk, issue 73): the same answers as
+/// [`ReelGame::substitute`].
+pub struct WildTable {
+    symbols: usize,
+    /// `factor[w * symbols + x]`: wild `w`'s multiplier standing for `x`.
+    factor: Vec<Option<u64>>,
+}
+
+impl WildTable {
+    #[inline]
+    pub fn get(&self, w: SymbolId, x: SymbolId) -> Option<u64> {
+        let (w, x) = (usize::from(w), usize::from(x));
+        if x >= self.symbols {
+            return None;
+        }
+        self.factor.get(w * self.symbols + x).copied().flatten()
+    }
+}
+
 impl ReelGame {
+    /// The game's [`WildTable`].
+    pub fn wild_table(&self) -> WildTable {
+        let n = self.symbols.len();
+        let factor = (0..n * n).map(|i| self.substitute((i / n) as SymbolId, (i % n) as SymbolId)).collect();
+        WildTable { symbols: n, factor }
+    }
+
     /// Each symbol's ways pay on the window `at(reel, row)`, per credit of
     /// the unit: (symbol, run, ways, pay), for the symbols that pay.
     pub fn way_pays(&self, at: impl Fn(usize, usize) -> SymbolId) -> Vec<(SymbolId, u8, u64, u64)> {
@@ -74,24 +102,43 @@ impl ReelGame {
     /// a wild (Π of the symbol's own counts) plus Σ over the reels of the
     /// reel's wild multipliers times the ways through the other reels.
     #[inline]
-    pub(crate) fn each_way_pay(&self, at: impl Fn(usize, usize) -> SymbolId, mut paid: impl FnMut(SymbolId, u8, u64, u64)) {
+    fn each_way_pay(&self, at: impl Fn(usize, usize) -> SymbolId, paid: impl FnMut(SymbolId, u8, u64, u64)) {
+        self.each_way_pay_with(at, |y, x| self.substitute(y, x), paid)
+    }
+
+    /// [`Self::each_way_pay`] with the wilds looked up by `substitute`
+    /// (a [`WildTable`]'s, in a hot loop).
+    #[inline]
+    pub(crate) fn each_way_pay_with(
+        &self,
+        at: impl Fn(usize, usize) -> SymbolId,
+        substitute: impl Fn(SymbolId, SymbolId) -> Option<u64>,
+        mut paid: impl FnMut(SymbolId, u8, u64, u64),
+    ) {
         let n = self.reels.len();
         for (i, s) in self.symbols.iter().enumerate() {
             if !matches!(s.kind, SymbolKind::Regular) {
                 continue;
             }
             let x = i as SymbolId;
+            // A way starts with the symbol itself on the first reel: a
+            // symbol not there pays nothing (most symbols of a window).
+            let first = (0..self.rows_of(0)).filter(|&row| at(0, row) == x).count() as u64;
+            if first == 0 || n == 0 {
+                continue;
+            }
             // Per reel of the run: cells in a way, the symbol's own cells,
             // the Σ of factors (multiplied), the Σ of wild multipliers.
             let mut cells = [(0u64, 0u64, 0u64, 0u64); super::MAX_REELS];
-            let mut run = 0usize;
-            for (r, reel) in cells.iter_mut().enumerate().take(n) {
+            cells[0] = (first, first, first, 0);
+            let mut run = 1usize;
+            for (r, reel) in cells.iter_mut().enumerate().take(n).skip(1) {
                 for row in 0..self.rows_of(r) {
                     let y = at(r, row);
                     if y == x {
                         *reel = (reel.0 + 1, reel.1 + 1, reel.2 + 1, reel.3);
                     } else if r > 0
-                        && let Some(m) = self.substitute(y, x)
+                        && let Some(m) = substitute(y, x)
                     {
                         *reel = (reel.0 + 1, reel.1, reel.2 + m, reel.3 + m);
                     }

@@ -68,6 +68,18 @@ struct Run {
     outcome: u8,
 }
 
+/// 1 / n for the cards an eight-deck shoe can hold (0 for none), made
+/// at compile time: a shoe's walk divides by no card count.
+const RECIPROCALS: [f64; 417] = {
+    let mut r = [0f64; 417];
+    let mut n = 1;
+    while n < r.len() {
+        r[n] = 1.0 / n as f64;
+        n += 1;
+    }
+    r
+};
+
 /// Σ f(x) over `xs` in four running sums held in registers, so that the
 /// additions overlap (one sum waits on each addition before the next).
 fn sum4<T>(xs: &[T], f: impl Fn(&T) -> f64) -> f64 {
@@ -226,15 +238,22 @@ impl DealerGraph {
         // end: no state past it has a chance).
         let mut per_left = [0f64; 32];
         for (n, slot) in per_left.iter_mut().enumerate().take(usize::from(self.deepest) + 1) {
-            let left = total.saturating_sub(n as u16);
-            *slot = if left == 0 { 0.0 } else { 1.0 / f64::from(left) };
+            let left = usize::from(total.saturating_sub(n as u16));
+            *slot = match RECIPROCALS.get(left) {
+                Some(&r) => r,
+                None => 1.0 / left as f64,
+            };
         }
         // Each state's mass over the cards left after it, and each group's.
         // A state the shoe cannot give has a factor 0 on its chain, so
         // every later factor (negative where its class ran out) multiplies
         // a zero.
-        mass.clear();
-        mass.resize(self.states.len(), 0.0);
+        // Every state's mass is written before it is read (a parent comes
+        // before its children): the buffer is not cleared between shoes.
+        if mass.len() != self.states.len() {
+            mass.clear();
+            mass.resize(self.states.len(), 0.0);
+        }
         for s in 0..self.states.len() {
             let state = &self.states[s];
             mass[s] = if s == 0 {
