@@ -618,6 +618,21 @@ fn the_battery_judges_the_generator_and_every_game_and_its_controls_fail() {
     for g in games {
         assert_eq!(g["pass"], true, "{g}");
         assert_eq!(g["rounds"], 4000);
+        // Issue 77, defect 2: judged once, never re-run.
+        assert_eq!(g["attempts"].as_array().unwrap().len(), 1, "{g}");
+    }
+    // The rule of the run: its sets are the NIST sub-tests and the games,
+    // the battery's 1 % shared evenly over them and three criteria each;
+    // every set's thresholds are that rule's.
+    let sets = subs.len() + games.len();
+    assert_eq!(r["rule"]["sets"], sets);
+    let alpha = r["rule"]["alpha"].as_f64().unwrap();
+    assert!((alpha - 0.01 / (3.0 * sets as f64)).abs() < 1e-15, "{alpha}");
+    for s in subs {
+        let m = s["sequences"].as_u64().unwrap() as f64;
+        let floor = s["smallest_p_floor"].as_f64().unwrap();
+        assert!(((1.0 - floor).powf(m) - (1.0 - alpha)).abs() < 1e-12, "{s}");
+        assert!(s.get("runs").is_none(), "no sub-test is re-run: {s}");
     }
     // The reel game's second bet is another bet, and the outcomes are the same law.
     assert_ne!(games[0]["bet"], games[0]["other_bet"]);

@@ -818,13 +818,14 @@ fn outcomes_cmd(config: &Path, game: &str, rounds: u64, seed: u64, out: &Path) -
                 v.samples
             );
         }
-        let a = outcomes::assess(&verdicts);
+        let a = outcomes::assess(&verdicts, &battery::rule::SetRule::for_sets(1));
         println!(
-            "second level: {} of {} passed (at least {:.4} needed), p-values uniform: {}, none under 1e-6: {} — {}",
+            "second level: {} of {} passed (at least {:.4} needed), p-values uniform: {}, none under {:.2e}: {} — {}",
             a.passed,
             a.tests,
             a.proportion_at_least,
             a.p_values_uniformity.map_or_else(|| "too few tests".to_owned(), |u| format!("p = {u:.4}")),
+            a.smallest_p_floor,
             !a.outright_failure,
             if a.pass { "PASS" } else { "FAIL" }
         );

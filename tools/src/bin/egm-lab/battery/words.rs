@@ -12,6 +12,7 @@ use entropy::result::{Status, TestResult};
 use serde::Serialize;
 
 use super::ALPHA;
+use super::rule::SetRule;
 use crate::outcomes::chi_square;
 
 /// A source of raw 32-bit words.
@@ -29,9 +30,6 @@ pub struct SubTest {
     /// The test, and the sub-test's ordinal where a test has several (a
     /// template, an excursion state).
     pub test: String,
-    /// Its place in the suite's fixed order.
-    #[serde(skip)]
-    pub slot: usize,
     /// Sequences the sub-test could judge (an excursion test needs 500
     /// cycles of the walk; a sequence with fewer is not counted, §2.14).
     pub sequences: usize,
@@ -41,9 +39,10 @@ pub struct SubTest {
     /// The uniformity of the p-values (P-value_T), from 55 sequences on.
     pub uniformity: Option<f64>,
     pub smallest_p: f64,
-    /// The runs it took: 1, or 2 or 3 when it failed and was re-run on a
-    /// fresh seed.
-    pub runs: u32,
+    /// The most sequences that may fail at 99 %, and the least p-value
+    /// accepted ([`SetRule`]).
+    pub most_failed: usize,
+    pub smallest_p_floor: f64,
     pub pass: bool,
 }
 
@@ -60,27 +59,16 @@ pub struct Report {
     pub pass: bool,
 }
 
-/// Run the suite on `sequences` sequences of `bits` bits from the source
-/// `make(seed)` builds, `threads` sequences at a time. A sub-test that
-/// fails is re-run on a fresh seed (`seeds[1]`, then `seeds[2]`): it
-/// passes only when a re-run passes, and says how many runs it took.
-pub fn run<S: FnMut() -> u32>(generator: &str, sequences: usize, bits: usize, threads: usize, seeds: [u64; 3], make: impl Fn(u64) -> S) -> Report {
-    let (mut sub_tests, not_applicable) = second_level(&suite(sequences, bits, threads, make(seeds[0])));
-    for &seed in &seeds[1..] {
-        if sub_tests.iter().all(|t| t.pass) {
-            break;
-        }
-        let (again, _) = second_level(&suite(sequences, bits, threads, make(seed)));
-        for t in sub_tests.iter_mut().filter(|t| !t.pass) {
-            if let Some(r) = again.iter().find(|r| r.slot == t.slot) {
-                let runs = t.runs + 1;
-                *t = r.clone();
-                t.runs = runs;
-            }
-        }
-    }
+/// Run the suite on `sequences` sequences of `bits` bits from `source`,
+/// `threads` sequences at a time, and judge every sub-test once by the
+/// rule of a run of its sub-tests and `other_sets` more sets ([`SetRule`]:
+/// nothing is re-run).
+pub fn run<S: FnMut() -> u32>(generator: &str, sequences: usize, bits: usize, threads: usize, other_sets: usize, source: S) -> (Report, SetRule) {
+    let (raw, not_applicable) = second_level(&suite(sequences, bits, threads, source));
+    let rule = SetRule::for_sets(raw.len() + other_sets);
+    let sub_tests: Vec<SubTest> = raw.into_iter().map(|(test, p, errored)| judge(test, &p, errored, &rule)).collect();
     let pass = !sub_tests.is_empty() && sub_tests.iter().all(|t| t.pass);
-    Report { generator: generator.to_owned(), sequences, bits, sub_tests, not_applicable, pass }
+    (Report { generator: generator.to_owned(), sequences, bits, sub_tests, not_applicable, pass }, rule)
 }
 
 /// Every sequence's results, the suite's 200 slots in its fixed order.
@@ -114,10 +102,13 @@ fn suite(sequences: usize, bits: usize, threads: usize, mut source: impl FnMut()
     per_sequence
 }
 
-/// The two-level assessment of every sub-test (its slot in the suite's
-/// fixed order) over the sequences; and the sub-tests no sequence could
-/// judge.
-fn second_level(per_sequence: &[Vec<TestResult>]) -> (Vec<SubTest>, Vec<String>) {
+/// A sub-test's name, its p-values over the sequences, and the sequences
+/// whose computation failed.
+type Raw = (String, Vec<f64>, usize);
+
+/// Every sub-test's p-values over the sequences, in the suite's fixed
+/// order; and the sub-tests no sequence could judge.
+fn second_level(per_sequence: &[Vec<TestResult>]) -> (Vec<Raw>, Vec<String>) {
     let slots = per_sequence.iter().map(Vec::len).max().unwrap_or(0);
     let mut sub_tests = Vec::new();
     let mut not_applicable = Vec::new();
@@ -134,19 +125,17 @@ fn second_level(per_sequence: &[Vec<TestResult>]) -> (Vec<SubTest>, Vec<String>)
             not_applicable.push(test);
             continue;
         }
-        let mut t = judge(test, &p, errored);
-        t.slot = slot;
-        sub_tests.push(t);
+        sub_tests.push((test, p, errored));
     }
     (sub_tests, not_applicable)
 }
 
-/// The second level of one sub-test over its p-values.
-pub fn judge(test: String, p: &[f64], errored: usize) -> SubTest {
+/// The second level of one sub-test over its p-values, by `rule`.
+pub fn judge(test: String, p: &[f64], errored: usize, rule: &SetRule) -> SubTest {
     let m = p.len() + errored;
     let passed = p.iter().filter(|&&v| v >= ALPHA).count();
-    let q = 1.0 - ALPHA;
-    let proportion_at_least = q - 3.0 * (q * ALPHA / m.max(1) as f64).sqrt();
+    let most_failed = rule.most_failed(m);
+    let proportion_at_least = (m - most_failed) as f64 / m.max(1) as f64;
     let uniformity = (m >= 55).then(|| {
         let mut bins = [0u64; 10];
         for v in p {
@@ -155,14 +144,14 @@ pub fn judge(test: String, p: &[f64], errored: usize) -> SubTest {
         chi_square(String::new(), &bins).p_value
     });
     let smallest_p = p.iter().copied().fold(1.0, f64::min);
-    let pass = m > 0 && passed as f64 / m as f64 >= proportion_at_least && uniformity.is_none_or(|u| u >= 0.0001) && smallest_p >= 1e-6;
-    SubTest { test, slot: 0, sequences: m, passed, proportion_at_least, uniformity, smallest_p, runs: 1, pass }
+    let smallest_p_floor = rule.smallest_p_floor(m);
+    let pass = m > 0 && m - passed <= most_failed && uniformity.is_none_or(|u| u >= rule.uniformity_floor()) && smallest_p >= smallest_p_floor;
+    SubTest { test, sequences: m, passed, proportion_at_least, uniformity, smallest_p, most_failed, smallest_p_floor, pass }
 }
 
 /// The negative control of the words: the raw words of a 32-bit linear
 /// congruential generator (x ← 69069·x + 1 mod 2³²), whose low bits
-/// repeat with periods 2, 4, 8, …; the suite must FAIL it, re-runs and
-/// all.
+/// repeat with periods 2, 4, 8, …; the suite must FAIL it.
 pub fn lcg(seed: u64) -> impl FnMut() -> u32 {
     let mut x = seed as u32 | 1;
     move || {
