@@ -54,9 +54,7 @@ impl Part {
     }
 
     fn add(&mut self, other: Part) {
-        self.moments.weight += other.moments.weight;
-        self.moments.sum += other.moments.sum;
-        self.moments.sum_sq += other.moments.sum_sq;
+        self.moments.merge(&other.moments);
         self.hits += other.hits;
         for (a, b) in self.small.iter_mut().zip(other.small) {
             *a += b;
@@ -149,10 +147,7 @@ fn walk(game: &ReelGame, wilds: &WildTable, strips: &[Strip], stops: &mut [u32],
                 }
             }
         });
-        let x = u128::from(win);
-        part.moments.weight += w;
-        part.moments.sum += x * w;
-        part.moments.sum_sq += x * x * w;
+        part.moments.add(win, w);
         if win > 0 {
             part.hits += w;
         }

@@ -121,17 +121,11 @@ impl DrawTables {
                 }
             }
         }
-        // Superset Möbius transform: keep the hands with no discarded card.
-        for bit in 0..5 {
-            for m in 0..32 {
-                if m & (1 << bit) == 0 {
-                    let sup = out[m | (1 << bit)];
-                    for (v, s) in out[m].iter_mut().zip(sup.iter()).take(self.entries) {
-                        *v -= s;
-                    }
-                }
+        keep_held_only(out, |row, sup| {
+            for (v, s) in row.iter_mut().zip(sup.iter()).take(self.entries) {
+                *v -= s;
             }
-        }
+        });
     }
 
     /// How many of the deck's 5-card hands are paid as entry `e`, as sets
@@ -196,6 +190,20 @@ impl DrawTables {
             }
         }
         Hold(best as u8)
+    }
+}
+
+/// The superset Möbius transform over a deal's 32 subsets (bits of the
+/// sorted deal): each hold keeps the hands that contain it and no
+/// discarded card. `less(x, y)` takes `y` from `x`.
+fn keep_held_only<T: Copy>(x: &mut [T; 32], less: impl Fn(&mut T, &T)) {
+    for bit in 0..5 {
+        for m in 0..32 {
+            if m & (1 << bit) == 0 {
+                let sup = x[m | (1 << bit)];
+                less(&mut x[m], &sup);
+            }
+        }
     }
 }
 
@@ -423,6 +431,17 @@ impl Sums {
         Sums { entries: vec![0; entries], squares: Wide::default() }
     }
 
+    /// A hold chosen `times` times: its final hands by entry (as sets, each
+    /// worth `set_unit`) and its value squared.
+    fn add_hold(&mut self, counts: &[i64], set_unit: i128, value: i128, times: u128) {
+        let per_set = set_unit * times as i128;
+        for (a, &c) in self.entries.iter_mut().zip(counts) {
+            *a += i128::from(c) * per_set;
+        }
+        let v = value.unsigned_abs();
+        self.squares.add(v * v * times);
+    }
+
     fn add(&mut self, other: &Sums) {
         for (a, b) in self.entries.iter_mut().zip(&other.entries) {
             *a += b;
@@ -545,11 +564,7 @@ impl Deal<'_> {
     /// each of its royals come in sequence.
     fn record(&self, m: usize, in_sequence: u32, value: i128, weight: u128, orders: u128, sums: &mut Sums) {
         let drawn = 5 - m.count_ones();
-        let times = (weight * orders) as i128;
-        let per_set = self.set_unit[drawn as usize] * times;
-        for (a, &c) in sums.entries.iter_mut().zip(self.counts[m].iter()) {
-            *a += i128::from(c) * per_set;
-        }
+        sums.add_hold(&self.counts[m], self.set_unit[drawn as usize], value, weight * orders);
         if let Some(s) = self.sequential {
             let moved = i128::from(self.royals[m]) * i128::from(in_sequence) * self.unit[drawn as usize] * weight as i128;
             sums.entries[s.entry] += moved;
@@ -557,8 +572,6 @@ impl Deal<'_> {
                 sums.entries[r] -= moved;
             }
         }
-        let v = value.unsigned_abs();
-        sums.squares.add(v * v * times as u128);
     }
 }
 

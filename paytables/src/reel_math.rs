@@ -37,13 +37,13 @@ pub struct Moments {
 }
 
 impl Moments {
-    fn add(&mut self, win: u64, w: u128) {
+    pub(crate) fn add(&mut self, win: u64, w: u128) {
         let x = u128::from(win);
         self.weight += w;
         self.sum += x * w;
         self.sum_sq += x * x * w;
     }
-    fn merge(&mut self, o: &Moments) {
+    pub(crate) fn merge(&mut self, o: &Moments) {
         self.weight += o.weight;
         self.sum += o.sum;
         self.sum_sq += o.sum_sq;

@@ -112,7 +112,7 @@ impl ReelGame {
                     }
                     for (r, cells) in won.iter_mut().enumerate().take(usize::from(run).min(n)) {
                         for (row, &y) in symbols[r].iter().enumerate().take(rows(r)) {
-                            if y == x || (r > 0 && wilds.get(y, x).is_some()) {
+                            if super::ways::in_way(r, y, x, |y, x| wilds.get(y, x)) {
                                 *cells |= 1 << row;
                             }
                         }

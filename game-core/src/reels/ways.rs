@@ -50,6 +50,14 @@ impl WildTable {
     }
 }
 
+/// Whether a cell of reel `reel` showing `y` is in a way of `x`: on the
+/// first reel the symbol itself, on the later ones the symbol or a wild
+/// that `substitute`s it. The cells a screen frames and a cascade removes.
+#[inline]
+pub(crate) fn in_way(reel: usize, y: SymbolId, x: SymbolId, substitute: impl Fn(SymbolId, SymbolId) -> Option<u64>) -> bool {
+    y == x || (reel > 0 && substitute(y, x).is_some())
+}
+
 impl ReelGame {
     /// The game's [`WildTable`].
     pub fn wild_table(&self) -> WildTable {
@@ -74,7 +82,7 @@ impl ReelGame {
         let mut out = Vec::new();
         for (reel, cells) in window.iter().enumerate().take(usize::from(run)) {
             for (row, &y) in cells.iter().enumerate() {
-                if y == symbol || (reel > 0 && self.substitute(y, symbol).is_some()) {
+                if in_way(reel, y, symbol, |y, x| self.substitute(y, x)) {
                     out.push((reel, row));
                 }
             }

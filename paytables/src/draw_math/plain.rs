@@ -7,7 +7,7 @@
 //! from its supersets in the deal. The integers are the ones the general
 //! path makes ([`super::Deal::solve`]), summed in another order.
 
-use super::{DrawTables, NONE, Sums};
+use super::{DrawTables, NONE, Sums, keep_held_only};
 
 impl DrawTables {
     /// For every subset of size 0 to 4: Σ over entries of the hands
@@ -39,13 +39,7 @@ pub(super) fn solve(tables: &DrawTables, cards: &[u8; 5], vectors: &[Folded<'_>]
             *x = v.folded[idx[m]];
         }
         w[31] = if full == NONE { 0 } else { v.pays[usize::from(full)] as i64 };
-        for bit in 0..5 {
-            for m in 0..32 {
-                if m & (1 << bit) == 0 {
-                    w[m] -= w[m | (1 << bit)];
-                }
-            }
-        }
+        keep_held_only(&mut w, |x, sup| *x -= sup);
         let value: [i128; 32] = std::array::from_fn(|m| i128::from(w[m]) * set_unit[5 - m.count_ones() as usize]);
         let best = (1..32).fold(0, |b, m| if value[m] > value[b] { m } else { b });
         // The chosen hold's final hands by entry, from its supersets.
@@ -70,13 +64,7 @@ pub(super) fn solve(tables: &DrawTables, cards: &[u8; 5], vectors: &[Folded<'_>]
             }
             extra = (extra - 1) & free;
         }
-        let times = weight as i128;
-        let per_set = set_unit[5 - best.count_ones() as usize] * times;
-        for (a, &c) in sums.entries.iter_mut().zip(counts.iter()) {
-            *a += i128::from(c) * per_set;
-        }
-        let v = value[best].unsigned_abs();
-        sums.squares.add(v * v * weight);
+        sums.add_hold(&counts, set_unit[5 - best.count_ones() as usize], value[best], weight);
     }
 }
 

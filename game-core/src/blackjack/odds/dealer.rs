@@ -244,12 +244,11 @@ impl DealerGraph {
                 None => 1.0 / left as f64,
             };
         }
-        // Each state's mass over the cards left after it, and each group's.
-        // A state the shoe cannot give has a factor 0 on its chain, so
-        // every later factor (negative where its class ran out) multiplies
-        // a zero.
-        // Every state's mass is written before it is read (a parent comes
-        // before its children): the buffer is not cleared between shoes.
+        // Each state's mass over the cards left after it. A state the shoe
+        // cannot give has a factor 0 on its chain, so every later factor
+        // (negative where its class ran out) multiplies a zero. Every mass
+        // is written before it is read (a parent comes before its
+        // children): the buffer is not cleared between shoes.
         if mass.len() != self.states.len() {
             mass.clear();
             mass.resize(self.states.len(), 0.0);

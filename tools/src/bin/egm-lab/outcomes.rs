@@ -171,6 +171,16 @@ pub fn verdicts(rounds: &Rounds) -> Vec<Verdict> {
     counts.into_iter().filter(|(range, c)| c.iter().sum::<u64>() >= 5 * range).map(|(range, c)| chi_square(format!("uniform({range}) values"), &c)).collect()
 }
 
+/// The uniformity of p-values (NIST SP 800-22 §4.2.2): a chi-square over
+/// ten equal bins.
+pub fn uniformity(p_values: impl IntoIterator<Item = f64>) -> f64 {
+    let mut bins = [0u64; 10];
+    for p in p_values {
+        bins[((p * 10.0) as usize).min(9)] += 1;
+    }
+    chi_square(String::new(), &bins).p_value
+}
+
 /// The second level of a set of tests, judged once by the battery's rule
 /// ([`SetRule`], issue 77): the tests failing at 99 % no more than the
 /// rule allows, their p-values uniform (from ten tests on), none under the
@@ -193,13 +203,7 @@ pub fn assess(verdicts: &[Verdict], rule: &SetRule) -> Assessment {
     let passed = verdicts.iter().filter(|v| v.pass).count();
     let most_failed = rule.most_failed(k);
     let proportion_at_least = if k == 0 { 1.0 } else { (k - most_failed) as f64 / k as f64 };
-    let p_values_uniformity = (k >= 10).then(|| {
-        let mut bins = [0u64; 10];
-        for v in verdicts {
-            bins[((v.p_value * 10.0) as usize).min(9)] += 1;
-        }
-        chi_square(String::new(), &bins).p_value
-    });
+    let p_values_uniformity = (k >= 10).then(|| uniformity(verdicts.iter().map(|v| v.p_value)));
     let uniform_ok = p_values_uniformity.is_none_or(|u| u >= rule.uniformity_floor());
     let smallest_p_floor = rule.smallest_p_floor(k);
     let outright_failure = verdicts.iter().any(|v| v.p_value < smallest_p_floor);

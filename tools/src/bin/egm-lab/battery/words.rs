@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::ALPHA;
 use super::rule::SetRule;
-use crate::outcomes::chi_square;
+use crate::outcomes::uniformity;
 
 /// A source of raw 32-bit words.
 pub struct Words<F: FnMut() -> u32>(pub F);
@@ -136,13 +136,7 @@ pub fn judge(test: String, p: &[f64], errored: usize, rule: &SetRule) -> SubTest
     let passed = p.iter().filter(|&&v| v >= ALPHA).count();
     let most_failed = rule.most_failed(m);
     let proportion_at_least = (m - most_failed) as f64 / m.max(1) as f64;
-    let uniformity = (m >= 55).then(|| {
-        let mut bins = [0u64; 10];
-        for v in p {
-            bins[((v * 10.0) as usize).min(9)] += 1;
-        }
-        chi_square(String::new(), &bins).p_value
-    });
+    let uniformity = (m >= 55).then(|| uniformity(p.iter().copied()));
     let smallest_p = p.iter().copied().fold(1.0, f64::min);
     let smallest_p_floor = rule.smallest_p_floor(m);
     let pass = m > 0 && m - passed <= most_failed && uniformity.is_none_or(|u| u >= rule.uniformity_floor()) && smallest_p >= smallest_p_floor;
