@@ -74,6 +74,11 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
             Err(e) => tracing::error!("paytable {id} refused: {e}"),
         }
     }
+    // C-26: each game refuses, when the chip is placed, a bet whose round
+    // could reach the excessive increment limit at the denomination in play.
+    for g in &mut games {
+        g.0.set_coin_in_limit(config.machine.excessive_increment.coin_in);
+    }
     // A configuration the games refuse never reaches critical memory.
     check_side_pools(&config, &games)?;
     check_linked_pools(&config, &games)?;

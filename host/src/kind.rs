@@ -154,6 +154,15 @@ pub trait GameKind: Send + Sync + 'static {
     }
     /// Credits staked when the round starts (a side bet included).
     fn stake(&self, bet: &Self::Bet) -> u64;
+    /// C-26: the most credits the round this bet opens can stake in all —
+    /// its stake and every extra stake a decision of the round can add
+    /// (doubles and splits, insurance, a raise). Every kind declares it:
+    /// the host refuses a bet whose round could reach the excessive meter
+    /// increment limit at the denomination in play, when the chip is
+    /// placed (issue 77), so that no legal bet stops play as a fault. An
+    /// extra stake no bet can bound beforehand (bingo's extra balls, priced
+    /// from the draw) is judged when it is offered instead.
+    fn most_staked(&self, bet: &Self::Bet) -> u64;
     /// The credits of the stake that are a side bet: they feed side-bet
     /// pools alone (the core keeps them apart).
     /// The largest stake a bet can be, in credits, when the paytable

@@ -174,20 +174,25 @@ pub(crate) trait Table: Send + Sync {
     fn autoplay(&self) -> bool;
     fn side_pool_seed(&self) -> Option<u64>;
     fn largest_stake(&self) -> Option<u64>;
+    /// C-26: the configured excessive increment of a play's coin-in, in
+    /// cents (boot sets it from the configuration; none until then).
+    fn set_coin_in_limit(&mut self, limit: Cents);
     /// B-16: the approved paytable's RTP per bet configuration.
     fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>);
     fn reset_bet(&mut self);
-    fn adjust_bet(&mut self, control: BetControl, delta: i32);
+    /// A bet button's step, at `denom`: a bet whose round could reach the
+    /// excessive increment limit (C-26) is not stepped to.
+    fn adjust_bet(&mut self, control: BetControl, delta: i32, denom: Cents);
     /// Whether a bet button's step would change the bet (a button at its
     /// end is drawn disabled).
-    fn bet_moves(&self, control: BetControl, delta: i32) -> bool;
+    fn bet_moves(&self, control: BetControl, delta: i32, denom: Cents) -> bool;
     /// The credits a round of the bet set needs on the credit meter.
     fn credit_needed(&self) -> u64;
     /// Whether the play button does something in the open round now (show
     /// the outcome at once, the kind's play decision: draw, or take a win
     /// offered for doubling).
     fn plays_in_round(&self) -> bool;
-    fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal>;
+    fn set_bet(&mut self, bet: serde_json::Value, denom: Cents) -> Result<(), Refusal>;
     /// An edit of a bet of many spots (`BetEdit<K::Edit>` in JSON), at the
     /// denomination chosen: a bet the round would refuse at that
     /// denomination is refused now, when the chip is placed (issue 45).
@@ -224,12 +229,21 @@ pub(crate) struct Hosted<K: GameKind> {
     /// B-16: the approved paytable's RTP per bet configuration (its key,
     /// millionths rounded down), from its artifact.
     pub rtp: Vec<(u64, u32)>,
+    /// C-26: the configured limit of a play's coin-in, in cents.
+    pub coin_in_limit: Cents,
 }
 
 impl<K: GameKind> Hosted<K> {
     pub fn new(rules: K) -> Self {
         let bet = rules.opening_bet();
-        Hosted { rules, bet, round: None, undo: Vec::new(), last_played: None, rtp: Vec::new() }
+        Hosted { rules, bet, round: None, undo: Vec::new(), last_played: None, rtp: Vec::new(), coin_in_limit: Cents::MAX }
+    }
+
+    /// C-26: `bet` at `denom` unless its round could reach the excessive
+    /// increment limit: the chip, the button or the denomination that
+    /// would let it is refused before the round, never tilted in it.
+    fn within_increment(&self, bet: &K::Bet, denom: Cents) -> Result<(), Refusal> {
+        increment_refusal(self.rules.most_staked(bet), denom, self.coin_in_limit)
     }
 
     /// B-16: the wager category of a round of `bet`: its bet configuration
@@ -316,6 +330,10 @@ impl<K: GameKind> Table for Hosted<K> {
         self.rules.largest_stake()
     }
 
+    fn set_coin_in_limit(&mut self, limit: Cents) {
+        self.coin_in_limit = limit;
+    }
+
     fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>) {
         self.rtp = rtp;
     }
@@ -324,12 +342,16 @@ impl<K: GameKind> Table for Hosted<K> {
         self.bet = self.rules.opening_bet();
     }
 
-    fn adjust_bet(&mut self, control: BetControl, delta: i32) {
-        self.bet = self.rules.adjust_bet(&self.bet, control, delta);
+    fn adjust_bet(&mut self, control: BetControl, delta: i32, denom: Cents) {
+        let next = self.rules.adjust_bet(&self.bet, control, delta);
+        if self.within_increment(&next, denom).is_ok() {
+            self.bet = next;
+        }
     }
 
-    fn bet_moves(&self, control: BetControl, delta: i32) -> bool {
-        self.rules.adjust_bet(&self.bet, control, delta) != self.bet
+    fn bet_moves(&self, control: BetControl, delta: i32, denom: Cents) -> bool {
+        let next = self.rules.adjust_bet(&self.bet, control, delta);
+        next != self.bet && self.within_increment(&next, denom).is_ok()
     }
 
     fn credit_needed(&self) -> u64 {
@@ -345,9 +367,10 @@ impl<K: GameKind> Table for Hosted<K> {
         })
     }
 
-    fn set_bet(&mut self, bet: serde_json::Value) -> Result<(), Refusal> {
+    fn set_bet(&mut self, bet: serde_json::Value, denom: Cents) -> Result<(), Refusal> {
         let bet: K::Bet = serde_json::from_value(bet).map_err(|e| Refusal::new(format!("Aposta inválida: {e}"), format!("Not a bet of this game: {e}")))?;
         self.rules.check_bet(&bet)?;
+        self.within_increment(&bet, denom)?;
         self.bet = bet;
         Ok(())
     }
@@ -367,6 +390,7 @@ impl<K: GameKind> Table for Hosted<K> {
             BetEdit::Undo => {
                 let last = self.undo.last().ok_or_else(|| Refusal::new("Não há nada para desfazer", "There is nothing to undo"))?;
                 self.rules.check_stake(last, denom)?;
+                self.within_increment(last, denom)?;
                 if let Some(last) = self.undo.pop() {
                     self.bet = last;
                 }
@@ -374,6 +398,7 @@ impl<K: GameKind> Table for Hosted<K> {
             }
         };
         self.rules.check_stake(&next, denom)?;
+        self.within_increment(&next, denom)?;
         if next != self.bet {
             self.undo.push(std::mem::replace(&mut self.bet, next));
         }
@@ -381,7 +406,8 @@ impl<K: GameKind> Table for Hosted<K> {
     }
 
     fn stake_fits(&self, denom: Cents) -> Result<(), Refusal> {
-        self.rules.check_stake(&self.bet, denom)
+        self.rules.check_stake(&self.bet, denom)?;
+        self.within_increment(&self.bet, denom)
     }
 
     fn stake(&self) -> u64 {
@@ -527,6 +553,13 @@ impl<K: GameKind> Table for Hosted<K> {
             }
             Decided::Commit { step, extra_stake } => {
                 let extra = extra_stake.checked_mul(r.denom).ok_or(Notice::CreditShort { needed: Cents::MAX })?;
+                // C-26: an extra stake no bet bounds beforehand (bingo's
+                // extra ball) that would take the round's coin-in to the
+                // limit is refused as a decision, not tilted as a fault.
+                if extra > 0 {
+                    let staked = self.rules.staked(&r.state);
+                    increment_refusal(staked.saturating_add(extra_stake), r.denom, cx.machine.config().excessive_increment.coin_in).map_err(Notice::Refused)?;
+                }
                 let data = serde_json::to_value(&step).map_err(|e| Notice::Core(meters::CoreError::CriticalMemory(e.to_string())))?;
                 cx.machine.record_step(r.id, Step::new(self.rules.step_name(&step), data), extra).map_err(Notice::Core)?;
                 self.rules.apply(&mut r.state, &step);
@@ -812,9 +845,41 @@ pub(crate) fn linked_awards_for(
     Some(awards)
 }
 
+/// C-26: refused when a round staking `most` credits at `denom` would
+/// reach the excessive increment limit of a play's coin-in (`limit`
+/// cents): the refusal names the most the round may stake at `denom`.
+pub(crate) fn increment_refusal(most: u64, denom: Cents, limit: Cents) -> Result<(), Refusal> {
+    if most.checked_mul(denom).is_some_and(|cents| cents < limit) {
+        return Ok(());
+    }
+    let cap = limit.saturating_sub(1) / denom.max(1);
+    Err(Refusal::new(
+        format!("A jogada poderia apostar {most} créditos: nesta denominação o máximo por jogada é {cap} (limite de incremento excessivo, C-26)"),
+        format!("The round could stake {most} credits: at this denomination a round stakes at most {cap} (the excessive meter increment limit, C-26)"),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// C-26: a round reaching the limit is refused (at it, not only past
+    /// it: "≥ $1,000 … within one play", certification.md 26), one credit
+    /// under it is not, and the refusal names the most at that
+    /// denomination; an overflow of credits × cents is refused too.
+    #[test]
+    fn a_round_that_could_reach_the_coin_in_limit_is_refused_naming_the_most() {
+        let refused = |most: u64, denom: Cents, limit: Cents| increment_refusal(most, denom, limit).err();
+        assert_eq!(refused(999, 200, 200_000), None);
+        let r = refused(1_000, 200, 200_000).map(|r| (r.pt, r.en)).unwrap_or_default();
+        assert!(r.1.contains("The round could stake 1000 credits") && r.1.contains("at most 999"), "{}", r.1);
+        assert!(r.0.contains("o máximo por jogada é 999") && r.0.contains("C-26"), "{}", r.0);
+        assert_eq!(refused(1_999, 100, 200_000), None);
+        assert!(refused(2_000, 100, 200_000).is_some_and(|r| r.en.contains("at most 1999")));
+        assert!(refused(3, 66_667, 200_000).is_some_and(|r| r.en.contains("at most 2")), "199,999 / 66,667 = 2 credits");
+        assert!(refused(u64::MAX, 2, Cents::MAX).is_some(), "credits × cents past u64");
+        assert_eq!(refused(0, 200, 200_000), None);
+    }
 
     #[test]
     fn a_level_pays_the_greater_of_its_share_and_the_fixed_sum() {

@@ -487,8 +487,9 @@ impl Session {
             return;
         }
         let i = self.selected.min(self.games.len().saturating_sub(1));
+        let denom = self.denom;
         if let Some(g) = self.games.get_mut(i) {
-            g.0.adjust_bet(control, delta);
+            g.0.adjust_bet(control, delta, denom);
         }
     }
 
@@ -523,7 +524,8 @@ impl Session {
             }
         };
         let i = self.selected.min(self.games.len().saturating_sub(1));
-        match self.games.get_mut(i).map(|g| g.0.set_bet(value)) {
+        let denom = self.denom;
+        match self.games.get_mut(i).map(|g| g.0.set_bet(value, denom)) {
             Some(Ok(())) => true,
             Some(Err(r)) => {
                 self.fail(Notice::Refused(r));
@@ -598,7 +600,7 @@ impl Session {
         self.denom = c.denom;
         let bet = serde_json::from_str(&c.bet).unwrap_or(serde_json::Value::Null);
         if let Some(game) = self.games.get_mut(i)
-            && let Err(r) = game.0.set_bet(bet)
+            && let Err(r) = game.0.set_bet(bet, c.denom)
         {
             self.fail(Notice::Refused(r));
             return false;

@@ -78,6 +78,9 @@ pub trait HelpContext {
     /// `None` where the page is written apart from any cabinet (what is
     /// attached is then the cabinet's configuration's).
     fn progressive_conditions(&self) -> Option<Vec<String>>;
+    /// C-26: the cabinet's limit of a play's coin-in, in cents, or `None`
+    /// where the page is written apart from any cabinet.
+    fn coin_in_limit(&self) -> Option<Cents>;
 }
 
 impl HelpContext for Session {
@@ -95,6 +98,10 @@ impl HelpContext for Session {
 
     fn progressive_conditions(&self) -> Option<Vec<String>> {
         Some(Session::progressive_conditions(self))
+    }
+
+    fn coin_in_limit(&self) -> Option<Cents> {
+        Some(self.machine().config().excessive_increment.coin_in)
     }
 }
 
@@ -128,8 +135,24 @@ pub fn document(s: &dyn HelpContext, game: &HostedGame) -> Vec<Block> {
         blocks.push(Block::Heading(s.t("Probabilidades").into()));
         blocks.push(Block::Text(odds.to_owned()));
     }
+    blocks.extend(round_limit(s));
     blocks.extend(common_help(s, double_up));
     blocks
+}
+
+/// C-26 on the page: the most one round may stake at this denomination,
+/// every stake the round can add counted (issue 77: the cabinet refuses
+/// the chip, the button or the denomination that would pass it).
+fn round_limit(s: &dyn HelpContext) -> Option<Block> {
+    let limit = s.coin_in_limit()?;
+    let cap = limit.saturating_sub(1) / s.denom().max(1);
+    Some(Block::Text(format!(
+        "{} {} ({}) {}",
+        s.t("Por jogada, contando tudo o que a jogada pode apostar (duplicações, divisões, seguro, subidas), no máximo"),
+        s.lang().count(cap, "crédito", "créditos"),
+        s.currency().format(cap.saturating_mul(s.denom())),
+        s.t("nesta denominação: o limite de incremento excessivo da máquina (C-26)."),
+    )))
 }
 
 /// The RTP the game's approved paytable proves, as a line of its page.

@@ -2,7 +2,7 @@
 
 use game_core::roulette::{CallBet, Chance, RouletteGame};
 
-use super::{Block, HelpContext, HelpDoc, bet_range};
+use super::{Block, HelpContext, HelpDoc};
 use crate::catalogue::HostedGame;
 use crate::kinds::roulette::Roulette;
 use crate::names::Lang;
@@ -19,7 +19,16 @@ fn roulette_help(s: &dyn HelpContext, g: &RouletteGame) -> Vec<Block> {
         game_core::roulette::Wheel::American38 => s.t("Roda americana com 0 e 00, 38 casas."),
     };
     b.push(Block::Text(wheel.into()));
-    b.push(bet_range(s, g.minimum, g.minimum * g.ratio_per_number * 24));
+    // Issue 77: the limits are each spot's (the table below); the most a
+    // round may stake in all is the cabinet's (C-26, after the page).
+    let c = s.currency();
+    b.push(Block::Text(format!(
+        "{} {} ({}). {}",
+        s.t("Aposta mínima por casa"),
+        s.lang().count(g.minimum, "crédito", "créditos"),
+        c.format(g.minimum * s.denom()),
+        s.t("O máximo de cada casa está na tabela.")
+    )));
     b.push(Block::Heading(s.t("Chances e prémios").into()));
     let mut rows = Vec::new();
     for chance in Chance::ALL {

@@ -139,6 +139,11 @@ impl GameKind for Baccarat {
         bet.staked()
     }
 
+    /// C-26: no decision adds a stake: the round stakes its bet.
+    fn most_staked(&self, bet: &BaccaratBet) -> u64 {
+        self.stake(bet)
+    }
+
     fn bet_text(&self, bet: &BaccaratBet, lang: Lang) -> String {
         let spots: Vec<String> = bet.spots.iter().map(|(s, v)| format!("{} {v}", s.name(lang == Lang::Pt))).collect();
         if spots.is_empty() { format!("{} {}", lang.t("ficha"), bet.chip) } else { spots.join(", ") }

@@ -109,6 +109,11 @@ impl GameKind for BancaFrancesa {
         bet.staked()
     }
 
+    /// C-26: no decision adds a stake: the round stakes its bet.
+    fn most_staked(&self, bet: &BancaBet) -> u64 {
+        self.stake(bet)
+    }
+
     fn bet_text(&self, bet: &BancaBet, lang: Lang) -> String {
         format!("{} — {} {}", lang.count(bet.spots.len() as u64, "aposta", "apostas"), lang.t("ficha"), bet.chip)
     }

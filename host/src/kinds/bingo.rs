@@ -112,6 +112,13 @@ impl GameKind for Bingo {
         bet.bet.saturating_mul(u64::from(bet.cards))
     }
 
+    /// C-26: the cards' stake; an extra ball, priced from the draw, is
+    /// judged when it is offered (the host refuses one that would take the
+    /// round to the limit).
+    fn most_staked(&self, bet: &BingoBet) -> u64 {
+        self.stake(bet)
+    }
+
     fn bet_text(&self, bet: &BingoBet, lang: Lang) -> String {
         format!("{} {} × {} {}", bet.cards, lang.t("cartões"), bet.bet, lang.t("créd."))
     }

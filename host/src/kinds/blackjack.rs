@@ -47,6 +47,22 @@ impl Blackjack {
     }
 }
 
+/// C-26: the most a round of `bet` credits can stake (BJ 23, 26, 29):
+/// split into the most hands the rules allow (without a cap, no more
+/// hands than the shoe has cards that pair: of one rank, or every
+/// ten-value card where unequal tens split), each hand doubled where the
+/// rules let a split hand double (an unsplit hand doubles once), and
+/// insurance at half the bet.
+pub fn most_staked(game: &BlackjackGame, bet: u64) -> u64 {
+    let r = &game.rules;
+    let pairing = if r.split_unequal_tens { 16 } else { 4 };
+    let hands = r.split_hands.map_or(pairing * u64::from(r.decks), u64::from).max(1);
+    let per_hand = if r.double_after_split { 2 } else { 1 };
+    let play = bet.saturating_mul(hands.saturating_mul(per_hand).max(2));
+    let insurance = if r.insurance { bet.div_ceil(2) } else { 0 };
+    play.saturating_add(insurance)
+}
+
 impl GameKind for Blackjack {
     const OPENING: &'static str = "blackjack-deal";
     type Bet = BlackjackBet;
@@ -97,6 +113,12 @@ impl GameKind for Blackjack {
 
     fn stake(&self, bet: &BlackjackBet) -> u64 {
         bet.bet
+    }
+
+    /// C-26: every hand a split can make, each doubled where the rules
+    /// allow it, and insurance (BJ 23, 26, 29).
+    fn most_staked(&self, bet: &BlackjackBet) -> u64 {
+        most_staked(&self.0, bet.bet)
     }
 
     fn bet_text(&self, bet: &BlackjackBet, lang: Lang) -> String {
@@ -220,6 +242,34 @@ mod tests {
 
     fn shoe(s: &str) -> BlackjackShoe {
         BlackjackShoe { cards: s.split_whitespace().map(|c| c.parse().unwrap()).collect() }
+    }
+
+    /// C-26: the most a round can stake, rule by rule: four hands each
+    /// doubled and insurance (8 × 10 + 5); without doubles after a split,
+    /// four hands or one doubled; without a cap on splits, a hand for each
+    /// card of the pair's rank in the shoe (4 × 6 decks), or of every
+    /// ten-value card where unequal tens split (16 × 6); no insurance.
+    #[test]
+    fn the_most_a_round_can_stake_counts_every_split_double_and_insurance() {
+        let mut g = table().0;
+        g.rules.decks = 6;
+        g.rules.insurance = true;
+        g.rules.double_after_split = true;
+        g.rules.split_hands = Some(4);
+        assert_eq!(most_staked(&g, 10), 85);
+        assert_eq!(most_staked(&g, 11), 94, "insurance is half the bet, rounded up");
+        g.rules.double_after_split = false;
+        assert_eq!(most_staked(&g, 10), 45);
+        g.rules.split_hands = Some(1);
+        assert_eq!(most_staked(&g, 10), 25, "one hand, doubled");
+        g.rules.split_hands = None;
+        g.rules.split_unequal_tens = false;
+        g.rules.double_after_split = true;
+        assert_eq!(most_staked(&g, 10), 10 * 24 * 2 + 5);
+        g.rules.split_unequal_tens = true;
+        g.rules.insurance = false;
+        assert_eq!(most_staked(&g, 10), 10 * 96 * 2);
+        assert_eq!(Blackjack(g.clone()).most_staked(&BlackjackBet { bet: 10 }), most_staked(&g, 10));
     }
 
     /// The bet buttons walk the multiples of the minimum (BJ 17); a bet off

@@ -117,6 +117,11 @@ impl GameKind for DesafioAoCasino {
         bet.ante.saturating_add(self.tie_stake(bet))
     }
 
+    /// C-26: the ante, the war's raise (the ante again, DC-13) and the tie bet.
+    fn most_staked(&self, bet: &WarBet) -> u64 {
+        self.credit_needed(bet)
+    }
+
     fn side_stake(&self, bet: &WarBet) -> u64 {
         self.tie_stake(bet)
     }

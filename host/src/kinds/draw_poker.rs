@@ -187,6 +187,11 @@ impl GameKind for DrawPoker {
         u64::from(bet.coins) * u64::from(bet.hands)
     }
 
+    /// C-26: no decision adds a stake: the round stakes its bet.
+    fn most_staked(&self, bet: &DrawBet) -> u64 {
+        self.stake(bet)
+    }
+
     /// B-16: the artifact proves an RTP per coins a hand (the royal's
     /// bonus at the most coins).
     fn rtp_key(&self, bet: &DrawBet) -> Option<(u64, &'static str)> {

@@ -157,6 +157,11 @@ macro_rules! one_limit_layout {
             bet.staked()
         }
 
+        /// C-26: no decision adds a stake: the round stakes its bet.
+        fn most_staked(&self, bet: &Self::Bet) -> u64 {
+            self.stake(bet)
+        }
+
         fn bet_text(&self, bet: &Self::Bet, lang: Lang) -> String {
             format!("{} — {} {}", lang.count(bet.spots.len() as u64, "aposta", "apostas"), lang.t("ficha"), bet.chip)
         }

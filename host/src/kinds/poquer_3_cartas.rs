@@ -98,6 +98,11 @@ impl GameKind for Poquer3Cartas {
         bet.ante
     }
 
+    /// C-26: no decision adds a stake: the round stakes its bet.
+    fn most_staked(&self, bet: &Poquer3Bet) -> u64 {
+        self.stake(bet)
+    }
+
     fn bet_text(&self, bet: &Poquer3Bet, lang: Lang) -> String {
         format!("{} {} {}", lang.t("ante"), bet.ante, lang.t("créd."))
     }

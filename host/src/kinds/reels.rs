@@ -90,6 +90,11 @@ impl GameKind for Reels {
         bet.total_credits()
     }
 
+    /// C-26: no decision adds a stake: the round stakes its bet.
+    fn most_staked(&self, bet: &Bet) -> u64 {
+        self.stake(bet)
+    }
+
     /// B-16: the artifact proves an RTP per number of lines (a ways
     /// game's cost).
     fn rtp_key(&self, bet: &Bet) -> Option<(u64, &'static str)> {

@@ -168,6 +168,11 @@ impl GameKind for Roulette {
         RouletteGame::staked(&bet.spots)
     }
 
+    /// C-26: no decision adds a stake: the round stakes its bet.
+    fn most_staked(&self, bet: &RouletteBet) -> u64 {
+        self.stake(bet)
+    }
+
     fn bet_text(&self, bet: &RouletteBet, lang: Lang) -> String {
         format!("{} {} — {} {}", lang.count(bet.spots.len() as u64, "aposta", "apostas"), lang.t("na mesa"), lang.t("ficha"), bet.chip)
     }

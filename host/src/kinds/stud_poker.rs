@@ -132,6 +132,11 @@ impl GameKind for StudPoker {
         bet.ante.saturating_add(self.side_stake(bet))
     }
 
+    /// C-26: the ante, the raise (twice the ante) and the jackpot bet.
+    fn most_staked(&self, bet: &StudBet) -> u64 {
+        self.credit_needed(bet)
+    }
+
     fn side_stake(&self, bet: &StudBet) -> u64 {
         match &self.0.jackpot {
             Some(rule) if bet.jackpot => rule.bet_credits,

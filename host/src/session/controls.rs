@@ -46,7 +46,7 @@ impl Session {
         let reading = self.overlay.is_some();
         let choosing = matches!(self.overlay, None | Some(super::Overlay::GameMenu));
         let table = &self.game().0;
-        let moves = |c: BetControl, d: i32| between && table.bet_moves(c, d);
+        let moves = |c: BetControl, d: i32| between && table.bet_moves(c, d, self.denom);
         let credit_covers = self.machine.credit() >= table.stake().max(table.credit_needed()).saturating_mul(self.denom) && table.stake() > 0;
         Controls {
             play: !reading && if self.in_round() { table.plays_in_round() && self.machine.play_block().is_none() } else { between && credit_covers },
@@ -69,7 +69,7 @@ impl Session {
         }
         for control in [BetControl::Lines, BetControl::Amount] {
             for _ in 0..MOST_STEPS {
-                if !self.controls().max_bet || !self.game().0.bet_moves(control, 1) {
+                if !self.controls().max_bet || !self.game().0.bet_moves(control, 1, self.denom) {
                     break;
                 }
                 self.adjust_bet(control, 1);
@@ -83,12 +83,12 @@ impl Session {
         if self.in_round() || self.refused_under_overlay(super::Under::Play) {
             return;
         }
-        if self.game().0.bet_moves(control, 1) {
+        if self.game().0.bet_moves(control, 1, self.denom) {
             self.adjust_bet(control, 1);
             return;
         }
         for _ in 0..MOST_STEPS {
-            if !self.game().0.bet_moves(control, -1) {
+            if !self.game().0.bet_moves(control, -1, self.denom) {
                 break;
             }
             self.adjust_bet(control, -1);

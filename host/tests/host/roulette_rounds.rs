@@ -255,3 +255,70 @@ fn a_cut_mid_spin_resumes_the_same_pocket_and_is_never_voided() {
     let t = &s.machine().state().totals.games;
     assert_eq!((t.jogadas_efectuadas, t.jogadas_anuladas), (1, 0), "a played game, never a voided one");
 }
+
+/// Issue 77, defect 6 (C-26): with the shipped configuration at 2.00 € a
+/// credit, red 525 + black 525 (2,100 €) was taken on the cloth and then
+/// tilted the cabinet as an excessive meter increment. The chip that would
+/// take a round to the coin-in limit (2,000.00 €: 1,000 credits at 2.00 €)
+/// is refused when placed, naming the most a round may stake there (999);
+/// the round the cloth takes plays and settles with no tilt; a layout that
+/// fits at 1.00 € keeps the denomination from moving to 2.00 €.
+#[test]
+fn a_chip_that_would_reach_the_excessive_increment_limit_is_refused_on_the_cloth() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path());
+    let mut s = open_with(dir.path(), &config, 5);
+    select(&mut s, "roleta-francesa");
+    assert!(s.command(Command::SelectDenomination { cents: 200 }));
+    s.command(Command::AdjustBet { control: BetControl::Amount, delta: 4 });
+    assert_eq!(bet(&s).chip, 25);
+    for _ in 0..21 {
+        assert!(place(&mut s, Spot::Red), "{:?}", s.message_text());
+    }
+    for _ in 0..18 {
+        assert!(place(&mut s, Spot::Black), "{:?}", s.message_text());
+    }
+    assert_eq!(s.stake_credits(), 975);
+    // 1,000 credits × 200 cents = 200,000: the limit itself.
+    assert!(!place(&mut s, Spot::Black), "the chip taking the round to 2,000.00 € was taken");
+    let told = s.message_text().unwrap_or_default();
+    assert!(told.contains("1000 créditos") && told.contains("o máximo por jogada é 999") && told.contains("C-26"), "{told}");
+    assert_eq!(s.stake_credits(), 975, "the refused chip stays off the cloth");
+    // Smaller chips up to 999.
+    for (delta, spot, staked) in [(-1, Spot::Black, 985), (-1, Spot::Black, 990), (0, Spot::Black, 995), (-1, Spot::Red, 997), (0, Spot::Red, 999)] {
+        s.command(Command::AdjustBet { control: BetControl::Amount, delta });
+        assert!(place(&mut s, spot), "{:?}", s.message_text());
+        assert_eq!(s.stake_credits(), staked);
+    }
+    s.command(Command::AdjustBet { control: BetControl::Amount, delta: -1 });
+    assert_eq!(bet(&s).chip, 1);
+    assert!(!place(&mut s, Spot::Red), "the 1,000th credit was taken");
+    assert!(!edit(&mut s, serde_json::json!({ "Kind": "Double" })), "doubling to 1,998 credits was taken");
+    // 999 credits at 2.00 € is 1,998.00 €: it plays and settles, no tilt.
+    for _ in 0..40 {
+        s.insert_note(5_000);
+    }
+    assert_eq!(s.machine().credit(), 200_000);
+    let (pocket, win, stake) = spin(&mut s);
+    assert_eq!(stake, 999 * 200);
+    assert!(s.machine().state().tilts.is_empty(), "{:?}", s.machine().state().tilts);
+    let expected: u64 = bet(&s).spots.iter().map(|(spot, st)| returned(spot, *st, pocket)).sum();
+    assert_eq!(win, expected * 200);
+
+    // A layout of 1,000 credits fits at 1.00 € (100,000 cents), not at 2.00 €.
+    let dir = tempfile::tempdir().unwrap();
+    let config = self::config(dir.path());
+    let mut s = open_with(dir.path(), &config, 5);
+    select(&mut s, "roleta-francesa");
+    assert!(s.command(Command::SelectDenomination { cents: 100 }));
+    s.command(Command::AdjustBet { control: BetControl::Amount, delta: 4 });
+    for spot in [Spot::Red, Spot::Black] {
+        for _ in 0..20 {
+            assert!(place(&mut s, spot.clone()), "{:?}", s.message_text());
+        }
+    }
+    assert_eq!(s.stake_credits(), 1_000);
+    assert!(!s.command(Command::SelectDenomination { cents: 200 }), "the denomination moved under a layout the limit refuses there");
+    assert_eq!(s.denom(), 100);
+    assert!(s.message_text().unwrap_or_default().contains("C-26"), "{:?}", s.message_text());
+}

@@ -40,6 +40,11 @@ impl HelpContext for Published {
     fn progressive_conditions(&self) -> Option<Vec<String>> {
         None
     }
+
+    /// A cabinet's limit of a round (C-26) is its configuration's.
+    fn coin_in_limit(&self) -> Option<Cents> {
+        None
+    }
 }
 
 /// Write the rules page of `file` in each language: to `out/ID.LANG.md`,
