@@ -67,11 +67,40 @@ pub(crate) fn page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
         .into_iter()
         .zip(&figures)
         .map(|(spot, rtp)| {
-            vec![spot.name(pt).to_owned(), pays(spot, g.payouts(), s.lang()).to_owned(), format!("{} – {}", g.minimum, g.maximum(spot)), rtp.clone()]
+            let step = spot.cent_step(g.commission);
+            vec![
+                spot.name(pt).to_owned(),
+                pays(spot, g.payouts(), s.lang()).to_owned(),
+                limits(g.minimum, g.maximum(spot), step, s.denom(), s.lang()),
+                rtp.clone(),
+            ]
         })
         .collect();
     b.push(Block::Table { header: vec![s.t("aposta").into(), s.t("paga").into(), s.t("limites (créd.)").into(), s.t("retorno").into()], rows });
     Some(HelpDoc { blocks: b, double_up: None })
+}
+
+/// A spot's limits in credits at `denom`. A spot whose return needs its
+/// stake in whole steps of `step` cents (the banker's 5 % commission: 20
+/// cents, `Spot::cent_step`) takes only the multiples of the credits that
+/// make one (issue 77: "1 – 70" at 1 cent, where the banker takes 20, 40
+/// and 60); a spot no stake within its limits can be at `denom` says so.
+fn limits(min: u64, max: u64, step: u64, denom: u64, lang: Lang) -> String {
+    let k = step / gcd(step.max(1), denom.max(1));
+    if k <= 1 {
+        return format!("{min} – {max}");
+    }
+    let (lo, hi) = (min.div_ceil(k).saturating_mul(k), max / k * k);
+    match (lo <= hi, lang) {
+        (false, Lang::Pt) => "não nesta denominação".to_owned(),
+        (false, Lang::En) => "not at this denomination".to_owned(),
+        (true, Lang::Pt) => format!("{lo} – {hi}, de {k} em {k}"),
+        (true, Lang::En) => format!("{lo} – {hi}, in steps of {k}"),
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// Each offered spot's return, exact from the shoe's enumeration
@@ -88,4 +117,24 @@ fn returns(g: &BaccaratGame) -> Vec<String> {
             format!("{:.2}%", n as f64 * 100.0 / d.max(1) as f64)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The banker at 5 % commission needs 20-cent steps: at 1 cent a
+    /// credit its 1 – 70 are the multiples of 20 within them; at 5 cents
+    /// of 4; at 20 cents every credit; without room for one step, none.
+    #[test]
+    fn a_spot_in_cent_steps_shows_the_stakes_it_takes_at_the_denomination() {
+        assert_eq!(limits(1, 70, 20, 1, Lang::Pt), "20 – 60, de 20 em 20");
+        assert_eq!(limits(1, 70, 20, 1, Lang::En), "20 – 60, in steps of 20");
+        assert_eq!(limits(1, 70, 20, 5, Lang::En), "4 – 68, in steps of 4");
+        assert_eq!(limits(1, 70, 20, 25, Lang::En), "4 – 68, in steps of 4", "gcd(20, 25) = 5");
+        assert_eq!(limits(1, 70, 20, 20, Lang::En), "1 – 70");
+        assert_eq!(limits(1, 70, 2, 1, Lang::En), "2 – 70, in steps of 2");
+        assert_eq!(limits(1, 70, 1, 1, Lang::En), "1 – 70");
+        assert_eq!(limits(1, 10, 20, 1, Lang::En), "not at this denomination");
+    }
 }
