@@ -868,10 +868,21 @@ fn rules_publish_each_game_s_page_in_both_languages() {
         "blackjack",
         "bingo-90",
     ] {
-        let run = paytable(&["rules", &sample(&format!("{game}.ron")), "-o", out.to_str().unwrap()]);
+        let run = paytable(&[
+            "rules",
+            &sample(&format!("{game}.ron")),
+            "-o",
+            out.to_str().unwrap(),
+            "--approved",
+            &sample("approved.ron"),
+            "--compiled",
+            &sample("compiled"),
+        ]);
         assert!(run.status.success(), "{game}: {}", text(&run.stderr));
         let pt = std::fs::read_to_string(out.join(format!("{game}.pt.md"))).unwrap();
         let en = std::fs::read_to_string(out.join(format!("{game}.en.md"))).unwrap();
+        // Issue 77: an approved paytable's page is no draft.
+        assert!(!pt.contains("RASCUNHO") && !en.contains("DRAFT") && !text(&run.stderr).contains("not approved"), "{game}: {en}");
         assert!(pt.contains("\n## Regras") && pt.contains("Aposta mínima") && pt.contains("## Reclamações"), "{game}: {pt}");
         assert!(en.contains("\n## Rules") && en.contains("Minimum bet") && en.contains("## Complaints"), "{game}: {en}");
         // Written apart from a cabinet: what a cabinet attaches is said to
@@ -887,9 +898,9 @@ fn rules_publish_each_game_s_page_in_both_languages() {
     assert!(jacks.contains("Retorno teórico ao jogador (RTP): 98.37 – 99.54 %"), "{jacks}");
     let jacks = std::fs::read_to_string(out.join("jacks-or-better-9-6.en.md")).unwrap();
     assert!(jacks.contains("| Royal Flush | 250 | 500 | 750 | 1000 | 4000 |"), "{jacks}");
-    // Roulette: each chance returns 36/37 = 97.2972…%.
+    // Roulette: each chance returns 36/37 = 97.2972…%, 97.30% to two decimals (M-40 rounds).
     let roulette = std::fs::read_to_string(out.join("roleta-francesa.en.md")).unwrap();
-    assert!(roulette.contains("| straight-up | 1 | 35:1 | 1 – 30 | 97.29% |"), "{roulette}");
+    assert!(roulette.contains("| straight-up | 1 | 35:1 | 1 – 30 | 97.30% |"), "{roulette}");
 
     // One language, at a denomination, to standard output.
     let run = paytable(&["rules", &sample("classic-sevens.ron"), "--lang", "pt", "--denom", "25"]);
@@ -904,9 +915,17 @@ fn rules_publish_each_game_s_page_in_both_languages() {
     let end = src.rfind(')').unwrap();
     std::fs::write(&disclosed, format!("{}    odds_disclosure: Some(\"The top award is won about once in 8,000 games.\"),\n{}", &src[..end], &src[end..]))
         .unwrap();
-    let run = paytable(&["rules", disclosed.to_str().unwrap(), "--lang", "en"]);
+    let run = paytable(&["rules", disclosed.to_str().unwrap(), "--lang", "en", "--approved", &sample("approved.ron"), "--compiled", &sample("compiled")]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     assert!(text(&run.stdout).contains("## Odds\n\nThe top award is won about once in 8,000 games."), "{}", text(&run.stdout));
+    // Issue 77: edited, it is no longer the approved paytable: its page is
+    // headed as a draft, and the designer told why.
+    assert!(text(&run.stdout).starts_with("# Sevens Classic\n\n**DRAFT — paytable not approved**"), "{}", text(&run.stdout));
+    assert!(
+        text(&run.stderr).contains("disclosed.ron: not approved in") && text(&run.stderr).contains("the page is headed as a draft"),
+        "{}",
+        text(&run.stderr)
+    );
 
     // A refused paytable has no page, and the refusal is named.
     let stingy = dir.path().join("stingy.ron");

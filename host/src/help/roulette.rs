@@ -7,6 +7,14 @@ use crate::catalogue::HostedGame;
 use crate::kinds::roulette::Roulette;
 use crate::names::Lang;
 
+/// `n / d` in hundredths of a percent, rounded to the nearest (half up):
+/// M-40's pages round, never cut (issue 77: 36/37 = 97.2973 % reads
+/// 97.30 %, not 97.29 %).
+fn hundredths(n: u64, d: u64) -> u64 {
+    let d = d.max(1);
+    (n.saturating_mul(20_000) + d) / (2 * d)
+}
+
 /// Roulette's help: the rules, every chance with its payout and limits,
 /// the call bets, from the paytable (M-8, AR 60, FR 54).
 fn roulette_help(s: &dyn HelpContext, g: &RouletteGame) -> Vec<Block> {
@@ -35,7 +43,7 @@ fn roulette_help(s: &dyn HelpContext, g: &RouletteGame) -> Vec<Block> {
         let Some(spot) = g.representative_spot(chance) else { continue };
         let (num, den) = chance.payout();
         let (name_pt, name_en) = chance.names();
-        let rtp = spot.numbers_covered() * (num + den) * 10_000 / den / g.wheel.pockets();
+        let rtp = hundredths(spot.numbers_covered() * (num + den), den * g.wheel.pockets());
         rows.push(vec![
             if pt { name_pt } else { name_en }.to_owned(),
             spot.numbers_covered().to_string(),
@@ -69,4 +77,24 @@ fn roulette_help(s: &dyn HelpContext, g: &RouletteGame) -> Vec<Block> {
 pub(crate) fn page(s: &dyn HelpContext, game: &HostedGame) -> Option<HelpDoc> {
     let g = game.rules::<Roulette>()?;
     Some(HelpDoc { blocks: roulette_help(s, &g.0), double_up: None })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hundredths;
+
+    /// Every chance of a 37- and a 38-pocket wheel to two decimals,
+    /// rounded as a calculator does: 36/37 = 97.297297… %, 36/38 =
+    /// 94.736842… %, a spot of 24 numbers paying ½:1 (24 × 1.5 / 37) =
+    /// 97.297… %.
+    #[test]
+    fn returns_are_rounded_to_the_nearest_hundredth() {
+        assert_eq!(hundredths(36, 37), 9730);
+        assert_eq!(hundredths(36, 38), 9474);
+        assert_eq!(hundredths(24 * 3, 2 * 37), 9730);
+        assert_eq!(hundredths(1, 8), 1250, "exact: 12.50 %");
+        assert_eq!(hundredths(1, 80_000), 1, "0.00125 % is half a hundredth: up to 0.01 %");
+        assert_eq!(hundredths(1, 3), 3333);
+        assert_eq!(hundredths(2, 3), 6667);
+    }
 }

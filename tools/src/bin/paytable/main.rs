@@ -12,8 +12,10 @@
 //! * `paytable simulate FILE --games N [--seed S]` — plays N rounds through
 //!   the production code and RNG; measured RTP with its 99% interval.
 //! * `paytable compile FILE -o OUT` — the canonical artifact and its SHA-256.
-//! * `paytable rules FILE [-o DIR] [--lang pt|en]` — the game's rules page
-//!   (M-40), the help screen's own text.
+//! * `paytable rules FILE [-o DIR] [--lang pt|en] [--approved MANIFEST]
+//!   [--compiled DIR]` — the game's rules page (M-40), the help screen's
+//!   own text; a paytable not approved in the manifest (its approved
+//!   compiled file is not this one) gets a page headed as a draft.
 
 mod bingo;
 mod blackjack;
@@ -150,6 +152,13 @@ enum Command {
         floor: String,
         #[arg(short, long)]
         out: Option<PathBuf>,
+        /// The approved manifest the page's paytable is looked up in: a
+        /// paytable not approved there gets a page headed as a draft.
+        #[arg(long, default_value = "assets/paytables/approved.ron")]
+        approved: PathBuf,
+        /// Where the approved compiled paytables are.
+        #[arg(long, default_value = "assets/paytables/compiled")]
+        compiled: PathBuf,
     },
     /// Write the canonical compiled artifact; print its SHA-256 digest.
     Compile {
@@ -225,13 +234,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Simulate { file, games, seed, lines, threads, json, .. } => reels::simulate(&file, games, seed, lines, threads, json),
-        Command::Rules { file, lang, denom, floor, out } => {
+        Command::Rules { file, lang, denom, floor, out, approved, compiled } => {
             let langs = match lang.as_deref() {
                 Some("pt") => vec![game_host::names::Lang::Pt],
                 Some(_) => vec![game_host::names::Lang::En],
                 None => vec![game_host::names::Lang::Pt, game_host::names::Lang::En],
             };
-            rules::rules(&file, &floor, &langs, denom, out.as_deref())
+            rules::rules(&file, &floor, &langs, denom, out.as_deref(), (&approved, &compiled))
         }
         Command::Compile { file, out, floor, approve_into } => compile::compile(&file, &out, &floor, approve_into.as_deref()),
         Command::Generate { file, out, rtp, hit, sd, top, seed, steps } => {
