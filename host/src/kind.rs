@@ -152,6 +152,12 @@ pub trait GameKind: Send + Sync + 'static {
     fn cleared_bet(&self, _bet: &Self::Bet) -> Self::Bet {
         self.opening_bet()
     }
+    /// A-10 (issue 77): one bet on each single spot of a cloth, at the
+    /// table's least stake — the bets the lab's outcome tests draw at (a
+    /// cloth opens empty). None where the panel's buttons set the bet.
+    fn single_bets(&self) -> Vec<Self::Bet> {
+        Vec::new()
+    }
     /// Credits staked when the round starts (a side bet included).
     fn stake(&self, bet: &Self::Bet) -> u64;
     /// C-26: the most credits the round this bet opens can stake in all —

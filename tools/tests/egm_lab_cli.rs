@@ -636,9 +636,11 @@ fn the_battery_judges_the_generator_and_every_game_and_its_controls_fail() {
     }
     // The reel game's second bet is another bet, and the outcomes are the same law.
     assert_ne!(games[0]["bet"], games[0]["other_bet"]);
-    // A cloth opens empty: no second bet is claimed, and none is tested.
-    assert!(games[2]["other_bet"].as_str().unwrap().starts_with("none:"), "{}", games[2]);
-    assert!(!roulette.iter().any(|t| t.starts_with("bet-conditioned")), "{roulette:?}");
+    // Issue 77, defect 4: a cloth opens empty, so the roulette is drawn at
+    // one single bet and tested against another.
+    assert_ne!(games[2]["bet"], games[2]["other_bet"]);
+    assert!(!games[2]["other_bet"].as_str().unwrap().starts_with("none:"), "{}", games[2]);
+    assert!(roulette.iter().any(|t| t.starts_with("bet-conditioned")), "{roulette:?}");
 
     // The controls failed, as they must; the external batteries were left
     // out and the report says so.

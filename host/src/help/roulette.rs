@@ -93,7 +93,8 @@ mod tests {
         assert_eq!(hundredths(36, 38), 9474);
         assert_eq!(hundredths(24 * 3, 2 * 37), 9730);
         assert_eq!(hundredths(1, 8), 1250, "exact: 12.50 %");
-        assert_eq!(hundredths(1, 80_000), 1, "0.00125 % is half a hundredth: up to 0.01 %");
+        assert_eq!(hundredths(1, 20_000), 1, "0.005 % is half a hundredth: up to 0.01 %");
+        assert_eq!(hundredths(1, 20_001), 0, "under half a hundredth: down to 0.00 %");
         assert_eq!(hundredths(1, 3), 3333);
         assert_eq!(hundredths(2, 3), 6667);
     }

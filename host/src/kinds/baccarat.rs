@@ -84,6 +84,10 @@ impl GameKind for Baccarat {
         BaccaratBet::empty(self.0.chips.first().copied().unwrap_or(self.0.minimum))
     }
 
+    fn single_bets(&self) -> Vec<Self::Bet> {
+        super::layout::single_bets(self.opening_bet().chip, self.0.minimum, self.0.spots(), |b| self.check_bet(b).is_ok())
+    }
+
     fn adjust_bet(&self, bet: &BaccaratBet, control: BetControl, delta: i32) -> BaccaratBet {
         match control {
             BetControl::Amount => BaccaratBet { chip: step(&self.0.chips, bet.chip, delta), spots: bet.spots.clone() },

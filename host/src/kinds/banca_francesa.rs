@@ -71,6 +71,10 @@ impl GameKind for BancaFrancesa {
         BancaBet::empty(self.0.chips.first().copied().unwrap_or(self.0.minimum))
     }
 
+    fn single_bets(&self) -> Vec<Self::Bet> {
+        super::layout::single_bets(self.opening_bet().chip, self.0.minimum, Chance::ALL, |b| self.check_bet(b).is_ok())
+    }
+
     fn adjust_bet(&self, bet: &BancaBet, control: BetControl, delta: i32) -> BancaBet {
         match control {
             BetControl::Amount => BancaBet { chip: step(&self.0.chips, bet.chip, delta), spots: bet.spots.clone() },

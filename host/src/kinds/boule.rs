@@ -77,7 +77,7 @@ impl GameKind for Boule {
         lang.t("boule")
     }
 
-    super::layout::one_limit_layout!(on_cloth: Spot::on_cloth, name: Spot::name);
+    super::layout::one_limit_layout!(on_cloth: Spot::on_cloth, name: Spot::name, spots: Spot::all());
 
     fn draw(&self, _bet: &BouleBet, rng: &mut Draw<'_>) -> Result<Ball, String> {
         Ok(Ball { compartment: spin(rng) })

@@ -63,7 +63,7 @@ impl GameKind for Craps {
         lang.t("dados")
     }
 
-    super::layout::one_limit_layout!(on_table: CrapsGame::offers, name: Spot::name);
+    super::layout::one_limit_layout!(on_table: CrapsGame::offers, name: Spot::name, spots: Spot::all());
 
     /// The whole series: rolls until every spot staked is decided.
     fn draw(&self, bet: &CrapsBet, rng: &mut Draw<'_>) -> Result<Series, String> {

@@ -79,7 +79,7 @@ impl GameKind for Fantan {
         lang.t("fantan")
     }
 
-    super::layout::one_limit_layout!(on_cloth: Spot::on_cloth, name: Spot::name);
+    super::layout::one_limit_layout!(on_cloth: Spot::on_cloth, name: Spot::name, spots: Spot::all());
 
     /// Art. 9: each chance in whole steps of its cent step, so that the
     /// prize less the bank's 5 % is whole cents (decisions.md, Money).

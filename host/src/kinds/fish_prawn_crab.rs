@@ -56,7 +56,7 @@ impl GameKind for FishPrawnCrab {
         lang.t("dados")
     }
 
-    super::layout::one_limit_layout!(on_table: FishPrawnCrabGame::offers, name: Spot::name);
+    super::layout::one_limit_layout!(on_table: FishPrawnCrabGame::offers, name: Spot::name, spots: game_core::dice::fish_prawn_crab::Bet::all().into_iter().flat_map(|b| b.spots()));
 
     fn draw(&self, _bet: &FishPrawnCrabBet, rng: &mut Draw<'_>) -> Result<Dome, String> {
         Ok(Dome { dice: throw(rng) })

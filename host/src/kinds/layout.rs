@@ -111,6 +111,16 @@ pub fn check_spots<S: Copy + PartialEq>(
     Ok(())
 }
 
+/// A-10's bets on a cloth: one bet on each of `spots`, at the table's
+/// `minimum` (or twice it, where a spot takes only even stakes), kept where
+/// the table takes it (`legal`).
+pub fn single_bets<S: Clone>(chip: u64, minimum: u64, spots: impl IntoIterator<Item = S>, legal: impl Fn(&ChipLayout<S>) -> bool) -> Vec<ChipLayout<S>> {
+    spots
+        .into_iter()
+        .filter_map(|s| [minimum, minimum.saturating_mul(2)].into_iter().map(|stake| ChipLayout { chip, spots: vec![(s.clone(), stake)] }).find(|b| legal(b)))
+        .collect()
+}
+
 /// The bet methods of a kind whose bet is a [`ChipLayout`] on a table of
 /// one minimum and one maximum (its game `self.0` has `chips`, `minimum`
 /// and `maximum`; its round has the `bet`): the opening chip, the chip
@@ -118,14 +128,18 @@ pub fn check_spots<S: Copy + PartialEq>(
 /// bet reads. Written once, inside each such `impl GameKind`, with the
 /// spot's test of the cloth (or of the table's cloth) and its name.
 macro_rules! one_limit_layout {
-    (on_cloth: $on_cloth:expr, name: $name:expr) => {
-        super::layout::one_limit_layout!(on_table: |_, s| ($on_cloth)(s), name: $name);
+    (on_cloth: $on_cloth:expr, name: $name:expr, spots: $spots:expr) => {
+        super::layout::one_limit_layout!(on_table: |_, s| ($on_cloth)(s), name: $name, spots: $spots);
     };
     // A table whose cloth its paytable chooses (fish-prawn-crab): `on_table`
     // is asked of the game and the spot.
-    (on_table: $on_table:expr, name: $name:expr) => {
+    (on_table: $on_table:expr, name: $name:expr, spots: $spots:expr) => {
         fn opening_bet(&self) -> Self::Bet {
             super::layout::ChipLayout::empty(self.0.chips.first().copied().unwrap_or(self.0.minimum))
+        }
+
+        fn single_bets(&self) -> Vec<Self::Bet> {
+            super::layout::single_bets(self.opening_bet().chip, self.0.minimum, $spots, |b| self.check_bet(b).is_ok())
         }
 
         fn adjust_bet(&self, bet: &Self::Bet, control: BetControl, delta: i32) -> Self::Bet {
@@ -213,6 +227,17 @@ pub fn chip_offered(chip: u64, chips: &[u64]) -> Result<(), Refusal> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    /// A-10's bets: one per spot the table takes, at its minimum, or twice
+    /// it where only an even stake is taken; a spot the table refuses is
+    /// left out.
+    #[test]
+    fn single_bets_put_the_least_legal_stake_on_each_spot_alone() {
+        let legal = |b: &ChipLayout<char>| b.spots.iter().all(|&(s, stake)| s != 'x' && (s != 'h' || stake % 2 == 0));
+        let bets = single_bets(5, 3, ['a', 'h', 'x', 'b'], legal);
+        let got: Vec<(u64, Vec<(char, u64)>)> = bets.into_iter().map(|b| (b.chip, b.spots)).collect();
+        assert_eq!(got, vec![(5, vec![('a', 3)]), (5, vec![('h', 6)]), (5, vec![('b', 3)])]);
+    }
 
     #[test]
     fn a_layout_keeps_each_spot_once_in_order_and_doubles_whole() {

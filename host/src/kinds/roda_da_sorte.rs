@@ -92,7 +92,7 @@ impl GameKind for RodaDaSorte {
     }
 
     // Every kind of section is a bet of the table (RS-4).
-    super::layout::one_limit_layout!(on_cloth: |s: Section| Section::ALL.contains(&s), name: Section::name);
+    super::layout::one_limit_layout!(on_cloth: |s: Section| Section::ALL.contains(&s), name: Section::name, spots: Section::ALL);
 
     fn draw(&self, _bet: &RodaBet, rng: &mut Draw<'_>) -> Result<Stop, String> {
         Ok(Stop { section: spin(rng) })

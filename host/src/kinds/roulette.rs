@@ -125,6 +125,11 @@ impl GameKind for Roulette {
         RouletteBet::empty(self.0.chips.first().copied().unwrap_or(self.0.minimum))
     }
 
+    fn single_bets(&self) -> Vec<Self::Bet> {
+        let spots = game_core::roulette::Chance::ALL.into_iter().filter_map(|c| self.0.representative_spot(c));
+        super::layout::single_bets(self.opening_bet().chip, self.0.minimum, spots, |b| self.check_bet(b).is_ok())
+    }
+
     /// The amount buttons choose the chip value.
     fn adjust_bet(&self, bet: &RouletteBet, control: BetControl, delta: i32) -> RouletteBet {
         match control {

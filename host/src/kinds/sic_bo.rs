@@ -59,7 +59,7 @@ impl GameKind for SicBo {
         lang.t("dados")
     }
 
-    super::layout::one_limit_layout!(on_cloth: Spot::on_cloth, name: Spot::name);
+    super::layout::one_limit_layout!(on_cloth: Spot::on_cloth, name: Spot::name, spots: Spot::all());
 
     fn draw(&self, _bet: &SicBoBet, rng: &mut Draw<'_>) -> Result<Dome, String> {
         Ok(Dome { dice: throw(rng) })

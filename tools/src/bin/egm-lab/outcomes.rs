@@ -111,8 +111,13 @@ pub fn collect_game(game: &CompiledGame, rounds: u64, seed: u64, bet: BetChoice)
 fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64, choice: BetChoice) -> Result<Collected> {
     use game_host::kind::BetControl;
     let opening = kind.opening_bet();
+    // A-10 on a cloth (issue 77, defect 4): it opens empty, so the rounds
+    // are drawn at its first single bet, and the second sample at its last
+    // (roulette: a straight-up, then an even chance).
+    let singles = kind.single_bets();
     let bet = match choice {
-        BetChoice::Opening => opening,
+        BetChoice::Opening => singles.first().cloned().unwrap_or(opening),
+        BetChoice::Other if singles.len() > 1 => singles.last().cloned().unwrap_or(opening),
         BetChoice::Other => {
             // More credits where the panel offers more, else fewer (a
             // poker panel opens at its most coins); then fewer lines.
@@ -132,7 +137,13 @@ fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64, choice: BetChoice) 
         m.settle_round(round, 0, Vec::new())?;
         out.push(m.take_tapped_draws());
     }
-    Ok(Collected { rounds: out, bet: kind.bet_text(&bet, game_host::names::Lang::En), stake, empty })
+    // A cloth's bet names its spot: two single bets of one stake read alike
+    // on the panel ("1 bet on the table").
+    let mut text = kind.bet_text(&bet, game_host::names::Lang::En);
+    if !singles.is_empty() {
+        text = format!("{text} {}", serde_json::to_string(&bet).unwrap_or_default());
+    }
+    Ok(Collected { rounds: out, bet: text, stake, empty })
 }
 
 /// A chi-square test of uniformity over `0..range`.
