@@ -686,7 +686,21 @@ impl Store {
 
 /// Verify one copy's whole chain (RAM clears, every record, the head),
 /// handing each decoded record to `visit`: returns its head.
-fn walk(conn: &Connection, key: &[u8; 32], mut visit: impl FnMut(&Record) -> Result<(), String>) -> Result<Head, StoreError> {
+fn walk(conn: &Connection, key: &[u8; 32], visit: impl FnMut(&Record) -> Result<(), String>) -> Result<Head, StoreError> {
+    // One read transaction: the RAM clears, the journal and the head are
+    // read from one snapshot of the file (WAL), so a reader beside a
+    // running cabinet (a lab's inspection, a meter reader) never pairs a
+    // journal with a head the cabinet wrote after it ("head names record
+    // 81 of epoch 0, the journal ends at record 80", a window test's
+    // inspection mid-commit). A read: rolled back when dropped, nothing to
+    // undo. Inside a caller's transaction, that transaction is the snapshot.
+    let snapshot = if conn.is_autocommit() { Some(conn.unchecked_transaction()?) } else { None };
+    let head = walk_snapshot(conn, key, visit);
+    drop(snapshot);
+    head
+}
+
+fn walk_snapshot(conn: &Connection, key: &[u8; 32], mut visit: impl FnMut(&Record) -> Result<(), String>) -> Result<Head, StoreError> {
     verify_clears(conn, key)?;
     let epoch: i64 = conn.query_row("SELECT count(*) FROM ram_clears", [], |r| r.get(0))?;
     let epoch = epoch as u64;
@@ -780,4 +794,48 @@ fn to32(v: &[u8]) -> [u8; 32] {
     let n = v.len().min(32);
     out[..n].copy_from_slice(&v[..n]);
     out
+}
+
+#[cfg(all(test, feature = "lab"))]
+#[allow(clippy::unwrap_used)]
+mod snapshot_tests {
+    use super::*;
+
+    /// A reader beside a running cabinet walks one snapshot: the cabinet
+    /// commits a note while the reader is half way through its journal,
+    /// and the reader ends at its snapshot's head, not at a head written
+    /// after the journal it read ("head names record 81 of epoch 0, the
+    /// journal ends at record 80"); a later reader sees the commit.
+    #[test]
+    fn a_reader_walks_one_snapshot_while_the_cabinet_commits() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("egm.sqlite");
+        let config = crate::MachineConfig { mode: crate::Mode::Lab, second_copy: crate::config::SecondCopy::Off, ..Default::default() };
+        let mut m = crate::Machine::open(&path, config, crate::SeedChoice::Lab(1)).unwrap();
+        m.insert_note(500).unwrap();
+        let mut keys = crate::keystore::file::FileStandIn::new(&path);
+        let mut reader = Store::open_read_only(&path, &mut keys).unwrap();
+        let (mut seen, mut wrote) = (0u64, false);
+        reader
+            .replay(|r| {
+                seen = r.seq;
+                if !wrote {
+                    wrote = true;
+                    m.insert_note(1_000).map_err(|e| e.to_string())?;
+                }
+                Ok(())
+            })
+            .unwrap();
+        assert!(wrote);
+        assert_eq!(reader.head.seq, seen, "the head of the snapshot walked");
+        let mut later = Store::open_read_only(&path, &mut keys).unwrap();
+        let mut after = 0u64;
+        later
+            .replay(|r| {
+                after = r.seq;
+                Ok(())
+            })
+            .unwrap();
+        assert!(after > seen, "the note committed during the walk is after it: {after} against {seen}");
+    }
 }
