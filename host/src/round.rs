@@ -246,6 +246,13 @@ impl<K: GameKind> Hosted<K> {
         increment_refusal(self.rules.most_staked(bet), denom, self.coin_in_limit)
     }
 
+    /// Whether `bet` can be staked at `denom`: the kind's own steps
+    /// (`GameKind::check_stake`) and C-26's limit of the round.
+    fn playable_at(&self, bet: &K::Bet, denom: Cents) -> Result<(), Refusal> {
+        self.rules.check_stake(bet, denom)?;
+        self.within_increment(bet, denom)
+    }
+
     /// B-16: the wager category of a round of `bet`: its bet configuration
     /// (`GameKind::rtp_key`) at the RTP the approved paytable proves for
     /// it; a kind whose round mixes bets of several RTPs is one category,
@@ -389,16 +396,14 @@ impl<K: GameKind> Table for Hosted<K> {
             }
             BetEdit::Undo => {
                 let last = self.undo.last().ok_or_else(|| Refusal::new("Não há nada para desfazer", "There is nothing to undo"))?;
-                self.rules.check_stake(last, denom)?;
-                self.within_increment(last, denom)?;
+                self.playable_at(last, denom)?;
                 if let Some(last) = self.undo.pop() {
                     self.bet = last;
                 }
                 return Ok(());
             }
         };
-        self.rules.check_stake(&next, denom)?;
-        self.within_increment(&next, denom)?;
+        self.playable_at(&next, denom)?;
         if next != self.bet {
             self.undo.push(std::mem::replace(&mut self.bet, next));
         }
@@ -406,8 +411,7 @@ impl<K: GameKind> Table for Hosted<K> {
     }
 
     fn stake_fits(&self, denom: Cents) -> Result<(), Refusal> {
-        self.rules.check_stake(&self.bet, denom)?;
-        self.within_increment(&self.bet, denom)
+        self.playable_at(&self.bet, denom)
     }
 
     fn stake(&self) -> u64 {
