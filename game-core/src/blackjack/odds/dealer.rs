@@ -80,18 +80,20 @@ const RECIPROCALS: [f64; 417] = {
     r
 };
 
-/// Σ f(x) over `xs` in four running sums held in registers, so that the
-/// additions overlap (one sum waits on each addition before the next).
-fn sum4<T>(xs: &[T], f: impl Fn(&T) -> f64) -> f64 {
-    let mut acc = [0f64; 4];
+/// Σ f(x) over `xs`, lane by lane, in four running sums held in
+/// registers, so that the additions overlap (one sum waits on each
+/// addition before the next).
+fn sum4<T, const L: usize>(xs: &[T], f: impl Fn(&T) -> [f64; L]) -> [f64; L] {
+    let add = |a: [f64; L], b: [f64; L]| -> [f64; L] { std::array::from_fn(|l| a[l] + b[l]) };
+    let mut acc = [[0f64; L]; 4];
     let mut quads = xs.chunks_exact(4);
     for q in &mut quads {
-        acc = [acc[0] + f(&q[0]), acc[1] + f(&q[1]), acc[2] + f(&q[2]), acc[3] + f(&q[3])];
+        acc = [add(acc[0], f(&q[0])), add(acc[1], f(&q[1])), add(acc[2], f(&q[2])), add(acc[3], f(&q[3]))];
     }
     for (a, x) in acc.iter_mut().zip(quads.remainder()) {
-        *a += f(x);
+        *a = add(*a, f(x));
     }
-    (acc[0] + acc[1]) + (acc[2] + acc[3])
+    add(add(acc[0], acc[1]), add(acc[2], acc[3]))
 }
 
 /// Whether a dealer on `total` (soft or not) stops drawing (BJ 22).
@@ -226,23 +228,36 @@ impl DealerGraph {
 
     /// The outcomes' probabilities for a shoe of `shoe` cards by class
     /// (the up card already out), `mass` a scratch buffer.
-    pub fn dist(&self, shoe: &[u16; CLASSES], mass: &mut Vec<f64>) -> Dist {
-        let total: u16 = shoe.iter().sum();
-        let cards: [f64; CLASSES] = std::array::from_fn(|c| f64::from(shoe[c]));
+    pub fn dist(&self, shoe: &[u16; CLASSES], mass: &mut Vec<[f64; 1]>) -> Dist {
+        let [d] = self.dists(&[*shoe], mass);
+        d
+    }
+
+    /// The outcomes' probabilities for `L` shoes in one walk of the graph
+    /// (issue 73: a state's place in the graph is read once for all of
+    /// them, and the lanes' arithmetic runs side by side), `mass` a
+    /// scratch buffer. Each lane takes the same operations in the same
+    /// order as a walk of its shoe alone: a shoe's figures do not depend
+    /// on the shoes it is walked with.
+    pub fn dists<const L: usize>(&self, shoes: &[[u16; CLASSES]; L], mass: &mut Vec<[f64; L]>) -> [Dist; L] {
+        let cards: [[f64; L]; CLASSES] = std::array::from_fn(|c| std::array::from_fn(|l| f64::from(shoes[l][c])));
         // The shoe's cards of the classes before each class.
-        let mut before = [0f64; 16];
+        let mut before = [[0f64; L]; 16];
         for c in 0..CLASSES {
-            before[c + 1] = before[c] + cards[c];
+            before[c + 1] = std::array::from_fn(|l| before[c][l] + cards[c][l]);
         }
         // 1 / (N − n) for each number n of cards drawn (0 at the shoe's
         // end: no state past it has a chance).
-        let mut per_left = [0f64; 32];
-        for (n, slot) in per_left.iter_mut().enumerate().take(usize::from(self.deepest) + 1) {
-            let left = usize::from(total.saturating_sub(n as u16));
-            *slot = match RECIPROCALS.get(left) {
-                Some(&r) => r,
-                None => 1.0 / left as f64,
-            };
+        let mut per_left = [[0f64; L]; 32];
+        for (l, shoe) in shoes.iter().enumerate() {
+            let total: u16 = shoe.iter().sum();
+            for (n, slot) in per_left.iter_mut().enumerate().take(usize::from(self.deepest) + 1) {
+                let left = usize::from(total.saturating_sub(n as u16));
+                slot[l] = match RECIPROCALS.get(left) {
+                    Some(&r) => r,
+                    None => 1.0 / left as f64,
+                };
+            }
         }
         // Each state's mass over the cards left after it. A state the shoe
         // cannot give has a factor 0 on its chain, so every later factor
@@ -251,31 +266,38 @@ impl DealerGraph {
         // children): the buffer is not cleared between shoes.
         if mass.len() != self.states.len() {
             mass.clear();
-            mass.resize(self.states.len(), 0.0);
+            mass.resize(self.states.len(), [0.0; L]);
         }
-        for s in 0..self.states.len() {
+        if let Some(first) = mass.first_mut() {
+            *first = per_left[0];
+        }
+        for s in 1..self.states.len() {
             let state = &self.states[s];
-            mass[s] = if s == 0 {
-                per_left[0]
-            } else {
-                let k = cards[usize::from(state.class)] - state.parent_has;
-                mass[state.parent as usize] * state.orders * k * per_left[usize::from(state.drawn)]
-            };
+            let parent = mass[state.parent as usize];
+            let k = &cards[usize::from(state.class)];
+            let left = &per_left[usize::from(state.drawn) & 31];
+            mass[s] = std::array::from_fn(|l| parent[l] * state.orders * (k[l] - state.parent_has) * left[l]);
         }
-        let mut out = [0.0; OUTCOMES];
+        let mut out = [[0.0; OUTCOMES]; L];
         let mut start = 0;
         for (runs, &end) in self.groups.iter().zip(&self.member_ends) {
             let m = sum4(&self.members[start..end], |&s| mass[s as usize]);
             start = end;
             for r in runs {
-                out[usize::from(r.outcome)] += m * (before[usize::from(r.to) & 15] - before[usize::from(r.from) & 15]);
+                let (to, from) = (&before[usize::from(r.to) & 15], &before[usize::from(r.from) & 15]);
+                for l in 0..L {
+                    out[l][usize::from(r.outcome)] += m[l] * (to[l] - from[l]);
+                }
             }
         }
         let mut start = 0;
-        for (o, slot) in out.iter_mut().enumerate() {
-            let held = &self.held[start..self.held_ends[o]];
-            start = self.held_ends[o];
-            *slot -= sum4(held, |&(s, has)| mass[s as usize] * has);
+        for (o, &end) in self.held_ends.iter().enumerate() {
+            let held = &self.held[start..end];
+            start = end;
+            let h = sum4(held, |&(s, has)| mass[s as usize].map(|m| m * has));
+            for (lane, h) in out.iter_mut().zip(h) {
+                lane[o] -= h;
+            }
         }
         out
     }
@@ -343,6 +365,27 @@ mod tests {
                     }
                     assert!((got.iter().sum::<f64>() - 1.0).abs() < 1e-12);
                 }
+            }
+        }
+    }
+
+    /// Shoes walked together give each shoe's figures exactly, to the
+    /// last bit, as its walk alone (issue 73: the analysis's figures, and
+    /// the artifact's digest, do not depend on how its shoes were batched).
+    #[test]
+    fn shoes_walked_together_give_each_shoe_its_own_figures_to_the_bit() {
+        let shoes: [[u16; CLASSES]; 4] = [[24, 24, 23, 24, 24, 24, 24, 24, 24, 96], [2, 5, 1, 3, 0, 4, 2, 6, 1, 9], [6, 1, 2, 2, 3, 1, 0, 2, 4, 5], [0, 0, 0, 0, 0, 0, 0, 0, 0, 3]];
+        for h17 in [false, true] {
+            for up in 0..CLASSES {
+                let g = DealerGraph::new(up, h17);
+                let alone: Vec<Dist> = shoes.iter().map(|s| g.dist(s, &mut Vec::new())).collect();
+                let four = g.dists(&shoes, &mut Vec::new());
+                let two = g.dists(&[shoes[2], shoes[0]], &mut Vec::new());
+                for (l, d) in four.iter().enumerate() {
+                    assert_eq!(d.map(f64::to_bits), alone[l].map(f64::to_bits), "up {up} h17 {h17} shoe {l}");
+                }
+                assert_eq!(two[0].map(f64::to_bits), alone[2].map(f64::to_bits));
+                assert_eq!(two[1].map(f64::to_bits), alone[0].map(f64::to_bits));
             }
         }
     }

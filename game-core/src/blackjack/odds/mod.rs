@@ -21,11 +21,13 @@
 //!   of probabilities, so rounding stays below 10^-12.
 
 pub mod dealer;
+pub mod hands;
 pub mod player;
 
 use std::collections::HashMap;
 
 use dealer::{CLASSES, DealerGraph};
+use hands::Hands;
 use player::{Context, Counts, Solver, hard_aces, pack, total};
 
 use super::hand::value;
@@ -173,12 +175,13 @@ const BY_COST: [usize; CLASSES] = [1, 2, 0, 3, 4, 5, 6, 7, 8, 9];
 /// between two threads, each taking the costliest left (issue 73: a fixed
 /// split left one thread with 57 % of the work).
 pub fn analyse(rules: &Rules) -> Figures {
+    let hands = Hands::new();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let ups: Vec<UpCard> = std::thread::scope(|s| {
         let work = || {
             let mut done = Vec::new();
             while let Some(&up) = BY_COST.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-                done.push((up, up_card(rules, up)));
+                done.push((up, up_card(rules, up, &hands)));
             }
             done
         };
@@ -206,9 +209,9 @@ pub fn analyse(rules: &Rules) -> Figures {
     figures
 }
 
-fn up_card(rules: &Rules, up: usize) -> UpCard {
+fn up_card(rules: &Rules, up: usize, hands: &Hands) -> UpCard {
     let dealer = DealerGraph::new(up, rules.dealer_hits_soft_17);
-    let mut s = Solver::new(rules, up, &dealer);
+    let mut s = Solver::new(rules, up, &dealer, hands);
     let mut out = UpCard {
         ev: 0.0,
         bonus: 0.0,
@@ -249,6 +252,7 @@ fn up_card(rules: &Rules, up: usize) -> UpCard {
             let mut hand: Counts = [0; CLASSES];
             hand[a] += 1;
             hand[b] += 1;
+            let id = s.two(a, b);
             out.insurance += prob * 3.0 * s.probs(&hand)[9];
             let bonus_hand = rules.bonus_678_777 > 0 && matches!((a, b), (SIX, SEVEN) | (SIX, EIGHT) | (SEVEN, EIGHT));
             if bonus_hand {
@@ -256,7 +260,7 @@ fn up_card(rules: &Rules, up: usize) -> UpCard {
                 // of different ranks are independent).
                 for (suited, weight) in [(true, 0.25), (false, 0.75)] {
                     let mut options = Vec::new();
-                    let (v, bonus, action) = first_decision(&mut s, &hand, suited, &mut options);
+                    let (v, bonus, action) = first_decision(&mut s, &hand, id, suited, &mut options);
                     out.ev += prob * weight * v;
                     out.bonus += prob * weight * bonus;
                     out.first.insert((up as u8, a as u8, b as u8, suited), action);
@@ -264,7 +268,7 @@ fn up_card(rules: &Rules, up: usize) -> UpCard {
                 }
             } else {
                 let mut options = Vec::new();
-                let (v, bonus, action) = first_decision(&mut s, &hand, false, &mut options);
+                let (v, bonus, action) = first_decision(&mut s, &hand, id, false, &mut options);
                 out.ev += prob * v;
                 out.bonus += prob * bonus;
                 out.first.insert((up as u8, a as u8, b as u8, false), action);
@@ -280,13 +284,14 @@ fn up_card(rules: &Rules, up: usize) -> UpCard {
             hand[pair] += 1;
             hand[other] += 1;
             let ctx = Context { pair: pair as u8, k: 1 };
-            let hs = s.hit_stand(&hand, ctx);
+            let id = s.two(pair, other);
+            let hs = s.hit_stand(id, ctx);
             let (hard, aces) = hard_aces(&hand);
             let t = total(hard, aces);
-            let stand = (t >= rules.stand_from || t == 21).then(|| s.stand(&Solver::removed(&hand, ctx), t));
+            let stand = (t >= rules.stand_from || t == 21).then(|| s.stand_at(id, ctx, t));
             let mut action = if stand.is_some_and(|v| v >= hs) { Action::Stand } else { Action::Hit };
             if let Some(locked) = s.may_double(&hand, true)
-                && s.double(&hand, ctx, locked) > hs
+                && s.double(id, ctx, locked) > hs
             {
                 action = Action::Double;
             }
@@ -308,7 +313,7 @@ fn up_card(rules: &Rules, up: usize) -> UpCard {
 /// The best first decision of a two-card hand: its value per unit of the
 /// original bet, the bonus's part of it, and the decision; every decision
 /// offered, with its value, in `options`.
-fn first_decision(s: &mut Solver<'_>, hand: &Counts, suited: bool, options: &mut Vec<(Action, f64)>) -> (f64, f64, Action) {
+fn first_decision(s: &mut Solver<'_>, hand: &Counts, id: u32, suited: bool, options: &mut Vec<(Action, f64)>) -> (f64, f64, Action) {
     let rules = *s.rules;
     let up = s.up;
     let p_bj = s.p_blackjack(hand);
@@ -334,16 +339,16 @@ fn first_decision(s: &mut Solver<'_>, hand: &Counts, suited: bool, options: &mut
         }
     };
     if t >= rules.stand_from {
-        offer(&mut best, s.stand(hand, t) + top, 0.0, Action::Stand);
+        offer(&mut best, s.stand_at(id, Context::MAIN, t) + top, 0.0, Action::Stand);
     }
-    offer(&mut best, s.hit(hand, Context::MAIN) + top + bonus, bonus, Action::Hit);
+    offer(&mut best, s.hit(id, Context::MAIN) + top + bonus, bonus, Action::Hit);
     if let Some(locked) = s.may_double(hand, false) {
-        offer(&mut best, s.double(hand, Context::MAIN, locked) + top + bonus, bonus, Action::Double);
+        offer(&mut best, s.double(id, Context::MAIN, locked) + top + bonus, bonus, Action::Double);
     }
     let pair = (0..CLASSES).find(|&c| hand[c] == 2);
     if let Some(p) = pair {
         let hands = if p == 0 && !rules.resplit_aces { 2 } else { rules.split_hands.map_or(usize::MAX, usize::from) };
-        let v = s.split(p, hands, MAX_LEVEL) + top;
+        let v = s.split(p, hands) + top;
         if p == 9 && !rules.split_unequal_tens {
             // Only ten-value cards of one rank split: weigh the split's
             // gain by the chance of one rank.

@@ -11,7 +11,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::dealer::{BLACKJACK, BUST, CLASSES, DealerGraph, Dist};
+use super::dealer::{BLACKJACK, BUST, CLASSES, DealerGraph, Dist, OUTCOMES};
+use super::hands::{BUSTED, Hands};
 use crate::blackjack::rules::{DealerBlackjack, HoleCard, Rules};
 
 /// Cards by class (index 0 the ace, 9 the ten-values).
@@ -74,18 +75,36 @@ pub struct Solver<'a> {
     pub full: [u16; CLASSES],
     pub full_total: u16,
     dealer: &'a DealerGraph,
-    dists: KeyMap<Dist>,
-    /// Hit-or-stand values by context and hand.
-    values: KeyMap<f64>,
+    hands: &'a Hands,
+    /// The dealer's totals, each shoe once.
+    dists: Vec<Dist>,
+    /// Each shoe's index in `dists`, or [`UNKNOWN`], at its place
+    /// ([`Solver::shoe_slot`]).
+    dist_at: Vec<u32>,
+    /// Hit-or-stand values by context and hand (NaN: not yet valued).
+    values: Vec<f64>,
+    /// The hands whose play in a context has had its shoes walked.
+    walked: Vec<bool>,
     /// Whether the hand hits at its best, in the main context (no split
     /// cards out): the strategy's multi-card decisions.
     pub hits: KeyMap<bool>,
-    mass: Vec<f64>,
+    mass: Scratch,
     /// A dealer blackjack is an outcome of the recursion (it takes all).
     bj_in_recursion: bool,
 }
 
-/// Cards dealt out of the shoe beyond the hand: `k` more of class `pair`.
+/// A hand's dealer totals not yet looked up.
+const UNKNOWN: u32 = u32::MAX;
+
+/// The levels of a context: 0 to [`super::MAX_LEVEL`] pair cards out.
+const LEVELS: usize = super::MAX_LEVEL as usize + 1;
+
+/// The dealer's walks' scratch buffers, one per number of shoes walked
+/// together.
+type Scratch = (Vec<[f64; 1]>, Vec<[f64; 2]>, Vec<[f64; 4]>, Vec<[f64; 8]>);
+
+/// Cards dealt out of the shoe beyond the hand: `k` more of class `pair`
+/// (`k` at most [`super::MAX_LEVEL`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Context {
     pub pair: u8,
@@ -97,23 +116,32 @@ impl Context {
 }
 
 impl<'a> Solver<'a> {
-    pub fn new(rules: &'a Rules, up: usize, dealer: &'a DealerGraph) -> Solver<'a> {
+    pub fn new(rules: &'a Rules, up: usize, dealer: &'a DealerGraph, hands: &'a Hands) -> Solver<'a> {
         let d = u16::from(rules.decks);
         let mut full = [4 * d; CLASSES];
         full[9] = 16 * d;
         full[up] -= 1;
+        let slots = CLASSES * LEVELS * hands.len();
         Solver {
             rules,
             up,
             full,
             full_total: full.iter().sum(),
             dealer,
-            dists: KeyMap::default(),
-            values: KeyMap::default(),
+            hands,
+            dists: Vec::with_capacity(1 << 15),
+            dist_at: vec![UNKNOWN; slots],
+            values: vec![f64::NAN; slots],
+            walked: vec![false; slots],
             hits: KeyMap::default(),
-            mass: Vec::new(),
+            mass: Default::default(),
             bj_in_recursion: rules.hole_card == HoleCard::NoPeek(DealerBlackjack::TakesAll),
         }
+    }
+
+    /// The hand of two cards of the classes `a` and `b`.
+    pub fn two(&self, a: usize, b: usize) -> u32 {
+        self.hands.two(a, b)
     }
 
     /// The cards out of the shoe for a hand in a context.
@@ -123,6 +151,11 @@ impl<'a> Solver<'a> {
         r
     }
 
+    /// A hand's place in the tables of values and dealer totals.
+    fn slot(&self, id: u32, ctx: Context) -> usize {
+        (usize::from(ctx.pair) * LEVELS + usize::from(ctx.k)) * self.hands.len() + id as usize
+    }
+
     /// The probability of each class as the next card, cards `removed` out.
     pub fn probs(&self, removed: &Counts) -> [f64; CLASSES] {
         let out: u16 = removed.iter().map(|&n| u16::from(n)).sum();
@@ -130,14 +163,17 @@ impl<'a> Solver<'a> {
         std::array::from_fn(|c| f64::from(self.full[c].saturating_sub(u16::from(removed[c]))) * per)
     }
 
-    /// The probability that the hole card makes the dealer a blackjack.
+    /// The probability that the hole card makes the dealer a blackjack:
+    /// [`Solver::probs`]'s figure for the one class that does.
     pub fn p_blackjack(&self, removed: &Counts) -> f64 {
-        let p = self.probs(removed);
-        match self.up {
-            0 => p[9],
-            9 => p[0],
-            _ => 0.0,
-        }
+        let class = match self.up {
+            0 => 9,
+            9 => 0,
+            _ => return 0.0,
+        };
+        let out: u16 = removed.iter().map(|&n| u16::from(n)).sum();
+        let per = 1.0 / f64::from(self.full_total.saturating_sub(out).max(1));
+        f64::from(self.full[class].saturating_sub(u16::from(removed[class]))) * per
     }
 
     /// The weight of the event the recursion values: no dealer blackjack,
@@ -146,23 +182,124 @@ impl<'a> Solver<'a> {
         if self.bj_in_recursion { 1.0 } else { 1.0 - self.p_blackjack(removed) }
     }
 
-    pub fn dist(&mut self, removed: &Counts) -> Dist {
-        let key = pack(removed);
-        if let Some(d) = self.dists.get(&key) {
-            return *d;
+    /// The shoe with `removed` out.
+    fn shoe(&self, removed: &Counts) -> [u16; CLASSES] {
+        std::array::from_fn(|c| self.full[c].saturating_sub(u16::from(removed[c])))
+    }
+
+    /// The place of the shoe hand `id` leaves in `ctx` in the table of
+    /// dealer totals: the same for every hand and context that leave the
+    /// same shoe — the context's pair cards moved into the hand while it
+    /// stays 21 or less (a hand of the split's pair with `k` more out
+    /// leaves what the hand with one more pair card and `k − 1` out does,
+    /// and with none out is in the main context).
+    fn shoe_slot(&self, id: u32, ctx: Context) -> usize {
+        let (mut hand, mut k) = (id, ctx.k);
+        while k > 0 {
+            let next = self.hands.next(hand, usize::from(ctx.pair));
+            if next == BUSTED {
+                break;
+            }
+            hand = next;
+            k -= 1;
         }
-        let shoe: [u16; CLASSES] = std::array::from_fn(|c| self.full[c].saturating_sub(u16::from(removed[c])));
-        let d = self.dealer.dist(&shoe, &mut self.mass);
-        self.dists.insert(key, d);
+        self.slot(hand, if k == 0 { Context::MAIN } else { Context { pair: ctx.pair, k } })
+    }
+
+    /// The dealer's totals on the shoe hand `id` leaves in `ctx`.
+    fn dist_at(&mut self, id: u32, ctx: Context) -> Dist {
+        let slot = self.shoe_slot(id, ctx);
+        let at = self.dist_at[slot];
+        if at != UNKNOWN {
+            return self.dists[at as usize];
+        }
+        let shoe = self.shoe(&Self::removed(self.hands.counts(id), ctx));
+        let d = self.dealer.dist(&shoe, &mut self.mass.0);
+        self.dist_at[slot] = self.dists.len() as u32;
+        self.dists.push(d);
         d
     }
 
-    /// The value of standing on `total` with `removed` out, per unit staked.
-    pub fn stand(&mut self, removed: &Counts, total: u8) -> f64 {
-        if total > 21 {
-            return -self.weight(removed);
+    /// The dealer's totals for every shoe the play of hand `id` in `ctx`
+    /// can stand on, found in walks of eight shoes at once (issue 73: a
+    /// state's place in the dealer's graph is read once for all eight,
+    /// and their arithmetic runs side by side): the hand and every hand
+    /// the cards left can make of it (not of 21: no hit there), each once
+    /// in the solver's life.
+    fn walk_ahead(&mut self, id: u32, ctx: Context) {
+        if self.walked[self.slot(id, ctx)] {
+            return;
         }
-        let d = self.dist(removed);
+        let mut walk: Vec<(u32, [u16; CLASSES])> = Vec::new();
+        let mut stack = vec![id];
+        while let Some(h) = stack.pop() {
+            let slot = self.slot(h, ctx);
+            if self.walked[slot] {
+                continue;
+            }
+            self.walked[slot] = true;
+            let (hard, aces) = self.hands.hard_aces(h);
+            let t = total(hard, aces);
+            let removed = Self::removed(self.hands.counts(h), ctx);
+            if self.weighs_standing(hard, t) {
+                let shoe_slot = self.shoe_slot(h, ctx);
+                if self.dist_at[shoe_slot] == UNKNOWN {
+                    // Its place now, its figures once walked.
+                    let at = self.dists.len() as u32;
+                    self.dists.push([0.0; OUTCOMES]);
+                    self.dist_at[shoe_slot] = at;
+                    walk.push((at, self.shoe(&removed)));
+                }
+            }
+            if t < 21 {
+                for c in (0..CLASSES).filter(|&c| self.full[c] > u16::from(removed[c])) {
+                    let next = self.hands.next(h, c);
+                    if next != BUSTED && !self.walked[self.slot(next, ctx)] {
+                        stack.push(next);
+                    }
+                }
+            }
+        }
+        for chunk in walk.chunks(8) {
+            match chunk.len() {
+                0 => {}
+                1 => self.walk::<1>(chunk, |m| &mut m.0),
+                2 => self.walk::<2>(chunk, |m| &mut m.1),
+                3 | 4 => self.walk::<4>(chunk, |m| &mut m.2),
+                _ => self.walk::<8>(chunk, |m| &mut m.3),
+            }
+        }
+    }
+
+    /// One walk of the dealer's graph for up to `L` shoes (the last
+    /// repeated to fill the lanes), each shoe's totals kept in its place.
+    fn walk<const L: usize>(&mut self, chunk: &[(u32, [u16; CLASSES])], buffer: impl Fn(&mut Scratch) -> &mut Vec<[f64; L]>) {
+        let Some(&(_, last)) = chunk.last() else { return };
+        let shoes: [[u16; CLASSES]; L] = std::array::from_fn(|l| chunk.get(l).map_or(last, |&(_, shoe)| shoe));
+        let dists = self.dealer.dists(&shoes, buffer(&mut self.mass));
+        for (&(at, _), d) in chunk.iter().zip(dists) {
+            self.dists[at as usize] = d;
+        }
+    }
+
+    /// Whether a hand of `hard` (aces 1) and best `total` weighs standing.
+    /// A hand no card can bust, on 16 or less, hits (issue 73: the
+    /// dealer's totals on its shoe are not needed). Standing on 16 or
+    /// less is worth 2·P(bust) + P(blackjack) − 1, a linear function of
+    /// the dealer's outcomes; a card drawn at random from the shoe leaves
+    /// their law as it was, so the mean over the next card of that same
+    /// value is the stand's value, and after the card the hand stands on
+    /// more (17–21, worth at least as much), may stand again (every total
+    /// it reaches is 12 or more, or more than now, and `stand_from` is at
+    /// most 12) or plays on at its best.
+    fn weighs_standing(&self, hard: u8, total: u8) -> bool {
+        let dominated = hard <= 11 && total <= 16;
+        !dominated && (total >= self.rules.stand_from || total == 21)
+    }
+
+    /// The value of standing on `total` against the dealer's totals `d`,
+    /// per unit staked.
+    fn against(&self, d: &Dist, total: u8) -> f64 {
         let mut v = d[BUST];
         for (i, &p) in d[..BUST].iter().enumerate() {
             let dealer = 17 + i as u8;
@@ -178,74 +315,88 @@ impl<'a> Solver<'a> {
         v
     }
 
+    /// The value of standing on `total` with hand `id` in `ctx`.
+    pub fn stand_at(&mut self, id: u32, ctx: Context, total: u8) -> f64 {
+        if total > 21 {
+            return -self.weight(&Self::removed(self.hands.counts(id), ctx));
+        }
+        let d = self.dist_at(id, ctx);
+        self.against(&d, total)
+    }
+
     /// The best of hitting and standing, cards after the first two drawn as
     /// the hand needs them (BJ 21: no stand below `stand_from`, no hit at 21).
-    pub fn hit_stand(&mut self, hand: &Counts, ctx: Context) -> f64 {
-        let key = pack(hand) | (u64::from(ctx.pair) << 50) | (u64::from(ctx.k) << 54);
-        if let Some(&v) = self.values.get(&key) {
-            return v;
+    pub fn hit_stand(&mut self, id: u32, ctx: Context) -> f64 {
+        let slot = self.slot(id, ctx);
+        let known = self.values[slot];
+        if !known.is_nan() {
+            return known;
         }
-        let removed = Self::removed(hand, ctx);
-        let (hard, aces) = hard_aces(hand);
+        self.walk_ahead(id, ctx);
+        let (hard, aces) = self.hands.hard_aces(id);
         let t = total(hard, aces);
-        // A hand no card can bust, on 16 or less, hits (issue 73: the
-        // dealer's totals on its shoe are not needed). Standing on 16 or
-        // less is worth 2·P(bust) + P(blackjack) − 1, a linear function of
-        // the dealer's outcomes; a card drawn at random from the shoe
-        // leaves their law as it was, so the mean over the next card of
-        // that same value is the stand's value, and after the card the hand
-        // stands on more (17–21, worth at least as much), may stand again
-        // (every total it reaches is 12 or more, or more than now, and
-        // `stand_from` is at most 12) or plays on at its best.
-        let dominated = hard <= 11 && t <= 16;
-        let stand = (!dominated && (t >= self.rules.stand_from || t == 21)).then(|| self.stand(&removed, t));
+        let stand = self.weighs_standing(hard, t).then(|| self.stand_at(id, ctx, t));
         let v = if t == 21 {
             stand.unwrap_or(0.0)
         } else {
-            let hit = self.hit(hand, ctx);
+            let hit = self.hit(id, ctx);
             let best = stand.map_or(hit, |s| s.max(hit));
             if ctx == Context::MAIN {
-                self.hits.insert(pack(hand), stand.is_none_or(|s| hit > s));
+                self.hits.insert(pack(self.hands.counts(id)), stand.is_none_or(|s| hit > s));
             }
             best
         };
-        self.values.insert(key, v);
+        self.values[slot] = v;
         v
     }
 
     /// The value of taking one card and playing on at the best.
-    pub fn hit(&mut self, hand: &Counts, ctx: Context) -> f64 {
-        let (hard, _) = hard_aces(hand);
-        self.each_next_card(hand, ctx, |s, c, next, removed| if hard + c as u8 + 1 > 21 { -s.weight(removed) } else { s.hit_stand(next, ctx) })
-    }
-
-    /// Σ over the class `c` of the next card, weighted by its probability
-    /// from the shoe less `hand` and `ctx`'s cards, of `f(self, c, the hand
-    /// with it, the cards removed with it)`.
-    fn each_next_card(&mut self, hand: &Counts, ctx: Context, mut f: impl FnMut(&mut Self, usize, &Counts, &Counts) -> f64) -> f64 {
-        let removed = Self::removed(hand, ctx);
+    pub fn hit(&mut self, id: u32, ctx: Context) -> f64 {
+        let removed = Self::removed(self.hands.counts(id), ctx);
+        self.walk_ahead(id, ctx);
         let p = self.probs(&removed);
         let mut v = 0.0;
-        for c in 0..CLASSES {
-            if p[c] == 0.0 {
+        for (c, &pc) in p.iter().enumerate() {
+            if pc == 0.0 {
                 continue;
             }
-            let mut next = *hand;
-            next[c] += 1;
-            let mut r = removed;
-            r[c] += 1;
-            v += p[c] * f(self, c, &next, &r);
+            let next = self.hands.next(id, c);
+            let value = if next == BUSTED {
+                let mut r = removed;
+                r[c] += 1;
+                -self.weight(&r)
+            } else {
+                self.hit_stand(next, ctx)
+            };
+            v += pc * value;
         }
         v
     }
 
     /// The value of doubling: one card, twice the stake; `locked`: the
     /// hand's first ace counts 1 to the end (BJ 27).
-    pub fn double(&mut self, hand: &Counts, ctx: Context, locked: bool) -> f64 {
-        2.0 * self.each_next_card(hand, ctx, |s, _, next, removed| {
-            let (hard, aces) = hard_aces(next);
-            s.stand(removed, total(hard, aces - u8::from(locked && aces > 0)))
-        })
+    pub fn double(&mut self, id: u32, ctx: Context, locked: bool) -> f64 {
+        let removed = Self::removed(self.hands.counts(id), ctx);
+        // Every next hand stands; their shoes are those the hand's hits walk.
+        self.walk_ahead(id, ctx);
+        let p = self.probs(&removed);
+        let mut v = 0.0;
+        for (c, &pc) in p.iter().enumerate() {
+            if pc == 0.0 {
+                continue;
+            }
+            let next = self.hands.next(id, c);
+            let value = if next == BUSTED {
+                let mut r = removed;
+                r[c] += 1;
+                -self.weight(&r)
+            } else {
+                let (hard, aces) = self.hands.hard_aces(next);
+                self.stand_at(next, ctx, total(hard, aces - u8::from(locked && aces > 0)))
+            };
+            v += pc * value;
+        }
+        2.0 * v
     }
 
     /// Whether a two-card hand may be doubled, and as a locked hard hand.
@@ -265,16 +416,15 @@ impl<'a> Solver<'a> {
 
     /// The best value of a two-card hand made by a split (no surrender, no
     /// further split here: the split's process counts resplits).
-    pub fn split_hand(&mut self, hand: &Counts, ctx: Context) -> f64 {
+    pub fn split_hand(&mut self, id: u32, ctx: Context) -> f64 {
         let split_aces = ctx.pair == 0 && !self.rules.hit_split_aces;
         if split_aces {
-            let (hard, aces) = hard_aces(hand);
-            let removed = Self::removed(hand, ctx);
-            return self.stand(&removed, total(hard, aces));
+            let (hard, aces) = self.hands.hard_aces(id);
+            return self.stand_at(id, ctx, total(hard, aces));
         }
-        let mut v = self.hit_stand(hand, ctx);
-        if let Some(locked) = self.may_double(hand, true) {
-            v = v.max(self.double(hand, ctx, locked));
+        let mut v = self.hit_stand(id, ctx);
+        if let Some(locked) = self.may_double(self.hands.counts(id), true) {
+            v = v.max(self.double(id, ctx, locked));
         }
         v
     }
@@ -288,7 +438,8 @@ impl<'a> Solver<'a> {
     /// docs/blackjack.md). The number of hands is the exact law of the
     /// pair cards drawn as second cards, each with the chance the shoe gives
     /// it once the pair cards and the second cards seen are out.
-    pub fn split(&mut self, pair: usize, hands: usize, max_level: u8) -> f64 {
+    pub fn split(&mut self, pair: usize, hands: usize) -> f64 {
+        let max_level = super::MAX_LEVEL;
         let p0 = f64::from(self.full[pair].saturating_sub(2));
         let n0 = f64::from(self.full_total.saturating_sub(2));
         // Values by level: a hand whose second card is not a pair card,
@@ -324,9 +475,7 @@ impl<'a> Solver<'a> {
                         let v_c = match capped.get(&k_c) {
                             Some(&v) => v,
                             None => {
-                                let mut hand = [0u8; CLASSES];
-                                hand[pair] = 2;
-                                let v = self.split_hand(&hand, Context { pair: pair as u8, k: k_c });
+                                let v = self.split_hand(self.hands.two(pair, pair), Context { pair: pair as u8, k: k_c });
                                 capped.insert(k_c, v);
                                 v
                             }
@@ -363,9 +512,7 @@ impl<'a> Solver<'a> {
             if p[c] == 0.0 {
                 continue;
             }
-            let mut hand = first;
-            hand[c] += 1;
-            v += p[c] * self.split_hand(&hand, ctx);
+            v += p[c] * self.split_hand(self.hands.two(pair, c), ctx);
         }
         let q = 1.0 - p[pair];
         if q > 0.0 { v / q } else { 0.0 }

@@ -1,0 +1,129 @@
+//! Every hand a player can hold, by number (issue 73): the multisets of
+//! cards whose hard total is 21 or less (3,083 of them), each with its
+//! totals and the hand each card makes of it, so that the solver keeps
+//! its values in arrays indexed by hand, not in hash tables keyed by
+//! cards.
+
+use super::dealer::CLASSES;
+use super::player::{Counts, KeyMap, hard_aces, pack};
+
+/// The hand a card makes of a hand it busts.
+pub const BUSTED: u32 = u32::MAX;
+
+/// The hands, the empty hand first, each before the hands one card more
+/// makes of it.
+pub struct Hands {
+    counts: Vec<Counts>,
+    hard: Vec<u8>,
+    aces: Vec<u8>,
+    next: Vec<[u32; CLASSES]>,
+    ids: KeyMap<u32>,
+}
+
+impl Hands {
+    pub fn new() -> Hands {
+        let mut h = Hands { counts: Vec::new(), hard: Vec::new(), aces: Vec::new(), next: Vec::new(), ids: KeyMap::default() };
+        h.push([0; CLASSES]);
+        let mut i = 0;
+        while i < h.counts.len() {
+            let here = h.counts[i];
+            let mut next = [BUSTED; CLASSES];
+            for (c, slot) in next.iter_mut().enumerate() {
+                let mut child = here;
+                child[c] += 1;
+                if hard_aces(&child).0 <= 21 {
+                    *slot = match h.ids.get(&pack(&child)) {
+                        Some(&id) => id,
+                        None => h.push(child),
+                    };
+                }
+            }
+            h.next.push(next);
+            i += 1;
+        }
+        h
+    }
+
+    fn push(&mut self, c: Counts) -> u32 {
+        let id = self.counts.len() as u32;
+        let (hard, aces) = hard_aces(&c);
+        self.counts.push(c);
+        self.hard.push(hard);
+        self.aces.push(aces);
+        self.ids.insert(pack(&c), id);
+        id
+    }
+
+    pub fn len(&self) -> usize {
+        self.counts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// The hand of these cards, if it is not bust.
+    pub fn id(&self, c: &Counts) -> Option<u32> {
+        self.ids.get(&pack(c)).copied()
+    }
+
+    /// The hand of two cards of the classes `a` and `b` (never bust).
+    pub fn two(&self, a: usize, b: usize) -> u32 {
+        let first = self.next(0, a);
+        if first == BUSTED { BUSTED } else { self.next(first, b) }
+    }
+
+    pub fn counts(&self, id: u32) -> &Counts {
+        &self.counts[id as usize]
+    }
+
+    /// The hand's hard total (aces 1) and its aces.
+    pub fn hard_aces(&self, id: u32) -> (u8, u8) {
+        (self.hard[id as usize], self.aces[id as usize])
+    }
+
+    /// The hand a card of class `c` makes of hand `id`, or [`BUSTED`].
+    pub fn next(&self, id: u32, c: usize) -> u32 {
+        self.next[id as usize][c]
+    }
+}
+
+impl Default for Hands {
+    fn default() -> Hands {
+        Hands::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every multiset of classes of hard total 21 or less is a hand, once,
+    /// with the hands each card makes of it: counted against an
+    /// independent enumeration of the multisets class by class.
+    #[test]
+    fn every_hand_of_21_or_less_has_a_number_and_its_cards_lead_on() {
+        fn count(c: usize, sum: u8) -> usize {
+            if c == CLASSES {
+                return 1;
+            }
+            let v = c as u8 + 1;
+            (0..).take_while(|k| sum + v * k <= 21).map(|k| count(c + 1, sum + v * k)).sum()
+        }
+        let h = Hands::new();
+        assert_eq!(h.len(), count(0, 0));
+        assert_eq!(h.len(), 3083);
+        for id in 0..h.len() as u32 {
+            assert_eq!(h.id(h.counts(id)), Some(id));
+            for c in 0..CLASSES {
+                let mut child = *h.counts(id);
+                child[c] += 1;
+                match h.next(id, c) {
+                    BUSTED => assert!(hard_aces(&child).0 > 21),
+                    n => assert_eq!(h.counts(n), &child),
+                }
+            }
+        }
+        assert_eq!(h.counts(h.two(9, 0)), &[1, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    }
+}
