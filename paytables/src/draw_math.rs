@@ -22,7 +22,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
 use crate::draw_sequence::{Sequential, factorial, falling, orders, permutations, places, royal_completions, ways};
-use crate::subsets::{SubsetIndex, each_hand};
+use crate::subsets::{SubsetIndex, each_hand, each_subset};
 
 mod plain;
 
@@ -44,44 +44,61 @@ pub struct DrawTables {
 
 impl DrawTables {
     /// Count every hand of the deck into the tables, on `threads` threads.
+    ///
+    /// Each hand is evaluated once and counted into its five subsets of
+    /// four cards; the smaller subsets' counts are summed from those
+    /// ([`sum_down`], issue 73: five increments a hand, not 31, and each
+    /// thread's own counts of four-card subsets fit in bytes — fresh pages
+    /// cost more than the counting on these machines).
     pub fn build(game: &DrawPokerGame, threads: usize) -> DrawTables {
         let deck = game.deck_size();
         let entries = game.entries.len();
         let ix = SubsetIndex::new(deck);
         let small = ix.small();
-        let hands = ix.hands();
+        let fours = ix.binom(deck, 4) as usize;
         // Every hand is looked up by its class, evaluated once.
         let classes = &Classes::new(game);
         let sequential = Sequential::of(game, classes);
-        let mut tables = DrawTables { ix, entries, counts: Vec::new(), hand_entry: Vec::new(), sequential };
         let threads = threads.max(1);
-        // Thread t takes the top cards e ≡ t (mod threads); each keeps its
-        // own counts, summed at the end.
-        // Per thread: its counts, and its blocks of hand entries by start.
-        type Part = (Vec<u32>, Vec<(usize, Vec<u8>)>);
-        let parts: Vec<Part> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let tables = &tables;
+        // The hands by their highest card (their ranks run from C(top, 5),
+        // C(top, 4) of them); thread t takes the top cards e ≡ t (mod
+        // threads), writing its hands' entries in place.
+        let mut hand_entry = vec![NONE; ix.hands()];
+        let mut mine: Vec<Vec<(u8, &mut [u8])>> = (0..threads).map(|_| Vec::new()).collect();
+        let mut rest: &mut [u8] = &mut hand_entry;
+        for top in 4..deck as u8 {
+            let (now, later) = std::mem::take(&mut rest).split_at_mut(ix.binom(usize::from(top), 4) as usize);
+            mine[usize::from(top) % threads].push((top, now));
+            rest = later;
+        }
+        let ix_ref = &ix;
+        // Each thread's counts of four-card subsets, by entry (a subset of
+        // four is in at most 49 hands).
+        let parts: Vec<Vec<u8>> = std::thread::scope(|s| {
+            let handles: Vec<_> = mine
+                .into_iter()
+                .map(|tops| {
                     s.spawn(move || {
-                        let mut counts = vec![0u32; small * entries];
-                        let mut blocks = Vec::new();
-                        for e in (4..deck as u8).filter(|e| *e as usize % threads == t) {
-                            let start = tables.ix.binom(e as usize, 5) as usize;
-                            let mut block = Vec::with_capacity(tables.ix.binom(e as usize, 4) as usize);
-                            let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
-                            tables.ix.each_hand_with_top_indexed(e, entries, |cards, rows| match classes.entry(&cards.map(card)) {
-                                NO_ENTRY => block.push(NONE),
-                                entry => {
-                                    block.push(entry);
-                                    for &row in rows {
-                                        counts[row + entry as usize] += 1;
+                        let mut four = vec![0u8; fours * entries];
+                        let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
+                        for (top, block) in tops {
+                            let mut slots = block.iter_mut();
+                            ix_ref.each_hand_with_top_fours(top, |cards, subsets| {
+                                let entry = match classes.entry(&cards.map(card)) {
+                                    NO_ENTRY => NONE,
+                                    entry => {
+                                        for r in subsets {
+                                            four[r * entries + usize::from(entry)] += 1;
+                                        }
+                                        entry
                                     }
+                                };
+                                if let Some(slot) = slots.next() {
+                                    *slot = entry;
                                 }
                             });
-                            blocks.push((start, block));
                         }
-                        (counts, blocks)
+                        four
                     })
                 })
                 .collect();
@@ -89,18 +106,14 @@ impl DrawTables {
             handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
         });
         let mut counts = vec![0u32; small * entries];
-        let mut hand_entry = vec![NONE; hands];
-        for (c, blocks) in parts {
-            for (a, b) in counts.iter_mut().zip(&c) {
-                *a += *b;
-            }
-            for (start, block) in blocks {
-                hand_entry[start..start + block.len()].copy_from_slice(&block);
+        let at_four = ix.offset(4) * entries;
+        for part in parts {
+            for (a, &b) in counts[at_four..].iter_mut().zip(&part) {
+                *a += u32::from(b);
             }
         }
-        tables.counts = counts;
-        tables.hand_entry = hand_entry;
-        tables
+        sum_down(&ix, entries, &mut counts);
+        DrawTables { ix, entries, counts, hand_entry, sequential }
     }
 
     /// How many final hands of each entry every hold of the deal can make
@@ -190,6 +203,57 @@ impl DrawTables {
             }
         }
         Hold(best as u8)
+    }
+}
+
+/// The counts of every subset of 0 to 3 cards, from those of the subsets
+/// of four (issue 73): a hand holding a subset of `k` cards holds `5 − k`
+/// of the subsets of `k + 1` cards that contain it, so the sum over those
+/// subsets, divided by `5 − k`, counts each hand once.
+fn sum_down(ix: &SubsetIndex, entries: usize, counts: &mut [u32]) {
+    // Three cards from four, the most of the work: the subsets in the
+    // order their ranks run, each row read and written where the last was.
+    {
+        let (low, high) = counts.split_at_mut(ix.offset(4) * entries);
+        let threes = &mut low[ix.offset(3) * entries..];
+        ix.each_four_with_threes(|four, three| {
+            let row = &high[four * entries..(four + 1) * entries];
+            for t in three {
+                for (a, &b) in threes[t * entries..(t + 1) * entries].iter_mut().zip(row) {
+                    *a += b;
+                }
+            }
+        });
+        for c in threes {
+            *c /= 2;
+        }
+    }
+    for k in (0..3usize).rev() {
+        // The subsets of k cards and fewer, and those of k + 1 and more.
+        let larger_at = ix.offset(k + 1);
+        let (low, high) = counts.split_at_mut(larger_at * entries);
+        each_subset(ix.deck() as u8, k + 1, |larger| {
+            let from = (ix.of(larger) - larger_at) * entries;
+            let row = &high[from..from + entries];
+            let mut smaller = [0u8; 4];
+            for j in 0..=k {
+                let mut n = 0;
+                for (i, &c) in larger.iter().enumerate() {
+                    if i != j {
+                        smaller[n] = c;
+                        n += 1;
+                    }
+                }
+                let to = ix.of(&smaller[..k]) * entries;
+                for (a, &b) in low[to..to + entries].iter_mut().zip(row) {
+                    *a += b;
+                }
+            }
+        });
+        let holds = (5 - k) as u32;
+        for c in &mut low[ix.offset(k) * entries..] {
+            *c /= holds;
+        }
     }
 }
 

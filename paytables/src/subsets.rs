@@ -74,42 +74,46 @@ impl SubsetIndex {
     }
 
     /// Every five-card hand whose highest card is `top`, in colex order (as
-    /// [`each_hand_with_top`]), with the table indices of its 31 subsets of
-    /// size 0 to 4 (in no particular order). They are built incrementally:
-    /// for hands `[a, b, c, d, top]`, the 16 subsets of `{b, c, d, top}` are
-    /// fixed across the inner loop over `a`, and each of them with `a`
-    /// added (`a` the smallest card) is a fixed base plus C(a, 1) = a.
-    /// Each index comes times `stride` (a table's row length: the row's
-    /// start, with no multiplication per use, issue 73).
-    pub fn each_hand_with_top_indexed(&self, top: u8, stride: usize, mut f: impl FnMut([u8; 5], &[usize; 31])) {
-        let mut idx = [0usize; 31];
-        let mut base_with_a = [0usize; 15];
+    /// [`each_hand_with_top`]), with the colex ranks of its five subsets of
+    /// four cards among the four-card subsets. For hands `[a, b, c, d,
+    /// top]`, `{b, c, d, top}` is fixed across the inner loop over `a`, and
+    /// each of the other four is a fixed base plus C(a, 1) = a (issue 73).
+    pub fn each_hand_with_top_fours(&self, top: u8, mut f: impl FnMut([u8; 5], [usize; 5])) {
+        let b = |n: u8, k: usize| self.binom[usize::from(n)][k] as usize;
         for d in 3..top {
             for c in 2..d {
-                for b in 1..c {
-                    let upper = [b, c, d, top];
-                    for m in 0..16usize {
-                        let (mut without_a, mut with_a, mut k) = (0usize, 0usize, 0usize);
-                        for (i, &x) in upper.iter().enumerate() {
-                            if m & (1 << i) != 0 {
-                                k += 1;
-                                without_a += self.binom[x as usize][k] as usize;
-                                with_a += self.binom[x as usize][k + 1] as usize;
-                            }
-                        }
-                        idx[m] = (self.offset[k] + without_a) * stride;
-                        // With `a`, all four upper cards make the full hand,
-                        // which is not in the table (m = 15).
-                        if k < 4 {
-                            base_with_a[m] = (self.offset[k + 1] + with_a) * stride;
-                        }
+                for bb in 1..c {
+                    let upper = b(bb, 1) + b(c, 2) + b(d, 3) + b(top, 4);
+                    let without_b = b(c, 2) + b(d, 3) + b(top, 4);
+                    let without_c = b(bb, 2) + b(d, 3) + b(top, 4);
+                    let without_d = b(bb, 2) + b(c, 3) + b(top, 4);
+                    let without_top = b(bb, 2) + b(c, 3) + b(d, 4);
+                    for a in 0..bb {
+                        let x = usize::from(a);
+                        f([a, bb, c, d, top], [upper, without_b + x, without_c + x, without_d + x, without_top + x]);
                     }
-                    for a in 0..b {
-                        let at = a as usize * stride;
-                        for (slot, base) in idx[16..].iter_mut().zip(&base_with_a) {
-                            *slot = base + at;
-                        }
-                        f([a, b, c, d, top], &idx);
+                }
+            }
+        }
+    }
+
+    /// Every subset of four cards `[a, b, c, d]`, in colex order, with its
+    /// colex rank among four-card subsets and those of its four subsets of
+    /// three cards among three-card subsets; as in
+    /// [`SubsetIndex::each_hand_with_top_fours`], each but `{b, c, d}` is a
+    /// base plus `a` (issue 73).
+    pub fn each_four_with_threes(&self, mut f: impl FnMut(usize, [usize; 4])) {
+        let b = |n: u8, k: usize| self.binom[usize::from(n)][k] as usize;
+        for d in 3..self.deck as u8 {
+            for c in 2..d {
+                for bb in 1..c {
+                    let four = b(bb, 2) + b(c, 3) + b(d, 4);
+                    let upper = b(bb, 1) + b(c, 2) + b(d, 3);
+                    let without_b = b(c, 2) + b(d, 3);
+                    let without_c = b(bb, 2) + b(d, 3);
+                    let without_d = b(bb, 2) + b(c, 3);
+                    for a in 0..usize::from(bb) {
+                        f(four + a, [upper, without_b + a, without_c + a, without_d + a]);
                     }
                 }
             }
@@ -144,6 +148,23 @@ pub fn each_hand(deck: usize, mut f: impl FnMut([u8; 5])) {
     }
 }
 
+/// Every subset of `size` cards of a deck of `deck` cards, cards ascending
+/// (in lexicographic order).
+pub fn each_subset(deck: u8, size: usize, mut f: impl FnMut(&[u8])) {
+    let size = size.min(usize::from(deck));
+    let mut c: Vec<u8> = (0..size as u8).collect();
+    loop {
+        f(&c);
+        // The rightmost card that can move up, and the cards after it
+        // right behind it.
+        let Some(i) = (0..size).rev().find(|&i| usize::from(c[i]) < usize::from(deck) - size + i) else { return };
+        c[i] += 1;
+        for j in i + 1..size {
+            c[j] = c[j - 1] + 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,20 +191,21 @@ mod tests {
         assert!(seen.iter().all(|&s| s), "every subset of size 0 to 4 has its own index");
     }
 
-    /// The incremental indices are the same set as `subsets` gives, hand
-    /// by hand, in the same hand order.
+    /// The incremental four-card ranks are those `subsets` gives, hand by
+    /// hand, in the same hand order.
     #[test]
-    fn incremental_subset_indices_equal_the_direct_ones() {
+    fn incremental_four_card_ranks_equal_the_direct_ones() {
         for deck in [52usize, 53] {
             let ix = SubsetIndex::new(deck);
             let mut direct = Vec::new();
             each_hand(deck, |h| direct.push(h));
             let mut n = 0;
             for top in 4..deck as u8 {
-                ix.each_hand_with_top_indexed(top, 1, |h, idx| {
+                ix.each_hand_with_top_fours(top, |h, fours| {
                     assert_eq!(h, direct[n]);
-                    let mut got = idx.to_vec();
-                    let mut want = ix.subsets(&h)[..31].to_vec();
+                    let mut got: Vec<usize> = fours.iter().map(|r| r + ix.offset(4)).collect();
+                    let idx = ix.subsets(&h);
+                    let mut want: Vec<usize> = [15, 23, 27, 29, 30].iter().map(|&m| idx[m]).collect();
                     got.sort_unstable();
                     want.sort_unstable();
                     assert_eq!(got, want, "{h:?}");
@@ -193,4 +215,46 @@ mod tests {
             assert_eq!(n, ix.hands());
         }
     }
+
+    /// The incremental ranks of four-card subsets and of their three-card
+    /// subsets are the direct ones, and every four-card subset comes once.
+    #[test]
+    fn incremental_three_card_ranks_equal_the_direct_ones() {
+        let ix = SubsetIndex::new(53);
+        let mut n = 0;
+        ix.each_four_with_threes(|four, _| {
+            assert_eq!(four, n);
+            n += 1;
+        });
+        assert_eq!(n as u64, ix.binom(53, 4));
+        let mut fours = Vec::new();
+        each_subset(53, 4, |s| fours.push([s[0], s[1], s[2], s[3]]));
+        fours.sort_by_key(|s| ix.of(s));
+        let mut i = 0;
+        ix.each_four_with_threes(|four, threes| {
+            let s = fours[i];
+            assert_eq!(ix.of(&s) - ix.offset(4), four);
+            let mut want: Vec<usize> = (0..4).map(|j| { let t: Vec<u8> = (0..4).filter(|&x| x != j).map(|x| s[x]).collect(); ix.of(&t) - ix.offset(3) }).collect();
+            let mut got = threes.to_vec();
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want, "{s:?}");
+            i += 1;
+        });
+    }
+
+    /// Every subset of a size once, ascending within, as many as C(n, k).
+    #[test]
+    fn each_subset_gives_every_subset_once() {
+        let ix = SubsetIndex::new(52);
+        for size in 0..5 {
+            let mut seen = std::collections::HashSet::new();
+            each_subset(52, size, |s| {
+                assert!(s.windows(2).all(|w| w[0] < w[1]) && s.len() == size);
+                assert!(seen.insert(ix.of(s)), "{s:?} twice");
+            });
+            assert_eq!(seen.len() as u64, ix.binom(52, size));
+        }
+    }
 }
+

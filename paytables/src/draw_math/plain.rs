@@ -7,7 +7,7 @@
 //! from its supersets in the deal. The integers are the ones the general
 //! path makes ([`super::Deal::solve`]), summed in another order.
 
-use super::{DrawTables, NONE, Sums, keep_held_only};
+use super::{DrawTables, NONE, Sums};
 
 impl DrawTables {
     /// For every subset of size 0 to 4: Σ over entries of the hands
@@ -39,7 +39,7 @@ pub(super) fn solve(tables: &DrawTables, cards: &[u8; 5], vectors: &[Folded<'_>]
             *x = v.folded[idx[m]];
         }
         w[31] = if full == NONE { 0 } else { v.pays[usize::from(full)] as i64 };
-        keep_held_only(&mut w, |x, sup| *x -= sup);
+        held_only(&mut w);
         let value: [i128; 32] = std::array::from_fn(|m| i128::from(w[m]) * set_unit[5 - m.count_ones() as usize]);
         let best = (1..32).fold(0, |b, m| if value[m] > value[b] { m } else { b });
         // The chosen hold's final hands by entry, from its supersets.
@@ -68,6 +68,22 @@ pub(super) fn solve(tables: &DrawTables, cards: &[u8; 5], vectors: &[Folded<'_>]
     }
 }
 
+/// [`super::keep_held_only`] for one integer per subset, written as whole
+/// halves taken from halves (issue 73: for each card, every subset without
+/// it sits `2^card` places before the same subset with it), which the
+/// compiler turns into vector subtractions.
+fn held_only(x: &mut [i64; 32]) {
+    for bit in 0..5 {
+        let step = 1 << bit;
+        for block in x.chunks_exact_mut(2 * step) {
+            let (without, with) = block.split_at_mut(step);
+            for (a, b) in without.iter_mut().zip(with.iter()) {
+                *a -= b;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Deal, factorial, falling, pay_vectors, places, royal_completions, suit_classes};
@@ -77,6 +93,18 @@ mod tests {
         let path = format!("{}/../assets/paytables/{name}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         crate::poker_compile::compile_draw(&path, &text).map(|(g, _)| g).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// The halves' transform is the general one, on values that differ
+    /// in every subset.
+    #[test]
+    fn halves_transform_as_the_general_one() {
+        let mut a: [i64; 32] = std::array::from_fn(|m| (m as i64 * 7919) % 1009 - 500);
+        let mut b = a;
+        held_only(&mut a);
+        super::super::keep_held_only(&mut b, |x, sup| *x -= sup);
+        assert_eq!(a, b);
+        assert_ne!(a, std::array::from_fn(|m| (m as i64 * 7919) % 1009 - 500));
     }
 
     /// The folded path adds to the sums exactly what the general path
