@@ -101,6 +101,50 @@ pub enum Decided<S> {
     Commit { step: S, extra_stake: u64 },
 }
 
+/// One value a round's deal shows the player (issue 77, defect 1: the
+/// lab tests what the player sees, read from the deal as the journal
+/// records it, not only the draws behind it): a card at its place in the
+/// deal, a reel's stop or the symbol it shows on a row, a pocket, a die's
+/// face, a ball.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// What it is, the same for the same place in every round ("card 3",
+    /// "reel 2 row 1 symbol", "pocket", "die 1").
+    pub what: String,
+    /// The value, from 0.
+    pub value: u64,
+    /// Each value's chance in a fair game, as weights.
+    pub chances: Chances,
+}
+
+/// The chances of a shown value's values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Chances {
+    /// Each of this many values alike (a card of the deck, a die's face).
+    Uniform(u64),
+    /// Value `v` with weight `w[v]` of their sum (a reel's stops, the
+    /// symbols a strip shows).
+    Weighted(std::sync::Arc<Vec<u64>>),
+}
+
+impl Shown {
+    pub fn uniform(what: impl Into<String>, value: u64, of: u64) -> Shown {
+        Shown { what: what.into(), value, chances: Chances::Uniform(of) }
+    }
+
+    /// Each card of `cards` at its place, named `name` and the place from 1,
+    /// each alike over a deck of `deck` cards (every card of a shoe of
+    /// several decks is as likely at each place).
+    pub fn cards(name: &str, cards: &[game_core::cards::Card], deck: u64) -> Vec<Shown> {
+        cards.iter().enumerate().map(|(i, c)| Shown::uniform(format!("{name} {}", i + 1), u64::from(c.index()), deck)).collect()
+    }
+
+    /// Each die of `dice` (faces 1–6) at its place.
+    pub fn dice(name: &str, dice: &[u8]) -> Vec<Shown> {
+        dice.iter().enumerate().map(|(i, &d)| Shown::uniform(format!("{name} {}", i + 1), u64::from(d.saturating_sub(1)), 6)).collect()
+    }
+}
+
 /// The rules of one kind of game, as the host's lifecycle uses them.
 ///
 /// Implementations hold the approved paytable (from its artifact) and are
@@ -288,6 +332,10 @@ pub trait GameKind: Send + Sync + 'static {
     fn trigger_name(&self, _trigger: &Trigger) -> Option<String> {
         None
     }
+    /// What the deal shows the player, value by value, with each value's
+    /// chance in a fair game: for the lab's outcome tests (issue 77,
+    /// defect 1).
+    fn shown(&self, deal: &Self::Deal) -> Vec<Shown>;
     /// The finished round in one line, for the history (M-34).
     fn describe(&self, round: &Self::Round, lang: Lang) -> String;
     /// The finished round as the player saw it, for the history to draw

@@ -606,15 +606,25 @@ fn the_battery_judges_the_generator_and_every_game_and_its_controls_fail() {
     };
     let reels = families(&games[0]);
     for family in
-        ["reel 1 stops", "reel 3 symbols", "uniform(", "runs uniform(", "serial pairs", "lag 1 ", "lag 10 ", "gap uniform(", "position 1 ", "bet-conditioned"]
+        ["uniform(", "runs uniform(", "serial pairs", "lag 1 ", "lag 10 ", "gap uniform(", "position 1 ", "bet-conditioned"]
     {
         assert!(reels.iter().any(|t| t.contains(family)), "{family} in {reels:?}");
     }
+    // Issue 77, defect 1: what the player saw, read from each round's
+    // journaled deal: every reel's stop and its first row's symbol, each card
+    // at its place, the pocket.
+    for shown in ["shown: reel 1 stop,", "shown: reel 3 stop,", "shown: reel 2 row 1 symbol,", "shown: reel 3 row 1 symbol,"] {
+        assert!(reels.iter().any(|t| t.starts_with(shown)), "{shown} in {reels:?}");
+    }
     let poker = families(&games[1]);
+    for place in 1..=10 {
+        assert!(poker.iter().any(|t| *t == format!("shown: card {place}, 52 cells")), "card {place} in {poker:?}");
+    }
     assert!(poker.iter().any(|t| t.starts_with("poker test, 4000 five-card hands")), "{poker:?}");
     assert!(poker.iter().any(|t| t == "position 1 uniform(52) values"), "{poker:?}");
     let roulette = families(&games[2]);
     assert!(roulette.iter().any(|t| t == "uniform(37) values"), "{roulette:?}");
+    assert!(roulette.iter().any(|t| t == "shown: pocket, 37 cells"), "{roulette:?}");
     for g in games {
         assert_eq!(g["pass"], true, "{g}");
         assert_eq!(g["rounds"], 4000);
@@ -645,8 +655,11 @@ fn the_battery_judges_the_generator_and_every_game_and_its_controls_fail() {
     // The controls failed, as they must; the external batteries were left
     // out and the report says so.
     let controls = r["controls"].as_array().unwrap();
-    assert_eq!(controls.len(), 3);
+    assert_eq!(controls.len(), 6);
     assert!(controls.iter().all(|c| c["failed_as_it_must"] == true), "{controls:?}");
+    for fault in ["a biased deal", "a naive shuffle", "a modulo map"] {
+        assert!(controls.iter().any(|c| c["control"].as_str().unwrap().starts_with(&format!("what a player is shown, {fault}"))), "{fault} in {controls:?}");
+    }
     assert!(stdout.contains("dieharder, PractRand: SKIPPED (--no-external)"), "{stdout}");
     assert!(stdout.contains("rule: each test passes at 99%"), "{stdout}");
     assert!(stdout.trim_end().ends_with("BATTERY: INCOMPLETE — nothing failed, but not run: dieharder, PractRand: left out (--no-external)"), "{stdout}");

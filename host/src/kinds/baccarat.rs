@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::layout::{ChipLayout, SpotEdit, chip_offered, within};
 use super::{NoDecision, cards, step};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{Hand, RoundPicture, Scene};
 
@@ -195,6 +195,11 @@ impl GameKind for Baccarat {
 
     fn hits(&self, _round: &BaccaratRound, _trigger: &Trigger) -> bool {
         false
+    }
+
+    /// The coup's cards at their places, each card of the deck alike.
+    fn shown(&self, deal: &Shoe) -> Vec<Shown> {
+        Shown::cards("card", &deal.cards, 52)
     }
 
     fn describe(&self, round: &BaccaratRound, lang: Lang) -> String {

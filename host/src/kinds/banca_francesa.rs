@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::layout::{ChipLayout, SpotEdit, chip_offered, within};
 use super::{NoDecision, step};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
 
@@ -152,6 +152,11 @@ impl GameKind for BancaFrancesa {
 
     fn hits(&self, _round: &BancaRound, _trigger: &Trigger) -> bool {
         false
+    }
+
+    /// Each throw's dice, throw by throw.
+    fn shown(&self, deal: &Golpe) -> Vec<Shown> {
+        deal.throws.iter().enumerate().flat_map(|(i, t)| Shown::dice(&format!("throw {} die", i + 1), t)).collect()
     }
 
     fn describe(&self, round: &BancaRound, lang: Lang) -> String {

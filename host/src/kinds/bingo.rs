@@ -14,7 +14,7 @@ use game_core::progressive::{Trigger, bingo_hit};
 use meters::{Cents, Draw, WinComponent};
 use serde::{Deserialize, Serialize};
 
-use crate::kind::{BetControl, Decided, GameKind, NoEdit, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, NoEdit, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
 
@@ -186,6 +186,12 @@ impl GameKind for Bingo {
     /// N-th ball shown.
     fn hits(&self, round: &Round, trigger: &Trigger) -> bool {
         (0..round.cards.len()).any(|i| bingo_hit(round.covered_at(i).and_then(|n| u8::try_from(n).ok()), trigger))
+    }
+
+    /// The balls in the order drawn, each of the variant's balls alike.
+    fn shown(&self, deal: &BingoDeal) -> Vec<Shown> {
+        let n = u64::from(self.0.variant.balls());
+        deal.balls.iter().enumerate().map(|(i, &b)| Shown::uniform(format!("ball {}", i + 1), u64::from(b.saturating_sub(1)), n)).collect()
     }
 
     fn describe(&self, round: &Round, lang: Lang) -> String {

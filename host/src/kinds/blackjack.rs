@@ -13,7 +13,7 @@ use meters::{Cents, Draw, WinComponent};
 use serde::{Deserialize, Serialize};
 
 use super::cards;
-use crate::kind::{BetControl, Decided, GameKind, NoEdit, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, NoEdit, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{Hand, RoundPicture, Scene};
 
@@ -23,6 +23,9 @@ use crate::picture::{Hand, RoundPicture, Scene};
 pub struct BlackjackBet {
     pub bet: u64,
 }
+
+/// The shoe's cards the lab tests at their places (issue 77).
+const SHOWN_CARDS: usize = 16;
 
 /// The whole shoe in the order it deals.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -191,6 +194,12 @@ impl GameKind for Blackjack {
 
     fn hits(&self, _round: &Round, _trigger: &Trigger) -> bool {
         false
+    }
+
+    /// The shoe's first cards at their places (more than a round of four
+    /// split hands shows), each card of the deck alike.
+    fn shown(&self, deal: &BlackjackShoe) -> Vec<Shown> {
+        Shown::cards("card", &deal.cards[..deal.cards.len().min(SHOWN_CARDS)], 52)
     }
 
     fn describe(&self, round: &Round, lang: Lang) -> String {

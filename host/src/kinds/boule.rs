@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::NoDecision;
 use super::layout::{ChipLayout, SpotEdit};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
 
@@ -90,6 +90,11 @@ impl GameKind for Boule {
     super::decided_by_the_draw!(BouleRound);
 
     super::layout::settled_by_spots!(BouleRound);
+
+    /// The compartment, each of the 25 alike (BO-2).
+    fn shown(&self, deal: &Ball) -> Vec<Shown> {
+        vec![Shown::uniform("compartment", u64::from(deal.compartment), 25)]
+    }
 
     fn describe(&self, round: &BouleRound, lang: Lang) -> String {
         let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count();

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::NoDecision;
 use super::layout::{ChipLayout, SpotEdit};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
 
@@ -78,6 +78,11 @@ impl GameKind for Craps {
     super::decided_by_the_draw!(CrapsRound);
 
     super::layout::settled_by_spots!(CrapsRound);
+
+    /// Each roll's dice, roll by roll.
+    fn shown(&self, deal: &Series) -> Vec<Shown> {
+        deal.rolls.iter().enumerate().flat_map(|(i, r)| Shown::dice(&format!("roll {} die", i + 1), r)).collect()
+    }
 
     fn describe(&self, round: &CrapsRound, lang: Lang) -> String {
         let totals: Vec<String> = round.rolls.iter().map(|r| total(r).to_string()).collect();

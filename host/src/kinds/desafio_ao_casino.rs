@@ -13,7 +13,7 @@ use meters::{Cents, Draw, WinComponent};
 use serde::{Deserialize, Serialize};
 
 use super::step;
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{Hand, RoundPicture, Scene};
 
@@ -206,6 +206,15 @@ impl GameKind for DesafioAoCasino {
 
     fn hits(&self, _round: &WarRound, _trigger: &Trigger) -> bool {
         false
+    }
+
+    /// The cards at their places: the player's, the house's, the six
+    /// burned, the two of the war.
+    fn shown(&self, deal: &WarDeal) -> Vec<Shown> {
+        let mut cards = vec![deal.player, deal.house];
+        cards.extend(deal.burned);
+        cards.extend([deal.player_war, deal.house_war]);
+        Shown::cards("card", &cards, 52)
     }
 
     fn describe(&self, round: &WarRound, lang: Lang) -> String {

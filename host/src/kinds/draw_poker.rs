@@ -17,7 +17,7 @@ use meters::{Cents, Draw, WinComponent};
 use serde::{Deserialize, Serialize};
 
 use super::{cards, step};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{Hand, RoundPicture, Scene};
 
@@ -293,6 +293,17 @@ impl GameKind for DrawPoker {
     fn trigger_name(&self, trigger: &Trigger) -> Option<String> {
         let Trigger::PokerHand { pattern, .. } = trigger else { return None };
         self.0.entries.iter().find(|e| e.pattern == *pattern).map(|e| e.name.clone())
+    }
+
+    /// The five dealt and the five first replacements at their places,
+    /// then each further hand's replacements, over the game's deck.
+    fn shown(&self, deal: &DrawDeal) -> Vec<Shown> {
+        let deck = self.0.deck_size() as u64;
+        let mut out = Shown::cards("card", &deal.first.cards, deck);
+        for (h, more) in deal.more.iter().enumerate() {
+            out.extend(Shown::cards(&format!("hand {} replacement", h + 2), more, deck));
+        }
+        out
     }
 
     fn describe(&self, round: &DrawPokerRound, lang: Lang) -> String {

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::NoDecision;
 use super::layout::{ChipLayout, SpotEdit};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
 
@@ -134,6 +134,11 @@ impl GameKind for Fantan {
 
     fn hits(&self, _round: &FantanRound, _trigger: &Trigger) -> bool {
         false
+    }
+
+    /// The remainder, 1–4 each alike.
+    fn shown(&self, deal: &Heap) -> Vec<Shown> {
+        vec![Shown::uniform("remainder", u64::from(deal.remainder.saturating_sub(1)), 4)]
     }
 
     fn describe(&self, round: &FantanRound, lang: Lang) -> String {

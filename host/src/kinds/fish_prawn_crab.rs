@@ -13,7 +13,7 @@ use meters::{Cents, Draw, WinComponent};
 
 use super::NoDecision;
 use super::layout::{ChipLayout, SpotEdit};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
 
@@ -69,6 +69,11 @@ impl GameKind for FishPrawnCrab {
     super::decided_by_the_draw!(FishPrawnCrabRound);
 
     super::layout::settled_by_spots!(FishPrawnCrabRound);
+
+    /// Each die's figure.
+    fn shown(&self, deal: &Dome) -> Vec<Shown> {
+        Shown::dice("die", &deal.dice)
+    }
 
     fn describe(&self, round: &FishPrawnCrabRound, lang: Lang) -> String {
         let d = round.dice;

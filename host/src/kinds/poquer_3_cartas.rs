@@ -11,7 +11,7 @@ use meters::{Cents, Draw, WinComponent};
 use serde::{Deserialize, Serialize};
 
 use super::{NoDecision, cards, step};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{Hand, RoundPicture, Scene};
 
@@ -143,6 +143,13 @@ impl GameKind for Poquer3Cartas {
 
     fn hits(&self, _round: &Poquer3Round, _trigger: &Trigger) -> bool {
         false
+    }
+
+    /// The player's three cards and the bank's at their places.
+    fn shown(&self, deal: &Deal3) -> Vec<Shown> {
+        let mut out = Shown::cards("player card", &deal.player, 52);
+        out.extend(Shown::cards("bank card", &deal.bank, 52));
+        out
     }
 
     fn describe(&self, round: &Poquer3Round, lang: Lang) -> String {

@@ -2,26 +2,59 @@
 //! at once; the player makes no decision; the screen spins the reels to the
 //! committed stops before the round may settle (M-5).
 
+use std::sync::Arc;
+
 use game_core::double_up::DoubleUpRule;
 use game_core::progressive::Trigger;
 use game_core::reels::{Bet, ReelGame, ReelRound, StopTables};
 use meters::{Cents, Draw, WinComponent};
 
 use super::{NoDecision, step};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+
+use crate::kind::{BetControl, Chances, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
 
 /// A reel game with its weighted stop tables.
+/// A reel's stops' weights, and the weights of the symbols it shows on
+/// each row.
+type ReelChances = (Arc<Vec<u64>>, Vec<Arc<Vec<u64>>>);
+
 pub struct Reels {
     pub game: ReelGame,
     pub tables: StopTables,
+    /// Each reel's stops' weights and, row by row, the weights of the
+    /// symbols it shows there (issue 77: the lab tests what is shown).
+    shown: Vec<ReelChances>,
 }
 
 impl Reels {
+    /// A base spin's chances of each reel's stop (the strip's weights, or
+    /// each stop alike) and of each row's symbol, counted over the stops
+    /// as the window shows them (an expanding wild included).
+    fn shown_chances(game: &ReelGame) -> Vec<ReelChances> {
+        game.strips(false)
+            .iter()
+            .enumerate()
+            .map(|(reel, strip)| {
+                let stops: Vec<u64> = strip.weights.clone().unwrap_or_else(|| vec![1; strip.len()]);
+                let mut rows = vec![vec![0u64; game.symbols.len()]; game.rows_of(reel)];
+                for (stop, &w) in stops.iter().enumerate() {
+                    for (row, symbol) in game.reel_window(reel, strip, stop).into_iter().enumerate() {
+                        if let Some(slot) = rows.get_mut(row).and_then(|r| r.get_mut(usize::from(symbol))) {
+                            *slot += w;
+                        }
+                    }
+                }
+                (Arc::new(stops), rows.into_iter().map(Arc::new).collect())
+            })
+            .collect()
+    }
+
     pub fn new(game: ReelGame) -> Result<Self, String> {
         let tables = StopTables::new(&game).map_err(|e| format!("{}: {e}", game.id))?;
-        Ok(Reels { game, tables })
+        let shown = Self::shown_chances(&game);
+        Ok(Reels { game, tables, shown })
     }
 }
 
@@ -217,6 +250,23 @@ impl GameKind for Reels {
 
     /// The window as the player saw it (issue 45: symbols, not stop
     /// numbers), row by row, and the free games it gave.
+    /// Each reel's stop of the base spin, which decides every symbol the
+    /// reel shows, and the symbol it shows on its first row, with their
+    /// chances. The other rows' symbols are the same strip shifted, a
+    /// function of the same stop: tests of them would be tests of the stop
+    /// again, and dependent tests bias the battery's uniformity of
+    /// p-values (docs/rng.md).
+    fn shown(&self, deal: &ReelRound) -> Vec<Shown> {
+        let mut out = Vec::new();
+        for (reel, ((&stop, strip), (stops, rows))) in deal.base.stops.iter().zip(self.game.strips(false)).zip(&self.shown).enumerate() {
+            out.push(Shown { what: format!("reel {} stop", reel + 1), value: u64::from(stop), chances: Chances::Weighted(stops.clone()) });
+            if let (Some(symbol), Some(chances)) = (self.game.reel_window(reel, strip, stop as usize).first(), rows.first()) {
+                out.push(Shown { what: format!("reel {} row 1 symbol", reel + 1), value: u64::from(*symbol), chances: Chances::Weighted(chances.clone()) });
+            }
+        }
+        out
+    }
+
     fn describe(&self, round: &ReelRound, lang: Lang) -> String {
         let rows: Vec<String> =
             self.grid(&round.base).iter().map(|row| row.iter().map(|c| if c.is_empty() { "·" } else { c.as_str() }).collect::<Vec<_>>().join(" ")).collect();

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::NoDecision;
 use super::layout::{ChipLayout, SpotEdit};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
 
@@ -105,6 +105,11 @@ impl GameKind for RodaDaSorte {
     super::decided_by_the_draw!(RodaRound);
 
     super::layout::settled_by_spots!(RodaRound);
+
+    /// The section, each of the 52 alike (RS-7).
+    fn shown(&self, deal: &Stop) -> Vec<Shown> {
+        vec![Shown::uniform("section", deal.section as u64, 52)]
+    }
 
     fn describe(&self, round: &RodaRound, lang: Lang) -> String {
         let won = round.settlement().iter().filter(|(_, _, r)| *r > 0).count();

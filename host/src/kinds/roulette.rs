@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::layout::{ChipLayout, SpotEdit, chip_offered};
 use super::{NoDecision, step};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
 
@@ -214,6 +214,11 @@ impl GameKind for Roulette {
 
     fn hits(&self, _round: &RouletteRound, _trigger: &Trigger) -> bool {
         false
+    }
+
+    /// The pocket, each alike (AR 4).
+    fn shown(&self, deal: &RouletteDeal) -> Vec<Shown> {
+        vec![Shown::uniform("pocket", u64::from(deal.pocket), self.0.wheel.pockets())]
     }
 
     fn describe(&self, round: &RouletteRound, lang: Lang) -> String {

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::NoDecision;
 use super::layout::{ChipLayout, SpotEdit};
-use crate::kind::{BetControl, Decided, GameKind, Refusal};
+use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{RoundPicture, Scene};
 
@@ -72,6 +72,11 @@ impl GameKind for SicBo {
     super::decided_by_the_draw!(SicBoRound);
 
     super::layout::settled_by_spots!(SicBoRound);
+
+    /// Each die's face.
+    fn shown(&self, deal: &Dome) -> Vec<Shown> {
+        Shown::dice("die", &deal.dice)
+    }
 
     fn describe(&self, round: &SicBoRound, lang: Lang) -> String {
         let d = round.dice;

@@ -13,7 +13,7 @@ use meters::{Cents, Draw, WinComponent};
 use serde::{Deserialize, Serialize};
 
 use super::{cards, step};
-use crate::kind::{Award, BetControl, Decided, GameKind, Refusal};
+use crate::kind::{Award, BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{Hand, RoundPicture, Scene};
 
@@ -230,6 +230,13 @@ impl GameKind for StudPoker {
             Category::StraightFlush => Award { share_ppm: meters::WHOLE_LEVEL / 10, at_least: rule.straight_flush_fixed },
             _ => Award { share_ppm: meters::WHOLE_LEVEL, at_least: rule.royal_fixed },
         }
+    }
+
+    /// The player's five cards and the dealer's at their places.
+    fn shown(&self, deal: &StudDeal) -> Vec<Shown> {
+        let mut out = Shown::cards("player card", &deal.player, 52);
+        out.extend(Shown::cards("dealer card", &deal.dealer, 52));
+        out
     }
 
     fn describe(&self, round: &StudRound, lang: Lang) -> String {

@@ -803,8 +803,11 @@ fn verify_program(config: &Path, seed: &str, offset: u64, program: Option<PathBu
 fn outcomes_cmd(config: &Path, game: &str, rounds: u64, seed: u64, out: &Path) -> ExitCode {
     let run = || -> Result<bool> {
         let started = std::time::Instant::now();
-        let drawn = outcomes::collect(config, game, rounds, seed)?;
-        let verdicts = outcomes::verdicts(&drawn);
+        let collected = outcomes::collect(config, game, rounds, seed)?;
+        let drawn = collected.rounds;
+        let mut verdicts = outcomes::verdicts(&drawn);
+        // What the player saw, from the journal (issue 77, defect 1).
+        verdicts.extend(outcomes::shown_verdicts(&collected.shown));
         let controls = [outcomes::negative_control(seed, 200_000), outcomes::biased_shuffle_control(seed, 200_000)];
         outcomes::write(out, game, seed, &drawn, &verdicts, &controls)?;
         for v in &verdicts {

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
-use game_host::kind::GameKind;
+use game_host::kind::{Chances, GameKind, Shown};
 use meters::{Machine, MachineConfig, Mode, SeedChoice};
 use paytables::artifact::CompiledGame;
 use sha2::{Digest, Sha256};
@@ -28,6 +28,11 @@ const ALPHA: f64 = 0.01;
 
 /// Every round's scaled draws, (range, value), in draw order.
 pub type Rounds = Vec<Vec<(u64, u64)>>;
+
+/// What the rounds showed the player (issue 77, defect 1), by what it is
+/// ("card 3", "reel 2 row 1 symbol", "pocket"): each value's chances in a
+/// fair game and how often each value came.
+pub type Tally = BTreeMap<String, (Chances, Vec<u64>)>;
 
 /// The approved paytable of `game` on `config`'s cabinet, as the host
 /// loads it (its manifest's digest, the legal floor).
@@ -59,12 +64,15 @@ pub struct Collected {
     /// The bet stakes nothing (a cloth with no chips on it): the rounds
     /// are drawn at the least stake.
     pub empty: bool,
+    /// What the rounds showed, read from each round's deal as the journal
+    /// records it.
+    pub shown: Tally,
 }
 
 /// Collect `rounds` rounds of `game` (an approved paytable of `config`'s
 /// cabinet) from the lab seed `seed`, at the opening bet.
-pub fn collect(config: &Path, game: &str, rounds: u64, seed: u64) -> Result<Rounds> {
-    Ok(collect_game(&load(config, game)?, rounds, game_stream(seed, game), BetChoice::Opening)?.rounds)
+pub fn collect(config: &Path, game: &str, rounds: u64, seed: u64) -> Result<Collected> {
+    collect_game(&load(config, game)?, rounds, game_stream(seed, game), BetChoice::Opening)
 }
 
 /// The stream a game's outcomes are collected from: the lab's seed mixed
@@ -129,6 +137,7 @@ fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64, choice: BetChoice) 
     let empty = kind.stake(&bet) == 0;
     let stake = kind.stake(&bet).max(1);
     let mut out = Vec::new();
+    let mut shown = Tally::new();
     for _ in 0..rounds {
         while m.credit() < stake {
             m.insert_note(5_000)?;
@@ -136,6 +145,12 @@ fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64, choice: BetChoice) 
         let (round, _) = m.play_round(kind.id(), 1, stake, "opening", |rng| kind.draw(&bet, rng)).map_err(|e| anyhow!("{}: {e}", kind.id()))?;
         m.settle_round(round, 0, Vec::new())?;
         out.push(m.take_tapped_draws());
+        // The deal as the journal records it (recall's opening step), and
+        // what it shows the player.
+        let recalled = m.recall(1)?;
+        let opening = recalled.last().and_then(|r| r.steps.first()).ok_or_else(|| anyhow!("{}: round {round} has no opening step in the journal", kind.id()))?;
+        let deal: K::Deal = serde_json::from_value(opening.step.data.clone()).with_context(|| format!("{}: round {round}'s journaled deal", kind.id()))?;
+        tally(&mut shown, kind.shown(&deal));
     }
     // A cloth's bet names its spot: two single bets of one stake read alike
     // on the panel ("1 bet on the table").
@@ -143,7 +158,7 @@ fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64, choice: BetChoice) 
     if !singles.is_empty() {
         text = format!("{text} {}", serde_json::to_string(&bet).unwrap_or_default());
     }
-    Ok(Collected { rounds: out, bet: text, stake, empty })
+    Ok(Collected { rounds: out, bet: text, stake, empty, shown })
 }
 
 /// A chi-square test of uniformity over `0..range`.
@@ -274,6 +289,113 @@ pub fn biased_shuffle_control(seed: u64, samples: u64) -> Verdict {
     chi_square("negative control: a naive shuffle of four cards".into(), &counts)
 }
 
+/// Count what one round showed into `t`.
+pub fn tally(t: &mut Tally, shown: Vec<Shown>) {
+    for s in shown {
+        let size = match &s.chances {
+            Chances::Uniform(n) => *n as usize,
+            Chances::Weighted(w) => w.len(),
+        };
+        let (_, counts) = t.entry(s.what).or_insert_with(|| (s.chances.clone(), vec![0; size]));
+        // A value outside its range is counted past the end: it fails.
+        let v = s.value as usize;
+        if counts.len() <= v {
+            counts.resize(v + 1, 0);
+        }
+        counts[v] += 1;
+    }
+}
+
+/// A chi-square of each shown value against its chances (issue 77,
+/// defect 1): values whose expected count is under five are pooled with
+/// the values after them; a value that cannot come fails outright; too
+/// few rounds for two cells, no test.
+pub fn shown_verdicts(t: &Tally) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    for (what, (chances, counts)) in t {
+        let samples: u64 = counts.iter().sum();
+        let weights: Vec<u64> = match chances {
+            Chances::Uniform(n) => vec![1; *n as usize],
+            Chances::Weighted(w) => w.to_vec(),
+        };
+        let total: u64 = weights.iter().sum();
+        let test = format!("shown: {what}");
+        let impossible: u64 = counts.iter().enumerate().filter(|&(v, _)| weights.get(v).is_none_or(|&w| w == 0)).map(|(_, &c)| c).sum();
+        if impossible > 0 {
+            out.push(Verdict { test: format!("{test} (a value that cannot come came {impossible} times)"), samples, statistic: f64::INFINITY, degrees_of_freedom: 0, p_value: 0.0, pass: false });
+            continue;
+        }
+        if total == 0 || samples == 0 {
+            continue;
+        }
+        // Neighbouring values pooled until each cell expects five.
+        let expected: Vec<f64> = weights.iter().map(|&w| samples as f64 * w as f64 / total as f64).collect();
+        let observed: Vec<u64> = (0..weights.len()).map(|v| counts.get(v).copied().unwrap_or(0)).collect();
+        out.extend(crate::battery::outcome_tests::pooled(test, &observed, &expected));
+    }
+    out
+}
+
+/// The negative controls of what is shown (issue 77, defect 1): faulty
+/// deals made in the games' own deal types, written and read back as the
+/// journal does, and judged by [`shown_verdicts`] — each must FAIL: a
+/// poker deal whose first card is never the king of spades (moved to the
+/// second place: every draw as production's), a naive shuffle (each place
+/// swapped with any of the 52), and a roulette pocket taken as a raw byte
+/// modulo 37.
+pub fn shown_controls(seed: u64, rounds: u64) -> Result<Vec<(String, Vec<Verdict>)>> {
+    use game_core::cards::Card;
+    use game_host::kinds::draw_poker::{DrawDeal, DrawPoker};
+    use game_host::kinds::roulette::{Roulette, RouletteDeal};
+    use meters::GameRng;
+    let poker = DrawPoker(paytables::poker_compile::compile_draw("jacks-or-better-9-6.ron", include_str!("../../../../assets/paytables/jacks-or-better-9-6.ron")).map_err(|e| anyhow!("{e}"))?.0);
+    let roulette = Roulette(paytables::roulette::compile_roulette("roleta-francesa.ron", include_str!("../../../../assets/paytables/roleta-francesa.ron")).map_err(|e| anyhow!("{e}"))?);
+    let mut rng = meters::StreamRng::from_seed(seed ^ 0x00c0_47e0);
+    let deck = || -> Vec<Card> { (0..52).filter_map(Card::from_index).collect() };
+    let through_journal = |deal: &DrawDeal| -> Result<DrawDeal> { Ok(serde_json::from_value(serde_json::to_value(deal)?)?) };
+    let dealt = |cards: &[Card]| -> Option<DrawDeal> {
+        let first: [Card; 10] = cards.get(..10)?.try_into().ok()?;
+        Some(DrawDeal { first: game_core::draw_poker::Dealt { cards: first }, more: Vec::new() })
+    };
+    let mut out = Vec::new();
+    // A fair shuffle, then the king of spades moved off the first place.
+    let mut t = Tally::new();
+    for _ in 0..rounds {
+        let mut cards = deck();
+        for i in (1..cards.len()).rev() {
+            let j = rng.uniform(i as u64 + 1) as usize;
+            cards.swap(i, j);
+        }
+        if cards[0].index() == 51 {
+            cards.swap(0, 1);
+        }
+        let deal = dealt(&cards).ok_or_else(|| anyhow!("a deal of ten cards"))?;
+        tally(&mut t, poker.shown(&through_journal(&deal)?));
+    }
+    out.push(("a biased deal: the king of spades never dealt first".to_owned(), shown_verdicts(&t)));
+    // The naive shuffle.
+    let mut t = Tally::new();
+    for _ in 0..rounds {
+        let mut cards = deck();
+        for i in 0..cards.len() {
+            let j = rng.uniform(cards.len() as u64) as usize;
+            cards.swap(i, j);
+        }
+        let deal = dealt(&cards).ok_or_else(|| anyhow!("a deal of ten cards"))?;
+        tally(&mut t, poker.shown(&through_journal(&deal)?));
+    }
+    out.push(("a naive shuffle: each place swapped with any of the 52".to_owned(), shown_verdicts(&t)));
+    // The modulo map, over ten times the rounds (its bias is small).
+    let mut t = Tally::new();
+    for _ in 0..rounds * 10 {
+        let deal = RouletteDeal { pocket: ((rng.next_raw32() & 0xff) % 37) as u8 };
+        let read: RouletteDeal = serde_json::from_value(serde_json::to_value(deal)?)?;
+        tally(&mut t, roulette.shown(&read));
+    }
+    out.push(("a modulo map: the pocket a raw byte modulo 37".to_owned(), shown_verdicts(&t)));
+    Ok(out)
+}
+
 /// What `egm-lab outcomes` writes in `out`: `outcomes.txt` (a round a
 /// line, `range:value` pairs), `manifest.json`; returns the manifest.
 pub fn write(out: &Path, game: &str, seed: u64, rounds: &Rounds, verdicts: &[Verdict], controls: &[Verdict]) -> Result<serde_json::Value> {
@@ -314,3 +436,70 @@ pub fn write(out: &Path, game: &str, seed: u64, rounds: &Rounds, verdicts: &[Ver
     std::fs::write(out.join("manifest.json"), serde_json::to_string_pretty(&manifest)?)?;
     Ok(manifest)
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Issue 77, defect 1: each faulty deal, written and read back as the
+    /// journal does and tested on what it shows, fails — on every seed
+    /// tried, judged as one set by the rule of a run of one set.
+    #[test]
+    fn faulty_deals_fail_on_what_they_show_every_time() {
+        let rule = SetRule::for_sets(1);
+        for seed in [1, 2, 3] {
+            let sets = shown_controls(seed, 20_000).unwrap();
+            assert_eq!(sets.len(), 3);
+            for (control, verdicts) in sets {
+                assert!(!verdicts.is_empty(), "{control}: tests ran");
+                assert!(!assess(&verdicts, &rule).pass, "seed {seed}: {control} passed: {verdicts:?}");
+            }
+        }
+    }
+
+    /// The same path passes a fair deal (the controls fail for their
+    /// fault, not for the path): JoB's rounds drawn by the production
+    /// draw, read back from the scratch machine's journal, ten places of
+    /// 52 cards each.
+    #[test]
+    fn a_fair_game_passes_on_what_its_journal_shows() {
+        let text = include_str!("../../../../assets/paytables/jacks-or-better-9-6.ron");
+        let game = paytables::poker_compile::compile_draw("jacks-or-better-9-6.ron", text).unwrap().0;
+        let c = collect_game(&CompiledGame::DrawPoker(game), 3_000, 7, BetChoice::Opening).unwrap();
+        assert_eq!(c.shown.len(), 10, "{:?}", c.shown.keys());
+        for place in 1..=10 {
+            let (chances, counts) = &c.shown[&format!("card {place}")];
+            assert_eq!(chances, &Chances::Uniform(52));
+            assert_eq!(counts.iter().sum::<u64>(), 3_000);
+        }
+        // The first card shown is the first card the journal's round dealt:
+        // the tapped draws are a shuffle's, the tally counts the deal.
+        let verdicts = shown_verdicts(&c.shown);
+        assert_eq!(verdicts.len(), 10);
+        assert!(assess(&verdicts, &SetRule::for_sets(1)).pass, "{verdicts:?}");
+    }
+
+    /// A value a game cannot show fails outright; pooled cells keep five
+    /// expected each.
+    #[test]
+    fn an_impossible_value_fails_and_small_cells_are_pooled() {
+        let mut t = Tally::new();
+        for v in 0..370 {
+            tally(&mut t, vec![Shown::uniform("pocket", v % 37, 37)]);
+        }
+        tally(&mut t, vec![Shown::uniform("pocket", 37, 37)]);
+        let v = shown_verdicts(&t);
+        assert_eq!(v.len(), 1);
+        assert!(!v[0].pass && v[0].test.contains("cannot come came 1 times"), "{v:?}");
+        let mut t = Tally::new();
+        for v in 0..100u64 {
+            tally(&mut t, vec![Shown { what: "stop".into(), value: v % 4, chances: Chances::Weighted(std::sync::Arc::new(vec![1, 1, 1, 97])) }]);
+        }
+        let v = shown_verdicts(&t);
+        // 100 rounds: the first three stops expect one each, pooled with
+        // the fourth; a single cell is no test.
+        assert!(v.is_empty(), "{v:?}");
+    }
+}
+

@@ -25,7 +25,6 @@ use std::time::Instant;
 
 use anyhow::Result;
 use meters::GameRng;
-use paytables::artifact::CompiledGame;
 use serde::Serialize;
 
 use crate::outcomes::{self, Assessment, BetChoice, Verdict};
@@ -226,15 +225,13 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&str)) -> Result<Report> {
 fn game_outcomes(config: &Path, game: &str, seed: u64, level: &Level, rule: &rule::SetRule) -> Result<GameReport> {
     let started = Instant::now();
     let compiled = outcomes::load(config, game)?;
-    let strips: Vec<(Vec<u64>, Vec<u8>)> = match &compiled {
-        CompiledGame::Reels(g) => g.strips(false).iter().map(|s| (s.weights.clone().unwrap_or_else(|| vec![1; s.len()]), s.symbols.clone())).collect(),
-        _ => Vec::new(),
-    };
     let s = outcomes::game_stream(attempt_seed(seed, 0), game);
     let a = outcomes::collect_game(&compiled, level.rounds, s, BetChoice::Opening)?;
     let b = outcomes::collect_game(&compiled, level.other_rounds, s ^ 0x0b_e7, BetChoice::Other)?;
     let draws = a.rounds.iter().map(|r| r.len() as u64).sum();
-    let mut verdicts = outcome_verdicts(&a.rounds, &strips);
+    let mut verdicts = outcome_verdicts(&a.rounds);
+    // What the player saw, from the journal (issue 77, defect 1).
+    verdicts.extend(outcomes::shown_verdicts(&a.shown));
     let other_bet = if a.empty || b.empty {
         "none: the panel's opening cloth holds no bet (the draw is made before and apart from the spots)".into()
     } else if b.stake != a.stake || b.bet != a.bet {
@@ -258,7 +255,7 @@ fn game_outcomes(config: &Path, game: &str, seed: u64, level: &Level, rule: &rul
 }
 
 /// Every outcome test of one sample.
-pub fn outcome_verdicts(rounds: &outcomes::Rounds, strips: &[(Vec<u64>, Vec<u8>)]) -> Vec<Verdict> {
+pub fn outcome_verdicts(rounds: &outcomes::Rounds) -> Vec<Verdict> {
     let streams = outcome_tests::streams(rounds);
     let mut v = outcome_tests::per_range(&streams);
     v.extend(outcome_tests::per_position(rounds));
@@ -269,9 +266,15 @@ pub fn outcome_verdicts(rounds: &outcomes::Rounds, strips: &[(Vec<u64>, Vec<u8>)
         v.extend(outcome_tests::gap(range, values));
     }
     v.extend(outcome_tests::poker(&outcome_tests::first_hands(rounds)));
-    v.extend(outcome_tests::reel_stops(rounds, strips));
+    // A reel's stops and symbols are tested on what the journal shows
+    // (`outcomes::shown_verdicts`, issue 77): the same stops again from
+    // the draws would be a second test of the same data.
     v
 }
+
+/// Rounds of each faulty deal of the shown values' controls: 385 a card at
+/// each place, as issue 77 measured.
+const SHOWN_CONTROL_ROUNDS: u64 = 20_000;
 
 /// The negative controls, each of which must FAIL by the run's rule.
 fn controls(seed: u64, threads: usize, rule: &rule::SetRule) -> Vec<Control> {
@@ -282,6 +285,18 @@ fn controls(seed: u64, threads: usize, rule: &rule::SetRule) -> Vec<Control> {
         // A single test: it fails where a set of one would.
         let failed = v.p_value < rule.smallest_p_floor(1);
         c.push(Control { control: v.test, p_value: v.p_value, failed_as_it_must: failed });
+    }
+    // Faulty deals through the path a game's shown values take (issue 77,
+    // defect 1), each a set judged by the run's rule.
+    match outcomes::shown_controls(seed, SHOWN_CONTROL_ROUNDS) {
+        Ok(sets) => {
+            for (control, verdicts) in sets {
+                let a = outcomes::assess(&verdicts, rule);
+                let worst = verdicts.iter().map(|v| v.p_value).fold(1.0, f64::min);
+                c.push(Control { control: format!("what a player is shown, {control}"), p_value: worst, failed_as_it_must: !a.pass });
+            }
+        }
+        Err(e) => c.push(Control { control: format!("what a player is shown: the controls could not run: {e}"), p_value: 1.0, failed_as_it_must: false }),
     }
     c
 }

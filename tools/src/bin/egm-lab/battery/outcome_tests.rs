@@ -1,8 +1,7 @@
 //! The outcome tests at 99% (issue 51) on the draws a game makes through
 //! the core (`outcomes::collect_game`): each range's values (binned into
 //! cells of exactly known size when the range is larger than the sample
-//! can fill), each position of a round, a reel's stops and symbols
-//! against its strip's weights, runs above and below the middle, serial
+//! can fill), each position of a round, runs above and below the middle, serial
 //! pairs, serial correlation at lags 1 to 10, the gap test, the poker test
 //! on five cards of a 52-card deck, and A-10's bet-conditioned
 //! homogeneity. Each returns verdicts; none returns an empty pass: a test
@@ -293,51 +292,9 @@ pub fn poker(hands: &[[u8; 5]]) -> Option<Verdict> {
     (obs.len() >= 2).then(|| chi_square_expected(format!("poker test, {} five-card hands, {} cells", hands.len(), obs.len()), &obs, &exp, obs.len() as u64 - 1))
 }
 
-/// A reel's stops and symbols against its strip's weights: the first
-/// draws of each round are the base screen's stops, reel by reel, each a
-/// ticket of `uniform(total weight)` (the core's weighted choice).
-/// `strips` gives each base reel's weights and symbols.
-pub fn reel_stops(rounds: &Rounds, strips: &[(Vec<u64>, Vec<u8>)]) -> Vec<Verdict> {
-    let mut out = Vec::new();
-    for (reel, (weights, symbols)) in strips.iter().enumerate() {
-        let total: u64 = weights.iter().sum();
-        let mut stops = vec![0u64; weights.len()];
-        let mut drawn = 0u64;
-        for r in rounds {
-            let Some(&(_, ticket)) = r.get(reel).filter(|d| d.0 == total) else { continue };
-            let mut acc = 0;
-            if let Some(s) = weights.iter().position(|&w| {
-                acc += w;
-                ticket < acc
-            }) {
-                stops[s] += 1;
-                drawn += 1;
-            }
-        }
-        if drawn == 0 {
-            continue;
-        }
-        let expected: Vec<f64> = weights.iter().map(|&w| drawn as f64 * w as f64 / total as f64).collect();
-        if let Some(v) = pooled(format!("reel {} stops", reel + 1), &stops, &expected) {
-            out.push(v);
-        }
-        let mut by_symbol: BTreeMap<u8, (u64, f64)> = BTreeMap::new();
-        for ((&c, &e), &sym) in stops.iter().zip(&expected).zip(symbols) {
-            let slot = by_symbol.entry(sym).or_default();
-            slot.0 += c;
-            slot.1 += e;
-        }
-        let (c, e): (Vec<u64>, Vec<f64>) = by_symbol.into_values().unzip();
-        if let Some(v) = pooled(format!("reel {} symbols", reel + 1), &c, &e) {
-            out.push(v);
-        }
-    }
-    out
-}
-
 /// A chi-square over cells in their order, a cell expecting under five
 /// pooled with the cells after it.
-fn pooled(test: String, counts: &[u64], expected: &[f64]) -> Option<Verdict> {
+pub fn pooled(test: String, counts: &[u64], expected: &[f64]) -> Option<Verdict> {
     let (mut obs, mut exp) = (Vec::new(), Vec::new());
     let (mut o, mut e) = (0u64, 0.0);
     for (&c, &x) in counts.iter().zip(expected) {
