@@ -322,10 +322,36 @@ fn poker_check_and_strategy_from_the_command_line() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("\"1x\" is not a card"), "{}", text(&out.stderr));
 
-    let out = paytable(&["check", &sample("poquer-sem-descarte.ron")]);
-    let s = text(&out.stdout);
+    // Issue 77, defect 8: the poker games' PAR sheets, the same on every
+    // run. 9/6 Jacks or Better's published figures: 99.5439 % at five
+    // coins, a royal 1 in 40,390.5, hits 45.4565 %.
+    let dir = tempfile::tempdir().unwrap();
+    let par = |file: &str, extra: &[&str]| {
+        let mut args = vec!["par", file, "-o", dir.path().to_str().unwrap()];
+        args.extend(extra);
+        paytable(&args)
+    };
+    let out = par(&sample("jacks-or-better-9-6.ron"), &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(s.contains("5.2241") && s.contains("80.4245%"), "{s}");
+    let sheet = dir.path().join("jacks-or-better-9-6-par.md");
+    let md = std::fs::read_to_string(&sheet).unwrap();
+    assert!(md.starts_with("# PAR sheet — Jacks or Better 9/6 (jacks-or-better-9-6)"), "{md}");
+    assert!(md.contains("     5    99.5439   0.9954390    45.4565   4.4175"), "{md}");
+    assert!(md.lines().any(|l| l.starts_with("Royal Flush") && l.contains("40390.5")), "{md}");
+    assert!(md.contains("paytable strategy") && !md.contains("exact analysis"), "{md}");
+    assert!(par(&sample("jacks-or-better-9-6.ron"), &[]).status.success());
+    assert_eq!(std::fs::read_to_string(&sheet).unwrap(), md, "the same sheet on every run");
+    // Under the floor: refused, each coin count named, no sheet written.
+    std::fs::remove_file(&sheet).unwrap();
+    let out = par(&sample("jacks-or-better-9-6.ron"), &["--floor", "99"]);
+    assert!(!out.status.success());
+    assert_eq!(text(&out.stderr).matches("REFUSED").count(), 4, "{}", text(&out.stderr));
+    assert!(!sheet.exists());
+
+    let out = par(&sample("poquer-sem-descarte.ron"), &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let md = std::fs::read_to_string(dir.path().join("poquer-sem-descarte-par.md")).unwrap();
+    assert!(md.contains("5.2241") && md.contains("80.4245%") && md.contains("## Play"), "{md}");
 }
 
 /// Issue 18: a sequential royal, where the order the cards are shown in

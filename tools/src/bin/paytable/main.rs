@@ -222,10 +222,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Par { file, out, floor } if kind(&file)? == Kind::Blackjack => blackjack::par(&file, &out, &floor),
         Command::Par { file, out, floor } if kind(&file)? == Kind::Bingo => bingo::par(&file, &out, &floor),
         Command::Par { file, out, floor } if kind(&file)?.lists_its_bets() => table::par(&file, &out, &floor),
-        Command::Par { file, .. } if matches!(kind(&file)?, Kind::DrawPoker | Kind::StudPoker) => Err(anyhow!(
-            "{}: the PAR sheet of a poker game is not written yet; `paytable check` gives its exact figures per bet and `paytable strategy` its play",
-            file.display()
-        )),
+        Command::Par { file, out, floor } if matches!(kind(&file)?, Kind::DrawPoker | Kind::StudPoker) => poker::par(&file, &out, &floor),
         Command::Par { file, out, floor } => {
             let (source, checked) = reels::checked(&file, &floor)?;
             for f in paytables::par::write_par(&source.game, &checked, &out)? {

@@ -7,7 +7,7 @@ use anyhow::{Result, anyhow};
 use paytables::check::Floor;
 use paytables::poker_compile::Kind;
 
-use super::{blackjack, kind, read, report, threads};
+use super::{blackjack, kind, read, report, threads, verdict};
 
 pub(super) fn load_draw(file: &std::path::Path) -> Result<(game_core::draw_poker::DrawPokerGame, Option<String>)> {
     Ok(paytables::poker_compile::compile_draw(&file.display().to_string(), &read(file)?)?)
@@ -30,6 +30,39 @@ pub(super) fn stud_check(file: &std::path::Path, json: bool, floor: &str) -> Res
     let (game, odds) = load_stud(file)?;
     let checked = paytables::stud_math::check(&game, &floor, odds.as_deref(), threads());
     report(file, json, &checked.report, checked.refusals.iter().map(|r| r.to_string()).collect(), &[])
+}
+
+/// The PAR sheet of a poker game (issue 77, defect 8): its exact figures
+/// under optimal play, as `check` computes them, in Markdown, and how its
+/// play is read; refused, with the refusals, where `check` refuses.
+pub(super) fn par(file: &std::path::Path, out: &std::path::Path, floor: &str) -> Result<ExitCode> {
+    let floor = Floor::from_percent(floor)?;
+    let (id, name, figures, refusals, play) = if kind(file)? == Kind::DrawPoker {
+        let (game, odds) = load_draw(file)?;
+        let checked = paytables::draw_check::check(&game, &floor, odds.as_deref(), threads());
+        let play = format!(
+            "Optimal play holds, of each deal, the cards whose draw has the highest exact expected pay; every figure above is that play's. \
+             The holds of any deal, each with its exact value: `paytable strategy {} --cards As Kd 10h 2c 3s`.",
+            file.display()
+        );
+        (game.id.clone(), game.name.clone(), checked.report.to_string(), checked.refusals.iter().map(|r| r.to_string()).collect::<Vec<_>>(), play)
+    } else {
+        let (game, odds) = load_stud(file)?;
+        let checked = paytables::stud_math::check(&game, &floor, odds.as_deref(), threads());
+        let play = "Optimal play raises a hand exactly where raising's expected result, over every dealer hand the other cards leave, \
+                    is above folding's (the ante lost); `raise %` above is how often it does."
+            .to_owned();
+        (game.id.clone(), game.name.clone(), checked.report.to_string(), checked.refusals.iter().map(|r| r.to_string()).collect::<Vec<_>>(), play)
+    };
+    verdict(file, &refusals, true)?;
+    // The sheet is the same on every run: the analysis's time is left out.
+    let figures: String = figures.lines().filter(|l| !l.starts_with("exact analysis:")).map(|l| format!("{l}\n")).collect();
+    std::fs::create_dir_all(out).map_err(|e| anyhow!("{}: {e}", out.display()))?;
+    let path = out.join(format!("{id}-par.md"));
+    let body = format!("# PAR sheet — {name} ({id})\n\nExact figures under optimal play: every deal enumerated, no simulation.\n\n```\n{figures}```\n\n## Play\n\n{play}\n");
+    std::fs::write(&path, body).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    println!("{}", path.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 pub(super) fn strategy(file: &std::path::Path, cards: &[String], coins: Option<u32>) -> Result<ExitCode> {
