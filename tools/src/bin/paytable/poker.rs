@@ -42,7 +42,7 @@ pub(super) fn par(file: &std::path::Path, out: &std::path::Path, floor: &str) ->
         let checked = paytables::draw_check::check(&game, &floor, odds.as_deref(), threads());
         let play = format!(
             "Optimal play holds, of each deal, the cards whose draw has the highest exact expected pay; every figure above is that play's. \
-             The holds of any deal, each with its exact value: `paytable strategy {} --cards As Kd 10h 2c 3s`.",
+             The holds of any deal, each with its exact value: `paytable strategy {} As Kd 10h 2c 3s`.",
             file.display()
         );
         (game.id.clone(), game.name.clone(), checked.report.to_string(), checked.refusals.iter().map(|r| r.to_string()).collect::<Vec<_>>(), play)
