@@ -234,7 +234,12 @@ mod tests {
         ix.each_four_with_threes(|four, threes| {
             let s = fours[i];
             assert_eq!(ix.of(&s) - ix.offset(4), four);
-            let mut want: Vec<usize> = (0..4).map(|j| { let t: Vec<u8> = (0..4).filter(|&x| x != j).map(|x| s[x]).collect(); ix.of(&t) - ix.offset(3) }).collect();
+            let mut want: Vec<usize> = (0..4)
+                .map(|j| {
+                    let t: Vec<u8> = (0..4).filter(|&x| x != j).map(|x| s[x]).collect();
+                    ix.of(&t) - ix.offset(3)
+                })
+                .collect();
             let mut got = threes.to_vec();
             want.sort_unstable();
             got.sort_unstable();
@@ -257,4 +262,3 @@ mod tests {
         }
     }
 }
-

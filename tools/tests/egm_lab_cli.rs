@@ -605,9 +605,7 @@ fn the_battery_judges_the_generator_and_every_game_and_its_controls_fail() {
         g["attempts"][0]["verdicts"].as_array().unwrap().iter().map(|v| v["test"].as_str().unwrap().to_owned()).collect()
     };
     let reels = families(&games[0]);
-    for family in
-        ["uniform(", "runs uniform(", "serial pairs", "lag 1 ", "lag 10 ", "gap uniform(", "position 1 ", "bet-conditioned"]
-    {
+    for family in ["uniform(", "runs uniform(", "serial pairs", "lag 1 ", "lag 10 ", "gap uniform(", "position 1 ", "bet-conditioned"] {
         assert!(reels.iter().any(|t| t.contains(family)), "{family} in {reels:?}");
     }
     // Issue 77, defect 1: what the player saw, read from each round's

@@ -374,7 +374,8 @@ mod tests {
     /// the artifact's digest, do not depend on how its shoes were batched).
     #[test]
     fn shoes_walked_together_give_each_shoe_its_own_figures_to_the_bit() {
-        let shoes: [[u16; CLASSES]; 4] = [[24, 24, 23, 24, 24, 24, 24, 24, 24, 96], [2, 5, 1, 3, 0, 4, 2, 6, 1, 9], [6, 1, 2, 2, 3, 1, 0, 2, 4, 5], [0, 0, 0, 0, 0, 0, 0, 0, 0, 3]];
+        let shoes: [[u16; CLASSES]; 4] =
+            [[24, 24, 23, 24, 24, 24, 24, 24, 24, 96], [2, 5, 1, 3, 0, 4, 2, 6, 1, 9], [6, 1, 2, 2, 3, 1, 0, 2, 4, 5], [0, 0, 0, 0, 0, 0, 0, 0, 0, 3]];
         for h17 in [false, true] {
             for up in 0..CLASSES {
                 let g = DealerGraph::new(up, h17);

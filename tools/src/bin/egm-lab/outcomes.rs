@@ -148,7 +148,8 @@ fn play<K: GameKind>(kind: &K, m: &mut Machine, rounds: u64, choice: BetChoice) 
         // The deal as the journal records it (recall's opening step), and
         // what it shows the player.
         let recalled = m.recall(1)?;
-        let opening = recalled.last().and_then(|r| r.steps.first()).ok_or_else(|| anyhow!("{}: round {round} has no opening step in the journal", kind.id()))?;
+        let opening =
+            recalled.last().and_then(|r| r.steps.first()).ok_or_else(|| anyhow!("{}: round {round} has no opening step in the journal", kind.id()))?;
         let deal: K::Deal = serde_json::from_value(opening.step.data.clone()).with_context(|| format!("{}: round {round}'s journaled deal", kind.id()))?;
         tally(&mut shown, kind.shown(&deal));
     }
@@ -322,7 +323,14 @@ pub fn shown_verdicts(t: &Tally) -> Vec<Verdict> {
         let test = format!("shown: {what}");
         let impossible: u64 = counts.iter().enumerate().filter(|&(v, _)| weights.get(v).is_none_or(|&w| w == 0)).map(|(_, &c)| c).sum();
         if impossible > 0 {
-            out.push(Verdict { test: format!("{test} (a value that cannot come came {impossible} times)"), samples, statistic: f64::INFINITY, degrees_of_freedom: 0, p_value: 0.0, pass: false });
+            out.push(Verdict {
+                test: format!("{test} (a value that cannot come came {impossible} times)"),
+                samples,
+                statistic: f64::INFINITY,
+                degrees_of_freedom: 0,
+                p_value: 0.0,
+                pass: false,
+            });
             continue;
         }
         if total == 0 || samples == 0 {
@@ -348,8 +356,15 @@ pub fn shown_controls(seed: u64, rounds: u64) -> Result<Vec<(String, Vec<Verdict
     use game_host::kinds::draw_poker::{DrawDeal, DrawPoker};
     use game_host::kinds::roulette::{Roulette, RouletteDeal};
     use meters::GameRng;
-    let poker = DrawPoker(paytables::poker_compile::compile_draw("jacks-or-better-9-6.ron", include_str!("../../../../assets/paytables/jacks-or-better-9-6.ron")).map_err(|e| anyhow!("{e}"))?.0);
-    let roulette = Roulette(paytables::roulette::compile_roulette("roleta-francesa.ron", include_str!("../../../../assets/paytables/roleta-francesa.ron")).map_err(|e| anyhow!("{e}"))?);
+    let poker = DrawPoker(
+        paytables::poker_compile::compile_draw("jacks-or-better-9-6.ron", include_str!("../../../../assets/paytables/jacks-or-better-9-6.ron"))
+            .map_err(|e| anyhow!("{e}"))?
+            .0,
+    );
+    let roulette = Roulette(
+        paytables::roulette::compile_roulette("roleta-francesa.ron", include_str!("../../../../assets/paytables/roleta-francesa.ron"))
+            .map_err(|e| anyhow!("{e}"))?,
+    );
     let mut rng = meters::StreamRng::from_seed(seed ^ 0x00c0_47e0);
     let deck = || -> Vec<Card> { (0..52).filter_map(Card::from_index).collect() };
     let through_journal = |deal: &DrawDeal| -> Result<DrawDeal> { Ok(serde_json::from_value(serde_json::to_value(deal)?)?) };
@@ -502,4 +517,3 @@ mod tests {
         assert!(v.is_empty(), "{v:?}");
     }
 }
-

@@ -59,7 +59,9 @@ pub(super) fn par(file: &std::path::Path, out: &std::path::Path, floor: &str) ->
     let figures: String = figures.lines().filter(|l| !l.starts_with("exact analysis:")).map(|l| format!("{l}\n")).collect();
     std::fs::create_dir_all(out).map_err(|e| anyhow!("{}: {e}", out.display()))?;
     let path = out.join(format!("{id}-par.md"));
-    let body = format!("# PAR sheet — {name} ({id})\n\nExact figures under optimal play: every deal enumerated, no simulation.\n\n```\n{figures}```\n\n## Play\n\n{play}\n");
+    let body = format!(
+        "# PAR sheet — {name} ({id})\n\nExact figures under optimal play: every deal enumerated, no simulation.\n\n```\n{figures}```\n\n## Play\n\n{play}\n"
+    );
     std::fs::write(&path, body).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     println!("{}", path.display());
     Ok(ExitCode::SUCCESS)
