@@ -116,6 +116,38 @@ echo "threat model"
     done
 } > "$out/threat-model.md"
 
+# The test functions of FILES that cite rule ID: a test whose body cites
+# it, or whose doc comment above it does (issue 77: the checklist names
+# tests, not only their files). Prints FILE::TEST, one a line.
+tests_citing() {
+    local id="$1"; shift
+    local f
+    for f in "$@"; do
+        awk -v id="$id" -v file="$f" '
+            BEGIN { re = "(^|[^A-Za-z0-9])" id "([^0-9]|$)"; depth = 0; cur = ""; attest = 0; pending = 0 }
+            {
+                line = $0
+                if (line ~ /^[[:space:]]*#\[(tokio::)?test/) attest = 1
+                if (line ~ /^[[:space:]]*(pub(\([a-z]+\))? )?(async )?fn [A-Za-z0-9_]+/ && cur == "") {
+                    match(line, /fn [A-Za-z0-9_]+/)
+                    name = substr(line, RSTART + 3, RLENGTH - 3)
+                    if (attest) {
+                        cur = name; start = depth
+                        if (pending) print file "::" name
+                    }
+                    pending = 0; attest = 0
+                }
+                if (line ~ re) {
+                    if (cur != "") print file "::" cur
+                    else if (line ~ /^[[:space:]]*\/\//) pending = 1
+                }
+                o = gsub(/\{/, "{", line); c = gsub(/\}/, "}", line)
+                depth += o - c
+                if (cur != "" && depth <= start && (o + c) > 0) cur = ""
+            }' "$f"
+    done | sort -u
+}
+
 echo "checklist"
 {
     echo "# Certification checklist and its evidence"
@@ -132,12 +164,17 @@ echo "checklist"
             echo
         elif [[ "$line" =~ ^([0-9]+)\.\ \*\*([^*]+)\*\* ]] && [ -n "$section" ]; then
             n="${BASH_REMATCH[1]}"; title="${BASH_REMATCH[2]}"; id="$section-$n"
-            tests=$(grep -rlE "\b$id\b" --include='*.rs' meters/tests host/tests game-core paytables/tests cabinet/tests tools/tests tests sas linked-controller 2>/dev/null | sort -u | tr '\n' ' ' || true)
+            # The tests by name: each #[test] function whose body or doc
+            # comment cites the item, in the test suites and in the unit
+            # tests beside the code.
+            cited=$(grep -rlE "\b$id\b" --include='*.rs' meters host game-core paytables cabinet tools tests sas linked-controller 2>/dev/null | sort -u || true)
+            # shellcheck disable=SC2086
+            tests=$( [ -n "$cited" ] && tests_citing "$id" $cited | sed 's/^/`/; s/$/`/' | paste -sd ' ' - || true)
             docs=$(grep -lE "\b$id\b" ARCHITECTURE.md README.md docs/*.md 2>/dev/null | sort -u | tr '\n' ' ' || true)
             code=$(grep -rlE "\b$id\b" --include='*.rs' meters/src host/src game-core/src paytables/src cabinet/src tools/src sas/src linked-controller/src 2>/dev/null | wc -l || true)
             echo "- **$id $title**"
             if [ -n "$tests$docs" ]; then
-                [ -n "$tests" ] && echo "  - tests (and game-core's modules, whose tests are beside their code): $tests"
+                [ -n "$tests" ] && echo "  - tests: $tests"
                 [ -n "$docs" ] && echo "  - documents: $docs"
             else
                 echo "  - no test or document cites it"
@@ -158,7 +195,7 @@ Made by \`tools/lab-package.sh\` from $(git rev-parse HEAD) on $(date -u +%Y-%m-
 - \`battery/\`: the RNG battery with verdicts. Its last line: ${verdict}
 - \`rng.md\`: the generator (algorithm, seeding, reseeding, state size), the scaling, the call graph of every draw, the collection tools.
 - \`threat-model.md\`: critical memory's threat model and the attack tests that run it.
-- \`checklist.md\`: every checklist item and the tests and documents citing it.
+- \`checklist.md\`: every checklist item, the tests that cite it by name (\`FILE::TEST\`) and the documents citing it.
 
 The collection tools: \`egm-lab rng-dump\` (raw words, or scaled outcomes), \`egm-lab outcomes\` (the games' own draws), \`egm-lab battery\`, \`egm-lab verify-program\` (H-52).
 README

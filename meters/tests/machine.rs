@@ -192,6 +192,8 @@ fn a_round_survives_a_restart_at_its_step_and_is_finished_never_voided() {
     assert!(matches!(recall[0].outcome, RecallOutcome::Settled { win: 50, credit_after: 1_025, .. }));
 }
 
+/// E-33: recall of at least the last ten games (here a hundred), each with
+/// every step.
 #[test]
 fn recall_keeps_every_step_of_the_last_100_rounds() {
     let dir = tempfile::tempdir().unwrap();

@@ -37,6 +37,8 @@ fn round(m: &mut Machine, game: &str, stake: u64, hits: &[(String, usize)]) -> u
     m.settle_round_with_progressive(r, 0, vec![WinComponent { label: "base".into(), amount: 0 }], hits).unwrap().win
 }
 
+/// G-47: each level's meters (current value, reserve, hits) and the last
+/// 25 hits, kept in critical memory: the same after a restart.
 #[test]
 fn contributions_awards_and_meters_survive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
@@ -105,6 +107,9 @@ fn contributions_awards_and_meters_survive_a_restart() {
     assert_eq!(m.liability_report(), report);
 }
 
+/// G-48: the pools' money is conserved — contributions equal what the
+/// pools hold, paid and moved; money leaves only by an award or a logged
+/// transfer.
 #[test]
 fn pool_money_leaves_only_by_award_or_a_logged_transfer() {
     let dir = tempfile::tempdir().unwrap();
@@ -281,7 +286,7 @@ fn a_side_bet_pool_takes_the_side_bets_alone_and_pays_shares_of_its_level() {
     assert_eq!(m.pools(), &before, "the side-bet pool is a fold over the journal");
 }
 
-/// A round a power cut leaves open keeps its contributions (carries below a
+/// G-48 (no contribution lost across a power cut), E-35: a round a power cut leaves open keeps its contributions (carries below a
 /// cent, ceiling overflow and reserve included) and the mystery level its
 /// wager made due, from the journal alone, and is finished with them: it
 /// wins the level (issue 47, hole 6: never voided; issue 21, attack 5

@@ -118,6 +118,8 @@ fn check_sample(file: &str) {
     }
 }
 
+/// B-11: the analysis's exact enumeration over the full game cycle equals
+/// an independent brute force over every stop combination.
 #[test]
 fn classic_sevens_matches_brute_force_over_the_full_cycle() {
     check_sample("classic-sevens.ron");

@@ -274,7 +274,7 @@ fn check_every_note_once(dir: &Path, end: &AcceptorEnd, fed: &[Denomination], wh
     assert_eq!((state.note_stacking, state.ticket_stacking), (None, None), "{what}");
 }
 
-/// At every poll of a session of this machine's own ticket and a note:
+/// E-35 (mid-bill-stack): at every poll of a session of this machine's own ticket and a note:
 /// the acceptor loses power, the cabinet is cut (no power-down, a new
 /// host on the same critical memory), or both. Each ends stacked and
 /// credited exactly once, or given back and never credited.

@@ -167,7 +167,7 @@ fn a_printer_that_cannot_print_keeps_the_credit_and_its_fault_is_a_tilt() {
     assert_eq!(set, [Tilt::Printer(PrinterFault::Open), Tilt::Printer(PrinterFault::PaperOut)]);
 }
 
-/// At each poll of a cash-out's print: the printer loses power, the
+/// E-35 (mid-ticket-print): at each poll of a cash-out's print: the printer loses power, the
 /// cabinet is cut (no power-down, a new host on the same critical
 /// memory), or both. The ticket is journaled printed once; its number is
 /// on paper unmarked at most once, whole at least once, and marked

@@ -197,7 +197,7 @@ fn every_table_limit_is_refused_by_name() {
     assert!(!edit(&mut s, serde_json::json!({ "Kind": { "Place": { "spot": Spot::Red } } })));
 }
 
-/// §4.15, AR 53/55: a cut while the ball runs resumes with the same
+/// E-35 (outcome drawn, mid-reveal), §4.15, AR 53/55: a cut while the ball runs resumes with the same
 /// pocket, settled once: the result is validly established (committed
 /// before the ball is shown), so the round is never void. A cabinet that
 /// no longer hosts the table is refused until the round is finished (issue
