@@ -30,6 +30,8 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle.as_bytes())
 }
 
+/// I-56 (the build-artifact audit), E-40: the retail binary holds none of
+/// the lab build's paths.
 #[test]
 fn the_retail_binary_contains_no_lab_mode_and_no_lab_seed() {
     let lab = std::fs::read(lab()).unwrap();

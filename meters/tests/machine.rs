@@ -79,6 +79,8 @@ fn refused_notes_are_logged_and_never_credited() {
     assert_eq!(events.iter().filter(|r| matches!(r.entry, Entry::NoteRejected { .. })).count(), 2);
 }
 
+/// E-41 (multi-denomination): play at several denominations converts
+/// credits and meters without losing or making a cent.
 #[test]
 fn multidenomination_never_loses_a_cent() {
     // decisions.md: the remainder stays on the meter and is cashable.

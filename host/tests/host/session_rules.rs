@@ -89,7 +89,7 @@ fn a_credit_short_of_the_bet_is_warned_and_play_refused() {
     assert_eq!(s.machine().state().totals.games.jogadas_efectuadas, 0);
 }
 
-/// M-39: a demonstration plays on a throwaway critical memory of its own;
+/// M-39, E-40 (demo mode): a demonstration plays on a throwaway critical memory of its own;
 /// money in and out are refused by name; the real file is never created.
 #[test]
 fn a_demonstration_never_touches_real_critical_memory() {
