@@ -23,7 +23,7 @@
 # A software TPM has no firmware: this script measures an evaluation
 # platform's boot into its PCRs 0, 2, 4 and 7 in the firmware's place. Such
 # an installation protects nothing against whoever can run this script or
-# copy var/tpm (the README's "Platform"); a floor's cabinet has a TPM 2.0
+# copy var/tpm (docs/install.md, "Platform"); a floor's cabinet has a TPM 2.0
 # chip and a measured boot. A new build is a new release: its key is not
 # the old one's, and the installation is made again (the old one is kept).
 #
@@ -68,7 +68,7 @@ mkdir -p "$var"
 # paytable). The installation's key answers to every release its own
 # release-signing key (var/release-key.pk8) signed, but a cabinet moves to
 # another release only with its logic door open, recorded under the one
-# before (as a floor does: `egm-lab sign-release`, README). An evaluation
+# before (as a floor does: `egm-lab sign-release`, docs/install.md). An evaluation
 # build changes often: the installation is made again instead; the old one
 # is kept aside. (One provisioned before releases were signed is made
 # again too: its key answers one release only.)
