@@ -62,9 +62,9 @@ fn progressive(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_egm-progressive")).args(args).output().unwrap()
 }
 
-/// Issue 69: approval does the math. The README's former approval (one
+/// Issue 69: approval does the math. The guide's former approval (docs/install.md) (one
 /// cherry wins the 1,000 c Mini at any bet) at 1 c is refused with its
-/// figure, and nothing is approved; the README's approval now (three wilds
+/// figure, and nothing is approved; the guide's approval now (three wilds
 /// and three sevens, at the largest bet, from 20 c, a 1 % seed budget) is approved, its
 /// figures kept with it, and a committed round at a denomination the
 /// approval did not weigh is refused by the controller's service, as are

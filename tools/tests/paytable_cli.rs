@@ -970,3 +970,101 @@ fn rules_publish_each_game_s_page_in_both_languages() {
     assert_eq!(run.status.code(), Some(1));
     assert!(text(&run.stderr).contains("--denom must be at least 1 cent"), "{}", text(&run.stderr));
 }
+
+/// Issue 76: every command the README and its guides show runs as shown.
+/// Each `tools/` script named is there and executable; each program of
+/// the workspace a shell block runs (by `cargo run … --bin NAME --` or by
+/// its name) answers `--help` for the subcommand named (every one of
+/// `a|b|c`), and knows each long option the line gives it.
+#[cfg(feature = "lab")]
+#[test]
+fn every_command_the_guides_show_runs_as_shown() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let programs: [(&str, &str); 6] = [
+        ("paytable", env!("CARGO_BIN_EXE_paytable")),
+        ("egm-lab", env!("CARGO_BIN_EXE_egm-lab")),
+        ("egm-progressive", env!("CARGO_BIN_EXE_egm-progressive")),
+        ("egm-acceptor", env!("CARGO_BIN_EXE_egm-acceptor")),
+        ("egm-printer", env!("CARGO_BIN_EXE_egm-printer")),
+        ("egm-sas-host", env!("CARGO_BIN_EXE_egm-sas-host")),
+    ];
+    let mut helps: std::collections::HashMap<Vec<String>, (bool, String)> = std::collections::HashMap::new();
+    let mut help = |args: &[String]| -> (bool, String) {
+        helps
+            .entry(args.to_vec())
+            .or_insert_with(|| {
+                let exe = programs.iter().find(|(n, _)| *n == args[0]).map(|(_, e)| *e).unwrap();
+                let out = std::process::Command::new(exe).args(&args[1..]).arg("--help").output().unwrap();
+                (out.status.success(), format!("{}{}", text(&out.stdout), text(&out.stderr)))
+            })
+            .clone()
+    };
+    let subcommands = |help_text: &str| -> Vec<String> {
+        help_text
+            .lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .filter_map(|l| l.strip_prefix("  ").and_then(|l| l.split_whitespace().next()).map(str::to_owned))
+            .collect()
+    };
+    let mut guides = vec![root.join("README.md")];
+    guides.extend(["install", "operate", "certify", "design", "develop"].map(|g| root.join("docs").join(format!("{g}.md"))));
+    let (mut checked, mut wrong) = (0, Vec::new());
+    for guide in &guides {
+        let body = std::fs::read_to_string(guide).unwrap_or_else(|e| panic!("{}: {e}", guide.display()));
+        let mut shell = false;
+        for (n, line) in body.lines().enumerate() {
+            if line.starts_with("```") {
+                shell = line.trim() == "```sh";
+                continue;
+            }
+            if !shell || line.starts_with('#') || line.starts_with(' ') {
+                continue;
+            }
+            let at = format!("{}:{}", guide.display(), n + 1);
+            let code = line.split("  #").next().unwrap_or(line);
+            let tokens: Vec<&str> = code.split_whitespace().map(|t| t.trim_matches(|c| matches!(c, '"' | '$' | '(' | ')'))).collect();
+            for t in tokens.iter().filter(|t| t.starts_with("tools/")) {
+                checked += 1;
+                let script = root.join(t);
+                let executable = std::fs::metadata(&script).is_ok_and(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0);
+                if !executable {
+                    wrong.push(format!("{at}: {t} is not an executable script"));
+                }
+            }
+            let (program, rest): (&str, &[&str]) = match tokens.iter().position(|t| *t == "--bin") {
+                Some(i) => {
+                    let after = tokens[i..].iter().position(|t| *t == "--").map_or(tokens.len(), |d| i + d + 1);
+                    (tokens.get(i + 1).copied().unwrap_or(""), &tokens[after..])
+                }
+                None => match tokens.iter().position(|t| programs.iter().any(|(p, _)| p == t)) {
+                    Some(i) => (tokens[i], &tokens[i + 1..]),
+                    None => continue,
+                },
+            };
+            checked += 1;
+            let top = help(&[program.to_owned()]);
+            let subs = subcommands(&top.1);
+            let named: Vec<String> =
+                rest.iter().map(|t| t.split('|').map(str::to_owned).collect::<Vec<_>>()).find(|alts| alts.iter().all(|a| subs.contains(a))).unwrap_or_default();
+            let asked: Vec<Vec<String>> =
+                if named.is_empty() { vec![vec![program.to_owned()]] } else { named.iter().map(|s| vec![program.to_owned(), s.clone()]).collect() };
+            for args in asked {
+                let (ok, answer) = help(&args);
+                if !ok {
+                    wrong.push(format!("{at}: `{} --help` fails", args.join(" ")));
+                    continue;
+                }
+                for option in rest.iter().filter(|t| t.starts_with("--") && t.len() > 2).map(|t| t.split('=').next().unwrap_or(t)) {
+                    let knows = |h: &str| h.split(|c: char| !(c.is_alphanumeric() || c == '-')).any(|w| w == option);
+                    if !knows(&answer) && !knows(&top.1) {
+                        wrong.push(format!("{at}: `{}` has no option {option}", args.join(" ")));
+                    }
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked >= 70, "{checked} commands checked: the guides' shell blocks were not read");
+}

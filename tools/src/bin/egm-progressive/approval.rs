@@ -1,5 +1,5 @@
 //! `egm-progressive approve` weighs what it approves (issue 69): the
-//! README's approval once made one cherry on reel 1 win the 1,000 c Mini
+//! docs/install.md's approval once made one cherry on reel 1 win the 1,000 c Mini
 //! at any bet, about once in 10.6 rounds — an honest player at 1 c took
 //! some 9,400 % of the wager from the Mini, and the operator funded every
 //! reset.
@@ -284,7 +284,7 @@ mod tests {
         BigRational::new(BigInt::from(hits), BigInt::from(cycle))
     }
 
-    /// The README's approval until issue 69: one cherry wins the Mini at
+    /// docs/install.md's approval until issue 69: one cherry wins the Mini at
     /// any bet. At 1 c the Mini alone takes some 9,400 % of the wager (the
     /// cycle walked: P(cherry) × 1,000 c / 1 c); the approval is refused,
     /// the figure named, at every bet.
@@ -311,7 +311,7 @@ mod tests {
         f.refusals.first().map_or("", String::as_str)
     }
 
-    /// The README's approval since issue 69: three wilds win the Grande and
+    /// docs/install.md's approval since issue 69: three wilds win the Grande and
     /// three sevens the Mini, both at the largest bet, at 20 c and up, with
     /// a seed budget of 1 %. It passes there; without the budget the
     /// resets cost more than the reserves fund at 20 c (by the figure the
