@@ -350,24 +350,36 @@ impl<'a> Solver<'a> {
         v
     }
 
+    /// The weight of the event the recursion values once one more card of
+    /// each class is out, as [`Solver::weight`] gives it for `removed` and
+    /// that card: every such shoe has one card fewer, so one reciprocal
+    /// serves them all (issue 73: a hand that can bust divided again for
+    /// each card that busts it).
+    fn weights_after_one_more(&self, removed: &Counts) -> [f64; CLASSES] {
+        let class = match self.up {
+            _ if self.bj_in_recursion => return [1.0; CLASSES],
+            0 => 9,
+            9 => 0,
+            _ => return [1.0; CLASSES],
+        };
+        let out: u16 = removed.iter().map(|&n| u16::from(n)).sum::<u16>() + 1;
+        let per = 1.0 / f64::from(self.full_total.saturating_sub(out).max(1));
+        std::array::from_fn(|c| 1.0 - f64::from(self.full[class].saturating_sub(u16::from(removed[class]) + u16::from(c == class))) * per)
+    }
+
     /// The value of taking one card and playing on at the best.
     pub fn hit(&mut self, id: u32, ctx: Context) -> f64 {
         let removed = Self::removed(self.hands.counts(id), ctx);
         self.walk_ahead(id, ctx);
         let p = self.probs(&removed);
+        let busts = self.weights_after_one_more(&removed);
         let mut v = 0.0;
         for (c, &pc) in p.iter().enumerate() {
             if pc == 0.0 {
                 continue;
             }
             let next = self.hands.next(id, c);
-            let value = if next == BUSTED {
-                let mut r = removed;
-                r[c] += 1;
-                -self.weight(&r)
-            } else {
-                self.hit_stand(next, ctx)
-            };
+            let value = if next == BUSTED { -busts[c] } else { self.hit_stand(next, ctx) };
             v += pc * value;
         }
         v
@@ -380,6 +392,7 @@ impl<'a> Solver<'a> {
         // Every next hand stands; their shoes are those the hand's hits walk.
         self.walk_ahead(id, ctx);
         let p = self.probs(&removed);
+        let busts = self.weights_after_one_more(&removed);
         let mut v = 0.0;
         for (c, &pc) in p.iter().enumerate() {
             if pc == 0.0 {
@@ -387,9 +400,7 @@ impl<'a> Solver<'a> {
             }
             let next = self.hands.next(id, c);
             let value = if next == BUSTED {
-                let mut r = removed;
-                r[c] += 1;
-                -self.weight(&r)
+                -busts[c]
             } else {
                 let (hard, aces) = self.hands.hard_aces(next);
                 self.stand_at(next, ctx, total(hard, aces - u8::from(locked && aces > 0)))
