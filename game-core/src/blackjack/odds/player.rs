@@ -369,27 +369,24 @@ impl<'a> Solver<'a> {
 
     /// The value of taking one card and playing on at the best.
     pub fn hit(&mut self, id: u32, ctx: Context) -> f64 {
-        let removed = Self::removed(self.hands.counts(id), ctx);
-        self.walk_ahead(id, ctx);
-        let p = self.probs(&removed);
-        let busts = self.weights_after_one_more(&removed);
-        let mut v = 0.0;
-        for (c, &pc) in p.iter().enumerate() {
-            if pc == 0.0 {
-                continue;
-            }
-            let next = self.hands.next(id, c);
-            let value = if next == BUSTED { -busts[c] } else { self.hit_stand(next, ctx) };
-            v += pc * value;
-        }
-        v
+        self.each_next_hand(id, ctx, |s, next| s.hit_stand(next, ctx))
     }
 
     /// The value of doubling: one card, twice the stake; `locked`: the
     /// hand's first ace counts 1 to the end (BJ 27).
     pub fn double(&mut self, id: u32, ctx: Context, locked: bool) -> f64 {
+        2.0 * self.each_next_hand(id, ctx, |s, next| {
+            let (hard, aces) = s.hands.hard_aces(next);
+            s.stand_at(next, ctx, total(hard, aces - u8::from(locked && aces > 0)))
+        })
+    }
+
+    /// Σ over the class of the next card, weighted by its chance from the
+    /// shoe hand `id` leaves in `ctx`, of the weight lost where the card
+    /// busts the hand, else `value(self, the hand it makes)`; every shoe
+    /// those hands can stand on walked first ([`Solver::walk_ahead`]).
+    fn each_next_hand(&mut self, id: u32, ctx: Context, mut value: impl FnMut(&mut Self, u32) -> f64) -> f64 {
         let removed = Self::removed(self.hands.counts(id), ctx);
-        // Every next hand stands; their shoes are those the hand's hits walk.
         self.walk_ahead(id, ctx);
         let p = self.probs(&removed);
         let busts = self.weights_after_one_more(&removed);
@@ -399,15 +396,10 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let next = self.hands.next(id, c);
-            let value = if next == BUSTED {
-                -busts[c]
-            } else {
-                let (hard, aces) = self.hands.hard_aces(next);
-                self.stand_at(next, ctx, total(hard, aces - u8::from(locked && aces > 0)))
-            };
-            v += pc * value;
+            let x = if next == BUSTED { -busts[c] } else { value(self, next) };
+            v += pc * x;
         }
-        2.0 * v
+        v
     }
 
     /// Whether a two-card hand may be doubled, and as a locked hard hand.
