@@ -28,8 +28,21 @@ impl HostedGame {
         let rtp = approved.rtp_text();
         // B-16: each bet configuration's RTP in millionths, rounded down.
         let table = approved.rtp_ppm();
+        // Issue 77: a table game's RTP bet by bet.
+        let bets = approved.bet_rtp_ppm();
         let mut table_game = Self::from_artifact(approved.game)?.0;
-        table_game.set_rtp_table(table);
+        table_game.set_rtp_table(table, bets);
+        // B-16: every bet of a table is metered at its own proven RTP; an
+        // artifact that proves none for one of them (one compiled before
+        // issue 77) is not loaded, rather than metered at its lowest.
+        let unproven = table_game.unproven_bets();
+        if !unproven.is_empty() {
+            return Err(format!(
+                "{}: its artifact proves no RTP for the bet {} (B-16: each bet is metered at its own); compile it again",
+                table_game.id(),
+                unproven.join(", ")
+            ));
+        }
         Ok(HostedGame(table_game, rtp, approved.odds_disclosure))
     }
 
@@ -131,5 +144,55 @@ impl HostedGame {
     /// The round on screen, whatever its kind.
     pub fn round_info(&self) -> Option<RoundInfo> {
         self.0.round()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn shipped(id: &str) -> paytables::artifact::Artifact {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../assets/paytables/compiled/{id}.json"));
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    }
+
+    /// B-16, issue 77: every shipped table game's artifact names an RTP
+    /// for each bet of its cloth (so none is metered at the table's
+    /// lowest); an artifact without them, as compiled before, is refused
+    /// with the bets it lacks.
+    #[test]
+    fn a_table_game_loads_only_with_each_bets_rtp() {
+        for id in [
+            "bacara",
+            "bacara-6-sem-comissao",
+            "bacara-empate-9",
+            "bacara-ez",
+            "bacara-macau",
+            "banca-francesa",
+            "cussec",
+            "boule",
+            "craps",
+            "desafio-ao-casino",
+            "fantan",
+            "peixe-camarao-caranguejo",
+            "poquer-3-cartas",
+            "roda-da-sorte",
+            "roleta-americana",
+            "roleta-francesa",
+        ] {
+            let a = shipped(id);
+            let game = HostedGame::from_approved(paytables::artifact::Approved::of_artifact(a.clone()).unwrap()).unwrap_or_else(|e| panic!("{e}"));
+            assert!(game.0.unproven_bets().is_empty(), "{id}");
+            if id == "poquer-3-cartas" {
+                // One bet: the artifact's one RTP.
+                assert!(a.bet_rtp.iter().all(|(name, _)| !name.is_empty()));
+                continue;
+            }
+            let mut old = a;
+            old.bet_rtp.clear();
+            let e = HostedGame::from_approved(paytables::artifact::Approved::of_artifact(old).unwrap()).err().unwrap();
+            assert!(e.starts_with(&format!("{id}: its artifact proves no RTP for the bet ")) && e.contains("B-16"), "{e}");
+        }
     }
 }

@@ -277,6 +277,7 @@ mod tests {
                 committed: None,
                 unlinked: Vec::new(),
                 category: None,
+                wagers: Vec::new(),
             },
             Entry::RoundStep { round: 3, step, extra_stake: 5, draws: 0 },
             Entry::RoundSettled {

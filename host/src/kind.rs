@@ -321,6 +321,13 @@ pub trait GameKind: Send + Sync + 'static {
     fn rtp_key(&self, _bet: &Self::Bet) -> Option<(u64, &'static str)> {
         None
     }
+    /// B-16 (issue 77): the credits `bet` stakes on each of the bets a
+    /// table game's artifact proves an RTP for, by the artifact's name of
+    /// the bet (`paytables::artifact::Artifact::bet_rtp`); empty for a kind
+    /// whose round is one wager ([`Self::rtp_key`]).
+    fn wagers(&self, _bet: &Self::Bet) -> Vec<(String, u64)> {
+        Vec::new()
+    }
     /// The credits the round won that the paytable counts at a fixed sum
     /// but a progressive level pays (issue 50: the hold-and-spin's
     /// progressive grand), left out of [`Self::win`]: whatever pool pays it

@@ -178,7 +178,11 @@ pub(crate) trait Table: Send + Sync {
     /// cents (boot sets it from the configuration; none until then).
     fn set_coin_in_limit(&mut self, limit: Cents);
     /// B-16: the approved paytable's RTP per bet configuration.
-    fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>);
+    fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>, bets: Vec<(String, u32)>);
+    /// B-16 (issue 77): the bets of the table (each spot alone, A-10's
+    /// single bets, and the opening bet) whose wager category the artifact
+    /// proves no RTP for.
+    fn unproven_bets(&self) -> Vec<String>;
     fn reset_bet(&mut self);
     /// A bet button's step, at `denom`: a bet whose round could reach the
     /// excessive increment limit (C-26) is not stepped to.
@@ -229,6 +233,10 @@ pub(crate) struct Hosted<K: GameKind> {
     /// B-16: the approved paytable's RTP per bet configuration (its key,
     /// millionths rounded down), from its artifact.
     pub rtp: Vec<(u64, u32)>,
+    /// B-16 (issue 77): each bet's RTP (millionths rounded down), by name,
+    /// for a table whose round stakes on bets of several RTPs: the
+    /// artifact's `bet_rtp`.
+    pub wager_rtps: Vec<(String, u32)>,
     /// C-26: the configured limit of a play's coin-in, in cents.
     pub coin_in_limit: Cents,
 }
@@ -236,7 +244,7 @@ pub(crate) struct Hosted<K: GameKind> {
 impl<K: GameKind> Hosted<K> {
     pub fn new(rules: K) -> Self {
         let bet = rules.opening_bet();
-        Hosted { rules, bet, round: None, undo: Vec::new(), last_played: None, rtp: Vec::new(), coin_in_limit: Cents::MAX }
+        Hosted { rules, bet, round: None, undo: Vec::new(), last_played: None, rtp: Vec::new(), wager_rtps: Vec::new(), coin_in_limit: Cents::MAX }
     }
 
     /// C-26: `bet` at `denom` unless its round could reach the excessive
@@ -253,16 +261,44 @@ impl<K: GameKind> Hosted<K> {
         self.within_increment(bet, denom)
     }
 
-    /// B-16: the wager category of a round of `bet`: its bet configuration
-    /// (`GameKind::rtp_key`) at the RTP the approved paytable proves for
-    /// it; a kind whose round mixes bets of several RTPs is one category,
-    /// "all bets", at the lowest it proves. None without an artifact's RTP.
-    fn category(&self, bet: &K::Bet) -> Option<meters::WagerCategory> {
-        let (name, rtp_ppm) = match self.rules.rtp_key(bet) {
-            Some((key, unit)) => (format!("{key} {unit}"), self.rtp.iter().find(|(k, _)| *k == key)?.1),
-            None => ("all bets".to_owned(), self.rtp.iter().map(|(_, r)| *r).min()?),
+    /// B-16: the wager categories of a round of `bet` at `denom` and each's
+    /// part of its stake, in cents. A kind whose round stakes on bets of
+    /// several RTPs (`GameKind::wagers`) meters each bet's stake at that
+    /// bet's proven RTP (issue 77: a banca's 100 c on one chance was
+    /// metered at its table's lowest, 85.64 % for 98.94 %); a kind of one
+    /// wager, its bet configuration (`GameKind::rtp_key`) at the RTP the
+    /// approved paytable proves for it; a kind that names neither is one
+    /// category, "all bets", at the lowest it proves. Empty without an
+    /// artifact's RTP.
+    pub fn wagers(&self, bet: &K::Bet, denom: Cents) -> Vec<meters::Wager> {
+        let cents = |credits: u64| credits.checked_mul(denom);
+        let parts = self.rules.wagers(bet);
+        if !parts.is_empty() {
+            let mut out: Vec<meters::Wager> = Vec::new();
+            for (name, credits) in parts {
+                let (Some(&(_, rtp_ppm)), Some(stake)) = (self.wager_rtps.iter().find(|(n, _)| *n == name), cents(credits)) else {
+                    // A bet the paytable's figures do not name: the whole
+                    // round at the table's lowest, never above it.
+                    out.clear();
+                    break;
+                };
+                match out.iter_mut().find(|w| w.category.name == name) {
+                    Some(w) => w.stake = w.stake.saturating_add(stake),
+                    None => out.push(meters::Wager { category: meters::WagerCategory { name, rtp_ppm }, stake }),
+                }
+            }
+            if !out.is_empty() {
+                return out;
+            }
+        }
+        let category = match self.rules.rtp_key(bet) {
+            Some((key, unit)) => self.rtp.iter().find(|(k, _)| *k == key).map(|&(_, r)| (format!("{key} {unit}"), r)),
+            None => self.rtp.iter().map(|(_, r)| *r).min().map(|r| ("all bets".to_owned(), r)),
         };
-        Some(meters::WagerCategory { name, rtp_ppm })
+        match (category, cents(self.rules.stake(bet))) {
+            (Some((name, rtp_ppm)), Some(stake)) => vec![meters::Wager { category: meters::WagerCategory { name, rtp_ppm }, stake }],
+            _ => Vec::new(),
+        }
     }
 
     fn open_round(&mut self) -> Option<&mut Round<K>> {
@@ -337,12 +373,25 @@ impl<K: GameKind> Table for Hosted<K> {
         self.rules.largest_stake()
     }
 
+    fn unproven_bets(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for bet in self.rules.single_bets().into_iter().chain([self.rules.opening_bet()]) {
+            for (name, _) in self.rules.wagers(&bet) {
+                if !self.wager_rtps.iter().any(|(n, _)| *n == name) && !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        out
+    }
+
     fn set_coin_in_limit(&mut self, limit: Cents) {
         self.coin_in_limit = limit;
     }
 
-    fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>) {
+    fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>, bets: Vec<(String, u32)>) {
         self.rtp = rtp;
+        self.wager_rtps = bets;
     }
 
     fn reset_bet(&mut self) {
@@ -477,8 +526,9 @@ impl<K: GameKind> Table for Hosted<K> {
         }
         let (rules, bet) = (&self.rules, self.bet.clone());
         let game = rules.id().to_owned();
-        if let Some(category) = self.category(&bet) {
-            cx.machine.set_wager_category(&game, category);
+        let wagers = self.wagers(&bet, denom);
+        if !wagers.is_empty() {
+            cx.machine.set_wagers(&game, wagers);
         }
         let side = rules.side_stake(&bet).saturating_mul(denom);
         let opening = |rng: &mut meters::Draw<'_>| rules.draw(&bet, rng).map(|deal| Opening { game: game.clone(), denom, bet: bet.clone(), deal });

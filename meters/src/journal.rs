@@ -366,6 +366,13 @@ pub enum Entry {
         /// theoretical payback (absent in journals written before it).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         category: Option<WagerCategory>,
+        /// B-16 (issue 77): a round that stakes on bets of several RTPs
+        /// (a roulette cloth, a banca's chances) shares its stake out, each
+        /// bet's part in its own category at the RTP the approved paytable
+        /// proves for that bet; the parts sum to `stake`, and `category`
+        /// is then absent. Empty: the whole stake is in `category`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        wagers: Vec<Wager>,
     },
     RoundStep {
         round: u64,
@@ -616,6 +623,13 @@ pub enum Entry {
 pub struct WagerCategory {
     pub name: String,
     pub rtp_ppm: u32,
+}
+
+/// B-16: the part of a round's stake staked in one wager category.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wager {
+    pub category: WagerCategory,
+    pub stake: Cents,
 }
 
 /// What a verification found of a component (H-53).

@@ -37,8 +37,8 @@ mod wire;
 pub use anchor::{AnchorReason, AnchorState};
 pub use config::{MachineConfig, Mode, OperatorCredential};
 pub use journal::{
-    AcceptorFault, Entry, FloorCursor, HandpayKind, PrinterFault, ProgressiveAward, SoftwareOutcome, Step, Tilt, TransferTarget, WHOLE_LEVEL, WagerCategory,
-    WinComponent, WinPayment,
+    AcceptorFault, Entry, FloorCursor, HandpayKind, PrinterFault, ProgressiveAward, SoftwareOutcome, Step, Tilt, TransferTarget, WHOLE_LEVEL, Wager,
+    WagerCategory, WinComponent, WinPayment,
 };
 pub use keystore::{KeyStoreConfig, KeyStoreError};
 pub use machine::{BootError, CashOut, CoreError, KeyLostClear, Machine, MoneyRefusal, PlayBlock, RecallOutcome, RoundRecall, SeedChoice, Settled};

@@ -276,9 +276,10 @@ pub struct Machine {
     keys: Box<dyn KeyStore>,
     /// When the last anchor was made (the play-time tick counts from here).
     anchored_at: std::time::Instant,
-    /// B-16: the wager category of the next round of a game, set by the
-    /// game host before it plays it ([`Machine::set_wager_category`]).
-    next_category: Option<(String, crate::journal::WagerCategory)>,
+    /// B-16: the wager categories of the next round of a game and each's
+    /// part of its stake, set by the game host before it plays it
+    /// ([`Machine::set_wager_category`], [`Machine::set_wagers`]).
+    next_wagers: Option<(String, Vec<crate::journal::Wager>)>,
     /// Issue 51, lab mode: the scaled draws recorded for the lab's outcome
     /// collection ([`Machine::tap_draws`]); None when not tapping.
     tapped: Option<Vec<(u64, u64)>>,
@@ -523,7 +524,7 @@ impl Machine {
         if state.config.as_ref().map(MachineConfig::digest) != Some(digest.clone()) {
             boot.push(Entry::ConfigChanged { digest, config: Box::new(config.clone()) });
         }
-        let mut machine = Machine { store, state, config, rng, fault: None, keys, anchored_at: std::time::Instant::now(), next_category: None, tapped: None };
+        let mut machine = Machine { store, state, config, rng, fault: None, keys, anchored_at: std::time::Instant::now(), next_wagers: None, tapped: None };
         machine.finish_anchor_at_boot(at_boot)?;
         // Power-up after verification is an anchor event; so is a new
         // machine's provisioning.

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::MachineConfig;
 use crate::journal::TransferTarget;
-use crate::journal::{Entry, HandpayKind, SoftwareOutcome, Tilt, WagerCategory, WinPayment};
+use crate::journal::{Entry, HandpayKind, SoftwareOutcome, Tilt, Wager, WagerCategory, WinPayment};
 use crate::meters::{Door, GameMeters, M25, MachineMeters};
 use crate::money::Cents;
 use crate::progressive::Pool;
@@ -47,6 +47,10 @@ pub struct OpenRound {
     /// B-16: its wager category, metered when it settles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<WagerCategory>,
+    /// B-16 (issue 77): its stake shared out by wager category, where it
+    /// stakes on bets of several RTPs (`Entry::RoundBegun`'s `wagers`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wagers: Vec<Wager>,
 }
 
 /// B-16: one wager category's meters: its coin-in and its theoretical
@@ -320,6 +324,18 @@ impl CriticalState {
         }
     }
 
+    /// B-16: a game's weighted average theoretical payback over all its
+    /// wager categories (SAS meter 7F), Σ stake × RTP / Σ stake, in
+    /// hundredths of a percent rounded down; None before any coin-in.
+    pub fn game_weighted_basis_points(&self, game: &str) -> Option<u128> {
+        let (coin_in, theoretical) = self
+            .categories
+            .get(game)?
+            .values()
+            .fold((0u128, 0u128), |(c, t), m| (c.saturating_add(u128::from(m.coin_in)), t.saturating_add(m.theoretical_micro)));
+        (coin_in > 0).then(|| theoretical / coin_in / 100)
+    }
+
     /// The ticket in the acceptor's path now, this machine's own or the
     /// floor's (issue 70): one at a time.
     pub fn ticket_being_stacked(&self) -> Option<&str> {
@@ -545,12 +561,19 @@ impl CriticalState {
                     }
                 }
             }
-            Entry::RoundBegun { round, game, denom, stake, credit_before, side_stake, committed, unlinked, category, .. } => {
+            Entry::RoundBegun { round, game, denom, stake, credit_before, side_stake, committed, unlinked, category, wagers, .. } => {
                 if side_stake > stake {
                     return Err(fail(e, "the side bet exceeds the stake"));
                 }
-                if category.as_ref().is_some_and(|c| c.name.is_empty() || c.rtp_ppm > 1_000_000) {
+                if category.iter().chain(wagers.iter().map(|w| &w.category)).any(|c| c.name.is_empty() || c.rtp_ppm > 1_000_000) {
                     return Err(fail(e, "a wager category is named and returns at most 100%"));
+                }
+                // B-16: a stake shared out is shared out whole, once.
+                if !wagers.is_empty() {
+                    let shared = wagers.iter().try_fold(0u64, |t, w| t.checked_add(w.stake));
+                    if category.is_some() || shared != Some(*stake) {
+                        return Err(fail(e, "the wagers' stakes sum to the round's stake, and stand instead of its one category"));
+                    }
                 }
                 if let Some(p) = unlinked.iter().find(|p| !self.linked.contains_key(*p) || committed.as_ref().is_some_and(|d| d.pool == **p)) {
                     return Err(fail(e, format!("round {round} cannot be played without linked pool {p}")));
@@ -612,6 +635,7 @@ impl CriticalState {
                     committed: drawn_from,
                     linked,
                     category: category.clone(),
+                    wagers: wagers.clone(),
                 });
                 self.linked_commitment = None;
             }
@@ -729,11 +753,22 @@ impl CriticalState {
                         m.premios_acumulados = add(e, m.premios_acumulados, *win)?;
                     }
                 }
-                // B-16: the category's coin-in and theoretical payback.
-                if let Some(c) = &open.category {
+                // B-16: each category's coin-in and theoretical payback: the
+                // one category the whole stake, or each wager its part; the
+                // stakes the round's decisions added (a double, a raise)
+                // are the first wager's, the bet they are made on.
+                let shares: Vec<(&WagerCategory, Cents)> = match (&open.category, open.wagers.split_first()) {
+                    (Some(c), _) => vec![(c, open.stake)],
+                    (None, Some((first, rest))) => {
+                        let added = open.stake.saturating_sub(open.wagers.iter().fold(0, |t, w| t.saturating_add(w.stake)));
+                        std::iter::once((&first.category, add(e, first.stake, added)?)).chain(rest.iter().map(|w| (&w.category, w.stake))).collect()
+                    }
+                    (None, None) => Vec::new(),
+                };
+                for (c, stake) in shares {
                     let m = self.categories.entry(open.game.clone()).or_default().entry(c.name.clone()).or_default();
-                    m.coin_in = add(e, m.coin_in, open.stake)?;
-                    let theo = u128::from(open.stake) * u128::from(c.rtp_ppm);
+                    m.coin_in = add(e, m.coin_in, stake)?;
+                    let theo = u128::from(stake) * u128::from(c.rtp_ppm);
                     m.theoretical_micro = m.theoretical_micro.checked_add(theo).ok_or_else(|| fail(e, "the theoretical payback meter would overflow"))?;
                     m.rtp_ppm = c.rtp_ppm;
                 }

@@ -712,3 +712,46 @@ fn the_lab_tap_records_every_scaled_draw_of_the_production_round() {
     assert_eq!(recall[0].steps[0].step.data, json!(drawn), "the committed outcome is the tapped draws");
     assert!(m.take_tapped_draws().is_empty(), "taken once");
 }
+
+/// B-16, issue 77 defect 5: a round that stakes on bets of several RTPs
+/// shares its stake out, each part metered in its own category at its own
+/// RTP (a raise goes to the first wager, the bet it is made on); the
+/// game's weighted average is Σ stake × RTP / Σ stake over its categories,
+/// not its lowest bet's; the shares fold again the same after a restart;
+/// parts that do not sum to the stake are refused before anything moves.
+#[test]
+fn a_round_of_several_bets_meters_each_at_its_own_rtp() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = Machine::open(&path, lab_config(), SeedChoice::Lab(1)).unwrap();
+    m.insert_note(5_000).unwrap();
+    let wager = |name: &str, ppm: u32, stake: u64| meters::Wager { category: meters::WagerCategory { name: name.into(), rtp_ppm: ppm }, stake };
+    // Banca francesa's 100 c on "grande" (98.94%: 62/63 paid 1:1 … the
+    // figure here is the test's own) beside 20 c on "ases" at 85.64%.
+    m.set_wagers("banca", vec![wager("Grande / Big", 989_417, 100), wager("Ases / Aces", 856_403, 20)]);
+    let round = m.play_round("banca", 1, 120, "outcome", |_| Ok::<_, String>(json!({}))).unwrap().0;
+    m.record_step(round, Step::new("raise", json!({})), 30).unwrap();
+    m.settle_round(round, 0, vec![]).unwrap();
+    let check = |m: &Machine| {
+        let c = &m.state().categories["banca"];
+        assert_eq!(c.len(), 2);
+        let big = &c["Grande / Big"];
+        assert_eq!((big.coin_in, big.theoretical_micro, big.rtp_ppm), (130, 130 * 989_417, 989_417));
+        let aces = &c["Ases / Aces"];
+        assert_eq!((aces.coin_in, aces.theoretical_micro), (20, 20 * 856_403));
+        // (130 × 98.9417 + 20 × 85.6403) / 150 = 97.1682… %.
+        assert_eq!(m.state().game_weighted_basis_points("banca"), Some((130 * 989_417 + 20 * 856_403) / 150 / 100));
+        assert_eq!(m.state().game_weighted_basis_points("banca"), Some(9_716));
+        assert_eq!(m.state().totals.games.creditos_jogados, 150);
+    };
+    check(&m);
+    drop(m);
+    let mut m = Machine::open(&path, lab_config(), SeedChoice::Lab(1)).unwrap();
+    check(&m);
+    let credit = m.state().credit;
+    m.set_wagers("banca", vec![wager("Grande / Big", 989_417, 100), wager("Ases / Aces", 856_403, 10)]);
+    let e = m.play_round("banca", 1, 120, "outcome", |_| Ok::<_, String>(json!({}))).unwrap_err();
+    assert!(matches!(&e, CoreError::Refused(why) if why.contains("sum to the round's stake")), "{e}");
+    assert_eq!(m.state().credit, credit);
+    check(&m);
+}

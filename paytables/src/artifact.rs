@@ -145,6 +145,12 @@ pub struct Artifact {
     /// held to the floor on its own (decisions.md).
     pub side_bet_rtp: Option<String>,
     pub odds_disclosure: Option<String>,
+    /// B-16 (issue 77): a table game's every bet, as the cabinet names the
+    /// bet a chip stands on, with its exact RTP (`numerator/denominator`):
+    /// the cabinet meters each bet's stake at its own RTP, where `rtp`
+    /// holds only the lowest. Absent for the other kinds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bet_rtp: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -232,6 +238,16 @@ pub fn build(
         rtp: rtp.iter().map(|(bet, r)| (*bet, ratio(r))).collect(),
         side_bet_rtp: side_bet_rtp.map(ratio),
         odds_disclosure,
+        bet_rtp: Vec::new(),
+    }
+}
+
+impl Artifact {
+    /// The artifact with each bet of its table and the bet's exact RTP
+    /// (B-16, issue 77).
+    pub fn with_bet_rtp(mut self, bets: &[(String, BigRational)]) -> Artifact {
+        self.bet_rtp = bets.iter().map(|(name, r)| (name.clone(), ratio(r))).collect();
+        self
     }
 }
 
@@ -243,6 +259,14 @@ pub fn canonical_bytes(a: &Artifact) -> Vec<u8> {
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
+}
+
+/// An RTP in millionths, rounded down (B-16's wager categories: 962_345
+/// is 96.2345 %): what a bet returns at least, never more; None past what
+/// a u32 holds.
+pub fn ppm(rtp: &BigRational) -> Option<u32> {
+    let million = BigRational::from_integer(BigInt::from(1_000_000));
+    num_traits::ToPrimitive::to_u32(&(rtp * million).floor().to_integer())
 }
 
 fn parse_ratio(s: &str) -> Option<BigRational> {
@@ -278,6 +302,8 @@ pub struct Approved {
     /// The mandatory odds disclosure (certification.md 15), shown with the
     /// game's rules.
     pub odds_disclosure: Option<String>,
+    /// B-16: a table game's RTP bet by bet ([`Artifact::bet_rtp`]).
+    pub bet_rtp: Vec<(String, BigRational)>,
 }
 
 impl Approved {
@@ -290,14 +316,24 @@ impl Approved {
             .iter()
             .map(|(bet, r)| parse_ratio(r).map(|r| (*bet, r)).ok_or_else(|| ArtifactError::Format(a.game.id().to_owned(), format!("bad RTP {r:?}"))))
             .collect::<Result<_, _>>()?;
-        Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure })
+        let bet_rtp = a
+            .bet_rtp
+            .iter()
+            .map(|(bet, r)| parse_ratio(r).map(|r| (bet.clone(), r)).ok_or_else(|| ArtifactError::Format(a.game.id().to_owned(), format!("bad RTP {r:?}"))))
+            .collect::<Result<_, _>>()?;
+        Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure, bet_rtp })
     }
 
     /// Each bet configuration's RTP in millionths, rounded down (B-16's
     /// wager categories: 962_345 is 96.2345%).
     pub fn rtp_ppm(&self) -> Vec<(u64, u32)> {
-        let million = BigRational::from_integer(BigInt::from(1_000_000));
-        self.rtp.iter().filter_map(|(key, r)| num_traits::ToPrimitive::to_u32(&(r * &million).floor().to_integer()).map(|ppm| (*key, ppm))).collect()
+        self.rtp.iter().filter_map(|(key, r)| ppm(r).map(|ppm| (*key, ppm))).collect()
+    }
+
+    /// Each bet of a table game and its RTP in millionths, rounded down
+    /// (B-16's wager categories, issue 77).
+    pub fn bet_rtp_ppm(&self) -> Vec<(String, u32)> {
+        self.bet_rtp.iter().filter_map(|(bet, r)| ppm(r).map(|ppm| (bet.clone(), ppm))).collect()
     }
 
     /// The RTP as the help screen shows it, to two decimals: one figure,
@@ -327,6 +363,8 @@ pub fn load_approved_with_rtp(path: &Path, manifest: &Manifest, floor: &Floor) -
     if let Some(side) = &a.side_bet_rtp {
         figures.push(("the side bet".to_owned(), side));
     }
+    // M-17, B-16: each bet of a table on its own.
+    figures.extend(a.bet_rtp.iter().map(|(bet, r)| (format!("the bet {bet}"), r)));
     let percent = |r: &BigRational| decimal(&(r * BigRational::from_integer(100.into())), 4) + "%";
     for (bet, rtp) in figures {
         let r = parse_ratio(rtp).ok_or_else(|| ArtifactError::Format(file.clone(), format!("bad RTP {rtp:?}")))?;
@@ -335,7 +373,8 @@ pub fn load_approved_with_rtp(path: &Path, manifest: &Manifest, floor: &Floor) -
         }
     }
     let rtp = a.rtp.iter().filter_map(|(bet, r)| parse_ratio(r).map(|r| (*bet, r))).collect();
-    Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure })
+    let bet_rtp = a.bet_rtp.iter().filter_map(|(bet, r)| parse_ratio(r).map(|r| (bet.clone(), r))).collect();
+    Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure, bet_rtp })
 }
 
 #[cfg(test)]

@@ -143,6 +143,12 @@ impl GameKind for Baccarat {
         bet.staked()
     }
 
+    /// B-16: each spot's stake at that spot's RTP on this table's shoe and
+    /// payouts.
+    fn wagers(&self, bet: &BaccaratBet) -> Vec<(String, u64)> {
+        super::layout::spot_wagers(bet, Spot::name)
+    }
+
     /// C-26: no decision adds a stake: the round stakes its bet.
     fn most_staked(&self, bet: &BaccaratBet) -> u64 {
         self.stake(bet)

@@ -113,6 +113,12 @@ impl GameKind for BancaFrancesa {
         bet.staked()
     }
 
+    /// B-16: each chance's stake at that chance's RTP (issue 77: 100 c on
+    /// one chance was metered at the table's lowest).
+    fn wagers(&self, bet: &BancaBet) -> Vec<(String, u64)> {
+        super::layout::spot_wagers(bet, Chance::name)
+    }
+
     /// C-26: no decision adds a stake: the round stakes its bet.
     fn most_staked(&self, bet: &BancaBet) -> u64 {
         self.stake(bet)

@@ -17,6 +17,11 @@ use crate::kind::{BetControl, Decided, GameKind, Refusal, Shown};
 use crate::names::Lang;
 use crate::picture::{Hand, RoundPicture, Scene};
 
+/// B-16: the table's two wager categories, as its artifact names them
+/// (`paytables::table_bet::wager_categories`).
+const ANTE: &str = "aposta inicial / ante";
+const TIE_BET: &str = "aposta de empate / tie bet";
+
 /// The bet: the ante in credits and whether the tie bet rides beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WarBet {
@@ -115,6 +120,17 @@ impl GameKind for DesafioAoCasino {
 
     fn stake(&self, bet: &WarBet) -> u64 {
         bet.ante.saturating_add(self.tie_stake(bet))
+    }
+
+    /// B-16: the ante (and the war's raise on it) apart from the tie bet,
+    /// each at its own RTP: the ante at the lower of going to war and
+    /// surrendering, the player's choice.
+    fn wagers(&self, bet: &WarBet) -> Vec<(String, u64)> {
+        let mut w = vec![(ANTE.to_owned(), bet.ante)];
+        if self.tie_stake(bet) > 0 {
+            w.push((TIE_BET.to_owned(), self.tie_stake(bet)));
+        }
+        w
     }
 
     /// C-26: the ante, the war's raise (the ante again, DC-13) and the tie bet.

@@ -171,6 +171,12 @@ macro_rules! one_limit_layout {
             bet.staked()
         }
 
+        /// B-16: each spot's stake, in the category of the bet the
+        /// paytable's figures name as the spot is named.
+        fn wagers(&self, bet: &Self::Bet) -> Vec<(String, u64)> {
+            super::layout::spot_wagers(bet, $name)
+        }
+
         /// C-26: no decision adds a stake: the round stakes its bet.
         fn most_staked(&self, bet: &Self::Bet) -> u64 {
             self.stake(bet)
@@ -213,6 +219,12 @@ macro_rules! settled_by_spots {
     };
 }
 pub(crate) use settled_by_spots;
+
+/// B-16: each spot's stake on a layout, in the category of its bet, named
+/// "pt / en" as the paytable's figures name the bet.
+pub fn spot_wagers<S: Copy, N: std::fmt::Display>(bet: &ChipLayout<S>, name: impl Fn(S, bool) -> N) -> Vec<(String, u64)> {
+    bet.spots.iter().map(|&(s, stake)| (format!("{} / {}", name(s, true), name(s, false)), stake)).collect()
+}
 
 /// A chip value the table has, or a refusal that says so.
 pub fn chip_offered(chip: u64, chips: &[u64]) -> Result<(), Refusal> {

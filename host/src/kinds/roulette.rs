@@ -173,6 +173,18 @@ impl GameKind for Roulette {
         RouletteGame::staked(&bet.spots)
     }
 
+    /// B-16: each spot's stake at the RTP of its chance (a call bet is
+    /// its chips, each on its spot).
+    fn wagers(&self, bet: &RouletteBet) -> Vec<(String, u64)> {
+        bet.spots
+            .iter()
+            .map(|(s, stake)| {
+                let (pt, en) = s.chance().names();
+                (format!("{pt} / {en}"), *stake)
+            })
+            .collect()
+    }
+
     /// C-26: no decision adds a stake: the round stakes its bet.
     fn most_staked(&self, bet: &RouletteBet) -> u64 {
         self.stake(bet)

@@ -254,3 +254,41 @@ fn a_killed_coup_resumes_with_the_same_cards() {
     let RecallOutcome::Settled { win, .. } = r.outcome else { panic!("not settled: {:?}", r.outcome) };
     assert_eq!(win, returned("Banker", 20, c) + returned("Player", 20, c));
 }
+
+/// B-16, issue 77 defect 5: each bet of a coup is metered at its own proven
+/// RTP, not the table's lowest: 20 on banca, 10 on ponto and 10 on the tie
+/// at 1 cent, for 30 coups. The RTPs against the published 8-deck figures
+/// (house edges 1.0579 % banker, 1.2351 % player, 14.3596 % tie at 8:1);
+/// the game's weighted average (SAS 7F) is the stake-weighted mean, far
+/// above the tie's 85.64 % that every stake was metered at before.
+#[test]
+fn each_bet_of_a_coup_is_metered_at_its_own_rtp() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path(), 77);
+    select(&mut s, "bacara");
+    s.insert_note(5_000);
+    chip(&mut s, 20);
+    assert!(place(&mut s, "Banker"), "{:?}", s.message_text());
+    chip(&mut s, 10);
+    assert!(place(&mut s, "Player") && place(&mut s, "Tie"));
+    for _ in 0..30 {
+        assert!(s.command(Command::Play), "{:?}", s.message_text());
+        s.command(Command::Revealed);
+    }
+    let state = s.machine().state();
+    let c = &state.categories["bacara"];
+    let published = [("banca / banker", 20, 98.9421), ("ponto / player", 10, 98.7649), ("empate / tie", 10, 85.6404)];
+    assert_eq!(c.len(), published.len(), "{c:?}");
+    for (name, stake, rtp) in published {
+        let m = &c[name];
+        assert_eq!(m.coin_in, 30 * stake, "{name}");
+        // Published to four decimals, ppm rounded down: within 0.00015 points.
+        assert!((f64::from(m.rtp_ppm) / 10_000.0 - rtp).abs() < 0.000_15, "{name}: {} ppm against {rtp} %", m.rtp_ppm);
+        assert_eq!(m.theoretical_micro, u128::from(m.coin_in) * u128::from(m.rtp_ppm), "{name}");
+    }
+    let mean =
+        (20 * u128::from(c["banca / banker"].rtp_ppm) + 10 * u128::from(c["ponto / player"].rtp_ppm) + 10 * u128::from(c["empate / tie"].rtp_ppm)) / 40 / 100;
+    assert_eq!(state.game_weighted_basis_points("bacara"), Some(mean));
+    assert_eq!(mean, 9_557, "(2 × 98.9421 + 98.7649 + 85.6404) / 4 = 95.5724 %");
+    meters::inspect::Inspection::open(&dir.path().join("egm.sqlite")).unwrap().self_audit().unwrap();
+}

@@ -137,7 +137,14 @@ impl Machine {
     ) -> Result<u64, CoreError> {
         let round = self.state.last_round + 1;
         let step = Step::new(step, data);
-        let category = self.next_category.take().filter(|(g, _)| g == game).map(|(_, c)| c);
+        // B-16: one category holds the whole stake, whatever part it was
+        // set with; several share it out, their parts summing to it (the
+        // journal's fold refuses them otherwise, and the round with them).
+        let (category, wagers) = match self.next_wagers.take().filter(|(g, _)| g == game).map(|(_, w)| w) {
+            Some(mut w) if w.len() == 1 => (w.pop().map(|w| w.category), Vec::new()),
+            Some(w) => (None, w),
+            None => (None, Vec::new()),
+        };
         self.commit(vec![Entry::RoundBegun {
             round,
             game: game.to_owned(),
@@ -150,6 +157,7 @@ impl Machine {
             committed,
             unlinked,
             category,
+            wagers,
         }])?;
         Ok(round)
     }
@@ -159,7 +167,16 @@ impl Machine {
     /// coin-in and theoretical payback are metered when it settles. Used
     /// by the next round of that game begun, and by no other.
     pub fn set_wager_category(&mut self, game: &str, category: crate::journal::WagerCategory) {
-        self.next_category = Some((game.to_owned(), category));
+        self.next_wagers = Some((game.to_owned(), vec![crate::journal::Wager { category, stake: 0 }]));
+    }
+
+    /// B-16 (issue 77): the next round of `game` stakes on bets of several
+    /// RTPs: each wager's part of its stake (in cents, the parts summing to
+    /// the round's stake) is metered in its own category, at the RTP its
+    /// approved paytable proves for that bet. A round whose parts do not
+    /// sum to its stake is refused before anything is staked.
+    pub fn set_wagers(&mut self, game: &str, wagers: Vec<crate::journal::Wager>) {
+        self.next_wagers = Some((game.to_owned(), wagers));
     }
 
     /// Issue 46: play the round committed to a linked pool's controller

@@ -9,7 +9,8 @@ use crate::anchor::{AnchorReason, PowerUpWindow, WindowMeters};
 use crate::carry::Carried;
 use crate::config::{ExcessiveIncrement, MachineConfig, SecondCopy};
 use crate::journal::{
-    CommittedDraw, Entry, FloorCursor, HandpayKind, ProgressiveAward, SoftwareOutcome, Step, Tilt, TransferTarget, WagerCategory, WinComponent, WinPayment,
+    CommittedDraw, Entry, FloorCursor, HandpayKind, ProgressiveAward, SoftwareOutcome, Step, Tilt, TransferTarget, Wager, WagerCategory, WinComponent,
+    WinPayment,
 };
 use crate::keystore::KeyStoreConfig;
 use crate::meters::Door;
@@ -171,6 +172,7 @@ fn samples(f: Fill) -> Vec<Entry> {
             committed: Some(CommittedDraw { pool: "linked".into(), nonce: "00ff".into() }),
             unlinked: vec!["other".into()],
             category: Some(WagerCategory { name: "all bets".into(), rtp_ppm: f.u32() }),
+            wagers: vec![Wager { category: WagerCategory { name: "red".into(), rtp_ppm: f.u32() }, stake: f.n }],
         },
         Entry::RoundStep { round: f.n, step: step(), extra_stake: f.n, draws: f.n },
         Entry::DrawDiscarded { game: "reels".into(), draws: f.n, reason: "no such symbol".into() },

@@ -496,6 +496,11 @@ fn meters_cmd(db: &Path, json: bool) -> Result<()> {
                 ppm_percent(c.rtp_ppm)
             );
         }
+        // The game's own mean over its categories (issue 77: a table's
+        // bets each at their own RTP).
+        if let Some(b) = s.game_weighted_basis_points(game) {
+            println!("jogo {game}: média ponderada de todas as apostas {}.{:02}%", b / 100, b % 100);
+        }
     }
     match i.self_audit() {
         Ok(()) => println!("auto-auditoria: OK"),

@@ -69,7 +69,9 @@ pub(super) fn artifact(file: &std::path::Path, floor: &str) -> Result<paytables:
             let (game, bets) = table::load(file)?;
             verdict(file, &paytables::table_bet::refusals(game.id(), &bets, &Floor::from_percent(floor)?), true)?;
             let lowest = paytables::table_bet::lowest(&bets).map(|b| b.rtp.clone()).ok_or_else(|| anyhow!("no bets"))?;
-            paytables::artifact::build(&text, game, &[(0, lowest)], None, None)
+            // B-16 (issue 77): every bet's own RTP beside the lowest.
+            let categories = paytables::table_bet::wager_categories(&game, &bets);
+            paytables::artifact::build(&text, game, &[(0, lowest)], None, None).with_bet_rtp(&categories)
         }
         Kind::Blackjack => {
             let game = blackjack::load(file)?;
@@ -89,7 +91,9 @@ pub(super) fn artifact(file: &std::path::Path, floor: &str) -> Result<paytables:
             let game = roulette::load(file)?;
             let figures = paytables::roulette::figures(&game);
             verdict(file, &paytables::roulette::refusals(&game, &figures, &Floor::from_percent(floor)?), true)?;
-            paytables::artifact::build(&text, CompiledGame::Roulette(game), &figures.by_covered(), None, None)
+            // B-16 (issue 77): every chance's own RTP, by the chance's name.
+            let chances: Vec<_> = figures.chances.iter().map(|b| (b.name.clone(), b.rtp.clone())).collect();
+            paytables::artifact::build(&text, CompiledGame::Roulette(game), &figures.by_covered(), None, None).with_bet_rtp(&chances)
         }
     })
 }
