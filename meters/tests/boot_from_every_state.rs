@@ -393,6 +393,11 @@ fn play(path: &Path, ops: &[Op], tally: &mut Tally) {
     assert!(m.state().self_audit().is_ok());
 }
 
+/// D-30: what critical memory holds — every meter, the credit, the
+/// tickets, the hand-pay queue, the progressive pools and their hits, the
+/// linked pools' queued contributions, the wager categories and the open
+/// round with its committed outcome — is what the machine boots with again
+/// after every cut and every clear.
 #[test]
 fn every_state_the_machine_writes_it_boots_from() {
     // A fixed seed: the same sequences every run, so that the figures the

@@ -21,6 +21,11 @@ fn play(m: &mut Machine, denom: u64, stake: u64, win: u64) -> u64 {
     round
 }
 
+/// M-25, and C-20's required meter set where the core keeps it per
+/// machine, per denomination and per game: coin in and out, games played,
+/// won and lost, jackpots paid by the machine, bills in by denomination,
+/// tickets out and in, cancelled credits (the wager categories' meters:
+/// `wager_categories_meter_coin_in_and_theoretical_payback`).
 #[test]
 fn notes_bets_wins_and_cash_out_move_the_m25_meters() {
     let dir = tempfile::tempdir().unwrap();
@@ -194,7 +199,7 @@ fn a_round_survives_a_restart_at_its_step_and_is_finished_never_voided() {
     assert!(matches!(recall[0].outcome, RecallOutcome::Settled { win: 50, credit_after: 1_025, .. }));
 }
 
-/// E-33: recall of at least the last ten games (here a hundred), each with
+/// E-33, D-30: recall of at least the last ten games (here a hundred), each with
 /// every step.
 #[test]
 fn recall_keeps_every_step_of_the_last_100_rounds() {
@@ -643,7 +648,8 @@ fn an_excessive_meter_increment_is_refused_and_stops_play_until_an_attendant_cle
     assert_eq!(m.state().totals.games.creditos_jogados, 1_800);
 }
 
-/// B-16 (certification.md 16), on a real SQLite file: each settled round
+/// B-16 (certification.md 16) and C-20's per-category theoretical
+/// payback, on a real SQLite file: each settled round
 /// played in a wager category adds its coin-in (raises included) and its
 /// theoretical payback, stake × RTP exact in millionths of a cent, to that
 /// category's meters; the weighted average (SAS 7F) follows; a category
