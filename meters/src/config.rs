@@ -266,7 +266,7 @@ pub enum ConfigError {
 /// wagers since the last anchor: production bounds that to 50.00 per window
 /// (issue 34, hole 8), with or without an NVRAM mirror, which an attacker
 /// holding every file restores with the copy (issue 47, hole 3). What it
-/// costs in NV writes is in the README.
+/// costs in NV writes is in docs/develop.md (benchmarks) and ARCHITECTURE.md.
 pub const MAX_WINDOW: Cents = 5_000;
 
 impl MachineConfig {

@@ -1,7 +1,7 @@
 //! The meter long polls (sas.md §4), answered from the snapshot the host
 //! publishes after every commit: never from critical memory itself, so a
 //! reply never waits on a round. Every SAS meter is one of the core's M-25
-//! meters, read once (certification H-54; the table is in the README).
+//! meters, read once (certification H-54; the table is in docs/install.md).
 //!
 //! 4-byte meters count credits of the accounting denomination (LP 1F):
 //! cents divided by it, the remainder dropped [R: the digest's reading];

@@ -3,7 +3,7 @@
 //! counts, never a float), the cabinet's identity and its games. Nothing
 //! in it is counted by SAS itself: each field is one of the core's M-25
 //! meters or a configuration value, read once (certification H-54; the
-//! mapping is the README's table).
+//! mapping is docs/install.md's table).
 
 use std::collections::BTreeMap;
 

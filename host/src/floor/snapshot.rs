@@ -1,6 +1,6 @@
 //! The snapshot the floor's polls are answered from (issue 48), built
 //! from the core's state after a commit: every SAS meter is one of the
-//! core's M-25 meters, read here once (certification H-54; the README's
+//! core's M-25 meters, read here once (certification H-54; docs/install.md's
 //! table), and each game's identity from its approved paytable.
 
 use std::path::Path;
