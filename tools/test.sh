@@ -34,7 +34,11 @@ export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 # The retail build of every library and program, its cabinet kept aside
 # for the build-artifact check (cabinet/tests/retail_build.rs); then the
 # core's attack tests on the production path (issue 34).
-cargo build --locked --workspace --lib --bins
+# EGM_CARGO_TIMINGS=1 keeps cargo's timing report of each build
+# (target/cargo-timings/): where a cold run's minutes go (issue 76).
+timings=()
+[ -n "${EGM_CARGO_TIMINGS:-}" ] && timings=(--timings)
+cargo build --locked --workspace --lib --bins "${timings[@]}"
 target_dir="${CARGO_TARGET_DIR:-target}"
 mkdir -p "$target_dir/retail"
 cp "$target_dir/debug/cabinet" "$target_dir/retail/cabinet"
@@ -44,4 +48,4 @@ cargo test --locked --workspace --test attacks --test attacks_on_the_tpm --test 
 # Every target of the lab build (libraries, binaries, tests, examples, and
 # the benchmarks, each run once as a test). Exact-math and statistical
 # tests run optimised ([profile.test] opt-level 3).
-cargo test --workspace --all-targets --locked --features lab "$@"
+cargo test --workspace --all-targets --locked --features lab "${timings[@]}" "$@"
