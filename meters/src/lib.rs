@@ -48,4 +48,5 @@ pub use progressive::{LevelConfig, Pool, PoolConfig};
 pub use registration::{AftRegistration, RegistrationStatus};
 pub use rng::{CoreRng, Draw, GameRng, StreamRng, WeightTable};
 pub use state::{CriticalState, FloorAward, PendingAft, SecureValidation};
+pub use store::media::MediaError;
 pub use store::{IntegrityError, RamClearRecord, Record, StoreError};

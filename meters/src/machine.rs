@@ -107,6 +107,10 @@ pub enum BootError {
         "the manifest carries no release signature: a floor cabinet runs only a signed release (`egm-lab sign-release`); an unsigned one runs only as an evaluation cabinet"
     )]
     UnsignedRelease,
+    /// D-28: a floor cabinet's two copies of critical memory stand on two
+    /// physical disks, read from the kernel (`store::media`).
+    #[error("{0}")]
+    Media(#[from] crate::store::media::MediaError),
     #[error("a key-lost RAM clear is refused: {0}")]
     KeyNotLost(String),
     /// Issue 68, attack 3: the TPM that held the operator's PIN is gone
@@ -288,7 +292,9 @@ pub struct Machine {
 /// What production runs on (issues 21, 47 and 68): a TPM chip, never the
 /// file stand-in, measured for the release the program read, and on a
 /// floor cabinet the platform's own TPM (a software TPM or another TCTI
-/// only on an evaluation cabinet). Lab mode runs on anything.
+/// only on an evaluation cabinet) and two physical disks for the two
+/// copies of critical memory (D-28; an evaluation cabinet may keep them
+/// side by side). Lab mode runs on anything.
 pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(), BootError> {
     if config.mode != Mode::Production {
         return Ok(());
@@ -305,6 +311,11 @@ pub(crate) fn check_key_store(path: &Path, config: &MachineConfig) -> Result<(),
     }
     if !config.evaluation && config.release_signature.is_none() {
         return Err(BootError::UnsignedRelease);
+    }
+    // Before any file is written or any TPM asked for a key: a disk's
+    // death loses nothing (D-28).
+    if !config.evaluation {
+        crate::store::media::check_copies(path, config.second_copy.path_for(path).as_deref())?;
     }
     if let Some(release) = &config.release_read {
         keystore::check_release(&config.key_store, release).map_err(StoreError::from)?;

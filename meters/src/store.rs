@@ -25,6 +25,7 @@
 mod copies;
 mod head;
 pub(crate) mod key_lost;
+pub(crate) mod media;
 mod nvram;
 
 pub(crate) use head::{Anchor, AnchorStep, Pending};

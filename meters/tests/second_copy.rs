@@ -120,3 +120,68 @@ fn neither_copy_valid_is_a_ram_error() {
         other => panic!("expected a RAM error, got {:?}", other.map(|_| ())),
     }
 }
+
+/// D-28, "≥ 2 physical devices": a floor cabinet keeps its two copies on
+/// two disks, which the core reads from the kernel (the device each
+/// copy's folder stands on, through partitions and volumes to the disks),
+/// never from the configuration's word. The embedded default — the second
+/// copy beside the first — is refused before anything is written or any
+/// TPM is asked for a key; so are no second copy and a copy in memory
+/// (tmpfs). An evaluation cabinet may keep both side by side (its every
+/// screen says what it is). The disks of a real two-disk cabinet are in
+/// `store::media`'s tests; this machine has one.
+#[test]
+fn a_floor_cabinet_keeps_its_second_copy_on_another_disk() {
+    use meters::config::SecondCopy;
+    use meters::keystore::release;
+    use meters::{KeyStoreConfig, MediaError, OperatorCredential};
+    const RELEASE: [u8; 32] = *b"egm release 2026.12 (D-28 build)";
+    const PIN: &str = "7391046285";
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("egm.sqlite");
+    let key = release::new_signing_key().unwrap();
+    let floor = MachineConfig {
+        mode: Mode::Production,
+        key_store: KeyStoreConfig::Tpm { tcti: meters::keystore::CABINET_TCTI.into(), nv_index: 0x0150_0020 },
+        operator: OperatorCredential::held_by_tpm("ana").unwrap(),
+        release_read: Some(RELEASE),
+        release_signature: Some(release::sign(&key, &RELEASE).unwrap()),
+        evaluation: false,
+        ..MachineConfig::default()
+    };
+    assert_eq!(floor.second_copy, SecondCopy::Beside, "the embedded default");
+    let beside = |r: Result<(), BootError>| match r {
+        Err(BootError::Media(MediaError::SameMedium { first, second: copy, disk })) => {
+            assert_eq!((first, copy), (db.clone(), second(&db)));
+            assert!(!disk.is_empty());
+        }
+        // A temporary folder in memory (a container's tmpfs): no disk.
+        Err(BootError::Media(MediaError::NotADisk { path, .. })) => assert_eq!(path, db),
+        Err(other) => panic!("expected the copies refused on one disk, got {other}"),
+        Ok(_) => panic!("a floor cabinet booted with both copies on one disk"),
+    };
+    beside(Machine::provision(&db, floor.clone(), PIN).map(|_| ()));
+    beside(Machine::open(&db, floor.clone(), SeedChoice::Entropy).map(|_| ()));
+    beside(Machine::ram_clear(&db, &floor, "ana", PIN, "D-28", true).map(|_| ()));
+    assert!(!db.exists() && !second(&db).exists(), "critical memory was written");
+    let off = MachineConfig { second_copy: SecondCopy::Off, ..floor.clone() };
+    assert!(matches!(Machine::provision(&db, off, PIN), Err(BootError::Media(MediaError::NoSecondCopy))));
+    let shm = Path::new("/dev/shm/egm-d28-second.sqlite");
+    if Path::new("/dev/shm").is_dir() {
+        let memory = MachineConfig { second_copy: SecondCopy::At(shm.into()), ..floor.clone() };
+        match Machine::provision(&db, memory, PIN) {
+            Err(BootError::Media(MediaError::NotADisk { path, .. })) => assert!(path == shm || path == db, "{}", path.display()),
+            Err(other) => panic!("expected a copy in memory refused, got {other}"),
+            Ok(_) => panic!("a floor cabinet kept a copy in memory"),
+        }
+        assert!(!shm.exists());
+    }
+    // An evaluation cabinet passes this check (and goes on to its TPM,
+    // which this test does not start).
+    let evaluation = MachineConfig { evaluation: true, ..floor };
+    match Machine::provision(&db, evaluation, PIN) {
+        Err(BootError::Media(e)) => panic!("an evaluation cabinet refused for its media: {e}"),
+        Err(_) => {}
+        Ok(_) => panic!("provisioned without a TPM"),
+    }
+}
