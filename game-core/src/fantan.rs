@@ -12,6 +12,7 @@
 //! across it, 1-3 and 2-4), and that nim and nga name their numbers in
 //! order: the winning ones first, the tie last.
 
+use crate::ratio::gcd;
 use meters::GameRng;
 use serde::{Deserialize, Serialize};
 
@@ -156,10 +157,6 @@ impl Spot {
             Spot::Kuoc(a, b) => format!("kuoc {a}-{b}"),
         }
     }
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// The buttons counted off by fours: the remainder, 1–4 (0 counts as 4,

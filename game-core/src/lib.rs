@@ -32,6 +32,7 @@ pub mod fantan;
 pub mod poker;
 pub mod poquer_3_cartas;
 pub mod progressive;
+pub mod ratio;
 pub mod reels;
 pub mod roda_da_sorte;
 pub mod roulette;

@@ -3,6 +3,7 @@
 //! parameters of the paytable. Every rule the engine plays, the exact
 //! analysis ([`super::odds`]) reads from the same value.
 
+use crate::ratio::gcd;
 use serde::{Deserialize, Serialize};
 
 /// What a dealer blackjack, found when the hole card is turned at the
@@ -243,10 +244,6 @@ impl Rules {
         let halves = if self.surrender.is_some() || self.insurance { 2 } else { 1 };
         Some(bj * halves / gcd(bj, halves))
     }
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 #[cfg(test)]

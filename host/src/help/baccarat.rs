@@ -10,6 +10,7 @@ use super::{Block, HelpContext, HelpDoc, bet_range};
 use crate::catalogue::HostedGame;
 use crate::kinds::baccarat::Baccarat;
 use crate::names::Lang;
+use game_core::ratio::gcd;
 
 /// What a spot pays, written as the player's language writes numbers.
 pub fn pays(spot: Spot, table: Payouts, lang: Lang) -> &'static str {
@@ -97,10 +98,6 @@ fn limits(min: u64, max: u64, step: u64, denom: u64, lang: Lang) -> String {
         (true, Lang::Pt) => format!("{lo} – {hi}, de {k} em {k}"),
         (true, Lang::En) => format!("{lo} – {hi}, in steps of {k}"),
     }
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// Each offered spot's return, exact from the shoe's enumeration
