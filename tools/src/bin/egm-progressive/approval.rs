@@ -307,6 +307,48 @@ mod tests {
         assert_eq!(f.bets.len(), 3);
     }
 
+    /// B-17: the RTP an approval weighs is the base game's plus the
+    /// progressive's — each level's reset value at its odds (the low
+    /// figure, held to the 80 % floor) and, for a level without a ceiling,
+    /// its increment on top (the steady state, held to 100 %) — exactly,
+    /// against the cycle walked here: the base RTP from every stop
+    /// combination's win, each level's odds from `spin_hits`.
+    #[test]
+    fn the_rtp_weighed_is_the_base_games_plus_the_resets_and_increments() {
+        let (pool, game) = sevens();
+        let triggers = [trigger(0, "W", 3, true), trigger(1, "7", 3, true)];
+        let f = weigh(&pool, std::slice::from_ref(&game), &triggers, &[20], 10_000).unwrap();
+        let bet = f.bets.iter().find(|b| b.credits_per_line == 3 && b.lines == 1).unwrap();
+        assert_eq!(bet.wager, 60);
+        // The base game's RTP, walked: every combination's win over the cycle.
+        let played = game_core::reels::Bet { lines: 1, credits_per_line: 3 };
+        let (mut won, mut cycle) = (0u128, 0u128);
+        let n = |r: usize| game.reels[r].len();
+        for a in 0..n(0) {
+            for b in 0..n(1) {
+                for c in 0..n(2) {
+                    let w = u128::from(game.reels[0].weight(a)) * u128::from(game.reels[1].weight(b)) * u128::from(game.reels[2].weight(c));
+                    let spin = game.evaluate(&[a as u32, b as u32, c as u32], played, false);
+                    assert_eq!(spin.free_games_awarded, 0, "a base game without features");
+                    cycle += w;
+                    won += w * u128::from(spin.win);
+                }
+            }
+        }
+        let rtp = BigRational::new(BigInt::from(won), BigInt::from(cycle * 3));
+        let (grande, mini) = (walked(&game, &triggers[0], 3), walked(&game, &triggers[1], 3));
+        let wager = frac(60, 1);
+        let resets = (&grande * frac(100_000, 1) + &mini * frac(1_000, 1)) / &wager;
+        // The Grande has no ceiling: its steady state adds its increment
+        // (0.5 %); the Mini stops at 5,000 c.
+        let high = &rtp + &grande * frac(100_000, 1) / &wager + frac(5_000, 1_000_000) + &mini * frac(5_000, 1) / &wager;
+        assert_eq!(bet.exact[4], text(&rtp), "the base RTP");
+        assert_eq!(bet.exact[5], text(&(&rtp + &resets)), "the RTP with the levels at their resets");
+        assert_eq!(bet.exact[6], text(&high), "the RTP at the ceilings and the Grande's steady growth");
+        assert!(frac(80, 100) <= rtp && rtp < &rtp + &resets && &rtp + &resets < high && high < frac(1, 1));
+        assert!(f.refusals.is_empty(), "{:#?}", f.refusals);
+    }
+
     fn figures_first(f: &Figures) -> &str {
         f.refusals.first().map_or("", String::as_str)
     }
