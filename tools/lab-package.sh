@@ -2,14 +2,20 @@
 # The certification lab's submission package (issue 51, certification.md
 # I-57): one folder a lab opens.
 #
-#   tools/lab-package.sh [OUT_DIR] [--battery DIR] [--debug]
+#   tools/lab-package.sh [OUT_DIR] [--battery DIR] [--debug] [--twice]
 #
-# A submission is made of the release programs (the default); --debug
-# packages the debug builds instead, for a quick look at the package.
+# A submission is made of the release programs (the default), built as a
+# lab rebuilds them (tools/lib/release.sh: the pinned toolchain, no path
+# of this machine in them); --twice builds them a second time from the
+# commit exported to another folder and refuses the package unless both
+# builds' digests are equal (issue 77, defect 7). --debug packages the
+# debug builds instead, for a quick look at the package.
 #
 #   digests/        SHA-256 of the release programs, of every approved
 #                   paytable artifact (against the approved manifest), of
-#                   the configuration; the manifest itself
+#                   the configuration; the manifest itself; the toolchain
+#                   (rustc -vV, cargo -V) and, with --twice, the second
+#                   build's digests
 #   par/ID/         each enabled game's PAR sheet (paytable par)
 #   rules/          each enabled game's rules page, PT and EN (paytable rules, M-40)
 #   battery/        the RNG battery's report with verdicts (egm-lab battery
@@ -28,11 +34,13 @@ cd "$(dirname "$0")/.."
 out="target/lab-package"
 battery_from=""
 profile=release
+twice=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --battery) battery_from="$2"; shift 2 ;;
         --debug) profile=debug; shift ;;
-        -*) echo "usage: tools/lab-package.sh [OUT_DIR] [--battery DIR] [--debug]" >&2; exit 2 ;;
+        --twice) twice=1; shift ;;
+        -*) echo "usage: tools/lab-package.sh [OUT_DIR] [--battery DIR] [--debug] [--twice]" >&2; exit 2 ;;
         *) out="$1"; shift ;;
     esac
 done
@@ -43,17 +51,64 @@ target_dir="${CARGO_TARGET_DIR:-target}"
 config=assets/config/cabinet.ron
 spec="${EGM_SPEC:-../shared/spec/certification.md}"
 
+if [ -n "$twice" ] && [ "$profile" != release ]; then
+    echo "error: --twice checks the release build (it is what a lab rebuilds)" >&2
+    exit 2
+fi
+if [ -n "$twice" ] && [ -n "$(git status --porcelain)" ]; then
+    echo "error: --twice rebuilds the commit: commit or stash the changes first (git status)" >&2
+    exit 2
+fi
 rm -rf "$out"
 mkdir -p "$out"/{digests,par,rules}
 echo "building the $profile programs"
-flag=(); [ "$profile" = release ] && flag=(--release)
-# One workspace build (the lab build's egm-lab beside the retail cabinet
-# would need two; the lab's tools are lab builds, the cabinet's digest is
-# the retail program's).
-cargo build "${flag[@]}" --locked -q --workspace --bins
-cp "$target_dir/$profile/cabinet" "$out/digests/.cabinet-retail"
-cargo build "${flag[@]}" --locked -q --workspace --bins --features lab
-release="$target_dir/$profile"
+if [ "$profile" = release ]; then
+    source tools/lib/release.sh
+    egm_check_toolchain
+    # A build folder of its own: the remapped paths are compiler flags.
+    built="$target_dir/reproducible"
+    build() { egm_release_build "$1" "$2" -q --workspace --bins "${@:3}"; }
+else
+    built="$target_dir"
+    build() { (cd "$1" && CARGO_TARGET_DIR="$2" cargo build --locked -q --workspace --bins "${@:3}"); }
+fi
+# programs SRC TARGET DIGESTS: the retail cabinet and the lab's tools
+# (lab builds: one workspace build each) from SRC, built into TARGET,
+# their SHA-256 written to DIGESTS.
+programs() {
+    local src="$1" target="$2" digests="$3"
+    build "$src" "$target"
+    cp "$target/$profile/cabinet" "$target/cabinet-retail"
+    build "$src" "$target" --features lab
+    {
+        (cd "$target" && sha256sum cabinet-retail | sed 's/cabinet-retail$/cabinet (retail)/')
+        (cd "$target/$profile" && sha256sum paytable egm-progressive egm-sas-host)
+        (cd "$target/$profile" && sha256sum egm-lab | sed 's/egm-lab$/egm-lab (lab build)/')
+    } > "$digests"
+}
+programs "$PWD" "$built" "$out/digests/programs.sha256"
+release="$built/$profile"
+{ rustc -vV; cargo -V; } > "$out/digests/toolchain.txt"
+if [ "$profile" = release ]; then
+    for p in "$built/cabinet-retail" "$release"/{paytable,egm-progressive,egm-sas-host,egm-lab}; do
+        n="$(egm_machine_paths "$p" "$PWD" "$built")"
+        [ "$n" = 0 ] || { echo "error: $p names a folder of this machine $n times (the source, the build or cargo's home)" >&2; exit 1; }
+    done
+fi
+if [ -n "$twice" ]; then
+    second="$(mktemp -d)"
+    mkdir -p "$second/src"
+    git archive HEAD | tar -x -C "$second/src"
+    echo "building the release programs again in $second/src"
+    programs "$second/src" "$second/target" "$out/digests/programs-second-build.sha256"
+    if ! cmp -s "$out/digests/programs.sha256" "$out/digests/programs-second-build.sha256"; then
+        echo "error: two builds of $(git rev-parse HEAD) in two folders differ:" >&2
+        diff "$out/digests/programs.sha256" "$out/digests/programs-second-build.sha256" >&2 || true
+        exit 1
+    fi
+    rm -rf "$second"
+    echo "reproducible: two builds in two folders, equal digests"
+fi
 
 # The enabled games, in menu order, from the configuration.
 mapfile -t games < <(sed -n 's/^[[:space:]]*games: \[\(.*\)\],.*$/\1/p' "$config" | head -1 | tr ',' '\n' | tr -d ' "' | sed '/^$/d')
@@ -189,7 +244,7 @@ cat > "$out/README.md" <<README
 
 Made by \`tools/lab-package.sh\` from $(git rev-parse HEAD) on $(date -u +%Y-%m-%dT%H:%MZ).
 
-- \`digests/\`: SHA-256 of the ${profile} programs, the approved paytable artifacts, the configuration; the approved manifest.
+- \`digests/\`: SHA-256 of the ${profile} programs, the approved paytable artifacts, the configuration; the approved manifest; the toolchain they were built with (\`toolchain.txt\`, pinned by \`rust-toolchain.toml\`)$( [ -n "$twice" ] && echo "; the digests of a second build of the same commit in another folder, equal (\`programs-second-build.sha256\`)"). A release build names no folder of the machine it was built on: rebuilt from this commit with \`tools/lab-package.sh --twice\`, in any folder, the programs' digests are these.
 - \`par/\`: the PAR sheet of each of the ${#games[@]} enabled games (exact RTP per wager category, hit frequency, volatility, top-award odds).
 - \`rules/\`: each game's rules page in Portuguese and English, the help screen's own text (M-40).
 - \`battery/\`: the RNG battery with verdicts. Its last line: ${verdict}
