@@ -172,3 +172,53 @@ fn a_failover_loses_nothing_and_pays_nothing_twice() {
     assert_eq!(paid, awarded, "each award once, as answered");
     assert_eq!(op.levels(POOL).unwrap()[MINI].hits, 4);
 }
+
+/// Issue 76: a run's PostgreSQL never fights another's over a port.
+/// Without EGM_PG_PORT a cluster takes, at its first start, the first two
+/// ports from 25432 on (two by two) where nothing listens, keeps them
+/// beside its folder, and moves off a port another server took while it
+/// was stopped — a listener here stands for another checkout's cluster.
+#[test]
+fn a_cluster_takes_free_ports_and_moves_off_a_taken_one() {
+    use std::net::{TcpListener, TcpStream};
+    let listening = |p: u16| TcpStream::connect(("127.0.0.1", p)).is_ok();
+    let first_free = || (0..200u16).map(|i| 25_432 + i * 2).find(|&p| !listening(p) && !listening(p + 1)).expect("two free ports");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tools/postgres.sh");
+    let (data, _dir) = if Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n")) {
+        (PathBuf::from(format!("/var/lib/postgresql/egm-ports-{}", std::process::id())), None)
+    } else {
+        let dir = tempfile::tempdir().unwrap();
+        (dir.path().join("cluster"), Some(dir))
+    };
+    let port_file = PathBuf::from(format!("{}.port", data.display()));
+    let run = |cmd: &str| {
+        let out = Command::new(&script).arg(cmd).env_remove("EGM_PG_PORT").env("EGM_PG_DATA", &data).output().unwrap();
+        assert!(out.status.success(), "tools/postgres.sh {cmd}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    let kept = || std::fs::read_to_string(&port_file).unwrap().trim().parse::<u16>().unwrap();
+    // Another server on the first free pair.
+    let other = first_free();
+    let _theirs = [TcpListener::bind(("127.0.0.1", other)).unwrap(), TcpListener::bind(("127.0.0.1", other + 1)).unwrap()];
+    let admin = run("start");
+    let port = kept();
+    // (Not necessarily the pair free a moment before: the shared test
+    // cluster may start beside this test.)
+    assert!(port >= 25_432 && port % 2 == 0 && port != other, "port {port}, another server on {other}");
+    assert!(admin.contains(&format!("port={port} ")), "{admin}");
+    assert!(listening(port), "the cluster listens on the port it kept");
+    // Stopped, its port taken by another server: it moves at its next start.
+    run("stop");
+    let _taken = TcpListener::bind(("127.0.0.1", port)).unwrap();
+    let admin = run("start");
+    let moved_to = kept();
+    assert!(moved_to != port && moved_to != other && moved_to % 2 == 0, "moved to {moved_to} from {port}");
+    assert!(admin.contains(&format!("port={moved_to} ")) && listening(moved_to), "{admin}");
+    // Its later addresses name the port it kept.
+    assert!(run("admin").contains(&format!("port={moved_to} ")));
+    let _ = Command::new(&script).arg("kill").env_remove("EGM_PG_PORT").env("EGM_PG_DATA", &data).output();
+    let _ = std::fs::remove_file(&port_file);
+    if _dir.is_none() {
+        let _ = std::fs::remove_dir_all(&data);
+    }
+}

@@ -16,7 +16,7 @@
 #                                    machine ID or an operator), making its
 #                                    certificate with the test CA if missing
 #   tools/postgres.sh replica        a synchronous streaming replica of the
-#                                    cluster on EGM_PG_PORT+1 (its data beside
+#                                    cluster on the next port (its data beside
 #                                    the primary's, "-replica"): every commit
 #                                    waits for it; prints its administrator's address
 #   tools/postgres.sh promote        make the replica the primary (failover)
@@ -24,8 +24,14 @@
 #   tools/postgres.sh failover-url NAME [DB]  login NAME's address naming both
 #                                    servers, the writable one taken
 #
-# EGM_PG_PORT (default 25432: below Linux's ephemeral ports, which a
-# client socket in TIME_WAIT once held at 55432) and EGM_PG_DATA (default target/postgres, or,
+# The cluster listens on EGM_PG_PORT where it is set; otherwise on the port
+# it took at its first start, kept beside its folder (`<data>.port`): the
+# first of 25432, 25434, … (below Linux's ephemeral ports, which a client
+# socket in TIME_WAIT once held at 55432) that nothing listens on, with
+# the next one free for a replica. Another checkout's cluster, or another
+# run's, is never fought over a port (issue 76); one that took ours while
+# this cluster was stopped moves it to a free one at its next start.
+# EGM_PG_DATA (default target/postgres, or,
 # when the postgres account cannot reach the checkout, as in a 0700 temporary
 # directory, a folder of this checkout's own under /var/lib/postgresql) move
 # it; the PKI (a test CA, the server's and each login's certificate) is in
@@ -34,7 +40,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lib/deps.sh
 
-PORT=${EGM_PG_PORT:-25432}
 PKI=${EGM_PG_PKI:-$PWD/target/postgres-pki}
 DB_DEFAULT=egm_progressive
 
@@ -63,6 +68,38 @@ data_dir() {
         echo "/var/lib/postgresql/egm-$(printf '%s' "$PWD" | sha256sum | cut -c1-12)"
     fi
 }
+
+# The file that keeps the port this cluster took.
+port_file() {
+    echo "$(data_dir).port"
+}
+
+# Whether anything listens on 127.0.0.1 port $1.
+listening() {
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# The first port from 25432 on, two by two, where nothing listens on it
+# or the next (a replica's).
+free_ports() {
+    local p
+    for p in $(seq 25432 2 25830); do
+        if ! listening "$p" && ! listening "$((p + 1))"; then
+            echo "$p"
+            return 0
+        fi
+    done
+    echo "tools/postgres.sh: no two free ports between 25432 and 25831 on 127.0.0.1: set EGM_PG_PORT" >&2
+    return 1
+}
+
+if [ -n "${EGM_PG_PORT:-}" ]; then
+    PORT=$EGM_PG_PORT
+elif [ -s "$(port_file)" ]; then
+    PORT=$(cat "$(port_file)")
+else
+    PORT=25432
+fi
 
 serial() {
     echo "0x$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
@@ -123,6 +160,14 @@ start)
     if [ ! -f "$DATA/PG_VERSION" ]; then
         as_pg "$BIN/initdb" -D "$DATA" -U egm --auth=trust -E UTF8 >/dev/null
     fi
+    # A stopped cluster whose port another took (a cluster of another
+    # checkout or run) moves to a free one; the port it listens on is kept.
+    if [ -z "${EGM_PG_PORT:-}" ] && ! as_pg "$BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; then
+        if [ ! -s "$(port_file)" ] || listening "$PORT" || listening "$((PORT + 1))"; then
+            PORT=$(free_ports)
+        fi
+        echo "$PORT" >"$(port_file)"
+    fi
     # The server's TLS files inside its own folder, its own.
     for f in ca.crt server.crt server.key; do
         cp "$PKI/$f" "$DATA/egm-$f"
@@ -154,7 +199,7 @@ CONF
         as_pg "$BIN/pg_ctl" -D "$DATA" reload >/dev/null
     elif ! as_pg "$BIN/pg_ctl" -D "$DATA" -l "$DATA/server.log" -w -t 30 start >/dev/null; then
         if tail -20 "$DATA/server.log" 2>/dev/null | grep -q "could not create any TCP/IP sockets"; then
-            echo "tools/postgres.sh: port $PORT on 127.0.0.1 is taken (another cluster, perhaps another checkout's): stop it, or set EGM_PG_PORT" >&2
+            echo "tools/postgres.sh: port $PORT on 127.0.0.1 is taken (EGM_PG_PORT names it, or another server took it as this one started): stop that server, or set another EGM_PG_PORT" >&2
         fi
         tail -5 "$DATA/server.log" >&2 || true
         exit 1

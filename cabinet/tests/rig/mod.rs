@@ -54,6 +54,10 @@ impl Drop for Xvfb {
     }
 }
 
+/// What the cabinet logs once its first screen is drawn whole
+/// (`frame_stats::report_start_up`).
+const STARTED: &str = "start-up: first screen";
+
 /// Cabinets of one test binary run one at a time: two software-rendered
 /// windows on two cores would starve each other's frames.
 pub static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -127,7 +131,11 @@ impl Rig {
     /// Wait until `needle` is in the log `times` times: a key that must be
     /// refused is confirmed handled by the host's log of the refusal.
     pub fn wait_for_log_count(&self, needle: &str, times: usize) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
+        self.wait_for_log_within(needle, times, Duration::from_secs(30))
+    }
+
+    fn wait_for_log_within(&self, needle: &str, times: usize, within: Duration) -> String {
+        let deadline = Instant::now() + within;
         loop {
             let log = self.log();
             if log.matches(needle).count() >= times {
@@ -158,6 +166,7 @@ impl Rig {
     /// Launch in a window of `w` × `h` with more command-line arguments.
     pub fn launch_sized(&self, w: u32, h: u32, extra: &[&str]) -> Child {
         self.size.set((w as f32, h as f32));
+        let started = self.log().matches(STARTED).count();
         let child = Command::new(env!("CARGO_BIN_EXE_cabinet"))
             .args(["--windowed", "--size", &format!("{w}x{h}"), "--lab-seed", &self.seed.get().to_string()])
             .args(extra)
@@ -185,8 +194,11 @@ impl Rig {
             assert!(Instant::now() < deadline, "the cabinet window never appeared");
             std::thread::sleep(Duration::from_millis(300));
         }
-        // Let the first frames render and the boot settle.
-        std::thread::sleep(Duration::from_secs(3));
+        // The first screen drawn whole (every render pipeline it needs
+        // compiled: the cabinet's start-up report), however long a busy
+        // machine takes (issue 76), then a moment for the boot to settle.
+        self.wait_for_log_within(STARTED, started + 1, Duration::from_secs(180));
+        std::thread::sleep(Duration::from_millis(500));
         if !extra.contains(&"--demo") {
             self.wait_for_the_acceptor();
         }
