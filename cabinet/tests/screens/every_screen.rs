@@ -207,10 +207,13 @@ fn every_screen_of_every_game_draws_no_text_over_another() {
                 (Box::new(|r: &Rig| r.touch_button(layout::DeckButton::Play)), d.double_up.is_some())
             }
             CompiledGame::StudPoker(_) => (Box::new(|r: &Rig| r.key("F1")), false),
+            // No insurance, then stand — or, on 11 or less, where the
+            // rules let no hand stand (BJ 21), a card.
             CompiledGame::Blackjack(_) => (
                 Box::new(|r: &Rig| {
                     r.key("F7");
                     r.key("F2");
+                    r.key("F1");
                 }),
                 false,
             ),
