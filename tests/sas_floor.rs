@@ -257,6 +257,48 @@ fn a_floor_reads_the_cabinets_meters_and_events_over_sas() {
     assert_eq!(drain(&mut s, &mut host), [] as [u8; 0]);
 }
 
+/// H-55: nothing is sent to a host before the self-tests pass. A cabinet
+/// whose start-up verification fails (a paytable whose file is not the
+/// one its manifest approves) opens no SAS line: the floor's polls of
+/// every kind go unanswered, however long it asks, and the tilt says why.
+/// Booted again with the self-tests passed, it answers.
+#[test]
+fn a_cabinet_whose_self_tests_failed_says_nothing_to_the_floor() {
+    let dir = tempfile::tempdir().unwrap();
+    let pty = Pty::open().unwrap();
+    let good = config(dir.path(), &pty.path, "Cabinet");
+    let ws = test_config::workspace();
+    let shipped = ws.join("assets/paytables/approved.ron");
+    let manifest = std::fs::read_to_string(&shipped).unwrap();
+    let sevens = paytables::artifact::sha256_hex(&std::fs::read(ws.join("assets/paytables/compiled/classic-sevens.json")).unwrap());
+    assert!(manifest.contains(&sevens));
+    std::fs::write(dir.path().join("approved.ron"), manifest.replace(&sevens, &"0".repeat(64))).unwrap();
+    let bad = dir.path().join("failing.ron");
+    let text = std::fs::read_to_string(&good).unwrap();
+    let quoted = |p: &Path| format!("{:?}", p.display().to_string());
+    assert!(text.contains(&quoted(&shipped)));
+    std::fs::write(&bad, text.replace(&quoted(&shipped), &quoted(&dir.path().join("approved.ron")))).unwrap();
+    let mut s = start(dir.path(), &bad);
+    assert!(s.machine().state().tilts.contains(&meters::Tilt::ProgramVerification), "the self-tests failed");
+    assert!(s.floor().is_none(), "a SAS line was opened");
+    let mut host = Host::new(SerialLine::marked(pty.master.try_clone().unwrap()));
+    for _ in 0..5 {
+        s.tend_floor();
+        host.sync().unwrap();
+        // A meter, the identity, the game count, the version.
+        for command in [0x11, 0x1F, 0x51, 0x54] {
+            assert_eq!(host.read_poll(ADDRESS, command).unwrap(), Reply::None, "LP {command:02X} answered");
+        }
+        assert_eq!(host.send(&[0x80 | ADDRESS]).unwrap(), Reply::None, "the general poll answered");
+    }
+    drop(s);
+    // The same cabinet, its self-tests passed: the floor reads it.
+    let mut s = start(dir.path(), &good);
+    assert!(s.floor().is_some());
+    s.tend_floor();
+    assert_eq!(read(&mut host, 0x11), m4(0), "the coin-in meter, read");
+}
+
 #[test]
 fn a_bad_sas_address_or_port_is_a_clear_boot_error() {
     let dir = tempfile::tempdir().unwrap();

@@ -130,7 +130,11 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     // failed before the floor can ask about it (or play can start).
     session.make_pending_aft(None);
     if !session.config.demo {
-        session.start_floor().map_err(|e| format!("{}: {e}", options.config.display()))?;
+        // H-55: the floor hears nothing from a cabinet whose self-tests
+        // failed (`Session::new` holds the linked pools back likewise).
+        if passed {
+            session.start_floor().map_err(|e| format!("{}: {e}", options.config.display()))?;
+        }
         session.start_acceptor().map_err(|e| format!("{}: {e}", options.config.display()))?;
         session.tend_acceptor();
     }

@@ -193,7 +193,15 @@ impl Session {
             printer: None,
             panel: None,
         };
-        s.linked = s.config.linked_progressives.iter().cloned().map(|setup| LinkedPool::start(setup, s.wake.clone())).collect();
+        // H-55: nothing is sent to a host before the self-tests pass: a
+        // cabinet that failed them connects no linked pool's controller
+        // (nor, at boot, the floor's SAS line) until it boots with them
+        // passed. Before the resume: a round may wait on its pool.
+        if s.verification.failures().is_empty() {
+            s.start_linked();
+        } else {
+            tracing::error!("the self-tests failed: no host is spoken to (SAS, linked pools) until a boot passes them (H-55)");
+        }
         s.offer_chosen_variants();
         s.resume_interrupted_round();
         s
@@ -413,6 +421,11 @@ impl Session {
     /// Autoplay rounds left (M-32).
     pub fn autoplay_left(&self) -> u32 {
         self.autoplay_left
+    }
+
+    /// Connects the linked pools' controllers (once the self-tests passed).
+    fn start_linked(&mut self) {
+        self.linked = self.config.linked_progressives.iter().cloned().map(|setup| LinkedPool::start(setup, self.wake.clone())).collect();
     }
 
     /// The linked pools and their links (M-19).

@@ -65,9 +65,13 @@ impl Session {
                 match self.machine.cash_out_floor_validated(&validation, cents) {
                     Ok(CashOut::Ticket(t)) => {
                         self.last_ticket = Some(t.validation.clone());
+                        self.player_left();
                         self.print_ticket(t);
                     }
-                    Ok(CashOut::Handpay { amount, .. }) => self.message = Some(Notice::CashOutHandpay { amount }),
+                    Ok(CashOut::Handpay { amount, .. }) => {
+                        self.player_left();
+                        self.message = Some(Notice::CashOutHandpay { amount });
+                    }
                     // The credit changed since the floor was asked, or the
                     // number is unusable: nothing moved; the player cashes
                     // out again and the floor is asked again.

@@ -91,14 +91,24 @@ impl Session {
         match cashed {
             Ok(CashOut::Ticket(t)) => {
                 self.last_ticket = Some(t.validation.clone());
+                self.player_left();
                 self.print_ticket(t);
             }
             Ok(CashOut::Handpay { amount, .. }) => {
+                self.player_left();
                 self.message = Some(Notice::CashOutHandpay { amount });
             }
             Err(CoreError::NothingToCashOut) => {}
             Err(e) => self.fail(Notice::Core(e)),
         }
+    }
+
+    /// A cash-out committed: the player's credit left the machine, and the
+    /// next player's meters start in currency whatever this one chose
+    /// (E-42: the credit meter defaults to currency per new player, the
+    /// credit view an option; M-16).
+    pub(crate) fn player_left(&mut self) {
+        self.show_currency = true;
     }
 
     /// Print an issued ticket. The core has already moved the credit to the

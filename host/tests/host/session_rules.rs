@@ -285,3 +285,44 @@ fn an_excessive_meter_increment_stops_the_cabinet_until_the_attendant_clears_it(
     assert!(e.contains("game dragao-1024's largest bet, 500 credits at 200 cents, reaches excessive_increment.coin_in (100000 cents)"), "{e}");
     assert!(!dir.path().join("egm.sqlite").exists(), "a refused configuration reached critical memory");
 }
+
+/// E-42, the credit meter: it shows money by default and credits only as
+/// the player's option (M-16), and each new player starts in money again —
+/// the cash-out that ends a player's session puts the option back; cash-out
+/// is refused while a round is in play (the round, its stake and the
+/// credit stay as they were) and available as soon as it ends. (The
+/// cabinet holds cashable credit only: restricted and non-restricted
+/// transfers and tickets are refused by the SAS port, so the wagering
+/// order of E-42 has one kind of credit to take.)
+#[test]
+fn each_new_player_sees_money_and_cashes_out_whenever_no_round_is_in_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = boot_with(dir.path(), |c| c, false);
+    assert!(s.show_currency(), "money by default");
+    s.choose_game(index(&s, "jacks-or-better-9-6"));
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    assert!(s.command(Command::ShowCurrency { currency: false }));
+    assert!(!s.show_currency(), "credits at the player's choice");
+    assert!(s.play(), "deal refused: {:?}", s.message_text());
+    assert!(s.in_round());
+    let staked = s.machine().credit();
+    assert!(staked < 2_000);
+    s.cash_out();
+    assert!(s.in_round(), "a cash-out ended the round in play");
+    assert_eq!(s.machine().credit(), staked, "a cash-out in play moved the credit");
+    assert!(tickets(dir.path()).is_empty(), "a ticket was printed in play");
+    assert!(!s.show_currency(), "the same player keeps the option");
+    s.play(); // the draw, holding nothing
+    if s.in_round() {
+        s.collect();
+    }
+    assert!(!s.in_round());
+    let credit = s.machine().credit();
+    assert!(credit > 0);
+    s.cash_out();
+    assert_eq!(s.machine().credit(), 0, "{:?}", s.message_text());
+    assert_eq!(tickets(dir.path()).len(), 1);
+    assert!(s.show_currency(), "the next player starts in money");
+    let i = Inspection::open(&dir.path().join("egm.sqlite")).unwrap();
+    assert_eq!(i.state().totals.cancelamento_creditos, credit);
+}
