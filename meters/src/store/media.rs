@@ -178,8 +178,9 @@ mod tests {
         names.iter().map(|s| s.to_string()).collect()
     }
 
-    #[test]
-    fn a_devices_disks_are_read_through_partitions_and_volumes() {
+    /// Two SATA disks of two partitions and one, an NVMe disk; LVM on the
+    /// first disk's second partition, RAID 1 over both disks' first.
+    fn two_disks() -> Tree {
         let t = Tree::new();
         t.device("8:0", "sda");
         t.partition("8:1", "sda/sda1");
@@ -187,10 +188,16 @@ mod tests {
         t.device("8:16", "sdb");
         t.partition("8:17", "sdb/sdb1");
         t.device("259:0", "nvme0n1");
-        t.partition("259:1", "nvme0n1/nvme0n1p1");
-        // LVM on a partition of each SATA disk; RAID 1 over both.
         t.volume("253:0", "dm-0", &["sda/sda2"]);
         t.volume("9:0", "md0", &["sda/sda1", "sdb/sdb1"]);
+        t
+    }
+
+    #[test]
+    fn a_devices_disks_are_read_through_partitions_and_volumes() {
+        let t = two_disks();
+        t.partition("259:1", "nvme0n1/nvme0n1p1");
+        // LVM on the RAID.
         t.volume("253:1", "dm-1", &["md0"]);
         assert_eq!(t.disks("8:1"), Ok(set(&["sda"])));
         assert_eq!(t.disks("8:16"), Ok(set(&["sdb"])));
@@ -248,15 +255,7 @@ mod tests {
 
     #[test]
     fn copies_pass_on_two_disks_only() {
-        let t = Tree::new();
-        t.device("8:0", "sda");
-        t.partition("8:1", "sda/sda1");
-        t.partition("8:2", "sda/sda2");
-        t.device("8:16", "sdb");
-        t.partition("8:17", "sdb/sdb1");
-        t.device("259:0", "nvme0n1");
-        t.volume("9:0", "md0", &["sda/sda1", "sdb/sdb1"]);
-        t.volume("253:0", "dm-0", &["sda/sda2"]);
+        let t = two_disks();
         t.device("7:0", "loop0");
         let sysfs = t.root.path();
         let (a, b) = (Path::new("/var/egm.sqlite"), Path::new("/mnt/second/egm.sqlite"));
