@@ -268,20 +268,27 @@ mod tests {
     fn walked(game: &ReelGame, t: &ApprovedTrigger, credits_per_line: u64) -> BigRational {
         let bet = game_core::reels::Bet { lines: 1, credits_per_line };
         let (mut hits, mut cycle) = (0u128, 0u128);
+        each_stop(game, bet, |w, spin| {
+            cycle += w;
+            if w > 0 && game_core::progressive::spin_hits(game, bet, spin, &t.trigger()) {
+                hits += w;
+            }
+        });
+        BigRational::new(BigInt::from(hits), BigInt::from(cycle))
+    }
+
+    /// Every stop combination of the three-reel `game` at `bet`: its weight
+    /// and its spin.
+    fn each_stop(game: &ReelGame, bet: game_core::reels::Bet, mut f: impl FnMut(u128, &game_core::reels::Spin)) {
         let n = |r: usize| game.reels[r].len();
         for a in 0..n(0) {
             for b in 0..n(1) {
                 for c in 0..n(2) {
                     let w = u128::from(game.reels[0].weight(a)) * u128::from(game.reels[1].weight(b)) * u128::from(game.reels[2].weight(c));
-                    cycle += w;
-                    let spin = game.evaluate(&[a as u32, b as u32, c as u32], bet, false);
-                    if w > 0 && game_core::progressive::spin_hits(game, bet, &spin, &t.trigger()) {
-                        hits += w;
-                    }
+                    f(w, &game.evaluate(&[a as u32, b as u32, c as u32], bet, false));
                 }
             }
         }
-        BigRational::new(BigInt::from(hits), BigInt::from(cycle))
     }
 
     /// docs/install.md's approval until issue 69: one cherry wins the Mini at
@@ -323,18 +330,11 @@ mod tests {
         // The base game's RTP, walked: every combination's win over the cycle.
         let played = game_core::reels::Bet { lines: 1, credits_per_line: 3 };
         let (mut won, mut cycle) = (0u128, 0u128);
-        let n = |r: usize| game.reels[r].len();
-        for a in 0..n(0) {
-            for b in 0..n(1) {
-                for c in 0..n(2) {
-                    let w = u128::from(game.reels[0].weight(a)) * u128::from(game.reels[1].weight(b)) * u128::from(game.reels[2].weight(c));
-                    let spin = game.evaluate(&[a as u32, b as u32, c as u32], played, false);
-                    assert_eq!(spin.free_games_awarded, 0, "a base game without features");
-                    cycle += w;
-                    won += w * u128::from(spin.win);
-                }
-            }
-        }
+        each_stop(&game, played, |w, spin| {
+            assert_eq!(spin.free_games_awarded, 0, "a base game without features");
+            cycle += w;
+            won += w * u128::from(spin.win);
+        });
         let rtp = BigRational::new(BigInt::from(won), BigInt::from(cycle * 3));
         let (grande, mini) = (walked(&game, &triggers[0], 3), walked(&game, &triggers[1], 3));
         let wager = frac(60, 1);
