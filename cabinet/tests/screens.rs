@@ -1554,6 +1554,22 @@ fn hud_shows_the_low_credit_warning_and_the_demo_mark() {
     rig.wait_for("the 5 € note", |i| i.state().credit == 500);
     let calm = rig.shot();
     assert!(count_pixels(&calm, WARNING_FILL, 4) < 1_000, "a warning with nothing to warn of");
+    // G-50: Sevens Classic opens at its smallest bet, where its Grande
+    // (three sevens at the largest bet per line) cannot be won: the top bar
+    // says so beside the level, until the max-bet button is touched.
+    let not_eligible = "Grande 500.00 EUR (não elegível)";
+    let text = rig::text_beside(&calm);
+    assert!(text.contains(not_eligible), "{}: the Grande is not marked out of reach:\n{text}", calm.display());
+    rig.touch_button(layout::DeckButton::MaxBet);
+    let at_max = (0..40)
+        .map(|_| {
+            std::thread::sleep(Duration::from_millis(250));
+            rig.shot()
+        })
+        .find(|shot| !rig::text_beside(shot).contains("não elegível"))
+        .expect("the Grande is still marked out of reach at the largest bet");
+    let text = rig::text_beside(&at_max);
+    assert!(text.contains("Grande 500.00 EUR") && text.contains("Mistério"), "{}: the levels are not shown:\n{text}", at_max.display());
     for k in ["Right", "Right", "Right", "Right", "equal", "equal", "equal", "equal", "w", "w", "w", "w", "w", "w", "w"] {
         rig.key(k);
     }

@@ -150,6 +150,40 @@ pub fn parse_hand(words: &[String]) -> Result<[Card; 5], CardError> {
     Ok(hand)
 }
 
+/// The cards a round is dealt from (B-18): whole 52-card decks, or one
+/// deck with its joker. Every deal draws distinct indices into the pack
+/// uniformly (the core's draw without replacement) and reads each card by
+/// [`Pack::card`]; the paytable compiler counts each card's chance through
+/// these same calls against the live game's shoe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pack {
+    decks: u8,
+    joker: bool,
+}
+
+impl Pack {
+    /// `decks` whole decks (at least one).
+    pub const fn decks(decks: u8) -> Pack {
+        Pack { decks: if decks == 0 { 1 } else { decks }, joker: false }
+    }
+
+    /// One deck, with the joker (a 53rd card) when `joker`.
+    pub const fn deck(joker: bool) -> Pack {
+        Pack { decks: 1, joker }
+    }
+
+    /// How many cards the pack holds.
+    pub const fn size(self) -> usize {
+        52 * self.decks as usize + self.joker as usize
+    }
+
+    /// The card at `index` (0 to `size() - 1`): the decks one after the
+    /// other in card order, then the joker.
+    pub fn card(self, index: usize) -> Card {
+        if self.joker && index == 52 * self.decks as usize { Card::JOKER } else { Card((index % 52) as u8) }
+    }
+}
+
 /// The cards of a deck: 52, plus the joker when `joker`.
 pub fn deck(joker: bool) -> Vec<Card> {
     (0..if joker { 53 } else { 52 }).map(Card).collect()
@@ -158,6 +192,26 @@ pub fn deck(joker: bool) -> Vec<Card> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A journal's indices read the same cards as before the pack existed
+    /// (a shoe's index modulo 52; a joker deck's index as the card), so
+    /// that every round already journaled replays unchanged.
+    #[test]
+    fn a_pack_reads_every_index_as_the_deals_always_did() {
+        for decks in 1..=8u8 {
+            let pack = Pack::decks(decks);
+            assert_eq!(pack.size(), 52 * usize::from(decks));
+            for i in 0..pack.size() {
+                assert_eq!(Some(pack.card(i)), Card::from_index((i % 52) as u8), "{decks} decks, index {i}");
+            }
+        }
+        for joker in [false, true] {
+            let pack = Pack::deck(joker);
+            assert_eq!(pack.size(), 52 + usize::from(joker));
+            assert_eq!((0..pack.size()).map(|i| pack.card(i)).collect::<Vec<_>>(), deck(joker));
+        }
+        assert_eq!(Pack::decks(0), Pack::decks(1), "a shoe has at least one deck");
+    }
 
     #[test]
     fn cards_round_trip_through_text() {

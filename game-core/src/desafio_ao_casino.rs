@@ -99,11 +99,16 @@ pub struct DesafioAoCasinoGame {
 }
 
 impl DesafioAoCasinoGame {
+    /// The shoe the round is dealt from (B-18).
+    pub fn pack(&self) -> crate::cards::Pack {
+        crate::cards::Pack::decks(self.decks)
+    }
+
     /// The ten cards a round may need, from the shoe shuffled for it.
     pub fn deal(&self, rng: &mut impl GameRng) -> WarDeal {
-        let shoe = 52 * usize::from(self.decks.max(1));
-        let idx = rng.draw_without_replacement(shoe, CARDS_A_ROUND);
-        let card = |i: usize| Card::from_index((idx.get(i).copied().unwrap_or(0) % 52) as u8).unwrap_or(Card::JOKER);
+        let pack = self.pack();
+        let idx = rng.draw_without_replacement(pack.size(), CARDS_A_ROUND);
+        let card = |i: usize| pack.card(idx.get(i).copied().unwrap_or(0));
         WarDeal { player: card(0), house: card(1), burned: [card(2), card(3), card(4), card(6), card(7), card(8)], player_war: card(5), house_war: card(9) }
     }
 }

@@ -481,7 +481,12 @@ impl Dealt {
 
 impl DrawPokerGame {
     pub fn deck_size(&self) -> usize {
-        if self.wild == Wild::Joker { 53 } else { 52 }
+        self.pack().size()
+    }
+
+    /// The deck the round is dealt from: with the joker in Joker Poker (B-18).
+    pub fn pack(&self) -> crate::cards::Pack {
+        crate::cards::Pack::deck(self.wild == Wild::Joker)
     }
 
     pub fn max_coins(&self) -> u32 {
@@ -530,8 +535,9 @@ impl DrawPokerGame {
 
     /// Draw the round's ten cards (five dealt, five replacements).
     pub fn deal(&self, rng: &mut impl GameRng) -> Dealt {
-        let idx = rng.draw_without_replacement(self.deck_size(), 10);
-        Dealt { cards: std::array::from_fn(|i| Card::from_index(idx[i] as u8).unwrap_or(Card::JOKER)) }
+        let pack = self.pack();
+        let idx = rng.draw_without_replacement(pack.size(), 10);
+        Dealt { cards: std::array::from_fn(|i| pack.card(idx[i])) }
     }
 }
 

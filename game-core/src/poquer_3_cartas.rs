@@ -179,11 +179,17 @@ pub struct Poquer3CartasGame {
 }
 
 impl Poquer3CartasGame {
+    /// The one deck the round is dealt from (B-18).
+    pub const fn pack() -> crate::cards::Pack {
+        crate::cards::Pack::deck(false)
+    }
+
     /// Six cards of one deck shuffled for the round (P3-2 a, P3-11): three
     /// to the player, three to the bank.
     pub fn deal(&self, rng: &mut impl GameRng) -> Deal3 {
-        let idx = rng.draw_without_replacement(52, 6);
-        let card = |i: usize| Card::from_index(idx.get(i).copied().unwrap_or(0) as u8).unwrap_or(Card::JOKER);
+        let pack = Self::pack();
+        let idx = rng.draw_without_replacement(pack.size(), 6);
+        let card = |i: usize| pack.card(idx.get(i).copied().unwrap_or(0));
         Deal3 { player: std::array::from_fn(card), bank: std::array::from_fn(|i| card(i + 3)) }
     }
 }

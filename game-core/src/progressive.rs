@@ -55,12 +55,34 @@ pub fn reels_hit(game: &ReelGame, round: &ReelRound, trigger: &Trigger) -> bool 
 /// the wild's own win, never the trigger's symbol), at least `count` long.
 /// The linked controller's service judges a claim by this same call.
 pub fn spin_hits(game: &ReelGame, bet: Bet, spin: &Spin, trigger: &Trigger) -> bool {
-    let Trigger::ReelCombination { symbol, count, max_bet_only } = trigger else { return false };
-    if *max_bet_only && !at_max_bet(game, bet) {
+    let Trigger::ReelCombination { symbol, count, .. } = trigger else { return false };
+    if !reels_eligible(game, bet, trigger) {
         return false;
     }
     let Some(sym) = game.symbols.iter().position(|s| &s.id == symbol).map(|i| i as SymbolId) else { return false };
     spin.line_wins.iter().any(|w| w.symbol == sym && w.count >= *count) || spin.way_wins.iter().any(|w| w.symbol == sym && w.count >= *count)
+}
+
+/// Whether a reel round at `bet` can win what `trigger` wins (G-50): the
+/// largest bet per line where the trigger asks for it, and a grand only in
+/// a game whose paytable pays its grand from a progressive. The HUD marks a
+/// level the bet standing cannot win by this call; [`spin_hits`] and
+/// [`hold_grand_hits`] judge every round by it.
+pub fn reels_eligible(game: &ReelGame, bet: Bet, trigger: &Trigger) -> bool {
+    match trigger {
+        Trigger::ReelCombination { max_bet_only, .. } => !max_bet_only || at_max_bet(game, bet),
+        Trigger::HoldAndSpinGrand { max_bet_only } => {
+            game.hold_and_spin.as_ref().is_some_and(|h| h.grand_progressive) && (!max_bet_only || at_max_bet(game, bet))
+        }
+        Trigger::PokerHand { .. } | Trigger::StudSideBet | Trigger::BingoWithin { .. } => false,
+    }
+}
+
+/// Whether a draw-poker round of `coins` per hand can win what `trigger`
+/// wins (G-50): the most coins where the trigger asks for them. The HUD
+/// marks a level by this call; [`draw_hit`] judges every hand by it.
+pub fn draw_eligible(game: &DrawPokerGame, coins: u32, trigger: &Trigger) -> bool {
+    matches!(trigger, Trigger::PokerHand { max_coins_only, .. } if !max_coins_only || coins >= game.max_coins())
 }
 
 /// Whether `bet` is at the largest credits per line the game offers.
@@ -73,15 +95,13 @@ fn at_max_bet(game: &ReelGame, bet: Bet) -> bool {
 /// linked controller's service judges a claim by this same call, on the
 /// round it draws again from the revealed key.
 pub fn hold_grand_hits(game: &ReelGame, bet: Bet, hold: Option<&HoldAndSpin>, trigger: &Trigger) -> bool {
-    let Trigger::HoldAndSpinGrand { max_bet_only } = trigger else { return false };
-    let pooled = game.hold_and_spin.as_ref().is_some_and(|h| h.grand_progressive);
-    pooled && (!max_bet_only || at_max_bet(game, bet)) && hold.is_some_and(|h| h.grands() > 0)
+    matches!(trigger, Trigger::HoldAndSpinGrand { .. }) && reels_eligible(game, bet, trigger) && hold.is_some_and(|h| h.grands() > 0)
 }
 
 /// Whether a draw-poker final hand hits the trigger.
 pub fn draw_hit(game: &DrawPokerGame, hand: &[Card; 5], coins: u32, trigger: &Trigger) -> bool {
-    let Trigger::PokerHand { pattern, max_coins_only } = trigger else { return false };
-    if *max_coins_only && coins < game.max_coins() {
+    let Trigger::PokerHand { pattern, .. } = trigger else { return false };
+    if !draw_eligible(game, coins, trigger) {
         return false;
     }
     game.evaluate(hand).is_some_and(|e| game.entries[e].pattern == *pattern)
@@ -118,6 +138,41 @@ mod tests {
         assert!(!draw_hit(&g, &royal, 4, &t), "only on the maximum bet");
         assert!(!draw_hit(&g, &sf, 5, &t));
         assert!(!draw_hit(&g, &royal, 5, &Trigger::StudSideBet));
+    }
+
+    /// G-50: a level asking for the most coins is marked out of reach at
+    /// any fewer, and the hand that would win it at the most does not win
+    /// it there (one call decides both).
+    #[test]
+    fn a_draw_level_is_in_reach_only_at_the_coins_it_asks() {
+        let g = jacks_or_better();
+        let royal = parse_hand(&["Ts Js Qs Ks As".to_owned()]).unwrap();
+        let at_max = Trigger::PokerHand { pattern: Pattern::RoyalFlush, max_coins_only: true };
+        let any = Trigger::PokerHand { pattern: Pattern::RoyalFlush, max_coins_only: false };
+        assert_eq!(g.max_coins(), 5);
+        for coins in 1..=5 {
+            assert_eq!(draw_eligible(&g, coins, &at_max), coins == 5, "{coins} coins");
+            assert_eq!(draw_hit(&g, &royal, coins, &at_max), coins == 5, "{coins} coins");
+            assert!(draw_eligible(&g, coins, &any), "{coins} coins");
+        }
+        assert!(!draw_eligible(&g, 5, &Trigger::BingoWithin { balls: 40 }), "a bingo trigger is never a draw game's");
+    }
+
+    /// G-50 for reels: the largest credits per line, and a hold-and-spin
+    /// grand only where the paytable pools it.
+    #[test]
+    fn a_reel_level_is_in_reach_only_at_the_bet_it_asks() {
+        let mut g = crate::reels::ways::tests::game();
+        g.bet.credits_per_line = vec![1, 2, 5];
+        let max = Trigger::ReelCombination { symbol: "A".into(), count: 3, max_bet_only: true };
+        let any = Trigger::ReelCombination { symbol: "A".into(), count: 3, max_bet_only: false };
+        for (cpl, reach) in [(1, false), (2, false), (5, true)] {
+            let bet = Bet { lines: 10, credits_per_line: cpl };
+            assert_eq!(reels_eligible(&g, bet, &max), reach, "{cpl} per line");
+            assert!(reels_eligible(&g, bet, &any), "{cpl} per line");
+            assert!(!reels_eligible(&g, bet, &Trigger::HoldAndSpinGrand { max_bet_only: false }), "no hold-and-spin, no grand");
+            assert!(!reels_eligible(&g, bet, &Trigger::StudSideBet));
+        }
     }
 
     #[test]

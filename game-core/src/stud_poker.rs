@@ -134,9 +134,15 @@ pub struct Settlement {
 }
 
 impl StudPokerGame {
+    /// The one deck the round is dealt from (B-18).
+    pub const fn pack() -> crate::cards::Pack {
+        crate::cards::Pack::deck(false)
+    }
+
     pub fn deal(&self, rng: &mut impl GameRng) -> StudDeal {
-        let idx = rng.draw_without_replacement(52, 10);
-        let card = |i: usize| Card::from_index(idx[i] as u8).unwrap_or(Card::JOKER);
+        let pack = Self::pack();
+        let idx = rng.draw_without_replacement(pack.size(), 10);
+        let card = |i: usize| pack.card(idx[i]);
         StudDeal { player: std::array::from_fn(card), dealer: std::array::from_fn(|i| card(i + 5)) }
     }
 

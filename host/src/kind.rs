@@ -335,6 +335,14 @@ pub trait GameKind: Send + Sync + 'static {
     fn pooled_minimum(&self, _round: &Self::Round) -> u64 {
         0
     }
+    /// G-50: whether a round of `bet` can win what `trigger` wins (the
+    /// largest bet or the most coins where the trigger asks for them), by
+    /// the call that judges the round ([`Self::hits`]). A kind whose
+    /// triggers ask nothing of the bet can win them at any bet the pool
+    /// takes.
+    fn eligible(&self, _bet: &Self::Bet, _trigger: &Trigger) -> bool {
+        true
+    }
     /// The paytable's own name for what a trigger asks (a poker hand), if it has one.
     fn trigger_name(&self, _trigger: &Trigger) -> Option<String> {
         None

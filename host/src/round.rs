@@ -210,6 +210,10 @@ pub(crate) trait Table: Send + Sync {
     /// Forget the last round shown (after a RAM clear it is of another epoch).
     fn forget_round(&mut self);
     fn trigger_name(&self, trigger: &Trigger) -> Option<String>;
+    /// G-50: whether the bet standing can win what `trigger` wins.
+    fn trigger_eligible(&self, trigger: &Trigger) -> bool;
+    /// The credits of the bet standing that are a side bet.
+    fn side_stake(&self) -> u64;
     fn start(&mut self, cx: &mut Services<'_>, denom: Cents) -> Result<Progress, Notice>;
     fn play_in_round(&mut self, cx: &mut Services<'_>) -> Option<Result<Progress, Notice>>;
     fn decide(&mut self, cx: &mut Services<'_>, decision: serde_json::Value) -> Result<Progress, Notice>;
@@ -493,6 +497,14 @@ impl<K: GameKind> Table for Hosted<K> {
 
     fn trigger_name(&self, trigger: &Trigger) -> Option<String> {
         self.rules.trigger_name(trigger)
+    }
+
+    fn trigger_eligible(&self, trigger: &Trigger) -> bool {
+        self.rules.eligible(&self.bet, trigger)
+    }
+
+    fn side_stake(&self) -> u64 {
+        self.rules.side_stake(&self.bet)
     }
 
     /// Stake and the whole outcome, committed in one call before anything

@@ -41,7 +41,7 @@ pub use crate::round::RoundSummary;
 pub use controls::Controls;
 pub use overlay::Overlay;
 pub(crate) use overlay::Under;
-pub use progressives::ProgressiveShown;
+pub use progressives::{Attached, ProgressiveShown, conditions};
 pub use variants::VariantChoice;
 
 pub struct Session {

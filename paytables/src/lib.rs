@@ -54,6 +54,9 @@ mod draw_sequence;
 pub mod error;
 #[cfg(feature = "compiler")]
 pub mod fantan;
+/// Live-game fidelity of the symbols drawn (certification.md B-18).
+#[cfg(feature = "compiler")]
+pub mod fidelity;
 #[cfg(feature = "compiler")]
 pub mod fish_prawn_crab;
 #[cfg(feature = "compiler")]

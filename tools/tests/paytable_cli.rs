@@ -180,8 +180,9 @@ fn simulate_reports_the_measured_rtp_next_to_the_exact_one() {
     assert!(text(&out.stderr).contains("7 lines is not a bet"));
 }
 
-/// The committed artifacts are exactly what the compiler makes of the
-/// committed sources, and their digests are the approved ones.
+/// B-19: the committed artifacts are exactly what the compiler makes of
+/// the committed sources (deterministic, canonical), and their SHA-256
+/// digests are the approved manifest's.
 #[test]
 fn committed_artifacts_match_their_sources_and_the_manifest() {
     let dir = tempfile::tempdir().unwrap();
@@ -220,6 +221,34 @@ fn committed_artifacts_match_their_sources_and_the_manifest() {
         let committed = std::fs::read(sample(&format!("compiled/{id}.json"))).unwrap();
         assert_eq!(std::fs::read(&out_path).unwrap(), committed, "{id}: compiled artifact differs from the committed one");
     }
+}
+
+/// B-18 from the command line: each game's pockets, cards or balls,
+/// counted through its own draw, stand exactly at the live game's chances
+/// (the shipped games; `compile` above refuses a game that does not), and
+/// a reel game is said to be outside what B-18 names.
+#[test]
+fn fidelity_sets_each_games_draw_against_the_live_game() {
+    let within = "each within 0.001 percentage points of the live game's chance (largest difference 0.00000000 points; certification.md B-18)";
+    for (id, what) in [
+        ("roleta-francesa", "37 pockets"),
+        ("roleta-americana", "38 pockets"),
+        ("blackjack-classico", "52 cards"),
+        ("bacara", "52 cards"),
+        ("desafio-ao-casino", "52 cards"),
+        ("jacks-or-better-9-6", "52 cards"),
+        ("joker-poker", "53 cards"),
+        ("poquer-3-cartas", "52 cards"),
+        ("bingo-75", "75 balls"),
+        ("bingo-90", "90 balls"),
+    ] {
+        let out = paytable(&["fidelity", &sample(&format!("{id}.ron"))]);
+        assert!(out.status.success(), "{id}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout).trim(), format!("{id}: {what}, {within}"));
+    }
+    let out = paytable(&["fidelity", &sample("classic-sevens.ron")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("B-18 names no live game"), "{}", text(&out.stdout));
 }
 
 /// Bingo from the command line (issue 33): the exact base RTP as a
@@ -940,6 +969,25 @@ fn rules_publish_each_game_s_page_in_both_languages() {
     let s = text(&run.stdout);
     assert!(s.contains("Aposta mínima 1 crédito (0,25 EUR)") || s.contains("Aposta mínima 1 crédito (0.25 EUR)"), "{s}");
     assert!(!s.contains("## Rules"), "{s}");
+
+    // Issue 77: published for a configuration, the page lists the levels
+    // it attaches to the game and what each asks of the bet (the shipped
+    // Grande: three sevens at the largest bet per line, G-50); a game it
+    // attaches none to says so; a configuration that cannot be read is named.
+    let shipped = sample("../config/cabinet.ron");
+    let run = paytable(&["rules", &sample("classic-sevens.ron"), "--lang", "pt", "--config", &shipped]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let s = text(&run.stdout);
+    assert!(s.contains("Grande — 3 × 7 numa linha jogada, com a aposta máxima por linha; 1% de cada aposta"), "{s}");
+    assert!(s.contains("Mistério — mistério: ganho pela aposta que o faz passar um valor oculto"), "{s}");
+    assert!(!s.contains("são os da configuração de cada máquina"), "{s}");
+    let run = paytable(&["rules", &sample("classic-sevens.ron"), "--lang", "en", "--config", &shipped]);
+    assert!(text(&run.stdout).contains("Grand — 3 × 7 on a played line, at the largest bet per line; 1% of each bet"), "{}", text(&run.stdout));
+    let run = paytable(&["rules", &sample("roleta-francesa.ron"), "--lang", "pt", "--config", &shipped]);
+    assert!(text(&run.stdout).contains("Este jogo não está ligado a nenhum progressivo."), "{}", text(&run.stdout));
+    let run = paytable(&["rules", &sample("classic-sevens.ron"), "--config", &sample("no-such-cabinet.ron")]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(text(&run.stderr).contains("no-such-cabinet.ron"), "{}", text(&run.stderr));
 
     // The odds disclosure a paytable carries is published with its rules.
     let src = std::fs::read_to_string(sample("classic-sevens.ron")).unwrap();

@@ -117,16 +117,8 @@ fn show_top_bar(
             Bar::Game => s.game().title(s.lang()).to_owned(),
             Bar::Denomination => format!("{} {}", s.t("Denominação"), cur.format(s.denom())),
             Bar::Progressives => {
-                let shown = s.progressives_shown();
-                let text: Vec<String> = shown
-                    .iter()
-                    .map(|p| {
-                        let value = p.value.map_or_else(|| s.t("indisponível").to_owned(), |v| cur.format(v));
-                        let mark = if p.linked { s.t(" (ligado)") } else { "" };
-                        format!("{}{mark} {value}", p.name)
-                    })
-                    .collect();
-                if text.is_empty() { format!("{}: —", s.t("Progressivos")) } else { text.join(" · ") }
+                let lines = s.progressive_lines();
+                if lines.is_empty() { format!("{}: —", s.t("Progressivos")) } else { lines.join(" · ") }
             }
             // Issue 47: an evaluation cabinet says so on every screen.
             Bar::Lab => if s.machine().config().mode.is_lab() { s.t("MODO LABORATÓRIO") } else { s.evaluation_mark().unwrap_or("") }.to_owned(),

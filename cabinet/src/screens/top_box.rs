@@ -64,9 +64,7 @@ fn show_top_box(
         sprite.custom_size = Some(Vec2::new(logo_w, logo_w / 2.0));
         t.translation = stage::at(WIDTH / 2.0, logo_y, 1.0);
     }
-    let cur = &s.machine().config().currency;
-    let lines: Vec<String> =
-        s.progressives_shown().iter().map(|p| format!("{} {}", p.name, p.value.map_or_else(|| s.t("indisponível").to_owned(), |v| cur.format(v)))).collect();
+    let lines = s.progressive_lines();
     let want = if lines.is_empty() { s.game().title(s.lang()).to_owned() } else { lines.join("\n") };
     for (mut t, mut tr) in &mut text {
         if t.0 != want {

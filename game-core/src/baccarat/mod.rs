@@ -299,7 +299,12 @@ pub struct BaccaratGame {
 impl BaccaratGame {
     /// The cards in the shoe.
     pub fn shoe_size(&self) -> usize {
-        52 * usize::from(self.decks)
+        self.pack().size()
+    }
+
+    /// The shoe the coup is dealt from (B-18).
+    pub fn pack(&self) -> crate::cards::Pack {
+        crate::cards::Pack::decks(self.decks)
     }
 
     /// What this table pays where its paytable chooses.
@@ -327,8 +332,9 @@ impl BaccaratGame {
     /// The coup's six cards: a fresh shuffle of the whole shoe, of which a
     /// coup can use the first six, drawn as six distinct cards of it.
     pub fn deal(&self, rng: &mut impl GameRng) -> [Card; CARDS_A_COUP] {
-        let idx = rng.draw_without_replacement(self.shoe_size(), CARDS_A_COUP);
-        std::array::from_fn(|i| Card::from_index((idx[i] % 52) as u8).unwrap_or(Card::JOKER))
+        let pack = self.pack();
+        let idx = rng.draw_without_replacement(pack.size(), CARDS_A_COUP);
+        std::array::from_fn(|i| pack.card(idx[i]))
     }
 }
 

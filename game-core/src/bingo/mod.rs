@@ -109,7 +109,7 @@ impl BingoGame {
     /// the core.
     pub fn deal(&self, cards: usize, rng: &mut impl GameRng) -> (Vec<Card>, Vec<u8>) {
         let set = Card::generate_set(self.variant, cards, &self.lines(), rng);
-        let balls = rng.draw_without_replacement(usize::from(self.variant.balls()), self.sequence_len()).into_iter().map(|b| b as u8 + 1).collect();
+        let balls = rng.draw_without_replacement(usize::from(self.variant.balls()), self.sequence_len()).into_iter().map(|b| self.variant.ball(b)).collect();
         (set, balls)
     }
 

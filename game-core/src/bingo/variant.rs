@@ -31,6 +31,12 @@ impl Variant {
         }
     }
 
+    /// The ball drawn at `index` of the drum (0 to `balls() - 1`): every
+    /// draw reads its balls by this call (B-18).
+    pub fn ball(self, index: usize) -> u8 {
+        (index + 1) as u8
+    }
+
     pub fn rows(self) -> usize {
         match self {
             Variant::Ninety | Variant::Thirty => 3,

@@ -20,7 +20,7 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::Card;
+use crate::cards::{Card, Pack};
 use meters::GameRng;
 pub use round::{Action, Outcome, Phase, Round, Settlement};
 pub use rules::Rules;
@@ -40,7 +40,12 @@ pub struct BlackjackGame {
 
 impl BlackjackGame {
     pub fn shoe_size(&self) -> usize {
-        52 * usize::from(self.rules.decks)
+        self.pack().size()
+    }
+
+    /// The shoe the round is dealt from (B-18).
+    pub fn pack(&self) -> Pack {
+        Pack::decks(self.rules.decks)
     }
 
     pub fn maximum(&self) -> u64 {
@@ -57,6 +62,7 @@ impl BlackjackGame {
     /// shuffle by the core deals them.
     pub fn shuffle(&self, rng: &mut impl GameRng) -> Vec<Card> {
         let n = self.shoe_size();
-        rng.draw_without_replacement(n, n).into_iter().map(|i| Card::from_index((i % 52) as u8).unwrap_or(Card::JOKER)).collect()
+        let pack = self.pack();
+        rng.draw_without_replacement(n, n).into_iter().map(|i| pack.card(i)).collect()
     }
 }

@@ -177,11 +177,11 @@ impl ReelGame {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::{BetRules, Strip, Symbol};
     use super::*;
 
-    fn game() -> ReelGame {
+    pub(crate) fn game() -> ReelGame {
         let sym = |id: &str, kind| Symbol { id: id.into(), name: id.into(), kind };
         let strip = |s: &[u8]| Strip { symbols: s.to_vec(), weights: None };
         // A, B regular; W wild; S scatter.

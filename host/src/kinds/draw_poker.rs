@@ -290,6 +290,10 @@ impl GameKind for DrawPoker {
         round.drawn.as_ref().is_some_and(|d| d.hands().iter().any(|h| game_core::progressive::draw_hit(&self.0, h, round.coins, trigger)))
     }
 
+    fn eligible(&self, bet: &DrawBet, trigger: &Trigger) -> bool {
+        game_core::progressive::draw_eligible(&self.0, bet.coins, trigger)
+    }
+
     fn trigger_name(&self, trigger: &Trigger) -> Option<String> {
         let Trigger::PokerHand { pattern, .. } = trigger else { return None };
         self.0.entries.iter().find(|e| e.pattern == *pattern).map(|e| e.name.clone())

@@ -248,6 +248,10 @@ impl GameKind for Reels {
         game_core::progressive::reels_hit(&self.game, round, trigger)
     }
 
+    fn eligible(&self, bet: &Bet, trigger: &Trigger) -> bool {
+        game_core::progressive::reels_eligible(&self.game, *bet, trigger)
+    }
+
     /// The window as the player saw it (issue 45: symbols, not stop
     /// numbers), row by row, and the free games it gave.
     /// Each reel's stop of the base spin, which decides every symbol the

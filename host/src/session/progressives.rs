@@ -4,7 +4,12 @@
 
 use meters::Cents;
 
+use game_core::progressive::Trigger;
+
 use super::Session;
+use crate::catalogue::HostedGame;
+use crate::config::{CabinetConfig, LinkedSetup, ProgressiveSetup};
+use crate::names::Lang;
 use crate::notice::{AwardBanner, Notice};
 use crate::round::Phase;
 
@@ -15,6 +20,10 @@ pub struct ProgressiveShown {
     /// None: a linked pool whose controller is unreachable.
     pub value: Option<Cents>,
     pub linked: bool,
+    /// G-50: whether the bet standing can win it (its pool takes the
+    /// wager, and a trigger of the level asks nothing the bet lacks, such
+    /// as the largest bet per line); a level the bet cannot win is marked.
+    pub eligible: bool,
 }
 
 /// Millionths as a percentage for the player, without trailing zeros:
@@ -22,6 +31,82 @@ pub struct ProgressiveShown {
 fn ppm_percent(ppm: u32) -> String {
     let text = meters::progressive::ppm_as_percent(u64::from(ppm));
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// The progressive levels a configuration attaches to its games (M-31).
+pub struct Attached<'a> {
+    pub standalone: &'a [ProgressiveSetup],
+    /// Each linked pool with its levels' names as its controller gave them
+    /// (none where the controller has not been heard: a level is then
+    /// named by its number, counted from 1).
+    pub linked: Vec<(&'a LinkedSetup, Vec<(usize, String)>)>,
+    /// The floor's SAS progressive group: its games and triggers.
+    pub floor: Option<FloorGroup<'a>>,
+}
+
+/// A SAS progressive group's games, and its (SAS level, trigger) pairs.
+pub type FloorGroup<'a> = (&'a [String], &'a [(u8, Trigger)]);
+
+impl<'a> Attached<'a> {
+    /// What `config` attaches, before any controller is heard: what a
+    /// rules page published for that configuration says (issue 77).
+    pub fn of_config(config: &'a CabinetConfig) -> Attached<'a> {
+        Attached {
+            standalone: &config.progressives,
+            linked: config.linked_progressives.iter().map(|l| (l, Vec::new())).collect(),
+            floor: config.sas.as_ref().and_then(|s| s.progressive.as_ref()).map(|p| (&p.games[..], &p.triggers[..])),
+        }
+    }
+}
+
+/// How each progressive level attached to `game` is won (M-31), in
+/// `lang`: the trigger (with what it asks of the bet, G-50) and each
+/// standalone level's share of every wager.
+pub fn conditions(lang: Lang, game: &HostedGame, attached: &Attached<'_>) -> Vec<String> {
+    let id = game.id();
+    let describe = |t: &Trigger| -> String {
+        match t {
+            Trigger::ReelCombination { symbol, count, max_bet_only } => {
+                format!("{count} × {symbol} {}{}", lang.t("numa linha jogada"), if *max_bet_only { lang.t(", com a aposta máxima por linha") } else { "" })
+            }
+            Trigger::PokerHand { max_coins_only, .. } => {
+                // The hand by its name in this game's paytable.
+                let name = game.0.trigger_name(t).unwrap_or_else(|| lang.t("mão do prémio").to_owned());
+                format!("{name}{}", if *max_coins_only { lang.t(", com o máximo de moedas") } else { "" })
+            }
+            Trigger::StudSideBet => lang.t("aposta lateral: sequência real 100%, sequência de cor 10%").to_owned(),
+            Trigger::BingoWithin { balls } => format!("bingo {} {balls} {}", lang.t("em"), lang.t("bolas")),
+            Trigger::HoldAndSpinGrand { max_bet_only } => format!(
+                "{}{}",
+                lang.t("o Grande do Hold & Spin: um bónus Grande retido ou o ecrã cheio, pelo menos o seu valor fixo"),
+                if *max_bet_only { lang.t(", com a aposta máxima por linha") } else { "" }
+            ),
+        }
+    };
+    let mut out = Vec::new();
+    for p in attached.standalone.iter().filter(|p| p.pool.games.iter().any(|g| g == id)) {
+        for (i, l) in p.pool.levels.iter().enumerate() {
+            let share = format!("{}% {}", ppm_percent(l.increment_ppm), lang.t("de cada aposta"));
+            let how = if l.mystery {
+                lang.t("mistério: ganho pela aposta que o faz passar um valor oculto, sorteado entre o valor de reinício e o tecto").to_owned()
+            } else {
+                p.triggers.iter().filter(|(lv, _)| *lv == i).map(|(_, t)| describe(t)).collect::<Vec<_>>().join("; ")
+            };
+            out.push(format!("{} — {how}; {share}", lang.term(&l.name)));
+        }
+    }
+    for (setup, names) in attached.linked.iter().filter(|(p, _)| p.games.iter().any(|g| g == id)) {
+        for (lv, t) in &setup.triggers {
+            let name = names.iter().find(|(l, _)| l == lv).map_or_else(|| format!("{} {}", lang.t("nível"), lv + 1), |(_, n)| lang.term(n).to_owned());
+            out.push(format!("{name} ({}) — {}", lang.t("ligado a outras máquinas"), describe(t)));
+        }
+    }
+    // The floor's SAS group: its levels won at the amount broadcast, paid
+    // by an attendant (issue 48).
+    for (lv, t) in attached.floor.filter(|(games, _)| games.iter().any(|g| g == id)).map_or(&[][..], |(_, triggers)| triggers) {
+        out.push(format!("SAS {} {lv} ({}) — {}", lang.t("nível"), lang.t("ligado a outras máquinas"), describe(t)));
+    }
+    out
 }
 
 impl Session {
@@ -109,61 +194,17 @@ impl Session {
         }
     }
 
-    /// How each progressive level of the current game is won (M-31).
+    /// How each progressive level of the current game is won (M-31): the
+    /// linked pools' levels by the names their controllers gave.
     pub fn progressive_conditions(&self) -> Vec<String> {
-        use game_core::progressive::Trigger;
-        let id = self.game().id().to_owned();
-        let describe = |t: &Trigger| -> String {
-            match t {
-                Trigger::ReelCombination { symbol, count, max_bet_only } => {
-                    format!("{count} × {symbol} {}{}", self.t("numa linha jogada"), if *max_bet_only { self.t(", com a aposta máxima por linha") } else { "" })
-                }
-                Trigger::PokerHand { pattern, max_coins_only } => {
-                    // The hand by its name in this game's paytable.
-                    let _ = pattern;
-                    let name = self.game().0.trigger_name(t);
-                    let name = name.unwrap_or_else(|| self.t("mão do prémio").to_owned());
-                    format!("{name}{}", if *max_coins_only { self.t(", com o máximo de moedas") } else { "" })
-                }
-                Trigger::StudSideBet => self.t("aposta lateral: sequência real 100%, sequência de cor 10%").to_owned(),
-                Trigger::BingoWithin { balls } => format!("bingo {} {balls} {}", self.t("em"), self.t("bolas")),
-                Trigger::HoldAndSpinGrand { max_bet_only } => format!(
-                    "{}{}",
-                    self.t("o Grande do Hold & Spin: um bónus Grande retido ou o ecrã cheio, pelo menos o seu valor fixo"),
-                    if *max_bet_only { self.t(", com a aposta máxima por linha") } else { "" }
-                ),
-            }
-        };
-        let mut out = Vec::new();
-        for p in self.config.progressives.iter().filter(|p| p.pool.games.contains(&id)) {
-            for (i, l) in p.pool.levels.iter().enumerate() {
-                let share = format!("{}% {}", ppm_percent(l.increment_ppm), self.t("de cada aposta"));
-                let how: Vec<String> = p.triggers.iter().filter(|(lv, _)| *lv == i).map(|(_, t)| describe(t)).collect();
-                let how = if l.mystery {
-                    self.t("mistério: ganho pela aposta que o faz passar um valor oculto, sorteado entre o valor de reinício e o tecto").to_owned()
-                } else {
-                    how.join("; ")
-                };
-                out.push(format!("{} — {how}; {share}", self.lang.term(&l.name)));
-            }
-        }
-        for p in self.linked.iter().filter(|p| p.setup.games.contains(&id)) {
-            let view = p.view();
-            for (lv, t) in &p.setup.triggers {
-                let name = view.levels.iter().find(|l| l.level == *lv).map_or_else(|| lv.to_string(), |l| self.lang.term(&l.name).to_owned());
-                out.push(format!("{name} ({}) — {}", self.t("ligado a outras máquinas"), describe(t)));
-            }
-        }
-        // The floor's SAS group: its levels won at the amount broadcast,
-        // paid by an attendant (issue 48).
-        for (lv, t) in self.floor.as_ref().and_then(|f| f.round_levels()).filter(|f| f.games.contains(&id)).map_or(&[][..], |f| f.triggers) {
-            out.push(format!("SAS {} {lv} ({}) — {}", self.t("nível"), self.t("ligado a outras máquinas"), describe(t)));
-        }
-        out
+        let linked = self.linked.iter().map(|p| (&p.setup, p.view().levels.iter().map(|l| (l.level, l.name.clone())).collect())).collect();
+        let floor = self.floor.as_ref().and_then(|f| f.round_levels()).map(|f| (f.games, f.triggers));
+        conditions(self.lang, self.game(), &Attached { standalone: &self.config.progressives, linked, floor })
     }
 
     /// The progressive levels shown with the current game (M-30): the
-    /// standalone pools' values, and the linked pools' as last heard.
+    /// standalone pools' values, and the linked pools' as last heard, each
+    /// with whether the bet standing can win it (G-50).
     pub fn progressives_shown(&self) -> Vec<ProgressiveShown> {
         let mut out = Vec::new();
         // M-39 (issue 75): a demonstration shows no real money: no
@@ -172,27 +213,64 @@ impl Session {
             return out;
         }
         let id = &self.game().id().to_owned();
+        let table = &self.game().0;
+        let stake = self.stake_cents();
+        let side = table.side_stake().saturating_mul(self.denom);
+        // A level is in reach when the pool takes the wager and the level
+        // has no trigger (a mystery level, one the floor's system awards)
+        // or one the bet standing can win.
+        let in_reach = |takes: bool, triggers: &mut dyn Iterator<Item = &game_core::progressive::Trigger>| {
+            let mut triggers = triggers.peekable();
+            takes && (triggers.peek().is_none() || triggers.any(|t| table.trigger_eligible(t)))
+        };
         for pool in self.machine.pools().values().filter(|p| p.config.games.contains(id)) {
-            for (cfg, level) in pool.config.levels.iter().zip(&pool.levels) {
-                out.push(ProgressiveShown { name: self.lang.term(&cfg.name).to_owned(), value: Some(level.current), linked: false });
+            let setup = self.config.progressives.iter().find(|c| c.pool.id == pool.config.id);
+            let takes = pool.qualifies(id, pool.wager(stake, side));
+            for (i, (cfg, level)) in pool.config.levels.iter().zip(&pool.levels).enumerate() {
+                let mut triggers = setup.into_iter().flat_map(|c| &c.triggers).filter(|(lv, _)| *lv == i).map(|(_, t)| t);
+                let eligible = in_reach(takes, &mut triggers);
+                out.push(ProgressiveShown { name: self.lang.term(&cfg.name).to_owned(), value: Some(level.current), linked: false, eligible });
             }
         }
         for p in self.linked.iter().filter(|p| p.setup.games.contains(id)) {
             let view = p.view();
             let up = view.available();
+            let takes = p.qualifies(id, stake);
             for l in &view.levels {
-                out.push(ProgressiveShown { name: self.lang.term(&l.name).to_owned(), value: up.then_some(l.value), linked: true });
+                let mut triggers = p.setup.triggers.iter().filter(|(lv, _)| *lv == l.level).map(|(_, t)| t);
+                let eligible = in_reach(takes, &mut triggers);
+                out.push(ProgressiveShown { name: self.lang.term(&l.name).to_owned(), value: up.then_some(l.value), linked: true, eligible });
             }
             if view.levels.is_empty() {
-                out.push(ProgressiveShown { name: p.setup.pool.clone(), value: None, linked: true });
+                out.push(ProgressiveShown { name: p.setup.pool.clone(), value: None, linked: true, eligible: takes });
             }
         }
         // The floor's SAS progressive levels, as last broadcast (LP 80/86).
+        let floor = self.floor.as_ref().and_then(|f| f.round_levels());
         for (level, value) in self.floor.as_ref().and_then(|f| f.progressive_levels(id)).unwrap_or_default() {
             let name = if level == 0 { "SAS".to_owned() } else { format!("SAS {} {level}", self.t("nível")) };
-            out.push(ProgressiveShown { name, value, linked: true });
+            let mut triggers = floor.iter().flat_map(|f| f.triggers).filter(|(lv, _)| *lv == level).map(|(_, t)| t);
+            let eligible = in_reach(true, &mut triggers);
+            out.push(ProgressiveShown { name, value, linked: true, eligible });
         }
         out
+    }
+
+    /// Each progressive level as the player reads it (M-30, G-50): its
+    /// name, "linked" for a pool shared with other machines, its value (or
+    /// that it is unavailable), and a mark on a level the bet standing
+    /// cannot win.
+    pub fn progressive_lines(&self) -> Vec<String> {
+        let cur = &self.machine.config().currency;
+        self.progressives_shown()
+            .iter()
+            .map(|p| {
+                let value = p.value.map_or_else(|| self.t("indisponível").to_owned(), |v| cur.format(v));
+                let linked = if p.linked { self.t(" (ligado)") } else { "" };
+                let reach = if p.eligible { "" } else { self.t(" (não elegível)") };
+                format!("{}{linked} {value}{reach}", p.name)
+            })
+            .collect()
     }
 }
 

@@ -13,6 +13,7 @@
 #[rustfmt::skip]
 pub(super) const WORDS: &[(&str, &str)] = &[
     (" (ligado)", " (linked)"),
+    (" (não elegível)", " (not eligible)"),
     (" · FALTA 1", " · ONE TO GO"),
     (" ×2", " ×2"),
     (", com a aposta máxima por linha", ", at the largest bet per line"),

@@ -158,3 +158,58 @@ fn a_linked_pool_takes_only_games_whose_rounds_are_committed_to_it() {
     assert!(e.contains("game classic-sevens feeds the linked pools first and second"), "{e}");
     assert!(!db.exists(), "critical memory was made for a refused configuration");
 }
+
+/// G-50: every level shown with the game says whether the bet standing can
+/// win it, without the player betting the most to find out: the Grande
+/// asks the largest bet per line, a draw-poker level the most coins, the
+/// stud jackpot its side bet; a mystery level is won at any bet its pool
+/// takes. The mark follows each bet change both ways, in both languages.
+#[test]
+fn each_level_shown_says_whether_the_bet_standing_can_win_it() {
+    use game_host::command::Command;
+    use game_host::kind::BetControl;
+    use game_host::session::{Lang, Session};
+    let dir = tempfile::tempdir().unwrap();
+    let royal = "        (
+            pool: (id: \"royal\", games: [\"jacks-or-better-9-6\"], min_wager: 1,
+                   levels: [(name: \"Real\", start_value: 2000, reset_value: 2000, increment_ppm: 10000,
+                             reserve_ppm: 0, ceiling: None, mystery: false)]),
+            triggers: [(0, PokerHand(pattern: RoyalFlush, max_coins_only: true))],
+        ),
+";
+    let options = BootOptions { config: test_config::config(dir.path(), royal), db: dir.path().join("egm.sqlite"), lab_seed: Some(5), demo: false };
+    let mut s = boot(&options).unwrap();
+    let reach = |s: &Session| s.progressives_shown().iter().map(|p| (p.name.clone(), p.eligible)).collect::<Vec<_>>();
+    let named = |pairs: &[(&str, bool)]| pairs.iter().map(|(n, e)| ((*n).to_owned(), *e)).collect::<Vec<_>>();
+    let mark = " (não elegível)";
+    let choose = |s: &mut Session, id: &str| {
+        let i = s.games().iter().position(|g| g.id() == id).unwrap();
+        s.choose_game(i);
+    };
+
+    choose(&mut s, "classic-sevens");
+    assert_eq!(reach(&s), named(&[("Grande", false), ("Mistério", true)]), "the opening bet is the smallest");
+    let lines = s.progressive_lines();
+    assert!(lines[0].starts_with("Grande ") && lines[0].ends_with(mark), "{lines:?}");
+    assert!(!lines[1].contains(mark), "{lines:?}");
+    s.command(Command::MaxBet);
+    assert_eq!(reach(&s), named(&[("Grande", true), ("Mistério", true)]), "at the largest bet per line");
+    assert!(s.progressive_lines().iter().all(|l| !l.contains(mark)), "{:?}", s.progressive_lines());
+    s.command(Command::AdjustBet { control: BetControl::Amount, delta: -1 });
+    assert_eq!(reach(&s), named(&[("Grande", false), ("Mistério", true)]), "one step down");
+    s.command(Command::Language { lang: Lang::En });
+    assert!(s.progressive_lines()[0].ends_with(" (not eligible)"), "{:?}", s.progressive_lines());
+    s.command(Command::Language { lang: Lang::Pt });
+
+    choose(&mut s, "jacks-or-better-9-6");
+    assert_eq!(reach(&s), named(&[("Real", true)]), "the game opens at five coins");
+    s.command(Command::AdjustBet { control: BetControl::Amount, delta: -1 });
+    assert_eq!(reach(&s), named(&[("Real", false)]), "four coins");
+    s.command(Command::MaxBet);
+    assert_eq!(reach(&s), named(&[("Real", true)]), "five coins again");
+
+    choose(&mut s, "poquer-sem-descarte");
+    assert_eq!(reach(&s), named(&[("Jackpot", false)]), "no side bet, no jackpot");
+    s.command(Command::AdjustBet { control: BetControl::SideBet, delta: 1 });
+    assert_eq!(reach(&s), named(&[("Jackpot", true)]), "the side bet placed");
+}

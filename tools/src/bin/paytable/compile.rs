@@ -35,7 +35,7 @@ pub(super) fn compile(file: &std::path::Path, out: &std::path::Path, floor: &str
 pub(super) fn artifact(file: &std::path::Path, floor: &str) -> Result<paytables::artifact::Artifact> {
     use paytables::artifact::CompiledGame;
     let text = read(file)?;
-    Ok(match kind(file)? {
+    let artifact = match kind(file)? {
         Kind::Reels => {
             let (source, checked) = reels::checked(file, floor)?;
             let rtp: Vec<(u64, _)> = checked.figures.configs.iter().map(|c| (u64::from(c.lines), c.rtp.clone())).collect();
@@ -95,5 +95,19 @@ pub(super) fn artifact(file: &std::path::Path, floor: &str) -> Result<paytables:
             let chances: Vec<_> = figures.chances.iter().map(|b| (b.name.clone(), b.rtp.clone())).collect();
             paytables::artifact::build(&text, CompiledGame::Roulette(game), &figures.by_covered(), None, None).with_bet_rtp(&chances)
         }
-    })
+    };
+    // B-18: every pocket, card and ball drawn as often as in the live game.
+    verdict(file, &paytables::fidelity::refusals(&artifact.game), true)?;
+    Ok(artifact)
+}
+
+/// `paytable fidelity`: the paytable compiled, then each symbol its game
+/// draws set against the live game's (B-18).
+pub(super) fn fidelity(file: &std::path::Path, floor: &str) -> Result<ExitCode> {
+    let artifact = artifact(file, floor)?;
+    match paytables::fidelity::check(&artifact.game) {
+        Some(f) => println!("{}: {}", artifact.game.id(), f.summary()),
+        None => println!("{}: not a roulette, card or bingo game: B-18 names no live game to set it against", artifact.game.id()),
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -159,6 +159,21 @@ enum Command {
         /// Where the approved compiled paytables are.
         #[arg(long, default_value = "assets/paytables/compiled")]
         compiled: PathBuf,
+        /// A cabinet configuration (e.g. assets/config/cabinet.ron): the
+        /// page lists the progressive levels it attaches to the game and
+        /// how each is won; without it the page says they are each
+        /// cabinet's.
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+    /// Live-game fidelity (B-18): each pocket, card or ball the game draws,
+    /// counted through the game's own draw, against the live game's chance
+    /// (within 0.001 percentage points). `compile` refuses a game that
+    /// fails it.
+    Fidelity {
+        file: PathBuf,
+        #[arg(long, default_value = "80")]
+        floor: String,
     },
     /// Write the canonical compiled artifact; print its SHA-256 digest.
     Compile {
@@ -231,13 +246,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Simulate { file, games, seed, lines, threads, json, .. } => reels::simulate(&file, games, seed, lines, threads, json),
-        Command::Rules { file, lang, denom, floor, out, approved, compiled } => {
+        Command::Fidelity { file, floor } => compile::fidelity(&file, &floor),
+        Command::Rules { file, lang, denom, floor, out, approved, compiled, config } => {
             let langs = match lang.as_deref() {
                 Some("pt") => vec![game_host::names::Lang::Pt],
                 Some(_) => vec![game_host::names::Lang::En],
                 None => vec![game_host::names::Lang::Pt, game_host::names::Lang::En],
             };
-            rules::rules(&file, &floor, &langs, denom, out.as_deref(), (&approved, &compiled))
+            rules::rules(&file, &floor, &langs, (denom, config.as_deref()), out.as_deref(), (&approved, &compiled))
         }
         Command::Compile { file, out, floor, approve_into } => compile::compile(&file, &out, &floor, approve_into.as_deref()),
         Command::Generate { file, out, rtp, hit, sd, top, seed, steps } => {

@@ -21,6 +21,9 @@ struct Published {
     lang: Lang,
     denom: Cents,
     currency: Currency,
+    /// How each level a configuration attaches is won, when the page is
+    /// published for one (`--config`).
+    conditions: Option<Vec<String>>,
 }
 
 impl HelpContext for Published {
@@ -36,9 +39,10 @@ impl HelpContext for Published {
         self.denom
     }
 
-    /// What a cabinet attaches is its configuration's: the page says so.
+    /// What a cabinet attaches is its configuration's: the page lists the
+    /// levels of the configuration it is published for, or says so.
     fn progressive_conditions(&self) -> Option<Vec<String>> {
-        None
+        self.conditions.clone()
     }
 
     /// A cabinet's limit of a round (C-26) is its configuration's.
@@ -49,7 +53,14 @@ impl HelpContext for Published {
 
 /// Write the rules page of `file` in each language: to `out/ID.LANG.md`,
 /// or to standard output.
-pub(super) fn rules(file: &Path, floor: &str, langs: &[Lang], denom: Cents, out: Option<&Path>, (manifest, compiled): (&Path, &Path)) -> Result<ExitCode> {
+pub(super) fn rules(
+    file: &Path,
+    floor: &str,
+    langs: &[Lang],
+    (denom, config): (Cents, Option<&Path>),
+    out: Option<&Path>,
+    (manifest, compiled): (&Path, &Path),
+) -> Result<ExitCode> {
     if denom == 0 {
         return Err(anyhow!("--denom must be at least 1 cent"));
     }
@@ -62,8 +73,12 @@ pub(super) fn rules(file: &Path, floor: &str, langs: &[Lang], denom: Cents, out:
     }
     let approved = paytables::artifact::Approved::of_artifact(artifact)?;
     let game = HostedGame::from_approved(approved).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    // Issue 77: the progressive levels a configuration attaches, with what
+    // each asks of the bet (the Grande's largest bet per line).
+    let config = config.map(|c| game_host::config::CabinetConfig::load(c).map_err(|e| anyhow!("{}: {e}", c.display()))).transpose()?;
     for &lang in langs {
-        let context = Published { lang, denom, currency: meters::MachineConfig::default().currency };
+        let conditions = config.as_ref().map(|c| game_host::session::conditions(lang, &game, &game_host::session::Attached::of_config(c)));
+        let context = Published { lang, denom, currency: meters::MachineConfig::default().currency, conditions };
         let mut blocks = document(&context, &game);
         if !is_approved {
             blocks.insert(0, Block::Text(draft(lang, manifest)));
