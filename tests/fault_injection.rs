@@ -123,6 +123,9 @@ fn check(db: &std::path::Path, reported: &Reported) -> u64 {
     played
 }
 
+/// C-23 and C-25: the process killed at random points of its writes;
+/// after each kill the file verifies, the self-audit passes, every
+/// committed fact is there and none is counted twice.
 #[test]
 fn killing_the_process_at_random_points_never_loses_or_doubles_a_cent() {
     let dir = tempfile::tempdir().unwrap();

@@ -238,6 +238,9 @@ fn cut_after_each_action(game: &str, wanted: Option<&str>, side_bet: bool) {
     }
 }
 
+/// C-23 (every write point cut) and A-7 (a cut after the outcome is
+/// committed, while it is shown: the same outcome after the boot, never
+/// drawn again), on the reels.
 #[test]
 fn a_reel_round_survives_a_cut_at_each_write_point() {
     cut_at_every_write_point("classic-sevens", true, false);

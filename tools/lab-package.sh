@@ -140,7 +140,7 @@ for g in "${games[@]}"; do
         exit 1
     fi
     rm -f "$out/par/.why"
-    "$release/paytable" rules "assets/paytables/$g.ron" -o "$out/rules" > /dev/null
+    "$release/paytable" rules "assets/paytables/$g.ron" --config "$config" -o "$out/rules" > /dev/null
 done
 
 echo "the RNG battery"
@@ -171,37 +171,9 @@ echo "threat model"
     done
 } > "$out/threat-model.md"
 
-# The test functions of FILES that cite rule ID: a test whose body cites
-# it, or whose doc comment above it does (issue 77: the checklist names
-# tests, not only their files). Prints FILE::TEST, one a line.
-tests_citing() {
-    local id="$1"; shift
-    local f
-    for f in "$@"; do
-        awk -v id="$id" -v file="$f" '
-            BEGIN { re = "(^|[^A-Za-z0-9])" id "([^0-9]|$)"; depth = 0; cur = ""; attest = 0; pending = 0 }
-            {
-                line = $0
-                if (line ~ /^[[:space:]]*#\[(tokio::)?test/) attest = 1
-                if (line ~ /^[[:space:]]*(pub(\([a-z]+\))? )?(async )?fn [A-Za-z0-9_]+/ && cur == "") {
-                    match(line, /fn [A-Za-z0-9_]+/)
-                    name = substr(line, RSTART + 3, RLENGTH - 3)
-                    if (attest) {
-                        cur = name; start = depth
-                        if (pending) print file "::" name
-                    }
-                    pending = 0; attest = 0
-                }
-                if (line ~ re) {
-                    if (cur != "") print file "::" cur
-                    else if (line ~ /^[[:space:]]*\/\//) pending = 1
-                }
-                o = gsub(/\{/, "{", line); c = gsub(/\}/, "}", line)
-                depth += o - c
-                if (cur != "" && depth <= start && (o + c) > 0) cur = ""
-            }' "$f"
-    done | sort -u
-}
+# The citations of each checklist item: `cites` and `tests_citing`.
+# shellcheck source=tools/lib/checklist.sh
+source tools/lib/checklist.sh
 
 echo "checklist"
 {
@@ -222,11 +194,11 @@ echo "checklist"
             # The tests by name: each #[test] function whose body or doc
             # comment cites the item, in the test suites and in the unit
             # tests beside the code.
-            cited=$(grep -rlE "\b$id\b" --include='*.rs' meters host game-core paytables cabinet tools tests sas linked-controller 2>/dev/null | sort -u || true)
+            cited=$(grep -rlE "$(cites "$id")" --include='*.rs' meters host game-core paytables cabinet tools tests sas linked-controller 2>/dev/null | sort -u || true)
             # shellcheck disable=SC2086
             tests=$( [ -n "$cited" ] && tests_citing "$id" $cited | sed 's/^/`/; s/$/`/' | paste -sd ' ' - || true)
-            docs=$(grep -lE "\b$id\b" ARCHITECTURE.md README.md docs/*.md 2>/dev/null | sort -u | tr '\n' ' ' || true)
-            code=$(grep -rlE "\b$id\b" --include='*.rs' meters/src host/src game-core/src paytables/src cabinet/src tools/src sas/src linked-controller/src 2>/dev/null | wc -l || true)
+            docs=$(grep -lE "$(cites "$id")" ARCHITECTURE.md README.md docs/*.md 2>/dev/null | sort -u | tr '\n' ' ' || true)
+            code=$(grep -rlE "$(cites "$id")" --include='*.rs' meters/src host/src game-core/src paytables/src cabinet/src tools/src sas/src linked-controller/src 2>/dev/null | wc -l || true)
             echo "- **$id $title**"
             if [ -n "$tests$docs" ]; then
                 [ -n "$tests" ] && echo "  - tests: $tests"

@@ -85,7 +85,8 @@ fn refused_notes_are_logged_and_never_credited() {
 }
 
 /// E-41 (multi-denomination): play at several denominations converts
-/// credits and meters without losing or making a cent.
+/// credits and meters without losing or making a cent; C-22: the meters
+/// are cents, the credits derived from them at each denomination.
 #[test]
 fn multidenomination_never_loses_a_cent() {
     // decisions.md: the remainder stays on the meter and is cashable.
@@ -104,6 +105,9 @@ fn multidenomination_never_loses_a_cent() {
     assert_eq!(t.value, 99, "every cent, remainder included, is cashed out");
 }
 
+/// F-44: an award at the hand-pay limit locks up into a hand-pay, never
+/// reaches the credit meter, and is paid by an attendant (C-25: the
+/// self-audit holds before and after).
 #[test]
 fn wins_at_the_handpay_limit_lock_up_until_an_attendant_pays() {
     let dir = tempfile::tempdir().unwrap();

@@ -199,6 +199,8 @@ fn the_floor_refuses_a_stingy_paytable_and_cannot_be_lowered() {
     assert!(!check(&game, &Floor::from_percent("95.4").unwrap(), None).unwrap().accepted());
 }
 
+/// B-15: the odds rule — a prize rarer than 1 in 100,000,000 is refused
+/// unless the paytable carries its odds disclosure.
 #[test]
 fn a_prize_rarer_than_one_in_100_million_needs_an_odds_disclosure() {
     // Five reels of one-in-40 wilds: 5 wilds ≈ 1 in 10^8.

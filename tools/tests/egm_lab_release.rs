@@ -185,3 +185,41 @@ fn the_launcher_launches_only_a_signed_release_whose_signature_holds_and_the_key
     let meters: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(meters.pointer("/m25/dinheiro_entrado/value").and_then(serde_json::Value::as_u64), Some(2_000), "{meters}");
 }
+
+/// Issue 77: the lab package's checklist (tools/lib/checklist.sh) counts a
+/// test as evidence of an item where it, its doc comment or its file's
+/// module doc cites the item's number — not a card range written like one
+/// (the wheel straight "A-2-3-4-5", a quoted rank range "A-8"), nor a
+/// longer number (A-10 is not A-1).
+#[test]
+fn the_checklist_counts_a_rule_cited_not_a_card_range_written_like_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cites.rs");
+    std::fs::write(
+        &file,
+        "/// The wheel straight A-2-3-4-5 is the lowest.\n#[test]\nfn wheel() {\n    let ranks = \"A-2\";\n}\n\n\
+         /// A-2: the scaling is exact.\n#[test]\nfn scaling() {}\n\n\
+         #[test]\nfn body_cites() {\n    // (A-2, and A-10)\n    let x = 1;\n}\n",
+    )
+    .unwrap();
+    let run = |script: &str| {
+        let out =
+            Command::new("bash").arg("-c").arg(format!("source tools/lib/checklist.sh; {script}")).current_dir(test_config::workspace()).output().unwrap();
+        assert!(out.status.success(), "{}", said(&out));
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| l.rsplit("::").next().unwrap_or_default().to_owned()).collect::<Vec<_>>()
+    };
+    let f = file.display();
+    assert_eq!(run(&format!("tests_citing A-2 {f}")), ["body_cites", "scaling"]);
+    assert_eq!(run(&format!("tests_citing A-10 {f}")), ["body_cites"]);
+    assert!(run(&format!("tests_citing A-1 {f}")).is_empty(), "A-10 is not a citation of A-1");
+    // A module doc that cites an item says what every test of its file
+    // proves.
+    let module = dir.path().join("module.rs");
+    std::fs::write(&module, "//! Tamper tests (D-29).\n\nfn helper() {}\n\n#[test]\nfn one() {}\n\n#[test]\nfn two() {\n}\n").unwrap();
+    assert_eq!(run(&format!("tests_citing D-29 {}", module.display())), ["one", "two"]);
+    assert!(run(&format!("tests_citing D-2 {}", module.display())).is_empty());
+    // The documents' count uses the same pattern.
+    let lines = |id: &str| run(&format!("grep -cE \"$(cites {id})\" {f} || true"));
+    assert_eq!(lines("A-2"), ["2"], "the doc comment of scaling and the body of body_cites");
+    assert_eq!(lines("A-3"), ["0"], "\"A-2-3-4-5\" cites no A-3");
+}
