@@ -167,6 +167,41 @@ fn an_open_door_stops_play_money_in_and_cash_out() {
     assert_eq!(m.play_block(), None);
 }
 
+/// E-39: the event log keeps the significant events — doors, power,
+/// notes — each with its time in UTC (RFC 3339), newest first, and at least
+/// the last 100 of each category: 120 door openings, 120 closings and 120
+/// notes are every one there, after a power cycle too; a round's steps are
+/// recall's, not the log's.
+#[test]
+fn the_event_log_keeps_over_a_hundred_of_each_category_with_utc_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = boot(&dir);
+    for _ in 0..120 {
+        m.open_door(Door::Main).unwrap();
+        m.close_door(Door::Main).unwrap();
+        m.insert_note(500).unwrap();
+    }
+    play(&mut m, 1, 100, 0);
+    m.power_down().unwrap();
+    drop(m);
+    let m = boot(&dir);
+    let events = m.events(10_000).unwrap();
+    let count = |kind: &str| events.iter().filter(|r| r.entry.kind() == kind).count();
+    assert_eq!((count("door_opened"), count("door_closed"), count("note_in")), (120, 120, 120));
+    assert_eq!((count("power_up"), count("power_down")), (2, 1), "two boots, one orderly power-down");
+    assert!(
+        events.iter().all(|r| !matches!(r.entry, Entry::RoundBegun { .. } | Entry::RoundStep { .. } | Entry::RoundSettled { .. })),
+        "a round's steps are in recall, not the event log"
+    );
+    assert!(events.windows(2).all(|w| w[0].seq > w[1].seq), "newest first");
+    let seq_of = |kind: &str| events.iter().find(|r| r.entry.kind() == kind).map(|r| r.seq);
+    assert!(seq_of("power_up") > seq_of("power_down"), "the second boot after the power-down");
+    for r in &events {
+        let t = r.at_utc.as_bytes();
+        assert!(t.len() >= 20 && t[4] == b'-' && t[10] == b'T' && r.at_utc.ends_with('Z'), "not a UTC time: {}", r.at_utc);
+    }
+}
+
 #[test]
 fn a_round_survives_a_restart_at_its_step_and_is_finished_never_voided() {
     let dir = tempfile::tempdir().unwrap();

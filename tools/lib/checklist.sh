@@ -2,10 +2,16 @@
 # The lab package's checklist (tools/lab-package.sh): which tests and
 # documents cite a certification checklist item by its number.
 
-# A pattern for a citation of rule ID (A-2): the number alone, not a card
-# range written like one ("A-2-3-4-5", a quoted "A-8"), issue 77.
+# A pattern for a citation of rule ID: the number alone, never a longer
+# one (A-10 is not A-1). An item of section A is also written like a card
+# range — the wheel straight "A-2-3-4-5", a quoted rank range "A-8" — so
+# for those a hyphen beside it or a quote around it is no citation
+# (issue 77); "G-46" in an assertion's message is one.
 cites() {
-    printf '(^|[^-"A-Za-z0-9])%s([^-"0-9A-Za-z]|$)' "$1"
+    case "$1" in
+        A-*) printf '(^|[^-"A-Za-z0-9])%s([^-"0-9A-Za-z]|$)' "$1" ;;
+        *) printf '(^|[^A-Za-z0-9])%s([^0-9]|$)' "$1" ;;
+    esac
 }
 
 # The test functions of FILES that cite rule ID: a test whose body cites
@@ -16,8 +22,8 @@ tests_citing() {
     local id="$1"; shift
     local f
     for f in "$@"; do
-        awk -v id="$id" -v file="$f" '
-            BEGIN { re = "(^|[^-\"A-Za-z0-9])" id "([^-\"0-9A-Za-z]|$)"; depth = 0; cur = ""; attest = 0; pending = 0; whole = 0 }
+        awk -v re="$(cites "$id")" -v file="$f" '
+            BEGIN { depth = 0; cur = ""; attest = 0; pending = 0; whole = 0 }
             {
                 line = $0
                 # A module doc (//!) that cites the item says what every

@@ -189,8 +189,8 @@ fn the_launcher_launches_only_a_signed_release_whose_signature_holds_and_the_key
 /// Issue 77: the lab package's checklist (tools/lib/checklist.sh) counts a
 /// test as evidence of an item where it, its doc comment or its file's
 /// module doc cites the item's number — not a card range written like one
-/// (the wheel straight "A-2-3-4-5", a quoted rank range "A-8"), nor a
-/// longer number (A-10 is not A-1).
+/// (the wheel straight "A-2-3-4-5", a quoted rank range "A-8": section A
+/// only, whose letter is a rank's), nor a longer number (A-10 is not A-1).
 #[test]
 fn the_checklist_counts_a_rule_cited_not_a_card_range_written_like_one() {
     let dir = tempfile::tempdir().unwrap();
@@ -218,6 +218,11 @@ fn the_checklist_counts_a_rule_cited_not_a_card_range_written_like_one() {
     std::fs::write(&module, "//! Tamper tests (D-29).\n\nfn helper() {}\n\n#[test]\nfn one() {}\n\n#[test]\nfn two() {\n}\n").unwrap();
     assert_eq!(run(&format!("tests_citing D-29 {}", module.display())), ["one", "two"]);
     assert!(run(&format!("tests_citing D-2 {}", module.display())).is_empty());
+    // Outside section A no card range looks like an item: an assertion
+    // that a refusal names "G-46" cites it.
+    let message = dir.path().join("message.rs");
+    std::fs::write(&message, "#[test]\nfn bounded() {\n    assert!(refusal.contains(\"G-46\"));\n}\n").unwrap();
+    assert_eq!(run(&format!("tests_citing G-46 {}", message.display())), ["bounded"]);
     // The documents' count uses the same pattern.
     let lines = |id: &str| run(&format!("grep -cE \"$(cites {id})\" {f} || true"));
     assert_eq!(lines("A-2"), ["2"], "the doc comment of scaling and the body of body_cites");

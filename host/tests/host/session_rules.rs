@@ -89,6 +89,38 @@ fn a_credit_short_of_the_bet_is_warned_and_play_refused() {
     assert_eq!(s.machine().state().totals.games.jogadas_efectuadas, 0);
 }
 
+/// E-34 (idle display): until the next play starts the screen keeps the
+/// last game — its wager, its outcome (the stops the journal holds) and its
+/// win — while the bet standing is the next wager; idle time does not take
+/// it away, the next play replaces it.
+#[test]
+fn the_last_round_stays_on_screen_until_the_next_play() {
+    use game_host::kinds::reels::Reels;
+    use game_host::round::Phase;
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = boot_with(dir.path(), |c| c, false);
+    s.choose_game(index(&s, "classic-sevens"));
+    assert!(s.command(Command::InsertNote { cents: 2_000 }));
+    assert!(s.command(Command::Play));
+    while s.in_round() {
+        s.command(Command::Revealed);
+        s.command(Command::Collect);
+    }
+    let last = s.machine().recall(1).unwrap().remove(0);
+    let meters::RecallOutcome::Settled { win, .. } = last.outcome else { panic!("round {} not settled", last.round) };
+    let shown = s.round::<Reels>().expect("the last round is on screen");
+    assert_eq!((shown.id, shown.phase), (last.round, Phase::Ended));
+    assert_eq!(shown.bet.total_credits() * shown.denom, last.stake, "its wager");
+    let journaled: game_core::reels::ReelRound = serde_json::from_value(last.steps[0].step.data["deal"].clone()).unwrap();
+    assert_eq!(shown.deal.base.stops, journaled.base.stops, "its outcome");
+    assert_eq!(s.round_info().and_then(|r| r.settled_win), Some(win), "its win");
+    assert_eq!(s.stake_cents(), last.stake, "the next wager is the one standing");
+    s.tend_session();
+    assert_eq!(s.round_info().map(|r| r.id), Some(last.round), "idle time does not take it away");
+    assert!(s.command(Command::Play));
+    assert_eq!(s.round_info().map(|r| r.id), Some(last.round + 1), "the next play replaces it");
+}
+
 /// M-39, E-40 (demo mode): a demonstration plays on a throwaway critical memory of its own;
 /// money in and out are refused by name; the real file is never created.
 #[test]
