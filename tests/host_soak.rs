@@ -193,6 +193,9 @@ fn main() -> Result<()> {
         say(&format!("resumed {}", h.round))?;
         settled(&s)?;
     }
+    // Booted and any interrupted round finished: the kill test's delay
+    // counts from here, so that its kills land in play, not in the boot.
+    say("ready")?;
     for i in 0..rounds {
         if s.machine().credit() < 2_000 {
             s.insert_note(5_000);
