@@ -219,16 +219,12 @@ impl Session {
         // A level is in reach when the pool takes the wager and the level
         // has no trigger (a mystery level, one the floor's system awards)
         // or one the bet standing can win.
-        let in_reach = |takes: bool, triggers: &mut dyn Iterator<Item = &game_core::progressive::Trigger>| {
-            let mut triggers = triggers.peekable();
-            takes && (triggers.peek().is_none() || triggers.any(|t| table.trigger_eligible(t)))
-        };
+        let in_reach = |takes: bool, triggers: Vec<&Trigger>| takes && (triggers.is_empty() || triggers.iter().any(|t| table.trigger_eligible(t)));
         for pool in self.machine.pools().values().filter(|p| p.config.games.contains(id)) {
             let setup = self.config.progressives.iter().find(|c| c.pool.id == pool.config.id);
             let takes = pool.qualifies(id, pool.wager(stake, side));
             for (i, (cfg, level)) in pool.config.levels.iter().zip(&pool.levels).enumerate() {
-                let mut triggers = setup.into_iter().flat_map(|c| &c.triggers).filter(|(lv, _)| *lv == i).map(|(_, t)| t);
-                let eligible = in_reach(takes, &mut triggers);
+                let eligible = in_reach(takes, setup.into_iter().flat_map(|c| &c.triggers).filter(|(lv, _)| *lv == i).map(|(_, t)| t).collect());
                 out.push(ProgressiveShown { name: self.lang.term(&cfg.name).to_owned(), value: Some(level.current), linked: false, eligible });
             }
         }
@@ -237,8 +233,7 @@ impl Session {
             let up = view.available();
             let takes = p.qualifies(id, stake);
             for l in &view.levels {
-                let mut triggers = p.setup.triggers.iter().filter(|(lv, _)| *lv == l.level).map(|(_, t)| t);
-                let eligible = in_reach(takes, &mut triggers);
+                let eligible = in_reach(takes, p.setup.triggers.iter().filter(|(lv, _)| *lv == l.level).map(|(_, t)| t).collect());
                 out.push(ProgressiveShown { name: self.lang.term(&l.name).to_owned(), value: up.then_some(l.value), linked: true, eligible });
             }
             if view.levels.is_empty() {
@@ -249,8 +244,7 @@ impl Session {
         let floor = self.floor.as_ref().and_then(|f| f.round_levels());
         for (level, value) in self.floor.as_ref().and_then(|f| f.progressive_levels(id)).unwrap_or_default() {
             let name = if level == 0 { "SAS".to_owned() } else { format!("SAS {} {level}", self.t("nível")) };
-            let mut triggers = floor.iter().flat_map(|f| f.triggers).filter(|(lv, _)| *lv == level).map(|(_, t)| t);
-            let eligible = in_reach(true, &mut triggers);
+            let eligible = in_reach(true, floor.iter().flat_map(|f| f.triggers).filter(|(lv, _)| *lv == level).map(|(_, t)| t).collect());
             out.push(ProgressiveShown { name, value, linked: true, eligible });
         }
         out
