@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use kill::{Delays, run_killed};
+use kill::{Delays, run_killed, start_of};
 use meters::RecallOutcome;
 use meters::inspect::Inspection;
 
@@ -136,7 +136,7 @@ fn killing_the_process_at_random_points_never_loses_or_doubles_a_cent() {
     let start = Instant::now();
     let mut kills = 0;
     while kills < KILLS && start.elapsed() < TIME_BUDGET {
-        let (out, err) = run_killed(exe, &[db.as_os_str(), "1000000".as_ref()], delays.next());
+        let (out, err) = run_killed(exe, &[db.as_os_str(), "1000000".as_ref()], start_of(kills), delays.next());
         kills += 1;
         // Killed with SIGKILL, a healthy workload has said nothing on stderr:
         // an error or a panic message there is a failure.

@@ -28,7 +28,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use journal_rules::{Rules, rules, rules_win};
-use kill::{Delays, run_killed_once_ready};
+use kill::{Delays, run_killed, start_of};
 use meters::RecallOutcome;
 use meters::inspect::Inspection;
 
@@ -120,9 +120,7 @@ fn killing_the_host_at_random_points_resumes_every_kind_and_never_loses_a_cent()
     let start = Instant::now();
     let mut kills = 0;
     while kills < KILLS && start.elapsed() < TIME_BUDGET {
-        // The delay counts from the workload's boot (its `ready`): a kill
-        // in play, mid-round as often as not, whatever the boot took.
-        let (out, err) = run_killed_once_ready(exe, &[cfg.as_os_str(), db.as_os_str(), "1000000".as_ref()], "ready", Duration::from_secs(60), delays.next());
+        let (out, err) = run_killed(exe, &[cfg.as_os_str(), db.as_os_str(), "1000000".as_ref()], start_of(kills), delays.next());
         kills += 1;
         assert!(!err.contains("Error") && !err.contains("panicked"), "the host workload failed: {err}");
         parse(&out, &mut reported);

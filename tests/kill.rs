@@ -26,38 +26,39 @@ impl Delays {
     }
 }
 
-/// Start `exe` with `args`, let it run for `after`, kill it with SIGKILL
-/// (no destructor, no power-down entry) and return what it printed on
-/// stdout and stderr.
-// Each kill test uses one of the two ways to kill (this module is in both).
-#[allow(dead_code)]
-pub fn run_killed(exe: &str, args: &[&std::ffi::OsStr], after: Duration) -> (String, String) {
-    let mut child = Command::new(exe).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    std::thread::sleep(after);
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let mut out = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
-    (out, err)
+/// What a kill waits for before its delay: nothing (the delay counts from
+/// the start), or a line the workload prints once booted, for at most a
+/// while (a boot slowed by a loaded machine then takes none of the delay,
+/// so the kills land in play).
+pub enum Start<'a> {
+    AtOnce,
+    AfterLine { line: &'a str, wait: Duration },
 }
 
-/// As [`run_killed`], the delay counted from the line `ready` on the
-/// workload's stdout (its boot over: a boot slowed by a loaded machine
-/// takes none of the delay, so the kills land in play), or after at most
-/// `wait` without it.
-#[allow(dead_code)]
-pub fn run_killed_once_ready(exe: &str, args: &[&std::ffi::OsStr], ready: &str, wait: Duration, after: Duration) -> (String, String) {
+/// When kill number `kill` counts its delay from: every other one from
+/// the start (a kill in the boot and in the resume of an interrupted
+/// round), the others from the workload's `ready` (a kill in play, mid-round
+/// as often as not, whatever the boot took on a loaded machine).
+pub fn start_of(kill: u32) -> Start<'static> {
+    if kill.is_multiple_of(2) { Start::AtOnce } else { Start::AfterLine { line: "ready", wait: Duration::from_secs(60) } }
+}
+
+/// Start `exe` with `args`, let it run for `after` from `start`, kill it
+/// with SIGKILL (no destructor, no power-down entry) and return what it
+/// printed on stdout and stderr.
+pub fn run_killed(exe: &str, args: &[&std::ffi::OsStr], start: Start<'_>, after: Duration) -> (String, String) {
     let mut child = Command::new(exe).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
-    let ready = ready.to_owned();
+    let ready = match start {
+        Start::AtOnce => None,
+        Start::AfterLine { line, .. } => Some(line.to_owned()),
+    };
     let reader = std::thread::spawn(move || {
         let mut out = String::new();
         for line in std::io::BufReader::new(stdout).lines() {
             let Ok(line) = line else { break };
-            if line == ready {
+            if ready.as_deref() == Some(line.as_str()) {
                 let _ = tx.send(());
             }
             out.push_str(&line);
@@ -65,7 +66,9 @@ pub fn run_killed_once_ready(exe: &str, args: &[&std::ffi::OsStr], ready: &str, 
         }
         out
     });
-    let _ = rx.recv_timeout(wait);
+    if let Start::AfterLine { wait, .. } = start {
+        let _ = rx.recv_timeout(wait);
+    }
     std::thread::sleep(after);
     child.kill().unwrap();
     child.wait().unwrap();

@@ -111,6 +111,8 @@ fn main() -> Result<()> {
         say("pool configured")?;
     }
 
+    // Booted and recovered: the kill test's delay may count from here.
+    say("ready")?;
     for i in 0..rounds {
         if m.credit() < 2_000 {
             m.insert_note(5_000)?;
