@@ -98,6 +98,14 @@ impl PrinterSetup {
     }
 }
 
+/// What the host tells the printer's thread.
+#[derive(Debug)]
+enum Order {
+    Print(device::Ticket),
+    /// The core has journaled this ticket printed.
+    Journaled(String),
+}
+
 /// What the printer's thread tells the host.
 #[derive(Debug)]
 enum Said {
@@ -110,7 +118,7 @@ enum Said {
 /// The printer's link: its poll thread and what the host knows of it.
 pub struct PrinterLink {
     setup: PrinterSetup,
-    orders: Sender<device::Ticket>,
+    orders: Sender<Order>,
     said: Receiver<Said>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -203,11 +211,11 @@ struct Poller {
 }
 
 impl Poller {
-    fn run(mut self, orders: &Receiver<device::Ticket>, said: &Sender<Said>, stop: &AtomicBool, wake: &crate::wake::Wake) {
+    fn run(mut self, orders: &Receiver<Order>, said: &Sender<Said>, stop: &AtomicBool, wake: &crate::wake::Wake) {
         while !stop.load(Ordering::SeqCst) {
             loop {
                 match orders.try_recv() {
-                    Ok(ticket) => self.take(ticket, said),
+                    Ok(order) => self.take(order, said),
                     Err(TryRecvError::Empty) => break,
                     Err(TryRecvError::Disconnected) => return,
                 }
@@ -223,17 +231,22 @@ impl Poller {
             }
             // A ticket given goes out at once, never after a period.
             match orders.recv_timeout(self.period) {
-                Ok(ticket) => self.take(ticket, said),
+                Ok(order) => self.take(order, said),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return,
             }
         }
     }
 
-    fn take(&mut self, ticket: device::Ticket, said: &Sender<Said>) {
-        let validation = ticket.validation.clone();
-        if let Err(e) = self.driver.print(ticket) {
-            let _ = said.send(Said::Refused(validation, e.to_string()));
+    fn take(&mut self, order: Order, said: &Sender<Said>) {
+        match order {
+            Order::Print(ticket) => {
+                let validation = ticket.validation.clone();
+                if let Err(e) = self.driver.print(ticket) {
+                    let _ = said.send(Said::Refused(validation, e.to_string()));
+                }
+            }
+            Order::Journaled(validation) => self.driver.journaled(&validation),
         }
     }
 
@@ -314,7 +327,7 @@ impl Session {
             if let Some(t) = self.machine.unprinted_tickets().first() {
                 link.printing = Some(t.validation.clone());
                 // The thread ends only with the link.
-                let _ = link.orders.send(ticket_to_print(t, &self.machine.config().currency, link.setup.expiry_days));
+                let _ = link.orders.send(Order::Print(ticket_to_print(t, &self.machine.config().currency, link.setup.expiry_days)));
             }
         }
         self.printer = Some(link);
@@ -331,6 +344,9 @@ impl Session {
                 match self.machine.ticket_printed(&validation) {
                     Ok(()) => {
                         tracing::info!("ticket {validation} printed on {}", link.setup.port.display());
+                        // Only now may the printer forget it printed it:
+                        // a cut before this line finds it said again.
+                        let _ = link.orders.send(Order::Journaled(validation.clone()));
                         if let Some(value) = value {
                             self.message = Some(Notice::TicketPrinted { value });
                         }

@@ -48,7 +48,9 @@ pub enum Event {
     Ready,
     /// The ticket of this validation number is on paper and out of the
     /// printer (or held in it by a jam the attendant clears): its
-    /// validation number printed, the printer done with it.
+    /// validation number printed, the printer done with it. The host
+    /// answers with [`TicketPrinter::journaled`] once the core has
+    /// journaled it; the printer takes no other ticket before.
     Printed(String),
     Fault(PrinterFault),
     /// The fault stands no more.
@@ -85,4 +87,9 @@ pub trait TicketPrinter: Send {
     fn no_answer(&mut self) -> Vec<Event>;
     /// Print `ticket` (the core has committed its cash-out).
     fn print(&mut self, ticket: Ticket) -> Result<(), PrintRefused>;
+    /// The core has journaled the ticket of `validation` printed, after the
+    /// driver's [`Event::Printed`]: until then the driver keeps whatever
+    /// on the device says that ticket is on paper, so that a cabinet cut
+    /// between the two reads it again at its restart.
+    fn journaled(&mut self, validation: &str);
 }

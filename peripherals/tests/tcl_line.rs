@@ -49,6 +49,7 @@ fn a_session_over_a_serial_line_prints_each_ticket_once() {
         for e in &events {
             if let Event::Printed(v) = e {
                 printed.push(v.clone());
+                driver.journaled(v);
             }
         }
         seen.extend(events);

@@ -56,7 +56,9 @@ impl Journal {
                 Event::Printed(v) => {
                     assert!(!self.printed.contains(&v), "{v} journaled printed twice");
                     assert_eq!(self.unprinted().map(|t| t.validation), Some(v.clone()), "printed: not the ticket in hand");
-                    self.printed.push(v);
+                    self.printed.push(v.clone());
+                    // Journaled: the driver may clear the printer's flags.
+                    driver.journaled(&v);
                 }
                 Event::Fault(f) => self.faults.push(f),
                 _ => {}
@@ -101,21 +103,28 @@ fn a_session_prints_each_ticket_once() {
 
 /// Run a session of three tickets with the printer losing power before
 /// its `printer_cut`-th answer and the cabinet cut (its driver started
-/// afresh from the journal) after its `cabinet_cut`-th poll.
-fn cut_session(printer_cut: Option<u64>, cabinet_cut: Option<u32>) -> (Journal, Emulator) {
+/// afresh from the journal) after its `cabinet_cut`-th poll. The core
+/// hears each poll's events `lag` polls late, as the host does (the
+/// driver polls on a thread of its own and the host reads its events
+/// when it next tends the printer): a cut loses what it had not heard yet.
+fn cut_session(printer_cut: Option<u64>, cabinet_cut: Option<u32>, lag: usize) -> (Journal, Emulator) {
     let (mut driver, mut printer, mut journal) = (Printer::new(), Emulator::new(), Journal::default());
     if let Some(p) = printer_cut {
         printer.power_cut_at(p);
     }
     let mut to_issue: Vec<Ticket> = (1..=3).map(ticket).collect();
+    let mut unheard: std::collections::VecDeque<Vec<Event>> = std::collections::VecDeque::new();
     for n in 0..80 {
         if cabinet_cut == Some(n) {
-            // The cabinet's power cut: the driver's state is lost; the
-            // core's journal says which ticket, if any, is unprinted.
+            // The cabinet's power cut: the driver's state and the events
+            // the core had not heard are lost; the core's journal says
+            // which ticket, if any, is unprinted.
+            unheard.clear();
             driver = journal.unprinted().map_or_else(Printer::new, Printer::resuming);
         }
-        let events = poll(&mut driver, &mut printer);
-        journal.react(&mut driver, events, &mut to_issue);
+        unheard.push_back(poll(&mut driver, &mut printer));
+        let heard = if unheard.len() > lag { unheard.pop_front().unwrap_or_default() } else { Vec::new() };
+        journal.react(&mut driver, heard, &mut to_issue);
     }
     assert!(to_issue.is_empty(), "cuts {printer_cut:?}/{cabinet_cut:?}: tickets never issued");
     (journal, printer)
@@ -127,9 +136,9 @@ fn a_power_cut_at_any_poll_prints_each_ticket_once() {
     let mut duplicates = 0;
     let cuts: Vec<u64> = (1..=30).collect();
     for printer_cut in cuts.iter().map(|&p| Some(p)).chain([None]) {
-        for cabinet_cut in (1..=30u32).map(Some).chain([None]) {
-            let (journal, printer) = cut_session(printer_cut, cabinet_cut);
-            let at = format!("printer cut {printer_cut:?}, cabinet cut {cabinet_cut:?}");
+        for (cabinet_cut, lag) in (1..=30u32).map(Some).chain([None]).flat_map(|c| [0, 2].map(|lag| (c, lag))) {
+            let (journal, printer) = cut_session(printer_cut, cabinet_cut, lag);
+            let at = format!("printer cut {printer_cut:?}, cabinet cut {cabinet_cut:?}, events heard {lag} polls late");
             assert_eq!(journal.printed, validations, "{at}: journaled printed");
             for v in &validations {
                 let on_paper = papers(&printer, v);

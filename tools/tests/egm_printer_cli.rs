@@ -58,7 +58,8 @@ fn a_ticket_given_by_the_driver_is_printed_and_recorded_once() {
             driver.print(ticket.clone()).unwrap();
             given = true;
         }
-        if events.iter().any(|e| matches!(e, Event::Printed(_))) {
+        if let Some(Event::Printed(v)) = events.iter().find(|e| matches!(e, Event::Printed(_))) {
+            driver.journaled(v);
             // The cover opened by the lab, through the control socket.
             let sent = Command::new(env!("CARGO_BIN_EXE_egm-printer")).args(["send", socket.to_str().unwrap(), "open"]).status().unwrap();
             assert!(sent.success());

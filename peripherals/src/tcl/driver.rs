@@ -11,7 +11,12 @@
 //! only once they read clear ([`Event::Ready`]). So while a ticket the core issued is
 //! unprinted, the validation-done flag set means: this ticket is on paper.
 //! It counts as printed once the printer is done with it as well (not
-//! busy). A cabinet restarted with an unprinted ticket
+//! busy), and the flags stay set until the host says the core has
+//! journaled it printed ([`Printer::journaled`]): a cabinet cut between
+//! the driver's [`Event::Printed`] and the core's journal still finds the
+//! flag that says the ticket is on paper, never a printer cleared behind
+//! an unjournaled ticket (which would print it again, unmarked). A cabinet
+//! restarted with an unprinted ticket
 //! ([`Printer::resuming`]) reads the flags before it sends anything: done,
 //! the ticket is printed; both clear, it never was, and it goes out now. A
 //! printer that lost power with the ticket on its way out may have printed
@@ -56,6 +61,9 @@ enum Phase {
     Unsent,
     /// Sent; polls since that found the printer neither busy nor done.
     Sent { idle_polls: u32 },
+    /// Told printed ([`Event::Printed`]); its flags kept until the core
+    /// has journaled it ([`Printer::journaled`]).
+    Told,
 }
 
 /// Send the job's print (a duplicate's when it may be on paper already).
@@ -127,6 +135,17 @@ impl Printer {
         self.job.as_ref().map(|j| j.ticket.validation.as_str())
     }
 
+    /// The core has journaled the ticket of `validation` printed: the
+    /// printer's flags are cleared at the next poll and it is ready for the
+    /// next ticket. Any other number, or a ticket not yet told printed,
+    /// changes nothing.
+    pub fn journaled(&mut self, validation: &str) {
+        if self.job.as_ref().is_some_and(|j| j.phase == Phase::Told && j.ticket.validation == validation) {
+            self.job = None;
+            self.queued = Some(Command::ClearFlags);
+        }
+    }
+
     /// The bytes of this poll: the command waiting, if any, then the
     /// status request the printer answers.
     pub fn next_bytes(&mut self) -> Vec<u8> {
@@ -179,6 +198,9 @@ impl Printer {
                     self.queued = Some(Command::ClearFlags);
                 }
             }
+            // Nothing is sent, nothing cleared, until the core's journal says
+            // printed: the flags are the only record of it on paper.
+            Some(Job { phase: Phase::Told, .. }) => {}
             Some(job) => {
                 if busy {
                     if let Phase::Sent { .. } = job.phase {
@@ -188,8 +210,7 @@ impl Printer {
                     // Only this ticket's print set the flag since it was
                     // last cleared (or since the printer last lost power).
                     events.push(Event::Printed(job.ticket.validation.clone()));
-                    self.job = None;
-                    self.queued = Some(Command::ClearFlags);
+                    job.phase = Phase::Told;
                 } else if job.phase == Phase::Unsent {
                     // Nothing of it went out: the flags are cleared first.
                     if !flags_clear {
@@ -239,6 +260,10 @@ impl crate::printer::TicketPrinter for Printer {
 
     fn no_answer(&mut self) -> Vec<Event> {
         self.on_answer(None)
+    }
+
+    fn journaled(&mut self, validation: &str) {
+        Printer::journaled(self, validation);
     }
 
     /// Print `ticket` (the core has committed its cash-out).
