@@ -25,6 +25,7 @@ mod sas_validation;
 use std::path::{Path, PathBuf};
 
 use game_host::boot::{BootOptions, boot};
+use game_host::command::Command;
 use game_host::round::Phase;
 use game_host::session::Session;
 use meters::Door;
@@ -553,6 +554,9 @@ fn interrogate(host: &mut Host) -> (u8, u64, String) {
     (d[2], bcd::decode(&d[5..10]).unwrap(), String::from_utf8(d[26..26 + id_len].to_vec()).unwrap())
 }
 
+/// AFT (sas.md §7, issue 71): each transfer moved once whatever the floor
+/// repeats or the power does; and E-42: the whole credit out to the floor
+/// ends the player's session, as a cash-out does.
 #[test]
 fn aft_moves_money_once_whatever_the_floor_repeats_or_the_power_does() {
     let (dir, _pty, cfg, mut s, mut host) = connected();
@@ -610,9 +614,14 @@ fn aft_moves_money_once_whatever_the_floor_repeats_or_the_power_does() {
     settle(&mut s);
     assert_eq!(credit(&s), 4_000);
     let _ = drain(&mut s, &mut host);
+    // E-42: the player chose credits; part of the credit out to the floor
+    // leaves the same player at the machine, the whole of it ends the
+    // session as a cash-out does (the next player starts in money).
+    assert!(s.command(Command::ShowCurrency { currency: false }));
     assert_eq!(lp72(&mut s, &mut host, 0x00, OUT, 500, "FLOOR-0006"), (0x40, 500));
     settle(&mut s);
     assert_eq!(credit(&s), 3_500);
+    assert!(!s.show_currency(), "part of the credit out: the same player keeps credits");
 
     // The whole credit out to the floor; the power goes after the core
     // anchored it, before the floor asked: the restart reports it done,
@@ -620,6 +629,7 @@ fn aft_moves_money_once_whatever_the_floor_repeats_or_the_power_does() {
     assert_eq!(lp72(&mut s, &mut host, 0x00, OUT, 3_500, "FLOOR-0003"), (0x40, 3_500));
     settle(&mut s);
     assert_eq!(credit(&s), 0);
+    assert!(s.show_currency(), "E-42: the whole credit out to the floor, the next player starts in money");
     s.power_cut();
     let mut s = start(dir.path(), &cfg);
     assert_eq!(interrogate(&mut host), (0x00, 3_500, "FLOOR-0003".into()));

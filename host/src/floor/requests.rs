@@ -210,7 +210,15 @@ impl Session {
         let kind = if p.to_host { sas::aft::IN_HOUSE_TO_HOST } else { sas::aft::IN_HOUSE_TO_EGM };
         let made = if p.to_host { self.machine.aft_out(&p.transaction_id, p.value) } else { self.machine.aft_in(&p.transaction_id, p.value) };
         let (status, cents) = match made {
-            Ok(_) => (sas::aft::status::FULL, p.value),
+            Ok(_) => {
+                // E-42: the whole credit out to the floor ends the player's
+                // session as a cash-out by ticket or hand-pay does; part of
+                // it leaves the player at the machine.
+                if p.to_host && self.machine.credit() == 0 {
+                    self.player_left();
+                }
+                (sas::aft::status::FULL, p.value)
+            }
             Err(e) => {
                 tracing::warn!("SAS AFT {}: not made: {e}", p.transaction_id);
                 let status = aft_status(&e);

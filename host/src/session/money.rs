@@ -103,10 +103,11 @@ impl Session {
         }
     }
 
-    /// A cash-out committed: the player's credit left the machine, and the
-    /// next player's meters start in currency whatever this one chose
-    /// (E-42: the credit meter defaults to currency per new player, the
-    /// credit view an option; M-16).
+    /// A cash-out committed: the player's credit left the machine (a
+    /// ticket, a hand-pay, a floor-validated ticket, or an AFT transfer of
+    /// the whole credit to the floor), and the next player's meters start
+    /// in currency whatever this one chose (E-42: the credit meter defaults
+    /// to currency per new player, the credit view an option; M-16).
     pub(crate) fn player_left(&mut self) {
         self.show_currency = true;
     }
