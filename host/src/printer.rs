@@ -340,6 +340,11 @@ impl Session {
         match event {
             Event::Printed(validation) => {
                 link.printing = None;
+                // Not ready again before the driver says so: until the
+                // printer reads its flags clear, the flag that says this
+                // ticket is on paper would be read, after a cut, as the
+                // next ticket's (journaled printed with no paper).
+                link.ready = false;
                 let value = self.machine.unprinted_tickets().iter().find(|t| t.validation == validation).map(|t| t.value);
                 match self.machine.ticket_printed(&validation) {
                     Ok(()) => {

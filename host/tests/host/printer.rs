@@ -121,6 +121,68 @@ fn each_cash_out_is_printed_once_with_its_figures() {
     assert!(printed(&validations[0]) < low[0] && low[0] < printed(&validations[2]), "paper low out of its place");
 }
 
+/// A ticket's cash-out the instant the last ticket is journaled printed:
+/// the printer's validation-done flag still says the last ticket is on
+/// paper until the cabinet clears it, and a cabinet cut then would read
+/// it, at its restart, as the new ticket's (journaled printed with no
+/// paper: the player's money lost). So no ticket cash-out is taken until
+/// the printer reads its flags clear; each check holds the printer still
+/// (its lock) from the flag's reading to the cash-out. After the last one
+/// the cabinet is cut: every ticket on paper once, whole, journaled once.
+#[test]
+fn no_ticket_is_taken_while_the_last_one_s_flag_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let end = PrinterEnd::new();
+    let mut s = start(dir.path(), &end.path);
+    let mut validations = vec![cash_out(&mut s, &end, 1_000)];
+    let mut refused_on_the_flag = 0;
+    for _ in 0..12 {
+        assert!(s.command(Command::InsertNote { cents: 500 }));
+        // The printer held still from the tend that journals the last
+        // ticket to the cash-out: what the flag says then is what a cut
+        // would leave.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let (flag, taken) = loop {
+            let tried = end.with(|e| {
+                s.tend_printer();
+                s.machine().unprinted_tickets().is_empty().then(|| {
+                    let flag = e.validation_done();
+                    s.command(Command::CashOut);
+                    (flag, s.machine().credit() == 0)
+                })
+            });
+            if let Some(t) = tried {
+                break t;
+            }
+            assert!(Instant::now() < deadline, "the last ticket was never journaled printed");
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        assert!(!(flag && taken), "a ticket was issued while the printer's flag still said the last one was on paper");
+        if !taken {
+            refused_on_the_flag += usize::from(flag);
+            assert!(matches!(s.message(), Some(Notice::PrinterNotReady)), "{:?}", s.message_text());
+            tend_until(&mut s, &end, |s, _| ready(s));
+            assert!(s.command(Command::CashOut));
+            assert_eq!(s.machine().credit(), 0, "{:?}", s.message_text());
+        }
+        validations.push(s.last_ticket().unwrap().to_owned());
+    }
+    // The flag did stand when the host first heard the print (else the
+    // check proved nothing).
+    assert!(refused_on_the_flag > 0, "the flag never stood at a print's journal");
+    s.power_cut();
+    let mut s = start(dir.path(), &end.path);
+    tend_until(&mut s, &end, |s, _| all_printed(s));
+    drop(s);
+    end.with(|e| {
+        assert_eq!(e.tickets.iter().map(|p| p.validation().to_owned()).collect::<Vec<_>>(), validations, "one paper per ticket, in order");
+        assert!(e.tickets.iter().all(|p| p.whole && !p.duplicate()), "{:?}", e.tickets);
+    });
+    for v in &validations {
+        assert_eq!(journaled_printed(dir.path(), v), 1, "{v}");
+    }
+}
+
 #[test]
 fn a_printer_that_cannot_print_keeps_the_credit_and_its_fault_is_a_tilt() {
     let dir = tempfile::tempdir().unwrap();

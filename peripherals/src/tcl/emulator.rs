@@ -129,6 +129,12 @@ impl Emulator {
         self.garbage_next = true;
     }
 
+    /// Its validation-done flag: the last print's validation number is on
+    /// paper, and the cabinet has not cleared the flag since.
+    pub fn validation_done(&self) -> bool {
+        self.flags.has(Flag::ValidationDone)
+    }
+
     /// A ticket is on its way out.
     pub fn busy(&self) -> bool {
         self.printing.is_some()
