@@ -132,7 +132,7 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     if !session.config.demo {
         // H-55: the floor hears nothing from a cabinet whose self-tests
         // failed (`Session::new` holds the linked pools back likewise).
-        if passed {
+        if session.verification.passed() {
             session.start_floor().map_err(|e| format!("{}: {e}", options.config.display()))?;
         }
         session.start_acceptor().map_err(|e| format!("{}: {e}", options.config.display()))?;

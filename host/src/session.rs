@@ -197,7 +197,7 @@ impl Session {
         // cabinet that failed them connects no linked pool's controller
         // (nor, at boot, the floor's SAS line) until it boots with them
         // passed. Before the resume: a round may wait on its pool.
-        if s.verification.failures().is_empty() {
+        if s.verification.passed() {
             s.start_linked();
         } else {
             tracing::error!("the self-tests failed: no host is spoken to (SAS, linked pools) until a boot passes them (H-55)");

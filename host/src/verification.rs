@@ -37,12 +37,22 @@ impl Report {
         self.checks.iter().filter(|c| !c.ok()).collect()
     }
 
+    /// Whether every check passed: the self-tests' verdict (H-55), the one
+    /// predicate the journal's record, the floor's line and the linked
+    /// pools are each decided by.
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(FileCheck::ok)
+    }
+
     /// What the journal records of this verification: whether it passed,
     /// and each failure by file, expected and actual digest, or the count
     /// verified (`context` says against what).
     pub fn detail(&self, context: &str) -> (bool, String) {
+        if self.passed() {
+            return (true, format!("{} paytables verified {context}", self.checks.len()));
+        }
         let failures: Vec<String> = self.failures().iter().map(|c| format!("{}: expected {}, found {}", c.file.display(), c.expected, c.actual)).collect();
-        if failures.is_empty() { (true, format!("{} paytables verified {context}", self.checks.len())) } else { (false, failures.join("; ")) }
+        (false, failures.join("; "))
     }
 }
 
