@@ -180,8 +180,11 @@ pub fn analyse(rules: &Rules) -> Figures {
     let ups: Vec<UpCard> = std::thread::scope(|s| {
         let work = || {
             let mut done = Vec::new();
+            let mut tables = player::Tables::default();
             while let Some(&up) = BY_COST.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-                done.push((up, up_card(rules, up, &hands)));
+                let (figures, kept) = up_card(rules, up, &hands, tables);
+                tables = kept;
+                done.push((up, figures));
             }
             done
         };
@@ -209,9 +212,10 @@ pub fn analyse(rules: &Rules) -> Figures {
     figures
 }
 
-fn up_card(rules: &Rules, up: usize, hands: &Hands) -> UpCard {
+/// One up card's figures, and the solver's tables for the next.
+fn up_card(rules: &Rules, up: usize, hands: &Hands, tables: player::Tables) -> (UpCard, player::Tables) {
     let dealer = DealerGraph::new(up, rules.dealer_hits_soft_17);
-    let mut s = Solver::new(rules, up, &dealer, hands);
+    let mut s = Solver::new(rules, up, &dealer, hands, tables);
     let mut out = UpCard {
         ev: 0.0,
         bonus: 0.0,
@@ -299,6 +303,7 @@ fn up_card(rules: &Rules, up: usize, hands: &Hands) -> UpCard {
         }
     }
     out.hits = std::mem::take(&mut s.hits);
+    let tables = s.into_tables();
     // The decision every hand of the total could take (a suited and an
     // unsuited 6-7 count as two), of the highest weighted value.
     for (t, (hands, options)) in by_total {
@@ -307,7 +312,7 @@ fn up_card(rules: &Rules, up: usize, hands: &Hands) -> UpCard {
             out.hard_totals.insert((up as u8, t), action);
         }
     }
-    out
+    (out, tables)
 }
 
 /// The best first decision of a two-card hand: its value per unit of the

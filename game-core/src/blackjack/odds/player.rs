@@ -76,6 +76,22 @@ pub struct Solver<'a> {
     pub full_total: u16,
     dealer: &'a DealerGraph,
     hands: &'a Hands,
+    t: Tables,
+    /// Whether the hand hits at its best, in the main context (no split
+    /// cards out): the strategy's multi-card decisions.
+    pub hits: KeyMap<bool>,
+    mass: Scratch,
+    /// [`Solver::walk_ahead`]'s lists: the shoes to walk, the hands to visit.
+    pending: (Vec<(u32, [u16; CLASSES])>, Vec<u32>),
+    /// A dealer blackjack is an outcome of the recursion (it takes all).
+    bj_in_recursion: bool,
+}
+
+/// The solver's tables, by context and hand: kept from one up card to
+/// the next by the thread that solves them (issue 73: a fresh 2 MB a
+/// solver was paid in page faults, a tenth of the analysis).
+#[derive(Default)]
+pub struct Tables {
     /// The dealer's totals, each shoe once.
     dists: Vec<Dist>,
     /// Each shoe's index in `dists`, or [`UNKNOWN`], at its place
@@ -85,12 +101,20 @@ pub struct Solver<'a> {
     values: Vec<f64>,
     /// The hands whose play in a context has had its shoes walked.
     walked: Vec<bool>,
-    /// Whether the hand hits at its best, in the main context (no split
-    /// cards out): the strategy's multi-card decisions.
-    pub hits: KeyMap<bool>,
-    mass: Scratch,
-    /// A dealer blackjack is an outcome of the recursion (it takes all).
-    bj_in_recursion: bool,
+}
+
+impl Tables {
+    /// Every entry unknown again, for `slots` places.
+    fn clear(&mut self, slots: usize) {
+        self.dists.clear();
+        self.dists.reserve(1 << 15);
+        self.dist_at.clear();
+        self.dist_at.resize(slots, UNKNOWN);
+        self.values.clear();
+        self.values.resize(slots, f64::NAN);
+        self.walked.clear();
+        self.walked.resize(slots, false);
+    }
 }
 
 /// A hand's dealer totals not yet looked up.
@@ -116,12 +140,14 @@ impl Context {
 }
 
 impl<'a> Solver<'a> {
-    pub fn new(rules: &'a Rules, up: usize, dealer: &'a DealerGraph, hands: &'a Hands) -> Solver<'a> {
+    /// The solver for `up`, its tables `t` (any a solver left, or new)
+    /// cleared.
+    pub fn new(rules: &'a Rules, up: usize, dealer: &'a DealerGraph, hands: &'a Hands, mut t: Tables) -> Solver<'a> {
         let d = u16::from(rules.decks);
         let mut full = [4 * d; CLASSES];
         full[9] = 16 * d;
         full[up] -= 1;
-        let slots = CLASSES * LEVELS * hands.len();
+        t.clear(CLASSES * LEVELS * hands.len());
         Solver {
             rules,
             up,
@@ -129,14 +155,17 @@ impl<'a> Solver<'a> {
             full_total: full.iter().sum(),
             dealer,
             hands,
-            dists: Vec::with_capacity(1 << 15),
-            dist_at: vec![UNKNOWN; slots],
-            values: vec![f64::NAN; slots],
-            walked: vec![false; slots],
+            t,
             hits: KeyMap::default(),
             mass: Default::default(),
+            pending: Default::default(),
             bj_in_recursion: rules.hole_card == HoleCard::NoPeek(DealerBlackjack::TakesAll),
         }
+    }
+
+    /// The solver's tables, for the next up card.
+    pub fn into_tables(self) -> Tables {
+        self.t
     }
 
     /// The hand of two cards of the classes `a` and `b`.
@@ -209,14 +238,14 @@ impl<'a> Solver<'a> {
     /// The dealer's totals on the shoe hand `id` leaves in `ctx`.
     fn dist_at(&mut self, id: u32, ctx: Context) -> Dist {
         let slot = self.shoe_slot(id, ctx);
-        let at = self.dist_at[slot];
+        let at = self.t.dist_at[slot];
         if at != UNKNOWN {
-            return self.dists[at as usize];
+            return self.t.dists[at as usize];
         }
         let shoe = self.shoe(&Self::removed(self.hands.counts(id), ctx));
         let d = self.dealer.dist(&shoe, &mut self.mass.0);
-        self.dist_at[slot] = self.dists.len() as u32;
-        self.dists.push(d);
+        self.t.dist_at[slot] = self.t.dists.len() as u32;
+        self.t.dists.push(d);
         d
     }
 
@@ -227,34 +256,36 @@ impl<'a> Solver<'a> {
     /// the cards left can make of it (not of 21: no hit there), each once
     /// in the solver's life.
     fn walk_ahead(&mut self, id: u32, ctx: Context) {
-        if self.walked[self.slot(id, ctx)] {
+        if self.t.walked[self.slot(id, ctx)] {
             return;
         }
-        let mut walk: Vec<(u32, [u16; CLASSES])> = Vec::new();
-        let mut stack = vec![id];
+        let (mut walk, mut stack) = std::mem::take(&mut self.pending);
+        walk.clear();
+        stack.clear();
+        stack.push(id);
         while let Some(h) = stack.pop() {
             let slot = self.slot(h, ctx);
-            if self.walked[slot] {
+            if self.t.walked[slot] {
                 continue;
             }
-            self.walked[slot] = true;
+            self.t.walked[slot] = true;
             let (hard, aces) = self.hands.hard_aces(h);
             let t = total(hard, aces);
-            let removed = Self::removed(self.hands.counts(h), ctx);
+            let shoe = self.shoe(&Self::removed(self.hands.counts(h), ctx));
             if self.weighs_standing(hard, t) {
                 let shoe_slot = self.shoe_slot(h, ctx);
-                if self.dist_at[shoe_slot] == UNKNOWN {
+                if self.t.dist_at[shoe_slot] == UNKNOWN {
                     // Its place now, its figures once walked.
-                    let at = self.dists.len() as u32;
-                    self.dists.push([0.0; OUTCOMES]);
-                    self.dist_at[shoe_slot] = at;
-                    walk.push((at, self.shoe(&removed)));
+                    let at = self.t.dists.len() as u32;
+                    self.t.dists.push([0.0; OUTCOMES]);
+                    self.t.dist_at[shoe_slot] = at;
+                    walk.push((at, shoe));
                 }
             }
             if t < 21 {
-                for c in (0..CLASSES).filter(|&c| self.full[c] > u16::from(removed[c])) {
+                for c in (0..CLASSES).filter(|&c| shoe[c] > 0) {
                     let next = self.hands.next(h, c);
-                    if next != BUSTED && !self.walked[self.slot(next, ctx)] {
+                    if next != BUSTED && !self.t.walked[self.slot(next, ctx)] {
                         stack.push(next);
                     }
                 }
@@ -269,6 +300,7 @@ impl<'a> Solver<'a> {
                 _ => self.walk::<8>(chunk, |m| &mut m.3),
             }
         }
+        self.pending = (walk, stack);
     }
 
     /// One walk of the dealer's graph for up to `L` shoes (the last
@@ -278,7 +310,7 @@ impl<'a> Solver<'a> {
         let shoes: [[u16; CLASSES]; L] = std::array::from_fn(|l| chunk.get(l).map_or(last, |&(_, shoe)| shoe));
         let dists = self.dealer.dists(&shoes, buffer(&mut self.mass));
         for (&(at, _), d) in chunk.iter().zip(dists) {
-            self.dists[at as usize] = d;
+            self.t.dists[at as usize] = d;
         }
     }
 
@@ -328,7 +360,7 @@ impl<'a> Solver<'a> {
     /// the hand needs them (BJ 21: no stand below `stand_from`, no hit at 21).
     pub fn hit_stand(&mut self, id: u32, ctx: Context) -> f64 {
         let slot = self.slot(id, ctx);
-        let known = self.values[slot];
+        let known = self.t.values[slot];
         if !known.is_nan() {
             return known;
         }
@@ -346,7 +378,7 @@ impl<'a> Solver<'a> {
             }
             best
         };
-        self.values[slot] = v;
+        self.t.values[slot] = v;
         v
     }
 
