@@ -44,21 +44,25 @@ pub struct DealerGraph {
     /// outcome), where not 0, outcome by outcome: `held[held_ends[o − 1]..held_ends[o]]`.
     held: Vec<(u32, f64)>,
     held_ends: [usize; OUTCOMES],
-    /// The most cards any state has drawn.
-    deepest: u16,
+    /// The states are in the order of their cards drawn: those of `n`
+    /// cards end at `depth_ends[n]`.
+    depth_ends: Vec<usize>,
+    /// Where each class's `shoe_c − P_c` begin in the walk's table of
+    /// them, and how many of a class any parent holds, plus one.
+    factor_at: [usize; CLASSES],
+    factor_rows: [usize; CLASSES],
 }
 
 /// One state: the cards drawn into it (the up card not counted).
 struct State {
-    /// The parent it was first found from, and the class that led here.
+    /// The parent it was first found from.
     parent: u32,
-    class: u8,
-    /// The parent's cards of that class.
-    parent_has: f64,
+    /// Its factor's place in the walk's table of `shoe_c − P_c`: the
+    /// class that led here, less the parent's cards of that class.
+    factor: u16,
+    group: u32,
     /// W(D) / W(P): the orders of this state's cards over its parent's.
     orders: f64,
-    drawn: u16,
-    group: u32,
 }
 
 /// Draws of the classes `from..to` that end a hand with `outcome`.
@@ -155,6 +159,17 @@ impl DealerGraph {
                 orders[t as usize] += orders[s];
             }
         }
+        // How many of each class a parent holds, at most: the rows of the
+        // walk's table of `shoe_c − P_c`.
+        let mut factor_rows = [1usize; CLASSES];
+        for &(parent, class) in found.iter().skip(1) {
+            let c = usize::from(class);
+            factor_rows[c] = factor_rows[c].max(usize::from(counts[parent as usize][c]) + 1);
+        }
+        let mut factor_at = [0usize; CLASSES];
+        for c in 1..CLASSES {
+            factor_at[c] = factor_at[c - 1] + factor_rows[c - 1];
+        }
         let mut g = DealerGraph {
             states: Vec::with_capacity(counts.len()),
             groups: Vec::new(),
@@ -162,7 +177,9 @@ impl DealerGraph {
             member_ends: Vec::new(),
             held: Vec::new(),
             held_ends: [0; OUTCOMES],
-            deepest: 0,
+            depth_ends: Vec::new(),
+            factor_at,
+            factor_rows,
         };
         let mut held: Vec<(u8, u32, f64)> = Vec::new();
         // A state's ending draws: each class's outcome, or none.
@@ -197,13 +214,19 @@ impl DealerGraph {
             }
             g.states.push(State {
                 parent,
-                class,
-                parent_has: f64::from(counts[parent as usize][usize::from(class)]),
-                orders: if s == 0 { 1.0 } else { orders[s] / orders[parent as usize] },
-                drawn,
+                factor: (factor_at[usize::from(class)] + usize::from(counts[parent as usize][usize::from(class)])) as u16,
                 group,
+                orders: if s == 0 { 1.0 } else { orders[s] / orders[parent as usize] },
             });
-            g.deepest = g.deepest.max(drawn);
+            // Breadth first: the cards drawn never go down (a state's
+            // children, one card more, are found after every state of as
+            // many cards as it).
+            let drawn = usize::from(drawn);
+            debug_assert!(g.depth_ends.len() <= drawn + 1, "state {s} is found after a state of more cards");
+            if g.depth_ends.len() <= drawn {
+                g.depth_ends.resize(drawn + 1, s);
+            }
+            g.depth_ends[drawn] = s + 1;
         }
         held.sort_by_key(|&(o, s, _)| (o, s));
         let mut members: Vec<(u32, u32)> = g.states.iter().enumerate().map(|(s, st)| (st.group, s as u32)).collect();
@@ -246,60 +269,76 @@ impl DealerGraph {
         for c in 0..CLASSES {
             before[c + 1] = std::array::from_fn(|l| before[c][l] + cards[c][l]);
         }
-        // 1 / (N − n) for each number n of cards drawn (0 at the shoe's
-        // end: no state past it has a chance).
-        let mut per_left = [[0f64; L]; 32];
-        for (l, shoe) in shoes.iter().enumerate() {
-            let total: u16 = shoe.iter().sum();
-            for (n, slot) in per_left.iter_mut().enumerate().take(usize::from(self.deepest) + 1) {
-                let left = usize::from(total.saturating_sub(n as u16));
-                slot[l] = match RECIPROCALS.get(left) {
-                    Some(&r) => r,
-                    None => 1.0 / left as f64,
-                };
+        // The scratch buffer: each state's mass, then the factors
+        // `shoe_c − P_c` of each class and count a parent holds of it.
+        // Every entry is written before it is read (a parent comes before
+        // its children): the buffer is not cleared between shoes.
+        let states = self.states.len();
+        let rows = self.factor_at[CLASSES - 1] + self.factor_rows[CLASSES - 1];
+        if mass.len() != states + rows {
+            mass.clear();
+            mass.resize(states + rows, [0.0; L]);
+        }
+        let (mass, factors) = mass.split_at_mut(states);
+        for (c, count) in cards.iter().enumerate() {
+            for has in 0..self.factor_rows[c] {
+                if let Some(slot) = factors.get_mut(self.factor_at[c] + has) {
+                    *slot = std::array::from_fn(|l| count[l] - has as f64);
+                }
             }
         }
-        // Each state's mass over the cards left after it. A state the shoe
-        // cannot give has a factor 0 on its chain, so every later factor
-        // (negative where its class ran out) multiplies a zero. Every mass
-        // is written before it is read (a parent comes before its
-        // children): the buffer is not cleared between shoes.
-        if mass.len() != self.states.len() {
-            mass.clear();
-            mass.resize(self.states.len(), [0.0; L]);
-        }
+        // 1 / (N − n) for the cards n drawn (0 at the shoe's end: no state
+        // past it has a chance).
+        let totals: [u16; L] = std::array::from_fn(|l| shoes[l].iter().sum());
+        let per_left = |n: usize| -> [f64; L] {
+            std::array::from_fn(|l| {
+                let left = usize::from(totals[l].saturating_sub(n as u16));
+                match RECIPROCALS.get(left) {
+                    Some(&r) => r,
+                    None => 1.0 / left as f64,
+                }
+            })
+        };
+        // Each state's mass over the cards left after it, the states of
+        // each number of cards drawn in turn. A state the shoe cannot give
+        // has a factor 0 on its chain, so every later factor (negative
+        // where its class ran out) multiplies a zero.
         if let Some(first) = mass.first_mut() {
-            *first = per_left[0];
+            *first = per_left(0);
         }
-        for s in 1..self.states.len() {
-            let state = &self.states[s];
-            let parent = mass[state.parent as usize];
-            let k = &cards[usize::from(state.class)];
-            let left = &per_left[usize::from(state.drawn) & 31];
-            mass[s] = std::array::from_fn(|l| parent[l] * state.orders * (k[l] - state.parent_has) * left[l]);
+        let mut start = 1;
+        for (drawn, &end) in self.depth_ends.iter().enumerate().skip(1) {
+            let left = per_left(drawn);
+            for s in start..end {
+                let state = &self.states[s];
+                let parent = mass[state.parent as usize];
+                let factor = factors.get(usize::from(state.factor)).copied().unwrap_or([0.0; L]);
+                mass[s] = std::array::from_fn(|l| parent[l] * state.orders * factor[l] * left[l]);
+            }
+            start = end;
         }
-        let mut out = [[0.0; OUTCOMES]; L];
+        // Outcome by outcome, the lanes side by side.
+        let mut out = [[0.0; L]; OUTCOMES];
         let mut start = 0;
         for (runs, &end) in self.groups.iter().zip(&self.member_ends) {
             let m = sum4(&self.members[start..end], |&s| mass[s as usize]);
             start = end;
             for r in runs {
                 let (to, from) = (&before[usize::from(r.to) & 15], &before[usize::from(r.from) & 15]);
-                for l in 0..L {
-                    out[l][usize::from(r.outcome)] += m[l] * (to[l] - from[l]);
-                }
+                let o = &mut out[usize::from(r.outcome) % OUTCOMES];
+                *o = std::array::from_fn(|l| o[l] + m[l] * (to[l] - from[l]));
             }
         }
         let mut start = 0;
-        for (o, &end) in self.held_ends.iter().enumerate() {
+        for (o, &end) in out.iter_mut().zip(&self.held_ends) {
             let held = &self.held[start..end];
             start = end;
-            let h = sum4(held, |&(s, has)| mass[s as usize].map(|m| m * has));
-            for (lane, h) in out.iter_mut().zip(h) {
-                lane[o] -= h;
+            if !held.is_empty() {
+                let h = sum4(held, |&(s, has)| mass[s as usize].map(|m| m * has));
+                *o = std::array::from_fn(|l| o[l] - h[l]);
             }
         }
-        out
+        std::array::from_fn(|l| std::array::from_fn(|o| out[o][l]))
     }
 }
 
@@ -365,6 +404,20 @@ mod tests {
                     }
                     assert!((got.iter().sum::<f64>() - 1.0).abs() < 1e-12);
                 }
+            }
+        }
+    }
+
+    /// The states are in the order of their cards drawn, each number's
+    /// states one run, the runs covering every state but the empty hand.
+    #[test]
+    fn the_states_run_by_cards_drawn() {
+        for h17 in [false, true] {
+            for up in 0..CLASSES {
+                let g = DealerGraph::new(up, h17);
+                assert_eq!(g.depth_ends.first(), Some(&1), "the empty hand alone has no card");
+                assert!(g.depth_ends.windows(2).all(|w| w[0] < w[1]), "up {up} h17 {h17}: {:?}", g.depth_ends);
+                assert_eq!(g.depth_ends.last(), Some(&g.len()));
             }
         }
     }
