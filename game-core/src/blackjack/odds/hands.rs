@@ -16,13 +16,15 @@ pub struct Hands {
     counts: Vec<Counts>,
     hard: Vec<u8>,
     aces: Vec<u8>,
+    /// The number of cards.
+    size: Vec<u8>,
     next: Vec<[u32; CLASSES]>,
     ids: KeyMap<u32>,
 }
 
 impl Hands {
     pub fn new() -> Hands {
-        let mut h = Hands { counts: Vec::new(), hard: Vec::new(), aces: Vec::new(), next: Vec::new(), ids: KeyMap::default() };
+        let mut h = Hands { counts: Vec::new(), hard: Vec::new(), aces: Vec::new(), size: Vec::new(), next: Vec::new(), ids: KeyMap::default() };
         h.push([0; CLASSES]);
         let mut i = 0;
         while i < h.counts.len() {
@@ -50,6 +52,7 @@ impl Hands {
         self.counts.push(c);
         self.hard.push(hard);
         self.aces.push(aces);
+        self.size.push(c.iter().sum());
         self.ids.insert(pack(&c), id);
         id
     }
@@ -80,6 +83,11 @@ impl Hands {
     /// The hand's hard total (aces 1) and its aces.
     pub fn hard_aces(&self, id: u32) -> (u8, u8) {
         (self.hard[id as usize], self.aces[id as usize])
+    }
+
+    /// The hand's number of cards.
+    pub fn size(&self, id: u32) -> u8 {
+        self.size[id as usize]
     }
 
     /// The hand a card of class `c` makes of hand `id`, or [`BUSTED`].
@@ -115,6 +123,7 @@ mod tests {
         assert_eq!(h.len(), 3083);
         for id in 0..h.len() as u32 {
             assert_eq!(h.id(h.counts(id)), Some(id));
+            assert_eq!(usize::from(h.size(id)), h.counts(id).iter().map(|&n| usize::from(n)).sum::<usize>());
             for c in 0..CLASSES {
                 let mut child = *h.counts(id);
                 child[c] += 1;

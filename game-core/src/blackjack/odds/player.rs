@@ -211,9 +211,17 @@ impl<'a> Solver<'a> {
         if self.bj_in_recursion { 1.0 } else { 1.0 - self.p_blackjack(removed) }
     }
 
-    /// The shoe with `removed` out.
-    fn shoe(&self, removed: &Counts) -> [u16; CLASSES] {
-        std::array::from_fn(|c| self.full[c].saturating_sub(u16::from(removed[c])))
+    /// The shoe hand `id` leaves in `ctx`, and the cards out of it:
+    /// the full shoe less [`Solver::removed`], computed without
+    /// the array of cards out (issue 73: a byte written into it and the
+    /// whole read back at once stalled the processor).
+    fn shoe_of(&self, id: u32, ctx: Context) -> ([u16; CLASSES], u16) {
+        let hand = self.hands.counts(id);
+        let shoe = std::array::from_fn(|c| {
+            let extra = if c == usize::from(ctx.pair) { u16::from(ctx.k) } else { 0 };
+            self.full[c].saturating_sub(u16::from(hand[c]) + extra)
+        });
+        (shoe, u16::from(self.hands.size(id)) + u16::from(ctx.k))
     }
 
     /// The place of the shoe hand `id` leaves in `ctx` in the table of
@@ -242,7 +250,7 @@ impl<'a> Solver<'a> {
         if at != UNKNOWN {
             return self.t.dists[at as usize];
         }
-        let shoe = self.shoe(&Self::removed(self.hands.counts(id), ctx));
+        let (shoe, _) = self.shoe_of(id, ctx);
         let d = self.dealer.dist(&shoe, &mut self.mass.0);
         self.t.dist_at[slot] = self.t.dists.len() as u32;
         self.t.dists.push(d);
@@ -271,7 +279,7 @@ impl<'a> Solver<'a> {
             self.t.walked[slot] = true;
             let (hard, aces) = self.hands.hard_aces(h);
             let t = total(hard, aces);
-            let shoe = self.shoe(&Self::removed(self.hands.counts(h), ctx));
+            let (shoe, _) = self.shoe_of(h, ctx);
             if self.weighs_standing(hard, t) {
                 let shoe_slot = self.shoe_slot(h, ctx);
                 if self.t.dist_at[shoe_slot] == UNKNOWN {
@@ -383,20 +391,20 @@ impl<'a> Solver<'a> {
     }
 
     /// The weight of the event the recursion values once one more card of
-    /// each class is out, as [`Solver::weight`] gives it for `removed` and
-    /// that card: every such shoe has one card fewer, so one reciprocal
+    /// each class is out of `shoe` (`out` cards out of the full shoe), as
+    /// [`Solver::weight`] gives it for those cards and that one: every
+    /// such shoe has one card fewer, so one reciprocal
     /// serves them all (issue 73: a hand that can bust divided again for
     /// each card that busts it).
-    fn weights_after_one_more(&self, removed: &Counts) -> [f64; CLASSES] {
+    fn weights_after_one_more(&self, shoe: &[u16; CLASSES], out: u16) -> [f64; CLASSES] {
         let class = match self.up {
             _ if self.bj_in_recursion => return [1.0; CLASSES],
             0 => 9,
             9 => 0,
             _ => return [1.0; CLASSES],
         };
-        let out: u16 = removed.iter().map(|&n| u16::from(n)).sum::<u16>() + 1;
-        let per = 1.0 / f64::from(self.full_total.saturating_sub(out).max(1));
-        std::array::from_fn(|c| 1.0 - f64::from(self.full[class].saturating_sub(u16::from(removed[class]) + u16::from(c == class))) * per)
+        let per = 1.0 / f64::from(self.full_total.saturating_sub(out + 1).max(1));
+        std::array::from_fn(|c| 1.0 - f64::from(shoe[class].saturating_sub(u16::from(c == class))) * per)
     }
 
     /// The value of taking one card and playing on at the best.
@@ -418,10 +426,12 @@ impl<'a> Solver<'a> {
     /// busts the hand, else `value(self, the hand it makes)`; every shoe
     /// those hands can stand on walked first ([`Solver::walk_ahead`]).
     fn each_next_hand(&mut self, id: u32, ctx: Context, mut value: impl FnMut(&mut Self, u32) -> f64) -> f64 {
-        let removed = Self::removed(self.hands.counts(id), ctx);
+        let (shoe, out) = self.shoe_of(id, ctx);
         self.walk_ahead(id, ctx);
-        let p = self.probs(&removed);
-        let busts = self.weights_after_one_more(&removed);
+        // As [`Solver::probs`] gives them.
+        let per = 1.0 / f64::from(self.full_total.saturating_sub(out).max(1));
+        let p: [f64; CLASSES] = std::array::from_fn(|c| f64::from(shoe[c]) * per);
+        let busts = self.weights_after_one_more(&shoe, out);
         let mut v = 0.0;
         for (c, &pc) in p.iter().enumerate() {
             if pc == 0.0 {
