@@ -30,8 +30,10 @@ impl HostedGame {
         let table = approved.rtp_ppm();
         // Issue 77: a table game's RTP bet by bet.
         let bets = approved.bet_rtp_ppm();
+        // Issue 77: a side bet's (stud's jackpot bet) RTP.
+        let side = approved.side_bet_rtp_ppm();
         let mut table_game = Self::from_artifact(approved.game)?.0;
-        table_game.set_rtp_table(table, bets);
+        table_game.set_rtp_table(table, bets, side);
         // B-16: every bet of a table is metered at its own proven RTP; an
         // artifact that proves none for one of them (one compiled before
         // issue 77) is not loaded, rather than metered at its lowest.

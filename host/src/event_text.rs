@@ -111,8 +111,10 @@ pub fn event(entry: &Entry, lang: Lang, currency: &Currency) -> String {
             let without = if unlinked.is_empty() { String::new() } else { format!(" — {} {}", t("sem o progressivo ligado"), unlinked.join(", ")) };
             format!("{} {round} ({game}, {} {}): {} {}{without}", t("Jogada"), t("denominação"), money(*denom), t("aposta"), money(*stake))
         }
-        Entry::RoundStep { round, step, extra_stake, .. } => {
-            let extra = if *extra_stake > 0 { format!(", {} {}", t("aposta adicional"), money(*extra_stake)) } else { String::new() };
+        Entry::RoundStep { round, step, extra_stake, category, .. } => {
+            // B-16 (issue 77): an extra stake on a bet of its own names it.
+            let on = category.as_ref().map_or(String::new(), |c| format!(" ({})", c.name));
+            let extra = if *extra_stake > 0 { format!(", {} {}{on}", t("aposta adicional"), money(*extra_stake)) } else { String::new() };
             format!("{} {round}: {} «{}»{extra}", t("Jogada"), t("passo"), step.name)
         }
         Entry::DrawDiscarded { game, draws, reason } => {
@@ -279,7 +281,7 @@ mod tests {
                 category: None,
                 wagers: Vec::new(),
             },
-            Entry::RoundStep { round: 3, step, extra_stake: 5, draws: 0 },
+            Entry::RoundStep { round: 3, step, extra_stake: 5, draws: 0, category: None },
             Entry::RoundSettled {
                 round: 3,
                 win: 250,

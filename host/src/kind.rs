@@ -321,6 +321,28 @@ pub trait GameKind: Send + Sync + 'static {
     fn rtp_key(&self, _bet: &Self::Bet) -> Option<(u64, &'static str)> {
         None
     }
+    /// B-16 (issue 77): for a kind whose artifact's RTP table lists its
+    /// bets, not bet configurations (blackjack's: the game, the game
+    /// without its bonus, insurance), the key of the round's own wager in
+    /// that table and the wager's name. Without it (and without
+    /// [`Self::rtp_key`]) a round is one category at the table's lowest.
+    fn main_wager(&self) -> Option<(u64, &'static str)> {
+        None
+    }
+    /// B-16 (issue 77): where a decision's extra stake is a bet of its own
+    /// (blackjack's insurance), its key in the artifact's RTP table and its
+    /// name: it is metered at that bet's RTP. None: the extra stake is the
+    /// round's bet's (a double, a split, a raise).
+    fn step_wager(&self, _step: &Self::Step) -> Option<(u64, &'static str)> {
+        None
+    }
+    /// B-16 (issue 77): the name of the side bet a round stakes beside its
+    /// wager ([`Self::side_stake`]: stud's jackpot bet), metered at the
+    /// side-bet RTP its artifact proves; None for a kind whose side bet is
+    /// one of its table's bets ([`Self::wagers`]) or that has none.
+    fn side_wager(&self) -> Option<&'static str> {
+        None
+    }
     /// B-16 (issue 77): the credits `bet` stakes on each of the bets a
     /// table game's artifact proves an RTP for, by the artifact's name of
     /// the bet (`paytables::artifact::Artifact::bet_rtp`); empty for a kind

@@ -177,8 +177,9 @@ pub(crate) trait Table: Send + Sync {
     /// C-26: the configured excessive increment of a play's coin-in, in
     /// cents (boot sets it from the configuration; none until then).
     fn set_coin_in_limit(&mut self, limit: Cents);
-    /// B-16: the approved paytable's RTP per bet configuration.
-    fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>, bets: Vec<(String, u32)>);
+    /// B-16: the approved paytable's RTP per bet configuration, per bet of
+    /// a table, and of its side bet.
+    fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>, bets: Vec<(String, u32)>, side: Option<u32>);
     /// B-16 (issue 77): the bets of the table (each spot alone, A-10's
     /// single bets, and the opening bet) whose wager category the artifact
     /// proves no RTP for.
@@ -241,6 +242,9 @@ pub(crate) struct Hosted<K: GameKind> {
     /// for a table whose round stakes on bets of several RTPs: the
     /// artifact's `bet_rtp`.
     pub wager_rtps: Vec<(String, u32)>,
+    /// B-16 (issue 77): the side bet's RTP (millionths rounded down): the
+    /// artifact's `side_bet_rtp`.
+    pub side_rtp: Option<u32>,
     /// C-26: the configured limit of a play's coin-in, in cents.
     pub coin_in_limit: Cents,
 }
@@ -248,7 +252,17 @@ pub(crate) struct Hosted<K: GameKind> {
 impl<K: GameKind> Hosted<K> {
     pub fn new(rules: K) -> Self {
         let bet = rules.opening_bet();
-        Hosted { rules, bet, round: None, undo: Vec::new(), last_played: None, rtp: Vec::new(), wager_rtps: Vec::new(), coin_in_limit: Cents::MAX }
+        Hosted {
+            rules,
+            bet,
+            round: None,
+            undo: Vec::new(),
+            last_played: None,
+            rtp: Vec::new(),
+            wager_rtps: Vec::new(),
+            side_rtp: None,
+            coin_in_limit: Cents::MAX,
+        }
     }
 
     /// C-26: `bet` at `denom` unless its round could reach the excessive
@@ -295,14 +309,33 @@ impl<K: GameKind> Hosted<K> {
                 return out;
             }
         }
-        let category = match self.rules.rtp_key(bet) {
-            Some((key, unit)) => self.rtp.iter().find(|(k, _)| *k == key).map(|&(_, r)| (format!("{key} {unit}"), r)),
-            None => self.rtp.iter().map(|(_, r)| *r).min().map(|r| ("all bets".to_owned(), r)),
+        let keyed = |key: u64| self.rtp.iter().find(|(k, _)| *k == key).map(|&(_, r)| r);
+        let category = match (self.rules.rtp_key(bet), self.rules.main_wager()) {
+            (Some((key, unit)), _) => keyed(key).map(|r| (format!("{key} {unit}"), r)),
+            (None, Some((key, name))) => keyed(key).map(|r| (name.to_owned(), r)),
+            (None, None) => self.rtp.iter().map(|(_, r)| *r).min().map(|r| ("all bets".to_owned(), r)),
         };
-        match (category, cents(self.rules.stake(bet))) {
-            (Some((name, rtp_ppm)), Some(stake)) => vec![meters::Wager { category: meters::WagerCategory { name, rtp_ppm }, stake }],
-            _ => Vec::new(),
+        let (Some((name, rtp_ppm)), Some(stake)) = (category, cents(self.rules.stake(bet))) else { return Vec::new() };
+        let wager = |name: String, rtp_ppm: u32, stake: Cents| meters::Wager { category: meters::WagerCategory { name, rtp_ppm }, stake };
+        // Issue 77: a side bet staked beside the wager (stud's jackpot
+        // bet) at the RTP its artifact proves for it.
+        let side = cents(self.rules.side_stake(bet)).unwrap_or(0);
+        match (self.rules.side_wager(), self.side_rtp) {
+            (Some(side_name), Some(side_ppm)) if side > 0 && side < stake => {
+                vec![wager(name, rtp_ppm, stake - side), wager(side_name.to_owned(), side_ppm, side)]
+            }
+            _ => vec![wager(name, rtp_ppm, stake)],
         }
+    }
+
+    /// B-16 (issue 77): the wager category of a decision's extra stake
+    /// where it is a bet of its own (`GameKind::step_wager`), at the RTP
+    /// the approved paytable proves for it; None where it is the round's
+    /// bet's, or the artifact proves no RTP for it.
+    fn step_category(rules: &K, rtp: &[(u64, u32)], step: &K::Step) -> Option<meters::WagerCategory> {
+        let (key, name) = rules.step_wager(step)?;
+        let &(_, rtp_ppm) = rtp.iter().find(|(k, _)| *k == key)?;
+        Some(meters::WagerCategory { name: name.to_owned(), rtp_ppm })
     }
 
     fn open_round(&mut self) -> Option<&mut Round<K>> {
@@ -393,9 +426,10 @@ impl<K: GameKind> Table for Hosted<K> {
         self.coin_in_limit = limit;
     }
 
-    fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>, bets: Vec<(String, u32)>) {
+    fn set_rtp_table(&mut self, rtp: Vec<(u64, u32)>, bets: Vec<(String, u32)>, side: Option<u32>) {
         self.rtp = rtp;
         self.wager_rtps = bets;
+        self.side_rtp = side;
     }
 
     fn reset_bet(&mut self) {
@@ -627,7 +661,8 @@ impl<K: GameKind> Table for Hosted<K> {
                     increment_refusal(staked.saturating_add(extra_stake), r.denom, cx.machine.config().excessive_increment.coin_in).map_err(Notice::Refused)?;
                 }
                 let data = serde_json::to_value(&step).map_err(|e| Notice::Core(meters::CoreError::CriticalMemory(e.to_string())))?;
-                cx.machine.record_step(r.id, Step::new(self.rules.step_name(&step), data), extra).map_err(Notice::Core)?;
+                let category = if extra > 0 { Self::step_category(&self.rules, &self.rtp, &step) } else { None };
+                cx.machine.record_step_in(r.id, Step::new(self.rules.step_name(&step), data), extra, category).map_err(Notice::Core)?;
                 self.rules.apply(&mut r.state, &step);
                 if self.rules.decided(&r.state) {
                     return self.decided(cx);

@@ -381,6 +381,13 @@ pub enum Entry {
         /// RNG values drawn for this step (0 for a decision that draws nothing).
         #[serde(default)]
         draws: u64,
+        /// B-16 (issue 77): the wager category of `extra_stake` where it is
+        /// a bet of its own, at the RTP the approved paytable proves for
+        /// that bet (blackjack's insurance); absent, it is part of the
+        /// round's first wager, the bet it is made on (a double, a split, a
+        /// raise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        category: Option<WagerCategory>,
     },
     /// A game's draw failed after taking values from the RNG: nothing was
     /// committed for a round, but the values it took are on record.

@@ -51,6 +51,11 @@ pub struct OpenRound {
     /// stakes on bets of several RTPs (`Entry::RoundBegun`'s `wagers`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wagers: Vec<Wager>,
+    /// B-16 (issue 77): the extra stakes its steps placed on bets of their
+    /// own (`Entry::RoundStep`'s `category`: blackjack's insurance), by
+    /// category; the rest of its stake is its wagers'.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub step_wagers: Vec<Wager>,
 }
 
 /// B-16: one wager category's meters: its coin-in and its theoretical
@@ -636,6 +641,7 @@ impl CriticalState {
                     linked,
                     category: category.clone(),
                     wagers: wagers.clone(),
+                    step_wagers: Vec::new(),
                 });
                 self.linked_commitment = None;
             }
@@ -669,11 +675,22 @@ impl CriticalState {
                     key: key.clone(),
                 });
             }
-            Entry::RoundStep { round, extra_stake, .. } => {
+            Entry::RoundStep { round, extra_stake, category, .. } => {
                 let credit = sub(e, self.credit, *extra_stake)?;
+                if let Some(c) = category
+                    && (c.name.is_empty() || c.rtp_ppm > 1_000_000 || *extra_stake == 0)
+                {
+                    return Err(fail(e, "an extra stake's wager category is named, returns at most 100% and has a stake"));
+                }
                 let open = self.open_round_mut(e, *round)?;
-                open.stake += extra_stake;
+                open.stake = add(e, open.stake, *extra_stake)?;
                 open.steps += 1;
+                if let Some(c) = category {
+                    match open.step_wagers.iter_mut().find(|w| w.category == *c) {
+                        Some(w) => w.stake = add(e, w.stake, *extra_stake)?,
+                        None => open.step_wagers.push(Wager { category: c.clone(), stake: *extra_stake }),
+                    }
+                }
                 self.credit = credit;
             }
             Entry::RoundResumed { round, .. } => {
@@ -756,15 +773,22 @@ impl CriticalState {
                 // B-16: each category's coin-in and theoretical payback: the
                 // one category the whole stake, or each wager its part; the
                 // stakes the round's decisions added (a double, a raise)
-                // are the first wager's, the bet they are made on.
-                let shares: Vec<(&WagerCategory, Cents)> = match (&open.category, open.wagers.split_first()) {
-                    (Some(c), _) => vec![(c, open.stake)],
+                // are the first wager's, the bet they are made on, but for
+                // those placed on a bet of its own (insurance), each in its
+                // category.
+                let own = open.step_wagers.iter().try_fold(0u64, |t, w| t.checked_add(w.stake)).ok_or_else(|| fail(e, "the extra stakes overflow"))?;
+                let stake = sub(e, open.stake, own)?;
+                let mut shares: Vec<(&WagerCategory, Cents)> = match (&open.category, open.wagers.split_first()) {
+                    (Some(c), _) => vec![(c, stake)],
                     (None, Some((first, rest))) => {
-                        let added = open.stake.saturating_sub(open.wagers.iter().fold(0, |t, w| t.saturating_add(w.stake)));
+                        let added = stake.saturating_sub(open.wagers.iter().fold(0, |t, w| t.saturating_add(w.stake)));
                         std::iter::once((&first.category, add(e, first.stake, added)?)).chain(rest.iter().map(|w| (&w.category, w.stake))).collect()
                     }
                     (None, None) => Vec::new(),
                 };
+                if !shares.is_empty() {
+                    shares.extend(open.step_wagers.iter().map(|w| (&w.category, w.stake)));
+                }
                 for (c, stake) in shares {
                     let m = self.categories.entry(open.game.clone()).or_default().entry(c.name.clone()).or_default();
                     m.coin_in = add(e, m.coin_in, stake)?;

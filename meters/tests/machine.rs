@@ -758,6 +758,42 @@ fn the_lab_tap_records_every_scaled_draw_of_the_production_round() {
     assert!(m.take_tapped_draws().is_empty(), "taken once");
 }
 
+/// B-16, issue 77 defect 5: an extra stake a decision places on a bet of
+/// its own (blackjack's insurance, at the RTP its paytable proves for it)
+/// is metered in that bet's category; the extra stakes on the bet itself
+/// (a double, a split) stay in the round's category. The shares fold the
+/// same after a restart.
+#[test]
+fn an_extra_stake_on_a_bet_of_its_own_is_metered_at_its_rtp() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("egm.sqlite");
+    let mut m = Machine::open(&path, lab_config(), SeedChoice::Lab(1)).unwrap();
+    m.insert_note(5_000).unwrap();
+    let category = |name: &str, ppm: u32| meters::WagerCategory { name: name.into(), rtp_ppm: ppm };
+    for _ in 0..2 {
+        m.set_wager_category("bj", category("the game (optimal play)", 995_975));
+        let round = m.play_round("bj", 5, 100, "deal", |_| Ok::<_, String>(json!({}))).unwrap().0;
+        m.record_step_in(round, Step::new("insurance", json!({})), 50, Some(category("insurance", 926_045))).unwrap();
+        m.record_step(round, Step::new("double", json!({})), 100).unwrap();
+        m.settle_round(round, 0, vec![]).unwrap();
+    }
+    let check = |m: &Machine| {
+        let c = &m.state().categories["bj"];
+        assert_eq!(c.len(), 2, "{c:?}");
+        let game = &c["the game (optimal play)"];
+        assert_eq!((game.coin_in, game.theoretical_micro, game.rtp_ppm), (400, 400 * 995_975, 995_975));
+        let insurance = &c["insurance"];
+        assert_eq!((insurance.coin_in, insurance.theoretical_micro, insurance.rtp_ppm), (100, 100 * 926_045, 926_045));
+        // (400 × 99.5975 + 100 × 92.6045) / 500 = 98.1989 %.
+        assert_eq!(m.state().game_weighted_basis_points("bj"), Some(9_819));
+        assert_eq!(m.state().totals.games.creditos_jogados, 500);
+    };
+    check(&m);
+    drop(m);
+    let m = Machine::open(&path, lab_config(), SeedChoice::Lab(1)).unwrap();
+    check(&m);
+}
+
 /// B-16, issue 77 defect 5: a round that stakes on bets of several RTPs
 /// shares its stake out, each part metered in its own category at its own
 /// RTP (a raise goes to the first wager, the bet it is made on); the

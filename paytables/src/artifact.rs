@@ -304,6 +304,9 @@ pub struct Approved {
     pub odds_disclosure: Option<String>,
     /// B-16: a table game's RTP bet by bet ([`Artifact::bet_rtp`]).
     pub bet_rtp: Vec<(String, BigRational)>,
+    /// The side bet's exact RTP ([`Artifact::side_bet_rtp`]: stud's
+    /// jackpot bet), metered at its own (B-16, issue 77).
+    pub side_bet_rtp: Option<BigRational>,
 }
 
 impl Approved {
@@ -321,7 +324,11 @@ impl Approved {
             .iter()
             .map(|(bet, r)| parse_ratio(r).map(|r| (bet.clone(), r)).ok_or_else(|| ArtifactError::Format(a.game.id().to_owned(), format!("bad RTP {r:?}"))))
             .collect::<Result<_, _>>()?;
-        Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure, bet_rtp })
+        let side_bet_rtp = match &a.side_bet_rtp {
+            Some(r) => Some(parse_ratio(r).ok_or_else(|| ArtifactError::Format(a.game.id().to_owned(), format!("bad side-bet RTP {r:?}")))?),
+            None => None,
+        };
+        Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure, bet_rtp, side_bet_rtp })
     }
 
     /// Each bet configuration's RTP in millionths, rounded down (B-16's
@@ -334,6 +341,12 @@ impl Approved {
     /// (B-16's wager categories, issue 77).
     pub fn bet_rtp_ppm(&self) -> Vec<(String, u32)> {
         self.bet_rtp.iter().filter_map(|(bet, r)| ppm(r).map(|ppm| (bet.clone(), ppm))).collect()
+    }
+
+    /// The side bet's RTP in millionths, rounded down (B-16's wager
+    /// category of stud's jackpot bet, issue 77).
+    pub fn side_bet_rtp_ppm(&self) -> Option<u32> {
+        self.side_bet_rtp.as_ref().and_then(ppm)
     }
 
     /// The RTP as the help screen shows it, to two decimals: one figure,
@@ -374,7 +387,8 @@ pub fn load_approved_with_rtp(path: &Path, manifest: &Manifest, floor: &Floor) -
     }
     let rtp = a.rtp.iter().filter_map(|(bet, r)| parse_ratio(r).map(|r| (*bet, r))).collect();
     let bet_rtp = a.bet_rtp.iter().filter_map(|(bet, r)| parse_ratio(r).map(|r| (bet.clone(), r))).collect();
-    Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure, bet_rtp })
+    let side_bet_rtp = a.side_bet_rtp.as_deref().and_then(parse_ratio);
+    Ok(Approved { game: a.game, rtp, odds_disclosure: a.odds_disclosure, bet_rtp, side_bet_rtp })
 }
 
 #[cfg(test)]

@@ -154,6 +154,19 @@ impl GameKind for Blackjack {
         step.action.name(false)
     }
 
+    /// B-16 (issue 77): the hand's bet, doubles and splits included, at
+    /// the game's return under optimal play (its artifact's first line,
+    /// the bonus included: `paytables::blackjack::lines`).
+    fn main_wager(&self) -> Option<(u64, &'static str)> {
+        Some((0, "jogo / game"))
+    }
+
+    /// B-16 (issue 77): insurance is a bet of its own (BJ 50), at its own
+    /// return: the artifact's third line, where the table offers it.
+    fn step_wager(&self, step: &BlackjackStep) -> Option<(u64, &'static str)> {
+        (step.action == Action::Insurance && self.0.rules.insurance).then_some((2, "seguro / insurance"))
+    }
+
     fn apply(&self, round: &mut Round, step: &BlackjackStep) {
         // Committed steps were legal when taken, and the same shoe and
         // steps rebuild the same round: a refusal here changes nothing.

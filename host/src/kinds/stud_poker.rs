@@ -137,6 +137,19 @@ impl GameKind for StudPoker {
         self.credit_needed(bet)
     }
 
+    /// B-16: the ante configuration whose RTP the approved paytable proves
+    /// (its artifact's key), the raise made on it included.
+    fn rtp_key(&self, bet: &StudBet) -> Option<(u64, &'static str)> {
+        Some((bet.ante, "credits ante"))
+    }
+
+    /// B-16 (issue 77): the jackpot bet is metered at its own return (its
+    /// artifact's side-bet RTP at the jackpot's start value), the ante and
+    /// the raise at the game's.
+    fn side_wager(&self) -> Option<&'static str> {
+        Some("jackpot")
+    }
+
     fn side_stake(&self, bet: &StudBet) -> u64 {
         match &self.0.jackpot {
             Some(rule) if bet.jackpot => rule.bet_credits,

@@ -143,6 +143,52 @@ fn hands_settle_as_the_text_reads_the_committed_cards() {
 /// A round killed at each of its decisions resumes there: the same cards,
 /// the same decisions offered, the credit unchanged (no extra stake
 /// debited again), and it settles as an uncut round would.
+/// B-16, issue 77 defect 5: insurance is a bet of its own, metered at
+/// its own return — 3 × 96/311 = 92.6045 % in the seed game (a six-deck
+/// shoe less the ace: 96 ten-values of 311 cards; card-games.md §C.2's
+/// −7.40 %) — and the hand's bet, doubles and splits included, at the
+/// game's return under optimal play (the artifact's first line): before,
+/// the whole round was metered at the table's lowest figure, insurance's.
+#[test]
+fn insurance_is_metered_at_its_own_rtp_and_the_hand_at_the_game_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = open(dir.path(), 47);
+    select(&mut s, "blackjack");
+    s.insert_note(5_000);
+    let (mut hand_cents, mut insurance_cents) = (0u64, 0u64);
+    for round in 0..80 {
+        assert!(s.play(), "{:?}", s.message_text());
+        let denom = s.round::<Blackjack>().unwrap().denom;
+        hand_cents += s.round::<Blackjack>().unwrap().bet.bet * denom;
+        while s.in_round() {
+            let r = &s.round::<Blackjack>().unwrap().state;
+            let a = choose(r);
+            let extra = r.extra_stake(a) * denom;
+            if a == Action::Insurance {
+                insurance_cents += extra;
+            } else {
+                hand_cents += extra;
+            }
+            assert!(s.decide::<Blackjack>(a), "round {round}: {a:?} refused: {:?}", s.message_text());
+        }
+    }
+    assert!(insurance_cents > 0, "no hand was insured: the test would check nothing");
+    let state = s.machine().state();
+    let c = &state.categories["blackjack"];
+    assert_eq!(c.len(), 2, "{c:?}");
+    // The artifact's first line, 124,749,851 / 125,000,000, in millionths rounded down.
+    let game = &c["jogo / game"];
+    assert_eq!((game.coin_in, game.rtp_ppm), (hand_cents, 997_998));
+    assert_eq!(game.theoretical_micro, u128::from(hand_cents) * 997_998);
+    let insurance = &c["seguro / insurance"];
+    assert_eq!((insurance.coin_in, insurance.rtp_ppm), (insurance_cents, (288 * 1_000_000 / 311) as u32));
+    assert_eq!(insurance.rtp_ppm, 926_045);
+    assert_eq!(state.totals.games.creditos_jogados, hand_cents + insurance_cents);
+    let mean = (u128::from(hand_cents) * 997_998 + u128::from(insurance_cents) * 926_045) / u128::from(hand_cents + insurance_cents) / 100;
+    assert_eq!(state.game_weighted_basis_points("blackjack"), Some(mean));
+    meters::inspect::Inspection::open(&dir.path().join("egm.sqlite")).unwrap().self_audit().unwrap();
+}
+
 #[test]
 fn a_round_killed_at_any_decision_resumes_there_with_the_same_cards() {
     let dir = tempfile::tempdir().unwrap();

@@ -160,4 +160,14 @@ fn stud_rounds_settle_as_game_core_settles_the_committed_hands() {
     assert_eq!(settled_win(&r), fixed, "a fold loses the ante; the side bet pays its fixed sum, if any");
     let i = Inspection::open(&dir.path().join("egm.sqlite")).unwrap();
     assert_eq!(i.state().pools["stud-jackpot"].levels[0].contributed_micro, 250_000, "25% of the 1-cent side bet, in millionths");
+    // B-16, issue 77 defect 5: the ante and the raise at the ante's RTP,
+    // the jackpot bet at its own (the artifact's side-bet RTP, 7,465 /
+    // 9,282 at the jackpot's start value), each in millionths rounded down.
+    let c = &i.state().categories["poquer-sem-descarte"];
+    assert_eq!(c.len(), 2, "{c:?}");
+    let ante = &c["1 credits ante"];
+    assert_eq!((ante.coin_in, ante.rtp_ppm), (3 + 1, (254_565_857_603u128 * 1_000_000 / 261_241_071_465) as u32));
+    let side = &c["jackpot"];
+    assert_eq!((side.coin_in, side.rtp_ppm), (1, (7_465u64 * 1_000_000 / 9_282) as u32));
+    assert_eq!(side.theoretical_micro, 804_244);
 }

@@ -52,7 +52,7 @@ pub fn recall_from(records: &[Record]) -> Vec<RoundRecall> {
                 outcome: RecallOutcome::InProgress,
                 resumed_at: Vec::new(),
             }),
-            Entry::RoundStep { round, step, extra_stake, draws } => {
+            Entry::RoundStep { round, step, extra_stake, draws, .. } => {
                 if let Some(rr) = out.iter_mut().rev().find(|x| x.round == *round) {
                     rr.stake += extra_stake;
                     rr.steps.push(RecallStep { at_utc: r.at_utc.clone(), step: step.clone(), extra_stake: *extra_stake, draws: *draws });

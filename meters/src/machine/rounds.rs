@@ -296,19 +296,37 @@ impl Machine {
             self.refuse_excessive_play(open.stake.saturating_add(extra_stake))?;
         }
         let (outcome, data, draws) = self.draw(&open.game, draw)?;
-        self.commit(vec![Entry::RoundStep { round, step: Step::new(step, data), extra_stake, draws }])?;
+        self.commit(vec![Entry::RoundStep { round, step: Step::new(step, data), extra_stake, draws, category: None }])?;
         Ok(outcome)
     }
 
     /// Commit a decision of the open round that draws nothing (a hold, a
     /// raise or fold). `extra_stake` leaves the credit meter with it.
     pub fn record_step(&mut self, round: u64, step: Step, extra_stake: Cents) -> Result<(), CoreError> {
+        self.record_step_in(round, step, extra_stake, None)
+    }
+
+    /// B-16 (issue 77): [`Machine::record_step`] for an extra stake that is
+    /// a bet of its own (blackjack's insurance): metered in `category`, at
+    /// the RTP its approved paytable proves for that bet, when the round
+    /// settles. `None`: the stake is part of the round's first wager.
+    pub fn record_step_in(&mut self, round: u64, step: Step, extra_stake: Cents, category: Option<crate::journal::WagerCategory>) -> Result<(), CoreError> {
         let open = self.check_step(round, extra_stake)?;
+        if let Some(c) = &category {
+            // The journal's fold refuses the same (`state.rs`): refused
+            // here before anything is committed.
+            if c.name.is_empty() || c.rtp_ppm > 1_000_000 || extra_stake == 0 {
+                return Err(CoreError::Refused(format!(
+                    "the extra stake's wager category {:?} at {} ppm: a category is named, returns at most 100% and has a stake",
+                    c.name, c.rtp_ppm
+                )));
+            }
+        }
         self.verify_in_round()?;
         if extra_stake > 0 {
             self.refuse_excessive_play(open.stake.saturating_add(extra_stake))?;
         }
-        self.commit(vec![Entry::RoundStep { round, step, extra_stake, draws: 0 }])
+        self.commit(vec![Entry::RoundStep { round, step, extra_stake, draws: 0, category }])
     }
 
     /// C-26, before anything is drawn: a play whose stakes (`play`, the
@@ -562,5 +580,35 @@ mod tests {
         assert!(both.problem.contains("is not a floor progressive level"), "{both}");
         // The core's own settlement of the same win is taken.
         m.settle_round_with_floor(round, 20, vec![], &[], &[], &[(3, 2, 750)]).expect("locked up for an attendant");
+    }
+
+    /// B-16 (issue 77): the fold refuses an extra stake's wager category
+    /// that is unnamed, returns more than 100 % or has no stake, as
+    /// `Machine::record_step_in` does: the category's theoretical payback
+    /// cannot be raised by a step the core would not have written.
+    #[test]
+    fn the_fold_refuses_a_step_category_the_core_would_not_write() {
+        use crate::journal::WagerCategory;
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let config = MachineConfig { mode: Mode::Lab, ..MachineConfig::default() };
+        let mut m = Machine::open(&dir.path().join("egm.sqlite"), config, SeedChoice::Lab(1)).expect("a lab machine");
+        m.insert_note(1_000).expect("a note");
+        let (round, ()) = m.play_round("g", 1, 10, "outcome", |_| Ok::<_, String>(())).expect("a round");
+        let step = |name: &str, rtp_ppm: u32, extra_stake: Cents| Entry::RoundStep {
+            round,
+            step: Step::new("insurance", serde_json::json!({})),
+            extra_stake,
+            draws: 0,
+            category: Some(WagerCategory { name: name.into(), rtp_ppm }),
+        };
+        for (name, ppm, stake) in [("", 926_045, 5), ("insurance", 1_000_001, 5), ("insurance", 926_045, 0)] {
+            let e = m.state.clone().apply(&step(name, ppm, stake)).expect_err("refused");
+            assert!(e.problem.contains("extra stake's wager category"), "{name:?} {ppm} {stake}: {e}");
+            let refused =
+                m.record_step_in(round, Step::new("insurance", serde_json::json!({})), stake, Some(WagerCategory { name: name.into(), rtp_ppm: ppm }));
+            assert!(matches!(&refused, Err(CoreError::Refused(why)) if why.contains("extra stake's wager category")), "{refused:?}");
+        }
+        assert_eq!(m.state.credit, 990, "nothing was staked by a refused step");
+        m.state.clone().apply(&step("insurance", 926_045, 5)).expect("a named category at most 100 %, with a stake");
     }
 }

@@ -174,7 +174,14 @@ fn samples(f: Fill) -> Vec<Entry> {
             category: Some(WagerCategory { name: "all bets".into(), rtp_ppm: f.u32() }),
             wagers: vec![Wager { category: WagerCategory { name: "red".into(), rtp_ppm: f.u32() }, stake: f.n }],
         },
-        Entry::RoundStep { round: f.n, step: step(), extra_stake: f.n, draws: f.n },
+        Entry::RoundStep { round: f.n, step: step(), extra_stake: f.n, draws: f.n, category: None },
+        Entry::RoundStep {
+            round: f.n,
+            step: step(),
+            extra_stake: f.n,
+            draws: f.n,
+            category: Some(WagerCategory { name: "insurance".into(), rtp_ppm: f.u32() }),
+        },
         Entry::DrawDiscarded { game: "reels".into(), draws: f.n, reason: "no such symbol".into() },
         Entry::RoundSettled {
             round: f.n,
