@@ -115,12 +115,7 @@ mapfile -t games < <(sed -n 's/^[[:space:]]*games: \[\(.*\)\],.*$/\1/p' "$config
 [ ${#games[@]} -gt 0 ] || { echo "error: no games found in $config" >&2; exit 1; }
 
 echo "digests"
-{
-    (cd "$out/digests" && sha256sum .cabinet-retail | sed 's/\.cabinet-retail/cabinet (retail)/')
-    (cd "$release" && sha256sum paytable egm-progressive egm-sas-host)
-    (cd "$release" && sha256sum egm-lab | sed 's/egm-lab$/egm-lab (lab build)/')
-} > "$out/digests/programs.sha256"
-rm "$out/digests/.cabinet-retail"
+# The programs' digests are programs.sha256, written as they were built.
 (cd assets/paytables/compiled && sha256sum ./*.json) > "$out/digests/paytables.sha256"
 sha256sum "$config" > "$out/digests/configuration.sha256"
 cp assets/paytables/approved.ron "$out/digests/approved.ron"
