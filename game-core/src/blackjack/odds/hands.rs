@@ -5,7 +5,7 @@
 //! cards.
 
 use super::dealer::CLASSES;
-use super::player::{Counts, KeyMap, hard_aces, pack};
+use super::player::{Counts, KeyMap, hard_aces, pack, total};
 
 /// The hand a card makes of a hand it busts.
 pub const BUSTED: u32 = u32::MAX;
@@ -20,11 +20,18 @@ pub struct Hands {
     size: Vec<u8>,
     next: Vec<[u32; CLASSES]>,
     ids: KeyMap<u32>,
+    /// Every hand the play can reach, by hand, from the hands of two
+    /// cards (index 0), or from the split hands of a pair of class `p`,
+    /// `p` then another card (index `1 + p`): each hand a card is drawn to
+    /// while its total is under 21 (the shoe's cards aside: a hand the
+    /// shoe cannot give is in the list, and never weighs anything).
+    reach: Vec<Vec<u32>>,
 }
 
 impl Hands {
     pub fn new() -> Hands {
-        let mut h = Hands { counts: Vec::new(), hard: Vec::new(), aces: Vec::new(), size: Vec::new(), next: Vec::new(), ids: KeyMap::default() };
+        let mut h =
+            Hands { counts: Vec::new(), hard: Vec::new(), aces: Vec::new(), size: Vec::new(), next: Vec::new(), ids: KeyMap::default(), reach: Vec::new() };
         h.push([0; CLASSES]);
         let mut i = 0;
         while i < h.counts.len() {
@@ -43,7 +50,36 @@ impl Hands {
             h.next.push(next);
             i += 1;
         }
+        let two: Vec<u32> = (0..CLASSES).flat_map(|a| (a..CLASSES).map(move |b| (a, b))).map(|(a, b)| h.two(a, b)).collect();
+        h.reach = std::iter::once(h.reachable(two)).chain((0..CLASSES).map(|p| h.reachable((0..CLASSES).map(|c| h.two(p, c)).collect()))).collect();
         h
+    }
+
+    /// The hands reachable from `starts` (themselves included), drawing a
+    /// card while the total is under 21 (BJ 21: no hit at 21), by number.
+    fn reachable(&self, starts: Vec<u32>) -> Vec<u32> {
+        let mut seen = vec![false; self.len()];
+        let mut stack = starts;
+        let mut out = Vec::new();
+        while let Some(id) = stack.pop() {
+            if std::mem::replace(&mut seen[id as usize], true) {
+                continue;
+            }
+            out.push(id);
+            let (hard, aces) = self.hard_aces(id);
+            if total(hard, aces) < 21 {
+                stack.extend(self.next[id as usize].iter().copied().filter(|&n| n != BUSTED && !seen[n as usize]));
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// The hands the play can reach without a split (`None`), or in the
+    /// split hands of a pair of class `pair`.
+    pub fn reach(&self, pair: Option<usize>) -> &[u32] {
+        let at = pair.map_or(0, |p| p + 1);
+        self.reach.get(at).map_or(&[], Vec::as_slice)
     }
 
     fn push(&mut self, c: Counts) -> u32 {
@@ -134,5 +170,46 @@ mod tests {
             }
         }
         assert_eq!(h.counts(h.two(9, 0)), &[1, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    }
+
+    /// The hands the play reaches: the starts (every hand of two cards;
+    /// a split's pair card and any other), and every hand a card makes of
+    /// a listed hand under 21, and no other: each listed hand of more
+    /// cards than a start is one card more than a listed hand under 21.
+    #[test]
+    fn the_reach_of_a_context_is_its_starts_and_every_card_drawn_under_21() {
+        let h = Hands::new();
+        let under_21 = |id: u32| {
+            let (hard, aces) = h.hard_aces(id);
+            total(hard, aces) < 21
+        };
+        for pair in std::iter::once(None).chain((0..CLASSES).map(Some)) {
+            let list = h.reach(pair);
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{pair:?}: by number, once each");
+            let starts: Vec<u32> = match pair {
+                None => (0..CLASSES).flat_map(|a| (a..CLASSES).map(move |b| (a, b))).map(|(a, b)| h.two(a, b)).collect(),
+                Some(p) => (0..CLASSES).map(|c| h.two(p, c)).collect(),
+            };
+            let listed = |id: u32| list.binary_search(&id).is_ok();
+            assert!(starts.iter().all(|&s| listed(s)), "{pair:?}: every start");
+            for &id in list {
+                for c in 0..CLASSES {
+                    let next = h.next(id, c);
+                    if next != BUSTED && under_21(id) {
+                        assert!(listed(next), "{pair:?}: {:?} drawn to", h.counts(next));
+                    }
+                }
+                let parents = (0..CLASSES).filter(|&c| h.counts(id)[c] > 0).any(|c| {
+                    let mut less = *h.counts(id);
+                    less[c] -= 1;
+                    h.id(&less).is_some_and(|p| listed(p) && under_21(p))
+                });
+                assert!(starts.contains(&id) || parents, "{pair:?}: {:?} is reached", h.counts(id));
+                if let Some(p) = pair {
+                    assert!(h.counts(id)[p] > 0, "a split hand holds its pair card");
+                }
+            }
+        }
+        assert!(h.reach(None).len() > 3_000, "nearly every hand: {}", h.reach(None).len());
     }
 }

@@ -81,8 +81,8 @@ pub struct Solver<'a> {
     /// cards out): the strategy's multi-card decisions.
     pub hits: KeyMap<bool>,
     mass: Scratch,
-    /// [`Solver::walk_ahead`]'s lists: the shoes to walk, the hands to visit.
-    pending: (Vec<(u32, [u16; CLASSES])>, Vec<u32>),
+    /// [`Solver::walk_context`]'s list of the shoes to walk.
+    pending: Vec<(u32, [u16; CLASSES])>,
     /// A dealer blackjack is an outcome of the recursion (it takes all).
     bj_in_recursion: bool,
 }
@@ -99,7 +99,7 @@ pub struct Tables {
     dist_at: Vec<u32>,
     /// Hit-or-stand values by context and hand (NaN: not yet valued).
     values: Vec<f64>,
-    /// The hands whose play in a context has had its shoes walked.
+    /// The contexts whose hands have had their shoes walked.
     walked: Vec<bool>,
 }
 
@@ -113,7 +113,7 @@ impl Tables {
         self.values.clear();
         self.values.resize(slots, f64::NAN);
         self.walked.clear();
-        self.walked.resize(slots, false);
+        self.walked.resize(CLASSES * LEVELS, false);
     }
 }
 
@@ -257,46 +257,36 @@ impl<'a> Solver<'a> {
         d
     }
 
-    /// The dealer's totals for every shoe the play of hand `id` in `ctx`
-    /// can stand on, found in walks of eight shoes at once (issue 73: a
-    /// state's place in the dealer's graph is read once for all eight,
-    /// and their arithmetic runs side by side): the hand and every hand
-    /// the cards left can make of it (not of 21: no hit there), each once
-    /// in the solver's life.
-    fn walk_ahead(&mut self, id: u32, ctx: Context) {
-        if self.t.walked[self.slot(id, ctx)] {
+    /// The dealer's totals for every shoe the play in `ctx` can stand on,
+    /// found in walks of eight shoes at once (issue 73: a state's place in
+    /// the dealer's graph is read once for all eight, and their arithmetic
+    /// runs side by side): every hand the context's play can reach
+    /// ([`Hands::reach`]: the hands of two cards, or a split's hands, and
+    /// every hand a card drawn under 21 makes of them, by number), each
+    /// shoe once in the solver's life, the first time the context is
+    /// played. Where this walked hand by hand as the play reached each
+    /// hand, following the cards, a tenth of the analysis was that search.
+    fn walk_context(&mut self, ctx: Context) {
+        let at = usize::from(ctx.pair) * LEVELS + usize::from(ctx.k);
+        if self.t.walked.get(at).is_none_or(|&w| w) {
             return;
         }
-        let (mut walk, mut stack) = std::mem::take(&mut self.pending);
+        self.t.walked[at] = true;
+        let hands = self.hands;
+        let mut walk = std::mem::take(&mut self.pending);
         walk.clear();
-        stack.clear();
-        stack.push(id);
-        while let Some(h) = stack.pop() {
-            let slot = self.slot(h, ctx);
-            if self.t.walked[slot] {
+        for &h in hands.reach(if ctx == Context::MAIN { None } else { Some(usize::from(ctx.pair)) }) {
+            let (hard, aces) = hands.hard_aces(h);
+            if !self.weighs_standing(hard, total(hard, aces)) {
                 continue;
             }
-            self.t.walked[slot] = true;
-            let (hard, aces) = self.hands.hard_aces(h);
-            let t = total(hard, aces);
-            let (shoe, _) = self.shoe_of(h, ctx);
-            if self.weighs_standing(hard, t) {
-                let shoe_slot = self.shoe_slot(h, ctx);
-                if self.t.dist_at[shoe_slot] == UNKNOWN {
-                    // Its place now, its figures once walked.
-                    let at = self.t.dists.len() as u32;
-                    self.t.dists.push([0.0; OUTCOMES]);
-                    self.t.dist_at[shoe_slot] = at;
-                    walk.push((at, shoe));
-                }
-            }
-            if t < 21 {
-                for c in (0..CLASSES).filter(|&c| shoe[c] > 0) {
-                    let next = self.hands.next(h, c);
-                    if next != BUSTED && !self.t.walked[self.slot(next, ctx)] {
-                        stack.push(next);
-                    }
-                }
+            let shoe_slot = self.shoe_slot(h, ctx);
+            if self.t.dist_at[shoe_slot] == UNKNOWN {
+                // Its place now, its figures once walked.
+                let at = self.t.dists.len() as u32;
+                self.t.dists.push([0.0; OUTCOMES]);
+                self.t.dist_at[shoe_slot] = at;
+                walk.push((at, self.shoe_of(h, ctx).0));
             }
         }
         for chunk in walk.chunks(8) {
@@ -308,7 +298,7 @@ impl<'a> Solver<'a> {
                 _ => self.walk::<8>(chunk, |m| &mut m.3),
             }
         }
-        self.pending = (walk, stack);
+        self.pending = walk;
     }
 
     /// One walk of the dealer's graph for up to `L` shoes (the last
@@ -372,7 +362,7 @@ impl<'a> Solver<'a> {
         if !known.is_nan() {
             return known;
         }
-        self.walk_ahead(id, ctx);
+        self.walk_context(ctx);
         let (hard, aces) = self.hands.hard_aces(id);
         let t = total(hard, aces);
         let stand = self.weighs_standing(hard, t).then(|| self.stand_at(id, ctx, t));
@@ -424,10 +414,10 @@ impl<'a> Solver<'a> {
     /// Σ over the class of the next card, weighted by its chance from the
     /// shoe hand `id` leaves in `ctx`, of the weight lost where the card
     /// busts the hand, else `value(self, the hand it makes)`; every shoe
-    /// those hands can stand on walked first ([`Solver::walk_ahead`]).
+    /// those hands can stand on walked first ([`Solver::walk_context`]).
     fn each_next_hand(&mut self, id: u32, ctx: Context, mut value: impl FnMut(&mut Self, u32) -> f64) -> f64 {
         let (shoe, out) = self.shoe_of(id, ctx);
-        self.walk_ahead(id, ctx);
+        self.walk_context(ctx);
         // As [`Solver::probs`] gives them.
         let per = 1.0 / f64::from(self.full_total.saturating_sub(out).max(1));
         let p: [f64; CLASSES] = std::array::from_fn(|c| f64::from(shoe[c]) * per);
