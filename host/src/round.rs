@@ -249,6 +249,12 @@ pub(crate) struct Hosted<K: GameKind> {
     pub coin_in_limit: Cents,
 }
 
+/// B-16: the RTP (millionths) the approved paytable proves for the bet of
+/// `key` in its RTP table.
+fn rtp_of(rtp: &[(u64, u32)], key: u64) -> Option<u32> {
+    rtp.iter().find(|(k, _)| *k == key).map(|&(_, r)| r)
+}
+
 impl<K: GameKind> Hosted<K> {
     pub fn new(rules: K) -> Self {
         let bet = rules.opening_bet();
@@ -309,10 +315,9 @@ impl<K: GameKind> Hosted<K> {
                 return out;
             }
         }
-        let keyed = |key: u64| self.rtp.iter().find(|(k, _)| *k == key).map(|&(_, r)| r);
         let category = match (self.rules.rtp_key(bet), self.rules.main_wager()) {
-            (Some((key, unit)), _) => keyed(key).map(|r| (format!("{key} {unit}"), r)),
-            (None, Some((key, name))) => keyed(key).map(|r| (name.to_owned(), r)),
+            (Some((key, unit)), _) => rtp_of(&self.rtp, key).map(|r| (format!("{key} {unit}"), r)),
+            (None, Some((key, name))) => rtp_of(&self.rtp, key).map(|r| (name.to_owned(), r)),
             (None, None) => self.rtp.iter().map(|(_, r)| *r).min().map(|r| ("all bets".to_owned(), r)),
         };
         let (Some((name, rtp_ppm)), Some(stake)) = (category, cents(self.rules.stake(bet))) else { return Vec::new() };
@@ -334,8 +339,7 @@ impl<K: GameKind> Hosted<K> {
     /// bet's, or the artifact proves no RTP for it.
     fn step_category(rules: &K, rtp: &[(u64, u32)], step: &K::Step) -> Option<meters::WagerCategory> {
         let (key, name) = rules.step_wager(step)?;
-        let &(_, rtp_ppm) = rtp.iter().find(|(k, _)| *k == key)?;
-        Some(meters::WagerCategory { name: name.to_owned(), rtp_ppm })
+        Some(meters::WagerCategory { name: name.to_owned(), rtp_ppm: rtp_of(rtp, key)? })
     }
 
     fn open_round(&mut self) -> Option<&mut Round<K>> {

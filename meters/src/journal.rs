@@ -632,6 +632,14 @@ pub struct WagerCategory {
     pub rtp_ppm: u32,
 }
 
+impl WagerCategory {
+    /// B-16: a category is named and returns at most 100 %; the core
+    /// writes no other and the fold takes no other.
+    pub(crate) fn well_formed(&self) -> bool {
+        !self.name.is_empty() && self.rtp_ppm <= 1_000_000
+    }
+}
+
 /// B-16: the part of a round's stake staked in one wager category.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Wager {

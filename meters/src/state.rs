@@ -570,7 +570,7 @@ impl CriticalState {
                 if side_stake > stake {
                     return Err(fail(e, "the side bet exceeds the stake"));
                 }
-                if category.iter().chain(wagers.iter().map(|w| &w.category)).any(|c| c.name.is_empty() || c.rtp_ppm > 1_000_000) {
+                if category.iter().chain(wagers.iter().map(|w| &w.category)).any(|c| !c.well_formed()) {
                     return Err(fail(e, "a wager category is named and returns at most 100%"));
                 }
                 // B-16: a stake shared out is shared out whole, once.
@@ -677,9 +677,7 @@ impl CriticalState {
             }
             Entry::RoundStep { round, extra_stake, category, .. } => {
                 let credit = sub(e, self.credit, *extra_stake)?;
-                if let Some(c) = category
-                    && (c.name.is_empty() || c.rtp_ppm > 1_000_000 || *extra_stake == 0)
-                {
+                if category.as_ref().is_some_and(|c| !c.well_formed() || *extra_stake == 0) {
                     return Err(fail(e, "an extra stake's wager category is named, returns at most 100% and has a stake"));
                 }
                 let open = self.open_round_mut(e, *round)?;

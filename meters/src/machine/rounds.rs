@@ -315,7 +315,7 @@ impl Machine {
         if let Some(c) = &category {
             // The journal's fold refuses the same (`state.rs`): refused
             // here before anything is committed.
-            if c.name.is_empty() || c.rtp_ppm > 1_000_000 || extra_stake == 0 {
+            if !c.well_formed() || extra_stake == 0 {
                 return Err(CoreError::Refused(format!(
                     "the extra stake's wager category {:?} at {} ppm: a category is named, returns at most 100% and has a stake",
                     c.name, c.rtp_ppm

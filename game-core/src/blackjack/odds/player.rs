@@ -137,6 +137,11 @@ pub struct Context {
 
 impl Context {
     pub const MAIN: Context = Context { pair: 0, k: 0 };
+
+    /// The context's place among the `CLASSES × LEVELS` contexts.
+    fn index(self) -> usize {
+        usize::from(self.pair) * LEVELS + usize::from(self.k)
+    }
 }
 
 impl<'a> Solver<'a> {
@@ -182,14 +187,20 @@ impl<'a> Solver<'a> {
 
     /// A hand's place in the tables of values and dealer totals.
     fn slot(&self, id: u32, ctx: Context) -> usize {
-        (usize::from(ctx.pair) * LEVELS + usize::from(ctx.k)) * self.hands.len() + id as usize
+        ctx.index() * self.hands.len() + id as usize
     }
 
     /// The probability of each class as the next card, cards `removed` out.
     pub fn probs(&self, removed: &Counts) -> [f64; CLASSES] {
         let out: u16 = removed.iter().map(|&n| u16::from(n)).sum();
+        self.chances(&std::array::from_fn(|c| self.full[c].saturating_sub(u16::from(removed[c]))), out)
+    }
+
+    /// The probability of each class as the next card from `shoe`, `out`
+    /// cards out of the full shoe.
+    fn chances(&self, shoe: &[u16; CLASSES], out: u16) -> [f64; CLASSES] {
         let per = 1.0 / f64::from(self.full_total.saturating_sub(out).max(1));
-        std::array::from_fn(|c| f64::from(self.full[c].saturating_sub(u16::from(removed[c]))) * per)
+        std::array::from_fn(|c| f64::from(shoe[c]) * per)
     }
 
     /// The probability that the hole card makes the dealer a blackjack:
@@ -267,7 +278,7 @@ impl<'a> Solver<'a> {
     /// played. Where this walked hand by hand as the play reached each
     /// hand, following the cards, a tenth of the analysis was that search.
     fn walk_context(&mut self, ctx: Context) {
-        let at = usize::from(ctx.pair) * LEVELS + usize::from(ctx.k);
+        let at = ctx.index();
         if self.t.walked.get(at).is_none_or(|&w| w) {
             return;
         }
@@ -418,9 +429,7 @@ impl<'a> Solver<'a> {
     fn each_next_hand(&mut self, id: u32, ctx: Context, mut value: impl FnMut(&mut Self, u32) -> f64) -> f64 {
         let (shoe, out) = self.shoe_of(id, ctx);
         self.walk_context(ctx);
-        // As [`Solver::probs`] gives them.
-        let per = 1.0 / f64::from(self.full_total.saturating_sub(out).max(1));
-        let p: [f64; CLASSES] = std::array::from_fn(|c| f64::from(shoe[c]) * per);
+        let p = self.chances(&shoe, out);
         let busts = self.weights_after_one_more(&shoe, out);
         let mut v = 0.0;
         for (c, &pc) in p.iter().enumerate() {
