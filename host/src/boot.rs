@@ -37,20 +37,11 @@ pub struct BootOptions {
 pub fn boot(options: &BootOptions) -> Result<Session, String> {
     let mut config = CabinetConfig::load(&options.config).map_err(|e| e.to_string())?;
     config.demo |= options.demo;
-    let db = if config.demo {
-        // M-39: fully apart from the real meters: a fresh file of its own,
-        // no linked pool (its money is real).
-        config.linked_progressives.clear();
-        let db = std::env::temp_dir().join(format!("egm-demo-{}.sqlite", std::process::id()));
-        // Its own NVRAM mirror too: the real one names the real journal.
-        config.machine.nvram_mirror = config.machine.nvram_mirror.as_ref().map(|_| db.with_extension("nvram"));
-        for f in [db.clone(), db.with_extension("sqlite.key"), db.with_extension("sqlite-wal"), db.with_extension("sqlite-shm"), db.with_extension("nvram")] {
-            let _ = std::fs::remove_file(f);
-        }
-        db
-    } else {
-        options.db.clone()
-    };
+    // What the paytables are verified as: the cabinet's own mode, a
+    // demonstration's included (its machine runs in lab mode below).
+    let production = config.machine.mode == meters::Mode::Production;
+    let demo_memory = if config.demo { Some(demo_memory(&mut config)?) } else { None };
+    let db = demo_memory.as_ref().map_or_else(|| options.db.clone(), |d| d.path().join("egm.sqlite"));
     let floor = Floor::from_percent(&config.rtp_floor_percent).map_err(|e| format!("{}: {e}", options.config.display()))?;
     if let Some(dir) = db.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -64,7 +55,7 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     // Issue 68: its signature, which the machine key of a cabinet
     // provisioned for its signer asks the TPM to verify.
     config.machine.release_signature = manifest.signature.clone();
-    let report = verification::verify(&config.games, &config.paytable_dir, &manifest, config.machine.mode == meters::Mode::Production);
+    let report = verification::verify(&config.games, &config.paytable_dir, &manifest, production);
     let (passed, detail) = report.detail(&format!("against {}", config.manifest.display()));
     let mut games = Vec::new();
     for id in &config.games {
@@ -113,6 +104,7 @@ pub fn boot(options: &BootOptions) -> Result<Session, String> {
     }
     let mut session = Session::new(machine, config, games, report);
     session.db = db;
+    session.demo_memory = demo_memory;
     session.config_file = options.config.clone();
     session.lab_seed = options.lab_seed;
     // Issue 70: the doors as their sensors read before anything else (a
@@ -210,6 +202,29 @@ fn check_side_pools(config: &CabinetConfig, games: &[HostedGame]) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// M-39: a demonstration's critical memory, wholly apart from the real
+/// one. A folder of its own, made afresh (unique: two demonstrations, or a
+/// file an earlier one left under the same name, never meet) and removed
+/// when the session ends; both copies and the NVRAM mirror in it; and the
+/// file stand-in for a key store in it, never the cabinet's TPM, whose key
+/// a boot takes once and whose anchor counts the real journal's writes.
+/// Its machine runs in lab mode, the only mode the stand-in is accepted
+/// in: its money is play credits, refused in and out by name. No linked
+/// pool (its money is real); the operator's credential stays the real
+/// one, which the stand-in cannot check, so no PIN opens anything in a
+/// demonstration.
+fn demo_memory(config: &mut CabinetConfig) -> Result<tempfile::TempDir, String> {
+    let dir = tempfile::Builder::new().prefix("egm-demo-").tempdir().map_err(|e| format!("demonstration: its critical memory's folder: {e}"))?;
+    config.linked_progressives.clear();
+    let machine = &mut config.machine;
+    machine.mode = meters::Mode::Lab;
+    machine.evaluation = false;
+    machine.key_store = meters::KeyStoreConfig::FileStandIn;
+    machine.second_copy = meters::config::SecondCopy::Beside;
+    machine.nvram_mirror = machine.nvram_mirror.as_ref().map(|_| dir.path().join("egm.nvram"));
+    Ok(dir)
 }
 
 /// The play credits of a demonstration (M-39), on its own critical memory,

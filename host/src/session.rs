@@ -95,6 +95,9 @@ pub struct Session {
     /// The doors' sensors, the attendant key and the lamps (issue 70),
     /// when the configuration wires them.
     pub(crate) panel: Option<crate::panel::PanelLink>,
+    /// A demonstration's own folder (M-39), removed when the session ends:
+    /// last, so that critical memory is closed before it goes.
+    pub(crate) demo_memory: Option<tempfile::TempDir>,
 }
 
 /// Play credits a demonstration session starts with (M-39), in cents.
@@ -192,6 +195,7 @@ impl Session {
             acceptor: None,
             printer: None,
             panel: None,
+            demo_memory: None,
         };
         // H-55: nothing is sent to a host before the self-tests pass: a
         // cabinet that failed them connects no linked pool's controller

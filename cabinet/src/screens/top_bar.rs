@@ -120,8 +120,17 @@ fn show_top_bar(
                 let lines = s.progressive_lines();
                 if lines.is_empty() { format!("{}: —", s.t("Progressivos")) } else { lines.join(" · ") }
             }
-            // Issue 47: an evaluation cabinet says so on every screen.
-            Bar::Lab => if s.machine().config().mode.is_lab() { s.t("MODO LABORATÓRIO") } else { s.evaluation_mark().unwrap_or("") }.to_owned(),
+            // Issue 47: an evaluation cabinet says so on every screen. A
+            // demonstration's machine runs in lab mode on a throwaway
+            // memory (M-39): its own banner below marks it.
+            Bar::Lab => if s.demo() {
+                ""
+            } else if s.machine().config().mode.is_lab() {
+                s.t("MODO LABORATÓRIO")
+            } else {
+                s.evaluation_mark().unwrap_or("")
+            }
+            .to_owned(),
         };
         if text.0 != want {
             // A long game name is set smaller to keep short of the

@@ -160,6 +160,50 @@ fn a_demonstration_never_touches_real_critical_memory() {
     assert_eq!(real.progressives_shown().len(), 2, "a real cabinet shows the pool's two levels");
 }
 
+/// M-39: a demonstration's critical memory is its own and made afresh
+/// each time (a CI run once failed on a file an earlier process of the
+/// same id had left under a demonstration's fixed name). Two at once in one
+/// process never meet, the next starts clean, and none speaks to the
+/// cabinet's TPM: the shipped production configuration, whose TPM and
+/// second disk this machine lacks, boots a demonstration all the same.
+#[test]
+fn demonstrations_each_run_on_a_critical_memory_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a_dir, b_dir) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a_dir).unwrap();
+    std::fs::create_dir_all(&b_dir).unwrap();
+    let mut a = boot_with(&a_dir, |c| c, true);
+    let b = boot_with(&b_dir, |c| c, true);
+    assert!(a.command(Command::Play));
+    while a.in_round() {
+        a.command(Command::Revealed);
+        a.command(Command::Collect);
+    }
+    assert_eq!(a.machine().state().totals.games.jogadas_efectuadas, 1);
+    assert_eq!(b.machine().state().totals.games.jogadas_efectuadas, 0, "two demonstrations shared critical memory");
+    assert_eq!(b.machine().credit(), DEMO_CREDIT);
+    drop(a);
+    drop(b);
+    let c = boot_with(&a_dir, |c| c, true);
+    assert_eq!(c.machine().state().totals.games.jogadas_efectuadas, 0, "a demonstration started on an earlier one's memory");
+    assert_eq!(c.machine().credit(), DEMO_CREDIT);
+    drop(c);
+
+    let p_dir = dir.path().join("production");
+    std::fs::create_dir_all(&p_dir).unwrap();
+    let config = test_config::write(&p_dir, &test_config::production_text(&p_dir));
+    let production = BootOptions { config, db: p_dir.join("egm.sqlite"), lab_seed: None, demo: false };
+    let refused = boot(&production).err().expect("this machine has no cabinet TPM: the real boot must be refused");
+    let demo = boot(&BootOptions { demo: true, ..production }).unwrap_or_else(|e| panic!("a demonstration needed the cabinet's TPM: {e}"));
+    assert!(demo.demo(), "{refused}");
+    // Its play credits are on its own memory (its play is then refused
+    // here only because this test program is not the approved cabinet's:
+    // production verifies the program running).
+    assert_eq!(demo.machine().credit(), DEMO_CREDIT);
+    assert_eq!(demo.machine().config().key_store, meters::KeyStoreConfig::FileStandIn);
+    assert!(!p_dir.join("egm.sqlite").exists(), "the real critical memory was created by a demonstration");
+}
+
 /// A printer that fails never loses the cash-out: the credit is already on
 /// the ticket in critical memory; the cabinet tilts with the ticket named,
 /// and the attendant key prints that same ticket once the printer works.
