@@ -71,8 +71,10 @@ struct Args {
     #[cfg(feature = "lab")]
     #[arg(long)]
     lab_seed: Option<u64>,
-    /// A demonstration cabinet (M-39): play credits on a throwaway critical
-    /// memory; the real one (--db) is never opened.
+    /// A demonstration (M-39): play credits on a throwaway critical
+    /// memory; the real one (--db) is never opened. The lab build only: a
+    /// retail cabinet plays real money alone (`game_host::boot::DEMO_IN_RETAIL`).
+    #[cfg(feature = "lab")]
     #[arg(long)]
     demo: bool,
     /// Open the on-screen operator panel (the emulated note acceptor,
@@ -110,7 +112,11 @@ fn main() -> ExitCode {
     let lab_seed = args.lab_seed;
     #[cfg(not(feature = "lab"))]
     let lab_seed = None;
-    let options = BootOptions { config: args.config.clone(), db: args.db.clone(), lab_seed, demo: args.demo };
+    #[cfg(feature = "lab")]
+    let demo = args.demo;
+    #[cfg(not(feature = "lab"))]
+    let demo = false;
+    let options = BootOptions { config: args.config.clone(), db: args.db.clone(), lab_seed, demo };
     // The art kit the hosted games need, every file drawn once (issue 29):
     // a missing, broken or blank one stops the cabinet with its name.
     let booted = boot(&options).and_then(|session| {

@@ -54,3 +54,20 @@ fn the_retail_cabinet_refuses_a_lab_seed_before_it_opens_anything() {
     assert!(help(lab()).contains("--lab-seed"));
     assert!(!help(retail()).contains("seed"), "{}", help(retail()));
 }
+
+/// M-39: a demonstration is the lab build's (the operator's website
+/// module); the retail cabinet has no such option, and its host refuses a
+/// configuration that asks for one (`game_host::boot::DEMO_IN_RETAIL`).
+#[test]
+fn the_retail_cabinet_has_no_demonstration() {
+    let out = Command::new(retail()).args(["--windowed", "--demo", "--db", "/nonexistent/egm.sqlite"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("unexpected argument '--demo'"), "{stderr}");
+    let lab = String::from_utf8(Command::new(lab()).arg("--help").output().unwrap().stdout).unwrap();
+    assert!(lab.contains("--demo"), "the control failed: the lab cabinet has no --demo");
+    assert!(
+        contains(&std::fs::read(retail()).unwrap(), game_host::boot::DEMO_IN_RETAIL),
+        "the retail host's refusal of a demonstration is not in the retail cabinet"
+    );
+}

@@ -215,6 +215,7 @@ fn check_side_pools(config: &CabinetConfig, games: &[HostedGame]) -> Result<(), 
 /// pool (its money is real); the operator's credential stays the real
 /// one, which the stand-in cannot check, so no PIN opens anything in a
 /// demonstration.
+#[cfg(feature = "lab")]
 fn demo_memory(config: &mut CabinetConfig) -> Result<tempfile::TempDir, String> {
     let dir = tempfile::Builder::new().prefix("egm-demo-").tempdir().map_err(|e| format!("demonstration: its critical memory's folder: {e}"))?;
     config.linked_progressives.clear();
@@ -226,6 +227,20 @@ fn demo_memory(config: &mut CabinetConfig) -> Result<tempfile::TempDir, String> 
     machine.nvram_mirror = machine.nvram_mirror.as_ref().map(|_| dir.path().join("egm.nvram"));
     Ok(dir)
 }
+
+/// M-39 offers a demonstration on the operator's website, not on the
+/// floor: the retail cabinet holds real money only, and has no lab mode
+/// to run a throwaway memory in (its core refuses the file stand-in, a
+/// memory never provisioned and a second copy on the first disk), so it
+/// refuses one by name rather than open a memory beside the real one.
+#[cfg(not(feature = "lab"))]
+fn demo_memory(_config: &mut CabinetConfig) -> Result<tempfile::TempDir, String> {
+    Err(DEMO_IN_RETAIL.to_owned())
+}
+
+/// Why the retail build refuses a demonstration.
+pub const DEMO_IN_RETAIL: &str =
+    "demonstração / demonstration (M-39): a retail cabinet plays real money only; a demonstration (the operator's website module) runs on the lab build";
 
 /// The play credits of a demonstration (M-39), on its own critical memory,
 /// entered as the largest notes the configuration accepts.
