@@ -34,7 +34,7 @@ impl Cluster {
         // The postgres account must reach its data: under its own home
         // when this runs as root (a temporary folder is root's alone).
         let (data, dir) = if Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n")) {
-            (PathBuf::from(format!("/var/lib/postgresql/egm-failover-{}", std::process::id())), None)
+            (data_of_this_process("failover"), None)
         } else {
             let dir = tempfile::tempdir().unwrap();
             (dir.path().join("primary"), Some(dir))
@@ -61,6 +61,25 @@ impl Cluster {
     fn url(&self, name: &str) -> String {
         self.run(&["failover-url", name])
     }
+}
+
+/// A cluster's data folder under the postgres account's home, named by
+/// this process (`what`-PID), cleared of what an earlier process of the
+/// same id left there (a test killed mid-run keeps its folder, and its
+/// server may still run on it): stopped, then removed with its replica and
+/// its kept port.
+fn data_of_this_process(what: &str) -> PathBuf {
+    let data = PathBuf::from(format!("/var/lib/postgresql/egm-{what}-{}", std::process::id()));
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tools/postgres.sh");
+    let replica = data.with_file_name(format!("egm-{what}-{}-replica", std::process::id()));
+    for d in [&replica, &data] {
+        if d.exists() {
+            let _ = Command::new(&script).arg("kill").env("EGM_PG_DATA", d).output();
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+    let _ = std::fs::remove_file(format!("{}.port", data.display()));
+    data
 }
 
 impl Drop for Cluster {
@@ -185,7 +204,7 @@ fn a_cluster_takes_free_ports_and_moves_off_a_taken_one() {
     let first_free = || (0..200u16).map(|i| 25_432 + i * 2).find(|&p| !listening(p) && !listening(p + 1)).expect("two free ports");
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tools/postgres.sh");
     let (data, _dir) = if Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n")) {
-        (PathBuf::from(format!("/var/lib/postgresql/egm-ports-{}", std::process::id())), None)
+        (data_of_this_process("ports"), None)
     } else {
         let dir = tempfile::tempdir().unwrap();
         (dir.path().join("cluster"), Some(dir))
