@@ -94,10 +94,8 @@ fn a_session_over_a_serial_line_credits_each_note_once() {
 
 #[test]
 fn a_port_that_is_not_a_serial_line_is_named() {
-    let dir = std::env::temp_dir().join(format!("egm-not-a-tty-{}", std::process::id()));
-    std::fs::write(&dir, b"").unwrap();
-    let refused = SerialLine::open_9600_8e1(&dir).unwrap_err().to_string();
-    std::fs::remove_file(&dir).unwrap();
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let refused = SerialLine::open_9600_8e1(file.path()).unwrap_err().to_string();
     assert!(refused.contains("not a serial line"), "{refused}");
     let absent = SerialLine::open_9600_8e1(std::path::Path::new("/dev/egm-no-such-port")).unwrap_err().to_string();
     assert!(absent.contains("/dev/egm-no-such-port: cannot open it"), "{absent}");

@@ -71,9 +71,7 @@ fn a_session_over_a_serial_line_prints_each_ticket_once() {
 
 #[test]
 fn a_printer_port_that_is_not_a_serial_line_is_named() {
-    let file = std::env::temp_dir().join(format!("egm-printer-not-a-tty-{}", std::process::id()));
-    std::fs::write(&file, b"").unwrap();
-    let refused = SerialLine::open_9600_8n1(&file).unwrap_err().to_string();
-    std::fs::remove_file(&file).unwrap();
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let refused = SerialLine::open_9600_8n1(file.path()).unwrap_err().to_string();
     assert!(refused.contains("not a serial line"), "{refused}");
 }

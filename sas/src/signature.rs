@@ -49,8 +49,8 @@ mod tests {
 
     #[test]
     fn files_read_in_chunks_give_the_same_signature() {
-        let dir = std::env::temp_dir().join(format!("sas-signature-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let folder = tempfile::tempdir().unwrap();
+        let dir = folder.path();
         let big: Vec<u8> = (0..200_000u32).map(|i| (i * 7 % 251) as u8).collect();
         let (a, b) = (dir.join("program"), dir.join("paytable"));
         std::fs::write(&a, &big).unwrap();
@@ -58,6 +58,5 @@ mod tests {
         assert_eq!(of_files(0xBEEF, &[a.clone(), b.clone()]), Ok(of_images(0xBEEF, &[&big, b"IMAGE-B"])));
         let missing = dir.join("missing");
         assert!(of_files(0, &[a, missing]).unwrap_err().contains("missing"));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

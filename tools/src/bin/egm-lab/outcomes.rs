@@ -85,10 +85,14 @@ pub fn game_stream(seed: u64, game: &str) -> u64 {
 
 /// Collect `rounds` rounds of an approved game from the lab seed `seed`.
 pub fn collect_game(game: &CompiledGame, rounds: u64, seed: u64, bet: BetChoice) -> Result<Collected> {
-    let scratch = std::env::temp_dir().join(format!("egm-outcomes-{}-{seed}-{bet:?}", std::process::id()));
-    std::fs::create_dir_all(&scratch)?;
+    // The scratch machine's critical memory is a folder of its own, made
+    // afresh (unique, whatever an earlier process of the same id left)
+    // and removed with it, on every path out of here: a collection never
+    // opens a journal another collection wrote (the demonstration's
+    // KeyLost of session 56 was a file a fixed name had kept).
+    let scratch = tempfile::Builder::new().prefix("egm-outcomes-").tempdir()?;
     let machine = MachineConfig { mode: Mode::Lab, second_copy: meters::config::SecondCopy::Off, ..MachineConfig::default() };
-    let mut m = Machine::open(&scratch.join("scratch.sqlite"), machine, SeedChoice::Lab(seed))?;
+    let mut m = Machine::open(&scratch.path().join("scratch.sqlite"), machine, SeedChoice::Lab(seed))?;
     m.tap_draws()?;
     use game_host::kinds::*;
     let drawn = match game.clone() {
@@ -109,8 +113,9 @@ pub fn collect_game(game: &CompiledGame, rounds: u64, seed: u64, bet: BetChoice)
         CompiledGame::DesafioAoCasino(g) => play(&desafio_ao_casino::DesafioAoCasino(g), &mut m, rounds, bet),
         CompiledGame::Craps(g) => play(&craps::Craps(g), &mut m, rounds, bet),
     };
+    // The machine closes before its folder goes.
     drop(m);
-    let _ = std::fs::remove_dir_all(&scratch);
+    drop(scratch);
     drawn
 }
 
@@ -493,6 +498,29 @@ mod tests {
         let verdicts = shown_verdicts(&c.shown);
         assert_eq!(verdicts.len(), 10);
         assert!(assess(&verdicts, &SetRule::for_sets(1)).pass, "{verdicts:?}");
+    }
+
+    /// Collections of one game, seed and bet at once in one process each
+    /// draw on a scratch memory of their own: each gives exactly what a
+    /// collection alone gives (issue 77's evidence must reproduce). The
+    /// scratch folder was named by the process, the seed and the bet, so
+    /// these shared one journal, and a folder a killed run left was
+    /// opened again.
+    #[test]
+    fn collections_at_once_each_draw_on_a_scratch_memory_of_their_own() {
+        let text = include_str!("../../../../assets/paytables/jacks-or-better-9-6.ron");
+        let game = CompiledGame::DrawPoker(paytables::poker_compile::compile_draw("jacks-or-better-9-6.ron", text).unwrap().0);
+        let counts = |c: &Collected| c.shown.iter().map(|(what, (_, n))| (what.clone(), n.clone())).collect::<Vec<_>>();
+        let alone = collect_game(&game, 300, 11, BetChoice::Opening).unwrap();
+        assert_eq!(alone.rounds.len(), 300);
+        let together: Vec<Collected> = std::thread::scope(|s| {
+            let runs: Vec<_> = (0..3).map(|_| s.spawn(|| collect_game(&game, 300, 11, BetChoice::Opening).unwrap())).collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        for c in &together {
+            assert_eq!(c.rounds, alone.rounds);
+            assert_eq!(counts(c), counts(&alone));
+        }
     }
 
     /// A value a game cannot show fails outright; pooled cells keep five
