@@ -660,6 +660,9 @@ pub enum SoftwareOutcome {
     Removed,
 }
 
+/// The kind of a round's first record (recall's walk back ends at it).
+pub(crate) const ROUND_BEGUN: &str = "round_begun";
+
 impl Entry {
     /// The kind column of the journal (the serde tag).
     pub fn kind(&self) -> &'static str {
@@ -684,7 +687,7 @@ impl Entry {
             Entry::TicketPrinted { .. } => "ticket_printed",
             Entry::HandpayLocked { .. } => "handpay_locked",
             Entry::HandpayPaid { .. } => "handpay_paid",
-            Entry::RoundBegun { .. } => "round_begun",
+            Entry::RoundBegun { .. } => ROUND_BEGUN,
             Entry::RoundStep { .. } => "round_step",
             Entry::DrawDiscarded { .. } => "draw_discarded",
             Entry::RoundSettled { .. } => "round_settled",

@@ -475,12 +475,42 @@ impl Store {
         self.head.anchor
     }
 
-    /// Records belonging to the last `n` rounds, oldest first (recall).
+    /// Records belonging to the last `n` rounds, oldest first (recall,
+    /// M-15).
+    ///
+    /// Read back from the head along the journal itself (its rowid order:
+    /// the rows the boot verified as one chain), never through an index: an
+    /// index is not chained, and an offline edit of one could thin what
+    /// recall shows. One round is open at a time and its records all come
+    /// between its `round_begun` and the next round's (a jackpot's hand-pay
+    /// locks the machine before the next round; a resumed or voided round
+    /// is still its own round, M-36), so the walk ends at the begin record
+    /// of the oldest round asked for: it reads the rounds shown and the
+    /// events among them, never the whole journal. (The whole journal per
+    /// recall — `max(round_id)` and a range the planner scanned the table
+    /// for — made a collection of 20,000 rounds quadratic: 220 s, and a
+    /// cabinet's recall slower with every year on the floor.)
     pub(crate) fn last_rounds(&self, n: u64) -> Result<Vec<Record>, StoreError> {
-        let max: Option<i64> = self.conn.query_row("SELECT max(round_id) FROM journal", [], |r| r.get(0))?;
-        let Some(max) = max else { return Ok(Vec::new()) };
-        let from = i64::try_from(n).map_or(0, |n| max.saturating_sub(n).saturating_add(1).max(0));
-        self.select("WHERE round_id >= ?1 ORDER BY seq", from)
+        let mut stmt = self.conn.prepare_cached("SELECT seq, at_utc, kind, round_id, body, mac FROM journal ORDER BY seq DESC")?;
+        let mut rows = stmt.query([])?;
+        let mut from: Option<i64> = None;
+        let mut newest_first: Vec<StoredRow> = Vec::new();
+        while let Some(r) = rows.next()? {
+            let Some(round) = r.get::<_, Option<i64>>(3)? else { continue };
+            // The newest round is the first met: rounds are numbered as they begin.
+            let from = *from.get_or_insert_with(|| i64::try_from(n).map_or(0, |n| round.saturating_sub(n).saturating_add(1).max(0)));
+            if round < from {
+                break;
+            }
+            let kind: String = r.get(2)?;
+            let begun_first = round == from && kind == crate::journal::ROUND_BEGUN;
+            newest_first.push((r.get(0)?, r.get(1)?, kind, Some(round), r.get(4)?, r.get(5)?));
+            if begun_first {
+                break;
+            }
+        }
+        newest_first.reverse();
+        self.verified(newest_first)
     }
 
     /// The last `n` event-log records (everything but round steps), newest first.
@@ -522,10 +552,14 @@ impl Store {
                 r.get::<_, Vec<u8>>(5)?,
             ))
         })?;
+        self.verified(rows.collect::<Result<Vec<StoredRow>, _>>()?)
+    }
+
+    /// Rows read for a screen or a report, each verified as [`Self::select`] says.
+    fn verified(&self, rows: Vec<StoredRow>) -> Result<Vec<Record>, StoreError> {
         let mut previous = self.conn.prepare_cached("SELECT mac FROM journal WHERE seq = ?1")?;
         let mut out = Vec::new();
-        for row in rows {
-            let (seq, at_utc, kind, round, body, mac) = row?;
+        for (seq, at_utc, kind, round, body, mac) in rows {
             let seq = seq as u64;
             let prev = match seq.checked_sub(1) {
                 None => return Err(IntegrityError::Sequence { expected_prev: 0, found: 0 }.into()),
@@ -838,5 +872,79 @@ mod snapshot_tests {
             })
             .unwrap();
         assert!(after > seen, "the note committed during the walk is after it: {after} against {seen}");
+    }
+}
+
+#[cfg(all(test, feature = "lab"))]
+#[allow(clippy::unwrap_used)]
+mod recall_tests {
+    use super::*;
+    use crate::Door;
+    use serde_json::json;
+
+    /// Recall's walk back along the journal (M-15, E-33) gives, for every
+    /// `n`, exactly the records the whole-journal query gives (every record
+    /// of the rounds numbered from the newest less `n` − 1, in journal
+    /// order): on a journal with notes and doors between and inside rounds,
+    /// a round resumed after a power cut (M-36), and a round locked into a
+    /// hand-pay and paid (its `handpay_locked` record carries the round).
+    #[test]
+    fn recall_walks_back_to_exactly_the_records_of_the_last_rounds() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("egm.sqlite");
+        let config = crate::MachineConfig { mode: crate::Mode::Lab, ..Default::default() };
+        let open = || crate::Machine::open(&path, config.clone(), crate::SeedChoice::Lab(1)).unwrap();
+        let mut m = open();
+        assert!(m.recall(5).unwrap().is_empty(), "no round yet");
+        m.insert_note(10_000).unwrap();
+        for i in 0..6u64 {
+            let r = m.play_round("g", 1, 10, "draw", |_| Ok::<_, String>(json!({"i": i}))).map(|(r, _)| r).unwrap();
+            if i % 2 == 0 {
+                m.open_door(Door::Main).unwrap();
+                m.close_door(Door::Main).unwrap();
+            }
+            m.record_step(r, crate::Step::new("double-up", json!({"i": i})), 0).unwrap();
+            m.settle_round(r, i, vec![]).unwrap();
+            m.insert_note(500).unwrap();
+        }
+        // A power cut inside a round, and the round resumed and finished.
+        let r = m.play_round("g", 1, 10, "draw", |_| Ok::<_, String>(json!({"cut": true}))).map(|(r, _)| r).unwrap();
+        drop(m);
+        let mut m = open();
+        m.resume_round(r).unwrap();
+        m.settle_round(r, 0, vec![]).unwrap();
+        // A win at the hand-pay limit, paid by an attendant.
+        let r = m.play_round("g", 100, 100, "draw", |_| Ok::<_, String>(json!({"big": true}))).map(|(r, _)| r).unwrap();
+        let crate::WinPayment::Handpay { id } = m.settle_round(r, 120_000, vec![]).unwrap().payment else { panic!("expected a hand-pay") };
+        m.pay_handpay(id, "attendant 7").unwrap();
+        for i in 0..3u64 {
+            let r = m.play_round("g", 1, 10, "draw", |_| Ok::<_, String>(json!({"late": i}))).map(|(r, _)| r).unwrap();
+            m.settle_round(r, 0, vec![]).unwrap();
+        }
+        // And one round still open.
+        m.play_round("g", 1, 10, "draw", |_| Ok::<_, String>(json!({"open": true}))).unwrap();
+        assert_eq!(m.recall(1).unwrap().len(), 1);
+
+        let mut keys = crate::keystore::file::FileStandIn::new(&path);
+        let mut store = Store::open_read_only(&path, &mut keys).unwrap();
+        store.replay(|_| Ok(())).unwrap();
+        let store = &store;
+        let newest: i64 = store.conn.query_row("SELECT max(round_id) FROM journal", [], |r| r.get(0)).unwrap();
+        assert_eq!(newest, 12);
+        for n in (0..=14).chain([u64::MAX]) {
+            let from = i64::try_from(n).map_or(0, |n| newest.saturating_sub(n).saturating_add(1).max(0));
+            let whole = store.select("WHERE round_id >= ?1 ORDER BY seq", from).unwrap();
+            let walked = store.last_rounds(n).unwrap();
+            assert_eq!(walked, whole, "the last {n} rounds");
+            let rounds: std::collections::BTreeSet<u64> = walked.iter().filter_map(|r| r.entry.round()).collect();
+            assert_eq!(rounds.len() as u64, n.min(12), "the last {n} rounds: {rounds:?}");
+        }
+        let last_three = store.last_rounds(3).unwrap();
+        let kinds: Vec<&str> = last_three.iter().map(|r| r.entry.kind()).collect();
+        assert_eq!(kinds, ["round_begun", "round_settled", "round_begun", "round_settled", "round_begun"]);
+        let big = store.last_rounds(6).unwrap();
+        assert!(big.iter().any(|r| matches!(r.entry, Entry::HandpayLocked { .. })), "the hand-pay's lock is its round's");
+        assert!(big.iter().any(|r| matches!(r.entry, Entry::RoundResumed { .. })), "the resumed round is recalled with its resumption");
+        assert!(big.iter().all(|r| r.entry.round().is_some()), "no event outside a round is recall's");
     }
 }
