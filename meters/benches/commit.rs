@@ -5,6 +5,7 @@
 //!   game round (the outcome is committed at begin, the win at settle),
 //!   written to both copies of critical memory (D-28), and to one.
 //! * `note in`: one durable transaction.
+//! * `recall`: the last ten rounds, after 1,000 and after 10,000 rounds.
 //! * `cash-out`: a note in and its cash-out, the cash-out anchored (issue
 //!   21: two durable transactions and one NV counter increment), on the
 //!   file stand-in and on a real software TPM (swtpm, started here): the
@@ -56,6 +57,22 @@ fn bench(c: &mut Criterion) {
             m.settle_round(r, 20, vec![]).unwrap();
         })
     });
+    drop(m);
+    // Recall (M-15) of the last ten rounds reads those rounds, however
+    // long the journal: the same at 1,000 rounds and at 10,000 (it read
+    // the whole journal until 3 December 2026).
+    let one = MachineConfig { mode: Mode::Lab, second_copy: meters::config::SecondCopy::Off, ..MachineConfig::default() };
+    let mut m = Machine::open(&dir.path().join("bench-recall.sqlite"), one, SeedChoice::Lab(1)).unwrap();
+    for (played, rounds) in [(0, 1_000), (1_000, 10_000)] {
+        for _ in played..rounds {
+            if m.credit() < 100 {
+                m.insert_note(10_000).unwrap();
+            }
+            let r = m.play_round("bench", 10, 50, "outcome", |_| Ok::<_, String>(json!({"stops": [3, 17, 9, 22, 5]}))).map(|(r, _)| r).unwrap();
+            m.settle_round(r, 20, vec![]).unwrap();
+        }
+        g.bench_function(format!("recall of the last 10 rounds, journal of {rounds} rounds"), |b| b.iter(|| assert_eq!(m.recall(10).unwrap().len(), 10)));
+    }
     drop(m);
     let config = MachineConfig { mode: Mode::Lab, ..MachineConfig::default() };
     let mut m = Machine::open(&dir.path().join("bench-cash-out.sqlite"), config, SeedChoice::Lab(1)).unwrap();
