@@ -810,7 +810,7 @@ fn outcomes_cmd(config: &Path, game: &str, rounds: u64, seed: u64, out: &Path) -
         let started = std::time::Instant::now();
         let collected = outcomes::collect(config, game, rounds, seed)?;
         let drawn = collected.rounds;
-        let mut verdicts = outcomes::verdicts(&drawn);
+        let mut verdicts = outcomes::verdicts(&drawn, &battery::outcome_tests::SameAsShown::of(&collected.shown));
         // What the player saw, from the journal (issue 77, defect 1).
         verdicts.extend(outcomes::shown_verdicts(&collected.shown));
         let controls = [outcomes::negative_control(seed, 200_000), outcomes::biased_shuffle_control(seed, 200_000)];

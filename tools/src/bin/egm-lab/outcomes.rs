@@ -189,8 +189,9 @@ pub fn chi_square(test: String, counts: &[u64]) -> Verdict {
 }
 
 /// The verdicts on the collected draws: per range with at least five
-/// expected of each value, the values' uniformity.
-pub fn verdicts(rounds: &Rounds) -> Vec<Verdict> {
+/// expected of each value, the values' uniformity — unless a shown test
+/// judges the same counts (`SameAsShown`: one test per datum).
+pub fn verdicts(rounds: &Rounds, shown: &crate::battery::outcome_tests::SameAsShown) -> Vec<Verdict> {
     let mut counts: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
     for &(range, value) in rounds.iter().flatten() {
         if (2..=1 << 16).contains(&range) {
@@ -200,7 +201,11 @@ pub fn verdicts(rounds: &Rounds) -> Vec<Verdict> {
             }
         }
     }
-    counts.into_iter().filter(|(range, c)| c.iter().sum::<u64>() >= 5 * range).map(|(range, c)| chi_square(format!("uniform({range}) values"), &c)).collect()
+    counts
+        .into_iter()
+        .filter(|(range, c)| c.iter().sum::<u64>() >= 5 * range && !shown.judges_counts(*range, c.clone()))
+        .map(|(range, c)| chi_square(format!("uniform({range}) values"), &c))
+        .collect()
 }
 
 /// The uniformity of p-values (NIST SP 800-22 §4.2.2): a chi-square over

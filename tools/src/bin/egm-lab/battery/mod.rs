@@ -229,7 +229,7 @@ fn game_outcomes(config: &Path, game: &str, seed: u64, level: &Level, rule: &rul
     let a = outcomes::collect_game(&compiled, level.rounds, s, BetChoice::Opening)?;
     let b = outcomes::collect_game(&compiled, level.other_rounds, s ^ 0x0b_e7, BetChoice::Other)?;
     let draws = a.rounds.iter().map(|r| r.len() as u64).sum();
-    let mut verdicts = outcome_verdicts(&a.rounds);
+    let mut verdicts = outcome_verdicts(&a.rounds, &outcome_tests::SameAsShown::of(&a.shown));
     // What the player saw, from the journal (issue 77, defect 1).
     verdicts.extend(outcomes::shown_verdicts(&a.shown));
     let other_bet = if a.empty || b.empty {
@@ -254,11 +254,12 @@ fn game_outcomes(config: &Path, game: &str, seed: u64, level: &Level, rule: &rul
     })
 }
 
-/// Every outcome test of one sample.
-pub fn outcome_verdicts(rounds: &outcomes::Rounds) -> Vec<Verdict> {
+/// Every outcome test of one sample, less the uniformity tests of data a
+/// shown test judges (`shown`).
+pub fn outcome_verdicts(rounds: &outcomes::Rounds, shown: &outcome_tests::SameAsShown) -> Vec<Verdict> {
     let streams = outcome_tests::streams(rounds);
-    let mut v = outcome_tests::per_range(&streams);
-    v.extend(outcome_tests::per_position(rounds));
+    let mut v = outcome_tests::per_range(&streams, shown);
+    v.extend(outcome_tests::per_position(rounds, shown));
     for (&range, values) in &streams {
         v.extend(outcome_tests::runs(range, values));
         v.extend(outcome_tests::serial_pairs(range, values));

@@ -7,13 +7,15 @@
 //! homogeneity. Each returns verdicts; none returns an empty pass: a test
 //! the sample cannot feed is left out, and the report counts what ran.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 use statrs::function::erf::erfc;
 
 use super::ALPHA;
-use crate::outcomes::{Rounds, Verdict};
+use game_host::kind::Chances;
+
+use crate::outcomes::{Rounds, Tally, Verdict};
 
 /// Draws of one range in draw order, at least this many for the stream
 /// tests (runs, serial, lags, gap).
@@ -92,24 +94,88 @@ pub fn uniformity(label: &str, range: u64, values: &[u64]) -> Option<Verdict> {
     Some(chi_square_expected(format!("{label}uniform({range}) {what}"), &counts, &expected, k - 1))
 }
 
-/// Uniformity per range.
-pub fn per_range(streams: &BTreeMap<u64, Vec<u64>>) -> Vec<Verdict> {
-    streams.iter().filter_map(|(&r, v)| uniformity("", r, v)).collect()
+/// The data a shown test already judges (issue 77: each datum tested
+/// once). A value shown over `n` equally likely cells whose counts are,
+/// up to the cells' order, the counts of a range's draws — a roulette's
+/// pocket is its one draw, a die its draw plus one — is the same
+/// chi-square as that range's uniformity (a uniform chi-square does not
+/// see the order of its cells). Counted twice, one deviation fails twice
+/// (French roulette's pocket failed as "uniform(37)", "position 1" and
+/// "shown: pocket", p = 4.62e-3 thrice), and the rule that judges a set
+/// takes its tests as apart.
+#[derive(Default)]
+pub struct SameAsShown(BTreeSet<(u64, Vec<u64>)>);
+
+impl SameAsShown {
+    /// The largest range whose values are counted to compare.
+    const MOST_VALUES: u64 = 4_096;
+
+    pub fn of(shown: &Tally) -> Self {
+        SameAsShown(
+            shown
+                .values()
+                .filter_map(|(chances, counts)| match chances {
+                    Chances::Uniform(n) if *n <= Self::MOST_VALUES => {
+                        let mut c: Vec<u64> = (0..*n as usize).map(|v| counts.get(v).copied().unwrap_or(0)).collect();
+                        c.sort_unstable();
+                        Some((*n, c))
+                    }
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether `values` of `0..range` are, counted, a shown test's data.
+    pub fn judges(&self, range: u64, values: &[u64]) -> bool {
+        if range > Self::MOST_VALUES || !self.0.iter().any(|(n, _)| *n == range) {
+            return false;
+        }
+        let mut c = vec![0u64; range as usize];
+        for &v in values {
+            match c.get_mut(v as usize) {
+                Some(slot) => *slot += 1,
+                // A value out of its range is judged by no shown test.
+                None => return false,
+            }
+        }
+        self.judges_counts(range, c)
+    }
+
+    /// Whether the counts of each value of `0..range` are a shown test's.
+    pub fn judges_counts(&self, range: u64, mut counts: Vec<u64>) -> bool {
+        counts.sort_unstable();
+        self.0.contains(&(range, counts))
+    }
+}
+
+/// Uniformity per range, less what a shown test judges.
+pub fn per_range(streams: &BTreeMap<u64, Vec<u64>>, shown: &SameAsShown) -> Vec<Verdict> {
+    streams.iter().filter(|(r, v)| !shown.judges(**r, v)).filter_map(|(&r, v)| uniformity("", r, v)).collect()
 }
 
 /// Uniformity per position of a round (the n-th draw of every round, of
 /// the same range): a card by its place in the deal, a reel by its
-/// place on the screen. The first 52 positions.
-pub fn per_position(rounds: &Rounds) -> Vec<Verdict> {
+/// place on the screen. The first 52 positions; a position that holds
+/// every draw of its range is the range's own test (`per_range`), and a
+/// position a shown test judges is that test: neither is tested again.
+pub fn per_position(rounds: &Rounds, shown: &SameAsShown) -> Vec<Verdict> {
     let mut at: BTreeMap<(usize, u64), Vec<u64>> = BTreeMap::new();
+    let mut of_range: BTreeMap<u64, usize> = BTreeMap::new();
     for r in rounds {
-        for (i, &(range, v)) in r.iter().enumerate().take(52) {
+        for (i, &(range, v)) in r.iter().enumerate() {
             if range >= 2 {
-                at.entry((i, range)).or_default().push(v);
+                *of_range.entry(range).or_default() += 1;
+                if i < 52 {
+                    at.entry((i, range)).or_default().push(v);
+                }
             }
         }
     }
-    at.iter().filter_map(|(&(i, range), v)| uniformity(&format!("position {} ", i + 1), range, v)).collect()
+    at.iter()
+        .filter(|&(&(_, range), v)| of_range.get(&range) != Some(&v.len()) && !shown.judges(range, v))
+        .filter_map(|(&(i, range), v)| uniformity(&format!("position {} ", i + 1), range, v))
+        .collect()
 }
 
 /// Wald–Wolfowitz runs of values below and at-or-above the middle of the
@@ -381,6 +447,42 @@ mod tests {
             }
         }
         assert_eq!(counts, CLASS_COUNTS);
+    }
+
+    /// Issue 77: each datum is tested once. A roulette's pocket is its one
+    /// draw: its uniformity is the shown pocket's test, not a range's nor
+    /// a position's besides; three dice shown die by die are their
+    /// positions' tests, while the range's pooled draws (all dice) stay a
+    /// test of their own; counts a shown test does not hold are tested.
+    #[test]
+    fn a_value_shown_as_drawn_is_tested_once() {
+        use meters::GameRng;
+        let mut rng = meters::StreamRng::from_seed(77);
+        let tally = |values: &mut dyn Iterator<Item = u64>, n: u64| {
+            let mut c = vec![0u64; n as usize];
+            for v in values {
+                c[v as usize] += 1;
+            }
+            c
+        };
+        // Roulette: one draw of 37 a round; the pocket shown in the wheel's order.
+        let spins: Rounds = (0..20_000).map(|_| vec![(37, rng.uniform(37))]).collect();
+        let pockets = tally(&mut spins.iter().map(|r| (r[0].1 * 5) % 37), 37);
+        let shown = SameAsShown::of(&Tally::from([("pocket, 37 cells".to_owned(), (Chances::Uniform(37), pockets))]));
+        let drawn = streams(&spins);
+        assert_eq!(per_range(&drawn, &SameAsShown::default()).len(), 1, "without a shown test, the range is tested");
+        assert!(per_position(&spins, &SameAsShown::default()).is_empty(), "a position holding every draw is the range's test");
+        assert!(per_range(&drawn, &shown).is_empty(), "the shown pocket is the range's test");
+        // Dice: three draws of 6 a round, each shown as its die.
+        let throws: Rounds = (0..20_000).map(|_| (0..3).map(|_| (6, rng.uniform(6))).collect()).collect();
+        let die = |k: usize| (format!("die {}", k + 1), (Chances::Uniform(6), tally(&mut throws.iter().map(|r| r[k].1), 6)));
+        let shown = SameAsShown::of(&Tally::from([die(0), die(1), die(2)]));
+        assert_eq!(per_position(&throws, &SameAsShown::default()).len(), 3);
+        assert!(per_position(&throws, &shown).is_empty(), "each die is its position's test");
+        assert_eq!(per_range(&streams(&throws), &shown).len(), 1, "the pooled dice are a test of their own");
+        // Shown counts of other data judge nothing here.
+        let other = SameAsShown::of(&Tally::from([die(0)]));
+        assert_eq!(per_position(&throws, &other).len(), 2);
     }
 
     /// Cells of a large range cover it exactly, sizes within one.
