@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-use nix::sys::termios::{BaudRate, ControlFlags, InputFlags, SetArg, SpecialCharacterIndices, cfmakeraw, tcgetattr, tcsetattr};
+use nix::sys::termios::FlushArg;
+use nix::sys::termios::{BaudRate, ControlFlags, InputFlags, SetArg, SpecialCharacterIndices, cfmakeraw, tcflush, tcgetattr, tcsetattr};
 
 /// Why a device's port cannot be used: a clear boot error naming it.
 #[derive(Debug, thiserror::Error)]
@@ -21,6 +22,8 @@ pub enum LineError {
     NotSerial { path: PathBuf, source: nix::Error },
     #[error("device port {path}: cannot set {what}: {source}")]
     Settings { path: PathBuf, what: &'static str, source: nix::Error },
+    #[error("device port {path}: cannot discard what was queued before it opened: {source}")]
+    Flush { path: PathBuf, source: nix::Error },
 }
 
 /// A line's parity bit.
@@ -77,6 +80,10 @@ impl SerialLine {
         t.control_chars[SpecialCharacterIndices::VTIME as usize] = 0;
         let what = if parity == Parity::Even { "9,600 baud, 8E1" } else { "9,600 baud, 8N1" };
         tcsetattr(file.as_fd(), SetArg::TCSANOW, &t).map_err(|source| LineError::Settings { path: path.to_owned(), what, source })?;
+        // Bytes the device sent before the cabinet opened the line answer
+        // nothing the cabinet asked: read as the reply to its first
+        // command they would misstate the device. They are discarded.
+        tcflush(file.as_fd(), FlushArg::TCIFLUSH).map_err(|source| LineError::Flush { path: path.to_owned(), source })?;
         Ok(SerialLine { file })
     }
 

@@ -100,3 +100,19 @@ fn a_port_that_is_not_a_serial_line_is_named() {
     let absent = SerialLine::open_9600_8e1(std::path::Path::new("/dev/egm-no-such-port")).unwrap_err().to_string();
     assert!(absent.contains("/dev/egm-no-such-port: cannot open it"), "{absent}");
 }
+
+/// What the acceptor sent before the cabinet opened its port answers
+/// nothing the cabinet asked: the line opens without it, and reads what
+/// comes after.
+#[test]
+fn a_line_opens_without_what_the_device_sent_before() {
+    let pty = sas::transport::Pty::open().unwrap();
+    let mut master = pty.master.try_clone().unwrap();
+    let stale = Emulator::new().answer(&Frame::new(0x11, Vec::new()).unwrap().encode()).unwrap();
+    assert!(!stale.is_empty());
+    master.write_all(&stale).unwrap();
+    let mut line = SerialLine::open_9600_8e1(&pty.path).unwrap();
+    assert_eq!(line.receive(64, Duration::from_millis(50)).unwrap(), [] as [u8; 0], "a reply sent before the open was read");
+    master.write_all(&[0xFC, 0x05]).unwrap();
+    assert_eq!(line.receive(2, Duration::from_millis(500)).unwrap(), [0xFC, 0x05]);
+}

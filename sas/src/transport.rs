@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-use nix::sys::termios::{BaudRate, ControlFlags, InputFlags, SetArg, SpecialCharacterIndices, Termios, cfmakeraw, tcdrain, tcgetattr, tcsetattr};
+use nix::sys::termios::{
+    BaudRate, ControlFlags, FlushArg, InputFlags, SetArg, SpecialCharacterIndices, Termios, cfmakeraw, tcdrain, tcflush, tcgetattr, tcsetattr,
+};
 
 /// Which kind of line a port is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -44,6 +46,8 @@ pub enum LineError {
     NotSerial { path: PathBuf, source: nix::Error },
     #[error("SAS port {path}: cannot set 19,200 baud, 8 bits, stick parity: {source}")]
     Settings { path: PathBuf, source: nix::Error },
+    #[error("SAS port {path}: cannot discard what was queued before it opened: {source}")]
+    Flush { path: PathBuf, source: nix::Error },
 }
 
 /// One open serial line.
@@ -83,6 +87,13 @@ impl SerialLine {
             t.input_flags = InputFlags::INPCK | InputFlags::PARMRK | InputFlags::IGNBRK;
         }
         tcsetattr(file.as_fd(), SetArg::TCSANOW, &t).map_err(settings)?;
+        // What the port queued before this cabinet listened is discarded
+        // (sas.md §1.2: a host that got no reply in time has moved on).
+        // A poll addressed to the cabinet while it was down, booting or
+        // silent for failed self-tests (H-55) is stale: answered now, its
+        // replies would run into the answer to the poll the host is
+        // waiting on, and a silent cabinet would speak after all.
+        tcflush(file.as_fd(), FlushArg::TCIFLUSH).map_err(|source| LineError::Flush { path: path.to_owned(), source })?;
         Ok(SerialLine { file, line, termios: (line == Line::Uart).then_some(t) })
     }
 
@@ -205,5 +216,28 @@ impl Pty {
             tcsetattr(fd, SetArg::TCSANOW, &t).map_err(std::io::Error::from)?;
         }
         Ok(Pty { master: File::from(pair.master), path, _slave: pair.slave })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Polls written while no cabinet listened (down, booting, or silent
+    /// for failed self-tests, H-55) are not read by the line that opens
+    /// after them; what comes after the open is read as sent.
+    #[test]
+    fn a_line_opens_without_what_was_queued_before_it() {
+        let pty = Pty::open().unwrap();
+        let mut host = SerialLine::marked(pty.master.try_clone().unwrap());
+        for command in [0x11, 0x1F, 0x51, 0x54] {
+            host.send_message(&[0x01, command]).unwrap();
+        }
+        let mut egm = SerialLine::open(&pty.path, Line::Marked).unwrap();
+        let mut buf = [0u8; 64];
+        assert_eq!(egm.read(&mut buf, Duration::from_millis(50)).unwrap(), 0, "a stale poll was read");
+        host.send_message(&[0x01, 0x11]).unwrap();
+        let n = egm.read(&mut buf, Duration::from_millis(500)).unwrap();
+        assert_eq!(buf.get(..n), Some(&[0xFF, 0x00, 0x01, 0x11][..]));
     }
 }
