@@ -619,10 +619,14 @@ fn the_battery_judges_the_generator_and_every_game_and_its_controls_fail() {
         assert!(poker.iter().any(|t| *t == format!("shown: card {place}, 52 cells")), "card {place} in {poker:?}");
     }
     assert!(poker.iter().any(|t| t.starts_with("poker test, 4000 five-card hands")), "{poker:?}");
-    assert!(poker.iter().any(|t| t == "position 1 uniform(52) values"), "{poker:?}");
+    // Each datum is tested once (issue 77's rule takes a set's tests as
+    // apart): the first card dealt is the first card shown, so its
+    // position is judged by the shown test alone; and a roulette's pocket
+    // is its one draw, judged as shown, not again as its range.
+    assert!(poker.iter().all(|t| t != "position 1 uniform(52) values"), "{poker:?}");
     let roulette = families(&games[2]);
-    assert!(roulette.iter().any(|t| t == "uniform(37) values"), "{roulette:?}");
     assert!(roulette.iter().any(|t| t == "shown: pocket, 37 cells"), "{roulette:?}");
+    assert!(roulette.iter().all(|t| t != "uniform(37) values" && !t.starts_with("position 1 ")), "{roulette:?}");
     for g in games {
         assert_eq!(g["pass"], true, "{g}");
         assert_eq!(g["rounds"], 4000);
