@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-use nix::sys::termios::FlushArg;
-use nix::sys::termios::{BaudRate, ControlFlags, InputFlags, SetArg, SpecialCharacterIndices, cfmakeraw, tcflush, tcgetattr, tcsetattr};
+use nix::sys::termios::{BaudRate, ControlFlags, FlushArg, InputFlags, SetArg, SpecialCharacterIndices, cfmakeraw, tcflush, tcgetattr, tcsetattr};
 
 /// Why a device's port cannot be used: a clear boot error naming it.
 #[derive(Debug, thiserror::Error)]
