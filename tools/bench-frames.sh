@@ -7,7 +7,8 @@
 # processor the cabinet used in each, read from /proc.
 #
 #   tools/bench-frames.sh [WIDTHxHEIGHT] [--release]   (default 1920x1080, debug build)
-#   EGM_CABINET=path tools/bench-frames.sh [WIDTHxHEIGHT]   (a lab cabinet built elsewhere)
+#   EGM_CABINET=path tools/bench-frames.sh [WIDTHxHEIGHT]   (a lab cabinet built elsewhere;
+#       the rig floor is its folder's examples/rig_floor, or EGM_RIG_FLOOR)
 #   EGM_BENCH_ACCEPTOR=path/to/egm-acceptor tools/bench-frames.sh …
 #       (issue 70: the cabinet polls an ID-003 acceptor emulated on a pty
 #       every 200 ms, and the note goes through it: the frames with the
@@ -16,7 +17,9 @@
 # The budget (issue 45): standing still, the cabinet draws nothing and
 # uses under 5 % of a core; in play, a mean frame of at most 33 ms at
 # 1280x720 and 50 ms at 1920x1080 under software rendering on two cores
-# with nothing else running. The last lines say whether both hold.
+# with nothing else running. The last lines say whether both hold, then
+# the machine's own floor: a bare window of the same size, empty and with
+# one screenful of sprites (issue 75).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size="${1:-1920x1080}"
@@ -118,5 +121,30 @@ if awk -v m="$mean" -v b="$budget" 'BEGIN { exit !(m <= b) }'; then
 else
     echo "budget: mean ${mean} ms in play, OVER ${budget} ms"
     ok=1
+fi
+# The machine's own floor (issue 75), on the same display once the
+# cabinet has closed: a bare Bevy window of this size with nothing of the
+# cabinet in it (cabinet/examples/rig_floor.rs), empty and with one
+# screenful of plain sprites. Whatever the cabinet draws, its frame cannot
+# be shorter than the empty window's on this machine.
+kill "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
+floor="${EGM_RIG_FLOOR:-}"
+if [ -z "$floor" ] && [ -z "${EGM_CABINET:-}" ]; then
+    if [ "${2:-}" = "--release" ]; then
+        cargo build --locked -q --release -p cabinet --features lab --example rig_floor
+        floor="$target/release/examples/rig_floor"
+    else
+        cargo build --locked -q -p cabinet --features lab --example rig_floor
+        floor="$target/debug/examples/rig_floor"
+    fi
+fi
+[ -z "$floor" ] && floor="$(dirname "$EGM_CABINET")/examples/rig_floor"
+if [ -x "$floor" ]; then
+    for layers in 0 1; do
+        DISPLAY="$display" XDG_RUNTIME_DIR="$dir" "$floor" --size "$size" --layers "$layers" 2>/dev/null | grep '^rig floor' || echo "rig floor: not measured (rig_floor failed)"
+    done
+else
+    echo "rig floor: not measured ($floor is not built; EGM_RIG_FLOOR names it)"
 fi
 exit "$ok"
