@@ -8,7 +8,9 @@
 //! the doors' switches, the attendant key, the button deck's lamps and the
 //! tower light ([`panel::InputSource`], [`panel::Lamps`]; through Linux's
 //! evdev and LED class). The host holds each driver as its trait, chosen
-//! by the protocol the cabinet's configuration names.
+//! by the protocol the cabinet's configuration names. It also owns how
+//! the cabinet opens a serial line ([`serial`]), the devices' and the SAS
+//! port's alike.
 //!
 //! It must never: move money or decide a credit (it reports what a device
 //! says, step by step; the host commits through the core, once, at the

@@ -60,7 +60,7 @@ fn acceptor_end(mut line: std::fs::File, acceptor: Arc<Mutex<Emulator>>, stop: A
 
 #[test]
 fn a_session_over_a_serial_line_credits_each_note_once() {
-    let pty = sas::transport::Pty::open().unwrap();
+    let pty = peripherals::serial::Pty::open().unwrap();
     let acceptor = Arc::new(Mutex::new(Emulator::new()));
     {
         let mut a = acceptor.lock().unwrap();
@@ -106,7 +106,7 @@ fn a_port_that_is_not_a_serial_line_is_named() {
 /// comes after.
 #[test]
 fn a_line_opens_without_what_the_device_sent_before() {
-    let pty = sas::transport::Pty::open().unwrap();
+    let pty = peripherals::serial::Pty::open().unwrap();
     let mut master = pty.master.try_clone().unwrap();
     let stale = Emulator::new().answer(&Frame::new(0x11, Vec::new()).unwrap().encode()).unwrap();
     assert!(!stale.is_empty());

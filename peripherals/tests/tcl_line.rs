@@ -27,7 +27,7 @@ fn ticket(n: u64) -> Ticket {
 
 #[test]
 fn a_session_over_a_serial_line_prints_each_ticket_once() {
-    let pty = sas::transport::Pty::open().unwrap();
+    let pty = peripherals::serial::Pty::open().unwrap();
     let printer = Arc::new(Mutex::new(Emulator::new()));
     let stop = Arc::new(AtomicBool::new(false));
     let end = {

@@ -12,7 +12,7 @@
 //! ([`tickets`]) and the floor's ticket settings ([`ticket_data`]) and out ([`cashout`], system [`validation`]), AFT
 //! ([`aft`]) and its [`registration`], progressive broadcasts ([`progressive`]), put together as one port's EGM end ([`egm`]), run on a
 //! thread of its own ([`port`], raised to real time where allowed:
-//! [`scheduling`]) over a UART or a pty ([`transport`]).
+//! [`scheduling`]) over a UART or a pty ([`transport`], opened by `peripherals::serial`).
 //! `../shared/spec/sas.md` is the digest it follows; a point
 //! the digest marks [R] is named where it is decided.
 //!

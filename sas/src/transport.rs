@@ -14,17 +14,15 @@
 //!
 //! Either way what is read goes through the one [`crate::wire::Decoder`].
 
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
-use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+use std::fs::File;
+use std::io::Write;
+use std::os::fd::AsFd;
+use std::path::Path;
 use std::time::Duration;
 
-use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-use nix::sys::termios::{
-    BaudRate, ControlFlags, FlushArg, InputFlags, SetArg, SpecialCharacterIndices, Termios, cfmakeraw, tcdrain, tcflush, tcgetattr, tcsetattr,
-};
+use nix::sys::termios::{BaudRate, ControlFlags, SetArg, Termios, tcdrain, tcsetattr};
+use peripherals::serial::{Framing, Parity};
+pub use peripherals::serial::{LineError, Pty};
 
 /// Which kind of line a port is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -37,18 +35,8 @@ pub enum Line {
     Marked,
 }
 
-/// A port that cannot be used, named.
-#[derive(Debug, thiserror::Error)]
-pub enum LineError {
-    #[error("SAS port {path}: cannot open it: {source}")]
-    Open { path: PathBuf, source: std::io::Error },
-    #[error("SAS port {path}: not a serial line (termios refused: {source})")]
-    NotSerial { path: PathBuf, source: nix::Error },
-    #[error("SAS port {path}: cannot set 19,200 baud, 8 bits, stick parity: {source}")]
-    Settings { path: PathBuf, source: nix::Error },
-    #[error("SAS port {path}: cannot discard what was queued before it opened: {source}")]
-    Flush { path: PathBuf, source: nix::Error },
-}
+/// What a SAS port is, in its errors.
+const SAS_PORT: &str = "SAS port";
 
 /// One open serial line.
 #[derive(Debug)]
@@ -60,40 +48,20 @@ pub struct SerialLine {
 }
 
 impl SerialLine {
-    /// Opens `path` as a SAS line of kind `line`.
+    /// Opens `path` as a SAS line of kind `line`: 19,200 baud, 8 data
+    /// bits, raw, through the cabinet's one way of opening a serial line
+    /// (`peripherals::serial::open_raw`), which also discards what the
+    /// port queued before this cabinet listened (sas.md §1.2: a host that
+    /// got no reply in time has moved on; a poll addressed to the cabinet
+    /// while it was down, booting or silent for failed self-tests, H-55,
+    /// answered now, would run into the answer the host waits on).
     pub fn open(path: &Path, line: Line) -> Result<SerialLine, LineError> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .custom_flags(nix::fcntl::OFlag::O_NOCTTY.bits())
-            .open(path)
-            .map_err(|source| LineError::Open { path: path.to_owned(), source })?;
-        let mut t = tcgetattr(file.as_fd()).map_err(|source| LineError::NotSerial { path: path.to_owned(), source })?;
-        cfmakeraw(&mut t);
-        let settings = |source| LineError::Settings { path: path.to_owned(), source };
-        // 19,200 baud in the control flags' speed bits. Not through
-        // cfsetspeed(): the `libc` crate binds it to the versioned symbol
-        // `cfsetspeed@GLIBC_2.2.5`, which this toolchain's linker resolves
-        // to a call that crashes (seen with glibc 2.36 and rust-lld).
-        t.control_flags.remove(ControlFlags::CBAUD);
-        t.control_flags |= ControlFlags::from_bits_retain(BaudRate::B19200 as nix::libc::tcflag_t);
-        // Reads return at once; the port's loop waits with poll().
-        t.control_chars[SpecialCharacterIndices::VMIN as usize] = 0;
-        t.control_chars[SpecialCharacterIndices::VTIME as usize] = 0;
-        if line == Line::Uart {
-            t.control_flags |= ControlFlags::CS8 | ControlFlags::CREAD | ControlFlags::CLOCAL | ControlFlags::PARENB | ControlFlags::CMSPAR;
-            // SPACE: PARODD clear.
-            t.control_flags.remove(ControlFlags::PARODD);
-            t.input_flags = InputFlags::INPCK | InputFlags::PARMRK | InputFlags::IGNBRK;
-        }
-        tcsetattr(file.as_fd(), SetArg::TCSANOW, &t).map_err(settings)?;
-        // What the port queued before this cabinet listened is discarded
-        // (sas.md §1.2: a host that got no reply in time has moved on).
-        // A poll addressed to the cabinet while it was down, booting or
-        // silent for failed self-tests (H-55) is stale: answered now, its
-        // replies would run into the answer to the poll the host is
-        // waiting on, and a silent cabinet would speak after all.
-        tcflush(file.as_fd(), FlushArg::TCIFLUSH).map_err(|source| LineError::Flush { path: path.to_owned(), source })?;
+        let framing = match line {
+            Line::Uart => Framing { role: SAS_PORT, speed: BaudRate::B19200, parity: Parity::Stick, described: "19,200 baud, 8 bits, stick parity" },
+            // A pty cannot carry a 9th bit: the bit goes in-band.
+            Line::Marked => Framing { role: SAS_PORT, speed: BaudRate::B19200, parity: Parity::None, described: "19,200 baud, 8 bits" },
+        };
+        let (file, t) = peripherals::serial::open_raw(path, framing)?;
         Ok(SerialLine { file, line, termios: (line == Line::Uart).then_some(t) })
     }
 
@@ -110,23 +78,15 @@ impl SerialLine {
     /// Waits up to `timeout` for bytes and reads what is there (0 when
     /// nothing came).
     pub fn read(&mut self, buf: &mut [u8], timeout: Duration) -> std::io::Result<usize> {
-        let ms = PollTimeout::try_from(timeout).unwrap_or(PollTimeout::MAX);
-        let ready = {
-            let mut fds = [PollFd::new(self.file.as_fd(), PollFlags::POLLIN)];
-            poll(&mut fds, ms).map_err(std::io::Error::from)?
-        };
-        if ready == 0 {
-            return Ok(0);
-        }
-        match self.file.read(buf) {
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => Ok(0),
+        match peripherals::serial::read_some(&mut self.file, buf, timeout) {
+            Ok(n) => Ok(n.unwrap_or(0)),
             // A pty whose other end is closed: nothing to read (the line
             // is pulled), not a fault of this port.
             Err(e) if e.raw_os_error() == Some(nix::libc::EIO) => {
                 std::thread::sleep(timeout);
                 Ok(0)
             }
-            other => other,
+            Err(e) => Err(e),
         }
     }
 
@@ -192,31 +152,6 @@ pub fn escape(bytes: &[u8]) -> Vec<u8> {
         }
     }
     out
-}
-
-/// A pty pair for a marked line: the master (the host's end, or a
-/// test's) and the slave's path (the cabinet's `port`). The slave stays
-/// open for the pair's life, raw, so bytes written before the cabinet
-/// opens it are neither echoed nor cooked, and the master never reads EIO
-/// while the cabinet restarts.
-#[derive(Debug)]
-pub struct Pty {
-    pub master: File,
-    pub path: PathBuf,
-    _slave: OwnedFd,
-}
-
-impl Pty {
-    pub fn open() -> std::io::Result<Pty> {
-        let pair = nix::pty::openpty(None, None).map_err(std::io::Error::from)?;
-        let path = nix::unistd::ttyname(pair.slave.as_fd()).map_err(std::io::Error::from)?;
-        for fd in [pair.master.as_fd(), pair.slave.as_fd()] {
-            let mut t = tcgetattr(fd).map_err(std::io::Error::from)?;
-            cfmakeraw(&mut t);
-            tcsetattr(fd, SetArg::TCSANOW, &t).map_err(std::io::Error::from)?;
-        }
-        Ok(Pty { master: File::from(pair.master), path, _slave: pair.slave })
-    }
 }
 
 #[cfg(test)]

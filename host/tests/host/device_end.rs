@@ -23,7 +23,7 @@ pub struct DeviceEnd<E: Send + 'static> {
     thread: Option<std::thread::JoinHandle<()>>,
     /// The control socket's thread, if one serves.
     control: Option<std::thread::JoinHandle<()>>,
-    _pty: sas::transport::Pty,
+    _pty: peripherals::serial::Pty,
 }
 
 pub type AcceptorEnd = DeviceEnd<id003::Emulator>;
@@ -31,7 +31,7 @@ pub type PrinterEnd = DeviceEnd<tcl::Emulator>;
 
 impl<E: Send + 'static> DeviceEnd<E> {
     fn serving(emulator: E, serve: Serve<E>) -> DeviceEnd<E> {
-        let pty = sas::transport::Pty::open().unwrap();
+        let pty = peripherals::serial::Pty::open().unwrap();
         let emulator = Arc::new(Mutex::new(emulator));
         let stop = Arc::new(AtomicBool::new(false));
         let thread = {

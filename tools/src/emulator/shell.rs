@@ -52,7 +52,7 @@ pub fn send(socket: &Path, command: &[String]) -> Result<()> {
 /// `{what} on LINK -> PTY`; then carry out commands from `control` and
 /// standard input with `run` until killed.
 pub fn serve<E: Send + 'static>(device: Arc<Mutex<E>>, link: &Path, what: &str, serve: Serve<E>, control: Option<PathBuf>, run: Run<E>) -> Result<()> {
-    let pty = sas::transport::Pty::open().context("cannot open a pty")?;
+    let pty = peripherals::serial::Pty::open().context("cannot open a pty")?;
     if std::fs::symlink_metadata(link).is_ok_and(|m| m.file_type().is_symlink()) {
         std::fs::remove_file(link).with_context(|| format!("{}: cannot replace the old link", link.display()))?;
     }
