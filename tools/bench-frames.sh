@@ -28,10 +28,12 @@ if [ -n "${EGM_CABINET:-}" ]; then
     # A lab cabinet built elsewhere (a machine with a GPU and no toolchain).
     cabinet="$EGM_CABINET"
 elif [ "${2:-}" = "--release" ]; then
-    cargo build --locked -q --release -p cabinet --features lab
+    # The cabinet and the rig floor (below), built together before anything
+    # is timed: no build runs between the measurements.
+    cargo build --locked -q --release -p cabinet --features lab --bin cabinet --example rig_floor
     cabinet="$target/release/cabinet"
 else
-    cargo build --locked -q -p cabinet --features lab
+    cargo build --locked -q -p cabinet --features lab --bin cabinet --example rig_floor
     cabinet="$target/debug/cabinet"
 fi
 dir="$(mktemp -d)"
@@ -129,17 +131,8 @@ fi
 # be shorter than the empty window's on this machine.
 kill "$pid" 2>/dev/null || true
 wait "$pid" 2>/dev/null || true
-floor="${EGM_RIG_FLOOR:-}"
-if [ -z "$floor" ] && [ -z "${EGM_CABINET:-}" ]; then
-    if [ "${2:-}" = "--release" ]; then
-        cargo build --locked -q --release -p cabinet --features lab --example rig_floor
-        floor="$target/release/examples/rig_floor"
-    else
-        cargo build --locked -q -p cabinet --features lab --example rig_floor
-        floor="$target/debug/examples/rig_floor"
-    fi
-fi
-[ -z "$floor" ] && floor="$(dirname "$EGM_CABINET")/examples/rig_floor"
+# Built beside the cabinet (above), or named by EGM_RIG_FLOOR.
+floor="${EGM_RIG_FLOOR:-$(dirname "$cabinet")/examples/rig_floor}"
 if [ -x "$floor" ]; then
     for layers in 0 1; do
         DISPLAY="$display" XDG_RUNTIME_DIR="$dir" "$floor" --size "$size" --layers "$layers" 2>/dev/null | grep '^rig floor' || echo "rig floor: not measured (rig_floor failed)"
